@@ -1,0 +1,134 @@
+package org.jtorch;
+
+/**
+ * Element types of PyTorch 2.15 (all but the quantized ones).
+ *
+ * <p>Each dtype has a storage kind (the Java primitive array that holds it on the heap), an item
+ * size in bytes, and a category (bool &lt; integral &lt; floating &lt; complex) used by type
+ * promotion. Half-precision, bfloat16 and the 8-bit float formats are stored natively and computed
+ * in float, as PyTorch does on CPU; complex values are interleaved (re, im) pairs.
+ */
+public enum DType {
+    BOOL("bool", 1, Category.BOOL, StorageKind.BYTE, "Bool"),
+    UINT8("uint8", 1, Category.INTEGRAL, StorageKind.BYTE, "Byte"),
+    UINT16("uint16", 2, Category.INTEGRAL, StorageKind.SHORT, "UInt16"),
+    UINT32("uint32", 4, Category.INTEGRAL, StorageKind.INT, "UInt32"),
+    UINT64("uint64", 8, Category.INTEGRAL, StorageKind.LONG, "UInt64"),
+    INT8("int8", 1, Category.INTEGRAL, StorageKind.BYTE, "Char"),
+    INT16("int16", 2, Category.INTEGRAL, StorageKind.SHORT, "Short"),
+    INT32("int32", 4, Category.INTEGRAL, StorageKind.INT, "Int"),
+    INT64("int64", 8, Category.INTEGRAL, StorageKind.LONG, "Long"),
+    FLOAT16("float16", 2, Category.FLOATING, StorageKind.SHORT, "Half"),
+    BFLOAT16("bfloat16", 2, Category.FLOATING, StorageKind.SHORT, "BFloat16"),
+    FLOAT32("float32", 4, Category.FLOATING, StorageKind.FLOAT, "Float"),
+    FLOAT64("float64", 8, Category.FLOATING, StorageKind.DOUBLE, "Double"),
+    FLOAT8_E4M3FN("float8_e4m3fn", 1, Category.FLOATING, StorageKind.BYTE, "Float8_e4m3fn"),
+    FLOAT8_E5M2("float8_e5m2", 1, Category.FLOATING, StorageKind.BYTE, "Float8_e5m2"),
+    FLOAT8_E4M3FNUZ("float8_e4m3fnuz", 1, Category.FLOATING, StorageKind.BYTE, "Float8_e4m3fnuz"),
+    FLOAT8_E5M2FNUZ("float8_e5m2fnuz", 1, Category.FLOATING, StorageKind.BYTE, "Float8_e5m2fnuz"),
+    FLOAT8_E8M0FNU("float8_e8m0fnu", 1, Category.FLOATING, StorageKind.BYTE, "Float8_e8m0fnu"),
+    COMPLEX32("complex32", 4, Category.COMPLEX, StorageKind.SHORT, "ComplexHalf"),
+    BCOMPLEX32("bcomplex32", 4, Category.COMPLEX, StorageKind.SHORT, "ComplexBFloat16"),
+    COMPLEX64("complex64", 8, Category.COMPLEX, StorageKind.FLOAT, "ComplexFloat"),
+    COMPLEX128("complex128", 16, Category.COMPLEX, StorageKind.DOUBLE, "ComplexDouble");
+
+    /** PyTorch's aliases. */
+    public static final DType FLOAT = FLOAT32, DOUBLE = FLOAT64, HALF = FLOAT16, LONG = INT64, INT = INT32,
+            SHORT = INT16, CFLOAT = COMPLEX64, CDOUBLE = COMPLEX128, CHALF = COMPLEX32;
+
+    /** Type-promotion category, ordered. */
+    public enum Category { BOOL, INTEGRAL, FLOATING, COMPLEX }
+
+    /** The Java primitive array kind that backs heap storage of this dtype. */
+    public enum StorageKind { BYTE, SHORT, INT, LONG, FLOAT, DOUBLE }
+
+    private final String pyName;
+    private final int itemSize;
+    private final Category category;
+    private final StorageKind storageKind;
+    private final String cppName;
+
+    DType(String pyName, int itemSize, Category category, StorageKind storageKind, String cppName) {
+        this.pyName = pyName;
+        this.itemSize = itemSize;
+        this.category = category;
+        this.storageKind = storageKind;
+        this.cppName = cppName;
+    }
+
+    /** Name as PyTorch prints it after {@code torch.} ({@code float32}, {@code bfloat16}). */
+    public String pyName() { return pyName; }
+
+    /** Scalar-type name as ATen's error messages spell it ({@code Float}, {@code ComplexDouble}). */
+    public String cppName() { return cppName; }
+
+    /** Bytes per element ({@code torch.dtype.itemsize}). */
+    public int itemSize() { return itemSize; }
+
+    public Category category() { return category; }
+
+    public StorageKind storageKind() { return storageKind; }
+
+    /** Number of primitive array slots per element: 2 for complex, else 1. */
+    public int slotsPerElement() { return category == Category.COMPLEX ? 2 : 1; }
+
+    public boolean isFloatingPoint() { return category == Category.FLOATING; }
+
+    public boolean isComplex() { return category == Category.COMPLEX; }
+
+    public boolean isIntegral(boolean includeBool) {
+        return category == Category.INTEGRAL || (includeBool && category == Category.BOOL);
+    }
+
+    public boolean isSigned() {
+        return switch (this) {
+            case BOOL, UINT8, UINT16, UINT32, UINT64, FLOAT8_E8M0FNU -> false;
+            default -> true;
+        };
+    }
+
+    /** The float8 formats: promotion with any other dtype is refused. */
+    public boolean isFloat8() {
+        return switch (this) {
+            case FLOAT8_E4M3FN, FLOAT8_E5M2, FLOAT8_E4M3FNUZ, FLOAT8_E5M2FNUZ, FLOAT8_E8M0FNU -> true;
+            default -> false;
+        };
+    }
+
+    /** uint16/uint32/uint64: PyTorch's "barebones" unsigned types with restricted promotion. */
+    public boolean isBarebonesUnsigned() { return this == UINT16 || this == UINT32 || this == UINT64; }
+
+    /** Stored in fewer bits than it is computed in (half, bfloat16, float8, half complex). */
+    public boolean isReducedPrecision() {
+        return this == FLOAT16 || this == BFLOAT16 || isFloat8() || this == COMPLEX32 || this == BCOMPLEX32;
+    }
+
+    /** Real counterpart of a complex dtype ({@code complex64 → float32}); other dtypes map to themselves. */
+    public DType toReal() {
+        return switch (this) {
+            case COMPLEX32 -> FLOAT16;
+            case BCOMPLEX32 -> BFLOAT16;
+            case COMPLEX64 -> FLOAT32;
+            case COMPLEX128 -> FLOAT64;
+            default -> this;
+        };
+    }
+
+    /** Complex counterpart of a floating dtype ({@code bfloat16 → bcomplex32}, 2.14 rule). */
+    public DType toComplex() {
+        return switch (this) {
+            case FLOAT16 -> COMPLEX32;
+            case BFLOAT16 -> BCOMPLEX32;
+            case FLOAT32 -> COMPLEX64;
+            case FLOAT64 -> COMPLEX128;
+            case COMPLEX32, BCOMPLEX32, COMPLEX64, COMPLEX128 -> this;
+            default -> throw new TorchException("toComplex: no complex dtype corresponds to " + this);
+        };
+    }
+
+    /** Bits of the value range for integral dtypes (8 for bool is not meaningful). */
+    public int bits() { return itemSize * 8; }
+
+    @Override
+    public String toString() { return "torch." + pyName; }
+}

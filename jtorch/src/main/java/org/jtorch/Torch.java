@@ -1,0 +1,493 @@
+package org.jtorch;
+
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.internal.Shapes;
+import org.jtorch.kernels.cpu.Parallel;
+import org.jtorch.ops.CopyOps;
+import org.jtorch.ops.Creation;
+import org.jtorch.ops.OpDef;
+import org.jtorch.ops.PointwiseOps;
+import org.jtorch.ops.TypePromotion;
+import org.jtorch.storage.Storage;
+
+/**
+ * The {@code torch} namespace: {@code import static org.jtorch.Torch.*} reads like PyTorch.
+ *
+ * <p>Every function is a one-line entry into an op definition ({@code org.jtorch.ops}); the op's
+ * semantics, checks and kernels live there. Java {@code long} arguments are integer scalars and
+ * {@code double} arguments float scalars, with PyTorch's "weak scalar" promotion.
+ */
+public final class Torch {
+    private Torch() {}
+
+    private static volatile DType defaultDtype = DType.FLOAT32;
+    private static volatile boolean deterministic;
+    private static volatile boolean deterministicWarnOnly;
+
+    // ---- global settings ------------------------------------------------------------------------
+
+    public static DType getDefaultDtype() { return defaultDtype; }
+
+    /** {@code torch.set_default_dtype}: only floating dtypes are allowed. */
+    public static void setDefaultDtype(DType d) {
+        if (d != DType.FLOAT32 && d != DType.FLOAT64 && d != DType.FLOAT16 && d != DType.BFLOAT16) {
+            throw new TorchTypeException("only floating-point types are supported as the default type");
+        }
+        defaultDtype = d;
+    }
+
+    /** {@code torch.use_deterministic_algorithms(mode)}. */
+    public static void useDeterministicAlgorithms(boolean mode) { useDeterministicAlgorithms(mode, false); }
+
+    public static void useDeterministicAlgorithms(boolean mode, boolean warnOnly) {
+        deterministic = mode;
+        deterministicWarnOnly = warnOnly;
+    }
+
+    public static boolean areDeterministicAlgorithmsEnabled() { return deterministic; }
+
+    public static boolean isDeterministicAlgorithmsWarnOnlyEnabled() { return deterministicWarnOnly; }
+
+    /** {@code torch.set_num_threads}: intra-op threads for JTorch's loops and OpenBLAS alike. */
+    public static void setNumThreads(int n) {
+        Parallel.setNumThreads(n);
+        if (org.jtorch.kernels.blas.OpenBlas.isAvailable()) org.jtorch.kernels.blas.OpenBlas.setNumThreads(n);
+    }
+
+    public static int getNumThreads() { return Parallel.numThreads(); }
+
+    /** {@code torch.result_type(a, b)} over tensors and Java numbers. */
+    public static DType resultType(Object a, Object b) { return TypePromotion.resultType(a, b); }
+
+    public static DType promoteTypes(DType a, DType b) { return TypePromotion.promoteTypes(a, b); }
+
+    public static boolean canCast(DType from, DType to) { return TypePromotion.canCast(from, to); }
+
+    // ---- creation -------------------------------------------------------------------------------
+
+    public static Tensor tensor(float[] data) { return Creation.fromStorage(Storage.wrap(data.clone()), new long[] {data.length}, DType.FLOAT32); }
+
+    public static Tensor tensor(double[] data) {
+        return Creation.fromStorage(Storage.wrap(data.clone()), new long[] {data.length}, DType.FLOAT64);
+    }
+
+    public static Tensor tensor(long[] data) { return Creation.fromStorage(Storage.wrap(data.clone()), new long[] {data.length}, DType.INT64); }
+
+    /** Java {@code int[]} becomes int64, as Python ints do in {@code torch.tensor}. */
+    public static Tensor tensor(int[] data) {
+        long[] l = new long[data.length];
+        for (int i = 0; i < l.length; i++) l[i] = data[i];
+        return Creation.fromStorage(Storage.wrap(l), new long[] {l.length}, DType.INT64);
+    }
+
+    public static Tensor tensor(boolean[] data) {
+        byte[] b = new byte[data.length];
+        for (int i = 0; i < b.length; i++) b[i] = (byte) (data[i] ? 1 : 0);
+        return Creation.fromStorage(Storage.wrap(b), new long[] {b.length}, DType.BOOL);
+    }
+
+    public static Tensor tensor(float[][] data) {
+        int rows = data.length, cols = rows == 0 ? 0 : data[0].length;
+        float[] flat = new float[rows * cols];
+        for (int i = 0; i < rows; i++) {
+            if (data[i].length != cols) throw new IllegalArgumentException("tensor: expected sequence of length " + cols + " at dim 1 (got " + data[i].length + ")");
+            System.arraycopy(data[i], 0, flat, i * cols, cols);
+        }
+        return Creation.fromStorage(Storage.wrap(flat), new long[] {rows, cols}, DType.FLOAT32);
+    }
+
+    public static Tensor tensor(double[][] data) {
+        int rows = data.length, cols = rows == 0 ? 0 : data[0].length;
+        double[] flat = new double[rows * cols];
+        for (int i = 0; i < rows; i++) {
+            if (data[i].length != cols) throw new IllegalArgumentException("tensor: expected sequence of length " + cols + " at dim 1 (got " + data[i].length + ")");
+            System.arraycopy(data[i], 0, flat, i * cols, cols);
+        }
+        return Creation.fromStorage(Storage.wrap(flat), new long[] {rows, cols}, DType.FLOAT64);
+    }
+
+    public static Tensor tensor(long[][] data) {
+        int rows = data.length, cols = rows == 0 ? 0 : data[0].length;
+        long[] flat = new long[rows * cols];
+        for (int i = 0; i < rows; i++) {
+            if (data[i].length != cols) throw new IllegalArgumentException("tensor: expected sequence of length " + cols + " at dim 1 (got " + data[i].length + ")");
+            System.arraycopy(data[i], 0, flat, i * cols, cols);
+        }
+        return Creation.fromStorage(Storage.wrap(flat), new long[] {rows, cols}, DType.INT64);
+    }
+
+    /** A 0-d tensor ({@code torch.tensor(3.5)}). */
+    public static Tensor scalarTensor(double v) { return Creation.scalarTensor(Scalar.of(v), defaultDtype); }
+
+    public static Tensor scalarTensor(Object v, DType dtype) { return Creation.scalarTensor(Scalar.of(v), dtype); }
+
+    /** Data from a Java array converted to {@code dtype} and shaped as {@code shape}. */
+    public static Tensor tensor(double[] data, DType dtype, long... shape) {
+        long[] s = shape.length == 0 ? new long[] {data.length} : shape;
+        if (Shapes.numel(s) != data.length) {
+            throw new TorchException("tensor: shape " + Shapes.str(s) + " is invalid for input of size " + data.length);
+        }
+        return Creation.fromStorage(Storage.wrap(data.clone()), s, DType.FLOAT64).to(dtype);
+    }
+
+    /** {@code torch.asarray(buffer)}: the dtype follows the buffer type (ShortBuffer → int16, ...). */
+    public static Tensor asarray(Buffer buffer) { return Creation.asarray(buffer); }
+
+    /** {@code torch.asarray(buffer, dtype=...)}: the buffer's bytes reinterpreted as {@code dtype}. */
+    public static Tensor asarray(ByteBuffer buffer, DType dtype) { return Creation.asarray(buffer, dtype); }
+
+    public static Tensor asarray(float[] data) { return tensor(data); }
+
+    public static Tensor asarray(double[] data) { return tensor(data); }
+
+    public static Tensor asarray(long[] data) { return tensor(data); }
+
+    public static Tensor asarray(boolean[] data) { return tensor(data); }
+
+    public static Tensor asarray(int[] data) {
+        return Creation.fromStorage(Storage.wrap(data.clone()), new long[] {data.length}, DType.INT32);
+    }
+
+    public static Tensor asarray(short[] data) {
+        return Creation.fromStorage(Storage.wrap(data.clone()), new long[] {data.length}, DType.INT16);
+    }
+
+    public static Tensor asarray(byte[] data) {
+        return Creation.fromStorage(Storage.wrap(data.clone()), new long[] {data.length}, DType.INT8);
+    }
+
+    public static Tensor empty(long... shape) { return Creation.full(shape, 0.0, defaultDtype, Device.CPU); }
+
+    public static Tensor empty(long[] shape, DType dtype, Device device) { return Creation.full(shape, 0L, dtype, device); }
+
+    public static Tensor zeros(long... shape) { return Creation.full(shape, 0.0, defaultDtype, Device.CPU); }
+
+    public static Tensor zeros(long[] shape, DType dtype) { return Creation.full(shape, 0L, dtype, Device.CPU); }
+
+    public static Tensor zeros(long[] shape, DType dtype, Device device) { return Creation.full(shape, 0L, dtype, device); }
+
+    public static Tensor ones(long... shape) { return Creation.full(shape, 1.0, defaultDtype, Device.CPU); }
+
+    public static Tensor ones(long[] shape, DType dtype) { return Creation.full(shape, 1L, dtype, Device.CPU); }
+
+    public static Tensor ones(long[] shape, DType dtype, Device device) { return Creation.full(shape, 1L, dtype, device); }
+
+    /** {@code torch.full(shape, fill)}: dtype from the fill (double → default float, long → int64, boolean → bool). */
+    public static Tensor full(long[] shape, double fill) { return Creation.full(shape, fill, null, Device.CPU); }
+
+    public static Tensor full(long[] shape, long fill) { return Creation.full(shape, fill, null, Device.CPU); }
+
+    public static Tensor full(long[] shape, boolean fill) { return Creation.full(shape, fill, null, Device.CPU); }
+
+    public static Tensor full(long[] shape, Object fill, DType dtype, Device device) { return Creation.full(shape, fill, dtype, device); }
+
+    public static Tensor zerosLike(Tensor t) { return Creation.full(t.shapeRef(), 0L, t.dtype(), t.device()); }
+
+    public static Tensor onesLike(Tensor t) { return Creation.full(t.shapeRef(), 1L, t.dtype(), t.device()); }
+
+    public static Tensor emptyLike(Tensor t) { return zerosLike(t); }
+
+    public static Tensor fullLike(Tensor t, Object fill) { return Creation.full(t.shapeRef(), fill, t.dtype(), t.device()); }
+
+    public static Tensor eye(long n) { return eye(n, n, defaultDtype, Device.CPU); }
+
+    public static Tensor eye(long n, long m) { return eye(n, m, defaultDtype, Device.CPU); }
+
+    public static Tensor eye(long n, long m, DType dtype, Device device) { return Dispatcher.call1(Creation.EYE, n, m, dtype, device); }
+
+    /** {@code torch.arange(end)}: int64. */
+    public static Tensor arange(long end) { return arange(0L, end, 1L, null); }
+
+    public static Tensor arange(long start, long end) { return arange(start, end, 1L, null); }
+
+    public static Tensor arange(long start, long end, long step) { return arange(start, end, step, null); }
+
+    /** {@code torch.arange(end)} with a float end: default float dtype. */
+    public static Tensor arange(double end) { return arange(0.0, end, 1.0, null); }
+
+    public static Tensor arange(double start, double end, double step) { return arange(start, end, step, null); }
+
+    public static Tensor arange(double start, double end, double step, DType dtype) {
+        return Dispatcher.call1(Creation.ARANGE, start, end, step, dtype, null);
+    }
+
+    /** Integral arguments: with {@code dtype == null} the result is int64. */
+    public static Tensor arange(long start, long end, long step, DType dtype) {
+        return Dispatcher.call1(Creation.ARANGE, start, end, step, dtype, null);
+    }
+
+    /** The general form: numbers keep their kind ({@link Long} integral, {@link Double} fractional). */
+    public static Tensor arange(Number start, Number end, Number step, DType dtype, Device device) {
+        return Dispatcher.call1(Creation.ARANGE, start, end, step, dtype, device);
+    }
+
+    public static Tensor linspace(double start, double end, long steps) { return linspace(start, end, steps, null); }
+
+    public static Tensor linspace(double start, double end, long steps, DType dtype) {
+        return Dispatcher.call1(Creation.LINSPACE, start, end, steps, dtype, null);
+    }
+
+    public static Tensor logspace(double start, double end, long steps) { return logspace(start, end, steps, 10.0, null); }
+
+    public static Tensor logspace(double start, double end, long steps, double base, DType dtype) {
+        return Dispatcher.call1(Creation.LOGSPACE, start, end, steps, dtype, null, base);
+    }
+
+    // ---- conversion -----------------------------------------------------------------------------
+
+    public static Tensor clone(Tensor t) { return CopyOps.clone(t); }
+
+    // ---- pointwise ------------------------------------------------------------------------------
+
+    private static Tensor call(OpDef op, Object... args) { return Dispatcher.call1(op, args); }
+
+    public static Tensor add(Tensor a, Tensor b) { return call(PointwiseOps.ADD, a, b); }
+
+    public static Tensor add(Tensor a, Tensor b, double alpha) { return call(PointwiseOps.ADD, a, b, alphaOf(a, b, alpha)); }
+
+    public static Tensor add(Tensor a, double b) { return call(PointwiseOps.ADD, a, b); }
+
+    public static Tensor add(Tensor a, long b) { return call(PointwiseOps.ADD, a, b); }
+
+    public static Tensor sub(Tensor a, Tensor b) { return call(PointwiseOps.SUB, a, b); }
+
+    public static Tensor sub(Tensor a, Tensor b, double alpha) { return call(PointwiseOps.SUB, a, b, alphaOf(a, b, alpha)); }
+
+    public static Tensor sub(Tensor a, double b) { return call(PointwiseOps.SUB, a, b); }
+
+    public static Tensor sub(Tensor a, long b) { return call(PointwiseOps.SUB, a, b); }
+
+    /** {@code torch.rsub(a, b)} = {@code b - a}. */
+    public static Tensor rsub(Tensor a, double b) { return call(PointwiseOps.ADD, call(PointwiseOps.NEG, a), b); }
+
+    public static Tensor mul(Tensor a, Tensor b) { return call(PointwiseOps.MUL, a, b); }
+
+    public static Tensor mul(Tensor a, double b) { return call(PointwiseOps.MUL, a, b); }
+
+    public static Tensor mul(Tensor a, long b) { return call(PointwiseOps.MUL, a, b); }
+
+    public static Tensor div(Tensor a, Tensor b) { return call(PointwiseOps.DIV, a, b); }
+
+    public static Tensor div(Tensor a, double b) { return call(PointwiseOps.DIV, a, b); }
+
+    public static Tensor div(Tensor a, long b) { return call(PointwiseOps.DIV, a, b); }
+
+    /** {@code torch.div(a, b, rounding_mode=...)}. */
+    public static Tensor div(Tensor a, Object b, RoundingMode mode) {
+        return switch (mode) {
+            case NONE -> call(PointwiseOps.DIV, a, b);
+            case TRUNC -> call(PointwiseOps.DIV_TRUNC, a, b);
+            case FLOOR -> call(PointwiseOps.DIV_FLOOR, a, b);
+        };
+    }
+
+    public static Tensor floorDivide(Tensor a, Object b) { return call(PointwiseOps.DIV_FLOOR, a, b); }
+
+    public static Tensor remainder(Tensor a, Object b) { return call(PointwiseOps.REMAINDER, a, b); }
+
+    public static Tensor fmod(Tensor a, Object b) { return call(PointwiseOps.FMOD, a, b); }
+
+    public static Tensor pow(Tensor a, Tensor b) { return call(PointwiseOps.POW, a, b); }
+
+    public static Tensor pow(Tensor a, double b) { return call(PointwiseOps.POW, a, b); }
+
+    public static Tensor pow(Tensor a, long b) { return call(PointwiseOps.POW, a, b); }
+
+    /** {@code torch.pow(scalar, tensor)}. */
+    public static Tensor pow(double a, Tensor b) {
+        return call(PointwiseOps.POW, Creation.scalarTensor(Scalar.of(a), resultType(b, a)), b);
+    }
+
+    public static Tensor atan2(Tensor a, Tensor b) { return call(PointwiseOps.ATAN2, a, b); }
+
+    public static Tensor hypot(Tensor a, Tensor b) { return call(PointwiseOps.HYPOT, a, b); }
+
+    public static Tensor copysign(Tensor a, Object b) { return call(PointwiseOps.COPYSIGN, a, b); }
+
+    public static Tensor xlogy(Tensor a, Object b) { return call(PointwiseOps.XLOGY, a, b); }
+
+    public static Tensor maximum(Tensor a, Tensor b) { return call(PointwiseOps.MAXIMUM, a, b); }
+
+    public static Tensor minimum(Tensor a, Tensor b) { return call(PointwiseOps.MINIMUM, a, b); }
+
+    public static Tensor fmax(Tensor a, Tensor b) { return call(PointwiseOps.FMAX, a, b); }
+
+    public static Tensor fmin(Tensor a, Tensor b) { return call(PointwiseOps.FMIN, a, b); }
+
+    public static Tensor eq(Tensor a, Object b) { return call(PointwiseOps.EQ, a, b); }
+
+    public static Tensor ne(Tensor a, Object b) { return call(PointwiseOps.NE, a, b); }
+
+    public static Tensor lt(Tensor a, Object b) { return call(PointwiseOps.LT, a, b); }
+
+    public static Tensor le(Tensor a, Object b) { return call(PointwiseOps.LE, a, b); }
+
+    public static Tensor gt(Tensor a, Object b) { return call(PointwiseOps.GT, a, b); }
+
+    public static Tensor ge(Tensor a, Object b) { return call(PointwiseOps.GE, a, b); }
+
+    public static Tensor logicalAnd(Tensor a, Object b) { return call(PointwiseOps.LOGICAL_AND, a, b); }
+
+    public static Tensor logicalOr(Tensor a, Object b) { return call(PointwiseOps.LOGICAL_OR, a, b); }
+
+    public static Tensor logicalXor(Tensor a, Object b) { return call(PointwiseOps.LOGICAL_XOR, a, b); }
+
+    public static Tensor logicalNot(Tensor a) { return call(PointwiseOps.LOGICAL_NOT, a); }
+
+    public static Tensor bitwiseAnd(Tensor a, Object b) { return call(PointwiseOps.BITWISE_AND, a, b); }
+
+    public static Tensor bitwiseOr(Tensor a, Object b) { return call(PointwiseOps.BITWISE_OR, a, b); }
+
+    public static Tensor bitwiseXor(Tensor a, Object b) { return call(PointwiseOps.BITWISE_XOR, a, b); }
+
+    public static Tensor bitwiseNot(Tensor a) { return call(PointwiseOps.BITWISE_NOT, a); }
+
+    public static Tensor bitwiseLeftShift(Tensor a, Object b) { return call(PointwiseOps.SHIFT_LEFT, a, b); }
+
+    public static Tensor bitwiseRightShift(Tensor a, Object b) { return call(PointwiseOps.SHIFT_RIGHT, a, b); }
+
+    public static Tensor neg(Tensor x) { return call(PointwiseOps.NEG, x); }
+
+    public static Tensor abs(Tensor x) { return call(PointwiseOps.ABS, x); }
+
+    public static Tensor sign(Tensor x) { return call(PointwiseOps.SIGN, x); }
+
+    public static Tensor sgn(Tensor x) { return call(PointwiseOps.SGN, x); }
+
+    public static Tensor reciprocal(Tensor x) { return call(PointwiseOps.RECIPROCAL, x); }
+
+    public static Tensor square(Tensor x) { return call(PointwiseOps.SQUARE, x); }
+
+    public static Tensor exp(Tensor x) { return call(PointwiseOps.EXP, x); }
+
+    public static Tensor exp2(Tensor x) { return call(PointwiseOps.EXP2, x); }
+
+    public static Tensor expm1(Tensor x) { return call(PointwiseOps.EXPM1, x); }
+
+    public static Tensor log(Tensor x) { return call(PointwiseOps.LOG, x); }
+
+    public static Tensor log2(Tensor x) { return call(PointwiseOps.LOG2, x); }
+
+    public static Tensor log10(Tensor x) { return call(PointwiseOps.LOG10, x); }
+
+    public static Tensor log1p(Tensor x) { return call(PointwiseOps.LOG1P, x); }
+
+    public static Tensor sqrt(Tensor x) { return call(PointwiseOps.SQRT, x); }
+
+    public static Tensor rsqrt(Tensor x) { return call(PointwiseOps.RSQRT, x); }
+
+    public static Tensor sin(Tensor x) { return call(PointwiseOps.SIN, x); }
+
+    public static Tensor cos(Tensor x) { return call(PointwiseOps.COS, x); }
+
+    public static Tensor tan(Tensor x) { return call(PointwiseOps.TAN, x); }
+
+    public static Tensor asin(Tensor x) { return call(PointwiseOps.ASIN, x); }
+
+    public static Tensor acos(Tensor x) { return call(PointwiseOps.ACOS, x); }
+
+    public static Tensor atan(Tensor x) { return call(PointwiseOps.ATAN, x); }
+
+    public static Tensor sinh(Tensor x) { return call(PointwiseOps.SINH, x); }
+
+    public static Tensor cosh(Tensor x) { return call(PointwiseOps.COSH, x); }
+
+    public static Tensor tanh(Tensor x) { return call(PointwiseOps.TANH, x); }
+
+    public static Tensor asinh(Tensor x) { return call(PointwiseOps.ASINH, x); }
+
+    public static Tensor acosh(Tensor x) { return call(PointwiseOps.ACOSH, x); }
+
+    public static Tensor atanh(Tensor x) { return call(PointwiseOps.ATANH, x); }
+
+    public static Tensor sigmoid(Tensor x) { return call(PointwiseOps.SIGMOID, x); }
+
+    public static Tensor logit(Tensor x) { return call(PointwiseOps.LOGIT, x, null); }
+
+    public static Tensor logit(Tensor x, double eps) { return call(PointwiseOps.LOGIT, x, eps); }
+
+    public static Tensor relu(Tensor x) { return call(PointwiseOps.RELU, x); }
+
+    public static Tensor silu(Tensor x) { return call(PointwiseOps.SILU, x); }
+
+    public static Tensor gelu(Tensor x) { return call(PointwiseOps.GELU, x, "none"); }
+
+    /** {@code gelu(x, approximate)} with {@code "none"} or {@code "tanh"}. */
+    public static Tensor gelu(Tensor x, String approximate) {
+        if (!approximate.equals("none") && !approximate.equals("tanh")) {
+            throw new IllegalArgumentException("gelu: approximate argument must be either none or tanh.");
+        }
+        return call(PointwiseOps.GELU, x, approximate);
+    }
+
+    public static Tensor softplus(Tensor x) { return call(PointwiseOps.SOFTPLUS, x, 1.0, 20.0); }
+
+    public static Tensor softplus(Tensor x, double beta, double threshold) { return call(PointwiseOps.SOFTPLUS, x, beta, threshold); }
+
+    public static Tensor erf(Tensor x) { return call(PointwiseOps.ERF, x); }
+
+    public static Tensor erfc(Tensor x) { return call(PointwiseOps.ERFC, x); }
+
+    public static Tensor erfinv(Tensor x) { return call(PointwiseOps.ERFINV, x); }
+
+    public static Tensor deg2rad(Tensor x) { return call(PointwiseOps.DEG2RAD, x); }
+
+    public static Tensor rad2deg(Tensor x) { return call(PointwiseOps.RAD2DEG, x); }
+
+    public static Tensor floor(Tensor x) { return call(PointwiseOps.FLOOR, x); }
+
+    public static Tensor ceil(Tensor x) { return call(PointwiseOps.CEIL, x); }
+
+    public static Tensor trunc(Tensor x) { return call(PointwiseOps.TRUNC, x); }
+
+    public static Tensor frac(Tensor x) { return call(PointwiseOps.FRAC, x); }
+
+    public static Tensor round(Tensor x) { return call(PointwiseOps.ROUND, x, 0L); }
+
+    public static Tensor round(Tensor x, long decimals) { return call(PointwiseOps.ROUND, x, decimals); }
+
+    public static Tensor isnan(Tensor x) { return call(PointwiseOps.ISNAN, x); }
+
+    public static Tensor isinf(Tensor x) { return call(PointwiseOps.ISINF, x); }
+
+    public static Tensor isfinite(Tensor x) { return call(PointwiseOps.ISFINITE, x); }
+
+    public static Tensor isposinf(Tensor x) { return call(PointwiseOps.ISPOSINF, x); }
+
+    public static Tensor isneginf(Tensor x) { return call(PointwiseOps.ISNEGINF, x); }
+
+    public static Tensor signbit(Tensor x) { return call(PointwiseOps.SIGNBIT, x); }
+
+    public static Tensor nanToNum(Tensor x) { return call(PointwiseOps.NAN_TO_NUM, x, null, null, null); }
+
+    /** {@code nan_to_num(x, nan, posinf, neginf)}; a null bound keeps the dtype's default (0, ±max finite). */
+    public static Tensor nanToNum(Tensor x, Double nan, Double posinf, Double neginf) {
+        return call(PointwiseOps.NAN_TO_NUM, x, nan, posinf, neginf);
+    }
+
+    public static Tensor angle(Tensor x) { return call(PointwiseOps.ANGLE, x); }
+
+    // ---- out= forms (PyTorch's torch.add(a, b, out=c)) ----------------------------------------------
+
+    public static Tensor addOut(Tensor out, Tensor a, Tensor b) { Dispatcher.callOut(PointwiseOps.ADD, new Tensor[] {out}, a, b); return out; }
+
+    public static Tensor subOut(Tensor out, Tensor a, Tensor b) { Dispatcher.callOut(PointwiseOps.SUB, new Tensor[] {out}, a, b); return out; }
+
+    public static Tensor mulOut(Tensor out, Tensor a, Tensor b) { Dispatcher.callOut(PointwiseOps.MUL, new Tensor[] {out}, a, b); return out; }
+
+    public static Tensor divOut(Tensor out, Tensor a, Tensor b) { Dispatcher.callOut(PointwiseOps.DIV, new Tensor[] {out}, a, b); return out; }
+
+    public static Tensor expOut(Tensor out, Tensor x) { Dispatcher.callOut(PointwiseOps.EXP, new Tensor[] {out}, x); return out; }
+
+    /** Runs any structured op into {@code out} (for ops without a named {@code xxxOut}). */
+    public static Tensor out(Tensor out, OpDef op, Object... args) { Dispatcher.callOut(op, new Tensor[] {out}, args); return out; }
+
+    static Object alphaOf(Tensor a, Tensor b, double alpha) {
+        if (alpha == Math.rint(alpha) && !(a.isFloatingPoint() || a.isComplex() || b.isFloatingPoint() || b.isComplex())) {
+            return (long) alpha; // an integral alpha is an int scalar, as in Python
+        }
+        return alpha;
+    }
+}

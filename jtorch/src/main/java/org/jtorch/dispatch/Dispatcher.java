@@ -1,0 +1,124 @@
+package org.jtorch.dispatch;
+
+import java.util.Arrays;
+import org.jtorch.DType;
+import org.jtorch.Tensor;
+import org.jtorch.TorchException;
+import org.jtorch.internal.Shapes;
+import org.jtorch.ops.OpDef;
+import org.jtorch.ops.Spec;
+import org.jtorch.ops.TypePromotion;
+
+/**
+ * The one entry point through which every op runs: modes (innermost last) → composite expansion →
+ * view geometry or meta rule → allocation on the inputs' device → CPU kernel.
+ *
+ * <p>The path with no active mode is a handful of branches and the allocation of the outputs: no
+ * reflection, no maps, no exceptions for control flow (see docs/benchmarks.md for its cost).
+ */
+public final class Dispatcher {
+    private Dispatcher() {}
+
+    /** An interpreter on the mode stack (vmap, forward AD, tracing, DebugMode...). */
+    @FunctionalInterface
+    public interface Mode {
+        /** Handles the op or passes it on with {@code next.call(op, args)}. */
+        Object process(OpDef op, Object[] args, Next next);
+    }
+
+    /** The rest of the dispatch below a mode. */
+    @FunctionalInterface
+    public interface Next {
+        Object call(OpDef op, Object[] args);
+    }
+
+    private static final Mode[] NO_MODES = new Mode[0];
+    private static final ThreadLocal<Mode[]> MODES = ThreadLocal.withInitial(() -> NO_MODES);
+
+    /** Runs {@code op}; returns a {@link Tensor}, a {@code Tensor[]} (several outputs) or what a composite returns. */
+    public static Object call(OpDef op, Object... args) {
+        Mode[] modes = MODES.get();
+        if (modes.length == 0) return callBelowModes(op, args);
+        return callMode(modes, modes.length - 1, op, args);
+    }
+
+    /** {@link #call} for ops with one tensor output. */
+    public static Tensor call1(OpDef op, Object... args) {
+        return (Tensor) call(op, args);
+    }
+
+    private static Object callMode(Mode[] modes, int level, OpDef op, Object[] args) {
+        if (level < 0) return callBelowModes(op, args);
+        return modes[level].process(op, args, (o, a) -> callMode(modes, level - 1, o, a));
+    }
+
+    /**
+     * Pushes an interpreter for the current thread; closing the returned scope pops it. Scopes must
+     * close in reverse order of opening.
+     */
+    public static AutoCloseable pushMode(Mode mode) {
+        Mode[] before = MODES.get();
+        Mode[] after = Arrays.copyOf(before, before.length + 1);
+        after[before.length] = mode;
+        MODES.set(after);
+        return () -> {
+            if (MODES.get() != after) throw new IllegalStateException("mode scopes closed out of order");
+            MODES.set(before);
+        };
+    }
+
+    private static Object callBelowModes(OpDef op, Object[] args) {
+        OpDef.Composite composite = op.compositeFn();
+        if (composite != null) return composite.apply(args);
+        OpDef.ViewFn view = op.viewFn();
+        if (view != null) return view.apply(args);
+        Spec spec = op.meta().infer(args);
+        Tensor[] outs = new Tensor[spec.outputs()];
+        for (int i = 0; i < outs.length; i++) outs[i] = Tensor.empty(spec.shapes()[i], spec.dtypes()[i], spec.device());
+        if (!spec.device().equals(org.jtorch.Device.META)) op.kernel().run(args, outs, spec);
+        return outs.length == 1 ? outs[0] : outs;
+    }
+
+    /**
+     * Runs a structured op into existing outputs (PyTorch's {@code out=} and in-place forms). An output
+     * must have the result's shape (an empty output is not resized: pass a correctly shaped one) and a
+     * dtype the result can be cast to.
+     */
+    public static void callOut(OpDef op, Tensor[] outs, Object... args) {
+        if (op.meta() == null) throw new TorchException(op.name() + ": has no out= variant");
+        Spec spec = op.meta().infer(args);
+        if (outs.length != spec.outputs()) {
+            throw new TorchException(op.name() + "(): expected " + spec.outputs() + " out tensors, got " + outs.length);
+        }
+        Tensor[] targets = new Tensor[outs.length];
+        boolean direct = true;
+        for (int i = 0; i < outs.length; i++) {
+            Tensor out = outs[i];
+            long[] shape = spec.shapes()[i];
+            if (!Arrays.equals(out.shape(), shape)) {
+                throw new TorchException(op.name() + "(): output with shape " + Shapes.str(out.shape())
+                        + " doesn't match the broadcast shape " + Shapes.str(shape));
+            }
+            DType dt = spec.dtypes()[i];
+            if (out.dtype() != dt && !TypePromotion.canCast(dt, out.dtype())) {
+                throw new TorchException(op.name() + "(): result type " + dt.cppName()
+                        + " can't be cast to the desired output type " + out.dtype().cppName());
+            }
+            if (out.device() != spec.device()) {
+                throw new TorchException(op.name() + "(): Expected out tensor to be on " + spec.device() + " but got "
+                        + out.device());
+            }
+            if (out.dtype() == dt) targets[i] = out;
+            else {
+                targets[i] = Tensor.empty(shape, dt, spec.device());
+                direct = false;
+            }
+        }
+        if (spec.device().equals(org.jtorch.Device.META)) return;
+        op.kernel().run(args, targets, spec);
+        for (int i = 0; i < outs.length; i++) {
+            if (!direct && targets[i] != outs[i]) outs[i].copy_(targets[i]);
+            outs[i].bumpVersion();
+        }
+    }
+}

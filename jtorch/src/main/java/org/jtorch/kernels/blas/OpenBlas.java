@@ -1,0 +1,463 @@
+package org.jtorch.kernels.blas;
+
+import static java.lang.foreign.ValueLayout.ADDRESS;
+import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
+import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.SymbolLookup;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.net.URL;
+import java.net.URLConnection;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFileAttributes;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import org.jtorch.TorchException;
+
+/**
+ * OpenBLAS 0.3.31 bound through FFM: row-major GEMM for float, double, complex64 and complex128, and
+ * the library's thread controls.
+ *
+ * <p>The library comes from the {@code org.bytedeco:openblas:linux-x86_64} jar on the class path,
+ * or from {@code -Djtorch.blas=/path/to/libopenblas.so}. It is loaded on first use; when that fails
+ * {@link #isAvailable()} is false, {@link #unavailableReason()} says why, and every other method
+ * throws, so callers check first and fall back to Java kernels.
+ *
+ * <p>Every argument is validated in Java before the downcall: bad input throws {@link
+ * TorchException} naming the method and the argument, and never reaches native code (whose only
+ * error handling is to print and return, or to scribble over memory). Matrices are row-major,
+ * offsets and leading dimensions are in elements; a complex element is an interleaved (re, im)
+ * pair. Call {@link #setNumThreads} once at start-up, not while another thread is in a GEMM: OpenBLAS
+ * resizes its thread pool without synchronising with running calls.
+ */
+@SuppressWarnings("restricted") // binding native code is this class's job; needs --enable-native-access
+public final class OpenBlas {
+    private OpenBlas() {}
+
+    /** What GEMM applies to an operand before multiplying: {@code op(X)} in {@code C = alpha op(A) op(B) + beta C}. */
+    public enum Transpose {
+        NONE(111),
+        TRANSPOSE(112),
+        /** Conjugate transpose; for real matrices the same as {@link #TRANSPOSE}. */
+        CONJ_TRANSPOSE(113);
+
+        final int cblas;
+
+        Transpose(int cblas) { this.cblas = cblas; }
+    }
+
+    private static final int ROW_MAJOR = 101;
+
+    // ---------------------------------------------------------------- loading
+
+    /** True when OpenBLAS loaded and every function below is bound. Loads it on the first call. */
+    public static boolean isAvailable() { return Availability.FAILURE == null; }
+
+    /** Why OpenBLAS could not be loaded, or null when it is available. */
+    public static String unavailableReason() { return Availability.FAILURE; }
+
+    /** Outcome of initialising {@link Fn}, computed once. */
+    private static final class Availability {
+        static final String FAILURE = load();
+
+        private static String load() {
+            try {
+                Fn.init();
+                return null;
+            } catch (ExceptionInInitializerError e) {
+                // The JVM remembers the failure: Fn is never touched again, requireAvailable() sees to that.
+                return String.valueOf(e.getCause());
+            }
+        }
+    }
+
+    private static void requireAvailable(String fn) {
+        if (!isAvailable()) throw new TorchException(fn + ": OpenBLAS is unavailable: " + unavailableReason());
+    }
+
+    /** Finds and loads the shared library. */
+    private static final class Loader {
+        private static final String VERSION = "0.3.31";
+        private static final String RESOURCES = "/org/bytedeco/openblas/linux-x86_64/";
+        private static final String GCC_S = "libgcc_s.so.1";
+        private static final String OPENBLAS = "libopenblas.so.0";
+        /**
+         * In dependency order. libopenblas finds libgfortran through its RUNPATH ($ORIGIN), but
+         * libgfortran has no RUNPATH: its own dependencies must already be loaded (the dynamic linker
+         * then matches them by soname), else it looks for system copies that may not be installed.
+         */
+        private static final List<String> DEPENDENCIES = List.of(GCC_S, "libquadmath.so.0", "libgfortran.so.5");
+
+        static SymbolLookup open() {
+            String override = System.getProperty("jtorch.blas");
+            if (override != null) {
+                try {
+                    return SymbolLookup.libraryLookup(Path.of(override), Arena.global());
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalStateException("cannot load -Djtorch.blas=" + override + ": " + e.getMessage(), e);
+                }
+            }
+            String os = System.getProperty("os.name"), arch = System.getProperty("os.arch");
+            if (!os.equals("Linux") || !(arch.equals("amd64") || arch.equals("x86_64"))) {
+                throw new IllegalStateException("the bundled OpenBLAS is for linux-x86_64, not " + os + "/" + arch
+                        + "; point -Djtorch.blas at a libopenblas.so");
+            }
+            try {
+                Path dir = cacheDirectory();
+                for (String name : DEPENDENCIES) {
+                    // libgcc_s is the process-wide unwinder, which glibc itself dlopens by soname: a second
+                    // copy in one process invites trouble, so the system's (every glibc system has one) wins.
+                    if (extract(dir, name) && !(name.equals(GCC_S) && systemHas(GCC_S))) {
+                        SymbolLookup.libraryLookup(dir.resolve(name), Arena.global());
+                    }
+                }
+                if (!extract(dir, OPENBLAS)) throw new IOException(RESOURCES + OPENBLAS + " is not on the class path");
+                return SymbolLookup.libraryLookup(dir.resolve(OPENBLAS), Arena.global());
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot extract the bundled OpenBLAS: " + e.getMessage(), e);
+            } catch (IllegalArgumentException e) { // dlopen failed
+                throw new IllegalStateException(e.getMessage() + " (a tmpdir mounted noexec is a common cause:"
+                        + " move it with -Djava.io.tmpdir, or use -Djtorch.blas)", e);
+            }
+        }
+
+        private static boolean systemHas(String soname) {
+            try {
+                SymbolLookup.libraryLookup(soname, Arena.global());
+                return true;
+            } catch (IllegalArgumentException e) {
+                return false;
+            }
+        }
+
+        /** {@code ${java.io.tmpdir}/jtorch-openblas-0.3.31-<user>}, private to this user. */
+        private static Path cacheDirectory() throws IOException {
+            String user = System.getProperty("user.name").replaceAll("[^A-Za-z0-9._-]", "_");
+            Path dir = Path.of(System.getProperty("java.io.tmpdir"), "jtorch-openblas-" + VERSION + "-" + user);
+            Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            // We are about to run code from a shared temp directory: refuse one that another user
+            // created, or could write to, since they could have planted a library there.
+            PosixFileAttributes attrs = Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            Object owner = Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+            Object self = Files.getAttribute(Path.of("/proc/self"), "unix:uid"); // this process's effective uid
+            if (!attrs.isDirectory() || !owner.equals(self)
+                    || attrs.permissions().contains(PosixFilePermission.GROUP_WRITE)
+                    || attrs.permissions().contains(PosixFilePermission.OTHERS_WRITE)) {
+                throw new IOException(dir + " is not a directory owned by and writable only by this user");
+            }
+            return dir;
+        }
+
+        /**
+         * Copies one resource into {@code dir} unless a file of the same size is already there.
+         * Writes a temp file and renames it, so a JVM starting at the same time never sees (or
+         * loads) a half-written library. Returns false if the jar does not ship {@code name}.
+         */
+        private static boolean extract(Path dir, String name) throws IOException {
+            URL url = OpenBlas.class.getResource(RESOURCES + name);
+            if (url == null) return false;
+            URLConnection connection = url.openConnection();
+            Path target = dir.resolve(name);
+            if (Files.isRegularFile(target) && Files.size(target) == connection.getContentLengthLong()) return true;
+            Path temp = Files.createTempFile(dir, name, ".part");
+            try {
+                try (InputStream in = connection.getInputStream()) {
+                    Files.copy(in, temp, StandardCopyOption.REPLACE_EXISTING);
+                }
+                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } finally {
+                Files.deleteIfExists(temp); // only still there if the copy or the move failed
+            }
+            return true;
+        }
+    }
+
+    /**
+     * The bound functions. Initialising this class loads the library; if that fails the class stays
+     * unusable and {@link Availability} records why.
+     *
+     * <p>Each GEMM comes twice. The plain handle takes native segments only. The critical handle
+     * also takes heap segments ({@code MemorySegment.ofArray}), so tensors stored in Java arrays need
+     * no copy, but a critical call blocks safepoints for its whole duration: no GC and no
+     * deoptimisation anywhere in the JVM until it returns (measured: a 2048^3 sgemm held every
+     * safepoint for ~150 ms). That stall is the price of zero-copy heap storage, so the critical
+     * handle is used only when an operand is on the heap.
+     */
+    private static final class Fn {
+        private static final Linker LINKER = Linker.nativeLinker();
+        private static final SymbolLookup LIBRARY = Loader.open();
+
+        private static final FunctionDescriptor REAL_GEMM_FLOAT = realGemm(JAVA_FLOAT);
+        private static final FunctionDescriptor REAL_GEMM_DOUBLE = realGemm(JAVA_DOUBLE);
+        private static final FunctionDescriptor COMPLEX_GEMM = FunctionDescriptor.ofVoid(
+                JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT,
+                ADDRESS, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT);
+        private static final Linker.Option CRITICAL = Linker.Option.critical(true);
+
+        // void cblas_sgemm(enum CBLAS_ORDER Order, enum CBLAS_TRANSPOSE TransA, enum CBLAS_TRANSPOSE TransB,
+        //                  blasint M, blasint N, blasint K, float alpha, const float *A, blasint lda,
+        //                  const float *B, blasint ldb, float beta, float *C, blasint ldc);
+        static final MethodHandle SGEMM = downcall("cblas_sgemm", REAL_GEMM_FLOAT);
+        static final MethodHandle SGEMM_CRITICAL = downcall("cblas_sgemm", REAL_GEMM_FLOAT, CRITICAL);
+        // void cblas_dgemm(... same, with double alpha, const double *A, ..., double beta, double *C ...);
+        static final MethodHandle DGEMM = downcall("cblas_dgemm", REAL_GEMM_DOUBLE);
+        static final MethodHandle DGEMM_CRITICAL = downcall("cblas_dgemm", REAL_GEMM_DOUBLE, CRITICAL);
+        // void cblas_cgemm(enum CBLAS_ORDER Order, enum CBLAS_TRANSPOSE TransA, enum CBLAS_TRANSPOSE TransB,
+        //                  blasint M, blasint N, blasint K, const void *alpha, const void *A, blasint lda,
+        //                  const void *B, blasint ldb, const void *beta, void *C, blasint ldc);
+        static final MethodHandle CGEMM = downcall("cblas_cgemm", COMPLEX_GEMM);
+        static final MethodHandle CGEMM_CRITICAL = downcall("cblas_cgemm", COMPLEX_GEMM, CRITICAL);
+        // void cblas_zgemm(... same as cblas_cgemm, on double complex ...);
+        static final MethodHandle ZGEMM = downcall("cblas_zgemm", COMPLEX_GEMM);
+        static final MethodHandle ZGEMM_CRITICAL = downcall("cblas_zgemm", COMPLEX_GEMM, CRITICAL);
+        // void openblas_set_num_threads(int num_threads);
+        static final MethodHandle SET_NUM_THREADS = downcall("openblas_set_num_threads", FunctionDescriptor.ofVoid(JAVA_INT));
+        // int openblas_get_num_threads(void);
+        static final MethodHandle GET_NUM_THREADS = downcall("openblas_get_num_threads", FunctionDescriptor.of(JAVA_INT));
+        // char* openblas_get_config(void);
+        static final MethodHandle GET_CONFIG = downcall("openblas_get_config", FunctionDescriptor.of(ADDRESS));
+        // char* openblas_get_corename(void);
+        static final MethodHandle GET_CORENAME = downcall("openblas_get_corename", FunctionDescriptor.of(ADDRESS));
+
+        /** Forces initialisation (the holder idiom's trigger). */
+        static void init() {}
+
+        private static FunctionDescriptor realGemm(ValueLayout scalar) {
+            return FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT,
+                    scalar, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, scalar, ADDRESS, JAVA_INT);
+        }
+
+        private static MethodHandle downcall(String name, FunctionDescriptor descriptor, Linker.Option... options) {
+            return LINKER.downcallHandle(LIBRARY.findOrThrow(name), descriptor, options);
+        }
+    }
+
+    // ---------------------------------------------------------------- GEMM
+
+    /**
+     * {@code C = alpha * op(A) * op(B) + beta * C} on float32, where op(A) is m x k, op(B) is k x n
+     * and C is m x n, all row-major. {@code a} holds A from element {@code aOffsetElems} on, with
+     * rows {@code lda} elements apart (so {@code lda >= max(1, cols of A as stored)}); likewise B and
+     * C. C must not overlap A or B. Segments may be native or heap ({@code MemorySegment.ofArray});
+     * a heap segment makes this a critical call, which blocks GC for its whole duration.
+     * With {@code k == 0}, C becomes {@code beta * C}; with {@code m == 0 || n == 0} nothing happens.
+     *
+     * @throws TorchException if OpenBLAS is unavailable or any argument is invalid
+     */
+    public static void sgemm(Transpose transA, Transpose transB, int m, int n, int k, float alpha,
+            MemorySegment a, long aOffsetElems, int lda, MemorySegment b, long bOffsetElems, int ldb,
+            float beta, MemorySegment c, long cOffsetElems, int ldc) {
+        requireAvailable("sgemm");
+        Operands op = Operands.check("sgemm", Float.BYTES, 1, transA, transB, m, n, k,
+                a, aOffsetElems, lda, b, bOffsetElems, ldb, c, cOffsetElems, ldc);
+        if (m == 0 || n == 0) return;
+        MethodHandle gemm = op.critical() ? Fn.SGEMM_CRITICAL : Fn.SGEMM;
+        try {
+            gemm.invokeExact(ROW_MAJOR, transA.cblas, transB.cblas, m, n, k,
+                    alpha, op.a(), lda, op.b(), ldb, beta, op.c(), ldc);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    /** {@link #sgemm} on float64. */
+    public static void dgemm(Transpose transA, Transpose transB, int m, int n, int k, double alpha,
+            MemorySegment a, long aOffsetElems, int lda, MemorySegment b, long bOffsetElems, int ldb,
+            double beta, MemorySegment c, long cOffsetElems, int ldc) {
+        requireAvailable("dgemm");
+        Operands op = Operands.check("dgemm", Double.BYTES, 1, transA, transB, m, n, k,
+                a, aOffsetElems, lda, b, bOffsetElems, ldb, c, cOffsetElems, ldc);
+        if (m == 0 || n == 0) return;
+        MethodHandle gemm = op.critical() ? Fn.DGEMM_CRITICAL : Fn.DGEMM;
+        try {
+            gemm.invokeExact(ROW_MAJOR, transA.cblas, transB.cblas, m, n, k,
+                    alpha, op.a(), lda, op.b(), ldb, beta, op.c(), ldc);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    /**
+     * {@link #sgemm} on complex64: each element is an interleaved (re, im) pair of floats, and
+     * offsets and leading dimensions count such pairs. {@link Transpose#CONJ_TRANSPOSE} conjugates.
+     */
+    public static void cgemm(Transpose transA, Transpose transB, int m, int n, int k, float alphaRe, float alphaIm,
+            MemorySegment a, long aOffsetElems, int lda, MemorySegment b, long bOffsetElems, int ldb,
+            float betaRe, float betaIm, MemorySegment c, long cOffsetElems, int ldc) {
+        requireAvailable("cgemm");
+        Operands op = Operands.check("cgemm", Float.BYTES, 2, transA, transB, m, n, k,
+                a, aOffsetElems, lda, b, bOffsetElems, ldb, c, cOffsetElems, ldc);
+        if (m == 0 || n == 0) return;
+        MemorySegment scalars = SCALARS.get();
+        scalars.setAtIndex(JAVA_FLOAT, 0, alphaRe);
+        scalars.setAtIndex(JAVA_FLOAT, 1, alphaIm);
+        scalars.setAtIndex(JAVA_FLOAT, 2, betaRe);
+        scalars.setAtIndex(JAVA_FLOAT, 3, betaIm);
+        MethodHandle gemm = op.critical() ? Fn.CGEMM_CRITICAL : Fn.CGEMM;
+        try {
+            gemm.invokeExact(ROW_MAJOR, transA.cblas, transB.cblas, m, n, k,
+                    scalars, op.a(), lda, op.b(), ldb, scalars.asSlice(2 * Float.BYTES), op.c(), ldc);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    /** {@link #cgemm} on complex128: interleaved (re, im) pairs of doubles. */
+    public static void zgemm(Transpose transA, Transpose transB, int m, int n, int k, double alphaRe, double alphaIm,
+            MemorySegment a, long aOffsetElems, int lda, MemorySegment b, long bOffsetElems, int ldb,
+            double betaRe, double betaIm, MemorySegment c, long cOffsetElems, int ldc) {
+        requireAvailable("zgemm");
+        Operands op = Operands.check("zgemm", Double.BYTES, 2, transA, transB, m, n, k,
+                a, aOffsetElems, lda, b, bOffsetElems, ldb, c, cOffsetElems, ldc);
+        if (m == 0 || n == 0) return;
+        MemorySegment scalars = SCALARS.get();
+        scalars.setAtIndex(JAVA_DOUBLE, 0, alphaRe);
+        scalars.setAtIndex(JAVA_DOUBLE, 1, alphaIm);
+        scalars.setAtIndex(JAVA_DOUBLE, 2, betaRe);
+        scalars.setAtIndex(JAVA_DOUBLE, 3, betaIm);
+        MethodHandle gemm = op.critical() ? Fn.ZGEMM_CRITICAL : Fn.ZGEMM;
+        try {
+            gemm.invokeExact(ROW_MAJOR, transA.cblas, transB.cblas, m, n, k,
+                    scalars, op.a(), lda, op.b(), ldb, scalars.asSlice(2 * Double.BYTES), op.c(), ldc);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    /**
+     * Per-thread native home for complex alpha and beta, which BLAS takes by pointer: cheaper than an
+     * arena per call, and safe because a GEMM never calls back into Java on the same thread. Auto
+     * arena, so a dead thread's 32 bytes go with it.
+     */
+    private static final ThreadLocal<MemorySegment> SCALARS =
+            ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(4 * Double.BYTES, Double.BYTES));
+
+    /**
+     * The exact regions a GEMM reads and writes, after every check that keeps bad input away from
+     * native code. Passing these slices rather than the whole segments makes the bounds explicit.
+     */
+    private record Operands(MemorySegment a, MemorySegment b, MemorySegment c, boolean critical) {
+
+        /** @param scalarBytes size of one real component; @param components 1 for real, 2 for complex */
+        static Operands check(String fn, int scalarBytes, int components, Transpose transA, Transpose transB,
+                int m, int n, int k, MemorySegment a, long aOffset, int lda, MemorySegment b, long bOffset, int ldb,
+                MemorySegment c, long cOffset, int ldc) {
+            if (transA == null) throw invalid(fn, "transA", "is null");
+            if (transB == null) throw invalid(fn, "transB", "is null");
+            if (m < 0) throw invalid(fn, "m", "= " + m + " must be >= 0");
+            if (n < 0) throw invalid(fn, "n", "= " + n + " must be >= 0");
+            if (k < 0) throw invalid(fn, "k", "= " + k + " must be >= 0");
+            boolean aTransposed = transA != Transpose.NONE, bTransposed = transB != Transpose.NONE;
+            int elemBytes = scalarBytes * components;
+            // Row-major storage: op(A) = A is m x k, op(A) = A^T means A is stored k x m; same for B.
+            MemorySegment ar = region(fn, "a", a, "aOffsetElems", aOffset, "lda", lda,
+                    aTransposed ? k : m, aTransposed ? m : k, elemBytes, scalarBytes);
+            MemorySegment br = region(fn, "b", b, "bOffsetElems", bOffset, "ldb", ldb,
+                    bTransposed ? n : k, bTransposed ? k : n, elemBytes, scalarBytes);
+            MemorySegment cr = region(fn, "c", c, "cOffsetElems", cOffset, "ldc", ldc, m, n, elemBytes, scalarBytes);
+            if (c.isReadOnly()) throw invalid(fn, "c", "is read-only");
+            // BLAS reads A and B while writing C; an aliased output gives garbage. The check is on
+            // the spans first..last element, so interleaved but disjoint matrices are rejected too.
+            if (cr.asOverlappingSlice(ar).isPresent()) throw invalid(fn, "c", "overlaps a");
+            if (cr.asOverlappingSlice(br).isPresent()) throw invalid(fn, "c", "overlaps b");
+            return new Operands(ar, br, cr, !a.isNative() || !b.isNative() || !c.isNative());
+        }
+
+        /** Checks one rows x cols matrix stored from {@code offset} with leading dimension {@code ld}. */
+        private static MemorySegment region(String fn, String name, MemorySegment seg, String offsetName, long offset,
+                String ldName, int ld, int rows, int cols, int elemBytes, int scalarBytes) {
+            if (seg == null) throw invalid(fn, name, "is null");
+            if (!seg.scope().isAlive()) throw invalid(fn, name, "belongs to a closed arena");
+            if (!seg.isAccessibleBy(Thread.currentThread())) throw invalid(fn, name, "is confined to another thread");
+            if (ld < Math.max(1, cols)) {
+                throw invalid(fn, ldName, "= " + ld + " must be >= max(1, " + cols + "), the columns of " + name + " as stored");
+            }
+            long capacity = seg.byteSize() / elemBytes;
+            if (offset < 0 || offset > capacity) {
+                throw invalid(fn, offsetName, "= " + offset + " is outside " + name + " (" + capacity + " elements)");
+            }
+            // Elements from the first to the last touched. No overflow: offset <= capacity <= 2^61 and (rows-1)*ld < 2^62.
+            long span = rows == 0 || cols == 0 ? 0 : (long) (rows - 1) * ld + cols;
+            if (span > capacity - offset) {
+                throw invalid(fn, name, "is too small: a " + rows + "x" + cols + " matrix with " + ldName + " = " + ld
+                        + " at " + offsetName + " = " + offset + " needs " + (offset + span)
+                        + " elements, it has " + capacity);
+            }
+            MemorySegment region = seg.asSlice(offset * elemBytes, span * elemBytes);
+            if (region.maxByteAlignment() < scalarBytes) {
+                throw invalid(fn, name, "is not " + scalarBytes + "-byte aligned at " + offsetName + " = " + offset);
+            }
+            return region;
+        }
+
+        private static TorchException invalid(String fn, String argument, String problem) {
+            return new TorchException(fn + ": " + argument + " " + problem);
+        }
+    }
+
+    // ---------------------------------------------------------------- threads and configuration
+
+    /** Sets the number of threads OpenBLAS uses (it caps this at its MAX_THREADS, 64 for the bundled build). */
+    public static void setNumThreads(int n) {
+        requireAvailable("setNumThreads");
+        if (n < 1) throw new TorchException("setNumThreads: n = " + n + " must be >= 1");
+        try {
+            Fn.SET_NUM_THREADS.invokeExact(n);
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    /** The number of threads OpenBLAS uses. */
+    public static int numThreads() {
+        requireAvailable("numThreads");
+        try {
+            return (int) Fn.GET_NUM_THREADS.invokeExact();
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    /** The build configuration, e.g. {@code OpenBLAS 0.3.31 DYNAMIC_ARCH NO_AFFINITY Cooperlake MAX_THREADS=64}. */
+    public static String config() {
+        requireAvailable("config");
+        return string(Fn.GET_CONFIG);
+    }
+
+    /** The CPU kernel set OpenBLAS picked at load time, e.g. {@code Cooperlake}. */
+    public static String coreName() {
+        requireAvailable("coreName");
+        return string(Fn.GET_CORENAME);
+    }
+
+    // synchronized: openblas_get_config assembles its answer in one static buffer, so concurrent
+    // callers could read each other's half-written string.
+    private static synchronized String string(MethodHandle function) {
+        try {
+            MemorySegment chars = (MemorySegment) function.invokeExact();
+            return chars.reinterpret(Long.MAX_VALUE).getString(0); // NUL-terminated, length unknown up front
+        } catch (Throwable t) {
+            throw unchecked(t);
+        }
+    }
+
+    /** Downcalls declare Throwable but throw only unchecked exceptions (from the linker's own checks). */
+    private static RuntimeException unchecked(Throwable t) {
+        if (t instanceof RuntimeException e) return e;
+        if (t instanceof Error e) throw e;
+        return new TorchException("unexpected checked exception from a downcall", t);
+    }
+}

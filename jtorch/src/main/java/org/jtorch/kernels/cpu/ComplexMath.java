@@ -1,0 +1,129 @@
+package org.jtorch.kernels.cpu;
+
+/**
+ * Complex formulas on (re, im) doubles, written for the pointwise kernels. Branch cuts follow C99
+ * (as {@code std::complex}, which PyTorch uses on CPU).
+ */
+public final class ComplexMath {
+    private ComplexMath() {}
+
+    public static void mul(double ar, double ai, double br, double bi, double[] o) {
+        o[0] = ar * br - ai * bi;
+        o[1] = ar * bi + ai * br;
+    }
+
+    /** Smith's algorithm: avoids overflow in |b|². */
+    public static void div(double ar, double ai, double br, double bi, double[] o) {
+        if (Math.abs(br) >= Math.abs(bi)) {
+            if (br == 0 && bi == 0) {
+                o[0] = ar / Math.abs(br);
+                o[1] = ai / Math.abs(br);
+                return;
+            }
+            double r = bi / br, d = br + bi * r;
+            o[0] = (ar + ai * r) / d;
+            o[1] = (ai - ar * r) / d;
+        } else {
+            double r = br / bi, d = br * r + bi;
+            o[0] = (ar * r + ai) / d;
+            o[1] = (ai * r - ar) / d;
+        }
+    }
+
+    public static double abs(double re, double im) { return Math.hypot(re, im); }
+
+    public static void exp(double re, double im, double[] o) {
+        double e = Math.exp(re);
+        if (im == 0) {
+            o[0] = e;
+            o[1] = im;
+            return;
+        }
+        o[0] = e * Math.cos(im);
+        o[1] = e * Math.sin(im);
+    }
+
+    public static void log(double re, double im, double[] o) {
+        o[0] = Math.log(Math.hypot(re, im));
+        o[1] = Math.atan2(im, re);
+    }
+
+    public static void sqrt(double re, double im, double[] o) {
+        if (re == 0 && im == 0) {
+            o[0] = 0;
+            o[1] = im;
+            return;
+        }
+        double m = Math.hypot(re, im);
+        double t = Math.sqrt((m + Math.abs(re)) / 2);
+        if (re >= 0) {
+            o[0] = t;
+            o[1] = im / (2 * t);
+        } else {
+            o[0] = Math.abs(im) / (2 * t);
+            o[1] = Math.copySign(t, im);
+        }
+    }
+
+    public static void sin(double re, double im, double[] o) {
+        o[0] = Math.sin(re) * Math.cosh(im);
+        o[1] = Math.cos(re) * Math.sinh(im);
+    }
+
+    public static void cos(double re, double im, double[] o) {
+        o[0] = Math.cos(re) * Math.cosh(im);
+        o[1] = -Math.sin(re) * Math.sinh(im);
+    }
+
+    public static void sinh(double re, double im, double[] o) {
+        o[0] = Math.sinh(re) * Math.cos(im);
+        o[1] = Math.cosh(re) * Math.sin(im);
+    }
+
+    public static void cosh(double re, double im, double[] o) {
+        o[0] = Math.cosh(re) * Math.cos(im);
+        o[1] = Math.sinh(re) * Math.sin(im);
+    }
+
+    public static void tanh(double re, double im, double[] o) {
+        // tanh(a+bi) = (sinh 2a + i sin 2b) / (cosh 2a + cos 2b), stable for moderate |a|.
+        if (Math.abs(re) > 20) {
+            o[0] = Math.copySign(1, re);
+            o[1] = Math.copySign(0, Math.sin(2 * im));
+            return;
+        }
+        double d = Math.cosh(2 * re) + Math.cos(2 * im);
+        o[0] = Math.sinh(2 * re) / d;
+        o[1] = Math.sin(2 * im) / d;
+    }
+
+    public static void tan(double re, double im, double[] o) {
+        // tan z = -i tanh(iz)
+        tanh(-im, re, o);
+        double r = o[0];
+        o[0] = o[1];
+        o[1] = -r;
+    }
+
+    public static void pow(double ar, double ai, double br, double bi, double[] o) {
+        if (br == 0 && bi == 0) {
+            o[0] = 1;
+            o[1] = 0;
+            return;
+        }
+        if (ar == 0 && ai == 0) {
+            o[0] = 0;
+            o[1] = 0;
+            return;
+        }
+        double lr = Math.log(Math.hypot(ar, ai)), li = Math.atan2(ai, ar);
+        exp(lr * br - li * bi, lr * bi + li * br, o);
+    }
+
+    public static void reciprocal(double re, double im, double[] o) { div(1, 0, re, im, o); }
+
+    public static void sigmoid(double re, double im, double[] o) {
+        exp(-re, -im, o);
+        div(1, 0, 1 + o[0], o[1], o);
+    }
+}

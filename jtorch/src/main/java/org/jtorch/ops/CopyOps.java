@@ -1,0 +1,88 @@
+package org.jtorch.ops;
+
+import java.lang.foreign.MemorySegment;
+import org.jtorch.DType;
+import org.jtorch.Tensor;
+import org.jtorch.TorchException;
+import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.internal.Shapes;
+import org.jtorch.kernels.cpu.Fns;
+import org.jtorch.kernels.cpu.PointwiseLoops;
+import org.jtorch.kernels.cpu.StridedIter;
+
+/** Conversion and copy: {@code to(dtype)}, {@code clone}, {@code contiguous}, {@code copy_}. */
+public final class CopyOps {
+    private CopyOps() {}
+
+    private static final Fns.Unary IDENTITY = new Fns.Unary(x -> x, x -> x, x -> x,
+            (re, im, o) -> { o[0] = re; o[1] = im; }, null);
+
+    /** {@code _to_copy(self, dtype, size)}: a fresh contiguous copy, converted to {@code dtype} and broadcast to {@code size}. */
+    public static final OpDef TO_COPY = OpDef.structured(
+            "_to_copy(Tensor self, *, ScalarType? dtype=None, SymInt[]? size=None) -> Tensor",
+            args -> {
+                Tensor src = (Tensor) args[0];
+                DType dtype = args[1] != null ? (DType) args[1] : src.dtype();
+                long[] shape = args[2] != null ? (long[]) args[2] : src.shapeRef();
+                if (args[2] != null && !java.util.Arrays.equals(Shapes.broadcast(shape, src.shapeRef()), shape)) {
+                    throw new TorchException("copy_: the size of src " + Shapes.str(src.shapeRef())
+                            + " must be broadcastable to the destination size " + Shapes.str(shape));
+                }
+                return Spec.of(shape, dtype, src.device(), null);
+            },
+            (args, outs, spec) -> convert((Tensor) args[0], outs[0]));
+
+    /** Writes {@code src}, broadcast and converted, into {@code dst} (C-cast semantics, as ATen's copy kernel). */
+    static void convert(Tensor src, Tensor dst) {
+        if (dst.numel() == 0) return;
+        if (src.dtype() == dst.dtype() && src.numel() == dst.numel()) {
+            copySameDtype(src, dst);
+            return;
+        }
+        DType compute;
+        if (src.isComplex() || dst.isComplex()) compute = DType.COMPLEX128;
+        else if (src.isFloatingPoint() || dst.isFloatingPoint()) compute = DType.FLOAT64;
+        else compute = DType.INT64;
+        PointwiseLoops.unary(IDENTITY, compute, dst, src);
+    }
+
+    /** Bulk copy of runs; the layouts may differ but the dtype and element count match. */
+    private static void copySameDtype(Tensor src, Tensor dst) {
+        long item = dst.dtype().itemSize();
+        MemorySegment s = src.storage().segment(), d = dst.storage().segment();
+        if (src.isContiguous() && dst.isContiguous()) {
+            MemorySegment.copy(s, src.storageOffset() * item, d, dst.storageOffset() * item, dst.numel() * item);
+            return;
+        }
+        StridedIter it = new StridedIter(dst.shapeRef(), dst, src);
+        it.forEachRun(0, dst.numel(), (base, stride, n) -> {
+            if (stride[0] == 1 && stride[1] == 1) {
+                MemorySegment.copy(s, base[1] * item, d, base[0] * item, n * item);
+            } else {
+                for (long i = 0; i < n; i++) {
+                    MemorySegment.copy(s, (base[1] + i * stride[1]) * item, d, (base[0] + i * stride[0]) * item, item);
+                }
+            }
+        });
+    }
+
+    /** {@code self.to(dtype)}: returns self when the dtype already matches, as PyTorch does. */
+    public static Tensor to(Tensor self, DType dtype) {
+        if (self.dtype() == dtype) return self;
+        return Dispatcher.call1(TO_COPY, self, dtype, null);
+    }
+
+    public static Tensor clone(Tensor self) {
+        return Dispatcher.call1(TO_COPY, self, null, null);
+    }
+
+    public static Tensor contiguous(Tensor self) {
+        return self.isContiguous() ? self : clone(self);
+    }
+
+    /** {@code self.copy_(src)}: broadcasts and converts src into self. */
+    public static Tensor copy_(Tensor self, Tensor src) {
+        Dispatcher.callOut(TO_COPY, new Tensor[] {self}, src, self.dtype(), self.shapeRef());
+        return self;
+    }
+}

@@ -1,0 +1,273 @@
+package org.jtorch.ops;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.Buffer;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.CharBuffer;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.nio.ShortBuffer;
+import org.jtorch.DType;
+import org.jtorch.Device;
+import org.jtorch.Scalar;
+import org.jtorch.Tensor;
+import org.jtorch.Torch;
+import org.jtorch.TorchException;
+import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.internal.Shapes;
+import org.jtorch.kernels.cpu.ElementIO;
+import org.jtorch.storage.Storage;
+
+/** Factory ops: full/zeros/ones/empty, eye, arange, linspace, logspace, and tensors from Java data. */
+public final class Creation {
+    private Creation() {}
+
+    /** A 0-d tensor holding {@code s} converted to {@code dtype}. */
+    public static Tensor scalarTensor(Scalar s, DType dtype) {
+        Tensor t = Tensor.empty(Shapes.SCALAR, dtype, Device.CPU);
+        write(t, 0, s);
+        return t;
+    }
+
+    static void write(Tensor t, long storageIndex, Scalar s) {
+        ElementIO io = ElementIO.of(t.dtype());
+        MemorySegment seg = t.storage().segment();
+        switch (s.kind()) {
+            case BOOL, INT, UINT -> {
+                if (t.dtype().isFloatingPoint() || t.dtype().isComplex()) io.setDouble(seg, storageIndex, s.doubleValue());
+                else io.setLong(seg, storageIndex, s.longValue());
+            }
+            case FLOAT -> io.setDouble(seg, storageIndex, s.doubleValue());
+            case COMPLEX -> io.setComplex(seg, storageIndex, s.doubleValue(), s.imag());
+        }
+    }
+
+    // ---- full -----------------------------------------------------------------------------------
+
+    /** {@code full(shape, fill, dtype, device)}; a null dtype is inferred from the fill value. */
+    public static final OpDef FULL = OpDef.structured(
+            "full(SymInt[] size, Scalar fill_value, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+            args -> {
+                long[] shape = Shapes.checkSizes("full", (long[]) args[0]);
+                Scalar fill = Scalar.of(args[1]);
+                DType dtype = args[2] != null ? (DType) args[2] : fill.defaultDType();
+                return Spec.of(shape, dtype, args[3] != null ? (Device) args[3] : Device.CPU, fill);
+            },
+            (args, outs, spec) -> fill(outs[0], (Scalar) spec.plan()));
+
+    /** Writes {@code value} into every element of a contiguous fresh tensor. */
+    static void fill(Tensor out, Scalar value) {
+        long n = out.numel();
+        if (n == 0) return;
+        boolean zero = value.doubleValue() == 0 && value.imag() == 0 && value.longValue() == 0
+                && Double.doubleToRawLongBits(value.doubleValue()) == 0;
+        if (zero && out.isContiguous() && out.storageOffset() == 0 && out.storage().slots() == n * out.dtype().slotsPerElement()) {
+            return; // fresh storage is already zero-filled
+        }
+        Tensor one = scalarTensor(value, out.dtype());
+        if (out.storage().array() instanceof float[] f && out.isContiguous()) {
+            float v = one.storage().floats()[0];
+            int off = (int) out.storageOffset();
+            java.util.Arrays.fill(f, off, off + (int) n * out.dtype().slotsPerElement(), v);
+            if (out.dtype().isComplex()) {
+                float im = one.storage().floats()[1];
+                for (int i = 0; i < n; i++) f[off + 2 * i + 1] = im;
+            }
+            return;
+        }
+        MemorySegment dst = out.storage().segment(), src = one.storage().segment();
+        for (long i = 0; i < n; i++) copyElement(out.dtype(), src, 0, dst, out.elementIndex(i));
+    }
+
+    /** Copies one element's bits between storages of the same dtype. */
+    static void copyElement(DType dtype, MemorySegment src, long si, MemorySegment dst, long di) {
+        long bytes = dtype.itemSize();
+        MemorySegment.copy(src, si * bytes, dst, di * bytes, bytes);
+    }
+
+    public static Tensor full(long[] shape, Object fill, DType dtype, Device device) {
+        return Dispatcher.call1(FULL, shape, fill, dtype, device);
+    }
+
+    // ---- eye ------------------------------------------------------------------------------------
+
+    public static final OpDef EYE = OpDef.structured(
+            "eye.m(SymInt n, SymInt m, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+            args -> {
+                long n = (Long) args[0], m = (Long) args[1];
+                if (n < 0) throw new TorchException("eye: n must be greater or equal to 0, got " + n);
+                if (m < 0) throw new TorchException("eye: m must be greater or equal to 0, got " + m);
+                DType dtype = args[2] != null ? (DType) args[2] : Torch.getDefaultDtype();
+                return Spec.of(Shapes.checkSizes("eye", new long[] {n, m}), dtype, args[3] != null ? (Device) args[3] : Device.CPU, null);
+            },
+            (args, outs, spec) -> {
+                Tensor out = outs[0];
+                long n = out.size(0), m = out.size(1);
+                ElementIO io = ElementIO.of(out.dtype());
+                for (long i = 0; i < Math.min(n, m); i++) io.setLong(out.storage().segment(), i * m + i, 1);
+            });
+
+    // ---- arange / linspace / logspace ------------------------------------------------------------
+
+    record Range(double start, double step, boolean integral, long istart, long istep) {}
+
+    /**
+     * {@code arange(start, end, step, dtype)}. Integral Java arguments ({@link Long}/{@link Integer}) keep
+     * the exact int64 length rule; fractional ones use the double rule (the 2.14 fix: fractional
+     * arguments with an int64 dtype no longer truncate before sizing).
+     */
+    public static final OpDef ARANGE = OpDef.structured(
+            "arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+            args -> {
+                Scalar start = Scalar.of(args[0]), end = Scalar.of(args[1]), step = Scalar.of(args[2]);
+                boolean allIntegral = start.isIntegral() && end.isIntegral() && step.isIntegral();
+                DType dtype = args[3] != null ? (DType) args[3] : allIntegral ? DType.INT64 : Torch.getDefaultDtype();
+                double s = start.doubleValue(), e = end.doubleValue(), st = step.doubleValue();
+                if (st == 0) throw new TorchException("arange: step must be nonzero");
+                if (!Double.isFinite(s) || !Double.isFinite(e)) {
+                    throw new TorchException("arange: unsupported range: " + start + " -> " + end);
+                }
+                if ((st > 0 && e < s) || (st < 0 && e > s)) {
+                    throw new TorchException("arange: upper bound and lower bound inconsistent with step sign");
+                }
+                long size;
+                if (dtype == DType.INT64 && allIntegral) {
+                    long sgn = Long.signum(step.longValue());
+                    size = (end.longValue() - start.longValue() + step.longValue() - sgn) / step.longValue();
+                } else {
+                    double d = Math.ceil((e - s) / st);
+                    if (!(d >= 0 && d <= 0x1p63)) throw new TorchException("arange: invalid size, possible overflow?");
+                    size = (long) d;
+                }
+                if (size < 0) throw new TorchException("arange: invalid size, possible overflow?");
+                Range plan = new Range(s, st, !dtype.isFloatingPoint() && !dtype.isComplex(),
+                        (long) s, (long) st); // integer dtypes use the truncated start/step
+                return Spec.of(new long[] {size}, dtype, args[4] != null ? (Device) args[4] : Device.CPU, plan);
+            },
+            (args, outs, spec) -> {
+                Range r = (Range) spec.plan();
+                Tensor out = outs[0];
+                ElementIO io = ElementIO.of(out.dtype());
+                MemorySegment seg = out.storage().segment();
+                long n = out.numel();
+                if (r.integral()) {
+                    for (long i = 0; i < n; i++) io.setLong(seg, i, r.istart() + r.istep() * i);
+                } else if (out.dtype() == DType.FLOAT16 || out.dtype() == DType.BFLOAT16) {
+                    // accumulate type of half/bfloat16 is float
+                    float fs = (float) r.start(), fst = (float) r.step();
+                    for (long i = 0; i < n; i++) io.setDouble(seg, i, fs + fst * (float) i);
+                } else {
+                    for (long i = 0; i < n; i++) io.setDouble(seg, i, r.start() + r.step() * i);
+                }
+            });
+
+    record Lin(double start, double end, long steps, double base) {}
+
+    private static Spec linMeta(String op, Object[] args) {
+        double start = ((Number) args[0]).doubleValue(), end = ((Number) args[1]).doubleValue();
+        long steps = (Long) args[2];
+        if (steps < 0) throw new TorchException(op + ": number of steps must be non-negative");
+        DType dtype = args[3] != null ? (DType) args[3] : Torch.getDefaultDtype();
+        double base = args.length > 5 && args[5] != null ? ((Number) args[5]).doubleValue() : Double.NaN;
+        return Spec.of(new long[] {steps}, dtype, args[4] != null ? (Device) args[4] : Device.CPU, new Lin(start, end, steps, base));
+    }
+
+    /**
+     * Two-ended linspace: the first half counts up from start, the second down from end, so both ends
+     * are exact. Integer dtypes step in double; float32/float64 in their own precision; float16 and
+     * bfloat16 step in float (the 2.15 fix) and round once at the store.
+     */
+    static void linspaceKernel(Tensor out, Lin l, boolean log) {
+        DType dt = out.dtype();
+        ElementIO io = ElementIO.of(dt);
+        MemorySegment seg = out.storage().segment();
+        long steps = l.steps();
+        if (steps == 0) return;
+        long halfway = steps / 2;
+        boolean single = dt == DType.FLOAT32 || dt.isReducedPrecision();
+        for (long i = 0; i < steps; i++) {
+            double v;
+            if (steps == 1) v = single ? (float) l.start() : l.start();
+            else if (single) {
+                float s = (float) castTo(dt, l.start()), e = (float) castTo(dt, l.end());
+                float step = (e - s) / (float) (steps - 1);
+                v = i < halfway ? s + step * (float) i : e - step * (float) (steps - 1 - i);
+            } else {
+                double s = dt.isFloatingPoint() ? l.start() : castTo(dt, l.start());
+                double e = dt.isFloatingPoint() ? l.end() : castTo(dt, l.end());
+                double step = (e - s) / (steps - 1);
+                v = i < halfway ? s + step * i : e - step * (steps - 1 - i);
+            }
+            if (log) v = single ? (float) Math.pow(l.base(), v) : Math.pow(l.base(), v);
+            if (dt.isFloatingPoint() || dt.isComplex()) io.setDouble(seg, i, v);
+            else io.setLong(seg, i, (long) v);
+        }
+    }
+
+    /** The value {@code v} takes when converted to {@code dt} ("start and end are first converted to the output dtype"). */
+    private static double castTo(DType dt, double v) {
+        Tensor t = scalarTensor(Scalar.of(v), dt);
+        return dt.isFloatingPoint() ? t.item() : t.longItem();
+    }
+
+    public static final OpDef LINSPACE = OpDef.structured(
+            "linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+            args -> linMeta("linspace", args), (args, outs, spec) -> linspaceKernel(outs[0], (Lin) spec.plan(), false));
+
+    public static final OpDef LOGSPACE = OpDef.structured(
+            "logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+            args -> linMeta("logspace", args), (args, outs, spec) -> linspaceKernel(outs[0], (Lin) spec.plan(), true));
+
+    // ---- from Java data ---------------------------------------------------------------------------
+
+    /** A 1-D or N-D tensor over a copy of {@code data} reshaped to {@code shape}. */
+    public static Tensor fromStorage(Storage s, long[] shape, DType dtype) {
+        return Tensor.of(s, 0, shape, Shapes.contiguousStrides(shape), dtype);
+    }
+
+    /**
+     * {@code torch.asarray} for NIO buffers: the dtype follows the buffer type (the 2.15 fix): ByteBuffer →
+     * int8, ShortBuffer → int16, CharBuffer → uint16, IntBuffer → int32, LongBuffer → int64, FloatBuffer →
+     * float32, DoubleBuffer → float64. Elements from position to limit are copied.
+     */
+    public static Tensor asarray(Buffer buffer) {
+        int n = buffer.remaining();
+        return switch (buffer) {
+            case ByteBuffer b -> { byte[] a = new byte[n]; b.duplicate().get(a); yield fromStorage(Storage.wrap(a), new long[] {n}, DType.INT8); }
+            case ShortBuffer b -> { short[] a = new short[n]; b.duplicate().get(a); yield fromStorage(Storage.wrap(a), new long[] {n}, DType.INT16); }
+            case CharBuffer b -> {
+                short[] a = new short[n];
+                CharBuffer d = b.duplicate();
+                for (int i = 0; i < n; i++) a[i] = (short) d.get();
+                yield fromStorage(Storage.wrap(a), new long[] {n}, DType.UINT16);
+            }
+            case IntBuffer b -> { int[] a = new int[n]; b.duplicate().get(a); yield fromStorage(Storage.wrap(a), new long[] {n}, DType.INT32); }
+            case LongBuffer b -> { long[] a = new long[n]; b.duplicate().get(a); yield fromStorage(Storage.wrap(a), new long[] {n}, DType.INT64); }
+            case FloatBuffer b -> { float[] a = new float[n]; b.duplicate().get(a); yield fromStorage(Storage.wrap(a), new long[] {n}, DType.FLOAT32); }
+            case DoubleBuffer b -> { double[] a = new double[n]; b.duplicate().get(a); yield fromStorage(Storage.wrap(a), new long[] {n}, DType.FLOAT64); }
+            default -> throw new org.jtorch.TorchTypeException("asarray: unsupported buffer type " + buffer.getClass().getName());
+        };
+    }
+
+    /**
+     * {@code torch.asarray(buffer, dtype=...)}: reinterprets the bytes from position to limit as {@code dtype}
+     * (like {@code torch.frombuffer}); the buffer must be in native (little-endian) order.
+     */
+    public static Tensor asarray(ByteBuffer buffer, DType dtype) {
+        if (buffer.order() != ByteOrder.LITTLE_ENDIAN) {
+            throw new IllegalArgumentException("asarray: buffer is big-endian; convert to native byte order (little-endian) first");
+        }
+        int n = buffer.remaining();
+        if (n % dtype.itemSize() != 0) {
+            throw new IllegalArgumentException("asarray: buffer length (" + n + " bytes) after offset must be a multiple of element size ("
+                    + dtype.itemSize() + ")");
+        }
+        long count = n / dtype.itemSize();
+        Tensor out = Tensor.empty(new long[] {count}, dtype, Device.CPU);
+        MemorySegment.copy(MemorySegment.ofBuffer(buffer), 0, out.storage().segment(), 0, n);
+        return out;
+    }
+}

@@ -1,0 +1,145 @@
+package org.jtorch.ops;
+
+import java.util.EnumSet;
+import java.util.Set;
+import org.jtorch.Tensor;
+
+/**
+ * The one definition of an op: its schema, its meta rule, its kernels and the slots for the rules
+ * that autograd, forward AD and vmap read. Every op runs through {@link org.jtorch.dispatch.Dispatcher}.
+ *
+ * <p>An op is one of three kinds:
+ * <ul>
+ *   <li><b>structured</b>: a {@link Meta} rule computes output shapes and dtypes and performs every input
+ *       check; the dispatcher allocates the outputs on the inputs' device and, unless that device is
+ *       meta, the CPU {@link Kernel} writes them. The meta rule always runs, so it cannot drift from
+ *       the kernel;</li>
+ *   <li><b>view</b>: a {@link ViewFn} computes new geometry over the same storage; it touches no data,
+ *       so it is its own meta rule;</li>
+ *   <li><b>composite</b>: a {@link Composite} built from other ops, which inherits their rules.</li>
+ * </ul>
+ * Args are the op's arguments in schema order: {@link Tensor}, {@link org.jtorch.Scalar}, boxed numbers,
+ * {@code long[]}, enums, or {@code null} for an absent optional.
+ */
+public final class OpDef {
+    /** Properties the dispatcher and transforms need to know. */
+    public enum Flag { INPLACE, VIEW, RANDOM, NONDETERMINISTIC, NOT_DIFFERENTIABLE }
+
+    /** Shape/dtype rule of a structured op; owns every input check and its message. */
+    @FunctionalInterface
+    public interface Meta {
+        Spec infer(Object[] args);
+    }
+
+    /** CPU kernel of a structured op: writes {@code outs}, allocated from the meta rule's {@link Spec}. */
+    @FunctionalInterface
+    public interface Kernel {
+        void run(Object[] args, Tensor[] outs, Spec spec);
+    }
+
+    /** A view op: new sizes/strides/offset over the input's storage. */
+    @FunctionalInterface
+    public interface ViewFn {
+        Tensor apply(Object[] args);
+    }
+
+    /** A composite op, written with other ops. Returns a Tensor, a Tensor[] or a record of tensors. */
+    @FunctionalInterface
+    public interface Composite {
+        Object apply(Object[] args);
+    }
+
+    /** Reverse-mode rule: gradients for the tensor inputs, written in differentiable ops (filled by autograd). */
+    @FunctionalInterface
+    public interface Vjp {
+        Tensor[] apply(Object[] args, Tensor[] outputs, Tensor[] gradOutputs);
+    }
+
+    /** Forward-mode rule: output tangents from input tangents, in differentiable ops. */
+    @FunctionalInterface
+    public interface Jvp {
+        Tensor[] apply(Object[] args, Tensor[] outputs, Tensor[] inputTangents);
+    }
+
+    /** vmap rule: runs the op on batched args whose batch dims are given (-1 = not batched). */
+    @FunctionalInterface
+    public interface BatchRule {
+        Object apply(Object[] args, int[] batchDims);
+    }
+
+    private final String schema;
+    private final String name;
+    private final Meta meta;
+    private final Kernel kernel;
+    private final ViewFn view;
+    private final Composite composite;
+    private final Set<Flag> flags;
+    private volatile Vjp vjp;
+    private volatile Jvp jvp;
+    private volatile BatchRule batchRule;
+
+    private OpDef(String schema, Meta meta, Kernel kernel, ViewFn view, Composite composite, Set<Flag> flags) {
+        this.schema = schema;
+        int paren = schema.indexOf('(');
+        String full = paren < 0 ? schema : schema.substring(0, paren);
+        int dot = full.indexOf('.');
+        this.name = dot < 0 ? full : full.substring(0, dot);
+        this.meta = meta;
+        this.kernel = kernel;
+        this.view = view;
+        this.composite = composite;
+        this.flags = flags;
+    }
+
+    public static OpDef structured(String schema, Meta meta, Kernel kernel, Flag... flags) {
+        return new OpDef(schema, meta, kernel, null, null, flagSet(flags));
+    }
+
+    public static OpDef view(String schema, ViewFn view) {
+        return new OpDef(schema, null, null, view, null, flagSet(new Flag[] {Flag.VIEW}));
+    }
+
+    public static OpDef composite(String schema, Composite composite, Flag... flags) {
+        return new OpDef(schema, null, null, null, composite, flagSet(flags));
+    }
+
+    private static Set<Flag> flagSet(Flag[] flags) {
+        EnumSet<Flag> s = EnumSet.noneOf(Flag.class);
+        for (Flag f : flags) s.add(f);
+        return s;
+    }
+
+    /** PyTorch's schema string, e.g. {@code add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor}. */
+    public String schema() { return schema; }
+
+    /** Op name without overload, e.g. {@code add}. Errors and traces use it. */
+    public String name() { return name; }
+
+    public Meta meta() { return meta; }
+
+    public Kernel kernel() { return kernel; }
+
+    public ViewFn viewFn() { return view; }
+
+    public Composite compositeFn() { return composite; }
+
+    public boolean has(Flag f) { return flags.contains(f); }
+
+    public Vjp vjp() { return vjp; }
+
+    public Jvp jvp() { return jvp; }
+
+    public BatchRule batchRule() { return batchRule; }
+
+    /** Registers the reverse-mode rule (once). */
+    public OpDef defineVjp(Vjp rule) { this.vjp = rule; return this; }
+
+    /** Registers the forward-mode rule (once). */
+    public OpDef defineJvp(Jvp rule) { this.jvp = rule; return this; }
+
+    /** Registers the vmap rule (once). */
+    public OpDef defineBatchRule(BatchRule rule) { this.batchRule = rule; return this; }
+
+    @Override
+    public String toString() { return "aten::" + schema; }
+}

@@ -1,0 +1,383 @@
+package org.jtorch.ops;
+
+import static org.jtorch.ops.Pointwise.ALL;
+import static org.jtorch.ops.Pointwise.FLOATS;
+import static org.jtorch.ops.Pointwise.INTS;
+import static org.jtorch.ops.Pointwise.NUMBERS;
+import static org.jtorch.ops.Pointwise.REAL;
+import static org.jtorch.ops.Pointwise.REAL_FLOATS;
+
+import java.util.EnumSet;
+import org.jtorch.DType;
+import org.jtorch.Scalar;
+import org.jtorch.Tensor;
+import org.jtorch.TorchException;
+import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.kernels.cpu.ComplexMath;
+import org.jtorch.kernels.cpu.Erf;
+import org.jtorch.kernels.cpu.Fns;
+import org.jtorch.kernels.cpu.simd.FloatSimd;
+import org.jtorch.ops.Pointwise.Promotion;
+
+/**
+ * Pointwise ops: arithmetic, exponentials and logarithms, trigonometry, activations, rounding,
+ * comparisons, logical and bitwise ops. Each op is one {@link OpDef}; the static methods at the end
+ * are the Java entry points that {@code Torch} and {@code Tensor} delegate to.
+ */
+public final class PointwiseOps {
+    private PointwiseOps() {}
+
+    // ---- formula helpers --------------------------------------------------------------------------
+
+    private static Fns.Unary real(java.util.function.DoubleUnaryOperator d) { return new Fns.Unary(d, null, null, null, null); }
+
+    private static Fns.Unary realSimd(java.util.function.DoubleUnaryOperator d, FloatSimd.Unary simd) {
+        return new Fns.Unary(d, null, null, null, simd);
+    }
+
+    private static Fns.Unary cplx(java.util.function.DoubleUnaryOperator d, Fns.ComplexUnary c, FloatSimd.Unary simd) {
+        return new Fns.Unary(d, null, null, c, simd);
+    }
+
+    private static Fns.Binary bin(java.util.function.DoubleBinaryOperator d, java.util.function.LongBinaryOperator l,
+                                  Fns.ComplexBinary c, FloatSimd.Binary simd) {
+        return new Fns.Binary(d, l, null, c, simd);
+    }
+
+    private static long checkedDivisor(long b) {
+        if (b == 0) throw new TorchException("ZeroDivisionError");
+        return b;
+    }
+
+    /** Python's floor division for floats, as ATen's {@code div_floor_floating}. */
+    static double floorDivide(double a, double b) {
+        if (b == 0) return a / b;
+        double mod = a % b;
+        double div = (a - mod) / b;
+        if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
+        if (div == 0) return Math.copySign(0, a / b);
+        double fl = Math.floor(div);
+        if (div - fl > 0.5) fl += 1;
+        return fl;
+    }
+
+    static long floorDivide(long a, long b) {
+        checkedDivisor(b);
+        return Math.floorDiv(a, b);
+    }
+
+    static double remainder(double a, double b) {
+        double mod = a % b;
+        if (mod != 0 && (b < 0) != (mod < 0)) mod += b;
+        return mod;
+    }
+
+    static long remainder(long a, long b) {
+        return Math.floorMod(a, checkedDivisor(b));
+    }
+
+    static long intPow(long base, long exp) {
+        if (exp < 0) {
+            if (base == 1) return 1;
+            if (base == -1) return (exp & 1) == 0 ? 1 : -1;
+            throw new TorchException("Integers to negative integer powers are not allowed.");
+        }
+        long r = 1;
+        while (exp > 0) {
+            if ((exp & 1) == 1) r *= base;
+            base *= base;
+            exp >>= 1;
+        }
+        return r;
+    }
+
+    /** Round half to even, as {@code std::nearbyint}. */
+    static double roundHalfEven(double x) { return Math.rint(x); }
+
+    static double roundDecimals(double x, long decimals) {
+        boolean neg = decimals < 0;
+        double ten = Math.pow(10, Math.abs(decimals));
+        return neg ? Math.rint(x / ten) * ten : Math.rint(x * ten) / ten;
+    }
+
+    private static final double SQRT_2 = Math.sqrt(2.0);
+    private static final double SQRT_2_OVER_PI = Math.sqrt(2.0 / Math.PI);
+
+    static double gelu(double x) { return 0.5 * x * (1 + Erf.erf(x / SQRT_2)); }
+
+    static double geluTanh(double x) {
+        return 0.5 * x * (1 + Math.tanh(SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)));
+    }
+
+    // ---- arithmetic ---------------------------------------------------------------------------------
+
+    private static final Fns.Binary ADD_FN = bin(Double::sum, Long::sum,
+            (ar, ai, br, bi, o) -> { o[0] = ar + br; o[1] = ai + bi; }, FloatSimd.Binary.ADD);
+    private static final Fns.Binary SUB_FN = bin((a, b) -> a - b, (a, b) -> a - b,
+            (ar, ai, br, bi, o) -> { o[0] = ar - br; o[1] = ai - bi; }, FloatSimd.Binary.SUB);
+
+    private static Fns.Binary addAlpha(Object alpha, boolean subtract) {
+        if (alpha == null) return subtract ? SUB_FN : ADD_FN;
+        Scalar s = Scalar.of(alpha);
+        double ad = subtract ? -s.doubleValue() : s.doubleValue(), ai = subtract ? -s.imag() : s.imag();
+        long al = subtract ? -s.longValue() : s.longValue();
+        return bin((a, b) -> a + ad * b, (a, b) -> a + al * b,
+                (xr, xi, yr, yi, o) -> { o[0] = xr + ad * yr - ai * yi; o[1] = xi + ad * yi + ai * yr; }, null);
+    }
+
+    private static void checkAlpha(String op, Tensor self, Object other, Object alpha) {
+        if (alpha == null) return;
+        Scalar s = Scalar.of(alpha);
+        DType r = other instanceof Tensor t ? TypePromotion.resultType(self, t) : self.dtype();
+        if (!r.isFloatingPoint() && !r.isComplex() && !s.isIntegral()) {
+            throw new TorchException("For integral input tensors, argument alpha must not be a floating point number.");
+        }
+        if (r == DType.BOOL && s.kind() != Scalar.Kind.BOOL && s.longValue() != 1 && s.longValue() != 0) {
+            throw new TorchException("Boolean alpha only supported for Boolean results.");
+        }
+        if (op.equals("sub") && r == DType.BOOL) {
+            throw new TorchException("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.");
+        }
+    }
+
+    public static final OpDef ADD = Pointwise.binary("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+            Promotion.DEFAULT, ALL, false, args -> addAlpha(args.length > 2 ? args[2] : null, false));
+    public static final OpDef SUB = Pointwise.binary("sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+            Promotion.DEFAULT, NUMBERS, false, args -> addAlpha(args.length > 2 ? args[2] : null, true));
+    public static final OpDef MUL = Pointwise.binary("mul.Tensor(Tensor self, Tensor other) -> Tensor", Promotion.DEFAULT, ALL,
+            bin((a, b) -> a * b, (a, b) -> a * b, ComplexMath::mul, FloatSimd.Binary.MUL));
+    public static final OpDef DIV = Pointwise.binary("div.Tensor(Tensor self, Tensor other) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
+            bin((a, b) -> a / b, null, ComplexMath::div, FloatSimd.Binary.DIV));
+    public static final OpDef DIV_TRUNC = Pointwise.binary("div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
+            Promotion.DEFAULT, REAL, false, args -> new Fns.Binary((a, b) -> { double q = a / b; return q < 0 ? Math.ceil(q) : Math.floor(q); },
+                    (a, b) -> a / checkedDivisor(b), (a, b) -> Long.divideUnsigned(a, checkedDivisor(b)), null, null));
+    public static final OpDef DIV_FLOOR = Pointwise.binary("floor_divide(Tensor self, Tensor other) -> Tensor",
+            Promotion.DEFAULT, REAL, false, args -> new Fns.Binary(PointwiseOps::floorDivide, PointwiseOps::floorDivide,
+                    (a, b) -> Long.divideUnsigned(a, checkedDivisor(b)), null, null));
+    public static final OpDef REMAINDER = Pointwise.binary("remainder.Tensor(Tensor self, Tensor other) -> Tensor",
+            Promotion.DEFAULT, REAL, false, args -> new Fns.Binary(PointwiseOps::remainder, PointwiseOps::remainder,
+                    (a, b) -> Long.remainderUnsigned(a, checkedDivisor(b)), null, null));
+    public static final OpDef FMOD = Pointwise.binary("fmod.Tensor(Tensor self, Tensor other) -> Tensor",
+            Promotion.DEFAULT, REAL, false, args -> new Fns.Binary((a, b) -> a % b, (a, b) -> a % checkedDivisor(b),
+                    (a, b) -> Long.remainderUnsigned(a, checkedDivisor(b)), null, null));
+    public static final OpDef POW = Pointwise.binary("pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor",
+            Promotion.DEFAULT, NUMBERS, bin(Math::pow, PointwiseOps::intPow, ComplexMath::pow, null));
+    public static final OpDef ATAN2 = Pointwise.binary("atan2(Tensor self, Tensor other) -> Tensor", Promotion.INT_TO_FLOAT,
+            REAL_FLOATS, bin(Math::atan2, null, null, null));
+    public static final OpDef HYPOT = Pointwise.binary("hypot(Tensor self, Tensor other) -> Tensor", Promotion.INT_TO_FLOAT,
+            REAL_FLOATS, bin(Math::hypot, null, null, null));
+    public static final OpDef COPYSIGN = Pointwise.binary("copysign.Tensor(Tensor self, Tensor other) -> Tensor",
+            Promotion.INT_TO_FLOAT, REAL_FLOATS, bin(Math::copySign, null, null, null));
+    public static final OpDef XLOGY = Pointwise.binary("xlogy.Tensor(Tensor self, Tensor other) -> Tensor", Promotion.INT_TO_FLOAT,
+            REAL_FLOATS, bin((x, y) -> Double.isNaN(y) ? Double.NaN : x == 0 ? 0 : x * Math.log(y), null, null, null));
+
+    /** maximum/minimum propagate NaN; fmax/fmin ignore it. */
+    public static final OpDef MAXIMUM = Pointwise.binary("maximum(Tensor self, Tensor other) -> Tensor", Promotion.DEFAULT, REAL, true,
+            args -> new Fns.Binary((a, b) -> Double.isNaN(a) || Double.isNaN(b) ? Double.NaN : Math.max(a, b), Math::max,
+                    (a, b) -> Long.compareUnsigned(a, b) >= 0 ? a : b, null, FloatSimd.Binary.MAX));
+    public static final OpDef MINIMUM = Pointwise.binary("minimum(Tensor self, Tensor other) -> Tensor", Promotion.DEFAULT, REAL, true,
+            args -> new Fns.Binary((a, b) -> Double.isNaN(a) || Double.isNaN(b) ? Double.NaN : Math.min(a, b), Math::min,
+                    (a, b) -> Long.compareUnsigned(a, b) <= 0 ? a : b, null, FloatSimd.Binary.MIN));
+    public static final OpDef FMAX = Pointwise.binary("fmax(Tensor self, Tensor other) -> Tensor", Promotion.DEFAULT, REAL, true,
+            args -> new Fns.Binary((a, b) -> Double.isNaN(a) ? b : Double.isNaN(b) ? a : Math.max(a, b), Math::max,
+                    (a, b) -> Long.compareUnsigned(a, b) >= 0 ? a : b, null, null));
+    public static final OpDef FMIN = Pointwise.binary("fmin(Tensor self, Tensor other) -> Tensor", Promotion.DEFAULT, REAL, true,
+            args -> new Fns.Binary((a, b) -> Double.isNaN(a) ? b : Double.isNaN(b) ? a : Math.min(a, b), Math::min,
+                    (a, b) -> Long.compareUnsigned(a, b) <= 0 ? a : b, null, null));
+
+    // ---- comparisons, logical, bitwise --------------------------------------------------------------
+
+    private static Fns.Binary compare(java.util.function.DoubleBinaryOperator d, java.util.function.LongBinaryOperator l,
+                                      java.util.function.LongBinaryOperator lu, Fns.ComplexBinary c) {
+        return new Fns.Binary(d, l, lu, c, null);
+    }
+
+    private static double b(boolean v) { return v ? 1 : 0; }
+
+    private static long l(boolean v) { return v ? 1 : 0; }
+
+    public static final OpDef EQ = Pointwise.binary("eq.Tensor(Tensor self, Tensor other) -> Tensor", Promotion.ALWAYS_BOOL, ALL,
+            compare((a, c) -> b(a == c), (a, c) -> l(a == c), null, (ar, ai, br, bi, o) -> { o[0] = b(ar == br && ai == bi); o[1] = 0; }));
+    public static final OpDef NE = Pointwise.binary("ne.Tensor(Tensor self, Tensor other) -> Tensor", Promotion.ALWAYS_BOOL, ALL,
+            compare((a, c) -> b(a != c), (a, c) -> l(a != c), null, (ar, ai, br, bi, o) -> { o[0] = b(ar != br || ai != bi); o[1] = 0; }));
+    public static final OpDef LT = Pointwise.binary("lt.Tensor(Tensor self, Tensor other) -> Tensor", Promotion.ALWAYS_BOOL, REAL, true,
+            a -> compare((x, y) -> b(x < y), (x, y) -> l(x < y), (x, y) -> l(Long.compareUnsigned(x, y) < 0), null));
+    public static final OpDef LE = Pointwise.binary("le.Tensor(Tensor self, Tensor other) -> Tensor", Promotion.ALWAYS_BOOL, REAL, true,
+            a -> compare((x, y) -> b(x <= y), (x, y) -> l(x <= y), (x, y) -> l(Long.compareUnsigned(x, y) <= 0), null));
+    public static final OpDef GT = Pointwise.binary("gt.Tensor(Tensor self, Tensor other) -> Tensor", Promotion.ALWAYS_BOOL, REAL, true,
+            a -> compare((x, y) -> b(x > y), (x, y) -> l(x > y), (x, y) -> l(Long.compareUnsigned(x, y) > 0), null));
+    public static final OpDef GE = Pointwise.binary("ge.Tensor(Tensor self, Tensor other) -> Tensor", Promotion.ALWAYS_BOOL, REAL, true,
+            a -> compare((x, y) -> b(x >= y), (x, y) -> l(x >= y), (x, y) -> l(Long.compareUnsigned(x, y) >= 0), null));
+
+    private static boolean truthy(double re, double im) { return re != 0 || im != 0; }
+
+    public static final OpDef LOGICAL_AND = Pointwise.binary("logical_and(Tensor self, Tensor other) -> Tensor",
+            Promotion.ALWAYS_BOOL, ALL, compare((x, y) -> b(x != 0 && y != 0), (x, y) -> l(x != 0 && y != 0), null,
+                    (ar, ai, br, bi, o) -> { o[0] = b(truthy(ar, ai) && truthy(br, bi)); o[1] = 0; }));
+    public static final OpDef LOGICAL_OR = Pointwise.binary("logical_or(Tensor self, Tensor other) -> Tensor",
+            Promotion.ALWAYS_BOOL, ALL, compare((x, y) -> b(x != 0 || y != 0), (x, y) -> l(x != 0 || y != 0), null,
+                    (ar, ai, br, bi, o) -> { o[0] = b(truthy(ar, ai) || truthy(br, bi)); o[1] = 0; }));
+    public static final OpDef LOGICAL_XOR = Pointwise.binary("logical_xor(Tensor self, Tensor other) -> Tensor",
+            Promotion.ALWAYS_BOOL, ALL, compare((x, y) -> b((x != 0) != (y != 0)), (x, y) -> l((x != 0) != (y != 0)), null,
+                    (ar, ai, br, bi, o) -> { o[0] = b(truthy(ar, ai) != truthy(br, bi)); o[1] = 0; }));
+    public static final OpDef BITWISE_AND = Pointwise.binary("bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor",
+            Promotion.DEFAULT, INTS, bin(null, (x, y) -> x & y, null, null));
+    public static final OpDef BITWISE_OR = Pointwise.binary("bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor",
+            Promotion.DEFAULT, INTS, bin(null, (x, y) -> x | y, null, null));
+    public static final OpDef BITWISE_XOR = Pointwise.binary("bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor",
+            Promotion.DEFAULT, INTS, bin(null, (x, y) -> x ^ y, null, null));
+    /** Shifts by at least the bit width give 0 (left) or the sign fill (right), as ATen defines them. */
+    public static final OpDef SHIFT_LEFT = Pointwise.binary("bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor",
+            Promotion.DEFAULT, EnumSet.of(DType.Category.INTEGRAL), bin(null, (x, y) -> y < 0 || y >= 64 ? 0 : x << y, null, null));
+    public static final OpDef SHIFT_RIGHT = Pointwise.binary("bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor",
+            Promotion.DEFAULT, EnumSet.of(DType.Category.INTEGRAL), bin(null, (x, y) -> y < 0 || y >= 64 ? (x < 0 ? -1 : 0) : x >> y, null, null));
+
+    // ---- unary --------------------------------------------------------------------------------------
+
+    public static final OpDef NEG = Pointwise.unary("neg(Tensor self) -> Tensor", Promotion.DEFAULT, NUMBERS,
+            new Fns.Unary(x -> -x, x -> -x, null, (re, im, o) -> { o[0] = -re; o[1] = -im; }, FloatSimd.Unary.NEG));
+    public static final OpDef ABS = Pointwise.unary("abs(Tensor self) -> Tensor", Promotion.COMPLEX_TO_FLOAT, ALL,
+            new Fns.Unary(Math::abs, Math::abs, x -> x, (re, im, o) -> { o[0] = Math.hypot(re, im); o[1] = 0; }, FloatSimd.Unary.ABS));
+    public static final OpDef SIGN = Pointwise.unary("sign(Tensor self) -> Tensor", Promotion.DEFAULT, REAL,
+            new Fns.Unary(x -> x > 0 ? 1 : x < 0 ? -1 : x, Long::signum, x -> x == 0 ? 0 : 1, null, null));
+    public static final OpDef SGN = Pointwise.unary("sgn(Tensor self) -> Tensor", Promotion.DEFAULT, ALL,
+            new Fns.Unary(x -> x > 0 ? 1 : x < 0 ? -1 : x, Long::signum, x -> x == 0 ? 0 : 1,
+                    (re, im, o) -> { double m = Math.hypot(re, im); o[0] = m == 0 ? 0 : re / m; o[1] = m == 0 ? 0 : im / m; }, null));
+    public static final OpDef RECIPROCAL = Pointwise.unary("reciprocal(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
+            cplx(x -> 1 / x, ComplexMath::reciprocal, FloatSimd.Unary.RECIPROCAL));
+    public static final OpDef SQUARE = Pointwise.unary("square(Tensor self) -> Tensor", Promotion.DEFAULT, NUMBERS,
+            new Fns.Unary(x -> x * x, x -> x * x, null, (re, im, o) -> ComplexMath.mul(re, im, re, im, o), FloatSimd.Unary.SQUARE));
+    public static final OpDef EXP = Pointwise.unary("exp(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
+            cplx(Math::exp, ComplexMath::exp, FloatSimd.Unary.EXP));
+    public static final OpDef EXP2 = Pointwise.unary("exp2(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
+            real(x -> Math.pow(2, x)));
+    public static final OpDef EXPM1 = Pointwise.unary("expm1(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
+            realSimd(Math::expm1, FloatSimd.Unary.EXPM1));
+    public static final OpDef LOG = Pointwise.unary("log(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
+            cplx(Math::log, ComplexMath::log, FloatSimd.Unary.LOG));
+    public static final OpDef LOG2 = Pointwise.unary("log2(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
+            real(x -> Math.log(x) / Math.log(2)));
+    public static final OpDef LOG10 = Pointwise.unary("log10(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
+            real(Math::log10));
+    public static final OpDef LOG1P = Pointwise.unary("log1p(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
+            realSimd(Math::log1p, FloatSimd.Unary.LOG1P));
+    public static final OpDef SQRT = Pointwise.unary("sqrt(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
+            cplx(Math::sqrt, ComplexMath::sqrt, FloatSimd.Unary.SQRT));
+    public static final OpDef RSQRT = Pointwise.unary("rsqrt(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
+            realSimd(x -> 1 / Math.sqrt(x), FloatSimd.Unary.RSQRT));
+    public static final OpDef SIN = Pointwise.unary("sin(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
+            cplx(Math::sin, ComplexMath::sin, FloatSimd.Unary.SIN));
+    public static final OpDef COS = Pointwise.unary("cos(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
+            cplx(Math::cos, ComplexMath::cos, FloatSimd.Unary.COS));
+    public static final OpDef TAN = Pointwise.unary("tan(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
+            cplx(Math::tan, ComplexMath::tan, null));
+    public static final OpDef ASIN = Pointwise.unary("asin(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS, real(Math::asin));
+    public static final OpDef ACOS = Pointwise.unary("acos(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS, real(Math::acos));
+    public static final OpDef ATAN = Pointwise.unary("atan(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS, real(Math::atan));
+    public static final OpDef SINH = Pointwise.unary("sinh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
+            cplx(Math::sinh, ComplexMath::sinh, null));
+    public static final OpDef COSH = Pointwise.unary("cosh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
+            cplx(Math::cosh, ComplexMath::cosh, null));
+    public static final OpDef TANH = Pointwise.unary("tanh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
+            cplx(Math::tanh, ComplexMath::tanh, FloatSimd.Unary.TANH));
+    public static final OpDef ASINH = Pointwise.unary("asinh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
+            real(x -> Double.isInfinite(x) ? x : Math.copySign(Math.log(Math.abs(x) + Math.sqrt(x * x + 1)), x)));
+    public static final OpDef ACOSH = Pointwise.unary("acosh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
+            real(x -> Math.log(x + Math.sqrt(x * x - 1))));
+    public static final OpDef ATANH = Pointwise.unary("atanh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
+            real(x -> 0.5 * Math.log1p(2 * x / (1 - x))));
+    public static final OpDef SIGMOID = Pointwise.unary("sigmoid(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
+            cplx(x -> 1 / (1 + Math.exp(-x)), ComplexMath::sigmoid, FloatSimd.Unary.SIGMOID));
+    public static final OpDef LOGIT = Pointwise.unary("logit(Tensor self, float? eps=None) -> Tensor", Promotion.INT_TO_FLOAT,
+            REAL_FLOATS, false, args -> {
+                double eps = args.length > 1 && args[1] != null ? ((Number) args[1]).doubleValue() : -1;
+                return real(x -> {
+                    double z = eps < 0 ? x : Math.min(Math.max(x, eps), 1 - eps);
+                    return Math.log(z / (1 - z));
+                });
+            });
+    public static final OpDef RELU = Pointwise.unary("relu(Tensor self) -> Tensor", Promotion.DEFAULT, REAL, true,
+            args -> new Fns.Unary(x -> x > 0 || Double.isNaN(x) ? x : 0, x -> Math.max(x, 0), x -> x, null, FloatSimd.Unary.RELU));
+    public static final OpDef SILU = Pointwise.unary("silu(Tensor self) -> Tensor", Promotion.DEFAULT, REAL_FLOATS,
+            realSimd(x -> x / (1 + Math.exp(-x)), FloatSimd.Unary.SILU));
+    public static final OpDef GELU = Pointwise.unary("gelu(Tensor self, *, str approximate='none') -> Tensor", Promotion.DEFAULT,
+            REAL_FLOATS, false, args -> "tanh".equals(args.length > 1 ? args[1] : null) ? real(PointwiseOps::geluTanh) : real(PointwiseOps::gelu));
+    public static final OpDef SOFTPLUS = Pointwise.unary("softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor",
+            Promotion.DEFAULT, REAL_FLOATS, false, args -> {
+                double beta = ((Number) args[1]).doubleValue(), threshold = ((Number) args[2]).doubleValue();
+                return real(x -> x * beta > threshold ? x : Math.log1p(Math.exp(x * beta)) / beta);
+            });
+    public static final OpDef ERF = Pointwise.unary("erf(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS, real(Erf::erf));
+    public static final OpDef ERFC = Pointwise.unary("erfc(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS, real(Erf::erfc));
+    public static final OpDef ERFINV = Pointwise.unary("erfinv(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
+            real(Erf::erfinv));
+    public static final OpDef DEG2RAD = Pointwise.unary("deg2rad(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
+            real(x -> x * (Math.PI / 180)));
+    public static final OpDef RAD2DEG = Pointwise.unary("rad2deg(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
+            real(x -> x * (180 / Math.PI)));
+
+    private static Fns.Unary rounding(java.util.function.DoubleUnaryOperator d) { return new Fns.Unary(d, x -> x, x -> x, null, null); }
+
+    public static final OpDef FLOOR = Pointwise.unary("floor(Tensor self) -> Tensor", Promotion.DEFAULT, REAL, rounding(Math::floor));
+    public static final OpDef CEIL = Pointwise.unary("ceil(Tensor self) -> Tensor", Promotion.DEFAULT, REAL, rounding(Math::ceil));
+    public static final OpDef TRUNC = Pointwise.unary("trunc(Tensor self) -> Tensor", Promotion.DEFAULT, REAL,
+            rounding(x -> x < 0 ? Math.ceil(x) : Math.floor(x)));
+    public static final OpDef FRAC = Pointwise.unary("frac(Tensor self) -> Tensor", Promotion.DEFAULT, REAL_FLOATS,
+            real(x -> x - (x < 0 ? Math.ceil(x) : Math.floor(x))));
+    public static final OpDef ROUND = Pointwise.unary("round.decimals(Tensor self, *, int decimals=0) -> Tensor", Promotion.DEFAULT,
+            REAL, false, args -> {
+                long decimals = args.length > 1 && args[1] != null ? ((Number) args[1]).longValue() : 0;
+                return decimals == 0 ? rounding(PointwiseOps::roundHalfEven) : rounding(x -> roundDecimals(x, decimals));
+            });
+
+    public static final OpDef ISNAN = Pointwise.unary("isnan(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL, ALL,
+            new Fns.Unary(x -> b(Double.isNaN(x)), x -> 0, null, (re, im, o) -> { o[0] = b(Double.isNaN(re) || Double.isNaN(im)); o[1] = 0; }, null));
+    public static final OpDef ISINF = Pointwise.unary("isinf(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL, ALL,
+            new Fns.Unary(x -> b(Double.isInfinite(x)), x -> 0, null,
+                    (re, im, o) -> { o[0] = b(Double.isInfinite(re) || Double.isInfinite(im)); o[1] = 0; }, null));
+    public static final OpDef ISFINITE = Pointwise.unary("isfinite(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL, ALL,
+            new Fns.Unary(x -> b(Double.isFinite(x)), x -> 1, null,
+                    (re, im, o) -> { o[0] = b(Double.isFinite(re) && Double.isFinite(im)); o[1] = 0; }, null));
+    public static final OpDef ISPOSINF = Pointwise.unary("isposinf(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL, REAL, true,
+            a -> new Fns.Unary(x -> b(x == Double.POSITIVE_INFINITY), x -> 0, null, null, null));
+    public static final OpDef ISNEGINF = Pointwise.unary("isneginf(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL, REAL, true,
+            a -> new Fns.Unary(x -> b(x == Double.NEGATIVE_INFINITY), x -> 0, null, null, null));
+    public static final OpDef SIGNBIT = Pointwise.unary("signbit(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL, REAL, true,
+            a -> new Fns.Unary(x -> b(Double.doubleToRawLongBits(x) < 0), x -> l(x < 0), x -> 0, null, null));
+    public static final OpDef LOGICAL_NOT = Pointwise.unary("logical_not(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL, ALL,
+            new Fns.Unary(x -> b(x == 0), x -> l(x == 0), null, (re, im, o) -> { o[0] = b(re == 0 && im == 0); o[1] = 0; }, null));
+    /** On bool, logical negation; on integers, one's complement. */
+    public static final OpDef BITWISE_NOT = Pointwise.unary("bitwise_not(Tensor self) -> Tensor", Promotion.DEFAULT, INTS, false,
+            args -> ((Tensor) args[0]).dtype() == DType.BOOL ? new Fns.Unary(null, x -> l(x == 0), null, null, null)
+                    : new Fns.Unary(null, x -> ~x, null, null, null));
+
+    public static final OpDef NAN_TO_NUM = Pointwise.unary("nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor",
+            Promotion.DEFAULT, ALL, false, args -> {
+                Tensor self = (Tensor) args[0];
+                double max = maxFinite(self.dtype()), nan = args[1] == null ? 0 : ((Number) args[1]).doubleValue();
+                double pos = args[2] == null ? max : ((Number) args[2]).doubleValue();
+                double neg = args[3] == null ? -max : ((Number) args[3]).doubleValue();
+                java.util.function.DoubleUnaryOperator f = x -> Double.isNaN(x) ? nan : x == Double.POSITIVE_INFINITY ? pos
+                        : x == Double.NEGATIVE_INFINITY ? neg : x;
+                return new Fns.Unary(f, x -> x, x -> x, (re, im, o) -> { o[0] = f.applyAsDouble(re); o[1] = f.applyAsDouble(im); }, null);
+            });
+
+    static double maxFinite(DType d) {
+        return switch (d.toReal()) {
+            case FLOAT16 -> 65504.0;
+            case BFLOAT16 -> 3.3895313892515355E38;
+            case FLOAT32 -> Float.MAX_VALUE;
+            case FLOAT8_E4M3FN -> 448.0;
+            case FLOAT8_E5M2 -> 57344.0;
+            case FLOAT8_E4M3FNUZ -> 240.0;
+            case FLOAT8_E5M2FNUZ -> 57344.0;
+            default -> Double.MAX_VALUE;
+        };
+    }
+
+    // ---- complex views of values --------------------------------------------------------------------
+
+    public static final OpDef ANGLE = Pointwise.unary("angle(Tensor self) -> Tensor", Promotion.INT_AND_COMPLEX_TO_FLOAT, FLOATS,
+            new Fns.Unary(x -> Double.isNaN(x) ? x : x < 0 ? Math.PI : 0, null, null,
+                    (re, im, o) -> { o[0] = Math.atan2(im, re); o[1] = 0; }, null));
+}
