@@ -1,5 +1,13 @@
 package org.jtorch;
 
+import java.util.List;
+import org.jtorch.ops.ComplexOps;
+import org.jtorch.ops.TernaryOps;
+import org.jtorch.ops.ClampOps;
+import org.jtorch.ops.MatmulOps;
+import org.jtorch.ops.ReductionOps;
+import org.jtorch.ops.JoinOps;
+import org.jtorch.ops.ShapeOps;
 import java.lang.foreign.MemorySegment;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.ElementIO;
@@ -342,4 +350,189 @@ public final class Tensor {
 
     @Override
     public String toString() { return org.jtorch.internal.TensorFormatter.format(this); }
+
+    // ---- generated delegations: begin (one line per op entry point in org.jtorch.ops; logic lives there) ----
+
+    public Tensor view(long... size) { return ShapeOps.view(this, size); }
+    public Tensor reshape(long... shape) { return ShapeOps.reshape(this, shape); }
+    public Tensor permute(int... dims) { return ShapeOps.permute(this, dims); }
+    public Tensor transpose(int dim0, int dim1) { return ShapeOps.transpose(this, dim0, dim1); }
+    public Tensor swapaxes(int axis0, int axis1) { return ShapeOps.swapaxes(this, axis0, axis1); }
+    public Tensor t() { return ShapeOps.t(this); }
+    public Tensor mT() { return ShapeOps.mT(this); }
+    public Tensor expand(long... size) { return ShapeOps.expand(this, size); }
+    public Tensor broadcastTo(long... size) { return ShapeOps.broadcastTo(this, size); }
+    public Tensor squeeze() { return ShapeOps.squeeze(this); }
+    public Tensor squeeze(int dim) { return ShapeOps.squeeze(this, dim); }
+    public Tensor squeeze(int... dims) { return ShapeOps.squeeze(this, dims); }
+    public Tensor unsqueeze(int dim) { return ShapeOps.unsqueeze(this, dim); }
+    public Tensor flatten() { return ShapeOps.flatten(this); }
+    public Tensor flatten(int startDim) { return ShapeOps.flatten(this, startDim); }
+    public Tensor flatten(int startDim, int endDim) { return ShapeOps.flatten(this, startDim, endDim); }
+    public Tensor unflatten(int dim, long... sizes) { return ShapeOps.unflatten(this, dim, sizes); }
+    public Tensor narrow(int dim, long start, long length) { return ShapeOps.narrow(this, dim, start, length); }
+    public Tensor select(int dim, long index) { return ShapeOps.select(this, dim, index); }
+    public Tensor slice(int dim, Long start, Long end, long step) { return ShapeOps.slice(this, dim, start, end, step); }
+    public Tensor slice(int dim, long start, long end) { return ShapeOps.slice(this, dim, start, end); }
+    public List<Tensor> chunk(int chunks) { return ShapeOps.chunk(this, chunks); }
+    public List<Tensor> chunk(int chunks, int dim) { return ShapeOps.chunk(this, chunks, dim); }
+    public List<Tensor> split(long splitSize) { return ShapeOps.split(this, splitSize); }
+    public List<Tensor> split(long splitSize, int dim) { return ShapeOps.split(this, splitSize, dim); }
+    public List<Tensor> split(long[] splitSizes) { return ShapeOps.split(this, splitSizes); }
+    public List<Tensor> split(long[] splitSizes, int dim) { return ShapeOps.split(this, splitSizes, dim); }
+    public List<Tensor> unbind() { return ShapeOps.unbind(this); }
+    public List<Tensor> unbind(int dim) { return ShapeOps.unbind(this, dim); }
+    public Tensor diagonal() { return ShapeOps.diagonal(this); }
+    public Tensor diagonal(long offset) { return ShapeOps.diagonal(this, offset); }
+    public Tensor diagonal(long offset, int dim1, int dim2) { return ShapeOps.diagonal(this, offset, dim1, dim2); }
+    public Tensor movedim(int source, int destination) { return ShapeOps.movedim(this, source, destination); }
+    public Tensor movedim(int[] source, int[] destination) { return ShapeOps.movedim(this, source, destination); }
+    public Tensor asStrided(long[] size, long[] stride) { return ShapeOps.asStrided(this, size, stride); }
+    public Tensor asStrided(long[] size, long[] stride, long storageOffset) { return ShapeOps.asStrided(this, size, stride, storageOffset); }
+    public Tensor tril() { return JoinOps.tril(this); }
+    public Tensor tril(long diagonal) { return JoinOps.tril(this, diagonal); }
+    public Tensor triu() { return JoinOps.triu(this); }
+    public Tensor triu(long diagonal) { return JoinOps.triu(this, diagonal); }
+    public Tensor flip(int... dims) { return JoinOps.flip(this, dims); }
+    public Tensor roll(long shifts) { return JoinOps.roll(this, shifts); }
+    public Tensor roll(long shifts, int dim) { return JoinOps.roll(this, shifts, dim); }
+    public Tensor roll(long[] shifts, int[] dims) { return JoinOps.roll(this, shifts, dims); }
+    public Tensor repeat(long... repeats) { return JoinOps.repeat(this, repeats); }
+    public Tensor sum() { return ReductionOps.sum(this); }
+    public Tensor sum(DType dtype) { return ReductionOps.sum(this, dtype); }
+    public Tensor sum(long dim) { return ReductionOps.sum(this, dim); }
+    public Tensor sum(long dim, boolean keepdim) { return ReductionOps.sum(this, dim, keepdim); }
+    public Tensor sum(long[] dims, boolean keepdim) { return ReductionOps.sum(this, dims, keepdim); }
+    public Tensor sum(long[] dims, boolean keepdim, DType dtype) { return ReductionOps.sum(this, dims, keepdim, dtype); }
+    public Tensor nansum() { return ReductionOps.nansum(this); }
+    public Tensor nansum(long dim) { return ReductionOps.nansum(this, dim); }
+    public Tensor nansum(long[] dims, boolean keepdim, DType dtype) { return ReductionOps.nansum(this, dims, keepdim, dtype); }
+    public Tensor mean() { return ReductionOps.mean(this); }
+    public Tensor mean(DType dtype) { return ReductionOps.mean(this, dtype); }
+    public Tensor mean(long dim) { return ReductionOps.mean(this, dim); }
+    public Tensor mean(long dim, boolean keepdim) { return ReductionOps.mean(this, dim, keepdim); }
+    public Tensor mean(long[] dims, boolean keepdim) { return ReductionOps.mean(this, dims, keepdim); }
+    public Tensor mean(long[] dims, boolean keepdim, DType dtype) { return ReductionOps.mean(this, dims, keepdim, dtype); }
+    public Tensor nanmean() { return ReductionOps.nanmean(this); }
+    public Tensor nanmean(long dim) { return ReductionOps.nanmean(this, dim); }
+    public Tensor nanmean(long[] dims, boolean keepdim, DType dtype) { return ReductionOps.nanmean(this, dims, keepdim, dtype); }
+    public Tensor prod() { return ReductionOps.prod(this); }
+    public Tensor prod(DType dtype) { return ReductionOps.prod(this, dtype); }
+    public Tensor prod(long dim) { return ReductionOps.prod(this, dim); }
+    public Tensor prod(long dim, boolean keepdim) { return ReductionOps.prod(this, dim, keepdim); }
+    public Tensor prod(long dim, boolean keepdim, DType dtype) { return ReductionOps.prod(this, dim, keepdim, dtype); }
+    public Tensor amax() { return ReductionOps.amax(this); }
+    public Tensor amax(long dim) { return ReductionOps.amax(this, dim); }
+    public Tensor amax(long[] dims, boolean keepdim) { return ReductionOps.amax(this, dims, keepdim); }
+    public Tensor amin() { return ReductionOps.amin(this); }
+    public Tensor amin(long dim) { return ReductionOps.amin(this, dim); }
+    public Tensor amin(long[] dims, boolean keepdim) { return ReductionOps.amin(this, dims, keepdim); }
+    public Tensor max() { return ReductionOps.max(this); }
+    public ValuesIndices max(long dim) { return ReductionOps.max(this, dim); }
+    public ValuesIndices max(long dim, boolean keepdim) { return ReductionOps.max(this, dim, keepdim); }
+    public Tensor min() { return ReductionOps.min(this); }
+    public ValuesIndices min(long dim) { return ReductionOps.min(this, dim); }
+    public ValuesIndices min(long dim, boolean keepdim) { return ReductionOps.min(this, dim, keepdim); }
+    public Tensor argmax() { return ReductionOps.argmax(this); }
+    public Tensor argmax(boolean keepdim) { return ReductionOps.argmax(this, keepdim); }
+    public Tensor argmax(long dim) { return ReductionOps.argmax(this, dim); }
+    public Tensor argmax(long dim, boolean keepdim) { return ReductionOps.argmax(this, dim, keepdim); }
+    public Tensor argmin() { return ReductionOps.argmin(this); }
+    public Tensor argmin(boolean keepdim) { return ReductionOps.argmin(this, keepdim); }
+    public Tensor argmin(long dim) { return ReductionOps.argmin(this, dim); }
+    public Tensor argmin(long dim, boolean keepdim) { return ReductionOps.argmin(this, dim, keepdim); }
+    public Tensor var() { return ReductionOps.var(this); }
+    public Tensor var(boolean unbiased) { return ReductionOps.var(this, unbiased); }
+    public Tensor var(long dim) { return ReductionOps.var(this, dim); }
+    public Tensor var(long[] dims, boolean unbiased, boolean keepdim) { return ReductionOps.var(this, dims, unbiased, keepdim); }
+    public Tensor var(long[] dims, double correction, boolean keepdim) { return ReductionOps.var(this, dims, correction, keepdim); }
+    public Tensor std() { return ReductionOps.std(this); }
+    public Tensor std(boolean unbiased) { return ReductionOps.std(this, unbiased); }
+    public Tensor std(long dim) { return ReductionOps.std(this, dim); }
+    public Tensor std(long[] dims, boolean unbiased, boolean keepdim) { return ReductionOps.std(this, dims, unbiased, keepdim); }
+    public Tensor std(long[] dims, double correction, boolean keepdim) { return ReductionOps.std(this, dims, correction, keepdim); }
+    public Tensor logsumexp(long dim) { return ReductionOps.logsumexp(this, dim); }
+    public Tensor logsumexp(long dim, boolean keepdim) { return ReductionOps.logsumexp(this, dim, keepdim); }
+    public Tensor logsumexp(long[] dims, boolean keepdim) { return ReductionOps.logsumexp(this, dims, keepdim); }
+    public Tensor softmax(long dim) { return ReductionOps.softmax(this, dim); }
+    public Tensor softmax(long dim, DType dtype) { return ReductionOps.softmax(this, dim, dtype); }
+    public Tensor logSoftmax(long dim) { return ReductionOps.logSoftmax(this, dim); }
+    public Tensor logSoftmax(long dim, DType dtype) { return ReductionOps.logSoftmax(this, dim, dtype); }
+    public Tensor cumsum(long dim) { return ReductionOps.cumsum(this, dim); }
+    public Tensor cumsum(long dim, DType dtype) { return ReductionOps.cumsum(this, dim, dtype); }
+    public Tensor cumprod(long dim) { return ReductionOps.cumprod(this, dim); }
+    public Tensor cumprod(long dim, DType dtype) { return ReductionOps.cumprod(this, dim, dtype); }
+    public Tensor all() { return ReductionOps.all(this); }
+    public Tensor all(long dim) { return ReductionOps.all(this, dim); }
+    public Tensor all(long[] dims, boolean keepdim) { return ReductionOps.all(this, dims, keepdim); }
+    public Tensor any() { return ReductionOps.any(this); }
+    public Tensor any(long dim) { return ReductionOps.any(this, dim); }
+    public Tensor any(long[] dims, boolean keepdim) { return ReductionOps.any(this, dims, keepdim); }
+    public Tensor vectorNorm() { return ReductionOps.vectorNorm(this); }
+    public Tensor vectorNorm(double ord) { return ReductionOps.vectorNorm(this, ord); }
+    public Tensor vectorNorm(double ord, long[] dims, boolean keepdim) { return ReductionOps.vectorNorm(this, ord, dims, keepdim); }
+    public Tensor vectorNorm(double ord, long[] dims, boolean keepdim, DType dtype) { return ReductionOps.vectorNorm(this, ord, dims, keepdim, dtype); }
+    public Tensor mm(Tensor mat2) { return MatmulOps.mm(this, mat2); }
+    public Tensor addmm(Tensor mat1, Tensor mat2) { return MatmulOps.addmm(this, mat1, mat2); }
+    public Tensor addmm(Tensor mat1, Tensor mat2, Object beta, Object alpha) { return MatmulOps.addmm(this, mat1, mat2, beta, alpha); }
+    public Tensor addmm_(Tensor mat1, Tensor mat2, Object beta, Object alpha) { return MatmulOps.addmm_(this, mat1, mat2, beta, alpha); }
+    public Tensor bmm(Tensor mat2) { return MatmulOps.bmm(this, mat2); }
+    public Tensor baddbmm(Tensor batch1, Tensor batch2) { return MatmulOps.baddbmm(this, batch1, batch2); }
+    public Tensor baddbmm(Tensor batch1, Tensor batch2, Object beta, Object alpha) { return MatmulOps.baddbmm(this, batch1, batch2, beta, alpha); }
+    public Tensor baddbmm_(Tensor batch1, Tensor batch2, Object beta, Object alpha) { return MatmulOps.baddbmm_(this, batch1, batch2, beta, alpha); }
+    public Tensor mv(Tensor vec) { return MatmulOps.mv(this, vec); }
+    public Tensor dot(Tensor tensor) { return MatmulOps.dot(this, tensor); }
+    public Tensor vdot(Tensor other) { return MatmulOps.vdot(this, other); }
+    public Tensor outer(Tensor vec2) { return MatmulOps.outer(this, vec2); }
+    public Tensor matmul(Tensor other) { return MatmulOps.matmul(this, other); }
+    public Tensor clamp(Double min, Double max) { return ClampOps.clamp(this, min, max); }
+    public Tensor clamp(Long min, Long max) { return ClampOps.clamp(this, min, max); }
+    public Tensor clamp(Scalar min, Scalar max) { return ClampOps.clamp(this, min, max); }
+    public Tensor clamp(Tensor min, Tensor max) { return ClampOps.clamp(this, min, max); }
+    public Tensor clampMin(double min) { return ClampOps.clampMin(this, min); }
+    public Tensor clampMin(long min) { return ClampOps.clampMin(this, min); }
+    public Tensor clampMin(Scalar min) { return ClampOps.clampMin(this, min); }
+    public Tensor clampMin(Tensor min) { return ClampOps.clampMin(this, min); }
+    public Tensor clampMax(double max) { return ClampOps.clampMax(this, max); }
+    public Tensor clampMax(long max) { return ClampOps.clampMax(this, max); }
+    public Tensor clampMax(Scalar max) { return ClampOps.clampMax(this, max); }
+    public Tensor clampMax(Tensor max) { return ClampOps.clampMax(this, max); }
+    public Tensor hardtanh() { return ClampOps.hardtanh(this); }
+    public Tensor hardtanh(double minVal, double maxVal) { return ClampOps.hardtanh(this, minVal, maxVal); }
+    public Tensor clamp_(Double min, Double max) { return ClampOps.clamp_(this, min, max); }
+    public Tensor clamp_(Long min, Long max) { return ClampOps.clamp_(this, min, max); }
+    public Tensor clamp_(Tensor min, Tensor max) { return ClampOps.clamp_(this, min, max); }
+    public Tensor clampMin_(double min) { return ClampOps.clampMin_(this, min); }
+    public Tensor clampMin_(Tensor min) { return ClampOps.clampMin_(this, min); }
+    public Tensor clampMax_(double max) { return ClampOps.clampMax_(this, max); }
+    public Tensor clampMax_(Tensor max) { return ClampOps.clampMax_(this, max); }
+    public Tensor hardtanh_(double minVal, double maxVal) { return ClampOps.hardtanh_(this, minVal, maxVal); }
+    public Tensor lerp(Tensor end, double weight) { return TernaryOps.lerp(this, end, weight); }
+    public Tensor lerp(Tensor end, Scalar weight) { return TernaryOps.lerp(this, end, weight); }
+    public Tensor lerp(Tensor end, Tensor weight) { return TernaryOps.lerp(this, end, weight); }
+    public Tensor lerp_(Tensor end, double weight) { return TernaryOps.lerp_(this, end, weight); }
+    public Tensor lerp_(Tensor end, Tensor weight) { return TernaryOps.lerp_(this, end, weight); }
+    public Tensor addcmul(Tensor t1, Tensor t2) { return TernaryOps.addcmul(this, t1, t2); }
+    public Tensor addcmul(Tensor t1, Tensor t2, double value) { return TernaryOps.addcmul(this, t1, t2, value); }
+    public Tensor addcmul(Tensor t1, Tensor t2, Scalar value) { return TernaryOps.addcmul(this, t1, t2, value); }
+    public Tensor addcmul_(Tensor t1, Tensor t2, double value) { return TernaryOps.addcmul_(this, t1, t2, value); }
+    public Tensor addcdiv(Tensor t1, Tensor t2) { return TernaryOps.addcdiv(this, t1, t2); }
+    public Tensor addcdiv(Tensor t1, Tensor t2, double value) { return TernaryOps.addcdiv(this, t1, t2, value); }
+    public Tensor addcdiv(Tensor t1, Tensor t2, Scalar value) { return TernaryOps.addcdiv(this, t1, t2, value); }
+    public Tensor addcdiv_(Tensor t1, Tensor t2, double value) { return TernaryOps.addcdiv_(this, t1, t2, value); }
+    public Tensor maskedFill(Tensor mask, Object value) { return TernaryOps.maskedFill(this, mask, value); }
+    public Tensor maskedFill_(Tensor mask, Object value) { return TernaryOps.maskedFill_(this, mask, value); }
+    public Tensor real() { return ComplexOps.real(this); }
+    public Tensor imag() { return ComplexOps.imag(this); }
+    public Tensor viewAsReal() { return ComplexOps.viewAsReal(this); }
+    public Tensor viewAsComplex() { return ComplexOps.viewAsComplex(this); }
+    public Tensor conj() { return ComplexOps.conj(this); }
+    public Tensor conjPhysical() { return ComplexOps.conjPhysical(this); }
+    public Tensor resolveConj() { return ComplexOps.resolveConj(this); }
+    public Tensor mH() { return ComplexOps.mH(this); }
+    public Tensor adjoint() { return ComplexOps.adjoint(this); }
+    public Tensor isreal() { return ComplexOps.isreal(this); }
+
+    // ---- generated delegations: end
+
 }

@@ -1,5 +1,13 @@
 package org.jtorch;
 
+import java.util.List;
+import org.jtorch.ops.ComplexOps;
+import org.jtorch.ops.TernaryOps;
+import org.jtorch.ops.ClampOps;
+import org.jtorch.ops.MatmulOps;
+import org.jtorch.ops.ReductionOps;
+import org.jtorch.ops.JoinOps;
+import org.jtorch.ops.ShapeOps;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import org.jtorch.dispatch.Dispatcher;
@@ -490,4 +498,198 @@ public final class Torch {
         }
         return alpha;
     }
+
+    // ---- generated delegations: begin (one line per op entry point in org.jtorch.ops; logic lives there) ----
+
+    public static Tensor view(Tensor self, long... size) { return ShapeOps.view(self, size); }
+    public static Tensor reshape(Tensor self, long... shape) { return ShapeOps.reshape(self, shape); }
+    public static Tensor permute(Tensor self, int... dims) { return ShapeOps.permute(self, dims); }
+    public static Tensor transpose(Tensor self, int dim0, int dim1) { return ShapeOps.transpose(self, dim0, dim1); }
+    public static Tensor swapaxes(Tensor self, int axis0, int axis1) { return ShapeOps.swapaxes(self, axis0, axis1); }
+    public static Tensor t(Tensor self) { return ShapeOps.t(self); }
+    public static Tensor mT(Tensor self) { return ShapeOps.mT(self); }
+    public static Tensor expand(Tensor self, long... size) { return ShapeOps.expand(self, size); }
+    public static Tensor broadcastTo(Tensor self, long... size) { return ShapeOps.broadcastTo(self, size); }
+    public static Tensor squeeze(Tensor self) { return ShapeOps.squeeze(self); }
+    public static Tensor squeeze(Tensor self, int dim) { return ShapeOps.squeeze(self, dim); }
+    public static Tensor squeeze(Tensor self, int... dims) { return ShapeOps.squeeze(self, dims); }
+    public static Tensor unsqueeze(Tensor self, int dim) { return ShapeOps.unsqueeze(self, dim); }
+    public static Tensor flatten(Tensor self) { return ShapeOps.flatten(self); }
+    public static Tensor flatten(Tensor self, int startDim) { return ShapeOps.flatten(self, startDim); }
+    public static Tensor flatten(Tensor self, int startDim, int endDim) { return ShapeOps.flatten(self, startDim, endDim); }
+    public static Tensor unflatten(Tensor self, int dim, long... sizes) { return ShapeOps.unflatten(self, dim, sizes); }
+    public static Tensor narrow(Tensor self, int dim, long start, long length) { return ShapeOps.narrow(self, dim, start, length); }
+    public static Tensor select(Tensor self, int dim, long index) { return ShapeOps.select(self, dim, index); }
+    public static Tensor slice(Tensor self, int dim, Long start, Long end, long step) { return ShapeOps.slice(self, dim, start, end, step); }
+    public static Tensor slice(Tensor self, int dim, long start, long end) { return ShapeOps.slice(self, dim, start, end); }
+    public static List<Tensor> chunk(Tensor self, int chunks) { return ShapeOps.chunk(self, chunks); }
+    public static List<Tensor> chunk(Tensor self, int chunks, int dim) { return ShapeOps.chunk(self, chunks, dim); }
+    public static List<Tensor> split(Tensor self, long splitSize) { return ShapeOps.split(self, splitSize); }
+    public static List<Tensor> split(Tensor self, long splitSize, int dim) { return ShapeOps.split(self, splitSize, dim); }
+    public static List<Tensor> split(Tensor self, long[] splitSizes) { return ShapeOps.split(self, splitSizes); }
+    public static List<Tensor> split(Tensor self, long[] splitSizes, int dim) { return ShapeOps.split(self, splitSizes, dim); }
+    public static List<Tensor> unbind(Tensor self) { return ShapeOps.unbind(self); }
+    public static List<Tensor> unbind(Tensor self, int dim) { return ShapeOps.unbind(self, dim); }
+    public static Tensor diagonal(Tensor self) { return ShapeOps.diagonal(self); }
+    public static Tensor diagonal(Tensor self, long offset) { return ShapeOps.diagonal(self, offset); }
+    public static Tensor diagonal(Tensor self, long offset, int dim1, int dim2) { return ShapeOps.diagonal(self, offset, dim1, dim2); }
+    public static Tensor movedim(Tensor self, int source, int destination) { return ShapeOps.movedim(self, source, destination); }
+    public static Tensor movedim(Tensor self, int[] source, int[] destination) { return ShapeOps.movedim(self, source, destination); }
+    public static Tensor asStrided(Tensor self, long[] size, long[] stride) { return ShapeOps.asStrided(self, size, stride); }
+    public static Tensor asStrided(Tensor self, long[] size, long[] stride, long storageOffset) { return ShapeOps.asStrided(self, size, stride, storageOffset); }
+    public static Tensor cat(List<Tensor> tensors) { return JoinOps.cat(tensors); }
+    public static Tensor cat(List<Tensor> tensors, int dim) { return JoinOps.cat(tensors, dim); }
+    public static Tensor stack(List<Tensor> tensors) { return JoinOps.stack(tensors); }
+    public static Tensor stack(List<Tensor> tensors, int dim) { return JoinOps.stack(tensors, dim); }
+    public static Tensor tril(Tensor self) { return JoinOps.tril(self); }
+    public static Tensor tril(Tensor self, long diagonal) { return JoinOps.tril(self, diagonal); }
+    public static Tensor triu(Tensor self) { return JoinOps.triu(self); }
+    public static Tensor triu(Tensor self, long diagonal) { return JoinOps.triu(self, diagonal); }
+    public static Tensor flip(Tensor self, int... dims) { return JoinOps.flip(self, dims); }
+    public static Tensor roll(Tensor self, long shifts) { return JoinOps.roll(self, shifts); }
+    public static Tensor roll(Tensor self, long shifts, int dim) { return JoinOps.roll(self, shifts, dim); }
+    public static Tensor roll(Tensor self, long[] shifts, int[] dims) { return JoinOps.roll(self, shifts, dims); }
+    public static Tensor repeat(Tensor self, long... repeats) { return JoinOps.repeat(self, repeats); }
+    public static Tensor sum(Tensor x) { return ReductionOps.sum(x); }
+    public static Tensor sum(Tensor x, DType dtype) { return ReductionOps.sum(x, dtype); }
+    public static Tensor sum(Tensor x, long dim) { return ReductionOps.sum(x, dim); }
+    public static Tensor sum(Tensor x, long dim, boolean keepdim) { return ReductionOps.sum(x, dim, keepdim); }
+    public static Tensor sum(Tensor x, long[] dims, boolean keepdim) { return ReductionOps.sum(x, dims, keepdim); }
+    public static Tensor sum(Tensor x, long[] dims, boolean keepdim, DType dtype) { return ReductionOps.sum(x, dims, keepdim, dtype); }
+    public static Tensor nansum(Tensor x) { return ReductionOps.nansum(x); }
+    public static Tensor nansum(Tensor x, long dim) { return ReductionOps.nansum(x, dim); }
+    public static Tensor nansum(Tensor x, long[] dims, boolean keepdim, DType dtype) { return ReductionOps.nansum(x, dims, keepdim, dtype); }
+    public static Tensor mean(Tensor x) { return ReductionOps.mean(x); }
+    public static Tensor mean(Tensor x, DType dtype) { return ReductionOps.mean(x, dtype); }
+    public static Tensor mean(Tensor x, long dim) { return ReductionOps.mean(x, dim); }
+    public static Tensor mean(Tensor x, long dim, boolean keepdim) { return ReductionOps.mean(x, dim, keepdim); }
+    public static Tensor mean(Tensor x, long[] dims, boolean keepdim) { return ReductionOps.mean(x, dims, keepdim); }
+    public static Tensor mean(Tensor x, long[] dims, boolean keepdim, DType dtype) { return ReductionOps.mean(x, dims, keepdim, dtype); }
+    public static Tensor nanmean(Tensor x) { return ReductionOps.nanmean(x); }
+    public static Tensor nanmean(Tensor x, long dim) { return ReductionOps.nanmean(x, dim); }
+    public static Tensor nanmean(Tensor x, long[] dims, boolean keepdim, DType dtype) { return ReductionOps.nanmean(x, dims, keepdim, dtype); }
+    public static Tensor prod(Tensor x) { return ReductionOps.prod(x); }
+    public static Tensor prod(Tensor x, DType dtype) { return ReductionOps.prod(x, dtype); }
+    public static Tensor prod(Tensor x, long dim) { return ReductionOps.prod(x, dim); }
+    public static Tensor prod(Tensor x, long dim, boolean keepdim) { return ReductionOps.prod(x, dim, keepdim); }
+    public static Tensor prod(Tensor x, long dim, boolean keepdim, DType dtype) { return ReductionOps.prod(x, dim, keepdim, dtype); }
+    public static Tensor amax(Tensor x) { return ReductionOps.amax(x); }
+    public static Tensor amax(Tensor x, long dim) { return ReductionOps.amax(x, dim); }
+    public static Tensor amax(Tensor x, long[] dims, boolean keepdim) { return ReductionOps.amax(x, dims, keepdim); }
+    public static Tensor amin(Tensor x) { return ReductionOps.amin(x); }
+    public static Tensor amin(Tensor x, long dim) { return ReductionOps.amin(x, dim); }
+    public static Tensor amin(Tensor x, long[] dims, boolean keepdim) { return ReductionOps.amin(x, dims, keepdim); }
+    public static Tensor max(Tensor x) { return ReductionOps.max(x); }
+    public static ValuesIndices max(Tensor x, long dim) { return ReductionOps.max(x, dim); }
+    public static ValuesIndices max(Tensor x, long dim, boolean keepdim) { return ReductionOps.max(x, dim, keepdim); }
+    public static Tensor min(Tensor x) { return ReductionOps.min(x); }
+    public static ValuesIndices min(Tensor x, long dim) { return ReductionOps.min(x, dim); }
+    public static ValuesIndices min(Tensor x, long dim, boolean keepdim) { return ReductionOps.min(x, dim, keepdim); }
+    public static Tensor argmax(Tensor x) { return ReductionOps.argmax(x); }
+    public static Tensor argmax(Tensor x, boolean keepdim) { return ReductionOps.argmax(x, keepdim); }
+    public static Tensor argmax(Tensor x, long dim) { return ReductionOps.argmax(x, dim); }
+    public static Tensor argmax(Tensor x, long dim, boolean keepdim) { return ReductionOps.argmax(x, dim, keepdim); }
+    public static Tensor argmin(Tensor x) { return ReductionOps.argmin(x); }
+    public static Tensor argmin(Tensor x, boolean keepdim) { return ReductionOps.argmin(x, keepdim); }
+    public static Tensor argmin(Tensor x, long dim) { return ReductionOps.argmin(x, dim); }
+    public static Tensor argmin(Tensor x, long dim, boolean keepdim) { return ReductionOps.argmin(x, dim, keepdim); }
+    public static Tensor var(Tensor x) { return ReductionOps.var(x); }
+    public static Tensor var(Tensor x, boolean unbiased) { return ReductionOps.var(x, unbiased); }
+    public static Tensor var(Tensor x, long dim) { return ReductionOps.var(x, dim); }
+    public static Tensor var(Tensor x, long[] dims, boolean unbiased, boolean keepdim) { return ReductionOps.var(x, dims, unbiased, keepdim); }
+    public static Tensor var(Tensor x, long[] dims, double correction, boolean keepdim) { return ReductionOps.var(x, dims, correction, keepdim); }
+    public static Tensor std(Tensor x) { return ReductionOps.std(x); }
+    public static Tensor std(Tensor x, boolean unbiased) { return ReductionOps.std(x, unbiased); }
+    public static Tensor std(Tensor x, long dim) { return ReductionOps.std(x, dim); }
+    public static Tensor std(Tensor x, long[] dims, boolean unbiased, boolean keepdim) { return ReductionOps.std(x, dims, unbiased, keepdim); }
+    public static Tensor std(Tensor x, long[] dims, double correction, boolean keepdim) { return ReductionOps.std(x, dims, correction, keepdim); }
+    public static Tensor logsumexp(Tensor x, long dim) { return ReductionOps.logsumexp(x, dim); }
+    public static Tensor logsumexp(Tensor x, long dim, boolean keepdim) { return ReductionOps.logsumexp(x, dim, keepdim); }
+    public static Tensor logsumexp(Tensor x, long[] dims, boolean keepdim) { return ReductionOps.logsumexp(x, dims, keepdim); }
+    public static Tensor softmax(Tensor x, long dim) { return ReductionOps.softmax(x, dim); }
+    public static Tensor softmax(Tensor x, long dim, DType dtype) { return ReductionOps.softmax(x, dim, dtype); }
+    public static Tensor logSoftmax(Tensor x, long dim) { return ReductionOps.logSoftmax(x, dim); }
+    public static Tensor logSoftmax(Tensor x, long dim, DType dtype) { return ReductionOps.logSoftmax(x, dim, dtype); }
+    public static Tensor cumsum(Tensor x, long dim) { return ReductionOps.cumsum(x, dim); }
+    public static Tensor cumsum(Tensor x, long dim, DType dtype) { return ReductionOps.cumsum(x, dim, dtype); }
+    public static Tensor cumprod(Tensor x, long dim) { return ReductionOps.cumprod(x, dim); }
+    public static Tensor cumprod(Tensor x, long dim, DType dtype) { return ReductionOps.cumprod(x, dim, dtype); }
+    public static Tensor all(Tensor x) { return ReductionOps.all(x); }
+    public static Tensor all(Tensor x, long dim) { return ReductionOps.all(x, dim); }
+    public static Tensor all(Tensor x, long[] dims, boolean keepdim) { return ReductionOps.all(x, dims, keepdim); }
+    public static Tensor any(Tensor x) { return ReductionOps.any(x); }
+    public static Tensor any(Tensor x, long dim) { return ReductionOps.any(x, dim); }
+    public static Tensor any(Tensor x, long[] dims, boolean keepdim) { return ReductionOps.any(x, dims, keepdim); }
+    public static Tensor vectorNorm(Tensor x) { return ReductionOps.vectorNorm(x); }
+    public static Tensor vectorNorm(Tensor x, double ord) { return ReductionOps.vectorNorm(x, ord); }
+    public static Tensor vectorNorm(Tensor x, double ord, long[] dims, boolean keepdim) { return ReductionOps.vectorNorm(x, ord, dims, keepdim); }
+    public static Tensor vectorNorm(Tensor x, double ord, long[] dims, boolean keepdim, DType dtype) { return ReductionOps.vectorNorm(x, ord, dims, keepdim, dtype); }
+    public static Tensor mm(Tensor self, Tensor mat2) { return MatmulOps.mm(self, mat2); }
+    public static Tensor addmm(Tensor self, Tensor mat1, Tensor mat2) { return MatmulOps.addmm(self, mat1, mat2); }
+    public static Tensor addmm(Tensor self, Tensor mat1, Tensor mat2, Object beta, Object alpha) { return MatmulOps.addmm(self, mat1, mat2, beta, alpha); }
+    public static Tensor addmm_(Tensor self, Tensor mat1, Tensor mat2, Object beta, Object alpha) { return MatmulOps.addmm_(self, mat1, mat2, beta, alpha); }
+    public static Tensor bmm(Tensor self, Tensor mat2) { return MatmulOps.bmm(self, mat2); }
+    public static Tensor baddbmm(Tensor self, Tensor batch1, Tensor batch2) { return MatmulOps.baddbmm(self, batch1, batch2); }
+    public static Tensor baddbmm(Tensor self, Tensor batch1, Tensor batch2, Object beta, Object alpha) { return MatmulOps.baddbmm(self, batch1, batch2, beta, alpha); }
+    public static Tensor baddbmm_(Tensor self, Tensor batch1, Tensor batch2, Object beta, Object alpha) { return MatmulOps.baddbmm_(self, batch1, batch2, beta, alpha); }
+    public static Tensor mv(Tensor self, Tensor vec) { return MatmulOps.mv(self, vec); }
+    public static Tensor dot(Tensor self, Tensor tensor) { return MatmulOps.dot(self, tensor); }
+    public static Tensor vdot(Tensor self, Tensor other) { return MatmulOps.vdot(self, other); }
+    public static Tensor outer(Tensor self, Tensor vec2) { return MatmulOps.outer(self, vec2); }
+    public static Tensor matmul(Tensor self, Tensor other) { return MatmulOps.matmul(self, other); }
+    public static Tensor clamp(Tensor x, Double min, Double max) { return ClampOps.clamp(x, min, max); }
+    public static Tensor clamp(Tensor x, Long min, Long max) { return ClampOps.clamp(x, min, max); }
+    public static Tensor clamp(Tensor x, Scalar min, Scalar max) { return ClampOps.clamp(x, min, max); }
+    public static Tensor clamp(Tensor x, Tensor min, Tensor max) { return ClampOps.clamp(x, min, max); }
+    public static Tensor clampMin(Tensor x, double min) { return ClampOps.clampMin(x, min); }
+    public static Tensor clampMin(Tensor x, long min) { return ClampOps.clampMin(x, min); }
+    public static Tensor clampMin(Tensor x, Scalar min) { return ClampOps.clampMin(x, min); }
+    public static Tensor clampMin(Tensor x, Tensor min) { return ClampOps.clampMin(x, min); }
+    public static Tensor clampMax(Tensor x, double max) { return ClampOps.clampMax(x, max); }
+    public static Tensor clampMax(Tensor x, long max) { return ClampOps.clampMax(x, max); }
+    public static Tensor clampMax(Tensor x, Scalar max) { return ClampOps.clampMax(x, max); }
+    public static Tensor clampMax(Tensor x, Tensor max) { return ClampOps.clampMax(x, max); }
+    public static Tensor hardtanh(Tensor x) { return ClampOps.hardtanh(x); }
+    public static Tensor hardtanh(Tensor x, double minVal, double maxVal) { return ClampOps.hardtanh(x, minVal, maxVal); }
+    public static Tensor clamp_(Tensor x, Double min, Double max) { return ClampOps.clamp_(x, min, max); }
+    public static Tensor clamp_(Tensor x, Long min, Long max) { return ClampOps.clamp_(x, min, max); }
+    public static Tensor clamp_(Tensor x, Tensor min, Tensor max) { return ClampOps.clamp_(x, min, max); }
+    public static Tensor clampMin_(Tensor x, double min) { return ClampOps.clampMin_(x, min); }
+    public static Tensor clampMin_(Tensor x, Tensor min) { return ClampOps.clampMin_(x, min); }
+    public static Tensor clampMax_(Tensor x, double max) { return ClampOps.clampMax_(x, max); }
+    public static Tensor clampMax_(Tensor x, Tensor max) { return ClampOps.clampMax_(x, max); }
+    public static Tensor hardtanh_(Tensor x, double minVal, double maxVal) { return ClampOps.hardtanh_(x, minVal, maxVal); }
+    public static Tensor where(Tensor condition, Object input, Object other) { return TernaryOps.where(condition, input, other); }
+    public static Tensor lerp(Tensor start, Tensor end, double weight) { return TernaryOps.lerp(start, end, weight); }
+    public static Tensor lerp(Tensor start, Tensor end, Scalar weight) { return TernaryOps.lerp(start, end, weight); }
+    public static Tensor lerp(Tensor start, Tensor end, Tensor weight) { return TernaryOps.lerp(start, end, weight); }
+    public static Tensor lerp_(Tensor start, Tensor end, double weight) { return TernaryOps.lerp_(start, end, weight); }
+    public static Tensor lerp_(Tensor start, Tensor end, Tensor weight) { return TernaryOps.lerp_(start, end, weight); }
+    public static Tensor addcmul(Tensor self, Tensor t1, Tensor t2) { return TernaryOps.addcmul(self, t1, t2); }
+    public static Tensor addcmul(Tensor self, Tensor t1, Tensor t2, double value) { return TernaryOps.addcmul(self, t1, t2, value); }
+    public static Tensor addcmul(Tensor self, Tensor t1, Tensor t2, Scalar value) { return TernaryOps.addcmul(self, t1, t2, value); }
+    public static Tensor addcmul_(Tensor self, Tensor t1, Tensor t2, double value) { return TernaryOps.addcmul_(self, t1, t2, value); }
+    public static Tensor addcdiv(Tensor self, Tensor t1, Tensor t2) { return TernaryOps.addcdiv(self, t1, t2); }
+    public static Tensor addcdiv(Tensor self, Tensor t1, Tensor t2, double value) { return TernaryOps.addcdiv(self, t1, t2, value); }
+    public static Tensor addcdiv(Tensor self, Tensor t1, Tensor t2, Scalar value) { return TernaryOps.addcdiv(self, t1, t2, value); }
+    public static Tensor addcdiv_(Tensor self, Tensor t1, Tensor t2, double value) { return TernaryOps.addcdiv_(self, t1, t2, value); }
+    public static Tensor maskedFill(Tensor self, Tensor mask, Object value) { return TernaryOps.maskedFill(self, mask, value); }
+    public static Tensor maskedFill_(Tensor self, Tensor mask, Object value) { return TernaryOps.maskedFill_(self, mask, value); }
+    public static Tensor real(Tensor t) { return ComplexOps.real(t); }
+    public static Tensor imag(Tensor t) { return ComplexOps.imag(t); }
+    public static Tensor viewAsReal(Tensor t) { return ComplexOps.viewAsReal(t); }
+    public static Tensor viewAsComplex(Tensor t) { return ComplexOps.viewAsComplex(t); }
+    public static Tensor conj(Tensor t) { return ComplexOps.conj(t); }
+    public static Tensor conjPhysical(Tensor t) { return ComplexOps.conjPhysical(t); }
+    public static Tensor resolveConj(Tensor t) { return ComplexOps.resolveConj(t); }
+    public static boolean isConj(Tensor t) { return ComplexOps.isConj(t); }
+    public static Tensor complex(Tensor real, Tensor imag) { return ComplexOps.complex(real, imag); }
+    public static Tensor polar(Tensor abs, Tensor angle) { return ComplexOps.polar(abs, angle); }
+    public static Tensor mH(Tensor t) { return ComplexOps.mH(t); }
+    public static Tensor adjoint(Tensor t) { return ComplexOps.adjoint(t); }
+    public static Tensor isreal(Tensor t) { return ComplexOps.isreal(t); }
+    public static boolean isComplex(Tensor t) { return ComplexOps.isComplex(t); }
+
+    // ---- generated delegations: end
+
 }

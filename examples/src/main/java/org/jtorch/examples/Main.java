@@ -35,11 +35,12 @@ public final class Main {
     /** y = X w* + noise; minimise mean((X w - y)^2) with gradient 2/n X^T (X w - y). */
     private static void regression() {
         int n = 4096, d = 64;
-        Tensor x = sin(arange(0.0, (double) n * d, 1.0).mul(0.37)).view(n, d);
+        // deterministic pseudo-random features in [-0.5, 0.5): frac(43758.5453 sin(i)) - 0.5
+        Tensor x = frac(sin(arange(0.0, (double) n * d, 1.0)).mul(43758.5453).abs()).sub(0.5).view(n, d);
         Tensor wTrue = cos(arange(0.0, d, 1.0));
         Tensor y = x.matmul(wTrue);
         Tensor w = zeros(d);
-        double lr = 0.5;
+        double lr = 2.0;
         long start = System.nanoTime();
         for (int step = 0; step <= 300; step++) {
             Tensor residual = x.matmul(w).sub(y);

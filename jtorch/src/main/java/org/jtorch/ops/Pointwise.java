@@ -32,7 +32,9 @@ public final class Pointwise {
         /** complex inputs give their real dtype (abs). */
         COMPLEX_TO_FLOAT,
         /** integral inputs compute in the default float dtype and complex inputs give their real dtype (angle). */
-        INT_AND_COMPLEX_TO_FLOAT
+        INT_AND_COMPLEX_TO_FLOAT,
+        /** as DEFAULT, but bool computes in int64: {@code square(x)} is {@code pow(x, 2)} with an int exponent. */
+        BOOL_TO_INT64
     }
 
     /** Dtype categories with formulas. */
@@ -51,6 +53,7 @@ public final class Pointwise {
         if ((p == Promotion.INT_TO_FLOAT || p == Promotion.INT_AND_COMPLEX_TO_FLOAT) && !compute.isFloatingPoint() && !compute.isComplex()) {
             compute = org.jtorch.Torch.getDefaultDtype();
         }
+        if (p == Promotion.BOOL_TO_INT64 && compute == DType.BOOL) compute = DType.INT64;
         if (ordered && compute.isComplex()) {
             throw new TorchTypeException(op + "(): ordering is not defined for complex numbers (got " + compute.cppName() + ")");
         }
@@ -129,6 +132,21 @@ public final class Pointwise {
                     operand(args[2], compute));
         };
         return OpDef.structured(schema, meta, kernel);
+    }
+
+    /** An op-specific input check, run by the meta rule before the generic dtype rules, with PyTorch's own wording. */
+    @FunctionalInterface
+    public interface Check {
+        void check(Object[] args);
+    }
+
+    /** {@code op} with {@code check} run first by its meta rule (so on every device, meta included). */
+    public static OpDef checked(OpDef op, Check check) {
+        OpDef.Meta meta = op.meta();
+        return OpDef.structured(op.schema(), args -> {
+            check.check(args);
+            return meta.infer(args);
+        }, op.kernel());
     }
 
     /**

@@ -12,11 +12,13 @@ import org.jtorch.DType;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
+import org.jtorch.TorchTypeException;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.kernels.cpu.ComplexMath;
 import org.jtorch.kernels.cpu.Erf;
 import org.jtorch.kernels.cpu.Fns;
 import org.jtorch.kernels.cpu.simd.FloatSimd;
+import org.jtorch.storage.LowPrecision;
 import org.jtorch.ops.Pointwise.Promotion;
 
 /**
@@ -76,6 +78,12 @@ public final class PointwiseOps {
         return Math.floorMod(a, checkedDivisor(b));
     }
 
+    /** C's {@code pow}: 1 to any power and -1 to ±inf are 1, where Java's {@code Math.pow} gives NaN. */
+    static double pow(double base, double exp) {
+        if (base == 1 || (base == -1 && Double.isInfinite(exp))) return 1;
+        return Math.pow(base, exp);
+    }
+
     static long intPow(long base, long exp) {
         if (exp < 0) {
             if (base == 1) return 1;
@@ -98,6 +106,13 @@ public final class PointwiseOps {
         boolean neg = decimals < 0;
         double ten = Math.pow(10, Math.abs(decimals));
         return neg ? Math.rint(x / ten) * ten : Math.rint(x * ten) / ten;
+    }
+
+    /** {@link #roundDecimals} in float, ATen's op-math type for float32, float16 and bfloat16: x·10^d rounds in float first. */
+    static double roundDecimalsFloat(float x, long decimals) {
+        boolean neg = decimals < 0;
+        float ten = (float) Math.pow(10, Math.abs(decimals));
+        return neg ? (float) Math.rint(x / ten) * ten : (float) Math.rint(x * ten) / ten;
     }
 
     private static final double SQRT_2 = Math.sqrt(2.0);
@@ -125,25 +140,42 @@ public final class PointwiseOps {
                 (xr, xi, yr, yi, o) -> { o[0] = xr + ad * yr - ai * yi; o[1] = xi + ad * yi + ai * yr; }, null);
     }
 
-    private static void checkAlpha(String op, Tensor self, Object other, Object alpha) {
+    /** PyTorch's {@code alpha_check}, against the common dtype of (self, other). */
+    private static void checkAlpha(Object[] args) {
+        Object alpha = args.length > 2 ? args[2] : null;
         if (alpha == null) return;
         Scalar s = Scalar.of(alpha);
-        DType r = other instanceof Tensor t ? TypePromotion.resultType(self, t) : self.dtype();
+        DType r = TypePromotion.resultType(args[0], args[1]);
+        if (s.kind() == Scalar.Kind.BOOL && r != DType.BOOL) {
+            throw new TorchException("Boolean alpha only supported for Boolean results.");
+        }
         if (!r.isFloatingPoint() && !r.isComplex() && !s.isIntegral()) {
             throw new TorchException("For integral input tensors, argument alpha must not be a floating point number.");
         }
-        if (r == DType.BOOL && s.kind() != Scalar.Kind.BOOL && s.longValue() != 1 && s.longValue() != 0) {
-            throw new TorchException("Boolean alpha only supported for Boolean results.");
-        }
-        if (op.equals("sub") && r == DType.BOOL) {
-            throw new TorchException("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.");
+        if (!r.isComplex() && s.isComplex()) {
+            throw new TorchException("For non-complex input tensors, argument alpha must not be a complex number.");
         }
     }
 
-    public static final OpDef ADD = Pointwise.binary("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-            Promotion.DEFAULT, ALL, false, args -> addAlpha(args.length > 2 ? args[2] : null, false));
-    public static final OpDef SUB = Pointwise.binary("sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-            Promotion.DEFAULT, NUMBERS, false, args -> addAlpha(args.length > 2 ? args[2] : null, true));
+    /** PyTorch's {@code sub_check}: no operand may be bool (a Java scalar counts with its own kind), then the alpha check. */
+    private static void checkSub(Object[] args) {
+        boolean a = ((Tensor) args[0]).dtype() == DType.BOOL;
+        boolean b = args[1] instanceof Tensor t ? t.dtype() == DType.BOOL : Scalar.of(args[1]).kind() == Scalar.Kind.BOOL;
+        if (a && b) {
+            throw new TorchException("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                    + "Use the `^` or `logical_xor()` operator instead.");
+        }
+        if (a || b) {
+            throw new TorchException("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                    + "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+        }
+        checkAlpha(args);
+    }
+
+    public static final OpDef ADD = Pointwise.checked(Pointwise.binary("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+            Promotion.DEFAULT, ALL, false, args -> addAlpha(args.length > 2 ? args[2] : null, false)), PointwiseOps::checkAlpha);
+    public static final OpDef SUB = Pointwise.checked(Pointwise.binary("sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
+            Promotion.DEFAULT, NUMBERS, false, args -> addAlpha(args.length > 2 ? args[2] : null, true)), PointwiseOps::checkSub);
     public static final OpDef MUL = Pointwise.binary("mul.Tensor(Tensor self, Tensor other) -> Tensor", Promotion.DEFAULT, ALL,
             bin((a, b) -> a * b, (a, b) -> a * b, ComplexMath::mul, FloatSimd.Binary.MUL));
     public static final OpDef DIV = Pointwise.binary("div.Tensor(Tensor self, Tensor other) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
@@ -161,7 +193,7 @@ public final class PointwiseOps {
             Promotion.DEFAULT, REAL, false, args -> new Fns.Binary((a, b) -> a % b, (a, b) -> a % checkedDivisor(b),
                     (a, b) -> Long.remainderUnsigned(a, checkedDivisor(b)), null, null));
     public static final OpDef POW = Pointwise.binary("pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor",
-            Promotion.DEFAULT, NUMBERS, bin(Math::pow, PointwiseOps::intPow, ComplexMath::pow, null));
+            Promotion.DEFAULT, NUMBERS, bin(PointwiseOps::pow, PointwiseOps::intPow, ComplexMath::pow, null));
     public static final OpDef ATAN2 = Pointwise.binary("atan2(Tensor self, Tensor other) -> Tensor", Promotion.INT_TO_FLOAT,
             REAL_FLOATS, bin(Math::atan2, null, null, null));
     public static final OpDef HYPOT = Pointwise.binary("hypot(Tensor self, Tensor other) -> Tensor", Promotion.INT_TO_FLOAT,
@@ -171,19 +203,36 @@ public final class PointwiseOps {
     public static final OpDef XLOGY = Pointwise.binary("xlogy.Tensor(Tensor self, Tensor other) -> Tensor", Promotion.INT_TO_FLOAT,
             REAL_FLOATS, bin((x, y) -> Double.isNaN(y) ? Double.NaN : x == 0 ? 0 : x * Math.log(y), null, null, null));
 
+    /** Refuses complex operands with PyTorch's message; ordering them is a TypeError in 2.15. */
+    private static Pointwise.Check noComplex(String message) {
+        return args -> {
+            for (Object a : args) {
+                if (a instanceof Tensor t && t.isComplex()) throw new TorchTypeException(message);
+            }
+        };
+    }
+
     /** maximum/minimum propagate NaN; fmax/fmin ignore it. */
-    public static final OpDef MAXIMUM = Pointwise.binary("maximum(Tensor self, Tensor other) -> Tensor", Promotion.DEFAULT, REAL, true,
+    public static final OpDef MAXIMUM = Pointwise.checked(Pointwise.binary("maximum(Tensor self, Tensor other) -> Tensor",
+            Promotion.DEFAULT, REAL, true,
             args -> new Fns.Binary((a, b) -> Double.isNaN(a) || Double.isNaN(b) ? Double.NaN : Math.max(a, b), Math::max,
-                    (a, b) -> Long.compareUnsigned(a, b) >= 0 ? a : b, null, FloatSimd.Binary.MAX));
-    public static final OpDef MINIMUM = Pointwise.binary("minimum(Tensor self, Tensor other) -> Tensor", Promotion.DEFAULT, REAL, true,
+                    (a, b) -> Long.compareUnsigned(a, b) >= 0 ? a : b, null, FloatSimd.Binary.MAX)),
+            noComplex("maximum not implemented for complex tensors."));
+    public static final OpDef MINIMUM = Pointwise.checked(Pointwise.binary("minimum(Tensor self, Tensor other) -> Tensor",
+            Promotion.DEFAULT, REAL, true,
             args -> new Fns.Binary((a, b) -> Double.isNaN(a) || Double.isNaN(b) ? Double.NaN : Math.min(a, b), Math::min,
-                    (a, b) -> Long.compareUnsigned(a, b) <= 0 ? a : b, null, FloatSimd.Binary.MIN));
-    public static final OpDef FMAX = Pointwise.binary("fmax(Tensor self, Tensor other) -> Tensor", Promotion.DEFAULT, REAL, true,
+                    (a, b) -> Long.compareUnsigned(a, b) <= 0 ? a : b, null, FloatSimd.Binary.MIN)),
+            noComplex("minimum not implemented for complex tensors."));
+    public static final OpDef FMAX = Pointwise.checked(Pointwise.binary("fmax(Tensor self, Tensor other) -> Tensor",
+            Promotion.DEFAULT, REAL, true,
             args -> new Fns.Binary((a, b) -> Double.isNaN(a) ? b : Double.isNaN(b) ? a : Math.max(a, b), Math::max,
-                    (a, b) -> Long.compareUnsigned(a, b) >= 0 ? a : b, null, null));
-    public static final OpDef FMIN = Pointwise.binary("fmin(Tensor self, Tensor other) -> Tensor", Promotion.DEFAULT, REAL, true,
+                    (a, b) -> Long.compareUnsigned(a, b) >= 0 ? a : b, null, null)),
+            noComplex("fmax not implemented for complex tensors."));
+    public static final OpDef FMIN = Pointwise.checked(Pointwise.binary("fmin(Tensor self, Tensor other) -> Tensor",
+            Promotion.DEFAULT, REAL, true,
             args -> new Fns.Binary((a, b) -> Double.isNaN(a) ? b : Double.isNaN(b) ? a : Math.min(a, b), Math::min,
-                    (a, b) -> Long.compareUnsigned(a, b) <= 0 ? a : b, null, null));
+                    (a, b) -> Long.compareUnsigned(a, b) <= 0 ? a : b, null, null)),
+            noComplex("fmin not implemented for complex tensors."));
 
     // ---- comparisons, logical, bitwise --------------------------------------------------------------
 
@@ -234,18 +283,33 @@ public final class PointwiseOps {
 
     // ---- unary --------------------------------------------------------------------------------------
 
-    public static final OpDef NEG = Pointwise.unary("neg(Tensor self) -> Tensor", Promotion.DEFAULT, NUMBERS,
-            new Fns.Unary(x -> -x, x -> -x, null, (re, im, o) -> { o[0] = -re; o[1] = -im; }, FloatSimd.Unary.NEG));
+    /** A check refusing one dtype category with PyTorch's message, as the exception {@code error} makes it. */
+    private static Pointwise.Check refuse(DType.Category category, java.util.function.Function<String, RuntimeException> error,
+                                          String message) {
+        return args -> {
+            if (((Tensor) args[0]).dtype().category() == category) throw error.apply(message);
+        };
+    }
+
+    public static final OpDef NEG = Pointwise.checked(Pointwise.unary("neg(Tensor self) -> Tensor", Promotion.DEFAULT, NUMBERS,
+            new Fns.Unary(x -> -x, x -> -x, null, (re, im, o) -> { o[0] = -re; o[1] = -im; }, FloatSimd.Unary.NEG)),
+            refuse(DType.Category.BOOL, TorchException::new, "Negation, the `-` operator, on a bool tensor is not supported. "
+                    + "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."));
     public static final OpDef ABS = Pointwise.unary("abs(Tensor self) -> Tensor", Promotion.COMPLEX_TO_FLOAT, ALL,
             new Fns.Unary(Math::abs, Math::abs, x -> x, (re, im, o) -> { o[0] = Math.hypot(re, im); o[1] = 0; }, FloatSimd.Unary.ABS));
-    public static final OpDef SIGN = Pointwise.unary("sign(Tensor self) -> Tensor", Promotion.DEFAULT, REAL,
-            new Fns.Unary(x -> x > 0 ? 1 : x < 0 ? -1 : x, Long::signum, x -> x == 0 ? 0 : 1, null, null));
+    /** (0 < x) - (x < 0) as ATen computes it: 0 for NaN and for both zeros. */
+    private static double sign(double x) { return x > 0 ? 1 : x < 0 ? -1 : 0; }
+
+    public static final OpDef SIGN = Pointwise.checked(Pointwise.unary("sign(Tensor self) -> Tensor", Promotion.DEFAULT, REAL,
+            new Fns.Unary(PointwiseOps::sign, Long::signum, x -> x == 0 ? 0 : 1, null, null)),
+            refuse(DType.Category.COMPLEX, TorchException::new,
+                    "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead."));
     public static final OpDef SGN = Pointwise.unary("sgn(Tensor self) -> Tensor", Promotion.DEFAULT, ALL,
-            new Fns.Unary(x -> x > 0 ? 1 : x < 0 ? -1 : x, Long::signum, x -> x == 0 ? 0 : 1,
+            new Fns.Unary(PointwiseOps::sign, Long::signum, x -> x == 0 ? 0 : 1,
                     (re, im, o) -> { double m = Math.hypot(re, im); o[0] = m == 0 ? 0 : re / m; o[1] = m == 0 ? 0 : im / m; }, null));
     public static final OpDef RECIPROCAL = Pointwise.unary("reciprocal(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(x -> 1 / x, ComplexMath::reciprocal, FloatSimd.Unary.RECIPROCAL));
-    public static final OpDef SQUARE = Pointwise.unary("square(Tensor self) -> Tensor", Promotion.DEFAULT, NUMBERS,
+    public static final OpDef SQUARE = Pointwise.unary("square(Tensor self) -> Tensor", Promotion.BOOL_TO_INT64, NUMBERS,
             new Fns.Unary(x -> x * x, x -> x * x, null, (re, im, o) -> ComplexMath.mul(re, im, re, im, o), FloatSimd.Unary.SQUARE));
     public static final OpDef EXP = Pointwise.unary("exp(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::exp, ComplexMath::exp, FloatSimd.Unary.EXP));
@@ -255,51 +319,77 @@ public final class PointwiseOps {
             realSimd(Math::expm1, FloatSimd.Unary.EXPM1));
     public static final OpDef LOG = Pointwise.unary("log(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::log, ComplexMath::log, FloatSimd.Unary.LOG));
-    public static final OpDef LOG2 = Pointwise.unary("log2(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
-            real(x -> Math.log(x) / Math.log(2)));
-    public static final OpDef LOG10 = Pointwise.unary("log10(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
-            real(Math::log10));
+    public static final OpDef LOG2 = Pointwise.unary("log2(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
+            cplx(x -> Math.log(x) / Math.log(2), ComplexMath::log2, null));
+    public static final OpDef LOG10 = Pointwise.unary("log10(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
+            cplx(Math::log10, ComplexMath::log10, null));
     public static final OpDef LOG1P = Pointwise.unary("log1p(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
             realSimd(Math::log1p, FloatSimd.Unary.LOG1P));
     public static final OpDef SQRT = Pointwise.unary("sqrt(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::sqrt, ComplexMath::sqrt, FloatSimd.Unary.SQRT));
-    public static final OpDef RSQRT = Pointwise.unary("rsqrt(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
-            realSimd(x -> 1 / Math.sqrt(x), FloatSimd.Unary.RSQRT));
+    public static final OpDef RSQRT = Pointwise.unary("rsqrt(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
+            cplx(x -> 1 / Math.sqrt(x), ComplexMath::rsqrt, FloatSimd.Unary.RSQRT));
     public static final OpDef SIN = Pointwise.unary("sin(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::sin, ComplexMath::sin, FloatSimd.Unary.SIN));
     public static final OpDef COS = Pointwise.unary("cos(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::cos, ComplexMath::cos, FloatSimd.Unary.COS));
     public static final OpDef TAN = Pointwise.unary("tan(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::tan, ComplexMath::tan, null));
-    public static final OpDef ASIN = Pointwise.unary("asin(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS, real(Math::asin));
-    public static final OpDef ACOS = Pointwise.unary("acos(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS, real(Math::acos));
-    public static final OpDef ATAN = Pointwise.unary("atan(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS, real(Math::atan));
+    public static final OpDef ASIN = Pointwise.unary("asin(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
+            cplx(Math::asin, ComplexMath::asin, null));
+    public static final OpDef ACOS = Pointwise.unary("acos(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
+            cplx(Math::acos, ComplexMath::acos, null));
+    public static final OpDef ATAN = Pointwise.unary("atan(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
+            cplx(Math::atan, ComplexMath::atan, null));
     public static final OpDef SINH = Pointwise.unary("sinh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::sinh, ComplexMath::sinh, null));
     public static final OpDef COSH = Pointwise.unary("cosh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::cosh, ComplexMath::cosh, null));
     public static final OpDef TANH = Pointwise.unary("tanh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::tanh, ComplexMath::tanh, FloatSimd.Unary.TANH));
-    public static final OpDef ASINH = Pointwise.unary("asinh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
-            real(x -> Double.isInfinite(x) ? x : Math.copySign(Math.log(Math.abs(x) + Math.sqrt(x * x + 1)), x)));
-    public static final OpDef ACOSH = Pointwise.unary("acosh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
-            real(x -> Math.log(x + Math.sqrt(x * x - 1))));
-    public static final OpDef ATANH = Pointwise.unary("atanh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
-            real(x -> 0.5 * Math.log1p(2 * x / (1 - x))));
+    public static final OpDef ASINH = Pointwise.unary("asinh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
+            cplx(x -> Double.isInfinite(x) ? x : Math.copySign(Math.log(Math.abs(x) + Math.sqrt(x * x + 1)), x), ComplexMath::asinh, null));
+    public static final OpDef ACOSH = Pointwise.unary("acosh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
+            cplx(x -> Math.log(x + Math.sqrt(x * x - 1)), ComplexMath::acosh, null));
+    public static final OpDef ATANH = Pointwise.unary("atanh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
+            cplx(x -> 0.5 * Math.log1p(2 * x / (1 - x)), ComplexMath::atanh, null));
     public static final OpDef SIGMOID = Pointwise.unary("sigmoid(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(x -> 1 / (1 + Math.exp(-x)), ComplexMath::sigmoid, FloatSimd.Unary.SIGMOID));
+    /**
+     * ATen computes logit in {@code scalar_t} (bfloat16 arithmetic for bfloat16): the bounds, {@code 1 - z}
+     * and the ratio are rounded to the compute dtype before the log, which matters near x = 1/2 and at the bounds.
+     */
     public static final OpDef LOGIT = Pointwise.unary("logit(Tensor self, float? eps=None) -> Tensor", Promotion.INT_TO_FLOAT,
             REAL_FLOATS, false, args -> {
+                DType in = ((Tensor) args[0]).dtype();
+                java.util.function.DoubleUnaryOperator r = roundingTo(in.isFloatingPoint() ? in : org.jtorch.Torch.getDefaultDtype());
                 double eps = args.length > 1 && args[1] != null ? ((Number) args[1]).doubleValue() : -1;
+                double lo = r.applyAsDouble(eps), hi = r.applyAsDouble(1 - lo);
                 return real(x -> {
-                    double z = eps < 0 ? x : Math.min(Math.max(x, eps), 1 - eps);
-                    return Math.log(z / (1 - z));
+                    double z = eps < 0 ? x : x < lo ? lo : x > hi ? hi : x;
+                    return Math.log(r.applyAsDouble(z / r.applyAsDouble(1 - z)));
                 });
             });
-    public static final OpDef RELU = Pointwise.unary("relu(Tensor self) -> Tensor", Promotion.DEFAULT, REAL, true,
-            args -> new Fns.Unary(x -> x > 0 || Double.isNaN(x) ? x : 0, x -> Math.max(x, 0), x -> x, null, FloatSimd.Unary.RELU));
-    public static final OpDef SILU = Pointwise.unary("silu(Tensor self) -> Tensor", Promotion.DEFAULT, REAL_FLOATS,
-            realSimd(x -> x / (1 + Math.exp(-x)), FloatSimd.Unary.SILU));
+
+    /** Rounds a double result of one arithmetic step as ATen's {@code scalar_t} arithmetic stores it. */
+    static java.util.function.DoubleUnaryOperator roundingTo(DType d) {
+        return switch (d) {
+            case FLOAT64 -> x -> x;
+            case FLOAT16 -> x -> LowPrecision.halfToFloat(LowPrecision.floatToHalf((float) x));
+            case BFLOAT16 -> x -> LowPrecision.bfloat16ToFloat(LowPrecision.floatToBFloat16((float) x));
+            default -> x -> (float) x;
+        };
+    }
+
+    /** relu is clamp_min(x, 0) in ATen, hence clamp's message for complex input. */
+    public static final OpDef RELU = Pointwise.checked(Pointwise.unary("relu(Tensor self) -> Tensor", Promotion.DEFAULT, REAL, true,
+            args -> new Fns.Unary(x -> x > 0 || Double.isNaN(x) ? x : 0, x -> Math.max(x, 0), x -> x, null, FloatSimd.Unary.RELU)),
+            args -> {
+                refuse(DType.Category.BOOL, TorchException::new, "Boolean inputs not supported for relu").check(args);
+                refuse(DType.Category.COMPLEX, TorchTypeException::new, "clamp is not supported for complex types").check(args);
+            });
+    public static final OpDef SILU = Pointwise.unary("silu(Tensor self) -> Tensor", Promotion.DEFAULT, FLOATS,
+            cplx(x -> x / (1 + Math.exp(-x)), ComplexMath::silu, FloatSimd.Unary.SILU));
     public static final OpDef GELU = Pointwise.unary("gelu(Tensor self, *, str approximate='none') -> Tensor", Promotion.DEFAULT,
             REAL_FLOATS, false, args -> "tanh".equals(args.length > 1 ? args[1] : null) ? real(PointwiseOps::geluTanh) : real(PointwiseOps::gelu));
     public static final OpDef SOFTPLUS = Pointwise.unary("softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor",
@@ -311,23 +401,34 @@ public final class PointwiseOps {
     public static final OpDef ERFC = Pointwise.unary("erfc(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS, real(Erf::erfc));
     public static final OpDef ERFINV = Pointwise.unary("erfinv(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
             real(Erf::erfinv));
-    public static final OpDef DEG2RAD = Pointwise.unary("deg2rad(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
-            real(x -> x * (Math.PI / 180)));
-    public static final OpDef RAD2DEG = Pointwise.unary("rad2deg(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
-            real(x -> x * (180 / Math.PI)));
+    /** Complex input is definable but not implemented: NotImplementedError in 2.15. */
+    public static final OpDef DEG2RAD = Pointwise.checked(Pointwise.unary("deg2rad(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT,
+            REAL_FLOATS, real(x -> x * (Math.PI / 180))), refuse(DType.Category.COMPLEX, UnsupportedOperationException::new,
+            "deg2rad is not supported for complex tensors."));
+    public static final OpDef RAD2DEG = Pointwise.checked(Pointwise.unary("rad2deg(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT,
+            REAL_FLOATS, real(x -> x * (180 / Math.PI))), refuse(DType.Category.COMPLEX, UnsupportedOperationException::new,
+            "rad2deg is not supported for complex tensors."));
 
     private static Fns.Unary rounding(java.util.function.DoubleUnaryOperator d) { return new Fns.Unary(d, x -> x, x -> x, null, null); }
 
-    public static final OpDef FLOOR = Pointwise.unary("floor(Tensor self) -> Tensor", Promotion.DEFAULT, REAL, rounding(Math::floor));
-    public static final OpDef CEIL = Pointwise.unary("ceil(Tensor self) -> Tensor", Promotion.DEFAULT, REAL, rounding(Math::ceil));
-    public static final OpDef TRUNC = Pointwise.unary("trunc(Tensor self) -> Tensor", Promotion.DEFAULT, REAL,
-            rounding(x -> x < 0 ? Math.ceil(x) : Math.floor(x)));
+    private static Pointwise.Check notComplex(String op) {
+        return refuse(DType.Category.COMPLEX, TorchException::new, op + " is not supported for complex inputs");
+    }
+
+    public static final OpDef FLOOR = Pointwise.checked(Pointwise.unary("floor(Tensor self) -> Tensor", Promotion.DEFAULT, REAL,
+            rounding(Math::floor)), notComplex("floor"));
+    public static final OpDef CEIL = Pointwise.checked(Pointwise.unary("ceil(Tensor self) -> Tensor", Promotion.DEFAULT, REAL,
+            rounding(Math::ceil)), notComplex("ceil"));
+    public static final OpDef TRUNC = Pointwise.checked(Pointwise.unary("trunc(Tensor self) -> Tensor", Promotion.DEFAULT, REAL,
+            rounding(x -> x < 0 ? Math.ceil(x) : Math.floor(x))), notComplex("trunc"));
     public static final OpDef FRAC = Pointwise.unary("frac(Tensor self) -> Tensor", Promotion.DEFAULT, REAL_FLOATS,
             real(x -> x - (x < 0 ? Math.ceil(x) : Math.floor(x))));
     public static final OpDef ROUND = Pointwise.unary("round.decimals(Tensor self, *, int decimals=0) -> Tensor", Promotion.DEFAULT,
             REAL, false, args -> {
                 long decimals = args.length > 1 && args[1] != null ? ((Number) args[1]).longValue() : 0;
-                return decimals == 0 ? rounding(PointwiseOps::roundHalfEven) : rounding(x -> roundDecimals(x, decimals));
+                if (decimals == 0) return rounding(PointwiseOps::roundHalfEven);
+                if (((Tensor) args[0]).dtype() == DType.FLOAT64) return rounding(x -> roundDecimals(x, decimals));
+                return rounding(x -> roundDecimalsFloat((float) x, decimals));
             });
 
     public static final OpDef ISNAN = Pointwise.unary("isnan(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL, ALL,
@@ -338,12 +439,15 @@ public final class PointwiseOps {
     public static final OpDef ISFINITE = Pointwise.unary("isfinite(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL, ALL,
             new Fns.Unary(x -> b(Double.isFinite(x)), x -> 1, null,
                     (re, im, o) -> { o[0] = b(Double.isFinite(re) && Double.isFinite(im)); o[1] = 0; }, null));
-    public static final OpDef ISPOSINF = Pointwise.unary("isposinf(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL, REAL, true,
-            a -> new Fns.Unary(x -> b(x == Double.POSITIVE_INFINITY), x -> 0, null, null, null));
-    public static final OpDef ISNEGINF = Pointwise.unary("isneginf(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL, REAL, true,
-            a -> new Fns.Unary(x -> b(x == Double.NEGATIVE_INFINITY), x -> 0, null, null, null));
-    public static final OpDef SIGNBIT = Pointwise.unary("signbit(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL, REAL, true,
-            a -> new Fns.Unary(x -> b(Double.doubleToRawLongBits(x) < 0), x -> l(x < 0), x -> 0, null, null));
+    public static final OpDef ISPOSINF = Pointwise.checked(Pointwise.unary("isposinf(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL,
+            REAL, true, a -> new Fns.Unary(x -> b(x == Double.POSITIVE_INFINITY), x -> 0, null, null, null)),
+            refuse(DType.Category.COMPLEX, TorchTypeException::new, "isposinf does not support complex inputs."));
+    public static final OpDef ISNEGINF = Pointwise.checked(Pointwise.unary("isneginf(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL,
+            REAL, true, a -> new Fns.Unary(x -> b(x == Double.NEGATIVE_INFINITY), x -> 0, null, null, null)),
+            refuse(DType.Category.COMPLEX, TorchTypeException::new, "isneginf does not support complex inputs."));
+    public static final OpDef SIGNBIT = Pointwise.checked(Pointwise.unary("signbit(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL,
+            REAL, true, a -> new Fns.Unary(x -> b(Double.doubleToRawLongBits(x) < 0), x -> l(x < 0), x -> 0, null, null)),
+            refuse(DType.Category.COMPLEX, TorchException::new, "signbit is not implemented for complex tensors."));
     public static final OpDef LOGICAL_NOT = Pointwise.unary("logical_not(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL, ALL,
             new Fns.Unary(x -> b(x == 0), x -> l(x == 0), null, (re, im, o) -> { o[0] = b(re == 0 && im == 0); o[1] = 0; }, null));
     /** On bool, logical negation; on integers, one's complement. */

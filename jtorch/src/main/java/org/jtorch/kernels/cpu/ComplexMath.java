@@ -32,13 +32,9 @@ public final class ComplexMath {
 
     public static double abs(double re, double im) { return Math.hypot(re, im); }
 
+    /** exp(re)·(cos im + i sin im), as PyTorch's vector kernel: exp(inf + 0i) is inf + NaN·i (C99 would give inf + 0i). */
     public static void exp(double re, double im, double[] o) {
         double e = Math.exp(re);
-        if (im == 0) {
-            o[0] = e;
-            o[1] = im;
-            return;
-        }
         o[0] = e * Math.cos(im);
         o[1] = e * Math.sin(im);
     }
@@ -120,7 +116,91 @@ public final class ComplexMath {
         exp(lr * br - li * bi, lr * bi + li * br, o);
     }
 
-    public static void reciprocal(double re, double im, double[] o) { div(1, 0, re, im, o); }
+    /** conj(z) / |z|², as PyTorch's vector kernel: 1/0 is NaN + NaN·i (not the inf of a division). */
+    public static void reciprocal(double re, double im, double[] o) {
+        double n = re * re + im * im;
+        o[0] = re / n;
+        o[1] = -im / n;
+    }
+
+    private static final double LN2 = Math.log(2), LN10 = Math.log(10);
+
+    public static void log2(double re, double im, double[] o) {
+        log(re, im, o);
+        o[0] /= LN2;
+        o[1] /= LN2;
+    }
+
+    public static void log10(double re, double im, double[] o) {
+        log(re, im, o);
+        o[0] /= LN10;
+        o[1] /= LN10;
+    }
+
+    public static void rsqrt(double re, double im, double[] o) {
+        sqrt(re, im, o);
+        reciprocal(o[0], o[1], o);
+    }
+
+    /** asinh z = log(z + sqrt(z² + 1)), evaluated on the right half-plane (asinh is odd) to avoid cancellation. */
+    public static void asinh(double re, double im, double[] o) {
+        if (re < 0 || (re == 0 && Double.doubleToRawLongBits(re) < 0)) {
+            asinh(-re, -im, o);
+            o[0] = -o[0];
+            o[1] = -o[1];
+            return;
+        }
+        sqrt(re * re - im * im + 1, 2 * re * im, o);
+        log(re + o[0], im + o[1], o);
+    }
+
+    /** asin z = -i asinh(iz). */
+    public static void asin(double re, double im, double[] o) {
+        asinh(-im, re, o);
+        double r = o[0];
+        o[0] = o[1];
+        o[1] = -r;
+    }
+
+    /** acos z = π/2 - asin z, as PyTorch's vector kernel computes it. */
+    public static void acos(double re, double im, double[] o) {
+        asin(re, im, o);
+        o[0] = Math.PI / 2 - o[0];
+        o[1] = -o[1];
+    }
+
+    /** acosh z = log(z + sqrt(z + 1)·sqrt(z - 1)) (Kahan's form, which keeps the principal branch). */
+    public static void acosh(double re, double im, double[] o) {
+        sqrt(re + 1, im, o);
+        double pr = o[0], pi = o[1];
+        sqrt(re - 1, im, o);
+        double qr = o[0], qi = o[1];
+        log(re + pr * qr - pi * qi, im + pr * qi + pi * qr, o);
+    }
+
+    /**
+     * atanh z = (log(1 + z) - log(1 - z)) / 2, in the form that keeps the sign of zero parts (as C99's
+     * catanh): re = log1p(4x / ((1 - x)² + y²)) / 4, im = atan2(2y, (1 - x)(1 + x) - y²) / 2.
+     */
+    public static void atanh(double re, double im, double[] o) {
+        double d = (1 - re) * (1 - re) + im * im;
+        o[0] = Math.log1p(4 * re / d) / 4;
+        o[1] = Math.atan2(2 * im, (1 - re) * (1 + re) - im * im) / 2;
+    }
+
+    /** atan z = -i atanh(iz). */
+    public static void atan(double re, double im, double[] o) {
+        atanh(-im, re, o);
+        double r = o[0];
+        o[0] = o[1];
+        o[1] = -r;
+    }
+
+    /** silu z = z / (1 + exp(-z)). */
+    public static void silu(double re, double im, double[] o) {
+        exp(-re, -im, o);
+        div(re, im, 1 + o[0], o[1], o);
+    }
 
     public static void sigmoid(double re, double im, double[] o) {
         exp(-re, -im, o);

@@ -1,0 +1,225 @@
+package org.jtorch;
+
+import java.net.URL;
+import java.security.CodeSource;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * Python's {@code warnings} module for JTorch: every warning of the library (PyTorch's
+ * {@code TORCH_WARN}, Python-side {@code warnings.warn}) goes through {@link #warn}, never straight to
+ * {@code System.err}.
+ *
+ * <p>A warning has a {@link Category} and a message. What happens to it is decided by the first
+ * matching filter, newest first, as in Python ({@link Action#DEFAULT} when none matches):
+ * <ul>
+ *   <li>{@code DEFAULT}: printed the first time a message of that category is raised from a given call
+ *       site (the first caller outside JTorch, found by walking the stack);</li>
+ *   <li>{@code ONCE}: printed the first time a message of that category is raised anywhere;</li>
+ *   <li>{@code ALWAYS}: printed every time; {@code IGNORE}: dropped;</li>
+ *   <li>{@code ERROR}: thrown as a {@link TorchWarningException} (the {@code -W error} analogue).</li>
+ * </ul>
+ * Printed warnings go to {@code System.err} as {@code Train.java:12: UserWarning: message}. Unlike
+ * Python, {@code DeprecationWarning} is shown by default: a Java program has no {@code __main__} module
+ * to tell user code from library code.
+ *
+ * <p>While a {@link #catchWarnings()} scope is open on a thread, warnings raised on that thread are
+ * recorded there instead. Filters are global (settle them at start-up or in tests); the once-registries
+ * are shared by all threads. Everything here is thread-safe.
+ */
+public final class Warnings {
+    private Warnings() {}
+
+    /** The warning classes of Python and PyTorch. */
+    public enum Category {
+        USER_WARNING("UserWarning"),
+        DEPRECATION_WARNING("DeprecationWarning"),
+        FUTURE_WARNING("FutureWarning"),
+        RUNTIME_WARNING("RuntimeWarning"),
+        /** A slow path was taken (e.g. vmap's per-example fallback). */
+        PERFORMANCE_WARNING("PerformanceWarning");
+
+        private final String pythonName;
+
+        Category(String pythonName) { this.pythonName = pythonName; }
+
+        /** The name Python prints ({@code UserWarning}). */
+        public String pythonName() { return pythonName; }
+    }
+
+    /** Filter actions, as Python's {@code warnings.filterwarnings(action, ...)}. */
+    public enum Action { DEFAULT, ALWAYS, IGNORE, ERROR, ONCE }
+
+    /** A filter; a null category matches every category, a null pattern every message. */
+    private record Filter(Category category, Pattern message, Action action) {
+        boolean matches(Category c, String text) {
+            return (category == null || category == c) && (message == null || message.matcher(text).lookingAt());
+        }
+    }
+
+    private static final Filter[] NO_FILTERS = new Filter[0];
+    /** Newest first; replaced whole on every change, so readers need no lock. */
+    private static volatile Filter[] filters = NO_FILTERS;
+
+    /** DEFAULT: (category, message, call site) already shown. Cleared when the filters change, as Python does. */
+    private static final Set<SiteKey> SHOWN_AT_SITE = ConcurrentHashMap.newKeySet();
+    /** ONCE: (category, message) already shown. */
+    private static final Set<MessageKey> SHOWN_ONCE = ConcurrentHashMap.newKeySet();
+
+    private record MessageKey(Category category, String message) {}
+
+    private record SiteKey(Category category, String message, Site site) {}
+
+    /** A call site; the class name keeps same-named files of different packages apart. */
+    private record Site(String className, String file, int line) {}
+
+    private static final ThreadLocal<WarningRecorder> RECORDER = new ThreadLocal<>();
+
+    // ---- raising ------------------------------------------------------------------------------------
+
+    /** {@code warnings.warn(message)}: a {@link Category#USER_WARNING}. */
+    public static void warn(String message) { warn(Category.USER_WARNING, message); }
+
+    /** {@code warnings.warn(message, category)}. */
+    public static void warn(Category category, String message) {
+        Objects.requireNonNull(category, "category");
+        Objects.requireNonNull(message, "message");
+        WarningRecorder recorder = RECORDER.get();
+        if (recorder != null) {
+            Site site = callerSite();
+            recorder.add(new Warning(category, message, site.file(), site.line()));
+            return;
+        }
+        switch (actionFor(category, message)) {
+            case IGNORE -> { }
+            case ERROR -> throw new TorchWarningException(category, message);
+            case ONCE -> {
+                if (SHOWN_ONCE.add(new MessageKey(category, message))) print(category, message, callerSite());
+            }
+            case ALWAYS -> print(category, message, callerSite());
+            case DEFAULT -> {
+                Site site = callerSite();
+                if (SHOWN_AT_SITE.add(new SiteKey(category, message, site))) print(category, message, site);
+            }
+        }
+    }
+
+    private static Action actionFor(Category category, String message) {
+        for (Filter f : filters) if (f.matches(category, message)) return f.action();
+        return Action.DEFAULT;
+    }
+
+    private static void print(Category category, String message, Site site) {
+        System.err.println(new Warning(category, message, site.file(), site.line()));
+    }
+
+    // ---- filters ------------------------------------------------------------------------------------
+
+    /** {@code warnings.simplefilter(action, category)}: applies to every message of {@code category}. */
+    public static void filter(Category category, Action action) {
+        addFilter(new Filter(Objects.requireNonNull(category, "category"), null, Objects.requireNonNull(action, "action")));
+    }
+
+    /**
+     * {@code warnings.filterwarnings(action, message=regex, category)}: applies to messages of
+     * {@code category} that start with a match of {@code messageRegex} (case-insensitive, as Python).
+     */
+    public static void filter(Category category, Action action, String messageRegex) {
+        addFilter(new Filter(Objects.requireNonNull(category, "category"), Pattern.compile(messageRegex, Pattern.CASE_INSENSITIVE),
+                Objects.requireNonNull(action, "action")));
+    }
+
+    /** {@code warnings.simplefilter(action)}: applies to every category. */
+    public static void filterAll(Action action) {
+        addFilter(new Filter(null, null, Objects.requireNonNull(action, "action")));
+    }
+
+    /** {@code warnings.resetwarnings()}: removes every filter, so all categories are back to {@link Action#DEFAULT}. */
+    public static synchronized void resetFilters() {
+        filters = NO_FILTERS;
+        SHOWN_AT_SITE.clear();
+    }
+
+    private static synchronized void addFilter(Filter f) {
+        Filter[] old = filters;
+        Filter[] next = new Filter[old.length + 1];
+        next[0] = f;
+        System.arraycopy(old, 0, next, 1, old.length);
+        filters = next;
+        SHOWN_AT_SITE.clear();
+    }
+
+    // ---- recording ----------------------------------------------------------------------------------
+
+    /**
+     * {@code warnings.catch_warnings(record=True)} with {@code simplefilter("always")}: until the returned
+     * scope is closed, every warning raised on this thread is recorded in it (not printed, not thrown).
+     * <pre>{@code try (WarningRecorder rec = Warnings.catchWarnings()) { ...; rec.records() } }</pre>
+     */
+    public static WarningRecorder catchWarnings() {
+        WarningRecorder r = new WarningRecorder(RECORDER.get(), Thread.currentThread());
+        RECORDER.set(r);
+        return r;
+    }
+
+    static void close(WarningRecorder r) {
+        if (r.isClosed()) return;
+        if (Thread.currentThread() != r.owner()) {
+            throw new IllegalStateException("catchWarnings: a recorder must be closed by the thread that opened it");
+        }
+        if (RECORDER.get() != r) throw new IllegalStateException("catchWarnings: recorders closed out of order");
+        r.markClosed();
+        if (r.outer() == null) RECORDER.remove();
+        else RECORDER.set(r.outer());
+    }
+
+    // ---- call sites ---------------------------------------------------------------------------------
+
+    private static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+    private static final Site UNKNOWN = new Site("", "<unknown>", -1);
+    private static final String LIBRARY_SOURCE = sourceOf(Warnings.class);
+
+    /**
+     * Library classes: org.jtorch classes loaded from the same place as this one. The code source tells
+     * them apart from user code that shares the package prefix (JTorch's own tests, for instance).
+     */
+    private static final ClassValue<Boolean> IS_LIBRARY = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> c) {
+            return c.getName().startsWith("org.jtorch.") && Objects.equals(sourceOf(c), LIBRARY_SOURCE);
+        }
+    };
+
+    private static String sourceOf(Class<?> c) {
+        CodeSource cs = c.getProtectionDomain().getCodeSource();
+        URL url = cs == null ? null : cs.getLocation();
+        return url == null ? null : url.toExternalForm(); // not URL.equals, which resolves host names
+    }
+
+    private static boolean isPlatform(Class<?> c) {
+        ClassLoader l = c.getClassLoader();
+        return l == null || l == ClassLoader.getPlatformClassLoader();
+    }
+
+    /** The first frame outside JTorch, preferring user code to JDK frames (a pool thread's run loop). */
+    private static Site callerSite() {
+        return WALKER.walk(frames -> {
+            StackWalker.StackFrame fallback = null;
+            for (var it = frames.iterator(); it.hasNext(); ) {
+                StackWalker.StackFrame f = it.next();
+                Class<?> c = f.getDeclaringClass();
+                if (IS_LIBRARY.get(c)) continue;
+                if (!isPlatform(c)) return site(f);
+                if (fallback == null) fallback = f;
+            }
+            return fallback == null ? UNKNOWN : site(fallback);
+        });
+    }
+
+    private static Site site(StackWalker.StackFrame f) {
+        String file = f.getFileName();
+        return new Site(f.getClassName(), file == null ? "<unknown>" : file, f.getLineNumber());
+    }
+}

@@ -1,0 +1,341 @@
+package org.jtorch.kernels.cpu;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import org.jtorch.DType;
+import org.jtorch.Scalar;
+import org.jtorch.TorchException;
+import org.jtorch.kernels.cpu.simd.GemmSimd;
+
+/**
+ * Pure-Java batched GEMM, {@code C[b] = alpha * op(A[b]) * B[b] + beta * C[b]}, for every dtype JTorch
+ * multiplies. It is the only path for float16, bfloat16, float8 and the integer dtypes, and the
+ * fallback for float32/float64/complex when OpenBLAS is absent.
+ *
+ * <p>Arithmetic follows PyTorch's CPU kernels: reduced-precision floats are widened to float,
+ * accumulated in float and rounded once at the store; float32 accumulates in float, float64 in double;
+ * integers accumulate in 64-bit wrapping arithmetic, which, truncated at the store, equals the narrow
+ * type's own wrapping arithmetic; complex64/complex128 accumulate in double. Products use fused
+ * multiply-add, as BLAS kernels do. With {@code beta == 0} C is not read, so NaN in C does not
+ * propagate (the BLAS convention PyTorch relies on for {@code addmm(beta=0)}).
+ *
+ * <p>Operands may have any strides (0 included). Each is read once into a packed row-major array of
+ * the compute type (B per matrix, A per task), so the inner loop sees only dense arrays. The output is
+ * computed in panels of {@link #NC} columns and the contraction in chunks of {@link #KC}: a KC x NC
+ * block of B (128 KiB of floats) stays in L2 while the accumulators of four rows (4 KiB) stay in L1,
+ * and each B element loaded feeds four multiply-adds. Rows are split across threads with
+ * {@link Parallel#forRange} once a matrix is large; many small matrices are split by batch instead.
+ * The summation order of every output element is fixed (k ascending), whatever the thread count.
+ */
+public final class JavaGemm {
+    private JavaGemm() {}
+
+    /** Columns of C per panel. */
+    static final int NC = 256;
+    /** Contraction length per block. */
+    static final int KC = 128;
+    /** Multiply-adds worth a task of their own (about 20-50 µs here). */
+    private static final long TASK_WORK = 1L << 18;
+
+    /**
+     * A batch of strided matrices of one dtype: element (b, i, j) is at element index
+     * {@code offset + b * batchStride + i * rowStride + j * colStride} of {@code data} (complex elements
+     * count as one).
+     */
+    public record Operand(MemorySegment data, DType dtype, long offset, long batchStride, long rowStride, long colStride) {}
+
+    /** The arithmetic a dtype is computed in. */
+    private enum Domain { FLOAT, DOUBLE, LONG, COMPLEX }
+
+    private static Domain domain(DType d) {
+        if (d.isComplex()) return Domain.COMPLEX;
+        if (d == DType.FLOAT64) return Domain.DOUBLE;
+        if (d.isFloatingPoint()) return Domain.FLOAT;
+        if (d.isIntegral(true)) return Domain.LONG;
+        throw new TorchException("JavaGemm: unsupported dtype " + d);
+    }
+
+    /**
+     * {@code C[b] = alpha * op(A[b]) B[b] + beta * C[b]} for {@code b < batch}, where A[b] is m x k,
+     * B[b] is k x n and C[b] m x n; op conjugates A when {@code conjugateA} (complex dtypes only). The
+     * compute dtype is C's. C must not overlap A or B. Alpha and beta are converted to the compute type
+     * (integers truncate, as ATen's {@code Scalar::to<int64_t>}).
+     */
+    public static void gemm(long batch, int m, int n, int k, Scalar alpha, Scalar beta,
+                            Operand a, Operand b, Operand c, boolean conjugateA) {
+        if (batch <= 0 || m == 0 || n == 0) return;
+        long work = (long) m * n * Math.max(k, 1);
+        if (batch > 1 && work < TASK_WORK) {
+            // Small matrices: one task per group of whole matrices, each computed on one thread.
+            Parallel.forRange(batch, Math.max(1, TASK_WORK / work), (s, e) -> {
+                for (long i = s; i < e; i++) matrix(i, m, n, k, alpha, beta, a, b, c, conjugateA, false);
+            });
+        } else {
+            for (long i = 0; i < batch; i++) matrix(i, m, n, k, alpha, beta, a, b, c, conjugateA, true);
+        }
+    }
+
+    private static void matrix(long i, int m, int n, int k, Scalar alpha, Scalar beta,
+                               Operand a, Operand b, Operand c, boolean conjugateA, boolean parallel) {
+        long ao = a.offset() + i * a.batchStride(), bo = b.offset() + i * b.batchStride(), co = c.offset() + i * c.batchStride();
+        switch (domain(c.dtype())) {
+            case FLOAT -> floatGemm(m, n, k, (float) alpha.doubleValue(), (float) beta.doubleValue(), a, ao, b, bo, c, co, parallel);
+            case DOUBLE -> doubleGemm(m, n, k, alpha.doubleValue(), beta.doubleValue(), a, ao, b, bo, c, co, parallel);
+            case LONG -> longGemm(m, n, k, alpha.longValue(), beta.longValue(), a, ao, b, bo, c, co, parallel);
+            case COMPLEX -> complexGemm(m, n, k, alpha, beta, a, ao, b, bo, c, co, conjugateA, parallel);
+        }
+    }
+
+    /** Splits the rows of one matrix into tasks when the matrix is worth it. */
+    private static void forRows(int m, int n, int k, boolean parallel, Parallel.RangeBody body) {
+        long perRow = (long) n * Math.max(k, 1);
+        if (!parallel) body.run(0, m);
+        else Parallel.forRange(m, Math.max(4, (TASK_WORK + perRow - 1) / perRow), body);
+    }
+
+    /** Size of a packed buffer, which must fit a Java array. */
+    private static int packedSize(long rows, long cols, int components) {
+        long n = rows * cols * components;
+        if (n > Integer.MAX_VALUE - 8) {
+            throw new TorchException("matmul: a " + rows + "x" + cols + " operand is too large for the Java GEMM");
+        }
+        return (int) n;
+    }
+
+    // ---- float: float32, float16, bfloat16, float8 --------------------------------------------------
+
+    private static void floatGemm(int m, int n, int k, float alpha, float beta, Operand a, long ao, Operand b, long bo,
+                                  Operand c, long co, boolean parallel) {
+        float[] bp = new float[packedSize(k, n, 1)];
+        packFloat(b, bo, 0, k, n, bp);
+        forRows(m, n, k, parallel, (r0, r1) -> {
+            int rows = (int) (r1 - r0);
+            float[] ap = new float[packedSize(rows, k, 1)];
+            packFloat(a, ao, (int) r0, rows, k, ap);
+            float[] acc = new float[rows * Math.min(NC, n)];
+            for (int jc = 0; jc < n; jc += NC) {
+                int nc = Math.min(NC, n - jc);
+                Arrays.fill(acc, 0f);
+                for (int pc = 0; pc < k; pc += KC) {
+                    int pe = Math.min(k, pc + KC);
+                    int r = 0;
+                    for (; r + 4 <= rows; r += 4) GemmSimd.float4(ap, r * k, k, bp, n, jc, nc, pc, pe, acc, r * nc);
+                    for (; r < rows; r++) GemmSimd.float1(ap, r * k, bp, n, jc, nc, pc, pe, acc, r * nc);
+                }
+                storeFloat(c, co, (int) r0, rows, jc, nc, acc, alpha, beta);
+            }
+        });
+    }
+
+    /** Rows {@code [r0, r0 + rows)} of x, columns {@code [0, cols)}, into {@code dst} row-major. */
+    private static void packFloat(Operand x, long base, int r0, int rows, int cols, float[] dst) {
+        long rs = x.rowStride(), cs = x.colStride(), start = base + r0 * rs;
+        float[] heap = x.dtype() == DType.FLOAT32 ? heapFloats(x.data()) : null;
+        if (heap != null) {
+            for (int i = 0; i < rows; i++) {
+                long e = start + i * rs;
+                if (cs == 1) System.arraycopy(heap, (int) e, dst, i * cols, cols);
+                else for (int j = 0; j < cols; j++) dst[i * cols + j] = heap[(int) (e + j * cs)];
+            }
+            return;
+        }
+        ElementIO io = ElementIO.of(x.dtype());
+        MemorySegment s = x.data();
+        for (int i = 0; i < rows; i++) {
+            long e = start + i * rs;
+            for (int j = 0; j < cols; j++) dst[i * cols + j] = (float) io.getDouble(s, e + j * cs);
+        }
+    }
+
+    private static void storeFloat(Operand c, long co, int r0, int rows, int jc, int nc, float[] acc, float alpha, float beta) {
+        long rs = c.rowStride(), cs = c.colStride();
+        ElementIO io = ElementIO.of(c.dtype());
+        MemorySegment s = c.data();
+        for (int i = 0; i < rows; i++) {
+            long e = co + (r0 + i) * rs + jc * cs;
+            for (int j = 0; j < nc; j++) {
+                long idx = e + j * cs;
+                float v = alpha * acc[i * nc + j];
+                if (beta != 0) v += beta * (float) io.getDouble(s, idx);
+                io.setDouble(s, idx, v); // v is a float, so a narrower storage format rounds it exactly once
+            }
+        }
+    }
+
+    // ---- double: float64 ----------------------------------------------------------------------------
+
+    private static void doubleGemm(int m, int n, int k, double alpha, double beta, Operand a, long ao, Operand b, long bo,
+                                   Operand c, long co, boolean parallel) {
+        double[] bp = new double[packedSize(k, n, 1)];
+        packDouble(b, bo, 0, k, n, bp);
+        forRows(m, n, k, parallel, (r0, r1) -> {
+            int rows = (int) (r1 - r0);
+            double[] ap = new double[packedSize(rows, k, 1)];
+            packDouble(a, ao, (int) r0, rows, k, ap);
+            double[] acc = new double[rows * Math.min(NC, n)];
+            for (int jc = 0; jc < n; jc += NC) {
+                int nc = Math.min(NC, n - jc);
+                Arrays.fill(acc, 0.0);
+                for (int pc = 0; pc < k; pc += KC) {
+                    int pe = Math.min(k, pc + KC);
+                    int r = 0;
+                    for (; r + 4 <= rows; r += 4) GemmSimd.double4(ap, r * k, k, bp, n, jc, nc, pc, pe, acc, r * nc);
+                    for (; r < rows; r++) GemmSimd.double1(ap, r * k, bp, n, jc, nc, pc, pe, acc, r * nc);
+                }
+                storeDouble(c, co, (int) r0, rows, jc, nc, acc, alpha, beta);
+            }
+        });
+    }
+
+    private static void packDouble(Operand x, long base, int r0, int rows, int cols, double[] dst) {
+        long rs = x.rowStride(), cs = x.colStride(), start = base + r0 * rs;
+        double[] heap = x.dtype() == DType.FLOAT64 ? heapDoubles(x.data()) : null;
+        if (heap != null) {
+            for (int i = 0; i < rows; i++) {
+                long e = start + i * rs;
+                if (cs == 1) System.arraycopy(heap, (int) e, dst, i * cols, cols);
+                else for (int j = 0; j < cols; j++) dst[i * cols + j] = heap[(int) (e + j * cs)];
+            }
+            return;
+        }
+        ElementIO io = ElementIO.of(x.dtype());
+        MemorySegment s = x.data();
+        for (int i = 0; i < rows; i++) {
+            long e = start + i * rs;
+            for (int j = 0; j < cols; j++) dst[i * cols + j] = io.getDouble(s, e + j * cs);
+        }
+    }
+
+    private static void storeDouble(Operand c, long co, int r0, int rows, int jc, int nc, double[] acc, double alpha, double beta) {
+        long rs = c.rowStride(), cs = c.colStride();
+        ElementIO io = ElementIO.of(c.dtype());
+        MemorySegment s = c.data();
+        for (int i = 0; i < rows; i++) {
+            long e = co + (r0 + i) * rs + jc * cs;
+            for (int j = 0; j < nc; j++) {
+                long idx = e + j * cs;
+                double v = alpha * acc[i * nc + j];
+                if (beta != 0) v += beta * io.getDouble(s, idx);
+                io.setDouble(s, idx, v);
+            }
+        }
+    }
+
+    // ---- long: integers -----------------------------------------------------------------------------
+
+    private static void longGemm(int m, int n, int k, long alpha, long beta, Operand a, long ao, Operand b, long bo,
+                                 Operand c, long co, boolean parallel) {
+        long[] bp = new long[packedSize(k, n, 1)];
+        packLong(b, bo, 0, k, n, bp);
+        forRows(m, n, k, parallel, (r0, r1) -> {
+            int rows = (int) (r1 - r0);
+            long[] ap = new long[packedSize(rows, k, 1)];
+            packLong(a, ao, (int) r0, rows, k, ap);
+            long[] acc = new long[rows * Math.min(NC, n)];
+            for (int jc = 0; jc < n; jc += NC) {
+                int nc = Math.min(NC, n - jc);
+                Arrays.fill(acc, 0L);
+                for (int r = 0; r < rows; r++) {
+                    int c0 = r * nc;
+                    for (int p = 0; p < k; p++) {
+                        long x = ap[r * k + p];
+                        int row = p * n + jc;
+                        for (int j = 0; j < nc; j++) acc[c0 + j] += x * bp[row + j];
+                    }
+                }
+                ElementIO io = ElementIO.of(c.dtype());
+                MemorySegment s = c.data();
+                for (int i = 0; i < rows; i++) {
+                    long e = co + (r0 + i) * c.rowStride() + jc * c.colStride();
+                    for (int j = 0; j < nc; j++) {
+                        long idx = e + j * c.colStride();
+                        long v = alpha * acc[i * nc + j];
+                        if (beta != 0) v += beta * io.getLong(s, idx);
+                        io.setLong(s, idx, v);
+                    }
+                }
+            }
+        });
+    }
+
+    private static void packLong(Operand x, long base, int r0, int rows, int cols, long[] dst) {
+        long rs = x.rowStride(), cs = x.colStride(), start = base + r0 * rs;
+        ElementIO io = ElementIO.of(x.dtype());
+        MemorySegment s = x.data();
+        for (int i = 0; i < rows; i++) {
+            long e = start + i * rs;
+            for (int j = 0; j < cols; j++) dst[i * cols + j] = io.getLong(s, e + j * cs);
+        }
+    }
+
+    // ---- complex: (re, im) pairs in double ------------------------------------------------------------
+
+    private static void complexGemm(int m, int n, int k, Scalar alpha, Scalar beta, Operand a, long ao, Operand b, long bo,
+                                    Operand c, long co, boolean conjugateA, boolean parallel) {
+        double[] bp = new double[packedSize(k, n, 2)];
+        packComplex(b, bo, 0, k, n, bp, false);
+        double alphaRe = alpha.doubleValue(), alphaIm = alpha.imag(), betaRe = beta.doubleValue(), betaIm = beta.imag();
+        boolean readC = betaRe != 0 || betaIm != 0;
+        forRows(m, n, k, parallel, (r0, r1) -> {
+            int rows = (int) (r1 - r0);
+            double[] ap = new double[packedSize(rows, k, 2)];
+            packComplex(a, ao, (int) r0, rows, k, ap, conjugateA);
+            double[] acc = new double[2 * Math.min(NC, n)];
+            ElementIO io = ElementIO.of(c.dtype());
+            MemorySegment s = c.data();
+            for (int jc = 0; jc < n; jc += NC) {
+                int nc = Math.min(NC, n - jc);
+                for (int r = 0; r < rows; r++) {
+                    Arrays.fill(acc, 0.0);
+                    for (int p = 0; p < k; p++) {
+                        double xr = ap[2 * (r * k + p)], xi = ap[2 * (r * k + p) + 1];
+                        int row = 2 * (p * n + jc);
+                        for (int j = 0; j < nc; j++) {
+                            double yr = bp[row + 2 * j], yi = bp[row + 2 * j + 1];
+                            acc[2 * j] = Math.fma(xr, yr, Math.fma(-xi, yi, acc[2 * j]));
+                            acc[2 * j + 1] = Math.fma(xr, yi, Math.fma(xi, yr, acc[2 * j + 1]));
+                        }
+                    }
+                    long e = co + (r0 + r) * c.rowStride() + jc * c.colStride();
+                    for (int j = 0; j < nc; j++) {
+                        long idx = e + j * c.colStride();
+                        double sr = acc[2 * j], si = acc[2 * j + 1];
+                        double vr = alphaRe * sr - alphaIm * si, vi = alphaRe * si + alphaIm * sr;
+                        if (readC) {
+                            double or = io.getDouble(s, idx), oi = io.getImag(s, idx);
+                            vr += betaRe * or - betaIm * oi;
+                            vi += betaRe * oi + betaIm * or;
+                        }
+                        io.setComplex(s, idx, vr, vi);
+                    }
+                }
+            }
+        });
+    }
+
+    private static void packComplex(Operand x, long base, int r0, int rows, int cols, double[] dst, boolean conjugate) {
+        long rs = x.rowStride(), cs = x.colStride(), start = base + r0 * rs;
+        ElementIO io = ElementIO.of(x.dtype());
+        MemorySegment s = x.data();
+        double sign = conjugate ? -1 : 1;
+        for (int i = 0; i < rows; i++) {
+            long e = start + i * rs;
+            for (int j = 0; j < cols; j++) {
+                int d = 2 * (i * cols + j);
+                dst[d] = io.getDouble(s, e + j * cs);
+                dst[d + 1] = sign * io.getImag(s, e + j * cs);
+            }
+        }
+    }
+
+    // A heap segment that spans its whole array has element indices equal to array indices: the
+    // packers then copy rows with System.arraycopy instead of reading element by element.
+
+    private static float[] heapFloats(MemorySegment s) {
+        return s.heapBase().orElse(null) instanceof float[] f && s.byteSize() == (long) f.length * Float.BYTES ? f : null;
+    }
+
+    private static double[] heapDoubles(MemorySegment s) {
+        return s.heapBase().orElse(null) instanceof double[] d && s.byteSize() == (long) d.length * Double.BYTES ? d : null;
+    }
+}

@@ -1,0 +1,112 @@
+package org.jtorch.ops;
+
+import java.lang.foreign.MemorySegment;
+import org.jtorch.DType;
+import org.jtorch.Device;
+import org.jtorch.Scalar;
+import org.jtorch.Tensor;
+import org.jtorch.kernels.blas.OpenBlas;
+import org.jtorch.kernels.blas.OpenBlas.Transpose;
+import org.jtorch.kernels.cpu.JavaGemm;
+
+/**
+ * The CPU kernel behind every matrix product of {@link MatmulOps}: {@code out = beta * bias + alpha *
+ * op(A) B} over a batch of matrices, with arguments already validated by the meta rules.
+ *
+ * <p>Routing: float32, float64, complex64 and complex128 go to OpenBLAS when it is loaded; every other
+ * dtype, and those four when OpenBLAS is absent, goes to {@link JavaGemm}. Empty contractions
+ * ({@code k == 0}) also go to JavaGemm, which writes {@code beta * bias} (or zeros) without ever
+ * forming a leading dimension, so BLAS never sees a degenerate matrix.
+ *
+ * <p>No operand is copied when BLAS can read it as it is: a matrix whose last two strides are
+ * {@code (ld, 1)} is passed as is, one with strides {@code (1, ld)} is passed transposed, only other
+ * layouts (including broadcast, stride-0 ones) are made contiguous first. Heap storage is handed to
+ * BLAS directly (OpenBLAS makes that a critical downcall).
+ */
+final class MatmulKernels {
+    private MatmulKernels() {}
+
+    private static final Scalar ZERO = Scalar.of(0L);
+
+    /**
+     * Writes {@code out[b] = beta * bias[b] + alpha * op(a[b]) b[b]} where {@code a} is [B, m, k] and
+     * {@code b} is [B, k, n] (views; any strides) and {@code out} holds B * m * n elements in row-major
+     * order of [B, m, n] (its own shape may differ: [m], [], [B, m, n]...). {@code bias} is broadcast to
+     * {@code out}'s shape; it is ignored when null or when beta is zero (so NaN in it does not
+     * propagate, as PyTorch documents for {@code addmm}). {@code conjugateA} conjugates A (vdot).
+     */
+    static void run(Tensor out, Tensor bias, Tensor a, Tensor b, Scalar beta, Scalar alpha, boolean conjugateA) {
+        if (out.numel() == 0) return;
+        long batch = a.size(0);
+        int m = Math.toIntExact(a.size(1)), k = Math.toIntExact(a.size(2)), n = Math.toIntExact(b.size(2));
+        // BLAS and the Java kernel write C through its strides but must not read what they write:
+        // an out= tensor that is strided or aliases an input gets a fresh buffer, copied back at the end.
+        boolean direct = out.isContiguous() && out.storage() != a.storage() && out.storage() != b.storage();
+        Tensor target = direct ? out : Tensor.empty(out.shapeRef(), out.dtype(), Device.CPU);
+        boolean useBias = bias != null && !isZero(beta);
+        if (useBias) CopyOps.convert(bias, target);
+        Scalar effectiveBeta = useBias ? beta : ZERO;
+        Tensor c = target.viewOf(target.storageOffset(), new long[] {batch, m, n}, new long[] {(long) m * n, n, 1});
+        DType dtype = out.dtype();
+        if (k > 0 && !conjugateA && blasDtype(dtype) && OpenBlas.isAvailable()) {
+            blas(dtype, batch, m, n, k, alpha, effectiveBeta, a, b, c);
+        } else {
+            JavaGemm.gemm(batch, m, n, k, alpha, effectiveBeta, operand(a), operand(b), operand(c), conjugateA);
+        }
+        if (!direct) CopyOps.convert(target, out);
+    }
+
+    private static boolean isZero(Scalar s) { return s.doubleValue() == 0 && s.imag() == 0; }
+
+    private static boolean blasDtype(DType d) {
+        return d == DType.FLOAT32 || d == DType.FLOAT64 || d == DType.COMPLEX64 || d == DType.COMPLEX128;
+    }
+
+    private static JavaGemm.Operand operand(Tensor t) {
+        long[] st = t.strideRef();
+        return new JavaGemm.Operand(t.storage().segment(), t.dtype(), t.storageOffset(), st[0], st[1], st[2]);
+    }
+
+    /** A batch of matrices as BLAS reads it: storage, first element, batch stride, op and leading dimension. */
+    private record BlasMatrix(MemorySegment data, long offset, long batchStride, Transpose op, int ld) {
+
+        /** {@code t} is [B, rows, cols]; sizes are at least 1. */
+        static BlasMatrix of(Tensor t) {
+            long rows = t.size(1), cols = t.size(2);
+            long[] st = t.strideRef();
+            // Strides of size-1 dims are irrelevant, hence the rows == 1 / cols == 1 escapes (as in ATen's addmm).
+            if (st[2] == 1 && (rows == 1 || st[1] >= cols) && fitsInt(rows == 1 ? cols : st[1])) {
+                return new BlasMatrix(t.storage().segment(), t.storageOffset(), st[0], Transpose.NONE,
+                        (int) (rows == 1 ? cols : st[1]));
+            }
+            if (st[1] == 1 && (cols == 1 || st[2] >= rows) && fitsInt(cols == 1 ? rows : st[2])) {
+                return new BlasMatrix(t.storage().segment(), t.storageOffset(), st[0], Transpose.TRANSPOSE,
+                        (int) (cols == 1 ? rows : st[2]));
+            }
+            Tensor dense = CopyOps.clone(t);
+            return new BlasMatrix(dense.storage().segment(), dense.storageOffset(), rows * cols, Transpose.NONE, (int) cols);
+        }
+
+        private static boolean fitsInt(long v) { return v <= Integer.MAX_VALUE; }
+    }
+
+    private static void blas(DType dtype, long batch, int m, int n, int k, Scalar alpha, Scalar beta,
+                             Tensor a, Tensor b, Tensor c) {
+        BlasMatrix x = BlasMatrix.of(a), y = BlasMatrix.of(b);
+        MemorySegment cs = c.storage().segment();
+        for (long i = 0; i < batch; i++) {
+            long xo = x.offset() + i * x.batchStride(), yo = y.offset() + i * y.batchStride();
+            long co = c.storageOffset() + i * m * (long) n;
+            switch (dtype) {
+                case FLOAT32 -> OpenBlas.sgemm(x.op(), y.op(), m, n, k, (float) alpha.doubleValue(), x.data(), xo, x.ld(),
+                        y.data(), yo, y.ld(), (float) beta.doubleValue(), cs, co, n);
+                case FLOAT64 -> OpenBlas.dgemm(x.op(), y.op(), m, n, k, alpha.doubleValue(), x.data(), xo, x.ld(),
+                        y.data(), yo, y.ld(), beta.doubleValue(), cs, co, n);
+                case COMPLEX64 -> OpenBlas.cgemm(x.op(), y.op(), m, n, k, (float) alpha.doubleValue(), (float) alpha.imag(),
+                        x.data(), xo, x.ld(), y.data(), yo, y.ld(), (float) beta.doubleValue(), (float) beta.imag(), cs, co, n);
+                default -> OpenBlas.zgemm(x.op(), y.op(), m, n, k, alpha.doubleValue(), alpha.imag(),
+                        x.data(), xo, x.ld(), y.data(), yo, y.ld(), beta.doubleValue(), beta.imag(), cs, co, n);
+            }
+        }
+    }
+}
