@@ -348,6 +348,9 @@ public final class Tensor {
 
     public Tensor exp_() { return Torch.expOut(this, this); }
 
+    /** {@code x.where(condition, y)}: elements of this where condition holds, else of {@code other}. */
+    public Tensor where(Tensor condition, Object other) { return TernaryOps.where(condition, this, other); }
+
     @Override
     public String toString() { return org.jtorch.internal.TensorFormatter.format(this); }
 
@@ -468,10 +471,6 @@ public final class Tensor {
     public Tensor any() { return ReductionOps.any(this); }
     public Tensor any(long dim) { return ReductionOps.any(this, dim); }
     public Tensor any(long[] dims, boolean keepdim) { return ReductionOps.any(this, dims, keepdim); }
-    public Tensor vectorNorm() { return ReductionOps.vectorNorm(this); }
-    public Tensor vectorNorm(double ord) { return ReductionOps.vectorNorm(this, ord); }
-    public Tensor vectorNorm(double ord, long[] dims, boolean keepdim) { return ReductionOps.vectorNorm(this, ord, dims, keepdim); }
-    public Tensor vectorNorm(double ord, long[] dims, boolean keepdim, DType dtype) { return ReductionOps.vectorNorm(this, ord, dims, keepdim, dtype); }
     public Tensor mm(Tensor mat2) { return MatmulOps.mm(this, mat2); }
     public Tensor addmm(Tensor mat1, Tensor mat2) { return MatmulOps.addmm(this, mat1, mat2); }
     public Tensor addmm(Tensor mat1, Tensor mat2, Object beta, Object alpha) { return MatmulOps.addmm(this, mat1, mat2, beta, alpha); }
@@ -497,8 +496,6 @@ public final class Tensor {
     public Tensor clampMax(long max) { return ClampOps.clampMax(this, max); }
     public Tensor clampMax(Scalar max) { return ClampOps.clampMax(this, max); }
     public Tensor clampMax(Tensor max) { return ClampOps.clampMax(this, max); }
-    public Tensor hardtanh() { return ClampOps.hardtanh(this); }
-    public Tensor hardtanh(double minVal, double maxVal) { return ClampOps.hardtanh(this, minVal, maxVal); }
     public Tensor clamp_(Double min, Double max) { return ClampOps.clamp_(this, min, max); }
     public Tensor clamp_(Long min, Long max) { return ClampOps.clamp_(this, min, max); }
     public Tensor clamp_(Tensor min, Tensor max) { return ClampOps.clamp_(this, min, max); }
@@ -506,7 +503,6 @@ public final class Tensor {
     public Tensor clampMin_(Tensor min) { return ClampOps.clampMin_(this, min); }
     public Tensor clampMax_(double max) { return ClampOps.clampMax_(this, max); }
     public Tensor clampMax_(Tensor max) { return ClampOps.clampMax_(this, max); }
-    public Tensor hardtanh_(double minVal, double maxVal) { return ClampOps.hardtanh_(this, minVal, maxVal); }
     public Tensor lerp(Tensor end, double weight) { return TernaryOps.lerp(this, end, weight); }
     public Tensor lerp(Tensor end, Scalar weight) { return TernaryOps.lerp(this, end, weight); }
     public Tensor lerp(Tensor end, Tensor weight) { return TernaryOps.lerp(this, end, weight); }
@@ -524,8 +520,6 @@ public final class Tensor {
     public Tensor maskedFill_(Tensor mask, Object value) { return TernaryOps.maskedFill_(this, mask, value); }
     public Tensor real() { return ComplexOps.real(this); }
     public Tensor imag() { return ComplexOps.imag(this); }
-    public Tensor viewAsReal() { return ComplexOps.viewAsReal(this); }
-    public Tensor viewAsComplex() { return ComplexOps.viewAsComplex(this); }
     public Tensor conj() { return ComplexOps.conj(this); }
     public Tensor conjPhysical() { return ComplexOps.conjPhysical(this); }
     public Tensor resolveConj() { return ComplexOps.resolveConj(this); }

@@ -74,7 +74,7 @@ public final class ClampOps {
     }
 
     /** Applies the 2.15 bound rules (see the class comment) for a result of dtype {@code result}. */
-    static Bounds resolve(DType result, Scalar min, Scalar max) {
+    private static Bounds resolve(DType result, Scalar min, Scalar max) {
         if (result.isFloatingPoint()) {
             if (min != null) ScalarConversion.check(min, result);
             if (max != null) ScalarConversion.check(max, result);
@@ -87,7 +87,8 @@ public final class ClampOps {
         Position pmax = max == null ? null : position(max, range, result);
         if (pmin == Position.ABOVE || pmax == Position.BELOW) throw ScalarConversion.overflow(result);
         boolean hasMin = pmin == Position.INSIDE, hasMax = pmax == Position.INSIDE;
-        return new Bounds(result, hasMin, hasMax, hasMin ? ScalarConversion.toBits(min) : 0, hasMax ? ScalarConversion.toBits(max) : 0, 0, 0, false);
+        long lo = hasMin ? ScalarConversion.toBits(min) : 0, hi = hasMax ? ScalarConversion.toBits(max) : 0;
+        return new Bounds(result, hasMin, hasMax, lo, hi, 0, 0, false);
     }
 
     private enum Position { BELOW, INSIDE, ABOVE }
@@ -96,7 +97,8 @@ public final class ClampOps {
     private static Position position(Scalar s, IntRange range, DType dtype) {
         return switch (s.kind()) {
             case BOOL -> Position.INSIDE;
-            case INT -> range.isBelow(s.longValue()) ? Position.BELOW : range.isAbove(s.longValue()) ? Position.ABOVE : Position.INSIDE;
+            case INT -> range.isBelow(s.longValue()) ? Position.BELOW
+                    : range.isAbove(s.longValue()) ? Position.ABOVE : Position.INSIDE;
             case UINT -> range.isAboveUnsigned(s.longValue()) ? Position.ABOVE : Position.INSIDE;
             case FLOAT, COMPLEX -> {
                 double t = truncate(s.doubleValue());
@@ -173,7 +175,8 @@ public final class ClampOps {
      * {@code hardtanh(self, min_val, max_val)}: clamp without promotion. Integral tensors take the bounds
      * truncated toward zero and follow the 2.15 out-of-range rule (so uint8 accepts negative bounds).
      */
-    public static final OpDef HARDTANH = OpDef.structured("hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor",
+    public static final OpDef HARDTANH = OpDef.structured(
+            "hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor",
             args -> {
                 Tensor self = (Tensor) args[0];
                 if (self.dtype() == DType.BOOL) throw new TorchException("Bool inputs not supported for hardtanh");
@@ -229,7 +232,8 @@ public final class ClampOps {
     }
 
     /** {@code clamp(self, min, max)} with Tensor bounds; a null bound is absent. */
-    public static final OpDef CLAMP_TENSOR = OpDef.structured("clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor",
+    public static final OpDef CLAMP_TENSOR = OpDef.structured(
+            "clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor",
             args -> {
                 if (args[1] == null && args[2] == null) {
                     throw new TorchException("torch.clamp: At least one of 'min' or 'max' must not be None");

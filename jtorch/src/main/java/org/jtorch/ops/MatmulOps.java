@@ -63,7 +63,7 @@ public final class MatmulOps {
      * The dtype as {@code caffe2::TypeMeta} prints it (GCC's names), which some ATen messages use where
      * others print the ScalarType ({@link DType#cppName()}).
      */
-    static String typeMetaName(DType d) {
+    private static String typeMetaName(DType d) {
         return switch (d) {
             case BOOL -> "bool";
             case UINT8 -> "unsigned char";

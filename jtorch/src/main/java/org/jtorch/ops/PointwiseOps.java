@@ -18,8 +18,8 @@ import org.jtorch.kernels.cpu.ComplexMath;
 import org.jtorch.kernels.cpu.Erf;
 import org.jtorch.kernels.cpu.Fns;
 import org.jtorch.kernels.cpu.simd.FloatSimd;
-import org.jtorch.storage.LowPrecision;
 import org.jtorch.ops.Pointwise.Promotion;
+import org.jtorch.storage.LowPrecision;
 
 /**
  * Pointwise ops: arithmetic, exponentials and logarithms, trigonometry, activations, rounding,
@@ -316,23 +316,23 @@ public final class PointwiseOps {
     public static final OpDef EXP2 = Pointwise.unary("exp2(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
             real(x -> Math.pow(2, x)));
     public static final OpDef EXPM1 = Pointwise.unary("expm1(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
-            realSimd(Math::expm1, FloatSimd.Unary.EXPM1));
+            real(Math::expm1));
     public static final OpDef LOG = Pointwise.unary("log(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            cplx(Math::log, ComplexMath::log, FloatSimd.Unary.LOG));
+            cplx(Math::log, ComplexMath::log, null));
     public static final OpDef LOG2 = Pointwise.unary("log2(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(x -> Math.log(x) / Math.log(2), ComplexMath::log2, null));
     public static final OpDef LOG10 = Pointwise.unary("log10(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::log10, ComplexMath::log10, null));
     public static final OpDef LOG1P = Pointwise.unary("log1p(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
-            realSimd(Math::log1p, FloatSimd.Unary.LOG1P));
+            real(Math::log1p));
     public static final OpDef SQRT = Pointwise.unary("sqrt(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::sqrt, ComplexMath::sqrt, FloatSimd.Unary.SQRT));
     public static final OpDef RSQRT = Pointwise.unary("rsqrt(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(x -> 1 / Math.sqrt(x), ComplexMath::rsqrt, FloatSimd.Unary.RSQRT));
     public static final OpDef SIN = Pointwise.unary("sin(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            cplx(Math::sin, ComplexMath::sin, FloatSimd.Unary.SIN));
+            cplx(Math::sin, ComplexMath::sin, null));
     public static final OpDef COS = Pointwise.unary("cos(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            cplx(Math::cos, ComplexMath::cos, FloatSimd.Unary.COS));
+            cplx(Math::cos, ComplexMath::cos, null));
     public static final OpDef TAN = Pointwise.unary("tan(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::tan, ComplexMath::tan, null));
     public static final OpDef ASIN = Pointwise.unary("asin(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
@@ -346,7 +346,7 @@ public final class PointwiseOps {
     public static final OpDef COSH = Pointwise.unary("cosh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::cosh, ComplexMath::cosh, null));
     public static final OpDef TANH = Pointwise.unary("tanh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            cplx(Math::tanh, ComplexMath::tanh, FloatSimd.Unary.TANH));
+            cplx(Math::tanh, ComplexMath::tanh, null));
     public static final OpDef ASINH = Pointwise.unary("asinh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(x -> Double.isInfinite(x) ? x : Math.copySign(Math.log(Math.abs(x) + Math.sqrt(x * x + 1)), x), ComplexMath::asinh, null));
     public static final OpDef ACOSH = Pointwise.unary("acosh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,

@@ -26,6 +26,11 @@ public final class ReductionOps {
     /** What a reduction's meta rule hands its kernel: the reduced dims and the dtype whose domain computes. */
     record Plan(Op op, boolean[] mask, DType compute, double param) {}
 
+    /** The result dtype and the dtype whose category selects the kernel's compute domain. */
+    private record Types(DType out, DType compute) {
+        static Types same(DType d) { return new Types(d, d); }
+    }
+
     // ---- meta helpers -------------------------------------------------------------------------------
 
     /** The dims to reduce as a mask over the input's dims; {@code null} or empty means all. */
@@ -93,14 +98,14 @@ public final class ReductionOps {
     }
 
     /** A dims/keepdim reduction: args are (self, long[] dim, Boolean keepdim, ...); {@code rule} checks and picks dtypes. */
-    private static OpDef reduction(String schema, Op op, java.util.function.Function<Object[], DType[]> rule) {
+    private static OpDef reduction(String schema, Op op, java.util.function.Function<Object[], Types> rule, OpDef.Flag... flags) {
         OpDef.Meta meta = args -> {
             Tensor x = (Tensor) args[0];
             boolean[] mask = mask(x, (long[]) args[1]);
-            DType[] outAndCompute = rule.apply(args);
-            return Spec.of(outShape(x, mask, bool(args[2])), outAndCompute[0], x.device(), new Plan(op, mask, outAndCompute[1], 0));
+            Types types = rule.apply(args);
+            return Spec.of(outShape(x, mask, bool(args[2])), types.out(), x.device(), new Plan(op, mask, types.compute(), 0));
         };
-        return OpDef.structured(schema, meta, reduceKernel());
+        return OpDef.structured(schema, meta, reduceKernel(), flags);
     }
 
     // ---- sums and products ----------------------------------------------------------------------------
@@ -109,7 +114,7 @@ public final class ReductionOps {
     public static final OpDef SUM = reduction(
             "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", Op.SUM, args -> {
                 DType out = args[3] != null ? (DType) args[3] : integralToLong(((Tensor) args[0]).dtype());
-                return new DType[] {out, out};
+                return Types.same(out);
             });
 
     /** {@code nansum}: NaN counts as zero. Args: (self, dim, keepdim, dtype). */
@@ -122,14 +127,14 @@ public final class ReductionOps {
                 if (x.isFloatingPoint() && out.isIntegral(true)) {
                     throw new TorchException("\"nansum_cpu\" not implemented for '" + out.cppName() + "'");
                 }
-                return new DType[] {out, out};
+                return Types.same(out);
             });
 
     /** {@code prod}: bool and integer inputs give int64 unless {@code dtype} is given. Args: (self, dim, keepdim, dtype). */
     public static final OpDef PROD = reduction(
             "prod.dim_int(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", Op.PROD, args -> {
                 DType out = args[3] != null ? (DType) args[3] : integralToLong(((Tensor) args[0]).dtype());
-                return new DType[] {out, out};
+                return Types.same(out);
             });
 
     /** {@code mean}: floating and complex only. Args: (self, dim, keepdim, dtype). */
@@ -142,7 +147,7 @@ public final class ReductionOps {
                     throw new TorchException("mean(): could not infer output dtype. " + (dtype != null ? "Optional" : "Input")
                             + " dtype must be either a floating point or complex dtype. Got: " + out.cppName());
                 }
-                return new DType[] {out, out};
+                return Types.same(out);
             });
 
     /** {@code nanmean}: the mean of the non-NaN elements; floating inputs only. Args: (self, dim, keepdim, dtype). */
@@ -154,7 +159,7 @@ public final class ReductionOps {
                 }
                 DType out = args[3] != null ? (DType) args[3] : x.dtype();
                 if (!out.isFloatingPoint()) throw new TorchException("\"nansum_cpu\" not implemented for '" + out.cppName() + "'");
-                return new DType[] {out, out};
+                return Types.same(out);
             });
 
     // ---- extrema --------------------------------------------------------------------------------------
@@ -164,7 +169,7 @@ public final class ReductionOps {
             Tensor x = (Tensor) args[0];
             checkOrdered(name, x);
             checkNonEmpty(name, x, (long[]) args[1]);
-            return new DType[] {x.dtype(), x.dtype()};
+            return Types.same(x.dtype());
         });
     }
 
@@ -207,7 +212,7 @@ public final class ReductionOps {
             ReduceLoops.reduceWithIndex(max, outs[0], outs[1], (Tensor) args[0], p.mask(), p.compute());
         };
         return OpDef.structured(name + ".dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
-                meta, kernel, OpDef.Flag.NOT_DIFFERENTIABLE);
+                meta, kernel);
     }
 
     /** {@code max(dim)}: values and int64 indices (first occurrence; a NaN wins). Args: (self, Long dim, keepdim). */
@@ -279,7 +284,7 @@ public final class ReductionOps {
             args -> {
                 DType d = ((Tensor) args[0]).dtype();
                 DType out = d.isIntegral(true) ? Torch.getDefaultDtype() : d;
-                return new DType[] {out, out};
+                return Types.same(out);
             });
 
     // ---- logical --------------------------------------------------------------------------------------
@@ -287,9 +292,9 @@ public final class ReductionOps {
     private static OpDef logical(String name, Op op) {
         return reduction(name + ".dims(Tensor self, int[1]? dim=None, bool keepdim=False) -> Tensor", op, args -> {
             DType d = ((Tensor) args[0]).dtype();
-            // uint8 input keeps uint8, a legacy PyTorch keeps for compatibility.
-            return new DType[] {d == DType.UINT8 ? DType.UINT8 : DType.BOOL, d};
-        });
+            // uint8 input gives uint8: a legacy rule PyTorch keeps for compatibility.
+            return new Types(d == DType.UINT8 ? DType.UINT8 : DType.BOOL, d);
+        }, OpDef.Flag.NOT_DIFFERENTIABLE);
     }
 
     /** {@code all}: bool result (uint8 for uint8 input); NaN is true. Args: (self, dim, keepdim). */

@@ -134,12 +134,14 @@ public final class TernaryOps {
     }
 
     /** {@code lerp(start, end, weight)} with a Scalar weight; start and end must have the same floating or complex dtype. */
-    public static final OpDef LERP = withChecks(Pointwise.ternary("lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor",
-            Promotion.DEFAULT, FLOATS, TernaryOps::lerpFn), args -> lerpChecks(args, "lerp_kernel_scalar"));
+    public static final OpDef LERP = withChecks(Pointwise.ternary(
+            "lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", Promotion.DEFAULT, FLOATS, TernaryOps::lerpFn),
+            args -> lerpChecks(args, "lerp_kernel_scalar"));
 
     /** {@code lerp(start, end, weight)} with a Tensor weight of the same dtype, broadcast with start and end. */
-    public static final OpDef LERP_TENSOR = withChecks(Pointwise.ternary("lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor",
-            Promotion.DEFAULT, FLOATS, TernaryOps::lerpFn), args -> lerpChecks(args, "lerp_kernel_tensor"));
+    public static final OpDef LERP_TENSOR = withChecks(Pointwise.ternary(
+            "lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor", Promotion.DEFAULT, FLOATS, TernaryOps::lerpFn),
+            args -> lerpChecks(args, "lerp_kernel_tensor"));
 
     // ---- addcmul / addcdiv ------------------------------------------------------------------------------
 
@@ -248,7 +250,8 @@ public final class TernaryOps {
 
     private static Fns.Binary fillFn(Scalar value, DType dtype) {
         double vd = value.doubleValue(), vi = value.imag();
-        long vl = dtype == DType.BOOL ? (vd != 0 || vi != 0 || value.longValue() != 0 ? 1 : 0) : ScalarConversion.toBits(value);
+        boolean nonZero = vd != 0 || vi != 0 || value.longValue() != 0;
+        long vl = dtype == DType.BOOL ? (nonZero ? 1 : 0) : ScalarConversion.toBits(value);
         return new Fns.Binary((a, m) -> m != 0 ? vd : a, (a, m) -> m != 0 ? vl : a, null, (ar, ai, mr, mi, o) -> {
             boolean fill = mr != 0;
             o[0] = fill ? vd : ar;

@@ -75,7 +75,7 @@ class ClampOpsTest {
                 if ((min == null || min instanceof Long) && (max == null || max instanceof Long)) {
                     yield ClampOps.clamp(x, (Long) min, (Long) max);
                 }
-                yield ClampOps.clamp(x, Scalar.of(min), Scalar.of(max));
+                yield ClampOps.clamp(x, min == null ? null : Scalar.of(min), max == null ? null : Scalar.of(max));
             }
             case "clamp_min" -> switch (c.arg(1)) {
                 case Tensor t -> ClampOps.clampMin(x, t);

@@ -71,6 +71,7 @@ class PointwiseGoldenTest {
     @TestFactory
     Stream<DynamicTest> pointwiseCasesMatchPyTorch() {
         Golden.assertLoaded(1000);
+        Golden.assertDeviationsExist(DEVIATIONS);
         List<Case> cases = Golden.cases().stream().filter(c -> OPS.contains(c.op())).toList();
         for (String op : OPS) assertTrue(cases.stream().anyMatch(c -> c.op().equals(op)), "no golden case for " + op);
         return cases.stream()

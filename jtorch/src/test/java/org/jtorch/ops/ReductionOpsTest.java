@@ -370,6 +370,18 @@ class ReductionOpsTest {
                 assertEquals(dev / 3, ReductionOps.var(x, 1).toDoubleArray()[r], 1e-12, "complex var");
                 assertEquals(Math.sqrt(sq), ReductionOps.vectorNorm(x, 2, new long[] {1}, false).toDoubleArray()[r], 1e-12);
             }
+            Tensor y = transpose(random(DType.COMPLEX64, new long[] {5, 4, 3}, 6), 0, 2);
+            double[] q = y.toDoubleArray();
+            double[] re = new double[q.length / 2], im = new double[q.length / 2];
+            for (int i = 0; i < re.length; i++) {
+                re[i] = q[2 * i];
+                im[i] = q[2 * i + 1];
+            }
+            boolean[] m = mask(3, 0, 2);
+            double[] expected = naive(make(DType.FLOAT64, y.shape(), re), m, v -> naiveVar(v, 1));
+            double[] expectedIm = naive(make(DType.FLOAT64, y.shape(), im), m, v -> naiveVar(v, 1));
+            for (int i = 0; i < expected.length; i++) expected[i] += expectedIm[i];
+            assertClose(expected, ReductionOps.var(y, new long[] {0, 2}, 1, false).toDoubleArray(), 1e-6, "complex var over runs");
             assertEquals(DType.FLOAT64, ReductionOps.var(x).dtype());
             assertEquals(DType.FLOAT64, ReductionOps.vectorNorm(x).dtype());
             assertEquals(DType.COMPLEX128, ReductionOps.sum(x).dtype());
@@ -565,6 +577,44 @@ class ReductionOpsTest {
             assertTrue(Double.isNaN(ReductionOps.amax(n).item()));
             assertTrue(Double.isNaN(ReductionOps.amin(n).item()));
             assertTrue(Double.isNaN(ReductionOps.sum(n).item()));
+        }
+
+        @Test
+        void leadingDimSumsMatchTheGenericPathBitForBit() {
+            for (DType dt : new DType[] {DType.FLOAT32, DType.FLOAT64}) {
+                Tensor x = make(dt, new long[] {300, 7, 11}, toDouble(randomFloats(300 * 77, 3)));
+                Tensor strided = transpose(transpose(x, 0, 2).contiguous(), 0, 2); // same values, another layout
+                for (long[] dims : new long[][] {{0}, {0, 1}}) {
+                    assertArrayEquals(ReductionOps.sum(strided, dims, false).toDoubleArray(), ReductionOps.sum(x, dims, false).toDoubleArray(),
+                            dt + " sum " + java.util.Arrays.toString(dims));
+                    assertArrayEquals(ReductionOps.mean(strided, dims, true).toDoubleArray(), ReductionOps.mean(x, dims, true).toDoubleArray(),
+                            dt + " mean " + java.util.Arrays.toString(dims));
+                }
+            }
+        }
+
+        @Test
+        void float32SoftmaxMatchesTheDoublePath() {
+            Tensor x = make(DType.FLOAT32, new long[] {40, 300}, toDouble(randomFloats(40 * 300, 11)));
+            Tensor strided = transpose(transpose(x, 0, 1).contiguous(), 0, 1);
+            assertClose(ReductionOps.softmax(strided, 1).toDoubleArray(), ReductionOps.softmax(x, 1).toDoubleArray(), 1e-6, "softmax");
+            assertClose(ReductionOps.logSoftmax(strided, 1).toDoubleArray(), ReductionOps.logSoftmax(x, 1).toDoubleArray(), 2e-6, "log_softmax");
+            Tensor special = Torch.tensor(new float[][] {{1000, 1000, -1000}, {Float.NEGATIVE_INFINITY, Float.NEGATIVE_INFINITY, 0},
+                    {Float.NaN, 1, 2}, {Float.POSITIVE_INFINITY, 1, 2}});
+            Tensor specialStrided = transpose(transpose(special, 0, 1).contiguous(), 0, 1);
+            assertClose(ReductionOps.softmax(specialStrided, 1).toDoubleArray(), ReductionOps.softmax(special, 1).toDoubleArray(), 1e-6, "special");
+            assertClose(ReductionOps.logSoftmax(specialStrided, 1).toDoubleArray(), ReductionOps.logSoftmax(special, 1).toDoubleArray(), 1e-6,
+                    "special log");
+        }
+
+        @Test
+        void float64TrailingSumsAgreeWithTheGenericPath() {
+            Tensor x = make(DType.FLOAT64, new long[] {3, 70_001}, toDouble(randomFloats(3 * 70_001, 5)));
+            Tensor strided = transpose(transpose(x, 0, 1).contiguous(), 0, 1);
+            assertClose(ReductionOps.sum(strided, 1).toDoubleArray(), ReductionOps.sum(x, 1).toDoubleArray(), 1e-12, "sum");
+            assertClose(ReductionOps.amax(strided, 1).toDoubleArray(), ReductionOps.amax(x, 1).toDoubleArray(), 0, "amax");
+            assertClose(ReductionOps.amin(strided, 1).toDoubleArray(), ReductionOps.amin(x, 1).toDoubleArray(), 0, "amin");
+            assertEquals(ReductionOps.sum(strided).item(), ReductionOps.sum(x).item(), 1e-9);
         }
 
         double[] toDouble(float[] f) {

@@ -92,7 +92,7 @@ public final class Golden {
             return new Deviation(pattern, Kind.DTYPE_2_15, reason, dtype215);
         }
 
-        boolean matches(String id) {
+        public boolean matches(String id) {
             return pattern.endsWith("*") ? id.startsWith(pattern.substring(0, pattern.length() - 1)) : id.equals(pattern);
         }
     }
@@ -325,6 +325,13 @@ public final class Golden {
         if (exact) return Double.compare(got, e) == 0;
         if (Double.isInfinite(e) || Double.isInfinite(got)) return got == e;
         return Math.abs(got - e) <= tol.abs() + tol.rel() * Math.abs(e);
+    }
+
+    /** Every deviation covers at least one case, so a mistyped id cannot leave a real difference unlisted. */
+    public static void assertDeviationsExist(List<Deviation> deviations) {
+        for (Deviation d : deviations) {
+            assertTrue(CASES.stream().anyMatch(c -> d.matches(c.id())), "deviation " + d.pattern() + " matches no golden case");
+        }
     }
 
     /** Sanity of the fixture file itself: the harness is useless if it silently loads nothing. */

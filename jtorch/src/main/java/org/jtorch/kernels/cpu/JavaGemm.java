@@ -19,13 +19,15 @@ import org.jtorch.kernels.cpu.simd.GemmSimd;
  * multiply-add, as BLAS kernels do. With {@code beta == 0} C is not read, so NaN in C does not
  * propagate (the BLAS convention PyTorch relies on for {@code addmm(beta=0)}).
  *
- * <p>Operands may have any strides (0 included). Each is read once into a packed row-major array of
- * the compute type (B per matrix, A per task), so the inner loop sees only dense arrays. The output is
- * computed in panels of {@link #NC} columns and the contraction in chunks of {@link #KC}: a KC x NC
- * block of B (128 KiB of floats) stays in L2 while the accumulators of four rows (4 KiB) stay in L1,
- * and each B element loaded feeds four multiply-adds. Rows are split across threads with
- * {@link Parallel#forRange} once a matrix is large; many small matrices are split by batch instead.
- * The summation order of every output element is fixed (k ascending), whatever the thread count.
+ * <p>Operands may have any strides (0 included). Each is read into a packed row-major array of the
+ * compute type (B once per matrix, A per chunk of {@link #MC} rows), so the inner loops see only dense
+ * arrays. Float and double (the dtypes whose speed matters) are blocked for the caches and run the
+ * Vector API kernels of {@link GemmSimd}: the output is computed in panels of {@link #NC} columns and
+ * the contraction in blocks of {@link #KC}, so that a KC x NC block of B (128 KiB of floats) stays in
+ * L2 while four rows of accumulators are updated from it in registers. Integer and complex products
+ * are plain loops. Rows are split across threads with {@link Parallel#forRange} once a matrix is
+ * large; many small matrices are split by batch instead. The summation order of every output element
+ * is fixed (k ascending), whatever the thread count.
  */
 public final class JavaGemm {
     private JavaGemm() {}
@@ -34,6 +36,8 @@ public final class JavaGemm {
     static final int NC = 256;
     /** Contraction length per block. */
     static final int KC = 128;
+    /** Rows packed and accumulated at a time, which bounds the scratch arrays of a task. */
+    static final int MC = 128;
     /** Multiply-adds worth a task of their own (about 20-50 µs here). */
     private static final long TASK_WORK = 1L << 18;
 
@@ -86,11 +90,17 @@ public final class JavaGemm {
         }
     }
 
-    /** Splits the rows of one matrix into tasks when the matrix is worth it. */
+    /**
+     * Runs {@code body} over the rows of one matrix in chunks of at most {@link #MC} rows, split into
+     * tasks when the matrix is worth it.
+     */
     private static void forRows(int m, int n, int k, boolean parallel, Parallel.RangeBody body) {
+        Parallel.RangeBody chunked = (s, e) -> {
+            for (long r = s; r < e; r += MC) body.run(r, Math.min(e, r + MC));
+        };
         long perRow = (long) n * Math.max(k, 1);
-        if (!parallel) body.run(0, m);
-        else Parallel.forRange(m, Math.max(4, (TASK_WORK + perRow - 1) / perRow), body);
+        if (!parallel) chunked.run(0, m);
+        else Parallel.forRange(m, Math.max(4, (TASK_WORK + perRow - 1) / perRow), chunked);
     }
 
     /** Size of a packed buffer, which must fit a Java array. */
@@ -129,6 +139,7 @@ public final class JavaGemm {
 
     /** Rows {@code [r0, r0 + rows)} of x, columns {@code [0, cols)}, into {@code dst} row-major. */
     private static void packFloat(Operand x, long base, int r0, int rows, int cols, float[] dst) {
+        if (cols == 0) return; // k == 0: nothing to read, and row offsets may point past the storage
         long rs = x.rowStride(), cs = x.colStride(), start = base + r0 * rs;
         float[] heap = x.dtype() == DType.FLOAT32 ? heapFloats(x.data()) : null;
         if (heap != null) {
@@ -188,6 +199,7 @@ public final class JavaGemm {
     }
 
     private static void packDouble(Operand x, long base, int r0, int rows, int cols, double[] dst) {
+        if (cols == 0) return; // k == 0: nothing to read, and row offsets may point past the storage
         long rs = x.rowStride(), cs = x.colStride(), start = base + r0 * rs;
         double[] heap = x.dtype() == DType.FLOAT64 ? heapDoubles(x.data()) : null;
         if (heap != null) {
@@ -259,6 +271,7 @@ public final class JavaGemm {
     }
 
     private static void packLong(Operand x, long base, int r0, int rows, int cols, long[] dst) {
+        if (cols == 0) return; // k == 0: nothing to read, and row offsets may point past the storage
         long rs = x.rowStride(), cs = x.colStride(), start = base + r0 * rs;
         ElementIO io = ElementIO.of(x.dtype());
         MemorySegment s = x.data();
@@ -314,6 +327,7 @@ public final class JavaGemm {
     }
 
     private static void packComplex(Operand x, long base, int r0, int rows, int cols, double[] dst, boolean conjugate) {
+        if (cols == 0) return; // k == 0: nothing to read, and row offsets may point past the storage
         long rs = x.rowStride(), cs = x.colStride(), start = base + r0 * rs;
         ElementIO io = ElementIO.of(x.dtype());
         MemorySegment s = x.data();

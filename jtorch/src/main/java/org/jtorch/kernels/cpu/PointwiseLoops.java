@@ -52,7 +52,7 @@ public final class PointwiseLoops {
         ElementIO io = ElementIO.of(out.dtype()), ix = ElementIO.of(x.dtype());
         switch (domain(compute)) {
             case DOUBLE -> {
-                var f = require(fn.d(), compute);
+                var f = compute == DType.FLOAT32 && fn.simd() != null ? twin(fn.simd()) : require(fn.d(), compute);
                 Parallel.forRange(n, GRAIN / 4, (s, e) -> it.forEachRun(s, e, (b, st, len) -> {
                     for (long i = 0; i < len; i++) io.setDouble(so, b[0] + i * st[0], f.applyAsDouble(ix.getDouble(sx, b[1] + i * st[1])));
                 }));
@@ -101,7 +101,7 @@ public final class PointwiseLoops {
         ElementIO io = ElementIO.of(out.dtype()), ia = ElementIO.of(a.dtype()), ib = ElementIO.of(b.dtype());
         switch (domain(compute)) {
             case DOUBLE -> {
-                var f = require(fn.d(), compute);
+                var f = compute == DType.FLOAT32 && fn.simd() != null ? twin(fn.simd()) : require(fn.d(), compute);
                 Parallel.forRange(n, GRAIN, (s, e) -> it.forEachRun(s, e, (p, st, len) -> {
                     for (long i = 0; i < len; i++) {
                         io.setDouble(so, p[0] + i * st[0],
@@ -195,6 +195,18 @@ public final class PointwiseLoops {
         if (bScalar) FloatSimd.binaryScalarRight(op, x, ao + s, y[bo], o, oo + s, len);
         else if (aScalar) FloatSimd.binaryScalarLeft(op, x[ao], y, bo + s, o, oo + s, len);
         else FloatSimd.binary(op, x, ao + s, y, bo + s, o, oo + s, len);
+    }
+
+    /**
+     * The float formula of an op that has a vector loop: float32 elements get the same bits whether
+     * they are reached by the vector body, its tail, or the strided path.
+     */
+    private static java.util.function.DoubleUnaryOperator twin(FloatSimd.Unary op) {
+        return x -> op.apply((float) x);
+    }
+
+    private static java.util.function.DoubleBinaryOperator twin(FloatSimd.Binary op) {
+        return (a, b) -> op.apply((float) a, (float) b);
     }
 
     /** Whether every operand is a contiguous heap tensor of {@code dtype}. */

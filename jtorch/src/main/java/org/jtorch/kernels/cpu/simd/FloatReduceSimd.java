@@ -21,7 +21,7 @@ public final class FloatReduceSimd {
             for (; i < bound; i += FloatSimd.SPECIES.length()) acc = acc.min(FloatVector.fromArray(FloatSimd.SPECIES, x, xi + i));
             m = acc.reduceLanes(VectorOperators.MIN);
         }
-        for (; i < n; i++) m = FloatSimd.Binary.MIN.scalar(m, x[xi + i]);
+        for (; i < n; i++) m = FloatSimd.Binary.MIN.apply(m, x[xi + i]);
         return m;
     }
 }

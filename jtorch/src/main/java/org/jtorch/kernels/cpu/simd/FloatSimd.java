@@ -36,7 +36,8 @@ public final class FloatSimd {
     public enum Binary {
         ADD, SUB, MUL, DIV, MAX, MIN;
 
-        float scalar(float a, float b) {
+        /** The scalar twin of {@link #vector}. */
+        public float apply(float a, float b) {
             return switch (this) {
                 case ADD -> a + b;
                 case SUB -> a - b;
@@ -59,50 +60,44 @@ public final class FloatSimd {
         }
     }
 
-    /** Unary ops with a vector form. */
+    /**
+     * Unary ops with a vector form. Only operations whose every step is an IEEE-exact add, multiply,
+     * divide or square root are here (exp is {@link FloatExp}'s polynomial), so the vector body, the
+     * scalar tail and the strided path give identical bits; transcendental functions without such a
+     * form (log, tanh, sin...) use the scalar double path instead.
+     */
     public enum Unary {
-        EXP, LOG, NEG, ABS, SQRT, RELU, SIGMOID, TANH, SIN, COS, SQUARE, RECIPROCAL, RSQRT, LOG1P, EXPM1, SILU;
+        EXP, NEG, ABS, SQRT, RELU, SIGMOID, SQUARE, RECIPROCAL, RSQRT, SILU;
 
-        float scalar(float x) {
+        /** The scalar twin: the same float operations as {@link #vector}, in the same order. */
+        public float apply(float x) {
             return switch (this) {
-                case EXP -> (float) Math.exp(x);
-                case LOG -> (float) Math.log(x);
+                case EXP -> FloatExp.exp(x);
                 case NEG -> -x;
                 case ABS -> Math.abs(x);
-                case SQRT -> (float) Math.sqrt(x);
+                case SQRT -> (float) Math.sqrt(x); // a correctly rounded float sqrt
                 case RELU -> x > 0 || Float.isNaN(x) ? x : 0f;
-                case SIGMOID -> (float) (1.0 / (1.0 + Math.exp(-x)));
-                case TANH -> (float) Math.tanh(x);
-                case SIN -> (float) Math.sin(x);
-                case COS -> (float) Math.cos(x);
+                case SIGMOID -> 1f / (FloatExp.exp(-x) + 1f);
                 case SQUARE -> x * x;
                 case RECIPROCAL -> 1f / x;
-                case RSQRT -> (float) (1.0 / Math.sqrt(x));
-                case LOG1P -> (float) Math.log1p(x);
-                case EXPM1 -> (float) Math.expm1(x);
-                case SILU -> (float) (x / (1.0 + Math.exp(-x)));
+                case RSQRT -> 1f / (float) Math.sqrt(x);
+                case SILU -> x / (FloatExp.exp(-x) + 1f);
             };
         }
 
         FloatVector vector(FloatVector x) {
             return switch (this) {
-                case EXP -> x.lanewise(VectorOperators.EXP);
-                case LOG -> x.lanewise(VectorOperators.LOG);
+                case EXP -> FloatExp.exp(x);
                 case NEG -> x.neg();
                 case ABS -> x.abs();
                 case SQRT -> x.sqrt();
                 // max(x, 0) would turn NaN into 0; blend keeps NaN as torch.relu does.
                 case RELU -> x.blend(0f, x.compare(VectorOperators.LT, 0f));
-                case SIGMOID -> x.broadcast(1f).div(x.neg().lanewise(VectorOperators.EXP).add(1f));
-                case TANH -> x.lanewise(VectorOperators.TANH);
-                case SIN -> x.lanewise(VectorOperators.SIN);
-                case COS -> x.lanewise(VectorOperators.COS);
+                case SIGMOID -> x.broadcast(1f).div(FloatExp.exp(x.neg()).add(1f));
                 case SQUARE -> x.mul(x);
                 case RECIPROCAL -> x.broadcast(1f).div(x);
                 case RSQRT -> x.broadcast(1f).div(x.sqrt());
-                case LOG1P -> x.lanewise(VectorOperators.LOG1P);
-                case EXPM1 -> x.lanewise(VectorOperators.EXPM1);
-                case SILU -> x.div(x.neg().lanewise(VectorOperators.EXP).add(1f));
+                case SILU -> x.div(FloatExp.exp(x.neg()).add(1f));
             };
         }
     }
@@ -116,7 +111,7 @@ public final class FloatSimd {
             FloatVector vb = FloatVector.fromArray(SPECIES, b, bi + i);
             op.vector(va, vb).intoArray(out, o + i);
         }
-        for (; i < n; i++) out[o + i] = op.scalar(a[ai + i], b[bi + i]);
+        for (; i < n; i++) out[o + i] = op.apply(a[ai + i], b[bi + i]);
     }
 
     /** {@code out[o+i] = op(a[ai+i], b)}: the second operand broadcast from one value. */
@@ -127,7 +122,7 @@ public final class FloatSimd {
         for (; i < bound; i += SPECIES.length()) {
             op.vector(FloatVector.fromArray(SPECIES, a, ai + i), vb).intoArray(out, o + i);
         }
-        for (; i < n; i++) out[o + i] = op.scalar(a[ai + i], b);
+        for (; i < n; i++) out[o + i] = op.apply(a[ai + i], b);
     }
 
     /** {@code out[o+i] = op(a, b[bi+i])}: the first operand broadcast from one value. */
@@ -138,7 +133,7 @@ public final class FloatSimd {
         for (; i < bound; i += SPECIES.length()) {
             op.vector(va, FloatVector.fromArray(SPECIES, b, bi + i)).intoArray(out, o + i);
         }
-        for (; i < n; i++) out[o + i] = op.scalar(a, b[bi + i]);
+        for (; i < n; i++) out[o + i] = op.apply(a, b[bi + i]);
     }
 
     /** {@code out[o+i] = op(x[xi+i])}. */
@@ -148,7 +143,7 @@ public final class FloatSimd {
         for (; i < bound; i += SPECIES.length()) {
             op.vector(FloatVector.fromArray(SPECIES, x, xi + i)).intoArray(out, o + i);
         }
-        for (; i < n; i++) out[o + i] = op.scalar(x[xi + i]);
+        for (; i < n; i++) out[o + i] = op.apply(x[xi + i]);
     }
 
     /**
@@ -183,7 +178,7 @@ public final class FloatSimd {
             for (; i < bound; i += SPECIES.length()) acc = acc.max(FloatVector.fromArray(SPECIES, x, xi + i));
             m = acc.reduceLanes(VectorOperators.MAX);
         }
-        for (; i < n; i++) m = Binary.MAX.scalar(m, x[xi + i]);
+        for (; i < n; i++) m = Binary.MAX.apply(m, x[xi + i]);
         return m;
     }
 }

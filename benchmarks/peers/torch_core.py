@@ -1,0 +1,55 @@
+#!/usr/bin/python3
+"""PyTorch side of the core-tensor benchmarks (docs/benchmarks.md), same shapes and counts as the
+JMH benchmarks in benchmarks/src/main/java/org/jtorch/benchmarks.
+
+Run with Debian's PyTorch (apt-get install -y python3-torch):
+    OMP_WAIT_POLICY=passive /usr/bin/python3 benchmarks/peers/torch_core.py
+Prints one line per benchmark: bench=NAME value=MEDIAN unit=UNIT min=.. max=..
+"""
+import statistics
+import time
+
+import torch
+
+torch.set_num_threads(2)
+N = 1 << 24
+
+
+def measure(name, fn, warmup, runs, unit="ms", scale=1e3, per=1):
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * scale / per)
+    print(f"bench={name} value={statistics.median(times):.4g} unit={unit} min={min(times):.4g} max={max(times):.4g} "
+          f"torch={torch.__version__} threads={torch.get_num_threads()}", flush=True)
+
+
+a = torch.sin(torch.arange(N, dtype=torch.float32))
+b = torch.cos(torch.arange(N, dtype=torch.float32))
+out = torch.zeros(N)
+measure("addAlloc", lambda: a + b, 3, 20)
+measure("mulAlloc", lambda: a * b, 3, 20)
+measure("expAlloc", lambda: torch.exp(a), 3, 20)
+measure("addOut", lambda: torch.add(a, b, out=out), 3, 20)
+measure("mulOut", lambda: torch.mul(a, b, out=out), 3, 20)
+measure("expOut", lambda: torch.exp(a, out=out), 3, 20)
+measure("sum", lambda: a.sum(), 3, 20)
+
+s1 = torch.arange(16, dtype=torch.float32)
+s2 = torch.ones(16)
+
+
+def small_adds():
+    for _ in range(100_000):
+        s1 + s2
+
+
+measure("add16", small_adds, 1, 5, unit="ns", scale=1e9, per=100_000)
+
+n = 1024
+m1 = torch.sin(torch.arange(n * n, dtype=torch.float32)).view(n, n)
+m2 = torch.cos(torch.arange(n * n, dtype=torch.float32)).view(n, n)
+measure("matmul1024", lambda: torch.mm(m1, m2), 3, 20)
