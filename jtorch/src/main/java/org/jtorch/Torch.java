@@ -97,33 +97,38 @@ public final class Torch {
     }
 
     public static Tensor tensor(float[][] data) {
-        int rows = data.length, cols = rows == 0 ? 0 : data[0].length;
-        float[] flat = new float[rows * cols];
-        for (int i = 0; i < rows; i++) {
-            if (data[i].length != cols) throw new IllegalArgumentException("tensor: expected sequence of length " + cols + " at dim 1 (got " + data[i].length + ")");
-            System.arraycopy(data[i], 0, flat, i * cols, cols);
-        }
-        return Creation.fromStorage(Storage.wrap(flat), new long[] {rows, cols}, DType.FLOAT32);
+        return Creation.fromStorage(Storage.wrap(flatten(data, new float[rows(data) * cols(data)])), shape(data), DType.FLOAT32);
     }
 
     public static Tensor tensor(double[][] data) {
-        int rows = data.length, cols = rows == 0 ? 0 : data[0].length;
-        double[] flat = new double[rows * cols];
-        for (int i = 0; i < rows; i++) {
-            if (data[i].length != cols) throw new IllegalArgumentException("tensor: expected sequence of length " + cols + " at dim 1 (got " + data[i].length + ")");
-            System.arraycopy(data[i], 0, flat, i * cols, cols);
-        }
-        return Creation.fromStorage(Storage.wrap(flat), new long[] {rows, cols}, DType.FLOAT64);
+        return Creation.fromStorage(Storage.wrap(flatten(data, new double[rows(data) * cols(data)])), shape(data), DType.FLOAT64);
     }
 
     public static Tensor tensor(long[][] data) {
-        int rows = data.length, cols = rows == 0 ? 0 : data[0].length;
-        long[] flat = new long[rows * cols];
-        for (int i = 0; i < rows; i++) {
-            if (data[i].length != cols) throw new IllegalArgumentException("tensor: expected sequence of length " + cols + " at dim 1 (got " + data[i].length + ")");
-            System.arraycopy(data[i], 0, flat, i * cols, cols);
+        return Creation.fromStorage(Storage.wrap(flatten(data, new long[rows(data) * cols(data)])), shape(data), DType.INT64);
+    }
+
+    private static int rows(Object[] data) { return data.length; }
+
+    /** Row length of a rectangular 2-D Java array (PyTorch's "expected sequence of length" check). */
+    private static int cols(Object[] data) {
+        int cols = data.length == 0 ? 0 : java.lang.reflect.Array.getLength(data[0]);
+        for (Object row : data) {
+            int len = java.lang.reflect.Array.getLength(row);
+            if (len != cols) {
+                throw new IllegalArgumentException("tensor: expected sequence of length " + cols + " at dim 1 (got " + len + ")");
+            }
         }
-        return Creation.fromStorage(Storage.wrap(flat), new long[] {rows, cols}, DType.INT64);
+        return cols;
+    }
+
+    private static long[] shape(Object[] data) { return new long[] {rows(data), cols(data)}; }
+
+    /** Copies the rows of a rectangular primitive 2-D array into {@code flat}, row-major. */
+    private static <A> A flatten(Object[] data, A flat) {
+        int cols = cols(data);
+        for (int i = 0; i < data.length; i++) System.arraycopy(data[i], 0, flat, i * cols, cols);
+        return flat;
     }
 
     /** A 0-d tensor ({@code torch.tensor(3.5)}). */

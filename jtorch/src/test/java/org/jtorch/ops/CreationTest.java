@@ -91,6 +91,22 @@ class CreationTest {
     }
 
     @Test
+    void tensorsFromJavaArrays() {
+        Tensor m = Torch.tensor(new double[][] {{1, 2, 3}, {4, 5, 6}});
+        assertArrayEquals(new long[] {2, 3}, m.shape());
+        assertEquals(DType.FLOAT64, m.dtype());
+        assertArrayEquals(new double[] {1, 2, 3, 4, 5, 6}, m.toDoubleArray(), 0);
+        assertEquals(DType.FLOAT32, Torch.tensor(new float[][] {{1}}).dtype());
+        assertArrayEquals(new long[] {7, 8}, Torch.tensor(new long[][] {{7}, {8}}).toLongArray());
+        assertArrayEquals(new long[] {0, 0}, Torch.tensor(new float[0][]).shape());
+        IllegalArgumentException ragged = assertThrows(IllegalArgumentException.class,
+                () -> Torch.tensor(new float[][] {{1, 2}, {3}}));
+        assertTrue(ragged.getMessage().contains("expected sequence of length 2 at dim 1 (got 1)"));
+        assertEquals(DType.INT64, Torch.tensor(new int[] {1, 2}).dtype());
+        assertEquals(DType.BOOL, Torch.tensor(new boolean[] {true}).dtype());
+    }
+
+    @Test
     void fullInfersDtypeFromFill() {
         assertEquals(DType.FLOAT32, Torch.full(new long[] {2}, 1.5).dtype());
         assertEquals(DType.INT64, Torch.full(new long[] {2}, 7L).dtype());
