@@ -30,6 +30,12 @@ public final class Tensor {
     private final boolean contiguous;
     private boolean requiresGrad;
     private Tensor grad;
+    private org.jtorch.autograd.Node gradFn;
+    private int outputNr;
+    private org.jtorch.autograd.AccumulateGrad accumulator;
+    private boolean retainsGrad;
+    /** The tensor whose storage this view was made from ({@code _base}), or null. */
+    private Tensor base;
 
     private Tensor(Storage storage, long offset, long[] shape, long[] strides, DType dtype) {
         this.storage = storage;
@@ -72,8 +78,12 @@ public final class Tensor {
     /** A view of the same storage with new geometry; callers have already validated it. */
     public Tensor viewOf(long newOffset, long[] newShape, long[] newStrides) {
         Tensor t = new Tensor(storage, newOffset, newShape, newStrides, dtype);
+        t.base = base != null ? base : this;
         return t;
     }
+
+    /** The base of a view ({@code _base}), or null for a tensor that owns its storage's layout. */
+    public Tensor viewBase() { return base; }
 
     /** A fresh zero-filled (CPU) or data-less (meta) contiguous tensor. */
     public static Tensor empty(long[] shape, DType dtype, Device device) {
@@ -132,12 +142,18 @@ public final class Tensor {
 
     public void bumpVersion() { storage.bumpVersion(); }
 
-    // ---- autograd fields ------------------------------------------------------------------------
+    // ---- autograd ----------------------------------------------------------------------------------
 
-    public boolean requiresGrad() { return requiresGrad; }
+    /** Whether gradients flow to this tensor: a leaf marked with {@code requiresGrad(true)} or the result of a recorded op. */
+    public boolean requiresGrad() { return requiresGrad || gradFn != null; }
 
-    /** {@code requires_grad_(flag)}: returns this. Only floating and complex tensors can require gradients. */
+    /** {@code requires_grad_(flag)}: returns this. Only leaves of floating or complex dtype can be marked. */
     public Tensor requiresGrad(boolean flag) {
+        if (gradFn != null) {
+            if (flag) return this;
+            throw new TorchException("you can only change requires_grad flags of leaf variables. If you want to use a "
+                    + "computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
+        }
         if (flag && !(dtype.isFloatingPoint() || dtype.isComplex())) {
             throw new TorchException("only Tensors of floating point and complex dtype can require gradients");
         }
@@ -145,9 +161,76 @@ public final class Tensor {
         return this;
     }
 
+    /** The accumulated gradient of a leaf (or of a tensor that called {@link #retainGrad()}). */
     public Tensor grad() { return grad; }
 
-    public void setGrad(Tensor g) { this.grad = g; }
+    public void setGrad(Tensor g) {
+        if (g != null && !java.util.Arrays.equals(g.shape, shape)) {
+            throw new TorchException("assigned grad has data of a different size");
+        }
+        this.grad = g;
+    }
+
+    /** The node that produced this tensor ({@code grad_fn}), or null for leaves. */
+    public org.jtorch.autograd.Node gradFn() { return gradFn; }
+
+    /** Which output of {@link #gradFn()} this tensor is. */
+    public int outputNr() { return outputNr; }
+
+    /** Whether this is a leaf of the autograd graph (no {@code grad_fn}). */
+    public boolean isLeaf() { return gradFn == null; }
+
+    /** Attaches autograd history; used by the recorder. */
+    public void setGradFn(org.jtorch.autograd.Node node, int outputNr) {
+        this.gradFn = node;
+        this.outputNr = outputNr;
+    }
+
+    /** The node that accumulates this leaf's gradient (one per leaf, so hooks and accumulation are shared). */
+    public synchronized org.jtorch.autograd.AccumulateGrad gradAccumulator() {
+        if (accumulator == null) accumulator = org.jtorch.autograd.AccumulateGrad.of(this);
+        return accumulator;
+    }
+
+    /** A tensor sharing this one's storage, without history and not requiring grad ({@code detach()}). */
+    public Tensor detach() { return new Tensor(storage, offset, shape, strides, dtype); }
+
+    /** {@code detach_()}: drops this tensor's history in place. */
+    public Tensor detach_() {
+        gradFn = null;
+        requiresGrad = false;
+        return this;
+    }
+
+    /** {@code retain_grad()}: a non-leaf keeps its gradient in {@link #grad()} after backward. */
+    public void retainGrad() {
+        if (gradFn == null) {
+            if (!requiresGrad) throw new TorchException("can't retain_grad on Tensor that has requires_grad=False");
+            return; // leaves always keep their gradient
+        }
+        if (retainsGrad) return;
+        retainsGrad = true;
+        org.jtorch.autograd.Hooks.retainGrad(this);
+    }
+
+    public boolean retainsGrad() { return retainsGrad; }
+
+    /** {@code register_hook(fn)}: {@code fn} sees (and may replace) the gradient of this tensor. */
+    public void registerHook(java.util.function.UnaryOperator<Tensor> fn) { org.jtorch.autograd.Hooks.register(this, fn); }
+
+    /** {@code backward()} of a one-element tensor. */
+    public void backward() { org.jtorch.autograd.Autograd.backward(java.util.List.of(this), null, null, false, null); }
+
+    /** {@code backward(gradient)}. */
+    public void backward(Tensor gradient) {
+        org.jtorch.autograd.Autograd.backward(java.util.List.of(this), java.util.Collections.singletonList(gradient), null, false, null);
+    }
+
+    /** {@code backward(gradient, retain_graph, create_graph)}; a null gradient means ones for a scalar. */
+    public void backward(Tensor gradient, boolean retainGraph, boolean createGraph) {
+        org.jtorch.autograd.Autograd.backward(java.util.List.of(this), java.util.Collections.singletonList(gradient), retainGraph,
+                createGraph, null);
+    }
 
     // ---- data access ----------------------------------------------------------------------------
 

@@ -73,6 +73,24 @@ public final class Torch {
 
     public static boolean canCast(DType from, DType to) { return TypePromotion.canCast(from, to); }
 
+    // ---- grad mode (try-with-resources scopes, thread-local) -------------------------------------
+
+    /** {@code torch.no_grad()}: ops in the scope record no history. */
+    public static org.jtorch.autograd.GradMode.Scope noGrad() { return org.jtorch.autograd.GradMode.set(false); }
+
+    /** {@code torch.enable_grad()}. */
+    public static org.jtorch.autograd.GradMode.Scope enableGrad() { return org.jtorch.autograd.GradMode.set(true); }
+
+    /** {@code torch.set_grad_enabled(mode)} as a scope. */
+    public static org.jtorch.autograd.GradMode.Scope setGradEnabled(boolean enabled) { return org.jtorch.autograd.GradMode.set(enabled); }
+
+    /** {@code torch.inference_mode()}. */
+    public static org.jtorch.autograd.GradMode.Scope inferenceMode() { return org.jtorch.autograd.GradMode.inference(true); }
+
+    public static boolean isGradEnabled() { return org.jtorch.autograd.GradMode.isEnabled(); }
+
+    public static boolean isInferenceModeEnabled() { return org.jtorch.autograd.GradMode.isInference(); }
+
     // ---- creation -------------------------------------------------------------------------------
 
     public static Tensor tensor(float[] data) { return Creation.fromStorage(Storage.wrap(data.clone()), new long[] {data.length}, DType.FLOAT32); }

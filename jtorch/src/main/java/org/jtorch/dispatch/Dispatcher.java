@@ -4,6 +4,8 @@ import java.util.Arrays;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
+import org.jtorch.autograd.GradMode;
+import org.jtorch.autograd.Recorder;
 import org.jtorch.internal.Shapes;
 import org.jtorch.ops.OpDef;
 import org.jtorch.ops.Spec;
@@ -69,14 +71,35 @@ public final class Dispatcher {
 
     private static Object callBelowModes(OpDef op, Object[] args) {
         OpDef.Composite composite = op.compositeFn();
-        if (composite != null) return composite.apply(args);
+        if (composite != null) return composite.apply(args); // its pieces record themselves
+        boolean record = Recorder.needed(op, args);
         OpDef.ViewFn view = op.viewFn();
-        if (view != null) return view.apply(args);
+        if (view != null) {
+            Tensor result = view.apply(args);
+            if (record) Recorder.begin(op, args, new Tensor[] {result}, false).finish(new Tensor[] {result});
+            return result;
+        }
         Spec spec = op.meta().infer(args);
         Tensor[] outs = new Tensor[spec.outputs()];
         for (int i = 0; i < outs.length; i++) outs[i] = Tensor.empty(spec.shapes()[i], spec.dtypes()[i], spec.device());
         if (!spec.device().equals(org.jtorch.Device.META)) op.kernel().run(args, outs, spec);
+        if (record) Recorder.begin(op, args, outs, false).finish(outs);
         return outs.length == 1 ? outs[0] : outs;
+    }
+
+    /**
+     * In-place writes that autograd cannot follow are refused rather than silently giving wrong
+     * gradients: a leaf that requires grad, and a view whose base is part of a graph.
+     */
+    private static void checkInPlace(OpDef op, Tensor out) {
+        if (out.isLeaf() && out.requiresGrad()) {
+            throw new TorchException("a leaf Variable that requires grad is being used in an in-place operation.");
+        }
+        Tensor base = out.viewBase();
+        if (base != null && (base.requiresGrad() || out.requiresGrad())) {
+            throw new TorchException(op.name() + "_(): in-place modification of a view of a tensor that requires grad is not "
+                    + "supported yet; apply the op out of place, or to the base tensor");
+        }
     }
 
     /**
@@ -114,11 +137,25 @@ public final class Dispatcher {
                 direct = false;
             }
         }
-        if (spec.device().equals(org.jtorch.Device.META)) return;
-        op.kernel().run(args, targets, spec);
-        for (int i = 0; i < outs.length; i++) {
-            if (!direct && targets[i] != outs[i]) outs[i].copy_(targets[i]);
-            outs[i].bumpVersion();
+        boolean record = Recorder.needed(op, args) || anyRequiresGrad(outs) && GradMode.isEnabled();
+        if (GradMode.isEnabled()) for (Tensor out : outs) if (record || out.requiresGrad()) checkInPlace(op, out);
+        Recorder.Pending pending = record ? Recorder.begin(op, args, outs, true) : null;
+        if (spec.device().equals(org.jtorch.Device.META)) {
+            if (pending != null) pending.finish(outs);
+            return;
         }
+        try (GradMode.Scope noRecord = GradMode.set(false)) { // a dtype-converting copy below is part of this op
+            op.kernel().run(args, targets, spec);
+            for (int i = 0; i < outs.length; i++) {
+                if (!direct && targets[i] != outs[i]) outs[i].copy_(targets[i]);
+                outs[i].bumpVersion();
+            }
+        }
+        if (pending != null) pending.finish(outs);
+    }
+
+    private static boolean anyRequiresGrad(Tensor[] ts) {
+        for (Tensor t : ts) if (t.requiresGrad()) return true;
+        return false;
     }
 }

@@ -1,5 +1,6 @@
 package org.jtorch.ops;
 
+import org.jtorch.Torch;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Set;
@@ -117,7 +118,8 @@ public final class MatmulOps {
                 return Spec.of(new long[] {self.size(0), mat2.size(1)}, self.dtype(), device, null);
             },
             (args, outs, spec) -> MatmulKernels.run(outs[0], null, batchOfOne((Tensor) args[0]), batchOfOne((Tensor) args[1]),
-                    ZERO, ONE, false));
+                    ZERO, ONE, false))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mm(((Tensor) a[1]).mH()), ((Tensor) a[0]).mH().mm(g[0])});
 
     /** {@code addmm(self, mat1, mat2, beta, alpha)}: {@code beta * self + alpha * mat1 @ mat2}, self broadcast to the result. */
     public static final OpDef ADDMM = OpDef.structured(
@@ -142,7 +144,8 @@ public final class MatmulOps {
                 return Spec.of(shape, mat1.dtype(), device, null);
             },
             (args, outs, spec) -> MatmulKernels.run(outs[0], (Tensor) args[0], batchOfOne((Tensor) args[1]),
-                    batchOfOne((Tensor) args[2]), scalar(args[3]), scalar(args[4]), false));
+                    batchOfOne((Tensor) args[2]), scalar(args[3]), scalar(args[4]), false))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {Grads.scaled(g[0], a[3]), Grads.scaled(g[0].mm(((Tensor) a[2]).mH()), a[4]), Grads.scaled(((Tensor) a[1]).mH().mm(g[0]), a[4])});
 
     // ---- bmm / baddbmm --------------------------------------------------------------------------------
 
@@ -175,7 +178,8 @@ public final class MatmulOps {
                 requireSupported("bmm", self.dtype(), PRODUCT_DTYPES);
                 return Spec.of(shape, mat2.dtype(), device, null);
             },
-            (args, outs, spec) -> MatmulKernels.run(outs[0], null, (Tensor) args[0], (Tensor) args[1], ZERO, ONE, false));
+            (args, outs, spec) -> MatmulKernels.run(outs[0], null, (Tensor) args[0], (Tensor) args[1], ZERO, ONE, false))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].bmm(((Tensor) a[1]).mH()), ((Tensor) a[0]).mH().bmm(g[0])});
 
     /** {@code baddbmm(self, batch1, batch2, beta, alpha)}: {@code beta * self + alpha * bmm(batch1, batch2)}. */
     public static final OpDef BADDBMM = OpDef.structured(
@@ -198,7 +202,8 @@ public final class MatmulOps {
                 return Spec.of(shape, batch2.dtype(), device, null);
             },
             (args, outs, spec) -> MatmulKernels.run(outs[0], (Tensor) args[0], (Tensor) args[1], (Tensor) args[2],
-                    scalar(args[3]), scalar(args[4]), false));
+                    scalar(args[3]), scalar(args[4]), false))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {Grads.scaled(g[0], a[3]), Grads.scaled(g[0].bmm(((Tensor) a[2]).mH()), a[4]), Grads.scaled(((Tensor) a[1]).mH().bmm(g[0]), a[4])});
 
     // ---- mv / dot / vdot ------------------------------------------------------------------------------
 
@@ -223,7 +228,8 @@ public final class MatmulOps {
                 return Spec.of(new long[] {self.size(0)}, vec.dtype(), device, null);
             },
             (args, outs, spec) -> MatmulKernels.run(outs[0], null, batchOfOne((Tensor) args[0]),
-                    vectorAsMatrix((Tensor) args[1], true), ZERO, ONE, false));
+                    vectorAsMatrix((Tensor) args[1], true), ZERO, ONE, false))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {Torch.outer(g[0], Grads.conj((Tensor) a[1])), ((Tensor) a[0]).mH().mv(g[0])});
 
     /** ATen's {@code dot_check}. */
     private static void checkDot(Tensor self, Tensor other) {
@@ -258,7 +264,8 @@ public final class MatmulOps {
                 requireSupported("dot", self.dtype(), PRODUCT_DTYPES);
                 return Spec.of(Shapes.SCALAR, self.dtype(), device, null);
             },
-            dotKernel(false));
+            dotKernel(false))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {Grads.times(g[0], a[1]), Grads.times(g[0], a[0])});
 
     /** {@code vdot(self, other)}: the inner product conjugating self (as {@code dot} for real dtypes). */
     public static final OpDef VDOT = OpDef.structured("vdot(Tensor self, Tensor other) -> Tensor",

@@ -49,10 +49,26 @@ public final class OpDef {
         Object apply(Object[] args);
     }
 
-    /** Reverse-mode rule: gradients for the tensor inputs, written in differentiable ops (filled by autograd). */
+    /**
+     * Reverse-mode rule, written in differentiable tensor ops so that gradients of any order come free.
+     * Returns one gradient per tensor input, in argument order ({@code Tensor[]} arguments expanded in
+     * place), {@code null} for "zero". Gradients may have the output's broadcast shape and the compute
+     * dtype: the engine sums them to each input's shape and casts them to its dtype, as PyTorch's
+     * {@code validate_outputs} does.
+     */
     @FunctionalInterface
     public interface Vjp {
         Tensor[] apply(Object[] args, Tensor[] outputs, Tensor[] gradOutputs);
+    }
+
+    /**
+     * What a backward rule reads besides the output gradients; autograd keeps exactly that alive and
+     * checks its version counters. Arguments that are not tensors (dims, scalars) are always kept.
+     */
+    public enum Save { NOTHING, INPUTS, OUTPUTS, INPUTS_AND_OUTPUTS;
+        public boolean inputs() { return this == INPUTS || this == INPUTS_AND_OUTPUTS; }
+
+        public boolean outputs() { return this == OUTPUTS || this == INPUTS_AND_OUTPUTS; }
     }
 
     /** Forward-mode rule: output tangents from input tangents, in differentiable ops. */
@@ -75,6 +91,7 @@ public final class OpDef {
     private final Composite composite;
     private final Set<Flag> flags;
     private volatile Vjp vjp;
+    private volatile Save vjpSaves = Save.INPUTS_AND_OUTPUTS;
     private volatile Jvp jvp;
     private volatile BatchRule batchRule;
 
@@ -127,12 +144,21 @@ public final class OpDef {
 
     public Vjp vjp() { return vjp; }
 
+    public Save vjpSaves() { return vjpSaves; }
+
+    /** Whether autograd records this op at all (false for integer-valued and explicitly flagged ops). */
+    public boolean isDifferentiable() { return !flags.contains(Flag.NOT_DIFFERENTIABLE); }
+
     public Jvp jvp() { return jvp; }
 
     public BatchRule batchRule() { return batchRule; }
 
-    /** Registers the reverse-mode rule (once). */
-    public OpDef defineVjp(Vjp rule) { this.vjp = rule; return this; }
+    /** Registers the reverse-mode rule and declares what it reads. Returns this, for use at the definition. */
+    public OpDef defineVjp(Save saves, Vjp rule) {
+        this.vjpSaves = saves;
+        this.vjp = rule;
+        return this;
+    }
 
     /** Registers the forward-mode rule (once). */
     public OpDef defineJvp(Jvp rule) { this.jvp = rule; return this; }

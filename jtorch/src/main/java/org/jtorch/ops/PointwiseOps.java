@@ -1,5 +1,6 @@
 package org.jtorch.ops;
 
+import org.jtorch.Torch;
 import static org.jtorch.ops.Pointwise.ALL;
 import static org.jtorch.ops.Pointwise.FLOATS;
 import static org.jtorch.ops.Pointwise.INTS;
@@ -124,6 +125,22 @@ public final class PointwiseOps {
         return 0.5 * x * (1 + Math.tanh(SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)));
     }
 
+    /** d/dbase of base^e: e * base^(e-1), zero where e == 0 (so 0^0 has no NaN gradient). */
+    static Tensor powBaseGrad(Tensor g, Tensor base, Object exponent) {
+        Tensor e = Grads.asTensor(exponent, base);
+        Tensor d = e.mul(base.pow(e.sub(1L)));
+        d = TernaryOps.where(e.eq(0L), Torch.zerosLike(d), d);
+        return g.mul(Grads.conj(d));
+    }
+
+    /** d/de of base^e: base^e * log(base), zero where base == 0 and e >= 0 (the limit), as ATen masks it. */
+    static Tensor powExponentGrad(Tensor g, Tensor base, Tensor result) {
+        Tensor d = result.mul(base.log());
+        Tensor zeroBase = base.eq(0L);
+        d = TernaryOps.where(zeroBase, Torch.zerosLike(d), d);
+        return g.mul(Grads.conj(d));
+    }
+
     // ---- arithmetic ---------------------------------------------------------------------------------
 
     private static final Fns.Binary ADD_FN = bin(Double::sum, Long::sum,
@@ -173,13 +190,17 @@ public final class PointwiseOps {
     }
 
     public static final OpDef ADD = Pointwise.checked(Pointwise.binary("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-            Promotion.DEFAULT, ALL, false, args -> addAlpha(args.length > 2 ? args[2] : null, false)), PointwiseOps::checkAlpha);
+            Promotion.DEFAULT, ALL, false, args -> addAlpha(args.length > 2 ? args[2] : null, false)), PointwiseOps::checkAlpha)
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> Grads.forTensorArgs(a, g[0], a.length > 2 && a[2] != null ? Grads.times(g[0], a[2]) : g[0]));
     public static final OpDef SUB = Pointwise.checked(Pointwise.binary("sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
-            Promotion.DEFAULT, NUMBERS, false, args -> addAlpha(args.length > 2 ? args[2] : null, true)), PointwiseOps::checkSub);
+            Promotion.DEFAULT, NUMBERS, false, args -> addAlpha(args.length > 2 ? args[2] : null, true)), PointwiseOps::checkSub)
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> Grads.forTensorArgs(a, g[0], (a.length > 2 && a[2] != null ? Grads.times(g[0], a[2]) : g[0]).neg()));
     public static final OpDef MUL = Pointwise.binary("mul.Tensor(Tensor self, Tensor other) -> Tensor", Promotion.DEFAULT, ALL,
-            bin((a, b) -> a * b, (a, b) -> a * b, ComplexMath::mul, FloatSimd.Binary.MUL));
+            bin((a, b) -> a * b, (a, b) -> a * b, ComplexMath::mul, FloatSimd.Binary.MUL))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> Grads.forTensorArgs(a, Grads.times(g[0], a[1]), Grads.times(g[0], a[0])));
     public static final OpDef DIV = Pointwise.binary("div.Tensor(Tensor self, Tensor other) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            bin((a, b) -> a / b, null, ComplexMath::div, FloatSimd.Binary.DIV));
+            bin((a, b) -> a / b, null, ComplexMath::div, FloatSimd.Binary.DIV))
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> Grads.forTensorArgs(a, g[0].div(Grads.conj(Grads.asTensor(a[1], (Tensor) a[0]))), g[0].neg().mul(Grads.conj(o[0].div(Grads.asTensor(a[1], (Tensor) a[0]))))));
     public static final OpDef DIV_TRUNC = Pointwise.binary("div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
             Promotion.DEFAULT, REAL, false, args -> new Fns.Binary((a, b) -> { double q = a / b; return q < 0 ? Math.ceil(q) : Math.floor(q); },
                     (a, b) -> a / checkedDivisor(b), (a, b) -> Long.divideUnsigned(a, checkedDivisor(b)), null, null));
@@ -193,7 +214,8 @@ public final class PointwiseOps {
             Promotion.DEFAULT, REAL, false, args -> new Fns.Binary((a, b) -> a % b, (a, b) -> a % checkedDivisor(b),
                     (a, b) -> Long.remainderUnsigned(a, checkedDivisor(b)), null, null));
     public static final OpDef POW = Pointwise.binary("pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor",
-            Promotion.DEFAULT, NUMBERS, bin(PointwiseOps::pow, PointwiseOps::intPow, ComplexMath::pow, null));
+            Promotion.DEFAULT, NUMBERS, bin(PointwiseOps::pow, PointwiseOps::intPow, ComplexMath::pow, null))
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> Grads.forTensorArgs(a, PointwiseOps.powBaseGrad(g[0], ((Tensor) a[0]), a[1]), a[1] instanceof Tensor ? PointwiseOps.powExponentGrad(g[0], ((Tensor) a[0]), o[0]) : null));
     public static final OpDef ATAN2 = Pointwise.binary("atan2(Tensor self, Tensor other) -> Tensor", Promotion.INT_TO_FLOAT,
             REAL_FLOATS, bin(Math::atan2, null, null, null));
     public static final OpDef HYPOT = Pointwise.binary("hypot(Tensor self, Tensor other) -> Tensor", Promotion.INT_TO_FLOAT,
@@ -294,9 +316,11 @@ public final class PointwiseOps {
     public static final OpDef NEG = Pointwise.checked(Pointwise.unary("neg(Tensor self) -> Tensor", Promotion.DEFAULT, NUMBERS,
             new Fns.Unary(x -> -x, x -> -x, null, (re, im, o) -> { o[0] = -re; o[1] = -im; }, FloatSimd.Unary.NEG)),
             refuse(DType.Category.BOOL, TorchException::new, "Negation, the `-` operator, on a bool tensor is not supported. "
-                    + "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."));
+                    + "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."))
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].neg()});
     public static final OpDef ABS = Pointwise.unary("abs(Tensor self) -> Tensor", Promotion.COMPLEX_TO_FLOAT, ALL,
-            new Fns.Unary(Math::abs, Math::abs, x -> x, (re, im, o) -> { o[0] = Math.hypot(re, im); o[1] = 0; }, FloatSimd.Unary.ABS));
+            new Fns.Unary(Math::abs, Math::abs, x -> x, (re, im, o) -> { o[0] = Math.hypot(re, im); o[1] = 0; }, FloatSimd.Unary.ABS))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Torch.sgn(((Tensor) a[0])))});
     /** (0 < x) - (x < 0) as ATen computes it: 0 for NaN and for both zeros. */
     private static double sign(double x) { return x > 0 ? 1 : x < 0 ? -1 : 0; }
 
@@ -308,17 +332,21 @@ public final class PointwiseOps {
             new Fns.Unary(PointwiseOps::sign, Long::signum, x -> x == 0 ? 0 : 1,
                     (re, im, o) -> { double m = Math.hypot(re, im); o[0] = m == 0 ? 0 : re / m; o[1] = m == 0 ? 0 : im / m; }, null));
     public static final OpDef RECIPROCAL = Pointwise.unary("reciprocal(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            cplx(x -> 1 / x, ComplexMath::reciprocal, FloatSimd.Unary.RECIPROCAL));
+            cplx(x -> 1 / x, ComplexMath::reciprocal, FloatSimd.Unary.RECIPROCAL))
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(o[0].square())).neg()});
     public static final OpDef SQUARE = Pointwise.unary("square(Tensor self) -> Tensor", Promotion.BOOL_TO_INT64, NUMBERS,
-            new Fns.Unary(x -> x * x, x -> x * x, null, (re, im, o) -> ComplexMath.mul(re, im, re, im, o), FloatSimd.Unary.SQUARE));
+            new Fns.Unary(x -> x * x, x -> x * x, null, (re, im, o) -> ComplexMath.mul(re, im, re, im, o), FloatSimd.Unary.SQUARE))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(((Tensor) a[0]))).mul(2L)});
     public static final OpDef EXP = Pointwise.unary("exp(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            cplx(Math::exp, ComplexMath::exp, FloatSimd.Unary.EXP));
+            cplx(Math::exp, ComplexMath::exp, FloatSimd.Unary.EXP))
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(o[0]))});
     public static final OpDef EXP2 = Pointwise.unary("exp2(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
             real(x -> Math.pow(2, x)));
     public static final OpDef EXPM1 = Pointwise.unary("expm1(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
             real(Math::expm1));
     public static final OpDef LOG = Pointwise.unary("log(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            cplx(Math::log, ComplexMath::log, null));
+            cplx(Math::log, ComplexMath::log, null))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].div(Grads.conj(((Tensor) a[0])))});
     public static final OpDef LOG2 = Pointwise.unary("log2(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(x -> Math.log(x) / Math.log(2), ComplexMath::log2, null));
     public static final OpDef LOG10 = Pointwise.unary("log10(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
@@ -326,13 +354,17 @@ public final class PointwiseOps {
     public static final OpDef LOG1P = Pointwise.unary("log1p(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
             real(Math::log1p));
     public static final OpDef SQRT = Pointwise.unary("sqrt(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            cplx(Math::sqrt, ComplexMath::sqrt, FloatSimd.Unary.SQRT));
+            cplx(Math::sqrt, ComplexMath::sqrt, FloatSimd.Unary.SQRT))
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].div(Grads.conj(o[0]).mul(2L))});
     public static final OpDef RSQRT = Pointwise.unary("rsqrt(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            cplx(x -> 1 / Math.sqrt(x), ComplexMath::rsqrt, FloatSimd.Unary.RSQRT));
+            cplx(x -> 1 / Math.sqrt(x), ComplexMath::rsqrt, FloatSimd.Unary.RSQRT))
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(o[0].pow(3L))).mul(-0.5)});
     public static final OpDef SIN = Pointwise.unary("sin(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            cplx(Math::sin, ComplexMath::sin, null));
+            cplx(Math::sin, ComplexMath::sin, null))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(((Tensor) a[0]).cos()))});
     public static final OpDef COS = Pointwise.unary("cos(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            cplx(Math::cos, ComplexMath::cos, null));
+            cplx(Math::cos, ComplexMath::cos, null))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(((Tensor) a[0]).sin())).neg()});
     public static final OpDef TAN = Pointwise.unary("tan(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::tan, ComplexMath::tan, null));
     public static final OpDef ASIN = Pointwise.unary("asin(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
@@ -346,7 +378,8 @@ public final class PointwiseOps {
     public static final OpDef COSH = Pointwise.unary("cosh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::cosh, ComplexMath::cosh, null));
     public static final OpDef TANH = Pointwise.unary("tanh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            cplx(Math::tanh, ComplexMath::tanh, null));
+            cplx(Math::tanh, ComplexMath::tanh, null))
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(o[0].square().neg().add(1L)))});
     public static final OpDef ASINH = Pointwise.unary("asinh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(x -> Double.isInfinite(x) ? x : Math.copySign(Math.log(Math.abs(x) + Math.sqrt(x * x + 1)), x), ComplexMath::asinh, null));
     public static final OpDef ACOSH = Pointwise.unary("acosh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
@@ -354,7 +387,8 @@ public final class PointwiseOps {
     public static final OpDef ATANH = Pointwise.unary("atanh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(x -> 0.5 * Math.log1p(2 * x / (1 - x)), ComplexMath::atanh, null));
     public static final OpDef SIGMOID = Pointwise.unary("sigmoid(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            cplx(x -> 1 / (1 + Math.exp(-x)), ComplexMath::sigmoid, FloatSimd.Unary.SIGMOID));
+            cplx(x -> 1 / (1 + Math.exp(-x)), ComplexMath::sigmoid, FloatSimd.Unary.SIGMOID))
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(o[0].mul(o[0].neg().add(1L))))});
     /**
      * ATen computes logit in {@code scalar_t} (bfloat16 arithmetic for bfloat16): the bounds, {@code 1 - z}
      * and the ratio are rounded to the compute dtype before the log, which matters near x = 1/2 and at the bounds.
@@ -387,7 +421,8 @@ public final class PointwiseOps {
             args -> {
                 refuse(DType.Category.BOOL, TorchException::new, "Boolean inputs not supported for relu").check(args);
                 refuse(DType.Category.COMPLEX, TorchTypeException::new, "clamp is not supported for complex types").check(args);
-            });
+            })
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(o[0].gt(0L).to(g[0].dtype()))});
     public static final OpDef SILU = Pointwise.unary("silu(Tensor self) -> Tensor", Promotion.DEFAULT, FLOATS,
             cplx(x -> x / (1 + Math.exp(-x)), ComplexMath::silu, FloatSimd.Unary.SILU));
     public static final OpDef GELU = Pointwise.unary("gelu(Tensor self, *, str approximate='none') -> Tensor", Promotion.DEFAULT,

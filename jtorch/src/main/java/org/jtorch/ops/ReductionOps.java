@@ -115,7 +115,8 @@ public final class ReductionOps {
             "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", Op.SUM, args -> {
                 DType out = args[3] != null ? (DType) args[3] : integralToLong(((Tensor) args[0]).dtype());
                 return Types.same(out);
-            });
+            })
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.expandReduced(g[0], a)});
 
     /** {@code nansum}: NaN counts as zero. Args: (self, dim, keepdim, dtype). */
     public static final OpDef NANSUM = reduction(
@@ -148,7 +149,8 @@ public final class ReductionOps {
                             + " dtype must be either a floating point or complex dtype. Got: " + out.cppName());
                 }
                 return Types.same(out);
-            });
+            })
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.expandReduced(g[0], a).div((double) Grads.reducedCount(a))});
 
     /** {@code nanmean}: the mean of the non-NaN elements; floating inputs only. Args: (self, dim, keepdim, dtype). */
     public static final OpDef NANMEAN = reduction(

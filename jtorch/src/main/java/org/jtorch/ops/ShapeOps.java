@@ -123,7 +123,8 @@ public final class ShapeOps {
                     + " spans across two contiguous subspaces). Use .reshape(...) instead.");
         }
         return t.viewOf(t.storageOffset(), shape, strides);
-    });
+    })
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].reshape(Grads.inputShape(a, o))});
 
     /** {@code reshape(self, shape)}: a view when the strides allow one, else a contiguous copy viewed as {@code shape}. */
     public static final OpDef RESHAPE = OpDef.composite("reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)", args -> {
@@ -152,7 +153,8 @@ public final class ShapeOps {
             strides[i] = t.strideRef()[d];
         }
         return t.viewOf(t.storageOffset(), shape, strides);
-    });
+    })
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].permute(Grads.inversePermutation((long[]) a[1], o[0].dim()))});
 
     /** {@code transpose(self, dim0, dim1)}: swaps two dims. */
     public static final OpDef TRANSPOSE = OpDef.view("transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)", args -> {
@@ -166,7 +168,8 @@ public final class ShapeOps {
             strides[d1] = t.strideRef()[d0];
         }
         return t.viewOf(t.storageOffset(), shape, strides);
-    });
+    })
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {ShapeOps.transpose(g[0], (int) (long) (Long) a[1], (int) (long) (Long) a[2])});
 
     /** {@code t(self)}: transpose of a matrix; 0-d and 1-d tensors are returned as views of themselves. */
     public static final OpDef T = OpDef.composite("t(Tensor(a) self) -> Tensor(a)", args -> {
@@ -226,7 +229,8 @@ public final class ShapeOps {
         }
         Shapes.checkSizes("expand", shape);
         return t.viewOf(t.storageOffset(), shape, strides);
-    });
+    })
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0]});
 
     /** {@code broadcast_to(self, size)}: {@code expand}. */
     public static final OpDef BROADCAST_TO = OpDef.composite("broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)",
@@ -257,7 +261,8 @@ public final class ShapeOps {
             strides[k++] = t.strideRef()[d];
         }
         return t.viewOf(t.storageOffset(), Arrays.copyOf(shape, k), Arrays.copyOf(strides, k));
-    });
+    })
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].reshape(Grads.inputShape(a, o))});
 
     /** {@code unsqueeze(self, dim)}: inserts a size-1 dim at {@code dim} (in [-dim()-1, dim()]). */
     public static final OpDef UNSQUEEZE = OpDef.view("unsqueeze(Tensor(a) self, int dim) -> Tensor(a)", args -> {
@@ -265,7 +270,8 @@ public final class ShapeOps {
         int d = dim(args[1], t.dim() + 1);
         long stride = d >= t.dim() ? 1 : t.shapeRef()[d] * t.strideRef()[d];
         return t.viewOf(t.storageOffset(), insert(t.shapeRef(), d, 1), insert(t.strideRef(), d, stride));
-    });
+    })
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].reshape(Grads.inputShape(a, o))});
 
     /** {@code flatten(self, start_dim, end_dim)}: merges dims start..end; a 0-d tensor becomes 1-d. */
     public static final OpDef FLATTEN = OpDef.composite("flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)",
@@ -328,7 +334,8 @@ public final class ShapeOps {
                 shape[d] = (end - start + step - 1) / step;
                 strides[d] *= step;
                 return t.viewOf(t.storageOffset() + start * t.strideRef()[d], shape, strides);
-            });
+            })
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {BackwardOps.sliceBackward(g[0], Grads.inputShape(a, o), (Long) a[1], (Long) a[2], (Long) a[3], (Long) a[4])});
 
     /** {@code narrow(self, dim, start, length)}: {@code slice(dim, start, start + length)}; {@code start} may be negative. */
     public static final OpDef NARROW = OpDef.composite("narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)", args -> {
@@ -368,7 +375,8 @@ public final class ShapeOps {
         }
         if (index < 0) index += size;
         return t.viewOf(t.storageOffset() + index * t.strideRef()[d], remove(t.shapeRef(), d), remove(t.strideRef(), d));
-    });
+    })
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {BackwardOps.selectBackward(g[0], Grads.inputShape(a, o), (Long) a[1], (Long) a[2])});
 
     /** Sizes of {@code split(split_size)}: equal pieces, the last one possibly smaller. */
     private static long[] splitSizes(Tensor t, long splitSize, int d) {

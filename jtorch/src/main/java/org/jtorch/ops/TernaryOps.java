@@ -88,7 +88,8 @@ public final class TernaryOps {
                 DType compute = spec.dtypes()[0];
                 PointwiseLoops.ternary(SELECT, compute, outs[0], (Tensor) args[0], Pointwise.operand(args[1], compute),
                         Pointwise.operand(args[2], compute));
-            });
+            })
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> Grads.forTensorArgs(a, null, TernaryOps.where((Tensor) a[0], g[0], 0L), TernaryOps.where((Tensor) a[0], 0L, g[0])));
 
     // ---- lerp -------------------------------------------------------------------------------------------
 

@@ -37,7 +37,8 @@ public final class Golden {
     private Golden() {}
 
     private static final String RESOURCE = "/golden/core.json";
-    private static final List<Case> CASES = load();
+    private static final List<Case> CASES = load(RESOURCE);
+    private static final Map<String, List<Case>> FAMILIES = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** One fixture: {@code op(*args, **kwargs) -> out}, with the raw JSON values. */
     public record Case(String id, String op, List<Object> args, Map<String, Object> kwargs, Object out, String note) {
@@ -100,11 +101,17 @@ public final class Golden {
     /** All cases, in file order. */
     public static List<Case> cases() { return CASES; }
 
+    /**
+     * The cases of a family's own fixture file, {@code src/test/resources/golden/<name>} (same format,
+     * written by that family's {@code make_golden_<family>.py}), in file order.
+     */
+    public static List<Case> cases(String name) { return FAMILIES.computeIfAbsent(name, n -> load("/golden/" + n)); }
+
     @SuppressWarnings("unchecked")
-    private static List<Case> load() {
+    private static List<Case> load(String resource) {
         String text;
-        try (InputStream in = Golden.class.getResourceAsStream(RESOURCE)) {
-            if (in == null) throw new IllegalStateException("missing test resource " + RESOURCE);
+        try (InputStream in = Golden.class.getResourceAsStream(resource)) {
+            if (in == null) throw new IllegalStateException("missing test resource " + resource);
             text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

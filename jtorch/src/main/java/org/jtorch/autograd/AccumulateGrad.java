@@ -1,0 +1,44 @@
+package org.jtorch.autograd;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.jtorch.DType;
+import org.jtorch.Tensor;
+
+/** The sink for a leaf tensor: adds the arriving gradient to {@code leaf.grad()}. */
+public final class AccumulateGrad extends Node {
+    final Tensor leaf;
+    private final List<UnaryOperator<Tensor>> hooks = new ArrayList<>();
+
+    /** The accumulator of a leaf; obtain it through {@link Tensor#gradAccumulator()}, which caches it. */
+    public static AccumulateGrad of(Tensor leaf) { return new AccumulateGrad(leaf); }
+
+    private AccumulateGrad(Tensor leaf) {
+        super(new Edge[0], new long[0][], new DType[0], new long[][] {leaf.shapeRef()}, new DType[] {leaf.dtype()});
+        this.leaf = leaf;
+    }
+
+    @Override
+    public String name() { return "AccumulateGrad"; }
+
+    void addHook(UnaryOperator<Tensor> hook) { hooks.add(hook); }
+
+    Tensor runHooks(Tensor g) {
+        for (UnaryOperator<Tensor> h : hooks) {
+            Tensor r = h.apply(g);
+            if (r != null) g = r;
+        }
+        return g;
+    }
+
+    @Override
+    Tensor[] apply(Tensor[] gradOutputs) {
+        Tensor g = runHooks(gradOutputs[0]);
+        Tensor old = leaf.grad();
+        // Out of place, so a gradient tensor handed out earlier (or shared with the graph) never changes under the user.
+        Tensor sum = old == null ? (GradMode.isEnabled() ? g : g.detach()) : old.add(g);
+        leaf.setGrad(GradMode.isEnabled() ? sum : sum.detach());
+        return new Tensor[0];
+    }
+}

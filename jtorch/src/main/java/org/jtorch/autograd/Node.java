@@ -1,0 +1,74 @@
+package org.jtorch.autograd;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
+import org.jtorch.DType;
+import org.jtorch.Tensor;
+
+/**
+ * A function in the backward graph ({@code grad_fn}): takes the gradients of its forward outputs and
+ * returns the gradients of its forward tensor inputs, which the engine sends along {@link #next}.
+ */
+public abstract class Node {
+    private static final AtomicLong SEQUENCE = new AtomicLong();
+
+    /** Creation order; the engine runs newer nodes first, as PyTorch's sequence numbers do. */
+    final long sequenceNr = SEQUENCE.getAndIncrement();
+    /** One edge per forward tensor input, {@code null} where that input needs no gradient. */
+    final Edge[] next;
+    /** Shape and dtype of each forward input: gradients are summed to the shape and cast to the dtype. */
+    final long[][] inputShapes;
+    final DType[] inputDtypes;
+    /** Shape and dtype of each forward output: missing output gradients are materialised as zeros. */
+    final long[][] outputShapes;
+    final DType[] outputDtypes;
+    private List<PreHook> preHooks;
+    /** retain_grad hooks run after every other hook, so {@code .grad} shows the final gradient (PyTorch ≥ 2.0). */
+    private List<PreHook> retainHooks;
+
+    /** A hook on the gradient arriving at output {@code outputNr} of this node. */
+    record PreHook(int outputNr, UnaryOperator<Tensor> fn) {}
+
+    Node(Edge[] next, long[][] inputShapes, DType[] inputDtypes, long[][] outputShapes, DType[] outputDtypes) {
+        this.next = next;
+        this.inputShapes = inputShapes;
+        this.inputDtypes = inputDtypes;
+        this.outputShapes = outputShapes;
+        this.outputDtypes = outputDtypes;
+    }
+
+    /** PyTorch's node name, e.g. {@code MulBackward0}. */
+    public abstract String name();
+
+    /** Gradients of the inputs from gradients of the outputs (each output gradient non-null). */
+    abstract Tensor[] apply(Tensor[] gradOutputs);
+
+    /** Drops saved tensors after a backward without {@code retainGraph}. */
+    void release() {}
+
+    /** The edges to the next nodes ({@code grad_fn.next_functions}). */
+    public List<Edge> nextFunctions() { return java.util.Arrays.asList(next.clone()); }
+
+    void addPreHook(int outputNr, UnaryOperator<Tensor> fn) {
+        if (preHooks == null) preHooks = new ArrayList<>();
+        preHooks.add(new PreHook(outputNr, fn));
+    }
+
+    void addRetainGradHook(int outputNr, UnaryOperator<Tensor> fn) {
+        if (retainHooks == null) retainHooks = new ArrayList<>();
+        retainHooks.add(new PreHook(outputNr, fn));
+    }
+
+    /** Hooks in the order they run: user hooks by registration, then retain_grad hooks. */
+    List<PreHook> preHooks() {
+        if (retainHooks == null) return preHooks == null ? List.of() : preHooks;
+        List<PreHook> all = new ArrayList<>(preHooks == null ? List.of() : preHooks);
+        all.addAll(retainHooks);
+        return all;
+    }
+
+    @Override
+    public String toString() { return "<" + name() + ">"; }
+}

@@ -1,0 +1,320 @@
+package org.jtorch.debug;
+
+import java.lang.reflect.RecordComponent;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Function;
+import org.jtorch.DType;
+import org.jtorch.Device;
+import org.jtorch.Scalar;
+import org.jtorch.Tensor;
+
+/**
+ * Text of a recorded call as PyTorch's DebugMode prints it: the op as {@code aten::name.overload}
+ * ({@code .default} omitted), the arguments as the Python dispatcher hands them to a mode (trailing
+ * positional arguments equal to their default dropped, keyword-only ones as {@code name=value} unless
+ * default), and every value as Python's {@code str} would print it.
+ */
+final class CallFormat {
+    private CallFormat() {}
+
+    /** A schema argument: its name, whether it follows {@code *}, and its default literal (null: none). */
+    record Param(String name, boolean kwargOnly, String defaultLiteral) {}
+
+    /** The parts of an op schema that the log needs. */
+    record Schema(String name, List<Param> params, boolean returnsTuple) {
+        /** Parses {@code name.overload(Type arg=default, *, ...) -> returns}. */
+        static Schema parse(String schema) {
+            int open = schema.indexOf('(');
+            String head = open < 0 ? schema.trim() : schema.substring(0, open).trim();
+            if (head.endsWith(".default")) head = head.substring(0, head.length() - ".default".length());
+            String name = head.contains("::") ? head : "aten::" + head;
+            if (open < 0) return new Schema(name, List.of(), false);
+            int close = matching(schema, open);
+            List<Param> params = new ArrayList<>();
+            boolean kwargOnly = false;
+            for (String token : splitTopLevel(schema.substring(open + 1, close))) {
+                if (token.isEmpty()) continue;
+                if (token.equals("*")) {
+                    kwargOnly = true;
+                    continue;
+                }
+                int eq = indexOfTopLevel(token, '=');
+                String decl = (eq < 0 ? token : token.substring(0, eq)).trim();
+                String def = eq < 0 ? null : token.substring(eq + 1).trim();
+                params.add(new Param(decl.substring(lastTopLevelSpace(decl) + 1), kwargOnly, def));
+            }
+            int arrow = schema.indexOf("->", close);
+            boolean tuple = arrow >= 0 && schema.substring(arrow + 2).trim().startsWith("(");
+            return new Schema(name, List.copyOf(params), tuple);
+        }
+
+        /**
+         * Which argument indices print positionally and which as keywords, as
+         * {@code parseIValuesToPyArgsKwargs} decides. Arguments beyond the schema print positionally.
+         */
+        Layout layout(Object[] args) {
+            int n = params.size();
+            if (args.length > n) return new Layout(args.length, new int[0]);
+            int kwStart = n;
+            while (kwStart > 0 && params.get(kwStart - 1).kwargOnly()) kwStart--;
+            int posEnd = kwStart;
+            while (posEnd > 0 && isDefault(posEnd - 1, args)) posEnd--;
+            List<Integer> kw = new ArrayList<>();
+            for (int i = kwStart; i < n; i++) if (!isDefault(i, args)) kw.add(i);
+            return new Layout(posEnd, kw.stream().mapToInt(Integer::intValue).toArray());
+        }
+
+        private boolean isDefault(int i, Object[] args) {
+            String literal = params.get(i).defaultLiteral();
+            if (literal == null) return false;
+            return i >= args.length || equalsLiteral(args[i], literal);
+        }
+    }
+
+    /** Arguments {@code [0, positional)} print positionally, then {@code keywords} as {@code name=value}. */
+    record Layout(int positional, int[] keywords) {}
+
+    /** {@code arg, arg, name=value}: the text between the call's parentheses. */
+    static String args(Schema schema, Layout layout, Object[] args, Function<Tensor, String> tensorStr) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < layout.positional(); i++) {
+            if (i > 0) sb.append(", ");
+            sb.append(str(i < args.length ? args[i] : null, tensorStr));
+        }
+        for (int i : layout.keywords()) {
+            if (!sb.isEmpty()) sb.append(", ");
+            sb.append(schema.params().get(i).name()).append('=').append(str(i < args.length ? args[i] : null, tensorStr));
+        }
+        return sb.toString();
+    }
+
+    // ---- values as Python prints them -------------------------------------------------------------
+
+    /** {@code torch.utils._dtype_abbrs}; bcomplex32, which PyTorch's table lacks, is {@code bc32}. */
+    static String abbrev(DType d) {
+        return switch (d) {
+            case BOOL -> "b8";
+            case UINT8 -> "u8";
+            case UINT16 -> "u16";
+            case UINT32 -> "u32";
+            case UINT64 -> "u64";
+            case INT8 -> "i8";
+            case INT16 -> "i16";
+            case INT32 -> "i32";
+            case INT64 -> "i64";
+            case FLOAT16 -> "f16";
+            case BFLOAT16 -> "bf16";
+            case FLOAT32 -> "f32";
+            case FLOAT64 -> "f64";
+            case FLOAT8_E4M3FN -> "f8e4m3fn";
+            case FLOAT8_E5M2 -> "f8e5m2";
+            case FLOAT8_E4M3FNUZ -> "f8e4m3fnuz";
+            case FLOAT8_E5M2FNUZ -> "f8e5m2fnuz";
+            case FLOAT8_E8M0FNU -> "f8e8m0fnu";
+            case COMPLEX32 -> "c32";
+            case BCOMPLEX32 -> "bc32";
+            case COMPLEX64 -> "c64";
+            case COMPLEX128 -> "c128";
+        };
+    }
+
+    /** Python's {@code str(v)}, with tensors rendered by {@code tensorStr}. */
+    static String str(Object v, Function<Tensor, String> tensorStr) {
+        return switch (v) {
+            case null -> "None";
+            case Tensor t -> tensorStr.apply(t);
+            case String s -> s;
+            case Device d -> d.type();
+            case DType d -> d.toString();
+            case Enum<?> e -> e.name().toLowerCase(Locale.ROOT);
+            default -> repr(v, tensorStr);
+        };
+    }
+
+    /** Python's {@code repr(v)}: what a container prints for its elements (strings and tensors quoted). */
+    static String repr(Object v, Function<Tensor, String> tensorStr) {
+        return switch (v) {
+            case null -> "None";
+            case Tensor t -> quote(tensorStr.apply(t));
+            case String s -> quote(s);
+            case Boolean b -> b ? "True" : "False";
+            case Double d -> pyFloat(d);
+            case Float f -> pyFloat(f);
+            case Number n -> n.toString();
+            case Scalar s -> scalar(s);
+            case Device d -> "device(type='" + d.type() + "')";
+            case DType d -> d.toString();
+            case Enum<?> e -> quote(e.name().toLowerCase(Locale.ROOT));
+            case long[] a -> list(a.length, i -> Long.toString(a[i]));
+            case int[] a -> list(a.length, i -> Integer.toString(a[i]));
+            case double[] a -> list(a.length, i -> pyFloat(a[i]));
+            case float[] a -> list(a.length, i -> pyFloat(a[i]));
+            case boolean[] a -> list(a.length, i -> a[i] ? "True" : "False");
+            case Object[] a -> list(a.length, i -> repr(a[i], tensorStr));
+            case List<?> l -> list(l.size(), i -> repr(l.get(i), tensorStr));
+            case Record r -> tuple(components(r), tensorStr);
+            default -> v.toString();
+        };
+    }
+
+    /** Python's {@code str} of a tuple. */
+    static String tuple(List<?> items, Function<Tensor, String> tensorStr) {
+        if (items.size() == 1) return "(" + repr(items.get(0), tensorStr) + ",)";
+        StringBuilder sb = new StringBuilder("(");
+        for (int i = 0; i < items.size(); i++) {
+            if (i > 0) sb.append(", ");
+            sb.append(repr(items.get(i), tensorStr));
+        }
+        return sb.append(')').toString();
+    }
+
+    /** The components of a record in declaration order (a composite's multi-output result). */
+    static List<Object> components(Record r) {
+        List<Object> out = new ArrayList<>();
+        for (RecordComponent c : r.getClass().getRecordComponents()) {
+            try {
+                out.add(c.getAccessor().invoke(r));
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException("cannot read " + c.getName() + " of " + r.getClass().getName(), e);
+            }
+        }
+        return out;
+    }
+
+    private static String list(int n, java.util.function.IntFunction<String> item) {
+        StringBuilder sb = new StringBuilder("[");
+        for (int i = 0; i < n; i++) {
+            if (i > 0) sb.append(", ");
+            sb.append(item.apply(i));
+        }
+        return sb.append(']').toString();
+    }
+
+    private static String quote(String s) {
+        return "'" + s.replace("\\", "\\\\").replace("'", "\\'") + "'";
+    }
+
+    private static String scalar(Scalar s) {
+        return switch (s.kind()) {
+            case BOOL -> s.longValue() != 0 ? "True" : "False";
+            case INT -> Long.toString(s.longValue());
+            case UINT -> Long.toUnsignedString(s.longValue());
+            case FLOAT -> pyFloat(s.doubleValue());
+            case COMPLEX -> pyComplex(s.doubleValue(), s.imag());
+        };
+    }
+
+    /** Python's {@code repr(float)}: shortest round-trip digits, exponent form below 1e-4 and from 1e16. */
+    static String pyFloat(double v) {
+        if (Double.isNaN(v)) return "nan";
+        if (Double.isInfinite(v)) return v > 0 ? "inf" : "-inf";
+        String sign = Double.doubleToRawLongBits(v) < 0 ? "-" : "";
+        if (v == 0) return sign + "0.0";
+        // Double.toString gives the shortest round-trip digits (JDK 19+), as Python's repr does.
+        BigDecimal d = new BigDecimal(Double.toString(Math.abs(v))).stripTrailingZeros();
+        String digits = d.unscaledValue().toString();
+        int exp = digits.length() - 1 - d.scale();
+        if (exp < -4 || exp >= 16) {
+            String mantissa = digits.length() == 1 ? digits : digits.charAt(0) + "." + digits.substring(1);
+            int e = Math.abs(exp);
+            return sign + mantissa + "e" + (exp < 0 ? "-" : "+") + (e < 10 ? "0" : "") + e;
+        }
+        if (exp < 0) return sign + "0." + "0".repeat(-exp - 1) + digits;
+        if (digits.length() <= exp + 1) return sign + digits + "0".repeat(exp + 1 - digits.length()) + ".0";
+        return sign + digits.substring(0, exp + 1) + "." + digits.substring(exp + 1);
+    }
+
+    /** Python's {@code repr(complex)}: {@code 1j}, {@code (1+2j)}, {@code (1.5-0j)}. */
+    private static String pyComplex(double re, double im) {
+        String imag = shortFloat(im) + "j";
+        if (re == 0 && Double.doubleToRawLongBits(re) >= 0) return imag;
+        boolean negIm = !Double.isNaN(im) && Double.doubleToRawLongBits(im) < 0;
+        return "(" + shortFloat(re) + (negIm ? "" : "+") + imag + ")";
+    }
+
+    /** A float as Python's complex repr prints its parts: no trailing {@code .0}. */
+    private static String shortFloat(double v) {
+        String s = pyFloat(v);
+        return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
+    }
+
+    // ---- defaults ---------------------------------------------------------------------------------
+
+    /** Whether an argument equals its schema default, as the dispatcher's {@code IValue} comparison decides. */
+    static boolean equalsLiteral(Object v, String literal) {
+        String lit = literal;
+        if (lit.length() >= 2 && (lit.charAt(0) == '\'' || lit.charAt(0) == '"')) lit = lit.substring(1, lit.length() - 1);
+        Double number = parseNumber(lit);
+        if (number != null) {
+            return switch (v) {
+                case Boolean b -> false;
+                case Number n -> n.doubleValue() == number;
+                case Scalar s -> s.kind() != Scalar.Kind.BOOL && s.kind() != Scalar.Kind.COMPLEX && s.doubleValue() == number;
+                default -> false;
+            };
+        }
+        return str(v, t -> "<tensor>").replace(" ", "").equals(lit.replace(" ", ""));
+    }
+
+    private static Double parseNumber(String s) {
+        if (s.isEmpty() || !(Character.isDigit(s.charAt(0)) || s.charAt(0) == '-' || s.charAt(0) == '.')) return null;
+        try {
+            return Double.parseDouble(s);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    // ---- schema text ------------------------------------------------------------------------------
+
+    private static int matching(String s, int open) {
+        int depth = 0;
+        for (int i = open; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '(' || c == '[') depth++;
+            else if ((c == ')' || c == ']') && --depth == 0) return i;
+        }
+        throw new IllegalArgumentException("unbalanced schema: " + s);
+    }
+
+    private static List<String> splitTopLevel(String s) {
+        List<String> out = new ArrayList<>();
+        int depth = 0, start = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '(' || c == '[') depth++;
+            else if (c == ')' || c == ']') depth--;
+            else if (c == ',' && depth == 0) {
+                out.add(s.substring(start, i).trim());
+                start = i + 1;
+            }
+        }
+        out.add(s.substring(start).trim());
+        return out;
+    }
+
+    private static int indexOfTopLevel(String s, char target) {
+        int depth = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '(' || c == '[') depth++;
+            else if (c == ')' || c == ']') depth--;
+            else if (c == target && depth == 0) return i;
+        }
+        return -1;
+    }
+
+    private static int lastTopLevelSpace(String s) {
+        int depth = 0, last = -1;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '(' || c == '[') depth++;
+            else if (c == ')' || c == ']') depth--;
+            else if (c == ' ' && depth == 0) last = i;
+        }
+        return last;
+    }
+}

@@ -1,0 +1,247 @@
+package org.jtorch.ops;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.jtorch.DType;
+import org.jtorch.Device;
+import org.jtorch.Tensor;
+import org.jtorch.TorchException;
+import org.jtorch.TorchTypeException;
+import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.kernels.cpu.ElementIO;
+import org.jtorch.testing.OpDb;
+import org.jtorch.testing.SampleInputs;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * The generic sweep over {@link OpDb}: for each op × dtype × sample, the meta device gives the output
+ * structure, shapes, strides and dtypes the CPU gives (on the meta device), refuses exactly what the CPU
+ * refuses with the same exception class, and a non-contiguous sample gives the values of its contiguous
+ * copy. Coverage tests make a new op (or a new op family) without a table entry fail the build.
+ */
+class OpDbTest {
+    /** The exception classes of PyTorch's error split; anything else thrown by an op is a crash. */
+    private static final Set<Class<?>> DOCUMENTED = Set.of(TorchException.class, TorchTypeException.class,
+            IndexOutOfBoundsException.class, IllegalArgumentException.class, UnsupportedOperationException.class);
+
+    /**
+     * Errors that depend on values, which the meta device cannot see, per op: the message fragment.
+     * masked_fill.Tensor checks that the 0-d value tensor's value fits self's dtype, as ATen's kernel does.
+     */
+    private static final Map<String, String> DATA_DEPENDENT = Map.of("masked_fill.Tensor", "cannot be converted to type");
+
+    @TestFactory
+    Stream<DynamicTest> metaMatchesCpuAndLayoutDoesNotMatter() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (OpDb.Entry e : OpDb.ALL) {
+            for (DType dtype : e.dtypes()) {
+                for (OpDb.Sample s : e.samples()) {
+                    tests.add(DynamicTest.dynamicTest(e.name() + "/" + dtype.pyName() + "/" + s.label(), () -> run(e, dtype, s)));
+                }
+            }
+        }
+        return tests.stream();
+    }
+
+    /** {@link #check}, except that a sample reproducing a known bug is skipped while it fails and fails once it passes. */
+    private static void run(OpDb.Entry e, DType dtype, OpDb.Sample s) {
+        if (s.knownBug() == null) {
+            check(e, dtype, s);
+            return;
+        }
+        try {
+            check(e, dtype, s);
+        } catch (AssertionError | RuntimeException reproduced) {
+            Assumptions.abort("known bug: " + s.knownBug());
+        }
+        fail("known bug no longer reproduces; remove the exclusion: " + s.knownBug());
+    }
+
+    private static void check(OpDb.Entry e, DType dtype, OpDb.Sample s) {
+        SampleInputs cpuInputs = SampleInputs.on(dtype, Device.CPU);
+        Object[] cpuArgs = s.args().build(cpuInputs);
+        Object[] metaArgs = s.args().build(SampleInputs.on(dtype, Device.META));
+        Object real;
+        try {
+            real = Dispatcher.call(e.op(), cpuArgs);
+        } catch (RuntimeException refused) {
+            requireDocumented(refused, "CPU");
+            String fragment = DATA_DEPENDENT.get(e.name());
+            if (fragment != null && String.valueOf(refused.getMessage()).contains(fragment)) {
+                Assumptions.abort("data-dependent error, invisible to the meta device: " + refused.getMessage());
+            }
+            try {
+                Object fake = Dispatcher.call(e.op(), metaArgs);
+                fail("meta accepted what CPU refused (" + refused + "), giving " + describe(fake));
+            } catch (RuntimeException onMeta) {
+                requireDocumented(onMeta, "meta");
+                assertEquals(refused.getClass(), onMeta.getClass(), "CPU: " + refused.getMessage() + "\nmeta: " + onMeta.getMessage());
+            }
+            return;
+        }
+        Object fake;
+        try {
+            fake = Dispatcher.call(e.op(), metaArgs);
+        } catch (RuntimeException onMeta) {
+            throw new AssertionError("meta refused what CPU accepted (" + describe(real) + ")", onMeta);
+        }
+        Tensor[] r = outputs(real, "CPU"), f = outputs(fake, "meta");
+        assertEquals(real instanceof Tensor[], fake instanceof Tensor[], "output structure: " + describe(real) + " vs " + describe(fake));
+        assertEquals(r.length, f.length, "number of outputs");
+        for (int i = 0; i < r.length; i++) {
+            assertEquals(Device.CPU, r[i].device(), "CPU output " + i + " device");
+            assertEquals(Device.META, f[i].device(), "meta output " + i + " device");
+            assertArrayEquals(r[i].shape(), f[i].shape(), "output " + i + " shape");
+            assertArrayEquals(r[i].stride(), f[i].stride(), "output " + i + " strides");
+            assertEquals(r[i].dtype(), f[i].dtype(), "output " + i + " dtype");
+        }
+        if (cpuInputs.strided() && s.layoutFree()) {
+            Tensor[] c = outputs(Dispatcher.call(e.op(), s.args().build(SampleInputs.contiguousOnly(dtype))), "CPU contiguous");
+            assertEquals(r.length, c.length, "number of outputs (contiguous copy)");
+            for (int i = 0; i < r.length; i++) assertSameValues(c[i].toDoubleArray(), r[i].toDoubleArray(), "output " + i);
+        }
+    }
+
+    private static void requireDocumented(RuntimeException e, String device) {
+        if (!DOCUMENTED.contains(e.getClass())) throw new AssertionError(device + " crashed instead of refusing", e);
+    }
+
+    private static Tensor[] outputs(Object result, String where) {
+        if (result instanceof Tensor t) return new Tensor[] {t};
+        if (result instanceof Tensor[] ts) return ts;
+        throw new AssertionError(where + " returned neither a Tensor nor a Tensor[]: " + result);
+    }
+
+    private static String describe(Object result) {
+        if (result instanceof Tensor t) return "Tensor" + java.util.Arrays.toString(t.shapeRef()) + " " + t.dtype().pyName();
+        if (result instanceof Tensor[] ts) return "Tensor[" + ts.length + "]";
+        return String.valueOf(result);
+    }
+
+    /** Exact equality, NaN equal to NaN and -0.0 to 0.0. */
+    private static void assertSameValues(double[] expected, double[] got, String what) {
+        assertEquals(expected.length, got.length, what + " element count");
+        for (int i = 0; i < got.length; i++) {
+            assertTrue(expected[i] == got[i] || Double.compare(expected[i], got[i]) == 0,
+                    what + ": non-contiguous input gives " + got[i] + " at " + i + ", contiguous gives " + expected[i]);
+        }
+    }
+
+    // ---- the sweep can fail ----------------------------------------------------------------------------
+
+    private static OpDb.Entry entry(OpDef op) {
+        return new OpDb.Entry(op, List.of(DType.FLOAT64), List.of(new OpDb.Sample("transposed", in -> new Object[] {in.nc(3, 4)}, true, null)));
+    }
+
+    private static OpDef structured(String name, OpDef.Kernel kernel) {
+        return OpDef.structured(name + "(Tensor self) -> Tensor", args -> {
+            Tensor x = (Tensor) args[0];
+            return Spec.of(x.shapeRef(), x.dtype(), x.device(), null);
+        }, kernel);
+    }
+
+    @Test
+    void sweepCatchesOpsThatMisbehave() {
+        OpDef refusesInKernel = structured("refuses_in_kernel", (args, outs, spec) -> {
+            throw new TorchException("the kernel refuses what the meta rule accepted");
+        });
+        OpDef crashes = structured("crashes", (args, outs, spec) -> {
+            throw new ArithmeticException("/ by zero");
+        });
+        OpDef ignoresStrides = structured("ignores_strides", (args, outs, spec) -> {
+            Tensor x = (Tensor) args[0];
+            ElementIO io = ElementIO.of(x.dtype());
+            for (long i = 0; i < x.numel(); i++) {
+                io.setDouble(outs[0].storage().segment(), i, io.getDouble(x.storage().segment(), x.storageOffset() + i));
+            }
+        });
+        OpDef metaDiffers = OpDef.composite("meta_differs(Tensor self) -> Tensor", args -> {
+            Tensor x = (Tensor) args[0];
+            return x.isMeta() ? ShapeOps.unsqueeze(x, 0) : x;
+        });
+        for (OpDef op : List.of(refusesInKernel, crashes, ignoresStrides, metaDiffers)) {
+            OpDb.Entry e = entry(op);
+            assertThrows(AssertionError.class, () -> check(e, DType.FLOAT64, e.samples().get(0)), op.name());
+        }
+    }
+
+    // ---- coverage ----------------------------------------------------------------------------------------
+
+    /** Every {@code public static final OpDef} of the listed families, with its "Family.FIELD" name. */
+    private static Map<OpDef, String> declaredOps() {
+        Map<OpDef, String> ops = new IdentityHashMap<>();
+        for (Class<?> family : OpDb.FAMILIES) {
+            for (Field f : family.getDeclaredFields()) {
+                int m = f.getModifiers();
+                if (f.getType() != OpDef.class || !Modifier.isPublic(m) || !Modifier.isStatic(m) || !Modifier.isFinal(m)) continue;
+                try {
+                    ops.put((OpDef) f.get(null), family.getSimpleName() + "." + f.getName());
+                } catch (IllegalAccessException ex) {
+                    throw new AssertionError(ex);
+                }
+            }
+        }
+        return ops;
+    }
+
+    @Test
+    void everyOpOutsidePointwiseHasAnEntry() {
+        Set<OpDef> covered = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        for (OpDb.Entry e : OpDb.ALL) covered.add(e.op());
+        Set<String> missing = new TreeSet<>();
+        declaredOps().forEach((op, field) -> {
+            // PointwiseOpTableTest sweeps PointwiseOps by reflection, so it covers every op there.
+            if (!field.startsWith("PointwiseOps.") && !covered.contains(op)) missing.add(field + " (" + OpDb.key(op) + ")");
+        });
+        assertTrue(missing.isEmpty(), "ops without an OpDb entry: " + missing);
+    }
+
+    @Test
+    void entriesAreUniqueAndNameDeclaredNonPointwiseOps() {
+        Map<OpDef, String> declared = declaredOps();
+        Set<String> names = new TreeSet<>();
+        for (OpDb.Entry e : OpDb.ALL) {
+            String field = declared.get(e.op());
+            assertTrue(field != null, e.name() + " is not a public static final OpDef of a listed family");
+            assertTrue(!field.startsWith("PointwiseOps."), e.name() + " belongs to PointwiseOpTableTest");
+            assertTrue(names.add(e.name()), "two entries for " + e.name());
+            Set<String> labels = new TreeSet<>();
+            for (OpDb.Sample s : e.samples()) assertTrue(labels.add(s.label()), e.name() + ": sample label twice: " + s.label());
+        }
+    }
+
+    @Test
+    void everyFamilyDeclaringOpsIsListed() throws IOException {
+        Path dir = Path.of("src/main/java/org/jtorch/ops");
+        assertTrue(Files.isDirectory(dir), "expected the sources at " + dir.toAbsolutePath() + " (tests run in the jtorch module)");
+        Set<String> listed = new TreeSet<>();
+        for (Class<?> c : OpDb.FAMILIES) listed.add(c.getSimpleName());
+        Set<String> unlisted = new TreeSet<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path p : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                String cls = p.getFileName().toString().replace(".java", "");
+                if (Files.readString(p).contains("public static final OpDef") && !listed.contains(cls)) unlisted.add(cls);
+            }
+        }
+        assertTrue(unlisted.isEmpty(), "op families missing from OpDb.FAMILIES: " + unlisted);
+    }
+}
