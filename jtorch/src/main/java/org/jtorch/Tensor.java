@@ -1,5 +1,6 @@
 package org.jtorch;
 
+import org.jtorch.ops.Creation;
 import java.util.List;
 import org.jtorch.ops.ComplexOps;
 import org.jtorch.ops.TernaryOps;
@@ -609,6 +610,9 @@ public final class Tensor {
     public Tensor mH() { return ComplexOps.mH(this); }
     public Tensor adjoint() { return ComplexOps.adjoint(this); }
     public Tensor isreal() { return ComplexOps.isreal(this); }
+    public Tensor fill_(double value) { return Creation.fill_(this, value); }
+    public Tensor fill_(long value) { return Creation.fill_(this, value); }
+    public Tensor zero_() { return Creation.zero_(this); }
 
     // ---- generated delegations: end
 

@@ -263,7 +263,7 @@ public final class Torch {
     public static Tensor logspace(double start, double end, long steps) { return logspace(start, end, steps, 10.0, null); }
 
     public static Tensor logspace(double start, double end, long steps, double base, DType dtype) {
-        return Dispatcher.call1(Creation.LOGSPACE, start, end, steps, dtype, null, base);
+        return Dispatcher.call1(Creation.LOGSPACE, start, end, steps, base, dtype, null);
     }
 
     // ---- conversion -----------------------------------------------------------------------------
@@ -712,6 +712,9 @@ public final class Torch {
     public static Tensor adjoint(Tensor t) { return ComplexOps.adjoint(t); }
     public static Tensor isreal(Tensor t) { return ComplexOps.isreal(t); }
     public static boolean isComplex(Tensor t) { return ComplexOps.isComplex(t); }
+    public static Tensor fill_(Tensor self, double value) { return Creation.fill_(self, value); }
+    public static Tensor fill_(Tensor self, long value) { return Creation.fill_(self, value); }
+    public static Tensor zero_(Tensor self) { return Creation.zero_(self); }
 
     // ---- generated delegations: end
 

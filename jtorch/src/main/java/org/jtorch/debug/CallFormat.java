@@ -2,6 +2,7 @@ package org.jtorch.debug;
 
 import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -213,8 +214,13 @@ final class CallFormat {
         if (Double.isInfinite(v)) return v > 0 ? "inf" : "-inf";
         String sign = Double.doubleToRawLongBits(v) < 0 ? "-" : "";
         if (v == 0) return sign + "0.0";
-        // Double.toString gives the shortest round-trip digits (JDK 19+), as Python's repr does.
+        // Double.toString gives the shortest round-trip digits (JDK 19+), as Python's repr does, except
+        // that it never prints fewer than two: try the nearest one-digit decimal too (5e-324, not 4.9e-324).
         BigDecimal d = new BigDecimal(Double.toString(Math.abs(v))).stripTrailingZeros();
+        if (d.precision() == 2) {
+            BigDecimal one = new BigDecimal(Math.abs(v)).round(new MathContext(1, java.math.RoundingMode.HALF_EVEN));
+            if (one.doubleValue() == Math.abs(v)) d = one.stripTrailingZeros();
+        }
         String digits = d.unscaledValue().toString();
         int exp = digits.length() - 1 - d.scale();
         if (exp < -4 || exp >= 16) {

@@ -1,6 +1,7 @@
 package org.jtorch.debug;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +10,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.WeakHashMap;
 import org.jtorch.Device;
+import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.debug.DebugRecord.TensorInfo;
 import org.jtorch.dispatch.Dispatcher;
@@ -70,26 +72,32 @@ public final class DebugMode implements AutoCloseable {
             }
         }
 
+        /** Hash every tensor the mode sees. */
         public Options withHashTensors(boolean on) {
             return new Options(on, hashFn, hashInputs, recordOutput, recordIds, tensorAttributes);
         }
 
+        /** The hash function. */
         public Options withHashFn(HashFn fn) {
             return new Options(hashTensors, fn, hashInputs, recordOutput, recordIds, tensorAttributes);
         }
 
+        /** Also hash inputs ({@code hash_inputs}). */
         public Options withHashInputs(boolean on) {
             return new Options(hashTensors, hashFn, on, recordOutput, recordIds, tensorAttributes);
         }
 
+        /** Print results ({@code record_output}). */
         public Options withRecordOutput(boolean on) {
             return new Options(hashTensors, hashFn, hashInputs, on, recordIds, tensorAttributes);
         }
 
+        /** Print tensor ids ({@code record_ids}). */
         public Options withRecordIds(boolean on) {
             return new Options(hashTensors, hashFn, hashInputs, recordOutput, on, tensorAttributes);
         }
 
+        /** Attributes to print after each tensor ({@code record_tensor_attributes}). */
         public Options withTensorAttributes(String... names) {
             return new Options(hashTensors, hashFn, hashInputs, recordOutput, recordIds, List.of(names));
         }
@@ -121,11 +129,14 @@ public final class DebugMode implements AutoCloseable {
         @Override
         public String toString() {
             if (kind == Kind.OUTPUT) {
-                return op() + " (record " + index + "): output " + output + " hash " + left.outputs().get(output).hash()
-                        + " vs " + right.outputs().get(output).hash();
+                return op() + " (record " + index + "): output " + output + " hash " + hashAt(left) + " vs " + hashAt(right);
             }
             return "record " + index + ": " + (left == null ? "<end of log>" : left.line()) + " vs "
                     + (right == null ? "<end of log>" : right.line());
+        }
+
+        private String hashAt(DebugRecord r) {
+            return output < r.outputs().size() ? String.valueOf(r.outputs().get(output).hash()) : "<no output>";
         }
     }
 
@@ -201,6 +212,7 @@ public final class DebugMode implements AutoCloseable {
         };
     }
 
+    /** The options this mode was opened with. */
     public Options options() { return options; }
 
     /** {@code debug_string()}: one indented line per recorded call. */
@@ -377,7 +389,7 @@ public final class DebugMode implements AutoCloseable {
                 yield tuple ? pyTuple(parts) : "[" + String.join(", ", parts) + "]";
             }
             case List<?> list -> hashTree(list.toArray(), sink, fn, false, anyHash);
-            case org.jtorch.Scalar s -> "None";
+            case Scalar s -> "None";
             case Record r -> hashTree(CallFormat.components(r).toArray(), sink, fn, true, anyHash);
             case null, default -> "None";
         };
@@ -390,8 +402,8 @@ public final class DebugMode implements AutoCloseable {
     private String outputText(Object result, boolean tuple) {
         return switch (result) {
             case Tensor t -> tensorName(t);
-            case Object[] arr when tuple -> CallFormat.tuple(java.util.Arrays.asList(arr), this::tensorName);
-            case Record r when !(r instanceof org.jtorch.Scalar) -> CallFormat.tuple(CallFormat.components(r), this::tensorName);
+            case Object[] arr when tuple -> CallFormat.tuple(Arrays.asList(arr), this::tensorName);
+            case Record r when !(r instanceof Scalar) -> CallFormat.tuple(CallFormat.components(r), this::tensorName);
             default -> CallFormat.str(result, this::tensorName);
         };
     }

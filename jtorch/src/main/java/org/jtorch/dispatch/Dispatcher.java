@@ -41,7 +41,7 @@ public final class Dispatcher {
     public static Object call(OpDef op, Object... args) {
         Mode[] modes = MODES.get();
         if (modes.length == 0) return callBelowModes(op, args);
-        return callMode(modes, modes.length - 1, op, args);
+        return callMode(modes, modes.length - 1, op, args, Dispatcher::callBelowModes);
     }
 
     /** {@link #call} for ops with one tensor output. */
@@ -49,9 +49,10 @@ public final class Dispatcher {
         return (Tensor) call(op, args);
     }
 
-    private static Object callMode(Mode[] modes, int level, OpDef op, Object[] args) {
-        if (level < 0) return callBelowModes(op, args);
-        return modes[level].process(op, args, (o, a) -> callMode(modes, level - 1, o, a));
+    /** Runs the modes from {@code level} down, then {@code bottom} (the plain call or the out= call). */
+    private static Object callMode(Mode[] modes, int level, OpDef op, Object[] args, Next bottom) {
+        if (level < 0) return bottom.call(op, args);
+        return modes[level].process(op, args, (o, a) -> callMode(modes, level - 1, o, a, bottom));
     }
 
     /**
@@ -108,6 +109,19 @@ public final class Dispatcher {
      * dtype the result can be cast to.
      */
     public static void callOut(OpDef op, Tensor[] outs, Object... args) {
+        Mode[] modes = MODES.get();
+        if (modes.length == 0) {
+            callOutBelowModes(op, outs, args);
+            return;
+        }
+        // Modes see the op and its arguments; the result they get back is the written outputs.
+        callMode(modes, modes.length - 1, op, args, (o, a) -> {
+            callOutBelowModes(o, outs, a);
+            return outs.length == 1 ? outs[0] : outs;
+        });
+    }
+
+    private static void callOutBelowModes(OpDef op, Tensor[] outs, Object[] args) {
         if (op.meta() == null) throw new TorchException(op.name() + ": has no out= variant");
         Spec spec = op.meta().infer(args);
         if (outs.length != spec.outputs()) {

@@ -5,6 +5,7 @@ import java.util.function.LongUnaryOperator;
 import org.jtorch.DType;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
+import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
 import org.jtorch.dispatch.Dispatcher;
@@ -34,6 +35,10 @@ import org.jtorch.ops.ScalarConversion.IntRange;
  * <b>{@code min > max}</b> gives {@code max} everywhere, as documented for {@code torch.clamp}.
  * <b>Ties</b> return the element on the Scalar and two-bound paths and the bound on the one-Tensor-bound
  * path ({@code maximum}/{@code minimum}); this only shows in the sign of a zero, as on AVX2 CPUs.
+ *
+ * <p><b>Gradients (2.14, BC-breaking).</b> A Scalar bound is a fixed parameter: the input gets the gradient
+ * strictly between the bounds and 0 at a bound, the minimum-norm subgradient (as relu). A Tensor bound is an
+ * input: at a tie the gradient is split evenly between the value and the bound.
  *
  * <p>Complex tensors and complex bounds raise {@link TorchTypeException} (2.15: ordering is undefined
  * for complex numbers). uint16/uint32/uint64 are supported and compared as unsigned.
@@ -163,13 +168,29 @@ public final class ClampOps {
                     throw new TorchException("torch.clamp: At least one of 'min' or 'max' must not be None");
                 }
                 return scalarMeta(scalarKernelName(min, max), (Tensor) args[0], min, max, true);
-            }, SCALAR_KERNEL);
+            }, SCALAR_KERNEL)
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {scalarBoundsGrad(g[0], a)});
 
     public static final OpDef CLAMP_MIN = OpDef.structured("clamp_min(Tensor self, Scalar min) -> Tensor",
-            args -> scalarMeta("clamp_min_scalar_cpu", (Tensor) args[0], (Scalar) args[1], null, true), SCALAR_KERNEL);
+            args -> scalarMeta("clamp_min_scalar_cpu", (Tensor) args[0], (Scalar) args[1], null, true), SCALAR_KERNEL)
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {scalarBoundsGrad(g[0], new Object[] {a[0], a[1], null})});
 
     public static final OpDef CLAMP_MAX = OpDef.structured("clamp_max(Tensor self, Scalar max) -> Tensor",
-            args -> scalarMeta("clamp_max_scalar_cpu", (Tensor) args[0], null, (Scalar) args[1], true), SCALAR_KERNEL);
+            args -> scalarMeta("clamp_max_scalar_cpu", (Tensor) args[0], null, (Scalar) args[1], true), SCALAR_KERNEL)
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {scalarBoundsGrad(g[0], new Object[] {a[0], null, a[1]})});
+
+    /**
+     * The gradient of clamping {@code args[0]} between the Scalar bounds {@code args[1]} and {@code args[2]}
+     * (either may be null): {@code g} strictly inside, 0 at and beyond a bound. A Scalar bound is a fixed
+     * parameter, so at equality the minimum-norm subgradient 0 applies (2.14, as relu; before 2.14 it was g).
+     */
+    private static Tensor scalarBoundsGrad(Tensor g, Object[] args) {
+        Tensor x = (Tensor) args[0];
+        Tensor inside = null;
+        if (args[1] != null) inside = x.gt(args[1]);
+        if (args[2] != null) inside = inside == null ? x.lt(args[2]) : Torch.logicalAnd(inside, x.lt(args[2]));
+        return TernaryOps.where(inside, g, 0L);
+    }
 
     /**
      * {@code hardtanh(self, min_val, max_val)}: clamp without promotion. Integral tensors take the bounds
@@ -181,7 +202,8 @@ public final class ClampOps {
                 Tensor self = (Tensor) args[0];
                 if (self.dtype() == DType.BOOL) throw new TorchException("Bool inputs not supported for hardtanh");
                 return scalarMeta("clamp_scalar_cpu", self, (Scalar) args[1], (Scalar) args[2], false);
-            }, SCALAR_KERNEL);
+            }, SCALAR_KERNEL)
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {scalarBoundsGrad(g[0], a)});
 
     // ---- Tensor bounds ----------------------------------------------------------------------------------
 
@@ -240,15 +262,43 @@ public final class ClampOps {
                 }
                 return tensorMeta("clamp", (Tensor) args[0], (Tensor) args[1], (Tensor) args[2]);
             },
-            (args, outs, spec) -> tensorKernel(outs[0], (Tensor) args[0], (Tensor) args[1], (Tensor) args[2]));
+            (args, outs, spec) -> tensorKernel(outs[0], (Tensor) args[0], (Tensor) args[1], (Tensor) args[2]))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> tensorBoundsGrads(g[0], a));
 
+    /** clamp_min with a Tensor bound is maximum: ties split evenly between the value and the bound (2.14). */
     public static final OpDef CLAMP_MIN_TENSOR = OpDef.structured("clamp_min.Tensor(Tensor self, Tensor min) -> Tensor",
             args -> tensorMeta("clamp_min", (Tensor) args[0], (Tensor) args[1], null),
-            (args, outs, spec) -> tensorKernel(outs[0], (Tensor) args[0], (Tensor) args[1], null));
+            (args, outs, spec) -> tensorKernel(outs[0], (Tensor) args[0], (Tensor) args[1], null))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> Grads.selection(a, g[0], ((Tensor) a[0]).lt(a[1]), ((Tensor) a[0]).gt(a[1])));
 
+    /** clamp_max with a Tensor bound is minimum. */
     public static final OpDef CLAMP_MAX_TENSOR = OpDef.structured("clamp_max.Tensor(Tensor self, Tensor max) -> Tensor",
             args -> tensorMeta("clamp_max", (Tensor) args[0], null, (Tensor) args[1]),
-            (args, outs, spec) -> tensorKernel(outs[0], (Tensor) args[0], null, (Tensor) args[1]));
+            (args, outs, spec) -> tensorKernel(outs[0], (Tensor) args[0], null, (Tensor) args[1]))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> Grads.selection(a, g[0], ((Tensor) a[0]).gt(a[1]), ((Tensor) a[0]).lt(a[1])));
+
+    /**
+     * Gradients of (self, min, max) for clamp with Tensor bounds, as ATen's {@code clamp_backward} and
+     * {@code clamp_backward_min_max} (2.14, PR 191142). With one bound it is maximum/minimum. With both:
+     * strictly inside, self gets g; below min, min gets g; above max, max gets g; an ordinary tie
+     * ({@code min < max}) splits g between self and that bound. Equal bounds give a tie to self alone (the
+     * forward keeps self there), and reversed bounds ({@code min > max}, where the forward returns max)
+     * give everything to max.
+     */
+    private static Tensor[] tensorBoundsGrads(Tensor g, Object[] args) {
+        Tensor x = (Tensor) args[0], min = (Tensor) args[1], max = (Tensor) args[2];
+        if (max == null) return Grads.selection(new Object[] {x, min}, g, x.lt(min), x.gt(min));
+        if (min == null) return Grads.selection(new Object[] {x, max}, g, x.gt(max), x.lt(max));
+        Tensor ordered = min.lt(max), equal = min.eq(max);
+        Tensor tie = Torch.logicalAnd(Torch.logicalOr(x.eq(min), x.eq(max)), ordered);
+        Tensor gx = Grads.zeroWhere(Torch.logicalOr(x.lt(min), x.gt(max)), TernaryOps.where(tie, g.div(2L), g));
+        Tensor minActive = Torch.logicalOr(Torch.logicalAnd(ordered, x.le(min)), Torch.logicalAnd(equal, x.lt(min)));
+        Tensor gMin = Grads.zeroWhere(minActive.logicalNot(), TernaryOps.where(x.eq(min), g.div(2L), g));
+        Tensor maxActive = Torch.logicalOr(Torch.logicalOr(max.lt(min), Torch.logicalAnd(ordered, x.ge(max))),
+                Torch.logicalAnd(equal, x.gt(max)));
+        Tensor gMax = Grads.zeroWhere(maxActive.logicalNot(), TernaryOps.where(Torch.logicalAnd(x.eq(max), ordered), g.div(2L), g));
+        return new Tensor[] {gx, gMin, gMax};
+    }
 
     // ---- entry points -------------------------------------------------------------------------------------
 

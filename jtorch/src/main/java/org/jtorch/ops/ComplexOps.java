@@ -4,6 +4,7 @@ import java.util.EnumSet;
 import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
+import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
 import org.jtorch.dispatch.Dispatcher;
@@ -34,24 +35,21 @@ public final class ComplexOps {
 
     // ---- views of the components ------------------------------------------------------------------
 
-    /** A real-dtype view of one component ({@code part} 0 = real, 1 = imaginary) of a complex tensor. */
-    private static Tensor component(Tensor t, int part) {
-        long[] strides = t.stride();
-        for (int i = 0; i < strides.length; i++) strides[i] *= 2;
-        return Tensor.of(t.storage(), 2 * t.storageOffset() + part, t.shape(), strides, t.dtype().toReal());
-    }
-
-    /** {@code real(self)}: a view of the real parts of a complex tensor; a real tensor is returned as is. */
-    public static final OpDef REAL = OpDef.view("real(Tensor(a) self) -> Tensor(a)", args -> {
+    /**
+     * {@code real(self)}: a view of the real parts of a complex tensor; a real tensor is returned as is.
+     * As in ATen, it is {@code view_as_real(self).select(-1, 0)}, so its gradient comes from those two views
+     * (a real gradient g becomes g + 0i).
+     */
+    public static final OpDef REAL = OpDef.composite("real(Tensor(a) self) -> Tensor(a)", args -> {
         Tensor t = (Tensor) args[0];
-        return t.isComplex() ? component(t, 0) : t;
+        return t.isComplex() ? ShapeOps.select(viewAsReal(t), -1, 0) : t;
     });
 
-    /** {@code imag(self)}: a view of the imaginary parts; TypeError for non-complex tensors (2.15). */
-    public static final OpDef IMAG = OpDef.view("imag(Tensor(a) self) -> Tensor(a)", args -> {
+    /** {@code imag(self)}: {@code view_as_real(self).select(-1, 1)}; TypeError for non-complex tensors (2.15). */
+    public static final OpDef IMAG = OpDef.composite("imag(Tensor(a) self) -> Tensor(a)", args -> {
         Tensor t = (Tensor) args[0];
         if (!t.isComplex()) throw new TorchTypeException("imag is not implemented for tensors with non-complex dtypes.");
-        return component(t, 1);
+        return ShapeOps.select(viewAsReal(t), -1, 1);
     });
 
     /** {@code view_as_real(self)}: shape {@code [..., 2]} over the same storage, last stride 1. */
@@ -64,7 +62,7 @@ public final class ComplexOps {
         for (int i = 0; i < n; i++) strides[i] = 2 * t.strideRef()[i];
         strides[n] = 1;
         return Tensor.of(t.storage(), 2 * t.storageOffset(), shape, strides, t.dtype().toReal());
-    });
+    }).defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {viewAsComplex(Grads.pairedForComplexView(g[0]))});
 
     /**
      * {@code view_as_complex(self)}: the last dim (size 2, stride 1) becomes the (re, im) pair. The
@@ -92,13 +90,14 @@ public final class ComplexOps {
         if (t.storageOffset() % 2 != 0) throw new TorchException("Tensor must have a storage_offset divisible by 2");
         return Tensor.of(t.storage(), t.storageOffset() / 2, java.util.Arrays.copyOf(t.shapeRef(), n - 1), strides,
                 d.toComplex());
-    });
+    }).defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {viewAsReal(g[0])});
 
     // ---- conjugation --------------------------------------------------------------------------------
 
     /** The materialising kernel: negates the imaginary parts of a complex tensor into a new tensor. */
     public static final OpDef CONJ_PHYSICAL_KERNEL = Pointwise.unary("_conj_physical(Tensor self) -> Tensor", Promotion.DEFAULT,
-            EnumSet.of(DType.Category.COMPLEX), new Fns.Unary(null, null, null, (re, im, o) -> { o[0] = re; o[1] = -im; }, null));
+            EnumSet.of(DType.Category.COMPLEX), new Fns.Unary(null, null, null, (re, im, o) -> { o[0] = re; o[1] = -im; }, null))
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {conj(g[0])});
 
     /** {@code conj_physical(self)}: a new conjugated tensor for complex input, the input itself otherwise. */
     public static final OpDef CONJ_PHYSICAL = OpDef.composite("conj_physical(Tensor self) -> Tensor", args -> {
@@ -146,7 +145,8 @@ public final class ComplexOps {
     /** {@code complex(real, imag)}: a new complex tensor; both parts half, float or double of the same dtype, broadcast. */
     public static final OpDef COMPLEX = OpDef.structured("complex(Tensor real, Tensor imag) -> Tensor",
             args -> complexMeta("complex", args),
-            (args, outs, spec) -> complexKernel((ar, ai, br, bi, o) -> { o[0] = ar; o[1] = br; }, args, outs[0]));
+            (args, outs, spec) -> complexKernel((ar, ai, br, bi, o) -> { o[0] = ar; o[1] = br; }, args, outs[0]))
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {real(g[0]), imag(g[0])});
 
     /** {@code polar(abs, angle)} = {@code abs·cos(angle) + i·abs·sin(angle)}; float or double parts (no half kernel, as on CPU). */
     public static final OpDef POLAR = OpDef.structured("polar(Tensor abs, Tensor angle) -> Tensor",
@@ -157,7 +157,13 @@ public final class ComplexOps {
                 return spec;
             },
             (args, outs, spec) -> complexKernel((ar, ai, br, bi, o) -> { o[0] = ar * Math.cos(br); o[1] = ar * Math.sin(br); },
-                    args, outs[0]));
+                    args, outs[0]))
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> {
+                // ATen's polar_backward: d out/d abs = sgn(out) (e^{i·angle} for abs > 0), d out/d angle = i·out;
+                // a real input's gradient is Re(conj(g)·∂out/∂input)
+                Tensor gConj = conj(g[0]);
+                return new Tensor[] {real(gConj.mul(Torch.sgn(o[0]))), real(gConj.mul(o[0].mul(Grads.imaginaryUnit(o[0]))))};
+            });
 
     // ---- conjugate transpose ------------------------------------------------------------------------
 

@@ -56,30 +56,13 @@ public final class Creation {
                 DType dtype = args[2] != null ? (DType) args[2] : fill.defaultDType();
                 return Spec.of(shape, dtype, args[3] != null ? (Device) args[3] : Device.CPU, fill);
             },
-            (args, outs, spec) -> fill(outs[0], (Scalar) spec.plan()));
+            (args, outs, spec) -> {
+                if (!isZeroBits((Scalar) spec.plan())) fillAll(outs[0], (Scalar) spec.plan());
+            });
 
-    /** Writes {@code value} into every element of a contiguous fresh tensor. */
-    static void fill(Tensor out, Scalar value) {
-        long n = out.numel();
-        if (n == 0) return;
-        boolean zero = value.doubleValue() == 0 && value.imag() == 0 && value.longValue() == 0
-                && Double.doubleToRawLongBits(value.doubleValue()) == 0;
-        if (zero && out.isContiguous() && out.storageOffset() == 0 && out.storage().slots() == n * out.dtype().slotsPerElement()) {
-            return; // fresh storage is already zero-filled
-        }
-        Tensor one = scalarTensor(value, out.dtype());
-        if (out.storage().array() instanceof float[] f && out.isContiguous()) {
-            float v = one.storage().floats()[0];
-            int off = (int) out.storageOffset();
-            java.util.Arrays.fill(f, off, off + (int) n * out.dtype().slotsPerElement(), v);
-            if (out.dtype().isComplex()) {
-                float im = one.storage().floats()[1];
-                for (int i = 0; i < n; i++) f[off + 2 * i + 1] = im;
-            }
-            return;
-        }
-        MemorySegment dst = out.storage().segment(), src = one.storage().segment();
-        for (long i = 0; i < n; i++) copyElement(out.dtype(), src, 0, dst, out.elementIndex(i));
+    /** Whether a fill value is all-zero bits (fresh storage already holds it). */
+    private static boolean isZeroBits(Scalar v) {
+        return v.longValue() == 0 && Double.doubleToRawLongBits(v.doubleValue()) == 0 && Double.doubleToRawLongBits(v.imag()) == 0;
     }
 
     /** Copies one element's bits between storages of the same dtype. */
@@ -87,6 +70,51 @@ public final class Creation {
         long bytes = dtype.itemSize();
         MemorySegment.copy(src, si * bytes, dst, di * bytes, bytes);
     }
+
+    /** {@code self.fill_(value)}: every element of {@code self} becomes {@code value} (in place, any layout). */
+    public static final OpDef FILL = OpDef.structured("fill.Scalar(Tensor self, Scalar value) -> Tensor",
+            args -> {
+                Tensor self = (Tensor) args[0];
+                Scalar value = Scalar.of(args[1]);
+                ScalarConversion.check(value, self.dtype()); // 1000 into uint8 is an error, not 232
+                return Spec.of(self.shapeRef(), self.dtype(), self.device(), value);
+            },
+            (args, outs, spec) -> fillAll(outs[0], (Scalar) spec.plan()))
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {null});
+
+    /** Writes {@code value} into every element, whatever the layout. */
+    static void fillAll(Tensor out, Scalar value) {
+        long n = out.numel();
+        if (n == 0) return;
+        Tensor one = scalarTensor(value, out.dtype());
+        if (out.storage().array() instanceof float[] f && out.isContiguous()) {
+            int off = (int) out.storageOffset();
+            if (out.dtype().isComplex()) {
+                float re = one.storage().floats()[0], im = one.storage().floats()[1];
+                for (int i = 0; i < n; i++) {
+                    f[off + 2 * i] = re;
+                    f[off + 2 * i + 1] = im;
+                }
+            } else {
+                java.util.Arrays.fill(f, off, off + (int) n, one.storage().floats()[0]);
+            }
+            return;
+        }
+        MemorySegment dst = out.storage().segment(), src = one.storage().segment();
+        for (long i = 0; i < n; i++) copyElement(out.dtype(), src, 0, dst, out.elementIndex(i));
+    }
+
+    public static Tensor fill_(Tensor self, double value) {
+        Dispatcher.callOut(FILL, new Tensor[] {self}, self, value);
+        return self;
+    }
+
+    public static Tensor fill_(Tensor self, long value) {
+        Dispatcher.callOut(FILL, new Tensor[] {self}, self, value);
+        return self;
+    }
+
+    public static Tensor zero_(Tensor self) { return fill_(self, 0L); }
 
     public static Tensor full(long[] shape, Object fill, DType dtype, Device device) {
         return Dispatcher.call1(FULL, shape, fill, dtype, device);
@@ -166,13 +194,19 @@ public final class Creation {
 
     record Lin(double start, double end, long steps, double base) {}
 
-    private static Spec linMeta(String op, Object[] args) {
+    /**
+     * Shared meta rule; args in schema order: linspace (start, end, steps, dtype, device), logspace
+     * (start, end, steps, base, dtype, device).
+     */
+    private static Spec linMeta(String op, Object[] args, boolean log) {
         double start = ((Number) args[0]).doubleValue(), end = ((Number) args[1]).doubleValue();
         long steps = (Long) args[2];
         if (steps < 0) throw new TorchException(op + ": number of steps must be non-negative");
-        DType dtype = args[3] != null ? (DType) args[3] : Torch.getDefaultDtype();
-        double base = args.length > 5 && args[5] != null ? ((Number) args[5]).doubleValue() : Double.NaN;
-        return Spec.of(new long[] {steps}, dtype, args[4] != null ? (Device) args[4] : Device.CPU, new Lin(start, end, steps, base));
+        int k = log ? 4 : 3;
+        double base = log ? ((Number) args[3]).doubleValue() : Double.NaN;
+        DType dtype = args[k] != null ? (DType) args[k] : Torch.getDefaultDtype();
+        Device device = args[k + 1] != null ? (Device) args[k + 1] : Device.CPU;
+        return Spec.of(new long[] {steps}, dtype, device, new Lin(start, end, steps, base));
     }
 
     /**
@@ -215,11 +249,11 @@ public final class Creation {
 
     public static final OpDef LINSPACE = OpDef.structured(
             "linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
-            args -> linMeta("linspace", args), (args, outs, spec) -> linspaceKernel(outs[0], (Lin) spec.plan(), false));
+            args -> linMeta("linspace", args, false), (args, outs, spec) -> linspaceKernel(outs[0], (Lin) spec.plan(), false));
 
     public static final OpDef LOGSPACE = OpDef.structured(
             "logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
-            args -> linMeta("logspace", args), (args, outs, spec) -> linspaceKernel(outs[0], (Lin) spec.plan(), true));
+            args -> linMeta("logspace", args, true), (args, outs, spec) -> linspaceKernel(outs[0], (Lin) spec.plan(), true));
 
     // ---- from Java data ---------------------------------------------------------------------------
 

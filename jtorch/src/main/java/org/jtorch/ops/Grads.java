@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
+import org.jtorch.Torch;
 
 /**
  * Small helpers for writing backward rules: aligning gradients with an op's tensor arguments, and
@@ -86,6 +87,46 @@ final class Grads {
         }
         for (long d : dims) m[org.jtorch.internal.Shapes.wrapDim(d, rank)] = true;
         return m;
+    }
+
+    /**
+     * Zeros shaped like {@code g}, PyTorch's {@code zeros_like(grad)}: the derivative of a piecewise-constant
+     * op (floor, sign, rounding division). The true second derivative is zero too, so that these zeros are
+     * not connected to the graph is exact, not a shortcut.
+     */
+    static Tensor zeros(Tensor g) { return Torch.zerosLike(g); }
+
+    /** {@link #zeros} for every tensor argument, in argument order. */
+    static Tensor[] zerosForTensorArgs(Object[] args, Tensor g) {
+        List<Tensor> out = new ArrayList<>(args.length);
+        for (Object a : args) if (a instanceof Tensor) out.add(zeros(g));
+        return out.toArray(Tensor[]::new);
+    }
+
+    /** {@code g} with zeros where {@code mask} holds, as PyTorch's {@code grad.masked_fill(mask, 0)}. */
+    static Tensor zeroWhere(Tensor mask, Tensor g) { return TernaryOps.where(mask, 0L, g); }
+
+    /**
+     * The subgradient of an elementwise selection between {@code args[0]} and {@code args[1]} (maximum,
+     * minimum, fmax, fmin, clamp_min/clamp_max with a Tensor bound, 2.14 rule): each operand gets {@code g},
+     * halved at an exact tie, and nothing where the mask says it lost.
+     */
+    static Tensor[] selection(Object[] args, Tensor g, Tensor firstLoses, Tensor secondLoses) {
+        Tensor half = TernaryOps.where(((Tensor) args[0]).eq(args[1]), g.div(2L), g);
+        return forTensorArgs(args, zeroWhere(firstLoses, half), zeroWhere(secondLoses, half));
+    }
+
+    /** The imaginary unit as a 0-d tensor of the complex dtype matching {@code like}. */
+    static Tensor imaginaryUnit(Tensor like) {
+        return Creation.scalarTensor(Scalar.complex(0, 1), like.dtype().isComplex() ? like.dtype() : like.dtype().toComplex());
+    }
+
+    /**
+     * A real gradient laid out as view_as_complex needs it (contiguous, at an even storage offset): the
+     * backward of view_as_real, whose incoming gradient may be an expanded or offset view.
+     */
+    static Tensor pairedForComplexView(Tensor g) {
+        return g.isContiguous() && g.storageOffset() % 2 == 0 ? g : g.clone();
     }
 
     /** The operand as a tensor (a Java scalar becomes a 0-d tensor of the op's dtype). */

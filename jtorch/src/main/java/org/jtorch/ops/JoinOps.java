@@ -26,7 +26,7 @@ public final class JoinOps {
     // ---- cat / stack ------------------------------------------------------------------------------
 
     /** PyTorch skips 1-d empty tensors in cat (legacy: they were once the only empty tensors); other empty shapes must match. */
-    private static boolean skipInCat(Tensor t) { return t.dim() == 1 && t.numel() == 0; }
+    static boolean skipInCat(Tensor t) { return t.dim() == 1 && t.numel() == 0; }
 
     /** {@code cat(tensors, dim)}: joins along an existing dim; the result dtype is promoted over all inputs. */
     public static final OpDef CAT = OpDef.structured("cat(Tensor[] tensors, int dim=0) -> Tensor", args -> {
@@ -60,7 +60,8 @@ public final class JoinOps {
         }
         shape[d] = sizeAtDim;
         return Spec.of(shape, dtype, device, d);
-    }, (args, outs, spec) -> catKernel((Tensor[]) args[0], outs[0], (Integer) spec.plan()));
+    }, (args, outs, spec) -> catKernel((Tensor[]) args[0], outs[0], (Integer) spec.plan()))
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> ReduceGrads.cat(g[0], (Tensor[]) a[0], lng(a[1])));
 
     /** Copies each input into its slab of {@code out}: one bulk copy per outer row when the input is contiguous and of out's dtype. */
     private static void catKernel(Tensor[] ts, Tensor out, int d) {
@@ -112,7 +113,8 @@ public final class JoinOps {
             Tensor t = self(args);
             if (t.dim() < 2) throw new TorchException(name + ": input tensor must have at least 2 dimensions");
             return Spec.of(t.shapeRef(), t.dtype(), t.device(), null);
-        }, (args, outs, spec) -> triangleKernel(self(args), outs[0], lng(args[1]), lower));
+        }, (args, outs, spec) -> triangleKernel(self(args), outs[0], lng(args[1]), lower))
+                .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Dispatcher.call1(lower ? TRIL : TRIU, g[0], a[1])});
     }
 
     /** Copies the input, then zeroes each row's range outside the triangle (all-zero bits are 0 in every dtype). */
@@ -152,7 +154,8 @@ public final class JoinOps {
             flipped[w] = true;
         }
         return Spec.of(t.shapeRef(), t.dtype(), t.device(), flipped);
-    }, (args, outs, spec) -> flipKernel(self(args), outs[0], (boolean[]) spec.plan()));
+    }, (args, outs, spec) -> flipKernel(self(args), outs[0], (boolean[]) spec.plan()))
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Dispatcher.call1(JoinOps.FLIP, g[0], a[1])});
 
     /**
      * Reads the input through a kernel-local view with negated strides on the flipped dims (starting at
@@ -198,7 +201,19 @@ public final class JoinOps {
             }
         }
         return Spec.of(t.shapeRef(), t.dtype(), t.device(), new RollPlan(perDim, false));
-    }, (args, outs, spec) -> rollKernel(self(args), outs[0], (RollPlan) spec.plan()));
+    }, (args, outs, spec) -> rollKernel(self(args), outs[0], (RollPlan) spec.plan()))
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {
+                Dispatcher.call1(JoinOps.ROLL, g[0], rollBack(self(a), (long[]) a[1], (long[]) a[2]), a[2])});
+
+    /** The shifts that roll back, reduced modulo the rolled size first (so that no negation overflows). */
+    private static long[] rollBack(Tensor t, long[] shifts, long[] dims) {
+        long[] r = new long[shifts.length];
+        for (int i = 0; i < r.length; i++) {
+            long size = dims.length == 0 ? t.numel() : t.dim() == 0 ? 1 : t.shapeRef()[Shapes.wrapDim(dims[i], t.dim())];
+            r[i] = size == 0 ? 0 : -Math.floorMod(shifts[i], size);
+        }
+        return r;
+    }
 
     private static void rollKernel(Tensor src, Tensor out, RollPlan plan) {
         long n = out.numel();
@@ -251,7 +266,8 @@ public final class JoinOps {
         for (int i = 0; i < target.length; i++) target[i] = Math.multiplyExact(target[i], repeats[i]);
         Shapes.numel(target);
         return Spec.of(target, t.dtype(), t.device(), null);
-    }, (args, outs, spec) -> repeatKernel(self(args), outs[0], ((long[]) args[1]).length));
+    }, (args, outs, spec) -> repeatKernel(self(args), outs[0], ((long[]) args[1]).length))
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {ReduceGrads.repeat(g[0], self(a).shape(), (long[]) a[1])});
 
     /** The tensor's sizes with leading 1s up to {@code rank}. */
     private static long[] padded(Tensor t, int rank) {

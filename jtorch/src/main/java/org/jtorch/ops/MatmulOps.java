@@ -277,7 +277,9 @@ public final class MatmulOps {
                 else requireSupported("dot", self.dtype(), PRODUCT_DTYPES);
                 return Spec.of(Shapes.SCALAR, self.dtype(), device, null);
             },
-            dotKernel(true));
+            dotKernel(true))
+            // vdot(a, b) = Σ conj(a)·b: self gets conj(g)·other, other gets g·self.
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {Grads.conj(g[0]).mul((Tensor) a[1]), g[0].mul((Tensor) a[0])});
 
     // ---- outer / matmul (composites) ------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
+import org.jtorch.autograd.GradMode;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.kernels.cpu.ComplexMath;
 import org.jtorch.kernels.cpu.Erf;
@@ -117,6 +118,11 @@ public final class PointwiseOps {
     }
 
     private static final double SQRT_2 = Math.sqrt(2.0);
+    private static final double LN2 = Math.log(2.0);
+    private static final double LN10 = Math.log(10.0);
+
+    /** 1 - x², the shared piece of asin, acos and atanh's derivatives. */
+    private static Tensor oneMinusSquare(Tensor x) { return x.square().neg().add(1L); }
     private static final double SQRT_2_OVER_PI = Math.sqrt(2.0 / Math.PI);
 
     static double gelu(double x) { return 0.5 * x * (1 + Erf.erf(x / SQRT_2)); }
@@ -203,27 +209,62 @@ public final class PointwiseOps {
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> Grads.forTensorArgs(a, g[0].div(Grads.conj(Grads.asTensor(a[1], (Tensor) a[0]))), g[0].neg().mul(Grads.conj(o[0].div(Grads.asTensor(a[1], (Tensor) a[0]))))));
     public static final OpDef DIV_TRUNC = Pointwise.binary("div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
             Promotion.DEFAULT, REAL, false, args -> new Fns.Binary((a, b) -> { double q = a / b; return q < 0 ? Math.ceil(q) : Math.floor(q); },
-                    (a, b) -> a / checkedDivisor(b), (a, b) -> Long.divideUnsigned(a, checkedDivisor(b)), null, null));
+                    (a, b) -> a / checkedDivisor(b), (a, b) -> Long.divideUnsigned(a, checkedDivisor(b)), null, null))
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> Grads.zerosForTensorArgs(a, g[0]));
+    /**
+     * Also {@code div(rounding_mode='floor')}, whose gradient is zero; PyTorch's {@code floor_divide} has no
+     * derivative formula (its backward raises), JTorch gives it the same zeros.
+     */
     public static final OpDef DIV_FLOOR = Pointwise.binary("floor_divide(Tensor self, Tensor other) -> Tensor",
             Promotion.DEFAULT, REAL, false, args -> new Fns.Binary(PointwiseOps::floorDivide, PointwiseOps::floorDivide,
-                    (a, b) -> Long.divideUnsigned(a, checkedDivisor(b)), null, null));
+                    (a, b) -> Long.divideUnsigned(a, checkedDivisor(b)), null, null))
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> Grads.zerosForTensorArgs(a, g[0]));
     public static final OpDef REMAINDER = Pointwise.binary("remainder.Tensor(Tensor self, Tensor other) -> Tensor",
             Promotion.DEFAULT, REAL, false, args -> new Fns.Binary(PointwiseOps::remainder, PointwiseOps::remainder,
-                    (a, b) -> Long.remainderUnsigned(a, checkedDivisor(b)), null, null));
+                    (a, b) -> Long.remainderUnsigned(a, checkedDivisor(b)), null, null))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> Grads.forTensorArgs(a, g[0],
+                    a[1] instanceof Tensor ? g[0].neg().mul(Dispatcher.call1(PointwiseOps.DIV_FLOOR, a[0], a[1])) : null));
     public static final OpDef FMOD = Pointwise.binary("fmod.Tensor(Tensor self, Tensor other) -> Tensor",
             Promotion.DEFAULT, REAL, false, args -> new Fns.Binary((a, b) -> a % b, (a, b) -> a % checkedDivisor(b),
-                    (a, b) -> Long.remainderUnsigned(a, checkedDivisor(b)), null, null));
+                    (a, b) -> Long.remainderUnsigned(a, checkedDivisor(b)), null, null))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> Grads.forTensorArgs(a, g[0],
+                    a[1] instanceof Tensor ? g[0].neg().mul(Dispatcher.call1(PointwiseOps.DIV_TRUNC, a[0], a[1])) : null));
     public static final OpDef POW = Pointwise.binary("pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor",
             Promotion.DEFAULT, NUMBERS, bin(PointwiseOps::pow, PointwiseOps::intPow, ComplexMath::pow, null))
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> Grads.forTensorArgs(a, PointwiseOps.powBaseGrad(g[0], ((Tensor) a[0]), a[1]), a[1] instanceof Tensor ? PointwiseOps.powExponentGrad(g[0], ((Tensor) a[0]), o[0]) : null));
     public static final OpDef ATAN2 = Pointwise.binary("atan2(Tensor self, Tensor other) -> Tensor", Promotion.INT_TO_FLOAT,
-            REAL_FLOATS, bin(Math::atan2, null, null, null));
+            REAL_FLOATS, bin(Math::atan2, null, null, null))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+                Tensor x = (Tensor) a[0], y = (Tensor) a[1];
+                Tensor r = x.square().add(y.square()).reciprocal();
+                return Grads.forTensorArgs(a, g[0].mul(y).mul(r), g[0].mul(x.neg()).mul(r));
+            });
     public static final OpDef HYPOT = Pointwise.binary("hypot(Tensor self, Tensor other) -> Tensor", Promotion.INT_TO_FLOAT,
-            REAL_FLOATS, bin(Math::hypot, null, null, null));
+            REAL_FLOATS, bin(Math::hypot, null, null, null))
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> Grads.forTensorArgs(a,
+                    g[0].mul((Tensor) a[0]).div(o[0]), g[0].mul((Tensor) a[1]).div(o[0])));
     public static final OpDef COPYSIGN = Pointwise.binary("copysign.Tensor(Tensor self, Tensor other) -> Tensor",
-            Promotion.INT_TO_FLOAT, REAL_FLOATS, bin(Math::copySign, null, null, null));
+            Promotion.INT_TO_FLOAT, REAL_FLOATS, bin(Math::copySign, null, null, null))
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> {
+                // result / self is ±1; a zero self gets 0, as ATen's copysign_tensor_self_backward masks it
+                Tensor self = (Tensor) a[0];
+                Tensor ratio = Grads.zeroWhere(self.eq(0L), o[0].div(self));
+                return Grads.forTensorArgs(a, g[0].mul(ratio), Grads.zeros(g[0]));
+            });
     public static final OpDef XLOGY = Pointwise.binary("xlogy.Tensor(Tensor self, Tensor other) -> Tensor", Promotion.INT_TO_FLOAT,
-            REAL_FLOATS, bin((x, y) -> Double.isNaN(y) ? Double.NaN : x == 0 ? 0 : x * Math.log(y), null, null, null));
+            REAL_FLOATS, bin((x, y) -> Double.isNaN(y) ? Double.NaN : x == 0 ? 0 : x * Math.log(y), null, null, null))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> Grads.forTensorArgs(a, xlogySelfGrad(g[0], (Tensor) a[0], a[1]),
+                    a[1] instanceof Tensor y ? g[0].mul((Tensor) a[0]).div(y) : null));
+
+    /**
+     * d/dx of xlogy(x, y) is log(y), but 0 at x == 0 with y <= 0, where xlogy is 0 by definition and not
+     * differentiable (PyTorch takes the derivative along x = 0, issue 80770).
+     */
+    private static Tensor xlogySelfGrad(Tensor g, Tensor self, Object other) {
+        Tensor d = Torch.xlogy(g, other);
+        if (other instanceof Tensor y) return Grads.zeroWhere(Torch.logicalAnd(self.eq(0L), y.le(0L)), d);
+        return Scalar.of(other).doubleValue() > 0 ? d : Grads.zeroWhere(self.eq(0L), d);
+    }
 
     /** Refuses complex operands with PyTorch's message; ordering them is a TypeError in 2.15. */
     private static Pointwise.Check noComplex(String message) {
@@ -239,22 +280,37 @@ public final class PointwiseOps {
             Promotion.DEFAULT, REAL, true,
             args -> new Fns.Binary((a, b) -> Double.isNaN(a) || Double.isNaN(b) ? Double.NaN : Math.max(a, b), Math::max,
                     (a, b) -> Long.compareUnsigned(a, b) >= 0 ? a : b, null, FloatSimd.Binary.MAX)),
-            noComplex("maximum not implemented for complex tensors."));
+            noComplex("maximum not implemented for complex tensors."))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> Grads.selection(a, g[0], ((Tensor) a[0]).lt(a[1]),
+                    ((Tensor) a[0]).gt(a[1])));
     public static final OpDef MINIMUM = Pointwise.checked(Pointwise.binary("minimum(Tensor self, Tensor other) -> Tensor",
             Promotion.DEFAULT, REAL, true,
             args -> new Fns.Binary((a, b) -> Double.isNaN(a) || Double.isNaN(b) ? Double.NaN : Math.min(a, b), Math::min,
                     (a, b) -> Long.compareUnsigned(a, b) <= 0 ? a : b, null, FloatSimd.Binary.MIN)),
-            noComplex("minimum not implemented for complex tensors."));
+            noComplex("minimum not implemented for complex tensors."))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> Grads.selection(a, g[0], ((Tensor) a[0]).gt(a[1]),
+                    ((Tensor) a[0]).lt(a[1])));
     public static final OpDef FMAX = Pointwise.checked(Pointwise.binary("fmax(Tensor self, Tensor other) -> Tensor",
             Promotion.DEFAULT, REAL, true,
             args -> new Fns.Binary((a, b) -> Double.isNaN(a) ? b : Double.isNaN(b) ? a : Math.max(a, b), Math::max,
                     (a, b) -> Long.compareUnsigned(a, b) >= 0 ? a : b, null, null)),
-            noComplex("fmax not implemented for complex tensors."));
+            noComplex("fmax not implemented for complex tensors."))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+                // 2.15: the gradient goes where the forward's value came from; a NaN other selects self
+                Tensor self = (Tensor) a[0], otherNan = Torch.isnan((Tensor) a[1]);
+                return Grads.selection(a, g[0], Torch.logicalOr(self.ge(a[1]), otherNan).logicalNot(),
+                        Torch.logicalOr(self.gt(a[1]), otherNan));
+            });
     public static final OpDef FMIN = Pointwise.checked(Pointwise.binary("fmin(Tensor self, Tensor other) -> Tensor",
             Promotion.DEFAULT, REAL, true,
             args -> new Fns.Binary((a, b) -> Double.isNaN(a) ? b : Double.isNaN(b) ? a : Math.min(a, b), Math::min,
                     (a, b) -> Long.compareUnsigned(a, b) <= 0 ? a : b, null, null)),
-            noComplex("fmin not implemented for complex tensors."));
+            noComplex("fmin not implemented for complex tensors."))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+                Tensor self = (Tensor) a[0], otherNan = Torch.isnan((Tensor) a[1]);
+                return Grads.selection(a, g[0], Torch.logicalOr(self.le(a[1]), otherNan).logicalNot(),
+                        Torch.logicalOr(self.lt(a[1]), otherNan));
+            });
 
     // ---- comparisons, logical, bitwise --------------------------------------------------------------
 
@@ -327,10 +383,22 @@ public final class PointwiseOps {
     public static final OpDef SIGN = Pointwise.checked(Pointwise.unary("sign(Tensor self) -> Tensor", Promotion.DEFAULT, REAL,
             new Fns.Unary(PointwiseOps::sign, Long::signum, x -> x == 0 ? 0 : 1, null, null)),
             refuse(DType.Category.COMPLEX, TorchException::new,
-                    "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead."));
+                    "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead."))
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.zeros(g[0])});
     public static final OpDef SGN = Pointwise.unary("sgn(Tensor self) -> Tensor", Promotion.DEFAULT, ALL,
             new Fns.Unary(PointwiseOps::sign, Long::signum, x -> x == 0 ? 0 : 1,
-                    (re, im, o) -> { double m = Math.hypot(re, im); o[0] = m == 0 ? 0 : re / m; o[1] = m == 0 ? 0 : im / m; }, null));
+                    (re, im, o) -> { double m = Math.hypot(re, im); o[0] = m == 0 ? 0 : re / m; o[1] = m == 0 ? 0 : im / m; }, null))
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {sgnGrad(g[0], (Tensor) a[0], o[0])});
+
+    /**
+     * ATen's {@code sgn_backward}: zero for real input; for complex z with s = z/|z| the map is not
+     * holomorphic (d s/dz = 1/(2|z|), d s/dz̄ = -s²/(2|z|)), giving (g - s²·conj(g)) / (2|z|), 0 at z = 0.
+     */
+    private static Tensor sgnGrad(Tensor g, Tensor x, Tensor sgn) {
+        if (!x.isComplex()) return Grads.zeros(g);
+        Tensor abs = x.abs();
+        return Grads.zeroWhere(abs.eq(0L), g.sub(sgn.square().mul(Grads.conj(g))).div(abs.mul(2L)));
+    }
     public static final OpDef RECIPROCAL = Pointwise.unary("reciprocal(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(x -> 1 / x, ComplexMath::reciprocal, FloatSimd.Unary.RECIPROCAL))
             .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(o[0].square())).neg()});
@@ -341,18 +409,23 @@ public final class PointwiseOps {
             cplx(Math::exp, ComplexMath::exp, FloatSimd.Unary.EXP))
             .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(o[0]))});
     public static final OpDef EXP2 = Pointwise.unary("exp2(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
-            real(x -> Math.pow(2, x)));
+            real(x -> Math.pow(2, x)))
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(o[0]).mul(LN2)});
     public static final OpDef EXPM1 = Pointwise.unary("expm1(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
-            real(Math::expm1));
+            real(Math::expm1))
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(o[0].add(1L))});
     public static final OpDef LOG = Pointwise.unary("log(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::log, ComplexMath::log, null))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].div(Grads.conj(((Tensor) a[0])))});
     public static final OpDef LOG2 = Pointwise.unary("log2(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            cplx(x -> Math.log(x) / Math.log(2), ComplexMath::log2, null));
+            cplx(x -> Math.log(x) / Math.log(2), ComplexMath::log2, null))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].div(Grads.conj((Tensor) a[0]).mul(LN2))});
     public static final OpDef LOG10 = Pointwise.unary("log10(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            cplx(Math::log10, ComplexMath::log10, null));
+            cplx(Math::log10, ComplexMath::log10, null))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].div(Grads.conj((Tensor) a[0]).mul(LN10))});
     public static final OpDef LOG1P = Pointwise.unary("log1p(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
-            real(Math::log1p));
+            real(Math::log1p))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].div(((Tensor) a[0]).add(1L))});
     public static final OpDef SQRT = Pointwise.unary("sqrt(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::sqrt, ComplexMath::sqrt, FloatSimd.Unary.SQRT))
             .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].div(Grads.conj(o[0]).mul(2L))});
@@ -366,26 +439,40 @@ public final class PointwiseOps {
             cplx(Math::cos, ComplexMath::cos, null))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(((Tensor) a[0]).sin())).neg()});
     public static final OpDef TAN = Pointwise.unary("tan(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            cplx(Math::tan, ComplexMath::tan, null));
+            cplx(Math::tan, ComplexMath::tan, null))
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(o[0].square().add(1L)))});
     public static final OpDef ASIN = Pointwise.unary("asin(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            cplx(Math::asin, ComplexMath::asin, null));
+            cplx(Math::asin, ComplexMath::asin, null))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(oneMinusSquare((Tensor) a[0]).rsqrt()))});
     public static final OpDef ACOS = Pointwise.unary("acos(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            cplx(Math::acos, ComplexMath::acos, null));
+            cplx(Math::acos, ComplexMath::acos, null))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(oneMinusSquare((Tensor) a[0]).rsqrt())).neg()});
     public static final OpDef ATAN = Pointwise.unary("atan(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            cplx(Math::atan, ComplexMath::atan, null));
+            cplx(Math::atan, ComplexMath::atan, null))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].div(Grads.conj(((Tensor) a[0]).square().add(1L)))});
     public static final OpDef SINH = Pointwise.unary("sinh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            cplx(Math::sinh, ComplexMath::sinh, null));
+            cplx(Math::sinh, ComplexMath::sinh, null))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(Torch.cosh((Tensor) a[0])))});
     public static final OpDef COSH = Pointwise.unary("cosh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            cplx(Math::cosh, ComplexMath::cosh, null));
+            cplx(Math::cosh, ComplexMath::cosh, null))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(Torch.sinh((Tensor) a[0])))});
     public static final OpDef TANH = Pointwise.unary("tanh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::tanh, ComplexMath::tanh, null))
             .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(o[0].square().neg().add(1L)))});
     public static final OpDef ASINH = Pointwise.unary("asinh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            cplx(x -> Double.isInfinite(x) ? x : Math.copySign(Math.log(Math.abs(x) + Math.sqrt(x * x + 1)), x), ComplexMath::asinh, null));
+            cplx(x -> Double.isInfinite(x) ? x : Math.copySign(Math.log(Math.abs(x) + Math.sqrt(x * x + 1)), x), ComplexMath::asinh, null))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(((Tensor) a[0]).square().add(1L).rsqrt()))});
     public static final OpDef ACOSH = Pointwise.unary("acosh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            cplx(x -> Math.log(x + Math.sqrt(x * x - 1)), ComplexMath::acosh, null));
+            cplx(x -> Math.log(x + Math.sqrt(x * x - 1)), ComplexMath::acosh, null))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+                // 1/sqrt(x² - 1); for complex x only the split 1/(sqrt(x + 1)·sqrt(x - 1)) is on acosh's branch
+                Tensor x = (Tensor) a[0];
+                Tensor d = x.isComplex() ? x.add(1L).rsqrt().mul(x.sub(1L).rsqrt()) : x.square().sub(1L).rsqrt();
+                return new Tensor[] {g[0].mul(Grads.conj(d))};
+            });
     public static final OpDef ATANH = Pointwise.unary("atanh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
-            cplx(x -> 0.5 * Math.log1p(2 * x / (1 - x)), ComplexMath::atanh, null));
+            cplx(x -> 0.5 * Math.log1p(2 * x / (1 - x)), ComplexMath::atanh, null))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].div(Grads.conj(oneMinusSquare((Tensor) a[0])))});
     public static final OpDef SIGMOID = Pointwise.unary("sigmoid(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(x -> 1 / (1 + Math.exp(-x)), ComplexMath::sigmoid, FloatSimd.Unary.SIGMOID))
             .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(o[0].mul(o[0].neg().add(1L))))});
@@ -403,7 +490,19 @@ public final class PointwiseOps {
                     double z = eps < 0 ? x : x < lo ? lo : x > hi ? hi : x;
                     return Math.log(r.applyAsDouble(z / r.applyAsDouble(1 - z)));
                 });
-            });
+            })
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {logitGrad(g[0], (Tensor) a[0], a.length > 1 ? a[1] : null)});
+
+    /**
+     * ATen's {@code infinitely_differentiable_logit_backward}: 1/(x(1-x)) on [eps, 1-eps], 0 outside (the
+     * clamped region); without eps, NaN outside [0, 1] where logit itself is NaN.
+     */
+    private static Tensor logitGrad(Tensor g, Tensor x, Object eps) {
+        double lo = eps == null ? 0 : ((Number) eps).doubleValue();
+        Tensor inside = Torch.logicalAnd(x.ge(lo), x.le(1 - lo));
+        Tensor d = g.div(x.mul(x.neg().add(1L)));
+        return TernaryOps.where(inside, d, eps == null ? Double.NaN : 0.0);
+    }
 
     /** Rounds a double result of one arithmetic step as ATen's {@code scalar_t} arithmetic stores it. */
     static java.util.function.DoubleUnaryOperator roundingTo(DType d) {
@@ -423,26 +522,67 @@ public final class PointwiseOps {
                 refuse(DType.Category.COMPLEX, TorchTypeException::new, "clamp is not supported for complex types").check(args);
             })
             .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(o[0].gt(0L).to(g[0].dtype()))});
-    public static final OpDef SILU = Pointwise.unary("silu(Tensor self) -> Tensor", Promotion.DEFAULT, FLOATS,
-            cplx(x -> x / (1 + Math.exp(-x)), ComplexMath::silu, FloatSimd.Unary.SILU));
+    /** Complex silu is computable but, as in PyTorch, not differentiable: recording it is refused up front. */
+    public static final OpDef SILU = Pointwise.checked(Pointwise.unary("silu(Tensor self) -> Tensor", Promotion.DEFAULT, FLOATS,
+            cplx(x -> x / (1 + Math.exp(-x)), ComplexMath::silu, FloatSimd.Unary.SILU)), args -> {
+                Tensor x = (Tensor) args[0];
+                if (x.isComplex() && x.requiresGrad() && GradMode.isEnabled()) {
+                    throw new TorchException("silu does not support automatic differentiation for outputs with complex dtype.");
+                }
+            })
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+                Tensor x = (Tensor) a[0], s = x.sigmoid();
+                return new Tensor[] {g[0].mul(s).mul(x.mul(s.neg().add(1L)).add(1L))};
+            });
     public static final OpDef GELU = Pointwise.unary("gelu(Tensor self, *, str approximate='none') -> Tensor", Promotion.DEFAULT,
-            REAL_FLOATS, false, args -> "tanh".equals(args.length > 1 ? args[1] : null) ? real(PointwiseOps::geluTanh) : real(PointwiseOps::gelu));
+            REAL_FLOATS, false, args -> "tanh".equals(args.length > 1 ? args[1] : null) ? real(PointwiseOps::geluTanh) : real(PointwiseOps::gelu))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul("tanh".equals(a.length > 1 ? a[1] : null)
+                    ? geluTanhDerivative((Tensor) a[0]) : geluDerivative((Tensor) a[0]))});
+
+    /** d/dx x·Φ(x) = Φ(x) + x·φ(x). */
+    private static Tensor geluDerivative(Tensor x) {
+        Tensor cdf = Torch.erf(x.mul(1 / SQRT_2)).add(1L).mul(0.5);
+        Tensor pdf = x.square().mul(-0.5).exp().mul(1 / Math.sqrt(2 * Math.PI));
+        return cdf.add(x.mul(pdf));
+    }
+
+    /** d/dx of 0.5·x·(1 + tanh(k(x + c·x³))), as ATen's GeluKernel backward spells it. */
+    private static Tensor geluTanhDerivative(Tensor x) {
+        Tensor t = x.pow(3L).mul(0.044715).add(x).mul(SQRT_2_OVER_PI).tanh();
+        Tensor left = t.add(1L).mul(0.5);
+        Tensor slope = x.square().mul(3 * 0.044715).add(1L).mul(SQRT_2_OVER_PI); // d inner / dx
+        Tensor right = x.mul(0.5).mul(t.square().neg().add(1L)).mul(slope);
+        return left.add(right);
+    }
     public static final OpDef SOFTPLUS = Pointwise.unary("softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor",
             Promotion.DEFAULT, REAL_FLOATS, false, args -> {
                 double beta = ((Number) args[1]).doubleValue(), threshold = ((Number) args[2]).doubleValue();
                 return real(x -> x * beta > threshold ? x : Math.log1p(Math.exp(x * beta)) / beta);
+            })
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+                // above the threshold softplus is the identity; below, its slope is sigmoid(beta·x)
+                Tensor bx = ((Tensor) a[0]).mul(Scalar.of(a[1]).doubleValue());
+                return new Tensor[] {TernaryOps.where(bx.gt(Scalar.of(a[2]).doubleValue()), g[0], g[0].mul(bx.sigmoid()))};
             });
-    public static final OpDef ERF = Pointwise.unary("erf(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS, real(Erf::erf));
-    public static final OpDef ERFC = Pointwise.unary("erfc(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS, real(Erf::erfc));
+    public static final OpDef ERF = Pointwise.unary("erf(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS, real(Erf::erf))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(gaussian((Tensor) a[0]))});
+    public static final OpDef ERFC = Pointwise.unary("erfc(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS, real(Erf::erfc))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(gaussian((Tensor) a[0])).neg()});
     public static final OpDef ERFINV = Pointwise.unary("erfinv(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
-            real(Erf::erfinv));
+            real(Erf::erfinv))
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(o[0].square().exp()).mul(Math.sqrt(Math.PI) / 2)});
+
+    /** erf'(x) = 2/√π · exp(-x²). */
+    private static Tensor gaussian(Tensor x) { return x.square().neg().exp().mul(2 / Math.sqrt(Math.PI)); }
     /** Complex input is definable but not implemented: NotImplementedError in 2.15. */
     public static final OpDef DEG2RAD = Pointwise.checked(Pointwise.unary("deg2rad(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT,
             REAL_FLOATS, real(x -> x * (Math.PI / 180))), refuse(DType.Category.COMPLEX, UnsupportedOperationException::new,
-            "deg2rad is not supported for complex tensors."));
+            "deg2rad is not supported for complex tensors."))
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].mul(Math.PI / 180)});
     public static final OpDef RAD2DEG = Pointwise.checked(Pointwise.unary("rad2deg(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT,
             REAL_FLOATS, real(x -> x * (180 / Math.PI))), refuse(DType.Category.COMPLEX, UnsupportedOperationException::new,
-            "rad2deg is not supported for complex tensors."));
+            "rad2deg is not supported for complex tensors."))
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].mul(180 / Math.PI)});
 
     private static Fns.Unary rounding(java.util.function.DoubleUnaryOperator d) { return new Fns.Unary(d, x -> x, x -> x, null, null); }
 
@@ -451,20 +591,25 @@ public final class PointwiseOps {
     }
 
     public static final OpDef FLOOR = Pointwise.checked(Pointwise.unary("floor(Tensor self) -> Tensor", Promotion.DEFAULT, REAL,
-            rounding(Math::floor)), notComplex("floor"));
+            rounding(Math::floor)), notComplex("floor"))
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.zeros(g[0])});
     public static final OpDef CEIL = Pointwise.checked(Pointwise.unary("ceil(Tensor self) -> Tensor", Promotion.DEFAULT, REAL,
-            rounding(Math::ceil)), notComplex("ceil"));
+            rounding(Math::ceil)), notComplex("ceil"))
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.zeros(g[0])});
     public static final OpDef TRUNC = Pointwise.checked(Pointwise.unary("trunc(Tensor self) -> Tensor", Promotion.DEFAULT, REAL,
-            rounding(x -> x < 0 ? Math.ceil(x) : Math.floor(x))), notComplex("trunc"));
+            rounding(x -> x < 0 ? Math.ceil(x) : Math.floor(x))), notComplex("trunc"))
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.zeros(g[0])});
     public static final OpDef FRAC = Pointwise.unary("frac(Tensor self) -> Tensor", Promotion.DEFAULT, REAL_FLOATS,
-            real(x -> x - (x < 0 ? Math.ceil(x) : Math.floor(x))));
+            real(x -> x - (x < 0 ? Math.ceil(x) : Math.floor(x))))
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0]});
     public static final OpDef ROUND = Pointwise.unary("round.decimals(Tensor self, *, int decimals=0) -> Tensor", Promotion.DEFAULT,
             REAL, false, args -> {
                 long decimals = args.length > 1 && args[1] != null ? ((Number) args[1]).longValue() : 0;
                 if (decimals == 0) return rounding(PointwiseOps::roundHalfEven);
                 if (((Tensor) args[0]).dtype() == DType.FLOAT64) return rounding(x -> roundDecimals(x, decimals));
                 return rounding(x -> roundDecimalsFloat((float) x, decimals));
-            });
+            })
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.zeros(g[0])});
 
     public static final OpDef ISNAN = Pointwise.unary("isnan(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL, ALL,
             new Fns.Unary(x -> b(Double.isNaN(x)), x -> 0, null, (re, im, o) -> { o[0] = b(Double.isNaN(re) || Double.isNaN(im)); o[1] = 0; }, null));
@@ -499,7 +644,8 @@ public final class PointwiseOps {
                 java.util.function.DoubleUnaryOperator f = x -> Double.isNaN(x) ? nan : x == Double.POSITIVE_INFINITY ? pos
                         : x == Double.NEGATIVE_INFINITY ? neg : x;
                 return new Fns.Unary(f, x -> x, x -> x, (re, im, o) -> { o[0] = f.applyAsDouble(re); o[1] = f.applyAsDouble(im); }, null);
-            });
+            })
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Torch.isfinite((Tensor) a[0]))});
 
     static double maxFinite(DType d) {
         return switch (d.toReal()) {
@@ -518,5 +664,15 @@ public final class PointwiseOps {
 
     public static final OpDef ANGLE = Pointwise.unary("angle(Tensor self) -> Tensor", Promotion.INT_AND_COMPLEX_TO_FLOAT, FLOATS,
             new Fns.Unary(x -> Double.isNaN(x) ? x : x < 0 ? Math.PI : 0, null, null,
-                    (re, im, o) -> { o[0] = Math.atan2(im, re); o[1] = 0; }, null));
+                    (re, im, o) -> { o[0] = Math.atan2(im, re); o[1] = 0; }, null))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {angleGrad(g[0], (Tensor) a[0])});
+
+    /**
+     * ATen's {@code angle_backward}: zero for real input (the angle is piecewise constant); for complex
+     * z = x + iy, d atan2(y, x) = (-y dx + x dy)/|z|², i.e. the gradient g·i·z/|z|², 0 at z = 0.
+     */
+    private static Tensor angleGrad(Tensor g, Tensor x) {
+        if (!x.isComplex()) return Grads.zeros(g);
+        return Grads.zeroWhere(x.eq(0L), g.mul(x).div(x.abs().square()).mul(Grads.imaginaryUnit(x)));
+    }
 }

@@ -129,14 +129,17 @@ public final class ReductionOps {
                     throw new TorchException("\"nansum_cpu\" not implemented for '" + out.cppName() + "'");
                 }
                 return Types.same(out);
-            });
+            })
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {ReduceGrads.nansum(g[0], (Tensor) a[0], (long[]) a[1], bool(a[2]))});
 
     /** {@code prod}: bool and integer inputs give int64 unless {@code dtype} is given. Args: (self, dim, keepdim, dtype). */
     public static final OpDef PROD = reduction(
             "prod.dim_int(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", Op.PROD, args -> {
                 DType out = args[3] != null ? (DType) args[3] : integralToLong(((Tensor) args[0]).dtype());
                 return Types.same(out);
-            });
+            })
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
+                ReduceGrads.prod(g[0], (Tensor) a[0], o[0], (long[]) a[1], bool(a[2]))});
 
     /** {@code mean}: floating and complex only. Args: (self, dim, keepdim, dtype). */
     public static final OpDef MEAN = reduction(
@@ -162,7 +165,8 @@ public final class ReductionOps {
                 DType out = args[3] != null ? (DType) args[3] : x.dtype();
                 if (!out.isFloatingPoint()) throw new TorchException("\"nansum_cpu\" not implemented for '" + out.cppName() + "'");
                 return Types.same(out);
-            });
+            })
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {ReduceGrads.nanmean(g[0], (Tensor) a[0], (long[]) a[1], bool(a[2]))});
 
     // ---- extrema --------------------------------------------------------------------------------------
 
@@ -172,7 +176,8 @@ public final class ReductionOps {
             checkOrdered(name, x);
             checkNonEmpty(name, x, (long[]) args[1]);
             return Types.same(x.dtype());
-        });
+        }).defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
+            ReduceGrads.evenlyDistribute(g[0], (Tensor) a[0], o[0], (long[]) a[1], bool(a[2]))});
     }
 
     /** {@code amax}: NaN propagates. Args: (self, dim, keepdim). */
@@ -188,7 +193,9 @@ public final class ReductionOps {
             checkNonEmpty(name, x, null);
             return Spec.of(Shapes.SCALAR, x.dtype(), x.device(), new Plan(op, mask(x, null), x.dtype(), 0));
         };
-        return OpDef.structured(name + "(Tensor self) -> Tensor", meta, reduceKernel());
+        return OpDef.structured(name + "(Tensor self) -> Tensor", meta, reduceKernel())
+                .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
+                    ReduceGrads.evenlyDistribute(g[0], (Tensor) a[0], o[0], null, false)});
     }
 
     /** {@code max()} over all elements (NaN propagates). Args: (self). */
@@ -213,8 +220,11 @@ public final class ReductionOps {
             Plan p = (Plan) spec.plan();
             ReduceLoops.reduceWithIndex(max, outs[0], outs[1], (Tensor) args[0], p.mask(), p.compute());
         };
+        // The values' gradient goes to the returned index only (first occurrence on ties).
         return OpDef.structured(name + ".dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
-                meta, kernel);
+                meta, kernel)
+                .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {
+                    BackwardOps.valueSelectingReductionBackward(g[0], (Long) a[1], o[1], ((Tensor) a[0]).shape(), bool(a[2]))});
     }
 
     /** {@code max(dim)}: values and int64 indices (first occurrence; a NaN wins). Args: (self, Long dim, keepdim). */
@@ -276,10 +286,13 @@ public final class ReductionOps {
     }
 
     /** {@code var}: sum of squared deviations / max(0, N - correction); complex input gives a real result. Args: (self, dim, correction, keepdim). */
-    public static final OpDef VAR = varStd("var", Op.VAR);
+    public static final OpDef VAR = varStd("var", Op.VAR)
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {ReduceGrads.var(g[0], (Tensor) a[0], (long[]) a[1], a[2], bool(a[3]))});
 
     /** {@code std}: the square root of {@code var}. Args: (self, dim, correction, keepdim). */
-    public static final OpDef STD = varStd("std", Op.STD);
+    public static final OpDef STD = varStd("std", Op.STD)
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
+                ReduceGrads.std(g[0], (Tensor) a[0], o[0], (long[]) a[1], a[2], bool(a[3]))});
 
     /** {@code logsumexp}: stable (running maximum); integer inputs compute in the default dtype. Args: (self, dim, keepdim). */
     public static final OpDef LOGSUMEXP = reduction("logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", Op.LOGSUMEXP,
@@ -287,7 +300,9 @@ public final class ReductionOps {
                 DType d = ((Tensor) args[0]).dtype();
                 DType out = d.isIntegral(true) ? Torch.getDefaultDtype() : d;
                 return Types.same(out);
-            });
+            })
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
+                ReduceGrads.logsumexp(g[0], (Tensor) a[0], o[0], (long[]) a[1], bool(a[2]))});
 
     // ---- logical --------------------------------------------------------------------------------------
 
@@ -340,7 +355,9 @@ public final class ReductionOps {
                 }
                 return Spec.of(outShape(x, mask, bool(args[3])), compute.toReal(), x.device(), new Plan(Op.NORM, mask, compute, ord));
             },
-            reduceKernel());
+            reduceKernel())
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
+                ReduceGrads.vectorNorm(g[0], (Tensor) a[0], o[0], a[1], (long[]) a[2], bool(a[3]))});
 
     private static void checkNormDtype(DType in, DType dtype) {
         if (!dtype.isFloatingPoint() && !dtype.isComplex()) {
@@ -380,10 +397,12 @@ public final class ReductionOps {
     }
 
     /** {@code cumsum}: bool and integer inputs give int64 unless {@code dtype} is given. Args: (self, Long dim, dtype). */
-    public static final OpDef CUMSUM = scan("cumsum", false);
+    public static final OpDef CUMSUM = scan("cumsum", false)
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {ReduceGrads.cumsum(g[0], (Tensor) a[0], (Long) a[1])});
 
-    /** {@code cumprod}. Args: (self, Long dim, dtype). */
-    public static final OpDef CUMPROD = scan("cumprod", true);
+    /** {@code cumprod}; its gradient is right for inputs with zeros too (see {@link ReduceGrads#cumprod}). Args: (self, Long dim, dtype). */
+    public static final OpDef CUMPROD = scan("cumprod", true)
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {ReduceGrads.cumprod(g[0], (Tensor) a[0], o[0], (Long) a[1])});
 
     private static OpDef softmaxOp(String name, boolean log) {
         OpDef.Meta meta = args -> {
@@ -402,10 +421,12 @@ public final class ReductionOps {
     }
 
     /** {@code softmax}: stable (subtracts the maximum); {@code dtype} casts the input first. Args: (self, Long dim, dtype). */
-    public static final OpDef SOFTMAX = softmaxOp("softmax", false);
+    public static final OpDef SOFTMAX = softmaxOp("softmax", false)
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {ReduceGrads.softmax(g[0], o[0], (Long) a[1])});
 
     /** {@code log_softmax}. Args: (self, Long dim, dtype). */
-    public static final OpDef LOG_SOFTMAX = softmaxOp("log_softmax", true);
+    public static final OpDef LOG_SOFTMAX = softmaxOp("log_softmax", true)
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {ReduceGrads.logSoftmax(g[0], o[0], (Long) a[1])});
 
     // ---- Java entry points ----------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@ package org.jtorch.ops;
 import java.util.Arrays;
 import java.util.List;
 import org.jtorch.Tensor;
+import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
@@ -154,7 +155,7 @@ public final class ShapeOps {
         }
         return t.viewOf(t.storageOffset(), shape, strides);
     })
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].permute(Grads.inversePermutation((long[]) a[1], o[0].dim()))});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].permute(Grads.inversePermutation((long[]) a[1], ((Tensor) a[0]).dim()))});
 
     /** {@code transpose(self, dim0, dim1)}: swaps two dims. */
     public static final OpDef TRANSPOSE = OpDef.view("transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)", args -> {
@@ -477,7 +478,9 @@ public final class ShapeOps {
         shape = insert(shape, shape.length, diagSize);
         strides = insert(strides, strides.length, st[d1] + st[d2]);
         return t.viewOf(storageOffset, shape, strides);
-    });
+    })
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {
+                BackwardOps.diagonalBackward(g[0], Grads.inputShape(a, o), lng(a[1]), lng(a[2]), lng(a[3]))});
 
     /** {@code movedim(self, source, destination)}: moves dims to new positions, keeping the others in order. */
     public static final OpDef MOVEDIM = OpDef.composite("movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)",
@@ -528,7 +531,44 @@ public final class ShapeOps {
                 long[] shape = ((long[]) args[1]).clone(), strides = ((long[]) args[2]).clone();
                 Shapes.checkSizes("as_strided", shape);
                 return Tensor.of(t.storage(), offset, shape, strides, t.dtype());
-            });
+            })
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {asStridedBackward(g[0], (Tensor) a[0], a)});
+
+    /**
+     * ATen's {@code as_strided_backward} in storage terms: the output gradient is summed into the storage
+     * positions the output reads (overlapping outputs add up) and read back through the input's geometry.
+     * When the input's own elements overlap (an expanded input), each position's sum is shared evenly
+     * among the input elements there. The geometry is the input's at the call, so the rule saves it.
+     */
+    private static Tensor asStridedBackward(Tensor g, Tensor input, Object[] args) {
+        long[] size = (long[]) args[1], stride = (long[]) args[2];
+        long offset = args[3] == null ? input.storageOffset() : lng(args[3]);
+        long[] inSize = input.shape(), inStride = input.stride();
+        long inOffset = input.storageOffset();
+        Tensor grad = BackwardOps.asStridedTransfer(g, size, stride, offset, inSize, inStride, inOffset);
+        if (!mayOverlap(inSize, inStride)) return grad;
+        Tensor count = BackwardOps.asStridedTransfer(Torch.onesLike(input.detach()), inSize, inStride, inOffset, inSize, inStride, inOffset);
+        return grad.div(count);
+    }
+
+    /** Whether a geometry may map two elements to one position (ATen's {@code _maybe_overlapping_memory} test). */
+    private static boolean mayOverlap(long[] size, long[] stride) {
+        Integer[] order = new Integer[size.length];
+        int n = 0;
+        for (int d = 0; d < size.length; d++) {
+            if (size[d] == 0) return false;
+            if (size[d] > 1) order[n++] = d;
+        }
+        Integer[] dims = Arrays.copyOf(order, n);
+        Arrays.sort(dims, (x, y) -> Long.compare(Math.abs(stride[x]), Math.abs(stride[y])));
+        long reach = 0; // the furthest position reachable with the dims of smaller stride
+        for (int d : dims) {
+            long st = Math.abs(stride[d]);
+            if (st <= reach) return true;
+            reach += st * (size[d] - 1);
+        }
+        return false;
+    }
 
     // ---- entry points (Torch and Tensor delegate here) ----------------------------------------------
 

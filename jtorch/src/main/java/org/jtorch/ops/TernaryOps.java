@@ -137,12 +137,22 @@ public final class TernaryOps {
     /** {@code lerp(start, end, weight)} with a Scalar weight; start and end must have the same floating or complex dtype. */
     public static final OpDef LERP = withChecks(Pointwise.ternary(
             "lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", Promotion.DEFAULT, FLOATS, TernaryOps::lerpFn),
-            args -> lerpChecks(args, "lerp_kernel_scalar"));
+            args -> lerpChecks(args, "lerp_kernel_scalar"))
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.times(g[0], oneMinus(Scalar.of(a[2]))), Grads.times(g[0], a[2])});
 
     /** {@code lerp(start, end, weight)} with a Tensor weight of the same dtype, broadcast with start and end. */
     public static final OpDef LERP_TENSOR = withChecks(Pointwise.ternary(
             "lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor", Promotion.DEFAULT, FLOATS, TernaryOps::lerpFn),
-            args -> lerpChecks(args, "lerp_kernel_tensor"));
+            args -> lerpChecks(args, "lerp_kernel_tensor"))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+                Tensor start = (Tensor) a[0], end = (Tensor) a[1], weight = (Tensor) a[2];
+                return new Tensor[] {Grads.times(g[0], weight.neg().add(1L)), Grads.times(g[0], weight), Grads.times(g[0], end.sub(start))};
+            });
+
+    /** {@code 1 - w} for a Scalar weight, complex or real. */
+    private static Scalar oneMinus(Scalar w) {
+        return w.isComplex() ? Scalar.complex(1 - w.doubleValue(), -w.imag()) : Scalar.of(1 - w.doubleValue());
+    }
 
     // ---- addcmul / addcdiv ------------------------------------------------------------------------------
 
@@ -196,7 +206,11 @@ public final class TernaryOps {
     /** {@code addcmul(self, tensor1, tensor2, value=1)}: {@code self + value * tensor1 * tensor2}, promoted and broadcast. */
     public static final OpDef ADDCMUL = withChecks(Pointwise.ternary(
             "addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor", Promotion.DEFAULT, NUMBERS,
-            TernaryOps::addcmulFn), args -> checkAddc("addcmul_cpu_out", args));
+            TernaryOps::addcmulFn), args -> checkAddc("addcmul_cpu_out", args))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+                Object value = a.length > 3 ? a[3] : null;
+                return new Tensor[] {g[0], Grads.scaled(Grads.times(g[0], a[2]), value), Grads.scaled(Grads.times(g[0], a[1]), value)};
+            });
 
     /**
      * {@code addcdiv(self, tensor1, tensor2, value=1)}: {@code self + value * tensor1 / tensor2}. Refused
@@ -213,6 +227,12 @@ public final class TernaryOps {
                             + "addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.");
                 }
                 checkAddc("addcdiv_cpu_out", args);
+            })
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+                Object value = a.length > 3 ? a[3] : null;
+                Tensor t1 = (Tensor) a[1], t2 = (Tensor) a[2];
+                return new Tensor[] {g[0], Grads.scaled(g[0].div(Grads.conj(t2)), value),
+                    Grads.scaled(Grads.times(g[0], t1.div(t2.square())), value).neg()};
             });
 
     // ---- masked_fill ------------------------------------------------------------------------------------
@@ -274,11 +294,17 @@ public final class TernaryOps {
 
     /** {@code masked_fill(self, mask, value)}: {@code value} where the bool mask is true; the result keeps self's dtype. */
     public static final OpDef MASKED_FILL = OpDef.structured("masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor",
-            TernaryOps::maskedFillMeta, MASKED_FILL_KERNEL);
+            TernaryOps::maskedFillMeta, MASKED_FILL_KERNEL)
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {Grads.zeroWhere((Tensor) a[1], g[0]), null});
 
-    /** {@code masked_fill(self, mask, value)} with a 0-d tensor value. */
+    /**
+     * {@code masked_fill(self, mask, value)} with a 0-d tensor value, which receives the sum of the filled
+     * positions' gradients (the engine sums the masked gradient down to the value's 0-d shape).
+     */
     public static final OpDef MASKED_FILL_TENSOR = OpDef.structured(
-            "masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", TernaryOps::maskedFillMeta, MASKED_FILL_KERNEL);
+            "masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", TernaryOps::maskedFillMeta, MASKED_FILL_KERNEL)
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {Grads.zeroWhere((Tensor) a[1], g[0]), null,
+                where((Tensor) a[1], g[0], 0L)});
 
     // ---- entry points -------------------------------------------------------------------------------------
 

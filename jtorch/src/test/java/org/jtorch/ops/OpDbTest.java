@@ -12,6 +12,8 @@ import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,9 +36,10 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * The generic sweep over {@link OpDb}: for each op × dtype × sample, the meta device gives the output
- * structure, shapes, strides and dtypes the CPU gives (on the meta device), refuses exactly what the CPU
- * refuses with the same exception class, and a non-contiguous sample gives the values of its contiguous
- * copy. Coverage tests make a new op (or a new op family) without a table entry fail the build.
+ * structure, shapes, strides and dtypes the CPU gives, refuses exactly what the CPU refuses with the same
+ * exception class, and a non-contiguous sample gives the values of its contiguous copy. An op that throws
+ * anything but PyTorch's error classes has crashed. Coverage tests make a new op (or a new op family)
+ * without a table entry fail the build.
  */
 class OpDbTest {
     /** The exception classes of PyTorch's error split; anything else thrown by an op is a crash. */
@@ -55,14 +58,15 @@ class OpDbTest {
         for (OpDb.Entry e : OpDb.ALL) {
             for (DType dtype : e.dtypes()) {
                 for (OpDb.Sample s : e.samples()) {
-                    tests.add(DynamicTest.dynamicTest(e.name() + "/" + dtype.pyName() + "/" + s.label(), () -> run(e, dtype, s)));
+                    String name = e.name() + "/" + dtype.pyName() + "/" + s.label();
+                    tests.add(DynamicTest.dynamicTest(name, () -> run(e, dtype, s)));
                 }
             }
         }
         return tests.stream();
     }
 
-    /** {@link #check}, except that a sample reproducing a known bug is skipped while it fails and fails once it passes. */
+    /** {@link #check}; a sample reproducing a known bug is skipped while it fails, and fails once it passes. */
     private static void run(OpDb.Entry e, DType dtype, OpDb.Sample s) {
         if (s.knownBug() == null) {
             check(e, dtype, s);
@@ -94,7 +98,8 @@ class OpDbTest {
                 fail("meta accepted what CPU refused (" + refused + "), giving " + describe(fake));
             } catch (RuntimeException onMeta) {
                 requireDocumented(onMeta, "meta");
-                assertEquals(refused.getClass(), onMeta.getClass(), "CPU: " + refused.getMessage() + "\nmeta: " + onMeta.getMessage());
+                assertEquals(refused.getClass(), onMeta.getClass(),
+                        "CPU: " + refused.getMessage() + "\nmeta: " + onMeta.getMessage());
             }
             return;
         }
@@ -105,7 +110,8 @@ class OpDbTest {
             throw new AssertionError("meta refused what CPU accepted (" + describe(real) + ")", onMeta);
         }
         Tensor[] r = outputs(real, "CPU"), f = outputs(fake, "meta");
-        assertEquals(real instanceof Tensor[], fake instanceof Tensor[], "output structure: " + describe(real) + " vs " + describe(fake));
+        assertEquals(real instanceof Tensor[], fake instanceof Tensor[],
+                "output structure: " + describe(real) + " vs " + describe(fake));
         assertEquals(r.length, f.length, "number of outputs");
         for (int i = 0; i < r.length; i++) {
             assertEquals(Device.CPU, r[i].device(), "CPU output " + i + " device");
@@ -115,7 +121,8 @@ class OpDbTest {
             assertEquals(r[i].dtype(), f[i].dtype(), "output " + i + " dtype");
         }
         if (cpuInputs.strided() && s.layoutFree()) {
-            Tensor[] c = outputs(Dispatcher.call(e.op(), s.args().build(SampleInputs.contiguousOnly(dtype))), "CPU contiguous");
+            Object[] contiguousArgs = s.args().build(SampleInputs.contiguousOnly(dtype));
+            Tensor[] c = outputs(Dispatcher.call(e.op(), contiguousArgs), "CPU contiguous");
             assertEquals(r.length, c.length, "number of outputs (contiguous copy)");
             for (int i = 0; i < r.length; i++) assertSameValues(c[i].toDoubleArray(), r[i].toDoubleArray(), "output " + i);
         }
@@ -132,7 +139,7 @@ class OpDbTest {
     }
 
     private static String describe(Object result) {
-        if (result instanceof Tensor t) return "Tensor" + java.util.Arrays.toString(t.shapeRef()) + " " + t.dtype().pyName();
+        if (result instanceof Tensor t) return "Tensor" + Arrays.toString(t.shapeRef()) + " " + t.dtype().pyName();
         if (result instanceof Tensor[] ts) return "Tensor[" + ts.length + "]";
         return String.valueOf(result);
     }
@@ -149,7 +156,8 @@ class OpDbTest {
     // ---- the sweep can fail ----------------------------------------------------------------------------
 
     private static OpDb.Entry entry(OpDef op) {
-        return new OpDb.Entry(op, List.of(DType.FLOAT64), List.of(new OpDb.Sample("transposed", in -> new Object[] {in.nc(3, 4)}, true, null)));
+        OpDb.Sample transposed = new OpDb.Sample("transposed", in -> new Object[] {in.nc(3, 4)}, true, null);
+        return new OpDb.Entry(op, List.of(DType.FLOAT64), List.of(transposed));
     }
 
     private static OpDef structured(String name, OpDef.Kernel kernel) {
@@ -192,7 +200,8 @@ class OpDbTest {
         for (Class<?> family : OpDb.FAMILIES) {
             for (Field f : family.getDeclaredFields()) {
                 int m = f.getModifiers();
-                if (f.getType() != OpDef.class || !Modifier.isPublic(m) || !Modifier.isStatic(m) || !Modifier.isFinal(m)) continue;
+                boolean publicStaticFinal = Modifier.isPublic(m) && Modifier.isStatic(m) && Modifier.isFinal(m);
+                if (f.getType() != OpDef.class || !publicStaticFinal) continue;
                 try {
                     ops.put((OpDef) f.get(null), family.getSimpleName() + "." + f.getName());
                 } catch (IllegalAccessException ex) {
@@ -205,7 +214,7 @@ class OpDbTest {
 
     @Test
     void everyOpOutsidePointwiseHasAnEntry() {
-        Set<OpDef> covered = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<OpDef> covered = Collections.newSetFromMap(new IdentityHashMap<>());
         for (OpDb.Entry e : OpDb.ALL) covered.add(e.op());
         Set<String> missing = new TreeSet<>();
         declaredOps().forEach((op, field) -> {
@@ -225,14 +234,14 @@ class OpDbTest {
             assertTrue(!field.startsWith("PointwiseOps."), e.name() + " belongs to PointwiseOpTableTest");
             assertTrue(names.add(e.name()), "two entries for " + e.name());
             Set<String> labels = new TreeSet<>();
-            for (OpDb.Sample s : e.samples()) assertTrue(labels.add(s.label()), e.name() + ": sample label twice: " + s.label());
+            for (OpDb.Sample s : e.samples()) assertTrue(labels.add(s.label()), e.name() + ": label twice: " + s.label());
         }
     }
 
     @Test
     void everyFamilyDeclaringOpsIsListed() throws IOException {
         Path dir = Path.of("src/main/java/org/jtorch/ops");
-        assertTrue(Files.isDirectory(dir), "expected the sources at " + dir.toAbsolutePath() + " (tests run in the jtorch module)");
+        assertTrue(Files.isDirectory(dir), "expected the sources at " + dir.toAbsolutePath() + " (tests run in jtorch/)");
         Set<String> listed = new TreeSet<>();
         for (Class<?> c : OpDb.FAMILIES) listed.add(c.getSimpleName());
         Set<String> unlisted = new TreeSet<>();

@@ -84,7 +84,9 @@ public final class SampleInputs {
     private Tensor make(DType d, long[] shape, Layout layout) {
         int s = seed++;
         if (layout != Layout.CONTIGUOUS) strided = true;
-        if (layout == Layout.EXPANDED && shape.length == 0) throw new IllegalArgumentException("ex() needs at least one dim");
+        if (layout == Layout.EXPANDED && shape.length == 0) {
+            throw new IllegalArgumentException("ex() needs at least one dim");
+        }
         // Values repeat with this period (in logical order), so that an expanded tensor and its contiguous copy agree.
         long n = Shapes.numel(shape);
         long period = layout == Layout.EXPANDED && shape[0] > 0 ? n / shape[0] : n;
