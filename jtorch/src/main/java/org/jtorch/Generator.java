@@ -1,5 +1,6 @@
 package org.jtorch;
 
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.security.SecureRandom;
@@ -130,20 +131,15 @@ public final class Generator {
             throw new TorchTypeException("RNG state must be a torch.ByteTensor");
         }
         if (!newState.isContiguous()) throw new TorchException("RNG state must be contiguous");
-        long n = newState.numel();
-        byte[] bytes = new byte[(int) Math.min(n, STATE_SIZE + 1)];
-        if (n == STATE_SIZE || n == LEGACY_STATE_SIZE) {
-            java.lang.foreign.MemorySegment.copy(newState.storage().segment(), newState.storageOffset(),
-                    java.lang.foreign.MemorySegment.ofArray(bytes), 0, n);
-        }
-        return setState(bytes, n);
+        checkSize(newState.numel());
+        byte[] bytes = new byte[(int) newState.numel()];
+        MemorySegment.copy(newState.storage().segment(), newState.storageOffset(), MemorySegment.ofArray(bytes), 0, bytes.length);
+        return setState(bytes);
     }
 
     /** {@link #setState(Tensor)} from raw bytes. */
-    public Generator setState(byte[] newState) { return setState(newState.clone(), newState.length); }
-
-    private Generator setState(byte[] bytes, long size) {
-        Mt19937.Snapshot parsed = parse(bytes, size);
+    public Generator setState(byte[] newState) {
+        Mt19937.Snapshot parsed = parse(newState);
         lock.lock();
         try {
             engine.restore(parsed);
@@ -153,11 +149,16 @@ public final class Generator {
         return this;
     }
 
-    private static Mt19937.Snapshot parse(byte[] bytes, long size) {
+    private static void checkSize(long size) {
         if (size != STATE_SIZE && size != LEGACY_STATE_SIZE) {
             throw new TorchException("Expected either a CPUGeneratorImplStateLegacy of size " + LEGACY_STATE_SIZE
                     + " or a CPUGeneratorImplState of size " + STATE_SIZE + " but found the input RNG state size to be " + size);
         }
+    }
+
+    private static Mt19937.Snapshot parse(byte[] bytes) {
+        checkSize(bytes.length);
+        int size = bytes.length;
         ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         int[] words = new int[Mt19937.N];
         // The struct widens each word to 64 bits; ATen copies them back with a narrowing std::copy.

@@ -1,5 +1,12 @@
 package org.jtorch;
 
+import org.jtorch.ops.SearchOps;
+import org.jtorch.ops.SortOps;
+import org.jtorch.ops.ScatterOps;
+import org.jtorch.ops.IndexingOps;
+import org.jtorch.ops.EinsumOps;
+import org.jtorch.ops.ArrangeOps;
+import org.jtorch.ops.RandomOps;
 import org.jtorch.ops.Creation;
 import java.util.List;
 import org.jtorch.ops.ComplexOps;
@@ -613,6 +620,125 @@ public final class Tensor {
     public Tensor fill_(double value) { return Creation.fill_(this, value); }
     public Tensor fill_(long value) { return Creation.fill_(this, value); }
     public Tensor zero_() { return Creation.zero_(this); }
+    public Tensor bernoulli() { return RandomOps.bernoulli(this); }
+    public Tensor bernoulli(Generator generator) { return RandomOps.bernoulli(this, generator); }
+    public Tensor bernoulli(double p) { return RandomOps.bernoulli(this, p); }
+    public Tensor bernoulli(double p, Generator generator) { return RandomOps.bernoulli(this, p, generator); }
+    public Tensor multinomial(long numSamples) { return RandomOps.multinomial(this, numSamples); }
+    public Tensor multinomial(long numSamples, boolean replacement) { return RandomOps.multinomial(this, numSamples, replacement); }
+    public Tensor multinomial(long numSamples, boolean replacement, Generator generator) { return RandomOps.multinomial(this, numSamples, replacement, generator); }
+    public Tensor uniform_() { return RandomOps.uniform_(this); }
+    public Tensor uniform_(double from, double to) { return RandomOps.uniform_(this, from, to); }
+    public Tensor uniform_(double from, double to, Generator generator) { return RandomOps.uniform_(this, from, to, generator); }
+    public Tensor normal_() { return RandomOps.normal_(this); }
+    public Tensor normal_(double mean, double std) { return RandomOps.normal_(this, mean, std); }
+    public Tensor normal_(double mean, double std, Generator generator) { return RandomOps.normal_(this, mean, std, generator); }
+    public Tensor exponential_() { return RandomOps.exponential_(this); }
+    public Tensor exponential_(double lambd) { return RandomOps.exponential_(this, lambd); }
+    public Tensor exponential_(double lambd, Generator generator) { return RandomOps.exponential_(this, lambd, generator); }
+    public Tensor geometric_(double p) { return RandomOps.geometric_(this, p); }
+    public Tensor geometric_(double p, Generator generator) { return RandomOps.geometric_(this, p, generator); }
+    public Tensor cauchy_() { return RandomOps.cauchy_(this); }
+    public Tensor cauchy_(double median, double sigma) { return RandomOps.cauchy_(this, median, sigma); }
+    public Tensor cauchy_(double median, double sigma, Generator generator) { return RandomOps.cauchy_(this, median, sigma, generator); }
+    public Tensor logNormal_() { return RandomOps.logNormal_(this); }
+    public Tensor logNormal_(double mean, double std) { return RandomOps.logNormal_(this, mean, std); }
+    public Tensor logNormal_(double mean, double std, Generator generator) { return RandomOps.logNormal_(this, mean, std, generator); }
+    public Tensor bernoulli_(double p) { return RandomOps.bernoulli_(this, p); }
+    public Tensor bernoulli_(double p, Generator generator) { return RandomOps.bernoulli_(this, p, generator); }
+    public Tensor bernoulli_(Tensor p) { return RandomOps.bernoulli_(this, p); }
+    public Tensor bernoulli_(Tensor p, Generator generator) { return RandomOps.bernoulli_(this, p, generator); }
+    public Tensor random_() { return RandomOps.random_(this); }
+    public Tensor random_(Generator generator) { return RandomOps.random_(this, generator); }
+    public Tensor random_(long to) { return RandomOps.random_(this, to); }
+    public Tensor random_(long from, long to) { return RandomOps.random_(this, from, to); }
+    public Tensor random_(long from, long to, Generator generator) { return RandomOps.random_(this, from, to, generator); }
+    public Tensor random_(long from, Long to) { return RandomOps.random_(this, from, to); }
+    public Tensor random_(long from, Long to, Generator generator) { return RandomOps.random_(this, from, to, generator); }
+    public Tensor repeatInterleave(long repeats) { return ArrangeOps.repeatInterleave(this, repeats); }
+    public Tensor repeatInterleave(long repeats, int dim) { return ArrangeOps.repeatInterleave(this, repeats, dim); }
+    public Tensor repeatInterleave(long repeats, Integer dim, Long outputSize) { return ArrangeOps.repeatInterleave(this, repeats, dim, outputSize); }
+    public Tensor repeatInterleave(Tensor repeats) { return ArrangeOps.repeatInterleave(this, repeats); }
+    public Tensor repeatInterleave(Tensor repeats, int dim) { return ArrangeOps.repeatInterleave(this, repeats, dim); }
+    public Tensor repeatInterleave(Tensor repeats, Integer dim, Long outputSize) { return ArrangeOps.repeatInterleave(this, repeats, dim, outputSize); }
+    public Tensor diff() { return ArrangeOps.diff(this); }
+    public Tensor diff(long n) { return ArrangeOps.diff(this, n); }
+    public Tensor diff(long n, int dim) { return ArrangeOps.diff(this, n, dim); }
+    public Tensor diff(long n, int dim, Tensor prepend, Tensor append) { return ArrangeOps.diff(this, n, dim, prepend, append); }
+    public Tensor diag() { return ArrangeOps.diag(this); }
+    public Tensor diag(long diagonal) { return ArrangeOps.diag(this, diagonal); }
+    public Tensor diagEmbed() { return ArrangeOps.diagEmbed(this); }
+    public Tensor diagEmbed(long offset) { return ArrangeOps.diagEmbed(this, offset); }
+    public Tensor diagEmbed(long offset, int dim1, int dim2) { return ArrangeOps.diagEmbed(this, offset, dim1, dim2); }
+    public Tensor index(Index... spec) { return IndexingOps.index(this, spec); }
+    public Tensor indexPut_(Index[] spec, Tensor values) { return IndexingOps.indexPut_(this, spec, values); }
+    public Tensor indexPut_(Index[] spec, Tensor values, boolean accumulate) { return IndexingOps.indexPut_(this, spec, values, accumulate); }
+    public Tensor indexPut_(Index[] spec, Object value) { return IndexingOps.indexPut_(this, spec, value); }
+    public Tensor indexPut(Tensor[] indices, Tensor values) { return IndexingOps.indexPut(this, indices, values); }
+    public Tensor indexPut(Tensor[] indices, Tensor values, boolean accumulate) { return IndexingOps.indexPut(this, indices, values, accumulate); }
+    public Tensor indexPut_(Tensor[] indices, Tensor values) { return IndexingOps.indexPut_(this, indices, values); }
+    public Tensor indexPut_(Tensor[] indices, Tensor values, boolean accumulate) { return IndexingOps.indexPut_(this, indices, values, accumulate); }
+    public Tensor nonzero() { return IndexingOps.nonzero(this); }
+    public List<Tensor> nonzero(boolean asTuple) { return IndexingOps.nonzero(this, asTuple); }
+    public Tensor nonzeroStatic(long size, long fillValue) { return IndexingOps.nonzeroStatic(this, size, fillValue); }
+    public Tensor countNonzero(long... dims) { return IndexingOps.countNonzero(this, dims); }
+    public Tensor maskedSelect(Tensor mask) { return IndexingOps.maskedSelect(this, mask); }
+    public Tensor maskedScatter(Tensor mask, Tensor source) { return IndexingOps.maskedScatter(this, mask, source); }
+    public Tensor maskedScatter_(Tensor mask, Tensor source) { return IndexingOps.maskedScatter_(this, mask, source); }
+    public Tensor take(Tensor index) { return IndexingOps.take(this, index); }
+    public Tensor takeAlongDim(Tensor indices) { return IndexingOps.takeAlongDim(this, indices); }
+    public Tensor takeAlongDim(Tensor indices, int dim) { return IndexingOps.takeAlongDim(this, indices, dim); }
+    public Tensor gather(int dim, Tensor index) { return ScatterOps.gather(this, dim, index); }
+    public Tensor scatter(int dim, Tensor index, Tensor src) { return ScatterOps.scatter(this, dim, index, src); }
+    public Tensor scatter(int dim, Tensor index, Object value) { return ScatterOps.scatter(this, dim, index, value); }
+    public Tensor scatter_(int dim, Tensor index, Tensor src) { return ScatterOps.scatter_(this, dim, index, src); }
+    public Tensor scatter_(int dim, Tensor index, Object value) { return ScatterOps.scatter_(this, dim, index, value); }
+    public Tensor scatterAdd(int dim, Tensor index, Tensor src) { return ScatterOps.scatterAdd(this, dim, index, src); }
+    public Tensor scatterAdd_(int dim, Tensor index, Tensor src) { return ScatterOps.scatterAdd_(this, dim, index, src); }
+    public Tensor scatterReduce(int dim, Tensor index, Tensor src, String reduce) { return ScatterOps.scatterReduce(this, dim, index, src, reduce); }
+    public Tensor scatterReduce(int dim, Tensor index, Tensor src, String reduce, boolean includeSelf) { return ScatterOps.scatterReduce(this, dim, index, src, reduce, includeSelf); }
+    public Tensor scatterReduce_(int dim, Tensor index, Tensor src, String reduce) { return ScatterOps.scatterReduce_(this, dim, index, src, reduce); }
+    public Tensor scatterReduce_(int dim, Tensor index, Tensor src, String reduce, boolean includeSelf) { return ScatterOps.scatterReduce_(this, dim, index, src, reduce, includeSelf); }
+    public Tensor indexSelect(int dim, Tensor index) { return ScatterOps.indexSelect(this, dim, index); }
+    public Tensor indexAdd(int dim, Tensor index, Tensor source) { return ScatterOps.indexAdd(this, dim, index, source); }
+    public Tensor indexAdd(int dim, Tensor index, Tensor source, Object alpha) { return ScatterOps.indexAdd(this, dim, index, source, alpha); }
+    public Tensor indexAdd_(int dim, Tensor index, Tensor source) { return ScatterOps.indexAdd_(this, dim, index, source); }
+    public Tensor indexAdd_(int dim, Tensor index, Tensor source, Object alpha) { return ScatterOps.indexAdd_(this, dim, index, source, alpha); }
+    public Tensor indexCopy(int dim, Tensor index, Tensor source) { return ScatterOps.indexCopy(this, dim, index, source); }
+    public Tensor indexCopy_(int dim, Tensor index, Tensor source) { return ScatterOps.indexCopy_(this, dim, index, source); }
+    public Tensor indexFill(int dim, Tensor index, Object value) { return ScatterOps.indexFill(this, dim, index, value); }
+    public Tensor indexFill_(int dim, Tensor index, Object value) { return ScatterOps.indexFill_(this, dim, index, value); }
+    public ValuesIndices sort() { return SortOps.sort(this); }
+    public ValuesIndices sort(long dim) { return SortOps.sort(this, dim); }
+    public ValuesIndices sort(long dim, boolean descending) { return SortOps.sort(this, dim, descending); }
+    public ValuesIndices sort(boolean stable, long dim, boolean descending) { return SortOps.sort(this, stable, dim, descending); }
+    public Tensor argsort() { return SortOps.argsort(this); }
+    public Tensor argsort(long dim) { return SortOps.argsort(this, dim); }
+    public Tensor argsort(long dim, boolean descending) { return SortOps.argsort(this, dim, descending); }
+    public Tensor argsort(long dim, boolean descending, boolean stable) { return SortOps.argsort(this, dim, descending, stable); }
+    public Tensor msort() { return SortOps.msort(this); }
+    public ValuesIndices topk(long k) { return SortOps.topk(this, k); }
+    public ValuesIndices topk(long k, long dim) { return SortOps.topk(this, k, dim); }
+    public ValuesIndices topk(long k, long dim, boolean largest) { return SortOps.topk(this, k, dim, largest); }
+    public ValuesIndices topk(long k, long dim, boolean largest, boolean sorted) { return SortOps.topk(this, k, dim, largest, sorted); }
+    public ValuesIndices kthvalue(long k) { return SortOps.kthvalue(this, k); }
+    public ValuesIndices kthvalue(long k, long dim) { return SortOps.kthvalue(this, k, dim); }
+    public ValuesIndices kthvalue(long k, long dim, boolean keepdim) { return SortOps.kthvalue(this, k, dim, keepdim); }
+    public ValuesIndices cummax(long dim) { return SortOps.cummax(this, dim); }
+    public ValuesIndices cummin(long dim) { return SortOps.cummin(this, dim); }
+    public Tensor unique() { return SortOps.unique(this); }
+    public UniqueResult unique(boolean sorted, boolean returnInverse, boolean returnCounts) { return SortOps.unique(this, sorted, returnInverse, returnCounts); }
+    public UniqueResult unique(boolean sorted, boolean returnInverse, boolean returnCounts, long dim) { return SortOps.unique(this, sorted, returnInverse, returnCounts, dim); }
+    public Tensor uniqueConsecutive() { return SortOps.uniqueConsecutive(this); }
+    public UniqueResult uniqueConsecutive(boolean returnInverse, boolean returnCounts) { return SortOps.uniqueConsecutive(this, returnInverse, returnCounts); }
+    public UniqueResult uniqueConsecutive(boolean returnInverse, boolean returnCounts, long dim) { return SortOps.uniqueConsecutive(this, returnInverse, returnCounts, dim); }
+    public Tensor histc() { return SearchOps.histc(this); }
+    public Tensor histc(long bins) { return SearchOps.histc(this, bins); }
+    public Tensor histc(long bins, double min, double max) { return SearchOps.histc(this, bins, min, max); }
+    public Tensor histc(long bins, double min, double max, Tensor out) { return SearchOps.histc(this, bins, min, max, out); }
+    public Tensor bincount() { return SearchOps.bincount(this); }
+    public Tensor bincount(Tensor weights) { return SearchOps.bincount(this, weights); }
+    public Tensor bincount(Tensor weights, long minlength) { return SearchOps.bincount(this, weights, minlength); }
 
     // ---- generated delegations: end
 

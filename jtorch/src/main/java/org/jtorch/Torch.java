@@ -1,5 +1,12 @@
 package org.jtorch;
 
+import org.jtorch.ops.SearchOps;
+import org.jtorch.ops.SortOps;
+import org.jtorch.ops.ScatterOps;
+import org.jtorch.ops.IndexingOps;
+import org.jtorch.ops.EinsumOps;
+import org.jtorch.ops.ArrangeOps;
+import org.jtorch.ops.RandomOps;
 import java.util.List;
 import org.jtorch.ops.ComplexOps;
 import org.jtorch.ops.TernaryOps;
@@ -715,6 +722,186 @@ public final class Torch {
     public static Tensor fill_(Tensor self, double value) { return Creation.fill_(self, value); }
     public static Tensor fill_(Tensor self, long value) { return Creation.fill_(self, value); }
     public static Tensor zero_(Tensor self) { return Creation.zero_(self); }
+    public static void manualSeed(long seed) { RandomOps.manualSeed(seed); }
+    public static long seed() { return RandomOps.seed(); }
+    public static long initialSeed() { return RandomOps.initialSeed(); }
+    public static Tensor getRngState() { return RandomOps.getRngState(); }
+    public static void setRngState(Tensor newState) { RandomOps.setRngState(newState); }
+    public static Generator defaultGenerator() { return RandomOps.defaultGenerator(); }
+    public static Tensor rand(long... shape) { return RandomOps.rand(shape); }
+    public static Tensor rand(long[] shape, DType dtype) { return RandomOps.rand(shape, dtype); }
+    public static Tensor rand(long[] shape, Generator generator) { return RandomOps.rand(shape, generator); }
+    public static Tensor rand(long[] shape, DType dtype, Device device, Generator generator) { return RandomOps.rand(shape, dtype, device, generator); }
+    public static Tensor randn(long... shape) { return RandomOps.randn(shape); }
+    public static Tensor randn(long[] shape, DType dtype) { return RandomOps.randn(shape, dtype); }
+    public static Tensor randn(long[] shape, Generator generator) { return RandomOps.randn(shape, generator); }
+    public static Tensor randn(long[] shape, DType dtype, Device device, Generator generator) { return RandomOps.randn(shape, dtype, device, generator); }
+    public static Tensor randint(long low, long high, long... shape) { return RandomOps.randint(low, high, shape); }
+    public static Tensor randint(long low, long high, long[] shape, DType dtype) { return RandomOps.randint(low, high, shape, dtype); }
+    public static Tensor randint(long low, long high, long[] shape, Generator generator) { return RandomOps.randint(low, high, shape, generator); }
+    public static Tensor randint(long low, long high, long[] shape, DType dtype, Device device, Generator generator) { return RandomOps.randint(low, high, shape, dtype, device, generator); }
+    public static Tensor randperm(long n) { return RandomOps.randperm(n); }
+    public static Tensor randperm(long n, DType dtype) { return RandomOps.randperm(n, dtype); }
+    public static Tensor randperm(long n, Generator generator) { return RandomOps.randperm(n, generator); }
+    public static Tensor randperm(long n, DType dtype, Device device, Generator generator) { return RandomOps.randperm(n, dtype, device, generator); }
+    public static Tensor randLike(Tensor input) { return RandomOps.randLike(input); }
+    public static Tensor randLike(Tensor input, Generator generator) { return RandomOps.randLike(input, generator); }
+    public static Tensor randnLike(Tensor input) { return RandomOps.randnLike(input); }
+    public static Tensor randnLike(Tensor input, Generator generator) { return RandomOps.randnLike(input, generator); }
+    public static Tensor randintLike(Tensor input, long low, long high) { return RandomOps.randintLike(input, low, high); }
+    public static Tensor randintLike(Tensor input, long low, long high, Generator generator) { return RandomOps.randintLike(input, low, high, generator); }
+    public static Tensor normal(double mean, double std, long... shape) { return RandomOps.normal(mean, std, shape); }
+    public static Tensor normal(double mean, double std, long[] shape, Generator generator) { return RandomOps.normal(mean, std, shape, generator); }
+    public static Tensor normal(Tensor mean, double std) { return RandomOps.normal(mean, std); }
+    public static Tensor normal(Tensor mean, double std, Generator generator) { return RandomOps.normal(mean, std, generator); }
+    public static Tensor normal(double mean, Tensor std) { return RandomOps.normal(mean, std); }
+    public static Tensor normal(double mean, Tensor std, Generator generator) { return RandomOps.normal(mean, std, generator); }
+    public static Tensor normal(Tensor mean, Tensor std) { return RandomOps.normal(mean, std); }
+    public static Tensor normal(Tensor mean, Tensor std, Generator generator) { return RandomOps.normal(mean, std, generator); }
+    public static Tensor bernoulli(Tensor input) { return RandomOps.bernoulli(input); }
+    public static Tensor bernoulli(Tensor input, Generator generator) { return RandomOps.bernoulli(input, generator); }
+    public static Tensor bernoulli(Tensor input, double p) { return RandomOps.bernoulli(input, p); }
+    public static Tensor bernoulli(Tensor input, double p, Generator generator) { return RandomOps.bernoulli(input, p, generator); }
+    public static Tensor multinomial(Tensor input, long numSamples) { return RandomOps.multinomial(input, numSamples); }
+    public static Tensor multinomial(Tensor input, long numSamples, boolean replacement) { return RandomOps.multinomial(input, numSamples, replacement); }
+    public static Tensor multinomial(Tensor input, long numSamples, boolean replacement, Generator generator) { return RandomOps.multinomial(input, numSamples, replacement, generator); }
+    public static Tensor uniform_(Tensor self) { return RandomOps.uniform_(self); }
+    public static Tensor uniform_(Tensor self, double from, double to) { return RandomOps.uniform_(self, from, to); }
+    public static Tensor uniform_(Tensor self, double from, double to, Generator generator) { return RandomOps.uniform_(self, from, to, generator); }
+    public static Tensor normal_(Tensor self) { return RandomOps.normal_(self); }
+    public static Tensor normal_(Tensor self, double mean, double std) { return RandomOps.normal_(self, mean, std); }
+    public static Tensor normal_(Tensor self, double mean, double std, Generator generator) { return RandomOps.normal_(self, mean, std, generator); }
+    public static Tensor exponential_(Tensor self) { return RandomOps.exponential_(self); }
+    public static Tensor exponential_(Tensor self, double lambd) { return RandomOps.exponential_(self, lambd); }
+    public static Tensor exponential_(Tensor self, double lambd, Generator generator) { return RandomOps.exponential_(self, lambd, generator); }
+    public static Tensor geometric_(Tensor self, double p) { return RandomOps.geometric_(self, p); }
+    public static Tensor geometric_(Tensor self, double p, Generator generator) { return RandomOps.geometric_(self, p, generator); }
+    public static Tensor cauchy_(Tensor self) { return RandomOps.cauchy_(self); }
+    public static Tensor cauchy_(Tensor self, double median, double sigma) { return RandomOps.cauchy_(self, median, sigma); }
+    public static Tensor cauchy_(Tensor self, double median, double sigma, Generator generator) { return RandomOps.cauchy_(self, median, sigma, generator); }
+    public static Tensor logNormal_(Tensor self) { return RandomOps.logNormal_(self); }
+    public static Tensor logNormal_(Tensor self, double mean, double std) { return RandomOps.logNormal_(self, mean, std); }
+    public static Tensor logNormal_(Tensor self, double mean, double std, Generator generator) { return RandomOps.logNormal_(self, mean, std, generator); }
+    public static Tensor bernoulli_(Tensor self, double p) { return RandomOps.bernoulli_(self, p); }
+    public static Tensor bernoulli_(Tensor self, double p, Generator generator) { return RandomOps.bernoulli_(self, p, generator); }
+    public static Tensor bernoulli_(Tensor self, Tensor p) { return RandomOps.bernoulli_(self, p); }
+    public static Tensor bernoulli_(Tensor self, Tensor p, Generator generator) { return RandomOps.bernoulli_(self, p, generator); }
+    public static Tensor random_(Tensor self) { return RandomOps.random_(self); }
+    public static Tensor random_(Tensor self, Generator generator) { return RandomOps.random_(self, generator); }
+    public static Tensor random_(Tensor self, long to) { return RandomOps.random_(self, to); }
+    public static Tensor random_(Tensor self, long from, long to) { return RandomOps.random_(self, from, to); }
+    public static Tensor random_(Tensor self, long from, long to, Generator generator) { return RandomOps.random_(self, from, to, generator); }
+    public static Tensor random_(Tensor self, long from, Long to) { return RandomOps.random_(self, from, to); }
+    public static Tensor random_(Tensor self, long from, Long to, Generator generator) { return RandomOps.random_(self, from, to, generator); }
+    public static Tensor repeatInterleave(Tensor repeats) { return ArrangeOps.repeatInterleave(repeats); }
+    public static Tensor repeatInterleave(Tensor self, long repeats) { return ArrangeOps.repeatInterleave(self, repeats); }
+    public static Tensor repeatInterleave(Tensor self, long repeats, int dim) { return ArrangeOps.repeatInterleave(self, repeats, dim); }
+    public static Tensor repeatInterleave(Tensor self, long repeats, Integer dim, Long outputSize) { return ArrangeOps.repeatInterleave(self, repeats, dim, outputSize); }
+    public static Tensor repeatInterleave(Tensor self, Tensor repeats) { return ArrangeOps.repeatInterleave(self, repeats); }
+    public static Tensor repeatInterleave(Tensor self, Tensor repeats, int dim) { return ArrangeOps.repeatInterleave(self, repeats, dim); }
+    public static Tensor repeatInterleave(Tensor self, Tensor repeats, Integer dim, Long outputSize) { return ArrangeOps.repeatInterleave(self, repeats, dim, outputSize); }
+    public static Tensor diff(Tensor self) { return ArrangeOps.diff(self); }
+    public static Tensor diff(Tensor self, long n) { return ArrangeOps.diff(self, n); }
+    public static Tensor diff(Tensor self, long n, int dim) { return ArrangeOps.diff(self, n, dim); }
+    public static Tensor diff(Tensor self, long n, int dim, Tensor prepend, Tensor append) { return ArrangeOps.diff(self, n, dim, prepend, append); }
+    public static Tensor diag(Tensor self) { return ArrangeOps.diag(self); }
+    public static Tensor diag(Tensor self, long diagonal) { return ArrangeOps.diag(self, diagonal); }
+    public static Tensor diagEmbed(Tensor self) { return ArrangeOps.diagEmbed(self); }
+    public static Tensor diagEmbed(Tensor self, long offset) { return ArrangeOps.diagEmbed(self, offset); }
+    public static Tensor diagEmbed(Tensor self, long offset, int dim1, int dim2) { return ArrangeOps.diagEmbed(self, offset, dim1, dim2); }
+    public static Tensor pad(Tensor input, long[] pad) { return ArrangeOps.pad(input, pad); }
+    public static Tensor pad(Tensor input, long[] pad, double value) { return ArrangeOps.pad(input, pad, value); }
+    public static Tensor pad(Tensor input, long[] pad, ArrangeOps.PadMode mode) { return ArrangeOps.pad(input, pad, mode); }
+    public static Tensor pad(Tensor input, long[] pad, String mode) { return ArrangeOps.pad(input, pad, mode); }
+    public static Tensor pad(Tensor input, long[] pad, ArrangeOps.PadMode mode, Double value) { return ArrangeOps.pad(input, pad, mode, value); }
+    public static Tensor oneHot(Tensor tensor) { return ArrangeOps.oneHot(tensor); }
+    public static Tensor oneHot(Tensor tensor, long numClasses) { return ArrangeOps.oneHot(tensor, numClasses); }
+    public static Tensor einsum(String equation, Tensor... operands) { return EinsumOps.einsum(equation, operands); }
+    public static Tensor einsum(String equation, List<Tensor> operands) { return EinsumOps.einsum(equation, operands); }
+    public static Tensor tensordot(Tensor a, Tensor b) { return EinsumOps.tensordot(a, b); }
+    public static Tensor tensordot(Tensor a, Tensor b, int dims) { return EinsumOps.tensordot(a, b, dims); }
+    public static Tensor tensordot(Tensor a, Tensor b, int[] dimsA, int[] dimsB) { return EinsumOps.tensordot(a, b, dimsA, dimsB); }
+    public static Tensor index(Tensor self, Index... spec) { return IndexingOps.index(self, spec); }
+    public static Tensor indexPut_(Tensor self, Index[] spec, Tensor values) { return IndexingOps.indexPut_(self, spec, values); }
+    public static Tensor indexPut_(Tensor self, Index[] spec, Tensor values, boolean accumulate) { return IndexingOps.indexPut_(self, spec, values, accumulate); }
+    public static Tensor indexPut_(Tensor self, Index[] spec, Object value) { return IndexingOps.indexPut_(self, spec, value); }
+    public static Tensor indexPut(Tensor self, Tensor[] indices, Tensor values) { return IndexingOps.indexPut(self, indices, values); }
+    public static Tensor indexPut(Tensor self, Tensor[] indices, Tensor values, boolean accumulate) { return IndexingOps.indexPut(self, indices, values, accumulate); }
+    public static Tensor indexPut_(Tensor self, Tensor[] indices, Tensor values) { return IndexingOps.indexPut_(self, indices, values); }
+    public static Tensor indexPut_(Tensor self, Tensor[] indices, Tensor values, boolean accumulate) { return IndexingOps.indexPut_(self, indices, values, accumulate); }
+    public static Tensor nonzero(Tensor self) { return IndexingOps.nonzero(self); }
+    public static List<Tensor> nonzero(Tensor self, boolean asTuple) { return IndexingOps.nonzero(self, asTuple); }
+    public static Tensor nonzeroStatic(Tensor self, long size, long fillValue) { return IndexingOps.nonzeroStatic(self, size, fillValue); }
+    public static Tensor countNonzero(Tensor self, long... dims) { return IndexingOps.countNonzero(self, dims); }
+    public static List<Tensor> where(Tensor condition) { return IndexingOps.where(condition); }
+    public static Tensor maskedSelect(Tensor self, Tensor mask) { return IndexingOps.maskedSelect(self, mask); }
+    public static Tensor maskedScatter(Tensor self, Tensor mask, Tensor source) { return IndexingOps.maskedScatter(self, mask, source); }
+    public static Tensor maskedScatter_(Tensor self, Tensor mask, Tensor source) { return IndexingOps.maskedScatter_(self, mask, source); }
+    public static Tensor take(Tensor self, Tensor index) { return IndexingOps.take(self, index); }
+    public static Tensor takeAlongDim(Tensor self, Tensor indices) { return IndexingOps.takeAlongDim(self, indices); }
+    public static Tensor takeAlongDim(Tensor self, Tensor indices, int dim) { return IndexingOps.takeAlongDim(self, indices, dim); }
+    public static Tensor gather(Tensor self, int dim, Tensor index) { return ScatterOps.gather(self, dim, index); }
+    public static Tensor scatter(Tensor self, int dim, Tensor index, Tensor src) { return ScatterOps.scatter(self, dim, index, src); }
+    public static Tensor scatter(Tensor self, int dim, Tensor index, Object value) { return ScatterOps.scatter(self, dim, index, value); }
+    public static Tensor scatter_(Tensor self, int dim, Tensor index, Tensor src) { return ScatterOps.scatter_(self, dim, index, src); }
+    public static Tensor scatter_(Tensor self, int dim, Tensor index, Object value) { return ScatterOps.scatter_(self, dim, index, value); }
+    public static Tensor scatterAdd(Tensor self, int dim, Tensor index, Tensor src) { return ScatterOps.scatterAdd(self, dim, index, src); }
+    public static Tensor scatterAdd_(Tensor self, int dim, Tensor index, Tensor src) { return ScatterOps.scatterAdd_(self, dim, index, src); }
+    public static Tensor scatterReduce(Tensor self, int dim, Tensor index, Tensor src, String reduce) { return ScatterOps.scatterReduce(self, dim, index, src, reduce); }
+    public static Tensor scatterReduce(Tensor self, int dim, Tensor index, Tensor src, String reduce, boolean includeSelf) { return ScatterOps.scatterReduce(self, dim, index, src, reduce, includeSelf); }
+    public static Tensor scatterReduce_(Tensor self, int dim, Tensor index, Tensor src, String reduce) { return ScatterOps.scatterReduce_(self, dim, index, src, reduce); }
+    public static Tensor scatterReduce_(Tensor self, int dim, Tensor index, Tensor src, String reduce, boolean includeSelf) { return ScatterOps.scatterReduce_(self, dim, index, src, reduce, includeSelf); }
+    public static Tensor indexSelect(Tensor self, int dim, Tensor index) { return ScatterOps.indexSelect(self, dim, index); }
+    public static Tensor indexAdd(Tensor self, int dim, Tensor index, Tensor source) { return ScatterOps.indexAdd(self, dim, index, source); }
+    public static Tensor indexAdd(Tensor self, int dim, Tensor index, Tensor source, Object alpha) { return ScatterOps.indexAdd(self, dim, index, source, alpha); }
+    public static Tensor indexAdd_(Tensor self, int dim, Tensor index, Tensor source) { return ScatterOps.indexAdd_(self, dim, index, source); }
+    public static Tensor indexAdd_(Tensor self, int dim, Tensor index, Tensor source, Object alpha) { return ScatterOps.indexAdd_(self, dim, index, source, alpha); }
+    public static Tensor indexCopy(Tensor self, int dim, Tensor index, Tensor source) { return ScatterOps.indexCopy(self, dim, index, source); }
+    public static Tensor indexCopy_(Tensor self, int dim, Tensor index, Tensor source) { return ScatterOps.indexCopy_(self, dim, index, source); }
+    public static Tensor indexFill(Tensor self, int dim, Tensor index, Object value) { return ScatterOps.indexFill(self, dim, index, value); }
+    public static Tensor indexFill_(Tensor self, int dim, Tensor index, Object value) { return ScatterOps.indexFill_(self, dim, index, value); }
+    public static ValuesIndices sort(Tensor self) { return SortOps.sort(self); }
+    public static ValuesIndices sort(Tensor self, long dim) { return SortOps.sort(self, dim); }
+    public static ValuesIndices sort(Tensor self, long dim, boolean descending) { return SortOps.sort(self, dim, descending); }
+    public static ValuesIndices sort(Tensor self, boolean stable, long dim, boolean descending) { return SortOps.sort(self, stable, dim, descending); }
+    public static Tensor argsort(Tensor self) { return SortOps.argsort(self); }
+    public static Tensor argsort(Tensor self, long dim) { return SortOps.argsort(self, dim); }
+    public static Tensor argsort(Tensor self, long dim, boolean descending) { return SortOps.argsort(self, dim, descending); }
+    public static Tensor argsort(Tensor self, long dim, boolean descending, boolean stable) { return SortOps.argsort(self, dim, descending, stable); }
+    public static Tensor msort(Tensor self) { return SortOps.msort(self); }
+    public static ValuesIndices topk(Tensor self, long k) { return SortOps.topk(self, k); }
+    public static ValuesIndices topk(Tensor self, long k, long dim) { return SortOps.topk(self, k, dim); }
+    public static ValuesIndices topk(Tensor self, long k, long dim, boolean largest) { return SortOps.topk(self, k, dim, largest); }
+    public static ValuesIndices topk(Tensor self, long k, long dim, boolean largest, boolean sorted) { return SortOps.topk(self, k, dim, largest, sorted); }
+    public static ValuesIndices kthvalue(Tensor self, long k) { return SortOps.kthvalue(self, k); }
+    public static ValuesIndices kthvalue(Tensor self, long k, long dim) { return SortOps.kthvalue(self, k, dim); }
+    public static ValuesIndices kthvalue(Tensor self, long k, long dim, boolean keepdim) { return SortOps.kthvalue(self, k, dim, keepdim); }
+    public static ValuesIndices cummax(Tensor self, long dim) { return SortOps.cummax(self, dim); }
+    public static ValuesIndices cummin(Tensor self, long dim) { return SortOps.cummin(self, dim); }
+    public static Tensor unique(Tensor self) { return SortOps.unique(self); }
+    public static UniqueResult unique(Tensor self, boolean sorted, boolean returnInverse, boolean returnCounts) { return SortOps.unique(self, sorted, returnInverse, returnCounts); }
+    public static UniqueResult unique(Tensor self, boolean sorted, boolean returnInverse, boolean returnCounts, long dim) { return SortOps.unique(self, sorted, returnInverse, returnCounts, dim); }
+    public static Tensor uniqueConsecutive(Tensor self) { return SortOps.uniqueConsecutive(self); }
+    public static UniqueResult uniqueConsecutive(Tensor self, boolean returnInverse, boolean returnCounts) { return SortOps.uniqueConsecutive(self, returnInverse, returnCounts); }
+    public static UniqueResult uniqueConsecutive(Tensor self, boolean returnInverse, boolean returnCounts, long dim) { return SortOps.uniqueConsecutive(self, returnInverse, returnCounts, dim); }
+    public static Tensor searchsorted(Tensor sortedSequence, Tensor values) { return SearchOps.searchsorted(sortedSequence, values); }
+    public static Tensor searchsorted(Tensor sortedSequence, Tensor values, boolean right) { return SearchOps.searchsorted(sortedSequence, values, right); }
+    public static Tensor searchsorted(Tensor sortedSequence, Tensor values, boolean outInt32, boolean right, String side, Tensor sorter) { return SearchOps.searchsorted(sortedSequence, values, outInt32, right, side, sorter); }
+    public static Tensor searchsorted(Tensor sortedSequence, Scalar value) { return SearchOps.searchsorted(sortedSequence, value); }
+    public static Tensor searchsorted(Tensor sortedSequence, double value) { return SearchOps.searchsorted(sortedSequence, value); }
+    public static Tensor searchsorted(Tensor sortedSequence, long value) { return SearchOps.searchsorted(sortedSequence, value); }
+    public static Tensor searchsorted(Tensor sortedSequence, Scalar value, boolean outInt32, boolean right, String side, Tensor sorter) { return SearchOps.searchsorted(sortedSequence, value, outInt32, right, side, sorter); }
+    public static Tensor bucketize(Tensor input, Tensor boundaries) { return SearchOps.bucketize(input, boundaries); }
+    public static Tensor bucketize(Tensor input, Tensor boundaries, boolean outInt32, boolean right) { return SearchOps.bucketize(input, boundaries, outInt32, right); }
+    public static Tensor bucketize(Scalar input, Tensor boundaries) { return SearchOps.bucketize(input, boundaries); }
+    public static Tensor bucketize(Scalar input, Tensor boundaries, boolean outInt32, boolean right) { return SearchOps.bucketize(input, boundaries, outInt32, right); }
+    public static Tensor histc(Tensor self) { return SearchOps.histc(self); }
+    public static Tensor histc(Tensor self, long bins) { return SearchOps.histc(self, bins); }
+    public static Tensor histc(Tensor self, long bins, double min, double max) { return SearchOps.histc(self, bins, min, max); }
+    public static Tensor histc(Tensor self, long bins, double min, double max, Tensor out) { return SearchOps.histc(self, bins, min, max, out); }
+    public static Tensor bincount(Tensor self) { return SearchOps.bincount(self); }
+    public static Tensor bincount(Tensor self, Tensor weights) { return SearchOps.bincount(self, weights); }
+    public static Tensor bincount(Tensor self, Tensor weights, long minlength) { return SearchOps.bincount(self, weights, minlength); }
 
     // ---- generated delegations: end
 

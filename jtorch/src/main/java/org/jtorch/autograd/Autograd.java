@@ -76,6 +76,15 @@ public final class Autograd {
         return GradCheck.checkSecondOrder(xs -> fn.apply(xs.get(0)), List.of(input), GradCheck.Options.defaults());
     }
 
+    /** {@code torch.autograd.detect_anomaly()}: a thread-local scope with creation traces and NaN checks. */
+    public static AnomalyMode.Scope detectAnomaly() { return AnomalyMode.enable(true); }
+
+    /** {@code torch.autograd.detect_anomaly(check_nan=checkNan)}. */
+    public static AnomalyMode.Scope detectAnomaly(boolean checkNan) { return AnomalyMode.enable(checkNan); }
+
+    /** {@code torch.is_anomaly_enabled()} for this thread. */
+    public static boolean isAnomalyEnabled() { return AnomalyMode.isEnabled(); }
+
     /** Gradient seeds: ones for scalar outputs, the given tensors otherwise. */
     private static List<Tensor> seeds(List<Tensor> outputs, List<Tensor> given) {
         List<Tensor> seeds = new ArrayList<>(outputs.size());

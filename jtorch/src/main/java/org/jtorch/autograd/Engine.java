@@ -75,10 +75,12 @@ final class Engine {
                     if (caps != null) for (Capture c : caps) captured[c.index()] = grads[c.slot()];
                     boolean skip = inputs != null && (node instanceof AccumulateGrad || !needed.contains(node));
                     if (!skip) {
-                        for (int j = 0; j < grads.length; j++) {
-                            if (grads[j] == null) grads[j] = Torch.zeros(node.outputShapes[j], node.outputDtypes[j]);
+                        if (node.materializeGrads()) {
+                            for (int j = 0; j < grads.length; j++) {
+                                if (grads[j] == null) grads[j] = Torch.zeros(node.outputShapes[j], node.outputDtypes[j]);
+                            }
                         }
-                        out = node.apply(grads);
+                        out = call(node, grads);
                         if (!keepGraph) node.release();
                     }
                 }
@@ -128,10 +130,13 @@ final class Engine {
         return order;
     }
 
-    /** Nodes from which some capture node can be reached (only they need to run). */
+    /**
+     * Nodes from which some capture node can be reached through at least one edge: only they need to
+     * run. A capture node itself runs only if it leads to another capture, as in PyTorch, so
+     * {@code grad(y, h)} for a non-leaf {@code h} neither computes nor frees the history of {@code h}.
+     */
     private static Set<Node> neededNodes(List<Node> nodes, Set<Node> targets) {
         Set<Node> needed = Collections.newSetFromMap(new IdentityHashMap<>());
-        needed.addAll(targets);
         boolean changed = true;
         while (changed) { // graphs are DAGs discovered root-first; a few passes settle it
             changed = false;
@@ -139,7 +144,7 @@ final class Engine {
                 Node n = nodes.get(k);
                 if (needed.contains(n)) continue;
                 for (Edge e : n.next) {
-                    if (e != null && needed.contains(e.node())) {
+                    if (e != null && (needed.contains(e.node()) || targets.contains(e.node()))) {
                         needed.add(n);
                         changed = true;
                         break;
@@ -148,6 +153,42 @@ final class Engine {
             }
         }
         return needed;
+    }
+
+    /**
+     * Runs one node. Under anomaly mode a returned NaN is an error, and any error carries the forward
+     * traceback of the node (PyTorch prints it as a warning; here it travels with the exception).
+     */
+    private static Tensor[] call(Node node, Tensor[] grads) {
+        if (!AnomalyMode.isEnabled()) return node.apply(grads);
+        Tensor[] out;
+        try {
+            out = node.apply(grads);
+        } catch (RuntimeException e) {
+            if (node.creationTrace != null) e.addSuppressed(new AnomalyTrace(AnomalyMode.forwardTraceback(node)));
+            throw e;
+        }
+        if (AnomalyMode.checksNan()) {
+            for (int i = 0; i < out.length; i++) {
+                if (out[i] != null && hasNan(out[i])) {
+                    throw new TorchException("Function '" + node.name() + "' returned nan values in its " + i + "th output."
+                            + AnomalyMode.forwardTraceback(node));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static boolean hasNan(Tensor t) {
+        if (!(t.isFloatingPoint() || t.isComplex())) return false;
+        try (GradMode.Scope off = GradMode.set(false)) {
+            return t.isnan().any().item() != 0;
+        }
+    }
+
+    /** The forward traceback attached to a backward error under anomaly mode (a record, not a cause). */
+    static final class AnomalyTrace extends RuntimeException {
+        AnomalyTrace(String message) { super(message, null, false, false); }
     }
 
     private static Tensor[] runPreHooks(Node node, Tensor[] grads) {

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
+import org.jtorch.TorchException;
 
 /**
  * A function in the backward graph ({@code grad_fn}): takes the gradients of its forward outputs and
@@ -24,6 +25,8 @@ public abstract class Node {
     /** Shape and dtype of each forward output: missing output gradients are materialised as zeros. */
     final long[][] outputShapes;
     final DType[] outputDtypes;
+    /** Where the forward op ran, kept only under {@link AnomalyMode} (capturing a stack trace is costly). */
+    final StackTraceElement[] creationTrace = AnomalyMode.captureTrace();
     private List<PreHook> preHooks;
     /** retain_grad hooks run after every other hook, so {@code .grad} shows the final gradient (PyTorch ≥ 2.0). */
     private List<PreHook> retainHooks;
@@ -47,6 +50,24 @@ public abstract class Node {
 
     /** Drops saved tensors after a backward without {@code retainGraph}. */
     void release() {}
+
+    /** Whether the engine replaces missing output gradients by zeros before {@link #apply} (custom functions may opt out). */
+    boolean materializeGrads() { return true; }
+
+    /** PyTorch's error for a node whose saved tensors were freed by an earlier backward. */
+    static TorchException freedError() {
+        return new TorchException("Trying to backward through the graph a second time (or directly access saved tensors "
+                + "after they have already been freed). Saved intermediate values of the graph are freed when you call "
+                + ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph "
+                + "a second time or if you need to access saved tensors after calling backward.");
+    }
+
+    /** PyTorch's error for a saved tensor modified in place between forward and backward. */
+    static TorchException modifiedError(Tensor t, String usedBy, int expectedVersion) {
+        return new TorchException("one of the variables needed for gradient computation has been modified by an inplace "
+                + "operation: [" + t.dtype().cppName() + " " + org.jtorch.internal.Shapes.str(t.shapeRef()) + "], which is "
+                + "used by " + usedBy + ", is at version " + t.version() + "; expected version " + expectedVersion + " instead.");
+    }
 
     /** The edges to the next nodes ({@code grad_fn.next_functions}). */
     public List<Edge> nextFunctions() { return java.util.Arrays.asList(next.clone()); }

@@ -24,7 +24,7 @@ public final class Recorder {
             if (a instanceof Tensor t) {
                 if (t.requiresGrad()) return true;
             } else if (a instanceof Tensor[] ts) {
-                for (Tensor t : ts) if (t.requiresGrad()) return true;
+                for (Tensor t : ts) if (t != null && t.requiresGrad()) return true; // Tensor?[] may hold nulls
             }
         }
         return false;
@@ -77,7 +77,7 @@ public final class Recorder {
         List<Tensor> inputs = new ArrayList<>();
         for (Object a : args) {
             if (a instanceof Tensor t) inputs.add(t);
-            else if (a instanceof Tensor[] ts) inputs.addAll(List.of(ts));
+            else if (a instanceof Tensor[] ts) inputs.addAll(java.util.Arrays.asList(ts)); // nulls keep their slot
         }
         int n = inputs.size();
         Edge[] next = new Edge[n];
@@ -85,6 +85,7 @@ public final class Recorder {
         DType[] dtypes = new DType[n];
         for (int i = 0; i < n; i++) {
             Tensor t = inputs.get(i);
+            if (t == null) continue; // an absent optional tensor: no gradient slot to fill
             shapes[i] = t.shapeRef();
             dtypes[i] = t.dtype();
             if (t.requiresGrad()) next[i] = edgeOf(t);
@@ -105,7 +106,10 @@ public final class Recorder {
             if (saved[i] instanceof Tensor t) saved[i] = save.inputs() ? keep(t, inPlace ? outs : NONE, clones, checked, versions) : shapeOnly(t);
             else if (saved[i] instanceof Tensor[] ts) {
                 Tensor[] copy = new Tensor[ts.length];
-                for (int k = 0; k < ts.length; k++) copy[k] = save.inputs() ? keep(ts[k], inPlace ? outs : NONE, clones, checked, versions) : shapeOnly(ts[k]);
+                for (int k = 0; k < ts.length; k++) {
+                    if (ts[k] == null) continue;
+                    copy[k] = save.inputs() ? keep(ts[k], inPlace ? outs : NONE, clones, checked, versions) : shapeOnly(ts[k]);
+                }
                 saved[i] = copy;
             }
         }

@@ -23,7 +23,7 @@ import org.jtorch.Tensor;
  */
 public final class OpDef {
     /** Properties the dispatcher and transforms need to know. */
-    public enum Flag { INPLACE, VIEW, RANDOM, NONDETERMINISTIC, NOT_DIFFERENTIABLE }
+    public enum Flag { INPLACE, VIEW, RANDOM, NONDETERMINISTIC, NOT_DIFFERENTIABLE, SIDE_EFFECTS }
 
     /** Shape/dtype rule of a structured op; owns every input check and its message. */
     @FunctionalInterface

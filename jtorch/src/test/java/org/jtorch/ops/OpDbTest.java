@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.jtorch.DType;
 import org.jtorch.Device;
@@ -27,6 +28,7 @@ import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.kernels.cpu.ElementIO;
+import org.jtorch.testing.IndexingOpDb;
 import org.jtorch.testing.OpDb;
 import org.jtorch.testing.SampleInputs;
 import org.junit.jupiter.api.Assumptions;
@@ -47,10 +49,63 @@ class OpDbTest {
             IndexOutOfBoundsException.class, IllegalArgumentException.class, UnsupportedOperationException.class);
 
     /**
-     * Errors that depend on values, which the meta device cannot see, per op: the message fragment.
-     * masked_fill.Tensor checks that the 0-d value tensor's value fits self's dtype, as ATen's kernel does.
+     * Errors that depend on values, which the meta device cannot see, per op: the message fragments. A CPU
+     * refusal with one of them is not asked of the meta device.
      */
-    private static final Map<String, String> DATA_DEPENDENT = Map.of("masked_fill.Tensor", "cannot be converted to type");
+    private static final Map<String, List<String>> DATA_DEPENDENT_ERRORS = Map.ofEntries(
+            // the 0-d value tensor's value must fit self's dtype, as ATen's kernel checks
+            Map.entry("masked_fill.Tensor", List.of("cannot be converted to type")),
+            // probabilities outside [0, 1]
+            Map.entry("bernoulli", List.of("Expected p_in >= 0 && p_in <= 1")),
+            Map.entry("bernoulli.Tensor", List.of("Expected p_in >= 0 && p_in <= 1")),
+            // negative, infinite or NaN weights, or a row summing to zero
+            Map.entry("multinomial", List.of("probability tensor contains either", "invalid multinomial distribution")),
+            // a negative element of a std tensor (a float std is checked by the meta rule)
+            Map.entry("normal.float_Tensor", List.of("normal expects all elements of std >= 0.0")),
+            Map.entry("normal.Tensor_Tensor", List.of("normal expects all elements of std >= 0.0")),
+            // negative repeats, or repeats that do not sum to output_size
+            Map.entry("_repeat_interleave_along", List.of("repeats can not be negative", "allocated size does not match")),
+            Map.entry("repeat_interleave.Tensor", List.of("repeats can not be negative")),
+            Map.entry("repeat_interleave.self_Tensor", List.of("repeats can not be negative")),
+            // class indices outside [0, num_classes)
+            Map.entry("one_hot", List.of("Class values must be")),
+            // sorter entries outside [0, len)
+            Map.entry("searchsorted.Tensor", List.of("sorter index out of range")),
+            Map.entry("searchsorted.Scalar", List.of("sorter index out of range")));
+
+    /** Which samples of an op have a data-dependent output shape, and how the meta device refuses them. */
+    private record DataDependentShape(Class<? extends RuntimeException> onMeta, Predicate<Object[]> applies) {}
+
+    private static DataDependentShape always(Class<? extends RuntimeException> onMeta) {
+        return new DataDependentShape(onMeta, args -> true);
+    }
+
+    /**
+     * Ops (and, by their CPU arguments, samples) whose output shape depends on the values: the CPU computes
+     * it, the meta device must refuse with the given class, as PyTorch's meta tensors do; where the CPU
+     * refuses, meta may refuse with that class before checking anything else. Besides these, the entries
+     * {@link IndexingOpDb#refusesMetaForData} names (nonzero, masked_select, masks as indices...).
+     */
+    private static final Map<String, DataDependentShape> DATA_DEPENDENT_SHAPES = Map.of(
+            // no meta kernel in ATen: the number of groups or bins is the data's
+            "_unique2", always(UnsupportedOperationException.class),
+            "unique_dim", always(UnsupportedOperationException.class),
+            "unique_consecutive", always(UnsupportedOperationException.class),
+            "bincount", always(UnsupportedOperationException.class),
+            // the length is the sum of the repeats unless output_size is given (ATen's meta rule: RuntimeError);
+            // no repeats at all make an empty result whatever the data
+            "repeat_interleave.Tensor", new DataDependentShape(TorchException.class,
+                    args -> args[1] == null && ((Tensor) args[0]).numel() > 0),
+            "repeat_interleave.self_Tensor", new DataDependentShape(TorchException.class, args -> args[3] == null),
+            // num_classes = -1 is one more than the largest index
+            "one_hot", new DataDependentShape(TorchException.class, args -> (Long) args[1] == -1));
+
+    /** The class the meta device must refuse this sample with because its shape is the data's, or null. */
+    private static Class<? extends RuntimeException> metaNeedsData(OpDb.Entry e, OpDb.Sample s, Object[] cpuArgs) {
+        if (IndexingOpDb.refusesMetaForData(e, s)) return UnsupportedOperationException.class;
+        DataDependentShape d = DATA_DEPENDENT_SHAPES.get(e.name());
+        return d != null && d.applies().test(cpuArgs) ? d.onMeta() : null;
+    }
 
     @TestFactory
     Stream<DynamicTest> metaMatchesCpuAndLayoutDoesNotMatter() {
@@ -84,23 +139,32 @@ class OpDbTest {
         SampleInputs cpuInputs = SampleInputs.on(dtype, Device.CPU);
         Object[] cpuArgs = s.args().build(cpuInputs);
         Object[] metaArgs = s.args().build(SampleInputs.on(dtype, Device.META));
+        Class<? extends RuntimeException> needsData = metaNeedsData(e, s, cpuArgs);
         Object real;
         try {
             real = Dispatcher.call(e.op(), cpuArgs);
         } catch (RuntimeException refused) {
             requireDocumented(refused, "CPU");
-            String fragment = DATA_DEPENDENT.get(e.name());
-            if (fragment != null && String.valueOf(refused.getMessage()).contains(fragment)) {
-                Assumptions.abort("data-dependent error, invisible to the meta device: " + refused.getMessage());
+            String message = String.valueOf(refused.getMessage());
+            if (DATA_DEPENDENT_ERRORS.getOrDefault(e.name(), List.of()).stream().anyMatch(message::contains)) {
+                Assumptions.abort("data-dependent error, invisible to the meta device: " + message);
             }
             try {
                 Object fake = Dispatcher.call(e.op(), metaArgs);
                 fail("meta accepted what CPU refused (" + refused + "), giving " + describe(fake));
             } catch (RuntimeException onMeta) {
                 requireDocumented(onMeta, "meta");
-                assertEquals(refused.getClass(), onMeta.getClass(),
-                        "CPU: " + refused.getMessage() + "\nmeta: " + onMeta.getMessage());
+                if (onMeta.getClass() != needsData) {
+                    assertEquals(refused.getClass(), onMeta.getClass(), "CPU: " + message + "\nmeta: " + onMeta.getMessage());
+                }
             }
+            return;
+        }
+        if (needsData != null) {
+            RuntimeException onMeta = assertThrows(RuntimeException.class, () -> Dispatcher.call(e.op(), metaArgs),
+                    "meta computed a shape that depends on the data: " + describe(real));
+            assertEquals(needsData, onMeta.getClass(), "meta refused a data-dependent shape with " + onMeta);
+            checkLayoutDoesNotMatter(e, dtype, s, cpuInputs, outputs(real, "CPU"));
             return;
         }
         Object fake;
@@ -120,12 +184,19 @@ class OpDbTest {
             assertArrayEquals(r[i].stride(), f[i].stride(), "output " + i + " strides");
             assertEquals(r[i].dtype(), f[i].dtype(), "output " + i + " dtype");
         }
-        if (cpuInputs.strided() && s.layoutFree()) {
-            Object[] contiguousArgs = s.args().build(SampleInputs.contiguousOnly(dtype));
-            Tensor[] c = outputs(Dispatcher.call(e.op(), contiguousArgs), "CPU contiguous");
-            assertEquals(r.length, c.length, "number of outputs (contiguous copy)");
-            for (int i = 0; i < r.length; i++) assertSameValues(c[i].toDoubleArray(), r[i].toDoubleArray(), "output " + i);
-        }
+        checkLayoutDoesNotMatter(e, dtype, s, cpuInputs, r);
+    }
+
+    /**
+     * A strided sample gives the values of its contiguous copy, unless its op reads storage (not
+     * {@code layoutFree}) or draws random numbers (whose values the sweep does not compare).
+     */
+    private static void checkLayoutDoesNotMatter(OpDb.Entry e, DType dtype, OpDb.Sample s, SampleInputs cpuInputs, Tensor[] r) {
+        if (!cpuInputs.strided() || !s.layoutFree() || e.op().has(OpDef.Flag.RANDOM)) return;
+        Object[] contiguousArgs = s.args().build(SampleInputs.contiguousOnly(dtype));
+        Tensor[] c = outputs(Dispatcher.call(e.op(), contiguousArgs), "CPU contiguous");
+        assertEquals(r.length, c.length, "number of outputs (contiguous copy)");
+        for (int i = 0; i < r.length; i++) assertSameValues(c[i].toDoubleArray(), r[i].toDoubleArray(), "output " + i);
     }
 
     private static void requireDocumented(RuntimeException e, String device) {
@@ -186,7 +257,14 @@ class OpDbTest {
             Tensor x = (Tensor) args[0];
             return x.isMeta() ? ShapeOps.unsqueeze(x, 0) : x;
         });
-        for (OpDef op : List.of(refusesInKernel, crashes, ignoresStrides, metaDiffers)) {
+        // Named as an op whose shape is the data's: meta must refuse it, and with UnsupportedOperationException.
+        OpDef metaGuessesShape = OpDef.composite("_unique2(Tensor self) -> Tensor", args -> args[0]);
+        OpDef metaRefusesWrongly = OpDef.composite("bincount(Tensor self) -> Tensor", args -> {
+            Tensor x = (Tensor) args[0];
+            if (x.isMeta()) throw new TorchException("refused with the wrong class");
+            return x;
+        });
+        for (OpDef op : List.of(refusesInKernel, crashes, ignoresStrides, metaDiffers, metaGuessesShape, metaRefusesWrongly)) {
             OpDb.Entry e = entry(op);
             assertThrows(AssertionError.class, () -> check(e, DType.FLOAT64, e.samples().get(0)), op.name());
         }
@@ -236,6 +314,17 @@ class OpDbTest {
             Set<String> labels = new TreeSet<>();
             for (OpDb.Sample s : e.samples()) assertTrue(labels.add(s.label()), e.name() + ": label twice: " + s.label());
         }
+    }
+
+    @Test
+    void dataDependentListsNameEntries() {
+        Set<String> names = new TreeSet<>();
+        for (OpDb.Entry e : OpDb.ALL) names.add(e.name());
+        Set<String> listed = new TreeSet<>(DATA_DEPENDENT_ERRORS.keySet());
+        listed.addAll(DATA_DEPENDENT_SHAPES.keySet());
+        listed.addAll(IndexingOpDb.DATA_DEPENDENT_SHAPES);
+        listed.removeAll(names);
+        assertTrue(listed.isEmpty(), "data-dependent lists name ops without an entry: " + listed);
     }
 
     @Test

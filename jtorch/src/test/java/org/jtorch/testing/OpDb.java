@@ -20,19 +20,29 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.jtorch.DType;
+import org.jtorch.Generator;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
+import org.jtorch.ops.ArrangeOps;
+import org.jtorch.ops.ArrangeOps.PadMode;
 import org.jtorch.ops.BackwardOps;
 import org.jtorch.ops.ClampOps;
 import org.jtorch.ops.ComplexOps;
 import org.jtorch.ops.CopyOps;
 import org.jtorch.ops.Creation;
+import org.jtorch.ops.EinsumOps;
+import org.jtorch.ops.IndexingOps;
 import org.jtorch.ops.JoinOps;
 import org.jtorch.ops.MatmulOps;
 import org.jtorch.ops.OpDef;
+import org.jtorch.ops.PadBackwardOps;
 import org.jtorch.ops.PointwiseOps;
+import org.jtorch.ops.RandomOps;
 import org.jtorch.ops.ReductionOps;
+import org.jtorch.ops.ScatterOps;
+import org.jtorch.ops.SearchOps;
 import org.jtorch.ops.ShapeOps;
+import org.jtorch.ops.SortOps;
 import org.jtorch.ops.TernaryOps;
 
 /**
@@ -43,16 +53,19 @@ import org.jtorch.ops.TernaryOps;
  * 0-d tensors where legal, and inputs the op must refuse (identically on every device).
  *
  * <p>In the samples, {@code in.t(2, 3)} is a contiguous tensor of the swept dtype, {@code in.nc} a
- * transposed one, {@code in.ex} one expanded along dim 0, {@code in.off} one at a storage offset and
- * {@code in.mask} a bool one (see {@link SampleInputs}); {@code a(...)} lists the op's arguments.
+ * transposed one, {@code in.ex} one expanded along dim 0, {@code in.off} one at a storage offset,
+ * {@code in.mask} a bool one and {@code in.unit} one with values in [0, 1] (see {@link SampleInputs});
+ * {@code a(...)} lists the op's arguments. The indexing family's entries are in {@link IndexingOpDb}.
+ * Random ops are swept like the others, but the sweep compares none of their values.
  */
 public final class OpDb {
     private OpDb() {}
 
     /** The op families: every {@code public static final OpDef} field of these classes is an op. */
-    public static final List<Class<?>> FAMILIES = List.of(BackwardOps.class, ClampOps.class, ComplexOps.class,
-            CopyOps.class, Creation.class, JoinOps.class, MatmulOps.class, PointwiseOps.class, ReductionOps.class,
-            ShapeOps.class, TernaryOps.class);
+    public static final List<Class<?>> FAMILIES = List.of(ArrangeOps.class, BackwardOps.class, ClampOps.class,
+            ComplexOps.class, CopyOps.class, Creation.class, EinsumOps.class, IndexingOps.class, JoinOps.class,
+            MatmulOps.class, PadBackwardOps.class, PointwiseOps.class, RandomOps.class, ReductionOps.class,
+            ScatterOps.class, SearchOps.class, ShapeOps.class, SortOps.class, TernaryOps.class);
 
     /** Dtypes every entry is swept over; an op refuses some of them, and must refuse them on meta too. */
     public static final List<DType> DTYPES = List.of(BOOL, UINT8, UINT64, INT8, INT32, INT64, FLOAT16, BFLOAT16,
@@ -88,6 +101,13 @@ public final class OpDb {
             + "the slice of input_sizes; the CPU kernel refuses in copy_, meta accepts";
     private static final String REPEAT_OVERFLOW = "repeat: an overflowing size escapes as Math.multiplyExact's "
             + "ArithmeticException where PyTorch raises RuntimeError";
+    private static final String REPEAT_INTERLEAVE_0D = "_repeat_interleave_along: a 0-d self crashes the meta rule with "
+            + "ArrayIndexOutOfBoundsException (shape[dim] of an empty shape) where PyTorch raises IndexError (\"Dimension "
+            + "specified as 0 but tensor has no dimensions\"): Dispatcher.call(ArrangeOps.REPEAT_INTERLEAVE_ALONG, "
+            + "Torch.tensor(5.0), Torch.tensor(new long[] {1}), 0L, 1L)";
+    private static final String DIAG_OFFSET_OVERFLOW = "diag_embed (and diag of a vector): an overflowing offset escapes "
+            + "from Math.addExact as ArithmeticException where PyTorch raises RuntimeError: "
+            + "ArrangeOps.diagEmbed(Torch.zeros(2, 3), Long.MAX_VALUE)";
     private static final String INFER_SIZE_OVERFLOW = "view/reshape: an overflowing size escapes from inferSize as "
             + "ArithmeticException where PyTorch raises RuntimeError (numel: integer multiplication overflow)";
 
@@ -230,16 +250,165 @@ public final class OpDb {
 
     private static List<Entry> table() {
         List<Entry> t = new ArrayList<>();
+        arrange(t);
         backward(t);
         clamp(t);
         complex(t);
         copyAndCreation(t);
+        einsum(t);
+        t.addAll(IndexingOpDb.entries());
         join(t);
         matmul(t);
+        random(t);
         reductions(t);
+        search(t);
         shapes(t);
+        sort(t);
         ternaryOps(t);
         return List.copyOf(t);
+    }
+
+    private static void arrange(List<Entry> t) {
+        // (self, Tensor repeats, Long dim, Long output_size): repeats hold valid counts on the CPU.
+        t.add(op(ArrangeOps.REPEAT_INTERLEAVE_ALONG, s("dim0", in -> a(in.t(3, 2), idx(in, ls(1, 0, 2), 3), 0L, 3L)),
+                s("dim-neg", in -> a(in.t(2, 3), idx(in, ls(2, 1, 0), 3), -1L, 3L)),
+                s("int32-repeats", in -> a(in.t(2, 3), idx(in, INT32, ls(1, 1), 2), 0L, 2L)),
+                s("one-slice", in -> a(in.t(1, 3), idx(in, ls(4), 1), 0L, 4L)),
+                s("empty", in -> a(in.t(0, 3), idx(in, ls(), 0), 0L, 0L)),
+                s("transposed", in -> a(in.nc(3, 4), idx(in, ls(0, 1, 2, 1), 4), 1L, 4L)),
+                s("expanded", in -> a(in.ex(3, 4), idx(in, ls(1, 1, 1), 3), 0L, 3L)),
+                s("offset", in -> a(in.off(2, 3), idx(in, ls(2, 0), 2), 0L, 2L)),
+                knownBug("0-d", REPEAT_INTERLEAVE_0D, in -> a(in.t(), idx(in, ls(1), 1), 0L, 1L)),
+                s("repeats-length", in -> a(in.t(2, 3), idx(in, ls(1, 1, 1), 3), 0L, 3L)),
+                s("float-repeats", in -> a(in.t(2, 3), in.t(FLOAT32, 2), 0L, 2L)),
+                s("dim-out-of-range", in -> a(in.t(2, 3), idx(in, ls(1, 1), 2), 2L, 2L)),
+                s("negative-repeats", in -> a(in.t(3, 2), idx(in, ls(2, -1, 2), 3), 0L, 3L)),
+                s("wrong-output-size", in -> a(in.t(3, 2), idx(in, ls(1, 0, 2), 3), 0L, 4L))));
+        // (Tensor repeats, Long output_size or null); without output_size the length is the data's.
+        t.add(op(ArrangeOps.REPEAT_INTERLEAVE, s("repeats", in -> a(idx(in, ls(1, 0, 2), 3), null)),
+                s("output-size", in -> a(idx(in, ls(1, 0, 2), 3), 3L)),
+                s("int32-output-size", in -> a(idx(in, INT32, ls(2, 2), 2), 4L)),
+                s("empty", in -> a(idx(in, ls(), 0), null)), s("2-d", in -> a(idx(in, ls(1, 1), 1, 2), 2L)),
+                s("swept-dtype", in -> a(in.t(3), null)), s("swept-dtype-output-size", in -> a(in.unit(3), 2L))));
+        // (self, Tensor repeats, Long dim or null, Long output_size or null)
+        t.add(op(ArrangeOps.REPEAT_INTERLEAVE_SELF_TENSOR,
+                s("flat", in -> a(in.t(2, 3), idx(in, ls(1, 0, 2, 1, 1, 0), 6), null, null)),
+                s("dim1", in -> a(in.t(2, 3), idx(in, ls(2, 0, 1), 3), 1L, null)),
+                s("output-size", in -> a(in.t(2, 3), idx(in, ls(2, 0, 1), 3), 1L, 3L)),
+                s("0-d-repeats", in -> a(in.t(2, 3), idx(in, ls(2)), 0L, null)),
+                s("one-element-repeats", in -> a(in.t(2, 3), idx(in, ls(3), 1), -1L, 9L)),
+                s("empty-output-size", in -> a(in.t(0, 3), idx(in, ls(2)), 0L, 0L)),
+                s("transposed", in -> a(in.nc(3, 4), idx(in, ls(1, 2, 0, 1), 4), 1L, null)),
+                s("expanded", in -> a(in.ex(3, 4), idx(in, ls(1, 0, 3), 3), 0L, 4L)),
+                s("0-d-flat", in -> a(in.t(), idx(in, ls(3)), null, null)),
+                s("0-d-dim", in -> a(in.t(), idx(in, ls(3)), 0L, 3L)),
+                s("repeats-length", in -> a(in.t(2, 3), idx(in, ls(1, 1), 2), 1L, null)),
+                s("2-d-repeats", in -> a(in.t(2, 3), idx(in, ls(1, 1), 1, 2), 1L, null)),
+                s("float-repeats", in -> a(in.t(2, 3), in.unit(FLOAT32, 3), 1L, 3L)),
+                s("negative-repeats", in -> a(in.t(2, 3), idx(in, ls(2, -1, 1), 3), 1L, null)),
+                s("dim-out-of-range", in -> a(in.t(2, 3), idx(in, ls(1)), 2L, null))));
+        // (self, Long repeats, Long dim or null, Long output_size or null)
+        t.add(op(ArrangeOps.REPEAT_INTERLEAVE_SELF_INT, s("flat", in -> a(in.t(2, 3), 2L, null, null)),
+                s("dim0", in -> a(in.t(2, 3), 3L, 0L, null)), s("dim-neg", in -> a(in.t(2, 3, 4), 2L, -2L, 6L)),
+                s("zero", in -> a(in.t(2, 3), 0L, 1L, null)), s("0-d", in -> a(in.t(), 2L, null, null)),
+                s("0-d-dim", in -> a(in.t(), 2L, 0L, null)),
+                s("empty", in -> a(in.t(0, 3), 2L, 0L, null)), s("transposed", in -> a(in.nc(3, 4), 2L, 1L, null)),
+                s("expanded", in -> a(in.ex(3, 4), 2L, 0L, null)), s("offset", in -> a(in.off(2, 3), 2L, null, 12L)),
+                s("negative", in -> a(in.t(2, 3), -1L, null, null)), s("bad-output-size", in -> a(in.t(2, 3), 2L, 0L, 5L)),
+                s("dim-out-of-range", in -> a(in.t(2, 3), 2L, 2L, null))));
+        // (self, Long n, Long dim, Tensor prepend or null, Tensor append or null)
+        t.add(op(ArrangeOps.DIFF, s("n1", in -> a(in.t(2, 5), 1L, -1L, null, null)),
+                s("n2-dim0", in -> a(in.t(4, 3), 2L, 0L, null, null)), s("n-beyond", in -> a(in.t(2, 3), 5L, 1L, null, null)),
+                s("n0", in -> a(in.t(2, 3), 0L, 1L, null, null)),
+                s("prepend-append", in -> a(in.t(2, 3), 1L, 1L, in.t(2, 1), in.t(2, 2))),
+                s("prepend", in -> a(in.t(2, 3), 2L, 0L, in.t(1, 3), null)),
+                s("append", in -> a(in.t(3), 1L, 0L, null, in.t(2))),
+                s("promote", in -> a(in.t(2, 3), 1L, 1L, in.t(FLOAT64, 2, 1), null)),
+                s("empty-dim", in -> a(in.t(2, 0), 1L, 1L, null, null)),
+                s("empty-other", in -> a(in.t(0, 3), 1L, 1L, null, null)),
+                s("transposed", in -> a(in.nc(3, 4), 1L, 0L, null, in.nc(2, 4))),
+                s("expanded", in -> a(in.ex(3, 4), 1L, 0L, null, null)), s("offset", in -> a(in.off(2, 3), 1L, 1L, null, null)),
+                s("0-d", in -> a(in.t(), 1L, 0L, null, null)), s("negative-n", in -> a(in.t(2, 3), -1L, 1L, null, null)),
+                s("prepend-ndim", in -> a(in.t(2, 3), 1L, 1L, in.t(3), null)),
+                s("append-shape", in -> a(in.t(2, 3), 1L, 1L, null, in.t(3, 1))),
+                s("dim-out-of-range", in -> a(in.t(2, 3), 1L, 2L, null, null))));
+        // (self, Long diagonal)
+        t.add(op(ArrangeOps.DIAG, s("vector", in -> a(in.t(3), 0L)), s("vector-above", in -> a(in.t(3), 2L)),
+                s("vector-below", in -> a(in.nc(3), -1L)), s("matrix", in -> a(in.t(3, 4), 0L)),
+                s("matrix-above", in -> a(in.t(3, 4), 1L)), s("matrix-far", in -> a(in.t(3, 4), -5L)),
+                s("transposed", in -> a(in.nc(3, 4), 1L)), s("expanded", in -> a(in.ex(3, 4), 0L)),
+                s("empty-vector", in -> a(in.t(0), 1L)), s("empty-matrix", in -> a(in.t(0, 3), 0L)),
+                s("0-d", in -> a(in.t(), 0L)), s("3-d", in -> a(in.t(2, 2, 2), 0L)),
+                knownBug("huge-offset", DIAG_OFFSET_OVERFLOW, in -> a(in.t(3), Long.MAX_VALUE))));
+        // (self, Long offset, Long dim1, Long dim2)
+        t.add(op(ArrangeOps.DIAG_EMBED, s("default", in -> a(in.t(2, 3), 0L, -2L, -1L)),
+                s("above", in -> a(in.t(3), 1L, -2L, -1L)), s("below", in -> a(in.t(2, 3), -2L, -2L, -1L)),
+                s("dims-swapped", in -> a(in.t(2, 3), 1L, 1L, 0L)), s("outer-dims", in -> a(in.t(2, 3), 0L, 0L, 2L)),
+                s("empty", in -> a(in.t(0, 3), 0L, -2L, -1L)), s("empty-last", in -> a(in.t(2, 0), 1L, -2L, -1L)),
+                s("transposed", in -> a(in.nc(3, 4), -1L, -2L, -1L)), s("expanded", in -> a(in.ex(3, 4), 0L, 0L, 1L)),
+                s("offset", in -> a(in.off(2, 3), 2L, -1L, -2L)), s("0-d", in -> a(in.t(), 0L, -2L, -1L)),
+                s("same-dims", in -> a(in.t(2, 3), 0L, 1L, 1L)), s("dim-out-of-range", in -> a(in.t(2, 3), 0L, 3L, 0L)),
+                knownBug("huge-offset", DIAG_OFFSET_OVERFLOW, in -> a(in.t(2, 3), Long.MAX_VALUE, -2L, -1L))));
+        pad(t);
+        // (self, Long num_classes): int64 indices; -1 infers the count from the data.
+        t.add(op(ArrangeOps.ONE_HOT, s("classes", in -> a(idx(in, ls(0, 2, 1, 2), 4), 4L)),
+                s("infer", in -> a(idx(in, ls(0, 2, 1, 2), 4), -1L)),
+                s("2-d", in -> a(idx(in, ls(2, 0, 1, 1, 0, 2), 2, 3), 3L)),
+                s("transposed", in -> a(idx(in, ls(2, 0, 1, 1, 0, 2), 2, 3).t(), 5L)),
+                s("0-d", in -> a(idx(in, ls(1)), 3L)), s("empty", in -> a(idx(in, ls(), 0, 2), 3L)),
+                s("empty-infer", in -> a(idx(in, ls(), 0), -1L)), s("swept-dtype", in -> a(in.t(2, 3), 12L)),
+                s("class-too-large", in -> a(idx(in, ls(0, 5), 2), 3L))));
+    }
+
+    /** (self, long[] pad, PadMode mode, Double value or null): every mode, cropping, and each mode's refusals. */
+    private static void pad(List<Entry> t) {
+        PadMode constant = PadMode.CONSTANT, reflect = PadMode.REFLECT, replicate = PadMode.REPLICATE,
+                circular = PadMode.CIRCULAR;
+        List<Sample> samples = new ArrayList<>(List.of(group(
+                s("constant-last", in -> a(in.t(2, 3), ls(1, 2), constant, null)),
+                s("constant-value", in -> a(in.t(2, 3), ls(0, 1, 2, 0), constant, 1.5)),
+                s("constant-every-dim", in -> a(in.t(2, 3, 2), ls(1, 0, 0, 1, 2, 1), constant, null)),
+                s("constant-crop", in -> a(in.t(2, 3), ls(-1, 1, 1, -1), constant, null)),
+                s("constant-crop-all", in -> a(in.t(2, 3), ls(-3, 0), constant, 2.0)),
+                s("constant-0-d", in -> a(in.t(), ls(), constant, null)),
+                s("constant-empty", in -> a(in.t(0, 3), ls(1, 1, 1, 1), constant, null)),
+                s("constant-transposed", in -> a(in.nc(3, 4), ls(1, 2, 2, 1), constant, -1.0)),
+                s("constant-expanded", in -> a(in.ex(3, 4), ls(1, 1), constant, null)),
+                s("constant-offset", in -> a(in.off(2, 3), ls(0, 2), constant, null)),
+                s("constant-value-range", in -> a(in.t(2, 3), ls(1, 1), constant, 1000.0)),
+                s("constant-crop-too-much", in -> a(in.t(2, 3), ls(-2, -2), constant, null)),
+                s("odd-length", in -> a(in.t(2, 3), ls(1), constant, null)),
+                s("too-long", in -> a(in.t(3), ls(1, 1, 1, 1), constant, null)))));
+        for (PadMode mode : List.of(reflect, replicate, circular)) {
+            String m = mode.pyName();
+            samples.addAll(List.of(group(
+                    s(m + "-1d", in -> a(in.t(2, 5), ls(2, 1), mode, null)),
+                    s(m + "-1d-batch", in -> a(in.t(2, 2, 4), ls(0, 3), mode, null)),
+                    s(m + "-2d", in -> a(in.t(1, 3, 4), ls(1, 2, 2, 0), mode, null)),
+                    s(m + "-3d", in -> a(in.t(1, 2, 3, 4), ls(1, 1, 0, 2, 1, 0), mode, null)),
+                    s(m + "-crop", in -> a(in.t(2, 5), ls(-1, 2), mode, null)),
+                    s(m + "-transposed", in -> a(in.nc(2, 3, 4), ls(1, 2, 2, 1), mode, null)),
+                    s(m + "-expanded", in -> a(in.ex(3, 4), ls(3, 3), mode, null)),
+                    s(m + "-empty-batch", in -> a(in.t(0, 3, 4), ls(1, 1), mode, null)),
+                    s(m + "-empty-channel", in -> a(in.t(2, 0, 4), ls(1, 1), mode, null)),
+                    s(m + "-too-large", in -> a(in.t(2, 3), ls(5, 0), mode, null)),
+                    s(m + "-value", in -> a(in.t(2, 3), ls(1, 1), mode, 1.0)),
+                    s(m + "-rank", in -> a(in.t(5), ls(1, 1), mode, null)),
+                    s(m + "-four-dims", in -> a(in.t(1, 1, 2, 2, 2), ls(1, 1, 1, 1, 1, 1, 1, 1), mode, null)))));
+        }
+        t.add(new Entry(ArrangeOps.PAD, DTYPES, List.copyOf(samples)));
+        // (grad_output, long[] input_sizes, long[] pad, PadMode mode): grad_output has the padded shape.
+        t.add(op(PadBackwardOps.PAD_BACKWARD, s("reflect-1d", in -> a(in.t(2, 8), ls(2, 5), ls(2, 1), reflect)),
+                s("replicate-2d", in -> a(in.t(1, 5, 6), ls(1, 3, 4), ls(1, 1, 1, 1), replicate)),
+                s("circular-3d", in -> a(in.t(1, 2, 4, 5), ls(1, 1, 3, 3), ls(1, 1, 0, 1, 0, 1), circular)),
+                s("circular-crop", in -> a(in.t(2, 6), ls(2, 5), ls(-1, 2), circular)),
+                s("constant", in -> a(in.t(2, 6), ls(2, 3), ls(1, 2), constant)),
+                s("transposed", in -> a(in.nc(2, 3, 6), ls(2, 3, 4), ls(1, 1), reflect)),
+                s("expanded", in -> a(in.ex(3, 6), ls(3, 4), ls(1, 1), replicate)),
+                s("empty-batch", in -> a(in.t(0, 3, 6), ls(0, 3, 4), ls(1, 1), reflect)),
+                s("grad-mismatch", in -> a(in.t(2, 5), ls(2, 5), ls(1, 1), reflect)),
+                s("too-large", in -> a(in.t(2, 11), ls(2, 3), ls(4, 4), reflect)),
+                s("negative-size", in -> a(in.t(2, 6), ls(2, -1), ls(1, 1), replicate))));
     }
 
     private static void backward(List<Entry> t) {
@@ -379,6 +548,46 @@ public final class OpDb {
                 s("negative-steps", in -> a(0.0, 1.0, -1L, 10.0, in.dtype(), in.device()))));
     }
 
+    private static void einsum(List<Entry> t) {
+        // (String equation, Tensor[] operands)
+        t.add(op(EinsumOps.EINSUM, s("matmul", in -> a("ij,jk->ik", ts(in.t(2, 3), in.t(3, 4)))),
+                s("implicit", in -> a("ij,jk", ts(in.t(2, 3), in.t(3, 4)))),
+                s("batched", in -> a("bij,bjk->bik", ts(in.t(2, 2, 3), in.t(2, 3, 4)))),
+                s("three-operands", in -> a("ij,jk,kl->il", ts(in.t(2, 3), in.t(3, 2), in.t(2, 4)))),
+                s("outer", in -> a("i,j->ij", ts(in.t(3), in.t(2)))), s("dot", in -> a("i,i", ts(in.t(3), in.t(3)))),
+                s("trace", in -> a("ii", ts(in.t(3, 3)))), s("diagonal", in -> a("ii->i", ts(in.t(3, 3)))),
+                s("sum", in -> a("ij->", ts(in.t(2, 3)))), s("permute", in -> a("ijk->kij", ts(in.t(2, 3, 4)))),
+                s("ellipsis", in -> a("...ij,...jk->...ik", ts(in.t(2, 2, 3), in.t(3, 4)))),
+                s("ellipsis-broadcast", in -> a("...i,...i->...", ts(in.t(2, 1, 3), in.t(4, 3)))),
+                s("ellipsis-sum", in -> a("i...->...", ts(in.t(3, 2)))),
+                s("uppercase-spaces", in -> a(" Ab , bC -> AC ", ts(in.t(2, 3), in.t(3, 4)))),
+                s("scalar-operand", in -> a("i,->i", ts(in.t(3), in.t()))),
+                s("empty", in -> a("ij,jk->ik", ts(in.t(0, 3), in.t(3, 4)))),
+                s("empty-contraction", in -> a("ij,jk->ik", ts(in.t(2, 0), in.t(0, 3)))),
+                s("transposed", in -> a("ij,jk->ki", ts(in.nc(2, 3), in.nc(3, 4)))),
+                s("expanded", in -> a("bij,bjk->bik", ts(in.ex(2, 2, 3), in.off(2, 3, 4)))),
+                s("size-1-broadcast", in -> a("ij,ij->ij", ts(in.t(2, 1), in.t(2, 3)))),
+                s("mixed-dtypes", in -> a("ij,jk", ts(in.t(2, 3), in.t(FLOAT64, 3, 4)))),
+                s("no-operands", in -> a("i", ts())), s("operand-count", in -> a("ij,jk->ik", ts(in.t(2, 3)))),
+                s("label-count", in -> a("ijk", ts(in.t(2, 3)))), s("size-mismatch", in -> a("ij,jk", ts(in.t(2, 3), in.t(4, 5)))),
+                s("bad-character", in -> a("i1", ts(in.t(2, 3)))), s("output-repeated", in -> a("ij->ii", ts(in.t(2, 3)))),
+                s("output-unknown", in -> a("i->j", ts(in.t(2)))), s("two-ellipses", in -> a("......", ts(in.t(2))))));
+        // (self, other, long[] dims_self, long[] dims_other)
+        t.add(op(EinsumOps.TENSORDOT, s("two-dims", in -> a(in.t(2, 3, 4), in.t(3, 4, 5), ls(1, 2), ls(0, 1))),
+                s("one-dim", in -> a(in.t(2, 3), in.t(3, 4), ls(1), ls(0))), s("none", in -> a(in.t(2, 3), in.t(4), ls(), ls())),
+                s("negative-dims", in -> a(in.t(2, 3), in.t(4, 3), ls(-1), ls(-1))),
+                s("size-1", in -> a(in.t(2, 1), in.t(3, 4), ls(1), ls(0))),
+                s("0-d", in -> a(in.t(), in.t(3), ls(), ls())), s("empty", in -> a(in.t(0, 3), in.t(3, 2), ls(1), ls(0))),
+                s("empty-contraction", in -> a(in.t(2, 0), in.t(0, 3), ls(1), ls(0))),
+                s("transposed", in -> a(in.nc(3, 4), in.nc(4, 2), ls(1), ls(0))),
+                s("expanded", in -> a(in.ex(3, 4), in.off(3, 2), ls(0), ls(0))),
+                s("length-mismatch", in -> a(in.t(2, 3), in.t(3, 4), ls(1), ls(0, 1))),
+                s("dtype-mismatch", in -> a(in.t(2, 3), in.t(in.dtype() == FLOAT64 ? FLOAT32 : FLOAT64, 3), ls(1), ls(0))),
+                s("size-mismatch", in -> a(in.t(2, 3), in.t(4, 2), ls(1), ls(0))),
+                s("repeated-dim", in -> a(in.t(3, 3), in.t(3, 3), ls(0, 0), ls(0, 1))),
+                s("dim-out-of-range", in -> a(in.t(2, 3), in.t(3), ls(2), ls(0)))));
+    }
+
     private static void join(List<Entry> t) {
         // (Tensor[] tensors, Long dim)
         t.add(op(JoinOps.CAT, s("dim0", in -> a(ts(in.t(2, 3), in.t(1, 3)), 0L)),
@@ -483,6 +692,109 @@ public final class OpDb {
                 s("mismatch", in -> a(in.t(2, 3), in.t(2, 3)))));
     }
 
+    /**
+     * Random ops draw from this generator, so that the sweep leaves the default one alone; the sweep
+     * compares no values of random ops, only the meta device's shapes, strides, dtypes and refusals.
+     */
+    private static final Generator GEN = new Generator();
+
+    private static void random(List<Entry> t) {
+        // Factories: (size, generator, dtype, device) with the swept dtype and the device under test.
+        for (OpDef op : List.of(RandomOps.RAND, RandomOps.RANDN)) {
+            t.add(op(op, s("2x3", in -> a(ls(2, 3), GEN, in.dtype(), in.device())),
+                    s("0-d", in -> a(ls(), GEN, in.dtype(), in.device())),
+                    s("empty", in -> a(ls(0, 3), GEN, in.dtype(), in.device())),
+                    s("vectorised", in -> a(ls(40), GEN, in.dtype(), in.device())),
+                    s("default-dtype", in -> a(ls(2), GEN, null, in.device())),
+                    s("negative-size", in -> a(ls(2, -1), GEN, in.dtype(), in.device()))));
+        }
+        // (Double mean, Double std, size, generator, dtype, device)
+        t.add(op(RandomOps.NORMAL_FLOAT_FLOAT, s("2x3", in -> a(1.0, 2.0, ls(2, 3), GEN, in.dtype(), in.device())),
+                s("std-0", in -> a(0.0, 0.0, ls(3), GEN, in.dtype(), in.device())),
+                s("empty", in -> a(0.0, 1.0, ls(0), GEN, in.dtype(), in.device())),
+                s("default-dtype", in -> a(0.0, 1.0, ls(2), GEN, null, in.device())),
+                s("negative-std", in -> a(0.0, -1.0, ls(2), GEN, in.dtype(), in.device())),
+                s("negative-size", in -> a(0.0, 1.0, ls(-2), GEN, in.dtype(), in.device()))));
+        // (Long low, Long high, size, generator, dtype, device)
+        t.add(op(RandomOps.RANDINT, s("0-10", in -> a(0L, 10L, ls(2, 3), GEN, in.dtype(), in.device())),
+                s("negative-low", in -> a(-3L, 3L, ls(4), GEN, in.dtype(), in.device())),
+                s("empty", in -> a(0L, 2L, ls(0, 2), GEN, in.dtype(), in.device())),
+                s("default-dtype", in -> a(0L, 5L, ls(2), GEN, null, in.device())),
+                s("wide", in -> a(0L, 1000L, ls(3), GEN, in.dtype(), in.device())),
+                s("low-not-below-high", in -> a(3L, 3L, ls(2), GEN, in.dtype(), in.device())),
+                s("negative-size", in -> a(0L, 2L, ls(-1), GEN, in.dtype(), in.device()))));
+        // (Long n, generator, dtype, device)
+        t.add(op(RandomOps.RANDPERM, s("5", in -> a(5L, GEN, in.dtype(), in.device())),
+                s("1", in -> a(1L, GEN, in.dtype(), in.device())), s("0", in -> a(0L, GEN, in.dtype(), in.device())),
+                s("default-dtype", in -> a(4L, GEN, null, in.device())),
+                s("beyond-int8", in -> a(200L, GEN, in.dtype(), in.device())),
+                s("negative", in -> a(-1L, GEN, in.dtype(), in.device()))));
+        // The functional forms of the in-place fills: (self, parameters..., generator)
+        t.add(op(RandomOps.UNIFORM, unary(0.0, 1.0, GEN), s("range", in -> a(in.t(2, 3), -2.0, 3.0, GEN)),
+                s("reversed", in -> a(in.t(2, 3), 2.0, 1.0, GEN)),
+                s("infinite", in -> a(in.t(2, 3), 0.0, Double.POSITIVE_INFINITY, GEN)),
+                s("beyond-float16", in -> a(in.t(2, 3), 0.0, 1e5, GEN))));
+        t.add(op(RandomOps.NORMAL_FUNCTIONAL, unary(0.0, 1.0, GEN), s("std-0", in -> a(in.t(2, 3), 1.0, 0.0, GEN)),
+                s("negative-std", in -> a(in.t(2, 3), 0.0, -1.0, GEN)), s("nan-std", in -> a(in.t(2, 3), 0.0, Double.NaN, GEN))));
+        t.add(op(RandomOps.EXPONENTIAL, unary(1.5, GEN), s("zero-lambda", in -> a(in.t(2, 3), 0.0, GEN))));
+        t.add(op(RandomOps.GEOMETRIC, unary(0.25, GEN), s("p-1", in -> a(in.t(2, 3), 1.0, GEN))));
+        t.add(op(RandomOps.CAUCHY, unary(0.0, 2.0, GEN), s("zero-sigma", in -> a(in.t(2, 3), 0.0, 0.0, GEN))));
+        t.add(op(RandomOps.LOG_NORMAL, unary(1.0, 2.0, GEN), s("zero-std", in -> a(in.t(2, 3), 1.0, 0.0, GEN))));
+        t.add(op(RandomOps.BERNOULLI_P, unary(0.5, GEN), s("p-0", in -> a(in.t(2, 3), 0.0, GEN)),
+                s("p-1.5", in -> a(in.t(2, 3), 1.5, GEN))));
+        t.add(op(RandomOps.RANDOM, unary(GEN)));
+        // (self, Long from, Long to or null, generator)
+        t.add(op(RandomOps.RANDOM_FROM, unary(0L, 5L, GEN), s("to-max", in -> a(in.t(2, 3), 1L, null, GEN)),
+                s("full-range", in -> a(in.t(2, 3), Long.MIN_VALUE, null, GEN)),
+                s("negative-from", in -> a(in.t(2, 3), -3L, 3L, GEN)), s("wide", in -> a(in.t(2, 3), 0L, 1000L, GEN)),
+                s("beyond-float-precision", in -> a(in.t(2, 3), 0L, (1L << 60) + 1, GEN)),
+                s("from-not-below-to", in -> a(in.t(2, 3), 5L, 5L, GEN))));
+        // (self, Tensor p, generator): p broadcasts to self; its values are checked on the data.
+        t.add(op(RandomOps.BERNOULLI_TENSOR, s("same", in -> a(in.t(2, 3), in.unit(FLOAT32, 2, 3), GEN)),
+                s("broadcast", in -> a(in.t(2, 3), in.unit(FLOAT64, 3), GEN)),
+                s("0-d", in -> a(in.t(), in.unit(FLOAT32), GEN)), s("empty", in -> a(in.t(0, 3), in.unit(FLOAT32, 3), GEN)),
+                s("transposed", in -> a(in.nc(3, 4), in.unit(FLOAT32, 3, 1), GEN)),
+                s("swept-p", in -> a(in.t(FLOAT32, 2, 3), in.unit(2, 3), GEN)),
+                s("p-out-of-range", in -> a(in.t(2, 3), in.t(FLOAT32, 2, 3), GEN)),
+                s("mismatch", in -> a(in.t(2, 3), in.unit(FLOAT32, 4), GEN)),
+                s("p-wider", in -> a(in.t(3), in.unit(FLOAT32, 2, 3), GEN))));
+        // (self, generator): self holds the probabilities.
+        t.add(op(RandomOps.BERNOULLI, s("2x3", in -> a(in.unit(2, 3), GEN)), s("0-d", in -> a(in.unit(), GEN)),
+                s("empty", in -> a(in.unit(0, 3), GEN)), s("transposed", in -> a(in.unitNc(3, 4), GEN)),
+                s("out-of-range", in -> a(in.t(2, 3), GEN))));
+        // (self, Long num_samples, Boolean replacement, generator): rows of non-negative weights.
+        t.add(op(RandomOps.MULTINOMIAL, s("rows", in -> a(in.unit(2, 4), 2L, false, GEN)),
+                s("replacement", in -> a(in.unit(2, 3), 5L, true, GEN)), s("1-d", in -> a(in.unit(4), 3L, false, GEN)),
+                s("one-sample", in -> a(in.unit(3), 1L, true, GEN)), s("transposed", in -> a(in.unitNc(3, 4), 2L, true, GEN)),
+                s("empty-rows", in -> a(in.unit(0, 3), 2L, true, GEN)),
+                s("negative-weights", in -> a(in.t(2, 3), 1L, false, GEN)),
+                s("too-many", in -> a(in.unit(3), 4L, false, GEN)), s("zero-samples", in -> a(in.unit(3), 0L, true, GEN)),
+                s("0-d", in -> a(in.unit(), 1L, true, GEN)), s("3-d", in -> a(in.unit(2, 2, 2), 1L, true, GEN))));
+        // (Tensor mean, Double std, generator)
+        t.add(op(RandomOps.NORMAL_TENSOR_FLOAT, unary(1.0, GEN), s("std-0", in -> a(in.t(2, 3), 0.0, GEN)),
+                s("negative-std", in -> a(in.t(2, 3), -1.0, GEN))));
+        // (Double mean, Tensor std, generator): std's values are checked on the data.
+        t.add(op(RandomOps.NORMAL_FLOAT_TENSOR, s("2x3", in -> a(1.0, in.unit(2, 3), GEN)), s("0-d", in -> a(0.0, in.unit(), GEN)),
+                s("empty", in -> a(0.0, in.unit(0, 3), GEN)), s("transposed", in -> a(0.0, in.unitNc(3, 4), GEN)),
+                s("negative-std", in -> a(0.0, in.t(2, 3), GEN))));
+        // (Tensor mean, Tensor std, generator): broadcast shape, mean's dtype.
+        t.add(op(RandomOps.NORMAL_TENSOR_TENSOR, s("same", in -> a(in.t(2, 3), in.unit(2, 3), GEN)),
+                s("broadcast", in -> a(in.t(2, 1), in.unit(FLOAT32, 3), GEN)),
+                s("std-wider", in -> a(in.t(3), in.unit(FLOAT64, 2, 3), GEN)), s("0-d", in -> a(in.t(), in.unit(), GEN)),
+                s("empty", in -> a(in.t(0, 3), in.unit(3), GEN)), s("transposed", in -> a(in.nc(3, 4), in.unitNc(3, 4), GEN)),
+                s("negative-std", in -> a(in.t(2, 3), in.t(2, 3), GEN)),
+                s("mismatch", in -> a(in.t(2, 3), in.unit(4), GEN))));
+        // (self, generator, dtype or null, device or null): the factory with self's shape, dtype and device.
+        for (OpDef op : List.of(RandomOps.RAND_LIKE, RandomOps.RANDN_LIKE)) {
+            t.add(op(op, unary(GEN, null, null), s("float64", in -> a(in.t(2, 3), GEN, FLOAT64, null)),
+                    s("int64", in -> a(in.t(2, 3), GEN, INT64, null))));
+        }
+        // (self, Long low, Long high, generator, dtype or null, device or null)
+        t.add(op(RandomOps.RANDINT_LIKE, unary(0L, 5L, GEN, null, null), s("float64", in -> a(in.t(2, 3), -2L, 2L, GEN, FLOAT64, null)),
+                s("wide", in -> a(in.t(2, 3), 0L, 1000L, GEN, null, null)),
+                s("low-not-below-high", in -> a(in.t(2, 3), 1L, 0L, GEN, null, null))));
+    }
+
     private static void reductions(List<Entry> t) {
         // (self, long[] dims or null, Boolean keepdim, DType dtype or null)
         for (OpDef op : List.of(ReductionOps.SUM, ReductionOps.NANSUM, ReductionOps.PROD, ReductionOps.MEAN,
@@ -532,6 +844,67 @@ public final class OpDb {
             t.add(op(op, alongDim((x, d) -> a(x, d, null)), s("dtype-float64", in -> a(in.t(2, 3), 1L, FLOAT64)),
                     s("dtype-int64", in -> a(in.t(2, 3), 0L, INT64))));
         }
+    }
+
+    private static void search(List<Entry> t) {
+        // (sorted_sequence, self, Boolean out_int32, Boolean right, String side or null, Tensor sorter or null)
+        t.add(op(SearchOps.SEARCHSORTED, s("1-d", in -> a(in.t(5), in.t(2, 3), false, false, null, null)),
+                s("right", in -> a(in.t(5), in.t(4), false, true, null, null)),
+                s("side-right", in -> a(in.t(5), in.t(4), false, false, "right", null)),
+                s("out-int32", in -> a(in.t(5), in.t(3), true, false, "left", null)),
+                s("batched", in -> a(in.t(2, 4), in.t(2, 3), false, false, null, null)),
+                s("sorter", in -> a(in.t(4), in.t(3), false, false, null, idx(in, ls(2, 0, 3, 1), 4))),
+                s("promote", in -> a(in.t(5), in.t(FLOAT64, 3), false, false, null, null)),
+                s("0-d-values", in -> a(in.t(5), in.t(), false, false, null, null)),
+                s("empty-values", in -> a(in.t(5), in.t(0), false, false, null, null)),
+                s("empty-sequence", in -> a(in.t(0), in.t(3), false, false, null, null)),
+                s("transposed", in -> a(in.nc(3, 4), in.nc(3, 5), false, true, null, null)),
+                s("expanded", in -> a(in.ex(3, 4), in.off(3, 2), false, false, null, null)),
+                s("batch-mismatch", in -> a(in.t(2, 4), in.t(3, 3), false, false, null, null)),
+                s("0-d-values-batched", in -> a(in.t(2, 4), in.t(), false, false, null, null)),
+                s("0-d-sequence", in -> a(in.t(), in.t(3), false, false, null, null)),
+                s("bad-side", in -> a(in.t(5), in.t(3), false, false, "middle", null)),
+                s("side-conflict", in -> a(in.t(5), in.t(3), false, true, "left", null)),
+                s("sorter-shape", in -> a(in.t(4), in.t(3), false, false, null, idx(in, ls(0, 1, 2), 3))),
+                s("sorter-dtype", in -> a(in.t(4), in.t(3), false, false, null, idx(in, INT32, ls(0, 1, 2, 3), 4))),
+                s("sorter-out-of-range", in -> a(in.t(4), in.t(3), false, false, null, idx(in, ls(0, 1, 2, 7), 4)))));
+        // (sorted_sequence, Scalar self, Boolean out_int32, Boolean right, String side or null, Tensor sorter or null)
+        t.add(op(SearchOps.SEARCHSORTED_SCALAR, s("int", in -> a(in.t(5), sc(1), false, false, null, null)),
+                s("float-right", in -> a(in.t(5), sc(0.5), true, true, null, null)),
+                s("sorter", in -> a(in.t(3), sc(0), false, false, "right", idx(in, ls(1, 2, 0), 3))),
+                s("empty", in -> a(in.t(0), sc(2), false, false, null, null)),
+                s("strided", in -> a(in.nc(4), sc(-1), false, false, null, null)),
+                s("2-d-sequence", in -> a(in.t(2, 3), sc(1), false, false, null, null)),
+                s("complex", in -> a(in.t(3), Scalar.complex(1, 1), false, false, null, null)),
+                s("sorter-out-of-range", in -> a(in.t(3), sc(0), false, false, null, idx(in, ls(-1, 0, 1), 3)))));
+        // (self, boundaries, Boolean out_int32, Boolean right)
+        t.add(op(SearchOps.BUCKETIZE, s("2x3", in -> a(in.t(2, 3), in.t(4), false, false)),
+                s("right-int32", in -> a(in.t(3), in.t(4), true, true)), s("0-d", in -> a(in.t(), in.t(3), false, false)),
+                s("empty", in -> a(in.t(0, 2), in.t(3), false, false)), s("transposed", in -> a(in.nc(3, 4), in.nc(5), false, true)),
+                s("promote", in -> a(in.t(3), in.t(FLOAT64, 4), false, false)),
+                s("2-d-boundaries", in -> a(in.t(3), in.t(2, 2), false, false))));
+        // (Scalar self, boundaries, Boolean out_int32, Boolean right)
+        t.add(op(SearchOps.BUCKETIZE_SCALAR, s("int", in -> a(sc(1), in.t(4), false, false)),
+                s("float-right", in -> a(sc(-0.5), in.nc(4), true, true)), s("empty", in -> a(sc(1), in.t(0), false, false)),
+                s("0-d-boundaries", in -> a(sc(1), in.t(), false, false))));
+        // (self, Long bins, Double min, Double max, Tensor out or null); min == max takes the data's range.
+        t.add(op(SearchOps.HISTC, s("data-range", in -> a(in.t(2, 3), 4L, 0.0, 0.0, null)),
+                s("range", in -> a(in.t(2, 3), 5L, -1.0, 1.0, null)), s("0-d", in -> a(in.t(), 3L, 0.0, 0.0, null)),
+                s("empty", in -> a(in.t(0, 3), 2L, 0.0, 0.0, null)), s("transposed", in -> a(in.nc(3, 4), 3L, -1.0, 0.5, null)),
+                s("expanded", in -> a(in.ex(3, 4), 4L, 0.0, 0.0, null)),
+                s("out", in -> a(in.t(2, 3), 4L, 0.0, 1.0, in.t(4))),
+                s("out-dtype", in -> a(in.t(2, 3), 4L, 0.0, 1.0, in.t(in.dtype() == FLOAT64 ? FLOAT32 : FLOAT64, 4))),
+                s("zero-bins", in -> a(in.t(2, 3), 0L, 0.0, 1.0, null)),
+                s("min-above-max", in -> a(in.t(2, 3), 4L, 1.0, 0.0, null)),
+                s("infinite", in -> a(in.t(2, 3), 4L, 0.0, Double.POSITIVE_INFINITY, null))));
+        // (self, Tensor weights or null, Long minlength): the length is the data's.
+        t.add(op(SearchOps.BINCOUNT, s("counts", in -> a(in.unit(5), null, 0L)),
+                s("weights", in -> a(in.unit(4), in.t(FLOAT32, 4), 0L)), s("weights-int", in -> a(in.unit(4), in.t(INT64, 4), 3L)),
+                s("minlength", in -> a(in.unit(3), null, 6L)), s("empty", in -> a(in.unit(0), null, 2L)),
+                s("transposed", in -> a(in.unitNc(6), in.nc(FLOAT64, 6), 0L)),
+                s("negative-values", in -> a(in.t(5), null, 0L)), s("2-d", in -> a(in.unit(2, 3), null, 0L)),
+                s("weights-length", in -> a(in.unit(4), in.t(FLOAT32, 3), 0L)),
+                s("negative-minlength", in -> a(in.unit(4), null, -1L))));
     }
 
     private static void shapes(List<Entry> t) {
@@ -630,6 +1003,52 @@ public final class OpDb {
                 shapesOnly("transposed", in -> a(in.nc(3, 4), ls(4), ls(3), null))));
     }
 
+    private static void sort(List<Entry> t) {
+        // (self, Boolean stable, Long dim, Boolean descending)
+        for (OpDef op : List.of(SortOps.SORT, SortOps.ARGSORT)) {
+            t.add(op(op, alongDim((x, d) -> a(x, false, d, false)), s("descending", in -> a(in.t(2, 3), true, 0L, true)),
+                    s("stable-descending-transposed", in -> a(in.nc(3, 4), true, -1L, true))));
+        }
+        t.add(op(SortOps.MSORT, unary(), s("batched", in -> a(in.t(3, 2, 2)))));
+        // (self, Long k, Long dim, Boolean largest, Boolean sorted)
+        t.add(op(SortOps.TOPK, s("k2", in -> a(in.t(2, 5), 2L, 1L, true, true)),
+                s("smallest", in -> a(in.t(4, 3), 3L, 0L, false, true)), s("unsorted", in -> a(in.t(2, 3, 4), 2L, -2L, true, false)),
+                s("k0", in -> a(in.t(2, 3), 0L, -1L, true, true)), s("all", in -> a(in.t(2, 3), 3L, -1L, false, true)),
+                s("0-d", in -> a(in.t(), 1L, 0L, true, true)), s("empty", in -> a(in.t(0, 3), 2L, 1L, true, true)),
+                s("empty-dim", in -> a(in.t(2, 0), 0L, 1L, true, true)),
+                s("transposed", in -> a(in.nc(3, 4), 2L, 0L, true, true)), s("expanded", in -> a(in.ex(3, 4), 2L, 0L, false, true)),
+                s("offset", in -> a(in.off(2, 3), 1L, 1L, true, true)), s("k-too-large", in -> a(in.t(2, 3), 4L, 1L, true, true)),
+                s("k-negative", in -> a(in.t(2, 3), -1L, 1L, true, true)),
+                s("dim-out-of-range", in -> a(in.t(2, 3), 1L, 2L, true, true))));
+        // (self, Long k, Long dim, Boolean keepdim)
+        t.add(op(SortOps.KTHVALUE, s("k2", in -> a(in.t(2, 5), 2L, 1L, false)), s("keepdim", in -> a(in.t(4, 3), 4L, 0L, true)),
+                s("dim-neg", in -> a(in.t(2, 3, 4), 1L, -2L, false)), s("0-d", in -> a(in.t(), 1L, 0L, false)),
+                s("empty", in -> a(in.t(0, 3), 1L, 1L, false)), s("empty-dim", in -> a(in.t(2, 0), 1L, 1L, false)),
+                s("transposed", in -> a(in.nc(3, 4), 2L, 0L, true)), s("expanded", in -> a(in.ex(3, 4), 3L, 0L, false)),
+                s("k-too-large", in -> a(in.t(2, 3), 4L, 1L, false)), s("k-zero", in -> a(in.t(2, 3), 0L, 1L, false)),
+                s("dim-out-of-range", in -> a(in.t(2, 3), 1L, 2L, false))));
+        // (self, Long dim)
+        t.add(op(SortOps.CUMMAX, alongDim((x, d) -> a(x, d))));
+        t.add(op(SortOps.CUMMIN, alongDim((x, d) -> a(x, d))));
+        // The unique ops: no meta kernel (the number of groups is the data's). (self, Boolean sorted, inverse, counts)
+        t.add(op(SortOps.UNIQUE, s("values", in -> a(in.t(2, 5), true, false, false)),
+                s("inverse-counts", in -> a(in.t(2, 5), true, true, true)), s("0-d", in -> a(in.t(), true, true, true)),
+                s("empty", in -> a(in.t(0, 3), false, true, true)), s("transposed", in -> a(in.nc(3, 4), true, true, false)),
+                s("expanded", in -> a(in.ex(3, 4), true, false, true))));
+        // (self, Long dim, Boolean sorted, Boolean return_inverse, Boolean return_counts)
+        t.add(op(SortOps.UNIQUE_DIM, s("dim0", in -> a(in.ex(3, 4), 0L, true, true, true)),
+                s("dim1", in -> a(in.t(2, 5), 1L, true, false, true)), s("dim-neg", in -> a(in.t(2, 3, 2), -1L, true, true, false)),
+                s("transposed", in -> a(in.nc(3, 4), 1L, true, true, true)),
+                s("empty-dim", in -> a(in.t(0, 3), 0L, true, true, true)),
+                s("empty-other-dim", in -> a(in.t(0, 3), 1L, true, false, false)),
+                s("0-d", in -> a(in.t(), 0L, true, false, false)), s("dim-out-of-range", in -> a(in.t(2, 3), 2L, true, false, false))));
+        // (self, Boolean return_inverse, Boolean return_counts, Long dim or null)
+        t.add(op(SortOps.UNIQUE_CONSECUTIVE, s("flat", in -> a(in.ex(3, 4), true, true, null)),
+                s("1-d-dim0", in -> a(in.t(6), true, false, 0L)), s("dim0", in -> a(in.ex(3, 4), false, true, 0L)),
+                s("dim1", in -> a(in.nc(3, 4), true, true, 1L)), s("0-d", in -> a(in.t(), true, true, null)),
+                s("empty", in -> a(in.t(0, 3), true, true, null)), s("dim-out-of-range", in -> a(in.t(2, 3), false, false, 2L))));
+    }
+
     private static void ternaryOps(List<Entry> t) {
         // (Tensor condition, self, other): self and other are tensors or Java scalars.
         t.add(op(TernaryOps.WHERE, s("same", in -> a(in.mask(2, 3), in.t(2, 3), in.t(2, 3))),
@@ -674,8 +1093,11 @@ public final class OpDb {
     }
 
     /** An int64 index tensor holding {@code values} on CPU (zeros on meta, which never reads them). */
-    private static Tensor idx(SampleInputs in, long[] values, long... shape) {
-        if (in.device() == Device.META) return Torch.zeros(shape, INT64, Device.META);
-        return Torch.tensor(values).reshape(shape);
+    private static Tensor idx(SampleInputs in, long[] values, long... shape) { return idx(in, INT64, values, shape); }
+
+    /** {@link #idx(SampleInputs, long[], long...)} of an integer dtype. */
+    private static Tensor idx(SampleInputs in, DType dtype, long[] values, long... shape) {
+        if (in.device() == Device.META) return Torch.zeros(shape, dtype, Device.META);
+        return Torch.tensor(values).to(dtype).reshape(shape);
     }
 }

@@ -81,7 +81,22 @@ public final class SampleInputs {
     /** A contiguous tensor that starts at storage offset 3 of a larger storage. */
     public Tensor off(long... shape) { return make(dtype, shape, Layout.OFFSET); }
 
-    private Tensor make(DType d, long[] shape, Layout layout) {
+    /**
+     * A contiguous tensor of the swept dtype whose values lie in [0, 1] (0 or 1 for integers, a zero
+     * imaginary part for complex): probabilities, standard deviations, counts, repeats, which the ops
+     * check on the data and which the signed values of {@link #t} would make the CPU refuse.
+     */
+    public Tensor unit(long... shape) { return make(dtype, shape, Layout.CONTIGUOUS, true); }
+
+    /** {@link #unit(long...)} of a fixed dtype. */
+    public Tensor unit(DType d, long... shape) { return make(d, shape, Layout.CONTIGUOUS, true); }
+
+    /** {@link #unit(long...)} laid out as {@link #nc(long...)}. */
+    public Tensor unitNc(long... shape) { return make(dtype, shape, Layout.TRANSPOSED, true); }
+
+    private Tensor make(DType d, long[] shape, Layout layout) { return make(d, shape, layout, false); }
+
+    private Tensor make(DType d, long[] shape, Layout layout, boolean unit) {
         int s = seed++;
         if (layout != Layout.CONTIGUOUS) strided = true;
         if (layout == Layout.EXPANDED && shape.length == 0) {
@@ -98,7 +113,7 @@ public final class SampleInputs {
             case EXPANDED -> expanded(d, shape);
             case OFFSET -> Torch.zeros(new long[] {n + 3}, d, device).viewOf(3, shape, Shapes.contiguousStrides(shape));
         };
-        if (device == Device.CPU) fill(t, s, Math.max(period, 1));
+        if (device == Device.CPU) fill(t, s, Math.max(period, 1), unit);
         return t;
     }
 
@@ -134,14 +149,26 @@ public final class SampleInputs {
         return base.viewOf(0, shape, strides);
     }
 
-    /** Writes the elements (logical order) of tensor number {@code s}: small, exactly representable values. */
-    private static void fill(Tensor t, int s, long period) {
+    /**
+     * Writes the elements (logical order) of tensor number {@code s}: small, exactly representable values,
+     * signed or in [0, 1] ({@code unit}; multiples of 1/8, at most one zero in any 9 consecutive elements).
+     */
+    private static void fill(Tensor t, int s, long period, boolean unit) {
         ElementIO io = ElementIO.of(t.dtype());
         MemorySegment seg = t.storage().segment();
         for (long j = 0; j < t.numel(); j++) {
             long i = j % period;
-            long k = (i * 7 + s * 3L) % 11;
             long at = t.elementIndex(j);
+            if (unit) {
+                long k = (i * 7 + s * 3L) % 9;
+                switch (t.dtype().category()) {
+                    case BOOL, INTEGRAL -> io.setLong(seg, at, k % 2);
+                    case FLOATING -> io.setDouble(seg, at, k / 8.0);
+                    case COMPLEX -> io.setComplex(seg, at, k / 8.0, 0);
+                }
+                continue;
+            }
+            long k = (i * 7 + s * 3L) % 11;
             switch (t.dtype().category()) {
                 case BOOL -> io.setLong(seg, at, (i + s) % 3 != 0 ? 1 : 0);
                 case INTEGRAL -> io.setLong(seg, at, k - 3);

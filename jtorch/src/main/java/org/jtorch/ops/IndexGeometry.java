@@ -1,0 +1,70 @@
+package org.jtorch.ops;
+
+import org.jtorch.DType;
+import org.jtorch.Device;
+import org.jtorch.Tensor;
+import org.jtorch.TorchException;
+import org.jtorch.Warnings;
+
+/**
+ * Geometry shared by the indexing kernels ({@link IndexingOps}, {@link ScatterOps}): the restrided views
+ * that let {@link org.jtorch.kernels.cpu.IndexLoops} see every op as one gather or scatter loop.
+ */
+final class IndexGeometry {
+    private IndexGeometry() {}
+
+    /** {@code t} as an int64 tensor with a heap array, which the index loops read directly. */
+    static Tensor longIndex(Tensor t) {
+        if (t.dtype() == DType.INT64 && t.storage().array() != null) return t;
+        Tensor c = Tensor.empty(t.shape(), DType.INT64, Device.CPU);
+        CopyOps.convert(t, c);
+        return c;
+    }
+
+    /** ATen's {@code ensure_nonempty}: a 0-d tensor seen as shape [1]. */
+    static Tensor atLeast1d(Tensor t) {
+        return t.dim() > 0 ? t : t.viewOf(t.storageOffset(), new long[] {1}, new long[] {1});
+    }
+
+    /** The same storage seen with another geometry (the caller guarantees every reached element exists). */
+    static Tensor restrided(Tensor t, long[] shape, long[] strides) {
+        return t.viewOf(t.storageOffset(), shape, strides);
+    }
+
+    /** {@code a} with element {@code i} replaced by {@code v}. */
+    static long[] with(long[] a, int i, long v) {
+        long[] r = a.clone();
+        r[i] = v;
+        return r;
+    }
+
+    /** Strides reading {@code index} (1-d or 0-d) along {@code dim} of an iteration space of {@code rank} dims. */
+    static long[] alongDim(Tensor index, int rank, int dim) {
+        long[] s = new long[rank];
+        s[dim] = index.dim() == 0 ? 0 : index.strideRef()[0];
+        return s;
+    }
+
+    /** Whether several elements share one memory location (a stride-0 dim of size above 1). */
+    static boolean hasInternalOverlap(Tensor t) {
+        long[] shape = t.shapeRef(), strides = t.strideRef();
+        for (int i = 0; i < shape.length; i++) if (shape[i] > 1 && strides[i] == 0) return true;
+        return false;
+    }
+
+    /** ATen's {@code assert_no_internal_overlap}, for ops that refuse to write an expanded tensor in place. */
+    static void checkNoInternalOverlap(Tensor t) {
+        if (hasInternalOverlap(t)) {
+            throw new TorchException("unsupported operation: more than one element of the written-to tensor refers to a single "
+                    + "memory location. Please clone() the tensor before performing the operation.");
+        }
+    }
+
+    /** PyTorch's deprecation warning for in-place indexing ops that still accept an expanded tensor. */
+    static void warnInternalOverlap(String op, String example, Tensor t) {
+        if (hasInternalOverlap(t)) {
+            Warnings.warn(Warnings.Category.USER_WARNING, "Use of " + op + " on expanded tensors is deprecated. Please clone() the "
+                    + "tensor before performing this operation. This also applies to advanced indexing e.g. " + example);
+        }
+    }
+}
