@@ -123,10 +123,17 @@ public final class LBFGS extends Optimizer {
     @Override
     public Tensor step(Supplier<Tensor> closure) {
         Objects.requireNonNull(closure, "step() missing 1 required positional argument: 'closure'");
-        if (params.isEmpty()) return evaluate(closure);
-        try (var _ = GradMode.set(false)) {
-            return run(closure, paramGroups().get(0));
+        runStepPreHooks();
+        Tensor loss;
+        if (params.isEmpty()) {
+            loss = evaluate(closure);
+        } else {
+            try (var _ = GradMode.set(false)) {
+                loss = run(closure, paramGroups().get(0));
+            }
         }
+        runStepPostHooks();
+        return loss;
     }
 
     private Tensor run(Supplier<Tensor> closure, ParamGroup group) {

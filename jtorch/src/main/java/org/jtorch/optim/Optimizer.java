@@ -272,7 +272,7 @@ public abstract class Optimizer {
      * group; returns the closure's loss or null.
      */
     public Tensor step(Supplier<Tensor> closure) {
-        for (Consumer<Optimizer> h : List.copyOf(preHooks)) h.accept(this);
+        runStepPreHooks();
         Tensor loss = null;
         if (closure != null) {
             try (var g = GradMode.set(true)) { loss = closure.get(); }
@@ -280,8 +280,18 @@ public abstract class Optimizer {
         try (var g = GradMode.set(Boolean.TRUE.equals(defaults.get("differentiable")))) {
             for (ParamGroup group : paramGroups) stepGroup(group);
         }
-        for (Consumer<Optimizer> h : List.copyOf(postHooks)) h.accept(this);
+        runStepPostHooks();
         return loss;
+    }
+
+    /** Runs the step pre-hooks; an optimizer that overrides {@link #step(Supplier)} calls it first. */
+    protected final void runStepPreHooks() {
+        for (Consumer<Optimizer> h : List.copyOf(preHooks)) h.accept(this);
+    }
+
+    /** Runs the step post-hooks; an optimizer that overrides {@link #step(Supplier)} calls it last. */
+    protected final void runStepPostHooks() {
+        for (Consumer<Optimizer> h : List.copyOf(postHooks)) h.accept(this);
     }
 
     /** {@code register_step_pre_hook(hook)}: runs before every step; closing the handle removes it. */
