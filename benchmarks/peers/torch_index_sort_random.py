@@ -1,0 +1,34 @@
+#!/usr/bin/python3
+"""PyTorch side of IndexSortRandomBench (docs/benchmarks.md): same shapes, median of 20 runs.
+
+    OMP_WAIT_POLICY=passive /usr/bin/python3 benchmarks/peers/torch_index_sort_random.py
+"""
+import statistics
+import time
+
+import torch
+
+torch.set_num_threads(2)
+M = 1 << 20
+g = torch.Generator().manual_seed(0)
+src = torch.rand(M, generator=g)
+index = torch.randint(0, M, (M,), generator=g)
+values = torch.rand(M, generator=g)
+dest = torch.zeros(M)
+
+
+def measure(name, fn, warmup=3, runs=20):
+    for _ in range(warmup):
+        fn()
+    t = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        t.append((time.perf_counter() - t0) * 1e3)
+    print(f"bench={name} value={statistics.median(t):.4g} unit=ms min={min(t):.4g} max={max(t):.4g} torch={torch.__version__}")
+
+
+measure("gather1M", lambda: torch.gather(src, 0, index))
+measure("scatterAdd1M", lambda: torch.scatter_add(dest, 0, index, values))
+measure("sort1M", lambda: torch.sort(src))
+measure("randn16M", lambda: torch.randn(16 << 20, generator=g))
