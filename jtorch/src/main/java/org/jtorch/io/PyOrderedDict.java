@@ -1,0 +1,32 @@
+package org.jtorch.io;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * A {@code collections.OrderedDict}, the type of {@code state_dict()}. Besides its items it keeps the
+ * instance attributes that PyTorch stores on it (a state dict's {@code _metadata}), so that a loaded
+ * state dict saves back unchanged.
+ */
+public final class PyOrderedDict extends LinkedHashMap<Object, Object> {
+    private final Map<String, Object> attributes = new LinkedHashMap<>();
+
+    public PyOrderedDict() {}
+
+    /** An ordered dict holding the entries of {@code m}, in its iteration order. */
+    public PyOrderedDict(Map<?, ?> m) { super(m); }
+
+    /** Instance attributes ({@code od.__dict__}), e.g. {@code _metadata}; mutable. */
+    public Map<String, Object> attributes() { return attributes; }
+
+    @Override
+    public boolean equals(Object o) {
+        return super.equals(o) && (!(o instanceof PyOrderedDict d) || d.attributes.equals(attributes));
+    }
+
+    @Override
+    public int hashCode() { return super.hashCode(); }
+
+    @Override
+    public String toString() { return "OrderedDict(" + super.toString() + ")"; }
+}

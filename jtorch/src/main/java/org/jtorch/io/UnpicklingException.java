@@ -1,0 +1,11 @@
+package org.jtorch.io;
+
+import org.jtorch.TorchException;
+
+/**
+ * Python's {@code pickle.UnpicklingError}: the pickle in a checkpoint is malformed or names a global that
+ * the weights-only loader refuses ("Weights only load failed. ...").
+ */
+public class UnpicklingException extends TorchException {
+    public UnpicklingException(String message) { super(message); }
+}

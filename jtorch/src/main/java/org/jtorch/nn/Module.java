@@ -1,0 +1,392 @@
+package org.jtorch.nn;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.jtorch.DType;
+import org.jtorch.Tensor;
+import org.jtorch.Torch;
+import org.jtorch.TorchException;
+import org.jtorch.TorchTypeException;
+
+/**
+ * {@code torch.nn.Module}: a tree of modules owning parameters and buffers.
+ *
+ * <p>Subclasses register their state from the constructor, in declaration order, with
+ * {@link #registerParameter}, {@link #registerBuffer} and {@link #register}; that order is the order of
+ * {@link #namedParameters()}, {@link #stateDict()} and the printed tree, as attribute assignment order is in
+ * PyTorch. Layers read their state back through {@link #getParameter}/{@link #getBuffer} rather than fields, so
+ * that {@link #to(DType)} (which must create new tensors: a Java tensor's dtype is fixed) is seen by forward.
+ *
+ * <p>Single-input modules override {@link #forward(Tensor)} and are invoked with {@link #call(Tensor)}, which
+ * runs the forward hooks around it. Modules taking several inputs declare their own typed {@code forward(...)}
+ * overloads (and may leave {@code forward(Tensor)} unimplemented); hooks apply to the single-input form only.
+ */
+public abstract class Module {
+    /** {@code forward_pre_hook(module, input)}: returns a replacement input, or null to keep it. */
+    @FunctionalInterface
+    public interface ForwardPreHook {
+        Tensor apply(Module module, Tensor input);
+    }
+
+    /** {@code forward_hook(module, input, output)}: returns a replacement output, or null to keep it. */
+    @FunctionalInterface
+    public interface ForwardHook {
+        Tensor apply(Module module, Tensor input, Tensor output);
+    }
+
+    /** {@code load_state_dict}'s result: {@code missing_keys} and {@code unexpected_keys}. */
+    public record IncompatibleKeys(List<String> missingKeys, List<String> unexpectedKeys) {}
+
+    // Null values are kept (PyTorch's `register_parameter("bias", None)`): the name is taken but holds no state.
+    private final LinkedHashMap<String, Tensor> parameters = new LinkedHashMap<>();
+    private final LinkedHashMap<String, Tensor> buffers = new LinkedHashMap<>();
+    private final Set<String> nonPersistentBuffers = new HashSet<>();
+    private final LinkedHashMap<String, Module> modules = new LinkedHashMap<>();
+    private final List<ForwardPreHook> forwardPreHooks = new ArrayList<>();
+    private final List<ForwardHook> forwardHooks = new ArrayList<>();
+    private boolean training = true;
+
+    protected Module() {}
+
+    // ---- registration ------------------------------------------------------------------------------
+
+    /** {@code register_parameter(name, param)}: marks a non-null tensor as requiring grad (an {@code nn.Parameter}). */
+    protected Tensor registerParameter(String name, Tensor param) {
+        checkName(name, "parameter", parameters);
+        if (param != null && param.gradFn() != null) {
+            throw new IllegalArgumentException("Cannot assign non-leaf Tensor to parameter '" + name + "'. Model parameters "
+                    + "must be created explicitly. To express '" + name + "' as a function of another Tensor, compute the "
+                    + "value in the forward() method.");
+        }
+        if (param != null && !param.requiresGrad() && (param.isFloatingPoint() || param.isComplex())) param.requiresGrad(true);
+        parameters.put(name, param);
+        return param;
+    }
+
+    /** {@code register_buffer(name, tensor)}: a persistent buffer. */
+    protected Tensor registerBuffer(String name, Tensor buffer) { return registerBuffer(name, buffer, true); }
+
+    /** {@code register_buffer(name, tensor, persistent)}: non-persistent buffers stay out of the state dict. */
+    protected Tensor registerBuffer(String name, Tensor buffer, boolean persistent) {
+        checkName(name, "buffer", buffers);
+        buffers.put(name, buffer);
+        if (!persistent) nonPersistentBuffers.add(name);
+        return buffer;
+    }
+
+    /** {@code register_module(name, module)} (attribute assignment of a submodule); returns the module. */
+    protected <T extends Module> T register(String name, T module) {
+        checkName(name, "module", modules);
+        modules.put(name, module);
+        return module;
+    }
+
+    private void checkName(String name, String kind, Map<String, ?> own) {
+        if (name == null) throw new TorchTypeException(kind + " name should be a string. Got None");
+        if (name.contains(".")) throw new IllegalArgumentException(kind + " name can't contain \".\"");
+        if (name.isEmpty()) throw new IllegalArgumentException(kind + " name can't be empty string \"\"");
+        boolean taken = (own != parameters && parameters.containsKey(name)) || (own != buffers && buffers.containsKey(name))
+                || (own != modules && modules.containsKey(name));
+        // Re-registering under the same kind replaces in place, as PyTorch does; clashing across kinds is an error.
+        if (taken) throw new IllegalArgumentException("attribute '" + name + "' already exists");
+    }
+
+    // ---- access --------------------------------------------------------------------------------------
+
+    /** This module's own submodules as registered (duplicates kept), for containers; a read-only view. */
+    protected Map<String, Module> registeredModules() { return Collections.unmodifiableMap(modules); }
+
+    /** This module's own parameters as registered (None entries kept), for containers; a read-only view. */
+    protected Map<String, Tensor> registeredParameters() { return Collections.unmodifiableMap(parameters); }
+
+    /** {@code get_parameter(target)}: a parameter by dotted path ({@code "0.weight"}); null when registered as None. */
+    public Tensor getParameter(String target) {
+        int dot = target.lastIndexOf('.');
+        Module owner = dot < 0 ? this : getSubmodule(target.substring(0, dot));
+        String name = target.substring(dot + 1);
+        if (!owner.parameters.containsKey(name)) {
+            throw new IllegalArgumentException(owner.name() + " has no parameter `" + name + "`");
+        }
+        return owner.parameters.get(name);
+    }
+
+    /** {@code get_buffer(target)}: a buffer by dotted path. */
+    public Tensor getBuffer(String target) {
+        int dot = target.lastIndexOf('.');
+        Module owner = dot < 0 ? this : getSubmodule(target.substring(0, dot));
+        String name = target.substring(dot + 1);
+        if (!owner.buffers.containsKey(name)) throw new IllegalArgumentException(owner.name() + " has no buffer `" + name + "`");
+        return owner.buffers.get(name);
+    }
+
+    /** {@code get_submodule(target)}: a descendant by dotted path; {@code ""} is this module. */
+    public Module getSubmodule(String target) {
+        if (target.isEmpty()) return this;
+        Module m = this;
+        for (String item : target.split("\\.", -1)) {
+            Module next = m.modules.get(item);
+            if (next == null) throw new IllegalArgumentException(m.name() + " has no attribute `" + item + "`");
+            m = next;
+        }
+        return m;
+    }
+
+    /** {@code named_parameters()}: recursive, dotted names, each tensor once (tied weights keep their first name). */
+    public LinkedHashMap<String, Tensor> namedParameters() { return namedTensors(true, true); }
+
+    /** {@code parameters()}: the values of {@link #namedParameters()}, ready for an optimizer. */
+    public List<Tensor> parameters() { return new ArrayList<>(namedParameters().values()); }
+
+    /** {@code named_buffers()}: recursive, persistent and non-persistent. */
+    public LinkedHashMap<String, Tensor> namedBuffers() { return namedTensors(false, true); }
+
+    /** {@code buffers()}. */
+    public List<Tensor> buffers() { return new ArrayList<>(namedBuffers().values()); }
+
+    /** {@code named_children()}: the direct submodules. */
+    public LinkedHashMap<String, Module> namedChildren() {
+        LinkedHashMap<String, Module> out = new LinkedHashMap<>();
+        Set<Module> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        modules.forEach((k, m) -> { if (m != null && seen.add(m)) out.put(k, m); });
+        return out;
+    }
+
+    /** {@code children()}. */
+    public List<Module> children() { return new ArrayList<>(namedChildren().values()); }
+
+    /** {@code named_modules()}: this module (name {@code ""}) and every descendant, pre-order, each once. */
+    public LinkedHashMap<String, Module> namedModules() {
+        LinkedHashMap<String, Module> out = new LinkedHashMap<>();
+        collectModules("", Collections.newSetFromMap(new IdentityHashMap<>()), out);
+        return out;
+    }
+
+    /** {@code modules()}. */
+    public List<Module> modules() { return new ArrayList<>(namedModules().values()); }
+
+    private void collectModules(String prefix, Set<Module> seen, LinkedHashMap<String, Module> out) {
+        if (!seen.add(this)) return;
+        out.put(prefix, this);
+        modules.forEach((k, m) -> { if (m != null) m.collectModules(prefix.isEmpty() ? k : prefix + "." + k, seen, out); });
+    }
+
+    private LinkedHashMap<String, Tensor> namedTensors(boolean params, boolean dedupe) {
+        LinkedHashMap<String, Tensor> out = new LinkedHashMap<>();
+        Set<Tensor> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        namedModules().forEach((prefix, m) -> (params ? m.parameters : m.buffers).forEach((k, t) -> {
+            if (t != null && (!dedupe || seen.add(t))) out.put(prefix.isEmpty() ? k : prefix + "." + k, t);
+        }));
+        return out;
+    }
+
+    // ---- state dict ----------------------------------------------------------------------------------
+
+    /** {@code state_dict()}: parameters then persistent buffers of each module, pre-order, detached, dotted keys. */
+    public LinkedHashMap<String, Tensor> stateDict() {
+        LinkedHashMap<String, Tensor> out = new LinkedHashMap<>();
+        collectState("", out);
+        return out;
+    }
+
+    private void collectState(String prefix, LinkedHashMap<String, Tensor> out) {
+        parameters.forEach((k, t) -> { if (t != null) out.put(prefix + k, t.detach()); });
+        buffers.forEach((k, t) -> { if (t != null && !nonPersistentBuffers.contains(k)) out.put(prefix + k, t.detach()); });
+        modules.forEach((k, m) -> { if (m != null) m.collectState(prefix + k + ".", out); });
+    }
+
+    /** {@code load_state_dict(state_dict)} with {@code strict=True}. */
+    public IncompatibleKeys loadStateDict(Map<String, Tensor> stateDict) { return loadStateDict(stateDict, true); }
+
+    /**
+     * {@code load_state_dict(state_dict, strict)}: copies values into the existing tensors (their identity and
+     * dtype are kept). Every check runs before any copy, so a failed load leaves the module unchanged. Shape
+     * mismatches always fail; missing and unexpected keys fail only when strict.
+     */
+    public IncompatibleKeys loadStateDict(Map<String, Tensor> stateDict, boolean strict) {
+        LinkedHashMap<String, Tensor> own = new LinkedHashMap<>();
+        collectStateTensors("", own);
+        List<String> missing = new ArrayList<>();
+        List<String> mismatches = new ArrayList<>();
+        own.forEach((key, target) -> {
+            Tensor source = stateDict.get(key);
+            if (source == null) {
+                missing.add(key);
+            } else if (!Arrays.equals(source.shapeRef(), target.shapeRef())) {
+                mismatches.add("size mismatch for " + key + ": copying a param with shape " + torchSize(source)
+                        + " from checkpoint, the shape in current model is " + torchSize(target) + ".");
+            }
+        });
+        List<String> unexpected = new ArrayList<>();
+        for (String key : stateDict.keySet()) if (!own.containsKey(key)) unexpected.add(key);
+        List<String> errors = new ArrayList<>();
+        if (strict && !missing.isEmpty()) errors.add("Missing key(s) in state_dict: " + quoted(missing) + ". ");
+        if (strict && !unexpected.isEmpty()) errors.add("Unexpected key(s) in state_dict: " + quoted(unexpected) + ". ");
+        errors.addAll(mismatches);
+        if (!errors.isEmpty()) {
+            throw new TorchException("Error(s) in loading state_dict for " + name() + ":\n\t" + String.join("\n\t", errors));
+        }
+        try (var g = Torch.noGrad()) {
+            own.forEach((key, target) -> {
+                Tensor source = stateDict.get(key);
+                if (source != null) target.copy_(source);
+            });
+        }
+        return new IncompatibleKeys(List.copyOf(missing), List.copyOf(unexpected));
+    }
+
+    /** The live tensors behind {@link #stateDict()} keys (not detached: they are the copy targets). */
+    private void collectStateTensors(String prefix, LinkedHashMap<String, Tensor> out) {
+        parameters.forEach((k, t) -> { if (t != null) out.put(prefix + k, t); });
+        buffers.forEach((k, t) -> { if (t != null && !nonPersistentBuffers.contains(k)) out.put(prefix + k, t); });
+        modules.forEach((k, m) -> { if (m != null) m.collectStateTensors(prefix + k + ".", out); });
+    }
+
+    private static String torchSize(Tensor t) {
+        StringBuilder sb = new StringBuilder("torch.Size([");
+        long[] s = t.shapeRef();
+        for (int i = 0; i < s.length; i++) sb.append(i > 0 ? ", " : "").append(s[i]);
+        return sb.append("])").toString();
+    }
+
+    private static String quoted(List<String> keys) {
+        List<String> q = new ArrayList<>();
+        for (String k : keys) q.add("\"" + k + "\"");
+        return String.join(", ", q);
+    }
+
+    // ---- modes and bulk operations -------------------------------------------------------------------
+
+    /** {@code train(mode)}: sets training mode on this module and every descendant; returns this. */
+    public Module train(boolean mode) {
+        for (Module m : modules()) m.training = mode;
+        return this;
+    }
+
+    /** {@code train()}. */
+    public Module train() { return train(true); }
+
+    /** {@code eval()}: {@code train(false)}. */
+    public Module eval() { return train(false); }
+
+    /** {@code training}. */
+    public boolean isTraining() { return training; }
+
+    /** {@code apply(fn)}: children first (recursively), then this module, as PyTorch orders it; returns this. */
+    public Module apply(Consumer<Module> fn) {
+        for (Module child : children()) child.apply(fn);
+        fn.accept(this);
+        return this;
+    }
+
+    /** {@code zero_grad()}: sets every parameter's gradient to None (PyTorch's default {@code set_to_none=True}). */
+    public void zeroGrad() {
+        for (Tensor p : parameters()) p.setGrad(null);
+    }
+
+    /** {@code requires_grad_(requires_grad)}: on every parameter; returns this. */
+    public Module requiresGrad_(boolean requiresGrad) {
+        for (Tensor p : parameters()) p.requiresGrad(requiresGrad);
+        return this;
+    }
+
+    /**
+     * {@code to(dtype)}: casts floating-point and complex parameters and buffers. A Java tensor cannot change
+     * dtype in place, so cast tensors are new objects (PyTorch keeps the Parameter and swaps its data): build
+     * optimizers after calling this. Tensors already of the dtype are kept as they are.
+     */
+    public Module to(DType dtype) {
+        if (!(dtype.isFloatingPoint() || dtype.isComplex())) {
+            throw new TorchTypeException("nn.Module.to only accepts floating point or complex dtypes, but got desired dtype="
+                    + dtype);
+        }
+        for (Module m : modules()) {
+            m.parameters.replaceAll((k, p) -> cast(p, dtype, true));
+            m.buffers.replaceAll((k, b) -> cast(b, dtype, false));
+        }
+        return this;
+    }
+
+    private static Tensor cast(Tensor t, DType dtype, boolean parameter) {
+        if (t == null || t.dtype() == dtype || !(t.isFloatingPoint() || t.isComplex())) return t;
+        Tensor out;
+        try (var g = Torch.noGrad()) {
+            out = t.to(dtype);
+            if (parameter && t.grad() != null) out.setGrad(t.grad().to(dtype));
+        }
+        return parameter ? out.requiresGrad(t.requiresGrad()) : out;
+    }
+
+    // ---- forward and hooks ---------------------------------------------------------------------------
+
+    /** {@code forward(input)}: the computation of a single-input module; call it through {@link #call(Tensor)}. */
+    public Tensor forward(Tensor input) {
+        throw new UnsupportedOperationException("Module [" + name() + "] is missing the required \"forward\" function");
+    }
+
+    /** {@code module(input)} ({@code __call__}): forward pre-hooks, {@link #forward(Tensor)}, then forward hooks. */
+    public final Tensor call(Tensor input) {
+        for (ForwardPreHook hook : List.copyOf(forwardPreHooks)) {
+            Tensor replaced = hook.apply(this, input);
+            if (replaced != null) input = replaced;
+        }
+        Tensor output = forward(input);
+        for (ForwardHook hook : List.copyOf(forwardHooks)) {
+            Tensor replaced = hook.apply(this, input, output);
+            if (replaced != null) output = replaced;
+        }
+        return output;
+    }
+
+    /** {@code register_forward_pre_hook(hook)}: closing the handle removes the hook. */
+    public AutoCloseable registerForwardPreHook(ForwardPreHook hook) {
+        forwardPreHooks.add(hook);
+        return () -> forwardPreHooks.remove(hook);
+    }
+
+    /** {@code register_forward_hook(hook)}: closing the handle removes the hook. */
+    public AutoCloseable registerForwardHook(ForwardHook hook) {
+        forwardHooks.add(hook);
+        return () -> forwardHooks.remove(hook);
+    }
+
+    // ---- printing ------------------------------------------------------------------------------------
+
+    /** {@code _get_name()}: the name shown in the printed tree and in error messages. */
+    protected String name() { return getClass().getSimpleName(); }
+
+    /** {@code extra_repr()}: the module's own settings, shown inside its parentheses; empty by default. */
+    protected String extraRepr() { return ""; }
+
+    /** {@code repr(module)}: the module tree in PyTorch's layout. */
+    @Override
+    public String toString() {
+        List<String> extraLines = extraRepr().isEmpty() ? List.of() : List.of(extraRepr().split("\n", -1));
+        List<String> childLines = new ArrayList<>();
+        modules.forEach((k, m) -> childLines.add("(" + k + "): " + indent(m == null ? "None" : m.toString())));
+        List<String> lines = new ArrayList<>(extraLines);
+        lines.addAll(childLines);
+        StringBuilder sb = new StringBuilder(name()).append('(');
+        if (!lines.isEmpty()) {
+            if (extraLines.size() == 1 && childLines.isEmpty()) sb.append(extraLines.get(0));
+            else sb.append("\n  ").append(String.join("\n  ", lines)).append('\n');
+        }
+        return sb.append(')').toString();
+    }
+
+    /** {@code _addindent(s, 2)}: indents every line but the first. */
+    private static String indent(String s) {
+        String[] lines = s.split("\n", -1);
+        if (lines.length == 1) return s;
+        StringBuilder sb = new StringBuilder(lines[0]);
+        for (int i = 1; i < lines.length; i++) sb.append("\n  ").append(lines[i]);
+        return sb.toString();
+    }
+}

@@ -1,0 +1,19 @@
+package org.jtorch.nn;
+
+import java.util.Locale;
+
+/** A loss's {@code reduction} argument: PyTorch's strings {@code 'none'}, {@code 'mean'}, {@code 'sum'}. */
+public enum Reduction {
+    NONE, MEAN, SUM;
+
+    /** The PyTorch spelling ("none", "mean", "sum"). */
+    public String pytorchName() { return name().toLowerCase(Locale.ROOT); }
+
+    /** Parses PyTorch's string; anything else is the ValueError PyTorch raises. */
+    public static Reduction of(String name) {
+        for (Reduction r : values()) {
+            if (r.pytorchName().equals(name)) return r;
+        }
+        throw new IllegalArgumentException(name + " is not a valid value for reduction");
+    }
+}

@@ -1,0 +1,276 @@
+package org.jtorch.nn.functional;
+
+import java.util.Arrays;
+
+import org.jtorch.DType;
+import org.jtorch.Tensor;
+import org.jtorch.Torch;
+import org.jtorch.TorchException;
+import org.jtorch.internal.Shapes;
+import org.jtorch.nn.Reduction;
+import org.jtorch.ops.RandomOps;
+import org.jtorch.ops.ReductionOps;
+import org.jtorch.ops.ScatterOps;
+import org.jtorch.ops.TernaryOps;
+
+/**
+ * {@code torch.nn.functional}: every function is a composition of differentiable tensor ops, so
+ * autograd, the meta device and DebugMode need nothing extra.
+ */
+public final class F {
+    private F() {}
+
+    /** {@code F.linear(input, weight)}: {@code input @ weight.T}. */
+    public static Tensor linear(Tensor input, Tensor weight) { return input.matmul(weight.t()); }
+
+    /** {@code F.linear(input, weight, bias)}: {@code input @ weight.T + bias}; a null bias is omitted. */
+    public static Tensor linear(Tensor input, Tensor weight, Tensor bias) {
+        Tensor out = linear(input, weight);
+        return bias == null ? out : out.add(bias);
+    }
+
+    /**
+     * {@code F.dropout(input, p, training)}: zeroes elements with probability {@code p} and scales the
+     * rest by {@code 1/(1-p)}. The mask is drawn in the real dtype, so a complex element keeps or loses
+     * its real and imaginary parts together (2.15).
+     */
+    public static Tensor dropout(Tensor input, double p, boolean training) {
+        if (!(p >= 0 && p <= 1)) {
+            throw new IllegalArgumentException("dropout probability has to be between 0 and 1, but got " + p);
+        }
+        if (!training || p == 0 || input.numel() == 0) return input;
+        DType maskType = input.dtype().toReal();
+        Tensor zeros = Torch.zeros(input.shape(), maskType, input.device());
+        if (p == 1) return input.mul(zeros);
+        Tensor mask = RandomOps.bernoulli(zeros, 1 - p);
+        return input.mul(mask).div(1 - p);
+    }
+
+    /** {@code F.layer_norm(input, normalized_shape, weight, bias, eps)}; null weight/bias are omitted. */
+    public static Tensor layerNorm(Tensor input, long[] normalizedShape, Tensor weight, Tensor bias, double eps) {
+        long[] dims = normalizedDims(input, normalizedShape);
+        checkAffine("weight", weight, normalizedShape);
+        checkAffine("bias", bias, normalizedShape);
+        Tensor mean = input.mean(dims, true);
+        Tensor centered = input.sub(mean);
+        Tensor var = centered.square().mean(dims, true);
+        Tensor out = centered.mul(var.add(eps).rsqrt());
+        if (weight != null) out = out.mul(weight);
+        return bias == null ? out : out.add(bias);
+    }
+
+    /** {@code F.layer_norm(input, normalized_shape)} with eps 1e-5 and no affine parameters. */
+    public static Tensor layerNorm(Tensor input, long[] normalizedShape) {
+        return layerNorm(input, normalizedShape, null, null, 1e-5);
+    }
+
+    /**
+     * {@code F.rms_norm(input, normalized_shape, weight, eps)}: {@code x / sqrt(mean(x²) + eps) * weight};
+     * a null eps is the machine epsilon of the input's dtype, as in PyTorch.
+     */
+    public static Tensor rmsNorm(Tensor input, long[] normalizedShape, Tensor weight, Double eps) {
+        long[] dims = normalizedDims(input, normalizedShape);
+        checkAffine("weight", weight, normalizedShape);
+        double e = eps != null ? eps : machineEpsilon(input.dtype());
+        Tensor out = input.mul(input.square().mean(dims, true).add(e).rsqrt());
+        return weight == null ? out : out.mul(weight);
+    }
+
+    /** {@code F.rms_norm(input, normalized_shape)} without weight and with the dtype's epsilon. */
+    public static Tensor rmsNorm(Tensor input, long[] normalizedShape) { return rmsNorm(input, normalizedShape, null, null); }
+
+    /** {@code F.embedding(input, weight)}: rows of {@code weight} selected by the integer {@code input}. */
+    public static Tensor embedding(Tensor input, Tensor weight) { return embedding(input, weight, null); }
+
+    /**
+     * {@code F.embedding(input, weight, padding_idx)}: the row at {@code paddingIdx} (negative counts
+     * from the end; null = none) receives no gradient.
+     */
+    public static Tensor embedding(Tensor input, Tensor weight, Long paddingIdx) {
+        if (input.dtype() != DType.INT64 && input.dtype() != DType.INT32) {
+            throw new TorchException("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+                    + "Long, Int; but got " + legacyTypeName(input.dtype()) + " instead (while checking arguments for embedding)");
+        }
+        if (weight.dim() != 2) throw new TorchException("'weight' must be 2-D");
+        long[] outShape = Arrays.copyOf(input.shape(), input.dim() + 1);
+        outShape[input.dim()] = weight.size(1);
+        Tensor rows = ScatterOps.indexSelect(weight, 0, input.reshape(-1)).reshape(outShape);
+        if (paddingIdx == null) return rows;
+        long n = weight.size(0), pad = paddingIdx;
+        if (pad >= n || pad < -n) throw new IllegalArgumentException("Padding_idx must be within num_embeddings");
+        if (pad < 0) pad += n;
+        // same values, but the padding positions read a detached copy so no gradient reaches that row
+        Tensor isPad = input.eq(pad).unsqueeze(-1);
+        return TernaryOps.where(isPad, rows.detach(), rows);
+    }
+
+    /** {@code F.softmax(input, dim)}. */
+    public static Tensor softmax(Tensor input, long dim) { return ReductionOps.softmax(input, dim); }
+
+    /** {@code F.softmax(input, dim, dtype)}: the input is cast to {@code dtype} first. */
+    public static Tensor softmax(Tensor input, long dim, DType dtype) { return ReductionOps.softmax(input, dim, dtype); }
+
+    /** {@code F.log_softmax(input, dim)}. */
+    public static Tensor logSoftmax(Tensor input, long dim) { return ReductionOps.logSoftmax(input, dim); }
+
+    /** {@code F.log_softmax(input, dim, dtype)}. */
+    public static Tensor logSoftmax(Tensor input, long dim, DType dtype) { return ReductionOps.logSoftmax(input, dim, dtype); }
+
+    /** {@code F.gelu(input)} (exact, erf form). */
+    public static Tensor gelu(Tensor input) { return Torch.gelu(input); }
+
+    /** {@code F.gelu(input, approximate)} with {@code approximate} "none" or "tanh". */
+    public static Tensor gelu(Tensor input, String approximate) { return Torch.gelu(input, approximate); }
+
+    /** {@code F.silu(input)}: {@code x·sigmoid(x)}. */
+    public static Tensor silu(Tensor input) { return Torch.silu(input); }
+
+    /** {@code F.relu(input)}. */
+    public static Tensor relu(Tensor input) { return Torch.relu(input); }
+
+    /** {@code F.cross_entropy(input, target)}: mean cross entropy of logits against class indices or probabilities. */
+    public static Tensor crossEntropy(Tensor input, Tensor target) {
+        return Losses.crossEntropy(input, target, CrossEntropyOptions.defaults());
+    }
+
+    /** {@code F.cross_entropy(input, target, weight=, ignore_index=, reduction=, label_smoothing=)}. */
+    public static Tensor crossEntropy(Tensor input, Tensor target, CrossEntropyOptions options) {
+        return Losses.crossEntropy(input, target, options);
+    }
+
+    /** {@code F.cross_entropy(input, target, reduction=)}. */
+    public static Tensor crossEntropy(Tensor input, Tensor target, Reduction reduction) {
+        return Losses.crossEntropy(input, target, CrossEntropyOptions.defaults().reduction(reduction));
+    }
+
+    /** {@code F.nll_loss(input, target)} on log-probabilities. */
+    public static Tensor nllLoss(Tensor input, Tensor target) {
+        return Losses.nllLoss(input, target, CrossEntropyOptions.defaults());
+    }
+
+    /** {@code F.nll_loss(input, target, weight=, ignore_index=, reduction=)}; label smoothing must be 0. */
+    public static Tensor nllLoss(Tensor input, Tensor target, CrossEntropyOptions options) {
+        if (options.labelSmoothing() != 0) throw new IllegalArgumentException("nll_loss has no label_smoothing");
+        return Losses.nllLoss(input, target, options);
+    }
+
+    /** {@code F.mse_loss(input, target)} (mean). */
+    public static Tensor mseLoss(Tensor input, Tensor target) { return Losses.mseLoss(input, target, Reduction.MEAN); }
+
+    /** {@code F.mse_loss(input, target, reduction=)}. */
+    public static Tensor mseLoss(Tensor input, Tensor target, Reduction reduction) { return Losses.mseLoss(input, target, reduction); }
+
+    /** {@code F.l1_loss(input, target)} (mean). */
+    public static Tensor l1Loss(Tensor input, Tensor target) { return Losses.l1Loss(input, target, Reduction.MEAN); }
+
+    /** {@code F.l1_loss(input, target, reduction=)}. */
+    public static Tensor l1Loss(Tensor input, Tensor target, Reduction reduction) { return Losses.l1Loss(input, target, reduction); }
+
+    /** {@code F.smooth_l1_loss(input, target)} (mean, beta=1). */
+    public static Tensor smoothL1Loss(Tensor input, Tensor target) { return Losses.smoothL1Loss(input, target, Reduction.MEAN, 1.0); }
+
+    /** {@code F.smooth_l1_loss(input, target, reduction=, beta=)}. */
+    public static Tensor smoothL1Loss(Tensor input, Tensor target, Reduction reduction, double beta) {
+        return Losses.smoothL1Loss(input, target, reduction, beta);
+    }
+
+    /** {@code F.huber_loss(input, target)} (mean, delta=1). */
+    public static Tensor huberLoss(Tensor input, Tensor target) { return Losses.huberLoss(input, target, Reduction.MEAN, 1.0); }
+
+    /** {@code F.huber_loss(input, target, reduction=, delta=)}. */
+    public static Tensor huberLoss(Tensor input, Tensor target, Reduction reduction, double delta) {
+        return Losses.huberLoss(input, target, reduction, delta);
+    }
+
+    /** {@code F.binary_cross_entropy(input, target)} on probabilities (mean). */
+    public static Tensor binaryCrossEntropy(Tensor input, Tensor target) {
+        return Losses.binaryCrossEntropy(input, target, null, Reduction.MEAN);
+    }
+
+    /** {@code F.binary_cross_entropy(input, target, weight=, reduction=)}; a null weight is omitted. */
+    public static Tensor binaryCrossEntropy(Tensor input, Tensor target, Tensor weight, Reduction reduction) {
+        return Losses.binaryCrossEntropy(input, target, weight, reduction);
+    }
+
+    /** {@code F.binary_cross_entropy_with_logits(input, target)} (mean). */
+    public static Tensor binaryCrossEntropyWithLogits(Tensor input, Tensor target) {
+        return Losses.binaryCrossEntropyWithLogits(input, target, null, null, Reduction.MEAN);
+    }
+
+    /** {@code F.binary_cross_entropy_with_logits(input, target, weight=, reduction=, pos_weight=)}; nulls are omitted. */
+    public static Tensor binaryCrossEntropyWithLogits(Tensor input, Tensor target, Tensor weight, Tensor posWeight,
+            Reduction reduction) {
+        return Losses.binaryCrossEntropyWithLogits(input, target, weight, posWeight, reduction);
+    }
+
+    /** {@code F.kl_div(input, target)}: input holds log-probabilities; reduction 'mean'. */
+    public static Tensor klDiv(Tensor input, Tensor target) { return Losses.klDiv(input, target, "mean", false); }
+
+    /** {@code F.kl_div(input, target, reduction=, log_target=)}; reduction "none", "mean", "sum" or "batchmean". */
+    public static Tensor klDiv(Tensor input, Tensor target, String reduction, boolean logTarget) {
+        return Losses.klDiv(input, target, reduction, logTarget);
+    }
+
+    /** {@code F.scaled_dot_product_attention(query, key, value)}. */
+    public static Tensor scaledDotProductAttention(Tensor query, Tensor key, Tensor value) {
+        return Attention.scaledDotProductAttention(query, key, value, null, 0.0, false, null, false);
+    }
+
+    /**
+     * {@code F.scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)};
+     * null mask/scale mean none/{@code 1/sqrt(E)}.
+     */
+    public static Tensor scaledDotProductAttention(Tensor query, Tensor key, Tensor value, Tensor attnMask, double dropoutP,
+            boolean isCausal, Double scale, boolean enableGqa) {
+        return Attention.scaledDotProductAttention(query, key, value, attnMask, dropoutP, isCausal, scale, enableGqa);
+    }
+
+    /** The trailing dims covered by {@code normalizedShape}, after PyTorch's shape check. */
+    private static long[] normalizedDims(Tensor input, long[] normalizedShape) {
+        int k = normalizedShape.length;
+        if (k == 0) throw new TorchException("Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
+                + "least one element, but got normalized_shape = []");
+        long[] shape = input.shape();
+        boolean ok = shape.length >= k
+                && Arrays.equals(Arrays.copyOfRange(shape, shape.length - k, shape.length), normalizedShape);
+        if (!ok) {
+            throw new TorchException("Given normalized_shape=" + Shapes.str(normalizedShape) + ", expected input with shape [*, "
+                    + Shapes.str(normalizedShape).substring(1) + ", but got input of size" + Shapes.str(shape));
+        }
+        long[] dims = new long[k];
+        for (int i = 0; i < k; i++) dims[i] = shape.length - k + i;
+        return dims;
+    }
+
+    private static void checkAffine(String name, Tensor t, long[] normalizedShape) {
+        if (t != null && !Arrays.equals(t.shape(), normalizedShape)) {
+            throw new TorchException("Expected " + name + " to be of same shape as normalized_shape, but got " + name
+                    + " of shape " + Shapes.str(t.shape()) + " and normalized_shape = " + Shapes.str(normalizedShape));
+        }
+    }
+
+    /** The legacy tensor-type name PyTorch's argument checks print ({@code torch.FloatTensor}). */
+    private static String legacyTypeName(DType dtype) {
+        return switch (dtype) {
+            case FLOAT16 -> "torch.HalfTensor";
+            case BFLOAT16 -> "torch.BFloat16Tensor";
+            case FLOAT32 -> "torch.FloatTensor";
+            case FLOAT64 -> "torch.DoubleTensor";
+            case BOOL -> "torch.BoolTensor";
+            case UINT8 -> "torch.ByteTensor";
+            case INT8 -> "torch.CharTensor";
+            case INT16 -> "torch.ShortTensor";
+            default -> dtype.toString();
+        };
+    }
+
+    /** {@code torch.finfo(dtype).eps}, rms_norm's default eps. */
+    private static double machineEpsilon(DType dtype) {
+        return switch (dtype.toReal()) {
+            case FLOAT16 -> 0x1p-10;
+            case BFLOAT16 -> 0x1p-7;
+            case FLOAT64 -> Math.ulp(1.0);
+            default -> Math.ulp(1.0f);
+        };
+    }
+}

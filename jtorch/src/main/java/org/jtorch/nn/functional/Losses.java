@@ -1,0 +1,208 @@
+package org.jtorch.nn.functional;
+
+import java.util.Arrays;
+
+import org.jtorch.Device;
+import org.jtorch.Tensor;
+import org.jtorch.Torch;
+import org.jtorch.TorchException;
+import org.jtorch.Warnings;
+import org.jtorch.internal.Shapes;
+import org.jtorch.nn.Reduction;
+import org.jtorch.ops.ScatterOps;
+import org.jtorch.ops.TernaryOps;
+
+/** Loss functions of {@code torch.nn.functional}, composed from differentiable ops (log-space for stability). */
+final class Losses {
+    private Losses() {}
+
+    static Tensor reduce(Tensor loss, Reduction reduction) {
+        return switch (reduction) {
+            case NONE -> loss;
+            case SUM -> loss.sum();
+            case MEAN -> loss.mean();
+        };
+    }
+
+    /** cross_entropy: probability targets when target and input have the same shape (as ATen decides), else class indices. */
+    static Tensor crossEntropy(Tensor input, Tensor target, CrossEntropyOptions o) {
+        double eps = o.labelSmoothing();
+        if (!(eps >= 0 && eps <= 1)) {
+            throw new IllegalArgumentException("label_smoothing must be between 0.0 and 1.0. Got: " + eps);
+        }
+        int classDim = input.dim() == 1 ? 0 : 1;
+        long c = input.size(classDim);
+        checkWeight(o.weight(), c);
+        Tensor lp = input.logSoftmax(classDim);
+        if (Arrays.equals(input.shape(), target.shape())) {
+            if (!target.isFloatingPoint()) {
+                throw new TorchException("Expected floating point type for target with class probabilities, got " + target.dtype());
+            }
+            Tensor t = eps > 0 ? target.mul(1 - eps).add(eps / c) : target;
+            Tensor terms = lp.mul(t);
+            if (o.weight() != null) terms = terms.mul(classShaped(o.weight(), input.dim(), classDim));
+            Tensor loss = terms.sum(classDim).neg();
+            return reduce(loss, o.reduction());
+        }
+        Picked p = pick(lp, target, o.weight(), o.ignoreIndex(), classDim);
+        Tensor nll = reduceWeighted(p.loss(), p.rowWeight(), o.reduction());
+        if (eps == 0) return nll;
+        Tensor terms = o.weight() == null ? lp : lp.mul(classShaped(o.weight(), input.dim(), classDim));
+        Tensor smooth = TernaryOps.where(p.valid(), terms.sum(classDim).neg(), 0.0);
+        return nll.mul(1 - eps).add(reduceWeighted(smooth, p.rowWeight(), o.reduction()).mul(eps / c));
+    }
+
+    /** nll_loss on log-probabilities with class-index targets. */
+    static Tensor nllLoss(Tensor input, Tensor target, CrossEntropyOptions o) {
+        if (input.dim() < 1) throw new TorchException("input tensor should be 1D or 2D");
+        int classDim = input.dim() == 1 ? 0 : 1;
+        checkWeight(o.weight(), input.size(classDim));
+        Picked p = pick(input, target, o.weight(), o.ignoreIndex(), classDim);
+        return reduceWeighted(p.loss(), p.rowWeight(), o.reduction());
+    }
+
+    /** Per-element {@code -w[y]·lp[y]}, its weight {@code w[y]} (0 when ignored) and the not-ignored mask. */
+    private record Picked(Tensor loss, Tensor rowWeight, Tensor valid) {}
+
+    private static Picked pick(Tensor lp, Tensor target, Tensor weight, long ignoreIndex, int classDim) {
+        checkTargetShape(lp, target, classDim);
+        if (target.isFloatingPoint() || target.isComplex() || target.dtype() == org.jtorch.DType.BOOL) {
+            throw new TorchException("expected scalar type Long but found " + target.dtype());
+        }
+        long c = lp.size(classDim);
+        Tensor valid = target.ne(ignoreIndex);
+        if (target.device() != Device.META) checkBounds(target.toLongArray(), c, ignoreIndex);
+        Tensor safe = TernaryOps.where(valid, target, 0L);
+        Tensor picked = lp.gather(classDim, safe.unsqueeze(classDim)).squeeze(classDim);
+        Tensor rowWeight = weight == null ? valid.to(lp.dtype())
+                : TernaryOps.where(valid, ScatterOps.indexSelect(weight, 0, safe.reshape(-1)).reshape(target.shape()), 0.0);
+        Tensor loss = TernaryOps.where(valid, picked.mul(rowWeight).neg(), 0.0);
+        return new Picked(loss, rowWeight, valid);
+    }
+
+    /** 'mean' is the weighted mean: divided by the total weight of the non-ignored targets. */
+    private static Tensor reduceWeighted(Tensor loss, Tensor rowWeight, Reduction reduction) {
+        return reduction == Reduction.MEAN ? loss.sum().div(rowWeight.sum()) : reduce(loss, reduction);
+    }
+
+    private static void checkBounds(long[] targets, long c, long ignoreIndex) {
+        for (long y : targets) {
+            if (y != ignoreIndex && (y < 0 || y >= c)) throw new IndexOutOfBoundsException("Target " + y + " is out of bounds.");
+        }
+    }
+
+    private static void checkTargetShape(Tensor input, Tensor target, int classDim) {
+        if (input.dim() <= 2) {
+            if (target.dim() > 1) throw new TorchException("0D or 1D target tensor expected, multi-target not supported");
+            long n = input.dim() == 1 ? 1 : input.size(0), m = target.dim() == 0 ? 1 : target.size(0);
+            if (input.dim() == 2 && n != m) {
+                throw new IllegalArgumentException("Expected input batch_size (" + n + ") to match target batch_size (" + m + ").");
+            }
+            if (input.dim() == 1 && target.dim() != 0) {
+                throw new TorchException("0D target tensor expected, multi-target not supported");
+            }
+            return;
+        }
+        long[] expected = new long[input.dim() - 1];
+        for (int i = 0, j = 0; i < input.dim(); i++) if (i != classDim) expected[j++] = input.size(i);
+        if (!Arrays.equals(expected, target.shape())) {
+            throw new TorchException("Expected target size " + Shapes.str(expected) + ", got " + Shapes.str(target.shape()));
+        }
+    }
+
+    private static void checkWeight(Tensor weight, long c) {
+        if (weight != null && (weight.dim() != 1 || weight.numel() != c)) {
+            throw new TorchException("weight tensor should be defined either for all " + c
+                    + " classes or no classes but got weight tensor of shape: " + Shapes.str(weight.shape()));
+        }
+    }
+
+    /** The class weight reshaped to broadcast along the class dim of an input of rank {@code rank}. */
+    private static Tensor classShaped(Tensor weight, int rank, int classDim) {
+        long[] shape = new long[rank];
+        Arrays.fill(shape, 1);
+        shape[classDim] = weight.numel();
+        return weight.reshape(shape);
+    }
+
+    /** The regression losses broadcast mismatched shapes, after PyTorch's UserWarning. */
+    private static void warnIfBroadcast(Tensor input, Tensor target) {
+        if (!Arrays.equals(input.shape(), target.shape())) {
+            Warnings.warn("Using a target size (torch.Size(" + Shapes.str(target.shape()) + ")) that is different to the input size"
+                    + " (torch.Size(" + Shapes.str(input.shape()) + ")). This will likely lead to incorrect results due to "
+                    + "broadcasting. Please ensure they have the same size.");
+        }
+    }
+
+    static Tensor mseLoss(Tensor input, Tensor target, Reduction reduction) {
+        warnIfBroadcast(input, target);
+        return reduce(input.sub(target).square(), reduction);
+    }
+
+    static Tensor l1Loss(Tensor input, Tensor target, Reduction reduction) {
+        warnIfBroadcast(input, target);
+        return reduce(input.sub(target).abs(), reduction);
+    }
+
+    static Tensor smoothL1Loss(Tensor input, Tensor target, Reduction reduction, double beta) {
+        if (beta < 0) throw new TorchException("smooth_l1_loss does not support negative values for beta.");
+        if (beta == 0) return l1Loss(input, target, reduction);
+        warnIfBroadcast(input, target);
+        Tensor d = input.sub(target).abs();
+        return reduce(TernaryOps.where(d.lt(beta), d.square().mul(0.5 / beta), d.sub(0.5 * beta)), reduction);
+    }
+
+    static Tensor huberLoss(Tensor input, Tensor target, Reduction reduction, double delta) {
+        if (!(delta > 0)) throw new TorchException("huber_loss does not support non-positive values for delta.");
+        warnIfBroadcast(input, target);
+        Tensor d = input.sub(target).abs();
+        return reduce(TernaryOps.where(d.lt(delta), d.square().mul(0.5), d.sub(0.5 * delta).mul(delta)), reduction);
+    }
+
+    /** BCE on probabilities; the logs are clamped at -100 as in PyTorch so 0 and 1 give finite losses. */
+    static Tensor binaryCrossEntropy(Tensor input, Tensor target, Tensor weight, Reduction reduction) {
+        if (!Arrays.equals(input.shape(), target.shape())) {
+            throw new IllegalArgumentException("Using a target size (torch.Size(" + Shapes.str(target.shape())
+                    + ")) that is different to the input size (torch.Size(" + Shapes.str(input.shape())
+                    + ")) is deprecated. Please ensure they have the same size.");
+        }
+        if (input.device() != Device.META) {
+            for (double v : input.toDoubleArray()) {
+                if (!(v >= 0 && v <= 1)) throw new TorchException("all elements of input should be between 0 and 1");
+            }
+        }
+        Tensor logP = input.log().clampMin(-100.0);
+        Tensor logQ = input.neg().add(1L).log().clampMin(-100.0);
+        Tensor loss = target.mul(logP).add(target.neg().add(1L).mul(logQ)).neg();
+        if (weight != null) loss = loss.mul(weight);
+        return reduce(loss, reduction);
+    }
+
+    /** BCE on logits: {@code (1-y)·x + (1+(pw-1)·y)·softplus(-x)}, stable for large |x|. */
+    static Tensor binaryCrossEntropyWithLogits(Tensor input, Tensor target, Tensor weight, Tensor posWeight,
+            Reduction reduction) {
+        if (!Arrays.equals(input.shape(), target.shape())) {
+            throw new IllegalArgumentException("Target size (torch.Size(" + Shapes.str(target.shape())
+                    + ")) must be the same as input size (torch.Size(" + Shapes.str(input.shape()) + "))");
+        }
+        Tensor softplusNeg = Torch.softplus(input.neg());
+        Tensor logWeight = posWeight == null ? null : posWeight.sub(1L).mul(target).add(1L);
+        Tensor loss = target.neg().add(1L).mul(input).add(logWeight == null ? softplusNeg : logWeight.mul(softplusNeg));
+        if (weight != null) loss = loss.mul(weight);
+        return reduce(loss, reduction);
+    }
+
+    /** kl_div with reduction "none", "mean", "sum" or "batchmean" (sum divided by the batch size). */
+    static Tensor klDiv(Tensor input, Tensor target, String reduction, boolean logTarget) {
+        Tensor loss = logTarget ? target.exp().mul(target.sub(input)) : Torch.xlogy(target, target).sub(target.mul(input));
+        if ("mean".equals(reduction)) {
+            Warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                    + "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                    + "'mean' will be changed to behave the same as 'batchmean' in the next major release.");
+        }
+        if ("batchmean".equals(reduction)) {
+            return input.dim() == 0 ? loss.sum() : loss.sum().div(input.size(0));
+        }
+        return reduce(loss, Reduction.of(reduction));
+    }
+}
