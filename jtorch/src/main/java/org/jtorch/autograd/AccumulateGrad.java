@@ -35,6 +35,11 @@ public final class AccumulateGrad extends Node {
     @Override
     Tensor[] apply(Tensor[] gradOutputs) {
         Tensor g = runHooks(gradOutputs[0]);
+        // PyTorch's gradient layout contract: a stored gradient has the leaf's strides when the leaf is
+        // dense (else contiguous), so optimizer updates on (param, grad) pairs run the fast dense loops.
+        if (!g.isContiguous() || !java.util.Arrays.equals(g.strideRef(), leaf.strideRef())) {
+            if (leaf.isContiguous()) g = g.contiguous();
+        }
         Tensor old = leaf.grad();
         // Out of place, so a gradient tensor handed out earlier (or shared with the graph) never changes under the user.
         Tensor sum = old == null ? (GradMode.isEnabled() ? g : g.detach()) : old.add(g);

@@ -59,7 +59,9 @@ final class OpNode extends Node {
                         + "used by " + name + ", is at version " + t.version() + "; expected version " + versions[i] + " instead.");
             }
         }
-        return rule.apply(args, outputs, gradOutputs);
+        boolean[] mask = new boolean[next.length];
+        for (int i = 0; i < mask.length; i++) mask[i] = next[i] != null;
+        return org.jtorch.ops.InputMask.with(mask, () -> rule.apply(args, outputs, gradOutputs));
     }
 
     @Override

@@ -119,7 +119,9 @@ public final class MatmulOps {
             },
             (args, outs, spec) -> MatmulKernels.run(outs[0], null, batchOfOne((Tensor) args[0]), batchOfOne((Tensor) args[1]),
                     ZERO, ONE, false))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mm(((Tensor) a[1]).mH()), ((Tensor) a[0]).mH().mm(g[0])});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
+                InputMask.needs(0) ? g[0].mm(((Tensor) a[1]).mH()) : null,
+                InputMask.needs(1) ? ((Tensor) a[0]).mH().mm(g[0]) : null});
 
     /** {@code addmm(self, mat1, mat2, beta, alpha)}: {@code beta * self + alpha * mat1 @ mat2}, self broadcast to the result. */
     public static final OpDef ADDMM = OpDef.structured(
@@ -145,7 +147,10 @@ public final class MatmulOps {
             },
             (args, outs, spec) -> MatmulKernels.run(outs[0], (Tensor) args[0], batchOfOne((Tensor) args[1]),
                     batchOfOne((Tensor) args[2]), scalar(args[3]), scalar(args[4]), false))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {Grads.scaled(g[0], a[3]), Grads.scaled(g[0].mm(((Tensor) a[2]).mH()), a[4]), Grads.scaled(((Tensor) a[1]).mH().mm(g[0]), a[4])});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
+                InputMask.needs(0) ? Grads.scaled(g[0], a[3]) : null,
+                InputMask.needs(1) ? Grads.scaled(g[0].mm(((Tensor) a[2]).mH()), a[4]) : null,
+                InputMask.needs(2) ? Grads.scaled(((Tensor) a[1]).mH().mm(g[0]), a[4]) : null});
 
     // ---- bmm / baddbmm --------------------------------------------------------------------------------
 
@@ -179,7 +184,9 @@ public final class MatmulOps {
                 return Spec.of(shape, mat2.dtype(), device, null);
             },
             (args, outs, spec) -> MatmulKernels.run(outs[0], null, (Tensor) args[0], (Tensor) args[1], ZERO, ONE, false))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].bmm(((Tensor) a[1]).mH()), ((Tensor) a[0]).mH().bmm(g[0])});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
+                InputMask.needs(0) ? g[0].bmm(((Tensor) a[1]).mH()) : null,
+                InputMask.needs(1) ? ((Tensor) a[0]).mH().bmm(g[0]) : null});
 
     /** {@code baddbmm(self, batch1, batch2, beta, alpha)}: {@code beta * self + alpha * bmm(batch1, batch2)}. */
     public static final OpDef BADDBMM = OpDef.structured(
@@ -203,7 +210,10 @@ public final class MatmulOps {
             },
             (args, outs, spec) -> MatmulKernels.run(outs[0], (Tensor) args[0], (Tensor) args[1], (Tensor) args[2],
                     scalar(args[3]), scalar(args[4]), false))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {Grads.scaled(g[0], a[3]), Grads.scaled(g[0].bmm(((Tensor) a[2]).mH()), a[4]), Grads.scaled(((Tensor) a[1]).mH().bmm(g[0]), a[4])});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
+                InputMask.needs(0) ? Grads.scaled(g[0], a[3]) : null,
+                InputMask.needs(1) ? Grads.scaled(g[0].bmm(((Tensor) a[2]).mH()), a[4]) : null,
+                InputMask.needs(2) ? Grads.scaled(((Tensor) a[1]).mH().bmm(g[0]), a[4]) : null});
 
     // ---- mv / dot / vdot ------------------------------------------------------------------------------
 
@@ -229,7 +239,9 @@ public final class MatmulOps {
             },
             (args, outs, spec) -> MatmulKernels.run(outs[0], null, batchOfOne((Tensor) args[0]),
                     vectorAsMatrix((Tensor) args[1], true), ZERO, ONE, false))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {Torch.outer(g[0], Grads.conj((Tensor) a[1])), ((Tensor) a[0]).mH().mv(g[0])});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
+                InputMask.needs(0) ? Torch.outer(g[0], Grads.conj((Tensor) a[1])) : null,
+                InputMask.needs(1) ? ((Tensor) a[0]).mH().mv(g[0]) : null});
 
     /** ATen's {@code dot_check}. */
     private static void checkDot(Tensor self, Tensor other) {

@@ -41,13 +41,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * machine is reached past the checksums, on {@code data.pkl} alone inside a rebuilt archive (byte
  * mutations plus insertions of opcode snippets), and pickles are also generated from opcode snippets
  * alone. The run is reproducible from the seed; iterations are
- * {@code -Djtorch.fuzz.iterations} (default 1500 per strategy); {@code -Djtorch.fuzz.save=DIR} writes
+ * {@code -Djtorch.fuzz.iterations} (default 500 per strategy); {@code -Djtorch.fuzz.save=DIR} writes
  * failing inputs there. Inputs that once failed are kept under {@code src/test/resources/pt/fuzz/} and
  * replayed by {@link #corpusInputsFailCleanly}.
  */
 class CheckpointFuzzTest {
     static final long SEED = 0x6a746f726368L;
-    static final int ITERATIONS = Integer.getInteger("jtorch.fuzz.iterations", 1500);
+    static final int ITERATIONS = Integer.getInteger("jtorch.fuzz.iterations", 500);
     static final String SAVE_DIR = System.getProperty("jtorch.fuzz.save");
     static final List<LoadOptions> MODES = List.of(LoadOptions.defaults(), LoadOptions.defaults().verifyChecksums(false),
             LoadOptions.defaults().mapLocation(Device.META), LoadOptions.defaults().mmap(true).mmapMode(LoadOptions.MmapMode.READ_ONLY),

@@ -266,7 +266,7 @@ class SerializationTest {
                 .op('K').op(0).op('K').op(2).op(0x85).op('K').op(1).op(0x85).op(0x89).op('}').op('t');
         Pickle p = new Pickle().op(0x80).op(2).op(']').op('(')
                 .global("torch._tensor", "_rebuild_from_type_v2").op('(').global("torch._utils", "_rebuild_tensor_v2")
-                .global("torch", "Tensor").raw(java.util.Arrays.copyOfRange(v2.bytes(), 35, v2.bytes().length))
+                .global("torch", "Tensor").raw(java.util.Arrays.copyOfRange(v2.bytes(), 33, v2.bytes().length))
                 .op('}').str("note").str("attribute").op('s').op('t').op('R')
                 .global("torch._utils", "_rebuild_parameter_with_state").op('(').raw(v2.bytes()).op('R').op(0x88).op('}').op('}').op('t')
                 .op('R').op('e').op('.');
@@ -293,6 +293,83 @@ class SerializationTest {
         writeArchive(p, pickle, Map.of(), "middle");
         var e = assertThrows(TorchException.class, () -> Serialization.load(p));
         assertTrue(e.getMessage().contains("Unknown endianness type: middle"), e.getMessage());
+    }
+
+    @Test
+    void metaLoadReadsNoStorageBytes() throws IOException {
+        Path p = dir.resolve("ckpt.pt");
+        Serialization.save(Map.of("w", Torch.tensor(new float[][] {{1, 2}, {3, 4}})), p);
+        byte[] file = Files.readAllBytes(p);
+        file[(int) Zips.dataOffset(p, "ckpt/data/0")] ^= 0x55; // damage the storage's bytes only
+        Files.write(p, file);
+        var e = assertThrows(TorchException.class, () -> Serialization.load(p));
+        assertTrue(e.getMessage().contains("record 'ckpt/data/0' fails its CRC-32 check"), e.getMessage());
+        Tensor w = (Tensor) ((Map<?, ?>) Serialization.load(p, LoadOptions.defaults().mapLocation(Device.META))).get("w");
+        assertTrue(w.isMeta());
+        assertArrayEquals(new long[] {2, 2}, w.shape());
+        assertEquals(DType.FLOAT32, w.dtype());
+    }
+
+    @Test
+    void moreThan65535RecordsUseTheZip64Directory() {
+        List<Tensor> many = new ArrayList<>();
+        for (int i = 0; i < 70_000; i++) many.add(Torch.tensor(new long[] {i}));
+        Path p = dir.resolve("many.pt");
+        Serialization.save(many, p);
+        MemorySegmentView file = new MemorySegmentView(Zips.map(p));
+        long eocd = file.size() - 22;
+        assertEquals(0xffff, file.u16(eocd + 10), "entry count deferred to the ZIP64 record");
+        assertEquals(ZipReader.ZIP64_LOCATOR_SIG, file.i32(eocd - 20));
+        List<?> back = (List<?>) Serialization.load(p);
+        assertEquals(70_000, back.size());
+        assertEquals(69_999L, ((Tensor) back.get(69_999)).longItem());
+    }
+
+    /** Every ZIP64 field a reader must follow: sizes and header offset in the extra field, counts in the ZIP64 end record. */
+    @Test
+    void zip64FieldsAreRead() throws IOException {
+        byte[] pickle = new PickleWriter().dump(Torch.tensor(new float[] {1, 2}));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream central = new ByteArrayOutputStream();
+        String[] names = {"archive/data.pkl", "archive/data/0"};
+        byte[][] data = {pickle, HexFormat.of().parseHex("0000803f00000040")};
+        for (int i = 0; i < 2; i++) {
+            byte[] n = names[i].getBytes(StandardCharsets.UTF_8);
+            java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+            crc.update(data[i]);
+            int offset = out.size();
+            out.writeBytes(le(30 + n.length).putInt(ZipReader.LOCAL_SIG).putShort((short) 45).putShort((short) 0).putShort((short) 0)
+                    .putInt(0).putInt((int) crc.getValue()).putInt(-1).putInt(-1).putShort((short) n.length).putShort((short) 0).put(n)
+                    .array());
+            out.writeBytes(data[i]);
+            central.writeBytes(le(46 + n.length + 28).putInt(ZipReader.CENTRAL_SIG).putShort((short) 45).putShort((short) 45)
+                    .putShort((short) 0).putShort((short) 0).putInt(0).putInt((int) crc.getValue()).putInt(-1).putInt(-1)
+                    .putShort((short) n.length).putShort((short) 28).putShort((short) 0).putShort((short) 0).putShort((short) 0).putInt(0)
+                    .putInt(-1).put(n).putShort((short) 1).putShort((short) 24).putLong(data[i].length).putLong(data[i].length)
+                    .putLong(offset).array());
+        }
+        long dirStart = out.size();
+        out.writeBytes(central.toByteArray());
+        long z64 = out.size();
+        out.writeBytes(le(56).putInt(ZipReader.ZIP64_EOCD_SIG).putLong(44).putShort((short) 45).putShort((short) 45).putInt(0)
+                .putInt(0).putLong(2).putLong(2).putLong(central.size()).putLong(dirStart).array());
+        out.writeBytes(le(20).putInt(ZipReader.ZIP64_LOCATOR_SIG).putInt(0).putLong(z64).putInt(1).array());
+        out.writeBytes(le(22).putInt(ZipReader.EOCD_SIG).putShort((short) 0).putShort((short) 0).putShort((short) -1)
+                .putShort((short) -1).putInt(-1).putInt(-1).putShort((short) 0).array());
+        Path p = dir.resolve("zip64.pt");
+        Files.write(p, out.toByteArray());
+        assertArrayEquals(new double[] {1, 2}, ((Tensor) Serialization.load(p)).toDoubleArray());
+    }
+
+    private static java.nio.ByteBuffer le(int n) { return java.nio.ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN); }
+
+    /** Little-endian reads from a mapped file. */
+    private record MemorySegmentView(java.lang.foreign.MemorySegment s) {
+        long size() { return s.byteSize(); }
+
+        int u16(long at) { return s.get(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), at) & 0xffff; }
+
+        int i32(long at) { return s.get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), at); }
     }
 
     // ---- mmap ---------------------------------------------------------------------------------------
