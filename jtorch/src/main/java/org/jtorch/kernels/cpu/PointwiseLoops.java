@@ -137,6 +137,10 @@ public final class PointwiseLoops {
     public static void ternary(Fns.Ternary fn, DType compute, Tensor out, Tensor a, Tensor b, Tensor c) {
         long n = out.numel();
         if (n == 0) return;
+        if (compute == DType.FLOAT32 && fn.d() != null && denseOrScalar(DType.FLOAT32, n, out, a, b, c)) {
+            ternaryFloat(fn.d(), out, a, b, c);
+            return;
+        }
         StridedIter it = new StridedIter(out.shapeRef(), out, a, b, c);
         MemorySegment so = out.storage().segment(), sa = a.storage().segment(), sb = b.storage().segment(),
                 sc = c.storage().segment();
@@ -207,6 +211,32 @@ public final class PointwiseLoops {
 
     private static java.util.function.DoubleBinaryOperator twin(FloatSimd.Binary op) {
         return (a, b) -> op.apply((float) a, (float) b);
+    }
+
+    /**
+     * float32 operands that are contiguous, or single values broadcast to every element (the optimizer
+     * updates' scalar weights): direct array loops instead of the per-element segment path.
+     */
+    private static void ternaryFloat(Fns.DoubleTernary f, Tensor out, Tensor a, Tensor b, Tensor c) {
+        long n = out.numel();
+        float[] o = out.storage().floats(), x = a.storage().floats(), y = b.storage().floats(), z = c.storage().floats();
+        int oo = (int) out.storageOffset(), ao = (int) a.storageOffset(), bo = (int) b.storageOffset(), co = (int) c.storageOffset();
+        int as = a.numel() == n ? 1 : 0, bs = b.numel() == n ? 1 : 0, cs = c.numel() == n ? 1 : 0;
+        Parallel.forRange(n, GRAIN, (s, e) -> {
+            for (int i = (int) s; i < e; i++) {
+                o[oo + i] = (float) f.apply(x[ao + i * as], y[bo + i * bs], z[co + i * cs]);
+            }
+        });
+    }
+
+    /** Output contiguous; each input contiguous with the output's element count, or a single element. */
+    private static boolean denseOrScalar(DType dtype, long n, Tensor out, Tensor... ins) {
+        if (out.dtype() != dtype || !out.isContiguous() || out.storage().array() == null) return false;
+        for (Tensor t : ins) {
+            if (t.dtype() != dtype || t.storage().array() == null) return false;
+            if (!(t.numel() == 1 || (t.numel() == n && t.isContiguous()))) return false;
+        }
+        return true;
     }
 
     /** Whether every operand is a contiguous heap tensor of {@code dtype}. */
