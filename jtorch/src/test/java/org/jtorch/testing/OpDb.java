@@ -33,6 +33,7 @@ import org.jtorch.ops.Creation;
 import org.jtorch.ops.EinsumOps;
 import org.jtorch.ops.IndexingOps;
 import org.jtorch.ops.JoinOps;
+import org.jtorch.ops.LinalgOps;
 import org.jtorch.ops.MatmulOps;
 import org.jtorch.ops.OpDef;
 import org.jtorch.ops.PadBackwardOps;
@@ -64,7 +65,7 @@ public final class OpDb {
     /** The op families: every {@code public static final OpDef} field of these classes is an op. */
     public static final List<Class<?>> FAMILIES = List.of(ArrangeOps.class, BackwardOps.class, ClampOps.class,
             ComplexOps.class, CopyOps.class, Creation.class, EinsumOps.class, IndexingOps.class, JoinOps.class,
-            MatmulOps.class, PadBackwardOps.class, PointwiseOps.class, RandomOps.class, ReductionOps.class,
+            LinalgOps.class, MatmulOps.class, PadBackwardOps.class, PointwiseOps.class, RandomOps.class, ReductionOps.class,
             ScatterOps.class, SearchOps.class, ShapeOps.class, SortOps.class, TernaryOps.class);
 
     /** Dtypes every entry is swept over; an op refuses some of them, and must refuse them on meta too. */
@@ -259,6 +260,7 @@ public final class OpDb {
         t.addAll(IndexingOpDb.entries());
         join(t);
         matmul(t);
+        linalg(t);
         random(t);
         reductions(t);
         search(t);
@@ -632,6 +634,29 @@ public final class OpDb {
                 s("expanded", in -> a(in.ex(3, 4), ls(2, 1, 2))), s("offset", in -> a(in.off(2, 3), ls(2, 2))),
                 s("too-few", in -> a(in.t(2, 3), ls(2))),
                 knownBug("size-overflow", REPEAT_OVERFLOW, in -> a(in.t(2, 3), ls(Long.MAX_VALUE, 2)))));
+    }
+
+    private static void linalg(List<Entry> t) {
+        // (A, upper); a random A is rarely positive-definite: OpDbTest lists that error as data-dependent
+        t.add(op(LinalgOps.CHOLESKY, s("3x3", in -> a(in.t(3, 3), false)), s("upper", in -> a(in.t(3, 3), true)),
+                s("batched-transposed", in -> a(in.nc(2, 3, 3), false)), s("expanded", in -> a(in.ex(2, 3, 3), true)),
+                s("offset", in -> a(in.off(2, 2), false)), s("empty", in -> a(in.t(2, 0, 0), false)),
+                s("1-d", in -> a(in.t(3), false)), s("non-square", in -> a(in.t(2, 3), false))));
+        // (A)
+        for (OpDef op : List.of(LinalgOps.INV, LinalgOps.DET, LinalgOps.SLOGDET)) {
+            t.add(op(op, s("3x3", in -> a(in.t(3, 3))), s("batched-transposed", in -> a(in.nc(2, 3, 3))),
+                    s("expanded", in -> a(in.ex(2, 3, 3))), s("offset", in -> a(in.off(2, 2))),
+                    s("empty", in -> a(in.t(2, 0, 0))), s("empty-batch", in -> a(in.t(0, 2, 2))),
+                    s("0-d", in -> a(in.t())), s("non-square", in -> a(in.t(3, 2)))));
+        }
+        // (A, B, left); batch dims broadcast, a B shaped like A without its last dim is a batch of vectors
+        t.add(op(LinalgOps.SOLVE, s("matrix", in -> a(in.t(3, 3), in.t(3, 2), true)),
+                s("vector", in -> a(in.t(3, 3), in.t(3), true)), s("batch-of-vectors", in -> a(in.t(2, 3, 3), in.t(2, 3), true)),
+                s("right", in -> a(in.t(3, 3), in.t(2, 3), false)),
+                s("broadcast-transposed", in -> a(in.nc(2, 1, 3, 3), in.nc(4, 3, 2), true)),
+                s("expanded-offset", in -> a(in.ex(2, 3, 3), in.off(3, 2), false)), s("empty", in -> a(in.t(0, 0), in.t(0, 2), true)),
+                s("mismatch", in -> a(in.t(3, 3), in.t(2, 1), true)), s("batch-mismatch", in -> a(in.t(2, 3, 3), in.t(3, 3, 1), true)),
+                s("mixed-dtypes", in -> a(in.t(3, 3), in.t(FLOAT64, 3, 1), true)), s("1-d-A", in -> a(in.t(3), in.t(3), true))));
     }
 
     private static void matmul(List<Entry> t) {

@@ -84,6 +84,12 @@ public final class OpenBlas {
         }
     }
 
+    /** The loaded library, for {@link Lapack}'s bindings (the bundled OpenBLAS also exports LAPACKE). */
+    static SymbolLookup library() {
+        requireAvailable("library");
+        return Fn.LIBRARY;
+    }
+
     private static void requireAvailable(String fn) {
         if (!isAvailable()) throw new TorchException(fn + ": OpenBLAS is unavailable: " + unavailableReason());
     }
