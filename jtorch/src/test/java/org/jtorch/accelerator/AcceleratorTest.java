@@ -45,6 +45,10 @@ class AcceleratorTest {
                 assertFalse(Accelerator.isAvailable());
             }
         });
+        // a no-op leaves the facade exactly as it was: still no device, still refusing device access
+        assertEquals(0, Accelerator.deviceCount());
+        assertEquals(Optional.empty(), Accelerator.currentAccelerator());
+        assertThrows(org.jtorch.TorchException.class, Accelerator::currentDeviceIndex);
     }
 
     @Test

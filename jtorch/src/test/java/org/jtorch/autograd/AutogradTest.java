@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -100,9 +101,12 @@ class AutogradTest {
             assertFalse(x.exp().requiresGrad());
             assertTrue(Torch.isInferenceModeEnabled());
         }
-        Tensor d = x.mul(2.0).detach();
+        Tensor y = x.mul(2.0);
+        Tensor d = y.detach();
         assertFalse(d.requiresGrad());
-        assertTrue(d.untypedStorage() != null);
+        assertTrue(d.isLeaf());
+        assertSame(y.untypedStorage(), d.untypedStorage()); // detach shares memory, drops history
+        assertArrayEquals(new double[] {2, 4}, d.toDoubleArray(), 0);
     }
 
     @Test
