@@ -43,21 +43,12 @@ final class OpNode extends Node {
 
     @Override
     Tensor[] apply(Tensor[] gradOutputs) {
-        if (released) {
-            throw new TorchException("Trying to backward through the graph a second time (or directly access saved tensors "
-                    + "after they have already been freed). Saved intermediate values of the graph are freed when you call "
-                    + ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph "
-                    + "a second time or if you need to access saved tensors after calling backward.");
-        }
+        if (released) throw freedError();
         OpDef.Vjp rule = op.vjp();
         if (rule == null) throw new TorchException("the derivative for '" + op.name() + "' is not implemented.");
         for (int i = 0; i < checked.length; i++) {
             Tensor t = checked[i];
-            if (t.version() != versions[i]) {
-                throw new TorchException("one of the variables needed for gradient computation has been modified by an inplace "
-                        + "operation: [" + t.dtype().cppName() + " " + org.jtorch.internal.Shapes.str(t.shapeRef()) + "], which is "
-                        + "used by " + name + ", is at version " + t.version() + "; expected version " + versions[i] + " instead.");
-            }
+            if (t.version() != versions[i]) throw modifiedError(t, name, versions[i]);
         }
         boolean[] mask = new boolean[next.length];
         for (int i = 0; i < mask.length; i++) mask[i] = next[i] != null;
