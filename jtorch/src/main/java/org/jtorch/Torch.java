@@ -905,4 +905,19 @@ public final class Torch {
 
     // ---- generated delegations: end
 
+    // ---- pairwise distances (org.jtorch.ops.DistanceOps) ----
+
+    /** {@code torch.cdist(x1, x2)}: Euclidean distances between the rows of x1 and of x2. */
+    public static Tensor cdist(Tensor x1, Tensor x2) { return org.jtorch.ops.DistanceOps.cdist(x1, x2); }
+    /** {@code torch.cdist(x1, x2, p)}. */
+    public static Tensor cdist(Tensor x1, Tensor x2, double p) { return org.jtorch.ops.DistanceOps.cdist(x1, x2, p); }
+    /** {@code torch.cdist(x1, x2, p, compute_mode)}. */
+    public static Tensor cdist(Tensor x1, Tensor x2, double p, CdistComputeMode computeMode) { return org.jtorch.ops.DistanceOps.cdist(x1, x2, p, computeMode); }
+    /** {@code torch.cdist(x1, x2, p, compute_mode)} with PyTorch's compute_mode string. */
+    public static Tensor cdist(Tensor x1, Tensor x2, double p, String computeMode) { return org.jtorch.ops.DistanceOps.cdist(x1, x2, p, computeMode); }
+    /** {@code torch.pdist(x)}: Euclidean distances of all row pairs i < j. */
+    public static Tensor pdist(Tensor x) { return org.jtorch.ops.DistanceOps.pdist(x); }
+    /** {@code torch.pdist(x, p)}. */
+    public static Tensor pdist(Tensor x, double p) { return org.jtorch.ops.DistanceOps.pdist(x, p); }
+
 }

@@ -30,6 +30,7 @@ import org.jtorch.ops.ClampOps;
 import org.jtorch.ops.ComplexOps;
 import org.jtorch.ops.CopyOps;
 import org.jtorch.ops.Creation;
+import org.jtorch.ops.DistanceOps;
 import org.jtorch.ops.EinsumOps;
 import org.jtorch.ops.IndexingOps;
 import org.jtorch.ops.JoinOps;
@@ -64,7 +65,7 @@ public final class OpDb {
 
     /** The op families: every {@code public static final OpDef} field of these classes is an op. */
     public static final List<Class<?>> FAMILIES = List.of(ArrangeOps.class, BackwardOps.class, ClampOps.class,
-            ComplexOps.class, CopyOps.class, Creation.class, EinsumOps.class, IndexingOps.class, JoinOps.class,
+            ComplexOps.class, CopyOps.class, Creation.class, DistanceOps.class, EinsumOps.class, IndexingOps.class, JoinOps.class,
             LinalgOps.class, MatmulOps.class, PadBackwardOps.class, PointwiseOps.class, RandomOps.class, ReductionOps.class,
             ScatterOps.class, SearchOps.class, ShapeOps.class, SortOps.class, TernaryOps.class);
 
@@ -256,6 +257,7 @@ public final class OpDb {
         clamp(t);
         complex(t);
         copyAndCreation(t);
+        distance(t);
         einsum(t);
         t.addAll(IndexingOpDb.entries());
         join(t);
@@ -268,6 +270,34 @@ public final class OpDb {
         sort(t);
         ternaryOps(t);
         return List.copyOf(t);
+    }
+
+    private static void distance(List<Entry> t) {
+        // (x1, x2, p, compute_mode): batch dims broadcast; only float32/float64 are accepted
+        for (OpDef op : List.of(DistanceOps.CDIST, DistanceOps.CDIST_FORWARD)) {
+            t.add(op(op, s("p2", in -> a(in.t(3, 2), in.t(4, 2), 2.0, null)), s("p1", in -> a(in.t(3, 2), in.t(4, 2), 1.0, null)),
+                    s("p0", in -> a(in.t(3, 2), in.t(4, 2), 0.0, 2L)), s("p-inf", in -> a(in.t(3, 2), in.t(4, 2), Double.POSITIVE_INFINITY, null)),
+                    s("p3-batch-broadcast", in -> a(in.t(2, 1, 3, 2), in.t(4, 2, 2), 3.0, null)),
+                    s("mm", in -> a(in.t(3, 2), in.t(4, 2), 2.0, 1L)), s("transposed", in -> a(in.nc(3, 4), in.nc(3, 5), 1.5, 2L)),
+                    s("expanded", in -> a(in.ex(3, 4), in.off(2, 4), 2.0, 1L)), s("empty", in -> a(in.t(0, 3), in.t(4, 3), 2.0, null)),
+                    s("zero-columns", in -> a(in.t(3, 0), in.t(2, 0), 0.5, null)),
+                    s("1-d", in -> a(in.t(3), in.t(4, 3), 2.0, null)), s("columns", in -> a(in.t(3, 2), in.t(4, 3), 2.0, null)),
+                    s("negative-p", in -> a(in.t(3, 2), in.t(4, 2), -1.0, null)), s("bad-mode", in -> a(in.t(3, 2), in.t(4, 2), 2.0, 5L)),
+                    s("mixed-dtypes", in -> a(in.t(3, 2), in.t(FLOAT64, 4, 2), 2.0, null)),
+                    s("batch-mismatch", in -> a(in.t(2, 3, 2), in.t(3, 4, 2), 2.0, null))));
+        }
+        // (x1, x2)
+        t.add(op(DistanceOps.EUCLIDEAN_DIST, s("3x2,4x2", in -> a(in.t(3, 2), in.t(4, 2))),
+                s("batch-broadcast", in -> a(in.t(2, 1, 3, 2), in.t(4, 2, 2))), s("transposed", in -> a(in.nc(3, 4), in.nc(3, 5))),
+                s("expanded", in -> a(in.ex(3, 4), in.off(2, 4))), s("empty", in -> a(in.t(0, 3), in.t(4, 3))),
+                s("zero-columns", in -> a(in.t(3, 0), in.t(2, 0))), s("columns", in -> a(in.t(3, 2), in.t(4, 3)))));
+        // (self, p)
+        t.add(op(DistanceOps.PDIST_FORWARD, s("p2", in -> a(in.t(4, 3), 2.0)), s("p0", in -> a(in.t(4, 3), 0.0)),
+                s("p-inf", in -> a(in.t(4, 3), Double.POSITIVE_INFINITY)), s("transposed", in -> a(in.nc(3, 4), 0.5)),
+                s("expanded", in -> a(in.ex(3, 4), 1.0)), s("offset", in -> a(in.off(2, 3), 3.0)),
+                s("one-row", in -> a(in.t(1, 3), 2.0)), s("empty", in -> a(in.t(0, 3), 2.0)),
+                s("zero-columns", in -> a(in.t(3, 0), 2.0)), s("3-d", in -> a(in.t(2, 3, 2), 2.0)),
+                s("negative-p", in -> a(in.t(3, 2), -1.0))));
     }
 
     private static void arrange(List<Entry> t) {

@@ -273,4 +273,12 @@ public final class F {
             default -> Math.ulp(1.0f);
         };
     }
+    // ---- pairwise distances ----
+
+    /** {@code torch.nn.functional.pdist(input)}: Euclidean distances of all row pairs i < j. */
+    public static Tensor pdist(Tensor input) { return org.jtorch.ops.DistanceOps.pdist(input); }
+
+    /** {@code torch.nn.functional.pdist(input, p)}. */
+    public static Tensor pdist(Tensor input, double p) { return org.jtorch.ops.DistanceOps.pdist(input, p); }
+
 }
