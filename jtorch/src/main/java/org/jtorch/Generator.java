@@ -41,24 +41,36 @@ public final class Generator {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Mt19937 engine;
+    private final Device device;
 
     /** {@code torch.Generator()}: a CPU generator seeded with {@link #DEFAULT_SEED}. */
-    public Generator() { this(DEFAULT_SEED); }
+    public Generator() { this(DEFAULT_SEED, Device.CPU); }
 
-    private Generator(long seed) { this.engine = new Mt19937(seed); }
+    /**
+     * {@code torch.Generator(device)}: a generator of a backend device (the default generator a
+     * {@link org.jtorch.accelerator.spi.DeviceBackend} hands out per device), with the CPU's mt19937 engine,
+     * state layout and {@link #DEFAULT_SEED}.
+     */
+    public Generator(Device device) { this(DEFAULT_SEED, device); }
+
+    private Generator(long seed, Device device) {
+        if (device == Device.META) throw new TorchException("Generator: the meta device has no generator");
+        this.engine = new Mt19937(seed);
+        this.device = device;
+    }
 
     /** {@code torch.default_generator}: the generator random ops use when none is given. */
     public static Generator defaultGenerator() { return Default.INSTANCE; }
 
     /** The default generator is created on first use, so its nondeterministic seed costs nothing until then. */
     private static final class Default {
-        static final Generator INSTANCE = new Generator(nondeterministicSeed());
+        static final Generator INSTANCE = new Generator(nondeterministicSeed(), Device.CPU);
     }
 
     private static long nondeterministicSeed() { return new SecureRandom().nextLong(); }
 
-    /** {@code Generator.device}: always the CPU. */
-    public Device device() { return Device.CPU; }
+    /** {@code Generator.device}: the CPU, or the backend device it was made for. */
+    public Device device() { return device; }
 
     /** {@code manual_seed(seed)}: reseeds and drops the cached normal samples. Negative seeds are read as uint64. */
     public Generator manualSeed(long seed) {
@@ -182,5 +194,5 @@ public final class Generator {
     }
 
     @Override
-    public String toString() { return "Generator(device=cpu, initial_seed=" + Long.toUnsignedString(initialSeed()) + ")"; }
+    public String toString() { return "Generator(device=" + device + ", initial_seed=" + Long.toUnsignedString(initialSeed()) + ")"; }
 }

@@ -93,11 +93,13 @@ public final class Tensor {
     /** The base of a view ({@code _base}), or null for a tensor that owns its storage's layout. */
     public Tensor viewBase() { return base; }
 
-    /** A fresh zero-filled (CPU) or data-less (meta) contiguous tensor. */
+    /** A fresh zero-filled (CPU), data-less (meta) or backend-allocated (other devices) contiguous tensor. */
     public static Tensor empty(long[] shape, DType dtype, Device device) {
         long n = Shapes.numel(shape);
         long slots = n * dtype.slotsPerElement();
-        Storage s = device == Device.META ? Storage.meta(dtype.storageKind(), slots) : Storage.allocate(dtype.storageKind(), slots);
+        Storage s = device == Device.CPU ? Storage.allocate(dtype.storageKind(), slots)
+                : device == Device.META ? Storage.meta(dtype.storageKind(), slots)
+                : org.jtorch.accelerator.spi.Backends.allocate(device, dtype.storageKind(), slots);
         return new Tensor(s, 0, shape, Shapes.contiguousStrides(shape), dtype);
     }
 
@@ -741,5 +743,13 @@ public final class Tensor {
     public Tensor bincount(Tensor weights, long minlength) { return SearchOps.bincount(this, weights, minlength); }
 
     // ---- generated delegations: end
+
+    // ---- devices (org.jtorch.ops.DeviceCopyOps) ----
+
+    /** {@code Tensor.to(device)}: this tensor when it is already on {@code device}, else a copy there. */
+    public Tensor to(Device device) { return org.jtorch.ops.DeviceCopyOps.to(this, device); }
+
+    /** {@code Tensor.cpu()}: this tensor on the CPU. */
+    public Tensor cpu() { return org.jtorch.ops.DeviceCopyOps.cpu(this); }
 
 }

@@ -2,8 +2,10 @@ package org.jtorch.dispatch;
 
 import java.util.Arrays;
 import org.jtorch.DType;
+import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
+import org.jtorch.accelerator.spi.Backends;
 import org.jtorch.autograd.GradMode;
 import org.jtorch.autograd.Recorder;
 import org.jtorch.internal.Shapes;
@@ -13,7 +15,8 @@ import org.jtorch.ops.TypePromotion;
 
 /**
  * The one entry point through which every op runs: modes (innermost last) → composite expansion →
- * view geometry or meta rule → allocation on the inputs' device → CPU kernel.
+ * view geometry or meta rule → allocation on the inputs' device → the kernel of that device (the op's CPU
+ * kernel, or the one a device backend registered, see {@link Backends}).
  *
  * <p>The path with no active mode is a handful of branches and the allocation of the outputs: no
  * reflection, no maps, no exceptions for control flow (see docs/benchmarks.md for its cost).
@@ -83,7 +86,9 @@ public final class Dispatcher {
         Spec spec = op.meta().infer(args);
         Tensor[] outs = new Tensor[spec.outputs()];
         for (int i = 0; i < outs.length; i++) outs[i] = Tensor.empty(spec.shapes()[i], spec.dtypes()[i], spec.device());
-        if (!spec.device().equals(org.jtorch.Device.META)) op.kernel().run(args, outs, spec);
+        Device device = spec.device();
+        if (device == Device.CPU) op.kernel().run(args, outs, spec);
+        else if (device != Device.META) Backends.kernel(op, device).run(args, outs, spec);
         if (record) Recorder.begin(op, args, outs, false).finish(outs);
         return outs.length == 1 ? outs[0] : outs;
     }
@@ -154,12 +159,13 @@ public final class Dispatcher {
         boolean record = Recorder.needed(op, args) || anyRequiresGrad(outs) && GradMode.isEnabled();
         if (GradMode.isEnabled()) for (Tensor out : outs) if (record || out.requiresGrad()) checkInPlace(op, out);
         Recorder.Pending pending = record ? Recorder.begin(op, args, outs, true) : null;
-        if (spec.device().equals(org.jtorch.Device.META)) {
+        Device device = spec.device();
+        if (device == Device.META) {
             if (pending != null) pending.finish(outs);
             return;
         }
         try (GradMode.Scope noRecord = GradMode.set(false)) { // a dtype-converting copy below is part of this op
-            op.kernel().run(args, targets, spec);
+            (device == Device.CPU ? op.kernel() : Backends.kernel(op, device)).run(args, targets, spec);
             for (int i = 0; i < outs.length; i++) {
                 if (!direct && targets[i] != outs[i]) outs[i].copy_(targets[i]);
                 outs[i].bumpVersion();

@@ -84,6 +84,18 @@ public final class Storage {
         return new Storage(kind, bytes / width, null, segment, Device.CPU);
     }
 
+    /**
+     * Storage that a device backend allocated on {@code device}: its memory is the backend's ({@code array}
+     * and {@code segment} may be null for memory the host cannot address); only that backend's kernels
+     * read or write it.
+     */
+    public static Storage ofDevice(Device device, DType.StorageKind kind, long slots, Object array, MemorySegment segment) {
+        if (device == Device.CPU || device == Device.META) {
+            throw new TorchException("Storage.ofDevice: " + device + " storage is allocated by allocate/meta, not by a backend");
+        }
+        return new Storage(kind, slots, array, segment, device);
+    }
+
     public static int slotBytes(DType.StorageKind kind) {
         return switch (kind) {
             case BYTE -> 1;

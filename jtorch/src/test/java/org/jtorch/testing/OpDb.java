@@ -30,6 +30,7 @@ import org.jtorch.ops.ClampOps;
 import org.jtorch.ops.ComplexOps;
 import org.jtorch.ops.CopyOps;
 import org.jtorch.ops.Creation;
+import org.jtorch.ops.DeviceCopyOps;
 import org.jtorch.ops.DistanceOps;
 import org.jtorch.ops.EinsumOps;
 import org.jtorch.ops.IndexingOps;
@@ -65,7 +66,7 @@ public final class OpDb {
 
     /** The op families: every {@code public static final OpDef} field of these classes is an op. */
     public static final List<Class<?>> FAMILIES = List.of(ArrangeOps.class, BackwardOps.class, ClampOps.class,
-            ComplexOps.class, CopyOps.class, Creation.class, DistanceOps.class, EinsumOps.class, IndexingOps.class, JoinOps.class,
+            ComplexOps.class, CopyOps.class, Creation.class, DeviceCopyOps.class, DistanceOps.class, EinsumOps.class, IndexingOps.class, JoinOps.class,
             LinalgOps.class, MatmulOps.class, PadBackwardOps.class, PointwiseOps.class, RandomOps.class, ReductionOps.class,
             ScatterOps.class, SearchOps.class, ShapeOps.class, SortOps.class, TernaryOps.class);
 
@@ -258,6 +259,10 @@ public final class OpDb {
         complex(t);
         copyAndCreation(t);
         distance(t);
+        // (self, device): to the device the inputs are on (CPU or meta); other devices in DeviceBackendTest
+        t.add(op(DeviceCopyOps.TO_DEVICE, s("2x3", in -> a(in.t(2, 3), in.device())), s("0-d", in -> a(in.t(), in.device())),
+                s("empty", in -> a(in.t(0, 3), in.device())), s("transposed", in -> a(in.nc(3, 4), in.device())),
+                s("expanded", in -> a(in.ex(3, 4), in.device())), s("offset", in -> a(in.off(2, 3), in.device()))));
         einsum(t);
         t.addAll(IndexingOpDb.entries());
         join(t);
