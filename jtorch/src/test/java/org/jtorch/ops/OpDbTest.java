@@ -59,6 +59,7 @@ class OpDbTest {
             Map.entry("linalg_cholesky", List.of("is not positive-definite")),
             Map.entry("linalg_inv", List.of("the input matrix is singular")),
             Map.entry("linalg_solve", List.of("the input matrix is singular")),
+            Map.entry("linalg_lu_factor", List.of("is zero and using it on lu_solve")),
             // probabilities outside [0, 1]
             Map.entry("bernoulli", List.of("Expected p_in >= 0 && p_in <= 1")),
             Map.entry("bernoulli.Tensor", List.of("Expected p_in >= 0 && p_in <= 1")),

@@ -36,6 +36,7 @@ import org.jtorch.ops.EinsumOps;
 import org.jtorch.ops.IndexingOps;
 import org.jtorch.ops.JoinOps;
 import org.jtorch.ops.LinalgOps;
+import org.jtorch.ops.LinalgSolveOps;
 import org.jtorch.ops.MatmulOps;
 import org.jtorch.ops.OpDef;
 import org.jtorch.ops.PadBackwardOps;
@@ -65,10 +66,30 @@ public final class OpDb {
     private OpDb() {}
 
     /** The op families: every {@code public static final OpDef} field of these classes is an op. */
-    public static final List<Class<?>> FAMILIES = List.of(ArrangeOps.class, BackwardOps.class, ClampOps.class,
-            ComplexOps.class, CopyOps.class, Creation.class, DeviceCopyOps.class, DistanceOps.class, EinsumOps.class, IndexingOps.class, JoinOps.class,
-            LinalgOps.class, MatmulOps.class, PadBackwardOps.class, PointwiseOps.class, RandomOps.class, ReductionOps.class,
-            ScatterOps.class, SearchOps.class, ShapeOps.class, SortOps.class, TernaryOps.class);
+    public static final List<Class<?>> FAMILIES = List.of(
+            ArrangeOps.class,
+            BackwardOps.class,
+            ClampOps.class,
+            ComplexOps.class,
+            CopyOps.class,
+            Creation.class,
+            DeviceCopyOps.class,
+            DistanceOps.class,
+            EinsumOps.class,
+            IndexingOps.class,
+            JoinOps.class,
+            LinalgOps.class,
+            LinalgSolveOps.class,
+            MatmulOps.class,
+            PadBackwardOps.class,
+            PointwiseOps.class,
+            RandomOps.class,
+            ReductionOps.class,
+            ScatterOps.class,
+            SearchOps.class,
+            ShapeOps.class,
+            SortOps.class,
+            TernaryOps.class);
 
     /** Dtypes every entry is swept over; an op refuses some of them, and must refuse them on meta too. */
     public static final List<DType> DTYPES = List.of(BOOL, UINT8, UINT64, INT8, INT32, INT64, FLOAT16, BFLOAT16,
@@ -268,6 +289,7 @@ public final class OpDb {
         join(t);
         matmul(t);
         linalg(t);
+        linalgSolve(t);
         random(t);
         reductions(t);
         search(t);
@@ -693,6 +715,65 @@ public final class OpDb {
                 s("mismatch", in -> a(in.t(3, 3), in.t(2, 1), true)), s("batch-mismatch", in -> a(in.t(2, 3, 3), in.t(3, 3, 1), true)),
                 s("mixed-dtypes", in -> a(in.t(3, 3), in.t(FLOAT64, 3, 1), true)), s("1-d-A", in -> a(in.t(3), in.t(3), true))));
     }
+
+    /** The solvers, factorizations and matrix functions of {@link LinalgSolveOps}. */
+    private static void linalgSolve(List<Entry> t) {
+        // (A)
+        for (OpDef op : List.of(LinalgSolveOps.MATRIX_EXP, LinalgSolveOps.EIG, LinalgSolveOps.EIGVALS)) {
+            t.add(op(op, s("3x3", in -> a(in.t(3, 3))), s("batched-transposed", in -> a(in.nc(2, 3, 3))),
+                    s("expanded", in -> a(in.ex(2, 3, 3))), s("offset", in -> a(in.off(2, 2))), s("1x1", in -> a(in.t(1, 1))),
+                    s("empty", in -> a(in.t(2, 0, 0))), s("empty-batch", in -> a(in.t(0, 2, 2))),
+                    s("1-d", in -> a(in.t(3))), s("non-square", in -> a(in.t(3, 2)))));
+        }
+        // (A, B, upper, left, unitriangular); batch dims broadcast
+        t.add(op(LinalgSolveOps.SOLVE_TRIANGULAR, s("upper", in -> a(in.t(3, 3), in.t(3, 2), true, true, false)),
+                s("lower-right-unit", in -> a(in.t(3, 3), in.t(2, 3), false, false, true)),
+                s("broadcast-transposed", in -> a(in.nc(2, 1, 3, 3), in.nc(4, 3, 2), true, true, false)),
+                s("expanded-offset", in -> a(in.ex(2, 3, 3), in.off(3, 2), false, true, false)),
+                s("empty", in -> a(in.t(0, 0), in.t(0, 2), true, true, false)),
+                s("mismatch", in -> a(in.t(3, 3), in.t(2, 1), true, true, false)),
+                s("1-d-B", in -> a(in.t(3, 3), in.t(3), true, true, false)),
+                s("mixed-dtypes", in -> a(in.t(3, 3), in.t(FLOAT64, 3, 1), true, true, false))));
+        // (A, pivot, check_errors) and (A, pivot)
+        t.add(op(LinalgSolveOps.LU_FACTOR_EX, s("3x3", in -> a(in.t(3, 3), true, false)), s("wide", in -> a(in.t(2, 4), true, true)),
+                s("tall-batched-transposed", in -> a(in.nc(2, 4, 3), true, false)), s("expanded", in -> a(in.ex(2, 3, 3), true, false)),
+                s("empty", in -> a(in.t(2, 0, 3), true, false)), s("1-d", in -> a(in.t(3), true, false)),
+                s("no-pivot", in -> a(in.t(2, 2), false, false))));
+        for (OpDef op : List.of(LinalgSolveOps.LU_FACTOR, LinalgSolveOps.LU)) {
+            t.add(op(op, s("3x3", in -> a(in.t(3, 3), true)), s("wide", in -> a(in.t(2, 4), true)),
+                    s("tall-batched-transposed", in -> a(in.nc(2, 4, 3), true)), s("offset", in -> a(in.off(3, 3), true)),
+                    s("empty", in -> a(in.t(0, 3, 3), true)), s("1-d", in -> a(in.t(3), true)), s("no-pivot", in -> a(in.t(2, 2), false))));
+        }
+        // (LU, pivots, B, left, adjoint); pivots of ones are valid interchanges (row i with row 1)
+        t.add(op(LinalgSolveOps.LU_SOLVE, s("left", in -> a(in.t(3, 3), ones32(in, 3), in.t(3, 2), true, false)),
+                s("right-adjoint", in -> a(in.t(3, 3), ones32(in, 3), in.t(2, 3), false, true)),
+                s("broadcast-transposed", in -> a(in.nc(2, 1, 3, 3), ones32(in, 2, 1, 3), in.nc(4, 3, 2), true, true)),
+                s("expanded", in -> a(in.ex(2, 3, 3), ones32(in, 2, 3), in.off(3, 1), false, false)),
+                s("empty", in -> a(in.t(0, 0), ones32(in, 0), in.t(0, 2), true, false)),
+                s("pivots-int64", in -> a(in.t(3, 3), in.t(INT64, 3), in.t(3, 2), true, false)),
+                s("pivots-shape", in -> a(in.t(3, 3), ones32(in, 2), in.t(3, 2), true, false)),
+                s("mismatch", in -> a(in.t(3, 3), ones32(in, 3), in.t(2, 2), true, false))));
+        // (A, n)
+        t.add(op(LinalgSolveOps.MATRIX_POWER, s("square", in -> a(in.t(3, 3), 2L)), s("cube-transposed", in -> a(in.nc(2, 3, 3), 3L)),
+                s("zero", in -> a(in.ex(2, 2, 2), 0L)), s("inverse", in -> a(in.off(3, 3), -1L)), s("one", in -> a(in.t(2, 2), 1L)),
+                s("empty", in -> a(in.t(0, 2, 2), 5L)), s("non-square", in -> a(in.t(2, 3), 2L))));
+        // (x, y, dim)
+        t.add(op(LinalgSolveOps.CROSS, s("last", in -> a(in.t(2, 3), in.t(2, 3), -1L)), s("broadcast", in -> a(in.t(4, 1, 3), in.t(2, 3), -1L)),
+                s("dim0-transposed", in -> a(in.nc(3, 4), in.t(3, 4), 0L)), s("expanded", in -> a(in.ex(2, 3), in.off(2, 3), 1L)),
+                s("empty", in -> a(in.t(0, 3), in.t(0, 3), -1L)), s("length", in -> a(in.t(2, 2), in.t(2, 2), -1L)),
+                s("ranks", in -> a(in.t(2, 3), in.t(3), -1L))));
+        t.add(op(LinalgSolveOps.VECDOT, s("last", in -> a(in.t(2, 3), in.t(2, 3), -1L)), s("broadcast", in -> a(in.t(4, 1, 3), in.t(3), -1L)),
+                s("dim0-transposed", in -> a(in.nc(3, 4), in.t(3, 4), 0L)), s("expanded", in -> a(in.ex(2, 3), in.off(2, 3), 1L)),
+                s("empty", in -> a(in.t(0, 3), in.t(0, 3), -1L)), s("mixed-dtypes", in -> a(in.t(2, 3), in.t(FLOAT64, 2, 3), -1L))));
+        // (tensors)
+        t.add(op(LinalgSolveOps.MULTI_DOT, s("chain", in -> a((Object) ts(in.t(2, 3), in.t(3, 4), in.t(4, 2)))),
+                s("vectors", in -> a((Object) ts(in.t(3), in.nc(3, 4), in.off(4)))), s("two", in -> a((Object) ts(in.ex(2, 3), in.t(3, 2)))),
+                s("empty", in -> a((Object) ts(in.t(0, 3), in.t(3, 2)))), s("one", in -> a((Object) ts(in.t(2, 2)))),
+                s("mismatch", in -> a((Object) ts(in.t(2, 3), in.t(2, 3)))), s("middle-1-d", in -> a((Object) ts(in.t(2, 3), in.t(3), in.t(3, 2))))));
+    }
+
+    /** Valid LU pivots (all ones) of the given shape on the sample's device. */
+    private static Tensor ones32(SampleInputs in, long... shape) { return Torch.ones(shape, INT32, in.device()); }
 
     private static void matmul(List<Entry> t) {
         // (self, mat2)

@@ -63,7 +63,7 @@ public final class Lapack {
      * -Xss4m. A single worker with a 64 MB stack makes that independent of the caller's thread; it
      * also serialises LAPACK calls, which OpenBLAS parallelises internally anyway.
      */
-    private static final class Worker {
+    static final class Worker {
         private static volatile Thread thread;
         private static final ExecutorService EXECUTOR = Executors.newSingleThreadExecutor(task -> {
             Thread t = new Thread(null, task, "jtorch-lapack", 64L << 20);
@@ -107,7 +107,7 @@ public final class Lapack {
 
     /** A downcall; MethodHandle.invokeExact declares Throwable. */
     @FunctionalInterface
-    private interface NativeCall {
+    interface NativeCall {
         int run() throws Throwable;
     }
 
@@ -182,7 +182,7 @@ public final class Lapack {
 
     // ---------------------------------------------------------------- validation
 
-    private static void requireAvailable(String fn) {
+    static void requireAvailable(String fn) {
         if (!isAvailable()) throw new TorchException(fn + ": OpenBLAS is unavailable: " + OpenBlas.unavailableReason());
     }
 
@@ -191,7 +191,7 @@ public final class Lapack {
     }
 
     /** LAPACKE's negative info means an illegal argument, which the checks above exist to prevent. */
-    private static int checked(String fn, int info) {
+    static int checked(String fn, int info) {
         if (info < 0) throw new TorchException(fn + ": LAPACKE rejected argument " + (-info) + " (info = " + info + ")");
         return info;
     }
@@ -229,7 +229,7 @@ public final class Lapack {
         return region;
     }
 
-    private static void usable(String fn, String name, MemorySegment seg, boolean written) {
+    static void usable(String fn, String name, MemorySegment seg, boolean written) {
         if (seg == null) throw invalid(fn, name, "is null");
         if (!seg.isNative()) throw invalid(fn, name, "is not a native segment");
         if (!seg.scope().isAlive()) throw invalid(fn, name, "belongs to a closed arena");
@@ -237,7 +237,7 @@ public final class Lapack {
         if (written && seg.isReadOnly()) throw invalid(fn, name, "is read-only");
     }
 
-    private static TorchException invalid(String fn, String argument, String problem) {
+    static TorchException invalid(String fn, String argument, String problem) {
         return new TorchException(fn + ": " + argument + " " + problem);
     }
 

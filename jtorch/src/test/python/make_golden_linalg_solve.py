@@ -1,0 +1,217 @@
+#!/usr/bin/python3
+# -*- coding: utf-8 -*-
+"""Golden-fixture generator for JTorch's linalg solvers, factorizations and matrix functions.
+
+What it makes
+    jtorch/src/test/resources/golden/linalg_solve.json: inputs and reference
+    outputs for linalg.matrix_exp (against scipy.linalg.expm, computed in
+    float64 / complex128 from the exact input values), linalg.eigvals,
+    linalg.lu / lu_factor, linalg.solve_triangular, linalg.matrix_power,
+    linalg.cross, linalg.vecdot and linalg.multi_dot (against PyTorch).
+
+How to run (from the repository root)
+    /usr/bin/python3 jtorch/src/test/python/make_golden_linalg_solve.py
+
+Requirements
+    Debian's PyTorch 1.13 (CPU) plus numpy/scipy for the system python.
+    Deterministic: inputs come from numpy generators seeded per case, keys are
+    sorted; re-running gives a byte-identical file.
+
+1.13 versus 2.15
+    matrix_exp references come from scipy (independent of PyTorch's own
+    matrix_exp, which before 2.15 had the wrong degree-8 coefficient), so no
+    case depends on 1.13's matrix_exp.  Everything else is unchanged between
+    1.13 and 2.15.
+
+File format: as make_golden_core.py ({"cases": [...]}, tensors as
+    {"dtype", "shape", "data"}, complex data flattened [re, im, ...]).
+    matrix_exp cases carry kwarg "tol": the absolute-plus-relative tolerance the
+    Java test applies (round-off of the dtype times a small factor, scaled by
+    the size of the result).
+"""
+import json
+import math
+import os
+
+import numpy as np
+import scipy.linalg
+import torch
+
+torch.set_num_threads(1)
+CASES = []
+f32, f64, c64, c128 = torch.float32, torch.float64, torch.complex64, torch.complex128
+
+
+def dname(dt):
+    return str(dt).replace("torch.", "")
+
+
+def enc_float(x):
+    x = float(x)
+    if math.isnan(x):
+        return "nan"
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return x
+
+
+def enc(t):
+    t = torch.as_tensor(t).detach().contiguous()
+    flat = t.reshape(-1)
+    if t.dtype.is_complex:
+        data = [enc_float(v) for v in torch.view_as_real(flat.to(c128)).reshape(-1).tolist()]
+    elif t.dtype.is_floating_point:
+        data = [enc_float(v) for v in flat.to(f64).tolist()]
+    else:
+        data = [int(v) for v in flat.tolist()]
+    return {"dtype": dname(t.dtype), "shape": list(t.shape), "data": data}
+
+
+def case(id_, op, args, out, kwargs=None):
+    CASES.append({"id": id_, "op": op, "args": [enc(a) if isinstance(a, torch.Tensor) else a for a in args],
+                  "kwargs": kwargs or {}, "out": out})
+
+
+def rng(seed):
+    return np.random.default_rng(seed)
+
+
+def scaled(a, norm):
+    """a rescaled to the given 1-norm."""
+    return a * (norm / np.abs(a).sum(axis=-2).max())
+
+
+# ---------------------------------------------------------------- matrix_exp
+
+def expm_case(name, a, dtype):
+    """a: numpy array (..., n, n); the reference is scipy's expm of the dtype-rounded input, per matrix."""
+    t = torch.tensor(a).to(dtype)
+    exact = t.to(c128 if dtype.is_complex else f64).numpy()
+    ref = np.empty_like(exact)
+    for idx in np.ndindex(exact.shape[:-2]):
+        ref[idx] = scipy.linalg.expm(exact[idx])
+    eps = torch.finfo(dtype).eps
+    scale = max(1.0, float(np.abs(ref).max())) if ref.size else 1.0
+    case("matrix_exp/%s/%s" % (name, dname(dtype)), "matrix_exp", [t],
+         enc(torch.tensor(ref)), {"tol": enc_float(64 * eps * scale)})
+
+
+def matrix_exp_cases():
+    for dtype in (f32, f64):
+        g = rng(1)
+        base = g.standard_normal((4, 4))
+        # one matrix per Taylor degree region (float64 thresholds) and beyond
+        for norm in (1e-20, 1e-9, 1e-5, 0.04, 0.2, 0.8, 3.0, 40.0):
+            expm_case("norm%g" % norm, scaled(base, norm), dtype)
+        expm_case("zero", np.zeros((3, 3)), dtype)
+        expm_case("nilpotent", np.triu(rng(2).standard_normal((4, 4)), 1), dtype)
+        expm_case("jordan", np.array([[2.0, 1, 0], [0, 2, 1], [0, 0, 2]]), dtype)
+        expm_case("near-singular", np.array([[1.0, 1], [1, 1 + 1e-10]]), dtype)
+        expm_case("negative-definite", -60 * np.eye(3) + 0.1 * rng(3).standard_normal((3, 3)), dtype)
+        expm_case("rotation", np.array([[0.0, -0.5], [0.5, 0]]), dtype)
+        expm_case("1x1", np.array([[-1.5]]), dtype)
+        # a batch mixing norms: PyTorch takes the degree-18 path for all of them
+        expm_case("batch", np.stack([scaled(base, 1e-3), scaled(base, 0.3), scaled(base, 7.0)]), dtype)
+    expm_case("rotation-theta0.04", np.array([[0.0, -0.04], [0.04, 0]]), f64)
+    expm_case("spec-example", np.array([[1.0, 2], [-1, 3]]), f64)
+    expm_case("half-turn", np.array([[0.0, -math.pi], [math.pi, 0]]), f64)
+    expm_case("large", scaled(rng(4).standard_normal((5, 5)), 300.0) - 300 * np.eye(5), f64)
+    for dtype in (c64, c128):
+        g = rng(5)
+        z = g.standard_normal((3, 3)) + 1j * g.standard_normal((3, 3))
+        for norm in (1e-6, 0.03, 0.5, 9.0):
+            expm_case("complex-norm%g" % norm, scaled(z, norm), dtype)
+        expm_case("complex-1x1", np.array([[0.5 + 2.0j]]), dtype)
+        expm_case("complex-batch", np.stack([scaled(z, 0.01), scaled(z, 5.0)]), dtype)
+
+
+# ---------------------------------------------------------------- decompositions and solvers
+
+def eigvals_cases():
+    mats = {
+        "2x2": [[1.0, 2], [3, 4]],
+        "rotation": [[0.0, -1], [1, 0]],
+        "diag": [[2.0, 0], [0, 3]],
+        "random4": rng(6).standard_normal((4, 4)).tolist(),
+    }
+    for name, m in mats.items():
+        for dtype in (f64, c128):
+            t = torch.tensor(m, dtype=f64).to(dtype)
+            case("eigvals/%s/%s" % (name, dname(dtype)), "eigvals", [t], enc(torch.linalg.eigvals(t)))
+    g = rng(7)
+    z = torch.tensor(g.standard_normal((2, 3, 3)) + 1j * g.standard_normal((2, 3, 3)))
+    case("eigvals/complex-batch/complex128", "eigvals", [z], enc(torch.linalg.eigvals(z)))
+
+
+def lu_cases():
+    g = rng(8)
+    for shape in ((4, 4), (3, 5), (5, 3), (2, 3, 3)):
+        a = torch.tensor(g.standard_normal(shape))
+        P, L, U = torch.linalg.lu(a)
+        case("lu/%s/float64" % "x".join(map(str, shape)), "lu", [a], [enc(P), enc(L), enc(U)])
+        LU, piv = torch.linalg.lu_factor(a)
+        case("lu_factor/%s/float64" % "x".join(map(str, shape)), "lu_factor", [a], [enc(LU), enc(piv)])
+    z = torch.tensor(g.standard_normal((3, 3)) + 1j * g.standard_normal((3, 3)))
+    P, L, U = torch.linalg.lu(z)
+    case("lu/3x3/complex128", "lu", [z], [enc(P), enc(L), enc(U)])
+    sing = torch.tensor([[1.0, 2], [2, 4]], dtype=f64)
+    LU, piv, info = torch.linalg.lu_factor_ex(sing)
+    case("lu_factor_ex/singular/float64", "lu_factor_ex", [sing], [enc(LU), enc(piv), enc(info)])
+
+
+def solve_triangular_cases():
+    g = rng(9)
+    a = torch.tensor(g.standard_normal((4, 4))) + 4 * torch.eye(4, dtype=f64)
+    b = torch.tensor(g.standard_normal((4, 2)))
+    for upper in (True, False):
+        for unit in (False, True):
+            A = a.triu() if upper else a.tril()
+            x = torch.linalg.solve_triangular(A, b, upper=upper, unitriangular=unit)
+            case("solve_triangular/upper=%s/unit=%s/float64" % (upper, unit), "solve_triangular", [A, b], enc(x),
+                 {"upper": upper, "left": True, "unitriangular": unit})
+    bt = b.mT.contiguous()
+    x = torch.linalg.solve_triangular(a.triu(), bt, upper=True, left=False)
+    case("solve_triangular/right/float64", "solve_triangular", [a.triu(), bt], enc(x),
+         {"upper": True, "left": False, "unitriangular": False})
+    z = torch.tensor(g.standard_normal((3, 3)) + 1j * g.standard_normal((3, 3))) + 3 * torch.eye(3)
+    zb = torch.tensor(g.standard_normal((3, 2)) + 1j * g.standard_normal((3, 2)))
+    x = torch.linalg.solve_triangular(z.tril(), zb, upper=False)
+    case("solve_triangular/lower/complex128", "solve_triangular", [z.tril(), zb], enc(x),
+         {"upper": False, "left": True, "unitriangular": False})
+
+
+def misc_cases():
+    g = rng(10)
+    a = torch.tensor(g.standard_normal((3, 3))) + 2 * torch.eye(3, dtype=f64)
+    for n in (0, 1, 2, 3, 5, -1, -3):
+        case("matrix_power/%d/float64" % n, "matrix_power", [a], enc(torch.linalg.matrix_power(a, n)), {"n": n})
+    x, y = torch.tensor(g.standard_normal((2, 3))), torch.tensor(g.standard_normal((1, 3)))
+    case("cross/broadcast/float64", "cross", [x, y], enc(torch.linalg.cross(x, y)), {"dim": -1})
+    x0, y0 = torch.tensor(g.standard_normal((3, 2))), torch.tensor(g.standard_normal((3, 2)))
+    case("cross/dim0/float64", "cross", [x0, y0], enc(torch.linalg.cross(x0, y0, dim=0)), {"dim": 0})
+    zx = torch.tensor(g.standard_normal((2, 4)) + 1j * g.standard_normal((2, 4)))
+    zy = torch.tensor(g.standard_normal((4,)) + 1j * g.standard_normal((4,)))
+    case("vecdot/complex128", "vecdot", [zx, zy], enc(torch.linalg.vecdot(zx, zy)), {"dim": -1})
+    ms = [torch.tensor(g.standard_normal(s)) for s in ((5,), (5, 2), (2, 7), (7, 3))]
+    case("multi_dot/vector-first/float64", "multi_dot", ms, enc(torch.linalg.multi_dot(ms)))
+    ms = [torch.tensor(g.standard_normal(s)) for s in ((10, 30), (30, 5), (5, 60), (60,))]
+    case("multi_dot/vector-last/float64", "multi_dot", ms, enc(torch.linalg.multi_dot(ms)))
+
+
+def write(path):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    lines = [json.dumps(c, sort_keys=True, separators=(",", ":"), allow_nan=False, ensure_ascii=True) for c in CASES]
+    tail = '\n],"generator":%s,"torch":%s}\n' % (json.dumps("make_golden_linalg_solve.py"), json.dumps(torch.__version__))
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write('{"cases":[\n' + ",\n".join(lines) + tail)
+
+
+if __name__ == "__main__":
+    matrix_exp_cases()
+    eigvals_cases()
+    lu_cases()
+    solve_triangular_cases()
+    misc_cases()
+    here = os.path.dirname(os.path.abspath(__file__))
+    write(os.path.join(here, "..", "resources", "golden", "linalg_solve.json"))
+    print("%d cases" % len(CASES))
