@@ -211,6 +211,7 @@ def build(name):
             m.out_proj.bias.normal_()
         kpm = torch.tensor([[False, False, True, False], [False, True, True, False]])
         am = torch.randn(3, 4)
+        build.attn_mask = am
         return m, [leaf(2, 3, 8, **f32), leaf(2, 4, 8, **f32), leaf(2, 4, 8, **f32)], \
             lambda m, q, k, v: m(q, k, v, key_padding_mask=kpm, attn_mask=am, average_attn_weights=False)
     if name == "mha_kvdim_noweights":
@@ -251,7 +252,7 @@ for i, name in enumerate(MODULES):
     diff_inputs = [x for x in inputs if x.requires_grad]
     grads = torch.autograd.grad(main, diff_inputs + [p for _, p in params], go, allow_unused=True)
     gi = iter(grads[:len(diff_inputs)])
-    extra = {}
+    extra = {"attn_mask": t(build.attn_mask)} if name == "mha_masks" else {}
     if isinstance(out, tuple) and out[1] is not None:
         extra["attn_weights"] = t(out[1])
     cases.append({"id": name, "op": "module", "args": [t(x) for x in inputs], "kwargs": {"module": name},

@@ -66,7 +66,7 @@ abstract class BatchNormNd extends Module {
         double factor = momentum == null ? 0.0 : momentum;
         if (isTraining() && trackRunningStats) {
             try (var g = Torch.noGrad()) {
-                numBatchesTracked().add_(1L);
+                numBatchesTracked().add_(Torch.ones(new long[0], DType.INT64, Device.CPU));
             }
             factor = momentum == null ? 1.0 / numBatchesTracked().item() : momentum;
         }
