@@ -28,6 +28,7 @@ import org.jtorch.ops.ArrangeOps.PadMode;
 import org.jtorch.ops.BackwardOps;
 import org.jtorch.ops.ClampOps;
 import org.jtorch.ops.ComplexOps;
+import org.jtorch.ops.ConvOps;
 import org.jtorch.ops.CopyOps;
 import org.jtorch.ops.Creation;
 import org.jtorch.ops.DeviceCopyOps;
@@ -41,6 +42,7 @@ import org.jtorch.ops.MatmulOps;
 import org.jtorch.ops.OpDef;
 import org.jtorch.ops.PadBackwardOps;
 import org.jtorch.ops.PointwiseOps;
+import org.jtorch.ops.PoolOps;
 import org.jtorch.ops.RandomOps;
 import org.jtorch.ops.ReductionOps;
 import org.jtorch.ops.ScatterOps;
@@ -71,6 +73,7 @@ public final class OpDb {
             BackwardOps.class,
             ClampOps.class,
             ComplexOps.class,
+            ConvOps.class,
             CopyOps.class,
             Creation.class,
             DeviceCopyOps.class,
@@ -83,6 +86,7 @@ public final class OpDb {
             MatmulOps.class,
             PadBackwardOps.class,
             PointwiseOps.class,
+            PoolOps.class,
             RandomOps.class,
             ReductionOps.class,
             ScatterOps.class,
@@ -296,6 +300,7 @@ public final class OpDb {
         shapes(t);
         sort(t);
         ternaryOps(t);
+        convolutionAndPooling(t);
         return List.copyOf(t);
     }
 
@@ -1231,6 +1236,90 @@ public final class OpDb {
                 s("transposed", in -> a(in.nc(3, 4), in.nc(BOOL, 3, 4), in.t())),
                 s("overflowing-value", in -> a(in.t(2, 3), in.mask(2, 3), in.value(FLOAT64, 1000))),
                 s("1-d-value", in -> a(in.t(2, 3), in.mask(2, 3), in.t(1)))));
+    }
+
+    // ---- convolution and pooling (ConvOps, PoolOps) ----------------------------------------------------------
+
+    private static void convolutionAndPooling(List<Entry> t) {
+        long[] one = ls(1), zero = ls(0);
+        // (input, weight, bias, stride, padding, dilation, groups)
+        t.add(op(ConvOps.CONVOLUTION, s("2d", in -> a(in.t(2, 3, 5, 4), in.t(4, 3, 3, 2), in.t(4), one, one, one, 1L)),
+                s("2d-strided-groups", in -> a(in.t(1, 4, 6, 6), in.t(2, 2, 3, 3), null, ls(2, 1), ls(0, 1), ls(1, 2), 2L)),
+                s("1d", in -> a(in.t(2, 2, 7), in.t(3, 2, 3), in.t(3), ls(2), one, ls(2), 1L)),
+                s("1x1", in -> a(in.t(2, 3, 2, 3), in.t(2, 3, 1, 1), null, one, zero, one, 1L)),
+                s("transposed", in -> a(in.nc(2, 3, 4, 5), in.nc(2, 3, 2, 2), null, one, one, one, 1L)),
+                s("expanded-offset", in -> a(in.ex(2, 2, 4, 4), in.off(3, 2, 3, 3), in.off(3), one, one, one, 1L)),
+                s("empty-batch", in -> a(in.t(0, 3, 5, 4), in.t(4, 3, 3, 2), null, one, zero, one, 1L)),
+                s("no-in-channels", in -> a(in.t(2, 0, 5, 4), in.t(4, 0, 3, 2), in.t(4), one, zero, one, 1L)),
+                s("channels-mismatch", in -> a(in.t(2, 3, 5, 4), in.t(4, 2, 3, 3), null, one, zero, one, 1L)),
+                s("groups-not-dividing", in -> a(in.t(2, 4, 5, 5), in.t(3, 2, 3, 3), null, one, zero, one, 2L)),
+                s("rank-mismatch", in -> a(in.t(2, 3, 5), in.t(4, 3, 3, 3), null, one, zero, one, 1L)),
+                s("kernel-too-large", in -> a(in.t(1, 1, 2, 2), in.t(1, 1, 3, 3), null, one, zero, one, 1L)),
+                s("bad-bias", in -> a(in.t(1, 1, 4, 4), in.t(2, 1, 3, 3), in.t(3), one, zero, one, 1L)),
+                s("zero-stride", in -> a(in.t(1, 1, 4, 4), in.t(1, 1, 3, 3), null, zero, zero, one, 1L)),
+                s("negative-padding", in -> a(in.t(1, 1, 4, 4), in.t(1, 1, 3, 3), null, one, ls(-1), one, 1L)),
+                s("3d-weight", in -> a(in.t(1, 1, 4, 4, 4), in.t(1, 1, 2, 2, 2), null, one, zero, one, 1L)),
+                s("mixed-dtypes", in -> a(in.t(1, 1, 4, 4), in.t(FLOAT64, 1, 1, 3, 3), null, one, zero, one, 1L))));
+        // (grad_output, weight, input_sizes, stride, padding, dilation, groups)
+        t.add(op(ConvOps.CONVOLUTION_BACKWARD_INPUT,
+                s("2d", in -> a(in.t(2, 4, 5, 3), in.t(4, 3, 3, 2), ls(2, 3, 5, 4), one, one, one, 1L)),
+                s("strided-groups", in -> a(in.t(1, 2, 2, 6), in.t(2, 2, 3, 3), ls(1, 4, 6, 6), ls(2, 1), ls(0, 1), ls(1, 2), 2L)),
+                s("1d", in -> a(in.t(2, 3, 4), in.t(3, 2, 3), ls(2, 2, 7), ls(2), one, ls(2), 1L)),
+                s("1x1-transposed", in -> a(in.nc(2, 2, 2, 3), in.nc(2, 3, 1, 1), ls(2, 3, 2, 3), one, zero, one, 1L)),
+                s("empty", in -> a(in.t(0, 4, 3, 3), in.t(4, 3, 3, 2), ls(0, 3, 5, 4), one, zero, one, 1L)),
+                s("grad-mismatch", in -> a(in.t(2, 4, 4, 4), in.t(4, 3, 3, 2), ls(2, 3, 5, 4), one, one, one, 1L))));
+        // (grad_output, input, weight_sizes, stride, padding, dilation, groups)
+        t.add(op(ConvOps.CONVOLUTION_BACKWARD_WEIGHT,
+                s("2d", in -> a(in.t(2, 4, 5, 3), in.t(2, 3, 5, 4), ls(4, 3, 3, 2), one, one, one, 1L)),
+                s("strided-groups", in -> a(in.t(1, 2, 2, 6), in.t(1, 4, 6, 6), ls(2, 2, 3, 3), ls(2, 1), ls(0, 1), ls(1, 2), 2L)),
+                s("1d", in -> a(in.t(2, 3, 4), in.t(2, 2, 7), ls(3, 2, 3), ls(2), one, ls(2), 1L)),
+                s("expanded", in -> a(in.ex(2, 2, 2, 3), in.off(2, 3, 2, 3), ls(2, 3, 1, 1), one, zero, one, 1L)),
+                s("empty", in -> a(in.t(0, 4, 3, 3), in.t(0, 3, 5, 4), ls(4, 3, 3, 2), one, zero, one, 1L)),
+                s("grad-mismatch", in -> a(in.t(2, 4, 4, 4), in.t(2, 3, 5, 4), ls(4, 3, 3, 2), one, one, one, 1L))));
+        // (self, kernel_size, stride, padding, dilation, ceil_mode)
+        t.add(op(PoolOps.MAX_POOL2D_WITH_INDICES, s("2x2", in -> a(in.t(2, 3, 4, 5), ls(2), ls(), zero, one, false)),
+                s("all-options", in -> a(in.t(1, 2, 7, 8), ls(3, 2), ls(2, 1), ls(1, 1), ls(1, 2), true)),
+                s("unbatched-transposed", in -> a(in.nc(2, 5, 4), ls(2), ls(1), zero, one, false)),
+                s("expanded", in -> a(in.ex(3, 4, 4), ls(2), ls(2), ls(1), one, false)),
+                s("empty-batch", in -> a(in.t(0, 2, 4, 4), ls(2), ls(), zero, one, false)),
+                s("empty-plane", in -> a(in.t(1, 2, 0, 4), ls(2), ls(), zero, one, false)),
+                s("pad-too-large", in -> a(in.t(1, 2, 6, 6), ls(3), ls(), ls(2), one, false)),
+                s("too-small", in -> a(in.t(1, 1, 2, 2), ls(3), ls(), zero, one, false)),
+                s("rank-2", in -> a(in.t(4, 4), ls(2), ls(), zero, one, false)),
+                s("zero-kernel", in -> a(in.t(1, 1, 4, 4), ls(0), ls(1), zero, one, false))));
+        // (grad_output, self, kernel_size, stride, padding, dilation, ceil_mode, indices); indices are valid argmaxes
+        t.add(op(PoolOps.MAX_POOL2D_WITH_INDICES_BACKWARD,
+                s("2x2", in -> a(in.t(1, 2, 2, 2), in.t(1, 2, 4, 4), ls(2), ls(), zero, one, false,
+                        idx(in, ls(0, 3, 9, 15, 5, 2, 12, 10), 1, 2, 2, 2))),
+                s("transposed", in -> a(in.nc(2, 2, 2), in.nc(2, 4, 4), ls(2), ls(), zero, one, false,
+                        idx(in, ls(0, 3, 9, 15, 5, 2, 12, 10), 2, 2, 2))),
+                s("empty", in -> a(in.t(0, 2, 2, 2), in.t(0, 2, 4, 4), ls(2), ls(), zero, one, false, idx(in, ls(), 0, 2, 2, 2))),
+                s("shape-mismatch", in -> a(in.t(1, 2, 3, 2), in.t(1, 2, 4, 4), ls(2), ls(), zero, one, false,
+                        idx(in, ls(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11), 1, 2, 3, 2)))));
+        // (self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+        t.add(op(PoolOps.AVG_POOL2D, s("2x2", in -> a(in.t(2, 3, 4, 5), ls(2), ls(), zero, false, true, null)),
+                s("pad-exclude-ceil", in -> a(in.t(1, 2, 6, 7), ls(3), ls(2), ls(1), true, false, null)),
+                s("divisor", in -> a(in.nc(2, 5, 4), ls(2, 3), ls(1, 2), ls(1, 1), false, true, 5L)),
+                s("expanded", in -> a(in.ex(3, 4, 4), ls(2), ls(2), ls(1), false, true, null)),
+                s("empty-batch", in -> a(in.t(0, 2, 4, 4), ls(2), ls(), zero, false, true, null)),
+                s("zero-divisor", in -> a(in.t(1, 2, 4, 4), ls(2), ls(), zero, false, true, 0L)),
+                s("pad-too-large", in -> a(in.t(1, 2, 6, 6), ls(3), ls(), ls(2), false, true, null)),
+                s("rank-5", in -> a(in.t(1, 1, 1, 4, 4), ls(2), ls(), zero, false, true, null))));
+        // (grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)
+        t.add(op(PoolOps.AVG_POOL2D_BACKWARD, s("2x2", in -> a(in.t(2, 3, 2, 2), in.t(2, 3, 4, 5), ls(2), ls(), zero, false, true, null)),
+                s("pad-exclude-ceil", in -> a(in.nc(1, 2, 4, 4), in.t(1, 2, 6, 7), ls(3), ls(2), ls(1), true, false, null)),
+                s("empty", in -> a(in.t(0, 2, 2, 2), in.t(0, 2, 4, 4), ls(2), ls(), zero, false, true, null)),
+                s("grad-mismatch", in -> a(in.t(2, 3, 3, 2), in.t(2, 3, 4, 5), ls(2), ls(), zero, false, true, null))));
+        // (self, output_size)
+        t.add(op(PoolOps.ADAPTIVE_AVG_POOL2D, s("3x2", in -> a(in.t(2, 3, 7, 5), ls(3, 2))),
+                s("up-transposed", in -> a(in.nc(2, 3, 3), ls(4, 5))), s("expanded", in -> a(in.ex(3, 4, 4), ls(1, 1))),
+                s("empty-batch", in -> a(in.t(0, 2, 4, 4), ls(2, 2))), s("zero-output", in -> a(in.t(1, 2, 4, 4), ls(0, 2))),
+                s("empty-plane", in -> a(in.t(1, 2, 0, 4), ls(2, 2))), s("rank-2", in -> a(in.t(4, 4), ls(2, 2))),
+                s("bad-output-size", in -> a(in.t(1, 2, 4, 4), ls(2, 2, 2)))));
+        // (grad_output, self)
+        t.add(op(PoolOps.ADAPTIVE_AVG_POOL2D_BACKWARD, s("3x2", in -> a(in.t(2, 3, 3, 2), in.t(2, 3, 7, 5))),
+                s("transposed", in -> a(in.nc(2, 4, 5), in.nc(2, 3, 3))), s("empty", in -> a(in.t(0, 2, 2, 2), in.t(0, 2, 4, 4))),
+                s("rank-mismatch", in -> a(in.t(3, 2), in.t(2, 3, 7, 5)))));
     }
 
     /** An int64 index tensor holding {@code values} on CPU (zeros on meta, which never reads them). */

@@ -6,8 +6,10 @@ import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
+import org.jtorch.ValuesIndices;
 import org.jtorch.internal.Shapes;
 import org.jtorch.nn.Reduction;
+import org.jtorch.ops.PoolOps;
 import org.jtorch.ops.RandomOps;
 import org.jtorch.ops.ReductionOps;
 import org.jtorch.ops.ScatterOps;
@@ -281,4 +283,148 @@ public final class F {
     /** {@code torch.nn.functional.pdist(input, p)}. */
     public static Tensor pdist(Tensor input, double p) { return org.jtorch.ops.DistanceOps.pdist(input, p); }
 
+
+    // ---- convolution, pooling, normalisation, attention modules --------------------------------------------
+
+    /** {@code F.conv1d(input, weight)}: stride 1, no padding. */
+    public static Tensor conv1d(Tensor input, Tensor weight) { return conv1d(input, weight, null, 1, 0, 1, 1); }
+
+    /** {@code F.conv1d(input, weight, bias, stride, padding, dilation, groups)}; a null bias is omitted. */
+    public static Tensor conv1d(Tensor input, Tensor weight, Tensor bias, long stride, long padding, long dilation, long groups) {
+        return Convolutions.conv(1, input, weight, bias, new long[] {stride}, new long[] {padding}, new long[] {dilation}, groups);
+    }
+
+    /** {@code F.conv1d(input, weight, bias, stride, padding="same"|"valid", dilation, groups)}. */
+    public static Tensor conv1d(Tensor input, Tensor weight, Tensor bias, long stride, String padding, long dilation, long groups) {
+        return Convolutions.conv(1, input, weight, bias, new long[] {stride}, padding, new long[] {dilation}, groups);
+    }
+
+    /** {@code F.conv2d(input, weight)}: stride 1, no padding. */
+    public static Tensor conv2d(Tensor input, Tensor weight) {
+        return conv2d(input, weight, null, new long[] {1}, new long[] {0}, new long[] {1}, 1);
+    }
+
+    /** {@code F.conv2d(input, weight, bias)}. */
+    public static Tensor conv2d(Tensor input, Tensor weight, Tensor bias) {
+        return conv2d(input, weight, bias, new long[] {1}, new long[] {0}, new long[] {1}, 1);
+    }
+
+    /**
+     * {@code F.conv2d(input, weight, bias, stride, padding, dilation, groups)}: stride, padding and dilation hold
+     * one value (both dims) or two; a null bias is omitted; the input is [N, C, H, W] or unbatched [C, H, W].
+     */
+    public static Tensor conv2d(Tensor input, Tensor weight, Tensor bias, long[] stride, long[] padding, long[] dilation,
+            long groups) {
+        return Convolutions.conv(2, input, weight, bias, stride, padding, dilation, groups);
+    }
+
+    /** {@code F.conv2d(input, weight, bias, stride, padding="same"|"valid", dilation, groups)}. */
+    public static Tensor conv2d(Tensor input, Tensor weight, Tensor bias, long[] stride, String padding, long[] dilation,
+            long groups) {
+        return Convolutions.conv(2, input, weight, bias, stride, padding, dilation, groups);
+    }
+
+    /** {@code F.max_pool2d(input, kernel_size)}: stride = kernel_size. */
+    public static Tensor maxPool2d(Tensor input, long... kernelSize) {
+        return maxPool2d(input, kernelSize, null, new long[] {0}, new long[] {1}, false);
+    }
+
+    /** {@code F.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)}; a null or empty stride is the kernel size. */
+    public static Tensor maxPool2d(Tensor input, long[] kernelSize, long[] stride, long[] padding, long[] dilation, boolean ceilMode) {
+        return maxPool2dWithIndices(input, kernelSize, stride, padding, dilation, ceilMode).values();
+    }
+
+    /** {@code F.max_pool2d(..., return_indices=True)}: the maxima and their flat positions in each input plane. */
+    public static ValuesIndices maxPool2dWithIndices(Tensor input, long[] kernelSize, long[] stride, long[] padding, long[] dilation,
+            boolean ceilMode) {
+        Tensor[] r = PoolOps.maxPool2dWithIndices(input, kernelSize, stride, padding, dilation, ceilMode);
+        return new ValuesIndices(r[0], r[1]);
+    }
+
+    /** {@code F.avg_pool2d(input, kernel_size)}: stride = kernel_size, no padding. */
+    public static Tensor avgPool2d(Tensor input, long... kernelSize) {
+        return avgPool2d(input, kernelSize, null, new long[] {0}, false, true, null);
+    }
+
+    /** {@code F.avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)}; null = default. */
+    public static Tensor avgPool2d(Tensor input, long[] kernelSize, long[] stride, long[] padding, boolean ceilMode,
+            boolean countIncludePad, Long divisorOverride) {
+        return PoolOps.avgPool2d(input, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
+    }
+
+    /** {@code F.adaptive_avg_pool2d(input, output_size)}: one value (square) or two. */
+    public static Tensor adaptiveAvgPool2d(Tensor input, long... outputSize) {
+        long[] size = outputSize.length == 1 ? new long[] {outputSize[0], outputSize[0]} : outputSize;
+        return PoolOps.adaptiveAvgPool2d(input, size);
+    }
+
+    /**
+     * {@code F.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)}. Training normalises
+     * with the batch statistics and, when running stats are given, updates them in place ({@code momentum} null =
+     * cumulative average, which needs {@code numBatchesTracked}); evaluation uses the running stats.
+     */
+    public static Tensor batchNorm(Tensor input, Tensor runningMean, Tensor runningVar, Tensor weight, Tensor bias,
+            boolean training, double momentum, double eps) {
+        return Norms.batchNorm(input, runningMean, runningVar, weight, bias, training, momentum, eps);
+    }
+
+    /** {@code F.batch_norm(input, running_mean, running_var)} in evaluation mode. */
+    public static Tensor batchNorm(Tensor input, Tensor runningMean, Tensor runningVar) {
+        return Norms.batchNorm(input, runningMean, runningVar, null, null, false, 0.1, 1e-5);
+    }
+
+    /** {@code F.group_norm(input, num_groups, weight, bias, eps)}; null weight/bias are omitted. */
+    public static Tensor groupNorm(Tensor input, long numGroups, Tensor weight, Tensor bias, double eps) {
+        return Norms.groupNorm(input, numGroups, weight, bias, eps);
+    }
+
+    /** {@code F.group_norm(input, num_groups)} with eps 1e-5. */
+    public static Tensor groupNorm(Tensor input, long numGroups) { return Norms.groupNorm(input, numGroups, null, null, 1e-5); }
+
+    /** {@code F.normalize(input, p, dim, eps)}: {@code x / max(‖x‖_p, eps)} along dim. */
+    public static Tensor normalize(Tensor input, double p, long dim, double eps) {
+        Tensor norm = Torch.vectorNorm(input, p, new long[] {dim}, true);
+        return input.div(norm.clampMin(eps));
+    }
+
+    /** {@code F.normalize(input)}: p = 2, dim = 1, eps = 1e-12. */
+    public static Tensor normalize(Tensor input) { return normalize(input, 2.0, 1, 1e-12); }
+
+    /** {@code F.bilinear(input1, input2, weight, bias)}: {@code y_k = x1ᵀ W_k x2 + b_k}; a null bias is omitted. */
+    public static Tensor bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor bias) {
+        return Layers.bilinear(input1, input2, weight, bias);
+    }
+
+    /**
+     * {@code F.embedding(input, weight, padding_idx, max_norm, norm_type)}: with a max_norm, the looked-up rows whose
+     * norm exceeds it are first rescaled in place in {@code weight}, as PyTorch does.
+     */
+    public static Tensor embedding(Tensor input, Tensor weight, Long paddingIdx, Double maxNorm, double normType) {
+        if (maxNorm != null) Layers.embeddingRenorm_(weight, input, maxNorm, normType);
+        return embedding(input, weight, paddingIdx);
+    }
+
+    /**
+     * {@code F.embedding_bag(input, weight, offsets, mode=..., per_sample_weights=, include_last_offset=, padding_idx=)}:
+     * mode "sum", "mean" or "max"; a 2-d input is a batch of equal bags and takes no offsets.
+     */
+    public static Tensor embeddingBag(Tensor input, Tensor weight, Tensor offsets, String mode, Tensor perSampleWeights,
+            boolean includeLastOffset, Long paddingIdx) {
+        return Layers.embeddingBag(input, weight, offsets, mode, perSampleWeights, includeLastOffset, paddingIdx);
+    }
+
+    /** {@code F.embedding_bag(input, weight, offsets)} with mode "mean". */
+    public static Tensor embeddingBag(Tensor input, Tensor weight, Tensor offsets) {
+        return Layers.embeddingBag(input, weight, offsets, "mean", null, false, null);
+    }
+
+    /** {@code F.cosine_embedding_loss(input1, input2, target, margin, reduction)}. */
+    public static Tensor cosineEmbeddingLoss(Tensor input1, Tensor input2, Tensor target, double margin, Reduction reduction) {
+        return Losses.cosineEmbeddingLoss(input1, input2, target, margin, reduction);
+    }
+
+    /** {@code F.cosine_embedding_loss(input1, input2, target)}: margin 0, mean. */
+    public static Tensor cosineEmbeddingLoss(Tensor input1, Tensor input2, Tensor target) {
+        return Losses.cosineEmbeddingLoss(input1, input2, target, 0.0, Reduction.MEAN);
+    }
 }

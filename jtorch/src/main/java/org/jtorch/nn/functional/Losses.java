@@ -205,4 +205,26 @@ final class Losses {
         }
         return reduce(loss, Reduction.of(reduction));
     }
+
+    /** cosine_embedding_loss: {@code 1 − cos} for target 1, {@code max(0, cos − margin)} for target −1 (ATen's formula and eps). */
+    static Tensor cosineEmbeddingLoss(Tensor input1, Tensor input2, Tensor target, double margin, Reduction reduction) {
+        int targDim = target.dim();
+        if (targDim != 0 && targDim != 1) throw new TorchException("0D or 1D target tensor expected, multi-target not supported");
+        if (targDim == 1 && (input1.dim() != 2 || input2.dim() != 2)) {
+            throw new TorchException("1D target tensor expects 2D input tensors, but found inputs with sizes " + Shapes.str(input1.shape())
+                    + " and " + Shapes.str(input2.shape()) + ".");
+        }
+        if (targDim == 0 && (input1.dim() != 1 || input2.dim() != 1)) {
+            throw new TorchException("0D target tensor expects 1D input tensors, but found inputs with sizes " + Shapes.str(input1.shape())
+                    + " and " + Shapes.str(input2.shape()) + ".");
+        }
+        double eps = 1e-12;
+        Tensor prodSum = input1.mul(input2).sum(targDim);
+        Tensor mag1 = input1.mul(input1).sum(targDim).add(eps);
+        Tensor mag2 = input2.mul(input2).sum(targDim).add(eps);
+        Tensor cos = prodSum.div(mag1.mul(mag2).sqrt());
+        Tensor pos = TernaryOps.where(target.eq(1L), cos.neg().add(1L), 0.0);
+        Tensor neg = TernaryOps.where(target.eq(-1L), cos.sub(margin).clampMin(0.0), 0.0);
+        return reduce(pos.add(neg), reduction);
+    }
 }

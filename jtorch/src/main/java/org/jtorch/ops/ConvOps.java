@@ -1,0 +1,266 @@
+package org.jtorch.ops;
+
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Set;
+import org.jtorch.DType;
+import org.jtorch.Device;
+import org.jtorch.Tensor;
+import org.jtorch.TorchException;
+import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.internal.Shapes;
+
+/**
+ * 1-d and 2-d convolution ({@code aten::convolution} for batched inputs, no transposition) and its two
+ * gradients. The three ops are bilinear in their two tensor operands and are each other's adjoints,
+ * so every backward rule is written with these same ops and gradients of any order work:
+ * <ul>
+ *   <li>{@code y = conv(x, W)};</li>
+ *   <li>{@code gx = convolution_backward_input(g, W)}, the adjoint of {@code x ↦ conv(x, W)} (a transposed
+ *       convolution); its gradients are {@code conv(h, W)} for g and {@code convolution_backward_weight(g, h)} for W;</li>
+ *   <li>{@code gW = convolution_backward_weight(g, x)}, the adjoint of {@code W ↦ conv(x, W)}; its gradients are
+ *       {@code conv(x, H)} for g and {@code convolution_backward_input(g, H)} for x.</li>
+ * </ul>
+ * Kernels are im2col + GEMM ({@link ConvKernels}).
+ */
+public final class ConvOps {
+    private ConvOps() {}
+
+    /** Dtypes the CPU kernels compute (half types in float32, as ATen's slow_conv2d does). */
+    private static final Set<DType> CONV_DTYPES = EnumSet.of(DType.FLOAT16, DType.BFLOAT16, DType.FLOAT32, DType.FLOAT64);
+
+    /**
+     * The geometry of one convolution, with 1-d problems lifted to 2-d (height 1, kernel height 1): the
+     * batch, channels, spatial sizes of input, kernel and output, and the per-dim stride, padding, dilation.
+     */
+    record Geometry(boolean oneD, long n, long cin, long h, long w, long cout, long kh, long kw, long oh, long ow,
+                    long sh, long sw, long ph, long pw, long dh, long dw, long groups) {
+
+        long[] outputShape() { return oneD ? new long[] {n, cout, ow} : new long[] {n, cout, oh, ow}; }
+
+        long[] inputShape() { return oneD ? new long[] {n, cin, w} : new long[] {n, cin, h, w}; }
+
+        long[] weightShape() { return oneD ? new long[] {cout, cin / groups, kw} : new long[] {cout, cin / groups, kh, kw}; }
+    }
+
+    /** PyTorch's expansion of an int-or-list argument to one value per spatial dim, with its message. */
+    private static long[] perDim(String name, long[] v, int spatial) {
+        if (v == null) throw new TorchException("convolution: " + name + " must be given");
+        if (v.length == 1 && spatial > 1) {
+            long[] r = new long[spatial];
+            Arrays.fill(r, v[0]);
+            return r;
+        }
+        if (v.length != spatial) {
+            throw new TorchException("expected " + name + " to be a single integer value or a list of " + spatial
+                    + " values to match the convolution dimensions, but got " + name + "=" + Shapes.str(v));
+        }
+        return v;
+    }
+
+    /**
+     * ATen's {@code check_shape_forward} on an input of {@code in} and a weight of {@code wt}, in its order and
+     * words; returns the geometry. {@code op} names the op in messages of our own.
+     */
+    static Geometry geometry(String op, long[] in, long[] wt, long[] stride, long[] padding, long[] dilation, long groups) {
+        int k = wt.length;
+        if (k != 3 && k != 4) {
+            throw new TorchException(op + ": only 1-d and 2-d convolutions are supported, but got a " + k
+                    + "-dimensional weight of size " + Shapes.str(wt));
+        }
+        if (in.length != k) {
+            throw new TorchException("Expected " + k + "-dimensional input for " + k + "-dimensional weight " + Shapes.str(wt)
+                    + ", but got " + in.length + "-dimensional input of size " + Shapes.str(in) + " instead");
+        }
+        int spatial = k - 2;
+        long[] s = perDim("stride", stride, spatial), p = perDim("padding", padding, spatial), d = perDim("dilation", dilation, spatial);
+        for (long v : p) if (v < 0) throw new TorchException("negative padding is not supported");
+        for (long v : s) if (v <= 0) throw new TorchException("non-positive stride is not supported");
+        for (long v : d) if (v <= 0) throw new TorchException("non-positive dilation is not supported");
+        if (groups <= 0) throw new TorchException("non-positive groups is not supported");
+        if (wt[0] % groups != 0) {
+            throw new TorchException("Given groups=" + groups + ", expected weight to be divisible by " + groups
+                    + " at dimension 0, but got weight of size [" + Shapes.str(wt) + "] instead");
+        }
+        if (in[1] != wt[1] * groups) {
+            throw new TorchException("Given groups=" + groups + ", weight of size " + Shapes.str(wt) + ", expected input"
+                    + Shapes.str(in) + " to have " + wt[1] * groups + " channels, but got " + in[1] + " channels instead");
+        }
+        boolean oneD = spatial == 1;
+        long h = oneD ? 1 : in[2], w = in[k - 1], kh = oneD ? 1 : wt[2], kw = wt[k - 1];
+        long sh = oneD ? 1 : s[0], sw = s[spatial - 1], ph = oneD ? 0 : p[0], pw = p[spatial - 1];
+        long dh = oneD ? 1 : d[0], dw = d[spatial - 1];
+        long effH = dh * (kh - 1) + 1, effW = dw * (kw - 1) + 1, padH = h + 2 * ph, padW = w + 2 * pw;
+        if (padH < effH || padW < effW) {
+            String padded = oneD ? "(" + padW + ")" : "(" + padH + " x " + padW + ")";
+            String kernel = oneD ? "(" + effW + ")" : "(" + effH + " x " + effW + ")";
+            throw new TorchException("Calculated padded input size per channel: " + padded + ". Kernel size: " + kernel
+                    + ". Kernel size can't be greater than actual input size");
+        }
+        return new Geometry(oneD, in[0], in[1], h, w, wt[0], kh, kw, (padH - effH) / sh + 1, (padW - effW) / sw + 1,
+                sh, sw, ph, pw, dh, dw, groups);
+    }
+
+    /** The legacy tensor-type name ATen's type checks print ({@code torch.FloatTensor}). */
+    static String legacyTypeName(DType d) {
+        return switch (d) {
+            case FLOAT16 -> "torch.HalfTensor";
+            case BFLOAT16 -> "torch.BFloat16Tensor";
+            case FLOAT32 -> "torch.FloatTensor";
+            case FLOAT64 -> "torch.DoubleTensor";
+            case BOOL -> "torch.BoolTensor";
+            case UINT8 -> "torch.ByteTensor";
+            case INT8 -> "torch.CharTensor";
+            case INT16 -> "torch.ShortTensor";
+            case INT32 -> "torch.IntTensor";
+            case INT64 -> "torch.LongTensor";
+            default -> d.toString();
+        };
+    }
+
+    private static void requireSupported(String kernel, DType d) {
+        if (!CONV_DTYPES.contains(d)) throw new TorchException("\"" + kernel + "\" not implemented for '" + d.cppName() + "'");
+    }
+
+    /** The checks shared by the two gradient ops: same dtype, and a grad_output of the convolution's output shape. */
+    private static void checkGradOutput(String op, Tensor gradOutput, Tensor other, Geometry g) {
+        if (gradOutput.dtype() != other.dtype()) {
+            throw new TorchException(op + ": expected grad_output and " + (op.endsWith("input") ? "weight" : "input")
+                    + " to have the same dtype, but got " + gradOutput.dtype().cppName() + " and " + other.dtype().cppName());
+        }
+        if (!Arrays.equals(gradOutput.shapeRef(), g.outputShape())) {
+            throw new TorchException(op + ": grad_output of shape " + Shapes.str(gradOutput.shapeRef())
+                    + " does not match the convolution's output shape " + Shapes.str(g.outputShape()));
+        }
+        requireSupported("slow_conv2d_cpu", gradOutput.dtype());
+    }
+
+    private static Geometry geometryOf(Object[] a, long[] in, long[] wt) {
+        return geometry("convolution", in, wt, (long[]) a[3], (long[]) a[4], (long[]) a[5], ((Number) a[6]).longValue());
+    }
+
+    // ---- the ops ---------------------------------------------------------------------------------------
+
+    /**
+     * {@code convolution(input, weight, bias, stride, padding, dilation, groups)} on a batched input
+     * ([N, C, L] or [N, C, H, W]) with symmetric zero padding; {@code F.conv1d}/{@code F.conv2d} add the
+     * unbatched form and the padding strings.
+     */
+    public static final OpDef CONVOLUTION = OpDef.structured(
+            "convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, "
+                    + "SymInt groups) -> Tensor",
+            a -> {
+                Tensor input = (Tensor) a[0], weight = (Tensor) a[1], bias = (Tensor) a[2];
+                Device device = bias == null ? Devices.common("convolution", input, weight)
+                        : Devices.common("convolution", input, weight, bias);
+                if (input.dtype() != weight.dtype()) {
+                    throw new TorchException("Input type (" + legacyTypeName(input.dtype()) + ") and weight type ("
+                            + legacyTypeName(weight.dtype()) + ") should be the same or input should be a MKLDNN tensor and "
+                            + "weight is a dense tensor");
+                }
+                if (bias != null && bias.dtype() != input.dtype()) {
+                    throw new TorchException("Input type (" + legacyTypeName(input.dtype()) + ") and bias type ("
+                            + legacyTypeName(bias.dtype()) + ") should be the same");
+                }
+                Geometry g = geometryOf(a, input.shapeRef(), weight.shapeRef());
+                if (bias != null && (bias.dim() != 1 || bias.size(0) != g.cout())) {
+                    throw new TorchException("Given weight of size " + Shapes.str(weight.shapeRef())
+                            + ", expected bias to be 1-dimensional with " + g.cout() + " elements, but got bias of size "
+                            + Shapes.str(bias.shapeRef()) + " instead");
+                }
+                requireSupported("slow_conv2d_cpu", input.dtype());
+                return Spec.of(g.outputShape(), input.dtype(), device, g);
+            },
+            (a, outs, spec) -> ConvKernels.forward((Tensor) a[0], (Tensor) a[1], (Tensor) a[2], outs[0], (Geometry) spec.plan()))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+                Tensor input = (Tensor) a[0], weight = (Tensor) a[1];
+                long[] s = (long[]) a[3], p = (long[]) a[4], d = (long[]) a[5];
+                long groups = ((Number) a[6]).longValue();
+                Tensor gi = InputMask.needs(0) ? convolutionBackwardInput(g[0], weight, input.shape(), s, p, d, groups) : null;
+                Tensor gw = InputMask.needs(1) ? convolutionBackwardWeight(g[0], input, weight.shape(), s, p, d, groups) : null;
+                Tensor gb = a[2] != null && InputMask.needs(2) ? g[0].sum(biasDims(g[0].dim()), false) : null;
+                return Grads.forTensorArgs(a, gi, gw, gb);
+            });
+
+    /**
+     * {@code convolution_backward_input(grad_output, weight, input_sizes, stride, padding, dilation, groups)}:
+     * the gradient of {@code convolution} with respect to an input of {@code input_sizes}.
+     */
+    public static final OpDef CONVOLUTION_BACKWARD_INPUT = OpDef.structured(
+            "convolution_backward_input(Tensor grad_output, Tensor weight, SymInt[] input_sizes, SymInt[] stride, "
+                    + "SymInt[] padding, SymInt[] dilation, SymInt groups) -> Tensor",
+            a -> {
+                Tensor go = (Tensor) a[0], weight = (Tensor) a[1];
+                Device device = Devices.common("convolution_backward_input", go, weight);
+                long[] sizes = Shapes.checkSizes("convolution_backward_input", ((long[]) a[2]).clone());
+                Geometry g = geometry("convolution_backward_input", sizes, weight.shapeRef(), (long[]) a[3], (long[]) a[4],
+                        (long[]) a[5], ((Number) a[6]).longValue());
+                checkGradOutput("convolution_backward_input", go, weight, g);
+                return Spec.of(sizes, go.dtype(), device, g);
+            },
+            (a, outs, spec) -> ConvKernels.backwardInput((Tensor) a[0], (Tensor) a[1], outs[0], (Geometry) spec.plan()))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+                Tensor go = (Tensor) a[0], weight = (Tensor) a[1];
+                long[] s = (long[]) a[3], p = (long[]) a[4], d = (long[]) a[5];
+                long groups = ((Number) a[6]).longValue();
+                return new Tensor[] {
+                    InputMask.needs(0) ? convolution(g[0], weight, null, s, p, d, groups) : null,
+                    InputMask.needs(1) ? convolutionBackwardWeight(go, g[0], weight.shape(), s, p, d, groups) : null};
+            });
+
+    /**
+     * {@code convolution_backward_weight(grad_output, input, weight_sizes, stride, padding, dilation, groups)}:
+     * the gradient of {@code convolution} with respect to a weight of {@code weight_sizes}.
+     */
+    public static final OpDef CONVOLUTION_BACKWARD_WEIGHT = OpDef.structured(
+            "convolution_backward_weight(Tensor grad_output, Tensor input, SymInt[] weight_sizes, SymInt[] stride, "
+                    + "SymInt[] padding, SymInt[] dilation, SymInt groups) -> Tensor",
+            a -> {
+                Tensor go = (Tensor) a[0], input = (Tensor) a[1];
+                Device device = Devices.common("convolution_backward_weight", go, input);
+                long[] sizes = Shapes.checkSizes("convolution_backward_weight", ((long[]) a[2]).clone());
+                Geometry g = geometry("convolution_backward_weight", input.shapeRef(), sizes, (long[]) a[3], (long[]) a[4],
+                        (long[]) a[5], ((Number) a[6]).longValue());
+                checkGradOutput("convolution_backward_weight", go, input, g);
+                return Spec.of(sizes, go.dtype(), device, g);
+            },
+            (a, outs, spec) -> ConvKernels.backwardWeight((Tensor) a[0], (Tensor) a[1], outs[0], (Geometry) spec.plan()))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+                Tensor go = (Tensor) a[0], input = (Tensor) a[1];
+                long[] s = (long[]) a[3], p = (long[]) a[4], d = (long[]) a[5];
+                long groups = ((Number) a[6]).longValue();
+                return new Tensor[] {
+                    InputMask.needs(0) ? convolution(input, g[0], null, s, p, d, groups) : null,
+                    InputMask.needs(1) ? convolutionBackwardInput(go, g[0], input.shape(), s, p, d, groups) : null};
+            });
+
+    /** Every dim of grad_output but the channel dim: the bias gradient sums over them. */
+    private static long[] biasDims(int rank) {
+        long[] dims = new long[rank - 1];
+        dims[0] = 0;
+        for (int i = 2; i < rank; i++) dims[i - 1] = i;
+        return dims;
+    }
+
+    // ---- entry points ------------------------------------------------------------------------------------
+
+    /** {@code torch.convolution(input, weight, bias, stride, padding, dilation, transposed=False, output_padding, groups)} on a batched input. */
+    public static Tensor convolution(Tensor input, Tensor weight, Tensor bias, long[] stride, long[] padding, long[] dilation,
+            long groups) {
+        return Dispatcher.call1(CONVOLUTION, input, weight, bias, stride.clone(), padding.clone(), dilation.clone(), groups);
+    }
+
+    /** The gradient of {@link #convolution} with respect to its input (a transposed convolution of {@code gradOutput}). */
+    public static Tensor convolutionBackwardInput(Tensor gradOutput, Tensor weight, long[] inputSizes, long[] stride,
+            long[] padding, long[] dilation, long groups) {
+        return Dispatcher.call1(CONVOLUTION_BACKWARD_INPUT, gradOutput, weight, inputSizes.clone(), stride.clone(),
+                padding.clone(), dilation.clone(), groups);
+    }
+
+    /** The gradient of {@link #convolution} with respect to its weight. */
+    public static Tensor convolutionBackwardWeight(Tensor gradOutput, Tensor input, long[] weightSizes, long[] stride,
+            long[] padding, long[] dilation, long groups) {
+        return Dispatcher.call1(CONVOLUTION_BACKWARD_WEIGHT, gradOutput, input, weightSizes.clone(), stride.clone(),
+                padding.clone(), dilation.clone(), groups);
+    }
+}
