@@ -7,6 +7,7 @@ import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.internal.Shapes;
+import org.jtorch.nn.LinearCrossEntropyOptions;
 import org.jtorch.nn.Reduction;
 import org.jtorch.ops.RandomOps;
 import org.jtorch.ops.ReductionOps;
@@ -272,5 +273,23 @@ public final class F {
             case FLOAT64 -> Math.ulp(1.0);
             default -> Math.ulp(1.0f);
         };
+    }
+
+    // ---- linear_cross_entropy, scaled_mm (2.15) ---------------------------------------------------------
+
+    /** {@code F.linear_cross_entropy(input, linear_weight, target)}: mean cross entropy of {@code input @ weightᵀ}. */
+    public static Tensor linearCrossEntropy(Tensor input, Tensor weight, Tensor target) {
+        return LinearCrossEntropy.apply(input, weight, target, LinearCrossEntropyArgs.defaults());
+    }
+
+    /** {@code F.linear_cross_entropy(input, linear_weight, target, reduction=, options=)}; null options = reference path. */
+    public static Tensor linearCrossEntropy(Tensor input, Tensor weight, Tensor target, Reduction reduction,
+            LinearCrossEntropyOptions options) {
+        return LinearCrossEntropy.apply(input, weight, target, LinearCrossEntropyArgs.defaults().reduction(reduction).options(options));
+    }
+
+    /** {@code F.linear_cross_entropy(input, linear_weight, target, *, linear_bias, weight, reduction, ignore_index, label_smoothing, options)}. */
+    public static Tensor linearCrossEntropy(Tensor input, Tensor weight, Tensor target, LinearCrossEntropyArgs args) {
+        return LinearCrossEntropy.apply(input, weight, target, args);
     }
 }
