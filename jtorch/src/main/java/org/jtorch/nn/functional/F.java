@@ -8,6 +8,7 @@ import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.ValuesIndices;
 import org.jtorch.internal.Shapes;
+import org.jtorch.nn.LinearCrossEntropyOptions;
 import org.jtorch.nn.Reduction;
 import org.jtorch.ops.PoolOps;
 import org.jtorch.ops.RandomOps;
@@ -426,5 +427,22 @@ public final class F {
     /** {@code F.cosine_embedding_loss(input1, input2, target)}: margin 0, mean. */
     public static Tensor cosineEmbeddingLoss(Tensor input1, Tensor input2, Tensor target) {
         return Losses.cosineEmbeddingLoss(input1, input2, target, 0.0, Reduction.MEAN);
+
+    // ---- linear_cross_entropy, scaled_mm (2.15) ---------------------------------------------------------
+
+    /** {@code F.linear_cross_entropy(input, linear_weight, target)}: mean cross entropy of {@code input @ weightᵀ}. */
+    public static Tensor linearCrossEntropy(Tensor input, Tensor weight, Tensor target) {
+        return LinearCrossEntropy.apply(input, weight, target, LinearCrossEntropyArgs.defaults());
+    }
+
+    /** {@code F.linear_cross_entropy(input, linear_weight, target, reduction=, options=)}; null options = reference path. */
+    public static Tensor linearCrossEntropy(Tensor input, Tensor weight, Tensor target, Reduction reduction,
+            LinearCrossEntropyOptions options) {
+        return LinearCrossEntropy.apply(input, weight, target, LinearCrossEntropyArgs.defaults().reduction(reduction).options(options));
+    }
+
+    /** {@code F.linear_cross_entropy(input, linear_weight, target, *, linear_bias, weight, reduction, ignore_index, label_smoothing, options)}. */
+    public static Tensor linearCrossEntropy(Tensor input, Tensor weight, Tensor target, LinearCrossEntropyArgs args) {
+        return LinearCrossEntropy.apply(input, weight, target, args);
     }
 }
