@@ -44,6 +44,8 @@ public final class Tensor {
     private boolean retainsGrad;
     /** The tensor whose storage this view was made from ({@code _base}), or null. */
     private Tensor base;
+    /** Forward-AD tangents per dual level; owned by {@code org.jtorch.autograd.ForwardAD}, null when none. */
+    private Object forwardGrads;
 
     private Tensor(Storage storage, long offset, long[] shape, long[] strides, DType dtype) {
         this.storage = storage;
@@ -752,4 +754,11 @@ public final class Tensor {
     /** {@code Tensor.cpu()}: this tensor on the CPU. */
     public Tensor cpu() { return org.jtorch.ops.DeviceCopyOps.cpu(this); }
 
+    // ---- forward AD (the per-level tangent slot that org.jtorch.autograd.ForwardAD reads and writes) ----
+
+    /** The forward-AD tangent record of this tensor, or null; only {@code ForwardAD} interprets it. */
+    public Object forwardGrads() { return forwardGrads; }
+
+    /** Replaces the forward-AD tangent record; only {@code ForwardAD} calls this. */
+    public void setForwardGrads(Object grads) { this.forwardGrads = grads; }
 }

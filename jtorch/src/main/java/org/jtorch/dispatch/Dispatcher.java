@@ -29,6 +29,15 @@ public final class Dispatcher {
     public interface Mode {
         /** Handles the op or passes it on with {@code next.call(op, args)}. */
         Object process(OpDef op, Object[] args, Next next);
+
+        /**
+         * Handles an {@code out=} or in-place call that writes {@code outs}; {@code next} returns the written
+         * outputs. A mode that must see the outputs before the kernel overwrites them (forward AD saves the
+         * inputs its rule reads) overrides this; by default it is {@link #process}.
+         */
+        default Object processOut(OpDef op, Tensor[] outs, Object[] args, Next next) {
+            return process(op, args, next);
+        }
     }
 
     /** The rest of the dispatch below a mode. */
@@ -71,6 +80,23 @@ public final class Dispatcher {
             if (MODES.get() != after) throw new IllegalStateException("mode scopes closed out of order");
             MODES.set(before);
         };
+    }
+
+    /**
+     * Runs {@code body} with only the modes below {@code mode} active (functorch's "lower the level"): an
+     * interpreter computing its rule with ops must not see those ops itself. {@code mode} must be on the stack.
+     */
+    public static <T> T withModesBelow(Mode mode, java.util.function.Supplier<T> body) {
+        Mode[] before = MODES.get();
+        int level = before.length - 1;
+        while (level >= 0 && before[level] != mode) level--;
+        if (level < 0) throw new IllegalStateException("mode is not active on this thread");
+        MODES.set(level == 0 ? NO_MODES : Arrays.copyOf(before, level));
+        try {
+            return body.get();
+        } finally {
+            MODES.set(before);
+        }
     }
 
     private static Object callBelowModes(OpDef op, Object[] args) {
@@ -119,11 +145,16 @@ public final class Dispatcher {
             callOutBelowModes(op, outs, args);
             return;
         }
-        // Modes see the op and its arguments; the result they get back is the written outputs.
-        callMode(modes, modes.length - 1, op, args, (o, a) -> {
-            callOutBelowModes(o, outs, a);
+        // Modes see the op, its outputs and its arguments; the result they get back is the written outputs.
+        callModeOut(modes, modes.length - 1, op, outs, args);
+    }
+
+    private static Object callModeOut(Mode[] modes, int level, OpDef op, Tensor[] outs, Object[] args) {
+        if (level < 0) {
+            callOutBelowModes(op, outs, args);
             return outs.length == 1 ? outs[0] : outs;
-        });
+        }
+        return modes[level].processOut(op, outs, args, (o, a) -> callModeOut(modes, level - 1, o, outs, a));
     }
 
     private static void callOutBelowModes(OpDef op, Tensor[] outs, Object[] args) {

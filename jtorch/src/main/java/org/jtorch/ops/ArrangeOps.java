@@ -177,7 +177,8 @@ public final class ArrangeOps {
                 gather(self, outs[0], maps, null);
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {repeatInterleaveGrad(g[0], (Tensor) a[0], (Tensor) a[1], lng(a[2]), lng(a[3])),
-                null});
+                null})
+            .deriveJvp(Jvps::linear);
 
     /**
      * The backward of {@link #REPEAT_INTERLEAVE_ALONG}: the gradient of every copy summed back into the
@@ -322,7 +323,8 @@ public final class ArrangeOps {
                 CopyOps.convert((Tensor) args[0], diagonalOf(out, lng(args[1]), dims[0], dims[1]));
             })
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {
-                ShapeOps.diagonal(g[0], lng(a[1]), (int) lng(a[2]), (int) lng(a[3]))});
+                ShapeOps.diagonal(g[0], lng(a[1]), (int) lng(a[2]), (int) lng(a[3]))})
+            .deriveJvp(Jvps::linear);
 
     /** Sets every element to zero (all-zero bits are zero in every dtype). */
     private static void zero(Tensor out) {
@@ -409,7 +411,9 @@ public final class ArrangeOps {
                 MemorySegment fill = p.fill() == null ? null : Creation.scalarTensor(p.fill(), out.dtype()).storage().segment();
                 gather(x, out, maps, fill);
             })
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {padGrad(g[0], ((Tensor) a[0]).shapeRef(), (long[]) a[1], (PadMode) a[2])});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {padGrad(g[0], ((Tensor) a[0]).shapeRef(), (long[]) a[1], (PadMode) a[2])})
+            // constant padding adds constants (tangent 0 there); the other modes are linear
+            .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : Dispatcher.call1(ArrangeOps.PAD, t[0], a[1], a[2], null)});
 
     /**
      * pad's backward. Constant mode reads each input element once, so its gradient is the crop that

@@ -41,7 +41,8 @@ public final class BackwardOps {
     public static final OpDef SELECT_BACKWARD = OpDef.structured(
             "select_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt index) -> Tensor", BackwardOps::zerosLike,
             noGrad((args, outs, spec) -> ShapeOps.select(outs[0], i(args[2]), (Long) args[3]).copy_((Tensor) args[0])))
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {ShapeOps.select(g[0], i(a[2]), (Long) a[3])});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {ShapeOps.select(g[0], i(a[2]), (Long) a[3])})
+            .deriveJvp(Jvps::linear);
 
     /** {@code slice_backward(grad, input_sizes, dim, start, end, step)}. */
     public static final OpDef SLICE_BACKWARD = OpDef.structured(
@@ -49,7 +50,8 @@ public final class BackwardOps {
             BackwardOps::zerosLike,
             noGrad((args, outs, spec) -> ShapeOps.slice(outs[0], i(args[2]), (Long) args[3], (Long) args[4], (Long) args[5])
                     .copy_((Tensor) args[0])))
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {ShapeOps.slice(g[0], i(a[2]), (Long) a[3], (Long) a[4], (Long) a[5])});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {ShapeOps.slice(g[0], i(a[2]), (Long) a[3], (Long) a[4], (Long) a[5])})
+            .deriveJvp(Jvps::linear);
 
     /** {@code diagonal_backward(grad, input_sizes, offset, dim1, dim2)}: zeros with {@code grad} on that diagonal. */
     public static final OpDef DIAGONAL_BACKWARD = OpDef.structured(
@@ -65,7 +67,8 @@ public final class BackwardOps {
                 return spec;
             },
             noGrad((args, outs, spec) -> ShapeOps.diagonal(outs[0], (Long) args[2], i(args[3]), i(args[4])).copy_((Tensor) args[0])))
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {ShapeOps.diagonal(g[0], (Long) a[2], i(a[3]), i(a[4]))});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {ShapeOps.diagonal(g[0], (Long) a[2], i(a[3]), i(a[4]))})
+            .deriveJvp(Jvps::linear);
 
     // ---- selections at indices (max/min with dim) -------------------------------------------------
 
@@ -139,7 +142,8 @@ public final class BackwardOps {
                 moveSelected(outs[0], (Tensor) args[0], (Tensor) args[2], sizes, Shapes.wrapDim((Long) args[1], sizes.length), true);
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
-                gatherSelected(g[0], (Long) a[1], (Tensor) a[2], bool(a[4])), null});
+                gatherSelected(g[0], (Long) a[1], (Tensor) a[2], bool(a[4])), null})
+            .deriveJvp(Jvps::linear);
 
     /**
      * {@code value_selecting_reduction_gather(self, dim, indices, keepdim)}: the element of each line of
@@ -159,7 +163,8 @@ public final class BackwardOps {
                 moveSelected(self, outs[0], (Tensor) args[2], self.shapeRef(), Shapes.wrapDim((Long) args[1], self.dim()), false);
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
-                valueSelectingReductionBackward(g[0], (Long) a[1], (Tensor) a[2], ((Tensor) a[0]).shape(), bool(a[3])), null});
+                valueSelectingReductionBackward(g[0], (Long) a[1], (Tensor) a[2], ((Tensor) a[0]).shape(), bool(a[3])), null})
+            .deriveJvp(Jvps::linear);
 
     // ---- as_strided -------------------------------------------------------------------------------
 
@@ -185,7 +190,8 @@ public final class BackwardOps {
             (args, outs, spec) -> transfer((Tensor) args[0], (long[]) args[1], (long[]) args[2], (Long) args[3], outs[0], (long[]) args[4],
                     (long[]) args[5], (Long) args[6]))
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {
-                asStridedTransfer(g[0], (long[]) a[4], (long[]) a[5], (Long) a[6], (long[]) a[1], (long[]) a[2], (Long) a[3])});
+                asStridedTransfer(g[0], (long[]) a[4], (long[]) a[5], (Long) a[6], (long[]) a[1], (long[]) a[2], (Long) a[3])})
+            .deriveJvp(Jvps::linear);
 
     /** Storage position of the element with row-major index {@code linear} in a geometry. */
     private static long position(long linear, long[] size, long[] stride, long offset) {

@@ -169,15 +169,18 @@ public final class ClampOps {
                 }
                 return scalarMeta(scalarKernelName(min, max), (Tensor) args[0], min, max, true);
             }, SCALAR_KERNEL)
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {scalarBoundsGrad(g[0], a)});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {scalarBoundsGrad(g[0], a)})
+            .deriveJvp(Jvps::elementwise);
 
     public static final OpDef CLAMP_MIN = OpDef.structured("clamp_min(Tensor self, Scalar min) -> Tensor",
             args -> scalarMeta("clamp_min_scalar_cpu", (Tensor) args[0], (Scalar) args[1], null, true), SCALAR_KERNEL)
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {scalarBoundsGrad(g[0], new Object[] {a[0], a[1], null})});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {scalarBoundsGrad(g[0], new Object[] {a[0], a[1], null})})
+            .deriveJvp(Jvps::elementwise);
 
     public static final OpDef CLAMP_MAX = OpDef.structured("clamp_max(Tensor self, Scalar max) -> Tensor",
             args -> scalarMeta("clamp_max_scalar_cpu", (Tensor) args[0], null, (Scalar) args[1], true), SCALAR_KERNEL)
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {scalarBoundsGrad(g[0], new Object[] {a[0], null, a[1]})});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {scalarBoundsGrad(g[0], new Object[] {a[0], null, a[1]})})
+            .deriveJvp(Jvps::elementwise);
 
     /**
      * The gradient of clamping {@code args[0]} between the Scalar bounds {@code args[1]} and {@code args[2]}
@@ -203,7 +206,8 @@ public final class ClampOps {
                 if (self.dtype() == DType.BOOL) throw new TorchException("Bool inputs not supported for hardtanh");
                 return scalarMeta("clamp_scalar_cpu", self, (Scalar) args[1], (Scalar) args[2], false);
             }, SCALAR_KERNEL)
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {scalarBoundsGrad(g[0], a)});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {scalarBoundsGrad(g[0], a)})
+            .deriveJvp(Jvps::elementwise);
 
     // ---- Tensor bounds ----------------------------------------------------------------------------------
 
@@ -263,19 +267,22 @@ public final class ClampOps {
                 return tensorMeta("clamp", (Tensor) args[0], (Tensor) args[1], (Tensor) args[2]);
             },
             (args, outs, spec) -> tensorKernel(outs[0], (Tensor) args[0], (Tensor) args[1], (Tensor) args[2]))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> tensorBoundsGrads(g[0], a));
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> tensorBoundsGrads(g[0], a))
+            .deriveJvp(Jvps::elementwise);
 
     /** clamp_min with a Tensor bound is maximum: ties split evenly between the value and the bound (2.14). */
     public static final OpDef CLAMP_MIN_TENSOR = OpDef.structured("clamp_min.Tensor(Tensor self, Tensor min) -> Tensor",
             args -> tensorMeta("clamp_min", (Tensor) args[0], (Tensor) args[1], null),
             (args, outs, spec) -> tensorKernel(outs[0], (Tensor) args[0], (Tensor) args[1], null))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> Grads.selection(a, g[0], ((Tensor) a[0]).lt(a[1]), ((Tensor) a[0]).gt(a[1])));
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> Grads.selection(a, g[0], ((Tensor) a[0]).lt(a[1]), ((Tensor) a[0]).gt(a[1])))
+            .deriveJvp(Jvps::elementwise);
 
     /** clamp_max with a Tensor bound is minimum. */
     public static final OpDef CLAMP_MAX_TENSOR = OpDef.structured("clamp_max.Tensor(Tensor self, Tensor max) -> Tensor",
             args -> tensorMeta("clamp_max", (Tensor) args[0], null, (Tensor) args[1]),
             (args, outs, spec) -> tensorKernel(outs[0], (Tensor) args[0], null, (Tensor) args[1]))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> Grads.selection(a, g[0], ((Tensor) a[0]).gt(a[1]), ((Tensor) a[0]).lt(a[1])));
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> Grads.selection(a, g[0], ((Tensor) a[0]).gt(a[1]), ((Tensor) a[0]).lt(a[1])))
+            .deriveJvp(Jvps::elementwise);
 
     /**
      * Gradients of (self, min, max) for clamp with Tensor bounds, as ATen's {@code clamp_backward} and

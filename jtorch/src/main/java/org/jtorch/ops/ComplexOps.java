@@ -62,7 +62,8 @@ public final class ComplexOps {
         for (int i = 0; i < n; i++) strides[i] = 2 * t.strideRef()[i];
         strides[n] = 1;
         return Tensor.of(t.storage(), 2 * t.storageOffset(), shape, strides, t.dtype().toReal());
-    }).defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {viewAsComplex(Grads.pairedForComplexView(g[0]))});
+    }).defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {viewAsComplex(Grads.pairedForComplexView(g[0]))})
+            .deriveJvp(Jvps::linear);
 
     /**
      * {@code view_as_complex(self)}: the last dim (size 2, stride 1) becomes the (re, im) pair. The
@@ -90,14 +91,16 @@ public final class ComplexOps {
         if (t.storageOffset() % 2 != 0) throw new TorchException("Tensor must have a storage_offset divisible by 2");
         return Tensor.of(t.storage(), t.storageOffset() / 2, java.util.Arrays.copyOf(t.shapeRef(), n - 1), strides,
                 d.toComplex());
-    }).defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {viewAsReal(g[0])});
+    }).defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {viewAsReal(g[0])})
+            .deriveJvp(Jvps::linear);
 
     // ---- conjugation --------------------------------------------------------------------------------
 
     /** The materialising kernel: negates the imaginary parts of a complex tensor into a new tensor. */
     public static final OpDef CONJ_PHYSICAL_KERNEL = Pointwise.unary("_conj_physical(Tensor self) -> Tensor", Promotion.DEFAULT,
             EnumSet.of(DType.Category.COMPLEX), new Fns.Unary(null, null, null, (re, im, o) -> { o[0] = re; o[1] = -im; }, null))
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {conj(g[0])});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {conj(g[0])})
+            .deriveJvp(Jvps::linear);
 
     /** {@code conj_physical(self)}: a new conjugated tensor for complex input, the input itself otherwise. */
     public static final OpDef CONJ_PHYSICAL = OpDef.composite("conj_physical(Tensor self) -> Tensor", args -> {
@@ -146,7 +149,8 @@ public final class ComplexOps {
     public static final OpDef COMPLEX = OpDef.structured("complex(Tensor real, Tensor imag) -> Tensor",
             args -> complexMeta("complex", args),
             (args, outs, spec) -> complexKernel((ar, ai, br, bi, o) -> { o[0] = ar; o[1] = br; }, args, outs[0]))
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {real(g[0]), imag(g[0])});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {real(g[0]), imag(g[0])})
+            .deriveJvp(Jvps::linear);
 
     /** {@code polar(abs, angle)} = {@code abs·cos(angle) + i·abs·sin(angle)}; float or double parts (no half kernel, as on CPU). */
     public static final OpDef POLAR = OpDef.structured("polar(Tensor abs, Tensor angle) -> Tensor",
@@ -163,7 +167,8 @@ public final class ComplexOps {
                 // a real input's gradient is Re(conj(g)·∂out/∂input)
                 Tensor gConj = conj(g[0]);
                 return new Tensor[] {real(gConj.mul(Torch.sgn(o[0]))), real(gConj.mul(o[0].mul(Grads.imaginaryUnit(o[0]))))};
-            });
+            })
+            .deriveJvp(Jvps::transposedVjp);
 
     // ---- conjugate transpose ------------------------------------------------------------------------
 

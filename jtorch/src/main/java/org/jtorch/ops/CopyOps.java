@@ -33,7 +33,8 @@ public final class CopyOps {
                 return Spec.of(shape, dtype, src.device(), null);
             },
             (args, outs, spec) -> convert((Tensor) args[0], outs[0]))
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0]});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0]})
+            .deriveJvp(Jvps::linear);
 
     /** Writes {@code src}, broadcast and converted, into {@code dst} (C-cast semantics, as ATen's copy kernel). */
     static void convert(Tensor src, Tensor dst) {

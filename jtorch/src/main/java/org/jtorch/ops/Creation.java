@@ -80,7 +80,8 @@ public final class Creation {
                 return Spec.of(self.shapeRef(), self.dtype(), self.device(), value);
             },
             (args, outs, spec) -> fillAll(outs[0], (Scalar) spec.plan()))
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {null});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {null})
+            .deriveJvp(Jvps::zero);
 
     /** Writes {@code value} into every element, whatever the layout. */
     static void fillAll(Tensor out, Scalar value) {

@@ -51,7 +51,8 @@ public final class IndexingOps {
     public static final OpDef ALIAS = OpDef.view("alias(Tensor(a) self) -> Tensor(a)", args -> {
         Tensor t = tensor(args[0]);
         return t.viewOf(t.storageOffset(), t.shape(), t.stride());
-    }).defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0]});
+    }).defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0]})
+            .deriveJvp(Jvps::linear);
 
     // ---- advanced indexing geometry ---------------------------------------------------------------------
 
@@ -175,7 +176,8 @@ public final class IndexingOps {
                 IndexLoops.gather(outs[0], overResult(src, a), indexers(src, a));
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> withIndexSlots(a, indexGrad(g[0], tensor(a[0]).shapeRef(), (long[]) a[1],
-                    (Tensor[]) a[2])));
+                    (Tensor[]) a[2])))
+            .deriveJvp(Jvps::linear);
 
     /**
      * {@code index_put.integer(self, dims, indices, values, accumulate)}: writes (or with {@code accumulate}
@@ -214,7 +216,8 @@ public final class IndexingOps {
                 boolean accumulate = a[4] != null && (Boolean) a[4];
                 Tensor self = accumulate ? g[0] : indexPutInteger(g[0], dims, indices, Creation.scalarTensor(Scalar.of(0L), g[0].dtype()), false);
                 return withIndexSlots(a, self, Dispatcher.call1(INDEX_INTEGER, g[0], dims, indices));
-            });
+            })
+            .deriveJvp(Jvps::linear);
 
     /**
      * The backward of {@link #INDEX_INTEGER}: the gradient added at the indexed places of zeros
@@ -451,7 +454,8 @@ public final class IndexingOps {
                 MaskLoops.maskedScatter(outs[0], tensor(args[1]), tensor(args[2]));
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {TernaryOps.where(tensor(a[1]), 0L, g[0]), null,
-                maskedScatterSourceGrad(g[0], tensor(a[1]), tensor(a[2]).shapeRef())});
+                maskedScatterSourceGrad(g[0], tensor(a[1]), tensor(a[2]).shapeRef())})
+            .deriveJvp(Jvps::linear);
 
     /**
      * The gradient of masked_scatter's source (ATen's {@code masked_scatter_backward}): the output
@@ -484,7 +488,8 @@ public final class IndexingOps {
                 IndexLoops.gather(outs[0], src, Indexers.one(index, 1, n, true, (v, which, size) ->
                         new IndexOutOfBoundsException("out of range: tried to access index " + v + " on a tensor of " + size + " elements.")));
             })
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {takeGrad(g[0], tensor(a[0]).shapeRef(), tensor(a[1])), null});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {takeGrad(g[0], tensor(a[0]).shapeRef(), tensor(a[1])), null})
+            .deriveJvp(Jvps::linear);
 
     /**
      * take's backward (ATen's {@code put_(index, grad, accumulate=True)} into zeros): the gradient added

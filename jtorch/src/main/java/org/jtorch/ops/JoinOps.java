@@ -61,7 +61,8 @@ public final class JoinOps {
         shape[d] = sizeAtDim;
         return Spec.of(shape, dtype, device, d);
     }, (args, outs, spec) -> catKernel((Tensor[]) args[0], outs[0], (Integer) spec.plan()))
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> ReduceGrads.cat(g[0], (Tensor[]) a[0], lng(a[1])));
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> ReduceGrads.cat(g[0], (Tensor[]) a[0], lng(a[1])))
+            .deriveJvp(Jvps::linear);
 
     /** Copies each input into its slab of {@code out}: one bulk copy per outer row when the input is contiguous and of out's dtype. */
     private static void catKernel(Tensor[] ts, Tensor out, int d) {
@@ -137,10 +138,12 @@ public final class JoinOps {
     }
 
     /** {@code tril(self, diagonal)}: keeps elements on and below the diagonal of the last two dims. */
-    public static final OpDef TRIL = triangle("tril", true);
+    public static final OpDef TRIL = triangle("tril", true)
+            .deriveJvp(Jvps::linear);
 
     /** {@code triu(self, diagonal)}: keeps elements on and above the diagonal of the last two dims. */
-    public static final OpDef TRIU = triangle("triu", false);
+    public static final OpDef TRIU = triangle("triu", false)
+            .deriveJvp(Jvps::linear);
 
     // ---- flip / roll / repeat ---------------------------------------------------------------------
 
@@ -155,7 +158,8 @@ public final class JoinOps {
         }
         return Spec.of(t.shapeRef(), t.dtype(), t.device(), flipped);
     }, (args, outs, spec) -> flipKernel(self(args), outs[0], (boolean[]) spec.plan()))
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Dispatcher.call1(JoinOps.FLIP, g[0], a[1])});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Dispatcher.call1(JoinOps.FLIP, g[0], a[1])})
+            .deriveJvp(Jvps::linear);
 
     /**
      * Reads the input through a kernel-local view with negated strides on the flipped dims (starting at
@@ -203,7 +207,8 @@ public final class JoinOps {
         return Spec.of(t.shapeRef(), t.dtype(), t.device(), new RollPlan(perDim, false));
     }, (args, outs, spec) -> rollKernel(self(args), outs[0], (RollPlan) spec.plan()))
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {
-                Dispatcher.call1(JoinOps.ROLL, g[0], rollBack(self(a), (long[]) a[1], (long[]) a[2]), a[2])});
+                Dispatcher.call1(JoinOps.ROLL, g[0], rollBack(self(a), (long[]) a[1], (long[]) a[2]), a[2])})
+            .deriveJvp(Jvps::linear);
 
     /** The shifts that roll back, reduced modulo the rolled size first (so that no negation overflows). */
     private static long[] rollBack(Tensor t, long[] shifts, long[] dims) {
@@ -267,7 +272,8 @@ public final class JoinOps {
         Shapes.numel(target);
         return Spec.of(target, t.dtype(), t.device(), null);
     }, (args, outs, spec) -> repeatKernel(self(args), outs[0], ((long[]) args[1]).length))
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {ReduceGrads.repeat(g[0], self(a).shape(), (long[]) a[1])});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {ReduceGrads.repeat(g[0], self(a).shape(), (long[]) a[1])})
+            .deriveJvp(Jvps::linear);
 
     /** The tensor's sizes with leading 1s up to {@code rank}. */
     private static long[] padded(Tensor t, int rank) {

@@ -27,14 +27,17 @@ public final class LinalgOps {
     public static final OpDef CHOLESKY = OpDef.structured("linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor",
             args -> sameShape("linalg.cholesky", (Tensor) args[0]),
             (args, outs, spec) -> cholesky((Tensor) args[0], (Boolean) args[1], outs[0]))
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {choleskyBackward(o[0], g[0], (Boolean) a[1])});
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {choleskyBackward(o[0], g[0], (Boolean) a[1])})
+            .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : choleskyJvp(o[0], t[0], (Boolean) a[1])});
 
     /** {@code linalg.inv(A)}: the inverse; a singular matrix is an error. */
     public static final OpDef INV = OpDef.structured("linalg_inv(Tensor A) -> Tensor",
             args -> sameShape("linalg.inv", (Tensor) args[0]),
             (args, outs, spec) -> inv((Tensor) args[0], outs[0]))
             // d(A^-1) = -A^-1 dA A^-1, so gA = -C^H g C^H with C = A^-1
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {o[0].mH().matmul(g[0]).matmul(o[0].mH()).neg()});
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {o[0].mH().matmul(g[0]).matmul(o[0].mH()).neg()})
+            // d(A^-1) = -A^-1 dA A^-1, from the output (itself differentiable at lower levels), never from cached factors
+            .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : o[0].matmul(t[0]).matmul(o[0]).neg()});
 
     /** {@code linalg.det(A)}: determinants, shape {@code *}, from an LU factorisation; singular gives 0. */
     public static final OpDef DET = OpDef.structured("linalg_det(Tensor A) -> Tensor",
@@ -46,7 +49,9 @@ public final class LinalgOps {
             (args, outs, spec) -> det((Tensor) args[0], outs[0]))
             // d det = det tr(A^-1 dA): gA = (g det) A^-H; needs A invertible (PyTorch switches to an SVD formula otherwise)
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
-                g[0].mul(o[0]).unsqueeze(-1).unsqueeze(-1).mul(inv((Tensor) a[0]).mH())});
+                g[0].mul(o[0]).unsqueeze(-1).unsqueeze(-1).mul(inv((Tensor) a[0]).mH())})
+            // d det = det · tr(A^-1 dA)
+            .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : o[0].mul(traceOfInverseTimes((Tensor) a[0], t[0]))});
 
     /** {@code linalg.slogdet(A)}: (sign, log|det|) from an LU factorisation; singular gives (0, -inf). */
     public static final OpDef SLOGDET = OpDef.structured("linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet)",
@@ -59,13 +64,53 @@ public final class LinalgOps {
             (args, outs, spec) -> slogdet((Tensor) args[0], outs[0], outs[1]))
             // the sign is locally constant (real inputs); d log|det| = tr(A^-1 dA), so gA = g A^-H
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
-                g[1].unsqueeze(-1).unsqueeze(-1).mul(inv((Tensor) a[0]).mH())});
+                g[1].unsqueeze(-1).unsqueeze(-1).mul(inv((Tensor) a[0]).mH())})
+            // d logabsdet = Re tr(A^-1 dA); d sign = sign · i·Im tr(A^-1 dA) (zero for real A)
+            .defineJvp((a, o, t) -> {
+                if (t[0] == null) return new Tensor[2];
+                Tensor tr = traceOfInverseTimes((Tensor) a[0], t[0]);
+                Tensor sign = tr.isComplex() ? o[0].mul(tr.sub(tr.conj()).mul(0.5)) : null;
+                return new Tensor[] {sign, tr.isComplex() ? tr.real() : tr};
+            });
 
     /** {@code linalg.solve(A, B, left=True)}: X with {@code A X = B} (left=False: {@code X A = B}); batch dims broadcast. */
     public static final OpDef SOLVE = OpDef.structured("linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor",
             args -> solveMeta((Tensor) args[0], (Tensor) args[1], (Boolean) args[2]),
             (args, outs, spec) -> solve((Tensor) args[0], (Tensor) args[1], (Boolean) args[2], outs[0]))
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> solveBackward((Tensor) a[0], (Tensor) a[1], (Boolean) a[2], o[0], g[0]));
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> solveBackward((Tensor) a[0], (Tensor) a[1], (Boolean) a[2], o[0], g[0]))
+            .defineJvp((a, o, t) -> new Tensor[] {solveJvp((Tensor) a[0], (Boolean) a[2], o[0], t[0], t[1])});
+
+    // ---------------------------------------------------------------- forward-mode rules
+
+    /** {@code tr(A^-1 dA)} per matrix of the batch, with a differentiable inverse of A. */
+    private static Tensor traceOfInverseTimes(Tensor a, Tensor dA) {
+        return inv(a).matmul(dA).diagonal(0, -2, -1).sum(new long[] {-1}, false);
+    }
+
+    /** {@code dL = L Φ(L^-1 dA L^-H)}, Φ = lower triangle with the diagonal halved; upper: {@code dU = dL^H}. */
+    private static Tensor choleskyJvp(Tensor out, Tensor dA, Boolean upper) {
+        boolean up = Boolean.TRUE.equals(upper);
+        Tensor l = up ? out.mH() : out;
+        Tensor lInv = inv(l);
+        Tensor x = lInv.matmul(dA).matmul(lInv.mH());
+        Tensor lower = Dispatcher.call1(JoinOps.TRIL, x, 0L);
+        Tensor phi = lower.sub(Dispatcher.call1(JoinOps.TRIU, lower, 0L).mul(0.5));
+        Tensor dL = l.matmul(phi);
+        return up ? dL.mH() : dL;
+    }
+
+    /** {@code dX = A^-1 (dB - dA X)} (left) or {@code (dB - X dA) A^-1} (right); X may be a (batch of) vector(s). */
+    private static Tensor solveJvp(Tensor a, Boolean left, Tensor x, Tensor dA, Tensor dB) {
+        boolean l = !Boolean.FALSE.equals(left);
+        boolean vector = x.dim() == a.dim() - 1;
+        Tensor rhs = dB;
+        if (dA != null) {
+            Tensor prod = l ? (vector ? dA.matmul(x.unsqueeze(-1)).squeeze(-1) : dA.matmul(x))
+                    : (vector ? x.unsqueeze(-2).matmul(dA).squeeze(-2) : x.matmul(dA));
+            rhs = rhs == null ? prod.neg() : rhs.sub(prod);
+        }
+        return rhs == null ? null : solve(a, rhs, l);
+    }
 
     // ---------------------------------------------------------------- entry points
 

@@ -121,7 +121,8 @@ public final class MatmulOps {
                     ZERO, ONE, false))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
                 InputMask.needs(0) ? g[0].mm(((Tensor) a[1]).mH()) : null,
-                InputMask.needs(1) ? ((Tensor) a[0]).mH().mm(g[0]) : null});
+                InputMask.needs(1) ? ((Tensor) a[0]).mH().mm(g[0]) : null})
+            .deriveJvp(Jvps::bilinear);
 
     /** {@code addmm(self, mat1, mat2, beta, alpha)}: {@code beta * self + alpha * mat1 @ mat2}, self broadcast to the result. */
     public static final OpDef ADDMM = OpDef.structured(
@@ -150,7 +151,10 @@ public final class MatmulOps {
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
                 InputMask.needs(0) ? Grads.scaled(g[0], a[3]) : null,
                 InputMask.needs(1) ? Grads.scaled(g[0].mm(((Tensor) a[2]).mH()), a[4]) : null,
-                InputMask.needs(2) ? Grads.scaled(((Tensor) a[1]).mH().mm(g[0]), a[4]) : null});
+                InputMask.needs(2) ? Grads.scaled(((Tensor) a[1]).mH().mm(g[0]), a[4]) : null})
+            // beta·self_t + alpha·(m1_t m2 + m1 m2_t)
+            .defineJvp((a, o, t) -> new Tensor[] {Jvps.plus(Jvps.times(t[0], a[3] == null ? 1L : a[3]), Jvps.times(Jvps.plus(
+                    t[1] == null ? null : t[1].mm((Tensor) a[2]), t[2] == null ? null : ((Tensor) a[1]).mm(t[2])), a[4] == null ? 1L : a[4]))});
 
     // ---- bmm / baddbmm --------------------------------------------------------------------------------
 
@@ -186,7 +190,8 @@ public final class MatmulOps {
             (args, outs, spec) -> MatmulKernels.run(outs[0], null, (Tensor) args[0], (Tensor) args[1], ZERO, ONE, false))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
                 InputMask.needs(0) ? g[0].bmm(((Tensor) a[1]).mH()) : null,
-                InputMask.needs(1) ? ((Tensor) a[0]).mH().bmm(g[0]) : null});
+                InputMask.needs(1) ? ((Tensor) a[0]).mH().bmm(g[0]) : null})
+            .deriveJvp(Jvps::bilinear);
 
     /** {@code baddbmm(self, batch1, batch2, beta, alpha)}: {@code beta * self + alpha * bmm(batch1, batch2)}. */
     public static final OpDef BADDBMM = OpDef.structured(
@@ -213,7 +218,9 @@ public final class MatmulOps {
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
                 InputMask.needs(0) ? Grads.scaled(g[0], a[3]) : null,
                 InputMask.needs(1) ? Grads.scaled(g[0].bmm(((Tensor) a[2]).mH()), a[4]) : null,
-                InputMask.needs(2) ? Grads.scaled(((Tensor) a[1]).mH().bmm(g[0]), a[4]) : null});
+                InputMask.needs(2) ? Grads.scaled(((Tensor) a[1]).mH().bmm(g[0]), a[4]) : null})
+            .defineJvp((a, o, t) -> new Tensor[] {Jvps.plus(Jvps.times(t[0], a[3] == null ? 1L : a[3]), Jvps.times(Jvps.plus(
+                    t[1] == null ? null : t[1].bmm((Tensor) a[2]), t[2] == null ? null : ((Tensor) a[1]).bmm(t[2])), a[4] == null ? 1L : a[4]))});
 
     // ---- mv / dot / vdot ------------------------------------------------------------------------------
 
@@ -241,7 +248,8 @@ public final class MatmulOps {
                     vectorAsMatrix((Tensor) args[1], true), ZERO, ONE, false))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
                 InputMask.needs(0) ? Torch.outer(g[0], Grads.conj((Tensor) a[1])) : null,
-                InputMask.needs(1) ? ((Tensor) a[0]).mH().mv(g[0]) : null});
+                InputMask.needs(1) ? ((Tensor) a[0]).mH().mv(g[0]) : null})
+            .deriveJvp(Jvps::bilinear);
 
     /** ATen's {@code dot_check}. */
     private static void checkDot(Tensor self, Tensor other) {
@@ -277,7 +285,8 @@ public final class MatmulOps {
                 return Spec.of(Shapes.SCALAR, self.dtype(), device, null);
             },
             dotKernel(false))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {Grads.times(g[0], a[1]), Grads.times(g[0], a[0])});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {Grads.times(g[0], a[1]), Grads.times(g[0], a[0])})
+            .deriveJvp(Jvps::bilinear);
 
     /** {@code vdot(self, other)}: the inner product conjugating self (as {@code dot} for real dtypes). */
     public static final OpDef VDOT = OpDef.structured("vdot(Tensor self, Tensor other) -> Tensor",
@@ -291,7 +300,8 @@ public final class MatmulOps {
             },
             dotKernel(true))
             // vdot(a, b) = Σ conj(a)·b: self gets conj(g)·other, other gets g·self.
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {Grads.conj(g[0]).mul((Tensor) a[1]), g[0].mul((Tensor) a[0])});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {Grads.conj(g[0]).mul((Tensor) a[1]), g[0].mul((Tensor) a[0])})
+            .deriveJvp(Jvps::bilinear);
 
     // ---- outer / matmul (composites) ------------------------------------------------------------------
 

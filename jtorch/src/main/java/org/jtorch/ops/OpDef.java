@@ -160,8 +160,17 @@ public final class OpDef {
         return this;
     }
 
-    /** Registers the forward-mode rule (once). */
+    /**
+     * Registers the forward-mode rule: output tangents from the input tangents (one per tensor argument, in
+     * the order of {@link Vjp}'s gradients, null = zero), written in differentiable ops. Returns this.
+     */
     public OpDef defineJvp(Jvp rule) { this.jvp = rule; return this; }
+
+    /**
+     * Registers a forward-mode rule built from this op, e.g. {@code deriveJvp(Jvps::linear)} (the op applied
+     * to the tangents) or {@code deriveJvp(Jvps::elementwise)} (from the elementwise VJP). Returns this.
+     */
+    public OpDef deriveJvp(java.util.function.Function<OpDef, Jvp> rule) { this.jvp = rule.apply(this); return this; }
 
     /** Registers the vmap rule (once). */
     public OpDef defineBatchRule(BatchRule rule) { this.batchRule = rule; return this; }

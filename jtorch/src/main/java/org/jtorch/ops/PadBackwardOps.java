@@ -40,7 +40,8 @@ public final class PadBackwardOps {
             },
             (args, outs, spec) -> accumulate((Tensor) args[0], outs[0], (ArrangeOps.PadPlan) spec.plan()))
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {
-                ArrangeOps.pad(g[0], (long[]) a[2], (ArrangeOps.PadMode) a[3], null)});
+                ArrangeOps.pad(g[0], (long[]) a[2], (ArrangeOps.PadMode) a[3], null)})
+            .deriveJvp(Jvps::linear);
 
     /**
      * Sums every element of {@code g} into the position of {@code out} it was read from. Serial and in

@@ -197,20 +197,25 @@ public final class PointwiseOps {
 
     public static final OpDef ADD = Pointwise.checked(Pointwise.binary("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
             Promotion.DEFAULT, ALL, false, args -> addAlpha(args.length > 2 ? args[2] : null, false)), PointwiseOps::checkAlpha)
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> Grads.forTensorArgs(a, g[0], a.length > 2 && a[2] != null ? Grads.times(g[0], a[2]) : g[0]));
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> Grads.forTensorArgs(a, g[0], a.length > 2 && a[2] != null ? Grads.times(g[0], a[2]) : g[0]))
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef SUB = Pointwise.checked(Pointwise.binary("sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor",
             Promotion.DEFAULT, NUMBERS, false, args -> addAlpha(args.length > 2 ? args[2] : null, true)), PointwiseOps::checkSub)
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> Grads.forTensorArgs(a, g[0], (a.length > 2 && a[2] != null ? Grads.times(g[0], a[2]) : g[0]).neg()));
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> Grads.forTensorArgs(a, g[0], (a.length > 2 && a[2] != null ? Grads.times(g[0], a[2]) : g[0]).neg()))
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef MUL = Pointwise.binary("mul.Tensor(Tensor self, Tensor other) -> Tensor", Promotion.DEFAULT, ALL,
             bin((a, b) -> a * b, (a, b) -> a * b, ComplexMath::mul, FloatSimd.Binary.MUL))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> Grads.forTensorArgs(a, Grads.times(g[0], a[1]), Grads.times(g[0], a[0])));
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> Grads.forTensorArgs(a, Grads.times(g[0], a[1]), Grads.times(g[0], a[0])))
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef DIV = Pointwise.binary("div.Tensor(Tensor self, Tensor other) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             bin((a, b) -> a / b, null, ComplexMath::div, FloatSimd.Binary.DIV))
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> Grads.forTensorArgs(a, g[0].div(Grads.conj(Grads.asTensor(a[1], (Tensor) a[0]))), g[0].neg().mul(Grads.conj(o[0].div(Grads.asTensor(a[1], (Tensor) a[0]))))));
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> Grads.forTensorArgs(a, g[0].div(Grads.conj(Grads.asTensor(a[1], (Tensor) a[0]))), g[0].neg().mul(Grads.conj(o[0].div(Grads.asTensor(a[1], (Tensor) a[0]))))))
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef DIV_TRUNC = Pointwise.binary("div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
             Promotion.DEFAULT, REAL, false, args -> new Fns.Binary((a, b) -> { double q = a / b; return q < 0 ? Math.ceil(q) : Math.floor(q); },
                     (a, b) -> a / checkedDivisor(b), (a, b) -> Long.divideUnsigned(a, checkedDivisor(b)), null, null))
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> Grads.zerosForTensorArgs(a, g[0]));
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> Grads.zerosForTensorArgs(a, g[0]))
+            .deriveJvp(Jvps::zero);
     /**
      * Also {@code div(rounding_mode='floor')}, whose gradient is zero; PyTorch's {@code floor_divide} has no
      * derivative formula (its backward raises), JTorch gives it the same zeros.
@@ -218,31 +223,37 @@ public final class PointwiseOps {
     public static final OpDef DIV_FLOOR = Pointwise.binary("floor_divide(Tensor self, Tensor other) -> Tensor",
             Promotion.DEFAULT, REAL, false, args -> new Fns.Binary(PointwiseOps::floorDivide, PointwiseOps::floorDivide,
                     (a, b) -> Long.divideUnsigned(a, checkedDivisor(b)), null, null))
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> Grads.zerosForTensorArgs(a, g[0]));
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> Grads.zerosForTensorArgs(a, g[0]))
+            .deriveJvp(Jvps::zero);
     public static final OpDef REMAINDER = Pointwise.binary("remainder.Tensor(Tensor self, Tensor other) -> Tensor",
             Promotion.DEFAULT, REAL, false, args -> new Fns.Binary(PointwiseOps::remainder, PointwiseOps::remainder,
                     (a, b) -> Long.remainderUnsigned(a, checkedDivisor(b)), null, null))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> Grads.forTensorArgs(a, g[0],
-                    a[1] instanceof Tensor ? g[0].neg().mul(Dispatcher.call1(PointwiseOps.DIV_FLOOR, a[0], a[1])) : null));
+                    a[1] instanceof Tensor ? g[0].neg().mul(Dispatcher.call1(PointwiseOps.DIV_FLOOR, a[0], a[1])) : null))
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef FMOD = Pointwise.binary("fmod.Tensor(Tensor self, Tensor other) -> Tensor",
             Promotion.DEFAULT, REAL, false, args -> new Fns.Binary((a, b) -> a % b, (a, b) -> a % checkedDivisor(b),
                     (a, b) -> Long.remainderUnsigned(a, checkedDivisor(b)), null, null))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> Grads.forTensorArgs(a, g[0],
-                    a[1] instanceof Tensor ? g[0].neg().mul(Dispatcher.call1(PointwiseOps.DIV_TRUNC, a[0], a[1])) : null));
+                    a[1] instanceof Tensor ? g[0].neg().mul(Dispatcher.call1(PointwiseOps.DIV_TRUNC, a[0], a[1])) : null))
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef POW = Pointwise.binary("pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor",
             Promotion.DEFAULT, NUMBERS, bin(PointwiseOps::pow, PointwiseOps::intPow, ComplexMath::pow, null))
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> Grads.forTensorArgs(a, PointwiseOps.powBaseGrad(g[0], ((Tensor) a[0]), a[1]), a[1] instanceof Tensor ? PointwiseOps.powExponentGrad(g[0], ((Tensor) a[0]), o[0]) : null));
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> Grads.forTensorArgs(a, PointwiseOps.powBaseGrad(g[0], ((Tensor) a[0]), a[1]), a[1] instanceof Tensor ? PointwiseOps.powExponentGrad(g[0], ((Tensor) a[0]), o[0]) : null))
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef ATAN2 = Pointwise.binary("atan2(Tensor self, Tensor other) -> Tensor", Promotion.INT_TO_FLOAT,
             REAL_FLOATS, bin(Math::atan2, null, null, null))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
                 Tensor x = (Tensor) a[0], y = (Tensor) a[1];
                 Tensor r = x.square().add(y.square()).reciprocal();
                 return Grads.forTensorArgs(a, g[0].mul(y).mul(r), g[0].mul(x.neg()).mul(r));
-            });
+            })
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef HYPOT = Pointwise.binary("hypot(Tensor self, Tensor other) -> Tensor", Promotion.INT_TO_FLOAT,
             REAL_FLOATS, bin(Math::hypot, null, null, null))
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> Grads.forTensorArgs(a,
-                    g[0].mul((Tensor) a[0]).div(o[0]), g[0].mul((Tensor) a[1]).div(o[0])));
+                    g[0].mul((Tensor) a[0]).div(o[0]), g[0].mul((Tensor) a[1]).div(o[0])))
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef COPYSIGN = Pointwise.binary("copysign.Tensor(Tensor self, Tensor other) -> Tensor",
             Promotion.INT_TO_FLOAT, REAL_FLOATS, bin(Math::copySign, null, null, null))
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> {
@@ -250,11 +261,13 @@ public final class PointwiseOps {
                 Tensor self = (Tensor) a[0];
                 Tensor ratio = Grads.zeroWhere(self.eq(0L), o[0].div(self));
                 return Grads.forTensorArgs(a, g[0].mul(ratio), Grads.zeros(g[0]));
-            });
+            })
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef XLOGY = Pointwise.binary("xlogy.Tensor(Tensor self, Tensor other) -> Tensor", Promotion.INT_TO_FLOAT,
             REAL_FLOATS, bin((x, y) -> Double.isNaN(y) ? Double.NaN : x == 0 ? 0 : x * Math.log(y), null, null, null))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> Grads.forTensorArgs(a, xlogySelfGrad(g[0], (Tensor) a[0], a[1]),
-                    a[1] instanceof Tensor y ? g[0].mul((Tensor) a[0]).div(y) : null));
+                    a[1] instanceof Tensor y ? g[0].mul((Tensor) a[0]).div(y) : null))
+            .deriveJvp(Jvps::elementwise);
 
     /**
      * d/dx of xlogy(x, y) is log(y), but 0 at x == 0 with y <= 0, where xlogy is 0 by definition and not
@@ -282,14 +295,16 @@ public final class PointwiseOps {
                     (a, b) -> Long.compareUnsigned(a, b) >= 0 ? a : b, null, FloatSimd.Binary.MAX)),
             noComplex("maximum not implemented for complex tensors."))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> Grads.selection(a, g[0], ((Tensor) a[0]).lt(a[1]),
-                    ((Tensor) a[0]).gt(a[1])));
+                    ((Tensor) a[0]).gt(a[1])))
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef MINIMUM = Pointwise.checked(Pointwise.binary("minimum(Tensor self, Tensor other) -> Tensor",
             Promotion.DEFAULT, REAL, true,
             args -> new Fns.Binary((a, b) -> Double.isNaN(a) || Double.isNaN(b) ? Double.NaN : Math.min(a, b), Math::min,
                     (a, b) -> Long.compareUnsigned(a, b) <= 0 ? a : b, null, FloatSimd.Binary.MIN)),
             noComplex("minimum not implemented for complex tensors."))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> Grads.selection(a, g[0], ((Tensor) a[0]).gt(a[1]),
-                    ((Tensor) a[0]).lt(a[1])));
+                    ((Tensor) a[0]).lt(a[1])))
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef FMAX = Pointwise.checked(Pointwise.binary("fmax(Tensor self, Tensor other) -> Tensor",
             Promotion.DEFAULT, REAL, true,
             args -> new Fns.Binary((a, b) -> Double.isNaN(a) ? b : Double.isNaN(b) ? a : Math.max(a, b), Math::max,
@@ -300,7 +315,8 @@ public final class PointwiseOps {
                 Tensor self = (Tensor) a[0], otherNan = Torch.isnan((Tensor) a[1]);
                 return Grads.selection(a, g[0], Torch.logicalOr(self.ge(a[1]), otherNan).logicalNot(),
                         Torch.logicalOr(self.gt(a[1]), otherNan));
-            });
+            })
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef FMIN = Pointwise.checked(Pointwise.binary("fmin(Tensor self, Tensor other) -> Tensor",
             Promotion.DEFAULT, REAL, true,
             args -> new Fns.Binary((a, b) -> Double.isNaN(a) ? b : Double.isNaN(b) ? a : Math.min(a, b), Math::min,
@@ -310,7 +326,8 @@ public final class PointwiseOps {
                 Tensor self = (Tensor) a[0], otherNan = Torch.isnan((Tensor) a[1]);
                 return Grads.selection(a, g[0], Torch.logicalOr(self.le(a[1]), otherNan).logicalNot(),
                         Torch.logicalOr(self.lt(a[1]), otherNan));
-            });
+            })
+            .deriveJvp(Jvps::elementwise);
 
     // ---- comparisons, logical, bitwise --------------------------------------------------------------
 
@@ -373,10 +390,13 @@ public final class PointwiseOps {
             new Fns.Unary(x -> -x, x -> -x, null, (re, im, o) -> { o[0] = -re; o[1] = -im; }, FloatSimd.Unary.NEG)),
             refuse(DType.Category.BOOL, TorchException::new, "Negation, the `-` operator, on a bool tensor is not supported. "
                     + "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."))
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].neg()});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].neg()})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef ABS = Pointwise.unary("abs(Tensor self) -> Tensor", Promotion.COMPLEX_TO_FLOAT, ALL,
             new Fns.Unary(Math::abs, Math::abs, x -> x, (re, im, o) -> { o[0] = Math.hypot(re, im); o[1] = 0; }, FloatSimd.Unary.ABS))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Torch.sgn(((Tensor) a[0])))});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Torch.sgn(((Tensor) a[0])))})
+            // abs is not holomorphic: PyTorch's handle_r_to_c(conj(t) * sgn(x)), the real part taken on conforming
+            .defineJvp((a, o, t) -> new Tensor[] {Grads.conj(t[0]).mul(Torch.sgn((Tensor) a[0]))});
     /** (0 < x) - (x < 0) as ATen computes it: 0 for NaN and for both zeros. */
     private static double sign(double x) { return x > 0 ? 1 : x < 0 ? -1 : 0; }
 
@@ -384,11 +404,14 @@ public final class PointwiseOps {
             new Fns.Unary(PointwiseOps::sign, Long::signum, x -> x == 0 ? 0 : 1, null, null)),
             refuse(DType.Category.COMPLEX, TorchException::new,
                     "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead."))
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.zeros(g[0])});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.zeros(g[0])})
+            .deriveJvp(Jvps::zero);
     public static final OpDef SGN = Pointwise.unary("sgn(Tensor self) -> Tensor", Promotion.DEFAULT, ALL,
             new Fns.Unary(PointwiseOps::sign, Long::signum, x -> x == 0 ? 0 : 1,
                     (re, im, o) -> { double m = Math.hypot(re, im); o[0] = m == 0 ? 0 : re / m; o[1] = m == 0 ? 0 : im / m; }, null))
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {sgnGrad(g[0], (Tensor) a[0], o[0])});
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {sgnGrad(g[0], (Tensor) a[0], o[0])})
+            // sgn's Jacobian (as a real 2x2 map) is symmetric, so the VJP formula applied to t is the JVP
+            .defineJvp((a, o, t) -> new Tensor[] {sgnGrad(t[0], (Tensor) a[0], o[0])});
 
     /**
      * ATen's {@code sgn_backward}: zero for real input; for complex z with s = z/|z| the map is not
@@ -401,67 +424,88 @@ public final class PointwiseOps {
     }
     public static final OpDef RECIPROCAL = Pointwise.unary("reciprocal(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(x -> 1 / x, ComplexMath::reciprocal, FloatSimd.Unary.RECIPROCAL))
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(o[0].square())).neg()});
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(o[0].square())).neg()})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef SQUARE = Pointwise.unary("square(Tensor self) -> Tensor", Promotion.BOOL_TO_INT64, NUMBERS,
             new Fns.Unary(x -> x * x, x -> x * x, null, (re, im, o) -> ComplexMath.mul(re, im, re, im, o), FloatSimd.Unary.SQUARE))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(((Tensor) a[0]))).mul(2L)});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(((Tensor) a[0]))).mul(2L)})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef EXP = Pointwise.unary("exp(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::exp, ComplexMath::exp, FloatSimd.Unary.EXP))
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(o[0]))});
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(o[0]))})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef EXP2 = Pointwise.unary("exp2(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
             real(x -> Math.pow(2, x)))
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(o[0]).mul(LN2)});
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(o[0]).mul(LN2)})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef EXPM1 = Pointwise.unary("expm1(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
             real(Math::expm1))
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(o[0].add(1L))});
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(o[0].add(1L))})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef LOG = Pointwise.unary("log(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::log, ComplexMath::log, null))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].div(Grads.conj(((Tensor) a[0])))});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].div(Grads.conj(((Tensor) a[0])))})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef LOG2 = Pointwise.unary("log2(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(x -> Math.log(x) / Math.log(2), ComplexMath::log2, null))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].div(Grads.conj((Tensor) a[0]).mul(LN2))});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].div(Grads.conj((Tensor) a[0]).mul(LN2))})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef LOG10 = Pointwise.unary("log10(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::log10, ComplexMath::log10, null))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].div(Grads.conj((Tensor) a[0]).mul(LN10))});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].div(Grads.conj((Tensor) a[0]).mul(LN10))})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef LOG1P = Pointwise.unary("log1p(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
             real(Math::log1p))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].div(((Tensor) a[0]).add(1L))});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].div(((Tensor) a[0]).add(1L))})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef SQRT = Pointwise.unary("sqrt(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::sqrt, ComplexMath::sqrt, FloatSimd.Unary.SQRT))
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].div(Grads.conj(o[0]).mul(2L))});
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].div(Grads.conj(o[0]).mul(2L))})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef RSQRT = Pointwise.unary("rsqrt(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(x -> 1 / Math.sqrt(x), ComplexMath::rsqrt, FloatSimd.Unary.RSQRT))
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(o[0].pow(3L))).mul(-0.5)});
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(o[0].pow(3L))).mul(-0.5)})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef SIN = Pointwise.unary("sin(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::sin, ComplexMath::sin, null))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(((Tensor) a[0]).cos()))});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(((Tensor) a[0]).cos()))})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef COS = Pointwise.unary("cos(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::cos, ComplexMath::cos, null))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(((Tensor) a[0]).sin())).neg()});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(((Tensor) a[0]).sin())).neg()})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef TAN = Pointwise.unary("tan(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::tan, ComplexMath::tan, null))
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(o[0].square().add(1L)))});
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(o[0].square().add(1L)))})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef ASIN = Pointwise.unary("asin(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::asin, ComplexMath::asin, null))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(oneMinusSquare((Tensor) a[0]).rsqrt()))});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(oneMinusSquare((Tensor) a[0]).rsqrt()))})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef ACOS = Pointwise.unary("acos(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::acos, ComplexMath::acos, null))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(oneMinusSquare((Tensor) a[0]).rsqrt())).neg()});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(oneMinusSquare((Tensor) a[0]).rsqrt())).neg()})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef ATAN = Pointwise.unary("atan(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::atan, ComplexMath::atan, null))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].div(Grads.conj(((Tensor) a[0]).square().add(1L)))});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].div(Grads.conj(((Tensor) a[0]).square().add(1L)))})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef SINH = Pointwise.unary("sinh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::sinh, ComplexMath::sinh, null))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(Torch.cosh((Tensor) a[0])))});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(Torch.cosh((Tensor) a[0])))})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef COSH = Pointwise.unary("cosh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::cosh, ComplexMath::cosh, null))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(Torch.sinh((Tensor) a[0])))});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(Torch.sinh((Tensor) a[0])))})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef TANH = Pointwise.unary("tanh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(Math::tanh, ComplexMath::tanh, null))
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(o[0].square().neg().add(1L)))});
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(o[0].square().neg().add(1L)))})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef ASINH = Pointwise.unary("asinh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(x -> Double.isInfinite(x) ? x : Math.copySign(Math.log(Math.abs(x) + Math.sqrt(x * x + 1)), x), ComplexMath::asinh, null))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(((Tensor) a[0]).square().add(1L).rsqrt()))});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(((Tensor) a[0]).square().add(1L).rsqrt()))})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef ACOSH = Pointwise.unary("acosh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(x -> Math.log(x + Math.sqrt(x * x - 1)), ComplexMath::acosh, null))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
@@ -469,13 +513,16 @@ public final class PointwiseOps {
                 Tensor x = (Tensor) a[0];
                 Tensor d = x.isComplex() ? x.add(1L).rsqrt().mul(x.sub(1L).rsqrt()) : x.square().sub(1L).rsqrt();
                 return new Tensor[] {g[0].mul(Grads.conj(d))};
-            });
+            })
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef ATANH = Pointwise.unary("atanh(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(x -> 0.5 * Math.log1p(2 * x / (1 - x)), ComplexMath::atanh, null))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].div(Grads.conj(oneMinusSquare((Tensor) a[0])))});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].div(Grads.conj(oneMinusSquare((Tensor) a[0])))})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef SIGMOID = Pointwise.unary("sigmoid(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, FLOATS,
             cplx(x -> 1 / (1 + Math.exp(-x)), ComplexMath::sigmoid, FloatSimd.Unary.SIGMOID))
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(o[0].mul(o[0].neg().add(1L))))});
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(o[0].mul(o[0].neg().add(1L))))})
+            .deriveJvp(Jvps::elementwise);
     /**
      * ATen computes logit in {@code scalar_t} (bfloat16 arithmetic for bfloat16): the bounds, {@code 1 - z}
      * and the ratio are rounded to the compute dtype before the log, which matters near x = 1/2 and at the bounds.
@@ -491,7 +538,8 @@ public final class PointwiseOps {
                     return Math.log(r.applyAsDouble(z / r.applyAsDouble(1 - z)));
                 });
             })
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {logitGrad(g[0], (Tensor) a[0], a.length > 1 ? a[1] : null)});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {logitGrad(g[0], (Tensor) a[0], a.length > 1 ? a[1] : null)})
+            .deriveJvp(Jvps::elementwise);
 
     /**
      * ATen's {@code infinitely_differentiable_logit_backward}: 1/(x(1-x)) on [eps, 1-eps], 0 outside (the
@@ -521,7 +569,8 @@ public final class PointwiseOps {
                 refuse(DType.Category.BOOL, TorchException::new, "Boolean inputs not supported for relu").check(args);
                 refuse(DType.Category.COMPLEX, TorchTypeException::new, "clamp is not supported for complex types").check(args);
             })
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(o[0].gt(0L).to(g[0].dtype()))});
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(o[0].gt(0L).to(g[0].dtype()))})
+            .deriveJvp(Jvps::elementwise);
     /** Complex silu is computable but, as in PyTorch, not differentiable: recording it is refused up front. */
     public static final OpDef SILU = Pointwise.checked(Pointwise.unary("silu(Tensor self) -> Tensor", Promotion.DEFAULT, FLOATS,
             cplx(x -> x / (1 + Math.exp(-x)), ComplexMath::silu, FloatSimd.Unary.SILU)), args -> {
@@ -533,11 +582,13 @@ public final class PointwiseOps {
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
                 Tensor x = (Tensor) a[0], s = x.sigmoid();
                 return new Tensor[] {g[0].mul(s).mul(x.mul(s.neg().add(1L)).add(1L))};
-            });
+            })
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef GELU = Pointwise.unary("gelu(Tensor self, *, str approximate='none') -> Tensor", Promotion.DEFAULT,
             REAL_FLOATS, false, args -> "tanh".equals(args.length > 1 ? args[1] : null) ? real(PointwiseOps::geluTanh) : real(PointwiseOps::gelu))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul("tanh".equals(a.length > 1 ? a[1] : null)
-                    ? geluTanhDerivative((Tensor) a[0]) : geluDerivative((Tensor) a[0]))});
+                    ? geluTanhDerivative((Tensor) a[0]) : geluDerivative((Tensor) a[0]))})
+            .deriveJvp(Jvps::elementwise);
 
     /** d/dx x·Φ(x) = Φ(x) + x·φ(x). */
     private static Tensor geluDerivative(Tensor x) {
@@ -563,14 +614,18 @@ public final class PointwiseOps {
                 // above the threshold softplus is the identity; below, its slope is sigmoid(beta·x)
                 Tensor bx = ((Tensor) a[0]).mul(Scalar.of(a[1]).doubleValue());
                 return new Tensor[] {TernaryOps.where(bx.gt(Scalar.of(a[2]).doubleValue()), g[0], g[0].mul(bx.sigmoid()))};
-            });
+            })
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef ERF = Pointwise.unary("erf(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS, real(Erf::erf))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(gaussian((Tensor) a[0]))});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(gaussian((Tensor) a[0]))})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef ERFC = Pointwise.unary("erfc(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS, real(Erf::erfc))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(gaussian((Tensor) a[0])).neg()});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(gaussian((Tensor) a[0])).neg()})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef ERFINV = Pointwise.unary("erfinv(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS,
             real(Erf::erfinv))
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(o[0].square().exp()).mul(Math.sqrt(Math.PI) / 2)});
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(o[0].square().exp()).mul(Math.sqrt(Math.PI) / 2)})
+            .deriveJvp(Jvps::elementwise);
 
     /** erf'(x) = 2/√π · exp(-x²). */
     private static Tensor gaussian(Tensor x) { return x.square().neg().exp().mul(2 / Math.sqrt(Math.PI)); }
@@ -578,11 +633,13 @@ public final class PointwiseOps {
     public static final OpDef DEG2RAD = Pointwise.checked(Pointwise.unary("deg2rad(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT,
             REAL_FLOATS, real(x -> x * (Math.PI / 180))), refuse(DType.Category.COMPLEX, UnsupportedOperationException::new,
             "deg2rad is not supported for complex tensors."))
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].mul(Math.PI / 180)});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].mul(Math.PI / 180)})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef RAD2DEG = Pointwise.checked(Pointwise.unary("rad2deg(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT,
             REAL_FLOATS, real(x -> x * (180 / Math.PI))), refuse(DType.Category.COMPLEX, UnsupportedOperationException::new,
             "rad2deg is not supported for complex tensors."))
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].mul(180 / Math.PI)});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].mul(180 / Math.PI)})
+            .deriveJvp(Jvps::elementwise);
 
     private static Fns.Unary rounding(java.util.function.DoubleUnaryOperator d) { return new Fns.Unary(d, x -> x, x -> x, null, null); }
 
@@ -592,16 +649,20 @@ public final class PointwiseOps {
 
     public static final OpDef FLOOR = Pointwise.checked(Pointwise.unary("floor(Tensor self) -> Tensor", Promotion.DEFAULT, REAL,
             rounding(Math::floor)), notComplex("floor"))
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.zeros(g[0])});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.zeros(g[0])})
+            .deriveJvp(Jvps::zero);
     public static final OpDef CEIL = Pointwise.checked(Pointwise.unary("ceil(Tensor self) -> Tensor", Promotion.DEFAULT, REAL,
             rounding(Math::ceil)), notComplex("ceil"))
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.zeros(g[0])});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.zeros(g[0])})
+            .deriveJvp(Jvps::zero);
     public static final OpDef TRUNC = Pointwise.checked(Pointwise.unary("trunc(Tensor self) -> Tensor", Promotion.DEFAULT, REAL,
             rounding(x -> x < 0 ? Math.ceil(x) : Math.floor(x))), notComplex("trunc"))
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.zeros(g[0])});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.zeros(g[0])})
+            .deriveJvp(Jvps::zero);
     public static final OpDef FRAC = Pointwise.unary("frac(Tensor self) -> Tensor", Promotion.DEFAULT, REAL_FLOATS,
             real(x -> x - (x < 0 ? Math.ceil(x) : Math.floor(x))))
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0]});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0]})
+            .deriveJvp(Jvps::elementwise);
     public static final OpDef ROUND = Pointwise.unary("round.decimals(Tensor self, *, int decimals=0) -> Tensor", Promotion.DEFAULT,
             REAL, false, args -> {
                 long decimals = args.length > 1 && args[1] != null ? ((Number) args[1]).longValue() : 0;
@@ -609,7 +670,8 @@ public final class PointwiseOps {
                 if (((Tensor) args[0]).dtype() == DType.FLOAT64) return rounding(x -> roundDecimals(x, decimals));
                 return rounding(x -> roundDecimalsFloat((float) x, decimals));
             })
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.zeros(g[0])});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.zeros(g[0])})
+            .deriveJvp(Jvps::zero);
 
     public static final OpDef ISNAN = Pointwise.unary("isnan(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL, ALL,
             new Fns.Unary(x -> b(Double.isNaN(x)), x -> 0, null, (re, im, o) -> { o[0] = b(Double.isNaN(re) || Double.isNaN(im)); o[1] = 0; }, null));
@@ -645,7 +707,8 @@ public final class PointwiseOps {
                         : x == Double.NEGATIVE_INFINITY ? neg : x;
                 return new Fns.Unary(f, x -> x, x -> x, (re, im, o) -> { o[0] = f.applyAsDouble(re); o[1] = f.applyAsDouble(im); }, null);
             })
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Torch.isfinite((Tensor) a[0]))});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Torch.isfinite((Tensor) a[0]))})
+            .deriveJvp(Jvps::elementwise);
 
     static double maxFinite(DType d) {
         return switch (d.toReal()) {
@@ -665,7 +728,8 @@ public final class PointwiseOps {
     public static final OpDef ANGLE = Pointwise.unary("angle(Tensor self) -> Tensor", Promotion.INT_AND_COMPLEX_TO_FLOAT, FLOATS,
             new Fns.Unary(x -> Double.isNaN(x) ? x : x < 0 ? Math.PI : 0, null, null,
                     (re, im, o) -> { o[0] = Math.atan2(im, re); o[1] = 0; }, null))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {angleGrad(g[0], (Tensor) a[0])});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {angleGrad(g[0], (Tensor) a[0])})
+            .defineJvp((a, o, t) -> new Tensor[] {Grads.conj(angleGrad(Grads.conj(t[0]), (Tensor) a[0]))});
 
     /**
      * ATen's {@code angle_backward}: zero for real input (the angle is piecewise constant); for complex

@@ -116,7 +116,8 @@ public final class ReductionOps {
                 DType out = args[3] != null ? (DType) args[3] : integralToLong(((Tensor) args[0]).dtype());
                 return Types.same(out);
             })
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.expandReduced(g[0], a)});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.expandReduced(g[0], a)})
+            .deriveJvp(Jvps::linear);
 
     /** {@code nansum}: NaN counts as zero. Args: (self, dim, keepdim, dtype). */
     public static final OpDef NANSUM = reduction(
@@ -130,7 +131,8 @@ public final class ReductionOps {
                 }
                 return Types.same(out);
             })
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {ReduceGrads.nansum(g[0], (Tensor) a[0], (long[]) a[1], bool(a[2]))});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {ReduceGrads.nansum(g[0], (Tensor) a[0], (long[]) a[1], bool(a[2]))})
+            .deriveJvp(op -> Jvps.reduction(op, 1, 2));
 
     /** {@code prod}: bool and integer inputs give int64 unless {@code dtype} is given. Args: (self, dim, keepdim, dtype). */
     public static final OpDef PROD = reduction(
@@ -139,7 +141,8 @@ public final class ReductionOps {
                 return Types.same(out);
             })
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
-                ReduceGrads.prod(g[0], (Tensor) a[0], o[0], (long[]) a[1], bool(a[2]))});
+                ReduceGrads.prod(g[0], (Tensor) a[0], o[0], (long[]) a[1], bool(a[2]))})
+            .deriveJvp(op -> Jvps.reduction(op, 1, 2));
 
     /** {@code mean}: floating and complex only. Args: (self, dim, keepdim, dtype). */
     public static final OpDef MEAN = reduction(
@@ -153,7 +156,8 @@ public final class ReductionOps {
                 }
                 return Types.same(out);
             })
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.expandReduced(g[0], a).div((double) Grads.reducedCount(a))});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.expandReduced(g[0], a).div((double) Grads.reducedCount(a))})
+            .deriveJvp(Jvps::linear);
 
     /** {@code nanmean}: the mean of the non-NaN elements; floating inputs only. Args: (self, dim, keepdim, dtype). */
     public static final OpDef NANMEAN = reduction(
@@ -166,7 +170,8 @@ public final class ReductionOps {
                 if (!out.isFloatingPoint()) throw new TorchException("\"nansum_cpu\" not implemented for '" + out.cppName() + "'");
                 return Types.same(out);
             })
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {ReduceGrads.nanmean(g[0], (Tensor) a[0], (long[]) a[1], bool(a[2]))});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {ReduceGrads.nanmean(g[0], (Tensor) a[0], (long[]) a[1], bool(a[2]))})
+            .deriveJvp(op -> Jvps.reduction(op, 1, 2));
 
     // ---- extrema --------------------------------------------------------------------------------------
 
@@ -181,10 +186,12 @@ public final class ReductionOps {
     }
 
     /** {@code amax}: NaN propagates. Args: (self, dim, keepdim). */
-    public static final OpDef AMAX = extremum("amax", Op.AMAX);
+    public static final OpDef AMAX = extremum("amax", Op.AMAX)
+            .deriveJvp(op -> Jvps.reduction(op, 1, 2));
 
     /** {@code amin}: NaN propagates. Args: (self, dim, keepdim). */
-    public static final OpDef AMIN = extremum("amin", Op.AMIN);
+    public static final OpDef AMIN = extremum("amin", Op.AMIN)
+            .deriveJvp(op -> Jvps.reduction(op, 1, 2));
 
     private static OpDef extremumAll(String name, Op op) {
         OpDef.Meta meta = args -> {
@@ -199,10 +206,12 @@ public final class ReductionOps {
     }
 
     /** {@code max()} over all elements (NaN propagates). Args: (self). */
-    public static final OpDef MAX_ALL = extremumAll("max", Op.AMAX);
+    public static final OpDef MAX_ALL = extremumAll("max", Op.AMAX)
+            .deriveJvp(op -> Jvps.reduction(op, -1, -1));
 
     /** {@code min()} over all elements (NaN propagates). Args: (self). */
-    public static final OpDef MIN_ALL = extremumAll("min", Op.AMIN);
+    public static final OpDef MIN_ALL = extremumAll("min", Op.AMIN)
+            .deriveJvp(op -> Jvps.reduction(op, -1, -1));
 
     private static OpDef extremumDim(String name, boolean max) {
         OpDef.Meta meta = args -> {
@@ -228,10 +237,12 @@ public final class ReductionOps {
     }
 
     /** {@code max(dim)}: values and int64 indices (first occurrence; a NaN wins). Args: (self, Long dim, keepdim). */
-    public static final OpDef MAX_DIM = extremumDim("max", true);
+    public static final OpDef MAX_DIM = extremumDim("max", true)
+            .defineJvp(Jvps.selected(1, 2));
 
     /** {@code min(dim)}: values and int64 indices. Args: (self, Long dim, keepdim). */
-    public static final OpDef MIN_DIM = extremumDim("min", false);
+    public static final OpDef MIN_DIM = extremumDim("min", false)
+            .defineJvp(Jvps.selected(1, 2));
 
     private static OpDef argExtremum(String name, boolean max) {
         OpDef.Meta meta = args -> {
@@ -287,12 +298,14 @@ public final class ReductionOps {
 
     /** {@code var}: sum of squared deviations / max(0, N - correction); complex input gives a real result. Args: (self, dim, correction, keepdim). */
     public static final OpDef VAR = varStd("var", Op.VAR)
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {ReduceGrads.var(g[0], (Tensor) a[0], (long[]) a[1], a[2], bool(a[3]))});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {ReduceGrads.var(g[0], (Tensor) a[0], (long[]) a[1], a[2], bool(a[3]))})
+            .deriveJvp(op -> Jvps.reduction(op, 1, 3));
 
     /** {@code std}: the square root of {@code var}. Args: (self, dim, correction, keepdim). */
     public static final OpDef STD = varStd("std", Op.STD)
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
-                ReduceGrads.std(g[0], (Tensor) a[0], o[0], (long[]) a[1], a[2], bool(a[3]))});
+                ReduceGrads.std(g[0], (Tensor) a[0], o[0], (long[]) a[1], a[2], bool(a[3]))})
+            .deriveJvp(op -> Jvps.reduction(op, 1, 3));
 
     /** {@code logsumexp}: stable (running maximum); integer inputs compute in the default dtype. Args: (self, dim, keepdim). */
     public static final OpDef LOGSUMEXP = reduction("logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", Op.LOGSUMEXP,
@@ -302,7 +315,8 @@ public final class ReductionOps {
                 return Types.same(out);
             })
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
-                ReduceGrads.logsumexp(g[0], (Tensor) a[0], o[0], (long[]) a[1], bool(a[2]))});
+                ReduceGrads.logsumexp(g[0], (Tensor) a[0], o[0], (long[]) a[1], bool(a[2]))})
+            .deriveJvp(op -> Jvps.reduction(op, 1, 2));
 
     // ---- logical --------------------------------------------------------------------------------------
 
@@ -357,7 +371,8 @@ public final class ReductionOps {
             },
             reduceKernel())
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
-                ReduceGrads.vectorNorm(g[0], (Tensor) a[0], o[0], a[1], (long[]) a[2], bool(a[3]))});
+                ReduceGrads.vectorNorm(g[0], (Tensor) a[0], o[0], a[1], (long[]) a[2], bool(a[3]))})
+            .deriveJvp(op -> Jvps.reduction(op, 2, 3));
 
     private static void checkNormDtype(DType in, DType dtype) {
         if (!dtype.isFloatingPoint() && !dtype.isComplex()) {
@@ -398,11 +413,13 @@ public final class ReductionOps {
 
     /** {@code cumsum}: bool and integer inputs give int64 unless {@code dtype} is given. Args: (self, Long dim, dtype). */
     public static final OpDef CUMSUM = scan("cumsum", false)
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {ReduceGrads.cumsum(g[0], (Tensor) a[0], (Long) a[1])});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {ReduceGrads.cumsum(g[0], (Tensor) a[0], (Long) a[1])})
+            .deriveJvp(Jvps::linear);
 
     /** {@code cumprod}; its gradient is right for inputs with zeros too (see {@link ReduceGrads#cumprod}). Args: (self, Long dim, dtype). */
     public static final OpDef CUMPROD = scan("cumprod", true)
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {ReduceGrads.cumprod(g[0], (Tensor) a[0], o[0], (Long) a[1])});
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {ReduceGrads.cumprod(g[0], (Tensor) a[0], o[0], (Long) a[1])})
+            .deriveJvp(Jvps::transposedVjp);
 
     private static OpDef softmaxOp(String name, boolean log) {
         OpDef.Meta meta = args -> {
@@ -422,11 +439,15 @@ public final class ReductionOps {
 
     /** {@code softmax}: stable (subtracts the maximum); {@code dtype} casts the input first. Args: (self, Long dim, dtype). */
     public static final OpDef SOFTMAX = softmaxOp("softmax", false)
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {ReduceGrads.softmax(g[0], o[0], (Long) a[1])});
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {ReduceGrads.softmax(g[0], o[0], (Long) a[1])})
+            // d softmax = y * (t - Σ y t)
+            .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : o[0].mul(t[0].sub(o[0].mul(t[0]).sum(new long[] {(Long) a[1]}, true)))});
 
     /** {@code log_softmax}. Args: (self, Long dim, dtype). */
     public static final OpDef LOG_SOFTMAX = softmaxOp("log_softmax", true)
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {ReduceGrads.logSoftmax(g[0], o[0], (Long) a[1])});
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {ReduceGrads.logSoftmax(g[0], o[0], (Long) a[1])})
+            // d log_softmax = t - Σ softmax · t
+            .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : t[0].sub(o[0].exp().mul(t[0]).sum(new long[] {(Long) a[1]}, true))});
 
     // ---- Java entry points ----------------------------------------------------------------------------
 

@@ -95,7 +95,8 @@ public final class ScatterOps {
                         false, outOfBounds(dim, false, "")));
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
-                scatterAdd(zeros(tensor(a[0]).shapeRef(), g[0]), dim(a), tensor(a[2]), g[0]), null});
+                scatterAdd(zeros(tensor(a[0]).shapeRef(), g[0]), dim(a), tensor(a[2]), g[0]), null})
+            .deriveJvp(Jvps::linear);
 
     // ---- scatter family -----------------------------------------------------------------------------
 
@@ -157,7 +158,8 @@ public final class ScatterOps {
                 scatterInto(outs[0], (Integer) spec.plan(), tensor(args[2]), atLeast1d(tensor(args[3])), Reduce.ASSIGN);
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {scatter(g[0], dim(a), tensor(a[2]), 0L), null,
-                srcGrad(gather(g[0], dim(a), tensor(a[2])), tensor(a[3]))});
+                srcGrad(gather(g[0], dim(a), tensor(a[2])), tensor(a[3]))})
+            .deriveJvp(Jvps::linear);
 
     /** {@code scatter(self, dim, index, value)}: writes one value at every indexed place. */
     public static final OpDef SCATTER_VALUE = OpDef.structured("scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
@@ -171,7 +173,9 @@ public final class ScatterOps {
                 Tensor value = Creation.scalarTensor(Scalar.of(args[3]), outs[0].dtype());
                 scatterInto(outs[0], (Integer) spec.plan(), tensor(args[2]), value, Reduce.ASSIGN);
             })
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {scatter(g[0], dim(a), tensor(a[2]), 0L), null});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {scatter(g[0], dim(a), tensor(a[2]), 0L), null})
+            // the scattered places are constants: the tangent is self's with zeros there
+            .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : Dispatcher.call1(ScatterOps.SCATTER_VALUE, t[0], a[1], a[2], 0L)});
 
     /** {@code scatter_add(self, dim, index, src)}: adds every src element to its indexed place (duplicates accumulate). */
     public static final OpDef SCATTER_ADD = OpDef.structured("scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
@@ -180,7 +184,8 @@ public final class ScatterOps {
                 copySelf(args, outs[0]);
                 scatterInto(outs[0], (Integer) spec.plan(), tensor(args[2]), atLeast1d(tensor(args[3])), Reduce.ADD);
             })
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0], null, srcGrad(gather(g[0], dim(a), tensor(a[2])), tensor(a[3]))});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0], null, srcGrad(gather(g[0], dim(a), tensor(a[2])), tensor(a[3]))})
+            .deriveJvp(Jvps::linear);
 
     /** The reductions of {@code scatter_reduce}, by PyTorch's names. */
     private enum ScatterReduction {
@@ -255,7 +260,8 @@ public final class ScatterOps {
                 scatterInto(out, p.dim(), index, atLeast1d(tensor(args[3])), p.reduction().loop);
                 if (p.reduction() == ScatterReduction.MEAN) divideByCounts(out, p.dim(), index, p.includeSelf());
             })
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> ScatterReduceGrads.of(a, o[0], g[0]));
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> ScatterReduceGrads.of(a, o[0], g[0]))
+            .deriveJvp(Jvps::transposedVjp);
 
     /**
      * {@code _scatter_reduce_prod_src_grad(grad)}: a copy of scatter_reduce("prod")'s src gradient for the
@@ -271,6 +277,11 @@ public final class ScatterOps {
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> {
                 throw new TorchException("scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are scattered to "
                         + "the same position in self");
+            })
+            // an identity in its argument that stands for a function of src autograd cannot follow: refuse, as its VJP does
+            .defineJvp((a, o, t) -> {
+                throw new TorchException("scatter_reduce(): forward AD of the src gradient is unsupported when >1 zeros in src are "
+                        + "scattered to the same position in self");
             });
 
     /**
@@ -312,7 +323,8 @@ public final class ScatterOps {
                 IndexLoops.gather(out, src, Indexers.one(idx, self.strideRef()[dim], self.shapeRef()[dim], false, OUT_OF_RANGE_IN_SELF));
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
-                indexAdd(zeros(tensor(a[0]).shapeRef(), g[0]), dim(a), tensor(a[2]), g[0]), null});
+                indexAdd(zeros(tensor(a[0]).shapeRef(), g[0]), dim(a), tensor(a[2]), g[0]), null})
+            .deriveJvp(Jvps::linear);
 
     // ---- index_add / index_copy / index_fill ----------------------------------------------------------
 
@@ -399,7 +411,8 @@ public final class ScatterOps {
                         false, OUT_OF_RANGE_IN_SELF);
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0], null,
-                Grads.scaled(indexSelect(g[0], dim(a), tensor(a[2])), a[4])});
+                Grads.scaled(indexSelect(g[0], dim(a), tensor(a[2])), a[4])})
+            .deriveJvp(Jvps::linear);
 
     private static void indexCopyChecks(Tensor self, int dim, Tensor index, Tensor source) {
         if (index.dim() >= 2) throw new IndexOutOfBoundsException("index_copy_(): Index should have dimension 1 or 0 (got " + index.dim() + ")");
@@ -452,7 +465,8 @@ public final class ScatterOps {
                         outOfBounds(dim, true, "index_copy_(): "));
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {indexFill(g[0], dim(a), tensor(a[2]), 0L), null,
-                indexSelect(g[0], dim(a), tensor(a[2]))});
+                indexSelect(g[0], dim(a), tensor(a[2]))})
+            .deriveJvp(Jvps::linear);
 
     private static Spec indexFillMeta(Object[] args) {
         Tensor self = tensor(args[0]), index = tensor(args[2]);
@@ -487,13 +501,15 @@ public final class ScatterOps {
     /** {@code index_fill(self, dim, index, value)}: {@code value} at the index positions along dim (negative positions count from the end). */
     public static final OpDef INDEX_FILL = OpDef.structured("index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
             ScatterOps::indexFillMeta, INDEX_FILL_KERNEL)
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {indexFill(g[0], dim(a), tensor(a[2]), 0L), null});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {indexFill(g[0], dim(a), tensor(a[2]), 0L), null})
+            .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : indexFill(t[0], dim(a), tensor(a[2]), 0L)});
 
     /** {@code index_fill(self, dim, index, value)} with a 0-d tensor value. */
     public static final OpDef INDEX_FILL_TENSOR = OpDef.structured(
             "index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor", ScatterOps::indexFillMeta, INDEX_FILL_KERNEL)
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {indexFill(g[0], dim(a), tensor(a[2]), 0L), null,
-                indexFillValueGrad(g[0], dim(a), tensor(a[2]))});
+                indexFillValueGrad(g[0], dim(a), tensor(a[2]))})
+            .deriveJvp(Jvps::linear);
 
     /**
      * The gradient of index_fill's 0-d value: the sum of the gradient over the filled slices, each slice

@@ -125,7 +125,8 @@ public final class ShapeOps {
         }
         return t.viewOf(t.storageOffset(), shape, strides);
     })
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].reshape(Grads.inputShape(a, o))});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].reshape(Grads.inputShape(a, o))})
+            .deriveJvp(Jvps::linear);
 
     /** {@code reshape(self, shape)}: a view when the strides allow one, else a contiguous copy viewed as {@code shape}. */
     public static final OpDef RESHAPE = OpDef.composite("reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)", args -> {
@@ -155,7 +156,8 @@ public final class ShapeOps {
         }
         return t.viewOf(t.storageOffset(), shape, strides);
     })
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].permute(Grads.inversePermutation((long[]) a[1], ((Tensor) a[0]).dim()))});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].permute(Grads.inversePermutation((long[]) a[1], ((Tensor) a[0]).dim()))})
+            .deriveJvp(Jvps::linear);
 
     /** {@code transpose(self, dim0, dim1)}: swaps two dims. */
     public static final OpDef TRANSPOSE = OpDef.view("transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)", args -> {
@@ -170,7 +172,8 @@ public final class ShapeOps {
         }
         return t.viewOf(t.storageOffset(), shape, strides);
     })
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {ShapeOps.transpose(g[0], (int) (long) (Long) a[1], (int) (long) (Long) a[2])});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {ShapeOps.transpose(g[0], (int) (long) (Long) a[1], (int) (long) (Long) a[2])})
+            .deriveJvp(Jvps::linear);
 
     /** {@code t(self)}: transpose of a matrix; 0-d and 1-d tensors are returned as views of themselves. */
     public static final OpDef T = OpDef.composite("t(Tensor(a) self) -> Tensor(a)", args -> {
@@ -231,7 +234,8 @@ public final class ShapeOps {
         Shapes.checkSizes("expand", shape);
         return t.viewOf(t.storageOffset(), shape, strides);
     })
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0]});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0]})
+            .deriveJvp(Jvps::linear);
 
     /** {@code broadcast_to(self, size)}: {@code expand}. */
     public static final OpDef BROADCAST_TO = OpDef.composite("broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)",
@@ -263,7 +267,8 @@ public final class ShapeOps {
         }
         return t.viewOf(t.storageOffset(), Arrays.copyOf(shape, k), Arrays.copyOf(strides, k));
     })
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].reshape(Grads.inputShape(a, o))});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].reshape(Grads.inputShape(a, o))})
+            .deriveJvp(Jvps::linear);
 
     /** {@code unsqueeze(self, dim)}: inserts a size-1 dim at {@code dim} (in [-dim()-1, dim()]). */
     public static final OpDef UNSQUEEZE = OpDef.view("unsqueeze(Tensor(a) self, int dim) -> Tensor(a)", args -> {
@@ -272,7 +277,8 @@ public final class ShapeOps {
         long stride = d >= t.dim() ? 1 : t.shapeRef()[d] * t.strideRef()[d];
         return t.viewOf(t.storageOffset(), insert(t.shapeRef(), d, 1), insert(t.strideRef(), d, stride));
     })
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].reshape(Grads.inputShape(a, o))});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].reshape(Grads.inputShape(a, o))})
+            .deriveJvp(Jvps::linear);
 
     /** {@code flatten(self, start_dim, end_dim)}: merges dims start..end; a 0-d tensor becomes 1-d. */
     public static final OpDef FLATTEN = OpDef.composite("flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)",
@@ -336,7 +342,8 @@ public final class ShapeOps {
                 strides[d] *= step;
                 return t.viewOf(t.storageOffset() + start * t.strideRef()[d], shape, strides);
             })
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {BackwardOps.sliceBackward(g[0], Grads.inputShape(a, o), (Long) a[1], (Long) a[2], (Long) a[3], (Long) a[4])});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {BackwardOps.sliceBackward(g[0], Grads.inputShape(a, o), (Long) a[1], (Long) a[2], (Long) a[3], (Long) a[4])})
+            .deriveJvp(Jvps::linear);
 
     /** {@code narrow(self, dim, start, length)}: {@code slice(dim, start, start + length)}; {@code start} may be negative. */
     public static final OpDef NARROW = OpDef.composite("narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)", args -> {
@@ -377,7 +384,8 @@ public final class ShapeOps {
         if (index < 0) index += size;
         return t.viewOf(t.storageOffset() + index * t.strideRef()[d], remove(t.shapeRef(), d), remove(t.strideRef(), d));
     })
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {BackwardOps.selectBackward(g[0], Grads.inputShape(a, o), (Long) a[1], (Long) a[2])});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {BackwardOps.selectBackward(g[0], Grads.inputShape(a, o), (Long) a[1], (Long) a[2])})
+            .deriveJvp(Jvps::linear);
 
     /** Sizes of {@code split(split_size)}: equal pieces, the last one possibly smaller. */
     private static long[] splitSizes(Tensor t, long splitSize, int d) {
@@ -480,7 +488,8 @@ public final class ShapeOps {
         return t.viewOf(storageOffset, shape, strides);
     })
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {
-                BackwardOps.diagonalBackward(g[0], Grads.inputShape(a, o), lng(a[1]), lng(a[2]), lng(a[3]))});
+                BackwardOps.diagonalBackward(g[0], Grads.inputShape(a, o), lng(a[1]), lng(a[2]), lng(a[3]))})
+            .deriveJvp(Jvps::linear);
 
     /** {@code movedim(self, source, destination)}: moves dims to new positions, keeping the others in order. */
     public static final OpDef MOVEDIM = OpDef.composite("movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)",
@@ -532,7 +541,8 @@ public final class ShapeOps {
                 Shapes.checkSizes("as_strided", shape);
                 return Tensor.of(t.storage(), offset, shape, strides, t.dtype());
             })
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {asStridedBackward(g[0], (Tensor) a[0], a)});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {asStridedBackward(g[0], (Tensor) a[0], a)})
+            .deriveJvp(Jvps::linear);
 
     /**
      * ATen's {@code as_strided_backward} in storage terms: the output gradient is summed into the storage

@@ -103,7 +103,8 @@ public final class SortOps {
                 SortPlan p = (SortPlan) spec.plan();
                 SortKernels.sort((Tensor) args[0], p.dim(), p.descending(), outs[0], outs[1]);
             })
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {toPositions(g[0], (Tensor) a[0], (Long) a[2], o[1])});
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {toPositions(g[0], (Tensor) a[0], (Long) a[2], o[1])})
+            .defineJvp(Jvps.selected(2, -1));
 
     /**
      * The backward of the ops that pick values by position (sort, topk, cummax, cummin; ATen's
@@ -160,7 +161,8 @@ public final class SortOps {
                 TopkPlan p = (TopkPlan) spec.plan();
                 SortKernels.topk((Tensor) args[0], p.dim(), p.k(), p.largest(), outs[0], outs[1]);
             })
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {toPositions(g[0], (Tensor) a[0], (Long) a[2], o[1])});
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {toPositions(g[0], (Tensor) a[0], (Long) a[2], o[1])})
+            .defineJvp(Jvps.selected(2, -1));
 
     /** What kthvalue's meta rule hands its kernel. */
     record KthPlan(int dim, int k) {}
@@ -186,7 +188,8 @@ public final class SortOps {
                 SortKernels.kthvalue((Tensor) args[0], p.dim(), p.k(), outs[0], outs[1]);
             })
             .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {
-                BackwardOps.valueSelectingReductionBackward(g[0], (Long) a[2], o[1], ((Tensor) a[0]).shape(), bool(a[3]))});
+                BackwardOps.valueSelectingReductionBackward(g[0], (Long) a[2], o[1], ((Tensor) a[0]).shape(), bool(a[3]))})
+            .defineJvp(Jvps.selected(2, 3));
 
     // ---- scans --------------------------------------------------------------------------------------
 
@@ -203,10 +206,12 @@ public final class SortOps {
     }
 
     /** {@code cummax}: running maximum and where it came from (a later tie or NaN takes over). Args: (self, Long dim). */
-    public static final OpDef CUMMAX = cumExtremum("cummax", true);
+    public static final OpDef CUMMAX = cumExtremum("cummax", true)
+            .defineJvp(Jvps.selected(1, -1));
 
     /** {@code cummin}: running minimum and where it came from. Args: (self, Long dim). */
-    public static final OpDef CUMMIN = cumExtremum("cummin", false);
+    public static final OpDef CUMMIN = cumExtremum("cummin", false)
+            .defineJvp(Jvps.selected(1, -1));
 
     // ---- unique -------------------------------------------------------------------------------------
 

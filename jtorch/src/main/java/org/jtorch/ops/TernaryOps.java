@@ -89,7 +89,8 @@ public final class TernaryOps {
                 PointwiseLoops.ternary(SELECT, compute, outs[0], (Tensor) args[0], Pointwise.operand(args[1], compute),
                         Pointwise.operand(args[2], compute));
             })
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> Grads.forTensorArgs(a, null, TernaryOps.where((Tensor) a[0], g[0], 0L), TernaryOps.where((Tensor) a[0], 0L, g[0])));
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> Grads.forTensorArgs(a, null, TernaryOps.where((Tensor) a[0], g[0], 0L), TernaryOps.where((Tensor) a[0], 0L, g[0])))
+            .deriveJvp(Jvps::linear);
 
     // ---- lerp -------------------------------------------------------------------------------------------
 
@@ -138,7 +139,8 @@ public final class TernaryOps {
     public static final OpDef LERP = withChecks(Pointwise.ternary(
             "lerp.Scalar(Tensor self, Tensor end, Scalar weight) -> Tensor", Promotion.DEFAULT, FLOATS, TernaryOps::lerpFn),
             args -> lerpChecks(args, "lerp_kernel_scalar"))
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.times(g[0], oneMinus(Scalar.of(a[2]))), Grads.times(g[0], a[2])});
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.times(g[0], oneMinus(Scalar.of(a[2]))), Grads.times(g[0], a[2])})
+            .deriveJvp(Jvps::elementwise);
 
     /** {@code lerp(start, end, weight)} with a Tensor weight of the same dtype, broadcast with start and end. */
     public static final OpDef LERP_TENSOR = withChecks(Pointwise.ternary(
@@ -147,7 +149,8 @@ public final class TernaryOps {
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
                 Tensor start = (Tensor) a[0], end = (Tensor) a[1], weight = (Tensor) a[2];
                 return new Tensor[] {Grads.times(g[0], weight.neg().add(1L)), Grads.times(g[0], weight), Grads.times(g[0], end.sub(start))};
-            });
+            })
+            .deriveJvp(Jvps::elementwise);
 
     /** {@code 1 - w} for a Scalar weight, complex or real. */
     private static Scalar oneMinus(Scalar w) {
@@ -210,7 +213,8 @@ public final class TernaryOps {
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
                 Object value = a.length > 3 ? a[3] : null;
                 return new Tensor[] {g[0], Grads.scaled(Grads.times(g[0], a[2]), value), Grads.scaled(Grads.times(g[0], a[1]), value)};
-            });
+            })
+            .deriveJvp(Jvps::elementwise);
 
     /**
      * {@code addcdiv(self, tensor1, tensor2, value=1)}: {@code self + value * tensor1 / tensor2}. Refused
@@ -233,7 +237,8 @@ public final class TernaryOps {
                 Tensor t1 = (Tensor) a[1], t2 = (Tensor) a[2];
                 return new Tensor[] {g[0], Grads.scaled(g[0].div(Grads.conj(t2)), value),
                     Grads.scaled(Grads.times(g[0], t1.div(t2.square())), value).neg()};
-            });
+            })
+            .deriveJvp(Jvps::elementwise);
 
     // ---- masked_fill ------------------------------------------------------------------------------------
 
@@ -295,7 +300,9 @@ public final class TernaryOps {
     /** {@code masked_fill(self, mask, value)}: {@code value} where the bool mask is true; the result keeps self's dtype. */
     public static final OpDef MASKED_FILL = OpDef.structured("masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor",
             TernaryOps::maskedFillMeta, MASKED_FILL_KERNEL)
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {Grads.zeroWhere((Tensor) a[1], g[0]), null});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {Grads.zeroWhere((Tensor) a[1], g[0]), null})
+            // the filled places are constants: the tangent is self's with zeros there
+            .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : maskedFill(t[0], (Tensor) a[1], 0L)});
 
     /**
      * {@code masked_fill(self, mask, value)} with a 0-d tensor value, which receives the sum of the filled
@@ -304,7 +311,8 @@ public final class TernaryOps {
     public static final OpDef MASKED_FILL_TENSOR = OpDef.structured(
             "masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", TernaryOps::maskedFillMeta, MASKED_FILL_KERNEL)
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {Grads.zeroWhere((Tensor) a[1], g[0]), null,
-                where((Tensor) a[1], g[0], 0L)});
+                where((Tensor) a[1], g[0], 0L)})
+            .deriveJvp(Jvps::linear);
 
     // ---- entry points -------------------------------------------------------------------------------------
 

@@ -1,0 +1,45 @@
+package org.jtorch.autograd;
+
+/**
+ * A forward-AD dual level ({@code torch.autograd.forward_ad.dual_level}): while open, dual tensors made
+ * at it carry tangents through every op; closing it drops them. Levels nest (the innermost is the one
+ * {@link ForwardAD#makeDual} uses by default) and must close in reverse order of opening, on the thread
+ * that opened them.
+ */
+public final class DualLevel implements AutoCloseable {
+    private final int depth;
+    private final ForwardMode mode;
+    private AutoCloseable scope;
+    private volatile boolean alive = true;
+
+    DualLevel(int depth) {
+        this.depth = depth;
+        this.mode = new ForwardMode(this);
+    }
+
+    void open(AutoCloseable modeScope) { this.scope = modeScope; }
+
+    /** 0 for the outermost open level, 1 for one nested inside it, ... */
+    public int depth() { return depth; }
+
+    /** Whether the level is still open; tangents of a closed level are gone. */
+    public boolean isOpen() { return alive; }
+
+    ForwardMode mode() { return mode; }
+
+    /** {@code exit_dual_level}: pops the level; every tangent recorded at it disappears. */
+    @Override
+    public void close() {
+        if (!alive) return;
+        ForwardAD.exit(this);
+        alive = false;
+        try {
+            scope.close();
+        } catch (Exception e) {
+            throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public String toString() { return "DualLevel(" + depth + (alive ? ")" : ", closed)"); }
+}

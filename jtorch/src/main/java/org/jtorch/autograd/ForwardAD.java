@@ -1,0 +1,135 @@
+package org.jtorch.autograd;
+
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import org.jtorch.DType;
+import org.jtorch.Tensor;
+import org.jtorch.TorchException;
+import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.internal.Shapes;
+import org.jtorch.ops.ShapeOps;
+import org.jtorch.storage.Storage;
+
+/**
+ * {@code torch.autograd.forward_ad}: forward-mode automatic differentiation with dual tensors.
+ *
+ * <pre>{@code
+ * try (DualLevel level = ForwardAD.dualLevel()) {
+ *     Tensor x = ForwardAD.makeDual(primal, tangent);
+ *     Tensor y = Torch.sin(x);
+ *     Tensor jvp = ForwardAD.unpackDual(y).tangent();   // cos(primal) * tangent
+ * }
+ * }</pre>
+ *
+ * Each open level is an interpreter on the dispatcher's mode stack: an op that receives a tensor with a
+ * tangent at the level runs on the primals and then its {@link org.jtorch.ops.OpDef.Jvp} rule, with the
+ * level itself lowered out of the way, so rules written in differentiable ops nest (forward-over-forward)
+ * and compose with reverse mode (forward-over-reverse). With no level open the dispatcher pays nothing.
+ *
+ * <p>Unlike PyTorch's {@code dual_level} (one level at a time), levels nest, as functorch's {@code jvp}
+ * levels do: {@code makeDual} and {@code unpackDual} use the innermost open level unless given one.
+ */
+public final class ForwardAD {
+    private ForwardAD() {}
+
+    private static final ThreadLocal<ArrayDeque<DualLevel>> LEVELS = ThreadLocal.withInitial(ArrayDeque::new);
+
+    /** {@code with dual_level():} opens a level on this thread; close it (try-with-resources) to drop its tangents. */
+    public static DualLevel dualLevel() {
+        ArrayDeque<DualLevel> levels = LEVELS.get();
+        DualLevel level = new DualLevel(levels.size());
+        level.open(Dispatcher.pushMode(level.mode()));
+        levels.push(level);
+        return level;
+    }
+
+    static void exit(DualLevel level) {
+        ArrayDeque<DualLevel> levels = LEVELS.get();
+        if (levels.peek() != level) {
+            throw new IllegalStateException("dual levels must be closed in reverse order of opening, on the thread that opened them");
+        }
+        levels.pop();
+    }
+
+    /** The innermost open level of this thread, or null. */
+    public static DualLevel currentLevel() { return LEVELS.get().peek(); }
+
+    /** {@code make_dual(tensor, tangent)} at the innermost open level. */
+    public static Tensor makeDual(Tensor primal, Tensor tangent) { return makeDual(primal, tangent, currentLevel()); }
+
+    /**
+     * {@code make_dual(tensor, tangent, level=level)}: a view of {@code primal} that carries {@code tangent}
+     * at {@code level}. The tangent is used as is when its layout is the primal's, else copied into one.
+     */
+    public static Tensor makeDual(Tensor primal, Tensor tangent, DualLevel level) {
+        if (level == null || !level.isOpen()) {
+            throw new TorchException("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
+                    + "enter_dual_level() first.");
+        }
+        if (!(primal.isFloatingPoint() || primal.isComplex())) {
+            throw new IllegalArgumentException("Expected primal to be floating point or complex, but got: torch." + primal.dtype().pyName());
+        }
+        if (!(tangent.isFloatingPoint() || tangent.isComplex())) {
+            throw new IllegalArgumentException("Expected tangent to be floating point or complex, but got: torch." + tangent.dtype().pyName());
+        }
+        if (Tangents.get(primal, level) != null) {
+            throw new TorchException("Making a dual Tensor based on a Tensor that already has a forward gradient at the same level "
+                    + level.depth() + " is not supported.");
+        }
+        if (!Arrays.equals(primal.shapeRef(), tangent.shapeRef())) {
+            throw new TorchException("Trying to set a forward gradient that has a different size than that of the original Tensor, "
+                    + "this is not supported. Tensor is of size " + Shapes.str(primal.shapeRef())
+                    + " while the given forward gradient is of size " + Shapes.str(tangent.shapeRef()) + ".");
+        }
+        // PyTorch lets the dtypes differ and the rules then mix precisions; JTorch refuses it up front.
+        if (primal.dtype() != tangent.dtype()) {
+            throw new TorchException("make_dual: expected the tangent to have the primal's dtype " + primal.dtype().pyName()
+                    + ", but got " + tangent.dtype().pyName());
+        }
+        Tensor dual = Dispatcher.withModesBelow(level.mode(), () -> ShapeOps.view(primal, primal.shape()));
+        Tangents.set(dual, level, sameLayout(tangent, primal, level));
+        return dual;
+    }
+
+    /** {@code unpack_dual(tensor)} at the innermost open level (tangent null when there is no level). */
+    public static UnpackedDual unpackDual(Tensor t) {
+        DualLevel level = currentLevel();
+        return level == null ? new UnpackedDual(t, null) : unpackDual(t, level);
+    }
+
+    /**
+     * {@code unpack_dual(tensor, level=level)}: the primal is a view of {@code t} without the level's tangent
+     * (tangents at other levels stay); the tangent is null when {@code t} carries none there.
+     */
+    public static UnpackedDual unpackDual(Tensor t, DualLevel level) {
+        Tensor tangent = level.isOpen() ? Tangents.get(t, level) : null;
+        if (tangent == null) return new UnpackedDual(t, null);
+        Tensor primal = Dispatcher.withModesBelow(level.mode(), () -> ShapeOps.view(t, t.shape()));
+        return new UnpackedDual(primal, tangent);
+    }
+
+    /** The tangent of {@code t} at the innermost open level, or null ({@code unpack_dual(t).tangent}). */
+    public static Tensor tangent(Tensor t) {
+        DualLevel level = currentLevel();
+        return level == null ? null : Tangents.get(t, level);
+    }
+
+    /**
+     * {@code tangent} itself when its strides are {@code like}'s, else a copy with {@code like}'s exact
+     * geometry (storage size, offset, strides), so that view ops replayed on tangents address the same
+     * elements as on primals.
+     */
+    static Tensor sameLayout(Tensor tangent, Tensor like, DualLevel level) {
+        if (tangent.storageOffset() == like.storageOffset() && Arrays.equals(tangent.strideRef(), like.strideRef())) return tangent;
+        Tensor copy = Tensor.of(storageLike(like), like.storageOffset(), like.shape(), like.stride(), like.dtype());
+        Dispatcher.withModesBelow(level.mode(), () -> copy.copy_(tangent));
+        return copy;
+    }
+
+    /** A zeroed storage of {@code like}'s kind, size and device. */
+    static Storage storageLike(Tensor like) {
+        DType.StorageKind kind = like.dtype().storageKind();
+        long slots = like.storage().slots();
+        return like.isMeta() ? Storage.meta(kind, slots) : Storage.allocate(kind, slots);
+    }
+}

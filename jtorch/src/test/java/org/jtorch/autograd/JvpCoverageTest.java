@@ -1,0 +1,47 @@
+package org.jtorch.autograd;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.jtorch.ops.OpDef;
+import org.jtorch.testing.OpDb;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rule the op table enforces: every op with a reverse-mode rule has a forward-mode rule too, except
+ * the ops listed here with the reason. The list may only shrink: an excluded op that gains a JVP fails
+ * the test until it is removed from the list.
+ */
+class JvpCoverageTest {
+    /** op name → why it has no JVP. */
+    static final Map<String, String> EXCLUDED = Map.of();
+
+    /** Every op of the table's families that autograd differentiates with its own rule, by name. */
+    static Map<String, OpDef> differentiableOps() throws IllegalAccessException {
+        Map<String, OpDef> ops = new TreeMap<>();
+        for (Class<?> family : OpDb.FAMILIES) {
+            for (Field f : family.getFields()) {
+                if (!Modifier.isStatic(f.getModifiers()) || f.getType() != OpDef.class) continue;
+                OpDef op = (OpDef) f.get(null);
+                if (op.compositeFn() == null && op.isDifferentiable() && op.vjp() != null) ops.put(op.schema().split("\\(")[0], op);
+            }
+        }
+        return ops;
+    }
+
+    @Test
+    void everyOpWithAVjpHasAJvp() throws IllegalAccessException {
+        TreeSet<String> missing = new TreeSet<>(), stale = new TreeSet<>();
+        for (var e : differentiableOps().entrySet()) {
+            boolean excluded = EXCLUDED.containsKey(e.getKey());
+            if (e.getValue().jvp() == null && !excluded) missing.add(e.getKey());
+            if (e.getValue().jvp() != null && excluded) stale.add(e.getKey());
+        }
+        assertEquals(new TreeSet<>(), missing, "ops with a VJP but no JVP (add .defineJvp/.deriveJvp at the definition)");
+        assertEquals(new TreeSet<>(), stale, "ops that now have a JVP: remove them from EXCLUDED");
+    }
+}
