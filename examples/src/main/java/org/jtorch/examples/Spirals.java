@@ -10,16 +10,16 @@ import org.jtorch.Tensor;
 import org.jtorch.optim.AdamW;
 
 /**
- * The README's main job. Until the GPT training example lands it trains a real model end to end
- * with JTorch's autograd and optimizers: a two-layer MLP that learns to classify points of two
- * interleaved spirals (a problem no linear model solves), and reports the loss curve and the
+ * A small first example: a two-layer MLP written with bare tensors, autograd and AdamW learns to classify
+ * points of two interleaved spirals (a problem no linear model solves), and reports the loss curve and the
  * accuracy on held-out points. It starts with a short tour of dtypes, promotion and the meta device.
+ * Run it with {@code -Dexample.main=org.jtorch.examples.Spirals}.
  */
-public final class Main {
-    private Main() {}
+public final class Spirals {
+    private Spirals() {}
 
     public static void main(String[] args) {
-        System.out.println("JTorch demo");
+        System.out.println("JTorch demo: spirals");
         tour();
         trainSpirals();
     }

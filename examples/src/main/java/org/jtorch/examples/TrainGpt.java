@@ -1,0 +1,229 @@
+package org.jtorch.examples;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jtorch.Generator;
+import org.jtorch.Tensor;
+import org.jtorch.Torch;
+import org.jtorch.examples.gpt.CharCorpus;
+import org.jtorch.examples.gpt.Gpt;
+import org.jtorch.examples.gpt.GptConfig;
+import org.jtorch.examples.gpt.LossPlot;
+import org.jtorch.examples.gpt.ProgressBar;
+import org.jtorch.examples.gpt.TrainOptions;
+import org.jtorch.examples.gpt.TrainingCheckpoint;
+import org.jtorch.io.Safetensors;
+import org.jtorch.io.Serialization;
+import org.jtorch.nn.functional.F;
+import org.jtorch.nn.utils.ClipGrad;
+import org.jtorch.optim.AdamW;
+import org.jtorch.optim.Muon;
+import org.jtorch.optim.Optimizer;
+import org.jtorch.optim.OptimizerStateDict;
+import org.jtorch.optim.ParamGroup;
+
+/**
+ * The README's main job: trains a character-level GPT the way nanoGPT does, evaluates it on held-out text,
+ * writes a checkpoint (PyTorch {@code .pt} and safetensors), a loss-curve PNG and a generated sample.
+ * Run with {@code --help} for the flags.
+ */
+public final class TrainGpt {
+    private final TrainOptions opts;
+    private final PrintStream out;
+
+    private TrainGpt(TrainOptions opts, PrintStream out) {
+        this.opts = opts;
+        this.out = out;
+    }
+
+    public static void main(String[] args) {
+        TrainOptions opts;
+        try {
+            opts = TrainOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("TrainGpt: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        if (opts.help) {
+            System.out.print(TrainOptions.USAGE);
+            return;
+        }
+        new TrainGpt(opts, System.out).run();
+    }
+
+    /** The outcome of a run, for callers that check it (the tests). */
+    public record Result(float[] trainLosses, List<double[]> valLosses, double unigramBaseline, double finalValLoss,
+            double tokensPerSecond, String sample) {}
+
+    /** Runs training with {@code opts}, printing to {@code out}. */
+    public static Result run(TrainOptions opts, PrintStream out) { return new TrainGpt(opts, out).run(); }
+
+    private Result run() {
+        Torch.setNumThreads(opts.threads);
+        TrainingCheckpoint resumed = opts.resume == null ? null : TrainingCheckpoint.load(opts.resume);
+        if (resumed != null) opts.restoreCurveSettings(resumed.settings());
+        CharCorpus corpus = resumed == null ? CharCorpus.load(opts.corpus) : CharCorpus.load(opts.corpus, resumed.vocab());
+        GptConfig config = resumed != null ? resumed.config()
+                : new GptConfig(corpus.vocabSize(), opts.block, opts.layers, opts.heads, opts.embd, opts.norm);
+
+        Torch.manualSeed(opts.seed);
+        Gpt model = new Gpt(config);
+        Generator data = new Generator().manualSeed(opts.seed + 1);
+        List<Optimizer> optimizers = optimizers(model);
+        int startStep = 0;
+        List<Float> trainLosses = new ArrayList<>();
+        List<double[]> valLosses = new ArrayList<>();
+        if (resumed != null) {
+            model.loadStateDict(resumed.model());
+            for (int i = 0; i < optimizers.size(); i++) {
+                optimizers.get(i).loadStateDict(OptimizerStateDict.fromPyTorch(resumed.optimizers().get(i)));
+            }
+            Torch.setRngState(resumed.rngState());
+            data.setState(resumed.dataRngState());
+            startStep = resumed.step();
+            for (float l : resumed.trainLosses()) trainLosses.add(l);
+            valLosses.addAll(resumed.valLosses());
+        }
+        int endStep = opts.stopAfter > 0 ? Math.min(opts.stopAfter, opts.steps) : opts.steps;
+        long params = model.parameters().stream().mapToLong(Tensor::numel).sum();
+        double baseline = corpus.unigramBaseline();
+        out.printf("TrainGpt: %d layers, %d heads, n_embd %d, block %d, %s, vocab %d — %,d parameters%n", config.nLayer(),
+                config.nHead(), config.nEmbd(), config.blockSize(), config.norm(), config.vocabSize(), params);
+        out.printf("corpus: %,d training / %,d held-out characters; optimizer %s, lr %.2g, batch %d, %d steps, %d threads%n",
+                corpus.trainTokens().size(0), corpus.valTokens().size(0), opts.optimizer, opts.lr, opts.batch, opts.steps, opts.threads);
+        out.printf("unigram baseline (held-out cross entropy of character frequencies): %.4f nats/char%n", baseline);
+        if (resumed != null) out.printf("resumed from %s at step %d%n", opts.resume, startStep);
+
+        ProgressBar bar = new ProgressBar(out, startStep, endStep, (long) opts.batch * config.blockSize());
+        List<Tensor> params2d = model.parameters();
+        double tokensPerSecond = 0;
+        for (int step = startStep; step < endStep; step++) {
+            double lr = opts.learningRate(step);
+            for (Optimizer o : optimizers) for (ParamGroup g : o.paramGroups()) g.set("lr", lr);
+            Tensor[] xy = CharCorpus.batch(corpus.trainTokens(), opts.batch, config.blockSize(), data);
+            Tensor loss = lmLoss(model.call(xy[0]), model.lmHeadWeight(), xy[1]);
+            for (Optimizer o : optimizers) o.zeroGrad();
+            loss.backward();
+            if (opts.gradClip > 0) ClipGrad.clipGradNorm_(params2d, opts.gradClip);
+            for (Optimizer o : optimizers) o.step();
+            float l = (float) loss.item();
+            trainLosses.add(l);
+            bar.update(step, l);
+            tokensPerSecond = bar.tokensPerSecond(step);
+            if ((step + 1) % opts.evalEvery == 0 || step + 1 == opts.steps) {
+                double v = evaluate(model, corpus.valTokens());
+                valLosses.add(new double[] {step + 1, v});
+                bar.println(String.format("step %d: train loss %.4f, held-out loss %.4f (unigram baseline %.4f)", step + 1,
+                        smoothed(trainLosses), v, baseline));
+            }
+        }
+        bar.finish();
+        out.printf("%,.0f tokens/s over %d steps%n", tokensPerSecond, endStep - startStep);
+
+        float[] losses = new float[trainLosses.size()];
+        for (int i = 0; i < losses.length; i++) losses[i] = trainLosses.get(i);
+        Path dir = outputDir();
+        List<Map<String, Object>> optimizerStates = new ArrayList<>();
+        for (Optimizer o : optimizers) optimizerStates.add(o.stateDict().toPyTorch());
+        new TrainingCheckpoint(model.stateDict(), optimizerStates, endStep, config, corpus.vocab(), opts.curveSettings(),
+                Torch.getRngState(), data.getState(), losses, valLosses).save(dir.resolve("checkpoint.pt"));
+        Serialization.save(model.stateDict(), dir.resolve("model.pt"));
+        Map<String, String> metadata = new LinkedHashMap<>();
+        config.toMap().forEach((k, v) -> metadata.put(k, String.valueOf(v)));
+        metadata.put("vocab", corpus.vocab());
+        Safetensors.save(model.stateDict(), metadata, dir.resolve("model.safetensors"));
+        LossPlot.write(dir.resolve("loss.png"), losses, valLosses, baseline);
+        out.printf("wrote %s/{checkpoint.pt, model.pt, model.safetensors, loss.png}%n", dir);
+
+        double finalVal = valLosses.isEmpty() ? evaluate(model, corpus.valTokens()) : valLosses.getLast()[1];
+        out.printf("final held-out loss %.4f nats/char vs unigram baseline %.4f (%.0f%% lower)%n", finalVal, baseline,
+                100 * (1 - finalVal / baseline));
+        String sample = "";
+        if (opts.sampleTokens > 0) {
+            Generator sampler = new Generator().manualSeed(opts.seed + 2);
+            Tensor prompt = corpus.encode("\n").view(1, 1);
+            sample = corpus.decode(model.generate(prompt, opts.sampleTokens, opts.temperature, opts.topK, sampler).select(0, 0)).substring(1);
+            writeString(dir.resolve("sample.txt"), sample);
+            out.printf("sample (temperature %.2f, top-k %d):%n%s%n", opts.temperature, opts.topK, sample);
+        }
+        return new Result(losses, valLosses, baseline, finalVal, tokensPerSecond, sample);
+    }
+
+    /**
+     * The language-model loss: mean cross entropy of {@code hidden · weightᵀ} against {@code target}.
+     * Written as a separate linear and cross entropy; {@code F.linearCrossEntropy(h, weight, t)} computes the
+     * same value without materialising the [B·T, vocab] logits.
+     */
+    static Tensor lmLoss(Tensor hidden, Tensor weight, Tensor target) {
+        Tensor h = hidden.reshape(-1, hidden.size(-1));
+        return F.crossEntropy(F.linear(h, weight), target.reshape(-1));
+    }
+
+    /** AdamW for everything, or Muon for the blocks' 2-D weights and AdamW for embeddings, head, norms. */
+    private List<Optimizer> optimizers(Gpt model) {
+        List<Tensor> matrices = new ArrayList<>(), embeddings = new ArrayList<>(), vectors = new ArrayList<>();
+        model.namedParameters().forEach((name, p) -> {
+            if (p.dim() < 2) vectors.add(p);
+            else if (name.startsWith("transformer.h.")) matrices.add(p);
+            else embeddings.add(p);
+        });
+        AdamW.Options adamw = AdamW.Options.defaults().lr(opts.lr).betas(0.9, 0.95).weightDecay(opts.weightDecay);
+        // nanoGPT's grouping: weight decay on 2-D weights only, none on norms and biases.
+        ParamGroup noDecay = ParamGroup.of(vectors, AdamW.Options.overrides().weightDecay(0.0));
+        if (opts.optimizer.equals("muon")) {
+            Muon muon = new Muon(matrices, Muon.Options.defaults().lr(opts.lr).weightDecay(opts.weightDecay)
+                    .adjustLrFn(Muon.AdjustLrFn.MATCH_RMS_ADAMW));
+            return List.of(muon, new AdamW(List.of(ParamGroup.of(embeddings), noDecay), adamw));
+        }
+        List<Tensor> decay = new ArrayList<>(embeddings);
+        decay.addAll(matrices);
+        return List.of(new AdamW(List.of(ParamGroup.of(decay), noDecay), adamw));
+    }
+
+    /** Mean loss over a fixed set of held-out windows (the same ones at every evaluation). */
+    private double evaluate(Gpt model, Tensor split) {
+        Generator fixed = new Generator().manualSeed(opts.seed + 3);
+        double total = 0;
+        model.eval();
+        try (var g = Torch.noGrad()) {
+            for (int i = 0; i < opts.evalBatches; i++) {
+                Tensor[] xy = CharCorpus.batch(split, opts.batch, model.config().blockSize(), fixed);
+                total += lmLoss(model.call(xy[0]), model.lmHeadWeight(), xy[1]).item();
+            }
+        } finally {
+            model.train();
+        }
+        return total / opts.evalBatches;
+    }
+
+    private static double smoothed(List<Float> losses) {
+        int n = Math.min(20, losses.size());
+        double s = 0;
+        for (int i = losses.size() - n; i < losses.size(); i++) s += losses.get(i);
+        return s / n;
+    }
+
+    private Path outputDir() {
+        try {
+            return Files.createDirectories(opts.out);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create output directory " + opts.out, e);
+        }
+    }
+
+    private static void writeString(Path path, String s) {
+        try {
+            Files.writeString(path, s);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + path, e);
+        }
+    }
+}

@@ -1,0 +1,197 @@
+package org.jtorch.examples.gpt;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * TrainGpt's command line. Every flag has a default, so no flags trains the README's main job. The
+ * settings that shape the loss curve ({@link #curveSettings()}) are stored in checkpoints and restored on
+ * {@code --resume}, so a resumed run continues the same run.
+ */
+public final class TrainOptions {
+    public int layers = 4;
+    public int heads = 4;
+    public int embd = 128;
+    public int block = 128;
+    public String norm = "layernorm";
+    public int steps = DEFAULT_STEPS;
+    public int stopAfter = -1;
+    public int batch = 16;
+    public double lr = 2e-3;
+    public double minLrRatio = 0.1;
+    public int warmup = 30;
+    public double weightDecay = 0.1;
+    public double gradClip = 1.0;
+    public String optimizer = "adamw";
+    public long seed = 1337;
+    public Path resume;
+    public Path out = Path.of("target", "gpt");
+    public Path corpus;
+    public int threads = Runtime.getRuntime().availableProcessors();
+    public int evalEvery = 100;
+    public int evalBatches = 16;
+    public int sampleTokens = 400;
+    public double temperature = 0.8;
+    public int topK = 20;
+    public boolean help;
+    /** Whether {@code --steps} was given (a resumed run otherwise keeps its checkpoint's step count). */
+    public boolean stepsGiven;
+
+    /** Default length of the main job: about 2–3 minutes on 2 quiet cores at the default size. */
+    public static final int DEFAULT_STEPS = 600;
+
+    public static final String USAGE = """
+            Usage: TrainGpt [options]
+            Trains a character-level GPT (nanoGPT's architecture) on the shipped King James Version text
+            (Genesis to Ruth), evaluates it on the held-out 10%%, writes a checkpoint, a loss plot and a sample.
+
+            Model:
+              --layers N         transformer blocks (default 4)
+              --heads N          attention heads (default 4)
+              --embd N           embedding width, a multiple of --heads (default 128)
+              --block N          context length in characters (default 128)
+              --norm NAME        layernorm | rmsnorm (default layernorm)
+            Training:
+              --steps N          optimizer steps (default %d)
+              --batch N          sequences per step (default 16)
+              --lr X             peak learning rate; linear warmup, cosine decay to lr/10 (default 2e-3)
+              --warmup N         warmup steps (default 30)
+              --weight-decay X   decoupled weight decay of the 2-D weights (default 0.1)
+              --grad-clip X      clip the global gradient norm to X, 0 = off (default 1.0)
+              --optimizer NAME   adamw | muon (Muon for the blocks' 2-D weights, AdamW for the rest) (default adamw)
+              --seed N           seed of the initialisation and of the batch sampler (default 1337)
+              --corpus FILE      train on a UTF-8 text file instead of the shipped corpus
+            Checkpoints and output:
+              --out DIR          where the checkpoint, plot and sample go (default target/gpt)
+              --resume FILE      continue from a checkpoint.pt written by an earlier run: the model, optimizer,
+                                 RNG states, step and all settings above come from it, so the loss curve is the
+                                 one an uninterrupted run would have drawn (only --steps may be changed)
+              --stop-after N     stop after step N and write the checkpoint (the schedule still runs to --steps)
+            Evaluation and sampling:
+              --eval-every N     held-out loss every N steps (default 100)
+              --eval-batches N   batches per held-out evaluation (default 16)
+              --sample-tokens N  characters to generate at the end (default 400)
+              --temperature X    sampling temperature (default 0.8)
+              --top-k N          sample among the N most likely characters, 0 = all (default 20)
+            Runtime:
+              --threads N        intra-op threads for JTorch and OpenBLAS (default: all cores)
+              --help             this text
+            """.formatted(DEFAULT_STEPS);
+
+    /** Parses {@code args}; unknown flags and bad values throw IllegalArgumentException naming the flag. */
+    public static TrainOptions parse(String[] args) {
+        TrainOptions o = new TrainOptions();
+        for (int i = 0; i < args.length; i++) {
+            String flag = args[i];
+            if (flag.equals("--help") || flag.equals("-h")) {
+                o.help = true;
+                continue;
+            }
+            if (i + 1 >= args.length) throw new IllegalArgumentException(flag + " needs a value (see --help)");
+            String v = args[++i];
+            switch (flag) {
+                case "--layers" -> o.layers = positive(flag, v);
+                case "--heads" -> o.heads = positive(flag, v);
+                case "--embd" -> o.embd = positive(flag, v);
+                case "--block" -> o.block = positive(flag, v);
+                case "--norm" -> o.norm = choice(flag, v, "layernorm", "rmsnorm");
+                case "--steps" -> { o.steps = positive(flag, v); o.stepsGiven = true; }
+                case "--stop-after" -> o.stopAfter = positive(flag, v);
+                case "--batch" -> o.batch = positive(flag, v);
+                case "--lr" -> o.lr = nonNegative(flag, v);
+                case "--warmup" -> o.warmup = (int) nonNegative(flag, v);
+                case "--weight-decay" -> o.weightDecay = nonNegative(flag, v);
+                case "--grad-clip" -> o.gradClip = nonNegative(flag, v);
+                case "--optimizer" -> o.optimizer = choice(flag, v, "adamw", "muon");
+                case "--seed" -> o.seed = longValue(flag, v);
+                case "--resume" -> o.resume = Path.of(v);
+                case "--out" -> o.out = Path.of(v);
+                case "--corpus" -> o.corpus = Path.of(v);
+                case "--threads" -> o.threads = positive(flag, v);
+                case "--eval-every" -> o.evalEvery = positive(flag, v);
+                case "--eval-batches" -> o.evalBatches = positive(flag, v);
+                case "--sample-tokens" -> o.sampleTokens = (int) nonNegative(flag, v);
+                case "--temperature" -> o.temperature = positiveDouble(flag, v);
+                case "--top-k" -> o.topK = (int) nonNegative(flag, v);
+                default -> throw new IllegalArgumentException("unknown option " + flag + " (see --help)");
+            }
+        }
+        return o;
+    }
+
+    /** The settings that determine the loss curve, as stored in a checkpoint. */
+    public Map<String, Object> curveSettings() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("steps", (long) steps);
+        m.put("batch", (long) batch);
+        m.put("lr", lr);
+        m.put("min_lr_ratio", minLrRatio);
+        m.put("warmup", (long) warmup);
+        m.put("weight_decay", weightDecay);
+        m.put("grad_clip", gradClip);
+        m.put("optimizer", optimizer);
+        m.put("seed", seed);
+        return m;
+    }
+
+    /** Restores {@link #curveSettings()} from a checkpoint; {@code --steps} given on the command line wins. */
+    public void restoreCurveSettings(Map<?, ?> m) {
+        if (!stepsGiven) steps = ((Number) m.get("steps")).intValue();
+        batch = ((Number) m.get("batch")).intValue();
+        lr = ((Number) m.get("lr")).doubleValue();
+        minLrRatio = ((Number) m.get("min_lr_ratio")).doubleValue();
+        warmup = ((Number) m.get("warmup")).intValue();
+        weightDecay = ((Number) m.get("weight_decay")).doubleValue();
+        gradClip = ((Number) m.get("grad_clip")).doubleValue();
+        optimizer = (String) m.get("optimizer");
+        seed = ((Number) m.get("seed")).longValue();
+    }
+
+    /** nanoGPT's schedule: linear warmup to {@code lr}, then cosine decay to {@code lr · minLrRatio} at the last step. */
+    public double learningRate(int step) {
+        if (step < warmup) return lr * (step + 1) / warmup;
+        double progress = steps - warmup <= 1 ? 1 : (double) (step - warmup) / (steps - warmup - 1);
+        double minLr = lr * minLrRatio;
+        return minLr + 0.5 * (1 + Math.cos(Math.PI * Math.min(1, progress))) * (lr - minLr);
+    }
+
+    private static int positive(String flag, String v) {
+        long n = longValue(flag, v);
+        if (n <= 0 || n > Integer.MAX_VALUE) throw new IllegalArgumentException(flag + " must be a positive integer, got " + v);
+        return (int) n;
+    }
+
+    private static long longValue(String flag, String v) {
+        try {
+            return Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(flag + " must be an integer, got " + v);
+        }
+    }
+
+    private static double nonNegative(String flag, String v) {
+        double x = doubleValue(flag, v);
+        if (!(x >= 0)) throw new IllegalArgumentException(flag + " must be >= 0, got " + v);
+        return x;
+    }
+
+    private static double positiveDouble(String flag, String v) {
+        double x = doubleValue(flag, v);
+        if (!(x > 0)) throw new IllegalArgumentException(flag + " must be > 0, got " + v);
+        return x;
+    }
+
+    private static double doubleValue(String flag, String v) {
+        try {
+            return Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(flag + " must be a number, got " + v);
+        }
+    }
+
+    private static String choice(String flag, String v, String... allowed) {
+        for (String a : allowed) if (a.equals(v)) return v;
+        throw new IllegalArgumentException(flag + " must be one of " + String.join(", ", allowed) + ", got " + v);
+    }
+}
