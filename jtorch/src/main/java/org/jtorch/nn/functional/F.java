@@ -427,6 +427,7 @@ public final class F {
     /** {@code F.cosine_embedding_loss(input1, input2, target)}: margin 0, mean. */
     public static Tensor cosineEmbeddingLoss(Tensor input1, Tensor input2, Tensor target) {
         return Losses.cosineEmbeddingLoss(input1, input2, target, 0.0, Reduction.MEAN);
+    }
 
     // ---- linear_cross_entropy, scaled_mm (2.15) ---------------------------------------------------------
 
