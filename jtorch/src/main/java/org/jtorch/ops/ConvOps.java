@@ -180,7 +180,8 @@ public final class ConvOps {
                 Tensor gw = InputMask.needs(1) ? convolutionBackwardWeight(g[0], input, weight.shape(), s, p, d, groups) : null;
                 Tensor gb = a[2] != null && InputMask.needs(2) ? g[0].sum(biasDims(g[0].dim()), false) : null;
                 return Grads.forTensorArgs(a, gi, gw, gb);
-            });
+            })
+            .defineJvp(ConvOps::convolutionJvp);
 
     /**
      * {@code convolution_backward_input(grad_output, weight, input_sizes, stride, padding, dilation, groups)}:
@@ -206,7 +207,8 @@ public final class ConvOps {
                 return new Tensor[] {
                     InputMask.needs(0) ? convolution(g[0], weight, null, s, p, d, groups) : null,
                     InputMask.needs(1) ? convolutionBackwardWeight(go, g[0], weight.shape(), s, p, d, groups) : null};
-            });
+            })
+            .deriveJvp(Jvps::bilinear);
 
     /**
      * {@code convolution_backward_weight(grad_output, input, weight_sizes, stride, padding, dilation, groups)}:
@@ -232,7 +234,27 @@ public final class ConvOps {
                 return new Tensor[] {
                     InputMask.needs(0) ? convolution(input, g[0], null, s, p, d, groups) : null,
                     InputMask.needs(1) ? convolutionBackwardInput(go, g[0], input.shape(), s, p, d, groups) : null};
-            });
+            })
+            .deriveJvp(Jvps::bilinear);
+
+    /**
+     * Forward-mode rule of {@code convolution}: bilinear in (input, weight) and linear in bias, so the tangent is
+     * {@code conv(ṫ_input, w) + conv(x, ṫ_weight) + ṫ_bias} (the bias tangent shaped [C_out, 1, …] to broadcast).
+     */
+    private static Tensor[] convolutionJvp(Object[] a, Tensor[] o, Tensor[] t) {
+        Tensor input = (Tensor) a[0], weight = (Tensor) a[1];
+        long[] s = (long[]) a[3], p = (long[]) a[4], d = (long[]) a[5];
+        long groups = ((Number) a[6]).longValue();
+        Tensor r = t[0] == null ? null : convolution(t[0], weight, null, s, p, d, groups);
+        if (t[1] != null) r = Jvps.plus(r, convolution(input, t[1], null, s, p, d, groups));
+        if (a[2] != null && t[2] != null) {
+            long[] biasShape = new long[o[0].dim() - 1];
+            java.util.Arrays.fill(biasShape, 1);
+            biasShape[0] = t[2].size(0);
+            r = Jvps.plus(r, t[2].reshape(biasShape));
+        }
+        return new Tensor[] {r};
+    }
 
     /** Every dim of grad_output but the channel dim: the bias gradient sums over them. */
     private static long[] biasDims(int rank) {

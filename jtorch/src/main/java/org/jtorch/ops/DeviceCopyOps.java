@@ -29,7 +29,8 @@ public final class DeviceCopyOps {
                 return Spec.of(self.shapeRef(), self.dtype(), target, null);
             },
             (args, outs, spec) -> copyAcross((Tensor) args[0], outs[0]))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {to(g[0], ((Tensor) a[0]).device())});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {to(g[0], ((Tensor) a[0]).device())})
+            .deriveJvp(Jvps::linear);
 
     static {
         Backends.registerDeviceGeneric(TO_DEVICE);

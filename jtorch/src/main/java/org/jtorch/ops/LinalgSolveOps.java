@@ -38,7 +38,8 @@ public final class LinalgSolveOps {
                 return Spec.of(a.shape(), a.dtype(), a.device(), null);
             },
             (args, outs, spec) -> matrixExp((Tensor) args[0], outs[0]))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {matrixExpBackward((Tensor) a[0], g[0])});
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {matrixExpBackward((Tensor) a[0], g[0])})
+            .deriveJvp(Jvps::transposedVjp);
 
     /** {@code linalg.solve_triangular(A, B, *, upper, left=True, unitriangular=False)}; batch dims broadcast. */
     public static final OpDef SOLVE_TRIANGULAR = OpDef.structured(
@@ -47,7 +48,8 @@ public final class LinalgSolveOps {
             (args, outs, spec) -> solveTriangular((Tensor) args[0], (Tensor) args[1], (Boolean) args[2], (Boolean) args[3],
                     (Boolean) args[4], outs[0]))
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> solveTriangularBackward((Tensor) a[0], (Boolean) a[2],
-                    (Boolean) a[3], (Boolean) a[4], o[0], g[0]));
+                    (Boolean) a[3], (Boolean) a[4], o[0], g[0]))
+            .deriveJvp(Jvps::transposedVjp);
 
     /** {@code linalg.lu_factor_ex(A, *, pivot=True, check_errors=False)}: packed LU, int32 1-based pivots, int32 info. */
     public static final OpDef LU_FACTOR_EX = OpDef.structured(
@@ -61,7 +63,8 @@ public final class LinalgSolveOps {
                         a.device(), null);
             },
             (args, outs, spec) -> luFactor((Tensor) args[0], (Boolean) args[2] ? "torch.linalg.lu_factor_ex" : null, outs))
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {luFactorBackward(g[0], o[0], o[1])});
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {luFactorBackward(g[0], o[0], o[1])})
+            .deriveJvp(Jvps::transposedVjp);
 
     /** {@code linalg.lu_factor(A, *, pivot=True)}: {@link #LU_FACTOR_EX} that throws when U has a zero on its diagonal. */
     public static final OpDef LU_FACTOR = OpDef.composite("linalg_lu_factor(Tensor A, *, bool pivot=True) -> (Tensor LU, Tensor pivots)",
@@ -85,7 +88,8 @@ public final class LinalgSolveOps {
                         a.device(), null);
             },
             (args, outs, spec) -> lu((Tensor) args[0], outs))
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {luBackward(g[1], g[2], o[0], o[1], o[2])});
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {luBackward(g[1], g[2], o[0], o[1], o[2])})
+            .deriveJvp(Jvps::transposedVjp);
 
     /** {@code linalg.lu_solve(LU, pivots, B, *, left=True, adjoint=False)}: solves with the factors of lu_factor. */
     public static final OpDef LU_SOLVE = OpDef.structured(
@@ -99,7 +103,8 @@ public final class LinalgSolveOps {
                 Tensor gLu = InputMask.needs(0) ? luSolveLuBackward(g[0], lu, piv, o[0], left, adjoint) : null;
                 Tensor gB = InputMask.needs(2) ? luSolve(lu, piv, g[0], left, !adjoint) : null;
                 return new Tensor[] {gLu, null, gB};
-            });
+            })
+            .deriveJvp(Jvps::transposedVjp);
 
     /** {@code linalg.eig(A)}: eigenvalues and unit-norm right eigenvectors, always complex, in LAPACK geev's order. */
     public static final OpDef EIG = OpDef.structured("linalg_eig(Tensor self) -> (Tensor eigenvalues, Tensor eigenvectors)",
@@ -111,7 +116,8 @@ public final class LinalgSolveOps {
                 return new Spec(new long[][] {batchShape(a, 1), a.shape()}, new DType[] {c, c}, a.device(), null);
             },
             (args, outs, spec) -> eig((Tensor) args[0], outs[0], outs[1]))
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {eigBackward((Tensor) a[0], o[0], o[1], g[0], g[1])});
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {eigBackward((Tensor) a[0], o[0], o[1], g[0], g[1])})
+            .deriveJvp(Jvps::transposedVjp);
 
     /** {@code linalg.eigvals(A)}: the eigenvalues of {@link #EIG} without computing eigenvectors (backward recomputes them). */
     public static final OpDef EIGVALS = OpDef.structured("linalg_eigvals(Tensor self) -> Tensor",
@@ -125,7 +131,8 @@ public final class LinalgSolveOps {
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
                 Tensor[] lv = (Tensor[]) Dispatcher.call(EIG, a[0]);
                 return new Tensor[] {eigBackward((Tensor) a[0], lv[0], lv[1], g[0], null)};
-            });
+            })
+            .deriveJvp(Jvps::transposedVjp);
 
     /** {@code linalg.matrix_power(A, n)}: repeated squaring; a negative n inverts A first. */
     public static final OpDef MATRIX_POWER = OpDef.composite("linalg_matrix_power(Tensor self, int n) -> Tensor",
