@@ -446,4 +446,27 @@ public final class F {
     public static Tensor linearCrossEntropy(Tensor input, Tensor weight, Tensor target, LinearCrossEntropyArgs args) {
         return LinearCrossEntropy.apply(input, weight, target, args);
     }
+
+    /** {@code F.scaled_mm(mat_a, mat_b, scale_a, scale_recipe_a, scale_b, scale_recipe_b, ...)}: fp8 matmul with dequantising scales. */
+    public static Tensor scaledMm(Tensor a, Tensor b, ScaleSpec scaleA, ScaleSpec scaleB, ScaledMmOptions options) {
+        return ScaledMm.scaledMm(a, b, scaleA, scaleB, options);
+    }
+
+    /** {@code F.scaled_addmm(input, mat1, mat2, ...)}: {@code beta·input + alpha·scaled_mm(mat1, mat2)} in input's dtype. */
+    public static Tensor scaledAddmm(Tensor input, Tensor mat1, Tensor mat2, ScaleSpec scaleA, ScaleSpec scaleB,
+            ScaledMmOptions options) {
+        return ScaledMm.scaledAddmm(input, mat1, mat2, scaleA, scaleB, options);
+    }
+
+    /** {@code F.scaled_addmm_(input, mat1, mat2, ...)}: accumulates into {@code input} (same storage) and returns it. */
+    public static Tensor scaledAddmm_(Tensor input, Tensor mat1, Tensor mat2, ScaleSpec scaleA, ScaleSpec scaleB,
+            ScaledMmOptions options) {
+        return ScaledMm.scaledAddmm_(input, mat1, mat2, scaleA, scaleB, options);
+    }
+
+    /** The spec's Java name of {@code F.scaled_addmm_}; same as {@link #scaledAddmm_}. */
+    public static Tensor scaledAddmmInPlace(Tensor input, Tensor mat1, Tensor mat2, ScaleSpec scaleA, ScaleSpec scaleB,
+            ScaledMmOptions options) {
+        return ScaledMm.scaledAddmm_(input, mat1, mat2, scaleA, scaleB, options);
+    }
 }

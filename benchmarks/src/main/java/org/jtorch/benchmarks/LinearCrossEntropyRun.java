@@ -1,0 +1,130 @@
+package org.jtorch.benchmarks;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.jtorch.DType;
+import org.jtorch.Tensor;
+import org.jtorch.Torch;
+import org.jtorch.nn.LinearCrossEntropyOptions;
+import org.jtorch.nn.Reduction;
+import org.jtorch.nn.functional.F;
+
+/**
+ * Whole-program benchmark of {@code F.linearCrossEntropy} forward+backward at LM-head size (N=4096 rows, D=1024
+ * features, V=32768 classes, float32, 'mean'): the chunked path against the reference path
+ * {@code cross_entropy(linear(x, W), y)}.
+ *
+ * <ul>
+ *   <li>{@code time [runs] [chunk]}: in one JVM, one warm-up then {@code runs} timed forward+backward calls per path.</li>
+ *   <li>{@code memory [chunk]}: peak additional live heap per path, measured as the smallest {@code -Xmx} at which a fresh
+ *   JVM (Serial GC, 8 MiB young generation, so nearly the whole heap is one compacted old generation) completes the
+ *   forward+backward, minus the smallest {@code -Xmx} at which the same JVM merely creates the inputs. Binary search with
+ *   a resolution of 8 MiB. A JVM that runs out of heap throws OutOfMemoryError, so the figure is what the call needs
+ *   live at its worst moment (outputs and gradients included), not what it happened to allocate.</li>
+ * </ul>
+ * JTorch stores tensors on the Java heap, so the heap is the whole story (OpenBLAS's own buffers are native and
+ * identical for both paths).
+ */
+public final class LinearCrossEntropyRun {
+    private static final long N = 4096, D = 1024, V = 32768;
+    private static final int RESOLUTION_MIB = 8;
+
+    private LinearCrossEntropyRun() {}
+
+    public static void main(String[] args) throws Exception {
+        String mode = args.length > 0 ? args[0] : "time";
+        switch (mode) {
+            case "time" -> time(args.length > 1 ? Integer.parseInt(args[1]) : 3, args.length > 2 ? Integer.valueOf(args[2]) : null);
+            case "memory" -> memory(args.length > 1 ? args[1] : "auto");
+            case "child" -> System.exit(child(args[1], args.length > 2 ? args[2] : "auto"));
+            default -> throw new IllegalArgumentException("mode must be time, memory or child, got " + mode);
+        }
+    }
+
+    private record Inputs(Tensor x, Tensor w, Tensor y) {}
+
+    private static Inputs inputs() {
+        Torch.manualSeed(0);
+        Tensor x = Torch.randn(N, D).requiresGrad(true);
+        Tensor w = Torch.randn(V, D).mul(0.02).detach().requiresGrad(true);
+        Tensor y = Torch.randint(0, V, N);
+        return new Inputs(x, w, y);
+    }
+
+    private static LinearCrossEntropyOptions options(Integer chunk) {
+        return chunk == null ? LinearCrossEntropyOptions.defaults() : LinearCrossEntropyOptions.defaults().withBatchChunkSize(chunk);
+    }
+
+    /** One forward+backward; {@code options == null} is the reference path. */
+    private static double step(Inputs in, LinearCrossEntropyOptions options) {
+        in.x().setGrad(null);
+        in.w().setGrad(null);
+        Tensor loss = F.linearCrossEntropy(in.x(), in.w(), in.y(), Reduction.MEAN, options);
+        loss.backward();
+        return loss.item();
+    }
+
+    private static void time(int runs, Integer chunk) {
+        Inputs in = inputs();
+        for (String path : new String[] {"chunked", "reference"}) {
+            LinearCrossEntropyOptions o = path.equals("chunked") ? options(chunk) : null;
+            double loss = step(in, o); // warm-up
+            double[] ms = new double[runs];
+            for (int i = 0; i < runs; i++) {
+                long t0 = System.nanoTime();
+                step(in, o);
+                ms[i] = (System.nanoTime() - t0) / 1e6;
+            }
+            double[] sorted = ms.clone();
+            Arrays.sort(sorted);
+            System.out.printf(Locale.ROOT, "bench=linear_cross_entropy_%s value=%.0f unit=ms min=%.0f max=%.0f runs=%s loss=%.6f%n",
+                    path, sorted[runs / 2], sorted[0], sorted[runs - 1], Arrays.toString(ms), loss);
+        }
+    }
+
+    private static int child(String path, String chunk) {
+        try {
+            Inputs in = inputs();
+            if (!path.equals("baseline")) step(in, path.equals("chunked") ? options(chunk.equals("auto") ? null : Integer.valueOf(chunk)) : null);
+            return 0;
+        } catch (OutOfMemoryError e) {
+            return 3;
+        }
+    }
+
+    private static void memory(String chunk) throws IOException, InterruptedException {
+        int base = minHeap("baseline", chunk, 64, 1024);
+        System.out.printf(Locale.ROOT, "baseline (inputs only): min -Xmx %d MiB%n", base);
+        for (String path : new String[] {"chunked", "reference"}) {
+            int need = minHeap(path, chunk, base, base + 8192);
+            System.out.printf(Locale.ROOT, "bench=linear_cross_entropy_%s_peak_extra value=%d unit=MiB (min -Xmx %d MiB)%n",
+                    path, need - base, need);
+        }
+    }
+
+    /** The smallest heap (MiB, to {@link #RESOLUTION_MIB}) in {@code (lo, hi]} in which the child succeeds. */
+    private static int minHeap(String path, String chunk, int lo, int hi) throws IOException, InterruptedException {
+        if (!runs(path, chunk, hi)) throw new IllegalStateException(path + " fails even with -Xmx" + hi + "m");
+        while (hi - lo > RESOLUTION_MIB) {
+            int mid = (lo + hi) / 2;
+            if (runs(path, chunk, mid)) hi = mid;
+            else lo = mid;
+        }
+        return hi;
+    }
+
+    private static boolean runs(String path, String chunk, int heapMiB) throws IOException, InterruptedException {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + heapMiB + "m", "-Xms" + heapMiB + "m", "-Xmn8m", "-XX:+UseSerialGC",
+                "--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), LinearCrossEntropyRun.class.getName(), "child", path, chunk));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        int rc = p.waitFor();
+        System.err.printf(Locale.ROOT, "  %s -Xmx%dm -> %s%n", path, heapMiB, rc == 0 ? "ok" : "exit " + rc);
+        return rc == 0;
+    }
+}
