@@ -97,6 +97,7 @@ public class MultiheadAttention extends Module {
             throw new IllegalArgumentException("query should be unbatched 2D or batched 3D tensor but received " + query.dim()
                     + "-D query tensor");
         }
+        boolean selfAttention = query == key && key == value;
         if (batchFirst && batched) {
             query = query.transpose(0, 1);
             key = key.transpose(0, 1);
@@ -118,11 +119,20 @@ public class MultiheadAttention extends Module {
             throw new IllegalArgumentException("key's sequence and batch dims " + Shapes.str(new long[] {key.size(0), key.size(1)})
                     + " do not match value's " + Shapes.str(new long[] {value.size(0), value.size(1)}));
         }
-        Tensor[] w = projectionWeights();
         Tensor b = getParameter("in_proj_bias");
-        Tensor q = F.linear(query, w[0], b == null ? null : b.narrow(0, 0, embedDim));
-        Tensor k = F.linear(key, w[1], b == null ? null : b.narrow(0, embedDim, embedDim));
-        Tensor v = F.linear(value, w[2], b == null ? null : b.narrow(0, 2 * embedDim, embedDim));
+        Tensor q, k, v;
+        if (sameEmbedDim && selfAttention) {
+            // self-attention: one [3E, E] projection instead of three (PyTorch's _in_projection_packed)
+            Tensor qkv = F.linear(query, getParameter("in_proj_weight"), b);
+            q = qkv.narrow(2, 0, embedDim);
+            k = qkv.narrow(2, embedDim, embedDim);
+            v = qkv.narrow(2, 2 * embedDim, embedDim);
+        } else {
+            Tensor[] w = projectionWeights();
+            q = F.linear(query, w[0], b == null ? null : b.narrow(0, 0, embedDim));
+            k = F.linear(key, w[1], b == null ? null : b.narrow(0, embedDim, embedDim));
+            v = F.linear(value, w[2], b == null ? null : b.narrow(0, 2 * embedDim, embedDim));
+        }
         Tensor mask = attnMask(attnMask, bsz, tgtLen, srcLen, q.dtype());
         if (keyPaddingMask != null) {
             if (keyPaddingMask.dim() != 2 || keyPaddingMask.size(0) != bsz || keyPaddingMask.size(1) != srcLen) {
@@ -133,26 +143,28 @@ public class MultiheadAttention extends Module {
                     .reshape(bsz * numHeads, 1, srcLen);
             mask = mask == null ? kpm : mask.add(kpm);
         }
-        // (L, N, E) → (N·H, L, hd)
-        q = q.reshape(tgtLen, bsz * numHeads, hd).transpose(0, 1);
-        k = k.reshape(srcLen, bsz * numHeads, hd).transpose(0, 1);
-        v = v.reshape(srcLen, bsz * numHeads, hd).transpose(0, 1);
         double p = isTraining() ? dropout : 0.0;
         Tensor out, weights = null;
         if (needWeights) {
-            Tensor scores = q.mul(Math.sqrt(1.0 / hd)).bmm(k.transpose(1, 2));
+            // (L, N, E) → (N·H, L, hd)
+            Tensor qh = q.reshape(tgtLen, bsz * numHeads, hd).transpose(0, 1);
+            Tensor kh = k.reshape(srcLen, bsz * numHeads, hd).transpose(0, 1);
+            Tensor vh = v.reshape(srcLen, bsz * numHeads, hd).transpose(0, 1);
+            Tensor scores = qh.mul(Math.sqrt(1.0 / hd)).bmm(kh.transpose(1, 2));
             if (mask != null) scores = scores.add(mask);
             weights = scores.softmax(-1);
             Tensor attn = p > 0 ? F.dropout(weights, p, true) : weights;
-            out = attn.bmm(v);
+            out = attn.bmm(vh).transpose(0, 1).reshape(tgtLen * bsz, embedDim);
             weights = weights.reshape(bsz, numHeads, tgtLen, srcLen);
             if (averageAttnWeights) weights = weights.mean(1);
         } else {
+            // (L, N, E) → (N, H, L, hd) as views; SDPA's result back to (L·N, E)
+            Tensor qh = q.reshape(tgtLen, bsz, numHeads, hd).permute(1, 2, 0, 3);
+            Tensor kh = k.reshape(srcLen, bsz, numHeads, hd).permute(1, 2, 0, 3);
+            Tensor vh = v.reshape(srcLen, bsz, numHeads, hd).permute(1, 2, 0, 3);
             Tensor m4 = mask == null ? null : mask.reshape(mask.size(0) == 1 ? 1 : bsz, mask.size(0) == 1 ? 1 : numHeads, -1, srcLen);
-            out = F.scaledDotProductAttention(q.reshape(bsz, numHeads, tgtLen, hd), k.reshape(bsz, numHeads, srcLen, hd),
-                    v.reshape(bsz, numHeads, srcLen, hd), m4, p, false, null, false).reshape(bsz * numHeads, tgtLen, hd);
+            out = F.scaledDotProductAttention(qh, kh, vh, m4, p, false, null, false).permute(2, 0, 1, 3).reshape(tgtLen * bsz, embedDim);
         }
-        out = out.transpose(0, 1).reshape(tgtLen * bsz, embedDim);
         out = outProj.call(out).reshape(tgtLen, bsz, embedDim);
         if (!batched) {
             out = out.squeeze(1);

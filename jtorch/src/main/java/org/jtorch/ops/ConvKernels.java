@@ -12,20 +12,27 @@ import org.jtorch.kernels.cpu.JavaGemm;
 import org.jtorch.kernels.cpu.Parallel;
 
 /**
- * The CPU kernels of {@link ConvOps}: im2col + GEMM. For each sample and group, the input patches are
- * unfolded into a [C/G·kh·kw, oh·ow] column matrix, and
+ * The CPU kernels of {@link ConvOps}: im2col + GEMM over chunks of the batch. For a chunk of B samples the input
+ * patches are unfolded into one column matrix of [C·kh·kw, B·oh·ow] (sample b in columns [b·L, (b+1)·L)), so that
+ * each group needs a single large GEMM per chunk rather than one small GEMM per sample:
  * <ul>
- *   <li>forward: {@code out[n, g] = W[g] · cols} (one GEMM, bias pre-filled, beta 1);</li>
- *   <li>grad input: {@code cols = W[g]ᵀ · grad[n, g]}, folded back and summed into the input (col2im);</li>
- *   <li>grad weight: {@code gW[g] += grad[n, g] · colsᵀ}, summed over samples in order.</li>
+ *   <li>forward: {@code Y[g] = W[g] · cols}, then scattered (with the bias) into [N, C_out, oh, ow];</li>
+ *   <li>grad input: {@code cols = W[g]ᵀ · G[g]} with G the grad output gathered to [C_out, B·L], then folded
+ *       back and summed into each input (col2im);</li>
+ *   <li>grad weight: {@code gW[g] += G[g] · colsᵀ}, chunk after chunk.</li>
  * </ul>
- * A 1×1 kernel with stride 1 and no padding needs no unfolding: the input is its own column matrix.
- * Half types are computed in float32, float64 in float64. The forward and grad-input passes run samples in
- * parallel (each worker with its own column buffer and single-sample GEMMs); grad weight runs samples in
- * order so that its sums are the same bits for any thread count, letting OpenBLAS use the threads.
+ * Why whole-chunk GEMMs: OpenBLAS threads each call itself and its workers spin between calls, so many small
+ * concurrent or back-to-back calls oversubscribe the cores (measured: 32 per-sample GEMMs of 64×4096×27 took
+ * seconds on the loaded 2-core machine, one 64×131072×27 GEMM ~0.1 s). The unfolding, folding and layout copies
+ * are plain Java loops, parallel over samples. Chunks keep the column matrix near {@link #COLS_BUDGET} elements.
+ * Half types are computed in float32, float64 in float64; every sum has a fixed order, so results do not depend
+ * on the thread count.
  */
 final class ConvKernels {
     private ConvKernels() {}
+
+    /** Elements of the column matrix per chunk (64 MiB of float32): large GEMMs, bounded scratch memory. */
+    private static final long COLS_BUDGET = 16L << 20;
 
     /** A dense array copy of a tensor in the compute precision: {@code float[]} or {@code double[]} from {@code offset}. */
     private record Dense(Object array, int offset) {}
@@ -51,6 +58,19 @@ final class ConvKernels {
         void finish() { if (buffer != out) CopyOps.convert(buffer, out); }
     }
 
+    /** The sizes every pass needs, as ints (the meta rule has checked the geometry). */
+    private record Dims(int n, int cin, int plane, int cout, int cg, int kg, int l, int groups, int chunk) {
+        static Dims of(ConvOps.Geometry g) {
+            int kTotal = (int) (g.cin() * g.kh() * g.kw()), l = (int) (g.oh() * g.ow());
+            long perSample = Math.max(1, (long) kTotal * l);
+            int chunk = (int) Math.max(1, Math.min(g.n(), COLS_BUDGET / perSample));
+            return new Dims((int) g.n(), (int) g.cin(), (int) (g.h() * g.w()), (int) g.cout(), (int) (g.cout() / g.groups()),
+                    (int) (g.cin() / g.groups() * g.kh() * g.kw()), l, (int) g.groups(), chunk);
+        }
+
+        int kTotal() { return kg * groups; }
+    }
+
     // ---- forward -----------------------------------------------------------------------------------------
 
     static void forward(Tensor input, Tensor weight, Tensor bias, Tensor out, ConvOps.Geometry g) {
@@ -59,37 +79,32 @@ final class ConvKernels {
             DType ct = computeType(out.dtype());
             Dense x = dense(input, ct), w = dense(weight, ct), b = bias == null ? null : dense(bias, ct);
             Target t = Target.of(out, ct);
-            int cout = (int) g.cout(), cg = (int) (g.cout() / g.groups()), kg = (int) (g.cin() / g.groups() * g.kh() * g.kw());
-            int l = (int) (g.oh() * g.ow()), inPlane = (int) (g.cin() * g.h() * g.w());
-            boolean direct = unfoldFree(g);
-            Parallel.forRange(g.n(), 1, (n0, n1) -> {
-                Object cols = direct ? null : alloc(ct, (long) kg * g.groups() * l);
-                for (long n = n0; n < n1; n++) {
-                    int outAt = t.offset() + (int) n * cout * l;
-                    fillBias(t.array(), outAt, b, cout, l);
-                    Object src = direct ? x.array() : cols;
-                    int srcAt = direct ? x.offset() + (int) n * inPlane : 0;
-                    if (!direct) im2col(x.array(), x.offset() + (int) n * inPlane, g, cols);
-                    for (int gr = 0; gr < g.groups(); gr++) {
-                        gemm(ct, Transpose.NONE, Transpose.NONE, cg, l, kg, w.array(), w.offset() + gr * cg * kg, kg,
-                                src, srcAt + gr * kg * l, l, 1, t.array(), outAt + gr * cg * l, l);
+            Dims d = Dims.of(g);
+            Object cols = alloc(ct, (long) d.kTotal() * d.chunk() * d.l());
+            Object y = alloc(ct, (long) d.cout() * d.chunk() * d.l());
+            for (int n0 = 0; n0 < d.n(); n0 += d.chunk()) {
+                int bs = Math.min(d.chunk(), d.n() - n0), ld = bs * d.l(), first = n0;
+                Parallel.forRange(bs, 1, (b0, b1) -> {
+                    for (int i = (int) b0; i < b1; i++) {
+                        im2col(x.array(), x.offset() + (first + i) * d.cin() * d.plane(), g, cols, i * d.l(), ld);
                     }
+                });
+                for (int gr = 0; gr < d.groups(); gr++) {
+                    gemm(ct, Transpose.NONE, Transpose.NONE, d.cg(), ld, d.kg(), w.array(), w.offset() + gr * d.cg() * d.kg(), d.kg(),
+                            cols, gr * d.kg() * ld, ld, 0, y, gr * d.cg() * ld, ld);
                 }
-            });
+                // y is [C_out, B·L]: sample i's channel c is the segment [c·ld + i·L, +L), written out with the bias
+                Parallel.forRange(bs, 1, (b0, b1) -> {
+                    for (int i = (int) b0; i < b1; i++) {
+                        for (int c = 0; c < d.cout(); c++) {
+                            int dst = t.offset() + ((first + i) * d.cout() + c) * d.l();
+                            copyRow(y, c * ld + i * d.l(), t.array(), dst, d.l());
+                            if (b != null) addConstant(t.array(), dst, d.l(), b, c);
+                        }
+                    }
+                });
+            }
             t.finish();
-        }
-    }
-
-    private static boolean unfoldFree(ConvOps.Geometry g) {
-        return g.kh() == 1 && g.kw() == 1 && g.sh() == 1 && g.sw() == 1 && g.ph() == 0 && g.pw() == 0;
-    }
-
-    private static void fillBias(Object out, int at, Dense b, int cout, int l) {
-        if (out instanceof float[] o) {
-            for (int c = 0; c < cout; c++) java.util.Arrays.fill(o, at + c * l, at + (c + 1) * l, b == null ? 0f : ((float[]) b.array())[b.offset() + c]);
-        } else {
-            double[] o = (double[]) out;
-            for (int c = 0; c < cout; c++) java.util.Arrays.fill(o, at + c * l, at + (c + 1) * l, b == null ? 0 : ((double[]) b.array())[b.offset() + c]);
         }
     }
 
@@ -101,22 +116,22 @@ final class ConvKernels {
             DType ct = computeType(out.dtype());
             Dense go = dense(gradOutput, ct), w = dense(weight, ct);
             Target t = Target.of(out, ct);
-            int cout = (int) g.cout(), cg = (int) (g.cout() / g.groups()), kg = (int) (g.cin() / g.groups() * g.kh() * g.kw());
-            int l = (int) (g.oh() * g.ow()), inPlane = (int) (g.cin() * g.h() * g.w());
-            boolean direct = unfoldFree(g);
-            Parallel.forRange(g.n(), 1, (n0, n1) -> {
-                Object cols = direct ? null : alloc(ct, (long) kg * g.groups() * l);
-                for (long n = n0; n < n1; n++) {
-                    int inAt = t.offset() + (int) n * inPlane, goAt = go.offset() + (int) n * cout * l;
-                    Object dst = direct ? t.array() : cols;
-                    int dstAt = direct ? inAt : 0;
-                    for (int gr = 0; gr < g.groups(); gr++) {
-                        gemm(ct, Transpose.TRANSPOSE, Transpose.NONE, kg, l, cg, w.array(), w.offset() + gr * cg * kg, kg,
-                                go.array(), goAt + gr * cg * l, l, 0, dst, dstAt + gr * kg * l, l);
-                    }
-                    if (!direct) col2im(cols, g, t.array(), inAt);
+            Dims d = Dims.of(g);
+            Object cols = alloc(ct, (long) d.kTotal() * d.chunk() * d.l());
+            Object gy = alloc(ct, (long) d.cout() * d.chunk() * d.l());
+            for (int n0 = 0; n0 < d.n(); n0 += d.chunk()) {
+                int bs = Math.min(d.chunk(), d.n() - n0), ld = bs * d.l(), first = n0;
+                gatherGrad(go, first, bs, d, gy);
+                for (int gr = 0; gr < d.groups(); gr++) {
+                    gemm(ct, Transpose.TRANSPOSE, Transpose.NONE, d.kg(), ld, d.cg(), w.array(), w.offset() + gr * d.cg() * d.kg(), d.kg(),
+                            gy, gr * d.cg() * ld, ld, 0, cols, gr * d.kg() * ld, ld);
                 }
-            });
+                Parallel.forRange(bs, 1, (b0, b1) -> {
+                    for (int i = (int) b0; i < b1; i++) {
+                        col2im(cols, i * d.l(), ld, g, t.array(), t.offset() + (first + i) * d.cin() * d.plane());
+                    }
+                });
+            }
             t.finish();
         }
     }
@@ -129,23 +144,57 @@ final class ConvKernels {
             DType ct = computeType(out.dtype());
             Dense go = dense(gradOutput, ct), x = dense(input, ct);
             Target t = Target.of(out, ct);
-            int cout = (int) g.cout(), cg = (int) (g.cout() / g.groups()), kg = (int) (g.cin() / g.groups() * g.kh() * g.kw());
-            int l = (int) (g.oh() * g.ow()), inPlane = (int) (g.cin() * g.h() * g.w());
-            boolean direct = unfoldFree(g);
-            fillBias(t.array(), t.offset(), null, 1, (int) out.numel());
-            Object cols = direct ? null : alloc(ct, (long) kg * g.groups() * l);
-            for (long n = 0; n < g.n(); n++) {
-                Object src = direct ? x.array() : cols;
-                int srcAt = direct ? x.offset() + (int) n * inPlane : 0;
-                if (!direct) im2col(x.array(), x.offset() + (int) n * inPlane, g, cols);
-                int goAt = go.offset() + (int) n * cout * l;
-                for (int gr = 0; gr < g.groups(); gr++) {
-                    gemm(ct, Transpose.NONE, Transpose.TRANSPOSE, cg, kg, l, go.array(), goAt + gr * cg * l, l,
-                            src, srcAt + gr * kg * l, l, 1, t.array(), t.offset() + gr * cg * kg, kg);
+            Dims d = Dims.of(g);
+            fill(t.array(), t.offset(), (int) out.numel());
+            Object cols = alloc(ct, (long) d.kTotal() * d.chunk() * d.l());
+            Object gy = alloc(ct, (long) d.cout() * d.chunk() * d.l());
+            for (int n0 = 0; n0 < d.n(); n0 += d.chunk()) {
+                int bs = Math.min(d.chunk(), d.n() - n0), ld = bs * d.l(), first = n0;
+                Parallel.forRange(bs, 1, (b0, b1) -> {
+                    for (int i = (int) b0; i < b1; i++) {
+                        im2col(x.array(), x.offset() + (first + i) * d.cin() * d.plane(), g, cols, i * d.l(), ld);
+                    }
+                });
+                gatherGrad(go, first, bs, d, gy);
+                for (int gr = 0; gr < d.groups(); gr++) {
+                    gemm(ct, Transpose.NONE, Transpose.TRANSPOSE, d.cg(), d.kg(), ld, gy, gr * d.cg() * ld, ld,
+                            cols, gr * d.kg() * ld, ld, 1, t.array(), t.offset() + gr * d.cg() * d.kg(), d.kg());
                 }
             }
             t.finish();
         }
+    }
+
+    /** Lays samples [first, first + bs) of the grad output ([N, C_out, L]) out as [C_out, bs·L] in {@code gy}. */
+    private static void gatherGrad(Dense go, int first, int bs, Dims d, Object gy) {
+        int ld = bs * d.l();
+        Parallel.forRange(bs, 1, (b0, b1) -> {
+            for (int i = (int) b0; i < b1; i++) {
+                for (int c = 0; c < d.cout(); c++) {
+                    copyRow(go.array(), go.offset() + ((first + i) * d.cout() + c) * d.l(), gy, c * ld + i * d.l(), d.l());
+                }
+            }
+        });
+    }
+
+    private static void copyRow(Object src, int from, Object dst, int to, int len) {
+        System.arraycopy(src, from, dst, to, len);
+    }
+
+    private static void addConstant(Object a, int at, int len, Dense b, int c) {
+        if (a instanceof float[] f) {
+            float v = ((float[]) b.array())[b.offset() + c];
+            for (int i = at; i < at + len; i++) f[i] += v;
+        } else {
+            double[] dd = (double[]) a;
+            double v = ((double[]) b.array())[b.offset() + c];
+            for (int i = at; i < at + len; i++) dd[i] += v;
+        }
+    }
+
+    private static void fill(Object a, int at, int len) {
+        if (a instanceof float[] f) java.util.Arrays.fill(f, at, at + len, 0f);
+        else java.util.Arrays.fill((double[]) a, at, at + len, 0);
     }
 
     // ---- GEMM --------------------------------------------------------------------------------------------
@@ -187,22 +236,24 @@ final class ConvKernels {
 
     // ---- im2col / col2im ---------------------------------------------------------------------------------
 
-    /** Unfolds one sample (all channels) into {@code cols}, [C·kh·kw, oh·ow] row-major; padding reads as zero. */
-    private static void im2col(Object x, int xo, ConvOps.Geometry g, Object cols) {
+    /**
+     * Unfolds one sample (all channels) into columns [col0, col0 + oh·ow) of {@code cols}, a row-major matrix with
+     * rows {@code ld} apart and one row per (channel, ki, kj); padding reads as zero.
+     */
+    private static void im2col(Object x, int xo, ConvOps.Geometry g, Object cols, int col0, int ld) {
         int c = (int) g.cin(), h = (int) g.h(), w = (int) g.w(), kh = (int) g.kh(), kw = (int) g.kw();
         int oh = (int) g.oh(), ow = (int) g.ow(), sh = (int) g.sh(), sw = (int) g.sw(), ph = (int) g.ph(), pw = (int) g.pw();
-        int dh = (int) g.dh(), dw = (int) g.dw(), l = oh * ow;
+        int dh = (int) g.dh(), dw = (int) g.dw();
         boolean f = x instanceof float[];
         float[] xf = f ? (float[]) x : null, cf = f ? (float[]) cols : null;
         double[] xd = f ? null : (double[]) x, cd = f ? null : (double[]) cols;
         for (int ci = 0; ci < c; ci++) {
             for (int ki = 0; ki < kh; ki++) {
                 for (int kj = 0; kj < kw; kj++) {
-                    int row = ((ci * kh + ki) * kw + kj) * l;
+                    int row = ((ci * kh + ki) * kw + kj) * ld + col0;
                     int offW = kj * dw - pw;
                     // output columns whose input column is inside the image: ox in [lo, hi)
-                    int lo = Math.max(0, ceilDiv(-offW, sw)), hi = Math.min(ow, ceilDiv(w - offW, sw));
-                    if (hi < lo) hi = lo;
+                    int lo = Math.min(ow, Math.max(0, ceilDiv(-offW, sw))), hi = Math.max(lo, Math.min(ow, ceilDiv(w - offW, sw)));
                     for (int oy = 0; oy < oh; oy++) {
                         int iy = oy * sh - ph + ki * dh, at = row + oy * ow;
                         if (iy < 0 || iy >= h) {
@@ -229,21 +280,20 @@ final class ConvKernels {
     }
 
     /** The adjoint of {@link #im2col}: zeroes the sample at {@code xo}, then adds every column entry where it was read. */
-    private static void col2im(Object cols, ConvOps.Geometry g, Object x, int xo) {
+    private static void col2im(Object cols, int col0, int ld, ConvOps.Geometry g, Object x, int xo) {
         int c = (int) g.cin(), h = (int) g.h(), w = (int) g.w(), kh = (int) g.kh(), kw = (int) g.kw();
         int oh = (int) g.oh(), ow = (int) g.ow(), sh = (int) g.sh(), sw = (int) g.sw(), ph = (int) g.ph(), pw = (int) g.pw();
-        int dh = (int) g.dh(), dw = (int) g.dw(), l = oh * ow, plane = c * h * w;
+        int dh = (int) g.dh(), dw = (int) g.dw(), plane = c * h * w;
         boolean f = x instanceof float[];
         float[] xf = f ? (float[]) x : null, cf = f ? (float[]) cols : null;
         double[] xd = f ? null : (double[]) x, cd = f ? null : (double[]) cols;
-        if (f) java.util.Arrays.fill(xf, xo, xo + plane, 0f);
-        else java.util.Arrays.fill(xd, xo, xo + plane, 0);
+        fill(x, xo, plane);
         for (int ci = 0; ci < c; ci++) {
             for (int ki = 0; ki < kh; ki++) {
                 for (int kj = 0; kj < kw; kj++) {
-                    int row = ((ci * kh + ki) * kw + kj) * l;
+                    int row = ((ci * kh + ki) * kw + kj) * ld + col0;
                     int offW = kj * dw - pw;
-                    int lo = Math.max(0, ceilDiv(-offW, sw)), hi = Math.min(ow, ceilDiv(w - offW, sw));
+                    int lo = Math.min(ow, Math.max(0, ceilDiv(-offW, sw))), hi = Math.max(lo, Math.min(ow, ceilDiv(w - offW, sw)));
                     for (int oy = 0; oy < oh; oy++) {
                         int iy = oy * sh - ph + ki * dh;
                         if (iy < 0 || iy >= h) continue;
