@@ -103,6 +103,29 @@ for dtype in (torch.float64, torch.complex128):
                  [torch.tensor(np.stack(us)).reshape(shape).to(dtype),
                   torch.tensor(np.stack(hs)).reshape(shape[:-2] + (shape[-1], shape[-1])).to(dtype)])
 
+# norms, condition numbers, rank and pseudo-inverse; ord names as strings ("inf" for float('inf'))
+ORDS = {"fro": "fro", "nuc": "nuc", "2": 2, "-2": -2, "1": 1, "-1": -1, "inf": float("inf"), "-inf": float("-inf")}
+for dtype in (torch.float64, torch.complex128):
+    name = str(dtype).replace("torch.", "")
+    seed += 1
+    a = rand(seed, (2, 3, 4), dtype)
+    sq = rand(seed + 1, (2, 3, 3), dtype) + 3 * torch.eye(3, dtype=dtype)
+    for key, ord in ORDS.items():
+        case("matrix_norm/" + name + "/" + key, "matrix_norm", [a], torch.linalg.matrix_norm(a, ord=ord), ord=key)
+        case("matrix_norm_dims/" + name + "/" + key, "matrix_norm_dims", [a],
+             torch.linalg.matrix_norm(a, ord=ord, dim=(0, 2), keepdim=True), ord=key)
+        case("cond/" + name + "/" + key, "cond", [sq], torch.linalg.cond(sq, p=ord), ord=key)
+    case("norm/" + name + "/flat", "norm", [a], torch.linalg.norm(a))
+    case("norm_vector/" + name + "/3", "norm_vector", [a], torch.linalg.norm(a, ord=3, dim=(1,)), ord=3.0)
+    case("cond/" + name + "/None", "cond", [a], torch.linalg.cond(a), ord=None)
+    low = rand(seed + 2, (2, 4, 2), dtype) @ rand(seed + 3, (2, 2, 3), dtype)
+    case("pinv/" + name, "pinv", [low], torch.linalg.pinv(low))
+    case("matrix_rank/" + name, "matrix_rank", [low], torch.linalg.matrix_rank(low))
+    herm = low @ low.mH
+    case("pinv_hermitian/" + name, "pinv_hermitian", [herm], torch.linalg.pinv(herm, hermitian=True))
+    case("matrix_rank_hermitian/" + name, "matrix_rank_hermitian", [herm], torch.linalg.matrix_rank(herm, hermitian=True))
+    case("matrix_rank_atol/" + name, "matrix_rank_atol", [low], torch.linalg.matrix_rank(low, atol=1.0, rtol=0.0))
+
 root = {"cases": cases, "generator": "make_golden_linalg.py", "torch": torch.__version__}
 path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "resources", "golden", "linalg.json")
 with open(path, "w") as f:

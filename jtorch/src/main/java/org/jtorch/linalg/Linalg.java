@@ -2,6 +2,7 @@ package org.jtorch.linalg;
 
 import org.jtorch.Tensor;
 import org.jtorch.ops.LinalgOps;
+import org.jtorch.ops.ReductionOps;
 
 /**
  * {@code torch.linalg}: the public entry points, one per PyTorch function, delegating to the ops of
@@ -108,4 +109,62 @@ public final class Linalg {
 
     /** {@code torch.linalg.matrix_sqrth(A)} (2.14): the principal square root of a Hermitian positive-definite A. */
     public static Tensor matrixSqrth(Tensor a) { return LinalgOps.matrixSqrth(a); }
+
+    /** {@code torch.linalg.vector_norm(x, ord)} over all elements. */
+    public static Tensor vectorNorm(Tensor x, double ord) { return ReductionOps.vectorNorm(x, ord); }
+
+    /** {@code torch.linalg.vector_norm(x, ord, dim, keepdim)}. */
+    public static Tensor vectorNorm(Tensor x, double ord, long[] dim, boolean keepdim) {
+        return ReductionOps.vectorNorm(x, ord, dim, keepdim);
+    }
+
+    /** {@code torch.linalg.matrix_norm(A)}: the Frobenius norm of each matrix. */
+    public static Tensor matrixNorm(Tensor a) { return matrixNorm(a, "fro"); }
+
+    /** {@code torch.linalg.matrix_norm(A, ord)}, ord "fro" or "nuc". */
+    public static Tensor matrixNorm(Tensor a, String ord) { return LinalgOps.matrixNorm(a, ord, new long[] {-2, -1}, false); }
+
+    /** {@code torch.linalg.matrix_norm(A, ord)}, ord 2, -2, 1, -1, inf or -inf ({@link Double#POSITIVE_INFINITY}). */
+    public static Tensor matrixNorm(Tensor a, double ord) { return LinalgOps.matrixNorm(a, ord, new long[] {-2, -1}, false); }
+
+    /** {@code torch.linalg.matrix_norm(A, ord, dim, keepdim)} with a string ord. */
+    public static Tensor matrixNorm(Tensor a, String ord, long[] dim, boolean keepdim) { return LinalgOps.matrixNorm(a, ord, dim, keepdim); }
+
+    /** {@code torch.linalg.matrix_norm(A, ord, dim, keepdim)} with a numeric ord. */
+    public static Tensor matrixNorm(Tensor a, double ord, long[] dim, boolean keepdim) { return LinalgOps.matrixNorm(a, ord, dim, keepdim); }
+
+    /** {@code torch.linalg.norm(A)}: the 2-norm of all elements, whatever the shape. */
+    public static Tensor norm(Tensor a) { return LinalgOps.norm(a, null, null, false); }
+
+    /** {@code torch.linalg.norm(A, ord)}: a vector norm of a 1-D input, a matrix norm of a 2-D one. */
+    public static Tensor norm(Tensor a, double ord) { return LinalgOps.norm(a, ord, null, false); }
+
+    /** {@code torch.linalg.norm(A, ord)} with ord "fro" or "nuc" (2-D input). */
+    public static Tensor norm(Tensor a, String ord) { return LinalgOps.norm(a, ord, null, false); }
+
+    /** {@code torch.linalg.norm(A, ord, dim, keepdim)}: ord null, a Double or "fro"/"nuc"; dim of length 1 (vector) or 2 (matrix). */
+    public static Tensor norm(Tensor a, Object ord, long[] dim, boolean keepdim) { return LinalgOps.norm(a, ord, dim, keepdim); }
+
+    /** {@code torch.linalg.cond(A)}: the 2-norm condition number, {@code sigma_max / sigma_min}. */
+    public static Tensor cond(Tensor a) { return LinalgOps.cond(a, (Double) null); }
+
+    /** {@code torch.linalg.cond(A, p)}, p 2, -2, 1, -1, inf or -inf; infinite for a singular square A and p not ±2. */
+    public static Tensor cond(Tensor a, double p) { return LinalgOps.cond(a, p); }
+
+    /** {@code torch.linalg.cond(A, p)}, p "fro" or "nuc". */
+    public static Tensor cond(Tensor a, String p) { return LinalgOps.cond(a, p); }
+
+    /** {@code torch.linalg.matrix_rank(A)}: the number of singular values above {@code eps * max(m, n) * sigma_max}. */
+    public static Tensor matrixRank(Tensor a) { return LinalgOps.matrixRank(a, null, null, false); }
+
+    /** {@code torch.linalg.matrix_rank(A, atol=atol, rtol=rtol, hermitian=hermitian)}; null tolerances take PyTorch's defaults. */
+    public static Tensor matrixRank(Tensor a, Double atol, Double rtol, boolean hermitian) {
+        return LinalgOps.matrixRank(a, atol, rtol, hermitian);
+    }
+
+    /** {@code torch.linalg.pinv(A)}: the Moore-Penrose pseudo-inverse. */
+    public static Tensor pinv(Tensor a) { return LinalgOps.pinv(a, null, null, false); }
+
+    /** {@code torch.linalg.pinv(A, atol=atol, rtol=rtol, hermitian=hermitian)}; null tolerances take PyTorch's defaults. */
+    public static Tensor pinv(Tensor a, Double atol, Double rtol, boolean hermitian) { return LinalgOps.pinv(a, atol, rtol, hermitian); }
 }

@@ -1,6 +1,7 @@
 package org.jtorch.ops;
 
 import java.util.Arrays;
+import java.util.List;
 import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
@@ -202,6 +203,45 @@ public final class LinalgOps {
         return new Tensor[] {u.contiguous(), h.contiguous()};
     });
 
+    /** {@code linalg.matrix_norm(A, ord)} for a numeric ord: 2 / -2 (largest / smallest singular value), 1 / -1, inf / -inf. */
+    public static final OpDef MATRIX_NORM = OpDef.composite(
+            "linalg_matrix_norm(Tensor A, Scalar ord, int[] dim=[-2,-1], bool keepdim=False) -> Tensor",
+            args -> matrixNormOf((Tensor) args[0], ordName(((Number) args[1]).doubleValue()), (long[]) args[2], (Boolean) args[3]));
+
+    /** {@code linalg.matrix_norm(A, ord='fro')} for a string ord: 'fro' (Frobenius) or 'nuc' (nuclear). */
+    public static final OpDef MATRIX_NORM_STR = OpDef.composite(
+            "linalg_matrix_norm.str_ord(Tensor A, str ord=\"fro\", int[] dim=[-2,-1], bool keepdim=False) -> Tensor",
+            args -> matrixNormOf((Tensor) args[0], (String) args[1], (long[]) args[2], (Boolean) args[3]));
+
+    /**
+     * {@code linalg.pinv(A, atol, rtol, hermitian)}: the pseudo-inverse from the SVD (or, hermitian, the
+     * eigen-decomposition), dropping singular values at or below {@code max(atol, rtol * sigma_max)}.
+     */
+    public static final OpDef PINV = OpDef.composite(
+            "linalg_pinv.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor",
+            args -> pinvOf((Tensor) args[0], (Double) args[1], (Double) args[2], (Boolean) args[3]));
+
+    /** {@code linalg.matrix_rank(A, atol, rtol, hermitian)}: singular values above {@code max(atol, rtol * sigma_max)}, int64. */
+    public static final OpDef MATRIX_RANK = OpDef.composite(
+            "linalg_matrix_rank.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor",
+            args -> {
+                Tensor a = (Tensor) args[0];
+                if (a.dim() < 2) {
+                    throw new TorchException("torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.");
+                }
+                requireFloatingOrComplex("torch.linalg.matrix_rank", a);
+                Tensor s = (Boolean) args[3] ? eigvalsh(a, "L").abs() : svdvals(a);
+                return s.gt(tolerance(a, s, (Double) args[1], (Double) args[2])).sum(-1);
+            }, OpDef.Flag.NOT_DIFFERENTIABLE);
+
+    /** {@code linalg.cond(A, p)} for p = None (2), 2, -2, 1, -1, inf, -inf; ±2 from the singular values, others via the inverse. */
+    public static final OpDef COND = OpDef.composite("linalg_cond(Tensor self, Scalar? p=None) -> Tensor",
+            args -> condOf((Tensor) args[0], args[1] == null ? "2" : ordName(((Number) args[1]).doubleValue())));
+
+    /** {@code linalg.cond(A, p)} for p = 'fro' or 'nuc'. */
+    public static final OpDef COND_STR = OpDef.composite("linalg_cond.p_str(Tensor self, str p) -> Tensor",
+            args -> condOf((Tensor) args[0], (String) args[1]));
+
     // ---------------------------------------------------------------- entry points
 
     /** {@code torch.linalg.cholesky(A)}. */
@@ -258,6 +298,56 @@ public final class LinalgOps {
 
     /** {@code torch.linalg.polar(A)}: {@code {U, H}}. */
     public static Tensor[] polar(Tensor a) { return (Tensor[]) Dispatcher.call(POLAR, a); }
+
+    /** {@code torch.linalg.matrix_norm(A, ord, dim, keepdim)}, ord numeric (2, -2, 1, -1, inf, -inf). */
+    public static Tensor matrixNorm(Tensor a, double ord, long[] dim, boolean keepdim) {
+        return Dispatcher.call1(MATRIX_NORM, a, ord, dim, keepdim);
+    }
+
+    /** {@code torch.linalg.matrix_norm(A, ord, dim, keepdim)}, ord "fro" or "nuc". */
+    public static Tensor matrixNorm(Tensor a, String ord, long[] dim, boolean keepdim) {
+        return Dispatcher.call1(MATRIX_NORM_STR, a, ord, dim, keepdim);
+    }
+
+    /** {@code torch.linalg.pinv(A, atol=atol, rtol=rtol, hermitian=hermitian)}; null tolerances take PyTorch's defaults. */
+    public static Tensor pinv(Tensor a, Double atol, Double rtol, boolean hermitian) {
+        return Dispatcher.call1(PINV, a, atol, rtol, hermitian);
+    }
+
+    /** {@code torch.linalg.matrix_rank(A, atol=atol, rtol=rtol, hermitian=hermitian)}. */
+    public static Tensor matrixRank(Tensor a, Double atol, Double rtol, boolean hermitian) {
+        return Dispatcher.call1(MATRIX_RANK, a, atol, rtol, hermitian);
+    }
+
+    /** {@code torch.linalg.cond(A, p)}; null p is the 2-norm condition number. */
+    public static Tensor cond(Tensor a, Double p) { return Dispatcher.call1(COND, a, p); }
+
+    /** {@code torch.linalg.cond(A, p)} for p "fro" or "nuc". */
+    public static Tensor cond(Tensor a, String p) { return Dispatcher.call1(COND_STR, a, p); }
+
+    /**
+     * {@code torch.linalg.norm(A, ord, dim, keepdim)}: a vector norm over one dim (or, with neither ord nor
+     * dim, over all elements), a matrix norm over two; ord is null, a Double or a String ("fro", "nuc").
+     */
+    public static Tensor norm(Tensor a, Object ord, long[] dim, boolean keepdim) {
+        if (dim != null && dim.length != 1 && dim.length != 2) {
+            throw new TorchException("linalg.norm: If dim is specified, it must be of length 1 or 2. Got " + Arrays.toString(dim));
+        }
+        if (dim == null && ord != null && a.dim() != 1 && a.dim() != 2) {
+            throw new TorchException("linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got " + a.dim() + "D.");
+        }
+        boolean matrix = dim != null ? dim.length == 2 : ord != null && a.dim() == 2;
+        if (matrix) {
+            long[] dims = dim != null ? dim : new long[] {-2, -1};
+            if (ord == null || ord instanceof String) return matrixNorm(a, ord == null ? "fro" : (String) ord, dims, keepdim);
+            return matrixNorm(a, ((Number) ord).doubleValue(), dims, keepdim);
+        }
+        if (ord instanceof String s) {
+            throw new TorchException("linalg.vector_norm: ord '" + s + "' is a matrix norm; it needs a 2-D input or two dims");
+        }
+        double p = ord == null ? 2 : ((Number) ord).doubleValue();
+        return dim == null ? ReductionOps.vectorNorm(a, p) : ReductionOps.vectorNorm(a, p, dim, keepdim);
+    }
 
     // ---------------------------------------------------------------- meta
 
@@ -468,6 +558,91 @@ public final class LinalgOps {
         shape[unit] = 1;
         strides[unit] = 1;
         return v.viewOf(v.storageOffset(), shape, strides);
+    }
+
+    // ---------------------------------------------------------------- norms, rank, pseudo-inverse
+
+    private static String ordName(double ord) {
+        if (ord == Double.POSITIVE_INFINITY) return "inf";
+        if (ord == Double.NEGATIVE_INFINITY) return "-inf";
+        return ord == Math.rint(ord) && Math.abs(ord) < 1e15 ? Long.toString((long) ord) : Double.toString(ord);
+    }
+
+    /** PyTorch's linalg_matrix_norm: the singular-value norms on A with the two dims moved last, the others by abs sums. */
+    private static Tensor matrixNormOf(Tensor a, String ord, long[] dim, boolean keepdim) {
+        if (a.dim() < 2) throw new TorchException("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.");
+        requireFloatingOrComplex("linalg.matrix_norm", a);
+        if (dim.length != 2) throw new TorchException("linalg.matrix_norm: dim must be a 2-tuple. Got " + Arrays.toString(dim));
+        int d0 = Shapes.wrapDim(dim[0], a.dim()), d1 = Shapes.wrapDim(dim[1], a.dim());
+        if (d0 == d1) throw new TorchException("linalg.matrix_norm: dims must be different. Got (" + dim[0] + ", " + dim[1] + ")");
+        switch (ord) {
+            case "fro" -> { return ReductionOps.vectorNorm(a, 2, new long[] {d0, d1}, keepdim); }
+            case "nuc", "2", "-2" -> {
+                Tensor s = svdvals(ShapeOps.movedim(a, new int[] {d0, d1}, new int[] {-2, -1}));
+                Tensor r = ord.equals("nuc") ? s.sum(-1) : ord.equals("2") ? s.amax(-1) : s.amin(-1);
+                if (keepdim) {
+                    r = r.unsqueeze(Math.min(d0, d1)).unsqueeze(Math.max(d0, d1));
+                }
+                return r;
+            }
+            case "1", "-1", "inf", "-inf" -> {
+                boolean rows = ord.endsWith("inf");
+                int sumDim = rows ? d1 : d0, extremeDim = rows ? d0 : d1;
+                if (!keepdim && sumDim < extremeDim) extremeDim--;
+                Tensor sums = a.abs().sum(new long[] {sumDim}, keepdim);
+                long[] e = {extremeDim};
+                return ord.startsWith("-") ? sums.amin(e, keepdim) : sums.amax(e, keepdim);
+            }
+            default -> throw new TorchException("linalg.matrix_norm: Order " + ord + " not supported.");
+        }
+    }
+
+    /** {@code max(atol, rtol * max(s))} per matrix, with PyTorch's defaults, shaped to compare against s. */
+    private static Tensor tolerance(Tensor a, Tensor s, Double atol, Double rtol) {
+        double eps = a.dtype().toReal() == DType.FLOAT32 ? 1.1920928955078125e-07 : 2.220446049250313e-16;
+        double r = rtol != null ? rtol : (atol != null && atol > 0 ? 0 : eps * Math.max(a.size(-2), a.size(-1)));
+        Tensor smax = s.size(-1) == 0 ? s.sum(-1, true) : s.amax(new long[] {-1}, true);
+        return smax.mul(r).clampMin(atol == null ? 0.0 : atol);
+    }
+
+    private static Tensor pinvOf(Tensor a, Double atol, Double rtol, boolean hermitian) {
+        DType t = a.dtype();
+        if (a.dim() < 2 || (!t.isComplex() && t != DType.FLOAT32 && t != DType.FLOAT64) || t == DType.COMPLEX32) {
+            throw new TorchException("linalg.pinv(" + t.cppName() + Arrays.toString(a.shapeRef()).replace(" ", "")
+                    + "): expected a tensor with 2 or more dimensions of float, double, cfloat or cdouble types");
+        }
+        if (hermitian) {
+            Tensor[] lq = eigh(a, "L");
+            Tensor l = lq[0], q = lq[1];
+            Tensor keep = l.abs().gt(tolerance(a, l.abs(), atol, rtol));
+            Tensor inverse = TernaryOps.where(keep, l.reciprocal(), l.mul(0.0));
+            return q.mul(inverse.unsqueeze(-2)).matmul(q.mH());
+        }
+        Tensor[] usv = svd(a, false);
+        Tensor s = usv[1];
+        Tensor keep = s.gt(tolerance(a, s, atol, rtol));
+        Tensor inverse = TernaryOps.where(keep, s.reciprocal(), s.mul(0.0));
+        return usv[2].mH().mul(inverse.unsqueeze(-2)).matmul(usv[0].mH());
+    }
+
+    private static Tensor condOf(Tensor a, String p) {
+        if (!List.of("2", "-2", "1", "-1", "inf", "-inf", "fro", "nuc").contains(p)) {
+            throw new TorchException("linalg.cond got an invalid norm type: " + p);
+        }
+        if (a.dim() < 2) throw new TorchException("linalg.cond: The input tensor A must have at least 2 dimensions.");
+        if (p.equals("2") || p.equals("-2")) {
+            Tensor s = svdvals(a);
+            if (s.size(-1) == 0) return s.sum(-1);
+            Tensor big = s.narrow(-1, 0, 1).squeeze(-1), small = s.narrow(-1, s.size(-1) - 1, 1).squeeze(-1);
+            return p.equals("2") ? big.div(small) : small.div(big);
+        }
+        requireSquare("linalg.cond(ord=" + p + ")", a);
+        long[] last = {-2, -1};
+        Tensor[] inverse = invEx(a, false);
+        Tensor na = matrixNormOf(a, p, last, false);
+        Tensor ni = matrixNormOf(inverse[0], p, last, false);
+        // a singular matrix has infinite condition number (its LU met a zero pivot)
+        return TernaryOps.where(inverse[1].gt(0L), na.mul(0.0).add(Double.POSITIVE_INFINITY), na.mul(ni));
     }
 
     // ---------------------------------------------------------------- backward

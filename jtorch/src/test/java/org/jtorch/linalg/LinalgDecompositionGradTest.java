@@ -172,6 +172,20 @@ class LinalgDecompositionGradTest {
     }
 
     @Test
+    void normGradients() {
+        for (String ord : new String[] {"fro", "nuc"}) check(t -> Linalg.matrixNorm(t, ord), input(30, 2, 3, 4));
+        for (double ord : new double[] {2, -2, 1, -1, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY}) {
+            check(t -> Linalg.matrixNorm(t, ord), input(31, 2, 3, 4));
+        }
+        check(t -> Linalg.matrixNorm(complexOf(t), "nuc"), input(32, 2, 3, 3));
+        check(t -> Linalg.norm(t, 3.0, new long[] {1}, true), input(33, 2, 3));
+        check(Linalg::cond, input(34, 3, 4));
+        check(t -> Linalg.cond(t.add(eye(3).mul(3.0)), 1.0), input(35, 3, 3));
+        check(Linalg::pinv, input(36, 4, 3));
+        check(t -> Linalg.pinv(t.add(t.mT()), null, null, true), input(37, 3, 3));
+    }
+
+    @Test
     void batchedEqualsLoop() {
         Torch.manualSeed(27);
         Tensor a = Torch.randn(new long[] {6, 5, 5}, DType.FLOAT64);

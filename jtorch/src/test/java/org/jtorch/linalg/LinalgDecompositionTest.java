@@ -83,9 +83,41 @@ class LinalgDecompositionTest {
                     close(out(c, 0), p.u(), 1e-9);
                     close(out(c, 1), p.h(), 1e-9);
                 }
+                case "matrix_norm" -> close(out(c, 0), matrixNorm(a, ord(c), new long[] {-2, -1}, false), 1e-10);
+                case "matrix_norm_dims" -> close(out(c, 0), matrixNorm(a, ord(c), new long[] {0, 2}, true), 1e-10);
+                case "cond" -> {
+                    Object p = ord(c);
+                    Tensor r = p == null ? Linalg.cond(a) : p instanceof String str ? Linalg.cond(a, str) : Linalg.cond(a, (Double) p);
+                    close(out(c, 0), r, 1e-9);
+                }
+                case "norm" -> close(out(c, 0), Linalg.norm(a), 1e-10);
+                case "norm_vector" -> close(out(c, 0), Linalg.norm(a, 3.0, new long[] {1}, false), 1e-10);
+                case "pinv" -> close(out(c, 0), Linalg.pinv(a), 1e-9);
+                case "pinv_hermitian" -> close(out(c, 0), Linalg.pinv(a, null, null, true), 1e-9);
+                case "matrix_rank" -> close(out(c, 0), Linalg.matrixRank(a), 0);
+                case "matrix_rank_hermitian" -> close(out(c, 0), Linalg.matrixRank(a, null, null, true), 0);
+                case "matrix_rank_atol" -> close(out(c, 0), Linalg.matrixRank(a, 1.0, 0.0, false), 0);
                 default -> throw new AssertionError("unknown op " + c.op());
             }
         })).toList();
+    }
+
+    /** The fixture's ord: null, a Double, or "fro"/"nuc" (numbers are written as their names, "inf" included). */
+    private static Object ord(Golden.Case c) {
+        Object o = c.kwargs().get("ord");
+        if (o == null) return null;
+        if (o instanceof Number n) return n.doubleValue();
+        String s = (String) o;
+        return switch (s) {
+            case "fro", "nuc" -> s;
+            case "inf" -> Double.POSITIVE_INFINITY;
+            case "-inf" -> Double.NEGATIVE_INFINITY;
+            default -> Double.parseDouble(s);
+        };
+    }
+
+    private static Tensor matrixNorm(Tensor a, Object ord, long[] dim, boolean keepdim) {
+        return ord instanceof String s ? Linalg.matrixNorm(a, s, dim, keepdim) : Linalg.matrixNorm(a, (Double) ord, dim, keepdim);
     }
 
     // ---- spec/linalg.md worked examples

@@ -703,6 +703,27 @@ public final class OpDb {
         t.add(op(LinalgOps.POLAR, s("square", in -> a(in.t(3, 3))), s("tall-batched-transposed", in -> a(in.nc(2, 4, 3))),
                 s("expanded", in -> a(in.ex(2, 3, 3))), s("empty", in -> a(in.t(2, 0, 0))),
                 s("wide", in -> a(in.t(2, 3))), s("1-d", in -> a(in.t(3)))));
+        // (A, ord, dim, keepdim)
+        t.add(op(LinalgOps.MATRIX_NORM, s("2", in -> a(in.t(3, 4), 2.0, ls(-2, -1), false)),
+                s("-inf-keepdim", in -> a(in.nc(2, 3, 4), Double.NEGATIVE_INFINITY, ls(-2, -1), true)),
+                s("1-dims", in -> a(in.ex(2, 3, 4), 1.0, ls(2, 0), false)), s("-2-dims-keepdim", in -> a(in.t(2, 3, 4), -2.0, ls(0, 2), true)),
+                s("bad-ord", in -> a(in.t(3, 3), 3.0, ls(-2, -1), false)), s("same-dims", in -> a(in.t(3, 3), 1.0, ls(0, 0), false)),
+                s("1-d", in -> a(in.t(3), 2.0, ls(-2, -1), false))));
+        t.add(op(LinalgOps.MATRIX_NORM_STR, s("fro", in -> a(in.t(3, 4), "fro", ls(-2, -1), false)),
+                s("nuc-keepdim", in -> a(in.nc(2, 3, 4), "nuc", ls(-2, -1), true)), s("fro-dims", in -> a(in.ex(2, 3, 4), "fro", ls(0, 2), true)),
+                s("empty", in -> a(in.t(0, 3), "fro", ls(-2, -1), false)), s("bad-ord", in -> a(in.t(3, 3), "foo", ls(-2, -1), false))));
+        // (A, atol, rtol, hermitian)
+        for (OpDef op : List.of(LinalgOps.PINV, LinalgOps.MATRIX_RANK)) {
+            t.add(op(op, s("tall", in -> a(in.t(4, 3), null, null, false)), s("hermitian", in -> a(in.t(3, 3), null, null, true)),
+                    s("atol", in -> a(in.nc(2, 3, 4), 0.5, null, false)), s("rtol", in -> a(in.ex(2, 3, 3), null, 0.1, true)),
+                    s("1-d", in -> a(in.t(3), null, null, false))));
+        }
+        // (A, p)
+        t.add(op(LinalgOps.COND, s("default", in -> a(in.t(3, 4), null)), s("1", in -> a(in.t(3, 3), 1.0)),
+                s("-2-batched", in -> a(in.nc(2, 3, 3), -2.0)), s("inf-expanded", in -> a(in.ex(2, 3, 3), Double.POSITIVE_INFINITY)),
+                s("non-square", in -> a(in.t(2, 3), 1.0)), s("bad-p", in -> a(in.t(3, 3), 3.0))));
+        t.add(op(LinalgOps.COND_STR, s("fro", in -> a(in.t(3, 3), "fro")), s("nuc-batched", in -> a(in.nc(2, 3, 3), "nuc")),
+                s("bad-p", in -> a(in.t(3, 3), "foo")), s("non-square", in -> a(in.t(2, 3), "fro"))));
     }
 
     private static void matmul(List<Entry> t) {
