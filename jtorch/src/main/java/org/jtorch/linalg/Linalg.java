@@ -3,10 +3,12 @@ package org.jtorch.linalg;
 import org.jtorch.Tensor;
 import org.jtorch.ops.LinalgOps;
 import org.jtorch.ops.LinalgSolveOps;
+import org.jtorch.ops.ReductionOps;
 
 /**
  * {@code torch.linalg}: the public entry points, one per PyTorch function, delegating to the ops of
- * {@link LinalgOps}. Inputs are batches of matrices {@code (*, n, n)} of float32 or float64.
+ * {@link LinalgOps}. Inputs are batches of matrices {@code (*, m, n)} of float32, float64, complex64 or
+ * complex128; failures that depend on the values throw {@link org.jtorch.LinAlgException}.
  */
 public final class Linalg {
     private Linalg() {}
@@ -113,4 +115,135 @@ public final class Linalg {
 
     /** {@code torch.linalg.multi_dot(tensors)}. */
     public static Tensor multiDot(Tensor... tensors) { return LinalgSolveOps.multiDot(java.util.List.of(tensors)); }
+    // ---- decompositions and norms
+
+    /** {@code torch.linalg.cholesky_ex(A)}: the factor and info codes, never raising for a non-positive-definite A. */
+    public static CholeskyEx choleskyEx(Tensor a) { return choleskyEx(a, false, false); }
+
+    /** {@code torch.linalg.cholesky_ex(A, upper=upper, check_errors=checkErrors)}. */
+    public static CholeskyEx choleskyEx(Tensor a, boolean upper, boolean checkErrors) {
+        Tensor[] r = LinalgOps.choleskyEx(a, upper, checkErrors);
+        return new CholeskyEx(r[0], r[1]);
+    }
+
+    /** {@code torch.linalg.inv_ex(A)}: the inverse and info codes, never raising for a singular A. */
+    public static InvEx invEx(Tensor a) { return invEx(a, false); }
+
+    /** {@code torch.linalg.inv_ex(A, check_errors=checkErrors)}. */
+    public static InvEx invEx(Tensor a, boolean checkErrors) {
+        Tensor[] r = LinalgOps.invEx(a, checkErrors);
+        return new InvEx(r[0], r[1]);
+    }
+
+    /** {@code torch.linalg.solve_ex(A, B)}: the solution and info codes, never raising for a singular A. */
+    public static SolveEx solveEx(Tensor a, Tensor b) { return solveEx(a, b, true, false); }
+
+    /** {@code torch.linalg.solve_ex(A, B, left=left, check_errors=checkErrors)}. */
+    public static SolveEx solveEx(Tensor a, Tensor b, boolean left, boolean checkErrors) {
+        Tensor[] r = LinalgOps.solveEx(a, b, left, checkErrors);
+        return new SolveEx(r[0], r[1]);
+    }
+
+    /** {@code torch.linalg.eigh(A)}: eigenvalues (ascending) and eigenvectors of a Hermitian A from its lower triangle. */
+    public static Eigh eigh(Tensor a) { return eigh(a, "L"); }
+
+    /** {@code torch.linalg.eigh(A, UPLO=uplo)}: uplo "L" or "U" names the triangle read. */
+    public static Eigh eigh(Tensor a, String uplo) {
+        Tensor[] r = LinalgOps.eigh(a, uplo);
+        return new Eigh(r[0], r[1]);
+    }
+
+    /** {@code torch.linalg.eigvalsh(A)}: the ascending eigenvalues of a Hermitian A from its lower triangle. */
+    public static Tensor eigvalsh(Tensor a) { return LinalgOps.eigvalsh(a, "L"); }
+
+    /** {@code torch.linalg.eigvalsh(A, UPLO=uplo)}. */
+    public static Tensor eigvalsh(Tensor a, String uplo) { return LinalgOps.eigvalsh(a, uplo); }
+
+    /** {@code torch.linalg.svd(A)}: the full SVD {@code A = U diag(S) Vh}. */
+    public static Svd svd(Tensor a) { return svd(a, true); }
+
+    /** {@code torch.linalg.svd(A, full_matrices=fullMatrices)}. */
+    public static Svd svd(Tensor a, boolean fullMatrices) {
+        Tensor[] r = LinalgOps.svd(a, fullMatrices);
+        return new Svd(r[0], r[1], r[2]);
+    }
+
+    /** {@code torch.linalg.svdvals(A)}: the singular values, descending. */
+    public static Tensor svdvals(Tensor a) { return LinalgOps.svdvals(a); }
+
+    /** {@code torch.linalg.qr(A)}: the reduced QR decomposition. */
+    public static QR qr(Tensor a) { return qr(a, QrMode.REDUCED); }
+
+    /** {@code torch.linalg.qr(A, mode=mode)}. */
+    public static QR qr(Tensor a, QrMode mode) {
+        Tensor[] r = LinalgOps.qr(a, mode.pyName());
+        return new QR(r[0], r[1]);
+    }
+
+    /** {@code torch.linalg.polar(A)} (2.14): {@code A = U H} for m >= n, from the SVD. */
+    public static Polar polar(Tensor a) {
+        Tensor[] r = LinalgOps.polar(a);
+        return new Polar(r[0], r[1]);
+    }
+
+    /** {@code torch.linalg.matrix_sqrth(A)} (2.14): the principal square root of a Hermitian positive-definite A. */
+    public static Tensor matrixSqrth(Tensor a) { return LinalgOps.matrixSqrth(a); }
+
+    /** {@code torch.linalg.vector_norm(x, ord)} over all elements. */
+    public static Tensor vectorNorm(Tensor x, double ord) { return ReductionOps.vectorNorm(x, ord); }
+
+    /** {@code torch.linalg.vector_norm(x, ord, dim, keepdim)}. */
+    public static Tensor vectorNorm(Tensor x, double ord, long[] dim, boolean keepdim) {
+        return ReductionOps.vectorNorm(x, ord, dim, keepdim);
+    }
+
+    /** {@code torch.linalg.matrix_norm(A)}: the Frobenius norm of each matrix. */
+    public static Tensor matrixNorm(Tensor a) { return matrixNorm(a, "fro"); }
+
+    /** {@code torch.linalg.matrix_norm(A, ord)}, ord "fro" or "nuc". */
+    public static Tensor matrixNorm(Tensor a, String ord) { return LinalgOps.matrixNorm(a, ord, new long[] {-2, -1}, false); }
+
+    /** {@code torch.linalg.matrix_norm(A, ord)}, ord 2, -2, 1, -1, inf or -inf ({@link Double#POSITIVE_INFINITY}). */
+    public static Tensor matrixNorm(Tensor a, double ord) { return LinalgOps.matrixNorm(a, ord, new long[] {-2, -1}, false); }
+
+    /** {@code torch.linalg.matrix_norm(A, ord, dim, keepdim)} with a string ord. */
+    public static Tensor matrixNorm(Tensor a, String ord, long[] dim, boolean keepdim) { return LinalgOps.matrixNorm(a, ord, dim, keepdim); }
+
+    /** {@code torch.linalg.matrix_norm(A, ord, dim, keepdim)} with a numeric ord. */
+    public static Tensor matrixNorm(Tensor a, double ord, long[] dim, boolean keepdim) { return LinalgOps.matrixNorm(a, ord, dim, keepdim); }
+
+    /** {@code torch.linalg.norm(A)}: the 2-norm of all elements, whatever the shape. */
+    public static Tensor norm(Tensor a) { return LinalgOps.norm(a, null, null, false); }
+
+    /** {@code torch.linalg.norm(A, ord)}: a vector norm of a 1-D input, a matrix norm of a 2-D one. */
+    public static Tensor norm(Tensor a, double ord) { return LinalgOps.norm(a, ord, null, false); }
+
+    /** {@code torch.linalg.norm(A, ord)} with ord "fro" or "nuc" (2-D input). */
+    public static Tensor norm(Tensor a, String ord) { return LinalgOps.norm(a, ord, null, false); }
+
+    /** {@code torch.linalg.norm(A, ord, dim, keepdim)}: ord null, a Double or "fro"/"nuc"; dim of length 1 (vector) or 2 (matrix). */
+    public static Tensor norm(Tensor a, Object ord, long[] dim, boolean keepdim) { return LinalgOps.norm(a, ord, dim, keepdim); }
+
+    /** {@code torch.linalg.cond(A)}: the 2-norm condition number, {@code sigma_max / sigma_min}. */
+    public static Tensor cond(Tensor a) { return LinalgOps.cond(a, (Double) null); }
+
+    /** {@code torch.linalg.cond(A, p)}, p 2, -2, 1, -1, inf or -inf; infinite for a singular square A and p not ±2. */
+    public static Tensor cond(Tensor a, double p) { return LinalgOps.cond(a, p); }
+
+    /** {@code torch.linalg.cond(A, p)}, p "fro" or "nuc". */
+    public static Tensor cond(Tensor a, String p) { return LinalgOps.cond(a, p); }
+
+    /** {@code torch.linalg.matrix_rank(A)}: the number of singular values above {@code eps * max(m, n) * sigma_max}. */
+    public static Tensor matrixRank(Tensor a) { return LinalgOps.matrixRank(a, null, null, false); }
+
+    /** {@code torch.linalg.matrix_rank(A, atol=atol, rtol=rtol, hermitian=hermitian)}; null tolerances take PyTorch's defaults. */
+    public static Tensor matrixRank(Tensor a, Double atol, Double rtol, boolean hermitian) {
+        return LinalgOps.matrixRank(a, atol, rtol, hermitian);
+    }
+
+    /** {@code torch.linalg.pinv(A)}: the Moore-Penrose pseudo-inverse. */
+    public static Tensor pinv(Tensor a) { return LinalgOps.pinv(a, null, null, false); }
+
+    /** {@code torch.linalg.pinv(A, atol=atol, rtol=rtol, hermitian=hermitian)}; null tolerances take PyTorch's defaults. */
+    public static Tensor pinv(Tensor a, Double atol, Double rtol, boolean hermitian) { return LinalgOps.pinv(a, atol, rtol, hermitian); }
 }

@@ -1,27 +1,24 @@
 package org.jtorch.ops;
 
-import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
-import static java.lang.foreign.ValueLayout.JAVA_INT;
-
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
+import java.util.List;
 import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
+import org.jtorch.autograd.GradMode;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
-import org.jtorch.kernels.blas.Lapack;
-import org.jtorch.kernels.cpu.ElementIO;
 
 /**
- * The {@code torch.linalg} family: factorisation-based ops on batches of matrices {@code (*, n, n)},
- * computed per matrix by LAPACK (float64 working precision; float32 results are rounded from it).
- * Complex inputs are refused for now.
+ * The {@code torch.linalg} family: factorisation-based ops on batches of matrices {@code (*, m, n)} of
+ * float32, float64, complex64 or complex128, computed per matrix by LAPACK ({@link LinalgKernels}), and
+ * the decompositions' backward rules (conjugate-Wirtinger for complex inputs).
  */
 public final class LinalgOps {
     private LinalgOps() {}
+
+    private static final String SOLVE_ERROR_TEXT = "linalg.solve: {where}The solver failed because the input matrix is singular.";
 
     /** {@code linalg.cholesky(A, upper=False)}: lower L with {@code A = L L^H} (upper: {@code U = L^H}); reads one triangle. */
     public static final OpDef CHOLESKY = OpDef.structured("linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor",
@@ -30,14 +27,37 @@ public final class LinalgOps {
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {choleskyBackward(o[0], g[0], (Boolean) a[1])})
             .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : choleskyJvp(o[0], t[0], (Boolean) a[1])});
 
+    /** {@code linalg.cholesky_ex(A, upper, check_errors)}: (L, info) with info k > 0 where the minor of order k is not positive-definite. */
+    public static final OpDef CHOLESKY_EX = OpDef.structured(
+            "linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info)",
+            args -> withInfo("linalg.cholesky_ex", (Tensor) args[0], ((Tensor) args[0]).shape()),
+            (args, outs, spec) -> {
+                Tensor a = (Tensor) args[0];
+                int[] info = LinalgKernels.cholesky(a, (Boolean) args[1], outs[0]);
+                LinalgKernels.storeInfo(info, outs[1]);
+                if ((Boolean) args[2]) LinalgKernels.raise(info, batchDims(a), b -> choleskyError(info[b]));
+            })
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {choleskyBackward(o[0], g[0], (Boolean) a[1])});
+
     /** {@code linalg.inv(A)}: the inverse; a singular matrix is an error. */
     public static final OpDef INV = OpDef.structured("linalg_inv(Tensor A) -> Tensor",
             args -> sameShape("linalg.inv", (Tensor) args[0]),
             (args, outs, spec) -> inv((Tensor) args[0], outs[0]))
             // d(A^-1) = -A^-1 dA A^-1, so gA = -C^H g C^H with C = A^-1
             .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {o[0].mH().matmul(g[0]).matmul(o[0].mH()).neg()})
-            // d(A^-1) = -A^-1 dA A^-1, from the output (itself differentiable at lower levels), never from cached factors
             .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : o[0].matmul(t[0]).matmul(o[0]).neg()});
+
+    /** {@code linalg.inv_ex(A, check_errors)}: (inverse, info) with info k > 0 where the LU's pivot k is zero. */
+    public static final OpDef INV_EX = OpDef.structured(
+            "linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)",
+            args -> withInfo("linalg.inv_ex", (Tensor) args[0], ((Tensor) args[0]).shape()),
+            (args, outs, spec) -> {
+                Tensor a = (Tensor) args[0];
+                int[] info = LinalgKernels.inv(a, outs[0]);
+                LinalgKernels.storeInfo(info, outs[1]);
+                if ((Boolean) args[1]) LinalgKernels.raise(info, batchDims(a), b -> invError(info[b]));
+            })
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {o[0].mH().matmul(g[0]).matmul(o[0].mH()).neg()});
 
     /** {@code linalg.det(A)}: determinants, shape {@code *}, from an LU factorisation; singular gives 0. */
     public static final OpDef DET = OpDef.structured("linalg_det(Tensor A) -> Tensor",
@@ -46,11 +66,10 @@ public final class LinalgOps {
                 requireSquare("linalg.det", a);
                 return Spec.of(Arrays.copyOf(a.shapeRef(), a.dim() - 2), a.dtype(), a.device(), null);
             },
-            (args, outs, spec) -> det((Tensor) args[0], outs[0]))
-            // d det = det tr(A^-1 dA): gA = (g det) A^-H; needs A invertible (PyTorch switches to an SVD formula otherwise)
+            (args, outs, spec) -> LinalgKernels.det((Tensor) args[0], outs[0], null))
+            // d det = det tr(A^-1 dA): gA = conj(g det)... in Wirtinger form (g conj(det)) A^-H; needs A invertible
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
-                g[0].mul(o[0]).unsqueeze(-1).unsqueeze(-1).mul(inv((Tensor) a[0]).mH())})
-            // d det = det · tr(A^-1 dA)
+                g[0].mul(o[0].conj()).unsqueeze(-1).unsqueeze(-1).mul(inv((Tensor) a[0]).mH())})
             .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : o[0].mul(traceOfInverseTimes((Tensor) a[0], t[0]))});
 
     /** {@code linalg.slogdet(A)}: (sign, log|det|) from an LU factorisation; singular gives (0, -inf). */
@@ -59,14 +78,12 @@ public final class LinalgOps {
                 Tensor a = (Tensor) args[0];
                 requireSquare("linalg.slogdet", a);
                 long[] batch = Arrays.copyOf(a.shapeRef(), a.dim() - 2);
-                return new Spec(new long[][] {batch, batch}, new DType[] {a.dtype(), a.dtype()}, a.device(), null);
+                return new Spec(new long[][] {batch, batch}, new DType[] {a.dtype(), a.dtype().toReal()}, a.device(), null);
             },
-            (args, outs, spec) -> slogdet((Tensor) args[0], outs[0], outs[1]))
-            // the sign is locally constant (real inputs); d log|det| = tr(A^-1 dA), so gA = g A^-H
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
-                g[1].unsqueeze(-1).unsqueeze(-1).mul(inv((Tensor) a[0]).mH())})
-            // d logabsdet = Re tr(A^-1 dA); d sign = sign · i·Im tr(A^-1 dA) (zero for real A)
+            (args, outs, spec) -> LinalgKernels.det((Tensor) args[0], outs[0], outs[1]))
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {slogdetBackward((Tensor) a[0], o[0], g[0], g[1])})
             .defineJvp((a, o, t) -> {
+                // d logabsdet = Re tr(A^-1 dA); d sign = sign · i·Im tr(A^-1 dA) (zero for real A)
                 if (t[0] == null) return new Tensor[2];
                 Tensor tr = traceOfInverseTimes((Tensor) a[0], t[0]);
                 Tensor sign = tr.isComplex() ? o[0].mul(tr.sub(tr.conj()).mul(0.5)) : null;
@@ -75,10 +92,172 @@ public final class LinalgOps {
 
     /** {@code linalg.solve(A, B, left=True)}: X with {@code A X = B} (left=False: {@code X A = B}); batch dims broadcast. */
     public static final OpDef SOLVE = OpDef.structured("linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor",
-            args -> solveMeta((Tensor) args[0], (Tensor) args[1], (Boolean) args[2]),
-            (args, outs, spec) -> solve((Tensor) args[0], (Tensor) args[1], (Boolean) args[2], outs[0]))
+            args -> solveMeta("linalg.solve", (Tensor) args[0], (Tensor) args[1], (Boolean) args[2]),
+            (args, outs, spec) -> {
+                Tensor a = (Tensor) args[0];
+                int[] info = solve(a, (Tensor) args[1], (Boolean) args[2], outs[0]);
+                LinalgKernels.raise(info, solveBatchDims(a, (Tensor) args[1], outs[0]), b -> SOLVE_ERROR_TEXT);
+            })
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> solveBackward((Tensor) a[0], (Tensor) a[1], (Boolean) a[2], o[0], g[0]))
             .defineJvp((a, o, t) -> new Tensor[] {solveJvp((Tensor) a[0], (Boolean) a[2], o[0], t[0], t[1])});
+
+    /** {@code linalg.solve_ex(A, B, left, check_errors)}: (result, info) with info k > 0 where the LU's pivot k is zero. */
+    public static final OpDef SOLVE_EX = OpDef.structured(
+            "linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor info)",
+            args -> {
+                Spec x = solveMeta("linalg.solve_ex", (Tensor) args[0], (Tensor) args[1], (Boolean) args[2]);
+                long[] shape = x.shapes()[0];
+                long[] batch = Arrays.copyOf(shape, shape.length - (vectorCase((Tensor) args[0], (Tensor) args[1]) ? 1 : 2));
+                return new Spec(new long[][] {shape, batch}, new DType[] {x.dtypes()[0], DType.INT32}, x.device(), null);
+            },
+            (args, outs, spec) -> {
+                Tensor a = (Tensor) args[0];
+                int[] info = solve(a, (Tensor) args[1], (Boolean) args[2], outs[0]);
+                LinalgKernels.storeInfo(info, outs[1]);
+                if ((Boolean) args[3]) LinalgKernels.raise(info, solveBatchDims(a, (Tensor) args[1], outs[0]), b -> SOLVE_ERROR_TEXT);
+            })
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> solveBackward((Tensor) a[0], (Tensor) a[1], (Boolean) a[2], o[0], g[0]));
+
+    // ---------------------------------------------------------------- decompositions and norms
+
+    /** {@code linalg.eigh(A, UPLO='L')}: ascending real eigenvalues and orthonormal eigenvectors (columns) of a Hermitian A. */
+    public static final OpDef EIGH = OpDef.structured(
+            "linalg_eigh(Tensor self, str UPLO=\"L\") -> (Tensor eigenvalues, Tensor eigenvectors)",
+            args -> {
+                Tensor a = (Tensor) args[0];
+                requireSquare("linalg.eigh", a);
+                boolean upper = uplo((String) args[1]);
+                long[] values = Arrays.copyOf(a.shapeRef(), a.dim() - 1);
+                return new Spec(new long[][] {values, a.shape()}, new DType[] {a.dtype().toReal(), a.dtype()}, a.device(), upper);
+            },
+            (args, outs, spec) -> {
+                Tensor a = (Tensor) args[0];
+                int[] info = LinalgKernels.eigh(a, (Boolean) spec.plan(), outs[0], outs[1]);
+                LinalgKernels.raise(info, batchDims(a), b -> eighError("linalg.eigh", info[b]));
+            })
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {LinalgGrads.eigh(o[0], o[1], g[0], g[1])})
+            .deriveJvp(Jvps::transposedVjp);
+
+    /** {@code linalg.eigvalsh(A, UPLO='L')}: the ascending eigenvalues of a Hermitian A. */
+    public static final OpDef EIGVALSH = OpDef.structured("linalg_eigvalsh(Tensor self, str UPLO=\"L\") -> Tensor",
+            args -> {
+                Tensor a = (Tensor) args[0];
+                requireSquare("linalg.eigvalsh", a);
+                boolean upper = uplo((String) args[1]);
+                return Spec.of(Arrays.copyOf(a.shapeRef(), a.dim() - 1), a.dtype().toReal(), a.device(), upper);
+            },
+            (args, outs, spec) -> {
+                Tensor a = (Tensor) args[0];
+                int[] info = LinalgKernels.eigh(a, (Boolean) spec.plan(), outs[0], null);
+                LinalgKernels.raise(info, batchDims(a), b -> eighError("linalg.eigvalsh", info[b]));
+            })
+            // d lambda_i = q_i^H dA q_i: gA = Q diag(g) Q^H, with Q from a differentiable eigh (second order)
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+                Tensor q = eigh((Tensor) a[0], (String) a[1])[1];
+                return new Tensor[] {q.mul(g[0].unsqueeze(-2)).matmul(q.mH())};
+            })
+            .deriveJvp(Jvps::transposedVjp);
+
+    /** {@code linalg.svd(A, full_matrices=True)}: (U, S, Vh) with S real and descending. */
+    public static final OpDef SVD = OpDef.structured("linalg_svd(Tensor A, bool full_matrices=True) -> (Tensor U, Tensor S, Tensor Vh)",
+            args -> svdMeta("linalg.svd", (Tensor) args[0], (Boolean) args[1], true),
+            (args, outs, spec) -> svd((Tensor) args[0], (Boolean) args[1], outs[1], outs[0], outs[2]))
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {LinalgGrads.svd((Boolean) a[1], o[0], o[1], o[2], g[0], g[1], g[2])})
+            .deriveJvp(Jvps::transposedVjp);
+
+    /** {@code linalg.svdvals(A)}: the singular values, descending. */
+    public static final OpDef SVDVALS = OpDef.structured("linalg_svdvals(Tensor A) -> Tensor",
+            args -> svdMeta("linalg.svdvals", (Tensor) args[0], false, false),
+            (args, outs, spec) -> svd((Tensor) args[0], false, outs[0], null, null))
+            // d s_i = Re(u_i^H dA v_i): gA = U diag(g) V^H, with U, V^H from a differentiable svd (second order)
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+                Tensor[] usv = svd((Tensor) a[0], false);
+                return new Tensor[] {usv[0].mul(g[0].unsqueeze(-2)).matmul(usv[2])};
+            })
+            .deriveJvp(Jvps::transposedVjp);
+
+    /** {@code linalg.qr(A, mode='reduced')}: Householder QR, LAPACK's signs; modes reduced, complete, r (Q empty). */
+    public static final OpDef QR = OpDef.structured("linalg_qr(Tensor A, str mode=\"reduced\") -> (Tensor Q, Tensor R)",
+            args -> qrMeta((Tensor) args[0], (String) args[1]),
+            (args, outs, spec) -> {
+                String mode = (String) args[1];
+                LinalgKernels.qr((Tensor) args[0], mode.equals("complete"), mode.equals("r") ? null : outs[0], outs[1]);
+            })
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {LinalgGrads.qr((String) a[1], o[0], o[1], g[0], g[1])})
+            .deriveJvp(Jvps::transposedVjp);
+
+    /**
+     * {@code linalg.matrix_sqrth(A)} (2.14): the principal square root of a Hermitian positive-definite A,
+     * {@code Q diag(sqrt(max(lambda, 0))) Q^H} from the eigen-decomposition of A's lower triangle.
+     * Backward solves the Sylvester equation {@code X gA + gA X = sym(G)} in the eigenbasis.
+     */
+    public static final OpDef MATRIX_SQRTH = OpDef.structured("linalg_matrix_sqrth(Tensor A) -> Tensor",
+            args -> sameShape("linalg.matrix_sqrth", (Tensor) args[0]),
+            (args, outs, spec) -> {
+                Tensor a = (Tensor) args[0];
+                if (a.numel() == 0) return;
+                try (GradMode.Scope off = GradMode.set(false)) {
+                    Tensor[] lq = eigh(a, "L");
+                    outs[0].copy_(sqrthFrom(lq[0], lq[1]));
+                }
+            })
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {LinalgGrads.matrixSqrth((Tensor) a[0], g[0])})
+            .deriveJvp(Jvps::transposedVjp);
+
+    /**
+     * {@code linalg.polar(A)} (2.14): {@code A = U H} for m >= n, U with orthonormal columns, H Hermitian
+     * positive semi-definite, from the reduced SVD {@code A = W S V^H}: {@code U = W V^H}, {@code H = V S V^H}
+     * (re-symmetrised). A composite: its gradient is the SVD's.
+     */
+    public static final OpDef POLAR = OpDef.composite("linalg_polar(Tensor A) -> (Tensor U, Tensor H)", args -> {
+        Tensor a = (Tensor) args[0];
+        polarCheck(a);
+        Tensor[] wsv = svd(a, false);
+        Tensor vh = wsv[2], v = vh.mH();
+        Tensor u = wsv[0].matmul(vh);
+        Tensor h = v.matmul(wsv[1].unsqueeze(-1).mul(vh));
+        h = h.add(h.mH()).mul(0.5);
+        return new Tensor[] {u.contiguous(), h.contiguous()};
+    });
+
+    /** {@code linalg.matrix_norm(A, ord)} for a numeric ord: 2 / -2 (largest / smallest singular value), 1 / -1, inf / -inf. */
+    public static final OpDef MATRIX_NORM = OpDef.composite(
+            "linalg_matrix_norm(Tensor A, Scalar ord, int[] dim=[-2,-1], bool keepdim=False) -> Tensor",
+            args -> matrixNormOf((Tensor) args[0], ordName(((Number) args[1]).doubleValue()), (long[]) args[2], (Boolean) args[3]));
+
+    /** {@code linalg.matrix_norm(A, ord='fro')} for a string ord: 'fro' (Frobenius) or 'nuc' (nuclear). */
+    public static final OpDef MATRIX_NORM_STR = OpDef.composite(
+            "linalg_matrix_norm.str_ord(Tensor A, str ord=\"fro\", int[] dim=[-2,-1], bool keepdim=False) -> Tensor",
+            args -> matrixNormOf((Tensor) args[0], (String) args[1], (long[]) args[2], (Boolean) args[3]));
+
+    /**
+     * {@code linalg.pinv(A, atol, rtol, hermitian)}: the pseudo-inverse from the SVD (or, hermitian, the
+     * eigen-decomposition), dropping singular values at or below {@code max(atol, rtol * sigma_max)}.
+     */
+    public static final OpDef PINV = OpDef.composite(
+            "linalg_pinv.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor",
+            args -> pinvOf((Tensor) args[0], (Double) args[1], (Double) args[2], (Boolean) args[3]));
+
+    /** {@code linalg.matrix_rank(A, atol, rtol, hermitian)}: singular values above {@code max(atol, rtol * sigma_max)}, int64. */
+    public static final OpDef MATRIX_RANK = OpDef.composite(
+            "linalg_matrix_rank.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor",
+            args -> {
+                Tensor a = (Tensor) args[0];
+                if (a.dim() < 2) {
+                    throw new TorchException("torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.");
+                }
+                requireFloatingOrComplex("torch.linalg.matrix_rank", a);
+                Tensor s = (Boolean) args[3] ? eigvalsh(a, "L").abs() : svdvals(a);
+                return s.gt(tolerance(a, s, (Double) args[1], (Double) args[2])).sum(-1);
+            }, OpDef.Flag.NOT_DIFFERENTIABLE);
+
+    /** {@code linalg.cond(A, p)} for p = None (2), 2, -2, 1, -1, inf, -inf; ±2 from the singular values, others via the inverse. */
+    public static final OpDef COND = OpDef.composite("linalg_cond(Tensor self, Scalar? p=None) -> Tensor",
+            args -> condOf((Tensor) args[0], args[1] == null ? "2" : ordName(((Number) args[1]).doubleValue())));
+
+    /** {@code linalg.cond(A, p)} for p = 'fro' or 'nuc'. */
+    public static final OpDef COND_STR = OpDef.composite("linalg_cond.p_str(Tensor self, str p) -> Tensor",
+            args -> condOf((Tensor) args[0], (String) args[1]));
 
     // ---------------------------------------------------------------- forward-mode rules
 
@@ -135,7 +314,159 @@ public final class LinalgOps {
     /** {@code torch.linalg.solve(A, B, left=left)}. */
     public static Tensor solve(Tensor a, Tensor b, boolean left) { return Dispatcher.call1(SOLVE, a, b, left); }
 
+    /** {@code torch.linalg.cholesky_ex(A, upper=upper, check_errors=checkErrors)}: {@code {L, info}}. */
+    public static Tensor[] choleskyEx(Tensor a, boolean upper, boolean checkErrors) {
+        return (Tensor[]) Dispatcher.call(CHOLESKY_EX, a, upper, checkErrors);
+    }
+
+    /** {@code torch.linalg.inv_ex(A, check_errors=checkErrors)}: {@code {inverse, info}}. */
+    public static Tensor[] invEx(Tensor a, boolean checkErrors) { return (Tensor[]) Dispatcher.call(INV_EX, a, checkErrors); }
+
+    /** {@code torch.linalg.solve_ex(A, B, left=left, check_errors=checkErrors)}: {@code {result, info}}. */
+    public static Tensor[] solveEx(Tensor a, Tensor b, boolean left, boolean checkErrors) {
+        return (Tensor[]) Dispatcher.call(SOLVE_EX, a, b, left, checkErrors);
+    }
+
+    /** {@code torch.linalg.eigh(A, UPLO=uplo)}: {@code {eigenvalues, eigenvectors}}. */
+    public static Tensor[] eigh(Tensor a, String uplo) { return (Tensor[]) Dispatcher.call(EIGH, a, uplo); }
+
+    /** {@code torch.linalg.eigvalsh(A, UPLO=uplo)}. */
+    public static Tensor eigvalsh(Tensor a, String uplo) { return Dispatcher.call1(EIGVALSH, a, uplo); }
+
+    /** {@code torch.linalg.svd(A, full_matrices=fullMatrices)}: {@code {U, S, Vh}}. */
+    public static Tensor[] svd(Tensor a, boolean fullMatrices) { return (Tensor[]) Dispatcher.call(SVD, a, fullMatrices); }
+
+    /** {@code torch.linalg.svdvals(A)}. */
+    public static Tensor svdvals(Tensor a) { return Dispatcher.call1(SVDVALS, a); }
+
+    /** {@code torch.linalg.qr(A, mode=mode)} with mode "reduced", "complete" or "r": {@code {Q, R}}. */
+    public static Tensor[] qr(Tensor a, String mode) { return (Tensor[]) Dispatcher.call(QR, a, mode); }
+
+    /** {@code torch.linalg.matrix_sqrth(A)}. */
+    public static Tensor matrixSqrth(Tensor a) { return Dispatcher.call1(MATRIX_SQRTH, a); }
+
+    /** {@code torch.linalg.polar(A)}: {@code {U, H}}. */
+    public static Tensor[] polar(Tensor a) { return (Tensor[]) Dispatcher.call(POLAR, a); }
+
+    /** {@code torch.linalg.matrix_norm(A, ord, dim, keepdim)}, ord numeric (2, -2, 1, -1, inf, -inf). */
+    public static Tensor matrixNorm(Tensor a, double ord, long[] dim, boolean keepdim) {
+        return Dispatcher.call1(MATRIX_NORM, a, ord, dim, keepdim);
+    }
+
+    /** {@code torch.linalg.matrix_norm(A, ord, dim, keepdim)}, ord "fro" or "nuc". */
+    public static Tensor matrixNorm(Tensor a, String ord, long[] dim, boolean keepdim) {
+        return Dispatcher.call1(MATRIX_NORM_STR, a, ord, dim, keepdim);
+    }
+
+    /** {@code torch.linalg.pinv(A, atol=atol, rtol=rtol, hermitian=hermitian)}; null tolerances take PyTorch's defaults. */
+    public static Tensor pinv(Tensor a, Double atol, Double rtol, boolean hermitian) {
+        return Dispatcher.call1(PINV, a, atol, rtol, hermitian);
+    }
+
+    /** {@code torch.linalg.matrix_rank(A, atol=atol, rtol=rtol, hermitian=hermitian)}. */
+    public static Tensor matrixRank(Tensor a, Double atol, Double rtol, boolean hermitian) {
+        return Dispatcher.call1(MATRIX_RANK, a, atol, rtol, hermitian);
+    }
+
+    /** {@code torch.linalg.cond(A, p)}; null p is the 2-norm condition number. */
+    public static Tensor cond(Tensor a, Double p) { return Dispatcher.call1(COND, a, p); }
+
+    /** {@code torch.linalg.cond(A, p)} for p "fro" or "nuc". */
+    public static Tensor cond(Tensor a, String p) { return Dispatcher.call1(COND_STR, a, p); }
+
+    /**
+     * {@code torch.linalg.norm(A, ord, dim, keepdim)}: a vector norm over one dim (or, with neither ord nor
+     * dim, over all elements), a matrix norm over two; ord is null, a Double or a String ("fro", "nuc").
+     */
+    public static Tensor norm(Tensor a, Object ord, long[] dim, boolean keepdim) {
+        if (dim != null && dim.length != 1 && dim.length != 2) {
+            throw new TorchException("linalg.norm: If dim is specified, it must be of length 1 or 2. Got " + Arrays.toString(dim));
+        }
+        if (dim == null && ord != null && a.dim() != 1 && a.dim() != 2) {
+            throw new TorchException("linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got " + a.dim() + "D.");
+        }
+        boolean matrix = dim != null ? dim.length == 2 : ord != null && a.dim() == 2;
+        if (matrix) {
+            long[] dims = dim != null ? dim : new long[] {-2, -1};
+            if (ord == null || ord instanceof String) return matrixNorm(a, ord == null ? "fro" : (String) ord, dims, keepdim);
+            return matrixNorm(a, ((Number) ord).doubleValue(), dims, keepdim);
+        }
+        if (ord instanceof String s) {
+            throw new TorchException("linalg.vector_norm: ord '" + s + "' is a matrix norm; it needs a 2-D input or two dims");
+        }
+        double p = ord == null ? 2 : ((Number) ord).doubleValue();
+        return dim == null ? ReductionOps.vectorNorm(a, p) : ReductionOps.vectorNorm(a, p, dim, keepdim);
+    }
+
     // ---------------------------------------------------------------- meta
+
+    /** The output of shape {@code shape} and an int32 info per matrix. */
+    private static Spec withInfo(String api, Tensor a, long[] shape) {
+        requireSquare(api, a);
+        long[] batch = Arrays.copyOf(a.shapeRef(), a.dim() - 2);
+        return new Spec(new long[][] {shape, batch}, new DType[] {a.dtype(), DType.INT32}, a.device(), null);
+    }
+
+    /** UPLO: true for "U"; PyTorch's check. */
+    private static boolean uplo(String uplo) {
+        if (!"L".equals(uplo) && !"U".equals(uplo)) {
+            throw new TorchException("Expected UPLO argument to be 'L' or 'U', but got " + uplo);
+        }
+        return uplo.equals("U");
+    }
+
+    private static String eighError(String api, int info) {
+        return api + ": {where}The algorithm failed to converge because the input matrix is ill-conditioned or has too many"
+                + " repeated eigenvalues (error code: " + info + ").";
+    }
+
+    /** dim, dtype and device checks shared by the ops that take any {@code (*, m, n)} matrices. */
+    private static void requireMatrix(String api, Tensor a) {
+        if (a.dim() < 2) throw new TorchException(api + ": The input tensor A must have at least 2 dimensions.");
+        requireFloatingOrComplex(api, a);
+    }
+
+    private static Spec svdMeta(String api, Tensor a, boolean full, boolean vectors) {
+        requireMatrix(api, a);
+        long m = a.size(-2), n = a.size(-1), k = Math.min(m, n);
+        long[] batch = Arrays.copyOf(a.shapeRef(), a.dim() - 2);
+        long[] s = concat(batch, k);
+        if (!vectors) return Spec.of(s, a.dtype().toReal(), a.device(), null);
+        long[] u = concat(batch, m, full ? m : k), vh = concat(batch, full ? n : k, n);
+        return new Spec(new long[][] {u, s, vh}, new DType[] {a.dtype(), a.dtype().toReal(), a.dtype()}, a.device(), null);
+    }
+
+    private static Spec qrMeta(Tensor a, String mode) {
+        requireMatrix("linalg.qr", a);
+        if (!mode.equals("reduced") && !mode.equals("complete") && !mode.equals("r")) {
+            throw new TorchException("qr received unrecognized mode '" + mode
+                    + "' but expected one of 'reduced' (default), 'r', or 'complete'");
+        }
+        long m = a.size(-2), n = a.size(-1), k = Math.min(m, n);
+        long[] batch = Arrays.copyOf(a.shapeRef(), a.dim() - 2);
+        boolean complete = mode.equals("complete");
+        long[] q = mode.equals("r") ? new long[] {0} : concat(batch, m, complete ? m : k);
+        long[] r = concat(batch, complete ? m : k, n);
+        return new Spec(new long[][] {q, r}, new DType[] {a.dtype(), a.dtype()}, a.device(), null);
+    }
+
+    private static void polarCheck(Tensor a) {
+        requireMatrix("linalg.polar", a);
+        long m = a.size(-2), n = a.size(-1);
+        if (m < n) {
+            throw new TorchException("linalg.polar: input must have at least as many rows as columns, but got "
+                    + m + " by " + n + " matrices");
+        }
+    }
+
+    private static long[] concat(long[] batch, long... tail) {
+        long[] r = Arrays.copyOf(batch, batch.length + tail.length);
+        System.arraycopy(tail, 0, r, batch.length, tail.length);
+        return r;
+    }
+
+    /** The batch dims of a solve's broadcast output. */
+    private static int solveBatchDims(Tensor a, Tensor b, Tensor out) { return out.dim() - (vectorCase(a, b) ? 1 : 2); }
 
     private static Spec sameShape(String api, Tensor a) {
         requireSquare(api, a);
@@ -150,9 +481,9 @@ public final class LinalgOps {
         return b.dim() == 1 || (b.dim() == a.dim() - 1 && Arrays.equals(b.shapeRef(), Arrays.copyOf(a.shapeRef(), a.dim() - 1)));
     }
 
-    private static Spec solveMeta(Tensor a, Tensor b, boolean left) {
-        Device device = Devices.common("linalg.solve", a, b);
-        requireSquare("linalg.solve", a);
+    private static Spec solveMeta(String api, Tensor a, Tensor b, boolean left) {
+        Device device = Devices.common(api, a, b);
+        requireSquare(api, a);
         if (a.dtype() != b.dtype()) {
             throw new TorchException("linalg.solve: Expected A and B to have the same dtype, but found A of type "
                     + a.dtype().cppName() + " and B of type " + b.dtype().cppName() + " instead");
@@ -189,12 +520,15 @@ public final class LinalgOps {
         if (a.dim() < 2) throw new TorchException(api + ": The input tensor A must have at least 2 dimensions.");
         long m = a.size(-2), n = a.size(-1);
         if (m != n) throw new TorchException(api + ": A must be batches of square matrices, but they are " + m + " by " + n + " matrices");
+        requireFloatingOrComplex(api, a);
+    }
+
+    private static void requireFloatingOrComplex(String api, Tensor a) {
         DType t = a.dtype();
         if (!t.isFloatingPoint() && !t.isComplex()) {
             throw new TorchException(api + ": Expected a floating point or complex tensor as input. Got " + t.cppName());
         }
         if (t.isReducedPrecision()) throw new TorchException(api + ": Low precision dtypes not supported. Got " + t.cppName());
-        if (t.isComplex()) throw new UnsupportedOperationException(api + ": complex inputs are not supported by JTorch yet");
         if (a.device() != Device.CPU && a.device() != Device.META) {
             throw new TorchException(api + ": only CPU tensors are supported, got " + a.device());
         }
@@ -202,175 +536,63 @@ public final class LinalgOps {
 
     // ---------------------------------------------------------------- kernels
 
-    /** One n x n matrix of a batch, copied into native float64 scratch for LAPACK. */
-    private static final class Scratch implements AutoCloseable {
-        final Arena arena = Arena.ofShared(); // Lapack runs on its own thread
-        final int n;
-        final MemorySegment matrix, pivots;
+    private static int batchDims(Tensor a) { return a.dim() - 2; }
 
-        Scratch(long n) {
-            if (n > 46340) throw new TorchException("linalg: matrices of order " + n + " exceed LAPACK's int32 indexing");
-            this.n = (int) n;
-            matrix = arena.allocate(Math.max(1, n * n) * Double.BYTES, Double.BYTES);
-            pivots = arena.allocate(Math.max(1, n) * Integer.BYTES, Integer.BYTES);
-        }
-
-        /** Loads batch element {@code b} of {@code a} (any strides), row-major. */
-        void load(Tensor a, long b) {
-            ElementIO io = ElementIO.of(a.dtype());
-            MemorySegment data = a.storage().segment();
-            long base = b * n * n;
-            for (long i = 0; i < (long) n * n; i++) matrix.setAtIndex(JAVA_DOUBLE, i, io.getDouble(data, a.elementIndex(base + i)));
-        }
-
-        /** Stores the scratch matrix (transposed if asked) as batch element {@code b} of the contiguous {@code out}. */
-        void store(Tensor out, long b, boolean transpose) {
-            ElementIO io = ElementIO.of(out.dtype());
-            MemorySegment data = out.storage().segment();
-            long base = out.storageOffset() + b * n * n;
-            for (int i = 0; i < n; i++) {
-                for (int j = 0; j < n; j++) {
-                    double v = matrix.getAtIndex(JAVA_DOUBLE, transpose ? (long) j * n + i : (long) i * n + j);
-                    io.setDouble(data, base + (long) i * n + j, v);
-                }
-            }
-        }
-
-        @Override public void close() { arena.close(); }
+    private static String choleskyError(int info) {
+        return "linalg.cholesky: {where}The factorization could not be completed because the input is not positive-definite"
+                + " (the leading minor of order " + info + " is not positive-definite).";
     }
 
-    private static long batches(Tensor a) {
-        long count = 1;
-        for (int d = 0; d < a.dim() - 2; d++) count *= a.size(d);
-        return count;
+    private static String invError(int info) {
+        return "linalg.inv: {where}The diagonal element " + info
+                + " is zero, the inversion could not be completed because the input matrix is singular.";
     }
-
-    /** PyTorch's "(Batch element i): " prefix, only for batched inputs. */
-    private static String where(Tensor a, long b) { return a.dim() > 2 ? "(Batch element " + b + "): " : ""; }
 
     private static void cholesky(Tensor a, boolean upper, Tensor out) {
-        try (Scratch s = new Scratch(a.size(-1))) {
-            int n = s.n;
-            for (long b = 0, count = batches(a); b < count; b++) {
-                s.load(a, b);
-                // upper=True factors the upper triangle: A = U^H U with U^T the lower factor of A^T,
-                // so factor in the triangle asked for and zero the other one.
-                int info = Lapack.dpotrf(upper, n, s.matrix, 0, Math.max(1, n));
-                if (info > 0) {
-                    throw new TorchException("linalg.cholesky: " + where(a, b) + "The factorization could not be completed because"
-                            + " the input is not positive-definite (the leading minor of order " + info + " is not positive-definite).");
-                }
-                for (int i = 0; i < n; i++) {
-                    for (int j = 0; j < n; j++) {
-                        if (upper ? j < i : j > i) s.matrix.setAtIndex(JAVA_DOUBLE, (long) i * n + j, 0.0);
-                    }
-                }
-                s.store(out, b, false);
-            }
-        }
+        int[] info = LinalgKernels.cholesky(a, upper, out);
+        LinalgKernels.raise(info, batchDims(a), b -> choleskyError(info[b]));
     }
 
     private static void inv(Tensor a, Tensor out) {
-        try (Scratch s = new Scratch(a.size(-1))) {
-            int n = s.n, ld = Math.max(1, n);
-            for (long b = 0, count = batches(a); b < count; b++) {
-                s.load(a, b);
-                int info = Lapack.dgetrf(n, n, s.matrix, 0, ld, s.pivots, 0);
-                if (info == 0) info = Lapack.dgetri(n, s.matrix, 0, ld, s.pivots, 0);
-                if (info > 0) {
-                    throw new TorchException("linalg.inv: " + where(a, b) + "The diagonal element " + info
-                            + " is zero, the inversion could not be completed because the input matrix is singular.");
-                }
-                s.store(out, b, false);
-            }
-        }
-    }
-
-    private static void det(Tensor a, Tensor out) {
-        ElementIO io = ElementIO.of(out.dtype());
-        MemorySegment data = out.storage().segment();
-        try (Scratch s = new Scratch(a.size(-1))) {
-            int n = s.n;
-            for (long b = 0, count = batches(a); b < count; b++) {
-                s.load(a, b);
-                Lapack.dgetrf(n, n, s.matrix, 0, Math.max(1, n), s.pivots, 0);
-                double det = 1; // also the determinant of the empty matrix
-                for (int i = 0; i < n; i++) {
-                    det *= s.matrix.getAtIndex(JAVA_DOUBLE, (long) i * n + i);
-                    if (s.pivots.getAtIndex(JAVA_INT, i) != i + 1) det = -det; // each row swap flips the sign
-                }
-                io.setDouble(data, out.storageOffset() + b, det);
-            }
-        }
-    }
-
-    private static void slogdet(Tensor a, Tensor sign, Tensor logabsdet) {
-        ElementIO signIo = ElementIO.of(sign.dtype()), logIo = ElementIO.of(logabsdet.dtype());
-        MemorySegment signData = sign.storage().segment(), logData = logabsdet.storage().segment();
-        try (Scratch s = new Scratch(a.size(-1))) {
-            int n = s.n;
-            for (long b = 0, count = batches(a); b < count; b++) {
-                s.load(a, b);
-                Lapack.dgetrf(n, n, s.matrix, 0, Math.max(1, n), s.pivots, 0);
-                double sgn = 1, log = 0; // a sum of logs, which does not overflow where the product would
-                for (int i = 0; i < n; i++) {
-                    double u = s.matrix.getAtIndex(JAVA_DOUBLE, (long) i * n + i);
-                    if (s.pivots.getAtIndex(JAVA_INT, i) != i + 1) sgn = -sgn;
-                    sgn *= Math.signum(u);
-                    log += Math.log(Math.abs(u));
-                }
-                signIo.setDouble(signData, sign.storageOffset() + b, sgn);
-                logIo.setDouble(logData, logabsdet.storageOffset() + b, sgn == 0 ? Double.NEGATIVE_INFINITY : log);
-            }
-        }
+        int[] info = LinalgKernels.inv(a, out);
+        LinalgKernels.raise(info, batchDims(a), b -> invError(info[b]));
     }
 
     /**
-     * Per broadcast batch element: LU of A, then getrs on B's columns. left=False solves
-     * {@code X A = B} as {@code A^T X^T = B^T}: the right-hand sides are B's rows.
+     * Per broadcast batch element: LU of A, then getrs on B's columns; left=False solves
+     * {@code X A = B} as {@code A^T X^T = B^T}. A vector B is a one-column (left) or one-row matrix.
      */
-    private static void solve(Tensor a, Tensor b, boolean left, Tensor out) {
+    private static int[] solve(Tensor a, Tensor b, boolean left, Tensor out) {
         boolean vector = vectorCase(a, b);
         int batchDims = out.dim() - (vector ? 1 : 2);
         long[] batch = Arrays.copyOf(out.shapeRef(), batchDims);
         long n = a.size(-1), k = vector ? 1 : (left ? b.size(-1) : b.size(-2));
-        long[] aShape = Arrays.copyOf(batch, batchDims + 2);
-        aShape[batchDims] = n;
-        aShape[batchDims + 1] = n;
-        Strided as = Strided.of(a, aShape);
-        // B as (*, n, k) for left, (*, k, n) otherwise; a vector is a one-column matrix
-        long[] bShape = Arrays.copyOf(batch, batchDims + 2);
-        bShape[batchDims] = left ? n : k;
-        bShape[batchDims + 1] = left ? k : n;
-        Strided bs = Strided.of(vector ? asMatrix(b, left) : b, bShape);
-        long count = Shapes.numel(batch);
-        ElementIO outIo = ElementIO.of(out.dtype());
-        MemorySegment outData = out.storage().segment();
-        try (Scratch s = new Scratch(n); Arena arena = Arena.ofShared()) {
-            int ni = s.n, ki = Math.toIntExact(k);
-            MemorySegment rhs = arena.allocate(Math.max(1, n * k) * Double.BYTES, Double.BYTES);
-            for (long e = 0; e < count; e++) {
-                as.load(e * n * n, n * n, s.matrix);
-                if (Lapack.dgetrf(ni, ni, s.matrix, 0, Math.max(1, ni), s.pivots, 0) > 0) {
-                    throw new TorchException("linalg.solve: " + (batchDims > 0 ? "(Batch element " + e + "): " : "")
-                            + "The solver failed because the input matrix is singular.");
-                }
-                // rhs is n x k row-major: B itself (left) or B^T (right)
-                for (long i = 0; i < n; i++) {
-                    for (long j = 0; j < k; j++) {
-                        long src = left ? i * k + j : j * n + i;
-                        rhs.setAtIndex(JAVA_DOUBLE, i * k + j, bs.get(e * n * k + src));
-                    }
-                }
-                Lapack.dgetrs(!left, ni, ki, s.matrix, 0, Math.max(1, ni), s.pivots, 0, rhs, 0, Math.max(1, ki));
-                for (long i = 0; i < n; i++) {
-                    for (long j = 0; j < k; j++) {
-                        long dst = left ? i * k + j : j * n + i;
-                        outIo.setDouble(outData, out.storageOffset() + e * n * k + dst, rhs.getAtIndex(JAVA_DOUBLE, i * k + j));
-                    }
-                }
-            }
-        }
+        Tensor as = expandTo(a, batch, n, n);
+        Tensor bm = vector ? asMatrix(b, left) : b;
+        Tensor bs = expandTo(bm, batch, left ? n : k, left ? k : n);
+        Tensor om = vector ? asMatrix(out, left) : out;
+        return LinalgKernels.solve(as, bs, left, om);
+    }
+
+    private static void svd(Tensor a, boolean full, Tensor s, Tensor u, Tensor vh) {
+        int[] info = LinalgKernels.svd(a, full, s, u, vh);
+        LinalgKernels.raise(info, batchDims(a), b -> info[b] < 0
+                ? "linalg.svd: {where}The algorithm failed to converge because the input matrix contained non-finite values."
+                : "linalg.svd: {where}The algorithm failed to converge because the input matrix is ill-conditioned or has too many"
+                        + " repeated singular values (error code: " + info[b] + ").");
+    }
+
+    /** {@code Q diag(sqrt(max(lambda, 0))) Q^H}. */
+    static Tensor sqrthFrom(Tensor lambda, Tensor q) {
+        return q.mul(lambda.clampMin(0.0).sqrt().unsqueeze(-2)).matmul(q.mH());
+    }
+
+    /** t (its last two dims {@code rows x cols}) broadcast to {@code batch}, as a view. */
+    private static Tensor expandTo(Tensor t, long[] batch, long rows, long cols) {
+        long[] shape = Arrays.copyOf(batch, batch.length + 2);
+        shape[batch.length] = rows;
+        shape[batch.length + 1] = cols;
+        return t.viewOf(t.storageOffset(), shape, Shapes.broadcastStrides(t.shapeRef(), t.strideRef(), shape));
     }
 
     /** A vector batch as one-column matrices (left) or one-row matrices (right), as a view of the same storage. */
@@ -387,25 +609,89 @@ public final class LinalgOps {
         return v.viewOf(v.storageOffset(), shape, strides);
     }
 
-    /** A tensor read as if broadcast to a larger shape, element by row-major linear index, as float64. */
-    private record Strided(Tensor t, long[] shape, long[] strides, ElementIO io, MemorySegment data) {
-        static Strided of(Tensor t, long[] target) {
-            return new Strided(t, target, Shapes.broadcastStrides(t.shapeRef(), t.strideRef(), target),
-                    ElementIO.of(t.dtype()), t.storage().segment());
-        }
+    // ---------------------------------------------------------------- norms, rank, pseudo-inverse
 
-        double get(long linear) {
-            long idx = t.storageOffset();
-            for (int d = shape.length - 1; d >= 0; d--) {
-                idx += (linear % shape[d]) * strides[d];
-                linear /= shape[d];
+    private static String ordName(double ord) {
+        if (ord == Double.POSITIVE_INFINITY) return "inf";
+        if (ord == Double.NEGATIVE_INFINITY) return "-inf";
+        return ord == Math.rint(ord) && Math.abs(ord) < 1e15 ? Long.toString((long) ord) : Double.toString(ord);
+    }
+
+    /** PyTorch's linalg_matrix_norm: the singular-value norms on A with the two dims moved last, the others by abs sums. */
+    private static Tensor matrixNormOf(Tensor a, String ord, long[] dim, boolean keepdim) {
+        if (a.dim() < 2) throw new TorchException("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.");
+        requireFloatingOrComplex("linalg.matrix_norm", a);
+        if (dim.length != 2) throw new TorchException("linalg.matrix_norm: dim must be a 2-tuple. Got " + Arrays.toString(dim));
+        int d0 = Shapes.wrapDim(dim[0], a.dim()), d1 = Shapes.wrapDim(dim[1], a.dim());
+        if (d0 == d1) throw new TorchException("linalg.matrix_norm: dims must be different. Got (" + dim[0] + ", " + dim[1] + ")");
+        switch (ord) {
+            case "fro" -> { return ReductionOps.vectorNorm(a, 2, new long[] {d0, d1}, keepdim); }
+            case "nuc", "2", "-2" -> {
+                Tensor s = svdvals(ShapeOps.movedim(a, new int[] {d0, d1}, new int[] {-2, -1}));
+                Tensor r = ord.equals("nuc") ? s.sum(-1) : ord.equals("2") ? s.amax(-1) : s.amin(-1);
+                if (keepdim) {
+                    r = r.unsqueeze(Math.min(d0, d1)).unsqueeze(Math.max(d0, d1));
+                }
+                return r;
             }
-            return io.getDouble(data, idx);
+            case "1", "-1", "inf", "-inf" -> {
+                boolean rows = ord.endsWith("inf");
+                int sumDim = rows ? d1 : d0, extremeDim = rows ? d0 : d1;
+                if (!keepdim && sumDim < extremeDim) extremeDim--;
+                Tensor sums = a.abs().sum(new long[] {sumDim}, keepdim);
+                long[] e = {extremeDim};
+                return ord.startsWith("-") ? sums.amin(e, keepdim) : sums.amax(e, keepdim);
+            }
+            default -> throw new TorchException("linalg.matrix_norm: Order " + ord + " not supported.");
         }
+    }
 
-        void load(long base, long count, MemorySegment into) {
-            for (long i = 0; i < count; i++) into.setAtIndex(JAVA_DOUBLE, i, get(base + i));
+    /** {@code max(atol, rtol * max(s))} per matrix, with PyTorch's defaults, shaped to compare against s. */
+    private static Tensor tolerance(Tensor a, Tensor s, Double atol, Double rtol) {
+        double eps = a.dtype().toReal() == DType.FLOAT32 ? 1.1920928955078125e-07 : 2.220446049250313e-16;
+        double r = rtol != null ? rtol : (atol != null && atol > 0 ? 0 : eps * Math.max(a.size(-2), a.size(-1)));
+        Tensor smax = s.size(-1) == 0 ? s.sum(-1, true) : s.amax(new long[] {-1}, true);
+        return smax.mul(r).clampMin(atol == null ? 0.0 : atol);
+    }
+
+    private static Tensor pinvOf(Tensor a, Double atol, Double rtol, boolean hermitian) {
+        DType t = a.dtype();
+        if (a.dim() < 2 || (!t.isComplex() && t != DType.FLOAT32 && t != DType.FLOAT64) || t == DType.COMPLEX32) {
+            throw new TorchException("linalg.pinv(" + t.cppName() + Arrays.toString(a.shapeRef()).replace(" ", "")
+                    + "): expected a tensor with 2 or more dimensions of float, double, cfloat or cdouble types");
         }
+        if (hermitian) {
+            Tensor[] lq = eigh(a, "L");
+            Tensor l = lq[0], q = lq[1];
+            Tensor keep = l.abs().gt(tolerance(a, l.abs(), atol, rtol));
+            Tensor inverse = TernaryOps.where(keep, l.reciprocal(), l.mul(0.0));
+            return q.mul(inverse.unsqueeze(-2)).matmul(q.mH());
+        }
+        Tensor[] usv = svd(a, false);
+        Tensor s = usv[1];
+        Tensor keep = s.gt(tolerance(a, s, atol, rtol));
+        Tensor inverse = TernaryOps.where(keep, s.reciprocal(), s.mul(0.0));
+        return usv[2].mH().mul(inverse.unsqueeze(-2)).matmul(usv[0].mH());
+    }
+
+    private static Tensor condOf(Tensor a, String p) {
+        if (!List.of("2", "-2", "1", "-1", "inf", "-inf", "fro", "nuc").contains(p)) {
+            throw new TorchException("linalg.cond got an invalid norm type: " + p);
+        }
+        if (a.dim() < 2) throw new TorchException("linalg.cond: The input tensor A must have at least 2 dimensions.");
+        if (p.equals("2") || p.equals("-2")) {
+            Tensor s = svdvals(a);
+            if (s.size(-1) == 0) return s.sum(-1);
+            Tensor big = s.narrow(-1, 0, 1).squeeze(-1), small = s.narrow(-1, s.size(-1) - 1, 1).squeeze(-1);
+            return p.equals("2") ? big.div(small) : small.div(big);
+        }
+        requireSquare("linalg.cond(ord=" + p + ")", a);
+        long[] last = {-2, -1};
+        Tensor[] inverse = invEx(a, false);
+        Tensor na = matrixNormOf(a, p, last, false);
+        Tensor ni = matrixNormOf(inverse[0], p, last, false);
+        // a singular matrix has infinite condition number (its LU met a zero pivot)
+        return TernaryOps.where(inverse[1].gt(0L), na.mul(0.0).add(Double.POSITIVE_INFINITY), na.mul(ni));
     }
 
     // ---------------------------------------------------------------- backward
@@ -422,6 +708,21 @@ public final class LinalgOps {
         Tensor gbm = vector ? gb.unsqueeze(unit) : gb, xm = vector ? x.unsqueeze(unit) : x;
         Tensor ga = (left ? gbm.matmul(xm.mH()) : xm.mH().matmul(gbm)).neg();
         return new Tensor[] {ga, gb};
+    }
+
+    /**
+     * slogdet: {@code d log|det| = Re tr(A^-1 dA)}, and for complex A the sign's gradient enters as
+     * {@code g = g_logabsdet + i Im(g_sign conj(sign))}; {@code gA = g A^-H}. The real sign is locally constant.
+     */
+    private static Tensor slogdetBackward(Tensor a, Tensor sign, Tensor gSign, Tensor gLog) {
+        Tensor g = gLog;
+        if (a.isComplex() && gSign != null) {
+            Tensor im = gSign.mul(sign.conj()).imag();
+            Tensor term = ComplexOps.complex(im.mul(0.0), im);
+            g = g == null ? term : term.add(g);
+        }
+        if (g == null) return null;
+        return g.unsqueeze(-1).unsqueeze(-1).mul(inv(a).mH());
     }
 
     /**

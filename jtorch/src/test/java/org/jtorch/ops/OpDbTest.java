@@ -23,6 +23,7 @@ import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.jtorch.DType;
 import org.jtorch.Device;
+import org.jtorch.LinAlgException;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
@@ -46,7 +47,8 @@ import org.junit.jupiter.api.TestFactory;
 class OpDbTest {
     /** The exception classes of PyTorch's error split; anything else thrown by an op is a crash. */
     private static final Set<Class<?>> DOCUMENTED = Set.of(TorchException.class, TorchTypeException.class,
-            IndexOutOfBoundsException.class, IllegalArgumentException.class, UnsupportedOperationException.class);
+            IndexOutOfBoundsException.class, IllegalArgumentException.class, UnsupportedOperationException.class,
+            LinAlgException.class);
 
     /**
      * Errors that depend on values, which the meta device cannot see, per op: the message fragments. A CPU

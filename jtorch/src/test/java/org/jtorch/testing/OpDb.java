@@ -719,6 +719,73 @@ public final class OpDb {
                 s("expanded-offset", in -> a(in.ex(2, 3, 3), in.off(3, 2), false)), s("empty", in -> a(in.t(0, 0), in.t(0, 2), true)),
                 s("mismatch", in -> a(in.t(3, 3), in.t(2, 1), true)), s("batch-mismatch", in -> a(in.t(2, 3, 3), in.t(3, 3, 1), true)),
                 s("mixed-dtypes", in -> a(in.t(3, 3), in.t(FLOAT64, 3, 1), true)), s("1-d-A", in -> a(in.t(3), in.t(3), true))));
+        // decompositions and norms
+        // (A, upper, check_errors); without check_errors a matrix that is not positive-definite is reported in info
+        t.add(op(LinalgOps.CHOLESKY_EX, s("3x3", in -> a(in.t(3, 3), false, false)), s("upper", in -> a(in.t(3, 3), true, false)),
+                s("batched-transposed", in -> a(in.nc(2, 3, 3), false, false)), s("expanded", in -> a(in.ex(2, 3, 3), true, false)),
+                s("empty", in -> a(in.t(2, 0, 0), false, false)), s("1-d", in -> a(in.t(3), false, false)),
+                s("non-square", in -> a(in.t(2, 3), false, true))));
+        // (A, check_errors)
+        t.add(op(LinalgOps.INV_EX, s("3x3", in -> a(in.t(3, 3), false)), s("batched-transposed", in -> a(in.nc(2, 3, 3), false)),
+                s("expanded", in -> a(in.ex(2, 3, 3), false)), s("offset", in -> a(in.off(2, 2), false)),
+                s("empty", in -> a(in.t(2, 0, 0), false)), s("0-d", in -> a(in.t(), false)), s("non-square", in -> a(in.t(3, 2), false))));
+        // (A, B, left, check_errors)
+        t.add(op(LinalgOps.SOLVE_EX, s("matrix", in -> a(in.t(3, 3), in.t(3, 2), true, false)),
+                s("vector", in -> a(in.t(3, 3), in.t(3), true, false)),
+                s("right", in -> a(in.t(3, 3), in.t(2, 3), false, false)),
+                s("broadcast-transposed", in -> a(in.nc(2, 1, 3, 3), in.nc(4, 3, 2), true, false)),
+                s("empty", in -> a(in.t(0, 0), in.t(0, 2), true, false)),
+                s("mismatch", in -> a(in.t(3, 3), in.t(2, 1), true, false)),
+                s("mixed-dtypes", in -> a(in.t(3, 3), in.t(FLOAT64, 3, 1), true, false))));
+        // (A, UPLO); the input is read as Hermitian from one triangle whatever its values
+        for (OpDef op : List.of(LinalgOps.EIGH, LinalgOps.EIGVALSH)) {
+            t.add(op(op, s("3x3", in -> a(in.t(3, 3), "L")), s("upper", in -> a(in.t(3, 3), "U")),
+                    s("batched-transposed", in -> a(in.nc(2, 3, 3), "L")), s("expanded", in -> a(in.ex(2, 3, 3), "U")),
+                    s("offset", in -> a(in.off(2, 2), "L")), s("empty", in -> a(in.t(2, 0, 0), "L")),
+                    s("bad-uplo", in -> a(in.t(2, 2), "X")), s("non-square", in -> a(in.t(2, 3), "L")),
+                    s("1-d", in -> a(in.t(3), "L"))));
+        }
+        // (A, full_matrices)
+        t.add(op(LinalgOps.SVD, s("tall-full", in -> a(in.t(4, 3), true)), s("wide-reduced", in -> a(in.t(3, 4), false)),
+                s("batched-transposed", in -> a(in.nc(2, 3, 4), true)), s("expanded", in -> a(in.ex(2, 3, 3), false)),
+                s("empty", in -> a(in.t(0, 3), true)), s("empty-batch", in -> a(in.t(0, 2, 2), false)),
+                s("1-d", in -> a(in.t(3), true))));
+        // (A)
+        t.add(op(LinalgOps.SVDVALS, s("tall", in -> a(in.t(4, 3))), s("batched-transposed", in -> a(in.nc(2, 3, 4))),
+                s("expanded", in -> a(in.ex(2, 3, 3))), s("empty", in -> a(in.t(3, 0))), s("1-d", in -> a(in.t(3)))));
+        // (A, mode)
+        t.add(op(LinalgOps.QR, s("tall-reduced", in -> a(in.t(4, 3), "reduced")), s("tall-complete", in -> a(in.t(4, 3), "complete")),
+                s("wide-r", in -> a(in.t(3, 4), "r")), s("batched-transposed", in -> a(in.nc(2, 3, 4), "complete")),
+                s("expanded", in -> a(in.ex(2, 3, 3), "reduced")), s("empty", in -> a(in.t(0, 3), "complete")),
+                s("bad-mode", in -> a(in.t(3, 3), "x")), s("1-d", in -> a(in.t(3), "reduced"))));
+        // (A); matrix_sqrth reads A's lower triangle as Hermitian and clamps negative eigenvalues
+        t.add(op(LinalgOps.MATRIX_SQRTH, s("3x3", in -> a(in.t(3, 3))), s("batched-transposed", in -> a(in.nc(2, 3, 3))),
+                s("expanded", in -> a(in.ex(2, 3, 3))), s("empty", in -> a(in.t(2, 0, 0))),
+                s("non-square", in -> a(in.t(2, 3))), s("1-d", in -> a(in.t(3)))));
+        t.add(op(LinalgOps.POLAR, s("square", in -> a(in.t(3, 3))), s("tall-batched-transposed", in -> a(in.nc(2, 4, 3))),
+                s("expanded", in -> a(in.ex(2, 3, 3))), s("empty", in -> a(in.t(2, 0, 0))),
+                s("wide", in -> a(in.t(2, 3))), s("1-d", in -> a(in.t(3)))));
+        // (A, ord, dim, keepdim)
+        t.add(op(LinalgOps.MATRIX_NORM, s("2", in -> a(in.t(3, 4), 2.0, ls(-2, -1), false)),
+                s("-inf-keepdim", in -> a(in.nc(2, 3, 4), Double.NEGATIVE_INFINITY, ls(-2, -1), true)),
+                s("1-dims", in -> a(in.ex(2, 3, 4), 1.0, ls(2, 0), false)), s("-2-dims-keepdim", in -> a(in.t(2, 3, 4), -2.0, ls(0, 2), true)),
+                s("bad-ord", in -> a(in.t(3, 3), 3.0, ls(-2, -1), false)), s("same-dims", in -> a(in.t(3, 3), 1.0, ls(0, 0), false)),
+                s("1-d", in -> a(in.t(3), 2.0, ls(-2, -1), false))));
+        t.add(op(LinalgOps.MATRIX_NORM_STR, s("fro", in -> a(in.t(3, 4), "fro", ls(-2, -1), false)),
+                s("nuc-keepdim", in -> a(in.nc(2, 3, 4), "nuc", ls(-2, -1), true)), s("fro-dims", in -> a(in.ex(2, 3, 4), "fro", ls(0, 2), true)),
+                s("empty", in -> a(in.t(0, 3), "fro", ls(-2, -1), false)), s("bad-ord", in -> a(in.t(3, 3), "foo", ls(-2, -1), false))));
+        // (A, atol, rtol, hermitian)
+        for (OpDef op : List.of(LinalgOps.PINV, LinalgOps.MATRIX_RANK)) {
+            t.add(op(op, s("tall", in -> a(in.t(4, 3), null, null, false)), s("hermitian", in -> a(in.t(3, 3), null, null, true)),
+                    s("atol", in -> a(in.nc(2, 3, 4), 0.5, null, false)), s("rtol", in -> a(in.ex(2, 3, 3), null, 0.1, true)),
+                    s("1-d", in -> a(in.t(3), null, null, false))));
+        }
+        // (A, p)
+        t.add(op(LinalgOps.COND, s("default", in -> a(in.t(3, 4), null)), s("1", in -> a(in.t(3, 3), 1.0)),
+                s("-2-batched", in -> a(in.nc(2, 3, 3), -2.0)), s("inf-expanded", in -> a(in.ex(2, 3, 3), Double.POSITIVE_INFINITY)),
+                s("non-square", in -> a(in.t(2, 3), 1.0)), s("bad-p", in -> a(in.t(3, 3), 3.0))));
+        t.add(op(LinalgOps.COND_STR, s("fro", in -> a(in.t(3, 3), "fro")), s("nuc-batched", in -> a(in.nc(2, 3, 3), "nuc")),
+                s("bad-p", in -> a(in.t(3, 3), "foo")), s("non-square", in -> a(in.t(2, 3), "fro"))));
     }
 
     /** The solvers, factorizations and matrix functions of {@link LinalgSolveOps}. */

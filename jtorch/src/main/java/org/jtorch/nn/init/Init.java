@@ -3,6 +3,8 @@ package org.jtorch.nn.init;
 import org.jtorch.Generator;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
+import org.jtorch.linalg.Linalg;
+import org.jtorch.linalg.QR;
 import org.jtorch.ops.RandomOps;
 
 /**
@@ -125,6 +127,32 @@ public final class Init {
     public static Tensor kaimingNormal_(Tensor tensor, double a, String mode, String nonlinearity, Generator generator) {
         if (tensor.numel() == 0) return tensor;
         return normal_(tensor, 0.0, calculateGain(nonlinearity, a) / Math.sqrt(fan(tensor, mode)), generator);
+    }
+
+    /** {@code orthogonal_(tensor, gain=1)}. */
+    public static Tensor orthogonal_(Tensor tensor) { return orthogonal_(tensor, 1.0, null); }
+
+    /** {@code orthogonal_(tensor, gain)}. */
+    public static Tensor orthogonal_(Tensor tensor, double gain) { return orthogonal_(tensor, gain, null); }
+
+    /**
+     * {@code orthogonal_(tensor, gain, generator)}: PyTorch's algorithm. The tensor is viewed as rows = size(0)
+     * by cols = the rest; a standard normal matrix of that shape (transposed when wide) is QR-factorised and
+     * Q's columns signed by diag(R), which makes Q uniformly (Haar) distributed; then scaled by gain.
+     */
+    public static Tensor orthogonal_(Tensor tensor, double gain, Generator generator) {
+        if (tensor.dim() < 2) throw new IllegalArgumentException("Only tensors with 2 or more dimensions are supported");
+        if (tensor.numel() == 0) return tensor;
+        long rows = tensor.size(0), cols = tensor.numel() / rows;
+        try (var g = Torch.noGrad()) {
+            Tensor flattened = RandomOps.normal_(Torch.empty(new long[] {rows, cols}, tensor.dtype(), tensor.device()), 0, 1, generator);
+            if (rows < cols) flattened = flattened.t();
+            QR qr = Linalg.qr(flattened);
+            Tensor q = qr.q().mul(qr.r().diagonal().sign());
+            if (rows < cols) q = q.t();
+            tensor.copy_(q.reshape(tensor.shape()).mul(gain));
+            return tensor;
+        }
     }
 
     /** {@code _calculate_fan_in_and_fan_out}: dim 1 and dim 0 times the receptive field (trailing dims). */

@@ -99,4 +99,28 @@ class InitTest {
         Tensor b = Init.normal_(param(10), 0, 1, new Generator().manualSeed(3));
         assertArrayEquals(a.toDoubleArray(), b.toDoubleArray());
     }
+
+    @Test
+    void orthogonalMatchesPyTorch() {
+        // torch 1.13: torch.manual_seed(0); w = torch.empty(3, 5); torch.nn.init.orthogonal_(w, gain=2.0)
+        double[] wide = {1.0444614887237549, -0.19888120889663696, -1.4767470359802246, 0.3852732181549072, -0.7350711822509766,
+            -1.0729589462280273, 0.4211248755455017, -0.2857884466648102, -0.7175371050834656, -1.4404438734054565,
+            -0.8818328976631165, 0.13252122700214386, -0.09131024032831192, 1.7795056104660034, -0.17271576821804047};
+        Torch.manualSeed(0);
+        Tensor w = Torch.empty(new long[] {3, 5}, DType.FLOAT32, org.jtorch.Device.CPU).requiresGrad(true);
+        assertSame(w, Init.orthogonal_(w, 2.0));
+        assertArrayEquals(wide, w.toDoubleArray(), 1e-5);
+        assertTrue(w.isLeaf() && w.requiresGrad());
+        // torch.manual_seed(1); w = torch.empty(4, 2, 1, dtype=torch.float64); torch.nn.init.orthogonal_(w)
+        double[] tall = {0.38412853363462873, 0.427807360351835, 0.03582356841598891, 0.808634759150937, -0.26247736535019867,
+            -0.2713648712101874, -0.8844589161020839, 0.29908493006966996};
+        Torch.manualSeed(1);
+        Tensor t = Init.orthogonal_(param(4, 2, 1));
+        assertArrayEquals(tall, t.toDoubleArray(), 1e-12);
+        // the columns of the flattened tall result are orthonormal
+        Tensor flat = t.detach().reshape(4, 2);
+        assertArrayEquals(new double[] {1, 0, 0, 1}, flat.mT().matmul(flat).toDoubleArray(), 1e-12);
+        assertThrows(IllegalArgumentException.class, () -> Init.orthogonal_(param(3)));
+        assertEquals(0, Init.orthogonal_(param(0, 3)).numel());
+    }
 }

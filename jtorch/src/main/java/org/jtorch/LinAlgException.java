@@ -1,0 +1,10 @@
+package org.jtorch;
+
+/**
+ * PyTorch's {@code torch.linalg.LinAlgError} (a {@code RuntimeError}): a factorisation failed on the
+ * values of its input, e.g. a matrix that is singular or not positive-definite. The message names the
+ * batch element and LAPACK's failure position, as PyTorch's does.
+ */
+public class LinAlgException extends TorchException {
+    public LinAlgException(String message) { super(message); }
+}

@@ -1,0 +1,353 @@
+package org.jtorch.ops;
+
+import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import org.jtorch.LinAlgException;
+import org.jtorch.Tensor;
+import org.jtorch.TorchException;
+import org.jtorch.kernels.blas.Lapack;
+import org.jtorch.kernels.cpu.ElementIO;
+
+/**
+ * CPU kernels of {@link LinalgOps}: each batch element is copied into column-major native scratch
+ * (float64, or complex128 as interleaved doubles), factorised by LAPACK and copied out; float32 and
+ * complex64 are computed in double precision and rounded. Batches of small matrices are spread over
+ * the LAPACK workers. Kernels return LAPACK's info per batch element; the callers turn it into
+ * PyTorch's error or the {@code info} tensor of an {@code *_ex} op.
+ */
+final class LinalgKernels {
+    private LinalgKernels() {}
+
+    /** Below this many elements per matrix a batch is split across workers; larger ones OpenBLAS threads itself. */
+    private static final long PARALLEL_ELEMENTS = 192 * 192;
+
+    static long batches(Tensor a) {
+        long count = 1;
+        for (int d = 0; d < a.dim() - 2; d++) count *= a.size(d);
+        return count;
+    }
+
+    private static void forEach(long count, long m, long n, Lapack.Range body) {
+        Lapack.forEach(count, count > 1 && m * n <= PARALLEL_ELEMENTS, body);
+    }
+
+    static int order(String api, long n) {
+        if (n > 46340) throw new TorchException(api + ": matrices of order " + n + " exceed LAPACK's int32 indexing");
+        return (int) n;
+    }
+
+    /** Storage index of element (0, 0) of matrix {@code b} (row-major over the batch dims) of {@code t}. */
+    private static long matrixOffset(Tensor t, long b) {
+        long off = t.storageOffset();
+        long[] shape = t.shapeRef(), strides = t.strideRef();
+        for (int d = t.dim() - 3; d >= 0; d--) {
+            off += (b % shape[d]) * strides[d];
+            b /= shape[d];
+        }
+        return off;
+    }
+
+    /** Column-major scratch for {@code count} elements of the given kind. */
+    static MemorySegment scratch(Arena arena, long count, boolean complex) {
+        return arena.allocate(Math.max(1, count) * (complex ? 2 : 1) * Double.BYTES, Double.BYTES);
+    }
+
+    /**
+     * Copies matrix {@code b} of {@code t} (any strides) into {@code dst} column-major with leading dimension
+     * ld; with {@code transpose} its transpose (so a row-major read of t).
+     */
+    static void load(Tensor t, long b, MemorySegment dst, int ld, boolean complex, boolean transpose) {
+        ElementIO io = ElementIO.of(t.dtype());
+        MemorySegment data = t.storage().segment();
+        long rows = t.size(-2), cols = t.size(-1), rs = t.stride(-2), cs = t.stride(-1), base = matrixOffset(t, b);
+        for (long j = 0; j < cols; j++) {
+            for (long i = 0; i < rows; i++) {
+                long src = base + i * rs + j * cs, at = transpose ? j + i * ld : i + j * ld;
+                if (complex) {
+                    dst.setAtIndex(JAVA_DOUBLE, 2 * at, io.getDouble(data, src));
+                    dst.setAtIndex(JAVA_DOUBLE, 2 * at + 1, io.getImag(data, src));
+                } else {
+                    dst.setAtIndex(JAVA_DOUBLE, at, io.getDouble(data, src));
+                }
+            }
+        }
+    }
+
+    /**
+     * Writes the rows x cols column-major {@code src} (transposed if asked: then src is cols x rows) as
+     * matrix {@code b} of the contiguous {@code out}; with {@code lowerOnly}/{@code upperOnly} the other
+     * triangle is written as zero.
+     */
+    static void store(MemorySegment src, int ld, boolean complex, Tensor out, long b, boolean transpose, int triangle) {
+        ElementIO io = ElementIO.of(out.dtype());
+        MemorySegment data = out.storage().segment();
+        long rows = out.size(-2), cols = out.size(-1), base = out.storageOffset() + b * rows * cols;
+        for (long i = 0; i < rows; i++) {
+            for (long j = 0; j < cols; j++) {
+                long dst = base + i * cols + j;
+                if ((triangle < 0 && j > i) || (triangle > 0 && j < i)) {
+                    io.setComplex(data, dst, 0, 0);
+                    continue;
+                }
+                long at = transpose ? j + i * ld : i + j * ld;
+                if (complex) io.setComplex(data, dst, src.getAtIndex(JAVA_DOUBLE, 2 * at), src.getAtIndex(JAVA_DOUBLE, 2 * at + 1));
+                else io.setDouble(data, dst, src.getAtIndex(JAVA_DOUBLE, at));
+            }
+        }
+    }
+
+    /** True when matrix {@code b} of t has a NaN or infinite entry. */
+    static boolean nonFinite(Tensor t, long b) {
+        ElementIO io = ElementIO.of(t.dtype());
+        MemorySegment data = t.storage().segment();
+        long rows = t.size(-2), cols = t.size(-1), base = matrixOffset(t, b);
+        for (long i = 0; i < rows; i++) {
+            for (long j = 0; j < cols; j++) {
+                long src = base + i * t.stride(-2) + j * t.stride(-1);
+                if (!Double.isFinite(io.getDouble(data, src)) || !Double.isFinite(io.getImag(data, src))) return true;
+            }
+        }
+        return false;
+    }
+
+    /** Fills {@code out} (contiguous) rows of batch element b with NaN. */
+    private static void fillNaN(Tensor out, long b, long perBatch) {
+        ElementIO io = ElementIO.of(out.dtype());
+        MemorySegment data = out.storage().segment();
+        for (long i = 0; i < perBatch; i++) io.setComplex(data, out.storageOffset() + b * perBatch + i, Double.NaN, Double.NaN);
+    }
+
+    /** PyTorch's "(Batch element i): " prefix, only for batched inputs. */
+    static String where(int batchDims, long b) { return batchDims > 0 ? "(Batch element " + b + "): " : ""; }
+
+    /** The first failing batch element, or -1. */
+    static int firstFailure(int[] info) {
+        for (int b = 0; b < info.length; b++) if (info[b] != 0) return b;
+        return -1;
+    }
+
+    /** Writes the int32 info codes into {@code out} (contiguous, one per batch element). */
+    static void storeInfo(int[] info, Tensor out) {
+        ElementIO io = ElementIO.of(out.dtype());
+        MemorySegment data = out.storage().segment();
+        for (int b = 0; b < info.length; b++) io.setLong(data, out.storageOffset() + b, info[b]);
+    }
+
+    // ---------------------------------------------------------------- factorisations
+
+    /** Cholesky factor per matrix into {@code out}; the info codes (k: leading minor of order k not positive-definite). */
+    static int[] cholesky(Tensor a, boolean upper, Tensor out) {
+        int n = order("linalg.cholesky", a.size(-1)), ld = Math.max(1, n);
+        boolean complex = a.isComplex();
+        int[] info = new int[Math.toIntExact(batches(a))];
+        forEach(info.length, n, n, (from, to) -> {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment m = scratch(arena, (long) n * n, complex);
+                for (long b = from; b < to; b++) {
+                    load(a, b, m, ld, complex, false);
+                    info[(int) b] = Lapack.potrf(complex, upper, n, m, ld);
+                    store(m, ld, complex, out, b, false, upper ? 1 : -1);
+                }
+            }
+        });
+        return info;
+    }
+
+    /** Inverse per matrix; info k: {@code U[k-1, k-1]} of the LU is zero. */
+    static int[] inv(Tensor a, Tensor out) {
+        int n = order("linalg.inv", a.size(-1)), ld = Math.max(1, n);
+        boolean complex = a.isComplex();
+        int[] info = new int[Math.toIntExact(batches(a))];
+        forEach(info.length, n, n, (from, to) -> {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment m = scratch(arena, (long) n * n, complex), piv = arena.allocate(JAVA_INT, Math.max(1, n));
+                for (long b = from; b < to; b++) {
+                    load(a, b, m, ld, complex, false);
+                    int i = Lapack.getrf(complex, n, n, m, ld, piv);
+                    if (i == 0) i = Lapack.getri(complex, n, m, ld, piv);
+                    info[(int) b] = i;
+                    store(m, ld, complex, out, b, false, 0);
+                }
+            }
+        });
+        return info;
+    }
+
+    /**
+     * det (when {@code logabs} is null: into {@code first}) or slogdet (sign into {@code first}, log|det|
+     * into {@code logabs}) from an LU factorisation; a singular matrix gives 0, or (0, -inf).
+     */
+    static void det(Tensor a, Tensor first, Tensor logabs) {
+        int n = order("linalg.det", a.size(-1)), ld = Math.max(1, n);
+        boolean complex = a.isComplex();
+        ElementIO io = ElementIO.of(first.dtype());
+        ElementIO logIo = logabs == null ? null : ElementIO.of(logabs.dtype());
+        MemorySegment data = first.storage().segment(), logData = logabs == null ? null : logabs.storage().segment();
+        forEach(batches(a), n, n, (from, to) -> {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment m = scratch(arena, (long) n * n, complex), piv = arena.allocate(JAVA_INT, Math.max(1, n));
+                for (long b = from; b < to; b++) {
+                    load(a, b, m, ld, complex, false);
+                    Lapack.getrf(complex, n, n, m, ld, piv);
+                    // product of U's diagonal as sign (unit modulus) times exp(sum of log|u|), which cannot overflow
+                    double sr = 1, si = 0, log = 0;
+                    for (int i = 0; i < n; i++) {
+                        long at = (long) i * ld + i;
+                        double ur = complex ? m.getAtIndex(JAVA_DOUBLE, 2 * at) : m.getAtIndex(JAVA_DOUBLE, at);
+                        double ui = complex ? m.getAtIndex(JAVA_DOUBLE, 2 * at + 1) : 0;
+                        if (piv.getAtIndex(JAVA_INT, i) != i + 1) {
+                            sr = -sr;
+                            si = -si;
+                        }
+                        double abs = Math.hypot(ur, ui);
+                        double pr = abs == 0 ? 0 : ur / abs, pi = abs == 0 ? 0 : ui / abs;
+                        if (Double.isNaN(abs)) pr = pi = Double.NaN;
+                        double nr = sr * pr - si * pi, ni = sr * pi + si * pr;
+                        sr = nr;
+                        si = ni;
+                        log += Math.log(abs);
+                    }
+                    long at = first.storageOffset() + b;
+                    if (logabs == null) {
+                        double mag = Math.exp(log);
+                        io.setComplex(data, at, sr * mag, si * mag);
+                    } else {
+                        io.setComplex(data, at, sr, si);
+                        boolean singular = sr == 0 && si == 0;
+                        logIo.setDouble(logData, logabs.storageOffset() + b, singular ? Double.NEGATIVE_INFINITY : log);
+                    }
+                }
+            }
+        });
+    }
+
+    /**
+     * Solves per broadcast batch element {@code A X = B} (left) or {@code X A = B} as {@code A^T X^T = B^T};
+     * {@code as} and {@code bs} are A and B expanded to the output's batch, B as matrices {@code (*, n, k)}
+     * (left) or {@code (*, k, n)}, and out has B's matrix shape. Info k: the LU's pivot k is zero.
+     */
+    static int[] solve(Tensor as, Tensor bs, boolean left, Tensor out) {
+        int n = order("linalg.solve", as.size(-1)), ld = Math.max(1, n);
+        int k = Math.toIntExact(left ? bs.size(-1) : bs.size(-2));
+        boolean complex = as.isComplex();
+        int[] info = new int[Math.toIntExact(batches(as))];
+        forEach(info.length, n, n, (from, to) -> {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment m = scratch(arena, (long) n * n, complex), piv = arena.allocate(JAVA_INT, Math.max(1, n));
+                MemorySegment rhs = scratch(arena, (long) n * k, complex);
+                for (long b = from; b < to; b++) {
+                    load(as, b, m, ld, complex, false);
+                    int i = Lapack.getrf(complex, n, n, m, ld, piv);
+                    info[(int) b] = i;
+                    load(bs, b, rhs, ld, complex, !left);
+                    if (i == 0) Lapack.getrs(complex, left ? 'N' : 'T', n, k, m, ld, piv, rhs, ld);
+                    store(rhs, ld, complex, out, b, !left, 0);
+                }
+            }
+        });
+        return info;
+    }
+
+    /**
+     * Eigen-decomposition of the Hermitian matrices of a read from one triangle: ascending eigenvalues
+     * into {@code values}, eigenvectors as columns of {@code vectors} (null: values only). Non-finite
+     * input gives NaN outputs without calling LAPACK (as PyTorch's results; LAPACK may not terminate).
+     */
+    static int[] eigh(Tensor a, boolean upper, Tensor values, Tensor vectors) {
+        int n = order("linalg.eigh", a.size(-1)), ld = Math.max(1, n);
+        boolean complex = a.isComplex();
+        ElementIO io = ElementIO.of(values.dtype());
+        MemorySegment data = values.storage().segment();
+        int[] info = new int[Math.toIntExact(batches(a))];
+        forEach(info.length, n, n, (from, to) -> {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment m = scratch(arena, (long) n * n, complex), w = scratch(arena, n, false);
+                for (long b = from; b < to; b++) {
+                    if (nonFinite(a, b)) {
+                        fillNaN(values, b, n);
+                        if (vectors != null) fillNaN(vectors, b, (long) n * n);
+                        continue;
+                    }
+                    load(a, b, m, ld, complex, false);
+                    info[(int) b] = Lapack.heevd(complex, vectors != null, upper, n, m, ld, w);
+                    for (int i = 0; i < n; i++) io.setDouble(data, values.storageOffset() + b * n + i, w.getAtIndex(JAVA_DOUBLE, i));
+                    if (vectors != null) store(m, ld, complex, vectors, b, false, 0);
+                }
+            }
+        });
+        return info;
+    }
+
+    /**
+     * SVD per matrix: descending singular values into s; with u and vh (both null for values only) the
+     * full ({@code full}) or reduced factors. Returns -1 for a batch element with non-finite entries
+     * (PyTorch refuses those), else LAPACK's info.
+     */
+    static int[] svd(Tensor a, boolean full, Tensor s, Tensor u, Tensor vh) {
+        int m = order("linalg.svd", a.size(-2)), n = order("linalg.svd", a.size(-1)), k = Math.min(m, n);
+        int lda = Math.max(1, m);
+        boolean complex = a.isComplex(), vectors = u != null;
+        char jobz = !vectors ? 'N' : full ? 'A' : 'S';
+        int uCols = full ? m : k, vRows = full ? n : k;
+        int ldu = Math.max(1, m), ldvt = Math.max(1, vRows);
+        ElementIO io = ElementIO.of(s.dtype());
+        MemorySegment sData = s.storage().segment();
+        int[] info = new int[Math.toIntExact(batches(a))];
+        forEach(info.length, m, n, (from, to) -> {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment am = scratch(arena, (long) m * n, complex), sv = scratch(arena, k, false);
+                MemorySegment um = scratch(arena, vectors ? (long) m * uCols : 1, complex);
+                MemorySegment vm = scratch(arena, vectors ? (long) vRows * n : 1, complex);
+                for (long b = from; b < to; b++) {
+                    if (nonFinite(a, b)) {
+                        info[(int) b] = -1;
+                        continue;
+                    }
+                    load(a, b, am, lda, complex, false);
+                    int i = Lapack.gesdd(complex, jobz, m, n, am, lda, sv, um, ldu, vm, ldvt);
+                    info[(int) b] = i;
+                    for (int j = 0; j < k; j++) io.setDouble(sData, s.storageOffset() + b * k + j, sv.getAtIndex(JAVA_DOUBLE, j));
+                    if (vectors) {
+                        store(um, ldu, complex, u, b, false, 0);
+                        store(vm, ldvt, complex, vh, b, false, 0);
+                    }
+                }
+            }
+        });
+        return info;
+    }
+
+    /**
+     * Householder QR per matrix (LAPACK's signs): R ({@code r}, k x n or m x n) and, unless q is null, Q
+     * (m x k, or m x m when {@code complete}).
+     */
+    static void qr(Tensor a, boolean complete, Tensor q, Tensor r) {
+        int m = order("linalg.qr", a.size(-2)), n = order("linalg.qr", a.size(-1)), k = Math.min(m, n);
+        int ld = Math.max(1, m), qCols = complete ? m : k;
+        int width = Math.max(n, qCols); // room for the m x m Q of a tall complete QR
+        boolean complex = a.isComplex();
+        forEach(batches(a), m, n, (from, to) -> {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment am = scratch(arena, (long) ld * width, complex), tau = scratch(arena, k, complex);
+                for (long b = from; b < to; b++) {
+                    load(a, b, am, ld, complex, false);
+                    Lapack.geqrf(complex, m, n, am, ld, tau);
+                    store(am, ld, complex, r, b, false, 1); // R's rows beyond k (complete, m > n) are zero
+                    if (q != null) {
+                        Lapack.ungqr(complex, m, qCols, k, am, ld, tau);
+                        store(am, ld, complex, q, b, false, 0);
+                    }
+                }
+            }
+        });
+    }
+
+    /** The LinAlgException for the first failure of a batch, or nothing. */
+    static void raise(int[] info, int batchDims, java.util.function.IntFunction<String> message) {
+        int b = firstFailure(info);
+        if (b >= 0) throw new LinAlgException(message.apply(b).replace("{where}", where(batchDims, b)));
+    }
+}
