@@ -10,6 +10,7 @@ import java.util.List;
 import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
+import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
@@ -395,6 +396,10 @@ public final class LinalgSolveOps {
 
     // ---------------------------------------------------------------- kernels
 
+    /**
+     * Per matrix in float64 / complex128, so the degree thresholds are float64's for every dtype (float32
+     * results are then within float32 round-off, where PyTorch's float32 thresholds give ~1e-7).
+     */
     private static void matrixExp(Tensor a, Tensor out) {
         int n = order("linalg.matrix_exp", a.size(-1));
         long count = batches(a, 2), nn = (long) n * n;
@@ -566,7 +571,8 @@ public final class LinalgSolveOps {
         try (Arena arena = Arena.ofShared()) {
             MemorySegment am = doubles(arena, nn, complex), w = doubles(arena, n, true);
             MemorySegment wr = doubles(arena, n, false), wi = doubles(arena, n, false);
-            MemorySegment vr = vectors == null ? null : doubles(arena, nn, complex), vc = complex ? vr : doubles(arena, nn, true);
+            MemorySegment vr = vectors == null ? null : doubles(arena, nn, complex);
+            MemorySegment vc = vectors == null || complex ? vr : doubles(arena, nn, true);
             for (long e = 0; e < count; e++) {
                 load(a, e * nn, n, n, am, complex, false, false);
                 if (!allFinite(am, nn * (complex ? 2 : 1))) {
@@ -761,7 +767,7 @@ public final class LinalgSolveOps {
         }
         if (n == 0) {
             long k = a.size(-1);
-            return org.jtorch.Torch.eye(k, k, a.dtype(), a.device()).expand(a.shape()).clone();
+            return Torch.eye(k, k, a.dtype(), a.device()).expand(a.shape()).clone();
         }
         if (n == 1) return a.clone();
         // binary decomposition of n, as ATen's linalg_matrix_power_impl
@@ -787,7 +793,7 @@ public final class LinalgSolveOps {
             }
         }
         long n = a.size(-1);
-        Tensor eye = org.jtorch.Torch.eye(n, n, a.dtype(), a.device()).expand(a.shape());
+        Tensor eye = Torch.eye(n, n, a.dtype(), a.device()).expand(a.shape());
         return luSolve(f[0], f[1], eye, true, false);
     }
 
@@ -821,7 +827,7 @@ public final class LinalgSolveOps {
             for (long rk : r[1].toLongArray()) residuals &= rk == n;
         }
         Tensor res = residuals ? r[0].detach().narrow(-2, n, m - n).abs().square().sum(-2)
-                : org.jtorch.Torch.zeros(new long[] {0}, a.dtype().toReal(), a.device());
+                : Torch.zeros(new long[] {0}, a.dtype().toReal(), a.device());
         return new Tensor[] {solution, res, r[1], r[2]};
     }
 
@@ -909,10 +915,10 @@ public final class LinalgSolveOps {
     private static Tensor[] householderBackward(Tensor a, Tensor tau, Tensor g) {
         long m = a.size(-2), n = a.size(-1);
         int k = (int) tau.size(-1);
-        if (k == 0 || a.numel() == 0) return new Tensor[] {org.jtorch.Torch.zerosLike(a), org.jtorch.Torch.zerosLike(tau)};
-        Tensor v = a.tril(-1).add(org.jtorch.Torch.eye(m, n, a.dtype(), a.device()));
+        if (k == 0 || a.numel() == 0) return new Tensor[] {Torch.zerosLike(a), Torch.zerosLike(tau)};
+        Tensor v = a.tril(-1).add(Torch.eye(m, n, a.dtype(), a.device()));
         Tensor[] states = new Tensor[k + 1];
-        states[k] = org.jtorch.Torch.eye(m, n, a.dtype(), a.device()).expand(a.shape());
+        states[k] = Torch.eye(m, n, a.dtype(), a.device()).expand(a.shape());
         for (int i = k - 1; i >= 0; i--) {
             Tensor vi = v.narrow(-1, i, 1), ti = tau.narrow(-1, i, 1).unsqueeze(-1);
             states[i] = states[i + 1].sub(ti.mul(vi).matmul(vi.mH().matmul(states[i + 1])));
@@ -926,7 +932,7 @@ public final class LinalgSolveOps {
             gv[i] = ti.conj().mul(grad.matmul(w.mH())).add(ti.mul(x.matmul(grad.mH().matmul(vi)))).neg();
             grad = grad.sub(ti.conj().mul(vi).matmul(vi.mH().matmul(grad)));
         }
-        for (int i = k; i < n; i++) gv[i] = org.jtorch.Torch.zerosLike(v.narrow(-1, i, 1));
+        for (int i = k; i < n; i++) gv[i] = Torch.zerosLike(v.narrow(-1, i, 1));
         Tensor gA = JoinOps.cat(List.of(gv), -1).tril(-1);
         Tensor gTau = JoinOps.cat(List.of(gt), -1);
         return new Tensor[] {InputMask.needs(0) ? gA : null, InputMask.needs(1) ? gTau : null};
@@ -964,7 +970,7 @@ public final class LinalgSolveOps {
     private static Tensor matrixExpBackward(Tensor a, Tensor g) {
         long n = a.size(-1);
         Tensor ah = a.mH();
-        Tensor zeros = org.jtorch.Torch.zerosLike(ah);
+        Tensor zeros = Torch.zerosLike(ah);
         Tensor block = JoinOps.cat(List.of(JoinOps.cat(List.of(ah, g), -1), JoinOps.cat(List.of(zeros, ah), -1)), -2);
         return matrixExp(block).narrow(-2, 0, n).narrow(-1, n, n);
     }
@@ -983,7 +989,7 @@ public final class LinalgSolveOps {
     /** L (m x k, unit diagonal) and U (k x n) from the packed factors, differentiable in LU. */
     private static Tensor[] unpack(Tensor lu) {
         long m = lu.size(-2), n = lu.size(-1), k = Math.min(m, n);
-        Tensor eye = org.jtorch.Torch.eye(m, k, lu.dtype(), lu.device());
+        Tensor eye = Torch.eye(m, k, lu.dtype(), lu.device());
         Tensor l = lu.narrow(-1, 0, k).tril(-1).add(eye);
         Tensor u = lu.narrow(-2, 0, k).triu();
         return new Tensor[] {l, u};
@@ -1007,7 +1013,7 @@ public final class LinalgSolveOps {
             for (int i = 0; i < size; i++) data[(int) (e * m * m + (long) perm[i] * m + i)] = 1;
         }
         long[] shape = append(batchShape(pivots, 1), m, m);
-        return org.jtorch.Torch.tensor(data).view(shape).to(dtype);
+        return Torch.tensor(data).view(shape).to(dtype);
     }
 
     private static Tensor luFactorBackward(Tensor g, Tensor lu, Tensor pivots) {
@@ -1035,7 +1041,7 @@ public final class LinalgSolveOps {
             gA = solveTriangular(u1.mH(), gA.tril(-1), false, false, false);
             if (gU != null) gA = JoinOps.cat(List.of(gA.add(gU.narrow(-1, 0, k).triu()), gU.narrow(-1, k, n - k)), -1);
             gA = solveTriangular(l.mH(), gA, true, true, true);
-            if (gU == null) gA = JoinOps.cat(List.of(gA, org.jtorch.Torch.zerosLike(u.narrow(-1, k, n - k))), -1);
+            if (gU == null) gA = JoinOps.cat(List.of(gA, Torch.zerosLike(u.narrow(-1, k, n - k))), -1);
         } else {
             Tensor l1 = l.narrow(-2, 0, k);
             gA = gU != null ? gU.matmul(u.mH()) : null;
@@ -1043,7 +1049,7 @@ public final class LinalgSolveOps {
             gA = solveTriangular(l1.mH(), gA.triu(), true, true, true);
             if (gL != null) gA = JoinOps.cat(List.of(gA.add(gL.narrow(-2, 0, k).tril(-1)), gL.narrow(-2, k, m - k)), -2);
             gA = solveTriangular(u.mH(), gA, false, false, false);
-            if (gL == null) gA = JoinOps.cat(List.of(gA, org.jtorch.Torch.zerosLike(l.narrow(-2, k, m - k))), -2);
+            if (gL == null) gA = JoinOps.cat(List.of(gA, Torch.zerosLike(l.narrow(-2, k, m - k))), -2);
         }
         return p.matmul(gA);
     }
@@ -1090,7 +1096,7 @@ public final class LinalgSolveOps {
             vhgv = vhgv.sub(vh.matmul(v.mul(diag.real().unsqueeze(-2))));
             Tensor lc = values.conj();
             long n = values.size(-1);
-            Tensor econj = lc.unsqueeze(-2).sub(lc.unsqueeze(-1)).add(org.jtorch.Torch.eye(n, n, values.dtype(), values.device()));
+            Tensor econj = lc.unsqueeze(-2).sub(lc.unsqueeze(-1)).add(Torch.eye(n, n, values.dtype(), values.device()));
             Tensor inner = vhgv.div(econj);
             if (gL != null) inner = inner.add(gL.diagEmbed());
             gA = solve(vh, inner.matmul(vh));

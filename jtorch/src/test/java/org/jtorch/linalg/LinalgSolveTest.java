@@ -233,6 +233,15 @@ class LinalgSolveTest {
     }
 
     @Test
+    void torchAndTensorAliases() {
+        Tensor a = m(new double[][] {{0.1, 0.2}, {0.3, 0.4}});
+        close(Linalg.matrixExp(a).toDoubleArray(), Torch.matrixExp(a), 0);
+        close(Linalg.matrixExp(a).toDoubleArray(), a.matrixExp(), 0);
+        close(a.matmul(a).matmul(a).toDoubleArray(), Torch.matrixPower(a, 3), 1e-15);
+        close(a.matmul(a).toDoubleArray(), a.matrixPower(2), 1e-15);
+    }
+
+    @Test
     void matrixExpOfEachTaylorDegreeIsARotation() {
         // exp([[0, -t], [t, 0]]) = [[cos t, -sin t], [sin t, cos t]]; the norm t picks the degree (1, 2, 4, 8, 12, 18)
         for (double t : new double[] {1e-17, 1e-9, 1e-5, 0.02, 0.2, 0.9, 5, 123.4}) {
