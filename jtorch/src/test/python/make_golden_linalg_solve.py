@@ -7,6 +7,7 @@ What it makes
     outputs for linalg.matrix_exp (against scipy.linalg.expm, computed in
     float64 / complex128 from the exact input values), linalg.eigvals,
     linalg.lu / lu_factor, linalg.solve_triangular, linalg.matrix_power,
+    linalg.householder_product, linalg.lstsq (every driver),
     linalg.cross, linalg.vecdot and linalg.multi_dot (against PyTorch).
 
 How to run (from the repository root)
@@ -198,6 +199,39 @@ def misc_cases():
     case("multi_dot/vector-last/float64", "multi_dot", ms, enc(torch.linalg.multi_dot(ms)))
 
 
+def householder_lstsq_cases():
+    g = rng(11)
+    for shape, cplx in (((4, 3), False), ((2, 5, 2), False), ((3, 3), True)):
+        a = torch.tensor(g.standard_normal(shape) + (1j * g.standard_normal(shape) if cplx else 0))
+        qr, tau = torch.geqrf(a)
+        name = "x".join(map(str, shape))
+        case("householder_product/%s/%s" % (name, dname(a.dtype)), "householder_product", [qr, tau],
+             enc(torch.linalg.householder_product(qr, tau)))
+    # k < n reflectors
+    qr, tau = torch.geqrf(torch.tensor(g.standard_normal((4, 3))))
+    case("householder_product/k1/float64", "householder_product", [qr, tau[:1].contiguous()],
+         enc(torch.linalg.householder_product(qr, tau[:1])))
+    tall = torch.tensor(g.standard_normal((5, 3)))
+    wide = torch.tensor(g.standard_normal((2, 4)))
+    b5, b2 = torch.tensor(g.standard_normal((5, 2))), torch.tensor(g.standard_normal((2, 2)))
+    deficient = torch.tensor([[1.0, 2, 3], [2, 4, 6], [1, 0, 1], [0, 1, 1]], dtype=f64)
+    bd = torch.tensor(g.standard_normal((4, 1)))
+    problems = [("tall", tall, b5), ("wide", wide, b2), ("tall-vector", tall, b5[:, 0].contiguous()),
+                ("rank-deficient", deficient, bd)]
+    for name, a, b in problems:
+        for driver in ("gels", "gelsy", "gelsd", "gelss"):
+            if driver == "gels" and name in ("wide", "rank-deficient"):
+                continue  # gels needs full rank; wide gels gives the minimum-norm solution too but keep it simple
+            r = torch.linalg.lstsq(a, b, driver=driver)
+            case("lstsq/%s/%s/float64" % (name, driver), "lstsq", [a, b],
+                 [enc(r.solution), enc(r.residuals), enc(r.rank), enc(r.singular_values)], {"driver": driver})
+    za = torch.tensor(g.standard_normal((4, 2)) + 1j * g.standard_normal((4, 2)))
+    zb = torch.tensor(g.standard_normal((4, 1)) + 1j * g.standard_normal((4, 1)))
+    r = torch.linalg.lstsq(za, zb, driver="gelsd")
+    case("lstsq/complex/gelsd/complex128", "lstsq", [za, zb],
+         [enc(r.solution), enc(r.residuals), enc(r.rank), enc(r.singular_values)], {"driver": "gelsd"})
+
+
 def write(path):
     os.makedirs(os.path.dirname(path), exist_ok=True)
     lines = [json.dumps(c, sort_keys=True, separators=(",", ":"), allow_nan=False, ensure_ascii=True) for c in CASES]
@@ -212,6 +246,7 @@ if __name__ == "__main__":
     lu_cases()
     solve_triangular_cases()
     misc_cases()
+    householder_lstsq_cases()
     here = os.path.dirname(os.path.abspath(__file__))
     write(os.path.join(here, "..", "resources", "golden", "linalg_solve.json"))
     print("%d cases" % len(CASES))

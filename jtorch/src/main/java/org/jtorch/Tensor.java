@@ -761,4 +761,11 @@ public final class Tensor {
 
     /** Replaces the forward-AD tangent record; only {@code ForwardAD} calls this. */
     public void setForwardGrads(Object grads) { this.forwardGrads = grads; }
+    // ---- torch.linalg aliases as methods (matrix_exp, matrix_power)
+
+    /** {@code Tensor.matrix_exp()}: {@code torch.linalg.matrix_exp(self)}. */
+    public Tensor matrixExp() { return org.jtorch.ops.LinalgSolveOps.matrixExp(this); }
+
+    /** {@code Tensor.matrix_power(n)}: {@code torch.linalg.matrix_power(self, n)}. */
+    public Tensor matrixPower(long n) { return org.jtorch.ops.LinalgSolveOps.matrixPower(this, n); }
 }

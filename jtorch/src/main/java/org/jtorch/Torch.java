@@ -920,4 +920,11 @@ public final class Torch {
     /** {@code torch.pdist(x, p)}. */
     public static Tensor pdist(Tensor x, double p) { return org.jtorch.ops.DistanceOps.pdist(x, p); }
 
+    // ---- torch.linalg aliases in the torch namespace (matrix_exp, matrix_power)
+
+    /** {@code torch.matrix_exp(A)}: alias of {@code torch.linalg.matrix_exp}. */
+    public static Tensor matrixExp(Tensor a) { return org.jtorch.ops.LinalgSolveOps.matrixExp(a); }
+
+    /** {@code torch.matrix_power(A, n)}: alias of {@code torch.linalg.matrix_power}. */
+    public static Tensor matrixPower(Tensor a, long n) { return org.jtorch.ops.LinalgSolveOps.matrixPower(a, n); }
 }

@@ -246,4 +246,19 @@ public final class Linalg {
 
     /** {@code torch.linalg.pinv(A, atol=atol, rtol=rtol, hermitian=hermitian)}; null tolerances take PyTorch's defaults. */
     public static Tensor pinv(Tensor a, Double atol, Double rtol, boolean hermitian) { return LinalgOps.pinv(a, atol, rtol, hermitian); }
+
+    /** {@code torch.linalg.householder_product(A, tau)}: the first n columns of the product of the Householder reflectors in A and tau. */
+    public static Tensor householderProduct(Tensor a, Tensor tau) { return LinalgSolveOps.householderProduct(a, tau); }
+
+    /** {@code torch.linalg.lstsq(A, B)}: least-squares solution with the default driver (gelsy on the CPU). */
+    public static Lstsq lstsq(Tensor a, Tensor b) { return lstsq(a, b, null, null); }
+
+    /**
+     * {@code torch.linalg.lstsq(A, B, rcond=rcond, driver=driver)}; driver one of "gels", "gelsy", "gelsd",
+     * "gelss" (null: gelsy), rcond null for the dtype's epsilon times max(m, n).
+     */
+    public static Lstsq lstsq(Tensor a, Tensor b, Double rcond, String driver) {
+        Tensor[] r = LinalgSolveOps.lstsq(a, b, rcond, driver);
+        return new Lstsq(r[0], r[1], r[2], r[3]);
+    }
 }

@@ -10,6 +10,7 @@ import java.util.List;
 import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
+import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
@@ -157,6 +158,30 @@ public final class LinalgSolveOps {
     public static final OpDef MULTI_DOT = OpDef.composite("linalg_multi_dot(Tensor[] tensors) -> Tensor",
             args -> multiDot((Tensor[]) args[0]));
 
+    /** {@code linalg.householder_product(A, tau)}: the first n columns of {@code H_1 ... H_k} (LAPACK orgqr / ungqr). */
+    public static final OpDef HOUSEHOLDER_PRODUCT = OpDef.structured("linalg_householder_product(Tensor input, Tensor tau) -> Tensor",
+            args -> householderMeta((Tensor) args[0], (Tensor) args[1]),
+            (args, outs, spec) -> householderProduct((Tensor) args[0], (Tensor) args[1], outs[0]))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> householderBackward((Tensor) a[0], (Tensor) a[1], g[0]));
+
+    /**
+     * The LAPACK half of {@link #LSTSQ}: for each matrix the driver's output B, {@code (*, max(m, n), k)}
+     * (the solution in its first n rows, residual information below when m > n), the effective rank
+     * (int64, gelsy/gelsd/gelss; empty for gels) and the singular values (gelsd/gelss; empty otherwise).
+     * B must be a matrix here; batch dims broadcast. Differentiable in the solution rows (full-rank formulas).
+     */
+    public static final OpDef LSTSQ_SOLVE = OpDef.structured(
+            "_linalg_lstsq_solve(Tensor self, Tensor b, float? rcond, str driver) -> (Tensor raw, Tensor rank, Tensor singular_values)",
+            args -> lstsqMeta((Tensor) args[0], (Tensor) args[1], (String) args[3]),
+            (args, outs, spec) -> lstsq((Tensor) args[0], (Tensor) args[1], (Double) args[2], (String) args[3], outs))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> lstsqBackward((Tensor) a[0], (Tensor) a[1], g[0]));
+
+    /** {@code linalg.lstsq(A, B, rcond=None, *, driver=None)}: least squares (minimum norm with gelsy/gelsd/gelss). */
+    public static final OpDef LSTSQ = OpDef.composite(
+            "linalg_lstsq(Tensor self, Tensor b, float? rcond=None, *, str? driver=None) -> "
+                    + "(Tensor solution, Tensor residuals, Tensor rank, Tensor singular_values)",
+            args -> lstsqComposite((Tensor) args[0], (Tensor) args[1], (Double) args[2], (String) args[3]));
+
     // ---------------------------------------------------------------- entry points
 
     /** {@code torch.linalg.matrix_exp(A)}. */
@@ -203,6 +228,12 @@ public final class LinalgSolveOps {
 
     /** {@code torch.linalg.multi_dot(tensors)}. */
     public static Tensor multiDot(List<Tensor> tensors) { return Dispatcher.call1(MULTI_DOT, (Object) tensors.toArray(Tensor[]::new)); }
+
+    /** {@code torch.linalg.householder_product(A, tau)}. */
+    public static Tensor householderProduct(Tensor a, Tensor tau) { return Dispatcher.call1(HOUSEHOLDER_PRODUCT, a, tau); }
+
+    /** {@code torch.linalg.lstsq(A, B, rcond=rcond, driver=driver)}: {@code {solution, residuals, rank, singular_values}}; nulls are defaults. */
+    public static Tensor[] lstsq(Tensor a, Tensor b, Double rcond, String driver) { return (Tensor[]) Dispatcher.call(LSTSQ, a, b, rcond, driver); }
 
     // ---------------------------------------------------------------- errors and checks
 
@@ -372,6 +403,10 @@ public final class LinalgSolveOps {
 
     // ---------------------------------------------------------------- kernels
 
+    /**
+     * Per matrix in float64 / complex128, so the degree thresholds are float64's for every dtype (float32
+     * results are then within float32 round-off, where PyTorch's float32 thresholds give ~1e-7).
+     */
     private static void matrixExp(Tensor a, Tensor out) {
         int n = order("linalg.matrix_exp", a.size(-1));
         long count = batches(a, 2), nn = (long) n * n;
@@ -543,7 +578,8 @@ public final class LinalgSolveOps {
         try (Arena arena = Arena.ofShared()) {
             MemorySegment am = doubles(arena, nn, complex), w = doubles(arena, n, true);
             MemorySegment wr = doubles(arena, n, false), wi = doubles(arena, n, false);
-            MemorySegment vr = vectors == null ? null : doubles(arena, nn, complex), vc = complex ? vr : doubles(arena, nn, true);
+            MemorySegment vr = vectors == null ? null : doubles(arena, nn, complex);
+            MemorySegment vc = vectors == null || complex ? vr : doubles(arena, nn, true);
             for (long e = 0; e < count; e++) {
                 load(a, e * nn, n, n, am, complex, false, false);
                 if (!allFinite(am, nn * (complex ? 2 : 1))) {
@@ -603,6 +639,130 @@ public final class LinalgSolveOps {
         }
     }
 
+    private static Spec householderMeta(Tensor a, Tensor tau) {
+        String api = "torch.linalg.householder_product";
+        Device device = Devices.common(api, a, tau);
+        if (a.dim() < 2) throw new TorchException(api + ": input must have at least 2 dimensions.");
+        if (a.size(-2) < a.size(-1)) throw new TorchException(api + ": input.shape[-2] must be greater than or equal to input.shape[-1]");
+        if (tau.dim() != a.dim() - 1) {
+            throw new TorchException(api + ": Expected tau to have one dimension less than input, but got tau.ndim equal to " + tau.dim()
+                    + " and input.ndim is equal to " + a.dim());
+        }
+        if (a.size(-1) < tau.size(-1)) throw new TorchException(api + ": input.shape[-1] must be greater than or equal to tau.shape[-1]");
+        if (!Arrays.equals(batchShape(a, 2), batchShape(tau, 1))) {
+            throw new TorchException(api + ": Expected batch dimensions of tau to be equal to input.shape[:-2], but got "
+                    + Arrays.toString(batchShape(tau, 1)));
+        }
+        if (tau.dtype() != a.dtype()) {
+            throw new TorchException(api + ": tau dtype " + tau.dtype().cppName() + " does not match input dtype " + a.dtype().cppName());
+        }
+        cpu(api, a);
+        floatingOrComplex(api, a);
+        return Spec.of(a.shape(), a.dtype(), device, null);
+    }
+
+    private static void householderProduct(Tensor a, Tensor tau, Tensor out) {
+        String api = "torch.linalg.householder_product";
+        int m = order(api, a.size(-2)), n = order(api, a.size(-1)), k = (int) tau.size(-1);
+        long count = batches(a, 2), mn = (long) m * n;
+        if (count == 0 || mn == 0) return;
+        boolean complex = a.dtype().isComplex();
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment am = doubles(arena, mn, complex), tm = doubles(arena, k, complex);
+            for (long e = 0; e < count; e++) {
+                load(a, e * mn, m, n, am, complex, false, false);
+                load(tau, e * k, 1, k, tm, complex, false, false);
+                if (allFinite(am, mn * (complex ? 2 : 1)) && allFinite(tm, (long) k * (complex ? 2 : 1))) {
+                    LapackSolvers.orgqr(complex, m, n, k, am, tm);
+                } else {
+                    for (long i = 0; i < mn * (complex ? 2 : 1); i++) am.setAtIndex(JAVA_DOUBLE, i, Double.NaN);
+                }
+                store(am, m, n, out, e * mn, complex, false, false);
+            }
+        }
+    }
+
+    private static LapackSolvers.LstsqDriver driver(String name) {
+        if (name == null) return LapackSolvers.LstsqDriver.GELSY; // PyTorch's CPU default
+        return switch (name) {
+            case "gels" -> LapackSolvers.LstsqDriver.GELS;
+            case "gelsy" -> LapackSolvers.LstsqDriver.GELSY;
+            case "gelsd" -> LapackSolvers.LstsqDriver.GELSD;
+            case "gelss" -> LapackSolvers.LstsqDriver.GELSS;
+            default -> throw new TorchException("torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)");
+        };
+    }
+
+    private static Spec lstsqMeta(Tensor a, Tensor b, String driverName) {
+        String api = "torch.linalg.lstsq";
+        Device device = Devices.common(api, a, b);
+        if (a.dim() < 2) throw new TorchException(api + ": input must have at least 2 dimensions.");
+        if (b.dim() < 2) throw new TorchException(api + ": other must have at least 2 dimensions.");
+        if (a.dtype() != b.dtype()) {
+            throw new TorchException(api + ": Expected input and other to have the same dtype, but got input's dtype "
+                    + a.dtype().cppName() + " and other's dtype " + b.dtype().cppName());
+        }
+        cpu(api, a);
+        floatingOrComplex(api, a);
+        if (a.size(-2) != b.size(-2)) throw new TorchException(api + ": input.size(-2) should match other.size(-2)");
+        LapackSolvers.LstsqDriver d = driver(driverName);
+        long m = a.size(-2), n = a.size(-1), k = b.size(-1);
+        long[] batch = Shapes.broadcast(batchShape(a, 2), batchShape(b, 2));
+        long[] rank = d == LapackSolvers.LstsqDriver.GELS ? new long[] {0} : batch;
+        boolean sv = d == LapackSolvers.LstsqDriver.GELSD || d == LapackSolvers.LstsqDriver.GELSS;
+        long[] svShape = sv ? append(batch, Math.min(m, n)) : new long[] {0};
+        return new Spec(new long[][] {append(batch, Math.max(m, n), k), rank, svShape},
+                new DType[] {a.dtype(), DType.INT64, a.dtype().toReal()}, device, null);
+    }
+
+    private static void lstsq(Tensor a, Tensor b, Double rcond, String driverName, Tensor[] outs) {
+        String api = "torch.linalg.lstsq";
+        LapackSolvers.LstsqDriver d = driver(driverName);
+        Tensor raw = outs[0], rank = outs[1], sv = outs[2];
+        long[] batch = batchShape(raw, 2);
+        int m = order(api, a.size(-2)), n = order(api, a.size(-1)), k = order(api, b.size(-1)), rows = Math.max(m, n);
+        Tensor as = broadcastView(a, append(batch, m, n)), bs = broadcastView(b, append(batch, m, k));
+        boolean complex = a.dtype().isComplex();
+        // PyTorch's default: the input dtype's machine epsilon times max(m, n)
+        double rc = rcond != null ? rcond : (a.dtype() == DType.FLOAT32 || a.dtype() == DType.COMPLEX64 ? 0x1.0p-23 : 0x1.0p-52) * rows;
+        long count = Shapes.numel(batch);
+        int p = Math.min(m, n);
+        ElementIO rankIo = ElementIO.of(DType.INT64), svIo = ElementIO.of(sv.dtype());
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment am = doubles(arena, (long) m * n, complex), bm = doubles(arena, (long) rows * k, complex);
+            MemorySegment jpvt = ints(arena, n), s = doubles(arena, p, false), r = ints(arena, 1);
+            for (long e = 0; e < count; e++) {
+                load(as, e * m * n, m, n, am, complex, false, false);
+                bm.fill((byte) 0);
+                load(bs, e * m * k, m, k, bm, complex, false, false);
+                jpvt.fill((byte) 0);
+                boolean finite = allFinite(am, (long) m * n * (complex ? 2 : 1)) && allFinite(bm, (long) m * k * (complex ? 2 : 1));
+                int info = 0;
+                if (finite) {
+                    info = LapackSolvers.gels(complex, d, m, n, k, am, bm, jpvt, s, rc, r);
+                } else {
+                    // LAPACKE refuses NaN as an illegal argument; the solution of a NaN problem is NaN
+                    for (long i = 0; i < (long) rows * k * (complex ? 2 : 1); i++) bm.setAtIndex(JAVA_DOUBLE, i, Double.NaN);
+                    for (int i = 0; i < p; i++) s.setAtIndex(JAVA_DOUBLE, i, Double.NaN);
+                    r.setAtIndex(JAVA_INT, 0, 0);
+                }
+                if (info > 0) {
+                    String where = batch.length > 0 ? "(Batch element " + e + "): " : "";
+                    throw linAlgError(d == LapackSolvers.LstsqDriver.GELS
+                            ? api + ": " + where + "The least squares solution could not be computed because the input matrix does not"
+                                    + " have full rank (error code: " + info + ")."
+                            : api + ": " + where + "The algorithm failed to converge because the input matrix is ill-conditioned or has"
+                                    + " too many repeated singular values (error code: " + info + ").");
+                }
+                store(bm, rows, k, raw, e * rows * k, complex, false, false);
+                if (d != LapackSolvers.LstsqDriver.GELS) rankIo.setLong(rank.storage().segment(), rank.storageOffset() + e, r.getAtIndex(JAVA_INT, 0));
+                if (sv.numel() > 0) {
+                    for (int i = 0; i < p; i++) svIo.setDouble(sv.storage().segment(), sv.storageOffset() + e * p + i, s.getAtIndex(JAVA_DOUBLE, i));
+                }
+            }
+        }
+    }
+
     // ---------------------------------------------------------------- composites
 
     private static Tensor power(Tensor a, long n) {
@@ -614,7 +774,7 @@ public final class LinalgSolveOps {
         }
         if (n == 0) {
             long k = a.size(-1);
-            return org.jtorch.Torch.eye(k, k, a.dtype(), a.device()).expand(a.shape()).clone();
+            return Torch.eye(k, k, a.dtype(), a.device()).expand(a.shape()).clone();
         }
         if (n == 1) return a.clone();
         // binary decomposition of n, as ATen's linalg_matrix_power_impl
@@ -640,7 +800,7 @@ public final class LinalgSolveOps {
             }
         }
         long n = a.size(-1);
-        Tensor eye = org.jtorch.Torch.eye(n, n, a.dtype(), a.device()).expand(a.shape());
+        Tensor eye = Torch.eye(n, n, a.dtype(), a.device()).expand(a.shape());
         return luSolve(f[0], f[1], eye, true, false);
     }
 
@@ -648,6 +808,34 @@ public final class LinalgSolveOps {
     private static Tensor solve(Tensor a, Tensor b) {
         Tensor[] f = luFactorEx(a, true, false);
         return luSolve(f[0], f[1], b, true, false);
+    }
+
+    /**
+     * PyTorch's linalg_lstsq: B may be a (batch of) vector(s); residuals (squared norms of the residual
+     * rows) only when m > n and the driver is not gelsy, and for gelsd/gelss only when every matrix has
+     * full rank (the meta device, which cannot see the rank, assumes it). Residuals, rank and singular
+     * values are not differentiable, as in PyTorch.
+     */
+    private static Tensor[] lstsqComposite(Tensor a, Tensor b, Double rcond, String driverName) {
+        String api = "torch.linalg.lstsq";
+        if (a.dim() < 2) throw new TorchException(api + ": input must have at least 2 dimensions.");
+        if (b.dim() < 1) throw new TorchException(api + ": other must have at least 1 dimension.");
+        // PyTorch's linalg_solve_is_vector_rhs: B is 1-D, or has exactly A's shape without its last dim
+        boolean vector = b.dim() == 1 || (b.dim() == a.dim() - 1 && Arrays.equals(b.shapeRef(), batchShape(a, 1)));
+        if (vector && a.size(-2) != b.size(-1)) throw new TorchException(api + ": input.size(-2) should match other.size(-1)");
+        LapackSolvers.LstsqDriver d = driver(driverName);
+        Tensor bm = vector ? b.unsqueeze(-1) : b;
+        Tensor[] r = (Tensor[]) Dispatcher.call(LSTSQ_SOLVE, a, bm, rcond, driverName);
+        long m = a.size(-2), n = a.size(-1);
+        Tensor solution = r[0].narrow(-2, 0, n);
+        if (vector) solution = solution.squeeze(-1);
+        boolean residuals = m > n && d != LapackSolvers.LstsqDriver.GELSY;
+        if (residuals && (d == LapackSolvers.LstsqDriver.GELSD || d == LapackSolvers.LstsqDriver.GELSS) && !a.isMeta()) {
+            for (long rk : r[1].toLongArray()) residuals &= rk == n;
+        }
+        Tensor res = residuals ? r[0].detach().narrow(-2, n, m - n).abs().square().sum(-2)
+                : Torch.zeros(new long[] {0}, a.dtype().toReal(), a.device());
+        return new Tensor[] {solution, res, r[1], r[2]};
     }
 
     private static Tensor crossProduct(Tensor x, Tensor y, long dim) {
@@ -725,11 +913,71 @@ public final class LinalgSolveOps {
 
     // ---------------------------------------------------------------- backward
 
+    /**
+     * The gradient of {@code Q = H_0 ... H_{k-1} E} ({@code H_i = I - tau_i v_i v_i^H}, E the first n columns
+     * of I) by walking the reflectors in order: with {@code S_i = H_i S_{i+1}} and G the gradient at
+     * {@code S_i}, reflector i contributes {@code g_tau_i = -v^H G w^H} and {@code g_v = -conj(tau) G w^H - tau S_{i+1} G^H v}
+     * where {@code w = v^H S_{i+1}}, and passes {@code H_i^H G} on. All in differentiable ops.
+     */
+    private static Tensor[] householderBackward(Tensor a, Tensor tau, Tensor g) {
+        long m = a.size(-2), n = a.size(-1);
+        int k = (int) tau.size(-1);
+        if (k == 0 || a.numel() == 0) return new Tensor[] {Torch.zerosLike(a), Torch.zerosLike(tau)};
+        Tensor v = a.tril(-1).add(Torch.eye(m, n, a.dtype(), a.device()));
+        Tensor[] states = new Tensor[k + 1];
+        states[k] = Torch.eye(m, n, a.dtype(), a.device()).expand(a.shape());
+        for (int i = k - 1; i >= 0; i--) {
+            Tensor vi = v.narrow(-1, i, 1), ti = tau.narrow(-1, i, 1).unsqueeze(-1);
+            states[i] = states[i + 1].sub(ti.mul(vi).matmul(vi.mH().matmul(states[i + 1])));
+        }
+        Tensor grad = g;
+        Tensor[] gv = new Tensor[(int) n], gt = new Tensor[k];
+        for (int i = 0; i < k; i++) {
+            Tensor vi = v.narrow(-1, i, 1), ti = tau.narrow(-1, i, 1).unsqueeze(-1), x = states[i + 1];
+            Tensor w = vi.mH().matmul(x);
+            gt[i] = vi.mH().matmul(grad).matmul(w.mH()).neg().squeeze(-1);
+            gv[i] = ti.conj().mul(grad.matmul(w.mH())).add(ti.mul(x.matmul(grad.mH().matmul(vi)))).neg();
+            grad = grad.sub(ti.conj().mul(vi).matmul(vi.mH().matmul(grad)));
+        }
+        for (int i = k; i < n; i++) gv[i] = Torch.zerosLike(v.narrow(-1, i, 1));
+        Tensor gA = JoinOps.cat(List.of(gv), -1).tril(-1);
+        Tensor gTau = JoinOps.cat(List.of(gt), -1);
+        return new Tensor[] {InputMask.needs(0) ? gA : null, InputMask.needs(1) ? gTau : null};
+    }
+
+    /**
+     * Least squares backward for full-rank A, from the normal equations (rank-deficient A has no
+     * gradient in this form). Tall ({@code m >= n}, {@code X = (A^H A)^-1 A^H B}): with
+     * {@code Z = (A^H A)^-1 gX} and {@code R = B - A X}, {@code gA = R Z^H - A Z X^H}, {@code gB = A Z}.
+     * Wide (minimum norm {@code X = A^H (A A^H)^-1 B}): with {@code Y = (A A^H)^-1 B} and
+     * {@code S = (A A^H)^-1 A gX}, {@code gA = Y gX^H - S X^H - Y S^H A}, {@code gB = S}.
+     */
+    private static Tensor[] lstsqBackward(Tensor a, Tensor b, Tensor gRaw) {
+        if (gRaw == null) return new Tensor[] {null, null};
+        long m = a.size(-2), n = a.size(-1);
+        Tensor gX = gRaw.narrow(-2, 0, n);
+        Tensor gA, gB;
+        if (m >= n) {
+            Tensor ah = a.mH();
+            Tensor x = solve(ah.matmul(a), ah.matmul(b));
+            Tensor z = solve(ah.matmul(a), gX);
+            gA = b.sub(a.matmul(x)).matmul(z.mH()).sub(a.matmul(z).matmul(x.mH()));
+            gB = a.matmul(z);
+        } else {
+            Tensor nn = a.matmul(a.mH());
+            Tensor y = solve(nn, b), x = a.mH().matmul(y);
+            Tensor sm = solve(nn, a.matmul(gX));
+            gA = y.matmul(gX.mH()).sub(sm.matmul(x.mH())).sub(y.matmul(sm.mH()).matmul(a));
+            gB = sm;
+        }
+        return new Tensor[] {gA, gB};
+    }
+
     /** Mathias' block trick: the top-right n x n block of {@code exp([[A^H, G], [0, A^H]])}, which is itself differentiable. */
     private static Tensor matrixExpBackward(Tensor a, Tensor g) {
         long n = a.size(-1);
         Tensor ah = a.mH();
-        Tensor zeros = org.jtorch.Torch.zerosLike(ah);
+        Tensor zeros = Torch.zerosLike(ah);
         Tensor block = JoinOps.cat(List.of(JoinOps.cat(List.of(ah, g), -1), JoinOps.cat(List.of(zeros, ah), -1)), -2);
         return matrixExp(block).narrow(-2, 0, n).narrow(-1, n, n);
     }
@@ -748,7 +996,7 @@ public final class LinalgSolveOps {
     /** L (m x k, unit diagonal) and U (k x n) from the packed factors, differentiable in LU. */
     private static Tensor[] unpack(Tensor lu) {
         long m = lu.size(-2), n = lu.size(-1), k = Math.min(m, n);
-        Tensor eye = org.jtorch.Torch.eye(m, k, lu.dtype(), lu.device());
+        Tensor eye = Torch.eye(m, k, lu.dtype(), lu.device());
         Tensor l = lu.narrow(-1, 0, k).tril(-1).add(eye);
         Tensor u = lu.narrow(-2, 0, k).triu();
         return new Tensor[] {l, u};
@@ -772,7 +1020,7 @@ public final class LinalgSolveOps {
             for (int i = 0; i < size; i++) data[(int) (e * m * m + (long) perm[i] * m + i)] = 1;
         }
         long[] shape = append(batchShape(pivots, 1), m, m);
-        return org.jtorch.Torch.tensor(data).view(shape).to(dtype);
+        return Torch.tensor(data).view(shape).to(dtype);
     }
 
     private static Tensor luFactorBackward(Tensor g, Tensor lu, Tensor pivots) {
@@ -800,7 +1048,7 @@ public final class LinalgSolveOps {
             gA = solveTriangular(u1.mH(), gA.tril(-1), false, false, false);
             if (gU != null) gA = JoinOps.cat(List.of(gA.add(gU.narrow(-1, 0, k).triu()), gU.narrow(-1, k, n - k)), -1);
             gA = solveTriangular(l.mH(), gA, true, true, true);
-            if (gU == null) gA = JoinOps.cat(List.of(gA, org.jtorch.Torch.zerosLike(u.narrow(-1, k, n - k))), -1);
+            if (gU == null) gA = JoinOps.cat(List.of(gA, Torch.zerosLike(u.narrow(-1, k, n - k))), -1);
         } else {
             Tensor l1 = l.narrow(-2, 0, k);
             gA = gU != null ? gU.matmul(u.mH()) : null;
@@ -808,7 +1056,7 @@ public final class LinalgSolveOps {
             gA = solveTriangular(l1.mH(), gA.triu(), true, true, true);
             if (gL != null) gA = JoinOps.cat(List.of(gA.add(gL.narrow(-2, 0, k).tril(-1)), gL.narrow(-2, k, m - k)), -2);
             gA = solveTriangular(u.mH(), gA, false, false, false);
-            if (gL == null) gA = JoinOps.cat(List.of(gA, org.jtorch.Torch.zerosLike(l.narrow(-2, k, m - k))), -2);
+            if (gL == null) gA = JoinOps.cat(List.of(gA, Torch.zerosLike(l.narrow(-2, k, m - k))), -2);
         }
         return p.matmul(gA);
     }
@@ -855,7 +1103,7 @@ public final class LinalgSolveOps {
             vhgv = vhgv.sub(vh.matmul(v.mul(diag.real().unsqueeze(-2))));
             Tensor lc = values.conj();
             long n = values.size(-1);
-            Tensor econj = lc.unsqueeze(-2).sub(lc.unsqueeze(-1)).add(org.jtorch.Torch.eye(n, n, values.dtype(), values.device()));
+            Tensor econj = lc.unsqueeze(-2).sub(lc.unsqueeze(-1)).add(Torch.eye(n, n, values.dtype(), values.device()));
             Tensor inner = vhgv.div(econj);
             if (gL != null) inner = inner.add(gL.diagEmbed());
             gA = solve(vh, inner.matmul(vh));

@@ -155,6 +155,28 @@ class LinalgSolveGradTest {
     }
 
     @Test
+    void householderProductBothArguments() {
+        Torch.manualSeed(28);
+        both(x -> Linalg.householderProduct(x.get(0), x.get(1)), leaf(4, 3), leaf(3));
+        both(x -> Linalg.householderProduct(x.get(0), x.get(1)), leaf(2, 3, 3), leaf(2, 2));
+        Tensor re = leaf(3, 2), im = leaf(3, 2), tre = leaf(2), tim = leaf(2);
+        both(x -> asReal(Linalg.householderProduct(Torch.complex(x.get(0), x.get(1)), Torch.complex(x.get(2), x.get(3)))),
+                re, im, tre, tim);
+    }
+
+    @Test
+    void lstsqTallWideVectorAndComplex() {
+        Torch.manualSeed(29);
+        for (String driver : new String[] {"gelsy", "gelsd", "gels"}) {
+            both(x -> Linalg.lstsq(x.get(0), x.get(1), null, driver).solution(), leaf(5, 3), leaf(5, 2));
+        }
+        both(x -> Linalg.lstsq(x.get(0), x.get(1)).solution(), leaf(2, 4), leaf(2, 2));
+        both(x -> Linalg.lstsq(x.get(0), x.get(1)).solution(), leaf(2, 4, 3), leaf(4));
+        Tensor re = leaf(4, 2), im = leaf(4, 2), bre = leaf(4, 1), bim = leaf(4, 1);
+        both(x -> asReal(Linalg.lstsq(Torch.complex(x.get(0), x.get(1)), Torch.complex(x.get(2), x.get(3))).solution()), re, im, bre, bim);
+    }
+
+    @Test
     void secondDerivativeOfMatrixExpIsExact() {
         // f(t) = exp([[t, 1], [0, t]])[0, 1] = t-independent shift: exp(tI + N) = e^t (I + N), so f = e^t and f'' = e^t
         Tensor t = Torch.tensor(new double[] {0.7}).requiresGrad(true);

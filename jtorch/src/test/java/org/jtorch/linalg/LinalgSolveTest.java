@@ -141,6 +141,77 @@ class LinalgSolveTest {
         }));
     }
 
+    @TestFactory
+    Stream<DynamicTest> householderProductAndLstsqMatchPyTorch() {
+        return Golden.cases(FIXTURES).stream().filter(c -> c.op().equals("householder_product") || c.op().equals("lstsq"))
+                .map(c -> DynamicTest.dynamicTest(c.id(), () -> {
+                    if (c.op().equals("householder_product")) {
+                        close(expected(c), Linalg.householderProduct(c.tensorArg(0), c.tensorArg(1)), 1e-12);
+                        return;
+                    }
+                    Lstsq r = Linalg.lstsq(c.tensorArg(0), c.tensorArg(1), null, (String) c.kwarg("driver"));
+                    close(expected(c, 0), r.solution(), 1e-10);
+                    close(expected(c, 1), r.residuals(), 1e-10);
+                    close(expected(c, 2), r.rank(), 0);
+                    assertEquals(DType.INT64, r.rank().dtype());
+                    close(expected(c, 3), r.singularValues(), 1e-12);
+                }));
+    }
+
+    @Test
+    void householderProductIsOrthonormalAndChecksItsArguments() {
+        Torch.manualSeed(7);
+        Tensor a = Torch.randn(new long[] {2, 5, 3}, DType.FLOAT64).mT().mT(), tau = Torch.rand(new long[] {2, 2}, DType.FLOAT64);
+        // tau_i = 2 / |v_i|^2 makes each reflector orthogonal, hence Q^T Q = I
+        Tensor v = a.tril(-1).add(Torch.eye(5, 3, DType.FLOAT64, Device.CPU)).narrow(-1, 0, 2);
+        tau = v.square().sum(-2).reciprocal().mul(2.0);
+        Tensor q = Linalg.householderProduct(a, tau);
+        Tensor eye = Torch.eye(3, 3, DType.FLOAT64, Device.CPU).expand(2, 3, 3).contiguous();
+        close(eye.toDoubleArray(), q.mT().matmul(q), 1e-13);
+        TorchException e = assertThrows(TorchException.class, () -> Linalg.householderProduct(Torch.zeros(2, 3), Torch.zeros(2)));
+        assertTrue(e.getMessage().contains("input.shape[-2] must be greater than or equal to input.shape[-1]"), e.getMessage());
+        e = assertThrows(TorchException.class, () -> Linalg.householderProduct(Torch.zeros(3, 2), Torch.zeros(3)));
+        assertTrue(e.getMessage().contains("input.shape[-1] must be greater than or equal to tau.shape[-1]"), e.getMessage());
+        e = assertThrows(TorchException.class,
+                () -> Linalg.householderProduct(Torch.zeros(3, 2), Torch.zeros(new long[] {2}, DType.FLOAT64)));
+        assertTrue(e.getMessage().contains("tau dtype Double does not match input dtype Float"), e.getMessage());
+        assertArrayEquals(new long[] {0, 4, 2}, Linalg.householderProduct(Torch.zeros(0, 4, 2), Torch.zeros(0, 2)).shape());
+    }
+
+    @Test
+    void lstsqShapesDefaultsAndErrors() {
+        Torch.manualSeed(8);
+        Tensor a = Torch.randn(new long[] {3, 6, 2}, DType.FLOAT32), b = Torch.randn(new long[] {6, 4}, DType.FLOAT32);
+        Lstsq r = Linalg.lstsq(a, b);
+        assertArrayEquals(new long[] {3, 2, 4}, r.solution().shape());
+        assertArrayEquals(new long[] {0}, r.residuals().shape()); // gelsy: never
+        assertArrayEquals(new long[] {3}, r.rank().shape());
+        assertArrayEquals(new long[] {0}, r.singularValues().shape());
+        // the solution satisfies the normal equations A^T (A X - B) = 0
+        Tensor normal = a.mT().matmul(a.matmul(r.solution()).sub(b));
+        close(new double[(int) normal.numel()], normal, 2e-4);
+        Lstsq gels = Linalg.lstsq(a, b, null, "gels");
+        assertArrayEquals(new long[] {3, 4}, gels.residuals().shape());
+        assertArrayEquals(new long[] {0}, gels.rank().shape());
+        Lstsq meta = Linalg.lstsq(Torch.empty(new long[] {5, 3}, DType.COMPLEX64, Device.META),
+                Torch.empty(new long[] {5}, DType.COMPLEX64, Device.META), null, "gelsd");
+        assertArrayEquals(new long[] {3}, meta.solution().shape());
+        assertArrayEquals(new long[] {1}, meta.residuals().shape());
+        assertEquals(DType.FLOAT32, meta.singularValues().dtype());
+        TorchException e = assertThrows(TorchException.class, () -> Linalg.lstsq(Torch.zeros(2, 3), Torch.zeros(3, 1)));
+        assertTrue(e.getMessage().contains("torch.linalg.lstsq: input.size(-2) should match other.size(-2)"), e.getMessage());
+        e = assertThrows(TorchException.class, () -> Linalg.lstsq(Torch.zeros(3, 2), Torch.zeros(3, 1), null, "foo"));
+        assertTrue(e.getMessage().contains("parameter `driver` should be one of (gels, gelsy, gelsd, gelss)"), e.getMessage());
+        e = assertThrows(TorchException.class, () -> Linalg.lstsq(Torch.zeros(3, 2), Torch.zeros(new long[] {3, 1}, DType.FLOAT64)));
+        assertTrue(e.getMessage().contains("Expected input and other to have the same dtype"), e.getMessage());
+        e = assertThrows(TorchException.class, () -> Linalg.lstsq(m(new double[][] {{1, 0}, {2, 0}, {3, 0}}), m(new double[][] {{1}, {1}, {1}}),
+                null, "gels"));
+        assertTrue(e.getMessage().contains("does not have full rank"), e.getMessage());
+        double[] nan = Linalg.lstsq(m(new double[][] {{1, Double.NaN}, {2, 4}, {3, 6}}), m(new double[][] {{1}, {1}, {1}})).solution()
+                .toDoubleArray();
+        for (double x : nan) assertTrue(Double.isNaN(x));
+    }
+
     // ---------------------------------------------------------------- matrix_exp: spec and closed forms
 
     @Test
@@ -159,6 +230,15 @@ class LinalgSolveTest {
         close(new double[] {-2.2253522639, 12.4353526247, -6.2176763124, 10.2100003608},
                 Linalg.matrixExp(m(new double[][] {{1, 2}, {-1, 3}})), 1e-9);
         close(new double[] {-1, 0, 0, -1}, Linalg.matrixExp(m(new double[][] {{0, -Math.PI}, {Math.PI, 0}})), 2e-15);
+    }
+
+    @Test
+    void torchAndTensorAliases() {
+        Tensor a = m(new double[][] {{0.1, 0.2}, {0.3, 0.4}});
+        close(Linalg.matrixExp(a).toDoubleArray(), Torch.matrixExp(a), 0);
+        close(Linalg.matrixExp(a).toDoubleArray(), a.matrixExp(), 0);
+        close(a.matmul(a).matmul(a).toDoubleArray(), Torch.matrixPower(a, 3), 1e-15);
+        close(a.matmul(a).toDoubleArray(), a.matrixPower(2), 1e-15);
     }
 
     @Test

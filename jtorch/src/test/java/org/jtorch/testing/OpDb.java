@@ -294,6 +294,7 @@ public final class OpDb {
         matmul(t);
         linalg(t);
         linalgSolve(t);
+        linalgLeastSquares(t);
         random(t);
         reductions(t);
         search(t);
@@ -842,6 +843,27 @@ public final class OpDb {
                 s("vectors", in -> a((Object) ts(in.t(3), in.nc(3, 4), in.off(4)))), s("two", in -> a((Object) ts(in.ex(2, 3), in.t(3, 2)))),
                 s("empty", in -> a((Object) ts(in.t(0, 3), in.t(3, 2)))), s("one", in -> a((Object) ts(in.t(2, 2)))),
                 s("mismatch", in -> a((Object) ts(in.t(2, 3), in.t(2, 3)))), s("middle-1-d", in -> a((Object) ts(in.t(2, 3), in.t(3), in.t(3, 2))))));
+    }
+
+    /** householder_product and lstsq, continuing {@link #linalgSolve}. */
+    private static void linalgLeastSquares(List<Entry> t) {
+        // (input, tau)
+        t.add(op(LinalgSolveOps.HOUSEHOLDER_PRODUCT, s("4x3", in -> a(in.t(4, 3), in.t(3))), s("fewer-reflectors", in -> a(in.t(4, 3), in.t(1))),
+                s("batched-transposed", in -> a(in.nc(2, 4, 2), in.t(2, 2))), s("expanded", in -> a(in.ex(2, 3, 3), in.off(2, 2))),
+                s("empty", in -> a(in.t(0, 3, 2), in.t(0, 2))), s("wide", in -> a(in.t(2, 3), in.t(2))),
+                s("too-many-reflectors", in -> a(in.t(3, 2), in.t(3))), s("batch-mismatch", in -> a(in.t(2, 3, 2), in.t(3, 2))),
+                s("mixed-dtypes", in -> a(in.t(3, 2), in.t(FLOAT64, 2)))));
+        // (self, b, rcond, driver) with B a matrix
+        t.add(op(LinalgSolveOps.LSTSQ_SOLVE, s("tall-gelsy", in -> a(in.t(4, 2), in.t(4, 3), null, "gelsy")),
+                s("wide-gelsd", in -> a(in.t(2, 4), in.t(2, 1), null, "gelsd")),
+                s("broadcast-gelss", in -> a(in.nc(2, 3, 3), in.t(3, 2), 1e-3, "gelss")),
+                s("gels-expanded", in -> a(in.ex(2, 4, 3), in.off(4, 1), null, "gels")),
+                s("empty", in -> a(in.t(0, 2), in.t(0, 1), null, "gelsy")), s("bad-driver", in -> a(in.t(3, 2), in.t(3, 1), null, "gesv")),
+                s("rows", in -> a(in.t(3, 2), in.t(2, 1), null, "gelsy")), s("mixed-dtypes", in -> a(in.t(3, 2), in.t(FLOAT64, 3, 1), null, "gelsy"))));
+        // (self, b, rcond, driver)
+        t.add(op(LinalgSolveOps.LSTSQ, s("default", in -> a(in.t(4, 2), in.t(4, 3), null, null)),
+                s("vector-gels", in -> a(in.t(4, 2), in.t(4), null, "gels")), s("batch-vectors-gelsd", in -> a(in.nc(2, 3, 3), in.t(2, 3), null, "gelsd")),
+                s("1-d", in -> a(in.t(3), in.t(3), null, null)), s("bad-driver", in -> a(in.t(3, 2), in.t(3, 1), null, "x"))));
     }
 
     /** Valid LU pivots (all ones) of the given shape on the sample's device. */

@@ -11,7 +11,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 
 /**
- * The LAPACKE / CBLAS routines behind the solvers and factorisations of the linalg solver ops
+ * The LAPACKE / CBLAS routines behind the linalg solvers and factorisations
  * (LU, triangular solves, general eigenproblems, least squares, Householder products), in float64 and
  * complex128 ({@code complex = true}: interleaved (re, im) pairs of doubles), row-major.
  *

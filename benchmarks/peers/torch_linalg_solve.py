@@ -1,0 +1,36 @@
+#!/usr/bin/python3
+"""Peers of MatrixExpBench: the matrix exponential of one 256 x 256 float64 matrix
+A[i, j] = sin(i * 256 + j) / 16 (as in benchmarks/src/main/java/org/jtorch/benchmarks/MatrixExpBench.java)
+with scipy.linalg.expm (Pade 13 with scaling and squaring) and torch.linalg.matrix_exp.
+
+Run with Debian's PyTorch and SciPy (apt-get install -y python3-torch python3-scipy):
+    OMP_WAIT_POLICY=passive /usr/bin/python3 benchmarks/peers/torch_linalg_solve.py
+Prints one line per benchmark: bench=NAME value=MEDIAN unit=ms min=.. max=..
+"""
+import statistics
+import time
+
+import numpy as np
+import scipy.linalg
+import torch
+
+torch.set_num_threads(2)
+N = 256
+
+
+def measure(name, fn, warmup=5, runs=30):
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1e3)
+    print(f"bench={name} value={statistics.median(times):.4g} unit=ms min={min(times):.4g} max={max(times):.4g} "
+          f"torch={torch.__version__} scipy={scipy.__version__} threads={torch.get_num_threads()}", flush=True)
+
+
+a = np.sin(np.arange(N * N, dtype=np.float64)).reshape(N, N) / np.sqrt(N)
+t = torch.from_numpy(a)
+measure("scipy.linalg.expm/256/float64", lambda: scipy.linalg.expm(a))
+measure("torch.linalg.matrix_exp/256/float64", lambda: torch.linalg.matrix_exp(t))
