@@ -754,13 +754,19 @@ public final class Tensor {
     /** {@code Tensor.cpu()}: this tensor on the CPU. */
     public Tensor cpu() { return org.jtorch.ops.DeviceCopyOps.cpu(this); }
 
-    // ---- forward AD (the per-level tangent slot that org.jtorch.autograd.ForwardAD reads and writes) ----
+    // ---- autograd additions: post-accumulate-grad hooks, and the forward-AD tangent slot (org.jtorch.autograd.ForwardAD) ----
+
+    /** {@code register_post_accumulate_grad_hook(hook)}: {@code hook(this)} runs after a backward updated this leaf's grad. */
+    public org.jtorch.autograd.RemovableHandle registerPostAccumulateGradHook(java.util.function.Consumer<Tensor> hook) {
+        return org.jtorch.autograd.Hooks.registerPostAccumulateGrad(this, hook);
+    }
 
     /** The forward-AD tangent record of this tensor, or null; only {@code ForwardAD} interprets it. */
     public Object forwardGrads() { return forwardGrads; }
 
     /** Replaces the forward-AD tangent record; only {@code ForwardAD} calls this. */
     public void setForwardGrads(Object grads) { this.forwardGrads = grads; }
+
     // ---- torch.linalg aliases as methods (matrix_exp, matrix_power)
 
     /** {@code Tensor.matrix_exp()}: {@code torch.linalg.matrix_exp(self)}. */

@@ -22,7 +22,14 @@ public final class AccumulateGrad extends Node {
     @Override
     public String name() { return "AccumulateGrad"; }
 
+    private final List<java.util.function.Consumer<Tensor>> postAccumulateHooks = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     void addHook(UnaryOperator<Tensor> hook) { hooks.add(hook); }
+
+    RemovableHandle addPostAccumulateHook(java.util.function.Consumer<Tensor> hook) {
+        postAccumulateHooks.add(hook);
+        return new RemovableHandle(() -> postAccumulateHooks.remove(hook));
+    }
 
     Tensor runHooks(Tensor g) {
         for (UnaryOperator<Tensor> h : hooks) {
@@ -44,6 +51,7 @@ public final class AccumulateGrad extends Node {
         // Out of place, so a gradient tensor handed out earlier (or shared with the graph) never changes under the user.
         Tensor sum = old == null ? (GradMode.isEnabled() ? g : g.detach()) : old.add(g);
         leaf.setGrad(GradMode.isEnabled() ? sum : sum.detach());
+        for (var h : postAccumulateHooks) h.accept(leaf);
         return new Tensor[0];
     }
 }

@@ -70,7 +70,7 @@ final class Engine {
                 Tensor[] grads = buffers.remove(node);
                 Tensor[] out = null;
                 if (grads != null) {
-                    grads = runPreHooks(node, grads);
+                    grads = node.runNodePreHooks(runPreHooks(node, grads));
                     List<Capture> caps = captures.get(node);
                     if (caps != null) for (Capture c : caps) captured[c.index()] = grads[c.slot()];
                     boolean skip = inputs != null && (node instanceof AccumulateGrad || !needed.contains(node));
@@ -80,7 +80,7 @@ final class Engine {
                                 if (grads[j] == null) grads[j] = Torch.zeros(node.outputShapes[j], node.outputDtypes[j]);
                             }
                         }
-                        out = call(node, grads);
+                        out = node.runPostHooks(call(node, grads), grads);
                         if (!keepGraph) node.release();
                     }
                 }

@@ -51,8 +51,14 @@ public final class ForwardAD {
         levels.pop();
     }
 
-    /** The innermost open level of this thread, or null. */
-    public static DualLevel currentLevel() { return LEVELS.get().peek(); }
+    /**
+     * The innermost open level of this thread that is in effect, or null. A level is out of effect while
+     * its own rules run (and while a custom Function's forward runs on its primals).
+     */
+    public static DualLevel currentLevel() {
+        for (DualLevel level : LEVELS.get()) if (Dispatcher.isActive(level.mode())) return level;
+        return null;
+    }
 
     /** {@code make_dual(tensor, tangent)} at the innermost open level. */
     public static Tensor makeDual(Tensor primal, Tensor tangent) { return makeDual(primal, tangent, currentLevel()); }
@@ -62,7 +68,7 @@ public final class ForwardAD {
      * at {@code level}. The tangent is used as is when its layout is the primal's, else copied into one.
      */
     public static Tensor makeDual(Tensor primal, Tensor tangent, DualLevel level) {
-        if (level == null || !level.isOpen()) {
+        if (level == null || !level.isOpen() || !Dispatcher.isActive(level.mode())) {
             throw new TorchException("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
                     + "enter_dual_level() first.");
         }
@@ -102,7 +108,7 @@ public final class ForwardAD {
      * (tangents at other levels stay); the tangent is null when {@code t} carries none there.
      */
     public static UnpackedDual unpackDual(Tensor t, DualLevel level) {
-        Tensor tangent = level.isOpen() ? Tangents.get(t, level) : null;
+        Tensor tangent = level.isOpen() && Dispatcher.isActive(level.mode()) ? Tangents.get(t, level) : null;
         if (tangent == null) return new UnpackedDual(t, null);
         Tensor primal = Dispatcher.withModesBelow(level.mode(), () -> ShapeOps.view(t, t.shape()));
         return new UnpackedDual(primal, tangent);

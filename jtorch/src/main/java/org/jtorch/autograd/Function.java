@@ -42,8 +42,10 @@ public abstract class Function {
     protected abstract Tensor[] backward(Ctx ctx, Tensor... grads);
 
     /**
-     * {@code jvp}: output tangents from input tangents (one per forward argument), for forward-mode AD.
-     * Optional; the default refuses, as PyTorch does for a Function without {@code jvp}.
+     * {@code jvp}: output tangents (one per output, null = zero) from input tangents (one per forward
+     * argument, null for arguments without one), for forward-mode AD; used when a dual tensor reaches the
+     * function. Optional; the default refuses, as PyTorch does for a Function without {@code jvp}.
+     * An output modified in place ({@link Ctx#markDirty}) should get its input's tangent updated in place.
      */
     protected Tensor[] jvp(Ctx ctx, Tensor... tangents) {
         throw new TorchException("You must implement the jvp function for custom autograd.Function to use it with forward mode AD.");
@@ -76,13 +78,54 @@ public abstract class Function {
         Ctx ctx = new Ctx(needs);
         // Edges are taken before forward: an input that forward modifies in place gets the new node as history.
         FunctionNode.Inputs inputs = any ? FunctionNode.Inputs.of(frozen, needs) : null;
+        DualLevel level = ForwardAD.currentLevel();
+        Tensor[] tangents = level == null ? null : tangentsOf(frozen, level);
         Tensor[] outs;
         try (GradMode.Scope off = GradMode.set(false)) {
-            outs = forward(ctx, frozen);
+            // With dual inputs, forward sees plain values: the tangents come from jvp, as in PyTorch.
+            outs = tangents == null ? forward(ctx, frozen)
+                    : org.jtorch.dispatch.Dispatcher.withModesBelow(level.mode(), () -> forward(ctx, frozen));
         }
         if (outs == null) throw new TorchException(name() + ": forward must return a Tensor[]");
         for (Tensor o : outs) if (o == null) throw new TorchException(name() + ": forward returned a null output");
+        if (tangents != null) attachTangents(ctx, level, tangents, outs);
         return inputs == null ? outs : FunctionNode.attach(this, ctx, inputs, outs);
+    }
+
+    /** Per forward argument, its tangent at {@code level} (null for non-tensors and plain tensors); null if none has one. */
+    private static Tensor[] tangentsOf(Object[] args, DualLevel level) {
+        Tensor[] tangents = new Tensor[args.length];
+        boolean any = false;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i] instanceof Tensor t && (tangents[i] = Tangents.get(t, level)) != null) any = true;
+        }
+        return any ? tangents : null;
+    }
+
+    /**
+     * Runs {@link #jvp} (below the level, so its ops are differentiable for the levels outside) and gives
+     * each differentiable output its tangent; an output modified in place keeps its tangent object, updated.
+     */
+    private void attachTangents(Ctx ctx, DualLevel level, Tensor[] tangents, Tensor[] outs) {
+        Tensor[] outTangents = org.jtorch.dispatch.Dispatcher.withModesBelow(level.mode(), () -> jvp(ctx, tangents.clone()));
+        if (outTangents == null || outTangents.length != outs.length) {
+            throw new TorchException(name() + ": jvp must return one tangent per output (" + outs.length + "), got "
+                    + (outTangents == null ? "null" : String.valueOf(outTangents.length)));
+        }
+        for (int j = 0; j < outs.length; j++) {
+            Tensor o = outs[j], t = outTangents[j];
+            if (t == null || ctx.isNonDifferentiable(o) || !(o.isFloatingPoint() || o.isComplex())) continue;
+            if (!java.util.Arrays.equals(t.shapeRef(), o.shapeRef())) {
+                throw new TorchException(name() + ": jvp returned a tangent of shape " + java.util.Arrays.toString(t.shapeRef())
+                        + " for output " + j + " of shape " + java.util.Arrays.toString(o.shapeRef()));
+            }
+            Tensor existing = Tangents.get(o, level);
+            if (existing != null && existing != t) {
+                org.jtorch.dispatch.Dispatcher.withModesBelow(level.mode(), () -> existing.copy_(t));
+            } else if (existing == null) {
+                Tangents.set(o, level, t);
+            }
+        }
     }
 
     /** Runs {@link #backward} as the node does; {@link OnceDifferentiable} overrides it. */

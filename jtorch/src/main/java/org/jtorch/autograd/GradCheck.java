@@ -9,24 +9,37 @@ import org.jtorch.Torch;
 import org.jtorch.TorchException;
 
 /**
- * {@code torch.autograd.gradcheck}/{@code gradgradcheck}: compares the analytical Jacobian (one VJP
- * per output element) with central finite differences, entry by entry:
- * {@code |analytic - numeric| <= atol + rtol * |numeric|}. Real inputs; use float64.
+ * {@code torch.autograd.gradcheck}/{@code gradgradcheck}: compares the analytical Jacobian with central
+ * finite differences, entry by entry: {@code |analytic - numeric| <= atol + rtol * |numeric|}. The
+ * analytical Jacobian comes from reverse mode (one VJP per output element, {@code checkBackwardAd}, on by
+ * default) and/or forward mode (one JVP per input element, {@code checkForwardAd}, off by default as in
+ * PyTorch). Real inputs; use float64.
  */
 public final class GradCheck {
     private GradCheck() {}
 
-    /** PyTorch's defaults: eps 1e-6, atol 1e-5, rtol 1e-3. */
-    public record Options(double eps, double atol, double rtol, boolean raiseException) {
+    /** PyTorch's defaults: eps 1e-6, atol 1e-5, rtol 1e-3, check_forward_ad=False, check_backward_ad=True. */
+    public record Options(double eps, double atol, double rtol, boolean raiseException, boolean checkForwardAd,
+                          boolean checkBackwardAd) {
+        public Options(double eps, double atol, double rtol, boolean raiseException) {
+            this(eps, atol, rtol, raiseException, false, true);
+        }
+
         public static Options defaults() { return new Options(1e-6, 1e-5, 1e-3, true); }
 
-        public Options eps(double v) { return new Options(v, atol, rtol, raiseException); }
+        public Options eps(double v) { return new Options(v, atol, rtol, raiseException, checkForwardAd, checkBackwardAd); }
 
-        public Options atol(double v) { return new Options(eps, v, rtol, raiseException); }
+        public Options atol(double v) { return new Options(eps, v, rtol, raiseException, checkForwardAd, checkBackwardAd); }
 
-        public Options rtol(double v) { return new Options(eps, atol, v, raiseException); }
+        public Options rtol(double v) { return new Options(eps, atol, v, raiseException, checkForwardAd, checkBackwardAd); }
 
-        public Options raiseException(boolean v) { return new Options(eps, atol, rtol, v); }
+        public Options raiseException(boolean v) { return new Options(eps, atol, rtol, v, checkForwardAd, checkBackwardAd); }
+
+        /** {@code check_forward_ad}: also compare the Jacobian that forward-mode AD (JVPs) gives. */
+        public Options checkForwardAd(boolean v) { return new Options(eps, atol, rtol, raiseException, v, checkBackwardAd); }
+
+        /** {@code check_backward_ad}: compare the Jacobian that reverse mode (VJPs) gives. */
+        public Options checkBackwardAd(boolean v) { return new Options(eps, atol, rtol, raiseException, checkForwardAd, v); }
     }
 
     /** Raised when the Jacobians disagree ({@code GradcheckError}). */
@@ -42,31 +55,75 @@ public final class GradCheck {
         }
         Tensor out = fn.apply(inputs);
         int outN = Math.toIntExact(out.numel());
-        List<double[][]> analytic = new ArrayList<>(); // per input: [outN][inN]
+        List<double[][]> numeric = new ArrayList<>(); // per input: [outN][inN]
+        for (int i = 0; i < inputs.size(); i++) {
+            double[] x = inputs.get(i).detach().toDoubleArray();
+            double[][] num = new double[outN][x.length];
+            for (int k = 0; k < x.length; k++) {
+                double[] plus = perturbed(fn, inputs, i, x, k, o.eps()), minus = perturbed(fn, inputs, i, x, k, -o.eps());
+                for (int j = 0; j < outN; j++) num[j][k] = (plus[j] - minus[j]) / (2 * o.eps());
+            }
+            numeric.add(num);
+        }
+        if (o.checkBackwardAd() && !compare(reverseJacobian(out, inputs), numeric, "", o)) return false;
+        return !o.checkForwardAd() || compare(forwardJacobian(fn, inputs, outN), numeric, " (forward AD)", o);
+    }
+
+    /** One VJP per output element: row j of each input's Jacobian. */
+    private static List<double[][]> reverseJacobian(Tensor out, List<Tensor> inputs) {
+        int outN = Math.toIntExact(out.numel());
+        List<double[][]> analytic = new ArrayList<>();
         for (Tensor in : inputs) analytic.add(new double[outN][Math.toIntExact(in.numel())]);
-        if (out.requiresGrad()) {
-            for (int j = 0; j < outN; j++) {
-                double[] seed = new double[outN];
-                seed[j] = 1;
-                Tensor g = Torch.tensor(seed, DType.FLOAT64, outN).to(out.dtype()).reshape(out.shape());
-                List<Tensor> grads = Autograd.grad(List.of(out), inputs,
-                        Autograd.GradOptions.defaults().gradOutputs(List.of(g)).retainGraph(true).allowUnused(true));
-                for (int i = 0; i < inputs.size(); i++) {
-                    if (grads.get(i) != null) analytic.get(i)[j] = grads.get(i).toDoubleArray();
-                }
+        if (!out.requiresGrad()) return analytic;
+        for (int j = 0; j < outN; j++) {
+            double[] seed = new double[outN];
+            seed[j] = 1;
+            Tensor g = Torch.tensor(seed, DType.FLOAT64, outN).to(out.dtype()).reshape(out.shape());
+            List<Tensor> grads = Autograd.grad(List.of(out), inputs,
+                    Autograd.GradOptions.defaults().gradOutputs(List.of(g)).retainGraph(true).allowUnused(true));
+            for (int i = 0; i < inputs.size(); i++) {
+                if (grads.get(i) != null) analytic.get(i)[j] = grads.get(i).toDoubleArray();
             }
         }
+        return analytic;
+    }
+
+    /** One JVP per input element (a unit tangent at a fresh dual level): column k of each input's Jacobian. */
+    private static List<double[][]> forwardJacobian(Function<List<Tensor>, Tensor> fn, List<Tensor> inputs, int outN) {
+        List<double[][]> analytic = new ArrayList<>();
         for (int i = 0; i < inputs.size(); i++) {
             Tensor in = inputs.get(i);
-            double[] x = in.detach().toDoubleArray();
-            int inN = x.length;
+            int inN = Math.toIntExact(in.numel());
+            double[][] jac = new double[outN][inN];
             for (int k = 0; k < inN; k++) {
-                double[] plus = perturbed(fn, inputs, i, x, k, o.eps()), minus = perturbed(fn, inputs, i, x, k, -o.eps());
-                for (int j = 0; j < outN; j++) {
-                    double numeric = (plus[j] - minus[j]) / (2 * o.eps());
-                    double a = analytic.get(i)[j][k];
-                    if (!(Math.abs(a - numeric) <= o.atol() + o.rtol() * Math.abs(numeric))) {
-                        String msg = "Jacobian mismatch for output 0 with respect to input " + i + ",\nnumerical:" + numeric
+                double[] unit = new double[inN];
+                unit[k] = 1;
+                try (DualLevel level = ForwardAD.dualLevel()) {
+                    List<Tensor> args = new ArrayList<>(inputs.size());
+                    for (int j = 0; j < inputs.size(); j++) {
+                        Tensor x = inputs.get(j).detach().requiresGrad(true);
+                        if (j == i) x = ForwardAD.makeDual(x, Torch.tensor(unit, DType.FLOAT64, inN).to(in.dtype()).reshape(in.shape()), level);
+                        args.add(x);
+                    }
+                    Tensor tangent = ForwardAD.unpackDual(fn.apply(args), level).tangent();
+                    if (tangent == null) continue;
+                    double[] col = tangent.toDoubleArray();
+                    for (int j = 0; j < outN; j++) jac[j][k] = col[j];
+                }
+            }
+            analytic.add(jac);
+        }
+        return analytic;
+    }
+
+    private static boolean compare(List<double[][]> analytic, List<double[][]> numeric, String mode, Options o) {
+        for (int i = 0; i < numeric.size(); i++) {
+            double[][] num = numeric.get(i), an = analytic.get(i);
+            for (int j = 0; j < num.length; j++) {
+                for (int k = 0; k < num[j].length; k++) {
+                    double a = an[j][k], n = num[j][k];
+                    if (!(Math.abs(a - n) <= o.atol() + o.rtol() * Math.abs(n))) {
+                        String msg = "Jacobian mismatch for output 0 with respect to input " + i + mode + ",\nnumerical:" + n
                                 + "\nanalytical:" + a + "\n(at output element " + j + ", input element " + k + ")";
                         if (o.raiseException()) throw new GradcheckError(msg);
                         return false;
@@ -112,5 +169,31 @@ public final class GradCheck {
             return flat.size() == 1 ? flat.get(0) : Torch.cat(flat);
         };
         return check(vjp, inputs, o);
+    }
+
+    /**
+     * Forward-over-forward: checks the derivatives of {@code x ↦ J(x)·v} (a JVP, itself computed with
+     * forward AD, for a fixed random-looking tangent {@code v}) with forward AD against finite differences,
+     * i.e. second derivatives through nested dual levels ({@code jvp(jvp(f))}), which gradgradcheck's
+     * reverse-over-reverse does not exercise.
+     */
+    public static boolean checkSecondOrderForward(Function<List<Tensor>, Tensor> fn, List<Tensor> inputs, Options o) {
+        List<Tensor> tangents = new ArrayList<>();
+        for (Tensor in : inputs) {
+            int n = Math.toIntExact(in.numel());
+            double[] v = new double[n];
+            for (int i = 0; i < n; i++) v[i] = 0.5 + Math.sin(1.3 * i + 0.7 * tangents.size() + 0.2);
+            tangents.add(Torch.tensor(v, DType.FLOAT64, n).to(in.dtype()).reshape(in.shape()));
+        }
+        Function<List<Tensor>, Tensor> jvp = xs -> {
+            try (DualLevel level = ForwardAD.dualLevel()) {
+                List<Tensor> duals = new ArrayList<>();
+                for (int i = 0; i < xs.size(); i++) duals.add(ForwardAD.makeDual(xs.get(i), tangents.get(i), level));
+                Tensor t = ForwardAD.unpackDual(fn.apply(duals), level).tangent();
+                if (t == null) throw new GradcheckError("checkSecondOrderForward: the output does not depend on the inputs");
+                return t;
+            }
+        };
+        return check(jvp, inputs, o.checkForwardAd(true));
     }
 }

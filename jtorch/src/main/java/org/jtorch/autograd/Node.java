@@ -31,6 +31,11 @@ public abstract class Node {
     /** retain_grad hooks run after every other hook, so {@code .grad} shows the final gradient (PyTorch ≥ 2.0). */
     private List<PreHook> retainHooks;
 
+    /** {@code register_prehook} hooks: see (and may replace) the output gradients before the node runs. */
+    private List<java.util.function.UnaryOperator<Tensor[]>> nodePreHooks;
+    /** {@code register_hook} hooks: see (and may replace) the input gradients the node produced. */
+    private List<java.util.function.BinaryOperator<Tensor[]>> postHooks;
+
     /** A hook on the gradient arriving at output {@code outputNr} of this node. */
     record PreHook(int outputNr, UnaryOperator<Tensor> fn) {}
 
@@ -71,6 +76,56 @@ public abstract class Node {
 
     /** The edges to the next nodes ({@code grad_fn.next_functions}). */
     public List<Edge> nextFunctions() { return java.util.Arrays.asList(next.clone()); }
+
+    /**
+     * {@code Node.register_prehook(fn)}: {@code fn(gradOutputs)} runs before the node (after the tensor hooks of
+     * its outputs) and may return replacement output gradients (null keeps them). Entries may be null.
+     */
+    public synchronized RemovableHandle registerPrehook(java.util.function.UnaryOperator<Tensor[]> fn) {
+        if (nodePreHooks == null) nodePreHooks = new java.util.concurrent.CopyOnWriteArrayList<>();
+        nodePreHooks.add(fn);
+        return new RemovableHandle(() -> nodePreHooks.remove(fn));
+    }
+
+    /**
+     * {@code Node.register_hook(fn)}: {@code fn(gradInputs, gradOutputs)} runs after the node and may return
+     * replacement input gradients (null keeps them), one per forward tensor input.
+     */
+    public synchronized RemovableHandle registerHook(java.util.function.BinaryOperator<Tensor[]> fn) {
+        if (postHooks == null) postHooks = new java.util.concurrent.CopyOnWriteArrayList<>();
+        postHooks.add(fn);
+        return new RemovableHandle(() -> postHooks.remove(fn));
+    }
+
+    Tensor[] runNodePreHooks(Tensor[] grads) {
+        if (nodePreHooks == null) return grads;
+        for (var h : nodePreHooks) {
+            Tensor[] r = h.apply(grads.clone());
+            if (r != null) {
+                if (r.length != grads.length) {
+                    throw new TorchException("hook '" + name() + "' has returned an incorrect number of values (got " + r.length
+                            + ", but expected " + grads.length + ")");
+                }
+                grads = r;
+            }
+        }
+        return grads;
+    }
+
+    Tensor[] runPostHooks(Tensor[] gradInputs, Tensor[] gradOutputs) {
+        if (postHooks == null) return gradInputs;
+        for (var h : postHooks) {
+            Tensor[] r = h.apply(gradInputs == null ? new Tensor[next.length] : gradInputs.clone(), gradOutputs.clone());
+            if (r != null) {
+                if (r.length != next.length) {
+                    throw new TorchException("hook '" + name() + "' has returned an incorrect number of values (got " + r.length
+                            + ", but expected " + next.length + ")");
+                }
+                gradInputs = r;
+            }
+        }
+        return gradInputs;
+    }
 
     void addPreHook(int outputNr, UnaryOperator<Tensor> fn) {
         if (preHooks == null) preHooks = new ArrayList<>();

@@ -82,6 +82,12 @@ public final class Dispatcher {
         };
     }
 
+    /** Whether {@code mode} is on this thread's stack (a mode is off it while lowered by {@link #withModesBelow}). */
+    public static boolean isActive(Mode mode) {
+        for (Mode m : MODES.get()) if (m == mode) return true;
+        return false;
+    }
+
     /**
      * Runs {@code body} with only the modes below {@code mode} active (functorch's "lower the level"): an
      * interpreter computing its rule with ops must not see those ops itself. {@code mode} must be on the stack.

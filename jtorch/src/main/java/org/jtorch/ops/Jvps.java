@@ -15,20 +15,29 @@ public final class Jvps {
     private Jvps() {}
 
     /**
-     * {@code auto_linear}: for an op linear in its floating/complex tensor arguments (views, shape ops,
-     * joins, sums, gathers, scatters), the tangent is the op applied to the tangents; inputs without a
-     * tangent contribute zeros and integer or bool tensors (indices, masks) keep their values.
+     * {@code auto_linear}: for an op linear in its data arguments (views, shape ops, joins, sums, gathers,
+     * scatters), the tangent is the op applied to the tangents. Data inputs without a tangent, integer data
+     * inputs (a promoted {@code cat}) and wrapped scalars in tensor positions ({@code where(c, 1.5, x)})
+     * contribute zeros; index, mask and condition arguments (by their schema names) keep their values.
      */
     public static OpDef.Jvp linear(OpDef op) {
+        boolean[] data = dataArguments(op.schema());
         return (a, o, t) -> {
             Object[] args = a.clone();
             int k = 0;
             for (int i = 0; i < args.length; i++) {
-                if (args[i] instanceof Tensor x) args[i] = tangentOrZero(x, t[k++]);
-                else if (args[i] instanceof Tensor[] xs) {
+                boolean isData = i >= data.length || data[i];
+                if (args[i] instanceof Tensor x) {
+                    Tensor tangent = t[k++];
+                    if (isData) args[i] = tangent != null ? tangent : Torch.zerosLike(x);
+                } else if (args[i] instanceof Tensor[] xs) {
                     Tensor[] ts = new Tensor[xs.length];
-                    for (int j = 0; j < xs.length; j++, k++) ts[j] = xs[j] == null ? null : tangentOrZero(xs[j], t[k]);
+                    for (int j = 0; j < xs.length; j++, k++) {
+                        ts[j] = xs[j] == null || !isData ? xs[j] : t[k] != null ? t[k] : Torch.zerosLike(xs[j]);
+                    }
                     args[i] = ts;
+                } else if (isData && i < data.length && (args[i] instanceof Number || args[i] instanceof Scalar)) {
+                    args[i] = 0L; // a wrapped scalar where the schema has a Tensor: a constant
                 }
             }
             Object r = Dispatcher.call(op, args);
@@ -36,9 +45,28 @@ public final class Jvps {
         };
     }
 
-    private static Tensor tangentOrZero(Tensor x, Tensor tangent) {
-        if (!(x.isFloatingPoint() || x.isComplex())) return x;
-        return tangent != null ? tangent : Torch.zerosLike(x);
+    private static final java.util.Set<String> NOT_DATA = java.util.Set.of("index", "indices", "mask", "condition", "repeats");
+
+    /** Per schema argument: whether it is a tensor that carries data (not an index, mask or condition). */
+    private static boolean[] dataArguments(String schema) {
+        String params = schema.substring(schema.indexOf('(') + 1, schema.lastIndexOf(") ->"));
+        java.util.List<Boolean> data = new java.util.ArrayList<>();
+        for (String p : params.split(",")) {
+            String q = p.trim();
+            if (q.equals("*") || q.isEmpty()) continue;
+            int eq = q.indexOf('=');
+            if (eq >= 0) q = q.substring(0, eq).trim();
+            int sp = q.lastIndexOf(' ');
+            if (sp < 0) {
+                data.add(false);
+                continue;
+            }
+            String type = q.substring(0, sp), name = q.substring(sp + 1);
+            data.add(type.startsWith("Tensor") && !NOT_DATA.contains(name));
+        }
+        boolean[] r = new boolean[data.size()];
+        for (int i = 0; i < r.length; i++) r[i] = data.get(i);
+        return r;
     }
 
     /**
@@ -111,6 +139,7 @@ public final class Jvps {
             Tensor[] ones = new Tensor[o.length];
             for (int j = 0; j < o.length; j++) ones[j] = o[j].isFloatingPoint() || o[j].isComplex() ? Torch.onesLike(o[j]) : Torch.zerosLike(o[j]);
             Tensor d = InputMask.with(new boolean[] {true}, () -> op.vjp().apply(a, o, ones))[0];
+            if (d == null) return new Tensor[o.length]; // a derivative that is zero wherever it exists (ord-0 norms)
             long[] dims = dimsArg < 0 ? null : (long[]) a[dimsArg];
             if (dims != null && dims.length == 0) dims = null;
             boolean keepdim = keepdimArg >= 0 && Boolean.TRUE.equals(a[keepdimArg]);

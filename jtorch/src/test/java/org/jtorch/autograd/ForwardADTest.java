@@ -156,4 +156,45 @@ class ForwardADTest {
             assertTrue(dtype.getMessage().contains("make_dual"));
         }
     }
+
+    /** exp with a hand-written backward and jvp; records whether forward saw a tangent. */
+    static final class ExpWithJvp extends Function {
+        boolean forwardSawTangent;
+
+        @Override
+        protected Tensor[] forward(Ctx ctx, Object... args) {
+            Tensor x = (Tensor) args[0];
+            forwardSawTangent = ForwardAD.unpackDual(x).tangent() != null;
+            Tensor y = x.exp();
+            ctx.saveForBackward(y);
+            return new Tensor[] {y};
+        }
+
+        @Override
+        protected Tensor[] backward(Ctx ctx, Tensor... grads) { return new Tensor[] {grads[0].mul(ctx.savedTensors()[0])}; }
+
+        @Override
+        protected Tensor[] jvp(Ctx ctx, Tensor... tangents) { return new Tensor[] {tangents[0].mul(ctx.savedTensors()[0])}; }
+    }
+
+    @Test
+    void customFunctionsUseTheirJvpAndForwardSeesPlainValues() {
+        try (DualLevel level = ForwardAD.dualLevel()) {
+            ExpWithJvp fn = new ExpWithJvp();
+            Tensor y = fn.apply(ForwardAD.makeDual(f64(0, 1), f64(2, 3)));
+            assertEquals(false, fn.forwardSawTangent);
+            assertArrayEquals(new double[] {2, 3 * Math.E}, ForwardAD.unpackDual(y).tangent().toDoubleArray(), 1e-12);
+            // without a jvp: PyTorch's error; without dual inputs: no jvp needed
+            Function noJvp = new Function() {
+                @Override
+                protected Tensor[] forward(Ctx ctx, Object... args) { return new Tensor[] {((Tensor) args[0]).mul(2L)}; }
+
+                @Override
+                protected Tensor[] backward(Ctx ctx, Tensor... grads) { return new Tensor[] {grads[0].mul(2L)}; }
+            };
+            assertArrayEquals(new double[] {2}, noJvp.apply(f64(1)).toDoubleArray(), 0);
+            TorchException e = assertThrows(TorchException.class, () -> noJvp.apply(ForwardAD.makeDual(f64(1), f64(1))));
+            assertTrue(e.getMessage().contains("You must implement the jvp function for custom autograd.Function to use it with forward mode AD."));
+        }
+    }
 }

@@ -1,0 +1,88 @@
+package org.jtorch.autograd;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.jtorch.Tensor;
+import org.jtorch.Torch;
+import org.jtorch.TorchException;
+import org.junit.jupiter.api.Test;
+
+/** Post-accumulate-grad hooks on leaves and pre/post hooks on graph nodes, as in PyTorch. */
+class NodeHooksTest {
+    private static Tensor leaf(double... v) { return Torch.tensor(v).requiresGrad(true); }
+
+    @Test
+    void postAccumulateGradHooksSeeTheUpdatedGrad() {
+        Tensor x = leaf(1, 2);
+        List<double[]> seen = new ArrayList<>();
+        RemovableHandle h = x.registerPostAccumulateGradHook(p -> seen.add(p.grad().toDoubleArray()));
+        x.mul(2L).sum().backward();
+        x.mul(3L).sum().backward(); // accumulates: the hook sees 2 + 3
+        assertArrayEquals(new double[] {2, 2}, seen.get(0), 0);
+        assertArrayEquals(new double[] {5, 5}, seen.get(1), 0);
+        h.remove();
+        x.sum().backward();
+        assertEquals(2, seen.size());
+        // an optimizer step inside backward, the hook's intended use
+        Tensor w = leaf(1, 1);
+        w.registerPostAccumulateGradHook(p -> {
+            try (var off = Torch.noGrad()) {
+                p.sub_(p.grad().mul(0.5));
+            }
+            p.setGrad(null);
+        });
+        w.mul(Torch.tensor(new double[] {2, 4})).sum().backward();
+        assertArrayEquals(new double[] {0, -1}, w.detach().toDoubleArray(), 0);
+        assertEquals(null, w.grad());
+    }
+
+    @Test
+    void postAccumulateGradHooksRefuseNonLeavesAndTensorsWithoutGrad() {
+        TorchException nonLeaf = assertThrows(TorchException.class, () -> leaf(1).mul(2L).registerPostAccumulateGradHook(p -> {}));
+        assertTrue(nonLeaf.getMessage().contains("post accumulate grad hooks cannot be registered on non-leaf tensors"));
+        TorchException noGrad = assertThrows(TorchException.class, () -> Torch.tensor(new double[] {1}).registerPostAccumulateGradHook(p -> {}));
+        assertTrue(noGrad.getMessage().contains("cannot register a hook on a tensor that doesn't require gradient"));
+    }
+
+    @Test
+    void nodePrehookReplacesTheOutputGradientBeforeTheNodeRuns() {
+        Tensor x = leaf(1, 2);
+        Tensor y = x.mul(3L);
+        y.gradFn().registerPrehook(g -> new Tensor[] {g[0].mul(2L)});
+        y.sum().backward();
+        assertArrayEquals(new double[] {6, 6}, x.grad().toDoubleArray(), 0);
+    }
+
+    @Test
+    void nodeHookSeesBothSidesAndMayReplaceTheInputGradients() {
+        Tensor a = leaf(1, 2), b = leaf(3, 4);
+        Tensor y = a.mul(b);
+        List<Tensor[]> outputsSeen = new ArrayList<>();
+        RemovableHandle h = y.gradFn().registerHook((gradInputs, gradOutputs) -> {
+            outputsSeen.add(gradOutputs);
+            return new Tensor[] {gradInputs[0].mul(10L), gradInputs[1]};
+        });
+        y.sum().backward(null, true, false);
+        assertArrayEquals(new double[] {30, 40}, a.grad().toDoubleArray(), 0);
+        assertArrayEquals(new double[] {1, 2}, b.grad().toDoubleArray(), 0);
+        assertArrayEquals(new double[] {1, 1}, outputsSeen.get(0)[0].toDoubleArray(), 0);
+        h.remove();
+        a.setGrad(null);
+        y.sum().backward();
+        assertArrayEquals(new double[] {3, 4}, a.grad().toDoubleArray(), 0);
+    }
+
+    @Test
+    void aHookReturningTheWrongNumberOfGradientsIsRefused() {
+        Tensor x = leaf(1);
+        Tensor y = x.mul(2L);
+        y.gradFn().registerHook((gi, go) -> new Tensor[] {gi[0], gi[0]});
+        TorchException e = assertThrows(TorchException.class, () -> y.sum().backward());
+        assertTrue(e.getMessage().contains("has returned an incorrect number of values (got 2, but expected 1)"), e.getMessage());
+    }
+}

@@ -1,0 +1,284 @@
+package org.jtorch.ops;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.jtorch.DType;
+import org.jtorch.Device;
+import org.jtorch.Tensor;
+import org.jtorch.Torch;
+import org.jtorch.autograd.Autograd;
+import org.jtorch.autograd.DualLevel;
+import org.jtorch.autograd.ForwardAD;
+import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.internal.Shapes;
+import org.jtorch.testing.OpDb;
+import org.jtorch.testing.OpInfo;
+import org.jtorch.testing.SampleInputs;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Forward AD equals reverse mode on every differentiable op of the table (ARCHITECTURE.md, Tests): for
+ * random tangents {@code v} of the floating inputs and random cotangents {@code u} of the floating
+ * outputs, {@code Re<u, J v>} from the JVP rules equals {@code Re<Jᴴ u, v>} from the VJP rules (the
+ * adjoint identity, with PyTorch's conjugate-Wirtinger convention for complex), in float64 and complex128.
+ * Samples the op (or its backward) refuses are skipped: the other sweeps check refusals.
+ */
+class ForwardAdSweepTest {
+    /** The random family's values differ per call, so the two modes would not see the same function. */
+    private static final Set<OpDef> RANDOM = randomOps();
+
+    private static Set<OpDef> randomOps() {
+        Set<OpDef> ops = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        for (Field f : RandomOps.class.getFields()) {
+            if (Modifier.isStatic(f.getModifiers()) && f.getType() == OpDef.class) {
+                try {
+                    ops.add((OpDef) f.get(null));
+                } catch (IllegalAccessException e) {
+                    throw new AssertionError(e);
+                }
+            }
+        }
+        return ops;
+    }
+
+    /**
+     * Samples where the two modes differ for a reason outside the rules, by "op/sample" or "op/dtype/sample": the reason. The
+     * list only shrinks: a listed sample that starts to agree fails until it is removed.
+     */
+    private static final Map<String, String> KNOWN = Map.of(
+            "scatter.src/dim1-smaller", "duplicate indices: the forward keeps one source element per place, PyTorch's backward "
+                    + "(grad.gather) sends the gradient to every source that went there; PyTorch's own JVP and VJP differ alike",
+            "scatter.src/transposed", "duplicate indices (as dim1-smaller)",
+            "sum.dim_IntList/complex128/dtype-float64", "sum(complex, dtype=float64) computes |z| where PyTorch takes the real part "
+                    + "(the reduction kernel's complex-to-real cast), while the VJP follows PyTorch",
+            "mean.dim/complex128/dtype-float64", "mean(complex, dtype=float64): the same complex-to-real cast as sum");
+
+    private static boolean swept(OpDef op) {
+        return op.isDifferentiable() && !RANDOM.contains(op) && (op.compositeFn() != null || op.vjp() != null);
+    }
+
+    @TestFactory
+    Stream<DynamicTest> opDbForwardEqualsReverse() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (OpDb.Entry e : OpDb.ALL) {
+            if (!swept(e.op())) continue;
+            for (DType dtype : List.of(DType.FLOAT64, DType.COMPLEX128)) {
+                if (!e.dtypes().contains(dtype)) continue;
+                for (OpDb.Sample s : e.samples()) {
+                    if (s.knownBug() != null) continue;
+                    String name = e.name() + "/" + dtype.pyName() + "/" + s.label();
+                    String known = KNOWN.getOrDefault(name, KNOWN.get(e.name() + "/" + s.label()));
+                    Runnable run = () -> check(e.op(), s.args().build(SampleInputs.on(dtype, Device.CPU)));
+                    tests.add(DynamicTest.dynamicTest(name, () -> named(name, known == null ? run : () -> expectDisagreement(known, run))));
+                }
+            }
+        }
+        return tests.stream();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> pointwiseForwardEqualsReverse() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (OpInfo info : PointwiseOpTableTest.table()) {
+            if (!swept(info.op())) continue;
+            for (DType dtype : List.of(DType.FLOAT64, DType.COMPLEX128)) {
+                for (OpInfo.Sample s : OpInfo.pointwiseSamples(info.arity())) {
+                    String name = info.name() + "/" + dtype.pyName() + "/" + s.label();
+                    tests.add(DynamicTest.dynamicTest(name, () -> named(name, () -> {
+                        Tensor[] ts = new Tensor[s.shapes().length];
+                        for (int i = 0; i < ts.length; i++) ts[i] = inDomain(info.name(), s.shapes()[i], dtype, i);
+                        Object[] probe = ts;
+                        checkCall(args -> info.call().apply(toTensors(args)), probe);
+                    })));
+                }
+            }
+        }
+        return tests.stream();
+    }
+
+    /** A listed sample: skipped while the modes disagree, a failure once they agree (remove it from the list). */
+    private static void expectDisagreement(String reason, Runnable check) {
+        try {
+            check.run();
+        } catch (AssertionError disagrees) {
+            Assumptions.abort("known: " + reason);
+        }
+        fail("forward and reverse now agree; remove the entry from KNOWN: " + reason);
+    }
+
+    /** Runs a check with the sample's name in its failure (the report shows dynamic tests by index only). */
+    private static void named(String name, Runnable check) {
+        try {
+            check.run();
+        } catch (org.opentest4j.TestAbortedException skipped) {
+            throw skipped;
+        } catch (AssertionError | RuntimeException failed) {
+            throw new AssertionError(name + ": " + failed, failed);
+        }
+    }
+
+    private static Tensor[] toTensors(Object[] args) {
+        Tensor[] ts = new Tensor[args.length];
+        for (int i = 0; i < ts.length; i++) ts[i] = (Tensor) args[i];
+        return ts;
+    }
+
+    /** Values in (0.1, 0.9) (and (1.1, 1.9) for acosh), away from every pointwise op's poles and branch cuts. */
+    private static Tensor inDomain(String op, long[] shape, DType dtype, int seed) {
+        int n = (int) Shapes.numel(shape);
+        double[] re = new double[n], im = new double[n];
+        for (int i = 0; i < n; i++) {
+            re[i] = 0.1 + ((i * 7 + seed * 3) % 11) * 0.08 + ("acosh".equals(op) ? 1 : 0);
+            im[i] = 0.1 + ((i * 5 + seed * 7 + 3) % 11) * 0.03;
+        }
+        Tensor r = Torch.tensor(re, DType.FLOAT64, n).reshape(shape);
+        return dtype.isComplex() ? Torch.complex(r, Torch.tensor(im, DType.FLOAT64, n).reshape(shape)) : r;
+    }
+
+    private static void check(OpDef op, Object[] args) {
+        checkCall(a -> Dispatcher.call(op, a), args);
+    }
+
+    @FunctionalInterface
+    private interface Call {
+        Object apply(Object[] args);
+    }
+
+    private static void checkCall(Call call, Object[] args) {
+        Object plain;
+        try {
+            plain = call.apply(args);
+        } catch (RuntimeException refused) {
+            Assumptions.abort("the op refuses this sample: " + refused.getMessage());
+            return;
+        }
+        List<Tensor> plainOuts = floatOutputs(plain);
+        Assumptions.assumeFalse(plainOuts.isEmpty(), "no floating output");
+        for (Tensor y : plainOuts) {
+            // 0/0, the variance of one element: the derivative there is not a number in either mode
+            Assumptions.assumeTrue(Torch.isfinite(y).all().item() != 0, "the output is not finite");
+        }
+        Random rnd = new Random(42);
+
+        // reverse: fresh leaves for the floating inputs
+        List<Tensor> leaves = new ArrayList<>();
+        Object[] revArgs = replaceFloats(args, x -> {
+            Tensor leaf = x.detach().requiresGrad(true);
+            leaves.add(leaf);
+            return leaf;
+        });
+        Assumptions.assumeFalse(leaves.isEmpty(), "no floating input");
+        List<Tensor> outs;
+        List<Tensor> us = new ArrayList<>();
+        List<Tensor> grads;
+        try {
+            outs = floatOutputs(call.apply(revArgs));
+            Tensor loss = null;
+            for (Tensor y : outs) {
+                Tensor u = random(y, rnd);
+                us.add(u);
+                if (!y.requiresGrad()) continue;
+                Tensor term = realPart(u.conj().mul(y)).sum();
+                loss = loss == null ? term : loss.add(term);
+            }
+            Assumptions.assumeTrue(loss != null, "no output depends on a floating input");
+            grads = Autograd.grad(List.of(loss), leaves, Autograd.GradOptions.defaults().allowUnused(true));
+        } catch (RuntimeException backwardRefused) {
+            Assumptions.abort("reverse mode refuses this sample: " + backwardRefused.getMessage());
+            return;
+        }
+
+        // forward: the same inputs made dual with random tangents
+        double fwd = 0, rev = 0;
+        try (DualLevel level = ForwardAD.dualLevel()) {
+            List<Tensor> tangents = new ArrayList<>();
+            Object[] dualArgs = replaceFloats(args, x -> {
+                Tensor d = ForwardAD.makeDual(x, random(x, rnd));
+                tangents.add(ForwardAD.unpackDual(d).tangent()); // in x's layout (expanded inputs share elements)
+                return d;
+            });
+            List<Tensor> dualOuts = floatOutputs(call.apply(dualArgs));
+            for (int j = 0; j < dualOuts.size(); j++) {
+                Tensor jt = ForwardAD.unpackDual(dualOuts.get(j)).tangent();
+                if (jt != null) fwd += dot(us.get(j), jt);
+            }
+            for (int i = 0; i < leaves.size(); i++) if (grads.get(i) != null) rev += dot(grads.get(i), tangents.get(i));
+        }
+        if (Double.isNaN(fwd) && Double.isNaN(rev)) return;
+        double tol = 1e-7 * (1 + Math.abs(fwd) + Math.abs(rev));
+        if (!(Math.abs(fwd - rev) <= tol)) fail("forward AD <u, J v> = " + fwd + " but reverse <J^H u, v> = " + rev);
+    }
+
+    /** {@code Re Σ conj(a) · b}. */
+    private static double dot(Tensor a, Tensor b) {
+        Tensor p = a.conj().mul(b);
+        return realPart(p).sum().item();
+    }
+
+    private static Tensor realPart(Tensor t) { return t.isComplex() ? Torch.real(t) : t; }
+
+    private static Tensor random(Tensor like, Random rnd) {
+        int n = (int) like.numel();
+        double[] re = new double[n], im = new double[n];
+        for (int i = 0; i < n; i++) {
+            re[i] = rnd.nextDouble() * 2 - 1;
+            im[i] = rnd.nextDouble() * 2 - 1;
+        }
+        Tensor r = Torch.tensor(re, DType.FLOAT64, n).reshape(like.shape());
+        Tensor t = like.isComplex() ? Torch.complex(r, Torch.tensor(im, DType.FLOAT64, n).reshape(like.shape())) : r;
+        return t.to(like.dtype());
+    }
+
+    private static Object[] replaceFloats(Object[] args, java.util.function.UnaryOperator<Tensor> f) {
+        Map<Tensor, Tensor> seen = new IdentityHashMap<>(); // an argument passed twice stays one input
+        Object[] out = args.clone();
+        for (int i = 0; i < out.length; i++) {
+            if (out[i] instanceof Tensor t && differentiable(t)) out[i] = seen.computeIfAbsent(t, f::apply);
+            else if (out[i] instanceof Tensor[] ts) {
+                Tensor[] c = ts.clone();
+                for (int k = 0; k < c.length; k++) if (c[k] != null && differentiable(c[k])) c[k] = seen.computeIfAbsent(c[k], f::apply);
+                out[i] = c;
+            }
+        }
+        return out;
+    }
+
+    private static boolean differentiable(Tensor t) {
+        return (t.dtype() == DType.FLOAT64 || t.dtype() == DType.COMPLEX128) && !t.isMeta();
+    }
+
+    private static List<Tensor> floatOutputs(Object result) {
+        List<Tensor> outs = new ArrayList<>();
+        if (result instanceof Tensor t) {
+            if (differentiable(t)) outs.add(t);
+        } else if (result instanceof Tensor[] ts) {
+            for (Tensor t : ts) if (t != null && differentiable(t)) outs.add(t);
+        } else if (result instanceof Record r) {
+            for (var c : r.getClass().getRecordComponents()) {
+                try {
+                    if (c.getAccessor().invoke(r) instanceof Tensor t && differentiable(t)) outs.add(t);
+                } catch (ReflectiveOperationException e) {
+                    throw new AssertionError(e);
+                }
+            }
+        }
+        return outs;
+    }
+
+    @org.junit.jupiter.api.Test
+    void theSweepSeesEveryOpWithAVjp() {
+        assertTrue(OpDb.ALL.stream().filter(e -> swept(e.op())).count() > 50);
+    }
+}
