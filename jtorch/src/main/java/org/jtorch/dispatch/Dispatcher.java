@@ -26,6 +26,21 @@ public final class Dispatcher {
     public interface Mode {
         /** Handles the op or passes it on with {@code next.call(op, args)}. */
         Object process(OpDef op, Object[] args, Next next);
+
+        /**
+         * Handles an in-place or {@code out=} call, whose results are written into {@code outs}. By default
+         * the mode sees it as {@link #process} returning the written outputs; a mode that must see or
+         * replace the destinations (vmap, whose outputs may be batched wrappers) overrides this.
+         */
+        default Object processOut(OpDef op, Tensor[] outs, Object[] args, NextOut next) {
+            return process(op, args, (o, a) -> next.call(o, outs, a));
+        }
+    }
+
+    /** The rest of an in-place or {@code out=} dispatch below a mode. */
+    @FunctionalInterface
+    public interface NextOut {
+        Object call(OpDef op, Tensor[] outs, Object[] args);
     }
 
     /** The rest of the dispatch below a mode. */
@@ -114,11 +129,16 @@ public final class Dispatcher {
             callOutBelowModes(op, outs, args);
             return;
         }
-        // Modes see the op and its arguments; the result they get back is the written outputs.
-        callMode(modes, modes.length - 1, op, args, (o, a) -> {
-            callOutBelowModes(o, outs, a);
+        // Modes see the op, its outputs and its arguments; the result they get back is the written outputs.
+        callOutMode(modes, modes.length - 1, op, outs, args);
+    }
+
+    private static Object callOutMode(Mode[] modes, int level, OpDef op, Tensor[] outs, Object[] args) {
+        if (level < 0) {
+            callOutBelowModes(op, outs, args);
             return outs.length == 1 ? outs[0] : outs;
-        });
+        }
+        return modes[level].processOut(op, outs, args, (o, w, a) -> callOutMode(modes, level - 1, o, w, a));
     }
 
     private static void callOutBelowModes(OpDef op, Tensor[] outs, Object[] args) {
