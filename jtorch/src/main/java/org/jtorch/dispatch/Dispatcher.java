@@ -37,7 +37,10 @@ public final class Dispatcher {
         }
     }
 
-    /** The rest of an in-place or {@code out=} dispatch below a mode. */
+    /**
+     * The rest of an in-place or {@code out=} dispatch below a mode. With {@code outs == null} it runs the plain
+     * (out-of-place) call below the mode instead, for modes that need helper ops while handling an out= call.
+     */
     @FunctionalInterface
     public interface NextOut {
         Object call(OpDef op, Tensor[] outs, Object[] args);
@@ -138,7 +141,8 @@ public final class Dispatcher {
             callOutBelowModes(op, outs, args);
             return outs.length == 1 ? outs[0] : outs;
         }
-        return modes[level].processOut(op, outs, args, (o, w, a) -> callOutMode(modes, level - 1, o, w, a));
+        return modes[level].processOut(op, outs, args, (o, w, a) -> w == null
+                ? callMode(modes, level - 1, o, a, Dispatcher::callBelowModes) : callOutMode(modes, level - 1, o, w, a));
     }
 
     private static void callOutBelowModes(OpDef op, Tensor[] outs, Object[] args) {

@@ -128,9 +128,18 @@ final class BatchRules {
         for (OpDef op : List.of(ReductionOps.SUM, ReductionOps.NANSUM, ReductionOps.PROD, ReductionOps.MEAN, ReductionOps.NANMEAN,
                 ReductionOps.AMAX, ReductionOps.AMIN, ReductionOps.VAR, ReductionOps.STD, ReductionOps.LOGSUMEXP, ReductionOps.ALL,
                 ReductionOps.ANY, ReductionOps.MAX_DIM, ReductionOps.MIN_DIM, ReductionOps.CUMSUM, ReductionOps.CUMPROD,
-                ReductionOps.SOFTMAX, ReductionOps.LOG_SOFTMAX, SortOps.CUMMAX, SortOps.CUMMIN, JoinOps.FLIP)) {
+                ReductionOps.SOFTMAX, ReductionOps.LOG_SOFTMAX, SortOps.CUMMAX, SortOps.CUMMIN)) {
             RULES.put(op, c -> dims(c, 1, false));
         }
+        RULES.put(JoinOps.FLIP, c -> {
+            c.logicalSpec();
+            long[] d = (long[]) c.args[1];
+            int r = ((Tensor) c.args[0]).dim();
+            if (r == 0) return c.wrap(c.call(IndexingOps.ALIAS, c.front(c.args[0])));
+            long[] s = new long[d.length];
+            for (int i = 0; i < d.length; i++) s[i] = Ctx.shift(d[i], r);
+            return c.wrap(c.call(JoinOps.FLIP, c.front(c.args[0]), s));
+        });
         RULES.put(ReductionOps.VECTOR_NORM, c -> dims(c, 2, false));
         RULES.put(ReductionOps.ARGMAX, c -> dims(c, 1, true));
         RULES.put(ReductionOps.ARGMIN, c -> dims(c, 1, true));
@@ -141,27 +150,30 @@ final class BatchRules {
         // views and shape ops
         RULES.put(ShapeOps.VIEW, BatchRules::view);
         RULES.put(ShapeOps.PERMUTE, c -> {
+            c.logicalSpec();
             long[] d = (long[]) c.args[1];
             int r = ((Tensor) c.args[0]).dim();
             long[] p = new long[d.length + 1];
             for (int i = 0; i < d.length; i++) p[i + 1] = Ctx.shift(d[i], r);
             return c.wrap(c.call(ShapeOps.PERMUTE, c.front(c.args[0]), p));
         });
-        RULES.put(ShapeOps.TRANSPOSE, c -> shifted(c, ((Tensor) c.args[0]).dim(), 1, 2));
+        RULES.put(ShapeOps.TRANSPOSE, c -> ((Tensor) c.args[0]).dim() == 0 ? zeroDimIdentity(c, 1, 2)
+                : shifted(c, ((Tensor) c.args[0]).dim(), 1, 2));
         RULES.put(ShapeOps.SELECT, c -> shifted(c, ((Tensor) c.args[0]).dim(), 1));
         RULES.put(ShapeOps.SLICE, c -> shifted(c, ((Tensor) c.args[0]).dim(), 1));
         RULES.put(ShapeOps.DIAGONAL, c -> shifted(c, ((Tensor) c.args[0]).dim(), 2, 3));
         RULES.put(ShapeOps.UNSQUEEZE, c -> shifted(c, ((Tensor) c.args[0]).dim() + 1, 1));
         RULES.put(ShapeOps.SQUEEZE, BatchRules::squeeze);
         RULES.put(ShapeOps.EXPAND, c -> {
+            c.logicalSpec();
             long[] size = (long[]) c.args[1];
             return c.wrap(c.call(ShapeOps.EXPAND, c.frontPadded(c.args[0], size.length), c.withBatch(size), c.args[2]));
         });
         RULES.put(IndexingOps.ALIAS, c -> c.wrap(c.call(IndexingOps.ALIAS, c.front(c.args[0]))));
         RULES.put(ComplexOps.VIEW_AS_REAL, c -> c.wrap(c.call(ComplexOps.VIEW_AS_REAL, c.front(c.args[0]))));
         RULES.put(ComplexOps.VIEW_AS_COMPLEX, c -> c.wrap(c.call(ComplexOps.VIEW_AS_COMPLEX, c.front(c.args[0]))));
-        RULES.put(JoinOps.TRIL, c -> c.wrap(c.call(JoinOps.TRIL, c.front(c.args[0]), c.args[1])));
-        RULES.put(JoinOps.TRIU, c -> c.wrap(c.call(JoinOps.TRIU, c.front(c.args[0]), c.args[1])));
+        RULES.put(JoinOps.TRIL, c -> c.logicalSpec() == null ? DECLINE : c.wrap(c.call(JoinOps.TRIL, c.front(c.args[0]), c.args[1])));
+        RULES.put(JoinOps.TRIU, c -> c.logicalSpec() == null ? DECLINE : c.wrap(c.call(JoinOps.TRIU, c.front(c.args[0]), c.args[1])));
         RULES.put(JoinOps.REPEAT, c -> {
             long[] reps = (long[]) c.args[1];
             if (reps.length < ((Tensor) c.args[0]).dim()) return DECLINE; // the meta rule's error, per example
@@ -173,7 +185,7 @@ final class BatchRules {
         RULES.put(JoinOps.ROLL, BatchRules::roll);
         RULES.put(JoinOps.CAT, BatchRules::cat);
         RULES.put(ArrangeOps.DIAG_EMBED, c -> shifted(c, ((Tensor) c.args[0]).dim() + 1, 2, 3));
-        RULES.put(ArrangeOps.PAD, c -> c.args[2] == null || c.args[2] == ArrangeOps.PadMode.CONSTANT
+        RULES.put(ArrangeOps.PAD, c -> c.logicalSpec() == null ? DECLINE : c.args[2] == null || c.args[2] == ArrangeOps.PadMode.CONSTANT
                 ? c.wrap(c.call(ArrangeOps.PAD, c.front(c.args[0]), c.args[1], c.args[2], c.args[3])) : DECLINE);
         RULES.put(ArrangeOps.REPEAT_INTERLEAVE_ALONG, BatchRules::repeatInterleaveAlong);
         RULES.put(ArrangeOps.REPEAT_INTERLEAVE_SELF_TENSOR, BatchRules::repeatInterleaveSelfTensor);
@@ -216,9 +228,19 @@ final class BatchRules {
         RULES.put(BackwardOps.SLICE_BACKWARD, c -> backwardOfSizes(c, 2));
         RULES.put(BackwardOps.DIAGONAL_BACKWARD, c -> backwardOfSizes(c, 3, 4));
         RULES.put(BackwardOps.VALUE_SELECTING_REDUCTION_BACKWARD, BatchRules::valueSelectingBackward);
-        RULES.put(BackwardOps.VALUE_SELECTING_REDUCTION_GATHER, c -> gatherLike(c, 0, 2));
+        RULES.put(BackwardOps.VALUE_SELECTING_REDUCTION_GATHER, c -> ((Tensor) c.args[0]).dim() == 0 ? DECLINE : gatherLike(c, 0, 2));
         RULES.put(PadBackwardOps.PAD_BACKWARD, c -> c.args[3] == null || "constant".equals(String.valueOf(c.args[3]).toLowerCase())
                 ? backwardOfSizes(c) : DECLINE);
+
+        // index_put copies self and writes into the copy: a batched write needs a batched copy
+        RULES.put(IndexingOps.INDEX_PUT, c -> {
+            boolean any = c.batched(2);
+            for (Tensor t : (Tensor[]) c.args[1]) any |= t != null && c.batched(t);
+            if (c.batched(0) || !any) return DECLINE;
+            Object[] a = c.args.clone();
+            a[0] = Batched.wrap(c.frontExpanded(c.args[0]), 0, c.level);
+            return c.op.compositeFn().apply(a);
+        });
 
         // data-dependent output shapes: refused, as PyTorch does
         for (OpDef op : List.of(IndexingOps.NONZERO, IndexingOps.NONZERO_NUMPY, IndexingOps.WHERE, IndexingOps.MASKED_SELECT,
@@ -334,6 +356,7 @@ final class BatchRules {
 
     /** A view/shape op on self whose dims at the given argument indices are shifted past the batch dim. */
     private static Object shifted(Ctx c, int rank, int... dimArgs) {
+        c.logicalSpec();
         Object[] a = c.args.clone();
         a[0] = c.front(c.args[0]);
         for (int i : dimArgs) a[i] = Ctx.shift(((Number) a[i]).longValue(), rank);
@@ -345,6 +368,7 @@ final class BatchRules {
         Tensor p = c.front(c.args[0]);
         long[] size = c.withBatch((long[]) c.args[1]);
         checkViewSize((Tensor) c.args[0], (long[]) c.args[1]);
+        c.logicalSpec();
         try {
             return c.wrap(c.call(ShapeOps.VIEW, p, size));
         } catch (TorchException e) {
@@ -368,9 +392,20 @@ final class BatchRules {
         if (!ok) throw new TorchException("shape '" + Arrays.toString(size) + "' is invalid for input of size " + n);
     }
 
+    /** transpose/squeeze of a 0-d example: dims -1 and 0 are accepted and nothing moves. */
+    private static Object zeroDimIdentity(Ctx c, int... dimArgs) {
+        for (int i : dimArgs) Ctx.shift(((Number) c.args[i]).longValue(), 0);
+        return c.wrap(c.call(IndexingOps.ALIAS, c.front(c.args[0])));
+    }
+
     private static Object squeeze(Ctx c) {
+        c.logicalSpec();
         Tensor self = (Tensor) c.args[0];
         long[] d = (long[]) c.args[1];
+        if (self.dim() == 0) {
+            if (d != null) for (long x : d) Ctx.shift(x, 0);
+            return c.wrap(c.call(IndexingOps.ALIAS, c.front(self)));
+        }
         long[] s;
         if (d == null) {
             long[] shape = self.shapeRef();
@@ -554,7 +589,8 @@ final class BatchRules {
     private static Object solve(Ctx c) {
         c.logicalSpec();
         Tensor a = (Tensor) c.args[0], b = (Tensor) c.args[1];
-        boolean vector = b.dim() == 1 || b.dim() == a.dim() - 1;
+        boolean vector = b.dim() == 1 || b.dim() == a.dim() - 1
+                && Arrays.equals(b.shapeRef(), Arrays.copyOf(a.shapeRef(), a.dim() - 1));
         if (vector && b.dim() != a.dim() - 1) return DECLINE;
         Tensor pa = c.frontExpanded(a), pb = c.frontExpanded(b);
         if (!vector) {
@@ -574,7 +610,7 @@ final class BatchRules {
         Object[] a = c.args.clone();
         for (int i : tensorArgs) {
             Tensor t = c.frontExpanded(c.args[i]);
-            if (rank == 0) t = c.unsqueeze(t, 1);
+            if (rank == 0 && ((Tensor) c.args[i]).dim() == 0) t = c.unsqueeze(t, 1);
             a[i] = t;
         }
         a[1] = Ctx.shift(((Number) c.args[1]).longValue(), rank);
@@ -601,7 +637,7 @@ final class BatchRules {
         view[(int) dim] = index.size(0);
         long[] full = p.shape();
         full[(int) dim] = index.size(0);
-        Tensor idx = c.expand(c.reshape(c.front(index), view), full);
+        Tensor idx = c.expand(c.reshape(c.front(index).to(DType.INT64), view), full);
         return c.wrap(c.call(ScatterOps.GATHER, p, dim, idx, false));
     }
 
@@ -647,16 +683,21 @@ final class BatchRules {
     }
 
     /**
-     * searchsorted of one scalar in each example's sorted sequence: the count of elements below it
-     * ({@code <=} it for the right side), which is what a binary search returns on sorted input.
+     * searchsorted of one scalar in each example's sequence: the Tensor overload with one value per example,
+     * held in the dtype the scalar overload compares in, so the binary search is the same.
      */
     private static Object searchsortedScalar(Ctx c) {
         c.logicalSpec();
-        Tensor s = c.frontExpanded(c.args[0]);
-        boolean right = Boolean.TRUE.equals(c.args[3]) || "right".equals(c.args[4]);
-        Tensor hit = c.call1(right ? PointwiseOps.LE : PointwiseOps.LT, s, c.args[1]);
-        DType out = Boolean.TRUE.equals(c.args[2]) ? DType.INT32 : DType.INT64;
-        return c.wrap(c.call(ReductionOps.SUM, hit, new long[] {s.dim() - 1}, false, out));
+        Tensor sorted = (Tensor) c.args[0];
+        Tensor s = c.frontExpanded(sorted);
+        DType compute = org.jtorch.ops.TypePromotion.resultType(Tensor.empty(sorted.shapeRef(), sorted.dtype(), org.jtorch.Device.META),
+                c.args[1]);
+        Tensor values = Creation.full(new long[] {c.batch, 1}, c.args[1], compute, s.device());
+        Object[] a = c.args.clone();
+        a[0] = s;
+        a[1] = values;
+        if (c.args[5] != null) a[5] = c.frontExpanded(c.args[5]);
+        return c.wrap(c.call(SearchOps.SEARCHSORTED, a));
     }
 
     /** Backward helpers taking (grad, input_sizes, ...dims): the sizes get the batch in front, the dims shift. */

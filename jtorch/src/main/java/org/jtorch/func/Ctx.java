@@ -103,7 +103,12 @@ final class Ctx {
      * on the shapes the user sees, and the logical output shapes. Null for ops without a meta rule.
      */
     Spec logicalSpec() {
-        if (spec == null && op.meta() != null) spec = op.meta().infer(metaArgs(args));
+        if (spec != null) return spec;
+        if (op.meta() != null) spec = op.meta().infer(metaArgs(args));
+        else if (op.viewFn() != null) {
+            Tensor r = op.viewFn().apply(metaArgs(args)); // a view's geometry on a meta tensor: its checks, no data
+            spec = Spec.of(r.shapeRef(), r.dtype(), Device.META, null);
+        }
         return spec;
     }
 
@@ -176,7 +181,7 @@ final class Ctx {
      * when the logical spec is known and the rule computed it in another layout (0-d corner cases).
      */
     Object wrap(Object phys) {
-        Spec s = op.meta() != null ? spec : null;
+        Spec s = spec;
         if (phys instanceof Tensor t) return Batched.wrap(fix(t, s, 0), 0, level);
         if (phys instanceof Tensor[] ts) {
             Tensor[] w = new Tensor[ts.length];

@@ -12,7 +12,8 @@ import org.jtorch.Tensor;
 
 /**
  * Nested containers of tensors (PyTorch's pytrees): {@code Object[]}, {@code Tensor[]}, {@link List},
- * {@link Map} and records are containers; everything else is a leaf.
+ * {@link Map} and records are containers; {@code null} (Python's None) is an empty container; everything
+ * else is a leaf.
  */
 final class PyTree {
     private PyTree() {}
@@ -48,12 +49,14 @@ final class PyTree {
     }
 
     private static void collect(Object tree, List<Object> out) {
+        if (tree == null) return;
         if (isContainer(tree)) for (Object c : children(tree)) collect(c, out);
         else out.add(tree);
     }
 
     /** {@code tree} with its leaves replaced, in order, by {@code leaves}. */
     static Object rebuild(Object tree, Iterator<?> leaves) {
+        if (tree == null) return null;
         if (!isContainer(tree)) return leaves.next();
         List<Object> kids = new ArrayList<>();
         for (Object c : children(tree)) kids.add(rebuild(c, leaves));

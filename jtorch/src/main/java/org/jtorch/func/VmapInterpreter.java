@@ -49,8 +49,15 @@ final class VmapInterpreter implements Dispatcher.Mode, Levels.Layer {
     public Object process(OpDef op, Object[] args, Dispatcher.Next next) {
         if (op.has(OpDef.Flag.RANDOM) && randomness == Randomness.ERROR) throw randomError();
         boolean own = holdsOwn(args);
-        if (op.compositeFn() != null && !BatchRules.hasRule(op)) {
-            return own || op.has(OpDef.Flag.RANDOM) ? op.compositeFn().apply(args) : next.call(op, args);
+        if (op.compositeFn() != null) {
+            if (!own) return op.has(OpDef.Flag.RANDOM) ? op.compositeFn().apply(args) : next.call(op, args);
+            // Expanded here, so that its pieces meet their rules; a rule of the composite itself runs first.
+            BatchRules.Rule rule = BatchRules.rule(op);
+            if (rule != null) {
+                Object r = rule.apply(new Ctx(this, op, args, null, next, null));
+                if (r != BatchRules.DECLINE) return r;
+            }
+            return op.compositeFn().apply(args);
         }
         if (op.has(OpDef.Flag.RANDOM)) return RandomRules.apply(new Ctx(this, op, args, null, next, null), own);
         if (!own) return next.call(op, args);
@@ -61,7 +68,7 @@ final class VmapInterpreter implements Dispatcher.Mode, Levels.Layer {
     public Object processOut(OpDef op, Tensor[] outs, Object[] args, Dispatcher.NextOut next) {
         if (op.has(OpDef.Flag.RANDOM) && randomness == Randomness.ERROR) throw randomError();
         boolean own = holdsOwn(args) || holdsOwn(outs);
-        Dispatcher.Next plainNext = (o, a) -> next.call(o, outs, a);
+        Dispatcher.Next plainNext = (o, a) -> next.call(o, null, a); // helper ops: plain calls below this level
         if (op.has(OpDef.Flag.RANDOM)) return RandomRules.apply(new Ctx(this, op, args, outs, plainNext, next), own);
         if (!own) return next.call(op, outs, args);
         return run(new Ctx(this, op, args, outs, plainNext, next));
