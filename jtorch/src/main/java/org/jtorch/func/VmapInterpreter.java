@@ -216,6 +216,9 @@ final class VmapInterpreter implements Dispatcher.Mode, Levels.Layer {
                 + "prioritize its implementation.");
     }
 
+    /** Forgets which ops have warned, so a test can observe the first warning again. */
+    static void forgetWarnings() { WARNED.clear(); }
+
     static TorchException randomError() {
         return new TorchException("vmap: called random operation while in randomness error mode. Please either use the "
                 + "'same' or 'different' randomness flags on vmap or perform the randomness operation out of vmap");
