@@ -46,6 +46,22 @@ public final class Tensor {
     private Tensor base;
     /** Forward-AD tangents per dual level; owned by {@code org.jtorch.autograd.ForwardAD}, null when none. */
     private Object forwardGrads;
+    /** What a transform wrapper holds (vmap's batched tensor); null for every ordinary tensor. */
+    private TransformPayload payload;
+
+    /**
+     * The contents of a transform wrapper: a tensor whose shape is the logical (per-example) shape seen by
+     * the transformed function while its data lives in another tensor (functorch's BatchedTensorImpl). The
+     * transform that made it unwraps it on the mode stack before any kernel runs; this layer only needs to
+     * keep the payload across {@link #detach()} and to refuse direct data reads.
+     */
+    public interface TransformPayload {
+        /** The payload of {@code detach()} of the wrapper. */
+        TransformPayload detached();
+
+        /** The error for a direct data read ({@code item()}, {@code toDoubleArray()}...) of the wrapper. */
+        TorchException dataAccess(String op);
+    }
 
     private Tensor(Storage storage, long offset, long[] shape, long[] strides, DType dtype) {
         this.storage = storage;
@@ -104,6 +120,21 @@ public final class Tensor {
                 : org.jtorch.accelerator.spi.Backends.allocate(device, dtype.storageKind(), slots);
         return new Tensor(s, 0, shape, Shapes.contiguousStrides(shape), dtype);
     }
+
+    /**
+     * A transform wrapper with logical sizes {@code shape}: it owns no data (a read raises the payload's
+     * error) and every op on it is handled by the transform on the mode stack that knows the payload.
+     */
+    public static Tensor transformWrapper(long[] shape, DType dtype, Device device, TransformPayload payload) {
+        Storage s = device == Device.META ? Storage.meta(dtype.storageKind(), 0)
+                : Storage.ofSegment(dtype.storageKind(), MemorySegment.NULL);
+        Tensor t = new Tensor(s, 0, shape, Shapes.contiguousStrides(shape), dtype);
+        t.payload = java.util.Objects.requireNonNull(payload, "payload");
+        return t;
+    }
+
+    /** The payload of a transform wrapper, or null for an ordinary tensor. */
+    public TransformPayload transformPayload() { return payload; }
 
     // ---- geometry -------------------------------------------------------------------------------
 
@@ -205,7 +236,11 @@ public final class Tensor {
     }
 
     /** A tensor sharing this one's storage, without history and not requiring grad ({@code detach()}). */
-    public Tensor detach() { return new Tensor(storage, offset, shape, strides, dtype); }
+    public Tensor detach() {
+        Tensor t = new Tensor(storage, offset, shape, strides, dtype);
+        if (payload != null) t.payload = payload.detached();
+        return t;
+    }
 
     /** {@code detach_()}: drops this tensor's history in place. */
     public Tensor detach_() {
@@ -247,6 +282,7 @@ public final class Tensor {
     // ---- data access ----------------------------------------------------------------------------
 
     private MemorySegment data(String op) {
+        if (payload != null) throw payload.dataAccess(op);
         if (storage.isMeta()) throw new TorchException(op + "(): Cannot access data of a tensor on the meta device");
         return storage.segment();
     }

@@ -44,13 +44,13 @@ final class ForwardMode implements Dispatcher.Mode {
      * (and the base whose view is written) follow, as in PyTorch.
      */
     @Override
-    public Object processOut(OpDef op, Tensor[] outs, Object[] args, Dispatcher.Next next) {
+    public Object processOut(OpDef op, Tensor[] outs, Object[] args, Dispatcher.NextOut next) {
         Tensor[] tangents = tangentsOf(args);
         boolean dualOut = false;
         for (Tensor o : outs) dualOut |= Tangents.get(o, level) != null;
-        if (tangents == null && !dualOut) return next.call(op, args);
+        if (tangents == null && !dualOut) return next.call(op, outs, args);
         Object[] ruleArgs = tangents == null ? args : beforeWrite(args, outs);
-        Object result = lowered(() -> next.call(op, args));
+        Object result = lowered(() -> next.call(op, outs, args));
         Tensor[] outTangents = tangents == null ? new Tensor[outs.length] : rule(op, ruleArgs, outs, tangents);
         for (int j = 0; j < outs.length; j++) write(outs[j], outTangents[j]);
         return result;

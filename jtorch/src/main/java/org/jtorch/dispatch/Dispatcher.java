@@ -31,13 +31,22 @@ public final class Dispatcher {
         Object process(OpDef op, Object[] args, Next next);
 
         /**
-         * Handles an {@code out=} or in-place call that writes {@code outs}; {@code next} returns the written
-         * outputs. A mode that must see the outputs before the kernel overwrites them (forward AD saves the
-         * inputs its rule reads) overrides this; by default it is {@link #process}.
+         * Handles an in-place or {@code out=} call, whose results are written into {@code outs}. By default
+         * the mode sees it as {@link #process} returning the written outputs; a mode that must see or
+         * replace the destinations (vmap, whose outputs may be batched wrappers) overrides this.
          */
-        default Object processOut(OpDef op, Tensor[] outs, Object[] args, Next next) {
-            return process(op, args, next);
+        default Object processOut(OpDef op, Tensor[] outs, Object[] args, NextOut next) {
+            return process(op, args, (o, a) -> next.call(o, outs, a));
         }
+    }
+
+    /**
+     * The rest of an in-place or {@code out=} dispatch below a mode. With {@code outs == null} it runs the plain
+     * (out-of-place) call below the mode instead, for modes that need helper ops while handling an out= call.
+     */
+    @FunctionalInterface
+    public interface NextOut {
+        Object call(OpDef op, Tensor[] outs, Object[] args);
     }
 
     /** The rest of the dispatch below a mode. */
@@ -152,15 +161,16 @@ public final class Dispatcher {
             return;
         }
         // Modes see the op, its outputs and its arguments; the result they get back is the written outputs.
-        callModeOut(modes, modes.length - 1, op, outs, args);
+        callOutMode(modes, modes.length - 1, op, outs, args);
     }
 
-    private static Object callModeOut(Mode[] modes, int level, OpDef op, Tensor[] outs, Object[] args) {
+    private static Object callOutMode(Mode[] modes, int level, OpDef op, Tensor[] outs, Object[] args) {
         if (level < 0) {
             callOutBelowModes(op, outs, args);
             return outs.length == 1 ? outs[0] : outs;
         }
-        return modes[level].processOut(op, outs, args, (o, a) -> callModeOut(modes, level - 1, o, outs, a));
+        return modes[level].processOut(op, outs, args, (o, w, a) -> w == null
+                ? callMode(modes, level - 1, o, a, Dispatcher::callBelowModes) : callOutMode(modes, level - 1, o, w, a));
     }
 
     private static void callOutBelowModes(OpDef op, Tensor[] outs, Object[] args) {

@@ -139,6 +139,43 @@ public abstract class Module {
         return m;
     }
 
+    /**
+     * Puts {@code tensors} (by dotted name) in place of parameters and buffers until the returned scope
+     * closes, which restores the originals ({@code torch.func.functional_call}'s reparametrization). The
+     * tensors are used as they are: unlike {@link #registerParameter}, nothing is marked as requiring grad.
+     */
+    public AutoCloseable substituteTensors(Map<String, Tensor> tensors) {
+        List<String> unexpected = new ArrayList<>();
+        for (String key : tensors.keySet()) {
+            int dot = key.lastIndexOf('.');
+            Module owner;
+            try {
+                owner = dot < 0 ? this : getSubmodule(key.substring(0, dot));
+            } catch (IllegalArgumentException e) {
+                unexpected.add(key);
+                continue;
+            }
+            String name = key.substring(dot + 1);
+            if (!owner.parameters.containsKey(name) && !owner.buffers.containsKey(name)) unexpected.add(key);
+        }
+        if (!unexpected.isEmpty()) {
+            throw new IllegalArgumentException("Unexpected key(s): " + String.join(", ", unexpected.stream().map(k -> "'" + k + "'").toList()) + ".");
+        }
+        List<Runnable> restore = new ArrayList<>();
+        for (Map.Entry<String, Tensor> e : tensors.entrySet()) {
+            String key = e.getKey();
+            int dot = key.lastIndexOf('.');
+            Module owner = dot < 0 ? this : getSubmodule(key.substring(0, dot));
+            String name = key.substring(dot + 1);
+            Map<String, Tensor> slot = owner.parameters.containsKey(name) ? owner.parameters : owner.buffers;
+            Tensor old = slot.put(name, e.getValue());
+            restore.add(() -> slot.put(name, old));
+        }
+        return () -> {
+            for (int i = restore.size() - 1; i >= 0; i--) restore.get(i).run();
+        };
+    }
+
     /** {@code named_parameters()}: recursive, dotted names, each tensor once (tied weights keep their first name). */
     public LinkedHashMap<String, Tensor> namedParameters() { return namedTensors(true, true); }
 

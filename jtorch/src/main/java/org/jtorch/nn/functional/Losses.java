@@ -71,7 +71,9 @@ final class Losses {
         }
         long c = lp.size(classDim);
         Tensor valid = target.ne(ignoreIndex);
-        if (target.device() != Device.META) checkBounds(target.toLongArray(), c, ignoreIndex);
+        // Under vmap the target is a batched wrapper whose values cannot be read here; gather below still
+        // refuses an out-of-range class index.
+        if (target.device() != Device.META && target.transformPayload() == null) checkBounds(target.toLongArray(), c, ignoreIndex);
         Tensor safe = TernaryOps.where(valid, target, 0L);
         Tensor picked = lp.gather(classDim, safe.unsqueeze(classDim)).squeeze(classDim);
         Tensor rowWeight = weight == null ? valid.to(lp.dtype())

@@ -1,0 +1,202 @@
+package org.jtorch.func;
+
+import java.util.Arrays;
+import org.jtorch.Device;
+import org.jtorch.Tensor;
+import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.internal.Shapes;
+import org.jtorch.ops.JoinOps;
+import org.jtorch.ops.OpDef;
+import org.jtorch.ops.ShapeOps;
+import org.jtorch.ops.Spec;
+
+/**
+ * One op call seen by a vmap level: its logical arguments, the destinations of an in-place/out= call,
+ * the level's batch size and the dispatch below the level. Batching rules read the arguments through
+ * it and run physical ops with {@link #call}, which never comes back to this level.
+ */
+final class Ctx {
+    final VmapInterpreter vm;
+    final OpDef op;
+    final Object[] args;
+    /** Destinations of an in-place or out= call, else null. */
+    final Tensor[] outs;
+    final long batch;
+    final int level;
+    private final Dispatcher.Next next;
+    private final Dispatcher.NextOut nextOut;
+    private Spec spec;
+
+    Ctx(VmapInterpreter vm, OpDef op, Object[] args, Tensor[] outs, Dispatcher.Next next, Dispatcher.NextOut nextOut) {
+        this.vm = vm;
+        this.op = op;
+        this.args = args;
+        this.outs = outs;
+        this.batch = vm.batchSize();
+        this.level = vm.level();
+        this.next = next;
+        this.nextOut = nextOut;
+    }
+
+    // ---- reading arguments -------------------------------------------------------------------------
+
+    /** Whether {@code o} is a tensor batched at this level. */
+    boolean batched(Object o) {
+        Batched b = Batched.at(o, level);
+        return b != null && b.batched();
+    }
+
+    /** Whether argument {@code i} is batched. */
+    boolean batched(int i) { return batched(args[i]); }
+
+    /** The physical value of a tensor argument without its batch dimension moved: unwrapped if it is ours. */
+    static Tensor plain(Object o, int level) {
+        Batched b = Batched.at(o, level);
+        return b != null ? b.value : (Tensor) o;
+    }
+
+    /** The physical tensor of a logical one: batch dimension first if batched, else the (unwrapped) tensor. */
+    Tensor front(Object o) {
+        Batched b = Batched.at(o, level);
+        if (b == null) return (Tensor) o;
+        if (!b.batched()) return b.value;
+        return b.bdim == 0 ? b.value : moveDim(b.value, b.bdim, 0);
+    }
+
+    /** The physical tensor with the batch dimension first; an unbatched one is expanded to the batch size. */
+    Tensor frontExpanded(Object o) {
+        if (batched(o)) return front(o);
+        Tensor t = front(o);
+        long[] size = new long[t.dim() + 1];
+        size[0] = batch;
+        System.arraycopy(t.shapeRef(), 0, size, 1, t.dim());
+        return expand(unsqueeze(t, 0), size);
+    }
+
+    /** {@link #front} of a batched tensor padded with size-1 dims after the batch dim to logical rank {@code rank}. */
+    Tensor frontPadded(Object o, int rank) {
+        Tensor t = front(o);
+        if (!batched(o)) return t;
+        for (int r = ((Tensor) o).dim(); r < rank; r++) t = unsqueeze(t, 1);
+        return t;
+    }
+
+    /** A copy of the arguments with every tensor of this level replaced by its unwrapped physical value. */
+    Object[] plainArgs() {
+        Object[] a = args.clone();
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] instanceof Tensor t) a[i] = plain(t, level);
+            else if (a[i] instanceof Tensor[] ts) {
+                Tensor[] c = ts.clone();
+                for (int k = 0; k < c.length; k++) if (c[k] != null) c[k] = plain(c[k], level);
+                a[i] = c;
+            }
+        }
+        return a;
+    }
+
+    /** A logical dim of a tensor of logical rank {@code rank}, wrapped, as a physical dim (batch first). */
+    static long shift(long dim, int rank) { return Shapes.wrapDim(dim, rank) + 1L; }
+
+    /**
+     * The op's meta rule run on meta tensors of the logical shapes: every input check with PyTorch's message
+     * on the shapes the user sees, and the logical output shapes. Null for ops without a meta rule.
+     */
+    Spec logicalSpec() {
+        if (spec != null) return spec;
+        if (op.meta() != null) spec = op.meta().infer(metaArgs(args));
+        else if (op.viewFn() != null) {
+            Tensor r = op.viewFn().apply(metaArgs(args)); // a view's geometry on a meta tensor: its checks, no data
+            spec = Spec.of(r.shapeRef(), r.dtype(), Device.META, null);
+        }
+        return spec;
+    }
+
+    private static Object[] metaArgs(Object[] args) {
+        Object[] a = args.clone();
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] instanceof Tensor t) a[i] = meta(t);
+            else if (a[i] instanceof Tensor[] ts) {
+                Tensor[] c = new Tensor[ts.length];
+                for (int k = 0; k < c.length; k++) c[k] = ts[k] == null ? null : meta(ts[k]);
+                a[i] = c;
+            }
+        }
+        return a;
+    }
+
+    private static Tensor meta(Tensor t) { return Tensor.empty(t.shapeRef(), t.dtype(), Device.META); }
+
+    // ---- running physical ops below this level ------------------------------------------------------
+
+    /** Runs {@code op} on physical arguments below this level. */
+    Object call(OpDef o, Object... a) { return next.call(o, a); }
+
+    Tensor call1(OpDef o, Object... a) { return (Tensor) next.call(o, a); }
+
+    /** Runs an in-place/out= {@code op} on physical destinations and arguments below this level. */
+    void callOut(OpDef o, Tensor[] dest, Object... a) { nextOut.call(o, dest, a); }
+
+    /** Runs {@code op} on logical arguments at this level again (a batching rule written with other ops). */
+    Object dispatch(OpDef o, Object... a) { return vm.process(o, a, next); }
+
+    Tensor dispatch1(OpDef o, Object... a) { return (Tensor) vm.process(o, a, next); }
+
+    Tensor moveDim(Tensor t, int from, int to) {
+        if (from == to) return t;
+        int n = t.dim();
+        long[] perm = new long[n];
+        int k = 0;
+        for (int d = 0; d < n; d++) if (d != from) perm[k++] = d;
+        long[] out = new long[n];
+        for (int d = 0, j = 0; d < n; d++) out[d] = d == to ? from : perm[j++];
+        return call1(ShapeOps.PERMUTE, t, out);
+    }
+
+    Tensor unsqueeze(Tensor t, int d) { return call1(ShapeOps.UNSQUEEZE, t, (long) d); }
+
+    Tensor expand(Tensor t, long[] size) { return call1(ShapeOps.EXPAND, t, size, false); }
+
+    Tensor reshape(Tensor t, long... size) { return call1(ShapeOps.RESHAPE, t, size); }
+
+    Tensor select(Tensor t, int d, long i) { return call1(ShapeOps.SELECT, t, (long) d, i); }
+
+    /** Physical results stacked along a new dim 0. */
+    Tensor stack(Tensor[] parts) {
+        Tensor[] u = new Tensor[parts.length];
+        for (int i = 0; i < u.length; i++) u[i] = unsqueeze(parts[i], 0);
+        return call1(JoinOps.CAT, u, 0L);
+    }
+
+    /** {@code [B] + shape}. */
+    long[] withBatch(long[] shape) {
+        long[] s = new long[shape.length + 1];
+        s[0] = batch;
+        System.arraycopy(shape, 0, s, 1, shape.length);
+        return s;
+    }
+
+    /**
+     * Wraps a physical result (batch first) of this op: each output is reshaped to {@code [B] + logical shape}
+     * when the logical spec is known and the rule computed it in another layout (0-d corner cases).
+     */
+    Object wrap(Object phys) {
+        Spec s = spec;
+        if (phys instanceof Tensor t) return Batched.wrap(fix(t, s, 0), 0, level);
+        if (phys instanceof Tensor[] ts) {
+            Tensor[] w = new Tensor[ts.length];
+            for (int i = 0; i < ts.length; i++) w[i] = ts[i] == null ? null : Batched.wrap(fix(ts[i], s, i), 0, level);
+            return w;
+        }
+        return phys;
+    }
+
+    private Tensor fix(Tensor t, Spec s, int i) {
+        if (s == null || i >= s.shapes().length) return t;
+        long[] want = withBatch(s.shapes()[i]);
+        return Arrays.equals(t.shapeRef(), want) ? t : reshape(t, want);
+    }
+
+    /** The result of an in-place/out= call: its destinations. */
+    Object outsResult() { return outs.length == 1 ? outs[0] : outs; }
+}
