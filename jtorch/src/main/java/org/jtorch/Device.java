@@ -47,7 +47,9 @@ public final class Device {
      */
     public static Device of(String type, int index) {
         if (index < -1) throw new TorchException("Device index must be -1 or non-negative, got " + index);
-        if (type.equals("cpu") || type.equals("meta")) return index < 0 ? (type.equals("cpu") ? CPU : META) : intern(type, index);
+        // one CPU and one meta device: "cpu:0" is the CPU, as a PyTorch tensor created there reports device 'cpu'
+        if (type.equals("cpu")) return CPU;
+        if (type.equals("meta")) return META;
         return intern(type, index);
     }
 

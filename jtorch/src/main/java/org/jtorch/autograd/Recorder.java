@@ -22,9 +22,14 @@ public final class Recorder {
         if (!GradMode.isEnabled() || !op.isDifferentiable()) return false;
         for (Object a : args) {
             if (a instanceof Tensor t) {
+                ViewRebase.refresh(t);
                 if (t.requiresGrad()) return true;
             } else if (a instanceof Tensor[] ts) {
-                for (Tensor t : ts) if (t != null && t.requiresGrad()) return true; // Tensor?[] may hold nulls
+                for (Tensor t : ts) {
+                    if (t == null) continue; // Tensor?[] may hold nulls
+                    ViewRebase.refresh(t);
+                    if (t.requiresGrad()) return true;
+                }
             }
         }
         return false;
@@ -88,6 +93,7 @@ public final class Recorder {
             if (t == null) continue; // an absent optional tensor: no gradient slot to fill
             shapes[i] = t.shapeRef();
             dtypes[i] = t.dtype();
+            ViewRebase.refresh(t); // before the requiresGrad test: a stale view may have gained history
             if (t.requiresGrad()) next[i] = edgeOf(t);
         }
         long[][] outShapes = new long[outs.length][];
@@ -127,11 +133,9 @@ public final class Recorder {
     private static Tensor keep(Tensor t, Tensor[] outs, Map<Tensor, Tensor> clones, List<Tensor> checked, List<Integer> versions) {
         for (Tensor o : outs) {
             if (o.storage() == t.storage()) { // the kernel will overwrite it: save its value now
-                return clones.computeIfAbsent(t, x -> {
-                    try (GradMode.Scope s = GradMode.set(false)) {
-                        return x.clone();
-                    }
-                });
+                // recorded (as PyTorch's original_self = self.clone()), so that a rule run under createGraph
+                // differentiates through the old value's history
+                return clones.computeIfAbsent(t, Tensor::clone);
             }
         }
         checked.add(t);
@@ -141,6 +145,7 @@ public final class Recorder {
 
     /** Where a gradient for {@code t} must go. */
     static Edge edgeOf(Tensor t) {
+        ViewRebase.refresh(t);
         Node fn = t.gradFn();
         if (fn != null) return new Edge(fn, t.outputNr());
         if (!t.requiresGrad()) throw new TorchException("internal: no edge for a tensor that does not require grad");

@@ -8,6 +8,7 @@ import org.jtorch.TorchException;
 import org.jtorch.accelerator.spi.Backends;
 import org.jtorch.autograd.GradMode;
 import org.jtorch.autograd.Recorder;
+import org.jtorch.autograd.ViewRebase;
 import org.jtorch.internal.Shapes;
 import org.jtorch.ops.OpDef;
 import org.jtorch.ops.Spec;
@@ -136,17 +137,37 @@ public final class Dispatcher {
 
     /**
      * In-place writes that autograd cannot follow are refused rather than silently giving wrong
-     * gradients: a leaf that requires grad, and a view whose base is part of a graph.
+     * gradients: a leaf that requires grad, and a view whose history cannot be rebased onto its base.
      */
-    private static void checkInPlace(OpDef op, Tensor out) {
+    private static void checkInPlace(Tensor out) {
         if (out.isLeaf() && out.requiresGrad()) {
             throw new TorchException("a leaf Variable that requires grad is being used in an in-place operation.");
         }
-        Tensor base = out.viewBase();
-        if (base != null && (base.requiresGrad() || out.requiresGrad())) {
-            throw new TorchException(op.name() + "_(): in-place modification of a view of a tensor that requires grad is not "
-                    + "supported yet; apply the op out of place, or to the base tensor");
+        if (out.viewBase() != null) ViewRebase.check(out);
+    }
+
+    /** After a recorded write into views: their bases take the write into their history (PyTorch's rebase_history). */
+    private static void rebaseViews(Tensor[] outs, Object[] args) {
+        for (Tensor out : outs) {
+            if (out.viewBase() != null && out.gradFn() != null) ViewRebase.rebase(out, slotOf(out, args));
         }
+    }
+
+    /** The input slot (tensor arguments flattened, as the recorder numbers them) holding {@code t}, or -1. */
+    private static int slotOf(Tensor t, Object[] args) {
+        int slot = 0;
+        for (Object a : args) {
+            if (a instanceof Tensor x) {
+                if (x == t) return slot;
+                slot++;
+            } else if (a instanceof Tensor[] xs) {
+                for (Tensor x : xs) {
+                    if (x == t) return slot;
+                    slot++;
+                }
+            }
+        }
+        return -1;
     }
 
     /**
@@ -204,11 +225,14 @@ public final class Dispatcher {
             }
         }
         boolean record = Recorder.needed(op, args) || anyRequiresGrad(outs) && GradMode.isEnabled();
-        if (GradMode.isEnabled()) for (Tensor out : outs) if (record || out.requiresGrad()) checkInPlace(op, out);
+        if (GradMode.isEnabled()) for (Tensor out : outs) if (record || out.requiresGrad()) checkInPlace(out);
         Recorder.Pending pending = record ? Recorder.begin(op, args, outs, true) : null;
         Device device = spec.device();
         if (device == Device.META) {
-            if (pending != null) pending.finish(outs);
+            if (pending != null) {
+                pending.finish(outs);
+                rebaseViews(outs, args);
+            }
             return;
         }
         try (GradMode.Scope noRecord = GradMode.set(false)) { // a dtype-converting copy below is part of this op
@@ -218,7 +242,10 @@ public final class Dispatcher {
                 outs[i].bumpVersion();
             }
         }
-        if (pending != null) pending.finish(outs);
+        if (pending != null) {
+            pending.finish(outs);
+            rebaseViews(outs, args);
+        }
     }
 
     private static boolean anyRequiresGrad(Tensor[] ts) {

@@ -62,6 +62,7 @@ class DeviceBackendTest {
         assertEquals("fake", Device.of("fake").toString());
         assertFalse(Device.of("fake").hasIndex());
         assertSame(Device.CPU, Device.of("cpu"));
+        assertSame(Device.CPU, Device.of("cpu:0"), "one CPU device, as PyTorch tensors on cpu:0 report cpu");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Device.of("cuda:0"));
         assertEquals("Expected one of cpu, meta, fake device type at start of device string: cuda:0", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> Device.of("fake:x"));
