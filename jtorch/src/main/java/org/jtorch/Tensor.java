@@ -752,4 +752,11 @@ public final class Tensor {
     /** {@code Tensor.cpu()}: this tensor on the CPU. */
     public Tensor cpu() { return org.jtorch.ops.DeviceCopyOps.cpu(this); }
 
+    // ---- post-accumulate-grad hooks (org.jtorch.autograd.Hooks) ----
+
+    /** {@code register_post_accumulate_grad_hook(hook)}: runs {@code hook} with this leaf after backward updates its grad. */
+    public org.jtorch.autograd.RemovableHandle registerPostAccumulateGradHook(java.util.function.Consumer<Tensor> hook) {
+        return org.jtorch.autograd.Hooks.registerPostAccumulateGradHook(this, hook);
+    }
+
 }

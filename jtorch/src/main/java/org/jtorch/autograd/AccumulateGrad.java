@@ -2,6 +2,8 @@ package org.jtorch.autograd;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
@@ -24,6 +26,14 @@ public final class AccumulateGrad extends Node {
 
     void addHook(UnaryOperator<Tensor> hook) { hooks.add(hook); }
 
+    /** Hooks run with the leaf after its {@code .grad} is updated ({@code register_post_accumulate_grad_hook}). */
+    private final List<Consumer<Tensor>> postAccumulateHooks = new CopyOnWriteArrayList<>();
+
+    RemovableHandle addPostAccumulateHook(Consumer<Tensor> hook) {
+        postAccumulateHooks.add(hook);
+        return () -> postAccumulateHooks.remove(hook);
+    }
+
     Tensor runHooks(Tensor g) {
         for (UnaryOperator<Tensor> h : hooks) {
             Tensor r = h.apply(g);
@@ -44,6 +54,7 @@ public final class AccumulateGrad extends Node {
         // Out of place, so a gradient tensor handed out earlier (or shared with the graph) never changes under the user.
         Tensor sum = old == null ? (GradMode.isEnabled() ? g : g.detach()) : old.add(g);
         leaf.setGrad(GradMode.isEnabled() ? sum : sum.detach());
+        for (Consumer<Tensor> h : postAccumulateHooks) h.accept(leaf);
         return new Tensor[0];
     }
 }

@@ -80,7 +80,7 @@ final class Engine {
                                 if (grads[j] == null) grads[j] = Torch.zeros(node.outputShapes[j], node.outputDtypes[j]);
                             }
                         }
-                        out = call(node, grads);
+                        out = node.runPostHooks(call(node, grads), grads);
                         if (!keepGraph) node.release();
                     }
                 }
@@ -191,14 +191,21 @@ final class Engine {
         AnomalyTrace(String message) { super(message, null, false, false); }
     }
 
+    /** PyTorch's order: tensor hooks, then the node's pre-hooks, then retain_grad (which sees the final gradient). */
     private static Tensor[] runPreHooks(Node node, Tensor[] grads) {
-        for (Node.PreHook h : node.preHooks()) {
+        runTensorHooks(node.preHooks(), grads);
+        grads = node.runNodePreHooks(grads);
+        runTensorHooks(node.retainGradHooks(), grads);
+        return grads;
+    }
+
+    private static void runTensorHooks(List<Node.PreHook> hooks, Tensor[] grads) {
+        for (Node.PreHook h : hooks) {
             Tensor g = grads[h.outputNr()];
             if (g == null) continue;
             Tensor r = h.fn().apply(g);
             if (r != null) grads[h.outputNr()] = r;
         }
-        return grads;
     }
 
     private static void accumulate(Map<Node, Tensor[]> buffers, Node node, int slot, Tensor g) {

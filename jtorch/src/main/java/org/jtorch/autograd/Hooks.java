@@ -21,4 +21,14 @@ public final class Hooks {
             return g;
         });
     }
+
+    /**
+     * {@code register_post_accumulate_grad_hook(hook)}: {@code hook(t)} runs after backward has added to the
+     * leaf {@code t}'s {@code .grad} (an optimizer step fused into backward is the classic use).
+     */
+    public static RemovableHandle registerPostAccumulateGradHook(Tensor t, java.util.function.Consumer<Tensor> hook) {
+        if (!t.requiresGrad()) throw new org.jtorch.TorchException("cannot register a hook on a tensor that doesn't require gradient");
+        if (t.gradFn() != null) throw new org.jtorch.TorchException("post accumulate grad hooks cannot be registered on non-leaf tensors");
+        return t.gradAccumulator().addPostAccumulateHook(hook);
+    }
 }

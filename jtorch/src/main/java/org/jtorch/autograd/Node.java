@@ -1,8 +1,12 @@
 package org.jtorch.autograd;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
 import java.util.function.UnaryOperator;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
@@ -82,12 +86,62 @@ public abstract class Node {
         retainHooks.add(new PreHook(outputNr, fn));
     }
 
-    /** Hooks in the order they run: user hooks by registration, then retain_grad hooks. */
-    List<PreHook> preHooks() {
-        if (retainHooks == null) return preHooks == null ? List.of() : preHooks;
-        List<PreHook> all = new ArrayList<>(preHooks == null ? List.of() : preHooks);
-        all.addAll(retainHooks);
-        return all;
+    /** Tensor hooks on this node's outputs, by registration. */
+    List<PreHook> preHooks() { return preHooks == null ? List.of() : preHooks; }
+
+    /** retain_grad hooks, which run after the tensor hooks and the node's pre-hooks. */
+    List<PreHook> retainGradHooks() { return retainHooks == null ? List.of() : retainHooks; }
+
+    // ---- node hooks (torch.autograd.graph.Node.register_prehook / register_hook) -----------------------
+
+    private List<UnaryOperator<List<Tensor>>> nodePreHooks;
+    private List<BiFunction<List<Tensor>, List<Tensor>, List<Tensor>>> postHooks;
+
+    /**
+     * {@code register_prehook(fn)}: {@code fn(gradOutputs)} runs before this node, after the tensor hooks of its
+     * outputs; a non-null result replaces the gradient outputs.
+     */
+    public synchronized RemovableHandle registerPrehook(UnaryOperator<List<Tensor>> fn) {
+        if (nodePreHooks == null) nodePreHooks = new CopyOnWriteArrayList<>();
+        nodePreHooks.add(fn);
+        return () -> nodePreHooks.remove(fn);
+    }
+
+    /**
+     * {@code register_hook(fn)}: {@code fn(gradInputs, gradOutputs)} runs after this node has computed the
+     * gradients of its inputs; a non-null result replaces them.
+     */
+    public synchronized RemovableHandle registerHook(BiFunction<List<Tensor>, List<Tensor>, List<Tensor>> fn) {
+        if (postHooks == null) postHooks = new CopyOnWriteArrayList<>();
+        postHooks.add(fn);
+        return () -> postHooks.remove(fn);
+    }
+
+    Tensor[] runNodePreHooks(Tensor[] gradOutputs) {
+        if (nodePreHooks == null) return gradOutputs;
+        for (UnaryOperator<List<Tensor>> h : nodePreHooks) {
+            List<Tensor> r = h.apply(Collections.unmodifiableList(Arrays.asList(gradOutputs.clone())));
+            if (r != null) gradOutputs = replacement(r, gradOutputs.length, "pre-hook", "outputs");
+        }
+        return gradOutputs;
+    }
+
+    Tensor[] runPostHooks(Tensor[] gradInputs, Tensor[] gradOutputs) {
+        if (postHooks == null) return gradInputs;
+        for (BiFunction<List<Tensor>, List<Tensor>, List<Tensor>> h : postHooks) {
+            List<Tensor> r = h.apply(Collections.unmodifiableList(Arrays.asList(gradInputs.clone())),
+                    Collections.unmodifiableList(Arrays.asList(gradOutputs.clone())));
+            if (r != null) gradInputs = replacement(r, gradInputs.length, "hook", "inputs");
+        }
+        return gradInputs;
+    }
+
+    private Tensor[] replacement(List<Tensor> r, int expected, String kind, String what) {
+        if (r.size() != expected) {
+            throw new TorchException(name() + ": " + kind + " returned " + r.size() + " gradients, expected " + expected
+                    + " (one per gradient " + what + ")");
+        }
+        return r.toArray(Tensor[]::new);
     }
 
     @Override
