@@ -37,7 +37,8 @@ public final class LinalgOps {
                 LinalgKernels.storeInfo(info, outs[1]);
                 if ((Boolean) args[2]) LinalgKernels.raise(info, batchDims(a), b -> choleskyError(info[b]));
             })
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {choleskyBackward(o[0], g[0], (Boolean) a[1])});
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {choleskyBackward(o[0], g[0], (Boolean) a[1])})
+            .deriveJvp(Jvps::transposedVjp);
 
     /** {@code linalg.inv(A)}: the inverse; a singular matrix is an error. */
     public static final OpDef INV = OpDef.structured("linalg_inv(Tensor A) -> Tensor",
@@ -57,7 +58,8 @@ public final class LinalgOps {
                 LinalgKernels.storeInfo(info, outs[1]);
                 if ((Boolean) args[1]) LinalgKernels.raise(info, batchDims(a), b -> invError(info[b]));
             })
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {o[0].mH().matmul(g[0]).matmul(o[0].mH()).neg()});
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {o[0].mH().matmul(g[0]).matmul(o[0].mH()).neg()})
+            .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : o[0].matmul(t[0]).matmul(o[0]).neg(), null});
 
     /** {@code linalg.det(A)}: determinants, shape {@code *}, from an LU factorisation; singular gives 0. */
     public static final OpDef DET = OpDef.structured("linalg_det(Tensor A) -> Tensor",
@@ -116,7 +118,8 @@ public final class LinalgOps {
                 LinalgKernels.storeInfo(info, outs[1]);
                 if ((Boolean) args[3]) LinalgKernels.raise(info, solveBatchDims(a, (Tensor) args[1], outs[0]), b -> SOLVE_ERROR_TEXT);
             })
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> solveBackward((Tensor) a[0], (Tensor) a[1], (Boolean) a[2], o[0], g[0]));
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> solveBackward((Tensor) a[0], (Tensor) a[1], (Boolean) a[2], o[0], g[0]))
+            .defineJvp((a, o, t) -> new Tensor[] {solveJvp((Tensor) a[0], (Boolean) a[2], o[0], t[0], t[1]), null});
 
     // ---------------------------------------------------------------- decompositions and norms
 

@@ -162,7 +162,8 @@ public final class LinalgSolveOps {
     public static final OpDef HOUSEHOLDER_PRODUCT = OpDef.structured("linalg_householder_product(Tensor input, Tensor tau) -> Tensor",
             args -> householderMeta((Tensor) args[0], (Tensor) args[1]),
             (args, outs, spec) -> householderProduct((Tensor) args[0], (Tensor) args[1], outs[0]))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> householderBackward((Tensor) a[0], (Tensor) a[1], g[0]));
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> householderBackward((Tensor) a[0], (Tensor) a[1], g[0]))
+            .deriveJvp(Jvps::transposedVjp);
 
     /**
      * The LAPACK half of {@link #LSTSQ}: for each matrix the driver's output B, {@code (*, max(m, n), k)}
@@ -174,7 +175,8 @@ public final class LinalgSolveOps {
             "_linalg_lstsq_solve(Tensor self, Tensor b, float? rcond, str driver) -> (Tensor raw, Tensor rank, Tensor singular_values)",
             args -> lstsqMeta((Tensor) args[0], (Tensor) args[1], (String) args[3]),
             (args, outs, spec) -> lstsq((Tensor) args[0], (Tensor) args[1], (Double) args[2], (String) args[3], outs))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> lstsqBackward((Tensor) a[0], (Tensor) a[1], g[0]));
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> lstsqBackward((Tensor) a[0], (Tensor) a[1], g[0]))
+            .deriveJvp(Jvps::transposedVjp);
 
     /** {@code linalg.lstsq(A, B, rcond=None, *, driver=None)}: least squares (minimum norm with gelsy/gelsd/gelss). */
     public static final OpDef LSTSQ = OpDef.composite(
