@@ -20,6 +20,7 @@ import org.jtorch.ops.Creation;
 import org.jtorch.ops.IndexingOps;
 import org.jtorch.ops.JoinOps;
 import org.jtorch.ops.LinalgOps;
+import org.jtorch.ops.LinalgSolveOps;
 import org.jtorch.ops.MatmulOps;
 import org.jtorch.ops.OpDef;
 import org.jtorch.ops.PadBackwardOps;
@@ -199,7 +200,10 @@ final class BatchRules {
         RULES.put(MatmulOps.VDOT, c -> dot(c, true));
         RULES.put(MatmulOps.ADDMM, c -> addmm(c, MatmulOps.MM));
         RULES.put(MatmulOps.BADDBMM, c -> addmm(c, MatmulOps.BMM));
-        for (OpDef op : List.of(LinalgOps.CHOLESKY, LinalgOps.INV, LinalgOps.DET, LinalgOps.SLOGDET)) {
+        // linalg ops of one matrix argument batch over its leading dims: the vmapped dim simply becomes one of them
+        for (OpDef op : List.of(LinalgOps.CHOLESKY, LinalgOps.CHOLESKY_EX, LinalgOps.INV, LinalgOps.INV_EX, LinalgOps.DET,
+                LinalgOps.SLOGDET, LinalgOps.EIGH, LinalgOps.EIGVALSH, LinalgOps.SVD, LinalgOps.SVDVALS, LinalgOps.QR,
+                LinalgOps.MATRIX_SQRTH, LinalgSolveOps.LU_FACTOR, LinalgSolveOps.MATRIX_POWER)) {
             RULES.put(op, c -> {
                 c.logicalSpec();
                 Object[] a = c.args.clone();
@@ -208,6 +212,7 @@ final class BatchRules {
             });
         }
         RULES.put(LinalgOps.SOLVE, BatchRules::solve);
+        RULES.put(LinalgOps.SOLVE_EX, BatchRules::solve);
 
         // indexing, gather/scatter, search
         RULES.put(ScatterOps.GATHER, c -> gatherLike(c, 0, 2));
@@ -597,7 +602,10 @@ final class BatchRules {
             for (int r = a.dim(); r < b.dim(); r++) pa = c.unsqueeze(pa, 1);
             for (int r = b.dim(); r < a.dim(); r++) pb = c.unsqueeze(pb, 1);
         }
-        return c.wrap(c.call(LinalgOps.SOLVE, pa, pb, c.args[2]));
+        Object[] args = c.args.clone();
+        args[0] = pa;
+        args[1] = pb;
+        return c.wrap(c.call(c.op, args));
     }
 
     // ---- gather / scatter / index ---------------------------------------------------------------------------
