@@ -4,17 +4,19 @@ A[i, j] = sin(i * 256 + j) / 16 (as in benchmarks/src/main/java/org/jtorch/bench
 with scipy.linalg.expm (Pade 13 with scaling and squaring) and torch.linalg.matrix_exp.
 
 Run with Debian's PyTorch and SciPy (apt-get install -y python3-torch python3-scipy):
-    OMP_WAIT_POLICY=passive /usr/bin/python3 benchmarks/peers/torch_linalg_solve.py
+    OMP_WAIT_POLICY=passive /usr/bin/python3 benchmarks/peers/torch_linalg_solve.py [threads, default 2]
+(for one thread also set OPENBLAS_NUM_THREADS=1, which scipy's BLAS reads).
 Prints one line per benchmark: bench=NAME value=MEDIAN unit=ms min=.. max=..
 """
 import statistics
+import sys
 import time
 
 import numpy as np
 import scipy.linalg
 import torch
 
-torch.set_num_threads(2)
+torch.set_num_threads(int(sys.argv[1]) if len(sys.argv) > 1 else 2)
 N = 256
 
 

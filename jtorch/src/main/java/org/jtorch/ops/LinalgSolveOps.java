@@ -355,6 +355,11 @@ public final class LinalgSolveOps {
             boolean conj) {
         ElementIO io = ElementIO.of(t.dtype());
         MemorySegment data = t.storage().segment();
+        if (!transpose && !conj && t.isContiguous() && wideDouble(t.dtype(), complex)) {
+            long count = (long) rows * cols * (complex ? 2 : 1), from = (t.storageOffset() + base) * (complex ? 2 : 1);
+            MemorySegment.copy(data, STORED_DOUBLE, from * Double.BYTES, dst, JAVA_DOUBLE, 0, count);
+            return;
+        }
         for (int i = 0; i < rows; i++) {
             for (int j = 0; j < cols; j++) {
                 long src = t.elementIndex(base + (long) i * cols + j);
@@ -376,6 +381,11 @@ public final class LinalgSolveOps {
         ElementIO io = ElementIO.of(out.dtype());
         MemorySegment data = out.storage().segment();
         long origin = out.storageOffset() + base;
+        if (!transpose && !conj && wideDouble(out.dtype(), complex)) {
+            long count = (long) rows * cols * (complex ? 2 : 1), to = origin * (complex ? 2 : 1);
+            MemorySegment.copy(src, JAVA_DOUBLE, 0, data, STORED_DOUBLE, to * Double.BYTES, count);
+            return;
+        }
         // src is rows x cols, unless transposed, when it is cols x rows and is read across
         for (int i = 0; i < rows; i++) {
             for (int j = 0; j < cols; j++) {
@@ -389,6 +399,15 @@ public final class LinalgSolveOps {
                 }
             }
         }
+    }
+
+    /** How storages hold doubles (as ElementIO reads them: little-endian, any alignment). */
+    private static final java.lang.foreign.ValueLayout.OfDouble STORED_DOUBLE =
+            java.lang.foreign.ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    /** Whether elements of {@code dtype} are stored exactly as the scratch holds them (float64, or complex128 pairs). */
+    private static boolean wideDouble(DType dtype, boolean complex) {
+        return complex ? dtype == DType.COMPLEX128 : dtype == DType.FLOAT64;
     }
 
     private static int order(String api, long n) {

@@ -208,19 +208,23 @@ public final class MatrixExponential implements AutoCloseable {
      * {@code first}, followed by {@code rest}. dst may not be one of the operands.
      */
     private void combine(MemorySegment dst, double[] c, MemorySegment first, MemorySegment... rest) {
-        int offset = first == null ? 1 : 0;
-        MemorySegment[] ms = new MemorySegment[c.length];
-        if (first != null) ms[0] = first;
-        System.arraycopy(rest, 0, ms, 1, c.length - 1);
-        for (long i = 0; i < doubles; i++) {
-            double v = 0;
-            for (int j = offset; j < c.length; j++) v += c[j] * ms[j].getAtIndex(JAVA_DOUBLE, i);
-            dst.setAtIndex(JAVA_DOUBLE, i, v);
-        }
+        // one pass per term, each a plain loop the JIT vectorises
+        if (first != null) scaleInto(dst, c[0], first);
+        else dst.fill((byte) 0);
+        for (int j = 1; j < c.length; j++) axpy(dst, c[j], rest[j - 1]);
         if (first == null && c[0] != 0) {
             long step = (long) (n + 1) * (complex ? 2 : 1);
             for (long i = 0; i < n; i++) dst.setAtIndex(JAVA_DOUBLE, i * step, dst.getAtIndex(JAVA_DOUBLE, i * step) + c[0]);
         }
+    }
+
+    private void scaleInto(MemorySegment dst, double c, MemorySegment x) {
+        for (long i = 0; i < doubles; i++) dst.setAtIndex(JAVA_DOUBLE, i, c * x.getAtIndex(JAVA_DOUBLE, i));
+    }
+
+    private void axpy(MemorySegment dst, double c, MemorySegment x) {
+        if (c == 0) return;
+        for (long i = 0; i < doubles; i++) dst.setAtIndex(JAVA_DOUBLE, i, dst.getAtIndex(JAVA_DOUBLE, i) + c * x.getAtIndex(JAVA_DOUBLE, i));
     }
 
     /** {@code c = x y}. */
