@@ -221,6 +221,7 @@ final class BatchRules {
         RULES.put(ScatterOps.SCATTER_ADD, c -> gatherLike(c, 0, 2, 3));
         RULES.put(ScatterOps.SCATTER_REDUCE, c -> gatherLike(c, 0, 2, 3));
         RULES.put(ScatterOps.INDEX_SELECT, BatchRules::indexSelect);
+        RULES.put(IndexingOps.INDEX_INTEGER, BatchRules::indexInteger);
         RULES.put(ScatterOps.INDEX_ADD, c -> indexWrite(c, 3));
         RULES.put(ScatterOps.INDEX_COPY, c -> indexWrite(c, 3));
         RULES.put(ScatterOps.INDEX_FILL, c -> indexWrite(c, -1));
@@ -647,6 +648,59 @@ final class BatchRules {
         full[(int) dim] = index.size(0);
         Tensor idx = c.expand(c.reshape(c.front(index).to(DType.INT64), view), full);
         return c.wrap(c.call(ScatterOps.GATHER, p, dim, idx, false));
+    }
+
+    /**
+     * Advanced indexing by integer tensors (dims strictly increasing). Unbatched indices index the shifted dims
+     * of the batched self. Batched indices get an arange over the batch as an extra index on dim 0, which makes
+     * the indexed block non-adjacent, so its result dims come first; when each example's block was adjacent at
+     * position p > 0, the p leading dims of the example are moved back in front of the block.
+     */
+    private static Object indexInteger(Ctx c) {
+        c.logicalSpec();
+        long[] dims = (long[]) c.args[1];
+        Tensor[] idx = (Tensor[]) c.args[2];
+        int count = dims.length;
+        boolean adjacent = count == 0 || dims[count - 1] - dims[0] + 1 == count;
+        int rIdx = 0;
+        boolean idxBatched = false;
+        for (Tensor t : idx) {
+            rIdx = Math.max(rIdx, t.dim());
+            idxBatched |= c.batched(t);
+        }
+        if (count == 0) return DECLINE;
+        long[] shifted = new long[count];
+        for (int i = 0; i < count; i++) shifted[i] = dims[i] + 1;
+        if (!idxBatched) {
+            Tensor[] plain = new Tensor[count];
+            for (int i = 0; i < count; i++) plain[i] = c.front(idx[i]);
+            Tensor r = c.call1(IndexingOps.INDEX_INTEGER, c.front(c.args[0]), shifted, plain);
+            return c.wrap(adjacent ? r : c.moveDim(r, rIdx, 0));
+        }
+        long[] arView = new long[rIdx + 1];
+        java.util.Arrays.fill(arView, 1);
+        arView[0] = c.batch;
+        Tensor ar = c.reshape(org.jtorch.Torch.arange(0, c.batch, 1, DType.INT64), arView);
+        Tensor[] all = new Tensor[count + 1];
+        all[0] = ar;
+        for (int i = 0; i < count; i++) {
+            Tensor t = c.batched(idx[i]) ? c.frontPadded(idx[i], rIdx) : c.front(idx[i]);
+            all[i + 1] = t.dtype() == DType.INT64 ? t : c.call1(CopyOps.TO_COPY, t, DType.INT64, null);
+        }
+        long[] withBatch = new long[count + 1];
+        System.arraycopy(shifted, 0, withBatch, 1, count);
+        Tensor r = c.call1(IndexingOps.INDEX_INTEGER, c.frontExpanded(c.args[0]), withBatch, all); // [B, idx..., rest...]
+        int p = (int) dims[0];
+        if (adjacent && p > 0) {
+            long[] perm = new long[r.dim()];
+            int k = 0;
+            perm[k++] = 0;
+            for (int d = 0; d < p; d++) perm[k++] = 1 + rIdx + d;
+            for (int d = 0; d < rIdx; d++) perm[k++] = 1 + d;
+            for (int d = 1 + rIdx + p; d < r.dim(); d++) perm[k++] = d;
+            r = c.call1(ShapeOps.PERMUTE, r, perm);
+        }
+        return c.wrap(r);
     }
 
     /** index_add/index_copy/index_fill with an unbatched index: self (and the source) batched, dim shifted. */

@@ -157,7 +157,7 @@ final class Differentiation {
         return false;
     }
 
-    /** The output of grad: a one-element... PyTorch requires a 0-d tensor. */
+    /** The output of grad, which PyTorch requires to be a 0-d tensor. */
     static Tensor scalarOutput(Object output) {
         if (!(output instanceof Tensor t)) {
             throw new TorchException("grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got " + Vmap.typeName(output));

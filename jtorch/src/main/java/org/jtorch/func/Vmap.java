@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import org.jtorch.Tensor;
-import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.ops.JoinOps;
 import org.jtorch.ops.ShapeOps;
@@ -178,7 +177,4 @@ final class Vmap {
         if (o instanceof String) return "<class 'str'>";
         return "<class '" + o.getClass().getName() + "'>";
     }
-
-    /** Whether a mapped function raised TorchException wrapping: rethrown as is. */
-    static RuntimeException rethrow(TorchException e) { return e; }
 }

@@ -67,6 +67,19 @@ class FuncExamplesTest {
     }
 
     @Test
+    void scalarComparisonsAndFill() {
+        Tensor x = Torch.tensor(new double[][] {{0.1, 0.7}, {0.9, 0.2}});
+        Tensor gt = Func.vmap(a -> a.gt(0.5)).apply(x);
+        assertEquals(DType.BOOL, gt.dtype());
+        assertArrayEquals(new boolean[] {false, true, true, false}, gt.toBooleanArray());
+        Tensor eq = Func.vmap(a -> Torch.eq(a, 0.2)).apply(x);
+        assertArrayEquals(new boolean[] {false, false, false, true}, eq.toBooleanArray());
+        Tensor filled = Func.vmap(a -> a.clone().fill_(3L)).apply(x);
+        close(new double[] {3, 3, 3, 3}, filled);
+        close(new double[] {0.1, 0.7, 0.9, 0.2}, x);
+    }
+
+    @Test
     void randomness() {
         Function<Object[], Object> f = a -> ((Tensor) a[0]).add(Torch.rand());
         assertThrows(TorchException.class, () -> Func.vmap(f, VmapOptions.defaults()).apply(new Object[] {Torch.zeros(3)}));

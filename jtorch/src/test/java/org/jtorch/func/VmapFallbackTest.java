@@ -20,7 +20,7 @@ class VmapFallbackTest {
             "_scatter_reduce_prod_src_grad", // backward helper of scatter_reduce("prod")
             "as_strided", "as_strided_transfer", // address storage directly
             "histc", // one histogram per example
-            "index.integer", "index_put.integer", // advanced indexing (a batched index moves result dims)
+            "index_put.integer", // advanced-index writes
             "masked_scatter", // consumes source elements in mask order, per example
             "nonzero_static", // fixed-size nonzero, per example
             "take"); // flat indices with negative wrap-around
