@@ -2,7 +2,6 @@ package org.jtorch.autograd;
 
 import org.jtorch.DType;
 import org.jtorch.Tensor;
-import org.jtorch.TorchException;
 import org.jtorch.Torch;
 import org.jtorch.ops.BackwardOps;
 

@@ -4,7 +4,6 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import org.jtorch.CdistComputeMode;
 import org.jtorch.DType;
-import org.jtorch.Device;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
