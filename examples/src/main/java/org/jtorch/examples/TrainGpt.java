@@ -103,7 +103,7 @@ public final class TrainGpt {
         if (resumed != null) out.printf("resumed from %s at step %d%n", opts.resume, startStep);
 
         ProgressBar bar = new ProgressBar(out, startStep, endStep, (long) opts.batch * config.blockSize());
-        List<Tensor> params2d = model.parameters();
+        List<Tensor> allParameters = model.parameters();
         // Throughput is reported after a short warm-up (JIT compilation, first allocations), as the peer does.
         int warm = Math.min(10, (endStep - startStep) / 5);
         long warmEnd = System.nanoTime(), evalNanos = 0;
@@ -114,7 +114,7 @@ public final class TrainGpt {
             Tensor loss = lmLoss(model.call(xy[0]), model.lmHeadWeight(), xy[1]);
             for (Optimizer o : optimizers) o.zeroGrad();
             loss.backward();
-            if (opts.gradClip > 0) ClipGrad.clipGradNorm_(params2d, opts.gradClip);
+            if (opts.gradClip > 0) ClipGrad.clipGradNorm_(allParameters, opts.gradClip);
             for (Optimizer o : optimizers) o.step();
             float l = (float) loss.item();
             trainLosses.add(l);
