@@ -103,8 +103,10 @@ public final class TrainGpt {
         if (resumed != null) out.printf("resumed from %s at step %d%n", opts.resume, startStep);
 
         ProgressBar bar = new ProgressBar(out, startStep, endStep, (long) opts.batch * config.blockSize());
-        List<Tensor> params2d = model.parameters();
-        double tokensPerSecond = 0;
+        List<Tensor> allParameters = model.parameters();
+        // Throughput is reported after a short warm-up (JIT compilation, first allocations), as the peer does.
+        int warm = Math.min(10, (endStep - startStep) / 5);
+        long warmEnd = System.nanoTime(), evalNanos = 0;
         for (int step = startStep; step < endStep; step++) {
             double lr = opts.learningRate(step);
             for (Optimizer o : optimizers) for (ParamGroup g : o.paramGroups()) g.set("lr", lr);
@@ -112,21 +114,25 @@ public final class TrainGpt {
             Tensor loss = lmLoss(model.call(xy[0]), model.lmHeadWeight(), xy[1]);
             for (Optimizer o : optimizers) o.zeroGrad();
             loss.backward();
-            if (opts.gradClip > 0) ClipGrad.clipGradNorm_(params2d, opts.gradClip);
+            if (opts.gradClip > 0) ClipGrad.clipGradNorm_(allParameters, opts.gradClip);
             for (Optimizer o : optimizers) o.step();
             float l = (float) loss.item();
             trainLosses.add(l);
             bar.update(step, l);
-            tokensPerSecond = bar.tokensPerSecond(step);
+            if (step == startStep + warm - 1) warmEnd = System.nanoTime();
             if ((step + 1) % opts.evalEvery == 0 || step + 1 == opts.steps) {
+                long evalStart = System.nanoTime();
                 double v = evaluate(model, corpus.valTokens());
+                if (step >= startStep + warm) evalNanos += System.nanoTime() - evalStart;
                 valLosses.add(new double[] {step + 1, v});
                 bar.println(String.format("step %d: train loss %.4f, held-out loss %.4f (unigram baseline %.4f)", step + 1,
                         smoothed(trainLosses), v, baseline));
             }
         }
         bar.finish();
-        out.printf("%,.0f tokens/s over %d steps%n", tokensPerSecond, endStep - startStep);
+        long timedTokens = (long) (endStep - startStep - warm) * opts.batch * config.blockSize();
+        double tokensPerSecond = timedTokens / ((System.nanoTime() - warmEnd - evalNanos) / 1e9);
+        out.printf("%,.0f tokens/s over steps %d..%d (after %d warm-up steps)%n", tokensPerSecond, startStep + warm + 1, endStep, warm);
 
         float[] losses = new float[trainLosses.size()];
         for (int i = 0; i < losses.length; i++) losses[i] = trainLosses.get(i);

@@ -20,12 +20,6 @@ public final class ProgressBar {
         this.tokensPerStep = tokensPerStep;
     }
 
-    /** Average tokens per second since the bar started, after {@code step} (0-based) finished. */
-    public double tokensPerSecond(int step) {
-        double seconds = (System.nanoTime() - startNanos) / 1e9;
-        return (step + 1 - firstStep) * tokensPerStep / seconds;
-    }
-
     /** Redraws the line after step {@code step} (0-based) finished with training loss {@code loss}. */
     public void update(int step, double loss) {
         int done = step + 1;

@@ -39,7 +39,7 @@ public final class TrainOptions {
     public boolean stepsGiven;
 
     /** Default length of the main job: about 2–3 minutes on 2 quiet cores at the default size. */
-    public static final int DEFAULT_STEPS = 600;
+    public static final int DEFAULT_STEPS = 1000;
 
     public static final String USAGE = """
             Usage: TrainGpt [options]

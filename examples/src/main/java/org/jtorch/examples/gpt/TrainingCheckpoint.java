@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jtorch.DType;
 import org.jtorch.Tensor;
+import org.jtorch.Torch;
 import org.jtorch.io.Serialization;
 
 /**
@@ -28,9 +30,9 @@ public record TrainingCheckpoint(Map<String, Tensor> model, List<Map<String, Obj
         m.put("settings", settings);
         m.put("rng_state", rngState);
         m.put("data_rng_state", dataRngState);
-        m.put("train_losses", org.jtorch.Torch.tensor(trainLosses));
+        m.put("train_losses", Torch.tensor(trainLosses));
         double[][] val = valLosses.toArray(new double[0][]);
-        m.put("val_losses", val.length == 0 ? org.jtorch.Torch.zeros(0, 2).to(org.jtorch.DType.FLOAT64) : org.jtorch.Torch.tensor(val));
+        m.put("val_losses", val.length == 0 ? Torch.zeros(0, 2).to(DType.FLOAT64) : Torch.tensor(val));
         Serialization.save(m, path);
     }
 

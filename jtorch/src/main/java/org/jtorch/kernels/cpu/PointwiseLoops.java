@@ -87,6 +87,10 @@ public final class PointwiseLoops {
             binaryFloatSimd(fn.simd(), out, a, b);
             return;
         }
+        if (compute == DType.FLOAT32 && fn.simd() != null && allHeap(DType.FLOAT32, out, a, b)) {
+            binaryFloatStrided(fn.simd(), out, a, b);
+            return;
+        }
         if (compute == DType.FLOAT64 && allDense(DType.FLOAT64, out, a, b) && a.numel() == n && b.numel() == n) {
             double[] o = out.storage().doubles(), x = a.storage().doubles(), y = b.storage().doubles();
             int oo = (int) out.storageOffset(), ao = (int) a.storageOffset(), bo = (int) b.storageOffset();
@@ -194,6 +198,28 @@ public final class PointwiseLoops {
         Parallel.forRange(n, GRAIN, (s, e) -> runSimd(op, x, ao, y, bo, o, oo, aScalar, bScalar, (int) s, (int) (e - s)));
     }
 
+    /**
+     * Broadcast or strided float32 operands on heap arrays (x - mean[..., 1], x + bias, a transposed
+     * operand): each run of the iterator goes to the vector loops when its inner strides allow (1, or 0 for
+     * an operand broadcast along the run), else to a plain float loop. Same bits as the generic path.
+     */
+    private static void binaryFloatStrided(FloatSimd.Binary op, Tensor out, Tensor a, Tensor b) {
+        float[] o = out.storage().floats(), x = a.storage().floats(), y = b.storage().floats();
+        StridedIter it = new StridedIter(out.shapeRef(), out, a, b);
+        Parallel.forRange(out.numel(), GRAIN, (s, e) -> it.forEachRun(s, e, (p, st, len) -> {
+            int n = (int) len, po = (int) p[0], pa = (int) p[1], pb = (int) p[2];
+            if (st[0] == 1 && st[1] == 1 && st[2] == 1) {
+                FloatSimd.binary(op, x, pa, y, pb, o, po, n);
+            } else if (st[0] == 1 && st[1] == 1 && st[2] == 0) {
+                FloatSimd.binaryScalarRight(op, x, pa, y[pb], o, po, n);
+            } else if (st[0] == 1 && st[1] == 0 && st[2] == 1) {
+                FloatSimd.binaryScalarLeft(op, x[pa], y, pb, o, po, n);
+            } else {
+                for (int i = 0; i < n; i++) o[po + (int) (i * st[0])] = op.apply(x[pa + (int) (i * st[1])], y[pb + (int) (i * st[2])]);
+            }
+        }));
+    }
+
     private static void runSimd(FloatSimd.Binary op, float[] x, int ao, float[] y, int bo, float[] o, int oo,
                                 boolean aScalar, boolean bScalar, int s, int len) {
         if (bScalar) FloatSimd.binaryScalarRight(op, x, ao + s, y[bo], o, oo + s, len);
@@ -240,6 +266,13 @@ public final class PointwiseLoops {
     }
 
     /** Whether every operand is a contiguous heap tensor of {@code dtype}. */
+    private static boolean allHeap(DType dtype, Tensor... ts) {
+        for (Tensor t : ts) {
+            if (t.dtype() != dtype || t.storage().array() == null) return false;
+        }
+        return true;
+    }
+
     private static boolean allDense(DType dtype, Tensor... ts) {
         for (Tensor t : ts) {
             if (t.dtype() != dtype || !t.isContiguous() || t.storage().array() == null) return false;
