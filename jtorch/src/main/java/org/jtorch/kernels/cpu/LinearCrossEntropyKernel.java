@@ -8,6 +8,7 @@ import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.kernels.blas.OpenBlas;
 import org.jtorch.kernels.blas.OpenBlas.Transpose;
+import org.jtorch.kernels.cpu.simd.FloatSimd;
 
 /**
  * The row-chunked loop of {@code linear_cross_entropy}: per chunk of rows, the logits {@code Z = X_r Wᵀ + b}
@@ -107,23 +108,23 @@ public final class LinearCrossEntropyKernel {
                 : probRow((double[]) z, o, c, p.probs().storage().doubles(), to, p.classWeight(), a, grads);
     }
 
+    /** float32 rows run on the vector kernels: shift by the max, exp in place, sum, scale in place. */
     private static double indexRow(float[] z, int o, int c, int y, double wy, double coef, boolean grads) {
-        float m = Float.NEGATIVE_INFINITY;
-        for (int i = o; i < o + c; i++) m = Math.max(m, z[i]);
-        double zy = z[o + y], s = 0;
+        float m = FloatSimd.max(z, o, c);
+        double zy = z[o + y];
+        double s = expShifted(z, o, c, m);
         if (grads) {
-            for (int i = o; i < o + c; i++) {
-                float e = (float) Math.exp(z[i] - m);
-                z[i] = e;
-                s += e;
-            }
-            float k = (float) (coef / s);
-            for (int i = o; i < o + c; i++) z[i] *= k;
+            FloatSimd.binaryScalarRight(FloatSimd.Binary.MUL, z, o, (float) (coef / s), z, o, c);
             z[o + y] -= (float) coef;
-        } else {
-            for (int i = o; i < o + c; i++) s += Math.exp(z[i] - m);
         }
         return wy * (m + Math.log(s) - zy);
+    }
+
+    /** {@code z[i] = exp(z[i] - m)} over the row; returns the sum. */
+    private static double expShifted(float[] z, int o, int c, float m) {
+        FloatSimd.binaryScalarRight(FloatSimd.Binary.SUB, z, o, m, z, o, c);
+        FloatSimd.unary(FloatSimd.Unary.EXP, z, o, z, o, c);
+        return FloatSimd.sum(z, o, c);
     }
 
     private static double indexRow(double[] z, int o, int c, int y, double wy, double coef, boolean grads) {
@@ -146,19 +147,14 @@ public final class LinearCrossEntropyKernel {
     }
 
     private static double probRow(float[] z, int o, int c, float[] t, int to, double[] cw, double a, boolean grads) {
-        float m = Float.NEGATIVE_INFINITY;
-        double sumWt = 0, dot = 0, s = 0;
+        double sumWt = 0, dot = 0;
         for (int i = 0; i < c; i++) {
             double wt = cw == null ? t[to + i] : cw[i] * t[to + i];
             sumWt += wt;
             dot += wt * z[o + i];
-            m = Math.max(m, z[o + i]);
         }
-        for (int i = o; i < o + c; i++) {
-            float e = (float) Math.exp(z[i] - m);
-            if (grads) z[i] = e;
-            s += e;
-        }
+        float m = FloatSimd.max(z, o, c);
+        double s = expShifted(z, o, c, m);
         if (grads) {
             double k = a * sumWt / s;
             for (int i = 0; i < c; i++) {
