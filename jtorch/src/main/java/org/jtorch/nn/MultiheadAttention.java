@@ -98,7 +98,12 @@ public class MultiheadAttention extends Module {
                     + "-D query tensor");
         }
         boolean selfAttention = query == key && key == value;
-        if (batchFirst && batched) {
+        boolean transposed = batchFirst && batched;
+        // the projections read the inputs as given: a contiguous (N, L, E) input folds into one GEMM, its
+        // (L, N, E) transpose would not
+        Tensor query0 = batched ? query : query.unsqueeze(1), key0 = batched ? key : key.unsqueeze(1);
+        Tensor value0 = batched ? value : value.unsqueeze(1);
+        if (transposed) {
             query = query.transpose(0, 1);
             key = key.transpose(0, 1);
             value = value.transpose(0, 1);
@@ -123,15 +128,20 @@ public class MultiheadAttention extends Module {
         Tensor q, k, v;
         if (sameEmbedDim && selfAttention) {
             // self-attention: one [3E, E] projection instead of three (PyTorch's _in_projection_packed)
-            Tensor qkv = F.linear(query, getParameter("in_proj_weight"), b);
+            Tensor qkv = F.linear(query0, getParameter("in_proj_weight"), b);
             q = qkv.narrow(2, 0, embedDim);
             k = qkv.narrow(2, embedDim, embedDim);
             v = qkv.narrow(2, 2 * embedDim, embedDim);
         } else {
             Tensor[] w = projectionWeights();
-            q = F.linear(query, w[0], b == null ? null : b.narrow(0, 0, embedDim));
-            k = F.linear(key, w[1], b == null ? null : b.narrow(0, embedDim, embedDim));
-            v = F.linear(value, w[2], b == null ? null : b.narrow(0, 2 * embedDim, embedDim));
+            q = F.linear(query0, w[0], b == null ? null : b.narrow(0, 0, embedDim));
+            k = F.linear(key0, w[1], b == null ? null : b.narrow(0, embedDim, embedDim));
+            v = F.linear(value0, w[2], b == null ? null : b.narrow(0, 2 * embedDim, embedDim));
+        }
+        if (transposed) {
+            q = q.transpose(0, 1);
+            k = k.transpose(0, 1);
+            v = v.transpose(0, 1);
         }
         Tensor mask = attnMask(attnMask, bsz, tgtLen, srcLen, q.dtype());
         if (keyPaddingMask != null) {
@@ -163,13 +173,19 @@ public class MultiheadAttention extends Module {
             Tensor kh = k.reshape(srcLen, bsz, numHeads, hd).permute(1, 2, 0, 3);
             Tensor vh = v.reshape(srcLen, bsz, numHeads, hd).permute(1, 2, 0, 3);
             Tensor m4 = mask == null ? null : mask.reshape(mask.size(0) == 1 ? 1 : bsz, mask.size(0) == 1 ? 1 : numHeads, -1, srcLen);
-            out = F.scaledDotProductAttention(qh, kh, vh, m4, p, false, null, false).permute(2, 0, 1, 3).reshape(tgtLen * bsz, embedDim);
+            Tensor o = F.scaledDotProductAttention(qh, kh, vh, m4, p, false, null, false);
+            if (transposed) {
+                // straight to a contiguous (N, L, E): the layers after attention fold it into single GEMMs
+                return new Output(outProj.call(o.permute(0, 2, 1, 3).reshape(bsz * tgtLen, embedDim)).reshape(bsz, tgtLen, embedDim),
+                        null);
+            }
+            out = o.permute(2, 0, 1, 3).reshape(tgtLen * bsz, embedDim);
         }
         out = outProj.call(out).reshape(tgtLen, bsz, embedDim);
         if (!batched) {
             out = out.squeeze(1);
             if (weights != null) weights = weights.squeeze(0);
-        } else if (batchFirst) {
+        } else if (transposed) {
             out = out.transpose(0, 1);
         }
         return new Output(out, weights);
