@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.function.IntFunction;
 import org.jtorch.LinAlgException;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
@@ -21,8 +22,11 @@ import org.jtorch.kernels.cpu.ElementIO;
 final class LinalgKernels {
     private LinalgKernels() {}
 
-    /** Below this many elements per matrix a batch is split across workers; larger ones OpenBLAS threads itself. */
-    private static final long PARALLEL_ELEMENTS = 192 * 192;
+    /**
+     * Up to this many elements per matrix, LAPACK runs single-threaded and batches are split across the
+     * workers; larger matrices are left to OpenBLAS's own threads.
+     */
+    private static final long SMALL_ELEMENTS = 192 * 192;
 
     static long batches(Tensor a) {
         long count = 1;
@@ -31,7 +35,8 @@ final class LinalgKernels {
     }
 
     private static void forEach(long count, long m, long n, Lapack.Range body) {
-        Lapack.forEach(count, count > 1 && m * n <= PARALLEL_ELEMENTS, body);
+        boolean small = m * n <= SMALL_ELEMENTS;
+        Lapack.forEach(count, count > 1 && small, small, body);
     }
 
     static int order(String api, long n) {
@@ -78,8 +83,8 @@ final class LinalgKernels {
 
     /**
      * Writes the rows x cols column-major {@code src} (transposed if asked: then src is cols x rows) as
-     * matrix {@code b} of the contiguous {@code out}; with {@code lowerOnly}/{@code upperOnly} the other
-     * triangle is written as zero.
+     * matrix {@code b} of the contiguous {@code out}; {@code triangle} -1 keeps only the lower triangle,
+     * 1 only the upper one (the other is written as zero), 0 everything.
      */
     static void store(MemorySegment src, int ld, boolean complex, Tensor out, long b, boolean transpose, int triangle) {
         ElementIO io = ElementIO.of(out.dtype());
@@ -345,8 +350,11 @@ final class LinalgKernels {
         });
     }
 
-    /** The LinAlgException for the first failure of a batch, or nothing. */
-    static void raise(int[] info, int batchDims, java.util.function.IntFunction<String> message) {
+    /**
+     * Throws the LinAlgException for the first failing batch element, if any: {@code message} gets the
+     * element's index and may contain {@code {where}}, replaced by PyTorch's "(Batch element i): " prefix.
+     */
+    static void raise(int[] info, int batchDims, IntFunction<String> message) {
         int b = firstFailure(info);
         if (b >= 0) throw new LinAlgException(message.apply(b).replace("{where}", where(batchDims, b)));
     }

@@ -65,7 +65,7 @@ public final class LinalgOps {
                 return Spec.of(Arrays.copyOf(a.shapeRef(), a.dim() - 2), a.dtype(), a.device(), null);
             },
             (args, outs, spec) -> LinalgKernels.det((Tensor) args[0], outs[0], null))
-            // d det = det tr(A^-1 dA): gA = conj(g det)... in Wirtinger form (g conj(det)) A^-H; needs A invertible
+            // d det = det tr(A^-1 dA), so (conjugate-Wirtinger) gA = g conj(det) A^-H; needs A invertible
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
                 g[0].mul(o[0].conj()).unsqueeze(-1).unsqueeze(-1).mul(inv((Tensor) a[0]).mH())});
 
