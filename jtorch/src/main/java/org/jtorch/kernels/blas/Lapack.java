@@ -317,10 +317,9 @@ public final class Lapack {
      * when {@code parallel}, and returns when all are done. LAPACK calls made inside run directly, and
      * may use segments confined to the worker's thread (scratch from {@code Arena.ofConfined()}).
      *
-     * <p>With {@code singleThreaded}, OpenBLAS runs single-threaded inside the body. For small matrices
-     * that is much faster: measured on this project's loaded 2-core machine, one 64 x 64 dsyevd took 483 ms
-     * with OpenBLAS's 2 (OpenMP) threads handing work back and forth, and 10.7 ms with 1. Small problems
-     * are parallelised over the batch instead.
+     * <p>With {@code singleThreaded}, OpenBLAS runs single-threaded inside the body, and parallelism comes
+     * from the batch instead: measured on this project's loaded 2-core machine, one 64 x 64 dsyevd took
+     * 483 ms with OpenBLAS's 2 threads handing work back and forth, and 10.7 ms with 1.
      */
     public static void forEach(long count, boolean parallel, boolean singleThreaded, Range body) {
         requireAvailable("forEach");
