@@ -190,18 +190,31 @@ public final class LinalgOps {
     /**
      * {@code linalg.polar(A)} (2.14): {@code A = U H} for m >= n, U with orthonormal columns, H Hermitian
      * positive semi-definite, from the reduced SVD {@code A = W S V^H}: {@code U = W V^H}, {@code H = V S V^H}
-     * (re-symmetrised). A composite: its gradient is the SVD's.
+     * (re-symmetrised). Its own backward (spec/linalg.md, PR #189732) solves Sylvester equations in H's
+     * eigenbasis, dividing by {@code s_i + s_j}: unlike the SVD's rule it stays finite for repeated
+     * singular values (an orthogonal A, for one).
      */
-    public static final OpDef POLAR = OpDef.composite("linalg_polar(Tensor A) -> (Tensor U, Tensor H)", args -> {
-        Tensor a = (Tensor) args[0];
-        polarCheck(a);
-        Tensor[] wsv = svd(a, false);
-        Tensor vh = wsv[2], v = vh.mH();
-        Tensor u = wsv[0].matmul(vh);
-        Tensor h = v.matmul(wsv[1].unsqueeze(-1).mul(vh));
-        h = h.add(h.mH()).mul(0.5);
-        return new Tensor[] {u.contiguous(), h.contiguous()};
-    });
+    public static final OpDef POLAR = OpDef.structured("linalg_polar(Tensor A) -> (Tensor U, Tensor H)",
+            args -> {
+                Tensor a = (Tensor) args[0];
+                polarCheck(a);
+                long n = a.size(-1);
+                long[] h = Arrays.copyOf(a.shapeRef(), a.dim());
+                h[a.dim() - 2] = n;
+                return new Spec(new long[][] {a.shape(), h}, new DType[] {a.dtype(), a.dtype()}, a.device(), null);
+            },
+            (args, outs, spec) -> {
+                Tensor a = (Tensor) args[0];
+                if (a.numel() == 0) return;
+                try (GradMode.Scope off = GradMode.set(false)) {
+                    Tensor[] wsv = svd(a, false);
+                    Tensor vh = wsv[2];
+                    Tensor h = vh.mH().matmul(wsv[1].unsqueeze(-1).mul(vh));
+                    outs[0].copy_(wsv[0].matmul(vh));
+                    outs[1].copy_(h.add(h.mH()).mul(0.5));
+                }
+            })
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {LinalgGrads.polar((Tensor) a[0], o[0], o[1], g[0], g[1])});
 
     /** {@code linalg.matrix_norm(A, ord)} for a numeric ord: 2 / -2 (largest / smallest singular value), 1 / -1, inf / -inf. */
     public static final OpDef MATRIX_NORM = OpDef.composite(
