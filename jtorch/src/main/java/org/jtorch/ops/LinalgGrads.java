@@ -145,4 +145,30 @@ final class LinalgGrads {
         Tensor inner = q.mH().matmul(gs).matmul(q).div(s.unsqueeze(-1).add(s.unsqueeze(-2)));
         return q.matmul(inner).matmul(q.mH());
     }
+
+    /** {@code sylv(H, R)}: X with {@code H X + X H = R} for Hermitian positive-definite H, in H's eigenbasis. */
+    private static Tensor sylvester(Tensor h, Tensor r) {
+        Tensor[] lq = LinalgOps.eigh(h, "L");
+        Tensor q = lq[1], s = lq[0];
+        Tensor inner = q.mH().matmul(r).matmul(q).div(s.unsqueeze(-1).add(s.unsqueeze(-2)));
+        return q.matmul(inner).matmul(q.mH());
+    }
+
+    /**
+     * polar (spec/linalg.md): with {@code C = U^H gU}, {@code gA = (gU - U C) H^-1 + U sylv(H, C - C^H)} and,
+     * for gH, {@code + A sylv(H, gH + gH^H)}. Needs H positive definite (A of full column rank).
+     */
+    static Tensor polar(Tensor a, Tensor u, Tensor h, Tensor gu, Tensor gh) {
+        Tensor ga = null;
+        if (gu != null) {
+            Tensor c = u.mH().matmul(gu);
+            Tensor normal = LinalgOps.solve(h, gu.sub(u.matmul(c)), false);
+            ga = normal.add(u.matmul(sylvester(h, c.sub(c.mH()))));
+        }
+        if (gh != null) {
+            Tensor z = a.matmul(sylvester(h, gh.add(gh.mH())));
+            ga = ga == null ? z : ga.add(z);
+        }
+        return ga;
+    }
 }

@@ -5,6 +5,7 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.function.IntFunction;
 import org.jtorch.LinAlgException;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
@@ -14,15 +15,11 @@ import org.jtorch.kernels.cpu.ElementIO;
 /**
  * CPU kernels of {@link LinalgOps}: each batch element is copied into column-major native scratch
  * (float64, or complex128 as interleaved doubles), factorised by LAPACK and copied out; float32 and
- * complex64 are computed in double precision and rounded. Batches of small matrices are spread over
- * the LAPACK workers. Kernels return LAPACK's info per batch element; the callers turn it into
+ * complex64 are computed in double precision and rounded. Batches are spread over the LAPACK workers. Kernels return LAPACK's info per batch element; the callers turn it into
  * PyTorch's error or the {@code info} tensor of an {@code *_ex} op.
  */
 final class LinalgKernels {
     private LinalgKernels() {}
-
-    /** Below this many elements per matrix a batch is split across workers; larger ones OpenBLAS threads itself. */
-    private static final long PARALLEL_ELEMENTS = 192 * 192;
 
     static long batches(Tensor a) {
         long count = 1;
@@ -30,8 +27,14 @@ final class LinalgKernels {
         return count;
     }
 
-    private static void forEach(long count, long m, long n, Lapack.Range body) {
-        Lapack.forEach(count, count > 1 && m * n <= PARALLEL_ELEMENTS, body);
+    /**
+     * LAPACK runs with one OpenBLAS thread per call, batches spread over the workers. Measured on this
+     * project's shared 2-core machine under load: cholesky / eigh / svd of 512 x 512 float64 took 24 / 174 /
+     * 490 ms with one OpenBLAS thread and 380-810 / 2200-4200 / 3700-4600 ms with two, whose hand-offs
+     * stall whenever another process holds a core.
+     */
+    private static void forEach(long count, Lapack.Range body) {
+        Lapack.forEach(count, count > 1, true, body);
     }
 
     static int order(String api, long n) {
@@ -78,8 +81,8 @@ final class LinalgKernels {
 
     /**
      * Writes the rows x cols column-major {@code src} (transposed if asked: then src is cols x rows) as
-     * matrix {@code b} of the contiguous {@code out}; with {@code lowerOnly}/{@code upperOnly} the other
-     * triangle is written as zero.
+     * matrix {@code b} of the contiguous {@code out}; {@code triangle} -1 keeps only the lower triangle,
+     * 1 only the upper one (the other is written as zero), 0 everything.
      */
     static void store(MemorySegment src, int ld, boolean complex, Tensor out, long b, boolean transpose, int triangle) {
         ElementIO io = ElementIO.of(out.dtype());
@@ -143,7 +146,7 @@ final class LinalgKernels {
         int n = order("linalg.cholesky", a.size(-1)), ld = Math.max(1, n);
         boolean complex = a.isComplex();
         int[] info = new int[Math.toIntExact(batches(a))];
-        forEach(info.length, n, n, (from, to) -> {
+        forEach(info.length, (from, to) -> {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment m = scratch(arena, (long) n * n, complex);
                 for (long b = from; b < to; b++) {
@@ -161,7 +164,7 @@ final class LinalgKernels {
         int n = order("linalg.inv", a.size(-1)), ld = Math.max(1, n);
         boolean complex = a.isComplex();
         int[] info = new int[Math.toIntExact(batches(a))];
-        forEach(info.length, n, n, (from, to) -> {
+        forEach(info.length, (from, to) -> {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment m = scratch(arena, (long) n * n, complex), piv = arena.allocate(JAVA_INT, Math.max(1, n));
                 for (long b = from; b < to; b++) {
@@ -186,7 +189,7 @@ final class LinalgKernels {
         ElementIO io = ElementIO.of(first.dtype());
         ElementIO logIo = logabs == null ? null : ElementIO.of(logabs.dtype());
         MemorySegment data = first.storage().segment(), logData = logabs == null ? null : logabs.storage().segment();
-        forEach(batches(a), n, n, (from, to) -> {
+        forEach(batches(a), (from, to) -> {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment m = scratch(arena, (long) n * n, complex), piv = arena.allocate(JAVA_INT, Math.max(1, n));
                 for (long b = from; b < to; b++) {
@@ -234,7 +237,7 @@ final class LinalgKernels {
         int k = Math.toIntExact(left ? bs.size(-1) : bs.size(-2));
         boolean complex = as.isComplex();
         int[] info = new int[Math.toIntExact(batches(as))];
-        forEach(info.length, n, n, (from, to) -> {
+        forEach(info.length, (from, to) -> {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment m = scratch(arena, (long) n * n, complex), piv = arena.allocate(JAVA_INT, Math.max(1, n));
                 MemorySegment rhs = scratch(arena, (long) n * k, complex);
@@ -262,7 +265,7 @@ final class LinalgKernels {
         ElementIO io = ElementIO.of(values.dtype());
         MemorySegment data = values.storage().segment();
         int[] info = new int[Math.toIntExact(batches(a))];
-        forEach(info.length, n, n, (from, to) -> {
+        forEach(info.length, (from, to) -> {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment m = scratch(arena, (long) n * n, complex), w = scratch(arena, n, false);
                 for (long b = from; b < to; b++) {
@@ -296,7 +299,7 @@ final class LinalgKernels {
         ElementIO io = ElementIO.of(s.dtype());
         MemorySegment sData = s.storage().segment();
         int[] info = new int[Math.toIntExact(batches(a))];
-        forEach(info.length, m, n, (from, to) -> {
+        forEach(info.length, (from, to) -> {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment am = scratch(arena, (long) m * n, complex), sv = scratch(arena, k, false);
                 MemorySegment um = scratch(arena, vectors ? (long) m * uCols : 1, complex);
@@ -329,7 +332,7 @@ final class LinalgKernels {
         int ld = Math.max(1, m), qCols = complete ? m : k;
         int width = Math.max(n, qCols); // room for the m x m Q of a tall complete QR
         boolean complex = a.isComplex();
-        forEach(batches(a), m, n, (from, to) -> {
+        forEach(batches(a), (from, to) -> {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment am = scratch(arena, (long) ld * width, complex), tau = scratch(arena, k, complex);
                 for (long b = from; b < to; b++) {
@@ -345,8 +348,11 @@ final class LinalgKernels {
         });
     }
 
-    /** The LinAlgException for the first failure of a batch, or nothing. */
-    static void raise(int[] info, int batchDims, java.util.function.IntFunction<String> message) {
+    /**
+     * Throws the LinAlgException for the first failing batch element, if any: {@code message} gets the
+     * element's index and may contain {@code {where}}, replaced by PyTorch's "(Batch element i): " prefix.
+     */
+    static void raise(int[] info, int batchDims, IntFunction<String> message) {
         int b = firstFailure(info);
         if (b >= 0) throw new LinAlgException(message.apply(b).replace("{where}", where(batchDims, b)));
     }

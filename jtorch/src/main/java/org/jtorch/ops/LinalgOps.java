@@ -69,7 +69,7 @@ public final class LinalgOps {
                 return Spec.of(Arrays.copyOf(a.shapeRef(), a.dim() - 2), a.dtype(), a.device(), null);
             },
             (args, outs, spec) -> LinalgKernels.det((Tensor) args[0], outs[0], null))
-            // d det = det tr(A^-1 dA): gA = conj(g det)... in Wirtinger form (g conj(det)) A^-H; needs A invertible
+            // d det = det tr(A^-1 dA), so (conjugate-Wirtinger) gA = g conj(det) A^-H; needs A invertible
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
                 g[0].mul(o[0].conj()).unsqueeze(-1).unsqueeze(-1).mul(inv((Tensor) a[0]).mH())})
             .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : o[0].mul(traceOfInverseTimes((Tensor) a[0], t[0]))});
@@ -210,18 +210,31 @@ public final class LinalgOps {
     /**
      * {@code linalg.polar(A)} (2.14): {@code A = U H} for m >= n, U with orthonormal columns, H Hermitian
      * positive semi-definite, from the reduced SVD {@code A = W S V^H}: {@code U = W V^H}, {@code H = V S V^H}
-     * (re-symmetrised). A composite: its gradient is the SVD's.
+     * (re-symmetrised). Its own backward (spec/linalg.md, PR #189732) solves Sylvester equations in H's
+     * eigenbasis, dividing by {@code s_i + s_j}: unlike the SVD's rule it stays finite for repeated
+     * singular values (an orthogonal A, for one).
      */
-    public static final OpDef POLAR = OpDef.composite("linalg_polar(Tensor A) -> (Tensor U, Tensor H)", args -> {
-        Tensor a = (Tensor) args[0];
-        polarCheck(a);
-        Tensor[] wsv = svd(a, false);
-        Tensor vh = wsv[2], v = vh.mH();
-        Tensor u = wsv[0].matmul(vh);
-        Tensor h = v.matmul(wsv[1].unsqueeze(-1).mul(vh));
-        h = h.add(h.mH()).mul(0.5);
-        return new Tensor[] {u.contiguous(), h.contiguous()};
-    });
+    public static final OpDef POLAR = OpDef.structured("linalg_polar(Tensor A) -> (Tensor U, Tensor H)",
+            args -> {
+                Tensor a = (Tensor) args[0];
+                polarCheck(a);
+                long n = a.size(-1);
+                long[] h = Arrays.copyOf(a.shapeRef(), a.dim());
+                h[a.dim() - 2] = n;
+                return new Spec(new long[][] {a.shape(), h}, new DType[] {a.dtype(), a.dtype()}, a.device(), null);
+            },
+            (args, outs, spec) -> {
+                Tensor a = (Tensor) args[0];
+                if (a.numel() == 0) return;
+                try (GradMode.Scope off = GradMode.set(false)) {
+                    Tensor[] wsv = svd(a, false);
+                    Tensor vh = wsv[2];
+                    Tensor h = vh.mH().matmul(wsv[1].unsqueeze(-1).mul(vh));
+                    outs[0].copy_(wsv[0].matmul(vh));
+                    outs[1].copy_(h.add(h.mH()).mul(0.5));
+                }
+            })
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {LinalgGrads.polar((Tensor) a[0], o[0], o[1], g[0], g[1])});
 
     /** {@code linalg.matrix_norm(A, ord)} for a numeric ord: 2 / -2 (largest / smallest singular value), 1 / -1, inf / -inf. */
     public static final OpDef MATRIX_NORM = OpDef.composite(

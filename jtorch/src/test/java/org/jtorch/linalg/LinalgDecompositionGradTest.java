@@ -126,6 +126,20 @@ class LinalgDecompositionGradTest {
     }
 
     @Test
+    void polarGradientIsFiniteForRepeatedSingularValues() {
+        // an orthogonal A has all singular values 1: the SVD's rule divides by s_j^2 - s_i^2 = 0, polar's does not
+        Tensor rotation = Torch.tensor(new double[][] {{0.6, -0.8}, {0.8, 0.6}}).requiresGrad(true);
+        assertTrue(Autograd.gradcheck(t -> {
+            Polar p = Linalg.polar(t);
+            return flat(p.u(), p.h());
+        }, rotation));
+        Tensor a = eye(3).mul(2.0).requiresGrad(true);
+        Polar p = Linalg.polar(a);
+        p.u().sum().add(p.h().sum()).backward();
+        for (double v : a.grad().toDoubleArray()) assertTrue(Double.isFinite(v));
+    }
+
+    @Test
     void polarGradientOnFloat32() {
         Tensor a = Torch.tensor(new float[][] {{1, -1}, {2, 4}}).requiresGrad(true);
         Polar p = Linalg.polar(a);

@@ -84,6 +84,10 @@ public final class Lapack {
         static final MethodHandle DORGQR = downcall("LAPACKE_dorgqr", ORGQR_D);
         static final MethodHandle ZUNGQR = downcall("LAPACKE_zungqr", ORGQR_D);
 
+        // int openblas_set_num_threads_local(int num_threads): the calling thread's OpenBLAS thread count; returns the old one
+        static final MethodHandle SET_LOCAL_THREADS = downcall("openblas_set_num_threads_local",
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT));
+
         static {
             // LAPACKE's high-level wrappers otherwise scan every input for NaN and answer "illegal argument";
             // the callers decide what non-finite input means (PyTorch: NaN results, or an error for svd).
@@ -152,10 +156,18 @@ public final class Lapack {
             }));
         }
 
-        static void forEach(String fn, long count, boolean parallel, Range body) {
+        static void forEach(String fn, long count, boolean parallel, boolean singleThreaded, Range body) {
             if (count <= 0) return;
+            Range range = singleThreaded ? (from, to) -> {
+                enterSingleThreaded();
+                try {
+                    body.run(from, to);
+                } finally {
+                    exitSingleThreaded();
+                }
+            } : body;
             if (onWorker()) {
-                body.run(0, count);
+                range.run(0, count);
                 return;
             }
             int chunks = parallel ? (int) Math.min(THREADS, count) : 1;
@@ -163,7 +175,7 @@ public final class Lapack {
             for (int c = 0; c < chunks; c++) {
                 long from = count * c / chunks, to = count * (c + 1) / chunks;
                 parts.add(EXECUTOR.submit(() -> {
-                    body.run(from, to);
+                    range.run(from, to);
                     return 0;
                 }));
             }
@@ -176,6 +188,28 @@ public final class Lapack {
                 }
             }
             if (failure != null) throw failure;
+        }
+
+        /*
+         * The bundled (OpenMP) build keeps the "local" thread count in one global, so concurrent ranges
+         * must not each save and restore it: the first range in sets it to 1, the last one out restores it.
+         */
+        private static int singleThreadedRanges, savedThreads;
+
+        private static synchronized void enterSingleThreaded() {
+            if (singleThreadedRanges++ == 0) savedThreads = setLocalThreads(1);
+        }
+
+        private static synchronized void exitSingleThreaded() {
+            if (--singleThreadedRanges == 0) setLocalThreads(savedThreads);
+        }
+
+        private static int setLocalThreads(int n) {
+            try {
+                return (int) Fn.SET_LOCAL_THREADS.invokeExact(n);
+            } catch (Throwable t) {
+                throw unchecked(t);
+            }
         }
 
         private static int await(String fn, Future<Integer> result) {
@@ -280,13 +314,16 @@ public final class Lapack {
 
     /**
      * Runs {@code body} over {@code [0, count)} on the LAPACK workers, split into one range per worker
-     * when {@code parallel} (for batches of small independent problems, which OpenBLAS would not
-     * parallelise itself), and returns when all are done. LAPACK calls made inside run directly, and
+     * when {@code parallel}, and returns when all are done. LAPACK calls made inside run directly, and
      * may use segments confined to the worker's thread (scratch from {@code Arena.ofConfined()}).
+     *
+     * <p>With {@code singleThreaded}, OpenBLAS runs single-threaded inside the body, and parallelism comes
+     * from the batch instead: measured on this project's loaded 2-core machine, one 64 x 64 dsyevd took
+     * 483 ms with OpenBLAS's 2 threads handing work back and forth, and 10.7 ms with 1.
      */
-    public static void forEach(long count, boolean parallel, Range body) {
+    public static void forEach(long count, boolean parallel, boolean singleThreaded, Range body) {
         requireAvailable("forEach");
-        Worker.forEach("forEach", count, parallel, body);
+        Worker.forEach("forEach", count, parallel, singleThreaded, body);
     }
 
     // ---------------------------------------------------------------- column-major, real or complex
