@@ -203,7 +203,7 @@ final class BatchRules {
         // linalg ops of one matrix argument batch over its leading dims: the vmapped dim simply becomes one of them
         for (OpDef op : List.of(LinalgOps.CHOLESKY, LinalgOps.CHOLESKY_EX, LinalgOps.INV, LinalgOps.INV_EX, LinalgOps.DET,
                 LinalgOps.SLOGDET, LinalgOps.EIGH, LinalgOps.EIGVALSH, LinalgOps.SVD, LinalgOps.SVDVALS, LinalgOps.QR,
-                LinalgOps.MATRIX_SQRTH, LinalgSolveOps.LU_FACTOR, LinalgSolveOps.MATRIX_POWER)) {
+                LinalgOps.MATRIX_SQRTH, LinalgOps.POLAR, LinalgSolveOps.LU_FACTOR, LinalgSolveOps.MATRIX_POWER)) {
             RULES.put(op, c -> {
                 c.logicalSpec();
                 Object[] a = c.args.clone();

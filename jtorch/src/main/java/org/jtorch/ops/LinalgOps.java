@@ -234,7 +234,8 @@ public final class LinalgOps {
                     outs[1].copy_(h.add(h.mH()).mul(0.5));
                 }
             })
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {LinalgGrads.polar((Tensor) a[0], o[0], o[1], g[0], g[1])});
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {LinalgGrads.polar((Tensor) a[0], o[0], o[1], g[0], g[1])})
+            .deriveJvp(Jvps::transposedVjp);
 
     /** {@code linalg.matrix_norm(A, ord)} for a numeric ord: 2 / -2 (largest / smallest singular value), 1 / -1, inf / -inf. */
     public static final OpDef MATRIX_NORM = OpDef.composite(

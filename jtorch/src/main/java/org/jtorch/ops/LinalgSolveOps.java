@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.jtorch.DType;
 import org.jtorch.Device;
+import org.jtorch.LinAlgException;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
@@ -243,7 +244,7 @@ public final class LinalgSolveOps {
      * The error for a numerical failure (singular or non-convergent input): PyTorch's
      * {@code torch.linalg.LinAlgError}, a RuntimeError.
      */
-    private static TorchException linAlgError(String message) { return new TorchException(message); }
+    private static TorchException linAlgError(String message) { return new LinAlgException(message); }
 
     /** ATen's squareCheckInputs: at least 2 dims, square, CPU or meta. */
     private static void square(String api, Tensor a, String name) {
