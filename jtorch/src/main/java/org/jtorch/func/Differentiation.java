@@ -125,7 +125,10 @@ final class Differentiation {
         return false;
     }
 
-    /** The tensor this level differentiates with respect to, standing for {@code t}. */
+    /**
+     * The tensor this level differentiates with respect to, standing for {@code t}. Forward-mode tangents of
+     * enclosing jvp levels carry over (jvp of grad, jacfwd of jacrev): only the reverse history is cut.
+     */
     private static Tensor differentiable(Tensor t, VmapInterpreter vm) {
         if (!(t.isFloatingPoint() || t.isComplex())) {
             throw new TorchException("only Tensors of floating point and complex dtype can require gradients");
@@ -135,10 +138,13 @@ final class Differentiation {
             // Already differentiated at this vmap's level by an outer grad: alias it so that level sees through.
             if (b != null && t.requiresGrad()) return ShapeOps.view(t, t.shape());
             Tensor lifted = b != null ? Batched.wrap(b.value, b.bdim, vm.level()) : Batched.wrap(t, -1, vm.level());
+            if (t.forwardGrads() != null) lifted.setForwardGrads(t.forwardGrads());
             return lifted.requiresGrad(true);
         }
         if (t.requiresGrad()) return ShapeOps.view(t, t.shape());
-        return t.detach().requiresGrad(true);
+        Tensor x = t.detach();
+        if (t.forwardGrads() != null) x.setForwardGrads(t.forwardGrads());
+        return x.requiresGrad(true);
     }
 
     /** Whether the graph of {@code output} reaches a leaf other than this level's inputs (a closed-over tensor that requires grad). */

@@ -24,7 +24,7 @@ public final class Func {
     private Func() {}
 
     /** Where {@code jvp}/{@code jacfwd}/{@code hessian} get their tangents from (reverse mode twice, until forward AD lands). */
-    private static final TangentPropagation TANGENTS = new DoubleVjpTangents();
+    private static final TangentPropagation TANGENTS = new ForwardAdTangents();
 
     // ---- vmap ------------------------------------------------------------------------------------------------
 

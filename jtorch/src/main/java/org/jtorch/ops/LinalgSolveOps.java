@@ -354,6 +354,7 @@ public final class LinalgSolveOps {
      */
     private static void load(Tensor t, long base, int rows, int cols, MemorySegment dst, boolean complex, boolean transpose,
             boolean conj) {
+        if (rows == 0 || cols == 0) return; // an empty matrix of a batch may sit past the end of its storage
         ElementIO io = ElementIO.of(t.dtype());
         MemorySegment data = t.storage().segment();
         if (!transpose && !conj && t.isContiguous() && wideDouble(t.dtype(), complex)) {

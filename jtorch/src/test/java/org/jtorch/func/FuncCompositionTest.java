@@ -141,6 +141,14 @@ class FuncCompositionTest {
     }
 
     @Test
+    void jvpOfGradIsTheHessianVectorProduct() {
+        // f = Σ x³: grad f = 3x², so the jvp of grad f along v is 6 x v (forward over reverse)
+        Tensor x = randn(5), v = randn(5);
+        Function<Tensor, Tensor> g = Func.grad(t -> t.pow(3.0).sum());
+        close(x.mul(6.0).mul(v), (Tensor) Func.jvp(g, x, v).jvpOut(), 1e-10);
+    }
+
+    @Test
     void perSampleJacobians() {
         Tensor x = randn(3, 4);
         Tensor got = Func.vmap(Func.jacrev(t -> t.sin())).apply(x);
