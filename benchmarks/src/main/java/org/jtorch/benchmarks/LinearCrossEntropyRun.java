@@ -19,7 +19,8 @@ import org.jtorch.nn.functional.F;
  * {@code cross_entropy(linear(x, W), y)}.
  *
  * <ul>
- *   <li>{@code time [runs] [chunk]}: in one JVM, one warm-up then {@code runs} timed forward+backward calls per path.</li>
+ *   <li>{@code time [runs] [chunks]}: in one JVM, one warm-up then {@code runs} timed forward+backward calls per path, for
+ *   each chunk size of the comma-separated {@code chunks} ("auto" = the default options) and the reference path.</li>
  *   <li>{@code memory [chunk]}: peak additional live heap per path, measured as the smallest {@code -Xmx} at which a fresh
  *   JVM (Serial GC, 8 MiB young generation, so nearly the whole heap is one compacted old generation) completes the
  *   forward+backward, minus the smallest {@code -Xmx} at which the same JVM merely creates the inputs. Binary search with
@@ -38,7 +39,7 @@ public final class LinearCrossEntropyRun {
     public static void main(String[] args) throws Exception {
         String mode = args.length > 0 ? args[0] : "time";
         switch (mode) {
-            case "time" -> time(args.length > 1 ? Integer.parseInt(args[1]) : 3, args.length > 2 ? Integer.valueOf(args[2]) : null);
+            case "time" -> time(args.length > 1 ? Integer.parseInt(args[1]) : 3, args.length > 2 ? args[2] : "auto");
             case "memory" -> memory(args.length > 1 ? args[1] : "auto");
             case "child" -> System.exit(child(args[1], args.length > 2 ? args[2] : "auto"));
             default -> throw new IllegalArgumentException("mode must be time, memory or child, got " + mode);
@@ -70,10 +71,15 @@ public final class LinearCrossEntropyRun {
         return loss.item();
     }
 
-    private static void time(int runs, Integer chunk) {
+    /** {@code chunks}: comma-separated chunk sizes for the chunked path ("auto" = the options' default resolution). */
+    private static void time(int runs, String chunks) {
         Inputs in = inputs();
-        for (String path : new String[] {"chunked", "reference"}) {
-            LinearCrossEntropyOptions o = path.equals("chunked") ? options(chunk) : null;
+        List<String> paths = new ArrayList<>();
+        for (String c : chunks.split(",")) paths.add("chunked_" + c);
+        paths.add("reference");
+        for (String path : paths) {
+            String chunk = path.startsWith("chunked_") ? path.substring(8) : null;
+            LinearCrossEntropyOptions o = chunk == null ? null : options(chunk.equals("auto") ? null : Integer.valueOf(chunk));
             double loss = step(in, o); // warm-up
             double[] ms = new double[runs], cpu = new double[runs];
             for (int i = 0; i < runs; i++) {
