@@ -24,14 +24,15 @@ import org.jtorch.kernels.cpu.Parallel;
  * Why whole-chunk GEMMs: OpenBLAS threads each call itself and its workers spin between calls, so many small
  * concurrent or back-to-back calls oversubscribe the cores (measured: 32 per-sample GEMMs of 64×4096×27 took
  * seconds on the loaded 2-core machine, one 64×131072×27 GEMM ~0.1 s). The unfolding, folding and layout copies
- * are plain Java loops, parallel over samples. Chunks keep the column matrix near {@link #COLS_BUDGET} elements.
- * Half types are computed in float32, float64 in float64; every sum has a fixed order, so results do not depend
- * on the thread count.
+ * are plain Java loops, parallel over samples. Chunks keep each scratch matrix within {@link #COLS_BUDGET}
+ * elements (one sample at least).
+ * Half types are computed in float32, float64 in float64. The Java loops write disjoint outputs per sample, so
+ * their results do not depend on the thread count.
  */
 final class ConvKernels {
     private ConvKernels() {}
 
-    /** Elements of the column matrix per chunk (64 MiB of float32): large GEMMs, bounded scratch memory. */
+    /** Elements of each scratch matrix per chunk (64 MiB of float32): large GEMMs, bounded scratch memory. */
     private static final long COLS_BUDGET = 16L << 20;
 
     /** A dense array copy of a tensor in the compute precision: {@code float[]} or {@code double[]} from {@code offset}. */
@@ -62,7 +63,8 @@ final class ConvKernels {
     private record Dims(int n, int cin, int plane, int cout, int cg, int kg, int l, int groups, int chunk) {
         static Dims of(ConvOps.Geometry g) {
             int kTotal = (int) (g.cin() * g.kh() * g.kw()), l = (int) (g.oh() * g.ow());
-            long perSample = Math.max(1, (long) kTotal * l);
+            // the column matrix and the [C_out, B·L] output/grad buffer both grow with the chunk
+            long perSample = Math.max(1, (long) Math.max(kTotal, g.cout()) * l);
             int chunk = (int) Math.max(1, Math.min(g.n(), COLS_BUDGET / perSample));
             return new Dims((int) g.n(), (int) g.cin(), (int) (g.h() * g.w()), (int) g.cout(), (int) (g.cout() / g.groups()),
                     (int) (g.cin() / g.groups() * g.kh() * g.kw()), l, (int) g.groups(), chunk);
