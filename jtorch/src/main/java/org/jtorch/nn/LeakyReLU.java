@@ -1,7 +1,7 @@
 package org.jtorch.nn;
 
 import org.jtorch.Tensor;
-import org.jtorch.ops.TernaryOps;
+import org.jtorch.nn.functional.F;
 
 /** {@code torch.nn.LeakyReLU}: x for x > 0, negative_slope · x otherwise. */
 public class LeakyReLU extends Module {
@@ -13,9 +13,8 @@ public class LeakyReLU extends Module {
     /** {@code LeakyReLU(negative_slope)}. */
     public LeakyReLU(double negativeSlope) { this.negativeSlope = negativeSlope; }
 
-    /** Built from where/mul (no dedicated op yet), so autograd and every dtype come from those ops. */
     @Override
-    public Tensor forward(Tensor input) { return TernaryOps.where(input.gt(0), input, input.mul(negativeSlope)); }
+    public Tensor forward(Tensor input) { return F.leakyRelu(input, negativeSlope); }
 
     @Override
     protected String extraRepr() { return "negative_slope=" + PyRepr.of(negativeSlope); }

@@ -131,6 +131,45 @@ public final class F {
     /** {@code F.relu(input)}. */
     public static Tensor relu(Tensor input) { return Torch.relu(input); }
 
+    /** {@code F.leaky_relu(input)}: negative_slope 0.01. */
+    public static Tensor leakyRelu(Tensor input) { return leakyRelu(input, 0.01); }
+
+    /** {@code F.leaky_relu(input, negative_slope)}: x for x > 0, negative_slope · x otherwise. */
+    public static Tensor leakyRelu(Tensor input, double negativeSlope) {
+        return TernaryOps.where(input.gt(0), input, input.mul(negativeSlope));
+    }
+
+    /** {@code F.elu(input)}: alpha 1. */
+    public static Tensor elu(Tensor input) { return elu(input, 1.0); }
+
+    /** {@code F.elu(input, alpha)}: x for x > 0, alpha · (eˣ − 1) otherwise (expm1, exact near 0). */
+    public static Tensor elu(Tensor input, double alpha) {
+        return TernaryOps.where(input.gt(0), input, Torch.expm1(input).mul(alpha));
+    }
+
+    /** {@code F.hardtanh(input)}: clamp to [-1, 1]. */
+    public static Tensor hardtanh(Tensor input) { return Torch.hardtanh(input); }
+
+    /** {@code F.hardtanh(input, min_val, max_val)}. */
+    public static Tensor hardtanh(Tensor input, double minVal, double maxVal) { return Torch.hardtanh(input, minVal, maxVal); }
+
+    /** {@code F.mish(input)}: x · tanh(softplus(x)). */
+    public static Tensor mish(Tensor input) { return input.mul(Torch.softplus(input).tanh()); }
+
+    /** {@code F.tanh(input)}. */
+    public static Tensor tanh(Tensor input) { return Torch.tanh(input); }
+
+    /** {@code F.sigmoid(input)}. */
+    public static Tensor sigmoid(Tensor input) { return Torch.sigmoid(input); }
+
+    /** {@code F.one_hot(tensor, num_classes)}; {@code numClasses} -1 infers it from the largest value. */
+    public static Tensor oneHot(Tensor tensor, long numClasses) { return Torch.oneHot(tensor, numClasses); }
+
+    /** {@code F.pad(input, pad, mode, value)}: mode "constant", "reflect", "replicate" or "circular". */
+    public static Tensor pad(Tensor input, long[] pad, String mode, double value) {
+        return mode.equals("constant") ? Torch.pad(input, pad, value) : Torch.pad(input, pad, mode);
+    }
+
     /** {@code F.cross_entropy(input, target)}: mean cross entropy of logits against class indices or probabilities. */
     public static Tensor crossEntropy(Tensor input, Tensor target) {
         return Losses.crossEntropy(input, target, CrossEntropyOptions.defaults());
