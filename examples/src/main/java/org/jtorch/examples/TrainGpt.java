@@ -21,6 +21,8 @@ import org.jtorch.examples.gpt.TrainOptions;
 import org.jtorch.examples.gpt.TrainingCheckpoint;
 import org.jtorch.io.Safetensors;
 import org.jtorch.io.Serialization;
+import org.jtorch.nn.LinearCrossEntropyOptions;
+import org.jtorch.nn.Reduction;
 import org.jtorch.nn.functional.F;
 import org.jtorch.nn.utils.ClipGrad;
 import org.jtorch.optim.AdamW;
@@ -164,13 +166,13 @@ public final class TrainGpt {
     }
 
     /**
-     * The language-model loss: mean cross entropy of {@code hidden · weightᵀ} against {@code target}.
-     * Written as a separate linear and cross entropy; {@code F.linearCrossEntropy(h, weight, t)} computes the
-     * same value without materialising the [B·T, vocab] logits.
+     * The language-model loss: mean cross entropy of {@code hidden · weightᵀ} against {@code target}, through
+     * {@code F.linearCrossEntropy}'s chunked path, which never materialises the [B·T, vocab] logits and hands
+     * back the head's gradients from its single pass.
      */
     static Tensor lmLoss(Tensor hidden, Tensor weight, Tensor target) {
-        Tensor h = hidden.reshape(-1, hidden.size(-1));
-        return F.crossEntropy(F.linear(h, weight), target.reshape(-1));
+        return F.linearCrossEntropy(hidden.reshape(-1, hidden.size(-1)), weight, target.reshape(-1), Reduction.MEAN,
+                LinearCrossEntropyOptions.defaults());
     }
 
     /** AdamW for everything, or Muon for the blocks' 2-D weights and AdamW for embeddings, head, norms. */
