@@ -927,4 +927,31 @@ public final class Torch {
 
     /** {@code torch.matrix_power(A, n)}: alias of {@code torch.linalg.matrix_power}. */
     public static Tensor matrixPower(Tensor a, long n) { return org.jtorch.ops.LinalgSolveOps.matrixPower(a, n); }
+
+    // ---- view-copy ops (org.jtorch.ops.ViewCopyOps): the view, then a copy that shares nothing ----
+
+    /** {@code torch.view_copy(self, size)}. */
+    public static Tensor viewCopy(Tensor self, long... size) { return org.jtorch.ops.ViewCopyOps.viewCopy(self, size); }
+    /** {@code torch.permute_copy(self, dims)}. */
+    public static Tensor permuteCopy(Tensor self, long... dims) { return org.jtorch.ops.ViewCopyOps.permuteCopy(self, dims); }
+    /** {@code torch.transpose_copy(self, dim0, dim1)}. */
+    public static Tensor transposeCopy(Tensor self, long dim0, long dim1) { return org.jtorch.ops.ViewCopyOps.transposeCopy(self, dim0, dim1); }
+    /** {@code torch.t_copy(self)}. */
+    public static Tensor tCopy(Tensor self) { return org.jtorch.ops.ViewCopyOps.tCopy(self); }
+    /** {@code torch.expand_copy(self, size)}. */
+    public static Tensor expandCopy(Tensor self, long... size) { return org.jtorch.ops.ViewCopyOps.expandCopy(self, size); }
+    /** {@code torch.squeeze_copy(self)}. */
+    public static Tensor squeezeCopy(Tensor self) { return org.jtorch.ops.ViewCopyOps.squeezeCopy(self); }
+    /** {@code torch.squeeze_copy(self, dims)}. */
+    public static Tensor squeezeCopy(Tensor self, long... dims) { return org.jtorch.ops.ViewCopyOps.squeezeCopy(self, dims); }
+    /** {@code torch.unsqueeze_copy(self, dim)}. */
+    public static Tensor unsqueezeCopy(Tensor self, long dim) { return org.jtorch.ops.ViewCopyOps.unsqueezeCopy(self, dim); }
+    /** {@code torch.select_copy(self, dim, index)}. */
+    public static Tensor selectCopy(Tensor self, long dim, long index) { return org.jtorch.ops.ViewCopyOps.selectCopy(self, dim, index); }
+    /** {@code torch.slice_copy(self, dim, start, end, step)}. */
+    public static Tensor sliceCopy(Tensor self, long dim, Long start, Long end, long step) { return org.jtorch.ops.ViewCopyOps.sliceCopy(self, dim, start, end, step); }
+    /** {@code torch.diagonal_copy(self, offset, dim1, dim2)}. */
+    public static Tensor diagonalCopy(Tensor self, long offset, long dim1, long dim2) { return org.jtorch.ops.ViewCopyOps.diagonalCopy(self, offset, dim1, dim2); }
+    /** {@code torch.alias_copy(self)}. */
+    public static Tensor aliasCopy(Tensor self) { return org.jtorch.ops.ViewCopyOps.aliasCopy(self); }
 }

@@ -50,6 +50,7 @@ import org.jtorch.ops.SearchOps;
 import org.jtorch.ops.ShapeOps;
 import org.jtorch.ops.SortOps;
 import org.jtorch.ops.TernaryOps;
+import org.jtorch.ops.ViewCopyOps;
 
 /**
  * The op table of every op outside the pointwise family (which {@code PointwiseOpTableTest} sweeps
@@ -93,7 +94,8 @@ public final class OpDb {
             SearchOps.class,
             ShapeOps.class,
             SortOps.class,
-            TernaryOps.class);
+            TernaryOps.class,
+            ViewCopyOps.class);
 
     /** Dtypes every entry is swept over; an op refuses some of them, and must refuse them on meta too. */
     public static final List<DType> DTYPES = List.of(BOOL, UINT8, UINT64, INT8, INT32, INT64, FLOAT16, BFLOAT16,
@@ -299,6 +301,7 @@ public final class OpDb {
         reductions(t);
         search(t);
         shapes(t);
+        viewCopies(t);
         sort(t);
         ternaryOps(t);
         convolutionAndPooling(t);
@@ -1140,6 +1143,22 @@ public final class OpDb {
                 s("negative-values", in -> a(in.t(5), null, 0L)), s("2-d", in -> a(in.unit(2, 3), null, 0L)),
                 s("weights-length", in -> a(in.unit(4), in.t(FLOAT32, 3), 0L)),
                 s("negative-minlength", in -> a(in.unit(4), null, -1L))));
+    }
+
+    /** The {@code *_copy} variants: the same samples as their view ops. */
+    private static void viewCopies(List<Entry> t) {
+        t.add(op(ViewCopyOps.VIEW_COPY, s("flat", in -> a(in.t(2, 3), ls(6))), s("infer", in -> a(in.t(2, 3), ls(3, -1)))));
+        t.add(op(ViewCopyOps.PERMUTE_COPY, s("3-d", in -> a(in.t(2, 3, 4), ls(2, 0, 1)))));
+        t.add(op(ViewCopyOps.TRANSPOSE_COPY, s("2-d", in -> a(in.t(2, 3), 0L, 1L)), s("negative", in -> a(in.t(2, 3, 4), -1L, 0L))));
+        t.add(op(ViewCopyOps.T_COPY, s("2-d", in -> a(in.t(2, 3))), s("1-d", in -> a(in.t(3)))));
+        t.add(op(ViewCopyOps.EXPAND_COPY, s("broadcast", in -> a(in.t(3, 1), ls(3, 4), false)),
+                s("new dims", in -> a(in.t(3), ls(2, 3), false))));
+        t.add(op(ViewCopyOps.SQUEEZE_COPY, s("all", in -> a(in.t(2, 1, 3), null)), s("dim", in -> a(in.t(2, 1, 3), ls(1)))));
+        t.add(op(ViewCopyOps.UNSQUEEZE_COPY, s("front", in -> a(in.t(2, 3), 0L)), s("back", in -> a(in.t(2, 3), -1L))));
+        t.add(op(ViewCopyOps.SELECT_COPY, s("row", in -> a(in.t(4, 3), 0L, 1L)), s("negative", in -> a(in.t(4, 3), 1L, -1L))));
+        t.add(op(ViewCopyOps.SLICE_COPY, s("range", in -> a(in.t(4, 3), 0L, 1L, 3L, 1L)), s("step", in -> a(in.t(5, 2), 0L, 0L, 5L, 2L))));
+        t.add(op(ViewCopyOps.DIAGONAL_COPY, s("main", in -> a(in.t(3, 4), 0L, 0L, 1L)), s("above", in -> a(in.t(3, 4), 1L, 0L, 1L))));
+        t.add(op(ViewCopyOps.ALIAS_COPY, s("2x3", in -> a(in.t(2, 3))), s("0-d", in -> a(in.t()))));
     }
 
     private static void shapes(List<Entry> t) {
