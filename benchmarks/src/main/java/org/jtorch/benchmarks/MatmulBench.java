@@ -14,7 +14,10 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
-/** float32 matmul n³ through JTorch against raw OpenBLAS sgemm on the same heap arrays (GFLOP/s = 2n³/t). */
+/**
+ * float32 matmul n³ through JTorch against raw OpenBLAS sgemm on the same heap arrays (GFLOP/s = 2n³/t),
+ * and the attention-shaped batched products of a transformer block (32 heads-times-batch of T 128, head dim 64).
+ */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
@@ -22,6 +25,7 @@ public class MatmulBench {
     @Param({"1024"})
     int n;
     Tensor a, b;
+    Tensor q, kt, scores;
     float[] ra, rb, rc;
 
     @Setup
@@ -31,7 +35,16 @@ public class MatmulBench {
         ra = a.toFloatArray();
         rb = b.toFloatArray();
         rc = new float[n * n];
+        q = Torch.randn(32, 128, 64);
+        kt = Torch.randn(32, 64, 128);
+        scores = Torch.randn(32, 128, 128);
     }
+
+    /** Q K^T of attention: 32 products of 128x64 by 64x128. */
+    @Benchmark public Tensor bmmScores() { return q.bmm(kt); }
+
+    /** softmax(Q K^T) V of attention: 32 products of 128x128 by 128x64. */
+    @Benchmark public Tensor bmmValues() { return scores.bmm(q); }
 
     @Benchmark public Tensor jtorchMatmul() { return a.matmul(b); }
 

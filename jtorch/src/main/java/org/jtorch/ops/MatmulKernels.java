@@ -8,6 +8,7 @@ import org.jtorch.Tensor;
 import org.jtorch.kernels.blas.OpenBlas;
 import org.jtorch.kernels.blas.OpenBlas.Transpose;
 import org.jtorch.kernels.cpu.JavaGemm;
+import org.jtorch.kernels.cpu.Parallel;
 
 /**
  * The CPU kernel behind every matrix product of {@link MatmulOps}: {@code out = beta * bias + alpha *
@@ -90,21 +91,77 @@ final class MatmulKernels {
         private static boolean fitsInt(long v) { return v <= Integer.MAX_VALUE; }
     }
 
+    /**
+     * Multiply-adds below which a product stays one call on the caller's thread: OpenBLAS's own
+     * threshold for threading a GEMM ({@code SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD} = 64³), so
+     * such calls never wake its threads anyway, and a Java fork (~1 µs) would cost more than it saves.
+     */
+    private static final long PARALLEL_MIN_WORK = 1L << 18;
+
+    /**
+     * Runs the batch of GEMMs with the parallelism in Java and OpenBLAS single-threaded.
+     *
+     * <p>Why not OpenBLAS's threads: the bundled build threads every call above 64³ itself, so a
+     * {@code bmm} of 32 attention-sized products became 32 hand-offs to its pool, and its idle workers
+     * spin ~0.1 s after each threaded call, competing with JTorch's own parallel loops for the cores
+     * (measured on 2 cores: 32 x 128x64x128 took 87-550 ms, against ~1 ms of arithmetic). Here a batch
+     * of at least {@link Parallel#numThreads()} matrices is spread over Java workers, one matrix per
+     * call; a smaller batch splits each product into row (or column) blocks instead, one
+     * single-threaded GEMM per block, which for large matrices keeps within noise of OpenBLAS's own
+     * two-thread GEMM (see docs/benchmarks.md) and leaves no spinning pool behind. Nested inside
+     * another parallel region (a Java worker), {@link Parallel#forRange} runs serially, and the
+     * single-thread section still keeps OpenBLAS from oversubscribing.
+     */
     private static void blas(DType dtype, long batch, int m, int n, int k, Scalar alpha, Scalar beta,
                              Tensor a, Tensor b, Tensor c) {
         BlasMatrix x = BlasMatrix.of(a), y = BlasMatrix.of(b);
-        MemorySegment cs = c.storage().segment();
-        for (long i = 0; i < batch; i++) {
-            long xo = x.offset() + i * x.batchStride(), yo = y.offset() + i * y.batchStride();
-            long co = c.storageOffset() + i * m * (long) n;
+        Gemm gemm = new Gemm(dtype, m, n, k, alpha, beta, x, y, c.storage().segment(), c.storageOffset());
+        long work = (long) m * n * k;
+        if (work * batch < PARALLEL_MIN_WORK) {
+            for (long i = 0; i < batch; i++) gemm.block(i, 0, m, 0, n);
+            return;
+        }
+        OpenBlas.singleThreaded(() -> {
+            if (batch >= Parallel.numThreads()) {
+                long grain = Math.ceilDiv(PARALLEL_MIN_WORK, work);
+                Parallel.forRange(batch, grain, (from, to) -> {
+                    for (long i = from; i < to; i++) gemm.block(i, 0, m, 0, n);
+                });
+            } else if (m >= n) {
+                long grain = Math.ceilDiv(PARALLEL_MIN_WORK, (long) n * k);
+                for (long i = 0; i < batch; i++) {
+                    long matrix = i;
+                    Parallel.forRange(m, grain, (r0, r1) -> gemm.block(matrix, (int) r0, (int) r1, 0, n));
+                }
+            } else {
+                long grain = Math.ceilDiv(PARALLEL_MIN_WORK, (long) m * k);
+                for (long i = 0; i < batch; i++) {
+                    long matrix = i;
+                    Parallel.forRange(n, grain, (c0, c1) -> gemm.block(matrix, 0, m, (int) c0, (int) c1));
+                }
+            }
+        });
+    }
+
+    /** One product of the batch, {@code C[i] = alpha op(A[i]) op(B[i]) + beta C[i]}, callable per block of C. */
+    private record Gemm(DType dtype, int m, int n, int k, Scalar alpha, Scalar beta, BlasMatrix x, BlasMatrix y,
+                        MemorySegment cs, long cOffset) {
+
+        /** Rows {@code [r0, r1)} and columns {@code [c0, c1)} of {@code C[i]}: the matching rows of op(A), columns of op(B). */
+        void block(long i, int r0, int r1, int c0, int c1) {
+            // op(A) row r is stored at r * ld (as is) or at column r (transposed); op(B) column c likewise.
+            long xo = x.offset() + i * x.batchStride() + (x.op() == Transpose.NONE ? (long) r0 * x.ld() : r0);
+            long yo = y.offset() + i * y.batchStride() + (y.op() == Transpose.NONE ? c0 : (long) c0 * y.ld());
+            long co = cOffset + i * m * (long) n + (long) r0 * n + c0;
+            int rows = r1 - r0, cols = c1 - c0;
             switch (dtype) {
-                case FLOAT32 -> OpenBlas.sgemm(x.op(), y.op(), m, n, k, (float) alpha.doubleValue(), x.data(), xo, x.ld(),
+                case FLOAT32 -> OpenBlas.sgemm(x.op(), y.op(), rows, cols, k, (float) alpha.doubleValue(), x.data(), xo, x.ld(),
                         y.data(), yo, y.ld(), (float) beta.doubleValue(), cs, co, n);
-                case FLOAT64 -> OpenBlas.dgemm(x.op(), y.op(), m, n, k, alpha.doubleValue(), x.data(), xo, x.ld(),
+                case FLOAT64 -> OpenBlas.dgemm(x.op(), y.op(), rows, cols, k, alpha.doubleValue(), x.data(), xo, x.ld(),
                         y.data(), yo, y.ld(), beta.doubleValue(), cs, co, n);
-                case COMPLEX64 -> OpenBlas.cgemm(x.op(), y.op(), m, n, k, (float) alpha.doubleValue(), (float) alpha.imag(),
+                case COMPLEX64 -> OpenBlas.cgemm(x.op(), y.op(), rows, cols, k, (float) alpha.doubleValue(), (float) alpha.imag(),
                         x.data(), xo, x.ld(), y.data(), yo, y.ld(), (float) beta.doubleValue(), (float) beta.imag(), cs, co, n);
-                default -> OpenBlas.zgemm(x.op(), y.op(), m, n, k, alpha.doubleValue(), alpha.imag(),
+                default -> OpenBlas.zgemm(x.op(), y.op(), rows, cols, k, alpha.doubleValue(), alpha.imag(),
                         x.data(), xo, x.ld(), y.data(), yo, y.ld(), beta.doubleValue(), beta.imag(), cs, co, n);
             }
         }

@@ -84,10 +84,6 @@ public final class Lapack {
         static final MethodHandle DORGQR = downcall("LAPACKE_dorgqr", ORGQR_D);
         static final MethodHandle ZUNGQR = downcall("LAPACKE_zungqr", ORGQR_D);
 
-        // int openblas_set_num_threads_local(int num_threads): the calling thread's OpenBLAS thread count; returns the old one
-        static final MethodHandle SET_LOCAL_THREADS = downcall("openblas_set_num_threads_local",
-                FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-
         static {
             // LAPACKE's high-level wrappers otherwise scan every input for NaN and answer "illegal argument";
             // the callers decide what non-finite input means (PyTorch: NaN results, or an error for svd).
@@ -159,11 +155,12 @@ public final class Lapack {
         static void forEach(String fn, long count, boolean parallel, boolean singleThreaded, Range body) {
             if (count <= 0) return;
             Range range = singleThreaded ? (from, to) -> {
-                enterSingleThreaded();
+                // OpenBLAS's thread count is process-wide: the counted section shares it with matmul's.
+                OpenBlas.Threads.enter();
                 try {
                     body.run(from, to);
                 } finally {
-                    exitSingleThreaded();
+                    OpenBlas.Threads.exit();
                 }
             } : body;
             if (onWorker()) {
@@ -188,28 +185,6 @@ public final class Lapack {
                 }
             }
             if (failure != null) throw failure;
-        }
-
-        /*
-         * The bundled (OpenMP) build keeps the "local" thread count in one global, so concurrent ranges
-         * must not each save and restore it: the first range in sets it to 1, the last one out restores it.
-         */
-        private static int singleThreadedRanges, savedThreads;
-
-        private static synchronized void enterSingleThreaded() {
-            if (singleThreadedRanges++ == 0) savedThreads = setLocalThreads(1);
-        }
-
-        private static synchronized void exitSingleThreaded() {
-            if (--singleThreadedRanges == 0) setLocalThreads(savedThreads);
-        }
-
-        private static int setLocalThreads(int n) {
-            try {
-                return (int) Fn.SET_LOCAL_THREADS.invokeExact(n);
-            } catch (Throwable t) {
-                throw unchecked(t);
-            }
         }
 
         private static int await(String fn, Future<Integer> result) {

@@ -40,8 +40,8 @@ import org.jtorch.TorchException;
  * TorchException} naming the method and the argument, and never reaches native code (whose only
  * error handling is to print and return, or to scribble over memory). Matrices are row-major,
  * offsets and leading dimensions are in elements; a complex element is an interleaved (re, im)
- * pair. Call {@link #setNumThreads} once at start-up, not while another thread is in a GEMM: OpenBLAS
- * resizes its thread pool without synchronising with running calls.
+ * pair. Call {@link #setNumThreads} to grow the thread count only at start-up, not while another thread is
+ * in a GEMM: OpenBLAS grows its thread pool without synchronising with running calls.
  */
 @SuppressWarnings("restricted") // binding native code is this class's job; needs --enable-native-access
 public final class OpenBlas {
@@ -416,14 +416,67 @@ public final class OpenBlas {
 
     // ---------------------------------------------------------------- threads and configuration
 
-    /** Sets the number of threads OpenBLAS uses (it caps this at its MAX_THREADS, 64 for the bundled build). */
+    /**
+     * Sets the number of threads OpenBLAS uses (it caps this at its MAX_THREADS, 64 for the bundled build).
+     * Inside a {@link #singleThreaded} section the count is remembered and applied when the last section ends.
+     */
     public static void setNumThreads(int n) {
         requireAvailable("setNumThreads");
         if (n < 1) throw new TorchException("setNumThreads: n = " + n + " must be >= 1");
+        synchronized (Threads.class) {
+            if (Threads.sections > 0) Threads.outside = n;
+            else Threads.set(n);
+        }
+    }
+
+    /**
+     * Runs {@code body} with OpenBLAS single-threaded, for callers that bring their own parallelism (a
+     * batch spread over Java workers, one GEMM split into row blocks, LAPACK on its workers).
+     *
+     * <p>Why a process-wide section: the bundled build is the pthreads one ({@code openblas_get_parallel()
+     * == 1}), whose thread count is a single global; {@code openblas_set_num_threads_local} sets that same
+     * global (measured: after another thread calls it with 1, every thread reads 1). So "one BLAS thread
+     * inside Java's parallel regions, N elsewhere" can only be a counted section: the first caller in
+     * drops the count to 1, the last one out restores it. Concurrent GEMMs from other threads run
+     * single-threaded meanwhile, which is what one wants while Java workers already occupy the cores.
+     * Lowering to 1 and restoring never grows OpenBLAS's pool, so it is safe while other GEMMs run
+     * (a GEMM reads the count once, on entry). A toggle costs ~0.3 µs.
+     */
+    public static void singleThreaded(Runnable body) {
+        requireAvailable("singleThreaded");
+        Threads.enter();
         try {
-            Fn.SET_NUM_THREADS.invokeExact(n);
-        } catch (Throwable t) {
-            throw unchecked(t);
+            body.run();
+        } finally {
+            Threads.exit();
+        }
+    }
+
+    /** The counted single-thread sections of {@link #singleThreaded}; guarded by the class lock. */
+    static final class Threads {
+        private Threads() {}
+
+        private static int sections;
+        /** The count to restore when the last section ends: the one in force, or set meanwhile. */
+        private static int outside;
+
+        static synchronized void enter() {
+            if (sections++ == 0) {
+                outside = numThreads();
+                if (outside != 1) set(1);
+            }
+        }
+
+        static synchronized void exit() {
+            if (--sections == 0 && outside != 1) set(outside);
+        }
+
+        private static void set(int n) {
+            try {
+                Fn.SET_NUM_THREADS.invokeExact(n);
+            } catch (Throwable t) {
+                throw unchecked(t);
+            }
         }
     }
 
