@@ -585,25 +585,61 @@ public final class PointwiseOps {
             })
             .deriveJvp(Jvps::elementwise);
     public static final OpDef GELU = Pointwise.unary("gelu(Tensor self, *, str approximate='none') -> Tensor", Promotion.DEFAULT,
-            REAL_FLOATS, false, args -> "tanh".equals(args.length > 1 ? args[1] : null) ? real(PointwiseOps::geluTanh) : real(PointwiseOps::gelu))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul("tanh".equals(a.length > 1 ? a[1] : null)
-                    ? geluTanhDerivative((Tensor) a[0]) : geluDerivative((Tensor) a[0]))})
+            REAL_FLOATS, false, args -> tanh(args, 1) ? realSimd(PointwiseOps::geluTanh, FloatSimd.Unary.GELU_TANH)
+                    : realSimd(PointwiseOps::gelu, FloatSimd.Unary.GELU))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {geluBackward(g[0], (Tensor) a[0], approximate(a, 1))})
             .deriveJvp(Jvps::elementwise);
 
+    /**
+     * {@code gelu_backward(grad_output, self, approximate)}: {@code grad_output · gelu'(self)} in one pass, as ATen's
+     * op. Its own VJP is written with differentiable ops (gelu'' in closed form), so third derivatives exist too.
+     */
+    public static final OpDef GELU_BACKWARD = Pointwise.binary(
+            "gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor", Promotion.DEFAULT, REAL_FLOATS, false,
+            args -> tanh(args, 2) ? new Fns.Binary((g, x) -> g * geluTanhGrad(x), null, null, null, FloatSimd.Binary.GELU_TANH_BACKWARD)
+                    : new Fns.Binary((g, x) -> g * geluGrad(x), null, null, null, FloatSimd.Binary.GELU_BACKWARD))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+                Tensor grad = (Tensor) a[0], x = (Tensor) a[1];
+                String approximate = approximate(a, 2);
+                Tensor dGrad = InputMask.needs(0) ? geluBackward(g[0], x, approximate) : null;
+                Tensor dSelf = InputMask.needs(1)
+                        ? g[0].mul(grad).mul("tanh".equals(approximate) ? geluTanhSecond(x) : geluSecond(x)) : null;
+                return new Tensor[] {dGrad, dSelf};
+            })
+            .deriveJvp(Jvps::elementwise);
+
+    /** {@code gelu_backward(grad, self, approximate)}. */
+    public static Tensor geluBackward(Tensor grad, Tensor self, String approximate) {
+        return Dispatcher.call1(GELU_BACKWARD, grad, self, approximate);
+    }
+
+    private static boolean tanh(Object[] args, int i) { return "tanh".equals(approximate(args, i)); }
+
+    private static String approximate(Object[] args, int i) { return args.length > i && args[i] != null ? (String) args[i] : "none"; }
+
     /** d/dx x·Φ(x) = Φ(x) + x·φ(x). */
-    private static Tensor geluDerivative(Tensor x) {
-        Tensor cdf = Torch.erf(x.mul(1 / SQRT_2)).add(1L).mul(0.5);
-        Tensor pdf = x.square().mul(-0.5).exp().mul(1 / Math.sqrt(2 * Math.PI));
-        return cdf.add(x.mul(pdf));
+    static double geluGrad(double x) {
+        return 0.5 * (1 + Erf.erf(x / SQRT_2)) + x * Math.exp(-0.5 * x * x) / Math.sqrt(2 * Math.PI);
     }
 
     /** d/dx of 0.5·x·(1 + tanh(k(x + c·x³))), as ATen's GeluKernel backward spells it. */
-    private static Tensor geluTanhDerivative(Tensor x) {
+    static double geluTanhGrad(double x) {
+        double t = Math.tanh(SQRT_2_OVER_PI * (x + 0.044715 * x * x * x));
+        return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * SQRT_2_OVER_PI * (1 + 3 * 0.044715 * x * x);
+    }
+
+    /** d²/dx² x·Φ(x) = φ(x)·(2 - x²). */
+    private static Tensor geluSecond(Tensor x) {
+        Tensor pdf = x.square().mul(-0.5).exp().mul(1 / Math.sqrt(2 * Math.PI));
+        return pdf.mul(x.square().neg().add(2L));
+    }
+
+    /** With t = tanh(u), u = k(x + c·x³), s = du/dx: d²/dx² = (1 - t²)·(s - x·t·s² + 3kc·x²). */
+    private static Tensor geluTanhSecond(Tensor x) {
         Tensor t = x.pow(3L).mul(0.044715).add(x).mul(SQRT_2_OVER_PI).tanh();
-        Tensor left = t.add(1L).mul(0.5);
-        Tensor slope = x.square().mul(3 * 0.044715).add(1L).mul(SQRT_2_OVER_PI); // d inner / dx
-        Tensor right = x.mul(0.5).mul(t.square().neg().add(1L)).mul(slope);
-        return left.add(right);
+        Tensor s = x.square().mul(3 * 0.044715).add(1L).mul(SQRT_2_OVER_PI);
+        Tensor inner = s.sub(x.mul(t).mul(s.square())).add(x.square().mul(3 * 0.044715 * SQRT_2_OVER_PI));
+        return t.square().neg().add(1L).mul(inner);
     }
     public static final OpDef SOFTPLUS = Pointwise.unary("softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor",
             Promotion.DEFAULT, REAL_FLOATS, false, args -> {

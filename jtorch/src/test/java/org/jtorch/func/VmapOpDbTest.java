@@ -87,6 +87,7 @@ class VmapOpDbTest {
             case "softplus" -> new Object[] {1.0, 20.0};
             case "logit" -> new Object[] {null};
             case "gelu" -> new Object[] {"none"};
+            case "gelu_backward" -> new Object[] {"none"};
             case "round" -> new Object[] {0L};
             case "nan_to_num" -> new Object[] {null, null, null};
             default -> new Object[0];

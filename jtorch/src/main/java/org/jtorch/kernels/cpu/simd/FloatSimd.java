@@ -34,7 +34,11 @@ public final class FloatSimd {
 
     /** Binary ops with a vector form. */
     public enum Binary {
-        ADD, SUB, MUL, DIV, MAX, MIN;
+        ADD, SUB, MUL, DIV, MAX, MIN,
+        /** {@code gelu_backward(grad=a, self=b)}, exact (erf) form. */
+        GELU_BACKWARD,
+        /** {@code gelu_backward(grad=a, self=b, approximate='tanh')}. */
+        GELU_TANH_BACKWARD;
 
         /** The scalar twin of {@link #vector}. */
         public float apply(float a, float b) {
@@ -45,6 +49,8 @@ public final class FloatSimd {
                 case DIV -> a / b;
                 case MAX -> Float.isNaN(a) || Float.isNaN(b) ? Float.NaN : Math.max(a, b);
                 case MIN -> Float.isNaN(a) || Float.isNaN(b) ? Float.NaN : Math.min(a, b);
+                case GELU_BACKWARD -> FloatGelu.backward(a, b);
+                case GELU_TANH_BACKWARD -> FloatGelu.tanhBackward(a, b);
             };
         }
 
@@ -56,6 +62,8 @@ public final class FloatSimd {
                 case DIV -> a.div(b);
                 case MAX -> a.max(b); // propagates NaN like torch.maximum
                 case MIN -> a.min(b);
+                case GELU_BACKWARD -> FloatGelu.backward(a, b);
+                case GELU_TANH_BACKWARD -> FloatGelu.tanhBackward(a, b);
             };
         }
     }
@@ -64,10 +72,10 @@ public final class FloatSimd {
      * Unary ops with a vector form. Only operations whose every step is an IEEE-exact add, multiply,
      * divide or square root are here (exp is {@link FloatExp}'s polynomial), so the vector body, the
      * scalar tail and the strided path give identical bits; transcendental functions without such a
-     * form (log, tanh, sin...) use the scalar double path instead.
+     * form (log, tanh, sin...) use the scalar double path instead. GELU's erf is {@link FloatErf}'s polynomial.
      */
     public enum Unary {
-        EXP, NEG, ABS, SQRT, RELU, SIGMOID, SQUARE, RECIPROCAL, RSQRT, SILU;
+        EXP, NEG, ABS, SQRT, RELU, SIGMOID, SQUARE, RECIPROCAL, RSQRT, SILU, GELU, GELU_TANH;
 
         /** The scalar twin: the same float operations as {@link #vector}, in the same order. */
         public float apply(float x) {
@@ -82,6 +90,8 @@ public final class FloatSimd {
                 case RECIPROCAL -> 1f / x;
                 case RSQRT -> 1f / (float) Math.sqrt(x);
                 case SILU -> x / (FloatExp.exp(-x) + 1f);
+                case GELU -> FloatGelu.gelu(x);
+                case GELU_TANH -> FloatGelu.geluTanh(x);
             };
         }
 
@@ -98,6 +108,8 @@ public final class FloatSimd {
                 case RECIPROCAL -> x.broadcast(1f).div(x);
                 case RSQRT -> x.broadcast(1f).div(x.sqrt());
                 case SILU -> x.div(FloatExp.exp(x.neg()).add(1f));
+                case GELU -> FloatGelu.gelu(x);
+                case GELU_TANH -> FloatGelu.geluTanh(x);
             };
         }
     }
