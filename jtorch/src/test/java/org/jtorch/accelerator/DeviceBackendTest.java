@@ -197,4 +197,14 @@ class DeviceBackendTest {
         assertSame(Device.CPU, x.grad().device());
         assertArrayEquals(new double[] {2, 4, 6}, x.grad().toDoubleArray());
     }
+
+    @Test
+    void vmapComparesWithAZeroDimCpuScalarOnABackendDevice() {
+        // 2.14: scalar comparisons under vmap also when the scalar (a 0-dim tensor) lives on another device
+        Tensor x = Torch.tensor(new double[][] {{1, 2, 3}, {0, 5, -1}}).to(FAKE0);
+        Tensor s = Torch.scalarTensor(1.5, org.jtorch.DType.FLOAT64);
+        Tensor got = org.jtorch.func.Func.vmap(t -> t.gt(s)).apply(x);
+        assertSame(FAKE0, got.device());
+        assertArrayEquals(new double[] {0, 1, 1, 0, 1, 0}, got.cpu().toDoubleArray(), 0);
+    }
 }

@@ -36,8 +36,8 @@ public final class FakeBackend implements DeviceBackend {
     private final KernelTable kernels = new KernelTable();
 
     public FakeBackend() {
-        // creation, a pointwise op, a reduction: enough for to(), arithmetic and autograd's zeros/ones
-        for (OpDef op : List.of(Creation.FULL, Creation.FILL, PointwiseOps.ADD, PointwiseOps.MUL, ReductionOps.SUM)) {
+        // creation, pointwise ops, a comparison, a reduction: enough for to(), arithmetic and autograd's zeros/ones
+        for (OpDef op : List.of(Creation.FULL, Creation.FILL, PointwiseOps.ADD, PointwiseOps.MUL, PointwiseOps.GT, ReductionOps.SUM)) {
             OpDef.Kernel cpu = op.kernel();
             kernels.register(op, (args, outs, spec) -> {
                 CALLS.computeIfAbsent(op.name(), k -> new AtomicInteger()).incrementAndGet();
