@@ -32,7 +32,6 @@ import org.jtorch.TorchException;
 public final class Lapack {
     private Lapack() {}
 
-    private static final int ROW_MAJOR = 101;
     private static final int COL_MAJOR = 102;
 
     /** The bound functions; initialising this class loads OpenBLAS (or fails if it is unavailable). */
@@ -214,72 +213,6 @@ public final class Lapack {
 
     /** True when OpenBLAS (and with it LAPACKE) is available. */
     public static boolean isAvailable() { return OpenBlas.isAvailable(); }
-
-    /**
-     * Cholesky factorisation of the n x n symmetric positive-definite matrix A in place: its lower
-     * triangle becomes L with {@code A = L L^T} (upper: U with {@code A = U^T U}); only that triangle
-     * is read or written. Returns 0, or k if the leading minor of order k is not positive-definite.
-     */
-    public static int dpotrf(boolean upper, int n, MemorySegment a, long aOffsetElems, int lda) {
-        String fn = "dpotrf";
-        requireAvailable(fn);
-        requireNonNegative(fn, "n", n);
-        MemorySegment ar = region(fn, "a", a, "aOffsetElems", aOffsetElems, "lda", lda, n, n, true);
-        if (n == 0) return 0;
-        return checked(fn, Worker.run(fn, () -> (int) Fn.DPOTRF.invokeExact(ROW_MAJOR, (byte) (upper ? 'U' : 'L'), n, ar, lda)));
-    }
-
-    /**
-     * LU factorisation with partial pivoting {@code A = P L U} of the m x n matrix A in place (L unit
-     * lower, U upper), and the 1-based pivot rows in {@code ipiv[0 .. min(m, n))}. Returns 0, or k if
-     * {@code U[k-1, k-1]} is exactly zero (the factorisation is still complete).
-     */
-    public static int dgetrf(int m, int n, MemorySegment a, long aOffsetElems, int lda, MemorySegment ipiv, long ipivOffsetElems) {
-        String fn = "dgetrf";
-        requireAvailable(fn);
-        requireNonNegative(fn, "m", m);
-        requireNonNegative(fn, "n", n);
-        MemorySegment ar = region(fn, "a", a, "aOffsetElems", aOffsetElems, "lda", lda, m, n, true);
-        MemorySegment pr = pivots(fn, ipiv, ipivOffsetElems, Math.min(m, n), true);
-        if (ar.asOverlappingSlice(pr).isPresent()) throw invalid(fn, "ipiv", "overlaps a");
-        if (m == 0 || n == 0) return 0;
-        return checked(fn, Worker.run(fn, () -> (int) Fn.DGETRF.invokeExact(ROW_MAJOR, m, n, ar, lda, pr)));
-    }
-
-    /**
-     * Inverse of the n x n matrix whose LU factors and pivots {@link #dgetrf} left in {@code a} and
-     * {@code ipiv}, in place. Returns 0, or k if {@code U[k-1, k-1]} is zero (A is singular).
-     */
-    public static int dgetri(int n, MemorySegment a, long aOffsetElems, int lda, MemorySegment ipiv, long ipivOffsetElems) {
-        String fn = "dgetri";
-        requireAvailable(fn);
-        requireNonNegative(fn, "n", n);
-        MemorySegment ar = region(fn, "a", a, "aOffsetElems", aOffsetElems, "lda", lda, n, n, true);
-        MemorySegment pr = pivots(fn, ipiv, ipivOffsetElems, n, false);
-        if (ar.asOverlappingSlice(pr).isPresent()) throw invalid(fn, "ipiv", "overlaps a");
-        if (n == 0) return 0;
-        return checked(fn, Worker.run(fn, () -> (int) Fn.DGETRI.invokeExact(ROW_MAJOR, n, ar, lda, pr)));
-    }
-
-    /**
-     * Solves {@code A X = B} (or {@code A^T X = B} when {@code transpose}) in place in the n x nrhs
-     * matrix B, from the LU factors and pivots of the n x n matrix A that {@link #dgetrf} produced.
-     * The factors must be non-singular (check dgetrf's info first).
-     */
-    public static void dgetrs(boolean transpose, int n, int nrhs, MemorySegment a, long aOffsetElems, int lda,
-            MemorySegment ipiv, long ipivOffsetElems, MemorySegment b, long bOffsetElems, int ldb) {
-        String fn = "dgetrs";
-        requireAvailable(fn);
-        requireNonNegative(fn, "n", n);
-        requireNonNegative(fn, "nrhs", nrhs);
-        MemorySegment ar = region(fn, "a", a, "aOffsetElems", aOffsetElems, "lda", lda, n, n, false);
-        MemorySegment pr = pivots(fn, ipiv, ipivOffsetElems, n, false);
-        MemorySegment br = region(fn, "b", b, "bOffsetElems", bOffsetElems, "ldb", ldb, n, nrhs, true);
-        if (br.asOverlappingSlice(ar).isPresent()) throw invalid(fn, "b", "overlaps a");
-        if (br.asOverlappingSlice(pr).isPresent()) throw invalid(fn, "b", "overlaps ipiv");
-        if (n == 0 || nrhs == 0) return;
-        checked(fn, Worker.run(fn, () -> (int) Fn.DGETRS.invokeExact(ROW_MAJOR, (byte) (transpose ? 'T' : 'N'), n, nrhs, ar, lda, pr, br, ldb)));
-    }
 
     /** A contiguous part {@code [from, to)} of a batch, run on one LAPACK worker. */
     @FunctionalInterface
@@ -465,27 +398,6 @@ public final class Lapack {
     static int checked(String fn, int info) {
         if (info < 0) throw new TorchException(fn + ": LAPACKE rejected argument " + (-info) + " (info = " + info + ")");
         return info;
-    }
-
-    /** Checks one rows x cols row-major float64 matrix stored from {@code offset} with leading dimension {@code ld}. */
-    private static MemorySegment region(String fn, String name, MemorySegment seg, String offsetName, long offset,
-            String ldName, int ld, int rows, int cols, boolean written) {
-        usable(fn, name, seg, written);
-        if (ld < Math.max(1, cols)) {
-            throw invalid(fn, ldName, "= " + ld + " must be >= max(1, " + cols + "), the columns of " + name);
-        }
-        long capacity = seg.byteSize() / Double.BYTES;
-        if (offset < 0 || offset > capacity) {
-            throw invalid(fn, offsetName, "= " + offset + " is outside " + name + " (" + capacity + " elements)");
-        }
-        long span = rows == 0 || cols == 0 ? 0 : (long) (rows - 1) * ld + cols;
-        if (span > capacity - offset) {
-            throw invalid(fn, name, "is too small: a " + rows + "x" + cols + " matrix with " + ldName + " = " + ld
-                    + " at " + offsetName + " = " + offset + " needs " + (offset + span) + " elements, it has " + capacity);
-        }
-        MemorySegment region = seg.asSlice(offset * Double.BYTES, span * Double.BYTES);
-        if (region.maxByteAlignment() < JAVA_DOUBLE.byteAlignment()) throw invalid(fn, name, "is not 8-byte aligned");
-        return region;
     }
 
     /** Checks one rows x cols column-major matrix of float64 or complex128 with leading dimension {@code ld}. */
