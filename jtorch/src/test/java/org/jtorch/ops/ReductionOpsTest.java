@@ -954,4 +954,13 @@ class ReductionOpsTest {
             if (Math.abs(a - b) > rtol * Math.max(Math.abs(a), scale)) fail(id + " [" + i + "]: expected " + a + " got " + b);
         }
     }
+
+    @Test
+    void sumAndMeanOfComplexIntoARealDtypeKeepTheRealParts() {
+        // PyTorch casts each element first (the imaginary part is discarded): sum([1+2j, 3+4j], dtype=float64) = 4
+        Tensor z = Torch.complex(Torch.tensor(new double[] {1, 3}), Torch.tensor(new double[] {2, 4}));
+        assertEquals(4.0, ReductionOps.sum(z, DType.FLOAT64).item(), 0);
+        assertEquals(2.0, ReductionOps.mean(z, DType.FLOAT64).item(), 0);
+        assertEquals(6.0, ReductionOps.sum(z, new long[] {0}, false, DType.FLOAT64).add(2).item(), 0);
+    }
 }

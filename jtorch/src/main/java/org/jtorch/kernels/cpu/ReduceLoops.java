@@ -50,8 +50,9 @@ public final class ReduceLoops {
     /**
      * Reduces {@code in} over the dims flagged in {@code reduced} into {@code out}. {@code compute}
      * selects the domain by its category (for sum with {@code dtype=}, the requested dtype;
-     * {@code UINT64} orders unsigned). NORM, and ALL/ANY of complex input, read complex elements as
-     * their magnitude; VAR/STD of complex input store a real result.
+     * {@code UINT64} orders unsigned). SUM/MEAN/PROD of complex input into a real dtype read the real
+     * parts; NORM, and ALL/ANY of complex input, read complex elements as their magnitude; VAR/STD of
+     * complex input store a real result.
      */
     public static void reduce(Op op, Tensor out, Tensor in, boolean[] reduced, DType compute, double param) {
         long outputs = out.numel();
@@ -64,7 +65,12 @@ public final class ReduceLoops {
         boolean logical = op == Op.ALL || op == Op.ANY;
         PointwiseLoops.Domain domain = PointwiseLoops.domain(compute);
         if (op == Op.NORM || (logical && domain == PointwiseLoops.Domain.COMPLEX)) domain = PointwiseLoops.Domain.DOUBLE;
-        boolean magnitude = in.dtype().isComplex();
+        // sum/mean/prod (and the nan- variants) into a real dtype= cast each complex element first, which keeps
+        // its real part (PyTorch's complex-to-real cast); the other reductions of complex input read its magnitude
+        boolean magnitude = in.dtype().isComplex() && switch (op) {
+            case SUM, NANSUM, MEAN, NANMEAN, PROD -> false;
+            default -> true;
+        };
         switch (domain) {
             case DOUBLE -> Parallel.forRange(outputs, grain, (s, e) -> {
                 DoubleAcc acc = new DoubleAcc(op, param, io, src, magnitude, lanes.size);
