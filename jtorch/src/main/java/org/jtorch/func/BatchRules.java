@@ -70,9 +70,11 @@ final class BatchRules {
 
     /** The op families whose ops vmap knows (every public static final OpDef field). */
     static final List<Class<?>> FAMILIES = List.of(ArrangeOps.class, BackwardOps.class, ClampOps.class, ComplexOps.class,
-            CopyOps.class, Creation.class, org.jtorch.ops.EinsumOps.class, IndexingOps.class, JoinOps.class, LinalgOps.class,
-            MatmulOps.class, PadBackwardOps.class, PointwiseOps.class, org.jtorch.ops.RandomOps.class, ReductionOps.class,
-            ScatterOps.class, SearchOps.class, ShapeOps.class, SortOps.class, TernaryOps.class);
+            org.jtorch.ops.ConvOps.class, CopyOps.class, Creation.class, org.jtorch.ops.DeviceCopyOps.class,
+            org.jtorch.ops.DistanceOps.class, org.jtorch.ops.EinsumOps.class, IndexingOps.class, JoinOps.class, LinalgOps.class,
+            LinalgSolveOps.class, MatmulOps.class, PadBackwardOps.class, PointwiseOps.class, org.jtorch.ops.PoolOps.class,
+            org.jtorch.ops.RandomOps.class, ReductionOps.class, ScatterOps.class, SearchOps.class, ShapeOps.class, SortOps.class,
+            TernaryOps.class, org.jtorch.ops.ViewCopyOps.class);
 
     /** Every op of {@link #FAMILIES}. */
     static List<OpDef> allOps() {
@@ -203,7 +205,8 @@ final class BatchRules {
         // linalg ops of one matrix argument batch over its leading dims: the vmapped dim simply becomes one of them
         for (OpDef op : List.of(LinalgOps.CHOLESKY, LinalgOps.CHOLESKY_EX, LinalgOps.INV, LinalgOps.INV_EX, LinalgOps.DET,
                 LinalgOps.SLOGDET, LinalgOps.EIGH, LinalgOps.EIGVALSH, LinalgOps.SVD, LinalgOps.SVDVALS, LinalgOps.QR,
-                LinalgOps.MATRIX_SQRTH, LinalgOps.POLAR, LinalgSolveOps.LU_FACTOR, LinalgSolveOps.MATRIX_POWER)) {
+                LinalgOps.MATRIX_SQRTH, LinalgOps.POLAR, LinalgSolveOps.LU_FACTOR, LinalgSolveOps.LU_FACTOR_EX, LinalgSolveOps.LU,
+                LinalgSolveOps.EIG, LinalgSolveOps.EIGVALS, LinalgSolveOps.MATRIX_EXP, LinalgSolveOps.MATRIX_POWER)) {
             RULES.put(op, c -> {
                 c.logicalSpec();
                 Object[] a = c.args.clone();
