@@ -120,8 +120,8 @@ public final class MatmulOps {
             (args, outs, spec) -> MatmulKernels.run(outs[0], null, batchOfOne((Tensor) args[0]), batchOfOne((Tensor) args[1]),
                     ZERO, ONE, false))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
-                InputMask.needs(0) ? g[0].mm(((Tensor) a[1]).mH()) : null,
-                InputMask.needs(1) ? ((Tensor) a[0]).mH().mm(g[0]) : null})
+                InputMask.needs(0) ? mat1Grad(g[0], (Tensor) a[0], (Tensor) a[1]) : null,
+                InputMask.needs(1) ? mat2Grad(g[0], (Tensor) a[0], (Tensor) a[1]) : null})
             .deriveJvp(Jvps::bilinear);
 
     /** {@code addmm(self, mat1, mat2, beta, alpha)}: {@code beta * self + alpha * mat1 @ mat2}, self broadcast to the result. */
@@ -150,11 +150,31 @@ public final class MatmulOps {
                     batchOfOne((Tensor) args[2]), scalar(args[3]), scalar(args[4]), false))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
                 InputMask.needs(0) ? Grads.scaled(g[0], a[3]) : null,
-                InputMask.needs(1) ? Grads.scaled(g[0].mm(((Tensor) a[2]).mH()), a[4]) : null,
-                InputMask.needs(2) ? Grads.scaled(((Tensor) a[1]).mH().mm(g[0]), a[4]) : null})
+                InputMask.needs(1) ? Grads.scaled(mat1Grad(g[0], (Tensor) a[1], (Tensor) a[2]), a[4]) : null,
+                InputMask.needs(2) ? Grads.scaled(mat2Grad(g[0], (Tensor) a[1], (Tensor) a[2]), a[4]) : null})
             // beta·self_t + alpha·(m1_t m2 + m1 m2_t)
             .defineJvp((a, o, t) -> new Tensor[] {Jvps.plus(Jvps.times(t[0], a[3] == null ? 1L : a[3]), Jvps.times(Jvps.plus(
                     t[1] == null ? null : t[1].mm((Tensor) a[2]), t[2] == null ? null : ((Tensor) a[1]).mm(t[2])), a[4] == null ? 1L : a[4]))});
+
+    /**
+     * {@code grad @ mat2ᴴ}, the gradient of mm's first operand. As ATen's {@code mm_mat1_backward}, a
+     * column-major mat1 (a transposed view, as in {@code x @ w.t()}) gets a column-major gradient,
+     * computed as {@code (conj(mat2) @ gradᵀ)ᵀ}: then the gradient of the tensor it was transposed from
+     * is contiguous, and accumulating it into a leaf needs no transposing copy.
+     */
+    private static Tensor mat1Grad(Tensor grad, Tensor mat1, Tensor mat2) {
+        return isColumnMajor(mat1) ? mat2.conj().mm(grad.t()).t() : grad.mm(mat2.mH());
+    }
+
+    /** {@code mat1ᴴ @ grad}, the gradient of mm's second operand, column-major when mat2 is (ATen's {@code mm_mat2_backward}). */
+    private static Tensor mat2Grad(Tensor grad, Tensor mat1, Tensor mat2) {
+        return isColumnMajor(mat2) ? grad.t().mm(mat1.conj()).t() : mat1.mH().mm(grad);
+    }
+
+    private static boolean isColumnMajor(Tensor matrix) {
+        long[] stride = matrix.strideRef();
+        return stride[0] == 1 && stride[1] == matrix.size(0);
+    }
 
     // ---- bmm / baddbmm --------------------------------------------------------------------------------
 

@@ -26,8 +26,18 @@ public final class F {
     /** {@code F.linear(input, weight)}: {@code input @ weight.T}. */
     public static Tensor linear(Tensor input, Tensor weight) { return input.matmul(weight.t()); }
 
-    /** {@code F.linear(input, weight, bias)}: {@code input @ weight.T + bias}; a null bias is omitted. */
+    /**
+     * {@code F.linear(input, weight, bias)}: {@code input @ weight.T + bias}; a null bias is omitted. As
+     * ATen's {@code linear}, a 2-D input (or a contiguous 3-D one, flattened to 2-D) with a bias is one
+     * {@code addmm}: the bias is the GEMM's initial value rather than a second pass and a second node.
+     */
     public static Tensor linear(Tensor input, Tensor weight, Tensor bias) {
+        if (bias != null && input.dim() == 2) return Torch.addmm(bias, input, weight.t());
+        if (bias != null && bias.dim() <= 1 && input.dim() == 3 && input.isContiguous() && weight.dim() == 2) {
+            long[] shape = input.shape();
+            Tensor out = Torch.addmm(bias, input.view(shape[0] * shape[1], shape[2]), weight.t());
+            return out.view(shape[0], shape[1], out.size(1));
+        }
         Tensor out = linear(input, weight);
         return bias == null ? out : out.add(bias);
     }
