@@ -569,8 +569,30 @@ public final class PointwiseOps {
                 refuse(DType.Category.BOOL, TorchException::new, "Boolean inputs not supported for relu").check(args);
                 refuse(DType.Category.COMPLEX, TorchTypeException::new, "clamp is not supported for complex types").check(args);
             })
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(o[0].gt(0L).to(g[0].dtype()))})
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {thresholdBackward(g[0], o[0], 0L)})
             .deriveJvp(Jvps::elementwise);
+
+    /**
+     * {@code threshold_backward(grad_output, self, threshold)}: {@code self <= threshold ? 0 : grad_output} in one
+     * pass, ATen's backward of relu (with self = relu's output) and threshold. Linear in grad_output, so its own
+     * gradient is itself for grad_output and zero for self (piecewise constant there), which gives every order.
+     */
+    public static final OpDef THRESHOLD_BACKWARD = Pointwise.binary(
+            "threshold_backward(Tensor grad_output, Tensor self, Scalar threshold) -> Tensor", Promotion.DEFAULT, REAL, false,
+            args -> {
+                double threshold = Scalar.of(args[2]).doubleValue();
+                return new Fns.Binary((g, x) -> x <= threshold ? 0 : g, (g, x) -> x <= threshold ? 0 : g, null, null,
+                        threshold == 0 ? FloatSimd.Binary.RELU_BACKWARD : null);
+            })
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
+                InputMask.needs(0) ? thresholdBackward(g[0], (Tensor) a[1], a[2]) : null, null})
+            .deriveJvp(Jvps::elementwise);
+
+    /** {@code threshold_backward(grad_output, self, threshold)}. */
+    public static Tensor thresholdBackward(Tensor gradOutput, Tensor self, Object threshold) {
+        return Dispatcher.call1(THRESHOLD_BACKWARD, gradOutput, self, threshold);
+    }
+
     /** Complex silu is computable but, as in PyTorch, not differentiable: recording it is refused up front. */
     public static final OpDef SILU = Pointwise.checked(Pointwise.unary("silu(Tensor self) -> Tensor", Promotion.DEFAULT, FLOATS,
             cplx(x -> x / (1 + Math.exp(-x)), ComplexMath::silu, FloatSimd.Unary.SILU)), args -> {

@@ -40,6 +40,7 @@ class PointwiseOpTableTest {
             case "logit" -> new Object[] {null};
             case "gelu" -> new Object[] {"none"};
             case "gelu_backward" -> new Object[] {"none"};
+            case "threshold_backward" -> new Object[] {0.25};
             case "round" -> new Object[] {0L};
             case "nan_to_num" -> new Object[] {null, null, null};
             default -> new Object[0];

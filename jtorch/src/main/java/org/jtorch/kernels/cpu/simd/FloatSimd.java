@@ -38,9 +38,11 @@ public final class FloatSimd {
         /** {@code gelu_backward(grad=a, self=b)}, exact (erf) form. */
         GELU_BACKWARD,
         /** {@code gelu_backward(grad=a, self=b, approximate='tanh')}. */
-        GELU_TANH_BACKWARD;
+        GELU_TANH_BACKWARD,
+        /** {@code threshold_backward(grad=a, self=b, threshold=0)}: relu's backward; NaN in self passes the gradient, as ATen's. */
+        RELU_BACKWARD;
 
-        /** The scalar twin of {@link #vector}. */
+        /** The scalar twin of the vector form in {@link FloatLoops.Formulas}. */
         public float apply(float a, float b) {
             return switch (this) {
                 case ADD -> a + b;
@@ -51,21 +53,10 @@ public final class FloatSimd {
                 case MIN -> Float.isNaN(a) || Float.isNaN(b) ? Float.NaN : Math.min(a, b);
                 case GELU_BACKWARD -> FloatGelu.backward(a, b);
                 case GELU_TANH_BACKWARD -> FloatGelu.tanhBackward(a, b);
+                case RELU_BACKWARD -> b <= 0f ? 0f : a;
             };
         }
 
-        FloatVector vector(FloatVector a, FloatVector b) {
-            return switch (this) {
-                case ADD -> a.add(b);
-                case SUB -> a.sub(b);
-                case MUL -> a.mul(b);
-                case DIV -> a.div(b);
-                case MAX -> a.max(b); // propagates NaN like torch.maximum
-                case MIN -> a.min(b);
-                case GELU_BACKWARD -> FloatGelu.backward(a, b);
-                case GELU_TANH_BACKWARD -> FloatGelu.tanhBackward(a, b);
-            };
-        }
     }
 
     /**
@@ -77,7 +68,7 @@ public final class FloatSimd {
     public enum Unary {
         EXP, NEG, ABS, SQRT, RELU, SIGMOID, SQUARE, RECIPROCAL, RSQRT, SILU, GELU, GELU_TANH;
 
-        /** The scalar twin: the same float operations as {@link #vector}, in the same order. */
+        /** The scalar twin: the same float operations as the vector form in {@link FloatLoops.Formulas}, in the same order. */
         public float apply(float x) {
             return switch (this) {
                 case EXP -> FloatExp.exp(x);
@@ -95,66 +86,72 @@ public final class FloatSimd {
             };
         }
 
-        FloatVector vector(FloatVector x) {
-            return switch (this) {
-                case EXP -> FloatExp.exp(x);
-                case NEG -> x.neg();
-                case ABS -> x.abs();
-                case SQRT -> x.sqrt();
-                // max(x, 0) would turn NaN into 0; blend keeps NaN as torch.relu does.
-                case RELU -> x.blend(0f, x.compare(VectorOperators.LT, 0f));
-                case SIGMOID -> x.broadcast(1f).div(FloatExp.exp(x.neg()).add(1f));
-                case SQUARE -> x.mul(x);
-                case RECIPROCAL -> x.broadcast(1f).div(x);
-                case RSQRT -> x.broadcast(1f).div(x.sqrt());
-                case SILU -> x.div(FloatExp.exp(x.neg()).add(1f));
-                case GELU -> FloatGelu.gelu(x);
-                case GELU_TANH -> FloatGelu.geluTanh(x);
-            };
-        }
     }
 
     /** {@code out[o+i] = op(a[ai+i], b[bi+i])} for {@code i < n}. */
     public static void binary(Binary op, float[] a, int ai, float[] b, int bi, float[] out, int o, int n) {
-        int i = 0;
-        int bound = SPECIES.loopBound(n);
-        for (; i < bound; i += SPECIES.length()) {
-            FloatVector va = FloatVector.fromArray(SPECIES, a, ai + i);
-            FloatVector vb = FloatVector.fromArray(SPECIES, b, bi + i);
-            op.vector(va, vb).intoArray(out, o + i);
-        }
+        int i = switch (op) {
+            case ADD -> FloatLoops.add(a, ai, b, bi, out, o, n);
+            case SUB -> FloatLoops.sub(a, ai, b, bi, out, o, n);
+            case MUL -> FloatLoops.mul(a, ai, b, bi, out, o, n);
+            case DIV -> FloatLoops.div(a, ai, b, bi, out, o, n);
+            case MAX -> FloatLoops.max(a, ai, b, bi, out, o, n);
+            case MIN -> FloatLoops.min(a, ai, b, bi, out, o, n);
+            case GELU_BACKWARD -> FloatLoops.geluBackward(a, ai, b, bi, out, o, n);
+            case GELU_TANH_BACKWARD -> FloatLoops.geluTanhBackward(a, ai, b, bi, out, o, n);
+            case RELU_BACKWARD -> FloatLoops.reluBackward(a, ai, b, bi, out, o, n);
+        };
         for (; i < n; i++) out[o + i] = op.apply(a[ai + i], b[bi + i]);
     }
 
     /** {@code out[o+i] = op(a[ai+i], b)}: the second operand broadcast from one value. */
     public static void binaryScalarRight(Binary op, float[] a, int ai, float b, float[] out, int o, int n) {
-        int i = 0;
-        int bound = SPECIES.loopBound(n);
-        FloatVector vb = FloatVector.broadcast(SPECIES, b);
-        for (; i < bound; i += SPECIES.length()) {
-            op.vector(FloatVector.fromArray(SPECIES, a, ai + i), vb).intoArray(out, o + i);
-        }
+        int i = switch (op) {
+            case ADD -> FloatLoops.add(a, ai, b, out, o, n);
+            case SUB -> FloatLoops.sub(a, ai, b, out, o, n);
+            case MUL -> FloatLoops.mul(a, ai, b, out, o, n);
+            case DIV -> FloatLoops.div(a, ai, b, out, o, n);
+            case MAX -> FloatLoops.max(a, ai, b, out, o, n);
+            case MIN -> FloatLoops.min(a, ai, b, out, o, n);
+            case GELU_BACKWARD -> FloatLoops.geluBackward(a, ai, b, out, o, n);
+            case GELU_TANH_BACKWARD -> FloatLoops.geluTanhBackward(a, ai, b, out, o, n);
+            case RELU_BACKWARD -> FloatLoops.reluBackward(a, ai, b, out, o, n);
+        };
         for (; i < n; i++) out[o + i] = op.apply(a[ai + i], b);
     }
 
     /** {@code out[o+i] = op(a, b[bi+i])}: the first operand broadcast from one value. */
     public static void binaryScalarLeft(Binary op, float a, float[] b, int bi, float[] out, int o, int n) {
-        int i = 0;
-        int bound = SPECIES.loopBound(n);
-        FloatVector va = FloatVector.broadcast(SPECIES, a);
-        for (; i < bound; i += SPECIES.length()) {
-            op.vector(va, FloatVector.fromArray(SPECIES, b, bi + i)).intoArray(out, o + i);
-        }
+        int i = switch (op) {
+            case ADD -> FloatLoops.add(a, b, bi, out, o, n);
+            case SUB -> FloatLoops.sub(a, b, bi, out, o, n);
+            case MUL -> FloatLoops.mul(a, b, bi, out, o, n);
+            case DIV -> FloatLoops.div(a, b, bi, out, o, n);
+            case MAX -> FloatLoops.max(a, b, bi, out, o, n);
+            case MIN -> FloatLoops.min(a, b, bi, out, o, n);
+            case GELU_BACKWARD -> FloatLoops.geluBackward(a, b, bi, out, o, n);
+            case GELU_TANH_BACKWARD -> FloatLoops.geluTanhBackward(a, b, bi, out, o, n);
+            case RELU_BACKWARD -> FloatLoops.reluBackward(a, b, bi, out, o, n);
+        };
         for (; i < n; i++) out[o + i] = op.apply(a, b[bi + i]);
     }
 
     /** {@code out[o+i] = op(x[xi+i])}. */
     public static void unary(Unary op, float[] x, int xi, float[] out, int o, int n) {
-        int i = 0;
-        int bound = SPECIES.loopBound(n);
-        for (; i < bound; i += SPECIES.length()) {
-            op.vector(FloatVector.fromArray(SPECIES, x, xi + i)).intoArray(out, o + i);
-        }
+        int i = switch (op) {
+            case EXP -> FloatLoops.exp(x, xi, out, o, n);
+            case NEG -> FloatLoops.neg(x, xi, out, o, n);
+            case ABS -> FloatLoops.abs(x, xi, out, o, n);
+            case SQRT -> FloatLoops.sqrt(x, xi, out, o, n);
+            case RELU -> FloatLoops.relu(x, xi, out, o, n);
+            case SIGMOID -> FloatLoops.sigmoid(x, xi, out, o, n);
+            case SQUARE -> FloatLoops.square(x, xi, out, o, n);
+            case RECIPROCAL -> FloatLoops.reciprocal(x, xi, out, o, n);
+            case RSQRT -> FloatLoops.rsqrt(x, xi, out, o, n);
+            case SILU -> FloatLoops.silu(x, xi, out, o, n);
+            case GELU -> FloatLoops.gelu(x, xi, out, o, n);
+            case GELU_TANH -> FloatLoops.geluTanh(x, xi, out, o, n);
+        };
         for (; i < n; i++) out[o + i] = op.apply(x[xi + i]);
     }
 
