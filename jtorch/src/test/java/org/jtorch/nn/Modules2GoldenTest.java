@@ -36,6 +36,7 @@ class Modules2GoldenTest {
             case "maxpool2d" -> new MaxPool2d(new long[] {3}, new long[] {2}, new long[] {1}, new long[] {1}, false);
             case "avgpool2d" -> new AvgPool2d(new long[] {2}, new long[] {1}, new long[] {1}, false, false, null);
             case "adaptiveavgpool2d" -> new AdaptiveAvgPool2d(2, 3);
+            case "adaptiveavgpool2d_none" -> new AdaptiveAvgPool2d(null, 2L);
             case "batchnorm2d_train", "batchnorm2d_eval" -> new BatchNorm2d(3);
             case "batchnorm1d_cumulative" -> new BatchNorm1d(4, 1e-5, null, true, true);
             case "batchnorm1d_noaffine" -> new BatchNorm1d(3, 1e-5, 0.2, false, true);
