@@ -47,7 +47,7 @@ def leaf(*shape, dtype=torch.float64):
 def run(fn, args):
     out = fn(*args)
     main = out[0] if isinstance(out, tuple) else out
-    go = torch.randn_like(main)
+    go = torch.randn_like(main) if main.is_floating_point() else None  # integer outputs (int64 avg_pool2d) have no gradient
     diff = [a for a in args if isinstance(a, torch.Tensor) and a.requires_grad]
     grads = torch.autograd.grad(main, diff, go, allow_unused=True) if diff else []
     it = iter(grads)
@@ -150,6 +150,24 @@ functional("cosine_embedding_loss/mean", lambda a, b, y: F.cosine_embedding_loss
 functional("cosine_embedding_loss/none-1d", lambda a, b, y: F.cosine_embedding_loss(a, b, y, reduction="none"),
            lambda: [leaf(5), leaf(5), torch.tensor(-1)])
 
+# ---- added later (appended so the earlier cases keep their seeds) ------------------------------------------------
+functional("adaptive_avg_pool2d/none-h", lambda x: F.adaptive_avg_pool2d(x, (None, 3)), lambda: [leaf(2, 3, 5, 7)])
+functional("adaptive_avg_pool2d/none-w", lambda x: F.adaptive_avg_pool2d(x, (2, None)), lambda: [leaf(3, 5, 4)])
+
+
+# int64 avg_pool2d (PyTorch's CPU kernel dispatches over the floating types and Long): an int64 window sum, then
+# C++ integer division, which truncates toward zero. The values span negatives so the truncation shows.
+def ints(*shape):
+    return torch.randint(-20, 21, shape, dtype=torch.int64)
+
+
+functional("avg_pool2d/int64-basic", lambda x: F.avg_pool2d(x, 2, stride=1), lambda: [ints(2, 3, 5, 6)])
+functional("avg_pool2d/int64-pad-include", lambda x: F.avg_pool2d(x, 3, stride=2, padding=1), lambda: [ints(2, 2, 7, 6)])
+functional("avg_pool2d/int64-pad-exclude-ceil", lambda x: F.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True,
+                                                                       count_include_pad=False), lambda: [ints(1, 2, 6, 6)])
+functional("avg_pool2d/int64-divisor", lambda x: F.avg_pool2d(x, (2, 3), stride=(1, 2), padding=(1, 1), divisor_override=-3),
+           lambda: [ints(2, 5, 6)])
+
 
 # ---- modules --------------------------------------------------------------------------------------------------
 def build(name):
@@ -170,6 +188,8 @@ def build(name):
         return nn.AvgPool2d(2, stride=1, padding=1, count_include_pad=False), [leaf(2, 3, 5, 4, **f32)], None
     if name == "adaptiveavgpool2d":
         return nn.AdaptiveAvgPool2d((2, 3)), [leaf(2, 3, 5, 7, **f32)], None
+    if name == "adaptiveavgpool2d_none":
+        return nn.AdaptiveAvgPool2d((None, 2)), [leaf(2, 3, 5, 7, **f32)], None
     if name == "batchnorm2d_train":
         return nn.BatchNorm2d(3), [leaf(4, 3, 3, 2, **f32)], None
     if name == "batchnorm2d_eval":
@@ -237,7 +257,7 @@ def build(name):
 MODULES = ["conv2d", "conv2d_full", "conv2d_same_reflect", "conv1d", "maxpool2d", "avgpool2d", "adaptiveavgpool2d",
            "batchnorm2d_train", "batchnorm2d_eval", "batchnorm1d_cumulative", "batchnorm1d_noaffine", "groupnorm", "bilinear",
            "embeddingbag_sum", "embeddingbag_max", "embedding_maxnorm", "mha", "mha_masks", "mha_kvdim_noweights",
-           "mha_unbatched", "encoder_post_relu", "encoder_pre_gelu_bf"]
+           "mha_unbatched", "encoder_post_relu", "encoder_pre_gelu_bf", "adaptiveavgpool2d_none"]
 
 for i, name in enumerate(MODULES):
     torch.manual_seed(200 + i)
