@@ -242,6 +242,26 @@ def build(name):
     if name == "mha_unbatched":
         return nn.MultiheadAttention(4, 2), [leaf(3, 4, **f32), leaf(5, 4, **f32), leaf(5, 4, **f32)], \
             lambda m, q, k, v: m(q, k, v)
+    if name == "mha_bias_kv_zero_attn":
+        # bias_k/bias_v and a zero key/value appended after the 4 keys; both masks get two open columns
+        m = nn.MultiheadAttention(8, 2, add_bias_kv=True, add_zero_attn=True)
+        with torch.no_grad():
+            m.in_proj_bias.normal_()
+        kpm = torch.tensor([[False, True, False, True], [True, False, False, False]])
+        am = torch.randn(3, 4)
+        build.attn_mask = am
+        return m, [leaf(3, 2, 8, **f32), leaf(4, 2, 8, **f32), leaf(4, 2, 8, **f32)], \
+            lambda m, q, k, v: m(q, k, v, key_padding_mask=kpm, attn_mask=am, average_attn_weights=False)
+    if name == "mha_bias_kv_bf_noweights":
+        m = nn.MultiheadAttention(6, 3, add_bias_kv=True, kdim=4, vdim=5, batch_first=True)
+        am = torch.tensor([[False, True, False], [False, False, True]])
+        return m, [leaf(2, 2, 6, **f32), leaf(2, 3, 4, **f32), leaf(2, 3, 5, **f32)], \
+            lambda m, q, k, v: m(q, k, v, attn_mask=am, need_weights=False)
+    if name == "mha_zero_attn_unbatched":
+        m = nn.MultiheadAttention(4, 2, add_zero_attn=True)
+        kpm = torch.tensor([False, True, False, False, True])
+        return m, [leaf(3, 4, **f32), leaf(5, 4, **f32), leaf(5, 4, **f32)], \
+            lambda m, q, k, v: m(q, k, v, key_padding_mask=kpm)
     if name == "encoder_post_relu":
         m = nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, dropout=0.0)
         return m, [leaf(5, 2, 8, **f32)], None
@@ -257,7 +277,8 @@ def build(name):
 MODULES = ["conv2d", "conv2d_full", "conv2d_same_reflect", "conv1d", "maxpool2d", "avgpool2d", "adaptiveavgpool2d",
            "batchnorm2d_train", "batchnorm2d_eval", "batchnorm1d_cumulative", "batchnorm1d_noaffine", "groupnorm", "bilinear",
            "embeddingbag_sum", "embeddingbag_max", "embedding_maxnorm", "mha", "mha_masks", "mha_kvdim_noweights",
-           "mha_unbatched", "encoder_post_relu", "encoder_pre_gelu_bf", "adaptiveavgpool2d_none"]
+           "mha_unbatched", "encoder_post_relu", "encoder_pre_gelu_bf", "adaptiveavgpool2d_none",
+           "mha_bias_kv_zero_attn", "mha_bias_kv_bf_noweights", "mha_zero_attn_unbatched"]
 
 for i, name in enumerate(MODULES):
     torch.manual_seed(200 + i)
@@ -272,7 +293,7 @@ for i, name in enumerate(MODULES):
     diff_inputs = [x for x in inputs if x.requires_grad]
     grads = torch.autograd.grad(main, diff_inputs + [p for _, p in params], go, allow_unused=True)
     gi = iter(grads[:len(diff_inputs)])
-    extra = {"attn_mask": t(build.attn_mask)} if name == "mha_masks" else {}
+    extra = {"attn_mask": t(build.attn_mask)} if name in ("mha_masks", "mha_bias_kv_zero_attn") else {}
     if isinstance(out, tuple) and out[1] is not None:
         extra["attn_weights"] = t(out[1])
     cases.append({"id": name, "op": "module", "args": [t(x) for x in inputs], "kwargs": {"module": name},
@@ -281,7 +302,8 @@ for i, name in enumerate(MODULES):
                           "param_grads": {k: t(g) for (k, _), g in zip(params, grads[len(diff_inputs):]) if g is not None},
                           "state_after": {k: t(v) for k, v in m.state_dict().items()}, "repr": repr(m), "extra": extra}})
 
-for name in ["conv2d", "conv1d", "bilinear", "mha", "mha_kvdim_noweights", "encoder_post_relu", "embeddingbag_max"]:
+for name in ["conv2d", "conv1d", "bilinear", "mha", "mha_kvdim_noweights", "encoder_post_relu", "embeddingbag_max",
+             "mha_bias_kv_bf_noweights"]:
     torch.manual_seed(11)
     m, _, _ = build(name)
     cases.append({"id": "init/" + name, "op": "init", "args": [], "kwargs": {"module": name, "seed": 11},
