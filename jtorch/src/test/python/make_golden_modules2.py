@@ -13,7 +13,8 @@ How to run (from the repository root)
 Format (tensors as in make_golden_core.py: {"dtype", "shape", "data"}):
     functional: {"id": name, "op": "functional", "args": [T...], "kwargs": {...},
                  "out": {"output": T, "grad_output": T, "grads": [T or null per arg], "extra": {...}}}
-        grads are d(sum(output * grad_output))/d(arg) for the floating-point args.
+        grads are d(sum(output * grad_output))/d(arg) for the floating-point args; an integer output (int64
+        avg_pool2d) has a null grad_output and no grads.
     module:     {"id": name, "op": "module", "args": [T...], "kwargs": {"module": name},
                  "out": {"state": {key: T}, "output": T, "grad_output": T, "grads": [T or null per arg],
                          "param_grads": {name: T}, "state_after": {key: T}, "repr": str}}
