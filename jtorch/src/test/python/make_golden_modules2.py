@@ -13,7 +13,8 @@ How to run (from the repository root)
 Format (tensors as in make_golden_core.py: {"dtype", "shape", "data"}):
     functional: {"id": name, "op": "functional", "args": [T...], "kwargs": {...},
                  "out": {"output": T, "grad_output": T, "grads": [T or null per arg], "extra": {...}}}
-        grads are d(sum(output * grad_output))/d(arg) for the floating-point args.
+        grads are d(sum(output * grad_output))/d(arg) for the floating-point args; an integer output (int64
+        avg_pool2d) has a null grad_output and no grads.
     module:     {"id": name, "op": "module", "args": [T...], "kwargs": {"module": name},
                  "out": {"state": {key: T}, "output": T, "grad_output": T, "grads": [T or null per arg],
                          "param_grads": {name: T}, "state_after": {key: T}, "repr": str}}
@@ -47,7 +48,7 @@ def leaf(*shape, dtype=torch.float64):
 def run(fn, args):
     out = fn(*args)
     main = out[0] if isinstance(out, tuple) else out
-    go = torch.randn_like(main)
+    go = torch.randn_like(main) if main.is_floating_point() else None  # integer outputs (int64 avg_pool2d) have no gradient
     diff = [a for a in args if isinstance(a, torch.Tensor) and a.requires_grad]
     grads = torch.autograd.grad(main, diff, go, allow_unused=True) if diff else []
     it = iter(grads)
@@ -150,6 +151,24 @@ functional("cosine_embedding_loss/mean", lambda a, b, y: F.cosine_embedding_loss
 functional("cosine_embedding_loss/none-1d", lambda a, b, y: F.cosine_embedding_loss(a, b, y, reduction="none"),
            lambda: [leaf(5), leaf(5), torch.tensor(-1)])
 
+# ---- added later (appended so the earlier cases keep their seeds) ------------------------------------------------
+functional("adaptive_avg_pool2d/none-h", lambda x: F.adaptive_avg_pool2d(x, (None, 3)), lambda: [leaf(2, 3, 5, 7)])
+functional("adaptive_avg_pool2d/none-w", lambda x: F.adaptive_avg_pool2d(x, (2, None)), lambda: [leaf(3, 5, 4)])
+
+
+# int64 avg_pool2d (PyTorch's CPU kernel dispatches over the floating types and Long): an int64 window sum, then
+# C++ integer division, which truncates toward zero. The values span negatives so the truncation shows.
+def ints(*shape):
+    return torch.randint(-20, 21, shape, dtype=torch.int64)
+
+
+functional("avg_pool2d/int64-basic", lambda x: F.avg_pool2d(x, 2, stride=1), lambda: [ints(2, 3, 5, 6)])
+functional("avg_pool2d/int64-pad-include", lambda x: F.avg_pool2d(x, 3, stride=2, padding=1), lambda: [ints(2, 2, 7, 6)])
+functional("avg_pool2d/int64-pad-exclude-ceil", lambda x: F.avg_pool2d(x, 3, stride=2, padding=1, ceil_mode=True,
+                                                                       count_include_pad=False), lambda: [ints(1, 2, 6, 6)])
+functional("avg_pool2d/int64-divisor", lambda x: F.avg_pool2d(x, (2, 3), stride=(1, 2), padding=(1, 1), divisor_override=-3),
+           lambda: [ints(2, 5, 6)])
+
 
 # ---- modules --------------------------------------------------------------------------------------------------
 def build(name):
@@ -170,6 +189,8 @@ def build(name):
         return nn.AvgPool2d(2, stride=1, padding=1, count_include_pad=False), [leaf(2, 3, 5, 4, **f32)], None
     if name == "adaptiveavgpool2d":
         return nn.AdaptiveAvgPool2d((2, 3)), [leaf(2, 3, 5, 7, **f32)], None
+    if name == "adaptiveavgpool2d_none":
+        return nn.AdaptiveAvgPool2d((None, 2)), [leaf(2, 3, 5, 7, **f32)], None
     if name == "batchnorm2d_train":
         return nn.BatchNorm2d(3), [leaf(4, 3, 3, 2, **f32)], None
     if name == "batchnorm2d_eval":
@@ -222,6 +243,26 @@ def build(name):
     if name == "mha_unbatched":
         return nn.MultiheadAttention(4, 2), [leaf(3, 4, **f32), leaf(5, 4, **f32), leaf(5, 4, **f32)], \
             lambda m, q, k, v: m(q, k, v)
+    if name == "mha_bias_kv_zero_attn":
+        # bias_k/bias_v and a zero key/value appended after the 4 keys; both masks get two open columns
+        m = nn.MultiheadAttention(8, 2, add_bias_kv=True, add_zero_attn=True)
+        with torch.no_grad():
+            m.in_proj_bias.normal_()
+        kpm = torch.tensor([[False, True, False, True], [True, False, False, False]])
+        am = torch.randn(3, 4)
+        build.attn_mask = am
+        return m, [leaf(3, 2, 8, **f32), leaf(4, 2, 8, **f32), leaf(4, 2, 8, **f32)], \
+            lambda m, q, k, v: m(q, k, v, key_padding_mask=kpm, attn_mask=am, average_attn_weights=False)
+    if name == "mha_bias_kv_bf_noweights":
+        m = nn.MultiheadAttention(6, 3, add_bias_kv=True, kdim=4, vdim=5, batch_first=True)
+        am = torch.tensor([[False, True, False], [False, False, True]])
+        return m, [leaf(2, 2, 6, **f32), leaf(2, 3, 4, **f32), leaf(2, 3, 5, **f32)], \
+            lambda m, q, k, v: m(q, k, v, attn_mask=am, need_weights=False)
+    if name == "mha_zero_attn_unbatched":
+        m = nn.MultiheadAttention(4, 2, add_zero_attn=True)
+        kpm = torch.tensor([False, True, False, False, True])
+        return m, [leaf(3, 4, **f32), leaf(5, 4, **f32), leaf(5, 4, **f32)], \
+            lambda m, q, k, v: m(q, k, v, key_padding_mask=kpm)
     if name == "encoder_post_relu":
         m = nn.TransformerEncoderLayer(8, 2, dim_feedforward=16, dropout=0.0)
         return m, [leaf(5, 2, 8, **f32)], None
@@ -237,7 +278,8 @@ def build(name):
 MODULES = ["conv2d", "conv2d_full", "conv2d_same_reflect", "conv1d", "maxpool2d", "avgpool2d", "adaptiveavgpool2d",
            "batchnorm2d_train", "batchnorm2d_eval", "batchnorm1d_cumulative", "batchnorm1d_noaffine", "groupnorm", "bilinear",
            "embeddingbag_sum", "embeddingbag_max", "embedding_maxnorm", "mha", "mha_masks", "mha_kvdim_noweights",
-           "mha_unbatched", "encoder_post_relu", "encoder_pre_gelu_bf"]
+           "mha_unbatched", "encoder_post_relu", "encoder_pre_gelu_bf", "adaptiveavgpool2d_none",
+           "mha_bias_kv_zero_attn", "mha_bias_kv_bf_noweights", "mha_zero_attn_unbatched"]
 
 for i, name in enumerate(MODULES):
     torch.manual_seed(200 + i)
@@ -252,7 +294,7 @@ for i, name in enumerate(MODULES):
     diff_inputs = [x for x in inputs if x.requires_grad]
     grads = torch.autograd.grad(main, diff_inputs + [p for _, p in params], go, allow_unused=True)
     gi = iter(grads[:len(diff_inputs)])
-    extra = {"attn_mask": t(build.attn_mask)} if name == "mha_masks" else {}
+    extra = {"attn_mask": t(build.attn_mask)} if name in ("mha_masks", "mha_bias_kv_zero_attn") else {}
     if isinstance(out, tuple) and out[1] is not None:
         extra["attn_weights"] = t(out[1])
     cases.append({"id": name, "op": "module", "args": [t(x) for x in inputs], "kwargs": {"module": name},
@@ -261,7 +303,8 @@ for i, name in enumerate(MODULES):
                           "param_grads": {k: t(g) for (k, _), g in zip(params, grads[len(diff_inputs):]) if g is not None},
                           "state_after": {k: t(v) for k, v in m.state_dict().items()}, "repr": repr(m), "extra": extra}})
 
-for name in ["conv2d", "conv1d", "bilinear", "mha", "mha_kvdim_noweights", "encoder_post_relu", "embeddingbag_max"]:
+for name in ["conv2d", "conv1d", "bilinear", "mha", "mha_kvdim_noweights", "encoder_post_relu", "embeddingbag_max",
+             "mha_bias_kv_bf_noweights"]:
     torch.manual_seed(11)
     m, _, _ = build(name)
     cases.append({"id": "init/" + name, "op": "init", "args": [], "kwargs": {"module": name, "seed": 11},

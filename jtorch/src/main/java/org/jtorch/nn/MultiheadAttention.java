@@ -1,5 +1,6 @@
 package org.jtorch.nn;
 
+import java.util.List;
 import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
@@ -15,7 +16,9 @@ import org.jtorch.ops.TernaryOps;
  * or {@code q_proj_weight}/{@code k_proj_weight}/{@code v_proj_weight} when kdim/vdim differ from embed_dim, and
  * {@code out_proj.weight}, {@code out_proj.bias}), so PyTorch state dicts load. Inputs are (L, N, E), or (N, L, E)
  * with batch_first, or unbatched (L, E). Masks follow PyTorch: a bool {@code True} means "do not attend", a float
- * mask is added to the scores. {@code add_bias_kv} and {@code add_zero_attn} are not offered.
+ * mask is added to the scores. {@code add_bias_kv} appends the learned {@code bias_k}/{@code bias_v} (each (1, 1, E)) to
+ * the projected keys and values, {@code add_zero_attn} a zero key and value per head, as
+ * {@code F.multi_head_attention_forward} does; the masks get a matching unmasked column for each.
  */
 public class MultiheadAttention extends Module {
     /** {@code (attn_output, attn_output_weights)}; the weights are null when not asked for. */
@@ -28,6 +31,8 @@ public class MultiheadAttention extends Module {
     private final double dropout;
     private final boolean batchFirst;
     private final boolean sameEmbedDim;
+    private final boolean addBiasKv;
+    private final boolean addZeroAttn;
     private final NonDynamicallyQuantizableLinear outProj;
 
     /** {@code MultiheadAttention(embed_dim, num_heads)}: no dropout, biases, sequence-first. */
@@ -35,6 +40,15 @@ public class MultiheadAttention extends Module {
 
     /** {@code MultiheadAttention(embed_dim, num_heads, dropout, bias, kdim, vdim, batch_first)}; null kdim/vdim = embed_dim. */
     public MultiheadAttention(long embedDim, long numHeads, double dropout, boolean bias, Long kdim, Long vdim, boolean batchFirst) {
+        this(embedDim, numHeads, dropout, bias, false, false, kdim, vdim, batchFirst);
+    }
+
+    /**
+     * {@code MultiheadAttention(embed_dim, num_heads, dropout, bias, add_bias_kv, add_zero_attn, kdim, vdim, batch_first)}:
+     * PyTorch's full argument list; null kdim/vdim = embed_dim.
+     */
+    public MultiheadAttention(long embedDim, long numHeads, double dropout, boolean bias, boolean addBiasKv, boolean addZeroAttn,
+            Long kdim, Long vdim, boolean batchFirst) {
         if (embedDim <= 0 || numHeads <= 0) {
             throw new IllegalArgumentException("embed_dim and num_heads must be greater than 0, got embed_dim=" + embedDim
                     + " and num_heads=" + numHeads + " instead");
@@ -47,6 +61,8 @@ public class MultiheadAttention extends Module {
         this.dropout = dropout;
         this.batchFirst = batchFirst;
         this.sameEmbedDim = this.kdim == embedDim && this.vdim == embedDim;
+        this.addBiasKv = addBiasKv;
+        this.addZeroAttn = addZeroAttn;
         DType dt = Torch.getDefaultDtype();
         if (sameEmbedDim) {
             registerParameter("in_proj_weight", Torch.empty(new long[] {3 * embedDim, embedDim}, dt, Device.CPU));
@@ -62,10 +78,15 @@ public class MultiheadAttention extends Module {
         registerParameter("in_proj_bias", bias ? Torch.empty(new long[] {3 * embedDim}, dt, Device.CPU) : null);
         // out_proj draws its Linear initialisation first, then _reset_parameters, as in PyTorch's constructor
         this.outProj = register("out_proj", new NonDynamicallyQuantizableLinear(embedDim, embedDim, bias));
+        // without add_bias_kv PyTorch sets plain None attributes, not parameters: no state-dict keys
+        if (addBiasKv) {
+            registerParameter("bias_k", Torch.empty(new long[] {1, 1, embedDim}, dt, Device.CPU));
+            registerParameter("bias_v", Torch.empty(new long[] {1, 1, embedDim}, dt, Device.CPU));
+        }
         resetParameters();
     }
 
-    /** {@code _reset_parameters()}: xavier_uniform_ on the input projections, zero biases. */
+    /** {@code _reset_parameters()}: xavier_uniform_ on the input projections, zero biases, xavier_normal_ on bias_k/bias_v. */
     public void resetParameters() {
         if (sameEmbedDim) {
             Init.xavierUniform_(getParameter("in_proj_weight"));
@@ -77,6 +98,10 @@ public class MultiheadAttention extends Module {
         if (getParameter("in_proj_bias") != null) {
             Init.zeros_(getParameter("in_proj_bias"));
             Init.zeros_(outProj.bias());
+        }
+        if (addBiasKv) {
+            Init.xavierNormal_(getParameter("bias_k"));
+            Init.xavierNormal_(getParameter("bias_v"));
         }
     }
 
@@ -144,13 +169,29 @@ public class MultiheadAttention extends Module {
             v = v.transpose(0, 1);
         }
         Tensor mask = attnMask(attnMask, bsz, tgtLen, srcLen, q.dtype());
-        if (keyPaddingMask != null) {
-            if (keyPaddingMask.dim() != 2 || keyPaddingMask.size(0) != bsz || keyPaddingMask.size(1) != srcLen) {
-                throw new IllegalArgumentException("expecting key_padding_mask shape of (" + bsz + ", " + srcLen + "), but got torch.Size("
-                        + Shapes.str(keyPaddingMask.shape()) + ")");
-            }
-            Tensor kpm = additive(keyPaddingMask, q.dtype()).reshape(bsz, 1, 1, srcLen).expand(bsz, numHeads, 1, srcLen)
-                    .reshape(bsz * numHeads, 1, srcLen);
+        if (keyPaddingMask != null && (keyPaddingMask.dim() != 2 || keyPaddingMask.size(0) != bsz || keyPaddingMask.size(1) != srcLen)) {
+            throw new IllegalArgumentException("expecting key_padding_mask shape of (" + bsz + ", " + srcLen + "), but got torch.Size("
+                    + Shapes.str(keyPaddingMask.shape()) + ")");
+        }
+        Tensor kpmAdd = keyPaddingMask == null ? null : additive(keyPaddingMask, q.dtype());
+        // extra key/value positions after the S given ones: bias_k/bias_v, then the zero attention; the masks leave them open
+        long extra = (addBiasKv ? 1 : 0) + (addZeroAttn ? 1 : 0);
+        if (addBiasKv) {
+            k = Torch.cat(List.of(k, getParameter("bias_k").expand(1, bsz, embedDim)), 0);
+            v = Torch.cat(List.of(v, getParameter("bias_v").expand(1, bsz, embedDim)), 0);
+        }
+        if (addZeroAttn) {
+            Tensor zeros = Torch.zeros(new long[] {1, bsz, embedDim}, k.dtype(), k.device());
+            k = Torch.cat(List.of(k, zeros), 0);
+            v = Torch.cat(List.of(v, zeros), 0);
+        }
+        if (extra > 0) {
+            if (mask != null) mask = Torch.pad(mask, new long[] {0, extra}, 0.0);
+            if (kpmAdd != null) kpmAdd = Torch.pad(kpmAdd, new long[] {0, extra}, 0.0);
+            srcLen += extra;
+        }
+        if (kpmAdd != null) {
+            Tensor kpm = kpmAdd.reshape(bsz, 1, 1, srcLen).expand(bsz, numHeads, 1, srcLen).reshape(bsz * numHeads, 1, srcLen);
             mask = mask == null ? kpm : mask.add(kpm);
         }
         double p = isTraining() ? dropout : 0.0;

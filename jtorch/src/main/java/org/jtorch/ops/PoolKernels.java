@@ -7,9 +7,9 @@ import org.jtorch.autograd.GradMode;
 import org.jtorch.kernels.cpu.Parallel;
 
 /**
- * The CPU kernels of {@link PoolOps}. Inputs are read as dense float64 planes (exact for every pooled
+ * The CPU kernels of {@link PoolOps}. Inputs are read as dense float64 planes (exact for every floating pooled
  * dtype) and results written through a float64 buffer converted once into the output, so one loop serves
- * every dtype. Planes are independent and run in parallel; within a plane the order is fixed, so results do
+ * every floating dtype; int64 average pooling has its own integer loops. Planes are independent and run in parallel; within a plane the order is fixed, so results do
  * not depend on the thread count.
  */
 final class PoolKernels {
@@ -88,6 +88,10 @@ final class PoolKernels {
     /** The average of each window, divided by the plan's divisor. */
     static void average(Tensor input, Tensor output, PoolOps.WindowPlan p) {
         if (output.numel() == 0) return;
+        if (input.dtype() == DType.INT64) {
+            averageLong(input, output, p);
+            return;
+        }
         try (GradMode.Scope s = GradMode.set(false)) {
             double[] x = dense(input);
             int w = (int) p.w(), plane = (int) (p.h() * p.w()), oh = p.oh(), ow = p.ow(), out = oh * ow;
@@ -112,6 +116,10 @@ final class PoolKernels {
 
     /** The adjoint of {@link #average}: each gradient element, divided by its divisor, is added over its window. */
     static void averageBackward(Tensor gradOutput, Tensor gradInput, PoolOps.WindowPlan p) {
+        if (gradInput.dtype() == DType.INT64) {
+            averageBackwardLong(gradOutput, gradInput, p);
+            return;
+        }
         try (GradMode.Scope s = GradMode.set(false)) {
             int w = (int) p.w(), plane = (int) (p.h() * p.w()), oh = p.oh(), ow = p.ow(), out = oh * ow;
             double[] gi = new double[(int) (p.planes() * plane)];
@@ -132,6 +140,58 @@ final class PoolKernels {
                 });
             }
             writeDoubles(gi, gradInput);
+        }
+    }
+
+    /**
+     * {@link #average} of int64 input, as ATen's kernel computes it: an int64 window sum divided by the divisor in
+     * integer division (truncating toward zero), so -6 / 4 is -1.
+     */
+    private static void averageLong(Tensor input, Tensor output, PoolOps.WindowPlan p) {
+        try (GradMode.Scope s = GradMode.set(false)) {
+            long[] x = (long[]) CopyOps.clone(input).storage().array();
+            int w = (int) p.w(), plane = (int) (p.h() * p.w()), oh = p.oh(), ow = p.ow(), out = oh * ow;
+            long[] v = new long[(int) (p.planes() * out)];
+            Parallel.forRange(p.planes(), grain(plane), (c0, c1) -> {
+                for (int c = (int) c0; c < c1; c++) {
+                    for (int i = 0; i < oh; i++) {
+                        for (int j = 0; j < ow; j++) {
+                            long sum = 0;
+                            for (int y = p.hStart()[i]; y < p.hEnd()[i]; y++) {
+                                int row = c * plane + y * w;
+                                for (int xx = p.wStart()[j]; xx < p.wEnd()[j]; xx++) sum += x[row + xx];
+                            }
+                            v[c * out + i * ow + j] = sum / p.longDivisor(i, j);
+                        }
+                    }
+                }
+            });
+            writeLongs(v, output);
+        }
+    }
+
+    /** {@link #averageBackward} of int64: each gradient element, integer-divided by its divisor, added over its window. */
+    private static void averageBackwardLong(Tensor gradOutput, Tensor gradInput, PoolOps.WindowPlan p) {
+        try (GradMode.Scope s = GradMode.set(false)) {
+            int w = (int) p.w(), plane = (int) (p.h() * p.w()), oh = p.oh(), ow = p.ow(), out = oh * ow;
+            long[] gi = new long[(int) (p.planes() * plane)];
+            if (gi.length > 0 && out > 0) {
+                long[] g = (long[]) CopyOps.clone(gradOutput).storage().array();
+                Parallel.forRange(p.planes(), grain(plane), (c0, c1) -> {
+                    for (int c = (int) c0; c < c1; c++) {
+                        for (int i = 0; i < oh; i++) {
+                            for (int j = 0; j < ow; j++) {
+                                long share = g[c * out + i * ow + j] / p.longDivisor(i, j);
+                                for (int y = p.hStart()[i]; y < p.hEnd()[i]; y++) {
+                                    int row = c * plane + y * w;
+                                    for (int xx = p.wStart()[j]; xx < p.wEnd()[j]; xx++) gi[row + xx] += share;
+                                }
+                            }
+                        }
+                    }
+                });
+            }
+            writeLongs(gi, gradInput);
         }
     }
 

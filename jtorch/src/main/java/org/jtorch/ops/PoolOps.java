@@ -29,6 +29,14 @@ public final class PoolOps {
         if (!POOL_DTYPES.contains(d)) throw new TorchException("\"" + kernel + "\" not implemented for '" + d.cppName() + "'");
     }
 
+    /**
+     * avg_pool2d's CPU kernels also take int64 (ATen dispatches them over the floating types and Long): the window
+     * sum is an int64 divided by the divisor in C++'s integer division, which truncates toward zero.
+     */
+    private static void requireAvgSupported(String kernel, DType d) {
+        if (d != DType.INT64) requireSupported(kernel, d);
+    }
+
     /** ATen's int-or-pair expansion with the op's message; {@code emptyMeans} stands in for an empty list (stride). */
     private static long[] pair(long[] v, long[] emptyMeans, String message) {
         if (v == null || v.length == 0) {
@@ -179,10 +187,12 @@ public final class PoolOps {
 
         int ow() { return wStart.length; }
 
-        double divisor(int i, int j) {
+        double divisor(int i, int j) { return longDivisor(i, j); }
+
+        long longDivisor(int i, int j) {
             if (divisorOverride != null) return divisorOverride;
-            if (countIncludePad) return (double) paddedH[i] * paddedW[j];
-            return (double) (hEnd[i] - hStart[i]) * (wEnd[j] - wStart[j]);
+            if (countIncludePad) return paddedH[i] * paddedW[j];
+            return (long) (hEnd[i] - hStart[i]) * (wEnd[j] - wStart[j]);
         }
     }
 
@@ -233,7 +243,7 @@ public final class PoolOps {
             a -> {
                 Tensor x = (Tensor) a[0];
                 WindowPlan p = avgPlan(x, a, 1);
-                requireSupported("avg_pool2d", x.dtype());
+                requireAvgSupported("avg_pool2d", x.dtype());
                 return Spec.of(withSpatial(x, p.oh(), p.ow()), x.dtype(), x.device(), p);
             },
             (a, outs, spec) -> PoolKernels.average((Tensor) a[0], outs[0], (WindowPlan) spec.plan()))
@@ -250,7 +260,7 @@ public final class PoolOps {
                 Device device = Devices.common("avg_pool2d_backward", go, x);
                 WindowPlan p = avgPlan(x, a, 2);
                 checkGrad("avg_pool2d_backward", go, x, withSpatial(x, p.oh(), p.ow()));
-                requireSupported("avg_pool2d_backward_out_frame", x.dtype());
+                requireAvgSupported("avg_pool2d_backward_out_frame", x.dtype());
                 return Spec.of(x.shape(), x.dtype(), device, p);
             },
             (a, outs, spec) -> PoolKernels.averageBackward((Tensor) a[0], outs[0], (WindowPlan) spec.plan()))

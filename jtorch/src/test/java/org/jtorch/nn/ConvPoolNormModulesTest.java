@@ -2,6 +2,7 @@ package org.jtorch.nn;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -76,6 +77,52 @@ class ConvPoolNormModulesTest {
         refuses(TorchException.class, "\"max_pool2d\" not implemented for 'Long'", () -> F.maxPool2d(Torch.zeros(1, 1, 4, 4).to(DType.INT64), 2));
         assertEquals("MaxPool2d(kernel_size=2, stride=2, padding=0, dilation=1, ceil_mode=False)", new MaxPool2d(2).toString());
         assertEquals("AvgPool2d(kernel_size=2, stride=2, padding=0)", new AvgPool2d(2).toString());
+    }
+
+    @Test
+    void adaptiveAvgPoolKeepsTheInputSizeWhereTheOutputSizeIsNone() {
+        // PyTorch: repr(nn.AdaptiveAvgPool2d((None, 7))) == "AdaptiveAvgPool2d(output_size=(None, 7))"
+        assertEquals("AdaptiveAvgPool2d(output_size=(None, 7))", new AdaptiveAvgPool2d(null, 7L).toString());
+        assertEquals("AdaptiveAvgPool2d(output_size=(None, None))", new AdaptiveAvgPool2d(null, null).toString());
+        assertEquals("AdaptiveAvgPool2d(output_size=(2, 3))", new AdaptiveAvgPool2d(2, 3).toString());
+        assertEquals("AdaptiveAvgPool2d(output_size=3)", new AdaptiveAvgPool2d(3).toString());
+        // (None, 1) over a 2x4 plane: each row's mean, by a naive loop
+        Tensor x = Torch.arange(16.0).reshape(2, 2, 4).transpose(1, 2).contiguous().transpose(1, 2);
+        assertFalse(x.isContiguous());
+        double[] v = x.contiguous().toDoubleArray();
+        double[] rowMeans = new double[4];
+        for (int r = 0; r < 4; r++) rowMeans[r] = (v[4 * r] + v[4 * r + 1] + v[4 * r + 2] + v[4 * r + 3]) / 4;
+        Tensor y = new AdaptiveAvgPool2d(null, 1L).call(x);
+        assertArrayEquals(new long[] {2, 2, 1}, y.shape());
+        assertArrayEquals(rowMeans, y.toDoubleArray(), 1e-12);
+        Tensor same = F.adaptiveAvgPool2d(x, null, null);
+        assertArrayEquals(v, same.toDoubleArray(), 0.0);
+        assertArrayEquals(new long[] {2, 3, 5, 2}, F.adaptiveAvgPool2d(Torch.zeros(new long[] {2, 3, 5, 7}, DType.FLOAT32,
+                org.jtorch.Device.META), null, 2L).shape());
+        refuses(IllegalArgumentException.class, "Input dimension should be at least 3", () -> F.adaptiveAvgPool2d(Torch.zeros(4, 4), null, 2L));
+    }
+
+    @Test
+    void avgPoolOfInt64TruncatesTheDivisionTowardZero() {
+        // PyTorch (1.13 and 2.x CPU kernels dispatch avg_pool2d over floating types and Long): F.avg_pool2d(x, 2, 1) of
+        // [[-7, 2, 5], [3, -4, 9], [1, 1, 1]] is [[-1, 3], [0, 1]]: -6/4 -> -1, 12/4 -> 3, 1/4 -> 0, 7/4 -> 1
+        Tensor x = Torch.tensor(new long[] {-7, 2, 5, 3, -4, 9, 1, 1, 1}).reshape(1, 3, 3);
+        Tensor y = F.avgPool2d(x, new long[] {2}, new long[] {1}, new long[] {0}, false, true, null);
+        assertEquals(DType.INT64, y.dtype());
+        assertArrayEquals(new long[] {-1, 3, 0, 1}, y.toLongArray());
+        // padding 1, count_include_pad=False: the corner window holds -7 alone; divisor_override 3: -6/3 = -2
+        assertArrayEquals(new long[] {-7, -2, 3, 5, -2, -1, 3, 7, 2, 0, 1, 5, 1, 1, 1, 1},
+                F.avgPool2d(x, new long[] {2}, new long[] {1}, new long[] {1}, false, false, null).toLongArray());
+        assertArrayEquals(new long[] {-2, 4, 0, 2}, F.avgPool2d(x, new long[] {2}, new long[] {1}, new long[] {0}, false, true, 3L)
+                .toLongArray());
+        // a transposed input gives its contiguous copy's result
+        assertArrayEquals(F.avgPool2d(x.transpose(1, 2).contiguous(), new long[] {2}, new long[] {1}, new long[] {0}, false, true, null)
+                .toLongArray(), F.avgPool2d(x.transpose(1, 2), new long[] {2}, new long[] {1}, new long[] {0}, false, true, null).toLongArray());
+        assertEquals(DType.INT64, F.avgPool2d(Torch.zeros(new long[] {1, 3, 3}, DType.INT64, org.jtorch.Device.META), 2).dtype());
+        // PyTorch: every other integer dtype (and adaptive pooling of Long) is refused
+        refuses(TorchException.class, "\"avg_pool2d\" not implemented for 'Int'", () -> F.avgPool2d(x.to(DType.INT32), 2));
+        refuses(TorchException.class, "\"avg_pool2d\" not implemented for 'Bool'", () -> F.avgPool2d(x.to(DType.BOOL), 2));
+        refuses(TorchException.class, "\"adaptive_avg_pool2d\" not implemented for 'Long'", () -> F.adaptiveAvgPool2d(x, 2));
     }
 
     @Test

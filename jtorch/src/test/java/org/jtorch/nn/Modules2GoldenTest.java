@@ -36,6 +36,7 @@ class Modules2GoldenTest {
             case "maxpool2d" -> new MaxPool2d(new long[] {3}, new long[] {2}, new long[] {1}, new long[] {1}, false);
             case "avgpool2d" -> new AvgPool2d(new long[] {2}, new long[] {1}, new long[] {1}, false, false, null);
             case "adaptiveavgpool2d" -> new AdaptiveAvgPool2d(2, 3);
+            case "adaptiveavgpool2d_none" -> new AdaptiveAvgPool2d(null, 2L);
             case "batchnorm2d_train", "batchnorm2d_eval" -> new BatchNorm2d(3);
             case "batchnorm1d_cumulative" -> new BatchNorm1d(4, 1e-5, null, true, true);
             case "batchnorm1d_noaffine" -> new BatchNorm1d(3, 1e-5, 0.2, false, true);
@@ -47,6 +48,9 @@ class Modules2GoldenTest {
             case "mha", "mha_unbatched" -> name.equals("mha") ? new MultiheadAttention(8, 2) : new MultiheadAttention(4, 2);
             case "mha_masks" -> new MultiheadAttention(8, 4, 0.0, true, null, null, true);
             case "mha_kvdim_noweights" -> new MultiheadAttention(6, 3, 0.0, false, 4L, 5L, false);
+            case "mha_bias_kv_zero_attn" -> new MultiheadAttention(8, 2, 0.0, true, true, true, null, null, false);
+            case "mha_bias_kv_bf_noweights" -> new MultiheadAttention(6, 3, 0.0, true, true, false, 4L, 5L, true);
+            case "mha_zero_attn_unbatched" -> new MultiheadAttention(4, 2, 0.0, true, false, true, null, null, false);
             case "encoder_post_relu" -> new TransformerEncoderLayer(8, 2, 16, 0.0, "relu", 1e-5, false, false, true);
             case "encoder_pre_gelu_bf" -> new TransformerEncoderLayer(8, 4, 12, 0.0, "gelu", 1e-6, true, true, true);
             default -> throw new IllegalArgumentException(name);
@@ -67,6 +71,18 @@ class Modules2GoldenTest {
             case "mha_kvdim_noweights" -> {
                 Tensor am = Torch.tensor(new boolean[] {false, true, false, false, true, false}).reshape(3, 2);
                 yield attention(((MultiheadAttention) m).forward(in[0], in[1], in[2], null, false, am, true));
+            }
+            case "mha_bias_kv_zero_attn" -> {
+                Tensor kpm = Torch.tensor(new boolean[] {false, true, false, true, true, false, false, false}).reshape(2, 4);
+                yield attention(((MultiheadAttention) m).forward(in[0], in[1], in[2], kpm, true, ATTN_MASK.get(), false));
+            }
+            case "mha_bias_kv_bf_noweights" -> {
+                Tensor am = Torch.tensor(new boolean[] {false, true, false, false, false, true}).reshape(2, 3);
+                yield attention(((MultiheadAttention) m).forward(in[0], in[1], in[2], null, false, am, true));
+            }
+            case "mha_zero_attn_unbatched" -> {
+                Tensor kpm = Torch.tensor(new boolean[] {false, true, false, false, true});
+                yield attention(((MultiheadAttention) m).forward(in[0], in[1], in[2], kpm, true, null, true));
             }
             case "encoder_pre_gelu_bf" -> {
                 Tensor mask = Torch.triu(Torch.full(new long[] {5, 5}, Double.NEGATIVE_INFINITY), 1);
@@ -159,7 +175,7 @@ class Modules2GoldenTest {
                 for (var e : expected.entrySet()) close(e.getValue(), m.stateDict().get(e.getKey()), 1e-6, c.id() + " " + e.getKey());
             }));
         }
-        assertEquals(7, tests.size());
+        assertEquals(8, tests.size());
         return tests.stream();
     }
 

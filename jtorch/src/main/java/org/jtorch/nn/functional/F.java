@@ -409,6 +409,16 @@ public final class F {
     }
 
     /**
+     * {@code F.adaptive_avg_pool2d(input, (h, w))} where a null size is PyTorch's {@code None}: that dim keeps the
+     * input's size. As PyTorch's {@code _list_with_default}, a pair needs an input of at least 3 dims.
+     */
+    public static Tensor adaptiveAvgPool2d(Tensor input, Long outputH, Long outputW) {
+        if (input.dim() <= 2) throw new IllegalArgumentException("Input dimension should be at least 3");
+        return PoolOps.adaptiveAvgPool2d(input, new long[] {outputH == null ? input.size(-2) : outputH,
+                outputW == null ? input.size(-1) : outputW});
+    }
+
+    /**
      * {@code F.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)}. Training normalises
      * with the batch statistics and, when running stats are given, updates them in place ({@code momentum} null =
      * cumulative average, which needs {@code numBatchesTracked}); evaluation uses the running stats.

@@ -77,10 +77,6 @@ final class LinearCrossEntropy {
             throw new TorchException("linear_cross_entropy: linear_bias must have shape linear_weight.shape[:-1] = "
                     + Shapes.str(biasShape) + ", but got " + Shapes.str(a.linearBias().shape()));
         }
-        if (!target.isFloatingPoint() && target.dtype() != DType.INT64) {
-            throw new TorchException("linear_cross_entropy: expected scalar type Long (class indices) or a floating probability "
-                    + "target but found " + target.dtype());
-        }
         if (target.isFloatingPoint()) {
             long[] logits = new long[input.dim() - 1 + biasShape.length];
             System.arraycopy(input.shape(), 0, logits, 0, input.dim() - 1);
@@ -102,6 +98,10 @@ final class LinearCrossEntropy {
             return "the chunked path needs linear_bias of shape (C), but got " + Shapes.str(a.linearBias().shape());
         }
         if (a.labelSmoothing() != 0.0) return "the chunked path does not support label_smoothing (got " + a.labelSmoothing() + ")";
+        if (!target.isFloatingPoint() && target.dtype() != DType.INT64) {
+            // the reference path then takes what cross_entropy takes: uint8 indices, and refuses int32 with its message
+            return "the chunked path takes int64 class indices, but got a target of dtype " + target.dtype();
+        }
         if (target.isFloatingPoint()) {
             if (target.dtype() != input.dtype()) {
                 return "the chunked path needs a probability target of the input's dtype " + input.dtype()

@@ -2,6 +2,7 @@ package org.jtorch.nn.functional;
 
 import java.util.Arrays;
 
+import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
@@ -36,7 +37,8 @@ final class Losses {
         Tensor lp = input.logSoftmax(classDim);
         if (Arrays.equals(input.shape(), target.shape())) {
             if (!target.isFloatingPoint()) {
-                throw new TorchException("Expected floating point type for target with class probabilities, got " + target.dtype());
+                throw new TorchException("Expected floating point type for target with class probabilities, got "
+                        + target.dtype().cppName());
             }
             Tensor t = eps > 0 ? target.mul(1 - eps).add(eps / c) : target;
             Tensor terms = lp.mul(t);
@@ -66,9 +68,7 @@ final class Losses {
 
     private static Picked pick(Tensor lp, Tensor target, Tensor weight, long ignoreIndex, int classDim) {
         checkTargetShape(lp, target, classDim);
-        if (target.isFloatingPoint() || target.isComplex() || target.dtype() == org.jtorch.DType.BOOL) {
-            throw new TorchException("expected scalar type Long but found " + target.dtype());
-        }
+        target = classIndices(target, lp.dim());
         long c = lp.size(classDim);
         Tensor valid = target.ne(ignoreIndex);
         // Under vmap the target is a batched wrapper whose values cannot be read here; gather below still
@@ -80,6 +80,18 @@ final class Losses {
                 : TernaryOps.where(valid, ScatterOps.indexSelect(weight, 0, safe.reshape(-1)).reshape(target.shape()), 0.0);
         Tensor loss = TernaryOps.where(valid, picked.mul(rowWeight).neg(), 0.0);
         return new Picked(loss, rowWeight, valid);
+    }
+
+    /**
+     * The class-index target as int64. ATen's CPU nll_loss reads int64 targets, and uint8 ones where the input is 1-D
+     * or 2-D (nll_loss, not nll_loss2d); every other dtype (int32 included, in 2.15 as in 1.13) is refused with the
+     * message of its int64 data access.
+     */
+    private static Tensor classIndices(Tensor target, int inputDim) {
+        DType d = target.dtype();
+        if (d == DType.INT64) return target;
+        if (d == DType.UINT8 && inputDim <= 2) return target.to(DType.INT64);
+        throw new TorchException("expected scalar type Long but found " + d.cppName());
     }
 
     /** 'mean' is the weighted mean: divided by the total weight of the non-ignored targets. */

@@ -83,6 +83,31 @@ class FunctionalBehaviourTest {
     }
 
     @Test
+    void classIndexTargetsAreInt64OrUint8AsATenReadsThem() {
+        // ATen's CPU nll_loss (2.15's LossNLL.cpp, as 1.13) reads int64 targets, or uint8 ones for 1-D/2-D input;
+        // anything else fails its int64 data access: "expected scalar type Long but found Int" (PyTorch 1.13 prints the same)
+        for (DType d : new DType[] {DType.INT32, DType.INT16, DType.INT8, DType.BOOL}) {
+            var e = assertThrows(TorchException.class, () -> F.crossEntropy(LOGITS, Y.to(d)), d.toString());
+            assertTrue(e.getMessage().contains("expected scalar type Long but found " + d.cppName()), e.getMessage());
+            var n = assertThrows(TorchException.class, () -> F.nllLoss(LOGITS.logSoftmax(1), Y.to(d)), d.toString());
+            assertTrue(n.getMessage().contains("expected scalar type Long but found " + d.cppName()), n.getMessage());
+        }
+        assertTrue(assertThrows(TorchException.class, () -> F.crossEntropy(LOGITS, Y.to(DType.INT32), Reduction.NONE))
+                .getMessage().contains("found Int"));
+        // uint8 picks the same classes (spec §1 example values), with label smoothing and a class weight too
+        close(new double[] {0.407606, 0.464369, 0.861995}, F.crossEntropy(LOGITS, Y.to(DType.UINT8), Reduction.NONE));
+        close(0.6502121, F.crossEntropy(LOGITS, Y.to(DType.UINT8), opts(Reduction.MEAN).labelSmoothing(0.1)));
+        close(0.6834747, F.crossEntropy(LOGITS, Y.to(DType.UINT8), opts(Reduction.MEAN).weight(W)));
+        // ... but not for K-dimensional input (nll_loss2d reads int64 only): PyTorch 1.13 "expected scalar type Long but found Byte"
+        Tensor x3 = LOGITS.unsqueeze(2), y3 = Y.unsqueeze(1);
+        close(new double[] {0.407606, 0.464369, 0.861995}, F.crossEntropy(x3, y3, Reduction.NONE).reshape(3));
+        var k = assertThrows(TorchException.class, () -> F.crossEntropy(x3, y3.to(DType.UINT8)));
+        assertTrue(k.getMessage().contains("expected scalar type Long but found Byte"), k.getMessage());
+        var p = assertThrows(TorchException.class, () -> F.crossEntropy(LOGITS, LOGITS.to(DType.INT64)));
+        assertTrue(p.getMessage().contains("Expected floating point type for target with class probabilities, got Long"), p.getMessage());
+    }
+
+    @Test
     void metaTensorsGiveShapesWithoutData() {
         Tensor x = Torch.zeros(new long[] {4, 5, 2}, DType.FLOAT32, Device.META);
         Tensor y = Torch.zeros(new long[] {4, 2}, DType.INT64, Device.META);

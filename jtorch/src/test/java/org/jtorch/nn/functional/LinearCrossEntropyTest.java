@@ -342,9 +342,40 @@ class LinearCrossEntropyTest {
                 Reduction.MEAN, chunked.withAccDtype(DType.FLOAT16)));
         assertTrue(acc.getMessage().contains("supports float32 acc_dtype with float16/bfloat16 inputs"), acc.getMessage());
         assertThrows(IllegalArgumentException.class, () -> LinearCrossEntropyArgs.defaults().reduction(null));
-        TorchException kind = assertThrows(TorchException.class,
-                () -> F.linearCrossEntropy(x, w, Torch.tensor(new long[] {0, 1, 1, 2}).to(DType.INT32), Reduction.MEAN, chunked));
-        assertTrue(kind.getMessage().contains("expected scalar type Long"), kind.getMessage());
+    }
+
+    @Test
+    void nonInt64ClassTargetsWarnAndTakeTheReferencePath() {
+        // §2.3 item 4: only int64 class indices are chunked; any other integer target warns and runs the reference path,
+        // i.e. cross_entropy, which takes uint8 and refuses int32 with ATen's message (2.15's nll_loss reads int64 or uint8)
+        Tensor x = randn(64, DType.FLOAT64, 4, 3), w = randn(65, DType.FLOAT64, 5, 3);
+        Tensor y = Torch.tensor(new long[] {0, 4, 1, 2});
+        var chunked = LinearCrossEntropyOptions.defaults();
+        for (Reduction r : Reduction.values()) {
+            Tensor expected = F.crossEntropy(x.matmul(w.t()), y, r);
+            try (WarningRecorder rec = Warnings.catchWarnings()) {
+                Tensor got = F.linearCrossEntropy(x, w, y.to(DType.UINT8), r, chunked);
+                assertEquals(1, rec.records().size(), r + ": " + rec.records());
+                assertTrue(rec.records().get(0).message().contains("the chunked path takes int64 class indices"),
+                        rec.records().get(0).message());
+                assertArrayEquals(expected.toDoubleArray(), got.toDoubleArray(), 1e-12, r.toString());
+            }
+            for (DType d : new DType[] {DType.INT32, DType.INT16}) {
+                try (WarningRecorder rec = Warnings.catchWarnings()) {
+                    TorchException e = assertThrows(TorchException.class, () -> F.linearCrossEntropy(x, w, y.to(d), r, chunked));
+                    assertTrue(e.getMessage().contains("expected scalar type Long but found " + d.cppName()), e.getMessage());
+                    assertEquals(1, rec.records().size(), "warned before the reference path refused: " + rec.records());
+                }
+                TorchException ref = assertThrows(TorchException.class, () -> F.linearCrossEntropy(x, w, y.to(d), r, null));
+                assertTrue(ref.getMessage().contains("expected scalar type Long but found " + d.cppName()), ref.getMessage());
+            }
+        }
+        // the uint8 reference path is differentiable like the int64 one
+        Tensor xg = x.clone().requiresGrad(true);
+        F.linearCrossEntropy(xg, w, y.to(DType.UINT8)).backward();
+        Tensor xr = x.clone().requiresGrad(true);
+        F.crossEntropy(xr.matmul(w.t()), y).backward();
+        assertArrayEquals(xr.grad().toDoubleArray(), xg.grad().toDoubleArray(), 1e-12);
     }
 
     @Test
