@@ -143,6 +143,9 @@ final class BatchRules {
             for (int i = 0; i < d.length; i++) s[i] = Ctx.shift(d[i], r);
             return c.wrap(c.call(JoinOps.FLIP, c.front(c.args[0]), s));
         });
+        for (OpDef op : List.of(ReductionOps.SOFTMAX_BACKWARD_DATA, ReductionOps.LOG_SOFTMAX_BACKWARD_DATA)) {
+            RULES.put(op, BatchRules::softmaxBackward);
+        }
         RULES.put(ReductionOps.VECTOR_NORM, c -> dims(c, 2, false));
         RULES.put(ReductionOps.ARGMAX, c -> dims(c, 1, true));
         RULES.put(ReductionOps.ARGMIN, c -> dims(c, 1, true));
@@ -265,6 +268,15 @@ final class BatchRules {
      * batch dim lines up; unbatched operands broadcast from the right as they are. {@code selfShaped}: the
      * result has self's shape (masked_fill, fill), so an unbatched self is expanded to the batch.
      */
+    /** softmax/log_softmax backward: both same-shaped operands batch-first (an unbatched one expanded), the dim shifted. */
+    private static Object softmaxBackward(Ctx c) {
+        c.logicalSpec();
+        Tensor grad = (Tensor) c.args[0];
+        if (c.outs != null || grad.dim() == 0) return DECLINE; // a 0-d row is the fallback's job
+        Tensor g = c.frontExpanded(grad), y = c.frontExpanded(c.args[1]);
+        return c.wrap(c.call(c.op, g, y, Ctx.shift((Long) c.args[2], grad.dim()), c.args[3]));
+    }
+
     static Object pointwise(Ctx c, boolean selfShaped) {
         c.logicalSpec();
         int rank = 0;

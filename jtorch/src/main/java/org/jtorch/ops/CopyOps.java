@@ -43,11 +43,27 @@ public final class CopyOps {
             copySameDtype(src, dst);
             return;
         }
+        if (src.dtype() == dst.dtype() && src.dim() <= dst.dim()) {
+            // a broadcast of the same dtype (a bias row into a GEMM's output): runs of bulk copies, not the
+            // element-wise conversion loop; src is expandable here (the callers' meta rules checked it)
+            copySameDtype(broadcastView(src, dst.shapeRef()), dst);
+            return;
+        }
         DType compute;
         if (src.isComplex() || dst.isComplex()) compute = DType.COMPLEX128;
         else if (src.isFloatingPoint() || dst.isFloatingPoint()) compute = DType.FLOAT64;
         else compute = DType.INT64;
         PointwiseLoops.unary(IDENTITY, compute, dst, src);
+    }
+
+    /** {@code src} viewed with {@code shape} (stride 0 along broadcast dims), built directly: kernels do not dispatch. */
+    private static Tensor broadcastView(Tensor src, long[] shape) {
+        long[] stride = new long[shape.length];
+        int lead = shape.length - src.dim();
+        for (int d = lead; d < shape.length; d++) {
+            stride[d] = src.size(d - lead) == 1 && shape[d] != 1 ? 0 : src.strideRef()[d - lead];
+        }
+        return src.viewOf(src.storageOffset(), shape.clone(), stride);
     }
 
     /** Bulk copy of runs; the layouts may differ but the dtype and element count match. */

@@ -207,14 +207,11 @@ final class ReduceGrads {
         return keep(g, s, dims, keepdim).mul(Grads.conj(x.sub(keep(result, s, dims, keepdim)).exp()));
     }
 
-    /** {@code softmax} from its output y: {@code y · (g - Σ g·y)}. */
-    static Tensor softmax(Tensor g, Tensor y, long dim) {
-        Tensor gy = g.mul(y);
-        return gy.sub(y.mul(gy.sum(new long[] {dim}, true)));
-    }
+    /** {@code softmax} from its output y: {@code y · (g - Σ g·y)}, one fused op. */
+    static Tensor softmax(Tensor g, Tensor y, long dim) { return ReductionOps.softmaxBackwardData(g, y, dim, null); }
 
-    /** {@code log_softmax} from its output y: {@code g - exp(y) · Σ g}. */
-    static Tensor logSoftmax(Tensor g, Tensor y, long dim) { return g.sub(y.exp().mul(g.sum(new long[] {dim}, true))); }
+    /** {@code log_softmax} from its output y: {@code g - exp(y) · Σ g}, one fused op. */
+    static Tensor logSoftmax(Tensor g, Tensor y, long dim) { return ReductionOps.logSoftmaxBackwardData(g, y, dim, null); }
 
     // ---- norms ------------------------------------------------------------------------------------
 

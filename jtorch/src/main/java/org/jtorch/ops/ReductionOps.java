@@ -449,6 +449,58 @@ public final class ReductionOps {
             // d log_softmax = t - Σ softmax · t
             .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : t[0].sub(o[0].exp().mul(t[0]).sum(new long[] {(Long) a[1]}, true))});
 
+    /**
+     * {@code _softmax_backward_data} / {@code _log_softmax_backward_data(grad_output, output, dim, input_dtype)}:
+     * the gradient of softmax or log_softmax from the forward's output in one pass per row, as ATen's kernels
+     * (the composite form made four passes and three temporaries over the logits-sized tensors). The result
+     * has {@code input_dtype}. Their own VJPs are written with differentiable ops, so higher orders exist.
+     */
+    private static OpDef softmaxBackwardOp(String name, boolean log) {
+        OpDef.Meta meta = args -> {
+            Tensor grad = (Tensor) args[0], output = (Tensor) args[1];
+            if (!java.util.Arrays.equals(grad.shapeRef(), output.shapeRef())) {
+                throw new TorchException(name + ": grad_output of shape " + java.util.Arrays.toString(grad.shapeRef())
+                        + " and output of shape " + java.util.Arrays.toString(output.shapeRef()) + " must have the same shape");
+            }
+            DType dtype = args[3] != null ? (DType) args[3] : grad.dtype();
+            for (DType d : new DType[] {grad.dtype(), output.dtype(), dtype}) {
+                if (!d.isFloatingPoint()) {
+                    throw new TorchException("\"" + name + "\" not implemented for '" + d.cppName() + "'");
+                }
+            }
+            int dim = Shapes.wrapDim((Long) args[2], Math.max(1, grad.dim()));
+            return Spec.of(grad.shapeRef(), dtype, Devices.common(name, grad, output), dim);
+        };
+        OpDef.Kernel kernel = (args, outs, spec) ->
+                ReduceLoops.softmaxBackward(log, outs[0], (Tensor) args[0], (Tensor) args[1], (Integer) spec.plan());
+        return OpDef.structured(name + "(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor", meta, kernel);
+    }
+
+    /** Args: (grad_output, output, Long dim, DType input_dtype or null). */
+    public static final OpDef SOFTMAX_BACKWARD_DATA = softmaxBackwardOp("_softmax_backward_data", false)
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+                Tensor grad = (Tensor) a[0], y = (Tensor) a[1];
+                long[] dim = {(Long) a[2]};
+                Tensor dGrad = InputMask.needs(0) ? softmaxBackwardData(g[0], y, (Long) a[2], null) : null;
+                // out = y·(grad - Σ grad·y): d/dy = u·(grad - Σ grad·y) - grad·Σ u·y
+                Tensor dY = InputMask.needs(1) ? g[0].mul(grad.sub(grad.mul(y).sum(dim, true))).sub(grad.mul(g[0].mul(y).sum(dim, true)))
+                        : null;
+                return new Tensor[] {dGrad, dY};
+            })
+            .deriveJvp(Jvps::transposedVjp);
+
+    /** Args: (grad_output, output, Long dim, DType input_dtype or null). */
+    public static final OpDef LOG_SOFTMAX_BACKWARD_DATA = softmaxBackwardOp("_log_softmax_backward_data", true)
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+                Tensor grad = (Tensor) a[0], y = (Tensor) a[1];
+                long[] dim = {(Long) a[2]};
+                Tensor uExp = g[0].mul(y.exp());
+                // out = grad - exp(y)·Σ grad: d/dgrad = u - Σ u·exp(y), d/dy = -u·exp(y)·Σ grad
+                return new Tensor[] {InputMask.needs(0) ? g[0].sub(uExp.sum(dim, true)) : null,
+                    InputMask.needs(1) ? uExp.mul(grad.sum(dim, true)).neg() : null};
+            })
+            .deriveJvp(Jvps::transposedVjp);
+
     // ---- Java entry points ----------------------------------------------------------------------------
 
     private static long[] dims(long dim) { return new long[] {dim}; }
@@ -641,6 +693,16 @@ public final class ReductionOps {
     public static Tensor logsumexp(Tensor x, long[] dims, boolean keepdim) { return Dispatcher.call1(LOGSUMEXP, x, dims, keepdim); }
 
     /** {@code torch.softmax(x, dim)}. */
+    /** {@code _softmax_backward_data(grad_output, output, dim, input_dtype)}; a null input_dtype keeps grad_output's. */
+    public static Tensor softmaxBackwardData(Tensor gradOutput, Tensor output, long dim, DType inputDtype) {
+        return Dispatcher.call1(SOFTMAX_BACKWARD_DATA, gradOutput, output, dim, inputDtype);
+    }
+
+    /** {@code _log_softmax_backward_data(grad_output, output, dim, input_dtype)}; a null input_dtype keeps grad_output's. */
+    public static Tensor logSoftmaxBackwardData(Tensor gradOutput, Tensor output, long dim, DType inputDtype) {
+        return Dispatcher.call1(LOG_SOFTMAX_BACKWARD_DATA, gradOutput, output, dim, inputDtype);
+    }
+
     public static Tensor softmax(Tensor x, long dim) { return Dispatcher.call1(SOFTMAX, x, dim, null); }
 
     /** {@code torch.softmax(x, dim, dtype=dtype)}. */

@@ -1082,6 +1082,17 @@ public final class OpDb {
             t.add(op(op, alongDim((x, d) -> a(x, d, null)), s("dtype-float64", in -> a(in.t(2, 3), 1L, FLOAT64)),
                     s("dtype-int64", in -> a(in.t(2, 3), 0L, INT64))));
         }
+        // (grad_output, output, Long dim, DType input_dtype or null)
+        for (OpDef op : List.of(ReductionOps.SOFTMAX_BACKWARD_DATA, ReductionOps.LOG_SOFTMAX_BACKWARD_DATA)) {
+            t.add(op(op, s("dim1", in -> a(in.t(2, 3), in.unit(2, 3), 1L, null)),
+                    s("dim-neg", in -> a(in.t(2, 3, 4), in.unit(2, 3, 4), -2L, null)),
+                    s("0-d", in -> a(in.t(), in.unit(), 0L, null)), s("empty", in -> a(in.t(0, 3), in.unit(0, 3), 1L, null)),
+                    s("transposed", in -> a(in.nc(3, 4), in.unit(3, 4), 0L, null)),
+                    s("expanded", in -> a(in.ex(3, 4), in.off(3, 4), 0L, null)),
+                    s("input-dtype-float64", in -> a(in.t(2, 3), in.unit(2, 3), 1L, FLOAT64)),
+                    s("shape-mismatch", in -> a(in.t(2, 3), in.unit(3, 2), 1L, null)),
+                    s("dim-out-of-range", in -> a(in.t(2, 3), in.unit(2, 3), 2L, null))));
+        }
     }
 
     private static void search(List<Entry> t) {

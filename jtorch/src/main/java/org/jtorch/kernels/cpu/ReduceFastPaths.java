@@ -189,4 +189,35 @@ final class ReduceFastPaths {
         });
         return true;
     }
+
+    /**
+     * float32 backward of softmax/log_softmax over the last dim of contiguous tensors, from the output y:
+     * softmax {@code y·(g - Σ g·y)}, log_softmax {@code g - exp(y)·Σ g}, one row at a time so that the row
+     * stays in cache between its passes. Returns whether it applied.
+     */
+    static boolean trySoftmaxBackward(boolean log, Tensor out, Tensor grad, Tensor output, int dim) {
+        if (!dense(grad, DType.FLOAT32) || !dense(output, DType.FLOAT32) || !dense(out, DType.FLOAT32) || dim != grad.dim() - 1) {
+            return false;
+        }
+        float[] g = grad.storage().floats(), y = output.storage().floats(), z = out.storage().floats();
+        int go = (int) grad.storageOffset(), yo = (int) output.storageOffset(), zo = (int) out.storageOffset();
+        int n = (int) grad.shapeRef()[dim];
+        long rows = grad.numel() / n;
+        Parallel.forRange(rows, Math.max(1, Parallel.GRAIN / (4L * n)), (s, e) -> {
+            for (long r = s; r < e; r++) {
+                int gi = go + (int) (r * n), yi = yo + (int) (r * n), zi = zo + (int) (r * n);
+                if (log) {
+                    float sum = (float) FloatSimd.sum(g, gi, n);
+                    FloatSimd.unary(FloatSimd.Unary.EXP, y, yi, z, zi, n);
+                    FloatSimd.binaryScalarRight(FloatSimd.Binary.MUL, z, zi, sum, z, zi, n);
+                    FloatSimd.binary(FloatSimd.Binary.SUB, g, gi, z, zi, z, zi, n);
+                } else {
+                    float dot = (float) FloatSimd.dot(g, gi, y, yi, n);
+                    FloatSimd.binaryScalarRight(FloatSimd.Binary.SUB, g, gi, dot, z, zi, n);
+                    FloatSimd.binary(FloatSimd.Binary.MUL, z, zi, y, yi, z, zi, n);
+                }
+            }
+        });
+        return true;
+    }
 }

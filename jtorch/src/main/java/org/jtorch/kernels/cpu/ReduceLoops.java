@@ -213,6 +213,34 @@ public final class ReduceLoops {
         });
     }
 
+    /**
+     * The backward of softmax ({@code log} false: {@code y·(g - Σ g·y)}) or log_softmax ({@code g - exp(y)·Σ g})
+     * along {@code dim}, from the forward's output y; any dtype and layout, accumulated in double.
+     */
+    public static void softmaxBackward(boolean log, Tensor out, Tensor grad, Tensor output, int dim) {
+        if (out.numel() == 0) return;
+        Tensor g = atLeast1d(grad), y = atLeast1d(output), z = atLeast1d(out);
+        if (ReduceFastPaths.trySoftmaxBackward(log, z, g, y, dim)) return;
+        ReduceLanes gl = ReduceLanes.along(g, dim), yl = ReduceLanes.along(y, dim), zl = ReduceLanes.along(z, dim);
+        long n = g.shapeRef()[dim], sg = g.strideRef()[dim], sy = y.strideRef()[dim], sz = z.strideRef()[dim];
+        MemorySegment gs = g.storage().segment(), ys = y.storage().segment(), zs = z.storage().segment();
+        ElementIO gio = ElementIO.of(g.dtype()), yio = ElementIO.of(y.dtype()), zio = ElementIO.of(z.dtype());
+        Parallel.forRange(gl.outputs, Math.max(1, Parallel.GRAIN / (4 * n)), (s, e) -> {
+            for (long o = s; o < e; o++) {
+                long bg = gl.base(o), by = yl.base(o), bz = zl.base(o);
+                double acc = 0;
+                for (long j = 0; j < n; j++) {
+                    double gj = gio.getDouble(gs, bg + j * sg);
+                    acc += log ? gj : gj * yio.getDouble(ys, by + j * sy);
+                }
+                for (long j = 0; j < n; j++) {
+                    double gj = gio.getDouble(gs, bg + j * sg), yj = yio.getDouble(ys, by + j * sy);
+                    zio.setDouble(zs, bz + j * sz, log ? gj - Math.exp(yj) * acc : yj * (gj - acc));
+                }
+            }
+        });
+    }
+
     /** A 0-d tensor seen as shape [1], so that dim 0 exists for scans and softmax. */
     private static Tensor atLeast1d(Tensor t) {
         return t.dim() > 0 ? t : t.viewOf(t.storageOffset(), new long[] {1}, new long[] {1});

@@ -177,6 +177,25 @@ public final class FloatSimd {
         return s;
     }
 
+    /** Σ a[ai+i]·b[bi+i] accumulated in float across four vector accumulators, as {@link #sum}. */
+    public static double dot(float[] a, int ai, float[] b, int bi, int n) {
+        int i = 0;
+        int len = SPECIES.length();
+        FloatVector acc0 = FloatVector.zero(SPECIES), acc1 = acc0, acc2 = acc0, acc3 = acc0;
+        int bound4 = n - n % (4 * len);
+        for (; i < bound4; i += 4 * len) {
+            acc0 = FloatVector.fromArray(SPECIES, a, ai + i).fma(FloatVector.fromArray(SPECIES, b, bi + i), acc0);
+            acc1 = FloatVector.fromArray(SPECIES, a, ai + i + len).fma(FloatVector.fromArray(SPECIES, b, bi + i + len), acc1);
+            acc2 = FloatVector.fromArray(SPECIES, a, ai + i + 2 * len).fma(FloatVector.fromArray(SPECIES, b, bi + i + 2 * len), acc2);
+            acc3 = FloatVector.fromArray(SPECIES, a, ai + i + 3 * len).fma(FloatVector.fromArray(SPECIES, b, bi + i + 3 * len), acc3);
+        }
+        int bound = SPECIES.loopBound(n);
+        for (; i < bound; i += len) acc0 = FloatVector.fromArray(SPECIES, a, ai + i).fma(FloatVector.fromArray(SPECIES, b, bi + i), acc0);
+        double s = acc0.add(acc1).add(acc2.add(acc3)).reduceLanes(VectorOperators.ADD);
+        for (; i < n; i++) s += a[ai + i] * b[bi + i];
+        return s;
+    }
+
     /** Maximum (NaN-propagating) of a non-empty range. */
     public static float max(float[] x, int xi, int n) {
         int i = 0;
