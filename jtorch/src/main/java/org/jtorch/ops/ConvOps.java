@@ -176,9 +176,11 @@ public final class ConvOps {
                 Tensor input = (Tensor) a[0], weight = (Tensor) a[1];
                 long[] s = (long[]) a[3], p = (long[]) a[4], d = (long[]) a[5];
                 long groups = ((Number) a[6]).longValue();
-                Tensor gi = InputMask.needs(0) ? convolutionBackwardInput(g[0], weight, input.shape(), s, p, d, groups) : null;
-                Tensor gw = InputMask.needs(1) ? convolutionBackwardWeight(g[0], input, weight.shape(), s, p, d, groups) : null;
-                Tensor gb = a[2] != null && InputMask.needs(2) ? g[0].sum(biasDims(g[0].dim()), false) : null;
+                // both backward kernels read grad_output densely: make it dense once (it is often an expanded view)
+                Tensor go = InputMask.needs(0) && InputMask.needs(1) ? g[0].contiguous() : g[0];
+                Tensor gi = InputMask.needs(0) ? convolutionBackwardInput(go, weight, input.shape(), s, p, d, groups) : null;
+                Tensor gw = InputMask.needs(1) ? convolutionBackwardWeight(go, input, weight.shape(), s, p, d, groups) : null;
+                Tensor gb = a[2] != null && InputMask.needs(2) ? go.sum(biasDims(go.dim()), false) : null;
                 return Grads.forTensorArgs(a, gi, gw, gb);
             })
             .defineJvp(ConvOps::convolutionJvp);

@@ -11,12 +11,20 @@ public final class StridedArrayCopy {
         switch (src) {
             case float[] a -> {
                 float[] b = (float[]) dst;
+                if (ss == 0 && ds == 1 && slots == 1) { // a broadcast source: a fill, which the JIT vectorises
+                    java.util.Arrays.fill(b, (int) d0, (int) (d0 + n), a[(int) s0]);
+                    return;
+                }
                 for (long i = 0; i < n; i++) {
                     for (int k = 0; k < slots; k++) b[(int) (d0 + i * ds) + k] = a[(int) (s0 + i * ss) + k];
                 }
             }
             case double[] a -> {
                 double[] b = (double[]) dst;
+                if (ss == 0 && ds == 1 && slots == 1) {
+                    java.util.Arrays.fill(b, (int) d0, (int) (d0 + n), a[(int) s0]);
+                    return;
+                }
                 for (long i = 0; i < n; i++) {
                     for (int k = 0; k < slots; k++) b[(int) (d0 + i * ds) + k] = a[(int) (s0 + i * ss) + k];
                 }
