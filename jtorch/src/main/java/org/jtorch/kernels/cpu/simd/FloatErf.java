@@ -35,25 +35,28 @@ final class FloatErf {
         return z * ((((P4 * s + P3) * s + P2) * s + P1) * s + P0);
     }
 
-    /** erfc(a) for a ≥ SPLIT (NaN stays NaN, +∞ gives 0). */
-    private static float tail(float a) {
+    /** erfc(a) for a ≥ SPLIT (NaN stays NaN, +∞ gives 0), given {@code expNegSquare = exp(-a²)}. */
+    private static float tail(float a, float expNegSquare) {
         float t = 1f / (a + 1f);
         float q = ((((((((Q9 * t + Q8) * t + Q7) * t + Q6) * t + Q5) * t + Q4) * t + Q3) * t + Q2) * t + Q1) * t + Q0;
-        return FloatExp.exp(-(a * a)) * (t * q);
+        return expNegSquare * (t * q);
     }
 
     static float erf(float z) {
         float a = Math.abs(z);
         if (a < SPLIT) return small(z);
-        float r = 1f - tail(a);
+        float r = 1f - tail(a, FloatExp.exp(-(a * a)));
         return z < 0 ? -r : r;
     }
 
     /** 1 + erf(z), accurate in relative terms for negative z too. */
-    static float onePlusErf(float z) {
+    static float onePlusErf(float z) { return onePlusErf(z, FloatExp.exp(-(z * z))); }
+
+    /** 1 + erf(z) given {@code expNegSquare = exp(-z²)} (GELU computes that exponential in a pass of its own). */
+    static float onePlusErf(float z, float expNegSquare) {
         float a = Math.abs(z);
         if (a < SPLIT) return 1f + small(z);
-        float e = tail(a);
+        float e = tail(a, expNegSquare);
         return z < 0 ? e : 2f - e;
     }
 
@@ -62,28 +65,29 @@ final class FloatErf {
         return z.mul(s.mul(P4).add(P3).mul(s).add(P2).mul(s).add(P1).mul(s).add(P0));
     }
 
-    private static FloatVector tail(FloatVector a) {
+    private static FloatVector tail(FloatVector a, FloatVector expNegSquare) {
         FloatVector t = a.broadcast(1f).div(a.add(1f));
         FloatVector q = t.mul(Q9).add(Q8).mul(t).add(Q7).mul(t).add(Q6).mul(t).add(Q5).mul(t).add(Q4).mul(t).add(Q3)
                 .mul(t).add(Q2).mul(t).add(Q1).mul(t).add(Q0);
-        return FloatExp.exp(a.mul(a).neg()).mul(t.mul(q));
+        return expNegSquare.mul(t.mul(q));
     }
 
     static FloatVector erf(FloatVector z) {
         FloatVector a = z.abs();
         VectorMask<Float> inner = a.compare(VectorOperators.LT, SPLIT);
         if (inner.allTrue()) return small(z);
-        FloatVector r = a.broadcast(1f).sub(tail(a));
+        FloatVector r = a.broadcast(1f).sub(tail(a, FloatExp.exp(a.mul(a).neg())));
         r = r.blend(r.neg(), z.compare(VectorOperators.LT, 0f));
         return r.blend(small(z), inner);
     }
 
-    static FloatVector onePlusErf(FloatVector z) {
+    /** 1 + erf(z) given {@code expNegSquare = exp(-z²)}, the vector twin of {@link #onePlusErf(float, float)}. */
+    static FloatVector onePlusErf(FloatVector z, FloatVector expNegSquare) {
         FloatVector a = z.abs();
         VectorMask<Float> inner = a.compare(VectorOperators.LT, SPLIT);
         FloatVector near = small(z).add(1f);
         if (inner.allTrue()) return near;
-        FloatVector e = tail(a);
+        FloatVector e = tail(a, expNegSquare);
         FloatVector r = e.broadcast(2f).sub(e).blend(e, z.compare(VectorOperators.LT, 0f));
         return r.blend(near, inner);
     }

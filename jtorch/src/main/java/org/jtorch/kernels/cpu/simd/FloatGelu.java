@@ -20,25 +20,45 @@ final class FloatGelu {
     /** √(2/π) and 0.044715: the tanh approximation's constants. */
     private static final float BETA = (float) Math.sqrt(2 / Math.PI), KAPPA = 0.044715f;
 
-    /** x·Φ(x) = 0.5·x·(1 + erf(x/√2)). */
-    static float gelu(float x) {
-        return x * 0.5f * FloatErf.onePlusErf(x * SQRT1_2);
+    /*
+     * The exact forms need e = exp(-z²) with z = x/√2 (erf's tail and, for the derivative, the normal density
+     * φ(x) = e/√(2π)). The vector forms take e as an argument: FloatLoops computes it in a pass of its own,
+     * because with the exponential inlined, the loop exceeded C2's inlining budget and every vector was boxed.
+     */
+
+    /** The argument of the exponential the exact forms need: -z² with z = x/√2. */
+    static float expArgument(float x) {
+        float z = x * SQRT1_2;
+        return -(z * z);
     }
 
-    static FloatVector gelu(FloatVector x) {
-        return x.mul(0.5f).mul(FloatErf.onePlusErf(x.mul(SQRT1_2)));
+    static FloatVector expArgument(FloatVector x) {
+        FloatVector z = x.mul(SQRT1_2);
+        return z.mul(z).neg();
+    }
+
+    /** x·Φ(x) = 0.5·x·(1 + erf(x/√2)). */
+    static float gelu(float x) {
+        return x * 0.5f * FloatErf.onePlusErf(x * SQRT1_2, FloatExp.exp(expArgument(x)));
+    }
+
+    /** {@link #gelu(float)} given {@code e = exp(expArgument(x))}. */
+    static FloatVector gelu(FloatVector x, FloatVector e) {
+        return x.mul(0.5f).mul(FloatErf.onePlusErf(x.mul(SQRT1_2), e));
     }
 
     /** g·(Φ(x) + x·φ(x)). */
     static float backward(float g, float x) {
-        float cdf = 0.5f * FloatErf.onePlusErf(x * SQRT1_2);
-        float pdf = FloatExp.exp(-0.5f * (x * x)) * PDF;
+        float e = FloatExp.exp(expArgument(x));
+        float cdf = 0.5f * FloatErf.onePlusErf(x * SQRT1_2, e);
+        float pdf = e * PDF;
         return g * (cdf + x * pdf);
     }
 
-    static FloatVector backward(FloatVector g, FloatVector x) {
-        FloatVector cdf = FloatErf.onePlusErf(x.mul(SQRT1_2)).mul(0.5f);
-        FloatVector pdf = FloatExp.exp(x.mul(x).mul(-0.5f)).mul(PDF);
+    /** {@link #backward(float, float)} given {@code e = exp(expArgument(x))}. */
+    static FloatVector backward(FloatVector g, FloatVector x, FloatVector e) {
+        FloatVector cdf = FloatErf.onePlusErf(x.mul(SQRT1_2), e).mul(0.5f);
+        FloatVector pdf = e.mul(PDF);
         return g.mul(cdf.add(x.mul(pdf)));
     }
 
