@@ -156,7 +156,9 @@ public final class ReductionOps {
                 }
                 return Types.same(out);
             })
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.expandReduced(g[0], a).div((double) Grads.reducedCount(a))})
+            // divide the reduced gradient, then expand it (a view, as sum's gradient is): the same values as dividing
+            // the expanded one, without a pass over the full input shape
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.expandReduced(g[0].div((double) Grads.reducedCount(a)), a)})
             .deriveJvp(Jvps::linear);
 
     /** {@code nanmean}: the mean of the non-NaN elements; floating inputs only. Args: (self, dim, keepdim, dtype). */
