@@ -11,6 +11,7 @@ import org.jtorch.kernels.cpu.PointwiseLoops;
 import org.jtorch.kernels.cpu.Parallel;
 import org.jtorch.kernels.cpu.StridedArrayCopy;
 import org.jtorch.kernels.cpu.StridedIter;
+import org.jtorch.kernels.cpu.TiledTranspose;
 
 /** Conversion and copy: {@code to(dtype)}, {@code clone}, {@code contiguous}, {@code copy_}. */
 public final class CopyOps {
@@ -74,10 +75,14 @@ public final class CopyOps {
             MemorySegment.copy(s, src.storageOffset() * item, d, dst.storageOffset() * item, dst.numel() * item);
             return;
         }
-        StridedIter it = new StridedIter(dst.shapeRef(), dst, src);
         Object sa = src.storage().array(), da = dst.storage().array();
         int slots = dst.dtype().slotsPerElement();
         boolean arrays = sa != null && da != null && sa.getClass() == da.getClass();
+        if (arrays && slots == 1 && dst.isContiguous() && java.util.Arrays.equals(src.shapeRef(), dst.shapeRef())
+                && TiledTranspose.tryCopy(sa, src.storageOffset(), src.strideRef(), da, dst.storageOffset(), dst.shapeRef())) {
+            return;
+        }
+        StridedIter it = new StridedIter(dst.shapeRef(), dst, src);
         Parallel.forRange(dst.numel(), Parallel.GRAIN, (start, end) -> it.forEachRun(start, end, (base, stride, n) -> {
             if (stride[0] == 1 && stride[1] == 1) {
                 MemorySegment.copy(s, base[1] * item, d, base[0] * item, n * item);
