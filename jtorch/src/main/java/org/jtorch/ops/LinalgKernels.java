@@ -414,6 +414,132 @@ final class LinalgKernels {
     }
 
     /**
+     * {@code matrix_sqrth} per matrix, fused: dsyevd/zheevd of the lower triangle, the eigenvectors'
+     * columns scaled by {@code max(lambda, 0)^(1/4)} into W, then one GEMM {@code W W^H}, all in the
+     * worker's scratch, so a batch runs wholly in parallel and no eigenvector tensor is made. Non-finite
+     * input gives NaN (as eigh's NaN outputs would). Returns the eigensolver's info per matrix.
+     */
+    static int[] matrixSqrth(Tensor a, Tensor out) {
+        int n = order("linalg.matrix_sqrth", a.size(-1)), ld = Math.max(1, n);
+        boolean complex = a.isComplex();
+        long nn = (long) n * n;
+        int[] info = new int[Math.toIntExact(batches(a))];
+        forEachThreadedWhenIdle(info.length, n, (from, to) -> {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment m = scratch(arena, nn, complex), w = scratch(arena, n, false), x = scratch(arena, nn, complex);
+                for (long b = from; b < to; b++) {
+                    load(a, b, m, ld, complex, false);
+                    if (nonFinite(m, nn * (complex ? 2 : 1))) {
+                        fillNaN(out, b, nn);
+                        continue;
+                    }
+                    info[(int) b] = Lapack.heevd(complex, true, false, n, m, ld, w);
+                    if (info[(int) b] != 0) continue;
+                    // W = Q diag(max(lambda, 0)^(1/4)), so W W^H = Q diag(sqrt(max(lambda, 0))) Q^H. Read row-major
+                    // the scratch is R = W^T; conjugated, R'^H R' = W W^H (real: R^T R)
+                    for (int j = 0; j < n; j++) {
+                        double root = Math.sqrt(Math.sqrt(Math.max(w.getAtIndex(JAVA_DOUBLE, j), 0.0)));
+                        scaleRun(m, (long) j * ld, n, root, complex);
+                    }
+                    gram(complex, n, m, x);
+                    store(x, ld, complex, out, b, true, 0);
+                }
+            }
+        });
+        return info;
+    }
+
+    /**
+     * {@code linalg.polar} per matrix (m >= n), fused: the reduced SVD {@code A = W S V^H} (gesdd), then
+     * {@code U = W V^H} and {@code H = V S V^H} by GEMMs in the worker's scratch, H re-symmetrised as
+     * {@code (H + H^H) / 2}. Info as {@link #svd}'s: -1 for non-finite input, else gesdd's.
+     */
+    static int[] polar(Tensor a, Tensor uOut, Tensor hOut) {
+        int m = order("linalg.polar", a.size(-2)), n = order("linalg.polar", a.size(-1));
+        int lda = Math.max(1, m), ldn = Math.max(1, n);
+        boolean complex = a.isComplex();
+        int[] info = new int[Math.toIntExact(batches(a))];
+        forEachThreadedWhenIdle(info.length, Math.max(m, n), (from, to) -> {
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment am = scratch(arena, (long) m * n, complex), sv = scratch(arena, n, false);
+                MemorySegment wm = scratch(arena, (long) m * n, complex), vt = scratch(arena, (long) n * n, complex);
+                MemorySegment um = scratch(arena, (long) m * n, complex), hm = scratch(arena, (long) n * n, complex);
+                for (long b = from; b < to; b++) {
+                    load(a, b, am, lda, complex, false);
+                    if (nonFinite(am, (long) m * n * (complex ? 2 : 1))) {
+                        info[(int) b] = -1;
+                        continue;
+                    }
+                    int i = Lapack.gesdd(complex, 'S', m, n, am, lda, sv, wm, lda, vt, ldn);
+                    info[(int) b] = i;
+                    if (i != 0) continue;
+                    // Row-major, the column-major W and V^H read as their transposes: U = W V^H = (W^T)^T (V^H^T)^T
+                    gemm(complex, OpenBlas.Transpose.TRANSPOSE, OpenBlas.Transpose.TRANSPOSE, m, n, n, wm, lda, vt, ldn, um, n);
+                    store(um, n, complex, uOut, b, true, 0);
+                    // H = V^H^H diag(S) V^H; with P = (V^H)^T and Q = (diag(S) V^H)^T row-major, P Q^H = conj(H) = H^T,
+                    // which read column-major is H
+                    MemorySegment p = vt;
+                    for (int j = 0; j < n; j++) {
+                        for (int r = 0; r < n; r++) {
+                            long at = (r + (long) j * ldn) * (complex ? 2 : 1);
+                            double sr = sv.getAtIndex(JAVA_DOUBLE, r);
+                            am.setAtIndex(JAVA_DOUBLE, at, p.getAtIndex(JAVA_DOUBLE, at) * sr);
+                            if (complex) am.setAtIndex(JAVA_DOUBLE, at + 1, p.getAtIndex(JAVA_DOUBLE, at + 1) * sr);
+                        }
+                    }
+                    gemm(complex, OpenBlas.Transpose.NONE, OpenBlas.Transpose.CONJ_TRANSPOSE, n, n, n, p, ldn, am, ldn, hm, n);
+                    symmetrize(hm, n, complex);
+                    store(hm, n, complex, hOut, b, false, 0);
+                }
+            }
+        });
+        return info;
+    }
+
+    /** Scales {@code len} elements from element {@code start} by {@code c}, conjugating complex ones. */
+    private static void scaleRun(MemorySegment m, long start, int len, double c, boolean complex) {
+        if (complex) {
+            for (long i = 2 * start, end = 2 * (start + len); i < end; i += 2) {
+                m.setAtIndex(JAVA_DOUBLE, i, m.getAtIndex(JAVA_DOUBLE, i) * c);
+                m.setAtIndex(JAVA_DOUBLE, i + 1, -m.getAtIndex(JAVA_DOUBLE, i + 1) * c);
+            }
+        } else {
+            for (long i = start, end = start + len; i < end; i++) m.setAtIndex(JAVA_DOUBLE, i, m.getAtIndex(JAVA_DOUBLE, i) * c);
+        }
+    }
+
+    /** {@code x = r^H r} for the row-major n x n r (leading dimension n). */
+    private static void gram(boolean complex, int n, MemorySegment r, MemorySegment x) {
+        gemm(complex, complex ? OpenBlas.Transpose.CONJ_TRANSPOSE : OpenBlas.Transpose.TRANSPOSE, OpenBlas.Transpose.NONE,
+                n, n, n, r, n, r, n, x, n);
+    }
+
+    /** Row-major {@code c = op(a) op(b)}, c m x n, in float64 or complex128. */
+    private static void gemm(boolean complex, OpenBlas.Transpose ta, OpenBlas.Transpose tb, int m, int n, int k,
+            MemorySegment a, int lda, MemorySegment b, int ldb, MemorySegment c, int ldc) {
+        if (complex) OpenBlas.zgemm(ta, tb, m, n, k, 1, 0, a, 0, lda, b, 0, ldb, 0, 0, c, 0, ldc);
+        else OpenBlas.dgemm(ta, tb, m, n, k, 1, a, 0, lda, b, 0, ldb, 0, c, 0, ldc);
+    }
+
+    /** {@code (H + H^H) / 2} in place for the n x n h (leading dimension n): round-off leaves H slightly non-Hermitian. */
+    private static void symmetrize(MemorySegment h, int n, boolean complex) {
+        int w = complex ? 2 : 1;
+        for (int i = 0; i < n; i++) {
+            for (int j = i; j < n; j++) {
+                long ij = ((long) i * n + j) * w, ji = ((long) j * n + i) * w;
+                double re = 0.5 * (h.getAtIndex(JAVA_DOUBLE, ij) + h.getAtIndex(JAVA_DOUBLE, ji));
+                h.setAtIndex(JAVA_DOUBLE, ij, re);
+                h.setAtIndex(JAVA_DOUBLE, ji, re);
+                if (complex) {
+                    double im = 0.5 * (h.getAtIndex(JAVA_DOUBLE, ij + 1) - h.getAtIndex(JAVA_DOUBLE, ji + 1));
+                    h.setAtIndex(JAVA_DOUBLE, ij + 1, im);
+                    h.setAtIndex(JAVA_DOUBLE, ji + 1, -im);
+                }
+            }
+        }
+    }
+
+    /**
      * Householder QR per matrix (LAPACK's signs): R ({@code r}, k x n or m x n) and, unless q is null, Q
      * (m x k, or m x m when {@code complete}).
      */

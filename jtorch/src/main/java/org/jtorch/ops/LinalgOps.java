@@ -199,10 +199,8 @@ public final class LinalgOps {
             (args, outs, spec) -> {
                 Tensor a = (Tensor) args[0];
                 if (a.numel() == 0) return;
-                try (GradMode.Scope off = GradMode.set(false)) {
-                    Tensor[] lq = eigh(a, "L");
-                    outs[0].copy_(sqrthFrom(lq[0], lq[1]));
-                }
+                int[] info = LinalgKernels.matrixSqrth(a, outs[0]);
+                LinalgKernels.raise(info, batchDims(a), b -> eighError("linalg.eigh", info[b]));
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {LinalgGrads.matrixSqrth((Tensor) a[0], g[0])})
             .deriveJvp(Jvps::transposedVjp);
@@ -226,13 +224,7 @@ public final class LinalgOps {
             (args, outs, spec) -> {
                 Tensor a = (Tensor) args[0];
                 if (a.numel() == 0) return;
-                try (GradMode.Scope off = GradMode.set(false)) {
-                    Tensor[] wsv = svd(a, false);
-                    Tensor vh = wsv[2];
-                    Tensor h = vh.mH().matmul(wsv[1].unsqueeze(-1).mul(vh));
-                    outs[0].copy_(wsv[0].matmul(vh));
-                    outs[1].copy_(h.add(h.mH()).mul(0.5));
-                }
+                raiseSvdFailure(LinalgKernels.polar(a, outs[0], outs[1]), batchDims(a));
             })
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {LinalgGrads.polar((Tensor) a[0], o[0], o[1], g[0], g[1])})
             .deriveJvp(Jvps::transposedVjp);
@@ -609,16 +601,15 @@ public final class LinalgOps {
     }
 
     private static void svd(Tensor a, boolean full, Tensor s, Tensor u, Tensor vh) {
-        int[] info = LinalgKernels.svd(a, full, s, u, vh);
-        LinalgKernels.raise(info, batchDims(a), b -> info[b] < 0
+        raiseSvdFailure(LinalgKernels.svd(a, full, s, u, vh), batchDims(a));
+    }
+
+    /** linalg.svd's errors (also polar's, which runs the same SVD): -1 for non-finite input, else gesdd's info. */
+    private static void raiseSvdFailure(int[] info, int batchDims) {
+        LinalgKernels.raise(info, batchDims, b -> info[b] < 0
                 ? "linalg.svd: {where}The algorithm failed to converge because the input matrix contained non-finite values."
                 : "linalg.svd: {where}The algorithm failed to converge because the input matrix is ill-conditioned or has too many"
                         + " repeated singular values (error code: " + info[b] + ").");
-    }
-
-    /** {@code Q diag(sqrt(max(lambda, 0))) Q^H}. */
-    static Tensor sqrthFrom(Tensor lambda, Tensor q) {
-        return q.mul(lambda.clampMin(0.0).sqrt().unsqueeze(-2)).matmul(q.mH());
     }
 
     /** t (its last two dims {@code rows x cols}) broadcast to {@code batch}, as a view. */

@@ -115,4 +115,42 @@ class LinalgLayoutTest {
             close(Torch.eye(N - 5, N - 5, a.dtype(), Device.CPU).expand(2, N - 5, N - 5), s.u().mH().matmul(s.u()), tol, what + " U^H U");
         });
     }
+
+    @Test
+    void matrixSqrthOnEveryLayout() {
+        forAll(d -> spdLowerWithGarbage(d, 4), (what, a) -> {
+            double tol = a.dtype() == DType.FLOAT32 ? 1e-3 : 1e-10;
+            Tensor x = Linalg.matrixSqrth(a);
+            assertTrue(x.isContiguous(), what);
+            close(hermitianFromLower(a), x.matmul(x), tol, what + " X X");
+            close(x.mH(), x, tol, what + " X^H");
+        });
+    }
+
+    @Test
+    void polarOnEveryLayout() {
+        forAll(d -> spdLowerWithGarbage(d, 5).narrow(-1, 0, N - 4), (what, a) -> {
+            double tol = a.dtype() == DType.FLOAT32 ? 1e-3 : 1e-10;
+            Polar p = Linalg.polar(a);
+            close(a, p.u().matmul(p.h()), tol, what + " U H");
+            close(Torch.eye(N - 4, N - 4, a.dtype(), Device.CPU).expand(2, N - 4, N - 4), p.u().mH().matmul(p.u()), tol, what + " U^H U");
+            close(p.h().mH(), p.h(), 0, what + " H^H exactly");
+            Tensor lowest = Linalg.eigvalsh(p.h()).narrow(-1, 0, 1);
+            for (double v : lowest.toDoubleArray()) assertTrue(v >= -tol, what + " H >= 0");
+        });
+    }
+
+    @Test
+    void nonFiniteInputToTheFusedKernels() {
+        Tensor a = spdLowerWithGarbage(DType.FLOAT64, 6);
+        Tensor nan = a.clone();
+        nan.select(0, 3).select(0, 1).fill_(Double.NaN);
+        Tensor bad = Torch.stack(java.util.List.of(a, nan));
+        Tensor x = Linalg.matrixSqrth(bad);
+        for (double v : x.select(0, 1).toDoubleArray()) assertTrue(Double.isNaN(v));
+        close(Linalg.matrixSqrth(a), x.select(0, 0), 0, "the finite element is unaffected");
+        org.jtorch.TorchException e = org.junit.jupiter.api.Assertions.assertThrows(org.jtorch.TorchException.class, () -> Linalg.polar(bad));
+        assertTrue(e.getMessage().contains("(Batch element 1): The algorithm failed to converge because the input matrix contained non-finite values"),
+                e.getMessage());
+    }
 }
