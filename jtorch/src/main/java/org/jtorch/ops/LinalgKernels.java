@@ -43,8 +43,9 @@ final class LinalgKernels {
 
     /**
      * As {@link #forEach}, except that a single matrix of order at least {@link #THREADED_ORDER} runs with
-     * OpenBLAS's own threads when they would find idle cores ({@link IdleCores}): on the idle 2-core
-     * machine, dsyevd of order 512 took 22 ms with 2 threads and 31 ms with 1.
+     * OpenBLAS's own threads when they would find idle cores ({@link IdleCores}): sampled at idle moments
+     * of the 2-core machine, order 512 took 22 ms with 2 threads and 31 ms with 1 (dsyevd), 65 and 75 ms
+     * (dgesdd); dpotrf is faster single-threaded (1.5 ms against 1.9-2.3), so cholesky does not ask.
      */
     private static void forEachThreadedWhenIdle(long count, long order, Lapack.Range body) {
         boolean threaded = count == 1 && order >= THREADED_ORDER && IdleCores.available(OpenBlas.numThreads());
@@ -389,7 +390,7 @@ final class LinalgKernels {
         ElementIO io = ElementIO.of(s.dtype());
         MemorySegment sData = s.storage().segment();
         int[] info = new int[Math.toIntExact(batches(a))];
-        forEach(info.length, (from, to) -> {
+        forEachThreadedWhenIdle(info.length, Math.min(m, n), (from, to) -> {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment am = scratch(arena, (long) m * n, complex), sv = scratch(arena, k, false);
                 MemorySegment um = scratch(arena, vectors ? (long) m * uCols : 1, complex);
@@ -459,7 +460,7 @@ final class LinalgKernels {
         int lda = Math.max(1, m), ldn = Math.max(1, n);
         boolean complex = a.isComplex();
         int[] info = new int[Math.toIntExact(batches(a))];
-        forEachThreadedWhenIdle(info.length, Math.max(m, n), (from, to) -> {
+        forEachThreadedWhenIdle(info.length, n, (from, to) -> {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment am = scratch(arena, (long) m * n, complex), sv = scratch(arena, n, false);
                 MemorySegment wm = scratch(arena, (long) m * n, complex), vt = scratch(arena, (long) n * n, complex);
