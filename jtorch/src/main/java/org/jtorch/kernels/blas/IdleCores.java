@@ -5,8 +5,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Whether the machine has cores to spare right now, from the kernel's instantaneous count of runnable
- * tasks (the fourth field of {@code /proc/loadavg}, "running/total", which counts the reading thread).
+ * Whether the machine has cores to spare right now, from {@code /proc/loadavg}: the kernel's instantaneous
+ * count of runnable tasks (its fourth field, "running/total", which counts the reading thread) must leave
+ * the cores free, and the one-minute load average must stay below the cores plus one half, which screens
+ * out a busy machine that merely looked idle at the instant of reading (our own threaded calls raise
+ * the average to about the core count, not above it).
  *
  * <p>Why LAPACK asks: the bundled OpenBLAS hands work between its threads by busy-waiting, thousands of
  * times per factorisation. On an idle 2-core machine its 2 threads cut dsyevd of order 512 from 31 to
@@ -24,20 +27,33 @@ public final class IdleCores {
     public static boolean available(int threads) {
         if (threads <= 1) return true;
         if (threads > CORES) return false;
-        int running = runnable();
-        return running > 0 && running - 1 + threads <= CORES;
+        String[] f = fields();
+        if (f == null) return false;
+        int running = runnable(f);
+        return running > 0 && running - 1 + threads <= CORES && Double.parseDouble(f[0]) < CORES + 0.5;
     }
 
-    /** The runnable tasks now, this one included; 0 when unknown. Reading the file takes ~10 µs. */
+    /** The runnable tasks now, this one included; 0 when unknown. */
     static int runnable() {
+        String[] f = fields();
+        return f == null ? 0 : runnable(f);
+    }
+
+    private static int runnable(String[] f) {
+        int slash = f[3].indexOf('/');
+        return slash < 0 ? 0 : Integer.parseInt(f[3].substring(0, slash));
+    }
+
+    /** The fields of {@code /proc/loadavg}, or null when it cannot be read or parsed. Reading takes ~10 µs. */
+    private static String[] fields() {
         try {
-            String s = Files.readString(LOADAVG);
-            String[] f = s.trim().split("\\s+");
-            if (f.length < 4) return 0;
-            int slash = f[3].indexOf('/');
-            return slash < 0 ? 0 : Integer.parseInt(f[3].substring(0, slash));
+            String[] f = Files.readString(LOADAVG).trim().split("\\s+");
+            if (f.length < 4) return null;
+            Double.parseDouble(f[0]);
+            runnable(f);
+            return f;
         } catch (IOException | RuntimeException e) {
-            return 0;
+            return null;
         }
     }
 }
