@@ -838,8 +838,8 @@ public final class LinalgSolveOps {
     /**
      * PyTorch's linalg_lstsq: B may be a (batch of) vector(s); residuals (squared norms of the residual
      * rows) only when m > n and the driver is not gelsy, and for gelsd/gelss only when every matrix has
-     * full rank (the meta device, which cannot see the rank, assumes it). Residuals, rank and singular
-     * values are not differentiable, as in PyTorch.
+     * full rank (the meta device, which cannot see the rank, assumes it). The solution and the residuals
+     * are differentiable; rank and singular values are not, as in PyTorch.
      */
     private static Tensor[] lstsqComposite(Tensor a, Tensor b, Double rcond, String driverName) {
         String api = "torch.linalg.lstsq";
@@ -858,9 +858,22 @@ public final class LinalgSolveOps {
         if (residuals && (d == LapackSolvers.LstsqDriver.GELSD || d == LapackSolvers.LstsqDriver.GELSS) && !a.isMeta()) {
             for (long rk : r[1].toLongArray()) residuals &= rk == n;
         }
-        Tensor res = residuals ? r[0].detach().narrow(-2, n, m - n).abs().square().sum(-2)
-                : Torch.zeros(new long[] {0}, a.dtype().toReal(), a.device());
+        Tensor res = residuals ? residuals(a, bm, r[0]) : Torch.zeros(new long[] {0}, a.dtype().toReal(), a.device());
         return new Tensor[] {solution, res, r[1], r[2]};
+    }
+
+    /**
+     * The squared residual norms per column, from the driver's rows below the solution (as PyTorch computes
+     * them), differentiable as {@code sum |A X - B|^2} over rows (PyTorch 2.7+, #148526): the value is
+     * LAPACK's, the derivative that of the expression, added as {@code f - f.detach()} (exactly zero). With the
+     * solution X in it, second derivatives see X move too; the first derivative is Danskin's
+     * {@code 2 (A X - B) X^H} for A and {@code -2 (A X - B)} for B, since {@code A^H (A X - B) = 0} at the optimum.
+     */
+    private static Tensor residuals(Tensor a, Tensor bm, Tensor raw) {
+        long m = a.size(-2), n = a.size(-1);
+        Tensor value = raw.detach().narrow(-2, n, m - n).abs().square().sum(-2);
+        Tensor f = a.matmul(raw.narrow(-2, 0, n)).sub(bm).abs().square().sum(-2);
+        return value.add(f.sub(f.detach()));
     }
 
     private static Tensor crossProduct(Tensor x, Tensor y, long dim) {

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * The derivatives of linalg.pinv (PyTorch's pinv_backward / pinv_jvp) and of linalg.lstsq's solution
- * (through pinv), above all for rank-deficient input: against PyTorch 1.13 gradients and forward-mode
+ * (through pinv) and residuals, above all for rank-deficient input: against PyTorch 1.13 gradients and forward-mode
  * tangents (make_golden_linalg_grad.py; unchanged in 2.15), and against finite differences (gradcheck,
  * gradgradcheck and the forward-AD check) on constant-rank parametrisations {@code A = X Y} with X m x r
  * and Y r x n, as PyTorch's own OpInfo samples do: a perturbation of A itself would change its rank,
@@ -140,5 +140,30 @@ class LinalgPinvGradTest {
         Torch.manualSeed(45);
         all(x -> Linalg.lstsq(x.get(0), x.get(1), null, "gels").solution(), leaf(5, 3), leaf(5, 2));
         all(x -> Linalg.lstsq(x.get(0), x.get(1)).solution(), leaf(2, 4, 3), leaf(4, 1)); // broadcast B
+    }
+
+    @Test
+    void lstsqResidualsAreDifferentiable() {
+        // PyTorch 2.7+ (#148526; 1.13 has no residual gradient to compare with): finite differences, both modes
+        Torch.manualSeed(46);
+        for (String driver : new String[] {"gelsd", "gels", "gelss"}) {
+            all(x -> Linalg.lstsq(x.get(0), x.get(1), null, driver).residuals(), leaf(5, 3), leaf(5, 2));
+        }
+        all(x -> Linalg.lstsq(x.get(0), x.get(1), null, "gelsd").residuals(), leaf(2, 5, 2), leaf(5, 3)); // broadcast B
+        all(x -> Linalg.lstsq(x.get(0), x.get(1), null, "gels").residuals(), leaf(4, 2), leaf(4)); // vector B
+        all(x -> Linalg.lstsq(cplx(x, 0), cplx(x, 2), null, "gelsd").residuals(), leaf(4, 2), leaf(4, 2), leaf(4, 1), leaf(4, 1));
+    }
+
+    @Test
+    void lstsqResidualGradientIsDanskins() {
+        // d/dA sum_k |A x_k - b_k|^2 at the optimum = 2 (A X - B) X^T, d/dB = -2 (A X - B): the solution's own motion drops out
+        Torch.manualSeed(47);
+        Tensor a = Torch.randn(new long[] {6, 3}, DType.FLOAT64).requiresGrad(true), b = Torch.randn(new long[] {6, 2}, DType.FLOAT64).requiresGrad(true);
+        Lstsq r = Linalg.lstsq(a, b, null, "gelsd");
+        Tensor x = r.solution().detach(), res = a.detach().matmul(x).sub(b.detach());
+        close(res.square().sum(0), r.residuals().detach(), 1e-12);
+        r.residuals().sum().backward();
+        close(res.matmul(x.mT()).mul(2.0), a.grad(), 1e-10);
+        close(res.mul(-2.0), b.grad(), 1e-10);
     }
 }
