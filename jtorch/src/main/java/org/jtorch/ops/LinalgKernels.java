@@ -45,7 +45,8 @@ final class LinalgKernels {
      * As {@link #forEach}, except that a single matrix of order at least {@link #THREADED_ORDER} runs with
      * OpenBLAS's own threads when they would find idle cores ({@link IdleCores}): sampled at idle moments
      * of the 2-core machine, order 512 took 22 ms with 2 threads and 31 ms with 1 (dsyevd), 65 and 75 ms
-     * (dgesdd); dpotrf is faster single-threaded (1.5 ms against 1.9-2.3), so cholesky does not ask.
+     * (dgesdd). dpotrf's two threads measured 1.2 ms in one run and 2.3 in another against a steady 1.5
+     * single-threaded, and its 2.5 ms total is already under PyTorch's, so cholesky does not ask.
      */
     private static void forEachThreadedWhenIdle(long count, long order, Lapack.Range body) {
         boolean threaded = count == 1 && order >= THREADED_ORDER && IdleCores.available(OpenBlas.numThreads());
