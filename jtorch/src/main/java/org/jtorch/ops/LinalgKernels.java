@@ -78,22 +78,30 @@ final class LinalgKernels {
 
     /**
      * Copies matrix {@code b} of {@code t} (any strides) into {@code dst} column-major with leading dimension
-     * ld; with {@code transpose} its transpose (so a row-major read of t). float64 and complex128 matrices
-     * whose rows or columns are contiguous move by bulk copies of whole runs, or by a blocked transpose;
-     * the per-element path (any dtype, any strides) took ~10 ns an element, longer than a 512 x 512
-     * Cholesky factorisation itself.
+     * ld; with {@code transpose} its transpose (so a row-major read of t). Matrices of the four LAPACK dtypes
+     * whose rows or columns are contiguous move run by run (float64 / complex128 by bulk copies), or by a
+     * blocked transpose; the per-element path (any dtype, any strides) took ~10 ns an element, longer than a
+     * 512 x 512 Cholesky factorisation itself.
      */
     static void load(Tensor t, long b, MemorySegment dst, int ld, boolean complex, boolean transpose) {
         int rows = (int) t.size(-2), cols = (int) t.size(-1);
         if (rows == 0 || cols == 0) return; // an empty matrix of a batch may sit past the end of its storage
         long rs = t.stride(-2), cs = t.stride(-1), base = matrixOffset(t, b);
-        if (wideDouble(t.dtype(), complex) && t.storage().array() instanceof double[] src) {
+        Object src = t.storage().array();
+        if (plainArray(t.dtype(), complex, src)) {
             int w = complex ? 2 : 1;
             if (transpose ? cs == 1 : rs == 1) { // each destination column is a contiguous source run
-                int runs = transpose ? rows : cols, len = transpose ? cols : rows;
+                int runs = transpose ? rows : cols, len = (transpose ? cols : rows) * w;
                 long step = transpose ? rs : cs;
                 for (int r = 0; r < runs; r++) {
-                    MemorySegment.copy(src, Math.toIntExact((base + r * step) * w), dst, JAVA_DOUBLE, (long) r * ld * w * Double.BYTES, len * w);
+                    int from = Math.toIntExact((base + r * step) * w);
+                    long to = (long) r * ld * w;
+                    if (src instanceof double[] d) {
+                        MemorySegment.copy(d, from, dst, JAVA_DOUBLE, to * Double.BYTES, len);
+                    } else {
+                        float[] f = (float[]) src;
+                        for (int e = 0; e < len; e++) dst.setAtIndex(JAVA_DOUBLE, to + e, f[from + e]);
+                    }
                 }
                 return;
             }
@@ -109,8 +117,8 @@ final class LinalgKernels {
                             long d = (i0 + (long) j * ld) * w;
                             for (int i = i0; i < i1; i++, d += w) {
                                 int at = Math.toIntExact((base + i * step + j) * w);
-                                dst.setAtIndex(JAVA_DOUBLE, d, src[at]);
-                                if (complex) dst.setAtIndex(JAVA_DOUBLE, d + 1, src[at + 1]);
+                                dst.setAtIndex(JAVA_DOUBLE, d, get(src, at));
+                                if (complex) dst.setAtIndex(JAVA_DOUBLE, d + 1, get(src, at + 1));
                             }
                         }
                     }
@@ -136,26 +144,46 @@ final class LinalgKernels {
     /** Side of the square tiles the blocked transposes copy at a time (2 x 32 x 32 doubles fit in L1). */
     private static final int TILE = 32;
 
-    /** Whether elements of {@code dtype} are stored exactly as the scratch holds them (float64, or complex128 pairs). */
-    private static boolean wideDouble(DType dtype, boolean complex) {
-        return complex ? dtype == DType.COMPLEX128 : dtype == DType.FLOAT64;
+    /**
+     * Whether the storage is a plain array of the dtype's components: double[] for float64 / complex128,
+     * float[] for float32 / complex64 (complex as (re, im) pairs), so element k is component(s) at k * w.
+     */
+    private static boolean plainArray(DType dtype, boolean complex, Object array) {
+        if (array instanceof double[]) return complex ? dtype == DType.COMPLEX128 : dtype == DType.FLOAT64;
+        if (array instanceof float[]) return complex ? dtype == DType.COMPLEX64 : dtype == DType.FLOAT32;
+        return false;
+    }
+
+    private static double get(Object array, int i) { return array instanceof double[] d ? d[i] : ((float[]) array)[i]; }
+
+    private static void set(Object array, int i, double v) {
+        if (array instanceof double[] d) d[i] = v;
+        else ((float[]) array)[i] = (float) v;
     }
 
     /**
      * Writes the rows x cols column-major {@code src} (transposed if asked: then src is cols x rows) as
      * matrix {@code b} of the contiguous {@code out}; {@code triangle} -1 keeps only the lower triangle,
-     * 1 only the upper one (the other is written as zero), 0 everything. float64 and complex128 outputs
-     * take bulk row copies (transposed) or a blocked transpose.
+     * 1 only the upper one (the other is written as zero), 0 everything. Outputs of the four LAPACK dtypes
+     * take row copies (transposed; bulk for float64 / complex128) or a blocked transpose.
      */
     static void store(MemorySegment src, int ld, boolean complex, Tensor out, long b, boolean transpose, int triangle) {
         int rows = (int) out.size(-2), cols = (int) out.size(-1);
         long base = out.storageOffset() + b * rows * cols;
         if (rows == 0 || cols == 0) return;
-        if (wideDouble(out.dtype(), complex) && out.storage().array() instanceof double[] dst) {
+        Object dst = out.storage().array();
+        if (plainArray(out.dtype(), complex, dst)) {
             int w = complex ? 2 : 1;
             if (transpose) { // row i of out is src's column i
                 for (int i = 0; i < rows; i++) {
-                    MemorySegment.copy(src, JAVA_DOUBLE, (long) i * ld * w * Double.BYTES, dst, Math.toIntExact((base + (long) i * cols) * w), cols * w);
+                    long from = (long) i * ld * w;
+                    int to = Math.toIntExact((base + (long) i * cols) * w);
+                    if (dst instanceof double[] d) {
+                        MemorySegment.copy(src, JAVA_DOUBLE, from * Double.BYTES, d, to, cols * w);
+                    } else {
+                        float[] f = (float[]) dst;
+                        for (int e = 0; e < cols * w; e++) f[to + e] = (float) src.getAtIndex(JAVA_DOUBLE, from + e);
+                    }
                 }
             } else {
                 for (int i0 = 0; i0 < rows; i0 += TILE) {
@@ -166,8 +194,8 @@ final class LinalgKernels {
                             int d = Math.toIntExact((base + (long) i * cols + j0) * w);
                             for (int j = j0; j < j1; j++, d += w) {
                                 long at = (i + (long) j * ld) * w;
-                                dst[d] = src.getAtIndex(JAVA_DOUBLE, at);
-                                if (complex) dst[d + 1] = src.getAtIndex(JAVA_DOUBLE, at + 1);
+                                set(dst, d, src.getAtIndex(JAVA_DOUBLE, at));
+                                if (complex) set(dst, d + 1, src.getAtIndex(JAVA_DOUBLE, at + 1));
                             }
                         }
                     }
@@ -176,7 +204,10 @@ final class LinalgKernels {
             if (triangle != 0) {
                 for (int i = 0; i < rows; i++) {
                     int from = triangle < 0 ? Math.min(cols, i + 1) : 0, to = triangle < 0 ? cols : Math.min(cols, i);
-                    if (from < to) Arrays.fill(dst, Math.toIntExact((base + (long) i * cols + from) * w), Math.toIntExact((base + (long) i * cols + to) * w), 0.0);
+                    if (from >= to) continue;
+                    int lo = Math.toIntExact((base + (long) i * cols + from) * w), hi = Math.toIntExact((base + (long) i * cols + to) * w);
+                    if (dst instanceof double[] d) Arrays.fill(d, lo, hi, 0.0);
+                    else Arrays.fill((float[]) dst, lo, hi, 0f);
                 }
             }
             return;
@@ -185,14 +216,14 @@ final class LinalgKernels {
         MemorySegment data = out.storage().segment();
         for (long i = 0; i < rows; i++) {
             for (long j = 0; j < cols; j++) {
-                long dst = base + i * cols + j;
+                long to = base + i * cols + j;
                 if ((triangle < 0 && j > i) || (triangle > 0 && j < i)) {
-                    io.setComplex(data, dst, 0, 0);
+                    io.setComplex(data, to, 0, 0);
                     continue;
                 }
                 long at = transpose ? j + i * ld : i + j * ld;
-                if (complex) io.setComplex(data, dst, src.getAtIndex(JAVA_DOUBLE, 2 * at), src.getAtIndex(JAVA_DOUBLE, 2 * at + 1));
-                else io.setDouble(data, dst, src.getAtIndex(JAVA_DOUBLE, at));
+                if (complex) io.setComplex(data, to, src.getAtIndex(JAVA_DOUBLE, 2 * at), src.getAtIndex(JAVA_DOUBLE, 2 * at + 1));
+                else io.setDouble(data, to, src.getAtIndex(JAVA_DOUBLE, at));
             }
         }
     }
