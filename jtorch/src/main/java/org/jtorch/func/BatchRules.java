@@ -208,7 +208,7 @@ final class BatchRules {
         // linalg ops of one matrix argument batch over its leading dims: the vmapped dim simply becomes one of them
         for (OpDef op : List.of(LinalgOps.CHOLESKY, LinalgOps.CHOLESKY_EX, LinalgOps.INV, LinalgOps.INV_EX, LinalgOps.DET,
                 LinalgOps.SLOGDET, LinalgOps.EIGH, LinalgOps.EIGVALSH, LinalgOps.SVD, LinalgOps.SVDVALS, LinalgOps.QR,
-                LinalgOps.MATRIX_SQRTH, LinalgOps.POLAR, LinalgSolveOps.LU_FACTOR, LinalgSolveOps.LU_FACTOR_EX, LinalgSolveOps.LU,
+                LinalgOps.MATRIX_SQRTH, LinalgOps.POLAR, LinalgOps.PINV, LinalgSolveOps.LU_FACTOR, LinalgSolveOps.LU_FACTOR_EX, LinalgSolveOps.LU,
                 LinalgSolveOps.EIG, LinalgSolveOps.EIGVALS, LinalgSolveOps.MATRIX_EXP, LinalgSolveOps.MATRIX_POWER)) {
             RULES.put(op, c -> {
                 c.logicalSpec();

@@ -171,4 +171,38 @@ final class LinalgGrads {
         }
         return ga;
     }
+
+    /**
+     * pinv: PyTorch's {@code pinv_backward}, written with {@code P = pinv(A)} only (Golub and Pereyra's
+     * derivative of a constant-rank pseudo-inverse), so it stays finite for rank-deficient A, where the
+     * SVD's rule divides by differences of repeated zero singular values:
+     * {@code gA = -P^H G P^H + (I - A P) G^H P P^H + P^H P G^H (I - P A)}, grouped so that every
+     * intermediate product is at most min(m, n) on one side.
+     */
+    static Tensor pinv(Tensor g, Tensor p, Tensor a) {
+        Tensor ph = p.mH(), gh = g.mH();
+        if (a.size(-2) <= a.size(-1)) {
+            Tensor k = gh.matmul(p);
+            Tensor kph = k.matmul(ph);
+            return p.matmul(k).mH().neg().add(kph).sub(a.matmul(p).matmul(kph)).add(ph.matmul(p).matmul(gh.sub(k.matmul(a))));
+        }
+        Tensor k = p.matmul(gh);
+        Tensor phk = ph.matmul(k);
+        return k.matmul(p).mH().neg().add(gh.sub(a.matmul(k)).matmul(p).matmul(ph)).add(phk).sub(phk.matmul(p).matmul(a));
+    }
+
+    /**
+     * pinv's forward-mode rule, PyTorch's {@code pinv_jvp}:
+     * {@code dP = -P dA P + P P^H dA^H (I - A P) + (I - P A) dA^H P^H P}, again grouped by the smaller side.
+     */
+    static Tensor pinvJvp(Tensor a, Tensor p, Tensor da) {
+        Tensor dah = da.mH(), ph = p.mH();
+        if (a.size(-2) <= a.size(-1)) {
+            Tensor k = ph.matmul(dah);
+            return p.matmul(k.sub(k.mH()).sub(k.matmul(a.matmul(p)))).add(dah.sub(p.matmul(a.matmul(dah))).matmul(ph.matmul(p)));
+        }
+        Tensor k = p.matmul(da);
+        Tensor kh = k.mH();
+        return kh.sub(k).sub(p.matmul(a).matmul(kh)).matmul(p).add(p.matmul(ph).matmul(dah.sub(dah.matmul(a).matmul(p))));
+    }
 }

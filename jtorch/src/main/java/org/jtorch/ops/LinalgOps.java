@@ -199,10 +199,8 @@ public final class LinalgOps {
             (args, outs, spec) -> {
                 Tensor a = (Tensor) args[0];
                 if (a.numel() == 0) return;
-                try (GradMode.Scope off = GradMode.set(false)) {
-                    Tensor[] lq = eigh(a, "L");
-                    outs[0].copy_(sqrthFrom(lq[0], lq[1]));
-                }
+                int[] info = LinalgKernels.matrixSqrth(a, outs[0]);
+                LinalgKernels.raise(info, batchDims(a), b -> eighError("linalg.eigh", info[b]));
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {LinalgGrads.matrixSqrth((Tensor) a[0], g[0])})
             .deriveJvp(Jvps::transposedVjp);
@@ -226,13 +224,7 @@ public final class LinalgOps {
             (args, outs, spec) -> {
                 Tensor a = (Tensor) args[0];
                 if (a.numel() == 0) return;
-                try (GradMode.Scope off = GradMode.set(false)) {
-                    Tensor[] wsv = svd(a, false);
-                    Tensor vh = wsv[2];
-                    Tensor h = vh.mH().matmul(wsv[1].unsqueeze(-1).mul(vh));
-                    outs[0].copy_(wsv[0].matmul(vh));
-                    outs[1].copy_(h.add(h.mH()).mul(0.5));
-                }
+                raiseSvdFailure(LinalgKernels.polar(a, outs[0], outs[1]), batchDims(a));
             })
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {LinalgGrads.polar((Tensor) a[0], o[0], o[1], g[0], g[1])})
             .deriveJvp(Jvps::transposedVjp);
@@ -250,10 +242,27 @@ public final class LinalgOps {
     /**
      * {@code linalg.pinv(A, atol, rtol, hermitian)}: the pseudo-inverse from the SVD (or, hermitian, the
      * eigen-decomposition), dropping singular values at or below {@code max(atol, rtol * sigma_max)}.
+     * Its own derivative (PyTorch's {@code pinv_backward} / {@code pinv_jvp}) is written with the result
+     * alone, so it holds for rank-deficient A, where differentiating through the SVD gives NaN.
      */
-    public static final OpDef PINV = OpDef.composite(
+    public static final OpDef PINV = OpDef.structured(
             "linalg_pinv.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor",
-            args -> pinvOf((Tensor) args[0], (Double) args[1], (Double) args[2], (Boolean) args[3]));
+            args -> {
+                Tensor a = (Tensor) args[0];
+                pinvCheck(a);
+                long[] shape = a.shape();
+                shape[shape.length - 2] = a.size(-1);
+                shape[shape.length - 1] = a.size(-2);
+                return Spec.of(shape, a.dtype(), a.device(), null);
+            },
+            (args, outs, spec) -> {
+                if (outs[0].numel() == 0) return;
+                try (GradMode.Scope off = GradMode.set(false)) {
+                    outs[0].copy_(pinvOf((Tensor) args[0], (Double) args[1], (Double) args[2], (Boolean) args[3]));
+                }
+            })
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {LinalgGrads.pinv(g[0], o[0], (Tensor) a[0])})
+            .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : LinalgGrads.pinvJvp((Tensor) a[0], o[0], t[0])});
 
     /** {@code linalg.matrix_rank(A, atol, rtol, hermitian)}: singular values above {@code max(atol, rtol * sigma_max)}, int64. */
     public static final OpDef MATRIX_RANK = OpDef.composite(
@@ -592,16 +601,15 @@ public final class LinalgOps {
     }
 
     private static void svd(Tensor a, boolean full, Tensor s, Tensor u, Tensor vh) {
-        int[] info = LinalgKernels.svd(a, full, s, u, vh);
-        LinalgKernels.raise(info, batchDims(a), b -> info[b] < 0
+        raiseSvdFailure(LinalgKernels.svd(a, full, s, u, vh), batchDims(a));
+    }
+
+    /** linalg.svd's errors (also polar's, which runs the same SVD): -1 for non-finite input, else gesdd's info. */
+    private static void raiseSvdFailure(int[] info, int batchDims) {
+        LinalgKernels.raise(info, batchDims, b -> info[b] < 0
                 ? "linalg.svd: {where}The algorithm failed to converge because the input matrix contained non-finite values."
                 : "linalg.svd: {where}The algorithm failed to converge because the input matrix is ill-conditioned or has too many"
                         + " repeated singular values (error code: " + info[b] + ").");
-    }
-
-    /** {@code Q diag(sqrt(max(lambda, 0))) Q^H}. */
-    static Tensor sqrthFrom(Tensor lambda, Tensor q) {
-        return q.mul(lambda.clampMin(0.0).sqrt().unsqueeze(-2)).matmul(q.mH());
     }
 
     /** t (its last two dims {@code rows x cols}) broadcast to {@code batch}, as a view. */
@@ -671,12 +679,16 @@ public final class LinalgOps {
         return smax.mul(r).clampMin(atol == null ? 0.0 : atol);
     }
 
-    private static Tensor pinvOf(Tensor a, Double atol, Double rtol, boolean hermitian) {
+    private static void pinvCheck(Tensor a) {
         DType t = a.dtype();
         if (a.dim() < 2 || (!t.isComplex() && t != DType.FLOAT32 && t != DType.FLOAT64) || t == DType.COMPLEX32) {
             throw new TorchException("linalg.pinv(" + t.cppName() + Arrays.toString(a.shapeRef()).replace(" ", "")
                     + "): expected a tensor with 2 or more dimensions of float, double, cfloat or cdouble types");
         }
+    }
+
+    /** The pseudo-inverse's value, without a derivative of its own (the caller runs it with grad mode off). */
+    private static Tensor pinvOf(Tensor a, Double atol, Double rtol, boolean hermitian) {
         if (hermitian) {
             Tensor[] lq = eigh(a, "L");
             Tensor l = lq[0], q = lq[1];

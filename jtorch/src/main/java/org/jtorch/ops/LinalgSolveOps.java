@@ -170,14 +170,16 @@ public final class LinalgSolveOps {
      * The LAPACK half of {@link #LSTSQ}: for each matrix the driver's output B, {@code (*, max(m, n), k)}
      * (the solution in its first n rows, residual information below when m > n), the effective rank
      * (int64, gelsy/gelsd/gelss; empty for gels) and the singular values (gelsd/gelss; empty otherwise).
-     * B must be a matrix here; batch dims broadcast. Differentiable in the solution rows (full-rank formulas).
+     * B must be a matrix here; batch dims broadcast. Differentiable in the solution rows, as the
+     * minimum-norm solution {@code pinv(A) B} (PyTorch's {@code linalg_lstsq_backward}), so also for
+     * rank-deficient A.
      */
     public static final OpDef LSTSQ_SOLVE = OpDef.structured(
             "_linalg_lstsq_solve(Tensor self, Tensor b, float? rcond, str driver) -> (Tensor raw, Tensor rank, Tensor singular_values)",
             args -> lstsqMeta((Tensor) args[0], (Tensor) args[1], (String) args[3]),
             (args, outs, spec) -> lstsq((Tensor) args[0], (Tensor) args[1], (Double) args[2], (String) args[3], outs))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> lstsqBackward((Tensor) a[0], (Tensor) a[1], g[0]))
-            .deriveJvp(Jvps::transposedVjp);
+            .defineJvp((a, o, t) -> new Tensor[] {lstsqJvp((Tensor) a[0], (Tensor) a[1], t[0], t[1]), null, null});
 
     /** {@code linalg.lstsq(A, B, rcond=None, *, driver=None)}: least squares (minimum norm with gelsy/gelsd/gelss). */
     public static final OpDef LSTSQ = OpDef.composite(
@@ -836,8 +838,8 @@ public final class LinalgSolveOps {
     /**
      * PyTorch's linalg_lstsq: B may be a (batch of) vector(s); residuals (squared norms of the residual
      * rows) only when m > n and the driver is not gelsy, and for gelsd/gelss only when every matrix has
-     * full rank (the meta device, which cannot see the rank, assumes it). Residuals, rank and singular
-     * values are not differentiable, as in PyTorch.
+     * full rank (the meta device, which cannot see the rank, assumes it). The solution and the residuals
+     * are differentiable; rank and singular values are not, as in PyTorch.
      */
     private static Tensor[] lstsqComposite(Tensor a, Tensor b, Double rcond, String driverName) {
         String api = "torch.linalg.lstsq";
@@ -856,9 +858,22 @@ public final class LinalgSolveOps {
         if (residuals && (d == LapackSolvers.LstsqDriver.GELSD || d == LapackSolvers.LstsqDriver.GELSS) && !a.isMeta()) {
             for (long rk : r[1].toLongArray()) residuals &= rk == n;
         }
-        Tensor res = residuals ? r[0].detach().narrow(-2, n, m - n).abs().square().sum(-2)
-                : Torch.zeros(new long[] {0}, a.dtype().toReal(), a.device());
+        Tensor res = residuals ? residuals(a, bm, r[0]) : Torch.zeros(new long[] {0}, a.dtype().toReal(), a.device());
         return new Tensor[] {solution, res, r[1], r[2]};
+    }
+
+    /**
+     * The squared residual norms per column, from the driver's rows below the solution (as PyTorch computes
+     * them), differentiable as {@code sum |A X - B|^2} over rows (PyTorch 2.7+, #148526): the value is
+     * LAPACK's, the derivative that of the expression, added as {@code f - f.detach()} (exactly zero). With the
+     * solution X in it, second derivatives see X move too; the first derivative is Danskin's
+     * {@code 2 (A X - B) X^H} for A and {@code -2 (A X - B)} for B, since {@code A^H (A X - B) = 0} at the optimum.
+     */
+    private static Tensor residuals(Tensor a, Tensor bm, Tensor raw) {
+        long m = a.size(-2), n = a.size(-1);
+        Tensor value = raw.detach().narrow(-2, n, m - n).abs().square().sum(-2);
+        Tensor f = a.matmul(raw.narrow(-2, 0, n)).sub(bm).abs().square().sum(-2);
+        return value.add(f.sub(f.detach()));
     }
 
     private static Tensor crossProduct(Tensor x, Tensor y, long dim) {
@@ -969,31 +984,34 @@ public final class LinalgSolveOps {
     }
 
     /**
-     * Least squares backward for full-rank A, from the normal equations (rank-deficient A has no
-     * gradient in this form). Tall ({@code m >= n}, {@code X = (A^H A)^-1 A^H B}): with
-     * {@code Z = (A^H A)^-1 gX} and {@code R = B - A X}, {@code gA = R Z^H - A Z X^H}, {@code gB = A Z}.
-     * Wide (minimum norm {@code X = A^H (A A^H)^-1 B}): with {@code Y = (A A^H)^-1 B} and
-     * {@code S = (A A^H)^-1 A gX}, {@code gA = Y gX^H - S X^H - Y S^H A}, {@code gB = S}.
+     * Least squares backward, PyTorch's {@code linalg_lstsq_backward}: the solution is {@code X = P B} with
+     * {@code P = pinv(A)} (what gelsy, gelsd and gelss return, and gels for full rank), so
+     * {@code gA = pinv_backward(gX B^H)} and {@code gB = P^H gX}. Unlike the normal equations this needs no
+     * inverse of {@code A^H A}, so a rank-deficient A has a gradient too (that of its constant-rank pinv).
      */
     private static Tensor[] lstsqBackward(Tensor a, Tensor b, Tensor gRaw) {
         if (gRaw == null) return new Tensor[] {null, null};
-        long m = a.size(-2), n = a.size(-1);
-        Tensor gX = gRaw.narrow(-2, 0, n);
-        Tensor gA, gB;
-        if (m >= n) {
-            Tensor ah = a.mH();
-            Tensor x = solve(ah.matmul(a), ah.matmul(b));
-            Tensor z = solve(ah.matmul(a), gX);
-            gA = b.sub(a.matmul(x)).matmul(z.mH()).sub(a.matmul(z).matmul(x.mH()));
-            gB = a.matmul(z);
-        } else {
-            Tensor nn = a.matmul(a.mH());
-            Tensor y = solve(nn, b), x = a.mH().matmul(y);
-            Tensor sm = solve(nn, a.matmul(gX));
-            gA = y.matmul(gX.mH()).sub(sm.matmul(x.mH())).sub(y.matmul(sm.mH()).matmul(a));
-            gB = sm;
-        }
+        Tensor gX = gRaw.narrow(-2, 0, a.size(-1));
+        Tensor p = LinalgOps.pinv(a, null, null, false);
+        Tensor gA = InputMask.needs(0) ? LinalgGrads.pinv(gX.matmul(b.mH()), p, a) : null;
+        Tensor gB = InputMask.needs(1) ? p.mH().matmul(gX) : null;
         return new Tensor[] {gA, gB};
+    }
+
+    /**
+     * Least squares forward AD, PyTorch's {@code linalg_lstsq_jvp}: {@code dX = dP B + P dB} with dP from
+     * pinv_jvp. The rows below the solution (residual information when m > n) carry no derivative.
+     */
+    private static Tensor lstsqJvp(Tensor a, Tensor b, Tensor da, Tensor db) {
+        if (da == null && db == null) return null;
+        Tensor p = LinalgOps.pinv(a, null, null, false);
+        Tensor dx = da == null ? null : LinalgGrads.pinvJvp(a, p, da).matmul(b);
+        if (db != null) dx = dx == null ? p.matmul(db) : dx.add(p.matmul(db));
+        long m = a.size(-2), n = a.size(-1);
+        if (m <= n) return dx;
+        long[] below = dx.shape();
+        below[below.length - 2] = m - n;
+        return JoinOps.cat(List.of(dx, Torch.zeros(below, dx.dtype(), dx.device())), -2);
     }
 
     /** Mathias' block trick: the top-right n x n block of {@code exp([[A^H, G], [0, A^H]])}, which is itself differentiable. */

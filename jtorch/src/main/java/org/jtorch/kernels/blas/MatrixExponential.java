@@ -50,6 +50,8 @@ public final class MatrixExponential implements AutoCloseable {
     private final boolean complex;
     private final long doubles;
     private final Arena arena = Arena.ofConfined();
+    /** Whether this matrix's products use OpenBLAS's threads (see {@link #gemm}). */
+    private boolean threaded;
     private final MemorySegment a, a2, a3, a6, tmp, tmp2, out;
     private final MemorySegment[] b = new MemorySegment[5];
 
@@ -82,6 +84,7 @@ public final class MatrixExponential implements AutoCloseable {
     public MemorySegment compute(boolean alwaysDegree18) {
         if (n == 0) return out;
         if (n == 1) return scalarExp();
+        threaded = n >= THREADED_ORDER && IdleCores.available(OpenBlas.numThreads());
         double norm = norm1();
         if (!Double.isFinite(norm)) {
             for (long i = 0; i < doubles; i++) out.setAtIndex(JAVA_DOUBLE, i, Double.NaN);
@@ -227,12 +230,30 @@ public final class MatrixExponential implements AutoCloseable {
         for (long i = 0; i < doubles; i++) dst.setAtIndex(JAVA_DOUBLE, i, dst.getAtIndex(JAVA_DOUBLE, i) + c * x.getAtIndex(JAVA_DOUBLE, i));
     }
 
-    /** {@code c = x y}. */
+    /**
+     * {@code c = x y}, with OpenBLAS's own threads only when they would find idle cores (decided once per
+     * matrix, {@link IdleCores}), else single-threaded on this thread: OpenBLAS's threads hand work back and
+     * forth by busy-waiting, and under load a 256 x 256 matrix_exp took 384 ms with them against 29 ms
+     * single-threaded. (Row blocks over Java workers were no cure: each product then waits for two
+     * wake-ups, 58-256 ms medians at load 5-6.)
+     */
     private void gemm(MemorySegment c, MemorySegment x, MemorySegment y) {
+        if (threaded) rows(c, x, y, 0, n);
+        else OpenBlas.singleThreaded(() -> rows(c, x, y, 0, n));
+    }
+
+    /** Below this order OpenBLAS would not thread a product anyway (its threshold is 64^3 multiply-adds). */
+    private static final int THREADED_ORDER = 64;
+
+    /** Rows {@code [from, to)} of {@code c = x y}. */
+    private void rows(MemorySegment c, MemorySegment x, MemorySegment y, int from, int to) {
+        int m = to - from;
         if (complex) {
-            OpenBlas.zgemm(OpenBlas.Transpose.NONE, OpenBlas.Transpose.NONE, n, n, n, 1, 0, x, 0, n, y, 0, n, 0, 0, c, 0, n);
+            OpenBlas.zgemm(OpenBlas.Transpose.NONE, OpenBlas.Transpose.NONE, m, n, n, 1, 0, x, (long) from * n, n, y, 0, n, 0, 0, c,
+                    (long) from * n, n);
         } else {
-            OpenBlas.dgemm(OpenBlas.Transpose.NONE, OpenBlas.Transpose.NONE, n, n, n, 1, x, 0, n, y, 0, n, 0, c, 0, n);
+            OpenBlas.dgemm(OpenBlas.Transpose.NONE, OpenBlas.Transpose.NONE, m, n, n, 1, x, (long) from * n, n, y, 0, n, 0, c,
+                    (long) from * n, n);
         }
     }
 }
