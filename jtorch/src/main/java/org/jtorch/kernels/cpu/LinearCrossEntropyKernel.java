@@ -9,6 +9,7 @@ import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.kernels.blas.OpenBlas;
 import org.jtorch.kernels.blas.OpenBlas.Transpose;
+import org.jtorch.kernels.cpu.simd.CrossEntropyRowSimd;
 import org.jtorch.kernels.cpu.simd.FloatSimd;
 
 /**
@@ -42,6 +43,8 @@ public final class LinearCrossEntropyKernel {
     private static final int MIN_SLICES = 4, MAX_SLICES = 8;
     /** Narrowest slice, in classes: a narrower GEMM would run below speed. */
     private static final int MIN_SLICE_COLUMNS = 64;
+    /** Rows per task when summing a chunk's ∂X terms. */
+    private static final int SUM_BLOCK_ROWS = 32;
 
     /**
      * One problem. {@code x} (N, F), {@code w} (C, F) and {@code probs} (N, C) are contiguous heap tensors of
@@ -75,6 +78,8 @@ public final class LinearCrossEntropyKernel {
         private final long xo, wo;
         /** Per (slice, row): the shift subtracted before exp, and the slice's Σ exp; per (slice, row) for soft targets. */
         private final double[] shift, expSum, targetMass, targetDot;
+        /** The chunk (first row, row count) whose ∂X terms are not yet summed into ∂X; 0 rows = none. */
+        private int pendingStart, pendingRows;
         /** Per row of the chunk: z_y, and the merged max, Σ exp and gradient factor. */
         private final double[] zy, rowMax, rowSum, rowFactor;
 
@@ -124,6 +129,8 @@ public final class LinearCrossEntropyKernel {
 
         Result all() {
             for (int s = 0; s < n; s += chunk) chunk(s, Math.min(chunk, n - s));
+            int sums = pendingSumBlocks();
+            if (sums > 0) forTasks(sums, this::sumTermBlock);
             Tensor gbT = null;
             if (gb != null) {
                 gbT = Tensor.empty(new long[] {c}, dbl ? DType.FLOAT64 : DType.FLOAT32, Device.CPU);
@@ -134,22 +141,36 @@ public final class LinearCrossEntropyKernel {
         }
 
         private void chunk(int s, int rows) {
-            forSlices(j -> logitsAndStatistics(j, s, rows));
+            // the previous chunk's ∂X terms are summed by the last tasks of this chunk's step 1 (they must be done
+            // before step 3 reuses the buffer): small tasks that fill the time one thread would otherwise wait for
+            // the other's last slice, and no parallel section of their own
+            int sums = pendingSumBlocks();
+            forTasks(slices + sums, t -> {
+                if (t < slices) logitsAndStatistics(t, s, rows);
+                else sumTermBlock(t - slices);
+            });
+            pendingRows = 0;
             for (int r = 0; r < rows; r++) rowLoss[s + r] = merge(r, s + r);
             if (!grads) return;
-            forSlices(j -> gradientsOfSlice(j, s, rows));
-            if (terms != null) sumTerms(s, rows);
+            forTasks(slices, j -> gradientsOfSlice(j, s, rows));
+            if (terms != null) {
+                pendingStart = s;
+                pendingRows = rows;
+            }
         }
 
-        /** Runs {@code body} for every slice, the slices claimed one at a time by the intra-op threads. */
-        private void forSlices(IntConsumer body) {
-            if (slices == 1) {
+        /** Row blocks of the chunk whose ∂X terms still need summing into ∂X (0 when none). */
+        private int pendingSumBlocks() { return (pendingRows + SUM_BLOCK_ROWS - 1) / SUM_BLOCK_ROWS; }
+
+        /** Runs {@code body} for tasks {@code 0 .. count-1}, claimed one at a time by the intra-op threads. */
+        private void forTasks(int count, IntConsumer body) {
+            if (count == 1) {
                 body.accept(0);
                 return;
             }
             AtomicInteger next = new AtomicInteger();
-            Parallel.forRange(Math.min(slices, Parallel.numThreads()), 1, (a, b) -> {
-                for (int j; (j = next.getAndIncrement()) < slices; ) body.accept(j);
+            Parallel.forRange(Math.min(count, Parallel.numThreads()), 1, (a, b) -> {
+                for (int t; (t = next.getAndIncrement()) < count; ) body.accept(t);
             });
         }
 
@@ -177,10 +198,8 @@ public final class LinearCrossEntropyKernel {
                 if (z instanceof float[] zf) {
                     float m = FloatSimd.max(zf, o, wc);
                     float sh = m == Float.NEGATIVE_INFINITY ? 0 : m; // an all -inf slice adds nothing, not NaN
-                    FloatSimd.binaryScalarRight(FloatSimd.Binary.SUB, zf, o, sh, zf, o, wc);
-                    FloatSimd.unary(FloatSimd.Unary.EXP, zf, o, zf, o, wc);
                     shift[k] = sh;
-                    expSum[k] = FloatSimd.sum(zf, o, wc);
+                    expSum[k] = CrossEntropyRowSimd.expShiftedSum(zf, o, wc, sh);
                 } else {
                     double[] zd = (double[]) z;
                     double m = Double.NEGATIVE_INFINITY, sum = 0;
@@ -285,7 +304,7 @@ public final class LinearCrossEntropyKernel {
                 int y = (int) p.targets()[row];
                 if (z instanceof float[] zf) {
                     if (y < 0) java.util.Arrays.fill(zf, o, o + wc, 0f); // ignored: a zero row, whatever the logits
-                    else FloatSimd.binaryScalarRight(FloatSimd.Binary.MUL, zf, o, (float) scale, zf, o, wc);
+                    else CrossEntropyRowSimd.scale(zf, o, wc, (float) scale);
                     if (y >= v0 && y < v0 + wc) zf[o + y - v0] -= (float) rowFactor[r];
                 } else {
                     double[] zd = (double[]) z;
@@ -313,21 +332,20 @@ public final class LinearCrossEntropyKernel {
             }
         }
 
-        /** {@code ∂X_r += Σ_{j ≥ 1} term_j}, in slice order, split over the chunk's rows. */
-        private void sumTerms(int s, int rows) {
-            Parallel.forRange(rows, Math.max(1, Parallel.GRAIN / Math.max(f, 1)), (r0, r1) -> {
-                int a = (int) r0 * f, m = (int) (r1 - r0) * f, out = s * f + a;
-                for (int j = 1; j < slices; j++) {
-                    int t = (j - 1) * chunk * f + a;
-                    if (dbl) {
-                        double[] g = gx.storage().doubles(), td = (double[]) terms;
-                        for (int i = 0; i < m; i++) g[out + i] += td[t + i];
-                    } else {
-                        float[] g = gx.storage().floats();
-                        FloatSimd.binary(FloatSimd.Binary.ADD, g, out, (float[]) terms, t, g, out, m);
-                    }
+        /** {@code ∂X += Σ_{j ≥ 1} term_j} in slice order, over row block {@code b} of the pending chunk. */
+        private void sumTermBlock(int b) {
+            int r0 = b * SUM_BLOCK_ROWS, r1 = Math.min(pendingRows, r0 + SUM_BLOCK_ROWS);
+            int a = r0 * f, m = (r1 - r0) * f, out = pendingStart * f + a;
+            for (int j = 1; j < slices; j++) {
+                int t = (j - 1) * chunk * f + a;
+                if (dbl) {
+                    double[] g = gx.storage().doubles(), td = (double[]) terms;
+                    for (int i = 0; i < m; i++) g[out + i] += td[t + i];
+                } else {
+                    float[] g = gx.storage().floats();
+                    FloatSimd.binary(FloatSimd.Binary.ADD, g, out, (float[]) terms, t, g, out, m);
                 }
-            });
+            }
         }
 
         private void zeroRows(int s, int rows) {
