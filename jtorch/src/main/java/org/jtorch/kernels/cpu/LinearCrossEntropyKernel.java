@@ -39,7 +39,7 @@ public final class LinearCrossEntropyKernel {
 
     /** Bytes of logits per slice: two threads' slices stay well inside a 32 MiB last-level cache. */
     private static final long SLICE_BYTES = 8L << 20;
-    /** Slices per chunk: at least 4 to balance two to four threads, at most 8 to bound the ∂X terms' memory. */
+    /** Slices per chunk: at least 4 to balance two to four threads (when C allows), at most 8. */
     private static final int MIN_SLICES = 4, MAX_SLICES = 8;
     /** Narrowest slice, in classes: a narrower GEMM would run below speed. */
     private static final int MIN_SLICE_COLUMNS = 64;
@@ -58,11 +58,15 @@ public final class LinearCrossEntropyKernel {
     /** Per-row losses (unscaled) and the gradients asked for (null otherwise), in the compute dtype. */
     public record Result(double[] rowLoss, Tensor gradX, Tensor gradW, Tensor gradBias) {}
 
-    /** Runs the chunk loop (with OpenBLAS single-threaded inside: the slices bring the parallelism). */
+    /**
+     * Runs the chunk loop: with several slices, OpenBLAS single-threaded inside (the slices bring the
+     * parallelism); with one, each GEMM keeps OpenBLAS's own threads.
+     */
     public static Result run(Problem p) {
-        if (!OpenBlas.isAvailable()) return new Run(p).all();
+        Run run = new Run(p);
+        if (run.slices == 1 || !OpenBlas.isAvailable()) return run.all();
         Result[] out = new Result[1];
-        OpenBlas.singleThreaded(() -> out[0] = new Run(p).all());
+        OpenBlas.singleThreaded(() -> out[0] = run.all());
         return out[0];
     }
 
@@ -102,7 +106,9 @@ public final class LinearCrossEntropyKernel {
             int elem = dbl ? Double.BYTES : Float.BYTES;
             int bySize = (int) Math.min(MAX_SLICES, (bufLen * elem + SLICE_BYTES - 1) / SLICE_BYTES);
             int byWidth = Math.max(1, c / MIN_SLICE_COLUMNS);
-            slices = Math.max(1, Math.min(byWidth, Math.max(MIN_SLICES, bySize)));
+            // the ∂X terms (one chunk × F each, but slice 0's) may take no more memory than the logits chunk
+            int byTerms = gx == null ? MAX_SLICES : 1 + Math.min(MAX_SLICES, c / Math.max(f, 1));
+            slices = Math.max(1, Math.min(Math.min(byWidth, byTerms), Math.max(MIN_SLICES, bySize)));
             width = Math.max(1, (c + slices - 1) / slices);
             boolean any = n > 0;
             z = !any ? null : array(bufLen);
