@@ -20,7 +20,8 @@ import org.jtorch.nn.functional.F;
  *
  * <ul>
  *   <li>{@code time [runs] [chunks]}: in one JVM, one warm-up then {@code runs} timed forward+backward calls per path, for
- *   each chunk size of the comma-separated {@code chunks} ("auto" = the default options) and the reference path.</li>
+ *   each chunk size of the comma-separated {@code chunks} ("auto" = the default options) and the reference path, the
+ *   paths taking turns within each repetition.</li>
  *   <li>{@code memory [chunk]}: peak additional live heap per path, measured as the smallest {@code -Xmx} at which a fresh
  *   JVM (Serial GC, 8 MiB young generation, so nearly the whole heap is one compacted old generation) completes the
  *   forward+backward, minus the smallest {@code -Xmx} at which the same JVM merely creates the inputs. Binary search with
@@ -71,30 +72,45 @@ public final class LinearCrossEntropyRun {
         return loss.item();
     }
 
-    /** {@code chunks}: comma-separated chunk sizes for the chunked path ("auto" = the options' default resolution). */
+    /**
+     * {@code chunks}: comma-separated chunk sizes for the chunked path ("auto" = the options' default resolution).
+     * The paths take turns within each repetition, so a change in the machine's load hits all of them alike.
+     */
     private static void time(int runs, String chunks) {
         Inputs in = inputs();
         List<String> paths = new ArrayList<>();
         for (String c : chunks.split(",")) paths.add("chunked_" + c);
         paths.add("reference");
-        for (String path : paths) {
-            String chunk = path.startsWith("chunked_") ? path.substring(8) : null;
-            LinearCrossEntropyOptions o = chunk == null ? null : options(chunk.equals("auto") ? null : Integer.valueOf(chunk));
-            double loss = step(in, o); // warm-up
-            double[] ms = new double[runs], cpu = new double[runs];
-            for (int i = 0; i < runs; i++) {
+        int k = paths.size();
+        double[] loss = new double[k];
+        double[][] ms = new double[k][runs], cpu = new double[k][runs];
+        for (int p = 0; p < k; p++) loss[p] = step(in, options(paths.get(p))); // warm-up
+        for (int i = 0; i < runs; i++) {
+            for (int p = 0; p < k; p++) {
+                LinearCrossEntropyOptions o = options(paths.get(p));
                 long t0 = System.nanoTime(), c0 = processCpuNanos();
                 step(in, o);
-                ms[i] = (System.nanoTime() - t0) / 1e6;
-                cpu[i] = (processCpuNanos() - c0) / 1e6;
+                ms[p][i] = (System.nanoTime() - t0) / 1e6;
+                cpu[p][i] = (processCpuNanos() - c0) / 1e6;
             }
-            double[] sorted = ms.clone();
+        }
+        for (int p = 0; p < k; p++) {
+            double[] sorted = ms[p].clone();
             Arrays.sort(sorted);
-            double[] cpuSorted = cpu.clone();
+            double[] cpuSorted = cpu[p].clone();
             Arrays.sort(cpuSorted);
             System.out.printf(Locale.ROOT, "bench=linear_cross_entropy_%s value=%.0f unit=ms min=%.0f max=%.0f cpu_ms=%.0f loss=%.6f%n",
-                    path, sorted[runs / 2], sorted[0], sorted[runs - 1], cpuSorted[runs / 2], loss);
+                    paths.get(p), sorted[runs / 2], sorted[0], sorted[runs - 1], cpuSorted[runs / 2], loss[p]);
         }
+        System.out.printf(Locale.ROOT, "load average at the end: %.2f%n",
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    }
+
+    /** The options of a path name: "reference" = none, "chunked_auto" = defaults, "chunked_B" = B rows per chunk. */
+    private static LinearCrossEntropyOptions options(String path) {
+        if (!path.startsWith("chunked_")) return null;
+        String chunk = path.substring(8);
+        return options(chunk.equals("auto") ? null : Integer.valueOf(chunk));
     }
 
     /** CPU time of the whole process (all Java and OpenBLAS threads): steadier than wall time on a shared machine. */
