@@ -3,7 +3,6 @@ package org.jtorch.kernels.cpu.simd;
 import static org.jtorch.kernels.cpu.simd.FloatSimd.SPECIES;
 
 import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.VectorOperators;
 
 /**
  * The in-place row passes of the fused linear cross-entropy over a {@code float[]} stretch of logits:
@@ -27,7 +26,7 @@ public final class CrossEntropyRowSimd {
             e.intoArray(z, o + i);
             acc = acc.add(e);
         }
-        float s = acc.reduceLanes(VectorOperators.ADD);
+        float s = (float) FloatSimd.laneSum(acc);
         for (; i < n; i++) {
             float e = FloatExp.exp(z[o + i] - shift);
             z[o + i] = e;

@@ -172,7 +172,7 @@ public final class FloatSimd {
         }
         int bound = SPECIES.loopBound(n);
         for (; i < bound; i += len) acc0 = acc0.add(FloatVector.fromArray(SPECIES, x, xi + i));
-        double s = acc0.add(acc1).add(acc2.add(acc3)).reduceLanes(VectorOperators.ADD);
+        double s = laneSum(acc0.add(acc1).add(acc2.add(acc3)));
         for (; i < n; i++) s += x[xi + i];
         return s;
     }
@@ -191,8 +191,21 @@ public final class FloatSimd {
         }
         int bound = SPECIES.loopBound(n);
         for (; i < bound; i += len) acc0 = FloatVector.fromArray(SPECIES, a, ai + i).fma(FloatVector.fromArray(SPECIES, b, bi + i), acc0);
-        double s = acc0.add(acc1).add(acc2.add(acc3)).reduceLanes(VectorOperators.ADD);
+        double s = laneSum(acc0.add(acc1).add(acc2.add(acc3)));
         for (; i < n; i++) s += a[ai + i] * b[bi + i];
+        return s;
+    }
+
+    /**
+     * The sum of a vector's lanes in a fixed order (lane 0 first, in double). Not {@code reduceLanes(ADD)}: its
+     * compiled form adds the lanes in another order than its interpreted one, so a sum's last bits could change
+     * as the code warmed up, and a result differ between two runs of the same reduction.
+     */
+    static double laneSum(FloatVector v) {
+        float[] lanes = new float[SPECIES.length()];
+        v.intoArray(lanes, 0);
+        double s = 0;
+        for (float f : lanes) s += f;
         return s;
     }
 
