@@ -15,7 +15,7 @@ import java.util.concurrent.locks.LockSupport;
  * {@link #SPIN_NANOS} (200 µs) after its last piece (as OpenMP's and OpenBLAS's threads do, but bounded to
  * a fraction of a millisecond rather than OpenBLAS's ~0.1 s), so the next op of a training step finds it
  * awake, and then parks, leaving the core to others. Measured on TrainGpt, alternating runs: 10,210-10,332
- * tokens/s polling 200 µs, 9,583-9,812 polling 1 ms (the poll competes with the caller's core's sibling work). Because pieces are claimed, not assigned, a late worker
+ * tokens/s polling 200 µs, 9,583-9,812 polling 1 ms. Because pieces are claimed, not assigned, a late worker
  * only means the caller runs more pieces itself: never slower than serial.
  *
  * <p>One range runs at a time: a range started while another is running (nested inside a piece, or
