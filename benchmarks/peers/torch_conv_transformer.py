@@ -12,26 +12,18 @@ Run with Debian's PyTorch (apt-get install -y python3-torch):
 Prints one line per benchmark: bench=NAME value=MEDIAN unit=ms min=.. max=..
 """
 import math
-import statistics
-import time
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
+import peer_timing
+
 torch.set_num_threads(2)
 
 
 def measure(name, fn, warmup=3, runs=20):
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1e3)
-    print(f"bench={name} value={statistics.median(times):.4g} unit=ms min={min(times):.4g} max={max(times):.4g} "
-          f"torch={torch.__version__} threads={torch.get_num_threads()}", flush=True)
+    peer_timing.measure(name, fn, warmup, runs)
 
 
 torch.manual_seed(0)

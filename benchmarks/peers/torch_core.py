@@ -6,25 +6,13 @@ Run with Debian's PyTorch (apt-get install -y python3-torch):
     OMP_WAIT_POLICY=passive /usr/bin/python3 benchmarks/peers/torch_core.py
 Prints one line per benchmark: bench=NAME value=MEDIAN unit=UNIT min=.. max=..
 """
-import statistics
-import time
 
 import torch
 
+from peer_timing import measure
+
 torch.set_num_threads(2)
 N = 1 << 24
-
-
-def measure(name, fn, warmup, runs, unit="ms", scale=1e3, per=1):
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * scale / per)
-    print(f"bench={name} value={statistics.median(times):.4g} unit={unit} min={min(times):.4g} max={max(times):.4g} "
-          f"torch={torch.__version__} threads={torch.get_num_threads()}", flush=True)
 
 
 a = torch.sin(torch.arange(N, dtype=torch.float32))

@@ -3,10 +3,10 @@
 
     OMP_WAIT_POLICY=passive /usr/bin/python3 benchmarks/peers/torch_index_sort_random.py
 """
-import statistics
-import time
 
 import torch
+
+import peer_timing
 
 torch.set_num_threads(2)
 M = 1 << 20
@@ -18,14 +18,7 @@ dest = torch.zeros(M)
 
 
 def measure(name, fn, warmup=3, runs=20):
-    for _ in range(warmup):
-        fn()
-    t = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        t.append((time.perf_counter() - t0) * 1e3)
-    print(f"bench={name} value={statistics.median(t):.4g} unit=ms min={min(t):.4g} max={max(t):.4g} torch={torch.__version__}")
+    peer_timing.measure(name, fn, warmup, runs)
 
 
 measure("gather1M", lambda: torch.gather(src, 0, index))

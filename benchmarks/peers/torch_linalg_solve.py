@@ -8,28 +8,20 @@ Run with Debian's PyTorch and SciPy (apt-get install -y python3-torch python3-sc
 (for one thread also set OPENBLAS_NUM_THREADS=1, which scipy's BLAS reads).
 Prints one line per benchmark: bench=NAME value=MEDIAN unit=ms min=.. max=..
 """
-import statistics
 import sys
-import time
 
 import numpy as np
 import scipy.linalg
 import torch
+
+import peer_timing
 
 torch.set_num_threads(int(sys.argv[1]) if len(sys.argv) > 1 else 2)
 N = 256
 
 
 def measure(name, fn, warmup=5, runs=30):
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1e3)
-    print(f"bench={name} value={statistics.median(times):.4g} unit=ms min={min(times):.4g} max={max(times):.4g} "
-          f"torch={torch.__version__} scipy={scipy.__version__} threads={torch.get_num_threads()}", flush=True)
+    peer_timing.measure(name, fn, warmup, runs, extra=f"scipy={scipy.__version__}")
 
 
 a = np.sin(np.arange(N * N, dtype=np.float64)).reshape(N, N) / np.sqrt(N)
