@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -17,8 +15,8 @@ import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.ops.OpDef;
-import org.jtorch.ops.PointwiseOps;
 import org.jtorch.testing.OpDb;
+import org.jtorch.testing.PointwiseTable;
 import org.jtorch.testing.SampleInputs;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -59,16 +57,9 @@ class VmapOpDbTest {
             if (e.op() == org.jtorch.ops.ShapeOps.AS_STRIDED) continue;
             for (OpDb.Sample s : e.samples()) if (s.knownBug() == null) cases.add(new Case(e.name() + "/" + s.label(), e.op(), s.args(), s.layoutFree()));
         }
-        for (Field f : PointwiseOps.class.getFields()) {
-            if (!Modifier.isStatic(f.getModifiers()) || f.getType() != OpDef.class) continue;
-            OpDef op;
-            try {
-                op = (OpDef) f.get(null);
-            } catch (IllegalAccessException ex) {
-                throw new AssertionError(ex);
-            }
-            int arity = tensorArgs(op.schema());
-            Object[] extra = extras(op);
+        for (OpDef op : PointwiseTable.ops()) {
+            int arity = PointwiseTable.tensorArgs(op);
+            Object[] extra = PointwiseTable.extraArgs(op);
             cases.add(new Case(OpDb.key(op) + "/same", op, in -> pointwiseArgs(in, arity, extra, new long[] {2, 3}, new long[] {2, 3}), true));
             cases.add(new Case(OpDb.key(op) + "/broadcast", op, in -> pointwiseArgs(in, arity, extra, new long[] {3}, new long[] {2, 3}), true));
         }
@@ -80,28 +71,6 @@ class VmapOpDbTest {
         for (int i = 0; i < arity; i++) a[i] = i == 0 ? in.unit(first) : in.unit(rest);
         System.arraycopy(extra, 0, a, arity, extra.length);
         return a;
-    }
-
-    private static Object[] extras(OpDef op) {
-        return switch (op.name()) {
-            case "softplus" -> new Object[] {1.0, 20.0};
-            case "logit" -> new Object[] {null};
-            case "gelu" -> new Object[] {"none"};
-            case "gelu_backward" -> new Object[] {"none"};
-            case "threshold_backward" -> new Object[] {0.25};
-            case "round" -> new Object[] {0L};
-            case "nan_to_num" -> new Object[] {null, null, null};
-            default -> new Object[0];
-        };
-    }
-
-    private static int tensorArgs(String schema) {
-        String params = schema.substring(schema.indexOf('(') + 1, schema.indexOf(')'));
-        int star = params.indexOf('*');
-        if (star >= 0) params = params.substring(0, star);
-        int n = 0;
-        for (String p : params.split(",")) if (p.trim().startsWith("Tensor ")) n++;
-        return n;
     }
 
     @TestFactory

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
@@ -20,6 +18,7 @@ import org.jtorch.Torch;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
 import org.jtorch.testing.OpInfo;
+import org.jtorch.testing.PointwiseTable;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -33,48 +32,17 @@ class PointwiseOpTableTest {
     private static final List<DType> SWEEP = List.of(DType.BOOL, DType.UINT8, DType.INT8, DType.INT16, DType.INT32,
             DType.INT64, DType.FLOAT16, DType.BFLOAT16, DType.FLOAT32, DType.FLOAT64, DType.COMPLEX64, DType.COMPLEX128);
 
-    /** Extra arguments of ops whose schema has more than tensors. */
-    private static Object[] extras(OpDef op) {
-        return switch (op.name()) {
-            case "softplus" -> new Object[] {1.0, 20.0};
-            case "logit" -> new Object[] {null};
-            case "gelu" -> new Object[] {"none"};
-            case "gelu_backward" -> new Object[] {"none"};
-            case "threshold_backward" -> new Object[] {0.25};
-            case "round" -> new Object[] {0L};
-            case "nan_to_num" -> new Object[] {null, null, null};
-            default -> new Object[0];
-        };
-    }
-
     static List<OpInfo> table() {
         List<OpInfo> infos = new ArrayList<>();
-        for (Field f : PointwiseOps.class.getFields()) {
-            if (!Modifier.isStatic(f.getModifiers()) || f.getType() != OpDef.class) continue;
-            OpDef op;
-            try {
-                op = (OpDef) f.get(null);
-            } catch (IllegalAccessException e) {
-                throw new AssertionError(e);
-            }
-            int tensors = countTensorArgs(op.schema());
-            Object[] extra = extras(op);
+        for (OpDef op : PointwiseTable.ops()) {
+            int tensors = PointwiseTable.tensorArgs(op);
+            Object[] extra = PointwiseTable.extraArgs(op);
             infos.add(new OpInfo(op, tensors, ts -> {
                 Object[] args = Stream.concat(Stream.of((Object[]) ts), Stream.of(extra)).toArray();
                 return Dispatcher.call1(op, args);
             }, SWEEP));
         }
         return infos;
-    }
-
-    /** Tensor inputs before the keyword marker, from the PyTorch schema. */
-    private static int countTensorArgs(String schema) {
-        String params = schema.substring(schema.indexOf('(') + 1, schema.indexOf(')'));
-        int star = params.indexOf('*');
-        if (star >= 0) params = params.substring(0, star);
-        int n = 0;
-        for (String p : params.split(",")) if (p.trim().startsWith("Tensor ")) n++;
-        return n;
     }
 
     private static Tensor sample(long[] shape, DType dtype, Device device, int seed) {

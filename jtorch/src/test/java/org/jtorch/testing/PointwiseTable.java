@@ -1,0 +1,55 @@
+package org.jtorch.testing;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
+import org.jtorch.ops.OpDef;
+import org.jtorch.ops.PointwiseOps;
+
+/**
+ * The pointwise family as the sweeps over it see it: every op of {@link PointwiseOps}, how many tensor
+ * arguments it takes, and the fixed non-tensor arguments the sweeps pass after them.
+ */
+public final class PointwiseTable {
+    private PointwiseTable() {}
+
+    /** Every {@code public static final OpDef} of {@link PointwiseOps}, in declaration order. */
+    public static List<OpDef> ops() {
+        List<OpDef> ops = new ArrayList<>();
+        for (Field f : PointwiseOps.class.getFields()) {
+            if (!Modifier.isStatic(f.getModifiers()) || f.getType() != OpDef.class) continue;
+            try {
+                ops.add((OpDef) f.get(null));
+            } catch (IllegalAccessException e) {
+                throw new AssertionError(e);
+            }
+        }
+        return ops;
+    }
+
+    /** Tensor inputs before the keyword marker, from the PyTorch schema. */
+    public static int tensorArgs(OpDef op) {
+        String schema = op.schema();
+        String params = schema.substring(schema.indexOf('(') + 1, schema.indexOf(')'));
+        int star = params.indexOf('*');
+        if (star >= 0) params = params.substring(0, star);
+        int n = 0;
+        for (String p : params.split(",")) if (p.trim().startsWith("Tensor ")) n++;
+        return n;
+    }
+
+    /** The arguments after the tensors, for ops whose schema has more than tensors. */
+    public static Object[] extraArgs(OpDef op) {
+        return switch (op.name()) {
+            case "softplus" -> new Object[] {1.0, 20.0};
+            case "logit" -> new Object[] {null};
+            case "gelu" -> new Object[] {"none"};
+            case "gelu_backward" -> new Object[] {"none"};
+            case "threshold_backward" -> new Object[] {0.25};
+            case "round" -> new Object[] {0L};
+            case "nan_to_num" -> new Object[] {null, null, null};
+            default -> new Object[0];
+        };
+    }
+}
