@@ -86,11 +86,7 @@ final class ConvKernels {
             Object y = alloc(ct, (long) d.cout() * d.chunk() * d.l());
             for (int n0 = 0; n0 < d.n(); n0 += d.chunk()) {
                 int bs = Math.min(d.chunk(), d.n() - n0), ld = bs * d.l(), first = n0;
-                Parallel.forRange(bs, 1, (b0, b1) -> {
-                    for (int i = (int) b0; i < b1; i++) {
-                        im2col(x.array(), x.offset() + (first + i) * d.cin() * d.plane(), g, cols, i * d.l(), ld);
-                    }
-                });
+                unfoldChunk(x, first, bs, d, g, cols);
                 for (int gr = 0; gr < d.groups(); gr++) {
                     gemm(ct, Transpose.NONE, Transpose.NONE, d.cg(), ld, d.kg(), w.array(), w.offset() + gr * d.cg() * d.kg(), d.kg(),
                             cols, gr * d.kg() * ld, ld, 0, y, gr * d.cg() * ld, ld);
@@ -152,11 +148,7 @@ final class ConvKernels {
             Object gy = alloc(ct, (long) d.cout() * d.chunk() * d.l());
             for (int n0 = 0; n0 < d.n(); n0 += d.chunk()) {
                 int bs = Math.min(d.chunk(), d.n() - n0), ld = bs * d.l(), first = n0;
-                Parallel.forRange(bs, 1, (b0, b1) -> {
-                    for (int i = (int) b0; i < b1; i++) {
-                        im2col(x.array(), x.offset() + (first + i) * d.cin() * d.plane(), g, cols, i * d.l(), ld);
-                    }
-                });
+                unfoldChunk(x, first, bs, d, g, cols);
                 gatherGrad(go, first, bs, d, gy);
                 for (int gr = 0; gr < d.groups(); gr++) {
                     gemm(ct, Transpose.NONE, Transpose.TRANSPOSE, d.cg(), d.kg(), ld, gy, gr * d.cg() * ld, ld,
@@ -165,6 +157,16 @@ final class ConvKernels {
             }
             t.finish();
         }
+    }
+
+    /** Unfolds samples [first, first + bs) of the input into {@code cols}, sample i in columns [i·L, (i+1)·L) of rows bs·L long. */
+    private static void unfoldChunk(Dense x, int first, int bs, Dims d, ConvOps.Geometry g, Object cols) {
+        int ld = bs * d.l();
+        Parallel.forRange(bs, 1, (b0, b1) -> {
+            for (int i = (int) b0; i < b1; i++) {
+                im2col(x.array(), x.offset() + (first + i) * d.cin() * d.plane(), g, cols, i * d.l(), ld);
+            }
+        });
     }
 
     /** Lays samples [first, first + bs) of the grad output ([N, C_out, L]) out as [C_out, bs·L] in {@code gy}. */
