@@ -72,15 +72,6 @@ final class FloatErf {
         return expNegSquare.mul(t.mul(q));
     }
 
-    static FloatVector erf(FloatVector z) {
-        FloatVector a = z.abs();
-        VectorMask<Float> inner = a.compare(VectorOperators.LT, SPLIT);
-        if (inner.allTrue()) return small(z);
-        FloatVector r = a.broadcast(1f).sub(tail(a, FloatExp.exp(a.mul(a).neg())));
-        r = r.blend(r.neg(), z.compare(VectorOperators.LT, 0f));
-        return r.blend(small(z), inner);
-    }
-
     /** 1 + erf(z) given {@code expNegSquare = exp(-z²)}, the vector twin of {@link #onePlusErf(float, float)}. */
     static FloatVector onePlusErf(FloatVector z, FloatVector expNegSquare) {
         FloatVector a = z.abs();
