@@ -202,10 +202,8 @@ public final class FloatSimd {
      * as the code warmed up, and a result differ between two runs of the same reduction.
      */
     static double laneSum(FloatVector v) {
-        float[] lanes = new float[SPECIES.length()];
-        v.intoArray(lanes, 0);
         double s = 0;
-        for (float f : lanes) s += f;
+        for (int i = 0; i < SPECIES.length(); i++) s += v.lane(i);
         return s;
     }
 
