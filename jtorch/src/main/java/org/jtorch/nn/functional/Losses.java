@@ -50,7 +50,8 @@ final class Losses {
         Tensor nll = reduceWeighted(p.loss(), p.rowWeight(), o.reduction());
         if (eps == 0) return nll;
         Tensor terms = o.weight() == null ? lp : lp.mul(classShaped(o.weight(), input.dim(), classDim));
-        Tensor smooth = TernaryOps.where(p.valid(), terms.sum(classDim).neg(), 0.0);
+        Tensor smooth = terms.sum(classDim).neg();
+        if (p.valid() != null) smooth = TernaryOps.where(p.valid(), smooth, 0.0);
         return nll.mul(1 - eps).add(reduceWeighted(smooth, p.rowWeight(), o.reduction()).mul(eps / c));
     }
 
@@ -63,23 +64,37 @@ final class Losses {
         return reduceWeighted(p.loss(), p.rowWeight(), o.reduction());
     }
 
-    /** Per-element {@code -w[y]·lp[y]}, its weight {@code w[y]} (0 when ignored) and the not-ignored mask. */
+    /**
+     * Per-element {@code -w[y]·lp[y]}, its weight {@code w[y]} (0 when ignored) and the not-ignored mask. When every
+     * target counts with weight 1 (no class weights, no ignored target), {@code rowWeight} and {@code valid} are null:
+     * the loss is {@code -lp[y]} alone, with no masking ops to record and differentiate.
+     */
     private record Picked(Tensor loss, Tensor rowWeight, Tensor valid) {}
 
     private static Picked pick(Tensor lp, Tensor target, Tensor weight, long ignoreIndex, int classDim) {
         checkTargetShape(lp, target, classDim);
         target = classIndices(target, lp.dim());
         long c = lp.size(classDim);
-        Tensor valid = target.ne(ignoreIndex);
         // Under vmap the target is a batched wrapper whose values cannot be read here; gather below still
         // refuses an out-of-range class index.
-        if (target.device() != Device.META && target.transformPayload() == null) checkBounds(target.toLongArray(), c, ignoreIndex);
+        boolean readable = target.device() != Device.META && target.transformPayload() == null;
+        long[] classes = readable ? target.toLongArray() : null;
+        if (classes != null) checkBounds(classes, c, ignoreIndex);
+        if (weight == null && classes != null && noneIgnored(classes, ignoreIndex)) {
+            return new Picked(lp.gather(classDim, target.unsqueeze(classDim)).squeeze(classDim).neg(), null, null);
+        }
+        Tensor valid = target.ne(ignoreIndex);
         Tensor safe = TernaryOps.where(valid, target, 0L);
         Tensor picked = lp.gather(classDim, safe.unsqueeze(classDim)).squeeze(classDim);
         Tensor rowWeight = weight == null ? valid.to(lp.dtype())
                 : TernaryOps.where(valid, ScatterOps.indexSelect(weight, 0, safe.reshape(-1)).reshape(target.shape()), 0.0);
         Tensor loss = TernaryOps.where(valid, picked.mul(rowWeight).neg(), 0.0);
         return new Picked(loss, rowWeight, valid);
+    }
+
+    private static boolean noneIgnored(long[] classes, long ignoreIndex) {
+        for (long y : classes) if (y == ignoreIndex) return false;
+        return true;
     }
 
     /**
@@ -94,9 +109,12 @@ final class Losses {
         throw new TorchException("expected scalar type Long but found " + d.cppName());
     }
 
-    /** 'mean' is the weighted mean: divided by the total weight of the non-ignored targets. */
+    /**
+     * 'mean' is the weighted mean: divided by the total weight of the non-ignored targets, which is the element count
+     * when there is no row weight (every target counts once).
+     */
     private static Tensor reduceWeighted(Tensor loss, Tensor rowWeight, Reduction reduction) {
-        return reduction == Reduction.MEAN ? loss.sum().div(rowWeight.sum()) : reduce(loss, reduction);
+        return reduction == Reduction.MEAN && rowWeight != null ? loss.sum().div(rowWeight.sum()) : reduce(loss, reduction);
     }
 
     private static void checkBounds(long[] targets, long c, long ignoreIndex) {
