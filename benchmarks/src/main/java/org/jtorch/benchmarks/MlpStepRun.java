@@ -13,6 +13,11 @@ import org.jtorch.optim.SGD;
  * p90, p99, max), so the JIT's warm-up and any change of regime over a long run stay visible. JMH's
  * {@code AutogradBench.mlpStep} measures the same step inside JMH's harness.
  *
+ * <p>It also prints the round trip of a cache line between two threads before and after the run: on this 2-vCPU
+ * machine the host places the two vCPUs either close together (~70 ns) or apart (~330 ns), and the step, JTorch's as
+ * PyTorch's, is about 1.6x slower in the second placement, so the figure says which one a run had.
+ * {@code benchmarks/mlp-side-by-side} alternates this program with the PyTorch peer.
+ *
  * <pre>./mvnw -B -q -pl benchmarks -am -DskipTests package exec:exec@mlp-step -Dmlp.args="16000"</pre>
  */
 public final class MlpStepRun {
@@ -25,6 +30,7 @@ public final class MlpStepRun {
         Tensor w1 = Torch.randn(256, 784).mul(0.05).requiresGrad(true), b1 = Torch.zeros(256).requiresGrad(true);
         Tensor w2 = Torch.randn(10, 256).mul(0.05).requiresGrad(true), b2 = Torch.zeros(10).requiresGrad(true);
         SGD sgd = new SGD(List.of(w1, b1, w2, b2), SGD.Options.defaults().lr(0.01));
+        System.out.printf("core-to-core round trip before: %.0f ns%n", roundTripNanos());
         double[] ms = new double[steps];
         for (int i = 0; i < steps; i++) {
             long start = System.nanoTime();
@@ -41,5 +47,33 @@ public final class MlpStepRun {
             System.out.printf("steps %5d-%5d: mean %.3f median %.3f p90 %.3f p99 %.3f max %.2f ms%n",
                     w, w + 1000, mean, v[500], v[900], v[990], v[999]);
         }
+        System.out.printf("core-to-core round trip after: %.0f ns%n", roundTripNanos());
+    }
+
+    private static volatile long ping, pong;
+
+    /** Mean time for one thread to see another's write and the other to see the answer: one cache line going back and forth. */
+    static double roundTripNanos() {
+        int trips = 500_000;
+        Thread echo = new Thread(() -> {
+            for (long i = 1; i <= trips; i++) {
+                while (ping != i) Thread.onSpinWait();
+                pong = i;
+            }
+        });
+        ping = pong = 0;
+        echo.start();
+        long start = System.nanoTime();
+        for (long i = 1; i <= trips; i++) {
+            ping = i;
+            while (pong != i) Thread.onSpinWait();
+        }
+        double nanos = (System.nanoTime() - start) / (double) trips;
+        try {
+            echo.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return nanos;
     }
 }
