@@ -75,6 +75,9 @@ class FunctionalGradTest {
         for (Reduction r : Reduction.values()) {
             CrossEntropyOptions o = CrossEntropyOptions.defaults().weight(w).ignoreIndex(1).labelSmoothing(0.2).reduction(r);
             both(xs -> F.crossEntropy(xs.get(0), y, o), x34());
+            // no weight and no ignored target: the loss is -lp[y] without masks (its own code path)
+            both(xs -> F.crossEntropy(xs.get(0), y, CrossEntropyOptions.defaults().labelSmoothing(0.2).reduction(r)), x34());
+            both(xs -> F.nllLoss(xs.get(0).logSoftmax(1), y, CrossEntropyOptions.defaults().reduction(r)), x34());
         }
         Tensor probs = Torch.tensor(new double[] {0.1, 0.2, 0.3, 0.4, 0.25, 0.25, 0.25, 0.25, 0.7, 0.1, 0.1, 0.1}, DType.FLOAT64, 3, 4);
         both(xs -> F.crossEntropy(xs.get(0), probs, CrossEntropyOptions.defaults().weight(w).labelSmoothing(0.1)), x34());
