@@ -92,6 +92,9 @@ public final class Dispatcher {
         };
     }
 
+    /** Whether no mode (transform, debug or tracing interpreter) is on this thread's stack: ops run as plain eager calls. */
+    public static boolean noModes() { return MODES.get().length == 0; }
+
     /** Whether {@code mode} is on this thread's stack (a mode is off it while lowered by {@link #withModesBelow}). */
     public static boolean isActive(Mode mode) {
         for (Mode m : MODES.get()) if (m == mode) return true;

@@ -22,6 +22,7 @@ import org.jtorch.ops.JoinOps;
 import org.jtorch.ops.LinalgOps;
 import org.jtorch.ops.LinalgSolveOps;
 import org.jtorch.ops.MatmulOps;
+import org.jtorch.ops.NormOps;
 import org.jtorch.ops.OpDef;
 import org.jtorch.ops.PadBackwardOps;
 import org.jtorch.ops.PointwiseOps;
@@ -146,6 +147,7 @@ final class BatchRules {
         for (OpDef op : List.of(ReductionOps.SOFTMAX_BACKWARD_DATA, ReductionOps.LOG_SOFTMAX_BACKWARD_DATA)) {
             RULES.put(op, BatchRules::softmaxBackward);
         }
+        RULES.put(NormOps.NATIVE_LAYER_NORM, BatchRules::layerNorm);
         RULES.put(ReductionOps.VECTOR_NORM, c -> dims(c, 2, false));
         RULES.put(ReductionOps.ARGMAX, c -> dims(c, 1, true));
         RULES.put(ReductionOps.ARGMIN, c -> dims(c, 1, true));
@@ -275,6 +277,16 @@ final class BatchRules {
         if (c.outs != null || grad.dim() == 0) return DECLINE; // a 0-d row is the fallback's job
         Tensor g = c.frontExpanded(grad), y = c.frontExpanded(c.args[1]);
         return c.wrap(c.call(c.op, g, y, Ctx.shift((Long) c.args[2], grad.dim()), c.args[3]));
+    }
+
+    /**
+     * native_layer_norm normalises trailing dims, so a batch dim in front is one more leading dim: the input goes
+     * batch-first and the statistics come out batch-first. A batched weight or bias is the fallback's job.
+     */
+    private static Object layerNorm(Ctx c) {
+        c.logicalSpec();
+        if (c.outs != null || c.batched(2) || c.batched(3)) return DECLINE;
+        return c.wrap(c.call(c.op, c.front(c.args[0]), c.args[1], c.front(c.args[2]), c.front(c.args[3]), c.args[4]));
     }
 
     static Object pointwise(Ctx c, boolean selfShaped) {

@@ -39,6 +39,7 @@ import org.jtorch.ops.JoinOps;
 import org.jtorch.ops.LinalgOps;
 import org.jtorch.ops.LinalgSolveOps;
 import org.jtorch.ops.MatmulOps;
+import org.jtorch.ops.NormOps;
 import org.jtorch.ops.OpDef;
 import org.jtorch.ops.PadBackwardOps;
 import org.jtorch.ops.PointwiseOps;
@@ -85,6 +86,7 @@ public final class OpDb {
             LinalgOps.class,
             LinalgSolveOps.class,
             MatmulOps.class,
+            NormOps.class,
             PadBackwardOps.class,
             PointwiseOps.class,
             PoolOps.class,
@@ -1379,6 +1381,19 @@ public final class OpDb {
                 s("negative-padding", in -> a(in.t(1, 1, 4, 4), in.t(1, 1, 3, 3), null, one, ls(-1), one, 1L)),
                 s("3d-weight", in -> a(in.t(1, 1, 4, 4, 4), in.t(1, 1, 2, 2, 2), null, one, zero, one, 1L)),
                 s("mixed-dtypes", in -> a(in.t(1, 1, 4, 4), in.t(FLOAT64, 1, 1, 3, 3), null, one, zero, one, 1L))));
+        // (input, normalized_shape, weight, bias, eps)
+        t.add(op(NormOps.NATIVE_LAYER_NORM, s("affine", in -> a(in.t(2, 3, 4), ls(4), in.t(4), in.t(4), 1e-5)),
+                s("two-dims-no-affine", in -> a(in.t(2, 3, 4), ls(3, 4), null, null, 1e-5)),
+                s("weight-only", in -> a(in.t(3, 5), ls(5), in.t(5), null, 1e-5)),
+                s("bias-only", in -> a(in.t(3, 5), ls(5), null, in.t(5), 1e-5)),
+                s("1-d", in -> a(in.t(6), ls(6), in.t(6), in.t(6), 1e-3)),
+                s("transposed", in -> a(in.nc(3, 4), ls(4), in.t(4), null, 1e-5)),
+                s("offset", in -> a(in.off(3, 4), ls(4), in.off(4), in.off(4), 1e-5)),
+                s("empty-rows", in -> a(in.t(0, 4), ls(4), in.t(4), in.t(4), 1e-5)),
+                s("empty-normalized-shape", in -> a(in.t(2, 3), ls(), null, null, 1e-5)),
+                s("shape-mismatch", in -> a(in.t(2, 3), ls(4), null, null, 1e-5)),
+                s("bad-weight", in -> a(in.t(2, 4), ls(4), in.t(3), null, 1e-5)),
+                s("mixed-dtypes", in -> a(in.t(2, 4), ls(4), in.t(FLOAT64, 4), null, 1e-5))));
         // (grad_output, weight, input_sizes, stride, padding, dilation, groups)
         t.add(op(ConvOps.CONVOLUTION_BACKWARD_INPUT,
                 s("2d", in -> a(in.t(2, 4, 5, 3), in.t(4, 3, 3, 2), ls(2, 3, 5, 4), one, one, one, 1L)),

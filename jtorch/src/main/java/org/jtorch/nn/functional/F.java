@@ -10,6 +10,7 @@ import org.jtorch.ValuesIndices;
 import org.jtorch.internal.Shapes;
 import org.jtorch.nn.LinearCrossEntropyOptions;
 import org.jtorch.nn.Reduction;
+import org.jtorch.ops.NormOps;
 import org.jtorch.ops.PoolOps;
 import org.jtorch.ops.RandomOps;
 import org.jtorch.ops.ReductionOps;
@@ -61,15 +62,7 @@ public final class F {
 
     /** {@code F.layer_norm(input, normalized_shape, weight, bias, eps)}; null weight/bias are omitted. */
     public static Tensor layerNorm(Tensor input, long[] normalizedShape, Tensor weight, Tensor bias, double eps) {
-        long[] dims = normalizedDims(input, normalizedShape);
-        checkAffine("weight", weight, normalizedShape);
-        checkAffine("bias", bias, normalizedShape);
-        Tensor mean = input.mean(dims, true);
-        Tensor centered = input.sub(mean);
-        Tensor var = centered.square().mean(dims, true);
-        Tensor out = centered.mul(var.add(eps).rsqrt());
-        if (weight != null) out = out.mul(weight);
-        return bias == null ? out : out.add(bias);
+        return NormOps.nativeLayerNorm(input, normalizedShape, weight, bias, eps)[0];
     }
 
     /** {@code F.layer_norm(input, normalized_shape)} with eps 1e-5 and no affine parameters. */

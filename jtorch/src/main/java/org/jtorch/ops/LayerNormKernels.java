@@ -1,0 +1,184 @@
+package org.jtorch.ops;
+
+import org.jtorch.DType;
+import org.jtorch.Device;
+import org.jtorch.Tensor;
+import org.jtorch.kernels.cpu.Parallel;
+import org.jtorch.kernels.cpu.simd.LayerNormSimd;
+
+/**
+ * The CPU kernels of {@code native_layer_norm} and of its first-order backward: rows of {@code n} elements
+ * (the normalised shape's element count), each normalised in one pass after its statistics, rows spread
+ * over the intra-op threads. float64 computes in double; every other floating dtype in float32 (float32
+ * in vector loops, float16 and bfloat16 through float32 copies, as ATen's CPU kernel widens them). The
+ * weight and bias gradients are column sums over the rows, split by columns, so each column is summed in
+ * row order whatever the thread count.
+ */
+final class LayerNormKernels {
+    private LayerNormKernels() {}
+
+    private static DType compute(DType d) { return d == DType.FLOAT64 ? DType.FLOAT64 : DType.FLOAT32; }
+
+    /** {@code t} as a dense heap tensor of {@code dtype} (itself when it already is one); null stays null. */
+    private static Tensor dense(Tensor t, DType dtype) {
+        if (t == null || (t.dtype() == dtype && t.isContiguous() && t.storage().array() != null)) return t;
+        Tensor c = Tensor.empty(t.shape(), dtype, Device.CPU);
+        CopyOps.convert(t, c);
+        return c;
+    }
+
+    /** Where a kernel writes {@code out}: {@code out} itself when dense in {@code dtype}, else a scratch copied back by {@link #settle}. */
+    private static Tensor target(Tensor out, DType dtype) {
+        return out.dtype() == dtype && out.isContiguous() && out.storage().array() != null ? out
+                : Tensor.empty(out.shape(), dtype, Device.CPU);
+    }
+
+    private static void settle(Tensor written, Tensor out) { if (written != out) CopyOps.convert(written, out); }
+
+    private static int off(Tensor t) { return t == null ? 0 : (int) t.storageOffset(); }
+
+    private static long rowGrain(int n) { return Math.max(1, Parallel.GRAIN / Math.max(n, 1)); }
+
+    /** Writes {@code out}, {@code mean} and {@code rstd} (one statistic per row of {@code n} elements). */
+    static void forward(Tensor input, Tensor weight, Tensor bias, double eps, int n, Tensor out, Tensor mean, Tensor rstd) {
+        long rows = mean.numel();
+        if (rows == 0) return;
+        DType dt = compute(input.dtype());
+        Tensor x = dense(input, dt), w = dense(weight, dt), b = dense(bias, dt);
+        Tensor o = target(out, dt), m = target(mean, dt), r = target(rstd, dt);
+        int xo = off(x), wo = off(w), bo = off(b), oo = off(o), mo = off(m), ro = off(r);
+        if (dt == DType.FLOAT32) {
+            float[] xa = x.storage().floats(), wa = w == null ? null : w.storage().floats(), ba = b == null ? null : b.storage().floats();
+            float[] oa = o.storage().floats(), ma = m.storage().floats(), ra = r.storage().floats();
+            float e = (float) eps;
+            Parallel.forRange(rows, rowGrain(n), (r0, r1) -> {
+                for (long row = r0; row < r1; row++) {
+                    int at = (int) (row * n);
+                    LayerNormSimd.forwardRow(xa, xo + at, wa, wo, ba, bo, oa, oo + at, n, e, ma, mo + (int) row, ra, ro + (int) row);
+                }
+            });
+        } else {
+            double[] xa = x.storage().doubles(), wa = w == null ? null : w.storage().doubles(), ba = b == null ? null : b.storage().doubles();
+            double[] oa = o.storage().doubles(), ma = m.storage().doubles(), ra = r.storage().doubles();
+            Parallel.forRange(rows, rowGrain(n), (r0, r1) -> {
+                for (long row = r0; row < r1; row++) {
+                    forwardRow(xa, xo + (int) (row * n), wa, wo, ba, bo, oa, oo + (int) (row * n), n, eps, ma, mo + (int) row,
+                            ra, ro + (int) row);
+                }
+            });
+        }
+        settle(o, out);
+        settle(m, mean);
+        settle(r, rstd);
+    }
+
+    /**
+     * The first-order gradients {@code {d input, d weight, d bias}} from {@code grad} (the output's gradient) and the
+     * forward's statistics; an entry is null when not {@code needed} (or its parameter is absent). Results are in
+     * the compute dtype; autograd casts them to the inputs' dtypes.
+     */
+    static Tensor[] backward(Tensor grad, Tensor input, Tensor mean, Tensor rstd, Tensor weight, boolean hasBias,
+                             long[] normalizedShape, int n, boolean needInput, boolean needWeight, boolean needBias) {
+        DType dt = compute(input.dtype());
+        long rows = mean.numel();
+        boolean dW = needWeight && weight != null, dB = needBias && hasBias;
+        Tensor g = dense(grad, dt), x = dense(input, dt), m = dense(mean, dt), r = dense(rstd, dt), w = dense(weight, dt);
+        Tensor dx = needInput ? Tensor.empty(input.shape(), dt, Device.CPU) : null;
+        // zero-filled: the column sums accumulate into them
+        Tensor dw = dW ? Tensor.empty(normalizedShape, dt, Device.CPU) : null, db = dB ? Tensor.empty(normalizedShape, dt, Device.CPU) : null;
+        if (rows == 0 || n == 0) return new Tensor[] {dx, dw, db};
+        int go = off(g), xo = off(x), mo = off(m), ro = off(r), wo = off(w);
+        long columnGrain = Math.max(16, Parallel.GRAIN / rows);
+        if (dt == DType.FLOAT32) {
+            float[] ga = g.storage().floats(), xa = x.storage().floats(), ma = m.storage().floats(), ra = r.storage().floats();
+            float[] wa = w == null ? null : w.storage().floats();
+            if (dx != null) {
+                float[] da = dx.storage().floats();
+                Parallel.forRange(rows, rowGrain(n), (r0, r1) -> {
+                    for (long row = r0; row < r1; row++) {
+                        int at = (int) (row * n);
+                        LayerNormSimd.inputGradRow(ga, go + at, xa, xo + at, ma[mo + (int) row], ra[ro + (int) row], wa, wo, da, at, n);
+                    }
+                });
+            }
+            if (dW || dB) {
+                float[] wSum = dW ? dw.storage().floats() : null, bSum = dB ? db.storage().floats() : null;
+                Parallel.forRange(n, columnGrain, (c0, c1) -> {
+                    for (long row = 0; row < rows; row++) {
+                        int at = (int) (row * n);
+                        LayerNormSimd.accumulateColumns(ga, go + at, xa, xo + at, ma[mo + (int) row], ra[ro + (int) row],
+                                wSum, bSum, (int) c0, (int) c1);
+                    }
+                });
+            }
+        } else {
+            double[] ga = g.storage().doubles(), xa = x.storage().doubles(), ma = m.storage().doubles(), ra = r.storage().doubles();
+            double[] wa = w == null ? null : w.storage().doubles();
+            if (dx != null) {
+                double[] da = dx.storage().doubles();
+                Parallel.forRange(rows, rowGrain(n), (r0, r1) -> {
+                    for (long row = r0; row < r1; row++) {
+                        int at = (int) (row * n);
+                        inputGradRow(ga, go + at, xa, xo + at, ma[mo + (int) row], ra[ro + (int) row], wa, wo, da, at, n);
+                    }
+                });
+            }
+            if (dW || dB) {
+                double[] wSum = dW ? dw.storage().doubles() : null, bSum = dB ? db.storage().doubles() : null;
+                Parallel.forRange(n, columnGrain, (c0, c1) -> {
+                    for (long row = 0; row < rows; row++) {
+                        int at = (int) (row * n);
+                        double mu = ma[mo + (int) row], rs = ra[ro + (int) row];
+                        for (int c = (int) c0; c < c1; c++) {
+                            if (wSum != null) wSum[c] += ga[go + at + c] * ((xa[xo + at + c] - mu) * rs);
+                            if (bSum != null) bSum[c] += ga[go + at + c];
+                        }
+                    }
+                });
+            }
+        }
+        return new Tensor[] {dx, dw, db};
+    }
+
+    // ---- float64 rows (the float32 ones are LayerNormSimd's) ----------------------------------------------
+
+    private static void forwardRow(double[] x, int xo, double[] w, int wo, double[] b, int bo, double[] out, int oo, int n,
+                                   double eps, double[] mean, int mi, double[] rstd, int ri) {
+        if (n == 0) {
+            mean[mi] = 0;
+            rstd[ri] = Double.NaN;
+            return;
+        }
+        double s = 0;
+        for (int i = 0; i < n; i++) s += x[xo + i];
+        double mu = s / n, ss = 0;
+        for (int i = 0; i < n; i++) {
+            double d = x[xo + i] - mu;
+            ss += d * d;
+        }
+        double r = 1 / Math.sqrt(ss / n + eps);
+        mean[mi] = mu;
+        rstd[ri] = r;
+        for (int i = 0; i < n; i++) {
+            double y = (x[xo + i] - mu) * r;
+            if (w != null) y *= w[wo + i];
+            if (b != null) y += b[bo + i];
+            out[oo + i] = y;
+        }
+    }
+
+    private static void inputGradRow(double[] g, int go, double[] x, int xo, double mu, double r, double[] w, int wo,
+                                     double[] dx, int dxo, int n) {
+        double su = 0, sux = 0;
+        for (int i = 0; i < n; i++) {
+            double u = w != null ? g[go + i] * w[wo + i] : g[go + i];
+            su += u;
+            sux += u * ((x[xo + i] - mu) * r);
+        }
+        double meanU = su / n, meanUx = sux / n;
+        for (int i = 0; i < n; i++) {
+            double u = w != null ? g[go + i] * w[wo + i] : g[go + i];
+            dx[dxo + i] = (u - meanU - (x[xo + i] - mu) * r * meanUx) * r;
+        }
+    }
+}

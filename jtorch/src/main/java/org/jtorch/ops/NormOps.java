@@ -1,0 +1,161 @@
+package org.jtorch.ops;
+
+import java.util.Arrays;
+import org.jtorch.DType;
+import org.jtorch.Device;
+import org.jtorch.Tensor;
+import org.jtorch.TorchException;
+import org.jtorch.autograd.GradMode;
+import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.internal.Shapes;
+
+/**
+ * {@code native_layer_norm}: layer normalisation as one op (ATen's), returning the output and the per-row mean and
+ * reciprocal standard deviation {@code 1/sqrt(var + eps)} (biased variance), shaped {@code input.shape[:axis] + [1]*k}.
+ * {@code F.layer_norm} is this op's first output.
+ *
+ * <p>Why one op: written with elementwise ops, a layer norm made nine passes over the activations forward and
+ * about as many temporaries again backward; here the forward is one pass per row after its statistics, and the
+ * plain backward is one pass per row plus a column sum for the weight and bias.
+ *
+ * <p>Backward: in a plain eager backward (no create_graph, no transform or debug mode active) the first-order
+ * gradients come from {@link LayerNormKernels#backward}. Otherwise the rule is written with differentiable ops,
+ * so gradients of any order, forward-mode (through {@link Jvps#transposedVjp}) and vmap all follow. Unlike
+ * PyTorch, whose mean and rstd outputs carry no gradient, gradients reaching mean and rstd are honoured (the
+ * higher-order rule needs them: it reads both outputs).
+ */
+public final class NormOps {
+    private NormOps() {}
+
+    /** Args: (input, long[] normalized_shape, weight or null, bias or null, Double eps). */
+    public static final OpDef NATIVE_LAYER_NORM = OpDef.structured(
+            "native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)",
+            NormOps::layerNormMeta,
+            (args, outs, spec) -> LayerNormKernels.forward((Tensor) args[0], (Tensor) args[2], (Tensor) args[3],
+                    ((Number) args[4]).doubleValue(), (Integer) spec.plan(), outs[0], outs[1], outs[2]))
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, NormOps::layerNormVjp)
+            .deriveJvp(Jvps::transposedVjp);
+
+    /** {@code torch.native_layer_norm(input, normalized_shape, weight, bias, eps)}: {output, mean, rstd}. */
+    public static Tensor[] nativeLayerNorm(Tensor input, long[] normalizedShape, Tensor weight, Tensor bias, double eps) {
+        return (Tensor[]) Dispatcher.call(NATIVE_LAYER_NORM, input, normalizedShape, weight, bias, eps);
+    }
+
+    private static Spec layerNormMeta(Object[] args) {
+        Tensor x = (Tensor) args[0], w = (Tensor) args[2], b = (Tensor) args[3];
+        long[] normalized = (long[]) args[1];
+        int k = normalized.length;
+        // ATen's _check_layer_norm_inputs, in its order and words
+        if (k == 0) {
+            throw new TorchException("Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
+                    + "least one element, but got normalized_shape = []");
+        }
+        checkParameter("weight", w, normalized);
+        checkParameter("bias", b, normalized);
+        long[] shape = x.shapeRef();
+        if (shape.length < k || !Arrays.equals(Arrays.copyOfRange(shape, shape.length - k, shape.length), normalized)) {
+            throw new TorchException("Given normalized_shape=" + Shapes.str(normalized) + ", expected input with shape [*, "
+                    + Shapes.str(normalized).substring(1) + ", but got input of size" + Shapes.str(shape));
+        }
+        DType d = x.dtype();
+        if (d != DType.FLOAT32 && d != DType.FLOAT64 && d != DType.FLOAT16 && d != DType.BFLOAT16) {
+            throw new TorchException("\"LayerNormKernelImpl\" not implemented for '" + x.dtype().cppName() + "'");
+        }
+        for (Tensor p : new Tensor[] {w, b}) {
+            if (p != null && p.dtype() != x.dtype()) {
+                throw new TorchException("expected scalar type " + x.dtype().cppName() + " but found " + p.dtype().cppName());
+            }
+        }
+        Device device = Devices.common("native_layer_norm", x, w, b);
+        long[] stats = shape.clone();
+        Arrays.fill(stats, shape.length - k, shape.length, 1L);
+        long n = Shapes.numel(normalized);
+        if (n > Integer.MAX_VALUE) throw new TorchException("native_layer_norm: normalized_shape of " + n + " elements is too large");
+        return new Spec(new long[][] {x.shape(), stats, stats.clone()}, new DType[] {d, d, d},
+                device, (int) n);
+    }
+
+    private static void checkParameter(String name, Tensor t, long[] normalized) {
+        if (t != null && !Arrays.equals(t.shapeRef(), normalized)) {
+            throw new TorchException("Expected " + name + " to be of same shape as normalized_shape, but got " + name
+                    + " of shape " + Shapes.str(t.shapeRef()) + " and normalized_shape = " + Shapes.str(normalized));
+        }
+    }
+
+    private static Tensor[] layerNormVjp(Object[] a, Tensor[] o, Tensor[] g) {
+        Tensor x = (Tensor) a[0], w = (Tensor) a[2], b = (Tensor) a[3];
+        long[] normalized = (long[]) a[1];
+        int weightIndex = 1, biasIndex = w != null ? 2 : 1; // tensor-input positions (absent optionals are skipped)
+        boolean needX = InputMask.needs(0), needW = w != null && InputMask.needs(weightIndex),
+                needB = b != null && InputMask.needs(biasIndex);
+        if (g[0] != null && plainEager(g[0], x, o[1], o[2], w, g[1], g[2]) && allZero(g[1]) && allZero(g[2])) {
+            Tensor[] r = LayerNormKernels.backward(g[0], x, o[1], o[2], w, b != null, normalized,
+                    (int) Shapes.numel(normalized), needX, needW, needB);
+            return Grads.forTensorArgs(a, r[0], null, r[1], r[2]);
+        }
+        return Grads.forTensorArgs(a, differentiableGrads(x, normalized, w, o[1], o[2], g, needX, needW, needB));
+    }
+
+    /** Whether the fused backward kernel may run: a first-order eager backward of plain CPU heap tensors. */
+    private static boolean plainEager(Tensor... ts) {
+        if (GradMode.isEnabled() || !Dispatcher.noModes()) return false;
+        for (Tensor t : ts) {
+            if (t != null && (t.device() != Device.CPU || t.storage().array() == null || t.isComplex())) return false;
+        }
+        return true;
+    }
+
+    /**
+     * Whether a statistic's gradient is absent or zero. Autograd hands a rule zeros for outputs nothing used (here
+     * mean and rstd, nearly always), so zeros must not keep the fused kernel from running.
+     */
+    private static boolean allZero(Tensor t) {
+        if (t == null) return true;
+        if (!t.isContiguous()) return false;
+        int from = (int) t.storageOffset(), to = from + (int) t.numel();
+        if (t.storage().array() instanceof float[] a) {
+            for (int i = from; i < to; i++) if (a[i] != 0) return false;
+            return true;
+        }
+        if (t.storage().array() instanceof double[] a) {
+            for (int i = from; i < to; i++) if (a[i] != 0) return false;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * The gradients {input, normalized_shape (none), weight, bias} in differentiable ops, with {@code xhat = (x - mean)·rstd}:
+     * <pre>
+     *   dx = rstd·(u - mean(u) - xhat·mean(u·xhat))      u = g·w (or g)
+     *      + g_mean / n - g_rstd·rstd²·xhat / n           (gradients reaching the mean and rstd outputs)
+     *   dw = Σ_rows g·xhat,   db = Σ_rows g
+     * </pre>
+     */
+    private static Tensor[] differentiableGrads(Tensor x, long[] normalized, Tensor w, Tensor mean, Tensor rstd, Tensor[] g,
+                                                boolean needX, boolean needW, boolean needB) {
+        int k = normalized.length, rank = x.dim();
+        long[] rowDims = new long[k], leadDims = new long[rank - k];
+        for (int i = 0; i < k; i++) rowDims[i] = rank - k + i;
+        for (int i = 0; i < rank - k; i++) leadDims[i] = i;
+        double n = Shapes.numel(normalized);
+        Tensor xhat = x.sub(mean).mul(rstd);
+        Tensor dx = null;
+        if (needX) {
+            if (g[0] != null) {
+                Tensor u = w != null ? g[0].mul(w) : g[0];
+                dx = u.sub(u.mean(rowDims, true)).sub(xhat.mul(u.mul(xhat).mean(rowDims, true))).mul(rstd);
+            }
+            if (g[1] != null) dx = plus(dx, g[1].div(n).expand(x.shapeRef()));
+            if (g[2] != null) dx = plus(dx, g[2].mul(rstd.square()).mul(xhat).div(-n));
+        }
+        Tensor dw = needW && g[0] != null ? sumRows(g[0].mul(xhat), leadDims) : null;
+        Tensor db = needB && g[0] != null ? sumRows(g[0], leadDims) : null;
+        return new Tensor[] {dx, null, dw, db};
+    }
+
+    /** Sums over the leading (row) dims; with none (input of the normalised shape itself) there is one row. */
+    private static Tensor sumRows(Tensor t, long[] leadDims) { return leadDims.length == 0 ? t : t.sum(leadDims, false); }
+
+    private static Tensor plus(Tensor a, Tensor b) { return a == null ? b : a.add(b); }
+}
