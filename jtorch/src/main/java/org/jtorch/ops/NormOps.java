@@ -121,6 +121,10 @@ public final class NormOps {
             for (int i = from; i < to; i++) if (a[i] != 0) return false;
             return true;
         }
+        if (t.storage().array() instanceof short[] a) { // float16 / bfloat16 bits: zero is 0x0000 or 0x8000
+            for (int i = from; i < to; i++) if ((a[i] & 0x7fff) != 0) return false;
+            return true;
+        }
         return false;
     }
 

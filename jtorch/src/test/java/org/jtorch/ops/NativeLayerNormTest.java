@@ -125,6 +125,27 @@ class NativeLayerNormTest {
         assertArrayEquals(want.to(DType.BFLOAT16).toDoubleArray(), got.toDoubleArray(), 0.0);
     }
 
+    /**
+     * Reduced precision backward computes in float32 (as ATen's kernel) from the bfloat16 statistics the forward kept:
+     * its gradients are float32's to within bfloat16 rounding.
+     */
+    @Test
+    void bfloat16BackwardComputesInFloat() {
+        Tensor x32 = randn(DType.FLOAT32, 16, 8, 64), w32 = randn(DType.FLOAT32, 17, 64), g32 = randn(DType.FLOAT32, 18, 8, 64);
+        Tensor x = x32.to(DType.BFLOAT16).requiresGrad(true), w = w32.to(DType.BFLOAT16).requiresGrad(true);
+        Tensor xf = x.detach().to(DType.FLOAT32).requiresGrad(true), wf = w.detach().to(DType.FLOAT32).requiresGrad(true);
+        Tensor g = g32.to(DType.BFLOAT16);
+        List<Tensor> got = Autograd.grad(List.of(F.layerNorm(x, new long[] {64}, w, null, 1e-5)), List.of(x, w),
+                Autograd.GradOptions.defaults().gradOutputs(List.of(g)));
+        List<Tensor> want = Autograd.grad(List.of(F.layerNorm(xf, new long[] {64}, wf, null, 1e-5)), List.of(xf, wf),
+                Autograd.GradOptions.defaults().gradOutputs(List.of(g.to(DType.FLOAT32))));
+        for (int i = 0; i < 2; i++) {
+            assertEquals(DType.BFLOAT16, got.get(i).dtype());
+            double[] w64 = want.get(i).toDoubleArray(), g64 = got.get(i).toDoubleArray();
+            for (int j = 0; j < w64.length; j++) assertEquals(w64[j], g64[j], 0.02 * Math.max(1, Math.abs(w64[j])), "input " + i + " at " + j);
+        }
+    }
+
     @Test
     void atenErrors() {
         Tensor x = Torch.zeros(2, 4);
