@@ -11,8 +11,8 @@ import org.jtorch.kernels.cpu.simd.LayerNormSimd;
  * (the normalised shape's element count), each normalised in one pass after its statistics, rows spread
  * over the intra-op threads. float64 computes in double; every other floating dtype in float32 (float32
  * in vector loops, float16 and bfloat16 through float32 copies, as ATen's CPU kernel widens them). The
- * weight and bias gradients are column sums over the rows, split by columns, so each column is summed in
- * row order whatever the thread count.
+ * backward reads each row once: its input gradient and its share of the weight and bias column sums, which are
+ * kept per fixed block of rows and added in block order, so they do not depend on the thread count.
  */
 final class LayerNormKernels {
     private LayerNormKernels() {}
@@ -84,60 +84,67 @@ final class LayerNormKernels {
         boolean dW = needWeight && weight != null, dB = needBias && hasBias;
         Tensor g = dense(grad, dt), x = dense(input, dt), m = dense(mean, dt), r = dense(rstd, dt), w = dense(weight, dt);
         Tensor dx = needInput ? Tensor.empty(input.shape(), dt, Device.CPU) : null;
-        // zero-filled: the column sums accumulate into them
+        // zero-filled: the block partials are added into them
         Tensor dw = dW ? Tensor.empty(normalizedShape, dt, Device.CPU) : null, db = dB ? Tensor.empty(normalizedShape, dt, Device.CPU) : null;
         if (rows == 0 || n == 0) return new Tensor[] {dx, dw, db};
         int go = off(g), xo = off(x), mo = off(m), ro = off(r), wo = off(w);
-        long columnGrain = Math.max(16, Parallel.GRAIN / rows);
+        // One pass over the rows: each block of ROW_BLOCK rows writes its rows' dx and its own partial column sums
+        // while the rows are in cache; the partials are then added in block order, so dw and db do not depend on
+        // which thread ran which block.
+        int blocks = (int) ((rows + ROW_BLOCK - 1) / ROW_BLOCK);
+        long blockGrain = Math.max(1, Parallel.GRAIN / ((long) ROW_BLOCK * n));
         if (dt == DType.FLOAT32) {
             float[] ga = g.storage().floats(), xa = x.storage().floats(), ma = m.storage().floats(), ra = r.storage().floats();
-            float[] wa = w == null ? null : w.storage().floats();
-            if (dx != null) {
-                float[] da = dx.storage().floats();
-                Parallel.forRange(rows, rowGrain(n), (r0, r1) -> {
-                    for (long row = r0; row < r1; row++) {
+            float[] wa = w == null ? null : w.storage().floats(), da = dx == null ? null : dx.storage().floats();
+            float[] partW = dW ? new float[blocks * n] : null, partB = dB ? new float[blocks * n] : null;
+            Parallel.forRange(blocks, blockGrain, (b0, b1) -> {
+                for (long blk = b0; blk < b1; blk++) {
+                    for (long row = blk * ROW_BLOCK, last = Math.min(rows, row + ROW_BLOCK); row < last; row++) {
                         int at = (int) (row * n);
-                        LayerNormSimd.inputGradRow(ga, go + at, xa, xo + at, ma[mo + (int) row], ra[ro + (int) row], wa, wo, da, at, n);
-                    }
-                });
-            }
-            if (dW || dB) {
-                float[] wSum = dW ? dw.storage().floats() : null, bSum = dB ? db.storage().floats() : null;
-                Parallel.forRange(n, columnGrain, (c0, c1) -> {
-                    for (long row = 0; row < rows; row++) {
-                        int at = (int) (row * n);
-                        LayerNormSimd.accumulateColumns(ga, go + at, xa, xo + at, ma[mo + (int) row], ra[ro + (int) row],
-                                wSum, bSum, (int) c0, (int) c1);
-                    }
-                });
-            }
-        } else {
-            double[] ga = g.storage().doubles(), xa = x.storage().doubles(), ma = m.storage().doubles(), ra = r.storage().doubles();
-            double[] wa = w == null ? null : w.storage().doubles();
-            if (dx != null) {
-                double[] da = dx.storage().doubles();
-                Parallel.forRange(rows, rowGrain(n), (r0, r1) -> {
-                    for (long row = r0; row < r1; row++) {
-                        int at = (int) (row * n);
-                        inputGradRow(ga, go + at, xa, xo + at, ma[mo + (int) row], ra[ro + (int) row], wa, wo, da, at, n);
-                    }
-                });
-            }
-            if (dW || dB) {
-                double[] wSum = dW ? dw.storage().doubles() : null, bSum = dB ? db.storage().doubles() : null;
-                Parallel.forRange(n, columnGrain, (c0, c1) -> {
-                    for (long row = 0; row < rows; row++) {
-                        int at = (int) (row * n);
-                        double mu = ma[mo + (int) row], rs = ra[ro + (int) row];
-                        for (int c = (int) c0; c < c1; c++) {
-                            if (wSum != null) wSum[c] += ga[go + at + c] * ((xa[xo + at + c] - mu) * rs);
-                            if (bSum != null) bSum[c] += ga[go + at + c];
+                        float mu = ma[mo + (int) row], rs = ra[ro + (int) row];
+                        if (da != null) LayerNormSimd.inputGradRow(ga, go + at, xa, xo + at, mu, rs, wa, wo, da, at, n);
+                        if (partW != null || partB != null) {
+                            LayerNormSimd.accumulateColumns(ga, go + at, xa, xo + at, mu, rs, partW, partB, (int) blk * n, n);
                         }
                     }
-                });
-            }
+                }
+            });
+            if (dW) addBlocks(partW, blocks, n, dw.storage().floats());
+            if (dB) addBlocks(partB, blocks, n, db.storage().floats());
+        } else {
+            double[] ga = g.storage().doubles(), xa = x.storage().doubles(), ma = m.storage().doubles(), ra = r.storage().doubles();
+            double[] wa = w == null ? null : w.storage().doubles(), da = dx == null ? null : dx.storage().doubles();
+            double[] partW = dW ? new double[blocks * n] : null, partB = dB ? new double[blocks * n] : null;
+            Parallel.forRange(blocks, blockGrain, (b0, b1) -> {
+                for (long blk = b0; blk < b1; blk++) {
+                    int p = (int) blk * n;
+                    for (long row = blk * ROW_BLOCK, last = Math.min(rows, row + ROW_BLOCK); row < last; row++) {
+                        int at = (int) (row * n);
+                        double mu = ma[mo + (int) row], rs = ra[ro + (int) row];
+                        if (da != null) inputGradRow(ga, go + at, xa, xo + at, mu, rs, wa, wo, da, at, n);
+                        for (int c = 0; c < n; c++) {
+                            if (partW != null) partW[p + c] += ga[go + at + c] * ((xa[xo + at + c] - mu) * rs);
+                            if (partB != null) partB[p + c] += ga[go + at + c];
+                        }
+                    }
+                }
+            });
+            if (dW) addBlocks(partW, blocks, n, dw.storage().doubles());
+            if (dB) addBlocks(partB, blocks, n, db.storage().doubles());
         }
         return new Tensor[] {dx, dw, db};
+    }
+
+    /** Rows per block of the backward: the unit of the partial weight and bias sums. */
+    private static final int ROW_BLOCK = 64;
+
+    /** {@code out[c] = Σ_blocks part[blk·n + c]}, blocks in order. */
+    private static void addBlocks(float[] part, int blocks, int n, float[] out) {
+        for (int blk = 0; blk < blocks; blk++) for (int c = 0; c < n; c++) out[c] += part[blk * n + c];
+    }
+
+    private static void addBlocks(double[] part, int blocks, int n, double[] out) {
+        for (int blk = 0; blk < blocks; blk++) for (int c = 0; c < n; c++) out[c] += part[blk * n + c];
     }
 
     // ---- float64 rows (the float32 ones are LayerNormSimd's) ----------------------------------------------

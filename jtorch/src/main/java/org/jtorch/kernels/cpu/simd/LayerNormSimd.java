@@ -95,24 +95,24 @@ public final class LayerNormSimd {
     }
 
     /**
-     * Adds one row's contribution to the weight and bias gradients over columns {@code [c0, c1)}:
-     * {@code dw[c] += g[c]·xhat[c]}, {@code db[c] += g[c]} (either array may be null).
+     * Adds one row's contribution to the weight and bias gradients: {@code dw[d + c] += g[c]·xhat[c]},
+     * {@code db[d + c] += g[c]} for {@code c} in {@code [0, n)} (either array may be null).
      */
     public static void accumulateColumns(float[] g, int go, float[] x, int xo, float mu, float r,
-                                         float[] dw, float[] db, int c0, int c1) {
+                                         float[] dw, float[] db, int d, int n) {
         FloatVector m = FloatVector.broadcast(S, mu), rv = FloatVector.broadcast(S, r);
-        int c = c0, bound = c0 + S.loopBound(c1 - c0);
+        int c = 0, bound = S.loopBound(n);
         for (; c < bound; c += S.length()) {
             FloatVector gv = FloatVector.fromArray(S, g, go + c);
             if (dw != null) {
                 FloatVector xhat = FloatVector.fromArray(S, x, xo + c).sub(m).mul(rv);
-                gv.fma(xhat, FloatVector.fromArray(S, dw, c)).intoArray(dw, c);
+                gv.fma(xhat, FloatVector.fromArray(S, dw, d + c)).intoArray(dw, d + c);
             }
-            if (db != null) gv.add(FloatVector.fromArray(S, db, c)).intoArray(db, c);
+            if (db != null) gv.add(FloatVector.fromArray(S, db, d + c)).intoArray(db, d + c);
         }
-        for (; c < c1; c++) {
-            if (dw != null) dw[c] += g[go + c] * ((x[xo + c] - mu) * r);
-            if (db != null) db[c] += g[go + c];
+        for (; c < n; c++) {
+            if (dw != null) dw[d + c] += g[go + c] * ((x[xo + c] - mu) * r);
+            if (db != null) db[d + c] += g[go + c];
         }
     }
 }
