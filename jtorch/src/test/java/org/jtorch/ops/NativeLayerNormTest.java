@@ -146,6 +146,19 @@ class NativeLayerNormTest {
         }
     }
 
+    /** vmap(grad(f)) through layer norm (the batch rule, then the differentiable rule under the transforms) equals a loop. */
+    @Test
+    void perSampleGradientsUnderVmapMatchALoop() {
+        Tensor xs = randn(DType.FLOAT64, 19, 4, 3, 6), w = randn(DType.FLOAT64, 20, 6), c = randn(DType.FLOAT64, 21, 3, 6);
+        java.util.function.Function<Tensor, Tensor> f = x -> F.layerNorm(x, new long[] {6}, w, null, 1e-5).mul(c).square().sum();
+        Tensor got = org.jtorch.func.Func.vmap(org.jtorch.func.Func.grad(f)).apply(xs);
+        for (int i = 0; i < 4; i++) {
+            Tensor xi = xs.select(0, i).clone().requiresGrad(true);
+            Tensor want = Autograd.grad(f.apply(xi), xi, false);
+            assertArrayEquals(want.toDoubleArray(), got.select(0, i).toDoubleArray(), 1e-12, "sample " + i);
+        }
+    }
+
     @Test
     void atenErrors() {
         Tensor x = Torch.zeros(2, 4);
