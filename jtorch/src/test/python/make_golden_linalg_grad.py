@@ -30,36 +30,17 @@ Requirements
 File format: as make_golden_core.py ({"cases": [...]}, tensors as
     {"dtype", "shape", "data"}, complex data flattened [re, im, ...]).
 """
-import json
-import math
 import os
 
 import numpy as np
 import torch
 import torch.autograd.forward_ad as fwAD
 
+from golden_json import enc, write
+
 torch.set_num_threads(1)
 CASES = []
 f64, c128 = torch.float64, torch.complex128
-
-
-def enc_float(x):
-    x = float(x)
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return x
-
-
-def enc(t):
-    t = torch.as_tensor(t).detach().contiguous()
-    flat = t.reshape(-1)
-    if t.dtype.is_complex:
-        data = [enc_float(v) for v in torch.view_as_real(flat.to(c128)).reshape(-1).tolist()]
-    else:
-        data = [enc_float(v) for v in flat.to(f64).tolist()]
-    return {"dtype": str(t.dtype).replace("torch.", ""), "shape": list(t.shape), "data": data}
 
 
 def case(id_, op, args, out, kwargs):
@@ -133,16 +114,8 @@ def main():
     lstsq_case("batched-rank1", low_rank(g, 4, 3, 1, False, (2,)), randn(g, (2, 4, 2), False), "gelsd")
 
 
-def write(path):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    lines = [json.dumps(c, sort_keys=True, separators=(",", ":"), allow_nan=False, ensure_ascii=True) for c in CASES]
-    tail = '\n],"generator":%s,"torch":%s}\n' % (json.dumps("make_golden_linalg_grad.py"), json.dumps(torch.__version__))
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
-        f.write('{"cases":[\n' + ",\n".join(lines) + tail)
-
-
 if __name__ == "__main__":
     main()
     here = os.path.dirname(os.path.abspath(__file__))
-    write(os.path.join(here, "..", "resources", "golden", "linalg_grad.json"))
+    write(os.path.join(here, "..", "resources", "golden", "linalg_grad.json"), CASES, "make_golden_linalg_grad.py")
     print("%d cases" % len(CASES))

@@ -16,7 +16,8 @@ How to run (from the repository root)
 Requirements
     Debian's PyTorch 1.13 (CPU) plus numpy/scipy for the system python.
     Deterministic: inputs come from numpy generators seeded per case, keys are
-    sorted; re-running gives a byte-identical file.
+    sorted; re-running gives a byte-identical file, except the last bits of the
+    three lstsq gelsy cases, which vary between runs of the system LAPACK.
 
 1.13 versus 2.15
     matrix_exp references come from scipy (independent of PyTorch's own
@@ -30,13 +31,14 @@ File format: as make_golden_core.py ({"cases": [...]}, tensors as
     Java test applies (round-off of the dtype times a small factor, scaled by
     the size of the result).
 """
-import json
 import math
 import os
 
 import numpy as np
 import scipy.linalg
 import torch
+
+from golden_json import enc, enc_float, write
 
 torch.set_num_threads(1)
 CASES = []
@@ -45,27 +47,6 @@ f32, f64, c64, c128 = torch.float32, torch.float64, torch.complex64, torch.compl
 
 def dname(dt):
     return str(dt).replace("torch.", "")
-
-
-def enc_float(x):
-    x = float(x)
-    if math.isnan(x):
-        return "nan"
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return x
-
-
-def enc(t):
-    t = torch.as_tensor(t).detach().contiguous()
-    flat = t.reshape(-1)
-    if t.dtype.is_complex:
-        data = [enc_float(v) for v in torch.view_as_real(flat.to(c128)).reshape(-1).tolist()]
-    elif t.dtype.is_floating_point:
-        data = [enc_float(v) for v in flat.to(f64).tolist()]
-    else:
-        data = [int(v) for v in flat.tolist()]
-    return {"dtype": dname(t.dtype), "shape": list(t.shape), "data": data}
 
 
 def case(id_, op, args, out, kwargs=None):
@@ -232,14 +213,6 @@ def householder_lstsq_cases():
          [enc(r.solution), enc(r.residuals), enc(r.rank), enc(r.singular_values)], {"driver": "gelsd"})
 
 
-def write(path):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    lines = [json.dumps(c, sort_keys=True, separators=(",", ":"), allow_nan=False, ensure_ascii=True) for c in CASES]
-    tail = '\n],"generator":%s,"torch":%s}\n' % (json.dumps("make_golden_linalg_solve.py"), json.dumps(torch.__version__))
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
-        f.write('{"cases":[\n' + ",\n".join(lines) + tail)
-
-
 if __name__ == "__main__":
     matrix_exp_cases()
     eigvals_cases()
@@ -248,5 +221,5 @@ if __name__ == "__main__":
     misc_cases()
     householder_lstsq_cases()
     here = os.path.dirname(os.path.abspath(__file__))
-    write(os.path.join(here, "..", "resources", "golden", "linalg_solve.json"))
+    write(os.path.join(here, "..", "resources", "golden", "linalg_solve.json"), CASES, "make_golden_linalg_solve.py")
     print("%d cases" % len(CASES))
