@@ -21,6 +21,9 @@ final class OpNode extends Node {
         this.name = backwardName(op.name());
     }
 
+    @Override
+    boolean materializeGrads() { return !op.vjpReadsMissingGradsAsNull(); }
+
     /** Saves what the rule reads; {@code checked} tensors must keep their version until backward. */
     void save(Object[] args, Tensor[] outputs, Tensor[] checked, int[] versions) {
         this.args = args;

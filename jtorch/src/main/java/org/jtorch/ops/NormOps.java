@@ -34,6 +34,7 @@ public final class NormOps {
             (args, outs, spec) -> LayerNormKernels.forward((Tensor) args[0], (Tensor) args[2], (Tensor) args[3],
                     ((Number) args[4]).doubleValue(), (Integer) spec.plan(), outs[0], outs[1], outs[2]))
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, NormOps::layerNormVjp)
+            .vjpTakesMissingGrads() // mean and rstd are nearly never used: their gradients arrive as null
             .deriveJvp(Jvps::transposedVjp);
 
     /** {@code torch.native_layer_norm(input, normalized_shape, weight, bias, eps)}: {output, mean, rstd}. */
@@ -88,7 +89,7 @@ public final class NormOps {
         int weightIndex = 1, biasIndex = w != null ? 2 : 1; // tensor-input positions (absent optionals are skipped)
         boolean needX = InputMask.needs(0), needW = w != null && InputMask.needs(weightIndex),
                 needB = b != null && InputMask.needs(biasIndex);
-        if (g[0] != null && plainEager(g[0], x, o[1], o[2], w, g[1], g[2]) && allZero(g[1]) && allZero(g[2])) {
+        if (g[0] != null && g[1] == null && g[2] == null && plainEager(g[0], x, o[1], o[2], w)) {
             Tensor[] r = LayerNormKernels.backward(g[0], x, o[1], o[2], w, b != null, normalized,
                     (int) Shapes.numel(normalized), needX, needW, needB);
             return Grads.forTensorArgs(a, r[0], null, r[1], r[2]);
@@ -103,29 +104,6 @@ public final class NormOps {
             if (t != null && (t.device() != Device.CPU || t.storage().array() == null || t.isComplex())) return false;
         }
         return true;
-    }
-
-    /**
-     * Whether a statistic's gradient is absent or zero. Autograd hands a rule zeros for outputs nothing used (here
-     * mean and rstd, nearly always), so zeros must not keep the fused kernel from running.
-     */
-    private static boolean allZero(Tensor t) {
-        if (t == null) return true;
-        if (!t.isContiguous()) return false;
-        int from = (int) t.storageOffset(), to = from + (int) t.numel();
-        if (t.storage().array() instanceof float[] a) {
-            for (int i = from; i < to; i++) if (a[i] != 0) return false;
-            return true;
-        }
-        if (t.storage().array() instanceof double[] a) {
-            for (int i = from; i < to; i++) if (a[i] != 0) return false;
-            return true;
-        }
-        if (t.storage().array() instanceof short[] a) { // float16 / bfloat16 bits: zero is 0x0000 or 0x8000
-            for (int i = from; i < to; i++) if ((a[i] & 0x7fff) != 0) return false;
-            return true;
-        }
-        return false;
     }
 
     /**

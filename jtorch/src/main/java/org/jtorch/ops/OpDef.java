@@ -92,6 +92,7 @@ public final class OpDef {
     private final Set<Flag> flags;
     private volatile Vjp vjp;
     private volatile Save vjpSaves = Save.INPUTS_AND_OUTPUTS;
+    private volatile boolean vjpTakesMissingGrads;
     private volatile Jvp jvp;
     private volatile BatchRule batchRule;
 
@@ -145,6 +146,16 @@ public final class OpDef {
     public Vjp vjp() { return vjp; }
 
     public Save vjpSaves() { return vjpSaves; }
+
+    /** Whether the VJP receives null for an output no gradient reached (see {@link #vjpTakesMissingGrads()}). */
+    public boolean vjpReadsMissingGradsAsNull() { return vjpTakesMissingGrads; }
+
+    /**
+     * Declares that the VJP handles a null gradient for an output nothing used, as PyTorch's formulas see an
+     * undefined gradient; otherwise autograd hands it a zero tensor. For multi-output ops whose rule has a fast
+     * path when only some outputs are used. Returns this.
+     */
+    public OpDef vjpTakesMissingGrads() { this.vjpTakesMissingGrads = true; return this; }
 
     /** Whether autograd records this op at all (false for integer-valued and explicitly flagged ops). */
     public boolean isDifferentiable() { return !flags.contains(Flag.NOT_DIFFERENTIABLE); }
