@@ -23,6 +23,8 @@ def enc(t):
     flat = t.reshape(-1)
     if t.dtype.is_complex:
         data = [enc_float(v) for v in torch.view_as_real(flat.to(torch.complex128)).reshape(-1).tolist()]
+    elif t.dtype == torch.bool:
+        data = [bool(v) for v in flat.tolist()]
     elif t.dtype.is_floating_point:
         data = [enc_float(v) for v in flat.to(torch.float64).tolist()]
     else:

@@ -405,6 +405,10 @@ public final class Tensor {
 
     public Tensor pow(Tensor o) { return Torch.pow(this, o); }
 
+    public Tensor logaddexp(Tensor o) { return Torch.logaddexp(this, o); }
+
+    public Tensor logaddexp2(Tensor o) { return Torch.logaddexp2(this, o); }
+
     public Tensor pow(double e) { return Torch.pow(this, e); }
 
     public Tensor pow(long e) { return Torch.pow(this, e); }
@@ -438,6 +442,8 @@ public final class Tensor {
     public Tensor square() { return Torch.square(this); }
 
     public Tensor exp() { return Torch.exp(this); }
+
+    public Tensor exp2() { return Torch.exp2(this); }
 
     public Tensor log() { return Torch.log(this); }
 

@@ -342,6 +342,12 @@ public final class Torch {
 
     public static Tensor hypot(Tensor a, Tensor b) { return call(PointwiseOps.HYPOT, a, b); }
 
+    /** {@code torch.logaddexp}: log(e^a + e^b), without overflow for large arguments. */
+    public static Tensor logaddexp(Tensor a, Tensor b) { return call(PointwiseOps.LOGADDEXP, a, b); }
+
+    /** {@code torch.logaddexp2}: log2(2^a + 2^b). */
+    public static Tensor logaddexp2(Tensor a, Tensor b) { return call(PointwiseOps.LOGADDEXP2, a, b); }
+
     public static Tensor copysign(Tensor a, Object b) { return call(PointwiseOps.COPYSIGN, a, b); }
 
     public static Tensor xlogy(Tensor a, Object b) { return call(PointwiseOps.XLOGY, a, b); }

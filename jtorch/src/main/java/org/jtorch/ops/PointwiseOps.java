@@ -53,6 +53,56 @@ public final class PointwiseOps {
         return b;
     }
 
+    /**
+     * log(e^a + e^b) as ATen's CPU kernel computes it: the larger argument plus log1p of the other's exponent, so
+     * that neither exponent overflows; equal infinities give themselves (inf - inf would be NaN).
+     */
+    static double logaddexp(double a, double b) {
+        if (Double.isInfinite(a) && a == b) return a;
+        return Math.max(a, b) + Math.log1p(Math.exp(-Math.abs(a - b)));
+    }
+
+    /**
+     * Complex log(e^a + e^b), as ATen's CPU kernel: the operand with the larger real part is factored out; a NaN
+     * in either operand gives NaN; equal infinite real parts are -inf (the smaller operand) or computed directly.
+     */
+    static void logaddexp(double ar, double ai, double br, double bi, double[] out) {
+        boolean aNan = Double.isNaN(ar) || Double.isNaN(ai), bNan = Double.isNaN(br) || Double.isNaN(bi);
+        if (aNan || bNan) {
+            out[0] = Double.NaN;
+            out[1] = Double.NaN;
+            return;
+        }
+        boolean aSmaller = ar < br;
+        double minR = aSmaller ? ar : br, minI = aSmaller ? ai : bi, maxR = aSmaller ? br : ar, maxI = aSmaller ? bi : ai;
+        if (Double.isInfinite(minR) && minR == maxR) {
+            if (minR < 0) {
+                out[0] = minR;
+                out[1] = minI;
+                return;
+            }
+            double[] e = new double[2];
+            ComplexMath.exp(minR, minI, e);
+            double sr = e[0], si = e[1];
+            ComplexMath.exp(maxR, maxI, e);
+            ComplexMath.log(sr + e[0], si + e[1], out);
+            return;
+        }
+        ComplexMath.exp(minR - maxR, minI - maxI, out);
+        double wr = out[0], wi = out[1];
+        // log1p(w) = log|1 + w| + i arg(1 + w), with |1 + w|^2 - 1 = 2 re w + |w|^2 kept exact for small w
+        out[0] = 0.5 * Math.log1p(2 * wr + wr * wr + wi * wi) + maxR;
+        out[1] = Math.atan2(wi, 1 + wr) + maxI;
+    }
+
+    private static final double INV_LN2 = 1 / Math.log(2);
+
+    /** log2(2^a + 2^b), the base-2 form of {@link #logaddexp}. */
+    static double logaddexp2(double a, double b) {
+        if (Double.isInfinite(a) && a == b) return a;
+        return Math.max(a, b) + Math.log1p(Math.pow(2, -Math.abs(a - b))) * INV_LN2;
+    }
+
     /** Python's floor division for floats, as ATen's {@code div_floor_floating}. */
     static double floorDivide(double a, double b) {
         if (b == 0) return a / b;
@@ -253,6 +303,22 @@ public final class PointwiseOps {
             REAL_FLOATS, bin(Math::hypot, null, null, null))
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> Grads.forTensorArgs(a,
                     g[0].mul((Tensor) a[0]).div(o[0]), g[0].mul((Tensor) a[1]).div(o[0])))
+            .deriveJvp(Jvps::elementwise);
+    public static final OpDef LOGADDEXP = Pointwise.binary("logaddexp(Tensor self, Tensor other) -> Tensor",
+            Promotion.DEFAULT, FLOATS, bin(PointwiseOps::logaddexp, null, PointwiseOps::logaddexp, null))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+                // d/dx log(e^x + e^y) = 1 / (1 + e^(y - x)): ATen's formula, which never divides by the output
+                Tensor x = (Tensor) a[0], y = (Tensor) a[1];
+                return Grads.forTensorArgs(a, g[0].div(Grads.conj(y.sub(x).exp().add(1.0))),
+                        g[0].div(Grads.conj(x.sub(y).exp().add(1.0))));
+            })
+            .deriveJvp(Jvps::elementwise);
+    public static final OpDef LOGADDEXP2 = Pointwise.binary("logaddexp2(Tensor self, Tensor other) -> Tensor",
+            Promotion.DEFAULT, REAL_FLOATS, bin(PointwiseOps::logaddexp2, null, null, null))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+                Tensor x = (Tensor) a[0], y = (Tensor) a[1];
+                return Grads.forTensorArgs(a, g[0].div(y.sub(x).exp2().add(1.0)), g[0].div(x.sub(y).exp2().add(1.0)));
+            })
             .deriveJvp(Jvps::elementwise);
     public static final OpDef COPYSIGN = Pointwise.binary("copysign.Tensor(Tensor self, Tensor other) -> Tensor",
             Promotion.INT_TO_FLOAT, REAL_FLOATS, bin(Math::copySign, null, null, null))
