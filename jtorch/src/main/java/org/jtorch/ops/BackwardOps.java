@@ -143,7 +143,7 @@ public final class BackwardOps {
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
                 gatherSelected(g[0], (Long) a[1], (Tensor) a[2], bool(a[4])), null})
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps.linearExcept(2));
 
     /**
      * {@code value_selecting_reduction_gather(self, dim, indices, keepdim)}: the element of each line of
@@ -164,7 +164,7 @@ public final class BackwardOps {
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
                 valueSelectingReductionBackward(g[0], (Long) a[1], (Tensor) a[2], ((Tensor) a[0]).shape(), bool(a[3])), null})
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps.linearExcept(2));
 
     // ---- as_strided -------------------------------------------------------------------------------
 

@@ -177,7 +177,7 @@ public final class IndexingOps {
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> withIndexSlots(a, indexGrad(g[0], tensor(a[0]).shapeRef(), (long[]) a[1],
                     (Tensor[]) a[2])))
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps.linearExcept(2));
 
     /**
      * {@code index_put.integer(self, dims, indices, values, accumulate)}: writes (or with {@code accumulate}
@@ -217,7 +217,7 @@ public final class IndexingOps {
                 Tensor self = accumulate ? g[0] : indexPutInteger(g[0], dims, indices, Creation.scalarTensor(Scalar.of(0L), g[0].dtype()), false);
                 return withIndexSlots(a, self, Dispatcher.call1(INDEX_INTEGER, g[0], dims, indices));
             })
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps.linearExcept(2));
 
     /**
      * The backward of {@link #INDEX_INTEGER}: the gradient added at the indexed places of zeros
@@ -455,7 +455,7 @@ public final class IndexingOps {
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {TernaryOps.where(tensor(a[1]), 0L, g[0]), null,
                 maskedScatterSourceGrad(g[0], tensor(a[1]), tensor(a[2]).shapeRef())})
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps.linearExcept(1));
 
     /**
      * The gradient of masked_scatter's source (ATen's {@code masked_scatter_backward}): the output
@@ -489,7 +489,7 @@ public final class IndexingOps {
                         new IndexOutOfBoundsException("out of range: tried to access index " + v + " on a tensor of " + size + " elements.")));
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {takeGrad(g[0], tensor(a[0]).shapeRef(), tensor(a[1])), null})
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps.linearExcept(1));
 
     /**
      * take's backward (ATen's {@code put_(index, grad, accumulate=True)} into zeros): the gradient added
