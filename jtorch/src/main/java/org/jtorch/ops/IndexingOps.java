@@ -160,11 +160,12 @@ public final class IndexingOps {
     }
 
     /**
-     * {@code index.integer(self, dims, indices)}: advanced indexing of dims {@code dims} (increasing) by the
+     * {@code _index.integer(self, dims, indices)}: advanced indexing of dims {@code dims} (increasing) by the
      * int64/int32 tensors {@code indices}, one per dim; negative indices count from the end. The explicit
      * dims list is {@code index.Tensor}'s {@code Tensor?[]} without its absent entries.
      */
-    public static final OpDef INDEX_INTEGER = OpDef.structured("index.integer(Tensor self, int[] dims, Tensor[] indices) -> Tensor",
+    public static final OpDef INDEX_INTEGER = OpDef.structured(
+            "_index.integer(Tensor self, int[] dims, Tensor[] indices) -> Tensor",
             args -> {
                 Tensor self = tensor(args[0]);
                 Advanced a = advanced(self, (long[]) args[1], (Tensor[]) args[2]);
@@ -180,12 +181,13 @@ public final class IndexingOps {
             .deriveJvp(Jvps.linearExcept(2));
 
     /**
-     * {@code index_put.integer(self, dims, indices, values, accumulate)}: writes (or with {@code accumulate}
+     * {@code _index_put.integer(self, dims, indices, values, accumulate)}: writes (or with {@code accumulate}
      * adds) {@code values}, broadcast to the result of {@link #INDEX_INTEGER}, at the indexed places.
      * Duplicate places are written in index order: the last value wins, or all of them add up.
      */
     public static final OpDef INDEX_PUT_INTEGER = OpDef.structured(
-            "index_put.integer(Tensor self, int[] dims, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor",
+            "_index_put.integer(Tensor self, int[] dims, Tensor[] indices, Tensor values, bool accumulate=False) "
+                    + "-> Tensor",
             args -> {
                 Tensor self = tensor(args[0]), values = tensor(args[3]);
                 Advanced a = advanced(self, (long[]) args[1], (Tensor[]) args[2]);
