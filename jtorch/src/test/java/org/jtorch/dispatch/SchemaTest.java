@@ -11,6 +11,7 @@ import org.jtorch.dispatch.SchemaType.Base;
 import org.jtorch.dispatch.SchemaType.BaseType;
 import org.jtorch.dispatch.SchemaType.ListType;
 import org.jtorch.dispatch.SchemaType.OptionalType;
+import org.jtorch.ops.OpDef;
 import org.junit.jupiter.api.Test;
 
 /** The schema parser on schemas from PyTorch's {@code native_functions.yaml}. */
@@ -155,6 +156,14 @@ class SchemaTest {
         assertNull(bn.returns().get(0).name());
         assertFalse(Schema.parse(PYTORCH.get(0)).returnsTuple());
         assertTrue(Schema.parse(PYTORCH.get(9)).returnsTuple());
+    }
+
+    @Test
+    void aMalformedSchemaFailsTheOpDefinition() {
+        String bad = "broken(Tensor self -> Tensor";
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> OpDef.composite(bad, args -> args[0]));
+        assertTrue(e.getMessage().startsWith("malformed schema '" + bad + "'"), e.getMessage());
     }
 
     @Test
