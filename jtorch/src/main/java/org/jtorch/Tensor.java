@@ -520,6 +520,8 @@ public final class Tensor {
     public List<Tensor> split(long splitSize, int dim) { return ShapeOps.split(this, splitSize, dim); }
     public List<Tensor> split(long[] splitSizes) { return ShapeOps.split(this, splitSizes); }
     public List<Tensor> split(long[] splitSizes, int dim) { return ShapeOps.split(this, splitSizes, dim); }
+    public List<Tensor> splitWithSizes(long[] splitSizes) { return ShapeOps.split(this, splitSizes); }
+    public List<Tensor> splitWithSizes(long[] splitSizes, int dim) { return ShapeOps.split(this, splitSizes, dim); }
     public List<Tensor> unbind() { return ShapeOps.unbind(this); }
     public List<Tensor> unbind(int dim) { return ShapeOps.unbind(this, dim); }
     public Tensor diagonal() { return ShapeOps.diagonal(this); }

@@ -564,6 +564,13 @@ public final class Torch {
     public static List<Tensor> split(Tensor self, long splitSize, int dim) { return ShapeOps.split(self, splitSize, dim); }
     public static List<Tensor> split(Tensor self, long[] splitSizes) { return ShapeOps.split(self, splitSizes); }
     public static List<Tensor> split(Tensor self, long[] splitSizes, int dim) { return ShapeOps.split(self, splitSizes, dim); }
+    /** {@code torch.split_with_sizes}: what {@link #split(Tensor, long[])} runs. */
+    public static List<Tensor> splitWithSizes(Tensor self, long[] splitSizes) {
+        return ShapeOps.split(self, splitSizes);
+    }
+    public static List<Tensor> splitWithSizes(Tensor self, long[] splitSizes, int dim) {
+        return ShapeOps.split(self, splitSizes, dim);
+    }
     public static List<Tensor> unbind(Tensor self) { return ShapeOps.unbind(self); }
     public static List<Tensor> unbind(Tensor self, int dim) { return ShapeOps.unbind(self, dim); }
     public static Tensor diagonal(Tensor self) { return ShapeOps.diagonal(self); }
@@ -887,6 +894,14 @@ public final class Torch {
     public static Tensor unique(Tensor self) { return SortOps.unique(self); }
     public static UniqueResult unique(Tensor self, boolean sorted, boolean returnInverse, boolean returnCounts) { return SortOps.unique(self, sorted, returnInverse, returnCounts); }
     public static UniqueResult unique(Tensor self, boolean sorted, boolean returnInverse, boolean returnCounts, long dim) { return SortOps.unique(self, sorted, returnInverse, returnCounts, dim); }
+    /** {@code torch.unique_dim}: {@link #unique(Tensor, boolean, boolean, boolean, long)} with dim first. */
+    public static UniqueResult uniqueDim(Tensor self, long dim) {
+        return SortOps.unique(self, true, false, false, dim);
+    }
+    public static UniqueResult uniqueDim(Tensor self, long dim, boolean sorted, boolean returnInverse,
+            boolean returnCounts) {
+        return SortOps.unique(self, sorted, returnInverse, returnCounts, dim);
+    }
     public static Tensor uniqueConsecutive(Tensor self) { return SortOps.uniqueConsecutive(self); }
     public static UniqueResult uniqueConsecutive(Tensor self, boolean returnInverse, boolean returnCounts) { return SortOps.uniqueConsecutive(self, returnInverse, returnCounts); }
     public static UniqueResult uniqueConsecutive(Tensor self, boolean returnInverse, boolean returnCounts, long dim) { return SortOps.uniqueConsecutive(self, returnInverse, returnCounts, dim); }
@@ -925,6 +940,12 @@ public final class Torch {
     public static Tensor pdist(Tensor x) { return org.jtorch.ops.DistanceOps.pdist(x); }
     /** {@code torch.pdist(x, p)}. */
     public static Tensor pdist(Tensor x, double p) { return org.jtorch.ops.DistanceOps.pdist(x, p); }
+
+    /** {@code torch.native_layer_norm(input, normalized_shape, weight, bias, eps)}: {output, mean, rstd}. */
+    public static Tensor[] nativeLayerNorm(Tensor input, long[] normalizedShape, Tensor weight, Tensor bias,
+            double eps) {
+        return org.jtorch.ops.NormOps.nativeLayerNorm(input, normalizedShape, weight, bias, eps);
+    }
 
     // ---- torch.linalg aliases in the torch namespace (matrix_exp, matrix_power)
 

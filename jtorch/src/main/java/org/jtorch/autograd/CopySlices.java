@@ -10,7 +10,7 @@ import org.jtorch.ops.BackwardOps;
  * this node as its {@code grad_fn}, and the view gets an {@code as_strided} view of it. Backward takes the
  * gradient of the whole base, runs the in-place op's node on the part the view covers, and puts the
  * gradient for the view's old value back into that part; the op's other inputs get their gradients as
- * usual. Everything is written with differentiable ops ({@code as_strided_transfer} is linear and has its
+ * usual. Everything is written with differentiable ops ({@code _as_strided_transfer} is linear and has its
  * own rule), so higher-order gradients pass through.
  */
 final class CopySlices extends Node {

@@ -4,13 +4,17 @@ import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
+import org.jtorch.dispatch.Schema;
+import org.jtorch.dispatch.SchemaValue;
 
 /**
  * Text of a recorded call as PyTorch's DebugMode prints it: the op as {@code aten::name.overload}
@@ -21,58 +25,26 @@ import org.jtorch.Tensor;
 final class CallFormat {
     private CallFormat() {}
 
-    /** A schema argument: its name, whether it follows {@code *}, and its default literal (null: none). */
-    record Param(String name, boolean kwargOnly, String defaultLiteral) {}
+    /**
+     * Which argument indices print positionally and which as keywords, as
+     * {@code parseIValuesToPyArgsKwargs} decides. Arguments beyond the schema print positionally.
+     */
+    static Layout layout(Schema schema, Object[] args) {
+        List<Schema.Argument> params = schema.arguments();
+        int n = params.size();
+        if (args.length > n) return new Layout(args.length, new int[0]);
+        int kwStart = n;
+        while (kwStart > 0 && params.get(kwStart - 1).kwargOnly()) kwStart--;
+        int posEnd = kwStart;
+        while (posEnd > 0 && isDefault(params.get(posEnd - 1), posEnd - 1, args)) posEnd--;
+        List<Integer> kw = new ArrayList<>();
+        for (int i = kwStart; i < n; i++) if (!isDefault(params.get(i), i, args)) kw.add(i);
+        return new Layout(posEnd, kw.stream().mapToInt(Integer::intValue).toArray());
+    }
 
-    /** The parts of an op schema that the log needs. */
-    record Schema(String name, List<Param> params, boolean returnsTuple) {
-        /** Parses {@code name.overload(Type arg=default, *, ...) -> returns}. */
-        static Schema parse(String schema) {
-            int open = schema.indexOf('(');
-            String head = open < 0 ? schema.trim() : schema.substring(0, open).trim();
-            if (head.endsWith(".default")) head = head.substring(0, head.length() - ".default".length());
-            String name = head.contains("::") ? head : "aten::" + head;
-            if (open < 0) return new Schema(name, List.of(), false);
-            int close = matching(schema, open);
-            List<Param> params = new ArrayList<>();
-            boolean kwargOnly = false;
-            for (String token : splitTopLevel(schema.substring(open + 1, close))) {
-                if (token.isEmpty()) continue;
-                if (token.equals("*")) {
-                    kwargOnly = true;
-                    continue;
-                }
-                int eq = indexOfTopLevel(token, '=');
-                String decl = (eq < 0 ? token : token.substring(0, eq)).trim();
-                String def = eq < 0 ? null : token.substring(eq + 1).trim();
-                params.add(new Param(decl.substring(lastTopLevelSpace(decl) + 1), kwargOnly, def));
-            }
-            int arrow = schema.indexOf("->", close);
-            boolean tuple = arrow >= 0 && schema.substring(arrow + 2).trim().startsWith("(");
-            return new Schema(name, List.copyOf(params), tuple);
-        }
-
-        /**
-         * Which argument indices print positionally and which as keywords, as
-         * {@code parseIValuesToPyArgsKwargs} decides. Arguments beyond the schema print positionally.
-         */
-        Layout layout(Object[] args) {
-            int n = params.size();
-            if (args.length > n) return new Layout(args.length, new int[0]);
-            int kwStart = n;
-            while (kwStart > 0 && params.get(kwStart - 1).kwargOnly()) kwStart--;
-            int posEnd = kwStart;
-            while (posEnd > 0 && isDefault(posEnd - 1, args)) posEnd--;
-            List<Integer> kw = new ArrayList<>();
-            for (int i = kwStart; i < n; i++) if (!isDefault(i, args)) kw.add(i);
-            return new Layout(posEnd, kw.stream().mapToInt(Integer::intValue).toArray());
-        }
-
-        private boolean isDefault(int i, Object[] args) {
-            String literal = params.get(i).defaultLiteral();
-            if (literal == null) return false;
-            return i >= args.length || equalsLiteral(args[i], literal);
-        }
+    private static boolean isDefault(Schema.Argument param, int i, Object[] args) {
+        if (!param.hasDefault()) return false;
+        return i >= args.length || equalsDefault(args[i], param.defaultValue());
     }
 
     /** Arguments {@code [0, positional)} print positionally, then {@code keywords} as {@code name=value}. */
@@ -87,7 +59,8 @@ final class CallFormat {
         }
         for (int i : layout.keywords()) {
             if (!sb.isEmpty()) sb.append(", ");
-            sb.append(schema.params().get(i).name()).append('=').append(str(i < args.length ? args[i] : null, tensorStr));
+            Object value = i < args.length ? args[i] : null;
+            sb.append(schema.arguments().get(i).name()).append('=').append(str(value, tensorStr));
         }
         return sb.toString();
     }
@@ -250,77 +223,42 @@ final class CallFormat {
     // ---- defaults ---------------------------------------------------------------------------------
 
     /** Whether an argument equals its schema default, as the dispatcher's {@code IValue} comparison decides. */
-    static boolean equalsLiteral(Object v, String literal) {
-        String lit = literal;
-        if (lit.length() >= 2 && (lit.charAt(0) == '\'' || lit.charAt(0) == '"')) lit = lit.substring(1, lit.length() - 1);
-        Double number = parseNumber(lit);
-        if (number != null) {
-            return switch (v) {
-                case Boolean b -> false;
-                case Number n -> n.doubleValue() == number;
-                case Scalar s -> s.kind() != Scalar.Kind.BOOL && s.kind() != Scalar.Kind.COMPLEX && s.doubleValue() == number;
-                default -> false;
-            };
-        }
-        return str(v, t -> "<tensor>").replace(" ", "").equals(lit.replace(" ", ""));
+    static boolean equalsDefault(Object v, SchemaValue def) {
+        return switch (def) {
+            case SchemaValue.None _ -> v == null;
+            case SchemaValue.Int i -> equalsNumber(v, i.value());
+            case SchemaValue.Float f -> equalsNumber(v, f.value());
+            case SchemaValue.ListOf l -> equalsList(v, l.elements());
+            case SchemaValue.Str s -> v != null && str(v, NO_TENSORS).equals(s.value());
+            case SchemaValue.Bool b -> v != null && str(v, NO_TENSORS).equals(b.toString());
+            case SchemaValue.Identifier id -> v != null && str(v, NO_TENSORS).equals(id.name());
+        };
     }
 
-    private static Double parseNumber(String s) {
-        if (s.isEmpty() || !(Character.isDigit(s.charAt(0)) || s.charAt(0) == '-' || s.charAt(0) == '.')) return null;
-        try {
-            return Double.parseDouble(s);
-        } catch (NumberFormatException e) {
-            return null;
-        }
+    private static final Function<Tensor, String> NO_TENSORS = t -> "<tensor>";
+
+    private static boolean equalsNumber(Object v, double number) {
+        return switch (v) {
+            case Boolean _ -> false;
+            case Number n -> n.doubleValue() == number;
+            case Scalar s -> s.kind() != Scalar.Kind.BOOL && s.kind() != Scalar.Kind.COMPLEX
+                    && s.doubleValue() == number;
+            case null, default -> false;
+        };
     }
 
-    // ---- schema text ------------------------------------------------------------------------------
-
-    private static int matching(String s, int open) {
-        int depth = 0;
-        for (int i = open; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '(' || c == '[') depth++;
-            else if ((c == ')' || c == ']') && --depth == 0) return i;
-        }
-        throw new IllegalArgumentException("unbalanced schema: " + s);
-    }
-
-    private static List<String> splitTopLevel(String s) {
-        List<String> out = new ArrayList<>();
-        int depth = 0, start = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '(' || c == '[') depth++;
-            else if (c == ')' || c == ']') depth--;
-            else if (c == ',' && depth == 0) {
-                out.add(s.substring(start, i).trim());
-                start = i + 1;
-            }
-        }
-        out.add(s.substring(start).trim());
-        return out;
-    }
-
-    private static int indexOfTopLevel(String s, char target) {
-        int depth = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '(' || c == '[') depth++;
-            else if (c == ')' || c == ']') depth--;
-            else if (c == target && depth == 0) return i;
-        }
-        return -1;
-    }
-
-    private static int lastTopLevelSpace(String s) {
-        int depth = 0, last = -1;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '(' || c == '[') depth++;
-            else if (c == ')' || c == ']') depth--;
-            else if (c == ' ' && depth == 0) last = i;
-        }
-        return last;
+    private static boolean equalsList(Object v, List<SchemaValue> expected) {
+        List<?> items = switch (v) {
+            case long[] a -> Arrays.stream(a).boxed().toList();
+            case int[] a -> Arrays.stream(a).boxed().toList();
+            case double[] a -> Arrays.stream(a).boxed().toList();
+            case boolean[] a -> IntStream.range(0, a.length).mapToObj(i -> a[i]).toList();
+            case Object[] a -> Arrays.asList(a);
+            case List<?> l -> l;
+            case null, default -> null;
+        };
+        if (items == null || items.size() != expected.size()) return false;
+        for (int i = 0; i < items.size(); i++) if (!equalsDefault(items.get(i), expected.get(i))) return false;
+        return true;
     }
 }

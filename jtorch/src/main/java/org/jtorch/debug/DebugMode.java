@@ -2,7 +2,6 @@ package org.jtorch.debug;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -14,6 +13,7 @@ import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.debug.DebugRecord.TensorInfo;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Schema;
 import org.jtorch.ops.OpDef;
 
 /**
@@ -170,7 +170,6 @@ public final class DebugMode implements AutoCloseable {
     private final Hashing ownHashing;
     private final Thread owner = Thread.currentThread();
     private final List<Call> calls = new ArrayList<>();
-    private final Map<OpDef, CallFormat.Schema> schemas = new IdentityHashMap<>();
     // Tensors do not override equals/hashCode, so this is an identity map that lets dead tensors go.
     private final Map<Tensor, Integer> ids = new WeakHashMap<>();
     private final AutoCloseable scope;
@@ -323,8 +322,8 @@ public final class DebugMode implements AutoCloseable {
     // ---- the interpreter ----------------------------------------------------------------------------
 
     private Object process(OpDef op, Object[] args, Dispatcher.Next next) {
-        CallFormat.Schema schema = schemas.computeIfAbsent(op, o -> CallFormat.Schema.parse(o.schema()));
-        CallFormat.Layout layout = schema.layout(args);
+        Schema schema = op.schema();
+        CallFormat.Layout layout = CallFormat.layout(schema, args);
         Hashing hashing = HASH_REGION.get() != null ? HASH_REGION.get() : ownHashing;
         HashFn inputFn = hashing != null && hashing.inputs() ? hashing.fn() : null;
         String argText = CallFormat.args(schema, layout, args, this::tensorName);
@@ -332,7 +331,7 @@ public final class DebugMode implements AutoCloseable {
         boolean[] anyHash = {false};
         String[] inputHashes = new String[args.length];
         for (int i = 0; i < args.length; i++) inputHashes[i] = hashTree(args[i], inputs, inputFn, false, anyHash);
-        Call call = new Call(calls.size(), depth + 1, schema.name(), argText, inputs);
+        Call call = new Call(calls.size(), depth + 1, schema.qualifiedName(), argText, inputs);
         calls.add(call);
         Object result;
         depth++;
@@ -355,7 +354,7 @@ public final class DebugMode implements AutoCloseable {
     }
 
     /** {@code ((positional hashes), {'keyword': hash})}, the shape of PyTorch's {@code input_hash}. */
-    private static String inputTree(CallFormat.Schema schema, CallFormat.Layout layout, String[] hashes) {
+    private static String inputTree(Schema schema, CallFormat.Layout layout, String[] hashes) {
         StringBuilder sb = new StringBuilder("((");
         for (int i = 0; i < layout.positional(); i++) {
             if (i > 0) sb.append(", ");
@@ -366,7 +365,8 @@ public final class DebugMode implements AutoCloseable {
         int[] kw = layout.keywords();
         for (int j = 0; j < kw.length; j++) {
             if (j > 0) sb.append(", ");
-            sb.append('\'').append(schema.params().get(kw[j]).name()).append("': ").append(kw[j] < hashes.length ? hashes[kw[j]] : "None");
+            String hash = kw[j] < hashes.length ? hashes[kw[j]] : "None";
+            sb.append('\'').append(schema.arguments().get(kw[j]).name()).append("': ").append(hash);
         }
         return sb.append("})").toString();
     }

@@ -63,11 +63,7 @@ final class BatchRules {
     static boolean hasRule(OpDef op) { return RULES.containsKey(op); }
 
     /** {@code name.overload}, as in PyTorch's {@code aten::} names. */
-    static String key(OpDef op) {
-        String s = op.schema();
-        int p = s.indexOf('(');
-        return p < 0 ? s : s.substring(0, p);
-    }
+    static String key(OpDef op) { return op.schema().operatorName(); }
 
     /** The op families whose ops vmap knows (every public static final OpDef field). */
     static final List<Class<?>> FAMILIES = List.of(ArrangeOps.class, BackwardOps.class, ClampOps.class, ComplexOps.class,
@@ -106,8 +102,7 @@ final class BatchRules {
         List<String> out = new ArrayList<>();
         for (OpDef op : allOps()) {
             if (RULES.containsKey(op) || op.compositeFn() != null || op.has(OpDef.Flag.RANDOM)) continue;
-            if (!op.schema().contains("Tensor")) continue;
-            if (op.schema().substring(0, op.schema().indexOf("->")).indexOf("Tensor") < 0) continue;
+            if (op.schema().arguments().stream().noneMatch(a -> a.type().holdsTensors())) continue;
             out.add(key(op));
         }
         out.sort(null);

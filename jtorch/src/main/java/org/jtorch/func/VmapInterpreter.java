@@ -210,7 +210,7 @@ final class VmapInterpreter implements Dispatcher.Mode, Levels.Layer {
     }
 
     static void warnFallback(OpDef op) {
-        if (!VmapSettings.fallbackWarningEnabled() || !WARNED.add(op.schema())) return;
+        if (!VmapSettings.fallbackWarningEnabled() || !WARNED.add(op.schema().qualifiedName())) return;
         Warnings.warn(Warnings.Category.USER_WARNING, "There is a performance drop because we have not yet implemented the "
                 + "batching rule for aten::" + BatchRules.key(op) + ". Please file us an issue on GitHub so that we can "
                 + "prioritize its implementation.");

@@ -178,7 +178,7 @@ public final class ArrangeOps {
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {repeatInterleaveGrad(g[0], (Tensor) a[0], (Tensor) a[1], lng(a[2]), lng(a[3])),
                 null})
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps.linearExcept(1));
 
     /**
      * The backward of {@link #REPEAT_INTERLEAVE_ALONG}: the gradient of every copy summed back into the

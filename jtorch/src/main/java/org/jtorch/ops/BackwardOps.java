@@ -143,16 +143,16 @@ public final class BackwardOps {
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
                 gatherSelected(g[0], (Long) a[1], (Tensor) a[2], bool(a[4])), null})
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps.linearExcept(2));
 
     /**
-     * {@code value_selecting_reduction_gather(self, dim, indices, keepdim)}: the element of each line of
+     * {@code _value_selecting_reduction_gather(self, dim, indices, keepdim)}: the element of each line of
      * {@code dim} at its index (ATen's {@code gather} with one index per line), the adjoint of
      * {@link #VALUE_SELECTING_REDUCTION_BACKWARD}.
      */
     public static final OpDef VALUE_SELECTING_REDUCTION_GATHER = OpDef.structured(
-            "value_selecting_reduction_gather(Tensor self, int dim, Tensor indices, bool keepdim) -> Tensor", args -> {
-                String op = "value_selecting_reduction_gather";
+            "_value_selecting_reduction_gather(Tensor self, int dim, Tensor indices, bool keepdim) -> Tensor", args -> {
+                String op = "_value_selecting_reduction_gather";
                 Tensor self = (Tensor) args[0];
                 long[] r = reduced(self.shapeRef(), Shapes.wrapDim((Long) args[1], self.dim()), bool(args[3]));
                 checkIndices(op, (Tensor) args[2], r);
@@ -164,28 +164,29 @@ public final class BackwardOps {
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
                 valueSelectingReductionBackward(g[0], (Long) a[1], (Tensor) a[2], ((Tensor) a[0]).shape(), bool(a[3])), null})
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps.linearExcept(2));
 
     // ---- as_strided -------------------------------------------------------------------------------
 
     /**
-     * {@code as_strided_transfer(src, src_size, src_stride, src_offset, size, stride, storage_offset)}: sums
+     * {@code _as_strided_transfer(src, src_size, src_stride, src_offset, size, stride, storage_offset)}: sums
      * each element of {@code src} into the storage position the source geometry gives it, then reads the
      * positions of the destination geometry (positions no source element reached read 0). With the
      * output's geometry as source and the input's as destination this is {@code as_strided}'s backward
      * (overlapping outputs sum); it is linear and its adjoint is the same op with the geometries swapped.
      */
     public static final OpDef AS_STRIDED_TRANSFER = OpDef.structured(
-            "as_strided_transfer(Tensor src, SymInt[] src_size, SymInt[] src_stride, SymInt src_offset, SymInt[] size, "
-                    + "SymInt[] stride, SymInt storage_offset) -> Tensor", args -> {
+            "_as_strided_transfer(Tensor src, SymInt[] src_size, SymInt[] src_stride, SymInt src_offset, "
+                    + "SymInt[] size, SymInt[] stride, SymInt storage_offset) -> Tensor", args -> {
                 Tensor src = (Tensor) args[0];
                 long[] srcSize = (long[]) args[1], size = (long[]) args[4];
                 if (!java.util.Arrays.equals(src.shapeRef(), srcSize) || srcSize.length != ((long[]) args[2]).length
                         || size.length != ((long[]) args[5]).length) {
-                    throw new TorchException("as_strided_transfer: src of shape " + Shapes.str(src.shapeRef())
+                    throw new TorchException("_as_strided_transfer: src of shape " + Shapes.str(src.shapeRef())
                             + " does not match its geometry " + Shapes.str(srcSize) + " / " + Shapes.str((long[]) args[2]));
                 }
-                return Spec.of(Shapes.checkSizes("as_strided_transfer", size.clone()), src.dtype(), src.device(), null);
+                long[] sizes = Shapes.checkSizes("_as_strided_transfer", size.clone());
+                return Spec.of(sizes, src.dtype(), src.device(), null);
             },
             (args, outs, spec) -> transfer((Tensor) args[0], (long[]) args[1], (long[]) args[2], (Long) args[3], outs[0], (long[]) args[4],
                     (long[]) args[5], (Long) args[6]))
@@ -258,12 +259,12 @@ public final class BackwardOps {
         return Dispatcher.call1(VALUE_SELECTING_REDUCTION_BACKWARD, grad, dim, indices, sizes, keepdim);
     }
 
-    /** {@code value_selecting_reduction_gather(self, dim, indices, keepdim)}. */
+    /** {@code _value_selecting_reduction_gather(self, dim, indices, keepdim)}. */
     public static Tensor gatherSelected(Tensor self, long dim, Tensor indices, boolean keepdim) {
         return Dispatcher.call1(VALUE_SELECTING_REDUCTION_GATHER, self, dim, indices, keepdim);
     }
 
-    /** {@code as_strided_transfer(src, src_size, src_stride, src_offset, size, stride, storage_offset)}. */
+    /** {@code _as_strided_transfer(src, src_size, src_stride, src_offset, size, stride, storage_offset)}. */
     public static Tensor asStridedTransfer(Tensor src, long[] srcSize, long[] srcStride, long srcOffset, long[] size, long[] stride,
                                            long storageOffset) {
         return Dispatcher.call1(AS_STRIDED_TRANSFER, src, srcSize, srcStride, srcOffset, size, stride, storageOffset);

@@ -160,11 +160,12 @@ public final class IndexingOps {
     }
 
     /**
-     * {@code index.integer(self, dims, indices)}: advanced indexing of dims {@code dims} (increasing) by the
+     * {@code _index.integer(self, dims, indices)}: advanced indexing of dims {@code dims} (increasing) by the
      * int64/int32 tensors {@code indices}, one per dim; negative indices count from the end. The explicit
      * dims list is {@code index.Tensor}'s {@code Tensor?[]} without its absent entries.
      */
-    public static final OpDef INDEX_INTEGER = OpDef.structured("index.integer(Tensor self, int[] dims, Tensor[] indices) -> Tensor",
+    public static final OpDef INDEX_INTEGER = OpDef.structured(
+            "_index.integer(Tensor self, int[] dims, Tensor[] indices) -> Tensor",
             args -> {
                 Tensor self = tensor(args[0]);
                 Advanced a = advanced(self, (long[]) args[1], (Tensor[]) args[2]);
@@ -177,15 +178,16 @@ public final class IndexingOps {
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> withIndexSlots(a, indexGrad(g[0], tensor(a[0]).shapeRef(), (long[]) a[1],
                     (Tensor[]) a[2])))
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps.linearExcept(2));
 
     /**
-     * {@code index_put.integer(self, dims, indices, values, accumulate)}: writes (or with {@code accumulate}
+     * {@code _index_put.integer(self, dims, indices, values, accumulate)}: writes (or with {@code accumulate}
      * adds) {@code values}, broadcast to the result of {@link #INDEX_INTEGER}, at the indexed places.
      * Duplicate places are written in index order: the last value wins, or all of them add up.
      */
     public static final OpDef INDEX_PUT_INTEGER = OpDef.structured(
-            "index_put.integer(Tensor self, int[] dims, Tensor[] indices, Tensor values, bool accumulate=False) -> Tensor",
+            "_index_put.integer(Tensor self, int[] dims, Tensor[] indices, Tensor values, bool accumulate=False) "
+                    + "-> Tensor",
             args -> {
                 Tensor self = tensor(args[0]), values = tensor(args[3]);
                 Advanced a = advanced(self, (long[]) args[1], (Tensor[]) args[2]);
@@ -217,7 +219,7 @@ public final class IndexingOps {
                 Tensor self = accumulate ? g[0] : indexPutInteger(g[0], dims, indices, Creation.scalarTensor(Scalar.of(0L), g[0].dtype()), false);
                 return withIndexSlots(a, self, Dispatcher.call1(INDEX_INTEGER, g[0], dims, indices));
             })
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps.linearExcept(2));
 
     /**
      * The backward of {@link #INDEX_INTEGER}: the gradient added at the indexed places of zeros
@@ -455,7 +457,7 @@ public final class IndexingOps {
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {TernaryOps.where(tensor(a[1]), 0L, g[0]), null,
                 maskedScatterSourceGrad(g[0], tensor(a[1]), tensor(a[2]).shapeRef())})
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps.linearExcept(1));
 
     /**
      * The gradient of masked_scatter's source (ATen's {@code masked_scatter_backward}): the output
@@ -489,7 +491,7 @@ public final class IndexingOps {
                         new IndexOutOfBoundsException("out of range: tried to access index " + v + " on a tensor of " + size + " elements.")));
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {takeGrad(g[0], tensor(a[0]).shapeRef(), tensor(a[1])), null})
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps.linearExcept(1));
 
     /**
      * take's backward (ATen's {@code put_(index, grad, accumulate=True)} into zeros): the gradient added

@@ -1,9 +1,12 @@
 package org.jtorch.ops;
 
+import java.util.List;
+import java.util.function.Function;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Schema;
 
 /**
  * Building blocks for forward-mode (JVP) rules, PyTorch's {@code derivatives.yaml} {@code result:}
@@ -15,13 +18,24 @@ public final class Jvps {
     private Jvps() {}
 
     /**
-     * {@code auto_linear}: for an op linear in its data arguments (views, shape ops, joins, sums, gathers,
-     * scatters), the tangent is the op applied to the tangents. Data inputs without a tangent, integer data
-     * inputs (a promoted {@code cat}) and wrapped scalars in tensor positions ({@code where(c, 1.5, x)})
-     * contribute zeros; index, mask and condition arguments (by their schema names) keep their values.
+     * {@code auto_linear}: for an op linear in its tensor arguments (views, shape ops, joins, sums), the
+     * tangent is the op applied to the tangents. Tensor arguments without a tangent, integer ones (a promoted
+     * {@code cat}) and wrapped scalars in tensor positions contribute zeros. For an op that also takes
+     * tensors it is not differentiable in (indices, masks, conditions), use {@link #linearExcept}.
      */
-    public static OpDef.Jvp linear(OpDef op) {
-        boolean[] data = dataArguments(op.schema());
+    public static OpDef.Jvp linear(OpDef op) { return linear(op, new int[0]); }
+
+    /**
+     * {@code auto_linear} for an op linear in its tensor arguments except those at {@code constantArgs}
+     * (schema positions of indices, masks, conditions: {@code non_differentiable} in PyTorch's
+     * {@code derivatives.yaml}), which keep their values. Use as {@code deriveJvp(Jvps.linearExcept(2))}.
+     */
+    public static Function<OpDef, OpDef.Jvp> linearExcept(int... constantArgs) {
+        return op -> linear(op, constantArgs);
+    }
+
+    private static OpDef.Jvp linear(OpDef op, int[] constantArgs) {
+        boolean[] data = dataArguments(op.schema(), constantArgs);
         return (a, o, t) -> {
             Object[] args = a.clone();
             int k = 0;
@@ -45,28 +59,18 @@ public final class Jvps {
         };
     }
 
-    private static final java.util.Set<String> NOT_DATA = java.util.Set.of("index", "indices", "mask", "condition", "repeats");
-
-    /** Per schema argument: whether it is a tensor that carries data (not an index, mask or condition). */
-    private static boolean[] dataArguments(String schema) {
-        String params = schema.substring(schema.indexOf('(') + 1, schema.lastIndexOf(") ->"));
-        java.util.List<Boolean> data = new java.util.ArrayList<>();
-        for (String p : params.split(",")) {
-            String q = p.trim();
-            if (q.equals("*") || q.isEmpty()) continue;
-            int eq = q.indexOf('=');
-            if (eq >= 0) q = q.substring(0, eq).trim();
-            int sp = q.lastIndexOf(' ');
-            if (sp < 0) {
-                data.add(false);
-                continue;
+    /** Per schema argument: whether it holds tensors the op is linear in (a tensor type, not a constant). */
+    private static boolean[] dataArguments(Schema schema, int[] constantArgs) {
+        List<Schema.Argument> params = schema.arguments();
+        boolean[] data = new boolean[params.size()];
+        for (int i = 0; i < data.length; i++) data[i] = params.get(i).type().holdsTensors();
+        for (int c : constantArgs) {
+            if (c < 0 || c >= data.length || !data[c]) {
+                throw new IllegalArgumentException(schema.qualifiedName() + ": argument " + c + " is not a tensor");
             }
-            String type = q.substring(0, sp), name = q.substring(sp + 1);
-            data.add(type.startsWith("Tensor") && !NOT_DATA.contains(name));
+            data[c] = false;
         }
-        boolean[] r = new boolean[data.size()];
-        for (int i = 0; i < r.length; i++) r[i] = data.get(i);
-        return r;
+        return data;
     }
 
     /**

@@ -3,6 +3,7 @@ package org.jtorch.ops;
 import java.util.EnumSet;
 import java.util.Set;
 import org.jtorch.Tensor;
+import org.jtorch.dispatch.Schema;
 
 /**
  * The one definition of an op: its schema, its meta rule, its kernels and the slots for the rules
@@ -83,8 +84,7 @@ public final class OpDef {
         Object apply(Object[] args, int[] batchDims);
     }
 
-    private final String schema;
-    private final String name;
+    private final Schema schema;
     private final Meta meta;
     private final Kernel kernel;
     private final ViewFn view;
@@ -96,12 +96,8 @@ public final class OpDef {
     private volatile Jvp jvp;
     private volatile BatchRule batchRule;
 
-    private OpDef(String schema, Meta meta, Kernel kernel, ViewFn view, Composite composite, Set<Flag> flags) {
+    private OpDef(Schema schema, Meta meta, Kernel kernel, ViewFn view, Composite composite, Set<Flag> flags) {
         this.schema = schema;
-        int paren = schema.indexOf('(');
-        String full = paren < 0 ? schema : schema.substring(0, paren);
-        int dot = full.indexOf('.');
-        this.name = dot < 0 ? full : full.substring(0, dot);
         this.meta = meta;
         this.kernel = kernel;
         this.view = view;
@@ -109,16 +105,25 @@ public final class OpDef {
         this.flags = flags;
     }
 
+    /**
+     * A structured op. The schema string is parsed here, once; a malformed one fails the definition (and so
+     * the class that holds it) with an exception naming the schema.
+     */
     public static OpDef structured(String schema, Meta meta, Kernel kernel, Flag... flags) {
+        return structured(Schema.parse(schema), meta, kernel, flags);
+    }
+
+    /** A structured op of an already parsed schema (an op derived from another one's definition). */
+    public static OpDef structured(Schema schema, Meta meta, Kernel kernel, Flag... flags) {
         return new OpDef(schema, meta, kernel, null, null, flagSet(flags));
     }
 
     public static OpDef view(String schema, ViewFn view) {
-        return new OpDef(schema, null, null, view, null, flagSet(new Flag[] {Flag.VIEW}));
+        return new OpDef(Schema.parse(schema), null, null, view, null, flagSet(new Flag[] {Flag.VIEW}));
     }
 
     public static OpDef composite(String schema, Composite composite, Flag... flags) {
-        return new OpDef(schema, null, null, null, composite, flagSet(flags));
+        return new OpDef(Schema.parse(schema), null, null, null, composite, flagSet(flags));
     }
 
     private static Set<Flag> flagSet(Flag[] flags) {
@@ -127,11 +132,11 @@ public final class OpDef {
         return s;
     }
 
-    /** PyTorch's schema string, e.g. {@code add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor}. */
-    public String schema() { return schema; }
+    /** The typed schema, e.g. of {@code add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor}. */
+    public Schema schema() { return schema; }
 
     /** Op name without overload, e.g. {@code add}. Errors and traces use it. */
-    public String name() { return name; }
+    public String name() { return schema.name(); }
 
     public Meta meta() { return meta; }
 
@@ -187,5 +192,5 @@ public final class OpDef {
     public OpDef defineBatchRule(BatchRule rule) { this.batchRule = rule; return this; }
 
     @Override
-    public String toString() { return "aten::" + schema; }
+    public String toString() { return schema.toString(); }
 }

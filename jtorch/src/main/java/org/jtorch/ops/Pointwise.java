@@ -10,6 +10,7 @@ import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
+import org.jtorch.dispatch.Schema;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.Fns;
 import org.jtorch.kernels.cpu.PointwiseLoops;
@@ -74,7 +75,8 @@ public final class Pointwise {
     /** Builder of a unary op whose formula may depend on extra (scalar) arguments. */
     public static OpDef unary(String schema, Promotion p, Set<Category> supported, boolean ordered,
                               Function<Object[], Fns.Unary> fn) {
-        String name = nameOf(schema);
+        Schema parsed = Schema.parse(schema);
+        String name = parsed.name();
         OpDef.Meta meta = args -> {
             Tensor x = (Tensor) args[0];
             DType compute = computeDtype(name, x.dtype(), p, supported, ordered);
@@ -82,7 +84,7 @@ public final class Pointwise {
         };
         OpDef.Kernel kernel = (args, outs, spec) ->
                 PointwiseLoops.unary(fn.apply(args), ((Plan) spec.plan()).compute(), outs[0], (Tensor) args[0]);
-        return OpDef.structured(schema, meta, kernel);
+        return OpDef.structured(parsed, meta, kernel);
     }
 
     public static OpDef unary(String schema, Promotion p, Set<Category> supported, Fns.Unary fn) {
@@ -92,7 +94,8 @@ public final class Pointwise {
     /** A binary op: args are (Tensor self, Tensor-or-Scalar other, extra...). */
     public static OpDef binary(String schema, Promotion p, Set<Category> supported, boolean ordered,
                                Function<Object[], Fns.Binary> fn) {
-        String name = nameOf(schema);
+        Schema parsed = Schema.parse(schema);
+        String name = parsed.name();
         OpDef.Meta meta = args -> {
             Tensor a = (Tensor) args[0];
             Object b = args[1];
@@ -106,7 +109,7 @@ public final class Pointwise {
             DType compute = ((Plan) spec.plan()).compute();
             PointwiseLoops.binary(fn.apply(args), compute, outs[0], (Tensor) args[0], operand(args[1], compute));
         };
-        return OpDef.structured(schema, meta, kernel);
+        return OpDef.structured(parsed, meta, kernel);
     }
 
     public static OpDef binary(String schema, Promotion p, Set<Category> supported, Fns.Binary fn) {
@@ -115,7 +118,8 @@ public final class Pointwise {
 
     /** A ternary op over three broadcast operands (tensors or scalars). */
     public static OpDef ternary(String schema, Promotion p, Set<Category> supported, Function<Object[], Fns.Ternary> fn) {
-        String name = nameOf(schema);
+        Schema parsed = Schema.parse(schema);
+        String name = parsed.name();
         OpDef.Meta meta = args -> {
             TypePromotion.State st = new TypePromotion.State();
             long[] shape = Shapes.SCALAR;
@@ -131,7 +135,7 @@ public final class Pointwise {
             PointwiseLoops.ternary(fn.apply(args), compute, outs[0], operand(args[0], compute), operand(args[1], compute),
                     operand(args[2], compute));
         };
-        return OpDef.structured(schema, meta, kernel);
+        return OpDef.structured(parsed, meta, kernel);
     }
 
     /** An op-specific input check, run by the meta rule before the generic dtype rules, with PyTorch's own wording. */
@@ -163,12 +167,5 @@ public final class Pointwise {
         if (d == DType.COMPLEX32 || d == DType.BCOMPLEX32) return DType.COMPLEX64;
         if (d.isReducedPrecision()) return DType.FLOAT32;
         return d;
-    }
-
-    static String nameOf(String schema) {
-        int paren = schema.indexOf('(');
-        String full = paren < 0 ? schema : schema.substring(0, paren);
-        int dot = full.indexOf('.');
-        return dot < 0 ? full : full.substring(0, dot);
     }
 }

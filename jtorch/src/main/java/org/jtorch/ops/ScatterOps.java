@@ -96,7 +96,7 @@ public final class ScatterOps {
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
                 scatterAdd(zeros(tensor(a[0]).shapeRef(), g[0]), dim(a), tensor(a[2]), g[0]), null})
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps.linearExcept(2));
 
     // ---- scatter family -----------------------------------------------------------------------------
 
@@ -159,7 +159,7 @@ public final class ScatterOps {
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {scatter(g[0], dim(a), tensor(a[2]), 0L), null,
                 srcGrad(gather(g[0], dim(a), tensor(a[2])), tensor(a[3]))})
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps.linearExcept(2));
 
     /** {@code scatter(self, dim, index, value)}: writes one value at every indexed place. */
     public static final OpDef SCATTER_VALUE = OpDef.structured("scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
@@ -185,7 +185,7 @@ public final class ScatterOps {
                 scatterInto(outs[0], (Integer) spec.plan(), tensor(args[2]), atLeast1d(tensor(args[3])), Reduce.ADD);
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0], null, srcGrad(gather(g[0], dim(a), tensor(a[2])), tensor(a[3]))})
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps.linearExcept(2));
 
     /** The reductions of {@code scatter_reduce}, by PyTorch's names. */
     private enum ScatterReduction {
@@ -324,7 +324,7 @@ public final class ScatterOps {
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
                 indexAdd(zeros(tensor(a[0]).shapeRef(), g[0]), dim(a), tensor(a[2]), g[0]), null})
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps.linearExcept(2));
 
     // ---- index_add / index_copy / index_fill ----------------------------------------------------------
 
@@ -412,7 +412,7 @@ public final class ScatterOps {
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0], null,
                 Grads.scaled(indexSelect(g[0], dim(a), tensor(a[2])), a[4])})
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps.linearExcept(2));
 
     private static void indexCopyChecks(Tensor self, int dim, Tensor index, Tensor source) {
         if (index.dim() >= 2) throw new IndexOutOfBoundsException("index_copy_(): Index should have dimension 1 or 0 (got " + index.dim() + ")");
@@ -466,7 +466,7 @@ public final class ScatterOps {
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {indexFill(g[0], dim(a), tensor(a[2]), 0L), null,
                 indexSelect(g[0], dim(a), tensor(a[2]))})
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps.linearExcept(2));
 
     private static Spec indexFillMeta(Object[] args) {
         Tensor self = tensor(args[0]), index = tensor(args[2]);
@@ -509,7 +509,7 @@ public final class ScatterOps {
             "index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor", ScatterOps::indexFillMeta, INDEX_FILL_KERNEL)
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {indexFill(g[0], dim(a), tensor(a[2]), 0L), null,
                 indexFillValueGrad(g[0], dim(a), tensor(a[2]))})
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps.linearExcept(2));
 
     /**
      * The gradient of index_fill's 0-d value: the sum of the gradient over the filled slices, each slice

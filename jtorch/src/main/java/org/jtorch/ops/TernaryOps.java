@@ -90,7 +90,7 @@ public final class TernaryOps {
                         Pointwise.operand(args[2], compute));
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> Grads.forTensorArgs(a, null, TernaryOps.where((Tensor) a[0], g[0], 0L), TernaryOps.where((Tensor) a[0], 0L, g[0])))
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps.linearExcept(0));
 
     // ---- lerp -------------------------------------------------------------------------------------------
 
@@ -312,7 +312,7 @@ public final class TernaryOps {
             "masked_fill.Tensor(Tensor self, Tensor mask, Tensor value) -> Tensor", TernaryOps::maskedFillMeta, MASKED_FILL_KERNEL)
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {Grads.zeroWhere((Tensor) a[1], g[0]), null,
                 where((Tensor) a[1], g[0], 0L)})
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps.linearExcept(1));
 
     // ---- entry points -------------------------------------------------------------------------------------
 

@@ -27,7 +27,9 @@ class JvpCoverageTest {
             for (Field f : family.getFields()) {
                 if (!Modifier.isStatic(f.getModifiers()) || f.getType() != OpDef.class) continue;
                 OpDef op = (OpDef) f.get(null);
-                if (op.compositeFn() == null && op.isDifferentiable() && op.vjp() != null) ops.put(op.schema().split("\\(")[0], op);
+                if (op.compositeFn() == null && op.isDifferentiable() && op.vjp() != null) {
+                    ops.put(op.schema().operatorName(), op);
+                }
             }
         }
         return ops;

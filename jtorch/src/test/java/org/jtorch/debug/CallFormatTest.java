@@ -11,14 +11,16 @@ import org.jtorch.RoundingMode;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
+import org.jtorch.dispatch.Schema;
+import org.jtorch.dispatch.SchemaValue;
 import org.junit.jupiter.api.Test;
 
 class CallFormatTest {
     private static final Tensor T = Torch.ones(2);
 
     private static String call(String schema, Object... args) {
-        CallFormat.Schema s = CallFormat.Schema.parse(schema);
-        return s.name() + "(" + CallFormat.args(s, s.layout(args), args, t -> "T") + ")";
+        Schema s = Schema.parse(schema);
+        return s.qualifiedName() + "(" + CallFormat.args(s, CallFormat.layout(s, args), args, t -> "T") + ")";
     }
 
     @Test
@@ -63,22 +65,6 @@ class CallFormatTest {
     }
 
     @Test
-    void schemaParsing() {
-        CallFormat.Schema add = CallFormat.Schema.parse("add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor");
-        assertEquals("aten::add.Tensor", add.name());
-        assertEquals(List.of(new CallFormat.Param("self", false, null), new CallFormat.Param("other", false, null),
-                new CallFormat.Param("alpha", true, "1")), add.params());
-        assertFalse(add.returnsTuple());
-        CallFormat.Schema split = CallFormat.Schema.parse("split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]");
-        assertEquals(List.of("self", "split_size", "dim"), split.params().stream().map(CallFormat.Param::name).toList());
-        assertFalse(split.returnsTuple());
-        assertTrue(CallFormat.Schema.parse("max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)")
-                .returnsTuple());
-        assertEquals("mylib::noisy", CallFormat.Schema.parse("mylib::noisy.default(Tensor x) -> Tensor").name());
-        assertEquals("aten::mm", CallFormat.Schema.parse("mm(Tensor self, Tensor mat2) -> Tensor").name());
-    }
-
-    @Test
     void argumentsAsTheDispatcherPassesThemToAMode() {
         String add = "add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor";
         assertEquals("aten::add.Tensor(T, T)", call(add, T, T));
@@ -100,16 +86,17 @@ class CallFormatTest {
     }
 
     @Test
-    void defaultLiterals() {
-        assertTrue(CallFormat.equalsLiteral(false, "False"));
-        assertFalse(CallFormat.equalsLiteral(true, "False"));
-        assertTrue(CallFormat.equalsLiteral(null, "None"));
-        assertTrue(CallFormat.equalsLiteral(10.0, "10.0"));
-        assertTrue(CallFormat.equalsLiteral(-1, "-1"));
-        assertFalse(CallFormat.equalsLiteral(true, "1"));
-        assertTrue(CallFormat.equalsLiteral(new int[0], "[]"));
-        assertTrue(CallFormat.equalsLiteral(new long[] {0, 1}, "[0,1]"));
-        assertFalse(CallFormat.equalsLiteral(new long[] {1, 0}, "[0,1]"));
-        assertTrue(CallFormat.equalsLiteral(RoundingMode.NONE, "\"none\""));
+    void defaults() {
+        assertTrue(CallFormat.equalsDefault(false, new SchemaValue.Bool(false)));
+        assertFalse(CallFormat.equalsDefault(true, new SchemaValue.Bool(false)));
+        assertTrue(CallFormat.equalsDefault(null, SchemaValue.NONE));
+        assertTrue(CallFormat.equalsDefault(10.0, new SchemaValue.Float(10.0)));
+        assertTrue(CallFormat.equalsDefault(-1, new SchemaValue.Int(-1)));
+        assertFalse(CallFormat.equalsDefault(true, new SchemaValue.Int(1)));
+        assertTrue(CallFormat.equalsDefault(new int[0], new SchemaValue.ListOf(List.of())));
+        SchemaValue zeroOne = new SchemaValue.ListOf(List.of(new SchemaValue.Int(0), new SchemaValue.Int(1)));
+        assertTrue(CallFormat.equalsDefault(new long[] {0, 1}, zeroOne));
+        assertFalse(CallFormat.equalsDefault(new long[] {1, 0}, zeroOne));
+        assertTrue(CallFormat.equalsDefault(RoundingMode.NONE, new SchemaValue.Str("none")));
     }
 }

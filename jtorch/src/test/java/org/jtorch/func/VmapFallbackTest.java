@@ -17,17 +17,20 @@ class VmapFallbackTest {
      * mode). This list may only shrink: an op added to the table needs a rule, or an entry here with a reason.
      */
     private static final List<String> FALLBACK = List.of(
-            "_adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward", // pooling and convolution: the vmapped dim would have
+            "_adaptive_avg_pool2d", "_adaptive_avg_pool2d_backward", // (as the pools below)
+            "_as_strided_transfer", // addresses storage directly
             "_cdist_forward", "_euclidean_dist", // distances: two batched operands with broadcast batch dims
+            "_index_put.integer", // advanced indexing (a batched index moves result dims)
             "_linalg_lstsq_solve", // two operands, rank-dependent outputs
             "_pdist_forward", // 2-d input only
             "_scatter_reduce_prod_src_grad", // backward helper of scatter_reduce("prod")
             "_to_device", // device copy: its meta rule refuses the meta inputs a rule's shape check uses
-            "as_strided", "as_strided_transfer", // address storage directly
-            "avg_pool2d", "avg_pool2d_backward", // to fold into N (or C) with a reshape per call: not written yet
-            "convolution", "convolution_backward_input", "convolution_backward_weight", // (as the pools)
+            "as_strided", // addresses storage directly
+            // pooling and convolution: the vmapped dim would have to fold into N (or C) with a reshape per call:
+            // not written yet
+            "avg_pool2d", "avg_pool2d_backward",
+            "convolution", "convolution_backward_input", "convolution_backward_weight",
             "histc", // one histogram per example
-            "index_put.integer", // advanced indexing (a batched index moves result dims)
             "linalg_householder_product", "linalg_lu_solve", "linalg_solve_triangular", // two operands to broadcast
             "masked_scatter", // consumes source elements in mask order, per example
             "max_pool2d_with_indices", "max_pool2d_with_indices_backward", // (as the other pools)

@@ -123,7 +123,7 @@ public final class OpDb {
     }
 
     /** The op's name with its overload ({@code clamp.Tensor}), unique across the table. */
-    public static String key(OpDef op) { return op.schema().substring(0, op.schema().indexOf('(')); }
+    public static String key(OpDef op) { return op.schema().operatorName(); }
 
     // ---- known bugs (each excludes the samples that reproduce it) -------------------------------------------
 

@@ -4,6 +4,7 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.List;
+import org.jtorch.dispatch.Schema;
 import org.jtorch.ops.OpDef;
 import org.jtorch.ops.PointwiseOps;
 
@@ -28,14 +29,10 @@ public final class PointwiseTable {
         return ops;
     }
 
-    /** Tensor inputs before the keyword marker, from the PyTorch schema. */
+    /** Positional arguments of type {@code Tensor} (not optional, not a list), from the typed schema. */
     public static int tensorArgs(OpDef op) {
-        String schema = op.schema();
-        String params = schema.substring(schema.indexOf('(') + 1, schema.indexOf(')'));
-        int star = params.indexOf('*');
-        if (star >= 0) params = params.substring(0, star);
         int n = 0;
-        for (String p : params.split(",")) if (p.trim().startsWith("Tensor ")) n++;
+        for (Schema.Argument a : op.schema().positional()) if (a.type().isTensor()) n++;
         return n;
     }
 
