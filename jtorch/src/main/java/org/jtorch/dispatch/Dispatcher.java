@@ -15,17 +15,17 @@ import org.jtorch.ops.Spec;
 import org.jtorch.ops.TypePromotion;
 
 /**
- * The one entry point through which every op runs: modes (innermost last) → composite expansion →
- * view geometry or meta rule → allocation on the inputs' device → the kernel of that device (the op's CPU
+ * The one entry point through which every op runs: the interpreters in effect in this thread's
+ * {@link DispatchState} (innermost first) → composite expansion → view geometry or meta rule → allocation on the inputs' device → the kernel of that device (the op's CPU
  * kernel, or the one a device backend registered, see {@link Backends}).
  *
- * <p>The path with no active mode is a handful of branches and the allocation of the outputs: no
+ * <p>The path with no interpreter in effect is a handful of branches and the allocation of the outputs: no
  * reflection, no maps, no exceptions for control flow (see docs/benchmarks.md for its cost).
  */
 public final class Dispatcher {
     private Dispatcher() {}
 
-    /** An interpreter on the mode stack (vmap, forward AD, tracing, DebugMode...). */
+    /** What an interpreter of the {@link DispatchState} stack does with the ops that reach it. */
     @FunctionalInterface
     public interface Mode {
         /** Handles the op or passes it on with {@code next.call(op, args)}. */
@@ -56,12 +56,9 @@ public final class Dispatcher {
         Object call(OpDef op, Object[] args);
     }
 
-    private static final Mode[] NO_MODES = new Mode[0];
-    private static final ThreadLocal<Mode[]> MODES = ThreadLocal.withInitial(() -> NO_MODES);
-
     /** Runs {@code op}; returns a {@link Tensor}, a {@code Tensor[]} (several outputs) or what a composite returns. */
     public static Object call(OpDef op, Object... args) {
-        Mode[] modes = MODES.get();
+        Mode[] modes = DispatchState.current().modes;
         if (modes.length == 0) return callBelowModes(op, args);
         return callMode(modes, modes.length - 1, op, args, Dispatcher::callBelowModes);
     }
@@ -75,47 +72,6 @@ public final class Dispatcher {
     private static Object callMode(Mode[] modes, int level, OpDef op, Object[] args, Next bottom) {
         if (level < 0) return bottom.call(op, args);
         return modes[level].process(op, args, (o, a) -> callMode(modes, level - 1, o, a, bottom));
-    }
-
-    /**
-     * Pushes an interpreter for the current thread; closing the returned scope pops it. Scopes must
-     * close in reverse order of opening.
-     */
-    public static AutoCloseable pushMode(Mode mode) {
-        Mode[] before = MODES.get();
-        Mode[] after = Arrays.copyOf(before, before.length + 1);
-        after[before.length] = mode;
-        MODES.set(after);
-        return () -> {
-            if (MODES.get() != after) throw new IllegalStateException("mode scopes closed out of order");
-            MODES.set(before);
-        };
-    }
-
-    /** Whether no mode (transform, debug or tracing interpreter) is on this thread's stack: ops run as plain eager calls. */
-    public static boolean noModes() { return MODES.get().length == 0; }
-
-    /** Whether {@code mode} is on this thread's stack (a mode is off it while lowered by {@link #withModesBelow}). */
-    public static boolean isActive(Mode mode) {
-        for (Mode m : MODES.get()) if (m == mode) return true;
-        return false;
-    }
-
-    /**
-     * Runs {@code body} with only the modes below {@code mode} active (functorch's "lower the level"): an
-     * interpreter computing its rule with ops must not see those ops itself. {@code mode} must be on the stack.
-     */
-    public static <T> T withModesBelow(Mode mode, java.util.function.Supplier<T> body) {
-        Mode[] before = MODES.get();
-        int level = before.length - 1;
-        while (level >= 0 && before[level] != mode) level--;
-        if (level < 0) throw new IllegalStateException("mode is not active on this thread");
-        MODES.set(level == 0 ? NO_MODES : Arrays.copyOf(before, level));
-        try {
-            return body.get();
-        } finally {
-            MODES.set(before);
-        }
     }
 
     private static Object callBelowModes(OpDef op, Object[] args) {
@@ -179,7 +135,7 @@ public final class Dispatcher {
      * dtype the result can be cast to.
      */
     public static void callOut(OpDef op, Tensor[] outs, Object... args) {
-        Mode[] modes = MODES.get();
+        Mode[] modes = DispatchState.current().modes;
         if (modes.length == 0) {
             callOutBelowModes(op, outs, args);
             return;

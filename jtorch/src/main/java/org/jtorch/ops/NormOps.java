@@ -6,6 +6,7 @@ import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.autograd.GradMode;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
 
@@ -99,7 +100,7 @@ public final class NormOps {
 
     /** Whether the fused backward kernel may run: a first-order eager backward of plain CPU heap tensors. */
     private static boolean plainEager(Tensor... ts) {
-        if (GradMode.isEnabled() || !Dispatcher.noModes()) return false;
+        if (GradMode.isEnabled() || !DispatchState.isPlainEager()) return false;
         for (Tensor t : ts) {
             if (t != null && (t.device() != Device.CPU || t.storage().array() == null || t.isComplex())) return false;
         }
