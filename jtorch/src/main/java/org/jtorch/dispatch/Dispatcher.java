@@ -1,14 +1,12 @@
 package org.jtorch.dispatch;
 
 import java.util.Arrays;
+import java.util.ServiceLoader;
 import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.accelerator.spi.Backends;
-import org.jtorch.autograd.GradMode;
-import org.jtorch.autograd.Recorder;
-import org.jtorch.autograd.ViewRebase;
 import org.jtorch.internal.Shapes;
 import org.jtorch.ops.OpDef;
 import org.jtorch.ops.Spec;
@@ -24,6 +22,15 @@ import org.jtorch.ops.TypePromotion;
  */
 public final class Dispatcher {
     private Dispatcher() {}
+
+    /** The autograd layer, installed when this class is first used, so before the first op runs. */
+    private static final AutogradLayer AUTOGRAD = installedAutograd();
+
+    private static AutogradLayer installedAutograd() {
+        return ServiceLoader.load(AutogradLayer.class, AutogradLayer.class.getClassLoader()).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no implementation of " + AutogradLayer.class.getName()
+                        + " is installed (its META-INF/services entry is missing from the class path)"));
+    }
 
     /** What an interpreter of the {@link DispatchState} stack does with the ops that reach it. */
     @FunctionalInterface
@@ -58,8 +65,9 @@ public final class Dispatcher {
 
     /** Runs {@code op}; returns a {@link Tensor}, a {@code Tensor[]} (several outputs) or what a composite returns. */
     public static Object call(OpDef op, Object... args) {
-        Mode[] modes = DispatchState.current().modes;
-        if (modes.length == 0) return callBelowModes(op, args);
+        DispatchState state = DispatchState.current();
+        Mode[] modes = state.modes;
+        if (modes.length == 0) return callBelowModes(state, op, args);
         return callMode(modes, modes.length - 1, op, args, Dispatcher::callBelowModes);
     }
 
@@ -74,14 +82,19 @@ public final class Dispatcher {
         return modes[level].process(op, args, (o, a) -> callMode(modes, level - 1, o, a, bottom));
     }
 
+    /** The plain call below the interpreters, reading grad mode on the calling thread. */
     private static Object callBelowModes(OpDef op, Object[] args) {
+        return callBelowModes(DispatchState.current(), op, args);
+    }
+
+    private static Object callBelowModes(DispatchState state, OpDef op, Object[] args) {
         OpDef.Composite composite = op.compositeFn();
         if (composite != null) return composite.apply(args); // its pieces record themselves
-        boolean record = Recorder.needed(op, args);
+        boolean record = state.isGradEnabled() && op.isDifferentiable() && AUTOGRAD.anyRequiresGrad(args);
         OpDef.ViewFn view = op.viewFn();
         if (view != null) {
             Tensor result = view.apply(args);
-            if (record) Recorder.begin(op, args, new Tensor[] {result}, false).finish(new Tensor[] {result});
+            if (record) AUTOGRAD.begin(op, args, new Tensor[] {result}, false).finish(new Tensor[] {result});
             return result;
         }
         Spec spec = op.meta().infer(args);
@@ -90,43 +103,8 @@ public final class Dispatcher {
         Device device = spec.device();
         if (device == Device.CPU) op.kernel().run(args, outs, spec);
         else if (device != Device.META) Backends.kernel(op, device).run(args, outs, spec);
-        if (record) Recorder.begin(op, args, outs, false).finish(outs);
+        if (record) AUTOGRAD.begin(op, args, outs, false).finish(outs);
         return outs.length == 1 ? outs[0] : outs;
-    }
-
-    /**
-     * In-place writes that autograd cannot follow are refused rather than silently giving wrong
-     * gradients: a leaf that requires grad, and a view whose history cannot be rebased onto its base.
-     */
-    private static void checkInPlace(Tensor out) {
-        if (out.isLeaf() && out.requiresGrad()) {
-            throw new TorchException("a leaf Variable that requires grad is being used in an in-place operation.");
-        }
-        if (out.viewBase() != null) ViewRebase.check(out);
-    }
-
-    /** After a recorded write into views: their bases take the write into their history (PyTorch's rebase_history). */
-    private static void rebaseViews(Tensor[] outs, Object[] args) {
-        for (Tensor out : outs) {
-            if (out.viewBase() != null && out.gradFn() != null) ViewRebase.rebase(out, slotOf(out, args));
-        }
-    }
-
-    /** The input slot (tensor arguments flattened, as the recorder numbers them) holding {@code t}, or -1. */
-    private static int slotOf(Tensor t, Object[] args) {
-        int slot = 0;
-        for (Object a : args) {
-            if (a instanceof Tensor x) {
-                if (x == t) return slot;
-                slot++;
-            } else if (a instanceof Tensor[] xs) {
-                for (Tensor x : xs) {
-                    if (x == t) return slot;
-                    slot++;
-                }
-            }
-        }
-        return -1;
     }
 
     /**
@@ -183,27 +161,32 @@ public final class Dispatcher {
                 direct = false;
             }
         }
-        boolean record = Recorder.needed(op, args) || anyRequiresGrad(outs) && GradMode.isEnabled();
-        if (GradMode.isEnabled()) for (Tensor out : outs) if (record || out.requiresGrad()) checkInPlace(out);
-        Recorder.Pending pending = record ? Recorder.begin(op, args, outs, true) : null;
+        DispatchState state = DispatchState.current();
+        boolean grad = state.isGradEnabled();
+        boolean record = grad && (op.isDifferentiable() && AUTOGRAD.anyRequiresGrad(args) || anyRequiresGrad(outs));
+        if (grad) for (Tensor out : outs) if (record || out.requiresGrad()) AUTOGRAD.checkWrite(out);
+        AutogradLayer.Recording recording = record ? AUTOGRAD.begin(op, args, outs, true) : null;
         Device device = spec.device();
         if (device == Device.META) {
-            if (pending != null) {
-                pending.finish(outs);
-                rebaseViews(outs, args);
+            if (recording != null) {
+                recording.finish(outs);
+                AUTOGRAD.rebaseWrittenViews(outs, args);
             }
             return;
         }
-        try (GradMode.Scope noRecord = GradMode.set(false)) { // a dtype-converting copy below is part of this op
+        state.setGradEnabled(false); // a dtype-converting copy below is part of this op
+        try {
             (device == Device.CPU ? op.kernel() : Backends.kernel(op, device)).run(args, targets, spec);
             for (int i = 0; i < outs.length; i++) {
                 if (!direct && targets[i] != outs[i]) outs[i].copy_(targets[i]);
                 outs[i].bumpVersion();
             }
+        } finally {
+            state.setGradEnabled(grad);
         }
-        if (pending != null) {
-            pending.finish(outs);
-            rebaseViews(outs, args);
+        if (recording != null) {
+            recording.finish(outs);
+            AUTOGRAD.rebaseWrittenViews(outs, args);
         }
     }
 
