@@ -84,12 +84,12 @@ public final class NormOps {
         }
     }
 
-    private static Tensor[] layerNormVjp(Object[] a, Tensor[] o, Tensor[] g) {
+    private static Tensor[] layerNormVjp(Object[] a, Tensor[] o, Tensor[] g, InputMask mask) {
         Tensor x = (Tensor) a[0], w = (Tensor) a[2], b = (Tensor) a[3];
         long[] normalized = (long[]) a[1];
         int weightIndex = 1, biasIndex = w != null ? 2 : 1; // tensor-input positions (absent optionals are skipped)
-        boolean needX = InputMask.needs(0), needW = w != null && InputMask.needs(weightIndex),
-                needB = b != null && InputMask.needs(biasIndex);
+        boolean needX = mask.needs(0), needW = w != null && mask.needs(weightIndex),
+                needB = b != null && mask.needs(biasIndex);
         if (g[0] != null && g[1] == null && g[2] == null && plainEager(g[0], x, o[1], o[2], w)) {
             Tensor[] r = LayerNormKernels.backward(g[0], x, o[1], o[2], w, b != null, normalized,
                     (int) Shapes.numel(normalized), needX, needW, needB);
