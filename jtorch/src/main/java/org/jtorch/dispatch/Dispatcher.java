@@ -14,11 +14,13 @@ import org.jtorch.ops.TypePromotion;
 
 /**
  * The one entry point through which every op runs: the interpreters in effect in this thread's
- * {@link DispatchState} (innermost first) → composite expansion → view geometry or meta rule → allocation on the inputs' device → the kernel of that device (the op's CPU
- * kernel, or the one a device backend registered, see {@link Backends}).
+ * {@link DispatchState} (innermost first) → composite expansion → view geometry or meta rule → allocation
+ * on the inputs' device → the kernel of that device (the op's CPU kernel, or the one a device backend
+ * registered, see {@link Backends}), with the {@link AutogradLayer} recording the call when grad mode is on.
  *
- * <p>The path with no interpreter in effect is a handful of branches and the allocation of the outputs: no
- * reflection, no maps, no exceptions for control flow (see docs/benchmarks.md for its cost).
+ * <p>The path with no interpreter in effect is a handful of branches and the allocation of the outputs: one
+ * read of the thread's state, no reflection, no maps, no exceptions for control flow (see docs/benchmarks.md
+ * for its cost).
  */
 public final class Dispatcher {
     private Dispatcher() {}
