@@ -44,8 +44,8 @@ public final class Tensor {
     private boolean retainsGrad;
     /** The tensor whose storage this view was made from ({@code _base}), or null. */
     private Tensor base;
-    /** Forward-AD tangents per dual level; owned by {@code org.jtorch.autograd.ForwardAD}, null when none. */
-    private Object forwardGrads;
+    /** Forward-AD tangents per dual level, made and read by forward AD only; null when none. */
+    private org.jtorch.autograd.Tangents forwardGrads;
     /** What a transform wrapper holds (vmap's batched tensor); null for every ordinary tensor. */
     private TransformPayload payload;
 
@@ -805,11 +805,11 @@ public final class Tensor {
         return org.jtorch.autograd.Hooks.registerPostAccumulateGrad(this, hook);
     }
 
-    /** The forward-AD tangent record of this tensor, or null; only {@code ForwardAD} interprets it. */
-    public Object forwardGrads() { return forwardGrads; }
+    /** The forward-AD tangents of this tensor, or null; only forward AD reads them. */
+    public org.jtorch.autograd.Tangents forwardGrads() { return forwardGrads; }
 
-    /** Replaces the forward-AD tangent record; only {@code ForwardAD} calls this. */
-    public void setForwardGrads(Object grads) { this.forwardGrads = grads; }
+    /** Replaces the forward-AD tangents (by another tensor's, or by null); only forward AD makes new ones. */
+    public void setForwardGrads(org.jtorch.autograd.Tangents grads) { this.forwardGrads = grads; }
 
     // ---- torch.linalg aliases as methods (matrix_exp, matrix_power)
 

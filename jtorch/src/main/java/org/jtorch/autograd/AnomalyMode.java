@@ -18,8 +18,9 @@ public final class AnomalyMode {
     private static final AtomicInteger OPEN = new AtomicInteger();
 
     /** Internal frames dropped from the top of a creation trace, so it starts at the caller's line. */
-    private static final Set<String> INTERNAL_AUTOGRAD = Set.of("AnomalyMode", "Node", "OpNode", "Recorder", "Function",
-            "FunctionNode", "Checkpoint", "CheckpointNode", "SelectiveCache", "Engine", "Autograd");
+    private static final Set<String> INTERNAL_AUTOGRAD = Set.of("AnomalyMode", "Node", "OpNode", "Recorder",
+            "RecordingLayer", "Function", "FunctionNode", "Checkpoint", "CheckpointNode", "SelectiveCache", "Engine",
+            "Autograd");
 
     /** A scope that restores the previous anomaly setting when closed. */
     public interface Scope extends AutoCloseable {

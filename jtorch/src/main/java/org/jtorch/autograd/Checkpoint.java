@@ -10,6 +10,7 @@ import java.util.function.Supplier;
 import org.jtorch.Generator;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.ops.OpDef;
 
@@ -52,19 +53,10 @@ public final class Checkpoint {
         return result;
     }
 
-    /** Runs {@code body} with {@code mode} pushed on this thread's dispatcher. */
+    /** Runs {@code body} with {@code mode} entered on this thread's dispatch state. */
     static <T> T withMode(Dispatcher.Mode mode, Supplier<T> body) {
-        AutoCloseable scope = Dispatcher.pushMode(mode);
-        try {
+        try (var _ = DispatchState.enter(DispatchState.Kind.MODE, mode)) {
             return body.get();
-        } finally {
-            try {
-                scope.close();
-            } catch (RuntimeException e) {
-                throw e;
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
         }
     }
 

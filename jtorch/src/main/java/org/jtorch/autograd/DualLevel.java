@@ -1,5 +1,7 @@
 package org.jtorch.autograd;
 
+import org.jtorch.dispatch.DispatchState;
+
 /**
  * A forward-AD dual level ({@code torch.autograd.forward_ad.dual_level}): while open, dual tensors made
  * at it carry tangents through every op; closing it drops them. Levels nest (the innermost is the one
@@ -9,15 +11,16 @@ package org.jtorch.autograd;
 public final class DualLevel implements AutoCloseable {
     private final int depth;
     private final ForwardMode mode;
-    private AutoCloseable scope;
+    private DispatchState.Scope scope;
     private volatile boolean alive = true;
 
-    DualLevel(int depth) {
+    /** The {@code depth}-th dual level of its thread, entering the dispatch state at {@code stackLevel}. */
+    DualLevel(int depth, int stackLevel) {
         this.depth = depth;
-        this.mode = new ForwardMode(this);
+        this.mode = new ForwardMode(this, stackLevel);
     }
 
-    void open(AutoCloseable modeScope) { this.scope = modeScope; }
+    void open(DispatchState.Scope entered) { this.scope = entered; }
 
     /** 0 for the outermost open level, 1 for one nested inside it, ... */
     public int depth() { return depth; }
@@ -31,13 +34,9 @@ public final class DualLevel implements AutoCloseable {
     @Override
     public void close() {
         if (!alive) return;
-        ForwardAD.exit(this);
+        ForwardAD.checkExit(this);
         alive = false;
-        try {
-            scope.close();
-        } catch (Exception e) {
-            throw e instanceof RuntimeException r ? r : new IllegalStateException(e);
-        }
+        scope.close();
     }
 
     @Override

@@ -1,11 +1,10 @@
 package org.jtorch.autograd;
 
-import java.util.ArrayDeque;
 import java.util.Arrays;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
-import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.internal.Shapes;
 import org.jtorch.ops.ShapeOps;
 import org.jtorch.storage.Storage;
@@ -21,7 +20,7 @@ import org.jtorch.storage.Storage;
  * }
  * }</pre>
  *
- * Each open level is an interpreter on the dispatcher's mode stack: an op that receives a tensor with a
+ * Each open level is an interpreter on this thread's {@link DispatchState} stack: an op that receives a tensor with a
  * tangent at the level runs on the primals and then its {@link org.jtorch.ops.OpDef.Jvp} rule, with the
  * level itself lowered out of the way, so rules written in differentiable ops nest (forward-over-forward)
  * and compose with reverse mode (forward-over-reverse). With no level open the dispatcher pays nothing.
@@ -32,23 +31,19 @@ import org.jtorch.storage.Storage;
 public final class ForwardAD {
     private ForwardAD() {}
 
-    private static final ThreadLocal<ArrayDeque<DualLevel>> LEVELS = ThreadLocal.withInitial(ArrayDeque::new);
-
     /** {@code with dual_level():} opens a level on this thread; close it (try-with-resources) to drop its tangents. */
     public static DualLevel dualLevel() {
-        ArrayDeque<DualLevel> levels = LEVELS.get();
-        DualLevel level = new DualLevel(levels.size());
-        level.open(Dispatcher.pushMode(level.mode()));
-        levels.push(level);
+        int depth = DispatchState.countEntered(DispatchState.Kind.FORWARD_AD);
+        DualLevel level = new DualLevel(depth, DispatchState.nextLevel());
+        level.open(DispatchState.enter(level.mode()));
         return level;
     }
 
-    static void exit(DualLevel level) {
-        ArrayDeque<DualLevel> levels = LEVELS.get();
-        if (levels.peek() != level) {
+    /** Checks that {@code level} is the innermost dual level of this thread, the only one that may close. */
+    static void checkExit(DualLevel level) {
+        if (DispatchState.innermostEntered(DispatchState.Kind.FORWARD_AD) != level.mode()) {
             throw new IllegalStateException("dual levels must be closed in reverse order of opening, on the thread that opened them");
         }
-        levels.pop();
     }
 
     /**
@@ -56,8 +51,8 @@ public final class ForwardAD {
      * its own rules run (and while a custom Function's forward runs on its primals).
      */
     public static DualLevel currentLevel() {
-        for (DualLevel level : LEVELS.get()) if (Dispatcher.isActive(level.mode())) return level;
-        return null;
+        DispatchState.Interpreter innermost = DispatchState.innermostInEffect(DispatchState.Kind.FORWARD_AD);
+        return innermost instanceof ForwardMode m ? m.dualLevel() : null;
     }
 
     /** {@code make_dual(tensor, tangent)} at the innermost open level. */
@@ -68,7 +63,7 @@ public final class ForwardAD {
      * at {@code level}. The tangent is used as is when its layout is the primal's, else copied into one.
      */
     public static Tensor makeDual(Tensor primal, Tensor tangent, DualLevel level) {
-        if (level == null || !level.isOpen() || !Dispatcher.isActive(level.mode())) {
+        if (level == null || !level.isOpen() || !DispatchState.isInEffect(level.mode())) {
             throw new TorchException("Trying to create a dual Tensor for forward AD but no level exists, make sure to "
                     + "enter_dual_level() first.");
         }
@@ -92,7 +87,7 @@ public final class ForwardAD {
             throw new TorchException("make_dual: expected the tangent to have the primal's dtype " + primal.dtype().pyName()
                     + ", but got " + tangent.dtype().pyName());
         }
-        Tensor dual = Dispatcher.withModesBelow(level.mode(), () -> ShapeOps.view(primal, primal.shape()));
+        Tensor dual = DispatchState.runBelow(level.mode(), () -> ShapeOps.view(primal, primal.shape()));
         Tangents.set(dual, level, sameLayout(tangent, primal, level));
         return dual;
     }
@@ -108,9 +103,9 @@ public final class ForwardAD {
      * (tangents at other levels stay); the tangent is null when {@code t} carries none there.
      */
     public static UnpackedDual unpackDual(Tensor t, DualLevel level) {
-        Tensor tangent = level.isOpen() && Dispatcher.isActive(level.mode()) ? Tangents.get(t, level) : null;
+        Tensor tangent = level.isOpen() && DispatchState.isInEffect(level.mode()) ? Tangents.get(t, level) : null;
         if (tangent == null) return new UnpackedDual(t, null);
-        Tensor primal = Dispatcher.withModesBelow(level.mode(), () -> ShapeOps.view(t, t.shape()));
+        Tensor primal = DispatchState.runBelow(level.mode(), () -> ShapeOps.view(t, t.shape()));
         return new UnpackedDual(primal, tangent);
     }
 
@@ -128,7 +123,7 @@ public final class ForwardAD {
     static Tensor sameLayout(Tensor tangent, Tensor like, DualLevel level) {
         if (tangent.storageOffset() == like.storageOffset() && Arrays.equals(tangent.strideRef(), like.strideRef())) return tangent;
         Tensor copy = Tensor.of(storageLike(like), like.storageOffset(), like.shape(), like.stride(), like.dtype());
-        Dispatcher.withModesBelow(level.mode(), () -> copy.copy_(tangent));
+        DispatchState.runBelow(level.mode(), () -> copy.copy_(tangent));
         return copy;
     }
 

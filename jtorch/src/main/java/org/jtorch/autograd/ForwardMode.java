@@ -2,22 +2,39 @@ package org.jtorch.autograd;
 
 import java.util.Arrays;
 import org.jtorch.Tensor;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.ops.ComplexOps;
 import org.jtorch.ops.OpDef;
 
 /**
- * The interpreter of one dual level on the dispatcher's mode stack. An op none of whose inputs carries a
+ * The interpreter of one dual level on the dispatch state's stack. An op none of whose inputs carries a
  * tangent at the level passes straight through; otherwise the op runs on its arguments (lower levels and
  * autograd see it as usual) and its JVP rule maps the input tangents to the output tangents. Both run with
- * this level lowered out of the mode stack: the rule's own ops are then ordinary ops for this level and
+ * this level lowered out of the dispatch walk: the rule's own ops are then ordinary ops for this level and
  * differentiable ones for the levels below (forward-over-forward) and for autograd (forward-over-reverse).
  * Composite ops pass through: their pieces come back here one by one.
  */
-final class ForwardMode implements Dispatcher.Mode {
+final class ForwardMode implements Dispatcher.Mode, DispatchState.Interpreter {
     private final DualLevel level;
+    private final int stackLevel;
 
-    ForwardMode(DualLevel level) { this.level = level; }
+    ForwardMode(DualLevel level, int stackLevel) {
+        this.level = level;
+        this.stackLevel = stackLevel;
+    }
+
+    /** The dual level this interpreter serves. */
+    DualLevel dualLevel() { return level; }
+
+    @Override
+    public DispatchState.Kind kind() { return DispatchState.Kind.FORWARD_AD; }
+
+    @Override
+    public int level() { return stackLevel; }
+
+    @Override
+    public Dispatcher.Mode mode() { return this; }
 
     @Override
     public Object process(OpDef op, Object[] args, Dispatcher.Next next) {
@@ -161,5 +178,5 @@ final class ForwardMode implements Dispatcher.Mode {
         return false;
     }
 
-    private <T> T lowered(java.util.function.Supplier<T> body) { return Dispatcher.withModesBelow(this, body); }
+    private <T> T lowered(java.util.function.Supplier<T> body) { return DispatchState.runBelow(this, body); }
 }

@@ -84,7 +84,7 @@ public abstract class Function {
         try (GradMode.Scope off = GradMode.set(false)) {
             // With dual inputs, forward sees plain values: the tangents come from jvp, as in PyTorch.
             outs = tangents == null ? forward(ctx, frozen)
-                    : org.jtorch.dispatch.Dispatcher.withModesBelow(level.mode(), () -> forward(ctx, frozen));
+                    : org.jtorch.dispatch.DispatchState.runBelow(level.mode(), () -> forward(ctx, frozen));
         }
         if (outs == null) throw new TorchException(name() + ": forward must return a Tensor[]");
         for (Tensor o : outs) if (o == null) throw new TorchException(name() + ": forward returned a null output");
@@ -107,7 +107,8 @@ public abstract class Function {
      * each differentiable output its tangent; an output modified in place keeps its tangent object, updated.
      */
     private void attachTangents(Ctx ctx, DualLevel level, Tensor[] tangents, Tensor[] outs) {
-        Tensor[] outTangents = org.jtorch.dispatch.Dispatcher.withModesBelow(level.mode(), () -> jvp(ctx, tangents.clone()));
+        Tensor[] outTangents =
+                org.jtorch.dispatch.DispatchState.runBelow(level.mode(), () -> jvp(ctx, tangents.clone()));
         if (outTangents == null || outTangents.length != outs.length) {
             throw new TorchException(name() + ": jvp must return one tangent per output (" + outs.length + "), got "
                     + (outTangents == null ? "null" : String.valueOf(outTangents.length)));
@@ -121,7 +122,7 @@ public abstract class Function {
             }
             Tensor existing = Tangents.get(o, level);
             if (existing != null && existing != t) {
-                org.jtorch.dispatch.Dispatcher.withModesBelow(level.mode(), () -> existing.copy_(t));
+                org.jtorch.dispatch.DispatchState.runBelow(level.mode(), () -> existing.copy_(t));
             } else if (existing == null) {
                 Tangents.set(o, level, t);
             }

@@ -3,6 +3,7 @@ package org.jtorch.autograd;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
+import org.jtorch.ops.InputMask;
 import org.jtorch.ops.OpDef;
 
 /** The backward node of one recorded op: runs the op's VJP rule on what it saved. */
@@ -47,7 +48,7 @@ final class OpNode extends Node {
     @Override
     Tensor[] apply(Tensor[] gradOutputs) {
         if (released) throw freedError();
-        OpDef.Vjp rule = op.vjp();
+        OpDef.MaskedVjp rule = op.vjp();
         if (rule == null) throw new TorchException("the derivative for '" + op.name() + "' is not implemented.");
         for (int i = 0; i < checked.length; i++) {
             Tensor t = checked[i];
@@ -55,7 +56,7 @@ final class OpNode extends Node {
         }
         boolean[] mask = new boolean[next.length];
         for (int i = 0; i < mask.length; i++) mask[i] = next[i] != null;
-        return org.jtorch.ops.InputMask.with(mask, () -> rule.apply(args, outputs, gradOutputs));
+        return rule.apply(args, outputs, gradOutputs, InputMask.of(mask));
     }
 
     @Override

@@ -7,10 +7,12 @@ import java.util.Map;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
+import org.jtorch.dispatch.AutogradLayer;
 import org.jtorch.ops.OpDef;
 
 /**
- * The autograd layer of the dispatcher: decides whether an op call is recorded and builds its node.
+ * Records op calls: decides whether a call is recorded and builds its node ({@link RecordingLayer} is how the
+ * dispatcher reaches it).
  * Recording is two-phase ({@link #begin} before the kernel, {@link Pending#finish} after) so that an
  * in-place op can save the inputs its rule needs before overwriting them.
  */
@@ -19,7 +21,11 @@ public final class Recorder {
 
     /** Whether a call with these arguments must be recorded: grad mode on and some tensor input requires grad. */
     public static boolean needed(OpDef op, Object[] args) {
-        if (!GradMode.isEnabled() || !op.isDifferentiable()) return false;
+        return GradMode.isEnabled() && op.isDifferentiable() && anyRequiresGrad(args);
+    }
+
+    /** Whether some tensor argument requires grad; a stale view's history is refreshed first. */
+    static boolean anyRequiresGrad(Object[] args) {
         for (Object a : args) {
             if (a instanceof Tensor t) {
                 ViewRebase.refresh(t);
@@ -36,7 +42,7 @@ public final class Recorder {
     }
 
     /** A recording started before the kernel ran. */
-    public static final class Pending {
+    public static final class Pending implements AutogradLayer.Recording {
         private final OpNode node;
         private final Object[] savedArgs;
         private final List<Tensor> checked;
@@ -55,6 +61,7 @@ public final class Recorder {
          * Attaches the node to the outputs (floating and complex ones only: integers carry no gradient).
          * Call after the kernel and after any version bump of the outputs.
          */
+        @Override
         public void finish(Tensor[] outs) {
             Tensor[] savedOuts = null;
             if (save.outputs()) {

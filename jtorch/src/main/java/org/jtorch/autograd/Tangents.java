@@ -3,14 +3,25 @@ package org.jtorch.autograd;
 import org.jtorch.Tensor;
 
 /**
- * The tangents a tensor carries, one per dual level, as an immutable list stored in the tensor's
- * forward-grad slot. Entries of closed levels are invisible and are dropped on the next write.
+ * The forward-AD tangents a tensor carries, one per dual level: an immutable list held in the tensor's
+ * forward-grad field (PyTorch's {@code ForwardGrad}). Only forward AD makes and reads one; other code can at most
+ * hand a tensor's list on to a tensor that stands for it. Entries of closed levels are invisible and are dropped on
+ * the next write.
  */
-record Tangents(DualLevel level, Tensor tangent, Tangents next) {
+public final class Tangents {
+    private final DualLevel level;
+    private final Tensor tangent;
+    private final Tangents next;
+
+    private Tangents(DualLevel level, Tensor tangent, Tangents next) {
+        this.level = level;
+        this.tangent = tangent;
+        this.next = next;
+    }
 
     /** The tangent of {@code t} at {@code level}, or null. */
     static Tensor get(Tensor t, DualLevel level) {
-        for (Tangents e = (Tangents) t.forwardGrads(); e != null; e = e.next) {
+        for (Tangents e = t.forwardGrads(); e != null; e = e.next) {
             if (e.level == level) return level.isOpen() ? e.tangent : null;
         }
         return null;
@@ -20,7 +31,7 @@ record Tangents(DualLevel level, Tensor tangent, Tangents next) {
     static void set(Tensor t, DualLevel level, Tensor tangent) {
         Tangents kept = tangent == null ? null : new Tangents(level, tangent, null);
         Tangents head = kept;
-        for (Tangents e = (Tangents) t.forwardGrads(); e != null; e = e.next) {
+        for (Tangents e = t.forwardGrads(); e != null; e = e.next) {
             if (e.level == level || !e.level.isOpen()) continue;
             head = new Tangents(e.level, e.tangent, head);
         }

@@ -9,7 +9,7 @@ import org.jtorch.TorchException;
  * into a view before running the op, and after recording it moves the history onto the view's base
  * ({@link CopySlices}), so that both the base and the view see the write in their gradients.
  */
-public final class ViewRebase {
+final class ViewRebase {
     private ViewRebase() {}
 
     /**
@@ -18,7 +18,7 @@ public final class ViewRebase {
      * view made before an earlier write into its base (whose {@code grad_fn} PyTorch regenerates) gives the
      * gradient of the value it holds now.
      */
-    public static void check(Tensor view) {
+    static void check(Tensor view) {
         Tensor base = view.viewBase();
         if (base.isLeaf() && base.requiresGrad()) {
             throw new TorchException("a view of a leaf Variable that requires grad is being used in an in-place operation.");
@@ -30,7 +30,7 @@ public final class ViewRebase {
      * Rebases after {@code view} was written in place by the op whose node is now {@code view.gradFn()}:
      * {@code selfSlot} is the node's input slot holding the view's old value (-1 if none).
      */
-    public static void rebase(Tensor view, int selfSlot) {
+    static void rebase(Tensor view, int selfSlot) {
         Tensor base = view.viewBase();
         Node fn = view.gradFn();
         int n = fn.next.length;

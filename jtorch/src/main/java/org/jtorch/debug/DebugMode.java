@@ -12,6 +12,7 @@ import org.jtorch.Device;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.debug.DebugRecord.TensorInfo;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.dispatch.Schema;
 import org.jtorch.ops.OpDef;
@@ -172,7 +173,7 @@ public final class DebugMode implements AutoCloseable {
     private final List<Call> calls = new ArrayList<>();
     // Tensors do not override equals/hashCode, so this is an identity map that lets dead tensors go.
     private final Map<Tensor, Integer> ids = new WeakHashMap<>();
-    private final AutoCloseable scope;
+    private final DispatchState.Scope scope;
     private int nextId;
     private int depth;
     private int returned;
@@ -181,7 +182,7 @@ public final class DebugMode implements AutoCloseable {
     private DebugMode(Options options) {
         this.options = options;
         this.ownHashing = options.hashTensors() ? new Hashing(options.hashFn(), options.hashInputs()) : null;
-        this.scope = Dispatcher.pushMode(this::process);
+        this.scope = DispatchState.enter(DispatchState.Kind.DEBUG, this::process);
     }
 
     /** Opens a DebugMode on this thread with PyTorch's defaults, hashing every input and output with {@link HashFn#BITS} if asked. */
@@ -238,13 +239,7 @@ public final class DebugMode implements AutoCloseable {
         if (Thread.currentThread() != owner) {
             throw new IllegalStateException("DebugMode must be closed on the thread that opened it (" + owner.getName() + ")");
         }
-        try {
-            scope.close();
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        scope.close();
         closed = true;
     }
 

@@ -1,31 +1,40 @@
 package org.jtorch.dispatch;
 
 import java.util.Arrays;
+import java.util.ServiceLoader;
 import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.accelerator.spi.Backends;
-import org.jtorch.autograd.GradMode;
-import org.jtorch.autograd.Recorder;
-import org.jtorch.autograd.ViewRebase;
 import org.jtorch.internal.Shapes;
 import org.jtorch.ops.OpDef;
 import org.jtorch.ops.Spec;
 import org.jtorch.ops.TypePromotion;
 
 /**
- * The one entry point through which every op runs: modes (innermost last) → composite expansion →
- * view geometry or meta rule → allocation on the inputs' device → the kernel of that device (the op's CPU
- * kernel, or the one a device backend registered, see {@link Backends}).
+ * The one entry point through which every op runs: the interpreters in effect in this thread's
+ * {@link DispatchState} (innermost first) → composite expansion → view geometry or meta rule → allocation
+ * on the inputs' device → the kernel of that device (the op's CPU kernel, or the one a device backend
+ * registered, see {@link Backends}), with the {@link AutogradLayer} recording the call when grad mode is on.
  *
- * <p>The path with no active mode is a handful of branches and the allocation of the outputs: no
- * reflection, no maps, no exceptions for control flow (see docs/benchmarks.md for its cost).
+ * <p>The path with no interpreter in effect is a handful of branches and the allocation of the outputs: one
+ * read of the thread's state, no reflection, no maps, no exceptions for control flow (see docs/benchmarks.md
+ * for its cost).
  */
 public final class Dispatcher {
     private Dispatcher() {}
 
-    /** An interpreter on the mode stack (vmap, forward AD, tracing, DebugMode...). */
+    /** The autograd layer, installed when this class is first used, so before the first op runs. */
+    private static final AutogradLayer AUTOGRAD = installedAutograd();
+
+    private static AutogradLayer installedAutograd() {
+        return ServiceLoader.load(AutogradLayer.class, AutogradLayer.class.getClassLoader()).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no implementation of " + AutogradLayer.class.getName()
+                        + " is installed (its META-INF/services entry is missing from the class path)"));
+    }
+
+    /** What an interpreter of the {@link DispatchState} stack does with the ops that reach it. */
     @FunctionalInterface
     public interface Mode {
         /** Handles the op or passes it on with {@code next.call(op, args)}. */
@@ -56,13 +65,11 @@ public final class Dispatcher {
         Object call(OpDef op, Object[] args);
     }
 
-    private static final Mode[] NO_MODES = new Mode[0];
-    private static final ThreadLocal<Mode[]> MODES = ThreadLocal.withInitial(() -> NO_MODES);
-
     /** Runs {@code op}; returns a {@link Tensor}, a {@code Tensor[]} (several outputs) or what a composite returns. */
     public static Object call(OpDef op, Object... args) {
-        Mode[] modes = MODES.get();
-        if (modes.length == 0) return callBelowModes(op, args);
+        DispatchState state = DispatchState.current();
+        Mode[] modes = state.modes;
+        if (modes.length == 0) return callBelowModes(state, op, args);
         return callMode(modes, modes.length - 1, op, args, Dispatcher::callBelowModes);
     }
 
@@ -77,55 +84,19 @@ public final class Dispatcher {
         return modes[level].process(op, args, (o, a) -> callMode(modes, level - 1, o, a, bottom));
     }
 
-    /**
-     * Pushes an interpreter for the current thread; closing the returned scope pops it. Scopes must
-     * close in reverse order of opening.
-     */
-    public static AutoCloseable pushMode(Mode mode) {
-        Mode[] before = MODES.get();
-        Mode[] after = Arrays.copyOf(before, before.length + 1);
-        after[before.length] = mode;
-        MODES.set(after);
-        return () -> {
-            if (MODES.get() != after) throw new IllegalStateException("mode scopes closed out of order");
-            MODES.set(before);
-        };
-    }
-
-    /** Whether no mode (transform, debug or tracing interpreter) is on this thread's stack: ops run as plain eager calls. */
-    public static boolean noModes() { return MODES.get().length == 0; }
-
-    /** Whether {@code mode} is on this thread's stack (a mode is off it while lowered by {@link #withModesBelow}). */
-    public static boolean isActive(Mode mode) {
-        for (Mode m : MODES.get()) if (m == mode) return true;
-        return false;
-    }
-
-    /**
-     * Runs {@code body} with only the modes below {@code mode} active (functorch's "lower the level"): an
-     * interpreter computing its rule with ops must not see those ops itself. {@code mode} must be on the stack.
-     */
-    public static <T> T withModesBelow(Mode mode, java.util.function.Supplier<T> body) {
-        Mode[] before = MODES.get();
-        int level = before.length - 1;
-        while (level >= 0 && before[level] != mode) level--;
-        if (level < 0) throw new IllegalStateException("mode is not active on this thread");
-        MODES.set(level == 0 ? NO_MODES : Arrays.copyOf(before, level));
-        try {
-            return body.get();
-        } finally {
-            MODES.set(before);
-        }
-    }
-
+    /** The plain call below the interpreters, reading grad mode on the calling thread. */
     private static Object callBelowModes(OpDef op, Object[] args) {
+        return callBelowModes(DispatchState.current(), op, args);
+    }
+
+    private static Object callBelowModes(DispatchState state, OpDef op, Object[] args) {
         OpDef.Composite composite = op.compositeFn();
         if (composite != null) return composite.apply(args); // its pieces record themselves
-        boolean record = Recorder.needed(op, args);
+        boolean record = state.isGradEnabled() && op.isDifferentiable() && AUTOGRAD.anyRequiresGrad(args);
         OpDef.ViewFn view = op.viewFn();
         if (view != null) {
             Tensor result = view.apply(args);
-            if (record) Recorder.begin(op, args, new Tensor[] {result}, false).finish(new Tensor[] {result});
+            if (record) AUTOGRAD.begin(op, args, new Tensor[] {result}, false).finish(new Tensor[] {result});
             return result;
         }
         Spec spec = op.meta().infer(args);
@@ -134,43 +105,8 @@ public final class Dispatcher {
         Device device = spec.device();
         if (device == Device.CPU) op.kernel().run(args, outs, spec);
         else if (device != Device.META) Backends.kernel(op, device).run(args, outs, spec);
-        if (record) Recorder.begin(op, args, outs, false).finish(outs);
+        if (record) AUTOGRAD.begin(op, args, outs, false).finish(outs);
         return outs.length == 1 ? outs[0] : outs;
-    }
-
-    /**
-     * In-place writes that autograd cannot follow are refused rather than silently giving wrong
-     * gradients: a leaf that requires grad, and a view whose history cannot be rebased onto its base.
-     */
-    private static void checkInPlace(Tensor out) {
-        if (out.isLeaf() && out.requiresGrad()) {
-            throw new TorchException("a leaf Variable that requires grad is being used in an in-place operation.");
-        }
-        if (out.viewBase() != null) ViewRebase.check(out);
-    }
-
-    /** After a recorded write into views: their bases take the write into their history (PyTorch's rebase_history). */
-    private static void rebaseViews(Tensor[] outs, Object[] args) {
-        for (Tensor out : outs) {
-            if (out.viewBase() != null && out.gradFn() != null) ViewRebase.rebase(out, slotOf(out, args));
-        }
-    }
-
-    /** The input slot (tensor arguments flattened, as the recorder numbers them) holding {@code t}, or -1. */
-    private static int slotOf(Tensor t, Object[] args) {
-        int slot = 0;
-        for (Object a : args) {
-            if (a instanceof Tensor x) {
-                if (x == t) return slot;
-                slot++;
-            } else if (a instanceof Tensor[] xs) {
-                for (Tensor x : xs) {
-                    if (x == t) return slot;
-                    slot++;
-                }
-            }
-        }
-        return -1;
     }
 
     /**
@@ -179,7 +115,7 @@ public final class Dispatcher {
      * dtype the result can be cast to.
      */
     public static void callOut(OpDef op, Tensor[] outs, Object... args) {
-        Mode[] modes = MODES.get();
+        Mode[] modes = DispatchState.current().modes;
         if (modes.length == 0) {
             callOutBelowModes(op, outs, args);
             return;
@@ -227,27 +163,32 @@ public final class Dispatcher {
                 direct = false;
             }
         }
-        boolean record = Recorder.needed(op, args) || anyRequiresGrad(outs) && GradMode.isEnabled();
-        if (GradMode.isEnabled()) for (Tensor out : outs) if (record || out.requiresGrad()) checkInPlace(out);
-        Recorder.Pending pending = record ? Recorder.begin(op, args, outs, true) : null;
+        DispatchState state = DispatchState.current();
+        boolean grad = state.isGradEnabled();
+        boolean record = grad && (op.isDifferentiable() && AUTOGRAD.anyRequiresGrad(args) || anyRequiresGrad(outs));
+        if (grad) for (Tensor out : outs) if (record || out.requiresGrad()) AUTOGRAD.checkWrite(out);
+        AutogradLayer.Recording recording = record ? AUTOGRAD.begin(op, args, outs, true) : null;
         Device device = spec.device();
         if (device == Device.META) {
-            if (pending != null) {
-                pending.finish(outs);
-                rebaseViews(outs, args);
+            if (recording != null) {
+                recording.finish(outs);
+                AUTOGRAD.rebaseWrittenViews(outs, args);
             }
             return;
         }
-        try (GradMode.Scope noRecord = GradMode.set(false)) { // a dtype-converting copy below is part of this op
+        state.setGradEnabled(false); // a dtype-converting copy below is part of this op
+        try {
             (device == Device.CPU ? op.kernel() : Backends.kernel(op, device)).run(args, targets, spec);
             for (int i = 0; i < outs.length; i++) {
                 if (!direct && targets[i] != outs[i]) outs[i].copy_(targets[i]);
                 outs[i].bumpVersion();
             }
+        } finally {
+            state.setGradEnabled(grad);
         }
-        if (pending != null) {
-            pending.finish(outs);
-            rebaseViews(outs, args);
+        if (recording != null) {
+            recording.finish(outs);
+            AUTOGRAD.rebaseWrittenViews(outs, args);
         }
     }
 

@@ -13,6 +13,8 @@ import org.jtorch.autograd.Autograd;
 import org.jtorch.autograd.Edge;
 import org.jtorch.autograd.GradMode;
 import org.jtorch.autograd.Node;
+import org.jtorch.dispatch.DispatchState;
+import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.ops.ShapeOps;
 
 /**
@@ -28,6 +30,18 @@ import org.jtorch.ops.ShapeOps;
  */
 final class Differentiation {
     private Differentiation() {}
+
+    /**
+     * A grad/vjp level on the interpreter stack. It sees no ops (autograd records for it); it is there so that
+     * nested transforms know it is in flight and levels entered inside it are numbered above it.
+     */
+    private record GradLevel(int level) implements DispatchState.Interpreter {
+        @Override
+        public DispatchState.Kind kind() { return DispatchState.Kind.GRAD; }
+
+        @Override
+        public Dispatcher.Mode mode() { return null; }
+    }
 
     /** The result of running {@code f} at a grad level: its output, the differentiable inputs, and how to get gradients. */
     static final class Traced {
@@ -58,7 +72,7 @@ final class Differentiation {
                 }
             }
             Tensor[] out = new Tensor[inputs.size()];
-            boolean graph = force || createGraph || Levels.otherGradActive(null);
+            boolean graph = force || createGraph || DispatchState.anyEnteredBesides(DispatchState.Kind.GRAD, null);
             if (!roots.isEmpty()) {
                 try (GradMode.Scope on = GradMode.set(true)) {
                     List<Tensor> g = Autograd.grad(roots, inputs, Autograd.GradOptions.defaults()
@@ -76,14 +90,13 @@ final class Differentiation {
      * grad level. With {@code hasAux}, f returns {@code (output, aux)}.
      */
     static Traced trace(Function<Object[], Object> f, Object[] args, int[] argnums, boolean hasAux, String api) {
-        Levels.GradLayer layer = new Levels.GradLayer(Levels.nextLevel());
+        GradLevel level = new GradLevel(DispatchState.nextLevel());
         boolean outerGraph = GradMode.isEnabled();
         Object[] a = args.clone();
         List<Tensor> inputs = new ArrayList<>();
         boolean tracked = false;
-        Levels.push(layer);
-        try (GradMode.Scope on = GradMode.set(true)) {
-            VmapInterpreter vm = Levels.innermostVmap();
+        try (var _ = DispatchState.enter(level); var _ = GradMode.set(true)) {
+            VmapInterpreter vm = (VmapInterpreter) DispatchState.innermostEntered(DispatchState.Kind.VMAP);
             for (int n : argnums) {
                 List<Object> leaves = PyTree.leaves(args[n]);
                 List<Object> replaced = new ArrayList<>();
@@ -109,10 +122,9 @@ final class Differentiation {
                 output = PyTree.children(result).get(0);
                 aux = PyTree.children(result).get(1);
             }
-            boolean createGraph = outerGraph && (tracked || Levels.otherGradActive(layer) || reachesOtherLeaf(output, inputs));
+            boolean otherGrad = DispatchState.anyEnteredBesides(DispatchState.Kind.GRAD, level);
+            boolean createGraph = outerGraph && (tracked || otherGrad || reachesOtherLeaf(output, inputs));
             return new Traced(output, aux, inputs, createGraph);
-        } finally {
-            Levels.pop(layer);
         }
     }
 

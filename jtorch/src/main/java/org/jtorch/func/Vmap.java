@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import org.jtorch.Tensor;
-import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.ops.JoinOps;
 import org.jtorch.ops.ShapeOps;
 
@@ -76,7 +76,7 @@ final class Vmap {
     /** Runs one vmap level over the whole (chunk of the) batch. */
     private static Object flat(Function<Object[], Object> fn, String name, VmapOptions o, Object[] args, List<Object> leaves,
                                List<Integer> dims, long batch) {
-        int level = Levels.nextLevel();
+        int level = DispatchState.nextLevel();
         VmapInterpreter vm = new VmapInterpreter(level, batch, o.randomness());
         List<Object> wrapped = new ArrayList<>(leaves);
         for (int i = 0; i < leaves.size(); i++) {
@@ -85,15 +85,8 @@ final class Vmap {
         }
         Object[] batchedArgs = (Object[]) PyTree.rebuild(args, wrapped.iterator());
         Object out;
-        Levels.push(vm);
-        try (AutoCloseable mode = Dispatcher.pushMode(vm)) {
+        try (var _ = DispatchState.enter(vm)) {
             out = fn.apply(batchedArgs);
-        } catch (RuntimeException | Error e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        } finally {
-            Levels.pop(vm);
         }
         return unwrap(out, name, o.outDims(), level, batch);
     }

@@ -7,11 +7,12 @@ import org.jtorch.TorchException;
 import org.jtorch.Warnings;
 import org.jtorch.autograd.GradMode;
 import org.jtorch.autograd.Recorder;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.ops.OpDef;
 
 /**
- * One vmap level on the dispatcher's mode stack (functorch's vmap interpreter). An op whose arguments
+ * One vmap level on the dispatch state's interpreter stack (functorch's vmap interpreter). An op whose arguments
  * hold no tensor of this level passes through untouched. Otherwise the op's batching rule runs on the
  * physical tensors below this level (a composite op is expanded here, so its pieces meet their own rules)
  * and the results are wrapped again; an op without a rule runs once per example and the results are
@@ -22,7 +23,7 @@ import org.jtorch.ops.OpDef;
  * that its backward runs per example; the physical computation underneath is recorded only for tensors
  * of outer transforms.
  */
-final class VmapInterpreter implements Dispatcher.Mode, Levels.Layer {
+final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interpreter {
     /** Ops whose fallback has already warned, process-wide (PyTorch warns once per op). */
     private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
 
@@ -39,7 +40,13 @@ final class VmapInterpreter implements Dispatcher.Mode, Levels.Layer {
     }
 
     @Override
+    public DispatchState.Kind kind() { return DispatchState.Kind.VMAP; }
+
+    @Override
     public int level() { return level; }
+
+    @Override
+    public Dispatcher.Mode mode() { return this; }
 
     long batchSize() { return batchSize; }
 

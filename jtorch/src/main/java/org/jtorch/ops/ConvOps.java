@@ -172,15 +172,15 @@ public final class ConvOps {
                 return Spec.of(g.outputShape(), input.dtype(), device, g);
             },
             (a, outs, spec) -> ConvKernels.forward((Tensor) a[0], (Tensor) a[1], (Tensor) a[2], outs[0], (Geometry) spec.plan()))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> {
                 Tensor input = (Tensor) a[0], weight = (Tensor) a[1];
                 long[] s = (long[]) a[3], p = (long[]) a[4], d = (long[]) a[5];
                 long groups = ((Number) a[6]).longValue();
                 // both backward kernels read grad_output densely: make it dense once (it is often an expanded view)
-                Tensor go = InputMask.needs(0) && InputMask.needs(1) ? g[0].contiguous() : g[0];
-                Tensor gi = InputMask.needs(0) ? convolutionBackwardInput(go, weight, input.shape(), s, p, d, groups) : null;
-                Tensor gw = InputMask.needs(1) ? convolutionBackwardWeight(go, input, weight.shape(), s, p, d, groups) : null;
-                Tensor gb = a[2] != null && InputMask.needs(2) ? go.sum(biasDims(go.dim()), false) : null;
+                Tensor go = mask.needs(0) && mask.needs(1) ? g[0].contiguous() : g[0];
+                Tensor gi = mask.needs(0) ? convolutionBackwardInput(go, weight, input.shape(), s, p, d, groups) : null;
+                Tensor gw = mask.needs(1) ? convolutionBackwardWeight(go, input, weight.shape(), s, p, d, groups) : null;
+                Tensor gb = a[2] != null && mask.needs(2) ? go.sum(biasDims(go.dim()), false) : null;
                 return Grads.forTensorArgs(a, gi, gw, gb);
             })
             .defineJvp(ConvOps::convolutionJvp);
@@ -202,13 +202,13 @@ public final class ConvOps {
                 return Spec.of(sizes, go.dtype(), device, g);
             },
             (a, outs, spec) -> ConvKernels.backwardInput((Tensor) a[0], (Tensor) a[1], outs[0], (Geometry) spec.plan()))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> {
                 Tensor go = (Tensor) a[0], weight = (Tensor) a[1];
                 long[] s = (long[]) a[3], p = (long[]) a[4], d = (long[]) a[5];
                 long groups = ((Number) a[6]).longValue();
                 return new Tensor[] {
-                    InputMask.needs(0) ? convolution(g[0], weight, null, s, p, d, groups) : null,
-                    InputMask.needs(1) ? convolutionBackwardWeight(go, g[0], weight.shape(), s, p, d, groups) : null};
+                    mask.needs(0) ? convolution(g[0], weight, null, s, p, d, groups) : null,
+                    mask.needs(1) ? convolutionBackwardWeight(go, g[0], weight.shape(), s, p, d, groups) : null};
             })
             .deriveJvp(Jvps::bilinear);
 
@@ -229,13 +229,13 @@ public final class ConvOps {
                 return Spec.of(sizes, go.dtype(), device, g);
             },
             (a, outs, spec) -> ConvKernels.backwardWeight((Tensor) a[0], (Tensor) a[1], outs[0], (Geometry) spec.plan()))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> {
                 Tensor go = (Tensor) a[0], input = (Tensor) a[1];
                 long[] s = (long[]) a[3], p = (long[]) a[4], d = (long[]) a[5];
                 long groups = ((Number) a[6]).longValue();
                 return new Tensor[] {
-                    InputMask.needs(0) ? convolution(input, g[0], null, s, p, d, groups) : null,
-                    InputMask.needs(1) ? convolutionBackwardInput(go, g[0], input.shape(), s, p, d, groups) : null};
+                    mask.needs(0) ? convolution(input, g[0], null, s, p, d, groups) : null,
+                    mask.needs(1) ? convolutionBackwardInput(go, g[0], input.shape(), s, p, d, groups) : null};
             })
             .deriveJvp(Jvps::bilinear);
 

@@ -104,15 +104,15 @@ public final class DistanceOps {
                 return Spec.of(shape, x1.dtype(), x1.device(), null);
             },
             (args, outs, spec) -> cdistKernel((Tensor) args[0], (Tensor) args[1], p(args[2]), outs[0]))
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> {
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g, mask) -> {
                 Tensor x1 = (Tensor) a[0], x2 = (Tensor) a[1];
                 // (B*, P, R, M): component differences of every pair; the distance broadcasts over M.
                 Tensor diff = x1.unsqueeze(-2).sub(x2.unsqueeze(-3));
                 Tensor weighted = weighted(g[0].unsqueeze(-1), diff, o[0].unsqueeze(-1), p(a[2]));
                 if (weighted == null) return new Tensor[] {null, null};
                 return new Tensor[] {
-                    InputMask.needs(0) ? weighted.sum(-2) : null,
-                    InputMask.needs(1) ? weighted.sum(-3).neg() : null};
+                    mask.needs(0) ? weighted.sum(-2) : null,
+                    mask.needs(1) ? weighted.sum(-3).neg() : null};
             })
             .deriveJvp(Jvps::transposedVjp);
 
@@ -127,13 +127,13 @@ public final class DistanceOps {
                 return Spec.of(shape, x1.dtype(), x1.device(), null);
             },
             (args, outs, spec) -> euclideanKernel((Tensor) args[0], (Tensor) args[1], outs[0]))
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> {
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g, mask) -> {
                 Tensor x1 = (Tensor) a[0], x2 = (Tensor) a[1], dist = o[0];
                 Tensor zero = dist.eq(0L);
                 Tensor ratio = Grads.zeroWhere(zero, g[0].div(TernaryOps.where(zero, 1L, dist)));
                 return new Tensor[] {
-                    InputMask.needs(0) ? x1.mul(ratio.sum(-1, true)).sub(ratio.matmul(x2)) : null,
-                    InputMask.needs(1) ? x2.mul(ratio.sum(-2).unsqueeze(-1)).sub(ratio.mT().matmul(x1)) : null};
+                    mask.needs(0) ? x1.mul(ratio.sum(-1, true)).sub(ratio.matmul(x2)) : null,
+                    mask.needs(1) ? x2.mul(ratio.sum(-2).unsqueeze(-1)).sub(ratio.mT().matmul(x1)) : null};
             })
             .deriveJvp(Jvps::transposedVjp);
 

@@ -1,31 +1,19 @@
 package org.jtorch.ops;
 
-import java.util.function.Supplier;
-
 /**
- * Which tensor inputs of the op being differentiated need a gradient (PyTorch's
- * {@code needs_input_grad} / {@code grad_input_mask}). Autograd sets it around each backward rule, so
- * expensive rules (matrix products) can skip gradients nobody asked for; a rule may ignore it.
+ * Which tensor inputs of the op being differentiated need a gradient (PyTorch's {@code needs_input_grad} /
+ * {@code grad_input_mask}), in argument order with {@code Tensor[]} arguments expanded. Autograd hands it to a
+ * {@link OpDef.MaskedVjp}, so that expensive rules (matrix products, convolutions) can skip gradients nobody
+ * asked for; a rule may still return one the mask does not ask for.
  */
 public final class InputMask {
-    private InputMask() {}
+    private final boolean[] needs;
 
-    private static final ThreadLocal<boolean[]> MASK = new ThreadLocal<>();
+    private InputMask(boolean[] needs) { this.needs = needs; }
 
-    /** Whether tensor input {@code i} (argument order, {@code Tensor[]} expanded) needs a gradient; true when unknown. */
-    public static boolean needs(int i) {
-        boolean[] m = MASK.get();
-        return m == null || i >= m.length || m[i];
-    }
+    /** A mask where input {@code i} needs a gradient iff {@code needs[i]}; inputs past the array's end do. */
+    public static InputMask of(boolean... needs) { return new InputMask(needs.clone()); }
 
-    /** Runs {@code rule} with {@code mask} visible to {@link #needs}. */
-    public static <T> T with(boolean[] mask, Supplier<T> rule) {
-        boolean[] before = MASK.get();
-        MASK.set(mask);
-        try {
-            return rule.get();
-        } finally {
-            MASK.set(before);
-        }
-    }
+    /** Whether tensor input {@code i} needs a gradient. */
+    public boolean needs(int i) { return i >= needs.length || needs[i]; }
 }

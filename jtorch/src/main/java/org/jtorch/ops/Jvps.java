@@ -89,7 +89,7 @@ public final class Jvps {
                 boolean[] only = new boolean[t.length];
                 only[i] = true;
                 Tensor[] gs = {g};
-                Tensor[] grads = InputMask.with(only, () -> op.vjp().apply(a, o, gs));
+                Tensor[] grads = op.vjp().apply(a, o, gs, InputMask.of(only));
                 if (grads[i] != null) sum = plus(sum, Grads.conj(grads[i]));
             }
             return new Tensor[] {sum};
@@ -142,7 +142,7 @@ public final class Jvps {
             if (t[0] == null) return new Tensor[o.length];
             Tensor[] ones = new Tensor[o.length];
             for (int j = 0; j < o.length; j++) ones[j] = o[j].isFloatingPoint() || o[j].isComplex() ? Torch.onesLike(o[j]) : Torch.zerosLike(o[j]);
-            Tensor d = InputMask.with(new boolean[] {true}, () -> op.vjp().apply(a, o, ones))[0];
+            Tensor d = op.vjp().apply(a, o, ones, InputMask.of(true))[0];
             if (d == null) return new Tensor[o.length]; // a derivative that is zero wherever it exists (ord-0 norms)
             long[] dims = dimsArg < 0 ? null : (long[]) a[dimsArg];
             if (dims != null && dims.length == 0) dims = null;
@@ -188,7 +188,7 @@ public final class Jvps {
                 }
                 boolean[] mask = new boolean[t.length];
                 for (int i = 0; i < t.length; i++) mask[i] = t[i] != null;
-                Tensor[] grads = InputMask.with(mask, () -> op.vjp().apply(a, o, us));
+                Tensor[] grads = op.vjp().apply(a, o, us, InputMask.of(mask));
                 Tensor loss = null;
                 for (int i = 0; i < t.length; i++) {
                     if (t[i] == null || grads[i] == null || !grads[i].requiresGrad()) continue;

@@ -49,8 +49,8 @@ public final class LinalgSolveOps {
             args -> solverMeta("linalg.solve_triangular", (Tensor) args[0], (Tensor) args[1], (Boolean) args[3], "A"),
             (args, outs, spec) -> solveTriangular((Tensor) args[0], (Tensor) args[1], (Boolean) args[2], (Boolean) args[3],
                     (Boolean) args[4], outs[0]))
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> solveTriangularBackward((Tensor) a[0], (Boolean) a[2],
-                    (Boolean) a[3], (Boolean) a[4], o[0], g[0]))
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g, mask) -> solveTriangularBackward((Tensor) a[0],
+                    (Boolean) a[2], (Boolean) a[3], (Boolean) a[4], o[0], g[0], mask))
             .deriveJvp(Jvps::transposedVjp);
 
     /** {@code linalg.lu_factor_ex(A, *, pivot=True, check_errors=False)}: packed LU, int32 1-based pivots, int32 info. */
@@ -99,11 +99,11 @@ public final class LinalgSolveOps {
             args -> luSolveMeta((Tensor) args[0], (Tensor) args[1], (Tensor) args[2], (Boolean) args[3]),
             (args, outs, spec) -> luSolve((Tensor) args[0], (Tensor) args[1], (Tensor) args[2], (Boolean) args[3], (Boolean) args[4],
                     outs[0]))
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> {
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g, mask) -> {
                 Tensor lu = (Tensor) a[0], piv = (Tensor) a[1];
                 boolean left = (Boolean) a[3], adjoint = (Boolean) a[4];
-                Tensor gLu = InputMask.needs(0) ? luSolveLuBackward(g[0], lu, piv, o[0], left, adjoint) : null;
-                Tensor gB = InputMask.needs(2) ? luSolve(lu, piv, g[0], left, !adjoint) : null;
+                Tensor gLu = mask.needs(0) ? luSolveLuBackward(g[0], lu, piv, o[0], left, adjoint) : null;
+                Tensor gB = mask.needs(2) ? luSolve(lu, piv, g[0], left, !adjoint) : null;
                 return new Tensor[] {gLu, null, gB};
             })
             .deriveJvp(Jvps::transposedVjp);
@@ -163,7 +163,8 @@ public final class LinalgSolveOps {
     public static final OpDef HOUSEHOLDER_PRODUCT = OpDef.structured("linalg_householder_product(Tensor input, Tensor tau) -> Tensor",
             args -> householderMeta((Tensor) args[0], (Tensor) args[1]),
             (args, outs, spec) -> householderProduct((Tensor) args[0], (Tensor) args[1], outs[0]))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> householderBackward((Tensor) a[0], (Tensor) a[1], g[0]))
+            .defineVjp(OpDef.Save.INPUTS,
+                    (a, o, g, mask) -> householderBackward((Tensor) a[0], (Tensor) a[1], g[0], mask))
             .deriveJvp(Jvps::transposedVjp);
 
     /**
@@ -178,7 +179,7 @@ public final class LinalgSolveOps {
             "_linalg_lstsq_solve(Tensor self, Tensor b, float? rcond, str driver) -> (Tensor raw, Tensor rank, Tensor singular_values)",
             args -> lstsqMeta((Tensor) args[0], (Tensor) args[1], (String) args[3]),
             (args, outs, spec) -> lstsq((Tensor) args[0], (Tensor) args[1], (Double) args[2], (String) args[3], outs))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> lstsqBackward((Tensor) a[0], (Tensor) a[1], g[0]))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> lstsqBackward((Tensor) a[0], (Tensor) a[1], g[0], mask))
             .defineJvp((a, o, t) -> new Tensor[] {lstsqJvp((Tensor) a[0], (Tensor) a[1], t[0], t[1]), null, null});
 
     /** {@code linalg.lstsq(A, B, rcond=None, *, driver=None)}: least squares (minimum norm with gelsy/gelsd/gelss). */
@@ -957,7 +958,7 @@ public final class LinalgSolveOps {
      * {@code S_i}, reflector i contributes {@code g_tau_i = -v^H G w^H} and {@code g_v = -conj(tau) G w^H - tau S_{i+1} G^H v}
      * where {@code w = v^H S_{i+1}}, and passes {@code H_i^H G} on. All in differentiable ops.
      */
-    private static Tensor[] householderBackward(Tensor a, Tensor tau, Tensor g) {
+    private static Tensor[] householderBackward(Tensor a, Tensor tau, Tensor g, InputMask mask) {
         long m = a.size(-2), n = a.size(-1);
         int k = (int) tau.size(-1);
         if (k == 0 || a.numel() == 0) return new Tensor[] {Torch.zerosLike(a), Torch.zerosLike(tau)};
@@ -980,7 +981,7 @@ public final class LinalgSolveOps {
         for (int i = k; i < n; i++) gv[i] = Torch.zerosLike(v.narrow(-1, i, 1));
         Tensor gA = JoinOps.cat(List.of(gv), -1).tril(-1);
         Tensor gTau = JoinOps.cat(List.of(gt), -1);
-        return new Tensor[] {InputMask.needs(0) ? gA : null, InputMask.needs(1) ? gTau : null};
+        return new Tensor[] {mask.needs(0) ? gA : null, mask.needs(1) ? gTau : null};
     }
 
     /**
@@ -989,12 +990,12 @@ public final class LinalgSolveOps {
      * {@code gA = pinv_backward(gX B^H)} and {@code gB = P^H gX}. Unlike the normal equations this needs no
      * inverse of {@code A^H A}, so a rank-deficient A has a gradient too (that of its constant-rank pinv).
      */
-    private static Tensor[] lstsqBackward(Tensor a, Tensor b, Tensor gRaw) {
+    private static Tensor[] lstsqBackward(Tensor a, Tensor b, Tensor gRaw, InputMask mask) {
         if (gRaw == null) return new Tensor[] {null, null};
         Tensor gX = gRaw.narrow(-2, 0, a.size(-1));
         Tensor p = LinalgOps.pinv(a, null, null, false);
-        Tensor gA = InputMask.needs(0) ? LinalgGrads.pinv(gX.matmul(b.mH()), p, a) : null;
-        Tensor gB = InputMask.needs(1) ? p.mH().matmul(gX) : null;
+        Tensor gA = mask.needs(0) ? LinalgGrads.pinv(gX.matmul(b.mH()), p, a) : null;
+        Tensor gB = mask.needs(1) ? p.mH().matmul(gX) : null;
         return new Tensor[] {gA, gB};
     }
 
@@ -1024,14 +1025,15 @@ public final class LinalgSolveOps {
     }
 
     /** PyTorch's linalg_solve_triangular backward: {@code gB = A^-H g}, {@code gA = -gB X^H} restricted to A's triangle. */
-    private static Tensor[] solveTriangularBackward(Tensor a, boolean upper, boolean left, boolean unit, Tensor x, Tensor g) {
+    private static Tensor[] solveTriangularBackward(Tensor a, boolean upper, boolean left, boolean unit, Tensor x,
+                                                    Tensor g, InputMask mask) {
         Tensor gB = solveTriangular(a.mH(), g, !upper, left, unit);
         Tensor gA = null;
-        if (InputMask.needs(0)) {
+        if (mask.needs(0)) {
             gA = (left ? gB.matmul(x.mH()) : x.mH().matmul(gB)).neg();
             gA = upper ? gA.triu(unit ? 1 : 0) : gA.tril(unit ? -1 : 0);
         }
-        return new Tensor[] {gA, InputMask.needs(1) ? gB : null};
+        return new Tensor[] {gA, mask.needs(1) ? gB : null};
     }
 
     /** L (m x k, unit diagonal) and U (k x n) from the packed factors, differentiable in LU. */

@@ -119,9 +119,9 @@ public final class MatmulOps {
             },
             (args, outs, spec) -> MatmulKernels.run(outs[0], null, batchOfOne((Tensor) args[0]), batchOfOne((Tensor) args[1]),
                     ZERO, ONE, false))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
-                InputMask.needs(0) ? mat1Grad(g[0], (Tensor) a[0], (Tensor) a[1]) : null,
-                InputMask.needs(1) ? mat2Grad(g[0], (Tensor) a[0], (Tensor) a[1]) : null})
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> new Tensor[] {
+                mask.needs(0) ? mat1Grad(g[0], (Tensor) a[0], (Tensor) a[1]) : null,
+                mask.needs(1) ? mat2Grad(g[0], (Tensor) a[0], (Tensor) a[1]) : null})
             .deriveJvp(Jvps::bilinear);
 
     /** {@code addmm(self, mat1, mat2, beta, alpha)}: {@code beta * self + alpha * mat1 @ mat2}, self broadcast to the result. */
@@ -148,10 +148,10 @@ public final class MatmulOps {
             },
             (args, outs, spec) -> MatmulKernels.run(outs[0], (Tensor) args[0], batchOfOne((Tensor) args[1]),
                     batchOfOne((Tensor) args[2]), scalar(args[3]), scalar(args[4]), false))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
-                InputMask.needs(0) ? Grads.scaled(g[0], a[3]) : null,
-                InputMask.needs(1) ? Grads.scaled(mat1Grad(g[0], (Tensor) a[1], (Tensor) a[2]), a[4]) : null,
-                InputMask.needs(2) ? Grads.scaled(mat2Grad(g[0], (Tensor) a[1], (Tensor) a[2]), a[4]) : null})
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> new Tensor[] {
+                mask.needs(0) ? Grads.scaled(g[0], a[3]) : null,
+                mask.needs(1) ? Grads.scaled(mat1Grad(g[0], (Tensor) a[1], (Tensor) a[2]), a[4]) : null,
+                mask.needs(2) ? Grads.scaled(mat2Grad(g[0], (Tensor) a[1], (Tensor) a[2]), a[4]) : null})
             // beta·self_t + alpha·(m1_t m2 + m1 m2_t)
             .defineJvp((a, o, t) -> new Tensor[] {Jvps.plus(Jvps.times(t[0], a[3] == null ? 1L : a[3]), Jvps.times(Jvps.plus(
                     t[1] == null ? null : t[1].mm((Tensor) a[2]), t[2] == null ? null : ((Tensor) a[1]).mm(t[2])), a[4] == null ? 1L : a[4]))});
@@ -208,9 +208,9 @@ public final class MatmulOps {
                 return Spec.of(shape, mat2.dtype(), device, null);
             },
             (args, outs, spec) -> MatmulKernels.run(outs[0], null, (Tensor) args[0], (Tensor) args[1], ZERO, ONE, false))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
-                InputMask.needs(0) ? g[0].bmm(((Tensor) a[1]).mH()) : null,
-                InputMask.needs(1) ? ((Tensor) a[0]).mH().bmm(g[0]) : null})
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> new Tensor[] {
+                mask.needs(0) ? g[0].bmm(((Tensor) a[1]).mH()) : null,
+                mask.needs(1) ? ((Tensor) a[0]).mH().bmm(g[0]) : null})
             .deriveJvp(Jvps::bilinear);
 
     /** {@code baddbmm(self, batch1, batch2, beta, alpha)}: {@code beta * self + alpha * bmm(batch1, batch2)}. */
@@ -235,10 +235,10 @@ public final class MatmulOps {
             },
             (args, outs, spec) -> MatmulKernels.run(outs[0], (Tensor) args[0], (Tensor) args[1], (Tensor) args[2],
                     scalar(args[3]), scalar(args[4]), false))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
-                InputMask.needs(0) ? Grads.scaled(g[0], a[3]) : null,
-                InputMask.needs(1) ? Grads.scaled(g[0].bmm(((Tensor) a[2]).mH()), a[4]) : null,
-                InputMask.needs(2) ? Grads.scaled(((Tensor) a[1]).mH().bmm(g[0]), a[4]) : null})
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> new Tensor[] {
+                mask.needs(0) ? Grads.scaled(g[0], a[3]) : null,
+                mask.needs(1) ? Grads.scaled(g[0].bmm(((Tensor) a[2]).mH()), a[4]) : null,
+                mask.needs(2) ? Grads.scaled(((Tensor) a[1]).mH().bmm(g[0]), a[4]) : null})
             .defineJvp((a, o, t) -> new Tensor[] {Jvps.plus(Jvps.times(t[0], a[3] == null ? 1L : a[3]), Jvps.times(Jvps.plus(
                     t[1] == null ? null : t[1].bmm((Tensor) a[2]), t[2] == null ? null : ((Tensor) a[1]).bmm(t[2])), a[4] == null ? 1L : a[4]))});
 
@@ -266,9 +266,9 @@ public final class MatmulOps {
             },
             (args, outs, spec) -> MatmulKernels.run(outs[0], null, batchOfOne((Tensor) args[0]),
                     vectorAsMatrix((Tensor) args[1], true), ZERO, ONE, false))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
-                InputMask.needs(0) ? Torch.outer(g[0], Grads.conj((Tensor) a[1])) : null,
-                InputMask.needs(1) ? ((Tensor) a[0]).mH().mv(g[0]) : null})
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> new Tensor[] {
+                mask.needs(0) ? Torch.outer(g[0], Grads.conj((Tensor) a[1])) : null,
+                mask.needs(1) ? ((Tensor) a[0]).mH().mv(g[0]) : null})
             .deriveJvp(Jvps::bilinear);
 
     /** ATen's {@code dot_check}. */

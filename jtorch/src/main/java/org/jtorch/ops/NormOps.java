@@ -6,6 +6,7 @@ import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.autograd.GradMode;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
 
@@ -83,12 +84,12 @@ public final class NormOps {
         }
     }
 
-    private static Tensor[] layerNormVjp(Object[] a, Tensor[] o, Tensor[] g) {
+    private static Tensor[] layerNormVjp(Object[] a, Tensor[] o, Tensor[] g, InputMask mask) {
         Tensor x = (Tensor) a[0], w = (Tensor) a[2], b = (Tensor) a[3];
         long[] normalized = (long[]) a[1];
         int weightIndex = 1, biasIndex = w != null ? 2 : 1; // tensor-input positions (absent optionals are skipped)
-        boolean needX = InputMask.needs(0), needW = w != null && InputMask.needs(weightIndex),
-                needB = b != null && InputMask.needs(biasIndex);
+        boolean needX = mask.needs(0), needW = w != null && mask.needs(weightIndex),
+                needB = b != null && mask.needs(biasIndex);
         if (g[0] != null && g[1] == null && g[2] == null && plainEager(g[0], x, o[1], o[2], w)) {
             Tensor[] r = LayerNormKernels.backward(g[0], x, o[1], o[2], w, b != null, normalized,
                     (int) Shapes.numel(normalized), needX, needW, needB);
@@ -99,7 +100,7 @@ public final class NormOps {
 
     /** Whether the fused backward kernel may run: a first-order eager backward of plain CPU heap tensors. */
     private static boolean plainEager(Tensor... ts) {
-        if (GradMode.isEnabled() || !Dispatcher.noModes()) return false;
+        if (GradMode.isEnabled() || !DispatchState.isPlainEager()) return false;
         for (Tensor t : ts) {
             if (t != null && (t.device() != Device.CPU || t.storage().array() == null || t.isComplex())) return false;
         }

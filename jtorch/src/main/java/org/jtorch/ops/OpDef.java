@@ -63,6 +63,15 @@ public final class OpDef {
     }
 
     /**
+     * A reverse-mode rule that is also told which tensor inputs need a gradient, so that it can skip expensive
+     * gradients nobody asked for; otherwise as {@link Vjp}. Most rules are plain {@link Vjp}s.
+     */
+    @FunctionalInterface
+    public interface MaskedVjp {
+        Tensor[] apply(Object[] args, Tensor[] outputs, Tensor[] gradOutputs, InputMask mask);
+    }
+
+    /**
      * What a backward rule reads besides the output gradients; autograd keeps exactly that alive and
      * checks its version counters. Arguments that are not tensors (dims, scalars) are always kept.
      */
@@ -90,7 +99,7 @@ public final class OpDef {
     private final ViewFn view;
     private final Composite composite;
     private final Set<Flag> flags;
-    private volatile Vjp vjp;
+    private volatile MaskedVjp vjp;
     private volatile Save vjpSaves = Save.INPUTS_AND_OUTPUTS;
     private volatile boolean vjpTakesMissingGrads;
     private volatile Jvp jvp;
@@ -148,7 +157,8 @@ public final class OpDef {
 
     public boolean has(Flag f) { return flags.contains(f); }
 
-    public Vjp vjp() { return vjp; }
+    /** The reverse-mode rule ({@link Vjp}s are seen as masked rules that ignore the mask), or null. */
+    public MaskedVjp vjp() { return vjp; }
 
     public Save vjpSaves() { return vjpSaves; }
 
@@ -171,6 +181,12 @@ public final class OpDef {
 
     /** Registers the reverse-mode rule and declares what it reads. Returns this, for use at the definition. */
     public OpDef defineVjp(Save saves, Vjp rule) {
+        MaskedVjp ignoringMask = (args, outputs, gradOutputs, mask) -> rule.apply(args, outputs, gradOutputs);
+        return defineVjp(saves, ignoringMask);
+    }
+
+    /** Registers a reverse-mode rule that reads which inputs need a gradient, and declares what it reads. */
+    public OpDef defineVjp(Save saves, MaskedVjp rule) {
         this.vjpSaves = saves;
         this.vjp = rule;
         return this;

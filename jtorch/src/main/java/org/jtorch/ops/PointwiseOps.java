@@ -650,8 +650,8 @@ public final class PointwiseOps {
                 return new Fns.Binary((g, x) -> x <= threshold ? 0 : g, (g, x) -> x <= threshold ? 0 : g, null, null,
                         threshold == 0 ? FloatSimd.Binary.RELU_BACKWARD : null);
             })
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
-                InputMask.needs(0) ? thresholdBackward(g[0], (Tensor) a[1], a[2]) : null, null})
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> new Tensor[] {
+                mask.needs(0) ? thresholdBackward(g[0], (Tensor) a[1], a[2]) : null, null})
             .deriveJvp(Jvps::elementwise);
 
     /** {@code threshold_backward(grad_output, self, threshold)}. */
@@ -686,11 +686,11 @@ public final class PointwiseOps {
             "gelu_backward(Tensor grad_output, Tensor self, *, str approximate='none') -> Tensor", Promotion.DEFAULT, REAL_FLOATS, false,
             args -> tanh(args, 2) ? new Fns.Binary((g, x) -> g * geluTanhGrad(x), null, null, null, FloatSimd.Binary.GELU_TANH_BACKWARD)
                     : new Fns.Binary((g, x) -> g * geluGrad(x), null, null, null, FloatSimd.Binary.GELU_BACKWARD))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> {
                 Tensor grad = (Tensor) a[0], x = (Tensor) a[1];
                 String approximate = approximate(a, 2);
-                Tensor dGrad = InputMask.needs(0) ? geluBackward(g[0], x, approximate) : null;
-                Tensor dSelf = InputMask.needs(1)
+                Tensor dGrad = mask.needs(0) ? geluBackward(g[0], x, approximate) : null;
+                Tensor dSelf = mask.needs(1)
                         ? g[0].mul(grad).mul("tanh".equals(approximate) ? geluTanhSecond(x) : geluSecond(x)) : null;
                 return new Tensor[] {dGrad, dSelf};
             })

@@ -480,12 +480,12 @@ public final class ReductionOps {
 
     /** Args: (grad_output, output, Long dim, DType input_dtype or null). */
     public static final OpDef SOFTMAX_BACKWARD_DATA = softmaxBackwardOp("_softmax_backward_data", false)
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> {
                 Tensor grad = (Tensor) a[0], y = (Tensor) a[1];
                 long[] dim = {(Long) a[2]};
-                Tensor dGrad = InputMask.needs(0) ? softmaxBackwardData(g[0], y, (Long) a[2], null) : null;
+                Tensor dGrad = mask.needs(0) ? softmaxBackwardData(g[0], y, (Long) a[2], null) : null;
                 // out = y·(grad - Σ grad·y): d/dy = u·(grad - Σ grad·y) - grad·Σ u·y
-                Tensor dY = InputMask.needs(1) ? g[0].mul(grad.sub(grad.mul(y).sum(dim, true))).sub(grad.mul(g[0].mul(y).sum(dim, true)))
+                Tensor dY = mask.needs(1) ? g[0].mul(grad.sub(grad.mul(y).sum(dim, true))).sub(grad.mul(g[0].mul(y).sum(dim, true)))
                         : null;
                 return new Tensor[] {dGrad, dY};
             })
@@ -493,13 +493,13 @@ public final class ReductionOps {
 
     /** Args: (grad_output, output, Long dim, DType input_dtype or null). */
     public static final OpDef LOG_SOFTMAX_BACKWARD_DATA = softmaxBackwardOp("_log_softmax_backward_data", true)
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> {
                 Tensor grad = (Tensor) a[0], y = (Tensor) a[1];
                 long[] dim = {(Long) a[2]};
                 Tensor uExp = g[0].mul(y.exp());
                 // out = grad - exp(y)·Σ grad: d/dgrad = u - Σ u·exp(y), d/dy = -u·exp(y)·Σ grad
-                return new Tensor[] {InputMask.needs(0) ? g[0].sub(uExp.sum(dim, true)) : null,
-                    InputMask.needs(1) ? uExp.mul(grad.sum(dim, true)).neg() : null};
+                return new Tensor[] {mask.needs(0) ? g[0].sub(uExp.sum(dim, true)) : null,
+                    mask.needs(1) ? uExp.mul(grad.sum(dim, true)).neg() : null};
             })
             .deriveJvp(Jvps::transposedVjp);
 

@@ -19,6 +19,7 @@ import org.jtorch.Generator;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.kernels.cpu.ElementIO;
 import org.jtorch.ops.MatmulOps;
@@ -54,10 +55,8 @@ class CheckpointTest {
 
     private static Map<String, Integer> counting(Runnable body) {
         Counter c = new Counter();
-        try (AutoCloseable scope = Dispatcher.pushMode(c)) {
+        try (var _ = DispatchState.enter(DispatchState.Kind.MODE, c)) {
             body.run();
-        } catch (Exception e) {
-            throw new AssertionError(e);
         }
         return c.counts;
     }

@@ -18,6 +18,7 @@ import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.autograd.Autograd;
 import org.jtorch.autograd.GradCheck;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.nn.functional.F;
 import org.jtorch.testing.Golden;
@@ -234,7 +235,7 @@ class DistanceOpsTest {
     /** The ops a call runs, through a pass-through mode. */
     private static List<String> opsRun(Runnable call) throws Exception {
         List<String> names = new ArrayList<>();
-        try (AutoCloseable m = Dispatcher.pushMode((op, args, next) -> {
+        try (var _ = DispatchState.enter(DispatchState.Kind.MODE, (op, args, next) -> {
             names.add(op.name());
             return next.call(op, args);
         })) {

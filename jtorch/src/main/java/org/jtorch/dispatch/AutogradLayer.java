@@ -1,0 +1,42 @@
+package org.jtorch.dispatch;
+
+import org.jtorch.Tensor;
+import org.jtorch.ops.OpDef;
+
+/**
+ * The autograd layer as {@link Dispatcher} calls it: below the interpreters of the {@link DispatchState}, above
+ * the kernels, and consulted only while grad mode is on. The dispatcher declares what it needs here and
+ * {@code org.jtorch.autograd} implements it, so that dispatch does not depend on autograd; the implementation is
+ * found with {@link java.util.ServiceLoader} when the dispatcher is first used, before any op runs.
+ */
+public interface AutogradLayer {
+    /**
+     * Whether some tensor argument (elements of {@code Tensor[]} arguments included) requires grad, after bringing
+     * the history of a view up to date with its base's.
+     */
+    boolean anyRequiresGrad(Object[] args);
+
+    /**
+     * Starts recording {@code op(args) → outs} before the kernel runs. For in-place and {@code out=} calls
+     * ({@code inPlace}), {@code outs} alias some inputs: inputs the rule reads are saved before they are overwritten.
+     */
+    Recording begin(OpDef op, Object[] args, Tensor[] outs, boolean inPlace);
+
+    /** A recording started by {@link #begin}. */
+    interface Recording {
+        /** Attaches the op's node to the outputs; call after the kernel ran and after any version bump. */
+        void finish(Tensor[] outs);
+    }
+
+    /**
+     * Before a write into {@code out} that autograd sees: refuses one it cannot follow (into a leaf that requires
+     * grad, or into a view of one) rather than let it give wrong gradients.
+     */
+    void checkWrite(Tensor out);
+
+    /**
+     * After a recorded write into {@code outs}: every output that is a view passes the write on to its base's
+     * history (PyTorch's {@code rebase_history}). {@code args} are the call's arguments.
+     */
+    void rebaseWrittenViews(Tensor[] outs, Object[] args);
+}
