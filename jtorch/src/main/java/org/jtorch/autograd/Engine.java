@@ -64,7 +64,7 @@ final class Engine {
         for (Edge e : rootEdges) {
             if (deps.getOrDefault(e.node(), 0) == 0 && !ready.contains(e.node())) ready.add(e.node());
         }
-        try (GradMode.Scope mode = GradMode.set(createGraph)) {
+        try (GradMode.Scope _ = GradMode.set(createGraph)) {
             while (!ready.isEmpty()) {
                 Node node = ready.poll();
                 Tensor[] grads = buffers.remove(node);
@@ -181,7 +181,7 @@ final class Engine {
 
     private static boolean hasNan(Tensor t) {
         if (!(t.isFloatingPoint() || t.isComplex())) return false;
-        try (GradMode.Scope off = GradMode.set(false)) {
+        try (GradMode.Scope _ = GradMode.set(false)) {
             return t.isnan().any().item() != 0;
         }
     }

@@ -238,7 +238,7 @@ public final class Dispatcher {
             }
             return;
         }
-        try (GradMode.Scope noRecord = GradMode.set(false)) { // a dtype-converting copy below is part of this op
+        try (GradMode.Scope _ = GradMode.set(false)) { // a dtype-converting copy below is part of this op
             (device == Device.CPU ? op.kernel() : Backends.kernel(op, device)).run(args, targets, spec);
             for (int i = 0; i < outs.length; i++) {
                 if (!direct && targets[i] != outs[i]) outs[i].copy_(targets[i]);

@@ -60,7 +60,7 @@ final class Differentiation {
             Tensor[] out = new Tensor[inputs.size()];
             boolean graph = force || createGraph || Levels.otherGradActive(null);
             if (!roots.isEmpty()) {
-                try (GradMode.Scope on = GradMode.set(true)) {
+                try (GradMode.Scope _ = GradMode.set(true)) {
                     List<Tensor> g = Autograd.grad(roots, inputs, Autograd.GradOptions.defaults()
                             .gradOutputs(cotangents == null ? null : seeds).retainGraph(true).createGraph(graph).materializeGrads(true));
                     for (int i = 0; i < out.length; i++) out[i] = g.get(i);
@@ -82,7 +82,7 @@ final class Differentiation {
         List<Tensor> inputs = new ArrayList<>();
         boolean tracked = false;
         Levels.push(layer);
-        try (GradMode.Scope on = GradMode.set(true)) {
+        try (GradMode.Scope _ = GradMode.set(true)) {
             VmapInterpreter vm = Levels.innermostVmap();
             for (int n : argnums) {
                 List<Object> leaves = PyTree.leaves(args[n]);

@@ -264,7 +264,7 @@ public final class Func {
      * (by dotted name) in place of its parameters and buffers, restoring them afterwards, also when the call throws.
      */
     public static Tensor functionalCall(Module module, Map<String, Tensor> paramsAndBuffers, Tensor input) {
-        try (AutoCloseable swap = module.substituteTensors(paramsAndBuffers)) {
+        try (AutoCloseable _ = module.substituteTensors(paramsAndBuffers)) {
             return module.call(input);
         } catch (RuntimeException | Error e) {
             throw e;

@@ -86,7 +86,7 @@ final class Vmap {
         Object[] batchedArgs = (Object[]) PyTree.rebuild(args, wrapped.iterator());
         Object out;
         Levels.push(vm);
-        try (AutoCloseable mode = Dispatcher.pushMode(vm)) {
+        try (AutoCloseable _ = Dispatcher.pushMode(vm)) {
             out = fn.apply(batchedArgs);
         } catch (RuntimeException | Error e) {
             throw e;

@@ -270,7 +270,7 @@ public abstract class Module {
         if (!errors.isEmpty()) {
             throw new TorchException("Error(s) in loading state_dict for " + name() + ":\n\t" + String.join("\n\t", errors));
         }
-        try (var g = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             own.forEach((key, target) -> {
                 Tensor source = stateDict.get(key);
                 if (source != null) target.copy_(source);
@@ -354,7 +354,7 @@ public abstract class Module {
     private static Tensor cast(Tensor t, DType dtype, boolean parameter) {
         if (t == null || t.dtype() == dtype || !(t.isFloatingPoint() || t.isComplex())) return t;
         Tensor out;
-        try (var g = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             out = t.to(dtype);
             if (parameter && t.grad() != null) out.setGrad(t.grad().to(dtype));
         }

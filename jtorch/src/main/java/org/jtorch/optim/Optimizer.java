@@ -275,9 +275,9 @@ public abstract class Optimizer {
         runStepPreHooks();
         Tensor loss = null;
         if (closure != null) {
-            try (var g = GradMode.set(true)) { loss = closure.get(); }
+            try (var _ = GradMode.set(true)) { loss = closure.get(); }
         }
-        try (var g = GradMode.set(Boolean.TRUE.equals(defaults.get("differentiable")))) {
+        try (var _ = GradMode.set(Boolean.TRUE.equals(defaults.get("differentiable")))) {
             for (ParamGroup group : paramGroups) stepGroup(group);
         }
         runStepPostHooks();

@@ -54,7 +54,7 @@ class CheckpointTest {
 
     private static Map<String, Integer> counting(Runnable body) {
         Counter c = new Counter();
-        try (AutoCloseable scope = Dispatcher.pushMode(c)) {
+        try (AutoCloseable _ = Dispatcher.pushMode(c)) {
             body.run();
         } catch (Exception e) {
             throw new AssertionError(e);
@@ -307,7 +307,7 @@ class CheckpointTest {
     @Test
     void withoutGradModeItIsAPlainCall() {
         Tensor x = leaf(1, 2);
-        try (var off = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             Tensor y = Checkpoint.checkpoint(xs -> xs.get(0).exp(), x);
             assertFalse(y.requiresGrad());
         }

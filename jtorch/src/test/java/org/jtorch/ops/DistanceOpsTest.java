@@ -234,7 +234,7 @@ class DistanceOpsTest {
     /** The ops a call runs, through a pass-through mode. */
     private static List<String> opsRun(Runnable call) throws Exception {
         List<String> names = new ArrayList<>();
-        try (AutoCloseable m = Dispatcher.pushMode((op, args, next) -> {
+        try (AutoCloseable _ = Dispatcher.pushMode((op, args, next) -> {
             names.add(op.name());
             return next.call(op, args);
         })) {
