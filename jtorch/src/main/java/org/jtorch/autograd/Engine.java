@@ -1,5 +1,6 @@
 package org.jtorch.autograd;
 
+import java.io.Serial;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -188,6 +189,9 @@ final class Engine {
 
     /** The forward traceback attached to a backward error under anomaly mode (a record, not a cause). */
     static final class AnomalyTrace extends RuntimeException {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
         AnomalyTrace(String message) { super(message, null, false, false); }
     }
 
