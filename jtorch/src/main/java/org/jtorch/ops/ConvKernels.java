@@ -64,7 +64,7 @@ final class ConvKernels {
         static Dims of(ConvOps.Geometry g) {
             int kTotal = (int) (g.cin() * g.kh() * g.kw()), l = (int) (g.oh() * g.ow());
             // the column matrix and the [C_out, B·L] output/grad buffer both grow with the chunk
-            long perSample = Math.max(1, (long) Math.max(kTotal, g.cout()) * l);
+            long perSample = Math.max(1, Math.max(kTotal, g.cout()) * l);
             int chunk = (int) Math.max(1, Math.min(g.n(), COLS_BUDGET / perSample));
             return new Dims((int) g.n(), (int) g.cin(), (int) (g.h() * g.w()), (int) g.cout(), (int) (g.cout() / g.groups()),
                     (int) (g.cin() / g.groups() * g.kh() * g.kw()), l, (int) g.groups(), chunk);
