@@ -195,7 +195,8 @@ class WarningsTest {
     @Test
     void recordingIsPerThread() throws Exception {
         AtomicReference<Throwable> closeFromOtherThread = new AtomicReference<>();
-        try (WarningRecorder rec = Warnings.catchWarnings()) {
+        WarningRecorder rec = Warnings.catchWarnings(); // closed by hand: the other thread's close is the test
+        try {
             Thread t = new Thread(() -> {
                 Warnings.warn("from another thread");
                 try {
@@ -207,6 +208,8 @@ class WarningsTest {
             t.start();
             t.join();
             assertEquals(List.of(), rec.records());
+        } finally {
+            rec.close();
         }
         assertTrue(closeFromOtherThread.get() instanceof IllegalStateException);
         assertEquals(1, printed().size());
