@@ -1,6 +1,11 @@
 package org.jtorch;
 
+import java.io.Serial;
+
 /** PyTorch's {@code TypeError} (e.g. ordering complex numbers). */
 public class TorchTypeException extends IllegalArgumentException {
+    @Serial
+    private static final long serialVersionUID = 1L;
+
     public TorchTypeException(String message) { super(message); }
 }

@@ -1,10 +1,15 @@
 package org.jtorch;
 
+import java.io.Serial;
+
 /**
  * A warning turned into an error by {@link Warnings.Action#ERROR} (Python's {@code -W error}). It is not
  * a {@link TorchException}: as in Python, where a warning raised as an exception is not a RuntimeError.
  */
 public class TorchWarningException extends RuntimeException {
+    @Serial
+    private static final long serialVersionUID = 1L;
+
     private final Warnings.Category category;
 
     public TorchWarningException(Warnings.Category category, String message) {

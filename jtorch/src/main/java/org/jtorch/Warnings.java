@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  * {@code System.err}.
  *
  * <p>A warning has a {@link Category} and a message. What happens to it is decided by the first
- * matching filter, newest first, as in Python ({@link Action#DEFAULT} when none matches):
+ * matching filter, newest first, as in Python ({@link Action#DEFAULT} when none matches, {@link Action#ONCE}
+ * for {@link #warnOnce}):
  * <ul>
  *   <li>{@code DEFAULT}: printed the first time a message of that category is raised from a given call
  *       site (the first caller outside JTorch, found by walking the stack);</li>
@@ -83,7 +84,18 @@ public final class Warnings {
     public static void warn(String message) { warn(Category.USER_WARNING, message); }
 
     /** {@code warnings.warn(message, category)}. */
-    public static void warn(Category category, String message) {
+    public static void warn(Category category, String message) { raise(category, message, Action.DEFAULT); }
+
+    /**
+     * A warning the library gives once per process ({@code TORCH_WARN_ONCE}): when no filter matches it
+     * is printed the first time its category and message are raised anywhere ({@link Action#ONCE}), not
+     * once per call site. Filters and {@link #catchWarnings()} scopes treat it as any other warning, so a
+     * scope records every one.
+     */
+    public static void warnOnce(Category category, String message) { raise(category, message, Action.ONCE); }
+
+    /** Raises a warning; {@code unfiltered} is the action when no filter matches. */
+    private static void raise(Category category, String message, Action unfiltered) {
         Objects.requireNonNull(category, "category");
         Objects.requireNonNull(message, "message");
         WarningRecorder recorder = RECORDER.get();
@@ -92,7 +104,7 @@ public final class Warnings {
             recorder.add(new Warning(category, message, site.file(), site.line()));
             return;
         }
-        switch (actionFor(category, message)) {
+        switch (actionFor(category, message, unfiltered)) {
             case IGNORE -> { }
             case ERROR -> throw new TorchWarningException(category, message);
             case ONCE -> {
@@ -106,9 +118,9 @@ public final class Warnings {
         }
     }
 
-    private static Action actionFor(Category category, String message) {
+    private static Action actionFor(Category category, String message, Action unfiltered) {
         for (Filter f : filters) if (f.matches(category, message)) return f.action();
-        return Action.DEFAULT;
+        return unfiltered;
     }
 
     private static void print(Category category, String message, Site site) {

@@ -102,6 +102,21 @@ class WarningsTest {
     }
 
     @Test
+    void warnOnceIsOncePerProcessUnlessAFilterOrRecorderSaysOtherwise() {
+        for (int i = 0; i < 2; i++) Warnings.warnOnce(Category.USER_WARNING, "warn-once");
+        Warnings.warnOnce(Category.USER_WARNING, "warn-once"); // another call site: still not shown
+        assertEquals(1, printed().size());
+        assertTrue(printed().get(0).endsWith("UserWarning: warn-once"));
+        try (WarningRecorder rec = Warnings.catchWarnings()) {
+            for (int i = 0; i < 2; i++) Warnings.warnOnce(Category.USER_WARNING, "warn-once");
+            assertEquals(2, rec.records().size(), "a recorder ignores once-rules");
+        }
+        Warnings.filter(Category.USER_WARNING, Action.ERROR);
+        assertThrows(TorchWarningException.class, () -> Warnings.warnOnce(Category.USER_WARNING, "warn-once"));
+        assertEquals(1, printed().size());
+    }
+
+    @Test
     void errorThrowsWithTheCategory() {
         Warnings.filter(Category.FUTURE_WARNING, Action.ERROR);
         TorchWarningException e = assertThrows(TorchWarningException.class,
@@ -195,7 +210,8 @@ class WarningsTest {
     @Test
     void recordingIsPerThread() throws Exception {
         AtomicReference<Throwable> closeFromOtherThread = new AtomicReference<>();
-        try (WarningRecorder rec = Warnings.catchWarnings()) {
+        WarningRecorder rec = Warnings.catchWarnings(); // closed by hand: the other thread's close is the test
+        try {
             Thread t = new Thread(() -> {
                 Warnings.warn("from another thread");
                 try {
@@ -207,6 +223,8 @@ class WarningsTest {
             t.start();
             t.join();
             assertEquals(List.of(), rec.records());
+        } finally {
+            rec.close();
         }
         assertTrue(closeFromOtherThread.get() instanceof IllegalStateException);
         assertEquals(1, printed().size());

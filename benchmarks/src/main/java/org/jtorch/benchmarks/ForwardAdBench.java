@@ -34,7 +34,7 @@ public class ForwardAdBench {
     @Benchmark
     @OperationsPerInvocation(100)
     public Tensor smallAddsDual() {
-        try (DualLevel level = ForwardAD.dualLevel()) {
+        try (DualLevel _ = ForwardAD.dualLevel()) {
             Tensor h = ForwardAD.makeDual(x, t);
             for (int i = 0; i < 100; i++) h = h.add(b);
             return ForwardAD.unpackDual(h).tangent();
@@ -44,7 +44,7 @@ public class ForwardAdBench {
     @Benchmark
     @OperationsPerInvocation(100)
     public Tensor smallAddsPlainInsideLevel() {
-        try (DualLevel level = ForwardAD.dualLevel()) {
+        try (DualLevel _ = ForwardAD.dualLevel()) {
             Tensor h = x;
             for (int i = 0; i < 100; i++) h = h.add(b);
             return h;

@@ -52,7 +52,7 @@ public final class PortFromPyTorch {
         model.eval();
         Tensor expected = (Tensor) io.get("logits");
         Tensor logits;
-        try (var g = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             logits = model.logits((Tensor) io.get("input"));
         }
         double diff = logits.sub(expected).abs().max().item();

@@ -66,7 +66,7 @@ public final class Spirals {
             if (step % 250 == 0) System.out.printf("step %4d  loss %.4f%n", step, loss.item());
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        try (var g = noGrad()) {
+        try (var _ = noGrad()) {
             Tensor predicted = argmax(forward(test[0], w1, b1, w2, b2), 1L);
             double accuracy = predicted.eq(test[1]).to(DType.FLOAT32).mean().item();
             System.out.printf("held-out accuracy %.1f%% (a linear model gets ~50%%), 1500 AdamW steps in %.1f s%n",

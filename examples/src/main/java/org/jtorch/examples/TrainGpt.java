@@ -201,7 +201,7 @@ public final class TrainGpt {
         Generator fixed = new Generator().manualSeed(opts.seed + 3);
         double total = 0;
         model.eval();
-        try (var g = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             for (int i = 0; i < opts.evalBatches; i++) {
                 Tensor[] xy = CharCorpus.batch(split, opts.batch, model.config().blockSize(), fixed);
                 total += lmLoss(model.call(xy[0]), model.lmHeadWeight(), xy[1]).item();

@@ -41,7 +41,7 @@ public final class Checkpoint {
         SelectiveCache cache = options.policy() == null ? null : new SelectiveCache(options);
         Watcher watcher = new Watcher(inputs, cache);
         Tensor out;
-        try (GradMode.Scope off = GradMode.set(false)) {
+        try (GradMode.Scope _ = GradMode.set(false)) {
             out = withMode(watcher::process, () -> fn.apply(args));
         }
         if (out == null) throw new TorchException("checkpoint: the function returned null");

@@ -108,7 +108,7 @@ final class CheckpointNode extends Node {
     private Tensor recompute(List<Tensor> args) {
         Generator gen = rngState == null ? null : Generator.defaultGenerator();
         byte[] resume = gen == null ? null : gen.getStateBytes();
-        try (GradMode.Scope on = GradMode.set(true)) {
+        try (GradMode.Scope _ = GradMode.set(true)) {
             if (gen != null) gen.setState(rngState);
             SelectiveCache c = cache;
             return c == null ? fn.apply(args) : Checkpoint.withMode(c::replay, () -> fn.apply(args));

@@ -1,5 +1,6 @@
 package org.jtorch.autograd;
 
+import java.io.Serial;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -64,7 +65,7 @@ final class Engine {
         for (Edge e : rootEdges) {
             if (deps.getOrDefault(e.node(), 0) == 0 && !ready.contains(e.node())) ready.add(e.node());
         }
-        try (GradMode.Scope mode = GradMode.set(createGraph)) {
+        try (GradMode.Scope _ = GradMode.set(createGraph)) {
             while (!ready.isEmpty()) {
                 Node node = ready.poll();
                 Tensor[] grads = buffers.remove(node);
@@ -181,13 +182,16 @@ final class Engine {
 
     private static boolean hasNan(Tensor t) {
         if (!(t.isFloatingPoint() || t.isComplex())) return false;
-        try (GradMode.Scope off = GradMode.set(false)) {
+        try (GradMode.Scope _ = GradMode.set(false)) {
             return t.isnan().any().item() != 0;
         }
     }
 
     /** The forward traceback attached to a backward error under anomaly mode (a record, not a cause). */
     static final class AnomalyTrace extends RuntimeException {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
         AnomalyTrace(String message) { super(message, null, false, false); }
     }
 

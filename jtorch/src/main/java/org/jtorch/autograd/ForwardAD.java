@@ -13,7 +13,7 @@ import org.jtorch.storage.Storage;
  * {@code torch.autograd.forward_ad}: forward-mode automatic differentiation with dual tensors.
  *
  * <pre>{@code
- * try (DualLevel level = ForwardAD.dualLevel()) {
+ * try (DualLevel _ = ForwardAD.dualLevel()) {
  *     Tensor x = ForwardAD.makeDual(primal, tangent);
  *     Tensor y = Torch.sin(x);
  *     Tensor jvp = ForwardAD.unpackDual(y).tangent();   // cos(primal) * tangent

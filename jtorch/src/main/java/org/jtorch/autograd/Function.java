@@ -81,7 +81,7 @@ public abstract class Function {
         DualLevel level = ForwardAD.currentLevel();
         Tensor[] tangents = level == null ? null : tangentsOf(frozen, level);
         Tensor[] outs;
-        try (GradMode.Scope off = GradMode.set(false)) {
+        try (GradMode.Scope _ = GradMode.set(false)) {
             // With dual inputs, forward sees plain values: the tangents come from jvp, as in PyTorch.
             outs = tangents == null ? forward(ctx, frozen)
                     : org.jtorch.dispatch.DispatchState.runBelow(level.mode(), () -> forward(ctx, frozen));
@@ -152,7 +152,7 @@ public abstract class Function {
         @Override
         final Tensor[] runBackward(Ctx ctx, Tensor[] grads) {
             Tensor[] result;
-            try (GradMode.Scope off = GradMode.set(false)) {
+            try (GradMode.Scope _ = GradMode.set(false)) {
                 result = backward(ctx, grads);
             }
             if (result == null || !GradMode.isEnabled()) return result;

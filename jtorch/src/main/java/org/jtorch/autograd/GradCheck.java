@@ -1,5 +1,6 @@
 package org.jtorch.autograd;
 
+import java.io.Serial;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -44,6 +45,9 @@ public final class GradCheck {
 
     /** Raised when the Jacobians disagree ({@code GradcheckError}). */
     public static final class GradcheckError extends TorchException {
+        @Serial
+        private static final long serialVersionUID = 1L;
+
         public GradcheckError(String message) { super(message); }
     }
 

@@ -21,7 +21,7 @@ import org.jtorch.dispatch.Dispatcher;
  *
  * <p>An exponential moving average of model weights in two calls, {@code ema = d * ema + (1 - d) * params}:
  * <pre>{@code
- * try (var g = Torch.noGrad()) {
+ * try (var _ = Torch.noGrad()) {
  *     Foreach.mul_(ema, decay);
  *     Foreach.add_(ema, params, 1 - decay);
  * }

@@ -260,11 +260,6 @@ final class BatchRules {
 
     // ---- pointwise ------------------------------------------------------------------------------------
 
-    /**
-     * Broadcasting ops: batch dims first, each batched operand padded to the largest logical rank so the
-     * batch dim lines up; unbatched operands broadcast from the right as they are. {@code selfShaped}: the
-     * result has self's shape (masked_fill, fill), so an unbatched self is expanded to the batch.
-     */
     /** softmax/log_softmax backward: both same-shaped operands batch-first (an unbatched one expanded), the dim shifted. */
     private static Object softmaxBackward(Ctx c) {
         c.logicalSpec();
@@ -284,6 +279,11 @@ final class BatchRules {
         return c.wrap(c.call(c.op, c.front(c.args[0]), c.args[1], c.front(c.args[2]), c.front(c.args[3]), c.args[4]));
     }
 
+    /**
+     * Broadcasting ops: batch dims first, each batched operand padded to the largest logical rank so the
+     * batch dim lines up; unbatched operands broadcast from the right as they are. {@code selfShaped}: the
+     * result has self's shape (masked_fill, fill), so an unbatched self is expanded to the batch.
+     */
     static Object pointwise(Ctx c, boolean selfShaped) {
         c.logicalSpec();
         int rank = 0;

@@ -58,12 +58,7 @@ final class Differentiation {
         }
 
         /** Gradients of {@code outputs} with seeds {@code cotangents} (null: ones), one per input; unused inputs get zeros. */
-        Tensor[] gradients(List<Tensor> outputs, List<Tensor> cotangents) { return gradients(outputs, cotangents, false); }
-
-        /** {@link #gradients} whose result stays a differentiable function of the cotangents (for double vjp). */
-        Tensor[] gradientsForced(List<Tensor> outputs, List<Tensor> cotangents) { return gradients(outputs, cotangents, true); }
-
-        private Tensor[] gradients(List<Tensor> outputs, List<Tensor> cotangents, boolean force) {
+        Tensor[] gradients(List<Tensor> outputs, List<Tensor> cotangents) {
             List<Tensor> roots = new ArrayList<>(), seeds = new ArrayList<>();
             for (int i = 0; i < outputs.size(); i++) {
                 if (outputs.get(i).requiresGrad()) {
@@ -72,9 +67,9 @@ final class Differentiation {
                 }
             }
             Tensor[] out = new Tensor[inputs.size()];
-            boolean graph = force || createGraph || DispatchState.anyEnteredBesides(DispatchState.Kind.GRAD, null);
+            boolean graph = createGraph || DispatchState.anyEnteredBesides(DispatchState.Kind.GRAD, null);
             if (!roots.isEmpty()) {
-                try (GradMode.Scope on = GradMode.set(true)) {
+                try (GradMode.Scope _ = GradMode.set(true)) {
                     List<Tensor> g = Autograd.grad(roots, inputs, Autograd.GradOptions.defaults()
                             .gradOutputs(cotangents == null ? null : seeds).retainGraph(true).createGraph(graph).materializeGrads(true));
                     for (int i = 0; i < out.length; i++) out[i] = g.get(i);

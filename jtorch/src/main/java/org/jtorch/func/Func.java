@@ -129,8 +129,12 @@ public final class Func {
         return vjp(a -> fn.apply((Tensor) a[0]), new Object[] {primal});
     }
 
-    /** {@code torch.func.vjp(fn, *primals)}: the output and a function from cotangents to one gradient per primal tensor. */
-    public static VjpResult vjp(Function<Object[], Object> fn, Object... primals) { return vjp(fn, false, primals); }
+    /**
+     * {@code torch.func.vjp(fn, *primals)}: the output and a function from cotangents to one gradient per
+     * primal tensor. The primals are an array, not varargs, so that a lambda and one tensor select
+     * {@link #vjp(Function, Tensor)} alone, not either overload (the primals of {@code jvp} are arrays too).
+     */
+    public static VjpResult vjp(Function<Object[], Object> fn, Object[] primals) { return vjp(fn, false, primals); }
 
     /** {@code torch.func.vjp(fn, *primals, has_aux=True)}: fn returns {@code (output, aux)}. */
     public static VjpResult vjpWithAux(Function<Object[], Object> fn, Object... primals) { return vjp(fn, true, primals); }
@@ -264,7 +268,7 @@ public final class Func {
      * (by dotted name) in place of its parameters and buffers, restoring them afterwards, also when the call throws.
      */
     public static Tensor functionalCall(Module module, Map<String, Tensor> paramsAndBuffers, Tensor input) {
-        try (AutoCloseable swap = module.substituteTensors(paramsAndBuffers)) {
+        try (AutoCloseable _ = module.substituteTensors(paramsAndBuffers)) {
             return module.call(input);
         } catch (RuntimeException | Error e) {
             throw e;

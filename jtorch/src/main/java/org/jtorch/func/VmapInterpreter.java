@@ -1,7 +1,5 @@
 package org.jtorch.func;
 
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.Warnings;
@@ -24,9 +22,6 @@ import org.jtorch.ops.OpDef;
  * of outer transforms.
  */
 final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interpreter {
-    /** Ops whose fallback has already warned, process-wide (PyTorch warns once per op). */
-    private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
-
     private final int level;
     private final long batchSize;
     private final Randomness randomness;
@@ -216,15 +211,13 @@ final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interprete
         return p.batched() ? c.select(p.value, p.bdim, b) : p.value;
     }
 
+    /** The fallback's performance warning, printed once per op (the message names it) unless filters say otherwise. */
     static void warnFallback(OpDef op) {
-        if (!VmapSettings.fallbackWarningEnabled() || !WARNED.add(op.schema().qualifiedName())) return;
-        Warnings.warn(Warnings.Category.USER_WARNING, "There is a performance drop because we have not yet implemented the "
-                + "batching rule for aten::" + BatchRules.key(op) + ". Please file us an issue on GitHub so that we can "
-                + "prioritize its implementation.");
+        if (!VmapSettings.fallbackWarningEnabled()) return;
+        Warnings.warnOnce(Warnings.Category.USER_WARNING, "There is a performance drop because we have not yet "
+                + "implemented the batching rule for aten::" + BatchRules.key(op) + ". Please file us an issue on "
+                + "GitHub so that we can prioritize its implementation.");
     }
-
-    /** Forgets which ops have warned, so a test can observe the first warning again. */
-    static void forgetWarnings() { WARNED.clear(); }
 
     static TorchException randomError() {
         return new TorchException("vmap: called random operation while in randomness error mode. Please either use the "

@@ -92,13 +92,6 @@ public final class Shapes {
         return sb.append(']').toString();
     }
 
-    /** {@code 4x3} as in matmul error messages. */
-    public static String byX(long[] shape) {
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < shape.length; i++) sb.append(i > 0 ? "x" : "").append(shape[i]);
-        return sb.toString();
-    }
-
     /** Checks that every size is non-negative and that the product fits in a long. */
     public static long[] checkSizes(String op, long[] shape) {
         for (long s : shape) {

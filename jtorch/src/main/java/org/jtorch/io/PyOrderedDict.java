@@ -1,5 +1,6 @@
 package org.jtorch.io;
 
+import java.io.Serial;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -9,7 +10,11 @@ import java.util.Map;
  * state dict saves back unchanged.
  */
 public final class PyOrderedDict extends LinkedHashMap<Object, Object> {
-    private final Map<String, Object> attributes = new LinkedHashMap<>();
+    @Serial
+    private static final long serialVersionUID = 1L;
+
+    /** A {@code LinkedHashMap} (not just a {@code Map}) so that the dict stays serializable with them. */
+    private final LinkedHashMap<String, Object> attributes = new LinkedHashMap<>();
 
     public PyOrderedDict() {}
 

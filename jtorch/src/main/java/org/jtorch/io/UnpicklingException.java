@@ -1,5 +1,6 @@
 package org.jtorch.io;
 
+import java.io.Serial;
 import org.jtorch.TorchException;
 
 /**
@@ -7,5 +8,8 @@ import org.jtorch.TorchException;
  * the weights-only loader refuses ("Weights only load failed. ...").
  */
 public class UnpicklingException extends TorchException {
+    @Serial
+    private static final long serialVersionUID = 1L;
+
     public UnpicklingException(String message) { super(message); }
 }

@@ -53,7 +53,7 @@ abstract class BatchNormNd extends Module {
     /** {@code reset_running_stats()}. */
     public void resetRunningStats() {
         if (!trackRunningStats) return;
-        try (var g = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             runningMean().fill_(0.0);
             runningVar().fill_(1.0);
             numBatchesTracked().fill_(0.0);
@@ -65,7 +65,7 @@ abstract class BatchNormNd extends Module {
         checkInputDim(input);
         double factor = momentum == null ? 0.0 : momentum;
         if (isTraining() && trackRunningStats) {
-            try (var g = Torch.noGrad()) {
+            try (var _ = Torch.noGrad()) {
                 numBatchesTracked().add_(Torch.ones(new long[0], DType.INT64, Device.CPU));
             }
             factor = momentum == null ? 1.0 / numBatchesTracked().item() : momentum;

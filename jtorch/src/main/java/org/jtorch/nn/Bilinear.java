@@ -7,7 +7,7 @@ import org.jtorch.nn.functional.F;
 import org.jtorch.nn.init.Init;
 
 /** {@code torch.nn.Bilinear}: {@code y = x1ᵀ A x2 + b} with A of shape (out, in1, in2). */
-public class Bilinear extends Module {
+public final class Bilinear extends Module {
     private final long in1Features;
     private final long in2Features;
     private final long outFeatures;

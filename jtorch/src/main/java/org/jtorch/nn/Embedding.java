@@ -8,7 +8,7 @@ import org.jtorch.nn.functional.F;
 import org.jtorch.nn.init.Init;
 
 /** {@code torch.nn.Embedding}: a lookup table of {@code num_embeddings} rows of size {@code embedding_dim}. */
-public class Embedding extends Module {
+public final class Embedding extends Module {
     private final long numEmbeddings;
     private final long embeddingDim;
     private final Long paddingIdx;

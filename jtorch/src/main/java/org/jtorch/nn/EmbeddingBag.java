@@ -7,7 +7,7 @@ import org.jtorch.nn.functional.F;
 import org.jtorch.nn.init.Init;
 
 /** {@code torch.nn.EmbeddingBag}: sums, means or maxima of bags of embeddings, without materialising the looked-up rows per bag. */
-public class EmbeddingBag extends Module {
+public final class EmbeddingBag extends Module {
     private final long numEmbeddings;
     private final long embeddingDim;
     private final String mode;

@@ -6,7 +6,7 @@ import org.jtorch.Torch;
 import org.jtorch.nn.functional.F;
 
 /** {@code torch.nn.GroupNorm}: normalises each group of channels of each sample, then scales and shifts per channel. */
-public class GroupNorm extends Module {
+public final class GroupNorm extends Module {
     private final long numGroups;
     private final long numChannels;
     private final double eps;

@@ -6,7 +6,7 @@ import org.jtorch.Torch;
 import org.jtorch.nn.functional.F;
 
 /** {@code torch.nn.LayerNorm}: normalises over the trailing {@code normalized_shape} dims, then scales and shifts. */
-public class LayerNorm extends Module {
+public final class LayerNorm extends Module {
     private final long[] normalizedShape;
     private final double eps;
     private final boolean elementwiseAffine;

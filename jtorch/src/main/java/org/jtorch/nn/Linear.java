@@ -18,7 +18,16 @@ public class Linear extends Module {
     /** {@code Linear(in_features, out_features, bias)}. */
     public Linear(long inFeatures, long outFeatures, boolean bias) { this(inFeatures, outFeatures, bias, Torch.getDefaultDtype()); }
 
-    /** {@code Linear(in_features, out_features, bias, dtype=dtype)}. */
+    /**
+     * {@code Linear(in_features, out_features, bias, dtype=dtype)}.
+     *
+     * <p>Linear stays open to subclasses ({@link NonDynamicallyQuantizableLinear}, and user layers as in
+     * PyTorch), so {@code this} escapes here by design: the registrations only fill {@link Module}'s own
+     * (final) tables, and {@link #resetParameters()} runs from the constructor as PyTorch's
+     * {@code __init__} calls {@code reset_parameters()}, overrides included. An override that reads its own
+     * fields assigns them before calling this constructor.
+     */
+    @SuppressWarnings("this-escape")
     public Linear(long inFeatures, long outFeatures, boolean bias, DType dtype) {
         this.inFeatures = inFeatures;
         this.outFeatures = outFeatures;

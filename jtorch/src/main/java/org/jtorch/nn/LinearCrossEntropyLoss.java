@@ -15,7 +15,7 @@ import org.jtorch.nn.functional.LinearCrossEntropyArgs;
  * {@code (C, *out_features, F)} on every call and applies {@code F.linear_cross_entropy} with the module's
  * arguments; the class weight, if any, is the buffer {@code weight}.
  */
-public class LinearCrossEntropyLoss extends Module {
+public final class LinearCrossEntropyLoss extends Module {
     private final long inFeatures;
     private final long numClasses;
     private final long[] outFeatures;

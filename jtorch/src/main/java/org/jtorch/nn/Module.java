@@ -59,7 +59,7 @@ public abstract class Module {
     // ---- registration ------------------------------------------------------------------------------
 
     /** {@code register_parameter(name, param)}: marks a non-null tensor as requiring grad (an {@code nn.Parameter}). */
-    protected Tensor registerParameter(String name, Tensor param) {
+    protected final Tensor registerParameter(String name, Tensor param) {
         checkName(name, "parameter", parameters);
         if (param != null && param.gradFn() != null) {
             throw new IllegalArgumentException("Cannot assign non-leaf Tensor to parameter '" + name + "'. Model parameters "
@@ -72,10 +72,10 @@ public abstract class Module {
     }
 
     /** {@code register_buffer(name, tensor)}: a persistent buffer. */
-    protected Tensor registerBuffer(String name, Tensor buffer) { return registerBuffer(name, buffer, true); }
+    protected final Tensor registerBuffer(String name, Tensor buffer) { return registerBuffer(name, buffer, true); }
 
     /** {@code register_buffer(name, tensor, persistent)}: non-persistent buffers stay out of the state dict. */
-    protected Tensor registerBuffer(String name, Tensor buffer, boolean persistent) {
+    protected final Tensor registerBuffer(String name, Tensor buffer, boolean persistent) {
         checkName(name, "buffer", buffers);
         buffers.put(name, buffer);
         if (!persistent) nonPersistentBuffers.add(name);
@@ -83,7 +83,7 @@ public abstract class Module {
     }
 
     /** {@code register_module(name, module)} (attribute assignment of a submodule); returns the module. */
-    protected <T extends Module> T register(String name, T module) {
+    protected final <T extends Module> T register(String name, T module) {
         checkName(name, "module", modules);
         modules.put(name, module);
         return module;
@@ -102,10 +102,10 @@ public abstract class Module {
     // ---- access --------------------------------------------------------------------------------------
 
     /** This module's own submodules as registered (duplicates kept), for containers; a read-only view. */
-    protected Map<String, Module> registeredModules() { return Collections.unmodifiableMap(modules); }
+    protected final Map<String, Module> registeredModules() { return Collections.unmodifiableMap(modules); }
 
     /** This module's own parameters as registered (None entries kept), for containers; a read-only view. */
-    protected Map<String, Tensor> registeredParameters() { return Collections.unmodifiableMap(parameters); }
+    protected final Map<String, Tensor> registeredParameters() { return Collections.unmodifiableMap(parameters); }
 
     /** {@code get_parameter(target)}: a parameter by dotted path ({@code "0.weight"}); null when registered as None. */
     public Tensor getParameter(String target) {
@@ -270,7 +270,7 @@ public abstract class Module {
         if (!errors.isEmpty()) {
             throw new TorchException("Error(s) in loading state_dict for " + name() + ":\n\t" + String.join("\n\t", errors));
         }
-        try (var g = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             own.forEach((key, target) -> {
                 Tensor source = stateDict.get(key);
                 if (source != null) target.copy_(source);
@@ -354,7 +354,7 @@ public abstract class Module {
     private static Tensor cast(Tensor t, DType dtype, boolean parameter) {
         if (t == null || t.dtype() == dtype || !(t.isFloatingPoint() || t.isComplex())) return t;
         Tensor out;
-        try (var g = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             out = t.to(dtype);
             if (parameter && t.grad() != null) out.setGrad(t.grad().to(dtype));
         }

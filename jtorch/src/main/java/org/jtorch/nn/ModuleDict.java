@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /** {@code torch.nn.ModuleDict}: named submodules in insertion order; it has no forward of its own. */
-public class ModuleDict extends Module {
+public final class ModuleDict extends Module {
     /** {@code ModuleDict()}. */
     public ModuleDict() {}
 

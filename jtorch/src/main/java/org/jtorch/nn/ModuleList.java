@@ -5,7 +5,7 @@ import java.util.Iterator;
 import java.util.List;
 
 /** {@code torch.nn.ModuleList}: an indexed list of registered submodules; it has no forward of its own. */
-public class ModuleList extends Module implements Iterable<Module> {
+public final class ModuleList extends Module implements Iterable<Module> {
     /** {@code ModuleList(modules)}. */
     public ModuleList(Module... modules) {
         for (Module m : modules) append(m);

@@ -20,7 +20,7 @@ import org.jtorch.ops.TernaryOps;
  * the projected keys and values, {@code add_zero_attn} a zero key and value per head, as
  * {@code F.multi_head_attention_forward} does; the masks get a matching unmasked column for each.
  */
-public class MultiheadAttention extends Module {
+public final class MultiheadAttention extends Module {
     /** {@code (attn_output, attn_output_weights)}; the weights are null when not asked for. */
     public record Output(Tensor attnOutput, Tensor attnWeights) {}
 

@@ -6,7 +6,7 @@ import java.util.List;
 import org.jtorch.Tensor;
 
 /** {@code torch.nn.ParameterList}: an indexed list of registered parameters named {@code "0"}, {@code "1"}, .... */
-public class ParameterList extends Module implements Iterable<Tensor> {
+public final class ParameterList extends Module implements Iterable<Tensor> {
     /** {@code ParameterList(values)}. */
     public ParameterList(Tensor... parameters) {
         for (Tensor p : parameters) append(p);

@@ -6,7 +6,7 @@ import org.jtorch.Torch;
 import org.jtorch.nn.functional.F;
 
 /** {@code torch.nn.RMSNorm}: {@code x / sqrt(mean(x²) + eps) * weight} over the trailing dims. */
-public class RMSNorm extends Module {
+public final class RMSNorm extends Module {
     private final long[] normalizedShape;
     private final Double eps;
     private final boolean elementwiseAffine;

@@ -9,12 +9,20 @@ import org.jtorch.Tensor;
 
 /** {@code torch.nn.Sequential}: children called in order, each output feeding the next. */
 public class Sequential extends Module implements Iterable<Module> {
+    /*
+     * Sequential stays open to subclasses (a named block built from layers, as PyTorch code subclasses
+     * nn.Sequential), so `this` escapes from its constructors by design: they call only Module's final
+     * registration, which fills Module's own tables and runs no overridable method.
+     */
+
     /** {@code Sequential(*modules)}: children named {@code "0"}, {@code "1"}, .... */
+    @SuppressWarnings("this-escape")
     public Sequential(Module... modules) {
-        for (Module m : modules) append(m);
+        for (int i = 0; i < modules.length; i++) register(Integer.toString(i), modules[i]);
     }
 
     /** {@code Sequential(OrderedDict)}: children under the given names, in map order. */
+    @SuppressWarnings("this-escape")
     public Sequential(Map<String, ? extends Module> modules) {
         modules.forEach(this::register);
     }

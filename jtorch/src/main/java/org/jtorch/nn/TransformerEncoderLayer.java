@@ -9,7 +9,7 @@ import org.jtorch.nn.functional.F;
  * and a LayerNorm (after the residual by default, before the block with norm_first). Submodules and parameters carry
  * PyTorch's names ({@code self_attn}, {@code linear1}, {@code linear2}, {@code norm1}, {@code norm2}) so state dicts load.
  */
-public class TransformerEncoderLayer extends Module {
+public final class TransformerEncoderLayer extends Module {
     private final MultiheadAttention selfAttn;
     private final Linear linear1;
     private final Dropout dropout;

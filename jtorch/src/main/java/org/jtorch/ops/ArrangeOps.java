@@ -391,8 +391,6 @@ public final class ArrangeOps {
     private static final Set<DType> EDGE_PAD_DTYPES = EnumSet.of(DType.UINT8, DType.INT8, DType.INT16, DType.INT32, DType.INT64,
             DType.FLOAT16, DType.BFLOAT16, DType.FLOAT32, DType.FLOAT64, DType.COMPLEX64, DType.COMPLEX128);
 
-    private static final String[] DIM_LETTERS = {"W", "H", "D"};
-
     /**
      * {@code pad(input, pad, mode="constant", value=None)}, {@code torch.nn.functional.pad}: {@code pad}
      * lists (before, after) amounts from the last dim backwards; negative amounts crop. Constant mode

@@ -27,7 +27,7 @@ public final class BackwardOps {
 
     private static OpDef.Kernel noGrad(OpDef.Kernel k) {
         return (args, outs, spec) -> {
-            try (GradMode.Scope s = GradMode.set(false)) {
+            try (GradMode.Scope _ = GradMode.set(false)) {
                 k.run(args, outs, spec);
             }
         };

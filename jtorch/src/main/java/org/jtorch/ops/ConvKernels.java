@@ -64,7 +64,7 @@ final class ConvKernels {
         static Dims of(ConvOps.Geometry g) {
             int kTotal = (int) (g.cin() * g.kh() * g.kw()), l = (int) (g.oh() * g.ow());
             // the column matrix and the [C_out, B·L] output/grad buffer both grow with the chunk
-            long perSample = Math.max(1, (long) Math.max(kTotal, g.cout()) * l);
+            long perSample = Math.max(1, Math.max(kTotal, g.cout()) * l);
             int chunk = (int) Math.max(1, Math.min(g.n(), COLS_BUDGET / perSample));
             return new Dims((int) g.n(), (int) g.cin(), (int) (g.h() * g.w()), (int) g.cout(), (int) (g.cout() / g.groups()),
                     (int) (g.cin() / g.groups() * g.kh() * g.kw()), l, (int) g.groups(), chunk);
@@ -77,7 +77,7 @@ final class ConvKernels {
 
     static void forward(Tensor input, Tensor weight, Tensor bias, Tensor out, ConvOps.Geometry g) {
         if (out.numel() == 0) return;
-        try (GradMode.Scope s = GradMode.set(false)) {
+        try (GradMode.Scope _ = GradMode.set(false)) {
             DType ct = computeType(out.dtype());
             Dense x = dense(input, ct), w = dense(weight, ct), b = bias == null ? null : dense(bias, ct);
             Target t = Target.of(out, ct);
@@ -110,7 +110,7 @@ final class ConvKernels {
 
     static void backwardInput(Tensor gradOutput, Tensor weight, Tensor out, ConvOps.Geometry g) {
         if (out.numel() == 0) return;
-        try (GradMode.Scope s = GradMode.set(false)) {
+        try (GradMode.Scope _ = GradMode.set(false)) {
             DType ct = computeType(out.dtype());
             Dense go = dense(gradOutput, ct), w = dense(weight, ct);
             Target t = Target.of(out, ct);
@@ -138,7 +138,7 @@ final class ConvKernels {
 
     static void backwardWeight(Tensor gradOutput, Tensor input, Tensor out, ConvOps.Geometry g) {
         if (out.numel() == 0) return;
-        try (GradMode.Scope s = GradMode.set(false)) {
+        try (GradMode.Scope _ = GradMode.set(false)) {
             DType ct = computeType(out.dtype());
             Dense go = dense(gradOutput, ct), x = dense(input, ct);
             Target t = Target.of(out, ct);

@@ -39,8 +39,6 @@ public final class ConvOps {
         long[] outputShape() { return oneD ? new long[] {n, cout, ow} : new long[] {n, cout, oh, ow}; }
 
         long[] inputShape() { return oneD ? new long[] {n, cin, w} : new long[] {n, cin, h, w}; }
-
-        long[] weightShape() { return oneD ? new long[] {cout, cin / groups, kw} : new long[] {cout, cin / groups, kh, kw}; }
     }
 
     /** PyTorch's expansion of an int-or-list argument to one value per spatial dim, with its message. */

@@ -179,7 +179,7 @@ public final class Jvps {
      */
     public static OpDef.Jvp transposedVjp(OpDef op) {
         return (a, o, t) -> {
-            try (org.jtorch.autograd.GradMode.Scope on = org.jtorch.autograd.GradMode.set(true)) {
+            try (org.jtorch.autograd.GradMode.Scope _ = org.jtorch.autograd.GradMode.set(true)) {
                 Tensor[] us = new Tensor[o.length];
                 java.util.List<Tensor> wrt = new java.util.ArrayList<>();
                 for (int j = 0; j < o.length; j++) {

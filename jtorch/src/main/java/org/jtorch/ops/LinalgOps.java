@@ -257,7 +257,7 @@ public final class LinalgOps {
             },
             (args, outs, spec) -> {
                 if (outs[0].numel() == 0) return;
-                try (GradMode.Scope off = GradMode.set(false)) {
+                try (GradMode.Scope _ = GradMode.set(false)) {
                     outs[0].copy_(pinvOf((Tensor) args[0], (Double) args[1], (Double) args[2], (Boolean) args[3]));
                 }
             })

@@ -25,7 +25,7 @@ final class PoolKernels {
     /** Max over each window, as ATen's kernel scans it: the first maximum is kept, and a NaN replaces anything before it. */
     static void maxForward(Tensor input, Tensor values, Tensor indices, PoolOps.MaxPlan p) {
         if (values.numel() == 0) return;
-        try (GradMode.Scope s = GradMode.set(false)) {
+        try (GradMode.Scope _ = GradMode.set(false)) {
             double[] x = dense(input);
             int h = (int) p.h(), w = (int) p.w(), oh = (int) p.oh(), ow = (int) p.ow(), plane = h * w, out = oh * ow;
             double[] v = new double[(int) (p.planes() * out)];
@@ -64,7 +64,7 @@ final class PoolKernels {
 
     /** Adds each gradient element at its recorded index of its plane. */
     static void maxBackward(Tensor gradOutput, Tensor indices, Tensor gradInput, PoolOps.MaxPlan p) {
-        try (GradMode.Scope s = GradMode.set(false)) {
+        try (GradMode.Scope _ = GradMode.set(false)) {
             int plane = (int) (p.h() * p.w()), out = (int) (p.oh() * p.ow());
             double[] gi = new double[(int) (p.planes() * plane)];
             if (gi.length > 0 && out > 0) {
@@ -92,7 +92,7 @@ final class PoolKernels {
             averageLong(input, output, p);
             return;
         }
-        try (GradMode.Scope s = GradMode.set(false)) {
+        try (GradMode.Scope _ = GradMode.set(false)) {
             double[] x = dense(input);
             int w = (int) p.w(), plane = (int) (p.h() * p.w()), oh = p.oh(), ow = p.ow(), out = oh * ow;
             double[] v = new double[(int) (p.planes() * out)];
@@ -120,7 +120,7 @@ final class PoolKernels {
             averageBackwardLong(gradOutput, gradInput, p);
             return;
         }
-        try (GradMode.Scope s = GradMode.set(false)) {
+        try (GradMode.Scope _ = GradMode.set(false)) {
             int w = (int) p.w(), plane = (int) (p.h() * p.w()), oh = p.oh(), ow = p.ow(), out = oh * ow;
             double[] gi = new double[(int) (p.planes() * plane)];
             if (gi.length > 0 && out > 0) {
@@ -148,7 +148,7 @@ final class PoolKernels {
      * integer division (truncating toward zero), so -6 / 4 is -1.
      */
     private static void averageLong(Tensor input, Tensor output, PoolOps.WindowPlan p) {
-        try (GradMode.Scope s = GradMode.set(false)) {
+        try (GradMode.Scope _ = GradMode.set(false)) {
             long[] x = (long[]) CopyOps.clone(input).storage().array();
             int w = (int) p.w(), plane = (int) (p.h() * p.w()), oh = p.oh(), ow = p.ow(), out = oh * ow;
             long[] v = new long[(int) (p.planes() * out)];
@@ -172,7 +172,7 @@ final class PoolKernels {
 
     /** {@link #averageBackward} of int64: each gradient element, integer-divided by its divisor, added over its window. */
     private static void averageBackwardLong(Tensor gradOutput, Tensor gradInput, PoolOps.WindowPlan p) {
-        try (GradMode.Scope s = GradMode.set(false)) {
+        try (GradMode.Scope _ = GradMode.set(false)) {
             int w = (int) p.w(), plane = (int) (p.h() * p.w()), oh = p.oh(), ow = p.ow(), out = oh * ow;
             long[] gi = new long[(int) (p.planes() * plane)];
             if (gi.length > 0 && out > 0) {

@@ -694,7 +694,6 @@ public final class ReductionOps {
     /** {@code torch.logsumexp(x, dims, keepdim)}. */
     public static Tensor logsumexp(Tensor x, long[] dims, boolean keepdim) { return Dispatcher.call1(LOGSUMEXP, x, dims, keepdim); }
 
-    /** {@code torch.softmax(x, dim)}. */
     /** {@code _softmax_backward_data(grad_output, output, dim, input_dtype)}; a null input_dtype keeps grad_output's. */
     public static Tensor softmaxBackwardData(Tensor gradOutput, Tensor output, long dim, DType inputDtype) {
         return Dispatcher.call1(SOFTMAX_BACKWARD_DATA, gradOutput, output, dim, inputDtype);
@@ -705,6 +704,7 @@ public final class ReductionOps {
         return Dispatcher.call1(LOG_SOFTMAX_BACKWARD_DATA, gradOutput, output, dim, inputDtype);
     }
 
+    /** {@code torch.softmax(x, dim)}. */
     public static Tensor softmax(Tensor x, long dim) { return Dispatcher.call1(SOFTMAX, x, dim, null); }
 
     /** {@code torch.softmax(x, dim, dtype=dtype)}. */

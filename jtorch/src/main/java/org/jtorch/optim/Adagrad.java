@@ -77,19 +77,19 @@ public final class Adagrad extends Optimizer {
 
     /** {@code Adagrad(params, **options)}: one group of {@code params}. */
     public Adagrad(Iterable<Tensor> params, Options options) {
-        super(params, options);
+        super(params, options, Adagrad::validate);
         init();
     }
 
     /** {@code Adagrad([{"params": ...}, ...], **defaults)}: one optimizer over several parameter groups. */
     public Adagrad(Options options, ParamGroup... groups) {
-        super(List.of(groups), options);
+        super(List.of(groups), options, Adagrad::validate);
         init();
     }
 
     /** The same, with the groups in a list. */
     public Adagrad(List<ParamGroup> groups, Options options) {
-        super(groups, options);
+        super(groups, options, Adagrad::validate);
         init();
     }
 
@@ -108,8 +108,7 @@ public final class Adagrad extends Optimizer {
         return s;
     }
 
-    @Override
-    protected void validate(Map<String, Object> h) {
+    private static void validate(Map<String, Object> h) {
         requireNonNegative("learning rate", number(h, "lr"));
         requireNonNegative("lr_decay value", number(h, "lr_decay"));
         requireNonNegative("weight_decay value", number(h, "weight_decay"));

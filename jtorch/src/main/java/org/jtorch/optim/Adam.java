@@ -85,24 +85,21 @@ public final class Adam extends Optimizer {
 
     /** {@code Adam(params, **options)}: one group of {@code params}. */
     public Adam(Iterable<Tensor> params, Options options) {
-        super(params, options);
+        super(params, options, AdamCore::validate);
         StepSupport.checkFusedParams(this);
     }
 
     /** {@code Adam([{"params": ...}, ...], **defaults)}: one optimizer over several parameter groups. */
     public Adam(Options options, ParamGroup... groups) {
-        super(List.of(groups), options);
+        super(List.of(groups), options, AdamCore::validate);
         StepSupport.checkFusedParams(this);
     }
 
     /** The same, with the groups in a list. */
     public Adam(List<ParamGroup> groups, Options options) {
-        super(groups, options);
+        super(groups, options, AdamCore::validate);
         StepSupport.checkFusedParams(this);
     }
-
-    @Override
-    protected void validate(Map<String, Object> hyperParameters) { AdamCore.validate(hyperParameters); }
 
     /**
      * PyTorch's {@code optimizer.grad_scale} / {@code optimizer.found_inf}, which a gradient scaler sets

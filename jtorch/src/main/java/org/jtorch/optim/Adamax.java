@@ -67,16 +67,15 @@ public final class Adamax extends Optimizer {
     }
 
     /** {@code Adamax(params, **options)}: one group of {@code params}. */
-    public Adamax(Iterable<Tensor> params, Options options) { super(params, options); }
+    public Adamax(Iterable<Tensor> params, Options options) { super(params, options, Adamax::validate); }
 
     /** {@code Adamax([{"params": ...}, ...], **defaults)}: one optimizer over several parameter groups. */
-    public Adamax(Options options, ParamGroup... groups) { super(List.of(groups), options); }
+    public Adamax(Options options, ParamGroup... groups) { super(List.of(groups), options, Adamax::validate); }
 
     /** The same, with the groups in a list. */
-    public Adamax(List<ParamGroup> groups, Options options) { super(groups, options); }
+    public Adamax(List<ParamGroup> groups, Options options) { super(groups, options, Adamax::validate); }
 
-    @Override
-    protected void validate(Map<String, Object> h) {
+    private static void validate(Map<String, Object> h) {
         requireNonNegative("learning rate", number(h, "lr"));
         requireNonNegative("epsilon value", number(h, "eps"));
         AdamCore.checkBetas(h);

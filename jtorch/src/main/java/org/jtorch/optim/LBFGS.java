@@ -87,13 +87,13 @@ public final class LBFGS extends Optimizer {
 
     /** {@code LBFGS(params, **options)}. */
     public LBFGS(Iterable<Tensor> params, Options options) {
-        super(params, withMaxEval(options));
+        super(params, withMaxEval(options), LBFGS::validate);
         this.params = requireOneGroup();
     }
 
     /** {@code LBFGS([group], **options)}: the group list must hold exactly one group (it may be empty). */
     public LBFGS(List<ParamGroup> groups, Options options) {
-        super(groups, withMaxEval(options));
+        super(groups, withMaxEval(options), LBFGS::validate);
         this.params = requireOneGroup();
     }
 
@@ -110,8 +110,7 @@ public final class LBFGS extends Optimizer {
         return paramGroups().get(0).params();
     }
 
-    @Override
-    protected void validate(Map<String, Object> hp) {
+    private static void validate(Map<String, Object> hp) {
         if (hp.get("lr") instanceof Tensor t && t.numel() != 1) throw new IllegalArgumentException("Tensor lr must be 1-element");
         requireNonNegative("learning rate", number(hp, "lr"));
     }

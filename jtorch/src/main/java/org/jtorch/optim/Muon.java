@@ -112,13 +112,13 @@ public final class Muon extends Optimizer {
 
     /** {@code Muon(params, **options)}; every parameter must be 2-D. */
     public Muon(Iterable<Tensor> params, Options options) {
-        super(params, options);
+        super(params, options, Muon::validate);
         requireMatrices();
     }
 
     /** {@code Muon([group, ...], **options)}; every parameter must be 2-D. */
     public Muon(List<ParamGroup> groups, Options options) {
-        super(groups, options);
+        super(groups, options, Muon::validate);
         requireMatrices();
     }
 
@@ -133,8 +133,7 @@ public final class Muon extends Optimizer {
         }
     }
 
-    @Override
-    protected void validate(Map<String, Object> hp) {
+    private static void validate(Map<String, Object> hp) {
         if (hp.get("lr") instanceof Tensor t && t.numel() != 1) throw new IllegalArgumentException("Tensor lr must be 1-element");
         double lr = number(hp, "lr"), momentum = number(hp, "momentum"), weightDecay = number(hp, "weight_decay");
         if (!(lr >= 0)) throw new IllegalArgumentException("Learning rate should be >= 0 but is: " + repr(hp.get("lr")));

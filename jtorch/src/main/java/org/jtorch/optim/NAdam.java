@@ -81,16 +81,15 @@ public final class NAdam extends Optimizer {
     }
 
     /** {@code NAdam(params, **options)}: one group of {@code params}. */
-    public NAdam(Iterable<Tensor> params, Options options) { super(params, options); }
+    public NAdam(Iterable<Tensor> params, Options options) { super(params, options, NAdam::validate); }
 
     /** {@code NAdam([{"params": ...}, ...], **defaults)}: one optimizer over several parameter groups. */
-    public NAdam(Options options, ParamGroup... groups) { super(List.of(groups), options); }
+    public NAdam(Options options, ParamGroup... groups) { super(List.of(groups), options, NAdam::validate); }
 
     /** The same, with the groups in a list. */
-    public NAdam(List<ParamGroup> groups, Options options) { super(groups, options); }
+    public NAdam(List<ParamGroup> groups, Options options) { super(groups, options, NAdam::validate); }
 
-    @Override
-    protected void validate(Map<String, Object> h) {
+    private static void validate(Map<String, Object> h) {
         requireNonNegative("learning rate", number(h, "lr"));
         requireNonNegative("epsilon value", number(h, "eps"));
         AdamCore.checkBetas(h);

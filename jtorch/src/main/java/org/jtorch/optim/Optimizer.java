@@ -21,26 +21,34 @@ import org.jtorch.autograd.GradMode;
  * {@code torch.optim.Optimizer}: parameter groups with per-group hyper-parameters, per-parameter state,
  * {@code zero_grad}, {@code step} and {@code state_dict}/{@code load_state_dict} in PyTorch's layout.
  *
- * <p>Subclasses pass their {@code X.Options.defaults()} (validated by {@link #validate} before any group
- * is built) and implement {@link #stepGroup}, which runs once per group inside {@link #step} with grad
- * mode off (on for {@code differentiable=True}). An optimizer that must evaluate the closure inside its
- * update (LBFGS) overrides {@link #step(Supplier)} instead.
+ * <p>Subclasses pass their {@code X.Options.defaults()} and a validator of hyper-parameters (which checks the
+ * defaults before any group is built) and implement {@link #stepGroup}, which runs once per group inside
+ * {@link #step} with grad mode off (on for {@code differentiable=True}). An optimizer that must evaluate the
+ * closure inside its update (LBFGS) overrides {@link #step(Supplier)} instead.
  *
  * <p>State maps are keyed by PyTorch's names ({@code "step"}, {@code "exp_avg"}, ...) and kept in
  * insertion order; parameters without a gradient get no state.
  */
 public abstract class Optimizer {
     private final Map<String, Object> defaults;
+    private final Consumer<Map<String, Object>> validator;
     private final List<ParamGroup> paramGroups = new ArrayList<>();
     /** Keyed by parameter (Tensor has identity equality); Integer keys hold loaded state of unknown indices, as PyTorch keeps them. */
     private Map<Object, Map<String, Object>> state = new LinkedHashMap<>();
     private final List<Consumer<Optimizer>> preHooks = new ArrayList<>();
     private final List<Consumer<Optimizer>> postHooks = new ArrayList<>();
 
-    /** {@code Optimizer(params, defaults)} with a flat list of parameters (one group). */
-    protected Optimizer(Iterable<Tensor> params, OptimizerOptions<?> defaults) {
+    /**
+     * {@code Optimizer(params, defaults)} with a flat list of parameters (one group). {@code validator} checks
+     * one set of hyper-parameters (the defaults, then every group) and throws PyTorch's error ({@code ValueError}
+     * → IllegalArgumentException, {@code RuntimeError} → TorchException). It is a function of the map alone,
+     * passed in rather than overridden, because it runs while the subclass is still being constructed.
+     */
+    protected Optimizer(Iterable<Tensor> params, OptimizerOptions<?> defaults,
+                        Consumer<Map<String, Object>> validator) {
         this.defaults = Collections.unmodifiableMap(new LinkedHashMap<>(defaults.asMap()));
-        validate(this.defaults);
+        this.validator = validator;
+        validator.accept(this.defaults);
         if (params instanceof Set<?> && !(params instanceof SequencedCollection<?>)) {
             Warnings.warn(Warnings.Category.FUTURE_WARNING, "Passing a set as the params argument of an optimizer is "
                     + "deprecated: sets have no deterministic order, so the order of the parameters (and of the "
@@ -53,19 +61,15 @@ public abstract class Optimizer {
         addParamGroup(new ParamGroup(list, Map.of()));
     }
 
-    /** {@code Optimizer([{"params": ..., **overrides}, ...], defaults)}. */
-    protected Optimizer(List<ParamGroup> groups, OptimizerOptions<?> defaults) {
+    /** {@code Optimizer([{"params": ..., **overrides}, ...], defaults)}; {@code validator} as above. */
+    protected Optimizer(List<ParamGroup> groups, OptimizerOptions<?> defaults,
+                        Consumer<Map<String, Object>> validator) {
         this.defaults = Collections.unmodifiableMap(new LinkedHashMap<>(defaults.asMap()));
-        validate(this.defaults);
+        this.validator = validator;
+        validator.accept(this.defaults);
         if (groups.isEmpty()) throw new IllegalArgumentException("optimizer got an empty parameter list");
         for (ParamGroup g : groups) addParamGroup(g);
     }
-
-    /**
-     * Checks one set of hyper-parameters (the defaults, then every group) and throws PyTorch's error
-     * ({@code ValueError} → IllegalArgumentException, {@code RuntimeError} → TorchException).
-     */
-    protected abstract void validate(Map<String, Object> hyperParameters);
 
     /** Updates the parameters of one group; called by {@link #step(Supplier)} under the right grad mode. */
     protected void stepGroup(ParamGroup group) {
@@ -84,7 +88,7 @@ public abstract class Optimizer {
      * {@code add_param_group(group)}: fills the defaults the group does not override, checks the
      * parameters (leaf tensors, none already in another group) and appends a new group.
      */
-    public void addParamGroup(ParamGroup group) {
+    public final void addParamGroup(ParamGroup group) {
         LinkedHashMap<String, Object> options = new LinkedHashMap<>(group.options());
         boolean differentiable = Boolean.TRUE.equals(defaults.get("differentiable"));
         for (Tensor p : group.params()) {
@@ -94,7 +98,7 @@ public abstract class Optimizer {
             }
         }
         defaults.forEach(options::putIfAbsent);
-        validate(options);
+        validator.accept(options);
         Set<Tensor> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         boolean duplicates = false;
         for (Tensor p : group.params()) duplicates |= !seen.add(p);
@@ -275,9 +279,9 @@ public abstract class Optimizer {
         runStepPreHooks();
         Tensor loss = null;
         if (closure != null) {
-            try (var g = GradMode.set(true)) { loss = closure.get(); }
+            try (var _ = GradMode.set(true)) { loss = closure.get(); }
         }
-        try (var g = GradMode.set(Boolean.TRUE.equals(defaults.get("differentiable")))) {
+        try (var _ = GradMode.set(Boolean.TRUE.equals(defaults.get("differentiable")))) {
             for (ParamGroup group : paramGroups) stepGroup(group);
         }
         runStepPostHooks();

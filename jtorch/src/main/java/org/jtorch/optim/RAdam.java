@@ -73,16 +73,15 @@ public final class RAdam extends Optimizer {
     }
 
     /** {@code RAdam(params, **options)}: one group of {@code params}. */
-    public RAdam(Iterable<Tensor> params, Options options) { super(params, options); }
+    public RAdam(Iterable<Tensor> params, Options options) { super(params, options, RAdam::validate); }
 
     /** {@code RAdam([{"params": ...}, ...], **defaults)}: one optimizer over several parameter groups. */
-    public RAdam(Options options, ParamGroup... groups) { super(List.of(groups), options); }
+    public RAdam(Options options, ParamGroup... groups) { super(List.of(groups), options, RAdam::validate); }
 
     /** The same, with the groups in a list. */
-    public RAdam(List<ParamGroup> groups, Options options) { super(groups, options); }
+    public RAdam(List<ParamGroup> groups, Options options) { super(groups, options, RAdam::validate); }
 
-    @Override
-    protected void validate(Map<String, Object> h) {
+    private static void validate(Map<String, Object> h) {
         requireNonNegative("learning rate", number(h, "lr"));
         requireNonNegative("epsilon value", number(h, "eps"));
         AdamCore.checkBetas(h);

@@ -78,16 +78,15 @@ public final class RMSprop extends Optimizer {
     }
 
     /** {@code RMSprop(params, **options)}: one group of {@code params}. */
-    public RMSprop(Iterable<Tensor> params, Options options) { super(params, options); }
+    public RMSprop(Iterable<Tensor> params, Options options) { super(params, options, RMSprop::validate); }
 
     /** {@code RMSprop([{"params": ...}, ...], **defaults)}: one optimizer over several parameter groups. */
-    public RMSprop(Options options, ParamGroup... groups) { super(List.of(groups), options); }
+    public RMSprop(Options options, ParamGroup... groups) { super(List.of(groups), options, RMSprop::validate); }
 
     /** The same, with the groups in a list. */
-    public RMSprop(List<ParamGroup> groups, Options options) { super(groups, options); }
+    public RMSprop(List<ParamGroup> groups, Options options) { super(groups, options, RMSprop::validate); }
 
-    @Override
-    protected void validate(Map<String, Object> h) {
+    private static void validate(Map<String, Object> h) {
         requireNonNegative("learning rate", number(h, "lr"));
         requireNonNegative("epsilon value", number(h, "eps"));
         requireNonNegative("momentum value", number(h, "momentum"));

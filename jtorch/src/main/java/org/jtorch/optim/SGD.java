@@ -80,24 +80,23 @@ public final class SGD extends Optimizer {
 
     /** {@code SGD(params, **options)}: one group of {@code params}. */
     public SGD(Iterable<Tensor> params, Options options) {
-        super(params, options);
+        super(params, options, SGD::validate);
         StepSupport.checkFusedParams(this);
     }
 
     /** {@code SGD([{"params": ...}, ...], **defaults)}: one optimizer over several parameter groups. */
     public SGD(Options options, ParamGroup... groups) {
-        super(List.of(groups), options);
+        super(List.of(groups), options, SGD::validate);
         StepSupport.checkFusedParams(this);
     }
 
     /** The same, with the groups in a list. */
     public SGD(List<ParamGroup> groups, Options options) {
-        super(groups, options);
+        super(groups, options, SGD::validate);
         StepSupport.checkFusedParams(this);
     }
 
-    @Override
-    protected void validate(Map<String, Object> h) {
+    private static void validate(Map<String, Object> h) {
         requireNonNegative("learning rate", number(h, "lr"));
         requireNonNegative("momentum value", number(h, "momentum"));
         requireNonNegative("weight_decay value", number(h, "weight_decay"));

@@ -39,7 +39,7 @@ class AcceleratorTest {
     @Test
     void negativeIndexAndNullScopeAreNoOps() throws Exception {
         Accelerator.setDeviceIndex(-1);
-        try (AutoCloseable scope = Accelerator.deviceIndex(null)) {
+        try (AutoCloseable _ = Accelerator.deviceIndex(null)) {
             assertFalse(Accelerator.isAvailable());
         }
         // a no-op leaves the facade exactly as it was: still no device, still refusing device access

@@ -77,7 +77,7 @@ class DeviceBackendTest {
         assertEquals(0, Accelerator.currentDeviceIndex());
         Accelerator.setDeviceIndex(1);
         assertEquals(1, Accelerator.currentDeviceIndex());
-        try (AutoCloseable scope = Accelerator.deviceIndex(0)) {
+        try (AutoCloseable _ = Accelerator.deviceIndex(0)) {
             assertEquals(0, Accelerator.currentDeviceIndex());
         }
         assertEquals(1, Accelerator.currentDeviceIndex());

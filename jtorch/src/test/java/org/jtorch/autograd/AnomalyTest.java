@@ -27,7 +27,7 @@ class AnomalyTest {
     @Test
     void nanGradientNamesTheNodeAndTheForwardLine() {
         Tensor x = leaf(-1.0, 4.0);
-        try (var anomaly = Autograd.detectAnomaly()) {
+        try (var _ = Autograd.detectAnomaly()) {
             assertTrue(Autograd.isAnomalyEnabled());
             Tensor y = x.sqrt().sum(); // sqrt(-1) = nan, so its backward returns nan
             TorchException e = assertThrows(TorchException.class, y::backward);
@@ -42,7 +42,7 @@ class AnomalyTest {
 
     @Test
     void theIndexOfTheNanGradientIsReported() {
-        try (var anomaly = Autograd.detectAnomaly()) {
+        try (var _ = Autograd.detectAnomaly()) {
             Tensor y = new NanForSecond().apply(leaf(1, 2), leaf(3, 4)).sum();
             TorchException e = assertThrows(TorchException.class, y::backward);
             assertTrue(e.getMessage().startsWith("Function 'NanForSecondBackward' returned nan values in its 1th output.\n"));
@@ -56,7 +56,7 @@ class AnomalyTest {
         assertTrue(Double.isNaN(x.grad().toDoubleArray()[0]));
         assertEquals(0.25, x.grad().toDoubleArray()[1], 0);
         Tensor z = leaf(-1.0);
-        try (var anomaly = Autograd.detectAnomaly(false)) { // check_nan=False
+        try (var _ = Autograd.detectAnomaly(false)) { // check_nan=False
             z.sqrt().sum().backward();
         }
         assertTrue(Double.isNaN(z.grad().item()));
@@ -66,7 +66,7 @@ class AnomalyTest {
     void tracesAreOnlyKeptForGraphsBuiltInAnomalyMode() {
         Tensor y = leaf(-1.0).sqrt().sum(); // recorded outside the scope: no creation trace
         assertEquals(null, y.gradFn().creationTrace);
-        try (var anomaly = Autograd.detectAnomaly()) {
+        try (var _ = Autograd.detectAnomaly()) {
             TorchException e = assertThrows(TorchException.class, y::backward);
             assertEquals("Function 'SqrtBackward0' returned nan values in its 0th output.", e.getMessage());
         }
@@ -81,7 +81,7 @@ class AnomalyTest {
             @Override
             protected Tensor[] backward(Ctx ctx, Tensor... grads) { return new Tensor[] {grads[0]}; }
         }
-        try (var anomaly = Autograd.detectAnomaly()) {
+        try (var _ = Autograd.detectAnomaly()) {
             Tensor y = new OneTooFew().apply(leaf(1), leaf(2)).sum();
             TorchException e = assertThrows(TorchException.class, y::backward);
             assertEquals("function OneTooFewBackward returned an incorrect number of gradients (expected 2, got 1)", e.getMessage());
@@ -95,11 +95,11 @@ class AnomalyTest {
     @Test
     void theScopeIsThreadLocalAndNests() throws InterruptedException {
         AtomicBoolean otherThread = new AtomicBoolean(true);
-        try (var outer = Autograd.detectAnomaly()) {
+        try (var _ = Autograd.detectAnomaly()) {
             Thread t = new Thread(() -> otherThread.set(Autograd.isAnomalyEnabled()));
             t.start();
             t.join();
-            try (var inner = Autograd.detectAnomaly(false)) {
+            try (var _ = Autograd.detectAnomaly(false)) {
                 assertTrue(Autograd.isAnomalyEnabled());
                 assertFalse(AnomalyMode.checksNan());
             }

@@ -88,16 +88,16 @@ class AutogradTest {
     @Test
     void gradModes() {
         Tensor x = leaf(1, 2);
-        try (var g = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             Tensor y = x.mul(2.0);
             assertFalse(y.requiresGrad());
-            try (var e = Torch.enableGrad()) {
+            try (var _ = Torch.enableGrad()) {
                 assertTrue(x.mul(2.0).requiresGrad());
             }
             assertFalse(Torch.isGradEnabled());
         }
         assertTrue(Torch.isGradEnabled());
-        try (var inf = Torch.inferenceMode()) {
+        try (var _ = Torch.inferenceMode()) {
             assertFalse(x.exp().requiresGrad());
             assertTrue(Torch.isInferenceModeEnabled());
         }

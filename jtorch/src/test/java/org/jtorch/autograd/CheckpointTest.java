@@ -306,7 +306,7 @@ class CheckpointTest {
     @Test
     void withoutGradModeItIsAPlainCall() {
         Tensor x = leaf(1, 2);
-        try (var off = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             Tensor y = Checkpoint.checkpoint(xs -> xs.get(0).exp(), x);
             assertFalse(y.requiresGrad());
         }

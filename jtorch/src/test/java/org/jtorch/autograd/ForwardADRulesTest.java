@@ -28,7 +28,7 @@ class ForwardADRulesTest {
 
     /** The tangent of {@code f(makeDual(x, t))}. */
     private static Tensor jvp(Function<Tensor, Tensor> f, Tensor x, Tensor t) {
-        try (DualLevel level = ForwardAD.dualLevel()) {
+        try (DualLevel _ = ForwardAD.dualLevel()) {
             return ForwardAD.unpackDual(f.apply(ForwardAD.makeDual(x, t))).tangent();
         }
     }
@@ -56,7 +56,7 @@ class ForwardADRulesTest {
     @Test
     void tensorBoundsAndMaximumSplitTheTangentAtTies() {
         // spec §3.2/§3.4: JVP = b_t + w (a_t - b_t), w = 1/2 at a tie
-        try (DualLevel level = ForwardAD.dualLevel()) {
+        try (DualLevel _ = ForwardAD.dualLevel()) {
             Tensor a = ForwardAD.makeDual(f64(1, 2, 3), f64(10, 10, 10));
             Tensor b = ForwardAD.makeDual(f64(3, 2, 1), f64(1, 1, 1));
             assertArrayEquals(new double[] {1, 5.5, 10}, ForwardAD.unpackDual(Torch.maximum(a, b)).tangent().toDoubleArray(), 0);
@@ -68,7 +68,7 @@ class ForwardADRulesTest {
     @Test
     void fmaxTangentFollowsTheValueItReturned() {
         // spec §4 (2.15): the NaN side gets nothing, the side returned gets everything; ties split
-        try (DualLevel level = ForwardAD.dualLevel()) {
+        try (DualLevel _ = ForwardAD.dualLevel()) {
             Tensor a = ForwardAD.makeDual(f64(1, Double.NaN, 2), f64(10, 10, 10));
             Tensor b = ForwardAD.makeDual(f64(Double.NaN, 3, 2), f64(1, 1, 1));
             assertArrayEquals(new double[] {10, 1, 5.5}, ForwardAD.unpackDual(Torch.fmax(a, b)).tangent().toDoubleArray(), 0);
@@ -170,7 +170,7 @@ class ForwardADRulesTest {
                 (args, outs, spec) -> outs[0].copy_((Tensor) args[0]))
                 .defineVjp(OpDef.Save.NOTHING, (args, o, g) -> new Tensor[] {g[0]});
         assertArrayEquals(new double[] {1, 2}, Dispatcher.call1(noJvp, f64(1, 2)).toDoubleArray(), 0); // fine without duals
-        try (DualLevel level = ForwardAD.dualLevel()) {
+        try (DualLevel _ = ForwardAD.dualLevel()) {
             Tensor plain = Dispatcher.call1(noJvp, f64(1, 2)); // no dual input: runs
             assertEquals(2, plain.numel());
             UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,

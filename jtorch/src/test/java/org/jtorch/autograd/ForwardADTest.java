@@ -21,7 +21,7 @@ class ForwardADTest {
 
     @Test
     void sinOfADualGivesCosTimesTangent() {
-        try (DualLevel level = ForwardAD.dualLevel()) {
+        try (DualLevel _ = ForwardAD.dualLevel()) {
             Tensor x = ForwardAD.makeDual(Torch.scalarTensor(0.5, DType.FLOAT64), Torch.scalarTensor(1.0, DType.FLOAT64));
             UnpackedDual d = ForwardAD.unpackDual(Torch.sin(x));
             assertEquals(0.4794255386, d.primal().item(), 1e-10); // spec §5
@@ -49,19 +49,19 @@ class ForwardADTest {
     @Test
     void tangentsDisappearWhenTheLevelCloses() {
         Tensor y;
-        try (DualLevel level = ForwardAD.dualLevel()) {
+        try (DualLevel _ = ForwardAD.dualLevel()) {
             y = ForwardAD.makeDual(f64(1, 2), f64(3, 4)).mul(2L);
             assertArrayEquals(new double[] {6, 8}, ForwardAD.unpackDual(y).tangent().toDoubleArray(), 0);
         }
         assertNull(ForwardAD.unpackDual(y).tangent());
-        try (DualLevel again = ForwardAD.dualLevel()) {
+        try (DualLevel _ = ForwardAD.dualLevel()) {
             assertNull(ForwardAD.unpackDual(y).tangent());
         }
     }
 
     @Test
     void makeDualIsAViewAndTheTangentIsUsedAsIs() {
-        try (DualLevel level = ForwardAD.dualLevel()) {
+        try (DualLevel _ = ForwardAD.dualLevel()) {
             Tensor p = f64(1, 2), t = f64(3, 4);
             Tensor x = ForwardAD.makeDual(p, t);
             assertSame(p, x.viewBase());
@@ -82,7 +82,7 @@ class ForwardADTest {
 
     @Test
     void inPlaceOpsUpdateTheTangentInPlaceAndViewsShareIt() {
-        try (DualLevel level = ForwardAD.dualLevel()) {
+        try (DualLevel _ = ForwardAD.dualLevel()) {
             Tensor x = ForwardAD.makeDual(f64(1, 2), f64(1, 1));
             Tensor y = f64(5, 6).clone();
             y.mul_(x); // y = [5, 12], tangent = 5·1, 6·1 (old y times x's tangent)
@@ -104,7 +104,7 @@ class ForwardADTest {
 
     @Test
     void viewTangentsAreViewsOfTheBaseTangent() {
-        try (DualLevel level = ForwardAD.dualLevel()) {
+        try (DualLevel _ = ForwardAD.dualLevel()) {
             Tensor x = ForwardAD.makeDual(f64(1, 2, 3, 4).clone(), f64(1, 1, 1, 1));
             Tensor v = x.view(2, 2).select(0, 1);
             Tensor vt = ForwardAD.unpackDual(v).tangent();
@@ -115,7 +115,7 @@ class ForwardADTest {
 
     @Test
     void opsWithIntegerOutputsCarryNoTangent() {
-        try (DualLevel level = ForwardAD.dualLevel()) {
+        try (DualLevel _ = ForwardAD.dualLevel()) {
             Tensor x = ForwardAD.makeDual(f64(1, 3, 2), f64(1, 1, 1));
             assertNull(ForwardAD.unpackDual(x.argmax()).tangent());
             assertNull(ForwardAD.unpackDual(x.gt(1L)).tangent());
@@ -126,7 +126,7 @@ class ForwardADTest {
     void forwardOverReverseGivesAHessianVectorProduct() {
         // f(x) = sum(x³): grad = 3x², Hessian·v = 6x·v
         Tensor x0 = f64(1, 2).requiresGrad(true);
-        try (DualLevel level = ForwardAD.dualLevel()) {
+        try (DualLevel _ = ForwardAD.dualLevel()) {
             Tensor x = ForwardAD.makeDual(x0, f64(1, 10));
             Tensor g = Autograd.grad(List.of(x.pow(3L).sum()), List.of(x),
                     Autograd.GradOptions.defaults().createGraph(true)).get(0);
@@ -139,7 +139,7 @@ class ForwardADTest {
     void errorsAreThoseOfPyTorch() {
         TorchException noLevel = assertThrows(TorchException.class, () -> ForwardAD.makeDual(f64(1), f64(1)));
         assertTrue(noLevel.getMessage().contains("no level exists, make sure to enter_dual_level() first"));
-        try (DualLevel level = ForwardAD.dualLevel()) {
+        try (DualLevel _ = ForwardAD.dualLevel()) {
             TorchException size = assertThrows(TorchException.class, () -> ForwardAD.makeDual(f64(1, 2), f64(1, 2, 3)));
             assertTrue(size.getMessage().contains("Tensor is of size [2] while the given forward gradient is of size [3]"),
                     size.getMessage());
@@ -179,7 +179,7 @@ class ForwardADTest {
 
     @Test
     void customFunctionsUseTheirJvpAndForwardSeesPlainValues() {
-        try (DualLevel level = ForwardAD.dualLevel()) {
+        try (DualLevel _ = ForwardAD.dualLevel()) {
             ExpWithJvp fn = new ExpWithJvp();
             Tensor y = fn.apply(ForwardAD.makeDual(f64(0, 1), f64(2, 3)));
             assertEquals(false, fn.forwardSawTangent);

@@ -300,7 +300,7 @@ class FunctionTest {
         y.sum().backward();
         assertArrayEquals(new double[] {5, 5}, x.grad().toDoubleArray(), 0);
 
-        try (var off = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             Tensor e = new MyExp().apply(x);
             assertNull(e.gradFn());
             assertFalse(e.requiresGrad());

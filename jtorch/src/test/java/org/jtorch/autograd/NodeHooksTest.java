@@ -31,7 +31,7 @@ class NodeHooksTest {
         // an optimizer step inside backward, the hook's intended use
         Tensor w = leaf(1, 1);
         w.registerPostAccumulateGradHook(p -> {
-            try (var off = Torch.noGrad()) {
+            try (var _ = Torch.noGrad()) {
                 p.sub_(p.grad().mul(0.5));
             }
             p.setGrad(null);

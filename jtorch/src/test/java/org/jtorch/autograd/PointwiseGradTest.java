@@ -272,7 +272,7 @@ class PointwiseGradTest {
         Tensor z = Torch.complex(Torch.tensor(new double[] {0.5}), Torch.tensor(new double[] {0.3})).requiresGrad(true);
         TorchException e = assertThrows(TorchException.class, () -> Torch.silu(z));
         assertTrue(e.getMessage().contains("silu does not support automatic differentiation for outputs with complex dtype"));
-        try (var off = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             assertEquals(2, Torch.silu(z).toDoubleArray().length); // computing it is fine
         }
     }

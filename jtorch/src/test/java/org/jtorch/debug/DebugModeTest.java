@@ -126,7 +126,7 @@ class DebugModeTest {
         void normHashAnnotatesTheOutput() {
             Tensor x = Torch.tensor(new float[] {-1, 2, -3, 4});
             DebugMode dm;
-            try (DebugMode d = DebugMode.open(false); var h = DebugMode.logTensorHashes(HashFn.NORM, false)) {
+            try (DebugMode d = DebugMode.open(false); var _ = DebugMode.logTensorHashes(HashFn.NORM, false)) {
                 x.relu();
                 dm = d;
             }
@@ -487,7 +487,7 @@ class DebugModeTest {
             DebugMode dm;
             try (DebugMode d = DebugMode.open(true)) {
                 dm = d;
-                try (var h = DebugMode.logTensorHashes(HashFn.NORM, false)) {
+                try (var _ = DebugMode.logTensorHashes(HashFn.NORM, false)) {
                     X.neg();
                 }
                 X.neg();

@@ -244,7 +244,7 @@ class ForeachTest {
         assertArrayEquals(new double[] {4, 5}, a.grad().toDoubleArray());
         assertArrayEquals(new double[] {6}, b.grad().toDoubleArray());
         assertThrows(TorchException.class, () -> Foreach.add_(List.of(a), 1.0), "in-place on a leaf that requires grad");
-        try (var g = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             Foreach.add_(List.of(a), 1.0);
         }
         assertArrayEquals(new double[] {2, 3}, a.toDoubleArray());

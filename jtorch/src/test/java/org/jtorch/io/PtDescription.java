@@ -70,7 +70,7 @@ final class PtDescription {
                 else assertEquals(want, got, path);
             }
             case "float" -> {
-                double got = ((Number) assertInstanceOf(Number.class, actual, path)).doubleValue();
+                double got = assertInstanceOf(Number.class, actual, path).doubleValue();
                 assertTrue(actual instanceof Double || actual instanceof Float, path + ": not a float: " + actual);
                 assertEquals(Double.doubleToLongBits(pyFloat((String) v)), Double.doubleToLongBits(got), path + ": " + v + " vs " + got);
             }
@@ -86,7 +86,10 @@ final class PtDescription {
             case "device" -> assertEquals(v, actual instanceof Device d ? d.type() : actual, path);
             case "list" -> matchAll((List<?>) v, assertInstanceOf(List.class, actual, path), path);
             case "tuple" -> matchAll((List<?>) v, assertInstanceOf(PyTuple.class, actual, path).items(), path);
-            case "set" -> matchAll((List<?>) v, new ArrayList<>(assertInstanceOf(Set.class, actual, path)), path);
+            case "set" -> {
+                Set<?> set = assertInstanceOf(Set.class, actual, path);
+                matchAll((List<?>) v, new ArrayList<>(set), path);
+            }
             case "dict" -> matchMap((List<?>) v, assertInstanceOf(Map.class, actual, path), path);
             case "ordered_dict" -> {
                 PyOrderedDict d = assertInstanceOf(PyOrderedDict.class, actual, path);

@@ -184,7 +184,7 @@ class SerializationGoldenTest {
 
     @Test
     void forbiddenGlobalLoadsInsideAScopeAndFailsAgainAfterIt() {
-        try (var scope = Serialization.safeGlobals("__main__.Foo")) {
+        try (var _ = Serialization.safeGlobals("__main__.Foo")) {
             Map<?, ?> m = (Map<?, ?>) Serialization.load(fixture("forbidden_global.pt"));
             PtDescription.assertMatches(PtDescription.read(fixture("forbidden_global.json")), m);
             PyObject foo = (PyObject) m.get("foo");
@@ -201,7 +201,7 @@ class SerializationGoldenTest {
             UnpicklingException e = assertThrows(UnpicklingException.class, () -> Serialization.load(fixture("malicious.pt"), o));
             assertTrue(e.getMessage().contains("GLOBAL posix.system whose module posix is blocked"), e.getMessage());
         }
-        try (var scope = Serialization.safeGlobals("posix.system")) {
+        try (var _ = Serialization.safeGlobals("posix.system")) {
             assertThrows(UnpicklingException.class, () -> Serialization.load(fixture("malicious.pt")));
         }
         // without weights_only the call is only recorded, never made

@@ -458,7 +458,7 @@ class SerializationTest {
     void safeGlobalsScopeIsThreadLocalAndNests() {
         Path p = SerializationGoldenTest.fixture("forbidden_global.pt");
         try (var outer = Serialization.safeGlobals("other.Thing")) {
-            try (var inner = Serialization.safeGlobals("__main__.Foo")) {
+            try (var _ = Serialization.safeGlobals("__main__.Foo")) {
                 Serialization.load(p);
                 AtomicReference<Throwable> other = new AtomicReference<>();
                 Thread t = Thread.ofPlatform().start(() -> {
@@ -481,7 +481,7 @@ class SerializationTest {
         record Foo(List<Object> args) {}
         Path p = SerializationGoldenTest.fixture("forbidden_global.pt");
         var e = assertThrows(UnpicklingException.class, () -> {
-            try (var s = Serialization.safeGlobals(SafeGlobal.of("__main__.Foo", Foo::new))) {
+            try (var _ = Serialization.safeGlobals(SafeGlobal.of("__main__.Foo", Foo::new))) {
                 Serialization.load(p);
             }
         });
@@ -504,7 +504,7 @@ class SerializationTest {
     void allowlistedObjectsSaveBackAsPyTorchWroteThem() {
         Path src = SerializationGoldenTest.fixture("forbidden_global.pt");
         Path p = dir.resolve("forbidden_global.pt");
-        try (var s = Serialization.safeGlobals("__main__.Foo")) {
+        try (var _ = Serialization.safeGlobals("__main__.Foo")) {
             Serialization.save(Serialization.load(src), p);
         }
         assertArrayEquals(Zips.record(ZipReader.open(Zips.map(src), "a"), "forbidden_global/data.pkl"),

@@ -65,7 +65,7 @@ class LinalgPinvGradTest {
             Tensor a = c.tensorArg(0).requiresGrad(true), w = c.tensorArg(1), t = c.tensorArg(2);
             loss(Linalg.pinv(a, null, null, hermitian), w).backward();
             close(expected(c, 0), a.grad(), 1e-9);
-            try (DualLevel level = ForwardAD.dualLevel()) {
+            try (DualLevel _ = ForwardAD.dualLevel()) {
                 Tensor p = Linalg.pinv(ForwardAD.makeDual(c.tensorArg(0), t), null, null, hermitian);
                 close(expected(c, 1), ForwardAD.unpackDual(p).tangent(), 1e-9);
             }
@@ -80,7 +80,7 @@ class LinalgPinvGradTest {
             loss(Linalg.lstsq(a, b, null, driver).solution(), w).backward();
             close(expected(c, 0), a.grad(), 1e-9);
             close(expected(c, 1), b.grad(), 1e-9);
-            try (DualLevel level = ForwardAD.dualLevel()) {
+            try (DualLevel _ = ForwardAD.dualLevel()) {
                 Tensor x = Linalg.lstsq(ForwardAD.makeDual(c.tensorArg(0), c.tensorArg(3)), ForwardAD.makeDual(c.tensorArg(1), c.tensorArg(4)),
                         null, driver).solution();
                 close(expected(c, 2), ForwardAD.unpackDual(x).tangent(), 1e-9);

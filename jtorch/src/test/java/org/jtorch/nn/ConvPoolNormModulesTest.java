@@ -202,7 +202,7 @@ class ConvPoolNormModulesTest {
     @Test
     void embeddingMaxNormRenormalisesOnlyTheLookedUpRowsInPlace() {
         Embedding e = new Embedding(3, 2, null, 1.0, 2.0);
-        try (var g = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             e.weight().copy_(Torch.tensor(new float[][] {{3, 4}, {0.3f, 0.4f}, {6, 8}}));
         }
         Tensor out = e.call(Torch.tensor(new long[] {0, 1}));

@@ -134,7 +134,7 @@ class Modules2GoldenTest {
                 }
                 Tensor[] y = forward(name, m, in);
                 if (name.startsWith("batchnorm") && !name.endsWith("eval")) {
-                    try (var g = Torch.noGrad()) {
+                    try (var _ = Torch.noGrad()) {
                         m.call(in[0].detach().mul(0.5).add(1.0));
                     }
                 }

@@ -199,7 +199,7 @@ class ForwardAdSweepTest {
 
         // forward: the same inputs made dual with random tangents
         double fwd = 0, rev = 0;
-        try (DualLevel level = ForwardAD.dualLevel()) {
+        try (DualLevel _ = ForwardAD.dualLevel()) {
             List<Tensor> tangents = new ArrayList<>();
             Object[] dualArgs = replaceFloats(args, x -> {
                 Tensor d = ForwardAD.makeDual(x, random(x, rnd));

@@ -18,8 +18,8 @@ class LbfgsHooksTest {
         Tensor p = Torch.tensor(new double[] {1.5, -0.5}).requiresGrad(true);
         LBFGS opt = new LBFGS(List.of(p), LBFGS.Options.defaults());
         List<String> events = new ArrayList<>();
-        try (AutoCloseable pre = opt.registerStepPreHook(o -> events.add("pre"));
-             AutoCloseable post = opt.registerStepPostHook(o -> events.add("post"))) {
+        try (AutoCloseable _ = opt.registerStepPreHook(o -> events.add("pre"));
+             AutoCloseable _ = opt.registerStepPostHook(o -> events.add("post"))) {
             opt.step(() -> {
                 opt.zeroGrad();
                 Tensor loss = p.square().sum();

@@ -195,7 +195,7 @@ class OptimizerContractTest {
     void stepReturnsTheClosureLossAndEvaluatesItWithGrad() {
         Tensor p = param(1.0, -2.0);
         SGD opt = new SGD(List.of(p), SGD.Options.defaults().lr(0.1));
-        try (var g = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             Tensor loss = opt.step(() -> {
                 opt.zeroGrad();
                 Tensor l = p.square().sum();

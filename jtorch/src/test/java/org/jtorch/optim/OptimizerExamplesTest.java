@@ -86,7 +86,7 @@ class OptimizerExamplesTest {
             Optimizer plain = OptimTrajectoryTest.make(name, Map.of("lr", lr), List.of(p), impl);
             double[] expected = new double[g.length];
             for (int i = 0; i < g.length; i++) {
-                try (var ng = Torch.noGrad()) {
+                try (var _ = Torch.noGrad()) {
                     StepSupport.mul_(p, 1 - lr * wd);
                 }
                 p.setGrad(Torch.tensor(new double[] {g[i]}));

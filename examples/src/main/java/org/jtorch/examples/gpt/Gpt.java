@@ -45,7 +45,7 @@ public final class Gpt extends Module {
 
     /** nanoGPT's init: N(0, 0.02) for every matrix, N(0, 0.02/√(2·nLayer)) for the residual projections. */
     private void initWeights() {
-        try (var g = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             Init.normal_(wte.weight(), 0, 0.02);
             Init.normal_(wpe.weight(), 0, 0.02);
             double residualStd = 0.02 / Math.sqrt(2.0 * config.nLayer());
@@ -88,7 +88,7 @@ public final class Gpt extends Module {
         if (!(temperature > 0)) throw new IllegalArgumentException("generate: temperature must be > 0, got " + temperature);
         boolean wasTraining = isTraining();
         eval();
-        try (var g = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             for (int i = 0; i < maxNewTokens; i++) {
                 long t = idx.size(1);
                 Tensor context = t <= config.blockSize() ? idx : idx.narrow(1, t - config.blockSize(), config.blockSize());

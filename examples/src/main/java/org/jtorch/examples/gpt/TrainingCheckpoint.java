@@ -44,7 +44,7 @@ public record TrainingCheckpoint(Map<String, Tensor> model, List<Map<String, Obj
         }
         Map<String, Tensor> model = (Map<String, Tensor>) require(m, "model", Map.class, path);
         List<Map<String, Object>> optimizers = (List<Map<String, Object>>) require(m, "optimizers", List.class, path);
-        int step = ((Number) require(m, "step", Number.class, path)).intValue();
+        int step = require(m, "step", Number.class, path).intValue();
         GptConfig config = GptConfig.fromMap(require(m, "config", Map.class, path));
         String vocab = require(m, "vocab", String.class, path);
         Map<?, ?> settings = require(m, "settings", Map.class, path);

@@ -53,7 +53,7 @@ final class Layers {
     /** {@code embedding_renorm_}: rows of {@code weight} looked up by {@code input} whose p-norm exceeds maxNorm are scaled to it. */
     static void embeddingRenorm_(Tensor weight, Tensor input, double maxNorm, double normType) {
         if (input.device() == Device.META || input.numel() == 0) return;
-        try (var g = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             Tensor rows = Torch.unique(input.reshape(-1));
             Tensor picked = ScatterOps.indexSelect(weight, 0, rows);
             Tensor norms = Torch.vectorNorm(picked, normType, new long[] {1}, true);

@@ -193,7 +193,7 @@ final class LinearCrossEntropy {
         @Override
         protected Tensor[] backward(Ctx ctx, Tensor... grads) {
             Tensor[] out;
-            try (GradMode.Scope off = GradMode.set(false)) {
+            try (GradMode.Scope _ = GradMode.set(false)) {
                 out = gradients(ctx, grads[0]);
             }
             if (!GradMode.isEnabled()) return out;

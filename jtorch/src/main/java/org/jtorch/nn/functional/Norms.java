@@ -41,7 +41,7 @@ final class Norms {
             out = centered.mul(var.add(eps).rsqrt());
             if (runningMean != null || runningVar != null) {
                 long n = input.numel() / c;
-                try (var g = Torch.noGrad()) {
+                try (var _ = Torch.noGrad()) {
                     if (runningMean != null) {
                         runningMean.mul_(1 - momentum).add_(mean.reshape(c).to(runningMean.dtype()).mul(momentum));
                     }

@@ -38,7 +38,7 @@ public final class Init {
 
     /** {@code uniform_(tensor, a, b, generator)}. */
     public static Tensor uniform_(Tensor tensor, double a, double b, Generator generator) {
-        try (var g = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             return RandomOps.uniform_(tensor, a, b, generator);
         }
     }
@@ -48,7 +48,7 @@ public final class Init {
 
     /** {@code normal_(tensor, mean, std, generator)}. */
     public static Tensor normal_(Tensor tensor, double mean, double std, Generator generator) {
-        try (var g = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             return RandomOps.normal_(tensor, mean, std, generator);
         }
     }
@@ -61,7 +61,7 @@ public final class Init {
      * [a, b], PyTorch's algorithm (uniform over the CDF interval, erfinv, scale, shift, clamp).
      */
     public static Tensor truncNormal_(Tensor tensor, double mean, double std, double a, double b, Generator generator) {
-        try (var g = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             double l = normCdf((a - mean) / std);
             double u = normCdf((b - mean) / std);
             RandomOps.uniform_(tensor, 2 * l - 1, 2 * u - 1, generator);
@@ -79,7 +79,7 @@ public final class Init {
 
     /** {@code constant_(tensor, val)}. */
     public static Tensor constant_(Tensor tensor, double val) {
-        try (var g = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             return tensor.fill_(val);
         }
     }
@@ -144,7 +144,7 @@ public final class Init {
         if (tensor.dim() < 2) throw new IllegalArgumentException("Only tensors with 2 or more dimensions are supported");
         if (tensor.numel() == 0) return tensor;
         long rows = tensor.size(0), cols = tensor.numel() / rows;
-        try (var g = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             Tensor flattened = RandomOps.normal_(Torch.empty(new long[] {rows, cols}, tensor.dtype(), tensor.device()), 0, 1, generator);
             if (rows < cols) flattened = flattened.t();
             QR qr = Linalg.qr(flattened);

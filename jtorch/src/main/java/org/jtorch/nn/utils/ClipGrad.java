@@ -24,7 +24,7 @@ public final class ClipGrad {
     public static Tensor clipGradNorm_(Iterable<Tensor> parameters, double maxNorm, double normType, boolean errorIfNonfinite) {
         List<Tensor> grads = grads(parameters);
         if (grads.isEmpty()) return Torch.scalarTensor(0.0);
-        try (var g = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             List<Tensor> norms = new ArrayList<>();
             for (Tensor grad : grads) norms.add(Torch.vectorNorm(grad, normType));
             Tensor total = Torch.vectorNorm(Torch.stack(norms), normType);
@@ -43,7 +43,7 @@ public final class ClipGrad {
 
     /** {@code clip_grad_value_(parameters, clip_value)}: clamps every gradient element to [-clip_value, clip_value]. */
     public static void clipGradValue_(Iterable<Tensor> parameters, double clipValue) {
-        try (var g = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             for (Tensor grad : grads(parameters)) grad.clamp_(-clipValue, clipValue);
         }
     }

@@ -32,7 +32,7 @@ public final class ConvertParameters {
             throw new IllegalArgumentException("vector has " + vec.numel() + " elements but the parameters hold " + needed);
         }
         long pointer = 0;
-        try (var g = Torch.noGrad()) {
+        try (var _ = Torch.noGrad()) {
             for (Tensor p : parameters) {
                 long n = p.numel();
                 p.copy_(vec.slice(0, pointer, pointer + n).view(p.shape()));

@@ -43,7 +43,14 @@ public abstract class LRScheduler {
     /** Whether the optimizer has stepped since this scheduler was attached (for the call-order warning). */
     private boolean optimizerStepped;
 
-    /** {@code LRScheduler(optimizer, last_epoch)}: records the base rates and takes the initial step. */
+    /**
+     * {@code LRScheduler(optimizer, last_epoch)}: records the base rates and takes the initial step.
+     *
+     * <p>{@code this} escapes by design: as PyTorch's {@code __init__}, the initial step runs the subclass's
+     * {@link #step()} and {@link #computeLr()} before the subclass constructor returns. Subclasses assign the
+     * fields those read before calling this constructor.
+     */
+    @SuppressWarnings("this-escape")
     protected LRScheduler(Optimizer optimizer, int lastEpoch) {
         this(optimizer);
         List<ParamGroup> groups = optimizer.paramGroups();

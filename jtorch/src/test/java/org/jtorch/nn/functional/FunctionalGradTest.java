@@ -47,8 +47,8 @@ class FunctionalGradTest {
         both(xs -> F.rmsNorm(xs.get(0), new long[] {4}, xs.get(1), 1e-6), x34(), w);
     }
 
-    @Test
     /** With padding_idx the padding row gets no gradient by design, so only the plain form is gradchecked. */
+    @Test
     void embeddingWithPaddingGetsNoGradientOnThePaddingRow() {
         Tensor w = leaf(new double[] {1, 2, 3, 4, 5, 6}, 3, 2);
         Tensor idx = Torch.tensor(new long[] {0, 2, 0, 1});
