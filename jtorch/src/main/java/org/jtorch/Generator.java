@@ -8,6 +8,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.jtorch.kernels.cpu.Mt19937;
 import org.jtorch.storage.Storage;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * {@code torch.Generator} for the CPU: PyTorch's mt19937 engine (see {@link Mt19937}) behind a lock.
@@ -118,7 +119,7 @@ public final class Generator {
     /** {@code get_state()}: the state as a uint8 tensor of {@link #STATE_SIZE} bytes. */
     public Tensor getState() {
         byte[] bytes = getStateBytes();
-        return Tensor.of(Storage.wrap(bytes), 0, new long[] {bytes.length}, new long[] {1}, DType.UINT8);
+        return Tensor.of(TensorImpl.of(Storage.wrap(bytes), 0, new long[] {bytes.length}, new long[] {1}, DType.UINT8));
     }
 
     /** The bytes of {@link #getState()}. */
@@ -145,7 +146,7 @@ public final class Generator {
         if (!newState.isContiguous()) throw new TorchException("RNG state must be contiguous");
         checkSize(newState.numel());
         byte[] bytes = new byte[(int) newState.numel()];
-        MemorySegment.copy(newState.storage().segment(), newState.storageOffset(), MemorySegment.ofArray(bytes), 0, bytes.length);
+        MemorySegment.copy(newState.impl().storage().segment(), newState.storageOffset(), MemorySegment.ofArray(bytes), 0, bytes.length);
         return setState(bytes);
     }
 

@@ -48,7 +48,9 @@ public sealed interface Index {
             if (tensor == null) throw new NullPointerException("index tensor");
         }
 
-        @Override public String toString() { return "tensor" + org.jtorch.internal.Shapes.str(tensor.shapeRef()); }
+        @Override public String toString() {
+            return "tensor" + org.jtorch.internal.Shapes.str(tensor.impl().shapeRef());
+        }
     }
 
     /** Python's {@code None}: a new size-1 dim. */

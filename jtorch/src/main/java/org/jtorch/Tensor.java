@@ -17,25 +17,20 @@ import org.jtorch.ops.ReductionOps;
 import org.jtorch.ops.JoinOps;
 import org.jtorch.ops.ShapeOps;
 import java.lang.foreign.MemorySegment;
-import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.ElementIO;
 import org.jtorch.storage.Storage;
+import org.jtorch.storage.TensorImpl;
 
 /**
- * A strided view of a {@link Storage}: (storage, offset, sizes, strides, dtype) plus the autograd
- * fields. Views share storage; sizes, strides and offsets are in elements and always {@code long}.
+ * The user-facing tensor: a {@link TensorImpl} (a strided window onto a {@link Storage}: offset, sizes,
+ * strides, dtype) plus the autograd fields. Views share storage; sizes, strides and offsets are in elements
+ * and always {@code long}. Kernels see only the impl ({@link #impl()}); this class is the handle users hold.
  *
  * <p>Methods mirror {@code torch.Tensor}: {@code x.add(y)}, in-place {@code x.add_(y)}. Every op runs
  * through the dispatcher; this class holds no op logic.
  */
 public final class Tensor {
-    private final Storage storage;
-    private final long offset;
-    private final long[] shape;
-    private final long[] strides;
-    private final DType dtype;
-    private final long numel;
-    private final boolean contiguous;
+    private final TensorImpl impl;
     private boolean requiresGrad;
     private Tensor grad;
     private org.jtorch.autograd.Node gradFn;
@@ -63,63 +58,29 @@ public final class Tensor {
         TorchException dataAccess(String op);
     }
 
-    private Tensor(Storage storage, long offset, long[] shape, long[] strides, DType dtype) {
-        this.storage = storage;
-        this.offset = offset;
-        this.shape = shape;
-        this.strides = strides;
-        this.dtype = dtype;
-        this.numel = Shapes.numel(shape);
-        this.contiguous = Shapes.isContiguous(shape, strides);
-    }
+    private Tensor(TensorImpl impl) { this.impl = impl; }
 
     /**
-     * A tensor over existing storage. Checks that every element lies inside the storage, so no later
-     * read can go out of bounds. The arrays are owned by the tensor afterwards: do not modify them.
+     * Internal, not API: the tensor over {@code impl}, owning its layout (not a view of another tensor).
+     * Ops use it to hand out what their kernels produced.
      */
-    public static Tensor of(Storage storage, long offset, long[] shape, long[] strides, DType dtype) {
-        if (shape.length != strides.length) {
-            throw new TorchException("as_strided: mismatch in length of strides and shape");
-        }
-        if (storage.kind() != dtype.storageKind()) {
-            throw new TorchException("as_strided: storage of kind " + storage.kind() + " cannot hold " + dtype);
-        }
-        if (offset < 0) throw new TorchException("as_strided: Tensor: invalid storage offset " + offset);
-        long maxIndex = offset, numel = Shapes.numel(shape);
-        if (numel > 0) {
-            for (int i = 0; i < shape.length; i++) {
-                if (strides[i] < 0) throw new TorchException("as_strided: Negative strides are not supported at the moment, got strides: " + Shapes.str(strides));
-                maxIndex += (shape[i] - 1) * strides[i];
-            }
-            long needed = (maxIndex + 1) * dtype.slotsPerElement();
-            if (needed > storage.slots()) {
-                throw new TorchException("setStorage: sizes " + Shapes.str(shape) + ", strides " + Shapes.str(strides)
-                        + ", storage offset " + offset + " require " + needed * Storage.slotBytes(storage.kind())
-                        + " bytes but the storage has only " + storage.byteSize() + " bytes");
-            }
-        }
-        return new Tensor(storage, offset, shape, strides, dtype);
-    }
+    public static Tensor of(TensorImpl impl) { return new Tensor(java.util.Objects.requireNonNull(impl, "impl")); }
 
-    /** A view of the same storage with new geometry; callers have already validated it. */
-    public Tensor viewOf(long newOffset, long[] newShape, long[] newStrides) {
-        Tensor t = new Tensor(storage, newOffset, newShape, newStrides, dtype);
-        t.base = base != null ? base : this;
+    /**
+     * Internal, not API: a view of {@code base} over {@code view}, which shares {@code base}'s storage; the
+     * result records {@code base} (or base's own base) as its {@link #viewBase()}, as PyTorch's views do.
+     */
+    public static Tensor viewOf(Tensor base, TensorImpl view) {
+        Tensor t = new Tensor(view);
+        t.base = base.base != null ? base.base : base;
         return t;
     }
 
+    /** Internal, not API: the storage, geometry and dtype that kernels read. */
+    public TensorImpl impl() { return impl; }
+
     /** The base of a view ({@code _base}), or null for a tensor that owns its storage's layout. */
     public Tensor viewBase() { return base; }
-
-    /** A fresh zero-filled (CPU), data-less (meta) or backend-allocated (other devices) contiguous tensor. */
-    public static Tensor empty(long[] shape, DType dtype, Device device) {
-        long n = Shapes.numel(shape);
-        long slots = n * dtype.slotsPerElement();
-        Storage s = device == Device.CPU ? Storage.allocate(dtype.storageKind(), slots)
-                : device == Device.META ? Storage.meta(dtype.storageKind(), slots)
-                : org.jtorch.accelerator.spi.Backends.allocate(device, dtype.storageKind(), slots);
-        return new Tensor(s, 0, shape, Shapes.contiguousStrides(shape), dtype);
-    }
 
     /**
      * A transform wrapper with logical sizes {@code shape}: it owns no data (a read raises the payload's
@@ -128,7 +89,7 @@ public final class Tensor {
     public static Tensor transformWrapper(long[] shape, DType dtype, Device device, TransformPayload payload) {
         Storage s = device == Device.META ? Storage.meta(dtype.storageKind(), 0)
                 : Storage.ofSegment(dtype.storageKind(), MemorySegment.NULL);
-        Tensor t = new Tensor(s, 0, shape, Shapes.contiguousStrides(shape), dtype);
+        Tensor t = new Tensor(TensorImpl.contiguous(s, shape, dtype));
         t.payload = java.util.Objects.requireNonNull(payload, "payload");
         return t;
     }
@@ -139,51 +100,42 @@ public final class Tensor {
     // ---- geometry -------------------------------------------------------------------------------
 
     /** Sizes; the returned array is a copy. */
-    public long[] shape() { return shape.clone(); }
+    public long[] shape() { return impl.shapeRef().clone(); }
 
-    /** Sizes without copying, for internal code that promises not to modify them. */
-    public long[] shapeRef() { return shape; }
-
-    public long size(int dim) { return shape[Shapes.wrapDim(dim, shape.length)]; }
+    public long size(int dim) { return impl.size(dim); }
 
     /** Strides in elements; a copy. */
-    public long[] stride() { return strides.clone(); }
+    public long[] stride() { return impl.strideRef().clone(); }
 
-    public long[] strideRef() { return strides; }
+    public long stride(int dim) { return impl.stride(dim); }
 
-    public long stride(int dim) { return strides[Shapes.wrapDim(dim, shape.length)]; }
+    public int dim() { return impl.dim(); }
 
-    public int dim() { return shape.length; }
+    public int ndim() { return impl.dim(); }
 
-    public int ndim() { return shape.length; }
+    public long numel() { return impl.numel(); }
 
-    public long numel() { return numel; }
+    public DType dtype() { return impl.dtype(); }
 
-    public DType dtype() { return dtype; }
+    public Device device() { return impl.device(); }
 
-    public Device device() { return storage.device(); }
+    public boolean isMeta() { return impl.isMeta(); }
 
-    public boolean isMeta() { return storage.isMeta(); }
+    public boolean isContiguous() { return impl.isContiguous(); }
 
-    public boolean isContiguous() { return contiguous; }
+    public long storageOffset() { return impl.storageOffset(); }
 
-    public long storageOffset() { return offset; }
+    public boolean isComplex() { return impl.dtype().isComplex(); }
 
-    public boolean isComplex() { return dtype.isComplex(); }
+    public boolean isFloatingPoint() { return impl.dtype().isFloatingPoint(); }
 
-    public boolean isFloatingPoint() { return dtype.isFloatingPoint(); }
-
-    public long elementSize() { return dtype.itemSize(); }
+    public long elementSize() { return impl.dtype().itemSize(); }
 
     /** The storage; the same object for tensors that share memory ({@code untyped_storage()}). */
-    public Object untypedStorage() { return storage; }
+    public Object untypedStorage() { return impl.storage(); }
 
-    public Storage storage() { return storage; }
-
-    /** Version counter shared by all views (bumped by in-place ops). */
-    public int version() { return storage.version(); }
-
-    public void bumpVersion() { storage.bumpVersion(); }
+    /** Version counter shared by all views (bumped by in-place ops); PyTorch's {@code _version}. */
+    public int version() { return impl.version(); }
 
     // ---- autograd ----------------------------------------------------------------------------------
 
@@ -197,7 +149,7 @@ public final class Tensor {
             throw new TorchException("you can only change requires_grad flags of leaf variables. If you want to use a "
                     + "computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
         }
-        if (flag && !(dtype.isFloatingPoint() || dtype.isComplex())) {
+        if (flag && !(impl.dtype().isFloatingPoint() || impl.dtype().isComplex())) {
             throw new TorchException("only Tensors of floating point and complex dtype can require gradients");
         }
         this.requiresGrad = flag;
@@ -208,7 +160,7 @@ public final class Tensor {
     public Tensor grad() { return grad; }
 
     public void setGrad(Tensor g) {
-        if (g != null && !java.util.Arrays.equals(g.shape, shape)) {
+        if (g != null && !java.util.Arrays.equals(g.impl.shapeRef(), impl.shapeRef())) {
             throw new TorchException("assigned grad has data of a different size");
         }
         this.grad = g;
@@ -237,7 +189,7 @@ public final class Tensor {
 
     /** A tensor sharing this one's storage, without history and not requiring grad ({@code detach()}). */
     public Tensor detach() {
-        Tensor t = new Tensor(storage, offset, shape, strides, dtype);
+        Tensor t = new Tensor(impl);
         if (payload != null) t.payload = payload.detached();
         return t;
     }
@@ -283,52 +235,42 @@ public final class Tensor {
 
     private MemorySegment data(String op) {
         if (payload != null) throw payload.dataAccess(op);
-        if (storage.isMeta()) throw new TorchException(op + "(): Cannot access data of a tensor on the meta device");
-        return storage.segment();
-    }
-
-    /** Storage index of the element with row-major linear index {@code linear}. */
-    public long elementIndex(long linear) {
-        if (contiguous) return offset + linear;
-        long idx = offset;
-        for (int d = shape.length - 1; d >= 0; d--) {
-            long s = shape[d];
-            idx += (linear % s) * strides[d];
-            linear /= s;
-        }
-        return idx;
+        if (impl.isMeta()) throw new TorchException(op + "(): Cannot access data of a tensor on the meta device");
+        return impl.storage().segment();
     }
 
     /** The value of a one-element tensor ({@code item()}), converted to double (the real part for complex). */
     public double item() {
-        if (numel != 1) {
-            throw new TorchException("a Tensor with " + numel + " elements cannot be converted to Scalar");
+        if (impl.numel() != 1) {
+            throw new TorchException("a Tensor with " + impl.numel() + " elements cannot be converted to Scalar");
         }
-        return ElementIO.of(dtype).getDouble(data("item"), elementIndex(0));
+        return ElementIO.of(impl.dtype()).getDouble(data("item"), impl.elementIndex(0));
     }
 
     /** {@code item()} for integer tensors, exact for all 64 bits. */
     public long longItem() {
-        if (numel != 1) throw new TorchException("a Tensor with " + numel + " elements cannot be converted to Scalar");
-        return ElementIO.of(dtype).getLong(data("item"), elementIndex(0));
+        if (impl.numel() != 1) {
+            throw new TorchException("a Tensor with " + impl.numel() + " elements cannot be converted to Scalar");
+        }
+        return ElementIO.of(impl.dtype()).getLong(data("item"), impl.elementIndex(0));
     }
 
     /** All elements in row-major order, converted to double. Complex tensors give (re, im) pairs. */
     public double[] toDoubleArray() {
         MemorySegment s = data("toDoubleArray");
-        ElementIO io = ElementIO.of(dtype);
-        int n = Math.toIntExact(numel);
-        if (dtype.isComplex()) {
+        ElementIO io = ElementIO.of(impl.dtype());
+        int n = Math.toIntExact(impl.numel());
+        if (impl.dtype().isComplex()) {
             double[] out = new double[2 * n];
             for (int i = 0; i < n; i++) {
-                long e = elementIndex(i);
+                long e = impl.elementIndex(i);
                 out[2 * i] = io.getDouble(s, e);
                 out[2 * i + 1] = io.getImag(s, e);
             }
             return out;
         }
         double[] out = new double[n];
-        for (int i = 0; i < n; i++) out[i] = io.getDouble(s, elementIndex(i));
+        for (int i = 0; i < n; i++) out[i] = io.getDouble(s, impl.elementIndex(i));
         return out;
     }
 
@@ -343,18 +285,18 @@ public final class Tensor {
     /** All elements in row-major order, converted to long (floating values truncate toward zero). */
     public long[] toLongArray() {
         MemorySegment s = data("toLongArray");
-        ElementIO io = ElementIO.of(dtype);
-        int n = Math.toIntExact(numel);
+        ElementIO io = ElementIO.of(impl.dtype());
+        int n = Math.toIntExact(impl.numel());
         long[] out = new long[n];
-        for (int i = 0; i < n; i++) out[i] = io.getLong(s, elementIndex(i));
+        for (int i = 0; i < n; i++) out[i] = io.getLong(s, impl.elementIndex(i));
         return out;
     }
 
     /** All elements as booleans (non-zero is true). */
     public boolean[] toBooleanArray() {
         double[] d = toDoubleArray();
-        boolean[] b = new boolean[(int) numel];
-        int step = dtype.isComplex() ? 2 : 1;
+        boolean[] b = new boolean[(int) impl.numel()];
+        int step = impl.dtype().isComplex() ? 2 : 1;
         for (int i = 0; i < b.length; i++) b[i] = d[step * i] != 0 || (step == 2 && d[2 * i + 1] != 0);
         return b;
     }
@@ -489,7 +431,7 @@ public final class Tensor {
     public Tensor where(Tensor condition, Object other) { return TernaryOps.where(condition, this, other); }
 
     @Override
-    public String toString() { return org.jtorch.internal.TensorFormatter.format(this); }
+    public String toString() { return TensorFormatter.format(this); }
 
     // ---- generated delegations: begin (one line per op entry point in org.jtorch.ops; logic lives there) ----
 

@@ -221,13 +221,13 @@ public final class Torch {
 
     public static Tensor full(long[] shape, Object fill, DType dtype, Device device) { return Creation.full(shape, fill, dtype, device); }
 
-    public static Tensor zerosLike(Tensor t) { return Creation.full(t.shapeRef(), 0L, t.dtype(), t.device()); }
+    public static Tensor zerosLike(Tensor t) { return Creation.full(t.impl().shapeRef(), 0L, t.dtype(), t.device()); }
 
-    public static Tensor onesLike(Tensor t) { return Creation.full(t.shapeRef(), 1L, t.dtype(), t.device()); }
+    public static Tensor onesLike(Tensor t) { return Creation.full(t.impl().shapeRef(), 1L, t.dtype(), t.device()); }
 
     public static Tensor emptyLike(Tensor t) { return zerosLike(t); }
 
-    public static Tensor fullLike(Tensor t, Object fill) { return Creation.full(t.shapeRef(), fill, t.dtype(), t.device()); }
+    public static Tensor fullLike(Tensor t, Object fill) { return Creation.full(t.impl().shapeRef(), fill, t.dtype(), t.device()); }
 
     public static Tensor eye(long n) { return eye(n, n, defaultDtype, Device.CPU); }
 

@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Lower layers never import higher ones (ARCHITECTURE.md): storage < kernels < ops/dispatch < API.
- * The value types every layer shares ({@code DType}, {@code Device}, {@code Tensor}, {@code Scalar},
- * the exceptions, {@code org.jtorch.internal}) are allowed everywhere.
+ * The value types every layer shares ({@code DType}, {@code Device}, {@code Scalar}, the exceptions,
+ * {@code org.jtorch.internal}) are allowed everywhere; the user-facing {@code Tensor} only from ops and
+ * dispatch up (kernels and {@code org.jtorch.internal} see {@code storage.TensorImpl}).
  */
 class LayeringTest {
     private static final Path SRC = Path.of("src/main/java/org/jtorch");
@@ -26,7 +27,9 @@ class LayeringTest {
     /** package prefix → forbidden import prefixes. */
     private static final Map<String, List<String>> FORBIDDEN = Map.of(
             "storage", List.of("org.jtorch.kernels", "org.jtorch.ops", "org.jtorch.dispatch", "org.jtorch.Torch", "org.jtorch.Tensor"),
-            "kernels", List.of("org.jtorch.ops", "org.jtorch.dispatch", "org.jtorch.Torch"),
+            "kernels", List.of("org.jtorch.ops", "org.jtorch.dispatch", "org.jtorch.Torch", "org.jtorch.Tensor"),
+            "internal", List.of("org.jtorch.kernels", "org.jtorch.ops", "org.jtorch.dispatch", "org.jtorch.Torch",
+                    "org.jtorch.Tensor"),
             "dispatch", List.of("org.jtorch.Torch"));
 
     @Test

@@ -23,6 +23,8 @@ import java.util.stream.Stream;
 import org.jtorch.kernels.cpu.Mt19937;
 import org.jtorch.ops.RandomOps;
 import org.jtorch.testing.Golden;
+import org.jtorch.storage.TensorImpl;
+import org.jtorch.accelerator.spi.Backends;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -176,7 +178,7 @@ class RandomTest {
         Tensor c = t.contiguous();
         long bytes = c.numel() * c.dtype().itemSize(), at = c.storageOffset() * c.dtype().itemSize();
         byte[] raw = new byte[(int) bytes];
-        MemorySegment.copy(c.storage().segment(), at, MemorySegment.ofArray(raw), 0, bytes);
+        MemorySegment.copy(c.impl().storage().segment(), at, MemorySegment.ofArray(raw), 0, bytes);
         return sha256(raw);
     }
 
@@ -457,7 +459,7 @@ class RandomTest {
         assertArrayEquals(new long[] {5, 7}, meta.shape());
         assertEquals(DType.FLOAT64, meta.dtype());
         assertEquals(DType.INT64, RandomOps.randperm(10, null, Device.META, g).dtype());
-        Tensor m = Tensor.empty(new long[] {4}, DType.FLOAT32, Device.META);
+        Tensor m = Tensor.of(TensorImpl.meta(new long[] {4}, DType.FLOAT32));
         assertSame(m, RandomOps.normal_(m, 0, 1, g));
         assertThrows(TorchException.class, () -> RandomOps.randn(new long[] {2}, DType.INT32, Device.META, g)); // meta checks too
         assertArrayEquals(before, g.getStateBytes());
@@ -496,7 +498,8 @@ class RandomTest {
     }
 
     private static Tensor like(DType d, Device dev) {
-        return dev == Device.META ? Tensor.empty(new long[] {2, 3}, d, dev) : Torch.zeros(new long[] {2, 3}, d);
+        return dev == Device.META ? Tensor.of(Backends.empty(new long[] {2, 3}, d, dev))
+                : Torch.zeros(new long[] {2, 3}, d);
     }
 
     private static Map<String, Sample> sweep() {
@@ -520,7 +523,7 @@ class RandomTest {
         m.put("random.from/to=None", new Sample(RandomOps.RANDOM_FROM, (d, dev) -> new Object[] {like(d, dev), 1L, null, null}));
         m.put("random", new Sample(RandomOps.RANDOM, (d, dev) -> new Object[] {like(d, dev), null}));
         m.put("multinomial", new Sample(RandomOps.MULTINOMIAL, (d, dev) -> {
-            Tensor p = dev == Device.META ? Tensor.empty(size, d, dev) : Torch.ones(size, d);
+            Tensor p = dev == Device.META ? Tensor.of(Backends.empty(size, d, dev)) : Torch.ones(size, d);
             return new Object[] {p, 2L, true, null};
         }));
         m.put("normal.Tensor_float", new Sample(RandomOps.NORMAL_TENSOR_FLOAT, (d, dev) -> new Object[] {like(d, dev), 1.0, null}));

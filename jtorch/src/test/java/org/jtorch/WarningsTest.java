@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.jtorch.Warnings.Action;
 import org.jtorch.Warnings.Category;
 import org.jtorch.ops.TernaryOps;
+import org.jtorch.testing.Views;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -130,7 +131,7 @@ class WarningsTest {
     @Test
     void errorFilterAppliesToWarningsRaisedInsideOps() {
         Warnings.filterAll(Action.ERROR); // python -W error
-        Tensor expanded = Torch.zeros(3).viewOf(0, new long[] {2, 3}, new long[] {0, 1});
+        Tensor expanded = Views.of(Torch.zeros(3), 0, new long[] {2, 3}, new long[] {0, 1});
         assertThrows(TorchWarningException.class,
                 () -> TernaryOps.maskedFill_(expanded, Torch.tensor(new boolean[] {true, false, true}), 1.0));
     }
@@ -158,7 +159,7 @@ class WarningsTest {
 
     @Test
     void theCallSiteIsTheFirstFrameOutsideTheLibrary() {
-        Tensor expanded = Torch.zeros(3).viewOf(0, new long[] {2, 3}, new long[] {0, 1});
+        Tensor expanded = Views.of(Torch.zeros(3), 0, new long[] {2, 3}, new long[] {0, 1});
         int line = line(); TernaryOps.maskedFill_(expanded, Torch.tensor(new boolean[] {true, false, true}), 1.0);
         assertEquals(1, printed().size());
         assertTrue(printed().get(0).startsWith("WarningsTest.java:" + line + ": UserWarning: Use of masked_fill_ on expanded tensors"),

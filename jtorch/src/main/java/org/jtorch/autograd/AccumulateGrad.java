@@ -15,7 +15,8 @@ public final class AccumulateGrad extends Node {
     public static AccumulateGrad of(Tensor leaf) { return new AccumulateGrad(leaf); }
 
     private AccumulateGrad(Tensor leaf) {
-        super(new Edge[0], new long[0][], new DType[0], new long[][] {leaf.shapeRef()}, new DType[] {leaf.dtype()});
+        super(new Edge[0], new long[0][], new DType[0], new long[][] {leaf.impl().shapeRef()},
+                new DType[] {leaf.dtype()});
         this.leaf = leaf;
     }
 
@@ -44,7 +45,7 @@ public final class AccumulateGrad extends Node {
         Tensor g = runHooks(gradOutputs[0]);
         // PyTorch's gradient layout contract: a stored gradient has the leaf's strides when the leaf is
         // dense (else contiguous), so optimizer updates on (param, grad) pairs run the fast dense loops.
-        if (!g.isContiguous() || !java.util.Arrays.equals(g.strideRef(), leaf.strideRef())) {
+        if (!g.isContiguous() || !java.util.Arrays.equals(g.impl().strideRef(), leaf.impl().strideRef())) {
             if (leaf.isContiguous()) g = g.contiguous();
         }
         Tensor old = leaf.grad();

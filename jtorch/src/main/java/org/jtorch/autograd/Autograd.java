@@ -94,10 +94,10 @@ public final class Autograd {
             if (g == null) {
                 if (o.numel() != 1) throw new TorchException("grad can be implicitly created only for scalar outputs");
                 g = Torch.onesLike(o);
-            } else if (!java.util.Arrays.equals(g.shapeRef(), o.shapeRef())) {
+            } else if (!java.util.Arrays.equals(g.impl().shapeRef(), o.impl().shapeRef())) {
                 throw new TorchException("Mismatch in shape: grad_output[" + i + "] has a shape of "
-                        + org.jtorch.internal.Shapes.str(g.shapeRef()) + " and output[" + i + "] has a shape of "
-                        + org.jtorch.internal.Shapes.str(o.shapeRef()) + ".");
+                        + org.jtorch.internal.Shapes.str(g.impl().shapeRef()) + " and output[" + i + "] has a shape of "
+                        + org.jtorch.internal.Shapes.str(o.impl().shapeRef()) + ".");
             }
             seeds.add(g);
         }

@@ -27,7 +27,7 @@ final class CheckpointNode extends Node {
     CheckpointNode(Function<List<Tensor>, Tensor> fn, CheckpointOptions options, Tensor[] inputs, List<Tensor> external,
                    byte[] rngState, SelectiveCache cache, Tensor output) {
         super(edges(inputs, external), shapes(inputs, external), dtypes(inputs, external),
-                new long[][] {output.shapeRef()}, new DType[] {output.dtype()});
+                new long[][] {output.impl().shapeRef()}, new DType[] {output.dtype()});
         this.fn = fn;
         this.options = options;
         this.inputs = inputs.clone();
@@ -47,7 +47,7 @@ final class CheckpointNode extends Node {
     }
 
     private static long[][] shapes(Tensor[] inputs, List<Tensor> external) {
-        return all(inputs, external).stream().map(Tensor::shapeRef).toArray(long[][]::new);
+        return all(inputs, external).stream().map(t -> t.impl().shapeRef()).toArray(long[][]::new);
     }
 
     private static DType[] dtypes(Tensor[] inputs, List<Tensor> external) {
@@ -119,10 +119,11 @@ final class CheckpointNode extends Node {
 
     /** {@code determinism_check='default'}: the recomputed output must have the forward's shape and dtype. */
     private void checkMetadata(Tensor out) {
-        if (Arrays.equals(out.shapeRef(), outputShapes[0]) && out.dtype() == outputDtypes[0]) return;
+        if (Arrays.equals(out.impl().shapeRef(), outputShapes[0]) && out.dtype() == outputDtypes[0]) return;
         throw new CheckpointError("torch.utils.checkpoint: Recomputed values for the following tensors have different metadata "
                 + "than during the forward pass.\ntensor at position 0:\nsaved metadata: {'shape': " + Shapes.str(outputShapes[0])
-                + ", 'dtype': " + outputDtypes[0] + "}\nrecomputed metadata: {'shape': " + Shapes.str(out.shapeRef())
+                + ", 'dtype': " + outputDtypes[0] + "}\nrecomputed metadata: {'shape': "
+                + Shapes.str(out.impl().shapeRef())
                 + ", 'dtype': " + out.dtype() + "}\n");
     }
 
@@ -138,8 +139,8 @@ final class CheckpointNode extends Node {
     /** {@code view_as(x)}: the same values as {@code x}, with a node passing gradients straight to {@code x}. */
     private static final class AliasNode extends Node {
         private AliasNode(Tensor x) {
-            super(new Edge[] {Recorder.edgeOf(x)}, new long[][] {x.shapeRef()}, new DType[] {x.dtype()},
-                    new long[][] {x.shapeRef()}, new DType[] {x.dtype()});
+            super(new Edge[] {Recorder.edgeOf(x)}, new long[][] {x.impl().shapeRef()}, new DType[] {x.dtype()},
+                    new long[][] {x.impl().shapeRef()}, new DType[] {x.dtype()});
         }
 
         static Tensor of(Tensor x) {

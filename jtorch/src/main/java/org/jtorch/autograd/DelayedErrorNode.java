@@ -22,7 +22,7 @@ final class DelayedErrorNode extends Node {
         long[][] shapes = new long[results.length][];
         DType[] dtypes = new DType[results.length];
         for (int i = 0; i < results.length; i++) { // a null slot has no tensor, so no gradient ever arrives there
-            shapes[i] = results[i] == null ? new long[0] : results[i].shapeRef();
+            shapes[i] = results[i] == null ? new long[0] : results[i].impl().shapeRef();
             dtypes[i] = results[i] == null ? DType.FLOAT32 : results[i].dtype();
         }
         DelayedErrorNode node = new DelayedErrorNode(message, shapes, dtypes);

@@ -218,7 +218,7 @@ final class Engine {
     static Tensor validate(Tensor g, Node node, int input) {
         long[] shape = node.inputShapes[input];
         DType dtype = node.inputDtypes[input];
-        if (!Arrays.equals(g.shapeRef(), shape)) g = sumTo(g, shape, node, input);
+        if (!Arrays.equals(g.impl().shapeRef(), shape)) g = sumTo(g, shape, node, input);
         if (g.dtype() != dtype) {
             if (g.isComplex() && !dtype.isComplex()) g = ComplexOps.real(g);
             g = g.to(dtype);
@@ -227,7 +227,7 @@ final class Engine {
     }
 
     static Tensor sumTo(Tensor g, long[] shape, Node node, int input) {
-        long[] gs = g.shapeRef();
+        long[] gs = g.impl().shapeRef();
         int lead = gs.length - shape.length;
         if (lead < 0) {
             throw new TorchException("Function " + node.name() + " returned an invalid gradient at index " + input

@@ -8,6 +8,7 @@ import org.jtorch.dispatch.DispatchState;
 import org.jtorch.internal.Shapes;
 import org.jtorch.ops.ShapeOps;
 import org.jtorch.storage.Storage;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * {@code torch.autograd.forward_ad}: forward-mode automatic differentiation with dual tensors.
@@ -77,10 +78,10 @@ public final class ForwardAD {
             throw new TorchException("Making a dual Tensor based on a Tensor that already has a forward gradient at the same level "
                     + level.depth() + " is not supported.");
         }
-        if (!Arrays.equals(primal.shapeRef(), tangent.shapeRef())) {
+        if (!Arrays.equals(primal.impl().shapeRef(), tangent.impl().shapeRef())) {
             throw new TorchException("Trying to set a forward gradient that has a different size than that of the original Tensor, "
-                    + "this is not supported. Tensor is of size " + Shapes.str(primal.shapeRef())
-                    + " while the given forward gradient is of size " + Shapes.str(tangent.shapeRef()) + ".");
+                    + "this is not supported. Tensor is of size " + Shapes.str(primal.impl().shapeRef())
+                    + " while the given forward gradient is of size " + Shapes.str(tangent.impl().shapeRef()) + ".");
         }
         // PyTorch lets the dtypes differ and the rules then mix precisions; JTorch refuses it up front.
         if (primal.dtype() != tangent.dtype()) {
@@ -121,8 +122,8 @@ public final class ForwardAD {
      * elements as on primals.
      */
     static Tensor sameLayout(Tensor tangent, Tensor like, DualLevel level) {
-        if (tangent.storageOffset() == like.storageOffset() && Arrays.equals(tangent.strideRef(), like.strideRef())) return tangent;
-        Tensor copy = Tensor.of(storageLike(like), like.storageOffset(), like.shape(), like.stride(), like.dtype());
+        if (tangent.storageOffset() == like.storageOffset() && Arrays.equals(tangent.impl().strideRef(), like.impl().strideRef())) return tangent;
+        Tensor copy = Tensor.of(TensorImpl.of(storageLike(like), like.storageOffset(), like.shape(), like.stride(), like.dtype()));
         DispatchState.runBelow(level.mode(), () -> copy.copy_(tangent));
         return copy;
     }
@@ -130,7 +131,7 @@ public final class ForwardAD {
     /** A zeroed storage of {@code like}'s kind, size and device. */
     static Storage storageLike(Tensor like) {
         DType.StorageKind kind = like.dtype().storageKind();
-        long slots = like.storage().slots();
+        long slots = like.impl().storage().slots();
         return like.isMeta() ? Storage.meta(kind, slots) : Storage.allocate(kind, slots);
     }
 }

@@ -6,6 +6,7 @@ import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.ops.ComplexOps;
 import org.jtorch.ops.OpDef;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * The interpreter of one dual level on the dispatch state's stack. An op none of whose inputs carries a
@@ -122,7 +123,7 @@ final class ForwardMode implements Dispatcher.Mode, DispatchState.Interpreter {
     private static Tensor conform(Tensor t, Tensor out) {
         if (t.isComplex() && !out.isComplex()) t = ComplexOps.real(t);
         if (t.dtype() != out.dtype()) t = t.to(out.dtype());
-        if (!Arrays.equals(t.shapeRef(), out.shapeRef())) t = t.expand(out.shape()).contiguous();
+        if (!Arrays.equals(t.impl().shapeRef(), out.impl().shapeRef())) t = t.expand(out.shape()).contiguous();
         return t;
     }
 
@@ -152,29 +153,30 @@ final class ForwardMode implements Dispatcher.Mode, DispatchState.Interpreter {
         Tensor base = out.viewBase();
         Tensor target;
         if (base == null) {
-            target = Tensor.of(ForwardAD.storageLike(out), out.storageOffset(), out.shape(), out.stride(), out.dtype());
+            target = Tensor.of(TensorImpl.of(ForwardAD.storageLike(out), out.storageOffset(), out.shape(),
+                    out.stride(), out.dtype()));
         } else {
             // Writing a dual into a view makes the base dual too: its tangent is zero outside the view.
             Tensor baseTangent = Tangents.get(base, level);
             if (baseTangent == null) {
-                baseTangent = Tensor.of(ForwardAD.storageLike(base), base.storageOffset(), base.shape(), base.stride(), base.dtype());
+                baseTangent = Tensor.of(TensorImpl.of(ForwardAD.storageLike(base), base.storageOffset(), base.shape(), base.stride(), base.dtype()));
                 Tangents.set(base, level, baseTangent);
             }
-            target = baseTangent.storage().slots() == base.storage().slots()
-                    ? baseTangent.viewOf(out.storageOffset(), out.shape(), out.stride())
-                    : Tensor.of(ForwardAD.storageLike(out), out.storageOffset(), out.shape(), out.stride(), out.dtype());
+            target = baseTangent.impl().storage().slots() == base.impl().storage().slots()
+                    ? Tensor.viewOf(baseTangent, baseTangent.impl().viewOf(out.storageOffset(), out.shape(), out.stride()))
+                    : Tensor.of(TensorImpl.of(ForwardAD.storageLike(out), out.storageOffset(), out.shape(), out.stride(), out.dtype()));
         }
         lowered(() -> target.copy_(newTangent));
         Tangents.set(out, level, target);
     }
 
     private static boolean aliasesAny(Tensor t, Tensor[] outs) {
-        for (Tensor o : outs) if (o.storage() == t.storage()) return true;
+        for (Tensor o : outs) if (o.impl().storage() == t.impl().storage()) return true;
         return false;
     }
 
     private static boolean sharesStorage(Tensor t, Tensor[] tangents) {
-        for (Tensor s : tangents) if (s != null && s.storage() == t.storage()) return true;
+        for (Tensor s : tangents) if (s != null && s.impl().storage() == t.impl().storage()) return true;
         return false;
     }
 

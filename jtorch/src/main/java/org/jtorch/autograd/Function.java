@@ -116,9 +116,9 @@ public abstract class Function {
         for (int j = 0; j < outs.length; j++) {
             Tensor o = outs[j], t = outTangents[j];
             if (t == null || ctx.isNonDifferentiable(o) || !(o.isFloatingPoint() || o.isComplex())) continue;
-            if (!java.util.Arrays.equals(t.shapeRef(), o.shapeRef())) {
-                throw new TorchException(name() + ": jvp returned a tangent of shape " + java.util.Arrays.toString(t.shapeRef())
-                        + " for output " + j + " of shape " + java.util.Arrays.toString(o.shapeRef()));
+            if (!java.util.Arrays.equals(t.impl().shapeRef(), o.impl().shapeRef())) {
+                throw new TorchException(name() + ": jvp returned a tangent of shape " + java.util.Arrays.toString(t.impl().shapeRef())
+                        + " for output " + j + " of shape " + java.util.Arrays.toString(o.impl().shapeRef()));
             }
             Tensor existing = Tangents.get(o, level);
             if (existing != null && existing != t) {

@@ -30,7 +30,7 @@ final class FunctionNode extends Node {
                 isTensor[i] = true;
                 tensors.add(t);
                 next.add(needsGrad[i] ? Recorder.edgeOf(t) : null);
-                shapes.add(t.shapeRef());
+                shapes.add(t.impl().shapeRef());
                 dtypes.add(t.dtype());
             }
             return new Inputs(next.toArray(Edge[]::new), shapes.toArray(long[][]::new), dtypes.toArray(DType[]::new),
@@ -48,7 +48,7 @@ final class FunctionNode extends Node {
 
     private static long[][] shapesOf(Tensor[] ts) {
         long[][] s = new long[ts.length][];
-        for (int i = 0; i < ts.length; i++) s[i] = ts[i].shapeRef();
+        for (int i = 0; i < ts.length; i++) s[i] = ts[i].impl().shapeRef();
         return s;
     }
 
@@ -93,7 +93,7 @@ final class FunctionNode extends Node {
                     throw new TorchException(node.name + ": marking dirty a view of a tensor that requires grad is not supported "
                             + "yet; pass the base tensor, or a clone of the view");
                 }
-                o.bumpVersion();
+                o.impl().bumpVersion();
             } else if (!first || in.tensors().contains(o) || o.requiresGrad()) {
                 o = o.detach();
             }

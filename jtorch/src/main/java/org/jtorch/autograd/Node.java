@@ -70,7 +70,7 @@ public abstract class Node {
     /** PyTorch's error for a saved tensor modified in place between forward and backward. */
     static TorchException modifiedError(Tensor t, String usedBy, int expectedVersion) {
         return new TorchException("one of the variables needed for gradient computation has been modified by an inplace "
-                + "operation: [" + t.dtype().cppName() + " " + org.jtorch.internal.Shapes.str(t.shapeRef()) + "], which is "
+                + "operation: [" + t.dtype().cppName() + " " + org.jtorch.internal.Shapes.str(t.impl().shapeRef()) + "], which is "
                 + "used by " + usedBy + ", is at version " + t.version() + "; expected version " + expectedVersion + " instead.");
     }
 

@@ -9,6 +9,7 @@ import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.AutogradLayer;
 import org.jtorch.ops.OpDef;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * Records op calls: decides whether a call is recorded and builds its node ({@link RecordingLayer} is how the
@@ -98,7 +99,7 @@ public final class Recorder {
         for (int i = 0; i < n; i++) {
             Tensor t = inputs.get(i);
             if (t == null) continue; // an absent optional tensor: no gradient slot to fill
-            shapes[i] = t.shapeRef();
+            shapes[i] = t.impl().shapeRef();
             dtypes[i] = t.dtype();
             ViewRebase.refresh(t); // before the requiresGrad test: a stale view may have gained history
             if (t.requiresGrad()) next[i] = edgeOf(t);
@@ -106,7 +107,7 @@ public final class Recorder {
         long[][] outShapes = new long[outs.length][];
         DType[] outDtypes = new DType[outs.length];
         for (int j = 0; j < outs.length; j++) {
-            outShapes[j] = outs[j].shapeRef();
+            outShapes[j] = outs[j].impl().shapeRef();
             outDtypes[j] = outs[j].dtype();
         }
         OpNode node = new OpNode(op, next, shapes, dtypes, outShapes, outDtypes);
@@ -135,11 +136,11 @@ public final class Recorder {
      * What a rule that does not read an input still gets: a meta tensor with its shape and dtype, so the
      * input's data can be freed while rules can still ask for {@code shape()} and {@code dtype()}.
      */
-    private static Tensor shapeOnly(Tensor t) { return Tensor.empty(t.shapeRef(), t.dtype(), org.jtorch.Device.META); }
+    private static Tensor shapeOnly(Tensor t) { return Tensor.of(TensorImpl.meta(t.impl().shapeRef(), t.dtype())); }
 
     private static Tensor keep(Tensor t, Tensor[] outs, Map<Tensor, Tensor> clones, List<Tensor> checked, List<Integer> versions) {
         for (Tensor o : outs) {
-            if (o.storage() == t.storage()) { // the kernel will overwrite it: save its value now
+            if (o.impl().storage() == t.impl().storage()) { // the kernel will overwrite it: save its value now
                 // recorded (as PyTorch's original_self = self.clone()), so that a rule run under createGraph
                 // differentiates through the old value's history
                 return clones.computeIfAbsent(t, Tensor::clone);

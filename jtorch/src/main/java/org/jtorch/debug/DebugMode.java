@@ -374,7 +374,7 @@ public final class DebugMode implements AutoCloseable {
         return switch (v) {
             case Tensor t -> {
                 TensorHash h = fn == null || t.isMeta() ? null : TensorHash.of(t, fn);
-                sink.add(new TensorInfo(t.dtype(), t.shapeRef(), t.device(), h));
+                sink.add(new TensorInfo(t.dtype(), t.impl().shapeRef(), t.device(), h));
                 if (h != null) anyHash[0] = true;
                 yield h == null ? "None" : h.toString();
             }
@@ -407,7 +407,7 @@ public final class DebugMode implements AutoCloseable {
     private String tensorName(Tensor t) {
         StringBuilder sb = new StringBuilder("t");
         if (options.recordIds()) sb.append('$').append(ids.computeIfAbsent(t, k -> nextId++));
-        sb.append(": ").append(CallFormat.abbrev(t.dtype())).append(CallFormat.repr(t.shapeRef(), null));
+        sb.append(": ").append(CallFormat.abbrev(t.dtype())).append(CallFormat.repr(t.impl().shapeRef(), null));
         List<String> attrs = options.tensorAttributes();
         if (!attrs.isEmpty()) {
             sb.append('{');

@@ -60,7 +60,7 @@ public record TensorHash(HashFn fn, long value) {
     private static long bits(Tensor t) {
         long h = step(0, t.dtype().pyName().hashCode()); // String.hashCode is specified, so stable across JVMs
         h = step(h, t.dim());
-        for (long s : t.shapeRef()) h = step(h, s);
+        for (long s : t.impl().shapeRef()) h = step(h, s);
         long[] blocks = blockwise(t, TensorHash::bitsOfBlock);
         for (long b : blocks) h = step(h, b);
         return fmix(h);
@@ -88,7 +88,7 @@ public record TensorHash(HashFn fn, long value) {
     }
 
     private static long bitsOfBlock(Tensor t, StridedIter it, long start, long end) {
-        MemorySegment seg = t.storage().segment();
+        MemorySegment seg = t.impl().storage().segment();
         DType dtype = t.dtype();
         DType.StorageKind kind = dtype.storageKind();
         int slots = dtype.slotsPerElement();
@@ -128,7 +128,7 @@ public record TensorHash(HashFn fn, long value) {
     }
 
     private static long normOfBlock(Tensor t, StridedIter it, long start, long end) {
-        MemorySegment seg = t.storage().segment();
+        MemorySegment seg = t.impl().storage().segment();
         DType dtype = t.dtype();
         ElementIO io = ElementIO.of(dtype);
         double[] sum = {0};
@@ -161,7 +161,7 @@ public record TensorHash(HashFn fn, long value) {
         long n = t.numel();
         long[] out = new long[Math.toIntExact((n + BLOCK - 1) / BLOCK)];
         if (n == 0) return out;
-        StridedIter it = new StridedIter(t.shapeRef(), t);
+        StridedIter it = new StridedIter(t.impl().shapeRef(), t.impl());
         Parallel.forRange(out.length, 1, (s, e) -> {
             for (long b = s; b < e; b++) out[(int) b] = fn.apply(t, it, b * BLOCK, Math.min(n, (b + 1) * BLOCK));
         });

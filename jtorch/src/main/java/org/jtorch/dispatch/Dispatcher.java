@@ -101,7 +101,8 @@ public final class Dispatcher {
         }
         Spec spec = op.meta().infer(args);
         Tensor[] outs = new Tensor[spec.outputs()];
-        for (int i = 0; i < outs.length; i++) outs[i] = Tensor.empty(spec.shapes()[i], spec.dtypes()[i], spec.device());
+        for (int i = 0; i < outs.length; i++) outs[i] = Tensor.of(Backends.empty(spec.shapes()[i], spec.dtypes()[i],
+                spec.device()));
         Device device = spec.device();
         if (device == Device.CPU) op.kernel().run(args, outs, spec);
         else if (device != Device.META) Backends.kernel(op, device).run(args, outs, spec);
@@ -159,7 +160,7 @@ public final class Dispatcher {
             }
             if (out.dtype() == dt) targets[i] = out;
             else {
-                targets[i] = Tensor.empty(shape, dt, spec.device());
+                targets[i] = Tensor.of(Backends.empty(shape, dt, spec.device()));
                 direct = false;
             }
         }
@@ -181,7 +182,7 @@ public final class Dispatcher {
             (device == Device.CPU ? op.kernel() : Backends.kernel(op, device)).run(args, targets, spec);
             for (int i = 0; i < outs.length; i++) {
                 if (!direct && targets[i] != outs[i]) outs[i].copy_(targets[i]);
-                outs[i].bumpVersion();
+                outs[i].impl().bumpVersion();
             }
         } finally {
             state.setGradEnabled(grad);

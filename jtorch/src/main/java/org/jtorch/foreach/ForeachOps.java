@@ -21,6 +21,7 @@ import org.jtorch.ops.ReductionOps;
 import org.jtorch.ops.Spec;
 import org.jtorch.ops.TernaryOps;
 import org.jtorch.ops.TypePromotion;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * The {@code _foreach_*} op definitions. Each is the list form of an ordinary op (its "base"): position
@@ -103,9 +104,10 @@ final class ForeachOps {
 
     /** Whether every tensor of a position is dense float32 of the output's size, and no scalar is complex. */
     private static boolean denseFloat(Object[] at, Tensor out) {
-        if (!ForeachLoops.isDenseFloat(out)) return false;
+        if (!ForeachLoops.isDenseFloat(out.impl())) return false;
         for (Object a : at) {
-            if (a instanceof Tensor t && (!ForeachLoops.isDenseFloat(t) || t.numel() != out.numel())) return false;
+            if (a instanceof Tensor t && (!ForeachLoops.isDenseFloat(t.impl())
+                    || t.numel() != out.numel())) return false;
             if (a instanceof Scalar s && s.isComplex()) return false;
         }
         return true;
@@ -115,10 +117,10 @@ final class ForeachOps {
 
     private static Tensor at(Object[] args, int k, int i) { return ((Tensor[]) args[k])[i]; }
 
-    private static Tensor[] pick(Object arg, int[] idx) {
+    private static TensorImpl[] pick(Object arg, int[] idx) {
         Tensor[] ts = (Tensor[]) arg;
-        Tensor[] out = new Tensor[idx.length];
-        for (int j = 0; j < idx.length; j++) out[j] = ts[idx[j]];
+        TensorImpl[] out = new TensorImpl[idx.length];
+        for (int j = 0; j < idx.length; j++) out[j] = ts[idx[j]].impl();
         return out;
     }
 
@@ -280,7 +282,7 @@ final class ForeachOps {
             (a, outs, idx) -> ForeachLoops.copy(pick(outs, idx), pick(a[0], idx)));
     /** Args: (self, src); in place only: {@code self[i]} takes {@code src[i]} broadcast and converted. */
     static final Lifted COPY = lift("_foreach_copy_(Tensor(a!)[] self, Tensor[] src, bool non_blocking=False) -> ()", CopyOps.TO_COPY,
-            (a, i) -> new Object[] {at(a, 1, i), at(a, 0, i).dtype(), at(a, 0, i).shapeRef()},
+            (a, i) -> new Object[] {at(a, 1, i), at(a, 0, i).dtype(), at(a, 0, i).impl().shapeRef()},
             (a, outs, idx) -> ForeachLoops.copy(pick(outs, idx), pick(a[1], idx)));
     /** Args: (self); in place only. */
     static final Lifted ZERO = lift("_foreach_zero_(Tensor(a!)[] self) -> ()", Creation.FILL, (a, i) -> new Object[] {at(a, 0, i), 0L},

@@ -32,6 +32,7 @@ import org.jtorch.ops.SearchOps;
 import org.jtorch.ops.ShapeOps;
 import org.jtorch.ops.SortOps;
 import org.jtorch.ops.TernaryOps;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * The batching rules, by op category (functorch's BatchRules*.cpp): a rule sees the logical call through
@@ -318,7 +319,7 @@ final class BatchRules {
         Tensor r = c.dispatch1(TernaryOps.WHERE, c.args[1], value, self);
         if (c.outs == null) return r;
         Tensor dest = c.front(c.outs[0]);
-        c.callOut(CopyOps.TO_COPY, new Tensor[] {dest}, c.frontExpanded(r), dest.dtype(), dest.shapeRef());
+        c.callOut(CopyOps.TO_COPY, new Tensor[] {dest}, c.frontExpanded(r), dest.dtype(), dest.impl().shapeRef());
         return c.outsResult();
     }
 
@@ -330,7 +331,7 @@ final class BatchRules {
         Tensor src = c.batched(0) ? c.frontPadded(c.args[0], size.length) : c.front(c.args[0]);
         if (c.outs != null) {
             Tensor dest = c.front(c.outs[0]);
-            c.callOut(CopyOps.TO_COPY, new Tensor[] {dest}, src, c.args[1], dest.shapeRef());
+            c.callOut(CopyOps.TO_COPY, new Tensor[] {dest}, src, c.args[1], dest.impl().shapeRef());
             return c.outsResult();
         }
         return c.wrap(c.call(CopyOps.TO_COPY, src, c.args[1], c.withBatch(size)));
@@ -436,7 +437,7 @@ final class BatchRules {
         }
         long[] s;
         if (d == null) {
-            long[] shape = self.shapeRef();
+            long[] shape = self.impl().shapeRef();
             List<Long> ones = new ArrayList<>();
             for (int i = 0; i < shape.length; i++) if (shape[i] == 1) ones.add((long) i + 1);
             s = ones.stream().mapToLong(Long::longValue).toArray();
@@ -618,7 +619,7 @@ final class BatchRules {
         c.logicalSpec();
         Tensor a = (Tensor) c.args[0], b = (Tensor) c.args[1];
         boolean vector = b.dim() == 1 || b.dim() == a.dim() - 1
-                && Arrays.equals(b.shapeRef(), Arrays.copyOf(a.shapeRef(), a.dim() - 1));
+                && Arrays.equals(b.impl().shapeRef(), Arrays.copyOf(a.impl().shapeRef(), a.dim() - 1));
         if (vector && b.dim() != a.dim() - 1) return DECLINE;
         Tensor pa = c.frontExpanded(a), pb = c.frontExpanded(b);
         if (!vector) {
@@ -774,7 +775,7 @@ final class BatchRules {
         c.logicalSpec();
         Tensor sorted = (Tensor) c.args[0];
         Tensor s = c.frontExpanded(sorted);
-        DType compute = org.jtorch.ops.TypePromotion.resultType(Tensor.empty(sorted.shapeRef(), sorted.dtype(), org.jtorch.Device.META),
+        DType compute = org.jtorch.ops.TypePromotion.resultType(Tensor.of(TensorImpl.meta(sorted.impl().shapeRef(), sorted.dtype())),
                 c.args[1]);
         Tensor values = Creation.full(new long[] {c.batch, 1}, c.args[1], compute, s.device());
         Object[] a = c.args.clone();

@@ -22,7 +22,7 @@ final class Batched implements Tensor.TransformPayload {
 
     /** A wrapper of {@code value} at {@code level}, batched along {@code bdim} (or -1). */
     static Tensor wrap(Tensor value, int bdim, int level) {
-        long[] ps = value.shapeRef();
+        long[] ps = value.impl().shapeRef();
         long[] logical;
         if (bdim < 0) logical = ps;
         else {

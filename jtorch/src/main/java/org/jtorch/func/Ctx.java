@@ -9,6 +9,7 @@ import org.jtorch.ops.JoinOps;
 import org.jtorch.ops.OpDef;
 import org.jtorch.ops.ShapeOps;
 import org.jtorch.ops.Spec;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * One op call seen by a vmap level: its logical arguments, the destinations of an in-place/out= call,
@@ -69,7 +70,7 @@ final class Ctx {
         Tensor t = front(o);
         long[] size = new long[t.dim() + 1];
         size[0] = batch;
-        System.arraycopy(t.shapeRef(), 0, size, 1, t.dim());
+        System.arraycopy(t.impl().shapeRef(), 0, size, 1, t.dim());
         return expand(unsqueeze(t, 0), size);
     }
 
@@ -107,7 +108,7 @@ final class Ctx {
         if (op.meta() != null) spec = op.meta().infer(metaArgs(args));
         else if (op.viewFn() != null) {
             Tensor r = op.viewFn().apply(metaArgs(args)); // a view's geometry on a meta tensor: its checks, no data
-            spec = Spec.of(r.shapeRef(), r.dtype(), Device.META, null);
+            spec = Spec.of(r.impl().shapeRef(), r.dtype(), Device.META, null);
         }
         return spec;
     }
@@ -125,7 +126,7 @@ final class Ctx {
         return a;
     }
 
-    private static Tensor meta(Tensor t) { return Tensor.empty(t.shapeRef(), t.dtype(), Device.META); }
+    private static Tensor meta(Tensor t) { return Tensor.of(TensorImpl.meta(t.impl().shapeRef(), t.dtype())); }
 
     // ---- running physical ops below this level ------------------------------------------------------
 
@@ -194,7 +195,7 @@ final class Ctx {
     private Tensor fix(Tensor t, Spec s, int i) {
         if (s == null || i >= s.shapes().length) return t;
         long[] want = withBatch(s.shapes()[i]);
-        return Arrays.equals(t.shapeRef(), want) ? t : reshape(t, want);
+        return Arrays.equals(t.impl().shapeRef(), want) ? t : reshape(t, want);
     }
 
     /** The result of an in-place/out= call: its destinations. */

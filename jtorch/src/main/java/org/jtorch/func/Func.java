@@ -152,7 +152,8 @@ public final class Func {
             }
             List<Tensor> seeds = new ArrayList<>();
             for (int i = 0; i < cts.size(); i++) {
-                if (!(cts.get(i) instanceof Tensor c) || !Arrays.equals(c.shapeRef(), outs.get(i).shapeRef())) {
+                if (!(cts.get(i) instanceof Tensor c)
+                        || !Arrays.equals(c.impl().shapeRef(), outs.get(i).impl().shapeRef())) {
                     throw new TorchException("Mismatch in shape: grad_output[" + i + "] has a shape of "
                             + (cts.get(i) instanceof Tensor c ? Arrays.toString(c.shape()) : Vmap.typeName(cts.get(i)))
                             + " and output[" + i + "] has a shape of " + Arrays.toString(outs.get(i).shape()) + ".");
@@ -189,7 +190,7 @@ public final class Func {
             if (!(ps.get(i) instanceof Tensor p) || !(ts.get(i) instanceof Tensor t)) {
                 throw new TorchException("jvp(f, primals, tangents): Expected primals and tangents to be tuples of Tensors");
             }
-            if (!Arrays.equals(p.shapeRef(), t.shapeRef())) {
+            if (!Arrays.equals(p.impl().shapeRef(), t.impl().shapeRef())) {
                 throw new TorchException("jvp(f, primals, tangents): Expected primals and tangents to have the same shape. Got "
                         + Arrays.toString(p.shape()) + " and " + Arrays.toString(t.shape()));
             }

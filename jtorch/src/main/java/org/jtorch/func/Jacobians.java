@@ -17,7 +17,7 @@ final class Jacobians {
         long n = t.numel();
         long[] shape = new long[t.dim() + 1];
         shape[0] = n;
-        System.arraycopy(t.shapeRef(), 0, shape, 1, t.dim());
+        System.arraycopy(t.impl().shapeRef(), 0, shape, 1, t.dim());
         return org.jtorch.Torch.eye(n, n, t.dtype(), Device.CPU).reshape(shape);
     }
 

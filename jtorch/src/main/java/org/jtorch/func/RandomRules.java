@@ -4,6 +4,7 @@ import org.jtorch.Generator;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.ops.CopyOps;
+import org.jtorch.accelerator.spi.Backends;
 
 /** Random ops inside vmap under randomness "same" and "different" ("error" refuses them before this). */
 final class RandomRules {
@@ -35,12 +36,12 @@ final class RandomRules {
         if (!own) return c.call(c.op, c.args);
         if (c.outs != null) {
             Tensor target = c.outs[0];
-            Tensor once = Tensor.empty(target.shapeRef(), target.dtype(), target.device());
+            Tensor once = Tensor.of(Backends.empty(target.impl().shapeRef(), target.dtype(), target.device()));
             Object[] a = c.plainArgs();
             for (int i = 0; i < a.length; i++) if (c.args[i] == target) a[i] = once;
             c.callOut(c.op, new Tensor[] {once}, a);
             Tensor dest = c.front(target);
-            c.callOut(CopyOps.TO_COPY, new Tensor[] {dest}, once, dest.dtype(), dest.shapeRef());
+            c.callOut(CopyOps.TO_COPY, new Tensor[] {dest}, once, dest.dtype(), dest.impl().shapeRef());
             return c.outsResult();
         }
         // Batched inputs (e.g. bernoulli of batched probabilities): each example replays the same generator state.

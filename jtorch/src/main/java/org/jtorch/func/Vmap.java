@@ -126,7 +126,7 @@ final class Vmap {
         int d = org.jtorch.internal.Shapes.wrapDim(outDim, rank);
         if (b != null && b.batched()) return ShapeOps.movedim(value, b.bdim, d);
         long[] shape = new long[rank];
-        long[] vs = value.shapeRef();
+        long[] vs = value.impl().shapeRef();
         for (int i = 0, j = 0; i < rank; i++) shape[i] = i == d ? batch : vs[j++];
         return ShapeOps.expand(ShapeOps.unsqueeze(value, d), shape);
     }

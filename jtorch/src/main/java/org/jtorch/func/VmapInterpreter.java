@@ -90,7 +90,7 @@ final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interprete
             recordingLogical--;
         }
         if (c.outs != null) {
-            for (Tensor o : c.outs) o.bumpVersion();
+            for (Tensor o : c.outs) o.impl().bumpVersion();
             pending.finish(c.outs);
         } else {
             Tensor[] outs = result instanceof Tensor t ? new Tensor[] {t} : (Tensor[]) result;

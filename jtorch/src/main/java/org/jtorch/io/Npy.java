@@ -30,6 +30,7 @@ import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.internal.Shapes;
 import org.jtorch.storage.Storage;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * NumPy's array files: {@code .npy} ({@code np.save} / {@code np.load}) and {@code .npz}
@@ -60,7 +61,7 @@ public final class Npy {
     /** {@code np.save(path, t)}. */
     public static void save(Tensor t, Path path) {
         Tensor c = SafetensorsFiles.contiguousData(validated(t, "npy: tensor"));
-        byte[] header = NpyHeader.encode(c.dtype(), c.shapeRef());
+        byte[] header = NpyHeader.encode(c.dtype(), c.impl().shapeRef());
         SafetensorsFiles.writeAtomically(path, ch -> {
             SafetensorsFiles.writeFully(ch, ByteBuffer.wrap(header));
             SafetensorsFiles.forEachChunk(c, b -> SafetensorsFiles.writeFully(ch, b));
@@ -96,7 +97,7 @@ public final class Npy {
 
     /** A stored (uncompressed) member: its size and CRC must be known before it is written, hence two passes. */
     private static void writeMember(ZipOutputStream zip, String name, Tensor c) throws IOException {
-        byte[] header = NpyHeader.encode(c.dtype(), c.shapeRef());
+        byte[] header = NpyHeader.encode(c.dtype(), c.impl().shapeRef());
         CRC32 crc = new CRC32();
         crc.update(header);
         SafetensorsFiles.forEachChunk(c, crc::update);
@@ -222,7 +223,7 @@ public final class Npy {
         Storage st = allocate(h, dataBytes, source);
         readData(in, st, h, dataBytes, source);
         long[] shape = h.shape().clone();
-        return Tensor.of(st, 0, shape, h.fortranOrder() ? columnMajorStrides(shape) : Shapes.contiguousStrides(shape), h.dtype());
+        return Tensor.of(TensorImpl.of(st, 0, shape, h.fortranOrder() ? columnMajorStrides(shape) : Shapes.contiguousStrides(shape), h.dtype()));
     }
 
     private static TorchException notNpy(byte[] pre, String source) {

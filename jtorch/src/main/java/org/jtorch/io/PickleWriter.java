@@ -160,8 +160,8 @@ final class PickleWriter {
             saveGlobal("torch._utils", "_rebuild_meta_tensor_no_storage");
             op(MARK);
             saveGlobal("torch", t.dtype().pyName());
-            saveInts(t.shapeRef());
-            saveInts(t.strideRef());
+            saveInts(t.impl().shapeRef());
+            saveInts(t.impl().strideRef());
             op(t.requiresGrad() ? NEWTRUE : NEWFALSE);
             op(TUPLE);
             memoizeFresh();
@@ -172,10 +172,10 @@ final class PickleWriter {
         boolean legacy = StorageTypes.isLegacy(t.dtype());
         saveGlobal("torch._utils", legacy ? "_rebuild_tensor_v2" : "_rebuild_tensor_v3");
         op(MARK);
-        savePersistentId(t.storage(), t.dtype(), legacy);
+        savePersistentId(t.impl().storage(), t.dtype(), legacy);
         saveInt(t.storageOffset());
-        saveInts(t.shapeRef());
-        saveInts(t.strideRef());
+        saveInts(t.impl().shapeRef());
+        saveInts(t.impl().strideRef());
         op(t.requiresGrad() ? NEWTRUE : NEWFALSE);
         saveGlobal("collections", "OrderedDict"); // backward hooks: always an empty OrderedDict (hooks are not saved)
         op(EMPTY_TUPLE);

@@ -15,6 +15,7 @@ import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.internal.Shapes;
 import org.jtorch.storage.Storage;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * The safetensors format ({@code safetensors.torch.save_file / load_file / safe_open}): an 8-byte
@@ -131,7 +132,7 @@ public final class Safetensors {
     /** A tensor over the entry's bytes of {@code data} (a validated header guarantees they are inside). */
     static Tensor view(SafetensorsHeader.Entry e, MemorySegment data) {
         Storage s = Storage.ofSegment(e.dtype().storageKind(), data.asSlice(e.begin(), e.byteSize()));
-        return Tensor.of(s, 0, e.shape().clone(), Shapes.contiguousStrides(e.shape()), e.dtype());
+        return Tensor.of(TensorImpl.of(s, 0, e.shape().clone(), Shapes.contiguousStrides(e.shape()), e.dtype()));
     }
 
     private static Tensor copy(SafetensorsHeader.Entry e, MemorySegment data, String source) {
@@ -145,7 +146,7 @@ public final class Safetensors {
         }
         MemorySegment.copy(data, e.begin(), s.segment(), 0, e.byteSize());
         if (e.dtype() == DType.BOOL) normalizeBools((byte[]) s.array());
-        return Tensor.of(s, 0, e.shape().clone(), Shapes.contiguousStrides(e.shape()), e.dtype());
+        return Tensor.of(TensorImpl.of(s, 0, e.shape().clone(), Shapes.contiguousStrides(e.shape()), e.dtype()));
     }
 
     /** Bytes other than 0 and 1 are not valid bools; kernels that test bytes directly expect exactly 0 or 1. */

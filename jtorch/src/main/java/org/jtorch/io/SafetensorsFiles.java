@@ -111,7 +111,7 @@ final class SafetensorsFiles {
 
     /** Streams the little-endian bytes of a contiguous tensor (see {@link #contiguousData}). */
     static void forEachChunk(Tensor c, ChunkSink sink) throws IOException {
-        MemorySegment src = c.storage().segment();
+        MemorySegment src = c.impl().storage().segment();
         long start = c.storageOffset() * c.dtype().itemSize(), len = byteSize(c);
         byte[] buf = new byte[(int) Math.min(CHUNK, len)];
         MemorySegment dst = MemorySegment.ofArray(buf);

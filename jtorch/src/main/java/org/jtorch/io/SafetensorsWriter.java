@@ -68,7 +68,7 @@ final class SafetensorsWriter {
             Tensor t = e.getValue();
             if (t.numel() == 0) continue;
             long last = t.storageOffset();
-            for (int i = 0; i < t.dim(); i++) last += (t.shapeRef()[i] - 1) * t.strideRef()[i];
+            for (int i = 0; i < t.dim(); i++) last += (t.impl().shapeRef()[i] - 1) * t.impl().strideRef()[i];
             long item = t.dtype().itemSize();
             long[] range = {t.storageOffset() * item, (last + 1) * item};
             names.put(range, e.getKey());
@@ -116,7 +116,7 @@ final class SafetensorsWriter {
             long[] off = offsets.get(e.getKey());
             SafetensorsJson.quote(json, e.getKey(), "tensor name");
             json.append(":{\"dtype\":\"").append(SafetensorsHeader.nameOf(t.dtype())).append("\",\"shape\":[");
-            for (int i = 0; i < t.dim(); i++) json.append(i > 0 ? "," : "").append(t.shapeRef()[i]);
+            for (int i = 0; i < t.dim(); i++) json.append(i > 0 ? "," : "").append(t.impl().shapeRef()[i]);
             json.append("],\"data_offsets\":[").append(off[0]).append(',').append(off[1]).append("]}");
         }
         json.append('}');

@@ -7,6 +7,7 @@ import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.internal.Shapes;
 import org.jtorch.storage.Storage;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * The {@code torch._utils._rebuild_*} functions: tensors from a storage reference and their geometry.
@@ -57,7 +58,7 @@ final class TensorRebuild {
         long[] stride = longs(a.get(2), "stride");
         long extent = extent(0, size, stride);
         long slots = multiply(extent, dtype.slotsPerElement());
-        Tensor t = Tensor.of(Storage.meta(dtype.storageKind(), slots), 0, size, stride, dtype);
+        Tensor t = Tensor.of(TensorImpl.of(Storage.meta(dtype.storageKind(), slots), 0, size, stride, dtype));
         return bool(a.get(3), "requires_grad") ? t.requiresGrad(true) : t;
     }
 
@@ -88,7 +89,7 @@ final class TensorRebuild {
             throw new TorchException(what + ": a tensor of size " + Shapes.str(size) + ", stride " + Shapes.str(stride)
                     + " and offset " + offset + " needs " + extent + " elements but its storage '" + ref.key() + "' has " + elements);
         }
-        Tensor t = Tensor.of(storage, offset, size, stride, dtype);
+        Tensor t = Tensor.of(TensorImpl.of(storage, offset, size, stride, dtype));
         return requiresGrad ? t.requiresGrad(true) : t;
     }
 

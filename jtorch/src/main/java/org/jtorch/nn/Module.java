@@ -256,7 +256,7 @@ public abstract class Module {
             Tensor source = stateDict.get(key);
             if (source == null) {
                 missing.add(key);
-            } else if (!Arrays.equals(source.shapeRef(), target.shapeRef())) {
+            } else if (!Arrays.equals(source.impl().shapeRef(), target.impl().shapeRef())) {
                 mismatches.add("size mismatch for " + key + ": copying a param with shape " + torchSize(source)
                         + " from checkpoint, the shape in current model is " + torchSize(target) + ".");
             }
@@ -288,7 +288,7 @@ public abstract class Module {
 
     private static String torchSize(Tensor t) {
         StringBuilder sb = new StringBuilder("torch.Size([");
-        long[] s = t.shapeRef();
+        long[] s = t.impl().shapeRef();
         for (int i = 0; i < s.length; i++) sb.append(i > 0 ? ", " : "").append(s[i]);
         return sb.append("])").toString();
     }

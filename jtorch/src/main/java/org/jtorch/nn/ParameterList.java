@@ -40,7 +40,7 @@ public final class ParameterList extends Module implements Iterable<Tensor> {
         int k = 0;
         for (Tensor p : list()) {
             List<String> sizes = new ArrayList<>();
-            for (long s : p.shapeRef()) sizes.add(Long.toString(s));
+            for (long s : p.impl().shapeRef()) sizes.add(Long.toString(s));
             lines.add("  (" + k++ + "): Parameter containing: [" + p.dtype() + " of size " + String.join("x", sizes) + "]");
         }
         return String.join("\n", lines);

@@ -45,13 +45,13 @@ public final class ArrangeOps {
         long n = out.numel();
         if (n == 0) return;
         long item = out.dtype().itemSize();
-        MemorySegment src = in.storage().segment(), dst = out.storage().segment();
+        MemorySegment src = in.impl().storage().segment(), dst = out.impl().storage().segment();
         int nd = out.dim();
         if (nd == 0) {
             MemorySegment.copy(src, in.storageOffset() * item, dst, out.storageOffset() * item, item);
             return;
         }
-        long[] shape = out.shapeRef(), inStrides = in.strideRef(), outStrides = out.strideRef();
+        long[] shape = out.impl().shapeRef(), inStrides = in.impl().strideRef(), outStrides = out.impl().strideRef();
         long last = shape[nd - 1];
         Row row = new Row(src, inStrides[nd - 1], dst, outStrides[nd - 1], maps[nd - 1], last, fill, item);
         Parallel.forRange(n / last, Math.max(1, Parallel.GRAIN / last), (start, end) -> {
@@ -188,7 +188,7 @@ public final class ArrangeOps {
      */
     private static Tensor repeatInterleaveGrad(Tensor g, Tensor self, Tensor repeats, long dim, long outputSize) {
         Tensor source = Dispatcher.call1(REPEAT_INTERLEAVE, repeats, outputSize);
-        Tensor zeros = Creation.full(self.shapeRef(), 0L, g.dtype(), g.device());
+        Tensor zeros = Creation.full(self.impl().shapeRef(), 0L, g.dtype(), g.device());
         return ScatterOps.indexAdd(zeros, (int) dim, source, g);
     }
 
@@ -312,7 +312,7 @@ public final class ArrangeOps {
                 if (d1 == d2) throw new TorchException("diagonal dimensions cannot be identical " + lng(args[2]) + ", " + lng(args[3]));
                 long len = Math.addExact(Math.abs(offset), self.size(-1));
                 long[] shape = new long[rank];
-                for (int i = 0, k = 0; i < rank; i++) shape[i] = i == d1 || i == d2 ? len : self.shapeRef()[k++];
+                for (int i = 0, k = 0; i < rank; i++) shape[i] = i == d1 || i == d2 ? len : self.impl().shapeRef()[k++];
                 Shapes.numel(shape);
                 return Spec.of(shape, self.dtype(), self.device(), new int[] {d1, d2});
             },
@@ -331,16 +331,17 @@ public final class ArrangeOps {
         if (out.numel() == 0) return;
         long item = out.dtype().itemSize();
         if (out.isContiguous()) {
-            out.storage().segment().asSlice(out.storageOffset() * item, out.numel() * item).fill((byte) 0);
+            out.impl().storage().segment().asSlice(out.storageOffset() * item, out.numel() * item).fill((byte) 0);
         } else {
             Tensor zero = Creation.scalarTensor(Scalar.of(0L), out.dtype());
-            CopyOps.convert(zero.viewOf(0, out.shapeRef(), new long[out.dim()]), out);
+            CopyOps.convert(Tensor.viewOf(zero, zero.impl().viewOf(0, out.impl().shapeRef(), new long[out.dim()])),
+                    out);
         }
     }
 
     /** The (dim1, dim2) diagonal of {@code t} as a view whose last dim runs along the diagonal, as {@code diagonal}. */
     private static Tensor diagonalOf(Tensor t, long offset, int dim1, int dim2) {
-        long[] sz = t.shapeRef(), st = t.strideRef();
+        long[] sz = t.impl().shapeRef(), st = t.impl().strideRef();
         long len = offset >= 0 ? Math.min(sz[dim1], sz[dim2] - offset) : Math.min(sz[dim1] + offset, sz[dim2]);
         long[] shape = new long[t.dim() - 1], strides = new long[t.dim() - 1];
         for (int i = 0, k = 0; i < t.dim(); i++) {
@@ -351,7 +352,7 @@ public final class ArrangeOps {
         shape[shape.length - 1] = Math.max(len, 0);
         strides[strides.length - 1] = st[dim1] + st[dim2];
         long start = t.storageOffset() + (len > 0 ? (offset >= 0 ? offset * st[dim2] : -offset * st[dim1]) : 0);
-        return t.viewOf(start, shape, strides);
+        return Tensor.viewOf(t, t.impl().viewOf(start, shape, strides));
     }
 
     /**
@@ -406,10 +407,10 @@ public final class ArrangeOps {
                 for (int d = 0; d < x.dim(); d++) {
                     if (p.before()[d] != 0 || p.after()[d] != 0) maps[d] = padMap(p.mode(), x.size(d), p.before()[d], p.after()[d], out.size(d));
                 }
-                MemorySegment fill = p.fill() == null ? null : Creation.scalarTensor(p.fill(), out.dtype()).storage().segment();
+                MemorySegment fill = p.fill() == null ? null : Creation.scalarTensor(p.fill(), out.dtype()).impl().storage().segment();
                 gather(x, out, maps, fill);
             })
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {padGrad(g[0], ((Tensor) a[0]).shapeRef(), (long[]) a[1], (PadMode) a[2])})
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {padGrad(g[0], ((Tensor) a[0]).impl().shapeRef(), (long[]) a[1], (PadMode) a[2])})
             // constant padding adds constants (tangent 0 there); the other modes are linear
             .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : Dispatcher.call1(ArrangeOps.PAD, t[0], a[1], a[2], null)});
 
@@ -494,7 +495,7 @@ public final class ArrangeOps {
         for (int d = batch ? 1 : 0; d < rank; d++) {
             if (x.size(d) == 0) {
                 throw new TorchException("Expected " + (padded + 1) + "D or " + (padded + 2) + "D (batch mode) tensor with possibly 0 batch "
-                        + "size and other non-zero dimensions for input, but got: " + Shapes.str(x.shapeRef()));
+                        + "size and other non-zero dimensions for input, but got: " + Shapes.str(x.impl().shapeRef()));
             }
         }
         long[] in = new long[padded], out = new long[padded]; // W, H, D
@@ -507,7 +508,7 @@ public final class ArrangeOps {
             if (mode == PadMode.REFLECT && (pad[2 * k] >= in[k] || pad[2 * k + 1] >= in[k])) {
                 throw new TorchException("Argument #" + (4 + 2 * k) + ": Padding size should be less than the corresponding input "
                         + "dimension, but got: padding (" + pad[2 * k] + ", " + pad[2 * k + 1] + ") at dimension " + d + " of input "
-                        + Shapes.str(x.shapeRef()));
+                        + Shapes.str(x.impl().shapeRef()));
             }
         }
         // ATen refuses only when every padded dim is empty; one empty dim among others fails at allocation.

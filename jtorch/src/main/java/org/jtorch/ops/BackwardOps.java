@@ -8,6 +8,7 @@ import org.jtorch.autograd.GradMode;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.ElementIO;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * Ops that exist for backward rules (as ATen's {@code select_backward}, {@code slice_backward}): they
@@ -58,11 +59,11 @@ public final class BackwardOps {
             "diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2) -> Tensor", args -> {
                 Spec spec = zerosLike(args);
                 Tensor g = (Tensor) args[0];
-                Tensor diag = ShapeOps.diagonal(Tensor.empty(spec.shapes()[0], g.dtype(), org.jtorch.Device.META), (Long) args[2],
+                Tensor diag = ShapeOps.diagonal(Tensor.of(TensorImpl.meta(spec.shapes()[0], g.dtype())), (Long) args[2],
                         i(args[3]), i(args[4]));
-                if (!java.util.Arrays.equals(diag.shapeRef(), g.shapeRef())) {
-                    throw new TorchException("diagonal_backward: grad of shape " + Shapes.str(g.shapeRef())
-                            + " does not match the diagonal's shape " + Shapes.str(diag.shapeRef()));
+                if (!java.util.Arrays.equals(diag.impl().shapeRef(), g.impl().shapeRef())) {
+                    throw new TorchException("diagonal_backward: grad of shape " + Shapes.str(g.impl().shapeRef())
+                            + " does not match the diagonal's shape " + Shapes.str(diag.impl().shapeRef()));
                 }
                 return spec;
             },
@@ -76,8 +77,8 @@ public final class BackwardOps {
         if (indices.dtype() != DType.INT64) {
             throw new TorchException(op + ": expected indices of dtype Long but got " + indices.dtype().cppName());
         }
-        if (!java.util.Arrays.equals(indices.shapeRef(), reducedShape)) {
-            throw new TorchException(op + ": indices of shape " + Shapes.str(indices.shapeRef()) + " do not match the reduced shape "
+        if (!java.util.Arrays.equals(indices.impl().shapeRef(), reducedShape)) {
+            throw new TorchException(op + ": indices of shape " + Shapes.str(indices.impl().shapeRef()) + " do not match the reduced shape "
                     + Shapes.str(reducedShape));
         }
         return indices;
@@ -108,12 +109,12 @@ public final class BackwardOps {
         long inner = 1;
         for (int d = dim + 1; d < sizes.length; d++) inner *= sizes[d];
         long item = full.dtype().itemSize();
-        MemorySegment f = full.storage().segment(), sel = selected.storage().segment(), idx = indices.storage().segment();
+        MemorySegment f = full.impl().storage().segment(), sel = selected.impl().storage().segment(), idx = indices.impl().storage().segment();
         ElementIO longs = ElementIO.of(DType.INT64);
         for (long k = 0; k < n; k++) {
-            long i = longs.getLong(idx, indices.elementIndex(k));
+            long i = longs.getLong(idx, indices.impl().elementIndex(k));
             if (i < 0 || i >= size) throw new IndexOutOfBoundsException("index " + i + " is out of bounds for dimension " + dim + " with size " + size);
-            long at = full.elementIndex(((k / inner) * size + i) * inner + k % inner) * item, other = selected.elementIndex(k) * item;
+            long at = full.impl().elementIndex(((k / inner) * size + i) * inner + k % inner) * item, other = selected.impl().elementIndex(k) * item;
             if (intoFull) MemorySegment.copy(sel, other, f, at, item);
             else MemorySegment.copy(f, at, sel, other, item);
         }
@@ -131,8 +132,8 @@ public final class BackwardOps {
                 long[] sizes = Shapes.checkSizes(op, ((long[]) args[3]).clone());
                 long[] r = reduced(sizes, Shapes.wrapDim((Long) args[1], sizes.length), bool(args[4]));
                 checkIndices(op, (Tensor) args[2], r);
-                if (!java.util.Arrays.equals(g.shapeRef(), r)) {
-                    throw new TorchException(op + ": grad of shape " + Shapes.str(g.shapeRef()) + " does not match the reduced shape "
+                if (!java.util.Arrays.equals(g.impl().shapeRef(), r)) {
+                    throw new TorchException(op + ": grad of shape " + Shapes.str(g.impl().shapeRef()) + " does not match the reduced shape "
                             + Shapes.str(r));
                 }
                 return Spec.of(sizes, g.dtype(), Devices.common(op, g, args[2]), null);
@@ -154,13 +155,13 @@ public final class BackwardOps {
             "_value_selecting_reduction_gather(Tensor self, int dim, Tensor indices, bool keepdim) -> Tensor", args -> {
                 String op = "_value_selecting_reduction_gather";
                 Tensor self = (Tensor) args[0];
-                long[] r = reduced(self.shapeRef(), Shapes.wrapDim((Long) args[1], self.dim()), bool(args[3]));
+                long[] r = reduced(self.impl().shapeRef(), Shapes.wrapDim((Long) args[1], self.dim()), bool(args[3]));
                 checkIndices(op, (Tensor) args[2], r);
                 return Spec.of(r, self.dtype(), Devices.common(op, self, args[2]), null);
             },
             (args, outs, spec) -> {
                 Tensor self = (Tensor) args[0];
-                moveSelected(self, outs[0], (Tensor) args[2], self.shapeRef(), Shapes.wrapDim((Long) args[1], self.dim()), false);
+                moveSelected(self, outs[0], (Tensor) args[2], self.impl().shapeRef(), Shapes.wrapDim((Long) args[1], self.dim()), false);
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
                 valueSelectingReductionBackward(g[0], (Long) a[1], (Tensor) a[2], ((Tensor) a[0]).shape(), bool(a[3])), null})
@@ -180,9 +181,10 @@ public final class BackwardOps {
                     + "SymInt[] size, SymInt[] stride, SymInt storage_offset) -> Tensor", args -> {
                 Tensor src = (Tensor) args[0];
                 long[] srcSize = (long[]) args[1], size = (long[]) args[4];
-                if (!java.util.Arrays.equals(src.shapeRef(), srcSize) || srcSize.length != ((long[]) args[2]).length
+                if (!java.util.Arrays.equals(src.impl().shapeRef(), srcSize)
+                        || srcSize.length != ((long[]) args[2]).length
                         || size.length != ((long[]) args[5]).length) {
-                    throw new TorchException("_as_strided_transfer: src of shape " + Shapes.str(src.shapeRef())
+                    throw new TorchException("_as_strided_transfer: src of shape " + Shapes.str(src.impl().shapeRef())
                             + " does not match its geometry " + Shapes.str(srcSize) + " / " + Shapes.str((long[]) args[2]));
                 }
                 long[] sizes = Shapes.checkSizes("_as_strided_transfer", size.clone());
@@ -225,17 +227,17 @@ public final class BackwardOps {
         boolean complex = src.isComplex();
         double[] re = new double[span], im = complex ? new double[span] : null;
         ElementIO in = ElementIO.of(src.dtype()), io = ElementIO.of(out.dtype());
-        MemorySegment s = src.storage().segment(), o = out.storage().segment();
+        MemorySegment s = src.impl().storage().segment(), o = out.impl().storage().segment();
         for (long k = 0; k < n; k++) {
             int p = (int) (position(k, srcSize, srcStride, srcOffset) - lo);
-            long e = src.elementIndex(k);
+            long e = src.impl().elementIndex(k);
             re[p] += in.getDouble(s, e);
             if (complex) im[p] += in.getImag(s, e);
         }
         for (long k = 0; k < m; k++) {
             int p = (int) (position(k, size, stride, offset) - lo);
-            if (complex) io.setComplex(o, out.elementIndex(k), re[p], im[p]);
-            else io.setDouble(o, out.elementIndex(k), re[p]);
+            if (complex) io.setComplex(o, out.impl().elementIndex(k), re[p], im[p]);
+            else io.setDouble(o, out.impl().elementIndex(k), re[p]);
         }
     }
 

@@ -75,7 +75,7 @@ public final class ClampOps {
         if (result == DType.BOOL || result.isFloat8()) {
             throw new TorchException("\"" + kernel + "\" not implemented for '" + result.cppName() + "'");
         }
-        return Spec.of(self.shapeRef(), result, self.device(), resolve(result, min, max));
+        return Spec.of(self.impl().shapeRef(), result, self.device(), resolve(result, min, max));
     }
 
     /** Applies the 2.15 bound rules (see the class comment) for a result of dtype {@code result}. */
@@ -153,7 +153,7 @@ public final class ClampOps {
 
     private static final OpDef.Kernel SCALAR_KERNEL = (args, outs, spec) -> {
         Bounds b = (Bounds) spec.plan();
-        PointwiseLoops.unary(scalarFn(b), b.result(), outs[0], (Tensor) args[0]);
+        PointwiseLoops.unary(scalarFn(b), b.result(), outs[0].impl(), ((Tensor) args[0]).impl());
     };
 
     private static String scalarKernelName(Scalar min, Scalar max) {
@@ -217,11 +217,11 @@ public final class ClampOps {
             throw new TorchTypeException(COMPLEX_MESSAGE);
         }
         TypePromotion.State st = new TypePromotion.State().add(self);
-        long[] shape = self.shapeRef();
+        long[] shape = self.impl().shapeRef();
         for (Tensor b : new Tensor[] {min, max}) {
             if (b == null) continue;
             st.add(b);
-            shape = Shapes.broadcast(shape, b.shapeRef());
+            shape = Shapes.broadcast(shape, b.impl().shapeRef());
         }
         DType result = st.result();
         // The two-bound kernel has no bool version; maximum/minimum (one bound) do.
@@ -252,9 +252,10 @@ public final class ClampOps {
 
     private static void tensorKernel(Tensor out, Tensor self, Tensor min, Tensor max) {
         DType compute = out.dtype();
-        if (min != null && max != null) PointwiseLoops.ternary(twoBoundFn(compute), compute, out, self, min, max);
-        else if (min != null) PointwiseLoops.binary(oneBoundFn(true), compute, out, self, min);
-        else PointwiseLoops.binary(oneBoundFn(false), compute, out, self, max);
+        if (min != null && max != null) PointwiseLoops.ternary(twoBoundFn(compute), compute, out.impl(), self.impl(),
+                min.impl(), max.impl());
+        else if (min != null) PointwiseLoops.binary(oneBoundFn(true), compute, out.impl(), self.impl(), min.impl());
+        else PointwiseLoops.binary(oneBoundFn(false), compute, out.impl(), self.impl(), max.impl());
     }
 
     /** {@code clamp(self, min, max)} with Tensor bounds; a null bound is absent. */

@@ -12,6 +12,7 @@ import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.Fns;
 import org.jtorch.kernels.cpu.PointwiseLoops;
 import org.jtorch.ops.Pointwise.Promotion;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * Complex numbers as tensors: the real/imaginary views, {@code view_as_real}/{@code view_as_complex},
@@ -57,11 +58,11 @@ public final class ComplexOps {
         Tensor t = (Tensor) args[0];
         if (!t.isComplex()) throw new TorchTypeException("view_as_real is only supported for complex tensors");
         int n = t.dim();
-        long[] shape = java.util.Arrays.copyOf(t.shapeRef(), n + 1), strides = new long[n + 1];
+        long[] shape = java.util.Arrays.copyOf(t.impl().shapeRef(), n + 1), strides = new long[n + 1];
         shape[n] = 2;
-        for (int i = 0; i < n; i++) strides[i] = 2 * t.strideRef()[i];
+        for (int i = 0; i < n; i++) strides[i] = 2 * t.impl().strideRef()[i];
         strides[n] = 1;
-        return Tensor.of(t.storage(), 2 * t.storageOffset(), shape, strides, t.dtype().toReal());
+        return Tensor.of(TensorImpl.of(t.impl().storage(), 2 * t.storageOffset(), shape, strides, t.dtype().toReal()));
     }).defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {viewAsComplex(Grads.pairedForComplexView(g[0]))})
             .deriveJvp(Jvps::linear);
 
@@ -79,18 +80,19 @@ public final class ComplexOps {
         }
         int n = t.dim();
         if (n == 0) throw new TorchException("Input tensor must have one or more dimensions");
-        if (t.shapeRef()[n - 1] != 2) throw new TorchException("Tensor must have a last dimension of size 2");
-        if (t.strideRef()[n - 1] != 1) throw new TorchException("Tensor must have a last dimension with stride 1");
+        if (t.impl().shapeRef()[n - 1] != 2) throw new TorchException("Tensor must have a last dimension of size 2");
+        if (t.impl().strideRef()[n - 1] != 1) throw new TorchException("Tensor must have a last dimension with stride 1");
         long[] strides = new long[n - 1];
         for (int i = 0; i < n - 1; i++) {
-            if (t.strideRef()[i] % 2 != 0) {
+            if (t.impl().strideRef()[i] % 2 != 0) {
                 throw new TorchException("Tensor must have a stride divisible by 2 for all but last dimension");
             }
-            strides[i] = t.strideRef()[i] / 2;
+            strides[i] = t.impl().strideRef()[i] / 2;
         }
         if (t.storageOffset() % 2 != 0) throw new TorchException("Tensor must have a storage_offset divisible by 2");
-        return Tensor.of(t.storage(), t.storageOffset() / 2, java.util.Arrays.copyOf(t.shapeRef(), n - 1), strides,
-                d.toComplex());
+        return Tensor.of(TensorImpl.of(t.impl().storage(), t.storageOffset() / 2,
+                java.util.Arrays.copyOf(t.impl().shapeRef(), n - 1), strides,
+                d.toComplex()));
     }).defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {viewAsReal(g[0])})
             .deriveJvp(Jvps::linear);
 
@@ -137,12 +139,12 @@ public final class ComplexOps {
         Tensor a = (Tensor) args[0], b = (Tensor) args[1];
         checkParts(a, b);
         Device device = Devices.common(op, a, b);
-        return Spec.of(Shapes.broadcast(a.shapeRef(), b.shapeRef()), a.dtype().toComplex(), device, null);
+        return Spec.of(Shapes.broadcast(a.impl().shapeRef(), b.impl().shapeRef()), a.dtype().toComplex(), device, null);
     }
 
     /** Runs a formula of two real operands whose complex-domain form ignores their (zero) imaginary parts. */
     private static void complexKernel(Fns.ComplexBinary f, Object[] args, Tensor out) {
-        PointwiseLoops.binary(new Fns.Binary(null, null, null, f, null), out.dtype(), out, (Tensor) args[0], (Tensor) args[1]);
+        PointwiseLoops.binary(new Fns.Binary(null, null, null, f, null), out.dtype(), out.impl(), ((Tensor) args[0]).impl(), ((Tensor) args[1]).impl());
     }
 
     /** {@code complex(real, imag)}: a new complex tensor; both parts half, float or double of the same dtype, broadcast. */
@@ -197,7 +199,7 @@ public final class ComplexOps {
     /** {@code isreal(self)}: true where the imaginary part is zero; all true for non-complex tensors. */
     public static final OpDef ISREAL = OpDef.composite("isreal(Tensor self) -> Tensor", args -> {
         Tensor t = (Tensor) args[0];
-        if (!t.isComplex()) return Creation.full(t.shapeRef(), true, DType.BOOL, t.device());
+        if (!t.isComplex()) return Creation.full(t.impl().shapeRef(), true, DType.BOOL, t.device());
         return Dispatcher.call1(PointwiseOps.EQ, Dispatcher.call1(IMAG, t), 0L);
     });
 

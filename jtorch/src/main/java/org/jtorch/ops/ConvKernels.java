@@ -2,7 +2,6 @@ package org.jtorch.ops;
 
 import java.lang.foreign.MemorySegment;
 import org.jtorch.DType;
-import org.jtorch.Device;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.autograd.GradMode;
@@ -10,6 +9,7 @@ import org.jtorch.kernels.blas.OpenBlas;
 import org.jtorch.kernels.blas.OpenBlas.Transpose;
 import org.jtorch.kernels.cpu.JavaGemm;
 import org.jtorch.kernels.cpu.Parallel;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * The CPU kernels of {@link ConvOps}: im2col + GEMM over chunks of the batch. For a chunk of B samples the input
@@ -44,16 +44,16 @@ final class ConvKernels {
     private static Dense dense(Tensor t, DType compute) {
         Tensor c = t;
         if (c.dtype() != compute) c = CopyOps.to(c, compute);
-        if (!c.isContiguous() || c.storage().array() == null) c = CopyOps.clone(c);
-        return new Dense(c.storage().array(), Math.toIntExact(c.storageOffset()));
+        if (!c.isContiguous() || c.impl().storage().array() == null) c = CopyOps.clone(c);
+        return new Dense(c.impl().storage().array(), Math.toIntExact(c.storageOffset()));
     }
 
     /** Where a kernel writes: the output's own array when it can, else a float32/float64 buffer copied out at the end. */
     private record Target(Tensor out, Tensor buffer, Object array, int offset) {
         static Target of(Tensor out, DType compute) {
-            boolean direct = out.dtype() == compute && out.isContiguous() && out.storage().array() != null;
-            Tensor buffer = direct ? out : Tensor.empty(out.shapeRef(), compute, Device.CPU);
-            return new Target(out, buffer, buffer.storage().array(), Math.toIntExact(buffer.storageOffset()));
+            boolean direct = out.dtype() == compute && out.isContiguous() && out.impl().storage().array() != null;
+            Tensor buffer = direct ? out : Tensor.of(TensorImpl.empty(out.impl().shapeRef(), compute));
+            return new Target(out, buffer, buffer.impl().storage().array(), Math.toIntExact(buffer.storageOffset()));
         }
 
         void finish() { if (buffer != out) CopyOps.convert(buffer, out); }

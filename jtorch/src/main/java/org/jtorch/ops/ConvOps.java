@@ -126,8 +126,8 @@ public final class ConvOps {
             throw new TorchException(op + ": expected grad_output and " + (op.endsWith("input") ? "weight" : "input")
                     + " to have the same dtype, but got " + gradOutput.dtype().cppName() + " and " + other.dtype().cppName());
         }
-        if (!Arrays.equals(gradOutput.shapeRef(), g.outputShape())) {
-            throw new TorchException(op + ": grad_output of shape " + Shapes.str(gradOutput.shapeRef())
+        if (!Arrays.equals(gradOutput.impl().shapeRef(), g.outputShape())) {
+            throw new TorchException(op + ": grad_output of shape " + Shapes.str(gradOutput.impl().shapeRef())
                     + " does not match the convolution's output shape " + Shapes.str(g.outputShape()));
         }
         requireSupported("slow_conv2d_cpu", gradOutput.dtype());
@@ -160,11 +160,11 @@ public final class ConvOps {
                     throw new TorchException("Input type (" + legacyTypeName(input.dtype()) + ") and bias type ("
                             + legacyTypeName(bias.dtype()) + ") should be the same");
                 }
-                Geometry g = geometryOf(a, input.shapeRef(), weight.shapeRef());
+                Geometry g = geometryOf(a, input.impl().shapeRef(), weight.impl().shapeRef());
                 if (bias != null && (bias.dim() != 1 || bias.size(0) != g.cout())) {
-                    throw new TorchException("Given weight of size " + Shapes.str(weight.shapeRef())
+                    throw new TorchException("Given weight of size " + Shapes.str(weight.impl().shapeRef())
                             + ", expected bias to be 1-dimensional with " + g.cout() + " elements, but got bias of size "
-                            + Shapes.str(bias.shapeRef()) + " instead");
+                            + Shapes.str(bias.impl().shapeRef()) + " instead");
                 }
                 requireSupported("slow_conv2d_cpu", input.dtype());
                 return Spec.of(g.outputShape(), input.dtype(), device, g);
@@ -194,7 +194,7 @@ public final class ConvOps {
                 Tensor go = (Tensor) a[0], weight = (Tensor) a[1];
                 Device device = Devices.common("convolution_backward_input", go, weight);
                 long[] sizes = Shapes.checkSizes("convolution_backward_input", ((long[]) a[2]).clone());
-                Geometry g = geometry("convolution_backward_input", sizes, weight.shapeRef(), (long[]) a[3], (long[]) a[4],
+                Geometry g = geometry("convolution_backward_input", sizes, weight.impl().shapeRef(), (long[]) a[3], (long[]) a[4],
                         (long[]) a[5], ((Number) a[6]).longValue());
                 checkGradOutput("convolution_backward_input", go, weight, g);
                 return Spec.of(sizes, go.dtype(), device, g);
@@ -221,7 +221,7 @@ public final class ConvOps {
                 Tensor go = (Tensor) a[0], input = (Tensor) a[1];
                 Device device = Devices.common("convolution_backward_weight", go, input);
                 long[] sizes = Shapes.checkSizes("convolution_backward_weight", ((long[]) a[2]).clone());
-                Geometry g = geometry("convolution_backward_weight", input.shapeRef(), sizes, (long[]) a[3], (long[]) a[4],
+                Geometry g = geometry("convolution_backward_weight", input.impl().shapeRef(), sizes, (long[]) a[3], (long[]) a[4],
                         (long[]) a[5], ((Number) a[6]).longValue());
                 checkGradOutput("convolution_backward_weight", go, input, g);
                 return Spec.of(sizes, go.dtype(), device, g);

@@ -26,9 +26,10 @@ public final class CopyOps {
             args -> {
                 Tensor src = (Tensor) args[0];
                 DType dtype = args[1] != null ? (DType) args[1] : src.dtype();
-                long[] shape = args[2] != null ? (long[]) args[2] : src.shapeRef();
-                if (args[2] != null && !java.util.Arrays.equals(Shapes.broadcast(shape, src.shapeRef()), shape)) {
-                    throw new TorchException("copy_: the size of src " + Shapes.str(src.shapeRef())
+                long[] shape = args[2] != null ? (long[]) args[2] : src.impl().shapeRef();
+                if (args[2] != null && !java.util.Arrays.equals(Shapes.broadcast(shape, src.impl().shapeRef()),
+                        shape)) {
+                    throw new TorchException("copy_: the size of src " + Shapes.str(src.impl().shapeRef())
                             + " must be broadcastable to the destination size " + Shapes.str(shape));
                 }
                 return Spec.of(shape, dtype, src.device(), null);
@@ -47,14 +48,14 @@ public final class CopyOps {
         if (src.dtype() == dst.dtype() && src.dim() <= dst.dim()) {
             // a broadcast of the same dtype (a bias row into a GEMM's output): runs of bulk copies, not the
             // element-wise conversion loop; src is expandable here (the callers' meta rules checked it)
-            copySameDtype(broadcastView(src, dst.shapeRef()), dst);
+            copySameDtype(broadcastView(src, dst.impl().shapeRef()), dst);
             return;
         }
         DType compute;
         if (src.isComplex() || dst.isComplex()) compute = DType.COMPLEX128;
         else if (src.isFloatingPoint() || dst.isFloatingPoint()) compute = DType.FLOAT64;
         else compute = DType.INT64;
-        PointwiseLoops.unary(IDENTITY, compute, dst, src);
+        PointwiseLoops.unary(IDENTITY, compute, dst.impl(), src.impl());
     }
 
     /** {@code src} viewed with {@code shape} (stride 0 along broadcast dims), built directly: kernels do not dispatch. */
@@ -62,27 +63,27 @@ public final class CopyOps {
         long[] stride = new long[shape.length];
         int lead = shape.length - src.dim();
         for (int d = lead; d < shape.length; d++) {
-            stride[d] = src.size(d - lead) == 1 && shape[d] != 1 ? 0 : src.strideRef()[d - lead];
+            stride[d] = src.size(d - lead) == 1 && shape[d] != 1 ? 0 : src.impl().strideRef()[d - lead];
         }
-        return src.viewOf(src.storageOffset(), shape.clone(), stride);
+        return Tensor.viewOf(src, src.impl().viewOf(src.storageOffset(), shape.clone(), stride));
     }
 
     /** Bulk copy of runs; the layouts may differ but the dtype and element count match. */
     private static void copySameDtype(Tensor src, Tensor dst) {
         long item = dst.dtype().itemSize();
-        MemorySegment s = src.storage().segment(), d = dst.storage().segment();
+        MemorySegment s = src.impl().storage().segment(), d = dst.impl().storage().segment();
         if (src.isContiguous() && dst.isContiguous()) {
             MemorySegment.copy(s, src.storageOffset() * item, d, dst.storageOffset() * item, dst.numel() * item);
             return;
         }
-        Object sa = src.storage().array(), da = dst.storage().array();
+        Object sa = src.impl().storage().array(), da = dst.impl().storage().array();
         int slots = dst.dtype().slotsPerElement();
         boolean arrays = sa != null && da != null && sa.getClass() == da.getClass();
-        if (arrays && slots == 1 && dst.isContiguous() && java.util.Arrays.equals(src.shapeRef(), dst.shapeRef())
-                && TiledTranspose.tryCopy(sa, src.storageOffset(), src.strideRef(), da, dst.storageOffset(), dst.shapeRef())) {
+        if (arrays && slots == 1 && dst.isContiguous() && java.util.Arrays.equals(src.impl().shapeRef(), dst.impl().shapeRef())
+                && TiledTranspose.tryCopy(sa, src.storageOffset(), src.impl().strideRef(), da, dst.storageOffset(), dst.impl().shapeRef())) {
             return;
         }
-        StridedIter it = new StridedIter(dst.shapeRef(), dst, src);
+        StridedIter it = new StridedIter(dst.impl().shapeRef(), dst.impl(), src.impl());
         Parallel.forRange(dst.numel(), Parallel.GRAIN, (start, end) -> it.forEachRun(start, end, (base, stride, n) -> {
             if (stride[0] == 1 && stride[1] == 1) {
                 MemorySegment.copy(s, base[1] * item, d, base[0] * item, n * item);
@@ -112,7 +113,7 @@ public final class CopyOps {
 
     /** {@code self.copy_(src)}: broadcasts and converts src into self. */
     public static Tensor copy_(Tensor self, Tensor src) {
-        Dispatcher.callOut(TO_COPY, new Tensor[] {self}, src, self.dtype(), self.shapeRef());
+        Dispatcher.callOut(TO_COPY, new Tensor[] {self}, src, self.dtype(), self.impl().shapeRef());
         return self;
     }
 }

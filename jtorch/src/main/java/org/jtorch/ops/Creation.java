@@ -20,6 +20,7 @@ import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.ElementIO;
 import org.jtorch.storage.Storage;
+import org.jtorch.storage.TensorImpl;
 
 /** Factory ops: full/zeros/ones/empty, eye, arange, linspace, logspace, and tensors from Java data. */
 public final class Creation {
@@ -27,14 +28,14 @@ public final class Creation {
 
     /** A 0-d tensor holding {@code s} converted to {@code dtype}. */
     public static Tensor scalarTensor(Scalar s, DType dtype) {
-        Tensor t = Tensor.empty(Shapes.SCALAR, dtype, Device.CPU);
+        Tensor t = Tensor.of(TensorImpl.empty(Shapes.SCALAR, dtype));
         write(t, 0, s);
         return t;
     }
 
     static void write(Tensor t, long storageIndex, Scalar s) {
         ElementIO io = ElementIO.of(t.dtype());
-        MemorySegment seg = t.storage().segment();
+        MemorySegment seg = t.impl().storage().segment();
         switch (s.kind()) {
             case BOOL, INT, UINT -> {
                 if (t.dtype().isFloatingPoint() || t.dtype().isComplex()) io.setDouble(seg, storageIndex, s.doubleValue());
@@ -77,7 +78,7 @@ public final class Creation {
                 Tensor self = (Tensor) args[0];
                 Scalar value = Scalar.of(args[1]);
                 ScalarConversion.check(value, self.dtype()); // 1000 into uint8 is an error, not 232
-                return Spec.of(self.shapeRef(), self.dtype(), self.device(), value);
+                return Spec.of(self.impl().shapeRef(), self.dtype(), self.device(), value);
             },
             (args, outs, spec) -> fillAll(outs[0], (Scalar) spec.plan()))
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {null})
@@ -88,21 +89,21 @@ public final class Creation {
         long n = out.numel();
         if (n == 0) return;
         Tensor one = scalarTensor(value, out.dtype());
-        if (out.storage().array() instanceof float[] f && out.isContiguous()) {
+        if (out.impl().storage().array() instanceof float[] f && out.isContiguous()) {
             int off = (int) out.storageOffset();
             if (out.dtype().isComplex()) {
-                float re = one.storage().floats()[0], im = one.storage().floats()[1];
+                float re = one.impl().storage().floats()[0], im = one.impl().storage().floats()[1];
                 for (int i = 0; i < n; i++) {
                     f[off + 2 * i] = re;
                     f[off + 2 * i + 1] = im;
                 }
             } else {
-                java.util.Arrays.fill(f, off, off + (int) n, one.storage().floats()[0]);
+                java.util.Arrays.fill(f, off, off + (int) n, one.impl().storage().floats()[0]);
             }
             return;
         }
-        MemorySegment dst = out.storage().segment(), src = one.storage().segment();
-        for (long i = 0; i < n; i++) copyElement(out.dtype(), src, 0, dst, out.elementIndex(i));
+        MemorySegment dst = out.impl().storage().segment(), src = one.impl().storage().segment();
+        for (long i = 0; i < n; i++) copyElement(out.dtype(), src, 0, dst, out.impl().elementIndex(i));
     }
 
     public static Tensor fill_(Tensor self, double value) {
@@ -136,7 +137,7 @@ public final class Creation {
                 Tensor out = outs[0];
                 long n = out.size(0), m = out.size(1);
                 ElementIO io = ElementIO.of(out.dtype());
-                for (long i = 0; i < Math.min(n, m); i++) io.setLong(out.storage().segment(), i * m + i, 1);
+                for (long i = 0; i < Math.min(n, m); i++) io.setLong(out.impl().storage().segment(), i * m + i, 1);
             });
 
     // ---- arange / linspace / logspace ------------------------------------------------------------
@@ -180,7 +181,7 @@ public final class Creation {
                 Range r = (Range) spec.plan();
                 Tensor out = outs[0];
                 ElementIO io = ElementIO.of(out.dtype());
-                MemorySegment seg = out.storage().segment();
+                MemorySegment seg = out.impl().storage().segment();
                 long n = out.numel();
                 if (r.integral()) {
                     for (long i = 0; i < n; i++) io.setLong(seg, i, r.istart() + r.istep() * i);
@@ -218,7 +219,7 @@ public final class Creation {
     static void linspaceKernel(Tensor out, Lin l, boolean log) {
         DType dt = out.dtype();
         ElementIO io = ElementIO.of(dt);
-        MemorySegment seg = out.storage().segment();
+        MemorySegment seg = out.impl().storage().segment();
         long steps = l.steps();
         if (steps == 0) return;
         long halfway = steps / 2;
@@ -260,7 +261,7 @@ public final class Creation {
 
     /** A 1-D or N-D tensor over a copy of {@code data} reshaped to {@code shape}. */
     public static Tensor fromStorage(Storage s, long[] shape, DType dtype) {
-        return Tensor.of(s, 0, shape, Shapes.contiguousStrides(shape), dtype);
+        return Tensor.of(TensorImpl.of(s, 0, shape, Shapes.contiguousStrides(shape), dtype));
     }
 
     /**
@@ -301,8 +302,8 @@ public final class Creation {
                     + dtype.itemSize() + ")");
         }
         long count = n / dtype.itemSize();
-        Tensor out = Tensor.empty(new long[] {count}, dtype, Device.CPU);
-        MemorySegment.copy(MemorySegment.ofBuffer(buffer), 0, out.storage().segment(), 0, n);
+        Tensor out = Tensor.of(TensorImpl.empty(new long[] {count}, dtype));
+        MemorySegment.copy(MemorySegment.ofBuffer(buffer), 0, out.impl().storage().segment(), 0, n);
         return out;
     }
 }

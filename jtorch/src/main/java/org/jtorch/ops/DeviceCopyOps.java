@@ -4,6 +4,7 @@ import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.accelerator.spi.Backends;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * Moving a tensor between devices ({@code Tensor.to(device)}, {@code cpu()}): one structured op whose
@@ -26,7 +27,7 @@ public final class DeviceCopyOps {
                     throw new UnsupportedOperationException("Cannot copy out of meta tensor; no data!");
                 }
                 if (target != Device.CPU && target != Device.META) Backends.forDevice(target);
-                return Spec.of(self.shapeRef(), self.dtype(), target, null);
+                return Spec.of(self.impl().shapeRef(), self.dtype(), target, null);
             },
             (args, outs, spec) -> copyAcross((Tensor) args[0], outs[0]))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {to(g[0], ((Tensor) a[0]).device())})
@@ -54,10 +55,10 @@ public final class DeviceCopyOps {
         }
         Tensor host = src;
         if (from != Device.CPU) {
-            host = Tensor.empty(src.shapeRef(), src.dtype(), Device.CPU);
+            host = Tensor.of(TensorImpl.empty(src.impl().shapeRef(), src.dtype()));
             Backends.forDevice(from).copyToCpu(src, host);
         } else if (!src.isContiguous()) {
-            host = Tensor.empty(src.shapeRef(), src.dtype(), Device.CPU);
+            host = Tensor.of(TensorImpl.empty(src.impl().shapeRef(), src.dtype()));
             CopyOps.convert(src, host);
         }
         Backends.forDevice(to).copyFromCpu(host, dst);

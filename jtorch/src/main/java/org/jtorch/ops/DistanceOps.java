@@ -66,7 +66,7 @@ public final class DistanceOps {
         return out;
     }
 
-    private static long[] batchShape(Tensor t) { return Arrays.copyOf(t.shapeRef(), t.dim() - 2); }
+    private static long[] batchShape(Tensor t) { return Arrays.copyOf(t.impl().shapeRef(), t.dim() - 2); }
 
     private static void checkMode(Object mode) {
         long m = mode == null ? MM_IF_NECESSARY : (Long) mode;
@@ -208,10 +208,10 @@ public final class DistanceOps {
 
     /** Reads {@code t} broadcast to {@code shape} into a row-major double array. */
     private static double[] read(Tensor t, long[] shape) {
-        long[] strides = Shapes.broadcastStrides(t.shapeRef(), t.strideRef(), shape);
+        long[] strides = Shapes.broadcastStrides(t.impl().shapeRef(), t.impl().strideRef(), shape);
         double[] out = new double[Math.toIntExact(Shapes.numel(shape))];
         ElementIO io = ElementIO.of(t.dtype());
-        MemorySegment seg = t.storage().segment();
+        MemorySegment seg = t.impl().storage().segment();
         long[] idx = new long[shape.length];
         long off = t.storageOffset();
         for (int k = 0; k < out.length; k++) {
@@ -263,13 +263,13 @@ public final class DistanceOps {
 
     private static void cdistKernel(Tensor x1, Tensor x2, double p, Tensor out) {
         if (out.numel() == 0) return;
-        long[] shape = out.shapeRef();
+        long[] shape = out.impl().shapeRef();
         long[] batch = Arrays.copyOf(shape, shape.length - 2);
         int rows1 = Math.toIntExact(shape[shape.length - 2]), rows2 = Math.toIntExact(shape[shape.length - 1]);
         int m = Math.toIntExact(x1.size(-1));
         double[] a = read(x1, withRows(batch, rows1, m)), b = read(x2, withRows(batch, rows2, m));
         ElementIO io = ElementIO.of(out.dtype());
-        MemorySegment seg = out.storage().segment();
+        MemorySegment seg = out.impl().storage().segment();
         long base = out.storageOffset();
         long rows = Shapes.numel(batch) * rows1;
         Parallel.forRange(rows, Math.max(1, Parallel.GRAIN / Math.max(1L, (long) rows2 * m)), (s, e) -> {
@@ -287,12 +287,12 @@ public final class DistanceOps {
     /** The matrix-product formulation, as ATen's {@code _euclidean_dist}: the cross term by GEMM in the dtype. */
     private static void euclideanKernel(Tensor x1, Tensor x2, Tensor out) {
         if (out.numel() == 0) return;
-        long[] shape = out.shapeRef();
+        long[] shape = out.impl().shapeRef();
         long[] batch = Arrays.copyOf(shape, shape.length - 2);
         int rows1 = Math.toIntExact(shape[shape.length - 2]), rows2 = Math.toIntExact(shape[shape.length - 1]);
         int m = Math.toIntExact(x1.size(-1));
-        long[] s1 = Shapes.broadcastStrides(x1.shapeRef(), x1.strideRef(), withRows(batch, rows1, m));
-        long[] s2 = Shapes.broadcastStrides(x2.shapeRef(), x2.strideRef(), withRows(batch, rows2, m));
+        long[] s1 = Shapes.broadcastStrides(x1.impl().shapeRef(), x1.impl().strideRef(), withRows(batch, rows1, m));
+        long[] s2 = Shapes.broadcastStrides(x2.impl().shapeRef(), x2.impl().strideRef(), withRows(batch, rows2, m));
         double[] a = read(x1, withRows(batch, rows1, m)), b = read(x2, withRows(batch, rows2, m));
         long batches = Shapes.numel(batch);
         int nb = batch.length;
@@ -305,13 +305,13 @@ public final class DistanceOps {
                 off1 += idx[d] * s1[d];
                 off2 += idx[d] * s2[d];
             }
-            Tensor a2 = x1.viewOf(off1, new long[] {1, rows1, m}, new long[] {0, s1[nb], s1[nb + 1]});
-            Tensor b2t = x2.viewOf(off2, new long[] {1, m, rows2}, new long[] {0, s2[nb + 1], s2[nb]});
-            Tensor c = out.viewOf(out.storageOffset() + bi * rows1 * rows2, new long[] {rows1, rows2}, new long[] {rows2, 1});
+            Tensor a2 = Tensor.viewOf(x1, x1.impl().viewOf(off1, new long[] {1, rows1, m}, new long[] {0, s1[nb], s1[nb + 1]}));
+            Tensor b2t = Tensor.viewOf(x2, x2.impl().viewOf(off2, new long[] {1, m, rows2}, new long[] {0, s2[nb + 1], s2[nb]}));
+            Tensor c = Tensor.viewOf(out, out.impl().viewOf(out.storageOffset() + bi * rows1 * rows2, new long[] {rows1, rows2}, new long[] {rows2, 1}));
             MatmulKernels.run(c, null, a2, b2t, Scalar.of(0L), Scalar.of(1L), false);
         }
         ElementIO io = ElementIO.of(out.dtype());
-        MemorySegment seg = out.storage().segment();
+        MemorySegment seg = out.impl().storage().segment();
         long base = out.storageOffset();
         for (long bi = 0; bi < batches; bi++) {
             for (int i = 0; i < rows1; i++) {
@@ -335,9 +335,9 @@ public final class DistanceOps {
     private static void pdistKernel(Tensor x, double p, Tensor out) {
         if (out.numel() == 0) return;
         int n = Math.toIntExact(x.size(0)), m = Math.toIntExact(x.size(1));
-        double[] a = read(x, x.shapeRef());
+        double[] a = read(x, x.impl().shapeRef());
         ElementIO io = ElementIO.of(out.dtype());
-        MemorySegment seg = out.storage().segment();
+        MemorySegment seg = out.impl().storage().segment();
         long base = out.storageOffset();
         Parallel.forRange(n, Math.max(1, Parallel.GRAIN / Math.max(1L, (long) n * m)), (s, e) -> {
             for (long i = s; i < e; i++) {

@@ -199,7 +199,7 @@ public final class EinsumOps {
         if (permIndex == outNumDim) return result;
         if (numOps > 1) {
             // Every contracted dim has size 1 by now: drop them with a view.
-            return ShapeOps.view(result, Arrays.copyOf(result.shapeRef(), outNumDim));
+            return ShapeOps.view(result, Arrays.copyOf(result.impl().shapeRef(), outNumDim));
         }
         long[] sumDims = new long[permIndex - outNumDim];
         for (int k = 0; k < sumDims.length; k++) sumDims[k] = outNumDim + k;

@@ -19,6 +19,8 @@ import org.jtorch.kernels.cpu.IndexLoops;
 import org.jtorch.kernels.cpu.IndexLoops.Indexers;
 import org.jtorch.kernels.cpu.IndexLoops.Reduce;
 import org.jtorch.kernels.cpu.MaskLoops;
+import org.jtorch.accelerator.spi.Backends;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * Indexing: {@code x[spec]} and {@code x[spec] = v} with {@link Index} specs, advanced indexing
@@ -50,7 +52,7 @@ public final class IndexingOps {
     /** {@code alias(self)}: a new view of the same geometry (what {@code x[...]} returns). */
     public static final OpDef ALIAS = OpDef.view("alias(Tensor(a) self) -> Tensor(a)", args -> {
         Tensor t = tensor(args[0]);
-        return t.viewOf(t.storageOffset(), t.shape(), t.stride());
+        return Tensor.viewOf(t, t.impl().viewOf(t.storageOffset(), t.shape(), t.stride()));
     }).defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0]})
             .deriveJvp(Jvps::linear);
 
@@ -95,7 +97,7 @@ public final class IndexingOps {
             first = 0;
         }
         long[] sizes = new long[rank];
-        for (int d = 0; d < rank; d++) sizes[d] = self.shapeRef()[order == null ? d : order[d]];
+        for (int d = 0; d < rank; d++) sizes[d] = self.impl().shapeRef()[order == null ? d : order[d]];
         boolean indexEmpty = Shapes.numel(b) == 0;
         for (int k = 0; k < count; k++) {
             // An empty dim has no valid index, so only an empty index may address it.
@@ -109,12 +111,12 @@ public final class IndexingOps {
     }
 
     private static long[] broadcastIndices(List<Tensor> idx) {
-        long[] b = idx.isEmpty() ? Shapes.SCALAR : idx.get(0).shapeRef();
+        long[] b = idx.isEmpty() ? Shapes.SCALAR : idx.get(0).impl().shapeRef();
         try {
-            for (Tensor t : idx) b = Shapes.broadcast(b, t.shapeRef());
+            for (Tensor t : idx) b = Shapes.broadcast(b, t.impl().shapeRef());
         } catch (TorchException e) {
             StringBuilder shapes = new StringBuilder();
-            for (Tensor t : idx) shapes.append(shapes.length() > 0 ? ", " : "").append(Shapes.str(t.shapeRef()));
+            for (Tensor t : idx) shapes.append(shapes.length() > 0 ? ", " : "").append(Shapes.str(t.impl().shapeRef()));
             throw new IndexOutOfBoundsException("shape mismatch: indexing tensors could not be broadcast together with shapes " + shapes);
         }
         return b;
@@ -125,8 +127,8 @@ public final class IndexingOps {
         if (order == null) return t;
         long[] shape = new long[order.length], strides = new long[order.length];
         for (int i = 0; i < order.length; i++) {
-            shape[i] = t.shapeRef()[order[i]];
-            strides[i] = t.strideRef()[order[i]];
+            shape[i] = t.impl().shapeRef()[order[i]];
+            strides[i] = t.impl().strideRef()[order[i]];
         }
         return restrided(t, shape, strides);
     }
@@ -135,25 +137,25 @@ public final class IndexingOps {
     private static Tensor overResult(Tensor t, Advanced a) {
         long[] rs = a.resultShape(), strides = new long[rs.length];
         int count = a.indices().length, bl = a.indexShape().length;
-        System.arraycopy(t.strideRef(), 0, strides, 0, a.first());
-        System.arraycopy(t.strideRef(), a.first() + count, strides, a.first() + bl, t.dim() - a.first() - count);
+        System.arraycopy(t.impl().strideRef(), 0, strides, 0, a.first());
+        System.arraycopy(t.impl().strideRef(), a.first() + count, strides, a.first() + bl, t.dim() - a.first() - count);
         return restrided(t, rs, strides);
     }
 
     /** The index tensors as loop operands over the result shape, each moving along its dim of {@code t}. */
     private static Indexers indexers(Tensor t, Advanced a) {
         int count = a.indices().length;
-        Tensor[] views = new Tensor[count];
+        TensorImpl[] views = new TensorImpl[count];
         long[] strides = new long[count], sizes = new long[count];
         long[] rs = a.resultShape();
         for (int k = 0; k < count; k++) {
             Tensor idx = longIndex(a.indices()[k]);
             long[] s = new long[rs.length];
-            long[] inner = Shapes.broadcastStrides(idx.shapeRef(), idx.strideRef(), a.indexShape());
+            long[] inner = Shapes.broadcastStrides(idx.impl().shapeRef(), idx.impl().strideRef(), a.indexShape());
             System.arraycopy(inner, 0, s, a.first(), inner.length);
-            views[k] = restrided(idx, rs, s);
-            strides[k] = t.strideRef()[a.first() + k];
-            sizes[k] = t.shapeRef()[a.first() + k];
+            views[k] = restrided(idx, rs, s).impl();
+            strides[k] = t.impl().strideRef()[a.first() + k];
+            sizes[k] = t.impl().shapeRef()[a.first() + k];
         }
         return new Indexers(views, strides, sizes, true, (v, which, size) ->
                 new IndexOutOfBoundsException("index " + v + " is out of bounds for dimension " + which + " with size " + size));
@@ -174,9 +176,9 @@ public final class IndexingOps {
             (args, outs, spec) -> {
                 Advanced a = (Advanced) spec.plan();
                 Tensor src = reordered(tensor(args[0]), a.order());
-                IndexLoops.gather(outs[0], overResult(src, a), indexers(src, a));
+                IndexLoops.gather(outs[0].impl(), overResult(src, a).impl(), indexers(src, a));
             })
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> withIndexSlots(a, indexGrad(g[0], tensor(a[0]).shapeRef(), (long[]) a[1],
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> withIndexSlots(a, indexGrad(g[0], tensor(a[0]).impl().shapeRef(), (long[]) a[1],
                     (Tensor[]) a[2])))
             .deriveJvp(Jvps.linearExcept(2));
 
@@ -192,8 +194,9 @@ public final class IndexingOps {
                 Tensor self = tensor(args[0]), values = tensor(args[3]);
                 Advanced a = advanced(self, (long[]) args[1], (Tensor[]) args[2]);
                 long[] rs = a.resultShape();
-                if (!Arrays.equals(broadcastOrNull(values.shapeRef(), rs), rs)) {
-                    throw new TorchException("shape mismatch: value tensor of shape " + Shapes.str(values.shapeRef())
+                if (!Arrays.equals(broadcastOrNull(values.impl().shapeRef(), rs), rs)) {
+                    throw new TorchException("shape mismatch: value tensor of shape "
+                            + Shapes.str(values.impl().shapeRef())
                             + " cannot be broadcast to indexing result of shape " + Shapes.str(rs));
                 }
                 if (values.dtype() != self.dtype()) {
@@ -208,9 +211,10 @@ public final class IndexingOps {
                 if (outs[0] != self) CopyOps.convert(self, outs[0]);
                 Tensor dst = reordered(outs[0], a.order());
                 long[] rs = a.resultShape();
-                Tensor src = restrided(values, rs, Shapes.broadcastStrides(values.shapeRef(), values.strideRef(), rs));
+                Tensor src = restrided(values, rs,
+                        Shapes.broadcastStrides(values.impl().shapeRef(), values.impl().strideRef(), rs));
                 boolean accumulate = args[4] != null && (Boolean) args[4];
-                IndexLoops.scatter(overResult(dst, a), src, indexers(dst, a), accumulate ? Reduce.ADD : Reduce.ASSIGN, null, -1);
+                IndexLoops.scatter(overResult(dst, a).impl(), src.impl(), indexers(dst, a), accumulate ? Reduce.ADD : Reduce.ASSIGN, null, -1);
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
                 long[] dims = (long[]) a[1];
@@ -266,9 +270,9 @@ public final class IndexingOps {
             throw new IndexOutOfBoundsException("too many indices for tensor of dimension " + self.dim() + " (got " + (at + mask.dim()) + ")");
         }
         for (int j = 0; j < mask.dim(); j++) {
-            if (mask.shapeRef()[j] != self.shapeRef()[at + j]) {
-                throw new IndexOutOfBoundsException("The shape of the mask " + Shapes.str(mask.shapeRef()) + " at index " + j
-                        + " does not match the shape of the indexed tensor " + Shapes.str(self.shapeRef()) + " at index " + (at + j));
+            if (mask.impl().shapeRef()[j] != self.impl().shapeRef()[at + j]) {
+                throw new IndexOutOfBoundsException("The shape of the mask " + Shapes.str(mask.impl().shapeRef()) + " at index " + j
+                        + " does not match the shape of the indexed tensor " + Shapes.str(self.impl().shapeRef()) + " at index " + (at + j));
             }
         }
     }
@@ -386,7 +390,8 @@ public final class IndexingOps {
                 if (size < 0) throw new TorchException("nonzero_static: 'size' must be an non-negative integer");
                 return Spec.of(new long[] {size, self.dim()}, DType.INT64, self.device(), null);
             },
-            (args, outs, spec) -> MaskLoops.nonzero(tensor(args[0]), outs[0], ((Number) args[2]).longValue()),
+            (args, outs, spec) -> MaskLoops.nonzero(tensor(args[0]).impl(), outs[0].impl(),
+                    ((Number) args[2]).longValue()),
             OpDef.Flag.NOT_DIFFERENTIABLE);
 
     /**
@@ -425,7 +430,7 @@ public final class IndexingOps {
         // ATen treats 0-d operands as 1-d, so the result is 1-d even for two 0-d inputs.
         if (self.dim() == 0) self = ShapeOps.unsqueeze(self, 0);
         if (mask.dim() == 0) mask = ShapeOps.unsqueeze(mask, 0);
-        long[] shape = Shapes.broadcast(mask.shapeRef(), self.shapeRef());
+        long[] shape = Shapes.broadcast(mask.impl().shapeRef(), self.impl().shapeRef());
         return Dispatcher.call1(INDEX, ShapeOps.expand(self, shape), new Tensor[] {ShapeOps.expand(mask, shape)});
     });
 
@@ -447,16 +452,16 @@ public final class IndexingOps {
             args -> {
                 Tensor self = tensor(args[0]), mask = tensor(args[1]), source = tensor(args[2]);
                 checkMaskedScatter(self, mask, source);
-                long[] shape = Shapes.broadcast(mask.shapeRef(), self.shapeRef());
+                long[] shape = Shapes.broadcast(mask.impl().shapeRef(), self.impl().shapeRef());
                 return Spec.of(shape.clone(), self.dtype(), Devices.common("masked_scatter", self, mask, source), null);
             },
             (args, outs, spec) -> {
                 Tensor self = tensor(args[0]);
                 if (outs[0] != self) CopyOps.convert(self, outs[0]);
-                MaskLoops.maskedScatter(outs[0], tensor(args[1]), tensor(args[2]));
+                MaskLoops.maskedScatter(outs[0].impl(), tensor(args[1]).impl(), tensor(args[2]).impl());
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {TernaryOps.where(tensor(a[1]), 0L, g[0]), null,
-                maskedScatterSourceGrad(g[0], tensor(a[1]), tensor(a[2]).shapeRef())})
+                maskedScatterSourceGrad(g[0], tensor(a[1]), tensor(a[2]).impl().shapeRef())})
             .deriveJvp(Jvps.linearExcept(1));
 
     /**
@@ -486,11 +491,11 @@ public final class IndexingOps {
             (args, outs, spec) -> {
                 Tensor flat = CopyOps.contiguous(tensor(args[0])), index = longIndex(tensor(args[1]));
                 long n = flat.numel();
-                Tensor src = restrided(flat, index.shapeRef(), new long[index.dim()]);
-                IndexLoops.gather(outs[0], src, Indexers.one(index, 1, n, true, (v, which, size) ->
+                Tensor src = restrided(flat, index.impl().shapeRef(), new long[index.dim()]);
+                IndexLoops.gather(outs[0].impl(), src.impl(), Indexers.one(index.impl(), 1, n, true, (v, which, size) ->
                         new IndexOutOfBoundsException("out of range: tried to access index " + v + " on a tensor of " + size + " elements.")));
             })
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {takeGrad(g[0], tensor(a[0]).shapeRef(), tensor(a[1])), null})
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {takeGrad(g[0], tensor(a[0]).impl().shapeRef(), tensor(a[1])), null})
             .deriveJvp(Jvps.linearExcept(1));
 
     /**
@@ -518,8 +523,8 @@ public final class IndexingOps {
                     throw new TorchException("torch.take_along_dim(): dtype of indices should be Long but got " + indices.dtype().cppName());
                 }
                 int dim = Shapes.wrapDim(((Number) args[2]).longValue(), self.dim());
-                long[] indicesShape = Shapes.broadcast(IndexGeometry.with(self.shapeRef(), dim, indices.shapeRef()[dim]), indices.shapeRef());
-                long[] selfShape = Shapes.broadcast(IndexGeometry.with(indices.shapeRef(), dim, self.shapeRef()[dim]), self.shapeRef());
+                long[] indicesShape = Shapes.broadcast(IndexGeometry.with(self.impl().shapeRef(), dim, indices.impl().shapeRef()[dim]), indices.impl().shapeRef());
+                long[] selfShape = Shapes.broadcast(IndexGeometry.with(indices.impl().shapeRef(), dim, self.impl().shapeRef()[dim]), self.impl().shapeRef());
                 return ScatterOps.gather(ShapeOps.broadcastTo(self, selfShape), dim, ShapeOps.broadcastTo(indices, indicesShape));
             });
 
@@ -603,14 +608,14 @@ public final class IndexingOps {
 
     /** PyTorch's {@code boolToIndexingTensor}: [0] for true, an empty index for false. */
     private static Tensor boolIndex(boolean value, Device device) {
-        return Tensor.empty(new long[] {value ? 1 : 0}, DType.INT64, device);
+        return Tensor.of(Backends.empty(new long[] {value ? 1 : 0}, DType.INT64, device));
     }
 
     /** PyTorch's {@code copy_to} for {@code x[basic spec] = v}: value's leading 1s dropped, then broadcast into the view. */
     private static void copyTo(Tensor dst, Tensor src, boolean accumulate) {
         Tensor b = src;
-        if (!Arrays.equals(dst.shapeRef(), src.shapeRef()) && src.dim() > 0) {
-            b = ShapeOps.expand(withoutLeadingOnes(src), dst.shapeRef());
+        if (!Arrays.equals(dst.impl().shapeRef(), src.impl().shapeRef()) && src.dim() > 0) {
+            b = ShapeOps.expand(withoutLeadingOnes(src), dst.impl().shapeRef());
         }
         if (accumulate) Dispatcher.callOut(PointwiseOps.ADD, new Tensor[] {dst}, dst, b);
         else CopyOps.copy_(dst, b);
@@ -619,8 +624,8 @@ public final class IndexingOps {
     /** PyTorch's {@code slicePrefix1sSize}: a view without the leading size-1 dims. */
     private static Tensor withoutLeadingOnes(Tensor t) {
         int k = 0;
-        while (k < t.dim() && t.shapeRef()[k] == 1) k++;
-        return k == 0 ? t : ShapeOps.view(t, Arrays.copyOfRange(t.shapeRef(), k, t.dim()));
+        while (k < t.dim() && t.impl().shapeRef()[k] == 1) k++;
+        return k == 0 ? t : ShapeOps.view(t, Arrays.copyOfRange(t.impl().shapeRef(), k, t.dim()));
     }
 
     // ---- entry points -----------------------------------------------------------------------------------
@@ -710,7 +715,7 @@ public final class IndexingOps {
     /** {@code self.masked_scatter_(mask, source)}: the mask must broadcast to self's shape. */
     public static Tensor maskedScatter_(Tensor self, Tensor mask, Tensor source) {
         checkMaskedScatter(self, mask, source);
-        ShapeOps.expand(mask, self.shapeRef()); // PyTorch's expand_inplace: the mask must fit self
+        ShapeOps.expand(mask, self.impl().shapeRef()); // PyTorch's expand_inplace: the mask must fit self
         IndexGeometry.checkNoInternalOverlap(self);
         Dispatcher.callOut(MASKED_SCATTER, new Tensor[] {self}, self, mask, source);
         return self;

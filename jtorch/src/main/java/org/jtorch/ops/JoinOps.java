@@ -9,6 +9,7 @@ import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * Shape ops that copy: {@code cat}, {@code stack}, {@code tril}, {@code triu}, {@code flip}, {@code roll},
@@ -51,12 +52,12 @@ public final class JoinOps {
                 throw new TorchException("Tensors must have same number of dimensions: got " + first.dim() + " and " + t.dim());
             }
             for (int k = 0; k < shape.length; k++) {
-                if (k != d && t.shapeRef()[k] != shape[k]) {
+                if (k != d && t.impl().shapeRef()[k] != shape[k]) {
                     throw new TorchException("Sizes of tensors must match except in dimension " + d + ". Expected size " + shape[k]
-                            + " but got size " + t.shapeRef()[k] + " for tensor number " + i + " in the list.");
+                            + " but got size " + t.impl().shapeRef()[k] + " for tensor number " + i + " in the list.");
                 }
             }
-            sizeAtDim += t.shapeRef()[d];
+            sizeAtDim += t.impl().shapeRef()[d];
         }
         shape[d] = sizeAtDim;
         return Spec.of(shape, dtype, device, d);
@@ -67,24 +68,26 @@ public final class JoinOps {
     /** Copies each input into its slab of {@code out}: one bulk copy per outer row when the input is contiguous and of out's dtype. */
     private static void catKernel(Tensor[] ts, Tensor out, int d) {
         if (out.numel() == 0) return;
-        long[] shape = out.shapeRef();
+        long[] shape = out.impl().shapeRef();
         long outer = Shapes.numel(Arrays.copyOfRange(shape, 0, d));
         long inner = Shapes.numel(Arrays.copyOfRange(shape, d + 1, shape.length));
         long outRow = shape[d] * inner;
         long item = out.dtype().itemSize();
-        MemorySegment dst = out.storage().segment();
+        MemorySegment dst = out.impl().storage().segment();
         long at = 0;
         for (Tensor t : ts) {
             if (skipInCat(t)) continue;
-            long size = t.shapeRef()[d], rows = size * inner;
+            long size = t.impl().shapeRef()[d], rows = size * inner;
             if (rows > 0) {
                 if (t.dtype() == out.dtype() && t.isContiguous()) {
-                    MemorySegment src = t.storage().segment();
+                    MemorySegment src = t.impl().storage().segment();
                     for (long o = 0; o < outer; o++) {
                         MemorySegment.copy(src, (t.storageOffset() + o * rows) * item, dst, (o * outRow + at * inner) * item, rows * item);
                     }
                 } else {
-                    CopyOps.convert(t, out.viewOf(out.storageOffset() + at * inner, t.shapeRef(), out.strideRef()));
+                    TensorImpl slot = out.impl().viewOf(out.storageOffset() + at * inner, t.impl().shapeRef(),
+                            out.impl().strideRef());
+                    CopyOps.convert(t, Tensor.viewOf(out, slot));
                 }
             }
             at += size;
@@ -98,9 +101,9 @@ public final class JoinOps {
         int d = Shapes.wrapDim(lng(args[1]), ts[0].dim() + 1);
         Tensor[] unsqueezed = new Tensor[ts.length];
         for (int i = 0; i < ts.length; i++) {
-            if (!Arrays.equals(ts[i].shapeRef(), ts[0].shapeRef())) {
-                throw new TorchException("stack expects each tensor to be equal size, but got " + Shapes.str(ts[0].shapeRef())
-                        + " at entry 0 and " + Shapes.str(ts[i].shapeRef()) + " at entry " + i);
+            if (!Arrays.equals(ts[i].impl().shapeRef(), ts[0].impl().shapeRef())) {
+                throw new TorchException("stack expects each tensor to be equal size, but got " + Shapes.str(ts[0].impl().shapeRef())
+                        + " at entry 0 and " + Shapes.str(ts[i].impl().shapeRef()) + " at entry " + i);
             }
             unsqueezed[i] = Dispatcher.call1(ShapeOps.UNSQUEEZE, ts[i], (long) d);
         }
@@ -113,7 +116,7 @@ public final class JoinOps {
         return OpDef.structured(name + "(Tensor self, int diagonal=0) -> Tensor", args -> {
             Tensor t = self(args);
             if (t.dim() < 2) throw new TorchException(name + ": input tensor must have at least 2 dimensions");
-            return Spec.of(t.shapeRef(), t.dtype(), t.device(), null);
+            return Spec.of(t.impl().shapeRef(), t.dtype(), t.device(), null);
         }, (args, outs, spec) -> triangleKernel(self(args), outs[0], lng(args[1]), lower))
                 .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Dispatcher.call1(lower ? TRIL : TRIU, g[0], a[1])});
     }
@@ -125,7 +128,7 @@ public final class JoinOps {
         long rows = out.size(-2), cols = out.size(-1), item = out.dtype().itemSize();
         long matrices = out.numel() / (rows * cols);
         long diag = Math.clamp(k, -rows - 1, cols + 1); // further diagonals change nothing; clamping avoids overflow
-        MemorySegment seg = out.storage().segment();
+        MemorySegment seg = out.impl().storage().segment();
         for (long m = 0; m < matrices; m++) {
             for (long i = 0; i < rows; i++) {
                 long lo = lower ? Math.clamp(i + diag + 1, 0, cols) : 0;
@@ -156,7 +159,7 @@ public final class JoinOps {
             if (flipped[w]) throw new TorchException("dim " + w + " appears multiple times in the list of dims");
             flipped[w] = true;
         }
-        return Spec.of(t.shapeRef(), t.dtype(), t.device(), flipped);
+        return Spec.of(t.impl().shapeRef(), t.dtype(), t.device(), flipped);
     }, (args, outs, spec) -> flipKernel(self(args), outs[0], (boolean[]) spec.plan()))
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Dispatcher.call1(JoinOps.FLIP, g[0], a[1])})
             .deriveJvp(Jvps::linear);
@@ -171,10 +174,10 @@ public final class JoinOps {
         long[] strides = src.stride();
         for (int d = 0; d < src.dim(); d++) {
             if (!flipped[d]) continue;
-            offset += (src.shapeRef()[d] - 1) * strides[d];
+            offset += (src.impl().shapeRef()[d] - 1) * strides[d];
             strides[d] = -strides[d];
         }
-        CopyOps.convert(src.viewOf(offset, src.shapeRef(), strides), out);
+        CopyOps.convert(Tensor.viewOf(src, src.impl().viewOf(offset, src.impl().shapeRef(), strides)), out);
     }
 
     /** Plan of roll: the shift per dim, normalised to [0, size), or {@code flat} for the dims-less form. */
@@ -190,7 +193,7 @@ public final class JoinOps {
         if (shifts.length == 0) throw new TorchException("`shifts` required");
         if (dims.length == 0 && shifts.length == 1) {
             long n = t.numel();
-            return Spec.of(t.shapeRef(), t.dtype(), t.device(), new RollPlan(new long[] {n == 0 ? 0 : Math.floorMod(shifts[0], n)}, true));
+            return Spec.of(t.impl().shapeRef(), t.dtype(), t.device(), new RollPlan(new long[] {n == 0 ? 0 : Math.floorMod(shifts[0], n)}, true));
         }
         if (shifts.length != dims.length) {
             throw new TorchException("shifts and dimensions must align. shifts: " + shifts.length + ", dims:" + dims.length);
@@ -201,10 +204,11 @@ public final class JoinOps {
             for (int i = 0; i < dims.length; i++) {
                 int d = Shapes.wrapDim(dims[i], t.dim());
                 if (t.dim() == 0) throw new IndexOutOfBoundsException("Dimension specified as " + d + " but tensor has no dimensions");
-                perDim[d] = Math.floorMod(perDim[d] + Math.floorMod(shifts[i], t.shapeRef()[d]), t.shapeRef()[d]);
+                long size = t.impl().shapeRef()[d];
+                perDim[d] = Math.floorMod(perDim[d] + Math.floorMod(shifts[i], size), size);
             }
         }
-        return Spec.of(t.shapeRef(), t.dtype(), t.device(), new RollPlan(perDim, false));
+        return Spec.of(t.impl().shapeRef(), t.dtype(), t.device(), new RollPlan(perDim, false));
     }, (args, outs, spec) -> rollKernel(self(args), outs[0], (RollPlan) spec.plan()))
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {
                 Dispatcher.call1(JoinOps.ROLL, g[0], rollBack(self(a), (long[]) a[1], (long[]) a[2]), a[2])})
@@ -214,7 +218,7 @@ public final class JoinOps {
     private static long[] rollBack(Tensor t, long[] shifts, long[] dims) {
         long[] r = new long[shifts.length];
         for (int i = 0; i < r.length; i++) {
-            long size = dims.length == 0 ? t.numel() : t.dim() == 0 ? 1 : t.shapeRef()[Shapes.wrapDim(dims[i], t.dim())];
+            long size = dims.length == 0 ? t.numel() : t.dim() == 0 ? 1 : t.impl().shapeRef()[Shapes.wrapDim(dims[i], t.dim())];
             r[i] = size == 0 ? 0 : -Math.floorMod(shifts[i], size);
         }
         return r;
@@ -226,11 +230,11 @@ public final class JoinOps {
         if (plan.flat()) {
             Tensor s = src;
             if (!s.isContiguous()) {
-                s = Tensor.empty(src.shapeRef(), src.dtype(), Device.CPU);
+                s = Tensor.of(TensorImpl.empty(src.impl().shapeRef(), src.dtype()));
                 CopyOps.convert(src, s);
             }
             long[] flat = {n}, unit = {1};
-            rollBlocks(s.viewOf(s.storageOffset(), flat, unit), out.viewOf(out.storageOffset(), flat, unit), plan.shifts());
+            rollBlocks(Tensor.viewOf(s, s.impl().viewOf(s.storageOffset(), flat, unit)), Tensor.viewOf(out, out.impl().viewOf(out.storageOffset(), flat, unit)), plan.shifts());
         } else {
             rollBlocks(src, out, plan.shifts());
         }
@@ -253,10 +257,11 @@ public final class JoinOps {
                 long size = shape[d], s = shifts[d];
                 boolean wrapped = (mask >> j & 1) == 1; // the tail of the input that moves to the front
                 shape[d] = wrapped ? s : size - s;
-                srcOff += (wrapped ? size - s : 0) * src.strideRef()[d];
-                dstOff += (wrapped ? 0 : s) * out.strideRef()[d];
+                srcOff += (wrapped ? size - s : 0) * src.impl().strideRef()[d];
+                dstOff += (wrapped ? 0 : s) * out.impl().strideRef()[d];
             }
-            CopyOps.convert(src.viewOf(srcOff, shape, src.strideRef()), out.viewOf(dstOff, shape, out.strideRef()));
+            CopyOps.convert(Tensor.viewOf(src, src.impl().viewOf(srcOff, shape, src.impl().strideRef())),
+                    Tensor.viewOf(out, out.impl().viewOf(dstOff, shape, out.impl().strideRef())));
         }
     }
 
@@ -279,7 +284,7 @@ public final class JoinOps {
     private static long[] padded(Tensor t, int rank) {
         long[] p = new long[rank];
         Arrays.fill(p, 1);
-        System.arraycopy(t.shapeRef(), 0, p, rank - t.dim(), t.dim());
+        System.arraycopy(t.impl().shapeRef(), 0, p, rank - t.dim(), t.dim());
         return p;
     }
 
@@ -293,13 +298,13 @@ public final class JoinOps {
         long[] shape = new long[2 * rank], outStrides = new long[2 * rank], srcStrides = new long[2 * rank];
         for (int i = 0; i < rank; i++) {
             int sd = i - (rank - src.dim());
-            shape[2 * i] = out.shapeRef()[i] / p[i];
+            shape[2 * i] = out.impl().shapeRef()[i] / p[i];
             shape[2 * i + 1] = p[i];
-            outStrides[2 * i] = p[i] * out.strideRef()[i];
-            outStrides[2 * i + 1] = out.strideRef()[i];
-            srcStrides[2 * i + 1] = sd >= 0 ? src.strideRef()[sd] : 0;
+            outStrides[2 * i] = p[i] * out.impl().strideRef()[i];
+            outStrides[2 * i + 1] = out.impl().strideRef()[i];
+            srcStrides[2 * i + 1] = sd >= 0 ? src.impl().strideRef()[sd] : 0;
         }
-        CopyOps.convert(src.viewOf(src.storageOffset(), shape, srcStrides), out.viewOf(out.storageOffset(), shape, outStrides));
+        CopyOps.convert(Tensor.viewOf(src, src.impl().viewOf(src.storageOffset(), shape, srcStrides)), Tensor.viewOf(out, out.impl().viewOf(out.storageOffset(), shape, outStrides)));
     }
 
     // ---- entry points (Torch and Tensor delegate here) ----------------------------------------------

@@ -85,7 +85,7 @@ public final class Jvps {
                 if (t[i] == null) continue;
                 Tensor g = Grads.conj(t[i]);
                 if (g.dtype() != out.dtype()) g = g.to(out.dtype());
-                if (!java.util.Arrays.equals(g.shapeRef(), out.shapeRef())) g = g.expand(out.shape());
+                if (!java.util.Arrays.equals(g.impl().shapeRef(), out.impl().shapeRef())) g = g.expand(out.shape());
                 boolean[] only = new boolean[t.length];
                 only[i] = true;
                 Tensor[] gs = {g};

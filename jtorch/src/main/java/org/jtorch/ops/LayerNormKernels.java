@@ -1,10 +1,10 @@
 package org.jtorch.ops;
 
 import org.jtorch.DType;
-import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.kernels.cpu.Parallel;
 import org.jtorch.kernels.cpu.simd.LayerNormSimd;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * The CPU kernels of {@code native_layer_norm} and of its first-order backward: rows of {@code n} elements
@@ -21,16 +21,16 @@ final class LayerNormKernels {
 
     /** {@code t} as a dense heap tensor of {@code dtype} (itself when it already is one); null stays null. */
     private static Tensor dense(Tensor t, DType dtype) {
-        if (t == null || (t.dtype() == dtype && t.isContiguous() && t.storage().array() != null)) return t;
-        Tensor c = Tensor.empty(t.shape(), dtype, Device.CPU);
+        if (t == null || (t.dtype() == dtype && t.isContiguous() && t.impl().storage().array() != null)) return t;
+        Tensor c = Tensor.of(TensorImpl.empty(t.shape(), dtype));
         CopyOps.convert(t, c);
         return c;
     }
 
     /** Where a kernel writes {@code out}: {@code out} itself when dense in {@code dtype}, else a scratch copied back by {@link #settle}. */
     private static Tensor target(Tensor out, DType dtype) {
-        return out.dtype() == dtype && out.isContiguous() && out.storage().array() != null ? out
-                : Tensor.empty(out.shape(), dtype, Device.CPU);
+        return out.dtype() == dtype && out.isContiguous() && out.impl().storage().array() != null ? out
+                : Tensor.of(TensorImpl.empty(out.shape(), dtype));
     }
 
     private static void settle(Tensor written, Tensor out) { if (written != out) CopyOps.convert(written, out); }
@@ -48,8 +48,8 @@ final class LayerNormKernels {
         Tensor o = target(out, dt), m = target(mean, dt), r = target(rstd, dt);
         int xo = off(x), wo = off(w), bo = off(b), oo = off(o), mo = off(m), ro = off(r);
         if (dt == DType.FLOAT32) {
-            float[] xa = x.storage().floats(), wa = w == null ? null : w.storage().floats(), ba = b == null ? null : b.storage().floats();
-            float[] oa = o.storage().floats(), ma = m.storage().floats(), ra = r.storage().floats();
+            float[] xa = x.impl().storage().floats(), wa = w == null ? null : w.impl().storage().floats(), ba = b == null ? null : b.impl().storage().floats();
+            float[] oa = o.impl().storage().floats(), ma = m.impl().storage().floats(), ra = r.impl().storage().floats();
             float e = (float) eps;
             Parallel.forRange(rows, rowGrain(n), (r0, r1) -> {
                 for (long row = r0; row < r1; row++) {
@@ -58,8 +58,8 @@ final class LayerNormKernels {
                 }
             });
         } else {
-            double[] xa = x.storage().doubles(), wa = w == null ? null : w.storage().doubles(), ba = b == null ? null : b.storage().doubles();
-            double[] oa = o.storage().doubles(), ma = m.storage().doubles(), ra = r.storage().doubles();
+            double[] xa = x.impl().storage().doubles(), wa = w == null ? null : w.impl().storage().doubles(), ba = b == null ? null : b.impl().storage().doubles();
+            double[] oa = o.impl().storage().doubles(), ma = m.impl().storage().doubles(), ra = r.impl().storage().doubles();
             Parallel.forRange(rows, rowGrain(n), (r0, r1) -> {
                 for (long row = r0; row < r1; row++) {
                     forwardRow(xa, xo + (int) (row * n), wa, wo, ba, bo, oa, oo + (int) (row * n), n, eps, ma, mo + (int) row,
@@ -83,9 +83,9 @@ final class LayerNormKernels {
         long rows = mean.numel();
         boolean dW = needWeight && weight != null, dB = needBias && hasBias;
         Tensor g = dense(grad, dt), x = dense(input, dt), m = dense(mean, dt), r = dense(rstd, dt), w = dense(weight, dt);
-        Tensor dx = needInput ? Tensor.empty(input.shape(), dt, Device.CPU) : null;
+        Tensor dx = needInput ? Tensor.of(TensorImpl.empty(input.shape(), dt)) : null;
         // zero-filled: the block partials are added into them
-        Tensor dw = dW ? Tensor.empty(normalizedShape, dt, Device.CPU) : null, db = dB ? Tensor.empty(normalizedShape, dt, Device.CPU) : null;
+        Tensor dw = dW ? Tensor.of(TensorImpl.empty(normalizedShape, dt)) : null, db = dB ? Tensor.of(TensorImpl.empty(normalizedShape, dt)) : null;
         if (rows == 0 || n == 0) return new Tensor[] {dx, dw, db};
         int go = off(g), xo = off(x), mo = off(m), ro = off(r), wo = off(w);
         // One pass over the rows: each block of ROW_BLOCK rows writes its rows' dx and its own partial column sums
@@ -94,8 +94,8 @@ final class LayerNormKernels {
         int blocks = (int) ((rows + ROW_BLOCK - 1) / ROW_BLOCK);
         long blockGrain = Math.max(1, Parallel.GRAIN / ((long) ROW_BLOCK * n));
         if (dt == DType.FLOAT32) {
-            float[] ga = g.storage().floats(), xa = x.storage().floats(), ma = m.storage().floats(), ra = r.storage().floats();
-            float[] wa = w == null ? null : w.storage().floats(), da = dx == null ? null : dx.storage().floats();
+            float[] ga = g.impl().storage().floats(), xa = x.impl().storage().floats(), ma = m.impl().storage().floats(), ra = r.impl().storage().floats();
+            float[] wa = w == null ? null : w.impl().storage().floats(), da = dx == null ? null : dx.impl().storage().floats();
             float[] partW = dW ? new float[blocks * n] : null, partB = dB ? new float[blocks * n] : null;
             Parallel.forRange(blocks, blockGrain, (b0, b1) -> {
                 for (long blk = b0; blk < b1; blk++) {
@@ -109,11 +109,11 @@ final class LayerNormKernels {
                     }
                 }
             });
-            if (dW) addBlocks(partW, blocks, n, dw.storage().floats());
-            if (dB) addBlocks(partB, blocks, n, db.storage().floats());
+            if (dW) addBlocks(partW, blocks, n, dw.impl().storage().floats());
+            if (dB) addBlocks(partB, blocks, n, db.impl().storage().floats());
         } else {
-            double[] ga = g.storage().doubles(), xa = x.storage().doubles(), ma = m.storage().doubles(), ra = r.storage().doubles();
-            double[] wa = w == null ? null : w.storage().doubles(), da = dx == null ? null : dx.storage().doubles();
+            double[] ga = g.impl().storage().doubles(), xa = x.impl().storage().doubles(), ma = m.impl().storage().doubles(), ra = r.impl().storage().doubles();
+            double[] wa = w == null ? null : w.impl().storage().doubles(), da = dx == null ? null : dx.impl().storage().doubles();
             double[] partW = dW ? new double[blocks * n] : null, partB = dB ? new double[blocks * n] : null;
             Parallel.forRange(blocks, blockGrain, (b0, b1) -> {
                 for (long blk = b0; blk < b1; blk++) {
@@ -129,8 +129,8 @@ final class LayerNormKernels {
                     }
                 }
             });
-            if (dW) addBlocks(partW, blocks, n, dw.storage().doubles());
-            if (dB) addBlocks(partB, blocks, n, db.storage().doubles());
+            if (dW) addBlocks(partW, blocks, n, dw.impl().storage().doubles());
+            if (dB) addBlocks(partB, blocks, n, db.impl().storage().doubles());
         }
         return new Tensor[] {dx, dw, db};
     }

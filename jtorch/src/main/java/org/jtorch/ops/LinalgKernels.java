@@ -63,7 +63,7 @@ final class LinalgKernels {
     /** Storage index of element (0, 0) of matrix {@code b} (row-major over the batch dims) of {@code t}. */
     private static long matrixOffset(Tensor t, long b) {
         long off = t.storageOffset();
-        long[] shape = t.shapeRef(), strides = t.strideRef();
+        long[] shape = t.impl().shapeRef(), strides = t.impl().strideRef();
         for (int d = t.dim() - 3; d >= 0; d--) {
             off += (b % shape[d]) * strides[d];
             b /= shape[d];
@@ -87,7 +87,7 @@ final class LinalgKernels {
         int rows = (int) t.size(-2), cols = (int) t.size(-1);
         if (rows == 0 || cols == 0) return; // an empty matrix of a batch may sit past the end of its storage
         long rs = t.stride(-2), cs = t.stride(-1), base = matrixOffset(t, b);
-        Object src = t.storage().array();
+        Object src = t.impl().storage().array();
         if (plainArray(t.dtype(), complex, src)) {
             int w = complex ? 2 : 1;
             if (transpose ? cs == 1 : rs == 1) { // each destination column is a contiguous source run
@@ -127,7 +127,7 @@ final class LinalgKernels {
             }
         }
         ElementIO io = ElementIO.of(t.dtype());
-        MemorySegment data = t.storage().segment();
+        MemorySegment data = t.impl().storage().segment();
         for (long j = 0; j < cols; j++) {
             for (long i = 0; i < rows; i++) {
                 long from = base + i * rs + j * cs, at = transpose ? j + i * ld : i + j * ld;
@@ -171,7 +171,7 @@ final class LinalgKernels {
         int rows = (int) out.size(-2), cols = (int) out.size(-1);
         long base = out.storageOffset() + b * rows * cols;
         if (rows == 0 || cols == 0) return;
-        Object dst = out.storage().array();
+        Object dst = out.impl().storage().array();
         if (plainArray(out.dtype(), complex, dst)) {
             int w = complex ? 2 : 1;
             if (transpose) { // row i of out is src's column i
@@ -213,7 +213,7 @@ final class LinalgKernels {
             return;
         }
         ElementIO io = ElementIO.of(out.dtype());
-        MemorySegment data = out.storage().segment();
+        MemorySegment data = out.impl().storage().segment();
         for (long i = 0; i < rows; i++) {
             for (long j = 0; j < cols; j++) {
                 long to = base + i * cols + j;
@@ -239,7 +239,7 @@ final class LinalgKernels {
     /** Fills {@code out} (contiguous) rows of batch element b with NaN. */
     private static void fillNaN(Tensor out, long b, long perBatch) {
         ElementIO io = ElementIO.of(out.dtype());
-        MemorySegment data = out.storage().segment();
+        MemorySegment data = out.impl().storage().segment();
         for (long i = 0; i < perBatch; i++) io.setComplex(data, out.storageOffset() + b * perBatch + i, Double.NaN, Double.NaN);
     }
 
@@ -255,7 +255,7 @@ final class LinalgKernels {
     /** Writes the int32 info codes into {@code out} (contiguous, one per batch element). */
     static void storeInfo(int[] info, Tensor out) {
         ElementIO io = ElementIO.of(out.dtype());
-        MemorySegment data = out.storage().segment();
+        MemorySegment data = out.impl().storage().segment();
         for (int b = 0; b < info.length; b++) io.setLong(data, out.storageOffset() + b, info[b]);
     }
 
@@ -311,7 +311,8 @@ final class LinalgKernels {
         boolean complex = a.isComplex();
         ElementIO io = ElementIO.of(first.dtype());
         ElementIO logIo = logabs == null ? null : ElementIO.of(logabs.dtype());
-        MemorySegment data = first.storage().segment(), logData = logabs == null ? null : logabs.storage().segment();
+        MemorySegment data = first.impl().storage().segment(),
+                logData = logabs == null ? null : logabs.impl().storage().segment();
         forEach(batches(a), (from, to) -> {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment m = scratch(arena, (long) n * n, complex), piv = arena.allocate(JAVA_INT, Math.max(1, n));
@@ -386,7 +387,7 @@ final class LinalgKernels {
         int n = order("linalg.eigh", a.size(-1)), ld = Math.max(1, n);
         boolean complex = a.isComplex();
         ElementIO io = ElementIO.of(values.dtype());
-        MemorySegment data = values.storage().segment();
+        MemorySegment data = values.impl().storage().segment();
         int[] info = new int[Math.toIntExact(batches(a))];
         forEachThreadedWhenIdle(info.length, n, (from, to) -> {
             try (Arena arena = Arena.ofConfined()) {
@@ -420,7 +421,7 @@ final class LinalgKernels {
         int uCols = full ? m : k, vRows = full ? n : k;
         int ldu = Math.max(1, m), ldvt = Math.max(1, vRows);
         ElementIO io = ElementIO.of(s.dtype());
-        MemorySegment sData = s.storage().segment();
+        MemorySegment sData = s.impl().storage().segment();
         int[] info = new int[Math.toIntExact(batches(a))];
         forEachThreadedWhenIdle(info.length, Math.min(m, n), (from, to) -> {
             try (Arena arena = Arena.ofConfined()) {

@@ -66,7 +66,7 @@ public final class LinalgOps {
             args -> {
                 Tensor a = (Tensor) args[0];
                 requireSquare("linalg.det", a);
-                return Spec.of(Arrays.copyOf(a.shapeRef(), a.dim() - 2), a.dtype(), a.device(), null);
+                return Spec.of(Arrays.copyOf(a.impl().shapeRef(), a.dim() - 2), a.dtype(), a.device(), null);
             },
             (args, outs, spec) -> LinalgKernels.det((Tensor) args[0], outs[0], null))
             // d det = det tr(A^-1 dA), so (conjugate-Wirtinger) gA = g conj(det) A^-H; needs A invertible
@@ -79,7 +79,7 @@ public final class LinalgOps {
             args -> {
                 Tensor a = (Tensor) args[0];
                 requireSquare("linalg.slogdet", a);
-                long[] batch = Arrays.copyOf(a.shapeRef(), a.dim() - 2);
+                long[] batch = Arrays.copyOf(a.impl().shapeRef(), a.dim() - 2);
                 return new Spec(new long[][] {batch, batch}, new DType[] {a.dtype(), a.dtype().toReal()}, a.device(), null);
             },
             (args, outs, spec) -> LinalgKernels.det((Tensor) args[0], outs[0], outs[1]))
@@ -130,7 +130,7 @@ public final class LinalgOps {
                 Tensor a = (Tensor) args[0];
                 requireSquare("linalg.eigh", a);
                 boolean upper = uplo((String) args[1]);
-                long[] values = Arrays.copyOf(a.shapeRef(), a.dim() - 1);
+                long[] values = Arrays.copyOf(a.impl().shapeRef(), a.dim() - 1);
                 return new Spec(new long[][] {values, a.shape()}, new DType[] {a.dtype().toReal(), a.dtype()}, a.device(), upper);
             },
             (args, outs, spec) -> {
@@ -147,7 +147,7 @@ public final class LinalgOps {
                 Tensor a = (Tensor) args[0];
                 requireSquare("linalg.eigvalsh", a);
                 boolean upper = uplo((String) args[1]);
-                return Spec.of(Arrays.copyOf(a.shapeRef(), a.dim() - 1), a.dtype().toReal(), a.device(), upper);
+                return Spec.of(Arrays.copyOf(a.impl().shapeRef(), a.dim() - 1), a.dtype().toReal(), a.device(), upper);
             },
             (args, outs, spec) -> {
                 Tensor a = (Tensor) args[0];
@@ -217,7 +217,7 @@ public final class LinalgOps {
                 Tensor a = (Tensor) args[0];
                 polarCheck(a);
                 long n = a.size(-1);
-                long[] h = Arrays.copyOf(a.shapeRef(), a.dim());
+                long[] h = Arrays.copyOf(a.impl().shapeRef(), a.dim());
                 h[a.dim() - 2] = n;
                 return new Spec(new long[][] {a.shape(), h}, new DType[] {a.dtype(), a.dtype()}, a.device(), null);
             },
@@ -429,7 +429,7 @@ public final class LinalgOps {
     /** The output of shape {@code shape} and an int32 info per matrix. */
     private static Spec withInfo(String api, Tensor a, long[] shape) {
         requireSquare(api, a);
-        long[] batch = Arrays.copyOf(a.shapeRef(), a.dim() - 2);
+        long[] batch = Arrays.copyOf(a.impl().shapeRef(), a.dim() - 2);
         return new Spec(new long[][] {shape, batch}, new DType[] {a.dtype(), DType.INT32}, a.device(), null);
     }
 
@@ -455,7 +455,7 @@ public final class LinalgOps {
     private static Spec svdMeta(String api, Tensor a, boolean full, boolean vectors) {
         requireMatrix(api, a);
         long m = a.size(-2), n = a.size(-1), k = Math.min(m, n);
-        long[] batch = Arrays.copyOf(a.shapeRef(), a.dim() - 2);
+        long[] batch = Arrays.copyOf(a.impl().shapeRef(), a.dim() - 2);
         long[] s = concat(batch, k);
         if (!vectors) return Spec.of(s, a.dtype().toReal(), a.device(), null);
         long[] u = concat(batch, m, full ? m : k), vh = concat(batch, full ? n : k, n);
@@ -469,7 +469,7 @@ public final class LinalgOps {
                     + "' but expected one of 'reduced' (default), 'r', or 'complete'");
         }
         long m = a.size(-2), n = a.size(-1), k = Math.min(m, n);
-        long[] batch = Arrays.copyOf(a.shapeRef(), a.dim() - 2);
+        long[] batch = Arrays.copyOf(a.impl().shapeRef(), a.dim() - 2);
         boolean complete = mode.equals("complete");
         long[] q = mode.equals("r") ? new long[] {0} : concat(batch, m, complete ? m : k);
         long[] r = concat(batch, complete ? m : k, n);
@@ -504,7 +504,7 @@ public final class LinalgOps {
      * last dim; it is then solved as a one-column matrix and the column dropped again.
      */
     private static boolean vectorCase(Tensor a, Tensor b) {
-        return b.dim() == 1 || (b.dim() == a.dim() - 1 && Arrays.equals(b.shapeRef(), Arrays.copyOf(a.shapeRef(), a.dim() - 1)));
+        return b.dim() == 1 || (b.dim() == a.dim() - 1 && Arrays.equals(b.impl().shapeRef(), Arrays.copyOf(a.impl().shapeRef(), a.dim() - 1)));
     }
 
     private static Spec solveMeta(String api, Tensor a, Tensor b, boolean left) {
@@ -523,8 +523,8 @@ public final class LinalgOps {
             long rows = left ? b.size(-2) : b.size(-1);
             if (rows != n) throw incompatible(a, b, left, new long[] {b.size(-2), b.size(-1)});
         }
-        long[] aBatch = Arrays.copyOf(a.shapeRef(), a.dim() - 2);
-        long[] bBatch = Arrays.copyOf(b.shapeRef(), b.dim() - (vector ? 1 : 2));
+        long[] aBatch = Arrays.copyOf(a.impl().shapeRef(), a.dim() - 2);
+        long[] bBatch = Arrays.copyOf(b.impl().shapeRef(), b.dim() - (vector ? 1 : 2));
         long[] batch = Shapes.broadcast(aBatch, bBatch);
         long[] shape = Arrays.copyOf(batch, batch.length + (vector ? 1 : 2));
         if (vector) shape[batch.length] = n;
@@ -591,7 +591,7 @@ public final class LinalgOps {
     private static int[] solve(Tensor a, Tensor b, boolean left, Tensor out) {
         boolean vector = vectorCase(a, b);
         int batchDims = out.dim() - (vector ? 1 : 2);
-        long[] batch = Arrays.copyOf(out.shapeRef(), batchDims);
+        long[] batch = Arrays.copyOf(out.impl().shapeRef(), batchDims);
         long n = a.size(-1), k = vector ? 1 : (left ? b.size(-1) : b.size(-2));
         Tensor as = expandTo(a, batch, n, n);
         Tensor bm = vector ? asMatrix(b, left) : b;
@@ -617,13 +617,14 @@ public final class LinalgOps {
         long[] shape = Arrays.copyOf(batch, batch.length + 2);
         shape[batch.length] = rows;
         shape[batch.length + 1] = cols;
-        return t.viewOf(t.storageOffset(), shape, Shapes.broadcastStrides(t.shapeRef(), t.strideRef(), shape));
+        return Tensor.viewOf(t, t.impl().viewOf(t.storageOffset(), shape,
+                Shapes.broadcastStrides(t.impl().shapeRef(), t.impl().strideRef(), shape)));
     }
 
     /** A vector batch as one-column matrices (left) or one-row matrices (right), as a view of the same storage. */
     private static Tensor asMatrix(Tensor v, boolean left) {
         int r = v.dim();
-        long[] shape = Arrays.copyOf(v.shapeRef(), r + 1), strides = Arrays.copyOf(v.strideRef(), r + 1);
+        long[] shape = Arrays.copyOf(v.impl().shapeRef(), r + 1), strides = Arrays.copyOf(v.impl().strideRef(), r + 1);
         int unit = left ? r : r - 1; // the new size-1 dim: after the vector dim, or before it
         if (!left) {
             shape[r] = shape[r - 1];
@@ -631,7 +632,7 @@ public final class LinalgOps {
         }
         shape[unit] = 1;
         strides[unit] = 1;
-        return v.viewOf(v.storageOffset(), shape, strides);
+        return Tensor.viewOf(v, v.impl().viewOf(v.storageOffset(), shape, strides));
     }
 
     // ---------------------------------------------------------------- norms, rank, pseudo-inverse
@@ -682,7 +683,8 @@ public final class LinalgOps {
     private static void pinvCheck(Tensor a) {
         DType t = a.dtype();
         if (a.dim() < 2 || (!t.isComplex() && t != DType.FLOAT32 && t != DType.FLOAT64) || t == DType.COMPLEX32) {
-            throw new TorchException("linalg.pinv(" + t.cppName() + Arrays.toString(a.shapeRef()).replace(" ", "")
+            throw new TorchException("linalg.pinv(" + t.cppName()
+                    + Arrays.toString(a.impl().shapeRef()).replace(" ", "")
                     + "): expected a tensor with 2 or more dimensions of float, double, cfloat or cdouble types");
         }
     }

@@ -283,7 +283,7 @@ public final class LinalgSolveOps {
 
     private static void luInputs(String api, Tensor a, boolean pivot) {
         if (a.dim() < 2) {
-            throw new TorchException(api + ": Expected tensor with 2 or more dimensions. Got size: " + Arrays.toString(a.shapeRef())
+            throw new TorchException(api + ": Expected tensor with 2 or more dimensions. Got size: " + Arrays.toString(a.impl().shapeRef())
                     + " instead");
         }
         cpu(api, a);
@@ -292,7 +292,7 @@ public final class LinalgSolveOps {
     }
 
     /** The shape of {@code a} without its last {@code drop} dims. */
-    private static long[] batchShape(Tensor a, int drop) { return Arrays.copyOf(a.shapeRef(), a.dim() - drop); }
+    private static long[] batchShape(Tensor a, int drop) { return Arrays.copyOf(a.impl().shapeRef(), a.dim() - drop); }
 
     private static long[] append(long[] batch, long... tail) {
         long[] r = Arrays.copyOf(batch, batch.length + tail.length);
@@ -328,9 +328,9 @@ public final class LinalgSolveOps {
         }
         if (pivots.dtype() != DType.INT32) throw new TorchException(api + ": pivots should be a Tensor of scalar type torch.int32");
         Devices.common(api, lu, pivots, b);
-        if (!Arrays.equals(batchShape(lu, 1), pivots.shapeRef())) {
+        if (!Arrays.equals(batchShape(lu, 1), pivots.impl().shapeRef())) {
             throw new TorchException(api + ": Expected LU.shape[:-1] and pivots.shape to be the same, but got pivots with shape "
-                    + Arrays.toString(pivots.shapeRef()) + " instead");
+                    + Arrays.toString(pivots.impl().shapeRef()) + " instead");
         }
         return solverMeta(api, lu, b, left, "LU");
     }
@@ -341,7 +341,8 @@ public final class LinalgSolveOps {
 
     /** {@code t} read as if broadcast to {@code shape} (a view of the same storage; stride 0 on expanded dims). */
     private static Tensor broadcastView(Tensor t, long[] shape) {
-        return t.viewOf(t.storageOffset(), shape, Shapes.broadcastStrides(t.shapeRef(), t.strideRef(), shape));
+        return Tensor.viewOf(t, t.impl().viewOf(t.storageOffset(), shape,
+                Shapes.broadcastStrides(t.impl().shapeRef(), t.impl().strideRef(), shape)));
     }
 
     /** A native float64 (or complex128 pair) buffer of {@code count} elements, at least one. */
@@ -359,7 +360,7 @@ public final class LinalgSolveOps {
             boolean conj) {
         if (rows == 0 || cols == 0) return; // an empty matrix of a batch may sit past the end of its storage
         ElementIO io = ElementIO.of(t.dtype());
-        MemorySegment data = t.storage().segment();
+        MemorySegment data = t.impl().storage().segment();
         if (!transpose && !conj && t.isContiguous() && wideDouble(t.dtype(), complex)) {
             long count = (long) rows * cols * (complex ? 2 : 1), from = (t.storageOffset() + base) * (complex ? 2 : 1);
             MemorySegment.copy(data, STORED_DOUBLE, from * Double.BYTES, dst, JAVA_DOUBLE, 0, count);
@@ -367,7 +368,7 @@ public final class LinalgSolveOps {
         }
         for (int i = 0; i < rows; i++) {
             for (int j = 0; j < cols; j++) {
-                long src = t.elementIndex(base + (long) i * cols + j);
+                long src = t.impl().elementIndex(base + (long) i * cols + j);
                 long d = transpose ? (long) j * rows + i : (long) i * cols + j;
                 if (complex) {
                     dst.setAtIndex(JAVA_DOUBLE, 2 * d, io.getDouble(data, src));
@@ -384,7 +385,7 @@ public final class LinalgSolveOps {
     private static void store(MemorySegment src, int rows, int cols, Tensor out, long base, boolean complex, boolean transpose,
             boolean conj) {
         ElementIO io = ElementIO.of(out.dtype());
-        MemorySegment data = out.storage().segment();
+        MemorySegment data = out.impl().storage().segment();
         long origin = out.storageOffset() + base;
         if (!transpose && !conj && wideDouble(out.dtype(), complex)) {
             long count = (long) rows * cols * (complex ? 2 : 1), to = origin * (complex ? 2 : 1);
@@ -450,7 +451,7 @@ public final class LinalgSolveOps {
         long[] batch = batchShape(out, 2);
         int n = order("linalg.solve_triangular", a.size(-1));
         int rows = order("linalg.solve_triangular", out.size(-2)), cols = order("linalg.solve_triangular", out.size(-1));
-        Tensor as = broadcastView(a, append(batch, n, n)), bs = broadcastView(b, out.shapeRef());
+        Tensor as = broadcastView(a, append(batch, n, n)), bs = broadcastView(b, out.impl().shapeRef());
         boolean complex = a.dtype().isComplex();
         long count = Shapes.numel(batch);
         if (count == 0 || rows == 0 || cols == 0) return;
@@ -478,8 +479,8 @@ public final class LinalgSolveOps {
                 load(a, e * mn, m, n, am, complex, false, false);
                 int status = LapackSolvers.getrf(complex, m, n, am, piv);
                 store(am, m, n, lu, e * mn, complex, false, false);
-                for (int i = 0; i < k; i++) intIo.setLong(pivots.storage().segment(), pivots.storageOffset() + e * k + i, piv.getAtIndex(JAVA_INT, i));
-                intIo.setLong(info.storage().segment(), info.storageOffset() + e, status);
+                for (int i = 0; i < k; i++) intIo.setLong(pivots.impl().storage().segment(), pivots.storageOffset() + e * k + i, piv.getAtIndex(JAVA_INT, i));
+                intIo.setLong(info.impl().storage().segment(), info.storageOffset() + e, status);
             }
         }
         if (checkApi != null) checkLuInfo(checkApi, info, a.dim() > 2);
@@ -511,7 +512,7 @@ public final class LinalgSolveOps {
                 LapackSolvers.getrf(complex, m, n, am, piv);
                 // A = P L U: row i of P^T A is row perm[i] of A, so P[perm[i], i] = 1
                 permutation(piv, k, perm);
-                MemorySegment pData = p.storage().segment(), lData = l.storage().segment(), uData = u.storage().segment();
+                MemorySegment pData = p.impl().storage().segment(), lData = l.impl().storage().segment(), uData = u.impl().storage().segment();
                 long pBase = p.storageOffset() + e * m * m, lBase = l.storageOffset() + e * m * k, uBase = u.storageOffset() + e * k * n;
                 for (int i = 0; i < m; i++) {
                     for (int j = 0; j < m; j++) io.setDouble(pData, pBase + (long) i * m + j, 0);
@@ -562,18 +563,18 @@ public final class LinalgSolveOps {
         int rows = (int) out.size(-2), cols = (int) out.size(-1);
         int k = left ? cols : rows; // right-hand sides
         Tensor ls = broadcastView(lu, append(batch, n, n)), ps = broadcastView(pivots, append(batch, n));
-        Tensor bs = broadcastView(b, out.shapeRef());
+        Tensor bs = broadcastView(b, out.impl().shapeRef());
         boolean complex = lu.dtype().isComplex();
         long count = Shapes.numel(batch);
         if (count == 0 || rows == 0 || cols == 0) return;
         ElementIO pivIo = ElementIO.of(DType.INT32);
-        MemorySegment pivData = pivots.storage().segment();
+        MemorySegment pivData = pivots.impl().storage().segment();
         Op op = left == adjoint ? Op.CONJ_TRANSPOSE : Op.NONE;
         try (Arena arena = Arena.ofShared()) {
             MemorySegment am = doubles(arena, (long) n * n, complex), bm = doubles(arena, (long) n * k, complex), piv = ints(arena, n);
             for (long e = 0; e < count; e++) {
                 for (int i = 0; i < n; i++) {
-                    long p = pivIo.getLong(pivData, ps.elementIndex(e * n + i));
+                    long p = pivIo.getLong(pivData, ps.impl().elementIndex(e * n + i));
                     if (p < 1 || p > n) {
                         throw new TorchException("linalg.lu_solve: pivots must be 1-based row indices in [1, " + n + "], got " + p
                                 + (batch.length > 0 ? " in batch element " + e : ""));
@@ -600,7 +601,7 @@ public final class LinalgSolveOps {
         if (n == 0 || count == 0) return;
         boolean complex = a.dtype().isComplex();
         ElementIO valIo = ElementIO.of(values.dtype());
-        MemorySegment valData = values.storage().segment();
+        MemorySegment valData = values.impl().storage().segment();
         try (Arena arena = Arena.ofShared()) {
             MemorySegment am = doubles(arena, nn, complex), w = doubles(arena, n, true);
             MemorySegment wr = doubles(arena, n, false), wi = doubles(arena, n, false);
@@ -612,7 +613,7 @@ public final class LinalgSolveOps {
                     for (int i = 0; i < n; i++) valIo.setComplex(valData, values.storageOffset() + e * n + i, Double.NaN, Double.NaN);
                     if (vectors != null) {
                         for (long i = 0; i < nn; i++) {
-                            valIo.setComplex(vectors.storage().segment(), vectors.storageOffset() + e * nn + i, Double.NaN, Double.NaN);
+                            valIo.setComplex(vectors.impl().storage().segment(), vectors.storageOffset() + e * nn + i, Double.NaN, Double.NaN);
                         }
                     }
                     continue;
@@ -781,9 +782,9 @@ public final class LinalgSolveOps {
                                     + " too many repeated singular values (error code: " + info + ").");
                 }
                 store(bm, rows, k, raw, e * rows * k, complex, false, false);
-                if (d != LapackSolvers.LstsqDriver.GELS) rankIo.setLong(rank.storage().segment(), rank.storageOffset() + e, r.getAtIndex(JAVA_INT, 0));
+                if (d != LapackSolvers.LstsqDriver.GELS) rankIo.setLong(rank.impl().storage().segment(), rank.storageOffset() + e, r.getAtIndex(JAVA_INT, 0));
                 if (sv.numel() > 0) {
-                    for (int i = 0; i < p; i++) svIo.setDouble(sv.storage().segment(), sv.storageOffset() + e * p + i, s.getAtIndex(JAVA_DOUBLE, i));
+                    for (int i = 0; i < p; i++) svIo.setDouble(sv.impl().storage().segment(), sv.storageOffset() + e * p + i, s.getAtIndex(JAVA_DOUBLE, i));
                 }
             }
         }
@@ -847,7 +848,8 @@ public final class LinalgSolveOps {
         if (a.dim() < 2) throw new TorchException(api + ": input must have at least 2 dimensions.");
         if (b.dim() < 1) throw new TorchException(api + ": other must have at least 1 dimension.");
         // PyTorch's linalg_solve_is_vector_rhs: B is 1-D, or has exactly A's shape without its last dim
-        boolean vector = b.dim() == 1 || (b.dim() == a.dim() - 1 && Arrays.equals(b.shapeRef(), batchShape(a, 1)));
+        boolean vector = b.dim() == 1 || (b.dim() == a.dim() - 1
+                && Arrays.equals(b.impl().shapeRef(), batchShape(a, 1)));
         if (vector && a.size(-2) != b.size(-1)) throw new TorchException(api + ": input.size(-2) should match other.size(-1)");
         LapackSolvers.LstsqDriver d = driver(driverName);
         Tensor bm = vector ? b.unsqueeze(-1) : b;
@@ -879,7 +881,7 @@ public final class LinalgSolveOps {
 
     private static Tensor crossProduct(Tensor x, Tensor y, long dim) {
         if (x.dim() != y.dim()) throw new TorchException("linalg.cross: inputs must have the same number of dimensions.");
-        long[] shape = Shapes.broadcast(x.shapeRef(), y.shapeRef());
+        long[] shape = Shapes.broadcast(x.impl().shapeRef(), y.impl().shapeRef());
         int d = Shapes.wrapDim(dim, shape.length);
         if (x.size(d) != 3 || y.size(d) != 3) {
             throw new TorchException("linalg.cross: inputs dimension " + dim + " must have length 3. Got " + x.size(d) + " and " + y.size(d));
@@ -911,7 +913,7 @@ public final class LinalgSolveOps {
         for (int i = 0; i + 1 < k; i++) {
             if (ms[i].size(1) != ms[i + 1].size(0)) {
                 throw new TorchException("multi_dot(): tensors " + i + " and " + (i + 1) + " with shapes "
-                        + Arrays.toString(ts[i].shapeRef()) + " and " + Arrays.toString(ts[i + 1].shapeRef()) + " cannot be multiplied");
+                        + Arrays.toString(ts[i].impl().shapeRef()) + " and " + Arrays.toString(ts[i + 1].impl().shapeRef()) + " cannot be multiplied");
             }
         }
         long[] p = new long[k + 1];

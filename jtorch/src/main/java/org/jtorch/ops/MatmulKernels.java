@@ -2,13 +2,13 @@ package org.jtorch.ops;
 
 import java.lang.foreign.MemorySegment;
 import org.jtorch.DType;
-import org.jtorch.Device;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.kernels.blas.OpenBlas;
 import org.jtorch.kernels.blas.OpenBlas.Transpose;
 import org.jtorch.kernels.cpu.JavaGemm;
 import org.jtorch.kernels.cpu.Parallel;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * The CPU kernel behind every matrix product of {@link MatmulOps}: {@code out = beta * bias + alpha *
@@ -42,12 +42,14 @@ final class MatmulKernels {
         int m = Math.toIntExact(a.size(1)), k = Math.toIntExact(a.size(2)), n = Math.toIntExact(b.size(2));
         // BLAS and the Java kernel write C through its strides but must not read what they write:
         // an out= tensor that is strided or aliases an input gets a fresh buffer, copied back at the end.
-        boolean direct = out.isContiguous() && out.storage() != a.storage() && out.storage() != b.storage();
-        Tensor target = direct ? out : Tensor.empty(out.shapeRef(), out.dtype(), Device.CPU);
+        boolean direct = out.isContiguous() && out.impl().storage() != a.impl().storage()
+                && out.impl().storage() != b.impl().storage();
+        Tensor target = direct ? out : Tensor.of(TensorImpl.empty(out.impl().shapeRef(), out.dtype()));
         boolean useBias = bias != null && !isZero(beta);
         if (useBias) CopyOps.convert(bias, target);
         Scalar effectiveBeta = useBias ? beta : ZERO;
-        Tensor c = target.viewOf(target.storageOffset(), new long[] {batch, m, n}, new long[] {(long) m * n, n, 1});
+        Tensor c = Tensor.viewOf(target, target.impl().viewOf(target.storageOffset(), new long[] {batch, m, n},
+                new long[] {(long) m * n, n, 1}));
         DType dtype = out.dtype();
         if (k > 0 && !conjugateA && blasDtype(dtype) && OpenBlas.isAvailable()) {
             blas(dtype, batch, m, n, k, alpha, effectiveBeta, a, b, c);
@@ -64,8 +66,8 @@ final class MatmulKernels {
     }
 
     private static JavaGemm.Operand operand(Tensor t) {
-        long[] st = t.strideRef();
-        return new JavaGemm.Operand(t.storage().segment(), t.dtype(), t.storageOffset(), st[0], st[1], st[2]);
+        long[] st = t.impl().strideRef();
+        return new JavaGemm.Operand(t.impl().storage().segment(), t.dtype(), t.storageOffset(), st[0], st[1], st[2]);
     }
 
     /** A batch of matrices as BLAS reads it: storage, first element, batch stride, op and leading dimension. */
@@ -74,18 +76,18 @@ final class MatmulKernels {
         /** {@code t} is [B, rows, cols]; sizes are at least 1. */
         static BlasMatrix of(Tensor t) {
             long rows = t.size(1), cols = t.size(2);
-            long[] st = t.strideRef();
+            long[] st = t.impl().strideRef();
             // Strides of size-1 dims are irrelevant, hence the rows == 1 / cols == 1 escapes (as in ATen's addmm).
             if (st[2] == 1 && (rows == 1 || st[1] >= cols) && fitsInt(rows == 1 ? cols : st[1])) {
-                return new BlasMatrix(t.storage().segment(), t.storageOffset(), st[0], Transpose.NONE,
+                return new BlasMatrix(t.impl().storage().segment(), t.storageOffset(), st[0], Transpose.NONE,
                         (int) (rows == 1 ? cols : st[1]));
             }
             if (st[1] == 1 && (cols == 1 || st[2] >= rows) && fitsInt(cols == 1 ? rows : st[2])) {
-                return new BlasMatrix(t.storage().segment(), t.storageOffset(), st[0], Transpose.TRANSPOSE,
+                return new BlasMatrix(t.impl().storage().segment(), t.storageOffset(), st[0], Transpose.TRANSPOSE,
                         (int) (cols == 1 ? rows : st[2]));
             }
             Tensor dense = CopyOps.clone(t);
-            return new BlasMatrix(dense.storage().segment(), dense.storageOffset(), rows * cols, Transpose.NONE, (int) cols);
+            return new BlasMatrix(dense.impl().storage().segment(), dense.storageOffset(), rows * cols, Transpose.NONE, (int) cols);
         }
 
         private static boolean fitsInt(long v) { return v <= Integer.MAX_VALUE; }
@@ -125,7 +127,7 @@ final class MatmulKernels {
     private static void blas(DType dtype, long batch, int m, int n, int k, Scalar alpha, Scalar beta,
                              Tensor a, Tensor b, Tensor c) {
         BlasMatrix x = BlasMatrix.of(a), y = BlasMatrix.of(b);
-        Gemm gemm = new Gemm(dtype, m, n, k, alpha, beta, x, y, c.storage().segment(), c.storageOffset());
+        Gemm gemm = new Gemm(dtype, m, n, k, alpha, beta, x, y, c.impl().storage().segment(), c.storageOffset());
         long work = (long) m * n * k;
         if (work * batch < PARALLEL_MIN_WORK) {
             for (long i = 0; i < batch; i++) gemm.block(i, 0, m, 0, n);

@@ -89,15 +89,16 @@ public final class MatmulOps {
 
     /** A 2-D tensor as a batch of one matrix, [1, r, c]. */
     private static Tensor batchOfOne(Tensor m) {
-        return m.viewOf(m.storageOffset(), new long[] {1, m.size(0), m.size(1)}, new long[] {0, m.stride(0), m.stride(1)});
+        return Tensor.viewOf(m, m.impl().viewOf(m.storageOffset(), new long[] {1, m.size(0), m.size(1)}, new long[] {0, m.stride(0), m.stride(1)}));
     }
 
     /** A 1-D tensor as a [1, 1, n] row (or, with {@code column}, a [1, n, 1] column) of a batch of one. */
     private static Tensor vectorAsMatrix(Tensor v, boolean column) {
         long n = v.size(0), s = v.stride(0);
         // The stride of a size-1 dim is free; 1 lets the BLAS layout test accept either orientation.
-        return column ? v.viewOf(v.storageOffset(), new long[] {1, n, 1}, new long[] {0, s, 1})
-                      : v.viewOf(v.storageOffset(), new long[] {1, 1, n}, new long[] {0, 1, s});
+        return column ? Tensor.viewOf(v, v.impl().viewOf(v.storageOffset(), new long[] {1, n, 1}, new long[] {0, s, 1}))
+                      : Tensor.viewOf(v, v.impl().viewOf(v.storageOffset(), new long[] {1, 1, n},
+                              new long[] {0, 1, s}));
     }
 
     // ---- mm / addmm ---------------------------------------------------------------------------------
@@ -172,7 +173,7 @@ public final class MatmulOps {
     }
 
     private static boolean isColumnMajor(Tensor matrix) {
-        long[] stride = matrix.strideRef();
+        long[] stride = matrix.impl().strideRef();
         return stride[0] == 1 && stride[1] == matrix.size(0);
     }
 
@@ -368,7 +369,7 @@ public final class MatmulOps {
         // Folding [m, k] @ [B, k, n] would need mm on the transpose, then a copy to transpose it back.
         if (tensor1.dim() == 2) return false;
         if (t1.numel() == 0) return true;
-        long[] shape = t1.shapeRef(), strides = t1.strideRef();
+        long[] shape = t1.impl().shapeRef(), strides = t1.impl().strideRef();
         for (int i = 0; i < dimT1 - 2; i++) {
             if (strides[i] != strides[i + 1] * shape[i + 1]) return false;
         }
@@ -379,7 +380,7 @@ public final class MatmulOps {
         boolean transpose = tensor2.dim() > tensor1.dim();
         Tensor t1 = transpose ? ShapeOps.mT(tensor2) : tensor1;
         Tensor t2 = !transpose ? tensor2 : tensor1.dim() == 2 ? ShapeOps.t(tensor1) : tensor1;
-        long[] sizes1 = t1.shapeRef();
+        long[] sizes1 = t1.impl().shapeRef();
         // Not view(-1, k): with k == 0 the -1 would be ambiguous ([3, 5, 0] @ [0, 0]).
         long[] outputShape = Arrays.copyOf(sizes1, sizes1.length - 1);
         long folded = Shapes.numel(outputShape);
@@ -395,7 +396,7 @@ public final class MatmulOps {
 
     private static Tensor batchedMatmul(Tensor tensor1, Tensor tensor2) {
         int dim1 = tensor1.dim(), dim2 = tensor2.dim();
-        long[] s1 = tensor1.shapeRef(), s2 = tensor2.shapeRef();
+        long[] s1 = tensor1.impl().shapeRef(), s2 = tensor2.impl().shapeRef();
         long n = dim1 > 1 ? s1[dim1 - 2] : 1, m1 = s1[dim1 - 1];
         long m2 = dim2 > 1 ? s2[dim2 - 2] : s2[0], p = dim2 > 1 ? s2[dim2 - 1] : 1;
         long[] batch1 = Arrays.copyOf(s1, Math.max(dim1 - 2, 0));

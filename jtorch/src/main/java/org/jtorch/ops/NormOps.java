@@ -54,7 +54,7 @@ public final class NormOps {
         }
         checkParameter("weight", w, normalized);
         checkParameter("bias", b, normalized);
-        long[] shape = x.shapeRef();
+        long[] shape = x.impl().shapeRef();
         if (shape.length < k || !Arrays.equals(Arrays.copyOfRange(shape, shape.length - k, shape.length), normalized)) {
             throw new TorchException("Given normalized_shape=" + Shapes.str(normalized) + ", expected input with shape [*, "
                     + Shapes.str(normalized).substring(1) + ", but got input of size" + Shapes.str(shape));
@@ -78,9 +78,10 @@ public final class NormOps {
     }
 
     private static void checkParameter(String name, Tensor t, long[] normalized) {
-        if (t != null && !Arrays.equals(t.shapeRef(), normalized)) {
+        if (t != null && !Arrays.equals(t.impl().shapeRef(), normalized)) {
             throw new TorchException("Expected " + name + " to be of same shape as normalized_shape, but got " + name
-                    + " of shape " + Shapes.str(t.shapeRef()) + " and normalized_shape = " + Shapes.str(normalized));
+                    + " of shape " + Shapes.str(t.impl().shapeRef()) + " and normalized_shape = "
+                    + Shapes.str(normalized));
         }
     }
 
@@ -102,7 +103,8 @@ public final class NormOps {
     private static boolean plainEager(Tensor... ts) {
         if (GradMode.isEnabled() || !DispatchState.isPlainEager()) return false;
         for (Tensor t : ts) {
-            if (t != null && (t.device() != Device.CPU || t.storage().array() == null || t.isComplex())) return false;
+            if (t != null && (t.device() != Device.CPU || t.impl().storage().array() == null
+                    || t.isComplex())) return false;
         }
         return true;
     }
@@ -129,7 +131,7 @@ public final class NormOps {
                 Tensor u = w != null ? g[0].mul(w) : g[0];
                 dx = u.sub(u.mean(rowDims, true)).sub(xhat.mul(u.mul(xhat).mean(rowDims, true))).mul(rstd);
             }
-            if (g[1] != null) dx = plus(dx, g[1].div(n).expand(x.shapeRef()));
+            if (g[1] != null) dx = plus(dx, g[1].div(n).expand(x.impl().shapeRef()));
             if (g[2] != null) dx = plus(dx, g[2].mul(rstd.square()).mul(xhat).div(-n));
         }
         Tensor dw = needW && g[0] != null ? sumRows(g[0].mul(xhat), leadDims) : null;

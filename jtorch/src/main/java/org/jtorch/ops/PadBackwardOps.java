@@ -2,12 +2,12 @@ package org.jtorch.ops;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
-import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.ElementIO;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * The backward of {@code pad}'s reflect, replicate and circular modes (ATen's
@@ -30,10 +30,10 @@ public final class PadBackwardOps {
             "pad_backward(Tensor grad_output, SymInt[] input_sizes, SymInt[] pad, str mode) -> Tensor", args -> {
                 Tensor g = (Tensor) args[0];
                 long[] sizes = Shapes.checkSizes("pad_backward", ((long[]) args[1]).clone());
-                Tensor input = Tensor.empty(sizes, g.dtype(), Device.META);
+                Tensor input = Tensor.of(TensorImpl.meta(sizes, g.dtype()));
                 Spec padded = ArrangeOps.PAD.meta().infer(new Object[] {input, args[2], args[3], null});
-                if (!Arrays.equals(padded.shapes()[0], g.shapeRef())) {
-                    throw new TorchException("pad_backward: grad_output of shape " + Shapes.str(g.shapeRef())
+                if (!Arrays.equals(padded.shapes()[0], g.impl().shapeRef())) {
+                    throw new TorchException("pad_backward: grad_output of shape " + Shapes.str(g.impl().shapeRef())
                             + " does not match the padded shape " + Shapes.str(padded.shapes()[0]));
                 }
                 return Spec.of(sizes, g.dtype(), g.device(), padded.plan());
@@ -52,7 +52,7 @@ public final class PadBackwardOps {
         long n = out.numel();
         if (n == 0) return;
         int rank = out.dim();
-        long[] inSizes = out.shapeRef(), inStrides = Shapes.contiguousStrides(inSizes), gShape = g.shapeRef(), gStrides = g.strideRef();
+        long[] inSizes = out.impl().shapeRef(), inStrides = Shapes.contiguousStrides(inSizes), gShape = g.impl().shapeRef(), gStrides = g.impl().strideRef();
         long[][] maps = new long[rank][];
         for (int d = 0; d < rank; d++) {
             if (p.before()[d] != 0 || p.after()[d] != 0) maps[d] = ArrangeOps.padMap(p.mode(), inSizes[d], p.before()[d], p.after()[d], gShape[d]);
@@ -60,7 +60,7 @@ public final class PadBackwardOps {
         boolean complex = g.isComplex();
         double[] re = new double[Math.toIntExact(n)], im = complex ? new double[re.length] : null;
         ElementIO io = ElementIO.of(g.dtype());
-        MemorySegment gs = g.storage().segment();
+        MemorySegment gs = g.impl().storage().segment();
         long m = g.numel();
         long[] idx = new long[rank];
         long at = g.storageOffset();
@@ -84,10 +84,10 @@ public final class PadBackwardOps {
             }
         }
         ElementIO outIo = ElementIO.of(out.dtype());
-        MemorySegment os = out.storage().segment();
+        MemorySegment os = out.impl().storage().segment();
         for (int i = 0; i < re.length; i++) {
-            if (complex) outIo.setComplex(os, out.elementIndex(i), re[i], im[i]);
-            else outIo.setDouble(os, out.elementIndex(i), re[i]);
+            if (complex) outIo.setComplex(os, out.impl().elementIndex(i), re[i], im[i]);
+            else outIo.setDouble(os, out.impl().elementIndex(i), re[i]);
         }
     }
 

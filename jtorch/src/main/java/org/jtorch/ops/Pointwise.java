@@ -80,10 +80,11 @@ public final class Pointwise {
         OpDef.Meta meta = args -> {
             Tensor x = (Tensor) args[0];
             DType compute = computeDtype(name, x.dtype(), p, supported, ordered);
-            return Spec.of(x.shapeRef(), outDtype(compute, p), x.device(), new Plan(compute));
+            return Spec.of(x.impl().shapeRef(), outDtype(compute, p), x.device(), new Plan(compute));
         };
         OpDef.Kernel kernel = (args, outs, spec) ->
-                PointwiseLoops.unary(fn.apply(args), ((Plan) spec.plan()).compute(), outs[0], (Tensor) args[0]);
+                PointwiseLoops.unary(fn.apply(args), ((Plan) spec.plan()).compute(), outs[0].impl(),
+                        ((Tensor) args[0]).impl());
         return OpDef.structured(parsed, meta, kernel);
     }
 
@@ -101,13 +102,15 @@ public final class Pointwise {
             Object b = args[1];
             DType common = b instanceof Tensor tb ? TypePromotion.resultType(a, tb) : new TypePromotion.State().add(a).add(Scalar.of(b)).result();
             DType compute = computeDtype(name, common, p, supported, ordered);
-            long[] shape = b instanceof Tensor tb ? Shapes.broadcast(a.shapeRef(), tb.shapeRef()) : a.shapeRef();
+            long[] shape = b instanceof Tensor tb ? Shapes.broadcast(a.impl().shapeRef(), tb.impl().shapeRef())
+                    : a.impl().shapeRef();
             Device device = b instanceof Tensor ? Devices.common(name, a, b) : a.device();
             return Spec.of(shape, outDtype(compute, p), device, new Plan(compute));
         };
         OpDef.Kernel kernel = (args, outs, spec) -> {
             DType compute = ((Plan) spec.plan()).compute();
-            PointwiseLoops.binary(fn.apply(args), compute, outs[0], (Tensor) args[0], operand(args[1], compute));
+            PointwiseLoops.binary(fn.apply(args), compute, outs[0].impl(), ((Tensor) args[0]).impl(),
+                    operand(args[1], compute).impl());
         };
         return OpDef.structured(parsed, meta, kernel);
     }
@@ -125,15 +128,15 @@ public final class Pointwise {
             long[] shape = Shapes.SCALAR;
             for (int i = 0; i < 3; i++) {
                 st.add(args[i]);
-                if (args[i] instanceof Tensor t) shape = Shapes.broadcast(shape, t.shapeRef());
+                if (args[i] instanceof Tensor t) shape = Shapes.broadcast(shape, t.impl().shapeRef());
             }
             DType compute = computeDtype(name, st.result(), p, supported, false);
             return Spec.of(shape, outDtype(compute, p), Devices.common(name, args[0], args[1], args[2]), new Plan(compute));
         };
         OpDef.Kernel kernel = (args, outs, spec) -> {
             DType compute = ((Plan) spec.plan()).compute();
-            PointwiseLoops.ternary(fn.apply(args), compute, outs[0], operand(args[0], compute), operand(args[1], compute),
-                    operand(args[2], compute));
+            PointwiseLoops.ternary(fn.apply(args), compute, outs[0].impl(), operand(args[0], compute).impl(), operand(args[1], compute).impl(),
+                    operand(args[2], compute).impl());
         };
         return OpDef.structured(parsed, meta, kernel);
     }

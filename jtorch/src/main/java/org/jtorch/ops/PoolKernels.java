@@ -1,10 +1,10 @@
 package org.jtorch.ops;
 
 import org.jtorch.DType;
-import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.autograd.GradMode;
 import org.jtorch.kernels.cpu.Parallel;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * The CPU kernels of {@link PoolOps}. Inputs are read as dense float64 planes (exact for every floating pooled
@@ -17,7 +17,7 @@ final class PoolKernels {
 
     private static double[] dense(Tensor t) {
         Tensor c = CopyOps.clone(CopyOps.to(t, DType.FLOAT64));
-        return (double[]) c.storage().array();
+        return (double[]) c.impl().storage().array();
     }
 
     private static long grain(long planeWork) { return Math.max(1, Parallel.GRAIN / Math.max(1, planeWork)); }
@@ -69,7 +69,7 @@ final class PoolKernels {
             double[] gi = new double[(int) (p.planes() * plane)];
             if (gi.length > 0 && out > 0) {
                 double[] g = dense(gradOutput);
-                long[] ix = (long[]) CopyOps.clone(indices).storage().array();
+                long[] ix = (long[]) CopyOps.clone(indices).impl().storage().array();
                 for (int c = 0; c < p.planes(); c++) {
                     for (int k = 0; k < out; k++) {
                         long at = ix[c * out + k];
@@ -149,7 +149,7 @@ final class PoolKernels {
      */
     private static void averageLong(Tensor input, Tensor output, PoolOps.WindowPlan p) {
         try (GradMode.Scope _ = GradMode.set(false)) {
-            long[] x = (long[]) CopyOps.clone(input).storage().array();
+            long[] x = (long[]) CopyOps.clone(input).impl().storage().array();
             int w = (int) p.w(), plane = (int) (p.h() * p.w()), oh = p.oh(), ow = p.ow(), out = oh * ow;
             long[] v = new long[(int) (p.planes() * out)];
             Parallel.forRange(p.planes(), grain(plane), (c0, c1) -> {
@@ -176,7 +176,7 @@ final class PoolKernels {
             int w = (int) p.w(), plane = (int) (p.h() * p.w()), oh = p.oh(), ow = p.ow(), out = oh * ow;
             long[] gi = new long[(int) (p.planes() * plane)];
             if (gi.length > 0 && out > 0) {
-                long[] g = (long[]) CopyOps.clone(gradOutput).storage().array();
+                long[] g = (long[]) CopyOps.clone(gradOutput).impl().storage().array();
                 Parallel.forRange(p.planes(), grain(plane), (c0, c1) -> {
                     for (int c = (int) c0; c < c1; c++) {
                         for (int i = 0; i < oh; i++) {
@@ -197,15 +197,15 @@ final class PoolKernels {
 
     private static void writeDoubles(double[] v, Tensor out) {
         if (v.length == 0) return;
-        Tensor src = Tensor.empty(out.shapeRef(), DType.FLOAT64, Device.CPU);
-        System.arraycopy(v, 0, (double[]) src.storage().array(), (int) src.storageOffset(), v.length);
+        Tensor src = Tensor.of(TensorImpl.empty(out.impl().shapeRef(), DType.FLOAT64));
+        System.arraycopy(v, 0, (double[]) src.impl().storage().array(), (int) src.storageOffset(), v.length);
         CopyOps.convert(src, out);
     }
 
     private static void writeLongs(long[] v, Tensor out) {
         if (v.length == 0) return;
-        Tensor src = Tensor.empty(out.shapeRef(), DType.INT64, Device.CPU);
-        System.arraycopy(v, 0, (long[]) src.storage().array(), (int) src.storageOffset(), v.length);
+        Tensor src = Tensor.of(TensorImpl.empty(out.impl().shapeRef(), DType.INT64));
+        System.arraycopy(v, 0, (long[]) src.impl().storage().array(), (int) src.storageOffset(), v.length);
         CopyOps.convert(src, out);
     }
 }

@@ -73,7 +73,7 @@ public final class PoolOps {
         boolean valid = x.size(r - 3) != 0 && x.size(r - 2) != 0 && x.size(r - 1) != 0;
         if (!valid) {
             throw new TorchException("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:"
-                    + Shapes.str(x.shapeRef()));
+                    + Shapes.str(x.impl().shapeRef()));
         }
         if (oh < 1 || ow < 1) {
             throw new TorchException("Given input size: (" + x.size(r - 3) + "x" + x.size(r - 2) + "x" + x.size(r - 1)
@@ -152,9 +152,10 @@ public final class PoolOps {
                 Device device = Devices.common("max_pool2d_with_indices_backward", go, x, idx);
                 MaxPlan p = maxPlan(x, a, 2);
                 long[] shape = withSpatial(x, p.oh(), p.ow());
-                if (!java.util.Arrays.equals(go.shapeRef(), shape) || !java.util.Arrays.equals(idx.shapeRef(), shape)) {
+                if (!java.util.Arrays.equals(go.impl().shapeRef(), shape)
+                        || !java.util.Arrays.equals(idx.impl().shapeRef(), shape)) {
                     throw new TorchException("max_pool2d_with_indices_backward: expected grad_output and indices of shape "
-                            + Shapes.str(shape) + ", but got " + Shapes.str(go.shapeRef()) + " and " + Shapes.str(idx.shapeRef()));
+                            + Shapes.str(shape) + ", but got " + Shapes.str(go.impl().shapeRef()) + " and " + Shapes.str(idx.impl().shapeRef()));
                 }
                 if (idx.dtype() != DType.INT64) {
                     throw new TorchException("max_pool2d_with_indices_backward: expected indices of dtype Long, but got "
@@ -269,9 +270,9 @@ public final class PoolOps {
             .deriveJvp(Jvps::linear);
 
     private static void checkGrad(String op, Tensor go, Tensor x, long[] shape) {
-        if (!java.util.Arrays.equals(go.shapeRef(), shape)) {
+        if (!java.util.Arrays.equals(go.impl().shapeRef(), shape)) {
             throw new TorchException(op + ": expected grad_output of shape " + Shapes.str(shape) + ", but got "
-                    + Shapes.str(go.shapeRef()));
+                    + Shapes.str(go.impl().shapeRef()));
         }
         if (go.dtype() != x.dtype()) {
             throw new TorchException("expected scalar type " + x.dtype().cppName() + " but found " + go.dtype().cppName());
@@ -289,7 +290,7 @@ public final class PoolOps {
 
     private static WindowPlan adaptivePlan(Tensor x, long[] outputSize) {
         if (x.dim() != 3 && x.dim() != 4) {
-            throw new TorchException("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got " + Shapes.str(x.shapeRef()));
+            throw new TorchException("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got " + Shapes.str(x.impl().shapeRef()));
         }
         if (outputSize == null || outputSize.length != 2) {
             throw new TorchException("adaptive_avg_pool2d: output_size must be 2");
@@ -297,7 +298,8 @@ public final class PoolOps {
         for (int i = 1; i < x.dim(); i++) {
             if (x.size(i) == 0) {
                 throw new TorchException("adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, "
-                        + "but input has sizes " + Shapes.str(x.shapeRef()) + " with dimension " + i + " being empty");
+                        + "but input has sizes " + Shapes.str(x.impl().shapeRef()) + " with dimension " + i
+                        + " being empty");
             }
         }
         if (outputSize[0] < 0 || outputSize[1] < 0) {
@@ -335,7 +337,7 @@ public final class PoolOps {
                 Device device = Devices.common("_adaptive_avg_pool2d_backward", go, x);
                 if (go.dim() != x.dim()) {
                     throw new TorchException("_adaptive_avg_pool2d_backward: expected grad_output of rank " + x.dim() + ", but got "
-                            + Shapes.str(go.shapeRef()));
+                            + Shapes.str(go.impl().shapeRef()));
                 }
                 WindowPlan p = adaptivePlan(x, new long[] {go.size(-2), go.size(-1)});
                 checkGrad("_adaptive_avg_pool2d_backward", go, x, withSpatial(x, p.oh(), p.ow()));

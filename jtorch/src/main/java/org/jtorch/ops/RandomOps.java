@@ -14,6 +14,8 @@ import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.Mt19937;
 import org.jtorch.kernels.cpu.RandomFill;
 import org.jtorch.kernels.cpu.RandomInts;
+import org.jtorch.storage.TensorImpl;
+import org.jtorch.accelerator.spi.Backends;
 
 /**
  * Random sampling: the generator state functions of {@code torch} ({@code manual_seed}, {@code seed},
@@ -128,11 +130,11 @@ public final class RandomOps {
     /** {@code view_as_real} without dispatch, for kernels that fill complex tensors through their real parts. */
     private static Tensor realView(Tensor t) {
         int n = t.dim();
-        long[] shape = java.util.Arrays.copyOf(t.shapeRef(), n + 1), strides = new long[n + 1];
+        long[] shape = java.util.Arrays.copyOf(t.impl().shapeRef(), n + 1), strides = new long[n + 1];
         shape[n] = 2;
-        for (int i = 0; i < n; i++) strides[i] = 2 * t.strideRef()[i];
+        for (int i = 0; i < n; i++) strides[i] = 2 * t.impl().strideRef()[i];
         strides[n] = 1;
-        return Tensor.of(t.storage(), 2 * t.storageOffset(), shape, strides, t.dtype().toReal());
+        return Tensor.of(TensorImpl.of(t.impl().storage(), 2 * t.storageOffset(), shape, strides, t.dtype().toReal()));
     }
 
     // ---- uniform ------------------------------------------------------------------------------------
@@ -155,7 +157,7 @@ public final class RandomOps {
 
     private static void uniformKernel(Object generator, Tensor out, double from, double to) {
         Tensor real = out.isComplex() ? realView(out) : out;
-        draw(generator, e -> RandomFill.uniform(e, real, from, to));
+        draw(generator, e -> RandomFill.uniform(e, real.impl(), from, to));
     }
 
     /** {@code rand(size, *, generator, dtype, device)}: uniform on [0, 1). Complex dtypes fill real and imaginary parts. */
@@ -176,7 +178,7 @@ public final class RandomOps {
             args -> {
                 Tensor self = (Tensor) args[0];
                 checkUniform(self.dtype(), (Double) args[1], (Double) args[2]);
-                return Spec.of(self.shapeRef(), self.dtype(), self.device(), null);
+                return Spec.of(self.impl().shapeRef(), self.dtype(), self.device(), null);
             },
             (args, outs, spec) -> uniformKernel(args[3], outs[0], (Double) args[1], (Double) args[2]),
             OpDef.Flag.RANDOM);
@@ -192,7 +194,7 @@ public final class RandomOps {
     private static void normalKernel(Object generator, Tensor out, double mean, double std) {
         Tensor real = out.isComplex() ? realView(out) : out;
         double s = out.isComplex() ? std / Math.sqrt(2) : std;
-        draw(generator, e -> RandomFill.normal(e, real, mean, s));
+        draw(generator, e -> RandomFill.normal(e, real.impl(), mean, s));
     }
 
     /** {@code randn(size, *, generator, dtype, device)}: standard normal samples. */
@@ -226,7 +228,7 @@ public final class RandomOps {
             args -> {
                 Tensor self = (Tensor) args[0];
                 checkNormal(self.dtype(), (Double) args[2]);
-                return Spec.of(self.shapeRef(), self.dtype(), self.device(), null);
+                return Spec.of(self.impl().shapeRef(), self.dtype(), self.device(), null);
             },
             (args, outs, spec) -> normalKernel(args[3], outs[0], (Double) args[1], (Double) args[2]),
             OpDef.Flag.RANDOM);
@@ -242,7 +244,7 @@ public final class RandomOps {
 
     /** A fresh standard-normal tensor of {@code shape}/{@code dtype}, scaled by {@code std} (ATen's {@code normal_(0, std)}). */
     private static Tensor freshNormal(long[] shape, DType dtype, Device device, double std, Object generator) {
-        Tensor out = Tensor.empty(shape, dtype, device);
+        Tensor out = Tensor.of(Backends.empty(shape, dtype, device));
         Dispatcher.callOut(NORMAL_FUNCTIONAL, new Tensor[] {out}, out, 0.0, std, generator);
         return out;
     }
@@ -254,7 +256,7 @@ public final class RandomOps {
                 Tensor mean = (Tensor) args[0];
                 double std = (Double) args[1];
                 if (!(std >= 0.0)) throw new TorchException("normal expects std >= 0.0, but found std " + cpp(std));
-                Tensor out = freshNormal(mean.shapeRef(), mean.dtype(), mean.device(), std, args[2]);
+                Tensor out = freshNormal(mean.impl().shapeRef(), mean.dtype(), mean.device(), std, args[2]);
                 Dispatcher.callOut(PointwiseOps.ADD, new Tensor[] {out}, out, mean);
                 return out;
             }, OpDef.Flag.RANDOM);
@@ -265,7 +267,7 @@ public final class RandomOps {
             args -> {
                 Tensor std = (Tensor) args[1];
                 checkStdTensor(std);
-                Tensor out = freshNormal(std.shapeRef(), std.dtype(), std.device(), 1.0, args[2]);
+                Tensor out = freshNormal(std.impl().shapeRef(), std.dtype(), std.device(), 1.0, args[2]);
                 Dispatcher.callOut(PointwiseOps.MUL, new Tensor[] {out}, out, std);
                 Dispatcher.callOut(PointwiseOps.ADD, new Tensor[] {out}, out, (Double) args[0]);
                 return out;
@@ -277,7 +279,7 @@ public final class RandomOps {
             args -> {
                 Tensor mean = (Tensor) args[0], std = (Tensor) args[1];
                 checkStdTensor(std);
-                long[] shape = Shapes.broadcast(mean.shapeRef(), std.shapeRef());
+                long[] shape = Shapes.broadcast(mean.impl().shapeRef(), std.impl().shapeRef());
                 Tensor out = freshNormal(shape, mean.dtype(), Devices.common("normal", mean, std), 1.0, args[2]);
                 Dispatcher.callOut(PointwiseOps.MUL, new Tensor[] {out}, out, std);
                 Dispatcher.callOut(PointwiseOps.ADD, new Tensor[] {out}, out, mean);
@@ -286,7 +288,7 @@ public final class RandomOps {
 
     // ---- other continuous distributions ---------------------------------------------------------------
 
-    private static Spec like(Tensor self) { return Spec.of(self.shapeRef(), self.dtype(), self.device(), null); }
+    private static Spec like(Tensor self) { return Spec.of(self.impl().shapeRef(), self.dtype(), self.device(), null); }
 
     /** {@code exponential(self, lambd, *, generator)}: the functional form of {@code exponential_}. */
     public static final OpDef EXPONENTIAL = OpDef.structured(
@@ -301,7 +303,7 @@ public final class RandomOps {
                 }
                 return like(self);
             },
-            (args, outs, spec) -> draw(args[2], e -> RandomFill.exponential(e, outs[0], (Double) args[1])),
+            (args, outs, spec) -> draw(args[2], e -> RandomFill.exponential(e, outs[0].impl(), (Double) args[1])),
             OpDef.Flag.RANDOM);
 
     /** {@code geometric(self, p, *, generator)}: the functional form of {@code geometric_}; integral dtypes too. */
@@ -315,7 +317,7 @@ public final class RandomOps {
                 if (d == DType.BOOL || d.isComplex() || d.isFloat8() || d.isBarebonesUnsigned()) throw notImplemented("geometric_cpu", d);
                 return like(self);
             },
-            (args, outs, spec) -> draw(args[2], e -> RandomFill.geometric(e, outs[0], (Double) args[1])),
+            (args, outs, spec) -> draw(args[2], e -> RandomFill.geometric(e, outs[0].impl(), (Double) args[1])),
             OpDef.Flag.RANDOM);
 
     /** {@code cauchy(self, median, sigma, *, generator)}: the functional form of {@code cauchy_}. */
@@ -328,7 +330,8 @@ public final class RandomOps {
                 if (!isSamplingFloat(self.dtype())) throw notImplemented("cauchy_cpu", self.dtype());
                 return like(self);
             },
-            (args, outs, spec) -> draw(args[3], e -> RandomFill.cauchy(e, outs[0], (Double) args[1], (Double) args[2])),
+            (args, outs, spec) -> draw(args[3],
+                    e -> RandomFill.cauchy(e, outs[0].impl(), (Double) args[1], (Double) args[2])),
             OpDef.Flag.RANDOM);
 
     /** {@code log_normal(self, mean, std, *, generator)}: the functional form of {@code log_normal_}. */
@@ -341,7 +344,7 @@ public final class RandomOps {
                 if (!isSamplingFloat(self.dtype())) throw notImplemented("log_normal_cpu", self.dtype());
                 return like(self);
             },
-            (args, outs, spec) -> draw(args[3], e -> RandomFill.logNormal(e, outs[0], (Double) args[1], (Double) args[2])),
+            (args, outs, spec) -> draw(args[3], e -> RandomFill.logNormal(e, outs[0].impl(), (Double) args[1], (Double) args[2])),
             OpDef.Flag.RANDOM);
 
     // ---- bernoulli ----------------------------------------------------------------------------------
@@ -361,14 +364,14 @@ public final class RandomOps {
                 checkBernoulliSelf("bernoulli_scalar_cpu_", self.dtype());
                 return like(self);
             },
-            (args, outs, spec) -> draw(args[2], e -> RandomFill.bernoulli(e, outs[0], (Double) args[1])),
+            (args, outs, spec) -> draw(args[2], e -> RandomFill.bernoulli(e, outs[0].impl(), (Double) args[1])),
             OpDef.Flag.RANDOM, OpDef.Flag.NOT_DIFFERENTIABLE);
 
     private static void checkProbabilityTensor(Tensor self, Tensor p) {
         checkBernoulliSelf("bernoulli_tensor_cpu_self_", self.dtype());
         if (!isSamplingFloat(p.dtype())) throw notImplemented("bernoulli_tensor_cpu_p_", p.dtype());
         // ATen expands p to self's shape in place; the view rule raises expand's own messages.
-        ShapeOps.EXPAND.viewFn().apply(new Object[] {p, self.shapeRef(), false});
+        ShapeOps.EXPAND.viewFn().apply(new Object[] {p, self.impl().shapeRef(), false});
     }
 
     /** Probabilities outside [0, 1] (or NaN) are refused before anything is drawn. */
@@ -393,7 +396,7 @@ public final class RandomOps {
             (args, outs, spec) -> {
                 Tensor p = (Tensor) args[1];
                 checkProbabilities(p);
-                draw(args[2], e -> RandomFill.bernoulli(e, outs[0], p));
+                draw(args[2], e -> RandomFill.bernoulli(e, outs[0].impl(), p.impl()));
             },
             OpDef.Flag.RANDOM, OpDef.Flag.NOT_DIFFERENTIABLE);
 
@@ -408,7 +411,7 @@ public final class RandomOps {
             (args, outs, spec) -> {
                 Tensor p = (Tensor) args[0];
                 checkProbabilities(p);
-                draw(args[1], e -> RandomFill.bernoulli(e, outs[0], p));
+                draw(args[1], e -> RandomFill.bernoulli(e, outs[0].impl(), p.impl()));
             },
             OpDef.Flag.RANDOM, OpDef.Flag.NOT_DIFFERENTIABLE);
 
@@ -529,8 +532,8 @@ public final class RandomOps {
 
     private static void randomKernel(Object generator, Tensor out, RandomRange r) {
         draw(generator, e -> {
-            if (r.full()) RandomInts.full64(e, out);
-            else RandomInts.fromTo(e, out, r.range(), r.from());
+            if (r.full()) RandomInts.full64(e, out.impl());
+            else RandomInts.fromTo(e, out.impl(), r.range(), r.from());
         });
     }
 
@@ -551,7 +554,7 @@ public final class RandomOps {
             "random.from(Tensor self, int from, int? to, *, Generator? generator=None) -> Tensor",
             args -> {
                 Tensor self = (Tensor) args[0];
-                return Spec.of(self.shapeRef(), self.dtype(), self.device(), randomRange(self.dtype(), (Long) args[1], (Long) args[2]));
+                return Spec.of(self.impl().shapeRef(), self.dtype(), self.device(), randomRange(self.dtype(), (Long) args[1], (Long) args[2]));
             },
             (args, outs, spec) -> randomKernel(args[3], outs[0], (RandomRange) spec.plan()),
             OpDef.Flag.RANDOM, OpDef.Flag.NOT_DIFFERENTIABLE);
@@ -565,7 +568,7 @@ public final class RandomOps {
                 if (d.isComplex() || d.isFloat8() || d.isBarebonesUnsigned()) throw notImplemented("random_kernel_cpu", d);
                 return like(self);
             },
-            (args, outs, spec) -> draw(args[1], e -> RandomInts.defaultRange(e, outs[0])),
+            (args, outs, spec) -> draw(args[1], e -> RandomInts.defaultRange(e, outs[0].impl())),
             OpDef.Flag.RANDOM, OpDef.Flag.NOT_DIFFERENTIABLE);
 
     // ---- randperm -----------------------------------------------------------------------------------
@@ -588,7 +591,8 @@ public final class RandomOps {
                 }
                 return Spec.of(size, d, deviceOr(args[3]), null);
             },
-            (args, outs, spec) -> draw(args[1], e -> RandomInts.randperm(e, outs[0], Math.toIntExact((Long) args[0]))),
+            (args, outs, spec) -> draw(args[1],
+                    e -> RandomInts.randperm(e, outs[0].impl(), Math.toIntExact((Long) args[0]))),
             OpDef.Flag.RANDOM, OpDef.Flag.NOT_DIFFERENTIABLE);
 
     // ---- multinomial ----------------------------------------------------------------------------------
@@ -641,10 +645,10 @@ public final class RandomOps {
         }
         if (gumbel) {
             // q = empty_like(probs) keeps a dense layout, and exponential_ fills q in that layout's order.
-            Tensor layout = isNonOverlappingAndDense(probs) ? probs : Tensor.empty(probs.shapeRef(), probs.dtype(), Device.CPU);
-            draw(generator, e -> RandomInts.gumbel(e, probs, layout, samples, out));
+            TensorImpl layout = isNonOverlappingAndDense(probs) ? probs.impl() : TensorImpl.empty(probs.impl().shapeRef(), probs.dtype());
+            draw(generator, e -> RandomInts.gumbel(e, probs.impl(), layout, samples, out.impl()));
         } else {
-            draw(generator, e -> RandomInts.withReplacement(e, probs, samples, out));
+            draw(generator, e -> RandomInts.withReplacement(e, probs.impl(), samples, out.impl()));
         }
     }
 
@@ -653,7 +657,7 @@ public final class RandomOps {
         int nd = t.dim();
         Integer[] dims = new Integer[nd];
         for (int i = 0; i < nd; i++) dims[i] = i;
-        long[] shape = t.shapeRef(), strides = t.strideRef();
+        long[] shape = t.impl().shapeRef(), strides = t.impl().strideRef();
         java.util.Arrays.sort(dims, (a, b) -> Long.compare(strides[a], strides[b]));
         long expected = 1;
         for (int d : dims) {
@@ -671,7 +675,7 @@ public final class RandomOps {
             "rand_like(Tensor self, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor",
             args -> {
                 Tensor self = (Tensor) args[0];
-                return Dispatcher.call1(RAND, self.shapeRef(), args[1], args[2] != null ? args[2] : self.dtype(),
+                return Dispatcher.call1(RAND, self.impl().shapeRef(), args[1], args[2] != null ? args[2] : self.dtype(),
                         args[3] != null ? args[3] : self.device());
             }, OpDef.Flag.RANDOM, OpDef.Flag.NOT_DIFFERENTIABLE);
 
@@ -680,8 +684,8 @@ public final class RandomOps {
             "randn_like(Tensor self, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor",
             args -> {
                 Tensor self = (Tensor) args[0];
-                return Dispatcher.call1(RANDN, self.shapeRef(), args[1], args[2] != null ? args[2] : self.dtype(),
-                        args[3] != null ? args[3] : self.device());
+                return Dispatcher.call1(RANDN, self.impl().shapeRef(), args[1],
+                        args[2] != null ? args[2] : self.dtype(), args[3] != null ? args[3] : self.device());
             }, OpDef.Flag.RANDOM, OpDef.Flag.NOT_DIFFERENTIABLE);
 
     /** {@code randint_like(self, low, high)}: {@code randint} with self's shape, dtype and device. */
@@ -690,7 +694,7 @@ public final class RandomOps {
                     + "Device? device=None) -> Tensor",
             args -> {
                 Tensor self = (Tensor) args[0];
-                return Dispatcher.call1(RANDINT, args[1], args[2], self.shapeRef(), args[3], args[4] != null ? args[4] : self.dtype(),
+                return Dispatcher.call1(RANDINT, args[1], args[2], self.impl().shapeRef(), args[3], args[4] != null ? args[4] : self.dtype(),
                         args[5] != null ? args[5] : self.device());
             }, OpDef.Flag.RANDOM, OpDef.Flag.NOT_DIFFERENTIABLE);
 

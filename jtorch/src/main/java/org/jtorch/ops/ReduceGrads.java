@@ -56,14 +56,14 @@ final class ReduceGrads {
 
     /** {@code nansum}: the gradient of every non-NaN element. */
     static Tensor nansum(Tensor g, Tensor x, long[] dims, boolean keepdim) {
-        return TernaryOps.where(x.isnan(), 0L, keep(g, x.shapeRef(), dims, keepdim));
+        return TernaryOps.where(x.isnan(), 0L, keep(g, x.impl().shapeRef(), dims, keepdim));
     }
 
     /** {@code nanmean}: the gradient shared by the non-NaN elements of each reduced slice. */
     static Tensor nanmean(Tensor g, Tensor x, long[] dims, boolean keepdim) {
         Tensor nan = x.isnan();
         Tensor n = sumKeep(nan.logicalNot(), dims);
-        return TernaryOps.where(nan, 0L, keep(g, x.shapeRef(), dims, keepdim).div(n));
+        return TernaryOps.where(nan, 0L, keep(g, x.impl().shapeRef(), dims, keepdim).div(n));
     }
 
     /**
@@ -71,9 +71,9 @@ final class ReduceGrads {
      * elements equal to the result (spec §3.5); when the result is NaN the NaN elements are the ties.
      */
     static Tensor evenlyDistribute(Tensor g, Tensor x, Tensor value, long[] dims, boolean keepdim) {
-        Tensor v = keep(value, x.shapeRef(), dims, keepdim);
+        Tensor v = keep(value, x.impl().shapeRef(), dims, keepdim);
         Tensor ties = Torch.logicalOr(x.eq(v), Torch.logicalAnd(x.isnan(), v.isnan()));
-        return TernaryOps.where(ties, keep(g, x.shapeRef(), dims, keepdim).div(sumKeep(ties, dims)), 0L);
+        return TernaryOps.where(ties, keep(g, x.impl().shapeRef(), dims, keepdim).div(sumKeep(ties, dims)), 0L);
     }
 
     // ---- products ---------------------------------------------------------------------------------
@@ -85,9 +85,9 @@ final class ReduceGrads {
      */
     static Tensor prod(Tensor g, Tensor x, Tensor result, long[] dims, boolean keepdim) {
         if (x.dim() == 0) return g;
-        Tensor gk = keep(g, x.shapeRef(), dims, keepdim);
+        Tensor gk = keep(g, x.impl().shapeRef(), dims, keepdim);
         if (x.numel() == 0) return gk.expand(x.shape());
-        if (!anyZero(x)) return gk.mul(Grads.conj(keep(result, x.shapeRef(), dims, keepdim).div(x)));
+        if (!anyZero(x)) return gk.mul(Grads.conj(keep(result, x.impl().shapeRef(), dims, keepdim).div(x)));
         // Move the reduced dims last and merge them, so the products of the others run along one dim.
         boolean[] m = mask(x.dim(), dims);
         int[] perm = new int[x.dim()];
@@ -98,7 +98,7 @@ final class ReduceGrads {
         Tensor moved = x.permute(perm);
         long[] movedShape = moved.shape();
         long[] merged = Arrays.copyOf(movedShape, kept + 1);
-        merged[kept] = count(x.shapeRef(), dims);
+        merged[kept] = count(x.impl().shapeRef(), dims);
         Tensor others = exclusiveProducts(moved.reshape(merged), kept).reshape(movedShape).permute(inverse(perm));
         return gk.mul(Grads.conj(others));
     }
@@ -189,9 +189,9 @@ final class ReduceGrads {
     /** {@code var}: {@code 2 / (N - correction) · g · (x - mean)}. */
     static Tensor var(Tensor g, Tensor x, long[] dims, Object correction, boolean keepdim) {
         double c = correction == null ? 1 : ((Number) correction).doubleValue();
-        double dof = count(x.shapeRef(), dims) - c;
+        double dof = count(x.impl().shapeRef(), dims) - c;
         Tensor centred = x.sub(ReductionOps.mean(x, dims, true));
-        return keep(g, x.shapeRef(), dims, keepdim).mul(2.0 / dof).mul(centred);
+        return keep(g, x.impl().shapeRef(), dims, keepdim).mul(2.0 / dof).mul(centred);
     }
 
     /** {@code std}: var's gradient of {@code g / (2 std)}, with 0 where the std is 0 (its subgradient). */
@@ -203,7 +203,7 @@ final class ReduceGrads {
 
     /** {@code logsumexp}: {@code g · exp(x - result)}. */
     static Tensor logsumexp(Tensor g, Tensor x, Tensor result, long[] dims, boolean keepdim) {
-        long[] s = x.shapeRef();
+        long[] s = x.impl().shapeRef();
         return keep(g, s, dims, keepdim).mul(Grads.conj(x.sub(keep(result, s, dims, keepdim)).exp()));
     }
 
@@ -224,7 +224,7 @@ final class ReduceGrads {
     static Tensor vectorNorm(Tensor g, Tensor x, Tensor norm, Object ordArg, long[] dims, boolean keepdim) {
         double p = ordArg == null ? 2 : ((Number) ordArg).doubleValue();
         if (p == 0) return null;
-        long[] s = x.shapeRef();
+        long[] s = x.impl().shapeRef();
         Tensor gk = keep(g, s, dims, keepdim), nk = keep(norm, s, dims, keepdim);
         if (p == 1) return Torch.sgn(x).mul(gk);
         Tensor normZero = nk.eq(0L);

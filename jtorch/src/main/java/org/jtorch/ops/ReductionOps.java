@@ -52,7 +52,7 @@ public final class ReductionOps {
     }
 
     static long[] outShape(Tensor x, boolean[] mask, boolean keepdim) {
-        long[] shape = x.shapeRef();
+        long[] shape = x.impl().shapeRef();
         int n = 0;
         for (boolean m : mask) if (!m || keepdim) n++;
         long[] out = new long[n];
@@ -84,7 +84,7 @@ public final class ReductionOps {
                     + "Specify the reduction dim with the 'dim' argument.");
         }
         for (long d : dims) {
-            if (x.dim() > 0 && x.shapeRef()[Shapes.wrapDim(d, x.dim())] == 0) {
+            if (x.dim() > 0 && x.impl().shapeRef()[Shapes.wrapDim(d, x.dim())] == 0) {
                 throw new IndexOutOfBoundsException(op + "(): Expected reduction dim " + d + " to have non-zero size.");
             }
         }
@@ -93,7 +93,7 @@ public final class ReductionOps {
     private static OpDef.Kernel reduceKernel() {
         return (args, outs, spec) -> {
             Plan p = (Plan) spec.plan();
-            ReduceLoops.reduce(p.op(), outs[0], (Tensor) args[0], p.mask(), p.compute(), p.param());
+            ReduceLoops.reduce(p.op(), outs[0].impl(), ((Tensor) args[0]).impl(), p.mask(), p.compute(), p.param());
         };
     }
 
@@ -229,7 +229,8 @@ public final class ReductionOps {
         };
         OpDef.Kernel kernel = (args, outs, spec) -> {
             Plan p = (Plan) spec.plan();
-            ReduceLoops.reduceWithIndex(max, outs[0], outs[1], (Tensor) args[0], p.mask(), p.compute());
+            ReduceLoops.reduceWithIndex(max, outs[0].impl(), outs[1].impl(), ((Tensor) args[0]).impl(), p.mask(),
+                    p.compute());
         };
         // The values' gradient goes to the returned index only (first occurrence on ties).
         return OpDef.structured(name + ".dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
@@ -270,7 +271,7 @@ public final class ReductionOps {
         };
         OpDef.Kernel kernel = (args, outs, spec) -> {
             Plan p = (Plan) spec.plan();
-            ReduceLoops.reduceWithIndex(max, null, outs[0], (Tensor) args[0], p.mask(), p.compute());
+            ReduceLoops.reduceWithIndex(max, null, outs[0].impl(), ((Tensor) args[0]).impl(), p.mask(), p.compute());
         };
         return OpDef.structured(name + "(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", meta, kernel,
                 OpDef.Flag.NOT_DIFFERENTIABLE);
@@ -362,7 +363,7 @@ public final class ReductionOps {
                                 + " norm on an empty tensor because the operation does not have an identity");
                     }
                     for (long d : dims) {
-                        if (x.dim() > 0 && x.shapeRef()[Shapes.wrapDim(d, x.dim())] == 0) {
+                        if (x.dim() > 0 && x.impl().shapeRef()[Shapes.wrapDim(d, x.dim())] == 0) {
                             // The missing space is PyTorch's.
                             throw new TorchException("linalg.vector_norm cannot compute the " + ordStr + " norm on the dimension " + d
                                     + "because this dimension is empty and the operation does not have an identity");
@@ -406,9 +407,9 @@ public final class ReductionOps {
             Tensor x = (Tensor) args[0];
             int dim = Shapes.wrapDim((Long) args[1], x.dim());
             DType out = args[2] != null ? (DType) args[2] : integralToLong(x.dtype());
-            return Spec.of(x.shapeRef(), out, x.device(), dim);
+            return Spec.of(x.impl().shapeRef(), out, x.device(), dim);
         };
-        OpDef.Kernel kernel = (args, outs, spec) -> ReduceLoops.scan(prod, outs[0], (Tensor) args[0], (Integer) spec.plan(),
+        OpDef.Kernel kernel = (args, outs, spec) -> ReduceLoops.scan(prod, outs[0].impl(), ((Tensor) args[0]).impl(), (Integer) spec.plan(),
                 spec.dtypes()[0]);
         return OpDef.structured(name + "(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", meta, kernel);
     }
@@ -433,9 +434,9 @@ public final class ReductionOps {
                 throw new TorchException("\"" + name + (last ? "_lastdim_kernel_impl" : "_kernel_impl") + "\" not implemented for '"
                         + compute.cppName() + "'");
             }
-            return Spec.of(x.shapeRef(), compute, x.device(), dim);
+            return Spec.of(x.impl().shapeRef(), compute, x.device(), dim);
         };
-        OpDef.Kernel kernel = (args, outs, spec) -> ReduceLoops.softmax(log, outs[0], (Tensor) args[0], (Integer) spec.plan());
+        OpDef.Kernel kernel = (args, outs, spec) -> ReduceLoops.softmax(log, outs[0].impl(), ((Tensor) args[0]).impl(), (Integer) spec.plan());
         return OpDef.structured(name + ".int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", meta, kernel);
     }
 
@@ -460,9 +461,9 @@ public final class ReductionOps {
     private static OpDef softmaxBackwardOp(String name, boolean log) {
         OpDef.Meta meta = args -> {
             Tensor grad = (Tensor) args[0], output = (Tensor) args[1];
-            if (!java.util.Arrays.equals(grad.shapeRef(), output.shapeRef())) {
-                throw new TorchException(name + ": grad_output of shape " + java.util.Arrays.toString(grad.shapeRef())
-                        + " and output of shape " + java.util.Arrays.toString(output.shapeRef()) + " must have the same shape");
+            if (!java.util.Arrays.equals(grad.impl().shapeRef(), output.impl().shapeRef())) {
+                throw new TorchException(name + ": grad_output of shape " + java.util.Arrays.toString(grad.impl().shapeRef())
+                        + " and output of shape " + java.util.Arrays.toString(output.impl().shapeRef()) + " must have the same shape");
             }
             DType dtype = args[3] != null ? (DType) args[3] : grad.dtype();
             for (DType d : new DType[] {grad.dtype(), output.dtype(), dtype}) {
@@ -471,10 +472,11 @@ public final class ReductionOps {
                 }
             }
             int dim = Shapes.wrapDim((Long) args[2], Math.max(1, grad.dim()));
-            return Spec.of(grad.shapeRef(), dtype, Devices.common(name, grad, output), dim);
+            return Spec.of(grad.impl().shapeRef(), dtype, Devices.common(name, grad, output), dim);
         };
         OpDef.Kernel kernel = (args, outs, spec) ->
-                ReduceLoops.softmaxBackward(log, outs[0], (Tensor) args[0], (Tensor) args[1], (Integer) spec.plan());
+                ReduceLoops.softmaxBackward(log, outs[0].impl(), ((Tensor) args[0]).impl(), ((Tensor) args[1]).impl(),
+                        (Integer) spec.plan());
         return OpDef.structured(name + "(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor", meta, kernel);
     }
 

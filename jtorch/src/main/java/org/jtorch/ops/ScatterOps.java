@@ -70,8 +70,8 @@ public final class ScatterOps {
         }
         for (int i = 0; i < dims; i++) {
             if (i != dim && size(index, i) > size(self, i)) {
-                throw new TorchException("Size does not match at dimension " + i + " expected index " + Shapes.str(index.shapeRef())
-                        + " to be smaller than self " + Shapes.str(self.shapeRef()) + " apart from dimension " + dim);
+                throw new TorchException("Size does not match at dimension " + i + " expected index " + Shapes.str(index.impl().shapeRef())
+                        + " to be smaller than self " + Shapes.str(self.impl().shapeRef()) + " apart from dimension " + dim);
             }
         }
     }
@@ -90,12 +90,12 @@ public final class ScatterOps {
             (args, outs, spec) -> {
                 int dim = (Integer) spec.plan();
                 Tensor self = atLeast1d(tensor(args[0])), index = atLeast1d(tensor(args[2]));
-                Tensor src = restrided(self, index.shapeRef(), with(self.strideRef(), dim, 0));
-                IndexLoops.gather(atLeast1d(outs[0]), src, Indexers.one(longIndex(index), self.strideRef()[dim], self.shapeRef()[dim],
+                Tensor src = restrided(self, index.impl().shapeRef(), with(self.impl().strideRef(), dim, 0));
+                IndexLoops.gather(atLeast1d(outs[0]).impl(), src.impl(), Indexers.one(longIndex(index).impl(), self.impl().strideRef()[dim], self.impl().shapeRef()[dim],
                         false, outOfBounds(dim, false, "")));
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
-                scatterAdd(zeros(tensor(a[0]).shapeRef(), g[0]), dim(a), tensor(a[2]), g[0]), null})
+                scatterAdd(zeros(tensor(a[0]).impl().shapeRef(), g[0]), dim(a), tensor(a[2]), g[0]), null})
             .deriveJvp(Jvps.linearExcept(2));
 
     // ---- scatter family -----------------------------------------------------------------------------
@@ -110,13 +110,13 @@ public final class ScatterOps {
         boolean wrong = false;
         for (int d = 0; d < dims && !wrong; d++) wrong = d != dim && size(index, d) > size(self, d);
         for (int d = 0; d < dims && !wrong && src != null; d++) wrong = size(index, d) > size(src, d);
-        String expected = "Expected index " + Shapes.str(index.shapeRef()) + " to be smaller than self " + Shapes.str(self.shapeRef())
+        String expected = "Expected index " + Shapes.str(index.impl().shapeRef()) + " to be smaller than self " + Shapes.str(self.impl().shapeRef())
                 + " apart from dimension " + dim;
         if (src != null) {
             if (Math.max(src.dim(), 1) != Math.max(index.dim(), 1)) {
                 throw new TorchException("Index tensor must have the same number of dimensions as src tensor");
             }
-            if (wrong) throw new TorchException(expected + " and to be smaller size than src " + Shapes.str(src.shapeRef()));
+            if (wrong) throw new TorchException(expected + " and to be smaller size than src " + Shapes.str(src.impl().shapeRef()));
         } else if (wrong) {
             throw new TorchException(expected);
         }
@@ -142,12 +142,13 @@ public final class ScatterOps {
      */
     private static void scatterInto(Tensor out, int dim, Tensor index, Tensor values, Reduce op) {
         Tensor o = atLeast1d(out), idx = atLeast1d(index);
-        long[] shape = idx.shapeRef();
-        Tensor dst = restrided(o, shape, with(o.strideRef(), dim, 0));
+        long[] shape = idx.impl().shapeRef();
+        Tensor dst = restrided(o, shape, with(o.impl().strideRef(), dim, 0));
         Tensor src = values.dim() == 0 ? restrided(values, shape, new long[shape.length])
-                : restrided(atLeast1d(values), shape, atLeast1d(values).strideRef());
-        IndexLoops.scatter(dst, src, Indexers.one(longIndex(idx), o.strideRef()[dim], o.shapeRef()[dim], false,
-                outOfBounds(dim, false, "")), op, null, dim);
+                : restrided(atLeast1d(values), shape, atLeast1d(values).impl().strideRef());
+        IndexLoops.scatter(dst.impl(), src.impl(),
+                Indexers.one(longIndex(idx).impl(), o.impl().strideRef()[dim], o.impl().shapeRef()[dim], false,
+                        outOfBounds(dim, false, "")), op, null, dim);
     }
 
     /** {@code scatter(self, dim, index, src)}: {@code out[index[i][j]][j] = src[i][j]} (dim 0); with duplicates the last one wins. */
@@ -311,19 +312,19 @@ public final class ScatterOps {
                     throw new IndexOutOfBoundsException("index_select(): Index to scalar can have only 1 value, got " + index.numel()
                             + " value(s)");
                 }
-                long[] shape = self.dim() == 0 ? Shapes.SCALAR : with(self.shapeRef(), dim, index.numel());
+                long[] shape = self.dim() == 0 ? Shapes.SCALAR : with(self.impl().shapeRef(), dim, index.numel());
                 return Spec.of(shape, self.dtype(), Devices.common("index_select", self, index), dim);
             },
             (args, outs, spec) -> {
                 int dim = (Integer) spec.plan();
                 Tensor self = atLeast1d(tensor(args[0])), index = tensor(args[2]), out = atLeast1d(outs[0]);
-                long[] shape = out.shapeRef();
-                Tensor src = restrided(self, shape, with(self.strideRef(), dim, 0));
+                long[] shape = out.impl().shapeRef();
+                Tensor src = restrided(self, shape, with(self.impl().strideRef(), dim, 0));
                 Tensor idx = restrided(longIndex(index), shape, alongDim(longIndex(index), shape.length, dim));
-                IndexLoops.gather(out, src, Indexers.one(idx, self.strideRef()[dim], self.shapeRef()[dim], false, OUT_OF_RANGE_IN_SELF));
+                IndexLoops.gather(out.impl(), src.impl(), Indexers.one(idx.impl(), self.impl().strideRef()[dim], self.impl().shapeRef()[dim], false, OUT_OF_RANGE_IN_SELF));
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
-                indexAdd(zeros(tensor(a[0]).shapeRef(), g[0]), dim(a), tensor(a[2]), g[0]), null})
+                indexAdd(zeros(tensor(a[0]).impl().shapeRef(), g[0]), dim(a), tensor(a[2]), g[0]), null})
             .deriveJvp(Jvps.linearExcept(2));
 
     // ---- index_add / index_copy / index_fill ----------------------------------------------------------
@@ -337,17 +338,17 @@ public final class ScatterOps {
     private static void indexScatter(Tensor out, int dim, Tensor index, Tensor source, Reduce op, Scalar alpha, boolean wrapNegative,
                                      IndexLoops.OutOfRange error) {
         Tensor o = atLeast1d(out), idx = longIndex(index);
-        long[] shape = with(o.shapeRef(), dim, index.numel());
-        Tensor dst = restrided(o, shape, with(o.strideRef(), dim, 0));
+        long[] shape = with(o.impl().shapeRef(), dim, index.numel());
+        Tensor dst = restrided(o, shape, with(o.impl().strideRef(), dim, 0));
         long[] srcStrides = new long[shape.length];
         if (source.dim() > 0) {
-            long[] sliceShape = remove(o.shapeRef(), dim);
-            long[] sliceStrides = Shapes.broadcastStrides(remove(source.shapeRef(), dim), remove(source.strideRef(), dim), sliceShape);
-            for (int d = 0, k = 0; d < shape.length; d++) srcStrides[d] = d == dim ? source.strideRef()[dim] : sliceStrides[k++];
+            long[] sliceShape = remove(o.impl().shapeRef(), dim);
+            long[] sliceStrides = Shapes.broadcastStrides(remove(source.impl().shapeRef(), dim), remove(source.impl().strideRef(), dim), sliceShape);
+            for (int d = 0, k = 0; d < shape.length; d++) srcStrides[d] = d == dim ? source.impl().strideRef()[dim] : sliceStrides[k++];
         }
         Tensor src = restrided(source, shape, srcStrides);
         Tensor ix = restrided(idx, shape, alongDim(idx, shape.length, dim));
-        IndexLoops.scatter(dst, src, Indexers.one(ix, o.strideRef()[dim], o.shapeRef()[dim], wrapNegative, error), op, alpha, dim);
+        IndexLoops.scatter(dst.impl(), src.impl(), Indexers.one(ix.impl(), o.impl().strideRef()[dim], o.impl().shapeRef()[dim], wrapNegative, error), op, alpha, dim);
     }
 
     private static long[] remove(long[] a, int i) {
@@ -362,7 +363,7 @@ public final class ScatterOps {
         int dim = Shapes.wrapDim(lng(dimArg), self.dim());
         if (index.dim() > 1) {
             throw new IndexOutOfBoundsException(func + "_(): Index is supposed to be a vector, but got dim: " + index.dim() + " with type: "
-                    + index.dtype().cppName() + " and size: " + Shapes.str(index.shapeRef()));
+                    + index.dtype().cppName() + " and size: " + Shapes.str(index.impl().shapeRef()));
         }
         if (index.dtype() != DType.INT64 && index.dtype() != DType.INT32) {
             throw new TorchException(func + "_(): Expected dtype int32/int64 for index but got: " + index.dtype().cppName());
@@ -381,7 +382,7 @@ public final class ScatterOps {
         }
         // ATen runs its add iterator over one slice of each: source's slice must broadcast to self's.
         if (self.dim() > 0 && source.dim() > 0) {
-            long[] selfSlice = remove(self.shapeRef(), dim), sourceSlice = remove(source.shapeRef(), dim);
+            long[] selfSlice = remove(self.impl().shapeRef(), dim), sourceSlice = remove(source.impl().shapeRef(), dim);
             long[] b = Shapes.broadcast(selfSlice, sourceSlice);
             if (!Arrays.equals(b, selfSlice)) {
                 throw new TorchException("output with shape " + Shapes.str(selfSlice) + " doesn't match the broadcast shape " + Shapes.str(b));
@@ -431,8 +432,8 @@ public final class ScatterOps {
             throw new TorchException("index_copy_(): self and source expected to have the same dtype, but got (self) "
                     + self.dtype().cppName() + " and (source) " + source.dtype().cppName());
         }
-        long[] selfSlice = self.dim() > 0 ? remove(self.shapeRef(), dim) : Shapes.SCALAR;
-        long[] sourceSlice = source.dim() > 0 ? remove(source.shapeRef(), dim) : Shapes.SCALAR;
+        long[] selfSlice = self.dim() > 0 ? remove(self.impl().shapeRef(), dim) : Shapes.SCALAR;
+        long[] sourceSlice = source.dim() > 0 ? remove(source.impl().shapeRef(), dim) : Shapes.SCALAR;
         if (!Arrays.equals(selfSlice, sourceSlice)) {
             throw new TorchException("index_copy_(): Source/destination tensor must have same slice shapes. Destination slice shape: "
                     + spaced(selfSlice) + " at dimension " + dim + " and source slice shape: " + spaced(sourceSlice) + " at dimension 0.");
@@ -538,7 +539,7 @@ public final class ScatterOps {
      */
     static Tensor srcGrad(Tensor g, Tensor src) {
         if (g.numel() == 0) return null;
-        if (src.dim() == 0 || java.util.Arrays.equals(g.shapeRef(), src.shapeRef())) return g;
+        if (src.dim() == 0 || java.util.Arrays.equals(g.impl().shapeRef(), src.impl().shapeRef())) return g;
         Tensor out = g.dim() < src.dim() ? g.reshape(1) : g; // a 0-d index addresses a 1-d src
         for (int d = 0; d < src.dim(); d++) {
             long have = out.size(d), want = src.size(d);
@@ -552,7 +553,7 @@ public final class ScatterOps {
 
     /** {@code src} narrowed to index's shape (the part scatter reads), a view. */
     static Tensor srcUsed(Tensor src, Tensor index) {
-        if (src.dim() == 0 || java.util.Arrays.equals(src.shapeRef(), index.shapeRef())) return src;
+        if (src.dim() == 0 || java.util.Arrays.equals(src.impl().shapeRef(), index.impl().shapeRef())) return src;
         Tensor out = src;
         for (int d = 0; d < src.dim(); d++) {
             long want = index.dim() == 0 ? 1 : index.size(d);

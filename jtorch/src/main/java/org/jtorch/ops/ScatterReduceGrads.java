@@ -42,8 +42,8 @@ final class ScatterReduceGrads {
 
     /** Each place's gradient shared by the values it averaged (the count as the forward computed it, 0 read as 1). */
     private static Tensor[] mean(Tensor grad, int dim, Tensor index, Tensor src, boolean includeSelf) {
-        Tensor n = Creation.full(grad.shapeRef(), includeSelf ? 1L : 0L, grad.dtype(), grad.device());
-        n = scatterAdd(n, dim, index, Creation.full(src.shapeRef(), 1L, grad.dtype(), grad.device()));
+        Tensor n = Creation.full(grad.impl().shapeRef(), includeSelf ? 1L : 0L, grad.dtype(), grad.device());
+        n = scatterAdd(n, dim, index, Creation.full(src.impl().shapeRef(), 1L, grad.dtype(), grad.device()));
         n = TernaryOps.where(n.eq(0L), 1L, n);
         return new Tensor[] {grad.div(n), gather(grad, dim, index).div(gather(n, dim, index))};
     }
@@ -59,7 +59,7 @@ final class ScatterReduceGrads {
         Tensor maskedSelf = TernaryOps.maskedFill(self, self.eq(0L), 1L);
         Tensor gradSelf = grad.mul(Grads.conj(reduce(maskedSelf, dim, index, src, "prod", includeSelf).div(maskedSelf)));
         Tensor srcZero = src.eq(0L);
-        Tensor counts = Creation.full(self.shapeRef(), 0L, DType.INT64, self.device());
+        Tensor counts = Creation.full(self.impl().shapeRef(), 0L, DType.INT64, self.device());
         Tensor zerosAtPlace = gather(scatterAdd(counts, dim, index, srcZero.to(DType.INT64)), dim, index);
         Tensor singleZero = Torch.logicalAnd(srcZero, zerosAtPlace.eq(1L));
         Tensor maskedSrcResult = reduce(self, dim, index, TernaryOps.maskedFill(src, singleZero, 1L), "prod", includeSelf);

@@ -9,6 +9,7 @@ import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.BucketKernels;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * Bucketing and counting ops: {@code searchsorted} (Tensor and Scalar values), {@code bucketize},
@@ -43,13 +44,14 @@ public final class SearchOps {
         boolean outInt32 = bool(args[2]), right = bool(args[3]);
         String side = (String) args[4];
         Tensor sorter = (Tensor) args[5];
-        long[] vShape = values == null ? Shapes.SCALAR : values.shapeRef();
+        long[] vShape = values == null ? Shapes.SCALAR : values.impl().shapeRef();
         Device device = Devices.common("searchsorted", seq, values, sorter);
         if (sorter != null) {
-            if (!Arrays.equals(sorter.shapeRef(), seq.shapeRef())) {
+            if (!Arrays.equals(sorter.impl().shapeRef(), seq.impl().shapeRef())) {
                 // ATen's message has no space before "and".
                 throw new TorchException("torch.searchsorted(): boundary and sorter must have the same size, but got boundary tensor "
-                        + Shapes.str(seq.shapeRef()) + "and got sorter tensor " + Shapes.str(sorter.shapeRef()));
+                        + Shapes.str(seq.impl().shapeRef()) + "and got sorter tensor "
+                        + Shapes.str(sorter.impl().shapeRef()));
             }
             if (sorter.dtype() != DType.INT64) {
                 throw new TorchException("torch.searchsorted(): sorter must be a tensor of long dtype but got dtype " + sorter.dtype().cppName());
@@ -62,9 +64,9 @@ public final class SearchOps {
         if (seq.dim() == 0) {
             throw new TorchException("torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension");
         }
-        if (seq.dim() != 1 && !leadingDimsMatch(seq.shapeRef(), vShape)) {
+        if (seq.dim() != 1 && !leadingDimsMatch(seq.impl().shapeRef(), vShape)) {
             throw new TorchException("torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of "
-                    + "boundaries tensor and input value tensor must match, but we got boundaries tensor " + Shapes.str(seq.shapeRef())
+                    + "boundaries tensor and input value tensor must match, but we got boundaries tensor " + Shapes.str(seq.impl().shapeRef())
                     + " and input value tensor " + Shapes.str(vShape));
         }
         if (side != null) {
@@ -95,7 +97,9 @@ public final class SearchOps {
     private static final OpDef.Kernel SEARCH_KERNEL = (args, outs, spec) -> {
         SearchPlan p = (SearchPlan) spec.plan();
         Tensor values = args[1] instanceof Tensor t ? t : exactScalarTensor((Scalar) args[1]);
-        BucketKernels.searchsorted((Tensor) args[0], values, (Tensor) args[5], p.right(), p.compute(), outs[0]);
+        TensorImpl sorter = args[5] instanceof Tensor t ? t.impl() : null;
+        BucketKernels.searchsorted(((Tensor) args[0]).impl(), values.impl(), sorter, p.right(), p.compute(),
+                outs[0].impl());
     };
 
     /** A 0-d tensor holding the Scalar exactly (the comparison dtype was already decided by promotion). */
@@ -173,7 +177,7 @@ public final class SearchOps {
             },
             (args, outs, spec) -> {
                 HistcPlan p = (HistcPlan) spec.plan();
-                BucketKernels.histc((Tensor) args[0], p.bins(), p.min(), p.max(), outs[0]);
+                BucketKernels.histc(((Tensor) args[0]).impl(), p.bins(), p.min(), p.max(), outs[0].impl());
             },
             OpDef.Flag.NOT_DIFFERENTIABLE);
 
@@ -194,7 +198,7 @@ public final class SearchOps {
                 if (x.isMeta() || (weights != null && weights.isMeta())) {
                     throw new UnsupportedOperationException("bincount: the output size depends on the data, which a meta tensor does not have");
                 }
-                return BucketKernels.bincount(x, weights, minlength);
+                return Tensor.of(BucketKernels.bincount(x.impl(), weights == null ? null : weights.impl(), minlength));
             }, OpDef.Flag.NOT_DIFFERENTIABLE);
 
     // ---- Java entry points ----------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * Shape and view ops: {@code view}, {@code reshape}, {@code permute}, {@code transpose}, {@code expand},
@@ -118,12 +119,12 @@ public final class ShapeOps {
     public static final OpDef VIEW = OpDef.view("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", args -> {
         Tensor t = self(args);
         long[] shape = inferSize((long[]) args[1], t.numel());
-        long[] strides = computeStride(t.shapeRef(), t.strideRef(), shape);
+        long[] strides = computeStride(t.impl().shapeRef(), t.impl().strideRef(), shape);
         if (strides == null) {
             throw new TorchException("view size is not compatible with input tensor's size and stride (at least one dimension"
                     + " spans across two contiguous subspaces). Use .reshape(...) instead.");
         }
-        return t.viewOf(t.storageOffset(), shape, strides);
+        return Tensor.viewOf(t, t.impl().viewOf(t.storageOffset(), shape, strides));
     })
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].reshape(Grads.inputShape(a, o))})
             .deriveJvp(Jvps::linear);
@@ -132,7 +133,7 @@ public final class ShapeOps {
     public static final OpDef RESHAPE = OpDef.composite("reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)", args -> {
         Tensor t = self(args);
         long[] shape = inferSize((long[]) args[1], t.numel());
-        Tensor base = computeStride(t.shapeRef(), t.strideRef(), shape) != null ? t : CopyOps.clone(t);
+        Tensor base = computeStride(t.impl().shapeRef(), t.impl().strideRef(), shape) != null ? t : CopyOps.clone(t);
         return Dispatcher.call1(VIEW, base, shape);
     });
 
@@ -151,10 +152,10 @@ public final class ShapeOps {
             int d = Shapes.wrapDim(dims[i], n);
             if (seen[d]) throw new TorchException("permute(): duplicate dims are not allowed.");
             seen[d] = true;
-            shape[i] = t.shapeRef()[d];
-            strides[i] = t.strideRef()[d];
+            shape[i] = t.impl().shapeRef()[d];
+            strides[i] = t.impl().strideRef()[d];
         }
-        return t.viewOf(t.storageOffset(), shape, strides);
+        return Tensor.viewOf(t, t.impl().viewOf(t.storageOffset(), shape, strides));
     })
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].permute(Grads.inversePermutation((long[]) a[1], ((Tensor) a[0]).dim()))})
             .deriveJvp(Jvps::linear);
@@ -165,12 +166,12 @@ public final class ShapeOps {
         int d0 = dim(args[1], t.dim()), d1 = dim(args[2], t.dim());
         long[] shape = t.shape(), strides = t.stride();
         if (t.dim() > 0) {
-            shape[d0] = t.shapeRef()[d1];
-            shape[d1] = t.shapeRef()[d0];
-            strides[d0] = t.strideRef()[d1];
-            strides[d1] = t.strideRef()[d0];
+            shape[d0] = t.impl().shapeRef()[d1];
+            shape[d1] = t.impl().shapeRef()[d0];
+            strides[d0] = t.impl().strideRef()[d1];
+            strides[d1] = t.impl().strideRef()[d0];
         }
-        return t.viewOf(t.storageOffset(), shape, strides);
+        return Tensor.viewOf(t, t.impl().viewOf(t.storageOffset(), shape, strides));
     })
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {ShapeOps.transpose(g[0], (int) (long) (Long) a[1], (int) (long) (Long) a[2])})
             .deriveJvp(Jvps::linear);
@@ -200,7 +201,7 @@ public final class ShapeOps {
     public static final OpDef EXPAND = OpDef.view("expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)", args -> {
         Tensor t = self(args);
         long[] sizes = (long[]) args[1];
-        long[] tSizes = t.shapeRef(), tStrides = t.strideRef();
+        long[] tSizes = t.impl().shapeRef(), tStrides = t.impl().strideRef();
         int ndim = sizes.length, tdim = tSizes.length;
         if (ndim < tdim) {
             throw new TorchException("expand(" + typeString(t) + "{" + Shapes.str(tSizes) + "}, size=" + Shapes.str(sizes)
@@ -232,7 +233,7 @@ public final class ShapeOps {
             strides[i] = stride;
         }
         Shapes.checkSizes("expand", shape);
-        return t.viewOf(t.storageOffset(), shape, strides);
+        return Tensor.viewOf(t, t.impl().viewOf(t.storageOffset(), shape, strides));
     })
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0]})
             .deriveJvp(Jvps::linear);
@@ -261,11 +262,11 @@ public final class ShapeOps {
         long[] shape = new long[n], strides = new long[n];
         int k = 0;
         for (int d = 0; d < n; d++) {
-            if (chosen[d] && t.shapeRef()[d] == 1) continue;
-            shape[k] = t.shapeRef()[d];
-            strides[k++] = t.strideRef()[d];
+            if (chosen[d] && t.impl().shapeRef()[d] == 1) continue;
+            shape[k] = t.impl().shapeRef()[d];
+            strides[k++] = t.impl().strideRef()[d];
         }
-        return t.viewOf(t.storageOffset(), Arrays.copyOf(shape, k), Arrays.copyOf(strides, k));
+        return Tensor.viewOf(t, t.impl().viewOf(t.storageOffset(), Arrays.copyOf(shape, k), Arrays.copyOf(strides, k)));
     })
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].reshape(Grads.inputShape(a, o))})
             .deriveJvp(Jvps::linear);
@@ -274,8 +275,9 @@ public final class ShapeOps {
     public static final OpDef UNSQUEEZE = OpDef.view("unsqueeze(Tensor(a) self, int dim) -> Tensor(a)", args -> {
         Tensor t = self(args);
         int d = dim(args[1], t.dim() + 1);
-        long stride = d >= t.dim() ? 1 : t.shapeRef()[d] * t.strideRef()[d];
-        return t.viewOf(t.storageOffset(), insert(t.shapeRef(), d, 1), insert(t.strideRef(), d, stride));
+        long stride = d >= t.dim() ? 1 : t.impl().shapeRef()[d] * t.impl().strideRef()[d];
+        return Tensor.viewOf(t, t.impl().viewOf(t.storageOffset(), insert(t.impl().shapeRef(), d, 1),
+                insert(t.impl().strideRef(), d, stride)));
     })
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].reshape(Grads.inputShape(a, o))})
             .deriveJvp(Jvps::linear);
@@ -289,11 +291,11 @@ public final class ShapeOps {
                 if (t.dim() == 0) return Dispatcher.call1(RESHAPE, t, new long[] {1});
                 if (start == end) return t;
                 // The merged size is computed, not inferred with -1: for [0, 1, 3, 0] a -1 could take any value.
-                long merged = Shapes.numel(Arrays.copyOfRange(t.shapeRef(), start, end + 1));
+                long merged = Shapes.numel(Arrays.copyOfRange(t.impl().shapeRef(), start, end + 1));
                 long[] shape = new long[t.dim() - (end - start)];
-                System.arraycopy(t.shapeRef(), 0, shape, 0, start);
+                System.arraycopy(t.impl().shapeRef(), 0, shape, 0, start);
                 shape[start] = merged;
-                System.arraycopy(t.shapeRef(), end + 1, shape, start + 1, t.dim() - end - 1);
+                System.arraycopy(t.impl().shapeRef(), end + 1, shape, start + 1, t.dim() - end - 1);
                 return Dispatcher.call1(RESHAPE, t, shape);
             });
 
@@ -304,7 +306,7 @@ public final class ShapeOps {
         long[] sizes = (long[]) args[2];
         if (sizes.length == 0) throw new TorchException("unflatten: sizes must be non-empty");
         if (t.dim() == 0) throw new IndexOutOfBoundsException("Dimension specified as " + d + " but tensor has no dimensions");
-        long size = t.shapeRef()[d];
+        long size = t.impl().shapeRef()[d];
         long[] inferred;
         try {
             inferred = inferSize(sizes, size);
@@ -316,9 +318,9 @@ public final class ShapeOps {
             throw new TorchException("unflatten got an unexpected error:\n" + e.getMessage(), e);
         }
         long[] shape = new long[t.dim() - 1 + inferred.length];
-        System.arraycopy(t.shapeRef(), 0, shape, 0, d);
+        System.arraycopy(t.impl().shapeRef(), 0, shape, 0, d);
         System.arraycopy(inferred, 0, shape, d, inferred.length);
-        System.arraycopy(t.shapeRef(), d + 1, shape, d + inferred.length, t.dim() - d - 1);
+        System.arraycopy(t.impl().shapeRef(), d + 1, shape, d + inferred.length, t.dim() - d - 1);
         return Dispatcher.call1(VIEW, t, shape);
     });
 
@@ -330,7 +332,7 @@ public final class ShapeOps {
                 int d = dim(args[1], t.dim());
                 long step = lng(args[4]);
                 if (step <= 0) throw new TorchException("slice step must be positive");
-                long size = t.shapeRef()[d];
+                long size = t.impl().shapeRef()[d];
                 long start = args[2] == null ? 0 : lng(args[2]);
                 long end = args[3] == null ? Long.MAX_VALUE : lng(args[3]);
                 if (start < 0) start += size;
@@ -340,7 +342,8 @@ public final class ShapeOps {
                 long[] shape = t.shape(), strides = t.stride();
                 shape[d] = (end - start + step - 1) / step;
                 strides[d] *= step;
-                return t.viewOf(t.storageOffset() + start * t.strideRef()[d], shape, strides);
+                long offset = t.storageOffset() + start * t.impl().strideRef()[d];
+                return Tensor.viewOf(t, t.impl().viewOf(offset, shape, strides));
             })
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {BackwardOps.sliceBackward(g[0], Grads.inputShape(a, o), (Long) a[1], (Long) a[2], (Long) a[3], (Long) a[4])})
             .deriveJvp(Jvps::linear);
@@ -351,7 +354,7 @@ public final class ShapeOps {
         if (t.dim() == 0) throw new TorchException("narrow() cannot be applied to a 0-dim tensor.");
         long length = lng(args[3]);
         if (length < 0) throw new TorchException("narrow(): length must be non-negative.");
-        long size = t.shapeRef()[dim(args[1], t.dim())];
+        long size = t.impl().shapeRef()[dim(args[1], t.dim())];
         long start = lng(args[2]);
         // start == size is a valid (empty) narrow but not a valid index, so only other values are wrapped.
         if (start != size) start = wrapIndex(start, size);
@@ -376,13 +379,13 @@ public final class ShapeOps {
         Tensor t = self(args);
         if (t.dim() == 0) throw new IndexOutOfBoundsException("select() cannot be applied to a 0-dim tensor.");
         int d = dim(args[1], t.dim());
-        long index = lng(args[2]), size = t.shapeRef()[d];
+        long index = lng(args[2]), size = t.impl().shapeRef()[d];
         if (index < -size || index >= size) {
             throw new IndexOutOfBoundsException("select(): index " + index + " out of range for tensor of size "
-                    + Shapes.str(t.shapeRef()) + " at dimension " + d);
+                    + Shapes.str(t.impl().shapeRef()) + " at dimension " + d);
         }
         if (index < 0) index += size;
-        return t.viewOf(t.storageOffset() + index * t.strideRef()[d], remove(t.shapeRef(), d), remove(t.strideRef(), d));
+        return Tensor.viewOf(t, t.impl().viewOf(t.storageOffset() + index * t.impl().strideRef()[d], remove(t.impl().shapeRef(), d), remove(t.impl().strideRef(), d)));
     })
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {BackwardOps.selectBackward(g[0], Grads.inputShape(a, o), (Long) a[1], (Long) a[2])})
             .deriveJvp(Jvps::linear);
@@ -390,7 +393,7 @@ public final class ShapeOps {
     /** Sizes of {@code split(split_size)}: equal pieces, the last one possibly smaller. */
     private static long[] splitSizes(Tensor t, long splitSize, int d) {
         if (splitSize < 0) throw new TorchException("split expects split_size be non-negative, but got split_size=" + splitSize);
-        long dimSize = t.shapeRef()[d];
+        long dimSize = t.impl().shapeRef()[d];
         if (splitSize == 0 && dimSize != 0) {
             throw new TorchException("split_size can only be 0 if dimension size is 0, but got dimension size of " + dimSize);
         }
@@ -413,8 +416,8 @@ public final class ShapeOps {
             out[i] = Dispatcher.call1(SLICE, t, (long) d, start, start + sizes[i], 1L);
             start += sizes[i];
         }
-        if (start != t.shapeRef()[d]) {
-            throw new TorchException("split_with_sizes expects split_sizes to sum exactly to " + t.shapeRef()[d]
+        if (start != t.impl().shapeRef()[d]) {
+            throw new TorchException("split_with_sizes expects split_sizes to sum exactly to " + t.impl().shapeRef()[d]
                     + " (input tensor's size at dimension " + d + "), but got split_sizes=" + Shapes.str(sizes));
         }
         return out;
@@ -447,7 +450,7 @@ public final class ShapeOps {
         long chunks = lng(args[1]);
         if (chunks <= 0) throw new TorchException("chunk expects `chunks` to be greater than 0, got: " + chunks);
         int d = dim(args[2], t.dim());
-        long dimSize = t.shapeRef()[d];
+        long dimSize = t.impl().shapeRef()[d];
         long splitSize = (dimSize + chunks - 1) / chunks;
         if (splitSize == 0 && dimSize == 0) {
             // An empty dim still gives `chunks` (empty) pieces.
@@ -462,7 +465,7 @@ public final class ShapeOps {
         Tensor t = self(args);
         int d = dim(args[1], t.dim());
         if (t.dim() == 0) throw new IndexOutOfBoundsException("Dimension specified as " + d + " but tensor has no dimensions");
-        Tensor[] out = new Tensor[Math.toIntExact(t.shapeRef()[d])];
+        Tensor[] out = new Tensor[Math.toIntExact(t.impl().shapeRef()[d])];
         for (int i = 0; i < out.length; i++) out[i] = Dispatcher.call1(SELECT, t, (long) d, (long) i);
         return out;
     });
@@ -476,7 +479,7 @@ public final class ShapeOps {
         long offset = lng(args[1]);
         int d1 = dim(args[2], t.dim()), d2 = dim(args[3], t.dim());
         if (d1 == d2) throw new TorchException("diagonal dimensions cannot be identical " + lng(args[2]) + ", " + lng(args[3]));
-        long[] sz = t.shapeRef(), st = t.strideRef();
+        long[] sz = t.impl().shapeRef(), st = t.impl().strideRef();
         long diagSize = offset >= 0 ? Math.max(Math.min(sz[d1], sz[d2] - offset), 0) : Math.max(Math.min(sz[d1] + offset, sz[d2]), 0);
         long storageOffset = t.storageOffset();
         // An empty diagonal keeps the offset, so an offset "off the end" cannot move it out of the storage.
@@ -485,7 +488,7 @@ public final class ShapeOps {
         long[] strides = remove(remove(st, Math.max(d1, d2)), Math.min(d1, d2));
         shape = insert(shape, shape.length, diagSize);
         strides = insert(strides, strides.length, st[d1] + st[d2]);
-        return t.viewOf(storageOffset, shape, strides);
+        return Tensor.viewOf(t, t.impl().viewOf(storageOffset, shape, strides));
     })
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {
                 BackwardOps.diagonalBackward(g[0], Grads.inputShape(a, o), lng(a[1]), lng(a[2]), lng(a[3]))})
@@ -539,7 +542,7 @@ public final class ShapeOps {
                 long offset = args[3] == null ? t.storageOffset() : lng(args[3]);
                 long[] shape = ((long[]) args[1]).clone(), strides = ((long[]) args[2]).clone();
                 Shapes.checkSizes("as_strided", shape);
-                return Tensor.of(t.storage(), offset, shape, strides, t.dtype());
+                return Tensor.of(TensorImpl.of(t.impl().storage(), offset, shape, strides, t.dtype()));
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {asStridedBackward(g[0], (Tensor) a[0], a)})
             .deriveJvp(Jvps::linear);

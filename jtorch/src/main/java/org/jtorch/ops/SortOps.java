@@ -2,7 +2,6 @@ package org.jtorch.ops;
 
 import java.util.Arrays;
 import org.jtorch.DType;
-import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
@@ -11,6 +10,7 @@ import org.jtorch.ValuesIndices;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.SortKernels;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * Order ops: {@code sort}, {@code argsort}, {@code msort}, {@code topk}, {@code kthvalue},
@@ -97,11 +97,11 @@ public final class SortOps {
             "sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)",
             args -> {
                 Tensor x = (Tensor) args[0];
-                return valuesIndices(x, x.shapeRef(), sortPlan("sort", args));
+                return valuesIndices(x, x.impl().shapeRef(), sortPlan("sort", args));
             },
             (args, outs, spec) -> {
                 SortPlan p = (SortPlan) spec.plan();
-                SortKernels.sort((Tensor) args[0], p.dim(), p.descending(), outs[0], outs[1]);
+                SortKernels.sort(((Tensor) args[0]).impl(), p.dim(), p.descending(), outs[0].impl(), outs[1].impl());
             })
             .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {toPositions(g[0], (Tensor) a[0], (Long) a[2], o[1])})
             .defineJvp(Jvps.selected(2, -1));
@@ -113,7 +113,7 @@ public final class SortOps {
      * the same positions. Positions repeat only in the scans, where the adds are what is wanted.
      */
     private static Tensor toPositions(Tensor g, Tensor self, long dim, Tensor indices) {
-        return ScatterOps.scatterAdd(ScatterOps.zeros(self.shapeRef(), g), (int) dim, indices, g);
+        return ScatterOps.scatterAdd(ScatterOps.zeros(self.impl().shapeRef(), g), (int) dim, indices, g);
     }
 
     /** {@code argsort}: sort's positions only. Args: (self, Boolean stable, Long dim, Boolean descending). */
@@ -121,11 +121,11 @@ public final class SortOps {
             "argsort.stable(Tensor self, *, bool stable, int dim=-1, bool descending=False) -> Tensor",
             args -> {
                 Tensor x = (Tensor) args[0];
-                return Spec.of(x.shapeRef(), DType.INT64, x.device(), sortPlan("argsort", args));
+                return Spec.of(x.impl().shapeRef(), DType.INT64, x.device(), sortPlan("argsort", args));
             },
             (args, outs, spec) -> {
                 SortPlan p = (SortPlan) spec.plan();
-                SortKernels.sort((Tensor) args[0], p.dim(), p.descending(), null, outs[0]);
+                SortKernels.sort(((Tensor) args[0]).impl(), p.dim(), p.descending(), null, outs[0].impl());
             },
             OpDef.Flag.NOT_DIFFERENTIABLE);
 
@@ -150,16 +150,17 @@ public final class SortOps {
                 checkSortable("topk", "topk_cpu", x);
                 // 2.15: topk on bool is NotImplementedError (spec §5).
                 if (x.dtype() == DType.BOOL) throw notImplemented("topk_cpu", x.dtype());
-                long size = x.dim() > 0 ? x.shapeRef()[dim] : 1;
+                long size = x.dim() > 0 ? x.impl().shapeRef()[dim] : 1;
                 if (k < 0 || k > size) {
                     throw new TorchException("topk(): selected index k out of range (k = " + k + ", size of dimension " + dim + " = "
                             + size + ")");
                 }
-                return valuesIndices(x, withDim(x.shapeRef(), dim, k), new TopkPlan(dim, (int) k, args[3] == null || (Boolean) args[3]));
+                return valuesIndices(x, withDim(x.impl().shapeRef(), dim, k), new TopkPlan(dim, (int) k, args[3] == null || (Boolean) args[3]));
             },
             (args, outs, spec) -> {
                 TopkPlan p = (TopkPlan) spec.plan();
-                SortKernels.topk((Tensor) args[0], p.dim(), p.k(), p.largest(), outs[0], outs[1]);
+                SortKernels.topk(((Tensor) args[0]).impl(), p.dim(), p.k(), p.largest(), outs[0].impl(),
+                        outs[1].impl());
             })
             .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {toPositions(g[0], (Tensor) a[0], (Long) a[2], o[1])})
             .defineJvp(Jvps.selected(2, -1));
@@ -176,16 +177,16 @@ public final class SortOps {
                 int dim = Shapes.wrapDim((Long) args[2], x.dim());
                 checkSortable("kthvalue", "kthvalue_cpu", x);
                 if (x.dtype() == DType.BOOL) throw notImplemented("kthvalue_cpu", x.dtype());
-                long size = x.dim() > 0 ? x.shapeRef()[dim] : 1;
+                long size = x.dim() > 0 ? x.impl().shapeRef()[dim] : 1;
                 if (x.numel() == 0 && size == 0) {
                     throw new IndexOutOfBoundsException("kthvalue(): Expected reduction dim " + dim + " to have non-zero size.");
                 }
                 if (k < 1 || k > size) throw new TorchException("kthvalue(): selected number k out of range for dimension " + dim);
-                return valuesIndices(x, withoutDim(x.shapeRef(), dim, bool(args[3])), new KthPlan(dim, (int) k));
+                return valuesIndices(x, withoutDim(x.impl().shapeRef(), dim, bool(args[3])), new KthPlan(dim, (int) k));
             },
             (args, outs, spec) -> {
                 KthPlan p = (KthPlan) spec.plan();
-                SortKernels.kthvalue((Tensor) args[0], p.dim(), p.k(), outs[0], outs[1]);
+                SortKernels.kthvalue(((Tensor) args[0]).impl(), p.dim(), p.k(), outs[0].impl(), outs[1].impl());
             })
             .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {
                 BackwardOps.valueSelectingReductionBackward(g[0], (Long) a[2], o[1], ((Tensor) a[0]).shape(), bool(a[3]))})
@@ -198,9 +199,9 @@ public final class SortOps {
             Tensor x = (Tensor) args[0];
             int dim = Shapes.wrapDim((Long) args[1], x.dim());
             checkSortable(name, name + "_cpu", x);
-            return valuesIndices(x, x.shapeRef(), dim);
+            return valuesIndices(x, x.impl().shapeRef(), dim);
         };
-        OpDef.Kernel kernel = (args, outs, spec) -> SortKernels.cumExtremum((Tensor) args[0], (Integer) spec.plan(), max, outs[0], outs[1]);
+        OpDef.Kernel kernel = (args, outs, spec) -> SortKernels.cumExtremum(((Tensor) args[0]).impl(), (Integer) spec.plan(), max, outs[0].impl(), outs[1].impl());
         return OpDef.structured(name + "(Tensor self, int dim) -> (Tensor values, Tensor indices)", meta, kernel)
                 .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {toPositions(g[0], (Tensor) a[0], (Long) a[1], o[1])});
     }
@@ -222,7 +223,7 @@ public final class SortOps {
         }
     }
 
-    private static Tensor emptyLongs(long... shape) { return Tensor.empty(shape, DType.INT64, Device.CPU); }
+    private static Tensor emptyLongs(long... shape) { return Tensor.of(TensorImpl.empty(shape, DType.INT64)); }
 
     /**
      * Outputs of a flat unique: the first element of each group, each element's group, group sizes.
@@ -231,20 +232,20 @@ public final class SortOps {
     private static Tensor[] flatUnique(Tensor x, boolean consecutive, boolean inverse, boolean counts) {
         Tensor c = CopyOps.contiguous(x);
         if (c.numel() == 0) {
-            return new Tensor[] {Tensor.empty(new long[] {0}, x.dtype(), Device.CPU), inverse ? emptyLongs(x.shape()) : emptyLongs(0),
+            return new Tensor[] {Tensor.of(TensorImpl.empty(new long[] {0}, x.dtype())), inverse ? emptyLongs(x.shape()) : emptyLongs(0),
                 emptyLongs(0)};
         }
-        SortKernels.Groups g = SortKernels.group(c, consecutive);
+        SortKernels.Groups g = SortKernels.group(c.impl(), consecutive);
         long[] first = new long[g.groups()];
         for (int i = 0; i < first.length; i++) first[i] = g.order()[g.starts()[i]];
-        Tensor out = Tensor.empty(new long[] {g.groups()}, x.dtype(), Device.CPU);
-        SortKernels.gather(c, c.storageOffset(), 1, first, first.length, out, 0, 1);
+        Tensor out = Tensor.of(TensorImpl.empty(new long[] {g.groups()}, x.dtype()));
+        SortKernels.gather(c.impl(), c.storageOffset(), 1, first, first.length, out.impl(), 0, 1);
         return new Tensor[] {out, inverse ? inverseOf(g, x.shape()) : emptyLongs(0), counts ? countsOf(g) : emptyLongs(0)};
     }
 
     private static Tensor inverseOf(SortKernels.Groups g, long[] shape) {
         Tensor t = emptyLongs(shape);
-        long[] inv = (long[]) t.storage().array();
+        long[] inv = (long[]) t.impl().storage().array();
         for (int grp = 0; grp < g.groups(); grp++) {
             for (int i = g.starts()[grp]; i < g.starts()[grp + 1]; i++) inv[(int) g.order()[i]] = grp;
         }
@@ -253,7 +254,7 @@ public final class SortOps {
 
     private static Tensor countsOf(SortKernels.Groups g) {
         Tensor t = emptyLongs(g.groups());
-        long[] c = (long[]) t.storage().array();
+        long[] c = (long[]) t.impl().storage().array();
         for (int grp = 0; grp < g.groups(); grp++) c[grp] = g.starts()[grp + 1] - g.starts()[grp];
         return t;
     }
@@ -262,25 +263,26 @@ public final class SortOps {
     private static Tensor[] dimUnique(Tensor x, long dimArg, boolean consecutive, boolean inverse, boolean counts) {
         if (x.dim() == 0) throw new IndexOutOfBoundsException("Dimension specified as " + dimArg + " but tensor has no dimensions");
         int dim = Shapes.wrapDim(dimArg, x.dim());
-        long[] shape = x.shapeRef();
+        long[] shape = x.impl().shapeRef();
         long zeros = Arrays.stream(shape).filter(s -> s == 0).count();
         if (shape[dim] == 0) {
             if (zeros != 1) throw new TorchException("Number of zero sized dimensions is more than one, so unique cannot be applied ");
-            return new Tensor[] {Tensor.empty(shape.clone(), x.dtype(), Device.CPU), emptyLongs(0), emptyLongs(0)};
+            return new Tensor[] {Tensor.of(TensorImpl.empty(shape.clone(), x.dtype())), emptyLongs(0), emptyLongs(0)};
         }
         if (zeros > 0) throw new TorchException("There are 0 sized dimensions, and they aren't selected, so unique cannot be applied");
         Tensor moved = CopyOps.contiguous(ShapeOps.movedim(x, dim, 0));
         long rows = shape[dim], cols = x.numel() / rows;
         Tensor flat = ShapeOps.reshape(moved, rows, cols);
-        SortKernels.Groups g = SortKernels.groupRows(flat, consecutive);
+        SortKernels.Groups g = SortKernels.groupRows(flat.impl(), consecutive);
         long[] outShape = moved.shape();
         outShape[0] = g.groups();
-        Tensor out = Tensor.empty(outShape, x.dtype(), Device.CPU);
+        Tensor out = Tensor.of(TensorImpl.empty(outShape, x.dtype()));
         long[] columns = new long[(int) cols];
         for (int j = 0; j < columns.length; j++) columns[j] = j;
         for (int grp = 0; grp < g.groups(); grp++) {
             long row = g.order()[g.starts()[grp]];
-            SortKernels.gather(flat, flat.storageOffset() + row * cols, 1, columns, columns.length, out, grp * cols, 1);
+            SortKernels.gather(flat.impl(), flat.storageOffset() + row * cols, 1, columns, columns.length, out.impl(),
+                    grp * cols, 1);
         }
         return new Tensor[] {ShapeOps.movedim(out, 0, dim), inverse ? inverseOf(g, new long[] {rows}) : emptyLongs(0),
             counts ? countsOf(g) : emptyLongs(0)};

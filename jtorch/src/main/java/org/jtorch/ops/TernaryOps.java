@@ -77,17 +77,18 @@ public final class TernaryOps {
                 Tensor condition = (Tensor) args[0];
                 checkCondition(condition);
                 DType result = TypePromotion.resultType(args[1], args[2]);
-                long[] shape = condition.shapeRef();
+                long[] shape = condition.impl().shapeRef();
                 for (int i = 1; i < 3; i++) {
-                    if (args[i] instanceof Tensor t) shape = Shapes.broadcast(shape, t.shapeRef());
+                    if (args[i] instanceof Tensor t) shape = Shapes.broadcast(shape, t.impl().shapeRef());
                     else ScalarConversion.check(Scalar.of(args[i]), result);
                 }
                 return Spec.of(shape, result, Devices.common("where", args[0], args[1], args[2]), null);
             },
             (args, outs, spec) -> {
                 DType compute = spec.dtypes()[0];
-                PointwiseLoops.ternary(SELECT, compute, outs[0], (Tensor) args[0], Pointwise.operand(args[1], compute),
-                        Pointwise.operand(args[2], compute));
+                PointwiseLoops.ternary(SELECT, compute, outs[0].impl(), ((Tensor) args[0]).impl(),
+                        Pointwise.operand(args[1], compute).impl(),
+                        Pointwise.operand(args[2], compute).impl());
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> Grads.forTensorArgs(a, null, TernaryOps.where((Tensor) a[0], g[0], 0L), TernaryOps.where((Tensor) a[0], 0L, g[0])))
             .deriveJvp(Jvps.linearExcept(0));
@@ -257,7 +258,7 @@ public final class TernaryOps {
             ScalarConversion.check(Scalar.of(args[2]), self.dtype());
         }
         // The mask broadcasts with self (as ATen's expand_outplace(mask, self)); in place it must fit self.
-        long[] shape = Shapes.broadcast(mask.shapeRef(), self.shapeRef());
+        long[] shape = Shapes.broadcast(mask.impl().shapeRef(), self.impl().shapeRef());
         return Spec.of(shape, self.dtype(), Devices.common("masked_fill", self, mask), null);
     }
 
@@ -294,7 +295,8 @@ public final class TernaryOps {
         } else {
             value = Scalar.of(args[2]);
         }
-        PointwiseLoops.binary(fillFn(value, self.dtype()), self.dtype(), outs[0], self, (Tensor) args[1]);
+        PointwiseLoops.binary(fillFn(value, self.dtype()), self.dtype(), outs[0].impl(), self.impl(),
+                ((Tensor) args[1]).impl());
     };
 
     /** {@code masked_fill(self, mask, value)}: {@code value} where the bool mask is true; the result keeps self's dtype. */
@@ -395,7 +397,7 @@ public final class TernaryOps {
 
     /** Whether several elements share one memory location (a stride-0 dim of size above 1). */
     private static boolean hasInternalOverlap(Tensor t) {
-        long[] shape = t.shapeRef(), strides = t.strideRef();
+        long[] shape = t.impl().shapeRef(), strides = t.impl().strideRef();
         for (int i = 0; i < shape.length; i++) if (shape[i] > 1 && strides[i] == 0) return true;
         return false;
     }

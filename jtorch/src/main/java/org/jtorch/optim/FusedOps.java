@@ -12,6 +12,7 @@ import org.jtorch.foreach.Foreach;
 import org.jtorch.kernels.cpu.ForeachLoops;
 import org.jtorch.ops.OpDef;
 import org.jtorch.ops.Spec;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * The fused optimizer ops ({@code _fused_sgd_}, {@code _fused_adam_}, {@code _fused_adamw_},
@@ -48,7 +49,7 @@ final class FusedOps {
         long[][] shapes = new long[outs.size()][];
         DType[] dtypes = new DType[outs.size()];
         for (int i = 0; i < shapes.length; i++) {
-            shapes[i] = outs.get(i).shapeRef();
+            shapes[i] = outs.get(i).impl().shapeRef();
             dtypes[i] = outs.get(i).dtype();
         }
         return new Spec(shapes, dtypes, device, null);
@@ -59,10 +60,11 @@ final class FusedOps {
             throw new TorchException("Tensor lists must have the same number of tensors, got " + params.length + " and " + other.length);
         }
         for (int i = 0; i < params.length; i++) {
-            if (!Arrays.equals(other[i].shapeRef(), params[i].shapeRef()) || other[i].dtype() != params[i].dtype()) {
+            if (!Arrays.equals(other[i].impl().shapeRef(), params[i].impl().shapeRef())
+                    || other[i].dtype() != params[i].dtype()) {
                 throw new TorchException(name + ": every tensor must have its param's shape and dtype; position " + i + " has "
-                        + other[i].dtype().cppName() + Arrays.toString(other[i].shapeRef()) + " for a param of "
-                        + params[i].dtype().cppName() + Arrays.toString(params[i].shapeRef()));
+                        + other[i].dtype().cppName() + Arrays.toString(other[i].impl().shapeRef()) + " for a param of "
+                        + params[i].dtype().cppName() + Arrays.toString(params[i].impl().shapeRef()));
             }
         }
     }
@@ -80,6 +82,14 @@ final class FusedOps {
 
     private static Tensor[] orNull(Tensor[] ts) { return ts.length == 0 ? null : ts; }
 
+    /** What the kernels see of a tensor list; null stays null. */
+    private static TensorImpl[] impls(Tensor[] ts) {
+        if (ts == null) return null;
+        TensorImpl[] out = new TensorImpl[ts.length];
+        for (int i = 0; i < ts.length; i++) out[i] = ts[i].impl();
+        return out;
+    }
+
     /**
      * Args: (params, grads, momentum_buffer_list (empty when momentum is 0), weight_decay, momentum, lr,
      * dampening, nesterov, maximize, is_first_step, grad_scale, found_inf).
@@ -91,7 +101,7 @@ final class FusedOps {
             (a, outs, spec) -> {
                 Tensor[] params = (Tensor[]) a[0], grads = (Tensor[]) a[1], bufs = (Tensor[]) a[2];
                 if (!unscale(grads, (Tensor) a[10], (Tensor) a[11])) return;
-                ForeachLoops.fusedSgd(params, grads, orNull(bufs),
+                ForeachLoops.fusedSgd(impls(params), impls(grads), impls(orNull(bufs)),
                         new ForeachLoops.SgdArgs(d(a[5]), d(a[3]), d(a[4]), d(a[6]), b(a[7]), b(a[8]), b(a[9])));
             }, OpDef.Flag.NOT_DIFFERENTIABLE);
 
@@ -110,7 +120,8 @@ final class FusedOps {
                         stepSize[i] = lr / (1 - Math.pow(beta1, step));
                         bc2Sqrt[i] = Math.sqrt(1 - Math.pow(beta2, step));
                     }
-                    ForeachLoops.fusedAdam(params, grads, (Tensor[]) a[2], (Tensor[]) a[3], b(a[11]) ? (Tensor[]) a[4] : null,
+                    ForeachLoops.fusedAdam(impls(params), impls(grads), impls((Tensor[]) a[2]), impls((Tensor[]) a[3]),
+                            b(a[11]) ? impls((Tensor[]) a[4]) : null,
                             new ForeachLoops.AdamArgs(lr, beta1, beta2, d(a[9]), d(a[10]), adamw, b(a[12]), stepSize, bc2Sqrt));
                 }, OpDef.Flag.NOT_DIFFERENTIABLE);
     }
@@ -131,7 +142,7 @@ final class FusedOps {
                 double lr = d(a[4]), lrDecay = d(a[5]);
                 double[] clr = new double[params.length];
                 for (int i = 0; i < params.length; i++) clr[i] = lr / (1 + (steps[i].item() - 1) * lrDecay);
-                ForeachLoops.fusedAdagrad(params, grads, (Tensor[]) a[2], new ForeachLoops.AdagradArgs(d(a[6]), d(a[7]), b(a[8]), clr));
+                ForeachLoops.fusedAdagrad(impls(params), impls(grads), impls((Tensor[]) a[2]), new ForeachLoops.AdagradArgs(d(a[6]), d(a[7]), b(a[8]), clr));
             }, OpDef.Flag.NOT_DIFFERENTIABLE);
 
     /** Runs a fused op; its outputs are {@code params} followed by each non-empty state list. */

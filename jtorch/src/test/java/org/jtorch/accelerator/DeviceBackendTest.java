@@ -99,7 +99,7 @@ class DeviceBackendTest {
         Tensor x = Torch.tensor(new double[][] {{1, 2, 3}, {4, 5, 6}});
         Tensor y = x.to(FAKE0);
         assertSame(FAKE0, y.device());
-        assertNotSame(x.storage(), y.storage());
+        assertNotSame(x.impl().storage(), y.impl().storage());
         assertArrayEquals(new long[] {2, 3}, y.shape());
         Tensor back = y.cpu();
         assertSame(Device.CPU, back.device());

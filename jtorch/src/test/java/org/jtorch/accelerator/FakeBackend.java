@@ -16,6 +16,7 @@ import org.jtorch.ops.OpDef;
 import org.jtorch.ops.PointwiseOps;
 import org.jtorch.ops.ReductionOps;
 import org.jtorch.storage.Storage;
+import org.jtorch.testing.Views;
 
 /**
  * A device backend for tests, listed in META-INF/services: device type {@code fake}, two devices, memory on
@@ -74,14 +75,14 @@ public final class FakeBackend implements DeviceBackend {
     @Override
     public void copyFromCpu(Tensor src, Tensor dst) {
         long width = (long) Storage.slotBytes(src.dtype().storageKind()) * src.dtype().slotsPerElement();
-        MemorySegment.copy(src.storage().segment(), src.storageOffset() * width, dst.storage().segment(), dst.storageOffset() * width,
+        MemorySegment.copy(src.impl().storage().segment(), src.storageOffset() * width, dst.impl().storage().segment(), dst.storageOffset() * width,
                 src.numel() * width);
     }
 
     @Override
     public void copyToCpu(Tensor src, Tensor dst) {
         // read the device memory through a CPU alias of the same view, copied by the CPU
-        Storage s = src.storage();
+        Storage s = src.impl().storage();
         Storage host = switch (s.array()) {
             case byte[] a -> Storage.wrap(a);
             case short[] a -> Storage.wrap(a);
@@ -92,8 +93,8 @@ public final class FakeBackend implements DeviceBackend {
             default -> throw new IllegalStateException("fake storage is a heap array");
         };
         long elements = s.slots() / src.dtype().slotsPerElement();
-        Tensor alias = Creation.fromStorage(host, new long[] {elements}, src.dtype())
-                .viewOf(src.storageOffset(), src.shape(), src.stride());
+        Tensor alias = Views.of(Creation.fromStorage(host, new long[] {elements}, src.dtype()), src.storageOffset(),
+                src.shape(), src.stride());
         dst.copy_(alias);
     }
 

@@ -217,14 +217,15 @@ class CheckpointTest {
     private static final OpDef COUNTED_DOUBLE = OpDef.structured("counted_double(Tensor self) -> Tensor",
             args -> {
                 Tensor self = (Tensor) args[0];
-                return Spec.of(self.shapeRef(), self.dtype(), self.device(), null);
+                return Spec.of(self.impl().shapeRef(), self.dtype(), self.device(), null);
             },
             (args, outs, spec) -> {
                 EFFECTS.incrementAndGet();
                 Tensor self = (Tensor) args[0], out = outs[0];
                 ElementIO io = ElementIO.of(out.dtype());
                 double[] v = self.toDoubleArray();
-                for (int i = 0; i < v.length; i++) io.setDouble(out.storage().segment(), out.elementIndex(i), 2 * v[i]);
+                java.lang.foreign.MemorySegment data = out.impl().storage().segment();
+                for (int i = 0; i < v.length; i++) io.setDouble(data, out.impl().elementIndex(i), 2 * v[i]);
             },
             OpDef.Flag.SIDE_EFFECTS).defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].mul(2.0)});
 

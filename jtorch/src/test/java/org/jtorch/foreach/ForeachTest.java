@@ -18,6 +18,7 @@ import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.ops.PointwiseOps;
+import org.jtorch.storage.TensorImpl;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -228,7 +229,7 @@ class ForeachTest {
 
     @Test
     void metaTensorsGetShapesAndDtypesOnly() {
-        Tensor m = Tensor.empty(new long[] {2, 3}, DType.FLOAT32, Device.META);
+        Tensor m = Tensor.of(TensorImpl.meta(new long[] {2, 3}, DType.FLOAT32));
         List<Tensor> r = Foreach.addcmul(List.of(m), List.of(m), List.of(m), 0.5);
         assertEquals(Device.META, r.get(0).device());
         assertArrayEquals(new long[] {2, 3}, r.get(0).shape());

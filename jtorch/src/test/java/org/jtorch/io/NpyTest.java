@@ -21,10 +21,10 @@ import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.jtorch.DType;
-import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
+import org.jtorch.storage.TensorImpl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,7 +58,7 @@ class NpyTest {
         String name = (String) fixture.get("file");
         Tensor t = Npy.load(SafetensorsFixtures.file(name));
         SafetensorsFixtures.assertTensor(expected(fixture), t, name);
-        assertTrue(t.storage().array() != null, "a heap copy");
+        assertTrue(t.impl().storage().array() != null, "a heap copy");
         if ((Boolean) fixture.get("fortran")) {
             assertFalse(t.isContiguous(), name + " keeps Fortran order as a column-major view");
             assertEquals(1, t.stride(0), name + " first index varies fastest");
@@ -148,7 +148,7 @@ class NpyTest {
         Tensor bf = Torch.tensor(new double[] {1}, DType.BFLOAT16);
         var noDtype = assertThrows(IllegalArgumentException.class, () -> Npy.save(bf, f));
         assertTrue(noDtype.getMessage().contains("torch.bfloat16, which NumPy lacks"), noDtype.getMessage());
-        Tensor meta = Tensor.empty(new long[] {2}, DType.FLOAT32, Device.META);
+        Tensor meta = Tensor.of(TensorImpl.meta(new long[] {2}, DType.FLOAT32));
         assertThrows(IllegalArgumentException.class, () -> Npy.save(meta, f));
         assertThrows(IllegalArgumentException.class, () -> Npy.saveZ(Map.of("m", meta), tmp.resolve("x.npz")));
         assertFalse(Files.exists(f));

@@ -130,11 +130,11 @@ final class PtDescription {
         assertEquals(longs(e.get("stride")), List.of(box(t.stride())), path + " stride");
         assertEquals(e.get("offset"), t.storageOffset(), path + " offset");
         assertEquals(e.get("requires_grad"), t.requiresGrad(), path + " requires_grad");
-        assertEquals(e.get("storage_nbytes"), t.storage().byteSize(), path + " storage bytes");
+        assertEquals(e.get("storage_nbytes"), t.impl().storage().byteSize(), path + " storage bytes");
         long id = (Long) e.get("storage");
-        Storage known = storagesById.putIfAbsent(id, t.storage());
-        if (known != null) assertSame(known, t.storage(), path + ": expected to share storage " + id);
-        Long otherId = idsByStorage.putIfAbsent(t.storage(), id);
+        Storage known = storagesById.putIfAbsent(id, t.impl().storage());
+        if (known != null) assertSame(known, t.impl().storage(), path + ": expected to share storage " + id);
+        Long otherId = idsByStorage.putIfAbsent(t.impl().storage(), id);
         assertTrue(otherId == null || otherId == id, path + ": shares a storage it should not (" + otherId + " vs " + id + ")");
         if (compareData && !t.isMeta()) assertEquals(e.get("bytes"), HexFormat.of().formatHex(elementBytes(t)), path + " data");
     }
@@ -142,10 +142,10 @@ final class PtDescription {
     /** The elements of {@code t} in row-major order, as stored (little-endian). */
     static byte[] elementBytes(Tensor t) {
         int size = t.dtype().itemSize();
-        MemorySegment s = t.storage().segment();
+        MemorySegment s = t.impl().storage().segment();
         byte[] out = new byte[Math.toIntExact(t.numel() * size)];
         for (long i = 0; i < t.numel(); i++) {
-            MemorySegment.copy(s, ValueLayout.JAVA_BYTE, t.elementIndex(i) * size, out, (int) i * size, size);
+            MemorySegment.copy(s, ValueLayout.JAVA_BYTE, t.impl().elementIndex(i) * size, out, (int) i * size, size);
         }
         return out;
     }

@@ -21,11 +21,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.jtorch.DType;
-import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.testing.Json;
+import org.jtorch.storage.TensorImpl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,8 +61,8 @@ class SafetensorsTest {
         for (Map<String, Object> e : expected) {
             Tensor t = loaded.get((String) e.get("name"));
             SafetensorsFixtures.assertTensor(e, t, f.getFileName() + ":" + e.get("name"));
-            assertNull(t.storage().array(), "mapped, not copied");
-            assertTrue(t.storage().segment().isMapped(), "backed by the file mapping");
+            assertNull(t.impl().storage().array(), "mapped, not copied");
+            assertTrue(t.impl().storage().segment().isMapped(), "backed by the file mapping");
         }
         assertEquals(fixture.get("metadata"), Safetensors.loadMetadata(f));
     }
@@ -75,7 +75,7 @@ class SafetensorsTest {
             for (Map<String, Object> e : SafetensorsFixtures.tensors(fixture)) {
                 Tensor t = loaded.get((String) e.get("name"));
                 SafetensorsFixtures.assertTensor(e, t, f.getFileName() + ":" + e.get("name"));
-                assertTrue(t.storage().array() != null, "copied into a heap array");
+                assertTrue(t.impl().storage().array() != null, "copied into a heap array");
             }
         }
     }
@@ -220,7 +220,7 @@ class SafetensorsTest {
         Tensor x = Torch.tensor(new float[] {1, 2, 3, 4});
         var reserved = assertThrows(IllegalArgumentException.class, () -> Safetensors.save(Map.of("__metadata__", x), f));
         assertTrue(reserved.getMessage().contains("reserved"), reserved.getMessage());
-        Tensor meta = Tensor.empty(new long[] {2}, DType.FLOAT32, Device.META);
+        Tensor meta = Tensor.of(TensorImpl.meta(new long[] {2}, DType.FLOAT32));
         var noData = assertThrows(IllegalArgumentException.class, () -> Safetensors.save(Map.of("m", meta), f));
         assertTrue(noData.getMessage().contains("meta device"), noData.getMessage());
         Map<String, Tensor> tied = new LinkedHashMap<>();
@@ -361,7 +361,7 @@ class SafetensorsTest {
     /** Reads every element, so a tensor pointing outside its data would fail here. */
     private static void touch(Tensor t) {
         t.toDoubleArray();
-        MemorySegment s = t.storage().segment();
+        MemorySegment s = t.impl().storage().segment();
         if (t.numel() > 0) s.get(java.lang.foreign.ValueLayout.JAVA_BYTE, s.byteSize() - 1);
     }
 

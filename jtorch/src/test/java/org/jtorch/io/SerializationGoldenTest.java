@@ -77,7 +77,7 @@ class SerializationGoldenTest {
     void mmapLoadViewsTheFile(String name) {
         Object loaded = Serialization.load(fixture(name + ".pt"), LoadOptions.defaults().mmap(true).mmapMode(LoadOptions.MmapMode.READ_ONLY));
         PtDescription.assertMatches(PtDescription.read(fixture(name + ".json")), loaded);
-        forEachTensor(loaded, t -> assertTrue(t.storage().array() == null && !t.isMeta(), "mapped, not copied"));
+        forEachTensor(loaded, t -> assertTrue(t.impl().storage().array() == null && !t.isMeta(), "mapped, not copied"));
     }
 
     static Stream<String> byteIdentical() { return BYTE_IDENTICAL.stream(); }
@@ -119,9 +119,9 @@ class SerializationGoldenTest {
         Tensor a = m.get("a");
         Tensor b = m.get("b");
         Tensor c = m.get("c");
-        assertSame(a.storage(), b.storage());
-        assertSame(a.storage(), c.storage());
-        b.storage().floats()[(int) b.storageOffset()] = 100f; // b[0] = 100
+        assertSame(a.impl().storage(), b.impl().storage());
+        assertSame(a.impl().storage(), c.impl().storage());
+        b.impl().storage().floats()[(int) b.storageOffset()] = 100f; // b[0] = 100
         assertEquals(100.0, a.toDoubleArray()[2]);
         assertEquals(100.0, c.toDoubleArray()[4]); // c[2, 0]
     }
@@ -134,7 +134,7 @@ class SerializationGoldenTest {
         for (Tensor t : m.values()) {
             assertTrue(t.isMeta());
             assertEquals(DType.FLOAT32, t.dtype());
-            unique.add(t.storage());
+            unique.add(t.impl().storage());
         }
         assertEquals(10, m.size());
         assertEquals(1, unique.size());
@@ -145,7 +145,8 @@ class SerializationGoldenTest {
     void tiedWeightsStayTied() {
         Map<?, ?> ckpt = (Map<?, ?>) Serialization.load(fixture("checkpoint.pt"));
         Map<?, ?> model = (Map<?, ?>) ckpt.get("model");
-        assertSame(((Tensor) model.get("0.weight")).storage(), ((Tensor) model.get("1.weight")).storage());
+        assertSame(((Tensor) model.get("0.weight")).impl().storage(),
+                ((Tensor) model.get("1.weight")).impl().storage());
         assertEquals(3L, ckpt.get("epoch"));
         assertEquals(0.25, ckpt.get("loss"));
         Tensor rng = (Tensor) ckpt.get("rng");

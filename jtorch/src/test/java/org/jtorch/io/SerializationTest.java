@@ -36,6 +36,7 @@ import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
 import org.jtorch.ops.ComplexOps;
 import org.jtorch.storage.Storage;
+import org.jtorch.storage.TensorImpl;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -127,7 +128,7 @@ class SerializationTest {
         assertArrayEquals(t.shape(), u.shape());
         assertArrayEquals(t.stride(), u.stride());
         assertArrayEquals(PtDescription.elementBytes(t), PtDescription.elementBytes(u));
-        assertSame(u.storage(), ((Tensor) back.get(1)).storage());
+        assertSame(u.impl().storage(), ((Tensor) back.get(1)).impl().storage());
         Tensor meta = (Tensor) ((List<?>) Serialization.load(p, LoadOptions.defaults().mapLocation(Device.META))).get(0);
         assertTrue(meta.isMeta());
         assertEquals(dtype, meta.dtype());
@@ -229,7 +230,7 @@ class SerializationTest {
     void oneStorageSeenAsTwoDtypesIsRefusedAsPyTorchDoes() {
         Tensor c = Torch.tensor(new double[] {1, 2, 3, 4}).to(DType.COMPLEX64);
         Tensor r = ComplexOps.viewAsReal(c);
-        assertSame(c.storage(), r.storage());
+        assertSame(c.impl().storage(), r.impl().storage());
         var e = assertThrows(TorchException.class, () -> Serialization.save(List.of(c, r), dir.resolve("v.pt")));
         assertEquals("Cannot save multiple tensors or storages that view the same data as different types", e.getMessage());
     }
@@ -254,7 +255,7 @@ class SerializationTest {
         assertEquals(DType.UINT16, u16.dtype());
         assertEquals(DType.FLOAT8_E4M3FN, f8.dtype());
         assertArrayEquals(new long[] {1, 2}, u16.toLongArray());
-        f8.storage().segment().set(ValueLayout.JAVA_BYTE, 1, (byte) 1);
+        f8.impl().storage().segment().set(ValueLayout.JAVA_BYTE, 1, (byte) 1);
         assertArrayEquals(new long[] {257, 2}, u16.toLongArray());
     }
 
@@ -276,7 +277,7 @@ class SerializationTest {
         assertArrayEquals(new double[] {1, 2}, ((Tensor) back.get(0)).toDoubleArray());
         Tensor param = (Tensor) back.get(1);
         assertTrue(param.requiresGrad());
-        assertSame(((Tensor) back.get(0)).storage(), param.storage());
+        assertSame(((Tensor) back.get(0)).impl().storage(), param.impl().storage());
     }
 
     @Test
@@ -379,9 +380,9 @@ class SerializationTest {
         Path p = dir.resolve("mm.pt");
         Serialization.save(Map.of("w", Torch.tensor(new float[] {1, 2, 3})), p);
         Tensor w = (Tensor) ((Map<?, ?>) Serialization.load(p, LoadOptions.defaults().mmap(true))).get("w");
-        assertEquals(null, w.storage().array(), "a view of the file, not a copy");
+        assertEquals(null, w.impl().storage().array(), "a view of the file, not a copy");
         assertArrayEquals(new double[] {2, 4, 6}, w.add(w).toDoubleArray());
-        w.storage().segment().set(ValueLayout.JAVA_FLOAT_UNALIGNED, 0, 42f);
+        w.impl().storage().segment().set(ValueLayout.JAVA_FLOAT_UNALIGNED, 0, 42f);
         assertEquals(42.0, w.toDoubleArray()[0]);
         assertEquals(1.0, ((Tensor) ((Map<?, ?>) Serialization.load(p)).get("w")).toDoubleArray()[0]);
     }
@@ -392,7 +393,7 @@ class SerializationTest {
         Serialization.save(Map.of("w", Torch.tensor(new float[] {1, 2, 3})), p);
         LoadOptions shared = LoadOptions.defaults().mmap(true).mmapMode(LoadOptions.MmapMode.SHARED);
         Tensor w = (Tensor) ((Map<?, ?>) Serialization.load(p, shared)).get("w");
-        w.storage().segment().set(ValueLayout.JAVA_FLOAT_UNALIGNED, 4, 42f);
+        w.impl().storage().segment().set(ValueLayout.JAVA_FLOAT_UNALIGNED, 4, 42f);
         // CRC no longer matches the data: PyTorch does not check it, and a copying JTorch load must be told not to
         Tensor again = (Tensor) ((Map<?, ?>) Serialization.load(p, LoadOptions.defaults().verifyChecksums(false))).get("w");
         assertArrayEquals(new double[] {1, 42, 3}, again.toDoubleArray());
@@ -406,7 +407,8 @@ class SerializationTest {
         Serialization.save(Map.of("w", Torch.tensor(new float[] {1, 2, 3})), p);
         Tensor w = (Tensor) ((Map<?, ?>) Serialization.load(p, LoadOptions.defaults().mmap(true).mmapMode(LoadOptions.MmapMode.READ_ONLY))).get("w");
         assertArrayEquals(new double[] {1, 2, 3}, w.toDoubleArray());
-        assertThrows(RuntimeException.class, () -> w.storage().segment().set(ValueLayout.JAVA_FLOAT_UNALIGNED, 0, 42f));
+        assertThrows(RuntimeException.class,
+                () -> w.impl().storage().segment().set(ValueLayout.JAVA_FLOAT_UNALIGNED, 0, 42f));
     }
 
     @Test
@@ -427,8 +429,8 @@ class SerializationTest {
         Serialization.save(Map.of("w", Torch.tensor(new float[] {1, 2})), p);
         byte[] before = Files.readAllBytes(p);
         Arena arena = Arena.ofShared();
-        Tensor gone = Tensor.of(Storage.ofSegment(DType.StorageKind.FLOAT, arena.allocate(1 << 20)), 0, new long[] {1 << 18},
-                new long[] {1}, DType.FLOAT32);
+        Tensor gone = Tensor.of(TensorImpl.of(Storage.ofSegment(DType.StorageKind.FLOAT, arena.allocate(1 << 20)), 0, new long[] {1 << 18},
+                new long[] {1}, DType.FLOAT32));
         arena.close(); // writing its bytes fails half-way through the archive
         List<Object> obj = List.of(Torch.ones(1000), gone);
         assertThrows(IllegalStateException.class, () -> Serialization.save(obj, p));

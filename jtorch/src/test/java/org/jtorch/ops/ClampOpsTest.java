@@ -21,6 +21,8 @@ import org.jtorch.testing.Golden;
 import org.jtorch.testing.Golden.Case;
 import org.jtorch.testing.Golden.Deviation;
 import org.jtorch.testing.Golden.Kind;
+import org.jtorch.storage.TensorImpl;
+import org.jtorch.testing.Views;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -267,7 +269,7 @@ class ClampOpsTest {
     void tensorBoundsBroadcastAndPromote() {
         // x (2, 3) int32, min (3,) int64, max 0-d float64: the dimensioned int64 decides the integral part,
         // the 0-d float64 lifts the result to floating (result_type's priority groups)
-        Tensor x = Torch.tensor(new long[] {-61, 90, 12, -24, 88, -20}).to(DType.INT32).viewOf(0, new long[] {2, 3}, new long[] {3, 1});
+        Tensor x = Views.of(Torch.tensor(new long[] {-61, 90, 12, -24, 88, -20}).to(DType.INT32), 0, new long[] {2, 3}, new long[] {3, 1});
         Tensor min = ints(DType.INT64, -5, 0, 5);
         Tensor max = Torch.scalarTensor(50.5, DType.FLOAT64);
         Tensor r = ClampOps.clamp(x, min, max);
@@ -285,7 +287,7 @@ class ClampOpsTest {
         double[] data = new double[rows * cols];
         for (int i = 0; i < data.length; i++) data[i] = Math.sin(i * 0.61) * 3;
         Tensor base = Torch.tensor(data, DType.FLOAT32, rows, cols);
-        Tensor t = base.viewOf(0, new long[] {cols, rows}, new long[] {1, cols}); // transposed view
+        Tensor t = Views.of(base, 0, new long[] {cols, rows}, new long[] {1, cols}); // transposed view
         double[] got = ClampOps.clamp(t, -1.25, 2.0).toDoubleArray();
         double[] gotH = ClampOps.hardtanh(t).toDoubleArray();
         for (int i = 0; i < cols; i++) {
@@ -371,12 +373,12 @@ class ClampOpsTest {
 
     @Test
     void metaDeviceGivesShapesDtypesAndErrors() {
-        Tensor x = Tensor.empty(new long[] {4, 1, 3}, DType.INT16, Device.META);
+        Tensor x = Tensor.of(TensorImpl.meta(new long[] {4, 1, 3}, DType.INT16));
         Tensor r = ClampOps.clamp(x, -1.0, null);
         assertEquals(Device.META, r.device());
         assertEquals(DType.FLOAT32, r.dtype());
         assertArrayEquals(new long[] {4, 1, 3}, r.shape());
-        Tensor bound = Tensor.empty(new long[] {5, 1}, DType.INT64, Device.META);
+        Tensor bound = Tensor.of(TensorImpl.meta(new long[] {5, 1}, DType.INT64));
         Tensor t = ClampOps.clamp(x, bound, null);
         assertEquals(DType.INT64, t.dtype());
         assertArrayEquals(new long[] {4, 5, 3}, t.shape());

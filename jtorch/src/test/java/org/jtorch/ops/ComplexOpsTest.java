@@ -15,6 +15,8 @@ import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
 import org.jtorch.internal.Shapes;
 import org.jtorch.storage.Storage;
+import org.jtorch.storage.TensorImpl;
+import org.jtorch.testing.Views;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,22 +28,25 @@ class ComplexOpsTest {
 
     /** A contiguous complex64 tensor of {@code shape} from interleaved (re, im) values. */
     private static Tensor c64(long[] shape, float... reIm) {
-        return Tensor.of(Storage.wrap(reIm.clone()), 0, shape, Shapes.contiguousStrides(shape), DType.COMPLEX64);
+        return Tensor.of(TensorImpl.of(Storage.wrap(reIm.clone()), 0, shape, Shapes.contiguousStrides(shape),
+                DType.COMPLEX64));
     }
 
     private static Tensor f32(long[] shape, float... v) {
-        return Tensor.of(Storage.wrap(v.clone()), 0, shape, Shapes.contiguousStrides(shape), DType.FLOAT32);
+        return Tensor.of(TensorImpl.of(Storage.wrap(v.clone()), 0, shape, Shapes.contiguousStrides(shape),
+                DType.FLOAT32));
     }
 
     private static Tensor f64(long[] shape, double... v) {
-        return Tensor.of(Storage.wrap(v.clone()), 0, shape, Shapes.contiguousStrides(shape), DType.FLOAT64);
+        return Tensor.of(TensorImpl.of(Storage.wrap(v.clone()), 0, shape, Shapes.contiguousStrides(shape),
+                DType.FLOAT64));
     }
 
     private static long[] s(long... shape) { return shape; }
 
     /** [[1+2i, 3+4i, 5+6i], [7+8i, 9+10i, 11+12i]] viewed transposed: shape [3, 2], strides [1, 3]. */
     private static Tensor transposedC64() {
-        return c64(s(2, 3), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12).viewOf(0, s(3, 2), s(1, 3));
+        return Views.of(c64(s(2, 3), 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12), 0, s(3, 2), s(1, 3));
     }
 
     // ---- real / imag ------------------------------------------------------------------------------
@@ -72,7 +77,7 @@ class ComplexOpsTest {
     @Test
     void componentViewsKeepAnOffsetInComplexElements() {
         // element 1 of a 3-element complex storage: its real part is float slot 2, its imaginary part slot 3
-        Tensor z = c64(s(3), 1, 2, 3, 4, 5, 6).viewOf(1, s(2), s(1));
+        Tensor z = Views.of(c64(s(3), 1, 2, 3, 4, 5, 6), 1, s(2), s(1));
         assertEquals(2, ComplexOps.real(z).storageOffset());
         assertEquals(3, ComplexOps.imag(z).storageOffset());
         assertArrayEquals(new double[] {4, 6}, ComplexOps.imag(z).toDoubleArray());
@@ -80,11 +85,11 @@ class ComplexOpsTest {
 
     @Test
     void componentViewsOfEveryComplexDtypeHaveItsRealDtype() {
-        Tensor z128 = Tensor.of(Storage.wrap(new double[] {1.5, -2.5}), 0, s(1), s(1), DType.COMPLEX128);
+        Tensor z128 = Tensor.of(TensorImpl.of(Storage.wrap(new double[] {1.5, -2.5}), 0, s(1), s(1), DType.COMPLEX128));
         assertEquals(DType.FLOAT64, ComplexOps.imag(z128).dtype());
         assertEquals(-2.5, ComplexOps.imag(z128).item());
         for (DType d : new DType[] {DType.COMPLEX32, DType.BCOMPLEX32}) {
-            Tensor z = Tensor.empty(s(2), d, Device.CPU);
+            Tensor z = Tensor.of(TensorImpl.empty(s(2), d));
             ComplexOps.imag(z).copy_(f32(s(2), 0.5f, -3));
             assertEquals(d.toReal(), ComplexOps.real(z).dtype());
             assertArrayEquals(new double[] {0, 0.5, 0, -3}, z.toDoubleArray(), d.toString());
@@ -103,7 +108,7 @@ class ComplexOpsTest {
     void componentViewsOfEmptyAndMetaTensors() {
         Tensor empty = c64(s(0, 3));
         assertArrayEquals(s(0, 3), ComplexOps.real(empty).shape());
-        Tensor meta = Tensor.empty(s(4, 5), DType.COMPLEX128, Device.META);
+        Tensor meta = Tensor.of(TensorImpl.meta(s(4, 5), DType.COMPLEX128));
         Tensor im = ComplexOps.imag(meta);
         assertEquals(Device.META, im.device());
         assertEquals(DType.FLOAT64, im.dtype());
@@ -133,7 +138,7 @@ class ComplexOpsTest {
         assertSame(x.untypedStorage(), z.untypedStorage());
         assertArrayEquals(new double[] {1, 2, 3, 4, 5, 6}, z.toDoubleArray());
         // every second row of a [4, 2] tensor: stride 4 floats = 2 complex elements, offset 2 floats = 1 element
-        Tensor rows = f32(s(4, 2), 1, 2, 3, 4, 5, 6, 7, 8).viewOf(2, s(2, 2), s(4, 1));
+        Tensor rows = Views.of(f32(s(4, 2), 1, 2, 3, 4, 5, 6, 7, 8), 2, s(2, 2), s(4, 1));
         Tensor zr = ComplexOps.viewAsComplex(rows);
         assertArrayEquals(s(2), zr.stride());
         assertEquals(1, zr.storageOffset());
@@ -143,9 +148,9 @@ class ComplexOpsTest {
     @Test
     void viewAsComplexMapsHalfFloatAndDouble() {
         assertEquals(DType.COMPLEX128, ComplexOps.viewAsComplex(f64(s(2), 1, 2)).dtype());
-        Tensor half = Tensor.empty(s(2), DType.FLOAT16, Device.CPU);
+        Tensor half = Tensor.of(TensorImpl.empty(s(2), DType.FLOAT16));
         assertEquals(DType.COMPLEX32, ComplexOps.viewAsComplex(half).dtype());
-        Tensor meta = Tensor.empty(s(5, 2), DType.FLOAT32, Device.META);
+        Tensor meta = Tensor.of(TensorImpl.meta(s(5, 2), DType.FLOAT32));
         Tensor zm = ComplexOps.viewAsComplex(meta);
         assertEquals(Device.META, zm.device());
         assertArrayEquals(s(5), zm.shape());
@@ -165,18 +170,18 @@ class ComplexOpsTest {
         Tensor nine = f32(s(9), 0, 1, 2, 3, 4, 5, 6, 7, 8);
         assertMessage(TorchException.class, "Tensor must have a last dimension of size 2", () -> ComplexOps.viewAsComplex(f32(s(3), 1, 2, 3)));
         assertMessage(TorchException.class, "Tensor must have a last dimension with stride 1",
-                () -> ComplexOps.viewAsComplex(nine.viewOf(0, s(3, 2), s(1, 3))));
+                () -> ComplexOps.viewAsComplex(Views.of(nine, 0, s(3, 2), s(1, 3))));
         assertMessage(TorchException.class, "Tensor must have a stride divisible by 2 for all but last dimension",
-                () -> ComplexOps.viewAsComplex(nine.viewOf(0, s(3, 2), s(3, 1))));
+                () -> ComplexOps.viewAsComplex(Views.of(nine, 0, s(3, 2), s(3, 1))));
         assertMessage(TorchException.class, "Tensor must have a storage_offset divisible by 2",
-                () -> ComplexOps.viewAsComplex(nine.viewOf(1, s(2, 2), s(2, 1))));
+                () -> ComplexOps.viewAsComplex(Views.of(nine, 1, s(2, 2), s(2, 1))));
         assertMessage(TorchException.class, "Input tensor must have one or more dimensions",
                 () -> ComplexOps.viewAsComplex(f32(s(), 1)));
         assertMessage(UnsupportedOperationException.class,
                 "view_as_complex is only supported for half, float and double tensors, but got a tensor of scalar type: BFloat16",
-                () -> ComplexOps.viewAsComplex(Tensor.empty(s(2), DType.BFLOAT16, Device.CPU)));
+                () -> ComplexOps.viewAsComplex(Tensor.of(TensorImpl.empty(s(2), DType.BFLOAT16))));
         assertMessage(UnsupportedOperationException.class, "but got a tensor of scalar type: Long",
-                () -> ComplexOps.viewAsComplex(Tensor.empty(s(2), DType.INT64, Device.CPU)));
+                () -> ComplexOps.viewAsComplex(Tensor.of(TensorImpl.empty(s(2), DType.INT64))));
     }
 
     // ---- conjugation ------------------------------------------------------------------------------
@@ -201,18 +206,19 @@ class ComplexOpsTest {
         Tensor x = f32(s(2), 1, -2);
         assertSame(x, ComplexOps.conj(x));
         assertSame(x, ComplexOps.conjPhysical(x));
-        Tensor i = Tensor.empty(s(2), DType.INT64, Device.CPU);
+        Tensor i = Tensor.of(TensorImpl.empty(s(2), DType.INT64));
         assertSame(i, ComplexOps.conj(i));
     }
 
     @Test
     void conjKeepsTheDtypeAndWorksOnEmptyAndMetaTensors() {
-        Tensor z128 = Tensor.of(Storage.wrap(new double[] {1, 2, -0.5, 0}), 0, s(2), s(1), DType.COMPLEX128);
+        Tensor z128 = Tensor.of(TensorImpl.of(Storage.wrap(new double[] {1, 2, -0.5, 0}), 0, s(2), s(1),
+                DType.COMPLEX128));
         Tensor c = ComplexOps.conj(z128);
         assertEquals(DType.COMPLEX128, c.dtype());
         assertArrayEquals(new double[] {1, -2, -0.5, -0.0}, c.toDoubleArray());
         assertArrayEquals(s(0, 2), ComplexOps.conj(c64(s(0, 2))).shape());
-        Tensor meta = ComplexOps.conj(Tensor.empty(s(3), DType.COMPLEX64, Device.META));
+        Tensor meta = ComplexOps.conj(Tensor.of(TensorImpl.meta(s(3), DType.COMPLEX64)));
         assertEquals(Device.META, meta.device());
         assertEquals(DType.COMPLEX64, meta.dtype());
     }
@@ -230,14 +236,14 @@ class ComplexOpsTest {
 
     @Test
     void complexOfNonContiguousAndOtherFloatDtypes() {
-        Tensor re = f64(s(2, 2), 1, 2, 3, 4).viewOf(0, s(2, 2), s(1, 2)); // [[1, 3], [2, 4]]
+        Tensor re = Views.of(f64(s(2, 2), 1, 2, 3, 4), 0, s(2, 2), s(1, 2)); // [[1, 3], [2, 4]]
         Tensor z = ComplexOps.complex(re, f64(s(2, 2), -1, -2, -3, -4));
         assertEquals(DType.COMPLEX128, z.dtype());
         assertArrayEquals(new double[] {1, -1, 3, -2, 2, -3, 4, -4}, z.toDoubleArray());
-        Tensor h = Tensor.empty(s(2), DType.FLOAT16, Device.CPU);
+        Tensor h = Tensor.of(TensorImpl.empty(s(2), DType.FLOAT16));
         assertEquals(DType.COMPLEX32, ComplexOps.complex(h, h).dtype());
         assertArrayEquals(s(0, 4), ComplexOps.complex(f32(s(0, 4)), f32(s(4), 1, 2, 3, 4)).shape());
-        Tensor m = ComplexOps.complex(Tensor.empty(s(2, 1), DType.FLOAT32, Device.META), Tensor.empty(s(3), DType.FLOAT32, Device.META));
+        Tensor m = ComplexOps.complex(Tensor.of(TensorImpl.meta(s(2, 1), DType.FLOAT32)), Tensor.of(TensorImpl.meta(s(3), DType.FLOAT32)));
         assertEquals(Device.META, m.device());
         assertArrayEquals(s(2, 3), m.shape());
     }
@@ -246,10 +252,10 @@ class ComplexOpsTest {
     void complexRefusesMixedOrNonFloatPartsWithATypeError() {
         assertMessage(TorchTypeException.class, "Expected object of scalar type Float but got scalar type Double for second argument",
                 () -> ComplexOps.complex(f32(s(1), 1), f64(s(1), 1)));
-        Tensor l = Tensor.empty(s(1), DType.INT64, Device.CPU);
+        Tensor l = Tensor.of(TensorImpl.empty(s(1), DType.INT64));
         assertMessage(TorchTypeException.class, "Expected both inputs to be Half, Float or Double tensors but got Long and Long",
                 () -> ComplexOps.complex(l, l));
-        Tensor b = Tensor.empty(s(1), DType.BFLOAT16, Device.CPU);
+        Tensor b = Tensor.of(TensorImpl.empty(s(1), DType.BFLOAT16));
         assertMessage(TorchTypeException.class, "but got BFloat16 and BFloat16", () -> ComplexOps.polar(b, b));
     }
 
@@ -267,7 +273,7 @@ class ComplexOpsTest {
         assertEquals(DType.COMPLEX64, zf.dtype());
         assertEquals(0, zf.toDoubleArray()[0], 1e-6);
         assertEquals(2, zf.toDoubleArray()[1], 1e-6);
-        Tensor h = Tensor.empty(s(1), DType.FLOAT16, Device.CPU);
+        Tensor h = Tensor.of(TensorImpl.empty(s(1), DType.FLOAT16));
         assertMessage(TorchException.class, "\"polar_cpu\" not implemented for 'Half'", () -> ComplexOps.polar(h, h));
     }
 
@@ -299,7 +305,7 @@ class ComplexOpsTest {
                 () -> ComplexOps.mH(f32(s(3), 1, 2, 3)));
         assertMessage(TorchException.class, "tensor.adjoint() is only supported on matrices", () -> ComplexOps.adjoint(f32(s(3), 1, 2, 3)));
         assertArrayEquals(new double[] {1, -2}, ComplexOps.mH(c64(s(), 1, 2)).toDoubleArray());
-        Tensor meta = ComplexOps.mH(Tensor.empty(s(4, 2, 3), DType.COMPLEX64, Device.META));
+        Tensor meta = ComplexOps.mH(Tensor.of(TensorImpl.meta(s(4, 2, 3), DType.COMPLEX64)));
         assertArrayEquals(s(4, 3, 2), meta.shape());
     }
 
@@ -312,7 +318,7 @@ class ComplexOpsTest {
         Tensor r = ComplexOps.isreal(f32(s(2), Float.NaN, 1));
         assertEquals(DType.BOOL, r.dtype());
         assertArrayEquals(new boolean[] {true, true}, r.toBooleanArray());
-        Tensor m = ComplexOps.isreal(Tensor.empty(s(2, 2), DType.COMPLEX64, Device.META));
+        Tensor m = ComplexOps.isreal(Tensor.of(TensorImpl.meta(s(2, 2), DType.COMPLEX64)));
         assertEquals(Device.META, m.device());
         assertEquals(DType.BOOL, m.dtype());
         assertTrue(ComplexOps.isComplex(z));

@@ -13,6 +13,7 @@ import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.autograd.Autograd;
 import org.jtorch.func.Func;
+import org.jtorch.storage.TensorImpl;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
@@ -117,8 +118,8 @@ class GeluBackwardTest {
     @Test
     void emptyMetaAndPromotion() {
         assertArrayEquals(new long[] {0, 3}, PointwiseOps.geluBackward(Torch.zeros(0, 3), Torch.zeros(0, 3), "none").shape());
-        Tensor meta = PointwiseOps.geluBackward(Tensor.empty(new long[] {4, 1}, DType.FLOAT32, Device.META),
-                Tensor.empty(new long[] {5}, DType.FLOAT64, Device.META), "tanh");
+        Tensor meta = PointwiseOps.geluBackward(Tensor.of(TensorImpl.meta(new long[] {4, 1}, DType.FLOAT32)),
+                Tensor.of(TensorImpl.meta(new long[] {5}, DType.FLOAT64)), "tanh");
         assertEquals(Device.META, meta.device());
         assertEquals(DType.FLOAT64, meta.dtype());
         assertArrayEquals(new long[] {4, 5}, meta.shape());

@@ -65,11 +65,11 @@ class JoinOpsTest {
         assertArrayEquals(new long[] {2, 6, 4}, out.shape());
         double[] got = out.toDoubleArray(), da = a.toDoubleArray(), db = b.toDoubleArray(), dc = c.toDoubleArray();
         for (int i = 0; i < got.length; i++) {
-            long[] k = coords(i, out.shapeRef());
+            long[] k = coords(i, out.impl().shapeRef());
             double want;
-            if (k[1] < 3) want = da[linear(k, a.shapeRef())];
-            else if (k[1] < 4) want = db[linear(new long[] {k[0], k[1] - 3, k[2]}, b.shapeRef())];
-            else want = dc[linear(new long[] {k[0], k[1] - 4, k[2]}, c.shapeRef())];
+            if (k[1] < 3) want = da[linear(k, a.impl().shapeRef())];
+            else if (k[1] < 4) want = db[linear(new long[] {k[0], k[1] - 3, k[2]}, b.impl().shapeRef())];
+            else want = dc[linear(new long[] {k[0], k[1] - 4, k[2]}, c.impl().shapeRef())];
             assertEquals(want, got[i], "element " + i);
         }
         assertNotSame(a.untypedStorage(), out.untypedStorage());
@@ -138,7 +138,7 @@ class JoinOpsTest {
         for (long k : new long[] {-5, -2, -1, 0, 1, 3, 6, Long.MAX_VALUE, Long.MIN_VALUE}) {
             double[] lo = JoinOps.tril(x, k).toDoubleArray(), up = JoinOps.triu(x, k).toDoubleArray();
             for (int i = 0; i < in.length; i++) {
-                long[] c = coords(i, x.shapeRef());
+                long[] c = coords(i, x.impl().shapeRef());
                 long row = c[1], col = c[2];
                 // Subtraction cannot overflow here, unlike row + k.
                 assertEquals(col - row <= k ? in[i] : 0, lo[i], "tril k=" + k + " at " + i);
@@ -170,10 +170,10 @@ class JoinOpsTest {
         long[] in = x.toLongArray();
         long[] got = JoinOps.flip(x, -1, 0).toLongArray();
         for (int i = 0; i < got.length; i++) {
-            long[] c = coords(i, x.shapeRef());
+            long[] c = coords(i, x.impl().shapeRef());
             c[0] = 1 - c[0];
             c[2] = 2 - c[2];
-            assertEquals(in[linear(c, x.shapeRef())], got[i], "element " + i);
+            assertEquals(in[linear(c, x.impl().shapeRef())], got[i], "element " + i);
         }
         assertArrayEquals(in, JoinOps.flip(x).toLongArray());
         assertMessage(TorchException.class, "dim 0 appears multiple times in the list of dims", () -> JoinOps.flip(x, 0, -3));
@@ -184,7 +184,7 @@ class JoinOpsTest {
     void rollMatchesANaiveLoop() {
         Tensor x = transposed(arange(DType.FLOAT32, 4, 3, 5), 0, 1); // [3, 4, 5], non-contiguous
         double[] in = x.toDoubleArray();
-        long[] shape = x.shapeRef();
+        long[] shape = x.impl().shapeRef();
         double[] got = JoinOps.roll(x, new long[] {1, -7, 1}, new int[] {0, 2, 0}).toDoubleArray();
         for (int i = 0; i < got.length; i++) {
             long[] c = coords(i, shape);

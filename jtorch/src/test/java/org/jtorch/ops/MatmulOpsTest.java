@@ -25,6 +25,8 @@ import org.jtorch.testing.Golden;
 import org.jtorch.testing.Golden.Case;
 import org.jtorch.testing.Golden.Deviation;
 import org.jtorch.testing.Golden.Kind;
+import org.jtorch.storage.TensorImpl;
+import org.jtorch.testing.Views;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -89,8 +91,8 @@ class MatmulOpsTest {
 
     /** Random values the dtype holds exactly: small integers for integer dtypes, [-1, 1) otherwise. */
     static Tensor random(Random r, DType dtype, long... shape) {
-        Tensor t = Tensor.empty(shape, dtype, Device.CPU);
-        MemorySegment s = t.storage().segment();
+        Tensor t = Tensor.of(TensorImpl.empty(shape, dtype));
+        MemorySegment s = t.impl().storage().segment();
         ElementIO io = ElementIO.of(dtype);
         for (long i = 0; i < t.numel(); i++) {
             if (dtype.isComplex()) io.setComplex(s, i, r.nextDouble() * 2 - 1, r.nextDouble() * 2 - 1);
@@ -101,9 +103,9 @@ class MatmulOpsTest {
     }
 
     static Tensor filled(DType dtype, double value, long... shape) {
-        Tensor t = Tensor.empty(shape, dtype, Device.CPU);
+        Tensor t = Tensor.of(TensorImpl.empty(shape, dtype));
         ElementIO io = ElementIO.of(dtype);
-        for (long i = 0; i < t.numel(); i++) io.setDouble(t.storage().segment(), i, value);
+        for (long i = 0; i < t.numel(); i++) io.setDouble(t.impl().storage().segment(), i, value);
         return t;
     }
 
@@ -116,13 +118,13 @@ class MatmulOpsTest {
         x = st[d0];
         st[d0] = st[d1];
         st[d1] = x;
-        return t.viewOf(t.storageOffset(), s, st);
+        return Views.of(t, t.storageOffset(), s, st);
     }
 
     /** {@code t} laid out as the transpose of a contiguous tensor: same values, strides (1, rows). */
     static Tensor columnMajor(Tensor t) {
         int n = t.dim();
-        Tensor dense = Tensor.empty(transpose(t, n - 2, n - 1).shape(), t.dtype(), Device.CPU);
+        Tensor dense = Tensor.of(TensorImpl.empty(transpose(t, n - 2, n - 1).shape(), t.dtype()));
         Tensor view = transpose(dense, n - 2, n - 1);
         copyElements(t, view);
         return view;
@@ -132,19 +134,19 @@ class MatmulOpsTest {
     static Tensor everyOther(Tensor t) {
         long[] big = t.shape();
         big[big.length - 1] *= 2;
-        Tensor base = Tensor.empty(big, t.dtype(), Device.CPU);
+        Tensor base = Tensor.of(TensorImpl.empty(big, t.dtype()));
         long[] st = base.stride();
         st[st.length - 1] = 2;
-        Tensor view = base.viewOf(0, t.shape(), st);
+        Tensor view = Views.of(base, 0, t.shape(), st);
         copyElements(t, view);
         return view;
     }
 
     private static void copyElements(Tensor src, Tensor dst) {
         ElementIO io = ElementIO.of(src.dtype());
-        MemorySegment s = src.storage().segment(), d = dst.storage().segment();
+        MemorySegment s = src.impl().storage().segment(), d = dst.impl().storage().segment();
         for (long i = 0; i < src.numel(); i++) {
-            long si = src.elementIndex(i), di = dst.elementIndex(i);
+            long si = src.impl().elementIndex(i), di = dst.impl().elementIndex(i);
             if (src.dtype().isFloatingPoint() || src.dtype().isComplex()) io.setComplex(d, di, io.getDouble(s, si), io.getImag(s, si));
             else io.setLong(d, di, io.getLong(s, si));
         }
@@ -157,10 +159,11 @@ class MatmulOpsTest {
             double[] re = new double[n], im = new double[n];
             ElementIO io = ElementIO.of(t.dtype());
             for (int i = 0; i < n; i++) {
-                long e = t.elementIndex(i);
-                re[i] = t.dtype().isFloatingPoint() || t.dtype().isComplex() ? io.getDouble(t.storage().segment(), e)
-                        : io.getLong(t.storage().segment(), e);
-                im[i] = io.getImag(t.storage().segment(), e);
+                long e = t.impl().elementIndex(i);
+                re[i] = t.dtype().isFloatingPoint() || t.dtype().isComplex()
+                        ? io.getDouble(t.impl().storage().segment(), e)
+                        : io.getLong(t.impl().storage().segment(), e);
+                im[i] = io.getImag(t.impl().storage().segment(), e);
             }
             return new Values(t.shape(), re, im);
         }
@@ -340,9 +343,9 @@ class MatmulOpsTest {
         }
         // Batch-major strides of a permuted tensor, and a batch broadcast with stride 0.
         Tensor base = random(r, dtype, 6, 3, 9);
-        Tensor permuted = base.viewOf(0, new long[] {3, 6, 9}, new long[] {9, 27, 1});
+        Tensor permuted = Views.of(base, 0, new long[] {3, 6, 9}, new long[] {9, 27, 1});
         Tensor b = random(r, dtype, 1, 9, 4);
-        Tensor broadcastB = b.viewOf(0, new long[] {3, 9, 4}, new long[] {0, 4, 1});
+        Tensor broadcastB = Views.of(b, 0, new long[] {3, 9, 4}, new long[] {0, 4, 1});
         assertMatches(reference(permuted, broadcastB, false), MatmulOps.bmm(permuted, broadcastB), dtype);
     }
 
@@ -370,7 +373,7 @@ class MatmulOpsTest {
         assertMatches(reference(everyOther(v), everyOther(w), false), MatmulOps.dot(everyOther(v), everyOther(w)), dtype);
         // A broadcast vector (stride 0) has no BLAS layout and is copied.
         Tensor one = random(r, dtype, 1);
-        Tensor expanded = one.viewOf(0, new long[] {8}, new long[] {0});
+        Tensor expanded = Views.of(one, 0, new long[] {8}, new long[] {0});
         assertMatches(reference(expanded, w, false), MatmulOps.dot(expanded, w), dtype);
     }
 
@@ -390,8 +393,8 @@ class MatmulOpsTest {
     }
 
     private static Tensor complexVector(double re, double im) {
-        Tensor t = Tensor.empty(new long[] {1}, DType.COMPLEX128, Device.CPU);
-        ElementIO.of(DType.COMPLEX128).setComplex(t.storage().segment(), 0, re, im);
+        Tensor t = Tensor.of(TensorImpl.empty(new long[] {1}, DType.COMPLEX128));
+        ElementIO.of(DType.COMPLEX128).setComplex(t.impl().storage().segment(), 0, re, im);
         return t;
     }
 
@@ -538,12 +541,12 @@ class MatmulOpsTest {
     @Test
     void betaZeroIgnoresTheInputEvenWhenItIsNaN() {
         Tensor nan = filled(DType.FLOAT32, Double.NaN, 2, 2);
-        Tensor eye = Tensor.empty(new long[] {2, 2}, DType.FLOAT32, Device.CPU);
-        eye.storage().floats()[0] = 1;
-        eye.storage().floats()[3] = 1;
+        Tensor eye = Tensor.of(TensorImpl.empty(new long[] {2, 2}, DType.FLOAT32));
+        eye.impl().storage().floats()[0] = 1;
+        eye.impl().storage().floats()[3] = 1;
         assertArrayEquals(new double[] {1, 0, 0, 1}, MatmulOps.addmm(nan, eye, eye, 0L, 1L).toDoubleArray());
         Tensor nan3 = filled(DType.FLOAT32, Double.NaN, 1, 2, 2);
-        Tensor eye3 = eye.viewOf(0, new long[] {1, 2, 2}, new long[] {4, 2, 1});
+        Tensor eye3 = Views.of(eye, 0, new long[] {1, 2, 2}, new long[] {4, 2, 1});
         assertArrayEquals(new double[] {2, 0, 0, 2}, MatmulOps.baddbmm(nan3, eye3, eye3, 0.0, 2.0).toDoubleArray());
         // The Java kernel (bfloat16) honours the same rule.
         Tensor nanBf = filled(DType.BFLOAT16, Double.NaN, 2, 2), eyeBf = eye.to(DType.BFLOAT16);
@@ -560,8 +563,8 @@ class MatmulOpsTest {
 
     @Test
     void complexAlphaAndBeta() {
-        Tensor one = complexVector(1, 0).viewOf(0, new long[] {1, 1}, new long[] {1, 1});
-        Tensor bias = complexVector(0, 1).viewOf(0, new long[] {1, 1}, new long[] {1, 1});
+        Tensor one = Views.of(complexVector(1, 0), 0, new long[] {1, 1}, new long[] {1, 1});
+        Tensor bias = Views.of(complexVector(0, 1), 0, new long[] {1, 1}, new long[] {1, 1});
         // beta = i, alpha = 2i: i * i + 2i * 1 = -1 + 2i
         Tensor out = MatmulOps.addmm(bias, one, one, Scalar.complex(0, 1), Scalar.complex(0, 2));
         assertArrayEquals(new double[] {-1, 2}, out.toDoubleArray());
@@ -589,12 +592,12 @@ class MatmulOpsTest {
 
     @Test
     void outerMultipliesAndPromotes() {
-        Tensor a = Tensor.empty(new long[] {2}, DType.FLOAT32, Device.CPU), b = Tensor.empty(new long[] {3}, DType.FLOAT64, Device.CPU);
-        a.storage().floats()[0] = 1;
-        a.storage().floats()[1] = 2;
-        b.storage().doubles()[0] = 3;
-        b.storage().doubles()[1] = 4;
-        b.storage().doubles()[2] = 5;
+        Tensor a = Tensor.of(TensorImpl.empty(new long[] {2}, DType.FLOAT32)), b = Tensor.of(TensorImpl.empty(new long[] {3}, DType.FLOAT64));
+        a.impl().storage().floats()[0] = 1;
+        a.impl().storage().floats()[1] = 2;
+        b.impl().storage().doubles()[0] = 3;
+        b.impl().storage().doubles()[1] = 4;
+        b.impl().storage().doubles()[2] = 5;
         Tensor out = MatmulOps.outer(a, b);
         assertEquals(DType.FLOAT64, out.dtype());
         assertArrayEquals(new long[] {2, 3}, out.shape());
@@ -605,9 +608,9 @@ class MatmulOpsTest {
 
     // ---- errors ---------------------------------------------------------------------------------------
 
-    private static Tensor f32(long... shape) { return Tensor.empty(shape, DType.FLOAT32, Device.CPU); }
+    private static Tensor f32(long... shape) { return Tensor.of(TensorImpl.empty(shape, DType.FLOAT32)); }
 
-    private static Tensor of(DType d, long... shape) { return Tensor.empty(shape, d, Device.CPU); }
+    private static Tensor of(DType d, long... shape) { return Tensor.of(TensorImpl.empty(shape, d)); }
 
     private static void assertError(String message, Supplier<Object> call) {
         TorchException e = assertThrows(TorchException.class, call::get);
@@ -691,7 +694,7 @@ class MatmulOpsTest {
 
     // ---- meta device ----------------------------------------------------------------------------------
 
-    private static Tensor meta(DType d, long... shape) { return Tensor.empty(shape, d, Device.META); }
+    private static Tensor meta(DType d, long... shape) { return Tensor.of(TensorImpl.meta(shape, d)); }
 
     private static void assertMeta(long[] shape, DType dtype, Tensor t) {
         assertEquals(Device.META, t.device());

@@ -217,7 +217,7 @@ class OpDbTest {
     }
 
     private static String describe(Object result) {
-        if (result instanceof Tensor t) return "Tensor" + Arrays.toString(t.shapeRef()) + " " + t.dtype().pyName();
+        if (result instanceof Tensor t) return "Tensor" + Arrays.toString(t.shape()) + " " + t.dtype().pyName();
         if (result instanceof Tensor[] ts) return "Tensor[" + ts.length + "]";
         return String.valueOf(result);
     }
@@ -241,7 +241,7 @@ class OpDbTest {
     private static OpDef structured(String name, OpDef.Kernel kernel) {
         return OpDef.structured(name + "(Tensor self) -> Tensor", args -> {
             Tensor x = (Tensor) args[0];
-            return Spec.of(x.shapeRef(), x.dtype(), x.device(), null);
+            return Spec.of(x.impl().shapeRef(), x.dtype(), x.device(), null);
         }, kernel);
     }
 
@@ -257,7 +257,7 @@ class OpDbTest {
             Tensor x = (Tensor) args[0];
             ElementIO io = ElementIO.of(x.dtype());
             for (long i = 0; i < x.numel(); i++) {
-                io.setDouble(outs[0].storage().segment(), i, io.getDouble(x.storage().segment(), x.storageOffset() + i));
+                io.setDouble(outs[0].impl().storage().segment(), i, io.getDouble(x.impl().storage().segment(), x.storageOffset() + i));
             }
         });
         OpDef metaDiffers = OpDef.composite("meta_differs(Tensor self) -> Tensor", args -> {

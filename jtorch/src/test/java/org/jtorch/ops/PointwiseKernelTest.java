@@ -11,6 +11,7 @@ import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.kernels.cpu.Parallel;
+import org.jtorch.testing.Views;
 import org.junit.jupiter.api.Test;
 
 /** Kernel paths (SIMD, array, strided, parallel) against scalar references computed in the test. */
@@ -56,7 +57,7 @@ class PointwiseKernelTest {
         assertArrayEquals(new double[] {11, 21, 31, 41, 12, 22, 32, 42, 13, 23, 33, 43}, col.add(row).toDoubleArray(), 0);
         // a transposed view: element (i, j) of t is element (j, i) of the base
         Tensor base = Torch.tensor(new double[] {1, 2, 3, 4, 5, 6}, DType.FLOAT32, 2, 3);
-        Tensor t = base.viewOf(0, new long[] {3, 2}, new long[] {1, 3});
+        Tensor t = Views.of(base, 0, new long[] {3, 2}, new long[] {1, 3});
         assertArrayEquals(new double[] {1, 4, 2, 5, 3, 6}, t.mul(1L).toDoubleArray(), 0);
         assertArrayEquals(new double[] {2, 8, 4, 10, 6, 12}, t.add(t).toDoubleArray(), 0);
     }

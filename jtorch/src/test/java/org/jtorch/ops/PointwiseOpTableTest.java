@@ -19,6 +19,7 @@ import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
 import org.jtorch.testing.OpInfo;
 import org.jtorch.testing.PointwiseTable;
+import org.jtorch.testing.Views;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -77,7 +78,7 @@ class PointwiseOpTableTest {
         long tmp = strides[a];
         strides[a] = strides[b];
         strides[b] = tmp;
-        return base.viewOf(0, s, strides);
+        return Views.of(base, 0, s, strides);
     }
 
     @TestFactory

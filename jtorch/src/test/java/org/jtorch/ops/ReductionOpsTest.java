@@ -30,6 +30,8 @@ import org.jtorch.kernels.cpu.ElementIO;
 import org.jtorch.kernels.cpu.Parallel;
 import org.jtorch.kernels.cpu.ReduceLoops;
 import org.jtorch.testing.Json;
+import org.jtorch.storage.TensorImpl;
+import org.jtorch.testing.Views;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -46,9 +48,9 @@ class ReductionOpsTest {
 
     /** A contiguous tensor of {@code dtype} holding {@code values} (complex: interleaved re, im). */
     static Tensor make(DType dtype, long[] shape, double[] values) {
-        Tensor t = Tensor.empty(shape, dtype, Device.CPU);
+        Tensor t = Tensor.of(TensorImpl.empty(shape, dtype));
         ElementIO io = ElementIO.of(dtype);
-        var seg = t.storage().segment();
+        var seg = t.impl().storage().segment();
         for (int i = 0; i < t.numel(); i++) {
             if (dtype.isComplex()) io.setComplex(seg, i, values[2 * i], values[2 * i + 1]);
             else io.setDouble(seg, i, values[i]);
@@ -57,9 +59,9 @@ class ReductionOpsTest {
     }
 
     static Tensor make(DType dtype, long[] shape, long[] values) {
-        Tensor t = Tensor.empty(shape, dtype, Device.CPU);
+        Tensor t = Tensor.of(TensorImpl.empty(shape, dtype));
         ElementIO io = ElementIO.of(dtype);
-        for (int i = 0; i < t.numel(); i++) io.setLong(t.storage().segment(), i, values[i]);
+        for (int i = 0; i < t.numel(); i++) io.setLong(t.impl().storage().segment(), i, values[i]);
         return t;
     }
 
@@ -72,7 +74,7 @@ class ReductionOpsTest {
         s = strides[d0];
         strides[d0] = strides[d1];
         strides[d1] = s;
-        return t.viewOf(t.storageOffset(), shape, strides);
+        return Views.of(t, t.storageOffset(), shape, strides);
     }
 
     /** Random values of a dtype (small integers, quarter-step reals so half types hold them exactly). */
@@ -114,7 +116,7 @@ class ReductionOpsTest {
 
     static double[] naive(Tensor x, boolean[] reduced, ToDoubleFunction<double[]> f) {
         double[] data = x.toDoubleArray();
-        List<List<Integer>> ls = lanes(x.shapeRef(), reduced);
+        List<List<Integer>> ls = lanes(x.impl().shapeRef(), reduced);
         double[] out = new double[ls.size()];
         for (int o = 0; o < out.length; o++) {
             double[] lane = ls.get(o).stream().mapToDouble(i -> data[i]).toArray();
@@ -306,9 +308,9 @@ class ReductionOpsTest {
                     for (int d = 0; d < 3; d++) {
                         double[] sum = data.clone(), prod = data.clone();
                         long stride = 1;
-                        for (int k = d + 1; k < 3; k++) stride *= x.shapeRef()[k];
+                        for (int k = d + 1; k < 3; k++) stride *= x.impl().shapeRef()[k];
                         for (int i = 0; i < data.length; i++) {
-                            long pos = (i / stride) % x.shapeRef()[d];
+                            long pos = (i / stride) % x.impl().shapeRef()[d];
                             if (pos > 0) {
                                 sum[i] = sum[(int) (i - stride)] + data[i];
                                 prod[i] = prod[(int) (i - stride)] * data[i];
@@ -332,7 +334,7 @@ class ReductionOpsTest {
                         double[] lse = naive(x, m, ReductionOpsTest::naiveLogSumExp);
                         double[] data = x.toDoubleArray();
                         double[] expectedLog = new double[data.length];
-                        List<List<Integer>> ls = lanes(x.shapeRef(), m);
+                        List<List<Integer>> ls = lanes(x.impl().shapeRef(), m);
                         for (int o = 0; o < ls.size(); o++) for (int i : ls.get(o)) expectedLog[i] = data[i] - lse[o];
                         double[] expected = java.util.Arrays.stream(expectedLog).map(Math::exp).toArray();
                         assertClose(expectedLog, ReductionOps.logSoftmax(x, d).toDoubleArray(), 1e-6, "log_softmax " + dt + " dim " + d);
@@ -556,7 +558,7 @@ class ReductionOpsTest {
             Tensor rows = make(DType.FLOAT32, new long[] {2, len}, toDouble(data));
             double[] perRow = ReductionOps.sum(rows, 1).toDoubleArray();
             for (int r = 0; r < 2; r++) {
-                Tensor row = rows.viewOf(r * (long) len, new long[] {len}, new long[] {1});
+                Tensor row = Views.of(rows, r * (long) len, new long[] {len}, new long[] {1});
                 assertEquals(perRow[r], ReductionOps.sum(row).item(), "row " + r + " bits");
             }
         }
@@ -628,7 +630,7 @@ class ReductionOpsTest {
 
     @Nested
     class MetaAndErrors {
-        final Tensor meta = Tensor.empty(new long[] {2, 3, 4}, DType.INT32, Device.META);
+        final Tensor meta = Tensor.of(TensorImpl.meta(new long[] {2, 3, 4}, DType.INT32));
 
         @Test
         void metaGivesShapesAndDtypes() {
@@ -640,7 +642,7 @@ class ReductionOpsTest {
             assertArrayEquals(new long[] {2, 4}, m.values().shape());
             assertEquals(DType.INT32, m.values().dtype());
             assertEquals(DType.INT64, m.indices().dtype());
-            Tensor f = Tensor.empty(new long[] {2, 3}, DType.COMPLEX64, Device.META);
+            Tensor f = Tensor.of(TensorImpl.meta(new long[] {2, 3}, DType.COMPLEX64));
             assertEquals(DType.FLOAT32, ReductionOps.var(f, 1).dtype());
             assertEquals(DType.FLOAT32, ReductionOps.vectorNorm(f).dtype());
             assertEquals(DType.FLOAT32, ReductionOps.logsumexp(meta, 0).dtype());
@@ -723,7 +725,7 @@ class ReductionOpsTest {
         void outVariantWritesIntoAStridedOutput() {
             Tensor x = Torch.tensor(new float[][] {{1, 2}, {3, 4}});
             Tensor base = Torch.zeros(2, 2);
-            Tensor col = base.viewOf(0, new long[] {2}, new long[] {2}); // a strided column of base
+            Tensor col = Views.of(base, 0, new long[] {2}, new long[] {2}); // a strided column of base
             Dispatcher.callOut(ReductionOps.SUM, new Tensor[] {col}, x, new long[] {1}, false, null);
             assertArrayEquals(new double[] {3, 0, 7, 0}, base.toDoubleArray());
         }
@@ -801,7 +803,7 @@ class ReductionOpsTest {
             // 1.13 rounds the intermediates of half-precision softmax; 2.x computes in float and rounds once.
             boolean[] mask = ReductionOps.mask(x, dimsOf(kw.get("dim")));
             double[] data = x.toDoubleArray(), lse = naive(x, mask, ReductionOpsTest::naiveLogSumExp), expected = new double[data.length];
-            List<List<Integer>> ls = lanes(x.shapeRef(), mask);
+            List<List<Integer>> ls = lanes(x.impl().shapeRef(), mask);
             for (int o = 0; o < ls.size(); o++) {
                 for (int i : ls.get(o)) expected[i] = op.equals("softmax") ? Math.exp(data[i] - lse[o]) : data[i] - lse[o];
             }
@@ -870,7 +872,7 @@ class ReductionOpsTest {
         Tensor r = ReductionOps.logsumexp(x, dims, false);
         assertEquals(x.dtype(), r.dtype());
         double[] p = x.toDoubleArray(), got = r.toDoubleArray();
-        List<List<Integer>> ls = lanes(x.shapeRef(), m);
+        List<List<Integer>> ls = lanes(x.impl().shapeRef(), m);
         for (int o = 0; o < ls.size(); o++) {
             double max = Double.NEGATIVE_INFINITY;
             for (int i : ls.get(o)) max = Math.max(max, p[2 * i]);
@@ -933,7 +935,7 @@ class ReductionOpsTest {
     static void compare(String id, Map<String, Object> expected, Tensor actual, double scale) {
         Tensor e = decode(expected);
         assertEquals(e.dtype(), actual.dtype(), id + ": dtype");
-        assertArrayEquals(e.shapeRef(), actual.shapeRef(), id + ": shape");
+        assertArrayEquals(e.impl().shapeRef(), actual.impl().shapeRef(), id + ": shape");
         if (e.dtype().isIntegral(true)) {
             assertArrayEquals(e.toLongArray(), actual.toLongArray(), id);
             return;

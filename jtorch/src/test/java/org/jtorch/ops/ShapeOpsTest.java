@@ -23,6 +23,7 @@ import org.jtorch.testing.Golden;
 import org.jtorch.testing.Golden.Case;
 import org.jtorch.testing.Golden.Deviation;
 import org.jtorch.testing.Golden.Kind;
+import org.jtorch.storage.TensorImpl;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -134,23 +135,23 @@ class ShapeOpsTest {
 
     /** 0, 1, 2, ... in {@code dtype}, contiguous. */
     static Tensor arange(DType dtype, long... shape) {
-        Tensor t = Tensor.empty(shape, dtype, Device.CPU);
+        Tensor t = Tensor.of(TensorImpl.empty(shape, dtype));
         ElementIO io = ElementIO.of(dtype);
-        for (long i = 0; i < t.numel(); i++) io.setLong(t.storage().segment(), i, i);
+        for (long i = 0; i < t.numel(); i++) io.setLong(t.impl().storage().segment(), i, i);
         return t;
     }
 
     /** The same storage with dims d0 and d1 swapped (a non-contiguous view), built without any op. */
     static Tensor transposed(Tensor t, int d0, int d1) {
         long[] shape = t.shape(), strides = t.stride();
-        shape[d0] = t.shapeRef()[d1];
-        shape[d1] = t.shapeRef()[d0];
-        strides[d0] = t.strideRef()[d1];
-        strides[d1] = t.strideRef()[d0];
-        return Tensor.of(t.storage(), t.storageOffset(), shape, strides, t.dtype());
+        shape[d0] = t.impl().shapeRef()[d1];
+        shape[d1] = t.impl().shapeRef()[d0];
+        strides[d0] = t.impl().strideRef()[d1];
+        strides[d1] = t.impl().strideRef()[d0];
+        return Tensor.of(TensorImpl.of(t.impl().storage(), t.storageOffset(), shape, strides, t.dtype()));
     }
 
-    static Tensor meta(DType dtype, long... shape) { return Tensor.empty(shape, dtype, Device.META); }
+    static Tensor meta(DType dtype, long... shape) { return Tensor.of(TensorImpl.meta(shape, dtype)); }
 
     /** Value at row-major coordinates of a tensor whose values are read with toDoubleArray. */
     static double at(double[] data, long[] shape, long... idx) {
@@ -199,7 +200,7 @@ class ShapeOpsTest {
 
     @Test
     void viewOfZeroDimAndEmptyTensors() {
-        Tensor s = Tensor.empty(new long[0], DType.FLOAT32, Device.CPU);
+        Tensor s = Tensor.of(TensorImpl.empty(new long[0], DType.FLOAT32));
         assertArrayEquals(new long[] {1, 1}, ShapeOps.view(s, 1, 1).shape());
         assertArrayEquals(new long[0], ShapeOps.view(ShapeOps.view(s, 1), new long[0]).shape());
         Tensor e = transposed(arange(DType.FLOAT32, 0, 3), 0, 1);

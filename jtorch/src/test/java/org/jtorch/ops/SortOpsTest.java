@@ -27,6 +27,8 @@ import org.jtorch.testing.Golden;
 import org.jtorch.testing.Golden.Case;
 import org.jtorch.testing.Golden.Deviation;
 import org.jtorch.testing.Golden.Kind;
+import org.jtorch.storage.TensorImpl;
+import org.jtorch.testing.Views;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -143,16 +145,16 @@ class SortOpsTest {
 
     /** A contiguous tensor of {@code dtype} holding {@code values} (written through ElementIO, not through ops). */
     static Tensor make(DType dtype, long[] shape, double... values) {
-        Tensor t = Tensor.empty(shape, dtype, Device.CPU);
+        Tensor t = Tensor.of(TensorImpl.empty(shape, dtype));
         ElementIO io = ElementIO.of(dtype);
-        for (int i = 0; i < values.length; i++) io.setDouble(t.storage().segment(), i, values[i]);
+        for (int i = 0; i < values.length; i++) io.setDouble(t.impl().storage().segment(), i, values[i]);
         return t;
     }
 
     static Tensor longs(DType dtype, long... values) {
-        Tensor t = Tensor.empty(new long[] {values.length}, dtype, Device.CPU);
+        Tensor t = Tensor.of(TensorImpl.empty(new long[] {values.length}, dtype));
         ElementIO io = ElementIO.of(dtype);
-        for (int i = 0; i < values.length; i++) io.setLong(t.storage().segment(), i, values[i]);
+        for (int i = 0; i < values.length; i++) io.setLong(t.impl().storage().segment(), i, values[i]);
         return t;
     }
 
@@ -168,14 +170,14 @@ class SortOpsTest {
         x = st[a];
         st[a] = st[b];
         st[b] = x;
-        return t.viewOf(t.storageOffset(), s, st);
+        return Views.of(t, t.storageOffset(), s, st);
     }
 
     /** Random values with many ties (and for floats NaN, ±0.0, ±inf) in {@code dtype}. */
     static Tensor random(DType dtype, long[] shape, long seed) {
         Random r = new Random(seed);
         int n = (int) Shapes.numel(shape);
-        Tensor t = Tensor.empty(shape, dtype, Device.CPU);
+        Tensor t = Tensor.of(TensorImpl.empty(shape, dtype));
         ElementIO io = ElementIO.of(dtype);
         for (int i = 0; i < n; i++) {
             if (dtype.isFloatingPoint()) {
@@ -187,16 +189,16 @@ class SortOpsTest {
                     case 3 -> r.nextBoolean() ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY;
                     default -> Math.round(r.nextGaussian() * 16) / 4.0;
                 };
-                io.setDouble(t.storage().segment(), i, v);
+                io.setDouble(t.impl().storage().segment(), i, v);
             } else if (dtype == DType.BOOL) {
-                io.setLong(t.storage().segment(), i, r.nextInt(2));
+                io.setLong(t.impl().storage().segment(), i, r.nextInt(2));
             } else if (dtype == DType.UINT64) {
-                io.setLong(t.storage().segment(), i, r.nextInt(3) == 0 ? -1L - r.nextInt(50) : r.nextInt(50)); // above 2^63 too
+                io.setLong(t.impl().storage().segment(), i, r.nextInt(3) == 0 ? -1L - r.nextInt(50) : r.nextInt(50)); // above 2^63 too
             } else if (dtype == DType.INT64) {
-                io.setLong(t.storage().segment(), i, r.nextInt(5) == 0 ? r.nextLong() : r.nextInt(41) - 20);
+                io.setLong(t.impl().storage().segment(), i, r.nextInt(5) == 0 ? r.nextLong() : r.nextInt(41) - 20);
             } else {
                 long v = dtype.isSigned() ? r.nextInt(41) - 20 : r.nextInt(41);
-                io.setLong(t.storage().segment(), i, v);
+                io.setLong(t.impl().storage().segment(), i, v);
             }
         }
         return t;
@@ -250,12 +252,12 @@ class SortOpsTest {
 
     /** The elements of a 1-D tensor at the given positions, as a new tensor (via ElementIO). */
     static Tensor pick(Tensor lane, long[] pos, int count) {
-        Tensor out = Tensor.empty(new long[] {count}, lane.dtype(), Device.CPU);
+        Tensor out = Tensor.of(TensorImpl.empty(new long[] {count}, lane.dtype()));
         ElementIO io = ElementIO.of(lane.dtype());
         for (int j = 0; j < count; j++) {
-            long src = lane.elementIndex(pos[j]);
-            if (lane.dtype().isFloatingPoint()) io.setDouble(out.storage().segment(), j, io.getDouble(lane.storage().segment(), src));
-            else io.setLong(out.storage().segment(), j, io.getLong(lane.storage().segment(), src));
+            long src = lane.impl().elementIndex(pos[j]);
+            if (lane.dtype().isFloatingPoint()) io.setDouble(out.impl().storage().segment(), j, io.getDouble(lane.impl().storage().segment(), src));
+            else io.setLong(out.impl().storage().segment(), j, io.getLong(lane.impl().storage().segment(), src));
         }
         return out;
     }
@@ -602,10 +604,10 @@ class SortOpsTest {
 
     @Test
     void histcOutMustHaveTheInputDtype() {
-        Tensor out = Tensor.empty(new long[] {4}, DType.FLOAT32, Device.CPU);
+        Tensor out = Tensor.of(TensorImpl.empty(new long[] {4}, DType.FLOAT32));
         assertSame(out, SearchOps.histc(vec(1, 2, 1), 4, 0, 3, out));
         assertArrayEquals(new double[] {0, 2, 1, 0}, out.toDoubleArray());
-        Tensor wide = Tensor.empty(new long[] {4}, DType.FLOAT64, Device.CPU);
+        Tensor wide = Tensor.of(TensorImpl.empty(new long[] {4}, DType.FLOAT64));
         assertMessage(assertThrows(TorchException.class, () -> SearchOps.histc(vec(1, 2, 1), 4, 0, 3, wide)),
                 "input tensor and hist tensor should have the same dtype, but got input float32 and hist float64");
     }
@@ -652,13 +654,13 @@ class SortOpsTest {
 
     @Test
     void complexOrderingIsATypeError() {
-        Tensor z = Tensor.empty(new long[] {3}, DType.COMPLEX64, Device.CPU);
+        Tensor z = Tensor.of(TensorImpl.empty(new long[] {3}, DType.COMPLEX64));
         List<Executable> calls = List.of(() -> SortOps.sort(z), () -> SortOps.argsort(z), () -> SortOps.msort(z), () -> SortOps.topk(z, 1),
                 () -> SortOps.kthvalue(z, 1), () -> SortOps.cummax(z, 0), () -> SortOps.cummin(z, 0),
                 () -> SearchOps.searchsorted(vec(1, 2), z), () -> SearchOps.searchsorted(z, vec(1)), () -> SearchOps.bucketize(z, vec(1)),
                 () -> SearchOps.searchsorted(vec(1, 2), Scalar.complex(1, 1)));
         for (Executable call : calls) assertMessage(assertThrows(TorchTypeException.class, call), "ordering is not defined for complex numbers");
-        assertThrows(TorchTypeException.class, () -> SortOps.sort(Tensor.empty(new long[] {}, DType.COMPLEX128, Device.CPU)),
+        assertThrows(TorchTypeException.class, () -> SortOps.sort(Tensor.of(TensorImpl.empty(new long[] {}, DType.COMPLEX128))),
                 "0-d and one-element complex inputs raise too (spec §5)");
         assertMessage(assertThrows(UnsupportedOperationException.class, () -> SortOps.unique(z)), "not implemented for 'ComplexFloat'");
     }
@@ -679,14 +681,14 @@ class SortOpsTest {
         assertMessage(assertThrows(TorchException.class, () -> SearchOps.bucketize(x, make(DType.FLOAT32, new long[] {1, 2}, 1, 2))),
                 "bucketize(): boundaries tensor must be 1 dimension, but got dim(2)");
         assertThrows(IndexOutOfBoundsException.class, () -> SortOps.sort(x, 1));
-        assertThrows(IndexOutOfBoundsException.class, () -> SortOps.kthvalue(Tensor.empty(new long[] {2, 0}, DType.FLOAT32, Device.CPU), 1));
+        assertThrows(IndexOutOfBoundsException.class, () -> SortOps.kthvalue(Tensor.of(TensorImpl.empty(new long[] {2, 0}, DType.FLOAT32)), 1));
         assertMessage(assertThrows(UnsupportedOperationException.class, () -> SortOps.topk(longs(DType.BOOL, 1, 0), 1)),
                 "\"topk_cpu\" not implemented for 'Bool'");
     }
 
     @Test
     void float8IsNotSortable() {
-        Tensor f8 = Tensor.empty(new long[] {3}, DType.FLOAT8_E4M3FN, Device.CPU);
+        Tensor f8 = Tensor.of(TensorImpl.empty(new long[] {3}, DType.FLOAT8_E4M3FN));
         for (Executable call : List.<Executable>of(() -> SortOps.sort(f8), () -> SortOps.topk(f8, 1), () -> SortOps.cummax(f8, 0),
                 () -> SortOps.unique(f8), () -> SearchOps.histc(f8), () -> SearchOps.searchsorted(f8, f8))) {
             assertMessage(assertThrows(UnsupportedOperationException.class, call), "not implemented for 'Float8_e4m3fn'");
@@ -697,7 +699,7 @@ class SortOpsTest {
 
     @Test
     void metaGivesShapesAndDtypesOnly() {
-        Tensor m = Tensor.empty(new long[] {4, 6}, DType.FLOAT32, Device.META);
+        Tensor m = Tensor.of(TensorImpl.meta(new long[] {4, 6}, DType.FLOAT32));
         ValuesIndices s = SortOps.sort(m, 0, false);
         assertEquals(Device.META, s.values().device());
         assertArrayEquals(new long[] {4, 6}, s.indices().shape());
@@ -707,21 +709,21 @@ class SortOpsTest {
         assertArrayEquals(new long[] {4}, SortOps.kthvalue(m, 3).indices().shape());
         assertArrayEquals(new long[] {4, 1}, SortOps.kthvalue(m, 3, 1, true).values().shape());
         assertEquals(DType.INT64, SortOps.cummin(m, 1).indices().dtype());
-        Tensor ss = SearchOps.searchsorted(m, Tensor.empty(new long[] {4, 9}, DType.FLOAT32, Device.META), true, false, null, null);
+        Tensor ss = SearchOps.searchsorted(m, Tensor.of(TensorImpl.meta(new long[] {4, 9}, DType.FLOAT32)), true, false, null, null);
         assertArrayEquals(new long[] {4, 9}, ss.shape());
         assertEquals(DType.INT32, ss.dtype());
         Tensor h = SearchOps.histc(m, 7);
         assertArrayEquals(new long[] {7}, h.shape());
         assertEquals(Device.META, h.device());
         assertThrows(TorchException.class, () -> SearchOps.histc(m, 0), "meta runs every data-free check");
-        assertThrows(TorchTypeException.class, () -> SortOps.sort(Tensor.empty(new long[] {2}, DType.COMPLEX64, Device.META)));
+        assertThrows(TorchTypeException.class, () -> SortOps.sort(Tensor.of(TensorImpl.meta(new long[] {2}, DType.COMPLEX64))));
         assertThrows(UnsupportedOperationException.class, () -> SortOps.unique(m), "the output size of unique depends on data");
-        assertThrows(UnsupportedOperationException.class, () -> SearchOps.bincount(Tensor.empty(new long[] {3}, DType.INT64, Device.META)));
+        assertThrows(UnsupportedOperationException.class, () -> SearchOps.bincount(Tensor.of(TensorImpl.meta(new long[] {3}, DType.INT64))));
     }
 
     @Test
     void emptyInputsGiveEmptyResults() {
-        Tensor e = Tensor.empty(new long[] {3, 0}, DType.FLOAT64, Device.CPU);
+        Tensor e = Tensor.of(TensorImpl.empty(new long[] {3, 0}, DType.FLOAT64));
         assertArrayEquals(new long[] {3, 0}, SortOps.sort(e).values().shape());
         assertArrayEquals(new long[] {3, 0}, SortOps.topk(e, 0).indices().shape());
         assertArrayEquals(new long[] {3, 0}, SortOps.cummax(e, 1).values().shape());

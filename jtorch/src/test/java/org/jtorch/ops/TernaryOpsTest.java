@@ -19,6 +19,8 @@ import org.jtorch.WarningRecorder;
 import org.jtorch.Warnings;
 import org.jtorch.testing.Golden;
 import org.jtorch.testing.Golden.Case;
+import org.jtorch.storage.TensorImpl;
+import org.jtorch.testing.Views;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -83,8 +85,8 @@ class TernaryOpsTest {
 
     @Test
     void whereSelectsAndBroadcasts() {
-        Tensor cond = bools(true, false, true).viewOf(0, new long[] {3, 1}, new long[] {1, 1});
-        Tensor a = floats(DType.FLOAT32, 1, 2), b = floats(DType.FLOAT64, -1, -2, -3).viewOf(0, new long[] {3, 1}, new long[] {1, 1});
+        Tensor cond = Views.of(bools(true, false, true), 0, new long[] {3, 1}, new long[] {1, 1});
+        Tensor a = floats(DType.FLOAT32, 1, 2), b = Views.of(floats(DType.FLOAT64, -1, -2, -3), 0, new long[] {3, 1}, new long[] {1, 1});
         Tensor r = TernaryOps.where(cond, a, b);
         assertEquals(DType.FLOAT64, r.dtype());
         assertArrayEquals(new long[] {3, 2}, r.shape());
@@ -177,7 +179,7 @@ class TernaryOpsTest {
     @Test
     void lerpBroadcastsAndWorksInPlace() {
         Tensor start = floats(DType.FLOAT64, 0, 10);
-        Tensor end = floats(DType.FLOAT64, 100, 20, 30).viewOf(0, new long[] {3, 1}, new long[] {1, 1});
+        Tensor end = Views.of(floats(DType.FLOAT64, 100, 20, 30), 0, new long[] {3, 1}, new long[] {1, 1});
         Tensor r = TernaryOps.lerp(start, end, Torch.scalarTensor(0.25, DType.FLOAT64));
         assertArrayEquals(new long[] {3, 2}, r.shape());
         assertArrayEquals(new double[] {25, 32.5, 5, 12.5, 7.5, 15}, r.toDoubleArray());
@@ -259,8 +261,8 @@ class TernaryOpsTest {
         assertArrayEquals(new double[] {4.5, 8}, sq.toDoubleArray());
         assertSame(p, TernaryOps.addcdiv_(p, g, sq, -2));
         assertArrayEquals(new double[] {1 - 2 * 3 / 4.5f, 1}, p.toDoubleArray(), 1e-7);
-        assertMessage(assertThrows(TorchException.class, () -> TernaryOps.addcmul_(ints(DType.INT64, 1), g.viewOf(0, new long[] {1},
-                new long[] {1}), g.viewOf(0, new long[] {1}, new long[] {1}), 1)), "can't be cast");
+        assertMessage(assertThrows(TorchException.class, () -> TernaryOps.addcmul_(ints(DType.INT64, 1), Views.of(g, 0, new long[] {1},
+                new long[] {1}), Views.of(g, 0, new long[] {1}, new long[] {1}), 1)), "can't be cast");
     }
 
     // ---- masked_fill --------------------------------------------------------------------------------------
@@ -286,7 +288,7 @@ class TernaryOpsTest {
     @Test
     void maskedFillBroadcastsOutOfPlaceButNotInPlace() {
         Tensor x = Torch.zeros(3);
-        Tensor m = bools(true, false).viewOf(0, new long[] {2, 1}, new long[] {1, 1});
+        Tensor m = Views.of(bools(true, false), 0, new long[] {2, 1}, new long[] {1, 1});
         Tensor r = TernaryOps.maskedFill(x, m, 1.0);
         assertArrayEquals(new long[] {2, 3}, r.shape());
         assertArrayEquals(new double[] {1, 1, 1, 0, 0, 0}, r.toDoubleArray());
@@ -320,7 +322,7 @@ class TernaryOpsTest {
     @Test
     void maskedFillOnAnExpandedTensorWarns() {
         Tensor base = Torch.zeros(3);
-        Tensor expanded = base.viewOf(0, new long[] {2, 3}, new long[] {0, 1});
+        Tensor expanded = Views.of(base, 0, new long[] {2, 3}, new long[] {0, 1});
         try (WarningRecorder rec = Warnings.catchWarnings()) {
             TernaryOps.maskedFill_(expanded, bools(true, false, true), 1.0);
             assertEquals(1, rec.records().size());
@@ -333,17 +335,17 @@ class TernaryOpsTest {
 
     @Test
     void metaDeviceGivesShapesAndDtypes() {
-        Tensor cond = Tensor.empty(new long[] {4, 1}, DType.BOOL, Device.META);
-        Tensor a = Tensor.empty(new long[] {2, 1, 3}, DType.INT32, Device.META);
+        Tensor cond = Tensor.of(TensorImpl.meta(new long[] {4, 1}, DType.BOOL));
+        Tensor a = Tensor.of(TensorImpl.meta(new long[] {2, 1, 3}, DType.INT32));
         Tensor w = TernaryOps.where(cond, a, 0.5);
         assertEquals(Device.META, w.device());
         assertEquals(DType.FLOAT32, w.dtype());
         assertArrayEquals(new long[] {2, 4, 3}, w.shape());
-        Tensor f = Tensor.empty(new long[] {5, 1}, DType.BFLOAT16, Device.META), g = Tensor.empty(new long[] {7}, DType.BFLOAT16, Device.META);
+        Tensor f = Tensor.of(TensorImpl.meta(new long[] {5, 1}, DType.BFLOAT16)), g = Tensor.of(TensorImpl.meta(new long[] {7}, DType.BFLOAT16));
         assertArrayEquals(new long[] {5, 7}, TernaryOps.lerp(f, g, 0.5).shape());
-        assertEquals(DType.FLOAT32, TernaryOps.addcmul(f, g, Tensor.empty(new long[] {1}, DType.FLOAT32, Device.META)).dtype());
-        Tensor mf = TernaryOps.maskedFill(g, Tensor.empty(new long[] {2, 7}, DType.BOOL, Device.META),
-                Tensor.empty(new long[0], DType.FLOAT32, Device.META));
+        assertEquals(DType.FLOAT32, TernaryOps.addcmul(f, g, Tensor.of(TensorImpl.meta(new long[] {1}, DType.FLOAT32))).dtype());
+        Tensor mf = TernaryOps.maskedFill(g, Tensor.of(TensorImpl.meta(new long[] {2, 7}, DType.BOOL)),
+                Tensor.of(TensorImpl.meta(new long[0], DType.FLOAT32)));
         assertEquals(DType.BFLOAT16, mf.dtype());
         assertArrayEquals(new long[] {2, 7}, mf.shape());
         assertThrows(TorchException.class, () -> TernaryOps.lerp(f, a, 0.5));
@@ -352,7 +354,7 @@ class TernaryOpsTest {
     @Test
     void emptyTensors() {
         Tensor e = Torch.zeros(0, 3);
-        assertArrayEquals(new long[] {0, 3}, TernaryOps.where(Torch.tensor(new boolean[0]).viewOf(0, new long[] {0, 1}, new long[] {1, 1}),
+        assertArrayEquals(new long[] {0, 3}, TernaryOps.where(Views.of(Torch.tensor(new boolean[0]), 0, new long[] {0, 1}, new long[] {1, 1}),
                 e, 1.0).shape());
         assertArrayEquals(new long[] {0, 3}, TernaryOps.addcdiv(e, e, e).shape());
         assertArrayEquals(new long[] {0, 3}, TernaryOps.maskedFill(e, Torch.tensor(new boolean[] {true, false, true}), 1.0).shape());

@@ -18,10 +18,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.jtorch.DType;
-import org.jtorch.Device;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.kernels.cpu.ElementIO;
+import org.jtorch.storage.TensorImpl;
 import org.junit.jupiter.api.Assumptions;
 
 /**
@@ -190,8 +190,8 @@ public final class Golden {
         long[] shape = new long[shapeJson.size()];
         for (int i = 0; i < shape.length; i++) shape[i] = ((Number) shapeJson.get(i)).longValue();
         List<Object> data = (List<Object>) t.get("data");
-        Tensor out = Tensor.empty(shape, dtype, Device.CPU);
-        MemorySegment seg = out.storage().segment();
+        Tensor out = Tensor.of(TensorImpl.empty(shape, dtype));
+        MemorySegment seg = out.impl().storage().segment();
         ElementIO io = ElementIO.of(dtype);
         long n = out.numel();
         for (int i = 0; i < n; i++) {
@@ -206,7 +206,7 @@ public final class Golden {
         long[] s = out.shape(), st = out.stride();
         swap(s, d0, d1);
         swap(st, d0, d1);
-        return out.viewOf(out.storageOffset(), s, st);
+        return Views.of(out, out.storageOffset(), s, st);
     }
 
     private static void swap(long[] a, int i, int j) {

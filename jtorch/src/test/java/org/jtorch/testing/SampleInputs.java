@@ -56,7 +56,7 @@ public final class SampleInputs {
     public Tensor value(DType d, double v) {
         seed++;
         Tensor t = Torch.zeros(new long[0], d, device);
-        if (device == Device.CPU) ElementIO.of(d).setDouble(t.storage().segment(), t.storageOffset(), v);
+        if (device == Device.CPU) ElementIO.of(d).setDouble(t.impl().storage().segment(), t.storageOffset(), v);
         return t;
     }
 
@@ -111,7 +111,8 @@ public final class SampleInputs {
             case TRANSPOSED -> transposed(d, shape);
             case ROWS -> everyOtherRow(d, shape);
             case EXPANDED -> expanded(d, shape);
-            case OFFSET -> Torch.zeros(new long[] {n + 3}, d, device).viewOf(3, shape, Shapes.contiguousStrides(shape));
+            case OFFSET -> Views.of(Torch.zeros(new long[] {n + 3}, d, device), 3, shape,
+                    Shapes.contiguousStrides(shape));
         };
         if (device == Device.CPU) fill(t, s, Math.max(period, 1), unit);
         return t;
@@ -121,13 +122,13 @@ public final class SampleInputs {
         long[] row = Arrays.copyOfRange(shape, 1, shape.length);
         long[] strides = new long[shape.length];
         System.arraycopy(Shapes.contiguousStrides(row), 0, strides, 1, row.length);
-        return Torch.zeros(row, d, device).viewOf(0, shape, strides);
+        return Views.of(Torch.zeros(row, d, device), 0, shape, strides);
     }
 
     private Tensor transposed(DType d, long[] shape) {
         int n = shape.length;
-        if (n == 0) return Torch.zeros(new long[] {2}, d, device).viewOf(1, shape, new long[0]);
-        if (n == 1) return Torch.zeros(new long[] {2 * shape[0]}, d, device).viewOf(0, shape, new long[] {2});
+        if (n == 0) return Views.of(Torch.zeros(new long[] {2}, d, device), 1, shape, new long[0]);
+        if (n == 1) return Views.of(Torch.zeros(new long[] {2 * shape[0]}, d, device), 0, shape, new long[] {2});
         long[] storageShape = shape.clone();
         storageShape[n - 2] = shape[n - 1];
         storageShape[n - 1] = shape[n - 2];
@@ -136,7 +137,7 @@ public final class SampleInputs {
         long tmp = strides[n - 2];
         strides[n - 2] = strides[n - 1];
         strides[n - 1] = tmp;
-        return base.viewOf(0, shape, strides);
+        return Views.of(base, 0, shape, strides);
     }
 
     private Tensor everyOtherRow(DType d, long[] shape) {
@@ -146,7 +147,7 @@ public final class SampleInputs {
         Tensor base = Torch.zeros(storageShape, d, device);
         long[] strides = base.stride();
         strides[0] *= 2;
-        return base.viewOf(0, shape, strides);
+        return Views.of(base, 0, shape, strides);
     }
 
     /**
@@ -155,10 +156,10 @@ public final class SampleInputs {
      */
     private static void fill(Tensor t, int s, long period, boolean unit) {
         ElementIO io = ElementIO.of(t.dtype());
-        MemorySegment seg = t.storage().segment();
+        MemorySegment seg = t.impl().storage().segment();
         for (long j = 0; j < t.numel(); j++) {
             long i = j % period;
-            long at = t.elementIndex(j);
+            long at = t.impl().elementIndex(j);
             if (unit) {
                 long k = (i * 7 + s * 3L) % 9;
                 switch (t.dtype().category()) {

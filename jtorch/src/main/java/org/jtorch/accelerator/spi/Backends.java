@@ -10,11 +10,12 @@ import org.jtorch.Device;
 import org.jtorch.TorchException;
 import org.jtorch.ops.OpDef;
 import org.jtorch.storage.Storage;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * The device backends on the class path, loaded once with {@link ServiceLoader}, and the lookups the
- * rest of the library makes through them. Nothing here is on the CPU path: the dispatcher asks only for
- * devices other than the CPU and meta.
+ * rest of the library makes through them. Nothing here is on the CPU path but {@link #empty}'s first test:
+ * the dispatcher asks for backends only for devices other than the CPU and meta.
  */
 public final class Backends {
     private Backends() {}
@@ -88,6 +89,17 @@ public final class Backends {
                     + " device" + (count == 1 ? "" : "s") + ")");
         }
         return b;
+    }
+
+    /**
+     * A fresh contiguous tensor impl on any device: zero-filled heap memory on the CPU and no data on meta
+     * (neither loads a backend), else memory from the device's backend.
+     */
+    public static TensorImpl empty(long[] shape, DType dtype, Device device) {
+        if (device == Device.CPU) return TensorImpl.empty(shape, dtype);
+        if (device == Device.META) return TensorImpl.meta(shape, dtype);
+        Storage storage = allocate(device, dtype.storageKind(), TensorImpl.slots(shape, dtype));
+        return TensorImpl.contiguous(storage, shape, dtype);
     }
 
     /** Memory for a tensor on {@code device}, from its backend; a device without an index means index 0. */

@@ -2,8 +2,7 @@ package org.jtorch.kernels.cpu;
 
 import java.lang.foreign.MemorySegment;
 import org.jtorch.DType;
-import org.jtorch.Device;
-import org.jtorch.Tensor;
+import org.jtorch.storage.TensorImpl;
 import org.jtorch.TorchException;
 
 /**
@@ -24,7 +23,7 @@ public final class BucketKernels {
      * after every boundary and a NaN boundary counts as larger than every value:
      * left side finds the first {@code b} with {@code b >= v}, right side the first with {@code b > v}.
      */
-    public static void searchsorted(Tensor boundaries, Tensor values, Tensor sorter, boolean right, DType compute, Tensor out) {
+    public static void searchsorted(TensorImpl boundaries, TensorImpl values, TensorImpl sorter, boolean right, DType compute, TensorImpl out) {
         if (sorter != null) checkSorter(sorter, boundaries.dim() == 0 ? 1 : boundaries.size(-1));
         long total = values.numel();
         if (total == 0) return;
@@ -57,7 +56,7 @@ public final class BucketKernels {
         });
     }
 
-    private static void checkSorter(Tensor sorter, long size) {
+    private static void checkSorter(TensorImpl sorter, long size) {
         long n = sorter.numel();
         ElementIO io = ElementIO.of(sorter.dtype());
         MemorySegment s = sorter.storage().segment();
@@ -68,7 +67,8 @@ public final class BucketKernels {
     }
 
     /** Boundaries row {@code row} in sorted order, converted to the compute dtype. */
-    private static void loadRow(Tensor b, Tensor sorter, long row, int m, DType compute, double[] bd, long[] bl) {
+    private static void loadRow(TensorImpl b, TensorImpl sorter, long row, int m, DType compute, double[] bd,
+            long[] bl) {
         ElementIO io = ElementIO.of(b.dtype()), sio = sorter == null ? null : ElementIO.of(sorter.dtype());
         MemorySegment s = b.storage().segment(), ss = sorter == null ? null : sorter.storage().segment();
         for (int j = 0; j < m; j++) {
@@ -121,7 +121,7 @@ public final class BucketKernels {
      * the range rounded to that dtype; x == hi goes to the last bin, values outside the range and NaN
      * are dropped. Counts are exact.
      */
-    public static void histc(Tensor x, long bins, double min, double max, Tensor hist) {
+    public static void histc(TensorImpl x, long bins, double min, double max, TensorImpl hist) {
         DType d = x.dtype();
         long n = x.numel();
         double lo = min, hi = max;
@@ -180,7 +180,7 @@ public final class BucketKernels {
     }
 
     /** The smallest and largest element as doubles; NaN if any element is NaN (as {@code aminmax}). */
-    private static double[] minMax(Tensor x) {
+    private static double[] minMax(TensorImpl x) {
         ElementIO io = ElementIO.of(x.dtype());
         MemorySegment s = x.storage().segment();
         double lo = Double.POSITIVE_INFINITY, hi = Double.NEGATIVE_INFINITY;
@@ -207,9 +207,9 @@ public final class BucketKernels {
      * {@code bincount} of a 1-D integral tensor: ATen's data checks in ATen's order, then counts
      * (int64), or sums of {@code weights} (float32 weights sum in float, anything else in double).
      */
-    public static Tensor bincount(Tensor x, Tensor weights, long minlength) {
+    public static TensorImpl bincount(TensorImpl x, TensorImpl weights, long minlength) {
         long n = x.numel();
-        if (x.dim() == 1 && n == 0) return Tensor.empty(new long[] {minlength}, DType.INT64, Device.CPU);
+        if (x.dim() == 1 && n == 0) return TensorImpl.empty(new long[] {minlength}, DType.INT64);
         ElementIO io = ElementIO.of(x.dtype());
         MemorySegment s = x.storage().segment();
         long lo = Long.MAX_VALUE, hi = Long.MIN_VALUE;
@@ -228,7 +228,7 @@ public final class BucketKernels {
         long bins = Math.max(hi + 1, minlength);
         long[] shape = {bins};
         if (weights == null) {
-            Tensor out = Tensor.empty(shape, DType.INT64, Device.CPU);
+            TensorImpl out = TensorImpl.empty(shape, DType.INT64);
             long[] c = new long[Math.toIntExact(bins)];
             for (long i = 0; i < n; i++) c[(int) io.getLong(s, x.elementIndex(i))]++;
             ElementIO oo = ElementIO.of(DType.INT64);
@@ -236,7 +236,7 @@ public final class BucketKernels {
             return out;
         }
         boolean single = weights.dtype() == DType.FLOAT32;
-        Tensor out = Tensor.empty(shape, single ? DType.FLOAT32 : DType.FLOAT64, Device.CPU);
+        TensorImpl out = TensorImpl.empty(shape, single ? DType.FLOAT32 : DType.FLOAT64);
         ElementIO wio = ElementIO.of(weights.dtype());
         MemorySegment ws = weights.storage().segment();
         if (single) {

@@ -3,7 +3,7 @@ package org.jtorch.kernels.cpu;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import org.jtorch.DType;
-import org.jtorch.Tensor;
+import org.jtorch.storage.TensorImpl;
 import org.jtorch.kernels.cpu.simd.FloatSimd;
 import org.jtorch.kernels.cpu.simd.MultiTensorSimd;
 
@@ -34,7 +34,7 @@ public final class ForeachLoops {
     }
 
     /** Runs {@code body} over every element of every tensor, in parallel over the concatenated range. */
-    public static void forEachRange(Tensor[] tensors, long grain, RangeBody body) {
+    public static void forEachRange(TensorImpl[] tensors, long grain, RangeBody body) {
         int n = tensors.length;
         long[] starts = new long[n + 1];
         for (int i = 0; i < n; i++) starts[i + 1] = starts[i] + tensors[i].numel();
@@ -49,61 +49,61 @@ public final class ForeachLoops {
     }
 
     /** Whether the foreach fast loops can take {@code t}: float32, contiguous, on a heap array. */
-    public static boolean isDenseFloat(Tensor t) {
+    public static boolean isDenseFloat(TensorImpl t) {
         return t.dtype() == DType.FLOAT32 && t.isContiguous() && t.storage().array() != null;
     }
 
-    private static float[] arr(Tensor t) { return t.storage().floats(); }
+    private static float[] arr(TensorImpl t) { return t.storage().floats(); }
 
-    private static int off(Tensor t, long from) { return (int) (t.storageOffset() + from); }
+    private static int off(TensorImpl t, long from) { return (int) (t.storageOffset() + from); }
 
     // ---- foreach ops (dense float32) ----------------------------------------------------------------------
 
     /** {@code out[i] = op(x[i])}. */
-    public static void unary(FloatSimd.Unary op, Tensor[] out, Tensor[] x) {
+    public static void unary(FloatSimd.Unary op, TensorImpl[] out, TensorImpl[] x) {
         forEachRange(out, GRAIN / 4, (t, f, n) -> FloatSimd.unary(op, arr(x[t]), off(x[t], f), arr(out[t]), off(out[t], f), n));
     }
 
     /** {@code out[i] = op(a[i], s[i])}: one scalar per position. */
-    public static void binaryScalar(FloatSimd.Binary op, Tensor[] out, Tensor[] a, float[] s) {
+    public static void binaryScalar(FloatSimd.Binary op, TensorImpl[] out, TensorImpl[] a, float[] s) {
         forEachRange(out, GRAIN, (t, f, n) -> FloatSimd.binaryScalarRight(op, arr(a[t]), off(a[t], f), s[t], arr(out[t]), off(out[t], f), n));
     }
 
     /** {@code out[i] = op(a[i], b[i])}, same shapes. */
-    public static void binaryList(FloatSimd.Binary op, Tensor[] out, Tensor[] a, Tensor[] b) {
+    public static void binaryList(FloatSimd.Binary op, TensorImpl[] out, TensorImpl[] a, TensorImpl[] b) {
         forEachRange(out, GRAIN, (t, f, n) -> FloatSimd.binary(op, arr(a[t]), off(a[t], f), arr(b[t]), off(b[t], f), arr(out[t]), off(out[t], f), n));
     }
 
     /** {@code out[i] = a[i] + alpha * b[i]}. */
-    public static void axpy(Tensor[] out, Tensor[] a, Tensor[] b, float alpha) {
+    public static void axpy(TensorImpl[] out, TensorImpl[] a, TensorImpl[] b, float alpha) {
         forEachRange(out, GRAIN, (t, f, n) -> MultiTensorSimd.axpy(arr(a[t]), off(a[t], f), arr(b[t]), off(b[t], f), alpha, arr(out[t]), off(out[t], f), n));
     }
 
     /** {@code out[i] = self[i] + values[i] * t1[i] * t2[i]}. */
-    public static void addcmul(Tensor[] out, Tensor[] self, Tensor[] t1, Tensor[] t2, float[] values) {
+    public static void addcmul(TensorImpl[] out, TensorImpl[] self, TensorImpl[] t1, TensorImpl[] t2, float[] values) {
         forEachRange(out, GRAIN, (t, f, n) -> MultiTensorSimd.addcmul(arr(self[t]), off(self[t], f), arr(t1[t]), off(t1[t], f),
                 arr(t2[t]), off(t2[t], f), values[t], arr(out[t]), off(out[t], f), n));
     }
 
     /** {@code out[i] = self[i] + values[i] * t1[i] / t2[i]}. */
-    public static void addcdiv(Tensor[] out, Tensor[] self, Tensor[] t1, Tensor[] t2, float[] values) {
+    public static void addcdiv(TensorImpl[] out, TensorImpl[] self, TensorImpl[] t1, TensorImpl[] t2, float[] values) {
         forEachRange(out, GRAIN, (t, f, n) -> MultiTensorSimd.addcdiv(arr(self[t]), off(self[t], f), arr(t1[t]), off(t1[t], f),
                 arr(t2[t]), off(t2[t], f), values[t], arr(out[t]), off(out[t], f), n));
     }
 
     /** {@code out[i] = lerp(start[i], end[i], weights[i])}. */
-    public static void lerp(Tensor[] out, Tensor[] start, Tensor[] end, float[] weights) {
+    public static void lerp(TensorImpl[] out, TensorImpl[] start, TensorImpl[] end, float[] weights) {
         forEachRange(out, GRAIN, (t, f, n) -> MultiTensorSimd.lerp(arr(start[t]), off(start[t], f), arr(end[t]), off(end[t], f),
                 weights[t], arr(out[t]), off(out[t], f), n));
     }
 
     /** {@code out[i] = src[i]}. */
-    public static void copy(Tensor[] out, Tensor[] src) {
+    public static void copy(TensorImpl[] out, TensorImpl[] src) {
         forEachRange(out, GRAIN * 4, (t, f, n) -> System.arraycopy(arr(src[t]), off(src[t], f), arr(out[t]), off(out[t], f), n));
     }
 
     /** {@code out[i] = value}. */
-    public static void fill(Tensor[] out, float value) {
+    public static void fill(TensorImpl[] out, float value) {
         forEachRange(out, GRAIN * 4, (t, f, n) -> Arrays.fill(arr(out[t]), off(out[t], f), off(out[t], f) + n, value));
     }
 
@@ -124,10 +124,10 @@ public final class ForeachLoops {
      * PyTorch's {@code _fused_adam_} / {@code _fused_adamw_}: updates {@code params}, {@code expAvgs},
      * {@code expAvgSqs} and (amsgrad, else null) {@code maxExpAvgSqs} in place. One dtype per call.
      */
-    public static void fusedAdam(Tensor[] params, Tensor[] grads, Tensor[] expAvgs, Tensor[] expAvgSqs, Tensor[] maxExpAvgSqs,
+    public static void fusedAdam(TensorImpl[] params, TensorImpl[] grads, TensorImpl[] expAvgs, TensorImpl[] expAvgSqs, TensorImpl[] maxExpAvgSqs,
                                  AdamArgs a) {
-        Tensor[][] ops = maxExpAvgSqs == null ? new Tensor[][] {params, grads, expAvgs, expAvgSqs}
-                : new Tensor[][] {params, grads, expAvgs, expAvgSqs, maxExpAvgSqs};
+        TensorImpl[][] ops = maxExpAvgSqs == null ? new TensorImpl[][] {params, grads, expAvgs, expAvgSqs}
+                : new TensorImpl[][] {params, grads, expAvgs, expAvgSqs, maxExpAvgSqs};
         if (params[0].dtype() == DType.FLOAT64) {
             runDouble(ops, (t, x, n) -> adamDouble(x, n, a, a.stepSize()[t], a.bc2Sqrt()[t]));
             return;
@@ -139,8 +139,9 @@ public final class ForeachLoops {
     }
 
     /** PyTorch's {@code _fused_sgd_}: updates {@code params} and (momentum != 0, else null) {@code buffers} in place. */
-    public static void fusedSgd(Tensor[] params, Tensor[] grads, Tensor[] buffers, SgdArgs a) {
-        Tensor[][] ops = buffers == null ? new Tensor[][] {params, grads} : new Tensor[][] {params, grads, buffers};
+    public static void fusedSgd(TensorImpl[] params, TensorImpl[] grads, TensorImpl[] buffers, SgdArgs a) {
+        TensorImpl[][] ops = buffers == null ? new TensorImpl[][] {params, grads}
+                : new TensorImpl[][] {params, grads, buffers};
         if (params[0].dtype() == DType.FLOAT64) {
             runDouble(ops, (t, x, n) -> sgdDouble(x, n, a));
             return;
@@ -151,8 +152,8 @@ public final class ForeachLoops {
     }
 
     /** PyTorch's {@code _fused_adagrad_}: updates {@code params} and {@code sums} in place. */
-    public static void fusedAdagrad(Tensor[] params, Tensor[] grads, Tensor[] sums, AdagradArgs a) {
-        Tensor[][] ops = {params, grads, sums};
+    public static void fusedAdagrad(TensorImpl[] params, TensorImpl[] grads, TensorImpl[] sums, AdagradArgs a) {
+        TensorImpl[][] ops = {params, grads, sums};
         if (params[0].dtype() == DType.FLOAT64) {
             runDouble(ops, (t, x, n) -> adagradDouble(x, n, a, a.clr()[t]));
             return;
@@ -181,7 +182,7 @@ public final class ForeachLoops {
      * converted block by block into scratch arrays and every operand but the gradient (index 1) is
      * written back, rounding once.
      */
-    private static void runFloat(Tensor[][] ops, FloatBody body) {
+    private static void runFloat(TensorImpl[][] ops, FloatBody body) {
         int k = ops.length;
         forEachRange(ops[0], GRAIN, (t, from, n) -> {
             float[][] x = new float[k][];
@@ -207,7 +208,7 @@ public final class ForeachLoops {
     }
 
     /** Double op-math (float64 parameters), through scratch arrays for every layout. */
-    private static void runDouble(Tensor[][] ops, DoubleBody body) {
+    private static void runDouble(TensorImpl[][] ops, DoubleBody body) {
         int k = ops.length;
         forEachRange(ops[0], GRAIN, (t, from, n) -> {
             double[][] x = new double[k][Math.min(BLOCK, n)];
@@ -220,25 +221,25 @@ public final class ForeachLoops {
         });
     }
 
-    private static void load(Tensor t, long from, int n, float[] dst) {
+    private static void load(TensorImpl t, long from, int n, float[] dst) {
         MemorySegment s = t.storage().segment();
         ElementIO io = ElementIO.of(t.dtype());
         for (int i = 0; i < n; i++) dst[i] = (float) io.getDouble(s, t.elementIndex(from + i));
     }
 
-    private static void store(Tensor t, long from, int n, float[] src) {
+    private static void store(TensorImpl t, long from, int n, float[] src) {
         MemorySegment s = t.storage().segment();
         ElementIO io = ElementIO.of(t.dtype());
         for (int i = 0; i < n; i++) io.setDouble(s, t.elementIndex(from + i), src[i]);
     }
 
-    private static void loadDouble(Tensor t, long from, int n, double[] dst) {
+    private static void loadDouble(TensorImpl t, long from, int n, double[] dst) {
         MemorySegment s = t.storage().segment();
         ElementIO io = ElementIO.of(t.dtype());
         for (int i = 0; i < n; i++) dst[i] = io.getDouble(s, t.elementIndex(from + i));
     }
 
-    private static void storeDouble(Tensor t, long from, int n, double[] src) {
+    private static void storeDouble(TensorImpl t, long from, int n, double[] src) {
         MemorySegment s = t.storage().segment();
         ElementIO io = ElementIO.of(t.dtype());
         for (int i = 0; i < n; i++) io.setDouble(s, t.elementIndex(from + i), src[i]);

@@ -3,7 +3,7 @@ package org.jtorch.kernels.cpu;
 import java.lang.foreign.MemorySegment;
 import org.jtorch.DType;
 import org.jtorch.Scalar;
-import org.jtorch.Tensor;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * The loops of the indexing family (ATen's index and scatter/gather kernels). Every op of the family is
@@ -42,9 +42,9 @@ public final class IndexLoops {
      * destination (scatter) stride one step of each index moves, the size each index ranges over, and
      * whether negative values count from the end (else they are out of range).
      */
-    public record Indexers(Tensor[] indices, long[] strides, long[] sizes, boolean wrapNegative, OutOfRange error) {
-        public static Indexers one(Tensor index, long stride, long size, boolean wrapNegative, OutOfRange error) {
-            return new Indexers(new Tensor[] {index}, new long[] {stride}, new long[] {size}, wrapNegative, error);
+    public record Indexers(TensorImpl[] indices, long[] strides, long[] sizes, boolean wrapNegative, OutOfRange error) {
+        public static Indexers one(TensorImpl index, long stride, long size, boolean wrapNegative, OutOfRange error) {
+            return new Indexers(new TensorImpl[] {index}, new long[] {stride}, new long[] {size}, wrapNegative, error);
         }
     }
 
@@ -55,7 +55,7 @@ public final class IndexLoops {
     private static final int CHUNK = 256;
 
     /** {@code out[i] = src[src(i) + Σ idx·stride]}: {@code src} and the indices are viewed with out's shape. */
-    public static void gather(Tensor out, Tensor src, Indexers ix) {
+    public static void gather(TensorImpl out, TensorImpl src, Indexers ix) {
         long n = out.numel();
         if (n == 0) return;
         StridedIter it = new StridedIter(out.shapeRef(), operands(out, src, ix));
@@ -70,10 +70,10 @@ public final class IndexLoops {
      * {@link Reduce#ADD}; {@code null} is 1). {@code indexedDim} is the one dim along which the index
      * moves the destination (see the class comment), or -1 for the sequential loop.
      */
-    public static void scatter(Tensor dst, Tensor src, Indexers ix, Reduce op, Scalar alpha, int indexedDim) {
+    public static void scatter(TensorImpl dst, TensorImpl src, Indexers ix, Reduce op, Scalar alpha, int indexedDim) {
         long n = src.numel();
         if (n == 0) return;
-        Tensor[] ops = operands(dst, src, ix);
+        TensorImpl[] ops = operands(dst, src, ix);
         long[] shape = src.shapeRef();
         int split = -1; // the outermost other dim: splitting it keeps the inner loops as they are
         for (int d = 0; d < shape.length && indexedDim >= 0; d++) {
@@ -90,7 +90,7 @@ public final class IndexLoops {
         int p = split;
         long perSlice = n / shape[p];
         Parallel.forRange(shape[p], Math.max(1, Parallel.GRAIN / perSlice), (s, e) -> {
-            Tensor[] part = new Tensor[ops.length];
+            TensorImpl[] part = new TensorImpl[ops.length];
             for (int i = 0; i < ops.length; i++) part[i] = narrowed(ops[i], p, s, e);
             Run run = new Run(dst, src, ix);
             new StridedIter(part[1].shapeRef(), part).forEachRun(0, part[1].numel(), (b, st, len) -> run.scatter(b, st, len, op, alpha));
@@ -98,14 +98,14 @@ public final class IndexLoops {
     }
 
     /** Positions {@code [start, end)} of dim {@code d} of {@code t}, as a view. */
-    private static Tensor narrowed(Tensor t, int d, long start, long end) {
-        long[] shape = t.shape();
+    private static TensorImpl narrowed(TensorImpl t, int d, long start, long end) {
+        long[] shape = t.shapeRef().clone();
         shape[d] = end - start;
-        return t.viewOf(t.storageOffset() + start * t.strideRef()[d], shape, t.stride());
+        return t.viewOf(t.storageOffset() + start * t.strideRef()[d], shape, t.strideRef().clone());
     }
 
-    private static Tensor[] operands(Tensor a, Tensor b, Indexers ix) {
-        Tensor[] ops = new Tensor[2 + ix.indices().length];
+    private static TensorImpl[] operands(TensorImpl a, TensorImpl b, Indexers ix) {
+        TensorImpl[] ops = new TensorImpl[2 + ix.indices().length];
         ops[0] = a;
         ops[1] = b;
         System.arraycopy(ix.indices(), 0, ops, 2, ix.indices().length);
@@ -122,7 +122,7 @@ public final class IndexLoops {
         private final long[] buf = new long[CHUNK];
 
         /** {@code out} is written (gather output or scatter destination), {@code in} is read. */
-        Run(Tensor out, Tensor in, Indexers ix) {
+        Run(TensorImpl out, TensorImpl in, Indexers ix) {
             this.dtype = out.dtype();
             this.outArray = out.storage().array();
             this.inArray = in.storage().array();

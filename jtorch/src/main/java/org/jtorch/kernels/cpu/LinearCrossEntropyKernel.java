@@ -4,9 +4,8 @@ import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 import org.jtorch.DType;
-import org.jtorch.Device;
 import org.jtorch.Scalar;
-import org.jtorch.Tensor;
+import org.jtorch.storage.TensorImpl;
 import org.jtorch.kernels.blas.OpenBlas;
 import org.jtorch.kernels.blas.OpenBlas.Transpose;
 import org.jtorch.kernels.cpu.simd.CrossEntropyRowSimd;
@@ -52,11 +51,11 @@ public final class LinearCrossEntropyKernel {
      * probability targets); {@code bias}/{@code classWeight} have C entries or are null; {@code rowScale}
      * holds the coefficient {@code a_n} of each row's loss in the differentiated sum (null = no gradients).
      */
-    public record Problem(Tensor x, Tensor w, double[] bias, long[] targets, Tensor probs, double[] classWeight,
-            double[] rowScale, int chunk, boolean needX, boolean needW, boolean needBias) {}
+    public record Problem(TensorImpl x, TensorImpl w, double[] bias, long[] targets, TensorImpl probs,
+            double[] classWeight, double[] rowScale, int chunk, boolean needX, boolean needW, boolean needBias) {}
 
     /** Per-row losses (unscaled) and the gradients asked for (null otherwise), in the compute dtype. */
-    public record Result(double[] rowLoss, Tensor gradX, Tensor gradW, Tensor gradBias) {}
+    public record Result(double[] rowLoss, TensorImpl gradX, TensorImpl gradW, TensorImpl gradBias) {}
 
     /**
      * Runs the chunk loop: with several slices, OpenBLAS single-threaded inside (the slices bring the
@@ -75,7 +74,7 @@ public final class LinearCrossEntropyKernel {
         private final Problem p;
         private final boolean dbl, grads;
         private final int n, f, c, chunk, slices, width;
-        private final Tensor gx, gw;
+        private final TensorImpl gx, gw;
         private final double[] gb, rowLoss;
         private final Object z, terms, bias;
         private final MemorySegment zs, termSeg, xs, ws;
@@ -95,8 +94,8 @@ public final class LinearCrossEntropyKernel {
             f = Math.toIntExact(p.x().size(1));
             c = Math.toIntExact(p.w().size(0));
             grads = p.rowScale() != null;
-            gx = grads && p.needX() ? Tensor.empty(new long[] {n, f}, dt, Device.CPU) : null;
-            gw = grads && p.needW() ? Tensor.empty(new long[] {c, f}, dt, Device.CPU) : null;
+            gx = grads && p.needX() ? TensorImpl.empty(new long[] {n, f}, dt) : null;
+            gw = grads && p.needW() ? TensorImpl.empty(new long[] {c, f}, dt) : null;
             gb = grads && p.needBias() ? new double[c] : null;
             rowLoss = new double[n];
             chunk = Math.max(1, Math.min(p.chunk(), Math.max(n, 1)));
@@ -137,9 +136,9 @@ public final class LinearCrossEntropyKernel {
             for (int s = 0; s < n; s += chunk) chunk(s, Math.min(chunk, n - s));
             int sums = pendingSumBlocks();
             if (sums > 0) forTasks(sums, this::sumTermBlock);
-            Tensor gbT = null;
+            TensorImpl gbT = null;
             if (gb != null) {
-                gbT = Tensor.empty(new long[] {c}, dbl ? DType.FLOAT64 : DType.FLOAT32, Device.CPU);
+                gbT = TensorImpl.empty(new long[] {c}, dbl ? DType.FLOAT64 : DType.FLOAT32);
                 if (dbl) System.arraycopy(gb, 0, gbT.storage().doubles(), 0, c);
                 else for (int i = 0; i < c; i++) gbT.storage().floats()[i] = (float) gb[i];
             }

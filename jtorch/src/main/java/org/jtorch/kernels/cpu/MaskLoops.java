@@ -3,7 +3,7 @@ package org.jtorch.kernels.cpu;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import org.jtorch.DType;
-import org.jtorch.Tensor;
+import org.jtorch.storage.TensorImpl;
 import org.jtorch.TorchException;
 import org.jtorch.internal.Shapes;
 
@@ -29,7 +29,7 @@ public final class MaskLoops {
         /** Writes the positions of the non-zero elements into {@code hits}; returns how many. */
         abstract int find(long at, long step, int len, int[] hits);
 
-        static RowScan of(Tensor t) {
+        static RowScan of(TensorImpl t) {
             Object array = t.storage().array();
             DType d = t.dtype();
             if (array instanceof byte[] a && d.isIntegral(true)) return new RowScan() {
@@ -92,7 +92,7 @@ public final class MaskLoops {
 
     /** A tensor as rows along its last dim (a 0-d tensor is one row of one element). */
     private record Rows(long[] outer, long[] outerStrides, long offset, long length, long step, long count) {
-        static Rows of(Tensor t) {
+        static Rows of(TensorImpl t) {
             int nd = t.dim();
             if (nd == 0) return new Rows(Shapes.SCALAR, Shapes.SCALAR, t.storageOffset(), 1, 1, 1);
             long[] outer = Arrays.copyOf(t.shapeRef(), nd - 1), outerStrides = Arrays.copyOf(t.strideRef(), nd - 1);
@@ -129,7 +129,7 @@ public final class MaskLoops {
      * order) into the rows of {@code out} ([size, ndim] int64, contiguous), and {@code fill} into the rows
      * left over ({@code nonzero_static}).
      */
-    public static void nonzero(Tensor self, Tensor out, long fill) {
+    public static void nonzero(TensorImpl self, TensorImpl out, long fill) {
         long[] o = (long[]) out.storage().array();
         int ndim = self.dim();
         long size = out.shapeRef()[0];
@@ -175,9 +175,9 @@ public final class MaskLoops {
      * {@code out[i] = source[k++]} for each element where the mask (broadcast to out's shape) is
      * non-zero, in row-major order; {@code source} is read in its own row-major order.
      */
-    public static void maskedScatter(Tensor out, Tensor mask, Tensor source) {
+    public static void maskedScatter(TensorImpl out, TensorImpl mask, TensorImpl source) {
         if (out.numel() == 0) return;
-        Tensor m = mask.viewOf(mask.storageOffset(), out.shapeRef(),
+        TensorImpl m = mask.viewOf(mask.storageOffset(), out.shapeRef(),
                 Shapes.broadcastStrides(mask.shapeRef(), mask.strideRef(), out.shapeRef()));
         Rows maskRows = Rows.of(m), outRows = Rows.of(out);
         RowScan scan = RowScan.of(m);

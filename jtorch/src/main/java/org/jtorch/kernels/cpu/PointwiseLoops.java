@@ -2,7 +2,7 @@ package org.jtorch.kernels.cpu;
 
 import java.lang.foreign.MemorySegment;
 import org.jtorch.DType;
-import org.jtorch.Tensor;
+import org.jtorch.storage.TensorImpl;
 import org.jtorch.TorchException;
 import org.jtorch.kernels.cpu.simd.FloatSimd;
 
@@ -21,7 +21,7 @@ public final class PointwiseLoops {
     /** Elements per task for ops costing a few cycles each; transcendental ops use a quarter. */
     private static final long GRAIN = Parallel.GRAIN * 2;
 
-    public static void unary(Fns.Unary fn, DType compute, Tensor out, Tensor x) {
+    public static void unary(Fns.Unary fn, DType compute, TensorImpl out, TensorImpl x) {
         long n = out.numel();
         if (n == 0) return;
         if (compute == DType.FLOAT32 && allDense(DType.FLOAT32, out, x) && x.numel() == n) {
@@ -79,7 +79,7 @@ public final class PointwiseLoops {
         }
     }
 
-    public static void binary(Fns.Binary fn, DType compute, Tensor out, Tensor a, Tensor b) {
+    public static void binary(Fns.Binary fn, DType compute, TensorImpl out, TensorImpl a, TensorImpl b) {
         long n = out.numel();
         if (n == 0) return;
         if (compute == DType.FLOAT32 && allDense(DType.FLOAT32, out, a, b) && fn.simd() != null
@@ -138,7 +138,8 @@ public final class PointwiseLoops {
         }
     }
 
-    public static void ternary(Fns.Ternary fn, DType compute, Tensor out, Tensor a, Tensor b, Tensor c) {
+    public static void ternary(Fns.Ternary fn, DType compute, TensorImpl out, TensorImpl a, TensorImpl b,
+            TensorImpl c) {
         long n = out.numel();
         if (n == 0) return;
         if (compute == DType.FLOAT32 && fn.d() != null && denseOrScalar(DType.FLOAT32, n, out, a, b, c)) {
@@ -186,7 +187,7 @@ public final class PointwiseLoops {
         }
     }
 
-    private static void binaryFloatSimd(FloatSimd.Binary op, Tensor out, Tensor a, Tensor b) {
+    private static void binaryFloatSimd(FloatSimd.Binary op, TensorImpl out, TensorImpl a, TensorImpl b) {
         long n = out.numel();
         float[] o = out.storage().floats(), x = a.storage().floats(), y = b.storage().floats();
         int oo = (int) out.storageOffset(), ao = (int) a.storageOffset(), bo = (int) b.storageOffset();
@@ -203,7 +204,7 @@ public final class PointwiseLoops {
      * operand): each run of the iterator goes to the vector loops when its inner strides allow (1, or 0 for
      * an operand broadcast along the run), else to a plain float loop. Same bits as the generic path.
      */
-    private static void binaryFloatStrided(FloatSimd.Binary op, Tensor out, Tensor a, Tensor b) {
+    private static void binaryFloatStrided(FloatSimd.Binary op, TensorImpl out, TensorImpl a, TensorImpl b) {
         float[] o = out.storage().floats(), x = a.storage().floats(), y = b.storage().floats();
         StridedIter it = new StridedIter(out.shapeRef(), out, a, b);
         Parallel.forRange(out.numel(), GRAIN, (s, e) -> it.forEachRun(s, e, (p, st, len) -> {
@@ -243,7 +244,7 @@ public final class PointwiseLoops {
      * float32 operands that are contiguous, or single values broadcast to every element (the optimizer
      * updates' scalar weights): direct array loops instead of the per-element segment path.
      */
-    private static void ternaryFloat(Fns.DoubleTernary f, Tensor out, Tensor a, Tensor b, Tensor c) {
+    private static void ternaryFloat(Fns.DoubleTernary f, TensorImpl out, TensorImpl a, TensorImpl b, TensorImpl c) {
         long n = out.numel();
         float[] o = out.storage().floats(), x = a.storage().floats(), y = b.storage().floats(), z = c.storage().floats();
         int oo = (int) out.storageOffset(), ao = (int) a.storageOffset(), bo = (int) b.storageOffset(), co = (int) c.storageOffset();
@@ -256,9 +257,9 @@ public final class PointwiseLoops {
     }
 
     /** Output contiguous; each input contiguous with the output's element count, or a single element. */
-    private static boolean denseOrScalar(DType dtype, long n, Tensor out, Tensor... ins) {
+    private static boolean denseOrScalar(DType dtype, long n, TensorImpl out, TensorImpl... ins) {
         if (out.dtype() != dtype || !out.isContiguous() || out.storage().array() == null) return false;
-        for (Tensor t : ins) {
+        for (TensorImpl t : ins) {
             if (t.dtype() != dtype || t.storage().array() == null) return false;
             if (!(t.numel() == 1 || (t.numel() == n && t.isContiguous()))) return false;
         }
@@ -266,15 +267,15 @@ public final class PointwiseLoops {
     }
 
     /** Whether every operand is a contiguous heap tensor of {@code dtype}. */
-    private static boolean allHeap(DType dtype, Tensor... ts) {
-        for (Tensor t : ts) {
+    private static boolean allHeap(DType dtype, TensorImpl... ts) {
+        for (TensorImpl t : ts) {
             if (t.dtype() != dtype || t.storage().array() == null) return false;
         }
         return true;
     }
 
-    private static boolean allDense(DType dtype, Tensor... ts) {
-        for (Tensor t : ts) {
+    private static boolean allDense(DType dtype, TensorImpl... ts) {
+        for (TensorImpl t : ts) {
             if (t.dtype() != dtype || !t.isContiguous() || t.storage().array() == null) return false;
         }
         return true;

@@ -2,7 +2,7 @@ package org.jtorch.kernels.cpu;
 
 import java.lang.foreign.MemorySegment;
 import org.jtorch.DType;
-import org.jtorch.Tensor;
+import org.jtorch.storage.TensorImpl;
 import org.jtorch.kernels.cpu.simd.BoxMullerSimd;
 import org.jtorch.storage.LowPrecision;
 
@@ -31,7 +31,7 @@ public final class RandomFill {
     }
 
     /** Writes one sample per element of {@code out} in serial order, each converted to out's dtype. */
-    private static void fill(Mt19937 g, Tensor out, Sampler s) {
+    private static void fill(Mt19937 g, TensorImpl out, Sampler s) {
         if (out.isContiguous()) {
             int off = (int) out.storageOffset(), n = (int) out.numel();
             Object array = out.storage().array();
@@ -56,7 +56,7 @@ public final class RandomFill {
      * rounded once (2.15's opmath rule); a value that rounds to {@code to} becomes {@code from}, so the
      * range stays [from, to).
      */
-    public static void uniform(Mt19937 g, Tensor out, double from, double to) {
+    public static void uniform(Mt19937 g, TensorImpl out, double from, double to) {
         DType dt = out.dtype();
         if (dt == DType.FLOAT64) {
             double range = to - from;
@@ -95,7 +95,7 @@ public final class RandomFill {
      * block recomputed from 16 fresh uniforms over the last 16 positions); anything else takes the
      * per-element double Box–Muller with the generator's cached second sample.
      */
-    public static void normal(Mt19937 g, Tensor out, double mean, double std) {
+    public static void normal(Mt19937 g, TensorImpl out, double mean, double std) {
         int n = (int) out.numel();
         if (n >= 16 && out.isContiguous()) {
             Object array = out.storage().array();
@@ -151,7 +151,7 @@ public final class RandomFill {
      * {@code 16 * (n / 16) + 16} words where float32, which draws a uniform for every element first, draws
      * {@code n + 16}.
      */
-    private static void normalReduced(Mt19937 g, Tensor out, float mean, float std) {
+    private static void normalReduced(Mt19937 g, TensorImpl out, float mean, float std) {
         int n = (int) out.numel();
         ElementIO io = ElementIO.of(out.dtype());
         MemorySegment seg = out.storage().segment();
@@ -185,29 +185,29 @@ public final class RandomFill {
     // ---- other continuous distributions --------------------------------------------------------------------
 
     /** {@code exponential_(lambd)}: {@code -1/lambd * log1p(-u)}, u a double uniform. */
-    public static void exponential(Mt19937 g, Tensor out, double lambda) {
+    public static void exponential(Mt19937 g, TensorImpl out, double lambda) {
         double scale = -1.0 / lambda;
         fill(g, out, e -> scale * Math.log1p(-e.nextDouble()));
     }
 
     /** {@code cauchy_(median, sigma)}: {@code median + sigma * tan(pi (u - 1/2))}. */
-    public static void cauchy(Mt19937 g, Tensor out, double median, double sigma) {
+    public static void cauchy(Mt19937 g, TensorImpl out, double median, double sigma) {
         fill(g, out, e -> Math.fma(sigma, Math.tan(Math.PI * (e.nextDouble() - 0.5)), median));
     }
 
     /** {@code log_normal_(mean, std)}: {@code exp} of a double normal (which uses the generator's cache). */
-    public static void logNormal(Mt19937 g, Tensor out, double mean, double std) {
+    public static void logNormal(Mt19937 g, TensorImpl out, double mean, double std) {
         fill(g, out, e -> Math.exp(Math.fma(standardNormal(e), std, mean)));
     }
 
     /** {@code geometric_(p)}: {@code ceil(log(u) / log1p(-p))}, the number of trials up to the first success. */
-    public static void geometric(Mt19937 g, Tensor out, double p) {
+    public static void geometric(Mt19937 g, TensorImpl out, double p) {
         double denominator = Math.log1p(-p);
         fill(g, out, e -> Math.ceil(Math.log(e.nextDouble()) / denominator));
     }
 
     /** {@code bernoulli_(p)} with a scalar p: {@code u < p} for a double uniform u, as 1 or 0. */
-    public static void bernoulli(Mt19937 g, Tensor out, double p) {
+    public static void bernoulli(Mt19937 g, TensorImpl out, double p) {
         fill(g, out, e -> e.nextDouble() < p ? 1 : 0);
     }
 
@@ -215,7 +215,7 @@ public final class RandomFill {
      * {@code bernoulli_(p)} with a probability tensor broadcast to out's shape: a float64 p compares with a
      * double uniform, any other floating p with a float uniform, in the serial order of the pair.
      */
-    public static void bernoulli(Mt19937 g, Tensor out, Tensor p) {
+    public static void bernoulli(Mt19937 g, TensorImpl out, TensorImpl p) {
         ElementIO po = ElementIO.of(p.dtype()), oo = ElementIO.of(out.dtype());
         MemorySegment ps = p.storage().segment(), os = out.storage().segment();
         boolean asDouble = p.dtype() == DType.FLOAT64;

@@ -2,8 +2,7 @@ package org.jtorch.kernels.cpu;
 
 import java.lang.foreign.MemorySegment;
 import org.jtorch.DType;
-import org.jtorch.Device;
-import org.jtorch.Tensor;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * Integer-valued sampling of PyTorch's CPU generator: {@code random_} in its three forms (and so
@@ -25,7 +24,7 @@ public final class RandomInts {
      * {@code from + draw % range}, where the draw is 64-bit for int64, float64, float32 and bfloat16 once the
      * range reaches 2^32, and 32-bit otherwise.
      */
-    public static void fromTo(Mt19937 g, Tensor out, long range, long base) {
+    public static void fromTo(Mt19937 g, TensorImpl out, long range, long base) {
         DType dt = out.dtype();
         boolean wide = Long.compareUnsigned(range, 1L << 32) >= 0
                 && (dt == DType.INT64 || dt == DType.FLOAT64 || dt == DType.FLOAT32 || dt == DType.BFLOAT16);
@@ -38,7 +37,7 @@ public final class RandomInts {
     }
 
     /** {@code random_(from=INT64_MIN, to=None)}: every 64-bit pattern, read as int64 (int64, float64, float32, bfloat16). */
-    public static void full64(Mt19937 g, Tensor out) {
+    public static void full64(Mt19937 g, TensorImpl out) {
         DType dt = out.dtype();
         ElementIO io = ElementIO.of(dt);
         MemorySegment seg = out.storage().segment();
@@ -49,7 +48,7 @@ public final class RandomInts {
      * {@code random_()}: a draw modulo {@code max + 1} of an integral dtype (int64: 2^63), modulo
      * {@code 2^digits + 1} of a floating one, its low bit for bool. int64 and float64 draw 64 bits.
      */
-    public static void defaultRange(Mt19937 g, Tensor out) {
+    public static void defaultRange(Mt19937 g, TensorImpl out) {
         DType dt = out.dtype();
         boolean wide = dt == DType.INT64 || dt == DType.FLOAT64;
         long modulus = switch (dt) {
@@ -77,7 +76,7 @@ public final class RandomInts {
      * {@code randperm(n)}: below {@code 2^32 / 20} ATen's original swap shuffle ({@code i <-> i + draw32 % (n - i)}
      * for i from 0), above it the inside-out Fisher–Yates with 64-bit draws.
      */
-    public static void randperm(Mt19937 g, Tensor out, int n) {
+    public static void randperm(Mt19937 g, TensorImpl out, int n) {
         int[] perm = new int[n];
         if (n < 0xFFFFFFFFL / 20) {
             for (int i = 0; i < n; i++) perm[i] = i;
@@ -109,7 +108,7 @@ public final class RandomInts {
      * the total, the last bucket forced to 1; each sample is a double uniform located by binary search
      * (the first bucket whose cumulative value is not below it).
      */
-    public static void withReplacement(Mt19937 g, Tensor probs, int samples, Tensor out) {
+    public static void withReplacement(Mt19937 g, TensorImpl probs, int samples, TensorImpl out) {
         int rows = probs.dim() == 2 ? (int) probs.size(0) : 1;
         int categories = (int) probs.size(-1);
         ElementIO pio = ElementIO.of(probs.dtype());
@@ -153,9 +152,9 @@ public final class RandomInts {
      * like {@code empty_like(probs).exponential_(1)} (so in the serial order of probs's layout when it is
      * dense), then the {@code samples} largest {@code probs / q} per row, largest first (ties: lower index).
      */
-    public static void gumbel(Mt19937 g, Tensor probs, Tensor layout, int samples, Tensor out) {
+    public static void gumbel(Mt19937 g, TensorImpl probs, TensorImpl layout, int samples, TensorImpl out) {
         DType dt = probs.dtype();
-        Tensor q = Tensor.empty(layout.shapeRef(), DType.FLOAT64, Device.CPU).viewOf(0, layout.shapeRef(),
+        TensorImpl q = TensorImpl.empty(layout.shapeRef(), DType.FLOAT64).viewOf(0, layout.shapeRef(),
                 layout.strideRef());
         RandomFill.exponential(g, q, 1.0);
         int rows = probs.dim() == 2 ? (int) probs.size(0) : 1;

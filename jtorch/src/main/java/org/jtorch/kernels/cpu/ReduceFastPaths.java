@@ -1,7 +1,7 @@
 package org.jtorch.kernels.cpu;
 
 import org.jtorch.DType;
-import org.jtorch.Tensor;
+import org.jtorch.storage.TensorImpl;
 import org.jtorch.kernels.cpu.ReduceLoops.Op;
 import org.jtorch.kernels.cpu.simd.FloatReduceSimd;
 import org.jtorch.kernels.cpu.simd.FloatSimd;
@@ -21,12 +21,12 @@ import org.jtorch.kernels.cpu.simd.FloatSimd;
 final class ReduceFastPaths {
     private ReduceFastPaths() {}
 
-    private static boolean dense(Tensor t, DType dtype) {
+    private static boolean dense(TensorImpl t, DType dtype) {
         return t.dtype() == dtype && t.isContiguous() && t.storage().array() != null;
     }
 
     /** Runs the reduction if a fast path applies; returns whether it did. */
-    static boolean tryReduce(Op op, Tensor out, Tensor in, ReduceLanes lanes) {
+    static boolean tryReduce(Op op, TensorImpl out, TensorImpl in, ReduceLanes lanes) {
         if (op != Op.SUM && op != Op.MEAN && op != Op.AMAX && op != Op.AMIN) return false;
         DType dt = in.dtype();
         if ((dt != DType.FLOAT32 && dt != DType.FLOAT64) || !dense(in, dt) || !dense(out, dt) || lanes.size == 0) return false;
@@ -43,7 +43,7 @@ final class ReduceFastPaths {
 
     // ---- trailing: lane r is [r * size, (r + 1) * size) ------------------------------------------------
 
-    private static void trailing(Op op, Tensor out, Tensor in, ReduceLanes lanes) {
+    private static void trailing(Op op, TensorImpl out, TensorImpl in, ReduceLanes lanes) {
         Object x = in.storage().array();
         int xo = (int) in.storageOffset();
         long len = lanes.size, rows = lanes.outputs;
@@ -56,7 +56,7 @@ final class ReduceFastPaths {
         });
     }
 
-    private static void store(Tensor out, long i, double v) {
+    private static void store(TensorImpl out, long i, double v) {
         int k = (int) (out.storageOffset() + i);
         if (out.storage().array() instanceof float[] y) y[k] = (float) v;
         else out.storage().doubles()[k] = v;
@@ -139,7 +139,7 @@ final class ReduceFastPaths {
 
     // ---- leading: element (i, j) of lane j is at i * outputs + j ---------------------------------------
 
-    private static void leading(boolean mean, Tensor out, Tensor in, ReduceLanes lanes) {
+    private static void leading(boolean mean, TensorImpl out, TensorImpl in, ReduceLanes lanes) {
         long rows = lanes.size, cols = lanes.outputs;
         Object x = in.storage().array();
         int xo = (int) in.storageOffset();
@@ -166,7 +166,7 @@ final class ReduceFastPaths {
      * exponentiate and sum with the Vector API, then normalise in float as PyTorch's vectorised kernel
      * does. Returns whether it applied.
      */
-    static boolean trySoftmax(boolean log, Tensor out, Tensor in, int dim) {
+    static boolean trySoftmax(boolean log, TensorImpl out, TensorImpl in, int dim) {
         if (!dense(in, DType.FLOAT32) || !dense(out, DType.FLOAT32) || dim != in.dim() - 1) return false;
         float[] x = in.storage().floats(), y = out.storage().floats();
         int xo = (int) in.storageOffset(), yo = (int) out.storageOffset();
@@ -195,7 +195,7 @@ final class ReduceFastPaths {
      * softmax {@code y·(g - Σ g·y)}, log_softmax {@code g - exp(y)·Σ g}, one row at a time so that the row
      * stays in cache between its passes. Returns whether it applied.
      */
-    static boolean trySoftmaxBackward(boolean log, Tensor out, Tensor grad, Tensor output, int dim) {
+    static boolean trySoftmaxBackward(boolean log, TensorImpl out, TensorImpl grad, TensorImpl output, int dim) {
         if (!dense(grad, DType.FLOAT32) || !dense(output, DType.FLOAT32) || !dense(out, DType.FLOAT32) || dim != grad.dim() - 1) {
             return false;
         }

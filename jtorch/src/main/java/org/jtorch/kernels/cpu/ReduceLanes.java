@@ -1,7 +1,7 @@
 package org.jtorch.kernels.cpu;
 
 import java.util.Arrays;
-import org.jtorch.Tensor;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * The geometry of a reduction: a tensor's dims split into kept dims (one lane per output element, in
@@ -20,7 +20,7 @@ final class ReduceLanes {
     /** Storage offset of the tensor, elements per lane, number of lanes. */
     final long offset, size, outputs;
 
-    ReduceLanes(Tensor t, boolean[] reduced) {
+    ReduceLanes(TensorImpl t, boolean[] reduced) {
         long[] shape = t.shapeRef(), strides = t.strideRef();
         int kept = 0;
         for (boolean r : reduced) if (!r) kept++;
@@ -54,7 +54,7 @@ final class ReduceLanes {
     }
 
     /** Lanes of a single dim (scans, softmax). */
-    static ReduceLanes along(Tensor t, int dim) {
+    static ReduceLanes along(TensorImpl t, int dim) {
         boolean[] mask = new boolean[t.dim()];
         mask[dim] = true;
         return new ReduceLanes(t, mask);

@@ -2,7 +2,7 @@ package org.jtorch.kernels.cpu;
 
 import java.lang.foreign.MemorySegment;
 import org.jtorch.DType;
-import org.jtorch.Tensor;
+import org.jtorch.storage.TensorImpl;
 import org.jtorch.kernels.cpu.ReduceAccumulators.ComplexAcc;
 import org.jtorch.kernels.cpu.ReduceAccumulators.DoubleAcc;
 import org.jtorch.kernels.cpu.ReduceAccumulators.IndexAcc;
@@ -54,7 +54,7 @@ public final class ReduceLoops {
      * parts; NORM, and ALL/ANY of complex input, read complex elements as their magnitude; VAR/STD of
      * complex input store a real result.
      */
-    public static void reduce(Op op, Tensor out, Tensor in, boolean[] reduced, DType compute, double param) {
+    public static void reduce(Op op, TensorImpl out, TensorImpl in, boolean[] reduced, DType compute, double param) {
         long outputs = out.numel();
         if (outputs == 0) return;
         ReduceLanes lanes = new ReduceLanes(in, reduced);
@@ -108,7 +108,7 @@ public final class ReduceLoops {
      * wins and the first NaN sticks). {@code values} may be {@code null} (argmax/argmin); positions
      * are row-major within the lane, so reducing every dim gives the flat index.
      */
-    public static void reduceWithIndex(boolean max, Tensor values, Tensor indices, Tensor in, boolean[] reduced, DType compute) {
+    public static void reduceWithIndex(boolean max, TensorImpl values, TensorImpl indices, TensorImpl in, boolean[] reduced, DType compute) {
         long outputs = indices.numel();
         if (outputs == 0) return;
         ReduceLanes lanes = new ReduceLanes(in, reduced);
@@ -132,9 +132,9 @@ public final class ReduceLoops {
     }
 
     /** cumsum ({@code prod == false}) or cumprod along {@code dim}, accumulating in {@code compute}'s domain. */
-    public static void scan(boolean prod, Tensor out, Tensor in, int dim, DType compute) {
+    public static void scan(boolean prod, TensorImpl out, TensorImpl in, int dim, DType compute) {
         if (out.numel() == 0) return;
-        Tensor x = atLeast1d(in), y = atLeast1d(out);
+        TensorImpl x = atLeast1d(in), y = atLeast1d(out);
         ReduceLanes inLanes = ReduceLanes.along(x, dim), outLanes = ReduceLanes.along(y, dim);
         long n = x.shapeRef()[dim], sx = x.strideRef()[dim], sy = y.strideRef()[dim];
         MemorySegment src = x.storage().segment(), dst = y.storage().segment();
@@ -186,9 +186,9 @@ public final class ReduceLoops {
      * in double here, in float with the Vector API for contiguous float32 over the last dim. A lane
      * whose maximum is NaN or infinite gives NaN where x - max is NaN, as PyTorch's does.
      */
-    public static void softmax(boolean log, Tensor out, Tensor in, int dim) {
+    public static void softmax(boolean log, TensorImpl out, TensorImpl in, int dim) {
         if (out.numel() == 0) return;
-        Tensor x = atLeast1d(in), y = atLeast1d(out);
+        TensorImpl x = atLeast1d(in), y = atLeast1d(out);
         if (ReduceFastPaths.trySoftmax(log, y, x, dim)) return;
         ReduceLanes inLanes = ReduceLanes.along(x, dim), outLanes = ReduceLanes.along(y, dim);
         long n = x.shapeRef()[dim], sx = x.strideRef()[dim], sy = y.strideRef()[dim];
@@ -217,9 +217,9 @@ public final class ReduceLoops {
      * The backward of softmax ({@code log} false: {@code y·(g - Σ g·y)}) or log_softmax ({@code g - exp(y)·Σ g})
      * along {@code dim}, from the forward's output y; any dtype and layout, accumulated in double.
      */
-    public static void softmaxBackward(boolean log, Tensor out, Tensor grad, Tensor output, int dim) {
+    public static void softmaxBackward(boolean log, TensorImpl out, TensorImpl grad, TensorImpl output, int dim) {
         if (out.numel() == 0) return;
-        Tensor g = atLeast1d(grad), y = atLeast1d(output), z = atLeast1d(out);
+        TensorImpl g = atLeast1d(grad), y = atLeast1d(output), z = atLeast1d(out);
         if (ReduceFastPaths.trySoftmaxBackward(log, z, g, y, dim)) return;
         ReduceLanes gl = ReduceLanes.along(g, dim), yl = ReduceLanes.along(y, dim), zl = ReduceLanes.along(z, dim);
         long n = g.shapeRef()[dim], sg = g.strideRef()[dim], sy = y.strideRef()[dim], sz = z.strideRef()[dim];
@@ -242,7 +242,7 @@ public final class ReduceLoops {
     }
 
     /** A 0-d tensor seen as shape [1], so that dim 0 exists for scans and softmax. */
-    private static Tensor atLeast1d(Tensor t) {
+    private static TensorImpl atLeast1d(TensorImpl t) {
         return t.dim() > 0 ? t : t.viewOf(t.storageOffset(), new long[] {1}, new long[] {1});
     }
 }

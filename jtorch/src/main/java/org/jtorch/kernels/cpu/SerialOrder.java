@@ -1,6 +1,6 @@
 package org.jtorch.kernels.cpu;
 
-import org.jtorch.Tensor;
+import org.jtorch.storage.TensorImpl;
 import org.jtorch.internal.Shapes;
 
 /**
@@ -22,13 +22,13 @@ public final class SerialOrder {
     }
 
     /** Visits every element of {@code out} in ATen's serial order; the input index is always 0. */
-    public static void forEach(Tensor out, Visitor v) { forEach(out, null, v); }
+    public static void forEach(TensorImpl out, Visitor v) { forEach(out, null, v); }
 
     /**
      * Visits every element of {@code out} with the matching element of {@code in} (broadcast to
      * {@code out}'s shape), in the order TensorIterator gives the pair.
      */
-    public static void forEach(Tensor out, Tensor in, Visitor v) {
+    public static void forEach(TensorImpl out, TensorImpl in, Visitor v) {
         long[] shape = out.shapeRef();
         long n = out.numel();
         if (n == 0) return;

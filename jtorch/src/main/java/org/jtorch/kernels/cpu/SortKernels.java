@@ -3,7 +3,7 @@ package org.jtorch.kernels.cpu;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import org.jtorch.DType;
-import org.jtorch.Tensor;
+import org.jtorch.storage.TensorImpl;
 import org.jtorch.storage.LowPrecision;
 
 /**
@@ -78,7 +78,7 @@ public final class SortKernels {
     }
 
     /** Reads {@code n} elements (storage index {@code base + j * stride}) of {@code x} as keys. */
-    static void readKeys(Tensor x, long base, long stride, int n, long[] keys) {
+    static void readKeys(TensorImpl x, long base, long stride, int n, long[] keys) {
         Object arr = x.storage().array();
         switch (x.dtype()) {
             case FLOAT32 -> {
@@ -134,7 +134,7 @@ public final class SortKernels {
         final int length;
         final long count;
 
-        Lanes(Tensor t, int dim) {
+        Lanes(TensorImpl t, int dim) {
             boolean scalar = t.dim() == 0; // a 0-d tensor is one lane of length 1
             this.shape = scalar ? new long[] {1} : t.shapeRef();
             this.strides = scalar ? new long[] {1} : t.strideRef();
@@ -201,7 +201,7 @@ public final class SortKernels {
      * {@code sort}/{@code argsort} along {@code dim}: every lane of {@code x} sorted stably into the same
      * lane of {@code values} (skipped when null) and {@code indices}.
      */
-    public static void sort(Tensor x, int dim, boolean descending, Tensor values, Tensor indices) {
+    public static void sort(TensorImpl x, int dim, boolean descending, TensorImpl values, TensorImpl indices) {
         Lanes in = new Lanes(x, dim);
         Lanes vo = values == null ? null : new Lanes(values, dim);
         Lanes io = new Lanes(indices, dim);
@@ -219,7 +219,7 @@ public final class SortKernels {
     }
 
     /** Sorts one lane; on return {@code w.keys[0..n)} holds its positions in stable sorted order. */
-    static void sortLane(Tensor x, long base, long stride, int n, boolean descending, Work w) {
+    static void sortLane(TensorImpl x, long base, long stride, int n, boolean descending, Work w) {
         readKeys(x, base, stride, n, w.keys);
         sortKeys(n, descending, narrow(x.dtype()), w, null);
     }
@@ -365,7 +365,7 @@ public final class SortKernels {
     // ---- selection ----------------------------------------------------------------------------------
 
     /** {@code topk}: the first {@code k} of each lane's stable sort (descending when {@code largest}). */
-    public static void topk(Tensor x, int dim, int k, boolean largest, Tensor values, Tensor indices) {
+    public static void topk(TensorImpl x, int dim, int k, boolean largest, TensorImpl values, TensorImpl indices) {
         Lanes in = new Lanes(x, dim), vo = new Lanes(values, dim), io = new Lanes(indices, dim);
         int n = in.length;
         if (k == 0 || in.count == 0) return;
@@ -395,7 +395,7 @@ public final class SortKernels {
      * order, into {@code out[0..k)}: the lane streams in chunks through a max-heap of the best k, ordered
      * by (key, position), so a later equal key never displaces an earlier one.
      */
-    private static void heapSelect(Tensor x, long base, long stride, int n, int k, boolean largest, long[] out) {
+    private static void heapSelect(TensorImpl x, long base, long stride, int n, int k, boolean largest, long[] out) {
         long[] hk = new long[k];
         int[] hp = new int[k];
         long[] chunk = new long[Math.min(CHUNK, n)];
@@ -458,7 +458,7 @@ public final class SortKernels {
     }
 
     /** As {@link #heapSelect}, for larger k: radix-select the k-th key, collect the k winners, sort them. */
-    private static void radixSelect(Tensor x, long base, long stride, int n, int k, boolean largest, long[] out) {
+    private static void radixSelect(TensorImpl x, long base, long stride, int n, int k, boolean largest, long[] out) {
         boolean narrow = narrow(x.dtype());
         long[] keys = new long[n];
         readKeys(x, base, stride, n, keys);
@@ -524,7 +524,7 @@ public final class SortKernels {
      * {@code kthvalue}: the k-th smallest element of each lane (NaN largest) and its position in the
      * stable sort. Output element {@code l} (row-major) belongs to lane {@code l}.
      */
-    public static void kthvalue(Tensor x, int dim, int k, Tensor values, Tensor indices) {
+    public static void kthvalue(TensorImpl x, int dim, int k, TensorImpl values, TensorImpl indices) {
         Lanes in = new Lanes(x, dim);
         int n = in.length;
         if (in.count == 0) return;
@@ -563,7 +563,7 @@ public final class SortKernels {
      * later equal element takes over ({@code >=}/{@code <=}, as ATen), and so does every NaN, which then
      * stays (ATen's {@code isnan(x) || (!isnan(out) && op(x, out))}).
      */
-    public static void cumExtremum(Tensor x, int dim, boolean max, Tensor values, Tensor indices) {
+    public static void cumExtremum(TensorImpl x, int dim, boolean max, TensorImpl values, TensorImpl indices) {
         Lanes in = new Lanes(x, dim), vo = new Lanes(values, dim), io = new Lanes(indices, dim);
         int n = in.length;
         if (n == 0 || in.count == 0) return;
@@ -612,7 +612,7 @@ public final class SortKernels {
      * input order when {@code consecutive}) form a group; NaN never equals anything, as ATen's
      * {@code !=} comparison has it, and -0.0 equals 0.0.
      */
-    public static Groups group(Tensor x, boolean consecutive) {
+    public static Groups group(TensorImpl x, boolean consecutive) {
         int n = Math.toIntExact(x.numel());
         Work w = new Work(n);
         long[] sorted = new long[n], order = w.keys;
@@ -639,7 +639,7 @@ public final class SortKernels {
      * cols]}) sorted lexicographically (stably; skipped when {@code consecutive}) and grouped when equal
      * element by element (NaN never equal, as ATen's {@code at::equal}).
      */
-    public static Groups groupRows(Tensor x, boolean consecutive) {
+    public static Groups groupRows(TensorImpl x, boolean consecutive) {
         int rows = Math.toIntExact(x.shapeRef()[0]), cols = Math.toIntExact(x.shapeRef()[1]);
         long[] keys = new long[rows * cols];
         readKeys(x, x.storageOffset(), 1, keys.length, keys);
@@ -671,7 +671,7 @@ public final class SortKernels {
     // ---- writing results ----------------------------------------------------------------------------
 
     /** {@code dst[dBase + j * dStride] = src[sBase + pos[j] * sStride]} for j < count; same dtype, copied exactly. */
-    public static void gather(Tensor src, long sBase, long sStride, long[] pos, int count, Tensor dst, long dBase, long dStride) {
+    public static void gather(TensorImpl src, long sBase, long sStride, long[] pos, int count, TensorImpl dst, long dBase, long dStride) {
         Object s = src.storage().array(), d = dst.storage().array();
         if (s != null && d != null) {
             switch (s) {
@@ -714,7 +714,7 @@ public final class SortKernels {
     }
 
     /** Writes {@code pos[0..count)} into an int64 (or int32) tensor at {@code base + j * stride}. */
-    public static void writePositions(long[] pos, int count, Tensor out, long base, long stride) {
+    public static void writePositions(long[] pos, int count, TensorImpl out, long base, long stride) {
         if (out.storage().array() instanceof long[] a) {
             for (int j = 0; j < count; j++) a[(int) (base + j * stride)] = pos[j];
             return;

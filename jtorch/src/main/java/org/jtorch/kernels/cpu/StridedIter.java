@@ -1,6 +1,6 @@
 package org.jtorch.kernels.cpu;
 
-import org.jtorch.Tensor;
+import org.jtorch.storage.TensorImpl;
 import org.jtorch.internal.Shapes;
 
 /**
@@ -22,7 +22,7 @@ public final class StridedIter {
         void run(long[] base, long[] innerStride, long n);
     }
 
-    public StridedIter(long[] shape, Tensor... operands) {
+    public StridedIter(long[] shape, TensorImpl... operands) {
         int k = operands.length;
         long[][] st = new long[k][];
         offsets = new long[k];

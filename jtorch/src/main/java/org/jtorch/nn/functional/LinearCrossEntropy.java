@@ -13,6 +13,7 @@ import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.LinearCrossEntropyKernel;
 import org.jtorch.nn.LinearCrossEntropyOptions;
 import org.jtorch.nn.Reduction;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * {@code F.linear_cross_entropy} (2.15): the reference path {@code cross_entropy(linear(input, W, b), target)}
@@ -253,8 +254,8 @@ final class LinearCrossEntropy {
         private LinearCrossEntropyKernel.Problem problem(Tensor input, Tensor w, Tensor bias, long[] targets, Tensor target,
                 double[] classWeight, double[] scale, boolean needX, boolean needW, boolean needBias) {
             DType cd = input.dtype() == DType.FLOAT64 ? DType.FLOAT64 : DType.FLOAT32;
-            return new LinearCrossEntropyKernel.Problem(dense(input, cd), dense(w, cd), bias == null ? null : bias.toDoubleArray(),
-                    targets, targets == null ? dense(target, cd) : null, classWeight, scale, chunk, needX, needW,
+            return new LinearCrossEntropyKernel.Problem(dense(input, cd).impl(), dense(w, cd).impl(), bias == null ? null : bias.toDoubleArray(),
+                    targets, targets == null ? dense(target, cd).impl() : null, classWeight, scale, chunk, needX, needW,
                     needBias && bias != null);
         }
     }
@@ -283,8 +284,12 @@ final class LinearCrossEntropy {
     private static Tensor dense(Tensor t, DType dtype) {
         Tensor d = t.to(dtype);
         if (!d.isContiguous()) d = d.contiguous();
-        return d.storage().array() == null ? d.clone() : d;
+        return d.impl().storage().array() == null ? d.clone() : d;
     }
 
-    private static Tensor cast(Tensor t, DType dtype) { return t == null || t.dtype() == dtype ? t : t.to(dtype); }
+    private static Tensor cast(TensorImpl impl, DType dtype) {
+        if (impl == null) return null;
+        Tensor t = Tensor.of(impl);
+        return t.dtype() == dtype ? t : t.to(dtype);
+    }
 }

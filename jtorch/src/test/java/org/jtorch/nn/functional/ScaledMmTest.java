@@ -76,7 +76,7 @@ class ScaledMmTest {
     }
 
     private static double[][] decoded(Tensor t) {
-        byte[] bytes = (byte[]) t.storage().array();
+        byte[] bytes = (byte[]) t.impl().storage().array();
         int rows = (int) t.size(0), cols = (int) t.size(1);
         double[][] out = new double[rows][cols];
         for (int i = 0; i < rows; i++) {

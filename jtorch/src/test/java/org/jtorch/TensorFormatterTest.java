@@ -1,4 +1,4 @@
-package org.jtorch.internal;
+package org.jtorch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -13,13 +13,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import org.jtorch.DType;
-import org.jtorch.Device;
-import org.jtorch.Tensor;
-import org.jtorch.Torch;
 import org.jtorch.ops.Creation;
 import org.jtorch.storage.Storage;
+import org.jtorch.storage.TensorImpl;
 import org.jtorch.testing.Json;
+import org.jtorch.testing.Views;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -90,7 +88,7 @@ class TensorFormatterTest {
         } else {
             flat = Torch.tensor(data.stream().mapToDouble(TensorFormatterTest::number).toArray()).to(dtype);
         }
-        Tensor t = Creation.fromStorage(flat.storage(), shape, dtype);
+        Tensor t = Creation.fromStorage(flat.impl().storage(), shape, dtype);
         List<Object> tr = (List<Object>) spec.get("transpose");
         return tr == null ? t : transpose(t, ((Long) tr.get(0)).intValue(), ((Long) tr.get(1)).intValue());
     }
@@ -117,11 +115,11 @@ class TensorFormatterTest {
         long[] shape = t.shape(), strides = t.stride();
         long s = shape[d0]; shape[d0] = shape[d1]; shape[d1] = s;
         long st = strides[d0]; strides[d0] = strides[d1]; strides[d1] = st;
-        return t.viewOf(t.storageOffset(), shape, strides);
+        return Views.of(t, t.storageOffset(), shape, strides);
     }
 
     private static Tensor floats(double[] values, long... shape) {
-        return Creation.fromStorage(Torch.tensor(values).to(DType.FLOAT32).storage(), shape, DType.FLOAT32);
+        return Creation.fromStorage(Torch.tensor(values).to(DType.FLOAT32).impl().storage(), shape, DType.FLOAT32);
     }
 
     private static Tensor arangeLong(int n, long... shape) {
@@ -136,19 +134,19 @@ class TensorFormatterTest {
     @Test
     void metaTensorsPrintSizeAndNonDefaultDtype() {
         assertEquals("tensor(..., device='meta', size=(2, 3))",
-                Tensor.empty(new long[] {2, 3}, DType.FLOAT32, Device.META).toString());
+                Tensor.of(TensorImpl.meta(new long[] {2, 3}, DType.FLOAT32)).toString());
         // On meta (and empty) tensors int64 and bool are not implied by the values, so they are printed.
         assertEquals("tensor(..., device='meta', size=(), dtype=torch.int64)",
-                Tensor.empty(new long[0], DType.INT64, Device.META).toString());
+                Tensor.of(TensorImpl.meta(new long[0], DType.INT64)).toString());
         assertEquals("tensor(..., device='meta', size=(5,), dtype=torch.bool)",
-                Tensor.empty(new long[] {5}, DType.BOOL, Device.META).toString());
+                Tensor.of(TensorImpl.meta(new long[] {5}, DType.BOOL)).toString());
     }
 
     @Test
     void emptyTensorsPrintSizeUnless1dAndDtypeUnlessDefaultFloat() {
-        assertEquals("tensor([], dtype=torch.bool)", Tensor.empty(new long[] {0}, DType.BOOL, Device.CPU).toString());
+        assertEquals("tensor([], dtype=torch.bool)", Tensor.of(TensorImpl.empty(new long[] {0}, DType.BOOL)).toString());
         assertEquals("tensor([], size=(0, 3), dtype=torch.int32)",
-                Tensor.empty(new long[] {0, 3}, DType.INT32, Device.CPU).toString());
+                Tensor.of(TensorImpl.empty(new long[] {0, 3}, DType.INT32)).toString());
     }
 
     // ================================================================================================
@@ -196,7 +194,7 @@ class TensorFormatterTest {
     @Test
     void reducedPrecisionDtypesPrintTheirSuffix() {
         assertEquals("tensor([1., 2.], dtype=torch.float16)", Torch.tensor(new double[] {1, 2}).to(DType.FLOAT16).toString());
-        Tensor bf = Creation.fromStorage(Torch.tensor(new double[] {2.5}).to(DType.BFLOAT16).storage(), new long[0], DType.BFLOAT16);
+        Tensor bf = Creation.fromStorage(Torch.tensor(new double[] {2.5}).to(DType.BFLOAT16).impl().storage(), new long[0], DType.BFLOAT16);
         assertEquals("tensor(2.5000, dtype=torch.bfloat16)", bf.toString());
     }
 
@@ -216,7 +214,7 @@ class TensorFormatterTest {
                 + "        [[ 1., 13.],\n         [ 5., 17.],\n         [ 9., 21.]],\n\n"
                 + "        [[ 2., 14.],\n         [ 6., 18.],\n         [10., 22.]],\n\n"
                 + "        [[ 3., 15.],\n         [ 7., 19.],\n         [11., 23.]]])", t3.toString());
-        Tensor offset = arangeLong(10, 10).viewOf(2, new long[] {2, 2}, new long[] {4, 1});
+        Tensor offset = Views.of(arangeLong(10, 10), 2, new long[] {2, 2}, new long[] {4, 1});
         assertEquals("tensor([[2, 3],\n        [6, 7]])", offset.toString());
     }
 
@@ -245,7 +243,7 @@ class TensorFormatterTest {
         // tensor would need 800 MB of doubles; the printer reads 36 elements.
         double[] row = IntStream.range(0, 10_000).asDoubleStream().toArray();
         Tensor base = floats(row, 10_000);
-        Tensor t = base.viewOf(0, new long[] {10_000, 10_000}, new long[] {0, 1});
+        Tensor t = Views.of(base, 0, new long[] {10_000, 10_000}, new long[] {0, 1});
         String line = "[0.0000e+00, 1.0000e+00, 2.0000e+00,  ..., 9.9970e+03, 9.9980e+03,\n         9.9990e+03]";
         String sep = ",\n        ";
         assertEquals("tensor([" + line + sep + line + sep + line + sep + "..." + sep + line + sep + line + sep + line + "])",
@@ -273,8 +271,8 @@ class TensorFormatterTest {
             Tensor c64 = Creation.fromStorage(Storage.wrap(new float[] {1, 1}), new long[] {1}, DType.COMPLEX64);
             assertEquals("tensor([1.+1.j])", c128.toString());
             assertEquals("tensor([1.+1.j], dtype=torch.complex64)", c64.toString());
-            assertEquals("tensor([], dtype=torch.float32)", Tensor.empty(new long[] {0}, DType.FLOAT32, Device.CPU).toString());
-            assertEquals("tensor([])", Tensor.empty(new long[] {0}, DType.FLOAT64, Device.CPU).toString());
+            assertEquals("tensor([], dtype=torch.float32)", Tensor.of(TensorImpl.empty(new long[] {0}, DType.FLOAT32)).toString());
+            assertEquals("tensor([])", Tensor.of(TensorImpl.empty(new long[] {0}, DType.FLOAT64)).toString());
         } finally {
             Torch.setDefaultDtype(saved);
         }

@@ -1,4 +1,4 @@
-package org.jtorch.internal;
+package org.jtorch;
 
 /**
  * PyTorch's {@code torch._tensor_str._Formatter}: one style and one column width for all printed

@@ -1,11 +1,7 @@
-package org.jtorch.internal;
+package org.jtorch;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.jtorch.DType;
-import org.jtorch.Device;
-import org.jtorch.Tensor;
-import org.jtorch.Torch;
 
 /**
  * {@code repr(tensor)} exactly as PyTorch prints it ({@code torch/_tensor_str.py}) with the default
@@ -17,7 +13,7 @@ import org.jtorch.Torch;
  * for empty tensors {@code size=} unless 1-D and {@code dtype=} unless the default float (an empty
  * int64 tensor would otherwise read as float); meta tensors print {@code ...} with their size.
  */
-public final class TensorFormatter {
+final class TensorFormatter {
     private static final int PRECISION = 4;
     private static final long THRESHOLD = 1000;
     private static final int EDGE_ITEMS = 3;
@@ -34,11 +30,11 @@ public final class TensorFormatter {
         if (t.device() != Device.CPU) suffixes.add("device='" + t.device() + "'");
         String body;
         if (t.isMeta()) {
-            suffixes.add("size=" + tuple(t.shapeRef()));
+            suffixes.add("size=" + tuple(t.impl().shapeRef()));
             if (t.dtype() != defaultDtype) suffixes.add("dtype=" + t.dtype());
             body = "...";
         } else if (t.numel() == 0) {
-            if (t.dim() != 1) suffixes.add("size=" + tuple(t.shapeRef()));
+            if (t.dim() != 1) suffixes.add("size=" + tuple(t.impl().shapeRef()));
             if (t.dtype() != defaultDtype) suffixes.add("dtype=" + t.dtype());
             body = "[]";
         } else {
@@ -56,15 +52,15 @@ public final class TensorFormatter {
     /** {@code _tensor_str}: formatters built over the printed elements, then the nested brackets. */
     private static String contents(Tensor t, int indent) {
         boolean summarize = t.numel() > THRESHOLD;
-        PrintedElements p = PrintedElements.read(t, summarize, EDGE_ITEMS);
+        PrintedElements p = PrintedElements.read(t.impl(), summarize, EDGE_ITEMS);
         Layout layout;
         if (p.strings != null) {
-            layout = new Layout(t.shapeRef(), p, ElementFormatter.forStrings(p.strings), null);
+            layout = new Layout(t.impl().shapeRef(), p, ElementFormatter.forStrings(p.strings), null);
         } else if (p.imag != null) {
-            layout = new Layout(t.shapeRef(), p, ElementFormatter.forFloats(p.real, PRECISION),
+            layout = new Layout(t.impl().shapeRef(), p, ElementFormatter.forFloats(p.real, PRECISION),
                     ElementFormatter.forFloats(p.imag, PRECISION));
         } else {
-            layout = new Layout(t.shapeRef(), p, ElementFormatter.forFloats(p.real, PRECISION), null);
+            layout = new Layout(t.impl().shapeRef(), p, ElementFormatter.forFloats(p.real, PRECISION), null);
         }
         return layout.render(0, 0, indent);
     }

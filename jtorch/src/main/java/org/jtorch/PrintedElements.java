@@ -1,9 +1,8 @@
-package org.jtorch.internal;
+package org.jtorch;
 
 import java.lang.foreign.MemorySegment;
-import org.jtorch.DType;
-import org.jtorch.Tensor;
 import org.jtorch.kernels.cpu.ElementIO;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * The elements a tensor's repr shows, read straight from storage: along each dimension all indices,
@@ -37,7 +36,7 @@ final class PrintedElements {
     }
 
     /** Reads the printed elements of a non-empty CPU tensor. */
-    static PrintedElements read(Tensor t, boolean summarize, int edgeItems) {
+    static PrintedElements read(TensorImpl t, boolean summarize, int edgeItems) {
         long[] shape = t.shapeRef(), strides = t.strideRef();
         int nd = shape.length;
         long[][] kept = new long[nd][];

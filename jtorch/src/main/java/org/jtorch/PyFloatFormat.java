@@ -1,4 +1,4 @@
-package org.jtorch.internal;
+package org.jtorch;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
