@@ -23,6 +23,10 @@ import org.jtorch.ops.OpDef;
  * of outer transforms.
  */
 final class VmapInterpreter implements Dispatcher.Mode, Levels.Layer {
+    static {
+        BatchRules.install();
+    }
+
     /** Ops whose fallback has already warned, process-wide (PyTorch warns once per op). */
     private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
 
@@ -52,10 +56,10 @@ final class VmapInterpreter implements Dispatcher.Mode, Levels.Layer {
         if (op.compositeFn() != null) {
             if (!own) return op.has(OpDef.Flag.RANDOM) ? op.compositeFn().apply(args) : next.call(op, args);
             // Expanded here, so that its pieces meet their rules; a rule of the composite itself runs first.
-            BatchRules.Rule rule = BatchRules.rule(op);
+            OpDef.BatchRule rule = op.batchRule();
             if (rule != null) {
                 Object r = rule.apply(new Ctx(this, op, args, null, next, null));
-                if (r != BatchRules.DECLINE) return r;
+                if (r != OpDef.BatchRule.DECLINE) return r;
             }
             return op.compositeFn().apply(args);
         }
@@ -100,10 +104,10 @@ final class VmapInterpreter implements Dispatcher.Mode, Levels.Layer {
     private Object compute(Ctx c) {
         if (c.outs != null) checkInPlace(c);
         if (!anyBatched(c.args) && (c.outs == null || !anyBatched(c.outs))) return unbatched(c);
-        BatchRules.Rule rule = BatchRules.rule(c.op);
+        OpDef.BatchRule rule = c.op.batchRule();
         if (rule != null) {
             Object r = rule.apply(c);
-            if (r != BatchRules.DECLINE) return r;
+            if (r != OpDef.BatchRule.DECLINE) return r;
         }
         return fallback(c);
     }

@@ -217,7 +217,8 @@ public final class IndexingOps {
                 Tensor self = accumulate ? g[0] : indexPutInteger(g[0], dims, indices, Creation.scalarTensor(Scalar.of(0L), g[0].dtype()), false);
                 return withIndexSlots(a, self, Dispatcher.call1(INDEX_INTEGER, g[0], dims, indices));
             })
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps::linear)
+            .vmapFallsBack("advanced indexing: a batched index moves the result dims");
 
     /**
      * The backward of {@link #INDEX_INTEGER}: the gradient added at the indexed places of zeros
@@ -385,7 +386,8 @@ public final class IndexingOps {
                 return Spec.of(new long[] {size, self.dim()}, DType.INT64, self.device(), null);
             },
             (args, outs, spec) -> MaskLoops.nonzero(tensor(args[0]), outs[0], ((Number) args[2]).longValue()),
-            OpDef.Flag.NOT_DIFFERENTIABLE);
+            OpDef.Flag.NOT_DIFFERENTIABLE)
+            .vmapFallsBack("a fixed-size nonzero, per example");
 
     /**
      * {@code nonzero(self)}: int64 [n, self.dim()], the coordinates of the n non-zero elements in row-major
@@ -455,7 +457,8 @@ public final class IndexingOps {
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {TernaryOps.where(tensor(a[1]), 0L, g[0]), null,
                 maskedScatterSourceGrad(g[0], tensor(a[1]), tensor(a[2]).shapeRef())})
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps::linear)
+            .vmapFallsBack("consumes source elements in mask order, which is per example");
 
     /**
      * The gradient of masked_scatter's source (ATen's {@code masked_scatter_backward}): the output
@@ -489,7 +492,8 @@ public final class IndexingOps {
                         new IndexOutOfBoundsException("out of range: tried to access index " + v + " on a tensor of " + size + " elements.")));
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {takeGrad(g[0], tensor(a[0]).shapeRef(), tensor(a[1])), null})
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps::linear)
+            .vmapFallsBack("flat indices with negative wrap-around into each example's storage order");
 
     /**
      * take's backward (ATen's {@code put_(index, grad, accumulate=True)} into zeros): the gradient added

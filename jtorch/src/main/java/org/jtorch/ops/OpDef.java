@@ -22,8 +22,11 @@ import org.jtorch.Tensor;
  * {@code long[]}, enums, or {@code null} for an absent optional.
  */
 public final class OpDef {
-    /** Properties the dispatcher and transforms need to know. */
-    public enum Flag { INPLACE, VIEW, RANDOM, NONDETERMINISTIC, NOT_DIFFERENTIABLE, SIDE_EFFECTS }
+    /**
+     * Properties the dispatcher and transforms need to know (PyTorch's tags). {@code POINTWISE}: each output
+     * element depends only on the broadcast input elements at its index (vmap batches it by broadcasting).
+     */
+    public enum Flag { INPLACE, VIEW, RANDOM, NONDETERMINISTIC, NOT_DIFFERENTIABLE, SIDE_EFFECTS, POINTWISE }
 
     /** Shape/dtype rule of a structured op; owns every input check and its message. */
     @FunctionalInterface
@@ -77,10 +80,17 @@ public final class OpDef {
         Tensor[] apply(Object[] args, Tensor[] outputs, Tensor[] inputTangents);
     }
 
-    /** vmap rule: runs the op on batched args whose batch dims are given (-1 = not batched). */
+    /**
+     * vmap rule (functorch's batching rule): runs the call with the batch dims moved first and returns the
+     * wrapped results, or {@link #DECLINE} for an argument pattern it does not cover, which then runs the
+     * per-example loop. The call is seen through {@link BatchCall}, which the vmap interpreter implements.
+     */
     @FunctionalInterface
     public interface BatchRule {
-        Object apply(Object[] args, int[] batchDims);
+        /** Returned by a rule that does not handle this argument pattern. */
+        Object DECLINE = new Object();
+
+        Object apply(BatchCall call);
     }
 
     private final String schema;
@@ -95,6 +105,8 @@ public final class OpDef {
     private volatile boolean vjpTakesMissingGrads;
     private volatile Jvp jvp;
     private volatile BatchRule batchRule;
+    private volatile String vmapFallbackReason;
+    private volatile String derivativeGap;
 
     private OpDef(String schema, Meta meta, Kernel kernel, ViewFn view, Composite composite, Set<Flag> flags) {
         this.schema = schema;
@@ -109,16 +121,40 @@ public final class OpDef {
         this.flags = flags;
     }
 
+    /** A structured op, registered in {@link OpRegistry}. */
     public static OpDef structured(String schema, Meta meta, Kernel kernel, Flag... flags) {
-        return new OpDef(schema, meta, kernel, null, null, flagSet(flags));
+        return registered(Unregistered.structured(schema, meta, kernel, flags));
     }
 
+    /** A view op, registered in {@link OpRegistry}. */
     public static OpDef view(String schema, ViewFn view) {
-        return new OpDef(schema, null, null, view, null, flagSet(new Flag[] {Flag.VIEW}));
+        return registered(new OpDef(schema, null, null, view, null, flagSet(new Flag[] {Flag.VIEW})));
     }
 
+    /** A composite op, registered in {@link OpRegistry}. */
     public static OpDef composite(String schema, Composite composite, Flag... flags) {
-        return new OpDef(schema, null, null, null, composite, flagSet(flags));
+        return registered(Unregistered.composite(schema, composite, flags));
+    }
+
+    private static OpDef registered(OpDef op) {
+        OpRegistry.register(op);
+        return op;
+    }
+
+    /**
+     * Definitions kept out of {@link OpRegistry}, so that no sweep sees them: a test's probe of the dispatcher
+     * or autograd, or a definition that a registered one wraps while it is declared.
+     */
+    public static final class Unregistered {
+        private Unregistered() {}
+
+        public static OpDef structured(String schema, Meta meta, Kernel kernel, Flag... flags) {
+            return new OpDef(schema, meta, kernel, null, null, flagSet(flags));
+        }
+
+        public static OpDef composite(String schema, Composite composite, Flag... flags) {
+            return new OpDef(schema, null, null, null, composite, flagSet(flags));
+        }
     }
 
     private static Set<Flag> flagSet(Flag[] flags) {
@@ -133,6 +169,12 @@ public final class OpDef {
     /** Op name without overload, e.g. {@code add}. Errors and traces use it. */
     public String name() { return name; }
 
+    /** The registry's key: {@code aten::name.overload}, or {@code aten::name} for an op without overload. */
+    public String qualifiedName() {
+        int paren = schema.indexOf('(');
+        return "aten::" + (paren < 0 ? schema : schema.substring(0, paren));
+    }
+
     public Meta meta() { return meta; }
 
     public Kernel kernel() { return kernel; }
@@ -142,6 +184,9 @@ public final class OpDef {
     public Composite compositeFn() { return composite; }
 
     public boolean has(Flag f) { return flags.contains(f); }
+
+    /** The flags, for a definition that wraps this one. */
+    Flag[] flags() { return flags.toArray(Flag[]::new); }
 
     public Vjp vjp() { return vjp; }
 
@@ -162,10 +207,15 @@ public final class OpDef {
 
     public Jvp jvp() { return jvp; }
 
+    /**
+     * The vmap rule, the one place vmap looks for it; null for an op without one. The rules are written with the
+     * vmap machinery of {@code org.jtorch.func} and attach when its interpreter loads, before any vmap runs.
+     */
     public BatchRule batchRule() { return batchRule; }
 
     /** Registers the reverse-mode rule and declares what it reads. Returns this, for use at the definition. */
     public OpDef defineVjp(Save saves, Vjp rule) {
+        if (derivativeGap != null) throw new IllegalStateException(this + " declares its derivative not implemented");
         this.vjpSaves = saves;
         this.vjp = rule;
         return this;
@@ -183,8 +233,42 @@ public final class OpDef {
      */
     public OpDef deriveJvp(java.util.function.Function<OpDef, Jvp> rule) { this.jvp = rule.apply(this); return this; }
 
-    /** Registers the vmap rule (once). */
-    public OpDef defineBatchRule(BatchRule rule) { this.batchRule = rule; return this; }
+    /** Registers the vmap rule, once: a second rule for one op is an error. Returns this. */
+    public OpDef defineBatchRule(BatchRule rule) {
+        if (vmapFallbackReason != null) throw new IllegalStateException(this + " declares a vmap fallback, not a rule");
+        if (batchRule != null) throw new IllegalStateException(this + " has a batch rule already");
+        this.batchRule = rule;
+        return this;
+    }
+
+    /**
+     * Declares that vmap runs this op as a per-example loop (with a performance warning), and why no batch rule
+     * is written; an op with tensor inputs needs a rule, this declaration, or to be composite or random.
+     */
+    public OpDef vmapFallsBack(String reason) {
+        if (reason == null || reason.isBlank()) throw new IllegalArgumentException(this + ": a vmap fallback needs a reason");
+        if (batchRule != null) throw new IllegalStateException(this + " has a batch rule: it does not fall back");
+        this.vmapFallbackReason = reason;
+        return this;
+    }
+
+    /** Why vmap loops over the examples of this op, or null if it does not by declaration. */
+    public String vmapFallbackReason() { return vmapFallbackReason; }
+
+    /**
+     * Declares that autograd records this op but has no derivative for it, and why (PyTorch's
+     * {@code not_implemented} in derivatives.yaml): a backward through it raises "the derivative ... is not
+     * implemented". An op differentiable by its flags needs a VJP, this declaration, or to be composite.
+     */
+    public OpDef derivativeNotImplemented(String reason) {
+        if (reason == null || reason.isBlank()) throw new IllegalArgumentException(this + ": a missing derivative needs a reason");
+        if (vjp != null) throw new IllegalStateException(this + " has a VJP: its derivative is implemented");
+        this.derivativeGap = reason;
+        return this;
+    }
+
+    /** Why this op has no derivative although autograd records it, or null. */
+    public String derivativeNotImplementedReason() { return derivativeGap; }
 
     @Override
     public String toString() { return "aten::" + schema; }

@@ -82,7 +82,7 @@ public final class Pointwise {
         };
         OpDef.Kernel kernel = (args, outs, spec) ->
                 PointwiseLoops.unary(fn.apply(args), ((Plan) spec.plan()).compute(), outs[0], (Tensor) args[0]);
-        return OpDef.structured(schema, meta, kernel);
+        return OpDef.structured(schema, meta, kernel, OpDef.Flag.POINTWISE);
     }
 
     public static OpDef unary(String schema, Promotion p, Set<Category> supported, Fns.Unary fn) {
@@ -106,7 +106,7 @@ public final class Pointwise {
             DType compute = ((Plan) spec.plan()).compute();
             PointwiseLoops.binary(fn.apply(args), compute, outs[0], (Tensor) args[0], operand(args[1], compute));
         };
-        return OpDef.structured(schema, meta, kernel);
+        return OpDef.structured(schema, meta, kernel, OpDef.Flag.POINTWISE);
     }
 
     public static OpDef binary(String schema, Promotion p, Set<Category> supported, Fns.Binary fn) {
@@ -131,7 +131,7 @@ public final class Pointwise {
             PointwiseLoops.ternary(fn.apply(args), compute, outs[0], operand(args[0], compute), operand(args[1], compute),
                     operand(args[2], compute));
         };
-        return OpDef.structured(schema, meta, kernel);
+        return OpDef.structured(schema, meta, kernel, OpDef.Flag.POINTWISE);
     }
 
     /** An op-specific input check, run by the meta rule before the generic dtype rules, with PyTorch's own wording. */
@@ -140,13 +140,18 @@ public final class Pointwise {
         void check(Object[] args);
     }
 
-    /** {@code op} with {@code check} run first by its meta rule (so on every device, meta included). */
+    /**
+     * {@code op} with {@code check} run first by its meta rule (so on every device, meta included). The checked
+     * definition takes the place of {@code op} in the registry, which is why it is applied at the declaration.
+     */
     public static OpDef checked(OpDef op, Check check) {
         OpDef.Meta meta = op.meta();
-        return OpDef.structured(op.schema(), args -> {
+        OpDef checkedOp = OpDef.Unregistered.structured(op.schema(), args -> {
             check.check(args);
             return meta.infer(args);
-        }, op.kernel());
+        }, op.kernel(), op.flags());
+        OpRegistry.replace(op, checkedOp);
+        return checkedOp;
     }
 
     /**

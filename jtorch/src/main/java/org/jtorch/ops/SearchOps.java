@@ -175,7 +175,8 @@ public final class SearchOps {
                 HistcPlan p = (HistcPlan) spec.plan();
                 BucketKernels.histc((Tensor) args[0], p.bins(), p.min(), p.max(), outs[0]);
             },
-            OpDef.Flag.NOT_DIFFERENTIABLE);
+            OpDef.Flag.NOT_DIFFERENTIABLE)
+            .vmapFallsBack("one histogram per example, over that example's own range");
 
     // ---- bincount -----------------------------------------------------------------------------------
 

@@ -242,20 +242,6 @@ class IndexingGradTest {
         assertArrayEquals(new double[] {1 / 3.0, 1 / 3.0, 0.5}, g.get(1).toDoubleArray(), 1e-15);
     }
 
-    /** Structured and view ops of the indexing, arrange and order families: a backward rule, or flagged. */
-    @Test
-    void everyKernelOpOfTheseFamiliesHasABackwardOrIsFlagged() throws IllegalAccessException {
-        List<String> missing = new ArrayList<>();
-        for (Class<?> family : List.of(IndexingOps.class, ScatterOps.class, ArrangeOps.class, PadBackwardOps.class, SortOps.class,
-                SearchOps.class, EinsumOps.class)) {
-            for (java.lang.reflect.Field f : family.getFields()) {
-                if (!(f.get(null) instanceof OpDef op) || op.compositeFn() != null) continue;
-                if (op.vjp() == null && op.isDifferentiable()) missing.add(op.name());
-            }
-        }
-        assertEquals(List.of(), missing);
-    }
-
     // ---- closed forms -----------------------------------------------------------------------------
 
     private static Tensor weights(long... shape) {

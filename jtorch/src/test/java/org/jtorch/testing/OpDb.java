@@ -63,41 +63,12 @@ import org.jtorch.ops.ViewCopyOps;
  * <p>In the samples, {@code in.t(2, 3)} is a contiguous tensor of the swept dtype, {@code in.nc} a
  * transposed one, {@code in.ex} one expanded along dim 0, {@code in.off} one at a storage offset,
  * {@code in.mask} a bool one and {@code in.unit} one with values in [0, 1] (see {@link SampleInputs});
- * {@code a(...)} lists the op's arguments. The indexing family's entries are in {@link IndexingOpDb}.
+ * {@code a(...)} lists the op's arguments. The indexing family's entries are in {@link IndexingOpDb}, the list
+ * ops' in {@link ForeachOpDb}.
  * Random ops are swept like the others, but the sweep compares none of their values.
  */
 public final class OpDb {
     private OpDb() {}
-
-    /** The op families: every {@code public static final OpDef} field of these classes is an op. */
-    public static final List<Class<?>> FAMILIES = List.of(
-            ArrangeOps.class,
-            BackwardOps.class,
-            ClampOps.class,
-            ComplexOps.class,
-            ConvOps.class,
-            CopyOps.class,
-            Creation.class,
-            DeviceCopyOps.class,
-            DistanceOps.class,
-            EinsumOps.class,
-            IndexingOps.class,
-            JoinOps.class,
-            LinalgOps.class,
-            LinalgSolveOps.class,
-            MatmulOps.class,
-            NormOps.class,
-            PadBackwardOps.class,
-            PointwiseOps.class,
-            PoolOps.class,
-            RandomOps.class,
-            ReductionOps.class,
-            ScatterOps.class,
-            SearchOps.class,
-            ShapeOps.class,
-            SortOps.class,
-            TernaryOps.class,
-            ViewCopyOps.class);
 
     /** Dtypes every entry is swept over; an op refuses some of them, and must refuse them on meta too. */
     public static final List<DType> DTYPES = List.of(BOOL, UINT8, UINT64, INT8, INT32, INT64, FLOAT16, BFLOAT16,
@@ -294,6 +265,7 @@ public final class OpDb {
                 s("expanded", in -> a(in.ex(3, 4), in.device())), s("offset", in -> a(in.off(2, 3), in.device()))));
         einsum(t);
         t.addAll(IndexingOpDb.entries());
+        t.addAll(ForeachOpDb.entries());
         join(t);
         matmul(t);
         linalg(t);
