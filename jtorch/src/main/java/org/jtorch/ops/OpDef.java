@@ -246,7 +246,7 @@ public final class OpDef {
      * is written; an op with tensor inputs needs a rule, this declaration, or to be composite or random.
      */
     public OpDef vmapFallsBack(String reason) {
-        if (reason == null || reason.isBlank()) throw new IllegalArgumentException(this + ": a vmap fallback needs a reason");
+        if (reason == null || reason.isBlank()) throw new IllegalArgumentException(this + ": a gap needs a reason");
         if (batchRule != null) throw new IllegalStateException(this + " has a batch rule: it does not fall back");
         this.vmapFallbackReason = reason;
         return this;
@@ -261,7 +261,7 @@ public final class OpDef {
      * implemented". An op differentiable by its flags needs a VJP, this declaration, or to be composite.
      */
     public OpDef derivativeNotImplemented(String reason) {
-        if (reason == null || reason.isBlank()) throw new IllegalArgumentException(this + ": a missing derivative needs a reason");
+        if (reason == null || reason.isBlank()) throw new IllegalArgumentException(this + ": a gap needs a reason");
         if (vjp != null) throw new IllegalStateException(this + " has a VJP: its derivative is implemented");
         this.derivativeGap = reason;
         return this;

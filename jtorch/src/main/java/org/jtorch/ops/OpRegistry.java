@@ -28,10 +28,10 @@ public final class OpRegistry {
     /** Every class that declares ops; initialising them registers every op. */
     private static final List<Class<?>> FAMILIES = List.of(ArrangeOps.class, BackwardOps.class, ClampOps.class,
             ComplexOps.class, ConvOps.class, CopyOps.class, Creation.class, DeviceCopyOps.class, DistanceOps.class,
-            EinsumOps.class, ForeachOps.class, FusedOptimizerOps.class, IndexingOps.class, JoinOps.class, LinalgOps.class,
-            LinalgSolveOps.class, MatmulOps.class, NormOps.class, PadBackwardOps.class, PointwiseOps.class, PoolOps.class,
-            RandomOps.class, ReductionOps.class, ScatterOps.class, SearchOps.class, ShapeOps.class, SortOps.class,
-            TernaryOps.class, ViewCopyOps.class);
+            EinsumOps.class, ForeachOps.class, FusedOptimizerOps.class, IndexingOps.class, JoinOps.class,
+            LinalgOps.class, LinalgSolveOps.class, MatmulOps.class, NormOps.class, PadBackwardOps.class,
+            PointwiseOps.class, PoolOps.class, RandomOps.class, ReductionOps.class, ScatterOps.class, SearchOps.class,
+            ShapeOps.class, SortOps.class, TernaryOps.class, ViewCopyOps.class);
 
     private static final Map<String, OpDef> OPS = new ConcurrentHashMap<>();
     /** Set once every family is initialised: from then on a new registration comes from an unlisted class. */
@@ -52,7 +52,8 @@ public final class OpRegistry {
 
     /** Puts {@code replacement} where {@code op} was registered: a definition wrapped while it is declared. */
     static void replace(OpDef op, OpDef replacement) {
-        if (!op.qualifiedName().equals(replacement.qualifiedName()) || !OPS.replace(op.qualifiedName(), op, replacement)) {
+        boolean sameName = op.qualifiedName().equals(replacement.qualifiedName());
+        if (!sameName || !OPS.replace(op.qualifiedName(), op, replacement)) {
             throw new IllegalStateException(replacement.qualifiedName() + " does not replace a registered " + op);
         }
     }

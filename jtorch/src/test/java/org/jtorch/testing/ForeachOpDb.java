@@ -45,8 +45,9 @@ final class ForeachOpDb {
     private static List<OpDb.Sample> foreachSamples(OpDef op) {
         boolean mm = op.name().equals("_foreach_mm");
         List<OpDb.Sample> samples = new ArrayList<>();
-        samples.add(new OpDb.Sample("lists", in -> args(op, in, mm ? new long[][] {{2, 3}, {1, 2}} : new long[][] {{2, 3}, {3}},
-                mm ? new long[][] {{3, 2}, {2, 2}} : null, false), true, null));
+        long[][] shapes = mm ? new long[][] {{2, 3}, {1, 2}} : new long[][] {{2, 3}, {3}};
+        long[][] otherShapes = mm ? new long[][] {{3, 2}, {2, 2}} : null;
+        samples.add(new OpDb.Sample("lists", in -> args(op, in, shapes, otherShapes, false), true, null));
         samples.add(new OpDb.Sample("transposed", in -> args(op, in, new long[][] {{3, 3}}, null, true), true, null));
         samples.add(new OpDb.Sample("empty-list", in -> args(op, in, new long[0][], null, false), true, null));
         return samples;
@@ -93,8 +94,8 @@ final class ForeachOpDb {
     private static List<OpDb.Sample> fusedSamples(OpDef op) {
         List<OpDb.Sample> samples = new ArrayList<>();
         samples.add(new OpDb.Sample("empty", in -> fusedArgs(op, new Tensor[0], new Tensor[0]), true, null));
-        samples.add(new OpDb.Sample("misaligned", in -> fusedArgs(op, new Tensor[] {in.unit(2, 3)}, new Tensor[] {in.unit(3)}),
-                true, null));
+        samples.add(new OpDb.Sample("misaligned",
+                in -> fusedArgs(op, new Tensor[] {in.unit(2, 3)}, new Tensor[] {in.unit(3)}), true, null));
         samples.add(new OpDb.Sample("integer-params", in -> fusedArgs(op, new Tensor[] {in.t(DType.INT64, 2)},
                 new Tensor[] {in.t(DType.INT64, 2)}), true, null));
         return samples;
@@ -105,8 +106,10 @@ final class ForeachOpDb {
         Tensor[] steps = new Tensor[params.length];
         for (int i = 0; i < steps.length; i++) steps[i] = org.jtorch.Torch.scalarTensor(1.0, DType.FLOAT32);
         return switch (op.name()) {
-            case "_fused_sgd_" -> new Object[] {params, grads, none, 0.0, 0.0, 0.1, 0.0, false, false, true, null, null};
-            case "_fused_adam_", "_fused_adamw_" -> new Object[] {params, grads, params.clone(), params.clone(), none, steps,
+            case "_fused_sgd_" ->
+                    new Object[] {params, grads, none, 0.0, 0.0, 0.1, 0.0, false, false, true, null, null};
+            case "_fused_adam_", "_fused_adamw_" -> new Object[] {params, grads, params.clone(), params.clone(), none,
+                    steps,
                     0.1, 0.9, 0.999, 0.0, 1e-8, false, false, null, null};
             default -> new Object[] {params, grads, params.clone(), steps, 0.1, 0.0, 0.0, 1e-10, false, null, null};
         };

@@ -534,9 +534,13 @@ public final class OpDb {
                 s("empty", in -> a(in.t(0, 2))), s("rows", in -> a(in.rows(3, 2))), s("offset", in -> a(in.off(3, 2))),
                 s("transposed", in -> a(in.nc(2, 2))), s("last-dim-3", in -> a(in.t(2, 3))), s("0-d", in -> a(in.t()))));
         // (real, imag) and (abs, angle)
-        for (OpDef op : List.of(ComplexOps.COMPLEX, ComplexOps.POLAR)) {
-            t.add(op(op, binary(), s("mixed-dtypes", in -> a(in.t(2, 3), in.t(FLOAT64, 2, 3)))));
-        }
+        t.add(op(ComplexOps.COMPLEX, binary(), s("mixed-dtypes", in -> a(in.t(2, 3), in.t(FLOAT64, 2, 3)))));
+        // (abs, angle); abs >= 0, where polar's derivative (PyTorch's, through sgn(result)) is the function's
+        t.add(op(ComplexOps.POLAR, s("same", in -> a(in.positive(2, 3), in.t(2, 3))),
+                s("broadcast", in -> a(in.positive(2, 1, 3), in.t(4, 3))), s("0-d", in -> a(in.positive(2, 3), in.t())),
+                s("empty", in -> a(in.positive(0, 3), in.t(1, 3))),
+                s("transposed", in -> a(in.positiveNc(3, 4), in.nc(3, 4))), s("mismatch", in -> a(in.positive(2, 3), in.t(4, 3))),
+                s("mixed-dtypes", in -> a(in.positive(2, 3), in.t(FLOAT64, 2, 3)))));
         t.add(op(ComplexOps.MH, matrix()));
         t.add(op(ComplexOps.ADJOINT, matrix()));
     }

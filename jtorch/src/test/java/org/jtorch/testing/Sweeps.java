@@ -8,7 +8,7 @@ import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 
-/** What the derivative sweeps over the op table share: naming, inputs in every pointwise op's domain, floating arguments. */
+/** What the derivative sweeps over the op table share: naming, in-domain inputs, floating arguments and outputs. */
 public final class Sweeps {
     private Sweeps() {}
 
@@ -43,7 +43,9 @@ public final class Sweeps {
             if (out[i] instanceof Tensor t && differentiable(t)) out[i] = seen.computeIfAbsent(t, f::apply);
             else if (out[i] instanceof Tensor[] ts) {
                 Tensor[] c = ts.clone();
-                for (int k = 0; k < c.length; k++) if (c[k] != null && differentiable(c[k])) c[k] = seen.computeIfAbsent(c[k], f::apply);
+                for (int k = 0; k < c.length; k++) {
+                    if (c[k] != null && differentiable(c[k])) c[k] = seen.computeIfAbsent(c[k], f::apply);
+                }
                 out[i] = c;
             }
         }
