@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
@@ -45,10 +44,6 @@ final class BatchRules {
     private BatchRules() {}
 
     private static final Object DECLINE = OpDef.BatchRule.DECLINE;
-
-    /** Ops whose output shape depends on the data: vmap refuses them, as PyTorch does. */
-    static final Set<String> DYNAMIC_SHAPE = Set.of("nonzero", "nonzero_numpy", "where", "masked_select", "_unique2",
-            "unique_dim", "unique_consecutive");
 
     /** {@code name.overload}, as in PyTorch's {@code aten::} names. */
     static String key(OpDef op) {
@@ -217,10 +212,11 @@ final class BatchRules {
             return c.op().compositeFn().apply(a);
         });
 
-        // data-dependent output shapes: refused, as PyTorch does
-        for (OpDef op : List.of(IndexingOps.NONZERO, IndexingOps.NONZERO_NUMPY, IndexingOps.WHERE, IndexingOps.MASKED_SELECT,
-                SortOps.UNIQUE, SortOps.UNIQUE_DIM, SortOps.UNIQUE_CONSECUTIVE)) {
-            define(op, c -> c.batched(0) || c.args().length > 1 && c.batched(1) ? c.perExample() : DECLINE);
+        // data-dependent output shapes: refused (by the per-example path), as PyTorch does
+        for (OpDef op : OpRegistry.all()) {
+            if (op.has(OpDef.Flag.DYNAMIC_OUTPUT_SHAPE)) {
+                define(op, c -> c.batched(0) || c.args().length > 1 && c.batched(1) ? c.perExample() : DECLINE);
+            }
         }
     }
 

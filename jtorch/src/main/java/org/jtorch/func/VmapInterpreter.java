@@ -147,7 +147,7 @@ final class VmapInterpreter implements Dispatcher.Mode, Levels.Layer {
 
     /** The per-example loop: runs the op on each example's slices and stacks the results along dim 0. */
     Object fallback(Ctx c) {
-        if (BatchRules.DYNAMIC_SHAPE.contains(BatchRules.key(c.op))) {
+        if (c.op.has(OpDef.Flag.DYNAMIC_OUTPUT_SHAPE)) {
             throw new TorchException("vmap: We do not support batching operators that can output dynamic shape. Attempted to "
                     + "vmap over aten::" + c.op.name() + ". Please voice your support in "
                     + "https://github.com/pytorch/functorch/issues/256");

@@ -403,18 +403,18 @@ public final class IndexingOps {
         Tensor flags = self.dtype() == DType.BOOL ? self : Dispatcher.call1(PointwiseOps.NE, self, 0L);
         long n = ReductionOps.sum(flags).longItem();
         return Dispatcher.call1(NONZERO_STATIC, flags, n, -1L);
-    }, OpDef.Flag.NOT_DIFFERENTIABLE);
+    }, OpDef.Flag.NOT_DIFFERENTIABLE, OpDef.Flag.DYNAMIC_OUTPUT_SHAPE);
 
     /** {@code nonzero(self, as_tuple=True)}: one int64 [n] tensor of coordinates per dim (a 0-d input counts as 1-d). */
     public static final OpDef NONZERO_NUMPY = OpDef.composite("nonzero_numpy(Tensor self) -> Tensor[]", args -> {
         Tensor self = tensor(args[0]);
         Tensor nz = Dispatcher.call1(NONZERO, self.dim() == 0 ? ShapeOps.unsqueeze(self, 0) : self);
         return ShapeOps.unbind(nz, 1).toArray(new Tensor[0]);
-    }, OpDef.Flag.NOT_DIFFERENTIABLE);
+    }, OpDef.Flag.NOT_DIFFERENTIABLE, OpDef.Flag.DYNAMIC_OUTPUT_SHAPE);
 
     /** {@code where(condition)}: {@code nonzero(condition, as_tuple=True)}. */
     public static final OpDef WHERE = OpDef.composite("where(Tensor condition) -> Tensor[]",
-            args -> Dispatcher.call(NONZERO_NUMPY, args[0]), OpDef.Flag.NOT_DIFFERENTIABLE);
+            args -> Dispatcher.call(NONZERO_NUMPY, args[0]), OpDef.Flag.NOT_DIFFERENTIABLE, OpDef.Flag.DYNAMIC_OUTPUT_SHAPE);
 
     // ---- masked_select / masked_scatter -----------------------------------------------------------------
 
@@ -427,7 +427,7 @@ public final class IndexingOps {
         if (mask.dim() == 0) mask = ShapeOps.unsqueeze(mask, 0);
         long[] shape = Shapes.broadcast(mask.shapeRef(), self.shapeRef());
         return Dispatcher.call1(INDEX, ShapeOps.expand(self, shape), new Tensor[] {ShapeOps.expand(mask, shape)});
-    });
+    }, OpDef.Flag.DYNAMIC_OUTPUT_SHAPE);
 
     private static void checkMaskedScatter(Tensor self, Tensor mask, Tensor source) {
         if (self.dtype() != source.dtype()) {

@@ -25,8 +25,12 @@ public final class OpDef {
     /**
      * Properties the dispatcher and transforms need to know (PyTorch's tags). {@code POINTWISE}: each output
      * element depends only on the broadcast input elements at its index (vmap batches it by broadcasting).
+     * {@code DYNAMIC_OUTPUT_SHAPE}: the output's shape depends on the input's values (vmap refuses a batch of
+     * them, as PyTorch does).
      */
-    public enum Flag { INPLACE, VIEW, RANDOM, NONDETERMINISTIC, NOT_DIFFERENTIABLE, SIDE_EFFECTS, POINTWISE }
+    public enum Flag {
+        INPLACE, VIEW, RANDOM, NONDETERMINISTIC, NOT_DIFFERENTIABLE, SIDE_EFFECTS, POINTWISE, DYNAMIC_OUTPUT_SHAPE
+    }
 
     /** Shape/dtype rule of a structured op; owns every input check and its message. */
     @FunctionalInterface
