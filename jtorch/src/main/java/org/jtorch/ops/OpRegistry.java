@@ -19,6 +19,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * missing from that list would let {@code all()} depend on what ran before: the registry refuses such an op
  * at registration once the families are loaded, and a test checks the list against the sources.
  *
+ * <p>Loading the families also checks that every op is differentiable with a VJP, composite, not differentiable
+ * or declares its derivative missing ({@link OpDef#derivativeNotImplemented}); the batch rules, written in
+ * {@code org.jtorch.func}, attach later and are checked by a completeness test.
+ *
  * <p>Ops that must stay out of every sweep (a test's probe of the dispatcher) are made with
  * {@link OpDef.Unregistered}.
  */
@@ -85,6 +89,25 @@ public final class OpRegistry {
                 }
             }
             loaded = true;
+            checkDerivatives();
+        }
+    }
+
+    /**
+     * Refuses a definition that autograd would record without a derivative and without saying so: each op has a
+     * VJP, is composite (its pieces have theirs), is not differentiable, or declares its derivative missing.
+     */
+    private static void checkDerivatives() {
+        List<String> undeclared = new ArrayList<>();
+        for (OpDef op : OPS.values()) {
+            boolean declared = op.vjp() != null || op.compositeFn() != null || !op.isDifferentiable()
+                    || op.derivativeNotImplementedReason() != null;
+            if (!declared) undeclared.add(op.qualifiedName());
+        }
+        if (!undeclared.isEmpty()) {
+            undeclared.sort(null);
+            throw new IllegalStateException("ops without a VJP, a composite body, NOT_DIFFERENTIABLE or a declared "
+                    + "missing derivative: " + undeclared);
         }
     }
 }
