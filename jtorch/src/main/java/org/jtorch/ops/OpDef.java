@@ -146,8 +146,8 @@ public final class OpDef {
     }
 
     /**
-     * Definitions kept out of {@link OpRegistry}, so that no sweep sees them: a test's probe of the dispatcher
-     * or autograd, or a definition that a registered one wraps while it is declared.
+     * Definitions kept out of {@link OpRegistry}, so that no sweep sees them (a test's probe of the dispatcher or
+     * autograd), or that take a registered definition's place as it is declared ({@code Pointwise.checked}).
      */
     public static final class Unregistered {
         private Unregistered() {}
