@@ -6,6 +6,7 @@ import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.autograd.GradMode;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.ops.ForeachOps;
 
 /**
  * {@code torch.foreach}: every op applied position by position over lists of tensors, in one call.

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.dispatch.Dispatcher;
-import org.jtorch.internal.Shapes;
+import org.jtorch.ops.BatchCall;
 import org.jtorch.ops.JoinOps;
 import org.jtorch.ops.OpDef;
 import org.jtorch.ops.ShapeOps;
@@ -16,7 +16,7 @@ import org.jtorch.storage.TensorImpl;
  * the level's batch size and the dispatch below the level. Batching rules read the arguments through
  * it and run physical ops with {@link #call}, which never comes back to this level.
  */
-final class Ctx {
+final class Ctx implements BatchCall {
     final VmapInterpreter vm;
     final OpDef op;
     final Object[] args;
@@ -41,14 +41,26 @@ final class Ctx {
 
     // ---- reading arguments -------------------------------------------------------------------------
 
-    /** Whether {@code o} is a tensor batched at this level. */
-    boolean batched(Object o) {
+    @Override
+    public OpDef op() { return op; }
+
+    @Override
+    public Object[] args() { return args; }
+
+    @Override
+    public Tensor[] outs() { return outs; }
+
+    @Override
+    public long batch() { return batch; }
+
+    @Override
+    public boolean batched(Object o) {
         Batched b = Batched.at(o, level);
         return b != null && b.batched();
     }
 
-    /** Whether argument {@code i} is batched. */
-    boolean batched(int i) { return batched(args[i]); }
+    @Override
+    public boolean batched(int i) { return batched(args[i]); }
 
     /** The physical value of a tensor argument without its batch dimension moved: unwrapped if it is ours. */
     static Tensor plain(Object o, int level) {
@@ -56,16 +68,16 @@ final class Ctx {
         return b != null ? b.value : (Tensor) o;
     }
 
-    /** The physical tensor of a logical one: batch dimension first if batched, else the (unwrapped) tensor. */
-    Tensor front(Object o) {
+    @Override
+    public Tensor front(Object o) {
         Batched b = Batched.at(o, level);
         if (b == null) return (Tensor) o;
         if (!b.batched()) return b.value;
         return b.bdim == 0 ? b.value : moveDim(b.value, b.bdim, 0);
     }
 
-    /** The physical tensor with the batch dimension first; an unbatched one is expanded to the batch size. */
-    Tensor frontExpanded(Object o) {
+    @Override
+    public Tensor frontExpanded(Object o) {
         if (batched(o)) return front(o);
         Tensor t = front(o);
         long[] size = new long[t.dim() + 1];
@@ -74,8 +86,8 @@ final class Ctx {
         return expand(unsqueeze(t, 0), size);
     }
 
-    /** {@link #front} of a batched tensor padded with size-1 dims after the batch dim to logical rank {@code rank}. */
-    Tensor frontPadded(Object o, int rank) {
+    @Override
+    public Tensor frontPadded(Object o, int rank) {
         Tensor t = front(o);
         if (!batched(o)) return t;
         for (int r = ((Tensor) o).dim(); r < rank; r++) t = unsqueeze(t, 1);
@@ -96,14 +108,8 @@ final class Ctx {
         return a;
     }
 
-    /** A logical dim of a tensor of logical rank {@code rank}, wrapped, as a physical dim (batch first). */
-    static long shift(long dim, int rank) { return Shapes.wrapDim(dim, rank) + 1L; }
-
-    /**
-     * The op's meta rule run on meta tensors of the logical shapes: every input check with PyTorch's message
-     * on the shapes the user sees, and the logical output shapes. Null for ops without a meta rule.
-     */
-    Spec logicalSpec() {
+    @Override
+    public Spec logicalSpec() {
         if (spec != null) return spec;
         if (op.meta() != null) spec = op.meta().infer(metaArgs(args));
         else if (op.viewFn() != null) {
@@ -130,20 +136,29 @@ final class Ctx {
 
     // ---- running physical ops below this level ------------------------------------------------------
 
-    /** Runs {@code op} on physical arguments below this level. */
-    Object call(OpDef o, Object... a) { return next.call(o, a); }
+    @Override
+    public Object call(OpDef o, Object... a) { return next.call(o, a); }
 
-    Tensor call1(OpDef o, Object... a) { return (Tensor) next.call(o, a); }
+    @Override
+    public Tensor call1(OpDef o, Object... a) { return (Tensor) next.call(o, a); }
 
-    /** Runs an in-place/out= {@code op} on physical destinations and arguments below this level. */
-    void callOut(OpDef o, Tensor[] dest, Object... a) { nextOut.call(o, dest, a); }
+    @Override
+    public void callOut(OpDef o, Tensor[] dest, Object... a) { nextOut.call(o, dest, a); }
 
-    /** Runs {@code op} on logical arguments at this level again (a batching rule written with other ops). */
-    Object dispatch(OpDef o, Object... a) { return vm.process(o, a, next); }
+    @Override
+    public Object dispatch(OpDef o, Object... a) { return vm.process(o, a, next); }
 
-    Tensor dispatch1(OpDef o, Object... a) { return (Tensor) vm.process(o, a, next); }
+    @Override
+    public Tensor dispatch1(OpDef o, Object... a) { return (Tensor) vm.process(o, a, next); }
 
-    Tensor moveDim(Tensor t, int from, int to) {
+    @Override
+    public Object perExample() { return vm.fallback(this); }
+
+    @Override
+    public Tensor lift(Tensor physical) { return Batched.wrap(physical, 0, level); }
+
+    @Override
+    public Tensor moveDim(Tensor t, int from, int to) {
         if (from == to) return t;
         int n = t.dim();
         long[] perm = new long[n];
@@ -154,11 +169,14 @@ final class Ctx {
         return call1(ShapeOps.PERMUTE, t, out);
     }
 
-    Tensor unsqueeze(Tensor t, int d) { return call1(ShapeOps.UNSQUEEZE, t, (long) d); }
+    @Override
+    public Tensor unsqueeze(Tensor t, int d) { return call1(ShapeOps.UNSQUEEZE, t, (long) d); }
 
-    Tensor expand(Tensor t, long[] size) { return call1(ShapeOps.EXPAND, t, size, false); }
+    @Override
+    public Tensor expand(Tensor t, long[] size) { return call1(ShapeOps.EXPAND, t, size, false); }
 
-    Tensor reshape(Tensor t, long... size) { return call1(ShapeOps.RESHAPE, t, size); }
+    @Override
+    public Tensor reshape(Tensor t, long... size) { return call1(ShapeOps.RESHAPE, t, size); }
 
     Tensor select(Tensor t, int d, long i) { return call1(ShapeOps.SELECT, t, (long) d, i); }
 
@@ -169,19 +187,17 @@ final class Ctx {
         return call1(JoinOps.CAT, u, 0L);
     }
 
-    /** {@code [B] + shape}. */
-    long[] withBatch(long[] shape) {
+    @Override
+    public long[] withBatch(long[] shape) {
         long[] s = new long[shape.length + 1];
         s[0] = batch;
         System.arraycopy(shape, 0, s, 1, shape.length);
         return s;
     }
 
-    /**
-     * Wraps a physical result (batch first) of this op: each output is reshaped to {@code [B] + logical shape}
-     * when the logical spec is known and the rule computed it in another layout (0-d corner cases).
-     */
-    Object wrap(Object phys) {
+    /** Each output is reshaped to {@code [B] + logical shape} if the rule computed another layout (0-d cases). */
+    @Override
+    public Object wrap(Object phys) {
         Spec s = spec;
         if (phys instanceof Tensor t) return Batched.wrap(fix(t, s, 0), 0, level);
         if (phys instanceof Tensor[] ts) {
@@ -198,6 +214,6 @@ final class Ctx {
         return Arrays.equals(t.impl().shapeRef(), want) ? t : reshape(t, want);
     }
 
-    /** The result of an in-place/out= call: its destinations. */
-    Object outsResult() { return outs.length == 1 ? outs[0] : outs; }
+    @Override
+    public Object outsResult() { return outs.length == 1 ? outs[0] : outs; }
 }

@@ -22,6 +22,10 @@ import org.jtorch.ops.OpDef;
  * of outer transforms.
  */
 final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interpreter {
+    static {
+        BatchRules.install();
+    }
+
     private final int level;
     private final long batchSize;
     private final Randomness randomness;
@@ -54,10 +58,10 @@ final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interprete
         if (op.compositeFn() != null) {
             if (!own) return op.has(OpDef.Flag.RANDOM) ? op.compositeFn().apply(args) : next.call(op, args);
             // Expanded here, so that its pieces meet their rules; a rule of the composite itself runs first.
-            BatchRules.Rule rule = BatchRules.rule(op);
+            OpDef.BatchRule rule = op.batchRule();
             if (rule != null) {
                 Object r = rule.apply(new Ctx(this, op, args, null, next, null));
-                if (r != BatchRules.DECLINE) return r;
+                if (r != OpDef.BatchRule.DECLINE) return r;
             }
             return op.compositeFn().apply(args);
         }
@@ -102,10 +106,10 @@ final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interprete
     private Object compute(Ctx c) {
         if (c.outs != null) checkInPlace(c);
         if (!anyBatched(c.args) && (c.outs == null || !anyBatched(c.outs))) return unbatched(c);
-        BatchRules.Rule rule = BatchRules.rule(c.op);
+        OpDef.BatchRule rule = c.op.batchRule();
         if (rule != null) {
             Object r = rule.apply(c);
-            if (r != BatchRules.DECLINE) return r;
+            if (r != OpDef.BatchRule.DECLINE) return r;
         }
         return fallback(c);
     }
@@ -145,7 +149,7 @@ final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interprete
 
     /** The per-example loop: runs the op on each example's slices and stacks the results along dim 0. */
     Object fallback(Ctx c) {
-        if (BatchRules.DYNAMIC_SHAPE.contains(BatchRules.key(c.op))) {
+        if (c.op.has(OpDef.Flag.DYNAMIC_OUTPUT_SHAPE)) {
             throw new TorchException("vmap: We do not support batching operators that can output dynamic shape. Attempted to "
                     + "vmap over aten::" + c.op.name() + ". Please voice your support in "
                     + "https://github.com/pytorch/functorch/issues/256");

@@ -194,7 +194,8 @@ public final class BackwardOps {
                     (long[]) args[5], (Long) args[6]))
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {
                 asStridedTransfer(g[0], (long[]) a[4], (long[]) a[5], (Long) a[6], (long[]) a[1], (long[]) a[2], (Long) a[3])})
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps::linear)
+            .vmapFallsBack("addresses storage directly: sizes and strides are the example's, not the batch's");
 
     /** Storage position of the element with row-major index {@code linear} in a geometry. */
     private static long position(long linear, long[] size, long[] stride, long offset) {

@@ -181,7 +181,8 @@ public final class ConvOps {
                 Tensor gb = a[2] != null && mask.needs(2) ? go.sum(biasDims(go.dim()), false) : null;
                 return Grads.forTensorArgs(a, gi, gw, gb);
             })
-            .defineJvp(ConvOps::convolutionJvp);
+            .defineJvp(ConvOps::convolutionJvp)
+            .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
 
     /**
      * {@code convolution_backward_input(grad_output, weight, input_sizes, stride, padding, dilation, groups)}:
@@ -208,7 +209,8 @@ public final class ConvOps {
                     mask.needs(0) ? convolution(g[0], weight, null, s, p, d, groups) : null,
                     mask.needs(1) ? convolutionBackwardWeight(go, g[0], weight.shape(), s, p, d, groups) : null};
             })
-            .deriveJvp(Jvps::bilinear);
+            .deriveJvp(Jvps::bilinear)
+            .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
 
     /**
      * {@code convolution_backward_weight(grad_output, input, weight_sizes, stride, padding, dilation, groups)}:
@@ -235,7 +237,8 @@ public final class ConvOps {
                     mask.needs(0) ? convolution(input, g[0], null, s, p, d, groups) : null,
                     mask.needs(1) ? convolutionBackwardInput(go, g[0], input.shape(), s, p, d, groups) : null};
             })
-            .deriveJvp(Jvps::bilinear);
+            .deriveJvp(Jvps::bilinear)
+            .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
 
     /**
      * Forward-mode rule of {@code convolution}: bilinear in (input, weight) and linear in bias, so the tangent is

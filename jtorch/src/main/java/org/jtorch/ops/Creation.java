@@ -59,7 +59,7 @@ public final class Creation {
             },
             (args, outs, spec) -> {
                 if (!isZeroBits((Scalar) spec.plan())) fillAll(outs[0], (Scalar) spec.plan());
-            });
+            }, OpDef.Flag.NOT_DIFFERENTIABLE);
 
     /** Whether a fill value is all-zero bits (fresh storage already holds it). */
     private static boolean isZeroBits(Scalar v) {
@@ -138,7 +138,7 @@ public final class Creation {
                 long n = out.size(0), m = out.size(1);
                 ElementIO io = ElementIO.of(out.dtype());
                 for (long i = 0; i < Math.min(n, m); i++) io.setLong(out.impl().storage().segment(), i * m + i, 1);
-            });
+            }, OpDef.Flag.NOT_DIFFERENTIABLE);
 
     // ---- arange / linspace / logspace ------------------------------------------------------------
 
@@ -192,7 +192,7 @@ public final class Creation {
                 } else {
                     for (long i = 0; i < n; i++) io.setDouble(seg, i, r.start() + r.step() * i);
                 }
-            });
+            }, OpDef.Flag.NOT_DIFFERENTIABLE);
 
     record Lin(double start, double end, long steps, double base) {}
 
@@ -251,11 +251,13 @@ public final class Creation {
 
     public static final OpDef LINSPACE = OpDef.structured(
             "linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
-            args -> linMeta("linspace", args, false), (args, outs, spec) -> linspaceKernel(outs[0], (Lin) spec.plan(), false));
+            args -> linMeta("linspace", args, false), (args, outs, spec) -> linspaceKernel(outs[0], (Lin) spec.plan(), false),
+            OpDef.Flag.NOT_DIFFERENTIABLE);
 
     public static final OpDef LOGSPACE = OpDef.structured(
             "logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
-            args -> linMeta("logspace", args, true), (args, outs, spec) -> linspaceKernel(outs[0], (Lin) spec.plan(), true));
+            args -> linMeta("logspace", args, true), (args, outs, spec) -> linspaceKernel(outs[0], (Lin) spec.plan(), true),
+            OpDef.Flag.NOT_DIFFERENTIABLE);
 
     // ---- from Java data ---------------------------------------------------------------------------
 

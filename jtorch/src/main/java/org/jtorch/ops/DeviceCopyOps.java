@@ -31,7 +31,8 @@ public final class DeviceCopyOps {
             },
             (args, outs, spec) -> copyAcross((Tensor) args[0], outs[0]))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {to(g[0], ((Tensor) a[0]).device())})
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps::linear)
+            .vmapFallsBack("a device copy: its meta rule refuses the meta inputs that a rule's shape check uses");
 
     static {
         Backends.registerDeviceGeneric(TO_DEVICE);

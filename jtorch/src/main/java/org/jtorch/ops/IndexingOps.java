@@ -223,7 +223,8 @@ public final class IndexingOps {
                 Tensor self = accumulate ? g[0] : indexPutInteger(g[0], dims, indices, Creation.scalarTensor(Scalar.of(0L), g[0].dtype()), false);
                 return withIndexSlots(a, self, Dispatcher.call1(INDEX_INTEGER, g[0], dims, indices));
             })
-            .deriveJvp(Jvps.linearExcept(2));
+            .deriveJvp(Jvps.linearExcept(2))
+            .vmapFallsBack("advanced indexing: a batched index moves the result dims");
 
     /**
      * The backward of {@link #INDEX_INTEGER}: the gradient added at the indexed places of zeros
@@ -392,7 +393,8 @@ public final class IndexingOps {
             },
             (args, outs, spec) -> MaskLoops.nonzero(tensor(args[0]).impl(), outs[0].impl(),
                     ((Number) args[2]).longValue()),
-            OpDef.Flag.NOT_DIFFERENTIABLE);
+            OpDef.Flag.NOT_DIFFERENTIABLE)
+            .vmapFallsBack("a fixed-size nonzero, per example");
 
     /**
      * {@code nonzero(self)}: int64 [n, self.dim()], the coordinates of the n non-zero elements in row-major
@@ -408,18 +410,18 @@ public final class IndexingOps {
         Tensor flags = self.dtype() == DType.BOOL ? self : Dispatcher.call1(PointwiseOps.NE, self, 0L);
         long n = ReductionOps.sum(flags).longItem();
         return Dispatcher.call1(NONZERO_STATIC, flags, n, -1L);
-    }, OpDef.Flag.NOT_DIFFERENTIABLE);
+    }, OpDef.Flag.NOT_DIFFERENTIABLE, OpDef.Flag.DYNAMIC_OUTPUT_SHAPE);
 
     /** {@code nonzero(self, as_tuple=True)}: one int64 [n] tensor of coordinates per dim (a 0-d input counts as 1-d). */
     public static final OpDef NONZERO_NUMPY = OpDef.composite("nonzero_numpy(Tensor self) -> Tensor[]", args -> {
         Tensor self = tensor(args[0]);
         Tensor nz = Dispatcher.call1(NONZERO, self.dim() == 0 ? ShapeOps.unsqueeze(self, 0) : self);
         return ShapeOps.unbind(nz, 1).toArray(new Tensor[0]);
-    }, OpDef.Flag.NOT_DIFFERENTIABLE);
+    }, OpDef.Flag.NOT_DIFFERENTIABLE, OpDef.Flag.DYNAMIC_OUTPUT_SHAPE);
 
     /** {@code where(condition)}: {@code nonzero(condition, as_tuple=True)}. */
     public static final OpDef WHERE = OpDef.composite("where(Tensor condition) -> Tensor[]",
-            args -> Dispatcher.call(NONZERO_NUMPY, args[0]), OpDef.Flag.NOT_DIFFERENTIABLE);
+            args -> Dispatcher.call(NONZERO_NUMPY, args[0]), OpDef.Flag.NOT_DIFFERENTIABLE, OpDef.Flag.DYNAMIC_OUTPUT_SHAPE);
 
     // ---- masked_select / masked_scatter -----------------------------------------------------------------
 
@@ -432,7 +434,7 @@ public final class IndexingOps {
         if (mask.dim() == 0) mask = ShapeOps.unsqueeze(mask, 0);
         long[] shape = Shapes.broadcast(mask.impl().shapeRef(), self.impl().shapeRef());
         return Dispatcher.call1(INDEX, ShapeOps.expand(self, shape), new Tensor[] {ShapeOps.expand(mask, shape)});
-    });
+    }, OpDef.Flag.DYNAMIC_OUTPUT_SHAPE);
 
     private static void checkMaskedScatter(Tensor self, Tensor mask, Tensor source) {
         if (self.dtype() != source.dtype()) {
@@ -462,7 +464,8 @@ public final class IndexingOps {
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {TernaryOps.where(tensor(a[1]), 0L, g[0]), null,
                 maskedScatterSourceGrad(g[0], tensor(a[1]), tensor(a[2]).impl().shapeRef())})
-            .deriveJvp(Jvps.linearExcept(1));
+            .deriveJvp(Jvps.linearExcept(1))
+            .vmapFallsBack("consumes source elements in mask order, which is per example");
 
     /**
      * The gradient of masked_scatter's source (ATen's {@code masked_scatter_backward}): the output
@@ -496,7 +499,8 @@ public final class IndexingOps {
                         new IndexOutOfBoundsException("out of range: tried to access index " + v + " on a tensor of " + size + " elements.")));
             })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {takeGrad(g[0], tensor(a[0]).impl().shapeRef(), tensor(a[1])), null})
-            .deriveJvp(Jvps.linearExcept(1));
+            .deriveJvp(Jvps.linearExcept(1))
+            .vmapFallsBack("flat indices with negative wrap-around into each example's storage order");
 
     /**
      * take's backward (ATen's {@code put_(index, grad, accumulate=True)} into zeros): the gradient added

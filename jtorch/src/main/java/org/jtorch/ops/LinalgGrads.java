@@ -140,10 +140,31 @@ final class LinalgGrads {
      */
     static Tensor matrixSqrth(Tensor a, Tensor g) {
         Tensor[] lq = LinalgOps.eigh(a, "L");
-        Tensor q = lq[1], s = lq[0].clampMin(0.0).sqrt();
+        Tensor q = lq[1];
         Tensor gs = g.add(g.mH()).mul(0.5);
-        Tensor inner = q.mH().matmul(gs).matmul(q).div(s.unsqueeze(-1).add(s.unsqueeze(-2)));
+        Tensor inner = q.mH().matmul(gs).matmul(q).mul(sqrtDividedDifferences(lq[0]));
         return q.matmul(inner).matmul(q.mH());
+    }
+
+    /**
+     * The Daleckii-Krein matrix of {@code f(x) = sqrt(max(x, 0))} at the eigenvalues,
+     * {@code (f_i - f_j) / (l_i - l_j)}, which is {@code 1 / (s_i + s_j)} when both are positive (written so, without cancellation), and 0 when both are
+     * clamped (f is flat there). A clamped eigenvalue must not enter as {@code 1 / (s_i + s_j)}: that is the slope
+     * of the square root, not of the clamped function, and infinite for two clamped eigenvalues.
+     */
+    private static Tensor sqrtDividedDifferences(Tensor eigenvalues) {
+        Tensor pos = eigenvalues.gt(0.0);
+        // the square root only where it is taken: sqrt's infinite slope at 0 would turn a masked gradient into NaN
+        Tensor s = TernaryOps.where(pos, TernaryOps.where(pos, eigenvalues, 1.0).sqrt(), 0.0);
+        Tensor li = eigenvalues.unsqueeze(-1), lj = eigenvalues.unsqueeze(-2);
+        Tensor si = s.unsqueeze(-1), sj = s.unsqueeze(-2);
+        Tensor posI = pos.unsqueeze(-1), posJ = pos.unsqueeze(-2);
+        Tensor both = Dispatcher.call1(PointwiseOps.LOGICAL_AND, posI, posJ);
+        Tensor one = Dispatcher.call1(PointwiseOps.LOGICAL_XOR, posI, posJ);
+        Tensor sum = TernaryOps.where(both, si.add(sj), 1.0);
+        Tensor gap = TernaryOps.where(one, li.sub(lj), 1.0);
+        Tensor mixed = TernaryOps.where(one, si.sub(sj).div(gap), 0.0);
+        return TernaryOps.where(both, sum.reciprocal(), mixed);
     }
 
     /** {@code sylv(H, R)}: X with {@code H X + X H = R} for Hermitian positive-definite H, in H's eigenbasis. */

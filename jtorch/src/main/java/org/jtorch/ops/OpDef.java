@@ -23,8 +23,15 @@ import org.jtorch.dispatch.Schema;
  * {@code long[]}, enums, or {@code null} for an absent optional.
  */
 public final class OpDef {
-    /** Properties the dispatcher and transforms need to know. */
-    public enum Flag { INPLACE, VIEW, RANDOM, NONDETERMINISTIC, NOT_DIFFERENTIABLE, SIDE_EFFECTS }
+    /**
+     * Properties the dispatcher and transforms need to know (PyTorch's tags). {@code POINTWISE}: each output
+     * element depends only on the broadcast input elements at its index (vmap batches it by broadcasting).
+     * {@code DYNAMIC_OUTPUT_SHAPE}: the output's shape depends on the input's values (vmap refuses a batch of
+     * them, as PyTorch does).
+     */
+    public enum Flag {
+        INPLACE, VIEW, RANDOM, NONDETERMINISTIC, NOT_DIFFERENTIABLE, SIDE_EFFECTS, POINTWISE, DYNAMIC_OUTPUT_SHAPE
+    }
 
     /** Shape/dtype rule of a structured op; owns every input check and its message. */
     @FunctionalInterface
@@ -87,10 +94,17 @@ public final class OpDef {
         Tensor[] apply(Object[] args, Tensor[] outputs, Tensor[] inputTangents);
     }
 
-    /** vmap rule: runs the op on batched args whose batch dims are given (-1 = not batched). */
+    /**
+     * vmap rule (functorch's batching rule): runs the call with the batch dims moved first and returns the
+     * wrapped results, or {@link #DECLINE} for an argument pattern it does not cover, which then runs the
+     * per-example loop. The call is seen through {@link BatchCall}, which the vmap interpreter implements.
+     */
     @FunctionalInterface
     public interface BatchRule {
-        Object apply(Object[] args, int[] batchDims);
+        /** Returned by a rule that does not handle this argument pattern. */
+        Object DECLINE = new Object();
+
+        Object apply(BatchCall call);
     }
 
     private final Schema schema;
@@ -104,6 +118,8 @@ public final class OpDef {
     private volatile boolean vjpTakesMissingGrads;
     private volatile Jvp jvp;
     private volatile BatchRule batchRule;
+    private volatile String vmapFallbackReason;
+    private volatile String derivativeGap;
 
     private OpDef(Schema schema, Meta meta, Kernel kernel, ViewFn view, Composite composite, Set<Flag> flags) {
         this.schema = schema;
@@ -115,24 +131,51 @@ public final class OpDef {
     }
 
     /**
-     * A structured op. The schema string is parsed here, once; a malformed one fails the definition (and so
-     * the class that holds it) with an exception naming the schema.
+     * A structured op, registered in {@link OpRegistry}. The schema string is parsed here, once; a malformed one
+     * fails the definition (and so the class that holds it) with an exception naming the schema.
      */
     public static OpDef structured(String schema, Meta meta, Kernel kernel, Flag... flags) {
         return structured(Schema.parse(schema), meta, kernel, flags);
     }
 
-    /** A structured op of an already parsed schema (an op derived from another one's definition). */
+    /** A structured op of an already parsed schema (an op derived from another one's definition), registered. */
     public static OpDef structured(Schema schema, Meta meta, Kernel kernel, Flag... flags) {
-        return new OpDef(schema, meta, kernel, null, null, flagSet(flags));
+        return registered(Unregistered.structured(schema, meta, kernel, flags));
     }
 
+    /** A view op, registered in {@link OpRegistry}. */
     public static OpDef view(String schema, ViewFn view) {
-        return new OpDef(Schema.parse(schema), null, null, view, null, flagSet(new Flag[] {Flag.VIEW}));
+        return registered(new OpDef(Schema.parse(schema), null, null, view, null, flagSet(new Flag[] {Flag.VIEW})));
     }
 
+    /** A composite op, registered in {@link OpRegistry}. */
     public static OpDef composite(String schema, Composite composite, Flag... flags) {
-        return new OpDef(Schema.parse(schema), null, null, null, composite, flagSet(flags));
+        return registered(Unregistered.composite(schema, composite, flags));
+    }
+
+    private static OpDef registered(OpDef op) {
+        OpRegistry.register(op);
+        return op;
+    }
+
+    /**
+     * Definitions kept out of {@link OpRegistry}, so that no sweep sees them (a test's probe of the dispatcher or
+     * autograd), or that take a registered definition's place as it is declared ({@code Pointwise.checked}).
+     */
+    public static final class Unregistered {
+        private Unregistered() {}
+
+        public static OpDef structured(String schema, Meta meta, Kernel kernel, Flag... flags) {
+            return structured(Schema.parse(schema), meta, kernel, flags);
+        }
+
+        public static OpDef structured(Schema schema, Meta meta, Kernel kernel, Flag... flags) {
+            return new OpDef(schema, meta, kernel, null, null, flagSet(flags));
+        }
+
+        public static OpDef composite(String schema, Composite composite, Flag... flags) {
+            return new OpDef(Schema.parse(schema), null, null, null, composite, flagSet(flags));
+        }
     }
 
     private static Set<Flag> flagSet(Flag[] flags) {
@@ -147,6 +190,9 @@ public final class OpDef {
     /** Op name without overload, e.g. {@code add}. Errors and traces use it. */
     public String name() { return schema.name(); }
 
+    /** The registry's key: {@code aten::name.overload}, or {@code aten::name} for an op without overload. */
+    public String qualifiedName() { return schema.qualifiedName(); }
+
     public Meta meta() { return meta; }
 
     public Kernel kernel() { return kernel; }
@@ -156,6 +202,9 @@ public final class OpDef {
     public Composite compositeFn() { return composite; }
 
     public boolean has(Flag f) { return flags.contains(f); }
+
+    /** The flags, for a definition that wraps this one. */
+    Flag[] flags() { return flags.toArray(Flag[]::new); }
 
     /** The reverse-mode rule ({@link Vjp}s are seen as masked rules that ignore the mask), or null. */
     public MaskedVjp vjp() { return vjp; }
@@ -177,6 +226,10 @@ public final class OpDef {
 
     public Jvp jvp() { return jvp; }
 
+    /**
+     * The vmap rule, the one place vmap looks for it; null for an op without one. The rules are written with the
+     * vmap machinery of {@code org.jtorch.func} and attach when its interpreter loads, before any vmap runs.
+     */
     public BatchRule batchRule() { return batchRule; }
 
     /** Registers the reverse-mode rule and declares what it reads. Returns this, for use at the definition. */
@@ -187,6 +240,7 @@ public final class OpDef {
 
     /** Registers a reverse-mode rule that reads which inputs need a gradient, and declares what it reads. */
     public OpDef defineVjp(Save saves, MaskedVjp rule) {
+        if (derivativeGap != null) throw new IllegalStateException(this + " declares its derivative not implemented");
         this.vjpSaves = saves;
         this.vjp = rule;
         return this;
@@ -204,8 +258,42 @@ public final class OpDef {
      */
     public OpDef deriveJvp(java.util.function.Function<OpDef, Jvp> rule) { this.jvp = rule.apply(this); return this; }
 
-    /** Registers the vmap rule (once). */
-    public OpDef defineBatchRule(BatchRule rule) { this.batchRule = rule; return this; }
+    /** Registers the vmap rule, once: a second rule for one op is an error. Returns this. */
+    public OpDef defineBatchRule(BatchRule rule) {
+        if (vmapFallbackReason != null) throw new IllegalStateException(this + " declares a vmap fallback, not a rule");
+        if (batchRule != null) throw new IllegalStateException(this + " has a batch rule already");
+        this.batchRule = rule;
+        return this;
+    }
+
+    /**
+     * Declares that vmap runs this op as a per-example loop (with a performance warning), and why no batch rule
+     * is written; an op with tensor inputs needs a rule, this declaration, or to be composite or random.
+     */
+    public OpDef vmapFallsBack(String reason) {
+        if (reason == null || reason.isBlank()) throw new IllegalArgumentException(this + ": a gap needs a reason");
+        if (batchRule != null) throw new IllegalStateException(this + " has a batch rule: it does not fall back");
+        this.vmapFallbackReason = reason;
+        return this;
+    }
+
+    /** Why vmap loops over the examples of this op, or null if it does not by declaration. */
+    public String vmapFallbackReason() { return vmapFallbackReason; }
+
+    /**
+     * Declares that autograd records this op but has no derivative for it, and why (PyTorch's
+     * {@code not_implemented} in derivatives.yaml): a backward through it raises "the derivative ... is not
+     * implemented". An op differentiable by its flags needs a VJP, this declaration, or to be composite.
+     */
+    public OpDef derivativeNotImplemented(String reason) {
+        if (reason == null || reason.isBlank()) throw new IllegalArgumentException(this + ": a gap needs a reason");
+        if (vjp != null) throw new IllegalStateException(this + " has a VJP: its derivative is implemented");
+        this.derivativeGap = reason;
+        return this;
+    }
+
+    /** Why this op has no derivative although autograd records it, or null. */
+    public String derivativeNotImplementedReason() { return derivativeGap; }
 
     @Override
     public String toString() { return schema.toString(); }

@@ -85,7 +85,7 @@ public final class Pointwise {
         OpDef.Kernel kernel = (args, outs, spec) ->
                 PointwiseLoops.unary(fn.apply(args), ((Plan) spec.plan()).compute(), outs[0].impl(),
                         ((Tensor) args[0]).impl());
-        return OpDef.structured(parsed, meta, kernel);
+        return OpDef.structured(parsed, meta, kernel, OpDef.Flag.POINTWISE);
     }
 
     public static OpDef unary(String schema, Promotion p, Set<Category> supported, Fns.Unary fn) {
@@ -112,7 +112,7 @@ public final class Pointwise {
             PointwiseLoops.binary(fn.apply(args), compute, outs[0].impl(), ((Tensor) args[0]).impl(),
                     operand(args[1], compute).impl());
         };
-        return OpDef.structured(parsed, meta, kernel);
+        return OpDef.structured(parsed, meta, kernel, OpDef.Flag.POINTWISE);
     }
 
     public static OpDef binary(String schema, Promotion p, Set<Category> supported, Fns.Binary fn) {
@@ -138,7 +138,7 @@ public final class Pointwise {
             PointwiseLoops.ternary(fn.apply(args), compute, outs[0].impl(), operand(args[0], compute).impl(), operand(args[1], compute).impl(),
                     operand(args[2], compute).impl());
         };
-        return OpDef.structured(parsed, meta, kernel);
+        return OpDef.structured(parsed, meta, kernel, OpDef.Flag.POINTWISE);
     }
 
     /** An op-specific input check, run by the meta rule before the generic dtype rules, with PyTorch's own wording. */
@@ -147,13 +147,18 @@ public final class Pointwise {
         void check(Object[] args);
     }
 
-    /** {@code op} with {@code check} run first by its meta rule (so on every device, meta included). */
+    /**
+     * {@code op} with {@code check} run first by its meta rule (so on every device, meta included). The checked
+     * definition takes the place of {@code op} in the registry, which is why it is applied at the declaration.
+     */
     public static OpDef checked(OpDef op, Check check) {
         OpDef.Meta meta = op.meta();
-        return OpDef.structured(op.schema(), args -> {
+        OpDef checkedOp = OpDef.Unregistered.structured(op.schema(), args -> {
             check.check(args);
             return meta.infer(args);
-        }, op.kernel());
+        }, op.kernel(), op.flags());
+        OpRegistry.replace(op, checkedOp);
+        return checkedOp;
     }
 
     /**

@@ -31,6 +31,13 @@ import org.jtorch.storage.LowPrecision;
 public final class PointwiseOps {
     private PointwiseOps() {}
 
+    /** Why comparisons and predicates have no derivative. */
+    private static final String BOOL_RESULT = "a bool result carries no gradient; written in place into a floating tensor, "
+            + "its zero gradient is not defined yet";
+
+    /** Why bitwise ops have no derivative. */
+    private static final String INTEGER_ONLY = "integer and bool dtypes only: there is no floating result to differentiate";
+
     // ---- formula helpers --------------------------------------------------------------------------
 
     private static Fns.Unary real(java.util.function.DoubleUnaryOperator d) { return new Fns.Unary(d, null, null, null, null); }
@@ -407,40 +414,54 @@ public final class PointwiseOps {
     private static long l(boolean v) { return v ? 1 : 0; }
 
     public static final OpDef EQ = Pointwise.binary("eq.Tensor(Tensor self, Tensor other) -> Tensor", Promotion.ALWAYS_BOOL, ALL,
-            compare((a, c) -> b(a == c), (a, c) -> l(a == c), null, (ar, ai, br, bi, o) -> { o[0] = b(ar == br && ai == bi); o[1] = 0; }));
+            compare((a, c) -> b(a == c), (a, c) -> l(a == c), null, (ar, ai, br, bi, o) -> { o[0] = b(ar == br && ai == bi); o[1] = 0; }))
+            .derivativeNotImplemented(BOOL_RESULT);
     public static final OpDef NE = Pointwise.binary("ne.Tensor(Tensor self, Tensor other) -> Tensor", Promotion.ALWAYS_BOOL, ALL,
-            compare((a, c) -> b(a != c), (a, c) -> l(a != c), null, (ar, ai, br, bi, o) -> { o[0] = b(ar != br || ai != bi); o[1] = 0; }));
+            compare((a, c) -> b(a != c), (a, c) -> l(a != c), null, (ar, ai, br, bi, o) -> { o[0] = b(ar != br || ai != bi); o[1] = 0; }))
+            .derivativeNotImplemented(BOOL_RESULT);
     public static final OpDef LT = Pointwise.binary("lt.Tensor(Tensor self, Tensor other) -> Tensor", Promotion.ALWAYS_BOOL, REAL, true,
-            a -> compare((x, y) -> b(x < y), (x, y) -> l(x < y), (x, y) -> l(Long.compareUnsigned(x, y) < 0), null));
+            a -> compare((x, y) -> b(x < y), (x, y) -> l(x < y), (x, y) -> l(Long.compareUnsigned(x, y) < 0), null))
+            .derivativeNotImplemented(BOOL_RESULT);
     public static final OpDef LE = Pointwise.binary("le.Tensor(Tensor self, Tensor other) -> Tensor", Promotion.ALWAYS_BOOL, REAL, true,
-            a -> compare((x, y) -> b(x <= y), (x, y) -> l(x <= y), (x, y) -> l(Long.compareUnsigned(x, y) <= 0), null));
+            a -> compare((x, y) -> b(x <= y), (x, y) -> l(x <= y), (x, y) -> l(Long.compareUnsigned(x, y) <= 0), null))
+            .derivativeNotImplemented(BOOL_RESULT);
     public static final OpDef GT = Pointwise.binary("gt.Tensor(Tensor self, Tensor other) -> Tensor", Promotion.ALWAYS_BOOL, REAL, true,
-            a -> compare((x, y) -> b(x > y), (x, y) -> l(x > y), (x, y) -> l(Long.compareUnsigned(x, y) > 0), null));
+            a -> compare((x, y) -> b(x > y), (x, y) -> l(x > y), (x, y) -> l(Long.compareUnsigned(x, y) > 0), null))
+            .derivativeNotImplemented(BOOL_RESULT);
     public static final OpDef GE = Pointwise.binary("ge.Tensor(Tensor self, Tensor other) -> Tensor", Promotion.ALWAYS_BOOL, REAL, true,
-            a -> compare((x, y) -> b(x >= y), (x, y) -> l(x >= y), (x, y) -> l(Long.compareUnsigned(x, y) >= 0), null));
+            a -> compare((x, y) -> b(x >= y), (x, y) -> l(x >= y), (x, y) -> l(Long.compareUnsigned(x, y) >= 0), null))
+            .derivativeNotImplemented(BOOL_RESULT);
 
     private static boolean truthy(double re, double im) { return re != 0 || im != 0; }
 
     public static final OpDef LOGICAL_AND = Pointwise.binary("logical_and(Tensor self, Tensor other) -> Tensor",
             Promotion.ALWAYS_BOOL, ALL, compare((x, y) -> b(x != 0 && y != 0), (x, y) -> l(x != 0 && y != 0), null,
-                    (ar, ai, br, bi, o) -> { o[0] = b(truthy(ar, ai) && truthy(br, bi)); o[1] = 0; }));
+                    (ar, ai, br, bi, o) -> { o[0] = b(truthy(ar, ai) && truthy(br, bi)); o[1] = 0; }))
+            .derivativeNotImplemented(BOOL_RESULT);
     public static final OpDef LOGICAL_OR = Pointwise.binary("logical_or(Tensor self, Tensor other) -> Tensor",
             Promotion.ALWAYS_BOOL, ALL, compare((x, y) -> b(x != 0 || y != 0), (x, y) -> l(x != 0 || y != 0), null,
-                    (ar, ai, br, bi, o) -> { o[0] = b(truthy(ar, ai) || truthy(br, bi)); o[1] = 0; }));
+                    (ar, ai, br, bi, o) -> { o[0] = b(truthy(ar, ai) || truthy(br, bi)); o[1] = 0; }))
+            .derivativeNotImplemented(BOOL_RESULT);
     public static final OpDef LOGICAL_XOR = Pointwise.binary("logical_xor(Tensor self, Tensor other) -> Tensor",
             Promotion.ALWAYS_BOOL, ALL, compare((x, y) -> b((x != 0) != (y != 0)), (x, y) -> l((x != 0) != (y != 0)), null,
-                    (ar, ai, br, bi, o) -> { o[0] = b(truthy(ar, ai) != truthy(br, bi)); o[1] = 0; }));
+                    (ar, ai, br, bi, o) -> { o[0] = b(truthy(ar, ai) != truthy(br, bi)); o[1] = 0; }))
+            .derivativeNotImplemented(BOOL_RESULT);
     public static final OpDef BITWISE_AND = Pointwise.binary("bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor",
-            Promotion.DEFAULT, INTS, bin(null, (x, y) -> x & y, null, null));
+            Promotion.DEFAULT, INTS, bin(null, (x, y) -> x & y, null, null))
+            .derivativeNotImplemented(INTEGER_ONLY);
     public static final OpDef BITWISE_OR = Pointwise.binary("bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor",
-            Promotion.DEFAULT, INTS, bin(null, (x, y) -> x | y, null, null));
+            Promotion.DEFAULT, INTS, bin(null, (x, y) -> x | y, null, null))
+            .derivativeNotImplemented(INTEGER_ONLY);
     public static final OpDef BITWISE_XOR = Pointwise.binary("bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor",
-            Promotion.DEFAULT, INTS, bin(null, (x, y) -> x ^ y, null, null));
+            Promotion.DEFAULT, INTS, bin(null, (x, y) -> x ^ y, null, null))
+            .derivativeNotImplemented(INTEGER_ONLY);
     /** Shifts by at least the bit width give 0 (left) or the sign fill (right), as ATen defines them. */
     public static final OpDef SHIFT_LEFT = Pointwise.binary("bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor",
-            Promotion.DEFAULT, EnumSet.of(DType.Category.INTEGRAL), bin(null, (x, y) -> y < 0 || y >= 64 ? 0 : x << y, null, null));
+            Promotion.DEFAULT, EnumSet.of(DType.Category.INTEGRAL), bin(null, (x, y) -> y < 0 || y >= 64 ? 0 : x << y, null, null))
+            .derivativeNotImplemented(INTEGER_ONLY);
     public static final OpDef SHIFT_RIGHT = Pointwise.binary("bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor",
-            Promotion.DEFAULT, EnumSet.of(DType.Category.INTEGRAL), bin(null, (x, y) -> y < 0 || y >= 64 ? (x < 0 ? -1 : 0) : x >> y, null, null));
+            Promotion.DEFAULT, EnumSet.of(DType.Category.INTEGRAL), bin(null, (x, y) -> y < 0 || y >= 64 ? (x < 0 ? -1 : 0) : x >> y, null, null))
+            .derivativeNotImplemented(INTEGER_ONLY);
 
     // ---- unary --------------------------------------------------------------------------------------
 
@@ -798,28 +819,36 @@ public final class PointwiseOps {
             .deriveJvp(Jvps::zero);
 
     public static final OpDef ISNAN = Pointwise.unary("isnan(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL, ALL,
-            new Fns.Unary(x -> b(Double.isNaN(x)), x -> 0, null, (re, im, o) -> { o[0] = b(Double.isNaN(re) || Double.isNaN(im)); o[1] = 0; }, null));
+            new Fns.Unary(x -> b(Double.isNaN(x)), x -> 0, null, (re, im, o) -> { o[0] = b(Double.isNaN(re) || Double.isNaN(im)); o[1] = 0; }, null))
+            .derivativeNotImplemented(BOOL_RESULT);
     public static final OpDef ISINF = Pointwise.unary("isinf(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL, ALL,
             new Fns.Unary(x -> b(Double.isInfinite(x)), x -> 0, null,
-                    (re, im, o) -> { o[0] = b(Double.isInfinite(re) || Double.isInfinite(im)); o[1] = 0; }, null));
+                    (re, im, o) -> { o[0] = b(Double.isInfinite(re) || Double.isInfinite(im)); o[1] = 0; }, null))
+            .derivativeNotImplemented(BOOL_RESULT);
     public static final OpDef ISFINITE = Pointwise.unary("isfinite(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL, ALL,
             new Fns.Unary(x -> b(Double.isFinite(x)), x -> 1, null,
-                    (re, im, o) -> { o[0] = b(Double.isFinite(re) && Double.isFinite(im)); o[1] = 0; }, null));
+                    (re, im, o) -> { o[0] = b(Double.isFinite(re) && Double.isFinite(im)); o[1] = 0; }, null))
+            .derivativeNotImplemented(BOOL_RESULT);
     public static final OpDef ISPOSINF = Pointwise.checked(Pointwise.unary("isposinf(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL,
             REAL, true, a -> new Fns.Unary(x -> b(x == Double.POSITIVE_INFINITY), x -> 0, null, null, null)),
-            refuse(DType.Category.COMPLEX, TorchTypeException::new, "isposinf does not support complex inputs."));
+            refuse(DType.Category.COMPLEX, TorchTypeException::new, "isposinf does not support complex inputs."))
+            .derivativeNotImplemented(BOOL_RESULT);
     public static final OpDef ISNEGINF = Pointwise.checked(Pointwise.unary("isneginf(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL,
             REAL, true, a -> new Fns.Unary(x -> b(x == Double.NEGATIVE_INFINITY), x -> 0, null, null, null)),
-            refuse(DType.Category.COMPLEX, TorchTypeException::new, "isneginf does not support complex inputs."));
+            refuse(DType.Category.COMPLEX, TorchTypeException::new, "isneginf does not support complex inputs."))
+            .derivativeNotImplemented(BOOL_RESULT);
     public static final OpDef SIGNBIT = Pointwise.checked(Pointwise.unary("signbit(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL,
             REAL, true, a -> new Fns.Unary(x -> b(Double.doubleToRawLongBits(x) < 0), x -> l(x < 0), x -> 0, null, null)),
-            refuse(DType.Category.COMPLEX, TorchException::new, "signbit is not implemented for complex tensors."));
+            refuse(DType.Category.COMPLEX, TorchException::new, "signbit is not implemented for complex tensors."))
+            .derivativeNotImplemented(BOOL_RESULT);
     public static final OpDef LOGICAL_NOT = Pointwise.unary("logical_not(Tensor self) -> Tensor", Promotion.ALWAYS_BOOL, ALL,
-            new Fns.Unary(x -> b(x == 0), x -> l(x == 0), null, (re, im, o) -> { o[0] = b(re == 0 && im == 0); o[1] = 0; }, null));
+            new Fns.Unary(x -> b(x == 0), x -> l(x == 0), null, (re, im, o) -> { o[0] = b(re == 0 && im == 0); o[1] = 0; }, null))
+            .derivativeNotImplemented(BOOL_RESULT);
     /** On bool, logical negation; on integers, one's complement. */
     public static final OpDef BITWISE_NOT = Pointwise.unary("bitwise_not(Tensor self) -> Tensor", Promotion.DEFAULT, INTS, false,
             args -> ((Tensor) args[0]).dtype() == DType.BOOL ? new Fns.Unary(null, x -> l(x == 0), null, null, null)
-                    : new Fns.Unary(null, x -> ~x, null, null, null));
+                    : new Fns.Unary(null, x -> ~x, null, null, null))
+            .derivativeNotImplemented(INTEGER_ONLY);
 
     public static final OpDef NAN_TO_NUM = Pointwise.unary("nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor",
             Promotion.DEFAULT, ALL, false, args -> {

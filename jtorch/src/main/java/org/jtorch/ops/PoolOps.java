@@ -138,7 +138,8 @@ public final class PoolOps {
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {g[0] == null ? null
                     : maxPool2dWithIndicesBackward(g[0], (Tensor) a[0], (long[]) a[1], (long[]) a[2], (long[]) a[3], (long[]) a[4],
                             Boolean.TRUE.equals(a[5]), o[1])})
-            .deriveJvp(Jvps::transposedVjp);
+            .deriveJvp(Jvps::transposedVjp)
+            .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
 
     /**
      * {@code max_pool2d_with_indices_backward(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode,
@@ -173,7 +174,8 @@ public final class PoolOps {
                 Tensor flat = g[0].flatten(-2, -1).gather(-1, idx.flatten(-2, -1));
                 return new Tensor[] {flat.reshape(idx.shape()), null, null};
             })
-            .deriveJvp(Jvps.linearExcept(7));
+            .deriveJvp(Jvps.linearExcept(7))
+            .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
 
     // ---- average pools ---------------------------------------------------------------------------------
 
@@ -250,7 +252,8 @@ public final class PoolOps {
             (a, outs, spec) -> PoolKernels.average((Tensor) a[0], outs[0], (WindowPlan) spec.plan()))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {avgPool2dBackward(g[0], (Tensor) a[0], (long[]) a[1],
                     (long[]) a[2], (long[]) a[3], Boolean.TRUE.equals(a[4]), !Boolean.FALSE.equals(a[5]), (Long) a[6])})
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps::linear)
+            .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
 
     /** {@code avg_pool2d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)}. */
     public static final OpDef AVG_POOL2D_BACKWARD = OpDef.structured(
@@ -267,7 +270,8 @@ public final class PoolOps {
             (a, outs, spec) -> PoolKernels.averageBackward((Tensor) a[0], outs[0], (WindowPlan) spec.plan()))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {avgPool2d(g[0], (long[]) a[2], (long[]) a[3], (long[]) a[4],
                     Boolean.TRUE.equals(a[5]), !Boolean.FALSE.equals(a[6]), (Long) a[7]), null})
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps::linear)
+            .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
 
     private static void checkGrad(String op, Tensor go, Tensor x, long[] shape) {
         if (!java.util.Arrays.equals(go.impl().shapeRef(), shape)) {
@@ -327,7 +331,8 @@ public final class PoolOps {
             },
             (a, outs, spec) -> PoolKernels.average((Tensor) a[0], outs[0], (WindowPlan) spec.plan()))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {adaptiveAvgPool2dBackward(g[0], (Tensor) a[0])})
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps::linear)
+            .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
 
     /** {@code _adaptive_avg_pool2d_backward(grad_output, self)}. */
     public static final OpDef ADAPTIVE_AVG_POOL2D_BACKWARD = OpDef.structured(
@@ -349,7 +354,8 @@ public final class PoolOps {
                 Tensor go = (Tensor) a[0];
                 return new Tensor[] {adaptiveAvgPool2d(g[0], new long[] {go.size(-2), go.size(-1)}), null};
             })
-            .deriveJvp(Jvps::linear);
+            .deriveJvp(Jvps::linear)
+            .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
 
     // ---- entry points ------------------------------------------------------------------------------------
 

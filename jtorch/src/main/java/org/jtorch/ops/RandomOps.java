@@ -46,6 +46,10 @@ import org.jtorch.accelerator.spi.Backends;
 public final class RandomOps {
     private RandomOps() {}
 
+    /** Why the in-place samplers' functional forms have no derivative. */
+    private static final String SAMPLED = "random values that do not depend on self's values; PyTorch's zero gradient "
+            + "is not defined yet";
+
     // ---- generator state ---------------------------------------------------------------------------
 
     /** {@code torch.manual_seed(seed)}: seeds the default CPU generator (there is no accelerator generator to seed). */
@@ -181,7 +185,8 @@ public final class RandomOps {
                 return Spec.of(self.impl().shapeRef(), self.dtype(), self.device(), null);
             },
             (args, outs, spec) -> uniformKernel(args[3], outs[0], (Double) args[1], (Double) args[2]),
-            OpDef.Flag.RANDOM);
+            OpDef.Flag.RANDOM)
+            .derivativeNotImplemented(SAMPLED);
 
     // ---- normal -------------------------------------------------------------------------------------
 
@@ -231,7 +236,8 @@ public final class RandomOps {
                 return Spec.of(self.impl().shapeRef(), self.dtype(), self.device(), null);
             },
             (args, outs, spec) -> normalKernel(args[3], outs[0], (Double) args[1], (Double) args[2]),
-            OpDef.Flag.RANDOM);
+            OpDef.Flag.RANDOM)
+            .derivativeNotImplemented(SAMPLED);
 
     /** ATen's {@code CHECK_NORMAL_TENSOR_STD}: a real std whose elements are all >= 0 (checked on data). */
     private static void checkStdTensor(Tensor std) {
@@ -304,7 +310,8 @@ public final class RandomOps {
                 return like(self);
             },
             (args, outs, spec) -> draw(args[2], e -> RandomFill.exponential(e, outs[0].impl(), (Double) args[1])),
-            OpDef.Flag.RANDOM);
+            OpDef.Flag.RANDOM)
+            .derivativeNotImplemented(SAMPLED);
 
     /** {@code geometric(self, p, *, generator)}: the functional form of {@code geometric_}; integral dtypes too. */
     public static final OpDef GEOMETRIC = OpDef.structured(
@@ -318,7 +325,8 @@ public final class RandomOps {
                 return like(self);
             },
             (args, outs, spec) -> draw(args[2], e -> RandomFill.geometric(e, outs[0].impl(), (Double) args[1])),
-            OpDef.Flag.RANDOM);
+            OpDef.Flag.RANDOM)
+            .derivativeNotImplemented(SAMPLED);
 
     /** {@code cauchy(self, median, sigma, *, generator)}: the functional form of {@code cauchy_}. */
     public static final OpDef CAUCHY = OpDef.structured(
@@ -332,7 +340,8 @@ public final class RandomOps {
             },
             (args, outs, spec) -> draw(args[3],
                     e -> RandomFill.cauchy(e, outs[0].impl(), (Double) args[1], (Double) args[2])),
-            OpDef.Flag.RANDOM);
+            OpDef.Flag.RANDOM)
+            .derivativeNotImplemented(SAMPLED);
 
     /** {@code log_normal(self, mean, std, *, generator)}: the functional form of {@code log_normal_}. */
     public static final OpDef LOG_NORMAL = OpDef.structured(
@@ -345,7 +354,8 @@ public final class RandomOps {
                 return like(self);
             },
             (args, outs, spec) -> draw(args[3], e -> RandomFill.logNormal(e, outs[0].impl(), (Double) args[1], (Double) args[2])),
-            OpDef.Flag.RANDOM);
+            OpDef.Flag.RANDOM)
+            .derivativeNotImplemented(SAMPLED);
 
     // ---- bernoulli ----------------------------------------------------------------------------------
 

@@ -179,7 +179,8 @@ public final class SearchOps {
                 HistcPlan p = (HistcPlan) spec.plan();
                 BucketKernels.histc(((Tensor) args[0]).impl(), p.bins(), p.min(), p.max(), outs[0].impl());
             },
-            OpDef.Flag.NOT_DIFFERENTIABLE);
+            OpDef.Flag.NOT_DIFFERENTIABLE)
+            .vmapFallsBack("one histogram per example, over that example's own range");
 
     // ---- bincount -----------------------------------------------------------------------------------
 

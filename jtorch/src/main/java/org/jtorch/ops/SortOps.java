@@ -299,7 +299,7 @@ public final class SortOps {
                 Tensor x = (Tensor) args[0];
                 checkUnique("unique", x);
                 return flatUnique(x, false, bool(args[2]), bool(args[3]));
-            }, OpDef.Flag.NOT_DIFFERENTIABLE);
+            }, OpDef.Flag.NOT_DIFFERENTIABLE, OpDef.Flag.DYNAMIC_OUTPUT_SHAPE);
 
     /** {@code unique_dim}: unique slices along dim. Args: (self, Long dim, Boolean sorted, Boolean return_inverse, Boolean return_counts). */
     public static final OpDef UNIQUE_DIM = OpDef.composite(
@@ -308,7 +308,7 @@ public final class SortOps {
                 Tensor x = (Tensor) args[0];
                 checkUnique("unique_dim", x);
                 return dimUnique(x, (Long) args[1], false, bool(args[3]), bool(args[4]));
-            }, OpDef.Flag.NOT_DIFFERENTIABLE);
+            }, OpDef.Flag.NOT_DIFFERENTIABLE, OpDef.Flag.DYNAMIC_OUTPUT_SHAPE);
 
     /**
      * {@code unique_consecutive}: collapses runs of equal elements (flattened without dim, slices with it).
@@ -322,7 +322,7 @@ public final class SortOps {
                 Long dim = (Long) args[3];
                 if (dim == null || (dim == 0 && x.dim() == 1)) return flatUnique(x, true, bool(args[1]), bool(args[2]));
                 return dimUnique(x, dim, true, bool(args[1]), bool(args[2]));
-            }, OpDef.Flag.NOT_DIFFERENTIABLE);
+            }, OpDef.Flag.NOT_DIFFERENTIABLE, OpDef.Flag.DYNAMIC_OUTPUT_SHAPE);
 
     // ---- Java entry points ----------------------------------------------------------------------------
 

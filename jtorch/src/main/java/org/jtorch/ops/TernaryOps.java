@@ -31,12 +31,7 @@ public final class TernaryOps {
     private TernaryOps() {}
 
     /** An op whose meta rule runs {@code checks} (ATen's extra argument checks) before the family's rule. */
-    private static OpDef withChecks(OpDef base, Consumer<Object[]> checks) {
-        return OpDef.structured(base.schema(), args -> {
-            checks.accept(args);
-            return base.meta().infer(args);
-        }, base.kernel());
-    }
+    private static OpDef withChecks(OpDef base, Consumer<Object[]> checks) { return Pointwise.checked(base, checks::accept); }
 
     /** Whether a float dtype computes in float (float32 and the narrower formats) rather than double. */
     private static boolean floatOpMath(DType d) { return Pointwise.opMath(d) == DType.FLOAT32; }

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.foreach.Foreach;
+import org.jtorch.ops.FusedOptimizerOps;
 
 /**
  * {@code torch.optim.Adagrad}: per-coordinate learning rates from the running sum of squared gradients.
@@ -194,7 +195,7 @@ public final class Adagrad extends Optimizer {
         Tensor[] sums = StepSupport.state(states, "sum").toArray(Tensor[]::new);
         List<Tensor> steps = StepSupport.steps(states);
         Foreach.add_(steps, 1.0);
-        FusedOps.run(FusedOps.ADAGRAD, ps, new Tensor[][] {sums}, ps, gs, sums, steps.toArray(Tensor[]::new), g.lr(),
+        FusedOptimizerOps.run(FusedOptimizerOps.ADAGRAD, ps, new Tensor[][] {sums}, ps, gs, sums, steps.toArray(Tensor[]::new), g.lr(),
                 g.doubleValue("lr_decay"), g.doubleValue("weight_decay"), g.doubleValue("eps"), g.flag("maximize"), gradScale, foundInf);
         if (foundInf != null) Foreach.sub_(steps, foundInf.item());
     }

@@ -6,6 +6,7 @@ import java.util.Map;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.foreach.Foreach;
+import org.jtorch.ops.FusedOptimizerOps;
 
 /** The Adam update shared by {@link Adam} and {@link AdamW}: for-loop, foreach and fused forms. */
 final class AdamCore {
@@ -151,7 +152,7 @@ final class AdamCore {
         Tensor[] vmax = g.flag("amsgrad") ? StepSupport.state(states, "max_exp_avg_sq").toArray(Tensor[]::new) : new Tensor[0];
         List<Tensor> steps = StepSupport.steps(states);
         Foreach.add_(steps, 1.0);
-        FusedOps.run(decoupled ? FusedOps.ADAMW : FusedOps.ADAM, ps, new Tensor[][] {ms, vs, vmax}, ps, gs, ms, vs, vmax,
+        FusedOptimizerOps.run(decoupled ? FusedOptimizerOps.ADAMW : FusedOptimizerOps.ADAM, ps, new Tensor[][] {ms, vs, vmax}, ps, gs, ms, vs, vmax,
                 steps.toArray(Tensor[]::new), g.lr(), g.tupleValue("betas", 0), g.tupleValue("betas", 1),
                 g.doubleValue("weight_decay"), g.doubleValue("eps"), g.flag("amsgrad"), g.flag("maximize"), gradScale, foundInf);
         if (foundInf != null) Foreach.sub_(steps, foundInf.item());

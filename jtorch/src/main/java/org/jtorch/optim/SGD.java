@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.jtorch.Tensor;
 import org.jtorch.foreach.Foreach;
+import org.jtorch.ops.FusedOptimizerOps;
 
 /**
  * {@code torch.optim.SGD}: stochastic gradient descent with optional momentum (PyTorch's form: no
@@ -218,7 +219,7 @@ public final class SGD extends Optimizer {
         Tensor[] ps = StepSupport.pick(params, at).toArray(Tensor[]::new);
         Tensor[] gs = StepSupport.grads(List.of(ps)).toArray(Tensor[]::new);
         Tensor[] bs = bufs.isEmpty() ? new Tensor[0] : StepSupport.pick(bufs, at).toArray(Tensor[]::new);
-        FusedOps.run(FusedOps.SGD, ps, new Tensor[][] {bs}, ps, gs, bs, g.doubleValue("weight_decay"), g.doubleValue("momentum"),
+        FusedOptimizerOps.run(FusedOptimizerOps.SGD, ps, new Tensor[][] {bs}, ps, gs, bs, g.doubleValue("weight_decay"), g.doubleValue("momentum"),
                 g.lr(), g.doubleValue("dampening"), g.flag("nesterov"), g.flag("maximize"), firstStep, gradScale, foundInf);
     }
 }

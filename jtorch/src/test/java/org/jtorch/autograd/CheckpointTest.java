@@ -214,7 +214,7 @@ class CheckpointTest {
 
     /** A test op with a side effect: doubles its input and counts how often its kernel ran. */
     private static final AtomicInteger EFFECTS = new AtomicInteger();
-    private static final OpDef COUNTED_DOUBLE = OpDef.structured("counted_double(Tensor self) -> Tensor",
+    private static final OpDef COUNTED_DOUBLE = OpDef.Unregistered.structured("counted_double(Tensor self) -> Tensor",
             args -> {
                 Tensor self = (Tensor) args[0];
                 return Spec.of(self.impl().shapeRef(), self.dtype(), self.device(), null);

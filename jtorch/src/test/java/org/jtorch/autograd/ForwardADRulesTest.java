@@ -150,7 +150,7 @@ class ForwardADRulesTest {
 
     @Test
     void forwardGradcheckCatchesAWrongJvp() {
-        OpDef wrong = OpDef.structured("wrong_square(Tensor self) -> Tensor",
+        OpDef wrong = OpDef.Unregistered.structured("wrong_square(Tensor self) -> Tensor",
                 args -> Spec.of(((Tensor) args[0]).shape(), DType.FLOAT64, Device.CPU, null),
                 (args, outs, spec) -> outs[0].copy_(((Tensor) args[0]).square()))
                 .defineVjp(OpDef.Save.INPUTS, (args, o, g) -> new Tensor[] {g[0].mul((Tensor) args[0]).mul(2L)})
@@ -165,7 +165,7 @@ class ForwardADRulesTest {
 
     @Test
     void anOpWithoutAJvpRefusesDualInputsByName() {
-        OpDef noJvp = OpDef.structured("no_jvp_op(Tensor self) -> Tensor",
+        OpDef noJvp = OpDef.Unregistered.structured("no_jvp_op(Tensor self) -> Tensor",
                 args -> Spec.of(((Tensor) args[0]).shape(), DType.FLOAT64, Device.CPU, null),
                 (args, outs, spec) -> outs[0].copy_((Tensor) args[0]))
                 .defineVjp(OpDef.Save.NOTHING, (args, o, g) -> new Tensor[] {g[0]});

@@ -2,7 +2,10 @@ package org.jtorch.func;
 
 import java.util.Set;
 
-/** Ops whose vmap is refused by design besides the dynamic-shape ones: they read data to size their output. */
+/**
+ * Ops whose vmap is refused by design besides those tagged DYNAMIC_OUTPUT_SHAPE: they read data to size their
+ * output.
+ */
 final class VmapOpDbLists {
     private VmapOpDbLists() {}
 

@@ -188,7 +188,7 @@ class VmapOpDbTest {
             return Dispatcher.call(c.op(), x);
         };
         String key = BatchRules.key(c.op());
-        boolean dynamic = BatchRules.DYNAMIC_SHAPE.contains(key) || VmapOpDbLists.DATA_DEPENDENT.contains(key);
+        boolean dynamic = c.op().has(OpDef.Flag.DYNAMIC_OUTPUT_SHAPE) || VmapOpDbLists.DATA_DEPENDENT.contains(key);
         boolean maskIndex = key.startsWith("index") && c.name().contains("mask"); // a batched mask selects a data-dependent count
         Object got;
         try {

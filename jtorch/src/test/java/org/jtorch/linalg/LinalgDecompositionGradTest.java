@@ -162,6 +162,21 @@ class LinalgDecompositionGradTest {
         }, input(18, 2, 3, 3));
     }
 
+    /**
+     * matrix_sqrth clamps negative eigenvalues to 0: its derivative there is the clamped function's (flat along
+     * two clamped eigenvalues), not the square root's, which was infinite for two clamped eigenvalues.
+     */
+    @Test
+    void matrixSqrthGradientsOfAnIndefiniteMatrix() {
+        // eigenvalues 4, -1, -2 in a rotated basis: two clamped, one kept
+        Tensor q = Linalg.qr(Torch.tensor(new double[] {1, 2, 0, -1, 1, 3, 2, 0, 1}, DType.FLOAT64, 3, 3)).q();
+        Tensor a = q.matmul(Torch.diag(Torch.tensor(new double[] {4, -1, -2}))).matmul(q.mT());
+        Tensor x = a.detach().requiresGrad(true);
+        check(t -> Linalg.matrixSqrth(t.add(t.mT()).mul(0.5)), x);
+        Tensor g = Autograd.grad(Linalg.matrixSqrth(x).sum(), x, false);
+        assertTrue(Torch.isfinite(g).all().item() != 0, "gradient " + java.util.Arrays.toString(g.toDoubleArray()));
+    }
+
     @Test
     void complexGradientsOfTheLuAndCholeskyOps() {
         Function<Tensor, Tensor> wellConditioned = t -> complexOf(t).add(eye(3).mul(4.0));

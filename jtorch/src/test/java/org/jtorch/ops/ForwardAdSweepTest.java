@@ -3,14 +3,10 @@ package org.jtorch.ops;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.stream.Stream;
 import org.jtorch.DType;
 import org.jtorch.Device;
@@ -20,10 +16,10 @@ import org.jtorch.autograd.Autograd;
 import org.jtorch.autograd.DualLevel;
 import org.jtorch.autograd.ForwardAD;
 import org.jtorch.dispatch.Dispatcher;
-import org.jtorch.internal.Shapes;
 import org.jtorch.testing.OpDb;
 import org.jtorch.testing.OpInfo;
 import org.jtorch.testing.SampleInputs;
+import org.jtorch.testing.Sweeps;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -36,23 +32,6 @@ import org.junit.jupiter.api.TestFactory;
  * Samples the op (or its backward) refuses are skipped: the other sweeps check refusals.
  */
 class ForwardAdSweepTest {
-    /** The random family's values differ per call, so the two modes would not see the same function. */
-    private static final Set<OpDef> RANDOM = randomOps();
-
-    private static Set<OpDef> randomOps() {
-        Set<OpDef> ops = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-        for (Field f : RandomOps.class.getFields()) {
-            if (Modifier.isStatic(f.getModifiers()) && f.getType() == OpDef.class) {
-                try {
-                    ops.add((OpDef) f.get(null));
-                } catch (IllegalAccessException e) {
-                    throw new AssertionError(e);
-                }
-            }
-        }
-        return ops;
-    }
-
     /**
      * Samples where the two modes differ for a reason outside the rules, by "op/sample" or "op/dtype/sample": the reason. The
      * list only shrinks: a listed sample that starts to agree fails until it is removed.
@@ -63,7 +42,7 @@ class ForwardAdSweepTest {
             "scatter.src/transposed", "duplicate indices (as dim1-smaller)");
 
     private static boolean swept(OpDef op) {
-        return op.isDifferentiable() && !RANDOM.contains(op) && (op.compositeFn() != null || op.vjp() != null);
+        return op.isDifferentiable() && !op.has(OpDef.Flag.RANDOM) && (op.compositeFn() != null || op.vjp() != null);
     }
 
     @TestFactory
@@ -78,7 +57,7 @@ class ForwardAdSweepTest {
                     String name = e.name() + "/" + dtype.pyName() + "/" + s.label();
                     String known = KNOWN.getOrDefault(name, KNOWN.get(e.name() + "/" + s.label()));
                     Runnable run = () -> check(e.op(), s.args().build(SampleInputs.on(dtype, Device.CPU)));
-                    tests.add(DynamicTest.dynamicTest(name, () -> named(name, known == null ? run : () -> expectDisagreement(known, run))));
+                    tests.add(DynamicTest.dynamicTest(name, () -> Sweeps.named(name, known == null ? run : () -> expectDisagreement(known, run))));
                 }
             }
         }
@@ -93,9 +72,9 @@ class ForwardAdSweepTest {
             for (DType dtype : List.of(DType.FLOAT64, DType.COMPLEX128)) {
                 for (OpInfo.Sample s : OpInfo.pointwiseSamples(info.arity())) {
                     String name = info.name() + "/" + dtype.pyName() + "/" + s.label();
-                    tests.add(DynamicTest.dynamicTest(name, () -> named(name, () -> {
+                    tests.add(DynamicTest.dynamicTest(name, () -> Sweeps.named(name, () -> {
                         Tensor[] ts = new Tensor[s.shapes().length];
-                        for (int i = 0; i < ts.length; i++) ts[i] = inDomain(info.name(), s.shapes()[i], dtype, i);
+                        for (int i = 0; i < ts.length; i++) ts[i] = Sweeps.inDomain(info.name(), s.shapes()[i], dtype, i);
                         Object[] probe = ts;
                         checkCall(args -> info.call().apply(toTensors(args)), probe);
                     })));
@@ -115,33 +94,10 @@ class ForwardAdSweepTest {
         fail("forward and reverse now agree; remove the entry from KNOWN: " + reason);
     }
 
-    /** Runs a check with the sample's name in its failure (the report shows dynamic tests by index only). */
-    private static void named(String name, Runnable check) {
-        try {
-            check.run();
-        } catch (org.opentest4j.TestAbortedException skipped) {
-            throw skipped;
-        } catch (AssertionError | RuntimeException failed) {
-            throw new AssertionError(name + ": " + failed, failed);
-        }
-    }
-
     private static Tensor[] toTensors(Object[] args) {
         Tensor[] ts = new Tensor[args.length];
         for (int i = 0; i < ts.length; i++) ts[i] = (Tensor) args[i];
         return ts;
-    }
-
-    /** Values in (0.1, 0.9) (and (1.1, 1.9) for acosh), away from every pointwise op's poles and branch cuts. */
-    private static Tensor inDomain(String op, long[] shape, DType dtype, int seed) {
-        int n = (int) Shapes.numel(shape);
-        double[] re = new double[n], im = new double[n];
-        for (int i = 0; i < n; i++) {
-            re[i] = 0.1 + ((i * 7 + seed * 3) % 11) * 0.08 + ("acosh".equals(op) ? 1 : 0);
-            im[i] = 0.1 + ((i * 5 + seed * 7 + 3) % 11) * 0.03;
-        }
-        Tensor r = Torch.tensor(re, DType.FLOAT64, n).reshape(shape);
-        return dtype.isComplex() ? Torch.complex(r, Torch.tensor(im, DType.FLOAT64, n).reshape(shape)) : r;
     }
 
     private static void check(OpDef op, Object[] args) {
@@ -161,7 +117,7 @@ class ForwardAdSweepTest {
             Assumptions.abort("the op refuses this sample: " + refused.getMessage());
             return;
         }
-        List<Tensor> plainOuts = floatOutputs(plain);
+        List<Tensor> plainOuts = Sweeps.floatOutputs(plain);
         Assumptions.assumeFalse(plainOuts.isEmpty(), "no floating output");
         for (Tensor y : plainOuts) {
             // 0/0, the variance of one element: the derivative there is not a number in either mode
@@ -171,7 +127,7 @@ class ForwardAdSweepTest {
 
         // reverse: fresh leaves for the floating inputs
         List<Tensor> leaves = new ArrayList<>();
-        Object[] revArgs = replaceFloats(args, x -> {
+        Object[] revArgs = Sweeps.replaceFloats(args, x -> {
             Tensor leaf = x.detach().requiresGrad(true);
             leaves.add(leaf);
             return leaf;
@@ -181,7 +137,7 @@ class ForwardAdSweepTest {
         List<Tensor> us = new ArrayList<>();
         List<Tensor> grads;
         try {
-            outs = floatOutputs(call.apply(revArgs));
+            outs = Sweeps.floatOutputs(call.apply(revArgs));
             Tensor loss = null;
             for (Tensor y : outs) {
                 Tensor u = random(y, rnd);
@@ -201,12 +157,12 @@ class ForwardAdSweepTest {
         double fwd = 0, rev = 0;
         try (DualLevel _ = ForwardAD.dualLevel()) {
             List<Tensor> tangents = new ArrayList<>();
-            Object[] dualArgs = replaceFloats(args, x -> {
+            Object[] dualArgs = Sweeps.replaceFloats(args, x -> {
                 Tensor d = ForwardAD.makeDual(x, random(x, rnd));
                 tangents.add(ForwardAD.unpackDual(d).tangent()); // in x's layout (expanded inputs share elements)
                 return d;
             });
-            List<Tensor> dualOuts = floatOutputs(call.apply(dualArgs));
+            List<Tensor> dualOuts = Sweeps.floatOutputs(call.apply(dualArgs));
             for (int j = 0; j < dualOuts.size(); j++) {
                 Tensor jt = ForwardAD.unpackDual(dualOuts.get(j)).tangent();
                 if (jt != null) fwd += dot(us.get(j), jt);
@@ -236,42 +192,6 @@ class ForwardAdSweepTest {
         Tensor r = Torch.tensor(re, DType.FLOAT64, n).reshape(like.shape());
         Tensor t = like.isComplex() ? Torch.complex(r, Torch.tensor(im, DType.FLOAT64, n).reshape(like.shape())) : r;
         return t.to(like.dtype());
-    }
-
-    private static Object[] replaceFloats(Object[] args, java.util.function.UnaryOperator<Tensor> f) {
-        Map<Tensor, Tensor> seen = new IdentityHashMap<>(); // an argument passed twice stays one input
-        Object[] out = args.clone();
-        for (int i = 0; i < out.length; i++) {
-            if (out[i] instanceof Tensor t && differentiable(t)) out[i] = seen.computeIfAbsent(t, f::apply);
-            else if (out[i] instanceof Tensor[] ts) {
-                Tensor[] c = ts.clone();
-                for (int k = 0; k < c.length; k++) if (c[k] != null && differentiable(c[k])) c[k] = seen.computeIfAbsent(c[k], f::apply);
-                out[i] = c;
-            }
-        }
-        return out;
-    }
-
-    private static boolean differentiable(Tensor t) {
-        return (t.dtype() == DType.FLOAT64 || t.dtype() == DType.COMPLEX128) && !t.isMeta();
-    }
-
-    private static List<Tensor> floatOutputs(Object result) {
-        List<Tensor> outs = new ArrayList<>();
-        if (result instanceof Tensor t) {
-            if (differentiable(t)) outs.add(t);
-        } else if (result instanceof Tensor[] ts) {
-            for (Tensor t : ts) if (t != null && differentiable(t)) outs.add(t);
-        } else if (result instanceof Record r) {
-            for (var c : r.getClass().getRecordComponents()) {
-                try {
-                    if (c.getAccessor().invoke(r) instanceof Tensor t && differentiable(t)) outs.add(t);
-                } catch (ReflectiveOperationException e) {
-                    throw new AssertionError(e);
-                }
-            }
-        }
-        return outs;
     }
 
     @org.junit.jupiter.api.Test

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -30,7 +29,6 @@ import org.jtorch.dispatch.SchemaType.Base;
 import org.jtorch.foreach.Foreach;
 import org.jtorch.linalg.Linalg;
 import org.jtorch.nn.functional.F;
-import org.jtorch.testing.OpDb;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -61,38 +59,9 @@ import org.junit.jupiter.api.Test;
  * Disagreements that need more than a delegation to fix are listed with their reason in {@link #KNOWN_GAPS}.
  */
 class OpSchemaConformanceTest {
-    /** Every registered op (swap for the registry's enumeration when it exists). */
-    static List<OpDef> registeredOps() throws ReflectiveOperationException {
-        List<Class<?>> families = new ArrayList<>(OpDb.FAMILIES);
-        families.add(Class.forName("org.jtorch.foreach.ForeachOps"));
-        families.add(Class.forName("org.jtorch.optim.FusedOps"));
-        List<OpDef> ops = new ArrayList<>();
-        for (Class<?> family : families) {
-            for (Field f : family.getDeclaredFields()) {
-                if (!Modifier.isStatic(f.getModifiers()) || !Modifier.isFinal(f.getModifiers())) continue;
-                f.setAccessible(true);
-                Object value = f.get(null);
-                if (value instanceof OpDef op) ops.add(op);
-                if (value instanceof Record r) ops.addAll(opsIn(r));
-            }
-        }
-        return ops;
-    }
-
-    /** The ops a record holds (a foreach op and the base op it lifts). */
-    private static List<OpDef> opsIn(Record r) throws ReflectiveOperationException {
-        List<OpDef> ops = new ArrayList<>();
-        for (RecordComponent c : r.getClass().getRecordComponents()) {
-            Method accessor = c.getAccessor();
-            accessor.setAccessible(true);
-            if (accessor.invoke(r) instanceof OpDef op) ops.add(op);
-        }
-        return ops;
-    }
-
     @Test
-    void everySchemaRendersToItself() throws ReflectiveOperationException {
-        for (OpDef op : registeredOps()) assertEquals(op.schema(), Schema.parse(op.schema().toString()), op.toString());
+    void everySchemaRendersToItself() {
+        for (OpDef op : OpRegistry.all()) assertEquals(op.schema(), Schema.parse(op.schema().toString()), op.toString());
     }
 
     /**
@@ -109,7 +78,7 @@ class OpSchemaConformanceTest {
     void everyPublicOpHasAnEntryPointMatchingItsSchema() throws ReflectiveOperationException {
         Map<String, String> failures = new TreeMap<>();
         Set<String> stale = new TreeSet<>();
-        for (OpDef op : registeredOps()) {
+        for (OpDef op : OpRegistry.all()) {
             Schema s = op.schema();
             if (isInternal(s)) continue;
             List<Method> candidates = entryPoints(s);

@@ -34,7 +34,6 @@ import org.jtorch.ops.Creation;
 import org.jtorch.ops.DeviceCopyOps;
 import org.jtorch.ops.DistanceOps;
 import org.jtorch.ops.EinsumOps;
-import org.jtorch.ops.IndexingOps;
 import org.jtorch.ops.JoinOps;
 import org.jtorch.ops.LinalgOps;
 import org.jtorch.ops.LinalgSolveOps;
@@ -46,7 +45,6 @@ import org.jtorch.ops.PointwiseOps;
 import org.jtorch.ops.PoolOps;
 import org.jtorch.ops.RandomOps;
 import org.jtorch.ops.ReductionOps;
-import org.jtorch.ops.ScatterOps;
 import org.jtorch.ops.SearchOps;
 import org.jtorch.ops.ShapeOps;
 import org.jtorch.ops.SortOps;
@@ -63,41 +61,12 @@ import org.jtorch.ops.ViewCopyOps;
  * <p>In the samples, {@code in.t(2, 3)} is a contiguous tensor of the swept dtype, {@code in.nc} a
  * transposed one, {@code in.ex} one expanded along dim 0, {@code in.off} one at a storage offset,
  * {@code in.mask} a bool one and {@code in.unit} one with values in [0, 1] (see {@link SampleInputs});
- * {@code a(...)} lists the op's arguments. The indexing family's entries are in {@link IndexingOpDb}.
+ * {@code a(...)} lists the op's arguments. The indexing family's entries are in {@link IndexingOpDb}, the list
+ * ops' in {@link ForeachOpDb}.
  * Random ops are swept like the others, but the sweep compares none of their values.
  */
 public final class OpDb {
     private OpDb() {}
-
-    /** The op families: every {@code public static final OpDef} field of these classes is an op. */
-    public static final List<Class<?>> FAMILIES = List.of(
-            ArrangeOps.class,
-            BackwardOps.class,
-            ClampOps.class,
-            ComplexOps.class,
-            ConvOps.class,
-            CopyOps.class,
-            Creation.class,
-            DeviceCopyOps.class,
-            DistanceOps.class,
-            EinsumOps.class,
-            IndexingOps.class,
-            JoinOps.class,
-            LinalgOps.class,
-            LinalgSolveOps.class,
-            MatmulOps.class,
-            NormOps.class,
-            PadBackwardOps.class,
-            PointwiseOps.class,
-            PoolOps.class,
-            RandomOps.class,
-            ReductionOps.class,
-            ScatterOps.class,
-            SearchOps.class,
-            ShapeOps.class,
-            SortOps.class,
-            TernaryOps.class,
-            ViewCopyOps.class);
 
     /** Dtypes every entry is swept over; an op refuses some of them, and must refuse them on meta too. */
     public static final List<DType> DTYPES = List.of(BOOL, UINT8, UINT64, INT8, INT32, INT64, FLOAT16, BFLOAT16,
@@ -294,6 +263,7 @@ public final class OpDb {
                 s("expanded", in -> a(in.ex(3, 4), in.device())), s("offset", in -> a(in.off(2, 3), in.device()))));
         einsum(t);
         t.addAll(IndexingOpDb.entries());
+        t.addAll(ForeachOpDb.entries());
         join(t);
         matmul(t);
         linalg(t);
@@ -562,9 +532,13 @@ public final class OpDb {
                 s("empty", in -> a(in.t(0, 2))), s("rows", in -> a(in.rows(3, 2))), s("offset", in -> a(in.off(3, 2))),
                 s("transposed", in -> a(in.nc(2, 2))), s("last-dim-3", in -> a(in.t(2, 3))), s("0-d", in -> a(in.t()))));
         // (real, imag) and (abs, angle)
-        for (OpDef op : List.of(ComplexOps.COMPLEX, ComplexOps.POLAR)) {
-            t.add(op(op, binary(), s("mixed-dtypes", in -> a(in.t(2, 3), in.t(FLOAT64, 2, 3)))));
-        }
+        t.add(op(ComplexOps.COMPLEX, binary(), s("mixed-dtypes", in -> a(in.t(2, 3), in.t(FLOAT64, 2, 3)))));
+        // (abs, angle); abs >= 0, where polar's derivative (PyTorch's, through sgn(result)) is the function's
+        t.add(op(ComplexOps.POLAR, s("same", in -> a(in.positive(2, 3), in.t(2, 3))),
+                s("broadcast", in -> a(in.positive(2, 1, 3), in.t(4, 3))), s("0-d", in -> a(in.positive(2, 3), in.t())),
+                s("empty", in -> a(in.positive(0, 3), in.t(1, 3))),
+                s("transposed", in -> a(in.positiveNc(3, 4), in.nc(3, 4))), s("mismatch", in -> a(in.positive(2, 3), in.t(4, 3))),
+                s("mixed-dtypes", in -> a(in.positive(2, 3), in.t(FLOAT64, 2, 3)))));
         t.add(op(ComplexOps.MH, matrix()));
         t.add(op(ComplexOps.ADJOINT, matrix()));
     }

@@ -1,31 +1,30 @@
 package org.jtorch.testing;
 
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import org.jtorch.dispatch.Schema;
+import java.util.Set;
 import org.jtorch.ops.OpDef;
-import org.jtorch.ops.PointwiseOps;
+import org.jtorch.ops.OpRegistry;
 
 /**
- * The pointwise family as the sweeps over it see it: every op of {@link PointwiseOps}, how many tensor
- * arguments it takes, and the fixed non-tensor arguments the sweeps pass after them.
+ * The pointwise ops as the generic sweeps over them see them: which ops, how many tensor arguments each
+ * takes, and the fixed non-tensor arguments the sweeps pass after them.
  */
 public final class PointwiseTable {
     private PointwiseTable() {}
 
-    /** Every {@code public static final OpDef} of {@link PointwiseOps}, in declaration order. */
+    /**
+     * Every pointwise op ({@link OpDef.Flag#POINTWISE}) that {@link OpDb} has no entry for: the ops whose arguments
+     * are their tensors and the fixed {@link #extraArgs}, so that one generic sweep covers them.
+     */
     public static List<OpDef> ops() {
+        Set<OpDef> inTable = Collections.newSetFromMap(new IdentityHashMap<>());
+        for (OpDb.Entry e : OpDb.ALL) inTable.add(e.op());
         List<OpDef> ops = new ArrayList<>();
-        for (Field f : PointwiseOps.class.getFields()) {
-            if (!Modifier.isStatic(f.getModifiers()) || f.getType() != OpDef.class) continue;
-            try {
-                ops.add((OpDef) f.get(null));
-            } catch (IllegalAccessException e) {
-                throw new AssertionError(e);
-            }
-        }
+        for (OpDef op : OpRegistry.all()) if (op.has(OpDef.Flag.POINTWISE) && !inTable.contains(op)) ops.add(op);
         return ops;
     }
 

@@ -94,6 +94,17 @@ public final class SampleInputs {
     /** {@link #unit(long...)} laid out as {@link #nc(long...)}. */
     public Tensor unitNc(long... shape) { return make(dtype, shape, Layout.TRANSPOSED, true); }
 
+    /** {@link #unit(long...)} moved to [0.125, 1.125] in floating dtypes: an operand that must stay positive. */
+    public Tensor positive(long... shape) { return awayFromZero(unit(shape)); }
+
+    /** {@link #positive(long...)} laid out as {@link #nc(long...)}. */
+    public Tensor positiveNc(long... shape) { return awayFromZero(unitNc(shape)); }
+
+    private Tensor awayFromZero(Tensor t) {
+        if (device == Device.CPU && t.dtype().isFloatingPoint()) t.add_(0.125);
+        return t;
+    }
+
     private Tensor make(DType d, long[] shape, Layout layout) { return make(d, shape, layout, false); }
 
     private Tensor make(DType d, long[] shape, Layout layout, boolean unit) {

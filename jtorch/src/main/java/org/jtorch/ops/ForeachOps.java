@@ -1,4 +1,4 @@
-package org.jtorch.foreach;
+package org.jtorch.ops;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,17 +10,6 @@ import org.jtorch.TorchException;
 import org.jtorch.kernels.cpu.Fns;
 import org.jtorch.kernels.cpu.ForeachLoops;
 import org.jtorch.kernels.cpu.simd.FloatSimd;
-import org.jtorch.ops.ClampOps;
-import org.jtorch.ops.CopyOps;
-import org.jtorch.ops.Creation;
-import org.jtorch.ops.MatmulOps;
-import org.jtorch.ops.OpDef;
-import org.jtorch.ops.Pointwise;
-import org.jtorch.ops.PointwiseOps;
-import org.jtorch.ops.ReductionOps;
-import org.jtorch.ops.Spec;
-import org.jtorch.ops.TernaryOps;
-import org.jtorch.ops.TypePromotion;
 import org.jtorch.storage.TensorImpl;
 
 /**
@@ -33,12 +22,12 @@ import org.jtorch.storage.TensorImpl;
  * <p>Argument 0 is always the {@code Tensor[]} {@code self}; the same definition serves the functional
  * form ({@code Dispatcher.call}) and the in-place form ({@code Dispatcher.callOut} into {@code self}).
  */
-final class ForeachOps {
+public final class ForeachOps {
     private ForeachOps() {}
 
     /** The base op's arguments at position {@code i}. */
     @FunctionalInterface
-    interface Split {
+    public interface Split {
         Object[] at(Object[] args, int i);
     }
 
@@ -49,7 +38,7 @@ final class ForeachOps {
     }
 
     /** A foreach op with the base op and split that the autograd path replays position by position. */
-    record Lifted(OpDef op, OpDef base, Split split) {}
+    public record Lifted(OpDef op, OpDef base, Split split) {}
 
     static Lifted lift(String schema, OpDef base, Split split, Fast fast) {
         if (base.meta() == null) throw new IllegalArgumentException(base.name() + " is not a structured op");
@@ -81,11 +70,14 @@ final class ForeachOps {
             }
             if (!fastIdx.isEmpty()) fast.run(args, outs, fastIdx.stream().mapToInt(Integer::intValue).toArray());
         };
-        return new Lifted(OpDef.structured(schema, meta, kernel), base, split);
+        OpDef op = OpDef.structured(schema, meta, kernel)
+                .vmapFallsBack("a list of tensors of different shapes: each example's list runs as one call")
+                .derivativeNotImplemented("when autograd records, Foreach runs the base op at each position instead");
+        return new Lifted(op, base, split);
     }
 
     /** ATen's {@code check_foreach_api_restrictions}: non-empty lists of equal lengths; returns the length. */
-    static int checkLists(Object[] args) {
+    public static int checkLists(Object[] args) {
         Tensor[] self = (Tensor[]) args[0];
         if (self.length == 0) throw new TorchException("Tensor list must have at least one tensor.");
         for (int k = 1; k < args.length; k++) {
@@ -143,40 +135,41 @@ final class ForeachOps {
                 simd == null ? null : (a, outs, idx) -> ForeachLoops.unary(simd, pick(outs, idx), pick(a[0], idx)));
     }
 
-    /** {@code lgamma}, which has no single-tensor op of its own yet. */
-    static final OpDef LGAMMA_BASE = Pointwise.unary("lgamma(Tensor self) -> Tensor", Pointwise.Promotion.INT_TO_FLOAT,
-            Pointwise.REAL_FLOATS, new Fns.Unary(ForeachLoops::lgamma, null, null, null, null));
+    /** {@code lgamma}, the base of {@code _foreach_lgamma}: a registered op without an entry point of its own yet. */
+    public static final OpDef LGAMMA_BASE = Pointwise.unary("lgamma(Tensor self) -> Tensor",
+            Pointwise.Promotion.INT_TO_FLOAT, Pointwise.REAL_FLOATS, new Fns.Unary(ForeachLoops::lgamma, null, null, null, null))
+            .derivativeNotImplemented("its derivative is digamma, which JTorch does not have yet");
 
-    static final Lifted ABS = unary("abs", PointwiseOps.ABS, FloatSimd.Unary.ABS);
-    static final Lifted ACOS = unary("acos", PointwiseOps.ACOS, null);
-    static final Lifted ASIN = unary("asin", PointwiseOps.ASIN, null);
-    static final Lifted ATAN = unary("atan", PointwiseOps.ATAN, null);
-    static final Lifted CEIL = unary("ceil", PointwiseOps.CEIL, null);
-    static final Lifted COS = unary("cos", PointwiseOps.COS, null);
-    static final Lifted COSH = unary("cosh", PointwiseOps.COSH, null);
-    static final Lifted ERF = unary("erf", PointwiseOps.ERF, null);
-    static final Lifted ERFC = unary("erfc", PointwiseOps.ERFC, null);
-    static final Lifted EXP = unary("exp", PointwiseOps.EXP, FloatSimd.Unary.EXP);
-    static final Lifted EXPM1 = unary("expm1", PointwiseOps.EXPM1, null);
-    static final Lifted FLOOR = unary("floor", PointwiseOps.FLOOR, null);
-    static final Lifted FRAC = unary("frac", PointwiseOps.FRAC, null);
-    static final Lifted LGAMMA = unary("lgamma", LGAMMA_BASE, null);
-    static final Lifted LOG = unary("log", PointwiseOps.LOG, null);
-    static final Lifted LOG10 = unary("log10", PointwiseOps.LOG10, null);
-    static final Lifted LOG1P = unary("log1p", PointwiseOps.LOG1P, null);
-    static final Lifted LOG2 = unary("log2", PointwiseOps.LOG2, null);
-    static final Lifted NEG = unary("neg", PointwiseOps.NEG, FloatSimd.Unary.NEG);
-    static final Lifted RECIPROCAL = unary("reciprocal", PointwiseOps.RECIPROCAL, FloatSimd.Unary.RECIPROCAL);
-    static final Lifted ROUND = unary("round", PointwiseOps.ROUND, null);
-    static final Lifted RSQRT = unary("rsqrt", PointwiseOps.RSQRT, FloatSimd.Unary.RSQRT);
-    static final Lifted SIGMOID = unary("sigmoid", PointwiseOps.SIGMOID, FloatSimd.Unary.SIGMOID);
-    static final Lifted SIGN = unary("sign", PointwiseOps.SIGN, null);
-    static final Lifted SIN = unary("sin", PointwiseOps.SIN, null);
-    static final Lifted SINH = unary("sinh", PointwiseOps.SINH, null);
-    static final Lifted SQRT = unary("sqrt", PointwiseOps.SQRT, FloatSimd.Unary.SQRT);
-    static final Lifted TAN = unary("tan", PointwiseOps.TAN, null);
-    static final Lifted TANH = unary("tanh", PointwiseOps.TANH, null);
-    static final Lifted TRUNC = unary("trunc", PointwiseOps.TRUNC, null);
+    public static final Lifted ABS = unary("abs", PointwiseOps.ABS, FloatSimd.Unary.ABS);
+    public static final Lifted ACOS = unary("acos", PointwiseOps.ACOS, null);
+    public static final Lifted ASIN = unary("asin", PointwiseOps.ASIN, null);
+    public static final Lifted ATAN = unary("atan", PointwiseOps.ATAN, null);
+    public static final Lifted CEIL = unary("ceil", PointwiseOps.CEIL, null);
+    public static final Lifted COS = unary("cos", PointwiseOps.COS, null);
+    public static final Lifted COSH = unary("cosh", PointwiseOps.COSH, null);
+    public static final Lifted ERF = unary("erf", PointwiseOps.ERF, null);
+    public static final Lifted ERFC = unary("erfc", PointwiseOps.ERFC, null);
+    public static final Lifted EXP = unary("exp", PointwiseOps.EXP, FloatSimd.Unary.EXP);
+    public static final Lifted EXPM1 = unary("expm1", PointwiseOps.EXPM1, null);
+    public static final Lifted FLOOR = unary("floor", PointwiseOps.FLOOR, null);
+    public static final Lifted FRAC = unary("frac", PointwiseOps.FRAC, null);
+    public static final Lifted LGAMMA = unary("lgamma", LGAMMA_BASE, null);
+    public static final Lifted LOG = unary("log", PointwiseOps.LOG, null);
+    public static final Lifted LOG10 = unary("log10", PointwiseOps.LOG10, null);
+    public static final Lifted LOG1P = unary("log1p", PointwiseOps.LOG1P, null);
+    public static final Lifted LOG2 = unary("log2", PointwiseOps.LOG2, null);
+    public static final Lifted NEG = unary("neg", PointwiseOps.NEG, FloatSimd.Unary.NEG);
+    public static final Lifted RECIPROCAL = unary("reciprocal", PointwiseOps.RECIPROCAL, FloatSimd.Unary.RECIPROCAL);
+    public static final Lifted ROUND = unary("round", PointwiseOps.ROUND, null);
+    public static final Lifted RSQRT = unary("rsqrt", PointwiseOps.RSQRT, FloatSimd.Unary.RSQRT);
+    public static final Lifted SIGMOID = unary("sigmoid", PointwiseOps.SIGMOID, FloatSimd.Unary.SIGMOID);
+    public static final Lifted SIGN = unary("sign", PointwiseOps.SIGN, null);
+    public static final Lifted SIN = unary("sin", PointwiseOps.SIN, null);
+    public static final Lifted SINH = unary("sinh", PointwiseOps.SINH, null);
+    public static final Lifted SQRT = unary("sqrt", PointwiseOps.SQRT, FloatSimd.Unary.SQRT);
+    public static final Lifted TAN = unary("tan", PointwiseOps.TAN, null);
+    public static final Lifted TANH = unary("tanh", PointwiseOps.TANH, null);
+    public static final Lifted TRUNC = unary("trunc", PointwiseOps.TRUNC, null);
 
     // ---- binary -------------------------------------------------------------------------------------------
 
@@ -211,34 +204,34 @@ final class ForeachOps {
                         (float) (subtract ? -alpha(a, 2) : alpha(a, 2))));
     }
 
-    static final Lifted ADD_SCALAR = scalarForm("_foreach_add.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]", PointwiseOps.ADD, false, FloatSimd.Binary.ADD);
-    static final Lifted ADD_SCALARLIST = scalarForm("_foreach_add.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]", PointwiseOps.ADD, false, FloatSimd.Binary.ADD);
-    static final Lifted ADD_TENSOR = tensorForm("_foreach_add.Tensor(Tensor[] self, Tensor other, *, Scalar alpha=1) -> Tensor[]", PointwiseOps.ADD, true);
-    static final Lifted ADD_LIST = alphaList("_foreach_add.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[]", PointwiseOps.ADD, false);
-    static final Lifted SUB_SCALAR = scalarForm("_foreach_sub.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]", PointwiseOps.SUB, false, FloatSimd.Binary.SUB);
-    static final Lifted SUB_SCALARLIST = scalarForm("_foreach_sub.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]", PointwiseOps.SUB, false, FloatSimd.Binary.SUB);
-    static final Lifted SUB_LIST = alphaList("_foreach_sub.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[]", PointwiseOps.SUB, true);
-    static final Lifted MUL_SCALAR = scalarForm("_foreach_mul.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]", PointwiseOps.MUL, false, FloatSimd.Binary.MUL);
-    static final Lifted MUL_SCALARLIST = scalarForm("_foreach_mul.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]", PointwiseOps.MUL, false, FloatSimd.Binary.MUL);
-    static final Lifted MUL_TENSOR = tensorForm("_foreach_mul.Tensor(Tensor[] self, Tensor other) -> Tensor[]", PointwiseOps.MUL, false);
-    static final Lifted MUL_LIST = listForm("_foreach_mul.List(Tensor[] self, Tensor[] other) -> Tensor[]", PointwiseOps.MUL, FloatSimd.Binary.MUL);
-    static final Lifted DIV_SCALAR = scalarForm("_foreach_div.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]", PointwiseOps.DIV, false, FloatSimd.Binary.DIV);
-    static final Lifted DIV_SCALARLIST = scalarForm("_foreach_div.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]", PointwiseOps.DIV, false, FloatSimd.Binary.DIV);
-    static final Lifted DIV_TENSOR = tensorForm("_foreach_div.Tensor(Tensor[] self, Tensor other) -> Tensor[]", PointwiseOps.DIV, false);
-    static final Lifted DIV_LIST = listForm("_foreach_div.List(Tensor[] self, Tensor[] other) -> Tensor[]", PointwiseOps.DIV, FloatSimd.Binary.DIV);
-    static final Lifted CLAMP_MIN_SCALAR = scalarForm("_foreach_clamp_min.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]", ClampOps.CLAMP_MIN, true, FloatSimd.Binary.MAX);
-    static final Lifted CLAMP_MIN_SCALARLIST = scalarForm("_foreach_clamp_min.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]", ClampOps.CLAMP_MIN, true, FloatSimd.Binary.MAX);
-    static final Lifted CLAMP_MIN_LIST = listForm("_foreach_clamp_min.List(Tensor[] self, Tensor[] other) -> Tensor[]", ClampOps.CLAMP_MIN_TENSOR, FloatSimd.Binary.MAX);
-    static final Lifted CLAMP_MAX_SCALAR = scalarForm("_foreach_clamp_max.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]", ClampOps.CLAMP_MAX, true, FloatSimd.Binary.MIN);
-    static final Lifted CLAMP_MAX_SCALARLIST = scalarForm("_foreach_clamp_max.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]", ClampOps.CLAMP_MAX, true, FloatSimd.Binary.MIN);
-    static final Lifted CLAMP_MAX_LIST = listForm("_foreach_clamp_max.List(Tensor[] self, Tensor[] other) -> Tensor[]", ClampOps.CLAMP_MAX_TENSOR, FloatSimd.Binary.MIN);
-    static final Lifted MAXIMUM_LIST = listForm("_foreach_maximum.List(Tensor[] self, Tensor[] other) -> Tensor[]", PointwiseOps.MAXIMUM, FloatSimd.Binary.MAX);
-    static final Lifted MINIMUM_LIST = listForm("_foreach_minimum.List(Tensor[] self, Tensor[] other) -> Tensor[]", PointwiseOps.MINIMUM, FloatSimd.Binary.MIN);
-    static final Lifted POW_SCALAR = scalarForm("_foreach_pow.Scalar(Tensor[] self, Scalar exponent) -> Tensor[]", PointwiseOps.POW, false, null);
-    static final Lifted POW_SCALARLIST = scalarForm("_foreach_pow.ScalarList(Tensor[] self, Scalar[] exponent) -> Tensor[]", PointwiseOps.POW, false, null);
-    static final Lifted POW_LIST = listForm("_foreach_pow.List(Tensor[] self, Tensor[] exponent) -> Tensor[]", PointwiseOps.POW, null);
+    public static final Lifted ADD_SCALAR = scalarForm("_foreach_add.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]", PointwiseOps.ADD, false, FloatSimd.Binary.ADD);
+    public static final Lifted ADD_SCALARLIST = scalarForm("_foreach_add.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]", PointwiseOps.ADD, false, FloatSimd.Binary.ADD);
+    public static final Lifted ADD_TENSOR = tensorForm("_foreach_add.Tensor(Tensor[] self, Tensor other, *, Scalar alpha=1) -> Tensor[]", PointwiseOps.ADD, true);
+    public static final Lifted ADD_LIST = alphaList("_foreach_add.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[]", PointwiseOps.ADD, false);
+    public static final Lifted SUB_SCALAR = scalarForm("_foreach_sub.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]", PointwiseOps.SUB, false, FloatSimd.Binary.SUB);
+    public static final Lifted SUB_SCALARLIST = scalarForm("_foreach_sub.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]", PointwiseOps.SUB, false, FloatSimd.Binary.SUB);
+    public static final Lifted SUB_LIST = alphaList("_foreach_sub.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[]", PointwiseOps.SUB, true);
+    public static final Lifted MUL_SCALAR = scalarForm("_foreach_mul.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]", PointwiseOps.MUL, false, FloatSimd.Binary.MUL);
+    public static final Lifted MUL_SCALARLIST = scalarForm("_foreach_mul.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]", PointwiseOps.MUL, false, FloatSimd.Binary.MUL);
+    public static final Lifted MUL_TENSOR = tensorForm("_foreach_mul.Tensor(Tensor[] self, Tensor other) -> Tensor[]", PointwiseOps.MUL, false);
+    public static final Lifted MUL_LIST = listForm("_foreach_mul.List(Tensor[] self, Tensor[] other) -> Tensor[]", PointwiseOps.MUL, FloatSimd.Binary.MUL);
+    public static final Lifted DIV_SCALAR = scalarForm("_foreach_div.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]", PointwiseOps.DIV, false, FloatSimd.Binary.DIV);
+    public static final Lifted DIV_SCALARLIST = scalarForm("_foreach_div.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]", PointwiseOps.DIV, false, FloatSimd.Binary.DIV);
+    public static final Lifted DIV_TENSOR = tensorForm("_foreach_div.Tensor(Tensor[] self, Tensor other) -> Tensor[]", PointwiseOps.DIV, false);
+    public static final Lifted DIV_LIST = listForm("_foreach_div.List(Tensor[] self, Tensor[] other) -> Tensor[]", PointwiseOps.DIV, FloatSimd.Binary.DIV);
+    public static final Lifted CLAMP_MIN_SCALAR = scalarForm("_foreach_clamp_min.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]", ClampOps.CLAMP_MIN, true, FloatSimd.Binary.MAX);
+    public static final Lifted CLAMP_MIN_SCALARLIST = scalarForm("_foreach_clamp_min.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]", ClampOps.CLAMP_MIN, true, FloatSimd.Binary.MAX);
+    public static final Lifted CLAMP_MIN_LIST = listForm("_foreach_clamp_min.List(Tensor[] self, Tensor[] other) -> Tensor[]", ClampOps.CLAMP_MIN_TENSOR, FloatSimd.Binary.MAX);
+    public static final Lifted CLAMP_MAX_SCALAR = scalarForm("_foreach_clamp_max.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]", ClampOps.CLAMP_MAX, true, FloatSimd.Binary.MIN);
+    public static final Lifted CLAMP_MAX_SCALARLIST = scalarForm("_foreach_clamp_max.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]", ClampOps.CLAMP_MAX, true, FloatSimd.Binary.MIN);
+    public static final Lifted CLAMP_MAX_LIST = listForm("_foreach_clamp_max.List(Tensor[] self, Tensor[] other) -> Tensor[]", ClampOps.CLAMP_MAX_TENSOR, FloatSimd.Binary.MIN);
+    public static final Lifted MAXIMUM_LIST = listForm("_foreach_maximum.List(Tensor[] self, Tensor[] other) -> Tensor[]", PointwiseOps.MAXIMUM, FloatSimd.Binary.MAX);
+    public static final Lifted MINIMUM_LIST = listForm("_foreach_minimum.List(Tensor[] self, Tensor[] other) -> Tensor[]", PointwiseOps.MINIMUM, FloatSimd.Binary.MIN);
+    public static final Lifted POW_SCALAR = scalarForm("_foreach_pow.Scalar(Tensor[] self, Scalar exponent) -> Tensor[]", PointwiseOps.POW, false, null);
+    public static final Lifted POW_SCALARLIST = scalarForm("_foreach_pow.ScalarList(Tensor[] self, Scalar[] exponent) -> Tensor[]", PointwiseOps.POW, false, null);
+    public static final Lifted POW_LIST = listForm("_foreach_pow.List(Tensor[] self, Tensor[] exponent) -> Tensor[]", PointwiseOps.POW, null);
     /** {@code pow(scalar, exponent[i])}: args are (exponents, base), the base a 0-d tensor of the result dtype as torch.pow makes it. */
-    static final Lifted POW_SCALAR_BASE = lift("_foreach_pow.ScalarAndTensor(Scalar self, Tensor[] exponent) -> Tensor[]", PointwiseOps.POW,
+    public static final Lifted POW_SCALAR_BASE = lift("_foreach_pow.ScalarAndTensor(Scalar self, Tensor[] exponent) -> Tensor[]", PointwiseOps.POW,
             (a, i) -> {
                 Tensor e = at(a, 0, i);
                 Scalar base = Scalar.of(a[1]);
@@ -256,10 +249,10 @@ final class ForeachOps {
                 });
     }
 
-    static final Lifted ADDCMUL_SCALAR = addc("addcmul", TernaryOps.ADDCMUL, true, "Scalar", "Scalar value=1");
-    static final Lifted ADDCMUL_SCALARLIST = addc("addcmul", TernaryOps.ADDCMUL, true, "ScalarList", "Scalar[] scalars");
-    static final Lifted ADDCDIV_SCALAR = addc("addcdiv", TernaryOps.ADDCDIV, false, "Scalar", "Scalar value=1");
-    static final Lifted ADDCDIV_SCALARLIST = addc("addcdiv", TernaryOps.ADDCDIV, false, "ScalarList", "Scalar[] scalars");
+    public static final Lifted ADDCMUL_SCALAR = addc("addcmul", TernaryOps.ADDCMUL, true, "Scalar", "Scalar value=1");
+    public static final Lifted ADDCMUL_SCALARLIST = addc("addcmul", TernaryOps.ADDCMUL, true, "ScalarList", "Scalar[] scalars");
+    public static final Lifted ADDCDIV_SCALAR = addc("addcdiv", TernaryOps.ADDCDIV, false, "Scalar", "Scalar value=1");
+    public static final Lifted ADDCDIV_SCALARLIST = addc("addcdiv", TernaryOps.ADDCDIV, false, "ScalarList", "Scalar[] scalars");
 
     private static Lifted lerpScalar(String overload, String weightType) {
         return lift("_foreach_lerp." + overload + "(Tensor[] self, Tensor[] tensors1, " + weightType + ") -> Tensor[]", TernaryOps.LERP,
@@ -267,26 +260,26 @@ final class ForeachOps {
                 (a, outs, idx) -> ForeachLoops.lerp(pick(outs, idx), pick(a[0], idx), pick(a[1], idx), floats(a[2], idx)));
     }
 
-    static final Lifted LERP_SCALAR = lerpScalar("Scalar", "Scalar weight");
-    static final Lifted LERP_SCALARLIST = lerpScalar("ScalarList", "Scalar[] weight");
-    static final Lifted LERP_LIST = lift("_foreach_lerp.List(Tensor[] self, Tensor[] tensors1, Tensor[] weights) -> Tensor[]",
+    public static final Lifted LERP_SCALAR = lerpScalar("Scalar", "Scalar weight");
+    public static final Lifted LERP_SCALARLIST = lerpScalar("ScalarList", "Scalar[] weight");
+    public static final Lifted LERP_LIST = lift("_foreach_lerp.List(Tensor[] self, Tensor[] tensors1, Tensor[] weights) -> Tensor[]",
             TernaryOps.LERP_TENSOR, (a, i) -> new Object[] {at(a, 0, i), at(a, 1, i), at(a, 2, i)}, null);
 
     // ---- reductions, copies, matmul -----------------------------------------------------------------------
 
     /** Args: (self, Number ord, DType dtype or null). */
-    static final Lifted NORM = lift("_foreach_norm.Scalar(Tensor[] self, Scalar ord=2, ScalarType? dtype=None) -> Tensor[]",
+    public static final Lifted NORM = lift("_foreach_norm.Scalar(Tensor[] self, Scalar ord=2, ScalarType? dtype=None) -> Tensor[]",
             ReductionOps.VECTOR_NORM, (a, i) -> new Object[] {at(a, 0, i), a[1], null, false, a[2]}, null);
-    static final Lifted MAX = lift("_foreach_max(Tensor[] self) -> Tensor[]", ReductionOps.MAX_ALL, (a, i) -> new Object[] {at(a, 0, i)}, null);
-    static final Lifted CLONE = lift("_foreach_clone(Tensor[] self) -> Tensor[]", CopyOps.TO_COPY, (a, i) -> new Object[] {at(a, 0, i), null, null},
+    public static final Lifted MAX = lift("_foreach_max(Tensor[] self) -> Tensor[]", ReductionOps.MAX_ALL, (a, i) -> new Object[] {at(a, 0, i)}, null);
+    public static final Lifted CLONE = lift("_foreach_clone(Tensor[] self) -> Tensor[]", CopyOps.TO_COPY, (a, i) -> new Object[] {at(a, 0, i), null, null},
             (a, outs, idx) -> ForeachLoops.copy(pick(outs, idx), pick(a[0], idx)));
     /** Args: (self, src); in place only: {@code self[i]} takes {@code src[i]} broadcast and converted. */
-    static final Lifted COPY = lift("_foreach_copy_(Tensor(a!)[] self, Tensor[] src, bool non_blocking=False) -> ()", CopyOps.TO_COPY,
+    public static final Lifted COPY = lift("_foreach_copy_(Tensor(a!)[] self, Tensor[] src, bool non_blocking=False) -> ()", CopyOps.TO_COPY,
             (a, i) -> new Object[] {at(a, 1, i), at(a, 0, i).dtype(), at(a, 0, i).impl().shapeRef()},
             (a, outs, idx) -> ForeachLoops.copy(pick(outs, idx), pick(a[1], idx)));
     /** Args: (self); in place only. */
-    static final Lifted ZERO = lift("_foreach_zero_(Tensor(a!)[] self) -> ()", Creation.FILL, (a, i) -> new Object[] {at(a, 0, i), 0L},
+    public static final Lifted ZERO = lift("_foreach_zero_(Tensor(a!)[] self) -> ()", Creation.FILL, (a, i) -> new Object[] {at(a, 0, i), 0L},
             (a, outs, idx) -> ForeachLoops.fill(pick(outs, idx), 0f));
-    static final Lifted MM = lift("_foreach_mm(Tensor[] self, Tensor[] mat2) -> Tensor[]", MatmulOps.MM,
+    public static final Lifted MM = lift("_foreach_mm(Tensor[] self, Tensor[] mat2) -> Tensor[]", MatmulOps.MM,
             (a, i) -> new Object[] {at(a, 0, i), at(a, 1, i)}, null);
 }

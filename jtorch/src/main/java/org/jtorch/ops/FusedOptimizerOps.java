@@ -1,4 +1,4 @@
-package org.jtorch.optim;
+package org.jtorch.ops;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -8,10 +8,7 @@ import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
-import org.jtorch.foreach.Foreach;
 import org.jtorch.kernels.cpu.ForeachLoops;
-import org.jtorch.ops.OpDef;
-import org.jtorch.ops.Spec;
 import org.jtorch.storage.TensorImpl;
 
 /**
@@ -23,8 +20,8 @@ import org.jtorch.storage.TensorImpl;
  * <p>AMP: with {@code found_inf} non-zero nothing is written; with {@code grad_scale} the gradients are
  * first divided by it (and keep the unscaled values), as PyTorch's kernels do.
  */
-final class FusedOps {
-    private FusedOps() {}
+public final class FusedOptimizerOps {
+    private FusedOptimizerOps() {}
 
     /** Tensor lists of one call must be aligned: same length, and position by position same shape, dtype and device. */
     private static Spec meta(String name, Tensor[] params, Tensor[] grads, Tensor[]... states) {
@@ -72,7 +69,7 @@ final class FusedOps {
     /** Handles AMP's arguments; false when {@code found_inf} says the step must be skipped. */
     private static boolean unscale(Tensor[] grads, Tensor gradScale, Tensor foundInf) {
         if (foundInf != null && foundInf.item() != 0) return false;
-        if (gradScale != null) Foreach.div_(Arrays.asList(grads), gradScale);
+        if (gradScale != null) Dispatcher.callOut(ForeachOps.DIV_TENSOR.op(), grads, grads, gradScale);
         return true;
     }
 
@@ -90,11 +87,14 @@ final class FusedOps {
         return out;
     }
 
+    /** Why vmap runs a fused step per example. */
+    private static final String STEP = "an optimizer step over lists of parameters, updated in place, per example";
+
     /**
      * Args: (params, grads, momentum_buffer_list (empty when momentum is 0), weight_decay, momentum, lr,
      * dampening, nesterov, maximize, is_first_step, grad_scale, found_inf).
      */
-    static final OpDef SGD = OpDef.structured("_fused_sgd_(Tensor(a!)[] self, Tensor(b!)[] grads, Tensor(c!)[] momentum_buffer_list, *, "
+    public static final OpDef SGD = OpDef.structured("_fused_sgd_(Tensor(a!)[] self, Tensor(b!)[] grads, Tensor(c!)[] momentum_buffer_list, *, "
             + "float weight_decay, float momentum, float lr, float dampening, bool nesterov, bool maximize, bool is_first_step, "
             + "Tensor? grad_scale=None, Tensor? found_inf=None) -> ()",
             a -> meta("_fused_sgd_", (Tensor[]) a[0], (Tensor[]) a[1], (Tensor[]) a[2]),
@@ -103,7 +103,7 @@ final class FusedOps {
                 if (!unscale(grads, (Tensor) a[10], (Tensor) a[11])) return;
                 ForeachLoops.fusedSgd(impls(params), impls(grads), impls(orNull(bufs)),
                         new ForeachLoops.SgdArgs(d(a[5]), d(a[3]), d(a[4]), d(a[6]), b(a[7]), b(a[8]), b(a[9])));
-            }, OpDef.Flag.NOT_DIFFERENTIABLE);
+            }, OpDef.Flag.NOT_DIFFERENTIABLE).vmapFallsBack(STEP);
 
     private static OpDef adam(String name, boolean adamw) {
         return OpDef.structured(name + "(Tensor(a!)[] self, Tensor(b!)[] grads, Tensor(c!)[] exp_avgs, Tensor(d!)[] exp_avg_sqs, "
@@ -123,16 +123,16 @@ final class FusedOps {
                     ForeachLoops.fusedAdam(impls(params), impls(grads), impls((Tensor[]) a[2]), impls((Tensor[]) a[3]),
                             b(a[11]) ? impls((Tensor[]) a[4]) : null,
                             new ForeachLoops.AdamArgs(lr, beta1, beta2, d(a[9]), d(a[10]), adamw, b(a[12]), stepSize, bc2Sqrt));
-                }, OpDef.Flag.NOT_DIFFERENTIABLE);
+                }, OpDef.Flag.NOT_DIFFERENTIABLE).vmapFallsBack(STEP);
     }
 
     /** Args: (params, grads, exp_avgs, exp_avg_sqs, max_exp_avg_sqs (empty unless amsgrad), state_steps, lr, beta1, beta2, weight_decay, eps, amsgrad, maximize, grad_scale, found_inf). */
-    static final OpDef ADAM = adam("_fused_adam_", false);
+    public static final OpDef ADAM = adam("_fused_adam_", false);
     /** As {@link #ADAM}, with decoupled weight decay. */
-    static final OpDef ADAMW = adam("_fused_adamw_", true);
+    public static final OpDef ADAMW = adam("_fused_adamw_", true);
 
     /** Args: (params, grads, state_sums, state_steps, lr, lr_decay, weight_decay, eps, maximize, grad_scale, found_inf). */
-    static final OpDef ADAGRAD = OpDef.structured("_fused_adagrad_(Tensor(a!)[] self, Tensor(b!)[] grads, Tensor(c!)[] state_sums, "
+    public static final OpDef ADAGRAD = OpDef.structured("_fused_adagrad_(Tensor(a!)[] self, Tensor(b!)[] grads, Tensor(c!)[] state_sums, "
             + "Tensor(d!)[] state_steps, *, float lr, float lr_decay, float weight_decay, float eps, bool maximize, "
             + "Tensor? grad_scale=None, Tensor? found_inf=None) -> ()",
             a -> meta("_fused_adagrad_", (Tensor[]) a[0], (Tensor[]) a[1], (Tensor[]) a[2]),
@@ -143,10 +143,10 @@ final class FusedOps {
                 double[] clr = new double[params.length];
                 for (int i = 0; i < params.length; i++) clr[i] = lr / (1 + (steps[i].item() - 1) * lrDecay);
                 ForeachLoops.fusedAdagrad(impls(params), impls(grads), impls((Tensor[]) a[2]), new ForeachLoops.AdagradArgs(d(a[6]), d(a[7]), b(a[8]), clr));
-            }, OpDef.Flag.NOT_DIFFERENTIABLE);
+            }, OpDef.Flag.NOT_DIFFERENTIABLE).vmapFallsBack(STEP);
 
     /** Runs a fused op; its outputs are {@code params} followed by each non-empty state list. */
-    static void run(OpDef op, Tensor[] params, Tensor[][] states, Object... args) {
+    public static void run(OpDef op, Tensor[] params, Tensor[][] states, Object... args) {
         List<Tensor> outs = new ArrayList<>(Arrays.asList(params));
         for (Tensor[] s : states) outs.addAll(Arrays.asList(s));
         Dispatcher.callOut(op, outs.toArray(Tensor[]::new), args);
