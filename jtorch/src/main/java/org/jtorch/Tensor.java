@@ -77,6 +77,7 @@ public final class Tensor {
      * A tensor over existing storage. Checks that every element lies inside the storage, so no later
      * read can go out of bounds. The arrays are owned by the tensor afterwards: do not modify them.
      */
+    @SuppressWarnings("exports") // the library's own layers build tensors over storage; Storage is not exported
     public static Tensor of(Storage storage, long offset, long[] shape, long[] strides, DType dtype) {
         if (shape.length != strides.length) {
             throw new TorchException("as_strided: mismatch in length of strides and shape");
@@ -117,7 +118,7 @@ public final class Tensor {
         long slots = n * dtype.slotsPerElement();
         Storage s = device == Device.CPU ? Storage.allocate(dtype.storageKind(), slots)
                 : device == Device.META ? Storage.meta(dtype.storageKind(), slots)
-                : org.jtorch.accelerator.spi.Backends.allocate(device, dtype.storageKind(), slots);
+                : org.jtorch.dispatch.Backends.allocate(device, dtype.storageKind(), slots);
         return new Tensor(s, 0, shape, Shapes.contiguousStrides(shape), dtype);
     }
 
@@ -178,6 +179,8 @@ public final class Tensor {
     /** The storage; the same object for tensors that share memory ({@code untyped_storage()}). */
     public Object untypedStorage() { return storage; }
 
+    /** The storage handle, for the library's own layers (not exported: user code has {@link #untypedStorage()}). */
+    @SuppressWarnings("exports")
     public Storage storage() { return storage; }
 
     /** Version counter shared by all views (bumped by in-place ops). */
