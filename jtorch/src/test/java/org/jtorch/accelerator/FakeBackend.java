@@ -66,6 +66,7 @@ public final class FakeBackend implements DeviceBackend {
     @Override public int deviceCount() { return DEVICES; }
 
     @Override
+    @SuppressWarnings("exports") // the SPI's storage type, as in DeviceBackend
     public Storage allocate(Device device, DType.StorageKind kind, long slots) {
         Storage host = Storage.allocate(kind, slots);
         return Storage.ofDevice(device, kind, slots, host.array(), host.segment());
