@@ -529,7 +529,10 @@ public final class Torch {
      * Runs any structured op into {@code out} (for {@link Tensor}'s in-place forms without a named {@code xxxOut}).
      * Package-private: its argument is an op definition, which is not part of the API.
      */
-    static Tensor out(Tensor out, OpDef op, Object... args) { Dispatcher.callOut(op, new Tensor[] {out}, args); return out; }
+    static Tensor out(Tensor out, OpDef op, Object... args) {
+        Dispatcher.callOut(op, new Tensor[] {out}, args);
+        return out;
+    }
 
     static Object alphaOf(Tensor a, Tensor b, double alpha) {
         if (alpha == Math.rint(alpha) && !(a.isFloatingPoint() || a.isComplex() || b.isFloatingPoint() || b.isComplex())) {
