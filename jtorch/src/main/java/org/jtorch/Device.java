@@ -1,7 +1,7 @@
 package org.jtorch;
 
 import java.util.concurrent.ConcurrentHashMap;
-import org.jtorch.accelerator.spi.Backends;
+import org.jtorch.dispatch.Backends;
 
 /**
  * Where a tensor's data lives ({@code torch.device}): a device type and an optional index. {@link #CPU}

@@ -105,6 +105,7 @@ public final class Generator {
      * Runs {@code body} on the engine with the lock held, so its draws form one uninterrupted run of the
      * stream. This is how sampling kernels draw; user code has no need for it.
      */
+    @SuppressWarnings("exports") // the sampling kernels' hook: Mt19937 is not exported, so it is not user API
     public <R> R withEngine(Function<Mt19937, R> body) {
         lock.lock();
         try {

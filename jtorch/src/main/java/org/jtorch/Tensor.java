@@ -62,14 +62,17 @@ public final class Tensor {
 
     /**
      * Internal, not API: the tensor over {@code impl}, owning its layout (not a view of another tensor).
-     * Ops use it to hand out what their kernels produced.
+     * Ops use it to hand out what their kernels produced. ({@code TensorImpl} is in a package the module does not
+     * export: a client can neither name nor use it.)
      */
+    @SuppressWarnings("exports")
     public static Tensor of(TensorImpl impl) { return new Tensor(java.util.Objects.requireNonNull(impl, "impl")); }
 
     /**
      * Internal, not API: a view of {@code base} over {@code view}, which shares {@code base}'s storage; the
      * result records {@code base} (or base's own base) as its {@link #viewBase()}, as PyTorch's views do.
      */
+    @SuppressWarnings("exports")
     public static Tensor viewOf(Tensor base, TensorImpl view) {
         Tensor t = new Tensor(view);
         t.base = base.base != null ? base.base : base;
@@ -77,6 +80,7 @@ public final class Tensor {
     }
 
     /** Internal, not API: the storage, geometry and dtype that kernels read. */
+    @SuppressWarnings("exports")
     public TensorImpl impl() { return impl; }
 
     /** The base of a view ({@code _base}), or null for a tensor that owns its storage's layout. */

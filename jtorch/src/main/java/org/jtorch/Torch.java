@@ -525,8 +525,14 @@ public final class Torch {
 
     public static Tensor expOut(Tensor out, Tensor x) { Dispatcher.callOut(PointwiseOps.EXP, new Tensor[] {out}, x); return out; }
 
-    /** Runs any structured op into {@code out} (for ops without a named {@code xxxOut}). */
-    public static Tensor out(Tensor out, OpDef op, Object... args) { Dispatcher.callOut(op, new Tensor[] {out}, args); return out; }
+    /**
+     * Runs any structured op into {@code out} (for {@link Tensor}'s in-place forms without a named {@code xxxOut}).
+     * Package-private: its argument is an op definition, which is not part of the API.
+     */
+    static Tensor out(Tensor out, OpDef op, Object... args) {
+        Dispatcher.callOut(op, new Tensor[] {out}, args);
+        return out;
+    }
 
     static Object alphaOf(Tensor a, Tensor b, double alpha) {
         if (alpha == Math.rint(alpha) && !(a.isFloatingPoint() || a.isComplex() || b.isFloatingPoint() || b.isComplex())) {
@@ -824,9 +830,7 @@ public final class Torch {
     public static Tensor diagEmbed(Tensor self, long offset, int dim1, int dim2) { return ArrangeOps.diagEmbed(self, offset, dim1, dim2); }
     public static Tensor pad(Tensor input, long[] pad) { return ArrangeOps.pad(input, pad); }
     public static Tensor pad(Tensor input, long[] pad, double value) { return ArrangeOps.pad(input, pad, value); }
-    public static Tensor pad(Tensor input, long[] pad, ArrangeOps.PadMode mode) { return ArrangeOps.pad(input, pad, mode); }
     public static Tensor pad(Tensor input, long[] pad, String mode) { return ArrangeOps.pad(input, pad, mode); }
-    public static Tensor pad(Tensor input, long[] pad, ArrangeOps.PadMode mode, Double value) { return ArrangeOps.pad(input, pad, mode, value); }
     public static Tensor oneHot(Tensor tensor) { return ArrangeOps.oneHot(tensor); }
     public static Tensor oneHot(Tensor tensor, long numClasses) { return ArrangeOps.oneHot(tensor, numClasses); }
     public static Tensor einsum(String equation, Tensor... operands) { return EinsumOps.einsum(equation, operands); }

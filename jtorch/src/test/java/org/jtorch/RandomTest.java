@@ -24,7 +24,7 @@ import org.jtorch.kernels.cpu.Mt19937;
 import org.jtorch.ops.RandomOps;
 import org.jtorch.testing.Golden;
 import org.jtorch.storage.TensorImpl;
-import org.jtorch.accelerator.spi.Backends;
+import org.jtorch.dispatch.Backends;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;

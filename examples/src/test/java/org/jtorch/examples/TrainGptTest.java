@@ -49,9 +49,11 @@ class TrainGptTest {
      * kernels round differently before and after C2 compiles them, which a long-lived test JVM would mix in.
      */
     private static float[] runInFreshJvm(String... args) throws Exception {
+        // launched as the build launches it: the examples and JTorch as modules, the OpenBLAS jar on the class path
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-Xmx1g",
-                "-cp", System.getProperty("java.class.path"), TrainGpt.class.getName()));
+                "--enable-native-access=org.jtorch", "-Xmx1g",
+                "--module-path", System.getProperty("jdk.module.path"), "-cp", System.getProperty("java.class.path"),
+                "--module", TrainGpt.class.getModule().getName() + "/" + TrainGpt.class.getName()));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

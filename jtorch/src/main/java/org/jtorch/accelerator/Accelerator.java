@@ -8,8 +8,8 @@ import org.jtorch.Generator;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.Warnings;
-import org.jtorch.accelerator.spi.Backends;
 import org.jtorch.accelerator.spi.DeviceBackend;
+import org.jtorch.dispatch.Backends;
 
 /**
  * {@code torch.accelerator} (2.15): the facade over the accelerator, which is the device backend loaded

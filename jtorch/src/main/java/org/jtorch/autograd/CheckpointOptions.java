@@ -17,6 +17,9 @@ import org.jtorch.ops.OpDef;
  * @param preserveRngState        restore the default generator's state for the recomputation
  * @param determinismCheck        compare the recomputed output's shape and dtype with the forward's
  */
+// A selective policy names ops by their definitions (PyTorch's OpOverload), which the module does not export:
+// on the module path only a policy that does not look at the op compiles. This API needs an exported op handle.
+@SuppressWarnings("exports")
 public record CheckpointOptions(PolicyFn policy, boolean allowCacheEntryMutation, boolean preserveRngState,
                                 boolean determinismCheck) {
     /** {@code ctx} of a policy: which pass is asking ({@code SelectiveCheckpointContext.is_recompute}). */

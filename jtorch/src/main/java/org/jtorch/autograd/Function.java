@@ -35,6 +35,9 @@ import org.jtorch.TorchException;
  * a backward that cannot extends {@link OnceDifferentiable} instead.
  */
 public abstract class Function {
+    /** For subclasses: a function keeps no state of its own; {@code ctx} carries what backward needs. */
+    protected Function() {}
+
     /** The outputs of {@code args}; runs under no_grad. */
     protected abstract Tensor[] forward(Ctx ctx, Object... args);
 
@@ -148,6 +151,9 @@ public abstract class Function {
      */
     public abstract static class OnceDifferentiable extends Function {
         static final String ERROR = "trying to differentiate twice a function that was marked with @once_differentiable";
+
+        /** For subclasses. */
+        protected OnceDifferentiable() {}
 
         @Override
         final Tensor[] runBackward(Ctx ctx, Tensor[] grads) {

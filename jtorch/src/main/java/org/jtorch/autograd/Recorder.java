@@ -16,7 +16,11 @@ import org.jtorch.storage.TensorImpl;
  * dispatcher reaches it).
  * Recording is two-phase ({@link #begin} before the kernel, {@link Pending#finish} after) so that an
  * in-place op can save the inputs its rule needs before overwriting them.
+ *
+ * <p>Public for vmap's interpreter (another package), which records the calls it batches; its arguments are op
+ * definitions and the dispatcher's layer, which are not exported, so it is no API.
  */
+@SuppressWarnings("exports")
 public final class Recorder {
     private Recorder() {}
 

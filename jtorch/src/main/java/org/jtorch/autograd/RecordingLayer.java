@@ -8,8 +8,13 @@ import org.jtorch.ops.OpDef;
 /**
  * Autograd's implementation of the dispatcher's {@link AutogradLayer}: records op calls with {@link Recorder} and
  * follows writes into views with {@link ViewRebase}. The dispatcher finds it through the
- * {@code META-INF/services} entry for {@link AutogradLayer}; nothing else needs to create one.
+ * {@code META-INF/services} entry for {@link AutogradLayer} (the module's {@code provides} clause on the module
+ * path); nothing else needs to create one.
+ *
+ * <p>A service provider must be public, and it lives here because it drives autograd's package-private
+ * machinery; the layer it implements is the dispatcher's and not exported, so it is no API.
  */
+@SuppressWarnings("exports")
 public final class RecordingLayer implements AutogradLayer {
     /** For {@link java.util.ServiceLoader}. */
     public RecordingLayer() {}

@@ -6,7 +6,6 @@ import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
-import org.jtorch.accelerator.spi.Backends;
 import org.jtorch.internal.Shapes;
 import org.jtorch.ops.OpDef;
 import org.jtorch.ops.Spec;

@@ -4,7 +4,7 @@ import org.jtorch.Generator;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.ops.CopyOps;
-import org.jtorch.accelerator.spi.Backends;
+import org.jtorch.dispatch.Backends;
 
 /** Random ops inside vmap under randomness "same" and "different" ("error" refuses them before this). */
 final class RandomRules {

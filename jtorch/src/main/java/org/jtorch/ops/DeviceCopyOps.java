@@ -2,7 +2,7 @@ package org.jtorch.ops;
 
 import org.jtorch.Device;
 import org.jtorch.Tensor;
-import org.jtorch.accelerator.spi.Backends;
+import org.jtorch.dispatch.Backends;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.storage.TensorImpl;
 

@@ -19,7 +19,7 @@ import org.jtorch.kernels.cpu.IndexLoops;
 import org.jtorch.kernels.cpu.IndexLoops.Indexers;
 import org.jtorch.kernels.cpu.IndexLoops.Reduce;
 import org.jtorch.kernels.cpu.MaskLoops;
-import org.jtorch.accelerator.spi.Backends;
+import org.jtorch.dispatch.Backends;
 import org.jtorch.storage.TensorImpl;
 
 /**

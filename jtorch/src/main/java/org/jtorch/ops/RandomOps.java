@@ -15,7 +15,7 @@ import org.jtorch.kernels.cpu.Mt19937;
 import org.jtorch.kernels.cpu.RandomFill;
 import org.jtorch.kernels.cpu.RandomInts;
 import org.jtorch.storage.TensorImpl;
-import org.jtorch.accelerator.spi.Backends;
+import org.jtorch.dispatch.Backends;
 
 /**
  * Random sampling: the generator state functions of {@code torch} ({@code manual_seed}, {@code seed},

@@ -11,6 +11,7 @@ import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.autograd.GradMode;
+import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.ops.PointwiseOps;
 
 /**
@@ -302,7 +303,9 @@ public final class LBFGS extends Optimizer {
     private static double maxAbs(Tensor t) { return t.abs().max().item(); }
 
     /** {@code x.add_(v, alpha=alpha)}. */
-    private static void addScaled(Tensor x, Tensor v, double alpha) { Torch.out(x, PointwiseOps.ADD, x, v, alpha); }
+    private static void addScaled(Tensor x, Tensor v, double alpha) {
+        Dispatcher.callOut(PointwiseOps.ADD, new Tensor[] {x}, x, v, alpha);
+    }
 
     /** Each parameter as real numbers: complex parameters through their real view. */
     private static Tensor realView(Tensor p) { return p.isComplex() ? Torch.viewAsReal(p) : p; }

@@ -8,6 +8,7 @@ import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
+import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.ops.PointwiseOps;
 
 /**
@@ -161,7 +162,7 @@ public final class Muon extends Optimizer {
             Tensor ortho = newtonSchulz(update, coefficients, nsSteps, eps, DType.BFLOAT16, useAddmm);
             double adjustedLr = adjust.adjust(lr, p.size(0), p.size(1));
             p.mul_(1 - lr * weightDecay);
-            Torch.out(p, PointwiseOps.ADD, p, ortho, -adjustedLr);
+            Dispatcher.callOut(PointwiseOps.ADD, new Tensor[] {p}, p, ortho, -adjustedLr);
         }
     }
 

@@ -22,7 +22,9 @@ import org.jtorch.testing.Views;
  * A device backend for tests, listed in META-INF/services: device type {@code fake}, two devices, memory on
  * the Java heap (so its kernels are the CPU kernels, counted), but a distinct {@link Device} everywhere.
  * It is switched off unless a test {@link #enable()}s it, so that every other test sees the CPU-only
- * library (ServiceLoader still finds it, which is what the SPI test proves).
+ * library (ServiceLoader still finds it, which is what the SPI test proves). A META-INF/services entry counts
+ * on the class path only, so {@link DeviceBackendTest} runs there (see the jtorch pom); a backend module
+ * declares {@code provides org.jtorch.accelerator.spi.DeviceBackend} instead.
  */
 public final class FakeBackend implements DeviceBackend {
     static final String TYPE = "fake";
@@ -67,6 +69,7 @@ public final class FakeBackend implements DeviceBackend {
     @Override public int deviceCount() { return DEVICES; }
 
     @Override
+    @SuppressWarnings("exports") // the SPI's storage type, as in DeviceBackend
     public Storage allocate(Device device, DType.StorageKind kind, long slots) {
         Storage host = Storage.allocate(kind, slots);
         return Storage.ofDevice(device, kind, slots, host.array(), host.segment());

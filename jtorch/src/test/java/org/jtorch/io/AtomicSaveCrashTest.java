@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -56,8 +57,13 @@ class AtomicSaveCrashTest {
 
     private static Process start(Path ckpt) throws Exception {
         String java = ProcessHandle.current().info().command().orElse("java");
+        // The child needs the library and this test's SaveLoop: both on its class path (the library comes from
+        // the module path when the tests run on it, SaveLoop and OpenBLAS from the class path).
+        String libraryPath = System.getProperty("jdk.module.path");
+        String classPath = libraryPath == null ? System.getProperty("java.class.path")
+                : libraryPath + File.pathSeparator + System.getProperty("java.class.path");
         List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "--add-modules=jdk.incubator.vector",
-                "-cp", System.getProperty("java.class.path"), SaveLoop.class.getName(), ckpt.toString()));
+                "-cp", classPath, SaveLoop.class.getName(), ckpt.toString()));
         return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     }
 }

@@ -7,10 +7,11 @@ import org.jtorch.Tensor;
 import org.jtorch.storage.Storage;
 
 /**
- * A device backend, found with {@link java.util.ServiceLoader} (list the implementation in
- * {@code META-INF/services/org.jtorch.accelerator.spi.DeviceBackend}). It contributes one device type
- * (PyTorch's {@code PrivateUse1} idea): its devices, their memory, copies to and from the CPU, a default
- * generator per device, and a kernel per op it supports ({@link KernelTable}). The dispatcher runs an op
+ * A device backend, found with {@link java.util.ServiceLoader}: a module declares
+ * {@code provides org.jtorch.accelerator.spi.DeviceBackend with ...}, a jar on the class path lists the
+ * implementation in {@code META-INF/services/org.jtorch.accelerator.spi.DeviceBackend}. It contributes one
+ * device type (PyTorch's {@code PrivateUse1} idea): its devices, their memory, copies to and from the CPU, a
+ * default generator per device, and a kernel per op it supports ({@link KernelTable}). The dispatcher runs an op
  * whose tensors live on the backend's devices with the backend's kernel for that op; the meta rule, the
  * autograd recording and the modes are shared with the CPU.
  *
@@ -32,6 +33,7 @@ public interface DeviceBackend {
     int deviceCount();
 
     /** Zero-filled storage of {@code slots} slots of {@code kind} on {@code device} (one of this backend's). */
+    @SuppressWarnings("exports") // see the package documentation: storage is not exported
     Storage allocate(Device device, DType.StorageKind kind, long slots);
 
     /** Copies {@code src} (a contiguous CPU tensor) into {@code dst} (contiguous, on one of this backend's devices, same shape and dtype). */

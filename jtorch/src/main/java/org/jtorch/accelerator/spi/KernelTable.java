@@ -8,7 +8,11 @@ import org.jtorch.ops.OpDef;
  * backend's device from the op's meta rule, and the rule's {@link org.jtorch.ops.Spec}, exactly as the CPU
  * kernel does.
  */
+@SuppressWarnings("exports") // see the package documentation: op definitions are not exported
 public final class KernelTable {
+    /** An empty table; a backend fills it with {@link #register}. */
+    public KernelTable() {}
+
     private final ConcurrentHashMap<OpDef, OpDef.Kernel> kernels = new ConcurrentHashMap<>();
 
     /** Registers (or replaces) the kernel of {@code op}. Returns this. */

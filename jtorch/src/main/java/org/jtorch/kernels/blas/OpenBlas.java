@@ -97,7 +97,7 @@ public final class OpenBlas {
     /** Finds and loads the shared library. */
     private static final class Loader {
         private static final String VERSION = "0.3.31";
-        private static final String RESOURCES = "/org/bytedeco/openblas/linux-x86_64/";
+        private static final String RESOURCES = "org/bytedeco/openblas/linux-x86_64/";
         private static final String GCC_S = "libgcc_s.so.1";
         private static final String OPENBLAS = "libopenblas.so.0";
         /**
@@ -173,7 +173,8 @@ public final class OpenBlas {
          * loads) a half-written library. Returns false if the jar does not ship {@code name}.
          */
         private static boolean extract(Path dir, String name) throws IOException {
-            URL url = OpenBlas.class.getResource(RESOURCES + name);
+            // Through the class loader: in module org.jtorch, OpenBlas.class.getResource would search that module only.
+            URL url = OpenBlas.class.getClassLoader().getResource(RESOURCES + name);
             if (url == null) return false;
             URLConnection connection = url.openConnection();
             Path target = dir.resolve(name);

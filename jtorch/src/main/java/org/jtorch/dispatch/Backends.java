@@ -1,4 +1,4 @@
-package org.jtorch.accelerator.spi;
+package org.jtorch.dispatch;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -8,14 +8,18 @@ import java.util.ServiceLoader;
 import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.TorchException;
+import org.jtorch.accelerator.spi.DeviceBackend;
+import org.jtorch.accelerator.spi.KernelTable;
 import org.jtorch.ops.OpDef;
 import org.jtorch.storage.Storage;
 import org.jtorch.storage.TensorImpl;
 
 /**
- * The device backends on the class path, loaded once with {@link ServiceLoader}, and the lookups the
- * rest of the library makes through them. Nothing here is on the CPU path but {@link #empty}'s first test:
- * the dispatcher asks for backends only for devices other than the CPU and meta.
+ * The device backends, loaded once with {@link ServiceLoader} (modules that provide {@link DeviceBackend}, and
+ * {@code META-INF/services} entries on the class path), and the lookups the rest of the library makes through
+ * them. The SPI a backend implements is {@code org.jtorch.accelerator.spi}; this registry is the library's own.
+ * Nothing here is on the CPU path but {@link #empty}'s first test: the dispatcher asks for backends only for
+ * devices other than the CPU and meta.
  */
 public final class Backends {
     private Backends() {}

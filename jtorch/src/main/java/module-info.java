@@ -1,0 +1,39 @@
+/**
+ * JTorch: PyTorch's programming model on the JVM.
+ *
+ * <p>Only the packages a user programs against are exported. The op definitions ({@code ops}), the
+ * dispatcher and its interpreter stack ({@code dispatch}), the kernels, storage and shared helpers
+ * ({@code internal}) are the library's own layers: they are not exported, so that they can change without
+ * breaking anyone, and a program on the module path cannot reach them.
+ */
+module org.jtorch {
+    // The CPU kernels' inner loops use the Vector API (still incubating in JDK 25).
+    requires jdk.incubator.vector;
+
+    // OpenBLAS needs no module here: its shared library is read as a resource of the
+    // org.bytedeco:openblas jar and bound through FFM, not through JavaCPP's classes.
+
+    exports org.jtorch;
+    exports org.jtorch.accelerator;
+    exports org.jtorch.accelerator.spi;
+    exports org.jtorch.autograd;
+    exports org.jtorch.debug;
+    exports org.jtorch.foreach;
+    exports org.jtorch.func;
+    exports org.jtorch.io;
+    exports org.jtorch.linalg;
+    exports org.jtorch.nn;
+    exports org.jtorch.nn.attention;
+    exports org.jtorch.nn.functional;
+    exports org.jtorch.nn.init;
+    exports org.jtorch.nn.utils;
+    exports org.jtorch.optim;
+    exports org.jtorch.optim.lr;
+
+    // The dispatcher defines the autograd layer; the autograd package, above it, implements it.
+    uses org.jtorch.dispatch.AutogradLayer;
+    provides org.jtorch.dispatch.AutogradLayer with org.jtorch.autograd.RecordingLayer;
+
+    // Accelerator backends are other modules (or class-path jars) that provide this SPI.
+    uses org.jtorch.accelerator.spi.DeviceBackend;
+}
