@@ -476,6 +476,15 @@ public final class Torch {
 
     public static Tensor erfinv(Tensor x) { return call(PointwiseOps.ERFINV, x); }
 
+    /** {@code torch.lgamma}: log|Γ(x)|. */
+    public static Tensor lgamma(Tensor x) { return call(PointwiseOps.LGAMMA, x); }
+
+    /** {@code torch.digamma}: ψ(x), the derivative of lgamma. */
+    public static Tensor digamma(Tensor x) { return call(PointwiseOps.DIGAMMA, x); }
+
+    /** {@code torch.polygamma(n, x)}: ψ⁽ⁿ⁾(x), the n-th derivative of digamma (n >= 0). */
+    public static Tensor polygamma(long n, Tensor x) { return call(PointwiseOps.POLYGAMMA, n, x); }
+
     public static Tensor deg2rad(Tensor x) { return call(PointwiseOps.DEG2RAD, x); }
 
     public static Tensor rad2deg(Tensor x) { return call(PointwiseOps.RAD2DEG, x); }

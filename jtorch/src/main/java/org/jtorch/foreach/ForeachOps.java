@@ -7,7 +7,6 @@ import org.jtorch.Device;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
-import org.jtorch.kernels.cpu.Fns;
 import org.jtorch.kernels.cpu.ForeachLoops;
 import org.jtorch.kernels.cpu.simd.FloatSimd;
 import org.jtorch.ops.ClampOps;
@@ -15,7 +14,6 @@ import org.jtorch.ops.CopyOps;
 import org.jtorch.ops.Creation;
 import org.jtorch.ops.MatmulOps;
 import org.jtorch.ops.OpDef;
-import org.jtorch.ops.Pointwise;
 import org.jtorch.ops.PointwiseOps;
 import org.jtorch.ops.ReductionOps;
 import org.jtorch.ops.Spec;
@@ -141,10 +139,6 @@ final class ForeachOps {
                 simd == null ? null : (a, outs, idx) -> ForeachLoops.unary(simd, pick(outs, idx), pick(a[0], idx)));
     }
 
-    /** {@code lgamma}, which has no single-tensor op of its own yet. */
-    static final OpDef LGAMMA_BASE = Pointwise.unary("lgamma(Tensor self) -> Tensor", Pointwise.Promotion.INT_TO_FLOAT,
-            Pointwise.REAL_FLOATS, new Fns.Unary(ForeachLoops::lgamma, null, null, null, null));
-
     static final Lifted ABS = unary("abs", PointwiseOps.ABS, FloatSimd.Unary.ABS);
     static final Lifted ACOS = unary("acos", PointwiseOps.ACOS, null);
     static final Lifted ASIN = unary("asin", PointwiseOps.ASIN, null);
@@ -158,7 +152,7 @@ final class ForeachOps {
     static final Lifted EXPM1 = unary("expm1", PointwiseOps.EXPM1, null);
     static final Lifted FLOOR = unary("floor", PointwiseOps.FLOOR, null);
     static final Lifted FRAC = unary("frac", PointwiseOps.FRAC, null);
-    static final Lifted LGAMMA = unary("lgamma", LGAMMA_BASE, null);
+    static final Lifted LGAMMA = unary("lgamma", PointwiseOps.LGAMMA, null);
     static final Lifted LOG = unary("log", PointwiseOps.LOG, null);
     static final Lifted LOG10 = unary("log10", PointwiseOps.LOG10, null);
     static final Lifted LOG1P = unary("log1p", PointwiseOps.LOG1P, null);

@@ -101,9 +101,7 @@ class OpSchemaConformanceTest {
      */
     static final Map<String, String> KNOWN_GAPS = Map.of(
             "aten::convolution", "JTorch's convolution lacks PyTorch's transposed and output_padding arguments; "
-                    + "torch.convolution comes with transposed convolution",
-            "aten::lgamma", "lgamma exists only as the base of _foreach_lgamma: torch.lgamma needs a pointwise op "
-                    + "with a VJP (digamma)");
+                    + "torch.convolution comes with transposed convolution");
 
     @Test
     void everyPublicOpHasAnEntryPointMatchingItsSchema() throws ReflectiveOperationException {
