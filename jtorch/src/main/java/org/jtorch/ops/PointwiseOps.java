@@ -791,7 +791,8 @@ public final class PointwiseOps {
     public static final OpDef POLYGAMMA = Pointwise.checked(Pointwise.unary("polygamma(int n, Tensor self) -> Tensor",
             Promotion.INT_TO_FLOAT, REAL_FLOATS, false, args -> {
                 long n = ((Number) args[0]).longValue();
-                return real(inFloat((Tensor) args[1]) ? x -> Gamma.polygamma(n, (float) x) : x -> Gamma.polygamma(n, x));
+                if (inFloat((Tensor) args[1])) return real(x -> Gamma.polygamma(n, (float) x));
+                return real(x -> Gamma.polygamma(n, x));
             }), args -> {
                 long n = ((Number) args[0]).longValue();
                 if (n < 0) throw new TorchException("polygamma(n, x) does not support negative n.");

@@ -59,8 +59,9 @@ class VmapOpDbTest {
         }
         for (OpDef op : PointwiseTable.ops()) {
             int arity = PointwiseTable.tensorArgs(op);
-            cases.add(new Case(OpDb.key(op) + "/same", op, in -> pointwiseArgs(in, op, arity, new long[] {2, 3}, new long[] {2, 3}), true));
-            cases.add(new Case(OpDb.key(op) + "/broadcast", op, in -> pointwiseArgs(in, op, arity, new long[] {3}, new long[] {2, 3}), true));
+            long[] full = {2, 3}, row = {3};
+            cases.add(new Case(OpDb.key(op) + "/same", op, in -> pointwiseArgs(in, op, arity, full, full), true));
+            cases.add(new Case(OpDb.key(op) + "/broadcast", op, in -> pointwiseArgs(in, op, arity, row, full), true));
         }
         return cases;
     }

@@ -36,7 +36,8 @@ class PointwiseOpTableTest {
         List<OpInfo> infos = new ArrayList<>();
         for (OpDef op : PointwiseTable.ops()) {
             int tensors = PointwiseTable.tensorArgs(op);
-            infos.add(new OpInfo(op, tensors, ts -> Dispatcher.call1(op, PointwiseTable.args(op, (Object[]) ts)), SWEEP));
+            infos.add(new OpInfo(op, tensors, ts -> Dispatcher.call1(op, PointwiseTable.args(op, (Object[]) ts)),
+                    SWEEP));
         }
         return infos;
     }
