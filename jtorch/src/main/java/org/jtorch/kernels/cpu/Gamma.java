@@ -12,8 +12,9 @@ package org.jtorch.kernels.cpu;
  * <p>ATen takes {@code lgamma} from the C library; {@link #lgamma(double)} is accurate to about an ulp on the
  * positive axis: Taylor series about 1, the minimum x₀ of Γ and 2 (where lgamma is small, so that the result
  * keeps its relative accuracy near its zeros 1 and 2), downward recurrence to [1.5, 2.5) below 20 and Stirling's
- * series above. Negative arguments go through the reflection formula, which loses relative accuracy close to
- * the zeros of lgamma on the negative axis (about 1e-13 absolute there).
+ * series above. Negative arguments go through the reflection formula: a few ulps, except close to the zeros of
+ * lgamma on the negative axis, where the error stays near 1e-16 absolute but the cancellation makes it large
+ * relative to the result.
  */
 public final class Gamma {
     private Gamma() {}
@@ -103,7 +104,7 @@ public final class Gamma {
     }
 
     /** sin(πx) with the argument reduced exactly, so that it is accurate (and exactly 0 at integers). */
-    static double sinPi(double x) {
+    private static double sinPi(double x) {
         double t = Math.abs(x) % 2; // exact
         double sign = Math.signum(x);
         if (t >= 1) {
@@ -189,7 +190,7 @@ public final class Gamma {
     // ---- trigamma, zeta, polygamma ------------------------------------------------------------------------
 
     /** ATen's {@code trigamma}: reflection below 1/2, six recurrence steps, then the asymptotic series. */
-    public static double trigamma(double x) {
+    private static double trigamma(double x) {
         double sign = 1, result = 0;
         if (x < 0.5) {
             sign = -1;
@@ -209,7 +210,7 @@ public final class Gamma {
     private static final float PI_F = (float) Math.PI;
 
     /** {@link #trigamma(double)} in float arithmetic (π in float too), as ATen's float overload. */
-    public static float trigamma(float x) {
+    private static float trigamma(float x) {
         float sign = 1, result = 0;
         if (x < 0.5f) {
             sign = -1;
@@ -273,7 +274,7 @@ public final class Gamma {
     }
 
     /** ζ(x, q). */
-    public static double zeta(double x, double q) { return zeta(x, q, Math.pow(q, -x)); }
+    private static double zeta(double x, double q) { return zeta(x, q, Math.pow(q, -x)); }
 
     /**
      * ψ⁽ⁿ⁾(x) for n ≥ 0: digamma and trigamma for n = 0 and 1, else ATen's
