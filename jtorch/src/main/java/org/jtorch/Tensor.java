@@ -405,6 +405,12 @@ public final class Tensor {
 
     public Tensor sigmoid() { return Torch.sigmoid(this); }
 
+    public Tensor lgamma() { return Torch.lgamma(this); }
+
+    public Tensor digamma() { return Torch.digamma(this); }
+
+    public Tensor polygamma(long n) { return Torch.polygamma(n, this); }
+
     public Tensor relu() { return Torch.relu(this); }
 
     public Tensor floor() { return Torch.floor(this); }

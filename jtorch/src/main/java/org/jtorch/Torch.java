@@ -23,6 +23,7 @@ import org.jtorch.kernels.cpu.Parallel;
 import org.jtorch.ops.CopyOps;
 import org.jtorch.ops.Creation;
 import org.jtorch.ops.OpDef;
+import org.jtorch.ops.ConvOps;
 import org.jtorch.ops.PointwiseOps;
 import org.jtorch.ops.TypePromotion;
 import org.jtorch.storage.Storage;
@@ -475,6 +476,24 @@ public final class Torch {
     public static Tensor erfc(Tensor x) { return call(PointwiseOps.ERFC, x); }
 
     public static Tensor erfinv(Tensor x) { return call(PointwiseOps.ERFINV, x); }
+
+    /**
+     * {@code torch.convolution}: a 1-d or 2-d convolution of a batched input, or with {@code transposed} its
+     * transpose (weight [C_in, C_out/groups, k...], {@code outputPadding} added to the output's size at the end).
+     */
+    public static Tensor convolution(Tensor input, Tensor weight, Tensor bias, long[] stride, long[] padding,
+            long[] dilation, boolean transposed, long[] outputPadding, long groups) {
+        return ConvOps.convolution(input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups);
+    }
+
+    /** {@code torch.lgamma}: log|Γ(x)|. */
+    public static Tensor lgamma(Tensor x) { return call(PointwiseOps.LGAMMA, x); }
+
+    /** {@code torch.digamma}: ψ(x), the derivative of lgamma. */
+    public static Tensor digamma(Tensor x) { return call(PointwiseOps.DIGAMMA, x); }
+
+    /** {@code torch.polygamma(n, x)}: ψ⁽ⁿ⁾(x), the n-th derivative of digamma (n >= 0). */
+    public static Tensor polygamma(long n, Tensor x) { return call(PointwiseOps.POLYGAMMA, n, x); }
 
     public static Tensor deg2rad(Tensor x) { return call(PointwiseOps.DEG2RAD, x); }
 

@@ -108,11 +108,15 @@ final class ConvKernels {
 
     // ---- grad input ------------------------------------------------------------------------------------
 
-    static void backwardInput(Tensor gradOutput, Tensor weight, Tensor out, ConvOps.Geometry g) {
+    /**
+     * The input gradient of the convolution {@code g}, which is also the transposed convolution of
+     * {@code gradOutput}; {@code bias} (or null) is added per channel, as the transposed convolution's bias.
+     */
+    static void backwardInput(Tensor gradOutput, Tensor weight, Tensor bias, Tensor out, ConvOps.Geometry g) {
         if (out.numel() == 0) return;
         try (GradMode.Scope _ = GradMode.set(false)) {
             DType ct = computeType(out.dtype());
-            Dense go = dense(gradOutput, ct), w = dense(weight, ct);
+            Dense go = dense(gradOutput, ct), w = dense(weight, ct), b = bias == null ? null : dense(bias, ct);
             Target t = Target.of(out, ct);
             Dims d = Dims.of(g);
             Object cols = alloc(ct, (long) d.kTotal() * d.chunk() * d.l());
@@ -126,7 +130,12 @@ final class ConvKernels {
                 }
                 Parallel.forRange(bs, 1, (b0, b1) -> {
                     for (int i = (int) b0; i < b1; i++) {
-                        col2im(cols, i * d.l(), ld, g, t.array(), t.offset() + (first + i) * d.cin() * d.plane());
+                        int sample = t.offset() + (first + i) * d.cin() * d.plane();
+                        col2im(cols, i * d.l(), ld, g, t.array(), sample);
+                        if (b == null) continue;
+                        for (int c = 0; c < d.cin(); c++) {
+                            addConstant(t.array(), sample + c * d.plane(), d.plane(), b, c);
+                        }
                     }
                 });
             }

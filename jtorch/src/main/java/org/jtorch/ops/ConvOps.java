@@ -11,7 +11,7 @@ import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
 
 /**
- * 1-d and 2-d convolution ({@code aten::convolution} for batched inputs, no transposition) and its two
+ * 1-d and 2-d convolution ({@code aten::convolution} for batched inputs, transposed or not) and its two
  * gradients. The three ops are bilinear in their two tensor operands and are each other's adjoints,
  * so every backward rule is written with these same ops and gradients of any order work:
  * <ul>
@@ -21,6 +21,8 @@ import org.jtorch.internal.Shapes;
  *   <li>{@code gW = convolution_backward_weight(g, x)}, the adjoint of {@code W ↦ conv(x, W)}; its gradients are
  *       {@code conv(x, H)} for g and {@code convolution_backward_input(g, H)} for x.</li>
  * </ul>
+ * A transposed convolution is the input gradient of the convolution whose weight it takes: its kernel is the
+ * grad-input kernel, and its gradients are a convolution (for the input) and a grad-weight (for the weight).
  * Kernels are im2col + GEMM ({@link ConvKernels}).
  */
 public final class ConvOps {
@@ -61,25 +63,16 @@ public final class ConvOps {
      * words; returns the geometry. {@code op} names the op in messages of our own.
      */
     static Geometry geometry(String op, long[] in, long[] wt, long[] stride, long[] padding, long[] dilation, long groups) {
-        int k = wt.length;
-        if (k != 3 && k != 4) {
-            throw new TorchException(op + ": only 1-d and 2-d convolutions are supported, but got a " + k
-                    + "-dimensional weight of size " + Shapes.str(wt));
-        }
-        if (in.length != k) {
-            throw new TorchException("Expected " + k + "-dimensional input for " + k + "-dimensional weight " + Shapes.str(wt)
-                    + ", but got " + in.length + "-dimensional input of size " + Shapes.str(in) + " instead");
-        }
+        return geometry(op, in, wt, stride, padding, dilation, NO_OUTPUT_PADDING, groups);
+    }
+
+    /** As above, with the output padding a non-transposed convolution checks but does not use. */
+    private static Geometry geometry(String op, long[] in, long[] wt, long[] stride, long[] padding, long[] dilation,
+            long[] outputPadding, long groups) {
+        int k = checkRanks(op, in, wt);
         int spatial = k - 2;
         long[] s = perDim("stride", stride, spatial), p = perDim("padding", padding, spatial), d = perDim("dilation", dilation, spatial);
-        for (long v : p) if (v < 0) throw new TorchException("negative padding is not supported");
-        for (long v : s) if (v <= 0) throw new TorchException("non-positive stride is not supported");
-        for (long v : d) if (v <= 0) throw new TorchException("non-positive dilation is not supported");
-        if (groups <= 0) throw new TorchException("non-positive groups is not supported");
-        if (wt[0] % groups != 0) {
-            throw new TorchException("Given groups=" + groups + ", expected weight to be divisible by " + groups
-                    + " at dimension 0, but got weight of size [" + Shapes.str(wt) + "] instead");
-        }
+        checkParameters(s, p, d, perDim("output_padding", outputPadding, spatial), groups, wt);
         if (in[1] != wt[1] * groups) {
             throw new TorchException("Given groups=" + groups + ", weight of size " + Shapes.str(wt) + ", expected input"
                     + Shapes.str(in) + " to have " + wt[1] * groups + " channels, but got " + in[1] + " channels instead");
@@ -97,6 +90,76 @@ public final class ConvOps {
         }
         return new Geometry(oneD, in[0], in[1], h, w, wt[0], kh, kw, (padH - effH) / sh + 1, (padW - effW) / sw + 1,
                 sh, sw, ph, pw, dh, dw, groups);
+    }
+
+    /**
+     * The geometry of a transposed convolution of an input {@code in} by a weight {@code wt} ([C_in, C_out/groups,
+     * k...]), with ATen's checks and words: the geometry of the convolution whose input gradient it is, so that the
+     * convolution's "input" is the transposed one's output ({@code inputShape()}) and its "output" the transposed
+     * one's input. Output padding adds rows and columns at the end that only the bias reaches.
+     */
+    static Geometry transposedGeometry(long[] in, long[] wt, long[] stride, long[] padding, long[] dilation,
+            long[] outputPadding, long groups) {
+        int k = checkRanks("convolution", in, wt);
+        int spatial = k - 2;
+        long[] s = perDim("stride", stride, spatial), p = perDim("padding", padding, spatial);
+        long[] d = perDim("dilation", dilation, spatial), op = perDim("output_padding", outputPadding, spatial);
+        checkParameters(s, p, d, op, groups, wt);
+        if (in[1] != wt[0]) {
+            throw new TorchException("Given transposed=1, weight of size " + Shapes.str(wt) + ", expected input"
+                    + Shapes.str(in) + " to have " + wt[0] + " channels, but got " + in[1] + " channels instead");
+        }
+        boolean oneD = spatial == 1;
+        // ATen runs 1-d as 2-d with a leading unit dim: stride, dilation 1 and no padding there
+        long[] s2 = lift(oneD, s, 1), p2 = lift(oneD, p, 0), d2 = lift(oneD, d, 1), op2 = lift(oneD, op, 0);
+        long[] inSize = {oneD ? 1 : in[2], in[k - 1]}, kernel = {oneD ? 1 : wt[2], wt[k - 1]}, out = new long[2];
+        for (int i = 0; i < 2; i++) {
+            out[i] = (inSize[i] - 1) * s2[i] - 2 * p2[i] + d2[i] * (kernel[i] - 1) + op2[i] + 1;
+        }
+        if (!(op2[0] < s2[0] || op2[0] < d2[0]) || !(op2[1] < s2[1] || op2[1] < d2[1])) {
+            throw new TorchException("output padding must be smaller than either stride or dilation, but got "
+                    + "output_padding_height: " + op2[0] + " output_padding_width: " + op2[1]
+                    + " stride_height: " + s2[0] + " stride_width: " + s2[1]
+                    + " dilation_height: " + d2[0] + " dilation_width: " + d2[1]);
+        }
+        if (out[0] < 1 || out[1] < 1) {
+            throw new TorchException("Given input size per channel: (" + inSize[0] + " x " + inSize[1]
+                    + "). Calculated output size per channel: (" + out[0] + " x " + out[1]
+                    + "). Output size is too small");
+        }
+        return new Geometry(oneD, in[0], wt[1] * groups, out[0], out[1], wt[0], kernel[0], kernel[1], inSize[0],
+                inSize[1], s2[0], s2[1], p2[0], p2[1], d2[0], d2[1], groups);
+    }
+
+    /** A 1-d parameter as the 2-d one ATen computes with ({@code unit} in front); a 2-d one as it is. */
+    private static long[] lift(boolean oneD, long[] v, long unit) { return oneD ? new long[] {unit, v[0]} : v; }
+
+    /** The weight's rank is 3 or 4 and the input's the same; returns it. */
+    private static int checkRanks(String op, long[] in, long[] wt) {
+        int k = wt.length;
+        if (k != 3 && k != 4) {
+            throw new TorchException(op + ": only 1-d and 2-d convolutions are supported, but got a " + k
+                    + "-dimensional weight of size " + Shapes.str(wt));
+        }
+        if (in.length != k) {
+            throw new TorchException("Expected " + k + "-dimensional input for " + k + "-dimensional weight "
+                    + Shapes.str(wt) + ", but got " + in.length + "-dimensional input of size " + Shapes.str(in)
+                    + " instead");
+        }
+        return k;
+    }
+
+    /** ATen's checks of the per-dim parameters and of groups against the weight, in its order and words. */
+    private static void checkParameters(long[] s, long[] p, long[] d, long[] op, long groups, long[] wt) {
+        for (long v : p) if (v < 0) throw new TorchException("negative padding is not supported");
+        for (long v : s) if (v <= 0) throw new TorchException("non-positive stride is not supported");
+        for (long v : op) if (v < 0) throw new TorchException("negative output_padding is not supported");
+        for (long v : d) if (v <= 0) throw new TorchException("non-positive dilation is not supported");
+        if (groups <= 0) throw new TorchException("non-positive groups is not supported");
+        if (wt[0] % groups != 0) {
+            throw new TorchException("Given groups=" + groups + ", expected weight to be divisible by " + groups
+                    + " at dimension 0, but got weight of size [" + Shapes.str(wt) + "] instead");
+        }
     }
 
     /** The legacy tensor-type name ATen's type checks print ({@code torch.FloatTensor}). */
@@ -133,20 +196,30 @@ public final class ConvOps {
         requireSupported("slow_conv2d_cpu", gradOutput.dtype());
     }
 
+    /** {@code convolution}'s geometry from its arguments, transposed or not. */
     private static Geometry geometryOf(Object[] a, long[] in, long[] wt) {
-        return geometry("convolution", in, wt, (long[]) a[3], (long[]) a[4], (long[]) a[5], ((Number) a[6]).longValue());
+        long[] s = (long[]) a[3], p = (long[]) a[4], d = (long[]) a[5], op = (long[]) a[7];
+        long groups = ((Number) a[8]).longValue();
+        return transposed(a) ? transposedGeometry(in, wt, s, p, d, op, groups)
+                : geometry("convolution", in, wt, s, p, d, op, groups);
     }
+
+    private static boolean transposed(Object[] a) { return (Boolean) a[6]; }
+
+    /** The output padding of a convolution that has none. */
+    private static final long[] NO_OUTPUT_PADDING = {0};
 
     // ---- the ops ---------------------------------------------------------------------------------------
 
     /**
-     * {@code convolution(input, weight, bias, stride, padding, dilation, groups)} on a batched input
-     * ([N, C, L] or [N, C, H, W]) with symmetric zero padding; {@code F.conv1d}/{@code F.conv2d} add the
-     * unbatched form and the padding strings.
+     * {@code convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)} on a
+     * batched input ([N, C, L] or [N, C, H, W]) with symmetric zero padding; {@code F.conv1d}/{@code F.conv2d} add
+     * the unbatched form and the padding strings. Transposed, the weight is [C_in, C_out/groups, k...] and
+     * {@code output_padding} lengthens the output at the end.
      */
     public static final OpDef CONVOLUTION = OpDef.structured(
             "convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, "
-                    + "SymInt groups) -> Tensor",
+                    + "bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor",
             a -> {
                 Tensor input = (Tensor) a[0], weight = (Tensor) a[1], bias = (Tensor) a[2];
                 Device device = bias == null ? Devices.common("convolution", input, weight)
@@ -161,28 +234,85 @@ public final class ConvOps {
                             + legacyTypeName(bias.dtype()) + ") should be the same");
                 }
                 Geometry g = geometryOf(a, input.impl().shapeRef(), weight.impl().shapeRef());
-                if (bias != null && (bias.dim() != 1 || bias.size(0) != g.cout())) {
-                    throw new TorchException("Given weight of size " + Shapes.str(weight.impl().shapeRef())
-                            + ", expected bias to be 1-dimensional with " + g.cout() + " elements, but got bias of size "
-                            + Shapes.str(bias.impl().shapeRef()) + " instead");
+                boolean transposed = transposed(a);
+                long channels = transposed ? g.cin() : g.cout();
+                if (bias != null && (bias.dim() != 1 || bias.size(0) != channels)) {
+                    throw new TorchException("Given " + (transposed ? "transposed=1, " : "") + "weight of size "
+                            + Shapes.str(weight.impl().shapeRef()) + ", expected bias to be 1-dimensional with " + channels
+                            + " elements, but got bias of size " + Shapes.str(bias.impl().shapeRef()) + " instead");
                 }
-                requireSupported("slow_conv2d_cpu", input.dtype());
-                return Spec.of(g.outputShape(), input.dtype(), device, g);
+                requireSupported(transposed ? "slow_conv_transpose2d_out_cpu" : "slow_conv2d_cpu", input.dtype());
+                return Spec.of(transposed ? g.inputShape() : g.outputShape(), input.dtype(), device, g);
             },
-            (a, outs, spec) -> ConvKernels.forward((Tensor) a[0], (Tensor) a[1], (Tensor) a[2], outs[0], (Geometry) spec.plan()))
+            (a, outs, spec) -> {
+                Tensor input = (Tensor) a[0], weight = (Tensor) a[1], bias = (Tensor) a[2];
+                Geometry g = (Geometry) spec.plan();
+                if (transposed(a)) ConvKernels.backwardInput(input, weight, bias, outs[0], g);
+                else ConvKernels.forward(input, weight, bias, outs[0], g);
+            })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> {
                 Tensor input = (Tensor) a[0], weight = (Tensor) a[1];
                 long[] s = (long[]) a[3], p = (long[]) a[4], d = (long[]) a[5];
-                long groups = ((Number) a[6]).longValue();
+                long groups = ((Number) a[8]).longValue();
                 // both backward kernels read grad_output densely: make it dense once (it is often an expanded view)
                 Tensor go = mask.needs(0) && mask.needs(1) ? g[0].contiguous() : g[0];
-                Tensor gi = mask.needs(0) ? convolutionBackwardInput(go, weight, input.shape(), s, p, d, groups) : null;
-                Tensor gw = mask.needs(1) ? convolutionBackwardWeight(go, input, weight.shape(), s, p, d, groups) : null;
+                Tensor gi = null, gw = null;
+                if (transposed(a)) {
+                    if (mask.needs(0)) gi = transposedInputGrad(go, input, weight, s, p, d, groups);
+                    if (mask.needs(1)) gw = transposedWeightGrad(go, input, weight, s, p, d, groups);
+                } else {
+                    checkNoOutputPadding((long[]) a[7]);
+                    if (mask.needs(0)) gi = convolutionBackwardInput(go, weight, input.shape(), s, p, d, groups);
+                    if (mask.needs(1)) gw = convolutionBackwardWeight(go, input, weight.shape(), s, p, d, groups);
+                }
                 Tensor gb = a[2] != null && mask.needs(2) ? go.sum(biasDims(go.dim()), false) : null;
                 return Grads.forTensorArgs(a, gi, gw, gb);
             })
             .defineJvp(ConvOps::convolutionJvp)
             .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
+
+    /** ATen's forward ignores a plain convolution's output padding, but its backward refuses one. */
+    private static void checkNoOutputPadding(long[] outputPadding) {
+        if (Arrays.stream(outputPadding).allMatch(v -> v == 0)) return;
+        StringBuilder got = new StringBuilder();
+        for (long v : outputPadding) got.append(' ').append(v);
+        throw new TorchException("output_padding is not supported for non-transposed convolutions; got:" + got);
+    }
+
+    /**
+     * The input gradient of a transposed convolution: the plain convolution of the output gradient (of which the
+     * transposed convolution is the adjoint). Where output padding reaches a whole stride, that convolution has more
+     * positions than the input, and the extra ones (which saw only padding) are cut off.
+     */
+    private static Tensor transposedInputGrad(Tensor go, Tensor input, Tensor weight, long[] s, long[] p, long[] d,
+            long groups) {
+        Tensor gi = convolution(go, weight, null, s, p, d, false, NO_OUTPUT_PADDING, groups);
+        for (int dim = 2; dim < gi.dim(); dim++) {
+            if (gi.size(dim) > input.size(dim)) gi = gi.narrow(dim, 0, input.size(dim));
+        }
+        return gi;
+    }
+
+    /**
+     * The weight gradient of a transposed convolution y = B(x, W), B the grad-input of a convolution: B's weight
+     * gradient is the convolution's grad-weight with x as grad_output and y's gradient as input. x is padded with
+     * zeros up to the positions that convolution has (more than x's where output padding reaches a whole stride).
+     */
+    private static Tensor transposedWeightGrad(Tensor go, Tensor input, Tensor weight, long[] s, long[] p, long[] d,
+            long groups) {
+        Geometry g = geometry("convolution", go.impl().shapeRef(), weight.impl().shapeRef(), s, p, d, groups);
+        long[] positions = g.outputShape();
+        int spatial = input.dim() - 2;
+        long[] extra = new long[2 * spatial]; // F.pad order: last dim first, (before, after) pairs
+        boolean pad = false;
+        for (int i = 0; i < spatial; i++) {
+            long more = positions[2 + i] - input.size(2 + i);
+            extra[2 * (spatial - 1 - i) + 1] = more;
+            pad |= more > 0;
+        }
+        Tensor x = pad ? ArrangeOps.pad(input, extra) : input;
+        return convolutionBackwardWeight(x, go, weight.shape(), s, p, d, groups);
+    }
 
     /**
      * {@code convolution_backward_input(grad_output, weight, input_sizes, stride, padding, dilation, groups)}:
@@ -200,13 +330,14 @@ public final class ConvOps {
                 checkGradOutput("convolution_backward_input", go, weight, g);
                 return Spec.of(sizes, go.dtype(), device, g);
             },
-            (a, outs, spec) -> ConvKernels.backwardInput((Tensor) a[0], (Tensor) a[1], outs[0], (Geometry) spec.plan()))
+            (a, outs, spec) ->
+                    ConvKernels.backwardInput((Tensor) a[0], (Tensor) a[1], null, outs[0], (Geometry) spec.plan()))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> {
                 Tensor go = (Tensor) a[0], weight = (Tensor) a[1];
                 long[] s = (long[]) a[3], p = (long[]) a[4], d = (long[]) a[5];
                 long groups = ((Number) a[6]).longValue();
                 return new Tensor[] {
-                    mask.needs(0) ? convolution(g[0], weight, null, s, p, d, groups) : null,
+                    mask.needs(0) ? convolution(g[0], weight, null, s, p, d, false, NO_OUTPUT_PADDING, groups) : null,
                     mask.needs(1) ? convolutionBackwardWeight(go, g[0], weight.shape(), s, p, d, groups) : null};
             })
             .deriveJvp(Jvps::bilinear)
@@ -234,7 +365,7 @@ public final class ConvOps {
                 long[] s = (long[]) a[3], p = (long[]) a[4], d = (long[]) a[5];
                 long groups = ((Number) a[6]).longValue();
                 return new Tensor[] {
-                    mask.needs(0) ? convolution(input, g[0], null, s, p, d, groups) : null,
+                    mask.needs(0) ? convolution(input, g[0], null, s, p, d, false, NO_OUTPUT_PADDING, groups) : null,
                     mask.needs(1) ? convolutionBackwardInput(go, g[0], input.shape(), s, p, d, groups) : null};
             })
             .deriveJvp(Jvps::bilinear)
@@ -246,10 +377,11 @@ public final class ConvOps {
      */
     private static Tensor[] convolutionJvp(Object[] a, Tensor[] o, Tensor[] t) {
         Tensor input = (Tensor) a[0], weight = (Tensor) a[1];
-        long[] s = (long[]) a[3], p = (long[]) a[4], d = (long[]) a[5];
-        long groups = ((Number) a[6]).longValue();
-        Tensor r = t[0] == null ? null : convolution(t[0], weight, null, s, p, d, groups);
-        if (t[1] != null) r = Jvps.plus(r, convolution(input, t[1], null, s, p, d, groups));
+        long[] s = (long[]) a[3], p = (long[]) a[4], d = (long[]) a[5], op = (long[]) a[7];
+        boolean transposed = transposed(a);
+        long groups = ((Number) a[8]).longValue();
+        Tensor r = t[0] == null ? null : convolution(t[0], weight, null, s, p, d, transposed, op, groups);
+        if (t[1] != null) r = Jvps.plus(r, convolution(input, t[1], null, s, p, d, transposed, op, groups));
         if (a[2] != null && t[2] != null) {
             long[] biasShape = new long[o[0].dim() - 1];
             java.util.Arrays.fill(biasShape, 1);
@@ -269,10 +401,13 @@ public final class ConvOps {
 
     // ---- entry points ------------------------------------------------------------------------------------
 
-    /** {@code torch.convolution(input, weight, bias, stride, padding, dilation, transposed=False, output_padding, groups)} on a batched input. */
+    /**
+     * {@code torch.convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)}.
+     */
     public static Tensor convolution(Tensor input, Tensor weight, Tensor bias, long[] stride, long[] padding, long[] dilation,
-            long groups) {
-        return Dispatcher.call1(CONVOLUTION, input, weight, bias, stride.clone(), padding.clone(), dilation.clone(), groups);
+            boolean transposed, long[] outputPadding, long groups) {
+        return Dispatcher.call1(CONVOLUTION, input, weight, bias, stride.clone(), padding.clone(), dilation.clone(),
+                transposed, outputPadding.clone(), groups);
     }
 
     /** The gradient of {@link #convolution} with respect to its input (a transposed convolution of {@code gradOutput}). */

@@ -7,7 +7,6 @@ import org.jtorch.Device;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
-import org.jtorch.kernels.cpu.Fns;
 import org.jtorch.kernels.cpu.ForeachLoops;
 import org.jtorch.kernels.cpu.simd.FloatSimd;
 import org.jtorch.storage.TensorImpl;
@@ -135,11 +134,6 @@ public final class ForeachOps {
                 simd == null ? null : (a, outs, idx) -> ForeachLoops.unary(simd, pick(outs, idx), pick(a[0], idx)));
     }
 
-    /** {@code lgamma}, the base of {@code _foreach_lgamma}: a registered op without an entry point of its own yet. */
-    public static final OpDef LGAMMA_BASE = Pointwise.unary("lgamma(Tensor self) -> Tensor",
-            Pointwise.Promotion.INT_TO_FLOAT, Pointwise.REAL_FLOATS, new Fns.Unary(ForeachLoops::lgamma, null, null, null, null))
-            .derivativeNotImplemented("its derivative is digamma, which JTorch does not have yet");
-
     public static final Lifted ABS = unary("abs", PointwiseOps.ABS, FloatSimd.Unary.ABS);
     public static final Lifted ACOS = unary("acos", PointwiseOps.ACOS, null);
     public static final Lifted ASIN = unary("asin", PointwiseOps.ASIN, null);
@@ -153,7 +147,7 @@ public final class ForeachOps {
     public static final Lifted EXPM1 = unary("expm1", PointwiseOps.EXPM1, null);
     public static final Lifted FLOOR = unary("floor", PointwiseOps.FLOOR, null);
     public static final Lifted FRAC = unary("frac", PointwiseOps.FRAC, null);
-    public static final Lifted LGAMMA = unary("lgamma", LGAMMA_BASE, null);
+    public static final Lifted LGAMMA = unary("lgamma", PointwiseOps.LGAMMA, null);
     public static final Lifted LOG = unary("log", PointwiseOps.LOG, null);
     public static final Lifted LOG10 = unary("log10", PointwiseOps.LOG10, null);
     public static final Lifted LOG1P = unary("log1p", PointwiseOps.LOG1P, null);

@@ -1,6 +1,7 @@
 package org.jtorch.ops;
 
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Function;
 import org.jtorch.DType;
@@ -72,20 +73,31 @@ public final class Pointwise {
         };
     }
 
-    /** Builder of a unary op whose formula may depend on extra (scalar) arguments. */
+    /**
+     * Builder of a unary op whose formula may depend on extra (scalar) arguments. Its tensor is the schema's one
+     * tensor argument, wherever it stands ({@code polygamma(int n, Tensor self)} puts it second).
+     */
     public static OpDef unary(String schema, Promotion p, Set<Category> supported, boolean ordered,
                               Function<Object[], Fns.Unary> fn) {
         Schema parsed = Schema.parse(schema);
         String name = parsed.name();
+        int self = tensorArgument(parsed);
         OpDef.Meta meta = args -> {
-            Tensor x = (Tensor) args[0];
+            Tensor x = (Tensor) args[self];
             DType compute = computeDtype(name, x.dtype(), p, supported, ordered);
             return Spec.of(x.impl().shapeRef(), outDtype(compute, p), x.device(), new Plan(compute));
         };
         OpDef.Kernel kernel = (args, outs, spec) ->
                 PointwiseLoops.unary(fn.apply(args), ((Plan) spec.plan()).compute(), outs[0].impl(),
-                        ((Tensor) args[0]).impl());
+                        ((Tensor) args[self]).impl());
         return OpDef.structured(parsed, meta, kernel, OpDef.Flag.POINTWISE);
+    }
+
+    /** The position of a unary op's tensor argument in its schema. */
+    static int tensorArgument(Schema s) {
+        List<Schema.Argument> args = s.arguments();
+        for (int i = 0; i < args.size(); i++) if (args.get(i).type().isTensor()) return i;
+        throw new IllegalArgumentException(s + ": a unary pointwise op needs a tensor argument");
     }
 
     public static OpDef unary(String schema, Promotion p, Set<Category> supported, Fns.Unary fn) {

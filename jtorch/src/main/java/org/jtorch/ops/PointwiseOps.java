@@ -19,6 +19,7 @@ import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.kernels.cpu.ComplexMath;
 import org.jtorch.kernels.cpu.Erf;
 import org.jtorch.kernels.cpu.Fns;
+import org.jtorch.kernels.cpu.Gamma;
 import org.jtorch.kernels.cpu.simd.FloatSimd;
 import org.jtorch.ops.Pointwise.Promotion;
 import org.jtorch.storage.LowPrecision;
@@ -774,6 +775,56 @@ public final class PointwiseOps {
 
     /** erf'(x) = 2/√π · exp(-x²). */
     private static Tensor gaussian(Tensor x) { return x.square().neg().exp().mul(2 / Math.sqrt(Math.PI)); }
+
+    // ---- the log-gamma function and its derivatives -------------------------------------------------
+
+    /**
+     * Whether ATen computes an input of this dtype in float arithmetic: every floating dtype but float64, and
+     * integers when they promote to a float32 default.
+     */
+    private static boolean inFloat(Tensor x) {
+        return (x.isFloatingPoint() ? x.dtype() : Torch.getDefaultDtype()) != DType.FLOAT64;
+    }
+
+    /** ATen's dispatch refusal of a complex argument at {@code self}, naming its kernel (NotImplementedError). */
+    private static Pointwise.Check complexNotImplemented(String kernel, int self) {
+        return args -> {
+            DType d = ((Tensor) args[self]).dtype();
+            if (d.isComplex()) {
+                throw new UnsupportedOperationException("\"" + kernel + "\" not implemented for '" + d.cppName() + "'");
+            }
+        };
+    }
+
+    /** log|Γ(x)|: +inf at the poles 0, -1, -2, …; its derivative is digamma. */
+    public static final OpDef LGAMMA = Pointwise.checked(Pointwise.unary("lgamma(Tensor self) -> Tensor",
+            Promotion.INT_TO_FLOAT, REAL_FLOATS, real(Gamma::lgamma)), complexNotImplemented("lgamma_vml_cpu", 0))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Torch.digamma((Tensor) a[0]))})
+            .deriveJvp(Jvps::elementwise);
+    /** ψ(x) = Γ'(x)/Γ(x), with ATen's values at the poles (∓inf at ±0, NaN at negative integers). */
+    public static final OpDef DIGAMMA = Pointwise.checked(Pointwise.unary("digamma(Tensor self) -> Tensor",
+            Promotion.INT_TO_FLOAT, REAL_FLOATS, false,
+            args -> real(inFloat((Tensor) args[0]) ? x -> Gamma.digamma((float) x) : Gamma::digamma)),
+            complexNotImplemented("digamma", 0))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Torch.polygamma(1, (Tensor) a[0]))})
+            .deriveJvp(Jvps::elementwise);
+    /** ψ⁽ⁿ⁾(x), the n-th derivative of digamma; the order comes first, as in PyTorch's schema. */
+    public static final OpDef POLYGAMMA = Pointwise.checked(Pointwise.unary("polygamma(int n, Tensor self) -> Tensor",
+            Promotion.INT_TO_FLOAT, REAL_FLOATS, false, args -> {
+                long n = ((Number) args[0]).longValue();
+                if (inFloat((Tensor) args[1])) return real(x -> Gamma.polygamma(n, (float) x));
+                return real(x -> Gamma.polygamma(n, x));
+            }), args -> {
+                long n = ((Number) args[0]).longValue();
+                if (n < 0) throw new TorchException("polygamma(n, x) does not support negative n.");
+                // orders 0 and 1 run ATen's digamma and trigamma kernels, which name themselves
+                complexNotImplemented(n == 0 ? "digamma" : n == 1 ? "trigamma" : "polygamma", 1).check(args);
+            })
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
+                long n = ((Number) a[0]).longValue();
+                return new Tensor[] {g[0].mul(Torch.polygamma(n + 1, (Tensor) a[1]))};
+            })
+            .deriveJvp(Jvps::elementwise);
     /** Complex input is definable but not implemented: NotImplementedError in 2.15. */
     public static final OpDef DEG2RAD = Pointwise.checked(Pointwise.unary("deg2rad(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT,
             REAL_FLOATS, real(x -> x * (Math.PI / 180))), refuse(DType.Category.COMPLEX, UnsupportedOperationException::new,

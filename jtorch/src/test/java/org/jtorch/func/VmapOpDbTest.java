@@ -59,18 +59,17 @@ class VmapOpDbTest {
         }
         for (OpDef op : PointwiseTable.ops()) {
             int arity = PointwiseTable.tensorArgs(op);
-            Object[] extra = PointwiseTable.extraArgs(op);
-            cases.add(new Case(OpDb.key(op) + "/same", op, in -> pointwiseArgs(in, arity, extra, new long[] {2, 3}, new long[] {2, 3}), true));
-            cases.add(new Case(OpDb.key(op) + "/broadcast", op, in -> pointwiseArgs(in, arity, extra, new long[] {3}, new long[] {2, 3}), true));
+            long[] full = {2, 3}, row = {3};
+            cases.add(new Case(OpDb.key(op) + "/same", op, in -> pointwiseArgs(in, op, arity, full, full), true));
+            cases.add(new Case(OpDb.key(op) + "/broadcast", op, in -> pointwiseArgs(in, op, arity, row, full), true));
         }
         return cases;
     }
 
-    private static Object[] pointwiseArgs(SampleInputs in, int arity, Object[] extra, long[] first, long[] rest) {
-        Object[] a = new Object[arity + extra.length];
-        for (int i = 0; i < arity; i++) a[i] = i == 0 ? in.unit(first) : in.unit(rest);
-        System.arraycopy(extra, 0, a, arity, extra.length);
-        return a;
+    private static Object[] pointwiseArgs(SampleInputs in, OpDef op, int arity, long[] first, long[] rest) {
+        Object[] tensors = new Object[arity];
+        for (int i = 0; i < arity; i++) tensors[i] = i == 0 ? in.unit(first) : in.unit(rest);
+        return PointwiseTable.args(op, tensors);
     }
 
     @TestFactory

@@ -12,9 +12,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.regex.Pattern;
 import org.jtorch.DType;
 import org.jtorch.Device;
@@ -56,7 +54,6 @@ import org.junit.jupiter.api.Test;
  *       Returns: one tensor ↔ {@code Tensor}; several ↔ a record of as many components, an array or a list.</li>
  * </ol>
  * A public op passes when at least one of its entry points matches; the failure lists the candidates seen.
- * Disagreements that need more than a delegation to fix are listed with their reason in {@link #KNOWN_GAPS}.
  */
 class OpSchemaConformanceTest {
     @Test
@@ -64,28 +61,14 @@ class OpSchemaConformanceTest {
         for (OpDef op : OpRegistry.all()) assertEquals(op.schema(), Schema.parse(op.schema().toString()), op.toString());
     }
 
-    /**
-     * Public ops whose entry point needs more than a delegation, by qualified name, with the reason. The map
-     * may only shrink: an op listed here that conforms fails the test until it is removed.
-     */
-    static final Map<String, String> KNOWN_GAPS = Map.of(
-            "aten::convolution", "JTorch's convolution lacks PyTorch's transposed and output_padding arguments; "
-                    + "torch.convolution comes with transposed convolution",
-            "aten::lgamma", "lgamma exists only as the base of _foreach_lgamma: torch.lgamma needs a pointwise op "
-                    + "with a VJP (digamma)");
-
     @Test
     void everyPublicOpHasAnEntryPointMatchingItsSchema() throws ReflectiveOperationException {
         Map<String, String> failures = new TreeMap<>();
-        Set<String> stale = new TreeSet<>();
         for (OpDef op : OpRegistry.all()) {
             Schema s = op.schema();
             if (isInternal(s)) continue;
             List<Method> candidates = entryPoints(s);
-            boolean conforms = candidates.stream().anyMatch(m -> matches(m, s));
-            boolean known = KNOWN_GAPS.containsKey(s.qualifiedName());
-            if (conforms && known) stale.add(s.qualifiedName());
-            if (!conforms && !known) {
+            if (candidates.stream().noneMatch(m -> matches(m, s))) {
                 failures.put(s.toString(), candidates.isEmpty() ? "no entry point" : "entry points disagree: "
                         + candidates.stream().map(OpSchemaConformanceTest::signature).toList());
             }
@@ -93,7 +76,6 @@ class OpSchemaConformanceTest {
         StringBuilder report = new StringBuilder();
         failures.forEach((k, v) -> report.append("\n  ").append(k).append("\n      ").append(v));
         assertEquals(0, failures.size(), failures.size() + " ops without a conforming entry point:" + report);
-        assertEquals(Set.of(), stale, "ops that conform now: remove them from KNOWN_GAPS");
     }
 
     /** The rules themselves, on signatures made to agree or disagree with real schemas. */

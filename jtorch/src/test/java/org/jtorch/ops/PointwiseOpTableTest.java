@@ -37,11 +37,8 @@ class PointwiseOpTableTest {
         List<OpInfo> infos = new ArrayList<>();
         for (OpDef op : PointwiseTable.ops()) {
             int tensors = PointwiseTable.tensorArgs(op);
-            Object[] extra = PointwiseTable.extraArgs(op);
-            infos.add(new OpInfo(op, tensors, ts -> {
-                Object[] args = Stream.concat(Stream.of((Object[]) ts), Stream.of(extra)).toArray();
-                return Dispatcher.call1(op, args);
-            }, SWEEP));
+            infos.add(new OpInfo(op, tensors, ts -> Dispatcher.call1(op, PointwiseTable.args(op, (Object[]) ts)),
+                    SWEEP));
         }
         return infos;
     }

@@ -11,7 +11,7 @@ import org.jtorch.ops.OpRegistry;
 
 /**
  * The pointwise ops as the generic sweeps over them see them: which ops, how many tensor arguments each
- * takes, and the fixed non-tensor arguments the sweeps pass after them.
+ * takes, and the fixed non-tensor arguments the sweeps pass with them.
  */
 public final class PointwiseTable {
     private PointwiseTable() {}
@@ -35,8 +35,25 @@ public final class PointwiseTable {
         return n;
     }
 
-    /** The arguments after the tensors, for ops whose schema has more than tensors. */
-    public static Object[] extraArgs(OpDef op) {
+    /**
+     * An argument list for {@code op}: its arguments in schema order, the tensor ones taken from
+     * {@code tensors} in turn and the others fixed ({@link #fixedArgs}), so an op whose schema puts a non-tensor
+     * first ({@code polygamma(int n, Tensor self)}) is called right.
+     */
+    public static Object[] args(OpDef op, Object... tensors) {
+        Object[] fixed = fixedArgs(op);
+        List<Object> args = new ArrayList<>();
+        int t = 0, f = 0;
+        for (Schema.Argument a : op.schema().arguments()) {
+            if (a.type().isTensor()) args.add(tensors[t++]);
+            else if (f < fixed.length) args.add(fixed[f++]);
+            else break; // the rest keep their defaults
+        }
+        return args.toArray();
+    }
+
+    /** The non-tensor arguments, in schema order, for ops whose schema has more than tensors. */
+    private static Object[] fixedArgs(OpDef op) {
         return switch (op.name()) {
             case "softplus" -> new Object[] {1.0, 20.0};
             case "logit" -> new Object[] {null};
@@ -45,6 +62,7 @@ public final class PointwiseTable {
             case "threshold_backward" -> new Object[] {0.25};
             case "round" -> new Object[] {0L};
             case "nan_to_num" -> new Object[] {null, null, null};
+            case "polygamma" -> new Object[] {2L};
             default -> new Object[0];
         };
     }

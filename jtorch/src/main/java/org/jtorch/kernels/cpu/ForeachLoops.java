@@ -292,25 +292,4 @@ public final class ForeachLoops {
             p[i] -= gv * clr / (Math.sqrt(s) + a.eps());
         }
     }
-
-    // ---- scalar formulas ------------------------------------------------------------------------------
-
-    private static final double[] LANCZOS = {0.99999999999980993, 676.5203681218851, -1259.1392167224028,
-        771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012,
-        9.9843695780195716e-6, 1.5056327351493116e-7};
-
-    /**
-     * {@code lgamma(x)}, the log of |Γ(x)|, for the foreach op (Lanczos, g = 7, with the reflection
-     * formula below 0.5); +inf at the poles 0, -1, -2, ... as C's {@code lgamma}.
-     */
-    public static double lgamma(double x) {
-        if (Double.isNaN(x)) return x;
-        if (Double.isInfinite(x)) return Double.POSITIVE_INFINITY;
-        if (x <= 0 && x == Math.rint(x)) return Double.POSITIVE_INFINITY;
-        if (x < 0.5) return Math.log(Math.PI / Math.abs(Math.sin(Math.PI * x))) - lgamma(1 - x);
-        if (x == 1 || x == 2) return 0;
-        double z = x - 1, a = LANCZOS[0], t = z + 7.5;
-        for (int i = 1; i < LANCZOS.length; i++) a += LANCZOS[i] / (z + i);
-        return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(a);
-    }
 }

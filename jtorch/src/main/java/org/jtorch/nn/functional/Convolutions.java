@@ -14,11 +14,14 @@ import org.jtorch.ops.ConvOps;
 final class Convolutions {
     private Convolutions() {}
 
+    /** conv1d and conv2d are not transposed: no output padding. */
+    private static final long[] NO_OUTPUT_PADDING = {0};
+
     static Tensor conv(int spatial, Tensor input, Tensor weight, Tensor bias, long[] stride, long[] padding, long[] dilation,
             long groups) {
         boolean batched = checkRank(spatial, input);
         Tensor x = batched ? input : input.unsqueeze(0);
-        Tensor y = ConvOps.convolution(x, weight, bias, stride, padding, dilation, groups);
+        Tensor y = ConvOps.convolution(x, weight, bias, stride, padding, dilation, false, NO_OUTPUT_PADDING, groups);
         return batched ? y : y.squeeze(0);
     }
 
@@ -60,7 +63,7 @@ final class Convolutions {
                     + "input be created");
             x = ArrangeOps.pad(x, extra);
         }
-        Tensor y = ConvOps.convolution(x, weight, bias, stride, left, dilation, groups);
+        Tensor y = ConvOps.convolution(x, weight, bias, stride, left, dilation, false, NO_OUTPUT_PADDING, groups);
         return batched ? y : y.squeeze(0);
     }
 

@@ -1,0 +1,92 @@
+package org.jtorch.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.jtorch.DType;
+import org.jtorch.Tensor;
+import org.jtorch.Torch;
+import org.jtorch.TorchException;
+import org.jtorch.autograd.GradCheck;
+import org.jtorch.testing.Golden;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * {@code torch.convolution} against PyTorch 2.13 ({@code make_golden_convolution.py}): transposed convolutions in
+ * 1-d and 2-d with stride, padding, dilation, groups, bias and output padding (including output padding that
+ * reaches a whole stride), plain ones, their gradients for input, weight and bias, and the errors of bad
+ * transposed arguments. The generic sweeps (meta, gradcheck, forward AD, vmap) run the op through its OpDb
+ * samples, transposed ones included.
+ */
+class ConvolutionTest {
+    static Stream<Golden.Case> cases() { return Golden.cases("convolution.json").stream(); }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void matchesPyTorch(Golden.Case c) {
+        Golden.check(c, List.of(), false, () -> run(c));
+    }
+
+    private static Object run(Golden.Case c) {
+        Tensor x = c.tensorArg(0), w = c.tensorArg(1), b = (Tensor) c.arg(2);
+        if (c.expectsError() || c.argCount() == 3) {
+            Tensor out = call(c, x, w, b);
+            return c.expectsError() ? out : List.of(out);
+        }
+        x.requiresGrad(true);
+        w.requiresGrad(true);
+        if (b != null) b.requiresGrad(true);
+        Tensor out = call(c, x, w, b);
+        out.mul(c.tensorArg(3)).sum().backward();
+        List<Object> results = new ArrayList<>(List.of(out.detach(), x.grad(), w.grad()));
+        if (b != null) results.add(b.grad());
+        return results;
+    }
+
+    private static Tensor call(Golden.Case c, Tensor x, Tensor w, Tensor b) {
+        return Torch.convolution(x, w, b, longs(c.kwarg("stride")), longs(c.kwarg("padding")),
+                longs(c.kwarg("dilation")), (Boolean) c.kwarg("transposed"), longs(c.kwarg("output_padding")),
+                ((Number) c.kwarg("groups")).longValue());
+    }
+
+    private static long[] longs(Object list) {
+        return ((List<?>) list).stream().mapToLong(v -> ((Number) v).longValue()).toArray();
+    }
+
+    private static Tensor leaf(long... shape) {
+        Torch.manualSeed(shape.length * 31L + shape[shape.length - 1]);
+        return Torch.randn(shape, DType.FLOAT64).requiresGrad(true);
+    }
+
+    private static void gradcheck(Function<List<Tensor>, Tensor> fn, Tensor... inputs) {
+        assertTrue(GradCheck.check(fn, List.of(inputs), GradCheck.Options.defaults()));
+        assertTrue(GradCheck.checkSecondOrder(fn, List.of(inputs), GradCheck.Options.defaults()));
+    }
+
+    @Test
+    void transposedConvolutionHasFirstAndSecondDerivatives() {
+        gradcheck(x -> Torch.convolution(x.get(0), x.get(1), x.get(2), new long[] {2, 1}, new long[] {1, 0},
+                new long[] {1, 2}, true, new long[] {1, 0}, 2), leaf(2, 4, 3, 3), leaf(4, 1, 3, 2), leaf(2));
+        // output padding of a whole stride: the gradients cut and pad the extra positions
+        gradcheck(x -> Torch.convolution(x.get(0), x.get(1), null, new long[] {1}, new long[] {0}, new long[] {3}, true,
+                new long[] {2}, 1), leaf(1, 2, 4), leaf(2, 3, 2));
+    }
+
+    @Test
+    void plainConvolutionRefusesOutputPaddingInItsBackward() {
+        Tensor x = Torch.ones(new long[] {1, 1, 4, 4}, DType.FLOAT64).requiresGrad(true);
+        Tensor w = Torch.ones(new long[] {1, 1, 2, 2}, DType.FLOAT64);
+        long[] one = {1}, zero = {0};
+        Tensor y = Torch.convolution(x, w, null, one, zero, one, false, new long[] {3, 3}, 1);
+        assertEquals(9, y.numel());
+        TorchException e = assertThrows(TorchException.class, () -> y.sum().backward());
+        assertEquals("output_padding is not supported for non-transposed convolutions; got: 3 3", e.getMessage());
+    }
+}

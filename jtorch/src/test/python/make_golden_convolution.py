@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+# -*- coding: utf-8 -*-
+"""Golden-fixture generator for torch.convolution, transposed and not.
+
+What it makes
+    jtorch/src/test/resources/golden/convolution.json: values and first-order gradients (of sum(W * out), W fixed)
+    of torch.convolution in 1-d and 2-d, with stride, padding, dilation, groups, bias and, transposed, output
+    padding (also output padding that reaches a whole stride, allowed where it is below the dilation), in float64
+    and float32; the output of a plain convolution given output padding (ignored; its backward refuses it); and
+    the errors of bad transposed arguments.
+
+    case: {"id", "op": "convolution", "args": [input, weight, bias or null, W],
+           "kwargs": {"stride", "padding", "dilation", "transposed", "output_padding", "groups"},
+           "out": [result, input.grad, weight.grad, bias.grad (with a bias)]}
+          {"id", "op", "args": [input, weight, bias or null], "kwargs": {...}, "out": [result]}
+          {"id", "op", "args": [input, weight, bias or null], "kwargs": {...}, "out": {"error": message}}
+
+How to run (from the repository root)
+    python3 -m venv .venv-t213 && .venv-t213/bin/pip install torch==2.13.0 numpy
+    .venv-t213/bin/python jtorch/src/test/python/make_golden_convolution.py
+
+Requirements
+    PyTorch 2.13 (CPU). Deterministic: inputs come from a seeded generator.
+"""
+import os
+
+import torch
+
+from golden_json import enc, write
+
+torch.set_num_threads(1)
+CASES = []
+GEN = torch.Generator().manual_seed(0)
+
+
+def randn(*shape, dtype=torch.float64):
+    return torch.randn(*shape, generator=GEN, dtype=torch.float64).to(dtype)
+
+
+def params(stride, padding, dilation, transposed, output_padding, groups):
+    return {"stride": stride, "padding": padding, "dilation": dilation, "transposed": transposed,
+            "output_padding": output_padding, "groups": groups}
+
+
+def value_case(id_, x, w, b, grad=True, **kw):
+    if not grad:  # the output only
+        out = torch.convolution(x, w, b, kw["stride"], kw["padding"], kw["dilation"], kw["transposed"],
+                                kw["output_padding"], kw["groups"])
+        CASES.append({"id": id_, "op": "convolution", "args": [enc(x), enc(w), enc(b) if b is not None else None],
+                      "kwargs": kw, "out": [enc(out)]})
+        return
+    x, w = x.clone().requires_grad_(True), w.clone().requires_grad_(True)
+    leaves = [x, w] + ([b.clone().requires_grad_(True)] if b is not None else [])
+    out = torch.convolution(*leaves[:2], leaves[2] if b is not None else None, kw["stride"], kw["padding"],
+                            kw["dilation"], kw["transposed"], kw["output_padding"], kw["groups"])
+    weights = randn(*out.shape, dtype=out.dtype)
+    grads = torch.autograd.grad((weights * out).sum(), leaves)
+    CASES.append({"id": id_, "op": "convolution", "args": [enc(x), enc(w), enc(b) if b is not None else None,
+                                                           enc(weights)],
+                  "kwargs": kw, "out": [enc(out)] + [enc(gr) for gr in grads]})
+
+
+def error_case(id_, x, w, b, **kw):
+    try:
+        torch.convolution(x, w, b, kw["stride"], kw["padding"], kw["dilation"], kw["transposed"],
+                          kw["output_padding"], kw["groups"])
+    except Exception as e:  # the message is what JTorch must raise
+        CASES.append({"id": id_, "op": "convolution", "args": [enc(x), enc(w), enc(b) if b is not None else None],
+                      "kwargs": kw, "out": {"error": str(e).splitlines()[0]}})
+        return
+    raise AssertionError(id_ + " did not raise")
+
+
+def main():
+    value_case("transposed/2d", randn(2, 4, 5, 6), randn(4, 3, 3, 2), randn(3),
+               **params([1, 1], [0, 0], [1, 1], True, [0, 0], 1))
+    value_case("transposed/2d/strided-padded-output-padding", randn(2, 4, 4, 5), randn(4, 2, 3, 3), randn(2),
+               **params([2, 3], [1, 0], [1, 1], True, [1, 2], 1))
+    value_case("transposed/2d/dilated-groups", randn(1, 6, 4, 4), randn(6, 2, 2, 3), None,
+               **params([2, 1], [1, 1], [2, 2], True, [1, 0], 3))
+    value_case("transposed/2d/output-padding-over-stride", randn(2, 2, 3, 4), randn(2, 3, 2, 2), randn(3),
+               **params([1, 1], [0, 0], [2, 3], True, [1, 2], 1))
+    value_case("transposed/1d", randn(3, 4, 7), randn(4, 5, 3), randn(5), **params([2], [1], [1], True, [1], 1))
+    value_case("transposed/1d/groups-dilation", randn(2, 4, 6), randn(4, 1, 3), None,
+               **params([3], [2], [2], True, [1], 2))
+    value_case("transposed/1d/output-padding-over-stride", randn(2, 2, 5), randn(2, 2, 2), randn(2),
+               **params([1], [0], [3], True, [2], 1))
+    value_case("transposed/2d/float32", randn(2, 3, 4, 4, dtype=torch.float32), randn(3, 2, 3, 3, dtype=torch.float32),
+               randn(2, dtype=torch.float32), **params([2, 2], [1, 1], [1, 1], True, [1, 1], 1))
+    value_case("transposed/2d/single-values", randn(2, 4, 5, 6), randn(4, 3, 3, 2), randn(3),
+               **params([2], [1], [1], True, [1], 1))
+    value_case("plain/2d", randn(2, 3, 6, 5), randn(4, 3, 3, 2), randn(4), **params([2, 1], [1, 0], [1, 2], False, [0], 1))
+    value_case("plain/1d/groups", randn(2, 4, 9), randn(6, 2, 3), None, **params([2], [1], [2], False, [0], 2))
+    # the forward ignores the output padding of a plain convolution, the backward refuses it
+    value_case("plain/output-padding-ignored", randn(1, 2, 5, 5), randn(3, 2, 3, 3), None, grad=False,
+               **params([1, 1], [0, 0], [1, 1], False, [3, 3], 1))
+    x, w = randn(2, 4, 5, 6), randn(4, 3, 3, 3)
+    error_case("transposed/output-padding-too-large", x, w, None, **params([1, 1], [0, 0], [1, 1], True, [1, 1], 1))
+    error_case("transposed/1d/output-padding-too-large", randn(2, 4, 5), randn(4, 3, 3), None,
+               **params([2], [0], [1], True, [2], 1))
+    error_case("transposed/bad-bias", x, w, randn(5), **params([1, 1], [0, 0], [1, 1], True, [0, 0], 1))
+    error_case("transposed/channels-mismatch", x, randn(3, 3, 3, 3), None, **params([1, 1], [0, 0], [1, 1], True, [0, 0], 1))
+    error_case("transposed/output-too-small", x, w, None, **params([1, 1], [5, 5], [1, 1], True, [0, 0], 1))
+    error_case("transposed/1d/output-too-small", randn(2, 4, 2), randn(4, 3, 3), None, **params([1], [3], [1], True, [0], 1))
+    error_case("transposed/output-padding-length", x, w, None, **params([1, 1], [0, 0], [1, 1], True, [0, 0, 0], 1))
+    error_case("transposed/negative-output-padding", x, w, None, **params([1, 1], [0, 0], [1, 1], True, [-1, 0], 1))
+    error_case("transposed/int", x.int(), w.int(), None, **params([1, 1], [0, 0], [1, 1], True, [0], 1))
+    error_case("plain/negative-output-padding", randn(1, 2, 5, 5), randn(3, 2, 3, 3), None,
+               **params([1, 1], [0, 0], [1, 1], False, [-1], 1))
+    here = os.path.dirname(os.path.abspath(__file__))
+    write(os.path.join(here, "..", "resources", "golden", "convolution.json"), CASES, "make_golden_convolution.py")
+
+
+if __name__ == "__main__":
+    main()
