@@ -51,8 +51,8 @@ public record Scalar(Kind kind, long longValue, double doubleValue, double imag)
             case BOOL -> DType.BOOL;
             case INT -> DType.INT64;
             case UINT -> DType.UINT64;
-            case FLOAT -> Torch.getDefaultDtype();
-            case COMPLEX -> Torch.getDefaultDtype().toComplex();
+            case FLOAT -> DefaultDtype.get();
+            case COMPLEX -> DefaultDtype.get().toComplex();
         };
     }
 

@@ -25,7 +25,7 @@ final class TensorFormatter {
     /** {@code repr(t)} / {@code str(t)}. */
     public static String format(Tensor t) {
         int indent = PREFIX.length();
-        DType defaultDtype = Torch.getDefaultDtype();
+        DType defaultDtype = DefaultDtype.get();
         List<String> suffixes = new ArrayList<>();
         if (t.device() != Device.CPU) suffixes.add("device='" + t.device() + "'");
         String body;

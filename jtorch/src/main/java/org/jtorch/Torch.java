@@ -38,21 +38,15 @@ import org.jtorch.storage.Storage;
 public final class Torch {
     private Torch() {}
 
-    private static volatile DType defaultDtype = DType.FLOAT32;
     private static volatile boolean deterministic;
     private static volatile boolean deterministicWarnOnly;
 
     // ---- global settings ------------------------------------------------------------------------
 
-    public static DType getDefaultDtype() { return defaultDtype; }
+    public static DType getDefaultDtype() { return DefaultDtype.get(); }
 
     /** {@code torch.set_default_dtype}: only floating dtypes are allowed. */
-    public static void setDefaultDtype(DType d) {
-        if (d != DType.FLOAT32 && d != DType.FLOAT64 && d != DType.FLOAT16 && d != DType.BFLOAT16) {
-            throw new TorchTypeException("only floating-point types are supported as the default type");
-        }
-        defaultDtype = d;
-    }
+    public static void setDefaultDtype(DType d) { DefaultDtype.set(d); }
 
     /** {@code torch.use_deterministic_algorithms(mode)}. */
     public static void useDeterministicAlgorithms(boolean mode) { useDeterministicAlgorithms(mode, false); }
@@ -158,7 +152,7 @@ public final class Torch {
     }
 
     /** A 0-d tensor ({@code torch.tensor(3.5)}). */
-    public static Tensor scalarTensor(double v) { return Creation.scalarTensor(Scalar.of(v), defaultDtype); }
+    public static Tensor scalarTensor(double v) { return Creation.scalarTensor(Scalar.of(v), DefaultDtype.get()); }
 
     public static Tensor scalarTensor(Object v, DType dtype) { return Creation.scalarTensor(Scalar.of(v), dtype); }
 
@@ -197,17 +191,17 @@ public final class Torch {
         return Creation.fromStorage(Storage.wrap(data.clone()), new long[] {data.length}, DType.INT8);
     }
 
-    public static Tensor empty(long... shape) { return Creation.full(shape, 0.0, defaultDtype, Device.CPU); }
+    public static Tensor empty(long... shape) { return Creation.full(shape, 0.0, DefaultDtype.get(), Device.CPU); }
 
     public static Tensor empty(long[] shape, DType dtype, Device device) { return Creation.full(shape, 0L, dtype, device); }
 
-    public static Tensor zeros(long... shape) { return Creation.full(shape, 0.0, defaultDtype, Device.CPU); }
+    public static Tensor zeros(long... shape) { return Creation.full(shape, 0.0, DefaultDtype.get(), Device.CPU); }
 
     public static Tensor zeros(long[] shape, DType dtype) { return Creation.full(shape, 0L, dtype, Device.CPU); }
 
     public static Tensor zeros(long[] shape, DType dtype, Device device) { return Creation.full(shape, 0L, dtype, device); }
 
-    public static Tensor ones(long... shape) { return Creation.full(shape, 1.0, defaultDtype, Device.CPU); }
+    public static Tensor ones(long... shape) { return Creation.full(shape, 1.0, DefaultDtype.get(), Device.CPU); }
 
     public static Tensor ones(long[] shape, DType dtype) { return Creation.full(shape, 1L, dtype, Device.CPU); }
 
@@ -230,9 +224,9 @@ public final class Torch {
 
     public static Tensor fullLike(Tensor t, Object fill) { return Creation.full(t.impl().shapeRef(), fill, t.dtype(), t.device()); }
 
-    public static Tensor eye(long n) { return eye(n, n, defaultDtype, Device.CPU); }
+    public static Tensor eye(long n) { return eye(n, n, DefaultDtype.get(), Device.CPU); }
 
-    public static Tensor eye(long n, long m) { return eye(n, m, defaultDtype, Device.CPU); }
+    public static Tensor eye(long n, long m) { return eye(n, m, DefaultDtype.get(), Device.CPU); }
 
     public static Tensor eye(long n, long m, DType dtype, Device device) { return Dispatcher.call1(Creation.EYE, n, m, dtype, device); }
 
