@@ -145,7 +145,8 @@ public final class ConvOps {
      * unbatched form and the padding strings.
      */
     public static final OpDef CONVOLUTION = OpDef.structured(
-            "convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, "
+            "convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, "
+                    + "SymInt[] padding, SymInt[] dilation, "
                     + "SymInt groups) -> Tensor",
             a -> {
                 Tensor input = (Tensor) a[0], weight = (Tensor) a[1], bias = (Tensor) a[2];
@@ -189,7 +190,8 @@ public final class ConvOps {
      * the gradient of {@code convolution} with respect to an input of {@code input_sizes}.
      */
     public static final OpDef CONVOLUTION_BACKWARD_INPUT = OpDef.structured(
-            "convolution_backward_input(Tensor grad_output, Tensor weight, SymInt[] input_sizes, SymInt[] stride, "
+            "convolution_backward_input(Tensor grad_output, Tensor weight, SymInt[] input_sizes, "
+                    + "SymInt[] stride, "
                     + "SymInt[] padding, SymInt[] dilation, SymInt groups) -> Tensor",
             a -> {
                 Tensor go = (Tensor) a[0], weight = (Tensor) a[1];
@@ -217,7 +219,8 @@ public final class ConvOps {
      * the gradient of {@code convolution} with respect to a weight of {@code weight_sizes}.
      */
     public static final OpDef CONVOLUTION_BACKWARD_WEIGHT = OpDef.structured(
-            "convolution_backward_weight(Tensor grad_output, Tensor input, SymInt[] weight_sizes, SymInt[] stride, "
+            "convolution_backward_weight(Tensor grad_output, Tensor input, SymInt[] weight_sizes, "
+                    + "SymInt[] stride, "
                     + "SymInt[] padding, SymInt[] dilation, SymInt groups) -> Tensor",
             a -> {
                 Tensor go = (Tensor) a[0], input = (Tensor) a[1];
