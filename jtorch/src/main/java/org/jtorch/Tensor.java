@@ -151,7 +151,8 @@ public final class Tensor {
         if (gradFn != null) {
             if (flag) return this;
             throw new TorchException("you can only change requires_grad flags of leaf variables. If you want to use a "
-                    + "computed variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().");
+                    + "computed variable in a subgraph that doesn't require differentiation use "
+                    + "var_no_grad = var.detach().");
         }
         if (flag && !(impl.dtype().isFloatingPoint() || impl.dtype().isComplex())) {
             throw new TorchException("only Tensors of floating point and complex dtype can require gradients");

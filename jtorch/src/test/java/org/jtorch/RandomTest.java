@@ -572,14 +572,16 @@ class RandomTest {
     void twoFifteenChecksAndMessages() {
         Tensor x = Torch.zeros(3);
         assertMessage("exponential_ expects lambda > 0.0, but found lambda=0", () -> RandomOps.exponential_(x, 0));
-        assertMessage("Exponential distribution is a continuous probability distribution. dtype must be a floating point but you specified Long",
+        assertMessage("Exponential distribution is a continuous probability distribution. dtype must be a "
+                + "floating point but you specified Long",
                 () -> RandomOps.exponential_(Torch.zeros(new long[] {3}, DType.INT64)));
         assertMessage("cauchy_ expects sigma > 0.0, but found sigma=-1", () -> RandomOps.cauchy_(x, 0, -1));
         assertMessage("log_normal_ expects std > 0.0, but found std=0", () -> RandomOps.logNormal_(x, 0, 0));
         assertMessage("normal expects std >= 0.0, but found std nan", () -> RandomOps.normal_(x, 0, Double.NaN));
         assertMessage("\"check_uniform_bounds\" not implemented for 'Long'", () -> RandomOps.uniform_(Torch.zeros(new long[] {0}, DType.INT64)));
         assertMessage("to is out of bounds for c10::Half", () -> RandomOps.uniform_(Torch.zeros(new long[] {3}, DType.FLOAT16), 0, 1e5));
-        assertMessage("uniform_ expects to-from <= std::numeric_limits<Float>::max(), but found to=3e+38 and from=-3e+38 which result in "
+        assertMessage("uniform_ expects to-from <= std::numeric_limits<Float>::max(), "
+                + "but found to=3e+38 and from=-3e+38 which result in "
                 + "to-from to exceed the limit", () -> RandomOps.uniform_(x, -3e38, 3e38));
         assertMessage("uniform_ expects to return a [from, to) range, but found from=2 > to=1", () -> RandomOps.uniform_(x, 2, 1));
         assertMessage("geometric_ expects p to be in (0, 1), but got p=1", () -> RandomOps.geometric_(x, 1));
@@ -589,7 +591,8 @@ class RandomTest {
                 () -> RandomOps.bernoulli_(Torch.zeros(new long[] {3}, DType.COMPLEX64), 0.5));
         assertMessage("Expected p_in >= 0 && p_in <= 1 to be true, but got false.", () -> RandomOps.bernoulli(Torch.tensor(new float[] {0.5f, 2f})));
         assertMessage("\"bernoulli_tensor_cpu_p_\" not implemented for 'Long'", () -> RandomOps.bernoulli(Torch.tensor(new long[] {1, 0})));
-        assertMessage("The expanded size of the tensor (3) must match the existing size (2) at non-singleton dimension 0.  Target sizes: [3]."
+        assertMessage("The expanded size of the tensor (3) must match the existing size (2) at non-singleton "
+                + "dimension 0.  Target sizes: [3]."
                 + "  Tensor sizes: [2]", () -> RandomOps.bernoulli_(x, Torch.tensor(new float[] {0.5f, 0.5f})));
         assertMessage("\"random_kernel_cpu\" not implemented for 'UInt64'", () -> RandomOps.random_(Torch.zeros(new long[] {3}, DType.UINT64)));
         assertMessage("\"randperm\" not implemented for 'UInt32'", () -> RandomOps.randperm(5, DType.UINT32));

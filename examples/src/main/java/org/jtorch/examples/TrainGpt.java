@@ -99,7 +99,8 @@ public final class TrainGpt {
         double baseline = corpus.unigramBaseline();
         out.printf("TrainGpt: %d layers, %d heads, n_embd %d, block %d, %s, vocab %d — %,d parameters%n", config.nLayer(),
                 config.nHead(), config.nEmbd(), config.blockSize(), config.norm(), config.vocabSize(), params);
-        out.printf("corpus: %,d training / %,d held-out characters; optimizer %s, lr %.2g, batch %d, %d steps, %d threads%n",
+        out.printf("corpus: %,d training / %,d held-out characters; optimizer %s, lr %.2g, batch %d, "
+                + "%d steps, %d threads%n",
                 corpus.trainTokens().size(0), corpus.valTokens().size(0), opts.optimizer, opts.lr, opts.batch, opts.steps, opts.threads);
         out.printf("unigram baseline (held-out cross entropy of character frequencies): %.4f nats/char%n", baseline);
         if (resumed != null) out.printf("resumed from %s at step %d%n", opts.resume, startStep);

@@ -62,8 +62,10 @@ public abstract class Node {
     /** PyTorch's error for a node whose saved tensors were freed by an earlier backward. */
     static TorchException freedError() {
         return new TorchException("Trying to backward through the graph a second time (or directly access saved tensors "
-                + "after they have already been freed). Saved intermediate values of the graph are freed when you call "
-                + ".backward() or autograd.grad(). Specify retain_graph=True if you need to backward through the graph "
+                + "after they have already been freed). Saved intermediate values of the graph are "
+                + "freed when you call "
+                + ".backward() or autograd.grad(). Specify retain_graph=True if you need to "
+                + "backward through the graph "
                 + "a second time or if you need to access saved tensors after calling backward.");
     }
 

@@ -440,7 +440,8 @@ final class BatchRules {
 
     private static TorchException needsOutputSize() {
         return new TorchException("vmap: repeat_interleave with a batched `repeats` tensor requires `output_size`: the "
-                + "length of each example's output is the sum of its repeats, which is data-dependent. Pass output_size "
+                + "length of each example's output is the sum of its repeats, "
+                + "which is data-dependent. Pass output_size "
                 + "(every example's repeats must sum to it).");
     }
 

@@ -47,10 +47,12 @@ final class Batched implements Tensor.TransformPayload {
     public TorchException dataAccess(String op) {
         if (op.equals("item")) {
             return new TorchException("vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over "
-                    + "calling .item() on a Tensor, please try to rewrite what you're doing with other operations. If error "
+                    + "calling .item() on a Tensor, please try to rewrite what you're doing with "
+                    + "other operations. If error "
                     + "is occurring somewhere inside PyTorch internals, please file a bug report.");
         }
         return new TorchException("vmap: It looks like you're attempting to use a Tensor in some data-dependent control "
-                + "flow. We don't support that yet, please shout over at https://github.com/pytorch/functorch/issues/257 .");
+                + "flow. We don't support that yet, please shout over at "
+                + "https://github.com/pytorch/functorch/issues/257 .");
     }
 }

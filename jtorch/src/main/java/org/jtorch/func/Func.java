@@ -16,8 +16,9 @@ import org.jtorch.nn.Module;
  * write {@code .grad} fields.
  * <pre>{@code
  * // per-sample gradients of a loss over unbatched parameters
- * Function<Object[], Object> perSample = Func.vmap(Func.grad(args -> loss((Tensor) args[0], (Tensor) args[1], (Tensor) args[2]),
- *         GradOptions.defaults()), VmapOptions.defaults().inDims(null, 0, 0));
+ * Function<Object[], Object> perSample = Func.vmap(
+ *         Func.grad(args -> loss((Tensor) args[0], (Tensor) args[1], (Tensor) args[2]), GradOptions.defaults()),
+ *         VmapOptions.defaults().inDims(null, 0, 0));
  * }</pre>
  */
 public final class Func {
@@ -181,7 +182,8 @@ public final class Func {
     public static JvpResult jvp(Function<Object[], Object> fn, Object[] primals, Object[] tangents, boolean hasAux) {
         if (primals.length != tangents.length) {
             throw new TorchException("jvp(f, primals, tangents): Expected primals and tangents to have the same python structure. "
-                    + "For example, if primals is a tuple of 3 tensors, tangents also must be. Got primals with structure of "
+                    + "For example, if primals is a tuple of 3 tensors, tangents also must be. Got "
+                    + "primals with structure of "
                     + primals.length + " elements and tangents with structure of " + tangents.length + " elements");
         }
         List<Object> ps = PyTree.leaves(primals), ts = PyTree.leaves(tangents);

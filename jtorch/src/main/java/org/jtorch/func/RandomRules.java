@@ -19,7 +19,8 @@ final class RandomRules {
         if (c.outs != null) {
             if (!own || !c.batched(c.outs[0])) {
                 throw new TorchException("vmap: Cannot ask for different inplace randomness on an unbatched tensor. This will "
-                        + "appear like same randomness. If this is necessary for your usage, please file an issue with functorch.");
+                        + "appear like same randomness. If this is necessary for your usage, "
+                        + "please file an issue with functorch.");
             }
             Tensor[] dest = new Tensor[c.outs.length];
             for (int k = 0; k < dest.length; k++) dest[k] = c.front(c.outs[k]);

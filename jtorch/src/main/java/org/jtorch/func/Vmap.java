@@ -159,7 +159,8 @@ final class Vmap {
             return;
         }
         throw new IllegalArgumentException("vmap(" + name + ", ..., out_dims=" + outDims + "): `out_dims` must be an int, None "
-                + "or a python collection of ints representing where in the outputs the vmapped dimension should appear.");
+                + "or a python collection of ints representing where in the outputs the vmapped "
+                + "dimension should appear.");
     }
 
     static String typeName(Object o) {

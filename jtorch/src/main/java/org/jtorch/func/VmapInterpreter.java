@@ -139,8 +139,10 @@ final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interprete
         for (Tensor o : c.outs) {
             if (argsBatched && !c.batched(o)) {
                 throw new TorchException("vmap: " + c.op.name() + "_(self, *extra_args) is not possible because there exists a "
-                        + "Tensor `other` in extra_args that has more elements than `self`. This happened due to `other` being "
-                        + "vmapped over but `self` not being vmapped over in a vmap. Please try to use out-of-place operators "
+                        + "Tensor `other` in extra_args that has more elements than `self`. This "
+                        + "happened due to `other` being "
+                        + "vmapped over but `self` not being vmapped over in a vmap. Please try to "
+                        + "use out-of-place operators "
                         + "instead of " + c.op.name() + "_. If said operator is being called inside the PyTorch framework, please "
                         + "file a bug report instead.");
             }

@@ -76,7 +76,8 @@ record NpyHeader(DType dtype, boolean bigEndian, boolean fortranOrder, long[] sh
         }
         if (body.startsWith("O")) {
             throw new TorchException(source + ": object arrays (descr '" + descr + "') hold pickled Python objects, which "
-                    + "could run arbitrary code when loaded; they are refused (numpy requires allow_pickle=True for them)");
+                    + "could run arbitrary code when loaded; they are refused (numpy requires "
+                    + "allow_pickle=True for them)");
         }
         DType dtype = switch (body) {
             case "b1" -> DType.BOOL;

@@ -145,7 +145,8 @@ final class PickleWriter {
                 }
             }
             default -> throw new TorchTypeException("torch.save: cannot pickle '" + o.getClass().getName() + "' object; supported "
-                    + "are Tensor, Map, List, Set, PyTuple, String, Long/Integer/BigInteger, Double/Float, Boolean, null, byte[], "
+                    + "are Tensor, Map, List, Set, PyTuple, String, Long/Integer/BigInteger, "
+                    + "Double/Float, Boolean, null, byte[], "
                     + "DType, Device, PyComplex, PyGlobal and PyObject");
         }
     }

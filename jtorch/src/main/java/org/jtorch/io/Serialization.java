@@ -54,7 +54,8 @@ public final class Serialization {
             if (ZipReader.isZip(file)) return ZipCheckpoint.load(file, what, options, user, null);
             if (options.mmap()) {
                 throw new org.jtorch.TorchException("mmap can only be used with files saved with "
-                        + "`torch.save(_use_new_zipfile_serialization=True)`, please torch.save your checkpoint with this option in "
+                        + "`torch.save(_use_new_zipfile_serialization=True)`, "
+                        + "please torch.save your checkpoint with this option in "
                         + "order to use mmap. (" + what + " is in the legacy format.)");
             }
             return LegacyCheckpoint.load(file, what, options, user, null);

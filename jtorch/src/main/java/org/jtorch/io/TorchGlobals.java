@@ -117,8 +117,10 @@ final class TorchGlobals implements PickleReader.Host {
 
     private UnpicklingException weightsOnlyFailure(String detail) {
         return new UnpicklingException("Weights only load failed. " + what + " references a global that the weights-only "
-                + "loader does not allow (JTorch never runs pickled code: an allowed global is rebuilt in Java, or kept as an "
-                + "inert PyObject; LoadOptions.weightsOnly(false) keeps every global that way).\n\tWeightsUnpickler error: "
+                + "loader does not allow (JTorch never runs pickled code: an allowed global is "
+                + "rebuilt in Java, or kept as an "
+                + "inert PyObject; LoadOptions.weightsOnly(false) keeps every global that "
+                + "way).\n\tWeightsUnpickler error: "
                 + detail);
     }
 

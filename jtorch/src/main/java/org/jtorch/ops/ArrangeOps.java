@@ -209,7 +209,8 @@ public final class ArrangeOps {
      * one-element repeats applies to every slice; without {@code dim} the input is flattened.
      */
     public static final OpDef REPEAT_INTERLEAVE_SELF_TENSOR = OpDef.composite(
-            "repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor",
+            "repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, "
+                    + "SymInt? output_size=None) -> Tensor",
             args -> {
                 Tensor input = (Tensor) args[0], repeats = (Tensor) args[1];
                 if (args[2] == null) input = ShapeOps.flatten(input);
@@ -233,7 +234,8 @@ public final class ArrangeOps {
      * {@code repeats} times, as a contiguous copy of an expanded view.
      */
     public static final OpDef REPEAT_INTERLEAVE_SELF_INT = OpDef.composite(
-            "repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, SymInt? output_size=None) -> Tensor",
+            "repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, "
+                    + "SymInt? output_size=None) -> Tensor",
             args -> {
                 Tensor self = (Tensor) args[0];
                 long repeats = lng(args[1]);
@@ -434,7 +436,8 @@ public final class ArrangeOps {
         int rank = x.dim();
         if (pad.length % 2 != 0) throw new TorchException("Padding length must be divisible by 2");
         if (pad.length > 2L * rank) {
-            throw new TorchException("Padding length should be less than or equal to two times the input dimension but got padding length "
+            throw new TorchException("Padding length should be less than or equal to two times the input dimension but got "
+                    + "padding length "
                     + pad.length + " and input of dimension " + rank);
         }
         int padded = pad.length / 2;

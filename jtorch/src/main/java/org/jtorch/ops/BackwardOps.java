@@ -47,7 +47,8 @@ public final class BackwardOps {
 
     /** {@code slice_backward(grad, input_sizes, dim, start, end, step)}. */
     public static final OpDef SLICE_BACKWARD = OpDef.structured(
-            "slice_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt start, SymInt end, SymInt step) -> Tensor",
+            "slice_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt start, "
+                    + "SymInt end, SymInt step) -> Tensor",
             BackwardOps::zerosLike,
             noGrad((args, outs, spec) -> ShapeOps.slice(outs[0], i(args[2]), (Long) args[3], (Long) args[4], (Long) args[5])
                     .copy_((Tensor) args[0])))
@@ -56,7 +57,8 @@ public final class BackwardOps {
 
     /** {@code diagonal_backward(grad, input_sizes, offset, dim1, dim2)}: zeros with {@code grad} on that diagonal. */
     public static final OpDef DIAGONAL_BACKWARD = OpDef.structured(
-            "diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, int dim2) -> Tensor", args -> {
+            "diagonal_backward(Tensor grad_output, SymInt[] input_sizes, int offset, int dim1, "
+                    + "int dim2) -> Tensor", args -> {
                 Spec spec = zerosLike(args);
                 Tensor g = (Tensor) args[0];
                 Tensor diag = ShapeOps.diagonal(Tensor.of(TensorImpl.meta(spec.shapes()[0], g.dtype())), (Long) args[2],
@@ -125,7 +127,8 @@ public final class BackwardOps {
      * with each gradient element at its line's index along {@code dim} (the backward of {@code max.dim}).
      */
     public static final OpDef VALUE_SELECTING_REDUCTION_BACKWARD = OpDef.structured(
-            "value_selecting_reduction_backward(Tensor grad, int dim, Tensor indices, SymInt[] sizes, bool keepdim) -> Tensor",
+            "value_selecting_reduction_backward(Tensor grad, int dim, Tensor indices, "
+                    + "SymInt[] sizes, bool keepdim) -> Tensor",
             args -> {
                 String op = "value_selecting_reduction_backward";
                 Tensor g = (Tensor) args[0];

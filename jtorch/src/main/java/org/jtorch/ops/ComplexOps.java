@@ -76,7 +76,8 @@ public final class ComplexOps {
         if (d != DType.FLOAT32 && d != DType.FLOAT64 && d != DType.FLOAT16) {
             // 2.15 raises NotImplementedError for dtypes it could define but does not
             throw new UnsupportedOperationException(
-                    "view_as_complex is only supported for half, float and double tensors, but got a tensor of scalar type: " + d.cppName());
+                    "view_as_complex is only supported for half, float and double tensors, "
+                            + "but got a tensor of scalar type: " + d.cppName());
         }
         int n = t.dim();
         if (n == 0) throw new TorchException("Input tensor must have one or more dimensions");

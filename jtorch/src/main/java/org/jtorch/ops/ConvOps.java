@@ -218,8 +218,8 @@ public final class ConvOps {
      * {@code output_padding} lengthens the output at the end.
      */
     public static final OpDef CONVOLUTION = OpDef.structured(
-            "convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, SymInt[] dilation, "
-                    + "bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor",
+            "convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, "
+                    + "SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor",
             a -> {
                 Tensor input = (Tensor) a[0], weight = (Tensor) a[1], bias = (Tensor) a[2];
                 Device device = bias == null ? Devices.common("convolution", input, weight)
@@ -319,7 +319,8 @@ public final class ConvOps {
      * the gradient of {@code convolution} with respect to an input of {@code input_sizes}.
      */
     public static final OpDef CONVOLUTION_BACKWARD_INPUT = OpDef.structured(
-            "convolution_backward_input(Tensor grad_output, Tensor weight, SymInt[] input_sizes, SymInt[] stride, "
+            "convolution_backward_input(Tensor grad_output, Tensor weight, SymInt[] input_sizes, "
+                    + "SymInt[] stride, "
                     + "SymInt[] padding, SymInt[] dilation, SymInt groups) -> Tensor",
             a -> {
                 Tensor go = (Tensor) a[0], weight = (Tensor) a[1];
@@ -348,7 +349,8 @@ public final class ConvOps {
      * the gradient of {@code convolution} with respect to a weight of {@code weight_sizes}.
      */
     public static final OpDef CONVOLUTION_BACKWARD_WEIGHT = OpDef.structured(
-            "convolution_backward_weight(Tensor grad_output, Tensor input, SymInt[] weight_sizes, SymInt[] stride, "
+            "convolution_backward_weight(Tensor grad_output, Tensor input, SymInt[] weight_sizes, "
+                    + "SymInt[] stride, "
                     + "SymInt[] padding, SymInt[] dilation, SymInt groups) -> Tensor",
             a -> {
                 Tensor go = (Tensor) a[0], input = (Tensor) a[1];

@@ -150,7 +150,8 @@ public final class Creation {
      * arguments with an int64 dtype no longer truncate before sizing).
      */
     public static final OpDef ARANGE = OpDef.structured(
-            "arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+            "arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, "
+                    + "Device? device=None) -> Tensor",
             args -> {
                 Scalar start = Scalar.of(args[0]), end = Scalar.of(args[1]), step = Scalar.of(args[2]);
                 boolean allIntegral = start.isIntegral() && end.isIntegral() && step.isIntegral();
@@ -255,7 +256,8 @@ public final class Creation {
             OpDef.Flag.NOT_DIFFERENTIABLE);
 
     public static final OpDef LOGSPACE = OpDef.structured(
-            "logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
+            "logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, "
+                    + "Device? device=None) -> Tensor",
             args -> linMeta("logspace", args, true), (args, outs, spec) -> linspaceKernel(outs[0], (Lin) spec.plan(), true),
             OpDef.Flag.NOT_DIFFERENTIABLE);
 

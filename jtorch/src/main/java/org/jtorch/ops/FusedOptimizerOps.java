@@ -95,7 +95,8 @@ public final class FusedOptimizerOps {
      * dampening, nesterov, maximize, is_first_step, grad_scale, found_inf).
      */
     public static final OpDef SGD = OpDef.structured("_fused_sgd_(Tensor(a!)[] self, Tensor(b!)[] grads, Tensor(c!)[] momentum_buffer_list, *, "
-            + "float weight_decay, float momentum, float lr, float dampening, bool nesterov, bool maximize, bool is_first_step, "
+            + "float weight_decay, float momentum, float lr, float dampening, "
+            + "bool nesterov, bool maximize, bool is_first_step, "
             + "Tensor? grad_scale=None, Tensor? found_inf=None) -> ()",
             a -> meta("_fused_sgd_", (Tensor[]) a[0], (Tensor[]) a[1], (Tensor[]) a[2]),
             (a, outs, spec) -> {
@@ -106,9 +107,12 @@ public final class FusedOptimizerOps {
             }, OpDef.Flag.NOT_DIFFERENTIABLE).vmapFallsBack(STEP);
 
     private static OpDef adam(String name, boolean adamw) {
-        return OpDef.structured(name + "(Tensor(a!)[] self, Tensor(b!)[] grads, Tensor(c!)[] exp_avgs, Tensor(d!)[] exp_avg_sqs, "
-                + "Tensor(e!)[] max_exp_avg_sqs, Tensor[] state_steps, *, float lr, float beta1, float beta2, float weight_decay, "
-                + "float eps, bool amsgrad, bool maximize, Tensor? grad_scale=None, Tensor? found_inf=None) -> ()",
+        return OpDef.structured(name + "(Tensor(a!)[] self, Tensor(b!)[] grads, Tensor(c!)[] exp_avgs, "
+                + "Tensor(d!)[] exp_avg_sqs, "
+                + "Tensor(e!)[] max_exp_avg_sqs, Tensor[] state_steps, *, float lr, "
+                + "float beta1, float beta2, float weight_decay, "
+                + "float eps, bool amsgrad, bool maximize, Tensor? grad_scale=None, "
+                + "Tensor? found_inf=None) -> ()",
                 a -> meta(name, (Tensor[]) a[0], (Tensor[]) a[1], (Tensor[]) a[2], (Tensor[]) a[3], (Tensor[]) a[4]),
                 (a, outs, spec) -> {
                     Tensor[] params = (Tensor[]) a[0], grads = (Tensor[]) a[1], steps = (Tensor[]) a[5];
@@ -133,7 +137,8 @@ public final class FusedOptimizerOps {
 
     /** Args: (params, grads, state_sums, state_steps, lr, lr_decay, weight_decay, eps, maximize, grad_scale, found_inf). */
     public static final OpDef ADAGRAD = OpDef.structured("_fused_adagrad_(Tensor(a!)[] self, Tensor(b!)[] grads, Tensor(c!)[] state_sums, "
-            + "Tensor(d!)[] state_steps, *, float lr, float lr_decay, float weight_decay, float eps, bool maximize, "
+            + "Tensor(d!)[] state_steps, *, float lr, float lr_decay, float weight_decay, "
+            + "float eps, bool maximize, "
             + "Tensor? grad_scale=None, Tensor? found_inf=None) -> ()",
             a -> meta("_fused_adagrad_", (Tensor[]) a[0], (Tensor[]) a[1], (Tensor[]) a[2]),
             (a, outs, spec) -> {

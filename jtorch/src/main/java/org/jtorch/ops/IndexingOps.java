@@ -188,7 +188,8 @@ public final class IndexingOps {
      * Duplicate places are written in index order: the last value wins, or all of them add up.
      */
     public static final OpDef INDEX_PUT_INTEGER = OpDef.structured(
-            "_index_put.integer(Tensor self, int[] dims, Tensor[] indices, Tensor values, bool accumulate=False) "
+            "_index_put.integer(Tensor self, int[] dims, Tensor[] indices, Tensor values, "
+                    + "bool accumulate=False) "
                     + "-> Tensor",
             args -> {
                 Tensor self = tensor(args[0]), values = tensor(args[3]);
@@ -520,7 +521,8 @@ public final class IndexingOps {
                 Tensor self = tensor(args[0]), indices = tensor(args[1]);
                 if (args[2] == null) return ScatterOps.gather(ShapeOps.view(self, -1), 0, ShapeOps.view(indices, -1));
                 if (self.dim() != indices.dim()) {
-                    throw new TorchException("torch.take_along_dim(): input and indices should have the same number of dimensions, but got "
+                    throw new TorchException("torch.take_along_dim(): input and indices should have the same number of "
+                            + "dimensions, but got "
                             + self.dim() + " dimensions for input, and " + indices.dim() + " dimensions for indices");
                 }
                 if (indices.dtype() != DType.INT64) {

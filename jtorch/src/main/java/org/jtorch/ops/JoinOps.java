@@ -270,7 +270,8 @@ public final class JoinOps {
         Tensor t = self(args);
         long[] repeats = (long[]) args[1];
         if (repeats.length < t.dim()) {
-            throw new TorchException("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
+            throw new TorchException("Number of dimensions of repeat dims can not be smaller than number "
+                    + "of dimensions of tensor");
         }
         long[] target = padded(t, repeats.length);
         for (int i = 0; i < target.length; i++) target[i] = Math.multiplyExact(target[i], repeats[i]);

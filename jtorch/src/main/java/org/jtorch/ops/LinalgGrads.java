@@ -35,7 +35,8 @@ final class LinalgGrads {
         Tensor vhgv = v.mH().matmul(gv);
         if (v.isComplex()) {
             gaugeCheck(vhgv.diagonal(0, -2, -1).imag(), vhgv.diagonal(0, -2, -1).imag().mul(0.0), 1e-2, 1e-3,
-                    "linalg_eigh_backward: The eigenvectors in the complex case are specified up to multiplication by e^{i phi}."
+                    "linalg_eigh_backward: The eigenvectors in the complex case are specified up to "
+                            + "multiplication by e^{i phi}."
                             + " The specified loss function depends on this quantity, so it is ill-defined.");
         }
         Tensor eye = eye(l.size(-1), l);
@@ -68,7 +69,8 @@ final class LinalgGrads {
             Tensor imU = uhgu == null ? s.mul(0.0) : uhgu.diagonal(0, -2, -1).imag();
             Tensor imV = vhgv == null ? s.mul(0.0) : vhgv.diagonal(0, -2, -1).imag();
             gaugeCheck(imU.add(imV), imV, 1e-2, 1e-2, "svd_backward: The singular vectors in the complex case are specified up to"
-                    + " multiplication by e^{i phi}. The specified loss function depends on this phase term, making it ill-defined.");
+                    + " multiplication by e^{i phi}. The specified loss function depends on this "
+                    + "phase term, making it ill-defined.");
         }
         Tensor s2 = s.mul(s), eye = eye(k, s);
         Tensor e = s2.unsqueeze(-2).sub(s2.unsqueeze(-1)).add(eye);

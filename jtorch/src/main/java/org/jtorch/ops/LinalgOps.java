@@ -29,7 +29,8 @@ public final class LinalgOps {
 
     /** {@code linalg.cholesky_ex(A, upper, check_errors)}: (L, info) with info k > 0 where the minor of order k is not positive-definite. */
     public static final OpDef CHOLESKY_EX = OpDef.structured(
-            "linalg_cholesky_ex(Tensor self, *, bool upper=False, bool check_errors=False) -> (Tensor L, Tensor info)",
+            "linalg_cholesky_ex(Tensor self, *, bool upper=False, "
+                    + "bool check_errors=False) -> (Tensor L, Tensor info)",
             args -> withInfo("linalg.cholesky_ex", (Tensor) args[0], ((Tensor) args[0]).shape()),
             (args, outs, spec) -> {
                 Tensor a = (Tensor) args[0];
@@ -105,7 +106,8 @@ public final class LinalgOps {
 
     /** {@code linalg.solve_ex(A, B, left, check_errors)}: (result, info) with info k > 0 where the LU's pivot k is zero. */
     public static final OpDef SOLVE_EX = OpDef.structured(
-            "linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, bool check_errors=False) -> (Tensor result, Tensor info)",
+            "linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, "
+                    + "bool check_errors=False) -> (Tensor result, Tensor info)",
             args -> {
                 Spec x = solveMeta("linalg.solve_ex", (Tensor) args[0], (Tensor) args[1], (Boolean) args[2]);
                 long[] shape = x.shapes()[0];
@@ -246,7 +248,8 @@ public final class LinalgOps {
      * alone, so it holds for rank-deficient A, where differentiating through the SVD gives NaN.
      */
     public static final OpDef PINV = OpDef.structured(
-            "linalg_pinv.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor",
+            "linalg_pinv.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, "
+                    + "bool hermitian=False) -> Tensor",
             args -> {
                 Tensor a = (Tensor) args[0];
                 pinvCheck(a);
@@ -266,7 +269,8 @@ public final class LinalgOps {
 
     /** {@code linalg.matrix_rank(A, atol, rtol, hermitian)}: singular values above {@code max(atol, rtol * sigma_max)}, int64. */
     public static final OpDef MATRIX_RANK = OpDef.composite(
-            "linalg_matrix_rank.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, bool hermitian=False) -> Tensor",
+            "linalg_matrix_rank.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, "
+                    + "bool hermitian=False) -> Tensor",
             args -> {
                 Tensor a = (Tensor) args[0];
                 if (a.dim() < 2) {
@@ -442,7 +446,8 @@ public final class LinalgOps {
     }
 
     private static String eighError(String api, int info) {
-        return api + ": {where}The algorithm failed to converge because the input matrix is ill-conditioned or has too many"
+        return api + ": {where}The algorithm failed to converge because the input matrix is ill-conditioned or "
+                + "has too many"
                 + " repeated eigenvalues (error code: " + info + ").";
     }
 
@@ -565,7 +570,8 @@ public final class LinalgOps {
     private static int batchDims(Tensor a) { return a.dim() - 2; }
 
     private static String choleskyError(int info) {
-        return "linalg.cholesky: {where}The factorization could not be completed because the input is not positive-definite"
+        return "linalg.cholesky: {where}The factorization could not be completed because the input is not "
+                + "positive-definite"
                 + " (the leading minor of order " + info + " is not positive-definite).";
     }
 
@@ -607,8 +613,10 @@ public final class LinalgOps {
     /** linalg.svd's errors (also polar's, which runs the same SVD): -1 for non-finite input, else gesdd's info. */
     private static void raiseSvdFailure(int[] info, int batchDims) {
         LinalgKernels.raise(info, batchDims, b -> info[b] < 0
-                ? "linalg.svd: {where}The algorithm failed to converge because the input matrix contained non-finite values."
-                : "linalg.svd: {where}The algorithm failed to converge because the input matrix is ill-conditioned or has too many"
+                ? "linalg.svd: {where}The algorithm failed to converge because the input matrix "
+                        + "contained non-finite values."
+                : "linalg.svd: {where}The algorithm failed to converge because the input matrix is "
+                        + "ill-conditioned or has too many"
                         + " repeated singular values (error code: " + info[b] + ").");
     }
 

@@ -45,7 +45,8 @@ public final class LinalgSolveOps {
 
     /** {@code linalg.solve_triangular(A, B, *, upper, left=True, unitriangular=False)}; batch dims broadcast. */
     public static final OpDef SOLVE_TRIANGULAR = OpDef.structured(
-            "linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, bool unitriangular=False) -> Tensor",
+            "linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, "
+                    + "bool unitriangular=False) -> Tensor",
             args -> solverMeta("linalg.solve_triangular", (Tensor) args[0], (Tensor) args[1], (Boolean) args[3], "A"),
             (args, outs, spec) -> solveTriangular((Tensor) args[0], (Tensor) args[1], (Boolean) args[2], (Boolean) args[3],
                     (Boolean) args[4], outs[0]))
@@ -56,7 +57,8 @@ public final class LinalgSolveOps {
 
     /** {@code linalg.lu_factor_ex(A, *, pivot=True, check_errors=False)}: packed LU, int32 1-based pivots, int32 info. */
     public static final OpDef LU_FACTOR_EX = OpDef.structured(
-            "linalg_lu_factor_ex(Tensor A, *, bool pivot=True, bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info)",
+            "linalg_lu_factor_ex(Tensor A, *, bool pivot=True, "
+                    + "bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info)",
             args -> {
                 Tensor a = (Tensor) args[0];
                 luInputs("torch.linalg.lu_factor_ex", a, (Boolean) args[1]);
@@ -96,7 +98,8 @@ public final class LinalgSolveOps {
 
     /** {@code linalg.lu_solve(LU, pivots, B, *, left=True, adjoint=False)}: solves with the factors of lu_factor. */
     public static final OpDef LU_SOLVE = OpDef.structured(
-            "linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, bool adjoint=False) -> Tensor",
+            "linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, "
+                    + "bool adjoint=False) -> Tensor",
             args -> luSolveMeta((Tensor) args[0], (Tensor) args[1], (Tensor) args[2], (Boolean) args[3]),
             (args, outs, spec) -> luSolve((Tensor) args[0], (Tensor) args[1], (Tensor) args[2], (Boolean) args[3], (Boolean) args[4],
                     outs[0]))
@@ -179,7 +182,8 @@ public final class LinalgSolveOps {
      * rank-deficient A.
      */
     public static final OpDef LSTSQ_SOLVE = OpDef.structured(
-            "_linalg_lstsq_solve(Tensor self, Tensor b, float? rcond, str driver) -> (Tensor raw, Tensor rank, Tensor singular_values)",
+            "_linalg_lstsq_solve(Tensor self, Tensor b, float? rcond, str driver) -> (Tensor raw, "
+                    + "Tensor rank, Tensor singular_values)",
             args -> lstsqMeta((Tensor) args[0], (Tensor) args[1], (String) args[3]),
             (args, outs, spec) -> lstsq((Tensor) args[0], (Tensor) args[1], (Double) args[2], (String) args[3], outs))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> lstsqBackward((Tensor) a[0], (Tensor) a[1], g[0], mask))
@@ -496,8 +500,10 @@ public final class LinalgSolveOps {
         for (int b = 0; b < codes.length; b++) {
             if (codes[b] > 0) {
                 throw linAlgError(api + (batched ? ": (Batch element " + b + ")" : "") + ": U[" + codes[b] + "," + codes[b]
-                        + "] is zero and using it on lu_solve would result in a division by zero. If you still want to perform the"
-                        + " factorization, consider calling linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)");
+                        + "] is zero and using it on lu_solve would result in a division by zero. "
+                        + "If you still want to perform the"
+                        + " factorization, consider calling linalg.lu(A, "
+                        + "pivot) or linalg.lu_factor_ex(A, pivot)");
             }
         }
     }
@@ -635,7 +641,8 @@ public final class LinalgSolveOps {
                 }
                 if (info > 0) {
                     throw linAlgError("linalg.eig: " + (a.dim() > 2 ? "(Batch element " + e + "): " : "") + "The algorithm failed to"
-                            + " converge because the input matrix is ill-conditioned or has too many repeated eigenvalues (error code: "
+                            + " converge because the input matrix is ill-conditioned or has too many "
+                            + "repeated eigenvalues (error code: "
                             + info + ").");
                 }
                 for (int i = 0; i < n; i++) {
@@ -780,9 +787,11 @@ public final class LinalgSolveOps {
                 if (info > 0) {
                     String where = batch.length > 0 ? "(Batch element " + e + "): " : "";
                     throw linAlgError(d == LapackSolvers.LstsqDriver.GELS
-                            ? api + ": " + where + "The least squares solution could not be computed because the input matrix does not"
+                            ? api + ": " + where + "The least squares solution could not be computed because the "
+                                    + "input matrix does not"
                                     + " have full rank (error code: " + info + ")."
-                            : api + ": " + where + "The algorithm failed to converge because the input matrix is ill-conditioned or has"
+                            : api + ": " + where + "The algorithm failed to converge because the input matrix is "
+                                    + "ill-conditioned or has"
                                     + " too many repeated singular values (error code: " + info + ").");
                 }
                 store(bm, rows, k, raw, e * rows * k, complex, false, false);
@@ -1145,7 +1154,8 @@ public final class LinalgSolveOps {
                 double worst = diag.imag().abs().max().item();
                 if (!(worst <= 1e-2)) {
                     throw new TorchException("linalg_eig_backward: The eigenvectors in the complex case are specified up to"
-                            + " multiplication by e^{i phi}. The specified loss function depends on this quantity, so it is ill-defined.");
+                            + " multiplication by e^{i phi}. The specified loss function depends on "
+                            + "this quantity, so it is ill-defined.");
                 }
             }
             // project onto the skew-Hermitian tangent space at the identity of U(n)

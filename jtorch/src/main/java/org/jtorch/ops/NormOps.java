@@ -30,7 +30,8 @@ public final class NormOps {
 
     /** Args: (input, long[] normalized_shape, weight or null, bias or null, Double eps). */
     public static final OpDef NATIVE_LAYER_NORM = OpDef.structured(
-            "native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)",
+            "native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, "
+                    + "Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)",
             NormOps::layerNormMeta,
             (args, outs, spec) -> LayerNormKernels.forward((Tensor) args[0], (Tensor) args[2], (Tensor) args[3],
                     ((Number) args[4]).doubleValue(), (Integer) spec.plan(), outs[0], outs[1], outs[2]))

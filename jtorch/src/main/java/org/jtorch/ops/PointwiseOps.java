@@ -248,7 +248,8 @@ public final class PointwiseOps {
         }
         if (a || b) {
             throw new TorchException("Subtraction, the `-` operator, with a bool tensor is not supported. "
-                    + "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+                    + "If you are trying to invert a mask, "
+                    + "use the `~` or `logical_not()` operator instead.");
         }
         checkAlpha(args);
     }
@@ -477,7 +478,8 @@ public final class PointwiseOps {
     public static final OpDef NEG = Pointwise.checked(Pointwise.unary("neg(Tensor self) -> Tensor", Promotion.DEFAULT, NUMBERS,
             new Fns.Unary(x -> -x, x -> -x, null, (re, im, o) -> { o[0] = -re; o[1] = -im; }, FloatSimd.Unary.NEG)),
             refuse(DType.Category.BOOL, TorchException::new, "Negation, the `-` operator, on a bool tensor is not supported. "
-                    + "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."))
+                    + "If you are trying to invert a mask, "
+                    + "use the `~` or `logical_not()` operator instead."))
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].neg()})
             .deriveJvp(Jvps::elementwise);
     public static final OpDef ABS = Pointwise.unary("abs(Tensor self) -> Tensor", Promotion.COMPLEX_TO_FLOAT, ALL,
@@ -491,7 +493,8 @@ public final class PointwiseOps {
     public static final OpDef SIGN = Pointwise.checked(Pointwise.unary("sign(Tensor self) -> Tensor", Promotion.DEFAULT, REAL,
             new Fns.Unary(PointwiseOps::sign, Long::signum, x -> x == 0 ? 0 : 1, null, null)),
             refuse(DType.Category.COMPLEX, TorchException::new,
-                    "Unlike NumPy, torch.sign is not intended to support complex numbers. Please use torch.sgn instead."))
+                    "Unlike NumPy, torch.sign is not intended to support complex numbers. Please "
+                            + "use torch.sgn instead."))
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.zeros(g[0])})
             .deriveJvp(Jvps::zero);
     public static final OpDef SGN = Pointwise.unary("sgn(Tensor self) -> Tensor", Promotion.DEFAULT, ALL,

@@ -125,7 +125,8 @@ public final class PoolOps {
      * window (NaN wins, the first maximum is kept) and its flat position in the input plane.
      */
     public static final OpDef MAX_POOL2D_WITH_INDICES = OpDef.structured(
-            "max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, int[2] dilation=1, "
+            "max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], "
+                    + "int[2] padding=0, int[2] dilation=1, "
                     + "bool ceil_mode=False) -> (Tensor, Tensor)",
             a -> {
                 Tensor x = (Tensor) a[0];
@@ -146,7 +147,8 @@ public final class PoolOps {
      * indices)}: zeros of self's shape into which each gradient element is added at its window's argmax.
      */
     public static final OpDef MAX_POOL2D_WITH_INDICES_BACKWARD = OpDef.structured(
-            "max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, "
+            "max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, "
+                    + "int[2] kernel_size, int[2] stride, int[2] padding, "
                     + "int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor",
             a -> {
                 Tensor go = (Tensor) a[0], x = (Tensor) a[1], idx = (Tensor) a[7];
@@ -241,7 +243,8 @@ public final class PoolOps {
 
     /** {@code avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)}. */
     public static final OpDef AVG_POOL2D = OpDef.structured(
-            "avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, bool ceil_mode=False, "
+            "avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, "
+                    + "bool ceil_mode=False, "
                     + "bool count_include_pad=True, int? divisor_override=None) -> Tensor",
             a -> {
                 Tensor x = (Tensor) a[0];
@@ -257,7 +260,8 @@ public final class PoolOps {
 
     /** {@code avg_pool2d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)}. */
     public static final OpDef AVG_POOL2D_BACKWARD = OpDef.structured(
-            "avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, int[2] stride, int[2] padding, bool ceil_mode, "
+            "avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, "
+                    + "int[2] stride, int[2] padding, bool ceil_mode, "
                     + "bool count_include_pad, int? divisor_override) -> Tensor",
             a -> {
                 Tensor go = (Tensor) a[0], x = (Tensor) a[1];

@@ -166,7 +166,8 @@ public final class RandomOps {
 
     /** {@code rand(size, *, generator, dtype, device)}: uniform on [0, 1). Complex dtypes fill real and imaginary parts. */
     public static final OpDef RAND = OpDef.structured(
-            "rand.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Device? device=None) -> Tensor",
+            "rand.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, "
+                    + "Device? device=None) -> Tensor",
             args -> {
                 long[] size = Shapes.checkSizes("rand", (long[]) args[0]);
                 DType dtype = floatDefault(args[2]);
@@ -204,7 +205,8 @@ public final class RandomOps {
 
     /** {@code randn(size, *, generator, dtype, device)}: standard normal samples. */
     public static final OpDef RANDN = OpDef.structured(
-            "randn.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, Device? device=None) -> Tensor",
+            "randn.generator(SymInt[] size, *, Generator? generator, ScalarType? dtype=None, "
+                    + "Device? device=None) -> Tensor",
             args -> {
                 long[] size = Shapes.checkSizes("randn", (long[]) args[0]);
                 DType dtype = floatDefault(args[2]);
@@ -216,7 +218,8 @@ public final class RandomOps {
 
     /** {@code normal(mean, std, size, *, generator, dtype, device)} with float mean and std. */
     public static final OpDef NORMAL_FLOAT_FLOAT = OpDef.structured(
-            "normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, ScalarType? dtype=None, "
+            "normal.float_float(float mean, float std, SymInt[] size, *, Generator? generator=None, "
+                    + "ScalarType? dtype=None, "
                     + "Device? device=None) -> Tensor",
             args -> {
                 long[] size = Shapes.checkSizes("normal", (long[]) args[2]);
@@ -493,7 +496,8 @@ public final class RandomOps {
         long limit = 1L << digits;
         if (v < -limit || v > limit) {
             Warnings.warn(name + " is out of bounds [-(2^" + digits + "), 2^" + digits + "]. Due to precision limitations " + type
-                    + " can support discrete uniform distribution only within this range. This warning will become an error in"
+                    + " can support discrete uniform distribution only within this range. This warning will "
+                    + "become an error in"
                     + " version 1.7 release, please fix the code in advance");
         }
     }
@@ -549,7 +553,8 @@ public final class RandomOps {
 
     /** {@code randint(low, high, size, *, generator, dtype=int64, device)}: integers uniform on [low, high). */
     public static final OpDef RANDINT = OpDef.structured(
-            "randint.low_generator(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, ScalarType? dtype=long, "
+            "randint.low_generator(SymInt low, SymInt high, SymInt[] size, *, Generator? generator, "
+                    + "ScalarType? dtype=long, "
                     + "Device? device=None) -> Tensor",
             args -> {
                 long[] size = Shapes.checkSizes("randint", (long[]) args[2]);
@@ -585,7 +590,8 @@ public final class RandomOps {
 
     /** {@code randperm(n, *, generator, dtype=int64, device)}: a random permutation of 0..n-1. */
     public static final OpDef RANDPERM = OpDef.structured(
-            "randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, Device? device=None) -> Tensor",
+            "randperm.generator(SymInt n, *, Generator? generator, ScalarType? dtype=long, "
+                    + "Device? device=None) -> Tensor",
             args -> {
                 long n = (Long) args[0];
                 long[] size = Shapes.checkSizes("randperm", new long[] {n});
@@ -682,7 +688,8 @@ public final class RandomOps {
 
     /** {@code rand_like(self)}: {@code rand} with self's shape, dtype and device. */
     public static final OpDef RAND_LIKE = OpDef.composite(
-            "rand_like(Tensor self, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor",
+            "rand_like(Tensor self, *, Generator? generator=None, ScalarType? dtype=None, "
+                    + "Device? device=None) -> Tensor",
             args -> {
                 Tensor self = (Tensor) args[0];
                 return Dispatcher.call1(RAND, self.impl().shapeRef(), args[1], args[2] != null ? args[2] : self.dtype(),
@@ -691,7 +698,8 @@ public final class RandomOps {
 
     /** {@code randn_like(self)}: {@code randn} with self's shape, dtype and device. */
     public static final OpDef RANDN_LIKE = OpDef.composite(
-            "randn_like(Tensor self, *, Generator? generator=None, ScalarType? dtype=None, Device? device=None) -> Tensor",
+            "randn_like(Tensor self, *, Generator? generator=None, ScalarType? dtype=None, "
+                    + "Device? device=None) -> Tensor",
             args -> {
                 Tensor self = (Tensor) args[0];
                 return Dispatcher.call1(RANDN, self.impl().shapeRef(), args[1],
@@ -700,7 +708,8 @@ public final class RandomOps {
 
     /** {@code randint_like(self, low, high)}: {@code randint} with self's shape, dtype and device. */
     public static final OpDef RANDINT_LIKE = OpDef.composite(
-            "randint_like.low_dtype(Tensor self, SymInt low, SymInt high, *, Generator? generator=None, ScalarType? dtype=None, "
+            "randint_like.low_dtype(Tensor self, SymInt low, SymInt high, *, Generator? generator=None, "
+                    + "ScalarType? dtype=None, "
                     + "Device? device=None) -> Tensor",
             args -> {
                 Tensor self = (Tensor) args[0];

@@ -112,7 +112,8 @@ public final class ReductionOps {
 
     /** {@code sum}: bool and integer inputs give int64 unless {@code dtype} is given. Args: (self, dim, keepdim, dtype). */
     public static final OpDef SUM = reduction(
-            "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", Op.SUM, args -> {
+            "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, "
+                    + "ScalarType? dtype=None) -> Tensor", Op.SUM, args -> {
                 DType out = args[3] != null ? (DType) args[3] : integralToLong(((Tensor) args[0]).dtype());
                 return Types.same(out);
             })
@@ -136,7 +137,8 @@ public final class ReductionOps {
 
     /** {@code prod}: bool and integer inputs give int64 unless {@code dtype} is given. Args: (self, dim, keepdim, dtype). */
     public static final OpDef PROD = reduction(
-            "prod.dim_int(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", Op.PROD, args -> {
+            "prod.dim_int(Tensor self, int[1]? dim=None, bool keepdim=False, *, "
+                    + "ScalarType? dtype=None) -> Tensor", Op.PROD, args -> {
                 DType out = args[3] != null ? (DType) args[3] : integralToLong(((Tensor) args[0]).dtype());
                 return Types.same(out);
             })
@@ -295,7 +297,8 @@ public final class ReductionOps {
             double correction = args[2] == null ? 1 : ((Number) args[2]).doubleValue();
             return Spec.of(outShape(x, mask, bool(args[3])), x.dtype().toReal(), x.device(), new Plan(op, mask, x.dtype(), correction));
         };
-        return OpDef.structured(name + ".correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False) -> Tensor",
+        return OpDef.structured(name + ".correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, "
+                + "bool keepdim=False) -> Tensor",
                 meta, reduceKernel());
     }
 
@@ -341,7 +344,8 @@ public final class ReductionOps {
 
     /** {@code linalg.vector_norm}: ord 2, 1, inf, -inf, 0 (count of non-zeros) or any p. Args: (self, Number ord, dim, keepdim, dtype). */
     public static final OpDef VECTOR_NORM = OpDef.structured(
-            "linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+            "linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, "
+                    + "*, ScalarType? dtype=None) -> Tensor",
             args -> {
                 Tensor x = (Tensor) args[0];
                 double ord = args[1] == null ? 2 : ((Number) args[1]).doubleValue();
@@ -366,7 +370,8 @@ public final class ReductionOps {
                         if (x.dim() > 0 && x.impl().shapeRef()[Shapes.wrapDim(d, x.dim())] == 0) {
                             // The missing space is PyTorch's.
                             throw new TorchException("linalg.vector_norm cannot compute the " + ordStr + " norm on the dimension " + d
-                                    + "because this dimension is empty and the operation does not have an identity");
+                                    + "because this dimension is empty and the operation "
+                                    + "does not have an identity");
                         }
                     }
                 }

@@ -239,7 +239,8 @@ public final class ScatterOps {
      * mean of an integral dtype rounds down (floor division), as in PyTorch.
      */
     public static final OpDef SCATTER_REDUCE = OpDef.structured(
-            "scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor",
+            "scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, "
+                    + "bool include_self=True) -> Tensor",
             args -> {
                 Tensor self = tensor(args[0]);
                 int dim = scatterChecks(self, args[1], tensor(args[2]), tensor(args[3]));
@@ -276,7 +277,8 @@ public final class ScatterOps {
             },
             (args, outs, spec) -> CopyOps.convert(tensor(args[0]), outs[0]))
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> {
-                throw new TorchException("scatter_reduce(): Double backward is unsupported for src when >1 zeros in src are scattered to "
+                throw new TorchException("scatter_reduce(): Double backward is unsupported for src when >1 zeros in src "
+                        + "are scattered to "
                         + "the same position in self");
             })
             // an identity in its argument that stands for a function of src autograd cannot follow: refuse, as its VJP does

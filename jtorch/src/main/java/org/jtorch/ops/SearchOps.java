@@ -118,13 +118,15 @@ public final class SearchOps {
      * Args: (sorted_sequence, self, Boolean out_int32, Boolean right, String side or null, Tensor sorter or null).
      */
     public static final OpDef SEARCHSORTED = OpDef.structured(
-            "searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, bool right=False, str? side=None, "
+            "searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, "
+                    + "bool right=False, str? side=None, "
                     + "Tensor? sorter=None) -> Tensor",
             SearchOps::searchMeta, SEARCH_KERNEL, OpDef.Flag.NOT_DIFFERENTIABLE);
 
     /** {@code searchsorted} of one Scalar: a 0-d result. Args as {@link #SEARCHSORTED}, with a {@link Scalar} self. */
     public static final OpDef SEARCHSORTED_SCALAR = OpDef.structured(
-            "searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, bool right=False, str? side=None, "
+            "searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, "
+                    + "bool right=False, str? side=None, "
                     + "Tensor? sorter=None) -> Tensor",
             SearchOps::searchMeta, SEARCH_KERNEL, OpDef.Flag.NOT_DIFFERENTIABLE);
 
@@ -170,7 +172,8 @@ public final class SearchOps {
                 else if (x.numel() == 0) BucketKernels.checkHistcRange(min - 1, max + 1);
                 if (bins <= 0) throw new TorchException("torch.histc(): bins must be > 0, but got " + bins);
                 if (out != null && out.dtype() != d) {
-                    throw new TorchException("torch.histc: input tensor and hist tensor should have the same dtype, but got input "
+                    throw new TorchException("torch.histc: input tensor and hist tensor should have the same "
+                            + "dtype, but got input "
                             + d.pyName() + " and hist " + out.dtype().pyName());
                 }
                 return Spec.of(new long[] {bins}, d, x.device(), new HistcPlan(bins, min, max));

@@ -216,7 +216,8 @@ public final class ShapeOps {
             long target = sizes[i];
             if (target == -1) {
                 if (d < 0) {
-                    throw new TorchException("The expanded size of the tensor (-1) isn't allowed in a leading, non-existing dimension " + i);
+                    throw new TorchException("The expanded size of the tensor (-1) isn't allowed in a "
+                            + "leading, non-existing dimension " + i);
                 }
                 target = size;
             }
@@ -326,7 +327,8 @@ public final class ShapeOps {
 
     /** {@code slice(self, dim, start, end, step)}: Python's {@code t[..., start:end:step]} along {@code dim}, bounds clamped. */
     public static final OpDef SLICE = OpDef.view(
-            "slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)", args -> {
+            "slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, "
+                    + "SymInt step=1) -> Tensor(a)", args -> {
                 Tensor t = self(args);
                 if (t.dim() == 0) throw new IndexOutOfBoundsException("slice() cannot be applied to a 0-dim tensor.");
                 int d = dim(args[1], t.dim());
@@ -537,7 +539,8 @@ public final class ShapeOps {
 
     /** {@code as_strided(self, size, stride, storage_offset)}: any geometry inside the storage (bounds are checked). */
     public static final OpDef AS_STRIDED = OpDef.view(
-            "as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, SymInt? storage_offset=None) -> Tensor(a)", args -> {
+            "as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, "
+                    + "SymInt? storage_offset=None) -> Tensor(a)", args -> {
                 Tensor t = self(args);
                 long offset = args[3] == null ? t.storageOffset() : lng(args[3]);
                 long[] shape = ((long[]) args[1]).clone(), strides = ((long[]) args[2]).clone();

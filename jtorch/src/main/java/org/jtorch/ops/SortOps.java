@@ -94,7 +94,8 @@ public final class SortOps {
 
     /** {@code sort}: values and int64 positions, stable. Args: (self, Boolean stable, Long dim, Boolean descending). */
     public static final OpDef SORT = OpDef.structured(
-            "sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)",
+            "sort.stable(Tensor self, *, bool? stable, int dim=-1, "
+                    + "bool descending=False) -> (Tensor values, Tensor indices)",
             args -> {
                 Tensor x = (Tensor) args[0];
                 return valuesIndices(x, x.impl().shapeRef(), sortPlan("sort", args));
@@ -142,7 +143,8 @@ public final class SortOps {
 
     /** {@code topk}: the k largest (or smallest), in order. Args: (self, Long k, Long dim, Boolean largest, Boolean sorted). */
     public static final OpDef TOPK = OpDef.structured(
-            "topk(Tensor self, SymInt k, int dim=-1, bool largest=True, bool sorted=True) -> (Tensor values, Tensor indices)",
+            "topk(Tensor self, SymInt k, int dim=-1, bool largest=True, "
+                    + "bool sorted=True) -> (Tensor values, Tensor indices)",
             args -> {
                 Tensor x = (Tensor) args[0];
                 long k = (Long) args[1];
@@ -170,7 +172,8 @@ public final class SortOps {
 
     /** {@code kthvalue}: the k-th smallest (1-based) along dim and its position. Args: (self, Long k, Long dim, Boolean keepdim). */
     public static final OpDef KTHVALUE = OpDef.structured(
-            "kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)",
+            "kthvalue(Tensor self, SymInt k, int dim=-1, bool keepdim=False) -> (Tensor values, "
+                    + "Tensor indices)",
             args -> {
                 Tensor x = (Tensor) args[0];
                 long k = (Long) args[1];
@@ -294,7 +297,8 @@ public final class SortOps {
      * Boolean return_inverse, Boolean return_counts); returns {@code Tensor[3]}, unrequested ones empty.
      */
     public static final OpDef UNIQUE = OpDef.composite(
-            "_unique2(Tensor self, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)",
+            "_unique2(Tensor self, bool sorted=True, bool return_inverse=False, "
+                    + "bool return_counts=False) -> (Tensor, Tensor, Tensor)",
             args -> {
                 Tensor x = (Tensor) args[0];
                 checkUnique("unique", x);
@@ -303,7 +307,8 @@ public final class SortOps {
 
     /** {@code unique_dim}: unique slices along dim. Args: (self, Long dim, Boolean sorted, Boolean return_inverse, Boolean return_counts). */
     public static final OpDef UNIQUE_DIM = OpDef.composite(
-            "unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, bool return_counts=False) -> (Tensor, Tensor, Tensor)",
+            "unique_dim(Tensor self, int dim, bool sorted=True, bool return_inverse=False, "
+                    + "bool return_counts=False) -> (Tensor, Tensor, Tensor)",
             args -> {
                 Tensor x = (Tensor) args[0];
                 checkUnique("unique_dim", x);
@@ -315,7 +320,8 @@ public final class SortOps {
      * Args: (self, Boolean return_inverse, Boolean return_counts, Long dim or null).
      */
     public static final OpDef UNIQUE_CONSECUTIVE = OpDef.composite(
-            "unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor)",
+            "unique_consecutive(Tensor self, bool return_inverse=False, bool return_counts=False, "
+                    + "int? dim=None) -> (Tensor, Tensor, Tensor)",
             args -> {
                 Tensor x = (Tensor) args[0];
                 checkUnique("unique_consecutive", x);

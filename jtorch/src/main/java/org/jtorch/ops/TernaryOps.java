@@ -221,10 +221,14 @@ public final class TernaryOps {
             TernaryOps::addcdivFn), args -> {
                 if (((Tensor) args[1]).dtype().isIntegral(true) && ((Tensor) args[2]).dtype().isIntegral(true)) {
                     throw new TorchException("Integer division with addcdiv is no longer supported, and in a future  "
-                            + "release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
-                            + "behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) "
-                            + "for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future "
-                            + "addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.");
+                            + "release addcdiv will perform a true division of tensor1 and "
+                            + "tensor2. The historic addcdiv "
+                            + "behavior can be implemented as (input + value * "
+                            + "torch.trunc(tensor1 / tensor2)).to(input.dtype) "
+                            + "for integer inputs and as (input + value * tensor1 / "
+                            + "tensor2) for float inputs. The future "
+                            + "addcdiv behavior is just the latter implementation: (input + "
+                            + "value * tensor1 / tensor2), for all dtypes.");
                 }
                 checkAddc("addcdiv_cpu_out", args);
             })
@@ -385,7 +389,8 @@ public final class TernaryOps {
     public static Tensor maskedFill_(Tensor self, Tensor mask, Object value) {
         if (hasInternalOverlap(self)) {
             Warnings.warn(Warnings.Category.USER_WARNING, "Use of masked_fill_ on expanded tensors is deprecated. Please clone() the "
-                    + "tensor before performing this operation. This also applies to advanced indexing e.g. tensor[mask] = scalar");
+                    + "tensor before performing this operation. This also applies to advanced "
+                    + "indexing e.g. tensor[mask] = scalar");
         }
         return inPlace(self, value instanceof Tensor ? MASKED_FILL_TENSOR : MASKED_FILL, self, mask, value);
     }

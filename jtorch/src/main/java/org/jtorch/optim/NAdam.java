@@ -17,7 +17,8 @@ import org.jtorch.ops.Creation;
  *
  * <pre>
  * g = -g if maximize;  p *= 1 - lr wd (decoupled) | g += wd p
- * mu_product *= mu_t;  m = lerp(m, g, 1 - beta1);  v = beta2 v + (1 - beta2) g^2;  denom = sqrt(v / (1 - beta2^t)) + eps
+ * mu_product *= mu_t;  m = lerp(m, g, 1 - beta1);  v = beta2 v + (1 - beta2) g^2
+ * denom = sqrt(v / (1 - beta2^t)) + eps
  * p -= lr (1 - mu_t) / (1 - mu_product) * g / denom + lr mu_{t+1} / (1 - mu_product mu_{t+1}) * m / denom
  * </pre>
  * State per parameter: {@code step}, {@code mu_product} (0-d float32, so its products round as

@@ -51,7 +51,8 @@ public abstract class Optimizer {
         validator.accept(this.defaults);
         if (params instanceof Set<?> && !(params instanceof SequencedCollection<?>)) {
             Warnings.warn(Warnings.Category.FUTURE_WARNING, "Passing a set as the params argument of an optimizer is "
-                    + "deprecated: sets have no deterministic order, so the order of the parameters (and of the "
+                    + "deprecated: sets have no deterministic order, "
+                    + "so the order of the parameters (and of the "
                     + "optimizer's state_dict) can change between runs. This will become an error in a future "
                     + "release. Please use a list instead.");
         }

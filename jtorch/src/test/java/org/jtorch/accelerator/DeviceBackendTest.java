@@ -154,7 +154,8 @@ class DeviceBackendTest {
     void mixingDevicesIsRefused() {
         Tensor onFake = Torch.tensor(new double[] {1, 2}).to(FAKE0), onCpu = Torch.tensor(new double[] {1, 2});
         TorchException e = assertThrows(TorchException.class, () -> onFake.add(onCpu));
-        assertTrue(e.getMessage().contains("Expected all tensors to be on the same device, but found at least two devices, fake:0 and cpu"),
+        assertTrue(e.getMessage().contains("Expected all tensors to be on the same device, "
+                + "but found at least two devices, fake:0 and cpu"),
                 e.getMessage());
         TorchException twoFakes = assertThrows(TorchException.class, () -> onFake.mul(onCpu.to(FAKE1)));
         assertTrue(twoFakes.getMessage().contains("fake:0 and fake:1"), twoFakes.getMessage());

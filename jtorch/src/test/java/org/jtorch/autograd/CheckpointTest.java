@@ -329,7 +329,8 @@ class CheckpointTest {
     @EnabledIfSystemProperty(named = "jtorch.measure", matches = "true")
     void liveHeapDuringBackward() {
         measureMlp(1, false); // warm-up: class loading and the BLAS library leave heap behind on the first run
-        System.out.println("16x1024 MLP, batch 256, float32 (weights 64 MiB, one activation 1 MiB); live heap above weights and input"
+        System.out.println("16x1024 MLP, batch 256, float32 (weights 64 MiB, "
+                + "one activation 1 MiB); live heap above weights and input"
                 + " (peak: all / without the weight gradients accumulated so far):");
         for (int segment : new int[] {0, 1, 4}) {
             long[] r = measureMlp(segment == 0 ? 1 : segment, segment != 0);

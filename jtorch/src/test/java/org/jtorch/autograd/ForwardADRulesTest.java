@@ -175,7 +175,8 @@ class ForwardADRulesTest {
             assertEquals(2, plain.numel());
             UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
                     () -> Dispatcher.call1(noJvp, ForwardAD.makeDual(f64(1, 2), f64(1, 1))));
-            assertEquals("Trying to use forward AD with no_jvp_op that does not support it because it has not been implemented yet.",
+            assertEquals("Trying to use forward AD with no_jvp_op that does not support it because it has not "
+                    + "been implemented yet.",
                     e.getMessage());
         }
     }

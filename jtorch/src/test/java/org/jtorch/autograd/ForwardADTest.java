@@ -194,7 +194,8 @@ class ForwardADTest {
             };
             assertArrayEquals(new double[] {2}, noJvp.apply(f64(1)).toDoubleArray(), 0);
             TorchException e = assertThrows(TorchException.class, () -> noJvp.apply(ForwardAD.makeDual(f64(1), f64(1))));
-            assertTrue(e.getMessage().contains("You must implement the jvp function for custom autograd.Function to use it with forward mode AD."));
+            assertTrue(e.getMessage().contains("You must implement the jvp function for custom autograd.Function to "
+                    + "use it with forward mode AD."));
         }
     }
 }

@@ -131,7 +131,8 @@ class FunctionTest {
             protected Tensor[] backward(Ctx ctx, Tensor... grads) { return new Tensor[] {Torch.ones(new long[] {3}, DType.FLOAT64), null}; }
         }
         TorchException shape = assertThrows(TorchException.class, () -> new BadShape().apply(leaf(1, 2), 7L).sum().backward());
-        assertEquals("Function BadShapeBackward returned an invalid gradient at index 0 - got [3] but expected shape compatible with [2]",
+        assertEquals("Function BadShapeBackward returned an invalid gradient at index 0 - got [3] but expected "
+                + "shape compatible with [2]",
                 shape.getMessage());
 
         class GradForScalar extends Function {
@@ -142,7 +143,8 @@ class FunctionTest {
             protected Tensor[] backward(Ctx ctx, Tensor... grads) { return new Tensor[] {grads[0].mul(2.0), grads[0]}; }
         }
         TorchException scalar = assertThrows(TorchException.class, () -> new GradForScalar().apply(leaf(1, 2), 7L).sum().backward());
-        assertEquals("function GradForScalarBackward returned a gradient different than None at position 2, but the corresponding "
+        assertEquals("function GradForScalarBackward returned a gradient different than None at position 2, "
+                + "but the corresponding "
                 + "forward input was not a Variable", scalar.getMessage());
     }
 

@@ -71,7 +71,8 @@ class CallFormatTest {
         assertEquals("aten::add.Tensor(T, T)", call(add, T, T, 1L));
         assertEquals("aten::add.Tensor(T, T)", call(add, T, T, Scalar.of(1.0)));
         assertEquals("aten::add.Tensor(T, T, alpha=2)", call(add, T, T, 2L));
-        String slice = "slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, SymInt step=1) -> Tensor(a)";
+        String slice = "slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, "
+                + "SymInt step=1) -> Tensor(a)";
         assertEquals("aten::slice.Tensor(T)", call(slice, T, 0L, null, null, 1L), "trailing defaults dropped");
         assertEquals("aten::slice.Tensor(T, 0, None, 5)", call(slice, T, 0L, null, 5L, 1L), "defaults before a set value kept");
         String gelu = "gelu(Tensor self, *, str approximate='none') -> Tensor";

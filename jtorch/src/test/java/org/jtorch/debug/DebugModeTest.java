@@ -142,10 +142,14 @@ class DebugModeTest {
                 ReductionOps.max(X, 1);
             });
             assertEquals(depth1("""
-                        aten::add.Tensor(t: f32[2, 3], t: f32[2, 3], alpha=2.0)  ->  t: f32[2, 3]  # {'hash': 25.0, 'input_hash': ((21.0, 6.0), {'alpha': None})}
-                        aten::mul.Tensor(t: f32[2, 3], 2.0)  ->  t: f32[2, 3]  # {'hash': 42.0, 'input_hash': ((21.0, None), {})}
-                        aten::cat(['t: f32[2, 3]', 't: f32[2, 3]'])  ->  t: f32[4, 3]  # {'hash': 12.0, 'input_hash': (([6.0, 6.0],), {})}
-                        aten::max.dim(t: f32[2, 3], 1)  ->  ('t: f32[2]', 't: i64[2]')  # {'hash': (8.0, 3.0), 'input_hash': ((21.0, None), {})}"""),
+                        aten::add.Tensor(t: f32[2, 3], t: f32[2, 3], alpha=2.0)  ->  t: f32[2, 3]  \
+                        # {'hash': 25.0, 'input_hash': ((21.0, 6.0), {'alpha': None})}
+                        aten::mul.Tensor(t: f32[2, 3], 2.0)  ->  t: f32[2, 3]  \
+                        # {'hash': 42.0, 'input_hash': ((21.0, None), {})}
+                        aten::cat(['t: f32[2, 3]', 't: f32[2, 3]'])  ->  t: f32[4, 3]  \
+                        # {'hash': 12.0, 'input_hash': (([6.0, 6.0],), {})}
+                        aten::max.dim(t: f32[2, 3], 1)  ->  ('t: f32[2]', 't: i64[2]')  \
+                        # {'hash': (8.0, 3.0), 'input_hash': ((21.0, None), {})}"""),
                     dm.log());
         }
 
@@ -175,9 +179,13 @@ class DebugModeTest {
             DebugMode dm = record(DebugMode.Options.DEFAULTS.withRecordIds(true).withTensorAttributes("device", "requires_grad"),
                     () -> v.neg().abs().add(v));
             assertEquals(depth1("""
-                        aten::neg(t$0: f32[2]{device=cpu, requires_grad=False})  ->  t$1: f32[2]{device=cpu, requires_grad=False}
-                        aten::abs(t$1: f32[2]{device=cpu, requires_grad=False})  ->  t$2: f32[2]{device=cpu, requires_grad=False}
-                        aten::add.Tensor(t$2: f32[2]{device=cpu, requires_grad=False}, t$0: f32[2]{device=cpu, requires_grad=False})  ->  t$3: f32[2]{device=cpu, requires_grad=False}"""),
+                        aten::neg(t$0: f32[2]{device=cpu, requires_grad=False})  ->  \
+                        t$1: f32[2]{device=cpu, requires_grad=False}
+                        aten::abs(t$1: f32[2]{device=cpu, requires_grad=False})  ->  \
+                        t$2: f32[2]{device=cpu, requires_grad=False}
+                        aten::add.Tensor(t$2: f32[2]{device=cpu, requires_grad=False}, \
+                        t$0: f32[2]{device=cpu, requires_grad=False})  ->  \
+                        t$3: f32[2]{device=cpu, requires_grad=False}"""),
                     dm.log());
         }
 
@@ -207,8 +215,10 @@ class DebugModeTest {
             Tensor b = Torch.ones(new long[] {3, 4}, DType.FLOAT32, Device.META);
             DebugMode dm = record(DebugMode.Options.DEFAULTS.withHashTensors(true).withTensorAttributes("device"), () -> a.matmul(b));
             assertEquals(depth1("""
-                        aten::matmul(t: f32[2, 3]{device=meta}, t: f32[3, 4]{device=meta})  ->  t: f32[2, 4]{device=meta}
-                          aten::mm(t: f32[2, 3]{device=meta}, t: f32[3, 4]{device=meta})  ->  t: f32[2, 4]{device=meta}"""), dm.log());
+                        aten::matmul(t: f32[2, 3]{device=meta}, t: f32[3, 4]{device=meta})  ->  \
+                        t: f32[2, 4]{device=meta}
+                          aten::mm(t: f32[2, 3]{device=meta}, t: f32[3, 4]{device=meta})  ->  \
+                        t: f32[2, 4]{device=meta}"""), dm.log());
             TensorInfo out = dm.records().get(1).outputs().get(0);
             assertEquals(Device.META, out.device());
             assertNull(out.hash());

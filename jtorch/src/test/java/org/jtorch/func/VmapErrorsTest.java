@@ -30,10 +30,12 @@ class VmapErrorsTest {
                 () -> Func.vmap(first(), VmapOptions.defaults().inDims(0, 0)).apply(new Object[] {X}));
         contains(e, "in_dims is not compatible with the structure of `inputs`");
         e = assertThrows(IllegalArgumentException.class, () -> Func.vmap(first(), VmapOptions.defaults().inDims(2)).apply(new Object[] {X}));
-        contains(e, "Got in_dim=2 for some input, but that input is a Tensor of dimensionality 2 so expected in_dim to satisfy -2 <= in_dim < 2.");
+        contains(e, "Got in_dim=2 for some input, but that input is a Tensor of dimensionality 2 so expected "
+                + "in_dim to satisfy -2 <= in_dim < 2.");
         e = assertThrows(IllegalArgumentException.class,
                 () -> Func.vmap(first(), VmapOptions.defaults().inDims(0, 0)).apply(new Object[] {X, 3L}));
-        contains(e, "Got in_dim=0 for an input but the input is of type <class 'int'>. We cannot vmap over non-Tensor arguments");
+        contains(e, "Got in_dim=0 for an input but the input is of type <class 'int'>. We cannot vmap over "
+                + "non-Tensor arguments");
         e = assertThrows(IllegalArgumentException.class,
                 () -> Func.vmap(first(), VmapOptions.defaults().inDims((Object) "0")).apply(new Object[] {X}));
         contains(e, "expected `in_dims` to be int or a (potentially nested) tuple");
@@ -51,7 +53,8 @@ class VmapErrorsTest {
     void batchSizesThatDisagree() {
         var e = assertThrows(IllegalArgumentException.class,
                 () -> Func.vmap((a, b) -> a.add(b), 0, 0).apply(Torch.ones(2, 3), Torch.ones(3, 3)));
-        assertEquals("vmap: Expected all tensors to have the same size in the mapped dimension, got sizes [2, 3] for the mapped dimension",
+        assertEquals("vmap: Expected all tensors to have the same size in the mapped dimension, got sizes [2, "
+                + "3] for the mapped dimension",
                 e.getMessage());
     }
 
@@ -88,7 +91,8 @@ class VmapErrorsTest {
     void inPlaceWriteOfABatchedValueIntoAnUnbatchedTensor() {
         Tensor unbatched = Torch.zeros(3).to(DType.FLOAT64);
         var e = assertThrows(TorchException.class, () -> Func.vmap(b -> unbatched.add_(b)).apply(X));
-        contains(e, "vmap: add_(self, *extra_args) is not possible because there exists a Tensor `other` in extra_args that has more "
+        contains(e, "vmap: add_(self, *extra_args) is not possible because there exists a Tensor `other` in "
+                + "extra_args that has more "
                 + "elements than `self`");
         assertArrayEquals(new double[] {0, 0, 0}, unbatched.toDoubleArray());
         assertThrows(TorchException.class, () -> Func.vmap(b -> unbatched.copy_(b)).apply(X));
@@ -121,7 +125,8 @@ class VmapErrorsTest {
         var e = assertThrows(TorchException.class, () -> Func.vmap(a -> Torch.scalarTensor(a.sum().item(), DType.FLOAT64)).apply(X));
         contains(e, "vmap: It looks like you're calling .item() on a Tensor");
         e = assertThrows(TorchException.class, () -> Func.vmap(a -> Torch.nonzero(a)).apply(X));
-        contains(e, "We do not support batching operators that can output dynamic shape. Attempted to vmap over aten::nonzero");
+        contains(e, "We do not support batching operators that can output dynamic shape. Attempted to vmap "
+                + "over aten::nonzero");
     }
 
     @Test

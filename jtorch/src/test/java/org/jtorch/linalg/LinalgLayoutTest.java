@@ -150,7 +150,8 @@ class LinalgLayoutTest {
         for (double v : x.select(0, 1).toDoubleArray()) assertTrue(Double.isNaN(v));
         close(Linalg.matrixSqrth(a), x.select(0, 0), 0, "the finite element is unaffected");
         org.jtorch.TorchException e = org.junit.jupiter.api.Assertions.assertThrows(org.jtorch.TorchException.class, () -> Linalg.polar(bad));
-        assertTrue(e.getMessage().contains("(Batch element 1): The algorithm failed to converge because the input matrix contained non-finite values"),
+        assertTrue(e.getMessage().contains("(Batch element 1): The algorithm failed to converge because the input "
+                + "matrix contained non-finite values"),
                 e.getMessage());
     }
 }

@@ -127,7 +127,8 @@ class LinalgSolveGradTest {
         Tensor re = leaf(3, 3), im = leaf(3, 3);
         Tensor v = Linalg.eig(Torch.complex(re, im)).eigenvectors();
         TorchException e = assertThrows(TorchException.class, () -> v.imag().sum().backward());
-        assertTrue(e.getMessage().contains("linalg_eig_backward: The eigenvectors in the complex case are specified up to multiplication"),
+        assertTrue(e.getMessage().contains("linalg_eig_backward: The eigenvectors in the complex case are specified "
+                + "up to multiplication"),
                 e.getMessage());
     }
 

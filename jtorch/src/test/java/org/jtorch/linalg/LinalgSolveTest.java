@@ -405,7 +405,8 @@ class LinalgSolveTest {
         e = assertThrows(TorchException.class, () -> Linalg.luSolve(lu, Torch.tensor(new long[] {1, 2, 3}), Torch.ones(3, 1).to(DType.FLOAT64)));
         assertTrue(e.getMessage().contains("pivots should be a Tensor of scalar type torch.int32"), e.getMessage());
         e = assertThrows(TorchException.class, () -> Linalg.luSolve(lu, Torch.tensor(new int[] {1, 2, 3}).to(DType.INT32), Torch.ones(2, 2).to(DType.FLOAT64)));
-        assertTrue(e.getMessage().contains("linalg.lu_solve: Incompatible shapes of A and B for the equation AX = B (3x3 and 2x2)"),
+        assertTrue(e.getMessage().contains("linalg.lu_solve: Incompatible shapes of A and B for the equation AX = B "
+                + "(3x3 and 2x2)"),
                 e.getMessage());
     }
 
@@ -419,7 +420,8 @@ class LinalgSolveTest {
         assertArrayEquals(new long[] {4, 0}, fx.pivots().shape());
         assertArrayEquals(new long[] {4}, fx.info().shape());
         TorchException e = assertThrows(TorchException.class, () -> Linalg.luFactor(Torch.zeros(3)));
-        assertTrue(e.getMessage().contains("torch.linalg.lu_factor: Expected tensor with 2 or more dimensions. Got size: [3] instead"),
+        assertTrue(e.getMessage().contains("torch.linalg.lu_factor: Expected tensor with 2 or more dimensions. Got "
+                + "size: [3] instead"),
                 e.getMessage());
         e = assertThrows(TorchException.class, () -> Linalg.lu(Torch.zeros(2, 2), false));
         assertTrue(e.getMessage().contains("LU without pivoting is not implemented on the CPU"), e.getMessage());
@@ -443,10 +445,12 @@ class LinalgSolveTest {
         double[] z = Linalg.solveTriangular(m(new double[][] {{0, 1}, {0, 1}}), m(new double[][] {{1}, {1}}), true).toDoubleArray();
         assertTrue(Arrays.stream(z).anyMatch(v -> !Double.isFinite(v)));
         TorchException e = assertThrows(TorchException.class, () -> Linalg.solveTriangular(Torch.zeros(3, 3), Torch.zeros(2, 2), true));
-        assertTrue(e.getMessage().contains("linalg.solve_triangular: Incompatible shapes of A and B for the equation AX = B (3x3 and 2x2)"),
+        assertTrue(e.getMessage().contains("linalg.solve_triangular: Incompatible shapes of A and B for the equation "
+                + "AX = B (3x3 and 2x2)"),
                 e.getMessage());
         e = assertThrows(TorchException.class, () -> Linalg.solveTriangular(Torch.zeros(2, 3), Torch.zeros(2, 2), true));
-        assertTrue(e.getMessage().contains("linalg.solve_triangular: A must be batches of square matrices, but they are 2 by 3 matrices"),
+        assertTrue(e.getMessage().contains("linalg.solve_triangular: A must be batches of square matrices, "
+                + "but they are 2 by 3 matrices"),
                 e.getMessage());
         e = assertThrows(TorchException.class,
                 () -> Linalg.solveTriangular(Torch.zeros(2, 2), Torch.zeros(new long[] {2, 2}, DType.FLOAT64), true));

@@ -97,7 +97,8 @@ class ModuleTest {
         sd.put("foo", Torch.zeros(1));
         TorchException e = assertThrows(TorchException.class, () -> m.loadStateDict(sd));
         assertEquals("Error(s) in loading state_dict for Linear:\n\tMissing key(s) in state_dict: \"bias\". \n\t"
-                + "Unexpected key(s) in state_dict: \"foo\". \n\tsize mismatch for weight: copying a param with shape "
+                + "Unexpected key(s) in state_dict: \"foo\". \n\tsize mismatch for weight: copying "
+                + "a param with shape "
                 + "torch.Size([2, 4]) from checkpoint, the shape in current model is torch.Size([3, 4]).", e.getMessage());
         assertArrayEquals(before, m.weight().toDoubleArray());
     }

@@ -178,7 +178,8 @@ class ComplexOpsTest {
         assertMessage(TorchException.class, "Input tensor must have one or more dimensions",
                 () -> ComplexOps.viewAsComplex(f32(s(), 1)));
         assertMessage(UnsupportedOperationException.class,
-                "view_as_complex is only supported for half, float and double tensors, but got a tensor of scalar type: BFloat16",
+                "view_as_complex is only supported for half, float and double tensors, "
+                        + "but got a tensor of scalar type: BFloat16",
                 () -> ComplexOps.viewAsComplex(Tensor.of(TensorImpl.empty(s(2), DType.BFLOAT16))));
         assertMessage(UnsupportedOperationException.class, "but got a tensor of scalar type: Long",
                 () -> ComplexOps.viewAsComplex(Tensor.of(TensorImpl.empty(s(2), DType.INT64))));

@@ -38,7 +38,8 @@ class ForwardAdSweepTest {
      */
     private static final Map<String, String> KNOWN = Map.of(
             "scatter.src/dim1-smaller", "duplicate indices: the forward keeps one source element per place, PyTorch's backward "
-                    + "(grad.gather) sends the gradient to every source that went there; PyTorch's own JVP and VJP differ alike",
+                    + "(grad.gather) sends the gradient to every source that went there; PyTorch's own JVP "
+                    + "and VJP differ alike",
             "scatter.src/transposed", "duplicate indices (as dim1-smaller)");
 
     private static boolean swept(OpDef op) {

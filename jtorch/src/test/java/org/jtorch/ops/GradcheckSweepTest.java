@@ -57,7 +57,8 @@ class GradcheckSweepTest {
                     + "differences (the same inputs moved apart pass)",
             "_cdist_forward/p3-batch-broadcast", "two points 0.002 apart (as cdist/p3-batch-broadcast)",
             "_euclidean_dist/batch-broadcast", "two points 0.002 apart, whose distance the matrix-product form "
-                    + "|x|^2 + |y|^2 - 2 x.y computes with cancellation (cdist's exact form passes on these inputs)");
+                    + "|x|^2 + |y|^2 - 2 x.y computes with cancellation (cdist's exact form passes "
+                    + "on these inputs)");
 
     private static boolean swept(OpDef op) {
         return op.isDifferentiable() && !op.has(OpDef.Flag.RANDOM) && (op.compositeFn() != null || op.vjp() != null);

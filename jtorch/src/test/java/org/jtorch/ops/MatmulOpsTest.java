@@ -46,19 +46,22 @@ class MatmulOpsTest {
     static final Set<String> OPS = Set.of("matmul", "mm", "bmm", "addmm", "baddbmm", "dot", "outer", "mv");
 
     private static final String COMPLEX_DOT = "Debian's 1.13 returns 0 for every complex dot (its BLAS cdotu/zdotu return"
-            + " convention does not match); the naive-loop tests mvAndDotMatchTheNaiveLoop and vdotConjugatesItsFirstArgument"
+            + " convention does not match); the naive-loop tests mvAndDotMatchTheNaiveLoop and "
+            + "vdotConjugatesItsFirstArgument"
             + " cover complex dot";
 
     static final List<Deviation> DEVIATIONS = List.of(
             new Deviation("mv/error/shape", Kind.NOT_COMPARED,
-                    "2.15 words it \"size mismatch, got input (3), mat (3x4), vec (5)\" (1.13: \"size mismatch, got 3, 3x4,5\");"
+                    "2.15 words it \"size mismatch, got input (3), mat (3x4), "
+                            + "vec (5)\" (1.13: \"size mismatch, got 3, 3x4,5\");"
                             + " see errorsCarryPyTorchMessages"),
             new Deviation("dot/complex64/5", Kind.NOT_COMPARED, COMPLEX_DOT),
             new Deviation("dot/complex128/5", Kind.NOT_COMPARED, COMPLEX_DOT),
             new Deviation("matmul/complex64/1d-1d", Kind.NOT_COMPARED, COMPLEX_DOT),
             new Deviation("matmul/complex128/1d-1d", Kind.NOT_COMPARED, COMPLEX_DOT),
             new Deviation("matmul/bfloat16/k64", Kind.NOT_COMPARED,
-                    "1.13 accumulates bfloat16 products in bfloat16 (34.5 where the exact sum is 33.93); 2.15 accumulates in"
+                    "1.13 accumulates bfloat16 products in bfloat16 (34.5 where the exact sum is 33.93); "
+                            + "2.15 accumulates in"
                             + " float and rounds once (34.0); see halfPrecisionAccumulatesInFloatAndRoundsOnce"));
 
 
@@ -639,7 +642,8 @@ class MatmulOpsTest {
         assertError("mat1 and mat2 shapes cannot be multiplied (2x2 and 3x2)", () -> MatmulOps.addmm(f32(2, 2), f32(2, 2), f32(3, 2)));
         assertError("The expanded size of the tensor (2) must match the existing size (4) at non-singleton dimension 1.  "
                 + "Target sizes: [2, 2].  Tensor sizes: [4]", () -> MatmulOps.addmm(f32(4), f32(2, 2), f32(2, 2)));
-        assertError("expand(torch.FloatTensor{[3, 2, 2]}, size=[2, 2]): the number of sizes provided (2) must be greater or equal"
+        assertError("expand(torch.FloatTensor{[3, 2, 2]}, size=[2, "
+                + "2]): the number of sizes provided (2) must be greater or equal"
                 + " to the number of dimensions in the tensor (3)", () -> MatmulOps.addmm(f32(3, 2, 2), f32(2, 2), f32(2, 2)));
 
         assertError("batch1 must be a 3D tensor", () -> MatmulOps.bmm(f32(3, 4), f32(4, 2)));
@@ -669,10 +673,12 @@ class MatmulOpsTest {
         assertError("1D tensors expected, but got 2D and 2D tensors", () -> MatmulOps.dot(f32(2, 2), f32(2, 2)));
         assertError("dot : expected both vectors to have same dtype, but found Float and Double",
                 () -> MatmulOps.dot(f32(2), of(DType.FLOAT64, 2)));
-        assertError("inconsistent tensor size, expected tensor [3] and src [4] to have the same number of elements, but got 3"
+        assertError("inconsistent tensor size, expected tensor [3] and src [4] to have the same number of "
+                + "elements, but got 3"
                 + " and 4 elements respectively", () -> MatmulOps.dot(f32(3), f32(4)));
         assertError("\"dot\" not implemented for 'Bool'", () -> MatmulOps.dot(of(DType.BOOL, 2), of(DType.BOOL, 2)));
-        assertError("inconsistent tensor size, expected tensor [2] and src [3] to have the same number of elements, but got 2"
+        assertError("inconsistent tensor size, expected tensor [2] and src [3] to have the same number of "
+                + "elements, but got 2"
                 + " and 3 elements respectively", () -> MatmulOps.vdot(f32(2), f32(3)));
         assertError("\"vdot\" not implemented for 'ComplexHalf'", () -> MatmulOps.vdot(of(DType.COMPLEX32, 2), of(DType.COMPLEX32, 2)));
 

@@ -166,7 +166,8 @@ class NativeLayerNormTest {
                 () -> NormOps.nativeLayerNorm(Torch.zeros(new long[] {2, 4}, DType.INT64), new long[] {4}, null, null, 1e-5)).getMessage());
         assertEquals("expected scalar type Float but found Double", assertThrows(TorchException.class,
                 () -> NormOps.nativeLayerNorm(x, new long[] {4}, Torch.ones(new long[] {4}, DType.FLOAT64), null, 1e-5)).getMessage());
-        assertEquals("Expected weight to be of same shape as normalized_shape, but got weight of shape [3] and normalized_shape = [4]",
+        assertEquals("Expected weight to be of same shape as normalized_shape, "
+                + "but got weight of shape [3] and normalized_shape = [4]",
                 assertThrows(TorchException.class, () -> NormOps.nativeLayerNorm(x, new long[] {4}, Torch.ones(3), null, 1e-5)).getMessage());
         assertEquals("Given normalized_shape=[3], expected input with shape [*, 3], but got input of size[2, 4]",
                 assertThrows(TorchException.class, () -> NormOps.nativeLayerNorm(x, new long[] {3}, null, null, 1e-5)).getMessage());

@@ -52,11 +52,14 @@ class PointwiseGoldenTest {
             new Deviation("div/error/bad-rounding", Kind.NOT_COMPARED,
                     "rounding_mode is the RoundingMode enum in Java: an invalid mode cannot be passed"),
             new Deviation("lt/error/complex", Kind.MESSAGE,
-                    "2.15 raises TypeError for ordering complex numbers (1.13: the dispatch message \"lt_cpu\" not implemented)"),
+                    "2.15 raises TypeError for ordering complex numbers (1.13: the dispatch message "
+                            + "\"lt_cpu\" not implemented)"),
             new Deviation("ge/error/complex", Kind.MESSAGE,
-                    "2.15 raises TypeError for ordering complex numbers (1.13: the dispatch message \"ge_cpu\" not implemented)"),
+                    "2.15 raises TypeError for ordering complex numbers (1.13: the dispatch message "
+                            + "\"ge_cpu\" not implemented)"),
             new Deviation("add/float16/rounding-alpha", Kind.NOT_COMPARED,
-                    "1.13 rounds alpha*other to float16 before adding (3*b overflows to -inf); JTorch computes a + alpha*b"
+                    "1.13 rounds alpha*other to float16 before adding (3*b overflows to -inf); JTorch "
+                            + "computes a + alpha*b"
                             + " in float and rounds once, as the other float16 ops do"),
             bfloat16Complex("promotion/add/bfloat16+complex64/dim-0d"),
             bfloat16Complex("promotion/add/bfloat16+complex128/dim-0d"),

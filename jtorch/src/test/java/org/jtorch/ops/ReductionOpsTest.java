@@ -667,7 +667,8 @@ class ReductionOpsTest {
         void dtypeErrors() {
             Tensor i = Torch.tensor(new long[] {1, 2, 3});
             TorchException mean = assertThrows(TorchException.class, () -> ReductionOps.mean(i));
-            assertEquals("mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: Long",
+            assertEquals("mean(): could not infer output dtype. Input dtype must be either a floating point or "
+                    + "complex dtype. Got: Long",
                     mean.getMessage());
             assertTrue(assertThrows(TorchException.class, () -> ReductionOps.mean(i, DType.INT32)).getMessage()
                     .contains("Optional dtype must be either a floating point or complex dtype. Got: Int"));
@@ -715,7 +716,8 @@ class ReductionOpsTest {
             assertTrue(assertThrows(IndexOutOfBoundsException.class, () -> ReductionOps.argmin(e)).getMessage()
                     .contains("argmin(): Expected reduction dim to be specified for input.numel() == 0."));
             assertTrue(assertThrows(TorchException.class, () -> ReductionOps.vectorNorm(e, Double.POSITIVE_INFINITY)).getMessage()
-                    .contains("cannot compute the inf norm on an empty tensor because the operation does not have an identity"));
+                    .contains("cannot compute the inf norm on an empty tensor because the operation "
+                            + "does not have an identity"));
             assertTrue(assertThrows(TorchException.class, () -> ReductionOps.vectorNorm(e, -1.5, new long[] {0}, false)).getMessage()
                     .contains("cannot compute the -1.5 norm on the dimension 0because this dimension is empty"));
             assertEquals(0, ReductionOps.vectorNorm(e, -1, new long[] {1}, false).numel());

@@ -44,7 +44,8 @@ class ShapeOpsTest {
      */
     static final List<Deviation> DEVIATIONS = List.of(
             new Deviation("tril/error/1d", Kind.MESSAGE,
-                    "2.15's tril meta rule checks the rank (\"tril: input tensor must have at least 2 dimensions\"); 1.13 failed later"
+                    "2.15's tril meta rule checks the rank (\"tril: input tensor must have at least 2 "
+                            + "dimensions\"); 1.13 failed later"
                             + " with a dim-wrap error"),
             new Deviation("slice/error/step", Kind.MESSAGE,
                     "the fixture is Python's t[::-1], whose ValueError comes from the indexing code; aten::slice, which"
@@ -194,7 +195,8 @@ class ShapeOpsTest {
         // Unit dims may be inserted anywhere and take any stride that keeps the layout.
         assertArrayEquals(new long[] {3, 1, 2, 4}, ShapeOps.view(x, 3, 1, 2, 4).shape());
         TorchException e = assertThrows(TorchException.class, () -> ShapeOps.view(x, 3, 8));
-        assertEquals("view size is not compatible with input tensor's size and stride (at least one dimension spans across two"
+        assertEquals("view size is not compatible with input tensor's size and stride (at least one dimension "
+                + "spans across two"
                 + " contiguous subspaces). Use .reshape(...) instead.", e.getMessage());
     }
 

@@ -245,7 +245,8 @@ class TernaryOpsTest {
     void addcdivRefusesIntegerDivision() {
         Tensor i = ints(DType.INT64, 1, 2, 3);
         TorchException e = assertThrows(TorchException.class, () -> TernaryOps.addcdiv(Torch.zeros(3), i, i));
-        assertMessage(e, "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true division");
+        assertMessage(e, "Integer division with addcdiv is no longer supported, "
+                + "and in a future  release addcdiv will perform a true division");
         assertMessage(e, "(input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype)");
         // one floating divisor operand is enough
         Tensor r = TernaryOps.addcdiv(ints(DType.INT64, 1, 1, 1), i, floats(DType.FLOAT32, 2, 0, -4), 2);

@@ -103,8 +103,10 @@ public final class OpDb {
     private static final String REPEAT_OVERFLOW = "repeat: an overflowing size escapes as Math.multiplyExact's "
             + "ArithmeticException where PyTorch raises RuntimeError";
     private static final String REPEAT_INTERLEAVE_0D = "_repeat_interleave_along: a 0-d self crashes the meta rule with "
-            + "ArrayIndexOutOfBoundsException (shape[dim] of an empty shape) where PyTorch raises IndexError (\"Dimension "
-            + "specified as 0 but tensor has no dimensions\"): Dispatcher.call(ArrangeOps.REPEAT_INTERLEAVE_ALONG, "
+            + "ArrayIndexOutOfBoundsException (shape[dim] of an empty shape) where PyTorch raises "
+            + "IndexError (\"Dimension "
+            + "specified as 0 but tensor has no dimensions\"): "
+            + "Dispatcher.call(ArrangeOps.REPEAT_INTERLEAVE_ALONG, "
             + "Torch.tensor(5.0), Torch.tensor(new long[] {1}), 0L, 1L)";
     private static final String DIAG_OFFSET_OVERFLOW = "diag_embed (and diag of a vector): an overflowing offset escapes "
             + "from Math.addExact as ArithmeticException where PyTorch raises RuntimeError: "

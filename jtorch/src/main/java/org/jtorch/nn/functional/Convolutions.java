@@ -59,7 +59,8 @@ final class Convolutions {
             }
         }
         if (asymmetric) {
-            Warnings.warn("Using padding='same' with even kernel lengths and odd dilation may require a zero-padded copy of the "
+            Warnings.warn("Using padding='same' with even kernel lengths and odd dilation may require a "
+                    + "zero-padded copy of the "
                     + "input be created");
             x = ArrangeOps.pad(x, extra);
         }

@@ -92,7 +92,8 @@ final class Layers {
             if (offsets.dim() != 1) throw new IllegalArgumentException("offsets has to be a 1D Tensor");
             starts = offsets.toLongArray();
             if (starts.length > 0 && starts[0] != 0) {
-                throw new TorchException("offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start from position 0. "
+                throw new TorchException("offsets[0] has to be 0, i.e., the first sequence in the mini-batch has to start "
+                        + "from position 0. "
                         + "However, got " + starts[0]);
             }
             if (starts.length > 0 && starts[starts.length - 1] > m) {

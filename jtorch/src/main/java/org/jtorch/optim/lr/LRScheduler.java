@@ -26,8 +26,10 @@ import org.jtorch.optim.ParamGroup;
  */
 public abstract class LRScheduler {
     static final String EPOCH_DEPRECATION_WARNING = "The epoch parameter in `scheduler.step()` was not necessary and is being "
-            + "deprecated where possible. Please use `scheduler.step()` to step the scheduler. During the deprecation, "
-            + "if epoch is different from None, the closed form is used instead of the new chainable form, where "
+            + "deprecated where possible. Please use `scheduler.step()` to step the scheduler. "
+            + "During the deprecation, "
+            + "if epoch is different from None, the closed form is used instead of the new "
+            + "chainable form, where "
             + "available. Please open an issue if you are unable to replicate your use case: "
             + "https://github.com/pytorch/pytorch/issues/new/choose.";
 
@@ -142,9 +144,11 @@ public abstract class LRScheduler {
     void warnIfBeforeOptimizerStep() {
         if (stepCount == 1 && !optimizerStepped) {
             Warnings.warn("Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and later, "
-                    + "you should call them in the opposite order: `optimizer.step()` before `lr_scheduler.step()`.  "
+                    + "you should call them in the opposite order: `optimizer.step()` before "
+                    + "`lr_scheduler.step()`.  "
                     + "Failure to do this will result in PyTorch skipping the first value of the learning rate "
-                    + "schedule. See more details at https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate");
+                    + "schedule. See more details at "
+                    + "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate");
         }
     }
 

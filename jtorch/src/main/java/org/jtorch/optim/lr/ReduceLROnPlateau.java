@@ -165,7 +165,8 @@ public final class ReduceLROnPlateau extends LRScheduler {
             if (defaultMinLr == null) {
                 throw new TorchException("The number of param groups in the `optimizer` (" + groups.size() + ") differs from when "
                         + "`ReduceLROnPlateau` was initialized (" + minLrs.size() + "), usually due to a new param group being "
-                        + "added to the optimizer. Please modify the `min_lrs` field to match the length of the `optimizer` param groups.");
+                        + "added to the optimizer. Please modify the `min_lrs` field to match the "
+                        + "length of the `optimizer` param groups.");
             }
             minLrs = new ArrayList<>(Collections.nCopies(groups.size(), defaultMinLr));
         }

@@ -201,7 +201,8 @@ class FunctionalBehaviourTest {
             F.klDiv(a.log(), a.div(6L));
             assertEquals(2, w.records().size());
             assertTrue(w.records().get(0).message().contains(
-                    "Using a target size (torch.Size([3, 1])) that is different to the input size (torch.Size([3]))"));
+                    "Using a target size (torch.Size([3, "
+                            + "1])) that is different to the input size (torch.Size([3]))"));
             assertTrue(w.records().get(1).message().contains("reduction: 'mean' divides the total loss by both the batch size"));
         }
     }

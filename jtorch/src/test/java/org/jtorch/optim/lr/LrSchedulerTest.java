@@ -388,7 +388,8 @@ class LrSchedulerTest {
         opt.addParamGroup(ParamGroup.of(List.of(Torch.zeros(1).requiresGrad(true))));
         s.step(1.0);
         TorchException e = assertThrows(TorchException.class, () -> s.step(2.0));
-        assertTrue(e.getMessage().startsWith("The number of param groups in the `optimizer` (2) differs from when `ReduceLROnPlateau` "
+        assertTrue(e.getMessage().startsWith("The number of param groups in the `optimizer` (2) differs from when "
+                + "`ReduceLROnPlateau` "
                 + "was initialized (1)"), e.getMessage());
         // A scalar min_lr just extends to the new group.
         SGD opt2 = sgd(List.of(1.0), 0);
@@ -463,7 +464,8 @@ class LrSchedulerTest {
     void sequentialErrors() {
         SGD opt = sgd(List.of(1.0), 0), other = sgd(List.of(1.0), 0);
         assertMessage("SequentialLR expects at least one scheduler, but got no scheduler.", () -> new SequentialLR(opt, List.of(), List.of()));
-        assertMessage("Sequential Schedulers expects number of schedulers provided to be one more than the number of milestone points, "
+        assertMessage("Sequential Schedulers expects number of schedulers provided to be one more than the "
+                + "number of milestone points, "
                 + "but got number of schedulers 1 and the number of milestones to be equal to 1",
                 () -> new SequentialLR(opt, List.of(new StepLR(opt, 2)), List.of(3)));
         ReduceLROnPlateau plateau = new ReduceLROnPlateau(opt);
