@@ -1,6 +1,6 @@
 /**
- * The examples are written against JTorch's exported API only, so they run as a module of their own: a
- * program that reached into the library's internals would not compile here.
+ * The examples are written against JTorch's exported API only, so they run as a module of their own: a program that
+ * reached into the library's internals would not compile here.
  */
 module org.jtorch.examples {
     requires org.jtorch;

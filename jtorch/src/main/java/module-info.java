@@ -1,10 +1,10 @@
 /**
  * JTorch: PyTorch's programming model on the JVM.
  *
- * <p>Only the packages a user programs against are exported. The op definitions ({@code ops}), the
- * dispatcher and its interpreter stack ({@code dispatch}), the kernels, storage and shared helpers
- * ({@code internal}) are the library's own layers: they are not exported, so that they can change without
- * breaking anyone, and a program on the module path cannot reach them.
+ * <p>Only the packages a user programs against are exported. The op definitions ({@code ops}), the dispatcher and its
+ * interpreter stack ({@code dispatch}), the kernels, storage and shared helpers ({@code internal}) are the library's
+ * own layers: they are not exported, so that they can change without breaking anyone, and a program on the module path
+ * cannot reach them.
  */
 module org.jtorch {
     // The CPU kernels' inner loops use the Vector API (still incubating in JDK 25).
@@ -32,7 +32,9 @@ module org.jtorch {
 
     // The dispatcher defines the autograd layer; the autograd package, above it, implements it.
     uses org.jtorch.dispatch.AutogradLayer;
-    provides org.jtorch.dispatch.AutogradLayer with org.jtorch.autograd.RecordingLayer;
+
+    provides org.jtorch.dispatch.AutogradLayer with
+            org.jtorch.autograd.RecordingLayer;
 
     // Accelerator backends are other modules (or class-path jars) that provide this SPI.
     uses org.jtorch.accelerator.spi.DeviceBackend;

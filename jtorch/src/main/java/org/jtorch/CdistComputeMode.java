@@ -1,9 +1,9 @@
 package org.jtorch;
 
 /**
- * {@code torch.cdist}'s {@code compute_mode}: whether the Euclidean distance (p = 2) is computed through a
- * matrix product, {@code sqrt(max(|a|² - 2 a·b + |b|², 0))}, which is fast for many points but can give
- * small nonzero distances (≈1e-4 in float32) between identical points.
+ * {@code torch.cdist}'s {@code compute_mode}: whether the Euclidean distance (p = 2) is computed through a matrix
+ * product, {@code sqrt(max(|a|² - 2 a·b + |b|², 0))}, which is fast for many points but can give small nonzero
+ * distances (≈1e-4 in float32) between identical points.
  */
 public enum CdistComputeMode {
     /** The matrix product when either point set has more than 25 points (PyTorch's default). */
@@ -15,10 +15,14 @@ public enum CdistComputeMode {
 
     private final String pyName;
 
-    CdistComputeMode(String pyName) { this.pyName = pyName; }
+    CdistComputeMode(String pyName) {
+        this.pyName = pyName;
+    }
 
     /** PyTorch's string for this mode. */
-    public String pyName() { return pyName; }
+    public String pyName() {
+        return pyName;
+    }
 
     /** Parses PyTorch's string; anything else is the ValueError {@code torch.cdist} raises. */
     public static CdistComputeMode of(String name) {

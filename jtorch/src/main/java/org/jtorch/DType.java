@@ -3,10 +3,10 @@ package org.jtorch;
 /**
  * Element types of PyTorch 2.15 (all but the quantized ones).
  *
- * <p>Each dtype has a storage kind (the Java primitive array that holds it on the heap), an item
- * size in bytes, and a category (bool &lt; integral &lt; floating &lt; complex) used by type
- * promotion. Half-precision, bfloat16 and the 8-bit float formats are stored natively and computed
- * in float, as PyTorch does on CPU; complex values are interleaved (re, im) pairs.
+ * <p>Each dtype has a storage kind (the Java primitive array that holds it on the heap), an item size in bytes, and a
+ * category (bool &lt; integral &lt; floating &lt; complex) used by type promotion. Half-precision, bfloat16 and the
+ * 8-bit float formats are stored natively and computed in float, as PyTorch does on CPU; complex values are interleaved
+ * (re, im) pairs.
  */
 public enum DType {
     BOOL("bool", 1, Category.BOOL, StorageKind.BYTE, "Bool"),
@@ -33,14 +33,33 @@ public enum DType {
     COMPLEX128("complex128", 16, Category.COMPLEX, StorageKind.DOUBLE, "ComplexDouble");
 
     /** PyTorch's aliases. */
-    public static final DType FLOAT = FLOAT32, DOUBLE = FLOAT64, HALF = FLOAT16, LONG = INT64, INT = INT32,
-            SHORT = INT16, CFLOAT = COMPLEX64, CDOUBLE = COMPLEX128, CHALF = COMPLEX32;
+    public static final DType FLOAT = FLOAT32,
+            DOUBLE = FLOAT64,
+            HALF = FLOAT16,
+            LONG = INT64,
+            INT = INT32,
+            SHORT = INT16,
+            CFLOAT = COMPLEX64,
+            CDOUBLE = COMPLEX128,
+            CHALF = COMPLEX32;
 
     /** Type-promotion category, ordered. */
-    public enum Category { BOOL, INTEGRAL, FLOATING, COMPLEX }
+    public enum Category {
+        BOOL,
+        INTEGRAL,
+        FLOATING,
+        COMPLEX
+    }
 
     /** The Java primitive array kind that backs heap storage of this dtype. */
-    public enum StorageKind { BYTE, SHORT, INT, LONG, FLOAT, DOUBLE }
+    public enum StorageKind {
+        BYTE,
+        SHORT,
+        INT,
+        LONG,
+        FLOAT,
+        DOUBLE
+    }
 
     private final String pyName;
     private final int itemSize;
@@ -57,24 +76,40 @@ public enum DType {
     }
 
     /** Name as PyTorch prints it after {@code torch.} ({@code float32}, {@code bfloat16}). */
-    public String pyName() { return pyName; }
+    public String pyName() {
+        return pyName;
+    }
 
     /** Scalar-type name as ATen's error messages spell it ({@code Float}, {@code ComplexDouble}). */
-    public String cppName() { return cppName; }
+    public String cppName() {
+        return cppName;
+    }
 
     /** Bytes per element ({@code torch.dtype.itemsize}). */
-    public int itemSize() { return itemSize; }
+    public int itemSize() {
+        return itemSize;
+    }
 
-    public Category category() { return category; }
+    public Category category() {
+        return category;
+    }
 
-    public StorageKind storageKind() { return storageKind; }
+    public StorageKind storageKind() {
+        return storageKind;
+    }
 
     /** Number of primitive array slots per element: 2 for complex, else 1. */
-    public int slotsPerElement() { return category == Category.COMPLEX ? 2 : 1; }
+    public int slotsPerElement() {
+        return category == Category.COMPLEX ? 2 : 1;
+    }
 
-    public boolean isFloatingPoint() { return category == Category.FLOATING; }
+    public boolean isFloatingPoint() {
+        return category == Category.FLOATING;
+    }
 
-    public boolean isComplex() { return category == Category.COMPLEX; }
+    public boolean isComplex() {
+        return category == Category.COMPLEX;
+    }
 
     public boolean isIntegral(boolean includeBool) {
         return category == Category.INTEGRAL || (includeBool && category == Category.BOOL);
@@ -96,7 +131,9 @@ public enum DType {
     }
 
     /** uint16/uint32/uint64: PyTorch's "barebones" unsigned types with restricted promotion. */
-    public boolean isBarebonesUnsigned() { return this == UINT16 || this == UINT32 || this == UINT64; }
+    public boolean isBarebonesUnsigned() {
+        return this == UINT16 || this == UINT32 || this == UINT64;
+    }
 
     /** Stored in fewer bits than it is computed in (half, bfloat16, float8, half complex). */
     public boolean isReducedPrecision() {
@@ -127,8 +164,12 @@ public enum DType {
     }
 
     /** Bits of the value range for integral dtypes (8 for bool is not meaningful). */
-    public int bits() { return itemSize * 8; }
+    public int bits() {
+        return itemSize * 8;
+    }
 
     @Override
-    public String toString() { return "torch." + pyName; }
+    public String toString() {
+        return "torch." + pyName;
+    }
 }

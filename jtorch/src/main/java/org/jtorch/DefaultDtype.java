@@ -1,15 +1,17 @@
 package org.jtorch;
 
 /**
- * The default floating dtype ({@code torch.get_default_dtype}), held apart from {@link Torch} so that the value
- * types that need it ({@link Scalar}) do not depend on the facade that reaches every layer.
+ * The default floating dtype ({@code torch.get_default_dtype}), held apart from {@link Torch} so that the value types
+ * that need it ({@link Scalar}) do not depend on the facade that reaches every layer.
  */
 final class DefaultDtype {
     private DefaultDtype() {}
 
     private static volatile DType current = DType.FLOAT32;
 
-    static DType get() { return current; }
+    static DType get() {
+        return current;
+    }
 
     /** {@code torch.set_default_dtype}: only floating dtypes are allowed. */
     static void set(DType d) {

@@ -4,13 +4,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jtorch.dispatch.Backends;
 
 /**
- * Where a tensor's data lives ({@code torch.device}): a device type and an optional index. {@link #CPU}
- * and {@link #META} are built in; {@link #META} tensors carry shape, dtype and strides but no data, and
- * every op on them runs its meta rule only. Other types come from accelerator backends
+ * Where a tensor's data lives ({@code torch.device}): a device type and an optional index. {@link #CPU} and
+ * {@link #META} are built in; {@link #META} tensors carry shape, dtype and strides but no data, and every op on them
+ * runs its meta rule only. Other types come from accelerator backends
  * ({@link org.jtorch.accelerator.spi.DeviceBackend}).
  *
- * <p>Instances are interned: one object per (type, index), so {@code ==} and {@link #equals} agree and
- * the dispatcher's CPU test stays a reference comparison.
+ * <p>Instances are interned: one object per (type, index), so {@code ==} and {@link #equals} agree and the dispatcher's
+ * CPU test stays a reference comparison.
  */
 public final class Device {
     private static final ConcurrentHashMap<String, Device> INTERNED = new ConcurrentHashMap<>();
@@ -33,17 +33,23 @@ public final class Device {
     }
 
     /** PyTorch's device type string ({@code "cpu"}, {@code "meta"}, a backend's type). */
-    public String type() { return type; }
+    public String type() {
+        return type;
+    }
 
     /** {@code torch.device.index}: the device index, or -1 when none is given ({@code torch.device('cuda')}). */
-    public int index() { return index; }
+    public int index() {
+        return index;
+    }
 
     /** Whether an index is given. */
-    public boolean hasIndex() { return index >= 0; }
+    public boolean hasIndex() {
+        return index >= 0;
+    }
 
     /**
-     * {@code torch.device(type, index)} for a backend device type. The type is not checked here (backends
-     * create their devices while they load); {@link #of(String)} checks the spelling of user input.
+     * {@code torch.device(type, index)} for a backend device type. The type is not checked here (backends create their
+     * devices while they load); {@link #of(String)} checks the spelling of user input.
      */
     public static Device of(String type, int index) {
         if (index < -1) throw new TorchException("Device index must be -1 or non-negative, got " + index);
@@ -54,8 +60,8 @@ public final class Device {
     }
 
     /**
-     * Parses PyTorch's spelling: {@code "cpu"}, {@code "meta"}, or a loaded backend's type with an optional
-     * index ({@code "fake"}, {@code "fake:1"}).
+     * Parses PyTorch's spelling: {@code "cpu"}, {@code "meta"}, or a loaded backend's type with an optional index
+     * ({@code "fake"}, {@code "fake:1"}).
      */
     public static Device of(String name) {
         if (name.equals("cpu")) return CPU;
@@ -75,5 +81,7 @@ public final class Device {
     }
 
     @Override
-    public String toString() { return index < 0 ? type : type + ":" + index; }
+    public String toString() {
+        return index < 0 ? type : type + ":" + index;
+    }
 }

@@ -1,13 +1,13 @@
 package org.jtorch;
 
 /**
- * PyTorch's {@code torch._tensor_str._Formatter}: one style and one column width for all printed
- * elements of a tensor (or of the real or imaginary parts of a complex tensor).
+ * PyTorch's {@code torch._tensor_str._Formatter}: one style and one column width for all printed elements of a tensor
+ * (or of the real or imaginary parts of a complex tensor).
  *
- * <p>Floating values choose among three styles from their non-zero finite values: integer style
- * ({@code 3.}) when all are integral, scientific ({@code 1.0000e+05}) when the largest/smallest
- * magnitude ratio exceeds 1000, the largest exceeds 1e8 or the smallest is below 1e-4, else fixed
- * ({@code 0.1235}). Integer and bool elements are already strings and only get padded.
+ * <p>Floating values choose among three styles from their non-zero finite values: integer style ({@code 3.}) when all
+ * are integral, scientific ({@code 1.0000e+05}) when the largest/smallest magnitude ratio exceeds 1000, the largest
+ * exceeds 1e8 or the smallest is below 1e-4, else fixed ({@code 0.1235}). Integer and bool elements are already strings
+ * and only get padded.
  */
 final class ElementFormatter {
     private final boolean intMode;
@@ -49,7 +49,7 @@ final class ElementFormatter {
             if (!Double.isFinite(v) || v == 0) continue;
             int len;
             if (sciMode) len = PyFloatFormat.scientific(v, precision).length();
-            else if (intMode) len = PyFloatFormat.fixed(v, 0).length() + 1;  // room for the trailing '.'
+            else if (intMode) len = PyFloatFormat.fixed(v, 0).length() + 1; // room for the trailing '.'
             else len = PyFloatFormat.fixed(v, precision).length();
             width = Math.max(width, len);
         }
@@ -57,7 +57,9 @@ final class ElementFormatter {
     }
 
     /** Column width ({@code _Formatter.width()}). */
-    int width() { return maxWidth; }
+    int width() {
+        return maxWidth;
+    }
 
     /** A floating element, right-aligned to the column width. */
     String format(double v) {
@@ -69,7 +71,9 @@ final class ElementFormatter {
     }
 
     /** An integer or bool element, right-aligned to the column width. */
-    String format(String s) { return pad(s); }
+    String format(String s) {
+        return pad(s);
+    }
 
     private String pad(String s) {
         return s.length() >= maxWidth ? s : " ".repeat(maxWidth - s.length()) + s;

@@ -5,19 +5,20 @@ import org.jtorch.kernels.cpu.ElementIO;
 import org.jtorch.storage.TensorImpl;
 
 /**
- * The elements a tensor's repr shows, read straight from storage: along each dimension all indices,
- * or, when the tensor is summarised and the dimension is longer than {@code 2 * edgeItems}, the first
- * and last {@code edgeItems}. These are also exactly the values PyTorch's {@code get_summarized_data}
- * hands to the formatters, so a 100M-element tensor costs only the few elements printed.
+ * The elements a tensor's repr shows, read straight from storage: along each dimension all indices, or, when the tensor
+ * is summarised and the dimension is longer than {@code 2 * edgeItems}, the first and last {@code edgeItems}. These are
+ * also exactly the values PyTorch's {@code get_summarized_data} hands to the formatters, so a 100M-element tensor costs
+ * only the few elements printed.
  *
- * <p>Values are kept in row-major order over the kept indices: as strings for bool and integer
- * dtypes, as doubles for floating dtypes, and as real/imaginary doubles for complex dtypes.
+ * <p>Values are kept in row-major order over the kept indices: as strings for bool and integer dtypes, as doubles for
+ * floating dtypes, and as real/imaginary doubles for complex dtypes.
  */
 final class PrintedElements {
     /** Kept indices of each dimension, ascending. */
     final long[][] kept;
     /** Distance in {@link #count} order between consecutive kept indices of each dimension. */
     final int[] keptStride;
+
     final int count;
     /** Bool/integer elements as Python prints them; null otherwise. */
     final String[] strings;
@@ -26,7 +27,8 @@ final class PrintedElements {
     /** Imaginary parts of complex elements; null otherwise. */
     final double[] imag;
 
-    private PrintedElements(long[][] kept, int[] keptStride, int count, String[] strings, double[] real, double[] imag) {
+    private PrintedElements(
+            long[][] kept, int[] keptStride, int count, String[] strings, double[] real, double[] imag) {
         this.kept = kept;
         this.keptStride = keptStride;
         this.count = count;
@@ -71,7 +73,9 @@ final class PrintedElements {
     }
 
     /** True when dimension {@code d} is cut short with an ellipsis. */
-    boolean elided(int d, long size) { return kept[d].length < size; }
+    boolean elided(int d, long size) {
+        return kept[d].length < size;
+    }
 
     private static long[] keptIndices(long size, boolean summarize, int edgeItems) {
         if (summarize && size > 2L * edgeItems) {

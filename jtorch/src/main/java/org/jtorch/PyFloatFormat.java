@@ -5,10 +5,9 @@ import java.math.MathContext;
 import java.math.RoundingMode;
 
 /**
- * Python's {@code "{:.Nf}"} and {@code "{:.Ne}"} for doubles. Java's {@code String.format} rounds the
- * shortest decimal representation (so {@code 0.15} would print as {@code 0.2} with one digit), while
- * Python rounds the exact binary value half-to-even; going through {@code new BigDecimal(double)}
- * gives Python's digits.
+ * Python's {@code "{:.Nf}"} and {@code "{:.Ne}"} for doubles. Java's {@code String.format} rounds the shortest decimal
+ * representation (so {@code 0.15} would print as {@code 0.2} with one digit), while Python rounds the exact binary
+ * value half-to-even; going through {@code new BigDecimal(double)} gives Python's digits.
  */
 final class PyFloatFormat {
     private PyFloatFormat() {}
@@ -16,7 +15,9 @@ final class PyFloatFormat {
     /** {@code "{:.<precision>f}".format(v)}: fixed point, {@code nan}, {@code inf}, signed zero kept. */
     static String fixed(double v, int precision) {
         if (!Double.isFinite(v)) return nonFinite(v);
-        String digits = new BigDecimal(Math.abs(v)).setScale(precision, RoundingMode.HALF_EVEN).toPlainString();
+        String digits = new BigDecimal(Math.abs(v))
+                .setScale(precision, RoundingMode.HALF_EVEN)
+                .toPlainString();
         return negative(v) ? "-" + digits : digits;
     }
 
@@ -51,5 +52,7 @@ final class PyFloatFormat {
         return v > 0 ? "inf" : "-inf";
     }
 
-    private static boolean negative(double v) { return Double.doubleToRawLongBits(v) < 0; }
+    private static boolean negative(double v) {
+        return Double.doubleToRawLongBits(v) < 0;
+    }
 }

@@ -1,23 +1,37 @@
 package org.jtorch;
 
 /**
- * A Java number passed where PyTorch takes a {@code Scalar}: a "weak" operand for type promotion
- * (an int scalar never widens an int32 tensor, a float scalar turns an int tensor into the default
- * float dtype). Integers keep their exact 64-bit value; {@code uint64} values above
- * {@link Long#MAX_VALUE} are carried as their two's-complement bits with {@link Kind#UINT}.
+ * A Java number passed where PyTorch takes a {@code Scalar}: a "weak" operand for type promotion (an int scalar never
+ * widens an int32 tensor, a float scalar turns an int tensor into the default float dtype). Integers keep their exact
+ * 64-bit value; {@code uint64} values above {@link Long#MAX_VALUE} are carried as their two's-complement bits with
+ * {@link Kind#UINT}.
  */
 public record Scalar(Kind kind, long longValue, double doubleValue, double imag) {
 
     /** The category of a scalar, which drives promotion. */
-    public enum Kind { BOOL, INT, UINT, FLOAT, COMPLEX }
+    public enum Kind {
+        BOOL,
+        INT,
+        UINT,
+        FLOAT,
+        COMPLEX
+    }
 
-    public static Scalar of(boolean b) { return new Scalar(Kind.BOOL, b ? 1 : 0, b ? 1 : 0, 0); }
+    public static Scalar of(boolean b) {
+        return new Scalar(Kind.BOOL, b ? 1 : 0, b ? 1 : 0, 0);
+    }
 
-    public static Scalar of(long v) { return new Scalar(Kind.INT, v, v, 0); }
+    public static Scalar of(long v) {
+        return new Scalar(Kind.INT, v, v, 0);
+    }
 
-    public static Scalar of(double v) { return new Scalar(Kind.FLOAT, (long) v, v, 0); }
+    public static Scalar of(double v) {
+        return new Scalar(Kind.FLOAT, (long) v, v, 0);
+    }
 
-    public static Scalar complex(double re, double im) { return new Scalar(Kind.COMPLEX, (long) re, re, im); }
+    public static Scalar complex(double re, double im) {
+        return new Scalar(Kind.COMPLEX, (long) re, re, im);
+    }
 
     /** An unsigned 64-bit value given by its bits. */
     public static Scalar ofUnsigned(long bits) {
@@ -35,15 +49,23 @@ public record Scalar(Kind kind, long longValue, double doubleValue, double imag)
             case Integer i -> of(i.longValue());
             case Short s -> of(s.longValue());
             case Byte b -> of(b.longValue());
-            default -> throw new TorchTypeException("expected a number, got " + o.getClass().getSimpleName());
+            default ->
+                throw new TorchTypeException(
+                        "expected a number, got " + o.getClass().getSimpleName());
         };
     }
 
-    public boolean isIntegral() { return kind == Kind.BOOL || kind == Kind.INT || kind == Kind.UINT; }
+    public boolean isIntegral() {
+        return kind == Kind.BOOL || kind == Kind.INT || kind == Kind.UINT;
+    }
 
-    public boolean isFloatingPoint() { return kind == Kind.FLOAT; }
+    public boolean isFloatingPoint() {
+        return kind == Kind.FLOAT;
+    }
 
-    public boolean isComplex() { return kind == Kind.COMPLEX; }
+    public boolean isComplex() {
+        return kind == Kind.COMPLEX;
+    }
 
     /** The dtype PyTorch gives this scalar when it must become a tensor on its own. */
     public DType defaultDType() {

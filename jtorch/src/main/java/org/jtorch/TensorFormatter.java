@@ -4,14 +4,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code repr(tensor)} exactly as PyTorch prints it ({@code torch/_tensor_str.py}) with the default
- * print options: precision 4, summarisation with {@code ...} above 1000 elements keeping 3 items at
- * each edge, lines of 80 characters, scientific notation chosen automatically.
+ * {@code repr(tensor)} exactly as PyTorch prints it ({@code torch/_tensor_str.py}) with the default print options:
+ * precision 4, summarisation with {@code ...} above 1000 elements keeping 3 items at each edge, lines of 80 characters,
+ * scientific notation chosen automatically.
  *
- * <p>The suffixes follow {@code _str_intern}: {@code device='meta'} for non-CPU tensors;
- * {@code dtype=} unless the dtype is the default float, its complex counterpart, int64 or bool;
- * for empty tensors {@code size=} unless 1-D and {@code dtype=} unless the default float (an empty
- * int64 tensor would otherwise read as float); meta tensors print {@code ...} with their size.
+ * <p>The suffixes follow {@code _str_intern}: {@code device='meta'} for non-CPU tensors; {@code dtype=} unless the
+ * dtype is the default float, its complex counterpart, int64 or bool; for empty tensors {@code size=} unless 1-D and
+ * {@code dtype=} unless the default float (an empty int64 tensor would otherwise read as float); meta tensors print
+ * {@code ...} with their size.
  */
 final class TensorFormatter {
     private static final int PRECISION = 4;
@@ -57,7 +57,10 @@ final class TensorFormatter {
         if (p.strings != null) {
             layout = new Layout(t.impl().shapeRef(), p, ElementFormatter.forStrings(p.strings), null);
         } else if (p.imag != null) {
-            layout = new Layout(t.impl().shapeRef(), p, ElementFormatter.forFloats(p.real, PRECISION),
+            layout = new Layout(
+                    t.impl().shapeRef(),
+                    p,
+                    ElementFormatter.forFloats(p.real, PRECISION),
                     ElementFormatter.forFloats(p.imag, PRECISION));
         } else {
             layout = new Layout(t.impl().shapeRef(), p, ElementFormatter.forFloats(p.real, PRECISION), null);

@@ -7,7 +7,11 @@ public class TorchException extends RuntimeException {
     @Serial
     private static final long serialVersionUID = 1L;
 
-    public TorchException(String message) { super(message); }
+    public TorchException(String message) {
+        super(message);
+    }
 
-    public TorchException(String message, Throwable cause) { super(message, cause); }
+    public TorchException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

@@ -7,5 +7,7 @@ public class TorchTypeException extends IllegalArgumentException {
     @Serial
     private static final long serialVersionUID = 1L;
 
-    public TorchTypeException(String message) { super(message); }
+    public TorchTypeException(String message) {
+        super(message);
+    }
 }

@@ -3,8 +3,8 @@ package org.jtorch;
 import java.io.Serial;
 
 /**
- * A warning turned into an error by {@link Warnings.Action#ERROR} (Python's {@code -W error}). It is not
- * a {@link TorchException}: as in Python, where a warning raised as an exception is not a RuntimeError.
+ * A warning turned into an error by {@link Warnings.Action#ERROR} (Python's {@code -W error}). It is not a
+ * {@link TorchException}: as in Python, where a warning raised as an exception is not a RuntimeError.
  */
 public class TorchWarningException extends RuntimeException {
     @Serial
@@ -18,5 +18,7 @@ public class TorchWarningException extends RuntimeException {
     }
 
     /** The category of the warning that was raised. */
-    public Warnings.Category category() { return category; }
+    public Warnings.Category category() {
+        return category;
+    }
 }

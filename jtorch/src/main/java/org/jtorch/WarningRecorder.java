@@ -4,10 +4,10 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * An open {@link Warnings#catchWarnings()} scope: while open, every warning raised on the thread that
- * opened it is recorded here instead of being printed, ignored or thrown, regardless of filters and
- * once-rules (Python's {@code catch_warnings(record=True)} with {@code simplefilter("always")}).
- * Scopes nest; the innermost open one records. Close it on the opening thread, innermost first.
+ * An open {@link Warnings#catchWarnings()} scope: while open, every warning raised on the thread that opened it is
+ * recorded here instead of being printed, ignored or thrown, regardless of filters and once-rules (Python's
+ * {@code catch_warnings(record=True)} with {@code simplefilter("always")}). Scopes nest; the innermost open one
+ * records. Close it on the opening thread, innermost first.
  */
 public final class WarningRecorder implements AutoCloseable {
     private final WarningRecorder outer;
@@ -21,19 +21,33 @@ public final class WarningRecorder implements AutoCloseable {
     }
 
     /** The warnings recorded so far, oldest first (a snapshot; readable after closing, from any thread). */
-    public List<Warning> records() { return List.copyOf(records); }
+    public List<Warning> records() {
+        return List.copyOf(records);
+    }
 
-    void add(Warning w) { records.add(w); }
+    void add(Warning w) {
+        records.add(w);
+    }
 
-    WarningRecorder outer() { return outer; }
+    WarningRecorder outer() {
+        return outer;
+    }
 
-    Thread owner() { return owner; }
+    Thread owner() {
+        return owner;
+    }
 
-    boolean isClosed() { return closed; }
+    boolean isClosed() {
+        return closed;
+    }
 
-    void markClosed() { closed = true; }
+    void markClosed() {
+        closed = true;
+    }
 
     /** Ends recording; warnings go back to the filters. Closing twice does nothing. */
     @Override
-    public void close() { Warnings.close(this); }
+    public void close() {
+        Warnings.close(this);
+    }
 }

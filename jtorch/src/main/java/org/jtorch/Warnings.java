@@ -8,27 +8,27 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
- * Python's {@code warnings} module for JTorch: every warning of the library (PyTorch's
- * {@code TORCH_WARN}, Python-side {@code warnings.warn}) goes through {@link #warn}, never straight to
- * {@code System.err}.
+ * Python's {@code warnings} module for JTorch: every warning of the library (PyTorch's {@code TORCH_WARN}, Python-side
+ * {@code warnings.warn}) goes through {@link #warn}, never straight to {@code System.err}.
  *
- * <p>A warning has a {@link Category} and a message. What happens to it is decided by the first
- * matching filter, newest first, as in Python ({@link Action#DEFAULT} when none matches, {@link Action#ONCE}
- * for {@link #warnOnce}):
+ * <p>A warning has a {@link Category} and a message. What happens to it is decided by the first matching filter, newest
+ * first, as in Python ({@link Action#DEFAULT} when none matches, {@link Action#ONCE} for {@link #warnOnce}):
+ *
  * <ul>
- *   <li>{@code DEFAULT}: printed the first time a message of that category is raised from a given call
- *       site (the first caller outside JTorch, found by walking the stack);</li>
- *   <li>{@code ONCE}: printed the first time a message of that category is raised anywhere;</li>
- *   <li>{@code ALWAYS}: printed every time; {@code IGNORE}: dropped;</li>
- *   <li>{@code ERROR}: thrown as a {@link TorchWarningException} (the {@code -W error} analogue).</li>
+ *   <li>{@code DEFAULT}: printed the first time a message of that category is raised from a given call site (the first
+ *       caller outside JTorch, found by walking the stack);
+ *   <li>{@code ONCE}: printed the first time a message of that category is raised anywhere;
+ *   <li>{@code ALWAYS}: printed every time; {@code IGNORE}: dropped;
+ *   <li>{@code ERROR}: thrown as a {@link TorchWarningException} (the {@code -W error} analogue).
  * </ul>
- * Printed warnings go to {@code System.err} as {@code Train.java:12: UserWarning: message}. Unlike
- * Python, {@code DeprecationWarning} is shown by default: a Java program has no {@code __main__} module
- * to tell user code from library code.
  *
- * <p>While a {@link #catchWarnings()} scope is open on a thread, warnings raised on that thread are
- * recorded there instead. Filters are global (settle them at start-up or in tests); the once-registries
- * are shared by all threads. Everything here is thread-safe.
+ * Printed warnings go to {@code System.err} as {@code Train.java:12: UserWarning: message}. Unlike Python,
+ * {@code DeprecationWarning} is shown by default: a Java program has no {@code __main__} module to tell user code from
+ * library code.
+ *
+ * <p>While a {@link #catchWarnings()} scope is open on a thread, warnings raised on that thread are recorded there
+ * instead. Filters are global (settle them at start-up or in tests); the once-registries are shared by all threads.
+ * Everything here is thread-safe.
  */
 public final class Warnings {
     private Warnings() {}
@@ -44,19 +44,30 @@ public final class Warnings {
 
         private final String pythonName;
 
-        Category(String pythonName) { this.pythonName = pythonName; }
+        Category(String pythonName) {
+            this.pythonName = pythonName;
+        }
 
         /** The name Python prints ({@code UserWarning}). */
-        public String pythonName() { return pythonName; }
+        public String pythonName() {
+            return pythonName;
+        }
     }
 
     /** Filter actions, as Python's {@code warnings.filterwarnings(action, ...)}. */
-    public enum Action { DEFAULT, ALWAYS, IGNORE, ERROR, ONCE }
+    public enum Action {
+        DEFAULT,
+        ALWAYS,
+        IGNORE,
+        ERROR,
+        ONCE
+    }
 
     /** A filter; a null category matches every category, a null pattern every message. */
     private record Filter(Category category, Pattern message, Action action) {
         boolean matches(Category c, String text) {
-            return (category == null || category == c) && (message == null || message.matcher(text).lookingAt());
+            return (category == null || category == c)
+                    && (message == null || message.matcher(text).lookingAt());
         }
     }
 
@@ -81,18 +92,23 @@ public final class Warnings {
     // ---- raising ------------------------------------------------------------------------------------
 
     /** {@code warnings.warn(message)}: a {@link Category#USER_WARNING}. */
-    public static void warn(String message) { warn(Category.USER_WARNING, message); }
+    public static void warn(String message) {
+        warn(Category.USER_WARNING, message);
+    }
 
     /** {@code warnings.warn(message, category)}. */
-    public static void warn(Category category, String message) { raise(category, message, Action.DEFAULT); }
+    public static void warn(Category category, String message) {
+        raise(category, message, Action.DEFAULT);
+    }
 
     /**
-     * A warning the library gives once per process ({@code TORCH_WARN_ONCE}): when no filter matches it
-     * is printed the first time its category and message are raised anywhere ({@link Action#ONCE}), not
-     * once per call site. Filters and {@link #catchWarnings()} scopes treat it as any other warning, so a
-     * scope records every one.
+     * A warning the library gives once per process ({@code TORCH_WARN_ONCE}): when no filter matches it is printed the
+     * first time its category and message are raised anywhere ({@link Action#ONCE}), not once per call site. Filters
+     * and {@link #catchWarnings()} scopes treat it as any other warning, so a scope records every one.
      */
-    public static void warnOnce(Category category, String message) { raise(category, message, Action.ONCE); }
+    public static void warnOnce(Category category, String message) {
+        raise(category, message, Action.ONCE);
+    }
 
     /** Raises a warning; {@code unfiltered} is the action when no filter matches. */
     private static void raise(Category category, String message, Action unfiltered) {
@@ -105,7 +121,7 @@ public final class Warnings {
             return;
         }
         switch (actionFor(category, message, unfiltered)) {
-            case IGNORE -> { }
+            case IGNORE -> {}
             case ERROR -> throw new TorchWarningException(category, message);
             case ONCE -> {
                 if (SHOWN_ONCE.add(new MessageKey(category, message))) print(category, message, callerSite());
@@ -131,15 +147,18 @@ public final class Warnings {
 
     /** {@code warnings.simplefilter(action, category)}: applies to every message of {@code category}. */
     public static void filter(Category category, Action action) {
-        addFilter(new Filter(Objects.requireNonNull(category, "category"), null, Objects.requireNonNull(action, "action")));
+        addFilter(new Filter(
+                Objects.requireNonNull(category, "category"), null, Objects.requireNonNull(action, "action")));
     }
 
     /**
-     * {@code warnings.filterwarnings(action, message=regex, category)}: applies to messages of
-     * {@code category} that start with a match of {@code messageRegex} (case-insensitive, as Python).
+     * {@code warnings.filterwarnings(action, message=regex, category)}: applies to messages of {@code category} that
+     * start with a match of {@code messageRegex} (case-insensitive, as Python).
      */
     public static void filter(Category category, Action action, String messageRegex) {
-        addFilter(new Filter(Objects.requireNonNull(category, "category"), Pattern.compile(messageRegex, Pattern.CASE_INSENSITIVE),
+        addFilter(new Filter(
+                Objects.requireNonNull(category, "category"),
+                Pattern.compile(messageRegex, Pattern.CASE_INSENSITIVE),
                 Objects.requireNonNull(action, "action")));
     }
 
@@ -166,8 +185,9 @@ public final class Warnings {
     // ---- recording ----------------------------------------------------------------------------------
 
     /**
-     * {@code warnings.catch_warnings(record=True)} with {@code simplefilter("always")}: until the returned
-     * scope is closed, every warning raised on this thread is recorded in it (not printed, not thrown).
+     * {@code warnings.catch_warnings(record=True)} with {@code simplefilter("always")}: until the returned scope is
+     * closed, every warning raised on this thread is recorded in it (not printed, not thrown).
+     *
      * <pre>{@code try (WarningRecorder rec = Warnings.catchWarnings()) { ...; rec.records() } }</pre>
      */
     public static WarningRecorder catchWarnings() {
@@ -194,8 +214,8 @@ public final class Warnings {
     private static final String LIBRARY_SOURCE = sourceOf(Warnings.class);
 
     /**
-     * Library classes: org.jtorch classes loaded from the same place as this one. The code source tells
-     * them apart from user code that shares the package prefix (JTorch's own tests, for instance).
+     * Library classes: org.jtorch classes loaded from the same place as this one. The code source tells them apart from
+     * user code that shares the package prefix (JTorch's own tests, for instance).
      */
     private static final ClassValue<Boolean> IS_LIBRARY = new ClassValue<>() {
         @Override

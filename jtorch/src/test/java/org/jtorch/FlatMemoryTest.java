@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 
 /**
- * A 10,000-iteration loop of tensor arithmetic runs in flat memory: temporaries are garbage as soon
- * as the next iteration starts, so the live heap after a full GC does not grow with the iteration
- * count. (A memory check, not a timing one.)
+ * A 10,000-iteration loop of tensor arithmetic runs in flat memory: temporaries are garbage as soon as the next
+ * iteration starts, so the live heap after a full GC does not grow with the iteration count. (A memory check, not a
+ * timing one.)
  */
 class FlatMemoryTest {
     private static long liveHeapAfterGc() {
@@ -26,7 +26,7 @@ class FlatMemoryTest {
         Tensor x = Torch.ones(64, 32).mul(0.01);
         long afterWarmup = 0;
         for (int step = 0; step < 10_000; step++) {
-            Tensor h = w.matmul(x).relu().sum(1L);          // allocating forward-like work
+            Tensor h = w.matmul(x).relu().sum(1L); // allocating forward-like work
             w = w.sub(w.mul(0.001)).add(h.mean().mul(1e-6)); // an update that replaces w
             if (step == 1_000) afterWarmup = liveHeapAfterGc();
         }

@@ -22,25 +22,38 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What a program on the module path sees of module {@code org.jtorch}: exactly the API packages, exported to
- * everyone and opened to no one, so that the op definitions, the dispatcher, the kernels and storage stay
- * free to change.
+ * What a program on the module path sees of module {@code org.jtorch}: exactly the API packages, exported to everyone
+ * and opened to no one, so that the op definitions, the dispatcher, the kernels and storage stay free to change.
  */
 class ModuleBoundaryTest {
     /** The packages users program against (docs/API.md, the README's layout). */
     private static final Set<String> API = Set.of(
             "org.jtorch",
-            "org.jtorch.accelerator", "org.jtorch.accelerator.spi",
-            "org.jtorch.autograd", "org.jtorch.debug", "org.jtorch.foreach", "org.jtorch.func",
-            "org.jtorch.io", "org.jtorch.linalg",
-            "org.jtorch.nn", "org.jtorch.nn.attention", "org.jtorch.nn.functional", "org.jtorch.nn.init",
+            "org.jtorch.accelerator",
+            "org.jtorch.accelerator.spi",
+            "org.jtorch.autograd",
+            "org.jtorch.debug",
+            "org.jtorch.foreach",
+            "org.jtorch.func",
+            "org.jtorch.io",
+            "org.jtorch.linalg",
+            "org.jtorch.nn",
+            "org.jtorch.nn.attention",
+            "org.jtorch.nn.functional",
+            "org.jtorch.nn.init",
             "org.jtorch.nn.utils",
-            "org.jtorch.optim", "org.jtorch.optim.lr");
+            "org.jtorch.optim",
+            "org.jtorch.optim.lr");
 
     /** The library's own layers, named by the architecture: none of them may be exported. */
     private static final Set<String> INTERNAL = Set.of(
-            "org.jtorch.ops", "org.jtorch.dispatch", "org.jtorch.kernels.blas", "org.jtorch.kernels.cpu",
-            "org.jtorch.kernels.cpu.simd", "org.jtorch.storage", "org.jtorch.internal");
+            "org.jtorch.ops",
+            "org.jtorch.dispatch",
+            "org.jtorch.kernels.blas",
+            "org.jtorch.kernels.cpu",
+            "org.jtorch.kernels.cpu.simd",
+            "org.jtorch.storage",
+            "org.jtorch.internal");
 
     @Test
     void theTestsRunInsideTheNamedModule() {
@@ -53,7 +66,8 @@ class ModuleBoundaryTest {
     @Test
     void exactlyTheApiPackagesAreExportedToEveryone() {
         ModuleDescriptor d = descriptor();
-        Set<String> exported = d.exports().stream().map(ModuleDescriptor.Exports::source)
+        Set<String> exported = d.exports().stream()
+                .map(ModuleDescriptor.Exports::source)
                 .collect(Collectors.toCollection(TreeSet::new));
         assertEquals(new TreeSet<>(API), exported);
         for (ModuleDescriptor.Exports e : d.exports()) {
@@ -80,8 +94,8 @@ class ModuleBoundaryTest {
     }
 
     /**
-     * A module that requires org.jtorch, compiled by javac against the library on the module path: importing
-     * the API packages compiles, importing any internal one fails with javac's "does not export" error.
+     * A module that requires org.jtorch, compiled by javac against the library on the module path: importing the API
+     * packages compiles, importing any internal one fails with javac's "does not export" error.
      */
     @Test
     void aClientModuleSeesTheApiAndNoInternalPackage(@TempDir Path dir) throws Exception {
@@ -89,7 +103,11 @@ class ModuleBoundaryTest {
         Path javac = Path.of(System.getProperty("java.home"), "bin", "javac");
         assumeTrue(modulePath != null && Files.isExecutable(javac), "needs the module path and a JDK's javac");
 
-        Compilation api = compileClient(javac, modulePath, dir.resolve("api"), API,
+        Compilation api = compileClient(
+                javac,
+                modulePath,
+                dir.resolve("api"),
+                API,
                 "public static Object use() { return org.jtorch.Torch.zeros(2).add(1.0); }");
         assertEquals(0, api.exit, api.log);
 
@@ -113,9 +131,15 @@ class ModuleBoundaryTest {
         for (String p : new TreeSet<>(imports)) cls.append("import ").append(p).append(".*;\n");
         cls.append("public class Client { ").append(body).append(" }\n");
         Files.writeString(src.resolve("client/Client.java"), cls);
-        List<String> cmd = new ArrayList<>(List.of(javac.toString(), "-d", dir.resolve("out").toString(),
-                "--module-path", modulePath, "-Xlint:-incubating",
-                src.resolve("module-info.java").toString(), src.resolve("client/Client.java").toString()));
+        List<String> cmd = new ArrayList<>(List.of(
+                javac.toString(),
+                "-d",
+                dir.resolve("out").toString(),
+                "--module-path",
+                modulePath,
+                "-Xlint:-incubating",
+                src.resolve("module-info.java").toString(),
+                src.resolve("client/Client.java").toString()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(2, TimeUnit.MINUTES), "javac timed out");

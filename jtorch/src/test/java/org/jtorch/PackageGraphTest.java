@@ -12,13 +12,13 @@ import org.jtorch.testing.DependencyGraph;
 import org.junit.jupiter.api.Test;
 
 /**
- * The layering of docs/architecture.md, checked on the compiled library: the ground floor and the kernels see only
- * each other and the value types, and the architecture page shows the dependency graph as it is (a remaining cycle
- * drawn as one node). Nodes are packages, the root package and {@code nn} being split class by class (see
+ * The layering of docs/architecture.md, checked on the compiled library: the ground floor and the kernels see only each
+ * other and the value types, and the architecture page shows the dependency graph as it is (a remaining cycle drawn as
+ * one node). Nodes are packages, the root package and {@code nn} being split class by class (see
  * {@link DependencyGraph} for why).
  *
- * <p>To regenerate the page's diagram after a change of dependencies:
- * {@code ./mvnw -pl jtorch test -Dtest=PackageGraphTest -Djtorch.docs.update=true}.
+ * <p>To regenerate the page's diagram after a change of dependencies: {@code ./mvnw -pl jtorch test
+ * -Dtest=PackageGraphTest -Djtorch.docs.update=true}.
  */
 class PackageGraphTest {
     private static final DependencyGraph GRAPH = DependencyGraph.ofClasses(Path.of("target/classes"));
@@ -27,9 +27,9 @@ class PackageGraphTest {
     private static final String END = "<!-- package-graph:end -->";
 
     /**
-     * The ground floor ({@code storage}, {@code internal}) and the kernels depend on nothing but each other (the
-     * ground floor not on the kernels) and the root package's value types: never on {@code Tensor}, {@code Torch}
-     * or any group of root classes that holds them, nor on dispatch, ops, transforms or the library.
+     * The ground floor ({@code storage}, {@code internal}) and the kernels depend on nothing but each other (the ground
+     * floor not on the kernels) and the root package's value types: never on {@code Tensor}, {@code Torch} or any group
+     * of root classes that holds them, nor on dispatch, ops, transforms or the library.
      */
     @Test
     void groundFloorAndKernelsSeeOnlyValueTypes() {
@@ -67,21 +67,28 @@ class PackageGraphTest {
         String current = page.substring(begin + BEGIN.length(), end);
         String generated = "\n" + generatedSection() + "\n";
         if (Boolean.getBoolean("jtorch.docs.update") && !current.equals(generated)) {
-            Files.writeString(ARCHITECTURE, page.substring(0, begin + BEGIN.length()) + generated + page.substring(end));
+            Files.writeString(
+                    ARCHITECTURE, page.substring(0, begin + BEGIN.length()) + generated + page.substring(end));
             return;
         }
-        assertEquals(generated, current, "the package diagram in docs/architecture.md is stale: regenerate it with"
-                + " ./mvnw -pl jtorch test -Dtest=PackageGraphTest -Djtorch.docs.update=true");
+        assertEquals(
+                generated,
+                current,
+                "the package diagram in docs/architecture.md is stale: regenerate it with"
+                        + " ./mvnw -pl jtorch test -Dtest=PackageGraphTest -Djtorch.docs.update=true");
     }
 
     /** The layers as a list (bottom first) and the diagram; a remaining cycle is drawn as one node. */
     private static String generatedSection() {
-        StringBuilder sb = new StringBuilder("Layers, bottom first (a node depends only on nodes in lower layers):\n\n");
+        StringBuilder sb =
+                new StringBuilder("Layers, bottom first (a node depends only on nodes in lower layers):\n\n");
         DependencyGraph graph = GRAPH.condensed();
         List<List<String>> layers = graph.layers();
         for (int i = 0; i < layers.size(); i++) {
             sb.append(i).append(". ");
-            List<String> names = layers.get(i).stream().map(n -> "`" + DependencyGraph.label(n) + "`").toList();
+            List<String> names = layers.get(i).stream()
+                    .map(n -> "`" + DependencyGraph.label(n) + "`")
+                    .toList();
             sb.append(String.join(", ", names)).append('\n');
         }
         sb.append("\n```mermaid\n").append(graph.mermaid()).append("```");

@@ -24,8 +24,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link Warnings}: the actions, filters, call-site detection, recording and thread safety. Printed
- * output is captured by swapping {@code System.err}; every test starts and ends with no filters.
+ * {@link Warnings}: the actions, filters, call-site detection, recording and thread safety. Printed output is captured
+ * by swapping {@code System.err}; every test starts and ends with no filters.
  */
 class WarningsTest {
     private final PrintStream originalErr = System.err;
@@ -49,8 +49,13 @@ class WarningsTest {
         return s.isEmpty() ? List.of() : List.of(s.split("\\R"));
     }
 
-    /** The line number of the caller, to know where a warning on the same line comes from. */
-    private static int line() { return StackWalker.getInstance().walk(f -> f.skip(1).findFirst().orElseThrow()).getLineNumber(); }
+    /** The line after the caller's: where the warning raised by the statement that follows the call comes from. */
+    private static int nextLine() {
+        return StackWalker.getInstance()
+                        .walk(f -> f.skip(1).findFirst().orElseThrow())
+                        .getLineNumber()
+                + 1;
+    }
 
     private static void warnFromHelper(String message) {
         Warnings.warn(message); // one call site, whatever the caller
@@ -62,11 +67,15 @@ class WarningsTest {
     void defaultPrintsOncePerCallSiteInPythonFormat() {
         int line = 0;
         for (int i = 0; i < 3; i++) {
-            line = line(); Warnings.warn(Category.USER_WARNING, "default-site");
+            line = nextLine();
+            Warnings.warn(Category.USER_WARNING, "default-site");
         }
         assertEquals(List.of("WarningsTest.java:" + line + ": UserWarning: default-site"), printed());
-        int other = line(); Warnings.warn(Category.USER_WARNING, "default-site"); // another call site: shown again
-        assertEquals("WarningsTest.java:" + other + ": UserWarning: default-site", printed().get(1));
+        int other = nextLine();
+        Warnings.warn(Category.USER_WARNING, "default-site"); // another call site: shown again
+        assertEquals(
+                "WarningsTest.java:" + other + ": UserWarning: default-site",
+                printed().get(1));
         warnFromHelper("default-helper");
         warnFromHelper("default-helper");
         warnFromHelper("default-helper-2"); // same site, another message: shown
@@ -120,8 +129,8 @@ class WarningsTest {
     @Test
     void errorThrowsWithTheCategory() {
         Warnings.filter(Category.FUTURE_WARNING, Action.ERROR);
-        TorchWarningException e = assertThrows(TorchWarningException.class,
-                () -> Warnings.warn(Category.FUTURE_WARNING, "becomes an error"));
+        TorchWarningException e = assertThrows(
+                TorchWarningException.class, () -> Warnings.warn(Category.FUTURE_WARNING, "becomes an error"));
         assertEquals("becomes an error", e.getMessage());
         assertSame(Category.FUTURE_WARNING, e.category());
         Warnings.warn(Category.USER_WARNING, "still a warning");
@@ -132,7 +141,8 @@ class WarningsTest {
     void errorFilterAppliesToWarningsRaisedInsideOps() {
         Warnings.filterAll(Action.ERROR); // python -W error
         Tensor expanded = Views.of(Torch.zeros(3), 0, new long[] {2, 3}, new long[] {0, 1});
-        assertThrows(TorchWarningException.class,
+        assertThrows(
+                TorchWarningException.class,
                 () -> TernaryOps.maskedFill_(expanded, Torch.tensor(new boolean[] {true, false, true}), 1.0));
     }
 
@@ -160,9 +170,14 @@ class WarningsTest {
     @Test
     void theCallSiteIsTheFirstFrameOutsideTheLibrary() {
         Tensor expanded = Views.of(Torch.zeros(3), 0, new long[] {2, 3}, new long[] {0, 1});
-        int line = line(); TernaryOps.maskedFill_(expanded, Torch.tensor(new boolean[] {true, false, true}), 1.0);
+        int line = nextLine();
+        TernaryOps.maskedFill_(expanded, Torch.tensor(new boolean[] {true, false, true}), 1.0);
         assertEquals(1, printed().size());
-        assertTrue(printed().get(0).startsWith("WarningsTest.java:" + line + ": UserWarning: Use of masked_fill_ on expanded tensors"),
+        assertTrue(
+                printed()
+                        .get(0)
+                        .startsWith(
+                                "WarningsTest.java:" + line + ": UserWarning: Use of masked_fill_ on expanded tensors"),
                 printed().get(0));
     }
 
@@ -176,7 +191,8 @@ class WarningsTest {
         int line;
         try (WarningRecorder rec = Warnings.catchWarnings()) {
             for (int i = 0; i < 2; i++) Warnings.warn("repeated"); // not once, not an error
-            line = line(); Warnings.warn(Category.FUTURE_WARNING, "ignored elsewhere");
+            line = nextLine();
+            Warnings.warn(Category.FUTURE_WARNING, "ignored elsewhere");
             records = rec.records();
         }
         assertEquals(3, records.size());
@@ -202,8 +218,12 @@ class WarningsTest {
         inner.close(); // twice: nothing
         Warnings.warn("to outer");
         outer.close();
-        assertEquals(List.of("to inner"), inner.records().stream().map(Warning::message).toList());
-        assertEquals(List.of("to outer"), outer.records().stream().map(Warning::message).toList());
+        assertEquals(
+                List.of("to inner"),
+                inner.records().stream().map(Warning::message).toList());
+        assertEquals(
+                List.of("to outer"),
+                outer.records().stream().map(Warning::message).toList());
         warnFromHelper("printed again");
         assertEquals(1, printed().size());
     }
@@ -261,7 +281,9 @@ class WarningsTest {
         }
         // a filter change resets the per-site registry (as in Python), so the line may reappear once per
         // change; without changes after the last one it is shown exactly once more at most
-        long shown = printed().stream().filter(s -> s.endsWith("UserWarning: contended")).count();
+        long shown = printed().stream()
+                .filter(s -> s.endsWith("UserWarning: contended"))
+                .count();
         assertTrue(shown >= 1 && shown <= 201, "shown " + shown);
         err.reset();
         for (int i = 0; i < 100; i++) warnFromHelper("contended");

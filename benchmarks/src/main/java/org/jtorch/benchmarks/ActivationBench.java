@@ -15,8 +15,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * GELU and softmax forward and forward+backward on a [16, 4, 128, 128] float32 tensor (an attention
- * score's shape in a small GPT), on {@code threads} intra-op threads.
+ * GELU and softmax forward and forward+backward on a [16, 4, 128, 128] float32 tensor (an attention score's shape in a
+ * small GPT), on {@code threads} intra-op threads.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -24,6 +24,7 @@ import org.openjdk.jmh.annotations.State;
 public class ActivationBench {
     @Param({"1"})
     public int threads;
+
     Tensor x, g;
 
     @Setup
@@ -35,16 +36,33 @@ public class ActivationBench {
     }
 
     private Tensor backward(Tensor y) {
-        return Autograd.grad(List.of(y), List.of(x), Autograd.GradOptions.defaults().gradOutputs(List.of(g))).get(0);
+        return Autograd.grad(
+                        List.of(y), List.of(x), Autograd.GradOptions.defaults().gradOutputs(List.of(g)))
+                .get(0);
     }
 
-    @Benchmark public Tensor geluForward() { return Torch.gelu(x.detach()); }
+    @Benchmark
+    public Tensor geluForward() {
+        return Torch.gelu(x.detach());
+    }
 
-    @Benchmark public Tensor geluForwardBackward() { return backward(Torch.gelu(x)); }
+    @Benchmark
+    public Tensor geluForwardBackward() {
+        return backward(Torch.gelu(x));
+    }
 
-    @Benchmark public Tensor geluTanhForwardBackward() { return backward(Torch.gelu(x, "tanh")); }
+    @Benchmark
+    public Tensor geluTanhForwardBackward() {
+        return backward(Torch.gelu(x, "tanh"));
+    }
 
-    @Benchmark public Tensor softmaxForward() { return Torch.softmax(x.detach(), -1); }
+    @Benchmark
+    public Tensor softmaxForward() {
+        return Torch.softmax(x.detach(), -1);
+    }
 
-    @Benchmark public Tensor softmaxForwardBackward() { return backward(Torch.softmax(x, -1)); }
+    @Benchmark
+    public Tensor softmaxForwardBackward() {
+        return backward(Torch.softmax(x, -1));
+    }
 }

@@ -16,9 +16,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Autograd overhead, defined as in the peers' harness (shared/peers): 100 chained adds of 16-element
- * tensors with a leaf that requires grad, then {@code sum().backward()} (per-op time); and one
- * training step of an MLP 784-256-10 on a batch of 64 (forward, backward, SGD), as the peers write it.
+ * Autograd overhead, defined as in the peers' harness (shared/peers): 100 chained adds of 16-element tensors with a
+ * leaf that requires grad, then {@code sum().backward()} (per-op time); and one training step of an MLP 784-256-10 on a
+ * batch of 64 (forward, backward, SGD), as the peers write it.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

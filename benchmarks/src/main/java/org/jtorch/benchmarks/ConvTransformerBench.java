@@ -23,7 +23,8 @@ import org.openjdk.jmh.annotations.State;
  * Conv2d forward + backward (batch 32, 3 → 64 channels, 64×64 images, 3×3, padding 1), and the transformer-block
  * training step of the peers' harness (shared/peers, torch_bench.py "transformer": B 8, T 128, D 256, 4 heads,
  * vocabulary 8192, causal, GELU MLP 4×, LM head + cross entropy, SGD) written with {@link TransformerEncoderLayer}
- * (norm_first, GELU, batch_first, dropout 0) and a final LayerNorm. PyTorch peers: benchmarks/peers/torch_conv_transformer.py.
+ * (norm_first, GELU, batch_first, dropout 0) and a final LayerNorm. PyTorch peers:
+ * benchmarks/peers/torch_conv_transformer.py.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -26,17 +26,38 @@ public class ElementwiseBench {
         out = Torch.zeros(N);
     }
 
-    @Benchmark public Tensor addAlloc() { return a.add(b); }
+    @Benchmark
+    public Tensor addAlloc() {
+        return a.add(b);
+    }
 
-    @Benchmark public Tensor mulAlloc() { return a.mul(b); }
+    @Benchmark
+    public Tensor mulAlloc() {
+        return a.mul(b);
+    }
 
-    @Benchmark public Tensor expAlloc() { return a.exp(); }
+    @Benchmark
+    public Tensor expAlloc() {
+        return a.exp();
+    }
 
-    @Benchmark public Tensor addOut() { return Torch.addOut(out, a, b); }
+    @Benchmark
+    public Tensor addOut() {
+        return Torch.addOut(out, a, b);
+    }
 
-    @Benchmark public Tensor mulOut() { return Torch.mulOut(out, a, b); }
+    @Benchmark
+    public Tensor mulOut() {
+        return Torch.mulOut(out, a, b);
+    }
 
-    @Benchmark public Tensor expOut() { return Torch.expOut(out, a); }
+    @Benchmark
+    public Tensor expOut() {
+        return Torch.expOut(out, a);
+    }
 
-    @Benchmark public Tensor sum() { return a.sum(); }
+    @Benchmark
+    public Tensor sum() {
+        return a.sum();
+    }
 }

@@ -15,8 +15,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Forward-mode AD overhead, per op: 100 chained adds of 16-element tensors inside a dual level, with a
- * dual input (each op runs its primal and its JVP) and with plain inputs (the level's pass-through cost).
+ * Forward-mode AD overhead, per op: 100 chained adds of 16-element tensors inside a dual level, with a dual input (each
+ * op runs its primal and its JVP) and with plain inputs (the level's pass-through cost).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

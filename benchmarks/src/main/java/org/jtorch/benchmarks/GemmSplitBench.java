@@ -15,9 +15,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * float32 {@code mm} of m x k by k x n, which JTorch splits into row or column blocks over its Java
- * workers with single-threaded OpenBLAS calls, against one raw {@code cblas_sgemm} threaded by
- * OpenBLAS itself, on the same heap arrays. Shapes are those of a small GPT's projections and MLP.
+ * float32 {@code mm} of m x k by k x n, which JTorch splits into row or column blocks over its Java workers with
+ * single-threaded OpenBLAS calls, against one raw {@code cblas_sgemm} threaded by OpenBLAS itself, on the same heap
+ * arrays. Shapes are those of a small GPT's projections and MLP.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -25,6 +25,7 @@ import org.openjdk.jmh.annotations.State;
 public class GemmSplitBench {
     @Param({"2048x128x384", "2048x512x128", "128x2048x512", "256x256x256"})
     String mkn;
+
     int m, k, n;
     Tensor a, b;
     float[] ra, rb;
@@ -41,12 +42,31 @@ public class GemmSplitBench {
         rb = b.toFloatArray();
     }
 
-    @Benchmark public Tensor jtorchMm() { return a.mm(b); }
+    @Benchmark
+    public Tensor jtorchMm() {
+        return a.mm(b);
+    }
 
-    @Benchmark public float[] rawSgemmOpenBlasThreads() {
+    @Benchmark
+    public float[] rawSgemmOpenBlasThreads() {
         float[] c = new float[m * n];
-        OpenBlas.sgemm(OpenBlas.Transpose.NONE, OpenBlas.Transpose.NONE, m, n, k, 1f, MemorySegment.ofArray(ra), 0, k,
-                MemorySegment.ofArray(rb), 0, n, 0f, MemorySegment.ofArray(c), 0, n);
+        OpenBlas.sgemm(
+                OpenBlas.Transpose.NONE,
+                OpenBlas.Transpose.NONE,
+                m,
+                n,
+                k,
+                1f,
+                MemorySegment.ofArray(ra),
+                0,
+                k,
+                MemorySegment.ofArray(rb),
+                0,
+                n,
+                0f,
+                MemorySegment.ofArray(c),
+                0,
+                n);
         return c;
     }
 }

@@ -1,7 +1,6 @@
 package org.jtorch.benchmarks;
 
 import java.util.concurrent.TimeUnit;
-import org.jtorch.DType;
 import org.jtorch.Generator;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
@@ -36,11 +35,23 @@ public class IndexSortRandomBench {
         dest = Torch.zeros(M);
     }
 
-    @Benchmark public Tensor gather1M() { return Torch.gather(src, 0, index); }
+    @Benchmark
+    public Tensor gather1M() {
+        return Torch.gather(src, 0, index);
+    }
 
-    @Benchmark public Tensor scatterAdd1M() { return Torch.scatterAdd(dest, 0, index, values); }
+    @Benchmark
+    public Tensor scatterAdd1M() {
+        return Torch.scatterAdd(dest, 0, index, values);
+    }
 
-    @Benchmark public ValuesIndices sort1M() { return Torch.sort(src); }
+    @Benchmark
+    public ValuesIndices sort1M() {
+        return Torch.sort(src);
+    }
 
-    @Benchmark public Tensor randn16M() { return Torch.randn(new long[] {16L << 20}, gen); }
+    @Benchmark
+    public Tensor randn16M() {
+        return Torch.randn(new long[] {16L << 20}, gen);
+    }
 }

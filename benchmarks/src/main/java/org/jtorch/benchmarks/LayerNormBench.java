@@ -14,8 +14,8 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * {@code F.layer_norm(x, [256], w, b)} on x of [16, 128, 256] float32 (the transformer-block benchmark's activations),
- * forward alone and forward + backward with a given output gradient, grads reset to none after each call.
- * PyTorch peer: benchmarks/peers/torch_layer_norm.py.
+ * forward alone and forward + backward with a given output gradient, grads reset to none after each call. PyTorch peer:
+ * benchmarks/peers/torch_layer_norm.py.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

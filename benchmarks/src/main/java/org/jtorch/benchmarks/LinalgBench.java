@@ -16,8 +16,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * float64 decompositions: eigh, svd and cholesky of one 512 x 512 matrix; polar and matrix_sqrth of a batch
- * of 64 matrices 64 x 64, next to the SVD / eigh compositions a user would write by hand. Peer:
+ * float64 decompositions: eigh, svd and cholesky of one 512 x 512 matrix; polar and matrix_sqrth of a batch of 64
+ * matrices 64 x 64, next to the SVD / eigh compositions a user would write by hand. Peer:
  * benchmarks/peers/torch_linalg.py.
  */
 @State(Scope.Benchmark)
@@ -30,30 +30,53 @@ public class LinalgBench {
     public void setup() {
         Torch.manualSeed(0);
         big = Torch.randn(new long[] {512, 512}, DType.FLOAT64);
-        bigSpd = big.matmul(big.mT()).add(Torch.eye(512, 512, DType.FLOAT64, Device.CPU).mul(512.0));
+        bigSpd = big.matmul(big.mT())
+                .add(Torch.eye(512, 512, DType.FLOAT64, Device.CPU).mul(512.0));
         batch = Torch.randn(new long[] {64, 64, 64}, DType.FLOAT64);
-        batchSpd = batch.matmul(batch.mT()).add(Torch.eye(64, 64, DType.FLOAT64, Device.CPU).mul(64.0));
+        batchSpd = batch.matmul(batch.mT())
+                .add(Torch.eye(64, 64, DType.FLOAT64, Device.CPU).mul(64.0));
     }
 
-    @Benchmark public Object eigh512() { return Linalg.eigh(bigSpd); }
+    @Benchmark
+    public Object eigh512() {
+        return Linalg.eigh(bigSpd);
+    }
 
-    @Benchmark public Object svd512() { return Linalg.svd(big); }
+    @Benchmark
+    public Object svd512() {
+        return Linalg.svd(big);
+    }
 
-    @Benchmark public Tensor cholesky512() { return Linalg.cholesky(bigSpd); }
+    @Benchmark
+    public Tensor cholesky512() {
+        return Linalg.cholesky(bigSpd);
+    }
 
-    @Benchmark public Object polarBatch64x64() { return Linalg.polar(batch); }
+    @Benchmark
+    public Object polarBatch64x64() {
+        return Linalg.polar(batch);
+    }
 
     /** What a user writes without linalg.polar: a reduced SVD and two products. */
-    @Benchmark public Object polarBySvdBatch64x64() {
+    @Benchmark
+    public Object polarBySvdBatch64x64() {
         Svd s = Linalg.svd(batch, false);
-        return new Tensor[] {s.u().matmul(s.vh()), s.vh().mH().matmul(s.s().unsqueeze(-1).mul(s.vh()))};
+        return new Tensor[] {
+            s.u().matmul(s.vh()), s.vh().mH().matmul(s.s().unsqueeze(-1).mul(s.vh()))
+        };
     }
 
-    @Benchmark public Tensor matrixSqrthBatch64x64() { return Linalg.matrixSqrth(batchSpd); }
+    @Benchmark
+    public Tensor matrixSqrthBatch64x64() {
+        return Linalg.matrixSqrth(batchSpd);
+    }
 
     /** What a user writes without linalg.matrix_sqrth: eigh and Q diag(sqrt(L)) Q^H. */
-    @Benchmark public Tensor sqrthByEighBatch64x64() {
+    @Benchmark
+    public Tensor sqrthByEighBatch64x64() {
         var e = Linalg.eigh(batchSpd);
-        return e.eigenvectors().mul(e.eigenvalues().sqrt().unsqueeze(-2)).matmul(e.eigenvectors().mH());
+        return e.eigenvectors()
+                .mul(e.eigenvalues().sqrt().unsqueeze(-2))
+                .matmul(e.eigenvectors().mH());
     }
 }

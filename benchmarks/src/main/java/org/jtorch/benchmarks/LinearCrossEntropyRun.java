@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.nn.LinearCrossEntropyOptions;
@@ -19,15 +18,17 @@ import org.jtorch.nn.functional.F;
  * {@code cross_entropy(linear(x, W), y)}.
  *
  * <ul>
- *   <li>{@code time [runs] [chunks]}: in one JVM, one warm-up then {@code runs} timed forward+backward calls per path, for
- *   each chunk size of the comma-separated {@code chunks} ("auto" = the default options) and the reference path, the
- *   paths taking turns within each repetition.</li>
- *   <li>{@code memory [chunk]}: peak additional live heap per path, measured as the smallest {@code -Xmx} at which a fresh
- *   JVM (Serial GC, 8 MiB young generation, so nearly the whole heap is one compacted old generation) completes the
- *   forward+backward, minus the smallest {@code -Xmx} at which the same JVM merely creates the inputs. Binary search with
- *   a resolution of 16 MiB. A JVM that runs out of heap throws OutOfMemoryError, so the figure is what the call needs
- *   live at its worst moment (outputs and gradients included), not what it happened to allocate.</li>
+ *   <li>{@code time [runs] [chunks]}: in one JVM, one warm-up then {@code runs} timed forward+backward calls per path,
+ *       for each chunk size of the comma-separated {@code chunks} ("auto" = the default options) and the reference
+ *       path, the paths taking turns within each repetition.
+ *   <li>{@code memory [chunk]}: peak additional live heap per path, measured as the smallest {@code -Xmx} at which a
+ *       fresh JVM (Serial GC, 8 MiB young generation, so nearly the whole heap is one compacted old generation)
+ *       completes the forward+backward, minus the smallest {@code -Xmx} at which the same JVM merely creates the
+ *       inputs. Binary search with a resolution of 16 MiB. A JVM that runs out of heap throws OutOfMemoryError, so the
+ *       figure is what the call needs live at its worst moment (outputs and gradients included), not what it happened
+ *       to allocate.
  * </ul>
+ *
  * JTorch stores tensors on the Java heap, so the heap is the whole story (OpenBLAS's own buffers are native and
  * identical for both paths).
  */
@@ -60,7 +61,9 @@ public final class LinearCrossEntropyRun {
     }
 
     private static LinearCrossEntropyOptions options(Integer chunk) {
-        return chunk == null ? LinearCrossEntropyOptions.defaults() : LinearCrossEntropyOptions.defaults().withBatchChunkSize(chunk);
+        return chunk == null
+                ? LinearCrossEntropyOptions.defaults()
+                : LinearCrossEntropyOptions.defaults().withBatchChunkSize(chunk);
     }
 
     /** One forward+backward; {@code options == null} is the reference path. */
@@ -73,8 +76,8 @@ public final class LinearCrossEntropyRun {
     }
 
     /**
-     * {@code chunks}: comma-separated chunk sizes for the chunked path ("auto" = the options' default resolution).
-     * The paths take turns within each repetition, so a change in the machine's load hits all of them alike.
+     * {@code chunks}: comma-separated chunk sizes for the chunked path ("auto" = the options' default resolution). The
+     * paths take turns within each repetition, so a change in the machine's load hits all of them alike.
      */
     private static void time(int runs, String chunks) {
         Inputs in = inputs();
@@ -99,11 +102,21 @@ public final class LinearCrossEntropyRun {
             Arrays.sort(sorted);
             double[] cpuSorted = cpu[p].clone();
             Arrays.sort(cpuSorted);
-            System.out.printf(Locale.ROOT, "bench=linear_cross_entropy_%s value=%.0f unit=ms min=%.0f max=%.0f cpu_ms=%.0f loss=%.6f%n",
-                    paths.get(p), sorted[runs / 2], sorted[0], sorted[runs - 1], cpuSorted[runs / 2], loss[p]);
+            System.out.printf(
+                    Locale.ROOT,
+                    "bench=linear_cross_entropy_%s value=%.0f unit=ms min=%.0f max=%.0f cpu_ms=%.0f loss=%.6f%n",
+                    paths.get(p),
+                    sorted[runs / 2],
+                    sorted[0],
+                    sorted[runs - 1],
+                    cpuSorted[runs / 2],
+                    loss[p]);
         }
-        System.out.printf(Locale.ROOT, "load average at the end: %.2f%n",
-                java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        System.out.printf(
+                Locale.ROOT,
+                "load average at the end: %.2f%n",
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                        .getSystemLoadAverage());
     }
 
     /** The options of a path name: "reference" = none, "chunked_auto" = defaults, "chunked_B" = B rows per chunk. */
@@ -115,14 +128,16 @@ public final class LinearCrossEntropyRun {
 
     /** CPU time of the whole process (all Java and OpenBLAS threads): steadier than wall time on a shared machine. */
     private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        return ((com.sun.management.OperatingSystemMXBean)
+                        java.lang.management.ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
     }
 
     private static int child(String path, String chunk) {
         try {
             Inputs in = inputs();
-            if (!path.equals("baseline")) step(in, path.equals("chunked") ? options(chunk.equals("auto") ? null : Integer.valueOf(chunk)) : null);
+            if (!path.equals("baseline"))
+                step(in, path.equals("chunked") ? options(chunk.equals("auto") ? null : Integer.valueOf(chunk)) : null);
             return 0;
         } catch (OutOfMemoryError e) {
             return 3;
@@ -134,11 +149,17 @@ public final class LinearCrossEntropyRun {
         System.out.printf(Locale.ROOT, "baseline (inputs only): min -Xmx %d MiB%n", base);
         for (String path : new String[] {"chunked", "reference"}) {
             // search windows that bracket the answers (checked at both ends), to keep the number of full runs small
-            int lo = path.equals("chunked") ? base : base + 1024, hi = path.equals("chunked") ? base + 512 : base + 5120;
-            if (runs(path, chunk, lo)) throw new IllegalStateException(path + " already runs with -Xmx" + lo + "m; widen the window");
+            int lo = path.equals("chunked") ? base : base + 1024,
+                    hi = path.equals("chunked") ? base + 512 : base + 5120;
+            if (runs(path, chunk, lo))
+                throw new IllegalStateException(path + " already runs with -Xmx" + lo + "m; widen the window");
             int need = minHeap(path, chunk, lo, hi);
-            System.out.printf(Locale.ROOT, "bench=linear_cross_entropy_%s_peak_extra value=%d unit=MiB (min -Xmx %d MiB)%n",
-                    path, need - base, need);
+            System.out.printf(
+                    Locale.ROOT,
+                    "bench=linear_cross_entropy_%s_peak_extra value=%d unit=MiB (min -Xmx %d MiB)%n",
+                    path,
+                    need - base,
+                    need);
         }
     }
 
@@ -155,10 +176,24 @@ public final class LinearCrossEntropyRun {
 
     private static boolean runs(String path, String chunk, int heapMiB) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx" + heapMiB + "m", "-Xms" + heapMiB + "m", "-Xmn8m", "-XX:+UseSerialGC",
-                "--add-modules=jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), LinearCrossEntropyRun.class.getName(), "child", path, chunk));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        List<String> cmd = new ArrayList<>(List.of(
+                java,
+                "-Xmx" + heapMiB + "m",
+                "-Xms" + heapMiB + "m",
+                "-Xmn8m",
+                "-XX:+UseSerialGC",
+                "--add-modules=jdk.incubator.vector",
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                LinearCrossEntropyRun.class.getName(),
+                "child",
+                path,
+                chunk));
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         int rc = p.waitFor();
         System.err.printf(Locale.ROOT, "  %s -Xmx%dm -> %s%n", path, heapMiB, rc == 0 ? "ok" : "exit " + rc);
         return rc == 0;

@@ -15,8 +15,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * float32 matmul n³ through JTorch against raw OpenBLAS sgemm on the same heap arrays (GFLOP/s = 2n³/t),
- * and the attention-shaped batched products of a transformer block (32 heads-times-batch of T 128, head dim 64).
+ * float32 matmul n³ through JTorch against raw OpenBLAS sgemm on the same heap arrays (GFLOP/s = 2n³/t), and the
+ * attention-shaped batched products of a transformer block (32 heads-times-batch of T 128, head dim 64).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -24,6 +24,7 @@ import org.openjdk.jmh.annotations.State;
 public class MatmulBench {
     @Param({"1024"})
     int n;
+
     Tensor a, b;
     Tensor q, kt, scores;
     float[] ra, rb, rc;
@@ -41,17 +42,42 @@ public class MatmulBench {
     }
 
     /** Q K^T of attention: 32 products of 128x64 by 64x128. */
-    @Benchmark public Tensor bmmScores() { return q.bmm(kt); }
+    @Benchmark
+    public Tensor bmmScores() {
+        return q.bmm(kt);
+    }
 
     /** softmax(Q K^T) V of attention: 32 products of 128x128 by 128x64. */
-    @Benchmark public Tensor bmmValues() { return scores.bmm(q); }
+    @Benchmark
+    public Tensor bmmValues() {
+        return scores.bmm(q);
+    }
 
-    @Benchmark public Tensor jtorchMatmul() { return a.matmul(b); }
+    @Benchmark
+    public Tensor jtorchMatmul() {
+        return a.matmul(b);
+    }
 
-    @Benchmark public float[] rawSgemm() {
+    @Benchmark
+    public float[] rawSgemm() {
         float[] c = new float[n * n]; // a fresh output, as matmul allocates one
-        OpenBlas.sgemm(OpenBlas.Transpose.NONE, OpenBlas.Transpose.NONE, n, n, n, 1f, MemorySegment.ofArray(ra), 0, n,
-                MemorySegment.ofArray(rb), 0, n, 0f, MemorySegment.ofArray(c), 0, n);
+        OpenBlas.sgemm(
+                OpenBlas.Transpose.NONE,
+                OpenBlas.Transpose.NONE,
+                n,
+                n,
+                n,
+                1f,
+                MemorySegment.ofArray(ra),
+                0,
+                n,
+                MemorySegment.ofArray(rb),
+                0,
+                n,
+                0f,
+                MemorySegment.ofArray(c),
+                0,
+                n);
         return c;
     }
 }

@@ -15,9 +15,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * {@code linalg.matrix_exp} of one n x n float64 matrix {@code A[i, j] = sin(i n + j) / sqrt(n)} (1-norm about
- * 10: the degree-18 Taylor polynomial after 4 squarings). Same input as benchmarks/peers/torch_linalg_solve.py,
- * which times scipy.linalg.expm and torch.linalg.matrix_exp.
+ * {@code linalg.matrix_exp} of one n x n float64 matrix {@code A[i, j] = sin(i n + j) / sqrt(n)} (1-norm about 10: the
+ * degree-18 Taylor polynomial after 4 squarings). Same input as benchmarks/peers/torch_linalg_solve.py, which times
+ * scipy.linalg.expm and torch.linalg.matrix_exp.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -25,12 +25,18 @@ import org.openjdk.jmh.annotations.State;
 public class MatrixExpBench {
     @Param({"256"})
     int n;
+
     Tensor a;
 
     @Setup
     public void setup() {
-        a = Torch.sin(Torch.arange(0, (double) n * n, 1, DType.FLOAT64)).view(n, n).div(Math.sqrt(n));
+        a = Torch.sin(Torch.arange(0, (double) n * n, 1, DType.FLOAT64))
+                .view(n, n)
+                .div(Math.sqrt(n));
     }
 
-    @Benchmark public Tensor matrixExp() { return Linalg.matrixExp(a); }
+    @Benchmark
+    public Tensor matrixExp() {
+        return Linalg.matrixExp(a);
+    }
 }

@@ -8,14 +8,14 @@ import org.jtorch.nn.functional.F;
 import org.jtorch.optim.SGD;
 
 /**
- * The peers' MLP 784-256-10 training step (batch 64, cross entropy, SGD, zero_grad(set_to_none)) as a whole
- * program, as the peers time it: wall clock around each step, reported per window of 1,000 steps (mean, median,
- * p90, p99, max), so the JIT's warm-up and any change of regime over a long run stay visible. JMH's
- * {@code AutogradBench.mlpStep} measures the same step inside JMH's harness.
+ * The peers' MLP 784-256-10 training step (batch 64, cross entropy, SGD, zero_grad(set_to_none)) as a whole program, as
+ * the peers time it: wall clock around each step, reported per window of 1,000 steps (mean, median, p90, p99, max), so
+ * the JIT's warm-up and any change of regime over a long run stay visible. JMH's {@code AutogradBench.mlpStep} measures
+ * the same step inside JMH's harness.
  *
- * <p>It also prints the round trip of a cache line between two threads before and after the run: on this 2-vCPU
- * machine the host places the two vCPUs either close together (~70 ns) or apart (~330 ns), and the step, JTorch's as
- * PyTorch's, is about 1.6x slower in the second placement, so the figure says which one a run had.
+ * <p>It also prints the round trip of a cache line between two threads before and after the run: on this 2-vCPU machine
+ * the host places the two vCPUs either close together (~70 ns) or apart (~330 ns), and the step, JTorch's as PyTorch's,
+ * is about 1.6x slower in the second placement, so the figure says which one a run had.
  * {@code benchmarks/mlp-side-by-side} alternates this program with the PyTorch peer.
  *
  * <pre>./mvnw -B -q -pl benchmarks -am -DskipTests package exec:exec@mlp-step -Dmlp.args="16000"</pre>
@@ -27,8 +27,10 @@ public final class MlpStepRun {
         int steps = args.length > 0 ? Integer.parseInt(args[0]) : 16_000;
         Torch.manualSeed(0);
         Tensor x = Torch.randn(64, 784), y = Torch.randint(0, 10, 64);
-        Tensor w1 = Torch.randn(256, 784).mul(0.05).requiresGrad(true), b1 = Torch.zeros(256).requiresGrad(true);
-        Tensor w2 = Torch.randn(10, 256).mul(0.05).requiresGrad(true), b2 = Torch.zeros(10).requiresGrad(true);
+        Tensor w1 = Torch.randn(256, 784).mul(0.05).requiresGrad(true),
+                b1 = Torch.zeros(256).requiresGrad(true);
+        Tensor w2 = Torch.randn(10, 256).mul(0.05).requiresGrad(true),
+                b2 = Torch.zeros(10).requiresGrad(true);
         SGD sgd = new SGD(List.of(w1, b1, w2, b2), SGD.Options.defaults().lr(0.01));
         System.out.printf("core-to-core round trip before: %.0f ns%n", roundTripNanos());
         double[] ms = new double[steps];
@@ -44,7 +46,8 @@ public final class MlpStepRun {
             double[] v = Arrays.copyOfRange(ms, w, w + 1000);
             double mean = Arrays.stream(v).average().orElse(Double.NaN);
             Arrays.sort(v);
-            System.out.printf("steps %5d-%5d: mean %.3f median %.3f p90 %.3f p99 %.3f max %.2f ms%n",
+            System.out.printf(
+                    "steps %5d-%5d: mean %.3f median %.3f p90 %.3f p99 %.3f max %.2f ms%n",
                     w, w + 1000, mean, v[500], v[900], v[990], v[999]);
         }
         System.out.printf("core-to-core round trip after: %.0f ns%n", roundTripNanos());
@@ -52,7 +55,10 @@ public final class MlpStepRun {
 
     private static volatile long ping, pong;
 
-    /** Mean time for one thread to see another's write and the other to see the answer: one cache line going back and forth. */
+    /**
+     * Mean time for one thread to see another's write and the other to see the answer: one cache line going back and
+     * forth.
+     */
     static double roundTripNanos() {
         int trips = 500_000;
         Thread echo = new Thread(() -> {

@@ -17,8 +17,8 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * One AdamW step over 100 float32 parameters totalling 50M elements (sizes proportional to
- * 1 + i % 10), for-loop vs foreach vs fused. Peer: benchmarks/peers/torch_optim.py (same sizes).
+ * One AdamW step over 100 float32 parameters totalling 50M elements (sizes proportional to 1 + i % 10), for-loop vs
+ * foreach vs fused. Peer: benchmarks/peers/torch_optim.py (same sizes).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -64,5 +64,7 @@ public class OptimBench {
     }
 
     @Benchmark
-    public void step() { opt.step(); }
+    public void step() {
+        opt.step();
+    }
 }

@@ -25,8 +25,8 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * Per-sample gradients of a 784-256-10 MLP (float32, cross entropy) for a batch of 64: torch.func's recipe
- * {@code vmap(grad(loss), in_dims=(None, 0, 0))} over {@code functional_call}, against the loop of 64
- * single-sample backward passes. The peer is benchmarks/peers/torch_per_sample_grad.py.
+ * {@code vmap(grad(loss), in_dims=(None, 0, 0))} over {@code functional_call}, against the loop of 64 single-sample
+ * backward passes. The peer is benchmarks/peers/torch_per_sample_grad.py.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -42,25 +42,33 @@ public class PerSampleGradBench {
         Torch.manualSeed(0);
         model = new Sequential(new Linear(784, 256), new ReLU(), new Linear(256, 10));
         params = new LinkedHashMap<>();
-        for (var e : model.namedParameters().entrySet()) params.put(e.getKey(), e.getValue().detach());
+        for (var e : model.namedParameters().entrySet())
+            params.put(e.getKey(), e.getValue().detach());
         xs = Torch.randn(64, 784);
         ys = Torch.randint(0, 10, 64);
         Function<Object[], Object> loss = a -> {
-            @SuppressWarnings("unchecked") Map<String, Tensor> p = (Map<String, Tensor>) a[0];
-            return F.crossEntropy(Func.functionalCall(model, p, ((Tensor) a[1]).unsqueeze(0)), ((Tensor) a[2]).unsqueeze(0));
+            @SuppressWarnings("unchecked")
+            Map<String, Tensor> p = (Map<String, Tensor>) a[0];
+            return F.crossEntropy(
+                    Func.functionalCall(model, p, ((Tensor) a[1]).unsqueeze(0)), ((Tensor) a[2]).unsqueeze(0));
         };
-        perSample = Func.vmap(Func.grad(loss, Func.GradOptions.defaults()), VmapOptions.defaults().inDims(null, 0, 0));
+        perSample = Func.vmap(
+                Func.grad(loss, Func.GradOptions.defaults()),
+                VmapOptions.defaults().inDims(null, 0, 0));
     }
 
     @Benchmark
-    public Object vmapGrad() { return perSample.apply(new Object[] {params, xs, ys}); }
+    public Object vmapGrad() {
+        return perSample.apply(new Object[] {params, xs, ys});
+    }
 
     @Benchmark
     public Object loop() {
         List<Tensor> ps = model.parameters();
         List<List<Tensor>> grads = new ArrayList<>();
         for (int i = 0; i < 64; i++) {
-            Tensor l = F.crossEntropy(model.call(xs.select(0, i).unsqueeze(0)), ys.select(0, i).unsqueeze(0));
+            Tensor l = F.crossEntropy(
+                    model.call(xs.select(0, i).unsqueeze(0)), ys.select(0, i).unsqueeze(0));
             grads.add(Autograd.grad(List.of(l), ps, Autograd.GradOptions.defaults()));
         }
         List<Tensor> stacked = new ArrayList<>();

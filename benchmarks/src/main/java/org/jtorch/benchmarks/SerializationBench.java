@@ -15,18 +15,18 @@ import org.jtorch.io.PyOrderedDict;
 import org.jtorch.io.Serialization;
 
 /**
- * Save and load of a 1 GiB state dict ({@code torch.save} / {@code torch.load}, copying and {@code mmap=True}),
- * as a whole program: I/O of this size is one operation per run, not a micro-benchmark. The side-by-side
- * PyTorch run is {@code benchmarks/peers/serialization_bench.py} (same state dict, same steps).
+ * Save and load of a 1 GiB state dict ({@code torch.save} / {@code torch.load}, copying and {@code mmap=True}), as a
+ * whole program: I/O of this size is one operation per run, not a micro-benchmark. The side-by-side PyTorch run is
+ * {@code benchmarks/peers/serialization_bench.py} (same state dict, same steps).
  *
- * <p>Run (repository root, JDK 25): {@code ./mvnw -q -pl benchmarks -am -DskipTests package} then
- * {@code java --add-modules=jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xmx3g
- * -cp "benchmarks/target/classes:jtorch/target/classes" org.jtorch.benchmarks.SerializationBench [dir] [GiB] [runs]}.
+ * <p>Run (repository root, JDK 25): {@code ./mvnw -q -pl benchmarks -am -DskipTests package} then {@code java
+ * --add-modules=jdk.incubator.vector --enable-native-access=ALL-UNNAMED -Xmx3g -cp
+ * "benchmarks/target/classes:jtorch/target/classes" org.jtorch.benchmarks.SerializationBench [dir] [GiB] [runs]}.
  *
- * <p>Steps per run: save (atomic: temporary file, fsync, rename); copying load (the file is in the page
- * cache after the save: this measures the reader and the copy, not the disk); mmap load; mmap load plus a
- * full read of every tensor (what laziness defers). Heap is measured after a full GC with the loaded
- * object still reachable. Each line: {@code peer=P bench=B value=V unit=U n=N min=.. max=..} (median).
+ * <p>Steps per run: save (atomic: temporary file, fsync, rename); copying load (the file is in the page cache after the
+ * save: this measures the reader and the copy, not the disk); mmap load; mmap load plus a full read of every tensor
+ * (what laziness defers). Heap is measured after a full GC with the loaded object still reachable. Each line:
+ * {@code peer=P bench=B value=V unit=U n=N min=.. max=..} (median).
  */
 public final class SerializationBench {
     private SerializationBench() {}
@@ -38,7 +38,8 @@ public final class SerializationBench {
         int tensors = 16;
         long perTensor = (long) (gib * (1L << 30) / 4 / tensors);
         PyOrderedDict sd = new PyOrderedDict();
-        for (int i = 0; i < tensors; i++) sd.put("layers." + i + ".weight", Torch.full(new long[] {perTensor / 1024, 1024}, i + 0.5));
+        for (int i = 0; i < tensors; i++)
+            sd.put("layers." + i + ".weight", Torch.full(new long[] {perTensor / 1024, 1024}, i + 0.5));
         Path path = dir.resolve("jtorch_bench_state_dict.pt");
         String size = String.format("%.3gGiB", gib);
 
@@ -70,7 +71,8 @@ public final class SerializationBench {
             mapped = null;
 
             t0 = System.nanoTime();
-            Map<?, ?> m = (Map<?, ?>) Serialization.load(path, LoadOptions.defaults().mmap(true));
+            Map<?, ?> m =
+                    (Map<?, ?>) Serialization.load(path, LoadOptions.defaults().mmap(true));
             double sum = 0;
             for (Object t : m.values()) sum += ((Tensor) t).sum().item();
             mmapRead.add(ms(t0));
@@ -89,7 +91,9 @@ public final class SerializationBench {
         if (((Map<?, ?>) loaded).size() != tensors) throw new AssertionError("wrong state dict");
     }
 
-    private static double ms(long t0) { return (System.nanoTime() - t0) / 1e6; }
+    private static double ms(long t0) {
+        return (System.nanoTime() - t0) / 1e6;
+    }
 
     private static long heapAfterGc() {
         for (int i = 0; i < 3; i++) System.gc();
@@ -99,7 +103,8 @@ public final class SerializationBench {
     private static void emit(String bench, List<Double> samples, String unit) {
         List<Double> s = new ArrayList<>(samples);
         Collections.sort(s);
-        System.out.printf("peer=jtorch bench=%s value=%.4g unit=%s n=%d min=%.4g max=%.4g%n", bench, s.get(s.size() / 2), unit, s.size(),
-                s.get(0), s.get(s.size() - 1));
+        System.out.printf(
+                "peer=jtorch bench=%s value=%.4g unit=%s n=%d min=%.4g max=%.4g%n",
+                bench, s.get(s.size() / 2), unit, s.size(), s.get(0), s.get(s.size() - 1));
     }
 }

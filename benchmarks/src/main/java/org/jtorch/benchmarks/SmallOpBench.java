@@ -24,7 +24,13 @@ public class SmallOpBench {
         b = Torch.ones(16);
     }
 
-    @Benchmark public Tensor add16() { return a.add(b); }
+    @Benchmark
+    public Tensor add16() {
+        return a.add(b);
+    }
 
-    @Benchmark public Tensor mulScalar16() { return a.mul(0.5); }
+    @Benchmark
+    public Tensor mulScalar16() {
+        return a.mul(0.5);
+    }
 }

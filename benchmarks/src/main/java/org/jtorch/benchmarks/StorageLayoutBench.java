@@ -18,9 +18,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The measurement behind docs/adr/0001-storage.md: the same Vector API loops (add, exp, sum; 16 Mi
- * floats, one thread) over heap {@code float[]} against native memory, and the cost of allocating a
- * 64 MiB result each way.
+ * The measurement behind docs/adr/0001-storage.md: the same Vector API loops (add, exp, sum; 16 Mi floats, one thread)
+ * over heap {@code float[]} against native memory, and the cost of allocating a 64 MiB result each way.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -51,16 +50,20 @@ public class StorageLayoutBench {
     }
 
     @TearDown
-    public void tearDown() { arena.close(); }
+    public void tearDown() {
+        arena.close();
+    }
 
-    @Benchmark public float[] addHeap() {
+    @Benchmark
+    public float[] addHeap() {
         for (int i = 0; i < N; i += S.length()) {
             FloatVector.fromArray(S, ha, i).add(FloatVector.fromArray(S, hb, i)).intoArray(hc, i);
         }
         return hc;
     }
 
-    @Benchmark public MemorySegment addNative() {
+    @Benchmark
+    public MemorySegment addNative() {
         for (long i = 0; i < 4L * N; i += 4L * S.length()) {
             FloatVector.fromMemorySegment(S, na, i, ByteOrder.nativeOrder())
                     .add(FloatVector.fromMemorySegment(S, nb, i, ByteOrder.nativeOrder()))
@@ -69,28 +72,33 @@ public class StorageLayoutBench {
         return nc;
     }
 
-    @Benchmark public float[] expHeap() {
+    @Benchmark
+    public float[] expHeap() {
         for (int i = 0; i < N; i += S.length()) {
             FloatVector.fromArray(S, ha, i).lanewise(VectorOperators.EXP).intoArray(hc, i);
         }
         return hc;
     }
 
-    @Benchmark public MemorySegment expNative() {
+    @Benchmark
+    public MemorySegment expNative() {
         for (long i = 0; i < 4L * N; i += 4L * S.length()) {
-            FloatVector.fromMemorySegment(S, na, i, ByteOrder.nativeOrder()).lanewise(VectorOperators.EXP)
+            FloatVector.fromMemorySegment(S, na, i, ByteOrder.nativeOrder())
+                    .lanewise(VectorOperators.EXP)
                     .intoMemorySegment(nc, i, ByteOrder.nativeOrder());
         }
         return nc;
     }
 
-    @Benchmark public float sumHeap() {
+    @Benchmark
+    public float sumHeap() {
         FloatVector acc = FloatVector.zero(S);
         for (int i = 0; i < N; i += S.length()) acc = acc.add(FloatVector.fromArray(S, ha, i));
         return acc.reduceLanes(VectorOperators.ADD);
     }
 
-    @Benchmark public float sumNative() {
+    @Benchmark
+    public float sumNative() {
         FloatVector acc = FloatVector.zero(S);
         for (long i = 0; i < 4L * N; i += 4L * S.length()) {
             acc = acc.add(FloatVector.fromMemorySegment(S, na, i, ByteOrder.nativeOrder()));
@@ -99,10 +107,14 @@ public class StorageLayoutBench {
     }
 
     /** A fresh 64 MiB result on the heap: zeroing only, the heap is already faulted in. */
-    @Benchmark public float[] allocateHeap() { return new float[N]; }
+    @Benchmark
+    public float[] allocateHeap() {
+        return new float[N];
+    }
 
     /** A fresh 64 MiB native result: Arena allocation zeroes and faults every page on first touch. */
-    @Benchmark public float allocateNative() {
+    @Benchmark
+    public float allocateNative() {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment s = a.allocate(4L * N, 64);
             return s.get(F, 4L * (N - 1));

@@ -15,12 +15,13 @@ import org.jtorch.io.Serialization;
 import org.jtorch.nn.Module;
 
 /**
- * Porting a model from PyTorch: loads a state dict that real PyTorch saved ({@code torch.save(model.state_dict())}
- * of a tiny GPT built from Embedding, LayerNorm, Linear, GELU and causal attention; made by
- * {@code examples/src/test/python/make_port_fixture.py}) into the same architecture written with JTorch's
- * {@code nn} modules, runs the input PyTorch ran, and compares the logits with PyTorch's.
+ * Porting a model from PyTorch: loads a state dict that real PyTorch saved ({@code torch.save(model.state_dict())} of a
+ * tiny GPT built from Embedding, LayerNorm, Linear, GELU and causal attention; made by
+ * {@code examples/src/test/python/make_port_fixture.py}) into the same architecture written with JTorch's {@code nn}
+ * modules, runs the input PyTorch ran, and compares the logits with PyTorch's.
  *
- * <p>Run: {@code ./mvnw -B -q -pl examples -am -DskipTests package exec:exec -Dexample.main=org.jtorch.examples.PortFromPyTorch}
+ * <p>Run: {@code ./mvnw -B -q -pl examples -am -DskipTests package exec:exec
+ * -Dexample.main=org.jtorch.examples.PortFromPyTorch}
  */
 public final class PortFromPyTorch {
     private PortFromPyTorch() {}
@@ -30,10 +31,13 @@ public final class PortFromPyTorch {
 
     public static void main(String[] args) {
         Comparison c = run();
-        System.out.println("PyTorch state dict loaded into JTorch's Gpt: missing " + c.keys().missingKeys()
-                + ", unexpected " + c.keys().unexpectedKeys());
-        System.out.printf("logits %s: max |JTorch − PyTorch| = %.3g%n", java.util.Arrays.toString(c.jtorch().shape()), c.maxAbsDiff());
-        boolean sameArgmax = java.util.Arrays.equals(c.jtorch().argmax(-1L).toLongArray(), c.pytorch().argmax(-1L).toLongArray());
+        System.out.println("PyTorch state dict loaded into JTorch's Gpt: missing "
+                + c.keys().missingKeys() + ", unexpected " + c.keys().unexpectedKeys());
+        System.out.printf(
+                "logits %s: max |JTorch − PyTorch| = %.3g%n",
+                java.util.Arrays.toString(c.jtorch().shape()), c.maxAbsDiff());
+        boolean sameArgmax = java.util.Arrays.equals(
+                c.jtorch().argmax(-1L).toLongArray(), c.pytorch().argmax(-1L).toLongArray());
         System.out.println("same most likely next token at every position: " + sameArgmax);
         if (c.maxAbsDiff() > 1e-4 || !sameArgmax) {
             System.err.println("JTorch does not reproduce PyTorch's outputs");
@@ -48,7 +52,7 @@ public final class PortFromPyTorch {
         Map<String, Object> io = (Map<String, Object>) Serialization.load(resource("tiny_gpt_io.pt"));
         GptConfig config = GptConfig.fromMap((Map<?, ?>) io.get("config"));
         Gpt model = new Gpt(config);
-        Module.IncompatibleKeys keys = model.loadStateDict(stateDict);   // strict: every key must match
+        Module.IncompatibleKeys keys = model.loadStateDict(stateDict); // strict: every key must match
         model.eval();
         Tensor expected = (Tensor) io.get("logits");
         Tensor logits;

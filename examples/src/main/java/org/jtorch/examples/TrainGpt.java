@@ -32,9 +32,9 @@ import org.jtorch.optim.OptimizerStateDict;
 import org.jtorch.optim.ParamGroup;
 
 /**
- * The README's main job: trains a character-level GPT the way nanoGPT does, evaluates it on held-out text,
- * writes a checkpoint (PyTorch {@code .pt} and safetensors), a loss-curve PNG and a generated sample.
- * Run with {@code --help} for the flags.
+ * The README's main job: trains a character-level GPT the way nanoGPT does, evaluates it on held-out text, writes a
+ * checkpoint (PyTorch {@code .pt} and safetensors), a loss-curve PNG and a generated sample. Run with {@code --help}
+ * for the flags.
  */
 public final class TrainGpt {
     private final TrainOptions opts;
@@ -62,18 +62,27 @@ public final class TrainGpt {
     }
 
     /** The outcome of a run, for callers that check it (the tests). */
-    public record Result(float[] trainLosses, List<double[]> valLosses, double unigramBaseline, double finalValLoss,
-            double tokensPerSecond, String sample) {}
+    public record Result(
+            float[] trainLosses,
+            List<double[]> valLosses,
+            double unigramBaseline,
+            double finalValLoss,
+            double tokensPerSecond,
+            String sample) {}
 
     /** Runs training with {@code opts}, printing to {@code out}. */
-    public static Result run(TrainOptions opts, PrintStream out) { return new TrainGpt(opts, out).run(); }
+    public static Result run(TrainOptions opts, PrintStream out) {
+        return new TrainGpt(opts, out).run();
+    }
 
     private Result run() {
         Torch.setNumThreads(opts.threads);
         TrainingCheckpoint resumed = opts.resume == null ? null : TrainingCheckpoint.load(opts.resume);
         if (resumed != null) opts.restoreCurveSettings(resumed.settings());
-        CharCorpus corpus = resumed == null ? CharCorpus.load(opts.corpus) : CharCorpus.load(opts.corpus, resumed.vocab());
-        GptConfig config = resumed != null ? resumed.config()
+        CharCorpus corpus =
+                resumed == null ? CharCorpus.load(opts.corpus) : CharCorpus.load(opts.corpus, resumed.vocab());
+        GptConfig config = resumed != null
+                ? resumed.config()
                 : new GptConfig(corpus.vocabSize(), opts.block, opts.layers, opts.heads, opts.embd, opts.norm);
 
         Torch.manualSeed(opts.seed);
@@ -86,7 +95,10 @@ public final class TrainGpt {
         if (resumed != null) {
             model.loadStateDict(resumed.model());
             for (int i = 0; i < optimizers.size(); i++) {
-                optimizers.get(i).loadStateDict(OptimizerStateDict.fromPyTorch(resumed.optimizers().get(i)));
+                optimizers
+                        .get(i)
+                        .loadStateDict(OptimizerStateDict.fromPyTorch(
+                                resumed.optimizers().get(i)));
             }
             Torch.setRngState(resumed.rngState());
             data.setState(resumed.dataRngState());
@@ -97,11 +109,25 @@ public final class TrainGpt {
         int endStep = opts.stopAfter > 0 ? Math.min(opts.stopAfter, opts.steps) : opts.steps;
         long params = model.parameters().stream().mapToLong(Tensor::numel).sum();
         double baseline = corpus.unigramBaseline();
-        out.printf("TrainGpt: %d layers, %d heads, n_embd %d, block %d, %s, vocab %d — %,d parameters%n", config.nLayer(),
-                config.nHead(), config.nEmbd(), config.blockSize(), config.norm(), config.vocabSize(), params);
-        out.printf("corpus: %,d training / %,d held-out characters; optimizer %s, lr %.2g, batch %d, "
-                + "%d steps, %d threads%n",
-                corpus.trainTokens().size(0), corpus.valTokens().size(0), opts.optimizer, opts.lr, opts.batch, opts.steps, opts.threads);
+        out.printf(
+                "TrainGpt: %d layers, %d heads, n_embd %d, block %d, %s, vocab %d — %,d parameters%n",
+                config.nLayer(),
+                config.nHead(),
+                config.nEmbd(),
+                config.blockSize(),
+                config.norm(),
+                config.vocabSize(),
+                params);
+        out.printf(
+                "corpus: %,d training / %,d held-out characters; optimizer %s, lr %.2g, batch %d, "
+                        + "%d steps, %d threads%n",
+                corpus.trainTokens().size(0),
+                corpus.valTokens().size(0),
+                opts.optimizer,
+                opts.lr,
+                opts.batch,
+                opts.steps,
+                opts.threads);
         out.printf("unigram baseline (held-out cross entropy of character frequencies): %.4f nats/char%n", baseline);
         if (resumed != null) out.printf("resumed from %s at step %d%n", opts.resume, startStep);
 
@@ -128,22 +154,35 @@ public final class TrainGpt {
                 double v = evaluate(model, corpus.valTokens());
                 if (step >= startStep + warm) evalNanos += System.nanoTime() - evalStart;
                 valLosses.add(new double[] {step + 1, v});
-                bar.println(String.format("step %d: train loss %.4f, held-out loss %.4f (unigram baseline %.4f)", step + 1,
-                        smoothed(trainLosses), v, baseline));
+                bar.println(String.format(
+                        "step %d: train loss %.4f, held-out loss %.4f (unigram baseline %.4f)",
+                        step + 1, smoothed(trainLosses), v, baseline));
             }
         }
         bar.finish();
         long timedTokens = (long) (endStep - startStep - warm) * opts.batch * config.blockSize();
         double tokensPerSecond = timedTokens / ((System.nanoTime() - warmEnd - evalNanos) / 1e9);
-        out.printf("%,.0f tokens/s over steps %d..%d (after %d warm-up steps)%n", tokensPerSecond, startStep + warm + 1, endStep, warm);
+        out.printf(
+                "%,.0f tokens/s over steps %d..%d (after %d warm-up steps)%n",
+                tokensPerSecond, startStep + warm + 1, endStep, warm);
 
         float[] losses = new float[trainLosses.size()];
         for (int i = 0; i < losses.length; i++) losses[i] = trainLosses.get(i);
         Path dir = outputDir();
         List<Map<String, Object>> optimizerStates = new ArrayList<>();
         for (Optimizer o : optimizers) optimizerStates.add(o.stateDict().toPyTorch());
-        new TrainingCheckpoint(model.stateDict(), optimizerStates, endStep, config, corpus.vocab(), opts.curveSettings(),
-                Torch.getRngState(), data.getState(), losses, valLosses).save(dir.resolve("checkpoint.pt"));
+        new TrainingCheckpoint(
+                        model.stateDict(),
+                        optimizerStates,
+                        endStep,
+                        config,
+                        corpus.vocab(),
+                        opts.curveSettings(),
+                        Torch.getRngState(),
+                        data.getState(),
+                        losses,
+                        valLosses)
+                .save(dir.resolve("checkpoint.pt"));
         Serialization.save(model.stateDict(), dir.resolve("model.pt"));
         Map<String, String> metadata = new LinkedHashMap<>();
         config.toMap().forEach((k, v) -> metadata.put(k, String.valueOf(v)));
@@ -152,14 +191,19 @@ public final class TrainGpt {
         LossPlot.write(dir.resolve("loss.png"), losses, valLosses, baseline);
         out.printf("wrote %s/{checkpoint.pt, model.pt, model.safetensors, loss.png}%n", dir);
 
-        double finalVal = valLosses.isEmpty() ? evaluate(model, corpus.valTokens()) : valLosses.getLast()[1];
-        out.printf("final held-out loss %.4f nats/char vs unigram baseline %.4f (%.0f%% lower)%n", finalVal, baseline,
-                100 * (1 - finalVal / baseline));
+        double finalVal = valLosses.isEmpty()
+                ? evaluate(model, corpus.valTokens())
+                : valLosses.getLast()[1];
+        out.printf(
+                "final held-out loss %.4f nats/char vs unigram baseline %.4f (%.0f%% lower)%n",
+                finalVal, baseline, 100 * (1 - finalVal / baseline));
         String sample = "";
         if (opts.sampleTokens > 0) {
             Generator sampler = new Generator().manualSeed(opts.seed + 2);
             Tensor prompt = corpus.encode("\n").view(1, 1);
-            sample = corpus.decode(model.generate(prompt, opts.sampleTokens, opts.temperature, opts.topK, sampler).select(0, 0)).substring(1);
+            sample = corpus.decode(model.generate(prompt, opts.sampleTokens, opts.temperature, opts.topK, sampler)
+                            .select(0, 0))
+                    .substring(1);
             writeString(dir.resolve("sample.txt"), sample);
             out.printf("sample (temperature %.2f, top-k %d):%n%s%n", opts.temperature, opts.topK, sample);
         }
@@ -168,11 +212,15 @@ public final class TrainGpt {
 
     /**
      * The language-model loss: mean cross entropy of {@code hidden · weightᵀ} against {@code target}, through
-     * {@code F.linearCrossEntropy}'s chunked path, which never materialises the [B·T, vocab] logits and hands
-     * back the head's gradients from its single pass.
+     * {@code F.linearCrossEntropy}'s chunked path, which never materialises the [B·T, vocab] logits and hands back the
+     * head's gradients from its single pass.
      */
     static Tensor lmLoss(Tensor hidden, Tensor weight, Tensor target) {
-        return F.linearCrossEntropy(hidden.reshape(-1, hidden.size(-1)), weight, target.reshape(-1), Reduction.MEAN,
+        return F.linearCrossEntropy(
+                hidden.reshape(-1, hidden.size(-1)),
+                weight,
+                target.reshape(-1),
+                Reduction.MEAN,
                 LinearCrossEntropyOptions.defaults());
     }
 
@@ -184,12 +232,17 @@ public final class TrainGpt {
             else if (name.startsWith("transformer.h.")) matrices.add(p);
             else embeddings.add(p);
         });
-        AdamW.Options adamw = AdamW.Options.defaults().lr(opts.lr).betas(0.9, 0.95).weightDecay(opts.weightDecay);
+        AdamW.Options adamw =
+                AdamW.Options.defaults().lr(opts.lr).betas(0.9, 0.95).weightDecay(opts.weightDecay);
         // nanoGPT's grouping: weight decay on 2-D weights only, none on norms and biases.
         ParamGroup noDecay = ParamGroup.of(vectors, AdamW.Options.overrides().weightDecay(0.0));
         if (opts.optimizer.equals("muon")) {
-            Muon muon = new Muon(matrices, Muon.Options.defaults().lr(opts.lr).weightDecay(opts.weightDecay)
-                    .adjustLrFn(Muon.AdjustLrFn.MATCH_RMS_ADAMW));
+            Muon muon = new Muon(
+                    matrices,
+                    Muon.Options.defaults()
+                            .lr(opts.lr)
+                            .weightDecay(opts.weightDecay)
+                            .adjustLrFn(Muon.AdjustLrFn.MATCH_RMS_ADAMW));
             return List.of(muon, new AdamW(List.of(ParamGroup.of(embeddings), noDecay), adamw));
         }
         List<Tensor> decay = new ArrayList<>(embeddings);

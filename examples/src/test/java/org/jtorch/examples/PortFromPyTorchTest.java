@@ -11,11 +11,14 @@ class PortFromPyTorchTest {
     @Test
     void portedModelReproducesPyTorchsLogits() {
         PortFromPyTorch.Comparison c = PortFromPyTorch.run();
-        assertTrue(c.keys().missingKeys().isEmpty() && c.keys().unexpectedKeys().isEmpty(), c.keys().toString());
+        assertTrue(
+                c.keys().missingKeys().isEmpty() && c.keys().unexpectedKeys().isEmpty(),
+                c.keys().toString());
         assertArrayEquals(new long[] {2, 16, 72}, c.jtorch().shape());
         double[] got = c.jtorch().toDoubleArray(), want = c.pytorch().toDoubleArray();
         assertEquals(want.length, got.length);
-        for (int i = 0; i < want.length; i++) assertEquals(want[i], got[i], 2e-5 + 1e-5 * Math.abs(want[i]), "logit " + i);
+        for (int i = 0; i < want.length; i++)
+            assertEquals(want[i], got[i], 2e-5 + 1e-5 * Math.abs(want[i]), "logit " + i);
         assertTrue(c.maxAbsDiff() < 1e-4);
     }
 }

@@ -21,12 +21,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * TrainGpt against real PyTorch (Debian's /usr/bin/python3 with torch; skipped where it is missing):
- * PyTorch loads the checkpoint, and the PyTorch peer of the same model draws the same first losses.
+ * TrainGpt against real PyTorch (Debian's /usr/bin/python3 with torch; skipped where it is missing): PyTorch loads the
+ * checkpoint, and the PyTorch peer of the same model draws the same first losses.
  */
 class PyTorchInteropTest {
     private static final Path PYTHON = Path.of("/usr/bin/python3");
-    private static final Path ROOT = Path.of("").toAbsolutePath().getParent();   // tests run in examples/
+    private static final Path ROOT = Path.of("").toAbsolutePath().getParent(); // tests run in examples/
 
     @TempDir
     Path tmp;
@@ -34,20 +34,39 @@ class PyTorchInteropTest {
     @BeforeAll
     static void needsPyTorch() throws Exception {
         assumeTrue(Files.isExecutable(PYTHON), "no /usr/bin/python3");
-        assumeTrue(exec(List.of(PYTHON.toString(), "-c", "import torch, numpy")).exit == 0, "no PyTorch in /usr/bin/python3");
+        assumeTrue(
+                exec(List.of(PYTHON.toString(), "-c", "import torch, numpy")).exit == 0,
+                "no PyTorch in /usr/bin/python3");
     }
 
     private record Exec(int exit, String stdout) {}
 
     private static Exec exec(List<String> command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).directory(ROOT.toFile()).start();
+        Process p = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .directory(ROOT.toFile())
+                .start();
         byte[] out = p.getInputStream().readAllBytes();
         assertTrue(p.waitFor(5, TimeUnit.MINUTES));
         return new Exec(p.exitValue(), new String(out, StandardCharsets.UTF_8));
     }
 
-    private static final String[] TINY = {"--layers", "2", "--heads", "2", "--embd", "32", "--block", "32", "--batch", "4",
-            "--warmup", "2", "--threads", "1"};
+    private static final String[] TINY = {
+        "--layers",
+        "2",
+        "--heads",
+        "2",
+        "--embd",
+        "32",
+        "--block",
+        "32",
+        "--batch",
+        "4",
+        "--warmup",
+        "2",
+        "--threads",
+        "1"
+    };
 
     private static String[] with(String... extra) {
         List<String> all = new ArrayList<>(List.of(TINY));
@@ -58,8 +77,19 @@ class PyTorchInteropTest {
     @Test
     void pyTorchLoadsTheCheckpointWeightsOnlyAndItsWeightsWork() throws Exception {
         Path out = tmp.resolve("gpt");
-        TrainGpt.run(TrainOptions.parse(with("--steps", "4", "--eval-every", "2", "--eval-batches", "2", "--sample-tokens", "0",
-                "--out", out.toString())), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        TrainGpt.run(
+                TrainOptions.parse(with(
+                        "--steps",
+                        "4",
+                        "--eval-every",
+                        "2",
+                        "--eval-batches",
+                        "2",
+                        "--sample-tokens",
+                        "0",
+                        "--out",
+                        out.toString())),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         Exec r = exec(List.of(PYTHON.toString(), "examples/src/test/python/check_checkpoint.py", out.toString()));
         assertEquals(0, r.exit, r.stdout);
         assertTrue(r.stdout.contains("checkpoint ok"), r.stdout);
@@ -67,8 +97,18 @@ class PyTorchInteropTest {
 
     @Test
     void thePyTorchPeerDrawsTheSameFirstLosses() throws Exception {
-        TrainGpt.Result jt = TrainGpt.run(TrainOptions.parse(with("--steps", "3", "--eval-every", "100", "--eval-batches", "1",
-                "--sample-tokens", "0", "--out", tmp.resolve("jt").toString())),
+        TrainGpt.Result jt = TrainGpt.run(
+                TrainOptions.parse(with(
+                        "--steps",
+                        "3",
+                        "--eval-every",
+                        "100",
+                        "--eval-batches",
+                        "1",
+                        "--sample-tokens",
+                        "0",
+                        "--out",
+                        tmp.resolve("jt").toString())),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         List<String> cmd = new ArrayList<>(List.of(PYTHON.toString(), "benchmarks/peers/train_gpt.py", "--steps", "3"));
         cmd.addAll(List.of(TINY));

@@ -31,8 +31,30 @@ class TrainGptTest {
 
     /** A model small enough for a unit test: one block of width 16 over 16 characters. */
     private static String[] tiny(String... extra) {
-        String[] base = {"--layers", "1", "--heads", "2", "--embd", "16", "--block", "16", "--batch", "4", "--steps", "8",
-                "--warmup", "2", "--eval-every", "4", "--eval-batches", "2", "--sample-tokens", "30", "--threads", "1"};
+        String[] base = {
+            "--layers",
+            "1",
+            "--heads",
+            "2",
+            "--embd",
+            "16",
+            "--block",
+            "16",
+            "--batch",
+            "4",
+            "--steps",
+            "8",
+            "--warmup",
+            "2",
+            "--eval-every",
+            "4",
+            "--eval-batches",
+            "2",
+            "--sample-tokens",
+            "30",
+            "--threads",
+            "1"
+        };
         String[] all = new String[base.length + extra.length];
         System.arraycopy(base, 0, all, 0, base.length);
         System.arraycopy(extra, 0, all, base.length, extra.length);
@@ -40,20 +62,27 @@ class TrainGptTest {
     }
 
     private static TrainGpt.Result run(String... args) {
-        return TrainGpt.run(TrainOptions.parse(args), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        return TrainGpt.run(
+                TrainOptions.parse(args), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
     }
 
     /**
-     * Runs TrainGpt in a fresh JVM, as a user resuming a job does, and returns the per-step losses recorded in
-     * its checkpoint. Separate processes also keep the comparison free of JIT state: some of JTorch's vector
-     * kernels round differently before and after C2 compiles them, which a long-lived test JVM would mix in.
+     * Runs TrainGpt in a fresh JVM, as a user resuming a job does, and returns the per-step losses recorded in its
+     * checkpoint. Separate processes also keep the comparison free of JIT state: some of JTorch's vector kernels round
+     * differently before and after C2 compiles them, which a long-lived test JVM would mix in.
      */
     private static float[] runInFreshJvm(String... args) throws Exception {
         // launched as the build launches it: the examples and JTorch as modules, the OpenBLAS jar on the class path
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=org.jtorch", "-Xmx1g",
-                "--module-path", System.getProperty("jdk.module.path"), "-cp", System.getProperty("java.class.path"),
-                "--module", TrainGpt.class.getModule().getName() + "/" + TrainGpt.class.getName()));
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=org.jtorch",
+                "-Xmx1g",
+                "--module-path",
+                System.getProperty("jdk.module.path"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "--module",
+                TrainGpt.class.getModule().getName() + "/" + TrainGpt.class.getName()));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -67,7 +96,10 @@ class TrainGptTest {
     void resumedRunDrawsTheSameLossCurveAsAnUninterruptedOne() throws Exception {
         float[] whole = runInFreshJvm(tiny("--out", tmp.resolve("whole").toString()));
         runInFreshJvm(tiny("--out", tmp.resolve("first").toString(), "--stop-after", "3"));
-        float[] resumed = runInFreshJvm(tiny("--out", tmp.resolve("second").toString(), "--resume",
+        float[] resumed = runInFreshJvm(tiny(
+                "--out",
+                tmp.resolve("second").toString(),
+                "--resume",
                 tmp.resolve("first/checkpoint.pt").toString()));
         assertEquals(8, whole.length);
         assertArrayEquals(whole, resumed, "bit-identical per-step losses");
@@ -75,10 +107,14 @@ class TrainGptTest {
 
     @Test
     void resumingWithTheMuonOptimizerIsExactToo() throws Exception {
-        float[] whole = runInFreshJvm(tiny("--optimizer", "muon", "--out", tmp.resolve("whole").toString()));
+        float[] whole = runInFreshJvm(
+                tiny("--optimizer", "muon", "--out", tmp.resolve("whole").toString()));
         runInFreshJvm(tiny("--optimizer", "muon", "--out", tmp.resolve("first").toString(), "--stop-after", "5"));
         // The optimizer comes from the checkpoint, so the resumed run needs no --optimizer flag.
-        float[] resumed = runInFreshJvm(tiny("--out", tmp.resolve("second").toString(), "--resume",
+        float[] resumed = runInFreshJvm(tiny(
+                "--out",
+                tmp.resolve("second").toString(),
+                "--resume",
                 tmp.resolve("first/checkpoint.pt").toString()));
         assertArrayEquals(whole, resumed);
     }
@@ -87,7 +123,10 @@ class TrainGptTest {
     void resumedRunInTheSameJvmContinuesTheCurve() {
         TrainGpt.Result whole = run(tiny("--out", tmp.resolve("whole").toString()));
         run(tiny("--out", tmp.resolve("first").toString(), "--stop-after", "3"));
-        TrainGpt.Result resumed = run(tiny("--out", tmp.resolve("second").toString(), "--resume",
+        TrainGpt.Result resumed = run(tiny(
+                "--out",
+                tmp.resolve("second").toString(),
+                "--resume",
                 tmp.resolve("first/checkpoint.pt").toString()));
         // Within float rounding only: see runInFreshJvm about JIT-dependent rounding inside one JVM.
         assertArrayEquals(whole.trainLosses(), resumed.trainLosses(), 1e-4f);
@@ -104,8 +143,10 @@ class TrainGptTest {
         assertEquals(st.keySet(), pt.keySet());
         assertTrue(pt.containsKey("transformer.h.0.attn.c_attn.weight"));
         assertTrue(pt.containsKey("lm_head.weight"));
-        for (String k : st.keySet()) assertArrayEquals(st.get(k).toFloatArray(), pt.get(k).toFloatArray(), k);
-        assertEquals("16", Safetensors.loadMetadata(out.resolve("model.safetensors")).get("n_embd"));
+        for (String k : st.keySet())
+            assertArrayEquals(st.get(k).toFloatArray(), pt.get(k).toFloatArray(), k);
+        assertEquals(
+                "16", Safetensors.loadMetadata(out.resolve("model.safetensors")).get("n_embd"));
         BufferedImage png = ImageIO.read(out.resolve("loss.png").toFile());
         assertEquals(900, png.getWidth());
         assertEquals(r.sample(), Files.readString(out.resolve("sample.txt")));
@@ -137,14 +178,21 @@ class TrainGptTest {
 
     @Test
     void badFlagsNameTheFlag() {
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> TrainOptions.parse(new String[] {"--layers", "0"}))
-                .getMessage().contains("--layers"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> TrainOptions.parse(new String[] {"--optimizer", "sgd"}))
-                .getMessage().contains("adamw, muon"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> TrainOptions.parse(new String[] {"--frobnicate", "1"}))
-                .getMessage().contains("unknown option --frobnicate"));
+        assertTrue(
+                assertThrows(IllegalArgumentException.class, () -> TrainOptions.parse(new String[] {"--layers", "0"}))
+                        .getMessage()
+                        .contains("--layers"));
+        assertTrue(assertThrows(
+                        IllegalArgumentException.class, () -> TrainOptions.parse(new String[] {"--optimizer", "sgd"}))
+                .getMessage()
+                .contains("adamw, muon"));
+        assertTrue(assertThrows(
+                        IllegalArgumentException.class, () -> TrainOptions.parse(new String[] {"--frobnicate", "1"}))
+                .getMessage()
+                .contains("unknown option --frobnicate"));
         assertTrue(assertThrows(IllegalArgumentException.class, () -> TrainOptions.parse(new String[] {"--steps"}))
-                .getMessage().contains("--steps needs a value"));
+                .getMessage()
+                .contains("--steps needs a value"));
         assertTrue(TrainOptions.parse(new String[] {"--help"}).help);
     }
 

@@ -12,22 +12,23 @@ import org.jtorch.accelerator.spi.DeviceBackend;
 import org.jtorch.dispatch.Backends;
 
 /**
- * {@code torch.accelerator} (2.15): the facade over the accelerator, which is the device backend loaded
- * through {@link org.jtorch.accelerator.spi.DeviceBackend} (the first one by type name, if several).
+ * {@code torch.accelerator} (2.15): the facade over the accelerator, which is the device backend loaded through
+ * {@link org.jtorch.accelerator.spi.DeviceBackend} (the first one by type name, if several).
  *
  * <p>With no backend, as in a CPU-only build, the queries answer "none" ({@link #isAvailable()} is false,
- * {@link #deviceCount()} is 0, {@link #currentAccelerator()} is empty), and everything that needs a device
- * raises PyTorch's RuntimeError, "Cannot access accelerator device when none is available." A negative
- * index passed to {@link #setDeviceIndex(int)} is a no-op, as documented, even then.
+ * {@link #deviceCount()} is 0, {@link #currentAccelerator()} is empty), and everything that needs a device raises
+ * PyTorch's RuntimeError, "Cannot access accelerator device when none is available." A negative index passed to
+ * {@link #setDeviceIndex(int)} is a no-op, as documented, even then.
  *
- * <p>The 2.14 RNG functions live in {@link Random} ({@code torch.accelerator.random}) and are aliased
- * here; they read the backend's per-device generators, and without an accelerator they throw
- * {@link IllegalStateException}.
+ * <p>The 2.14 RNG functions live in {@link Random} ({@code torch.accelerator.random}) and are aliased here; they read
+ * the backend's per-device generators, and without an accelerator they throw {@link IllegalStateException}.
  */
 public final class Accelerator {
     private Accelerator() {}
 
-    /** ATen's message when an accelerator is required and none exists ({@code at::accelerator::getAccelerator(true)}). */
+    /**
+     * ATen's message when an accelerator is required and none exists ({@code at::accelerator::getAccelerator(true)}).
+     */
     static final String NONE_AVAILABLE = "Cannot access accelerator device when none is available.";
 
     private static TorchException noAccelerator() {
@@ -43,19 +44,26 @@ public final class Accelerator {
     private static DeviceBackend backend(int index) {
         DeviceBackend b = backend();
         if (index < 0 || index >= b.deviceCount()) {
-            throw new TorchException(b.deviceType() + ": invalid device ordinal " + index + " (device_count() is " + b.deviceCount() + ")");
+            throw new TorchException(b.deviceType() + ": invalid device ordinal " + index + " (device_count() is "
+                    + b.deviceCount() + ")");
         }
         return b;
     }
 
     /** {@code torch.accelerator.is_available()}: a backend is loaded and has at least one device. */
-    public static boolean isAvailable() { return Backends.accelerator().map(b -> b.deviceCount() > 0).orElse(false); }
+    public static boolean isAvailable() {
+        return Backends.accelerator().map(b -> b.deviceCount() > 0).orElse(false);
+    }
 
     /** {@code torch.accelerator.device_count()}: the accelerator's devices; 0 without one. */
-    public static int deviceCount() { return Backends.accelerator().map(DeviceBackend::deviceCount).orElse(0); }
+    public static int deviceCount() {
+        return Backends.accelerator().map(DeviceBackend::deviceCount).orElse(0);
+    }
 
     /** {@code torch.accelerator.current_accelerator()}: the build's accelerator device type; empty without one. */
-    public static Optional<Device> currentAccelerator() { return currentAccelerator(false); }
+    public static Optional<Device> currentAccelerator() {
+        return currentAccelerator(false);
+    }
 
     /** {@code torch.accelerator.current_accelerator(check_available)}: with the check, empty unless it is usable. */
     public static Optional<Device> currentAccelerator(boolean checkAvailable) {
@@ -65,7 +73,9 @@ public final class Accelerator {
     }
 
     /** {@code torch.accelerator.current_device_index()}: the current device of this thread; raises without one. */
-    public static int currentDeviceIndex() { return Backends.currentIndex(backend().deviceType()); }
+    public static int currentDeviceIndex() {
+        return Backends.currentIndex(backend().deviceType());
+    }
 
     /** {@code torch.accelerator.current_device_idx()}, deprecated alias of {@link #currentDeviceIndex()}. */
     @Deprecated
@@ -83,16 +93,16 @@ public final class Accelerator {
 
     /**
      * {@code torch.accelerator.set_device_index(device)} with a device string: its type must be the current
-     * accelerator's (ValueError otherwise, as {@code _get_device_index}); without an index it names the
-     * current device, which stays current.
+     * accelerator's (ValueError otherwise, as {@code _get_device_index}); without an index it names the current device,
+     * which stays current.
      */
     public static void setDeviceIndex(String device) {
         int colon = device.indexOf(':');
         String type = colon < 0 ? device : device.substring(0, colon);
         Optional<DeviceBackend> b = Backends.accelerator();
         if (b.isEmpty() || !b.get().deviceType().equals(type)) {
-            throw new IllegalArgumentException(type + " doesn't match the current accelerator " + b.map(DeviceBackend::deviceType)
-                    .orElse("None") + ".");
+            throw new IllegalArgumentException(type + " doesn't match the current accelerator "
+                    + b.map(DeviceBackend::deviceType).orElse("None") + ".");
         }
         if (colon >= 0) setDeviceIndex(Device.of(device));
     }
@@ -115,37 +125,49 @@ public final class Accelerator {
     }
 
     /** {@code torch.accelerator.synchronize()}: waits for the current device; raises without one. */
-    public static void synchronize() { synchronize(currentDeviceIndex()); }
+    public static void synchronize() {
+        synchronize(currentDeviceIndex());
+    }
 
     /** {@code torch.accelerator.synchronize(index)}: waits for device {@code index}; raises without it. */
-    public static void synchronize(int index) { backend(index).synchronize(index); }
+    public static void synchronize(int index) {
+        backend(index).synchronize(index);
+    }
 
     /**
-     * {@code with torch.accelerator.device_index(index):} makes {@code index} current for the scope and
-     * restores the previous device on close. A null index is a no-op scope (as in PyTorch).
+     * {@code with torch.accelerator.device_index(index):} makes {@code index} current for the scope and restores the
+     * previous device on close. A null index is a no-op scope (as in PyTorch).
      */
     public static AutoCloseable deviceIndex(Integer index) {
-        if (index == null) return () -> { };
+        if (index == null) return () -> {};
         int before = currentDeviceIndex();
         setDeviceIndex(index);
         return () -> Backends.setCurrentIndex(before);
     }
 
     /** {@code torch.accelerator.initial_seed()} (2.14): alias of {@link Random#initialSeed()}. */
-    public static long initialSeed() { return Random.initialSeed(); }
+    public static long initialSeed() {
+        return Random.initialSeed();
+    }
 
     /** {@code torch.accelerator.get_rng_state()} (2.14): alias of {@link Random#getRngState()}. */
-    public static Tensor getRngState() { return Random.getRngState(); }
+    public static Tensor getRngState() {
+        return Random.getRngState();
+    }
 
     /** {@code torch.accelerator.get_rng_state_all()} (2.14): alias of {@link Random#getRngStateAll()}. */
-    public static List<Tensor> getRngStateAll() { return Random.getRngStateAll(); }
+    public static List<Tensor> getRngStateAll() {
+        return Random.getRngStateAll();
+    }
 
     /** {@code set_rng_state(state)}: alias of {@link Random#setRngState(Tensor)}. */
-    public static void setRngState(Tensor state) { Random.setRngState(state); }
+    public static void setRngState(Tensor state) {
+        Random.setRngState(state);
+    }
 
     /**
-     * {@code torch.accelerator.random} (2.14, PR #186597): the accelerator generators. They initialise the
-     * accelerator eagerly, so without one each of them throws {@link IllegalStateException}.
+     * {@code torch.accelerator.random} (2.14, PR #186597): the accelerator generators. They initialise the accelerator
+     * eagerly, so without one each of them throws {@link IllegalStateException}.
      */
     public static final class Random {
         private Random() {}
@@ -162,16 +184,24 @@ public final class Accelerator {
         }
 
         /** {@code initial_seed()}: the seed of the current accelerator device's default generator. */
-        public static long initialSeed() { return generator(null).initialSeed(); }
+        public static long initialSeed() {
+            return generator(null).initialSeed();
+        }
 
         /** {@code initial_seed(device)}. */
-        public static long initialSeed(int device) { return generator(device).initialSeed(); }
+        public static long initialSeed(int device) {
+            return generator(device).initialSeed();
+        }
 
         /** {@code get_rng_state()}: the current accelerator device's generator state (uint8 tensor). */
-        public static Tensor getRngState() { return generator(null).getState(); }
+        public static Tensor getRngState() {
+            return generator(null).getState();
+        }
 
         /** {@code get_rng_state(device)}. */
-        public static Tensor getRngState(int device) { return generator(device).getState(); }
+        public static Tensor getRngState(int device) {
+            return generator(device).getState();
+        }
 
         /** {@code get_rng_state_all()}: one state per accelerator device. */
         public static List<Tensor> getRngStateAll() {
@@ -182,12 +212,16 @@ public final class Accelerator {
         }
 
         /**
-         * {@code set_rng_state(state)} (proposed for 2.16, PR #186599): restores the current device's generator
-         * from a {@link #getRngState()} result; an invalid state leaves the generator unchanged.
+         * {@code set_rng_state(state)} (proposed for 2.16, PR #186599): restores the current device's generator from a
+         * {@link #getRngState()} result; an invalid state leaves the generator unchanged.
          */
-        public static void setRngState(Tensor state) { generator(null).setState(state); }
+        public static void setRngState(Tensor state) {
+            generator(null).setState(state);
+        }
 
         /** {@code set_rng_state(state, device)}. */
-        public static void setRngState(Tensor state, int device) { generator(device).setState(state); }
+        public static void setRngState(Tensor state, int device) {
+            generator(device).setState(state);
+        }
     }
 }

@@ -12,20 +12,31 @@ public final class AccumulateGrad extends Node {
     private final List<UnaryOperator<Tensor>> hooks = new ArrayList<>();
 
     /** The accumulator of a leaf; obtain it through {@link Tensor#gradAccumulator()}, which caches it. */
-    public static AccumulateGrad of(Tensor leaf) { return new AccumulateGrad(leaf); }
+    public static AccumulateGrad of(Tensor leaf) {
+        return new AccumulateGrad(leaf);
+    }
 
     private AccumulateGrad(Tensor leaf) {
-        super(new Edge[0], new long[0][], new DType[0], new long[][] {leaf.impl().shapeRef()},
+        super(
+                new Edge[0],
+                new long[0][],
+                new DType[0],
+                new long[][] {leaf.impl().shapeRef()},
                 new DType[] {leaf.dtype()});
         this.leaf = leaf;
     }
 
     @Override
-    public String name() { return "AccumulateGrad"; }
+    public String name() {
+        return "AccumulateGrad";
+    }
 
-    private final List<java.util.function.Consumer<Tensor>> postAccumulateHooks = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<java.util.function.Consumer<Tensor>> postAccumulateHooks =
+            new java.util.concurrent.CopyOnWriteArrayList<>();
 
-    void addHook(UnaryOperator<Tensor> hook) { hooks.add(hook); }
+    void addHook(UnaryOperator<Tensor> hook) {
+        hooks.add(hook);
+    }
 
     RemovableHandle addPostAccumulateHook(java.util.function.Consumer<Tensor> hook) {
         postAccumulateHooks.add(hook);
@@ -45,11 +56,13 @@ public final class AccumulateGrad extends Node {
         Tensor g = runHooks(gradOutputs[0]);
         // PyTorch's gradient layout contract: a stored gradient has the leaf's strides when the leaf is
         // dense (else contiguous), so optimizer updates on (param, grad) pairs run the fast dense loops.
-        if (!g.isContiguous() || !java.util.Arrays.equals(g.impl().strideRef(), leaf.impl().strideRef())) {
+        if (!g.isContiguous()
+                || !java.util.Arrays.equals(g.impl().strideRef(), leaf.impl().strideRef())) {
             if (leaf.isContiguous()) g = g.contiguous();
         }
         Tensor old = leaf.grad();
-        // Out of place, so a gradient tensor handed out earlier (or shared with the graph) never changes under the user.
+        // Out of place, so a gradient tensor handed out earlier (or shared with the graph) never changes under the
+        // user.
         Tensor sum = old == null ? (GradMode.isEnabled() ? g : g.detach()) : old.add(g);
         leaf.setGrad(GradMode.isEnabled() ? sum : sum.detach());
         for (var h : postAccumulateHooks) h.accept(leaf);

@@ -5,9 +5,9 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * {@code torch.autograd.detect_anomaly}: while a scope is open on a thread, every node recorded there
- * keeps the stack trace of its forward op, and the engine checks every gradient a node returns for
- * NaN. Thread-local, as the brief of this port asks (PyTorch's flag is process-wide).
+ * {@code torch.autograd.detect_anomaly}: while a scope is open on a thread, every node recorded there keeps the stack
+ * trace of its forward op, and the engine checks every gradient a node returns for NaN. Thread-local, as the brief of
+ * this port asks (PyTorch's flag is process-wide).
  */
 public final class AnomalyMode {
     private AnomalyMode() {}
@@ -18,8 +18,18 @@ public final class AnomalyMode {
     private static final AtomicInteger OPEN = new AtomicInteger();
 
     /** Internal frames dropped from the top of a creation trace, so it starts at the caller's line. */
-    private static final Set<String> INTERNAL_AUTOGRAD = Set.of("AnomalyMode", "Node", "OpNode", "Recorder",
-            "RecordingLayer", "Function", "FunctionNode", "Checkpoint", "CheckpointNode", "SelectiveCache", "Engine",
+    private static final Set<String> INTERNAL_AUTOGRAD = Set.of(
+            "AnomalyMode",
+            "Node",
+            "OpNode",
+            "Recorder",
+            "RecordingLayer",
+            "Function",
+            "FunctionNode",
+            "Checkpoint",
+            "CheckpointNode",
+            "SelectiveCache",
+            "Engine",
             "Autograd");
 
     /** A scope that restores the previous anomaly setting when closed. */
@@ -29,10 +39,14 @@ public final class AnomalyMode {
     }
 
     /** Whether anomaly detection is on for this thread ({@code torch.is_anomaly_enabled()}). */
-    public static boolean isEnabled() { return OPEN.get() != 0 && STATE.get()[0]; }
+    public static boolean isEnabled() {
+        return OPEN.get() != 0 && STATE.get()[0];
+    }
 
     /** Whether the engine checks gradients for NaN on this thread ({@code torch.is_anomaly_check_nan_enabled()}). */
-    public static boolean checksNan() { return OPEN.get() != 0 && STATE.get()[0] && STATE.get()[1]; }
+    public static boolean checksNan() {
+        return OPEN.get() != 0 && STATE.get()[0] && STATE.get()[1];
+    }
 
     /** Turns anomaly detection on for this thread until the scope closes. */
     public static Scope enable(boolean checkNan) {
@@ -66,7 +80,9 @@ public final class AnomalyMode {
 
     private static boolean isInternal(String cls) {
         if (cls.equals("org.jtorch.Tensor") || cls.equals("org.jtorch.Torch")) return true;
-        if (cls.startsWith("org.jtorch.dispatch.") || cls.startsWith("org.jtorch.ops.") || cls.startsWith("org.jtorch.kernels.")) {
+        if (cls.startsWith("org.jtorch.dispatch.")
+                || cls.startsWith("org.jtorch.ops.")
+                || cls.startsWith("org.jtorch.kernels.")) {
             return true;
         }
         if (!cls.startsWith("org.jtorch.autograd.")) return false;
@@ -78,7 +94,8 @@ public final class AnomalyMode {
     /** PyTorch's anomaly report: the forward traceback of the node whose backward failed ("" if none was kept). */
     static String forwardTraceback(Node node) {
         if (node.creationTrace == null) return "";
-        StringBuilder sb = new StringBuilder("\nError detected in ").append(node.name())
+        StringBuilder sb = new StringBuilder("\nError detected in ")
+                .append(node.name())
                 .append(". Traceback of forward call that caused the error:");
         for (StackTraceElement e : node.creationTrace) sb.append("\n\tat ").append(e);
         return sb.toString();

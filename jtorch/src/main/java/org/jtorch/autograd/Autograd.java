@@ -11,46 +11,73 @@ public final class Autograd {
     private Autograd() {}
 
     /** Options of {@link #grad(List, List, GradOptions)}, named after {@code torch.autograd.grad}'s arguments. */
-    public record GradOptions(List<Tensor> gradOutputs, Boolean retainGraph, boolean createGraph, boolean allowUnused,
-                              boolean materializeGrads) {
-        public static GradOptions defaults() { return new GradOptions(null, null, false, false, false); }
+    public record GradOptions(
+            List<Tensor> gradOutputs,
+            Boolean retainGraph,
+            boolean createGraph,
+            boolean allowUnused,
+            boolean materializeGrads) {
+        public static GradOptions defaults() {
+            return new GradOptions(null, null, false, false, false);
+        }
 
-        public GradOptions gradOutputs(List<Tensor> g) { return new GradOptions(g, retainGraph, createGraph, allowUnused, materializeGrads); }
+        public GradOptions gradOutputs(List<Tensor> g) {
+            return new GradOptions(g, retainGraph, createGraph, allowUnused, materializeGrads);
+        }
 
-        public GradOptions retainGraph(boolean b) { return new GradOptions(gradOutputs, b, createGraph, allowUnused, materializeGrads); }
+        public GradOptions retainGraph(boolean b) {
+            return new GradOptions(gradOutputs, b, createGraph, allowUnused, materializeGrads);
+        }
 
-        public GradOptions createGraph(boolean b) { return new GradOptions(gradOutputs, retainGraph, b, allowUnused, materializeGrads); }
+        public GradOptions createGraph(boolean b) {
+            return new GradOptions(gradOutputs, retainGraph, b, allowUnused, materializeGrads);
+        }
 
-        public GradOptions allowUnused(boolean b) { return new GradOptions(gradOutputs, retainGraph, createGraph, b, materializeGrads); }
+        public GradOptions allowUnused(boolean b) {
+            return new GradOptions(gradOutputs, retainGraph, createGraph, b, materializeGrads);
+        }
 
         /** Unused inputs get zeros instead of null (implies allowUnused). */
-        public GradOptions materializeGrads(boolean b) { return new GradOptions(gradOutputs, retainGraph, createGraph, allowUnused, b); }
+        public GradOptions materializeGrads(boolean b) {
+            return new GradOptions(gradOutputs, retainGraph, createGraph, allowUnused, b);
+        }
     }
 
     /** {@code torch.autograd.grad(output, input, create_graph=createGraph)} for a scalar output. */
     public static Tensor grad(Tensor output, Tensor input, boolean createGraph) {
-        return grad(List.of(output), List.of(input), GradOptions.defaults().createGraph(createGraph)).get(0);
+        return grad(List.of(output), List.of(input), GradOptions.defaults().createGraph(createGraph))
+                .get(0);
     }
 
     /** {@code torch.autograd.grad(outputs, inputs, ...)}; an unused input gives null unless materializeGrads. */
     public static List<Tensor> grad(List<Tensor> outputs, List<Tensor> inputs, GradOptions options) {
         List<Tensor> seeds = seeds(outputs, options.gradOutputs());
         boolean keep = options.retainGraph() != null ? options.retainGraph() : options.createGraph();
-        Tensor[] g = Engine.run(outputs, seeds, keep, options.createGraph(), inputs,
+        Tensor[] g = Engine.run(
+                outputs,
+                seeds,
+                keep,
+                options.createGraph(),
+                inputs,
                 options.allowUnused() || options.materializeGrads());
         List<Tensor> result = new ArrayList<>(g.length);
         for (int i = 0; i < g.length; i++) {
             Tensor gi = g[i];
             if (gi == null && options.materializeGrads()) gi = Torch.zerosLike(inputs.get(i));
-            else if (gi != null && gi.dtype() != inputs.get(i).dtype()) gi = gi.to(inputs.get(i).dtype());
+            else if (gi != null && gi.dtype() != inputs.get(i).dtype())
+                gi = gi.to(inputs.get(i).dtype());
             result.add(gi);
         }
         return result;
     }
 
     /** {@code torch.autograd.backward(tensors, grad_tensors, retain_graph, create_graph, inputs)}. */
-    public static void backward(List<Tensor> tensors, List<Tensor> gradTensors, Boolean retainGraph, boolean createGraph,
-                                List<Tensor> inputs) {
+    public static void backward(
+            List<Tensor> tensors,
+            List<Tensor> gradTensors,
+            Boolean retainGraph,
+            boolean createGraph,
+            List<Tensor> inputs) {
         List<Tensor> seeds = seeds(tensors, gradTensors);
         boolean keep = retainGraph != null ? retainGraph : createGraph;
         if (inputs == null || inputs.isEmpty()) {
@@ -77,13 +104,19 @@ public final class Autograd {
     }
 
     /** {@code torch.autograd.detect_anomaly()}: a thread-local scope with creation traces and NaN checks. */
-    public static AnomalyMode.Scope detectAnomaly() { return AnomalyMode.enable(true); }
+    public static AnomalyMode.Scope detectAnomaly() {
+        return AnomalyMode.enable(true);
+    }
 
     /** {@code torch.autograd.detect_anomaly(check_nan=checkNan)}. */
-    public static AnomalyMode.Scope detectAnomaly(boolean checkNan) { return AnomalyMode.enable(checkNan); }
+    public static AnomalyMode.Scope detectAnomaly(boolean checkNan) {
+        return AnomalyMode.enable(checkNan);
+    }
 
     /** {@code torch.is_anomaly_enabled()} for this thread. */
-    public static boolean isAnomalyEnabled() { return AnomalyMode.isEnabled(); }
+    public static boolean isAnomalyEnabled() {
+        return AnomalyMode.isEnabled();
+    }
 
     /** Gradient seeds: ones for scalar outputs, the given tensors otherwise. */
     private static List<Tensor> seeds(List<Tensor> outputs, List<Tensor> given) {

@@ -17,13 +17,13 @@ import org.jtorch.ops.OpDef;
 /**
  * {@code torch.utils.checkpoint.checkpoint(fn, *inputs, use_reentrant=False)}: activation checkpointing.
  *
- * <p>The forward runs {@code fn} under no_grad, so none of its intermediate results is kept, and gives
- * the output a single node. When backward reaches that node, {@code fn} runs again with grad enabled
- * (on the same RNG state) and the incoming gradient is propagated through the recomputed graph to the
- * inputs and to every tensor requiring grad that {@code fn} reads from elsewhere (parameters captured by
- * the lambda): the forward watches the ops {@code fn} runs to find them. Gradients equal those of the
- * plain computation; with {@code createGraph} the recomputed graph stays connected to the inputs, so
- * double backward works. Only the non-reentrant variant exists, so there is no {@code use_reentrant}.
+ * <p>The forward runs {@code fn} under no_grad, so none of its intermediate results is kept, and gives the output a
+ * single node. When backward reaches that node, {@code fn} runs again with grad enabled (on the same RNG state) and the
+ * incoming gradient is propagated through the recomputed graph to the inputs and to every tensor requiring grad that
+ * {@code fn} reads from elsewhere (parameters captured by the lambda): the forward watches the ops {@code fn} runs to
+ * find them. Gradients equal those of the plain computation; with {@code createGraph} the recomputed graph stays
+ * connected to the inputs, so double backward works. Only the non-reentrant variant exists, so there is no
+ * {@code use_reentrant}.
  */
 public final class Checkpoint {
     private Checkpoint() {}
@@ -33,7 +33,10 @@ public final class Checkpoint {
         return checkpoint(fn, CheckpointOptions.defaults(), inputs);
     }
 
-    /** {@code checkpoint(fn, *inputs, use_reentrant=False, context_fn=..., preserve_rng_state=..., determinism_check=...)}. */
+    /**
+     * {@code checkpoint(fn, *inputs, use_reentrant=False, context_fn=..., preserve_rng_state=...,
+     * determinism_check=...)}.
+     */
     public static Tensor checkpoint(Function<List<Tensor>, Tensor> fn, CheckpointOptions options, Tensor... inputs) {
         List<Tensor> args = List.of(inputs);
         if (!GradMode.isEnabled()) return fn.apply(args);
@@ -61,9 +64,8 @@ public final class Checkpoint {
     }
 
     /**
-     * The forward's mode: notes the tensors requiring grad that ops read besides the inputs (under
-     * no_grad nothing computed inside the region requires grad, so these come from outside), and
-     * feeds the selective cache.
+     * The forward's mode: notes the tensors requiring grad that ops read besides the inputs (under no_grad nothing
+     * computed inside the region requires grad, so these come from outside), and feeds the selective cache.
      */
     private static final class Watcher {
         private final Set<Tensor> inputs = Collections.newSetFromMap(new IdentityHashMap<>());

@@ -8,5 +8,7 @@ public final class CheckpointError extends TorchException {
     @Serial
     private static final long serialVersionUID = 1L;
 
-    public CheckpointError(String message) { super(message); }
+    public CheckpointError(String message) {
+        super(message);
+    }
 }

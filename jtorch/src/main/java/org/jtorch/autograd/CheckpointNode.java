@@ -12,9 +12,9 @@ import org.jtorch.Tensor;
 import org.jtorch.internal.Shapes;
 
 /**
- * The node of a checkpointed region. Its inputs are the region's tensor inputs followed by the outside
- * tensors requiring grad that the region read; its backward recomputes the region and runs the engine
- * on the recomputed graph, capturing the gradients of those inputs.
+ * The node of a checkpointed region. Its inputs are the region's tensor inputs followed by the outside tensors
+ * requiring grad that the region read; its backward recomputes the region and runs the engine on the recomputed graph,
+ * capturing the gradients of those inputs.
  */
 final class CheckpointNode extends Node {
     private Function<List<Tensor>, Tensor> fn;
@@ -24,10 +24,20 @@ final class CheckpointNode extends Node {
     private byte[] rngState;
     private SelectiveCache cache;
 
-    CheckpointNode(Function<List<Tensor>, Tensor> fn, CheckpointOptions options, Tensor[] inputs, List<Tensor> external,
-                   byte[] rngState, SelectiveCache cache, Tensor output) {
-        super(edges(inputs, external), shapes(inputs, external), dtypes(inputs, external),
-                new long[][] {output.impl().shapeRef()}, new DType[] {output.dtype()});
+    CheckpointNode(
+            Function<List<Tensor>, Tensor> fn,
+            CheckpointOptions options,
+            Tensor[] inputs,
+            List<Tensor> external,
+            byte[] rngState,
+            SelectiveCache cache,
+            Tensor output) {
+        super(
+                edges(inputs, external),
+                shapes(inputs, external),
+                dtypes(inputs, external),
+                new long[][] {output.impl().shapeRef()},
+                new DType[] {output.dtype()});
         this.fn = fn;
         this.options = options;
         this.inputs = inputs.clone();
@@ -43,7 +53,9 @@ final class CheckpointNode extends Node {
     }
 
     private static Edge[] edges(Tensor[] inputs, List<Tensor> external) {
-        return all(inputs, external).stream().map(t -> t.requiresGrad() ? Recorder.edgeOf(t) : null).toArray(Edge[]::new);
+        return all(inputs, external).stream()
+                .map(t -> t.requiresGrad() ? Recorder.edgeOf(t) : null)
+                .toArray(Edge[]::new);
     }
 
     private static long[][] shapes(Tensor[] inputs, List<Tensor> external) {
@@ -55,7 +67,9 @@ final class CheckpointNode extends Node {
     }
 
     @Override
-    public String name() { return "CheckpointFunctionBackward"; }
+    public String name() {
+        return "CheckpointFunctionBackward";
+    }
 
     @Override
     Tensor[] apply(Tensor[] gradOutputs) {
@@ -120,11 +134,13 @@ final class CheckpointNode extends Node {
     /** {@code determinism_check='default'}: the recomputed output must have the forward's shape and dtype. */
     private void checkMetadata(Tensor out) {
         if (Arrays.equals(out.impl().shapeRef(), outputShapes[0]) && out.dtype() == outputDtypes[0]) return;
-        throw new CheckpointError("torch.utils.checkpoint: Recomputed values for the following tensors have different metadata "
-                + "than during the forward pass.\ntensor at position 0:\nsaved metadata: {'shape': " + Shapes.str(outputShapes[0])
-                + ", 'dtype': " + outputDtypes[0] + "}\nrecomputed metadata: {'shape': "
-                + Shapes.str(out.impl().shapeRef())
-                + ", 'dtype': " + out.dtype() + "}\n");
+        throw new CheckpointError(
+                "torch.utils.checkpoint: Recomputed values for the following tensors have different metadata "
+                        + "than during the forward pass.\ntensor at position 0:\nsaved metadata: {'shape': "
+                        + Shapes.str(outputShapes[0])
+                        + ", 'dtype': " + outputDtypes[0] + "}\nrecomputed metadata: {'shape': "
+                        + Shapes.str(out.impl().shapeRef())
+                        + ", 'dtype': " + out.dtype() + "}\n");
     }
 
     @Override
@@ -139,8 +155,12 @@ final class CheckpointNode extends Node {
     /** {@code view_as(x)}: the same values as {@code x}, with a node passing gradients straight to {@code x}. */
     private static final class AliasNode extends Node {
         private AliasNode(Tensor x) {
-            super(new Edge[] {Recorder.edgeOf(x)}, new long[][] {x.impl().shapeRef()}, new DType[] {x.dtype()},
-                    new long[][] {x.impl().shapeRef()}, new DType[] {x.dtype()});
+            super(
+                    new Edge[] {Recorder.edgeOf(x)},
+                    new long[][] {x.impl().shapeRef()},
+                    new DType[] {x.dtype()},
+                    new long[][] {x.impl().shapeRef()},
+                    new DType[] {x.dtype()});
         }
 
         static Tensor of(Tensor x) {
@@ -150,9 +170,13 @@ final class CheckpointNode extends Node {
         }
 
         @Override
-        public String name() { return "AliasBackward0"; }
+        public String name() {
+            return "AliasBackward0";
+        }
 
         @Override
-        Tensor[] apply(Tensor[] gradOutputs) { return gradOutputs.clone(); }
+        Tensor[] apply(Tensor[] gradOutputs) {
+            return gradOutputs.clone();
+        }
     }
 }

@@ -6,12 +6,11 @@ import org.jtorch.Torch;
 import org.jtorch.ops.BackwardOps;
 
 /**
- * PyTorch's rebase of history after an in-place op on a view ({@code CopySlices}): the view's base gets
- * this node as its {@code grad_fn}, and the view gets an {@code as_strided} view of it. Backward takes the
- * gradient of the whole base, runs the in-place op's node on the part the view covers, and puts the
- * gradient for the view's old value back into that part; the op's other inputs get their gradients as
- * usual. Everything is written with differentiable ops ({@code _as_strided_transfer} is linear and has its
- * own rule), so higher-order gradients pass through.
+ * PyTorch's rebase of history after an in-place op on a view ({@code CopySlices}): the view's base gets this node as
+ * its {@code grad_fn}, and the view gets an {@code as_strided} view of it. Backward takes the gradient of the whole
+ * base, runs the in-place op's node on the part the view covers, and puts the gradient for the view's old value back
+ * into that part; the op's other inputs get their gradients as usual. Everything is written with differentiable ops
+ * ({@code _as_strided_transfer} is linear and has its own rule), so higher-order gradients pass through.
  */
 final class CopySlices extends Node {
     private final long[] baseSize, baseStride, viewSize, viewStride;
@@ -21,7 +20,15 @@ final class CopySlices extends Node {
     /** The slot of {@link #fn} that is the view's old value, or -1 (an out= write that does not read it). */
     private final int selfSlot;
 
-    CopySlices(Edge[] next, long[][] inShapes, DType[] inDtypes, Tensor base, Tensor view, Node fn, int fnOutput, int selfSlot) {
+    CopySlices(
+            Edge[] next,
+            long[][] inShapes,
+            DType[] inDtypes,
+            Tensor base,
+            Tensor view,
+            Node fn,
+            int fnOutput,
+            int selfSlot) {
         super(next, inShapes, inDtypes, new long[][] {base.shape()}, new DType[] {base.dtype()});
         this.baseSize = base.shape();
         this.baseStride = base.stride();
@@ -35,13 +42,16 @@ final class CopySlices extends Node {
     }
 
     @Override
-    public String name() { return "CopySlices"; }
+    public String name() {
+        return "CopySlices";
+    }
 
     @Override
     Tensor[] apply(Tensor[] gradOutputs) {
         if (fn == null) throw freedError();
         Tensor g = gradOutputs[0];
-        Tensor slice = BackwardOps.asStridedTransfer(g, baseSize, baseStride, baseOffset, viewSize, viewStride, viewOffset);
+        Tensor slice =
+                BackwardOps.asStridedTransfer(g, baseSize, baseStride, baseOffset, viewSize, viewStride, viewOffset);
         Tensor[] fnGrads = new Tensor[fn.outputShapes.length];
         for (int j = 0; j < fnGrads.length; j++) {
             fnGrads[j] = j == fnOutput ? slice : Torch.zeros(fn.outputShapes[j], fn.outputDtypes[j]);
@@ -63,7 +73,8 @@ final class CopySlices extends Node {
 
     /** A view-shaped gradient placed in zeros of the base's geometry. */
     private Tensor place(Tensor viewGrad) {
-        return BackwardOps.asStridedTransfer(viewGrad, viewSize, viewStride, viewOffset, baseSize, baseStride, baseOffset);
+        return BackwardOps.asStridedTransfer(
+                viewGrad, viewSize, viewStride, viewOffset, baseSize, baseStride, baseOffset);
     }
 
     @Override
@@ -73,15 +84,19 @@ final class CopySlices extends Node {
     }
 
     /**
-     * A view's {@code grad_fn} as an {@code as_strided} view of its base's history: the view-shaped gradient
-     * placed into zeros of the base's geometry, sent along the base's edge.
+     * A view's {@code grad_fn} as an {@code as_strided} view of its base's history: the view-shaped gradient placed
+     * into zeros of the base's geometry, sent along the base's edge.
      */
     static final class ViewOfBase extends Node {
         private final long[] baseSize, baseStride, viewSize, viewStride;
         private final long baseOffset, viewOffset;
 
         ViewOfBase(Edge baseEdge, Tensor base, Tensor view) {
-            super(new Edge[] {baseEdge}, new long[][] {base.shape()}, new DType[] {base.dtype()}, new long[][] {view.shape()},
+            super(
+                    new Edge[] {baseEdge},
+                    new long[][] {base.shape()},
+                    new DType[] {base.dtype()},
+                    new long[][] {view.shape()},
                     new DType[] {view.dtype()});
             this.baseSize = base.shape();
             this.baseStride = base.stride();
@@ -92,12 +107,16 @@ final class CopySlices extends Node {
         }
 
         @Override
-        public String name() { return "AsStridedBackward0"; }
+        public String name() {
+            return "AsStridedBackward0";
+        }
 
         @Override
         Tensor[] apply(Tensor[] gradOutputs) {
-            return new Tensor[] {BackwardOps.asStridedTransfer(gradOutputs[0], viewSize, viewStride, viewOffset, baseSize, baseStride,
-                    baseOffset)};
+            return new Tensor[] {
+                BackwardOps.asStridedTransfer(
+                        gradOutputs[0], viewSize, viewStride, viewOffset, baseSize, baseStride, baseOffset)
+            };
         }
     }
 }

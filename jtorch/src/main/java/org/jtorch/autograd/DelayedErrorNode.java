@@ -5,9 +5,9 @@ import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 
 /**
- * PyTorch's {@code DelayedError}: a node that raises when a backward reaches it. It marks results
- * that must not be differentiated (the gradients of a once-differentiable function), so the error
- * happens at the double backward, not when the first backward builds its graph.
+ * PyTorch's {@code DelayedError}: a node that raises when a backward reaches it. It marks results that must not be
+ * differentiated (the gradients of a once-differentiable function), so the error happens at the double backward, not
+ * when the first backward builds its graph.
  */
 final class DelayedErrorNode extends Node {
     private final String message;
@@ -40,8 +40,12 @@ final class DelayedErrorNode extends Node {
     }
 
     @Override
-    public String name() { return "DelayedError"; }
+    public String name() {
+        return "DelayedError";
+    }
 
     @Override
-    Tensor[] apply(Tensor[] gradOutputs) { throw new TorchException(message); }
+    Tensor[] apply(Tensor[] gradOutputs) {
+        throw new TorchException(message);
+    }
 }

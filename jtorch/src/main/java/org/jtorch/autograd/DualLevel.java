@@ -3,10 +3,9 @@ package org.jtorch.autograd;
 import org.jtorch.dispatch.DispatchState;
 
 /**
- * A forward-AD dual level ({@code torch.autograd.forward_ad.dual_level}): while open, dual tensors made
- * at it carry tangents through every op; closing it drops them. Levels nest (the innermost is the one
- * {@link ForwardAD#makeDual} uses by default) and must close in reverse order of opening, on the thread
- * that opened them.
+ * A forward-AD dual level ({@code torch.autograd.forward_ad.dual_level}): while open, dual tensors made at it carry
+ * tangents through every op; closing it drops them. Levels nest (the innermost is the one {@link ForwardAD#makeDual}
+ * uses by default) and must close in reverse order of opening, on the thread that opened them.
  */
 public final class DualLevel implements AutoCloseable {
     private final int depth;
@@ -20,15 +19,23 @@ public final class DualLevel implements AutoCloseable {
         this.mode = new ForwardMode(this, stackLevel);
     }
 
-    void open(DispatchState.Scope entered) { this.scope = entered; }
+    void open(DispatchState.Scope entered) {
+        this.scope = entered;
+    }
 
     /** 0 for the outermost open level, 1 for one nested inside it, ... */
-    public int depth() { return depth; }
+    public int depth() {
+        return depth;
+    }
 
     /** Whether the level is still open; tangents of a closed level are gone. */
-    public boolean isOpen() { return alive; }
+    public boolean isOpen() {
+        return alive;
+    }
 
-    ForwardMode mode() { return mode; }
+    ForwardMode mode() {
+        return mode;
+    }
 
     /** {@code exit_dual_level}: pops the level; every tangent recorded at it disappears. */
     @Override
@@ -40,5 +47,7 @@ public final class DualLevel implements AutoCloseable {
     }
 
     @Override
-    public String toString() { return "DualLevel(" + depth + (alive ? ")" : ", closed)"); }
+    public String toString() {
+        return "DualLevel(" + depth + (alive ? ")" : ", closed)");
+    }
 }

@@ -4,13 +4,13 @@ import java.io.Serial;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
-import java.util.Collections;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
@@ -19,10 +19,9 @@ import org.jtorch.ops.ComplexOps;
 import org.jtorch.ops.ReductionOps;
 
 /**
- * Runs the backward graph: counts each node's incoming edges, then executes nodes whose gradients
- * are complete, newest first, summing the gradients that meet at a node. In capture mode (for
- * {@code Autograd.grad}) it runs only the nodes that lead to a requested input and leaves
- * {@code .grad} fields alone.
+ * Runs the backward graph: counts each node's incoming edges, then executes nodes whose gradients are complete, newest
+ * first, summing the gradients that meet at a node. In capture mode (for {@code Autograd.grad}) it runs only the nodes
+ * that lead to a requested input and leaves {@code .grad} fields alone.
  */
 final class Engine {
     private Engine() {}
@@ -30,13 +29,19 @@ final class Engine {
     /** A place whose arriving gradient is captured: slot {@code slot} of {@code node}, result index {@code index}. */
     private record Capture(Node node, int slot, int index) {}
 
-    static Tensor[] run(List<Tensor> roots, List<Tensor> rootGrads, boolean keepGraph, boolean createGraph,
-                        List<Tensor> inputs, boolean allowUnused) {
+    static Tensor[] run(
+            List<Tensor> roots,
+            List<Tensor> rootGrads,
+            boolean keepGraph,
+            boolean createGraph,
+            List<Tensor> inputs,
+            boolean allowUnused) {
         Edge[] rootEdges = new Edge[roots.size()];
         for (int i = 0; i < roots.size(); i++) {
             Tensor r = roots.get(i);
             if (!r.requiresGrad()) {
-                throw new TorchException("element " + i + " of tensors does not require grad and does not have a grad_fn");
+                throw new TorchException(
+                        "element " + i + " of tensors does not require grad and does not have a grad_fn");
             }
             rootEdges[i] = Recorder.edgeOf(r);
         }
@@ -48,7 +53,8 @@ final class Engine {
         if (inputs != null) {
             for (int i = 0; i < inputs.size(); i++) {
                 Tensor in = inputs.get(i);
-                if (!in.requiresGrad()) throw new TorchException("One of the differentiated Tensors does not require grad");
+                if (!in.requiresGrad())
+                    throw new TorchException("One of the differentiated Tensors does not require grad");
                 Edge e = Recorder.edgeOf(in);
                 captures.computeIfAbsent(e.node(), k -> new ArrayList<>()).add(new Capture(e.node(), e.inputNr(), i));
             }
@@ -61,7 +67,8 @@ final class Engine {
             accumulate(buffers, e.node(), e.inputNr(), rootGrads.get(i));
         }
         Tensor[] captured = inputs == null ? null : new Tensor[inputs.size()];
-        PriorityQueue<Node> ready = new PriorityQueue<>(Comparator.comparingLong((Node n) -> n.sequenceNr).reversed());
+        PriorityQueue<Node> ready = new PriorityQueue<>(
+                Comparator.comparingLong((Node n) -> n.sequenceNr).reversed());
         for (Edge e : rootEdges) {
             if (deps.getOrDefault(e.node(), 0) == 0 && !ready.contains(e.node())) ready.add(e.node());
         }
@@ -78,7 +85,8 @@ final class Engine {
                     if (!skip) {
                         if (node.materializeGrads()) {
                             for (int j = 0; j < grads.length; j++) {
-                                if (grads[j] == null) grads[j] = Torch.zeros(node.outputShapes[j], node.outputDtypes[j]);
+                                if (grads[j] == null)
+                                    grads[j] = Torch.zeros(node.outputShapes[j], node.outputDtypes[j]);
                             }
                         }
                         out = node.runPostHooks(call(node, grads), grads);
@@ -98,8 +106,9 @@ final class Engine {
         if (captured != null && !allowUnused) {
             for (int i = 0; i < captured.length; i++) {
                 if (captured[i] == null) {
-                    throw new TorchException("One of the differentiated Tensors appears to not have been used in the graph. "
-                            + "Set allow_unused=True if this is the desired behavior.");
+                    throw new TorchException(
+                            "One of the differentiated Tensors appears to not have been used in the graph. "
+                                    + "Set allow_unused=True if this is the desired behavior.");
                 }
             }
         }
@@ -132,9 +141,9 @@ final class Engine {
     }
 
     /**
-     * Nodes from which some capture node can be reached through at least one edge: only they need to
-     * run. A capture node itself runs only if it leads to another capture, as in PyTorch, so
-     * {@code grad(y, h)} for a non-leaf {@code h} neither computes nor frees the history of {@code h}.
+     * Nodes from which some capture node can be reached through at least one edge: only they need to run. A capture
+     * node itself runs only if it leads to another capture, as in PyTorch, so {@code grad(y, h)} for a non-leaf
+     * {@code h} neither computes nor frees the history of {@code h}.
      */
     private static Set<Node> neededNodes(List<Node> nodes, Set<Node> targets) {
         Set<Node> needed = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -157,8 +166,8 @@ final class Engine {
     }
 
     /**
-     * Runs one node. Under anomaly mode a returned NaN is an error, and any error carries the forward
-     * traceback of the node (PyTorch prints it as a warning; here it travels with the exception).
+     * Runs one node. Under anomaly mode a returned NaN is an error, and any error carries the forward traceback of the
+     * node (PyTorch prints it as a warning; here it travels with the exception).
      */
     private static Tensor[] call(Node node, Tensor[] grads) {
         if (!AnomalyMode.isEnabled()) return node.apply(grads);
@@ -172,8 +181,8 @@ final class Engine {
         if (AnomalyMode.checksNan()) {
             for (int i = 0; i < out.length; i++) {
                 if (out[i] != null && hasNan(out[i])) {
-                    throw new TorchException("Function '" + node.name() + "' returned nan values in its " + i + "th output."
-                            + AnomalyMode.forwardTraceback(node));
+                    throw new TorchException("Function '" + node.name() + "' returned nan values in its " + i
+                            + "th output." + AnomalyMode.forwardTraceback(node));
                 }
             }
         }
@@ -192,7 +201,9 @@ final class Engine {
         @Serial
         private static final long serialVersionUID = 1L;
 
-        AnomalyTrace(String message) { super(message, null, false, false); }
+        AnomalyTrace(String message) {
+            super(message, null, false, false);
+        }
     }
 
     private static Tensor[] runPreHooks(Node node, Tensor[] grads) {
@@ -211,9 +222,8 @@ final class Engine {
     }
 
     /**
-     * PyTorch's {@code validate_outputs}: a gradient with the broadcast shape of the forward output is
-     * summed down to the input's shape; a gradient of another dtype is cast to the input's dtype (the
-     * real part for a real input).
+     * PyTorch's {@code validate_outputs}: a gradient with the broadcast shape of the forward output is summed down to
+     * the input's shape; a gradient of another dtype is cast to the input's dtype (the real part for a real input).
      */
     static Tensor validate(Tensor g, Node node, int input) {
         long[] shape = node.inputShapes[input];
@@ -244,7 +254,9 @@ final class Engine {
                         + org.jtorch.internal.Shapes.str(shape));
             }
         }
-        Tensor r = dims.isEmpty() ? g : ReductionOps.sum(g, dims.stream().mapToLong(Long::longValue).toArray(), true);
+        Tensor r = dims.isEmpty()
+                ? g
+                : ReductionOps.sum(g, dims.stream().mapToLong(Long::longValue).toArray(), true);
         return r.reshape(shape);
     }
 }

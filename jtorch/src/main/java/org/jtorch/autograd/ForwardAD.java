@@ -22,12 +22,12 @@ import org.jtorch.storage.TensorImpl;
  * }</pre>
  *
  * Each open level is an interpreter on this thread's {@link DispatchState} stack: an op that receives a tensor with a
- * tangent at the level runs on the primals and then its {@link org.jtorch.ops.OpDef.Jvp} rule, with the
- * level itself lowered out of the way, so rules written in differentiable ops nest (forward-over-forward)
- * and compose with reverse mode (forward-over-reverse). With no level open the dispatcher pays nothing.
+ * tangent at the level runs on the primals and then its {@link org.jtorch.ops.OpDef.Jvp} rule, with the level itself
+ * lowered out of the way, so rules written in differentiable ops nest (forward-over-forward) and compose with reverse
+ * mode (forward-over-reverse). With no level open the dispatcher pays nothing.
  *
- * <p>Unlike PyTorch's {@code dual_level} (one level at a time), levels nest, as functorch's {@code jvp}
- * levels do: {@code makeDual} and {@code unpackDual} use the innermost open level unless given one.
+ * <p>Unlike PyTorch's {@code dual_level} (one level at a time), levels nest, as functorch's {@code jvp} levels do:
+ * {@code makeDual} and {@code unpackDual} use the innermost open level unless given one.
  */
 public final class ForwardAD {
     private ForwardAD() {}
@@ -43,13 +43,14 @@ public final class ForwardAD {
     /** Checks that {@code level} is the innermost dual level of this thread, the only one that may close. */
     static void checkExit(DualLevel level) {
         if (DispatchState.innermostEntered(DispatchState.Kind.FORWARD_AD) != level.mode()) {
-            throw new IllegalStateException("dual levels must be closed in reverse order of opening, on the thread that opened them");
+            throw new IllegalStateException(
+                    "dual levels must be closed in reverse order of opening, on the thread that opened them");
         }
     }
 
     /**
-     * The innermost open level of this thread that is in effect, or null. A level is out of effect while
-     * its own rules run (and while a custom Function's forward runs on its primals).
+     * The innermost open level of this thread that is in effect, or null. A level is out of effect while its own rules
+     * run (and while a custom Function's forward runs on its primals).
      */
     public static DualLevel currentLevel() {
         DispatchState.Interpreter innermost = DispatchState.innermostInEffect(DispatchState.Kind.FORWARD_AD);
@@ -57,11 +58,13 @@ public final class ForwardAD {
     }
 
     /** {@code make_dual(tensor, tangent)} at the innermost open level. */
-    public static Tensor makeDual(Tensor primal, Tensor tangent) { return makeDual(primal, tangent, currentLevel()); }
+    public static Tensor makeDual(Tensor primal, Tensor tangent) {
+        return makeDual(primal, tangent, currentLevel());
+    }
 
     /**
-     * {@code make_dual(tensor, tangent, level=level)}: a view of {@code primal} that carries {@code tangent}
-     * at {@code level}. The tangent is used as is when its layout is the primal's, else copied into one.
+     * {@code make_dual(tensor, tangent, level=level)}: a view of {@code primal} that carries {@code tangent} at
+     * {@code level}. The tangent is used as is when its layout is the primal's, else copied into one.
      */
     public static Tensor makeDual(Tensor primal, Tensor tangent, DualLevel level) {
         if (level == null || !level.isOpen() || !DispatchState.isInEffect(level.mode())) {
@@ -69,24 +72,30 @@ public final class ForwardAD {
                     + "enter_dual_level() first.");
         }
         if (!(primal.isFloatingPoint() || primal.isComplex())) {
-            throw new IllegalArgumentException("Expected primal to be floating point or complex, but got: torch." + primal.dtype().pyName());
+            throw new IllegalArgumentException("Expected primal to be floating point or complex, but got: torch."
+                    + primal.dtype().pyName());
         }
         if (!(tangent.isFloatingPoint() || tangent.isComplex())) {
-            throw new IllegalArgumentException("Expected tangent to be floating point or complex, but got: torch." + tangent.dtype().pyName());
+            throw new IllegalArgumentException("Expected tangent to be floating point or complex, but got: torch."
+                    + tangent.dtype().pyName());
         }
         if (Tangents.get(primal, level) != null) {
-            throw new TorchException("Making a dual Tensor based on a Tensor that already has a forward gradient at the same level "
-                    + level.depth() + " is not supported.");
+            throw new TorchException(
+                    "Making a dual Tensor based on a Tensor that already has a forward gradient at the same level "
+                            + level.depth() + " is not supported.");
         }
         if (!Arrays.equals(primal.impl().shapeRef(), tangent.impl().shapeRef())) {
-            throw new TorchException("Trying to set a forward gradient that has a different size than that of the original Tensor, "
-                    + "this is not supported. Tensor is of size " + Shapes.str(primal.impl().shapeRef())
-                    + " while the given forward gradient is of size " + Shapes.str(tangent.impl().shapeRef()) + ".");
+            throw new TorchException(
+                    "Trying to set a forward gradient that has a different size than that of the original Tensor, "
+                            + "this is not supported. Tensor is of size "
+                            + Shapes.str(primal.impl().shapeRef())
+                            + " while the given forward gradient is of size "
+                            + Shapes.str(tangent.impl().shapeRef()) + ".");
         }
         // PyTorch lets the dtypes differ and the rules then mix precisions; JTorch refuses it up front.
         if (primal.dtype() != tangent.dtype()) {
-            throw new TorchException("make_dual: expected the tangent to have the primal's dtype " + primal.dtype().pyName()
-                    + ", but got " + tangent.dtype().pyName());
+            throw new TorchException("make_dual: expected the tangent to have the primal's dtype "
+                    + primal.dtype().pyName() + ", but got " + tangent.dtype().pyName());
         }
         Tensor dual = DispatchState.runBelow(level.mode(), () -> ShapeOps.view(primal, primal.shape()));
         Tangents.set(dual, level, sameLayout(tangent, primal, level));
@@ -100,8 +109,8 @@ public final class ForwardAD {
     }
 
     /**
-     * {@code unpack_dual(tensor, level=level)}: the primal is a view of {@code t} without the level's tangent
-     * (tangents at other levels stay); the tangent is null when {@code t} carries none there.
+     * {@code unpack_dual(tensor, level=level)}: the primal is a view of {@code t} without the level's tangent (tangents
+     * at other levels stay); the tangent is null when {@code t} carries none there.
      */
     public static UnpackedDual unpackDual(Tensor t, DualLevel level) {
         Tensor tangent = level.isOpen() && DispatchState.isInEffect(level.mode()) ? Tangents.get(t, level) : null;
@@ -117,13 +126,14 @@ public final class ForwardAD {
     }
 
     /**
-     * {@code tangent} itself when its strides are {@code like}'s, else a copy with {@code like}'s exact
-     * geometry (storage size, offset, strides), so that view ops replayed on tangents address the same
-     * elements as on primals.
+     * {@code tangent} itself when its strides are {@code like}'s, else a copy with {@code like}'s exact geometry
+     * (storage size, offset, strides), so that view ops replayed on tangents address the same elements as on primals.
      */
     static Tensor sameLayout(Tensor tangent, Tensor like, DualLevel level) {
-        if (tangent.storageOffset() == like.storageOffset() && Arrays.equals(tangent.impl().strideRef(), like.impl().strideRef())) return tangent;
-        Tensor copy = Tensor.of(TensorImpl.of(storageLike(like), like.storageOffset(), like.shape(), like.stride(), like.dtype()));
+        if (tangent.storageOffset() == like.storageOffset()
+                && Arrays.equals(tangent.impl().strideRef(), like.impl().strideRef())) return tangent;
+        Tensor copy = Tensor.of(
+                TensorImpl.of(storageLike(like), like.storageOffset(), like.shape(), like.stride(), like.dtype()));
         DispatchState.runBelow(level.mode(), () -> copy.copy_(tangent));
         return copy;
     }

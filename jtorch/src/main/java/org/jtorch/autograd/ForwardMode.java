@@ -9,12 +9,12 @@ import org.jtorch.ops.OpDef;
 import org.jtorch.storage.TensorImpl;
 
 /**
- * The interpreter of one dual level on the dispatch state's stack. An op none of whose inputs carries a
- * tangent at the level passes straight through; otherwise the op runs on its arguments (lower levels and
- * autograd see it as usual) and its JVP rule maps the input tangents to the output tangents. Both run with
- * this level lowered out of the dispatch walk: the rule's own ops are then ordinary ops for this level and
- * differentiable ones for the levels below (forward-over-forward) and for autograd (forward-over-reverse).
- * Composite ops pass through: their pieces come back here one by one.
+ * The interpreter of one dual level on the dispatch state's stack. An op none of whose inputs carries a tangent at the
+ * level passes straight through; otherwise the op runs on its arguments (lower levels and autograd see it as usual) and
+ * its JVP rule maps the input tangents to the output tangents. Both run with this level lowered out of the dispatch
+ * walk: the rule's own ops are then ordinary ops for this level and differentiable ones for the levels below
+ * (forward-over-forward) and for autograd (forward-over-reverse). Composite ops pass through: their pieces come back
+ * here one by one.
  */
 final class ForwardMode implements Dispatcher.Mode, DispatchState.Interpreter {
     private final DualLevel level;
@@ -26,16 +26,24 @@ final class ForwardMode implements Dispatcher.Mode, DispatchState.Interpreter {
     }
 
     /** The dual level this interpreter serves. */
-    DualLevel dualLevel() { return level; }
+    DualLevel dualLevel() {
+        return level;
+    }
 
     @Override
-    public DispatchState.Kind kind() { return DispatchState.Kind.FORWARD_AD; }
+    public DispatchState.Kind kind() {
+        return DispatchState.Kind.FORWARD_AD;
+    }
 
     @Override
-    public int level() { return stackLevel; }
+    public int level() {
+        return stackLevel;
+    }
 
     @Override
-    public Dispatcher.Mode mode() { return this; }
+    public Dispatcher.Mode mode() {
+        return this;
+    }
 
     @Override
     public Object process(OpDef op, Object[] args, Dispatcher.Next next) {
@@ -57,9 +65,9 @@ final class ForwardMode implements Dispatcher.Mode, DispatchState.Interpreter {
     }
 
     /**
-     * In-place and {@code out=} calls: inputs that the kernel overwrites are copied first (the rule reads
-     * their old values), and the new tangent is written into the output's existing tangent, so views of it
-     * (and the base whose view is written) follow, as in PyTorch.
+     * In-place and {@code out=} calls: inputs that the kernel overwrites are copied first (the rule reads their old
+     * values), and the new tangent is written into the output's existing tangent, so views of it (and the base whose
+     * view is written) follow, as in PyTorch.
      */
     @Override
     public Object processOut(OpDef op, Tensor[] outs, Object[] args, Dispatcher.NextOut next) {
@@ -74,7 +82,9 @@ final class ForwardMode implements Dispatcher.Mode, DispatchState.Interpreter {
         return result;
     }
 
-    /** The tangent of each tensor argument at this level ({@code Tensor[]} arguments expanded), or null if none has one. */
+    /**
+     * The tangent of each tensor argument at this level ({@code Tensor[]} arguments expanded), or null if none has one.
+     */
     private Tensor[] tangentsOf(Object[] args) {
         boolean any = false;
         int n = 0;
@@ -92,7 +102,8 @@ final class ForwardMode implements Dispatcher.Mode, DispatchState.Interpreter {
         int i = 0;
         for (Object a : args) {
             if (a instanceof Tensor t) tangents[i++] = Tangents.get(t, level);
-            else if (a instanceof Tensor[] ts) for (Tensor t : ts) tangents[i++] = t == null ? null : Tangents.get(t, level);
+            else if (a instanceof Tensor[] ts)
+                for (Tensor t : ts) tangents[i++] = t == null ? null : Tangents.get(t, level);
         }
         return tangents;
     }
@@ -123,7 +134,8 @@ final class ForwardMode implements Dispatcher.Mode, DispatchState.Interpreter {
     private static Tensor conform(Tensor t, Tensor out) {
         if (t.isComplex() && !out.isComplex()) t = ComplexOps.real(t);
         if (t.dtype() != out.dtype()) t = t.to(out.dtype());
-        if (!Arrays.equals(t.impl().shapeRef(), out.impl().shapeRef())) t = t.expand(out.shape()).contiguous();
+        if (!Arrays.equals(t.impl().shapeRef(), out.impl().shapeRef()))
+            t = t.expand(out.shape()).contiguous();
         return t;
     }
 
@@ -134,7 +146,8 @@ final class ForwardMode implements Dispatcher.Mode, DispatchState.Interpreter {
             if (copy[i] instanceof Tensor t && aliasesAny(t, outs)) copy[i] = lowered(t::clone);
             else if (copy[i] instanceof Tensor[] ts) {
                 Tensor[] c = ts.clone();
-                for (int k = 0; k < c.length; k++) if (c[k] != null && aliasesAny(c[k], outs)) c[k] = lowered(c[k]::clone);
+                for (int k = 0; k < c.length; k++)
+                    if (c[k] != null && aliasesAny(c[k], outs)) c[k] = lowered(c[k]::clone);
                 copy[i] = c;
             }
         }
@@ -153,18 +166,22 @@ final class ForwardMode implements Dispatcher.Mode, DispatchState.Interpreter {
         Tensor base = out.viewBase();
         Tensor target;
         if (base == null) {
-            target = Tensor.of(TensorImpl.of(ForwardAD.storageLike(out), out.storageOffset(), out.shape(),
-                    out.stride(), out.dtype()));
+            target = Tensor.of(TensorImpl.of(
+                    ForwardAD.storageLike(out), out.storageOffset(), out.shape(), out.stride(), out.dtype()));
         } else {
             // Writing a dual into a view makes the base dual too: its tangent is zero outside the view.
             Tensor baseTangent = Tangents.get(base, level);
             if (baseTangent == null) {
-                baseTangent = Tensor.of(TensorImpl.of(ForwardAD.storageLike(base), base.storageOffset(), base.shape(), base.stride(), base.dtype()));
+                baseTangent = Tensor.of(TensorImpl.of(
+                        ForwardAD.storageLike(base), base.storageOffset(), base.shape(), base.stride(), base.dtype()));
                 Tangents.set(base, level, baseTangent);
             }
-            target = baseTangent.impl().storage().slots() == base.impl().storage().slots()
-                    ? Tensor.viewOf(baseTangent, baseTangent.impl().viewOf(out.storageOffset(), out.shape(), out.stride()))
-                    : Tensor.of(TensorImpl.of(ForwardAD.storageLike(out), out.storageOffset(), out.shape(), out.stride(), out.dtype()));
+            target = baseTangent.impl().storage().slots()
+                            == base.impl().storage().slots()
+                    ? Tensor.viewOf(
+                            baseTangent, baseTangent.impl().viewOf(out.storageOffset(), out.shape(), out.stride()))
+                    : Tensor.of(TensorImpl.of(
+                            ForwardAD.storageLike(out), out.storageOffset(), out.shape(), out.stride(), out.dtype()));
         }
         lowered(() -> target.copy_(newTangent));
         Tangents.set(out, level, target);
@@ -176,9 +193,12 @@ final class ForwardMode implements Dispatcher.Mode, DispatchState.Interpreter {
     }
 
     private static boolean sharesStorage(Tensor t, Tensor[] tangents) {
-        for (Tensor s : tangents) if (s != null && s.impl().storage() == t.impl().storage()) return true;
+        for (Tensor s : tangents)
+            if (s != null && s.impl().storage() == t.impl().storage()) return true;
         return false;
     }
 
-    private <T> T lowered(java.util.function.Supplier<T> body) { return DispatchState.runBelow(this, body); }
+    private <T> T lowered(java.util.function.Supplier<T> body) {
+        return DispatchState.runBelow(this, body);
+    }
 }

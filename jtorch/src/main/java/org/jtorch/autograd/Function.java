@@ -27,12 +27,11 @@ import org.jtorch.TorchException;
  * Tensor y = new MyExp().apply(x);
  * }</pre>
  *
- * <p>{@code forward} runs with grad mode off and returns the outputs; when grad mode is on and some
- * tensor argument requires grad, the outputs get a node named {@code <ClassName>Backward} whose edges
- * go to those arguments. {@code backward} gets one gradient per output and returns one per forward
- * argument ({@code null} for "no gradient", and always for arguments that are not tensors). It runs
- * in the engine's grad mode, so a backward written with differentiable ops can be differentiated again;
- * a backward that cannot extends {@link OnceDifferentiable} instead.
+ * <p>{@code forward} runs with grad mode off and returns the outputs; when grad mode is on and some tensor argument
+ * requires grad, the outputs get a node named {@code <ClassName>Backward} whose edges go to those arguments.
+ * {@code backward} gets one gradient per output and returns one per forward argument ({@code null} for "no gradient",
+ * and always for arguments that are not tensors). It runs in the engine's grad mode, so a backward written with
+ * differentiable ops can be differentiated again; a backward that cannot extends {@link OnceDifferentiable} instead.
  */
 public abstract class Function {
     /** For subclasses: a function keeps no state of its own; {@code ctx} carries what backward needs. */
@@ -45,13 +44,14 @@ public abstract class Function {
     protected abstract Tensor[] backward(Ctx ctx, Tensor... grads);
 
     /**
-     * {@code jvp}: output tangents (one per output, null = zero) from input tangents (one per forward
-     * argument, null for arguments without one), for forward-mode AD; used when a dual tensor reaches the
-     * function. Optional; the default refuses, as PyTorch does for a Function without {@code jvp}.
-     * An output modified in place ({@link Ctx#markDirty}) should get its input's tangent updated in place.
+     * {@code jvp}: output tangents (one per output, null = zero) from input tangents (one per forward argument, null
+     * for arguments without one), for forward-mode AD; used when a dual tensor reaches the function. Optional; the
+     * default refuses, as PyTorch does for a Function without {@code jvp}. An output modified in place
+     * ({@link Ctx#markDirty}) should get its input's tangent updated in place.
      */
     protected Tensor[] jvp(Ctx ctx, Tensor... tangents) {
-        throw new TorchException("You must implement the jvp function for custom autograd.Function to use it with forward mode AD.");
+        throw new TorchException(
+                "You must implement the jvp function for custom autograd.Function to use it with forward mode AD.");
     }
 
     /** {@code Function.apply(*args)} for a function with exactly one output. */
@@ -64,7 +64,9 @@ public abstract class Function {
     }
 
     /** {@code fn.apply(args)} as a static call: {@code Function.apply(new MyExp(), x)}. */
-    public static Tensor apply(Function fn, Object... args) { return fn.apply(args); }
+    public static Tensor apply(Function fn, Object... args) {
+        return fn.apply(args);
+    }
 
     /** {@code Function.apply(*args)}: all outputs of forward, with autograd history when it is recorded. */
     public final Tensor[] applyAll(Object... args) {
@@ -86,7 +88,8 @@ public abstract class Function {
         Tensor[] outs;
         try (GradMode.Scope _ = GradMode.set(false)) {
             // With dual inputs, forward sees plain values: the tangents come from jvp, as in PyTorch.
-            outs = tangents == null ? forward(ctx, frozen)
+            outs = tangents == null
+                    ? forward(ctx, frozen)
                     : org.jtorch.dispatch.DispatchState.runBelow(level.mode(), () -> forward(ctx, frozen));
         }
         if (outs == null) throw new TorchException(name() + ": forward must return a Tensor[]");
@@ -95,7 +98,10 @@ public abstract class Function {
         return inputs == null ? outs : FunctionNode.attach(this, ctx, inputs, outs);
     }
 
-    /** Per forward argument, its tangent at {@code level} (null for non-tensors and plain tensors); null if none has one. */
+    /**
+     * Per forward argument, its tangent at {@code level} (null for non-tensors and plain tensors); null if none has
+     * one.
+     */
     private static Tensor[] tangentsOf(Object[] args, DualLevel level) {
         Tensor[] tangents = new Tensor[args.length];
         boolean any = false;
@@ -106,8 +112,8 @@ public abstract class Function {
     }
 
     /**
-     * Runs {@link #jvp} (below the level, so its ops are differentiable for the levels outside) and gives
-     * each differentiable output its tangent; an output modified in place keeps its tangent object, updated.
+     * Runs {@link #jvp} (below the level, so its ops are differentiable for the levels outside) and gives each
+     * differentiable output its tangent; an output modified in place keeps its tangent object, updated.
      */
     private void attachTangents(Ctx ctx, DualLevel level, Tensor[] tangents, Tensor[] outs) {
         Tensor[] outTangents =
@@ -120,8 +126,9 @@ public abstract class Function {
             Tensor o = outs[j], t = outTangents[j];
             if (t == null || ctx.isNonDifferentiable(o) || !(o.isFloatingPoint() || o.isComplex())) continue;
             if (!java.util.Arrays.equals(t.impl().shapeRef(), o.impl().shapeRef())) {
-                throw new TorchException(name() + ": jvp returned a tangent of shape " + java.util.Arrays.toString(t.impl().shapeRef())
-                        + " for output " + j + " of shape " + java.util.Arrays.toString(o.impl().shapeRef()));
+                throw new TorchException(name() + ": jvp returned a tangent of shape "
+                        + java.util.Arrays.toString(t.impl().shapeRef()) + " for output " + j + " of shape "
+                        + java.util.Arrays.toString(o.impl().shapeRef()));
             }
             Tensor existing = Tangents.get(o, level);
             if (existing != null && existing != t) {
@@ -133,7 +140,9 @@ public abstract class Function {
     }
 
     /** Runs {@link #backward} as the node does; {@link OnceDifferentiable} overrides it. */
-    Tensor[] runBackward(Ctx ctx, Tensor[] grads) { return backward(ctx, grads); }
+    Tensor[] runBackward(Ctx ctx, Tensor[] grads) {
+        return backward(ctx, grads);
+    }
 
     /** The node's name: {@code <ClassName>Backward}, as PyTorch names the nodes of Python functions. */
     String name() {
@@ -146,11 +155,12 @@ public abstract class Function {
     }
 
     /**
-     * A function whose backward cannot itself be differentiated ({@code @once_differentiable}): its
-     * backward runs under no_grad, and when a double backward reaches its results it raises.
+     * A function whose backward cannot itself be differentiated ({@code @once_differentiable}): its backward runs under
+     * no_grad, and when a double backward reaches its results it raises.
      */
     public abstract static class OnceDifferentiable extends Function {
-        static final String ERROR = "trying to differentiate twice a function that was marked with @once_differentiable";
+        static final String ERROR =
+                "trying to differentiate twice a function that was marked with @once_differentiable";
 
         /** For subclasses. */
         protected OnceDifferentiable() {}
@@ -180,12 +190,18 @@ public abstract class Function {
         private boolean materializeGrads = true;
         private final Map<String, Object> attributes = new HashMap<>();
 
-        Ctx(boolean[] needsInputGrad) { this.needsInputGrad = needsInputGrad; }
+        Ctx(boolean[] needsInputGrad) {
+            this.needsInputGrad = needsInputGrad;
+        }
 
         /** {@code ctx.save_for_backward(*tensors)}: tensors backward reads, checked for in-place changes. */
-        public void saveForBackward(Tensor... tensors) { saved = tensors.clone(); }
+        public void saveForBackward(Tensor... tensors) {
+            saved = tensors.clone();
+        }
 
-        /** {@code ctx.saved_tensors}: refuses tensors modified in place since they were saved, or freed by a backward. */
+        /**
+         * {@code ctx.saved_tensors}: refuses tensors modified in place since they were saved, or freed by a backward.
+         */
         public Tensor[] savedTensors() {
             if (released) throw Node.freedError();
             if (savedVersions != null) {
@@ -210,26 +226,44 @@ public abstract class Function {
             nonDifferentiable.addAll(List.of(tensors));
         }
 
-        /** {@code ctx.set_materialize_grads(value)}: false gives backward null for outputs that received no gradient. */
-        public void setMaterializeGrads(boolean value) { materializeGrads = value; }
+        /**
+         * {@code ctx.set_materialize_grads(value)}: false gives backward null for outputs that received no gradient.
+         */
+        public void setMaterializeGrads(boolean value) {
+            materializeGrads = value;
+        }
 
         /** {@code ctx.needs_input_grad[i]}: whether forward argument {@code i} is a tensor that needs a gradient. */
-        public boolean needsInputGrad(int i) { return needsInputGrad[i]; }
+        public boolean needsInputGrad(int i) {
+            return needsInputGrad[i];
+        }
 
         /** Keeps a non-tensor value for backward ({@code ctx.name = value}). */
-        public void put(String name, Object value) { attributes.put(name, value); }
+        public void put(String name, Object value) {
+            attributes.put(name, value);
+        }
 
         /** A value kept by {@link #put}. */
         @SuppressWarnings("unchecked")
-        public <T> T get(String name) { return (T) attributes.get(name); }
+        public <T> T get(String name) {
+            return (T) attributes.get(name);
+        }
 
-        boolean isDirty(Tensor t) { return dirty.contains(t); }
+        boolean isDirty(Tensor t) {
+            return dirty.contains(t);
+        }
 
-        List<Tensor> dirtyTensors() { return new ArrayList<>(dirty); }
+        List<Tensor> dirtyTensors() {
+            return new ArrayList<>(dirty);
+        }
 
-        boolean isNonDifferentiable(Tensor t) { return nonDifferentiable.contains(t); }
+        boolean isNonDifferentiable(Tensor t) {
+            return nonDifferentiable.contains(t);
+        }
 
-        boolean materializeGrads() { return materializeGrads; }
+        boolean materializeGrads() {
+            return materializeGrads;
+        }
 
         /** Called once outputs are wired: from now on saved tensors must keep their versions. */
         void freezeSaved(String nodeName) {

@@ -33,8 +33,12 @@ final class FunctionNode extends Node {
                 shapes.add(t.impl().shapeRef());
                 dtypes.add(t.dtype());
             }
-            return new Inputs(next.toArray(Edge[]::new), shapes.toArray(long[][]::new), dtypes.toArray(DType[]::new),
-                    isTensor, tensors);
+            return new Inputs(
+                    next.toArray(Edge[]::new),
+                    shapes.toArray(long[][]::new),
+                    dtypes.toArray(DType[]::new),
+                    isTensor,
+                    tensors);
         }
     }
 
@@ -59,17 +63,18 @@ final class FunctionNode extends Node {
     }
 
     /**
-     * PyTorch's {@code _wrap_outputs}: gives the outputs their history and returns them. An output that
-     * is an input (and not marked dirty), or that already has history, is returned as a fresh alias, so
-     * the caller's tensors never change history; a dirty input gets the node as its new history.
+     * PyTorch's {@code _wrap_outputs}: gives the outputs their history and returns them. An output that is an input
+     * (and not marked dirty), or that already has history, is returned as a fresh alias, so the caller's tensors never
+     * change history; a dirty input gets the node as its new history.
      */
     static Tensor[] attach(Function fn, Function.Ctx ctx, Inputs in, Tensor[] outs) {
         Set<Tensor> returned = Collections.newSetFromMap(new IdentityHashMap<>());
         returned.addAll(List.of(outs));
         for (Tensor d : ctx.dirtyTensors()) {
             if (!returned.contains(d)) {
-                throw new TorchException("Some elements marked as dirty during the forward method were not returned as output. "
-                        + "The inputs that are modified inplace must all be outputs of the Function.");
+                throw new TorchException(
+                        "Some elements marked as dirty during the forward method were not returned as output. "
+                                + "The inputs that are modified inplace must all be outputs of the Function.");
             }
         }
         FunctionNode node = new FunctionNode(fn, ctx, in, outs);
@@ -86,12 +91,14 @@ final class FunctionNode extends Node {
             }
             if (modified) {
                 if (o.isLeaf() && o.requiresGrad()) {
-                    throw new TorchException("a leaf Variable that requires grad has been used in an in-place operation.");
+                    throw new TorchException(
+                            "a leaf Variable that requires grad has been used in an in-place operation.");
                 }
                 Tensor base = o.viewBase();
                 if (base != null && base.requiresGrad()) {
-                    throw new TorchException(node.name + ": marking dirty a view of a tensor that requires grad is not supported "
-                            + "yet; pass the base tensor, or a clone of the view");
+                    throw new TorchException(
+                            node.name + ": marking dirty a view of a tensor that requires grad is not supported "
+                                    + "yet; pass the base tensor, or a clone of the view");
                 }
                 o.impl().bumpVersion();
             } else if (!first || in.tensors().contains(o) || o.requiresGrad()) {
@@ -105,10 +112,14 @@ final class FunctionNode extends Node {
     }
 
     @Override
-    public String name() { return name; }
+    public String name() {
+        return name;
+    }
 
     @Override
-    boolean materializeGrads() { return ctx.materializeGrads(); }
+    boolean materializeGrads() {
+        return ctx.materializeGrads();
+    }
 
     @Override
     Tensor[] apply(Tensor[] gradOutputs) {
@@ -129,13 +140,15 @@ final class FunctionNode extends Node {
         for (int i = 0; i < n; i++) {
             if (isTensorArg[i]) perInput[k++] = r[i];
             else if (r[i] != null) {
-                throw new TorchException("function " + name + " returned a gradient different than None at position " + (i + 1)
-                        + ", but the corresponding forward input was not a Variable");
+                throw new TorchException("function " + name + " returned a gradient different than None at position "
+                        + (i + 1) + ", but the corresponding forward input was not a Variable");
             }
         }
         return perInput;
     }
 
     @Override
-    void release() { ctx.release(); }
+    void release() {
+        ctx.release();
+    }
 }

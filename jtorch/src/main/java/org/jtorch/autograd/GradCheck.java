@@ -10,37 +10,55 @@ import org.jtorch.Torch;
 import org.jtorch.TorchException;
 
 /**
- * {@code torch.autograd.gradcheck}/{@code gradgradcheck}: compares the analytical Jacobian with central
- * finite differences, entry by entry: {@code |analytic - numeric| <= atol + rtol * |numeric|}. The
- * analytical Jacobian comes from reverse mode (one VJP per output element, {@code checkBackwardAd}, on by
- * default) and/or forward mode (one JVP per input element, {@code checkForwardAd}, off by default as in
- * PyTorch). Real inputs; use float64.
+ * {@code torch.autograd.gradcheck}/{@code gradgradcheck}: compares the analytical Jacobian with central finite
+ * differences, entry by entry: {@code |analytic - numeric| <= atol + rtol * |numeric|}. The analytical Jacobian comes
+ * from reverse mode (one VJP per output element, {@code checkBackwardAd}, on by default) and/or forward mode (one JVP
+ * per input element, {@code checkForwardAd}, off by default as in PyTorch). Real inputs; use float64.
  */
 public final class GradCheck {
     private GradCheck() {}
 
     /** PyTorch's defaults: eps 1e-6, atol 1e-5, rtol 1e-3, check_forward_ad=False, check_backward_ad=True. */
-    public record Options(double eps, double atol, double rtol, boolean raiseException, boolean checkForwardAd,
-                          boolean checkBackwardAd) {
+    public record Options(
+            double eps,
+            double atol,
+            double rtol,
+            boolean raiseException,
+            boolean checkForwardAd,
+            boolean checkBackwardAd) {
         public Options(double eps, double atol, double rtol, boolean raiseException) {
             this(eps, atol, rtol, raiseException, false, true);
         }
 
-        public static Options defaults() { return new Options(1e-6, 1e-5, 1e-3, true); }
+        public static Options defaults() {
+            return new Options(1e-6, 1e-5, 1e-3, true);
+        }
 
-        public Options eps(double v) { return new Options(v, atol, rtol, raiseException, checkForwardAd, checkBackwardAd); }
+        public Options eps(double v) {
+            return new Options(v, atol, rtol, raiseException, checkForwardAd, checkBackwardAd);
+        }
 
-        public Options atol(double v) { return new Options(eps, v, rtol, raiseException, checkForwardAd, checkBackwardAd); }
+        public Options atol(double v) {
+            return new Options(eps, v, rtol, raiseException, checkForwardAd, checkBackwardAd);
+        }
 
-        public Options rtol(double v) { return new Options(eps, atol, v, raiseException, checkForwardAd, checkBackwardAd); }
+        public Options rtol(double v) {
+            return new Options(eps, atol, v, raiseException, checkForwardAd, checkBackwardAd);
+        }
 
-        public Options raiseException(boolean v) { return new Options(eps, atol, rtol, v, checkForwardAd, checkBackwardAd); }
+        public Options raiseException(boolean v) {
+            return new Options(eps, atol, rtol, v, checkForwardAd, checkBackwardAd);
+        }
 
         /** {@code check_forward_ad}: also compare the Jacobian that forward-mode AD (JVPs) gives. */
-        public Options checkForwardAd(boolean v) { return new Options(eps, atol, rtol, raiseException, v, checkBackwardAd); }
+        public Options checkForwardAd(boolean v) {
+            return new Options(eps, atol, rtol, raiseException, v, checkBackwardAd);
+        }
 
         /** {@code check_backward_ad}: compare the Jacobian that reverse mode (VJPs) gives. */
-        public Options checkBackwardAd(boolean v) { return new Options(eps, atol, rtol, raiseException, checkForwardAd, v); }
+        public Options checkBackwardAd(boolean v) {
+            return new Options(eps, atol, rtol, raiseException, checkForwardAd, v);
+        }
     }
 
     /** Raised when the Jacobians disagree ({@code GradcheckError}). */
@@ -48,7 +66,9 @@ public final class GradCheck {
         @Serial
         private static final long serialVersionUID = 1L;
 
-        public GradcheckError(String message) { super(message); }
+        public GradcheckError(String message) {
+            super(message);
+        }
     }
 
     /** Checks first derivatives of {@code fn} at {@code inputs} (each must require grad). */
@@ -64,7 +84,8 @@ public final class GradCheck {
             double[] x = inputs.get(i).detach().toDoubleArray();
             double[][] num = new double[outN][x.length];
             for (int k = 0; k < x.length; k++) {
-                double[] plus = perturbed(fn, inputs, i, x, k, o.eps()), minus = perturbed(fn, inputs, i, x, k, -o.eps());
+                double[] plus = perturbed(fn, inputs, i, x, k, o.eps()),
+                        minus = perturbed(fn, inputs, i, x, k, -o.eps());
                 for (int j = 0; j < outN; j++) num[j][k] = (plus[j] - minus[j]) / (2 * o.eps());
             }
             numeric.add(num);
@@ -83,8 +104,13 @@ public final class GradCheck {
             double[] seed = new double[outN];
             seed[j] = 1;
             Tensor g = Torch.tensor(seed, DType.FLOAT64, outN).to(out.dtype()).reshape(out.shape());
-            List<Tensor> grads = Autograd.grad(List.of(out), inputs,
-                    Autograd.GradOptions.defaults().gradOutputs(List.of(g)).retainGraph(true).allowUnused(true));
+            List<Tensor> grads = Autograd.grad(
+                    List.of(out),
+                    inputs,
+                    Autograd.GradOptions.defaults()
+                            .gradOutputs(List.of(g))
+                            .retainGraph(true)
+                            .allowUnused(true));
             for (int i = 0; i < inputs.size(); i++) {
                 if (grads.get(i) != null) analytic.get(i)[j] = grads.get(i).toDoubleArray();
             }
@@ -106,7 +132,13 @@ public final class GradCheck {
                     List<Tensor> args = new ArrayList<>(inputs.size());
                     for (int j = 0; j < inputs.size(); j++) {
                         Tensor x = inputs.get(j).detach().requiresGrad(true);
-                        if (j == i) x = ForwardAD.makeDual(x, Torch.tensor(unit, DType.FLOAT64, inN).to(in.dtype()).reshape(in.shape()), level);
+                        if (j == i)
+                            x = ForwardAD.makeDual(
+                                    x,
+                                    Torch.tensor(unit, DType.FLOAT64, inN)
+                                            .to(in.dtype())
+                                            .reshape(in.shape()),
+                                    level);
                         args.add(x);
                     }
                     Tensor tangent = ForwardAD.unpackDual(fn.apply(args), level).tangent();
@@ -127,8 +159,9 @@ public final class GradCheck {
                 for (int k = 0; k < num[j].length; k++) {
                     double a = an[j][k], n = num[j][k];
                     if (!(Math.abs(a - n) <= o.atol() + o.rtol() * Math.abs(n))) {
-                        String msg = "Jacobian mismatch for output 0 with respect to input " + i + mode + ",\nnumerical:" + n
-                                + "\nanalytical:" + a + "\n(at output element " + j + ", input element " + k + ")";
+                        String msg = "Jacobian mismatch for output 0 with respect to input " + i + mode
+                                + ",\nnumerical:" + n + "\nanalytical:" + a + "\n(at output element " + j
+                                + ", input element " + k + ")";
                         if (o.raiseException()) throw new GradcheckError(msg);
                         return false;
                     }
@@ -139,24 +172,27 @@ public final class GradCheck {
     }
 
     /**
-     * {@code fn} at the inputs with element {@code k} of input {@code i} moved by {@code d}. The inputs
-     * are fresh leaves that require grad, because {@code fn} may itself differentiate (gradgradcheck).
+     * {@code fn} at the inputs with element {@code k} of input {@code i} moved by {@code d}. The inputs are fresh
+     * leaves that require grad, because {@code fn} may itself differentiate (gradgradcheck).
      */
-    private static double[] perturbed(Function<List<Tensor>, Tensor> fn, List<Tensor> inputs, int i, double[] x, int k, double d) {
+    private static double[] perturbed(
+            Function<List<Tensor>, Tensor> fn, List<Tensor> inputs, int i, double[] x, int k, double d) {
         double[] xs = x.clone();
         xs[k] += d;
         List<Tensor> args = new ArrayList<>(inputs.size());
         for (int j = 0; j < inputs.size(); j++) {
             Tensor in = inputs.get(j);
-            Tensor v = j == i ? Torch.tensor(xs, DType.FLOAT64, xs.length).to(in.dtype()).reshape(in.shape()) : in.detach();
+            Tensor v = j == i
+                    ? Torch.tensor(xs, DType.FLOAT64, xs.length).to(in.dtype()).reshape(in.shape())
+                    : in.detach();
             args.add(v.requiresGrad(true));
         }
         return fn.apply(args).detach().toDoubleArray();
     }
 
     /**
-     * {@code gradgradcheck}: checks the derivatives of {@code x ↦ vjp(fn, x, v)} for a fixed random-looking
-     * {@code v}, i.e. second derivatives, through createGraph.
+     * {@code gradgradcheck}: checks the derivatives of {@code x ↦ vjp(fn, x, v)} for a fixed random-looking {@code v},
+     * i.e. second derivatives, through createGraph.
      */
     public static boolean checkSecondOrder(Function<List<Tensor>, Tensor> fn, List<Tensor> inputs, Options o) {
         Tensor probe = fn.apply(inputs);
@@ -166,8 +202,13 @@ public final class GradCheck {
         Tensor gv = Torch.tensor(v, DType.FLOAT64, v.length).to(probe.dtype()).reshape(probe.shape());
         Function<List<Tensor>, Tensor> vjp = xs -> {
             Tensor out = fn.apply(xs);
-            List<Tensor> g = Autograd.grad(List.of(out), xs,
-                    Autograd.GradOptions.defaults().gradOutputs(List.of(gv)).createGraph(true).materializeGrads(true));
+            List<Tensor> g = Autograd.grad(
+                    List.of(out),
+                    xs,
+                    Autograd.GradOptions.defaults()
+                            .gradOutputs(List.of(gv))
+                            .createGraph(true)
+                            .materializeGrads(true));
             List<Tensor> flat = new ArrayList<>();
             for (Tensor t : g) flat.add(t.reshape(-1));
             return flat.size() == 1 ? flat.get(0) : Torch.cat(flat);
@@ -176,10 +217,9 @@ public final class GradCheck {
     }
 
     /**
-     * Forward-over-forward: checks the derivatives of {@code x ↦ J(x)·v} (a JVP, itself computed with
-     * forward AD, for a fixed random-looking tangent {@code v}) with forward AD against finite differences,
-     * i.e. second derivatives through nested dual levels ({@code jvp(jvp(f))}), which gradgradcheck's
-     * reverse-over-reverse does not exercise.
+     * Forward-over-forward: checks the derivatives of {@code x ↦ J(x)·v} (a JVP, itself computed with forward AD, for a
+     * fixed random-looking tangent {@code v}) with forward AD against finite differences, i.e. second derivatives
+     * through nested dual levels ({@code jvp(jvp(f))}), which gradgradcheck's reverse-over-reverse does not exercise.
      */
     public static boolean checkSecondOrderForward(Function<List<Tensor>, Tensor> fn, List<Tensor> inputs, Options o) {
         List<Tensor> tangents = new ArrayList<>();
@@ -194,7 +234,8 @@ public final class GradCheck {
                 List<Tensor> duals = new ArrayList<>();
                 for (int i = 0; i < xs.size(); i++) duals.add(ForwardAD.makeDual(xs.get(i), tangents.get(i), level));
                 Tensor t = ForwardAD.unpackDual(fn.apply(duals), level).tangent();
-                if (t == null) throw new GradcheckError("checkSecondOrderForward: the output does not depend on the inputs");
+                if (t == null)
+                    throw new GradcheckError("checkSecondOrderForward: the output does not depend on the inputs");
                 return t;
             }
         };

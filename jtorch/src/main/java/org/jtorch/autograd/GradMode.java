@@ -11,10 +11,14 @@ public final class GradMode {
     private GradMode() {}
 
     /** Whether ops on this thread record autograd history. */
-    public static boolean isEnabled() { return DispatchState.current().isGradEnabled(); }
+    public static boolean isEnabled() {
+        return DispatchState.current().isGradEnabled();
+    }
 
     /** Whether this thread is inside {@code inferenceMode()}. */
-    public static boolean isInference() { return DispatchState.current().isInference(); }
+    public static boolean isInference() {
+        return DispatchState.current().isInference();
+    }
 
     /** A scope that restores the previous mode when closed. */
     public interface Scope extends AutoCloseable {

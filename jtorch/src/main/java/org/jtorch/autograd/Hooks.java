@@ -8,7 +8,8 @@ public final class Hooks {
     private Hooks() {}
 
     public static void register(Tensor t, UnaryOperator<Tensor> fn) {
-        if (!t.requiresGrad()) throw new org.jtorch.TorchException("cannot register a hook on a tensor that doesn't require gradient");
+        if (!t.requiresGrad())
+            throw new org.jtorch.TorchException("cannot register a hook on a tensor that doesn't require gradient");
         if (t.gradFn() == null) t.gradAccumulator().addHook(fn);
         else t.gradFn().addPreHook(t.outputNr(), fn);
     }
@@ -22,10 +23,14 @@ public final class Hooks {
         });
     }
 
-    /** {@code register_post_accumulate_grad_hook(fn)}: {@code fn(leaf)} runs after the leaf's {@code .grad} was updated. */
+    /**
+     * {@code register_post_accumulate_grad_hook(fn)}: {@code fn(leaf)} runs after the leaf's {@code .grad} was updated.
+     */
     public static RemovableHandle registerPostAccumulateGrad(Tensor t, java.util.function.Consumer<Tensor> fn) {
-        if (!t.requiresGrad()) throw new org.jtorch.TorchException("cannot register a hook on a tensor that doesn't require gradient");
-        if (t.gradFn() != null) throw new org.jtorch.TorchException("post accumulate grad hooks cannot be registered on non-leaf tensors");
+        if (!t.requiresGrad())
+            throw new org.jtorch.TorchException("cannot register a hook on a tensor that doesn't require gradient");
+        if (t.gradFn() != null)
+            throw new org.jtorch.TorchException("post accumulate grad hooks cannot be registered on non-leaf tensors");
         return t.gradAccumulator().addPostAccumulateHook(fn);
     }
 }

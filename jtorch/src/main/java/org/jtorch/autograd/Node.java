@@ -9,8 +9,8 @@ import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 
 /**
- * A function in the backward graph ({@code grad_fn}): takes the gradients of its forward outputs and
- * returns the gradients of its forward tensor inputs, which the engine sends along {@link #next}.
+ * A function in the backward graph ({@code grad_fn}): takes the gradients of its forward outputs and returns the
+ * gradients of its forward tensor inputs, which the engine sends along {@link #next}.
  */
 public abstract class Node {
     private static final AtomicLong SEQUENCE = new AtomicLong();
@@ -21,12 +21,15 @@ public abstract class Node {
     final Edge[] next;
     /** Shape and dtype of each forward input: gradients are summed to the shape and cast to the dtype. */
     final long[][] inputShapes;
+
     final DType[] inputDtypes;
     /** Shape and dtype of each forward output: missing output gradients are materialised as zeros. */
     final long[][] outputShapes;
+
     final DType[] outputDtypes;
     /** Where the forward op ran, kept only under {@link AnomalyMode} (capturing a stack trace is costly). */
     final StackTraceElement[] creationTrace = AnomalyMode.captureTrace();
+
     private List<PreHook> preHooks;
     /** retain_grad hooks run after every other hook, so {@code .grad} shows the final gradient (PyTorch ≥ 2.0). */
     private List<PreHook> retainHooks;
@@ -56,32 +59,43 @@ public abstract class Node {
     /** Drops saved tensors after a backward without {@code retainGraph}. */
     void release() {}
 
-    /** Whether the engine replaces missing output gradients by zeros before {@link #apply} (custom functions may opt out). */
-    boolean materializeGrads() { return true; }
+    /**
+     * Whether the engine replaces missing output gradients by zeros before {@link #apply} (custom functions may opt
+     * out).
+     */
+    boolean materializeGrads() {
+        return true;
+    }
 
     /** PyTorch's error for a node whose saved tensors were freed by an earlier backward. */
     static TorchException freedError() {
-        return new TorchException("Trying to backward through the graph a second time (or directly access saved tensors "
-                + "after they have already been freed). Saved intermediate values of the graph are "
-                + "freed when you call "
-                + ".backward() or autograd.grad(). Specify retain_graph=True if you need to "
-                + "backward through the graph "
-                + "a second time or if you need to access saved tensors after calling backward.");
+        return new TorchException(
+                "Trying to backward through the graph a second time (or directly access saved tensors "
+                        + "after they have already been freed). Saved intermediate values of the graph are "
+                        + "freed when you call "
+                        + ".backward() or autograd.grad(). Specify retain_graph=True if you need to "
+                        + "backward through the graph "
+                        + "a second time or if you need to access saved tensors after calling backward.");
     }
 
     /** PyTorch's error for a saved tensor modified in place between forward and backward. */
     static TorchException modifiedError(Tensor t, String usedBy, int expectedVersion) {
-        return new TorchException("one of the variables needed for gradient computation has been modified by an inplace "
-                + "operation: [" + t.dtype().cppName() + " " + org.jtorch.internal.Shapes.str(t.impl().shapeRef()) + "], which is "
-                + "used by " + usedBy + ", is at version " + t.version() + "; expected version " + expectedVersion + " instead.");
+        return new TorchException(
+                "one of the variables needed for gradient computation has been modified by an inplace "
+                        + "operation: [" + t.dtype().cppName() + " "
+                        + org.jtorch.internal.Shapes.str(t.impl().shapeRef()) + "], which is "
+                        + "used by " + usedBy + ", is at version " + t.version() + "; expected version "
+                        + expectedVersion + " instead.");
     }
 
     /** The edges to the next nodes ({@code grad_fn.next_functions}). */
-    public List<Edge> nextFunctions() { return java.util.Arrays.asList(next.clone()); }
+    public List<Edge> nextFunctions() {
+        return java.util.Arrays.asList(next.clone());
+    }
 
     /**
-     * {@code Node.register_prehook(fn)}: {@code fn(gradOutputs)} runs before the node (after the tensor hooks of
-     * its outputs) and may return replacement output gradients (null keeps them). Entries may be null.
+     * {@code Node.register_prehook(fn)}: {@code fn(gradOutputs)} runs before the node (after the tensor hooks of its
+     * outputs) and may return replacement output gradients (null keeps them). Entries may be null.
      */
     public synchronized RemovableHandle registerPrehook(java.util.function.UnaryOperator<Tensor[]> fn) {
         if (nodePreHooks == null) nodePreHooks = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -105,8 +119,8 @@ public abstract class Node {
             Tensor[] r = h.apply(grads.clone());
             if (r != null) {
                 if (r.length != grads.length) {
-                    throw new TorchException("hook '" + name() + "' has returned an incorrect number of values (got " + r.length
-                            + ", but expected " + grads.length + ")");
+                    throw new TorchException("hook '" + name() + "' has returned an incorrect number of values (got "
+                            + r.length + ", but expected " + grads.length + ")");
                 }
                 grads = r;
             }
@@ -117,11 +131,12 @@ public abstract class Node {
     Tensor[] runPostHooks(Tensor[] gradInputs, Tensor[] gradOutputs) {
         if (postHooks == null) return gradInputs;
         for (var h : postHooks) {
-            Tensor[] r = h.apply(gradInputs == null ? new Tensor[next.length] : gradInputs.clone(), gradOutputs.clone());
+            Tensor[] r =
+                    h.apply(gradInputs == null ? new Tensor[next.length] : gradInputs.clone(), gradOutputs.clone());
             if (r != null) {
                 if (r.length != next.length) {
-                    throw new TorchException("hook '" + name() + "' has returned an incorrect number of values (got " + r.length
-                            + ", but expected " + next.length + ")");
+                    throw new TorchException("hook '" + name() + "' has returned an incorrect number of values (got "
+                            + r.length + ", but expected " + next.length + ")");
                 }
                 gradInputs = r;
             }
@@ -148,5 +163,7 @@ public abstract class Node {
     }
 
     @Override
-    public String toString() { return "<" + name() + ">"; }
+    public String toString() {
+        return "<" + name() + ">";
+    }
 }

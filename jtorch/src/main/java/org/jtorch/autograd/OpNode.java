@@ -16,14 +16,22 @@ final class OpNode extends Node {
     private int[] versions;
     private boolean released;
 
-    OpNode(OpDef op, Edge[] next, long[][] inputShapes, DType[] inputDtypes, long[][] outputShapes, DType[] outputDtypes) {
+    OpNode(
+            OpDef op,
+            Edge[] next,
+            long[][] inputShapes,
+            DType[] inputDtypes,
+            long[][] outputShapes,
+            DType[] outputDtypes) {
         super(next, inputShapes, inputDtypes, outputShapes, outputDtypes);
         this.op = op;
         this.name = backwardName(op.name());
     }
 
     @Override
-    boolean materializeGrads() { return !op.vjpReadsMissingGradsAsNull(); }
+    boolean materializeGrads() {
+        return !op.vjpReadsMissingGradsAsNull();
+    }
 
     /** Saves what the rule reads; {@code checked} tensors must keep their version until backward. */
     void save(Object[] args, Tensor[] outputs, Tensor[] checked, int[] versions) {
@@ -37,13 +45,16 @@ final class OpNode extends Node {
     static String backwardName(String op) {
         StringBuilder sb = new StringBuilder();
         for (String part : op.split("_")) {
-            if (!part.isEmpty()) sb.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
+            if (!part.isEmpty())
+                sb.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
         }
         return sb.append("Backward0").toString();
     }
 
     @Override
-    public String name() { return name; }
+    public String name() {
+        return name;
+    }
 
     @Override
     Tensor[] apply(Tensor[] gradOutputs) {

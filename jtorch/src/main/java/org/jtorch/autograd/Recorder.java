@@ -13,9 +13,8 @@ import org.jtorch.storage.TensorImpl;
 
 /**
  * Records op calls: decides whether a call is recorded and builds its node ({@link RecordingLayer} is how the
- * dispatcher reaches it).
- * Recording is two-phase ({@link #begin} before the kernel, {@link Pending#finish} after) so that an
- * in-place op can save the inputs its rule needs before overwriting them.
+ * dispatcher reaches it). Recording is two-phase ({@link #begin} before the kernel, {@link Pending#finish} after) so
+ * that an in-place op can save the inputs its rule needs before overwriting them.
  *
  * <p>Public for vmap's interpreter (another package), which records the calls it batches; its arguments are op
  * definitions and the dispatcher's layer, which are not exported, so it is no API.
@@ -54,7 +53,8 @@ public final class Recorder {
         private final List<Integer> versions;
         private final OpDef.Save save;
 
-        private Pending(OpNode node, Object[] savedArgs, List<Tensor> checked, List<Integer> versions, OpDef.Save save) {
+        private Pending(
+                OpNode node, Object[] savedArgs, List<Tensor> checked, List<Integer> versions, OpDef.Save save) {
             this.node = node;
             this.savedArgs = savedArgs;
             this.checked = checked;
@@ -63,8 +63,8 @@ public final class Recorder {
         }
 
         /**
-         * Attaches the node to the outputs (floating and complex ones only: integers carry no gradient).
-         * Call after the kernel and after any version bump of the outputs.
+         * Attaches the node to the outputs (floating and complex ones only: integers carry no gradient). Call after the
+         * kernel and after any version bump of the outputs.
          */
         @Override
         public void finish(Tensor[] outs) {
@@ -87,8 +87,8 @@ public final class Recorder {
     }
 
     /**
-     * Starts recording {@code op(args) → outs}. For in-place and out= calls, {@code outs} alias some
-     * inputs: inputs the rule reads are cloned here, before the kernel overwrites them.
+     * Starts recording {@code op(args) → outs}. For in-place and out= calls, {@code outs} alias some inputs: inputs the
+     * rule reads are cloned here, before the kernel overwrites them.
      */
     public static Pending begin(OpDef op, Object[] args, Tensor[] outs, boolean inPlace) {
         List<Tensor> inputs = new ArrayList<>();
@@ -121,12 +121,15 @@ public final class Recorder {
         Object[] saved = args.clone();
         Map<Tensor, Tensor> clones = new IdentityHashMap<>();
         for (int i = 0; i < saved.length; i++) {
-            if (saved[i] instanceof Tensor t) saved[i] = save.inputs() ? keep(t, inPlace ? outs : NONE, clones, checked, versions) : shapeOnly(t);
+            if (saved[i] instanceof Tensor t)
+                saved[i] = save.inputs() ? keep(t, inPlace ? outs : NONE, clones, checked, versions) : shapeOnly(t);
             else if (saved[i] instanceof Tensor[] ts) {
                 Tensor[] copy = new Tensor[ts.length];
                 for (int k = 0; k < ts.length; k++) {
                     if (ts[k] == null) continue;
-                    copy[k] = save.inputs() ? keep(ts[k], inPlace ? outs : NONE, clones, checked, versions) : shapeOnly(ts[k]);
+                    copy[k] = save.inputs()
+                            ? keep(ts[k], inPlace ? outs : NONE, clones, checked, versions)
+                            : shapeOnly(ts[k]);
                 }
                 saved[i] = copy;
             }
@@ -137,12 +140,15 @@ public final class Recorder {
     private static final Tensor[] NONE = new Tensor[0];
 
     /**
-     * What a rule that does not read an input still gets: a meta tensor with its shape and dtype, so the
-     * input's data can be freed while rules can still ask for {@code shape()} and {@code dtype()}.
+     * What a rule that does not read an input still gets: a meta tensor with its shape and dtype, so the input's data
+     * can be freed while rules can still ask for {@code shape()} and {@code dtype()}.
      */
-    private static Tensor shapeOnly(Tensor t) { return Tensor.of(TensorImpl.meta(t.impl().shapeRef(), t.dtype())); }
+    private static Tensor shapeOnly(Tensor t) {
+        return Tensor.of(TensorImpl.meta(t.impl().shapeRef(), t.dtype()));
+    }
 
-    private static Tensor keep(Tensor t, Tensor[] outs, Map<Tensor, Tensor> clones, List<Tensor> checked, List<Integer> versions) {
+    private static Tensor keep(
+            Tensor t, Tensor[] outs, Map<Tensor, Tensor> clones, List<Tensor> checked, List<Integer> versions) {
         for (Tensor o : outs) {
             if (o.impl().storage() == t.impl().storage()) { // the kernel will overwrite it: save its value now
                 // recorded (as PyTorch's original_self = self.clone()), so that a rule run under createGraph

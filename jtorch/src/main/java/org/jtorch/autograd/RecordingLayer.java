@@ -7,12 +7,12 @@ import org.jtorch.ops.OpDef;
 
 /**
  * Autograd's implementation of the dispatcher's {@link AutogradLayer}: records op calls with {@link Recorder} and
- * follows writes into views with {@link ViewRebase}. The dispatcher finds it through the
- * {@code META-INF/services} entry for {@link AutogradLayer} (the module's {@code provides} clause on the module
- * path); nothing else needs to create one.
+ * follows writes into views with {@link ViewRebase}. The dispatcher finds it through the {@code META-INF/services}
+ * entry for {@link AutogradLayer} (the module's {@code provides} clause on the module path); nothing else needs to
+ * create one.
  *
- * <p>A service provider must be public, and it lives here because it drives autograd's package-private
- * machinery; the layer it implements is the dispatcher's and not exported, so it is no API.
+ * <p>A service provider must be public, and it lives here because it drives autograd's package-private machinery; the
+ * layer it implements is the dispatcher's and not exported, so it is no API.
  */
 @SuppressWarnings("exports")
 public final class RecordingLayer implements AutogradLayer {
@@ -20,7 +20,9 @@ public final class RecordingLayer implements AutogradLayer {
     public RecordingLayer() {}
 
     @Override
-    public boolean anyRequiresGrad(Object[] args) { return Recorder.anyRequiresGrad(args); }
+    public boolean anyRequiresGrad(Object[] args) {
+        return Recorder.anyRequiresGrad(args);
+    }
 
     @Override
     public Recording begin(OpDef op, Object[] args, Tensor[] outs, boolean inPlace) {

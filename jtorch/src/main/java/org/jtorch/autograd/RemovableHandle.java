@@ -5,7 +5,9 @@ public final class RemovableHandle {
     private final Runnable remover;
     private boolean removed;
 
-    RemovableHandle(Runnable remover) { this.remover = remover; }
+    RemovableHandle(Runnable remover) {
+        this.remover = remover;
+    }
 
     /** Unregisters the hook; later calls do nothing. */
     public void remove() {

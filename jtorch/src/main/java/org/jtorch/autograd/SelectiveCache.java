@@ -10,16 +10,14 @@ import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.ops.OpDef;
 
 /**
- * Selective activation checkpointing: the outputs of the ops the policy saves are cached during the
- * forward and handed back, instead of running the op again, during the recompute. Entries are kept
- * per op in call order and consumed once, as PyTorch's {@code _CachingTorchDispatchMode} and
- * {@code _CachedTorchDispatchMode} do.
+ * Selective activation checkpointing: the outputs of the ops the policy saves are cached during the forward and handed
+ * back, instead of running the op again, during the recompute. Entries are kept per op in call order and consumed once,
+ * as PyTorch's {@code _CachingTorchDispatchMode} and {@code _CachedTorchDispatchMode} do.
  *
- * <p>Composite ops are not asked (their pieces are), nor are views (they cost nothing and must stay
- * aliases). Ops flagged {@link OpDef.Flag#SIDE_EFFECTS} are saved unless the policy says
- * {@code MUST_RECOMPUTE}, so their effect happens once (PyTorch 2.15). A call that wrote into existing
- * tensors (in-place or {@code out=}) is always run again, since handing back a cached tensor would not
- * write its output.
+ * <p>Composite ops are not asked (their pieces are), nor are views (they cost nothing and must stay aliases). Ops
+ * flagged {@link OpDef.Flag#SIDE_EFFECTS} are saved unless the policy says {@code MUST_RECOMPUTE}, so their effect
+ * happens once (PyTorch 2.15). A call that wrote into existing tensors (in-place or {@code out=}) is always run again,
+ * since handing back a cached tensor would not write its output.
  */
 final class SelectiveCache {
     private final CheckpointOptions.PolicyFn policy;
@@ -28,8 +26,8 @@ final class SelectiveCache {
     private final Map<OpDef, ArrayDeque<Entry>> storage = new IdentityHashMap<>();
 
     /**
-     * One saved call: its result (null: run again), the versions of its tensors when cached, and for a
-     * random op the default generator's state after it, so the ops recomputed after it draw the same numbers.
+     * One saved call: its result (null: run again), the versions of its tensors when cached, and for a random op the
+     * default generator's state after it, so the ops recomputed after it draw the same numbers.
      */
     private record Entry(Object value, int[] versions, byte[] rngAfter) {}
 
@@ -41,7 +39,9 @@ final class SelectiveCache {
         this.trackRng = options.preserveRngState();
     }
 
-    private static boolean asked(OpDef op) { return op.compositeFn() == null && op.viewFn() == null; }
+    private static boolean asked(OpDef op) {
+        return op.compositeFn() == null && op.viewFn() == null;
+    }
 
     private boolean saves(OpDef op, Object[] args, boolean recompute) {
         CheckpointPolicy p = policy.decide(new CheckpointOptions.PolicyContext(recompute), op, args);
@@ -66,7 +66,9 @@ final class SelectiveCache {
             versions[i] = ts[i].version();
             if (versions[i] != 0) return RUN_AGAIN; // a fresh output has never been written through the dispatcher
         }
-        byte[] rng = trackRng && op.has(OpDef.Flag.RANDOM) ? Generator.defaultGenerator().getStateBytes() : null;
+        byte[] rng = trackRng && op.has(OpDef.Flag.RANDOM)
+                ? Generator.defaultGenerator().getStateBytes()
+                : null;
         return new Entry(result, versions, rng);
     }
 
@@ -77,8 +79,9 @@ final class SelectiveCache {
         if (entries == null) throw new TorchException(op + " encountered during backward, but not found in storage");
         Entry e = entries.poll();
         if (e == null) {
-            throw new TorchException("Trying to backward an extra time. You are only allowed to backward once on any region "
-                    + "computed under selective activation checkpoint.");
+            throw new TorchException(
+                    "Trying to backward an extra time. You are only allowed to backward once on any region "
+                            + "computed under selective activation checkpoint.");
         }
         if (e.value() == null) return next.call(op, args);
         boolean single = e.value() instanceof Tensor;

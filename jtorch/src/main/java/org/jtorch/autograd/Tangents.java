@@ -3,10 +3,9 @@ package org.jtorch.autograd;
 import org.jtorch.Tensor;
 
 /**
- * The forward-AD tangents a tensor carries, one per dual level: an immutable list held in the tensor's
- * forward-grad field (PyTorch's {@code ForwardGrad}). Only forward AD makes and reads one; other code can at most
- * hand a tensor's list on to a tensor that stands for it. Entries of closed levels are invisible and are dropped on
- * the next write.
+ * The forward-AD tangents a tensor carries, one per dual level: an immutable list held in the tensor's forward-grad
+ * field (PyTorch's {@code ForwardGrad}). Only forward AD makes and reads one; other code can at most hand a tensor's
+ * list on to a tensor that stands for it. Entries of closed levels are invisible and are dropped on the next write.
  */
 public final class Tangents {
     private final DualLevel level;

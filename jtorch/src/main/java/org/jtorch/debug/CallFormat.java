@@ -17,17 +17,17 @@ import org.jtorch.dispatch.Schema;
 import org.jtorch.dispatch.SchemaValue;
 
 /**
- * Text of a recorded call as PyTorch's DebugMode prints it: the op as {@code aten::name.overload}
- * ({@code .default} omitted), the arguments as the Python dispatcher hands them to a mode (trailing
- * positional arguments equal to their default dropped, keyword-only ones as {@code name=value} unless
- * default), and every value as Python's {@code str} would print it.
+ * Text of a recorded call as PyTorch's DebugMode prints it: the op as {@code aten::name.overload} ({@code .default}
+ * omitted), the arguments as the Python dispatcher hands them to a mode (trailing positional arguments equal to their
+ * default dropped, keyword-only ones as {@code name=value} unless default), and every value as Python's {@code str}
+ * would print it.
  */
 final class CallFormat {
     private CallFormat() {}
 
     /**
-     * Which argument indices print positionally and which as keywords, as
-     * {@code parseIValuesToPyArgsKwargs} decides. Arguments beyond the schema print positionally.
+     * Which argument indices print positionally and which as keywords, as {@code parseIValuesToPyArgsKwargs} decides.
+     * Arguments beyond the schema print positionally.
      */
     static Layout layout(Schema schema, Object[] args) {
         List<Schema.Argument> params = schema.arguments();
@@ -152,7 +152,8 @@ final class CallFormat {
             try {
                 out.add(c.getAccessor().invoke(r));
             } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException("cannot read " + c.getName() + " of " + r.getClass().getName(), e);
+                throw new IllegalStateException(
+                        "cannot read " + c.getName() + " of " + r.getClass().getName(), e);
             }
         }
         return out;
@@ -241,22 +242,24 @@ final class CallFormat {
         return switch (v) {
             case Boolean _ -> false;
             case Number n -> n.doubleValue() == number;
-            case Scalar s -> s.kind() != Scalar.Kind.BOOL && s.kind() != Scalar.Kind.COMPLEX
-                    && s.doubleValue() == number;
+            case Scalar s ->
+                s.kind() != Scalar.Kind.BOOL && s.kind() != Scalar.Kind.COMPLEX && s.doubleValue() == number;
             case null, default -> false;
         };
     }
 
     private static boolean equalsList(Object v, List<SchemaValue> expected) {
-        List<?> items = switch (v) {
-            case long[] a -> Arrays.stream(a).boxed().toList();
-            case int[] a -> Arrays.stream(a).boxed().toList();
-            case double[] a -> Arrays.stream(a).boxed().toList();
-            case boolean[] a -> IntStream.range(0, a.length).mapToObj(i -> a[i]).toList();
-            case Object[] a -> Arrays.asList(a);
-            case List<?> l -> l;
-            case null, default -> null;
-        };
+        List<?> items =
+                switch (v) {
+                    case long[] a -> Arrays.stream(a).boxed().toList();
+                    case int[] a -> Arrays.stream(a).boxed().toList();
+                    case double[] a -> Arrays.stream(a).boxed().toList();
+                    case boolean[] a ->
+                        IntStream.range(0, a.length).mapToObj(i -> a[i]).toList();
+                    case Object[] a -> Arrays.asList(a);
+                    case List<?> l -> l;
+                    case null, default -> null;
+                };
         if (items == null || items.size() != expected.size()) return false;
         for (int i = 0; i < items.size(); i++) if (!equalsDefault(items.get(i), expected.get(i))) return false;
         return true;

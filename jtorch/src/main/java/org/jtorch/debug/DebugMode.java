@@ -18,24 +18,26 @@ import org.jtorch.dispatch.Schema;
 import org.jtorch.ops.OpDef;
 
 /**
- * {@code torch.utils._debug_mode.DebugMode}: while open, records every op dispatched on the opening
- * thread, including the ops that composite ops run (one level deeper), and renders them as PyTorch's
- * {@code debug_string()} does:
+ * {@code torch.utils._debug_mode.DebugMode}: while open, records every op dispatched on the opening thread, including
+ * the ops that composite ops run (one level deeper), and renders them as PyTorch's {@code debug_string()} does:
+ *
  * <pre>
  *     aten::matmul(t: f32[3], t: f32[3, 4])  -&gt;  t: f32[4]
  *       aten::unsqueeze(t: f32[3], 0)  -&gt;  t: f32[1, 3]
  *       aten::mm(t: f32[1, 3], t: f32[3, 4])  -&gt;  t: f32[1, 4]
  *       aten::squeeze.dims(t: f32[1, 4], [0])  -&gt;  t: f32[4]
  * </pre>
- * Each line is indented by two spaces plus two per nesting level (ops called by user code are at
- * depth 1). With tensor hashing on, a line ends in {@code  # {'hash': ..., 'input_hash': ((...), {...})}}
- * (the output hashes, then the hashes of the positional and keyword arguments; {@code None} for
- * non-tensors and meta tensors). Inputs are hashed before the op runs and outputs after it.
  *
- * <p>The mode never changes results: it passes every op on unchanged and reads tensors without
- * dispatching. Ops run through {@code Dispatcher.callOut} (the {@code out=} and in-place forms) do not
- * pass the mode stack and are not recorded. A DebugMode belongs to the thread that opened it: other
- * threads' ops are not seen, and it must be closed on that thread, innermost mode first.
+ * Each line is indented by two spaces plus two per nesting level (ops called by user code are at depth 1). With tensor
+ * hashing on, a line ends in {@code # {'hash': ..., 'input_hash': ((...), {...})}} (the output hashes, then the hashes
+ * of the positional and keyword arguments; {@code None} for non-tensors and meta tensors). Inputs are hashed before the
+ * op runs and outputs after it.
+ *
+ * <p>The mode never changes results: it passes every op on unchanged and reads tensors without dispatching. Ops run
+ * through {@code Dispatcher.callOut} (the {@code out=} and in-place forms) do not pass the mode stack and are not
+ * recorded. A DebugMode belongs to the thread that opened it: other threads' ops are not seen, and it must be closed on
+ * that thread, innermost mode first.
+ *
  * <pre>{@code
  * try (DebugMode dm = DebugMode.open(true)) {
  *     y = x.matmul(w).relu();
@@ -50,16 +52,21 @@ public final class DebugMode implements AutoCloseable {
     /**
      * What a DebugMode records (PyTorch's constructor flags and {@code log_tensor_hashes} arguments).
      *
-     * @param hashTensors      hash tensors ({@code log_tensor_hashes} for the whole mode)
-     * @param hashFn           the hash function; {@link HashFn#BITS} by default, to detect any bitwise change
-     * @param hashInputs       also hash the inputs ({@code hash_inputs}), when hashing
-     * @param recordOutput     print each call's result after {@code  ->  } ({@code record_output})
-     * @param recordIds        suffix tensors with a stable id, {@code t$3}, to follow them across lines ({@code record_ids})
-     * @param tensorAttributes attributes to print after each tensor ({@code record_tensor_attributes}):
-     *                         {@code device}, {@code requires_grad}
+     * @param hashTensors hash tensors ({@code log_tensor_hashes} for the whole mode)
+     * @param hashFn the hash function; {@link HashFn#BITS} by default, to detect any bitwise change
+     * @param hashInputs also hash the inputs ({@code hash_inputs}), when hashing
+     * @param recordOutput print each call's result after {@code -> } ({@code record_output})
+     * @param recordIds suffix tensors with a stable id, {@code t$3}, to follow them across lines ({@code record_ids})
+     * @param tensorAttributes attributes to print after each tensor ({@code record_tensor_attributes}): {@code device},
+     *     {@code requires_grad}
      */
-    public record Options(boolean hashTensors, HashFn hashFn, boolean hashInputs, boolean recordOutput, boolean recordIds,
-                          List<String> tensorAttributes) {
+    public record Options(
+            boolean hashTensors,
+            HashFn hashFn,
+            boolean hashInputs,
+            boolean recordOutput,
+            boolean recordIds,
+            List<String> tensorAttributes) {
         /** PyTorch's defaults: outputs printed, no hashes, no ids, no attributes. */
         public static final Options DEFAULTS = new Options(false, HashFn.BITS, true, true, false, List.of());
 
@@ -68,7 +75,8 @@ public final class DebugMode implements AutoCloseable {
             tensorAttributes = List.copyOf(tensorAttributes);
             for (String a : tensorAttributes) {
                 if (!TENSOR_ATTRIBUTES.contains(a)) {
-                    throw new IllegalArgumentException("DebugMode: unknown tensor attribute '" + a + "' (supported: device, requires_grad)");
+                    throw new IllegalArgumentException(
+                            "DebugMode: unknown tensor attribute '" + a + "' (supported: device, requires_grad)");
                 }
             }
         }
@@ -111,33 +119,41 @@ public final class DebugMode implements AutoCloseable {
     }
 
     /**
-     * Where two logs first differ: the first call, in the order calls returned, whose output hashes
-     * differ ({@link Kind#OUTPUT}), or, if none did before the logs stop matching call for call, the
-     * first call that differs in op, arguments, nesting or outcome ({@link Kind#CALL}).
+     * Where two logs first differ: the first call, in the order calls returned, whose output hashes differ
+     * ({@link Kind#OUTPUT}), or, if none did before the logs stop matching call for call, the first call that differs
+     * in op, arguments, nesting or outcome ({@link Kind#CALL}).
      *
-     * @param index  position of the call in the logs
-     * @param left   the call in the first log ({@code null} if that log ended first)
-     * @param right  the call in the second log ({@code null} if that log ended first)
+     * @param index position of the call in the logs
+     * @param left the call in the first log ({@code null} if that log ended first)
+     * @param right the call in the second log ({@code null} if that log ended first)
      * @param output for {@link Kind#OUTPUT}, the index of the first differing output tensor; else -1
      */
     public record Divergence(Kind kind, int index, DebugRecord left, DebugRecord right, int output) {
         /** What differs. */
-        public enum Kind { OUTPUT, CALL }
+        public enum Kind {
+            OUTPUT,
+            CALL
+        }
 
         /** The op at the divergence, {@code aten::name.overload}. */
-        public String op() { return left != null ? left.op() : right.op(); }
+        public String op() {
+            return left != null ? left.op() : right.op();
+        }
 
         @Override
         public String toString() {
             if (kind == Kind.OUTPUT) {
-                return op() + " (record " + index + "): output " + output + " hash " + hashAt(left) + " vs " + hashAt(right);
+                return op() + " (record " + index + "): output " + output + " hash " + hashAt(left) + " vs "
+                        + hashAt(right);
             }
             return "record " + index + ": " + (left == null ? "<end of log>" : left.line()) + " vs "
                     + (right == null ? "<end of log>" : right.line());
         }
 
         private String hashAt(DebugRecord r) {
-            return output < r.outputs().size() ? String.valueOf(r.outputs().get(output).hash()) : "<no output>";
+            return output < r.outputs().size()
+                    ? String.valueOf(r.outputs().get(output).hash())
+                    : "<no output>";
         }
     }
 
@@ -185,7 +201,10 @@ public final class DebugMode implements AutoCloseable {
         this.scope = DispatchState.enter(DispatchState.Kind.DEBUG, this::process);
     }
 
-    /** Opens a DebugMode on this thread with PyTorch's defaults, hashing every input and output with {@link HashFn#BITS} if asked. */
+    /**
+     * Opens a DebugMode on this thread with PyTorch's defaults, hashing every input and output with {@link HashFn#BITS}
+     * if asked.
+     */
     public static DebugMode open(boolean hashTensors) {
         return open(Options.DEFAULTS.withHashTensors(hashTensors));
     }
@@ -196,8 +215,8 @@ public final class DebugMode implements AutoCloseable {
     }
 
     /**
-     * {@code DebugMode.log_tensor_hashes(hash_fn, hash_inputs)}: until the scope closes, every DebugMode
-     * open on this thread hashes with {@code fn}, overriding its own options.
+     * {@code DebugMode.log_tensor_hashes(hash_fn, hash_inputs)}: until the scope closes, every DebugMode open on this
+     * thread hashes with {@code fn}, overriding its own options.
      */
     public static Scope logTensorHashes(HashFn fn, boolean hashInputs) {
         Hashing before = HASH_REGION.get();
@@ -206,14 +225,17 @@ public final class DebugMode implements AutoCloseable {
         boolean[] done = {false};
         return () -> {
             if (done[0]) return;
-            if (HASH_REGION.get() != mine) throw new IllegalStateException("logTensorHashes scopes closed out of order");
+            if (HASH_REGION.get() != mine)
+                throw new IllegalStateException("logTensorHashes scopes closed out of order");
             HASH_REGION.set(before);
             done[0] = true;
         };
     }
 
     /** The options this mode was opened with. */
-    public Options options() { return options; }
+    public Options options() {
+        return options;
+    }
 
     /** {@code debug_string()}: one indented line per recorded call. */
     public String log() {
@@ -237,7 +259,8 @@ public final class DebugMode implements AutoCloseable {
     public void close() {
         if (closed) return;
         if (Thread.currentThread() != owner) {
-            throw new IllegalStateException("DebugMode must be closed on the thread that opened it (" + owner.getName() + ")");
+            throw new IllegalStateException(
+                    "DebugMode must be closed on the thread that opened it (" + owner.getName() + ")");
         }
         scope.close();
         closed = true;
@@ -249,12 +272,12 @@ public final class DebugMode implements AutoCloseable {
     }
 
     /**
-     * The first place where two runs of the same program differ: the op whose outputs differ first, or
-     * the first call that differs. Both logs need output hashes ({@code hashTensors}) made with the same
-     * {@link HashFn}; empty when the logs agree.
+     * The first place where two runs of the same program differ: the op whose outputs differ first, or the first call
+     * that differs. Both logs need output hashes ({@code hashTensors}) made with the same {@link HashFn}; empty when
+     * the logs agree.
      *
-     * @throws IllegalArgumentException if a compared call has real output tensors without hashes, or
-     *                                  hashes made by different functions
+     * @throws IllegalArgumentException if a compared call has real output tensors without hashes, or hashes made by
+     *     different functions
      */
     public static Optional<Divergence> firstDivergence(List<DebugRecord> a, List<DebugRecord> b) {
         int common = Math.min(a.size(), b.size());
@@ -264,7 +287,9 @@ public final class DebugMode implements AutoCloseable {
         // The calls still open when call s started returned after it, so their outputs may depend on it.
         boolean[] open = new boolean[s];
         if (callsDiffer) {
-            int d = s < common ? Math.min(a.get(s).depth(), b.get(s).depth()) : (s < a.size() ? a : b).get(s).depth();
+            int d = s < common
+                    ? Math.min(a.get(s).depth(), b.get(s).depth())
+                    : (s < a.size() ? a : b).get(s).depth();
             for (int i = s - 1; i >= 0 && d > 1; i--) {
                 if (a.get(i).depth() == d - 1) {
                     open[i] = true;
@@ -282,15 +307,20 @@ public final class DebugMode implements AutoCloseable {
                 firstOutput = out;
             }
         }
-        if (first >= 0) return Optional.of(new Divergence(Divergence.Kind.OUTPUT, first, a.get(first), b.get(first), firstOutput));
+        if (first >= 0)
+            return Optional.of(new Divergence(Divergence.Kind.OUTPUT, first, a.get(first), b.get(first), firstOutput));
         if (callsDiffer) {
-            return Optional.of(new Divergence(Divergence.Kind.CALL, s, s < a.size() ? a.get(s) : null, s < b.size() ? b.get(s) : null, -1));
+            return Optional.of(new Divergence(
+                    Divergence.Kind.CALL, s, s < a.size() ? a.get(s) : null, s < b.size() ? b.get(s) : null, -1));
         }
         return Optional.empty();
     }
 
     private static boolean sameCall(DebugRecord x, DebugRecord y) {
-        return x.op().equals(y.op()) && x.depth() == y.depth() && x.args().equals(y.args()) && x.returned() == y.returned();
+        return x.op().equals(y.op())
+                && x.depth() == y.depth()
+                && x.args().equals(y.args())
+                && x.returned() == y.returned();
     }
 
     /** Index of the first output whose hash differs, or -1. */
@@ -302,12 +332,13 @@ public final class DebugMode implements AutoCloseable {
             if (hx == null && hy == null && ox.device() == Device.META && oy.device() == Device.META) continue;
             if (hx == null || hy == null) {
                 throw new IllegalArgumentException("firstDivergence: record " + index + " (" + x.op() + ") output " + k
-                        + " has no hash in " + (hx == null && hy == null ? "either log" : hx == null ? "the first log" : "the second log")
+                        + " has no hash in "
+                        + (hx == null && hy == null ? "either log" : hx == null ? "the first log" : "the second log")
                         + "; open both DebugModes with hashTensors");
             }
             if (hx.fn() != hy.fn()) {
-                throw new IllegalArgumentException("firstDivergence: record " + index + " (" + x.op() + ") was hashed with "
-                        + hx.fn() + " in one log and " + hy.fn() + " in the other");
+                throw new IllegalArgumentException("firstDivergence: record " + index + " (" + x.op()
+                        + ") was hashed with " + hx.fn() + " in one log and " + hy.fn() + " in the other");
             }
             if (!hx.equals(hy)) return k;
         }
@@ -336,7 +367,8 @@ public final class DebugMode implements AutoCloseable {
             depth--;
         }
         List<TensorInfo> outputs = new ArrayList<>();
-        String outputHashes = hashTree(result, outputs, hashing != null ? hashing.fn() : null, schema.returnsTuple(), anyHash);
+        String outputHashes =
+                hashTree(result, outputs, hashing != null ? hashing.fn() : null, schema.returnsTuple(), anyHash);
         call.outputs = outputs;
         if (options.recordOutput() && result != null) call.output = outputText(result, schema.returnsTuple());
         if (hashing != null && anyHash[0]) {
@@ -361,14 +393,17 @@ public final class DebugMode implements AutoCloseable {
         for (int j = 0; j < kw.length; j++) {
             if (j > 0) sb.append(", ");
             String hash = kw[j] < hashes.length ? hashes[kw[j]] : "None";
-            sb.append('\'').append(schema.arguments().get(kw[j]).name()).append("': ").append(hash);
+            sb.append('\'')
+                    .append(schema.arguments().get(kw[j]).name())
+                    .append("': ")
+                    .append(hash);
         }
         return sb.append("})").toString();
     }
 
     /**
-     * Collects the tensors in {@code v} into {@code sink} (hashed with {@code fn} unless null or meta)
-     * and returns their hashes printed in {@code v}'s structure, {@code None} for everything else.
+     * Collects the tensors in {@code v} into {@code sink} (hashed with {@code fn} unless null or meta) and returns
+     * their hashes printed in {@code v}'s structure, {@code None} for everything else.
      */
     private static String hashTree(Object v, List<TensorInfo> sink, HashFn fn, boolean tuple, boolean[] anyHash) {
         return switch (v) {
@@ -407,14 +442,18 @@ public final class DebugMode implements AutoCloseable {
     private String tensorName(Tensor t) {
         StringBuilder sb = new StringBuilder("t");
         if (options.recordIds()) sb.append('$').append(ids.computeIfAbsent(t, k -> nextId++));
-        sb.append(": ").append(CallFormat.abbrev(t.dtype())).append(CallFormat.repr(t.impl().shapeRef(), null));
+        sb.append(": ")
+                .append(CallFormat.abbrev(t.dtype()))
+                .append(CallFormat.repr(t.impl().shapeRef(), null));
         List<String> attrs = options.tensorAttributes();
         if (!attrs.isEmpty()) {
             sb.append('{');
             for (int i = 0; i < attrs.size(); i++) {
                 if (i > 0) sb.append(", ");
                 String a = attrs.get(i);
-                sb.append(a).append('=').append(a.equals("device") ? t.device().type() : t.requiresGrad() ? "True" : "False");
+                sb.append(a)
+                        .append('=')
+                        .append(a.equals("device") ? t.device().type() : t.requiresGrad() ? "True" : "False");
             }
             sb.append('}');
         }

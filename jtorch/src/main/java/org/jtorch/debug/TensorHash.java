@@ -13,11 +13,10 @@ import org.jtorch.kernels.cpu.StridedIter;
  * A summary of a tensor's values, computed by a {@link HashFn}. {@code value} holds the 64-bit hash for
  * {@link HashFn#BITS} and the raw bits of the float64 norm for {@link HashFn#NORM}.
  *
- * <p>Both functions read the elements in row-major order straight from storage (never through the
- * dispatcher, so hashing inside a {@link DebugMode} records nothing), in fixed blocks of
- * {@value #BLOCK} elements that workers may process in parallel and that are combined in block order:
- * the result depends on the dtype, the shape and the values only, not on strides, storage offset or
- * thread count.
+ * <p>Both functions read the elements in row-major order straight from storage (never through the dispatcher, so
+ * hashing inside a {@link DebugMode} records nothing), in fixed blocks of {@value #BLOCK} elements that workers may
+ * process in parallel and that are combined in block order: the result depends on the dtype, the shape and the values
+ * only, not on strides, storage offset or thread count.
  */
 public record TensorHash(HashFn fn, long value) {
     /** Elements per block; block results are combined in index order, so the split never shows. */
@@ -67,8 +66,8 @@ public record TensorHash(HashFn fn, long value) {
     }
 
     /**
-     * One MurmurHash3 lane step. For a fixed {@code h} it is a bijection of {@code k}, and every later
-     * step and {@link #fmix} are bijections of {@code h}: changing any single word changes the hash.
+     * One MurmurHash3 lane step. For a fixed {@code h} it is a bijection of {@code k}, and every later step and
+     * {@link #fmix} are bijections of {@code h}: changing any single word changes the hash.
      */
     private static long step(long h, long k) {
         k *= C1;

@@ -4,15 +4,15 @@ import org.jtorch.Tensor;
 import org.jtorch.ops.OpDef;
 
 /**
- * The autograd layer as {@link Dispatcher} calls it: below the interpreters of the {@link DispatchState}, above
- * the kernels, and consulted only while grad mode is on. The dispatcher declares what it needs here and
- * {@code org.jtorch.autograd} implements it, so that dispatch does not depend on autograd; the implementation is
- * found with {@link java.util.ServiceLoader} when the dispatcher is first used, before any op runs.
+ * The autograd layer as {@link Dispatcher} calls it: below the interpreters of the {@link DispatchState}, above the
+ * kernels, and consulted only while grad mode is on. The dispatcher declares what it needs here and
+ * {@code org.jtorch.autograd} implements it, so that dispatch does not depend on autograd; the implementation is found
+ * with {@link java.util.ServiceLoader} when the dispatcher is first used, before any op runs.
  */
 public interface AutogradLayer {
     /**
-     * Whether some tensor argument (elements of {@code Tensor[]} arguments included) requires grad, after bringing
-     * the history of a view up to date with its base's.
+     * Whether some tensor argument (elements of {@code Tensor[]} arguments included) requires grad, after bringing the
+     * history of a view up to date with its base's.
      */
     boolean anyRequiresGrad(Object[] args);
 
@@ -29,14 +29,14 @@ public interface AutogradLayer {
     }
 
     /**
-     * Before a write into {@code out} that autograd sees: refuses one it cannot follow (into a leaf that requires
-     * grad, or into a view of one) rather than let it give wrong gradients.
+     * Before a write into {@code out} that autograd sees: refuses one it cannot follow (into a leaf that requires grad,
+     * or into a view of one) rather than let it give wrong gradients.
      */
     void checkWrite(Tensor out);
 
     /**
-     * After a recorded write into {@code outs}: every output that is a view passes the write on to its base's
-     * history (PyTorch's {@code rebase_history}). {@code args} are the call's arguments.
+     * After a recorded write into {@code outs}: every output that is a view passes the write on to its base's history
+     * (PyTorch's {@code rebase_history}). {@code args} are the call's arguments.
      */
     void rebaseWrittenViews(Tensor[] outs, Object[] args);
 }

@@ -16,10 +16,10 @@ import org.jtorch.storage.TensorImpl;
 
 /**
  * The device backends, loaded once with {@link ServiceLoader} (modules that provide {@link DeviceBackend}, and
- * {@code META-INF/services} entries on the class path), and the lookups the rest of the library makes through
- * them. The SPI a backend implements is {@code org.jtorch.accelerator.spi}; this registry is the library's own.
- * Nothing here is on the CPU path but {@link #empty}'s first test: the dispatcher asks for backends only for
- * devices other than the CPU and meta.
+ * {@code META-INF/services} entries on the class path), and the lookups the rest of the library makes through them. The
+ * SPI a backend implements is {@code org.jtorch.accelerator.spi}; this registry is the library's own. Nothing here is
+ * on the CPU path but {@link #empty}'s first test: the dispatcher asks for backends only for devices other than the CPU
+ * and meta.
  */
 public final class Backends {
     private Backends() {}
@@ -33,12 +33,14 @@ public final class Backends {
             for (DeviceBackend b : ServiceLoader.load(DeviceBackend.class, DeviceBackend.class.getClassLoader())) {
                 String type = b.deviceType();
                 if (type.equals("cpu") || type.equals("meta") || type.isEmpty() || type.contains(":")) {
-                    throw new IllegalStateException("device backend " + b.getClass().getName() + ": invalid device type '" + type + "'");
+                    throw new IllegalStateException(
+                            "device backend " + b.getClass().getName() + ": invalid device type '" + type + "'");
                 }
                 for (DeviceBackend other : found) {
                     if (other.deviceType().equals(type)) {
-                        throw new IllegalStateException("two device backends for type '" + type + "': " + other.getClass().getName()
-                                + " and " + b.getClass().getName());
+                        throw new IllegalStateException("two device backends for type '" + type + "': "
+                                + other.getClass().getName() + " and "
+                                + b.getClass().getName());
                     }
                 }
                 found.add(b);
@@ -52,10 +54,14 @@ public final class Backends {
     private static final ThreadLocal<int[]> CURRENT = ThreadLocal.withInitial(() -> new int[] {0});
 
     /** The current device index of backend type {@code type} on this thread. */
-    public static int currentIndex(String type) { return CURRENT.get()[0]; }
+    public static int currentIndex(String type) {
+        return CURRENT.get()[0];
+    }
 
     /** Makes device {@code index} of the accelerator current on this thread (range-checked by the caller). */
-    public static void setCurrentIndex(int index) { CURRENT.get()[0] = index; }
+    public static void setCurrentIndex(int index) {
+        CURRENT.get()[0] = index;
+    }
 
     /** The enabled backends. */
     public static List<DeviceBackend> all() {
@@ -86,18 +92,19 @@ public final class Backends {
     /** The backend that owns {@code device}; its index must be in range. */
     public static DeviceBackend forDevice(Device device) {
         DeviceBackend b = find(device.type())
-                .orElseThrow(() -> new TorchException("no device backend for device type '" + device.type() + "' is loaded"));
+                .orElseThrow(() ->
+                        new TorchException("no device backend for device type '" + device.type() + "' is loaded"));
         int count = b.deviceCount();
         if (device.index() >= count) {
-            throw new TorchException(device.type() + ": invalid device ordinal " + device.index() + " (the machine has " + count
-                    + " device" + (count == 1 ? "" : "s") + ")");
+            throw new TorchException(device.type() + ": invalid device ordinal " + device.index() + " (the machine has "
+                    + count + " device" + (count == 1 ? "" : "s") + ")");
         }
         return b;
     }
 
     /**
-     * A fresh contiguous tensor impl on any device: zero-filled heap memory on the CPU and no data on meta
-     * (neither loads a backend), else memory from the device's backend.
+     * A fresh contiguous tensor impl on any device: zero-filled heap memory on the CPU and no data on meta (neither
+     * loads a backend), else memory from the device's backend.
      */
     public static TensorImpl empty(long[] shape, DType dtype, Device device) {
         if (device == Device.CPU) return TensorImpl.empty(shape, dtype);
@@ -114,17 +121,19 @@ public final class Backends {
     }
 
     /**
-     * Kernels that serve every device because they only move data through the backends' copy functions
-     * (the device-to-device copy); registered by the op's definition.
+     * Kernels that serve every device because they only move data through the backends' copy functions (the
+     * device-to-device copy); registered by the op's definition.
      */
     private static final KernelTable DEVICE_GENERIC = new KernelTable();
 
     /** Declares {@code op}'s own kernel device-generic: it runs for every backend device. */
-    public static void registerDeviceGeneric(OpDef op) { DEVICE_GENERIC.register(op, op.kernel()); }
+    public static void registerDeviceGeneric(OpDef op) {
+        DEVICE_GENERIC.register(op, op.kernel());
+    }
 
     /**
-     * The kernel that runs {@code op} on {@code device}. An op the backend has no kernel for is refused with
-     * PyTorch's wording ({@code Could not run 'aten::x' with arguments from the 'y' backend}).
+     * The kernel that runs {@code op} on {@code device}. An op the backend has no kernel for is refused with PyTorch's
+     * wording ({@code Could not run 'aten::x' with arguments from the 'y' backend}).
      */
     public static OpDef.Kernel kernel(OpDef op, Device device) {
         OpDef.Kernel generic = DEVICE_GENERIC.get(op);

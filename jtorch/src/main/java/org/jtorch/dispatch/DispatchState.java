@@ -5,18 +5,17 @@ import java.util.function.Supplier;
 
 /**
  * Everything that changes how an op runs on this thread: one stack of interpreters (vmap levels, grad levels,
- * forward-AD dual levels, DebugMode and other modes), outermost first, and the grad-mode flags that the autograd
- * layer reads. functorch's dynamic layer stack and JAX's interpreter stack are the models: each interpreter has a
- * kind and a level (its 1-based position on the stack), so nested transforms are ordered and told apart.
+ * forward-AD dual levels, DebugMode and other modes), outermost first, and the grad-mode flags that the autograd layer
+ * reads. functorch's dynamic layer stack and JAX's interpreter stack are the models: each interpreter has a kind and a
+ * level (its 1-based position on the stack), so nested transforms are ordered and told apart.
  *
- * <p>An interpreter that sees ops ({@link Interpreter#mode()} not null) is called by {@link Dispatcher#call}
- * innermost first. While one computes its rule with ops, it and the interpreters above it are <i>lowered</i>
- * ({@link #runBelow}): out of the dispatch walk, but still entered, so that levels entered meanwhile are numbered
- * above them and autograd keeps recording for the grad levels among them (grad levels see no ops: autograd records
- * for them).
+ * <p>An interpreter that sees ops ({@link Interpreter#mode()} not null) is called by {@link Dispatcher#call} innermost
+ * first. While one computes its rule with ops, it and the interpreters above it are <i>lowered</i> ({@link #runBelow}):
+ * out of the dispatch walk, but still entered, so that levels entered meanwhile are numbered above them and autograd
+ * keeps recording for the grad levels among them (grad levels see no ops: autograd records for them).
  *
- * <p>The plain eager path reads this state once per op: {@link Dispatcher#call} checks that no interpreter in
- * effect sees ops, and the grad-mode flag, on the same object.
+ * <p>The plain eager path reads this state once per op: {@link Dispatcher#call} checks that no interpreter in effect
+ * sees ops, and the grad-mode flag, on the same object.
  */
 public final class DispatchState {
     /** What an interpreter is; transforms look for their own kind on the stack. */
@@ -57,36 +56,50 @@ public final class DispatchState {
     private Interpreter[] entries = new Interpreter[4];
     /** Per entry, how many {@link #runBelow} calls now lower it; it is in effect at zero. */
     private int[] lowered = new int[4];
+
     private int depth;
     /**
-     * The modes of the entries in effect, innermost last: what {@link Dispatcher#call} walks. Replaced on every
-     * change, never written in place, so that a walk in progress keeps the array it started with.
+     * The modes of the entries in effect, innermost last: what {@link Dispatcher#call} walks. Replaced on every change,
+     * never written in place, so that a walk in progress keeps the array it started with.
      */
     Dispatcher.Mode[] modes = NO_MODES;
+
     private boolean gradEnabled = true;
     private boolean inference;
 
     private DispatchState() {}
 
     /** This thread's state. */
-    public static DispatchState current() { return CURRENT.get(); }
+    public static DispatchState current() {
+        return CURRENT.get();
+    }
 
     // ---- grad mode ------------------------------------------------------------------------------------------
 
     /** Whether ops on this thread record autograd history. */
-    public boolean isGradEnabled() { return gradEnabled; }
+    public boolean isGradEnabled() {
+        return gradEnabled;
+    }
 
-    public void setGradEnabled(boolean enabled) { this.gradEnabled = enabled; }
+    public void setGradEnabled(boolean enabled) {
+        this.gradEnabled = enabled;
+    }
 
     /** Whether this thread is inside {@code inference_mode()}. */
-    public boolean isInference() { return inference; }
+    public boolean isInference() {
+        return inference;
+    }
 
-    public void setInference(boolean on) { this.inference = on; }
+    public void setInference(boolean on) {
+        this.inference = on;
+    }
 
     // ---- the interpreter stack ----------------------------------------------------------------------------
 
     /** The level the next interpreter entered on this thread gets. */
-    public static int nextLevel() { return current().depth + 1; }
+    public static int nextLevel() {
+        return current().depth + 1;
+    }
 
     /**
      * Enters {@code interpreter} on this thread; closing the returned scope leaves it. Its level must be
@@ -95,8 +108,8 @@ public final class DispatchState {
     public static Scope enter(Interpreter interpreter) {
         DispatchState s = current();
         if (interpreter.level() != s.depth + 1) {
-            throw new IllegalStateException("an interpreter entered at level " + (s.depth + 1) + " claims level "
-                    + interpreter.level());
+            throw new IllegalStateException(
+                    "an interpreter entered at level " + (s.depth + 1) + " claims level " + interpreter.level());
         }
         if (s.depth == s.entries.length) {
             s.entries = Arrays.copyOf(s.entries, 2 * s.depth);
@@ -131,8 +144,8 @@ public final class DispatchState {
 
     /**
      * Runs {@code body} with {@code interpreter} and every interpreter above it lowered (functorch's "lower the
-     * level"): an interpreter computing its rule with ops must not see those ops itself, while the levels below
-     * it do. {@code interpreter} must be in effect.
+     * level"): an interpreter computing its rule with ops must not see those ops itself, while the levels below it do.
+     * {@code interpreter} must be in effect.
      */
     public static <T> T runBelow(Interpreter interpreter, Supplier<T> body) {
         DispatchState s = current();
@@ -151,10 +164,14 @@ public final class DispatchState {
     }
 
     /** Whether {@code interpreter} is entered on this thread and not lowered. */
-    public static boolean isInEffect(Interpreter interpreter) { return current().indexInEffect(interpreter) >= 0; }
+    public static boolean isInEffect(Interpreter interpreter) {
+        return current().indexInEffect(interpreter) >= 0;
+    }
 
     /** Whether no interpreter in effect sees ops: every op runs as a plain eager call. */
-    public static boolean isPlainEager() { return current().modes.length == 0; }
+    public static boolean isPlainEager() {
+        return current().modes.length == 0;
+    }
 
     /** The innermost interpreter of {@code kind} in effect on this thread, or null. */
     public static Interpreter innermostInEffect(Kind kind) {

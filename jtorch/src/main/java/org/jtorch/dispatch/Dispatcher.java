@@ -12,14 +12,13 @@ import org.jtorch.ops.Spec;
 import org.jtorch.ops.TypePromotion;
 
 /**
- * The one entry point through which every op runs: the interpreters in effect in this thread's
- * {@link DispatchState} (innermost first) → composite expansion → view geometry or meta rule → allocation
- * on the inputs' device → the kernel of that device (the op's CPU kernel, or the one a device backend
- * registered, see {@link Backends}), with the {@link AutogradLayer} recording the call when grad mode is on.
+ * The one entry point through which every op runs: the interpreters in effect in this thread's {@link DispatchState}
+ * (innermost first) → composite expansion → view geometry or meta rule → allocation on the inputs' device → the kernel
+ * of that device (the op's CPU kernel, or the one a device backend registered, see {@link Backends}), with the
+ * {@link AutogradLayer} recording the call when grad mode is on.
  *
- * <p>The path with no interpreter in effect is a handful of branches and the allocation of the outputs: one
- * read of the thread's state, no reflection, no maps, no exceptions for control flow (see docs/benchmarks.md
- * for its cost).
+ * <p>The path with no interpreter in effect is a handful of branches and the allocation of the outputs: one read of the
+ * thread's state, no reflection, no maps, no exceptions for control flow (see docs/benchmarks.md for its cost).
  */
 public final class Dispatcher {
     private Dispatcher() {}
@@ -28,7 +27,8 @@ public final class Dispatcher {
     private static final AutogradLayer AUTOGRAD = installedAutograd();
 
     private static AutogradLayer installedAutograd() {
-        return ServiceLoader.load(AutogradLayer.class, AutogradLayer.class.getClassLoader()).findFirst()
+        return ServiceLoader.load(AutogradLayer.class, AutogradLayer.class.getClassLoader())
+                .findFirst()
                 .orElseThrow(() -> new IllegalStateException("no implementation of " + AutogradLayer.class.getName()
                         + " is installed (its META-INF/services entry is missing from the class path)"));
     }
@@ -40,9 +40,9 @@ public final class Dispatcher {
         Object process(OpDef op, Object[] args, Next next);
 
         /**
-         * Handles an in-place or {@code out=} call, whose results are written into {@code outs}. By default
-         * the mode sees it as {@link #process} returning the written outputs; a mode that must see or
-         * replace the destinations (vmap, whose outputs may be batched wrappers) overrides this.
+         * Handles an in-place or {@code out=} call, whose results are written into {@code outs}. By default the mode
+         * sees it as {@link #process} returning the written outputs; a mode that must see or replace the destinations
+         * (vmap, whose outputs may be batched wrappers) overrides this.
          */
         default Object processOut(OpDef op, Tensor[] outs, Object[] args, NextOut next) {
             return process(op, args, (o, a) -> next.call(o, outs, a));
@@ -100,8 +100,8 @@ public final class Dispatcher {
         }
         Spec spec = op.meta().infer(args);
         Tensor[] outs = new Tensor[spec.outputs()];
-        for (int i = 0; i < outs.length; i++) outs[i] = Tensor.of(Backends.empty(spec.shapes()[i], spec.dtypes()[i],
-                spec.device()));
+        for (int i = 0; i < outs.length; i++)
+            outs[i] = Tensor.of(Backends.empty(spec.shapes()[i], spec.dtypes()[i], spec.device()));
         Device device = spec.device();
         if (device == Device.CPU) op.kernel().run(args, outs, spec);
         else if (device != Device.META) Backends.kernel(op, device).run(args, outs, spec);
@@ -110,9 +110,9 @@ public final class Dispatcher {
     }
 
     /**
-     * Runs a structured op into existing outputs (PyTorch's {@code out=} and in-place forms). An output
-     * must have the result's shape (an empty output is not resized: pass a correctly shaped one) and a
-     * dtype the result can be cast to.
+     * Runs a structured op into existing outputs (PyTorch's {@code out=} and in-place forms). An output must have the
+     * result's shape (an empty output is not resized: pass a correctly shaped one) and a dtype the result can be cast
+     * to.
      */
     public static void callOut(OpDef op, Tensor[] outs, Object... args) {
         Mode[] modes = DispatchState.current().modes;
@@ -129,8 +129,13 @@ public final class Dispatcher {
             callOutBelowModes(op, outs, args);
             return outs.length == 1 ? outs[0] : outs;
         }
-        return modes[level].processOut(op, outs, args, (o, w, a) -> w == null
-                ? callMode(modes, level - 1, o, a, Dispatcher::callBelowModes) : callOutMode(modes, level - 1, o, w, a));
+        return modes[level].processOut(
+                op,
+                outs,
+                args,
+                (o, w, a) -> w == null
+                        ? callMode(modes, level - 1, o, a, Dispatcher::callBelowModes)
+                        : callOutMode(modes, level - 1, o, w, a));
     }
 
     private static void callOutBelowModes(OpDef op, Tensor[] outs, Object[] args) {
@@ -150,12 +155,13 @@ public final class Dispatcher {
             }
             DType dt = spec.dtypes()[i];
             if (out.dtype() != dt && !TypePromotion.canCast(dt, out.dtype())) {
-                throw new TorchException(op.name() + "(): result type " + dt.cppName()
-                        + " can't be cast to the desired output type " + out.dtype().cppName());
+                throw new TorchException(
+                        op.name() + "(): result type " + dt.cppName() + " can't be cast to the desired output type "
+                                + out.dtype().cppName());
             }
             if (out.device() != spec.device()) {
-                throw new TorchException(op.name() + "(): Expected out tensor to be on " + spec.device() + " but got "
-                        + out.device());
+                throw new TorchException(
+                        op.name() + "(): Expected out tensor to be on " + spec.device() + " but got " + out.device());
             }
             if (out.dtype() == dt) targets[i] = out;
             else {

@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Reads PyTorch's schema grammar (as {@code torchgen.model.FunctionSchema.parse} and the JIT's schema
- * parser accept it):
+ * Reads PyTorch's schema grammar (as {@code torchgen.model.FunctionSchema.parse} and the JIT's schema parser accept
+ * it):
+ *
  * <pre>
  * schema   := [ns '::'] name ['.' overload] '(' [arg {',' arg}] ')' '->' returns
  * arg      := '*' | type name ['=' value]
@@ -16,14 +17,17 @@ import java.util.Set;
  * returns  := '(' [ret {',' ret}] ')' | ret                  ret := type [name]
  * value    := None | True | False | number | inf | nan | 'str' | "str" | '[' [value {',' value}] ']' | Identifier
  * </pre>
- * and checks what the grammar alone cannot: unique argument names, annotations only on tensors, and
- * defaults that fit their argument's type.
+ *
+ * and checks what the grammar alone cannot: unique argument names, annotations only on tensors, and defaults that fit
+ * their argument's type.
  */
 final class SchemaParser {
     private final String text;
     private int pos;
 
-    private SchemaParser(String text) { this.text = text; }
+    private SchemaParser(String text) {
+        this.text = text;
+    }
 
     static Schema parse(String text) {
         if (text == null) throw new IllegalArgumentException("malformed schema: null");
@@ -242,15 +246,16 @@ final class SchemaParser {
     private void checkDefault(String name, SchemaType type, SchemaValue def, int at) {
         SchemaType t = type.required();
         SchemaType.Base base = type.base();
-        boolean fits = switch (def) {
-            case SchemaValue.None _ -> type.isOptional();
-            case SchemaValue.ListOf _ -> t.isList();
-            case SchemaValue.Str _ -> base == SchemaType.Base.STR;
-            case SchemaValue.Bool _ -> base == SchemaType.Base.BOOL || base == SchemaType.Base.SCALAR;
-            case SchemaValue.Int _ -> isNumeric(base) && (!t.isList() || ((SchemaType.ListType) t).size() > 0);
-            case SchemaValue.Float _ -> isNumeric(base) && base != SchemaType.Base.INT && !t.isList();
-            case SchemaValue.Identifier _ -> !type.holdsTensors();
-        };
+        boolean fits =
+                switch (def) {
+                    case SchemaValue.None _ -> type.isOptional();
+                    case SchemaValue.ListOf _ -> t.isList();
+                    case SchemaValue.Str _ -> base == SchemaType.Base.STR;
+                    case SchemaValue.Bool _ -> base == SchemaType.Base.BOOL || base == SchemaType.Base.SCALAR;
+                    case SchemaValue.Int _ -> isNumeric(base) && (!t.isList() || ((SchemaType.ListType) t).size() > 0);
+                    case SchemaValue.Float _ -> isNumeric(base) && base != SchemaType.Base.INT && !t.isList();
+                    case SchemaValue.Identifier _ -> !type.holdsTensors();
+                };
         if (!fits) {
             pos = at;
             throw error("default " + def + " does not fit " + type + " " + name);
@@ -296,7 +301,9 @@ final class SchemaParser {
         return true;
     }
 
-    private char peek() { return pos < text.length() ? text.charAt(pos) : '\0'; }
+    private char peek() {
+        return pos < text.length() ? text.charAt(pos) : '\0';
+    }
 
     private void skipSpace() {
         while (pos < text.length() && Character.isWhitespace(text.charAt(pos))) pos++;

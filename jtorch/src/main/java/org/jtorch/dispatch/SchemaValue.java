@@ -5,40 +5,50 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * A default value in a schema, typed as PyTorch's schema parser reads it: {@code None}, an integer,
- * a float ({@code inf}, {@code nan} included), a bool, a quoted string, a list of values, or a bare
- * identifier naming an enum constant ({@code Mean} for a reduction, {@code long} for a ScalarType,
- * {@code contiguous_format} for a MemoryFormat). {@code toString()} renders the canonical literal.
+ * A default value in a schema, typed as PyTorch's schema parser reads it: {@code None}, an integer, a float
+ * ({@code inf}, {@code nan} included), a bool, a quoted string, a list of values, or a bare identifier naming an enum
+ * constant ({@code Mean} for a reduction, {@code long} for a ScalarType, {@code contiguous_format} for a MemoryFormat).
+ * {@code toString()} renders the canonical literal.
  */
 public sealed interface SchemaValue {
     /** {@code None}. */
     record None() implements SchemaValue {
         @Override
-        public String toString() { return "None"; }
+        public String toString() {
+            return "None";
+        }
     }
 
     /** An integer literal. */
     record Int(long value) implements SchemaValue {
         @Override
-        public String toString() { return Long.toString(value); }
+        public String toString() {
+            return Long.toString(value);
+        }
     }
 
     /** A float literal. */
     record Float(double value) implements SchemaValue {
         @Override
-        public String toString() { return render(value); }
+        public String toString() {
+            return render(value);
+        }
     }
 
     /** {@code True} or {@code False}. */
     record Bool(boolean value) implements SchemaValue {
         @Override
-        public String toString() { return value ? "True" : "False"; }
+        public String toString() {
+            return value ? "True" : "False";
+        }
     }
 
     /** A quoted string; rendered in single quotes, as PyTorch prints a schema. */
     record Str(String value) implements SchemaValue {
         @Override
-        public String toString() { return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"; }
+        public String toString() {
+            return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'";
+        }
     }
 
     /** {@code [a, b, ...]}. */
@@ -56,7 +66,9 @@ public sealed interface SchemaValue {
     /** A bare enum identifier such as {@code Mean}, {@code long} or {@code contiguous_format}. */
     record Identifier(String name) implements SchemaValue {
         @Override
-        public String toString() { return name; }
+        public String toString() {
+            return name;
+        }
     }
 
     /** The shared {@code None}. */
@@ -68,7 +80,8 @@ public sealed interface SchemaValue {
         if (Double.isInfinite(v)) return v > 0 ? "inf" : "-inf";
         double abs = Math.abs(v);
         if (v == Math.rint(v) && abs < 1e16) return (long) v + ".0";
-        if (abs >= 1e-4 && abs < 1e16) return BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
+        if (abs >= 1e-4 && abs < 1e16)
+            return BigDecimal.valueOf(v).stripTrailingZeros().toPlainString();
         BigDecimal d = BigDecimal.valueOf(abs).stripTrailingZeros();
         String digits = d.unscaledValue().toString();
         int exp = digits.length() - 1 - d.scale();

@@ -9,8 +9,8 @@ import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.ops.ArrangeOps;
-import org.jtorch.ops.BatchCall;
 import org.jtorch.ops.BackwardOps;
+import org.jtorch.ops.BatchCall;
 import org.jtorch.ops.ClampOps;
 import org.jtorch.ops.ComplexOps;
 import org.jtorch.ops.CopyOps;
@@ -36,10 +36,10 @@ import org.jtorch.storage.TensorImpl;
 /**
  * The batching rules, by op category (functorch's BatchRules*.cpp), attached to their ops' definitions with
  * {@link OpDef#defineBatchRule} when vmap first runs ({@link #install}). A rule sees the logical call through a
- * {@link BatchCall}, runs physical ops with the batch dimension first and returns wrapped results. A rule may
- * return {@link OpDef.BatchRule#DECLINE} for an argument pattern it does not cover; the op then runs the
- * per-example fallback. Rules of composite ops run before the composite would be expanded (for checks that need
- * the logical view, such as repeat_interleave's batched repeats).
+ * {@link BatchCall}, runs physical ops with the batch dimension first and returns wrapped results. A rule may return
+ * {@link OpDef.BatchRule#DECLINE} for an argument pattern it does not cover; the op then runs the per-example fallback.
+ * Rules of composite ops run before the composite would be expanded (for checks that need the logical view, such as
+ * repeat_interleave's batched repeats).
  */
 final class BatchRules {
     private BatchRules() {}
@@ -47,11 +47,13 @@ final class BatchRules {
     private static final Object DECLINE = OpDef.BatchRule.DECLINE;
 
     /** {@code name.overload}, as in PyTorch's {@code aten::} names. */
-    static String key(OpDef op) { return op.schema().operatorName(); }
+    static String key(OpDef op) {
+        return op.schema().operatorName();
+    }
 
     /**
-     * The ops that run the per-example fallback for every batched call, by declaration
-     * ({@link OpDef#vmapFallsBack}), with the reasons.
+     * The ops that run the per-example fallback for every batched call, by declaration ({@link OpDef#vmapFallsBack}),
+     * with the reasons.
      */
     static Map<String, String> fallbackOps() {
         Map<String, String> out = new TreeMap<>();
@@ -61,19 +63,29 @@ final class BatchRules {
         return out;
     }
 
-    private static void define(OpDef op, OpDef.BatchRule rule) { op.defineBatchRule(rule); }
+    private static void define(OpDef op, OpDef.BatchRule rule) {
+        op.defineBatchRule(rule);
+    }
 
     // ---- registration -------------------------------------------------------------------------------
 
     /**
-     * Attaches every rule to its op. Called once, by the vmap interpreter's class initialisation: the rules are
-     * written with {@code func}'s machinery, which the op families below it cannot name.
+     * Attaches every rule to its op. Called once, by the vmap interpreter's class initialisation: the rules are written
+     * with {@code func}'s machinery, which the op families below it cannot name.
      */
     static void install() {
         for (OpDef op : OpRegistry.all()) if (op.has(OpDef.Flag.POINTWISE)) define(op, c -> pointwise(c, false));
-        for (OpDef op : List.of(ClampOps.CLAMP, ClampOps.CLAMP_MIN, ClampOps.CLAMP_MAX, ClampOps.HARDTANH,
-                ClampOps.CLAMP_TENSOR, ClampOps.CLAMP_MIN_TENSOR, ClampOps.CLAMP_MAX_TENSOR, TernaryOps.WHERE,
-                ComplexOps.COMPLEX, ComplexOps.POLAR)) {
+        for (OpDef op : List.of(
+                ClampOps.CLAMP,
+                ClampOps.CLAMP_MIN,
+                ClampOps.CLAMP_MAX,
+                ClampOps.HARDTANH,
+                ClampOps.CLAMP_TENSOR,
+                ClampOps.CLAMP_MIN_TENSOR,
+                ClampOps.CLAMP_MAX_TENSOR,
+                TernaryOps.WHERE,
+                ComplexOps.COMPLEX,
+                ComplexOps.POLAR)) {
             define(op, c -> pointwise(c, false));
         }
         define(TernaryOps.MASKED_FILL, c -> pointwise(c, true));
@@ -82,10 +94,27 @@ final class BatchRules {
         define(CopyOps.TO_COPY, BatchRules::toCopy);
 
         // reductions and other ops with dims: (dim argument index, what a null dim means)
-        for (OpDef op : List.of(ReductionOps.SUM, ReductionOps.NANSUM, ReductionOps.PROD, ReductionOps.MEAN, ReductionOps.NANMEAN,
-                ReductionOps.AMAX, ReductionOps.AMIN, ReductionOps.VAR, ReductionOps.STD, ReductionOps.LOGSUMEXP, ReductionOps.ALL,
-                ReductionOps.ANY, ReductionOps.MAX_DIM, ReductionOps.MIN_DIM, ReductionOps.CUMSUM, ReductionOps.CUMPROD,
-                ReductionOps.SOFTMAX, ReductionOps.LOG_SOFTMAX, SortOps.CUMMAX, SortOps.CUMMIN)) {
+        for (OpDef op : List.of(
+                ReductionOps.SUM,
+                ReductionOps.NANSUM,
+                ReductionOps.PROD,
+                ReductionOps.MEAN,
+                ReductionOps.NANMEAN,
+                ReductionOps.AMAX,
+                ReductionOps.AMIN,
+                ReductionOps.VAR,
+                ReductionOps.STD,
+                ReductionOps.LOGSUMEXP,
+                ReductionOps.ALL,
+                ReductionOps.ANY,
+                ReductionOps.MAX_DIM,
+                ReductionOps.MIN_DIM,
+                ReductionOps.CUMSUM,
+                ReductionOps.CUMPROD,
+                ReductionOps.SOFTMAX,
+                ReductionOps.LOG_SOFTMAX,
+                SortOps.CUMMAX,
+                SortOps.CUMMIN)) {
             define(op, c -> dims(c, 1, false));
         }
         define(JoinOps.FLIP, c -> {
@@ -104,7 +133,8 @@ final class BatchRules {
         define(ReductionOps.VECTOR_NORM, c -> dims(c, 2, false));
         define(ReductionOps.ARGMAX, c -> dims(c, 1, true));
         define(ReductionOps.ARGMIN, c -> dims(c, 1, true));
-        for (OpDef op : List.of(SortOps.SORT, SortOps.ARGSORT, SortOps.TOPK, SortOps.KTHVALUE)) define(op, c -> dims(c, 2, false));
+        for (OpDef op : List.of(SortOps.SORT, SortOps.ARGSORT, SortOps.TOPK, SortOps.KTHVALUE))
+            define(op, c -> dims(c, 2, false));
         define(ReductionOps.MAX_ALL, c -> reduceAll(c, ReductionOps.AMAX));
         define(ReductionOps.MIN_ALL, c -> reduceAll(c, ReductionOps.AMIN));
 
@@ -118,8 +148,11 @@ final class BatchRules {
             for (int i = 0; i < d.length; i++) p[i + 1] = BatchCall.shift(d[i], r);
             return c.wrap(c.call(ShapeOps.PERMUTE, c.front(c.args()[0]), p));
         });
-        define(ShapeOps.TRANSPOSE, c -> ((Tensor) c.args()[0]).dim() == 0 ? zeroDimIdentity(c, 1, 2)
-                : shifted(c, ((Tensor) c.args()[0]).dim(), 1, 2));
+        define(
+                ShapeOps.TRANSPOSE,
+                c -> ((Tensor) c.args()[0]).dim() == 0
+                        ? zeroDimIdentity(c, 1, 2)
+                        : shifted(c, ((Tensor) c.args()[0]).dim(), 1, 2));
         define(ShapeOps.SELECT, c -> shifted(c, ((Tensor) c.args()[0]).dim(), 1));
         define(ShapeOps.SLICE, c -> shifted(c, ((Tensor) c.args()[0]).dim(), 1));
         define(ShapeOps.DIAGONAL, c -> shifted(c, ((Tensor) c.args()[0]).dim(), 2, 3));
@@ -128,13 +161,22 @@ final class BatchRules {
         define(ShapeOps.EXPAND, c -> {
             c.logicalSpec();
             long[] size = (long[]) c.args()[1];
-            return c.wrap(c.call(ShapeOps.EXPAND, c.frontPadded(c.args()[0], size.length), c.withBatch(size), c.args()[2]));
+            return c.wrap(
+                    c.call(ShapeOps.EXPAND, c.frontPadded(c.args()[0], size.length), c.withBatch(size), c.args()[2]));
         });
         define(IndexingOps.ALIAS, c -> c.wrap(c.call(IndexingOps.ALIAS, c.front(c.args()[0]))));
         define(ComplexOps.VIEW_AS_REAL, c -> c.wrap(c.call(ComplexOps.VIEW_AS_REAL, c.front(c.args()[0]))));
         define(ComplexOps.VIEW_AS_COMPLEX, c -> c.wrap(c.call(ComplexOps.VIEW_AS_COMPLEX, c.front(c.args()[0]))));
-        define(JoinOps.TRIL, c -> c.logicalSpec() == null ? DECLINE : c.wrap(c.call(JoinOps.TRIL, c.front(c.args()[0]), c.args()[1])));
-        define(JoinOps.TRIU, c -> c.logicalSpec() == null ? DECLINE : c.wrap(c.call(JoinOps.TRIU, c.front(c.args()[0]), c.args()[1])));
+        define(
+                JoinOps.TRIL,
+                c -> c.logicalSpec() == null
+                        ? DECLINE
+                        : c.wrap(c.call(JoinOps.TRIL, c.front(c.args()[0]), c.args()[1])));
+        define(
+                JoinOps.TRIU,
+                c -> c.logicalSpec() == null
+                        ? DECLINE
+                        : c.wrap(c.call(JoinOps.TRIU, c.front(c.args()[0]), c.args()[1])));
         define(JoinOps.REPEAT, c -> {
             long[] reps = (long[]) c.args()[1];
             if (reps.length < ((Tensor) c.args()[0]).dim()) return DECLINE; // the meta rule's error, per example
@@ -146,8 +188,14 @@ final class BatchRules {
         define(JoinOps.ROLL, BatchRules::roll);
         define(JoinOps.CAT, BatchRules::cat);
         define(ArrangeOps.DIAG_EMBED, c -> shifted(c, ((Tensor) c.args()[0]).dim() + 1, 2, 3));
-        define(ArrangeOps.PAD, c -> c.logicalSpec() == null ? DECLINE : c.args()[2] == null || c.args()[2] == ArrangeOps.PadMode.CONSTANT
-                ? c.wrap(c.call(ArrangeOps.PAD, c.front(c.args()[0]), c.args()[1], c.args()[2], c.args()[3])) : DECLINE);
+        define(
+                ArrangeOps.PAD,
+                c -> c.logicalSpec() == null
+                        ? DECLINE
+                        : c.args()[2] == null || c.args()[2] == ArrangeOps.PadMode.CONSTANT
+                                ? c.wrap(c.call(
+                                        ArrangeOps.PAD, c.front(c.args()[0]), c.args()[1], c.args()[2], c.args()[3]))
+                                : DECLINE);
         define(ArrangeOps.REPEAT_INTERLEAVE_ALONG, BatchRules::repeatInterleaveAlong);
         define(ArrangeOps.REPEAT_INTERLEAVE_SELF_TENSOR, BatchRules::repeatInterleaveSelfTensor);
         define(ArrangeOps.REPEAT_INTERLEAVE, BatchRules::repeatInterleaveTensor);
@@ -161,10 +209,28 @@ final class BatchRules {
         define(MatmulOps.ADDMM, c -> addmm(c, MatmulOps.MM));
         define(MatmulOps.BADDBMM, c -> addmm(c, MatmulOps.BMM));
         // linalg ops of one matrix argument batch over its leading dims: the vmapped dim simply becomes one of them
-        for (OpDef op : List.of(LinalgOps.CHOLESKY, LinalgOps.CHOLESKY_EX, LinalgOps.INV, LinalgOps.INV_EX, LinalgOps.DET,
-                LinalgOps.SLOGDET, LinalgOps.EIGH, LinalgOps.EIGVALSH, LinalgOps.SVD, LinalgOps.SVDVALS, LinalgOps.QR,
-                LinalgOps.MATRIX_SQRTH, LinalgOps.POLAR, LinalgOps.PINV, LinalgSolveOps.LU_FACTOR, LinalgSolveOps.LU_FACTOR_EX, LinalgSolveOps.LU,
-                LinalgSolveOps.EIG, LinalgSolveOps.EIGVALS, LinalgSolveOps.MATRIX_EXP, LinalgSolveOps.MATRIX_POWER)) {
+        for (OpDef op : List.of(
+                LinalgOps.CHOLESKY,
+                LinalgOps.CHOLESKY_EX,
+                LinalgOps.INV,
+                LinalgOps.INV_EX,
+                LinalgOps.DET,
+                LinalgOps.SLOGDET,
+                LinalgOps.EIGH,
+                LinalgOps.EIGVALSH,
+                LinalgOps.SVD,
+                LinalgOps.SVDVALS,
+                LinalgOps.QR,
+                LinalgOps.MATRIX_SQRTH,
+                LinalgOps.POLAR,
+                LinalgOps.PINV,
+                LinalgSolveOps.LU_FACTOR,
+                LinalgSolveOps.LU_FACTOR_EX,
+                LinalgSolveOps.LU,
+                LinalgSolveOps.EIG,
+                LinalgSolveOps.EIGVALS,
+                LinalgSolveOps.MATRIX_EXP,
+                LinalgSolveOps.MATRIX_POWER)) {
             define(op, c -> {
                 c.logicalSpec();
                 Object[] a = c.args().clone();
@@ -195,9 +261,15 @@ final class BatchRules {
         define(BackwardOps.SLICE_BACKWARD, c -> backwardOfSizes(c, 2));
         define(BackwardOps.DIAGONAL_BACKWARD, c -> backwardOfSizes(c, 3, 4));
         define(BackwardOps.VALUE_SELECTING_REDUCTION_BACKWARD, BatchRules::valueSelectingBackward);
-        define(BackwardOps.VALUE_SELECTING_REDUCTION_GATHER, c -> ((Tensor) c.args()[0]).dim() == 0 ? DECLINE : gatherLike(c, 0, 2));
-        define(PadBackwardOps.PAD_BACKWARD, c -> c.args()[3] == null || "constant".equals(String.valueOf(c.args()[3]).toLowerCase())
-                ? backwardOfSizes(c) : DECLINE);
+        define(
+                BackwardOps.VALUE_SELECTING_REDUCTION_GATHER,
+                c -> ((Tensor) c.args()[0]).dim() == 0 ? DECLINE : gatherLike(c, 0, 2));
+        define(
+                PadBackwardOps.PAD_BACKWARD,
+                c -> c.args()[3] == null
+                                || "constant".equals(String.valueOf(c.args()[3]).toLowerCase())
+                        ? backwardOfSizes(c)
+                        : DECLINE);
 
         // index_put copies self and writes into the copy: a batched write needs a batched copy
         define(IndexingOps.INDEX_PUT, c -> {
@@ -219,7 +291,9 @@ final class BatchRules {
 
     // ---- pointwise ------------------------------------------------------------------------------------
 
-    /** softmax/log_softmax backward: both same-shaped operands batch-first (an unbatched one expanded), the dim shifted. */
+    /**
+     * softmax/log_softmax backward: both same-shaped operands batch-first (an unbatched one expanded), the dim shifted.
+     */
     private static Object softmaxBackward(BatchCall c) {
         c.logicalSpec();
         Tensor grad = (Tensor) c.args()[0];
@@ -235,13 +309,14 @@ final class BatchRules {
     private static Object layerNorm(BatchCall c) {
         c.logicalSpec();
         if (c.outs() != null || c.batched(2) || c.batched(3)) return DECLINE;
-        return c.wrap(c.call(c.op(), c.front(c.args()[0]), c.args()[1], c.front(c.args()[2]), c.front(c.args()[3]), c.args()[4]));
+        return c.wrap(c.call(
+                c.op(), c.front(c.args()[0]), c.args()[1], c.front(c.args()[2]), c.front(c.args()[3]), c.args()[4]));
     }
 
     /**
-     * Broadcasting ops: batch dims first, each batched operand padded to the largest logical rank so the
-     * batch dim lines up; unbatched operands broadcast from the right as they are. {@code selfShaped}: the
-     * result has self's shape (masked_fill, fill), so an unbatched self is expanded to the batch.
+     * Broadcasting ops: batch dims first, each batched operand padded to the largest logical rank so the batch dim
+     * lines up; unbatched operands broadcast from the right as they are. {@code selfShaped}: the result has self's
+     * shape (masked_fill, fill), so an unbatched self is expanded to the batch.
      */
     static Object pointwise(BatchCall c, boolean selfShaped) {
         c.logicalSpec();
@@ -261,7 +336,8 @@ final class BatchRules {
         if (c.outs() != null) {
             Tensor[] dest = new Tensor[c.outs().length];
             for (int k = 0; k < dest.length; k++) dest[k] = c.frontPadded(c.outs()[k], rank);
-            for (int i = 0; i < a.length; i++) for (int k = 0; k < dest.length; k++) if (c.args()[i] == c.outs()[k]) a[i] = dest[k];
+            for (int i = 0; i < a.length; i++)
+                for (int k = 0; k < dest.length; k++) if (c.args()[i] == c.outs()[k]) a[i] = dest[k];
             c.callOut(c.op(), dest, a);
             return c.outsResult();
         }
@@ -277,7 +353,12 @@ final class BatchRules {
         Tensor r = c.dispatch1(TernaryOps.WHERE, c.args()[1], value, self);
         if (c.outs() == null) return r;
         Tensor dest = c.front(c.outs()[0]);
-        c.callOut(CopyOps.TO_COPY, new Tensor[] {dest}, c.frontExpanded(r), dest.dtype(), dest.impl().shapeRef());
+        c.callOut(
+                CopyOps.TO_COPY,
+                new Tensor[] {dest},
+                c.frontExpanded(r),
+                dest.dtype(),
+                dest.impl().shapeRef());
         return c.outsResult();
     }
 
@@ -289,7 +370,12 @@ final class BatchRules {
         Tensor src = c.batched(0) ? c.frontPadded(c.args()[0], size.length) : c.front(c.args()[0]);
         if (c.outs() != null) {
             Tensor dest = c.front(c.outs()[0]);
-            c.callOut(CopyOps.TO_COPY, new Tensor[] {dest}, src, c.args()[1], dest.impl().shapeRef());
+            c.callOut(
+                    CopyOps.TO_COPY,
+                    new Tensor[] {dest},
+                    src,
+                    c.args()[1],
+                    dest.impl().shapeRef());
             return c.outsResult();
         }
         return c.wrap(c.call(CopyOps.TO_COPY, src, c.args()[1], c.withBatch(size)));
@@ -298,9 +384,9 @@ final class BatchRules {
     // ---- ops with dims --------------------------------------------------------------------------------
 
     /**
-     * An op on self with a dim argument at {@code dimArg} (a Long or a long[] list; null means every dim,
-     * or, with {@code nullFlattens}, the flattened tensor as in argmax). A 0-d example is treated as 1-d
-     * and the result reshaped to the logical shape from the meta rule.
+     * An op on self with a dim argument at {@code dimArg} (a Long or a long[] list; null means every dim, or, with
+     * {@code nullFlattens}, the flattened tensor as in argmax). A 0-d example is treated as 1-d and the result reshaped
+     * to the logical shape from the meta rule.
      */
     static Object dims(BatchCall c, int dimArg, boolean nullFlattens) {
         c.logicalSpec();
@@ -433,7 +519,8 @@ final class BatchRules {
         if (rank < 0) return DECLINE;
         List<Tensor> parts = new ArrayList<>();
         for (Tensor t : ts) if (!(t.dim() == 1 && t.size(0) == 0 && rank != 1)) parts.add(c.frontExpanded(t));
-        return c.wrap(c.call(JoinOps.CAT, parts.toArray(Tensor[]::new), BatchCall.shift(((Number) c.args()[1]).longValue(), rank)));
+        return c.wrap(c.call(
+                JoinOps.CAT, parts.toArray(Tensor[]::new), BatchCall.shift(((Number) c.args()[1]).longValue(), rank)));
     }
 
     // ---- repeat_interleave with batched repeats ---------------------------------------------------------
@@ -454,8 +541,11 @@ final class BatchRules {
         else dim = ((Number) c.args()[2]).longValue();
         Tensor repeats = (Tensor) c.args()[1];
         if (repeats.dim() == 0 || repeats.dim() == 1 && repeats.size(0) == 1) {
-            repeats = c.dispatch1(ShapeOps.EXPAND, c.dispatch1(ShapeOps.RESHAPE, repeats, new long[] {1}),
-                    new long[] {input.size(Math.toIntExact(dim))}, false);
+            repeats = c.dispatch1(
+                    ShapeOps.EXPAND,
+                    c.dispatch1(ShapeOps.RESHAPE, repeats, new long[] {1}),
+                    new long[] {input.size(Math.toIntExact(dim))},
+                    false);
         }
         return c.dispatch(ArrangeOps.REPEAT_INTERLEAVE_ALONG, input, repeats, dim, c.args()[3]);
     }
@@ -469,8 +559,8 @@ final class BatchRules {
     }
 
     /**
-     * The example's slice {@code i} repeated {@code repeats[b][i]} times: the source index of output position
-     * {@code j} is the number of cumulative repeats {@code <= j} (searchsorted, right side), then one gather.
+     * The example's slice {@code i} repeated {@code repeats[b][i]} times: the source index of output position {@code j}
+     * is the number of cumulative repeats {@code <= j} (searchsorted, right side), then one gather.
      */
     private static Object repeatInterleaveAlong(BatchCall c) {
         c.logicalSpec();
@@ -491,13 +581,15 @@ final class BatchRules {
                 sum += r;
             }
             if (sum != total) {
-                throw new TorchException("repeat_interleave: under vmap every example's repeats must sum to output_size="
-                        + total + ", but example " + b + " sums to " + sum);
+                throw new TorchException(
+                        "repeat_interleave: under vmap every example's repeats must sum to output_size=" + total
+                                + ", but example " + b + " sums to " + sum);
             }
         }
         Tensor p = c.frontExpanded(self);
         Tensor cums = c.call1(ReductionOps.CUMSUM, reps.to(DType.INT64), 1L, null);
-        Tensor positions = c.expand(c.unsqueeze(org.jtorch.Torch.arange(0, total, 1, DType.INT64), 0), new long[] {c.batch(), total});
+        Tensor positions = c.expand(
+                c.unsqueeze(org.jtorch.Torch.arange(0, total, 1, DType.INT64), 0), new long[] {c.batch(), total});
         Tensor source = c.call1(SearchOps.SEARCHSORTED, cums, positions.contiguous(), false, true, null, null);
         long[] view = new long[p.dim()];
         Arrays.fill(view, 1);
@@ -541,7 +633,8 @@ final class BatchRules {
             Tensor r = c.call1(MatmulOps.BMM, c.front(a), c.unsqueeze(c.front(v), 2));
             return c.wrap(c.reshape(r, bs, n));
         }
-        if (c.batched(a)) return c.wrap(c.reshape(c.call1(MatmulOps.MV, c.reshape(c.front(a), bs * n, k), c.front(v)), bs, n));
+        if (c.batched(a))
+            return c.wrap(c.reshape(c.call1(MatmulOps.MV, c.reshape(c.front(a), bs * n, k), c.front(v)), bs, n));
         Tensor at = c.call1(ShapeOps.TRANSPOSE, c.front(a), 0L, 1L);
         return c.wrap(c.call(MatmulOps.MM, c.front(v), at));
     }
@@ -567,18 +660,24 @@ final class BatchRules {
     }
 
     private static boolean isZero(Object s) {
-        return s instanceof Number n ? n.doubleValue() == 0 : s instanceof org.jtorch.Scalar sc && sc.doubleValue() == 0 && sc.imag() == 0;
+        return s instanceof Number n
+                ? n.doubleValue() == 0
+                : s instanceof org.jtorch.Scalar sc && sc.doubleValue() == 0 && sc.imag() == 0;
     }
 
     private static boolean isOne(Object s) {
-        return s instanceof Number n ? n.doubleValue() == 1 : s instanceof org.jtorch.Scalar sc && sc.doubleValue() == 1 && sc.imag() == 0;
+        return s instanceof Number n
+                ? n.doubleValue() == 1
+                : s instanceof org.jtorch.Scalar sc && sc.doubleValue() == 1 && sc.imag() == 0;
     }
 
     private static Object solve(BatchCall c) {
         c.logicalSpec();
         Tensor a = (Tensor) c.args()[0], b = (Tensor) c.args()[1];
-        boolean vector = b.dim() == 1 || b.dim() == a.dim() - 1
-                && Arrays.equals(b.impl().shapeRef(), Arrays.copyOf(a.impl().shapeRef(), a.dim() - 1));
+        boolean vector = b.dim() == 1
+                || b.dim() == a.dim() - 1
+                        && Arrays.equals(
+                                b.impl().shapeRef(), Arrays.copyOf(a.impl().shapeRef(), a.dim() - 1));
         if (vector && b.dim() != a.dim() - 1) return DECLINE;
         Tensor pa = c.frontExpanded(a), pb = c.frontExpanded(b);
         if (!vector) {
@@ -633,10 +732,10 @@ final class BatchRules {
     }
 
     /**
-     * Advanced indexing by integer tensors (dims strictly increasing). Unbatched indices index the shifted dims
-     * of the batched self. Batched indices get an arange over the batch as an extra index on dim 0, which makes
-     * the indexed block non-adjacent, so its result dims come first; when each example's block was adjacent at
-     * position p > 0, the p leading dims of the example are moved back in front of the block.
+     * Advanced indexing by integer tensors (dims strictly increasing). Unbatched indices index the shifted dims of the
+     * batched self. Batched indices get an arange over the batch as an extra index on dim 0, which makes the indexed
+     * block non-adjacent, so its result dims come first; when each example's block was adjacent at position p > 0, the
+     * p leading dims of the example are moved back in front of the block.
      */
     private static Object indexInteger(BatchCall c) {
         c.logicalSpec();
@@ -671,7 +770,8 @@ final class BatchRules {
         }
         long[] withBatch = new long[count + 1];
         System.arraycopy(shifted, 0, withBatch, 1, count);
-        Tensor r = c.call1(IndexingOps.INDEX_INTEGER, c.frontExpanded(c.args()[0]), withBatch, all); // [B, idx..., rest...]
+        Tensor r = c.call1(
+                IndexingOps.INDEX_INTEGER, c.frontExpanded(c.args()[0]), withBatch, all); // [B, idx..., rest...]
         int p = (int) dims[0];
         if (adjacent && p > 0) {
             long[] perm = new long[r.dim()];
@@ -727,15 +827,15 @@ final class BatchRules {
     }
 
     /**
-     * searchsorted of one scalar in each example's sequence: the Tensor overload with one value per example,
-     * held in the dtype the scalar overload compares in, so the binary search is the same.
+     * searchsorted of one scalar in each example's sequence: the Tensor overload with one value per example, held in
+     * the dtype the scalar overload compares in, so the binary search is the same.
      */
     private static Object searchsortedScalar(BatchCall c) {
         c.logicalSpec();
         Tensor sorted = (Tensor) c.args()[0];
         Tensor s = c.frontExpanded(sorted);
-        DType compute = org.jtorch.ops.TypePromotion.resultType(Tensor.of(TensorImpl.meta(sorted.impl().shapeRef(), sorted.dtype())),
-                c.args()[1]);
+        DType compute = org.jtorch.ops.TypePromotion.resultType(
+                Tensor.of(TensorImpl.meta(sorted.impl().shapeRef(), sorted.dtype())), c.args()[1]);
         Tensor values = Creation.full(new long[] {c.batch(), 1}, c.args()[1], compute, s.device());
         Object[] a = c.args().clone();
         a[0] = s;

@@ -4,10 +4,10 @@ import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 
 /**
- * The payload of a batched tensor (functorch's {@code BatchedTensorImpl}): the physical tensor, the
- * position of the batch dimension in it ({@code -1}: not batched, a value lifted into the level so that
- * a grad transform inside the vmap can record on it) and the vmap level it belongs to. The wrapper's
- * own shape is the logical one: the physical shape without the batch dimension.
+ * The payload of a batched tensor (functorch's {@code BatchedTensorImpl}): the physical tensor, the position of the
+ * batch dimension in it ({@code -1}: not batched, a value lifted into the level so that a grad transform inside the
+ * vmap can record on it) and the vmap level it belongs to. The wrapper's own shape is the logical one: the physical
+ * shape without the batch dimension.
  */
 final class Batched implements Tensor.TransformPayload {
     final Tensor value;
@@ -38,21 +38,27 @@ final class Batched implements Tensor.TransformPayload {
         return null;
     }
 
-    boolean batched() { return bdim >= 0; }
+    boolean batched() {
+        return bdim >= 0;
+    }
 
     @Override
-    public Tensor.TransformPayload detached() { return new Batched(value.detach(), bdim, level); }
+    public Tensor.TransformPayload detached() {
+        return new Batched(value.detach(), bdim, level);
+    }
 
     @Override
     public TorchException dataAccess(String op) {
         if (op.equals("item")) {
-            return new TorchException("vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over "
-                    + "calling .item() on a Tensor, please try to rewrite what you're doing with "
-                    + "other operations. If error "
-                    + "is occurring somewhere inside PyTorch internals, please file a bug report.");
+            return new TorchException(
+                    "vmap: It looks like you're calling .item() on a Tensor. We don't support vmap over "
+                            + "calling .item() on a Tensor, please try to rewrite what you're doing with "
+                            + "other operations. If error "
+                            + "is occurring somewhere inside PyTorch internals, please file a bug report.");
         }
-        return new TorchException("vmap: It looks like you're attempting to use a Tensor in some data-dependent control "
-                + "flow. We don't support that yet, please shout over at "
-                + "https://github.com/pytorch/functorch/issues/257 .");
+        return new TorchException(
+                "vmap: It looks like you're attempting to use a Tensor in some data-dependent control "
+                        + "flow. We don't support that yet, please shout over at "
+                        + "https://github.com/pytorch/functorch/issues/257 .");
     }
 }

@@ -12,9 +12,9 @@ import org.jtorch.ops.Spec;
 import org.jtorch.storage.TensorImpl;
 
 /**
- * One op call seen by a vmap level: its logical arguments, the destinations of an in-place/out= call,
- * the level's batch size and the dispatch below the level. Batching rules read the arguments through
- * it and run physical ops with {@link #call}, which never comes back to this level.
+ * One op call seen by a vmap level: its logical arguments, the destinations of an in-place/out= call, the level's batch
+ * size and the dispatch below the level. Batching rules read the arguments through it and run physical ops with
+ * {@link #call}, which never comes back to this level.
  */
 final class Ctx implements BatchCall {
     final VmapInterpreter vm;
@@ -22,6 +22,7 @@ final class Ctx implements BatchCall {
     final Object[] args;
     /** Destinations of an in-place or out= call, else null. */
     final Tensor[] outs;
+
     final long batch;
     final int level;
     private final Dispatcher.Next next;
@@ -42,16 +43,24 @@ final class Ctx implements BatchCall {
     // ---- reading arguments -------------------------------------------------------------------------
 
     @Override
-    public OpDef op() { return op; }
+    public OpDef op() {
+        return op;
+    }
 
     @Override
-    public Object[] args() { return args; }
+    public Object[] args() {
+        return args;
+    }
 
     @Override
-    public Tensor[] outs() { return outs; }
+    public Tensor[] outs() {
+        return outs;
+    }
 
     @Override
-    public long batch() { return batch; }
+    public long batch() {
+        return batch;
+    }
 
     @Override
     public boolean batched(Object o) {
@@ -60,7 +69,9 @@ final class Ctx implements BatchCall {
     }
 
     @Override
-    public boolean batched(int i) { return batched(args[i]); }
+    public boolean batched(int i) {
+        return batched(args[i]);
+    }
 
     /** The physical value of a tensor argument without its batch dimension moved: unwrapped if it is ours. */
     static Tensor plain(Object o, int level) {
@@ -132,30 +143,46 @@ final class Ctx implements BatchCall {
         return a;
     }
 
-    private static Tensor meta(Tensor t) { return Tensor.of(TensorImpl.meta(t.impl().shapeRef(), t.dtype())); }
+    private static Tensor meta(Tensor t) {
+        return Tensor.of(TensorImpl.meta(t.impl().shapeRef(), t.dtype()));
+    }
 
     // ---- running physical ops below this level ------------------------------------------------------
 
     @Override
-    public Object call(OpDef o, Object... a) { return next.call(o, a); }
+    public Object call(OpDef o, Object... a) {
+        return next.call(o, a);
+    }
 
     @Override
-    public Tensor call1(OpDef o, Object... a) { return (Tensor) next.call(o, a); }
+    public Tensor call1(OpDef o, Object... a) {
+        return (Tensor) next.call(o, a);
+    }
 
     @Override
-    public void callOut(OpDef o, Tensor[] dest, Object... a) { nextOut.call(o, dest, a); }
+    public void callOut(OpDef o, Tensor[] dest, Object... a) {
+        nextOut.call(o, dest, a);
+    }
 
     @Override
-    public Object dispatch(OpDef o, Object... a) { return vm.process(o, a, next); }
+    public Object dispatch(OpDef o, Object... a) {
+        return vm.process(o, a, next);
+    }
 
     @Override
-    public Tensor dispatch1(OpDef o, Object... a) { return (Tensor) vm.process(o, a, next); }
+    public Tensor dispatch1(OpDef o, Object... a) {
+        return (Tensor) vm.process(o, a, next);
+    }
 
     @Override
-    public Object perExample() { return vm.fallback(this); }
+    public Object perExample() {
+        return vm.fallback(this);
+    }
 
     @Override
-    public Tensor lift(Tensor physical) { return Batched.wrap(physical, 0, level); }
+    public Tensor lift(Tensor physical) {
+        return Batched.wrap(physical, 0, level);
+    }
 
     @Override
     public Tensor moveDim(Tensor t, int from, int to) {
@@ -170,15 +197,23 @@ final class Ctx implements BatchCall {
     }
 
     @Override
-    public Tensor unsqueeze(Tensor t, int d) { return call1(ShapeOps.UNSQUEEZE, t, (long) d); }
+    public Tensor unsqueeze(Tensor t, int d) {
+        return call1(ShapeOps.UNSQUEEZE, t, (long) d);
+    }
 
     @Override
-    public Tensor expand(Tensor t, long[] size) { return call1(ShapeOps.EXPAND, t, size, false); }
+    public Tensor expand(Tensor t, long[] size) {
+        return call1(ShapeOps.EXPAND, t, size, false);
+    }
 
     @Override
-    public Tensor reshape(Tensor t, long... size) { return call1(ShapeOps.RESHAPE, t, size); }
+    public Tensor reshape(Tensor t, long... size) {
+        return call1(ShapeOps.RESHAPE, t, size);
+    }
 
-    Tensor select(Tensor t, int d, long i) { return call1(ShapeOps.SELECT, t, (long) d, i); }
+    Tensor select(Tensor t, int d, long i) {
+        return call1(ShapeOps.SELECT, t, (long) d, i);
+    }
 
     /** Physical results stacked along a new dim 0. */
     Tensor stack(Tensor[] parts) {
@@ -215,5 +250,7 @@ final class Ctx implements BatchCall {
     }
 
     @Override
-    public Object outsResult() { return outs.length == 1 ? outs[0] : outs; }
+    public Object outsResult() {
+        return outs.length == 1 ? outs[0] : outs;
+    }
 }

@@ -18,32 +18,38 @@ import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.ops.ShapeOps;
 
 /**
- * Reverse-mode transforms ({@code grad}, {@code vjp}) as a level: the differentiated inputs become fresh
- * tensors that require grad at this level, the function runs with grad mode on, and the engine is asked
- * for the gradients of exactly those tensors.
+ * Reverse-mode transforms ({@code grad}, {@code vjp}) as a level: the differentiated inputs become fresh tensors that
+ * require grad at this level, the function runs with grad mode on, and the engine is asked for the gradients of exactly
+ * those tensors.
  *
- * <p>Inside a vmap, an input is lifted into the innermost vmap level (a batched tensor that requires grad
- * itself), so that the vmap records every op on the per-example tensors and each example's gradient stays
- * separate (functorch's grad level above the vmap level). An input that outer levels differentiate is
- * aliased rather than detached, so the gradient computed here stays a differentiable function of it; the
- * backward is then recorded ({@code create_graph}) whenever some outer level can see it.
+ * <p>Inside a vmap, an input is lifted into the innermost vmap level (a batched tensor that requires grad itself), so
+ * that the vmap records every op on the per-example tensors and each example's gradient stays separate (functorch's
+ * grad level above the vmap level). An input that outer levels differentiate is aliased rather than detached, so the
+ * gradient computed here stays a differentiable function of it; the backward is then recorded ({@code create_graph})
+ * whenever some outer level can see it.
  */
 final class Differentiation {
     private Differentiation() {}
 
     /**
-     * A grad/vjp level on the interpreter stack. It sees no ops (autograd records for it); it is there so that
-     * nested transforms know it is in flight and levels entered inside it are numbered above it.
+     * A grad/vjp level on the interpreter stack. It sees no ops (autograd records for it); it is there so that nested
+     * transforms know it is in flight and levels entered inside it are numbered above it.
      */
     private record GradLevel(int level) implements DispatchState.Interpreter {
         @Override
-        public DispatchState.Kind kind() { return DispatchState.Kind.GRAD; }
+        public DispatchState.Kind kind() {
+            return DispatchState.Kind.GRAD;
+        }
 
         @Override
-        public Dispatcher.Mode mode() { return null; }
+        public Dispatcher.Mode mode() {
+            return null;
+        }
     }
 
-    /** The result of running {@code f} at a grad level: its output, the differentiable inputs, and how to get gradients. */
+    /**
+     * The result of running {@code f} at a grad level: its output, the differentiable inputs, and how to get gradients.
+     */
     static final class Traced {
         final Object output;
         final Object aux;
@@ -57,7 +63,10 @@ final class Differentiation {
             this.createGraph = createGraph;
         }
 
-        /** Gradients of {@code outputs} with seeds {@code cotangents} (null: ones), one per input; unused inputs get zeros. */
+        /**
+         * Gradients of {@code outputs} with seeds {@code cotangents} (null: ones), one per input; unused inputs get
+         * zeros.
+         */
         Tensor[] gradients(List<Tensor> outputs, List<Tensor> cotangents) {
             List<Tensor> roots = new ArrayList<>(), seeds = new ArrayList<>();
             for (int i = 0; i < outputs.size(); i++) {
@@ -70,8 +79,14 @@ final class Differentiation {
             boolean graph = createGraph || DispatchState.anyEnteredBesides(DispatchState.Kind.GRAD, null);
             if (!roots.isEmpty()) {
                 try (GradMode.Scope _ = GradMode.set(true)) {
-                    List<Tensor> g = Autograd.grad(roots, inputs, Autograd.GradOptions.defaults()
-                            .gradOutputs(cotangents == null ? null : seeds).retainGraph(true).createGraph(graph).materializeGrads(true));
+                    List<Tensor> g = Autograd.grad(
+                            roots,
+                            inputs,
+                            Autograd.GradOptions.defaults()
+                                    .gradOutputs(cotangents == null ? null : seeds)
+                                    .retainGraph(true)
+                                    .createGraph(graph)
+                                    .materializeGrads(true));
                     for (int i = 0; i < out.length; i++) out[i] = g.get(i);
                 }
             }
@@ -81,8 +96,8 @@ final class Differentiation {
     }
 
     /**
-     * Runs {@code f(args)} with the leaves of {@code args[argnums[k]]} replaced by differentiable tensors of a new
-     * grad level. With {@code hasAux}, f returns {@code (output, aux)}.
+     * Runs {@code f(args)} with the leaves of {@code args[argnums[k]]} replaced by differentiable tensors of a new grad
+     * level. With {@code hasAux}, f returns {@code (output, aux)}.
      */
     static Traced trace(Function<Object[], Object> f, Object[] args, int[] argnums, boolean hasAux, String api) {
         GradLevel level = new GradLevel(DispatchState.nextLevel());
@@ -90,15 +105,17 @@ final class Differentiation {
         Object[] a = args.clone();
         List<Tensor> inputs = new ArrayList<>();
         boolean tracked = false;
-        try (var _ = DispatchState.enter(level); var _ = GradMode.set(true)) {
+        try (var _ = DispatchState.enter(level);
+                var _ = GradMode.set(true)) {
             VmapInterpreter vm = (VmapInterpreter) DispatchState.innermostEntered(DispatchState.Kind.VMAP);
             for (int n : argnums) {
                 List<Object> leaves = PyTree.leaves(args[n]);
                 List<Object> replaced = new ArrayList<>();
                 for (Object leaf : leaves) {
                     if (!(leaf instanceof Tensor t)) {
-                        throw new TorchException(api + ": Expected argnums to point to Tensors (or pytrees of Tensors), got "
-                                + Vmap.typeName(leaf));
+                        throw new TorchException(
+                                api + ": Expected argnums to point to Tensors (or pytrees of Tensors), got "
+                                        + Vmap.typeName(leaf));
                     }
                     tracked |= isTracked(t);
                     Tensor x = differentiable(t, vm);
@@ -110,9 +127,11 @@ final class Differentiation {
             Object result = f.apply(a);
             Object output = result, aux = null;
             if (hasAux) {
-                if (!(result instanceof Object[] || result instanceof List<?>) || PyTree.children(result).size() != 2) {
-                    throw new TorchException(api + "(f, *args): output of function f should be a tuple: (output, aux) if has_aux "
-                            + "is True");
+                if (!(result instanceof Object[] || result instanceof List<?>)
+                        || PyTree.children(result).size() != 2) {
+                    throw new TorchException(
+                            api + "(f, *args): output of function f should be a tuple: (output, aux) if has_aux "
+                                    + "is True");
                 }
                 output = PyTree.children(result).get(0);
                 aux = PyTree.children(result).get(1);
@@ -133,8 +152,8 @@ final class Differentiation {
     }
 
     /**
-     * The tensor this level differentiates with respect to, standing for {@code t}. Forward-mode tangents of
-     * enclosing jvp levels carry over (jvp of grad, jacfwd of jacrev): only the reverse history is cut.
+     * The tensor this level differentiates with respect to, standing for {@code t}. Forward-mode tangents of enclosing
+     * jvp levels carry over (jvp of grad, jacfwd of jacrev): only the reverse history is cut.
      */
     private static Tensor differentiable(Tensor t, VmapInterpreter vm) {
         if (!(t.isFloatingPoint() || t.isComplex())) {
@@ -154,13 +173,17 @@ final class Differentiation {
         return x.requiresGrad(true);
     }
 
-    /** Whether the graph of {@code output} reaches a leaf other than this level's inputs (a closed-over tensor that requires grad). */
+    /**
+     * Whether the graph of {@code output} reaches a leaf other than this level's inputs (a closed-over tensor that
+     * requires grad).
+     */
     private static boolean reachesOtherLeaf(Object output, List<Tensor> inputs) {
         Set<Node> own = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Tensor x : inputs) if (x.gradFn() == null) own.add(x.gradAccumulator());
         Set<Node> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         List<Node> stack = new ArrayList<>();
-        for (Object leaf : PyTree.leaves(output)) if (leaf instanceof Tensor t && t.gradFn() != null) stack.add(t.gradFn());
+        for (Object leaf : PyTree.leaves(output))
+            if (leaf instanceof Tensor t && t.gradFn() != null) stack.add(t.gradFn());
         while (!stack.isEmpty()) {
             Node n = stack.remove(stack.size() - 1);
             if (!seen.add(n)) continue;
@@ -173,11 +196,13 @@ final class Differentiation {
     /** The output of grad, which PyTorch requires to be a 0-d tensor. */
     static Tensor scalarOutput(Object output) {
         if (!(output instanceof Tensor t)) {
-            throw new TorchException("grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got " + Vmap.typeName(output));
+            throw new TorchException(
+                    "grad_and_value(f)(*args): Expected f(*args) to return a Tensor, got " + Vmap.typeName(output));
         }
         if (t.dim() != 0) {
-            throw new TorchException("grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got tensor with "
-                    + t.dim() + " dims. Maybe you wanted to use the vjp or jacrev APIs instead?");
+            throw new TorchException(
+                    "grad_and_value(f)(*args): Expected f(*args) to return a scalar Tensor, got tensor with " + t.dim()
+                            + " dims. Maybe you wanted to use the vjp or jacrev APIs instead?");
         }
         return t;
     }
@@ -199,7 +224,8 @@ final class Differentiation {
             if (w < 0 || w >= nargs) {
                 throw new TorchException("Got argnums=" + n + ", but only " + nargs + " positional inputs");
             }
-            if (!seen.add(w)) throw new TorchException("argnums must be unique, got " + java.util.Arrays.toString(argnums));
+            if (!seen.add(w))
+                throw new TorchException("argnums must be unique, got " + java.util.Arrays.toString(argnums));
         }
     }
 

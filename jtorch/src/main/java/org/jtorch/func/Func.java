@@ -11,9 +11,10 @@ import org.jtorch.TorchException;
 import org.jtorch.nn.Module;
 
 /**
- * {@code torch.func}: composable function transforms. Every transform returns a plain Java function; they
- * nest freely ({@code vmap(grad(f))}, {@code grad(vmap(f))}, {@code jacrev(jacrev(f))}) and never read or
- * write {@code .grad} fields.
+ * {@code torch.func}: composable function transforms. Every transform returns a plain Java function; they nest freely
+ * ({@code vmap(grad(f))}, {@code grad(vmap(f))}, {@code jacrev(jacrev(f))}) and never read or write {@code .grad}
+ * fields.
+ *
  * <pre>{@code
  * // per-sample gradients of a loss over unbatched parameters
  * Function<Object[], Object> perSample = Func.vmap(
@@ -24,31 +25,40 @@ import org.jtorch.nn.Module;
 public final class Func {
     private Func() {}
 
-    /** Where {@code jvp}/{@code jacfwd}/{@code hessian} get their tangents from (reverse mode twice, until forward AD lands). */
+    /**
+     * Where {@code jvp}/{@code jacfwd}/{@code hessian} get their tangents from (reverse mode twice, until forward AD
+     * lands).
+     */
     private static final TangentPropagation TANGENTS = new ForwardAdTangents();
 
     // ---- vmap ------------------------------------------------------------------------------------------------
 
     /** {@code torch.vmap(fn)}: maps {@code fn} over dim 0 of its input; the batch is dim 0 of the result. */
-    public static Function<Tensor, Tensor> vmap(Function<Tensor, Tensor> fn) { return vmap(fn, 0, 0); }
+    public static Function<Tensor, Tensor> vmap(Function<Tensor, Tensor> fn) {
+        return vmap(fn, 0, 0);
+    }
 
     /** {@code torch.vmap(fn, in_dims=inDim, out_dims=outDim)} for a function of one tensor. */
     public static Function<Tensor, Tensor> vmap(Function<Tensor, Tensor> fn, Integer inDim, Integer outDim) {
-        Function<Object[], Object> g = vmap(a -> fn.apply((Tensor) a[0]), VmapOptions.defaults().inDims(inDim).outDims(outDim));
+        Function<Object[], Object> g = vmap(
+                a -> fn.apply((Tensor) a[0]),
+                VmapOptions.defaults().inDims(inDim).outDims(outDim));
         return x -> (Tensor) g.apply(new Object[] {x});
     }
 
     /** {@code torch.vmap(fn, in_dims=(inDim0, inDim1))} for a function of two tensors (null: not mapped). */
-    public static BiFunction<Tensor, Tensor, Tensor> vmap(BiFunction<Tensor, Tensor, Tensor> fn, Integer inDim0, Integer inDim1) {
-        Function<Object[], Object> g = vmap(a -> fn.apply((Tensor) a[0], (Tensor) a[1]),
+    public static BiFunction<Tensor, Tensor, Tensor> vmap(
+            BiFunction<Tensor, Tensor, Tensor> fn, Integer inDim0, Integer inDim1) {
+        Function<Object[], Object> g = vmap(
+                a -> fn.apply((Tensor) a[0], (Tensor) a[1]),
                 VmapOptions.defaults().inDims(inDim0, inDim1));
         return (x, y) -> (Tensor) g.apply(new Object[] {x, y});
     }
 
     /**
-     * {@code torch.vmap(fn, in_dims, out_dims, randomness, chunk_size=...)}: {@code fn} takes the positional
-     * arguments (tensors, containers of tensors, or other values passed as they are) and returns a tensor or a
-     * container of tensors (arrays, lists, maps, records).
+     * {@code torch.vmap(fn, in_dims, out_dims, randomness, chunk_size=...)}: {@code fn} takes the positional arguments
+     * (tensors, containers of tensors, or other values passed as they are) and returns a tensor or a container of
+     * tensors (arrays, lists, maps, records).
      */
     public static Function<Object[], Object> vmap(Function<Object[], Object> fn, VmapOptions options) {
         String name = nameOf(fn);
@@ -56,28 +66,41 @@ public final class Func {
     }
 
     /** {@code torch.vmap(fn, in_dims, out_dims, randomness, chunk_size=chunkSize)}. */
-    public static Function<Object[], Object> vmap(Function<Object[], Object> fn, Object inDims, Object outDims, Randomness randomness,
-                                                  Integer chunkSize) {
+    public static Function<Object[], Object> vmap(
+            Function<Object[], Object> fn, Object inDims, Object outDims, Randomness randomness, Integer chunkSize) {
         return vmap(fn, new VmapOptions(inDims, outDims, randomness, chunkSize));
     }
 
     // ---- grad / vjp -------------------------------------------------------------------------------------------
 
-    /** Options of {@code grad}, {@code grad_and_value}, {@code jacrev} and {@code jacfwd}: argnums (an int, or several → a tuple) and has_aux. */
+    /**
+     * Options of {@code grad}, {@code grad_and_value}, {@code jacrev} and {@code jacfwd}: argnums (an int, or several →
+     * a tuple) and has_aux.
+     */
     public record GradOptions(int[] argnums, boolean tuple, boolean hasAux, Integer chunkSize) {
         /** {@code argnums=0, has_aux=False}. */
-        public static GradOptions defaults() { return new GradOptions(new int[] {0}, false, false, null); }
+        public static GradOptions defaults() {
+            return new GradOptions(new int[] {0}, false, false, null);
+        }
 
         /** {@code argnums=n}: one gradient. */
-        public GradOptions argnums(int n) { return new GradOptions(new int[] {n}, false, hasAux, chunkSize); }
+        public GradOptions argnums(int n) {
+            return new GradOptions(new int[] {n}, false, hasAux, chunkSize);
+        }
 
         /** {@code argnums=(n0, n1, ...)}: an array of gradients, one per entry. */
-        public GradOptions argnumsTuple(int... ns) { return new GradOptions(ns.clone(), true, hasAux, chunkSize); }
+        public GradOptions argnumsTuple(int... ns) {
+            return new GradOptions(ns.clone(), true, hasAux, chunkSize);
+        }
 
-        public GradOptions hasAux(boolean b) { return new GradOptions(argnums, tuple, b, chunkSize); }
+        public GradOptions hasAux(boolean b) {
+            return new GradOptions(argnums, tuple, b, chunkSize);
+        }
 
         /** jacrev's {@code chunk_size}. */
-        public GradOptions chunkSize(Integer k) { return new GradOptions(argnums, tuple, hasAux, k); }
+        public GradOptions chunkSize(Integer k) {
+            return new GradOptions(argnums, tuple, hasAux, k);
+        }
     }
 
     /** {@code torch.func.grad(fn)} for a function of one tensor returning a 0-d tensor. */
@@ -89,7 +112,8 @@ public final class Func {
     /** {@code torch.func.grad(fn, argnums=argnums)}: one gradient per argnum (default: the first argument). */
     public static Function<Tensor[], Tensor[]> grad(Function<Tensor[], Tensor> fn, int... argnums) {
         int[] nums = argnums.length == 0 ? new int[] {0} : argnums;
-        Function<Object[], Object> g = grad(a -> fn.apply(Arrays.copyOf(a, a.length, Tensor[].class)),
+        Function<Object[], Object> g = grad(
+                a -> fn.apply(Arrays.copyOf(a, a.length, Tensor[].class)),
                 GradOptions.defaults().argnumsTuple(nums));
         return xs -> {
             Object[] r = (Object[]) g.apply(xs.clone());
@@ -97,7 +121,9 @@ public final class Func {
         };
     }
 
-    /** {@code torch.func.grad(fn, argnums, has_aux)}: the gradient (with {@code hasAux}: an array {@code [grad, aux]}). */
+    /**
+     * {@code torch.func.grad(fn, argnums, has_aux)}: the gradient (with {@code hasAux}: an array {@code [grad, aux]}).
+     */
     public static Function<Object[], Object> grad(Function<Object[], Object> fn, GradOptions options) {
         Function<Object[], GradAndValue> gv = gradAndValue(fn, options);
         return args -> {
@@ -131,14 +157,18 @@ public final class Func {
     }
 
     /**
-     * {@code torch.func.vjp(fn, *primals)}: the output and a function from cotangents to one gradient per
-     * primal tensor. The primals are an array, not varargs, so that a lambda and one tensor select
-     * {@link #vjp(Function, Tensor)} alone, not either overload (the primals of {@code jvp} are arrays too).
+     * {@code torch.func.vjp(fn, *primals)}: the output and a function from cotangents to one gradient per primal
+     * tensor. The primals are an array, not varargs, so that a lambda and one tensor select {@link #vjp(Function,
+     * Tensor)} alone, not either overload (the primals of {@code jvp} are arrays too).
      */
-    public static VjpResult vjp(Function<Object[], Object> fn, Object[] primals) { return vjp(fn, false, primals); }
+    public static VjpResult vjp(Function<Object[], Object> fn, Object[] primals) {
+        return vjp(fn, false, primals);
+    }
 
     /** {@code torch.func.vjp(fn, *primals, has_aux=True)}: fn returns {@code (output, aux)}. */
-    public static VjpResult vjpWithAux(Function<Object[], Object> fn, Object... primals) { return vjp(fn, true, primals); }
+    public static VjpResult vjpWithAux(Function<Object[], Object> fn, Object... primals) {
+        return vjp(fn, true, primals);
+    }
 
     private static VjpResult vjp(Function<Object[], Object> fn, boolean hasAux, Object[] primals) {
         int[] all = new int[primals.length];
@@ -148,16 +178,19 @@ public final class Func {
         Function<Object, Tensor[]> vjpFn = cotangents -> {
             List<Object> cts = PyTree.leaves(cotangents);
             if (cts.size() != outs.size()) {
-                throw new TorchException("Expected pytree structure of cotangents to be the same as pytree structure of outputs "
-                        + "to the function: got " + cts.size() + " cotangents for " + outs.size() + " outputs");
+                throw new TorchException(
+                        "Expected pytree structure of cotangents to be the same as pytree structure of outputs "
+                                + "to the function: got " + cts.size() + " cotangents for " + outs.size() + " outputs");
             }
             List<Tensor> seeds = new ArrayList<>();
             for (int i = 0; i < cts.size(); i++) {
                 if (!(cts.get(i) instanceof Tensor c)
-                        || !Arrays.equals(c.impl().shapeRef(), outs.get(i).impl().shapeRef())) {
+                        || !Arrays.equals(
+                                c.impl().shapeRef(), outs.get(i).impl().shapeRef())) {
                     throw new TorchException("Mismatch in shape: grad_output[" + i + "] has a shape of "
                             + (cts.get(i) instanceof Tensor c ? Arrays.toString(c.shape()) : Vmap.typeName(cts.get(i)))
-                            + " and output[" + i + "] has a shape of " + Arrays.toString(outs.get(i).shape()) + ".");
+                            + " and output[" + i + "] has a shape of "
+                            + Arrays.toString(outs.get(i).shape()) + ".");
                 }
                 seeds.add((Tensor) cts.get(i));
             }
@@ -173,7 +206,9 @@ public final class Func {
         return jvp(a -> fn.apply((Tensor) a[0]), new Object[] {primal}, new Object[] {tangent});
     }
 
-    /** {@code torch.func.jvp(fn, primals, tangents)}: primals and tangents must match in structure, shapes and dtypes. */
+    /**
+     * {@code torch.func.jvp(fn, primals, tangents)}: primals and tangents must match in structure, shapes and dtypes.
+     */
     public static JvpResult jvp(Function<Object[], Object> fn, Object[] primals, Object[] tangents) {
         return jvp(fn, primals, tangents, false);
     }
@@ -181,20 +216,26 @@ public final class Func {
     /** {@code torch.func.jvp(fn, primals, tangents, has_aux=hasAux)}. */
     public static JvpResult jvp(Function<Object[], Object> fn, Object[] primals, Object[] tangents, boolean hasAux) {
         if (primals.length != tangents.length) {
-            throw new TorchException("jvp(f, primals, tangents): Expected primals and tangents to have the same python structure. "
-                    + "For example, if primals is a tuple of 3 tensors, tangents also must be. Got "
-                    + "primals with structure of "
-                    + primals.length + " elements and tangents with structure of " + tangents.length + " elements");
+            throw new TorchException(
+                    "jvp(f, primals, tangents): Expected primals and tangents to have the same python structure. "
+                            + "For example, if primals is a tuple of 3 tensors, tangents also must be. Got "
+                            + "primals with structure of "
+                            + primals.length + " elements and tangents with structure of " + tangents.length
+                            + " elements");
         }
         List<Object> ps = PyTree.leaves(primals), ts = PyTree.leaves(tangents);
-        if (ps.size() != ts.size()) throw new TorchException("jvp(f, primals, tangents): Expected primals and tangents to have the same python structure.");
+        if (ps.size() != ts.size())
+            throw new TorchException(
+                    "jvp(f, primals, tangents): Expected primals and tangents to have the same python structure.");
         for (int i = 0; i < ps.size(); i++) {
             if (!(ps.get(i) instanceof Tensor p) || !(ts.get(i) instanceof Tensor t)) {
-                throw new TorchException("jvp(f, primals, tangents): Expected primals and tangents to be tuples of Tensors");
+                throw new TorchException(
+                        "jvp(f, primals, tangents): Expected primals and tangents to be tuples of Tensors");
             }
             if (!Arrays.equals(p.impl().shapeRef(), t.impl().shapeRef())) {
-                throw new TorchException("jvp(f, primals, tangents): Expected primals and tangents to have the same shape. Got "
-                        + Arrays.toString(p.shape()) + " and " + Arrays.toString(t.shape()));
+                throw new TorchException(
+                        "jvp(f, primals, tangents): Expected primals and tangents to have the same shape. Got "
+                                + Arrays.toString(p.shape()) + " and " + Arrays.toString(t.shape()));
             }
         }
         return TANGENTS.jvp(fn, primals, tangents, hasAux);
@@ -226,14 +267,21 @@ public final class Func {
                 Function<Object[], Object> column = a -> {
                     List<Tensor> seeds = new ArrayList<>();
                     for (int i = 0; i < outs.size(); i++) {
-                        seeds.add(i == which ? ((Tensor) a[0]).reshape(outs.get(i).shape()) : org.jtorch.Torch.zerosLike(outs.get(i)));
+                        seeds.add(
+                                i == which
+                                        ? ((Tensor) a[0]).reshape(outs.get(i).shape())
+                                        : org.jtorch.Torch.zerosLike(outs.get(i)));
                     }
                     return t.gradients(outs, seeds);
                 };
-                Tensor[] cols = n == 0 ? Jacobians.emptyColumns(t.inputs)
-                        : (Tensor[]) vmap(column, VmapOptions.defaults().chunkSize(options.chunkSize())).apply(new Object[] {basis});
+                Tensor[] cols = n == 0
+                        ? Jacobians.emptyColumns(t.inputs)
+                        : (Tensor[]) vmap(column, VmapOptions.defaults().chunkSize(options.chunkSize()))
+                                .apply(new Object[] {basis});
                 Tensor[] jac = new Tensor[cols.length];
-                for (int i = 0; i < cols.length; i++) jac[i] = Jacobians.fromRows(cols[i], o.shape(), t.inputs.get(i).shape());
+                for (int i = 0; i < cols.length; i++)
+                    jac[i] = Jacobians.fromRows(
+                            cols[i], o.shape(), t.inputs.get(i).shape());
                 perOutput.add(regroup(args, nums, jac, options.tuple()));
             }
             Object jac = PyTree.isContainer(t.output) ? perOutput.toArray() : perOutput.get(0);
@@ -247,13 +295,19 @@ public final class Func {
         return x -> (Tensor) j.apply(new Object[] {x});
     }
 
-    /** {@code torch.func.jacfwd(fn, argnums, has_aux, randomness)}: the Jacobian by a vmap over jvp of the basis of the inputs. */
-    public static Function<Object[], Object> jacfwd(Function<Object[], Object> fn, GradOptions options, Randomness randomness) {
+    /**
+     * {@code torch.func.jacfwd(fn, argnums, has_aux, randomness)}: the Jacobian by a vmap over jvp of the basis of the
+     * inputs.
+     */
+    public static Function<Object[], Object> jacfwd(
+            Function<Object[], Object> fn, GradOptions options, Randomness randomness) {
         return args -> Jacobians.jacfwd(fn, options, randomness, args);
     }
 
     /** {@code torch.func.hessian(fn)}: {@code jacfwd(jacrev(fn))}. */
-    public static Function<Tensor, Tensor> hessian(Function<Tensor, Tensor> fn) { return jacfwd(jacrev(fn)); }
+    public static Function<Tensor, Tensor> hessian(Function<Tensor, Tensor> fn) {
+        return jacfwd(jacrev(fn));
+    }
 
     /** {@code torch.func.hessian(fn, argnums)}. */
     public static Function<Object[], Object> hessian(Function<Object[], Object> fn, GradOptions options) {
@@ -313,8 +367,9 @@ public final class Func {
         List<Tensor> outs = new ArrayList<>();
         for (Object o : PyTree.leaves(output)) {
             if (!(o instanceof Tensor t)) {
-                throw new TorchException(api + "(f, *primals): Expected f to be a function that has only Tensors as outputs, "
-                        + "got " + Vmap.typeName(o));
+                throw new TorchException(
+                        api + "(f, *primals): Expected f to be a function that has only Tensors as outputs, " + "got "
+                                + Vmap.typeName(o));
             }
             outs.add(t);
         }

@@ -41,7 +41,8 @@ final class Jacobians {
     }
 
     /** jacfwd: per differentiated argument, a vmap over its basis of tangents pushed through {@code fn}. */
-    static Object jacfwd(Function<Object[], Object> fn, Func.GradOptions options, Randomness randomness, Object[] args) {
+    static Object jacfwd(
+            Function<Object[], Object> fn, Func.GradOptions options, Randomness randomness, Object[] args) {
         Differentiation.checkArgnums(options.argnums(), args.length, "jacfwd");
         int[] nums = Differentiation.wrapArgnums(options.argnums(), args.length);
         Object[] perArg = new Object[nums.length];
@@ -49,7 +50,8 @@ final class Jacobians {
         for (int k = 0; k < nums.length; k++) {
             int num = nums[k];
             if (!(args[num] instanceof Tensor x)) {
-                throw new TorchException("jacfwd: Expected argnums to point to Tensors, got " + Vmap.typeName(args[num]));
+                throw new TorchException(
+                        "jacfwd: Expected argnums to point to Tensors, got " + Vmap.typeName(args[num]));
             }
             Function<Object[], Object> partial = xs -> {
                 Object[] a = args.clone();
@@ -60,8 +62,9 @@ final class Jacobians {
                 JvpResult r = Func.tangents(partial, new Object[] {x}, new Object[] {v[0]}, options.hasAux());
                 return new Object[] {r.jvpOut(), r.aux()};
             };
-            Object[] out = (Object[]) Func.vmap(column, new VmapOptions(0, java.util.Arrays.asList(0, null), randomness, null))
-                    .apply(new Object[] {basis(x)});
+            Object[] out =
+                    (Object[]) Func.vmap(column, new VmapOptions(0, java.util.Arrays.asList(0, null), randomness, null))
+                            .apply(new Object[] {basis(x)});
             aux = out[1];
             List<Object> jac = new ArrayList<>();
             for (Object leaf : PyTree.leaves(out[0])) {

@@ -11,9 +11,8 @@ import java.util.Map;
 import org.jtorch.Tensor;
 
 /**
- * Nested containers of tensors (PyTorch's pytrees): {@code Object[]}, {@code Tensor[]}, {@link List},
- * {@link Map} and records are containers; {@code null} (Python's None) is an empty container; everything
- * else is a leaf.
+ * Nested containers of tensors (PyTorch's pytrees): {@code Object[]}, {@code Tensor[]}, {@link List}, {@link Map} and
+ * records are containers; {@code null} (Python's None) is an empty container; everything else is a leaf.
  */
 final class PyTree {
     private PyTree() {}
@@ -83,8 +82,8 @@ final class PyTree {
     }
 
     /**
-     * Broadcasts a dims structure over {@code tree}: an Integer or null applies to every leaf below it, a
-     * list/array must mirror the container it stands for. Returns null when the structures do not match.
+     * Broadcasts a dims structure over {@code tree}: an Integer or null applies to every leaf below it, a list/array
+     * must mirror the container it stands for. Returns null when the structures do not match.
      */
     static List<Integer> broadcastDims(Object dims, Object tree) {
         List<Integer> out = new ArrayList<>();
@@ -96,7 +95,8 @@ final class PyTree {
             for (int i = leaves(tree).size(); i > 0; i--) out.add((Integer) dims);
             return true;
         }
-        if (!(dims instanceof Object[] || dims instanceof List<?>) || !(tree instanceof Object[] || tree instanceof List<?>)) {
+        if (!(dims instanceof Object[] || dims instanceof List<?>)
+                || !(tree instanceof Object[] || tree instanceof List<?>)) {
             return false;
         }
         List<Object> d = children(dims), t = children(tree);

@@ -3,8 +3,8 @@ package org.jtorch.func;
 import org.jtorch.Generator;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
-import org.jtorch.ops.CopyOps;
 import org.jtorch.dispatch.Backends;
+import org.jtorch.ops.CopyOps;
 
 /** Random ops inside vmap under randomness "same" and "different" ("error" refuses them before this). */
 final class RandomRules {
@@ -18,9 +18,10 @@ final class RandomRules {
     private static Object different(Ctx c, boolean own) {
         if (c.outs != null) {
             if (!own || !c.batched(c.outs[0])) {
-                throw new TorchException("vmap: Cannot ask for different inplace randomness on an unbatched tensor. This will "
-                        + "appear like same randomness. If this is necessary for your usage, "
-                        + "please file an issue with functorch.");
+                throw new TorchException(
+                        "vmap: Cannot ask for different inplace randomness on an unbatched tensor. This will "
+                                + "appear like same randomness. If this is necessary for your usage, "
+                                + "please file an issue with functorch.");
             }
             Tensor[] dest = new Tensor[c.outs.length];
             for (int k = 0; k < dest.length; k++) dest[k] = c.front(c.outs[k]);
@@ -32,7 +33,9 @@ final class RandomRules {
         return c.vm.loop(c); // a fresh draw per example
     }
 
-    /** The same values for every example: one draw of the logical shape (replayed per example when inputs are batched). */
+    /**
+     * The same values for every example: one draw of the logical shape (replayed per example when inputs are batched).
+     */
     private static Object same(Ctx c, boolean own) {
         if (!own) return c.call(c.op, c.args);
         if (c.outs != null) {
@@ -42,7 +45,12 @@ final class RandomRules {
             for (int i = 0; i < a.length; i++) if (c.args[i] == target) a[i] = once;
             c.callOut(c.op, new Tensor[] {once}, a);
             Tensor dest = c.front(target);
-            c.callOut(CopyOps.TO_COPY, new Tensor[] {dest}, once, dest.dtype(), dest.impl().shapeRef());
+            c.callOut(
+                    CopyOps.TO_COPY,
+                    new Tensor[] {dest},
+                    once,
+                    dest.dtype(),
+                    dest.impl().shapeRef());
             return c.outsResult();
         }
         // Batched inputs (e.g. bernoulli of batched probabilities): each example replays the same generator state.
@@ -62,8 +70,9 @@ final class RandomRules {
             end = g.getStateBytes();
         }
         g.setState(end);
-        if (!(results[0] instanceof Tensor)) throw new TorchException("vmap: aten::" + c.op.name() + " with randomness='same' "
-                + "and batched inputs must return one tensor");
+        if (!(results[0] instanceof Tensor))
+            throw new TorchException("vmap: aten::" + c.op.name() + " with randomness='same' "
+                    + "and batched inputs must return one tensor");
         Tensor[] parts = new Tensor[n];
         for (int b = 0; b < n; b++) parts[b] = (Tensor) results[b];
         return Batched.wrap(c.stack(parts), 0, c.level);

@@ -15,8 +15,9 @@ public enum Randomness {
             case "error" -> ERROR;
             case "different" -> DIFFERENT;
             case "same" -> SAME;
-            default -> throw new org.jtorch.TorchException(
-                    "Only allowed values for randomness are 'error', 'different', or 'same'. Got " + s);
+            default ->
+                throw new org.jtorch.TorchException(
+                        "Only allowed values for randomness are 'error', 'different', or 'same'. Got " + s);
         };
     }
 }

@@ -7,7 +7,8 @@ import org.jtorch.Tensor;
  * What {@code torch.func.vjp} returns.
  *
  * @param output the function's output
- * @param vjpFn  cotangents (mirroring the output: a tensor, or an array/list of tensors) → one gradient per primal tensor
- * @param aux    the auxiliary output with {@code has_aux}, else null
+ * @param vjpFn cotangents (mirroring the output: a tensor, or an array/list of tensors) → one gradient per primal
+ *     tensor
+ * @param aux the auxiliary output with {@code has_aux}, else null
  */
 public record VjpResult(Object output, Function<Object, Tensor[]> vjpFn, Object aux) {}

@@ -16,33 +16,39 @@ final class Vmap {
         Object inDims = o.inDims();
         String prefix = "vmap(" + name + ", in_dims=" + PyTree.str(inDims) + ", ...)(<inputs>): ";
         if (!(inDims instanceof Integer || inDims instanceof List<?> || inDims instanceof Object[])) {
-            throw new IllegalArgumentException(prefix + "expected `in_dims` to be int or a (potentially nested) tuple matching "
-                    + "the structure of inputs, got: " + typeName(inDims) + ".");
+            throw new IllegalArgumentException(
+                    prefix + "expected `in_dims` to be int or a (potentially nested) tuple matching "
+                            + "the structure of inputs, got: " + typeName(inDims) + ".");
         }
         if (args.length == 0) {
-            throw new IllegalArgumentException("vmap(" + name + ")(<inputs>): got no inputs. Maybe you forgot to add inputs, or "
-                    + "you are trying to vmap over a function with no inputs. The latter is unsupported.");
+            throw new IllegalArgumentException(
+                    "vmap(" + name + ")(<inputs>): got no inputs. Maybe you forgot to add inputs, or "
+                            + "you are trying to vmap over a function with no inputs. The latter is unsupported.");
         }
         checkOutDims(o.outDims(), name);
         List<Object> leaves = PyTree.leaves(args);
         List<Integer> dims = PyTree.broadcastDims(inDims, args);
         if (dims == null) {
-            throw new IllegalArgumentException(prefix + "in_dims is not compatible with the structure of `inputs`. in_dims has "
-                    + "structure " + PyTree.str(inDims) + " but inputs has " + args.length + " positional arguments.");
+            throw new IllegalArgumentException(
+                    prefix + "in_dims is not compatible with the structure of `inputs`. in_dims has " + "structure "
+                            + PyTree.str(inDims) + " but inputs has " + args.length + " positional arguments.");
         }
         List<Integer> sizes = new ArrayList<>();
         for (int i = 0; i < leaves.size(); i++) {
             Integer d = dims.get(i);
             if (d == null) continue;
             if (!(leaves.get(i) instanceof Tensor t)) {
-                throw new IllegalArgumentException(prefix + "Got in_dim=" + d + " for an input but the input is of type "
-                        + typeName(leaves.get(i)) + ". We cannot vmap over non-Tensor arguments, please use None as the "
-                        + "respective in_dim");
+                throw new IllegalArgumentException(
+                        prefix + "Got in_dim=" + d + " for an input but the input is of type "
+                                + typeName(leaves.get(i))
+                                + ". We cannot vmap over non-Tensor arguments, please use None as the "
+                                + "respective in_dim");
             }
             int r = t.dim();
             if (d < -r || d >= r) {
-                throw new IllegalArgumentException(prefix + "Got in_dim=" + d + " for some input, but that input is a Tensor of "
-                        + "dimensionality " + r + " so expected in_dim to satisfy -" + r + " <= in_dim < " + r + ".");
+                throw new IllegalArgumentException(prefix + "Got in_dim=" + d
+                        + " for some input, but that input is a Tensor of " + "dimensionality " + r
+                        + " so expected in_dim to satisfy -" + r + " <= in_dim < " + r + ".");
             }
             if (d < 0) dims.set(i, d + r);
             sizes.add((int) t.size(dims.get(i)));
@@ -50,14 +56,16 @@ final class Vmap {
         if (sizes.isEmpty()) throw new IllegalArgumentException("vmap: Expected at least one Tensor to vmap over");
         for (int s : sizes) {
             if (s != sizes.get(0)) {
-                throw new IllegalArgumentException("vmap: Expected all tensors to have the same size in the mapped dimension, got "
-                        + "sizes " + sizes + " for the mapped dimension");
+                throw new IllegalArgumentException(
+                        "vmap: Expected all tensors to have the same size in the mapped dimension, got " + "sizes "
+                                + sizes + " for the mapped dimension");
             }
         }
         long batch = sizes.get(0);
         Integer chunk = o.chunkSize();
         if (chunk != null && chunk <= 0) {
-            throw new IllegalArgumentException("vmap: chunk_size should be None or greater than 0. (got " + chunk + ")");
+            throw new IllegalArgumentException(
+                    "vmap: chunk_size should be None or greater than 0. (got " + chunk + ")");
         }
         if (chunk == null || chunk >= batch) return flat(fn, name, o, args, leaves, dims, batch);
         List<Object> parts = new ArrayList<>();
@@ -74,8 +82,14 @@ final class Vmap {
     }
 
     /** Runs one vmap level over the whole (chunk of the) batch. */
-    private static Object flat(Function<Object[], Object> fn, String name, VmapOptions o, Object[] args, List<Object> leaves,
-                               List<Integer> dims, long batch) {
+    private static Object flat(
+            Function<Object[], Object> fn,
+            String name,
+            VmapOptions o,
+            Object[] args,
+            List<Object> leaves,
+            List<Integer> dims,
+            long batch) {
         int level = DispatchState.nextLevel();
         VmapInterpreter vm = new VmapInterpreter(level, batch, o.randomness());
         List<Object> wrapped = new ArrayList<>(leaves);
@@ -94,17 +108,20 @@ final class Vmap {
     private static Object unwrap(Object out, String name, Object outDims, int level, long batch) {
         List<Object> leaves = PyTree.leaves(out);
         List<Integer> dims = PyTree.broadcastDims(outDims, out);
-        if (dims == null && !PyTree.isContainer(out) && (outDims instanceof List<?> l && l.size() == 1
-                || outDims instanceof Object[] a && a.length == 1)) {
+        if (dims == null
+                && !PyTree.isContainer(out)
+                && (outDims instanceof List<?> l && l.size() == 1 || outDims instanceof Object[] a && a.length == 1)) {
             dims = PyTree.broadcastDims(PyTree.children(outDims).get(0), out);
         }
         if (dims == null) {
-            throw new IllegalArgumentException("vmap(" + name + ", ..., out_dims=" + PyTree.str(outDims) + ")(<inputs>): out_dims "
+            throw new IllegalArgumentException("vmap(" + name + ", ..., out_dims=" + PyTree.str(outDims)
+                    + ")(<inputs>): out_dims "
                     + "is not compatible with the structure of `outputs`. out_dims has structure " + PyTree.str(outDims)
                     + " but outputs has " + leaves.size() + " leaves.");
         }
         List<Object> result = new ArrayList<>();
-        for (int i = 0; i < leaves.size(); i++) result.add(removeBatchDim(leaves.get(i), name, dims.get(i), level, batch));
+        for (int i = 0; i < leaves.size(); i++)
+            result.add(removeBatchDim(leaves.get(i), name, dims.get(i), level, batch));
         return PyTree.rebuild(out, result.iterator());
     }
 
@@ -112,14 +129,15 @@ final class Vmap {
         Batched b = Batched.at(leaf, level);
         if (outDim == null) {
             if (b != null && b.batched()) {
-                throw new IllegalArgumentException("vmap(" + name + ", ...): `" + name + "` can not return a BatchedTensor when "
-                        + "out_dim is None");
+                throw new IllegalArgumentException("vmap(" + name + ", ...): `" + name
+                        + "` can not return a BatchedTensor when " + "out_dim is None");
             }
             return b != null ? b.value : leaf;
         }
         if (!(leaf instanceof Tensor t)) {
-            throw new IllegalArgumentException("vmap(" + name + ", ...): `" + name + "` must only return Tensors, got type "
-                    + typeName(leaf) + ". Did you mean to set out_dims= to None for output?");
+            throw new IllegalArgumentException(
+                    "vmap(" + name + ", ...): `" + name + "` must only return Tensors, got type " + typeName(leaf)
+                            + ". Did you mean to set out_dims= to None for output?");
         }
         Tensor value = b != null ? b.value : t;
         int rank = (b != null && b.batched() ? value.dim() : value.dim() + 1);
@@ -147,7 +165,8 @@ final class Vmap {
             }
             List<Tensor> ts = new ArrayList<>();
             for (List<Object> l : leaves) ts.add((Tensor) l.get(i));
-            joined.add(JoinOps.cat(ts, org.jtorch.internal.Shapes.wrapDim(d, ts.get(0).dim())));
+            joined.add(JoinOps.cat(
+                    ts, org.jtorch.internal.Shapes.wrapDim(d, ts.get(0).dim())));
         }
         return PyTree.rebuild(first, joined.iterator());
     }
@@ -158,9 +177,10 @@ final class Vmap {
             for (Object c : PyTree.children(outDims)) checkOutDims(c, name);
             return;
         }
-        throw new IllegalArgumentException("vmap(" + name + ", ..., out_dims=" + outDims + "): `out_dims` must be an int, None "
-                + "or a python collection of ints representing where in the outputs the vmapped "
-                + "dimension should appear.");
+        throw new IllegalArgumentException(
+                "vmap(" + name + ", ..., out_dims=" + outDims + "): `out_dims` must be an int, None "
+                        + "or a python collection of ints representing where in the outputs the vmapped "
+                        + "dimension should appear.");
     }
 
     static String typeName(Object o) {

@@ -10,16 +10,15 @@ import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.ops.OpDef;
 
 /**
- * One vmap level on the dispatch state's interpreter stack (functorch's vmap interpreter). An op whose arguments
- * hold no tensor of this level passes through untouched. Otherwise the op's batching rule runs on the
- * physical tensors below this level (a composite op is expanded here, so its pieces meet their own rules)
- * and the results are wrapped again; an op without a rule runs once per example and the results are
- * stacked (the slow fallback, with a one-time performance warning naming the op).
+ * One vmap level on the dispatch state's interpreter stack (functorch's vmap interpreter). An op whose arguments hold
+ * no tensor of this level passes through untouched. Otherwise the op's batching rule runs on the physical tensors below
+ * this level (a composite op is expanded here, so its pieces meet their own rules) and the results are wrapped again;
+ * an op without a rule runs once per example and the results are stacked (the slow fallback, with a one-time
+ * performance warning naming the op).
  *
- * <p>When a grad transform runs inside this vmap, its inputs are tensors of this level that require grad
- * themselves (not through their physical value): such an op is recorded here on the logical tensors, so
- * that its backward runs per example; the physical computation underneath is recorded only for tensors
- * of outer transforms.
+ * <p>When a grad transform runs inside this vmap, its inputs are tensors of this level that require grad themselves
+ * (not through their physical value): such an op is recorded here on the logical tensors, so that its backward runs per
+ * example; the physical computation underneath is recorded only for tensors of outer transforms.
  */
 final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interpreter {
     static {
@@ -39,17 +38,27 @@ final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interprete
     }
 
     @Override
-    public DispatchState.Kind kind() { return DispatchState.Kind.VMAP; }
+    public DispatchState.Kind kind() {
+        return DispatchState.Kind.VMAP;
+    }
 
     @Override
-    public int level() { return level; }
+    public int level() {
+        return level;
+    }
 
     @Override
-    public Dispatcher.Mode mode() { return this; }
+    public Dispatcher.Mode mode() {
+        return this;
+    }
 
-    long batchSize() { return batchSize; }
+    long batchSize() {
+        return batchSize;
+    }
 
-    Randomness randomness() { return randomness; }
+    Randomness randomness() {
+        return randomness;
+    }
 
     @Override
     public Object process(OpDef op, Object[] args, Dispatcher.Next next) {
@@ -82,7 +91,9 @@ final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interprete
 
     /** Runs a call that involves this level, recording it on the logical tensors if a grad level inside needs it. */
     private Object run(Ctx c) {
-        boolean logical = recordingLogical == 0 && GradMode.isEnabled() && c.op.isDifferentiable()
+        boolean logical = recordingLogical == 0
+                && GradMode.isEnabled()
+                && c.op.isDifferentiable()
                 && (ownRequiresGrad(c.args) || c.outs != null && ownRequiresGrad(c.outs));
         if (!logical) return compute(c);
         Recorder.Pending pending = c.outs != null ? Recorder.begin(c.op, c.args, c.outs, true) : null;
@@ -138,13 +149,15 @@ final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interprete
         boolean argsBatched = anyBatched(c.args);
         for (Tensor o : c.outs) {
             if (argsBatched && !c.batched(o)) {
-                throw new TorchException("vmap: " + c.op.name() + "_(self, *extra_args) is not possible because there exists a "
-                        + "Tensor `other` in extra_args that has more elements than `self`. This "
-                        + "happened due to `other` being "
-                        + "vmapped over but `self` not being vmapped over in a vmap. Please try to "
-                        + "use out-of-place operators "
-                        + "instead of " + c.op.name() + "_. If said operator is being called inside the PyTorch framework, please "
-                        + "file a bug report instead.");
+                throw new TorchException(
+                        "vmap: " + c.op.name() + "_(self, *extra_args) is not possible because there exists a "
+                                + "Tensor `other` in extra_args that has more elements than `self`. This "
+                                + "happened due to `other` being "
+                                + "vmapped over but `self` not being vmapped over in a vmap. Please try to "
+                                + "use out-of-place operators "
+                                + "instead of " + c.op.name()
+                                + "_. If said operator is being called inside the PyTorch framework, please "
+                                + "file a bug report instead.");
             }
         }
     }
@@ -152,9 +165,10 @@ final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interprete
     /** The per-example loop: runs the op on each example's slices and stacks the results along dim 0. */
     Object fallback(Ctx c) {
         if (c.op.has(OpDef.Flag.DYNAMIC_OUTPUT_SHAPE)) {
-            throw new TorchException("vmap: We do not support batching operators that can output dynamic shape. Attempted to "
-                    + "vmap over aten::" + c.op.name() + ". Please voice your support in "
-                    + "https://github.com/pytorch/functorch/issues/256");
+            throw new TorchException(
+                    "vmap: We do not support batching operators that can output dynamic shape. Attempted to "
+                            + "vmap over aten::" + c.op.name() + ". Please voice your support in "
+                            + "https://github.com/pytorch/functorch/issues/256");
         }
         warnFallback(c.op);
         return loop(c);
@@ -179,7 +193,9 @@ final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interprete
         }
         Object[] results = new Object[n];
         for (int b = 0; b < n; b++) results[b] = c.call(c.op, slice(c, b));
-        if (n == 0) throw new TorchException("vmap: the per-example fallback of aten::" + c.op.name() + " needs a non-empty batch");
+        if (n == 0)
+            throw new TorchException(
+                    "vmap: the per-example fallback of aten::" + c.op.name() + " needs a non-empty batch");
         if (results[0] instanceof Tensor) {
             Tensor[] parts = new Tensor[n];
             for (int b = 0; b < n; b++) parts[b] = (Tensor) results[b];
@@ -194,7 +210,8 @@ final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interprete
             }
             return out;
         }
-        throw new TorchException("vmap: aten::" + c.op.name() + " returned a value the per-example fallback cannot stack");
+        throw new TorchException(
+                "vmap: aten::" + c.op.name() + " returned a value the per-example fallback cannot stack");
     }
 
     /** The arguments of example {@code b}. */
@@ -220,9 +237,12 @@ final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interprete
     /** The fallback's performance warning, printed once per op (the message names it) unless filters say otherwise. */
     static void warnFallback(OpDef op) {
         if (!VmapSettings.fallbackWarningEnabled()) return;
-        Warnings.warnOnce(Warnings.Category.USER_WARNING, "There is a performance drop because we have not yet "
-                + "implemented the batching rule for aten::" + BatchRules.key(op) + ". Please file us an issue on "
-                + "GitHub so that we can prioritize its implementation.");
+        Warnings.warnOnce(
+                Warnings.Category.USER_WARNING,
+                "There is a performance drop because we have not yet "
+                        + "implemented the batching rule for aten::" + BatchRules.key(op)
+                        + ". Please file us an issue on "
+                        + "GitHub so that we can prioritize its implementation.");
     }
 
     static TorchException randomError() {
@@ -257,7 +277,8 @@ final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interprete
     private boolean ownRequiresGrad(Object[] args) {
         for (Object a : args) {
             if (Batched.at(a, level) != null && ((Tensor) a).requiresGrad()) return true;
-            if (a instanceof Tensor[] ts) for (Tensor t : ts) if (Batched.at(t, level) != null && t.requiresGrad()) return true;
+            if (a instanceof Tensor[] ts)
+                for (Tensor t : ts) if (Batched.at(t, level) != null && t.requiresGrad()) return true;
         }
         return false;
     }

@@ -13,7 +13,8 @@ public final class Shapes {
     public static long numel(long[] shape) {
         long n = 1;
         for (long s : shape) {
-            if (s < 0) throw new TorchException("Trying to create tensor with negative dimension " + s + ": " + str(shape));
+            if (s < 0)
+                throw new TorchException("Trying to create tensor with negative dimension " + s + ": " + str(shape));
             n = Math.multiplyHigh(n, s) != 0 || n * s < 0 ? overflow(shape) : n * s;
         }
         return n;
@@ -95,7 +96,9 @@ public final class Shapes {
     /** Checks that every size is non-negative and that the product fits in a long. */
     public static long[] checkSizes(String op, long[] shape) {
         for (long s : shape) {
-            if (s < 0) throw new TorchException(op + "(): Trying to create tensor with negative dimension " + s + ": " + str(shape));
+            if (s < 0)
+                throw new TorchException(
+                        op + "(): Trying to create tensor with negative dimension " + s + ": " + str(shape));
         }
         numel(shape);
         return shape;

@@ -10,9 +10,9 @@ import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * Replaces a file atomically: the content goes to a temporary file in the same directory, which is
- * flushed to the device ({@code fsync}) and then renamed over the target, and the directory entry is
- * flushed too. A crash at any point leaves either the old file or the new one, never a mix.
+ * Replaces a file atomically: the content goes to a temporary file in the same directory, which is flushed to the
+ * device ({@code fsync}) and then renamed over the target, and the directory entry is flushed too. A crash at any point
+ * leaves either the old file or the new one, never a mix.
  */
 final class AtomicFile {
     /** Writes the content. */
@@ -25,7 +25,8 @@ final class AtomicFile {
     static void write(Path target, Body body) throws IOException {
         Path abs = target.toAbsolutePath();
         Path dir = abs.getParent();
-        String tmpName = "." + abs.getFileName() + "." + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp";
+        String tmpName = "." + abs.getFileName() + "."
+                + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp";
         Path tmp = dir.resolve(tmpName);
         boolean done = false;
         try {

@@ -1,10 +1,10 @@
 package org.jtorch.io;
 
 /**
- * Bounds the work and memory of one unpickling to a multiple of the pickle's size. A pickle can refer to
- * one large object many times through its memo (two bytes per reference); each operation that copies such
- * an object (a set from a list, bytes from a string, a shape from a tuple) is charged its size, so that a
- * small hostile file cannot expand into gigabytes or hours of work ("pickle bombs").
+ * Bounds the work and memory of one unpickling to a multiple of the pickle's size. A pickle can refer to one large
+ * object many times through its memo (two bytes per reference); each operation that copies such an object (a set from a
+ * list, bytes from a string, a shape from a tuple) is charged its size, so that a small hostile file cannot expand into
+ * gigabytes or hours of work ("pickle bombs").
  */
 final class Budget {
     /** Units every pickle may use regardless of its size. */
@@ -30,8 +30,9 @@ final class Budget {
     void charge(long units) {
         left -= units;
         if (left < 0) {
-            throw new UnpicklingException(what + ": the pickle builds far more data than its size justifies (it refers to large "
-                    + "objects many times): refused as a possible pickle bomb");
+            throw new UnpicklingException(
+                    what + ": the pickle builds far more data than its size justifies (it refers to large "
+                            + "objects many times): refused as a possible pickle bomb");
         }
     }
 }

@@ -7,8 +7,8 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * {@code torch.save} to a path: pickles the object, then writes the archive records in PyTorch's order
- * ({@code data.pkl}, {@code .format_version}, {@code .storage_alignment}, {@code byteorder},
- * {@code data/0...}, {@code version}, {@code .data/serialization_id}) atomically.
+ * ({@code data.pkl}, {@code .format_version}, {@code .storage_alignment}, {@code byteorder}, {@code data/0...},
+ * {@code version}, {@code .data/serialization_id}) atomically.
  */
 final class CheckpointWriter {
     /** {@code .format_version} 1: storages are numbered in first-seen order. */
@@ -36,7 +36,9 @@ final class CheckpointWriter {
         });
     }
 
-    /** The top-level directory: the file name without its extension, as PyTorch names it ({@code model.pt → model/}). */
+    /**
+     * The top-level directory: the file name without its extension, as PyTorch names it ({@code model.pt → model/}).
+     */
     static String archiveName(Path path) {
         Path name = path.getFileName();
         String base = name == null ? "" : name.toString();
@@ -50,5 +52,7 @@ final class CheckpointWriter {
         return String.format("%010d%010d", r.nextLong(10_000_000_000L), r.nextLong(10_000_000_000L));
     }
 
-    private static byte[] ascii(String s) { return s.getBytes(StandardCharsets.US_ASCII); }
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
 }

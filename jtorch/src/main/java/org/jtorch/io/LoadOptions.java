@@ -6,26 +6,24 @@ import org.jtorch.Device;
 /**
  * The keyword arguments of {@code torch.load}: {@code LoadOptions.defaults().mapLocation(Device.META)}.
  *
- * @param weightsOnly     {@code weights_only} (default true): only the allowlisted globals of PyTorch 2.15
- *                        plus {@link Serialization#addSafeGlobals user additions} may appear. With false,
- *                        every other global loads as an inert {@link PyGlobal}/{@link PyObject}: JTorch
- *                        never runs pickled code either way
- * @param mapLocation     {@code map_location} as a device: every storage goes there ({@link Device#META}:
- *                        shapes, dtypes and strides only, no data read). Null restores each storage to its
- *                        saved location
- * @param mmap            {@code mmap=True}: storages are views of a memory map of the file instead of copies
- *                        (zip format only)
- * @param mmapMode        how the file is mapped when {@code mmap} is on
- * @param verifyChecksums check each record's CRC-32 when its bytes are read (copying loads; PyTorch does not
- *                        check). Memory-mapped storages are never read eagerly, so they are not checked
+ * @param weightsOnly {@code weights_only} (default true): only the allowlisted globals of PyTorch 2.15 plus
+ *     {@link Serialization#addSafeGlobals user additions} may appear. With false, every other global loads as an inert
+ *     {@link PyGlobal}/{@link PyObject}: JTorch never runs pickled code either way
+ * @param mapLocation {@code map_location} as a device: every storage goes there ({@link Device#META}: shapes, dtypes
+ *     and strides only, no data read). Null restores each storage to its saved location
+ * @param mmap {@code mmap=True}: storages are views of a memory map of the file instead of copies (zip format only)
+ * @param mmapMode how the file is mapped when {@code mmap} is on
+ * @param verifyChecksums check each record's CRC-32 when its bytes are read (copying loads; PyTorch does not check).
+ *     Memory-mapped storages are never read eagerly, so they are not checked
  */
-public record LoadOptions(boolean weightsOnly, Device mapLocation, boolean mmap, MmapMode mmapMode, boolean verifyChecksums) {
+public record LoadOptions(
+        boolean weightsOnly, Device mapLocation, boolean mmap, MmapMode mmapMode, boolean verifyChecksums) {
     /** How {@code mmap=True} maps the file ({@code torch.serialization.set_default_mmap_options}). */
     public enum MmapMode {
         /**
-         * Copy-on-write ({@code mmap.MAP_PRIVATE}, PyTorch's default): writes to loaded tensors stay in memory.
-         * Java can only map privately through a channel opened for writing, so a file that this process may
-         * not write is mapped {@link #READ_ONLY} instead.
+         * Copy-on-write ({@code mmap.MAP_PRIVATE}, PyTorch's default): writes to loaded tensors stay in memory. Java
+         * can only map privately through a channel opened for writing, so a file that this process may not write is
+         * mapped {@link #READ_ONLY} instead.
          */
         PRIVATE,
         /** {@code mmap.MAP_SHARED}: in-place writes to loaded tensors go to the file. */
@@ -39,18 +37,32 @@ public record LoadOptions(boolean weightsOnly, Device mapLocation, boolean mmap,
     }
 
     /** {@code torch.load(f)}: weights only, saved locations, no mmap, checksums verified. */
-    public static LoadOptions defaults() { return new LoadOptions(true, null, false, MmapMode.PRIVATE, true); }
+    public static LoadOptions defaults() {
+        return new LoadOptions(true, null, false, MmapMode.PRIVATE, true);
+    }
 
-    public LoadOptions weightsOnly(boolean on) { return new LoadOptions(on, mapLocation, mmap, mmapMode, verifyChecksums); }
+    public LoadOptions weightsOnly(boolean on) {
+        return new LoadOptions(on, mapLocation, mmap, mmapMode, verifyChecksums);
+    }
 
-    public LoadOptions mapLocation(Device device) { return new LoadOptions(weightsOnly, device, mmap, mmapMode, verifyChecksums); }
+    public LoadOptions mapLocation(Device device) {
+        return new LoadOptions(weightsOnly, device, mmap, mmapMode, verifyChecksums);
+    }
 
     /** {@code map_location="cpu"} / {@code "meta"}. */
-    public LoadOptions mapLocation(String device) { return mapLocation(Device.of(device)); }
+    public LoadOptions mapLocation(String device) {
+        return mapLocation(Device.of(device));
+    }
 
-    public LoadOptions mmap(boolean on) { return new LoadOptions(weightsOnly, mapLocation, on, mmapMode, verifyChecksums); }
+    public LoadOptions mmap(boolean on) {
+        return new LoadOptions(weightsOnly, mapLocation, on, mmapMode, verifyChecksums);
+    }
 
-    public LoadOptions mmapMode(MmapMode mode) { return new LoadOptions(weightsOnly, mapLocation, mmap, mode, verifyChecksums); }
+    public LoadOptions mmapMode(MmapMode mode) {
+        return new LoadOptions(weightsOnly, mapLocation, mmap, mode, verifyChecksums);
+    }
 
-    public LoadOptions verifyChecksums(boolean on) { return new LoadOptions(weightsOnly, mapLocation, mmap, mmapMode, on); }
+    public LoadOptions verifyChecksums(boolean on) {
+        return new LoadOptions(weightsOnly, mapLocation, mmap, mmapMode, on);
+    }
 }

@@ -8,9 +8,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * A checkpoint file mapped into memory. A copying load maps it in a confined arena and unmaps it when
- * closed (every storage was copied out); an {@code mmap} load maps it in an automatic arena, so the
- * mapping lives as long as some storage still views it.
+ * A checkpoint file mapped into memory. A copying load maps it in a confined arena and unmaps it when closed (every
+ * storage was copied out); an {@code mmap} load maps it in an automatic arena, so the mapping lives as long as some
+ * storage still views it.
  */
 final class MappedFile implements AutoCloseable {
     private final Arena arena;
@@ -52,7 +52,9 @@ final class MappedFile implements AutoCloseable {
         }
     }
 
-    MemorySegment segment() { return segment; }
+    MemorySegment segment() {
+        return segment;
+    }
 
     @Override
     public void close() {

@@ -33,22 +33,19 @@ import org.jtorch.storage.Storage;
 import org.jtorch.storage.TensorImpl;
 
 /**
- * NumPy's array files: {@code .npy} ({@code np.save} / {@code np.load}) and {@code .npz}
- * ({@code np.savez}, uncompressed zip of {@code .npy} members; {@code np.savez_compressed} archives are
- * read too).
+ * NumPy's array files: {@code .npy} ({@code np.save} / {@code np.load}) and {@code .npz} ({@code np.savez},
+ * uncompressed zip of {@code .npy} members; {@code np.savez_compressed} archives are read too).
  *
- * <p>Dtypes by descr: {@code |b1}, {@code i1}..{@code i8}, {@code u1}..{@code u8}, {@code f2},
- * {@code f4}, {@code f8}, {@code c8}, {@code c16}. Reading accepts both byte orders (big-endian data
- * are converted) and C or Fortran order (a Fortran array loads as a column-major view, as
- * {@code torch.from_numpy} gives; call {@code contiguous()} for row-major). Object arrays and pickles
- * are refused: they could run code. Writing uses C order, little-endian, and refuses the dtypes NumPy
- * lacks (bfloat16, float8, complex32): convert them first or use {@link Safetensors}.
+ * <p>Dtypes by descr: {@code |b1}, {@code i1}..{@code i8}, {@code u1}..{@code u8}, {@code f2}, {@code f4}, {@code f8},
+ * {@code c8}, {@code c16}. Reading accepts both byte orders (big-endian data are converted) and C or Fortran order (a
+ * Fortran array loads as a column-major view, as {@code torch.from_numpy} gives; call {@code contiguous()} for
+ * row-major). Object arrays and pickles are refused: they could run code. Writing uses C order, little-endian, and
+ * refuses the dtypes NumPy lacks (bfloat16, float8, complex32): convert them first or use {@link Safetensors}.
  *
- * <p>Reading treats the file as hostile: header size, shape and dtype are checked, and the data size is
- * checked against what the file (or zip entry) really holds, before anything is allocated; truncated,
- * over-long and corrupted files raise {@link TorchException} naming the file. Loaded arrays are copies
- * on the Java heap. I/O failures (missing file, permissions) are {@link UncheckedIOException}s. Writes
- * are atomic (temporary file, fsync, rename).
+ * <p>Reading treats the file as hostile: header size, shape and dtype are checked, and the data size is checked against
+ * what the file (or zip entry) really holds, before anything is allocated; truncated, over-long and corrupted files
+ * raise {@link TorchException} naming the file. Loaded arrays are copies on the Java heap. I/O failures (missing file,
+ * permissions) are {@link UncheckedIOException}s. Writes are atomic (temporary file, fsync, rename).
  */
 public final class Npy {
     /** Deflate cannot expand data by more than about 1032:1; a zip entry claiming more is forged. */
@@ -78,7 +75,10 @@ public final class Npy {
         }
     }
 
-    /** {@code np.savez(path, **arrays)}: an uncompressed zip with one {@code <name>.npy} member per tensor, in map order. */
+    /**
+     * {@code np.savez(path, **arrays)}: an uncompressed zip with one {@code <name>.npy} member per tensor, in map
+     * order.
+     */
     public static void saveZ(Map<String, Tensor> arrays, Path path) {
         if (arrays == null) throw new IllegalArgumentException("npz: the array map is null");
         for (var e : arrays.entrySet()) {
@@ -86,7 +86,8 @@ public final class Npy {
             validated(e.getValue(), "npz: array " + SafetensorsHeader.quoted(e.getKey()));
         }
         SafetensorsFiles.writeAtomically(path, ch -> {
-            ZipOutputStream zip = new ZipOutputStream(new BufferedOutputStream(Channels.newOutputStream(ch), SafetensorsFiles.CHUNK));
+            ZipOutputStream zip =
+                    new ZipOutputStream(new BufferedOutputStream(Channels.newOutputStream(ch), SafetensorsFiles.CHUNK));
             for (var e : arrays.entrySet()) {
                 writeMember(zip, e.getKey() + ".npy", SafetensorsFiles.contiguousData(e.getValue()));
             }
@@ -115,9 +116,9 @@ public final class Npy {
     }
 
     /**
-     * {@code np.load(path)} of a {@code .npz} archive: member {@code <name>.npy} becomes key {@code <name>}, in
-     * archive order (a new, modifiable map). Every member is read and CRC-checked; compressed members may expand
-     * up to deflate's limit of about 1000:1, never beyond.
+     * {@code np.load(path)} of a {@code .npz} archive: member {@code <name>.npy} becomes key {@code <name>}, in archive
+     * order (a new, modifiable map). Every member is read and CRC-checked; compressed members may expand up to
+     * deflate's limit of about 1000:1, never beyond.
      */
     public static Map<String, Tensor> loadZ(Path path) {
         String source = "npz file " + path;
@@ -134,12 +135,15 @@ public final class Npy {
                 ZipEntry entry = en.nextElement();
                 String where = source + ", member " + SafetensorsHeader.quoted(entry.getName());
                 String name = entry.getName();
-                if (entry.isDirectory() || !name.endsWith(".npy")) throw new TorchException(where + " is not a .npy array");
+                if (entry.isDirectory() || !name.endsWith(".npy"))
+                    throw new TorchException(where + " is not a .npy array");
                 String key = name.substring(0, name.length() - 4);
                 if (out.containsKey(key)) throw new TorchException(where + " appears twice");
                 claimed += checkSizes(entry, fileSize, where);
-                // Members may not share bytes: overlapping members (a zip-bomb trick) would let a small file claim huge arrays.
-                if (claimed > fileSize) throw new TorchException(where + ": members claim more bytes than the file holds");
+                // Members may not share bytes: overlapping members (a zip-bomb trick) would let a small file claim huge
+                // arrays.
+                if (claimed > fileSize)
+                    throw new TorchException(where + ": members claim more bytes than the file holds");
                 out.put(key, readMember(zip, entry, where));
             }
             return out;
@@ -154,7 +158,8 @@ public final class Npy {
         long size = entry.getSize(), packed = entry.getCompressedSize();
         if (size < 0 || packed < 0) throw new TorchException(where + " has no recorded size");
         if (entry.getMethod() == ZipEntry.STORED ? size != packed : size > packed * MAX_DEFLATE_RATIO + 1024) {
-            throw new TorchException(where + " claims " + size + " bytes from " + packed + " stored bytes, which is impossible");
+            throw new TorchException(
+                    where + " claims " + size + " bytes from " + packed + " stored bytes, which is impossible");
         }
         return packed;
     }
@@ -175,18 +180,20 @@ public final class Npy {
         if (t == null) throw new IllegalArgumentException(what + " is null");
         if (t.isMeta()) throw new IllegalArgumentException(what + " is on the meta device and has no data to save");
         if (NpyHeader.descrOf(t.dtype()) == null) {
-            throw new IllegalArgumentException(what + " has dtype " + t.dtype() + ", which NumPy lacks; convert it first "
-                    + "(e.g. to(DType.FLOAT32)) or save it with Safetensors");
+            throw new IllegalArgumentException(
+                    what + " has dtype " + t.dtype() + ", which NumPy lacks; convert it first "
+                            + "(e.g. to(DType.FLOAT32)) or save it with Safetensors");
         }
         if (t.dim() > NpyHeader.MAX_RANK) {
-            throw new IllegalArgumentException(what + " has " + t.dim() + " dimensions; NumPy allows at most " + NpyHeader.MAX_RANK);
+            throw new IllegalArgumentException(
+                    what + " has " + t.dim() + " dimensions; NumPy allows at most " + NpyHeader.MAX_RANK);
         }
         return t;
     }
 
     /**
-     * Reads one array from {@code in}, which holds exactly {@code available} bytes (a file, a zip member).
-     * Every size is checked against {@code available} before the data array is allocated.
+     * Reads one array from {@code in}, which holds exactly {@code available} bytes (a file, a zip member). Every size
+     * is checked against {@code available} before the data array is allocated.
      */
     private static Tensor read(InputStream in, long available, String source) throws IOException {
         byte[] pre = in.readNBytes(8);
@@ -213,8 +220,8 @@ public final class Npy {
         long dataBytes = h.dataBytes(source);
         long present = available - dataStart;
         if (present < dataBytes) {
-            throw new TorchException(source + ": truncated: shape " + NpyHeader.shapeRepr(h.shape()) + " needs " + dataBytes
-                    + " bytes of data, the file holds " + present);
+            throw new TorchException(source + ": truncated: shape " + NpyHeader.shapeRepr(h.shape()) + " needs "
+                    + dataBytes + " bytes of data, the file holds " + present);
         }
         if (present > dataBytes) {
             throw new TorchException(source + ": " + (present - dataBytes) + " unexpected bytes after the " + dataBytes
@@ -223,13 +230,19 @@ public final class Npy {
         Storage st = allocate(h, dataBytes, source);
         readData(in, st, h, dataBytes, source);
         long[] shape = h.shape().clone();
-        return Tensor.of(TensorImpl.of(st, 0, shape, h.fortranOrder() ? columnMajorStrides(shape) : Shapes.contiguousStrides(shape), h.dtype()));
+        return Tensor.of(TensorImpl.of(
+                st,
+                0,
+                shape,
+                h.fortranOrder() ? columnMajorStrides(shape) : Shapes.contiguousStrides(shape),
+                h.dtype()));
     }
 
     private static TorchException notNpy(byte[] pre, String source) {
         if (pre.length > 0 && (pre[0] & 0xFF) == 0x80) {
-            return new TorchException(source + " is a Python pickle, not a .npy array; pickles are refused because loading "
-                    + "them can run arbitrary code");
+            return new TorchException(
+                    source + " is a Python pickle, not a .npy array; pickles are refused because loading "
+                            + "them can run arbitrary code");
         }
         if (pre.length >= 4 && pre[0] == 'P' && pre[1] == 'K' && pre[2] == 3 && pre[3] == 4) {
             return new TorchException(source + " is a zip archive (.npz), not a .npy array; load it with Npy.loadZ");
@@ -244,8 +257,12 @@ public final class Npy {
     private static String headerText(byte[] hb, int major, String source) {
         if (major < 3) return new String(hb, StandardCharsets.ISO_8859_1);
         try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(hb)).toString();
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(hb))
+                    .toString();
         } catch (CharacterCodingException e) {
             throw new TorchException(source + ": header is not valid UTF-8");
         }
@@ -261,7 +278,8 @@ public final class Npy {
     }
 
     /** Copies the data in chunks, swapping bytes of big-endian files per primitive slot (each half of a complex). */
-    private static void readData(InputStream in, Storage st, NpyHeader h, long dataBytes, String source) throws IOException {
+    private static void readData(InputStream in, Storage st, NpyHeader h, long dataBytes, String source)
+            throws IOException {
         int width = Storage.slotBytes(st.kind());
         ValueLayout big = h.bigEndian() && width > 1 ? swapLayout(width) : null;
         byte[] buf = new byte[(int) Math.min(SafetensorsFiles.CHUNK, dataBytes)];
@@ -270,7 +288,8 @@ public final class Npy {
             int n = (int) Math.min(buf.length, dataBytes - p);
             int got = in.readNBytes(buf, 0, n);
             if (got < n) {
-                throw new TorchException(source + ": truncated: the data end after " + (p + got) + " of " + dataBytes + " bytes");
+                throw new TorchException(
+                        source + ": truncated: the data end after " + (p + got) + " of " + dataBytes + " bytes");
             }
             if (big != null) {
                 MemorySegment.copy(chunk, big, 0, st.segment(), big.withOrder(ByteOrder.LITTLE_ENDIAN), p, n / width);
@@ -284,11 +303,12 @@ public final class Npy {
 
     /** Integer layouts (bit patterns swap exactly, NaN payloads included). */
     private static ValueLayout swapLayout(int width) {
-        ValueLayout l = switch (width) {
-            case 2 -> ValueLayout.JAVA_SHORT_UNALIGNED;
-            case 4 -> ValueLayout.JAVA_INT_UNALIGNED;
-            default -> ValueLayout.JAVA_LONG_UNALIGNED;
-        };
+        ValueLayout l =
+                switch (width) {
+                    case 2 -> ValueLayout.JAVA_SHORT_UNALIGNED;
+                    case 4 -> ValueLayout.JAVA_INT_UNALIGNED;
+                    default -> ValueLayout.JAVA_LONG_UNALIGNED;
+                };
         return l.withOrder(ByteOrder.BIG_ENDIAN);
     }
 

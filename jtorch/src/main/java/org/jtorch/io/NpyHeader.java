@@ -12,14 +12,12 @@ import org.jtorch.DType;
 import org.jtorch.TorchException;
 
 /**
- * The header of a NumPy {@code .npy} array: the Python dict literal
- * {@code {'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }} after the magic, version and
- * length fields (numpy/lib/format.py).
+ * The header of a NumPy {@code .npy} array: the Python dict literal {@code {'descr': '<f4', 'fortran_order': False,
+ * 'shape': (2, 3), }} after the magic, version and length fields (numpy/lib/format.py).
  *
- * <p>Parsing accepts only the literal forms numpy writes (strings, ints, True/False/None, tuples,
- * lists, dicts), with numpy's checks: exactly the three keys, a tuple of non-negative ints for the
- * shape, a bool for the order. Structured and object dtypes are refused; object arrays are pickles
- * and could run code.
+ * <p>Parsing accepts only the literal forms numpy writes (strings, ints, True/False/None, tuples, lists, dicts), with
+ * numpy's checks: exactly the three keys, a tuple of non-negative ints for the shape, a bool for the order. Structured
+ * and object dtypes are refused; object arrays are pickles and could run code.
  */
 record NpyHeader(DType dtype, boolean bigEndian, boolean fortranOrder, long[] shape) {
     static final byte[] MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
@@ -27,9 +25,11 @@ record NpyHeader(DType dtype, boolean bigEndian, boolean fortranOrder, long[] sh
     static final int MAX_HEADER_BYTES = 10_000;
     /** numpy 2's {@code NPY_MAXDIMS}. */
     static final int MAX_RANK = 64;
+
     private static final int ALIGN = 64;
     /** numpy leaves room for the growth axis to reach this many digits (format.GROWTH_AXIS_MAX_DIGITS). */
     private static final int GROWTH_AXIS_MAX_DIGITS = 21;
+
     private static final Set<String> KEYS = Set.of("descr", "fortran_order", "shape");
 
     /** Bytes of data the header describes (numel * itemsize), or an error when that overflows. */
@@ -48,16 +48,20 @@ record NpyHeader(DType dtype, boolean bigEndian, boolean fortranOrder, long[] sh
         Object parsed = new Literal(text, source).parseAll();
         if (!(parsed instanceof Map<?, ?> d)) throw new TorchException(source + ": header is not a dictionary");
         if (!d.keySet().equals(KEYS)) {
-            throw new TorchException(source + ": header does not contain the correct keys (descr, fortran_order, shape): " + d.keySet());
+            throw new TorchException(
+                    source + ": header does not contain the correct keys (descr, fortran_order, shape): " + d.keySet());
         }
         if (!(d.get("fortran_order") instanceof Boolean fortran)) {
             throw new TorchException(source + ": fortran_order is not a valid bool");
         }
-        if (!(d.get("shape") instanceof Tuple(List<Object> dims))) throw new TorchException(source + ": shape is not a tuple");
-        if (dims.size() > MAX_RANK) throw new TorchException(source + ": " + dims.size() + " dimensions exceed the limit of " + MAX_RANK);
+        if (!(d.get("shape") instanceof Tuple(List<Object> dims)))
+            throw new TorchException(source + ": shape is not a tuple");
+        if (dims.size() > MAX_RANK)
+            throw new TorchException(source + ": " + dims.size() + " dimensions exceed the limit of " + MAX_RANK);
         long[] shape = new long[dims.size()];
         for (int i = 0; i < shape.length; i++) {
-            if (!(dims.get(i) instanceof Long v) || v < 0) throw new TorchException(source + ": shape is not valid: " + dims);
+            if (!(dims.get(i) instanceof Long v) || v < 0)
+                throw new TorchException(source + ": shape is not valid: " + dims);
             shape[i] = v;
         }
         Object descr = d.get("descr");
@@ -75,28 +79,31 @@ record NpyHeader(DType dtype, boolean bigEndian, boolean fortranOrder, long[] sh
             body = body.substring(1);
         }
         if (body.startsWith("O")) {
-            throw new TorchException(source + ": object arrays (descr '" + descr + "') hold pickled Python objects, which "
-                    + "could run arbitrary code when loaded; they are refused (numpy requires "
-                    + "allow_pickle=True for them)");
+            throw new TorchException(
+                    source + ": object arrays (descr '" + descr + "') hold pickled Python objects, which "
+                            + "could run arbitrary code when loaded; they are refused (numpy requires "
+                            + "allow_pickle=True for them)");
         }
-        DType dtype = switch (body) {
-            case "b1" -> DType.BOOL;
-            case "i1" -> DType.INT8;
-            case "u1" -> DType.UINT8;
-            case "i2" -> DType.INT16;
-            case "u2" -> DType.UINT16;
-            case "i4" -> DType.INT32;
-            case "u4" -> DType.UINT32;
-            case "i8" -> DType.INT64;
-            case "u8" -> DType.UINT64;
-            case "f2" -> DType.FLOAT16;
-            case "f4" -> DType.FLOAT32;
-            case "f8" -> DType.FLOAT64;
-            case "c8" -> DType.COMPLEX64;
-            case "c16" -> DType.COMPLEX128;
-            default -> throw new TorchException(source + ": unsupported dtype descr '" + descr
-                    + "' (supported: b1, i1-i8, u1-u8, f2, f4, f8, c8, c16 in either byte order)");
-        };
+        DType dtype =
+                switch (body) {
+                    case "b1" -> DType.BOOL;
+                    case "i1" -> DType.INT8;
+                    case "u1" -> DType.UINT8;
+                    case "i2" -> DType.INT16;
+                    case "u2" -> DType.UINT16;
+                    case "i4" -> DType.INT32;
+                    case "u4" -> DType.UINT32;
+                    case "i8" -> DType.INT64;
+                    case "u8" -> DType.UINT64;
+                    case "f2" -> DType.FLOAT16;
+                    case "f4" -> DType.FLOAT32;
+                    case "f8" -> DType.FLOAT64;
+                    case "c8" -> DType.COMPLEX64;
+                    case "c16" -> DType.COMPLEX128;
+                    default ->
+                        throw new TorchException(source + ": unsupported dtype descr '" + descr
+                                + "' (supported: b1, i1-i8, u1-u8, f2, f4, f8, c8, c16 in either byte order)");
+                };
         return new NpyHeader(dtype, order == '>', fortran, shape);
     }
 
@@ -122,19 +129,25 @@ record NpyHeader(DType dtype, boolean bigEndian, boolean fortranOrder, long[] sh
     }
 
     /**
-     * The full preamble numpy writes for a C-order array: magic, version 1.0, header length, and the
-     * header padded with spaces and a newline so that the data start at a multiple of 64. Byte-identical
-     * to {@code np.save}'s. Callers keep the rank within {@link #MAX_RANK}, so the header always fits
-     * version 1.0's 16-bit length.
+     * The full preamble numpy writes for a C-order array: magic, version 1.0, header length, and the header padded with
+     * spaces and a newline so that the data start at a multiple of 64. Byte-identical to {@code np.save}'s. Callers
+     * keep the rank within {@link #MAX_RANK}, so the header always fits version 1.0's 16-bit length.
      */
     static byte[] encode(DType dtype, long[] shape) {
-        String header = "{'descr': '" + descrOf(dtype) + "', 'fortran_order': False, 'shape': " + shapeRepr(shape) + ", }";
-        if (shape.length > 0) header += " ".repeat(GROWTH_AXIS_MAX_DIGITS - Long.toString(shape[0]).length());
+        String header =
+                "{'descr': '" + descrOf(dtype) + "', 'fortran_order': False, 'shape': " + shapeRepr(shape) + ", }";
+        if (shape.length > 0)
+            header +=
+                    " ".repeat(GROWTH_AXIS_MAX_DIGITS - Long.toString(shape[0]).length());
         byte[] text = header.getBytes(StandardCharsets.ISO_8859_1);
         int prefix = MAGIC.length + 4;
         int pad = ALIGN - (prefix + text.length + 1) % ALIGN;
         ByteBuffer b = ByteBuffer.allocate(prefix + text.length + pad + 1).order(ByteOrder.LITTLE_ENDIAN);
-        b.put(MAGIC).put((byte) 1).put((byte) 0).putShort((short) (text.length + pad + 1)).put(text);
+        b.put(MAGIC)
+                .put((byte) 1)
+                .put((byte) 0)
+                .putShort((short) (text.length + pad + 1))
+                .put(text);
         for (int i = 0; i < pad; i++) b.put((byte) ' ');
         b.put((byte) '\n');
         return b.array();
@@ -151,7 +164,10 @@ record NpyHeader(DType dtype, boolean bigEndian, boolean fortranOrder, long[] sh
     /** A Python tuple (shape must be one; a list is not accepted in its place, as in numpy). */
     private record Tuple(List<Object> items) {}
 
-    /** Python's literal syntax, the subset numpy headers use; nesting is capped so hostile input cannot overflow the stack. */
+    /**
+     * Python's literal syntax, the subset numpy headers use; nesting is capped so hostile input cannot overflow the
+     * stack.
+     */
     private static final class Literal {
         private static final int MAX_DEPTH = 16;
         private static final Object NONE = new Object();
@@ -192,7 +208,8 @@ record NpyHeader(DType dtype, boolean bigEndian, boolean fortranOrder, long[] sh
             if (s.startsWith("True", pos)) return word("True", Boolean.TRUE);
             if (s.startsWith("False", pos)) return word("False", Boolean.FALSE);
             if (s.startsWith("None", pos)) return word("None", NONE);
-            throw error("unexpected character '" + (c < 0x20 || c > 0x7e ? String.format("\\x%02x", (int) c) : c) + "'");
+            throw error(
+                    "unexpected character '" + (c < 0x20 || c > 0x7e ? String.format("\\x%02x", (int) c) : c) + "'");
         }
 
         private Object word(String w, Object v) {

@@ -20,14 +20,14 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A pickle virtual machine that only builds data: containers, strings, numbers, and whatever its
- * {@link Host} makes of globals, calls and persistent ids. It never looks up a class or runs code; the
- * host decides what a global means (PyTorch's {@code _weights_only_unpickler}).
+ * A pickle virtual machine that only builds data: containers, strings, numbers, and whatever its {@link Host} makes of
+ * globals, calls and persistent ids. It never looks up a class or runs code; the host decides what a global means
+ * (PyTorch's {@code _weights_only_unpickler}).
  *
- * <p>Input is hostile: every length is checked against the bytes left before anything is read or
- * allocated, so the work and memory of a load are linear in the size of the pickle. Dict keys and set
- * items must be hashable values (as in Python) whose comparison cost is bounded, so that no key can make a
- * lookup slow. Malformed input raises {@link UnpicklingException}.
+ * <p>Input is hostile: every length is checked against the bytes left before anything is read or allocated, so the work
+ * and memory of a load are linear in the size of the pickle. Dict keys and set items must be hashable values (as in
+ * Python) whose comparison cost is bounded, so that no key can make a lookup slow. Malformed input raises
+ * {@link UnpicklingException}.
  */
 final class PickleReader {
     /** What globals, calls and persistent ids stand for. */
@@ -50,6 +50,7 @@ final class PickleReader {
 
     /** Largest dict key / set item tuple, counted with repetition: keeps hashing and equality cheap. */
     static final int MAX_KEY_NODES = 256;
+
     private static final int MAX_LINE = 4096;
     private static final int MAX_LONG_BYTES = 1 << 20;
     private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -79,14 +80,16 @@ final class PickleReader {
     }
 
     /** Offset just after the STOP of the last pickle read. */
-    long position() { return pos; }
+    long position() {
+        return pos;
+    }
 
     /** Runs one pickle up to its STOP and returns its value. */
     Object load() {
         memo.clear();
         stack = new ArrayList<>();
         metastack.clear();
-        for (;;) {
+        for (; ; ) {
             opStart = pos;
             int op = u8();
             budget.charge(1);
@@ -107,7 +110,8 @@ final class PickleReader {
                     stack = new ArrayList<>();
                 }
                 case POP -> {
-                    if (stack.isEmpty()) popMark(); else pop();
+                    if (stack.isEmpty()) popMark();
+                    else pop();
                 }
                 case POP_MARK -> popMark();
                 case DUP -> push(peek());
@@ -163,7 +167,8 @@ final class PickleReader {
                 case EMPTY_SET -> push(new LinkedHashSet<>());
                 case ADDITEMS -> {
                     List<Object> items = popMark();
-                    if (!(peek() instanceof LinkedHashSet<?>)) throw corrupt("ADDITEMS needs a set, got " + PyRepr.typeName(peek()));
+                    if (!(peek() instanceof LinkedHashSet<?>))
+                        throw corrupt("ADDITEMS needs a set, got " + PyRepr.typeName(peek()));
                     @SuppressWarnings("unchecked")
                     Set<Object> s = (Set<Object>) peek();
                     for (Object o : items) s.add(key(o));
@@ -181,7 +186,8 @@ final class PickleReader {
                 case STACK_GLOBAL -> {
                     Object name = pop();
                     Object module = pop();
-                    if (!(module instanceof String m) || !(name instanceof String n)) throw corrupt("STACK_GLOBAL needs two strings");
+                    if (!(module instanceof String m) || !(name instanceof String n))
+                        throw corrupt("STACK_GLOBAL needs two strings");
                     push(host.global(m, n));
                 }
                 case REDUCE -> {
@@ -204,8 +210,9 @@ final class PickleReader {
                 case BINPUT -> memo.put((long) u8(), peek());
                 case LONG_BINPUT -> memo.put(u32(), peek());
                 case MEMOIZE -> memo.put((long) memo.size(), peek());
-                default -> throw new UnpicklingException(what + ": Unsupported operand " + op + describe(op) + " at byte "
-                        + opStart + " (only data-building pickle opcodes are allowed)");
+                default ->
+                    throw new UnpicklingException(what + ": Unsupported operand " + op + describe(op) + " at byte "
+                            + opStart + " (only data-building pickle opcodes are allowed)");
             }
         }
     }
@@ -216,7 +223,9 @@ final class PickleReader {
 
     // ---- stack ----------------------------------------------------------------------------------
 
-    private void push(Object o) { stack.add(o); }
+    private void push(Object o) {
+        stack.add(o);
+    }
 
     private Object pop() {
         if (stack.isEmpty()) throw corrupt("stack underflow");
@@ -256,15 +265,17 @@ final class PickleReader {
     @SuppressWarnings("unchecked")
     private Map<Object, Object> dict(Object target, String op) {
         if (target instanceof LinkedHashMap<?, ?> m) return (Map<Object, Object>) m;
-        throw new UnpicklingException(what + ": Can only " + op + " for dict, collections.OrderedDict, collections.Counter, but got "
-                + PyRepr.typeName(target));
+        throw new UnpicklingException(what + ": Can only " + op
+                + " for dict, collections.OrderedDict, collections.Counter, but got " + PyRepr.typeName(target));
     }
 
     /**
-     * Checks that {@code k} can be a dict key or set item: an immutable value (Python's hashable types that
-     * JTorch represents by value), and for tuples a bounded size, so hashing and equality stay cheap.
+     * Checks that {@code k} can be a dict key or set item: an immutable value (Python's hashable types that JTorch
+     * represents by value), and for tuples a bounded size, so hashing and equality stay cheap.
      */
-    private Object key(Object k) { return hashable(k, what, budget); }
+    private Object key(Object k) {
+        return hashable(k, what, budget);
+    }
 
     /**
      * {@link #key} for callers outside a pickle ({@code set(list)}); {@code what} names the file in messages. A key
@@ -273,16 +284,19 @@ final class PickleReader {
     static Object hashable(Object k, String what, Budget budget) {
         if (k instanceof PyTuple t) {
             if (!t.hashable()) {
-                throw new UnpicklingException(what + ": unhashable type: a tuple holding a mutable value (dict keys and set items "
-                        + "must be None, bool, int, float, complex, str, dtypes or tuples of these)");
+                throw new UnpicklingException(
+                        what + ": unhashable type: a tuple holding a mutable value (dict keys and set items "
+                                + "must be None, bool, int, float, complex, str, dtypes or tuples of these)");
             }
             if (t.treeSize() > MAX_KEY_NODES) {
-                throw new UnpicklingException(what + ": a tuple of " + t.treeSize() + " nodes is too large to be a dict key or set item");
+                throw new UnpicklingException(
+                        what + ": a tuple of " + t.treeSize() + " nodes is too large to be a dict key or set item");
             }
             budget.charge(t.treeSize());
         } else if (!PyTuple.isHashableScalar(k)) {
-            throw new UnpicklingException(what + ": unhashable type: '" + PyRepr.typeName(k) + "' (dict keys and set items "
-                    + "must be None, bool, int, float, complex, str, dtypes or tuples of these)");
+            throw new UnpicklingException(
+                    what + ": unhashable type: '" + PyRepr.typeName(k) + "' (dict keys and set items "
+                            + "must be None, bool, int, float, complex, str, dtypes or tuples of these)");
         }
         return k;
     }
@@ -290,7 +304,8 @@ final class PickleReader {
     // ---- reading ----------------------------------------------------------------------------------
 
     private void need(long n) {
-        if (n < 0 || n > end - pos) throw corrupt("needs " + n + " more bytes but only " + (end - pos) + " are left (truncated?)");
+        if (n < 0 || n > end - pos)
+            throw corrupt("needs " + n + " more bytes but only " + (end - pos) + " are left (truncated?)");
     }
 
     private int u8() {
@@ -312,9 +327,13 @@ final class PickleReader {
         return v;
     }
 
-    private long u32() { return i32() & 0xffffffffL; }
+    private long u32() {
+        return i32() & 0xffffffffL;
+    }
 
-    private long i64() { return read(I64, 8); }
+    private long i64() {
+        return read(I64, 8);
+    }
 
     private long read(ValueLayout.OfLong layout, int n) {
         need(n);
@@ -335,8 +354,12 @@ final class PickleReader {
     private String utf8(long n) {
         byte[] b = bytes(n);
         try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(b)).toString();
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(b))
+                    .toString();
         } catch (CharacterCodingException e) {
             throw corrupt("string is not valid UTF-8");
         }

@@ -19,15 +19,15 @@ import org.jtorch.TorchTypeException;
 import org.jtorch.storage.Storage;
 
 /**
- * Pickles an object graph as {@code torch.save} does: protocol 2, byte for byte what CPython's pickler
- * writes for the same Python objects (memo puts and gets, batching of 1000 items, the integer encodings),
- * with tensors reduced to {@code _rebuild_tensor_v2/_v3} over persistent ids of their storages.
+ * Pickles an object graph as {@code torch.save} does: protocol 2, byte for byte what CPython's pickler writes for the
+ * same Python objects (memo puts and gets, batching of 1000 items, the integer encodings), with tensors reduced to
+ * {@code _rebuild_tensor_v2/_v3} over persistent ids of their storages.
  *
- * <p>Objects, strings included, are memoized by identity as CPython does: a container saved twice is
- * written once (cycles included), and a string object seen again is a memo get. Java's interned literals
- * and the strings of a loaded checkpoint then behave like Python's interned names and unpickled strings,
- * so a loaded checkpoint saves back byte for byte. Storages get keys {@code "0", "1", ...} in first-seen order; {@link #storages()} lists them for
- * the archive writer.
+ * <p>Objects, strings included, are memoized by identity as CPython does: a container saved twice is written once
+ * (cycles included), and a string object seen again is a memo get. Java's interned literals and the strings of a loaded
+ * checkpoint then behave like Python's interned names and unpickled strings, so a loaded checkpoint saves back byte for
+ * byte. Storages get keys {@code "0", "1", ...} in first-seen order; {@link #storages()} lists them for the archive
+ * writer.
  */
 final class PickleWriter {
     /** A storage to write as record {@code data/<key>}: its first {@code nbytes} bytes. */
@@ -47,6 +47,7 @@ final class PickleWriter {
     private final IdentityHashMap<Storage, String> keys = new IdentityHashMap<>();
     /** The dtype each storage was first saved with ({@code storage_dtypes} of {@code torch.serialization._save}). */
     private final IdentityHashMap<Storage, DType> storageDtypes = new IdentityHashMap<>();
+
     private final List<SavedStorage> storages = new ArrayList<>();
 
     /** The pickle of {@code obj}. */
@@ -59,10 +60,13 @@ final class PickleWriter {
     }
 
     /** The storages the pickle references, in key order. */
-    List<SavedStorage> storages() { return storages; }
+    List<SavedStorage> storages() {
+        return storages;
+    }
 
     private void save(Object o, int depth) {
-        if (depth > MAX_DEPTH) throw new TorchException("torch.save: objects nested deeper than " + MAX_DEPTH + " levels");
+        if (depth > MAX_DEPTH)
+            throw new TorchException("torch.save: objects nested deeper than " + MAX_DEPTH + " levels");
         if (o == null) {
             op(NONE);
         } else if (o instanceof Boolean b) {
@@ -144,17 +148,19 @@ final class PickleWriter {
                     op(BUILD);
                 }
             }
-            default -> throw new TorchTypeException("torch.save: cannot pickle '" + o.getClass().getName() + "' object; supported "
-                    + "are Tensor, Map, List, Set, PyTuple, String, Long/Integer/BigInteger, "
-                    + "Double/Float, Boolean, null, byte[], "
-                    + "DType, Device, PyComplex, PyGlobal and PyObject");
+            default ->
+                throw new TorchTypeException(
+                        "torch.save: cannot pickle '" + o.getClass().getName() + "' object; supported "
+                                + "are Tensor, Map, List, Set, PyTuple, String, Long/Integer/BigInteger, "
+                                + "Double/Float, Boolean, null, byte[], "
+                                + "DType, Device, PyComplex, PyGlobal and PyObject");
         }
     }
 
     /**
-     * {@code Tensor.__reduce_ex__}: {@code _rebuild_tensor_v2(storage, offset, size, stride, requires_grad, OrderedDict())},
-     * or {@code _v3(..., dtype)} over an {@code UntypedStorage} for the dtypes without a legacy storage class, or
-     * {@code _rebuild_meta_tensor_no_storage(dtype, size, stride, requires_grad)} on the meta device.
+     * {@code Tensor.__reduce_ex__}: {@code _rebuild_tensor_v2(storage, offset, size, stride, requires_grad,
+     * OrderedDict())}, or {@code _v3(..., dtype)} over an {@code UntypedStorage} for the dtypes without a legacy
+     * storage class, or {@code _rebuild_meta_tensor_no_storage(dtype, size, stride, requires_grad)} on the meta device.
      */
     private void saveTensor(Tensor t) {
         if (t.isMeta()) {
@@ -194,7 +200,8 @@ final class PickleWriter {
         DType checkDtype = legacy ? dtype : DType.UINT8;
         DType seen = storageDtypes.putIfAbsent(s, checkDtype);
         if (seen != null && seen != checkDtype && s.byteSize() > 0) {
-            throw new TorchException("Cannot save multiple tensors or storages that view the same data as different types");
+            throw new TorchException(
+                    "Cannot save multiple tensors or storages that view the same data as different types");
         }
         long numel = legacy ? s.byteSize() / dtype.itemSize() : s.byteSize();
         String key = keys.get(s);
@@ -234,13 +241,15 @@ final class PickleWriter {
         int n = items.size();
         if (n > 3) op(MARK);
         for (Object item : items) save(item, depth + 1);
-        op(switch (n) {
-            case 1 -> TUPLE1;
-            case 2 -> TUPLE2;
-            case 3 -> TUPLE3;
-            default -> TUPLE;
-        });
-        if (identity != null) memoize(identity); else memoizeFresh();
+        op(
+                switch (n) {
+                    case 1 -> TUPLE1;
+                    case 2 -> TUPLE2;
+                    case 3 -> TUPLE3;
+                    default -> TUPLE;
+                });
+        if (identity != null) memoize(identity);
+        else memoizeFresh();
     }
 
     /** {@code _batch_setitems}: SETITEM for a batch of one, MARK ... SETITEMS per 1000 otherwise. */
@@ -337,7 +346,9 @@ final class PickleWriter {
     }
 
     /** Memo entry for an object that is never seen again (CPython memoizes every tuple it writes). */
-    private void memoizeFresh() { put(memoSize++); }
+    private void memoizeFresh() {
+        put(memoSize++);
+    }
 
     private void put(int idx) {
         if (idx < 256) {
@@ -377,7 +388,8 @@ final class PickleWriter {
     private void ensure(int n) {
         if (len + n > buf.length) {
             long want = Math.max((long) len + n, 2L * buf.length);
-            if (want > Integer.MAX_VALUE - 8) throw new TorchException("torch.save: the pickled object graph exceeds 2 GB");
+            if (want > Integer.MAX_VALUE - 8)
+                throw new TorchException("torch.save: the pickled object graph exceeds 2 GB");
             buf = Arrays.copyOf(buf, (int) want);
         }
     }

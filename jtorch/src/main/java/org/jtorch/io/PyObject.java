@@ -3,10 +3,10 @@ package org.jtorch.io;
 import java.util.List;
 
 /**
- * An instance of an allowlisted Python class or the result of an allowlisted function for which no Java
- * factory was given: the call is recorded, never made. {@code args} are the constructor (NEWOBJ) or call
- * (REDUCE) arguments; {@code state} is what the pickle's BUILD would pass to {@code __setstate__} (or
- * null). Saving it writes the same opcodes back.
+ * An instance of an allowlisted Python class or the result of an allowlisted function for which no Java factory was
+ * given: the call is recorded, never made. {@code args} are the constructor (NEWOBJ) or call (REDUCE) arguments;
+ * {@code state} is what the pickle's BUILD would pass to {@code __setstate__} (or null). Saving it writes the same
+ * opcodes back.
  */
 public final class PyObject {
     private final PyGlobal type;
@@ -22,18 +22,30 @@ public final class PyObject {
     }
 
     /** The class (NEWOBJ) or function (REDUCE). */
-    public PyGlobal type() { return type; }
+    public PyGlobal type() {
+        return type;
+    }
 
     /** True if made by {@code cls.__new__(cls, *args)} (NEWOBJ), false if by calling {@code type(*args)} (REDUCE). */
-    public boolean isNewobj() { return newobj; }
+    public boolean isNewobj() {
+        return newobj;
+    }
 
-    public List<Object> args() { return args; }
+    public List<Object> args() {
+        return args;
+    }
 
     /** The BUILD state, or null. */
-    public Object state() { return state; }
+    public Object state() {
+        return state;
+    }
 
-    void setState(Object state) { this.state = state; }
+    void setState(Object state) {
+        this.state = state;
+    }
 
     @Override
-    public String toString() { return type.qualifiedName() + PyTuple.of(args) + (state == null ? "" : " state=" + PyRepr.of(state)); }
+    public String toString() {
+        return type.qualifiedName() + PyTuple.of(args) + (state == null ? "" : " state=" + PyRepr.of(state));
+    }
 }

@@ -5,9 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A {@code collections.OrderedDict}, the type of {@code state_dict()}. Besides its items it keeps the
- * instance attributes that PyTorch stores on it (a state dict's {@code _metadata}), so that a loaded
- * state dict saves back unchanged.
+ * A {@code collections.OrderedDict}, the type of {@code state_dict()}. Besides its items it keeps the instance
+ * attributes that PyTorch stores on it (a state dict's {@code _metadata}), so that a loaded state dict saves back
+ * unchanged.
  */
 public final class PyOrderedDict extends LinkedHashMap<Object, Object> {
     @Serial
@@ -19,10 +19,14 @@ public final class PyOrderedDict extends LinkedHashMap<Object, Object> {
     public PyOrderedDict() {}
 
     /** An ordered dict holding the entries of {@code m}, in its iteration order. */
-    public PyOrderedDict(Map<?, ?> m) { super(m); }
+    public PyOrderedDict(Map<?, ?> m) {
+        super(m);
+    }
 
     /** Instance attributes ({@code od.__dict__}), e.g. {@code _metadata}; mutable. */
-    public Map<String, Object> attributes() { return attributes; }
+    public Map<String, Object> attributes() {
+        return attributes;
+    }
 
     @Override
     public boolean equals(Object o) {
@@ -30,8 +34,12 @@ public final class PyOrderedDict extends LinkedHashMap<Object, Object> {
     }
 
     @Override
-    public int hashCode() { return super.hashCode(); }
+    public int hashCode() {
+        return super.hashCode();
+    }
 
     @Override
-    public String toString() { return "OrderedDict(" + super.toString() + ")"; }
+    public String toString() {
+        return "OrderedDict(" + super.toString() + ")";
+    }
 }

@@ -7,11 +7,11 @@ import java.util.Objects;
 import java.util.StringJoiner;
 
 /**
- * A Python {@code tuple} (also what {@code torch.Size} loads as): an immutable list whose items may be
- * {@code null} (None). Equality and hash are by value, as in Python.
+ * A Python {@code tuple} (also what {@code torch.Size} loads as): an immutable list whose items may be {@code null}
+ * (None). Equality and hash are by value, as in Python.
  *
- * <p>The hash is computed once, when the tuple is built from its already-built items, so hashing a tuple
- * that is shared many times inside another (a DAG from a hostile pickle) costs nothing extra.
+ * <p>The hash is computed once, when the tuple is built from its already-built items, so hashing a tuple that is shared
+ * many times inside another (a DAG from a hostile pickle) costs nothing extra.
  */
 public final class PyTuple {
     private static final PyTuple EMPTY = new PyTuple(new Object[0]);
@@ -29,7 +29,8 @@ public final class PyTuple {
         long size = 1;
         boolean all = true;
         for (Object o : items) {
-            // mutable items are hashed by identity: hashing a (possibly cyclic, deeply nested) list must not recurse, and a
+            // mutable items are hashed by identity: hashing a (possibly cyclic, deeply nested) list must not recurse,
+            // and a
             // tuple holding one is unhashable in Python anyway
             boolean itemHashable = o instanceof PyTuple t ? t.hashable : isHashableScalar(o);
             h = 31 * h + (itemHashable ? Objects.hashCode(o) : System.identityHashCode(o));
@@ -41,31 +42,57 @@ public final class PyTuple {
         this.hashable = all;
     }
 
-    /** The immutable scalar values that can be dict keys: None, bool, int, float, complex, str, dtypes, devices, globals. */
+    /**
+     * The immutable scalar values that can be dict keys: None, bool, int, float, complex, str, dtypes, devices,
+     * globals.
+     */
     static boolean isHashableScalar(Object o) {
-        return o == null || o instanceof String || o instanceof Long || o instanceof java.math.BigInteger || o instanceof Double
-                || o instanceof Boolean || o instanceof org.jtorch.DType || o instanceof org.jtorch.Device || o instanceof PyGlobal
-                || o instanceof PyComplex || o instanceof Integer || o instanceof Float;
+        return o == null
+                || o instanceof String
+                || o instanceof Long
+                || o instanceof java.math.BigInteger
+                || o instanceof Double
+                || o instanceof Boolean
+                || o instanceof org.jtorch.DType
+                || o instanceof org.jtorch.Device
+                || o instanceof PyGlobal
+                || o instanceof PyComplex
+                || o instanceof Integer
+                || o instanceof Float;
     }
 
     /** Whether this tuple can be a dict key: all its items are hashable. */
-    boolean hashable() { return hashable; }
+    boolean hashable() {
+        return hashable;
+    }
 
     /** A tuple of the given items (copied). */
-    public static PyTuple of(Object... items) { return items.length == 0 ? EMPTY : new PyTuple(items.clone()); }
+    public static PyTuple of(Object... items) {
+        return items.length == 0 ? EMPTY : new PyTuple(items.clone());
+    }
 
     /** A tuple of the items of a list (copied). */
-    public static PyTuple of(List<?> items) { return items.isEmpty() ? EMPTY : new PyTuple(items.toArray()); }
+    public static PyTuple of(List<?> items) {
+        return items.isEmpty() ? EMPTY : new PyTuple(items.toArray());
+    }
 
     /** The items, read-only. */
-    public List<Object> items() { return items; }
+    public List<Object> items() {
+        return items;
+    }
 
-    public int size() { return items.size(); }
+    public int size() {
+        return items.size();
+    }
 
-    public Object get(int i) { return items.get(i); }
+    public Object get(int i) {
+        return items.get(i);
+    }
 
     /** Nodes below this tuple counted with repetition (saturating): what a structural comparison may visit. */
-    long treeSize() { return treeSize; }
+    long treeSize() {
+        return treeSize;
+    }
 
     @Override
     public boolean equals(Object o) {
@@ -74,7 +101,9 @@ public final class PyTuple {
     }
 
     @Override
-    public int hashCode() { return hash; }
+    public int hashCode() {
+        return hash;
+    }
 
     /** Python's repr: {@code (1, 2)}, {@code (1,)}, {@code ()}; containers inside are summarized. */
     @Override

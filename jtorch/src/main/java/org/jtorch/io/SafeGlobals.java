@@ -8,10 +8,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The user part of the weights-only allowlist. {@link Serialization#addSafeGlobals} entries are
- * process-wide, as in PyTorch. {@link Serialization#safeGlobals} scopes are thread-local (a deliberate
- * difference: PyTorch's context manager edits the process-wide list, so a scope opened on one thread would
- * also open loads on every other thread).
+ * The user part of the weights-only allowlist. {@link Serialization#addSafeGlobals} entries are process-wide, as in
+ * PyTorch. {@link Serialization#safeGlobals} scopes are thread-local (a deliberate difference: PyTorch's context
+ * manager edits the process-wide list, so a scope opened on one thread would also open loads on every other thread).
  */
 final class SafeGlobals {
     private static final Map<String, SafeGlobal> PROCESS = new LinkedHashMap<>();
@@ -23,9 +22,13 @@ final class SafeGlobals {
         for (SafeGlobal g : globals) PROCESS.put(g.name(), g);
     }
 
-    static synchronized void clear() { PROCESS.clear(); }
+    static synchronized void clear() {
+        PROCESS.clear();
+    }
 
-    static synchronized List<String> processNames() { return List.copyOf(PROCESS.keySet()); }
+    static synchronized List<String> processNames() {
+        return List.copyOf(PROCESS.keySet());
+    }
 
     static SafeGlobalsScope push(List<SafeGlobal> globals) {
         SafeGlobalsScope s = new SafeGlobalsScope(List.copyOf(globals));
@@ -35,7 +38,8 @@ final class SafeGlobals {
 
     static void pop(SafeGlobalsScope s) {
         Deque<SafeGlobalsScope> d = SCOPES.get();
-        if (d.peek() != s) throw new IllegalStateException("safeGlobals scopes must be closed in reverse order of opening");
+        if (d.peek() != s)
+            throw new IllegalStateException("safeGlobals scopes must be closed in reverse order of opening");
         d.pop();
     }
 

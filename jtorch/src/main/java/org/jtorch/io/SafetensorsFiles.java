@@ -18,8 +18,8 @@ import org.jtorch.Tensor;
 import org.jtorch.ops.CopyOps;
 
 /**
- * File plumbing shared by the safetensors and NumPy readers and writers: atomic replacement, memory
- * mapping, and streaming a tensor's bytes.
+ * File plumbing shared by the safetensors and NumPy readers and writers: atomic replacement, memory mapping, and
+ * streaming a tensor's bytes.
  */
 final class SafetensorsFiles {
     /** Copy granularity: large enough to amortize calls, small enough to keep memory flat. A multiple of 16. */
@@ -38,15 +38,15 @@ final class SafetensorsFiles {
     }
 
     /**
-     * Writes a file through a temporary sibling that is flushed to disk and then renamed over
-     * {@code path}: readers never see a half-written file, a crash leaves the old file intact, and
-     * tensors still memory-mapped from the old file keep their data (the rename swaps the directory
-     * entry; the old inode lives on while mapped).
+     * Writes a file through a temporary sibling that is flushed to disk and then renamed over {@code path}: readers
+     * never see a half-written file, a crash leaves the old file intact, and tensors still memory-mapped from the old
+     * file keep their data (the rename swaps the directory entry; the old inode lives on while mapped).
      */
     static void writeAtomically(Path path, Body body) {
         Path target = path.toAbsolutePath();
         Path dir = target.getParent();
-        Path tmp = dir.resolve("." + target.getFileName() + "." + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()) + ".tmp");
+        Path tmp = dir.resolve("." + target.getFileName() + "."
+                + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()) + ".tmp");
         try {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 body.writeTo(ch);
@@ -60,7 +60,8 @@ final class SafetensorsFiles {
             try {
                 Files.deleteIfExists(tmp);
             } catch (IOException ignored) {
-                // The temporary name is unique and hidden; leaving it is harmless and the write error (if any) matters more.
+                // The temporary name is unique and hidden; leaving it is harmless and the write error (if any) matters
+                // more.
             }
         }
     }
@@ -79,8 +80,8 @@ final class SafetensorsFiles {
     }
 
     /**
-     * Opens a file to be mapped copy-on-write. Java maps privately only through a writable channel, so
-     * this asks for write access (nothing is ever written) and settles for read access when refused.
+     * Opens a file to be mapped copy-on-write. Java maps privately only through a writable channel, so this asks for
+     * write access (nothing is ever written) and settles for read access when refused.
      */
     static FileChannel openForMapping(Path path) throws IOException {
         try {
@@ -91,9 +92,9 @@ final class SafetensorsFiles {
     }
 
     /**
-     * Maps {@code [offset, offset + size)} copy-on-write: tensors over it can be modified in memory and
-     * the file never changes. A channel without write access gives a read-only mapping, whose tensors
-     * refuse in-place writes with IllegalArgumentException. The mapping lives until no tensor refers to it.
+     * Maps {@code [offset, offset + size)} copy-on-write: tensors over it can be modified in memory and the file never
+     * changes. A channel without write access gives a read-only mapping, whose tensors refuse in-place writes with
+     * IllegalArgumentException. The mapping lives until no tensor refers to it.
      */
     static MemorySegment map(FileChannel ch, long offset, long size) throws IOException {
         try {
@@ -104,10 +105,14 @@ final class SafetensorsFiles {
     }
 
     /** A (validated, non-meta) tensor's data as one row-major run: detached, and copied only when not contiguous. */
-    static Tensor contiguousData(Tensor t) { return CopyOps.contiguous(t.detach()); }
+    static Tensor contiguousData(Tensor t) {
+        return CopyOps.contiguous(t.detach());
+    }
 
     /** Byte length of a tensor's data. */
-    static long byteSize(Tensor t) { return t.numel() * t.dtype().itemSize(); }
+    static long byteSize(Tensor t) {
+        return t.numel() * t.dtype().itemSize();
+    }
 
     /** Streams the little-endian bytes of a contiguous tensor (see {@link #contiguousData}). */
     static void forEachChunk(Tensor c, ChunkSink sink) throws IOException {

@@ -21,24 +21,27 @@ import org.jtorch.TorchException;
 import org.jtorch.internal.Shapes;
 
 /**
- * A parsed and fully validated safetensors header: the tensor entries in header order, the
- * {@code __metadata__} strings, and where the byte buffer lies in the file.
+ * A parsed and fully validated safetensors header: the tensor entries in header order, the {@code __metadata__}
+ * strings, and where the byte buffer lies in the file.
  *
- * <p>Validation follows the reference implementation and happens before any tensor is made: header
- * length at most 100,000,000 bytes and inside the file, UTF-8 JSON object starting with '{', no
- * duplicate names, known dtypes, sizes without overflow, {@code end - begin == numel * itemsize}, and
- * byte ranges that tile the buffer exactly (no gap, no overlap, nothing outside, nothing left over).
+ * <p>Validation follows the reference implementation and happens before any tensor is made: header length at most
+ * 100,000,000 bytes and inside the file, UTF-8 JSON object starting with '{', no duplicate names, known dtypes, sizes
+ * without overflow, {@code end - begin == numel * itemsize}, and byte ranges that tile the buffer exactly (no gap, no
+ * overlap, nothing outside, nothing left over).
  */
 record SafetensorsHeader(List<Entry> entries, Map<String, String> metadata, long dataStart, long dataLength) {
     /** The reference implementation's limit (safetensors' {@code MAX_HEADER_SIZE}). */
     static final long MAX_HEADER_BYTES = 100_000_000;
     /** Far above any real model; bounds the memory a forged header can make us spend per entry. */
     static final int MAX_RANK = 1024;
+
     static final String METADATA_KEY = "__metadata__";
 
     /** One tensor: offsets are relative to the start of the byte buffer, {@code end} exclusive. */
     record Entry(String name, DType dtype, long[] shape, long begin, long end) {
-        long byteSize() { return end - begin; }
+        long byteSize() {
+            return end - begin;
+        }
     }
 
     /** Reads and validates the header of an open file, touching no tensor data. */
@@ -59,7 +62,8 @@ record SafetensorsHeader(List<Entry> entries, Map<String, String> metadata, long
     /** The header length from the first 8 bytes, checked against the limit and the file size. */
     private static long headerLength(byte[] prefix, long fileSize, String source) {
         if (prefix.length < 8) {
-            throw new TorchException(source + ": file of " + fileSize + " bytes is too small for the 8-byte header length");
+            throw new TorchException(
+                    source + ": file of " + fileSize + " bytes is too small for the 8-byte header length");
         }
         long n = ByteBuffer.wrap(prefix).order(ByteOrder.LITTLE_ENDIAN).getLong();
         // Unsigned: a forged 2^63+ length reads as negative here and is caught by the same test.
@@ -86,10 +90,12 @@ record SafetensorsHeader(List<Entry> entries, Map<String, String> metadata, long
     private static SafetensorsHeader parse(byte[] header, long fileSize, String source) {
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder()
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(header)).toString();
+                    .decode(ByteBuffer.wrap(header))
+                    .toString();
         } catch (CharacterCodingException e) {
             throw new TorchException(source + ": header is not valid UTF-8 (corrupted or not a safetensors file)");
         }
@@ -112,7 +118,8 @@ record SafetensorsHeader(List<Entry> entries, Map<String, String> metadata, long
             }
         }
         json.end();
-        SafetensorsHeader h = new SafetensorsHeader(Collections.unmodifiableList(entries), metadata, dataStart, fileSize - dataStart);
+        SafetensorsHeader h =
+                new SafetensorsHeader(Collections.unmodifiableList(entries), metadata, dataStart, fileSize - dataStart);
         h.validate(source);
         return h;
     }
@@ -124,8 +131,10 @@ record SafetensorsHeader(List<Entry> entries, Map<String, String> metadata, long
         while (json.nextMember()) {
             String key = json.name();
             json.skipWhitespace();
-            if (json.peek() != '"') throw json.error(METADATA_KEY + " values must be strings (key " + quoted(key) + ")");
-            if (m.put(key, json.string()) != null) throw json.error("duplicate " + METADATA_KEY + " key " + quoted(key));
+            if (json.peek() != '"')
+                throw json.error(METADATA_KEY + " values must be strings (key " + quoted(key) + ")");
+            if (m.put(key, json.string()) != null)
+                throw json.error("duplicate " + METADATA_KEY + " key " + quoted(key));
         }
         return Collections.unmodifiableMap(m);
     }
@@ -148,7 +157,8 @@ record SafetensorsHeader(List<Entry> entries, Map<String, String> metadata, long
                 case "data_offsets" -> {
                     if (offsets != null) throw json.error("tensor " + quoted(name) + ": duplicate \"data_offsets\"");
                     offsets = longs(json, name, 2, "data_offsets");
-                    if (offsets.length != 2) throw json.error("tensor " + quoted(name) + ": data_offsets must be [begin, end]");
+                    if (offsets.length != 2)
+                        throw json.error("tensor " + quoted(name) + ": data_offsets must be [begin, end]");
                 }
                 // Unknown fields are ignored, as the reference reader does.
                 default -> json.skipValue();
@@ -168,7 +178,8 @@ record SafetensorsHeader(List<Entry> entries, Map<String, String> metadata, long
         int n = 0;
         json.beginArray();
         while (json.nextElement()) {
-            if (n == max) throw json.error("tensor " + quoted(name) + ": " + what + " has more than " + max + " entries");
+            if (n == max)
+                throw json.error("tensor " + quoted(name) + ": " + what + " has more than " + max + " entries");
             if (n == out.length) out = Arrays.copyOf(out, Math.min(max, 2 * n));
             out[n++] = json.nonNegativeLong();
         }
@@ -187,17 +198,19 @@ record SafetensorsHeader(List<Entry> entries, Map<String, String> metadata, long
                         + " overflows a 64-bit byte count");
             }
             if (e.end < e.begin) {
-                throw new TorchException(source + ": tensor " + quoted(e.name) + ": data_offsets [" + e.begin + ", " + e.end
-                        + "] end before they begin");
+                throw new TorchException(source + ": tensor " + quoted(e.name) + ": data_offsets [" + e.begin + ", "
+                        + e.end + "] end before they begin");
             }
             if (e.end > dataLength) {
-                throw new TorchException(source + ": tensor " + quoted(e.name) + ": data_offsets [" + e.begin + ", " + e.end
-                        + "] lie outside the " + dataLength + "-byte data buffer (truncated?)");
+                throw new TorchException(source + ": tensor " + quoted(e.name) + ": data_offsets [" + e.begin + ", "
+                        + e.end + "] lie outside the " + dataLength + "-byte data buffer (truncated?)");
             }
             if (e.byteSize() != bytes) {
-                throw new TorchException(source + ": tensor " + quoted(e.name) + ": data_offsets [" + e.begin + ", " + e.end
-                        + "] hold " + e.byteSize() + " bytes but shape " + Shapes.str(e.shape) + " of " + nameOf(e.dtype)
-                        + " needs " + bytes);
+                throw new TorchException(
+                        source + ": tensor " + quoted(e.name) + ": data_offsets [" + e.begin + ", " + e.end
+                                + "] hold " + e.byteSize() + " bytes but shape " + Shapes.str(e.shape) + " of "
+                                + nameOf(e.dtype)
+                                + " needs " + bytes);
             }
         }
         List<Entry> byOffset = new ArrayList<>(entries);
@@ -207,11 +220,12 @@ record SafetensorsHeader(List<Entry> entries, Map<String, String> metadata, long
         for (Entry e : byOffset) {
             if (e.begin < covered) {
                 throw new TorchException(source + ": tensor " + quoted(e.name) + " (bytes " + e.begin + ".." + e.end
-                        + ") overlaps tensor " + quoted(previous.name) + " (bytes " + previous.begin + ".." + previous.end + ")");
+                        + ") overlaps tensor " + quoted(previous.name) + " (bytes " + previous.begin + ".."
+                        + previous.end + ")");
             }
             if (e.begin > covered) {
-                throw new TorchException(source + ": " + (e.begin - covered) + " unused bytes before tensor " + quoted(e.name)
-                        + " at offset " + covered + " (the tensors must tile the data buffer)");
+                throw new TorchException(source + ": " + (e.begin - covered) + " unused bytes before tensor "
+                        + quoted(e.name) + " at offset " + covered + " (the tensors must tile the data buffer)");
             }
             covered = e.end;
             previous = e;

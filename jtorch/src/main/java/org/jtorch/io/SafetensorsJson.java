@@ -3,13 +3,12 @@ package org.jtorch.io;
 import org.jtorch.TorchException;
 
 /**
- * The JSON of safetensors headers, without a dependency: a pull reader that the header parser drives
- * member by member (so a header is never held twice, as a tree and as entries), and the string quoting
- * the writer needs.
+ * The JSON of safetensors headers, without a dependency: a pull reader that the header parser drives member by member
+ * (so a header is never held twice, as a tree and as entries), and the string quoting the writer needs.
  *
- * <p>The reader treats its input as hostile: nesting is capped (no stack overflow from {@code [[[[...}),
- * every step consumes input (no loop can stall), integers are checked for overflow, and every error is a
- * {@link TorchException} naming the source and the character position.
+ * <p>The reader treats its input as hostile: nesting is capped (no stack overflow from {@code [[[[...}), every step
+ * consumes input (no loop can stall), integers are checked for overflow, and every error is a {@link TorchException}
+ * naming the source and the character position.
  */
 final class SafetensorsJson {
     /** Deeper nesting than any valid header needs (which is 3); unknown members are skipped up to this depth. */
@@ -32,10 +31,14 @@ final class SafetensorsJson {
     }
 
     /** Opens an object; iterate its members with {@link #nextMember()} and {@link #name()}. */
-    void beginObject() { open('{'); }
+    void beginObject() {
+        open('{');
+    }
 
     /** Opens an array; iterate its elements with {@link #nextElement()}. */
-    void beginArray() { open('['); }
+    void beginArray() {
+        open('[');
+    }
 
     private void open(char c) {
         skipWhitespace();
@@ -45,10 +48,14 @@ final class SafetensorsJson {
     }
 
     /** True when another member follows in the current object (consumes the separating comma), false at '}'. */
-    boolean nextMember() { return next('}'); }
+    boolean nextMember() {
+        return next('}');
+    }
 
     /** True when another element follows in the current array (consumes the separating comma), false at ']'. */
-    boolean nextElement() { return next(']'); }
+    boolean nextElement() {
+        return next(']');
+    }
 
     private boolean next(char close) {
         skipWhitespace();
@@ -229,9 +236,13 @@ final class SafetensorsJson {
         pos++;
     }
 
-    private static String printable(char c) { return c < 0x20 || c > 0x7e ? "U+" + hex(c) : String.valueOf(c); }
+    private static String printable(char c) {
+        return c < 0x20 || c > 0x7e ? "U+" + hex(c) : String.valueOf(c);
+    }
 
-    private static String hex(char c) { return String.format("%04X", (int) c); }
+    private static String hex(char c) {
+        return String.format("%04X", (int) c);
+    }
 
     // ---- writing ----------------------------------------------------------------------------------------------
 
@@ -243,7 +254,8 @@ final class SafetensorsJson {
             if (Character.isHighSurrogate(c) && i + 1 < v.length() && Character.isLowSurrogate(v.charAt(i + 1))) {
                 out.append(c).append(v.charAt(++i));
             } else if (Character.isSurrogate(c)) {
-                throw new IllegalArgumentException(what + " contains an unpaired surrogate U+" + hex(c) + " at index " + i);
+                throw new IllegalArgumentException(
+                        what + " contains an unpaired surrogate U+" + hex(c) + " at index " + i);
             } else if (c == '"' || c == '\\') {
                 out.append('\\').append(c);
             } else if (c < 0x20) {

@@ -16,10 +16,9 @@ import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 
 /**
- * Lays out and writes one safetensors file. The header lists tensors in the caller's order, so a load
- * returns them in that order; the data are laid out by descending element size (stable), and the
- * header is padded with spaces to a multiple of 8, so every tensor starts aligned to its element size,
- * as the reference writer arranges.
+ * Lays out and writes one safetensors file. The header lists tensors in the caller's order, so a load returns them in
+ * that order; the data are laid out by descending element size (stable), and the header is padded with spaces to a
+ * multiple of 8, so every tensor starts aligned to its element size, as the reference writer arranges.
  */
 final class SafetensorsWriter {
     private final List<Map.Entry<String, Tensor>> dataOrder;
@@ -31,7 +30,8 @@ final class SafetensorsWriter {
         for (var e : tensors.entrySet()) check(e.getKey(), e.getValue());
         refuseSharedMemory(tensors);
         dataOrder = new ArrayList<>(tensors.entrySet());
-        dataOrder.sort(Comparator.comparingInt((Map.Entry<String, Tensor> e) -> -e.getValue().dtype().itemSize()));
+        dataOrder.sort(Comparator.comparingInt(
+                (Map.Entry<String, Tensor> e) -> -e.getValue().dtype().itemSize()));
         Map<String, long[]> offsets = new HashMap<>();
         long offset = 0;
         for (var e : dataOrder) {
@@ -58,8 +58,8 @@ final class SafetensorsWriter {
     }
 
     /**
-     * Refuses tensors whose memory overlaps (tied weights, views of one buffer), as safetensors' torch
-     * helper does: the file cannot express sharing, so loading would silently untie them.
+     * Refuses tensors whose memory overlaps (tied weights, views of one buffer), as safetensors' torch helper does: the
+     * file cannot express sharing, so loading would silently untie them.
      */
     private static void refuseSharedMemory(Map<String, Tensor> tensors) {
         Map<Object, List<long[]>> byStorage = new IdentityHashMap<>();
@@ -68,11 +68,14 @@ final class SafetensorsWriter {
             Tensor t = e.getValue();
             if (t.numel() == 0) continue;
             long last = t.storageOffset();
-            for (int i = 0; i < t.dim(); i++) last += (t.impl().shapeRef()[i] - 1) * t.impl().strideRef()[i];
+            for (int i = 0; i < t.dim(); i++)
+                last += (t.impl().shapeRef()[i] - 1) * t.impl().strideRef()[i];
             long item = t.dtype().itemSize();
             long[] range = {t.storageOffset() * item, (last + 1) * item};
             names.put(range, e.getKey());
-            byStorage.computeIfAbsent(t.untypedStorage(), k -> new ArrayList<>()).add(range);
+            byStorage
+                    .computeIfAbsent(t.untypedStorage(), k -> new ArrayList<>())
+                    .add(range);
         }
         TreeSet<String> shared = new TreeSet<>();
         for (List<long[]> ranges : byStorage.values()) {
@@ -87,13 +90,16 @@ final class SafetensorsWriter {
             }
         }
         if (!shared.isEmpty()) {
-            throw new TorchException("Some tensors share memory, this will lead to duplicate memory on disk and potential "
-                    + "differences when loading them again: " + shared + ". Save each buffer once (drop the tied "
-                    + "duplicates) or clone() the tensors that should be stored separately.");
+            throw new TorchException(
+                    "Some tensors share memory, this will lead to duplicate memory on disk and potential "
+                            + "differences when loading them again: " + shared
+                            + ". Save each buffer once (drop the tied "
+                            + "duplicates) or clone() the tensors that should be stored separately.");
         }
     }
 
-    private static byte[] headerBytes(Map<String, Tensor> tensors, Map<String, String> metadata, Map<String, long[]> offsets) {
+    private static byte[] headerBytes(
+            Map<String, Tensor> tensors, Map<String, String> metadata, Map<String, long[]> offsets) {
         StringBuilder json = new StringBuilder("{");
         if (metadata != null) {
             json.append('"').append(SafetensorsHeader.METADATA_KEY).append("\":{");
@@ -115,22 +121,31 @@ final class SafetensorsWriter {
             Tensor t = e.getValue();
             long[] off = offsets.get(e.getKey());
             SafetensorsJson.quote(json, e.getKey(), "tensor name");
-            json.append(":{\"dtype\":\"").append(SafetensorsHeader.nameOf(t.dtype())).append("\",\"shape\":[");
-            for (int i = 0; i < t.dim(); i++) json.append(i > 0 ? "," : "").append(t.impl().shapeRef()[i]);
-            json.append("],\"data_offsets\":[").append(off[0]).append(',').append(off[1]).append("]}");
+            json.append(":{\"dtype\":\"")
+                    .append(SafetensorsHeader.nameOf(t.dtype()))
+                    .append("\",\"shape\":[");
+            for (int i = 0; i < t.dim(); i++)
+                json.append(i > 0 ? "," : "").append(t.impl().shapeRef()[i]);
+            json.append("],\"data_offsets\":[")
+                    .append(off[0])
+                    .append(',')
+                    .append(off[1])
+                    .append("]}");
         }
         json.append('}');
         byte[] raw = json.toString().getBytes(StandardCharsets.UTF_8);
         byte[] bytes = Arrays.copyOf(raw, raw.length + (8 - raw.length % 8) % 8);
         Arrays.fill(bytes, raw.length, bytes.length, (byte) ' ');
         if (bytes.length > SafetensorsHeader.MAX_HEADER_BYTES) {
-            throw new IllegalArgumentException("safetensors: header of " + bytes.length + " bytes exceeds the format's limit of "
-                    + SafetensorsHeader.MAX_HEADER_BYTES);
+            throw new IllegalArgumentException("safetensors: header of " + bytes.length
+                    + " bytes exceeds the format's limit of " + SafetensorsHeader.MAX_HEADER_BYTES);
         }
         return bytes;
     }
 
-    long totalBytes() { return 8L + header.length + dataLength; }
+    long totalBytes() {
+        return 8L + header.length + dataLength;
+    }
 
     void write(SafetensorsFiles.ChunkSink sink) throws IOException {
         sink.accept(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, header.length));

@@ -11,19 +11,20 @@ import org.jtorch.TorchException;
 import org.jtorch.storage.Storage;
 
 /**
- * Turns storage references into storages, exactly once per key, so that tensors that shared a storage when
- * saved share one after loading, on every device (the 2.15 fix: also under {@code map_location="meta"} and
- * for empty storages).
+ * Turns storage references into storages, exactly once per key, so that tensors that shared a storage when saved share
+ * one after loading, on every device (the 2.15 fix: also under {@code map_location="meta"} and for empty storages).
  *
- * <p>A storage is copied from the file into heap memory, mapped from it ({@code mmap}), or made on the meta
- * device without reading anything. JTorch storages have an element kind; when a second reference to the
- * same bytes asks for another kind (an {@code UntypedStorage} seen as uint16 and as float8), it gets a
- * storage of that kind over the same memory.
+ * <p>A storage is copied from the file into heap memory, mapped from it ({@code mmap}), or made on the meta device
+ * without reading anything. JTorch storages have an element kind; when a second reference to the same bytes asks for
+ * another kind (an {@code UntypedStorage} seen as uint16 and as float8), it gets a storage of that kind over the same
+ * memory.
  */
 final class StorageLoader implements TensorRebuild.Storages {
     /** Where the bytes of each storage key are. */
     interface Source {
-        /** The (unread) file bytes of the storage {@code ref} names, checked to be exactly {@code ref.nbytes()} long. */
+        /**
+         * The (unread) file bytes of the storage {@code ref} names, checked to be exactly {@code ref.nbytes()} long.
+         */
         MemorySegment bytes(StorageRef ref);
 
         /** Checks the bytes of {@code key} against the file's checksum, if it has one. */
@@ -36,7 +37,9 @@ final class StorageLoader implements TensorRebuild.Storages {
     private final boolean bigEndian;
     private final boolean verify;
     private final String what;
-    /** Bytes a copying load may copy in all: a file's records cannot hold more than the file (overlapping records can). */
+    /**
+     * Bytes a copying load may copy in all: a file's records cannot hold more than the file (overlapping records can).
+     */
     private long copyBudget;
     /** key (or view key) → storage as first made. */
     private final Map<String, Storage> byKey = new HashMap<>();
@@ -45,12 +48,19 @@ final class StorageLoader implements TensorRebuild.Storages {
 
     /**
      * @param mapLocation target device for every storage, or null for the saved location
-     * @param mmap        map storages from {@code source} instead of copying them
-     * @param bigEndian   the file's storage bytes are big-endian (swapped while copying)
-     * @param verify      check checksums of copied storages
-     * @param fileSize    size of the file the storages are in
+     * @param mmap map storages from {@code source} instead of copying them
+     * @param bigEndian the file's storage bytes are big-endian (swapped while copying)
+     * @param verify check checksums of copied storages
+     * @param fileSize size of the file the storages are in
      */
-    StorageLoader(Source source, Device mapLocation, boolean mmap, boolean bigEndian, boolean verify, String what, long fileSize) {
+    StorageLoader(
+            Source source,
+            Device mapLocation,
+            boolean mmap,
+            boolean bigEndian,
+            boolean verify,
+            String what,
+            long fileSize) {
         this.source = source;
         this.copyBudget = fileSize;
         this.mapLocation = mapLocation;
@@ -93,15 +103,17 @@ final class StorageLoader implements TensorRebuild.Storages {
         DType.StorageKind kind = dtype.storageKind();
         int width = Storage.slotBytes(kind);
         if (nbytes % width != 0) {
-            throw new TorchException(what + ": storage '" + ref.key() + "' of " + nbytes + " bytes cannot hold " + dtype + " elements");
+            throw new TorchException(
+                    what + ": storage '" + ref.key() + "' of " + nbytes + " bytes cannot hold " + dtype + " elements");
         }
         MemorySegment file = source.bytes(ref);
         if (target(ref.location()) == Device.META) return Storage.meta(kind, nbytes / width);
         if (mmap && !bigEndian) return Storage.ofSegment(kind, file);
         copyBudget -= nbytes;
         if (copyBudget < 0) {
-            throw new TorchException(what + ": the storages' records overlap (together they are larger than the file): the file is "
-                    + "forged or corrupted");
+            throw new TorchException(
+                    what + ": the storages' records overlap (together they are larger than the file): the file is "
+                            + "forged or corrupted");
         }
         if (verify) source.verify(ref.key());
         long slots = nbytes / width;
@@ -129,7 +141,8 @@ final class StorageLoader implements TensorRebuild.Storages {
                     + ") lies outside its storage of " + root.byteSize() + " bytes");
         }
         int width = Storage.slotBytes(root.kind());
-        if (from % width != 0 || len % width != 0) throw new TorchException(what + ": storage view '" + ref.viewKey() + "' is misaligned");
+        if (from % width != 0 || len % width != 0)
+            throw new TorchException(what + ": storage view '" + ref.viewKey() + "' is misaligned");
         if (root.isMeta()) return Storage.meta(root.kind(), len / width);
         return Storage.ofSegment(root.kind(), root.segment().asSlice(from, len));
     }
@@ -137,8 +150,8 @@ final class StorageLoader implements TensorRebuild.Storages {
     private Storage asKind(Storage s, DType.StorageKind kind, StorageRef ref) {
         int width = Storage.slotBytes(kind);
         if (s.byteSize() % width != 0) {
-            throw new TorchException(what + ": storage '" + ref.key() + "' of " + s.byteSize() + " bytes cannot hold " + kind
-                    + " elements");
+            throw new TorchException(what + ": storage '" + ref.key() + "' of " + s.byteSize() + " bytes cannot hold "
+                    + kind + " elements");
         }
         return s.isMeta() ? Storage.meta(kind, s.byteSize() / width) : Storage.ofSegment(kind, s.segment());
     }
@@ -149,9 +162,10 @@ final class StorageLoader implements TensorRebuild.Storages {
         if (location.equals("cpu")) return Device.CPU;
         if (location.equals("meta")) return Device.META;
         if (location.startsWith("cuda")) {
-            throw new TorchException("Attempting to deserialize object on a CUDA device but CUDA is not available to JTorch. If you "
-                    + "are running on a CPU-only machine, please use Serialization.load with "
-                    + "LoadOptions.defaults().mapLocation(Device.CPU) to map your storages to the CPU.");
+            throw new TorchException(
+                    "Attempting to deserialize object on a CUDA device but CUDA is not available to JTorch. If you "
+                            + "are running on a CPU-only machine, please use Serialization.load with "
+                            + "LoadOptions.defaults().mapLocation(Device.CPU) to map your storages to the CPU.");
         }
         throw new TorchException("don't know how to restore data location of storage '" + location + "' in " + what
                 + "; use LoadOptions.defaults().mapLocation(Device.CPU)");
@@ -173,7 +187,7 @@ final class StorageLoader implements TensorRebuild.Storages {
                 var le = ValueLayout.JAVA_LONG_UNALIGNED;
                 for (long i = 0; i < n; i += 8) s.set(le, i, Long.reverseBytes(s.get(le, i)));
             }
-            default -> { } // single bytes have no order
+            default -> {} // single bytes have no order
         }
     }
 }

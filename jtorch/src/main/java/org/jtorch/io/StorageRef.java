@@ -1,10 +1,11 @@
 package org.jtorch.io;
 
 /**
- * A storage as a persistent id names it: {@code ('storage', type, key, location, numel)}, plus the legacy
- * format's optional view {@code (viewKey, viewOffset, viewSize)} (in elements of the storage type).
+ * A storage as a persistent id names it: {@code ('storage', type, key, location, numel)}, plus the legacy format's
+ * optional view {@code (viewKey, viewOffset, viewSize)} (in elements of the storage type).
  */
-record StorageRef(StorageType type, String key, String location, long numel, String viewKey, long viewOffset, long viewSize) {
+record StorageRef(
+        StorageType type, String key, String location, long numel, String viewKey, long viewOffset, long viewSize) {
     /** Bytes of the whole storage, {@code numel × element size}, or an exception when that overflows. */
     long nbytes() {
         try {
@@ -15,5 +16,7 @@ record StorageRef(StorageType type, String key, String location, long numel, Str
     }
 
     @Override
-    public String toString() { return "storage '" + key + "' (" + type + ", " + location + ", " + numel + " elements)"; }
+    public String toString() {
+        return "storage '" + key + "' (" + type + ", " + location + ", " + numel + " elements)";
+    }
 }

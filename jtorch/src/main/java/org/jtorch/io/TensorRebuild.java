@@ -10,9 +10,9 @@ import org.jtorch.storage.Storage;
 import org.jtorch.storage.TensorImpl;
 
 /**
- * The {@code torch._utils._rebuild_*} functions: tensors from a storage reference and their geometry.
- * Every argument is checked (types, non-negative sizes and strides, the extent against the storage, with
- * overflow-safe arithmetic) before a tensor is made.
+ * The {@code torch._utils._rebuild_*} functions: tensors from a storage reference and their geometry. Every argument is
+ * checked (types, non-negative sizes and strides, the extent against the storage, with overflow-safe arithmetic) before
+ * a tensor is made.
  */
 final class TensorRebuild {
     /** Resolves a persistent id to the storage that a tensor of {@code dtype} views (one storage per key). */
@@ -44,7 +44,10 @@ final class TensorRebuild {
         return tensor(ref, typedDtype(ref), a.get(1), a.get(2), a.get(3), bool(a.get(4), "requires_grad"));
     }
 
-    /** {@code _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, backward_hooks, dtype[, metadata])}. */
+    /**
+     * {@code _rebuild_tensor_v3(storage, storage_offset, size, stride, requires_grad, backward_hooks, dtype[,
+     * metadata])}.
+     */
     Tensor tensorV3(PyTuple a) {
         count(a, 7, 8, "_rebuild_tensor_v3");
         return tensor(ref(a.get(0)), dtype(a.get(6)), a.get(1), a.get(2), a.get(3), bool(a.get(4), "requires_grad"));
@@ -63,9 +66,9 @@ final class TensorRebuild {
     }
 
     /**
-     * {@code _rebuild_parameter(data, requires_grad, backward_hooks)} and
-     * {@code _rebuild_parameter_with_state(data, requires_grad, backward_hooks, state)}: JTorch has no
-     * Parameter class, so a parameter loads as its tensor with {@code requires_grad} set.
+     * {@code _rebuild_parameter(data, requires_grad, backward_hooks)} and {@code _rebuild_parameter_with_state(data,
+     * requires_grad, backward_hooks, state)}: JTorch has no Parameter class, so a parameter loads as its tensor with
+     * {@code requires_grad} set.
      */
     Tensor parameter(PyTuple a, String fn) {
         boolean withState = fn.endsWith("_with_state");
@@ -74,7 +77,8 @@ final class TensorRebuild {
         return data.requiresGrad(bool(a.get(1), "requires_grad"));
     }
 
-    private Tensor tensor(StorageRef ref, DType dtype, Object offsetArg, Object sizeArg, Object strideArg, boolean requiresGrad) {
+    private Tensor tensor(
+            StorageRef ref, DType dtype, Object offsetArg, Object sizeArg, Object strideArg, boolean requiresGrad) {
         long offset = nonNegative(offsetArg, "storage_offset");
         long[] size = longs(sizeArg, "size");
         long[] stride = longs(strideArg, "stride");
@@ -87,7 +91,8 @@ final class TensorRebuild {
         long extent = extent(offset, size, stride);
         if (extent > elements) {
             throw new TorchException(what + ": a tensor of size " + Shapes.str(size) + ", stride " + Shapes.str(stride)
-                    + " and offset " + offset + " needs " + extent + " elements but its storage '" + ref.key() + "' has " + elements);
+                    + " and offset " + offset + " needs " + extent + " elements but its storage '" + ref.key()
+                    + "' has " + elements);
         }
         Tensor t = Tensor.of(TensorImpl.of(storage, offset, size, stride, dtype));
         return requiresGrad ? t.requiresGrad(true) : t;
@@ -126,18 +131,20 @@ final class TensorRebuild {
 
     private DType typedDtype(StorageRef ref) {
         if (ref.type().untyped()) {
-            throw new UnpicklingException(what + ": an UntypedStorage needs _rebuild_tensor_v3, which carries the dtype");
+            throw new UnpicklingException(
+                    what + ": an UntypedStorage needs _rebuild_tensor_v3, which carries the dtype");
         }
         if (ref.type().dtype() == null) {
-            throw new TorchException("torch.load: " + what + " contains a " + ref.type().name() + " (quantized tensors), which JTorch does "
-                    + "not support");
+            throw new TorchException("torch.load: " + what + " contains a "
+                    + ref.type().name() + " (quantized tensors), which JTorch does " + "not support");
         }
         return ref.type().dtype();
     }
 
     private DType dtype(Object o) {
         if (o instanceof DType d) return d;
-        if (o instanceof PyGlobal g) throw new TorchException("torch.load: " + what + " uses dtype " + g + ", which JTorch does not support");
+        if (o instanceof PyGlobal g)
+            throw new TorchException("torch.load: " + what + " uses dtype " + g + ", which JTorch does not support");
         throw new UnpicklingException(what + ": expected a dtype, got " + PyRepr.typeName(o));
     }
 
@@ -152,7 +159,9 @@ final class TensorRebuild {
         List<Object> items;
         if (o instanceof PyTuple t) items = t.items();
         else if (o instanceof List<?> l) items = new java.util.ArrayList<>(l);
-        else throw new UnpicklingException(what + ": tensor " + name + " must be a tuple of ints, got " + PyRepr.typeName(o));
+        else
+            throw new UnpicklingException(
+                    what + ": tensor " + name + " must be a tuple of ints, got " + PyRepr.typeName(o));
         budget.charge(items.size());
         long[] out = new long[items.size()];
         for (int i = 0; i < out.length; i++) out[i] = nonNegative(items.get(i), "tensor " + name);

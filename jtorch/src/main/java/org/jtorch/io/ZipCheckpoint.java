@@ -9,16 +9,15 @@ import java.util.Set;
 import org.jtorch.TorchException;
 
 /**
- * Loads a zip-format checkpoint ({@code torch.serialization._load}): unpickles {@code data.pkl}, whose
- * persistent ids name the {@code data/<key>} records holding the storages.
+ * Loads a zip-format checkpoint ({@code torch.serialization._load}): unpickles {@code data.pkl}, whose persistent ids
+ * name the {@code data/<key>} records holding the storages.
  */
 final class ZipCheckpoint {
     private ZipCheckpoint() {}
 
-    /**
-     * @param unsafeSeen if not null: only collect the globals that are not allowlisted (no data is read)
-     */
-    static Object load(MemorySegment file, String what, LoadOptions o, Map<String, SafeGlobal> user, Set<String> unsafeSeen) {
+    /** @param unsafeSeen if not null: only collect the globals that are not allowlisted (no data is read) */
+    static Object load(
+            MemorySegment file, String what, LoadOptions o, Map<String, SafeGlobal> user, Set<String> unsafeSeen) {
         ZipReader zip = ZipReader.open(file, what);
         List<String> names = zip.names();
         if (names.isEmpty()) throw new TorchException(what + ": the archive is empty: not a torch.save checkpoint");
@@ -26,11 +25,13 @@ final class ZipCheckpoint {
         if (slash < 0) throw new TorchException(what + ": file in archive is not in a subdirectory: " + names.get(0));
         String prefix = names.get(0).substring(0, slash + 1);
         if (zip.entry(prefix + "constants.pkl") != null) {
-            throw new TorchException(what + " is a TorchScript archive (torch.jit.save); JTorch cannot run TorchScript. Cannot use "
-                    + "weights_only loading with TorchScript archives.");
+            throw new TorchException(
+                    what + " is a TorchScript archive (torch.jit.save); JTorch cannot run TorchScript. Cannot use "
+                            + "weights_only loading with TorchScript archives.");
         }
         ZipReader.Entry pkl = zip.entry(prefix + "data.pkl");
-        if (pkl == null) throw new TorchException(what + ": the archive has no " + prefix + "data.pkl: not a torch.save checkpoint");
+        if (pkl == null)
+            throw new TorchException(what + ": the archive has no " + prefix + "data.pkl: not a torch.save checkpoint");
         boolean bigEndian = bigEndian(zip, prefix, what);
         MemorySegment pickle = zip.data(pkl);
         if (o.verifyChecksums() && unsafeSeen == null) zip.verify(pkl, pickle);
@@ -41,8 +42,9 @@ final class ZipCheckpoint {
                 ZipReader.Entry e = entry(ref.key());
                 MemorySegment d = zip.data(e);
                 if (d.byteSize() != ref.nbytes()) {
-                    throw new TorchException(what + ": record data/" + ref.key() + " holds " + d.byteSize() + " bytes but its storage ("
-                            + ref.numel() + " × " + ref.type().name() + ") needs " + ref.nbytes());
+                    throw new TorchException(
+                            what + ": record data/" + ref.key() + " holds " + d.byteSize() + " bytes but its storage ("
+                                    + ref.numel() + " × " + ref.type().name() + ") needs " + ref.nbytes());
                 }
                 return d;
             }
@@ -55,12 +57,20 @@ final class ZipCheckpoint {
 
             private ZipReader.Entry entry(String key) {
                 ZipReader.Entry e = zip.entry(prefix + "data/" + key);
-                if (e == null) throw new TorchException(what + ": the archive has no record data/" + key + " for a storage it references");
+                if (e == null)
+                    throw new TorchException(
+                            what + ": the archive has no record data/" + key + " for a storage it references");
                 return e;
             }
         };
-        StorageLoader storages = new StorageLoader(records, unsafeSeen == null ? o.mapLocation() : org.jtorch.Device.META,
-                o.mmap(), bigEndian, o.verifyChecksums(), what, file.byteSize());
+        StorageLoader storages = new StorageLoader(
+                records,
+                unsafeSeen == null ? o.mapLocation() : org.jtorch.Device.META,
+                o.mmap(),
+                bigEndian,
+                o.verifyChecksums(),
+                what,
+                file.byteSize());
         Budget budget = Budget.forPickle(what, pickle.byteSize());
         TorchGlobals globals = new TorchGlobals(o.weightsOnly(), user, storages, what, unsafeSeen, budget);
         return new PickleReader(pickle, 0, pickle.byteSize(), what + ": data.pkl", globals, budget).load();

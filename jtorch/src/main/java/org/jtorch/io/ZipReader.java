@@ -13,14 +13,14 @@ import java.util.zip.CRC32;
 import org.jtorch.TorchException;
 
 /**
- * Reads the records of a zip archive in memory (a mapped file): the central directory, ZIP64 included,
- * and each record's data as a slice, without copying. Only stored (uncompressed) records can be read,
- * which is what {@code torch.save} writes.
+ * Reads the records of a zip archive in memory (a mapped file): the central directory, ZIP64 included, and each
+ * record's data as a slice, without copying. Only stored (uncompressed) records can be read, which is what
+ * {@code torch.save} writes.
  *
- * <p>The file is hostile: every offset and length is checked against the file and against the
- * structures that must contain it (the directory lies inside the file, records' data before the
- * directory, names inside their headers) before it is used, and entry counts are bounded by the bytes
- * that could hold them. A violation raises {@link TorchException} naming the file.
+ * <p>The file is hostile: every offset and length is checked against the file and against the structures that must
+ * contain it (the directory lies inside the file, records' data before the directory, names inside their headers)
+ * before it is used, and entry counts are bounded by the bytes that could hold them. A violation raises
+ * {@link TorchException} naming the file.
  */
 final class ZipReader {
     /** One central directory entry. */
@@ -62,20 +62,27 @@ final class ZipReader {
     }
 
     /** Entry names in directory order. */
-    List<String> names() { return Collections.unmodifiableList(new ArrayList<>(entries.keySet())); }
+    List<String> names() {
+        return Collections.unmodifiableList(new ArrayList<>(entries.keySet()));
+    }
 
     /** The entry called {@code name}, or null. */
-    Entry entry(String name) { return entries.get(name); }
+    Entry entry(String name) {
+        return entries.get(name);
+    }
 
     /** The data of a stored entry, as a slice of the file (nothing is read). */
     MemorySegment data(Entry e) {
         if (e.method() != 0) {
-            throw corrupt("record '" + e.name() + "' is compressed (method " + e.method() + "); torch.save writes records uncompressed");
+            throw corrupt("record '" + e.name() + "' is compressed (method " + e.method()
+                    + "); torch.save writes records uncompressed");
         }
         if ((e.flags() & 1) != 0) throw corrupt("record '" + e.name() + "' is encrypted");
-        if (e.compressedSize() != e.size()) throw corrupt("stored record '" + e.name() + "' has different stored and real sizes");
+        if (e.compressedSize() != e.size())
+            throw corrupt("stored record '" + e.name() + "' has different stored and real sizes");
         long h = e.headerOffset();
-        if (h > directoryStart - LOCAL_SIZE) throw corrupt("local header of '" + e.name() + "' lies outside the records");
+        if (h > directoryStart - LOCAL_SIZE)
+            throw corrupt("local header of '" + e.name() + "' lies outside the records");
         if (file.get(U32, h) != LOCAL_SIG) throw corrupt("local header of '" + e.name() + "' is missing");
         int nameLen = u16(h + 26);
         int extraLen = u16(h + 28);
@@ -98,8 +105,8 @@ final class ZipReader {
             crc.update(data.asSlice(off, Math.min(chunk, data.byteSize() - off)).asByteBuffer());
         }
         if ((int) crc.getValue() != e.crc()) {
-            throw corrupt("record '" + e.name() + "' fails its CRC-32 check (stored " + Integer.toHexString(e.crc()) + ", computed "
-                    + Long.toHexString(crc.getValue()) + "): the data are corrupted");
+            throw corrupt("record '" + e.name() + "' fails its CRC-32 check (stored " + Integer.toHexString(e.crc())
+                    + ", computed " + Long.toHexString(crc.getValue()) + "): the data are corrupted");
         }
     }
 
@@ -114,7 +121,8 @@ final class ZipReader {
         long dirEnd = eocd;
         if (count == 0xffff || dirSize == 0xffffffffL || dirOffset == 0xffffffffL) {
             long locator = eocd - 20;
-            if (locator < 0 || file.get(U32, locator) != ZIP64_LOCATOR_SIG) throw corrupt("ZIP64 end of directory locator is missing");
+            if (locator < 0 || file.get(U32, locator) != ZIP64_LOCATOR_SIG)
+                throw corrupt("ZIP64 end of directory locator is missing");
             long z64 = file.get(U64, locator + 8);
             if (z64 < 0 || z64 > locator - 56) throw corrupt("ZIP64 end of directory lies outside the file");
             if (file.get(U32, z64) != ZIP64_EOCD_SIG) throw corrupt("ZIP64 end of directory record is missing");
@@ -124,9 +132,11 @@ final class ZipReader {
             dirEnd = z64;
         }
         if (dirOffset < 0 || dirSize < 0 || dirOffset > dirEnd || dirSize > dirEnd - dirOffset) {
-            throw corrupt("central directory (" + dirSize + " bytes at " + dirOffset + ") lies outside the file (truncated?)");
+            throw corrupt("central directory (" + dirSize + " bytes at " + dirOffset
+                    + ") lies outside the file (truncated?)");
         }
-        if (count < 0 || count > dirSize / CENTRAL_SIZE) throw corrupt("central directory claims " + count + " entries in " + dirSize + " bytes");
+        if (count < 0 || count > dirSize / CENTRAL_SIZE)
+            throw corrupt("central directory claims " + count + " entries in " + dirSize + " bytes");
         directoryStart = dirOffset;
         long p = dirOffset;
         long end = dirOffset + dirSize;
@@ -143,7 +153,8 @@ final class ZipReader {
     }
 
     private long readEntry(long p, long end) {
-        if (p > end - CENTRAL_SIZE || file.get(U32, p) != CENTRAL_SIG) throw corrupt("central directory entry at " + p + " is damaged");
+        if (p > end - CENTRAL_SIZE || file.get(U32, p) != CENTRAL_SIG)
+            throw corrupt("central directory entry at " + p + " is damaged");
         int flags = u16(p + 8);
         int method = u16(p + 10);
         int crc = file.get(U32, p + 16);
@@ -155,7 +166,8 @@ final class ZipReader {
         long header = u32(p + 42);
         long next = p + CENTRAL_SIZE + nameLen + extraLen + commentLen;
         if (next > end) throw corrupt("central directory entry at " + p + " runs past the directory");
-        String name = new String(file.asSlice(p + CENTRAL_SIZE, nameLen).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+        String name = new String(
+                file.asSlice(p + CENTRAL_SIZE, nameLen).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
         // ZIP64 extra field: the 8-byte values that replace 0xffffffff fields, in this order
         long x = p + CENTRAL_SIZE + nameLen;
         long xEnd = x + extraLen;
@@ -166,13 +178,20 @@ final class ZipReader {
             if (len > xEnd - body) throw corrupt("extra field of '" + name + "' runs past its entry");
             if (id == 1) {
                 long q = body;
-                if (size == 0xffffffffL) { size = u64(q, body + len, name); q += 8; }
-                if (compressed == 0xffffffffL) { compressed = u64(q, body + len, name); q += 8; }
+                if (size == 0xffffffffL) {
+                    size = u64(q, body + len, name);
+                    q += 8;
+                }
+                if (compressed == 0xffffffffL) {
+                    compressed = u64(q, body + len, name);
+                    q += 8;
+                }
                 if (header == 0xffffffffL) header = u64(q, body + len, name);
             }
             x = body + len;
         }
-        if (size < 0 || compressed < 0 || header < 0) throw corrupt("entry '" + name + "' has sizes or offsets above 2^63");
+        if (size < 0 || compressed < 0 || header < 0)
+            throw corrupt("entry '" + name + "' has sizes or offsets above 2^63");
         if (entries.putIfAbsent(name, new Entry(name, header, size, compressed, crc, method, flags)) != null) {
             throw corrupt("record '" + name + "' appears twice");
         }
@@ -184,9 +203,13 @@ final class ZipReader {
         return file.get(U64, at);
     }
 
-    private int u16(long at) { return file.get(U16, at) & 0xffff; }
+    private int u16(long at) {
+        return file.get(U16, at) & 0xffff;
+    }
 
-    private long u32(long at) { return file.get(U32, at) & 0xffffffffL; }
+    private long u32(long at) {
+        return file.get(U32, at) & 0xffffffffL;
+    }
 
     private TorchException corrupt(String detail) {
         return new TorchException(what + ": not a valid checkpoint archive: " + detail);

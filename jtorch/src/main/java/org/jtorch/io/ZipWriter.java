@@ -11,11 +11,11 @@ import java.util.List;
 import java.util.zip.CRC32;
 
 /**
- * Writes a zip archive the way PyTorch's {@code PyTorchStreamWriter} lays it out: every record stored
- * (uncompressed) under one top-level directory, its data starting on a 64-byte boundary of the file (the
- * local header's extra field is padded with an {@code "FB"} field of {@code 'Z'}s), ZIP64 fields when a
- * size or offset needs them. Unlike miniz it writes sizes and CRC into the local header (patched after
- * the data are streamed) instead of a trailing data descriptor: standard, and what readers expect first.
+ * Writes a zip archive the way PyTorch's {@code PyTorchStreamWriter} lays it out: every record stored (uncompressed)
+ * under one top-level directory, its data starting on a 64-byte boundary of the file (the local header's extra field is
+ * padded with an {@code "FB"} field of {@code 'Z'}s), ZIP64 fields when a size or offset needs them. Unlike miniz it
+ * writes sizes and CRC into the local header (patched after the data are streamed) instead of a trailing data
+ * descriptor: standard, and what readers expect first.
  */
 final class ZipWriter {
     static final int ALIGNMENT = 64;
@@ -36,7 +36,9 @@ final class ZipWriter {
         this.prefix = archiveName + "/";
     }
 
-    void write(String name, byte[] data) throws IOException { write(name, MemorySegment.ofArray(data)); }
+    void write(String name, byte[] data) throws IOException {
+        write(name, MemorySegment.ofArray(data));
+    }
 
     /** Appends record {@code name} holding the bytes of {@code data}. */
     void write(String name, MemorySegment data) throws IOException {
@@ -48,11 +50,18 @@ final class ZipWriter {
         long dataStart = offset + 30 + fullName.length + zip64Extra + 4;
         int pad = (int) ((ALIGNMENT - dataStart % ALIGNMENT) % ALIGNMENT);
         ByteBuffer h = le(30 + fullName.length + zip64Extra + 4 + pad);
-        h.putInt(ZipReader.LOCAL_SIG).putShort((short) (zip64 ? 45 : 20)).putShort((short) 0).putShort((short) 0)
-                .putShort((short) 0).putShort((short) 0) // time, date: zero, as PyTorch writes them (reproducible files)
+        h.putInt(ZipReader.LOCAL_SIG)
+                .putShort((short) (zip64 ? 45 : 20))
+                .putShort((short) 0)
+                .putShort((short) 0)
+                .putShort((short) 0)
+                .putShort((short) 0) // time, date: zero, as PyTorch writes them (reproducible files)
                 .putInt(0) // CRC, patched below
-                .putInt((int) (zip64 ? MAX32 : size)).putInt((int) (zip64 ? MAX32 : size))
-                .putShort((short) fullName.length).putShort((short) (zip64Extra + 4 + pad)).put(fullName);
+                .putInt((int) (zip64 ? MAX32 : size))
+                .putInt((int) (zip64 ? MAX32 : size))
+                .putShort((short) fullName.length)
+                .putShort((short) (zip64Extra + 4 + pad))
+                .put(fullName);
         if (zip64) h.putShort((short) 1).putShort((short) 16).putLong(size).putLong(size);
         h.put((byte) 'F').put((byte) 'B').putShort((short) pad);
         for (int i = 0; i < pad; i++) h.put((byte) 'Z');
@@ -71,11 +80,24 @@ final class ZipWriter {
             int extra = (bigSize ? 16 : 0) + (bigOffset ? 8 : 0);
             ByteBuffer c = le(46 + w.name.length + (extra > 0 ? 4 + extra : 0));
             short version = (short) (extra > 0 ? 45 : 20);
-            c.putInt(ZipReader.CENTRAL_SIG).putShort(version).putShort(version).putShort((short) 0).putShort((short) 0)
-                    .putShort((short) 0).putShort((short) 0).putInt(w.crc)
-                    .putInt((int) (bigSize ? MAX32 : w.size)).putInt((int) (bigSize ? MAX32 : w.size))
-                    .putShort((short) w.name.length).putShort((short) (extra > 0 ? 4 + extra : 0)).putShort((short) 0)
-                    .putShort((short) 0).putShort((short) 0).putInt(0).putInt((int) (bigOffset ? MAX32 : w.headerOffset)).put(w.name);
+            c.putInt(ZipReader.CENTRAL_SIG)
+                    .putShort(version)
+                    .putShort(version)
+                    .putShort((short) 0)
+                    .putShort((short) 0)
+                    .putShort((short) 0)
+                    .putShort((short) 0)
+                    .putInt(w.crc)
+                    .putInt((int) (bigSize ? MAX32 : w.size))
+                    .putInt((int) (bigSize ? MAX32 : w.size))
+                    .putShort((short) w.name.length)
+                    .putShort((short) (extra > 0 ? 4 + extra : 0))
+                    .putShort((short) 0)
+                    .putShort((short) 0)
+                    .putShort((short) 0)
+                    .putInt(0)
+                    .putInt((int) (bigOffset ? MAX32 : w.headerOffset))
+                    .put(w.name);
             if (extra > 0) {
                 c.putShort((short) 1).putShort((short) extra);
                 if (bigSize) c.putLong(w.size).putLong(w.size);
@@ -89,19 +111,35 @@ final class ZipWriter {
         boolean zip64 = count >= 0xffff || dirStart >= MAX32 || dirSize >= MAX32;
         if (zip64) {
             ByteBuffer z = le(56 + 20);
-            z.putInt(ZipReader.ZIP64_EOCD_SIG).putLong(44).putShort((short) 45).putShort((short) 45).putInt(0).putInt(0)
-                    .putLong(count).putLong(count).putLong(dirSize).putLong(dirStart);
+            z.putInt(ZipReader.ZIP64_EOCD_SIG)
+                    .putLong(44)
+                    .putShort((short) 45)
+                    .putShort((short) 45)
+                    .putInt(0)
+                    .putInt(0)
+                    .putLong(count)
+                    .putLong(count)
+                    .putLong(dirSize)
+                    .putLong(dirStart);
             z.putInt(ZipReader.ZIP64_LOCATOR_SIG).putInt(0).putLong(dirEnd).putInt(1);
             writeFully(z.flip());
         }
         ByteBuffer e = le(22);
-        e.putInt(ZipReader.EOCD_SIG).putShort((short) 0).putShort((short) 0)
-                .putShort((short) (zip64 ? 0xffff : count)).putShort((short) (zip64 ? 0xffff : count))
-                .putInt((int) (zip64 ? MAX32 : dirSize)).putInt((int) (zip64 ? MAX32 : dirStart)).putShort((short) 0);
+        e.putInt(ZipReader.EOCD_SIG)
+                .putShort((short) 0)
+                .putShort((short) 0)
+                .putShort((short) (zip64 ? 0xffff : count))
+                .putShort((short) (zip64 ? 0xffff : count))
+                .putInt((int) (zip64 ? MAX32 : dirSize))
+                .putInt((int) (zip64 ? MAX32 : dirStart))
+                .putShort((short) 0);
         writeFully(e.flip());
     }
 
-    /** Copies {@code data} to the file through a direct buffer (heap storages of any primitive type), returning its CRC-32. */
+    /**
+     * Copies {@code data} to the file through a direct buffer (heap storages of any primitive type), returning its
+     * CRC-32.
+     */
     private int stream(MemorySegment data) throws IOException {
         CRC32 crc = new CRC32();
         if (chunk == null) {
@@ -127,5 +165,7 @@ final class ZipWriter {
         while (b.hasRemaining()) at += out.write(b, at);
     }
 
-    private static ByteBuffer le(int n) { return ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN); }
+    private static ByteBuffer le(int n) {
+        return ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
+    }
 }

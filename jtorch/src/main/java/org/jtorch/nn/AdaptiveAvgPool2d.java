@@ -21,11 +21,14 @@ public class AdaptiveAvgPool2d extends Module {
      * {@code AdaptiveAvgPool2d((h, w))} where either size may be null, PyTorch's {@code None}: that dim keeps the
      * input's size ({@code AdaptiveAvgPool2d((None, 7))} is {@code new AdaptiveAvgPool2d(null, 7L)}).
      */
-    public AdaptiveAvgPool2d(Long outputH, Long outputW) { this.outputSize = new Long[] {outputH, outputW}; }
+    public AdaptiveAvgPool2d(Long outputH, Long outputW) {
+        this.outputSize = new Long[] {outputH, outputW};
+    }
 
     @Override
     public Tensor forward(Tensor input) {
-        return outputSize.length == 1 ? F.adaptiveAvgPool2d(input, outputSize[0].longValue())
+        return outputSize.length == 1
+                ? F.adaptiveAvgPool2d(input, outputSize[0].longValue())
                 : F.adaptiveAvgPool2d(input, outputSize[0], outputSize[1]);
     }
 
@@ -35,5 +38,7 @@ public class AdaptiveAvgPool2d extends Module {
         return "output_size=(" + sizeRepr(outputSize[0]) + ", " + sizeRepr(outputSize[1]) + ")";
     }
 
-    private static String sizeRepr(Long v) { return v == null ? "None" : v.toString(); }
+    private static String sizeRepr(Long v) {
+        return v == null ? "None" : v.toString();
+    }
 }

@@ -13,10 +13,21 @@ public class AvgPool2d extends Module {
     private final Long divisorOverride;
 
     /** {@code AvgPool2d(kernel_size)}: stride = kernel_size. */
-    public AvgPool2d(long kernelSize) { this(new long[] {kernelSize}, null, new long[] {0}, false, true, null); }
+    public AvgPool2d(long kernelSize) {
+        this(new long[] {kernelSize}, null, new long[] {0}, false, true, null);
+    }
 
-    /** {@code AvgPool2d(kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)}; null stride = kernel size. */
-    public AvgPool2d(long[] kernelSize, long[] stride, long[] padding, boolean ceilMode, boolean countIncludePad, Long divisorOverride) {
+    /**
+     * {@code AvgPool2d(kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)}; null stride =
+     * kernel size.
+     */
+    public AvgPool2d(
+            long[] kernelSize,
+            long[] stride,
+            long[] padding,
+            boolean ceilMode,
+            boolean countIncludePad,
+            Long divisorOverride) {
         this.kernelSize = kernelSize.clone();
         this.stride = stride == null ? kernelSize.clone() : stride.clone();
         this.padding = padding.clone();
@@ -32,6 +43,7 @@ public class AvgPool2d extends Module {
 
     @Override
     protected String extraRepr() {
-        return "kernel_size=" + PoolRepr.of(kernelSize) + ", stride=" + PoolRepr.of(stride) + ", padding=" + PoolRepr.of(padding);
+        return "kernel_size=" + PoolRepr.of(kernelSize) + ", stride=" + PoolRepr.of(stride) + ", padding="
+                + PoolRepr.of(padding);
     }
 }

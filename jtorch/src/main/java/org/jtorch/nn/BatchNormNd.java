@@ -8,8 +8,8 @@ import org.jtorch.nn.functional.F;
 
 /**
  * {@code torch.nn.modules.batchnorm._BatchNorm}: per-channel normalisation with batch statistics while training and
- * running statistics ({@code running_mean}, {@code running_var}, {@code num_batches_tracked} buffers) in evaluation.
- * A null momentum makes the running statistics a cumulative average.
+ * running statistics ({@code running_mean}, {@code running_var}, {@code num_batches_tracked} buffers) in evaluation. A
+ * null momentum makes the running statistics a cumulative average.
  */
 abstract class BatchNormNd extends Module {
     private final long numFeatures;
@@ -27,28 +27,41 @@ abstract class BatchNormNd extends Module {
         DType dtype = Torch.getDefaultDtype();
         registerParameter("weight", affine ? Torch.ones(new long[] {numFeatures}, dtype, Device.CPU) : null);
         registerParameter("bias", affine ? Torch.zeros(new long[] {numFeatures}, dtype, Device.CPU) : null);
-        registerBuffer("running_mean", trackRunningStats ? Torch.zeros(new long[] {numFeatures}, dtype, Device.CPU) : null);
-        registerBuffer("running_var", trackRunningStats ? Torch.ones(new long[] {numFeatures}, dtype, Device.CPU) : null);
-        registerBuffer("num_batches_tracked", trackRunningStats ? Torch.zeros(new long[0], DType.INT64, Device.CPU) : null);
+        registerBuffer(
+                "running_mean", trackRunningStats ? Torch.zeros(new long[] {numFeatures}, dtype, Device.CPU) : null);
+        registerBuffer(
+                "running_var", trackRunningStats ? Torch.ones(new long[] {numFeatures}, dtype, Device.CPU) : null);
+        registerBuffer(
+                "num_batches_tracked", trackRunningStats ? Torch.zeros(new long[0], DType.INT64, Device.CPU) : null);
     }
 
     /** PyTorch's {@code _check_input_dim}: the ranks this flavour accepts (a ValueError naming the rank). */
     abstract void checkInputDim(Tensor input);
 
     /** {@code weight}, or null without affine parameters. */
-    public Tensor weight() { return getParameter("weight"); }
+    public Tensor weight() {
+        return getParameter("weight");
+    }
 
     /** {@code bias}, or null. */
-    public Tensor bias() { return getParameter("bias"); }
+    public Tensor bias() {
+        return getParameter("bias");
+    }
 
     /** {@code running_mean}, or null without running stats. */
-    public Tensor runningMean() { return getBuffer("running_mean"); }
+    public Tensor runningMean() {
+        return getBuffer("running_mean");
+    }
 
     /** {@code running_var}, or null. */
-    public Tensor runningVar() { return getBuffer("running_var"); }
+    public Tensor runningVar() {
+        return getBuffer("running_var");
+    }
 
     /** {@code num_batches_tracked}, or null. */
-    public Tensor numBatchesTracked() { return getBuffer("num_batches_tracked"); }
+    public Tensor numBatchesTracked() {
+        return getBuffer("num_batches_tracked");
+    }
 
     /** {@code reset_running_stats()}. */
     public void resetRunningStats() {
@@ -73,12 +86,14 @@ abstract class BatchNormNd extends Module {
         Tensor rm = runningMean(), rv = runningVar();
         boolean bnTraining = isTraining() || (rm == null && rv == null);
         boolean useStats = !isTraining() || trackRunningStats;
-        return F.batchNorm(input, useStats ? rm : null, useStats ? rv : null, weight(), bias(), bnTraining, factor, eps);
+        return F.batchNorm(
+                input, useStats ? rm : null, useStats ? rv : null, weight(), bias(), bnTraining, factor, eps);
     }
 
     @Override
     protected String extraRepr() {
-        return numFeatures + ", eps=" + PyRepr.of(eps) + ", momentum=" + (momentum == null ? "None" : PyRepr.of(momentum))
-                + ", affine=" + PyRepr.of(affine) + ", track_running_stats=" + PyRepr.of(trackRunningStats);
+        return numFeatures + ", eps=" + PyRepr.of(eps) + ", momentum="
+                + (momentum == null ? "None" : PyRepr.of(momentum)) + ", affine=" + PyRepr.of(affine)
+                + ", track_running_stats=" + PyRepr.of(trackRunningStats);
     }
 }

@@ -13,15 +13,20 @@ public final class Bilinear extends Module {
     private final long outFeatures;
 
     /** {@code Bilinear(in1_features, in2_features, out_features)} with a bias. */
-    public Bilinear(long in1Features, long in2Features, long outFeatures) { this(in1Features, in2Features, outFeatures, true); }
+    public Bilinear(long in1Features, long in2Features, long outFeatures) {
+        this(in1Features, in2Features, outFeatures, true);
+    }
 
     /** {@code Bilinear(in1_features, in2_features, out_features, bias)}. */
     public Bilinear(long in1Features, long in2Features, long outFeatures, boolean bias) {
         this.in1Features = in1Features;
         this.in2Features = in2Features;
         this.outFeatures = outFeatures;
-        registerParameter("weight", Torch.empty(new long[] {outFeatures, in1Features, in2Features}, Torch.getDefaultDtype(), Device.CPU));
-        registerParameter("bias", bias ? Torch.empty(new long[] {outFeatures}, Torch.getDefaultDtype(), Device.CPU) : null);
+        registerParameter(
+                "weight",
+                Torch.empty(new long[] {outFeatures, in1Features, in2Features}, Torch.getDefaultDtype(), Device.CPU));
+        registerParameter(
+                "bias", bias ? Torch.empty(new long[] {outFeatures}, Torch.getDefaultDtype(), Device.CPU) : null);
         resetParameters();
     }
 
@@ -33,17 +38,23 @@ public final class Bilinear extends Module {
     }
 
     /** {@code weight}. */
-    public Tensor weight() { return getParameter("weight"); }
+    public Tensor weight() {
+        return getParameter("weight");
+    }
 
     /** {@code bias}, or null. */
-    public Tensor bias() { return getParameter("bias"); }
+    public Tensor bias() {
+        return getParameter("bias");
+    }
 
     /** {@code forward(input1, input2)}. */
-    public Tensor forward(Tensor input1, Tensor input2) { return F.bilinear(input1, input2, weight(), bias()); }
+    public Tensor forward(Tensor input1, Tensor input2) {
+        return F.bilinear(input1, input2, weight(), bias());
+    }
 
     @Override
     protected String extraRepr() {
-        return "in1_features=" + in1Features + ", in2_features=" + in2Features + ", out_features=" + outFeatures + ", bias="
-                + PyRepr.of(bias() != null);
+        return "in1_features=" + in1Features + ", in2_features=" + in2Features + ", out_features=" + outFeatures
+                + ", bias=" + PyRepr.of(bias() != null);
     }
 }

@@ -10,7 +10,10 @@ public class Conv1d extends ConvNd {
         this(inChannels, outChannels, kernelSize, ConvOptions.defaults());
     }
 
-    /** {@code Conv1d(in_channels, out_channels, kernel_size, stride=, padding=, dilation=, groups=, bias=, padding_mode=)}. */
+    /**
+     * {@code Conv1d(in_channels, out_channels, kernel_size, stride=, padding=, dilation=, groups=, bias=,
+     * padding_mode=)}.
+     */
     public Conv1d(long inChannels, long outChannels, long kernelSize, ConvOptions options) {
         super(1, inChannels, outChannels, new long[] {kernelSize}, options);
     }

@@ -10,14 +10,21 @@ public class Conv2d extends ConvNd {
         this(inChannels, outChannels, new long[] {kernelSize}, ConvOptions.defaults());
     }
 
-    /** {@code Conv2d(in_channels, out_channels, kernel_size, stride=, padding=, dilation=, groups=, bias=, padding_mode=)}. */
+    /**
+     * {@code Conv2d(in_channels, out_channels, kernel_size, stride=, padding=, dilation=, groups=, bias=,
+     * padding_mode=)}.
+     */
     public Conv2d(long inChannels, long outChannels, long[] kernelSize, ConvOptions options) {
         super(2, inChannels, outChannels, kernelSize, options);
     }
 
     @Override
-    Tensor conv(Tensor input, long[] padding) { return F.conv2d(input, weight(), bias(), stride(), padding, dilation(), groups()); }
+    Tensor conv(Tensor input, long[] padding) {
+        return F.conv2d(input, weight(), bias(), stride(), padding, dilation(), groups());
+    }
 
     @Override
-    Tensor conv(Tensor input, String padding) { return F.conv2d(input, weight(), bias(), stride(), padding, dilation(), groups()); }
+    Tensor conv(Tensor input, String padding) {
+        return F.conv2d(input, weight(), bias(), stride(), padding, dilation(), groups());
+    }
 }

@@ -24,7 +24,8 @@ abstract class ConvNd extends Module {
     ConvNd(int spatial, long inChannels, long outChannels, long[] kernelSize, ConvOptions o) {
         if (o.groups() <= 0) throw new IllegalArgumentException("groups must be a positive integer");
         if (inChannels % o.groups() != 0) throw new IllegalArgumentException("in_channels must be divisible by groups");
-        if (outChannels % o.groups() != 0) throw new IllegalArgumentException("out_channels must be divisible by groups");
+        if (outChannels % o.groups() != 0)
+            throw new IllegalArgumentException("out_channels must be divisible by groups");
         this.inChannels = inChannels;
         this.outChannels = outChannels;
         this.kernelSize = expand("kernel_size", kernelSize, spatial);
@@ -35,7 +36,8 @@ abstract class ConvNd extends Module {
         this.paddingString = o.paddingString();
         if ("same".equals(paddingString)) {
             for (long s : stride) {
-                if (s != 1) throw new IllegalArgumentException("padding='same' is not supported for strided convolutions");
+                if (s != 1)
+                    throw new IllegalArgumentException("padding='same' is not supported for strided convolutions");
             }
         }
         this.padding = paddingString == null ? expand("padding", o.padding(), spatial) : new long[spatial];
@@ -44,7 +46,8 @@ abstract class ConvNd extends Module {
         shape[1] = inChannels / groups;
         System.arraycopy(this.kernelSize, 0, shape, 2, spatial);
         registerParameter("weight", Torch.empty(shape, Torch.getDefaultDtype(), Device.CPU));
-        registerParameter("bias", o.bias() ? Torch.empty(new long[] {outChannels}, Torch.getDefaultDtype(), Device.CPU) : null);
+        registerParameter(
+                "bias", o.bias() ? Torch.empty(new long[] {outChannels}, Torch.getDefaultDtype(), Device.CPU) : null);
         resetParameters();
     }
 
@@ -55,11 +58,13 @@ abstract class ConvNd extends Module {
             java.util.Arrays.fill(r, v[0]);
             return r;
         }
-        throw new IllegalArgumentException(name + " must be a single integer or a list of " + spatial + " integers, but got "
-                + java.util.Arrays.toString(v));
+        throw new IllegalArgumentException(name + " must be a single integer or a list of " + spatial
+                + " integers, but got " + java.util.Arrays.toString(v));
     }
 
-    /** {@code reset_parameters()}: kaiming_uniform_(a=√5) on the weight, U(±1/√fan_in) on the bias, in PyTorch's order. */
+    /**
+     * {@code reset_parameters()}: kaiming_uniform_(a=√5) on the weight, U(±1/√fan_in) on the bias, in PyTorch's order.
+     */
     public void resetParameters() {
         Init.kaimingUniform_(weight(), Math.sqrt(5), "fan_in", "leaky_relu", null);
         if (bias() != null) {
@@ -70,10 +75,14 @@ abstract class ConvNd extends Module {
     }
 
     /** {@code weight}. */
-    public Tensor weight() { return getParameter("weight"); }
+    public Tensor weight() {
+        return getParameter("weight");
+    }
 
     /** {@code bias}, or null. */
-    public Tensor bias() { return getParameter("bias"); }
+    public Tensor bias() {
+        return getParameter("bias");
+    }
 
     /** The convolution of a (padded, for non-zero padding modes) input with explicit numeric padding. */
     abstract Tensor conv(Tensor input, long[] padding);
@@ -81,15 +90,22 @@ abstract class ConvNd extends Module {
     /** The convolution with {@code padding="same"|"valid"}. */
     abstract Tensor conv(Tensor input, String padding);
 
-    long[] stride() { return stride; }
+    long[] stride() {
+        return stride;
+    }
 
-    long[] dilation() { return dilation; }
+    long[] dilation() {
+        return dilation;
+    }
 
-    long groups() { return groups; }
+    long groups() {
+        return groups;
+    }
 
     @Override
     public Tensor forward(Tensor input) {
-        if ("zeros".equals(paddingMode)) return paddingString != null ? conv(input, paddingString) : conv(input, padding);
+        if ("zeros".equals(paddingMode))
+            return paddingString != null ? conv(input, paddingString) : conv(input, padding);
         // _reversed_padding_repeated_twice: the padding of each dim before and after, last dim first
         int spatial = kernelSize.length;
         long[] pads = new long[2 * spatial];
@@ -105,8 +121,14 @@ abstract class ConvNd extends Module {
 
     @Override
     protected String extraRepr() {
-        StringBuilder s = new StringBuilder().append(inChannels).append(", ").append(outChannels).append(", kernel_size=")
-                .append(PyRepr.tuple(kernelSize)).append(", stride=").append(PyRepr.tuple(stride));
+        StringBuilder s = new StringBuilder()
+                .append(inChannels)
+                .append(", ")
+                .append(outChannels)
+                .append(", kernel_size=")
+                .append(PyRepr.tuple(kernelSize))
+                .append(", stride=")
+                .append(PyRepr.tuple(stride));
         if (paddingString != null) s.append(", padding=").append(paddingString);
         else if (anyNonZero(padding)) s.append(", padding=").append(PyRepr.tuple(padding));
         if (anyNotOne(dilation)) s.append(", dilation=").append(PyRepr.tuple(dilation));

@@ -4,8 +4,8 @@ import java.util.Arrays;
 
 /**
  * The keyword arguments of {@code nn.Conv1d}/{@code nn.Conv2d} after the kernel size: stride, padding (numbers or
- * {@code "same"}/{@code "valid"}), dilation, groups, bias and padding_mode. Immutable; each {@code with}-style
- * setter returns a copy. A single value applies to every spatial dim.
+ * {@code "same"}/{@code "valid"}), dilation, groups, bias and padding_mode. Immutable; each {@code with}-style setter
+ * returns a copy. A single value applies to every spatial dim.
  */
 public final class ConvOptions {
     private final long[] stride;
@@ -16,7 +16,13 @@ public final class ConvOptions {
     private final boolean bias;
     private final String paddingMode;
 
-    private ConvOptions(long[] stride, long[] padding, String paddingString, long[] dilation, long groups, boolean bias,
+    private ConvOptions(
+            long[] stride,
+            long[] padding,
+            String paddingString,
+            long[] dilation,
+            long groups,
+            boolean bias,
             String paddingMode) {
         this.stride = stride;
         this.padding = padding;
@@ -33,48 +39,74 @@ public final class ConvOptions {
     }
 
     /** {@code stride=}. */
-    public ConvOptions stride(long... v) { return new ConvOptions(v.clone(), padding, paddingString, dilation, groups, bias, paddingMode); }
+    public ConvOptions stride(long... v) {
+        return new ConvOptions(v.clone(), padding, paddingString, dilation, groups, bias, paddingMode);
+    }
 
     /** {@code padding=} as numbers. */
-    public ConvOptions padding(long... v) { return new ConvOptions(stride, v.clone(), null, dilation, groups, bias, paddingMode); }
+    public ConvOptions padding(long... v) {
+        return new ConvOptions(stride, v.clone(), null, dilation, groups, bias, paddingMode);
+    }
 
     /** {@code padding="same"} or {@code "valid"}. */
     public ConvOptions padding(String v) {
         if (!"same".equals(v) && !"valid".equals(v)) {
-            throw new IllegalArgumentException("Invalid padding string '" + v + "', should be one of {'same', 'valid'}");
+            throw new IllegalArgumentException(
+                    "Invalid padding string '" + v + "', should be one of {'same', 'valid'}");
         }
         return new ConvOptions(stride, null, v, dilation, groups, bias, paddingMode);
     }
 
     /** {@code dilation=}. */
-    public ConvOptions dilation(long... v) { return new ConvOptions(stride, padding, paddingString, v.clone(), groups, bias, paddingMode); }
+    public ConvOptions dilation(long... v) {
+        return new ConvOptions(stride, padding, paddingString, v.clone(), groups, bias, paddingMode);
+    }
 
     /** {@code groups=}. */
-    public ConvOptions groups(long v) { return new ConvOptions(stride, padding, paddingString, dilation, v, bias, paddingMode); }
+    public ConvOptions groups(long v) {
+        return new ConvOptions(stride, padding, paddingString, dilation, v, bias, paddingMode);
+    }
 
     /** {@code bias=}. */
-    public ConvOptions bias(boolean v) { return new ConvOptions(stride, padding, paddingString, dilation, groups, v, paddingMode); }
+    public ConvOptions bias(boolean v) {
+        return new ConvOptions(stride, padding, paddingString, dilation, groups, v, paddingMode);
+    }
 
     /** {@code padding_mode=}: "zeros", "reflect", "replicate" or "circular". */
     public ConvOptions paddingMode(String v) {
         if (!Arrays.asList("zeros", "reflect", "replicate", "circular").contains(v)) {
-            throw new IllegalArgumentException("padding_mode must be one of ['zeros', 'reflect', 'replicate', 'circular'], but got "
-                    + "padding_mode='" + v + "'");
+            throw new IllegalArgumentException(
+                    "padding_mode must be one of ['zeros', 'reflect', 'replicate', 'circular'], but got "
+                            + "padding_mode='" + v + "'");
         }
         return new ConvOptions(stride, padding, paddingString, dilation, groups, bias, v);
     }
 
-    long[] stride() { return stride; }
+    long[] stride() {
+        return stride;
+    }
 
-    long[] padding() { return padding; }
+    long[] padding() {
+        return padding;
+    }
 
-    String paddingString() { return paddingString; }
+    String paddingString() {
+        return paddingString;
+    }
 
-    long[] dilation() { return dilation; }
+    long[] dilation() {
+        return dilation;
+    }
 
-    long groups() { return groups; }
+    long groups() {
+        return groups;
+    }
 
-    boolean bias() { return bias; }
+    boolean bias() {
+        return bias;
+    }
 
-    String paddingMode() { return paddingMode; }
+    String paddingMode() {
+        return paddingMode;
+    }
 }

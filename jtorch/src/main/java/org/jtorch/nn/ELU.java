@@ -8,14 +8,22 @@ public class ELU extends Module {
     private final double alpha;
 
     /** {@code ELU()}: alpha = 1. */
-    public ELU() { this(1.0); }
+    public ELU() {
+        this(1.0);
+    }
 
     /** {@code ELU(alpha)}. */
-    public ELU(double alpha) { this.alpha = alpha; }
+    public ELU(double alpha) {
+        this.alpha = alpha;
+    }
 
     @Override
-    public Tensor forward(Tensor input) { return F.elu(input, alpha); }
+    public Tensor forward(Tensor input) {
+        return F.elu(input, alpha);
+    }
 
     @Override
-    protected String extraRepr() { return "alpha=" + PyRepr.of(alpha); }
+    protected String extraRepr() {
+        return "alpha=" + PyRepr.of(alpha);
+    }
 }

@@ -16,17 +16,21 @@ public final class Embedding extends Module {
     private final double normType;
 
     /** {@code Embedding(num_embeddings, embedding_dim)}. */
-    public Embedding(long numEmbeddings, long embeddingDim) { this(numEmbeddings, embeddingDim, null); }
+    public Embedding(long numEmbeddings, long embeddingDim) {
+        this(numEmbeddings, embeddingDim, null);
+    }
 
     /**
-     * {@code Embedding(num_embeddings, embedding_dim, padding_idx)}: the padding row (negative counts from the
-     * end) starts at zero and receives no gradient; null means none.
+     * {@code Embedding(num_embeddings, embedding_dim, padding_idx)}: the padding row (negative counts from the end)
+     * starts at zero and receives no gradient; null means none.
      */
-    public Embedding(long numEmbeddings, long embeddingDim, Long paddingIdx) { this(numEmbeddings, embeddingDim, paddingIdx, null, 2.0); }
+    public Embedding(long numEmbeddings, long embeddingDim, Long paddingIdx) {
+        this(numEmbeddings, embeddingDim, paddingIdx, null, 2.0);
+    }
 
     /**
-     * {@code Embedding(num_embeddings, embedding_dim, padding_idx, max_norm, norm_type)}: with a max_norm (null = none),
-     * each forward first rescales, in place, the looked-up rows whose norm_type-norm exceeds it.
+     * {@code Embedding(num_embeddings, embedding_dim, padding_idx, max_norm, norm_type)}: with a max_norm (null =
+     * none), each forward first rescales, in place, the looked-up rows whose norm_type-norm exceeds it.
      */
     public Embedding(long numEmbeddings, long embeddingDim, Long paddingIdx, Double maxNorm, double normType) {
         if (paddingIdx != null && (paddingIdx >= numEmbeddings || paddingIdx < -numEmbeddings)) {
@@ -49,17 +53,24 @@ public final class Embedding extends Module {
     }
 
     /** {@code weight}. */
-    public Tensor weight() { return getParameter("weight"); }
+    public Tensor weight() {
+        return getParameter("weight");
+    }
 
     /** {@code padding_idx} (non-negative), or null. */
-    public Long paddingIdx() { return paddingIdx; }
+    public Long paddingIdx() {
+        return paddingIdx;
+    }
 
     @Override
-    public Tensor forward(Tensor input) { return F.embedding(input, weight(), paddingIdx, maxNorm, normType); }
+    public Tensor forward(Tensor input) {
+        return F.embedding(input, weight(), paddingIdx, maxNorm, normType);
+    }
 
     @Override
     protected String extraRepr() {
         return numEmbeddings + ", " + embeddingDim + (paddingIdx == null ? "" : ", padding_idx=" + paddingIdx)
-                + (maxNorm == null ? "" : ", max_norm=" + PyRepr.of(maxNorm)) + (normType == 2.0 ? "" : ", norm_type=" + PyRepr.of(normType));
+                + (maxNorm == null ? "" : ", max_norm=" + PyRepr.of(maxNorm))
+                + (normType == 2.0 ? "" : ", norm_type=" + PyRepr.of(normType));
     }
 }

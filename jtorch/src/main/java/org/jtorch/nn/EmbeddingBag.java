@@ -6,7 +6,10 @@ import org.jtorch.Torch;
 import org.jtorch.nn.functional.F;
 import org.jtorch.nn.init.Init;
 
-/** {@code torch.nn.EmbeddingBag}: sums, means or maxima of bags of embeddings, without materialising the looked-up rows per bag. */
+/**
+ * {@code torch.nn.EmbeddingBag}: sums, means or maxima of bags of embeddings, without materialising the looked-up rows
+ * per bag.
+ */
 public final class EmbeddingBag extends Module {
     private final long numEmbeddings;
     private final long embeddingDim;
@@ -15,10 +18,13 @@ public final class EmbeddingBag extends Module {
     private final Long paddingIdx;
 
     /** {@code EmbeddingBag(num_embeddings, embedding_dim)}: mode "mean". */
-    public EmbeddingBag(long numEmbeddings, long embeddingDim) { this(numEmbeddings, embeddingDim, "mean", false, null); }
+    public EmbeddingBag(long numEmbeddings, long embeddingDim) {
+        this(numEmbeddings, embeddingDim, "mean", false, null);
+    }
 
     /** {@code EmbeddingBag(num_embeddings, embedding_dim, mode=, include_last_offset=, padding_idx=)}. */
-    public EmbeddingBag(long numEmbeddings, long embeddingDim, String mode, boolean includeLastOffset, Long paddingIdx) {
+    public EmbeddingBag(
+            long numEmbeddings, long embeddingDim, String mode, boolean includeLastOffset, Long paddingIdx) {
         if (!"sum".equals(mode) && !"mean".equals(mode) && !"max".equals(mode)) {
             throw new IllegalArgumentException("mode has to be one of sum, mean or max");
         }
@@ -30,7 +36,8 @@ public final class EmbeddingBag extends Module {
         this.mode = mode;
         this.includeLastOffset = includeLastOffset;
         this.paddingIdx = paddingIdx == null ? null : paddingIdx < 0 ? paddingIdx + numEmbeddings : paddingIdx;
-        registerParameter("weight", Torch.empty(new long[] {numEmbeddings, embeddingDim}, Torch.getDefaultDtype(), Device.CPU));
+        registerParameter(
+                "weight", Torch.empty(new long[] {numEmbeddings, embeddingDim}, Torch.getDefaultDtype(), Device.CPU));
         resetParameters();
     }
 
@@ -41,11 +48,15 @@ public final class EmbeddingBag extends Module {
     }
 
     /** {@code weight}. */
-    public Tensor weight() { return getParameter("weight"); }
+    public Tensor weight() {
+        return getParameter("weight");
+    }
 
     /** {@code forward(input)}: a 2-d input is a batch of equal-length bags. */
     @Override
-    public Tensor forward(Tensor input) { return forward(input, null, null); }
+    public Tensor forward(Tensor input) {
+        return forward(input, null, null);
+    }
 
     /** {@code forward(input, offsets, per_sample_weights)}; per-sample weights only in mode "sum". */
     public Tensor forward(Tensor input, Tensor offsets, Tensor perSampleWeights) {
@@ -54,6 +65,7 @@ public final class EmbeddingBag extends Module {
 
     @Override
     protected String extraRepr() {
-        return numEmbeddings + ", " + embeddingDim + ", mode=" + mode + (paddingIdx == null ? "" : ", padding_idx=" + paddingIdx);
+        return numEmbeddings + ", " + embeddingDim + ", mode=" + mode
+                + (paddingIdx == null ? "" : ", padding_idx=" + paddingIdx);
     }
 }

@@ -8,7 +8,9 @@ public class Flatten extends Module {
     private final int endDim;
 
     /** {@code Flatten()}: start_dim = 1, end_dim = -1 (keeps the batch dim). */
-    public Flatten() { this(1, -1); }
+    public Flatten() {
+        this(1, -1);
+    }
 
     /** {@code Flatten(start_dim, end_dim)}. */
     public Flatten(int startDim, int endDim) {
@@ -17,8 +19,12 @@ public class Flatten extends Module {
     }
 
     @Override
-    public Tensor forward(Tensor input) { return input.flatten(startDim, endDim); }
+    public Tensor forward(Tensor input) {
+        return input.flatten(startDim, endDim);
+    }
 
     @Override
-    protected String extraRepr() { return "start_dim=" + startDim + ", end_dim=" + endDim; }
+    protected String extraRepr() {
+        return "start_dim=" + startDim + ", end_dim=" + endDim;
+    }
 }

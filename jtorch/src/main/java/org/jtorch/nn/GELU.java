@@ -8,7 +8,9 @@ public class GELU extends Module {
     private final String approximate;
 
     /** {@code GELU()}: the exact form. */
-    public GELU() { this("none"); }
+    public GELU() {
+        this("none");
+    }
 
     /** {@code GELU(approximate)}: {@code "none"} or {@code "tanh"}. */
     public GELU(String approximate) {
@@ -19,8 +21,12 @@ public class GELU extends Module {
     }
 
     @Override
-    public Tensor forward(Tensor input) { return Torch.gelu(input, approximate); }
+    public Tensor forward(Tensor input) {
+        return Torch.gelu(input, approximate);
+    }
 
     @Override
-    protected String extraRepr() { return "approximate='" + approximate + "'"; }
+    protected String extraRepr() {
+        return "approximate='" + approximate + "'";
+    }
 }

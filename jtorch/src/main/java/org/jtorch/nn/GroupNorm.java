@@ -13,7 +13,9 @@ public final class GroupNorm extends Module {
     private final boolean affine;
 
     /** {@code GroupNorm(num_groups, num_channels)}: eps 1e-5, affine. */
-    public GroupNorm(long numGroups, long numChannels) { this(numGroups, numChannels, 1e-5, true); }
+    public GroupNorm(long numGroups, long numChannels) {
+        this(numGroups, numChannels, 1e-5, true);
+    }
 
     /** {@code GroupNorm(num_groups, num_channels, eps, affine)}. */
     public GroupNorm(long numGroups, long numChannels, double eps, boolean affine) {
@@ -24,19 +26,29 @@ public final class GroupNorm extends Module {
         this.numChannels = numChannels;
         this.eps = eps;
         this.affine = affine;
-        registerParameter("weight", affine ? Torch.ones(new long[] {numChannels}, Torch.getDefaultDtype(), Device.CPU) : null);
-        registerParameter("bias", affine ? Torch.zeros(new long[] {numChannels}, Torch.getDefaultDtype(), Device.CPU) : null);
+        registerParameter(
+                "weight", affine ? Torch.ones(new long[] {numChannels}, Torch.getDefaultDtype(), Device.CPU) : null);
+        registerParameter(
+                "bias", affine ? Torch.zeros(new long[] {numChannels}, Torch.getDefaultDtype(), Device.CPU) : null);
     }
 
     /** {@code weight}, or null. */
-    public Tensor weight() { return getParameter("weight"); }
+    public Tensor weight() {
+        return getParameter("weight");
+    }
 
     /** {@code bias}, or null. */
-    public Tensor bias() { return getParameter("bias"); }
+    public Tensor bias() {
+        return getParameter("bias");
+    }
 
     @Override
-    public Tensor forward(Tensor input) { return F.groupNorm(input, numGroups, weight(), bias(), eps); }
+    public Tensor forward(Tensor input) {
+        return F.groupNorm(input, numGroups, weight(), bias(), eps);
+    }
 
     @Override
-    protected String extraRepr() { return numGroups + ", " + numChannels + ", eps=" + PyRepr.of(eps) + ", affine=" + PyRepr.of(affine); }
+    protected String extraRepr() {
+        return numGroups + ", " + numChannels + ", eps=" + PyRepr.of(eps) + ", affine=" + PyRepr.of(affine);
+    }
 }

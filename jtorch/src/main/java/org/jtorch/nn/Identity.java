@@ -8,5 +8,7 @@ public class Identity extends Module {
     public Identity() {}
 
     @Override
-    public Tensor forward(Tensor input) { return input; }
+    public Tensor forward(Tensor input) {
+        return input;
+    }
 }

@@ -13,19 +13,23 @@ public class Linear extends Module {
     private final long outFeatures;
 
     /** {@code Linear(in_features, out_features)} with a bias, in the default dtype. */
-    public Linear(long inFeatures, long outFeatures) { this(inFeatures, outFeatures, true); }
+    public Linear(long inFeatures, long outFeatures) {
+        this(inFeatures, outFeatures, true);
+    }
 
     /** {@code Linear(in_features, out_features, bias)}. */
-    public Linear(long inFeatures, long outFeatures, boolean bias) { this(inFeatures, outFeatures, bias, Torch.getDefaultDtype()); }
+    public Linear(long inFeatures, long outFeatures, boolean bias) {
+        this(inFeatures, outFeatures, bias, Torch.getDefaultDtype());
+    }
 
     /**
      * {@code Linear(in_features, out_features, bias, dtype=dtype)}.
      *
-     * <p>Linear stays open to subclasses ({@link NonDynamicallyQuantizableLinear}, and user layers as in
-     * PyTorch), so {@code this} escapes here by design: the registrations only fill {@link Module}'s own
-     * (final) tables, and {@link #resetParameters()} runs from the constructor as PyTorch's
-     * {@code __init__} calls {@code reset_parameters()}, overrides included. An override that reads its own
-     * fields assigns them before calling this constructor.
+     * <p>Linear stays open to subclasses ({@link NonDynamicallyQuantizableLinear}, and user layers as in PyTorch), so
+     * {@code this} escapes here by design: the registrations only fill {@link Module}'s own (final) tables, and
+     * {@link #resetParameters()} runs from the constructor as PyTorch's {@code __init__} calls
+     * {@code reset_parameters()}, overrides included. An override that reads its own fields assigns them before calling
+     * this constructor.
      */
     @SuppressWarnings("this-escape")
     public Linear(long inFeatures, long outFeatures, boolean bias, DType dtype) {
@@ -37,8 +41,8 @@ public class Linear extends Module {
     }
 
     /**
-     * {@code reset_parameters()}: kaiming_uniform_(a=√5) on the weight, i.e. U(±1/√in_features), and the same
-     * bound for the bias, drawn from the default generator in PyTorch's order.
+     * {@code reset_parameters()}: kaiming_uniform_(a=√5) on the weight, i.e. U(±1/√in_features), and the same bound for
+     * the bias, drawn from the default generator in PyTorch's order.
      */
     public void resetParameters() {
         Init.kaimingUniform_(weight(), Math.sqrt(5), "fan_in", "leaky_relu", null);
@@ -49,19 +53,29 @@ public class Linear extends Module {
     }
 
     /** {@code weight}. */
-    public Tensor weight() { return getParameter("weight"); }
+    public Tensor weight() {
+        return getParameter("weight");
+    }
 
     /** {@code bias}, or null when built without one. */
-    public Tensor bias() { return getParameter("bias"); }
+    public Tensor bias() {
+        return getParameter("bias");
+    }
 
     /** {@code in_features}. */
-    public long inFeatures() { return inFeatures; }
+    public long inFeatures() {
+        return inFeatures;
+    }
 
     /** {@code out_features}. */
-    public long outFeatures() { return outFeatures; }
+    public long outFeatures() {
+        return outFeatures;
+    }
 
     @Override
-    public Tensor forward(Tensor input) { return F.linear(input, weight(), bias()); }
+    public Tensor forward(Tensor input) {
+        return F.linear(input, weight(), bias());
+    }
 
     @Override
     protected String extraRepr() {

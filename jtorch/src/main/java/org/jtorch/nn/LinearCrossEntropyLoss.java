@@ -10,10 +10,10 @@ import org.jtorch.nn.functional.F;
 import org.jtorch.nn.functional.LinearCrossEntropyArgs;
 
 /**
- * {@code torch.nn.LinearCrossEntropyLoss} (2.15): an LM head and its loss in one module. It owns {@code linear},
- * an {@link Linear} with the flat weight {@code (C·prod(out_features), F)}, reshapes it to
- * {@code (C, *out_features, F)} on every call and applies {@code F.linear_cross_entropy} with the module's
- * arguments; the class weight, if any, is the buffer {@code weight}.
+ * {@code torch.nn.LinearCrossEntropyLoss} (2.15): an LM head and its loss in one module. It owns {@code linear}, an
+ * {@link Linear} with the flat weight {@code (C·prod(out_features), F)}, reshapes it to {@code (C, *out_features, F)}
+ * on every call and applies {@code F.linear_cross_entropy} with the module's arguments; the class weight, if any, is
+ * the buffer {@code weight}.
  */
 public final class LinearCrossEntropyLoss extends Module {
     private final long inFeatures;
@@ -31,15 +31,21 @@ public final class LinearCrossEntropyLoss extends Module {
      * ignore_index=, label_smoothing=, options=)}; {@code args} carries the loss's keyword arguments (its
      * {@code linearBias} must be null: the bias is the module's own parameter).
      */
-    public LinearCrossEntropyLoss(long inFeatures, long numClasses, long[] outFeatures, boolean bias, DType dtype,
+    public LinearCrossEntropyLoss(
+            long inFeatures,
+            long numClasses,
+            long[] outFeatures,
+            boolean bias,
+            DType dtype,
             LinearCrossEntropyArgs args) {
         if (args.linearBias() != null) {
-            throw new IllegalArgumentException("LinearCrossEntropyLoss owns its bias; pass bias=true instead of a linear_bias");
+            throw new IllegalArgumentException(
+                    "LinearCrossEntropyLoss owns its bias; pass bias=true instead of a linear_bias");
         }
         Tensor w = args.weight();
         if (w != null && (w.dim() != 1 || w.numel() != numClasses)) {
-            throw new IllegalArgumentException("LinearCrossEntropyLoss: weight must have size num_classes = " + numClasses
-                    + ", but got shape " + Shapes.str(w.shape()));
+            throw new IllegalArgumentException("LinearCrossEntropyLoss: weight must have size num_classes = "
+                    + numClasses + ", but got shape " + Shapes.str(w.shape()));
         }
         this.inFeatures = inFeatures;
         this.numClasses = numClasses;
@@ -52,7 +58,9 @@ public final class LinearCrossEntropyLoss extends Module {
     }
 
     /** {@code self.linear}. */
-    public Linear linear() { return (Linear) getSubmodule("linear"); }
+    public Linear linear() {
+        return (Linear) getSubmodule("linear");
+    }
 
     /** The loss of {@code input} (N, F) or (F) against {@code target}. */
     public Tensor forward(Tensor input, Tensor target) {
@@ -66,7 +74,10 @@ public final class LinearCrossEntropyLoss extends Module {
         shape[shape.length - 1] = inFeatures;
         Linear lin = linear();
         Tensor bias = lin.bias() == null ? null : lin.bias().reshape(Arrays.copyOf(shape, shape.length - 1));
-        return F.linearCrossEntropy(input, lin.weight().reshape(shape), target,
+        return F.linearCrossEntropy(
+                input,
+                lin.weight().reshape(shape),
+                target,
                 args.linearBias(bias).weight(getBuffer("weight")));
     }
 

@@ -7,46 +7,57 @@ import org.jtorch.DType;
 import org.jtorch.Device;
 
 /**
- * {@code torch.nn.LinearCrossEntropyOptions} (2.15): opting {@code linear_cross_entropy} into the chunked
- * path. Immutable; the compact constructor validates every field as PyTorch's frozen dataclass does, and the
- * {@code with…} methods return modified copies.
+ * {@code torch.nn.LinearCrossEntropyOptions} (2.15): opting {@code linear_cross_entropy} into the chunked path.
+ * Immutable; the compact constructor validates every field as PyTorch's frozen dataclass does, and the {@code with…}
+ * methods return modified copies.
  *
  * @param allowRetainGraph for 'mean'/'sum', keep the precomputed gradients so a second backward works
- * @param batchChunkSize   rows per chunk, or null to let {@code chunkingMethod} (or one chunk) decide
- * @param chunkingMethod   "auto", "aspect_ratio", "aspect_ratio:k" (k ≥ 1) or null (use {@code batchChunkSize})
- * @param accPolicy        precision/memory trade-off
- * @param accDtype         internal accumulation dtype, or null to derive it from the input dtype
+ * @param batchChunkSize rows per chunk, or null to let {@code chunkingMethod} (or one chunk) decide
+ * @param chunkingMethod "auto", "aspect_ratio", "aspect_ratio:k" (k ≥ 1) or null (use {@code batchChunkSize})
+ * @param accPolicy precision/memory trade-off
+ * @param accDtype internal accumulation dtype, or null to derive it from the input dtype
  */
-public record LinearCrossEntropyOptions(boolean allowRetainGraph, Integer batchChunkSize, String chunkingMethod,
-        AccPolicy accPolicy, DType accDtype) {
+public record LinearCrossEntropyOptions(
+        boolean allowRetainGraph, Integer batchChunkSize, String chunkingMethod, AccPolicy accPolicy, DType accDtype) {
 
     private static final Pattern ASPECT_RATIO = Pattern.compile("aspect_ratio(?::(\\d+))?");
 
     /** {@code acc_policy}: which intermediates live in {@code acc_dtype}. 2.14 removed "balanced". */
     public enum AccPolicy {
-        AUTO, ACCURATE, COMPACT;
+        AUTO,
+        ACCURATE,
+        COMPACT;
 
         /** PyTorch's spelling ("auto", "accurate", "compact"). */
-        public String pytorchName() { return name().toLowerCase(Locale.ROOT); }
+        public String pytorchName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
 
         /** Parses PyTorch's string; anything else (notably the removed "balanced") is PyTorch's ValueError. */
         public static AccPolicy parse(String name) {
             for (AccPolicy p : values()) if (p.pytorchName().equals(name)) return p;
-            throw new IllegalArgumentException("invalid acc_policy: '" + name + "'; expected one of 'auto', 'accurate', 'compact'");
+            throw new IllegalArgumentException(
+                    "invalid acc_policy: '" + name + "'; expected one of 'auto', 'accurate', 'compact'");
         }
     }
 
     /** Validates like the dataclass's {@code __post_init__}. */
     public LinearCrossEntropyOptions {
         if (batchChunkSize != null && batchChunkSize <= 0) {
-            throw new IllegalArgumentException("batch_chunk_size must be a positive integer or None, got " + batchChunkSize);
+            throw new IllegalArgumentException(
+                    "batch_chunk_size must be a positive integer or None, got " + batchChunkSize);
         }
         if (chunkingMethod != null && !chunkingMethod.equals("auto") && aspectFactor(chunkingMethod) < 1) {
             throw new IllegalArgumentException("invalid chunking_method: '" + chunkingMethod
                     + "'; expected 'auto', 'aspect_ratio', 'aspect_ratio:k' with an integer k >= 1, or None");
         }
-        if (accPolicy == null) throw new IllegalArgumentException("invalid acc_policy: None; expected one of 'auto', 'accurate', 'compact'");
-        if (accDtype != null && accDtype != DType.FLOAT16 && accDtype != DType.BFLOAT16 && accDtype != DType.FLOAT32
+        if (accPolicy == null)
+            throw new IllegalArgumentException(
+                    "invalid acc_policy: None; expected one of 'auto', 'accurate', 'compact'");
+        if (accDtype != null
+                && accDtype != DType.FLOAT16
+                && accDtype != DType.BFLOAT16
+                && accDtype != DType.FLOAT32
                 && accDtype != DType.FLOAT64) {
             throw new IllegalArgumentException("invalid acc_dtype: " + accDtype
                     + "; expected None, torch.float16, torch.bfloat16, torch.float32 or torch.float64");
@@ -54,7 +65,9 @@ public record LinearCrossEntropyOptions(boolean allowRetainGraph, Integer batchC
     }
 
     /** {@code LinearCrossEntropyOptions()}: no retained graph, automatic chunking, policy and accumulation dtype. */
-    public static LinearCrossEntropyOptions defaults() { return new LinearCrossEntropyOptions(false, null, "auto", AccPolicy.AUTO, null); }
+    public static LinearCrossEntropyOptions defaults() {
+        return new LinearCrossEntropyOptions(false, null, "auto", AccPolicy.AUTO, null);
+    }
 
     /** Copy with {@code allow_retain_graph}. */
     public LinearCrossEntropyOptions withAllowRetainGraph(boolean allow) {
@@ -71,8 +84,12 @@ public record LinearCrossEntropyOptions(boolean allowRetainGraph, Integer batchC
         return new LinearCrossEntropyOptions(allowRetainGraph, batchChunkSize, method, accPolicy, accDtype);
     }
 
-    /** Copy with {@code acc_policy} given as PyTorch's string; "balanced" is refused with a message naming "compact". */
-    public LinearCrossEntropyOptions withAccPolicy(String policy) { return withAccPolicy(AccPolicy.parse(policy)); }
+    /**
+     * Copy with {@code acc_policy} given as PyTorch's string; "balanced" is refused with a message naming "compact".
+     */
+    public LinearCrossEntropyOptions withAccPolicy(String policy) {
+        return withAccPolicy(AccPolicy.parse(policy));
+    }
 
     /** Copy with {@code acc_policy}. */
     public LinearCrossEntropyOptions withAccPolicy(AccPolicy policy) {
@@ -86,21 +103,25 @@ public record LinearCrossEntropyOptions(boolean allowRetainGraph, Integer batchC
 
     // ---- call-time resolution (PyTorch's _adjust) ----------------------------------------------------
 
-    /** The policy in effect for inputs of {@code dtype} on {@code device}: 'auto' is 'accurate' only for CPU half types. */
+    /**
+     * The policy in effect for inputs of {@code dtype} on {@code device}: 'auto' is 'accurate' only for CPU half types.
+     */
     public AccPolicy resolvedAccPolicy(DType dtype, Device device) {
         if (accPolicy != AccPolicy.AUTO) return accPolicy;
         return device != Device.META && isHalf(dtype) ? AccPolicy.ACCURATE : AccPolicy.COMPACT;
     }
 
-    /** The accumulation dtype in effect: an explicit one, float32 for half inputs under 'auto', else the input dtype. */
+    /**
+     * The accumulation dtype in effect: an explicit one, float32 for half inputs under 'auto', else the input dtype.
+     */
     public DType resolvedAccDtype(DType dtype) {
         if (accDtype != null) return accDtype;
         return accPolicy == AccPolicy.AUTO && isHalf(dtype) ? DType.FLOAT32 : dtype;
     }
 
     /**
-     * Rows per chunk for an {@code (n, f)} input and {@code c} classes. An explicit size wins over 'auto'; an
-     * explicit size and a non-auto method that disagree are PyTorch's ValueError.
+     * Rows per chunk for an {@code (n, f)} input and {@code c} classes. An explicit size wins over 'auto'; an explicit
+     * size and a non-auto method that disagree are PyTorch's ValueError.
      */
     public long resolvedChunkSize(long n, long f, long c, boolean probabilityTargets, DType dtype, Device device) {
         long rows = Math.max(n, 1);
@@ -117,8 +138,9 @@ public record LinearCrossEntropyOptions(boolean allowRetainGraph, Integer batchC
         }
         long b = aspectRatioChunk(rows, f, c, aspectFactor(chunkingMethod));
         if (explicit != null && explicit != b) {
-            throw new IllegalArgumentException("batch_chunk_size (=" + batchChunkSize + ") and chunking_method ('" + chunkingMethod
-                    + "') give different chunk sizes (" + batchChunkSize + " vs " + b + "); pass only one.");
+            throw new IllegalArgumentException(
+                    "batch_chunk_size (=" + batchChunkSize + ") and chunking_method ('" + chunkingMethod
+                            + "') give different chunk sizes (" + batchChunkSize + " vs " + b + "); pass only one.");
         }
         return b;
     }
@@ -141,11 +163,19 @@ public record LinearCrossEntropyOptions(boolean allowRetainGraph, Integer batchC
         }
     }
 
-    private static boolean isHalf(DType d) { return d == DType.FLOAT16 || d == DType.BFLOAT16; }
+    private static boolean isHalf(DType d) {
+        return d == DType.FLOAT16 || d == DType.BFLOAT16;
+    }
 
-    private static long ceilDiv(long a, long b) { return (a + b - 1) / b; }
+    private static long ceilDiv(long a, long b) {
+        return (a + b - 1) / b;
+    }
 
-    private static long nextPow2(long x) { return x <= 1 ? 1 : Long.highestOneBit(x - 1) << 1; }
+    private static long nextPow2(long x) {
+        return x <= 1 ? 1 : Long.highestOneBit(x - 1) << 1;
+    }
 
-    private static long floorPow2(long x) { return Long.highestOneBit(x); }
+    private static long floorPow2(long x) {
+        return Long.highestOneBit(x);
+    }
 }

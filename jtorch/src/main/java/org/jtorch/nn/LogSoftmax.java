@@ -8,11 +8,17 @@ public class LogSoftmax extends Module {
     private final long dim;
 
     /** {@code LogSoftmax(dim)}. */
-    public LogSoftmax(long dim) { this.dim = dim; }
+    public LogSoftmax(long dim) {
+        this.dim = dim;
+    }
 
     @Override
-    public Tensor forward(Tensor input) { return F.logSoftmax(input, dim); }
+    public Tensor forward(Tensor input) {
+        return F.logSoftmax(input, dim);
+    }
 
     @Override
-    protected String extraRepr() { return "dim=" + dim; }
+    protected String extraRepr() {
+        return "dim=" + dim;
+    }
 }

@@ -13,9 +13,14 @@ public class MaxPool2d extends Module {
     private final boolean ceilMode;
 
     /** {@code MaxPool2d(kernel_size)}: stride = kernel_size. */
-    public MaxPool2d(long kernelSize) { this(new long[] {kernelSize}, null, new long[] {0}, new long[] {1}, false); }
+    public MaxPool2d(long kernelSize) {
+        this(new long[] {kernelSize}, null, new long[] {0}, new long[] {1}, false);
+    }
 
-    /** {@code MaxPool2d(kernel_size, stride, padding, dilation, ceil_mode)}; a null stride is the kernel size; one value = both dims. */
+    /**
+     * {@code MaxPool2d(kernel_size, stride, padding, dilation, ceil_mode)}; a null stride is the kernel size; one value
+     * = both dims.
+     */
     public MaxPool2d(long[] kernelSize, long[] stride, long[] padding, long[] dilation, boolean ceilMode) {
         this.kernelSize = kernelSize.clone();
         this.stride = stride == null ? kernelSize.clone() : stride.clone();
@@ -25,7 +30,9 @@ public class MaxPool2d extends Module {
     }
 
     @Override
-    public Tensor forward(Tensor input) { return F.maxPool2d(input, kernelSize, stride, padding, dilation, ceilMode); }
+    public Tensor forward(Tensor input) {
+        return F.maxPool2d(input, kernelSize, stride, padding, dilation, ceilMode);
+    }
 
     /** {@code forward} with {@code return_indices=True}. */
     public ValuesIndices forwardWithIndices(Tensor input) {
@@ -34,7 +41,7 @@ public class MaxPool2d extends Module {
 
     @Override
     protected String extraRepr() {
-        return "kernel_size=" + PoolRepr.of(kernelSize) + ", stride=" + PoolRepr.of(stride) + ", padding=" + PoolRepr.of(padding)
-                + ", dilation=" + PoolRepr.of(dilation) + ", ceil_mode=" + PyRepr.of(ceilMode);
+        return "kernel_size=" + PoolRepr.of(kernelSize) + ", stride=" + PoolRepr.of(stride) + ", padding="
+                + PoolRepr.of(padding) + ", dilation=" + PoolRepr.of(dilation) + ", ceil_mode=" + PyRepr.of(ceilMode);
     }
 }

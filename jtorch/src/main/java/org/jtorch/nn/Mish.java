@@ -9,5 +9,7 @@ public class Mish extends Module {
     public Mish() {}
 
     @Override
-    public Tensor forward(Tensor input) { return F.mish(input); }
+    public Tensor forward(Tensor input) {
+        return F.mish(input);
+    }
 }

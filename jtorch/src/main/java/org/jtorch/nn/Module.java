@@ -19,15 +19,15 @@ import org.jtorch.TorchTypeException;
 /**
  * {@code torch.nn.Module}: a tree of modules owning parameters and buffers.
  *
- * <p>Subclasses register their state from the constructor, in declaration order, with
- * {@link #registerParameter}, {@link #registerBuffer} and {@link #register}; that order is the order of
- * {@link #namedParameters()}, {@link #stateDict()} and the printed tree, as attribute assignment order is in
- * PyTorch. Layers read their state back through {@link #getParameter}/{@link #getBuffer} rather than fields, so
- * that {@link #to(DType)} (which must create new tensors: a Java tensor's dtype is fixed) is seen by forward.
+ * <p>Subclasses register their state from the constructor, in declaration order, with {@link #registerParameter},
+ * {@link #registerBuffer} and {@link #register}; that order is the order of {@link #namedParameters()},
+ * {@link #stateDict()} and the printed tree, as attribute assignment order is in PyTorch. Layers read their state back
+ * through {@link #getParameter}/{@link #getBuffer} rather than fields, so that {@link #to(DType)} (which must create
+ * new tensors: a Java tensor's dtype is fixed) is seen by forward.
  *
- * <p>Single-input modules override {@link #forward(Tensor)} and are invoked with {@link #call(Tensor)}, which
- * runs the forward hooks around it. Modules taking several inputs declare their own typed {@code forward(...)}
- * overloads (and may leave {@code forward(Tensor)} unimplemented); hooks apply to the single-input form only.
+ * <p>Single-input modules override {@link #forward(Tensor)} and are invoked with {@link #call(Tensor)}, which runs the
+ * forward hooks around it. Modules taking several inputs declare their own typed {@code forward(...)} overloads (and
+ * may leave {@code forward(Tensor)} unimplemented); hooks apply to the single-input form only.
  */
 public abstract class Module {
     /** {@code forward_pre_hook(module, input)}: returns a replacement input, or null to keep it. */
@@ -62,17 +62,22 @@ public abstract class Module {
     protected final Tensor registerParameter(String name, Tensor param) {
         checkName(name, "parameter", parameters);
         if (param != null && param.gradFn() != null) {
-            throw new IllegalArgumentException("Cannot assign non-leaf Tensor to parameter '" + name + "'. Model parameters "
-                    + "must be created explicitly. To express '" + name + "' as a function of another Tensor, compute the "
-                    + "value in the forward() method.");
+            throw new IllegalArgumentException(
+                    "Cannot assign non-leaf Tensor to parameter '" + name + "'. Model parameters "
+                            + "must be created explicitly. To express '" + name
+                            + "' as a function of another Tensor, compute the "
+                            + "value in the forward() method.");
         }
-        if (param != null && !param.requiresGrad() && (param.isFloatingPoint() || param.isComplex())) param.requiresGrad(true);
+        if (param != null && !param.requiresGrad() && (param.isFloatingPoint() || param.isComplex()))
+            param.requiresGrad(true);
         parameters.put(name, param);
         return param;
     }
 
     /** {@code register_buffer(name, tensor)}: a persistent buffer. */
-    protected final Tensor registerBuffer(String name, Tensor buffer) { return registerBuffer(name, buffer, true); }
+    protected final Tensor registerBuffer(String name, Tensor buffer) {
+        return registerBuffer(name, buffer, true);
+    }
 
     /** {@code register_buffer(name, tensor, persistent)}: non-persistent buffers stay out of the state dict. */
     protected final Tensor registerBuffer(String name, Tensor buffer, boolean persistent) {
@@ -93,7 +98,8 @@ public abstract class Module {
         if (name == null) throw new TorchTypeException(kind + " name should be a string. Got None");
         if (name.contains(".")) throw new IllegalArgumentException(kind + " name can't contain \".\"");
         if (name.isEmpty()) throw new IllegalArgumentException(kind + " name can't be empty string \"\"");
-        boolean taken = (own != parameters && parameters.containsKey(name)) || (own != buffers && buffers.containsKey(name))
+        boolean taken = (own != parameters && parameters.containsKey(name))
+                || (own != buffers && buffers.containsKey(name))
                 || (own != modules && modules.containsKey(name));
         // Re-registering under the same kind replaces in place, as PyTorch does; clashing across kinds is an error.
         if (taken) throw new IllegalArgumentException("attribute '" + name + "' already exists");
@@ -102,10 +108,14 @@ public abstract class Module {
     // ---- access --------------------------------------------------------------------------------------
 
     /** This module's own submodules as registered (duplicates kept), for containers; a read-only view. */
-    protected final Map<String, Module> registeredModules() { return Collections.unmodifiableMap(modules); }
+    protected final Map<String, Module> registeredModules() {
+        return Collections.unmodifiableMap(modules);
+    }
 
     /** This module's own parameters as registered (None entries kept), for containers; a read-only view. */
-    protected final Map<String, Tensor> registeredParameters() { return Collections.unmodifiableMap(parameters); }
+    protected final Map<String, Tensor> registeredParameters() {
+        return Collections.unmodifiableMap(parameters);
+    }
 
     /** {@code get_parameter(target)}: a parameter by dotted path ({@code "0.weight"}); null when registered as None. */
     public Tensor getParameter(String target) {
@@ -123,7 +133,8 @@ public abstract class Module {
         int dot = target.lastIndexOf('.');
         Module owner = dot < 0 ? this : getSubmodule(target.substring(0, dot));
         String name = target.substring(dot + 1);
-        if (!owner.buffers.containsKey(name)) throw new IllegalArgumentException(owner.name() + " has no buffer `" + name + "`");
+        if (!owner.buffers.containsKey(name))
+            throw new IllegalArgumentException(owner.name() + " has no buffer `" + name + "`");
         return owner.buffers.get(name);
     }
 
@@ -140,9 +151,9 @@ public abstract class Module {
     }
 
     /**
-     * Puts {@code tensors} (by dotted name) in place of parameters and buffers until the returned scope
-     * closes, which restores the originals ({@code torch.func.functional_call}'s reparametrization). The
-     * tensors are used as they are: unlike {@link #registerParameter}, nothing is marked as requiring grad.
+     * Puts {@code tensors} (by dotted name) in place of parameters and buffers until the returned scope closes, which
+     * restores the originals ({@code torch.func.functional_call}'s reparametrization). The tensors are used as they
+     * are: unlike {@link #registerParameter}, nothing is marked as requiring grad.
      */
     public AutoCloseable substituteTensors(Map<String, Tensor> tensors) {
         List<String> unexpected = new ArrayList<>();
@@ -159,7 +170,9 @@ public abstract class Module {
             if (!owner.parameters.containsKey(name) && !owner.buffers.containsKey(name)) unexpected.add(key);
         }
         if (!unexpected.isEmpty()) {
-            throw new IllegalArgumentException("Unexpected key(s): " + String.join(", ", unexpected.stream().map(k -> "'" + k + "'").toList()) + ".");
+            throw new IllegalArgumentException("Unexpected key(s): "
+                    + String.join(
+                            ", ", unexpected.stream().map(k -> "'" + k + "'").toList()) + ".");
         }
         List<Runnable> restore = new ArrayList<>();
         for (Map.Entry<String, Tensor> e : tensors.entrySet()) {
@@ -177,27 +190,39 @@ public abstract class Module {
     }
 
     /** {@code named_parameters()}: recursive, dotted names, each tensor once (tied weights keep their first name). */
-    public LinkedHashMap<String, Tensor> namedParameters() { return namedTensors(true, true); }
+    public LinkedHashMap<String, Tensor> namedParameters() {
+        return namedTensors(true, true);
+    }
 
     /** {@code parameters()}: the values of {@link #namedParameters()}, ready for an optimizer. */
-    public List<Tensor> parameters() { return new ArrayList<>(namedParameters().values()); }
+    public List<Tensor> parameters() {
+        return new ArrayList<>(namedParameters().values());
+    }
 
     /** {@code named_buffers()}: recursive, persistent and non-persistent. */
-    public LinkedHashMap<String, Tensor> namedBuffers() { return namedTensors(false, true); }
+    public LinkedHashMap<String, Tensor> namedBuffers() {
+        return namedTensors(false, true);
+    }
 
     /** {@code buffers()}. */
-    public List<Tensor> buffers() { return new ArrayList<>(namedBuffers().values()); }
+    public List<Tensor> buffers() {
+        return new ArrayList<>(namedBuffers().values());
+    }
 
     /** {@code named_children()}: the direct submodules. */
     public LinkedHashMap<String, Module> namedChildren() {
         LinkedHashMap<String, Module> out = new LinkedHashMap<>();
         Set<Module> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        modules.forEach((k, m) -> { if (m != null && seen.add(m)) out.put(k, m); });
+        modules.forEach((k, m) -> {
+            if (m != null && seen.add(m)) out.put(k, m);
+        });
         return out;
     }
 
     /** {@code children()}. */
-    public List<Module> children() { return new ArrayList<>(namedChildren().values()); }
+    public List<Module> children() {
+        return new ArrayList<>(namedChildren().values());
+    }
 
     /** {@code named_modules()}: this module (name {@code ""}) and every descendant, pre-order, each once. */
     public LinkedHashMap<String, Module> namedModules() {
@@ -207,12 +232,16 @@ public abstract class Module {
     }
 
     /** {@code modules()}. */
-    public List<Module> modules() { return new ArrayList<>(namedModules().values()); }
+    public List<Module> modules() {
+        return new ArrayList<>(namedModules().values());
+    }
 
     private void collectModules(String prefix, Set<Module> seen, LinkedHashMap<String, Module> out) {
         if (!seen.add(this)) return;
         out.put(prefix, this);
-        modules.forEach((k, m) -> { if (m != null) m.collectModules(prefix.isEmpty() ? k : prefix + "." + k, seen, out); });
+        modules.forEach((k, m) -> {
+            if (m != null) m.collectModules(prefix.isEmpty() ? k : prefix + "." + k, seen, out);
+        });
     }
 
     private LinkedHashMap<String, Tensor> namedTensors(boolean params, boolean dedupe) {
@@ -234,18 +263,26 @@ public abstract class Module {
     }
 
     private void collectState(String prefix, LinkedHashMap<String, Tensor> out) {
-        parameters.forEach((k, t) -> { if (t != null) out.put(prefix + k, t.detach()); });
-        buffers.forEach((k, t) -> { if (t != null && !nonPersistentBuffers.contains(k)) out.put(prefix + k, t.detach()); });
-        modules.forEach((k, m) -> { if (m != null) m.collectState(prefix + k + ".", out); });
+        parameters.forEach((k, t) -> {
+            if (t != null) out.put(prefix + k, t.detach());
+        });
+        buffers.forEach((k, t) -> {
+            if (t != null && !nonPersistentBuffers.contains(k)) out.put(prefix + k, t.detach());
+        });
+        modules.forEach((k, m) -> {
+            if (m != null) m.collectState(prefix + k + ".", out);
+        });
     }
 
     /** {@code load_state_dict(state_dict)} with {@code strict=True}. */
-    public IncompatibleKeys loadStateDict(Map<String, Tensor> stateDict) { return loadStateDict(stateDict, true); }
+    public IncompatibleKeys loadStateDict(Map<String, Tensor> stateDict) {
+        return loadStateDict(stateDict, true);
+    }
 
     /**
-     * {@code load_state_dict(state_dict, strict)}: copies values into the existing tensors (their identity and
-     * dtype are kept). Every check runs before any copy, so a failed load leaves the module unchanged. Shape
-     * mismatches always fail; missing and unexpected keys fail only when strict.
+     * {@code load_state_dict(state_dict, strict)}: copies values into the existing tensors (their identity and dtype
+     * are kept). Every check runs before any copy, so a failed load leaves the module unchanged. Shape mismatches
+     * always fail; missing and unexpected keys fail only when strict.
      */
     public IncompatibleKeys loadStateDict(Map<String, Tensor> stateDict, boolean strict) {
         LinkedHashMap<String, Tensor> own = new LinkedHashMap<>();
@@ -265,10 +302,12 @@ public abstract class Module {
         for (String key : stateDict.keySet()) if (!own.containsKey(key)) unexpected.add(key);
         List<String> errors = new ArrayList<>();
         if (strict && !missing.isEmpty()) errors.add("Missing key(s) in state_dict: " + quoted(missing) + ". ");
-        if (strict && !unexpected.isEmpty()) errors.add("Unexpected key(s) in state_dict: " + quoted(unexpected) + ". ");
+        if (strict && !unexpected.isEmpty())
+            errors.add("Unexpected key(s) in state_dict: " + quoted(unexpected) + ". ");
         errors.addAll(mismatches);
         if (!errors.isEmpty()) {
-            throw new TorchException("Error(s) in loading state_dict for " + name() + ":\n\t" + String.join("\n\t", errors));
+            throw new TorchException(
+                    "Error(s) in loading state_dict for " + name() + ":\n\t" + String.join("\n\t", errors));
         }
         try (var _ = Torch.noGrad()) {
             own.forEach((key, target) -> {
@@ -281,9 +320,15 @@ public abstract class Module {
 
     /** The live tensors behind {@link #stateDict()} keys (not detached: they are the copy targets). */
     private void collectStateTensors(String prefix, LinkedHashMap<String, Tensor> out) {
-        parameters.forEach((k, t) -> { if (t != null) out.put(prefix + k, t); });
-        buffers.forEach((k, t) -> { if (t != null && !nonPersistentBuffers.contains(k)) out.put(prefix + k, t); });
-        modules.forEach((k, m) -> { if (m != null) m.collectStateTensors(prefix + k + ".", out); });
+        parameters.forEach((k, t) -> {
+            if (t != null) out.put(prefix + k, t);
+        });
+        buffers.forEach((k, t) -> {
+            if (t != null && !nonPersistentBuffers.contains(k)) out.put(prefix + k, t);
+        });
+        modules.forEach((k, m) -> {
+            if (m != null) m.collectStateTensors(prefix + k + ".", out);
+        });
     }
 
     private static String torchSize(Tensor t) {
@@ -308,13 +353,19 @@ public abstract class Module {
     }
 
     /** {@code train()}. */
-    public Module train() { return train(true); }
+    public Module train() {
+        return train(true);
+    }
 
     /** {@code eval()}: {@code train(false)}. */
-    public Module eval() { return train(false); }
+    public Module eval() {
+        return train(false);
+    }
 
     /** {@code training}. */
-    public boolean isTraining() { return training; }
+    public boolean isTraining() {
+        return training;
+    }
 
     /** {@code apply(fn)}: children first (recursively), then this module, as PyTorch orders it; returns this. */
     public Module apply(Consumer<Module> fn) {
@@ -335,14 +386,14 @@ public abstract class Module {
     }
 
     /**
-     * {@code to(dtype)}: casts floating-point and complex parameters and buffers. A Java tensor cannot change
-     * dtype in place, so cast tensors are new objects (PyTorch keeps the Parameter and swaps its data): build
-     * optimizers after calling this. Tensors already of the dtype are kept as they are.
+     * {@code to(dtype)}: casts floating-point and complex parameters and buffers. A Java tensor cannot change dtype in
+     * place, so cast tensors are new objects (PyTorch keeps the Parameter and swaps its data): build optimizers after
+     * calling this. Tensors already of the dtype are kept as they are.
      */
     public Module to(DType dtype) {
         if (!(dtype.isFloatingPoint() || dtype.isComplex())) {
-            throw new TorchTypeException("nn.Module.to only accepts floating point or complex dtypes, but got desired dtype="
-                    + dtype);
+            throw new TorchTypeException(
+                    "nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=" + dtype);
         }
         for (Module m : modules()) {
             m.parameters.replaceAll((k, p) -> cast(p, dtype, true));
@@ -397,15 +448,20 @@ public abstract class Module {
     // ---- printing ------------------------------------------------------------------------------------
 
     /** {@code _get_name()}: the name shown in the printed tree and in error messages. */
-    protected String name() { return getClass().getSimpleName(); }
+    protected String name() {
+        return getClass().getSimpleName();
+    }
 
     /** {@code extra_repr()}: the module's own settings, shown inside its parentheses; empty by default. */
-    protected String extraRepr() { return ""; }
+    protected String extraRepr() {
+        return "";
+    }
 
     /** {@code repr(module)}: the module tree in PyTorch's layout. */
     @Override
     public String toString() {
-        List<String> extraLines = extraRepr().isEmpty() ? List.of() : List.of(extraRepr().split("\n", -1));
+        List<String> extraLines =
+                extraRepr().isEmpty() ? List.of() : List.of(extraRepr().split("\n", -1));
         List<String> childLines = new ArrayList<>();
         modules.forEach((k, m) -> childLines.add("(" + k + "): " + indent(m == null ? "None" : m.toString())));
         List<String> lines = new ArrayList<>(extraLines);

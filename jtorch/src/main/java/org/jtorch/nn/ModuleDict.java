@@ -28,14 +28,22 @@ public final class ModuleDict extends Module {
     }
 
     /** {@code key in dict}. */
-    public boolean containsKey(String key) { return registeredModules().containsKey(key); }
+    public boolean containsKey(String key) {
+        return registeredModules().containsKey(key);
+    }
 
     /** {@code keys()}. */
-    public List<String> keys() { return new ArrayList<>(registeredModules().keySet()); }
+    public List<String> keys() {
+        return new ArrayList<>(registeredModules().keySet());
+    }
 
     /** {@code values()}. */
-    public List<Module> values() { return new ArrayList<>(registeredModules().values()); }
+    public List<Module> values() {
+        return new ArrayList<>(registeredModules().values());
+    }
 
     /** {@code len(dict)}. */
-    public int size() { return registeredModules().size(); }
+    public int size() {
+        return registeredModules().size();
+    }
 }

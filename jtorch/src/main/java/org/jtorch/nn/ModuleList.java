@@ -29,13 +29,19 @@ public final class ModuleList extends Module implements Iterable<Module> {
     }
 
     /** {@code len(list)}. */
-    public int size() { return registeredModules().size(); }
+    public int size() {
+        return registeredModules().size();
+    }
 
     /** {@code list[index]}: negative indices count from the end. */
-    public Module get(int index) { return list().get(wrap(index)); }
+    public Module get(int index) {
+        return list().get(wrap(index));
+    }
 
     /** {@code list[index] = module}: replaces the child in place. */
-    public void set(int index, Module module) { register(Integer.toString(wrap(index)), module); }
+    public void set(int index, Module module) {
+        register(Integer.toString(wrap(index)), module);
+    }
 
     private int wrap(int index) {
         int n = size();
@@ -43,8 +49,12 @@ public final class ModuleList extends Module implements Iterable<Module> {
         return index < 0 ? index + n : index;
     }
 
-    private List<Module> list() { return new ArrayList<>(registeredModules().values()); }
+    private List<Module> list() {
+        return new ArrayList<>(registeredModules().values());
+    }
 
     @Override
-    public Iterator<Module> iterator() { return List.copyOf(list()).iterator(); }
+    public Iterator<Module> iterator() {
+        return List.copyOf(list()).iterator();
+    }
 }

@@ -12,12 +12,12 @@ import org.jtorch.nn.init.Init;
 import org.jtorch.ops.TernaryOps;
 
 /**
- * {@code torch.nn.MultiheadAttention} with PyTorch's parameter names ({@code in_proj_weight}, {@code in_proj_bias},
- * or {@code q_proj_weight}/{@code k_proj_weight}/{@code v_proj_weight} when kdim/vdim differ from embed_dim, and
- * {@code out_proj.weight}, {@code out_proj.bias}), so PyTorch state dicts load. Inputs are (L, N, E), or (N, L, E)
- * with batch_first, or unbatched (L, E). Masks follow PyTorch: a bool {@code True} means "do not attend", a float
- * mask is added to the scores. {@code add_bias_kv} appends the learned {@code bias_k}/{@code bias_v} (each (1, 1, E)) to
- * the projected keys and values, {@code add_zero_attn} a zero key and value per head, as
+ * {@code torch.nn.MultiheadAttention} with PyTorch's parameter names ({@code in_proj_weight}, {@code in_proj_bias}, or
+ * {@code q_proj_weight}/{@code k_proj_weight}/{@code v_proj_weight} when kdim/vdim differ from embed_dim, and
+ * {@code out_proj.weight}, {@code out_proj.bias}), so PyTorch state dicts load. Inputs are (L, N, E), or (N, L, E) with
+ * batch_first, or unbatched (L, E). Masks follow PyTorch: a bool {@code True} means "do not attend", a float mask is
+ * added to the scores. {@code add_bias_kv} appends the learned {@code bias_k}/{@code bias_v} (each (1, 1, E)) to the
+ * projected keys and values, {@code add_zero_attn} a zero key and value per head, as
  * {@code F.multi_head_attention_forward} does; the masks get a matching unmasked column for each.
  */
 public final class MultiheadAttention extends Module {
@@ -36,22 +36,36 @@ public final class MultiheadAttention extends Module {
     private final NonDynamicallyQuantizableLinear outProj;
 
     /** {@code MultiheadAttention(embed_dim, num_heads)}: no dropout, biases, sequence-first. */
-    public MultiheadAttention(long embedDim, long numHeads) { this(embedDim, numHeads, 0.0, true, null, null, false); }
+    public MultiheadAttention(long embedDim, long numHeads) {
+        this(embedDim, numHeads, 0.0, true, null, null, false);
+    }
 
-    /** {@code MultiheadAttention(embed_dim, num_heads, dropout, bias, kdim, vdim, batch_first)}; null kdim/vdim = embed_dim. */
-    public MultiheadAttention(long embedDim, long numHeads, double dropout, boolean bias, Long kdim, Long vdim, boolean batchFirst) {
+    /**
+     * {@code MultiheadAttention(embed_dim, num_heads, dropout, bias, kdim, vdim, batch_first)}; null kdim/vdim =
+     * embed_dim.
+     */
+    public MultiheadAttention(
+            long embedDim, long numHeads, double dropout, boolean bias, Long kdim, Long vdim, boolean batchFirst) {
         this(embedDim, numHeads, dropout, bias, false, false, kdim, vdim, batchFirst);
     }
 
     /**
-     * {@code MultiheadAttention(embed_dim, num_heads, dropout, bias, add_bias_kv, add_zero_attn, kdim, vdim, batch_first)}:
-     * PyTorch's full argument list; null kdim/vdim = embed_dim.
+     * {@code MultiheadAttention(embed_dim, num_heads, dropout, bias, add_bias_kv, add_zero_attn, kdim, vdim,
+     * batch_first)}: PyTorch's full argument list; null kdim/vdim = embed_dim.
      */
-    public MultiheadAttention(long embedDim, long numHeads, double dropout, boolean bias, boolean addBiasKv, boolean addZeroAttn,
-            Long kdim, Long vdim, boolean batchFirst) {
+    public MultiheadAttention(
+            long embedDim,
+            long numHeads,
+            double dropout,
+            boolean bias,
+            boolean addBiasKv,
+            boolean addZeroAttn,
+            Long kdim,
+            Long vdim,
+            boolean batchFirst) {
         if (embedDim <= 0 || numHeads <= 0) {
-            throw new IllegalArgumentException("embed_dim and num_heads must be greater than 0, got embed_dim=" + embedDim
-                    + " and num_heads=" + numHeads + " instead");
+            throw new IllegalArgumentException("embed_dim and num_heads must be greater than 0, got embed_dim="
+                    + embedDim + " and num_heads=" + numHeads + " instead");
         }
         if (embedDim % numHeads != 0) throw new IllegalArgumentException("embed_dim must be divisible by num_heads");
         this.embedDim = embedDim;
@@ -86,7 +100,10 @@ public final class MultiheadAttention extends Module {
         resetParameters();
     }
 
-    /** {@code _reset_parameters()}: xavier_uniform_ on the input projections, zero biases, xavier_normal_ on bias_k/bias_v. */
+    /**
+     * {@code _reset_parameters()}: xavier_uniform_ on the input projections, zero biases, xavier_normal_ on
+     * bias_k/bias_v.
+     */
     public void resetParameters() {
         if (sameEmbedDim) {
             Init.xavierUniform_(getParameter("in_proj_weight"));
@@ -106,21 +123,31 @@ public final class MultiheadAttention extends Module {
     }
 
     /** {@code out_proj}. */
-    public Linear outProj() { return outProj; }
+    public Linear outProj() {
+        return outProj;
+    }
 
     /** {@code forward(query, key, value)}: averaged attention weights returned too. */
-    public Output forward(Tensor query, Tensor key, Tensor value) { return forward(query, key, value, null, true, null, true); }
+    public Output forward(Tensor query, Tensor key, Tensor value) {
+        return forward(query, key, value, null, true, null, true);
+    }
 
     /**
-     * {@code forward(query, key, value, key_padding_mask, need_weights, attn_mask, average_attn_weights)}: key_padding_mask
-     * is (N, S); attn_mask is (L, S) or (N·num_heads, L, S); null masks are none.
+     * {@code forward(query, key, value, key_padding_mask, need_weights, attn_mask, average_attn_weights)}:
+     * key_padding_mask is (N, S); attn_mask is (L, S) or (N·num_heads, L, S); null masks are none.
      */
-    public Output forward(Tensor query, Tensor key, Tensor value, Tensor keyPaddingMask, boolean needWeights, Tensor attnMask,
+    public Output forward(
+            Tensor query,
+            Tensor key,
+            Tensor value,
+            Tensor keyPaddingMask,
+            boolean needWeights,
+            Tensor attnMask,
             boolean averageAttnWeights) {
         boolean batched = query.dim() == 3;
         if (query.dim() != 3 && query.dim() != 2) {
-            throw new IllegalArgumentException("query should be unbatched 2D or batched 3D tensor but received " + query.dim()
-                    + "-D query tensor");
+            throw new IllegalArgumentException("query should be unbatched 2D or batched 3D tensor but received "
+                    + query.dim() + "-D query tensor");
         }
         boolean selfAttention = query == key && key == value;
         boolean transposed = batchFirst && batched;
@@ -139,15 +166,21 @@ public final class MultiheadAttention extends Module {
             value = value.unsqueeze(1);
             if (keyPaddingMask != null) keyPaddingMask = keyPaddingMask.unsqueeze(0);
         }
-        long tgtLen = query.size(0), bsz = query.size(1), e = query.size(2), srcLen = key.size(0), hd = embedDim / numHeads;
-        if (e != embedDim) throw new IllegalArgumentException("was expecting embedding dimension of " + embedDim + ", but got " + e);
+        long tgtLen = query.size(0),
+                bsz = query.size(1),
+                e = query.size(2),
+                srcLen = key.size(0),
+                hd = embedDim / numHeads;
+        if (e != embedDim)
+            throw new IllegalArgumentException("was expecting embedding dimension of " + embedDim + ", but got " + e);
         if (sameEmbedDim && !java.util.Arrays.equals(key.shape(), value.shape())) {
-            throw new IllegalArgumentException("key shape torch.Size(" + Shapes.str(key.shape()) + ") does not match value shape torch.Size("
-                    + Shapes.str(value.shape()) + ")");
+            throw new IllegalArgumentException("key shape torch.Size(" + Shapes.str(key.shape())
+                    + ") does not match value shape torch.Size(" + Shapes.str(value.shape()) + ")");
         }
         if (!sameEmbedDim && (key.size(0) != value.size(0) || key.size(1) != value.size(1))) {
-            throw new IllegalArgumentException("key's sequence and batch dims " + Shapes.str(new long[] {key.size(0), key.size(1)})
-                    + " do not match value's " + Shapes.str(new long[] {value.size(0), value.size(1)}));
+            throw new IllegalArgumentException(
+                    "key's sequence and batch dims " + Shapes.str(new long[] {key.size(0), key.size(1)})
+                            + " do not match value's " + Shapes.str(new long[] {value.size(0), value.size(1)}));
         }
         Tensor b = getParameter("in_proj_bias");
         Tensor q, k, v;
@@ -169,12 +202,14 @@ public final class MultiheadAttention extends Module {
             v = v.transpose(0, 1);
         }
         Tensor mask = attnMask(attnMask, bsz, tgtLen, srcLen, q.dtype());
-        if (keyPaddingMask != null && (keyPaddingMask.dim() != 2 || keyPaddingMask.size(0) != bsz || keyPaddingMask.size(1) != srcLen)) {
-            throw new IllegalArgumentException("expecting key_padding_mask shape of (" + bsz + ", " + srcLen + "), but got torch.Size("
-                    + Shapes.str(keyPaddingMask.shape()) + ")");
+        if (keyPaddingMask != null
+                && (keyPaddingMask.dim() != 2 || keyPaddingMask.size(0) != bsz || keyPaddingMask.size(1) != srcLen)) {
+            throw new IllegalArgumentException("expecting key_padding_mask shape of (" + bsz + ", " + srcLen
+                    + "), but got torch.Size(" + Shapes.str(keyPaddingMask.shape()) + ")");
         }
         Tensor kpmAdd = keyPaddingMask == null ? null : additive(keyPaddingMask, q.dtype());
-        // extra key/value positions after the S given ones: bias_k/bias_v, then the zero attention; the masks leave them open
+        // extra key/value positions after the S given ones: bias_k/bias_v, then the zero attention; the masks leave
+        // them open
         long extra = (addBiasKv ? 1 : 0) + (addZeroAttn ? 1 : 0);
         if (addBiasKv) {
             k = Torch.cat(List.of(k, getParameter("bias_k").expand(1, bsz, embedDim)), 0);
@@ -191,7 +226,9 @@ public final class MultiheadAttention extends Module {
             srcLen += extra;
         }
         if (kpmAdd != null) {
-            Tensor kpm = kpmAdd.reshape(bsz, 1, 1, srcLen).expand(bsz, numHeads, 1, srcLen).reshape(bsz * numHeads, 1, srcLen);
+            Tensor kpm = kpmAdd.reshape(bsz, 1, 1, srcLen)
+                    .expand(bsz, numHeads, 1, srcLen)
+                    .reshape(bsz * numHeads, 1, srcLen);
             mask = mask == null ? kpm : mask.add(kpm);
         }
         double p = isTraining() ? dropout : 0.0;
@@ -213,11 +250,15 @@ public final class MultiheadAttention extends Module {
             Tensor qh = q.reshape(tgtLen, bsz, numHeads, hd).permute(1, 2, 0, 3);
             Tensor kh = k.reshape(srcLen, bsz, numHeads, hd).permute(1, 2, 0, 3);
             Tensor vh = v.reshape(srcLen, bsz, numHeads, hd).permute(1, 2, 0, 3);
-            Tensor m4 = mask == null ? null : mask.reshape(mask.size(0) == 1 ? 1 : bsz, mask.size(0) == 1 ? 1 : numHeads, -1, srcLen);
+            Tensor m4 = mask == null
+                    ? null
+                    : mask.reshape(mask.size(0) == 1 ? 1 : bsz, mask.size(0) == 1 ? 1 : numHeads, -1, srcLen);
             Tensor o = F.scaledDotProductAttention(qh, kh, vh, m4, p, false, null, false);
             if (transposed) {
                 // straight to a contiguous (N, L, E): the layers after attention fold it into single GEMMs
-                return new Output(outProj.call(o.permute(0, 2, 1, 3).reshape(bsz * tgtLen, embedDim)).reshape(bsz, tgtLen, embedDim),
+                return new Output(
+                        outProj.call(o.permute(0, 2, 1, 3).reshape(bsz * tgtLen, embedDim))
+                                .reshape(bsz, tgtLen, embedDim),
                         null);
             }
             out = o.permute(2, 0, 1, 3).reshape(tgtLen * bsz, embedDim);
@@ -235,14 +276,18 @@ public final class MultiheadAttention extends Module {
     private Tensor[] projectionWeights() {
         if (sameEmbedDim) {
             Tensor w = getParameter("in_proj_weight");
-            return new Tensor[] {w.narrow(0, 0, embedDim), w.narrow(0, embedDim, embedDim), w.narrow(0, 2 * embedDim, embedDim)};
+            return new Tensor[] {
+                w.narrow(0, 0, embedDim), w.narrow(0, embedDim, embedDim), w.narrow(0, 2 * embedDim, embedDim)
+            };
         }
-        return new Tensor[] {getParameter("q_proj_weight"), getParameter("k_proj_weight"), getParameter("v_proj_weight")};
+        return new Tensor[] {getParameter("q_proj_weight"), getParameter("k_proj_weight"), getParameter("v_proj_weight")
+        };
     }
 
     /** A bool mask (True = masked) as −inf/0, a float mask as it is. */
     private static Tensor additive(Tensor mask, DType dtype) {
-        if (mask.dtype() == DType.BOOL) return TernaryOps.where(mask, Double.NEGATIVE_INFINITY, 0.0).to(dtype);
+        if (mask.dtype() == DType.BOOL)
+            return TernaryOps.where(mask, Double.NEGATIVE_INFINITY, 0.0).to(dtype);
         if (!mask.isFloatingPoint()) {
             throw new TorchException("only bool and floating types of masks are supported, but got " + mask.dtype());
         }
@@ -254,15 +299,15 @@ public final class MultiheadAttention extends Module {
         if (attnMask == null) return null;
         if (attnMask.dim() == 2) {
             if (attnMask.size(0) != tgtLen || attnMask.size(1) != srcLen) {
-                throw new TorchException("The shape of the 2D attn_mask is torch.Size(" + Shapes.str(attnMask.shape()) + "), but should be ("
-                        + tgtLen + ", " + srcLen + ").");
+                throw new TorchException("The shape of the 2D attn_mask is torch.Size(" + Shapes.str(attnMask.shape())
+                        + "), but should be (" + tgtLen + ", " + srcLen + ").");
             }
             return additive(attnMask, dtype).unsqueeze(0);
         }
         if (attnMask.dim() == 3) {
             if (attnMask.size(0) != bsz * numHeads || attnMask.size(1) != tgtLen || attnMask.size(2) != srcLen) {
-                throw new TorchException("The shape of the 3D attn_mask is torch.Size(" + Shapes.str(attnMask.shape()) + "), but should be ("
-                        + bsz * numHeads + ", " + tgtLen + ", " + srcLen + ").");
+                throw new TorchException("The shape of the 3D attn_mask is torch.Size(" + Shapes.str(attnMask.shape())
+                        + "), but should be (" + bsz * numHeads + ", " + tgtLen + ", " + srcLen + ").");
             }
             return additive(attnMask, dtype);
         }

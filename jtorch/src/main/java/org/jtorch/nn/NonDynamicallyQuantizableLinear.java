@@ -6,5 +6,7 @@ package org.jtorch.nn;
  */
 public final class NonDynamicallyQuantizableLinear extends Linear {
     /** {@code NonDynamicallyQuantizableLinear(in_features, out_features, bias)}. */
-    public NonDynamicallyQuantizableLinear(long inFeatures, long outFeatures, boolean bias) { super(inFeatures, outFeatures, bias); }
+    public NonDynamicallyQuantizableLinear(long inFeatures, long outFeatures, boolean bias) {
+        super(inFeatures, outFeatures, bias);
+    }
 }

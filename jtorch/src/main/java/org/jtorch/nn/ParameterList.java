@@ -19,7 +19,9 @@ public final class ParameterList extends Module implements Iterable<Tensor> {
     }
 
     /** {@code len(list)}. */
-    public int size() { return registeredParameters().size(); }
+    public int size() {
+        return registeredParameters().size();
+    }
 
     /** {@code list[index]}: negative indices count from the end. */
     public Tensor get(int index) {
@@ -28,10 +30,14 @@ public final class ParameterList extends Module implements Iterable<Tensor> {
         return list().get(index < 0 ? index + n : index);
     }
 
-    private List<Tensor> list() { return new ArrayList<>(registeredParameters().values()); }
+    private List<Tensor> list() {
+        return new ArrayList<>(registeredParameters().values());
+    }
 
     @Override
-    public Iterator<Tensor> iterator() { return List.copyOf(list()).iterator(); }
+    public Iterator<Tensor> iterator() {
+        return List.copyOf(list()).iterator();
+    }
 
     /** PyTorch's summary line per entry: {@code (0): Parameter containing: [torch.float32 of size 3x4]}. */
     @Override
@@ -41,7 +47,8 @@ public final class ParameterList extends Module implements Iterable<Tensor> {
         for (Tensor p : list()) {
             List<String> sizes = new ArrayList<>();
             for (long s : p.impl().shapeRef()) sizes.add(Long.toString(s));
-            lines.add("  (" + k++ + "): Parameter containing: [" + p.dtype() + " of size " + String.join("x", sizes) + "]");
+            lines.add("  (" + k++ + "): Parameter containing: [" + p.dtype() + " of size " + String.join("x", sizes)
+                    + "]");
         }
         return String.join("\n", lines);
     }

@@ -26,7 +26,9 @@ final class PyRepr {
     }
 
     /** {@code repr(bool)}. */
-    static String of(boolean b) { return b ? "True" : "False"; }
+    static String of(boolean b) {
+        return b ? "True" : "False";
+    }
 
     /** {@code repr(tuple(ints))}: {@code (4,)}, {@code (2, 5)}. */
     static String tuple(long[] values) {

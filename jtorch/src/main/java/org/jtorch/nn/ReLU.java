@@ -9,5 +9,7 @@ public class ReLU extends Module {
     public ReLU() {}
 
     @Override
-    public Tensor forward(Tensor input) { return Torch.relu(input); }
+    public Tensor forward(Tensor input) {
+        return Torch.relu(input);
+    }
 }

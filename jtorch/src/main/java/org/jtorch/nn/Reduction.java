@@ -4,10 +4,14 @@ import java.util.Locale;
 
 /** A loss's {@code reduction} argument: PyTorch's strings {@code 'none'}, {@code 'mean'}, {@code 'sum'}. */
 public enum Reduction {
-    NONE, MEAN, SUM;
+    NONE,
+    MEAN,
+    SUM;
 
     /** The PyTorch spelling ("none", "mean", "sum"). */
-    public String pytorchName() { return name().toLowerCase(Locale.ROOT); }
+    public String pytorchName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
 
     /** Parses PyTorch's string; anything else is the ValueError PyTorch raises. */
     public static Reduction of(String name) {

@@ -34,7 +34,9 @@ public class Sequential extends Module implements Iterable<Module> {
     }
 
     /** {@code len(seq)}. */
-    public int size() { return registeredModules().size(); }
+    public int size() {
+        return registeredModules().size();
+    }
 
     /** {@code seq[index]}: negative indices count from the end. */
     public Module get(int index) {
@@ -46,12 +48,14 @@ public class Sequential extends Module implements Iterable<Module> {
 
     /** {@code seq[from:to]}: Python slice bounds (negative, clamped); the children keep their names. */
     public Sequential slice(int from, int to) {
-        List<Map.Entry<String, Module>> all = new ArrayList<>(registeredModules().entrySet());
+        List<Map.Entry<String, Module>> all =
+                new ArrayList<>(registeredModules().entrySet());
         int n = all.size();
         int start = clampSliceBound(from, n);
         int end = clampSliceBound(to, n);
         LinkedHashMap<String, Module> picked = new LinkedHashMap<>();
-        for (int i = start; i < end; i++) picked.put(all.get(i).getKey(), all.get(i).getValue());
+        for (int i = start; i < end; i++)
+            picked.put(all.get(i).getKey(), all.get(i).getValue());
         return new Sequential(picked);
     }
 
@@ -61,9 +65,14 @@ public class Sequential extends Module implements Iterable<Module> {
     }
 
     @Override
-    public Iterator<Module> iterator() { return List.copyOf(registeredModules().values()).iterator(); }
+    public Iterator<Module> iterator() {
+        return List.copyOf(registeredModules().values()).iterator();
+    }
 
-    /** Feeds the input (a module appended twice runs twice, as in PyTorch) through every child with {@link Module#call}, so their hooks run. */
+    /**
+     * Feeds the input (a module appended twice runs twice, as in PyTorch) through every child with {@link Module#call},
+     * so their hooks run.
+     */
     @Override
     public Tensor forward(Tensor input) {
         for (Module m : registeredModules().values()) input = m.call(input);

@@ -9,5 +9,7 @@ public class SiLU extends Module {
     public SiLU() {}
 
     @Override
-    public Tensor forward(Tensor input) { return Torch.silu(input); }
+    public Tensor forward(Tensor input) {
+        return Torch.silu(input);
+    }
 }

@@ -9,5 +9,7 @@ public class Sigmoid extends Module {
     public Sigmoid() {}
 
     @Override
-    public Tensor forward(Tensor input) { return Torch.sigmoid(input); }
+    public Tensor forward(Tensor input) {
+        return Torch.sigmoid(input);
+    }
 }

@@ -8,11 +8,17 @@ public class Softmax extends Module {
     private final long dim;
 
     /** {@code Softmax(dim)}. */
-    public Softmax(long dim) { this.dim = dim; }
+    public Softmax(long dim) {
+        this.dim = dim;
+    }
 
     @Override
-    public Tensor forward(Tensor input) { return F.softmax(input, dim); }
+    public Tensor forward(Tensor input) {
+        return F.softmax(input, dim);
+    }
 
     @Override
-    protected String extraRepr() { return "dim=" + dim; }
+    protected String extraRepr() {
+        return "dim=" + dim;
+    }
 }

@@ -9,5 +9,7 @@ public class Tanh extends Module {
     public Tanh() {}
 
     @Override
-    public Tensor forward(Tensor input) { return Torch.tanh(input); }
+    public Tensor forward(Tensor input) {
+        return Torch.tanh(input);
+    }
 }

@@ -7,7 +7,8 @@ import org.jtorch.nn.functional.F;
 /**
  * {@code torch.nn.TransformerEncoderLayer}: self-attention and a feed-forward block, each with a residual connection
  * and a LayerNorm (after the residual by default, before the block with norm_first). Submodules and parameters carry
- * PyTorch's names ({@code self_attn}, {@code linear1}, {@code linear2}, {@code norm1}, {@code norm2}) so state dicts load.
+ * PyTorch's names ({@code self_attn}, {@code linear1}, {@code linear2}, {@code norm1}, {@code norm2}) so state dicts
+ * load.
  */
 public final class TransformerEncoderLayer extends Module {
     private final MultiheadAttention selfAttn;
@@ -21,19 +22,33 @@ public final class TransformerEncoderLayer extends Module {
     private final boolean normFirst;
     private final String activation;
 
-    /** {@code TransformerEncoderLayer(d_model, nhead)}: dim_feedforward 2048, dropout 0.1, relu, eps 1e-5, sequence-first, post-norm. */
-    public TransformerEncoderLayer(long dModel, long nhead) { this(dModel, nhead, 2048, 0.1, "relu", 1e-5, false, false, true); }
+    /**
+     * {@code TransformerEncoderLayer(d_model, nhead)}: dim_feedforward 2048, dropout 0.1, relu, eps 1e-5,
+     * sequence-first, post-norm.
+     */
+    public TransformerEncoderLayer(long dModel, long nhead) {
+        this(dModel, nhead, 2048, 0.1, "relu", 1e-5, false, false, true);
+    }
 
     /**
      * {@code TransformerEncoderLayer(d_model, nhead, dim_feedforward, dropout, activation, layer_norm_eps, batch_first,
      * norm_first, bias)}; activation "relu" or "gelu".
      */
-    public TransformerEncoderLayer(long dModel, long nhead, long dimFeedforward, double dropout, String activation, double layerNormEps,
-            boolean batchFirst, boolean normFirst, boolean bias) {
+    public TransformerEncoderLayer(
+            long dModel,
+            long nhead,
+            long dimFeedforward,
+            double dropout,
+            String activation,
+            double layerNormEps,
+            boolean batchFirst,
+            boolean normFirst,
+            boolean bias) {
         if (!"relu".equals(activation) && !"gelu".equals(activation)) {
             throw new TorchException("activation should be relu/gelu, not " + activation);
         }
-        this.selfAttn = register("self_attn", new MultiheadAttention(dModel, nhead, dropout, bias, null, null, batchFirst));
+        this.selfAttn =
+                register("self_attn", new MultiheadAttention(dModel, nhead, dropout, bias, null, null, batchFirst));
         this.linear1 = register("linear1", new Linear(dModel, dimFeedforward, bias));
         this.dropout = register("dropout", new Dropout(dropout));
         this.linear2 = register("linear2", new Linear(dimFeedforward, dModel, bias));
@@ -46,7 +61,9 @@ public final class TransformerEncoderLayer extends Module {
     }
 
     @Override
-    public Tensor forward(Tensor src) { return forward(src, null, null); }
+    public Tensor forward(Tensor src) {
+        return forward(src, null, null);
+    }
 
     /** {@code forward(src, src_mask, src_key_padding_mask)}; null masks are none. */
     public Tensor forward(Tensor src, Tensor srcMask, Tensor srcKeyPaddingMask) {
@@ -60,7 +77,8 @@ public final class TransformerEncoderLayer extends Module {
     }
 
     private Tensor selfAttentionBlock(Tensor x, Tensor mask, Tensor keyPaddingMask) {
-        return dropout1.call(selfAttn.forward(x, x, x, keyPaddingMask, false, mask, true).attnOutput());
+        return dropout1.call(
+                selfAttn.forward(x, x, x, keyPaddingMask, false, mask, true).attnOutput());
     }
 
     private Tensor feedForwardBlock(Tensor x) {

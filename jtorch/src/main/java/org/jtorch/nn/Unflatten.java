@@ -14,8 +14,12 @@ public class Unflatten extends Module {
     }
 
     @Override
-    public Tensor forward(Tensor input) { return input.unflatten(dim, unflattenedSize); }
+    public Tensor forward(Tensor input) {
+        return input.unflatten(dim, unflattenedSize);
+    }
 
     @Override
-    protected String extraRepr() { return "dim=" + dim + ", unflattened_size=" + PyRepr.tuple(unflattenedSize); }
+    protected String extraRepr() {
+        return "dim=" + dim + ", unflattened_size=" + PyRepr.tuple(unflattenedSize);
+    }
 }

@@ -14,44 +14,47 @@ import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.Parallel;
 
 /**
- * Ops that spread or rearrange elements: {@code repeat_interleave}, {@code diff}, {@code diag},
- * {@code diag_embed}, and the {@code torch.nn.functional} ops {@code pad} and {@code one_hot}.
+ * Ops that spread or rearrange elements: {@code repeat_interleave}, {@code diff}, {@code diag}, {@code diag_embed}, and
+ * the {@code torch.nn.functional} ops {@code pad} and {@code one_hot}.
  *
- * <p>{@code diff}, {@code diag} and {@code one_hot} are composites of existing ops, as in ATen, so they
- * inherit every rule of their parts. {@code pad}, {@code diag_embed} and the copy behind
- * {@code repeat_interleave} are structured ops; {@code pad} and {@code repeat_interleave} share one
- * gather kernel that copies raw elements (any dtype, any input strides). The output length of
- * {@code repeat_interleave} with tensor repeats depends on their values: its composites read them on
- * the CPU, as ATen does, and on the meta device require {@code output_size}.
+ * <p>{@code diff}, {@code diag} and {@code one_hot} are composites of existing ops, as in ATen, so they inherit every
+ * rule of their parts. {@code pad}, {@code diag_embed} and the copy behind {@code repeat_interleave} are structured
+ * ops; {@code pad} and {@code repeat_interleave} share one gather kernel that copies raw elements (any dtype, any input
+ * strides). The output length of {@code repeat_interleave} with tensor repeats depends on their values: its composites
+ * read them on the CPU, as ATen does, and on the meta device require {@code output_size}.
  *
- * <p><b>Gradients.</b> pad's constant mode is undone by the opposite pad; its other modes read edge
- * elements several times, so their gradient is summed by {@link PadBackwardOps}. diag_embed's gradient
- * is the diagonal; repeat_interleave's is an {@code index_add} of the copies back into their slice.
+ * <p><b>Gradients.</b> pad's constant mode is undone by the opposite pad; its other modes read edge elements several
+ * times, so their gradient is summed by {@link PadBackwardOps}. diag_embed's gradient is the diagonal;
+ * repeat_interleave's is an {@code index_add} of the copies back into their slice.
  */
 public final class ArrangeOps {
     private ArrangeOps() {}
 
-    private static long lng(Object o) { return ((Number) o).longValue(); }
+    private static long lng(Object o) {
+        return ((Number) o).longValue();
+    }
 
     // ---- the gather kernel ----------------------------------------------------------------------------
 
     /**
-     * {@code out[j0, j1, ...] = in[map0[j0], map1[j1], ...]}: a null map is the identity and a negative
-     * entry selects {@code fill}, one element of out's dtype. Elements move as raw bytes, so every dtype
-     * works unchanged; consecutive sources along the last dim move as one block when both sides are
-     * unit-stride there.
+     * {@code out[j0, j1, ...] = in[map0[j0], map1[j1], ...]}: a null map is the identity and a negative entry selects
+     * {@code fill}, one element of out's dtype. Elements move as raw bytes, so every dtype works unchanged; consecutive
+     * sources along the last dim move as one block when both sides are unit-stride there.
      */
     private static void gather(Tensor in, Tensor out, long[][] maps, MemorySegment fill) {
         long n = out.numel();
         if (n == 0) return;
         long item = out.dtype().itemSize();
-        MemorySegment src = in.impl().storage().segment(), dst = out.impl().storage().segment();
+        MemorySegment src = in.impl().storage().segment(),
+                dst = out.impl().storage().segment();
         int nd = out.dim();
         if (nd == 0) {
             MemorySegment.copy(src, in.storageOffset() * item, dst, out.storageOffset() * item, item);
             return;
         }
-        long[] shape = out.impl().shapeRef(), inStrides = in.impl().strideRef(), outStrides = out.impl().strideRef();
+        long[] shape = out.impl().shapeRef(),
+                inStrides = in.impl().strideRef(),
+                outStrides = out.impl().strideRef();
         long last = shape[nd - 1];
         Row row = new Row(src, inStrides[nd - 1], dst, outStrides[nd - 1], maps[nd - 1], last, fill, item);
         Parallel.forRange(n / last, Math.max(1, Parallel.GRAIN / last), (start, end) -> {
@@ -77,8 +80,15 @@ public final class ArrangeOps {
     }
 
     /** The last-dim loop of {@link #gather}: one output row from one input row (or the fill value). */
-    private record Row(MemorySegment src, long inStride, MemorySegment dst, long outStride, long[] map, long length,
-                       MemorySegment fill, long item) {
+    private record Row(
+            MemorySegment src,
+            long inStride,
+            MemorySegment dst,
+            long outStride,
+            long[] map,
+            long length,
+            MemorySegment fill,
+            long item) {
         void copy(long srcBase, long dstBase, boolean filled) {
             boolean unit = inStride == 1 && outStride == 1;
             for (long j = 0; j < length; ) {
@@ -92,7 +102,12 @@ public final class ArrangeOps {
                         MemorySegment.copy(src, (srcBase + s) * item, dst, (dstBase + j) * item, k * item);
                     } else {
                         for (long i = 0; i < k; i++) {
-                            MemorySegment.copy(src, (srcBase + (s + i) * inStride) * item, dst, (dstBase + (j + i) * outStride) * item, item);
+                            MemorySegment.copy(
+                                    src,
+                                    (srcBase + (s + i) * inStride) * item,
+                                    dst,
+                                    (dstBase + (j + i) * outStride) * item,
+                                    item);
                         }
                     }
                 }
@@ -114,13 +129,14 @@ public final class ArrangeOps {
     private static void checkRepeatsAlong(Tensor input, Tensor repeats, int dim) {
         if (repeats.dim() != 1 || repeats.size(0) != input.size(dim)) {
             throw new TorchException("repeats must have the same size as input along dim, but got repeats.size(0) = "
-                    + (repeats.dim() == 1 ? repeats.size(0) : repeats.numel()) + " and input.size(" + dim + ") = " + input.size(dim));
+                    + (repeats.dim() == 1 ? repeats.size(0) : repeats.numel()) + " and input.size(" + dim + ") = "
+                    + input.size(dim));
         }
     }
 
     /**
-     * ATen's {@code repeat_interleave_common} checks, then the output length: {@code output_size} when
-     * given (the kernel checks it against the repeats), else the sum of the repeats, read from the data.
+     * ATen's {@code repeat_interleave_common} checks, then the output length: {@code output_size} when given (the
+     * kernel checks it against the repeats), else the sum of the repeats, read from the data.
      */
     private static long outputSize(Tensor repeats, Long outputSize) {
         checkRepeatsDtype(repeats);
@@ -130,7 +146,8 @@ public final class ArrangeOps {
         }
         if (repeats.numel() == 0) return 0;
         if (repeats.isMeta()) {
-            if (outputSize == null) throw new TorchException("cannot repeat_interleave a meta tensor without output_size");
+            if (outputSize == null)
+                throw new TorchException("cannot repeat_interleave a meta tensor without output_size");
             return outputSize;
         }
         long sum = 0;
@@ -143,48 +160,47 @@ public final class ArrangeOps {
     }
 
     /**
-     * {@code _repeat_interleave_along(self, repeats, dim, output_size)}: slice {@code i} of {@code self}
-     * along {@code dim} written {@code repeats[i]} times, in order. The one kernel behind every
-     * repeat_interleave form; {@code output_size} must equal the sum of the repeats.
+     * {@code _repeat_interleave_along(self, repeats, dim, output_size)}: slice {@code i} of {@code self} along
+     * {@code dim} written {@code repeats[i]} times, in order. The one kernel behind every repeat_interleave form;
+     * {@code output_size} must equal the sum of the repeats.
      */
     public static final OpDef REPEAT_INTERLEAVE_ALONG = OpDef.structured(
-            "_repeat_interleave_along(Tensor self, Tensor repeats, int dim, SymInt output_size) -> Tensor",
-            args -> {
-                Tensor self = (Tensor) args[0], repeats = (Tensor) args[1];
-                checkRepeatsDtype(repeats);
-                int dim = Shapes.wrapDim(lng(args[2]), self.dim());
-                checkRepeatsAlong(self, repeats, dim);
-                long[] shape = self.shape();
-                shape[dim] = lng(args[3]);
-                Shapes.numel(shape);
-                return Spec.of(shape, self.dtype(), Devices.common("repeat_interleave", self, repeats), dim);
-            },
-            (args, outs, spec) -> {
-                Tensor self = (Tensor) args[0];
-                int dim = (Integer) spec.plan();
-                long total = outs[0].size(dim);
-                long[] repeats = ((Tensor) args[1]).toLongArray();
-                long sum = 0;
-                for (long r : repeats) sum += r;
-                if (sum != total) throw new TorchException("allocated size does not match required size");
-                long[] map = new long[Math.toIntExact(total)];
-                for (int i = 0, at = 0; i < repeats.length; i++) {
-                    if (repeats[i] < 0) throw new TorchException("repeats can not be negative");
-                    for (long k = 0; k < repeats[i]; k++) map[at++] = i;
-                }
-                long[][] maps = new long[self.dim()][];
-                maps[dim] = map;
-                gather(self, outs[0], maps, null);
-            })
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {repeatInterleaveGrad(g[0], (Tensor) a[0], (Tensor) a[1], lng(a[2]), lng(a[3])),
-                null})
+                    "_repeat_interleave_along(Tensor self, Tensor repeats, int dim, SymInt output_size) -> Tensor",
+                    args -> {
+                        Tensor self = (Tensor) args[0], repeats = (Tensor) args[1];
+                        checkRepeatsDtype(repeats);
+                        int dim = Shapes.wrapDim(lng(args[2]), self.dim());
+                        checkRepeatsAlong(self, repeats, dim);
+                        long[] shape = self.shape();
+                        shape[dim] = lng(args[3]);
+                        Shapes.numel(shape);
+                        return Spec.of(shape, self.dtype(), Devices.common("repeat_interleave", self, repeats), dim);
+                    },
+                    (args, outs, spec) -> {
+                        Tensor self = (Tensor) args[0];
+                        int dim = (Integer) spec.plan();
+                        long total = outs[0].size(dim);
+                        long[] repeats = ((Tensor) args[1]).toLongArray();
+                        long sum = 0;
+                        for (long r : repeats) sum += r;
+                        if (sum != total) throw new TorchException("allocated size does not match required size");
+                        long[] map = new long[Math.toIntExact(total)];
+                        for (int i = 0, at = 0; i < repeats.length; i++) {
+                            if (repeats[i] < 0) throw new TorchException("repeats can not be negative");
+                            for (long k = 0; k < repeats[i]; k++) map[at++] = i;
+                        }
+                        long[][] maps = new long[self.dim()][];
+                        maps[dim] = map;
+                        gather(self, outs[0], maps, null);
+                    })
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) ->
+                    new Tensor[] {repeatInterleaveGrad(g[0], (Tensor) a[0], (Tensor) a[1], lng(a[2]), lng(a[3])), null})
             .deriveJvp(Jvps.linearExcept(1));
 
     /**
-     * The backward of {@link #REPEAT_INTERLEAVE_ALONG}: the gradient of every copy summed back into the
-     * slice it came from, {@code index_add} into zeros by the source index of each output slice (the
-     * forward's map, {@code repeat_interleave(repeats)}), whose own backward is the {@code index_select}
-     * that the forward is.
+     * The backward of {@link #REPEAT_INTERLEAVE_ALONG}: the gradient of every copy summed back into the slice it came
+     * from, {@code index_add} into zeros by the source index of each output slice (the forward's map,
+     * {@code repeat_interleave(repeats)}), whose own backward is the {@code index_select} that the forward is.
      */
     private static Tensor repeatInterleaveGrad(Tensor g, Tensor self, Tensor repeats, long dim, long outputSize) {
         Tensor source = Dispatcher.call1(REPEAT_INTERLEAVE, repeats, outputSize);
@@ -193,20 +209,23 @@ public final class ArrangeOps {
     }
 
     /**
-     * {@code repeat_interleave(repeats, output_size=None)}: {@code i} repeated {@code repeats[i]} times,
-     * in repeats' dtype (int32 or int64).
+     * {@code repeat_interleave(repeats, output_size=None)}: {@code i} repeated {@code repeats[i]} times, in repeats'
+     * dtype (int32 or int64).
      */
     public static final OpDef REPEAT_INTERLEAVE = OpDef.composite(
-            "repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor", args -> {
+            "repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor",
+            args -> {
                 Tensor repeats = (Tensor) args[0];
                 long total = outputSize(repeats, (Long) args[1]);
-                Tensor indices = Dispatcher.call1(Creation.ARANGE, 0L, repeats.numel(), 1L, repeats.dtype(), repeats.device());
+                Tensor indices =
+                        Dispatcher.call1(Creation.ARANGE, 0L, repeats.numel(), 1L, repeats.dtype(), repeats.device());
                 return Dispatcher.call1(REPEAT_INTERLEAVE_ALONG, indices, repeats, 0L, total);
-            }, OpDef.Flag.NOT_DIFFERENTIABLE);
+            },
+            OpDef.Flag.NOT_DIFFERENTIABLE);
 
     /**
-     * {@code repeat_interleave(self, repeats, dim=None, output_size=None)} with tensor repeats: a 0-d or
-     * one-element repeats applies to every slice; without {@code dim} the input is flattened.
+     * {@code repeat_interleave(self, repeats, dim=None, output_size=None)} with tensor repeats: a 0-d or one-element
+     * repeats applies to every slice; without {@code dim} the input is flattened.
      */
     public static final OpDef REPEAT_INTERLEAVE_SELF_TENSOR = OpDef.composite(
             "repeat_interleave.self_Tensor(Tensor self, Tensor repeats, int? dim=None, *, "
@@ -216,7 +235,8 @@ public final class ArrangeOps {
                 if (args[2] == null) input = ShapeOps.flatten(input);
                 int dim = Shapes.wrapDim(args[2] == null ? 0 : lng(args[2]), input.dim());
                 if (input.dim() == 0) {
-                    throw new IndexOutOfBoundsException("Dimension specified as " + lng(args[2]) + " but tensor has no dimensions");
+                    throw new IndexOutOfBoundsException(
+                            "Dimension specified as " + lng(args[2]) + " but tensor has no dimensions");
                 }
                 if (repeats.dim() == 0 || repeats.dim() == 1 && repeats.size(0) == 1) {
                     repeats = ShapeOps.expand(ShapeOps.reshape(repeats, 1), input.size(dim));
@@ -230,8 +250,8 @@ public final class ArrangeOps {
             });
 
     /**
-     * {@code repeat_interleave(self, repeats, dim=None, output_size=None)} with an int: each slice
-     * {@code repeats} times, as a contiguous copy of an expanded view.
+     * {@code repeat_interleave(self, repeats, dim=None, output_size=None)} with an int: each slice {@code repeats}
+     * times, as a contiguous copy of an expanded view.
      */
     public static final OpDef REPEAT_INTERLEAVE_SELF_INT = OpDef.composite(
             "repeat_interleave.self_int(Tensor self, SymInt repeats, int? dim=None, *, "
@@ -246,8 +266,8 @@ public final class ArrangeOps {
                 long[] expanded = input.shape();
                 expanded[dim + 1] = repeats;
                 if (args[3] != null && lng(args[3]) != repeats * expanded[dim]) {
-                    throw new TorchException("repeat_interleave: Invalid output_size, expected " + repeats * expanded[dim] + " but got "
-                            + lng(args[3]));
+                    throw new TorchException("repeat_interleave: Invalid output_size, expected "
+                            + repeats * expanded[dim] + " but got " + lng(args[3]));
                 }
                 return ShapeOps.flatten(CopyOps.clone(ShapeOps.expand(input, expanded)), dim, dim + 1);
             });
@@ -257,20 +277,23 @@ public final class ArrangeOps {
     private static void checkDiffOperand(Tensor self, Tensor other, long dim) {
         if (other == null) return;
         int d = Shapes.wrapDim(dim, self.dim());
-        if (other.dim() != self.dim()) throw new TorchException("diff expects prepend or append to be the same dimension as input");
+        if (other.dim() != self.dim())
+            throw new TorchException("diff expects prepend or append to be the same dimension as input");
         for (int i = 0; i < other.dim(); i++) {
             if (i != d && other.size(i) != self.size(i)) {
-                throw new TorchException("diff expects the shape of tensor to prepend or append to match that of input except along "
-                        + "the differencing dimension; input.size(" + i + ") = " + self.size(i) + ", but got tensor.size(" + i + ") = "
-                        + other.size(i));
+                throw new TorchException(
+                        "diff expects the shape of tensor to prepend or append to match that of input except along "
+                                + "the differencing dimension; input.size(" + i + ") = " + self.size(i)
+                                + ", but got tensor.size(" + i + ") = "
+                                + other.size(i));
             }
         }
     }
 
     /**
-     * {@code diff(self, n=1, dim=-1, prepend=None, append=None)}: the n-th forward difference along
-     * {@code dim}, after joining prepend and append; {@code narrow(1:) - narrow(:-1)}, or logical_xor for
-     * bool. {@code n} larger than the dim gives an empty result; {@code n = 0} a copy of self.
+     * {@code diff(self, n=1, dim=-1, prepend=None, append=None)}: the n-th forward difference along {@code dim}, after
+     * joining prepend and append; {@code narrow(1:) - narrow(:-1)}, or logical_xor for bool. {@code n} larger than the
+     * dim gives an empty result; {@code n = 0} a copy of self.
      */
     public static final OpDef DIFF = OpDef.composite(
             "diff(Tensor self, int n=1, int dim=-1, Tensor? prepend=None, Tensor? append=None) -> Tensor", args -> {
@@ -283,8 +306,9 @@ public final class ArrangeOps {
                 if (n == 0) return CopyOps.clone(self);
                 Tensor result = self;
                 if (prepend != null || append != null) {
-                    List<Tensor> parts = prepend == null ? List.of(self, append) : append == null ? List.of(prepend, self)
-                            : List.of(prepend, self, append);
+                    List<Tensor> parts = prepend == null
+                            ? List.of(self, append)
+                            : append == null ? List.of(prepend, self) : List.of(prepend, self, append);
                     result = JoinOps.cat(parts, (int) dim);
                 }
                 int d = Shapes.wrapDim(dim, result.dim());
@@ -294,7 +318,8 @@ public final class ArrangeOps {
                 if (size == 0) return result == self ? CopyOps.clone(self) : result;
                 OpDef op = result.dtype() == DType.BOOL ? PointwiseOps.LOGICAL_XOR : PointwiseOps.SUB;
                 for (long i = 0, len = size - 1; i < Math.min(n, size); i++, len--) {
-                    result = Dispatcher.call1(op, ShapeOps.narrow(result, d, 1, len), ShapeOps.narrow(result, d, 0, len));
+                    result = Dispatcher.call1(
+                            op, ShapeOps.narrow(result, d, 1, len), ShapeOps.narrow(result, d, 0, len));
                 }
                 return result;
             });
@@ -302,30 +327,34 @@ public final class ArrangeOps {
     // ---- diag / diag_embed ----------------------------------------------------------------------------
 
     /**
-     * {@code diag_embed(self, offset=0, dim1=-2, dim2=-1)}: a tensor whose (dim1, dim2) planes are zero
-     * but for the diagonal {@code offset}, which holds self's last dim.
+     * {@code diag_embed(self, offset=0, dim1=-2, dim2=-1)}: a tensor whose (dim1, dim2) planes are zero but for the
+     * diagonal {@code offset}, which holds self's last dim.
      */
     public static final OpDef DIAG_EMBED = OpDef.structured(
-            "diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor", args -> {
-                Tensor self = (Tensor) args[0];
-                long offset = lng(args[1]);
-                int rank = self.dim() + 1;
-                int d1 = Shapes.wrapDim(lng(args[2]), rank), d2 = Shapes.wrapDim(lng(args[3]), rank);
-                if (d1 == d2) throw new TorchException("diagonal dimensions cannot be identical " + lng(args[2]) + ", " + lng(args[3]));
-                long len = Math.addExact(Math.abs(offset), self.size(-1));
-                long[] shape = new long[rank];
-                for (int i = 0, k = 0; i < rank; i++) shape[i] = i == d1 || i == d2 ? len : self.impl().shapeRef()[k++];
-                Shapes.numel(shape);
-                return Spec.of(shape, self.dtype(), self.device(), new int[] {d1, d2});
-            },
-            (args, outs, spec) -> {
-                int[] dims = (int[]) spec.plan();
-                Tensor out = outs[0];
-                zero(out);
-                CopyOps.convert((Tensor) args[0], diagonalOf(out, lng(args[1]), dims[0], dims[1]));
-            })
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {
-                ShapeOps.diagonal(g[0], lng(a[1]), (int) lng(a[2]), (int) lng(a[3]))})
+                    "diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) -> Tensor",
+                    args -> {
+                        Tensor self = (Tensor) args[0];
+                        long offset = lng(args[1]);
+                        int rank = self.dim() + 1;
+                        int d1 = Shapes.wrapDim(lng(args[2]), rank), d2 = Shapes.wrapDim(lng(args[3]), rank);
+                        if (d1 == d2)
+                            throw new TorchException(
+                                    "diagonal dimensions cannot be identical " + lng(args[2]) + ", " + lng(args[3]));
+                        long len = Math.addExact(Math.abs(offset), self.size(-1));
+                        long[] shape = new long[rank];
+                        for (int i = 0, k = 0; i < rank; i++)
+                            shape[i] = i == d1 || i == d2 ? len : self.impl().shapeRef()[k++];
+                        Shapes.numel(shape);
+                        return Spec.of(shape, self.dtype(), self.device(), new int[] {d1, d2});
+                    },
+                    (args, outs, spec) -> {
+                        int[] dims = (int[]) spec.plan();
+                        Tensor out = outs[0];
+                        zero(out);
+                        CopyOps.convert((Tensor) args[0], diagonalOf(out, lng(args[1]), dims[0], dims[1]));
+                    })
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) ->
+                    new Tensor[] {ShapeOps.diagonal(g[0], lng(a[1]), (int) lng(a[2]), (int) lng(a[3]))})
             .deriveJvp(Jvps::linear);
 
     /** Sets every element to zero (all-zero bits are zero in every dtype). */
@@ -333,11 +362,15 @@ public final class ArrangeOps {
         if (out.numel() == 0) return;
         long item = out.dtype().itemSize();
         if (out.isContiguous()) {
-            out.impl().storage().segment().asSlice(out.storageOffset() * item, out.numel() * item).fill((byte) 0);
+            out.impl()
+                    .storage()
+                    .segment()
+                    .asSlice(out.storageOffset() * item, out.numel() * item)
+                    .fill((byte) 0);
         } else {
             Tensor zero = Creation.scalarTensor(Scalar.of(0L), out.dtype());
-            CopyOps.convert(Tensor.viewOf(zero, zero.impl().viewOf(0, out.impl().shapeRef(), new long[out.dim()])),
-                    out);
+            CopyOps.convert(
+                    Tensor.viewOf(zero, zero.impl().viewOf(0, out.impl().shapeRef(), new long[out.dim()])), out);
         }
     }
 
@@ -358,8 +391,8 @@ public final class ArrangeOps {
     }
 
     /**
-     * {@code diag(self, diagonal=0)}: for a vector, the square matrix with it on diagonal {@code diagonal};
-     * for a matrix, a copy of that diagonal.
+     * {@code diag(self, diagonal=0)}: for a vector, the square matrix with it on diagonal {@code diagonal}; for a
+     * matrix, a copy of that diagonal.
      */
     public static final OpDef DIAG = OpDef.composite("diag(Tensor self, int diagonal=0) -> Tensor", args -> {
         Tensor self = (Tensor) args[0];
@@ -375,10 +408,15 @@ public final class ArrangeOps {
 
     /** {@code torch.nn.functional.pad}'s modes. */
     public enum PadMode {
-        CONSTANT, REFLECT, REPLICATE, CIRCULAR;
+        CONSTANT,
+        REFLECT,
+        REPLICATE,
+        CIRCULAR;
 
         /** PyTorch's name of the mode ({@code "reflect"}). */
-        public String pyName() { return name().toLowerCase(Locale.ROOT); }
+        public String pyName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
 
         /** The mode PyTorch names {@code name}; an unknown name is PyTorch's NotImplementedError. */
         public static PadMode of(String name) {
@@ -391,35 +429,54 @@ public final class ArrangeOps {
     record PadPlan(PadMode mode, long[] before, long[] after, Scalar fill) {}
 
     /** ATen's reflection and replication kernels: AT_DISPATCH_ALL_TYPES_AND_COMPLEX_AND2(kBFloat16, kHalf). */
-    private static final Set<DType> EDGE_PAD_DTYPES = EnumSet.of(DType.UINT8, DType.INT8, DType.INT16, DType.INT32, DType.INT64,
-            DType.FLOAT16, DType.BFLOAT16, DType.FLOAT32, DType.FLOAT64, DType.COMPLEX64, DType.COMPLEX128);
+    private static final Set<DType> EDGE_PAD_DTYPES = EnumSet.of(
+            DType.UINT8,
+            DType.INT8,
+            DType.INT16,
+            DType.INT32,
+            DType.INT64,
+            DType.FLOAT16,
+            DType.BFLOAT16,
+            DType.FLOAT32,
+            DType.FLOAT64,
+            DType.COMPLEX64,
+            DType.COMPLEX128);
 
     /**
-     * {@code pad(input, pad, mode="constant", value=None)}, {@code torch.nn.functional.pad}: {@code pad}
-     * lists (before, after) amounts from the last dim backwards; negative amounts crop. Constant mode
-     * pads any number of trailing dims with {@code value}; reflect, replicate and circular pad the last
-     * 1, 2 or 3 dims of a tensor with one or two more dims (the batch and channel dims), as in PyTorch.
+     * {@code pad(input, pad, mode="constant", value=None)}, {@code torch.nn.functional.pad}: {@code pad} lists (before,
+     * after) amounts from the last dim backwards; negative amounts crop. Constant mode pads any number of trailing dims
+     * with {@code value}; reflect, replicate and circular pad the last 1, 2 or 3 dims of a tensor with one or two more
+     * dims (the batch and channel dims), as in PyTorch.
      */
-    public static final OpDef PAD = OpDef.structured("pad(Tensor self, SymInt[] pad, str mode=\"constant\", float? value=None) -> Tensor",
-            ArrangeOps::padMeta,
-            (args, outs, spec) -> {
-                PadPlan p = (PadPlan) spec.plan();
-                Tensor x = (Tensor) args[0], out = outs[0];
-                long[][] maps = new long[x.dim()][];
-                for (int d = 0; d < x.dim(); d++) {
-                    if (p.before()[d] != 0 || p.after()[d] != 0) maps[d] = padMap(p.mode(), x.size(d), p.before()[d], p.after()[d], out.size(d));
-                }
-                MemorySegment fill = p.fill() == null ? null : Creation.scalarTensor(p.fill(), out.dtype()).impl().storage().segment();
-                gather(x, out, maps, fill);
-            })
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {padGrad(g[0], ((Tensor) a[0]).impl().shapeRef(), (long[]) a[1], (PadMode) a[2])})
+    public static final OpDef PAD = OpDef.structured(
+                    "pad(Tensor self, SymInt[] pad, str mode=\"constant\", float? value=None) -> Tensor",
+                    ArrangeOps::padMeta,
+                    (args, outs, spec) -> {
+                        PadPlan p = (PadPlan) spec.plan();
+                        Tensor x = (Tensor) args[0], out = outs[0];
+                        long[][] maps = new long[x.dim()][];
+                        for (int d = 0; d < x.dim(); d++) {
+                            if (p.before()[d] != 0 || p.after()[d] != 0)
+                                maps[d] = padMap(p.mode(), x.size(d), p.before()[d], p.after()[d], out.size(d));
+                        }
+                        MemorySegment fill = p.fill() == null
+                                ? null
+                                : Creation.scalarTensor(p.fill(), out.dtype())
+                                        .impl()
+                                        .storage()
+                                        .segment();
+                        gather(x, out, maps, fill);
+                    })
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) ->
+                    new Tensor[] {padGrad(g[0], ((Tensor) a[0]).impl().shapeRef(), (long[]) a[1], (PadMode) a[2])})
             // constant padding adds constants (tangent 0 there); the other modes are linear
-            .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : Dispatcher.call1(ArrangeOps.PAD, t[0], a[1], a[2], null)});
+            .defineJvp((a, o, t) ->
+                    new Tensor[] {t[0] == null ? null : Dispatcher.call1(ArrangeOps.PAD, t[0], a[1], a[2], null)});
 
     /**
-     * pad's backward. Constant mode reads each input element once, so its gradient is the crop that
-     * undoes the pad: constant pad by the negated amounts (ATen's {@code constant_pad_nd_backward}). The
-     * other modes read edge elements several times, and {@link PadBackwardOps#PAD_BACKWARD} sums them.
+     * pad's backward. Constant mode reads each input element once, so its gradient is the crop that undoes the pad:
+     * constant pad by the negated amounts (ATen's {@code constant_pad_nd_backward}). The other modes read edge elements
+     * several times, and {@link PadBackwardOps#PAD_BACKWARD} sums them.
      */
     private static Tensor padGrad(Tensor g, long[] inputShape, long[] pad, PadMode mode) {
         if (mode != PadMode.CONSTANT) return PadBackwardOps.padBackward(g, inputShape, pad, mode);
@@ -436,9 +493,10 @@ public final class ArrangeOps {
         int rank = x.dim();
         if (pad.length % 2 != 0) throw new TorchException("Padding length must be divisible by 2");
         if (pad.length > 2L * rank) {
-            throw new TorchException("Padding length should be less than or equal to two times the input dimension but got "
-                    + "padding length "
-                    + pad.length + " and input of dimension " + rank);
+            throw new TorchException(
+                    "Padding length should be less than or equal to two times the input dimension but got "
+                            + "padding length "
+                            + pad.length + " and input of dimension " + rank);
         }
         int padded = pad.length / 2;
         long[] before = new long[rank], after = new long[rank];
@@ -456,7 +514,8 @@ public final class ArrangeOps {
                 throw new TorchException("Padding mode \"" + mode.pyName() + "\" doesn't take in value argument");
             }
             if (padded < 1 || padded > 3 || rank - padded < 1 || rank - padded > 2) {
-                throw new UnsupportedOperationException("Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now");
+                throw new UnsupportedOperationException(
+                        "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now");
             }
             if (mode == PadMode.CIRCULAR) {
                 checkCircular(x, before, after, rank - padded);
@@ -470,7 +529,10 @@ public final class ArrangeOps {
         return Spec.of(shape, x.dtype(), x.device(), new PadPlan(mode, before, after, fill));
     }
 
-    /** Constant mode crops with {@code narrow} first, as ATen's constant_pad_nd; cropping more than the dim is narrow's error. */
+    /**
+     * Constant mode crops with {@code narrow} first, as ATen's constant_pad_nd; cropping more than the dim is narrow's
+     * error.
+     */
     private static void checkCrops(Tensor x, long[] before, long[] after, int firstPadded) {
         for (int d = firstPadded; d < x.dim(); d++) {
             long size = x.size(d);
@@ -481,13 +543,18 @@ public final class ArrangeOps {
         }
     }
 
-    /** ATen's {@code _pad_circular} checks; a crop that leaves nothing to wrap around is refused too (ATen reads uninitialised memory). */
+    /**
+     * ATen's {@code _pad_circular} checks; a crop that leaves nothing to wrap around is refused too (ATen reads
+     * uninitialised memory).
+     */
     private static void checkCircular(Tensor x, long[] before, long[] after, int firstPadded) {
         for (int d = firstPadded; d < x.dim(); d++) {
             long size = x.size(d), out = size + before[d] + after[d];
-            if (before[d] > size || after[d] > size) throw new TorchException("Padding value causes wrapping around more than once.");
+            if (before[d] > size || after[d] > size)
+                throw new TorchException("Padding value causes wrapping around more than once.");
             long kept = size - Math.max(-before[d], 0) - Math.max(-after[d], 0);
-            if (out < 0 || kept <= 0 && out > 0) throw new TorchException("Negative padding value is resulting in an empty dimension");
+            if (out < 0 || kept <= 0 && out > 0)
+                throw new TorchException("Negative padding value is resulting in an empty dimension");
         }
     }
 
@@ -497,8 +564,10 @@ public final class ArrangeOps {
         boolean batch = rank == padded + 2;
         for (int d = batch ? 1 : 0; d < rank; d++) {
             if (x.size(d) == 0) {
-                throw new TorchException("Expected " + (padded + 1) + "D or " + (padded + 2) + "D (batch mode) tensor with possibly 0 batch "
-                        + "size and other non-zero dimensions for input, but got: " + Shapes.str(x.impl().shapeRef()));
+                throw new TorchException("Expected " + (padded + 1) + "D or " + (padded + 2)
+                        + "D (batch mode) tensor with possibly 0 batch "
+                        + "size and other non-zero dimensions for input, but got: "
+                        + Shapes.str(x.impl().shapeRef()));
             }
         }
         long[] in = new long[padded], out = new long[padded]; // W, H, D
@@ -509,16 +578,19 @@ public final class ArrangeOps {
             out[k] = in[k] + pad[2 * k] + pad[2 * k + 1];
             anyPositive |= out[k] >= 1;
             if (mode == PadMode.REFLECT && (pad[2 * k] >= in[k] || pad[2 * k + 1] >= in[k])) {
-                throw new TorchException("Argument #" + (4 + 2 * k) + ": Padding size should be less than the corresponding input "
-                        + "dimension, but got: padding (" + pad[2 * k] + ", " + pad[2 * k + 1] + ") at dimension " + d + " of input "
-                        + Shapes.str(x.impl().shapeRef()));
+                throw new TorchException(
+                        "Argument #" + (4 + 2 * k) + ": Padding size should be less than the corresponding input "
+                                + "dimension, but got: padding (" + pad[2 * k] + ", " + pad[2 * k + 1]
+                                + ") at dimension " + d + " of input "
+                                + Shapes.str(x.impl().shapeRef()));
             }
         }
         // ATen refuses only when every padded dim is empty; one empty dim among others fails at allocation.
         if (!anyPositive) throw new TorchException(tooSmall(mode, in, out));
         String name = (mode == PadMode.REFLECT ? "reflection_pad" : "replication_pad") + padded + "d";
         if (!EDGE_PAD_DTYPES.contains(x.dtype())) {
-            throw new TorchException("\"" + name + "\" not implemented for '" + x.dtype().cppName() + "'");
+            throw new TorchException(
+                    "\"" + name + "\" not implemented for '" + x.dtype().cppName() + "'");
         }
     }
 
@@ -526,17 +598,17 @@ public final class ArrangeOps {
     private static String tooSmall(PadMode mode, long[] in, long[] out) {
         if (in.length == 1) return "input (W: " + in[0] + ") is too small. Calculated output W: " + out[0];
         if (in.length == 2) {
-            return "input (H: " + in[1] + ", W: " + in[0] + (mode == PadMode.REPLICATE ? " " : "") + ") is too small. Calculated output H: "
-                    + out[1] + " W: " + out[0];
+            return "input (H: " + in[1] + ", W: " + in[0] + (mode == PadMode.REPLICATE ? " " : "")
+                    + ") is too small. Calculated output H: " + out[1] + " W: " + out[0];
         }
-        return "input (D: " + in[2] + " H: " + in[1] + ", W: " + in[0] + ") is too small. Calculated output D: " + out[2] + " H: " + out[1]
-                + " W: " + out[0];
+        return "input (D: " + in[2] + " H: " + in[1] + ", W: " + in[0] + ") is too small. Calculated output D: "
+                + out[2] + " H: " + out[1] + " W: " + out[0];
     }
 
     /**
-     * Where each output position of a padded dim reads from ({@code -1}: the fill value). With
-     * {@code x = j - before} the position in input coordinates, reflect mirrors x about 0 and n-1,
-     * replicate clamps it, and circular wraps the cropped dim, as ATen's kernels do.
+     * Where each output position of a padded dim reads from ({@code -1}: the fill value). With {@code x = j - before}
+     * the position in input coordinates, reflect mirrors x about 0 and n-1, replicate clamps it, and circular wraps the
+     * cropped dim, as ATen's kernels do.
      */
     static long[] padMap(PadMode mode, long n, long before, long after, long outSize) {
         long[] map = new long[Math.toIntExact(outSize)];
@@ -556,33 +628,43 @@ public final class ArrangeOps {
     // ---- one_hot --------------------------------------------------------------------------------------
 
     /**
-     * {@code one_hot(tensor, num_classes=-1)}, {@code torch.nn.functional.one_hot}: int64 indices to an
-     * int64 tensor with a trailing dim of {@code num_classes} (-1: one more than the largest index),
-     * written as PyTorch's functional form {@code eq(tensor.unsqueeze(-1), arange(num_classes))}.
+     * {@code one_hot(tensor, num_classes=-1)}, {@code torch.nn.functional.one_hot}: int64 indices to an int64 tensor
+     * with a trailing dim of {@code num_classes} (-1: one more than the largest index), written as PyTorch's functional
+     * form {@code eq(tensor.unsqueeze(-1), arange(num_classes))}.
      */
-    public static final OpDef ONE_HOT = OpDef.composite("one_hot(Tensor self, int num_classes=-1) -> Tensor", args -> {
-        Tensor self = (Tensor) args[0];
-        long classes = lng(args[1]);
-        if (self.dtype() != DType.INT64) throw new TorchException("one_hot is only applicable to index tensor of type LongTensor.");
-        if (self.isMeta()) {
-            if (classes == -1) throw new TorchException("one_hot: num_classes is needed for a meta tensor (it depends on the values)");
-        } else if (self.numel() == 0) {
-            if (classes <= 0) throw new TorchException("Can not infer total number of classes from empty tensor.");
-        } else {
-            if (ReductionOps.min(self).longItem() < 0) throw new TorchException("Class values must be non-negative.");
-            long max = ReductionOps.max(self).longItem();
-            if (classes == -1) classes = max + 1;
-            else if (classes <= max) throw new TorchException("Class values must be smaller than num_classes.");
-        }
-        Tensor classIndex = Dispatcher.call1(Creation.ARANGE, 0L, classes, 1L, DType.INT64, self.device());
-        Tensor hot = Dispatcher.call1(PointwiseOps.EQ, ShapeOps.unsqueeze(self, -1), classIndex);
-        return CopyOps.to(hot, DType.INT64);
-    }, OpDef.Flag.NOT_DIFFERENTIABLE);
+    public static final OpDef ONE_HOT = OpDef.composite(
+            "one_hot(Tensor self, int num_classes=-1) -> Tensor",
+            args -> {
+                Tensor self = (Tensor) args[0];
+                long classes = lng(args[1]);
+                if (self.dtype() != DType.INT64)
+                    throw new TorchException("one_hot is only applicable to index tensor of type LongTensor.");
+                if (self.isMeta()) {
+                    if (classes == -1)
+                        throw new TorchException(
+                                "one_hot: num_classes is needed for a meta tensor (it depends on the values)");
+                } else if (self.numel() == 0) {
+                    if (classes <= 0)
+                        throw new TorchException("Can not infer total number of classes from empty tensor.");
+                } else {
+                    if (ReductionOps.min(self).longItem() < 0)
+                        throw new TorchException("Class values must be non-negative.");
+                    long max = ReductionOps.max(self).longItem();
+                    if (classes == -1) classes = max + 1;
+                    else if (classes <= max) throw new TorchException("Class values must be smaller than num_classes.");
+                }
+                Tensor classIndex = Dispatcher.call1(Creation.ARANGE, 0L, classes, 1L, DType.INT64, self.device());
+                Tensor hot = Dispatcher.call1(PointwiseOps.EQ, ShapeOps.unsqueeze(self, -1), classIndex);
+                return CopyOps.to(hot, DType.INT64);
+            },
+            OpDef.Flag.NOT_DIFFERENTIABLE);
 
     // ---- entry points ---------------------------------------------------------------------------------
 
     /** {@code torch.repeat_interleave(repeats)}: {@code i} repeated {@code repeats[i]} times. */
-    public static Tensor repeatInterleave(Tensor repeats) { return Dispatcher.call1(REPEAT_INTERLEAVE, repeats, null); }
+    public static Tensor repeatInterleave(Tensor repeats) {
+        return Dispatcher.call1(REPEAT_INTERLEAVE, repeats, null);
+    }
 
     /** {@code torch.repeat_interleave(self, repeats)}: every element of the flattened self {@code repeats} times. */
     public static Tensor repeatInterleave(Tensor self, long repeats) {
@@ -594,7 +676,10 @@ public final class ArrangeOps {
         return Dispatcher.call1(REPEAT_INTERLEAVE_SELF_INT, self, repeats, (long) dim, null);
     }
 
-    /** {@code torch.repeat_interleave(self, repeats, dim, output_size=outputSize)}; {@code dim} and {@code outputSize} may be null. */
+    /**
+     * {@code torch.repeat_interleave(self, repeats, dim, output_size=outputSize)}; {@code dim} and {@code outputSize}
+     * may be null.
+     */
     public static Tensor repeatInterleave(Tensor self, long repeats, Integer dim, Long outputSize) {
         return Dispatcher.call1(REPEAT_INTERLEAVE_SELF_INT, self, repeats, dim == null ? null : (long) dim, outputSize);
     }
@@ -610,22 +695,28 @@ public final class ArrangeOps {
     }
 
     /**
-     * {@code torch.repeat_interleave(self, repeats, dim, output_size=outputSize)}: with {@code outputSize}
-     * the repeats are not summed up front (and a meta tensor can be repeated); {@code dim} and
-     * {@code outputSize} may be null.
+     * {@code torch.repeat_interleave(self, repeats, dim, output_size=outputSize)}: with {@code outputSize} the repeats
+     * are not summed up front (and a meta tensor can be repeated); {@code dim} and {@code outputSize} may be null.
      */
     public static Tensor repeatInterleave(Tensor self, Tensor repeats, Integer dim, Long outputSize) {
-        return Dispatcher.call1(REPEAT_INTERLEAVE_SELF_TENSOR, self, repeats, dim == null ? null : (long) dim, outputSize);
+        return Dispatcher.call1(
+                REPEAT_INTERLEAVE_SELF_TENSOR, self, repeats, dim == null ? null : (long) dim, outputSize);
     }
 
     /** {@code torch.diff(self)}: first difference along the last dim. */
-    public static Tensor diff(Tensor self) { return diff(self, 1, -1, null, null); }
+    public static Tensor diff(Tensor self) {
+        return diff(self, 1, -1, null, null);
+    }
 
     /** {@code torch.diff(self, n)}. */
-    public static Tensor diff(Tensor self, long n) { return diff(self, n, -1, null, null); }
+    public static Tensor diff(Tensor self, long n) {
+        return diff(self, n, -1, null, null);
+    }
 
     /** {@code torch.diff(self, n, dim)}. */
-    public static Tensor diff(Tensor self, long n, int dim) { return diff(self, n, dim, null, null); }
+    public static Tensor diff(Tensor self, long n, int dim) {
+        return diff(self, n, dim, null, null);
+    }
 
     /** {@code torch.diff(self, n, dim, prepend, append)}; prepend and append may be null. */
     public static Tensor diff(Tensor self, long n, int dim, Tensor prepend, Tensor append) {
@@ -633,16 +724,24 @@ public final class ArrangeOps {
     }
 
     /** {@code torch.diag(self)}. */
-    public static Tensor diag(Tensor self) { return diag(self, 0); }
+    public static Tensor diag(Tensor self) {
+        return diag(self, 0);
+    }
 
     /** {@code torch.diag(self, diagonal)}: above the main diagonal for positive values. */
-    public static Tensor diag(Tensor self, long diagonal) { return Dispatcher.call1(DIAG, self, diagonal); }
+    public static Tensor diag(Tensor self, long diagonal) {
+        return Dispatcher.call1(DIAG, self, diagonal);
+    }
 
     /** {@code torch.diag_embed(self)}: the last dim on the diagonal of the last two dims. */
-    public static Tensor diagEmbed(Tensor self) { return diagEmbed(self, 0, -2, -1); }
+    public static Tensor diagEmbed(Tensor self) {
+        return diagEmbed(self, 0, -2, -1);
+    }
 
     /** {@code torch.diag_embed(self, offset)}. */
-    public static Tensor diagEmbed(Tensor self, long offset) { return diagEmbed(self, offset, -2, -1); }
+    public static Tensor diagEmbed(Tensor self, long offset) {
+        return diagEmbed(self, offset, -2, -1);
+    }
 
     /** {@code torch.diag_embed(self, offset, dim1, dim2)}. */
     public static Tensor diagEmbed(Tensor self, long offset, int dim1, int dim2) {
@@ -650,16 +749,24 @@ public final class ArrangeOps {
     }
 
     /** {@code torch.nn.functional.pad(input, pad)}: zeros around the last {@code pad.length / 2} dims. */
-    public static Tensor pad(Tensor input, long[] pad) { return pad(input, pad, PadMode.CONSTANT, null); }
+    public static Tensor pad(Tensor input, long[] pad) {
+        return pad(input, pad, PadMode.CONSTANT, null);
+    }
 
     /** {@code torch.nn.functional.pad(input, pad, value=value)}: constant padding. */
-    public static Tensor pad(Tensor input, long[] pad, double value) { return pad(input, pad, PadMode.CONSTANT, value); }
+    public static Tensor pad(Tensor input, long[] pad, double value) {
+        return pad(input, pad, PadMode.CONSTANT, value);
+    }
 
     /** {@code torch.nn.functional.pad(input, pad, mode)}. */
-    public static Tensor pad(Tensor input, long[] pad, PadMode mode) { return pad(input, pad, mode, null); }
+    public static Tensor pad(Tensor input, long[] pad, PadMode mode) {
+        return pad(input, pad, mode, null);
+    }
 
     /** {@code torch.nn.functional.pad(input, pad, mode)} with PyTorch's mode name ({@code "reflect"}). */
-    public static Tensor pad(Tensor input, long[] pad, String mode) { return pad(input, pad, PadMode.of(mode), null); }
+    public static Tensor pad(Tensor input, long[] pad, String mode) {
+        return pad(input, pad, PadMode.of(mode), null);
+    }
 
     /** {@code torch.nn.functional.pad(input, pad, mode, value)}; {@code value} may be null (0 for constant mode). */
     public static Tensor pad(Tensor input, long[] pad, PadMode mode, Double value) {
@@ -667,8 +774,12 @@ public final class ArrangeOps {
     }
 
     /** {@code torch.nn.functional.one_hot(tensor)}: as many classes as the largest index plus one. */
-    public static Tensor oneHot(Tensor tensor) { return oneHot(tensor, -1); }
+    public static Tensor oneHot(Tensor tensor) {
+        return oneHot(tensor, -1);
+    }
 
     /** {@code torch.nn.functional.one_hot(tensor, num_classes)}. */
-    public static Tensor oneHot(Tensor tensor, long numClasses) { return Dispatcher.call1(ONE_HOT, tensor, numClasses); }
+    public static Tensor oneHot(Tensor tensor, long numClasses) {
+        return Dispatcher.call1(ONE_HOT, tensor, numClasses);
+    }
 }

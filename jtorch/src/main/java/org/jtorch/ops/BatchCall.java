@@ -4,13 +4,13 @@ import org.jtorch.Tensor;
 import org.jtorch.internal.Shapes;
 
 /**
- * One op call seen by a vmap level, as a {@link OpDef.BatchRule} reads it: the logical arguments, the
- * destinations of an in-place/out= call, the level's batch size, and the ops below the level. The vmap
- * interpreter ({@code org.jtorch.func}) implements it; it is declared here so that a definition holds its
- * batch rule while {@code ops} stays below {@code func}.
+ * One op call seen by a vmap level, as a {@link OpDef.BatchRule} reads it: the logical arguments, the destinations of
+ * an in-place/out= call, the level's batch size, and the ops below the level. The vmap interpreter
+ * ({@code org.jtorch.func}) implements it; it is declared here so that a definition holds its batch rule while
+ * {@code ops} stays below {@code func}.
  *
- * <p>"Logical" tensors are what the user's function sees (no batch dim); "physical" ones are their values
- * below the level, where a rule moves the batch dim first and runs plain ops with {@link #call}.
+ * <p>"Logical" tensors are what the user's function sees (no batch dim); "physical" ones are their values below the
+ * level, where a rule moves the batch dim first and runs plain ops with {@link #call}.
  */
 public interface BatchCall {
     OpDef op();
@@ -40,8 +40,8 @@ public interface BatchCall {
     Tensor frontPadded(Object o, int rank);
 
     /**
-     * The op's meta rule run on meta tensors of the logical shapes: every input check with PyTorch's message on
-     * the shapes the user sees, and the logical output shapes. Null for ops without a meta rule.
+     * The op's meta rule run on meta tensors of the logical shapes: every input check with PyTorch's message on the
+     * shapes the user sees, and the logical output shapes. Null for ops without a meta rule.
      */
     Spec logicalSpec();
 
@@ -82,5 +82,7 @@ public interface BatchCall {
     Object outsResult();
 
     /** A logical dim of a tensor of logical rank {@code rank}, wrapped, as a physical dim (batch first). */
-    static long shift(long dim, int rank) { return Shapes.wrapDim(dim, rank) + 1L; }
+    static long shift(long dim, int rank) {
+        return Shapes.wrapDim(dim, rank) + 1L;
+    }
 }

@@ -13,21 +13,22 @@ import org.jtorch.storage.TensorImpl;
 
 /**
  * The CPU kernels of {@link ConvOps}: im2col + GEMM over chunks of the batch. For a chunk of B samples the input
- * patches are unfolded into one column matrix of [C·kh·kw, B·oh·ow] (sample b in columns [b·L, (b+1)·L)), so that
- * each group needs a single large GEMM per chunk rather than one small GEMM per sample:
+ * patches are unfolded into one column matrix of [C·kh·kw, B·oh·ow] (sample b in columns [b·L, (b+1)·L)), so that each
+ * group needs a single large GEMM per chunk rather than one small GEMM per sample:
+ *
  * <ul>
- *   <li>forward: {@code Y[g] = W[g] · cols}, then scattered (with the bias) into [N, C_out, oh, ow];</li>
- *   <li>grad input: {@code cols = W[g]ᵀ · G[g]} with G the grad output gathered to [C_out, B·L], then folded
- *       back and summed into each input (col2im);</li>
- *   <li>grad weight: {@code gW[g] += G[g] · colsᵀ}, chunk after chunk.</li>
+ *   <li>forward: {@code Y[g] = W[g] · cols}, then scattered (with the bias) into [N, C_out, oh, ow];
+ *   <li>grad input: {@code cols = W[g]ᵀ · G[g]} with G the grad output gathered to [C_out, B·L], then folded back and
+ *       summed into each input (col2im);
+ *   <li>grad weight: {@code gW[g] += G[g] · colsᵀ}, chunk after chunk.
  * </ul>
- * Why whole-chunk GEMMs: OpenBLAS threads each call itself and its workers spin between calls, so many small
- * concurrent or back-to-back calls oversubscribe the cores (measured: 32 per-sample GEMMs of 64×4096×27 took
- * seconds on the loaded 2-core machine, one 64×131072×27 GEMM ~0.1 s). The unfolding, folding and layout copies
- * are plain Java loops, parallel over samples. Chunks keep each scratch matrix within {@link #COLS_BUDGET}
- * elements (one sample at least).
- * Half types are computed in float32, float64 in float64. The Java loops write disjoint outputs per sample, so
- * their results do not depend on the thread count.
+ *
+ * Why whole-chunk GEMMs: OpenBLAS threads each call itself and its workers spin between calls, so many small concurrent
+ * or back-to-back calls oversubscribe the cores (measured: 32 per-sample GEMMs of 64×4096×27 took seconds on the loaded
+ * 2-core machine, one 64×131072×27 GEMM ~0.1 s). The unfolding, folding and layout copies are plain Java loops,
+ * parallel over samples. Chunks keep each scratch matrix within {@link #COLS_BUDGET} elements (one sample at least).
+ * Half types are computed in float32, float64 in float64. The Java loops write disjoint outputs per sample, so their
+ * results do not depend on the thread count.
  */
 final class ConvKernels {
     private ConvKernels() {}
@@ -35,10 +36,14 @@ final class ConvKernels {
     /** Elements of each scratch matrix per chunk (64 MiB of float32): large GEMMs, bounded scratch memory. */
     private static final long COLS_BUDGET = 16L << 20;
 
-    /** A dense array copy of a tensor in the compute precision: {@code float[]} or {@code double[]} from {@code offset}. */
+    /**
+     * A dense array copy of a tensor in the compute precision: {@code float[]} or {@code double[]} from {@code offset}.
+     */
     private record Dense(Object array, int offset) {}
 
-    private static DType computeType(DType d) { return d == DType.FLOAT64 ? DType.FLOAT64 : DType.FLOAT32; }
+    private static DType computeType(DType d) {
+        return d == DType.FLOAT64 ? DType.FLOAT64 : DType.FLOAT32;
+    }
 
     /** The tensor's own heap array when it is already dense in the compute type, else a dense copy. */
     private static Dense dense(Tensor t, DType compute) {
@@ -48,15 +53,21 @@ final class ConvKernels {
         return new Dense(c.impl().storage().array(), Math.toIntExact(c.storageOffset()));
     }
 
-    /** Where a kernel writes: the output's own array when it can, else a float32/float64 buffer copied out at the end. */
+    /**
+     * Where a kernel writes: the output's own array when it can, else a float32/float64 buffer copied out at the end.
+     */
     private record Target(Tensor out, Tensor buffer, Object array, int offset) {
         static Target of(Tensor out, DType compute) {
-            boolean direct = out.dtype() == compute && out.isContiguous() && out.impl().storage().array() != null;
+            boolean direct = out.dtype() == compute
+                    && out.isContiguous()
+                    && out.impl().storage().array() != null;
             Tensor buffer = direct ? out : Tensor.of(TensorImpl.empty(out.impl().shapeRef(), compute));
             return new Target(out, buffer, buffer.impl().storage().array(), Math.toIntExact(buffer.storageOffset()));
         }
 
-        void finish() { if (buffer != out) CopyOps.convert(buffer, out); }
+        void finish() {
+            if (buffer != out) CopyOps.convert(buffer, out);
+        }
     }
 
     /** The sizes every pass needs, as ints (the meta rule has checked the geometry). */
@@ -66,11 +77,21 @@ final class ConvKernels {
             // the column matrix and the [C_out, B·L] output/grad buffer both grow with the chunk
             long perSample = Math.max(1, Math.max(kTotal, g.cout()) * l);
             int chunk = (int) Math.max(1, Math.min(g.n(), COLS_BUDGET / perSample));
-            return new Dims((int) g.n(), (int) g.cin(), (int) (g.h() * g.w()), (int) g.cout(), (int) (g.cout() / g.groups()),
-                    (int) (g.cin() / g.groups() * g.kh() * g.kw()), l, (int) g.groups(), chunk);
+            return new Dims(
+                    (int) g.n(),
+                    (int) g.cin(),
+                    (int) (g.h() * g.w()),
+                    (int) g.cout(),
+                    (int) (g.cout() / g.groups()),
+                    (int) (g.cin() / g.groups() * g.kh() * g.kw()),
+                    l,
+                    (int) g.groups(),
+                    chunk);
         }
 
-        int kTotal() { return kg * groups; }
+        int kTotal() {
+            return kg * groups;
+        }
     }
 
     // ---- forward -----------------------------------------------------------------------------------------
@@ -88,8 +109,23 @@ final class ConvKernels {
                 int bs = Math.min(d.chunk(), d.n() - n0), ld = bs * d.l(), first = n0;
                 unfoldChunk(x, first, bs, d, g, cols);
                 for (int gr = 0; gr < d.groups(); gr++) {
-                    gemm(ct, Transpose.NONE, Transpose.NONE, d.cg(), ld, d.kg(), w.array(), w.offset() + gr * d.cg() * d.kg(), d.kg(),
-                            cols, gr * d.kg() * ld, ld, 0, y, gr * d.cg() * ld, ld);
+                    gemm(
+                            ct,
+                            Transpose.NONE,
+                            Transpose.NONE,
+                            d.cg(),
+                            ld,
+                            d.kg(),
+                            w.array(),
+                            w.offset() + gr * d.cg() * d.kg(),
+                            d.kg(),
+                            cols,
+                            gr * d.kg() * ld,
+                            ld,
+                            0,
+                            y,
+                            gr * d.cg() * ld,
+                            ld);
                 }
                 // y is [C_out, B·L]: sample i's channel c is the segment [c·ld + i·L, +L), written out with the bias
                 Parallel.forRange(bs, 1, (b0, b1) -> {
@@ -109,8 +145,8 @@ final class ConvKernels {
     // ---- grad input ------------------------------------------------------------------------------------
 
     /**
-     * The input gradient of the convolution {@code g}, which is also the transposed convolution of
-     * {@code gradOutput}; {@code bias} (or null) is added per channel, as the transposed convolution's bias.
+     * The input gradient of the convolution {@code g}, which is also the transposed convolution of {@code gradOutput};
+     * {@code bias} (or null) is added per channel, as the transposed convolution's bias.
      */
     static void backwardInput(Tensor gradOutput, Tensor weight, Tensor bias, Tensor out, ConvOps.Geometry g) {
         if (out.numel() == 0) return;
@@ -125,8 +161,23 @@ final class ConvKernels {
                 int bs = Math.min(d.chunk(), d.n() - n0), ld = bs * d.l(), first = n0;
                 gatherGrad(go, first, bs, d, gy);
                 for (int gr = 0; gr < d.groups(); gr++) {
-                    gemm(ct, Transpose.TRANSPOSE, Transpose.NONE, d.kg(), ld, d.cg(), w.array(), w.offset() + gr * d.cg() * d.kg(), d.kg(),
-                            gy, gr * d.cg() * ld, ld, 0, cols, gr * d.kg() * ld, ld);
+                    gemm(
+                            ct,
+                            Transpose.TRANSPOSE,
+                            Transpose.NONE,
+                            d.kg(),
+                            ld,
+                            d.cg(),
+                            w.array(),
+                            w.offset() + gr * d.cg() * d.kg(),
+                            d.kg(),
+                            gy,
+                            gr * d.cg() * ld,
+                            ld,
+                            0,
+                            cols,
+                            gr * d.kg() * ld,
+                            ld);
                 }
                 Parallel.forRange(bs, 1, (b0, b1) -> {
                     for (int i = (int) b0; i < b1; i++) {
@@ -160,15 +211,33 @@ final class ConvKernels {
                 unfoldChunk(x, first, bs, d, g, cols);
                 gatherGrad(go, first, bs, d, gy);
                 for (int gr = 0; gr < d.groups(); gr++) {
-                    gemm(ct, Transpose.NONE, Transpose.TRANSPOSE, d.cg(), d.kg(), ld, gy, gr * d.cg() * ld, ld,
-                            cols, gr * d.kg() * ld, ld, 1, t.array(), t.offset() + gr * d.cg() * d.kg(), d.kg());
+                    gemm(
+                            ct,
+                            Transpose.NONE,
+                            Transpose.TRANSPOSE,
+                            d.cg(),
+                            d.kg(),
+                            ld,
+                            gy,
+                            gr * d.cg() * ld,
+                            ld,
+                            cols,
+                            gr * d.kg() * ld,
+                            ld,
+                            1,
+                            t.array(),
+                            t.offset() + gr * d.cg() * d.kg(),
+                            d.kg());
                 }
             }
             t.finish();
         }
     }
 
-    /** Unfolds samples [first, first + bs) of the input into {@code cols}, sample i in columns [i·L, (i+1)·L) of rows bs·L long. */
+    /**
+     * Unfolds samples [first, first + bs) of the input into {@code cols}, sample i in columns [i·L, (i+1)·L) of rows
+     * bs·L long.
+     */
     private static void unfoldChunk(Dense x, int first, int bs, Dims d, ConvOps.Geometry g, Object cols) {
         int ld = bs * d.l();
         Parallel.forRange(bs, 1, (b0, b1) -> {
@@ -184,7 +253,12 @@ final class ConvKernels {
         Parallel.forRange(bs, 1, (b0, b1) -> {
             for (int i = (int) b0; i < b1; i++) {
                 for (int c = 0; c < d.cout(); c++) {
-                    copyRow(go.array(), go.offset() + ((first + i) * d.cout() + c) * d.l(), gy, c * ld + i * d.l(), d.l());
+                    copyRow(
+                            go.array(),
+                            go.offset() + ((first + i) * d.cout() + c) * d.l(),
+                            gy,
+                            c * ld + i * d.l(),
+                            d.l());
                 }
             }
         });
@@ -218,44 +292,107 @@ final class ConvKernels {
     }
 
     /** {@code C = op(A)·op(B) + beta·C} on dense row-major arrays; empty products only scale C. */
-    private static void gemm(DType ct, Transpose ta, Transpose tb, int m, int n, int k, Object a, int ao, int lda,
-                             Object b, int bo, int ldb, int beta, Object c, int co, int ldc) {
+    private static void gemm(
+            DType ct,
+            Transpose ta,
+            Transpose tb,
+            int m,
+            int n,
+            int k,
+            Object a,
+            int ao,
+            int lda,
+            Object b,
+            int bo,
+            int ldb,
+            int beta,
+            Object c,
+            int co,
+            int ldc) {
         if (m == 0 || n == 0) return;
         if (k == 0) {
             if (beta == 0) {
-                if (c instanceof float[] f) for (int i = 0; i < m; i++) java.util.Arrays.fill(f, co + i * ldc, co + i * ldc + n, 0f);
+                if (c instanceof float[] f)
+                    for (int i = 0; i < m; i++) java.util.Arrays.fill(f, co + i * ldc, co + i * ldc + n, 0f);
                 else for (int i = 0; i < m; i++) java.util.Arrays.fill((double[]) c, co + i * ldc, co + i * ldc + n, 0);
             }
             return;
         }
         if (OpenBlas.isAvailable()) {
             if (ct == DType.FLOAT64) {
-                OpenBlas.dgemm(ta, tb, m, n, k, 1, MemorySegment.ofArray((double[]) a), ao, lda, MemorySegment.ofArray((double[]) b),
-                        bo, ldb, beta, MemorySegment.ofArray((double[]) c), co, ldc);
+                OpenBlas.dgemm(
+                        ta,
+                        tb,
+                        m,
+                        n,
+                        k,
+                        1,
+                        MemorySegment.ofArray((double[]) a),
+                        ao,
+                        lda,
+                        MemorySegment.ofArray((double[]) b),
+                        bo,
+                        ldb,
+                        beta,
+                        MemorySegment.ofArray((double[]) c),
+                        co,
+                        ldc);
             } else {
-                OpenBlas.sgemm(ta, tb, m, n, k, 1f, MemorySegment.ofArray((float[]) a), ao, lda, MemorySegment.ofArray((float[]) b),
-                        bo, ldb, beta, MemorySegment.ofArray((float[]) c), co, ldc);
+                OpenBlas.sgemm(
+                        ta,
+                        tb,
+                        m,
+                        n,
+                        k,
+                        1f,
+                        MemorySegment.ofArray((float[]) a),
+                        ao,
+                        lda,
+                        MemorySegment.ofArray((float[]) b),
+                        bo,
+                        ldb,
+                        beta,
+                        MemorySegment.ofArray((float[]) c),
+                        co,
+                        ldc);
             }
             return;
         }
-        JavaGemm.gemm(1, m, n, k, Scalar.of(1L), Scalar.of((long) beta), operand(ct, a, ao, ta, lda),
-                operand(ct, b, bo, tb, ldb), operand(ct, c, co, Transpose.NONE, ldc), false);
+        JavaGemm.gemm(
+                1,
+                m,
+                n,
+                k,
+                Scalar.of(1L),
+                Scalar.of((long) beta),
+                operand(ct, a, ao, ta, lda),
+                operand(ct, b, bo, tb, ldb),
+                operand(ct, c, co, Transpose.NONE, ldc),
+                false);
     }
 
     private static JavaGemm.Operand operand(DType ct, Object array, int offset, Transpose t, int ld) {
-        MemorySegment seg = array instanceof float[] f ? MemorySegment.ofArray(f) : MemorySegment.ofArray((double[]) array);
-        return t == Transpose.NONE ? new JavaGemm.Operand(seg, ct, offset, 0, ld, 1) : new JavaGemm.Operand(seg, ct, offset, 0, 1, ld);
+        MemorySegment seg =
+                array instanceof float[] f ? MemorySegment.ofArray(f) : MemorySegment.ofArray((double[]) array);
+        return t == Transpose.NONE
+                ? new JavaGemm.Operand(seg, ct, offset, 0, ld, 1)
+                : new JavaGemm.Operand(seg, ct, offset, 0, 1, ld);
     }
 
     // ---- im2col / col2im ---------------------------------------------------------------------------------
 
     /**
-     * Unfolds one sample (all channels) into columns [col0, col0 + oh·ow) of {@code cols}, a row-major matrix with
-     * rows {@code ld} apart and one row per (channel, ki, kj); padding reads as zero.
+     * Unfolds one sample (all channels) into columns [col0, col0 + oh·ow) of {@code cols}, a row-major matrix with rows
+     * {@code ld} apart and one row per (channel, ki, kj); padding reads as zero.
      */
     private static void im2col(Object x, int xo, ConvOps.Geometry g, Object cols, int col0, int ld) {
         int c = (int) g.cin(), h = (int) g.h(), w = (int) g.w(), kh = (int) g.kh(), kw = (int) g.kw();
-        int oh = (int) g.oh(), ow = (int) g.ow(), sh = (int) g.sh(), sw = (int) g.sw(), ph = (int) g.ph(), pw = (int) g.pw();
+        int oh = (int) g.oh(),
+                ow = (int) g.ow(),
+                sh = (int) g.sh(),
+                sw = (int) g.sw(),
+                ph = (int) g.ph(),
+                pw = (int) g.pw();
         int dh = (int) g.dh(), dw = (int) g.dw();
         boolean f = x instanceof float[];
         float[] xf = f ? (float[]) x : null, cf = f ? (float[]) cols : null;
@@ -266,7 +403,8 @@ final class ConvKernels {
                     int row = ((ci * kh + ki) * kw + kj) * ld + col0;
                     int offW = kj * dw - pw;
                     // output columns whose input column is inside the image: ox in [lo, hi)
-                    int lo = Math.min(ow, Math.max(0, ceilDiv(-offW, sw))), hi = Math.max(lo, Math.min(ow, ceilDiv(w - offW, sw)));
+                    int lo = Math.min(ow, Math.max(0, ceilDiv(-offW, sw))),
+                            hi = Math.max(lo, Math.min(ow, ceilDiv(w - offW, sw)));
                     for (int oy = 0; oy < oh; oy++) {
                         int iy = oy * sh - ph + ki * dh, at = row + oy * ow;
                         if (iy < 0 || iy >= h) {
@@ -292,10 +430,17 @@ final class ConvKernels {
         }
     }
 
-    /** The adjoint of {@link #im2col}: zeroes the sample at {@code xo}, then adds every column entry where it was read. */
+    /**
+     * The adjoint of {@link #im2col}: zeroes the sample at {@code xo}, then adds every column entry where it was read.
+     */
     private static void col2im(Object cols, int col0, int ld, ConvOps.Geometry g, Object x, int xo) {
         int c = (int) g.cin(), h = (int) g.h(), w = (int) g.w(), kh = (int) g.kh(), kw = (int) g.kw();
-        int oh = (int) g.oh(), ow = (int) g.ow(), sh = (int) g.sh(), sw = (int) g.sw(), ph = (int) g.ph(), pw = (int) g.pw();
+        int oh = (int) g.oh(),
+                ow = (int) g.ow(),
+                sh = (int) g.sh(),
+                sw = (int) g.sw(),
+                ph = (int) g.ph(),
+                pw = (int) g.pw();
         int dh = (int) g.dh(), dw = (int) g.dw(), plane = c * h * w;
         boolean f = x instanceof float[];
         float[] xf = f ? (float[]) x : null, cf = f ? (float[]) cols : null;
@@ -306,7 +451,8 @@ final class ConvKernels {
                 for (int kj = 0; kj < kw; kj++) {
                     int row = ((ci * kh + ki) * kw + kj) * ld + col0;
                     int offW = kj * dw - pw;
-                    int lo = Math.min(ow, Math.max(0, ceilDiv(-offW, sw))), hi = Math.max(lo, Math.min(ow, ceilDiv(w - offW, sw)));
+                    int lo = Math.min(ow, Math.max(0, ceilDiv(-offW, sw))),
+                            hi = Math.max(lo, Math.min(ow, ceilDiv(w - offW, sw)));
                     for (int oy = 0; oy < oh; oy++) {
                         int iy = oy * sh - ph + ki * dh;
                         if (iy < 0 || iy >= h) continue;
@@ -319,5 +465,7 @@ final class ConvKernels {
         }
     }
 
-    private static int ceilDiv(int a, int b) { return -Math.floorDiv(-a, b); }
+    private static int ceilDiv(int a, int b) {
+        return -Math.floorDiv(-a, b);
+    }
 }

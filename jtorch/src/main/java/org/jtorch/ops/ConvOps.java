@@ -11,36 +11,59 @@ import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
 
 /**
- * 1-d and 2-d convolution ({@code aten::convolution} for batched inputs, transposed or not) and its two
- * gradients. The three ops are bilinear in their two tensor operands and are each other's adjoints,
- * so every backward rule is written with these same ops and gradients of any order work:
+ * 1-d and 2-d convolution ({@code aten::convolution} for batched inputs, transposed or not) and its two gradients. The
+ * three ops are bilinear in their two tensor operands and are each other's adjoints, so every backward rule is written
+ * with these same ops and gradients of any order work:
+ *
  * <ul>
- *   <li>{@code y = conv(x, W)};</li>
+ *   <li>{@code y = conv(x, W)};
  *   <li>{@code gx = convolution_backward_input(g, W)}, the adjoint of {@code x ↦ conv(x, W)} (a transposed
- *       convolution); its gradients are {@code conv(h, W)} for g and {@code convolution_backward_weight(g, h)} for W;</li>
+ *       convolution); its gradients are {@code conv(h, W)} for g and {@code convolution_backward_weight(g, h)} for W;
  *   <li>{@code gW = convolution_backward_weight(g, x)}, the adjoint of {@code W ↦ conv(x, W)}; its gradients are
- *       {@code conv(x, H)} for g and {@code convolution_backward_input(g, H)} for x.</li>
+ *       {@code conv(x, H)} for g and {@code convolution_backward_input(g, H)} for x.
  * </ul>
- * A transposed convolution is the input gradient of the convolution whose weight it takes: its kernel is the
- * grad-input kernel, and its gradients are a convolution (for the input) and a grad-weight (for the weight).
- * Kernels are im2col + GEMM ({@link ConvKernels}).
+ *
+ * A transposed convolution is the input gradient of the convolution whose weight it takes: its kernel is the grad-input
+ * kernel, and its gradients are a convolution (for the input) and a grad-weight (for the weight). Kernels are im2col +
+ * GEMM ({@link ConvKernels}).
  */
 public final class ConvOps {
     private ConvOps() {}
 
     /** Dtypes the CPU kernels compute (half types in float32, as ATen's slow_conv2d does). */
-    private static final Set<DType> CONV_DTYPES = EnumSet.of(DType.FLOAT16, DType.BFLOAT16, DType.FLOAT32, DType.FLOAT64);
+    private static final Set<DType> CONV_DTYPES =
+            EnumSet.of(DType.FLOAT16, DType.BFLOAT16, DType.FLOAT32, DType.FLOAT64);
 
     /**
-     * The geometry of one convolution, with 1-d problems lifted to 2-d (height 1, kernel height 1): the
-     * batch, channels, spatial sizes of input, kernel and output, and the per-dim stride, padding, dilation.
+     * The geometry of one convolution, with 1-d problems lifted to 2-d (height 1, kernel height 1): the batch,
+     * channels, spatial sizes of input, kernel and output, and the per-dim stride, padding, dilation.
      */
-    record Geometry(boolean oneD, long n, long cin, long h, long w, long cout, long kh, long kw, long oh, long ow,
-                    long sh, long sw, long ph, long pw, long dh, long dw, long groups) {
+    record Geometry(
+            boolean oneD,
+            long n,
+            long cin,
+            long h,
+            long w,
+            long cout,
+            long kh,
+            long kw,
+            long oh,
+            long ow,
+            long sh,
+            long sw,
+            long ph,
+            long pw,
+            long dh,
+            long dw,
+            long groups) {
 
-        long[] outputShape() { return oneD ? new long[] {n, cout, ow} : new long[] {n, cout, oh, ow}; }
+        long[] outputShape() {
+            return oneD ? new long[] {n, cout, ow} : new long[] {n, cout, oh, ow};
+        }
 
-        long[] inputShape() { return oneD ? new long[] {n, cin, w} : new long[] {n, cin, h, w}; }
+        long[] inputShape() {
+            return oneD ? new long[] {n, cin, w} : new long[] {n, cin, h, w};
+        }
     }
 
     /** PyTorch's expansion of an int-or-list argument to one value per spatial dim, with its message. */
@@ -59,23 +82,34 @@ public final class ConvOps {
     }
 
     /**
-     * ATen's {@code check_shape_forward} on an input of {@code in} and a weight of {@code wt}, in its order and
-     * words; returns the geometry. {@code op} names the op in messages of our own.
+     * ATen's {@code check_shape_forward} on an input of {@code in} and a weight of {@code wt}, in its order and words;
+     * returns the geometry. {@code op} names the op in messages of our own.
      */
-    static Geometry geometry(String op, long[] in, long[] wt, long[] stride, long[] padding, long[] dilation, long groups) {
+    static Geometry geometry(
+            String op, long[] in, long[] wt, long[] stride, long[] padding, long[] dilation, long groups) {
         return geometry(op, in, wt, stride, padding, dilation, NO_OUTPUT_PADDING, groups);
     }
 
     /** As above, with the output padding a non-transposed convolution checks but does not use. */
-    private static Geometry geometry(String op, long[] in, long[] wt, long[] stride, long[] padding, long[] dilation,
-            long[] outputPadding, long groups) {
+    private static Geometry geometry(
+            String op,
+            long[] in,
+            long[] wt,
+            long[] stride,
+            long[] padding,
+            long[] dilation,
+            long[] outputPadding,
+            long groups) {
         int k = checkRanks(op, in, wt);
         int spatial = k - 2;
-        long[] s = perDim("stride", stride, spatial), p = perDim("padding", padding, spatial), d = perDim("dilation", dilation, spatial);
+        long[] s = perDim("stride", stride, spatial),
+                p = perDim("padding", padding, spatial),
+                d = perDim("dilation", dilation, spatial);
         checkParameters(s, p, d, perDim("output_padding", outputPadding, spatial), groups, wt);
         if (in[1] != wt[1] * groups) {
-            throw new TorchException("Given groups=" + groups + ", weight of size " + Shapes.str(wt) + ", expected input"
-                    + Shapes.str(in) + " to have " + wt[1] * groups + " channels, but got " + in[1] + " channels instead");
+            throw new TorchException("Given groups=" + groups + ", weight of size " + Shapes.str(wt)
+                    + ", expected input" + Shapes.str(in) + " to have " + wt[1] * groups + " channels, but got " + in[1]
+                    + " channels instead");
         }
         boolean oneD = spatial == 1;
         long h = oneD ? 1 : in[2], w = in[k - 1], kh = oneD ? 1 : wt[2], kw = wt[k - 1];
@@ -88,18 +122,34 @@ public final class ConvOps {
             throw new TorchException("Calculated padded input size per channel: " + padded + ". Kernel size: " + kernel
                     + ". Kernel size can't be greater than actual input size");
         }
-        return new Geometry(oneD, in[0], in[1], h, w, wt[0], kh, kw, (padH - effH) / sh + 1, (padW - effW) / sw + 1,
-                sh, sw, ph, pw, dh, dw, groups);
+        return new Geometry(
+                oneD,
+                in[0],
+                in[1],
+                h,
+                w,
+                wt[0],
+                kh,
+                kw,
+                (padH - effH) / sh + 1,
+                (padW - effW) / sw + 1,
+                sh,
+                sw,
+                ph,
+                pw,
+                dh,
+                dw,
+                groups);
     }
 
     /**
      * The geometry of a transposed convolution of an input {@code in} by a weight {@code wt} ([C_in, C_out/groups,
      * k...]), with ATen's checks and words: the geometry of the convolution whose input gradient it is, so that the
-     * convolution's "input" is the transposed one's output ({@code inputShape()}) and its "output" the transposed
-     * one's input. Output padding adds rows and columns at the end that only the bias reaches.
+     * convolution's "input" is the transposed one's output ({@code inputShape()}) and its "output" the transposed one's
+     * input. Output padding adds rows and columns at the end that only the bias reaches.
      */
-    static Geometry transposedGeometry(long[] in, long[] wt, long[] stride, long[] padding, long[] dilation,
-            long[] outputPadding, long groups) {
+    static Geometry transposedGeometry(
+            long[] in, long[] wt, long[] stride, long[] padding, long[] dilation, long[] outputPadding, long groups) {
         int k = checkRanks("convolution", in, wt);
         int spatial = k - 2;
         long[] s = perDim("stride", stride, spatial), p = perDim("padding", padding, spatial);
@@ -127,12 +177,30 @@ public final class ConvOps {
                     + "). Calculated output size per channel: (" + out[0] + " x " + out[1]
                     + "). Output size is too small");
         }
-        return new Geometry(oneD, in[0], wt[1] * groups, out[0], out[1], wt[0], kernel[0], kernel[1], inSize[0],
-                inSize[1], s2[0], s2[1], p2[0], p2[1], d2[0], d2[1], groups);
+        return new Geometry(
+                oneD,
+                in[0],
+                wt[1] * groups,
+                out[0],
+                out[1],
+                wt[0],
+                kernel[0],
+                kernel[1],
+                inSize[0],
+                inSize[1],
+                s2[0],
+                s2[1],
+                p2[0],
+                p2[1],
+                d2[0],
+                d2[1],
+                groups);
     }
 
     /** A 1-d parameter as the 2-d one ATen computes with ({@code unit} in front); a 2-d one as it is. */
-    private static long[] lift(boolean oneD, long[] v, long unit) { return oneD ? new long[] {unit, v[0]} : v; }
+    private static long[] lift(boolean oneD, long[] v, long unit) {
+        return oneD ? new long[] {unit, v[0]} : v;
+    }
 
     /** The weight's rank is 3 or 4 and the input's the same; returns it. */
     private static int checkRanks(String op, long[] in, long[] wt) {
@@ -180,18 +248,21 @@ public final class ConvOps {
     }
 
     private static void requireSupported(String kernel, DType d) {
-        if (!CONV_DTYPES.contains(d)) throw new TorchException("\"" + kernel + "\" not implemented for '" + d.cppName() + "'");
+        if (!CONV_DTYPES.contains(d))
+            throw new TorchException("\"" + kernel + "\" not implemented for '" + d.cppName() + "'");
     }
 
     /** The checks shared by the two gradient ops: same dtype, and a grad_output of the convolution's output shape. */
     private static void checkGradOutput(String op, Tensor gradOutput, Tensor other, Geometry g) {
         if (gradOutput.dtype() != other.dtype()) {
             throw new TorchException(op + ": expected grad_output and " + (op.endsWith("input") ? "weight" : "input")
-                    + " to have the same dtype, but got " + gradOutput.dtype().cppName() + " and " + other.dtype().cppName());
+                    + " to have the same dtype, but got " + gradOutput.dtype().cppName() + " and "
+                    + other.dtype().cppName());
         }
         if (!Arrays.equals(gradOutput.impl().shapeRef(), g.outputShape())) {
-            throw new TorchException(op + ": grad_output of shape " + Shapes.str(gradOutput.impl().shapeRef())
-                    + " does not match the convolution's output shape " + Shapes.str(g.outputShape()));
+            throw new TorchException(op + ": grad_output of shape "
+                    + Shapes.str(gradOutput.impl().shapeRef()) + " does not match the convolution's output shape "
+                    + Shapes.str(g.outputShape()));
         }
         requireSupported("slow_conv2d_cpu", gradOutput.dtype());
     }
@@ -200,11 +271,14 @@ public final class ConvOps {
     private static Geometry geometryOf(Object[] a, long[] in, long[] wt) {
         long[] s = (long[]) a[3], p = (long[]) a[4], d = (long[]) a[5], op = (long[]) a[7];
         long groups = ((Number) a[8]).longValue();
-        return transposed(a) ? transposedGeometry(in, wt, s, p, d, op, groups)
+        return transposed(a)
+                ? transposedGeometry(in, wt, s, p, d, op, groups)
                 : geometry("convolution", in, wt, s, p, d, op, groups);
     }
 
-    private static boolean transposed(Object[] a) { return (Boolean) a[6]; }
+    private static boolean transposed(Object[] a) {
+        return (Boolean) a[6];
+    }
 
     /** The output padding of a convolution that has none. */
     private static final long[] NO_OUTPUT_PADDING = {0};
@@ -213,43 +287,50 @@ public final class ConvOps {
 
     /**
      * {@code convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)} on a
-     * batched input ([N, C, L] or [N, C, H, W]) with symmetric zero padding; {@code F.conv1d}/{@code F.conv2d} add
-     * the unbatched form and the padding strings. Transposed, the weight is [C_in, C_out/groups, k...] and
+     * batched input ([N, C, L] or [N, C, H, W]) with symmetric zero padding; {@code F.conv1d}/{@code F.conv2d} add the
+     * unbatched form and the padding strings. Transposed, the weight is [C_in, C_out/groups, k...] and
      * {@code output_padding} lengthens the output at the end.
      */
     public static final OpDef CONVOLUTION = OpDef.structured(
-            "convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, "
-                    + "SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor",
-            a -> {
-                Tensor input = (Tensor) a[0], weight = (Tensor) a[1], bias = (Tensor) a[2];
-                Device device = bias == null ? Devices.common("convolution", input, weight)
-                        : Devices.common("convolution", input, weight, bias);
-                if (input.dtype() != weight.dtype()) {
-                    throw new TorchException("Input type (" + legacyTypeName(input.dtype()) + ") and weight type ("
-                            + legacyTypeName(weight.dtype()) + ") should be the same or input should be a MKLDNN tensor and "
-                            + "weight is a dense tensor");
-                }
-                if (bias != null && bias.dtype() != input.dtype()) {
-                    throw new TorchException("Input type (" + legacyTypeName(input.dtype()) + ") and bias type ("
-                            + legacyTypeName(bias.dtype()) + ") should be the same");
-                }
-                Geometry g = geometryOf(a, input.impl().shapeRef(), weight.impl().shapeRef());
-                boolean transposed = transposed(a);
-                long channels = transposed ? g.cin() : g.cout();
-                if (bias != null && (bias.dim() != 1 || bias.size(0) != channels)) {
-                    throw new TorchException("Given " + (transposed ? "transposed=1, " : "") + "weight of size "
-                            + Shapes.str(weight.impl().shapeRef()) + ", expected bias to be 1-dimensional with " + channels
-                            + " elements, but got bias of size " + Shapes.str(bias.impl().shapeRef()) + " instead");
-                }
-                requireSupported(transposed ? "slow_conv_transpose2d_out_cpu" : "slow_conv2d_cpu", input.dtype());
-                return Spec.of(transposed ? g.inputShape() : g.outputShape(), input.dtype(), device, g);
-            },
-            (a, outs, spec) -> {
-                Tensor input = (Tensor) a[0], weight = (Tensor) a[1], bias = (Tensor) a[2];
-                Geometry g = (Geometry) spec.plan();
-                if (transposed(a)) ConvKernels.backwardInput(input, weight, bias, outs[0], g);
-                else ConvKernels.forward(input, weight, bias, outs[0], g);
-            })
+                    "convolution(Tensor input, Tensor weight, Tensor? bias, SymInt[] stride, SymInt[] padding, "
+                            + "SymInt[] dilation, bool transposed, SymInt[] output_padding, SymInt groups) -> Tensor",
+                    a -> {
+                        Tensor input = (Tensor) a[0], weight = (Tensor) a[1], bias = (Tensor) a[2];
+                        Device device = bias == null
+                                ? Devices.common("convolution", input, weight)
+                                : Devices.common("convolution", input, weight, bias);
+                        if (input.dtype() != weight.dtype()) {
+                            throw new TorchException(
+                                    "Input type (" + legacyTypeName(input.dtype()) + ") and weight type ("
+                                            + legacyTypeName(weight.dtype())
+                                            + ") should be the same or input should be a MKLDNN tensor and "
+                                            + "weight is a dense tensor");
+                        }
+                        if (bias != null && bias.dtype() != input.dtype()) {
+                            throw new TorchException("Input type (" + legacyTypeName(input.dtype())
+                                    + ") and bias type (" + legacyTypeName(bias.dtype()) + ") should be the same");
+                        }
+                        Geometry g = geometryOf(
+                                a, input.impl().shapeRef(), weight.impl().shapeRef());
+                        boolean transposed = transposed(a);
+                        long channels = transposed ? g.cin() : g.cout();
+                        if (bias != null && (bias.dim() != 1 || bias.size(0) != channels)) {
+                            throw new TorchException("Given " + (transposed ? "transposed=1, " : "") + "weight of size "
+                                    + Shapes.str(weight.impl().shapeRef()) + ", expected bias to be 1-dimensional with "
+                                    + channels
+                                    + " elements, but got bias of size "
+                                    + Shapes.str(bias.impl().shapeRef()) + " instead");
+                        }
+                        requireSupported(
+                                transposed ? "slow_conv_transpose2d_out_cpu" : "slow_conv2d_cpu", input.dtype());
+                        return Spec.of(transposed ? g.inputShape() : g.outputShape(), input.dtype(), device, g);
+                    },
+                    (a, outs, spec) -> {
+                        Tensor input = (Tensor) a[0], weight = (Tensor) a[1], bias = (Tensor) a[2];
+                        Geometry g = (Geometry) spec.plan();
+                        if (transposed(a)) ConvKernels.backwardInput(input, weight, bias, outs[0], g);
+                        else ConvKernels.forward(input, weight, bias, outs[0], g);
+                    })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> {
                 Tensor input = (Tensor) a[0], weight = (Tensor) a[1];
                 long[] s = (long[]) a[3], p = (long[]) a[4], d = (long[]) a[5];
@@ -284,8 +365,8 @@ public final class ConvOps {
      * transposed convolution is the adjoint). Where output padding reaches a whole stride, that convolution has more
      * positions than the input, and the extra ones (which saw only padding) are cut off.
      */
-    private static Tensor transposedInputGrad(Tensor go, Tensor input, Tensor weight, long[] s, long[] p, long[] d,
-            long groups) {
+    private static Tensor transposedInputGrad(
+            Tensor go, Tensor input, Tensor weight, long[] s, long[] p, long[] d, long groups) {
         Tensor gi = convolution(go, weight, null, s, p, d, false, NO_OUTPUT_PADDING, groups);
         for (int dim = 2; dim < gi.dim(); dim++) {
             if (gi.size(dim) > input.size(dim)) gi = gi.narrow(dim, 0, input.size(dim));
@@ -295,11 +376,11 @@ public final class ConvOps {
 
     /**
      * The weight gradient of a transposed convolution y = B(x, W), B the grad-input of a convolution: B's weight
-     * gradient is the convolution's grad-weight with x as grad_output and y's gradient as input. x is padded with
-     * zeros up to the positions that convolution has (more than x's where output padding reaches a whole stride).
+     * gradient is the convolution's grad-weight with x as grad_output and y's gradient as input. x is padded with zeros
+     * up to the positions that convolution has (more than x's where output padding reaches a whole stride).
      */
-    private static Tensor transposedWeightGrad(Tensor go, Tensor input, Tensor weight, long[] s, long[] p, long[] d,
-            long groups) {
+    private static Tensor transposedWeightGrad(
+            Tensor go, Tensor input, Tensor weight, long[] s, long[] p, long[] d, long groups) {
         Geometry g = geometry("convolution", go.impl().shapeRef(), weight.impl().shapeRef(), s, p, d, groups);
         long[] positions = g.outputShape();
         int spatial = input.dim() - 2;
@@ -315,60 +396,75 @@ public final class ConvOps {
     }
 
     /**
-     * {@code convolution_backward_input(grad_output, weight, input_sizes, stride, padding, dilation, groups)}:
-     * the gradient of {@code convolution} with respect to an input of {@code input_sizes}.
+     * {@code convolution_backward_input(grad_output, weight, input_sizes, stride, padding, dilation, groups)}: the
+     * gradient of {@code convolution} with respect to an input of {@code input_sizes}.
      */
     public static final OpDef CONVOLUTION_BACKWARD_INPUT = OpDef.structured(
-            "convolution_backward_input(Tensor grad_output, Tensor weight, SymInt[] input_sizes, "
-                    + "SymInt[] stride, "
-                    + "SymInt[] padding, SymInt[] dilation, SymInt groups) -> Tensor",
-            a -> {
-                Tensor go = (Tensor) a[0], weight = (Tensor) a[1];
-                Device device = Devices.common("convolution_backward_input", go, weight);
-                long[] sizes = Shapes.checkSizes("convolution_backward_input", ((long[]) a[2]).clone());
-                Geometry g = geometry("convolution_backward_input", sizes, weight.impl().shapeRef(), (long[]) a[3], (long[]) a[4],
-                        (long[]) a[5], ((Number) a[6]).longValue());
-                checkGradOutput("convolution_backward_input", go, weight, g);
-                return Spec.of(sizes, go.dtype(), device, g);
-            },
-            (a, outs, spec) ->
-                    ConvKernels.backwardInput((Tensor) a[0], (Tensor) a[1], null, outs[0], (Geometry) spec.plan()))
+                    "convolution_backward_input(Tensor grad_output, Tensor weight, SymInt[] input_sizes, "
+                            + "SymInt[] stride, "
+                            + "SymInt[] padding, SymInt[] dilation, SymInt groups) -> Tensor",
+                    a -> {
+                        Tensor go = (Tensor) a[0], weight = (Tensor) a[1];
+                        Device device = Devices.common("convolution_backward_input", go, weight);
+                        long[] sizes = Shapes.checkSizes("convolution_backward_input", ((long[]) a[2]).clone());
+                        Geometry g = geometry(
+                                "convolution_backward_input",
+                                sizes,
+                                weight.impl().shapeRef(),
+                                (long[]) a[3],
+                                (long[]) a[4],
+                                (long[]) a[5],
+                                ((Number) a[6]).longValue());
+                        checkGradOutput("convolution_backward_input", go, weight, g);
+                        return Spec.of(sizes, go.dtype(), device, g);
+                    },
+                    (a, outs, spec) -> ConvKernels.backwardInput(
+                            (Tensor) a[0], (Tensor) a[1], null, outs[0], (Geometry) spec.plan()))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> {
                 Tensor go = (Tensor) a[0], weight = (Tensor) a[1];
                 long[] s = (long[]) a[3], p = (long[]) a[4], d = (long[]) a[5];
                 long groups = ((Number) a[6]).longValue();
                 return new Tensor[] {
                     mask.needs(0) ? convolution(g[0], weight, null, s, p, d, false, NO_OUTPUT_PADDING, groups) : null,
-                    mask.needs(1) ? convolutionBackwardWeight(go, g[0], weight.shape(), s, p, d, groups) : null};
+                    mask.needs(1) ? convolutionBackwardWeight(go, g[0], weight.shape(), s, p, d, groups) : null
+                };
             })
             .deriveJvp(Jvps::bilinear)
             .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
 
     /**
-     * {@code convolution_backward_weight(grad_output, input, weight_sizes, stride, padding, dilation, groups)}:
-     * the gradient of {@code convolution} with respect to a weight of {@code weight_sizes}.
+     * {@code convolution_backward_weight(grad_output, input, weight_sizes, stride, padding, dilation, groups)}: the
+     * gradient of {@code convolution} with respect to a weight of {@code weight_sizes}.
      */
     public static final OpDef CONVOLUTION_BACKWARD_WEIGHT = OpDef.structured(
-            "convolution_backward_weight(Tensor grad_output, Tensor input, SymInt[] weight_sizes, "
-                    + "SymInt[] stride, "
-                    + "SymInt[] padding, SymInt[] dilation, SymInt groups) -> Tensor",
-            a -> {
-                Tensor go = (Tensor) a[0], input = (Tensor) a[1];
-                Device device = Devices.common("convolution_backward_weight", go, input);
-                long[] sizes = Shapes.checkSizes("convolution_backward_weight", ((long[]) a[2]).clone());
-                Geometry g = geometry("convolution_backward_weight", input.impl().shapeRef(), sizes, (long[]) a[3], (long[]) a[4],
-                        (long[]) a[5], ((Number) a[6]).longValue());
-                checkGradOutput("convolution_backward_weight", go, input, g);
-                return Spec.of(sizes, go.dtype(), device, g);
-            },
-            (a, outs, spec) -> ConvKernels.backwardWeight((Tensor) a[0], (Tensor) a[1], outs[0], (Geometry) spec.plan()))
+                    "convolution_backward_weight(Tensor grad_output, Tensor input, SymInt[] weight_sizes, "
+                            + "SymInt[] stride, "
+                            + "SymInt[] padding, SymInt[] dilation, SymInt groups) -> Tensor",
+                    a -> {
+                        Tensor go = (Tensor) a[0], input = (Tensor) a[1];
+                        Device device = Devices.common("convolution_backward_weight", go, input);
+                        long[] sizes = Shapes.checkSizes("convolution_backward_weight", ((long[]) a[2]).clone());
+                        Geometry g = geometry(
+                                "convolution_backward_weight",
+                                input.impl().shapeRef(),
+                                sizes,
+                                (long[]) a[3],
+                                (long[]) a[4],
+                                (long[]) a[5],
+                                ((Number) a[6]).longValue());
+                        checkGradOutput("convolution_backward_weight", go, input, g);
+                        return Spec.of(sizes, go.dtype(), device, g);
+                    },
+                    (a, outs, spec) ->
+                            ConvKernels.backwardWeight((Tensor) a[0], (Tensor) a[1], outs[0], (Geometry) spec.plan()))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> {
                 Tensor go = (Tensor) a[0], input = (Tensor) a[1];
                 long[] s = (long[]) a[3], p = (long[]) a[4], d = (long[]) a[5];
                 long groups = ((Number) a[6]).longValue();
                 return new Tensor[] {
                     mask.needs(0) ? convolution(input, g[0], null, s, p, d, false, NO_OUTPUT_PADDING, groups) : null,
-                    mask.needs(1) ? convolutionBackwardInput(go, g[0], input.shape(), s, p, d, groups) : null};
+                    mask.needs(1) ? convolutionBackwardInput(go, g[0], input.shape(), s, p, d, groups) : null
+                };
             })
             .deriveJvp(Jvps::bilinear)
             .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
@@ -406,23 +502,68 @@ public final class ConvOps {
     /**
      * {@code torch.convolution(input, weight, bias, stride, padding, dilation, transposed, output_padding, groups)}.
      */
-    public static Tensor convolution(Tensor input, Tensor weight, Tensor bias, long[] stride, long[] padding, long[] dilation,
-            boolean transposed, long[] outputPadding, long groups) {
-        return Dispatcher.call1(CONVOLUTION, input, weight, bias, stride.clone(), padding.clone(), dilation.clone(),
-                transposed, outputPadding.clone(), groups);
+    public static Tensor convolution(
+            Tensor input,
+            Tensor weight,
+            Tensor bias,
+            long[] stride,
+            long[] padding,
+            long[] dilation,
+            boolean transposed,
+            long[] outputPadding,
+            long groups) {
+        return Dispatcher.call1(
+                CONVOLUTION,
+                input,
+                weight,
+                bias,
+                stride.clone(),
+                padding.clone(),
+                dilation.clone(),
+                transposed,
+                outputPadding.clone(),
+                groups);
     }
 
-    /** The gradient of {@link #convolution} with respect to its input (a transposed convolution of {@code gradOutput}). */
-    public static Tensor convolutionBackwardInput(Tensor gradOutput, Tensor weight, long[] inputSizes, long[] stride,
-            long[] padding, long[] dilation, long groups) {
-        return Dispatcher.call1(CONVOLUTION_BACKWARD_INPUT, gradOutput, weight, inputSizes.clone(), stride.clone(),
-                padding.clone(), dilation.clone(), groups);
+    /**
+     * The gradient of {@link #convolution} with respect to its input (a transposed convolution of {@code gradOutput}).
+     */
+    public static Tensor convolutionBackwardInput(
+            Tensor gradOutput,
+            Tensor weight,
+            long[] inputSizes,
+            long[] stride,
+            long[] padding,
+            long[] dilation,
+            long groups) {
+        return Dispatcher.call1(
+                CONVOLUTION_BACKWARD_INPUT,
+                gradOutput,
+                weight,
+                inputSizes.clone(),
+                stride.clone(),
+                padding.clone(),
+                dilation.clone(),
+                groups);
     }
 
     /** The gradient of {@link #convolution} with respect to its weight. */
-    public static Tensor convolutionBackwardWeight(Tensor gradOutput, Tensor input, long[] weightSizes, long[] stride,
-            long[] padding, long[] dilation, long groups) {
-        return Dispatcher.call1(CONVOLUTION_BACKWARD_WEIGHT, gradOutput, input, weightSizes.clone(), stride.clone(),
-                padding.clone(), dilation.clone(), groups);
+    public static Tensor convolutionBackwardWeight(
+            Tensor gradOutput,
+            Tensor input,
+            long[] weightSizes,
+            long[] stride,
+            long[] padding,
+            long[] dilation,
+            long groups) {
+        return Dispatcher.call1(
+                CONVOLUTION_BACKWARD_WEIGHT,
+                gradOutput,
+                input,
+                weightSizes.clone(),
+                stride.clone(),
+                padding.clone(),
+                dilation.clone(),
+                groups);
     }
 }

@@ -7,8 +7,8 @@ import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.Fns;
-import org.jtorch.kernels.cpu.PointwiseLoops;
 import org.jtorch.kernels.cpu.Parallel;
+import org.jtorch.kernels.cpu.PointwiseLoops;
 import org.jtorch.kernels.cpu.StridedArrayCopy;
 import org.jtorch.kernels.cpu.StridedIter;
 import org.jtorch.kernels.cpu.TiledTranspose;
@@ -17,24 +17,37 @@ import org.jtorch.kernels.cpu.TiledTranspose;
 public final class CopyOps {
     private CopyOps() {}
 
-    private static final Fns.Unary IDENTITY = new Fns.Unary(x -> x, x -> x, x -> x,
-            (re, im, o) -> { o[0] = re; o[1] = im; }, null);
-
-    /** {@code _to_copy(self, dtype, size)}: a fresh contiguous copy, converted to {@code dtype} and broadcast to {@code size}. */
-    public static final OpDef TO_COPY = OpDef.structured(
-            "_to_copy(Tensor self, *, ScalarType? dtype=None, SymInt[]? size=None) -> Tensor",
-            args -> {
-                Tensor src = (Tensor) args[0];
-                DType dtype = args[1] != null ? (DType) args[1] : src.dtype();
-                long[] shape = args[2] != null ? (long[]) args[2] : src.impl().shapeRef();
-                if (args[2] != null && !java.util.Arrays.equals(Shapes.broadcast(shape, src.impl().shapeRef()),
-                        shape)) {
-                    throw new TorchException("copy_: the size of src " + Shapes.str(src.impl().shapeRef())
-                            + " must be broadcastable to the destination size " + Shapes.str(shape));
-                }
-                return Spec.of(shape, dtype, src.device(), null);
+    private static final Fns.Unary IDENTITY = new Fns.Unary(
+            x -> x,
+            x -> x,
+            x -> x,
+            (re, im, o) -> {
+                o[0] = re;
+                o[1] = im;
             },
-            (args, outs, spec) -> convert((Tensor) args[0], outs[0]))
+            null);
+
+    /**
+     * {@code _to_copy(self, dtype, size)}: a fresh contiguous copy, converted to {@code dtype} and broadcast to
+     * {@code size}.
+     */
+    public static final OpDef TO_COPY = OpDef.structured(
+                    "_to_copy(Tensor self, *, ScalarType? dtype=None, SymInt[]? size=None) -> Tensor",
+                    args -> {
+                        Tensor src = (Tensor) args[0];
+                        DType dtype = args[1] != null ? (DType) args[1] : src.dtype();
+                        long[] shape =
+                                args[2] != null ? (long[]) args[2] : src.impl().shapeRef();
+                        if (args[2] != null
+                                && !java.util.Arrays.equals(
+                                        Shapes.broadcast(shape, src.impl().shapeRef()), shape)) {
+                            throw new TorchException("copy_: the size of src "
+                                    + Shapes.str(src.impl().shapeRef())
+                                    + " must be broadcastable to the destination size " + Shapes.str(shape));
+                        }
+                        return Spec.of(shape, dtype, src.device(), null);
+                    },
+                    (args, outs, spec) -> convert((Tensor) args[0], outs[0]))
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0]})
             .deriveJvp(Jvps::linear);
 
@@ -58,12 +71,15 @@ public final class CopyOps {
         PointwiseLoops.unary(IDENTITY, compute, dst.impl(), src.impl());
     }
 
-    /** {@code src} viewed with {@code shape} (stride 0 along broadcast dims), built directly: kernels do not dispatch. */
+    /**
+     * {@code src} viewed with {@code shape} (stride 0 along broadcast dims), built directly: kernels do not dispatch.
+     */
     private static Tensor broadcastView(Tensor src, long[] shape) {
         long[] stride = new long[shape.length];
         int lead = shape.length - src.dim();
         for (int d = lead; d < shape.length; d++) {
-            stride[d] = src.size(d - lead) == 1 && shape[d] != 1 ? 0 : src.impl().strideRef()[d - lead];
+            stride[d] =
+                    src.size(d - lead) == 1 && shape[d] != 1 ? 0 : src.impl().strideRef()[d - lead];
         }
         return Tensor.viewOf(src, src.impl().viewOf(src.storageOffset(), shape.clone(), stride));
     }
@@ -71,7 +87,8 @@ public final class CopyOps {
     /** Bulk copy of runs; the layouts may differ but the dtype and element count match. */
     private static void copySameDtype(Tensor src, Tensor dst) {
         long item = dst.dtype().itemSize();
-        MemorySegment s = src.impl().storage().segment(), d = dst.impl().storage().segment();
+        MemorySegment s = src.impl().storage().segment(),
+                d = dst.impl().storage().segment();
         if (src.isContiguous() && dst.isContiguous()) {
             MemorySegment.copy(s, src.storageOffset() * item, d, dst.storageOffset() * item, dst.numel() * item);
             return;
@@ -79,22 +96,44 @@ public final class CopyOps {
         Object sa = src.impl().storage().array(), da = dst.impl().storage().array();
         int slots = dst.dtype().slotsPerElement();
         boolean arrays = sa != null && da != null && sa.getClass() == da.getClass();
-        if (arrays && slots == 1 && dst.isContiguous() && java.util.Arrays.equals(src.impl().shapeRef(), dst.impl().shapeRef())
-                && TiledTranspose.tryCopy(sa, src.storageOffset(), src.impl().strideRef(), da, dst.storageOffset(), dst.impl().shapeRef())) {
+        if (arrays
+                && slots == 1
+                && dst.isContiguous()
+                && java.util.Arrays.equals(src.impl().shapeRef(), dst.impl().shapeRef())
+                && TiledTranspose.tryCopy(
+                        sa,
+                        src.storageOffset(),
+                        src.impl().strideRef(),
+                        da,
+                        dst.storageOffset(),
+                        dst.impl().shapeRef())) {
             return;
         }
         StridedIter it = new StridedIter(dst.impl().shapeRef(), dst.impl(), src.impl());
-        Parallel.forRange(dst.numel(), Parallel.GRAIN, (start, end) -> it.forEachRun(start, end, (base, stride, n) -> {
-            if (stride[0] == 1 && stride[1] == 1) {
-                MemorySegment.copy(s, base[1] * item, d, base[0] * item, n * item);
-            } else if (arrays) { // strided heap copy: plain array loads and stores (a segment call per element is ~10x slower)
-                StridedArrayCopy.copy(sa, base[1] * slots, stride[1] * slots, da, base[0] * slots, stride[0] * slots, n, slots);
-            } else {
-                for (long i = 0; i < n; i++) {
-                    MemorySegment.copy(s, (base[1] + i * stride[1]) * item, d, (base[0] + i * stride[0]) * item, item);
-                }
-            }
-        }));
+        Parallel.forRange(
+                dst.numel(),
+                Parallel.GRAIN,
+                (start, end) -> it.forEachRun(start, end, (base, stride, n) -> {
+                    if (stride[0] == 1 && stride[1] == 1) {
+                        MemorySegment.copy(s, base[1] * item, d, base[0] * item, n * item);
+                    } else if (arrays) { // strided heap copy: plain array loads and stores (a segment call per element
+                        // is ~10x slower)
+                        StridedArrayCopy.copy(
+                                sa,
+                                base[1] * slots,
+                                stride[1] * slots,
+                                da,
+                                base[0] * slots,
+                                stride[0] * slots,
+                                n,
+                                slots);
+                    } else {
+                        for (long i = 0; i < n; i++) {
+                            MemorySegment.copy(
+                                    s, (base[1] + i * stride[1]) * item, d, (base[0] + i * stride[0]) * item, item);
+                        }
+                    }
+                }));
     }
 
     /** {@code self.to(dtype)}: returns self when the dtype already matches, as PyTorch does. */
@@ -113,7 +152,8 @@ public final class CopyOps {
 
     /** {@code self.copy_(src)}: broadcasts and converts src into self. */
     public static Tensor copy_(Tensor self, Tensor src) {
-        Dispatcher.callOut(TO_COPY, new Tensor[] {self}, src, self.dtype(), self.impl().shapeRef());
+        Dispatcher.callOut(
+                TO_COPY, new Tensor[] {self}, src, self.dtype(), self.impl().shapeRef());
         return self;
     }
 }

@@ -38,7 +38,8 @@ public final class Creation {
         MemorySegment seg = t.impl().storage().segment();
         switch (s.kind()) {
             case BOOL, INT, UINT -> {
-                if (t.dtype().isFloatingPoint() || t.dtype().isComplex()) io.setDouble(seg, storageIndex, s.doubleValue());
+                if (t.dtype().isFloatingPoint() || t.dtype().isComplex())
+                    io.setDouble(seg, storageIndex, s.doubleValue());
                 else io.setLong(seg, storageIndex, s.longValue());
             }
             case FLOAT -> io.setDouble(seg, storageIndex, s.doubleValue());
@@ -59,11 +60,14 @@ public final class Creation {
             },
             (args, outs, spec) -> {
                 if (!isZeroBits((Scalar) spec.plan())) fillAll(outs[0], (Scalar) spec.plan());
-            }, OpDef.Flag.NOT_DIFFERENTIABLE);
+            },
+            OpDef.Flag.NOT_DIFFERENTIABLE);
 
     /** Whether a fill value is all-zero bits (fresh storage already holds it). */
     private static boolean isZeroBits(Scalar v) {
-        return v.longValue() == 0 && Double.doubleToRawLongBits(v.doubleValue()) == 0 && Double.doubleToRawLongBits(v.imag()) == 0;
+        return v.longValue() == 0
+                && Double.doubleToRawLongBits(v.doubleValue()) == 0
+                && Double.doubleToRawLongBits(v.imag()) == 0;
     }
 
     /** Copies one element's bits between storages of the same dtype. */
@@ -73,14 +77,15 @@ public final class Creation {
     }
 
     /** {@code self.fill_(value)}: every element of {@code self} becomes {@code value} (in place, any layout). */
-    public static final OpDef FILL = OpDef.structured("fill.Scalar(Tensor self, Scalar value) -> Tensor",
-            args -> {
-                Tensor self = (Tensor) args[0];
-                Scalar value = Scalar.of(args[1]);
-                ScalarConversion.check(value, self.dtype()); // 1000 into uint8 is an error, not 232
-                return Spec.of(self.impl().shapeRef(), self.dtype(), self.device(), value);
-            },
-            (args, outs, spec) -> fillAll(outs[0], (Scalar) spec.plan()))
+    public static final OpDef FILL = OpDef.structured(
+                    "fill.Scalar(Tensor self, Scalar value) -> Tensor",
+                    args -> {
+                        Tensor self = (Tensor) args[0];
+                        Scalar value = Scalar.of(args[1]);
+                        ScalarConversion.check(value, self.dtype()); // 1000 into uint8 is an error, not 232
+                        return Spec.of(self.impl().shapeRef(), self.dtype(), self.device(), value);
+                    },
+                    (args, outs, spec) -> fillAll(outs[0], (Scalar) spec.plan()))
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {null})
             .deriveJvp(Jvps::zero);
 
@@ -92,18 +97,22 @@ public final class Creation {
         if (out.impl().storage().array() instanceof float[] f && out.isContiguous()) {
             int off = (int) out.storageOffset();
             if (out.dtype().isComplex()) {
-                float re = one.impl().storage().floats()[0], im = one.impl().storage().floats()[1];
+                float re = one.impl().storage().floats()[0],
+                        im = one.impl().storage().floats()[1];
                 for (int i = 0; i < n; i++) {
                     f[off + 2 * i] = re;
                     f[off + 2 * i + 1] = im;
                 }
             } else {
-                java.util.Arrays.fill(f, off, off + (int) n, one.impl().storage().floats()[0]);
+                java.util.Arrays.fill(
+                        f, off, off + (int) n, one.impl().storage().floats()[0]);
             }
             return;
         }
-        MemorySegment dst = out.impl().storage().segment(), src = one.impl().storage().segment();
-        for (long i = 0; i < n; i++) copyElement(out.dtype(), src, 0, dst, out.impl().elementIndex(i));
+        MemorySegment dst = out.impl().storage().segment(),
+                src = one.impl().storage().segment();
+        for (long i = 0; i < n; i++)
+            copyElement(out.dtype(), src, 0, dst, out.impl().elementIndex(i));
     }
 
     public static Tensor fill_(Tensor self, double value) {
@@ -116,7 +125,9 @@ public final class Creation {
         return self;
     }
 
-    public static Tensor zero_(Tensor self) { return fill_(self, 0L); }
+    public static Tensor zero_(Tensor self) {
+        return fill_(self, 0L);
+    }
 
     public static Tensor full(long[] shape, Object fill, DType dtype, Device device) {
         return Dispatcher.call1(FULL, shape, fill, dtype, device);
@@ -131,23 +142,29 @@ public final class Creation {
                 if (n < 0) throw new TorchException("eye: n must be greater or equal to 0, got " + n);
                 if (m < 0) throw new TorchException("eye: m must be greater or equal to 0, got " + m);
                 DType dtype = args[2] != null ? (DType) args[2] : Torch.getDefaultDtype();
-                return Spec.of(Shapes.checkSizes("eye", new long[] {n, m}), dtype, args[3] != null ? (Device) args[3] : Device.CPU, null);
+                return Spec.of(
+                        Shapes.checkSizes("eye", new long[] {n, m}),
+                        dtype,
+                        args[3] != null ? (Device) args[3] : Device.CPU,
+                        null);
             },
             (args, outs, spec) -> {
                 Tensor out = outs[0];
                 long n = out.size(0), m = out.size(1);
                 ElementIO io = ElementIO.of(out.dtype());
-                for (long i = 0; i < Math.min(n, m); i++) io.setLong(out.impl().storage().segment(), i * m + i, 1);
-            }, OpDef.Flag.NOT_DIFFERENTIABLE);
+                for (long i = 0; i < Math.min(n, m); i++)
+                    io.setLong(out.impl().storage().segment(), i * m + i, 1);
+            },
+            OpDef.Flag.NOT_DIFFERENTIABLE);
 
     // ---- arange / linspace / logspace ------------------------------------------------------------
 
     record Range(double start, double step, boolean integral, long istart, long istep) {}
 
     /**
-     * {@code arange(start, end, step, dtype)}. Integral Java arguments ({@link Long}/{@link Integer}) keep
-     * the exact int64 length rule; fractional ones use the double rule (the 2.14 fix: fractional
-     * arguments with an int64 dtype no longer truncate before sizing).
+     * {@code arange(start, end, step, dtype)}. Integral Java arguments ({@link Long}/{@link Integer}) keep the exact
+     * int64 length rule; fractional ones use the double rule (the 2.14 fix: fractional arguments with an int64 dtype no
+     * longer truncate before sizing).
      */
     public static final OpDef ARANGE = OpDef.structured(
             "arange.start_step(Scalar start, Scalar end, Scalar step=1, *, ScalarType? dtype=None, "
@@ -174,8 +191,8 @@ public final class Creation {
                     size = (long) d;
                 }
                 if (size < 0) throw new TorchException("arange: invalid size, possible overflow?");
-                Range plan = new Range(s, st, !dtype.isFloatingPoint() && !dtype.isComplex(),
-                        (long) s, (long) st); // integer dtypes use the truncated start/step
+                Range plan = new Range(s, st, !dtype.isFloatingPoint() && !dtype.isComplex(), (long) s, (long)
+                        st); // integer dtypes use the truncated start/step
                 return Spec.of(new long[] {size}, dtype, args[4] != null ? (Device) args[4] : Device.CPU, plan);
             },
             (args, outs, spec) -> {
@@ -193,13 +210,14 @@ public final class Creation {
                 } else {
                     for (long i = 0; i < n; i++) io.setDouble(seg, i, r.start() + r.step() * i);
                 }
-            }, OpDef.Flag.NOT_DIFFERENTIABLE);
+            },
+            OpDef.Flag.NOT_DIFFERENTIABLE);
 
     record Lin(double start, double end, long steps, double base) {}
 
     /**
-     * Shared meta rule; args in schema order: linspace (start, end, steps, dtype, device), logspace
-     * (start, end, steps, base, dtype, device).
+     * Shared meta rule; args in schema order: linspace (start, end, steps, dtype, device), logspace (start, end, steps,
+     * base, dtype, device).
      */
     private static Spec linMeta(String op, Object[] args, boolean log) {
         double start = ((Number) args[0]).doubleValue(), end = ((Number) args[1]).doubleValue();
@@ -213,9 +231,9 @@ public final class Creation {
     }
 
     /**
-     * Two-ended linspace: the first half counts up from start, the second down from end, so both ends
-     * are exact. Integer dtypes step in double; float32/float64 in their own precision; float16 and
-     * bfloat16 step in float (the 2.15 fix) and round once at the store.
+     * Two-ended linspace: the first half counts up from start, the second down from end, so both ends are exact.
+     * Integer dtypes step in double; float32/float64 in their own precision; float16 and bfloat16 step in float (the
+     * 2.15 fix) and round once at the store.
      */
     static void linspaceKernel(Tensor out, Lin l, boolean log) {
         DType dt = out.dtype();
@@ -244,7 +262,9 @@ public final class Creation {
         }
     }
 
-    /** The value {@code v} takes when converted to {@code dt} ("start and end are first converted to the output dtype"). */
+    /**
+     * The value {@code v} takes when converted to {@code dt} ("start and end are first converted to the output dtype").
+     */
     private static double castTo(DType dt, double v) {
         Tensor t = scalarTensor(Scalar.of(v), dt);
         return dt.isFloatingPoint() ? t.item() : t.longItem();
@@ -252,13 +272,15 @@ public final class Creation {
 
     public static final OpDef LINSPACE = OpDef.structured(
             "linspace(Scalar start, Scalar end, int steps, *, ScalarType? dtype=None, Device? device=None) -> Tensor",
-            args -> linMeta("linspace", args, false), (args, outs, spec) -> linspaceKernel(outs[0], (Lin) spec.plan(), false),
+            args -> linMeta("linspace", args, false),
+            (args, outs, spec) -> linspaceKernel(outs[0], (Lin) spec.plan(), false),
             OpDef.Flag.NOT_DIFFERENTIABLE);
 
     public static final OpDef LOGSPACE = OpDef.structured(
             "logspace(Scalar start, Scalar end, int steps, float base=10.0, *, ScalarType? dtype=None, "
                     + "Device? device=None) -> Tensor",
-            args -> linMeta("logspace", args, true), (args, outs, spec) -> linspaceKernel(outs[0], (Lin) spec.plan(), true),
+            args -> linMeta("logspace", args, true),
+            (args, outs, spec) -> linspaceKernel(outs[0], (Lin) spec.plan(), true),
             OpDef.Flag.NOT_DIFFERENTIABLE);
 
     // ---- from Java data ---------------------------------------------------------------------------
@@ -269,45 +291,73 @@ public final class Creation {
     }
 
     /**
-     * {@code torch.asarray} for NIO buffers: the dtype follows the buffer type (the 2.15 fix): ByteBuffer →
-     * int8, ShortBuffer → int16, CharBuffer → uint16, IntBuffer → int32, LongBuffer → int64, FloatBuffer →
-     * float32, DoubleBuffer → float64. Elements from position to limit are copied.
+     * {@code torch.asarray} for NIO buffers: the dtype follows the buffer type (the 2.15 fix): ByteBuffer → int8,
+     * ShortBuffer → int16, CharBuffer → uint16, IntBuffer → int32, LongBuffer → int64, FloatBuffer → float32,
+     * DoubleBuffer → float64. Elements from position to limit are copied.
      */
     public static Tensor asarray(Buffer buffer) {
         int n = buffer.remaining();
         return switch (buffer) {
-            case ByteBuffer b -> { byte[] a = new byte[n]; b.duplicate().get(a); yield fromStorage(Storage.wrap(a), new long[] {n}, DType.INT8); }
-            case ShortBuffer b -> { short[] a = new short[n]; b.duplicate().get(a); yield fromStorage(Storage.wrap(a), new long[] {n}, DType.INT16); }
+            case ByteBuffer b -> {
+                byte[] a = new byte[n];
+                b.duplicate().get(a);
+                yield fromStorage(Storage.wrap(a), new long[] {n}, DType.INT8);
+            }
+            case ShortBuffer b -> {
+                short[] a = new short[n];
+                b.duplicate().get(a);
+                yield fromStorage(Storage.wrap(a), new long[] {n}, DType.INT16);
+            }
             case CharBuffer b -> {
                 short[] a = new short[n];
                 CharBuffer d = b.duplicate();
                 for (int i = 0; i < n; i++) a[i] = (short) d.get();
                 yield fromStorage(Storage.wrap(a), new long[] {n}, DType.UINT16);
             }
-            case IntBuffer b -> { int[] a = new int[n]; b.duplicate().get(a); yield fromStorage(Storage.wrap(a), new long[] {n}, DType.INT32); }
-            case LongBuffer b -> { long[] a = new long[n]; b.duplicate().get(a); yield fromStorage(Storage.wrap(a), new long[] {n}, DType.INT64); }
-            case FloatBuffer b -> { float[] a = new float[n]; b.duplicate().get(a); yield fromStorage(Storage.wrap(a), new long[] {n}, DType.FLOAT32); }
-            case DoubleBuffer b -> { double[] a = new double[n]; b.duplicate().get(a); yield fromStorage(Storage.wrap(a), new long[] {n}, DType.FLOAT64); }
-            default -> throw new org.jtorch.TorchTypeException("asarray: unsupported buffer type " + buffer.getClass().getName());
+            case IntBuffer b -> {
+                int[] a = new int[n];
+                b.duplicate().get(a);
+                yield fromStorage(Storage.wrap(a), new long[] {n}, DType.INT32);
+            }
+            case LongBuffer b -> {
+                long[] a = new long[n];
+                b.duplicate().get(a);
+                yield fromStorage(Storage.wrap(a), new long[] {n}, DType.INT64);
+            }
+            case FloatBuffer b -> {
+                float[] a = new float[n];
+                b.duplicate().get(a);
+                yield fromStorage(Storage.wrap(a), new long[] {n}, DType.FLOAT32);
+            }
+            case DoubleBuffer b -> {
+                double[] a = new double[n];
+                b.duplicate().get(a);
+                yield fromStorage(Storage.wrap(a), new long[] {n}, DType.FLOAT64);
+            }
+            default ->
+                throw new org.jtorch.TorchTypeException(
+                        "asarray: unsupported buffer type " + buffer.getClass().getName());
         };
     }
 
     /**
-     * {@code torch.asarray(buffer, dtype=...)}: reinterprets the bytes from position to limit as {@code dtype}
-     * (like {@code torch.frombuffer}); the buffer must be in native (little-endian) order.
+     * {@code torch.asarray(buffer, dtype=...)}: reinterprets the bytes from position to limit as {@code dtype} (like
+     * {@code torch.frombuffer}); the buffer must be in native (little-endian) order.
      */
     public static Tensor asarray(ByteBuffer buffer, DType dtype) {
         if (buffer.order() != ByteOrder.LITTLE_ENDIAN) {
-            throw new IllegalArgumentException("asarray: buffer is big-endian; convert to native byte order (little-endian) first");
+            throw new IllegalArgumentException(
+                    "asarray: buffer is big-endian; convert to native byte order (little-endian) first");
         }
         int n = buffer.remaining();
         if (n % dtype.itemSize() != 0) {
-            throw new IllegalArgumentException("asarray: buffer length (" + n + " bytes) after offset must be a multiple of element size ("
-                    + dtype.itemSize() + ")");
+            throw new IllegalArgumentException("asarray: buffer length (" + n
+                    + " bytes) after offset must be a multiple of element size (" + dtype.itemSize() + ")");
         }
         long count = n / dtype.itemSize();
         Tensor out = Tensor.of(TensorImpl.empty(new long[] {count}, dtype));
-        MemorySegment.copy(MemorySegment.ofBuffer(buffer), 0, out.impl().storage().segment(), 0, n);
+        MemorySegment.copy(
+                MemorySegment.ofBuffer(buffer), 0, out.impl().storage().segment(), 0, n);
         return out;
     }
 }

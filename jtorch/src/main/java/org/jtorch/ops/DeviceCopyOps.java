@@ -7,10 +7,10 @@ import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.storage.TensorImpl;
 
 /**
- * Moving a tensor between devices ({@code Tensor.to(device)}, {@code cpu()}): one structured op whose
- * kernel serves every device, since it only moves data through the backends' copy functions (device to
- * CPU, CPU to device; device to device through the CPU). Its gradient moves the output gradient back to
- * the source device, so it composes with autograd at any order.
+ * Moving a tensor between devices ({@code Tensor.to(device)}, {@code cpu()}): one structured op whose kernel serves
+ * every device, since it only moves data through the backends' copy functions (device to CPU, CPU to device; device to
+ * device through the CPU). Its gradient moves the output gradient back to the source device, so it composes with
+ * autograd at any order.
  */
 public final class DeviceCopyOps {
     private DeviceCopyOps() {}
@@ -19,17 +19,18 @@ public final class DeviceCopyOps {
      * {@code _to_device(self, device)}: a copy of {@code self} on {@code device} (PyTorch does this in
      * {@code _to_copy(..., device=)}). A device type without an index means the backend's current device.
      */
-    public static final OpDef TO_DEVICE = OpDef.structured("_to_device(Tensor self, Device device) -> Tensor",
-            args -> {
-                Tensor self = (Tensor) args[0];
-                Device target = resolve((Device) args[1]);
-                if (self.device() == Device.META && target != Device.META) {
-                    throw new UnsupportedOperationException("Cannot copy out of meta tensor; no data!");
-                }
-                if (target != Device.CPU && target != Device.META) Backends.forDevice(target);
-                return Spec.of(self.impl().shapeRef(), self.dtype(), target, null);
-            },
-            (args, outs, spec) -> copyAcross((Tensor) args[0], outs[0]))
+    public static final OpDef TO_DEVICE = OpDef.structured(
+                    "_to_device(Tensor self, Device device) -> Tensor",
+                    args -> {
+                        Tensor self = (Tensor) args[0];
+                        Device target = resolve((Device) args[1]);
+                        if (self.device() == Device.META && target != Device.META) {
+                            throw new UnsupportedOperationException("Cannot copy out of meta tensor; no data!");
+                        }
+                        if (target != Device.CPU && target != Device.META) Backends.forDevice(target);
+                        return Spec.of(self.impl().shapeRef(), self.dtype(), target, null);
+                    },
+                    (args, outs, spec) -> copyAcross((Tensor) args[0], outs[0]))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {to(g[0], ((Tensor) a[0]).device())})
             .deriveJvp(Jvps::linear)
             .vmapFallsBack("a device copy: its meta rule refuses the meta inputs that a rule's shape check uses");
@@ -73,5 +74,7 @@ public final class DeviceCopyOps {
     }
 
     /** {@code self.cpu()}. */
-    public static Tensor cpu(Tensor self) { return to(self, Device.CPU); }
+    public static Tensor cpu(Tensor self) {
+        return to(self, Device.CPU);
+    }
 }

@@ -9,8 +9,8 @@ public final class Devices {
     private Devices() {}
 
     /**
-     * The common device of the tensor arguments. A zero-dim CPU tensor may join tensors of another
-     * device (it acts as a scalar), as in PyTorch.
+     * The common device of the tensor arguments. A zero-dim CPU tensor may join tensors of another device (it acts as a
+     * scalar), as in PyTorch.
      */
     public static Device common(String op, Object... args) {
         Device found = null;
@@ -29,15 +29,17 @@ public final class Devices {
                         foundCpuScalarOnly = false;
                         continue;
                     }
-                    throw new TorchException(op + ": Expected all tensors to be on the same device, but found at least two devices, "
-                            + found + " and " + d + "!");
+                    throw new TorchException(
+                            op + ": Expected all tensors to be on the same device, but found at least two devices, "
+                                    + found + " and " + d + "!");
                 }
             } else if (a instanceof Tensor[] ts) {
                 Device d = common(op, (Object[]) ts);
                 if (found == null) found = d;
                 else if (d != found) {
-                    throw new TorchException(op + ": Expected all tensors to be on the same device, but found at least two devices, "
-                            + found + " and " + d + "!");
+                    throw new TorchException(
+                            op + ": Expected all tensors to be on the same device, but found at least two devices, "
+                                    + found + " and " + d + "!");
                 }
             }
         }

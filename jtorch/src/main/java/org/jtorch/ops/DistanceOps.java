@@ -14,15 +14,15 @@ import org.jtorch.kernels.cpu.Parallel;
 
 /**
  * Pairwise p-norm distances: {@code cdist} (a composite choosing, as ATen does, between the direct
- * {@code _cdist_forward} and the matrix-product {@code _euclidean_dist}) and {@code pdist}
- * ({@code _pdist_forward}), for p = 0 (count of differing components), 1, 2, ∞ and any other p ≥ 0.
+ * {@code _cdist_forward} and the matrix-product {@code _euclidean_dist}) and {@code pdist} ({@code _pdist_forward}),
+ * for p = 0 (count of differing components), 1, 2, ∞ and any other p ≥ 0.
  *
- * <p>The backward rules are differentiable tensor code over the component differences, so second-order
- * gradients (PyTorch 2.14) come from differentiating them again. They follow the subgradient conventions
- * of spec/autograd-rules.md §1: the gradient is 0 where the distance is 0 (never NaN), 0 where a component
- * difference is 0 for p &lt; 1, and every tied maximal component gets the full gradient for p = ∞.
- * Denominators are replaced by 1 before dividing where the result is masked anyway, so that the masked
- * entries stay finite at every order (a masked NaN would still poison the next derivative).
+ * <p>The backward rules are differentiable tensor code over the component differences, so second-order gradients
+ * (PyTorch 2.14) come from differentiating them again. They follow the subgradient conventions of
+ * spec/autograd-rules.md §1: the gradient is 0 where the distance is 0 (never NaN), 0 where a component difference is 0
+ * for p &lt; 1, and every tied maximal component gets the full gradient for p = ∞. Denominators are replaced by 1
+ * before dividing where the result is masked anyway, so that the masked entries stay finite at every order (a masked
+ * NaN would still poison the next derivative).
  */
 public final class DistanceOps {
     private DistanceOps() {}
@@ -35,29 +35,42 @@ public final class DistanceOps {
 
     // ---- checks -----------------------------------------------------------------------------------
 
-    private static boolean floating(DType d) { return d == DType.FLOAT32 || d == DType.FLOAT64; }
+    private static boolean floating(DType d) {
+        return d == DType.FLOAT32 || d == DType.FLOAT64;
+    }
 
-    private static double p(Object o) { return ((Number) o).doubleValue(); }
+    private static double p(Object o) {
+        return ((Number) o).doubleValue();
+    }
 
     /** {@code cdist}'s checks in ATen's order; returns the output shape {@code (B*, P, R)}. */
     private static long[] cdistShape(String op, Tensor x1, Tensor x2, double p) {
-        if (x1.dim() < 2) throw new TorchException("cdist only supports at least 2D tensors, X1 got: " + x1.dim() + "D");
-        if (x2.dim() < 2) throw new TorchException("cdist only supports at least 2D tensors, X2 got: " + x2.dim() + "D");
+        if (x1.dim() < 2)
+            throw new TorchException("cdist only supports at least 2D tensors, X1 got: " + x1.dim() + "D");
+        if (x2.dim() < 2)
+            throw new TorchException("cdist only supports at least 2D tensors, X2 got: " + x2.dim() + "D");
         long c1 = x1.size(-1), c2 = x2.size(-1);
-        if (c1 != c2) throw new TorchException("X1 and X2 must have the same number of columns. X1: " + c1 + " X2: " + c2);
+        if (c1 != c2)
+            throw new TorchException("X1 and X2 must have the same number of columns. X1: " + c1 + " X2: " + c2);
         if (!x1.dtype().isFloatingPoint()) {
-            throw new TorchException("cdist only supports floating-point dtypes, X1 got: " + x1.dtype().cppName());
+            throw new TorchException("cdist only supports floating-point dtypes, X1 got: "
+                    + x1.dtype().cppName());
         }
         if (!x2.dtype().isFloatingPoint()) {
-            throw new TorchException("cdist only supports floating-point dtypes, X2 got: " + x2.dtype().cppName());
+            throw new TorchException("cdist only supports floating-point dtypes, X2 got: "
+                    + x2.dtype().cppName());
         }
         if (!(p >= 0)) throw new TorchException("cdist only supports non-negative p values");
         if (x1.device() != x2.device()) {
-            throw new TorchException("X1 and X2 must have the same device type. X1: " + x1.device() + " X2: " + x2.device());
+            throw new TorchException(
+                    "X1 and X2 must have the same device type. X1: " + x1.device() + " X2: " + x2.device());
         }
-        if (!floating(x1.dtype())) throw new TorchException("\"" + op + "\" not implemented for '" + x1.dtype().cppName() + "'");
+        if (!floating(x1.dtype()))
+            throw new TorchException(
+                    "\"" + op + "\" not implemented for '" + x1.dtype().cppName() + "'");
         if (x1.dtype() != x2.dtype()) {
-            throw new TorchException("expected scalar type " + x1.dtype().cppName() + " but found " + x2.dtype().cppName());
+            throw new TorchException("expected scalar type " + x1.dtype().cppName() + " but found "
+                    + x2.dtype().cppName());
         }
         long[] batch = Shapes.broadcast(batchShape(x1), batchShape(x2));
         long[] out = Arrays.copyOf(batch, batch.length + 2);
@@ -66,7 +79,9 @@ public final class DistanceOps {
         return out;
     }
 
-    private static long[] batchShape(Tensor t) { return Arrays.copyOf(t.impl().shapeRef(), t.dim() - 2); }
+    private static long[] batchShape(Tensor t) {
+        return Arrays.copyOf(t.impl().shapeRef(), t.dim() - 2);
+    }
 
     private static void checkMode(Object mode) {
         long m = mode == null ? MM_IF_NECESSARY : (Long) mode;
@@ -76,34 +91,39 @@ public final class DistanceOps {
     // ---- ops --------------------------------------------------------------------------------------
 
     /**
-     * {@code cdist(x1, x2, p, compute_mode)}: the p-norm distance between each row of {@code x1} (B*, P, M)
-     * and each row of {@code x2} (B*, R, M), batch dims broadcast; (B*, P, R). For p = 2 it takes the
-     * matrix-product path when the mode asks for it, exactly where ATen does.
+     * {@code cdist(x1, x2, p, compute_mode)}: the p-norm distance between each row of {@code x1} (B*, P, M) and each
+     * row of {@code x2} (B*, R, M), batch dims broadcast; (B*, P, R). For p = 2 it takes the matrix-product path when
+     * the mode asks for it, exactly where ATen does.
      */
-    public static final OpDef CDIST = OpDef.composite("cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None) -> Tensor",
-            args -> {
+    public static final OpDef CDIST =
+            OpDef.composite("cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None) -> Tensor", args -> {
                 Tensor x1 = (Tensor) args[0], x2 = (Tensor) args[1];
                 double p = p(args[2]);
                 cdistShape("cdist", x1, x2, p);
                 checkMode(args[3]);
                 long mode = args[3] == null ? MM_IF_NECESSARY : (Long) args[3];
-                boolean mm = p == 2 && x1.numel() > 0 && x2.numel() > 0 && (mode == MM_ALWAYS
-                        || mode == MM_IF_NECESSARY && (x1.size(-2) > MM_THRESHOLD || x2.size(-2) > MM_THRESHOLD));
+                boolean mm = p == 2
+                        && x1.numel() > 0
+                        && x2.numel() > 0
+                        && (mode == MM_ALWAYS
+                                || mode == MM_IF_NECESSARY
+                                        && (x1.size(-2) > MM_THRESHOLD || x2.size(-2) > MM_THRESHOLD));
                 // qualified: the two ops are defined below
-                return mm ? Dispatcher.call1(DistanceOps.EUCLIDEAN_DIST, x1, x2)
-                          : Dispatcher.call1(DistanceOps.CDIST_FORWARD, x1, x2, p, args[3]);
+                return mm
+                        ? Dispatcher.call1(DistanceOps.EUCLIDEAN_DIST, x1, x2)
+                        : Dispatcher.call1(DistanceOps.CDIST_FORWARD, x1, x2, p, args[3]);
             });
 
     /** {@code _cdist_forward(x1, x2, p, compute_mode)}: the direct computation, component by component. */
     public static final OpDef CDIST_FORWARD = OpDef.structured(
-            "_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor",
-            args -> {
-                Tensor x1 = (Tensor) args[0], x2 = (Tensor) args[1];
-                long[] shape = cdistShape("cdist", x1, x2, p(args[2]));
-                checkMode(args[3]);
-                return Spec.of(shape, x1.dtype(), x1.device(), null);
-            },
-            (args, outs, spec) -> cdistKernel((Tensor) args[0], (Tensor) args[1], p(args[2]), outs[0]))
+                    "_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor",
+                    args -> {
+                        Tensor x1 = (Tensor) args[0], x2 = (Tensor) args[1];
+                        long[] shape = cdistShape("cdist", x1, x2, p(args[2]));
+                        checkMode(args[3]);
+                        return Spec.of(shape, x1.dtype(), x1.device(), null);
+                    },
+                    (args, outs, spec) -> cdistKernel((Tensor) args[0], (Tensor) args[1], p(args[2]), outs[0]))
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g, mask) -> {
                 Tensor x1 = (Tensor) a[0], x2 = (Tensor) a[1];
                 // (B*, P, R, M): component differences of every pair; the distance broadcasts over M.
@@ -112,45 +132,55 @@ public final class DistanceOps {
                 if (weighted == null) return new Tensor[] {null, null};
                 return new Tensor[] {
                     mask.needs(0) ? weighted.sum(-2) : null,
-                    mask.needs(1) ? weighted.sum(-3).neg() : null};
+                    mask.needs(1) ? weighted.sum(-3).neg() : null
+                };
             })
             .deriveJvp(Jvps::transposedVjp)
             .vmapFallsBack("two batched operands whose batch dims broadcast: not written yet");
 
     /**
-     * {@code _euclidean_dist(x1, x2)}: {@code sqrt(max(|x1_i|² - 2 x1_i·x2_j + |x2_j|², 0))}, the cross term
-     * by a matrix product; batch dims broadcast. Its backward is ATen's {@code _euclidean_dist_backward}.
+     * {@code _euclidean_dist(x1, x2)}: {@code sqrt(max(|x1_i|² - 2 x1_i·x2_j + |x2_j|², 0))}, the cross term by a
+     * matrix product; batch dims broadcast. Its backward is ATen's {@code _euclidean_dist_backward}.
      */
-    public static final OpDef EUCLIDEAN_DIST = OpDef.structured("_euclidean_dist(Tensor x1, Tensor x2) -> Tensor",
-            args -> {
-                Tensor x1 = (Tensor) args[0], x2 = (Tensor) args[1];
-                long[] shape = cdistShape("cdist", x1, x2, 2);
-                return Spec.of(shape, x1.dtype(), x1.device(), null);
-            },
-            (args, outs, spec) -> euclideanKernel((Tensor) args[0], (Tensor) args[1], outs[0]))
+    public static final OpDef EUCLIDEAN_DIST = OpDef.structured(
+                    "_euclidean_dist(Tensor x1, Tensor x2) -> Tensor",
+                    args -> {
+                        Tensor x1 = (Tensor) args[0], x2 = (Tensor) args[1];
+                        long[] shape = cdistShape("cdist", x1, x2, 2);
+                        return Spec.of(shape, x1.dtype(), x1.device(), null);
+                    },
+                    (args, outs, spec) -> euclideanKernel((Tensor) args[0], (Tensor) args[1], outs[0]))
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g, mask) -> {
                 Tensor x1 = (Tensor) a[0], x2 = (Tensor) a[1], dist = o[0];
                 Tensor zero = dist.eq(0L);
                 Tensor ratio = Grads.zeroWhere(zero, g[0].div(TernaryOps.where(zero, 1L, dist)));
                 return new Tensor[] {
                     mask.needs(0) ? x1.mul(ratio.sum(-1, true)).sub(ratio.matmul(x2)) : null,
-                    mask.needs(1) ? x2.mul(ratio.sum(-2).unsqueeze(-1)).sub(ratio.mT().matmul(x1)) : null};
+                    mask.needs(1)
+                            ? x2.mul(ratio.sum(-2).unsqueeze(-1)).sub(ratio.mT().matmul(x1))
+                            : null
+                };
             })
             .deriveJvp(Jvps::transposedVjp)
             .vmapFallsBack("two batched operands whose batch dims broadcast: not written yet");
 
     /** {@code _pdist_forward(self, p)}: the distances of all row pairs i &lt; j of an (N, M) matrix, row-major. */
-    public static final OpDef PDIST_FORWARD = OpDef.structured("_pdist_forward(Tensor self, float p=2) -> Tensor",
-            args -> {
-                Tensor x = (Tensor) args[0];
-                if (x.dim() != 2) throw new TorchException("pdist only supports 2D tensors, got: " + x.dim() + "D");
-                if (!x.dtype().isFloatingPoint()) throw new TorchException("pdist only supports floating-point dtypes");
-                if (!(p(args[1]) >= 0)) throw new TorchException("pdist only supports non-negative p values");
-                if (!floating(x.dtype())) throw new TorchException("\"pdist\" not implemented for '" + x.dtype().cppName() + "'");
-                long n = x.size(0);
-                return Spec.of(new long[] {n <= 1 ? 0 : n * (n - 1) / 2}, x.dtype(), x.device(), null);
-            },
-            (args, outs, spec) -> pdistKernel((Tensor) args[0], p(args[1]), outs[0]))
+    public static final OpDef PDIST_FORWARD = OpDef.structured(
+                    "_pdist_forward(Tensor self, float p=2) -> Tensor",
+                    args -> {
+                        Tensor x = (Tensor) args[0];
+                        if (x.dim() != 2)
+                            throw new TorchException("pdist only supports 2D tensors, got: " + x.dim() + "D");
+                        if (!x.dtype().isFloatingPoint())
+                            throw new TorchException("pdist only supports floating-point dtypes");
+                        if (!(p(args[1]) >= 0)) throw new TorchException("pdist only supports non-negative p values");
+                        if (!floating(x.dtype()))
+                            throw new TorchException("\"pdist\" not implemented for '"
+                                    + x.dtype().cppName() + "'");
+                        long n = x.size(0);
+                        return Spec.of(new long[] {n <= 1 ? 0 : n * (n - 1) / 2}, x.dtype(), x.device(), null);
+                    },
+                    (args, outs, spec) -> pdistKernel((Tensor) args[0], p(args[1]), outs[0]))
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> {
                 Tensor x = (Tensor) a[0];
                 Tensor[] pairs = pairIndices(x.size(0));
@@ -179,8 +209,8 @@ public final class DistanceOps {
     }
 
     /**
-     * {@code g · φ(d)}: the gradient of each distance with respect to the component differences d, times the
-     * incoming gradient; null when it is zero everywhere (p = 0). {@code dist} broadcasts against d.
+     * {@code g · φ(d)}: the gradient of each distance with respect to the component differences d, times the incoming
+     * gradient; null when it is zero everywhere (p = 0). {@code dist} broadcasts against d.
      */
     private static Tensor weighted(Tensor g, Tensor diff, Tensor dist, double p) {
         if (p == 0) return null;
@@ -200,7 +230,8 @@ public final class DistanceOps {
                 // infinite), and |d| is replaced by 1 there so no derivative of the masked branch is NaN.
                 Tensor zeroDiff = diff.eq(0L);
                 Tensor safeAbs = TernaryOps.where(zeroDiff, 1L, diff.abs());
-                phi = Grads.zeroWhere(zeroDiff, diff.sign().mul(safeAbs.pow(p - 1)).div(safeDist.pow(p - 1)));
+                phi = Grads.zeroWhere(
+                        zeroDiff, diff.sign().mul(safeAbs.pow(p - 1)).div(safeDist.pow(p - 1)));
             }
             phi = Grads.zeroWhere(zeroDist, phi);
         }
@@ -308,9 +339,15 @@ public final class DistanceOps {
                 off1 += idx[d] * s1[d];
                 off2 += idx[d] * s2[d];
             }
-            Tensor a2 = Tensor.viewOf(x1, x1.impl().viewOf(off1, new long[] {1, rows1, m}, new long[] {0, s1[nb], s1[nb + 1]}));
-            Tensor b2t = Tensor.viewOf(x2, x2.impl().viewOf(off2, new long[] {1, m, rows2}, new long[] {0, s2[nb + 1], s2[nb]}));
-            Tensor c = Tensor.viewOf(out, out.impl().viewOf(out.storageOffset() + bi * rows1 * rows2, new long[] {rows1, rows2}, new long[] {rows2, 1}));
+            Tensor a2 = Tensor.viewOf(
+                    x1, x1.impl().viewOf(off1, new long[] {1, rows1, m}, new long[] {0, s1[nb], s1[nb + 1]}));
+            Tensor b2t = Tensor.viewOf(
+                    x2, x2.impl().viewOf(off2, new long[] {1, m, rows2}, new long[] {0, s2[nb + 1], s2[nb]}));
+            Tensor c = Tensor.viewOf(
+                    out,
+                    out.impl().viewOf(out.storageOffset() + bi * rows1 * rows2, new long[] {rows1, rows2}, new long[] {
+                        rows2, 1
+                    }));
             MatmulKernels.run(c, null, a2, b2t, Scalar.of(0L), Scalar.of(1L), false);
         }
         ElementIO io = ElementIO.of(out.dtype());
@@ -355,7 +392,9 @@ public final class DistanceOps {
     // ---- entry points -----------------------------------------------------------------------------
 
     /** {@code torch.cdist(x1, x2)}: Euclidean distances, matrix-product path when P or R &gt; 25. */
-    public static Tensor cdist(Tensor x1, Tensor x2) { return cdist(x1, x2, 2.0); }
+    public static Tensor cdist(Tensor x1, Tensor x2) {
+        return cdist(x1, x2, 2.0);
+    }
 
     /** {@code torch.cdist(x1, x2, p)}; p = {@link Double#POSITIVE_INFINITY} is the max norm. */
     public static Tensor cdist(Tensor x1, Tensor x2, double p) {
@@ -364,11 +403,12 @@ public final class DistanceOps {
 
     /** {@code torch.cdist(x1, x2, p, compute_mode)}. */
     public static Tensor cdist(Tensor x1, Tensor x2, double p, CdistComputeMode computeMode) {
-        Long mode = switch (computeMode) {
-            case USE_MM_FOR_EUCLID_DIST_IF_NECESSARY -> null;
-            case USE_MM_FOR_EUCLID_DIST -> 1L;
-            case DONOT_USE_MM_FOR_EUCLID_DIST -> 2L;
-        };
+        Long mode =
+                switch (computeMode) {
+                    case USE_MM_FOR_EUCLID_DIST_IF_NECESSARY -> null;
+                    case USE_MM_FOR_EUCLID_DIST -> 1L;
+                    case DONOT_USE_MM_FOR_EUCLID_DIST -> 2L;
+                };
         return Dispatcher.call1(CDIST, x1, x2, p, mode);
     }
 
@@ -378,7 +418,9 @@ public final class DistanceOps {
     }
 
     /** {@code torch.pdist(x)}: Euclidean distances of all row pairs i &lt; j. */
-    public static Tensor pdist(Tensor x) { return pdist(x, 2.0); }
+    public static Tensor pdist(Tensor x) {
+        return pdist(x, 2.0);
+    }
 
     /** {@code torch.pdist(x, p)}. */
     public static Tensor pdist(Tensor x, double p) {

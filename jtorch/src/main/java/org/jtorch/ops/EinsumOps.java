@@ -11,10 +11,10 @@ import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
 
 /**
- * Tensor contractions: {@code einsum} and {@code tensordot}, composites written as ATen writes them
- * (permute/reshape to one {@code bmm} or {@code mm} per pair of operands, {@code sum} for dims that only
- * one operand has), so they are as fast as the products and inherit their rules, autograd included.
- * Like the products they do not promote: operands must share a dtype unless a step is a {@code mul}.
+ * Tensor contractions: {@code einsum} and {@code tensordot}, composites written as ATen writes them (permute/reshape to
+ * one {@code bmm} or {@code mm} per pair of operands, {@code sum} for dims that only one operand has), so they are as
+ * fast as the products and inherit their rules, autograd included. Like the products they do not promote: operands must
+ * share a dtype unless a step is a {@code mul}.
  */
 public final class EinsumOps {
     private EinsumOps() {}
@@ -23,22 +23,28 @@ public final class EinsumOps {
     /** Subscripts 0..51 are the labels A-Z then a-z; this one is the ellipsis. */
     private static final int ELLIPSIS = 2 * LETTERS;
 
-    private static boolean isLabel(char c) { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'; }
+    private static boolean isLabel(char c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z';
+    }
 
-    private static int subscript(char c) { return c <= 'Z' ? c - 'A' : c - 'a' + LETTERS; }
+    private static int subscript(char c) {
+        return c <= 'Z' ? c - 'A' : c - 'a' + LETTERS;
+    }
 
-    private static char label(int s) { return (char) (s < LETTERS ? 'A' + s : 'a' + s - LETTERS); }
+    private static char label(int s) {
+        return (char) (s < LETTERS ? 'A' + s : 'a' + s - LETTERS);
+    }
 
     // ---- einsum ---------------------------------------------------------------------------------------
 
     /**
-     * {@code einsum(equation, tensors)}: Einstein summation. Subscripts are letters; {@code ...} stands for
-     * the dims not named (broadcast across operands); a letter repeated in one operand takes the
-     * diagonal; without {@code ->} the output is the ellipsis dims then the letters used once, in
-     * alphabetical order. Spaces are ignored. Operands are contracted left to right.
+     * {@code einsum(equation, tensors)}: Einstein summation. Subscripts are letters; {@code ...} stands for the dims
+     * not named (broadcast across operands); a letter repeated in one operand takes the diagonal; without {@code ->}
+     * the output is the ellipsis dims then the letters used once, in alphabetical order. Spaces are ignored. Operands
+     * are contracted left to right.
      */
-    public static final OpDef EINSUM = OpDef.composite("einsum(str equation, Tensor[] tensors) -> Tensor",
-            args -> contract((String) args[0], (Tensor[]) args[1]));
+    public static final OpDef EINSUM = OpDef.composite(
+            "einsum(str equation, Tensor[] tensors) -> Tensor", args -> contract((String) args[0], (Tensor[]) args[1]));
 
     /** ATen's einsum: parse, align every operand to (output dims, contracted dims), then contract pairwise. */
     private static Tensor contract(String equation, Tensor[] operands) {
@@ -64,7 +70,9 @@ public final class EinsumOps {
             }
             if (hasEllipsis ? nlabels > ndims : nlabels != ndims) {
                 throw new TorchException("einsum(): the number of subscripts in the equation (" + nlabels
-                        + (hasEllipsis ? ") is more than the number of dimensions (" : ") does not match the number of dimensions (")
+                        + (hasEllipsis
+                                ? ") is more than the number of dimensions ("
+                                : ") does not match the number of dimensions (")
                         + ndims + ") for operand " + i + (hasEllipsis ? "" : " and no ellipsis was given"));
             }
         }
@@ -85,9 +93,12 @@ public final class EinsumOps {
                 char c = rhs.charAt(i);
                 if (c == ' ') continue;
                 if (c == '.') {
-                    if (ellInOutput) throw new TorchException("einsum(): found '.' for output but an ellipsis (...) was already found");
+                    if (ellInOutput)
+                        throw new TorchException(
+                                "einsum(): found '.' for output but an ellipsis (...) was already found");
                     if (!(i + 2 < rhs.length() && rhs.charAt(++i) == '.' && rhs.charAt(++i) == '.')) {
-                        throw new TorchException("einsum(): found '.' for output that is not part of any ellipsis (...)");
+                        throw new TorchException(
+                                "einsum(): found '.' for output that is not part of any ellipsis (...)");
                     }
                     ellIndex = permIndex;
                     permIndex += ellNumDim;
@@ -100,8 +111,10 @@ public final class EinsumOps {
                 }
                 int s = subscript(c);
                 if (labelCount[s] == 0 || labelPermIndex[s] != -1) {
-                    throw new TorchException("einsum(): output subscript " + c + (labelPermIndex[s] > -1
-                            ? " appears more than once in the output" : " does not appear in the equation for any input operand"));
+                    throw new TorchException("einsum(): output subscript " + c
+                            + (labelPermIndex[s] > -1
+                                    ? " appears more than once in the output"
+                                    : " does not appear in the equation for any input operand"));
                 }
                 labelPermIndex[s] = permIndex++;
             }
@@ -111,7 +124,8 @@ public final class EinsumOps {
             ellIndex = permIndex;
             permIndex += ellNumDim;
         }
-        for (int s = 0; s < ELLIPSIS; s++) if (labelCount[s] > 0 && labelPermIndex[s] == -1) labelPermIndex[s] = permIndex++;
+        for (int s = 0; s < ELLIPSIS; s++)
+            if (labelCount[s] > 0 && labelPermIndex[s] == -1) labelPermIndex[s] = permIndex++;
 
         // Check sizes, take diagonals for repeated labels, unsqueeze missing dims and permute every
         // operand to the aligned order; count per aligned dim how many operands have it non-trivially.
@@ -133,8 +147,11 @@ public final class EinsumOps {
                     for (int j = ellNumDim - ndim; j < ellNumDim; j++) {
                         if (op.size(dim) != 1) {
                             if (ellSizes[j] != 1 && ellSizes[j] != op.size(dim)) {
-                                throw new TorchException("einsum(): dimension " + dim + " covered by ellipsis in operand " + i + "has size "
-                                        + op.size(dim) + " which does not broadcast with previously seen ellipsis with size " + ellSizes[j]
+                                throw new TorchException("einsum(): dimension " + dim
+                                        + " covered by ellipsis in operand " + i + "has size "
+                                        + op.size(dim)
+                                        + " which does not broadcast with previously seen ellipsis with size "
+                                        + ellSizes[j]
                                         + " for the respective dimension");
                             }
                             ellSizes[j] = op.size(dim);
@@ -145,8 +162,9 @@ public final class EinsumOps {
                 } else if (permutation[labelPermIndex[s]] == -1) {
                     if (op.size(dim) != 1) {
                         if (labelSize[s] != 1 && labelSize[s] != op.size(dim)) {
-                            throw new TorchException("einsum(): subscript " + label(s) + " has size " + op.size(dim) + " for operand " + i
-                                    + " which does not broadcast with previously seen size " + labelSize[s]);
+                            throw new TorchException("einsum(): subscript " + label(s) + " has size " + op.size(dim)
+                                    + " for operand " + i + " which does not broadcast with previously seen size "
+                                    + labelSize[s]);
                         }
                         labelSize[s] = op.size(dim);
                         dimCounts[labelPermIndex[s]]++;
@@ -215,19 +233,23 @@ public final class EinsumOps {
         for (int i = 0; i < lhs.length(); i++) {
             char c = lhs.charAt(i);
             switch (c) {
-                case ' ' -> { }
+                case ' ' -> {}
                 case '.' -> {
                     if (ellipsisSeen) {
-                        throw new TorchException("einsum(): found '.' for operand " + op + " for which an ellipsis was already found");
+                        throw new TorchException(
+                                "einsum(): found '.' for operand " + op + " for which an ellipsis was already found");
                     }
                     if (!(i + 2 < lhs.length() && lhs.charAt(++i) == '.' && lhs.charAt(++i) == '.')) {
-                        throw new TorchException("einsum(): found '.' for operand " + op + " that is not part of any ellipsis");
+                        throw new TorchException(
+                                "einsum(): found '.' for operand " + op + " that is not part of any ellipsis");
                     }
                     labels.get(op).add(ELLIPSIS);
                     ellipsisSeen = true;
                 }
                 case ',' -> {
-                    if (++op >= numOps) throw new TorchException("einsum(): fewer operands were provided than specified in the equation");
+                    if (++op >= numOps)
+                        throw new TorchException(
+                                "einsum(): fewer operands were provided than specified in the equation");
                     ellipsisSeen = false;
                 }
                 default -> {
@@ -239,7 +261,8 @@ public final class EinsumOps {
                 }
             }
         }
-        if (op != numOps - 1) throw new TorchException("einsum(): more operands were provided than specified in the equation");
+        if (op != numOps - 1)
+            throw new TorchException("einsum(): more operands were provided than specified in the equation");
         return labels;
     }
 
@@ -250,9 +273,9 @@ public final class EinsumOps {
     }
 
     /**
-     * ATen's {@code sumproduct_pair}: {@code (left * right).sum(sumDims, keepdim=True)} for operands of
-     * equal rank (size-1 dims broadcast), as one {@code bmm} over the dims both have: left is permuted to
-     * (both, left only, summed), right to (both, summed, right only).
+     * ATen's {@code sumproduct_pair}: {@code (left * right).sum(sumDims, keepdim=True)} for operands of equal rank
+     * (size-1 dims broadcast), as one {@code bmm} over the dims both have: left is permuted to (both, left only,
+     * summed), right to (both, summed, right only).
      */
     private static Tensor sumProductPair(Tensor left, Tensor right, long[] sumDims) {
         if (left.dim() != right.dim()) throw new TorchException("number of dimensions must match");
@@ -316,14 +339,15 @@ public final class EinsumOps {
     // ---- tensordot ------------------------------------------------------------------------------------
 
     /**
-     * {@code tensordot(self, other, dims_self, dims_other)}: sums the products over the paired dims (a
-     * size-1 dim pairs with any size); the result has self's other dims, then other's. One {@code mm}.
+     * {@code tensordot(self, other, dims_self, dims_other)}: sums the products over the paired dims (a size-1 dim pairs
+     * with any size); the result has self's other dims, then other's. One {@code mm}.
      */
     public static final OpDef TENSORDOT = OpDef.composite(
             "tensordot(Tensor self, Tensor other, int[] dims_self, int[] dims_other) -> Tensor", args -> {
                 Tensor input1 = (Tensor) args[0], input2 = (Tensor) args[1];
                 long[] dims1 = (long[]) args[2], dims2 = (long[]) args[3];
-                if (dims1.length != dims2.length) throw new TorchException("both dimension lists should have same length");
+                if (dims1.length != dims2.length)
+                    throw new TorchException("both dimension lists should have same length");
                 if (input1.dtype() != input2.dtype()) throw new TorchException("both inputs should have same dtype");
                 long csize = 1;
                 Tensor t1 = input1, t2 = input2;
@@ -335,8 +359,8 @@ public final class EinsumOps {
                         t2 = ReductionOps.sum(t2, dims2[i], true);
                     } else {
                         if (s1 != s2) {
-                            throw new TorchException("contracted dimensions need to match, but first has size " + s1 + " in dim " + dims1[i]
-                                    + " and second has size " + s2 + " in dim " + dims2[i]);
+                            throw new TorchException("contracted dimensions need to match, but first has size " + s1
+                                    + " in dim " + dims1[i] + " and second has size " + s2 + " in dim " + dims2[i]);
                         }
                         csize *= s1;
                     }
@@ -385,7 +409,9 @@ public final class EinsumOps {
     // ---- entry points ---------------------------------------------------------------------------------
 
     /** {@code torch.einsum(equation, *operands)}. */
-    public static Tensor einsum(String equation, Tensor... operands) { return Dispatcher.call1(EINSUM, equation, operands.clone()); }
+    public static Tensor einsum(String equation, Tensor... operands) {
+        return Dispatcher.call1(EINSUM, equation, operands.clone());
+    }
 
     /** {@code torch.einsum(equation, operands)} with the operands as a list. */
     public static Tensor einsum(String equation, List<Tensor> operands) {
@@ -393,12 +419,18 @@ public final class EinsumOps {
     }
 
     /** {@code torch.tensordot(a, b)}: contracts the last two dims of {@code a} with the first two of {@code b}. */
-    public static Tensor tensordot(Tensor a, Tensor b) { return tensordot(a, b, 2); }
+    public static Tensor tensordot(Tensor a, Tensor b) {
+        return tensordot(a, b, 2);
+    }
 
-    /** {@code torch.tensordot(a, b, dims)}: contracts the last {@code dims} dims of {@code a} with the first {@code dims} of {@code b}. */
+    /**
+     * {@code torch.tensordot(a, b, dims)}: contracts the last {@code dims} dims of {@code a} with the first
+     * {@code dims} of {@code b}.
+     */
     public static Tensor tensordot(Tensor a, Tensor b, int dims) {
         if (dims < 0) throw new TorchException("tensordot expects dims >= 0, but got dims=" + dims);
-        if (dims > Math.min(a.dim(), b.dim())) throw new TorchException("tensordot expects dims < ndim_a or ndim_b, but got dims=" + dims);
+        if (dims > Math.min(a.dim(), b.dim()))
+            throw new TorchException("tensordot expects dims < ndim_a or ndim_b, but got dims=" + dims);
         long[] dimsA = new long[dims], dimsB = new long[dims];
         for (int i = 0; i < dims; i++) {
             dimsA[i] = i - dims;
@@ -407,7 +439,10 @@ public final class EinsumOps {
         return Dispatcher.call1(TENSORDOT, a, b, dimsA, dimsB);
     }
 
-    /** {@code torch.tensordot(a, b, dims=(dimsA, dimsB))}: contracts {@code dimsA[i]} of {@code a} with {@code dimsB[i]} of {@code b}. */
+    /**
+     * {@code torch.tensordot(a, b, dims=(dimsA, dimsB))}: contracts {@code dimsA[i]} of {@code a} with {@code dimsB[i]}
+     * of {@code b}.
+     */
     public static Tensor tensordot(Tensor a, Tensor b, int[] dimsA, int[] dimsB) {
         return Dispatcher.call1(TENSORDOT, a, b, longs(dimsA), longs(dimsB));
     }

@@ -12,14 +12,14 @@ import org.jtorch.kernels.cpu.simd.FloatSimd;
 import org.jtorch.storage.TensorImpl;
 
 /**
- * The {@code _foreach_*} op definitions. Each is the list form of an ordinary op (its "base"): position
- * {@code i} of the result is the base op applied to position {@code i} of the arguments. The meta rule
- * is the base op's meta rule at every position (so dtypes, broadcasting and errors are the base op's),
- * and the kernel runs the multi-tensor loop of {@link ForeachLoops} once over every position whose
- * operands are dense float32, and the base op's own kernel at the other positions.
+ * The {@code _foreach_*} op definitions. Each is the list form of an ordinary op (its "base"): position {@code i} of
+ * the result is the base op applied to position {@code i} of the arguments. The meta rule is the base op's meta rule at
+ * every position (so dtypes, broadcasting and errors are the base op's), and the kernel runs the multi-tensor loop of
+ * {@link ForeachLoops} once over every position whose operands are dense float32, and the base op's own kernel at the
+ * other positions.
  *
- * <p>Argument 0 is always the {@code Tensor[]} {@code self}; the same definition serves the functional
- * form ({@code Dispatcher.call}) and the in-place form ({@code Dispatcher.callOut} into {@code self}).
+ * <p>Argument 0 is always the {@code Tensor[]} {@code self}; the same definition serves the functional form
+ * ({@code Dispatcher.call}) and the in-place form ({@code Dispatcher.callOut} into {@code self}).
  */
 public final class ForeachOps {
     private ForeachOps() {}
@@ -67,7 +67,9 @@ public final class ForeachOps {
                 if (fast != null && denseFloat(at, outs[i])) fastIdx.add(i);
                 else base.kernel().run(at, new Tensor[] {outs[i]}, specs[i]);
             }
-            if (!fastIdx.isEmpty()) fast.run(args, outs, fastIdx.stream().mapToInt(Integer::intValue).toArray());
+            if (!fastIdx.isEmpty())
+                fast.run(
+                        args, outs, fastIdx.stream().mapToInt(Integer::intValue).toArray());
         };
         OpDef op = OpDef.structured(schema, meta, kernel)
                 .vmapFallsBack("a list of tensors of different shapes: each example's list runs as one call")
@@ -97,8 +99,8 @@ public final class ForeachOps {
     private static boolean denseFloat(Object[] at, Tensor out) {
         if (!ForeachLoops.isDenseFloat(out.impl())) return false;
         for (Object a : at) {
-            if (a instanceof Tensor t && (!ForeachLoops.isDenseFloat(t.impl())
-                    || t.numel() != out.numel())) return false;
+            if (a instanceof Tensor t && (!ForeachLoops.isDenseFloat(t.impl()) || t.numel() != out.numel()))
+                return false;
             if (a instanceof Scalar s && s.isComplex()) return false;
         }
         return true;
@@ -106,7 +108,9 @@ public final class ForeachOps {
 
     // ---- argument helpers ---------------------------------------------------------------------------------
 
-    private static Tensor at(Object[] args, int k, int i) { return ((Tensor[]) args[k])[i]; }
+    private static Tensor at(Object[] args, int k, int i) {
+        return ((Tensor[]) args[k])[i];
+    }
 
     private static TensorImpl[] pick(Object arg, int[] idx) {
         Tensor[] ts = (Tensor[]) arg;
@@ -118,19 +122,28 @@ public final class ForeachOps {
     /** One float per picked position: from a double[] scalar list, or a single scalar repeated. */
     private static float[] floats(Object arg, int[] idx) {
         float[] out = new float[idx.length];
-        for (int j = 0; j < idx.length; j++) out[j] = (float) (arg instanceof double[] d ? d[idx[j]] : Scalar.of(arg).doubleValue());
+        for (int j = 0; j < idx.length; j++)
+            out[j] = (float)
+                    (arg instanceof double[] d ? d[idx[j]] : Scalar.of(arg).doubleValue());
         return out;
     }
 
     /** Element {@code i} of a scalar list, or the scalar itself. */
-    private static Object scalarAt(Object arg, int i) { return arg instanceof double[] d ? d[i] : arg; }
+    private static Object scalarAt(Object arg, int i) {
+        return arg instanceof double[] d ? d[i] : arg;
+    }
 
-    private static double alpha(Object[] args, int k) { return args.length > k && args[k] != null ? Scalar.of(args[k]).doubleValue() : 1; }
+    private static double alpha(Object[] args, int k) {
+        return args.length > k && args[k] != null ? Scalar.of(args[k]).doubleValue() : 1;
+    }
 
     // ---- unary --------------------------------------------------------------------------------------------
 
     private static Lifted unary(String name, OpDef base, FloatSimd.Unary simd) {
-        return lift("_foreach_" + name + "(Tensor[] self) -> Tensor[]", base, (a, i) -> new Object[] {at(a, 0, i)},
+        return lift(
+                "_foreach_" + name + "(Tensor[] self) -> Tensor[]",
+                base,
+                (a, i) -> new Object[] {at(a, 0, i)},
                 simd == null ? null : (a, outs, idx) -> ForeachLoops.unary(simd, pick(outs, idx), pick(a[0], idx)));
     }
 
@@ -169,111 +182,243 @@ public final class ForeachOps {
 
     /** {@code op(self[i], scalar)} or {@code op(self[i], scalars[i])}; a scalar list arrives as double[]. */
     private static Lifted scalarForm(String schema, OpDef base, boolean boxScalar, FloatSimd.Binary simd) {
-        return lift(schema, base, (a, i) -> new Object[] {at(a, 0, i), boxScalar ? Scalar.of(scalarAt(a[1], i)) : scalarAt(a[1], i)},
-                simd == null ? null : (a, outs, idx) -> ForeachLoops.binaryScalar(simd, pick(outs, idx), pick(a[0], idx), floats(a[1], idx)));
+        return lift(
+                schema,
+                base,
+                (a, i) -> new Object[] {at(a, 0, i), boxScalar ? Scalar.of(scalarAt(a[1], i)) : scalarAt(a[1], i)},
+                simd == null
+                        ? null
+                        : (a, outs, idx) ->
+                                ForeachLoops.binaryScalar(simd, pick(outs, idx), pick(a[0], idx), floats(a[1], idx)));
     }
 
     /** {@code op(self[i], other[i])}. */
     private static Lifted listForm(String schema, OpDef base, FloatSimd.Binary simd) {
-        return lift(schema, base, (a, i) -> new Object[] {at(a, 0, i), at(a, 1, i)},
-                simd == null ? null : (a, outs, idx) -> ForeachLoops.binaryList(simd, pick(outs, idx), pick(a[0], idx), pick(a[1], idx)));
+        return lift(
+                schema,
+                base,
+                (a, i) -> new Object[] {at(a, 0, i), at(a, 1, i)},
+                simd == null
+                        ? null
+                        : (a, outs, idx) ->
+                                ForeachLoops.binaryList(simd, pick(outs, idx), pick(a[0], idx), pick(a[1], idx)));
     }
 
     /** {@code op(self[i], other)} with a shared 0-d tensor. */
     private static Lifted tensorForm(String schema, OpDef base, boolean withAlpha) {
-        return lift(schema, base, (a, i) -> {
-            Tensor other = (Tensor) a[1];
-            if (other.dim() != 0) {
-                throw new TorchException("scalar tensor expected to be 0 dim but it has " + other.dim() + " dimensions and "
-                        + other.numel() + " elements.");
-            }
-            return withAlpha ? new Object[] {at(a, 0, i), other, a[2]} : new Object[] {at(a, 0, i), other};
-        }, null);
+        return lift(
+                schema,
+                base,
+                (a, i) -> {
+                    Tensor other = (Tensor) a[1];
+                    if (other.dim() != 0) {
+                        throw new TorchException("scalar tensor expected to be 0 dim but it has " + other.dim()
+                                + " dimensions and " + other.numel() + " elements.");
+                    }
+                    return withAlpha ? new Object[] {at(a, 0, i), other, a[2]} : new Object[] {at(a, 0, i), other};
+                },
+                null);
     }
 
     /** {@code self[i] + alpha * other[i]} (or minus), the alpha folded into one fused multiply-add. */
     private static Lifted alphaList(String schema, OpDef base, boolean subtract) {
-        return lift(schema, base, (a, i) -> new Object[] {at(a, 0, i), at(a, 1, i), a[2]},
-                (a, outs, idx) -> ForeachLoops.axpy(pick(outs, idx), pick(a[0], idx), pick(a[1], idx),
-                        (float) (subtract ? -alpha(a, 2) : alpha(a, 2))));
+        return lift(
+                schema,
+                base,
+                (a, i) -> new Object[] {at(a, 0, i), at(a, 1, i), a[2]},
+                (a, outs, idx) -> ForeachLoops.axpy(pick(outs, idx), pick(a[0], idx), pick(a[1], idx), (float)
+                        (subtract ? -alpha(a, 2) : alpha(a, 2))));
     }
 
-    public static final Lifted ADD_SCALAR = scalarForm("_foreach_add.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]", PointwiseOps.ADD, false, FloatSimd.Binary.ADD);
-    public static final Lifted ADD_SCALARLIST = scalarForm("_foreach_add.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]", PointwiseOps.ADD, false, FloatSimd.Binary.ADD);
-    public static final Lifted ADD_TENSOR = tensorForm("_foreach_add.Tensor(Tensor[] self, Tensor other, *, Scalar alpha=1) -> Tensor[]", PointwiseOps.ADD, true);
-    public static final Lifted ADD_LIST = alphaList("_foreach_add.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[]", PointwiseOps.ADD, false);
-    public static final Lifted SUB_SCALAR = scalarForm("_foreach_sub.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]", PointwiseOps.SUB, false, FloatSimd.Binary.SUB);
-    public static final Lifted SUB_SCALARLIST = scalarForm("_foreach_sub.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]", PointwiseOps.SUB, false, FloatSimd.Binary.SUB);
-    public static final Lifted SUB_LIST = alphaList("_foreach_sub.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[]", PointwiseOps.SUB, true);
-    public static final Lifted MUL_SCALAR = scalarForm("_foreach_mul.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]", PointwiseOps.MUL, false, FloatSimd.Binary.MUL);
-    public static final Lifted MUL_SCALARLIST = scalarForm("_foreach_mul.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]", PointwiseOps.MUL, false, FloatSimd.Binary.MUL);
-    public static final Lifted MUL_TENSOR = tensorForm("_foreach_mul.Tensor(Tensor[] self, Tensor other) -> Tensor[]", PointwiseOps.MUL, false);
-    public static final Lifted MUL_LIST = listForm("_foreach_mul.List(Tensor[] self, Tensor[] other) -> Tensor[]", PointwiseOps.MUL, FloatSimd.Binary.MUL);
-    public static final Lifted DIV_SCALAR = scalarForm("_foreach_div.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]", PointwiseOps.DIV, false, FloatSimd.Binary.DIV);
-    public static final Lifted DIV_SCALARLIST = scalarForm("_foreach_div.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]", PointwiseOps.DIV, false, FloatSimd.Binary.DIV);
-    public static final Lifted DIV_TENSOR = tensorForm("_foreach_div.Tensor(Tensor[] self, Tensor other) -> Tensor[]", PointwiseOps.DIV, false);
-    public static final Lifted DIV_LIST = listForm("_foreach_div.List(Tensor[] self, Tensor[] other) -> Tensor[]", PointwiseOps.DIV, FloatSimd.Binary.DIV);
-    public static final Lifted CLAMP_MIN_SCALAR = scalarForm("_foreach_clamp_min.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]", ClampOps.CLAMP_MIN, true, FloatSimd.Binary.MAX);
-    public static final Lifted CLAMP_MIN_SCALARLIST = scalarForm("_foreach_clamp_min.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]", ClampOps.CLAMP_MIN, true, FloatSimd.Binary.MAX);
-    public static final Lifted CLAMP_MIN_LIST = listForm("_foreach_clamp_min.List(Tensor[] self, Tensor[] other) -> Tensor[]", ClampOps.CLAMP_MIN_TENSOR, FloatSimd.Binary.MAX);
-    public static final Lifted CLAMP_MAX_SCALAR = scalarForm("_foreach_clamp_max.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]", ClampOps.CLAMP_MAX, true, FloatSimd.Binary.MIN);
-    public static final Lifted CLAMP_MAX_SCALARLIST = scalarForm("_foreach_clamp_max.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]", ClampOps.CLAMP_MAX, true, FloatSimd.Binary.MIN);
-    public static final Lifted CLAMP_MAX_LIST = listForm("_foreach_clamp_max.List(Tensor[] self, Tensor[] other) -> Tensor[]", ClampOps.CLAMP_MAX_TENSOR, FloatSimd.Binary.MIN);
-    public static final Lifted MAXIMUM_LIST = listForm("_foreach_maximum.List(Tensor[] self, Tensor[] other) -> Tensor[]", PointwiseOps.MAXIMUM, FloatSimd.Binary.MAX);
-    public static final Lifted MINIMUM_LIST = listForm("_foreach_minimum.List(Tensor[] self, Tensor[] other) -> Tensor[]", PointwiseOps.MINIMUM, FloatSimd.Binary.MIN);
-    public static final Lifted POW_SCALAR = scalarForm("_foreach_pow.Scalar(Tensor[] self, Scalar exponent) -> Tensor[]", PointwiseOps.POW, false, null);
-    public static final Lifted POW_SCALARLIST = scalarForm("_foreach_pow.ScalarList(Tensor[] self, Scalar[] exponent) -> Tensor[]", PointwiseOps.POW, false, null);
-    public static final Lifted POW_LIST = listForm("_foreach_pow.List(Tensor[] self, Tensor[] exponent) -> Tensor[]", PointwiseOps.POW, null);
-    /** {@code pow(scalar, exponent[i])}: args are (exponents, base), the base a 0-d tensor of the result dtype as torch.pow makes it. */
-    public static final Lifted POW_SCALAR_BASE = lift("_foreach_pow.ScalarAndTensor(Scalar self, Tensor[] exponent) -> Tensor[]", PointwiseOps.POW,
+    public static final Lifted ADD_SCALAR = scalarForm(
+            "_foreach_add.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]",
+            PointwiseOps.ADD,
+            false,
+            FloatSimd.Binary.ADD);
+    public static final Lifted ADD_SCALARLIST = scalarForm(
+            "_foreach_add.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]",
+            PointwiseOps.ADD,
+            false,
+            FloatSimd.Binary.ADD);
+    public static final Lifted ADD_TENSOR = tensorForm(
+            "_foreach_add.Tensor(Tensor[] self, Tensor other, *, Scalar alpha=1) -> Tensor[]", PointwiseOps.ADD, true);
+    public static final Lifted ADD_LIST = alphaList(
+            "_foreach_add.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[]", PointwiseOps.ADD, false);
+    public static final Lifted SUB_SCALAR = scalarForm(
+            "_foreach_sub.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]",
+            PointwiseOps.SUB,
+            false,
+            FloatSimd.Binary.SUB);
+    public static final Lifted SUB_SCALARLIST = scalarForm(
+            "_foreach_sub.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]",
+            PointwiseOps.SUB,
+            false,
+            FloatSimd.Binary.SUB);
+    public static final Lifted SUB_LIST = alphaList(
+            "_foreach_sub.List(Tensor[] self, Tensor[] other, *, Scalar alpha=1) -> Tensor[]", PointwiseOps.SUB, true);
+    public static final Lifted MUL_SCALAR = scalarForm(
+            "_foreach_mul.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]",
+            PointwiseOps.MUL,
+            false,
+            FloatSimd.Binary.MUL);
+    public static final Lifted MUL_SCALARLIST = scalarForm(
+            "_foreach_mul.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]",
+            PointwiseOps.MUL,
+            false,
+            FloatSimd.Binary.MUL);
+    public static final Lifted MUL_TENSOR =
+            tensorForm("_foreach_mul.Tensor(Tensor[] self, Tensor other) -> Tensor[]", PointwiseOps.MUL, false);
+    public static final Lifted MUL_LIST = listForm(
+            "_foreach_mul.List(Tensor[] self, Tensor[] other) -> Tensor[]", PointwiseOps.MUL, FloatSimd.Binary.MUL);
+    public static final Lifted DIV_SCALAR = scalarForm(
+            "_foreach_div.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]",
+            PointwiseOps.DIV,
+            false,
+            FloatSimd.Binary.DIV);
+    public static final Lifted DIV_SCALARLIST = scalarForm(
+            "_foreach_div.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]",
+            PointwiseOps.DIV,
+            false,
+            FloatSimd.Binary.DIV);
+    public static final Lifted DIV_TENSOR =
+            tensorForm("_foreach_div.Tensor(Tensor[] self, Tensor other) -> Tensor[]", PointwiseOps.DIV, false);
+    public static final Lifted DIV_LIST = listForm(
+            "_foreach_div.List(Tensor[] self, Tensor[] other) -> Tensor[]", PointwiseOps.DIV, FloatSimd.Binary.DIV);
+    public static final Lifted CLAMP_MIN_SCALAR = scalarForm(
+            "_foreach_clamp_min.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]",
+            ClampOps.CLAMP_MIN,
+            true,
+            FloatSimd.Binary.MAX);
+    public static final Lifted CLAMP_MIN_SCALARLIST = scalarForm(
+            "_foreach_clamp_min.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]",
+            ClampOps.CLAMP_MIN,
+            true,
+            FloatSimd.Binary.MAX);
+    public static final Lifted CLAMP_MIN_LIST = listForm(
+            "_foreach_clamp_min.List(Tensor[] self, Tensor[] other) -> Tensor[]",
+            ClampOps.CLAMP_MIN_TENSOR,
+            FloatSimd.Binary.MAX);
+    public static final Lifted CLAMP_MAX_SCALAR = scalarForm(
+            "_foreach_clamp_max.Scalar(Tensor[] self, Scalar scalar) -> Tensor[]",
+            ClampOps.CLAMP_MAX,
+            true,
+            FloatSimd.Binary.MIN);
+    public static final Lifted CLAMP_MAX_SCALARLIST = scalarForm(
+            "_foreach_clamp_max.ScalarList(Tensor[] self, Scalar[] scalars) -> Tensor[]",
+            ClampOps.CLAMP_MAX,
+            true,
+            FloatSimd.Binary.MIN);
+    public static final Lifted CLAMP_MAX_LIST = listForm(
+            "_foreach_clamp_max.List(Tensor[] self, Tensor[] other) -> Tensor[]",
+            ClampOps.CLAMP_MAX_TENSOR,
+            FloatSimd.Binary.MIN);
+    public static final Lifted MAXIMUM_LIST = listForm(
+            "_foreach_maximum.List(Tensor[] self, Tensor[] other) -> Tensor[]",
+            PointwiseOps.MAXIMUM,
+            FloatSimd.Binary.MAX);
+    public static final Lifted MINIMUM_LIST = listForm(
+            "_foreach_minimum.List(Tensor[] self, Tensor[] other) -> Tensor[]",
+            PointwiseOps.MINIMUM,
+            FloatSimd.Binary.MIN);
+    public static final Lifted POW_SCALAR = scalarForm(
+            "_foreach_pow.Scalar(Tensor[] self, Scalar exponent) -> Tensor[]", PointwiseOps.POW, false, null);
+    public static final Lifted POW_SCALARLIST = scalarForm(
+            "_foreach_pow.ScalarList(Tensor[] self, Scalar[] exponent) -> Tensor[]", PointwiseOps.POW, false, null);
+    public static final Lifted POW_LIST =
+            listForm("_foreach_pow.List(Tensor[] self, Tensor[] exponent) -> Tensor[]", PointwiseOps.POW, null);
+    /**
+     * {@code pow(scalar, exponent[i])}: args are (exponents, base), the base a 0-d tensor of the result dtype as
+     * torch.pow makes it.
+     */
+    public static final Lifted POW_SCALAR_BASE = lift(
+            "_foreach_pow.ScalarAndTensor(Scalar self, Tensor[] exponent) -> Tensor[]",
+            PointwiseOps.POW,
             (a, i) -> {
                 Tensor e = at(a, 0, i);
                 Scalar base = Scalar.of(a[1]);
                 return new Object[] {Creation.scalarTensor(base, TypePromotion.resultType(e, base)), e};
-            }, null);
+            },
+            null);
 
     // ---- ternary ------------------------------------------------------------------------------------------
 
     private static Lifted addc(String name, OpDef base, boolean multiply, String overload, String valueType) {
-        return lift("_foreach_" + name + "." + overload + "(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, " + valueType + ") -> Tensor[]",
-                base, (a, i) -> new Object[] {at(a, 0, i), at(a, 1, i), at(a, 2, i), scalarAt(a[3], i)},
+        return lift(
+                "_foreach_" + name + "." + overload + "(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, " + valueType
+                        + ") -> Tensor[]",
+                base,
+                (a, i) -> new Object[] {at(a, 0, i), at(a, 1, i), at(a, 2, i), scalarAt(a[3], i)},
                 (a, outs, idx) -> {
-                    if (multiply) ForeachLoops.addcmul(pick(outs, idx), pick(a[0], idx), pick(a[1], idx), pick(a[2], idx), floats(a[3], idx));
-                    else ForeachLoops.addcdiv(pick(outs, idx), pick(a[0], idx), pick(a[1], idx), pick(a[2], idx), floats(a[3], idx));
+                    if (multiply)
+                        ForeachLoops.addcmul(
+                                pick(outs, idx), pick(a[0], idx), pick(a[1], idx), pick(a[2], idx), floats(a[3], idx));
+                    else
+                        ForeachLoops.addcdiv(
+                                pick(outs, idx), pick(a[0], idx), pick(a[1], idx), pick(a[2], idx), floats(a[3], idx));
                 });
     }
 
     public static final Lifted ADDCMUL_SCALAR = addc("addcmul", TernaryOps.ADDCMUL, true, "Scalar", "Scalar value=1");
-    public static final Lifted ADDCMUL_SCALARLIST = addc("addcmul", TernaryOps.ADDCMUL, true, "ScalarList", "Scalar[] scalars");
+    public static final Lifted ADDCMUL_SCALARLIST =
+            addc("addcmul", TernaryOps.ADDCMUL, true, "ScalarList", "Scalar[] scalars");
     public static final Lifted ADDCDIV_SCALAR = addc("addcdiv", TernaryOps.ADDCDIV, false, "Scalar", "Scalar value=1");
-    public static final Lifted ADDCDIV_SCALARLIST = addc("addcdiv", TernaryOps.ADDCDIV, false, "ScalarList", "Scalar[] scalars");
+    public static final Lifted ADDCDIV_SCALARLIST =
+            addc("addcdiv", TernaryOps.ADDCDIV, false, "ScalarList", "Scalar[] scalars");
 
     private static Lifted lerpScalar(String overload, String weightType) {
-        return lift("_foreach_lerp." + overload + "(Tensor[] self, Tensor[] tensors1, " + weightType + ") -> Tensor[]", TernaryOps.LERP,
+        return lift(
+                "_foreach_lerp." + overload + "(Tensor[] self, Tensor[] tensors1, " + weightType + ") -> Tensor[]",
+                TernaryOps.LERP,
                 (a, i) -> new Object[] {at(a, 0, i), at(a, 1, i), scalarAt(a[2], i)},
-                (a, outs, idx) -> ForeachLoops.lerp(pick(outs, idx), pick(a[0], idx), pick(a[1], idx), floats(a[2], idx)));
+                (a, outs, idx) ->
+                        ForeachLoops.lerp(pick(outs, idx), pick(a[0], idx), pick(a[1], idx), floats(a[2], idx)));
     }
 
     public static final Lifted LERP_SCALAR = lerpScalar("Scalar", "Scalar weight");
     public static final Lifted LERP_SCALARLIST = lerpScalar("ScalarList", "Scalar[] weight");
-    public static final Lifted LERP_LIST = lift("_foreach_lerp.List(Tensor[] self, Tensor[] tensors1, Tensor[] weights) -> Tensor[]",
-            TernaryOps.LERP_TENSOR, (a, i) -> new Object[] {at(a, 0, i), at(a, 1, i), at(a, 2, i)}, null);
+    public static final Lifted LERP_LIST = lift(
+            "_foreach_lerp.List(Tensor[] self, Tensor[] tensors1, Tensor[] weights) -> Tensor[]",
+            TernaryOps.LERP_TENSOR,
+            (a, i) -> new Object[] {at(a, 0, i), at(a, 1, i), at(a, 2, i)},
+            null);
 
     // ---- reductions, copies, matmul -----------------------------------------------------------------------
 
     /** Args: (self, Number ord, DType dtype or null). */
-    public static final Lifted NORM = lift("_foreach_norm.Scalar(Tensor[] self, Scalar ord=2, ScalarType? dtype=None) -> Tensor[]",
-            ReductionOps.VECTOR_NORM, (a, i) -> new Object[] {at(a, 0, i), a[1], null, false, a[2]}, null);
-    public static final Lifted MAX = lift("_foreach_max(Tensor[] self) -> Tensor[]", ReductionOps.MAX_ALL, (a, i) -> new Object[] {at(a, 0, i)}, null);
-    public static final Lifted CLONE = lift("_foreach_clone(Tensor[] self) -> Tensor[]", CopyOps.TO_COPY, (a, i) -> new Object[] {at(a, 0, i), null, null},
+    public static final Lifted NORM = lift(
+            "_foreach_norm.Scalar(Tensor[] self, Scalar ord=2, ScalarType? dtype=None) -> Tensor[]",
+            ReductionOps.VECTOR_NORM,
+            (a, i) -> new Object[] {at(a, 0, i), a[1], null, false, a[2]},
+            null);
+
+    public static final Lifted MAX = lift(
+            "_foreach_max(Tensor[] self) -> Tensor[]",
+            ReductionOps.MAX_ALL,
+            (a, i) -> new Object[] {at(a, 0, i)},
+            null);
+    public static final Lifted CLONE = lift(
+            "_foreach_clone(Tensor[] self) -> Tensor[]",
+            CopyOps.TO_COPY,
+            (a, i) -> new Object[] {at(a, 0, i), null, null},
             (a, outs, idx) -> ForeachLoops.copy(pick(outs, idx), pick(a[0], idx)));
     /** Args: (self, src); in place only: {@code self[i]} takes {@code src[i]} broadcast and converted. */
-    public static final Lifted COPY = lift("_foreach_copy_(Tensor(a!)[] self, Tensor[] src, bool non_blocking=False) -> ()", CopyOps.TO_COPY,
-            (a, i) -> new Object[] {at(a, 1, i), at(a, 0, i).dtype(), at(a, 0, i).impl().shapeRef()},
+    public static final Lifted COPY = lift(
+            "_foreach_copy_(Tensor(a!)[] self, Tensor[] src, bool non_blocking=False) -> ()",
+            CopyOps.TO_COPY,
+            (a, i) -> new Object[] {
+                at(a, 1, i), at(a, 0, i).dtype(), at(a, 0, i).impl().shapeRef()
+            },
             (a, outs, idx) -> ForeachLoops.copy(pick(outs, idx), pick(a[1], idx)));
     /** Args: (self); in place only. */
-    public static final Lifted ZERO = lift("_foreach_zero_(Tensor(a!)[] self) -> ()", Creation.FILL, (a, i) -> new Object[] {at(a, 0, i), 0L},
+    public static final Lifted ZERO = lift(
+            "_foreach_zero_(Tensor(a!)[] self) -> ()",
+            Creation.FILL,
+            (a, i) -> new Object[] {at(a, 0, i), 0L},
             (a, outs, idx) -> ForeachLoops.fill(pick(outs, idx), 0f));
-    public static final Lifted MM = lift("_foreach_mm(Tensor[] self, Tensor[] mat2) -> Tensor[]", MatmulOps.MM,
-            (a, i) -> new Object[] {at(a, 0, i), at(a, 1, i)}, null);
+
+    public static final Lifted MM = lift(
+            "_foreach_mm(Tensor[] self, Tensor[] mat2) -> Tensor[]",
+            MatmulOps.MM,
+            (a, i) -> new Object[] {at(a, 0, i), at(a, 1, i)},
+            null);
 }

@@ -7,16 +7,15 @@ import org.jtorch.Tensor;
 import org.jtorch.Torch;
 
 /**
- * Small helpers for writing backward rules: aligning gradients with an op's tensor arguments, and
- * the conjugations of PyTorch's complex convention (the gradient of {@code a * b} with respect to
- * {@code a} is {@code g * conj(b)}).
+ * Small helpers for writing backward rules: aligning gradients with an op's tensor arguments, and the conjugations of
+ * PyTorch's complex convention (the gradient of {@code a * b} with respect to {@code a} is {@code g * conj(b)}).
  */
 final class Grads {
     private Grads() {}
 
     /**
-     * One gradient per tensor argument, in argument order: {@code perArg[i]} belongs to {@code args[i]}
-     * and is dropped when that argument is not a tensor (a Java scalar gets no gradient).
+     * One gradient per tensor argument, in argument order: {@code perArg[i]} belongs to {@code args[i]} and is dropped
+     * when that argument is not a tensor (a Java scalar gets no gradient).
      */
     static Tensor[] forTensorArgs(Object[] args, Tensor... perArg) {
         List<Tensor> out = new ArrayList<>(perArg.length);
@@ -27,21 +26,29 @@ final class Grads {
     }
 
     /** The conjugate of a complex tensor; real tensors as they are. */
-    static Tensor conj(Tensor t) { return t.isComplex() ? ComplexOps.conj(t) : t; }
+    static Tensor conj(Tensor t) {
+        return t.isComplex() ? ComplexOps.conj(t) : t;
+    }
 
     /** {@code g * conj(factor)}, where the factor may be a tensor or a Java scalar. */
     static Tensor times(Tensor g, Object factor) {
         if (factor instanceof Tensor f) return g.mul(conj(f));
         Scalar s = Scalar.of(factor);
-        if (s.isComplex()) return g.mul(Creation.scalarTensor(Scalar.complex(s.doubleValue(), -s.imag()), g.dtype().toComplex()));
+        if (s.isComplex())
+            return g.mul(Creation.scalarTensor(
+                    Scalar.complex(s.doubleValue(), -s.imag()), g.dtype().toComplex()));
         return s.isIntegral() ? g.mul(s.longValue()) : g.mul(s.doubleValue());
     }
 
     /** {@code g * conj(s)} for an optional scalar factor ({@code null} means 1), as addmm's beta/alpha. */
-    static Tensor scaled(Tensor g, Object s) { return s == null ? g : times(g, s); }
+    static Tensor scaled(Tensor g, Object s) {
+        return s == null ? g : times(g, s);
+    }
 
     /** The shape of the first input (saved as data or, when the rule reads no inputs, as a meta tensor). */
-    static long[] inputShape(Object[] args, Tensor[] outputs) { return ((Tensor) args[0]).shape(); }
+    static long[] inputShape(Object[] args, Tensor[] outputs) {
+        return ((Tensor) args[0]).shape();
+    }
 
     /** The inverse of a permutation given with possibly negative dims. */
     static int[] inversePermutation(long[] dims, int rank) {
@@ -51,8 +58,8 @@ final class Grads {
     }
 
     /**
-     * The gradient of a dims/keepdim reduction broadcast back over the reduced dims of the input:
-     * args are (self, long[] dims or null, Boolean keepdim, ...).
+     * The gradient of a dims/keepdim reduction broadcast back over the reduced dims of the input: args are (self,
+     * long[] dims or null, Boolean keepdim, ...).
      */
     static Tensor expandReduced(Tensor g, Object[] args) {
         long[] shape = reducedInputShape(args);
@@ -75,7 +82,9 @@ final class Grads {
         return n;
     }
 
-    private static long[] reducedInputShape(Object[] args) { return ((Tensor) args[0]).shape(); }
+    private static long[] reducedInputShape(Object[] args) {
+        return ((Tensor) args[0]).shape();
+    }
 
     private static boolean[] reducedMask(Object[] args, int rank) {
         long[] dims = (long[]) args[1];
@@ -90,11 +99,13 @@ final class Grads {
     }
 
     /**
-     * Zeros shaped like {@code g}, PyTorch's {@code zeros_like(grad)}: the derivative of a piecewise-constant
-     * op (floor, sign, rounding division). The true second derivative is zero too, so that these zeros are
-     * not connected to the graph is exact, not a shortcut.
+     * Zeros shaped like {@code g}, PyTorch's {@code zeros_like(grad)}: the derivative of a piecewise-constant op
+     * (floor, sign, rounding division). The true second derivative is zero too, so that these zeros are not connected
+     * to the graph is exact, not a shortcut.
      */
-    static Tensor zeros(Tensor g) { return Torch.zerosLike(g); }
+    static Tensor zeros(Tensor g) {
+        return Torch.zerosLike(g);
+    }
 
     /** {@link #zeros} for every tensor argument, in argument order. */
     static Tensor[] zerosForTensorArgs(Object[] args, Tensor g) {
@@ -104,12 +115,14 @@ final class Grads {
     }
 
     /** {@code g} with zeros where {@code mask} holds, as PyTorch's {@code grad.masked_fill(mask, 0)}. */
-    static Tensor zeroWhere(Tensor mask, Tensor g) { return TernaryOps.where(mask, 0L, g); }
+    static Tensor zeroWhere(Tensor mask, Tensor g) {
+        return TernaryOps.where(mask, 0L, g);
+    }
 
     /**
-     * The subgradient of an elementwise selection between {@code args[0]} and {@code args[1]} (maximum,
-     * minimum, fmax, fmin, clamp_min/clamp_max with a Tensor bound, 2.14 rule): each operand gets {@code g},
-     * halved at an exact tie, and nothing where the mask says it lost.
+     * The subgradient of an elementwise selection between {@code args[0]} and {@code args[1]} (maximum, minimum, fmax,
+     * fmin, clamp_min/clamp_max with a Tensor bound, 2.14 rule): each operand gets {@code g}, halved at an exact tie,
+     * and nothing where the mask says it lost.
      */
     static Tensor[] selection(Object[] args, Tensor g, Tensor firstLoses, Tensor secondLoses) {
         Tensor half = TernaryOps.where(((Tensor) args[0]).eq(args[1]), g.div(2L), g);
@@ -118,12 +131,14 @@ final class Grads {
 
     /** The imaginary unit as a 0-d tensor of the complex dtype matching {@code like}. */
     static Tensor imaginaryUnit(Tensor like) {
-        return Creation.scalarTensor(Scalar.complex(0, 1), like.dtype().isComplex() ? like.dtype() : like.dtype().toComplex());
+        return Creation.scalarTensor(
+                Scalar.complex(0, 1),
+                like.dtype().isComplex() ? like.dtype() : like.dtype().toComplex());
     }
 
     /**
-     * A real gradient laid out as view_as_complex needs it (contiguous, at an even storage offset): the
-     * backward of view_as_real, whose incoming gradient may be an expanded or offset view.
+     * A real gradient laid out as view_as_complex needs it (contiguous, at an even storage offset): the backward of
+     * view_as_real, whose incoming gradient may be an expanded or offset view.
      */
     static Tensor pairedForComplexView(Tensor g) {
         return g.isContiguous() && g.storageOffset() % 2 == 0 ? g : g.clone();

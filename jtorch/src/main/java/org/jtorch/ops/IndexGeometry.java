@@ -7,8 +7,8 @@ import org.jtorch.Warnings;
 import org.jtorch.storage.TensorImpl;
 
 /**
- * Geometry shared by the indexing kernels ({@link IndexingOps}, {@link ScatterOps}): the restrided views
- * that let {@link org.jtorch.kernels.cpu.IndexLoops} see every op as one gather or scatter loop.
+ * Geometry shared by the indexing kernels ({@link IndexingOps}, {@link ScatterOps}): the restrided views that let
+ * {@link org.jtorch.kernels.cpu.IndexLoops} see every op as one gather or scatter loop.
  */
 final class IndexGeometry {
     private IndexGeometry() {}
@@ -55,16 +55,20 @@ final class IndexGeometry {
     /** ATen's {@code assert_no_internal_overlap}, for ops that refuse to write an expanded tensor in place. */
     static void checkNoInternalOverlap(Tensor t) {
         if (hasInternalOverlap(t)) {
-            throw new TorchException("unsupported operation: more than one element of the written-to tensor refers to a single "
-                    + "memory location. Please clone() the tensor before performing the operation.");
+            throw new TorchException(
+                    "unsupported operation: more than one element of the written-to tensor refers to a single "
+                            + "memory location. Please clone() the tensor before performing the operation.");
         }
     }
 
     /** PyTorch's deprecation warning for in-place indexing ops that still accept an expanded tensor. */
     static void warnInternalOverlap(String op, String example, Tensor t) {
         if (hasInternalOverlap(t)) {
-            Warnings.warn(Warnings.Category.USER_WARNING, "Use of " + op + " on expanded tensors is deprecated. Please clone() the "
-                    + "tensor before performing this operation. This also applies to advanced indexing e.g. " + example);
+            Warnings.warn(
+                    Warnings.Category.USER_WARNING,
+                    "Use of " + op + " on expanded tensors is deprecated. Please clone() the "
+                            + "tensor before performing this operation. This also applies to advanced indexing e.g. "
+                            + example);
         }
     }
 }

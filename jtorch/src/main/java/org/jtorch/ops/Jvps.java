@@ -9,26 +9,28 @@ import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.dispatch.Schema;
 
 /**
- * Building blocks for forward-mode (JVP) rules, PyTorch's {@code derivatives.yaml} {@code result:}
- * shorthands. A rule gets the op's arguments, its outputs and one tangent per tensor argument (null =
- * zero) and returns one tangent per output (null = zero); it may return a broadcastable shape or the
- * compute dtype, which forward AD conforms to the output's.
+ * Building blocks for forward-mode (JVP) rules, PyTorch's {@code derivatives.yaml} {@code result:} shorthands. A rule
+ * gets the op's arguments, its outputs and one tangent per tensor argument (null = zero) and returns one tangent per
+ * output (null = zero); it may return a broadcastable shape or the compute dtype, which forward AD conforms to the
+ * output's.
  */
 public final class Jvps {
     private Jvps() {}
 
     /**
-     * {@code auto_linear}: for an op linear in its tensor arguments (views, shape ops, joins, sums), the
-     * tangent is the op applied to the tangents. Tensor arguments without a tangent, integer ones (a promoted
-     * {@code cat}) and wrapped scalars in tensor positions contribute zeros. For an op that also takes
-     * tensors it is not differentiable in (indices, masks, conditions), use {@link #linearExcept}.
+     * {@code auto_linear}: for an op linear in its tensor arguments (views, shape ops, joins, sums), the tangent is the
+     * op applied to the tangents. Tensor arguments without a tangent, integer ones (a promoted {@code cat}) and wrapped
+     * scalars in tensor positions contribute zeros. For an op that also takes tensors it is not differentiable in
+     * (indices, masks, conditions), use {@link #linearExcept}.
      */
-    public static OpDef.Jvp linear(OpDef op) { return linear(op, new int[0]); }
+    public static OpDef.Jvp linear(OpDef op) {
+        return linear(op, new int[0]);
+    }
 
     /**
-     * {@code auto_linear} for an op linear in its tensor arguments except those at {@code constantArgs}
-     * (schema positions of indices, masks, conditions: {@code non_differentiable} in PyTorch's
-     * {@code derivatives.yaml}), which keep their values. Use as {@code deriveJvp(Jvps.linearExcept(2))}.
+     * {@code auto_linear} for an op linear in its tensor arguments except those at {@code constantArgs} (schema
+     * positions of indices, masks, conditions: {@code non_differentiable} in PyTorch's {@code derivatives.yaml}), which
+     * keep their values. Use as {@code deriveJvp(Jvps.linearExcept(2))}.
      */
     public static Function<OpDef, OpDef.Jvp> linearExcept(int... constantArgs) {
         return op -> linear(op, constantArgs);
@@ -74,9 +76,9 @@ public final class Jvps {
     }
 
     /**
-     * {@code auto_element_wise}: for an elementwise op whose VJP is {@code g * conj(∂f/∂x_i)} (real, or
-     * holomorphic in each complex input), the tangent is {@code Σ_i conj(vjp_i(conj(t_i)))}. Not for
-     * non-holomorphic complex ops (abs, angle, sgn, real parts), which need their own rule.
+     * {@code auto_element_wise}: for an elementwise op whose VJP is {@code g * conj(∂f/∂x_i)} (real, or holomorphic in
+     * each complex input), the tangent is {@code Σ_i conj(vjp_i(conj(t_i)))}. Not for non-holomorphic complex ops (abs,
+     * angle, sgn, real parts), which need their own rule.
      */
     public static OpDef.Jvp elementwise(OpDef op) {
         return (a, o, t) -> {
@@ -100,7 +102,8 @@ public final class Jvps {
     public static OpDef.Jvp zero(OpDef op) {
         return (a, o, t) -> {
             Tensor[] r = new Tensor[o.length];
-            for (int j = 0; j < o.length; j++) if (o[j].isFloatingPoint() || o[j].isComplex()) r[j] = Torch.zerosLike(o[j]);
+            for (int j = 0; j < o.length; j++)
+                if (o[j].isFloatingPoint() || o[j].isComplex()) r[j] = Torch.zerosLike(o[j]);
             return r;
         };
     }
@@ -129,19 +132,20 @@ public final class Jvps {
     }
 
     /**
-     * For a reduction whose every output element depends only on its own slice of the input (sum-like,
-     * prod, amax/amin, logsumexp, var/std, norms): the tangent is {@code Σ_slice conj(∂out/∂x)·t}, the
-     * partial derivatives read off the VJP with a unit output gradient. The real part is what a real
-     * output of a complex input (norms, var) needs, and forward AD takes it on conforming.
+     * For a reduction whose every output element depends only on its own slice of the input (sum-like, prod, amax/amin,
+     * logsumexp, var/std, norms): the tangent is {@code Σ_slice conj(∂out/∂x)·t}, the partial derivatives read off the
+     * VJP with a unit output gradient. The real part is what a real output of a complex input (norms, var) needs, and
+     * forward AD takes it on conforming.
      *
-     * @param dimsArg    the argument holding the reduced dims ({@code long[]}, null or empty = all), or -1 for all
+     * @param dimsArg the argument holding the reduced dims ({@code long[]}, null or empty = all), or -1 for all
      * @param keepdimArg the argument holding keepdim, or -1 for false
      */
     public static OpDef.Jvp reduction(OpDef op, int dimsArg, int keepdimArg) {
         return (a, o, t) -> {
             if (t[0] == null) return new Tensor[o.length];
             Tensor[] ones = new Tensor[o.length];
-            for (int j = 0; j < o.length; j++) ones[j] = o[j].isFloatingPoint() || o[j].isComplex() ? Torch.onesLike(o[j]) : Torch.zerosLike(o[j]);
+            for (int j = 0; j < o.length; j++)
+                ones[j] = o[j].isFloatingPoint() || o[j].isComplex() ? Torch.onesLike(o[j]) : Torch.zerosLike(o[j]);
             Tensor d = op.vjp().apply(a, o, ones, InputMask.of(true))[0];
             if (d == null) return new Tensor[o.length]; // a derivative that is zero wherever it exists (ord-0 norms)
             long[] dims = dimsArg < 0 ? null : (long[]) a[dimsArg];
@@ -155,8 +159,8 @@ public final class Jvps {
     }
 
     /**
-     * For ops that return (values, indices) picked from {@code self} along {@code dim} (sort, topk, cummax,
-     * kthvalue, max.dim): the values' tangent is the tangent picked at the same indices.
+     * For ops that return (values, indices) picked from {@code self} along {@code dim} (sort, topk, cummax, kthvalue,
+     * max.dim): the values' tangent is the tangent picked at the same indices.
      *
      * @param keepdimArg the argument holding keepdim for reductions (-1: indices have self's rank)
      */
@@ -166,16 +170,21 @@ public final class Jvps {
             long dim = ((Number) a[dimArg]).longValue();
             Tensor values = keepdimArg < 0
                     ? Dispatcher.call1(ScatterOps.GATHER, t[0], dim, o[1], false)
-                    : Dispatcher.call1(BackwardOps.VALUE_SELECTING_REDUCTION_GATHER, t[0], dim, o[1], Boolean.TRUE.equals(a[keepdimArg]));
+                    : Dispatcher.call1(
+                            BackwardOps.VALUE_SELECTING_REDUCTION_GATHER,
+                            t[0],
+                            dim,
+                            o[1],
+                            Boolean.TRUE.equals(a[keepdimArg]));
             return new Tensor[] {values, null};
         };
     }
 
     /**
-     * The JVP as the transpose of the VJP, for any op whose VJP is written in differentiable ops: with a
-     * dummy cotangent {@code u}, {@code Re<u, J t> = Re<vjp(u), t>}, so {@code J t} is the gradient of
-     * {@code Re Σ conj(vjp(u)) · t} with respect to {@code u} (the VJP is linear in {@code u}). Costs a VJP
-     * and its backward; use it where no closed form is cheaper (cumprod, scatter_reduce, polar).
+     * The JVP as the transpose of the VJP, for any op whose VJP is written in differentiable ops: with a dummy
+     * cotangent {@code u}, {@code Re<u, J t> = Re<vjp(u), t>}, so {@code J t} is the gradient of {@code Re Σ
+     * conj(vjp(u)) · t} with respect to {@code u} (the VJP is linear in {@code u}). Costs a VJP and its backward; use
+     * it where no closed form is cheaper (cumprod, scatter_reduce, polar).
      */
     public static OpDef.Jvp transposedVjp(OpDef op) {
         return (a, o, t) -> {
@@ -197,15 +206,22 @@ public final class Jvps {
                 }
                 Tensor[] r = new Tensor[o.length];
                 if (loss == null) return r;
-                java.util.List<Tensor> jt = org.jtorch.autograd.Autograd.grad(java.util.List.of(loss), wrt,
-                        org.jtorch.autograd.Autograd.GradOptions.defaults().createGraph(true).allowUnused(true));
+                java.util.List<Tensor> jt = org.jtorch.autograd.Autograd.grad(
+                        java.util.List.of(loss),
+                        wrt,
+                        org.jtorch.autograd.Autograd.GradOptions.defaults()
+                                .createGraph(true)
+                                .allowUnused(true));
                 for (int j = 0, k = 0; j < o.length; j++) if (us[j].requiresGrad()) r[j] = jt.get(k++);
                 return r;
             }
         };
     }
 
-    /** For a product bilinear in its first two (tensor) arguments (mm, bmm, mv, dot, vdot): {@code op(ta, b) + op(a, tb)}. */
+    /**
+     * For a product bilinear in its first two (tensor) arguments (mm, bmm, mv, dot, vdot): {@code op(ta, b) + op(a,
+     * tb)}.
+     */
     public static OpDef.Jvp bilinear(OpDef op) {
         return (a, o, t) -> {
             Tensor r = null;

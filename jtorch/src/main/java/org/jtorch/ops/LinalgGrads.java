@@ -7,10 +7,10 @@ import org.jtorch.dispatch.Dispatcher;
 
 /**
  * Backward rules of the decompositions in {@link LinalgOps}, after PyTorch's {@code FunctionsManual}
- * ({@code linalg_eig_backward} for Hermitian input, {@code svd_backward}, {@code linalg_qr_backward})
- * and the 2.14 {@code matrix_sqrth} rule. All are written in differentiable ops, so gradients of
- * gradients come from the same code. Complex inputs use the conjugate-Wirtinger convention; a loss
- * that depends on the arbitrary phase of complex singular or eigen vectors is refused, as in PyTorch.
+ * ({@code linalg_eig_backward} for Hermitian input, {@code svd_backward}, {@code linalg_qr_backward}) and the 2.14
+ * {@code matrix_sqrth} rule. All are written in differentiable ops, so gradients of gradients come from the same code.
+ * Complex inputs use the conjugate-Wirtinger convention; a loss that depends on the arbitrary phase of complex singular
+ * or eigen vectors is refused, as in PyTorch.
  */
 final class LinalgGrads {
     private LinalgGrads() {}
@@ -20,7 +20,9 @@ final class LinalgGrads {
     }
 
     /** {@code X - X^H}. */
-    private static Tensor skew(Tensor x) { return x.sub(x.mH()); }
+    private static Tensor skew(Tensor x) {
+        return x.sub(x.mH());
+    }
 
     /** Refuses a loss that depends on the phase of the vectors: |x| must stay within atol + rtol |ref|. */
     private static void gaugeCheck(Tensor x, Tensor ref, double rtol, double atol, String message) {
@@ -34,7 +36,11 @@ final class LinalgGrads {
         if (gv == null) return gl == null ? null : v.mul(gl.unsqueeze(-2)).matmul(v.mH());
         Tensor vhgv = v.mH().matmul(gv);
         if (v.isComplex()) {
-            gaugeCheck(vhgv.diagonal(0, -2, -1).imag(), vhgv.diagonal(0, -2, -1).imag().mul(0.0), 1e-2, 1e-3,
+            gaugeCheck(
+                    vhgv.diagonal(0, -2, -1).imag(),
+                    vhgv.diagonal(0, -2, -1).imag().mul(0.0),
+                    1e-2,
+                    1e-3,
                     "linalg_eigh_backward: The eigenvectors in the complex case are specified up to "
                             + "multiplication by e^{i phi}."
                             + " The specified loss function depends on this quantity, so it is ill-defined.");
@@ -47,8 +53,8 @@ final class LinalgGrads {
     }
 
     /**
-     * svd: PyTorch's svd_backward. With full matrices only the first k = min(m, n) singular vectors carry
-     * information, so everything is narrowed to them first.
+     * svd: PyTorch's svd_backward. With full matrices only the first k = min(m, n) singular vectors carry information,
+     * so everything is narrowed to them first.
      */
     static Tensor svd(boolean full, Tensor u, Tensor s, Tensor vh, Tensor gu, Tensor gs, Tensor gvh) {
         if (gu == null && gs == null && gvh == null) return null;
@@ -61,27 +67,36 @@ final class LinalgGrads {
         }
         long m = u.size(-2), n = vh.size(-1);
         if (gu == null && gvh == null) {
-            return m >= n ? u.matmul(gs.unsqueeze(-1).mul(vh)) : u.mul(gs.unsqueeze(-2)).matmul(vh);
+            return m >= n
+                    ? u.matmul(gs.unsqueeze(-1).mul(vh))
+                    : u.mul(gs.unsqueeze(-2)).matmul(vh);
         }
         Tensor uhgu = gu == null ? null : skew(u.mH().matmul(gu));
         Tensor vhgv = gvh == null ? null : skew(vh.matmul(gvh.mH()));
         if (u.isComplex()) {
             Tensor imU = uhgu == null ? s.mul(0.0) : uhgu.diagonal(0, -2, -1).imag();
             Tensor imV = vhgv == null ? s.mul(0.0) : vhgv.diagonal(0, -2, -1).imag();
-            gaugeCheck(imU.add(imV), imV, 1e-2, 1e-2, "svd_backward: The singular vectors in the complex case are specified up to"
-                    + " multiplication by e^{i phi}. The specified loss function depends on this "
-                    + "phase term, making it ill-defined.");
+            gaugeCheck(
+                    imU.add(imV),
+                    imV,
+                    1e-2,
+                    1e-2,
+                    "svd_backward: The singular vectors in the complex case are specified up to"
+                            + " multiplication by e^{i phi}. The specified loss function depends on this "
+                            + "phase term, making it ill-defined.");
         }
         Tensor s2 = s.mul(s), eye = eye(k, s);
         Tensor e = s2.unsqueeze(-2).sub(s2.unsqueeze(-1)).add(eye);
         Tensor ret;
-        if (uhgu != null && vhgv != null) ret = uhgu.mul(s.unsqueeze(-2)).add(s.unsqueeze(-1).mul(vhgv)).div(e);
+        if (uhgu != null && vhgv != null)
+            ret = uhgu.mul(s.unsqueeze(-2)).add(s.unsqueeze(-1).mul(vhgv)).div(e);
         else if (uhgu != null) ret = uhgu.mul(s.unsqueeze(-2)).div(e);
         else ret = s.unsqueeze(-1).mul(vhgv).div(e);
         // the diagonal: gS, and for complex input the phase term that the gauge U's side absorbs
         ret = ret.mul(eye.neg().add(1.0));
         if (gs != null) ret = ret.add(gs.diagEmbed());
-        if (u.isComplex() && uhgu != null) ret = ret.add(uhgu.diagonal(0, -2, -1).div(s.mul(2.0)).diagEmbed());
+        if (u.isComplex() && uhgu != null)
+            ret = ret.add(uhgu.diagonal(0, -2, -1).div(s.mul(2.0)).diagEmbed());
         if (m > n && gu != null) {
             Tensor gusinv = gu.div(s.unsqueeze(-2));
             Tensor ga = u.matmul(ret).add(gusinv).sub(u.matmul(u.mH().matmul(gusinv)));
@@ -96,19 +111,20 @@ final class LinalgGrads {
     }
 
     /**
-     * qr: for m >= n (reduced), {@code gA = (gQ + Q syminvadj(triu(gR R^H - Q^H gQ))) R^-H}; for m < n the
-     * square QR of A's first m columns X takes {@code gQ + Y gV^H}, and {@code gY = Q gV} (A = [X | Y],
-     * R = [U | V]).
+     * qr: for m >= n (reduced), {@code gA = (gQ + Q syminvadj(triu(gR R^H - Q^H gQ))) R^-H}; for m < n the square QR of
+     * A's first m columns X takes {@code gQ + Y gV^H}, and {@code gY = Q gV} (A = [X | Y], R = [U | V]).
      */
     static Tensor qr(String mode, Tensor q, Tensor r, Tensor gq, Tensor gr) {
         if (gq == null && gr == null) return null;
         if (mode.equals("r")) {
-            throw new TorchException("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please use"
-                    + " linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.");
+            throw new TorchException(
+                    "The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please use"
+                            + " linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.");
         }
         long m = q.size(-2), n = r.size(-1);
         if (mode.equals("complete") && m > n) {
-            throw new TorchException("The QR decomposition is not differentiable when mode='complete' and nrows > ncols.");
+            throw new TorchException(
+                    "The QR decomposition is not differentiable when mode='complete' and nrows > ncols.");
         }
         if (m >= n) return tallQr(q, r, gq, gr);
         Tensor u = r.narrow(-1, 0, m), v = r.narrow(-1, m, n - m);
@@ -137,8 +153,8 @@ final class LinalgGrads {
     }
 
     /**
-     * matrix_sqrth (2.14): X = sqrt(A) solves {@code X dX + dX X = dA}, so gA solves
-     * {@code X gA + gA X = (G + G^H)/2}: in A's eigenbasis, divide by {@code s_i + s_j}.
+     * matrix_sqrth (2.14): X = sqrt(A) solves {@code X dX + dX X = dA}, so gA solves {@code X gA + gA X = (G + G^H)/2}:
+     * in A's eigenbasis, divide by {@code s_i + s_j}.
      */
     static Tensor matrixSqrth(Tensor a, Tensor g) {
         Tensor[] lq = LinalgOps.eigh(a, "L");
@@ -149,10 +165,10 @@ final class LinalgGrads {
     }
 
     /**
-     * The Daleckii-Krein matrix of {@code f(x) = sqrt(max(x, 0))} at the eigenvalues,
-     * {@code (f_i - f_j) / (l_i - l_j)}, which is {@code 1 / (s_i + s_j)} when both are positive (written so, without cancellation), and 0 when both are
-     * clamped (f is flat there). A clamped eigenvalue must not enter as {@code 1 / (s_i + s_j)}: that is the slope
-     * of the square root, not of the clamped function, and infinite for two clamped eigenvalues.
+     * The Daleckii-Krein matrix of {@code f(x) = sqrt(max(x, 0))} at the eigenvalues, {@code (f_i - f_j) / (l_i -
+     * l_j)}, which is {@code 1 / (s_i + s_j)} when both are positive (written so, without cancellation), and 0 when
+     * both are clamped (f is flat there). A clamped eigenvalue must not enter as {@code 1 / (s_i + s_j)}: that is the
+     * slope of the square root, not of the clamped function, and infinite for two clamped eigenvalues.
      */
     private static Tensor sqrtDividedDifferences(Tensor eigenvalues) {
         Tensor pos = eigenvalues.gt(0.0);
@@ -178,8 +194,8 @@ final class LinalgGrads {
     }
 
     /**
-     * polar (spec/linalg.md): with {@code C = U^H gU}, {@code gA = (gU - U C) H^-1 + U sylv(H, C - C^H)} and,
-     * for gH, {@code + A sylv(H, gH + gH^H)}. Needs H positive definite (A of full column rank).
+     * polar (spec/linalg.md): with {@code C = U^H gU}, {@code gA = (gU - U C) H^-1 + U sylv(H, C - C^H)} and, for gH,
+     * {@code + A sylv(H, gH + gH^H)}. Needs H positive definite (A of full column rank).
      */
     static Tensor polar(Tensor a, Tensor u, Tensor h, Tensor gu, Tensor gh) {
         Tensor ga = null;
@@ -196,36 +212,49 @@ final class LinalgGrads {
     }
 
     /**
-     * pinv: PyTorch's {@code pinv_backward}, written with {@code P = pinv(A)} only (Golub and Pereyra's
-     * derivative of a constant-rank pseudo-inverse), so it stays finite for rank-deficient A, where the
-     * SVD's rule divides by differences of repeated zero singular values:
-     * {@code gA = -P^H G P^H + (I - A P) G^H P P^H + P^H P G^H (I - P A)}, grouped so that every
-     * intermediate product is at most min(m, n) on one side.
+     * pinv: PyTorch's {@code pinv_backward}, written with {@code P = pinv(A)} only (Golub and Pereyra's derivative of a
+     * constant-rank pseudo-inverse), so it stays finite for rank-deficient A, where the SVD's rule divides by
+     * differences of repeated zero singular values: {@code gA = -P^H G P^H + (I - A P) G^H P P^H + P^H P G^H (I - P
+     * A)}, grouped so that every intermediate product is at most min(m, n) on one side.
      */
     static Tensor pinv(Tensor g, Tensor p, Tensor a) {
         Tensor ph = p.mH(), gh = g.mH();
         if (a.size(-2) <= a.size(-1)) {
             Tensor k = gh.matmul(p);
             Tensor kph = k.matmul(ph);
-            return p.matmul(k).mH().neg().add(kph).sub(a.matmul(p).matmul(kph)).add(ph.matmul(p).matmul(gh.sub(k.matmul(a))));
+            return p.matmul(k)
+                    .mH()
+                    .neg()
+                    .add(kph)
+                    .sub(a.matmul(p).matmul(kph))
+                    .add(ph.matmul(p).matmul(gh.sub(k.matmul(a))));
         }
         Tensor k = p.matmul(gh);
         Tensor phk = ph.matmul(k);
-        return k.matmul(p).mH().neg().add(gh.sub(a.matmul(k)).matmul(p).matmul(ph)).add(phk).sub(phk.matmul(p).matmul(a));
+        return k.matmul(p)
+                .mH()
+                .neg()
+                .add(gh.sub(a.matmul(k)).matmul(p).matmul(ph))
+                .add(phk)
+                .sub(phk.matmul(p).matmul(a));
     }
 
     /**
-     * pinv's forward-mode rule, PyTorch's {@code pinv_jvp}:
-     * {@code dP = -P dA P + P P^H dA^H (I - A P) + (I - P A) dA^H P^H P}, again grouped by the smaller side.
+     * pinv's forward-mode rule, PyTorch's {@code pinv_jvp}: {@code dP = -P dA P + P P^H dA^H (I - A P) + (I - P A) dA^H
+     * P^H P}, again grouped by the smaller side.
      */
     static Tensor pinvJvp(Tensor a, Tensor p, Tensor da) {
         Tensor dah = da.mH(), ph = p.mH();
         if (a.size(-2) <= a.size(-1)) {
             Tensor k = ph.matmul(dah);
-            return p.matmul(k.sub(k.mH()).sub(k.matmul(a.matmul(p)))).add(dah.sub(p.matmul(a.matmul(dah))).matmul(ph.matmul(p)));
+            return p.matmul(k.sub(k.mH()).sub(k.matmul(a.matmul(p))))
+                    .add(dah.sub(p.matmul(a.matmul(dah))).matmul(ph.matmul(p)));
         }
         Tensor k = p.matmul(da);
         Tensor kh = k.mH();
-        return kh.sub(k).sub(p.matmul(a).matmul(kh)).matmul(p).add(p.matmul(ph).matmul(dah.sub(dah.matmul(a).matmul(p))));
+        return kh.sub(k)
+                .sub(p.matmul(a).matmul(kh))
+                .matmul(p)
+                .add(p.matmul(ph).matmul(dah.sub(dah.matmul(a).matmul(p))));
     }
 }

@@ -17,10 +17,10 @@ import org.jtorch.kernels.blas.OpenBlas;
 import org.jtorch.kernels.cpu.ElementIO;
 
 /**
- * CPU kernels of {@link LinalgOps}: each batch element is copied into column-major native scratch
- * (float64, or complex128 as interleaved doubles), factorised by LAPACK and copied out; float32 and
- * complex64 are computed in double precision and rounded. Batches are spread over the LAPACK workers. Kernels return LAPACK's info per batch element; the callers turn it into
- * PyTorch's error or the {@code info} tensor of an {@code *_ex} op.
+ * CPU kernels of {@link LinalgOps}: each batch element is copied into column-major native scratch (float64, or
+ * complex128 as interleaved doubles), factorised by LAPACK and copied out; float32 and complex64 are computed in double
+ * precision and rounded. Batches are spread over the LAPACK workers. Kernels return LAPACK's info per batch element;
+ * the callers turn it into PyTorch's error or the {@code info} tensor of an {@code *_ex} op.
  */
 final class LinalgKernels {
     private LinalgKernels() {}
@@ -32,21 +32,21 @@ final class LinalgKernels {
     }
 
     /**
-     * LAPACK runs with one OpenBLAS thread per call, batches spread over the workers. Measured on this
-     * project's shared 2-core machine under load: cholesky / eigh / svd of 512 x 512 float64 took 24 / 174 /
-     * 490 ms with one OpenBLAS thread and 380-810 / 2200-4200 / 3700-4600 ms with two, whose hand-offs
-     * stall whenever another process holds a core.
+     * LAPACK runs with one OpenBLAS thread per call, batches spread over the workers. Measured on this project's shared
+     * 2-core machine under load: cholesky / eigh / svd of 512 x 512 float64 took 24 / 174 / 490 ms with one OpenBLAS
+     * thread and 380-810 / 2200-4200 / 3700-4600 ms with two, whose hand-offs stall whenever another process holds a
+     * core.
      */
     private static void forEach(long count, Lapack.Range body) {
         Lapack.forEach(count, count > 1, true, body);
     }
 
     /**
-     * As {@link #forEach}, except that a single matrix of order at least {@link #THREADED_ORDER} runs with
-     * OpenBLAS's own threads when they would find idle cores ({@link IdleCores}): sampled at idle moments
-     * of the 2-core machine, order 512 took 22 ms with 2 threads and 31 ms with 1 (dsyevd), 65 and 75 ms
-     * (dgesdd). dpotrf's two threads measured 1.2 ms in one run and 2.3 in another against a steady 1.5
-     * single-threaded, and its 2.5 ms total is already under PyTorch's, so cholesky does not ask.
+     * As {@link #forEach}, except that a single matrix of order at least {@link #THREADED_ORDER} runs with OpenBLAS's
+     * own threads when they would find idle cores ({@link IdleCores}): sampled at idle moments of the 2-core machine,
+     * order 512 took 22 ms with 2 threads and 31 ms with 1 (dsyevd), 65 and 75 ms (dgesdd). dpotrf's two threads
+     * measured 1.2 ms in one run and 2.3 in another against a steady 1.5 single-threaded, and its 2.5 ms total is
+     * already under PyTorch's, so cholesky does not ask.
      */
     private static void forEachThreadedWhenIdle(long count, long order, Lapack.Range body) {
         boolean threaded = count == 1 && order >= THREADED_ORDER && IdleCores.available(OpenBlas.numThreads());
@@ -77,11 +77,11 @@ final class LinalgKernels {
     }
 
     /**
-     * Copies matrix {@code b} of {@code t} (any strides) into {@code dst} column-major with leading dimension
-     * ld; with {@code transpose} its transpose (so a row-major read of t). Matrices of the four LAPACK dtypes
-     * whose rows or columns are contiguous move run by run (float64 / complex128 by bulk copies), or by a
-     * blocked transpose; the per-element path (any dtype, any strides) took ~10 ns an element, longer than a
-     * 512 x 512 Cholesky factorisation itself.
+     * Copies matrix {@code b} of {@code t} (any strides) into {@code dst} column-major with leading dimension ld; with
+     * {@code transpose} its transpose (so a row-major read of t). Matrices of the four LAPACK dtypes whose rows or
+     * columns are contiguous move run by run (float64 / complex128 by bulk copies), or by a blocked transpose; the
+     * per-element path (any dtype, any strides) took ~10 ns an element, longer than a 512 x 512 Cholesky factorisation
+     * itself.
      */
     static void load(Tensor t, long b, MemorySegment dst, int ld, boolean complex, boolean transpose) {
         int rows = (int) t.size(-2), cols = (int) t.size(-1);
@@ -145,8 +145,8 @@ final class LinalgKernels {
     private static final int TILE = 32;
 
     /**
-     * Whether the storage is a plain array of the dtype's components: double[] for float64 / complex128,
-     * float[] for float32 / complex64 (complex as (re, im) pairs), so element k is component(s) at k * w.
+     * Whether the storage is a plain array of the dtype's components: double[] for float64 / complex128, float[] for
+     * float32 / complex64 (complex as (re, im) pairs), so element k is component(s) at k * w.
      */
     private static boolean plainArray(DType dtype, boolean complex, Object array) {
         if (array instanceof double[]) return complex ? dtype == DType.COMPLEX128 : dtype == DType.FLOAT64;
@@ -154,7 +154,9 @@ final class LinalgKernels {
         return false;
     }
 
-    private static double get(Object array, int i) { return array instanceof double[] d ? d[i] : ((float[]) array)[i]; }
+    private static double get(Object array, int i) {
+        return array instanceof double[] d ? d[i] : ((float[]) array)[i];
+    }
 
     private static void set(Object array, int i, double v) {
         if (array instanceof double[] d) d[i] = v;
@@ -162,10 +164,10 @@ final class LinalgKernels {
     }
 
     /**
-     * Writes the rows x cols column-major {@code src} (transposed if asked: then src is cols x rows) as
-     * matrix {@code b} of the contiguous {@code out}; {@code triangle} -1 keeps only the lower triangle,
-     * 1 only the upper one (the other is written as zero), 0 everything. Outputs of the four LAPACK dtypes
-     * take row copies (transposed; bulk for float64 / complex128) or a blocked transpose.
+     * Writes the rows x cols column-major {@code src} (transposed if asked: then src is cols x rows) as matrix
+     * {@code b} of the contiguous {@code out}; {@code triangle} -1 keeps only the lower triangle, 1 only the upper one
+     * (the other is written as zero), 0 everything. Outputs of the four LAPACK dtypes take row copies (transposed; bulk
+     * for float64 / complex128) or a blocked transpose.
      */
     static void store(MemorySegment src, int ld, boolean complex, Tensor out, long b, boolean transpose, int triangle) {
         int rows = (int) out.size(-2), cols = (int) out.size(-1);
@@ -205,7 +207,8 @@ final class LinalgKernels {
                 for (int i = 0; i < rows; i++) {
                     int from = triangle < 0 ? Math.min(cols, i + 1) : 0, to = triangle < 0 ? cols : Math.min(cols, i);
                     if (from >= to) continue;
-                    int lo = Math.toIntExact((base + (long) i * cols + from) * w), hi = Math.toIntExact((base + (long) i * cols + to) * w);
+                    int lo = Math.toIntExact((base + (long) i * cols + from) * w),
+                            hi = Math.toIntExact((base + (long) i * cols + to) * w);
                     if (dst instanceof double[] d) Arrays.fill(d, lo, hi, 0.0);
                     else Arrays.fill((float[]) dst, lo, hi, 0f);
                 }
@@ -222,7 +225,9 @@ final class LinalgKernels {
                     continue;
                 }
                 long at = transpose ? j + i * ld : i + j * ld;
-                if (complex) io.setComplex(data, to, src.getAtIndex(JAVA_DOUBLE, 2 * at), src.getAtIndex(JAVA_DOUBLE, 2 * at + 1));
+                if (complex)
+                    io.setComplex(
+                            data, to, src.getAtIndex(JAVA_DOUBLE, 2 * at), src.getAtIndex(JAVA_DOUBLE, 2 * at + 1));
                 else io.setDouble(data, to, src.getAtIndex(JAVA_DOUBLE, at));
             }
         }
@@ -240,11 +245,14 @@ final class LinalgKernels {
     private static void fillNaN(Tensor out, long b, long perBatch) {
         ElementIO io = ElementIO.of(out.dtype());
         MemorySegment data = out.impl().storage().segment();
-        for (long i = 0; i < perBatch; i++) io.setComplex(data, out.storageOffset() + b * perBatch + i, Double.NaN, Double.NaN);
+        for (long i = 0; i < perBatch; i++)
+            io.setComplex(data, out.storageOffset() + b * perBatch + i, Double.NaN, Double.NaN);
     }
 
     /** PyTorch's "(Batch element i): " prefix, only for batched inputs. */
-    static String where(int batchDims, long b) { return batchDims > 0 ? "(Batch element " + b + "): " : ""; }
+    static String where(int batchDims, long b) {
+        return batchDims > 0 ? "(Batch element " + b + "): " : "";
+    }
 
     /** The first failing batch element, or -1. */
     static int firstFailure(int[] info) {
@@ -261,7 +269,9 @@ final class LinalgKernels {
 
     // ---------------------------------------------------------------- factorisations
 
-    /** Cholesky factor per matrix into {@code out}; the info codes (k: leading minor of order k not positive-definite). */
+    /**
+     * Cholesky factor per matrix into {@code out}; the info codes (k: leading minor of order k not positive-definite).
+     */
     static int[] cholesky(Tensor a, boolean upper, Tensor out) {
         int n = order("linalg.cholesky", a.size(-1)), ld = Math.max(1, n);
         boolean complex = a.isComplex();
@@ -303,8 +313,8 @@ final class LinalgKernels {
     }
 
     /**
-     * det (when {@code logabs} is null: into {@code first}) or slogdet (sign into {@code first}, log|det|
-     * into {@code logabs}) from an LU factorisation; a singular matrix gives 0, or (0, -inf).
+     * det (when {@code logabs} is null: into {@code first}) or slogdet (sign into {@code first}, log|det| into
+     * {@code logabs}) from an LU factorisation; a singular matrix gives 0, or (0, -inf).
      */
     static void det(Tensor a, Tensor first, Tensor logabs) {
         int n = order("linalg.det", a.size(-1)), ld = Math.max(1, n);
@@ -352,9 +362,9 @@ final class LinalgKernels {
     }
 
     /**
-     * Solves per broadcast batch element {@code A X = B} (left) or {@code X A = B} as {@code A^T X^T = B^T};
-     * {@code as} and {@code bs} are A and B expanded to the output's batch, B as matrices {@code (*, n, k)}
-     * (left) or {@code (*, k, n)}, and out has B's matrix shape. Info k: the LU's pivot k is zero.
+     * Solves per broadcast batch element {@code A X = B} (left) or {@code X A = B} as {@code A^T X^T = B^T}; {@code as}
+     * and {@code bs} are A and B expanded to the output's batch, B as matrices {@code (*, n, k)} (left) or {@code (*,
+     * k, n)}, and out has B's matrix shape. Info k: the LU's pivot k is zero.
      */
     static int[] solve(Tensor as, Tensor bs, boolean left, Tensor out) {
         int n = order("linalg.solve", as.size(-1)), ld = Math.max(1, n);
@@ -379,9 +389,9 @@ final class LinalgKernels {
     }
 
     /**
-     * Eigen-decomposition of the Hermitian matrices of a read from one triangle: ascending eigenvalues
-     * into {@code values}, eigenvectors as columns of {@code vectors} (null: values only). Non-finite
-     * input gives NaN outputs without calling LAPACK (as PyTorch's results; LAPACK may not terminate).
+     * Eigen-decomposition of the Hermitian matrices of a read from one triangle: ascending eigenvalues into
+     * {@code values}, eigenvectors as columns of {@code vectors} (null: values only). Non-finite input gives NaN
+     * outputs without calling LAPACK (as PyTorch's results; LAPACK may not terminate).
      */
     static int[] eigh(Tensor a, boolean upper, Tensor values, Tensor vectors) {
         int n = order("linalg.eigh", a.size(-1)), ld = Math.max(1, n);
@@ -400,7 +410,8 @@ final class LinalgKernels {
                         continue;
                     }
                     info[(int) b] = Lapack.heevd(complex, vectors != null, upper, n, m, ld, w);
-                    for (int i = 0; i < n; i++) io.setDouble(data, values.storageOffset() + b * n + i, w.getAtIndex(JAVA_DOUBLE, i));
+                    for (int i = 0; i < n; i++)
+                        io.setDouble(data, values.storageOffset() + b * n + i, w.getAtIndex(JAVA_DOUBLE, i));
                     if (vectors != null) store(m, ld, complex, vectors, b, false, 0);
                 }
             }
@@ -409,9 +420,9 @@ final class LinalgKernels {
     }
 
     /**
-     * SVD per matrix: descending singular values into s; with u and vh (both null for values only) the
-     * full ({@code full}) or reduced factors. Returns -1 for a batch element with non-finite entries
-     * (PyTorch refuses those), else LAPACK's info.
+     * SVD per matrix: descending singular values into s; with u and vh (both null for values only) the full
+     * ({@code full}) or reduced factors. Returns -1 for a batch element with non-finite entries (PyTorch refuses
+     * those), else LAPACK's info.
      */
     static int[] svd(Tensor a, boolean full, Tensor s, Tensor u, Tensor vh) {
         int m = order("linalg.svd", a.size(-2)), n = order("linalg.svd", a.size(-1)), k = Math.min(m, n);
@@ -436,7 +447,8 @@ final class LinalgKernels {
                     }
                     int i = Lapack.gesdd(complex, jobz, m, n, am, lda, sv, um, ldu, vm, ldvt);
                     info[(int) b] = i;
-                    for (int j = 0; j < k; j++) io.setDouble(sData, s.storageOffset() + b * k + j, sv.getAtIndex(JAVA_DOUBLE, j));
+                    for (int j = 0; j < k; j++)
+                        io.setDouble(sData, s.storageOffset() + b * k + j, sv.getAtIndex(JAVA_DOUBLE, j));
                     if (vectors) {
                         store(um, ldu, complex, u, b, false, 0);
                         store(vm, ldvt, complex, vh, b, false, 0);
@@ -448,10 +460,10 @@ final class LinalgKernels {
     }
 
     /**
-     * {@code matrix_sqrth} per matrix, fused: dsyevd/zheevd of the lower triangle, the eigenvectors'
-     * columns scaled by {@code max(lambda, 0)^(1/4)} into W, then one GEMM {@code W W^H}, all in the
-     * worker's scratch, so a batch runs wholly in parallel and no eigenvector tensor is made. Non-finite
-     * input gives NaN (as eigh's NaN outputs would). Returns the eigensolver's info per matrix.
+     * {@code matrix_sqrth} per matrix, fused: dsyevd/zheevd of the lower triangle, the eigenvectors' columns scaled by
+     * {@code max(lambda, 0)^(1/4)} into W, then one GEMM {@code W W^H}, all in the worker's scratch, so a batch runs
+     * wholly in parallel and no eigenvector tensor is made. Non-finite input gives NaN (as eigh's NaN outputs would).
+     * Returns the eigensolver's info per matrix.
      */
     static int[] matrixSqrth(Tensor a, Tensor out) {
         int n = order("linalg.matrix_sqrth", a.size(-1)), ld = Math.max(1, n);
@@ -460,7 +472,9 @@ final class LinalgKernels {
         int[] info = new int[Math.toIntExact(batches(a))];
         forEachThreadedWhenIdle(info.length, n, (from, to) -> {
             try (Arena arena = Arena.ofConfined()) {
-                MemorySegment m = scratch(arena, nn, complex), w = scratch(arena, n, false), x = scratch(arena, nn, complex);
+                MemorySegment m = scratch(arena, nn, complex),
+                        w = scratch(arena, n, false),
+                        x = scratch(arena, nn, complex);
                 for (long b = from; b < to; b++) {
                     load(a, b, m, ld, complex, false);
                     if (nonFinite(m, nn * (complex ? 2 : 1))) {
@@ -484,9 +498,9 @@ final class LinalgKernels {
     }
 
     /**
-     * {@code linalg.polar} per matrix (m >= n), fused: the reduced SVD {@code A = W S V^H} (gesdd), then
-     * {@code U = W V^H} and {@code H = V S V^H} by GEMMs in the worker's scratch, H re-symmetrised as
-     * {@code (H + H^H) / 2}. Info as {@link #svd}'s: -1 for non-finite input, else gesdd's.
+     * {@code linalg.polar} per matrix (m >= n), fused: the reduced SVD {@code A = W S V^H} (gesdd), then {@code U = W
+     * V^H} and {@code H = V S V^H} by GEMMs in the worker's scratch, H re-symmetrised as {@code (H + H^H) / 2}. Info as
+     * {@link #svd}'s: -1 for non-finite input, else gesdd's.
      */
     static int[] polar(Tensor a, Tensor uOut, Tensor hOut) {
         int m = order("linalg.polar", a.size(-2)), n = order("linalg.polar", a.size(-1));
@@ -508,7 +522,19 @@ final class LinalgKernels {
                     info[(int) b] = i;
                     if (i != 0) continue;
                     // Row-major, the column-major W and V^H read as their transposes: U = W V^H = (W^T)^T (V^H^T)^T
-                    gemm(complex, OpenBlas.Transpose.TRANSPOSE, OpenBlas.Transpose.TRANSPOSE, m, n, n, wm, lda, vt, ldn, um, n);
+                    gemm(
+                            complex,
+                            OpenBlas.Transpose.TRANSPOSE,
+                            OpenBlas.Transpose.TRANSPOSE,
+                            m,
+                            n,
+                            n,
+                            wm,
+                            lda,
+                            vt,
+                            ldn,
+                            um,
+                            n);
                     store(um, n, complex, uOut, b, true, 0);
                     // H = V^H^H diag(S) V^H; with P = (V^H)^T and Q = (diag(S) V^H)^T row-major, P Q^H = conj(H) = H^T,
                     // which read column-major is H
@@ -521,7 +547,19 @@ final class LinalgKernels {
                             if (complex) am.setAtIndex(JAVA_DOUBLE, at + 1, p.getAtIndex(JAVA_DOUBLE, at + 1) * sr);
                         }
                     }
-                    gemm(complex, OpenBlas.Transpose.NONE, OpenBlas.Transpose.CONJ_TRANSPOSE, n, n, n, p, ldn, am, ldn, hm, n);
+                    gemm(
+                            complex,
+                            OpenBlas.Transpose.NONE,
+                            OpenBlas.Transpose.CONJ_TRANSPOSE,
+                            n,
+                            n,
+                            n,
+                            p,
+                            ldn,
+                            am,
+                            ldn,
+                            hm,
+                            n);
                     symmetrize(hm, n, complex);
                     store(hm, n, complex, hOut, b, false, 0);
                 }
@@ -538,24 +576,49 @@ final class LinalgKernels {
                 m.setAtIndex(JAVA_DOUBLE, i + 1, -m.getAtIndex(JAVA_DOUBLE, i + 1) * c);
             }
         } else {
-            for (long i = start, end = start + len; i < end; i++) m.setAtIndex(JAVA_DOUBLE, i, m.getAtIndex(JAVA_DOUBLE, i) * c);
+            for (long i = start, end = start + len; i < end; i++)
+                m.setAtIndex(JAVA_DOUBLE, i, m.getAtIndex(JAVA_DOUBLE, i) * c);
         }
     }
 
     /** {@code x = r^H r} for the row-major n x n r (leading dimension n). */
     private static void gram(boolean complex, int n, MemorySegment r, MemorySegment x) {
-        gemm(complex, complex ? OpenBlas.Transpose.CONJ_TRANSPOSE : OpenBlas.Transpose.TRANSPOSE, OpenBlas.Transpose.NONE,
-                n, n, n, r, n, r, n, x, n);
+        gemm(
+                complex,
+                complex ? OpenBlas.Transpose.CONJ_TRANSPOSE : OpenBlas.Transpose.TRANSPOSE,
+                OpenBlas.Transpose.NONE,
+                n,
+                n,
+                n,
+                r,
+                n,
+                r,
+                n,
+                x,
+                n);
     }
 
     /** Row-major {@code c = op(a) op(b)}, c m x n, in float64 or complex128. */
-    private static void gemm(boolean complex, OpenBlas.Transpose ta, OpenBlas.Transpose tb, int m, int n, int k,
-            MemorySegment a, int lda, MemorySegment b, int ldb, MemorySegment c, int ldc) {
+    private static void gemm(
+            boolean complex,
+            OpenBlas.Transpose ta,
+            OpenBlas.Transpose tb,
+            int m,
+            int n,
+            int k,
+            MemorySegment a,
+            int lda,
+            MemorySegment b,
+            int ldb,
+            MemorySegment c,
+            int ldc) {
         if (complex) OpenBlas.zgemm(ta, tb, m, n, k, 1, 0, a, 0, lda, b, 0, ldb, 0, 0, c, 0, ldc);
         else OpenBlas.dgemm(ta, tb, m, n, k, 1, a, 0, lda, b, 0, ldb, 0, c, 0, ldc);
     }
 
-    /** {@code (H + H^H) / 2} in place for the n x n h (leading dimension n): round-off leaves H slightly non-Hermitian. */
+    /**
+     * {@code (H + H^H) / 2} in place for the n x n h (leading dimension n): round-off leaves H slightly non-Hermitian.
+     */
     private static void symmetrize(MemorySegment h, int n, boolean complex) {
         int w = complex ? 2 : 1;
         for (int i = 0; i < n; i++) {
@@ -574,8 +637,8 @@ final class LinalgKernels {
     }
 
     /**
-     * Householder QR per matrix (LAPACK's signs): R ({@code r}, k x n or m x n) and, unless q is null, Q
-     * (m x k, or m x m when {@code complete}).
+     * Householder QR per matrix (LAPACK's signs): R ({@code r}, k x n or m x n) and, unless q is null, Q (m x k, or m x
+     * m when {@code complete}).
      */
     static void qr(Tensor a, boolean complete, Tensor q, Tensor r) {
         int m = order("linalg.qr", a.size(-2)), n = order("linalg.qr", a.size(-1)), k = Math.min(m, n);
@@ -599,8 +662,8 @@ final class LinalgKernels {
     }
 
     /**
-     * Throws the LinAlgException for the first failing batch element, if any: {@code message} gets the
-     * element's index and may contain {@code {where}}, replaced by PyTorch's "(Batch element i): " prefix.
+     * Throws the LinAlgException for the first failing batch element, if any: {@code message} gets the element's index
+     * and may contain {@code {where}}, replaced by PyTorch's "(Batch element i): " prefix.
      */
     static void raise(int[] info, int batchDims, IntFunction<String> message) {
         int b = firstFailure(info);

@@ -11,80 +11,109 @@ import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
 
 /**
- * The {@code torch.linalg} family: factorisation-based ops on batches of matrices {@code (*, m, n)} of
- * float32, float64, complex64 or complex128, computed per matrix by LAPACK ({@link LinalgKernels}), and
- * the decompositions' backward rules (conjugate-Wirtinger for complex inputs).
+ * The {@code torch.linalg} family: factorisation-based ops on batches of matrices {@code (*, m, n)} of float32,
+ * float64, complex64 or complex128, computed per matrix by LAPACK ({@link LinalgKernels}), and the decompositions'
+ * backward rules (conjugate-Wirtinger for complex inputs).
  */
 public final class LinalgOps {
     private LinalgOps() {}
 
-    private static final String SOLVE_ERROR_TEXT = "linalg.solve: {where}The solver failed because the input matrix is singular.";
+    private static final String SOLVE_ERROR_TEXT =
+            "linalg.solve: {where}The solver failed because the input matrix is singular.";
 
-    /** {@code linalg.cholesky(A, upper=False)}: lower L with {@code A = L L^H} (upper: {@code U = L^H}); reads one triangle. */
-    public static final OpDef CHOLESKY = OpDef.structured("linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor",
-            args -> sameShape("linalg.cholesky", (Tensor) args[0]),
-            (args, outs, spec) -> cholesky((Tensor) args[0], (Boolean) args[1], outs[0]))
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {choleskyBackward(o[0], g[0], (Boolean) a[1])})
+    /**
+     * {@code linalg.cholesky(A, upper=False)}: lower L with {@code A = L L^H} (upper: {@code U = L^H}); reads one
+     * triangle.
+     */
+    public static final OpDef CHOLESKY = OpDef.structured(
+                    "linalg_cholesky(Tensor self, *, bool upper=False) -> Tensor",
+                    args -> sameShape("linalg.cholesky", (Tensor) args[0]),
+                    (args, outs, spec) -> cholesky((Tensor) args[0], (Boolean) args[1], outs[0]))
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) ->
+                    new Tensor[] {choleskyBackward(o[0], g[0], (Boolean) a[1])})
             .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : choleskyJvp(o[0], t[0], (Boolean) a[1])});
 
-    /** {@code linalg.cholesky_ex(A, upper, check_errors)}: (L, info) with info k > 0 where the minor of order k is not positive-definite. */
+    /**
+     * {@code linalg.cholesky_ex(A, upper, check_errors)}: (L, info) with info k > 0 where the minor of order k is not
+     * positive-definite.
+     */
     public static final OpDef CHOLESKY_EX = OpDef.structured(
-            "linalg_cholesky_ex(Tensor self, *, bool upper=False, "
-                    + "bool check_errors=False) -> (Tensor L, Tensor info)",
-            args -> withInfo("linalg.cholesky_ex", (Tensor) args[0], ((Tensor) args[0]).shape()),
-            (args, outs, spec) -> {
-                Tensor a = (Tensor) args[0];
-                int[] info = LinalgKernels.cholesky(a, (Boolean) args[1], outs[0]);
-                LinalgKernels.storeInfo(info, outs[1]);
-                if ((Boolean) args[2]) LinalgKernels.raise(info, batchDims(a), b -> choleskyError(info[b]));
-            })
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {choleskyBackward(o[0], g[0], (Boolean) a[1])})
+                    "linalg_cholesky_ex(Tensor self, *, bool upper=False, "
+                            + "bool check_errors=False) -> (Tensor L, Tensor info)",
+                    args -> withInfo("linalg.cholesky_ex", (Tensor) args[0], ((Tensor) args[0]).shape()),
+                    (args, outs, spec) -> {
+                        Tensor a = (Tensor) args[0];
+                        int[] info = LinalgKernels.cholesky(a, (Boolean) args[1], outs[0]);
+                        LinalgKernels.storeInfo(info, outs[1]);
+                        if ((Boolean) args[2]) LinalgKernels.raise(info, batchDims(a), b -> choleskyError(info[b]));
+                    })
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) ->
+                    new Tensor[] {choleskyBackward(o[0], g[0], (Boolean) a[1])})
             .deriveJvp(Jvps::transposedVjp);
 
     /** {@code linalg.inv(A)}: the inverse; a singular matrix is an error. */
-    public static final OpDef INV = OpDef.structured("linalg_inv(Tensor A) -> Tensor",
-            args -> sameShape("linalg.inv", (Tensor) args[0]),
-            (args, outs, spec) -> inv((Tensor) args[0], outs[0]))
+    public static final OpDef INV = OpDef.structured(
+                    "linalg_inv(Tensor A) -> Tensor",
+                    args -> sameShape("linalg.inv", (Tensor) args[0]),
+                    (args, outs, spec) -> inv((Tensor) args[0], outs[0]))
             // d(A^-1) = -A^-1 dA A^-1, so gA = -C^H g C^H with C = A^-1
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {o[0].mH().matmul(g[0]).matmul(o[0].mH()).neg()})
-            .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : o[0].matmul(t[0]).matmul(o[0]).neg()});
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) ->
+                    new Tensor[] {o[0].mH().matmul(g[0]).matmul(o[0].mH()).neg()})
+            .defineJvp((a, o, t) -> new Tensor[] {
+                t[0] == null ? null : o[0].matmul(t[0]).matmul(o[0]).neg()
+            });
 
     /** {@code linalg.inv_ex(A, check_errors)}: (inverse, info) with info k > 0 where the LU's pivot k is zero. */
     public static final OpDef INV_EX = OpDef.structured(
-            "linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)",
-            args -> withInfo("linalg.inv_ex", (Tensor) args[0], ((Tensor) args[0]).shape()),
-            (args, outs, spec) -> {
-                Tensor a = (Tensor) args[0];
-                int[] info = LinalgKernels.inv(a, outs[0]);
-                LinalgKernels.storeInfo(info, outs[1]);
-                if ((Boolean) args[1]) LinalgKernels.raise(info, batchDims(a), b -> invError(info[b]));
-            })
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {o[0].mH().matmul(g[0]).matmul(o[0].mH()).neg()})
-            .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : o[0].matmul(t[0]).matmul(o[0]).neg(), null});
+                    "linalg_inv_ex(Tensor A, *, bool check_errors=False) -> (Tensor inverse, Tensor info)",
+                    args -> withInfo("linalg.inv_ex", (Tensor) args[0], ((Tensor) args[0]).shape()),
+                    (args, outs, spec) -> {
+                        Tensor a = (Tensor) args[0];
+                        int[] info = LinalgKernels.inv(a, outs[0]);
+                        LinalgKernels.storeInfo(info, outs[1]);
+                        if ((Boolean) args[1]) LinalgKernels.raise(info, batchDims(a), b -> invError(info[b]));
+                    })
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) ->
+                    new Tensor[] {o[0].mH().matmul(g[0]).matmul(o[0].mH()).neg()})
+            .defineJvp((a, o, t) -> new Tensor[] {
+                t[0] == null ? null : o[0].matmul(t[0]).matmul(o[0]).neg(), null
+            });
 
     /** {@code linalg.det(A)}: determinants, shape {@code *}, from an LU factorisation; singular gives 0. */
-    public static final OpDef DET = OpDef.structured("linalg_det(Tensor A) -> Tensor",
-            args -> {
-                Tensor a = (Tensor) args[0];
-                requireSquare("linalg.det", a);
-                return Spec.of(Arrays.copyOf(a.impl().shapeRef(), a.dim() - 2), a.dtype(), a.device(), null);
-            },
-            (args, outs, spec) -> LinalgKernels.det((Tensor) args[0], outs[0], null))
+    public static final OpDef DET = OpDef.structured(
+                    "linalg_det(Tensor A) -> Tensor",
+                    args -> {
+                        Tensor a = (Tensor) args[0];
+                        requireSquare("linalg.det", a);
+                        return Spec.of(Arrays.copyOf(a.impl().shapeRef(), a.dim() - 2), a.dtype(), a.device(), null);
+                    },
+                    (args, outs, spec) -> LinalgKernels.det((Tensor) args[0], outs[0], null))
             // d det = det tr(A^-1 dA), so (conjugate-Wirtinger) gA = g conj(det) A^-H; needs A invertible
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
-                g[0].mul(o[0].conj()).unsqueeze(-1).unsqueeze(-1).mul(inv((Tensor) a[0]).mH())})
-            .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : o[0].mul(traceOfInverseTimes((Tensor) a[0], t[0]))});
+                g[0].mul(o[0].conj())
+                        .unsqueeze(-1)
+                        .unsqueeze(-1)
+                        .mul(inv((Tensor) a[0]).mH())
+            })
+            .defineJvp((a, o, t) ->
+                    new Tensor[] {t[0] == null ? null : o[0].mul(traceOfInverseTimes((Tensor) a[0], t[0]))});
 
     /** {@code linalg.slogdet(A)}: (sign, log|det|) from an LU factorisation; singular gives (0, -inf). */
-    public static final OpDef SLOGDET = OpDef.structured("linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet)",
-            args -> {
-                Tensor a = (Tensor) args[0];
-                requireSquare("linalg.slogdet", a);
-                long[] batch = Arrays.copyOf(a.impl().shapeRef(), a.dim() - 2);
-                return new Spec(new long[][] {batch, batch}, new DType[] {a.dtype(), a.dtype().toReal()}, a.device(), null);
-            },
-            (args, outs, spec) -> LinalgKernels.det((Tensor) args[0], outs[0], outs[1]))
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {slogdetBackward((Tensor) a[0], o[0], g[0], g[1])})
+    public static final OpDef SLOGDET = OpDef.structured(
+                    "linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet)",
+                    args -> {
+                        Tensor a = (Tensor) args[0];
+                        requireSquare("linalg.slogdet", a);
+                        long[] batch = Arrays.copyOf(a.impl().shapeRef(), a.dim() - 2);
+                        return new Spec(
+                                new long[][] {batch, batch},
+                                new DType[] {a.dtype(), a.dtype().toReal()},
+                                a.device(),
+                                null);
+                    },
+                    (args, outs, spec) -> LinalgKernels.det((Tensor) args[0], outs[0], outs[1]))
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) ->
+                    new Tensor[] {slogdetBackward((Tensor) a[0], o[0], g[0], g[1])})
             .defineJvp((a, o, t) -> {
                 // d logabsdet = Re tr(A^-1 dA); d sign = sign · i·Im tr(A^-1 dA) (zero for real A)
                 if (t[0] == null) return new Tensor[2];
@@ -93,69 +122,98 @@ public final class LinalgOps {
                 return new Tensor[] {sign, tr.isComplex() ? tr.real() : tr};
             });
 
-    /** {@code linalg.solve(A, B, left=True)}: X with {@code A X = B} (left=False: {@code X A = B}); batch dims broadcast. */
-    public static final OpDef SOLVE = OpDef.structured("linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor",
-            args -> solveMeta("linalg.solve", (Tensor) args[0], (Tensor) args[1], (Boolean) args[2]),
-            (args, outs, spec) -> {
-                Tensor a = (Tensor) args[0];
-                int[] info = solve(a, (Tensor) args[1], (Boolean) args[2], outs[0]);
-                LinalgKernels.raise(info, solveBatchDims(a, (Tensor) args[1], outs[0]), b -> SOLVE_ERROR_TEXT);
-            })
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> solveBackward((Tensor) a[0], (Tensor) a[1], (Boolean) a[2], o[0], g[0]))
+    /**
+     * {@code linalg.solve(A, B, left=True)}: X with {@code A X = B} (left=False: {@code X A = B}); batch dims
+     * broadcast.
+     */
+    public static final OpDef SOLVE = OpDef.structured(
+                    "linalg_solve(Tensor A, Tensor B, *, bool left=True) -> Tensor",
+                    args -> solveMeta("linalg.solve", (Tensor) args[0], (Tensor) args[1], (Boolean) args[2]),
+                    (args, outs, spec) -> {
+                        Tensor a = (Tensor) args[0];
+                        int[] info = solve(a, (Tensor) args[1], (Boolean) args[2], outs[0]);
+                        LinalgKernels.raise(info, solveBatchDims(a, (Tensor) args[1], outs[0]), b -> SOLVE_ERROR_TEXT);
+                    })
+            .defineVjp(
+                    OpDef.Save.INPUTS_AND_OUTPUTS,
+                    (a, o, g) -> solveBackward((Tensor) a[0], (Tensor) a[1], (Boolean) a[2], o[0], g[0]))
             .defineJvp((a, o, t) -> new Tensor[] {solveJvp((Tensor) a[0], (Boolean) a[2], o[0], t[0], t[1])});
 
-    /** {@code linalg.solve_ex(A, B, left, check_errors)}: (result, info) with info k > 0 where the LU's pivot k is zero. */
+    /**
+     * {@code linalg.solve_ex(A, B, left, check_errors)}: (result, info) with info k > 0 where the LU's pivot k is zero.
+     */
     public static final OpDef SOLVE_EX = OpDef.structured(
-            "linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, "
-                    + "bool check_errors=False) -> (Tensor result, Tensor info)",
-            args -> {
-                Spec x = solveMeta("linalg.solve_ex", (Tensor) args[0], (Tensor) args[1], (Boolean) args[2]);
-                long[] shape = x.shapes()[0];
-                long[] batch = Arrays.copyOf(shape, shape.length - (vectorCase((Tensor) args[0], (Tensor) args[1]) ? 1 : 2));
-                return new Spec(new long[][] {shape, batch}, new DType[] {x.dtypes()[0], DType.INT32}, x.device(), null);
-            },
-            (args, outs, spec) -> {
-                Tensor a = (Tensor) args[0];
-                int[] info = solve(a, (Tensor) args[1], (Boolean) args[2], outs[0]);
-                LinalgKernels.storeInfo(info, outs[1]);
-                if ((Boolean) args[3]) LinalgKernels.raise(info, solveBatchDims(a, (Tensor) args[1], outs[0]), b -> SOLVE_ERROR_TEXT);
-            })
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> solveBackward((Tensor) a[0], (Tensor) a[1], (Boolean) a[2], o[0], g[0]))
+                    "linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, "
+                            + "bool check_errors=False) -> (Tensor result, Tensor info)",
+                    args -> {
+                        Spec x = solveMeta("linalg.solve_ex", (Tensor) args[0], (Tensor) args[1], (Boolean) args[2]);
+                        long[] shape = x.shapes()[0];
+                        long[] batch = Arrays.copyOf(
+                                shape, shape.length - (vectorCase((Tensor) args[0], (Tensor) args[1]) ? 1 : 2));
+                        return new Spec(
+                                new long[][] {shape, batch},
+                                new DType[] {x.dtypes()[0], DType.INT32},
+                                x.device(),
+                                null);
+                    },
+                    (args, outs, spec) -> {
+                        Tensor a = (Tensor) args[0];
+                        int[] info = solve(a, (Tensor) args[1], (Boolean) args[2], outs[0]);
+                        LinalgKernels.storeInfo(info, outs[1]);
+                        if ((Boolean) args[3])
+                            LinalgKernels.raise(
+                                    info, solveBatchDims(a, (Tensor) args[1], outs[0]), b -> SOLVE_ERROR_TEXT);
+                    })
+            .defineVjp(
+                    OpDef.Save.INPUTS_AND_OUTPUTS,
+                    (a, o, g) -> solveBackward((Tensor) a[0], (Tensor) a[1], (Boolean) a[2], o[0], g[0]))
             .defineJvp((a, o, t) -> new Tensor[] {solveJvp((Tensor) a[0], (Boolean) a[2], o[0], t[0], t[1]), null});
 
     // ---------------------------------------------------------------- decompositions and norms
 
-    /** {@code linalg.eigh(A, UPLO='L')}: ascending real eigenvalues and orthonormal eigenvectors (columns) of a Hermitian A. */
+    /**
+     * {@code linalg.eigh(A, UPLO='L')}: ascending real eigenvalues and orthonormal eigenvectors (columns) of a
+     * Hermitian A.
+     */
     public static final OpDef EIGH = OpDef.structured(
-            "linalg_eigh(Tensor self, str UPLO=\"L\") -> (Tensor eigenvalues, Tensor eigenvectors)",
-            args -> {
-                Tensor a = (Tensor) args[0];
-                requireSquare("linalg.eigh", a);
-                boolean upper = uplo((String) args[1]);
-                long[] values = Arrays.copyOf(a.impl().shapeRef(), a.dim() - 1);
-                return new Spec(new long[][] {values, a.shape()}, new DType[] {a.dtype().toReal(), a.dtype()}, a.device(), upper);
-            },
-            (args, outs, spec) -> {
-                Tensor a = (Tensor) args[0];
-                int[] info = LinalgKernels.eigh(a, (Boolean) spec.plan(), outs[0], outs[1]);
-                LinalgKernels.raise(info, batchDims(a), b -> eighError("linalg.eigh", info[b]));
-            })
+                    "linalg_eigh(Tensor self, str UPLO=\"L\") -> (Tensor eigenvalues, Tensor eigenvectors)",
+                    args -> {
+                        Tensor a = (Tensor) args[0];
+                        requireSquare("linalg.eigh", a);
+                        boolean upper = uplo((String) args[1]);
+                        long[] values = Arrays.copyOf(a.impl().shapeRef(), a.dim() - 1);
+                        return new Spec(
+                                new long[][] {values, a.shape()},
+                                new DType[] {a.dtype().toReal(), a.dtype()},
+                                a.device(),
+                                upper);
+                    },
+                    (args, outs, spec) -> {
+                        Tensor a = (Tensor) args[0];
+                        int[] info = LinalgKernels.eigh(a, (Boolean) spec.plan(), outs[0], outs[1]);
+                        LinalgKernels.raise(info, batchDims(a), b -> eighError("linalg.eigh", info[b]));
+                    })
             .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {LinalgGrads.eigh(o[0], o[1], g[0], g[1])})
             .deriveJvp(Jvps::transposedVjp);
 
     /** {@code linalg.eigvalsh(A, UPLO='L')}: the ascending eigenvalues of a Hermitian A. */
-    public static final OpDef EIGVALSH = OpDef.structured("linalg_eigvalsh(Tensor self, str UPLO=\"L\") -> Tensor",
-            args -> {
-                Tensor a = (Tensor) args[0];
-                requireSquare("linalg.eigvalsh", a);
-                boolean upper = uplo((String) args[1]);
-                return Spec.of(Arrays.copyOf(a.impl().shapeRef(), a.dim() - 1), a.dtype().toReal(), a.device(), upper);
-            },
-            (args, outs, spec) -> {
-                Tensor a = (Tensor) args[0];
-                int[] info = LinalgKernels.eigh(a, (Boolean) spec.plan(), outs[0], null);
-                LinalgKernels.raise(info, batchDims(a), b -> eighError("linalg.eigvalsh", info[b]));
-            })
+    public static final OpDef EIGVALSH = OpDef.structured(
+                    "linalg_eigvalsh(Tensor self, str UPLO=\"L\") -> Tensor",
+                    args -> {
+                        Tensor a = (Tensor) args[0];
+                        requireSquare("linalg.eigvalsh", a);
+                        boolean upper = uplo((String) args[1]);
+                        return Spec.of(
+                                Arrays.copyOf(a.impl().shapeRef(), a.dim() - 1),
+                                a.dtype().toReal(),
+                                a.device(),
+                                upper);
+                    },
+                    (args, outs, spec) -> {
+                        Tensor a = (Tensor) args[0];
+                        int[] info = LinalgKernels.eigh(a, (Boolean) spec.plan(), outs[0], null);
+                        LinalgKernels.raise(info, batchDims(a), b -> eighError("linalg.eigvalsh", info[b]));
+                    })
             // d lambda_i = q_i^H dA q_i: gA = Q diag(g) Q^H, with Q from a differentiable eigh (second order)
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
                 Tensor q = eigh((Tensor) a[0], (String) a[1])[1];
@@ -164,16 +222,19 @@ public final class LinalgOps {
             .deriveJvp(Jvps::transposedVjp);
 
     /** {@code linalg.svd(A, full_matrices=True)}: (U, S, Vh) with S real and descending. */
-    public static final OpDef SVD = OpDef.structured("linalg_svd(Tensor A, bool full_matrices=True) -> (Tensor U, Tensor S, Tensor Vh)",
-            args -> svdMeta("linalg.svd", (Tensor) args[0], (Boolean) args[1], true),
-            (args, outs, spec) -> svd((Tensor) args[0], (Boolean) args[1], outs[1], outs[0], outs[2]))
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {LinalgGrads.svd((Boolean) a[1], o[0], o[1], o[2], g[0], g[1], g[2])})
+    public static final OpDef SVD = OpDef.structured(
+                    "linalg_svd(Tensor A, bool full_matrices=True) -> (Tensor U, Tensor S, Tensor Vh)",
+                    args -> svdMeta("linalg.svd", (Tensor) args[0], (Boolean) args[1], true),
+                    (args, outs, spec) -> svd((Tensor) args[0], (Boolean) args[1], outs[1], outs[0], outs[2]))
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) ->
+                    new Tensor[] {LinalgGrads.svd((Boolean) a[1], o[0], o[1], o[2], g[0], g[1], g[2])})
             .deriveJvp(Jvps::transposedVjp);
 
     /** {@code linalg.svdvals(A)}: the singular values, descending. */
-    public static final OpDef SVDVALS = OpDef.structured("linalg_svdvals(Tensor A) -> Tensor",
-            args -> svdMeta("linalg.svdvals", (Tensor) args[0], false, false),
-            (args, outs, spec) -> svd((Tensor) args[0], false, outs[0], null, null))
+    public static final OpDef SVDVALS = OpDef.structured(
+                    "linalg_svdvals(Tensor A) -> Tensor",
+                    args -> svdMeta("linalg.svdvals", (Tensor) args[0], false, false),
+                    (args, outs, spec) -> svd((Tensor) args[0], false, outs[0], null, null))
             // d s_i = Re(u_i^H dA v_i): gA = U diag(g) V^H, with U, V^H from a differentiable svd (second order)
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
                 Tensor[] usv = svd((Tensor) a[0], false);
@@ -182,59 +243,69 @@ public final class LinalgOps {
             .deriveJvp(Jvps::transposedVjp);
 
     /** {@code linalg.qr(A, mode='reduced')}: Householder QR, LAPACK's signs; modes reduced, complete, r (Q empty). */
-    public static final OpDef QR = OpDef.structured("linalg_qr(Tensor A, str mode=\"reduced\") -> (Tensor Q, Tensor R)",
-            args -> qrMeta((Tensor) args[0], (String) args[1]),
-            (args, outs, spec) -> {
-                String mode = (String) args[1];
-                LinalgKernels.qr((Tensor) args[0], mode.equals("complete"), mode.equals("r") ? null : outs[0], outs[1]);
-            })
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {LinalgGrads.qr((String) a[1], o[0], o[1], g[0], g[1])})
+    public static final OpDef QR = OpDef.structured(
+                    "linalg_qr(Tensor A, str mode=\"reduced\") -> (Tensor Q, Tensor R)",
+                    args -> qrMeta((Tensor) args[0], (String) args[1]),
+                    (args, outs, spec) -> {
+                        String mode = (String) args[1];
+                        LinalgKernels.qr(
+                                (Tensor) args[0], mode.equals("complete"), mode.equals("r") ? null : outs[0], outs[1]);
+                    })
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) ->
+                    new Tensor[] {LinalgGrads.qr((String) a[1], o[0], o[1], g[0], g[1])})
             .deriveJvp(Jvps::transposedVjp);
 
     /**
-     * {@code linalg.matrix_sqrth(A)} (2.14): the principal square root of a Hermitian positive-definite A,
-     * {@code Q diag(sqrt(max(lambda, 0))) Q^H} from the eigen-decomposition of A's lower triangle.
-     * Backward solves the Sylvester equation {@code X gA + gA X = sym(G)} in the eigenbasis.
+     * {@code linalg.matrix_sqrth(A)} (2.14): the principal square root of a Hermitian positive-definite A, {@code Q
+     * diag(sqrt(max(lambda, 0))) Q^H} from the eigen-decomposition of A's lower triangle. Backward solves the Sylvester
+     * equation {@code X gA + gA X = sym(G)} in the eigenbasis.
      */
-    public static final OpDef MATRIX_SQRTH = OpDef.structured("linalg_matrix_sqrth(Tensor A) -> Tensor",
-            args -> sameShape("linalg.matrix_sqrth", (Tensor) args[0]),
-            (args, outs, spec) -> {
-                Tensor a = (Tensor) args[0];
-                if (a.numel() == 0) return;
-                int[] info = LinalgKernels.matrixSqrth(a, outs[0]);
-                LinalgKernels.raise(info, batchDims(a), b -> eighError("linalg.eigh", info[b]));
-            })
+    public static final OpDef MATRIX_SQRTH = OpDef.structured(
+                    "linalg_matrix_sqrth(Tensor A) -> Tensor",
+                    args -> sameShape("linalg.matrix_sqrth", (Tensor) args[0]),
+                    (args, outs, spec) -> {
+                        Tensor a = (Tensor) args[0];
+                        if (a.numel() == 0) return;
+                        int[] info = LinalgKernels.matrixSqrth(a, outs[0]);
+                        LinalgKernels.raise(info, batchDims(a), b -> eighError("linalg.eigh", info[b]));
+                    })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {LinalgGrads.matrixSqrth((Tensor) a[0], g[0])})
             .deriveJvp(Jvps::transposedVjp);
 
     /**
-     * {@code linalg.polar(A)} (2.14): {@code A = U H} for m >= n, U with orthonormal columns, H Hermitian
-     * positive semi-definite, from the reduced SVD {@code A = W S V^H}: {@code U = W V^H}, {@code H = V S V^H}
-     * (re-symmetrised). Its own backward (spec/linalg.md, PR #189732) solves Sylvester equations in H's
-     * eigenbasis, dividing by {@code s_i + s_j}: unlike the SVD's rule it stays finite for repeated
-     * singular values (an orthogonal A, for one).
+     * {@code linalg.polar(A)} (2.14): {@code A = U H} for m >= n, U with orthonormal columns, H Hermitian positive
+     * semi-definite, from the reduced SVD {@code A = W S V^H}: {@code U = W V^H}, {@code H = V S V^H} (re-symmetrised).
+     * Its own backward (spec/linalg.md, PR #189732) solves Sylvester equations in H's eigenbasis, dividing by
+     * {@code s_i + s_j}: unlike the SVD's rule it stays finite for repeated singular values (an orthogonal A, for one).
      */
-    public static final OpDef POLAR = OpDef.structured("linalg_polar(Tensor A) -> (Tensor U, Tensor H)",
-            args -> {
-                Tensor a = (Tensor) args[0];
-                polarCheck(a);
-                long n = a.size(-1);
-                long[] h = Arrays.copyOf(a.impl().shapeRef(), a.dim());
-                h[a.dim() - 2] = n;
-                return new Spec(new long[][] {a.shape(), h}, new DType[] {a.dtype(), a.dtype()}, a.device(), null);
-            },
-            (args, outs, spec) -> {
-                Tensor a = (Tensor) args[0];
-                if (a.numel() == 0) return;
-                raiseSvdFailure(LinalgKernels.polar(a, outs[0], outs[1]), batchDims(a));
-            })
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {LinalgGrads.polar((Tensor) a[0], o[0], o[1], g[0], g[1])})
+    public static final OpDef POLAR = OpDef.structured(
+                    "linalg_polar(Tensor A) -> (Tensor U, Tensor H)",
+                    args -> {
+                        Tensor a = (Tensor) args[0];
+                        polarCheck(a);
+                        long n = a.size(-1);
+                        long[] h = Arrays.copyOf(a.impl().shapeRef(), a.dim());
+                        h[a.dim() - 2] = n;
+                        return new Spec(
+                                new long[][] {a.shape(), h}, new DType[] {a.dtype(), a.dtype()}, a.device(), null);
+                    },
+                    (args, outs, spec) -> {
+                        Tensor a = (Tensor) args[0];
+                        if (a.numel() == 0) return;
+                        raiseSvdFailure(LinalgKernels.polar(a, outs[0], outs[1]), batchDims(a));
+                    })
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) ->
+                    new Tensor[] {LinalgGrads.polar((Tensor) a[0], o[0], o[1], g[0], g[1])})
             .deriveJvp(Jvps::transposedVjp);
 
-    /** {@code linalg.matrix_norm(A, ord)} for a numeric ord: 2 / -2 (largest / smallest singular value), 1 / -1, inf / -inf. */
+    /**
+     * {@code linalg.matrix_norm(A, ord)} for a numeric ord: 2 / -2 (largest / smallest singular value), 1 / -1, inf /
+     * -inf.
+     */
     public static final OpDef MATRIX_NORM = OpDef.composite(
             "linalg_matrix_norm(Tensor A, Scalar ord, int[] dim=[-2,-1], bool keepdim=False) -> Tensor",
-            args -> matrixNormOf((Tensor) args[0], ordName(((Number) args[1]).doubleValue()), (long[]) args[2], (Boolean) args[3]));
+            args -> matrixNormOf(
+                    (Tensor) args[0], ordName(((Number) args[1]).doubleValue()), (long[]) args[2], (Boolean) args[3]));
 
     /** {@code linalg.matrix_norm(A, ord='fro')} for a string ord: 'fro' (Frobenius) or 'nuc' (nuclear). */
     public static final OpDef MATRIX_NORM_STR = OpDef.composite(
@@ -243,51 +314,63 @@ public final class LinalgOps {
 
     /**
      * {@code linalg.pinv(A, atol, rtol, hermitian)}: the pseudo-inverse from the SVD (or, hermitian, the
-     * eigen-decomposition), dropping singular values at or below {@code max(atol, rtol * sigma_max)}.
-     * Its own derivative (PyTorch's {@code pinv_backward} / {@code pinv_jvp}) is written with the result
-     * alone, so it holds for rank-deficient A, where differentiating through the SVD gives NaN.
+     * eigen-decomposition), dropping singular values at or below {@code max(atol, rtol * sigma_max)}. Its own
+     * derivative (PyTorch's {@code pinv_backward} / {@code pinv_jvp}) is written with the result alone, so it holds for
+     * rank-deficient A, where differentiating through the SVD gives NaN.
      */
     public static final OpDef PINV = OpDef.structured(
-            "linalg_pinv.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, "
-                    + "bool hermitian=False) -> Tensor",
-            args -> {
-                Tensor a = (Tensor) args[0];
-                pinvCheck(a);
-                long[] shape = a.shape();
-                shape[shape.length - 2] = a.size(-1);
-                shape[shape.length - 1] = a.size(-2);
-                return Spec.of(shape, a.dtype(), a.device(), null);
-            },
-            (args, outs, spec) -> {
-                if (outs[0].numel() == 0) return;
-                try (GradMode.Scope _ = GradMode.set(false)) {
-                    outs[0].copy_(pinvOf((Tensor) args[0], (Double) args[1], (Double) args[2], (Boolean) args[3]));
-                }
-            })
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {LinalgGrads.pinv(g[0], o[0], (Tensor) a[0])})
-            .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : LinalgGrads.pinvJvp((Tensor) a[0], o[0], t[0])});
+                    "linalg_pinv.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, "
+                            + "bool hermitian=False) -> Tensor",
+                    args -> {
+                        Tensor a = (Tensor) args[0];
+                        pinvCheck(a);
+                        long[] shape = a.shape();
+                        shape[shape.length - 2] = a.size(-1);
+                        shape[shape.length - 1] = a.size(-2);
+                        return Spec.of(shape, a.dtype(), a.device(), null);
+                    },
+                    (args, outs, spec) -> {
+                        if (outs[0].numel() == 0) return;
+                        try (GradMode.Scope _ = GradMode.set(false)) {
+                            outs[0].copy_(
+                                    pinvOf((Tensor) args[0], (Double) args[1], (Double) args[2], (Boolean) args[3]));
+                        }
+                    })
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) ->
+                    new Tensor[] {LinalgGrads.pinv(g[0], o[0], (Tensor) a[0])})
+            .defineJvp(
+                    (a, o, t) -> new Tensor[] {t[0] == null ? null : LinalgGrads.pinvJvp((Tensor) a[0], o[0], t[0])});
 
-    /** {@code linalg.matrix_rank(A, atol, rtol, hermitian)}: singular values above {@code max(atol, rtol * sigma_max)}, int64. */
+    /**
+     * {@code linalg.matrix_rank(A, atol, rtol, hermitian)}: singular values above {@code max(atol, rtol * sigma_max)},
+     * int64.
+     */
     public static final OpDef MATRIX_RANK = OpDef.composite(
             "linalg_matrix_rank.atol_rtol_float(Tensor self, *, float? atol=None, float? rtol=None, "
                     + "bool hermitian=False) -> Tensor",
             args -> {
                 Tensor a = (Tensor) args[0];
                 if (a.dim() < 2) {
-                    throw new TorchException("torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.");
+                    throw new TorchException(
+                            "torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.");
                 }
                 requireFloatingOrComplex("torch.linalg.matrix_rank", a);
                 Tensor s = (Boolean) args[3] ? eigvalsh(a, "L").abs() : svdvals(a);
                 return s.gt(tolerance(a, s, (Double) args[1], (Double) args[2])).sum(-1);
-            }, OpDef.Flag.NOT_DIFFERENTIABLE);
+            },
+            OpDef.Flag.NOT_DIFFERENTIABLE);
 
-    /** {@code linalg.cond(A, p)} for p = None (2), 2, -2, 1, -1, inf, -inf; ±2 from the singular values, others via the inverse. */
-    public static final OpDef COND = OpDef.composite("linalg_cond(Tensor self, Scalar? p=None) -> Tensor",
+    /**
+     * {@code linalg.cond(A, p)} for p = None (2), 2, -2, 1, -1, inf, -inf; ±2 from the singular values, others via the
+     * inverse.
+     */
+    public static final OpDef COND = OpDef.composite(
+            "linalg_cond(Tensor self, Scalar? p=None) -> Tensor",
             args -> condOf((Tensor) args[0], args[1] == null ? "2" : ordName(((Number) args[1]).doubleValue())));
 
     /** {@code linalg.cond(A, p)} for p = 'fro' or 'nuc'. */
-    public static final OpDef COND_STR = OpDef.composite("linalg_cond.p_str(Tensor self, str p) -> Tensor",
-            args -> condOf((Tensor) args[0], (String) args[1]));
+    public static final OpDef COND_STR = OpDef.composite(
+            "linalg_cond.p_str(Tensor self, str p) -> Tensor", args -> condOf((Tensor) args[0], (String) args[1]));
 
     // ---------------------------------------------------------------- forward-mode rules
 
@@ -314,7 +397,8 @@ public final class LinalgOps {
         boolean vector = x.dim() == a.dim() - 1;
         Tensor rhs = dB;
         if (dA != null) {
-            Tensor prod = l ? (vector ? dA.matmul(x.unsqueeze(-1)).squeeze(-1) : dA.matmul(x))
+            Tensor prod = l
+                    ? (vector ? dA.matmul(x.unsqueeze(-1)).squeeze(-1) : dA.matmul(x))
                     : (vector ? x.unsqueeze(-2).matmul(dA).squeeze(-2) : x.matmul(dA));
             rhs = rhs == null ? prod.neg() : rhs.sub(prod);
         }
@@ -324,25 +408,39 @@ public final class LinalgOps {
     // ---------------------------------------------------------------- entry points
 
     /** {@code torch.linalg.cholesky(A)}. */
-    public static Tensor cholesky(Tensor a) { return Dispatcher.call1(CHOLESKY, a, false); }
+    public static Tensor cholesky(Tensor a) {
+        return Dispatcher.call1(CHOLESKY, a, false);
+    }
 
     /** {@code torch.linalg.cholesky(A, upper=upper)}. */
-    public static Tensor cholesky(Tensor a, boolean upper) { return Dispatcher.call1(CHOLESKY, a, upper); }
+    public static Tensor cholesky(Tensor a, boolean upper) {
+        return Dispatcher.call1(CHOLESKY, a, upper);
+    }
 
     /** {@code torch.linalg.inv(A)}. */
-    public static Tensor inv(Tensor a) { return Dispatcher.call1(INV, a); }
+    public static Tensor inv(Tensor a) {
+        return Dispatcher.call1(INV, a);
+    }
 
     /** {@code torch.linalg.det(A)}. */
-    public static Tensor det(Tensor a) { return Dispatcher.call1(DET, a); }
+    public static Tensor det(Tensor a) {
+        return Dispatcher.call1(DET, a);
+    }
 
     /** {@code torch.linalg.slogdet(A)}: {@code {sign, logabsdet}}. */
-    public static Tensor[] slogdet(Tensor a) { return (Tensor[]) Dispatcher.call(SLOGDET, a); }
+    public static Tensor[] slogdet(Tensor a) {
+        return (Tensor[]) Dispatcher.call(SLOGDET, a);
+    }
 
     /** {@code torch.linalg.solve(A, B)}. */
-    public static Tensor solve(Tensor a, Tensor b) { return Dispatcher.call1(SOLVE, a, b, true); }
+    public static Tensor solve(Tensor a, Tensor b) {
+        return Dispatcher.call1(SOLVE, a, b, true);
+    }
 
     /** {@code torch.linalg.solve(A, B, left=left)}. */
-    public static Tensor solve(Tensor a, Tensor b, boolean left) { return Dispatcher.call1(SOLVE, a, b, left); }
+    public static Tensor solve(Tensor a, Tensor b, boolean left) {
+        return Dispatcher.call1(SOLVE, a, b, left);
+    }
 
     /** {@code torch.linalg.cholesky_ex(A, upper=upper, check_errors=checkErrors)}: {@code {L, info}}. */
     public static Tensor[] choleskyEx(Tensor a, boolean upper, boolean checkErrors) {
@@ -350,7 +448,9 @@ public final class LinalgOps {
     }
 
     /** {@code torch.linalg.inv_ex(A, check_errors=checkErrors)}: {@code {inverse, info}}. */
-    public static Tensor[] invEx(Tensor a, boolean checkErrors) { return (Tensor[]) Dispatcher.call(INV_EX, a, checkErrors); }
+    public static Tensor[] invEx(Tensor a, boolean checkErrors) {
+        return (Tensor[]) Dispatcher.call(INV_EX, a, checkErrors);
+    }
 
     /** {@code torch.linalg.solve_ex(A, B, left=left, check_errors=checkErrors)}: {@code {result, info}}. */
     public static Tensor[] solveEx(Tensor a, Tensor b, boolean left, boolean checkErrors) {
@@ -358,25 +458,39 @@ public final class LinalgOps {
     }
 
     /** {@code torch.linalg.eigh(A, UPLO=uplo)}: {@code {eigenvalues, eigenvectors}}. */
-    public static Tensor[] eigh(Tensor a, String uplo) { return (Tensor[]) Dispatcher.call(EIGH, a, uplo); }
+    public static Tensor[] eigh(Tensor a, String uplo) {
+        return (Tensor[]) Dispatcher.call(EIGH, a, uplo);
+    }
 
     /** {@code torch.linalg.eigvalsh(A, UPLO=uplo)}. */
-    public static Tensor eigvalsh(Tensor a, String uplo) { return Dispatcher.call1(EIGVALSH, a, uplo); }
+    public static Tensor eigvalsh(Tensor a, String uplo) {
+        return Dispatcher.call1(EIGVALSH, a, uplo);
+    }
 
     /** {@code torch.linalg.svd(A, full_matrices=fullMatrices)}: {@code {U, S, Vh}}. */
-    public static Tensor[] svd(Tensor a, boolean fullMatrices) { return (Tensor[]) Dispatcher.call(SVD, a, fullMatrices); }
+    public static Tensor[] svd(Tensor a, boolean fullMatrices) {
+        return (Tensor[]) Dispatcher.call(SVD, a, fullMatrices);
+    }
 
     /** {@code torch.linalg.svdvals(A)}. */
-    public static Tensor svdvals(Tensor a) { return Dispatcher.call1(SVDVALS, a); }
+    public static Tensor svdvals(Tensor a) {
+        return Dispatcher.call1(SVDVALS, a);
+    }
 
     /** {@code torch.linalg.qr(A, mode=mode)} with mode "reduced", "complete" or "r": {@code {Q, R}}. */
-    public static Tensor[] qr(Tensor a, String mode) { return (Tensor[]) Dispatcher.call(QR, a, mode); }
+    public static Tensor[] qr(Tensor a, String mode) {
+        return (Tensor[]) Dispatcher.call(QR, a, mode);
+    }
 
     /** {@code torch.linalg.matrix_sqrth(A)}. */
-    public static Tensor matrixSqrth(Tensor a) { return Dispatcher.call1(MATRIX_SQRTH, a); }
+    public static Tensor matrixSqrth(Tensor a) {
+        return Dispatcher.call1(MATRIX_SQRTH, a);
+    }
 
     /** {@code torch.linalg.polar(A)}: {@code {U, H}}. */
-    public static Tensor[] polar(Tensor a) { return (Tensor[]) Dispatcher.call(POLAR, a); }
+    public static Tensor[] polar(Tensor a) {
+        return (Tensor[]) Dispatcher.call(POLAR, a);
+    }
 
     /** {@code torch.linalg.matrix_norm(A, ord, dim, keepdim)}, ord numeric (2, -2, 1, -1, inf, -inf). */
     public static Tensor matrixNorm(Tensor a, double ord, long[] dim, boolean keepdim) {
@@ -388,7 +502,9 @@ public final class LinalgOps {
         return Dispatcher.call1(MATRIX_NORM_STR, a, ord, dim, keepdim);
     }
 
-    /** {@code torch.linalg.pinv(A, atol=atol, rtol=rtol, hermitian=hermitian)}; null tolerances take PyTorch's defaults. */
+    /**
+     * {@code torch.linalg.pinv(A, atol=atol, rtol=rtol, hermitian=hermitian)}; null tolerances take PyTorch's defaults.
+     */
     public static Tensor pinv(Tensor a, Double atol, Double rtol, boolean hermitian) {
         return Dispatcher.call1(PINV, a, atol, rtol, hermitian);
     }
@@ -399,30 +515,38 @@ public final class LinalgOps {
     }
 
     /** {@code torch.linalg.cond(A, p)}; null p is the 2-norm condition number. */
-    public static Tensor cond(Tensor a, Double p) { return Dispatcher.call1(COND, a, p); }
+    public static Tensor cond(Tensor a, Double p) {
+        return Dispatcher.call1(COND, a, p);
+    }
 
     /** {@code torch.linalg.cond(A, p)} for p "fro" or "nuc". */
-    public static Tensor cond(Tensor a, String p) { return Dispatcher.call1(COND_STR, a, p); }
+    public static Tensor cond(Tensor a, String p) {
+        return Dispatcher.call1(COND_STR, a, p);
+    }
 
     /**
-     * {@code torch.linalg.norm(A, ord, dim, keepdim)}: a vector norm over one dim (or, with neither ord nor
-     * dim, over all elements), a matrix norm over two; ord is null, a Double or a String ("fro", "nuc").
+     * {@code torch.linalg.norm(A, ord, dim, keepdim)}: a vector norm over one dim (or, with neither ord nor dim, over
+     * all elements), a matrix norm over two; ord is null, a Double or a String ("fro", "nuc").
      */
     public static Tensor norm(Tensor a, Object ord, long[] dim, boolean keepdim) {
         if (dim != null && dim.length != 1 && dim.length != 2) {
-            throw new TorchException("linalg.norm: If dim is specified, it must be of length 1 or 2. Got " + Arrays.toString(dim));
+            throw new TorchException(
+                    "linalg.norm: If dim is specified, it must be of length 1 or 2. Got " + Arrays.toString(dim));
         }
         if (dim == null && ord != null && a.dim() != 1 && a.dim() != 2) {
-            throw new TorchException("linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got " + a.dim() + "D.");
+            throw new TorchException("linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got "
+                    + a.dim() + "D.");
         }
         boolean matrix = dim != null ? dim.length == 2 : ord != null && a.dim() == 2;
         if (matrix) {
             long[] dims = dim != null ? dim : new long[] {-2, -1};
-            if (ord == null || ord instanceof String) return matrixNorm(a, ord == null ? "fro" : (String) ord, dims, keepdim);
+            if (ord == null || ord instanceof String)
+                return matrixNorm(a, ord == null ? "fro" : (String) ord, dims, keepdim);
             return matrixNorm(a, ((Number) ord).doubleValue(), dims, keepdim);
         }
         if (ord instanceof String s) {
-            throw new TorchException("linalg.vector_norm: ord '" + s + "' is a matrix norm; it needs a 2-D input or two dims");
+            throw new TorchException(
+                    "linalg.vector_norm: ord '" + s + "' is a matrix norm; it needs a 2-D input or two dims");
         }
         double p = ord == null ? 2 : ((Number) ord).doubleValue();
         return dim == null ? ReductionOps.vectorNorm(a, p) : ReductionOps.vectorNorm(a, p, dim, keepdim);
@@ -464,7 +588,8 @@ public final class LinalgOps {
         long[] s = concat(batch, k);
         if (!vectors) return Spec.of(s, a.dtype().toReal(), a.device(), null);
         long[] u = concat(batch, m, full ? m : k), vh = concat(batch, full ? n : k, n);
-        return new Spec(new long[][] {u, s, vh}, new DType[] {a.dtype(), a.dtype().toReal(), a.dtype()}, a.device(), null);
+        return new Spec(
+                new long[][] {u, s, vh}, new DType[] {a.dtype(), a.dtype().toReal(), a.dtype()}, a.device(), null);
     }
 
     private static Spec qrMeta(Tensor a, String mode) {
@@ -485,8 +610,8 @@ public final class LinalgOps {
         requireMatrix("linalg.polar", a);
         long m = a.size(-2), n = a.size(-1);
         if (m < n) {
-            throw new TorchException("linalg.polar: input must have at least as many rows as columns, but got "
-                    + m + " by " + n + " matrices");
+            throw new TorchException("linalg.polar: input must have at least as many rows as columns, but got " + m
+                    + " by " + n + " matrices");
         }
     }
 
@@ -497,7 +622,9 @@ public final class LinalgOps {
     }
 
     /** The batch dims of a solve's broadcast output. */
-    private static int solveBatchDims(Tensor a, Tensor b, Tensor out) { return out.dim() - (vectorCase(a, b) ? 1 : 2); }
+    private static int solveBatchDims(Tensor a, Tensor b, Tensor out) {
+        return out.dim() - (vectorCase(a, b) ? 1 : 2);
+    }
 
     private static Spec sameShape(String api, Tensor a) {
         requireSquare(api, a);
@@ -505,11 +632,14 @@ public final class LinalgOps {
     }
 
     /**
-     * PyTorch's vector case: B is a (batch of) vector(s) when it is 1-D, or has A's shape without its
-     * last dim; it is then solved as a one-column matrix and the column dropped again.
+     * PyTorch's vector case: B is a (batch of) vector(s) when it is 1-D, or has A's shape without its last dim; it is
+     * then solved as a one-column matrix and the column dropped again.
      */
     private static boolean vectorCase(Tensor a, Tensor b) {
-        return b.dim() == 1 || (b.dim() == a.dim() - 1 && Arrays.equals(b.impl().shapeRef(), Arrays.copyOf(a.impl().shapeRef(), a.dim() - 1)));
+        return b.dim() == 1
+                || (b.dim() == a.dim() - 1
+                        && Arrays.equals(
+                                b.impl().shapeRef(), Arrays.copyOf(a.impl().shapeRef(), a.dim() - 1)));
     }
 
     private static Spec solveMeta(String api, Tensor a, Tensor b, boolean left) {
@@ -522,9 +652,11 @@ public final class LinalgOps {
         boolean vector = vectorCase(a, b);
         long n = a.size(-1);
         if (vector) {
-            if (b.size(-1) != n) throw incompatible(a, b, left, left ? new long[] {b.size(-1), 1} : new long[] {1, b.size(-1)});
+            if (b.size(-1) != n)
+                throw incompatible(a, b, left, left ? new long[] {b.size(-1), 1} : new long[] {1, b.size(-1)});
         } else {
-            if (b.dim() < 2) throw new TorchException("linalg.solve: The input tensor B must have at least 2 dimensions.");
+            if (b.dim() < 2)
+                throw new TorchException("linalg.solve: The input tensor B must have at least 2 dimensions.");
             long rows = left ? b.size(-2) : b.size(-1);
             if (rows != n) throw incompatible(a, b, left, new long[] {b.size(-2), b.size(-1)});
         }
@@ -550,16 +682,20 @@ public final class LinalgOps {
     private static void requireSquare(String api, Tensor a) {
         if (a.dim() < 2) throw new TorchException(api + ": The input tensor A must have at least 2 dimensions.");
         long m = a.size(-2), n = a.size(-1);
-        if (m != n) throw new TorchException(api + ": A must be batches of square matrices, but they are " + m + " by " + n + " matrices");
+        if (m != n)
+            throw new TorchException(
+                    api + ": A must be batches of square matrices, but they are " + m + " by " + n + " matrices");
         requireFloatingOrComplex(api, a);
     }
 
     private static void requireFloatingOrComplex(String api, Tensor a) {
         DType t = a.dtype();
         if (!t.isFloatingPoint() && !t.isComplex()) {
-            throw new TorchException(api + ": Expected a floating point or complex tensor as input. Got " + t.cppName());
+            throw new TorchException(
+                    api + ": Expected a floating point or complex tensor as input. Got " + t.cppName());
         }
-        if (t.isReducedPrecision()) throw new TorchException(api + ": Low precision dtypes not supported. Got " + t.cppName());
+        if (t.isReducedPrecision())
+            throw new TorchException(api + ": Low precision dtypes not supported. Got " + t.cppName());
         if (a.device() != Device.CPU && a.device() != Device.META) {
             throw new TorchException(api + ": only CPU tensors are supported, got " + a.device());
         }
@@ -567,7 +703,9 @@ public final class LinalgOps {
 
     // ---------------------------------------------------------------- kernels
 
-    private static int batchDims(Tensor a) { return a.dim() - 2; }
+    private static int batchDims(Tensor a) {
+        return a.dim() - 2;
+    }
 
     private static String choleskyError(int info) {
         return "linalg.cholesky: {where}The factorization could not be completed because the input is not "
@@ -591,8 +729,8 @@ public final class LinalgOps {
     }
 
     /**
-     * Per broadcast batch element: LU of A, then getrs on B's columns; left=False solves
-     * {@code X A = B} as {@code A^T X^T = B^T}. A vector B is a one-column (left) or one-row matrix.
+     * Per broadcast batch element: LU of A, then getrs on B's columns; left=False solves {@code X A = B} as {@code A^T
+     * X^T = B^T}. A vector B is a one-column (left) or one-row matrix.
      */
     private static int[] solve(Tensor a, Tensor b, boolean left, Tensor out) {
         boolean vector = vectorCase(a, b);
@@ -612,12 +750,15 @@ public final class LinalgOps {
 
     /** linalg.svd's errors (also polar's, which runs the same SVD): -1 for non-finite input, else gesdd's info. */
     private static void raiseSvdFailure(int[] info, int batchDims) {
-        LinalgKernels.raise(info, batchDims, b -> info[b] < 0
-                ? "linalg.svd: {where}The algorithm failed to converge because the input matrix "
-                        + "contained non-finite values."
-                : "linalg.svd: {where}The algorithm failed to converge because the input matrix is "
-                        + "ill-conditioned or has too many"
-                        + " repeated singular values (error code: " + info[b] + ").");
+        LinalgKernels.raise(
+                info,
+                batchDims,
+                b -> info[b] < 0
+                        ? "linalg.svd: {where}The algorithm failed to converge because the input matrix "
+                                + "contained non-finite values."
+                        : "linalg.svd: {where}The algorithm failed to converge because the input matrix is "
+                                + "ill-conditioned or has too many"
+                                + " repeated singular values (error code: " + info[b] + ").");
     }
 
     /** t (its last two dims {@code rows x cols}) broadcast to {@code batch}, as a view. */
@@ -625,14 +766,21 @@ public final class LinalgOps {
         long[] shape = Arrays.copyOf(batch, batch.length + 2);
         shape[batch.length] = rows;
         shape[batch.length + 1] = cols;
-        return Tensor.viewOf(t, t.impl().viewOf(t.storageOffset(), shape,
-                Shapes.broadcastStrides(t.impl().shapeRef(), t.impl().strideRef(), shape)));
+        return Tensor.viewOf(
+                t,
+                t.impl()
+                        .viewOf(
+                                t.storageOffset(),
+                                shape,
+                                Shapes.broadcastStrides(
+                                        t.impl().shapeRef(), t.impl().strideRef(), shape)));
     }
 
     /** A vector batch as one-column matrices (left) or one-row matrices (right), as a view of the same storage. */
     private static Tensor asMatrix(Tensor v, boolean left) {
         int r = v.dim();
-        long[] shape = Arrays.copyOf(v.impl().shapeRef(), r + 1), strides = Arrays.copyOf(v.impl().strideRef(), r + 1);
+        long[] shape = Arrays.copyOf(v.impl().shapeRef(), r + 1),
+                strides = Arrays.copyOf(v.impl().strideRef(), r + 1);
         int unit = left ? r : r - 1; // the new size-1 dim: after the vector dim, or before it
         if (!left) {
             shape[r] = shape[r - 1];
@@ -651,15 +799,23 @@ public final class LinalgOps {
         return ord == Math.rint(ord) && Math.abs(ord) < 1e15 ? Long.toString((long) ord) : Double.toString(ord);
     }
 
-    /** PyTorch's linalg_matrix_norm: the singular-value norms on A with the two dims moved last, the others by abs sums. */
+    /**
+     * PyTorch's linalg_matrix_norm: the singular-value norms on A with the two dims moved last, the others by abs sums.
+     */
     private static Tensor matrixNormOf(Tensor a, String ord, long[] dim, boolean keepdim) {
-        if (a.dim() < 2) throw new TorchException("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.");
+        if (a.dim() < 2)
+            throw new TorchException("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.");
         requireFloatingOrComplex("linalg.matrix_norm", a);
-        if (dim.length != 2) throw new TorchException("linalg.matrix_norm: dim must be a 2-tuple. Got " + Arrays.toString(dim));
+        if (dim.length != 2)
+            throw new TorchException("linalg.matrix_norm: dim must be a 2-tuple. Got " + Arrays.toString(dim));
         int d0 = Shapes.wrapDim(dim[0], a.dim()), d1 = Shapes.wrapDim(dim[1], a.dim());
-        if (d0 == d1) throw new TorchException("linalg.matrix_norm: dims must be different. Got (" + dim[0] + ", " + dim[1] + ")");
+        if (d0 == d1)
+            throw new TorchException(
+                    "linalg.matrix_norm: dims must be different. Got (" + dim[0] + ", " + dim[1] + ")");
         switch (ord) {
-            case "fro" -> { return ReductionOps.vectorNorm(a, 2, new long[] {d0, d1}, keepdim); }
+            case "fro" -> {
+                return ReductionOps.vectorNorm(a, 2, new long[] {d0, d1}, keepdim);
+            }
             case "nuc", "2", "-2" -> {
                 Tensor s = svdvals(ShapeOps.movedim(a, new int[] {d0, d1}, new int[] {-2, -1}));
                 Tensor r = ord.equals("nuc") ? s.sum(-1) : ord.equals("2") ? s.amax(-1) : s.amin(-1);
@@ -721,7 +877,8 @@ public final class LinalgOps {
         if (p.equals("2") || p.equals("-2")) {
             Tensor s = svdvals(a);
             if (s.size(-1) == 0) return s.sum(-1);
-            Tensor big = s.narrow(-1, 0, 1).squeeze(-1), small = s.narrow(-1, s.size(-1) - 1, 1).squeeze(-1);
+            Tensor big = s.narrow(-1, 0, 1).squeeze(-1),
+                    small = s.narrow(-1, s.size(-1) - 1, 1).squeeze(-1);
             return p.equals("2") ? big.div(small) : small.div(big);
         }
         requireSquare("linalg.cond(ord=" + p + ")", a);
@@ -736,9 +893,8 @@ public final class LinalgOps {
     // ---------------------------------------------------------------- backward
 
     /**
-     * {@code X = A^-1 B}: {@code gB = A^-H gX}, {@code gA = -gB X^H}; for left=False ({@code X = B A^-1}):
-     * {@code gB = gX A^-H}, {@code gA = -X^H gB}. Vectors are one-column matrices; the engine sums
-     * broadcast batch dims back down.
+     * {@code X = A^-1 B}: {@code gB = A^-H gX}, {@code gA = -gB X^H}; for left=False ({@code X = B A^-1}): {@code gB =
+     * gX A^-H}, {@code gA = -X^H gB}. Vectors are one-column matrices; the engine sums broadcast batch dims back down.
      */
     private static Tensor[] solveBackward(Tensor a, Tensor b, boolean left, Tensor x, Tensor g) {
         Tensor gb = solve(a.mH(), g, left);
@@ -750,8 +906,8 @@ public final class LinalgOps {
     }
 
     /**
-     * slogdet: {@code d log|det| = Re tr(A^-1 dA)}, and for complex A the sign's gradient enters as
-     * {@code g = g_logabsdet + i Im(g_sign conj(sign))}; {@code gA = g A^-H}. The real sign is locally constant.
+     * slogdet: {@code d log|det| = Re tr(A^-1 dA)}, and for complex A the sign's gradient enters as {@code g =
+     * g_logabsdet + i Im(g_sign conj(sign))}; {@code gA = g A^-H}. The real sign is locally constant.
      */
     private static Tensor slogdetBackward(Tensor a, Tensor sign, Tensor gSign, Tensor gLog) {
         Tensor g = gLog;
@@ -765,9 +921,9 @@ public final class LinalgOps {
     }
 
     /**
-     * PyTorch's cholesky_backward: with {@code Φ(X)} = lower triangle of X with its diagonal halved,
-     * {@code gA = L^-H Φ(L^H gL) L^-1}, symmetrised. Written with differentiable ops (inv, matmul,
-     * tril) so it can be differentiated again.
+     * PyTorch's cholesky_backward: with {@code Φ(X)} = lower triangle of X with its diagonal halved, {@code gA = L^-H
+     * Φ(L^H gL) L^-1}, symmetrised. Written with differentiable ops (inv, matmul, tril) so it can be differentiated
+     * again.
      */
     private static Tensor choleskyBackward(Tensor factor, Tensor g, boolean upper) {
         Tensor l = upper ? factor.mH() : factor, gl = upper ? g.mH() : g;

@@ -21,59 +21,78 @@ import org.jtorch.kernels.blas.MatrixExponential;
 import org.jtorch.kernels.cpu.ElementIO;
 
 /**
- * The solvers, factorisations and matrix functions of {@code torch.linalg}: matrix_exp, eig/eigvals,
- * solve_triangular, the LU family (lu, lu_factor, lu_factor_ex, lu_solve), matrix_power, cross, vecdot and
- * multi_dot, on batches of matrices in float32, float64, complex64 and complex128. LAPACK computes in
- * float64 / complex128 (float32 and complex64 results are rounded from it). Backward rules follow
- * PyTorch's FunctionsManual and are written in differentiable ops, so they can be differentiated again.
- * Forward-mode (JVP) rules are not defined yet.
+ * The solvers, factorisations and matrix functions of {@code torch.linalg}: matrix_exp, eig/eigvals, solve_triangular,
+ * the LU family (lu, lu_factor, lu_factor_ex, lu_solve), matrix_power, cross, vecdot and multi_dot, on batches of
+ * matrices in float32, float64, complex64 and complex128. LAPACK computes in float64 / complex128 (float32 and
+ * complex64 results are rounded from it). Backward rules follow PyTorch's FunctionsManual and are written in
+ * differentiable ops, so they can be differentiated again. Forward-mode (JVP) rules are not defined yet.
  */
 public final class LinalgSolveOps {
     private LinalgSolveOps() {}
 
-    /** {@code linalg.matrix_exp(A)}: scaling and squaring with optimised Taylor polynomials (see {@link MatrixExponential}). */
-    public static final OpDef MATRIX_EXP = OpDef.structured("linalg_matrix_exp(Tensor self) -> Tensor",
-            args -> {
-                Tensor a = (Tensor) args[0];
-                square("linalg.matrix_exp", a, "A");
-                floatingOrComplex("linalg.matrix_exp", a);
-                return Spec.of(a.shape(), a.dtype(), a.device(), null);
-            },
-            (args, outs, spec) -> matrixExp((Tensor) args[0], outs[0]))
+    /**
+     * {@code linalg.matrix_exp(A)}: scaling and squaring with optimised Taylor polynomials (see
+     * {@link MatrixExponential}).
+     */
+    public static final OpDef MATRIX_EXP = OpDef.structured(
+                    "linalg_matrix_exp(Tensor self) -> Tensor",
+                    args -> {
+                        Tensor a = (Tensor) args[0];
+                        square("linalg.matrix_exp", a, "A");
+                        floatingOrComplex("linalg.matrix_exp", a);
+                        return Spec.of(a.shape(), a.dtype(), a.device(), null);
+                    },
+                    (args, outs, spec) -> matrixExp((Tensor) args[0], outs[0]))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {matrixExpBackward((Tensor) a[0], g[0])})
             .deriveJvp(Jvps::transposedVjp);
 
     /** {@code linalg.solve_triangular(A, B, *, upper, left=True, unitriangular=False)}; batch dims broadcast. */
     public static final OpDef SOLVE_TRIANGULAR = OpDef.structured(
-            "linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, "
-                    + "bool unitriangular=False) -> Tensor",
-            args -> solverMeta("linalg.solve_triangular", (Tensor) args[0], (Tensor) args[1], (Boolean) args[3], "A"),
-            (args, outs, spec) -> solveTriangular((Tensor) args[0], (Tensor) args[1], (Boolean) args[2], (Boolean) args[3],
-                    (Boolean) args[4], outs[0]))
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g, mask) -> solveTriangularBackward((Tensor) a[0],
-                    (Boolean) a[2], (Boolean) a[3], (Boolean) a[4], o[0], g[0], mask))
+                    "linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, "
+                            + "bool unitriangular=False) -> Tensor",
+                    args -> solverMeta(
+                            "linalg.solve_triangular", (Tensor) args[0], (Tensor) args[1], (Boolean) args[3], "A"),
+                    (args, outs, spec) -> solveTriangular(
+                            (Tensor) args[0],
+                            (Tensor) args[1],
+                            (Boolean) args[2],
+                            (Boolean) args[3],
+                            (Boolean) args[4],
+                            outs[0]))
+            .defineVjp(
+                    OpDef.Save.INPUTS_AND_OUTPUTS,
+                    (a, o, g, mask) -> solveTriangularBackward(
+                            (Tensor) a[0], (Boolean) a[2], (Boolean) a[3], (Boolean) a[4], o[0], g[0], mask))
             .deriveJvp(Jvps::transposedVjp)
             .vmapFallsBack("two batched operands whose batch dims broadcast: not written yet");
 
-    /** {@code linalg.lu_factor_ex(A, *, pivot=True, check_errors=False)}: packed LU, int32 1-based pivots, int32 info. */
+    /**
+     * {@code linalg.lu_factor_ex(A, *, pivot=True, check_errors=False)}: packed LU, int32 1-based pivots, int32 info.
+     */
     public static final OpDef LU_FACTOR_EX = OpDef.structured(
-            "linalg_lu_factor_ex(Tensor A, *, bool pivot=True, "
-                    + "bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info)",
-            args -> {
-                Tensor a = (Tensor) args[0];
-                luInputs("torch.linalg.lu_factor_ex", a, (Boolean) args[1]);
-                long[] batch = batchShape(a, 2);
-                long k = Math.min(a.size(-2), a.size(-1));
-                return new Spec(new long[][] {a.shape(), append(batch, k), batch}, new DType[] {a.dtype(), DType.INT32, DType.INT32},
-                        a.device(), null);
-            },
-            (args, outs, spec) -> luFactor((Tensor) args[0], (Boolean) args[2] ? "torch.linalg.lu_factor_ex" : null, outs))
+                    "linalg_lu_factor_ex(Tensor A, *, bool pivot=True, "
+                            + "bool check_errors=False) -> (Tensor LU, Tensor pivots, Tensor info)",
+                    args -> {
+                        Tensor a = (Tensor) args[0];
+                        luInputs("torch.linalg.lu_factor_ex", a, (Boolean) args[1]);
+                        long[] batch = batchShape(a, 2);
+                        long k = Math.min(a.size(-2), a.size(-1));
+                        return new Spec(
+                                new long[][] {a.shape(), append(batch, k), batch},
+                                new DType[] {a.dtype(), DType.INT32, DType.INT32},
+                                a.device(),
+                                null);
+                    },
+                    (args, outs, spec) ->
+                            luFactor((Tensor) args[0], (Boolean) args[2] ? "torch.linalg.lu_factor_ex" : null, outs))
             .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {luFactorBackward(g[0], o[0], o[1])})
             .deriveJvp(Jvps::transposedVjp);
 
-    /** {@code linalg.lu_factor(A, *, pivot=True)}: {@link #LU_FACTOR_EX} that throws when U has a zero on its diagonal. */
-    public static final OpDef LU_FACTOR = OpDef.composite("linalg_lu_factor(Tensor A, *, bool pivot=True) -> (Tensor LU, Tensor pivots)",
-            args -> {
+    /**
+     * {@code linalg.lu_factor(A, *, pivot=True)}: {@link #LU_FACTOR_EX} that throws when U has a zero on its diagonal.
+     */
+    public static final OpDef LU_FACTOR =
+            OpDef.composite("linalg_lu_factor(Tensor A, *, bool pivot=True) -> (Tensor LU, Tensor pivots)", args -> {
                 Tensor a = (Tensor) args[0];
                 luInputs("torch.linalg.lu_factor", a, (Boolean) args[1]);
                 Tensor[] r = (Tensor[]) Dispatcher.call(LU_FACTOR_EX, a, (Boolean) args[1], false);
@@ -81,28 +100,40 @@ public final class LinalgSolveOps {
                 return new Tensor[] {r[0], r[1]};
             });
 
-    /** {@code linalg.lu(A, *, pivot=True)}: {@code A = P L U} with P a permutation, L unit lower (m x k), U upper (k x n). */
-    public static final OpDef LU = OpDef.structured("linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor P, Tensor L, Tensor U)",
-            args -> {
-                Tensor a = (Tensor) args[0];
-                luInputs("torch.linalg.lu", a, (Boolean) args[1]);
-                long[] batch = batchShape(a, 2);
-                long m = a.size(-2), n = a.size(-1), k = Math.min(m, n);
-                DType t = a.dtype();
-                return new Spec(new long[][] {append(batch, m, m), append(batch, m, k), append(batch, k, n)}, new DType[] {t, t, t},
-                        a.device(), null);
-            },
-            (args, outs, spec) -> lu((Tensor) args[0], outs))
+    /**
+     * {@code linalg.lu(A, *, pivot=True)}: {@code A = P L U} with P a permutation, L unit lower (m x k), U upper (k x
+     * n).
+     */
+    public static final OpDef LU = OpDef.structured(
+                    "linalg_lu(Tensor A, *, bool pivot=True) -> (Tensor P, Tensor L, Tensor U)",
+                    args -> {
+                        Tensor a = (Tensor) args[0];
+                        luInputs("torch.linalg.lu", a, (Boolean) args[1]);
+                        long[] batch = batchShape(a, 2);
+                        long m = a.size(-2), n = a.size(-1), k = Math.min(m, n);
+                        DType t = a.dtype();
+                        return new Spec(
+                                new long[][] {append(batch, m, m), append(batch, m, k), append(batch, k, n)},
+                                new DType[] {t, t, t},
+                                a.device(),
+                                null);
+                    },
+                    (args, outs, spec) -> lu((Tensor) args[0], outs))
             .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {luBackward(g[1], g[2], o[0], o[1], o[2])})
             .deriveJvp(Jvps::transposedVjp);
 
     /** {@code linalg.lu_solve(LU, pivots, B, *, left=True, adjoint=False)}: solves with the factors of lu_factor. */
     public static final OpDef LU_SOLVE = OpDef.structured(
-            "linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, "
-                    + "bool adjoint=False) -> Tensor",
-            args -> luSolveMeta((Tensor) args[0], (Tensor) args[1], (Tensor) args[2], (Boolean) args[3]),
-            (args, outs, spec) -> luSolve((Tensor) args[0], (Tensor) args[1], (Tensor) args[2], (Boolean) args[3], (Boolean) args[4],
-                    outs[0]))
+                    "linalg_lu_solve(Tensor LU, Tensor pivots, Tensor B, *, bool left=True, "
+                            + "bool adjoint=False) -> Tensor",
+                    args -> luSolveMeta((Tensor) args[0], (Tensor) args[1], (Tensor) args[2], (Boolean) args[3]),
+                    (args, outs, spec) -> luSolve(
+                            (Tensor) args[0],
+                            (Tensor) args[1],
+                            (Tensor) args[2],
+                            (Boolean) args[3],
+                            (Boolean) args[4],
+                            outs[0]))
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g, mask) -> {
                 Tensor lu = (Tensor) a[0], piv = (Tensor) a[1];
                 boolean left = (Boolean) a[3], adjoint = (Boolean) a[4];
@@ -114,27 +145,38 @@ public final class LinalgSolveOps {
             .vmapFallsBack("two batched operands whose batch dims broadcast: not written yet");
 
     /** {@code linalg.eig(A)}: eigenvalues and unit-norm right eigenvectors, always complex, in LAPACK geev's order. */
-    public static final OpDef EIG = OpDef.structured("linalg_eig(Tensor self) -> (Tensor eigenvalues, Tensor eigenvectors)",
-            args -> {
-                Tensor a = (Tensor) args[0];
-                square("linalg.eig", a, "A");
-                floatingOrComplex("linalg.eig", a);
-                DType c = a.dtype().isComplex() ? a.dtype() : a.dtype().toComplex();
-                return new Spec(new long[][] {batchShape(a, 1), a.shape()}, new DType[] {c, c}, a.device(), null);
-            },
-            (args, outs, spec) -> eig((Tensor) args[0], outs[0], outs[1]))
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {eigBackward((Tensor) a[0], o[0], o[1], g[0], g[1])})
+    public static final OpDef EIG = OpDef.structured(
+                    "linalg_eig(Tensor self) -> (Tensor eigenvalues, Tensor eigenvectors)",
+                    args -> {
+                        Tensor a = (Tensor) args[0];
+                        square("linalg.eig", a, "A");
+                        floatingOrComplex("linalg.eig", a);
+                        DType c = a.dtype().isComplex() ? a.dtype() : a.dtype().toComplex();
+                        return new Spec(
+                                new long[][] {batchShape(a, 1), a.shape()}, new DType[] {c, c}, a.device(), null);
+                    },
+                    (args, outs, spec) -> eig((Tensor) args[0], outs[0], outs[1]))
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) ->
+                    new Tensor[] {eigBackward((Tensor) a[0], o[0], o[1], g[0], g[1])})
             .deriveJvp(Jvps::transposedVjp);
 
-    /** {@code linalg.eigvals(A)}: the eigenvalues of {@link #EIG} without computing eigenvectors (backward recomputes them). */
-    public static final OpDef EIGVALS = OpDef.structured("linalg_eigvals(Tensor self) -> Tensor",
-            args -> {
-                Tensor a = (Tensor) args[0];
-                square("linalg.eigvals", a, "A");
-                floatingOrComplex("linalg.eigvals", a);
-                return Spec.of(batchShape(a, 1), a.dtype().isComplex() ? a.dtype() : a.dtype().toComplex(), a.device(), null);
-            },
-            (args, outs, spec) -> eig((Tensor) args[0], outs[0], null))
+    /**
+     * {@code linalg.eigvals(A)}: the eigenvalues of {@link #EIG} without computing eigenvectors (backward recomputes
+     * them).
+     */
+    public static final OpDef EIGVALS = OpDef.structured(
+                    "linalg_eigvals(Tensor self) -> Tensor",
+                    args -> {
+                        Tensor a = (Tensor) args[0];
+                        square("linalg.eigvals", a, "A");
+                        floatingOrComplex("linalg.eigvals", a);
+                        return Spec.of(
+                                batchShape(a, 1),
+                                a.dtype().isComplex() ? a.dtype() : a.dtype().toComplex(),
+                                a.device(),
+                                null);
+                    },
+                    (args, outs, spec) -> eig((Tensor) args[0], outs[0], null))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
                 Tensor[] lv = (Tensor[]) Dispatcher.call(EIG, a[0]);
                 return new Tensor[] {eigBackward((Tensor) a[0], lv[0], lv[1], g[0], null)};
@@ -142,50 +184,58 @@ public final class LinalgSolveOps {
             .deriveJvp(Jvps::transposedVjp);
 
     /** {@code linalg.matrix_power(A, n)}: repeated squaring; a negative n inverts A first. */
-    public static final OpDef MATRIX_POWER = OpDef.composite("linalg_matrix_power(Tensor self, int n) -> Tensor",
-            args -> power((Tensor) args[0], (Long) args[1]));
+    public static final OpDef MATRIX_POWER = OpDef.composite(
+            "linalg_matrix_power(Tensor self, int n) -> Tensor", args -> power((Tensor) args[0], (Long) args[1]));
 
     /** {@code linalg.cross(x, y, *, dim=-1)}: cross product of 3-vectors along dim, broadcasting the other dims. */
-    public static final OpDef CROSS = OpDef.composite("linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor",
+    public static final OpDef CROSS = OpDef.composite(
+            "linalg_cross(Tensor self, Tensor other, *, int dim=-1) -> Tensor",
             args -> crossProduct((Tensor) args[0], (Tensor) args[1], (Long) args[2]));
 
     /** {@code linalg.vecdot(x, y, *, dim=-1)}: {@code sum(conj(x) * y, dim)}. */
-    public static final OpDef VECDOT = OpDef.composite("linalg_vecdot(Tensor x, Tensor y, *, int dim=-1) -> Tensor",
-            args -> {
+    public static final OpDef VECDOT =
+            OpDef.composite("linalg_vecdot(Tensor x, Tensor y, *, int dim=-1) -> Tensor", args -> {
                 Tensor x = (Tensor) args[0], y = (Tensor) args[1];
                 if (x.dtype() != y.dtype()) {
-                    throw new TorchException("linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
-                            + x.dtype().cppName() + " and y of type " + y.dtype().cppName() + " instead");
+                    throw new TorchException(
+                            "linalg.vecdot: Expected x and y to have the same dtype, but found x of type "
+                                    + x.dtype().cppName() + " and y of type "
+                                    + y.dtype().cppName() + " instead");
                 }
                 return x.conj().mul(y).sum((Long) args[2]);
             });
 
-    /** {@code linalg.multi_dot(tensors)}: the chain product in the cheapest parenthesisation; the ends may be vectors. */
-    public static final OpDef MULTI_DOT = OpDef.composite("linalg_multi_dot(Tensor[] tensors) -> Tensor",
-            args -> multiDot((Tensor[]) args[0]));
+    /**
+     * {@code linalg.multi_dot(tensors)}: the chain product in the cheapest parenthesisation; the ends may be vectors.
+     */
+    public static final OpDef MULTI_DOT =
+            OpDef.composite("linalg_multi_dot(Tensor[] tensors) -> Tensor", args -> multiDot((Tensor[]) args[0]));
 
-    /** {@code linalg.householder_product(A, tau)}: the first n columns of {@code H_1 ... H_k} (LAPACK orgqr / ungqr). */
-    public static final OpDef HOUSEHOLDER_PRODUCT = OpDef.structured("linalg_householder_product(Tensor input, Tensor tau) -> Tensor",
-            args -> householderMeta((Tensor) args[0], (Tensor) args[1]),
-            (args, outs, spec) -> householderProduct((Tensor) args[0], (Tensor) args[1], outs[0]))
-            .defineVjp(OpDef.Save.INPUTS,
-                    (a, o, g, mask) -> householderBackward((Tensor) a[0], (Tensor) a[1], g[0], mask))
+    /**
+     * {@code linalg.householder_product(A, tau)}: the first n columns of {@code H_1 ... H_k} (LAPACK orgqr / ungqr).
+     */
+    public static final OpDef HOUSEHOLDER_PRODUCT = OpDef.structured(
+                    "linalg_householder_product(Tensor input, Tensor tau) -> Tensor",
+                    args -> householderMeta((Tensor) args[0], (Tensor) args[1]),
+                    (args, outs, spec) -> householderProduct((Tensor) args[0], (Tensor) args[1], outs[0]))
+            .defineVjp(
+                    OpDef.Save.INPUTS, (a, o, g, mask) -> householderBackward((Tensor) a[0], (Tensor) a[1], g[0], mask))
             .deriveJvp(Jvps::transposedVjp)
             .vmapFallsBack("two batched operands whose batch dims broadcast: not written yet");
 
     /**
-     * The LAPACK half of {@link #LSTSQ}: for each matrix the driver's output B, {@code (*, max(m, n), k)}
-     * (the solution in its first n rows, residual information below when m > n), the effective rank
-     * (int64, gelsy/gelsd/gelss; empty for gels) and the singular values (gelsd/gelss; empty otherwise).
-     * B must be a matrix here; batch dims broadcast. Differentiable in the solution rows, as the
-     * minimum-norm solution {@code pinv(A) B} (PyTorch's {@code linalg_lstsq_backward}), so also for
-     * rank-deficient A.
+     * The LAPACK half of {@link #LSTSQ}: for each matrix the driver's output B, {@code (*, max(m, n), k)} (the solution
+     * in its first n rows, residual information below when m > n), the effective rank (int64, gelsy/gelsd/gelss; empty
+     * for gels) and the singular values (gelsd/gelss; empty otherwise). B must be a matrix here; batch dims broadcast.
+     * Differentiable in the solution rows, as the minimum-norm solution {@code pinv(A) B} (PyTorch's
+     * {@code linalg_lstsq_backward}), so also for rank-deficient A.
      */
     public static final OpDef LSTSQ_SOLVE = OpDef.structured(
-            "_linalg_lstsq_solve(Tensor self, Tensor b, float? rcond, str driver) -> (Tensor raw, "
-                    + "Tensor rank, Tensor singular_values)",
-            args -> lstsqMeta((Tensor) args[0], (Tensor) args[1], (String) args[3]),
-            (args, outs, spec) -> lstsq((Tensor) args[0], (Tensor) args[1], (Double) args[2], (String) args[3], outs))
+                    "_linalg_lstsq_solve(Tensor self, Tensor b, float? rcond, str driver) -> (Tensor raw, "
+                            + "Tensor rank, Tensor singular_values)",
+                    args -> lstsqMeta((Tensor) args[0], (Tensor) args[1], (String) args[3]),
+                    (args, outs, spec) ->
+                            lstsq((Tensor) args[0], (Tensor) args[1], (Double) args[2], (String) args[3], outs))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> lstsqBackward((Tensor) a[0], (Tensor) a[1], g[0], mask))
             .defineJvp((a, o, t) -> new Tensor[] {lstsqJvp((Tensor) a[0], (Tensor) a[1], t[0], t[1]), null, null})
             .vmapFallsBack("two operands and outputs whose shapes depend on the ranks: not written yet");
@@ -199,10 +249,14 @@ public final class LinalgSolveOps {
     // ---------------------------------------------------------------- entry points
 
     /** {@code torch.linalg.matrix_exp(A)}. */
-    public static Tensor matrixExp(Tensor a) { return Dispatcher.call1(MATRIX_EXP, a); }
+    public static Tensor matrixExp(Tensor a) {
+        return Dispatcher.call1(MATRIX_EXP, a);
+    }
 
     /** {@code torch.linalg.solve_triangular(A, B, upper=upper)}. */
-    public static Tensor solveTriangular(Tensor a, Tensor b, boolean upper) { return solveTriangular(a, b, upper, true, false); }
+    public static Tensor solveTriangular(Tensor a, Tensor b, boolean upper) {
+        return solveTriangular(a, b, upper, true, false);
+    }
 
     /** {@code torch.linalg.solve_triangular(A, B, upper=upper, left=left, unitriangular=unitriangular)}. */
     public static Tensor solveTriangular(Tensor a, Tensor b, boolean upper, boolean left, boolean unitriangular) {
@@ -215,10 +269,14 @@ public final class LinalgSolveOps {
     }
 
     /** {@code torch.linalg.lu_factor(A, pivot=pivot)}: {@code {LU, pivots}}. */
-    public static Tensor[] luFactor(Tensor a, boolean pivot) { return (Tensor[]) Dispatcher.call(LU_FACTOR, a, pivot); }
+    public static Tensor[] luFactor(Tensor a, boolean pivot) {
+        return (Tensor[]) Dispatcher.call(LU_FACTOR, a, pivot);
+    }
 
     /** {@code torch.linalg.lu(A, pivot=pivot)}: {@code {P, L, U}}. */
-    public static Tensor[] lu(Tensor a, boolean pivot) { return (Tensor[]) Dispatcher.call(LU, a, pivot); }
+    public static Tensor[] lu(Tensor a, boolean pivot) {
+        return (Tensor[]) Dispatcher.call(LU, a, pivot);
+    }
 
     /** {@code torch.linalg.lu_solve(LU, pivots, B, left=left, adjoint=adjoint)}. */
     public static Tensor luSolve(Tensor lu, Tensor pivots, Tensor b, boolean left, boolean adjoint) {
@@ -226,43 +284,66 @@ public final class LinalgSolveOps {
     }
 
     /** {@code torch.linalg.eig(A)}: {@code {eigenvalues, eigenvectors}}. */
-    public static Tensor[] eig(Tensor a) { return (Tensor[]) Dispatcher.call(EIG, a); }
+    public static Tensor[] eig(Tensor a) {
+        return (Tensor[]) Dispatcher.call(EIG, a);
+    }
 
     /** {@code torch.linalg.eigvals(A)}. */
-    public static Tensor eigvals(Tensor a) { return Dispatcher.call1(EIGVALS, a); }
+    public static Tensor eigvals(Tensor a) {
+        return Dispatcher.call1(EIGVALS, a);
+    }
 
     /** {@code torch.linalg.matrix_power(A, n)}. */
-    public static Tensor matrixPower(Tensor a, long n) { return Dispatcher.call1(MATRIX_POWER, a, n); }
+    public static Tensor matrixPower(Tensor a, long n) {
+        return Dispatcher.call1(MATRIX_POWER, a, n);
+    }
 
     /** {@code torch.linalg.cross(x, y, dim=dim)}. */
-    public static Tensor cross(Tensor x, Tensor y, long dim) { return Dispatcher.call1(CROSS, x, y, dim); }
+    public static Tensor cross(Tensor x, Tensor y, long dim) {
+        return Dispatcher.call1(CROSS, x, y, dim);
+    }
 
     /** {@code torch.linalg.vecdot(x, y, dim=dim)}. */
-    public static Tensor vecdot(Tensor x, Tensor y, long dim) { return Dispatcher.call1(VECDOT, x, y, dim); }
+    public static Tensor vecdot(Tensor x, Tensor y, long dim) {
+        return Dispatcher.call1(VECDOT, x, y, dim);
+    }
 
     /** {@code torch.linalg.multi_dot(tensors)}. */
-    public static Tensor multiDot(List<Tensor> tensors) { return Dispatcher.call1(MULTI_DOT, (Object) tensors.toArray(Tensor[]::new)); }
+    public static Tensor multiDot(List<Tensor> tensors) {
+        return Dispatcher.call1(MULTI_DOT, (Object) tensors.toArray(Tensor[]::new));
+    }
 
     /** {@code torch.linalg.householder_product(A, tau)}. */
-    public static Tensor householderProduct(Tensor a, Tensor tau) { return Dispatcher.call1(HOUSEHOLDER_PRODUCT, a, tau); }
+    public static Tensor householderProduct(Tensor a, Tensor tau) {
+        return Dispatcher.call1(HOUSEHOLDER_PRODUCT, a, tau);
+    }
 
-    /** {@code torch.linalg.lstsq(A, B, rcond=rcond, driver=driver)}: {@code {solution, residuals, rank, singular_values}}; nulls are defaults. */
-    public static Tensor[] lstsq(Tensor a, Tensor b, Double rcond, String driver) { return (Tensor[]) Dispatcher.call(LSTSQ, a, b, rcond, driver); }
+    /**
+     * {@code torch.linalg.lstsq(A, B, rcond=rcond, driver=driver)}: {@code {solution, residuals, rank,
+     * singular_values}}; nulls are defaults.
+     */
+    public static Tensor[] lstsq(Tensor a, Tensor b, Double rcond, String driver) {
+        return (Tensor[]) Dispatcher.call(LSTSQ, a, b, rcond, driver);
+    }
 
     // ---------------------------------------------------------------- errors and checks
 
     /**
-     * The error for a numerical failure (singular or non-convergent input): PyTorch's
-     * {@code torch.linalg.LinAlgError}, a RuntimeError.
+     * The error for a numerical failure (singular or non-convergent input): PyTorch's {@code torch.linalg.LinAlgError},
+     * a RuntimeError.
      */
-    private static TorchException linAlgError(String message) { return new LinAlgException(message); }
+    private static TorchException linAlgError(String message) {
+        return new LinAlgException(message);
+    }
 
     /** ATen's squareCheckInputs: at least 2 dims, square, CPU or meta. */
     private static void square(String api, Tensor a, String name) {
-        if (a.dim() < 2) throw new TorchException(api + ": The input tensor " + name + " must have at least 2 dimensions.");
+        if (a.dim() < 2)
+            throw new TorchException(api + ": The input tensor " + name + " must have at least 2 dimensions.");
         long m = a.size(-2), n = a.size(-1);
         if (m != n) {
-            throw new TorchException(api + ": " + name + " must be batches of square matrices, but they are " + m + " by " + n + " matrices");
+            throw new TorchException(api + ": " + name + " must be batches of square matrices, but they are " + m
+                    + " by " + n + " matrices");
         }
         cpu(api, a);
     }
@@ -277,22 +358,26 @@ public final class LinalgSolveOps {
     private static void floatingOrComplex(String api, Tensor a) {
         DType t = a.dtype();
         if (!t.isFloatingPoint() && !t.isComplex()) {
-            throw new TorchException(api + ": Expected a floating point or complex tensor as input. Got " + t.cppName());
+            throw new TorchException(
+                    api + ": Expected a floating point or complex tensor as input. Got " + t.cppName());
         }
-        if (t.isReducedPrecision()) throw new TorchException(api + ": Low precision dtypes not supported. Got " + t.cppName());
+        if (t.isReducedPrecision())
+            throw new TorchException(api + ": Low precision dtypes not supported. Got " + t.cppName());
     }
 
     private static void sameDtype(String api, Tensor a, Tensor b, String aName, String bName) {
         if (a.dtype() != b.dtype()) {
-            throw new TorchException(api + ": Expected " + aName + " and " + bName + " to have the same dtype, but found " + aName
-                    + " of type " + a.dtype().cppName() + " and " + bName + " of type " + b.dtype().cppName() + " instead");
+            throw new TorchException(
+                    api + ": Expected " + aName + " and " + bName + " to have the same dtype, but found " + aName
+                            + " of type " + a.dtype().cppName() + " and " + bName + " of type "
+                            + b.dtype().cppName() + " instead");
         }
     }
 
     private static void luInputs(String api, Tensor a, boolean pivot) {
         if (a.dim() < 2) {
-            throw new TorchException(api + ": Expected tensor with 2 or more dimensions. Got size: " + Arrays.toString(a.impl().shapeRef())
-                    + " instead");
+            throw new TorchException(api + ": Expected tensor with 2 or more dimensions. Got size: "
+                    + Arrays.toString(a.impl().shapeRef()) + " instead");
         }
         cpu(api, a);
         floatingOrComplex(api, a);
@@ -300,7 +385,9 @@ public final class LinalgSolveOps {
     }
 
     /** The shape of {@code a} without its last {@code drop} dims. */
-    private static long[] batchShape(Tensor a, int drop) { return Arrays.copyOf(a.impl().shapeRef(), a.dim() - drop); }
+    private static long[] batchShape(Tensor a, int drop) {
+        return Arrays.copyOf(a.impl().shapeRef(), a.dim() - drop);
+    }
 
     private static long[] append(long[] batch, long... tail) {
         long[] r = Arrays.copyOf(batch, batch.length + tail.length);
@@ -309,8 +396,8 @@ public final class LinalgSolveOps {
     }
 
     /**
-     * Shared by solve_triangular and lu_solve: A {@code (*, n, n)}, B {@code (*, n, k)} (left) or
-     * {@code (*, k, n)} (right), batch dims broadcast; the result has B's matrix shape.
+     * Shared by solve_triangular and lu_solve: A {@code (*, n, n)}, B {@code (*, n, k)} (left) or {@code (*, k, n)}
+     * (right), batch dims broadcast; the result has B's matrix shape.
      */
     private static Spec solverMeta(String api, Tensor a, Tensor b, boolean left, String aName) {
         Device device = Devices.common(api, a, b);
@@ -320,8 +407,9 @@ public final class LinalgSolveOps {
         floatingOrComplex(api, a);
         long n = a.size(-1), rows = left ? b.size(-2) : b.size(-1);
         if (rows != n) {
-            throw new TorchException(api + ": Incompatible shapes of A and B for the equation " + (left ? "AX = B" : "XA = B")
-                    + " (" + n + "x" + n + " and " + b.size(-2) + "x" + b.size(-1) + ")");
+            throw new TorchException(
+                    api + ": Incompatible shapes of A and B for the equation " + (left ? "AX = B" : "XA = B") + " (" + n
+                            + "x" + n + " and " + b.size(-2) + "x" + b.size(-1) + ")");
         }
         long[] batch = Shapes.broadcast(batchShape(a, 2), batchShape(b, 2));
         return Spec.of(append(batch, b.size(-2), b.size(-1)), a.dtype(), device, null);
@@ -329,28 +417,41 @@ public final class LinalgSolveOps {
 
     private static Spec luSolveMeta(Tensor lu, Tensor pivots, Tensor b, boolean left) {
         String api = "linalg.lu_solve";
-        if (lu.dim() < 2) throw new TorchException(api + ": Expected LU to have at least 2 dimensions, but it has " + lu.dim());
-        if (b.dim() < 2) throw new TorchException(api + ": Expected B to have at least 2 dimensions, but it has " + b.dim());
+        if (lu.dim() < 2)
+            throw new TorchException(api + ": Expected LU to have at least 2 dimensions, but it has " + lu.dim());
+        if (b.dim() < 2)
+            throw new TorchException(api + ": Expected B to have at least 2 dimensions, but it has " + b.dim());
         if (lu.size(-1) != lu.size(-2)) {
-            throw new TorchException(api + ": Expected LU to be square, but got " + lu.size(-2) + " by " + lu.size(-1) + " matrices");
+            throw new TorchException(
+                    api + ": Expected LU to be square, but got " + lu.size(-2) + " by " + lu.size(-1) + " matrices");
         }
-        if (pivots.dtype() != DType.INT32) throw new TorchException(api + ": pivots should be a Tensor of scalar type torch.int32");
+        if (pivots.dtype() != DType.INT32)
+            throw new TorchException(api + ": pivots should be a Tensor of scalar type torch.int32");
         Devices.common(api, lu, pivots, b);
         if (!Arrays.equals(batchShape(lu, 1), pivots.impl().shapeRef())) {
-            throw new TorchException(api + ": Expected LU.shape[:-1] and pivots.shape to be the same, but got pivots with shape "
-                    + Arrays.toString(pivots.impl().shapeRef()) + " instead");
+            throw new TorchException(
+                    api + ": Expected LU.shape[:-1] and pivots.shape to be the same, but got pivots with shape "
+                            + Arrays.toString(pivots.impl().shapeRef()) + " instead");
         }
         return solverMeta(api, lu, b, left, "LU");
     }
 
     // ---------------------------------------------------------------- native scratch
 
-    private static long batches(Tensor a, int matrixDims) { return Shapes.numel(batchShape(a, matrixDims)); }
+    private static long batches(Tensor a, int matrixDims) {
+        return Shapes.numel(batchShape(a, matrixDims));
+    }
 
     /** {@code t} read as if broadcast to {@code shape} (a view of the same storage; stride 0 on expanded dims). */
     private static Tensor broadcastView(Tensor t, long[] shape) {
-        return Tensor.viewOf(t, t.impl().viewOf(t.storageOffset(), shape,
-                Shapes.broadcastStrides(t.impl().shapeRef(), t.impl().strideRef(), shape)));
+        return Tensor.viewOf(
+                t,
+                t.impl()
+                        .viewOf(
+                                t.storageOffset(),
+                                shape,
+                                Shapes.broadcastStrides(
+                                        t.impl().shapeRef(), t.impl().strideRef(), shape)));
     }
 
     /** A native float64 (or complex128 pair) buffer of {@code count} elements, at least one. */
@@ -358,13 +459,22 @@ public final class LinalgSolveOps {
         return arena.allocate(Math.max(1, count) * (complex ? 2 : 1) * Double.BYTES, Double.BYTES);
     }
 
-    private static MemorySegment ints(Arena arena, long count) { return arena.allocate(Math.max(1, count) * Integer.BYTES, Integer.BYTES); }
+    private static MemorySegment ints(Arena arena, long count) {
+        return arena.allocate(Math.max(1, count) * Integer.BYTES, Integer.BYTES);
+    }
 
     /**
-     * Copies {@code rows x cols} elements of {@code t} (any strides), starting at its logical element
-     * {@code base}, into {@code dst} row-major, transposed and/or conjugated if asked.
+     * Copies {@code rows x cols} elements of {@code t} (any strides), starting at its logical element {@code base},
+     * into {@code dst} row-major, transposed and/or conjugated if asked.
      */
-    private static void load(Tensor t, long base, int rows, int cols, MemorySegment dst, boolean complex, boolean transpose,
+    private static void load(
+            Tensor t,
+            long base,
+            int rows,
+            int cols,
+            MemorySegment dst,
+            boolean complex,
+            boolean transpose,
             boolean conj) {
         if (rows == 0 || cols == 0) return; // an empty matrix of a batch may sit past the end of its storage
         ElementIO io = ElementIO.of(t.dtype());
@@ -389,8 +499,18 @@ public final class LinalgSolveOps {
         }
     }
 
-    /** Writes {@code rows x cols} row-major elements of {@code src} (transposed/conjugated if asked) to the contiguous {@code out} at {@code base}. */
-    private static void store(MemorySegment src, int rows, int cols, Tensor out, long base, boolean complex, boolean transpose,
+    /**
+     * Writes {@code rows x cols} row-major elements of {@code src} (transposed/conjugated if asked) to the contiguous
+     * {@code out} at {@code base}.
+     */
+    private static void store(
+            MemorySegment src,
+            int rows,
+            int cols,
+            Tensor out,
+            long base,
+            boolean complex,
+            boolean transpose,
             boolean conj) {
         ElementIO io = ElementIO.of(out.dtype());
         MemorySegment data = out.impl().storage().segment();
@@ -419,7 +539,9 @@ public final class LinalgSolveOps {
     private static final java.lang.foreign.ValueLayout.OfDouble STORED_DOUBLE =
             java.lang.foreign.ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
 
-    /** Whether elements of {@code dtype} are stored exactly as the scratch holds them (float64, or complex128 pairs). */
+    /**
+     * Whether elements of {@code dtype} are stored exactly as the scratch holds them (float64, or complex128 pairs).
+     */
     private static boolean wideDouble(DType dtype, boolean complex) {
         return complex ? dtype == DType.COMPLEX128 : dtype == DType.FLOAT64;
     }
@@ -439,8 +561,8 @@ public final class LinalgSolveOps {
     // ---------------------------------------------------------------- kernels
 
     /**
-     * Per matrix in float64 / complex128, so the degree thresholds are float64's for every dtype (float32
-     * results are then within float32 round-off, where PyTorch's float32 thresholds give ~1e-7).
+     * Per matrix in float64 / complex128, so the degree thresholds are float64's for every dtype (float32 results are
+     * then within float32 round-off, where PyTorch's float32 thresholds give ~1e-7).
      */
     private static void matrixExp(Tensor a, Tensor out) {
         int n = order("linalg.matrix_exp", a.size(-1));
@@ -458,8 +580,10 @@ public final class LinalgSolveOps {
     private static void solveTriangular(Tensor a, Tensor b, boolean upper, boolean left, boolean unit, Tensor out) {
         long[] batch = batchShape(out, 2);
         int n = order("linalg.solve_triangular", a.size(-1));
-        int rows = order("linalg.solve_triangular", out.size(-2)), cols = order("linalg.solve_triangular", out.size(-1));
-        Tensor as = broadcastView(a, append(batch, n, n)), bs = broadcastView(b, out.impl().shapeRef());
+        int rows = order("linalg.solve_triangular", out.size(-2)),
+                cols = order("linalg.solve_triangular", out.size(-1));
+        Tensor as = broadcastView(a, append(batch, n, n)),
+                bs = broadcastView(b, out.impl().shapeRef());
         boolean complex = a.dtype().isComplex();
         long count = Shapes.numel(batch);
         if (count == 0 || rows == 0 || cols == 0) return;
@@ -477,7 +601,9 @@ public final class LinalgSolveOps {
     /** getrf per matrix into LU, pivots and info; {@code checkApi} non-null raises on a zero pivot, naming that api. */
     private static void luFactor(Tensor a, String checkApi, Tensor[] outs) {
         Tensor lu = outs[0], pivots = outs[1], info = outs[2];
-        int m = order("torch.linalg.lu_factor", a.size(-2)), n = order("torch.linalg.lu_factor", a.size(-1)), k = Math.min(m, n);
+        int m = order("torch.linalg.lu_factor", a.size(-2)),
+                n = order("torch.linalg.lu_factor", a.size(-1)),
+                k = Math.min(m, n);
         long count = batches(a, 2), mn = (long) m * n;
         boolean complex = a.dtype().isComplex();
         ElementIO intIo = ElementIO.of(DType.INT32);
@@ -487,7 +613,11 @@ public final class LinalgSolveOps {
                 load(a, e * mn, m, n, am, complex, false, false);
                 int status = LapackSolvers.getrf(complex, m, n, am, piv);
                 store(am, m, n, lu, e * mn, complex, false, false);
-                for (int i = 0; i < k; i++) intIo.setLong(pivots.impl().storage().segment(), pivots.storageOffset() + e * k + i, piv.getAtIndex(JAVA_INT, i));
+                for (int i = 0; i < k; i++)
+                    intIo.setLong(
+                            pivots.impl().storage().segment(),
+                            pivots.storageOffset() + e * k + i,
+                            piv.getAtIndex(JAVA_INT, i));
                 intIo.setLong(info.impl().storage().segment(), info.storageOffset() + e, status);
             }
         }
@@ -499,11 +629,12 @@ public final class LinalgSolveOps {
         long[] codes = info.toLongArray();
         for (int b = 0; b < codes.length; b++) {
             if (codes[b] > 0) {
-                throw linAlgError(api + (batched ? ": (Batch element " + b + ")" : "") + ": U[" + codes[b] + "," + codes[b]
-                        + "] is zero and using it on lu_solve would result in a division by zero. "
-                        + "If you still want to perform the"
-                        + " factorization, consider calling linalg.lu(A, "
-                        + "pivot) or linalg.lu_factor_ex(A, pivot)");
+                throw linAlgError(
+                        api + (batched ? ": (Batch element " + b + ")" : "") + ": U[" + codes[b] + "," + codes[b]
+                                + "] is zero and using it on lu_solve would result in a division by zero. "
+                                + "If you still want to perform the"
+                                + " factorization, consider calling linalg.lu(A, "
+                                + "pivot) or linalg.lu_factor_ex(A, pivot)");
             }
         }
     }
@@ -522,8 +653,12 @@ public final class LinalgSolveOps {
                 LapackSolvers.getrf(complex, m, n, am, piv);
                 // A = P L U: row i of P^T A is row perm[i] of A, so P[perm[i], i] = 1
                 permutation(piv, k, perm);
-                MemorySegment pData = p.impl().storage().segment(), lData = l.impl().storage().segment(), uData = u.impl().storage().segment();
-                long pBase = p.storageOffset() + e * m * m, lBase = l.storageOffset() + e * m * k, uBase = u.storageOffset() + e * k * n;
+                MemorySegment pData = p.impl().storage().segment(),
+                        lData = l.impl().storage().segment(),
+                        uData = u.impl().storage().segment();
+                long pBase = p.storageOffset() + e * m * m,
+                        lBase = l.storageOffset() + e * m * k,
+                        uBase = u.storageOffset() + e * k * n;
                 for (int i = 0; i < m; i++) {
                     for (int j = 0; j < m; j++) io.setDouble(pData, pBase + (long) i * m + j, 0);
                 }
@@ -563,9 +698,9 @@ public final class LinalgSolveOps {
     }
 
     /**
-     * getrs per broadcast batch element. Right-sided solves go through the adjoint: {@code X A = B} is
-     * {@code A^H X^H = B^H}, and {@code X A^H = B} is {@code A X^H = B^H}. Pivots are checked to lie in
-     * [1, n] before LAPACK sees them, since out-of-range interchanges would make it read out of bounds.
+     * getrs per broadcast batch element. Right-sided solves go through the adjoint: {@code X A = B} is {@code A^H X^H =
+     * B^H}, and {@code X A^H = B} is {@code A X^H = B^H}. Pivots are checked to lie in [1, n] before LAPACK sees them,
+     * since out-of-range interchanges would make it read out of bounds.
      */
     private static void luSolve(Tensor lu, Tensor pivots, Tensor b, boolean left, boolean adjoint, Tensor out) {
         long[] batch = batchShape(out, 2);
@@ -581,13 +716,15 @@ public final class LinalgSolveOps {
         MemorySegment pivData = pivots.impl().storage().segment();
         Op op = left == adjoint ? Op.CONJ_TRANSPOSE : Op.NONE;
         try (Arena arena = Arena.ofShared()) {
-            MemorySegment am = doubles(arena, (long) n * n, complex), bm = doubles(arena, (long) n * k, complex), piv = ints(arena, n);
+            MemorySegment am = doubles(arena, (long) n * n, complex),
+                    bm = doubles(arena, (long) n * k, complex),
+                    piv = ints(arena, n);
             for (long e = 0; e < count; e++) {
                 for (int i = 0; i < n; i++) {
                     long p = pivIo.getLong(pivData, ps.impl().elementIndex(e * n + i));
                     if (p < 1 || p > n) {
-                        throw new TorchException("linalg.lu_solve: pivots must be 1-based row indices in [1, " + n + "], got " + p
-                                + (batch.length > 0 ? " in batch element " + e : ""));
+                        throw new TorchException("linalg.lu_solve: pivots must be 1-based row indices in [1, " + n
+                                + "], got " + p + (batch.length > 0 ? " in batch element " + e : ""));
                     }
                     piv.setAtIndex(JAVA_INT, i, (int) p);
                 }
@@ -601,9 +738,9 @@ public final class LinalgSolveOps {
     }
 
     /**
-     * geev per matrix. Real input uses dgeev, whose conjugate pairs come as (re, ±im) and whose vectors
-     * are packed: for a pair at (j, j+1), columns j and j+1 hold the real and imaginary parts. Inputs with
-     * NaN or infinity give NaN results without calling LAPACK, whose QR iteration is not meant for them.
+     * geev per matrix. Real input uses dgeev, whose conjugate pairs come as (re, ±im) and whose vectors are packed: for
+     * a pair at (j, j+1), columns j and j+1 hold the real and imaginary parts. Inputs with NaN or infinity give NaN
+     * results without calling LAPACK, whose QR iteration is not meant for them.
      */
     private static void eig(Tensor a, Tensor values, Tensor vectors) {
         int n = order("linalg.eig", a.size(-1));
@@ -620,10 +757,15 @@ public final class LinalgSolveOps {
             for (long e = 0; e < count; e++) {
                 load(a, e * nn, n, n, am, complex, false, false);
                 if (!allFinite(am, nn * (complex ? 2 : 1))) {
-                    for (int i = 0; i < n; i++) valIo.setComplex(valData, values.storageOffset() + e * n + i, Double.NaN, Double.NaN);
+                    for (int i = 0; i < n; i++)
+                        valIo.setComplex(valData, values.storageOffset() + e * n + i, Double.NaN, Double.NaN);
                     if (vectors != null) {
                         for (long i = 0; i < nn; i++) {
-                            valIo.setComplex(vectors.impl().storage().segment(), vectors.storageOffset() + e * nn + i, Double.NaN, Double.NaN);
+                            valIo.setComplex(
+                                    vectors.impl().storage().segment(),
+                                    vectors.storageOffset() + e * nn + i,
+                                    Double.NaN,
+                                    Double.NaN);
                         }
                     }
                     continue;
@@ -640,13 +782,17 @@ public final class LinalgSolveOps {
                     if (vr != null) unpackRealEigenvectors(n, wi, vr, vc);
                 }
                 if (info > 0) {
-                    throw linAlgError("linalg.eig: " + (a.dim() > 2 ? "(Batch element " + e + "): " : "") + "The algorithm failed to"
+                    throw linAlgError("linalg.eig: " + (a.dim() > 2 ? "(Batch element " + e + "): " : "")
+                            + "The algorithm failed to"
                             + " converge because the input matrix is ill-conditioned or has too many "
                             + "repeated eigenvalues (error code: "
                             + info + ").");
                 }
                 for (int i = 0; i < n; i++) {
-                    valIo.setComplex(valData, values.storageOffset() + e * n + i, w.getAtIndex(JAVA_DOUBLE, 2L * i),
+                    valIo.setComplex(
+                            valData,
+                            values.storageOffset() + e * n + i,
+                            w.getAtIndex(JAVA_DOUBLE, 2L * i),
                             w.getAtIndex(JAVA_DOUBLE, 2L * i + 1));
                 }
                 if (vectors != null) store(vc, n, n, vectors, e * nn, true, false, false);
@@ -659,7 +805,8 @@ public final class LinalgSolveOps {
             double im = wi.getAtIndex(JAVA_DOUBLE, j);
             if (im != 0 && j + 1 < n) {
                 for (int i = 0; i < n; i++) {
-                    double re = vr.getAtIndex(JAVA_DOUBLE, (long) i * n + j), imv = vr.getAtIndex(JAVA_DOUBLE, (long) i * n + j + 1);
+                    double re = vr.getAtIndex(JAVA_DOUBLE, (long) i * n + j),
+                            imv = vr.getAtIndex(JAVA_DOUBLE, (long) i * n + j + 1);
                     long c0 = 2 * ((long) i * n + j), c1 = 2 * ((long) i * n + j + 1);
                     vc.setAtIndex(JAVA_DOUBLE, c0, re);
                     vc.setAtIndex(JAVA_DOUBLE, c0 + 1, imv);
@@ -681,18 +828,23 @@ public final class LinalgSolveOps {
         String api = "torch.linalg.householder_product";
         Device device = Devices.common(api, a, tau);
         if (a.dim() < 2) throw new TorchException(api + ": input must have at least 2 dimensions.");
-        if (a.size(-2) < a.size(-1)) throw new TorchException(api + ": input.shape[-2] must be greater than or equal to input.shape[-1]");
+        if (a.size(-2) < a.size(-1))
+            throw new TorchException(api + ": input.shape[-2] must be greater than or equal to input.shape[-1]");
         if (tau.dim() != a.dim() - 1) {
-            throw new TorchException(api + ": Expected tau to have one dimension less than input, but got tau.ndim equal to " + tau.dim()
-                    + " and input.ndim is equal to " + a.dim());
+            throw new TorchException(
+                    api + ": Expected tau to have one dimension less than input, but got tau.ndim equal to " + tau.dim()
+                            + " and input.ndim is equal to " + a.dim());
         }
-        if (a.size(-1) < tau.size(-1)) throw new TorchException(api + ": input.shape[-1] must be greater than or equal to tau.shape[-1]");
+        if (a.size(-1) < tau.size(-1))
+            throw new TorchException(api + ": input.shape[-1] must be greater than or equal to tau.shape[-1]");
         if (!Arrays.equals(batchShape(a, 2), batchShape(tau, 1))) {
-            throw new TorchException(api + ": Expected batch dimensions of tau to be equal to input.shape[:-2], but got "
-                    + Arrays.toString(batchShape(tau, 1)));
+            throw new TorchException(
+                    api + ": Expected batch dimensions of tau to be equal to input.shape[:-2], but got "
+                            + Arrays.toString(batchShape(tau, 1)));
         }
         if (tau.dtype() != a.dtype()) {
-            throw new TorchException(api + ": tau dtype " + tau.dtype().cppName() + " does not match input dtype " + a.dtype().cppName());
+            throw new TorchException(api + ": tau dtype " + tau.dtype().cppName() + " does not match input dtype "
+                    + a.dtype().cppName());
         }
         cpu(api, a);
         floatingOrComplex(api, a);
@@ -727,7 +879,9 @@ public final class LinalgSolveOps {
             case "gelsy" -> LapackSolvers.LstsqDriver.GELSY;
             case "gelsd" -> LapackSolvers.LstsqDriver.GELSD;
             case "gelss" -> LapackSolvers.LstsqDriver.GELSS;
-            default -> throw new TorchException("torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)");
+            default ->
+                throw new TorchException(
+                        "torch.linalg.lstsq: parameter `driver` should be one of (gels, gelsy, gelsd, gelss)");
         };
     }
 
@@ -749,8 +903,11 @@ public final class LinalgSolveOps {
         long[] rank = d == LapackSolvers.LstsqDriver.GELS ? new long[] {0} : batch;
         boolean sv = d == LapackSolvers.LstsqDriver.GELSD || d == LapackSolvers.LstsqDriver.GELSS;
         long[] svShape = sv ? append(batch, Math.min(m, n)) : new long[] {0};
-        return new Spec(new long[][] {append(batch, Math.max(m, n), k), rank, svShape},
-                new DType[] {a.dtype(), DType.INT64, a.dtype().toReal()}, device, null);
+        return new Spec(
+                new long[][] {append(batch, Math.max(m, n), k), rank, svShape},
+                new DType[] {a.dtype(), DType.INT64, a.dtype().toReal()},
+                device,
+                null);
     }
 
     private static void lstsq(Tensor a, Tensor b, Double rcond, String driverName, Tensor[] outs) {
@@ -762,7 +919,9 @@ public final class LinalgSolveOps {
         Tensor as = broadcastView(a, append(batch, m, n)), bs = broadcastView(b, append(batch, m, k));
         boolean complex = a.dtype().isComplex();
         // PyTorch's default: the input dtype's machine epsilon times max(m, n)
-        double rc = rcond != null ? rcond : (a.dtype() == DType.FLOAT32 || a.dtype() == DType.COMPLEX64 ? 0x1.0p-23 : 0x1.0p-52) * rows;
+        double rc = rcond != null
+                ? rcond
+                : (a.dtype() == DType.FLOAT32 || a.dtype() == DType.COMPLEX64 ? 0x1.0p-23 : 0x1.0p-52) * rows;
         long count = Shapes.numel(batch);
         int p = Math.min(m, n);
         ElementIO rankIo = ElementIO.of(DType.INT64), svIo = ElementIO.of(sv.dtype());
@@ -774,30 +933,41 @@ public final class LinalgSolveOps {
                 bm.fill((byte) 0);
                 load(bs, e * m * k, m, k, bm, complex, false, false);
                 jpvt.fill((byte) 0);
-                boolean finite = allFinite(am, (long) m * n * (complex ? 2 : 1)) && allFinite(bm, (long) m * k * (complex ? 2 : 1));
+                boolean finite = allFinite(am, (long) m * n * (complex ? 2 : 1))
+                        && allFinite(bm, (long) m * k * (complex ? 2 : 1));
                 int info = 0;
                 if (finite) {
                     info = LapackSolvers.gels(complex, d, m, n, k, am, bm, jpvt, s, rc, r);
                 } else {
                     // LAPACKE refuses NaN as an illegal argument; the solution of a NaN problem is NaN
-                    for (long i = 0; i < (long) rows * k * (complex ? 2 : 1); i++) bm.setAtIndex(JAVA_DOUBLE, i, Double.NaN);
+                    for (long i = 0; i < (long) rows * k * (complex ? 2 : 1); i++)
+                        bm.setAtIndex(JAVA_DOUBLE, i, Double.NaN);
                     for (int i = 0; i < p; i++) s.setAtIndex(JAVA_DOUBLE, i, Double.NaN);
                     r.setAtIndex(JAVA_INT, 0, 0);
                 }
                 if (info > 0) {
                     String where = batch.length > 0 ? "(Batch element " + e + "): " : "";
-                    throw linAlgError(d == LapackSolvers.LstsqDriver.GELS
-                            ? api + ": " + where + "The least squares solution could not be computed because the "
-                                    + "input matrix does not"
-                                    + " have full rank (error code: " + info + ")."
-                            : api + ": " + where + "The algorithm failed to converge because the input matrix is "
-                                    + "ill-conditioned or has"
-                                    + " too many repeated singular values (error code: " + info + ").");
+                    throw linAlgError(
+                            d == LapackSolvers.LstsqDriver.GELS
+                                    ? api + ": " + where
+                                            + "The least squares solution could not be computed because the "
+                                            + "input matrix does not"
+                                            + " have full rank (error code: " + info + ")."
+                                    : api + ": " + where
+                                            + "The algorithm failed to converge because the input matrix is "
+                                            + "ill-conditioned or has"
+                                            + " too many repeated singular values (error code: " + info + ").");
                 }
                 store(bm, rows, k, raw, e * rows * k, complex, false, false);
-                if (d != LapackSolvers.LstsqDriver.GELS) rankIo.setLong(rank.impl().storage().segment(), rank.storageOffset() + e, r.getAtIndex(JAVA_INT, 0));
+                if (d != LapackSolvers.LstsqDriver.GELS)
+                    rankIo.setLong(
+                            rank.impl().storage().segment(), rank.storageOffset() + e, r.getAtIndex(JAVA_INT, 0));
                 if (sv.numel() > 0) {
-                    for (int i = 0; i < p; i++) svIo.setDouble(sv.impl().storage().segment(), sv.storageOffset() + e * p + i, s.getAtIndex(JAVA_DOUBLE, i));
+                    for (int i = 0; i < p; i++)
+                        svIo.setDouble(
+                                sv.impl().storage().segment(),
+                                sv.storageOffset() + e * p + i,
+                                s.getAtIndex(JAVA_DOUBLE, i));
                 }
             }
         }
@@ -834,8 +1004,9 @@ public final class LinalgSolveOps {
             long[] codes = f[2].toLongArray();
             for (int b = 0; b < codes.length; b++) {
                 if (codes[b] > 0) {
-                    throw linAlgError("linalg.inv: " + (a.dim() > 2 ? "(Batch element " + b + "): " : "") + "The diagonal element "
-                            + codes[b] + " is zero, the inversion could not be completed because the input matrix is singular.");
+                    throw linAlgError("linalg.inv: " + (a.dim() > 2 ? "(Batch element " + b + "): " : "")
+                            + "The diagonal element " + codes[b]
+                            + " is zero, the inversion could not be completed because the input matrix is singular.");
                 }
             }
         }
@@ -851,19 +1022,20 @@ public final class LinalgSolveOps {
     }
 
     /**
-     * PyTorch's linalg_lstsq: B may be a (batch of) vector(s); residuals (squared norms of the residual
-     * rows) only when m > n and the driver is not gelsy, and for gelsd/gelss only when every matrix has
-     * full rank (the meta device, which cannot see the rank, assumes it). The solution and the residuals
-     * are differentiable; rank and singular values are not, as in PyTorch.
+     * PyTorch's linalg_lstsq: B may be a (batch of) vector(s); residuals (squared norms of the residual rows) only when
+     * m > n and the driver is not gelsy, and for gelsd/gelss only when every matrix has full rank (the meta device,
+     * which cannot see the rank, assumes it). The solution and the residuals are differentiable; rank and singular
+     * values are not, as in PyTorch.
      */
     private static Tensor[] lstsqComposite(Tensor a, Tensor b, Double rcond, String driverName) {
         String api = "torch.linalg.lstsq";
         if (a.dim() < 2) throw new TorchException(api + ": input must have at least 2 dimensions.");
         if (b.dim() < 1) throw new TorchException(api + ": other must have at least 1 dimension.");
         // PyTorch's linalg_solve_is_vector_rhs: B is 1-D, or has exactly A's shape without its last dim
-        boolean vector = b.dim() == 1 || (b.dim() == a.dim() - 1
-                && Arrays.equals(b.impl().shapeRef(), batchShape(a, 1)));
-        if (vector && a.size(-2) != b.size(-1)) throw new TorchException(api + ": input.size(-2) should match other.size(-1)");
+        boolean vector = b.dim() == 1
+                || (b.dim() == a.dim() - 1 && Arrays.equals(b.impl().shapeRef(), batchShape(a, 1)));
+        if (vector && a.size(-2) != b.size(-1))
+            throw new TorchException(api + ": input.size(-2) should match other.size(-1)");
         LapackSolvers.LstsqDriver d = driver(driverName);
         Tensor bm = vector ? b.unsqueeze(-1) : b;
         Tensor[] r = (Tensor[]) Dispatcher.call(LSTSQ_SOLVE, a, bm, rcond, driverName);
@@ -871,19 +1043,23 @@ public final class LinalgSolveOps {
         Tensor solution = r[0].narrow(-2, 0, n);
         if (vector) solution = solution.squeeze(-1);
         boolean residuals = m > n && d != LapackSolvers.LstsqDriver.GELSY;
-        if (residuals && (d == LapackSolvers.LstsqDriver.GELSD || d == LapackSolvers.LstsqDriver.GELSS) && !a.isMeta()) {
+        if (residuals
+                && (d == LapackSolvers.LstsqDriver.GELSD || d == LapackSolvers.LstsqDriver.GELSS)
+                && !a.isMeta()) {
             for (long rk : r[1].toLongArray()) residuals &= rk == n;
         }
-        Tensor res = residuals ? residuals(a, bm, r[0]) : Torch.zeros(new long[] {0}, a.dtype().toReal(), a.device());
+        Tensor res = residuals
+                ? residuals(a, bm, r[0])
+                : Torch.zeros(new long[] {0}, a.dtype().toReal(), a.device());
         return new Tensor[] {solution, res, r[1], r[2]};
     }
 
     /**
-     * The squared residual norms per column, from the driver's rows below the solution (as PyTorch computes
-     * them), differentiable as {@code sum |A X - B|^2} over rows (PyTorch 2.7+, #148526): the value is
-     * LAPACK's, the derivative that of the expression, added as {@code f - f.detach()} (exactly zero). With the
-     * solution X in it, second derivatives see X move too; the first derivative is Danskin's
-     * {@code 2 (A X - B) X^H} for A and {@code -2 (A X - B)} for B, since {@code A^H (A X - B) = 0} at the optimum.
+     * The squared residual norms per column, from the driver's rows below the solution (as PyTorch computes them),
+     * differentiable as {@code sum |A X - B|^2} over rows (PyTorch 2.7+, #148526): the value is LAPACK's, the
+     * derivative that of the expression, added as {@code f - f.detach()} (exactly zero). With the solution X in it,
+     * second derivatives see X move too; the first derivative is Danskin's {@code 2 (A X - B) X^H} for A and {@code -2
+     * (A X - B)} for B, since {@code A^H (A X - B) = 0} at the optimum.
      */
     private static Tensor residuals(Tensor a, Tensor bm, Tensor raw) {
         long m = a.size(-2), n = a.size(-1);
@@ -893,15 +1069,22 @@ public final class LinalgSolveOps {
     }
 
     private static Tensor crossProduct(Tensor x, Tensor y, long dim) {
-        if (x.dim() != y.dim()) throw new TorchException("linalg.cross: inputs must have the same number of dimensions.");
+        if (x.dim() != y.dim())
+            throw new TorchException("linalg.cross: inputs must have the same number of dimensions.");
         long[] shape = Shapes.broadcast(x.impl().shapeRef(), y.impl().shapeRef());
         int d = Shapes.wrapDim(dim, shape.length);
         if (x.size(d) != 3 || y.size(d) != 3) {
-            throw new TorchException("linalg.cross: inputs dimension " + dim + " must have length 3. Got " + x.size(d) + " and " + y.size(d));
+            throw new TorchException("linalg.cross: inputs dimension " + dim + " must have length 3. Got " + x.size(d)
+                    + " and " + y.size(d));
         }
         Tensor x0 = x.select(d, 0), x1 = x.select(d, 1), x2 = x.select(d, 2);
         Tensor y0 = y.select(d, 0), y1 = y.select(d, 1), y2 = y.select(d, 2);
-        return JoinOps.stack(List.of(x1.mul(y2).sub(x2.mul(y1)), x2.mul(y0).sub(x0.mul(y2)), x0.mul(y1).sub(x1.mul(y0))), d);
+        return JoinOps.stack(
+                List.of(
+                        x1.mul(y2).sub(x2.mul(y1)),
+                        x2.mul(y0).sub(x0.mul(y2)),
+                        x0.mul(y1).sub(x1.mul(y0))),
+                d);
     }
 
     private static Tensor multiDot(Tensor[] ts) {
@@ -912,11 +1095,13 @@ public final class LinalgSolveOps {
             boolean end = i == 0 || i == k - 1;
             if (end ? d < 1 || d > 2 : d != 2) {
                 String which = i == 0 ? "the first tensor" : i == k - 1 ? "the last tensor" : "tensor " + i;
-                throw new TorchException("multi_dot(): " + which + " must be " + (end ? "1D or 2D" : "2D") + " but got " + d + "D");
+                throw new TorchException(
+                        "multi_dot(): " + which + " must be " + (end ? "1D or 2D" : "2D") + " but got " + d + "D");
             }
             if (ts[i].dtype() != ts[0].dtype()) {
-                throw new TorchException("multi_dot(): all tensors must have be the same dtype but tensor 0 is " + ts[0].dtype().cppName()
-                        + " and tensor " + i + " is " + ts[i].dtype().cppName());
+                throw new TorchException("multi_dot(): all tensors must have be the same dtype but tensor 0 is "
+                        + ts[0].dtype().cppName() + " and tensor " + i + " is "
+                        + ts[i].dtype().cppName());
             }
         }
         boolean firstVector = ts[0].dim() == 1, lastVector = ts[k - 1].dim() == 1;
@@ -926,7 +1111,8 @@ public final class LinalgSolveOps {
         for (int i = 0; i + 1 < k; i++) {
             if (ms[i].size(1) != ms[i + 1].size(0)) {
                 throw new TorchException("multi_dot(): tensors " + i + " and " + (i + 1) + " with shapes "
-                        + Arrays.toString(ts[i].impl().shapeRef()) + " and " + Arrays.toString(ts[i + 1].impl().shapeRef()) + " cannot be multiplied");
+                        + Arrays.toString(ts[i].impl().shapeRef()) + " and "
+                        + Arrays.toString(ts[i + 1].impl().shapeRef()) + " cannot be multiplied");
             }
         }
         long[] p = new long[k + 1];
@@ -968,10 +1154,10 @@ public final class LinalgSolveOps {
     // ---------------------------------------------------------------- backward
 
     /**
-     * The gradient of {@code Q = H_0 ... H_{k-1} E} ({@code H_i = I - tau_i v_i v_i^H}, E the first n columns
-     * of I) by walking the reflectors in order: with {@code S_i = H_i S_{i+1}} and G the gradient at
-     * {@code S_i}, reflector i contributes {@code g_tau_i = -v^H G w^H} and {@code g_v = -conj(tau) G w^H - tau S_{i+1} G^H v}
-     * where {@code w = v^H S_{i+1}}, and passes {@code H_i^H G} on. All in differentiable ops.
+     * The gradient of {@code Q = H_0 ... H_{k-1} E} ({@code H_i = I - tau_i v_i v_i^H}, E the first n columns of I) by
+     * walking the reflectors in order: with {@code S_i = H_i S_{i+1}} and G the gradient at {@code S_i}, reflector i
+     * contributes {@code g_tau_i = -v^H G w^H} and {@code g_v = -conj(tau) G w^H - tau S_{i+1} G^H v} where {@code w =
+     * v^H S_{i+1}}, and passes {@code H_i^H G} on. All in differentiable ops.
      */
     private static Tensor[] householderBackward(Tensor a, Tensor tau, Tensor g, InputMask mask) {
         long m = a.size(-2), n = a.size(-1);
@@ -990,7 +1176,10 @@ public final class LinalgSolveOps {
             Tensor vi = v.narrow(-1, i, 1), ti = tau.narrow(-1, i, 1).unsqueeze(-1), x = states[i + 1];
             Tensor w = vi.mH().matmul(x);
             gt[i] = vi.mH().matmul(grad).matmul(w.mH()).neg().squeeze(-1);
-            gv[i] = ti.conj().mul(grad.matmul(w.mH())).add(ti.mul(x.matmul(grad.mH().matmul(vi)))).neg();
+            gv[i] = ti.conj()
+                    .mul(grad.matmul(w.mH()))
+                    .add(ti.mul(x.matmul(grad.mH().matmul(vi))))
+                    .neg();
             grad = grad.sub(ti.conj().mul(vi).matmul(vi.mH().matmul(grad)));
         }
         for (int i = k; i < n; i++) gv[i] = Torch.zerosLike(v.narrow(-1, i, 1));
@@ -1000,10 +1189,10 @@ public final class LinalgSolveOps {
     }
 
     /**
-     * Least squares backward, PyTorch's {@code linalg_lstsq_backward}: the solution is {@code X = P B} with
-     * {@code P = pinv(A)} (what gelsy, gelsd and gelss return, and gels for full rank), so
-     * {@code gA = pinv_backward(gX B^H)} and {@code gB = P^H gX}. Unlike the normal equations this needs no
-     * inverse of {@code A^H A}, so a rank-deficient A has a gradient too (that of its constant-rank pinv).
+     * Least squares backward, PyTorch's {@code linalg_lstsq_backward}: the solution is {@code X = P B} with {@code P =
+     * pinv(A)} (what gelsy, gelsd and gelss return, and gels for full rank), so {@code gA = pinv_backward(gX B^H)} and
+     * {@code gB = P^H gX}. Unlike the normal equations this needs no inverse of {@code A^H A}, so a rank-deficient A
+     * has a gradient too (that of its constant-rank pinv).
      */
     private static Tensor[] lstsqBackward(Tensor a, Tensor b, Tensor gRaw, InputMask mask) {
         if (gRaw == null) return new Tensor[] {null, null};
@@ -1015,8 +1204,8 @@ public final class LinalgSolveOps {
     }
 
     /**
-     * Least squares forward AD, PyTorch's {@code linalg_lstsq_jvp}: {@code dX = dP B + P dB} with dP from
-     * pinv_jvp. The rows below the solution (residual information when m > n) carry no derivative.
+     * Least squares forward AD, PyTorch's {@code linalg_lstsq_jvp}: {@code dX = dP B + P dB} with dP from pinv_jvp. The
+     * rows below the solution (residual information when m > n) carry no derivative.
      */
     private static Tensor lstsqJvp(Tensor a, Tensor b, Tensor da, Tensor db) {
         if (da == null && db == null) return null;
@@ -1030,7 +1219,10 @@ public final class LinalgSolveOps {
         return JoinOps.cat(List.of(dx, Torch.zeros(below, dx.dtype(), dx.device())), -2);
     }
 
-    /** Mathias' block trick: the top-right n x n block of {@code exp([[A^H, G], [0, A^H]])}, which is itself differentiable. */
+    /**
+     * Mathias' block trick: the top-right n x n block of {@code exp([[A^H, G], [0, A^H]])}, which is itself
+     * differentiable.
+     */
     private static Tensor matrixExpBackward(Tensor a, Tensor g) {
         long n = a.size(-1);
         Tensor ah = a.mH();
@@ -1039,9 +1231,11 @@ public final class LinalgSolveOps {
         return matrixExp(block).narrow(-2, 0, n).narrow(-1, n, n);
     }
 
-    /** PyTorch's linalg_solve_triangular backward: {@code gB = A^-H g}, {@code gA = -gB X^H} restricted to A's triangle. */
-    private static Tensor[] solveTriangularBackward(Tensor a, boolean upper, boolean left, boolean unit, Tensor x,
-                                                    Tensor g, InputMask mask) {
+    /**
+     * PyTorch's linalg_solve_triangular backward: {@code gB = A^-H g}, {@code gA = -gB X^H} restricted to A's triangle.
+     */
+    private static Tensor[] solveTriangularBackward(
+            Tensor a, boolean upper, boolean left, boolean unit, Tensor x, Tensor g, InputMask mask) {
         Tensor gB = solveTriangular(a.mH(), g, !upper, left, unit);
         Tensor gA = null;
         if (mask.needs(0)) {
@@ -1112,34 +1306,44 @@ public final class LinalgSolveOps {
             gA = gU != null ? gU.matmul(u.mH()) : null;
             if (gL != null) gA = plus(gA, l.mH().matmul(gL.tril(-1)).neg());
             gA = solveTriangular(l1.mH(), gA.triu(), true, true, true);
-            if (gL != null) gA = JoinOps.cat(List.of(gA.add(gL.narrow(-2, 0, k).tril(-1)), gL.narrow(-2, k, m - k)), -2);
+            if (gL != null)
+                gA = JoinOps.cat(List.of(gA.add(gL.narrow(-2, 0, k).tril(-1)), gL.narrow(-2, k, m - k)), -2);
             gA = solveTriangular(u.mH(), gA, false, false, false);
             if (gL == null) gA = JoinOps.cat(List.of(gA, Torch.zerosLike(l.narrow(-2, k, m - k))), -2);
         }
         return p.matmul(gA);
     }
 
-    private static Tensor plus(Tensor a, Tensor b) { return a == null ? b : a.add(b); }
+    private static Tensor plus(Tensor a, Tensor b) {
+        return a == null ? b : a.add(b);
+    }
 
     /** PyTorch's linalg_lu_solve_LU: the gradient with respect to the packed factors. */
-    private static Tensor luSolveLuBackward(Tensor gX, Tensor lu, Tensor pivots, Tensor x, boolean left, boolean adjoint) {
+    private static Tensor luSolveLuBackward(
+            Tensor gX, Tensor lu, Tensor pivots, Tensor x, boolean left, boolean adjoint) {
         Tensor[] f = unpack(lu);
         Tensor l = f[0], u = f[1];
         if (left != adjoint) {
-            Tensor gR = solveTriangular(u.mH(), (left ? gX : gX.mH()).matmul(left ? x.mH() : x).neg(), false, true, false);
-            Tensor gL = solveTriangular(l.mH(), gR.matmul(u.mH()), true, true, true).tril(-1);
+            Tensor gR = solveTriangular(
+                    u.mH(), (left ? gX : gX.mH()).matmul(left ? x.mH() : x).neg(), false, true, false);
+            Tensor gL =
+                    solveTriangular(l.mH(), gR.matmul(u.mH()), true, true, true).tril(-1);
             return gL.add(gR.triu());
         }
         Tensor p = permutationMatrix(pivots, lu.size(-1), lu.dtype());
-        Tensor gR = p.mT().matmul(left ? x : x.mH()).matmul(left ? gX.mH() : gX).matmul(p).neg();
+        Tensor gR = p.mT().matmul(left ? x : x.mH())
+                .matmul(left ? gX.mH() : gX)
+                .matmul(p)
+                .neg();
         gR = solveTriangular(l.mH(), gR, true, false, true);
-        Tensor gU = solveTriangular(u.mH(), l.mH().matmul(gR), false, false, false).triu();
+        Tensor gU =
+                solveTriangular(u.mH(), l.mH().matmul(gR), false, false, false).triu();
         return gR.tril(-1).add(gU);
     }
 
     /**
-     * PyTorch's linalg_eig_backward (non-Hermitian case), including its check that the loss does not
-     * depend on the eigenvectors' phases. A real A gets the real part of the complex gradient.
+     * PyTorch's linalg_eig_backward (non-Hermitian case), including its check that the loss does not depend on the
+     * eigenvectors' phases. A real A gets the real part of the complex gradient.
      */
     private static Tensor eigBackward(Tensor a, Tensor values, Tensor vectors, Tensor gL, Tensor gV) {
         if (gL == null && gV == null) return null;
@@ -1153,9 +1357,10 @@ public final class LinalgSolveOps {
             if (!diag.isMeta() && diag.numel() > 0) {
                 double worst = diag.imag().abs().max().item();
                 if (!(worst <= 1e-2)) {
-                    throw new TorchException("linalg_eig_backward: The eigenvectors in the complex case are specified up to"
-                            + " multiplication by e^{i phi}. The specified loss function depends on "
-                            + "this quantity, so it is ill-defined.");
+                    throw new TorchException(
+                            "linalg_eig_backward: The eigenvectors in the complex case are specified up to"
+                                    + " multiplication by e^{i phi}. The specified loss function depends on "
+                                    + "this quantity, so it is ill-defined.");
                 }
             }
             // project onto the skew-Hermitian tangent space at the identity of U(n)

@@ -15,32 +15,40 @@ import org.jtorch.internal.Shapes;
  * reciprocal standard deviation {@code 1/sqrt(var + eps)} (biased variance), shaped {@code input.shape[:axis] + [1]*k}.
  * {@code F.layer_norm} is this op's first output.
  *
- * <p>Why one op: written with elementwise ops, a layer norm made nine passes over the activations forward and
- * about as many temporaries again backward; here the forward is one pass per row after its statistics, and the
- * plain backward is one pass per row plus a column sum for the weight and bias.
+ * <p>Why one op: written with elementwise ops, a layer norm made nine passes over the activations forward and about as
+ * many temporaries again backward; here the forward is one pass per row after its statistics, and the plain backward is
+ * one pass per row plus a column sum for the weight and bias.
  *
- * <p>Backward: in a plain eager backward (no create_graph, no transform or debug mode active) the first-order
- * gradients come from {@link LayerNormKernels#backward}. Otherwise the rule is written with differentiable ops,
- * so gradients of any order, forward-mode (through {@link Jvps#transposedVjp}) and vmap all follow. Unlike
- * PyTorch, whose mean and rstd outputs carry no gradient, gradients reaching mean and rstd are honoured (the
- * higher-order rule needs them: it reads both outputs).
+ * <p>Backward: in a plain eager backward (no create_graph, no transform or debug mode active) the first-order gradients
+ * come from {@link LayerNormKernels#backward}. Otherwise the rule is written with differentiable ops, so gradients of
+ * any order, forward-mode (through {@link Jvps#transposedVjp}) and vmap all follow. Unlike PyTorch, whose mean and rstd
+ * outputs carry no gradient, gradients reaching mean and rstd are honoured (the higher-order rule needs them: it reads
+ * both outputs).
  */
 public final class NormOps {
     private NormOps() {}
 
     /** Args: (input, long[] normalized_shape, weight or null, bias or null, Double eps). */
     public static final OpDef NATIVE_LAYER_NORM = OpDef.structured(
-            "native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, "
-                    + "Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)",
-            NormOps::layerNormMeta,
-            (args, outs, spec) -> LayerNormKernels.forward((Tensor) args[0], (Tensor) args[2], (Tensor) args[3],
-                    ((Number) args[4]).doubleValue(), (Integer) spec.plan(), outs[0], outs[1], outs[2]))
+                    "native_layer_norm(Tensor input, SymInt[] normalized_shape, Tensor? weight, "
+                            + "Tensor? bias, float eps) -> (Tensor, Tensor, Tensor)",
+                    NormOps::layerNormMeta,
+                    (args, outs, spec) -> LayerNormKernels.forward(
+                            (Tensor) args[0],
+                            (Tensor) args[2],
+                            (Tensor) args[3],
+                            ((Number) args[4]).doubleValue(),
+                            (Integer) spec.plan(),
+                            outs[0],
+                            outs[1],
+                            outs[2]))
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, NormOps::layerNormVjp)
             .vjpTakesMissingGrads() // mean and rstd are nearly never used: their gradients arrive as null
             .deriveJvp(Jvps::transposedVjp);
 
     /** {@code torch.native_layer_norm(input, normalized_shape, weight, bias, eps)}: {output, mean, rstd}. */
-    public static Tensor[] nativeLayerNorm(Tensor input, long[] normalizedShape, Tensor weight, Tensor bias, double eps) {
+    public static Tensor[] nativeLayerNorm(
+            Tensor input, long[] normalizedShape, Tensor weight, Tensor bias, double eps) {
         return (Tensor[]) Dispatcher.call(NATIVE_LAYER_NORM, input, normalizedShape, weight, bias, eps);
     }
 
@@ -57,25 +65,28 @@ public final class NormOps {
         checkParameter("bias", b, normalized);
         long[] shape = x.impl().shapeRef();
         if (shape.length < k || !Arrays.equals(Arrays.copyOfRange(shape, shape.length - k, shape.length), normalized)) {
-            throw new TorchException("Given normalized_shape=" + Shapes.str(normalized) + ", expected input with shape [*, "
-                    + Shapes.str(normalized).substring(1) + ", but got input of size" + Shapes.str(shape));
+            throw new TorchException(
+                    "Given normalized_shape=" + Shapes.str(normalized) + ", expected input with shape [*, "
+                            + Shapes.str(normalized).substring(1) + ", but got input of size" + Shapes.str(shape));
         }
         DType d = x.dtype();
         if (d != DType.FLOAT32 && d != DType.FLOAT64 && d != DType.FLOAT16 && d != DType.BFLOAT16) {
-            throw new TorchException("\"LayerNormKernelImpl\" not implemented for '" + x.dtype().cppName() + "'");
+            throw new TorchException(
+                    "\"LayerNormKernelImpl\" not implemented for '" + x.dtype().cppName() + "'");
         }
         for (Tensor p : new Tensor[] {w, b}) {
             if (p != null && p.dtype() != x.dtype()) {
-                throw new TorchException("expected scalar type " + x.dtype().cppName() + " but found " + p.dtype().cppName());
+                throw new TorchException("expected scalar type " + x.dtype().cppName() + " but found "
+                        + p.dtype().cppName());
             }
         }
         Device device = Devices.common("native_layer_norm", x, w, b);
         long[] stats = shape.clone();
         Arrays.fill(stats, shape.length - k, shape.length, 1L);
         long n = Shapes.numel(normalized);
-        if (n > Integer.MAX_VALUE) throw new TorchException("native_layer_norm: normalized_shape of " + n + " elements is too large");
-        return new Spec(new long[][] {x.shape(), stats, stats.clone()}, new DType[] {d, d, d},
-                device, (int) n);
+        if (n > Integer.MAX_VALUE)
+            throw new TorchException("native_layer_norm: normalized_shape of " + n + " elements is too large");
+        return new Spec(new long[][] {x.shape(), stats, stats.clone()}, new DType[] {d, d, d}, device, (int) n);
     }
 
     private static void checkParameter(String name, Tensor t, long[] normalized) {
@@ -90,11 +101,12 @@ public final class NormOps {
         Tensor x = (Tensor) a[0], w = (Tensor) a[2], b = (Tensor) a[3];
         long[] normalized = (long[]) a[1];
         int weightIndex = 1, biasIndex = w != null ? 2 : 1; // tensor-input positions (absent optionals are skipped)
-        boolean needX = mask.needs(0), needW = w != null && mask.needs(weightIndex),
+        boolean needX = mask.needs(0),
+                needW = w != null && mask.needs(weightIndex),
                 needB = b != null && mask.needs(biasIndex);
         if (g[0] != null && g[1] == null && g[2] == null && plainEager(g[0], x, o[1], o[2], w)) {
-            Tensor[] r = LayerNormKernels.backward(g[0], x, o[1], o[2], w, b != null, normalized,
-                    (int) Shapes.numel(normalized), needX, needW, needB);
+            Tensor[] r = LayerNormKernels.backward(
+                    g[0], x, o[1], o[2], w, b != null, normalized, (int) Shapes.numel(normalized), needX, needW, needB);
             return Grads.forTensorArgs(a, r[0], null, r[1], r[2]);
         }
         return Grads.forTensorArgs(a, differentiableGrads(x, normalized, w, o[1], o[2], g, needX, needW, needB));
@@ -104,22 +116,32 @@ public final class NormOps {
     private static boolean plainEager(Tensor... ts) {
         if (GradMode.isEnabled() || !DispatchState.isPlainEager()) return false;
         for (Tensor t : ts) {
-            if (t != null && (t.device() != Device.CPU || t.impl().storage().array() == null
-                    || t.isComplex())) return false;
+            if (t != null && (t.device() != Device.CPU || t.impl().storage().array() == null || t.isComplex()))
+                return false;
         }
         return true;
     }
 
     /**
-     * The gradients {input, normalized_shape (none), weight, bias} in differentiable ops, with {@code xhat = (x - mean)·rstd}:
+     * The gradients {input, normalized_shape (none), weight, bias} in differentiable ops, with {@code xhat = (x -
+     * mean)·rstd}:
+     *
      * <pre>
      *   dx = rstd·(u - mean(u) - xhat·mean(u·xhat))      u = g·w (or g)
      *      + g_mean / n - g_rstd·rstd²·xhat / n           (gradients reaching the mean and rstd outputs)
      *   dw = Σ_rows g·xhat,   db = Σ_rows g
      * </pre>
      */
-    private static Tensor[] differentiableGrads(Tensor x, long[] normalized, Tensor w, Tensor mean, Tensor rstd, Tensor[] g,
-                                                boolean needX, boolean needW, boolean needB) {
+    private static Tensor[] differentiableGrads(
+            Tensor x,
+            long[] normalized,
+            Tensor w,
+            Tensor mean,
+            Tensor rstd,
+            Tensor[] g,
+            boolean needX,
+            boolean needW,
+            boolean needB) {
         int k = normalized.length, rank = x.dim();
         long[] rowDims = new long[k], leadDims = new long[rank - k];
         for (int i = 0; i < k; i++) rowDims[i] = rank - k + i;
@@ -130,7 +152,9 @@ public final class NormOps {
         if (needX) {
             if (g[0] != null) {
                 Tensor u = w != null ? g[0].mul(w) : g[0];
-                dx = u.sub(u.mean(rowDims, true)).sub(xhat.mul(u.mul(xhat).mean(rowDims, true))).mul(rstd);
+                dx = u.sub(u.mean(rowDims, true))
+                        .sub(xhat.mul(u.mul(xhat).mean(rowDims, true)))
+                        .mul(rstd);
             }
             if (g[1] != null) dx = plus(dx, g[1].div(n).expand(x.impl().shapeRef()));
             if (g[2] != null) dx = plus(dx, g[2].mul(rstd.square()).mul(xhat).div(-n));
@@ -141,7 +165,11 @@ public final class NormOps {
     }
 
     /** Sums over the leading (row) dims; with none (input of the normalised shape itself) there is one row. */
-    private static Tensor sumRows(Tensor t, long[] leadDims) { return leadDims.length == 0 ? t : t.sum(leadDims, false); }
+    private static Tensor sumRows(Tensor t, long[] leadDims) {
+        return leadDims.length == 0 ? t : t.sum(leadDims, false);
+    }
 
-    private static Tensor plus(Tensor a, Tensor b) { return a == null ? b : a.add(b); }
+    private static Tensor plus(Tensor a, Tensor b) {
+        return a == null ? b : a.add(b);
+    }
 }

@@ -6,31 +6,39 @@ import org.jtorch.Tensor;
 import org.jtorch.dispatch.Schema;
 
 /**
- * The one definition of an op: its schema, its meta rule, its kernels and the slots for the rules
- * that autograd, forward AD and vmap read. Every op runs through {@link org.jtorch.dispatch.Dispatcher}.
+ * The one definition of an op: its schema, its meta rule, its kernels and the slots for the rules that autograd,
+ * forward AD and vmap read. Every op runs through {@link org.jtorch.dispatch.Dispatcher}.
  *
  * <p>An op is one of three kinds:
+ *
  * <ul>
- *   <li><b>structured</b>: a {@link Meta} rule computes output shapes and dtypes and performs every input
- *       check; the dispatcher allocates the outputs on the inputs' device and, unless that device is
- *       meta, the CPU {@link Kernel} writes them. The meta rule always runs, so it cannot drift from
- *       the kernel;</li>
- *   <li><b>view</b>: a {@link ViewFn} computes new geometry over the same storage; it touches no data,
- *       so it is its own meta rule;</li>
- *   <li><b>composite</b>: a {@link Composite} built from other ops, which inherits their rules.</li>
+ *   <li><b>structured</b>: a {@link Meta} rule computes output shapes and dtypes and performs every input check; the
+ *       dispatcher allocates the outputs on the inputs' device and, unless that device is meta, the CPU {@link Kernel}
+ *       writes them. The meta rule always runs, so it cannot drift from the kernel;
+ *   <li><b>view</b>: a {@link ViewFn} computes new geometry over the same storage; it touches no data, so it is its own
+ *       meta rule;
+ *   <li><b>composite</b>: a {@link Composite} built from other ops, which inherits their rules.
  * </ul>
+ *
  * Args are the op's arguments in schema order: {@link Tensor}, {@link org.jtorch.Scalar}, boxed numbers,
  * {@code long[]}, enums, or {@code null} for an absent optional.
  */
 public final class OpDef {
     /**
-     * Properties the dispatcher and transforms need to know (PyTorch's tags). {@code POINTWISE}: each output
-     * element depends only on the broadcast input elements at its index (vmap batches it by broadcasting).
-     * {@code DYNAMIC_OUTPUT_SHAPE}: the output's shape depends on the input's values (vmap refuses a batch of
-     * them, as PyTorch does).
+     * Properties the dispatcher and transforms need to know (PyTorch's tags). {@code POINTWISE}: each output element
+     * depends only on the broadcast input elements at its index (vmap batches it by broadcasting).
+     * {@code DYNAMIC_OUTPUT_SHAPE}: the output's shape depends on the input's values (vmap refuses a batch of them, as
+     * PyTorch does).
      */
     public enum Flag {
-        INPLACE, VIEW, RANDOM, NONDETERMINISTIC, NOT_DIFFERENTIABLE, SIDE_EFFECTS, POINTWISE, DYNAMIC_OUTPUT_SHAPE
+        INPLACE,
+        VIEW,
+        RANDOM,
+        NONDETERMINISTIC,
+        NOT_DIFFERENTIABLE,
+        SIDE_EFFECTS,
+        POINTWISE,
+        DYNAMIC_OUTPUT_SHAPE
     }
 
     /** Shape/dtype rule of a structured op; owns every input check and its message. */
@@ -58,11 +66,10 @@ public final class OpDef {
     }
 
     /**
-     * Reverse-mode rule, written in differentiable tensor ops so that gradients of any order come free.
-     * Returns one gradient per tensor input, in argument order ({@code Tensor[]} arguments expanded in
-     * place), {@code null} for "zero". Gradients may have the output's broadcast shape and the compute
-     * dtype: the engine sums them to each input's shape and casts them to its dtype, as PyTorch's
-     * {@code validate_outputs} does.
+     * Reverse-mode rule, written in differentiable tensor ops so that gradients of any order come free. Returns one
+     * gradient per tensor input, in argument order ({@code Tensor[]} arguments expanded in place), {@code null} for
+     * "zero". Gradients may have the output's broadcast shape and the compute dtype: the engine sums them to each
+     * input's shape and casts them to its dtype, as PyTorch's {@code validate_outputs} does.
      */
     @FunctionalInterface
     public interface Vjp {
@@ -79,13 +86,22 @@ public final class OpDef {
     }
 
     /**
-     * What a backward rule reads besides the output gradients; autograd keeps exactly that alive and
-     * checks its version counters. Arguments that are not tensors (dims, scalars) are always kept.
+     * What a backward rule reads besides the output gradients; autograd keeps exactly that alive and checks its version
+     * counters. Arguments that are not tensors (dims, scalars) are always kept.
      */
-    public enum Save { NOTHING, INPUTS, OUTPUTS, INPUTS_AND_OUTPUTS;
-        public boolean inputs() { return this == INPUTS || this == INPUTS_AND_OUTPUTS; }
+    public enum Save {
+        NOTHING,
+        INPUTS,
+        OUTPUTS,
+        INPUTS_AND_OUTPUTS;
 
-        public boolean outputs() { return this == OUTPUTS || this == INPUTS_AND_OUTPUTS; }
+        public boolean inputs() {
+            return this == INPUTS || this == INPUTS_AND_OUTPUTS;
+        }
+
+        public boolean outputs() {
+            return this == OUTPUTS || this == INPUTS_AND_OUTPUTS;
+        }
     }
 
     /** Forward-mode rule: output tangents from input tangents, in differentiable ops. */
@@ -95,9 +111,9 @@ public final class OpDef {
     }
 
     /**
-     * vmap rule (functorch's batching rule): runs the call with the batch dims moved first and returns the
-     * wrapped results, or {@link #DECLINE} for an argument pattern it does not cover, which then runs the
-     * per-example loop. The call is seen through {@link BatchCall}, which the vmap interpreter implements.
+     * vmap rule (functorch's batching rule): runs the call with the batch dims moved first and returns the wrapped
+     * results, or {@link #DECLINE} for an argument pattern it does not cover, which then runs the per-example loop. The
+     * call is seen through {@link BatchCall}, which the vmap interpreter implements.
      */
     @FunctionalInterface
     public interface BatchRule {
@@ -131,8 +147,8 @@ public final class OpDef {
     }
 
     /**
-     * A structured op, registered in {@link OpRegistry}. The schema string is parsed here, once; a malformed one
-     * fails the definition (and so the class that holds it) with an exception naming the schema.
+     * A structured op, registered in {@link OpRegistry}. The schema string is parsed here, once; a malformed one fails
+     * the definition (and so the class that holds it) with an exception naming the schema.
      */
     public static OpDef structured(String schema, Meta meta, Kernel kernel, Flag... flags) {
         return structured(Schema.parse(schema), meta, kernel, flags);
@@ -185,52 +201,85 @@ public final class OpDef {
     }
 
     /** The typed schema, e.g. of {@code add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor}. */
-    public Schema schema() { return schema; }
+    public Schema schema() {
+        return schema;
+    }
 
     /** Op name without overload, e.g. {@code add}. Errors and traces use it. */
-    public String name() { return schema.name(); }
+    public String name() {
+        return schema.name();
+    }
 
     /** The registry's key: {@code aten::name.overload}, or {@code aten::name} for an op without overload. */
-    public String qualifiedName() { return schema.qualifiedName(); }
+    public String qualifiedName() {
+        return schema.qualifiedName();
+    }
 
-    public Meta meta() { return meta; }
+    public Meta meta() {
+        return meta;
+    }
 
-    public Kernel kernel() { return kernel; }
+    public Kernel kernel() {
+        return kernel;
+    }
 
-    public ViewFn viewFn() { return view; }
+    public ViewFn viewFn() {
+        return view;
+    }
 
-    public Composite compositeFn() { return composite; }
+    public Composite compositeFn() {
+        return composite;
+    }
 
-    public boolean has(Flag f) { return flags.contains(f); }
+    public boolean has(Flag f) {
+        return flags.contains(f);
+    }
 
     /** The flags, for a definition that wraps this one. */
-    Flag[] flags() { return flags.toArray(Flag[]::new); }
+    Flag[] flags() {
+        return flags.toArray(Flag[]::new);
+    }
 
     /** The reverse-mode rule ({@link Vjp}s are seen as masked rules that ignore the mask), or null. */
-    public MaskedVjp vjp() { return vjp; }
+    public MaskedVjp vjp() {
+        return vjp;
+    }
 
-    public Save vjpSaves() { return vjpSaves; }
+    public Save vjpSaves() {
+        return vjpSaves;
+    }
 
     /** Whether the VJP receives null for an output no gradient reached (see {@link #vjpTakesMissingGrads()}). */
-    public boolean vjpReadsMissingGradsAsNull() { return vjpTakesMissingGrads; }
+    public boolean vjpReadsMissingGradsAsNull() {
+        return vjpTakesMissingGrads;
+    }
 
     /**
-     * Declares that the VJP handles a null gradient for an output nothing used, as PyTorch's formulas see an
-     * undefined gradient; otherwise autograd hands it a zero tensor. For multi-output ops whose rule has a fast
-     * path when only some outputs are used. Returns this.
+     * Declares that the VJP handles a null gradient for an output nothing used, as PyTorch's formulas see an undefined
+     * gradient; otherwise autograd hands it a zero tensor. For multi-output ops whose rule has a fast path when only
+     * some outputs are used. Returns this.
      */
-    public OpDef vjpTakesMissingGrads() { this.vjpTakesMissingGrads = true; return this; }
+    public OpDef vjpTakesMissingGrads() {
+        this.vjpTakesMissingGrads = true;
+        return this;
+    }
 
     /** Whether autograd records this op at all (false for integer-valued and explicitly flagged ops). */
-    public boolean isDifferentiable() { return !flags.contains(Flag.NOT_DIFFERENTIABLE); }
+    public boolean isDifferentiable() {
+        return !flags.contains(Flag.NOT_DIFFERENTIABLE);
+    }
 
-    public Jvp jvp() { return jvp; }
+    public Jvp jvp() {
+        return jvp;
+    }
 
     /**
-     * The vmap rule, the one place vmap looks for it; null for an op without one. The rules are written with the
-     * vmap machinery of {@code org.jtorch.func} and attach when its interpreter loads, before any vmap runs.
+     * The vmap rule, the one place vmap looks for it; null for an op without one. The rules are written with the vmap
+     * machinery of {@code org.jtorch.func} and attach when its interpreter loads, before any vmap runs.
      */
-    public BatchRule batchRule() { return batchRule; }
+    public BatchRule batchRule() {
+        return batchRule;
+    }
 
     /** Registers the reverse-mode rule and declares what it reads. Returns this, for use at the definition. */
     public OpDef defineVjp(Save saves, Vjp rule) {
@@ -247,16 +296,22 @@ public final class OpDef {
     }
 
     /**
-     * Registers the forward-mode rule: output tangents from the input tangents (one per tensor argument, in
-     * the order of {@link Vjp}'s gradients, null = zero), written in differentiable ops. Returns this.
+     * Registers the forward-mode rule: output tangents from the input tangents (one per tensor argument, in the order
+     * of {@link Vjp}'s gradients, null = zero), written in differentiable ops. Returns this.
      */
-    public OpDef defineJvp(Jvp rule) { this.jvp = rule; return this; }
+    public OpDef defineJvp(Jvp rule) {
+        this.jvp = rule;
+        return this;
+    }
 
     /**
-     * Registers a forward-mode rule built from this op, e.g. {@code deriveJvp(Jvps::linear)} (the op applied
-     * to the tangents) or {@code deriveJvp(Jvps::elementwise)} (from the elementwise VJP). Returns this.
+     * Registers a forward-mode rule built from this op, e.g. {@code deriveJvp(Jvps::linear)} (the op applied to the
+     * tangents) or {@code deriveJvp(Jvps::elementwise)} (from the elementwise VJP). Returns this.
      */
-    public OpDef deriveJvp(java.util.function.Function<OpDef, Jvp> rule) { this.jvp = rule.apply(this); return this; }
+    public OpDef deriveJvp(java.util.function.Function<OpDef, Jvp> rule) {
+        this.jvp = rule.apply(this);
+        return this;
+    }
 
     /** Registers the vmap rule, once: a second rule for one op is an error. Returns this. */
     public OpDef defineBatchRule(BatchRule rule) {
@@ -267,8 +322,8 @@ public final class OpDef {
     }
 
     /**
-     * Declares that vmap runs this op as a per-example loop (with a performance warning), and why no batch rule
-     * is written; an op with tensor inputs needs a rule, this declaration, or to be composite or random.
+     * Declares that vmap runs this op as a per-example loop (with a performance warning), and why no batch rule is
+     * written; an op with tensor inputs needs a rule, this declaration, or to be composite or random.
      */
     public OpDef vmapFallsBack(String reason) {
         if (reason == null || reason.isBlank()) throw new IllegalArgumentException(this + ": a gap needs a reason");
@@ -278,12 +333,14 @@ public final class OpDef {
     }
 
     /** Why vmap loops over the examples of this op, or null if it does not by declaration. */
-    public String vmapFallbackReason() { return vmapFallbackReason; }
+    public String vmapFallbackReason() {
+        return vmapFallbackReason;
+    }
 
     /**
-     * Declares that autograd records this op but has no derivative for it, and why (PyTorch's
-     * {@code not_implemented} in derivatives.yaml): a backward through it raises "the derivative ... is not
-     * implemented". An op differentiable by its flags needs a VJP, this declaration, or to be composite.
+     * Declares that autograd records this op but has no derivative for it, and why (PyTorch's {@code not_implemented}
+     * in derivatives.yaml): a backward through it raises "the derivative ... is not implemented". An op differentiable
+     * by its flags needs a VJP, this declaration, or to be composite.
      */
     public OpDef derivativeNotImplemented(String reason) {
         if (reason == null || reason.isBlank()) throw new IllegalArgumentException(this + ": a gap needs a reason");
@@ -293,8 +350,12 @@ public final class OpDef {
     }
 
     /** Why this op has no derivative although autograd records it, or null. */
-    public String derivativeNotImplementedReason() { return derivativeGap; }
+    public String derivativeNotImplementedReason() {
+        return derivativeGap;
+    }
 
     @Override
-    public String toString() { return schema.toString(); }
+    public String toString() {
+        return schema.toString();
+    }
 }

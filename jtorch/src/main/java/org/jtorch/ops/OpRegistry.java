@@ -8,47 +8,72 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The one registry of ops, keyed by qualified name ({@code aten::add.Tensor}), as PyTorch's dispatcher holds
- * what the {@code TORCH_LIBRARY} blocks register at start-up.
+ * The one registry of ops, keyed by qualified name ({@code aten::add.Tensor}), as PyTorch's dispatcher holds what the
+ * {@code TORCH_LIBRARY} blocks register at start-up.
  *
  * <p>How an op gets here: the factories {@link OpDef#structured}, {@link OpDef#view} and {@link OpDef#composite}
- * register the definition they make, so that declaring an op as a field of a family class is all it takes (a
- * definition cannot be forgotten); a second definition under a name already taken fails its family's class
- * initialisation. Java initialises a class on first use only, so {@link #all()} and {@link #lookup} first
- * initialise every family of {@link #FAMILIES}, the single list of the classes that declare ops. A family
- * missing from that list would let {@code all()} depend on what ran before: the registry refuses such an op
- * at registration once the families are loaded, and a test checks the list against the sources.
+ * register the definition they make, so that declaring an op as a field of a family class is all it takes (a definition
+ * cannot be forgotten); a second definition under a name already taken fails its family's class initialisation. Java
+ * initialises a class on first use only, so {@link #all()} and {@link #lookup} first initialise every family of
+ * {@link #FAMILIES}, the single list of the classes that declare ops. A family missing from that list would let
+ * {@code all()} depend on what ran before: the registry refuses such an op at registration once the families are
+ * loaded, and a test checks the list against the sources.
  *
- * <p>Loading the families also checks that every op is differentiable with a VJP, composite, not differentiable
- * or declares its derivative missing ({@link OpDef#derivativeNotImplemented}); the batch rules, written in
+ * <p>Loading the families also checks that every op is differentiable with a VJP, composite, not differentiable or
+ * declares its derivative missing ({@link OpDef#derivativeNotImplemented}); the batch rules, written in
  * {@code org.jtorch.func}, attach later and are checked by a completeness test.
  *
- * <p>Ops that must stay out of every sweep (a test's probe of the dispatcher) are made with
- * {@link OpDef.Unregistered}.
+ * <p>Ops that must stay out of every sweep (a test's probe of the dispatcher) are made with {@link OpDef.Unregistered}.
  */
 public final class OpRegistry {
     private OpRegistry() {}
 
     /** Every class that declares ops; initialising them registers every op. */
-    private static final List<Class<?>> FAMILIES = List.of(ArrangeOps.class, BackwardOps.class, ClampOps.class,
-            ComplexOps.class, ConvOps.class, CopyOps.class, Creation.class, DeviceCopyOps.class, DistanceOps.class,
-            EinsumOps.class, ForeachOps.class, FusedOptimizerOps.class, IndexingOps.class, JoinOps.class,
-            LinalgOps.class, LinalgSolveOps.class, MatmulOps.class, NormOps.class, PadBackwardOps.class,
-            PointwiseOps.class, PoolOps.class, RandomOps.class, ReductionOps.class, ScatterOps.class, SearchOps.class,
-            ShapeOps.class, SortOps.class, TernaryOps.class, ViewCopyOps.class);
+    private static final List<Class<?>> FAMILIES = List.of(
+            ArrangeOps.class,
+            BackwardOps.class,
+            ClampOps.class,
+            ComplexOps.class,
+            ConvOps.class,
+            CopyOps.class,
+            Creation.class,
+            DeviceCopyOps.class,
+            DistanceOps.class,
+            EinsumOps.class,
+            ForeachOps.class,
+            FusedOptimizerOps.class,
+            IndexingOps.class,
+            JoinOps.class,
+            LinalgOps.class,
+            LinalgSolveOps.class,
+            MatmulOps.class,
+            NormOps.class,
+            PadBackwardOps.class,
+            PointwiseOps.class,
+            PoolOps.class,
+            RandomOps.class,
+            ReductionOps.class,
+            ScatterOps.class,
+            SearchOps.class,
+            ShapeOps.class,
+            SortOps.class,
+            TernaryOps.class,
+            ViewCopyOps.class);
 
     private static final Map<String, OpDef> OPS = new ConcurrentHashMap<>();
     /** Set once every family is initialised: from then on a new registration comes from an unlisted class. */
     private static volatile boolean loaded;
 
     /** The families' names, for the test that checks the list against the sources. */
-    public static List<String> familyNames() { return FAMILIES.stream().map(Class::getSimpleName).toList(); }
+    public static List<String> familyNames() {
+        return FAMILIES.stream().map(Class::getSimpleName).toList();
+    }
 
     /** Registers a definition under its qualified name; a name taken twice is an error. */
     static void register(OpDef op) {
         if (loaded) {
-            throw new IllegalStateException(op + " is registered after start-up: declare it in a class of "
-                    + "OpRegistry.FAMILIES");
+            throw new IllegalStateException(
+                    op + " is registered after start-up: declare it in a class of " + "OpRegistry.FAMILIES");
         }
         OpDef before = OPS.putIfAbsent(op.qualifiedName(), op);
         if (before != null) throw new IllegalStateException(op.qualifiedName() + " is defined twice");
@@ -94,13 +119,15 @@ public final class OpRegistry {
     }
 
     /**
-     * Refuses a definition that autograd would record without a derivative and without saying so: each op has a
-     * VJP, is composite (its pieces have theirs), is not differentiable, or declares its derivative missing.
+     * Refuses a definition that autograd would record without a derivative and without saying so: each op has a VJP, is
+     * composite (its pieces have theirs), is not differentiable, or declares its derivative missing.
      */
     private static void checkDerivatives() {
         List<String> undeclared = new ArrayList<>();
         for (OpDef op : OPS.values()) {
-            boolean declared = op.vjp() != null || op.compositeFn() != null || !op.isDifferentiable()
+            boolean declared = op.vjp() != null
+                    || op.compositeFn() != null
+                    || !op.isDifferentiable()
                     || op.derivativeNotImplementedReason() != null;
             if (!declared) undeclared.add(op.qualifiedName());
         }

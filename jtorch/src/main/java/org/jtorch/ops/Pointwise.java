@@ -17,8 +17,8 @@ import org.jtorch.kernels.cpu.Fns;
 import org.jtorch.kernels.cpu.PointwiseLoops;
 
 /**
- * Factories for the pointwise family: broadcasting, type promotion, dtype support checks and the
- * scalar operand handling live here once; an op supplies its schema, promotion kind and formulas.
+ * Factories for the pointwise family: broadcasting, type promotion, dtype support checks and the scalar operand
+ * handling live here once; an op supplies its schema, promotion kind and formulas.
  */
 public final class Pointwise {
     private Pointwise() {}
@@ -41,6 +41,7 @@ public final class Pointwise {
 
     /** Dtype categories with formulas. */
     public static final Set<Category> ALL = EnumSet.allOf(Category.class);
+
     public static final Set<Category> REAL = EnumSet.of(Category.BOOL, Category.INTEGRAL, Category.FLOATING);
     public static final Set<Category> FLOATS = EnumSet.of(Category.FLOATING, Category.COMPLEX);
     public static final Set<Category> REAL_FLOATS = EnumSet.of(Category.FLOATING);
@@ -52,12 +53,15 @@ public final class Pointwise {
 
     static DType computeDtype(String op, DType common, Promotion p, Set<Category> supported, boolean ordered) {
         DType compute = common;
-        if ((p == Promotion.INT_TO_FLOAT || p == Promotion.INT_AND_COMPLEX_TO_FLOAT) && !compute.isFloatingPoint() && !compute.isComplex()) {
+        if ((p == Promotion.INT_TO_FLOAT || p == Promotion.INT_AND_COMPLEX_TO_FLOAT)
+                && !compute.isFloatingPoint()
+                && !compute.isComplex()) {
             compute = org.jtorch.Torch.getDefaultDtype();
         }
         if (p == Promotion.BOOL_TO_INT64 && compute == DType.BOOL) compute = DType.INT64;
         if (ordered && compute.isComplex()) {
-            throw new TorchTypeException(op + "(): ordering is not defined for complex numbers (got " + compute.cppName() + ")");
+            throw new TorchTypeException(
+                    op + "(): ordering is not defined for complex numbers (got " + compute.cppName() + ")");
         }
         if (!supported.contains(compute.category())) {
             throw new TorchException("\"" + op + "_cpu\" not implemented for '" + compute.cppName() + "'");
@@ -74,11 +78,11 @@ public final class Pointwise {
     }
 
     /**
-     * Builder of a unary op whose formula may depend on extra (scalar) arguments. Its tensor is the schema's one
-     * tensor argument, wherever it stands ({@code polygamma(int n, Tensor self)} puts it second).
+     * Builder of a unary op whose formula may depend on extra (scalar) arguments. Its tensor is the schema's one tensor
+     * argument, wherever it stands ({@code polygamma(int n, Tensor self)} puts it second).
      */
-    public static OpDef unary(String schema, Promotion p, Set<Category> supported, boolean ordered,
-                              Function<Object[], Fns.Unary> fn) {
+    public static OpDef unary(
+            String schema, Promotion p, Set<Category> supported, boolean ordered, Function<Object[], Fns.Unary> fn) {
         Schema parsed = Schema.parse(schema);
         String name = parsed.name();
         int self = tensorArgument(parsed);
@@ -87,9 +91,8 @@ public final class Pointwise {
             DType compute = computeDtype(name, x.dtype(), p, supported, ordered);
             return Spec.of(x.impl().shapeRef(), outDtype(compute, p), x.device(), new Plan(compute));
         };
-        OpDef.Kernel kernel = (args, outs, spec) ->
-                PointwiseLoops.unary(fn.apply(args), ((Plan) spec.plan()).compute(), outs[0].impl(),
-                        ((Tensor) args[self]).impl());
+        OpDef.Kernel kernel = (args, outs, spec) -> PointwiseLoops.unary(
+                fn.apply(args), ((Plan) spec.plan()).compute(), outs[0].impl(), ((Tensor) args[self]).impl());
         return OpDef.structured(parsed, meta, kernel, OpDef.Flag.POINTWISE);
     }
 
@@ -105,23 +108,30 @@ public final class Pointwise {
     }
 
     /** A binary op: args are (Tensor self, Tensor-or-Scalar other, extra...). */
-    public static OpDef binary(String schema, Promotion p, Set<Category> supported, boolean ordered,
-                               Function<Object[], Fns.Binary> fn) {
+    public static OpDef binary(
+            String schema, Promotion p, Set<Category> supported, boolean ordered, Function<Object[], Fns.Binary> fn) {
         Schema parsed = Schema.parse(schema);
         String name = parsed.name();
         OpDef.Meta meta = args -> {
             Tensor a = (Tensor) args[0];
             Object b = args[1];
-            DType common = b instanceof Tensor tb ? TypePromotion.resultType(a, tb) : new TypePromotion.State().add(a).add(Scalar.of(b)).result();
+            DType common = b instanceof Tensor tb
+                    ? TypePromotion.resultType(a, tb)
+                    : new TypePromotion.State().add(a).add(Scalar.of(b)).result();
             DType compute = computeDtype(name, common, p, supported, ordered);
-            long[] shape = b instanceof Tensor tb ? Shapes.broadcast(a.impl().shapeRef(), tb.impl().shapeRef())
+            long[] shape = b instanceof Tensor tb
+                    ? Shapes.broadcast(a.impl().shapeRef(), tb.impl().shapeRef())
                     : a.impl().shapeRef();
             Device device = b instanceof Tensor ? Devices.common(name, a, b) : a.device();
             return Spec.of(shape, outDtype(compute, p), device, new Plan(compute));
         };
         OpDef.Kernel kernel = (args, outs, spec) -> {
             DType compute = ((Plan) spec.plan()).compute();
-            PointwiseLoops.binary(fn.apply(args), compute, outs[0].impl(), ((Tensor) args[0]).impl(),
+            PointwiseLoops.binary(
+                    fn.apply(args),
+                    compute,
+                    outs[0].impl(),
+                    ((Tensor) args[0]).impl(),
                     operand(args[1], compute).impl());
         };
         return OpDef.structured(parsed, meta, kernel, OpDef.Flag.POINTWISE);
@@ -132,7 +142,8 @@ public final class Pointwise {
     }
 
     /** A ternary op over three broadcast operands (tensors or scalars). */
-    public static OpDef ternary(String schema, Promotion p, Set<Category> supported, Function<Object[], Fns.Ternary> fn) {
+    public static OpDef ternary(
+            String schema, Promotion p, Set<Category> supported, Function<Object[], Fns.Ternary> fn) {
         Schema parsed = Schema.parse(schema);
         String name = parsed.name();
         OpDef.Meta meta = args -> {
@@ -140,14 +151,21 @@ public final class Pointwise {
             long[] shape = Shapes.SCALAR;
             for (int i = 0; i < 3; i++) {
                 st.add(args[i]);
-                if (args[i] instanceof Tensor t) shape = Shapes.broadcast(shape, t.impl().shapeRef());
+                if (args[i] instanceof Tensor t)
+                    shape = Shapes.broadcast(shape, t.impl().shapeRef());
             }
             DType compute = computeDtype(name, st.result(), p, supported, false);
-            return Spec.of(shape, outDtype(compute, p), Devices.common(name, args[0], args[1], args[2]), new Plan(compute));
+            return Spec.of(
+                    shape, outDtype(compute, p), Devices.common(name, args[0], args[1], args[2]), new Plan(compute));
         };
         OpDef.Kernel kernel = (args, outs, spec) -> {
             DType compute = ((Plan) spec.plan()).compute();
-            PointwiseLoops.ternary(fn.apply(args), compute, outs[0].impl(), operand(args[0], compute).impl(), operand(args[1], compute).impl(),
+            PointwiseLoops.ternary(
+                    fn.apply(args),
+                    compute,
+                    outs[0].impl(),
+                    operand(args[0], compute).impl(),
+                    operand(args[1], compute).impl(),
                     operand(args[2], compute).impl());
         };
         return OpDef.structured(parsed, meta, kernel, OpDef.Flag.POINTWISE);
@@ -165,17 +183,21 @@ public final class Pointwise {
      */
     public static OpDef checked(OpDef op, Check check) {
         OpDef.Meta meta = op.meta();
-        OpDef checkedOp = OpDef.Unregistered.structured(op.schema(), args -> {
-            check.check(args);
-            return meta.infer(args);
-        }, op.kernel(), op.flags());
+        OpDef checkedOp = OpDef.Unregistered.structured(
+                op.schema(),
+                args -> {
+                    check.check(args);
+                    return meta.infer(args);
+                },
+                op.kernel(),
+                op.flags());
         OpRegistry.replace(op, checkedOp);
         return checkedOp;
     }
 
     /**
-     * A tensor operand for the kernel: tensors as they are; a Java scalar becomes a 0-d tensor of the
-     * compute dtype's op-math type (float for half and bfloat16), as ATen reads a CPU scalar.
+     * A tensor operand for the kernel: tensors as they are; a Java scalar becomes a 0-d tensor of the compute dtype's
+     * op-math type (float for half and bfloat16), as ATen reads a CPU scalar.
      */
     static Tensor operand(Object o, DType compute) {
         if (o instanceof Tensor t) return t;

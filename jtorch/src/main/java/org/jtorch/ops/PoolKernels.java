@@ -7,10 +7,10 @@ import org.jtorch.kernels.cpu.Parallel;
 import org.jtorch.storage.TensorImpl;
 
 /**
- * The CPU kernels of {@link PoolOps}. Inputs are read as dense float64 planes (exact for every floating pooled
- * dtype) and results written through a float64 buffer converted once into the output, so one loop serves
- * every floating dtype; int64 average pooling has its own integer loops. Planes are independent and run in parallel; within a plane the order is fixed, so results do
- * not depend on the thread count.
+ * The CPU kernels of {@link PoolOps}. Inputs are read as dense float64 planes (exact for every floating pooled dtype)
+ * and results written through a float64 buffer converted once into the output, so one loop serves every floating dtype;
+ * int64 average pooling has its own integer loops. Planes are independent and run in parallel; within a plane the order
+ * is fixed, so results do not depend on the thread count.
  */
 final class PoolKernels {
     private PoolKernels() {}
@@ -20,9 +20,14 @@ final class PoolKernels {
         return (double[]) c.impl().storage().array();
     }
 
-    private static long grain(long planeWork) { return Math.max(1, Parallel.GRAIN / Math.max(1, planeWork)); }
+    private static long grain(long planeWork) {
+        return Math.max(1, Parallel.GRAIN / Math.max(1, planeWork));
+    }
 
-    /** Max over each window, as ATen's kernel scans it: the first maximum is kept, and a NaN replaces anything before it. */
+    /**
+     * Max over each window, as ATen's kernel scans it: the first maximum is kept, and a NaN replaces anything before
+     * it.
+     */
     static void maxForward(Tensor input, Tensor values, Tensor indices, PoolOps.MaxPlan p) {
         if (values.numel() == 0) return;
         try (GradMode.Scope _ = GradMode.set(false)) {
@@ -170,7 +175,9 @@ final class PoolKernels {
         }
     }
 
-    /** {@link #averageBackward} of int64: each gradient element, integer-divided by its divisor, added over its window. */
+    /**
+     * {@link #averageBackward} of int64: each gradient element, integer-divided by its divisor, added over its window.
+     */
     private static void averageBackwardLong(Tensor gradOutput, Tensor gradInput, PoolOps.WindowPlan p) {
         try (GradMode.Scope _ = GradMode.set(false)) {
             int w = (int) p.w(), plane = (int) (p.h() * p.w()), oh = p.oh(), ow = p.ow(), out = oh * ow;

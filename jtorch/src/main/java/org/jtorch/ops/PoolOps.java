@@ -10,28 +10,30 @@ import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
 
 /**
- * 2-d pooling over the last two dims of a 3-d or 4-d input: {@code max_pool2d_with_indices},
- * {@code avg_pool2d}, {@code _adaptive_avg_pool2d}, and their backward ops. The backward ops are linear in
- * the incoming gradient, so their own gradients are the forward ops again (average pools) or a gather at
- * the saved indices (max pool): gradients of any order work.
+ * 2-d pooling over the last two dims of a 3-d or 4-d input: {@code max_pool2d_with_indices}, {@code avg_pool2d},
+ * {@code _adaptive_avg_pool2d}, and their backward ops. The backward ops are linear in the incoming gradient, so their
+ * own gradients are the forward ops again (average pools) or a gather at the saved indices (max pool): gradients of any
+ * order work.
  *
- * <p>Average pools of both kinds are one kernel: every output position averages a rectangle of the input,
- * [hStart, hEnd) × [wStart, wEnd), divided by a per-position divisor; the meta rule works the rectangles out
+ * <p>Average pools of both kinds are one kernel: every output position averages a rectangle of the input, [hStart,
+ * hEnd) × [wStart, wEnd), divided by a per-position divisor; the meta rule works the rectangles out
  * ({@link WindowPlan}).
  */
 public final class PoolOps {
     private PoolOps() {}
 
     /** Dtypes the pooling kernels take (ATen's CPU kernels: floating types with the half ones). */
-    private static final Set<DType> POOL_DTYPES = EnumSet.of(DType.FLOAT16, DType.BFLOAT16, DType.FLOAT32, DType.FLOAT64);
+    private static final Set<DType> POOL_DTYPES =
+            EnumSet.of(DType.FLOAT16, DType.BFLOAT16, DType.FLOAT32, DType.FLOAT64);
 
     private static void requireSupported(String kernel, DType d) {
-        if (!POOL_DTYPES.contains(d)) throw new TorchException("\"" + kernel + "\" not implemented for '" + d.cppName() + "'");
+        if (!POOL_DTYPES.contains(d))
+            throw new TorchException("\"" + kernel + "\" not implemented for '" + d.cppName() + "'");
     }
 
     /**
-     * avg_pool2d's CPU kernels also take int64 (ATen dispatches them over the floating types and Long): the window
-     * sum is an int64 divided by the divisor in C++'s integer division, which truncates toward zero.
+     * avg_pool2d's CPU kernels also take int64 (ATen dispatches them over the floating types and Long): the window sum
+     * is an int64 divided by the divisor in C++'s integer division, which truncates toward zero.
      */
     private static void requireAvgSupported(String kernel, DType d) {
         if (d != DType.INT64) requireSupported(kernel, d);
@@ -53,8 +55,8 @@ public final class PoolOps {
         if (stride == 0) throw new TorchException("stride should not be zero");
         if (pad < 0) throw new TorchException("pad must be non-negative, but got pad: " + pad);
         if (pad > ((k - 1) * dilation + 1) / 2) {
-            throw new TorchException("pad should be at most half of effective kernel size, but got pad=" + pad + ", kernel_size=" + k
-                    + " and dilation=" + dilation);
+            throw new TorchException("pad should be at most half of effective kernel size, but got pad=" + pad
+                    + ", kernel_size=" + k + " and dilation=" + dilation);
         }
         long num = in + 2 * pad - dilation * (k - 1) - 1 + (ceil ? stride - 1 : 0);
         long out = Math.floorDiv(num, stride) + 1;
@@ -64,25 +66,31 @@ public final class PoolOps {
 
     /** ATen's {@code pool2d_shape_check}. */
     private static void shapeCheck(Tensor x, long kh, long kw, long sh, long sw, long dh, long dw, long oh, long ow) {
-        if (kh <= 0 || kw <= 0) throw new TorchException("kernel size should be greater than zero, but got kH: " + kh + " kW: " + kw);
-        if (sh <= 0 || sw <= 0) throw new TorchException("stride should be greater than zero, but got dH: " + sh + " dW: " + sw);
+        if (kh <= 0 || kw <= 0)
+            throw new TorchException("kernel size should be greater than zero, but got kH: " + kh + " kW: " + kw);
+        if (sh <= 0 || sw <= 0)
+            throw new TorchException("stride should be greater than zero, but got dH: " + sh + " dW: " + sw);
         if (dh <= 0 || dw <= 0) {
-            throw new TorchException("dilation should be greater than zero, but got dilationH: " + dh + " dilationW: " + dw);
+            throw new TorchException(
+                    "dilation should be greater than zero, but got dilationH: " + dh + " dilationW: " + dw);
         }
         int r = x.dim();
         boolean valid = x.size(r - 3) != 0 && x.size(r - 2) != 0 && x.size(r - 1) != 0;
         if (!valid) {
-            throw new TorchException("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:"
-                    + Shapes.str(x.impl().shapeRef()));
+            throw new TorchException(
+                    "Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:"
+                            + Shapes.str(x.impl().shapeRef()));
         }
         if (oh < 1 || ow < 1) {
             throw new TorchException("Given input size: (" + x.size(r - 3) + "x" + x.size(r - 2) + "x" + x.size(r - 1)
-                    + "). Calculated output size: (" + x.size(r - 3) + "x" + oh + "x" + ow + "). Output size is too small");
+                    + "). Calculated output size: (" + x.size(r - 3) + "x" + oh + "x" + ow
+                    + "). Output size is too small");
         }
     }
 
     private static void requireRank(Tensor x) {
-        if (x.dim() != 3 && x.dim() != 4) throw new TorchException("non-empty 3D or 4D (batch mode) tensor expected for input");
+        if (x.dim() != 3 && x.dim() != 4)
+            throw new TorchException("non-empty 3D or 4D (batch mode) tensor expected for input");
     }
 
     private static long[] withSpatial(Tensor x, long oh, long ow) {
@@ -94,22 +102,47 @@ public final class PoolOps {
 
     // ---- max pool --------------------------------------------------------------------------------------
 
-    /** The geometry of a max pool: planes of h × w, output oh × ow, and the window's kernel, stride, padding, dilation. */
-    record MaxPlan(long planes, long h, long w, long oh, long ow, long kh, long kw, long sh, long sw, long ph, long pw, long dh, long dw) {}
+    /**
+     * The geometry of a max pool: planes of h × w, output oh × ow, and the window's kernel, stride, padding, dilation.
+     */
+    record MaxPlan(
+            long planes,
+            long h,
+            long w,
+            long oh,
+            long ow,
+            long kh,
+            long kw,
+            long sh,
+            long sw,
+            long ph,
+            long pw,
+            long dh,
+            long dw) {}
 
-    /** The meta rule shared by the max pool and its backward (args from index {@code at}: kernel, stride, padding, dilation, ceil). */
+    /**
+     * The meta rule shared by the max pool and its backward (args from index {@code at}: kernel, stride, padding,
+     * dilation, ceil).
+     */
     private static MaxPlan maxPlan(Tensor x, Object[] a, int at) {
-        long[] k = pair((long[]) a[at], null, "max_pool2d: kernel_size must either be a single int, or a tuple of two ints");
-        long[] s = pair((long[]) a[at + 1], k, "max_pool2d: stride must either be omitted, a single int, or a tuple of two ints");
-        long[] p = pair((long[]) a[at + 2], null, "max_pool2d: padding must either be a single int, or a tuple of two ints");
-        long[] d = pair((long[]) a[at + 3], null, "max_pool2d: dilation must be either a single int, or a tuple of two ints");
+        long[] k = pair(
+                (long[]) a[at], null, "max_pool2d: kernel_size must either be a single int, or a tuple of two ints");
+        long[] s = pair(
+                (long[]) a[at + 1],
+                k,
+                "max_pool2d: stride must either be omitted, a single int, or a tuple of two ints");
+        long[] p = pair(
+                (long[]) a[at + 2], null, "max_pool2d: padding must either be a single int, or a tuple of two ints");
+        long[] d = pair(
+                (long[]) a[at + 3], null, "max_pool2d: dilation must be either a single int, or a tuple of two ints");
         boolean ceil = Boolean.TRUE.equals(a[at + 4]);
         requireRank(x);
         if (k[0] <= 0 || k[1] <= 0) {
             throw new TorchException("kernel size should be greater than zero, but got kH: " + k[0] + " kW: " + k[1]);
         }
         if (d[0] <= 0 || d[1] <= 0) {
-            throw new TorchException("dilation should be greater than zero, but got dilationH: " + d[0] + " dilationW: " + d[1]);
+            throw new TorchException(
+                    "dilation should be greater than zero, but got dilationH: " + d[0] + " dilationW: " + d[1]);
         }
         int r = x.dim();
         long h = x.size(r - 2), w = x.size(r - 1);
@@ -125,20 +158,34 @@ public final class PoolOps {
      * window (NaN wins, the first maximum is kept) and its flat position in the input plane.
      */
     public static final OpDef MAX_POOL2D_WITH_INDICES = OpDef.structured(
-            "max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], "
-                    + "int[2] padding=0, int[2] dilation=1, "
-                    + "bool ceil_mode=False) -> (Tensor, Tensor)",
-            a -> {
-                Tensor x = (Tensor) a[0];
-                MaxPlan p = maxPlan(x, a, 1);
-                requireSupported("max_pool2d", x.dtype());
-                long[] shape = withSpatial(x, p.oh(), p.ow());
-                return new Spec(new long[][] {shape, shape.clone()}, new DType[] {x.dtype(), DType.INT64}, x.device(), p);
-            },
-            (a, outs, spec) -> PoolKernels.maxForward((Tensor) a[0], outs[0], outs[1], (MaxPlan) spec.plan()))
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {g[0] == null ? null
-                    : maxPool2dWithIndicesBackward(g[0], (Tensor) a[0], (long[]) a[1], (long[]) a[2], (long[]) a[3], (long[]) a[4],
-                            Boolean.TRUE.equals(a[5]), o[1])})
+                    "max_pool2d_with_indices(Tensor self, int[2] kernel_size, int[2] stride=[], "
+                            + "int[2] padding=0, int[2] dilation=1, "
+                            + "bool ceil_mode=False) -> (Tensor, Tensor)",
+                    a -> {
+                        Tensor x = (Tensor) a[0];
+                        MaxPlan p = maxPlan(x, a, 1);
+                        requireSupported("max_pool2d", x.dtype());
+                        long[] shape = withSpatial(x, p.oh(), p.ow());
+                        return new Spec(
+                                new long[][] {shape, shape.clone()},
+                                new DType[] {x.dtype(), DType.INT64},
+                                x.device(),
+                                p);
+                    },
+                    (a, outs, spec) -> PoolKernels.maxForward((Tensor) a[0], outs[0], outs[1], (MaxPlan) spec.plan()))
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
+                g[0] == null
+                        ? null
+                        : maxPool2dWithIndicesBackward(
+                                g[0],
+                                (Tensor) a[0],
+                                (long[]) a[1],
+                                (long[]) a[2],
+                                (long[]) a[3],
+                                (long[]) a[4],
+                                Boolean.TRUE.equals(a[5]),
+                                o[1])
+            })
             .deriveJvp(Jvps::transposedVjp)
             .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
 
@@ -147,30 +194,37 @@ public final class PoolOps {
      * indices)}: zeros of self's shape into which each gradient element is added at its window's argmax.
      */
     public static final OpDef MAX_POOL2D_WITH_INDICES_BACKWARD = OpDef.structured(
-            "max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, "
-                    + "int[2] kernel_size, int[2] stride, int[2] padding, "
-                    + "int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor",
-            a -> {
-                Tensor go = (Tensor) a[0], x = (Tensor) a[1], idx = (Tensor) a[7];
-                Device device = Devices.common("max_pool2d_with_indices_backward", go, x, idx);
-                MaxPlan p = maxPlan(x, a, 2);
-                long[] shape = withSpatial(x, p.oh(), p.ow());
-                if (!java.util.Arrays.equals(go.impl().shapeRef(), shape)
-                        || !java.util.Arrays.equals(idx.impl().shapeRef(), shape)) {
-                    throw new TorchException("max_pool2d_with_indices_backward: expected grad_output and indices of shape "
-                            + Shapes.str(shape) + ", but got " + Shapes.str(go.impl().shapeRef()) + " and " + Shapes.str(idx.impl().shapeRef()));
-                }
-                if (idx.dtype() != DType.INT64) {
-                    throw new TorchException("max_pool2d_with_indices_backward: expected indices of dtype Long, but got "
-                            + idx.dtype().cppName());
-                }
-                if (go.dtype() != x.dtype()) {
-                    throw new TorchException("expected scalar type " + x.dtype().cppName() + " but found " + go.dtype().cppName());
-                }
-                requireSupported("max_pool2d_with_indices_backward", x.dtype());
-                return Spec.of(x.shape(), x.dtype(), device, p);
-            },
-            (a, outs, spec) -> PoolKernels.maxBackward((Tensor) a[0], (Tensor) a[7], outs[0], (MaxPlan) spec.plan()))
+                    "max_pool2d_with_indices_backward(Tensor grad_output, Tensor self, "
+                            + "int[2] kernel_size, int[2] stride, int[2] padding, "
+                            + "int[2] dilation, bool ceil_mode, Tensor indices) -> Tensor",
+                    a -> {
+                        Tensor go = (Tensor) a[0], x = (Tensor) a[1], idx = (Tensor) a[7];
+                        Device device = Devices.common("max_pool2d_with_indices_backward", go, x, idx);
+                        MaxPlan p = maxPlan(x, a, 2);
+                        long[] shape = withSpatial(x, p.oh(), p.ow());
+                        if (!java.util.Arrays.equals(go.impl().shapeRef(), shape)
+                                || !java.util.Arrays.equals(idx.impl().shapeRef(), shape)) {
+                            throw new TorchException(
+                                    "max_pool2d_with_indices_backward: expected grad_output and indices of shape "
+                                            + Shapes.str(shape) + ", but got "
+                                            + Shapes.str(go.impl().shapeRef()) + " and "
+                                            + Shapes.str(idx.impl().shapeRef()));
+                        }
+                        if (idx.dtype() != DType.INT64) {
+                            throw new TorchException(
+                                    "max_pool2d_with_indices_backward: expected indices of dtype Long, but got "
+                                            + idx.dtype().cppName());
+                        }
+                        if (go.dtype() != x.dtype()) {
+                            throw new TorchException(
+                                    "expected scalar type " + x.dtype().cppName() + " but found "
+                                            + go.dtype().cppName());
+                        }
+                        requireSupported("max_pool2d_with_indices_backward", x.dtype());
+                        return Spec.of(x.shape(), x.dtype(), device, p);
+                    },
+                    (a, outs, spec) ->
+                            PoolKernels.maxBackward((Tensor) a[0], (Tensor) a[7], outs[0], (MaxPlan) spec.plan()))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
                 Tensor idx = (Tensor) a[7];
                 Tensor flat = g[0].flatten(-2, -1).gather(-1, idx.flatten(-2, -1));
@@ -182,17 +236,33 @@ public final class PoolOps {
     // ---- average pools ---------------------------------------------------------------------------------
 
     /**
-     * Per output row and column: the clipped window [start, end) of the input and the window's extent
-     * counting padding ({@code padded}); the divisor of position (i, j) is {@code divisorOverride} if set, else
-     * {@code paddedH[i] * paddedW[j]} with {@code countIncludePad}, else the clipped area.
+     * Per output row and column: the clipped window [start, end) of the input and the window's extent counting padding
+     * ({@code padded}); the divisor of position (i, j) is {@code divisorOverride} if set, else {@code paddedH[i] *
+     * paddedW[j]} with {@code countIncludePad}, else the clipped area.
      */
-    record WindowPlan(long planes, long h, long w, int[] hStart, int[] hEnd, int[] wStart, int[] wEnd, long[] paddedH, long[] paddedW,
-                      boolean countIncludePad, Long divisorOverride) {
-        int oh() { return hStart.length; }
+    record WindowPlan(
+            long planes,
+            long h,
+            long w,
+            int[] hStart,
+            int[] hEnd,
+            int[] wStart,
+            int[] wEnd,
+            long[] paddedH,
+            long[] paddedW,
+            boolean countIncludePad,
+            Long divisorOverride) {
+        int oh() {
+            return hStart.length;
+        }
 
-        int ow() { return wStart.length; }
+        int ow() {
+            return wStart.length;
+        }
 
-        double divisor(int i, int j) { return longDivisor(i, j); }
+        double divisor(int i, int j) {
+            return longDivisor(i, j);
+        }
 
         long longDivisor(int i, int j) {
             if (divisorOverride != null) return divisorOverride;
@@ -208,7 +278,8 @@ public final class PoolOps {
     }
 
     /** avg_pool2d's windows along one dim: start at i·stride − pad, extent min(start + k, in + pad) (ATen's kernel). */
-    private static void avgWindows(long in, long k, long stride, long pad, long out, int[] start, int[] end, long[] padded) {
+    private static void avgWindows(
+            long in, long k, long stride, long pad, long out, int[] start, int[] end, long[] padded) {
         for (int i = 0; i < out; i++) {
             long s = i * stride - pad, e = Math.min(s + k, in + pad);
             padded[i] = e - s;
@@ -217,11 +288,19 @@ public final class PoolOps {
         }
     }
 
-    /** The meta rule shared by avg_pool2d and its backward (args from {@code at}: kernel, stride, padding, ceil, include, divisor). */
+    /**
+     * The meta rule shared by avg_pool2d and its backward (args from {@code at}: kernel, stride, padding, ceil,
+     * include, divisor).
+     */
     private static WindowPlan avgPlan(Tensor x, Object[] a, int at) {
-        long[] k = pair((long[]) a[at], null, "avg_pool2d: kernel_size must either be a single int, or a tuple of two ints");
-        long[] s = pair((long[]) a[at + 1], k, "avg_pool2d: stride must either be omitted, a single int, or a tuple of two ints");
-        long[] p = pair((long[]) a[at + 2], null, "avg_pool2d: padding must either be a single int, or a tuple of two ints");
+        long[] k = pair(
+                (long[]) a[at], null, "avg_pool2d: kernel_size must either be a single int, or a tuple of two ints");
+        long[] s = pair(
+                (long[]) a[at + 1],
+                k,
+                "avg_pool2d: stride must either be omitted, a single int, or a tuple of two ints");
+        long[] p = pair(
+                (long[]) a[at + 2], null, "avg_pool2d: padding must either be a single int, or a tuple of two ints");
         boolean ceil = Boolean.TRUE.equals(a[at + 3]);
         boolean include = !Boolean.FALSE.equals(a[at + 4]);
         Long divisor = a[at + 5] == null ? null : ((Number) a[at + 5]).longValue();
@@ -243,37 +322,58 @@ public final class PoolOps {
 
     /** {@code avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)}. */
     public static final OpDef AVG_POOL2D = OpDef.structured(
-            "avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, "
-                    + "bool ceil_mode=False, "
-                    + "bool count_include_pad=True, int? divisor_override=None) -> Tensor",
-            a -> {
-                Tensor x = (Tensor) a[0];
-                WindowPlan p = avgPlan(x, a, 1);
-                requireAvgSupported("avg_pool2d", x.dtype());
-                return Spec.of(withSpatial(x, p.oh(), p.ow()), x.dtype(), x.device(), p);
-            },
-            (a, outs, spec) -> PoolKernels.average((Tensor) a[0], outs[0], (WindowPlan) spec.plan()))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {avgPool2dBackward(g[0], (Tensor) a[0], (long[]) a[1],
-                    (long[]) a[2], (long[]) a[3], Boolean.TRUE.equals(a[4]), !Boolean.FALSE.equals(a[5]), (Long) a[6])})
+                    "avg_pool2d(Tensor self, int[2] kernel_size, int[2] stride=[], int[2] padding=0, "
+                            + "bool ceil_mode=False, "
+                            + "bool count_include_pad=True, int? divisor_override=None) -> Tensor",
+                    a -> {
+                        Tensor x = (Tensor) a[0];
+                        WindowPlan p = avgPlan(x, a, 1);
+                        requireAvgSupported("avg_pool2d", x.dtype());
+                        return Spec.of(withSpatial(x, p.oh(), p.ow()), x.dtype(), x.device(), p);
+                    },
+                    (a, outs, spec) -> PoolKernels.average((Tensor) a[0], outs[0], (WindowPlan) spec.plan()))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
+                avgPool2dBackward(
+                        g[0],
+                        (Tensor) a[0],
+                        (long[]) a[1],
+                        (long[]) a[2],
+                        (long[]) a[3],
+                        Boolean.TRUE.equals(a[4]),
+                        !Boolean.FALSE.equals(a[5]),
+                        (Long) a[6])
+            })
             .deriveJvp(Jvps::linear)
             .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
 
-    /** {@code avg_pool2d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)}. */
+    /**
+     * {@code avg_pool2d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+     * divisor_override)}.
+     */
     public static final OpDef AVG_POOL2D_BACKWARD = OpDef.structured(
-            "avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, "
-                    + "int[2] stride, int[2] padding, bool ceil_mode, "
-                    + "bool count_include_pad, int? divisor_override) -> Tensor",
-            a -> {
-                Tensor go = (Tensor) a[0], x = (Tensor) a[1];
-                Device device = Devices.common("avg_pool2d_backward", go, x);
-                WindowPlan p = avgPlan(x, a, 2);
-                checkGrad("avg_pool2d_backward", go, x, withSpatial(x, p.oh(), p.ow()));
-                requireAvgSupported("avg_pool2d_backward_out_frame", x.dtype());
-                return Spec.of(x.shape(), x.dtype(), device, p);
-            },
-            (a, outs, spec) -> PoolKernels.averageBackward((Tensor) a[0], outs[0], (WindowPlan) spec.plan()))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {avgPool2d(g[0], (long[]) a[2], (long[]) a[3], (long[]) a[4],
-                    Boolean.TRUE.equals(a[5]), !Boolean.FALSE.equals(a[6]), (Long) a[7]), null})
+                    "avg_pool2d_backward(Tensor grad_output, Tensor self, int[2] kernel_size, "
+                            + "int[2] stride, int[2] padding, bool ceil_mode, "
+                            + "bool count_include_pad, int? divisor_override) -> Tensor",
+                    a -> {
+                        Tensor go = (Tensor) a[0], x = (Tensor) a[1];
+                        Device device = Devices.common("avg_pool2d_backward", go, x);
+                        WindowPlan p = avgPlan(x, a, 2);
+                        checkGrad("avg_pool2d_backward", go, x, withSpatial(x, p.oh(), p.ow()));
+                        requireAvgSupported("avg_pool2d_backward_out_frame", x.dtype());
+                        return Spec.of(x.shape(), x.dtype(), device, p);
+                    },
+                    (a, outs, spec) -> PoolKernels.averageBackward((Tensor) a[0], outs[0], (WindowPlan) spec.plan()))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
+                avgPool2d(
+                        g[0],
+                        (long[]) a[2],
+                        (long[]) a[3],
+                        (long[]) a[4],
+                        Boolean.TRUE.equals(a[5]),
+                        !Boolean.FALSE.equals(a[6]),
+                        (Long) a[7]),
+                null
+            })
             .deriveJvp(Jvps::linear)
             .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
 
@@ -283,7 +383,8 @@ public final class PoolOps {
                     + Shapes.str(go.impl().shapeRef()));
         }
         if (go.dtype() != x.dtype()) {
-            throw new TorchException("expected scalar type " + x.dtype().cppName() + " but found " + go.dtype().cppName());
+            throw new TorchException("expected scalar type " + x.dtype().cppName() + " but found "
+                    + go.dtype().cppName());
         }
     }
 
@@ -298,21 +399,24 @@ public final class PoolOps {
 
     private static WindowPlan adaptivePlan(Tensor x, long[] outputSize) {
         if (x.dim() != 3 && x.dim() != 4) {
-            throw new TorchException("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got " + Shapes.str(x.impl().shapeRef()));
+            throw new TorchException("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
+                    + Shapes.str(x.impl().shapeRef()));
         }
         if (outputSize == null || outputSize.length != 2) {
             throw new TorchException("adaptive_avg_pool2d: output_size must be 2");
         }
         for (int i = 1; i < x.dim(); i++) {
             if (x.size(i) == 0) {
-                throw new TorchException("adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, "
-                        + "but input has sizes " + Shapes.str(x.impl().shapeRef()) + " with dimension " + i
-                        + " being empty");
+                throw new TorchException(
+                        "adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, "
+                                + "but input has sizes " + Shapes.str(x.impl().shapeRef()) + " with dimension " + i
+                                + " being empty");
             }
         }
         if (outputSize[0] < 0 || outputSize[1] < 0) {
-            throw new TorchException("adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but received {"
-                    + outputSize[0] + ", " + outputSize[1] + "}");
+            throw new TorchException(
+                    "adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but received {"
+                            + outputSize[0] + ", " + outputSize[1] + "}");
         }
         int r = x.dim();
         long h = x.size(r - 2), w = x.size(r - 1);
@@ -326,34 +430,35 @@ public final class PoolOps {
 
     /** {@code _adaptive_avg_pool2d(self, output_size)}: the mean of each of output_size's near-equal windows. */
     public static final OpDef ADAPTIVE_AVG_POOL2D = OpDef.structured(
-            "_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor",
-            a -> {
-                Tensor x = (Tensor) a[0];
-                WindowPlan p = adaptivePlan(x, (long[]) a[1]);
-                requireSupported("adaptive_avg_pool2d", x.dtype());
-                return Spec.of(withSpatial(x, p.oh(), p.ow()), x.dtype(), x.device(), p);
-            },
-            (a, outs, spec) -> PoolKernels.average((Tensor) a[0], outs[0], (WindowPlan) spec.plan()))
+                    "_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor",
+                    a -> {
+                        Tensor x = (Tensor) a[0];
+                        WindowPlan p = adaptivePlan(x, (long[]) a[1]);
+                        requireSupported("adaptive_avg_pool2d", x.dtype());
+                        return Spec.of(withSpatial(x, p.oh(), p.ow()), x.dtype(), x.device(), p);
+                    },
+                    (a, outs, spec) -> PoolKernels.average((Tensor) a[0], outs[0], (WindowPlan) spec.plan()))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {adaptiveAvgPool2dBackward(g[0], (Tensor) a[0])})
             .deriveJvp(Jvps::linear)
             .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
 
     /** {@code _adaptive_avg_pool2d_backward(grad_output, self)}. */
     public static final OpDef ADAPTIVE_AVG_POOL2D_BACKWARD = OpDef.structured(
-            "_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor",
-            a -> {
-                Tensor go = (Tensor) a[0], x = (Tensor) a[1];
-                Device device = Devices.common("_adaptive_avg_pool2d_backward", go, x);
-                if (go.dim() != x.dim()) {
-                    throw new TorchException("_adaptive_avg_pool2d_backward: expected grad_output of rank " + x.dim() + ", but got "
-                            + Shapes.str(go.impl().shapeRef()));
-                }
-                WindowPlan p = adaptivePlan(x, new long[] {go.size(-2), go.size(-1)});
-                checkGrad("_adaptive_avg_pool2d_backward", go, x, withSpatial(x, p.oh(), p.ow()));
-                requireSupported("adaptive_avg_pool2d_backward_cpu", x.dtype());
-                return Spec.of(x.shape(), x.dtype(), device, p);
-            },
-            (a, outs, spec) -> PoolKernels.averageBackward((Tensor) a[0], outs[0], (WindowPlan) spec.plan()))
+                    "_adaptive_avg_pool2d_backward(Tensor grad_output, Tensor self) -> Tensor",
+                    a -> {
+                        Tensor go = (Tensor) a[0], x = (Tensor) a[1];
+                        Device device = Devices.common("_adaptive_avg_pool2d_backward", go, x);
+                        if (go.dim() != x.dim()) {
+                            throw new TorchException("_adaptive_avg_pool2d_backward: expected grad_output of rank "
+                                    + x.dim() + ", but got "
+                                    + Shapes.str(go.impl().shapeRef()));
+                        }
+                        WindowPlan p = adaptivePlan(x, new long[] {go.size(-2), go.size(-1)});
+                        checkGrad("_adaptive_avg_pool2d_backward", go, x, withSpatial(x, p.oh(), p.ow()));
+                        requireSupported("adaptive_avg_pool2d_backward_cpu", x.dtype());
+                        return Spec.of(x.shape(), x.dtype(), device, p);
+                    },
+                    (a, outs, spec) -> PoolKernels.averageBackward((Tensor) a[0], outs[0], (WindowPlan) spec.plan()))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
                 Tensor go = (Tensor) a[0];
                 return new Tensor[] {adaptiveAvgPool2d(g[0], new long[] {go.size(-2), go.size(-1)}), null};
@@ -363,32 +468,84 @@ public final class PoolOps {
 
     // ---- entry points ------------------------------------------------------------------------------------
 
-    /** {@code torch.max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode)}: values and indices. */
-    public static Tensor[] maxPool2dWithIndices(Tensor self, long[] kernelSize, long[] stride, long[] padding, long[] dilation,
-            boolean ceilMode) {
-        return (Tensor[]) Dispatcher.call(MAX_POOL2D_WITH_INDICES, self, kernelSize.clone(), stride == null ? new long[0] : stride.clone(),
-                padding.clone(), dilation.clone(), ceilMode);
+    /**
+     * {@code torch.max_pool2d_with_indices(self, kernel_size, stride, padding, dilation, ceil_mode)}: values and
+     * indices.
+     */
+    public static Tensor[] maxPool2dWithIndices(
+            Tensor self, long[] kernelSize, long[] stride, long[] padding, long[] dilation, boolean ceilMode) {
+        return (Tensor[]) Dispatcher.call(
+                MAX_POOL2D_WITH_INDICES,
+                self,
+                kernelSize.clone(),
+                stride == null ? new long[0] : stride.clone(),
+                padding.clone(),
+                dilation.clone(),
+                ceilMode);
     }
 
     /** The gradient of {@link #maxPool2dWithIndices} with respect to self. */
-    public static Tensor maxPool2dWithIndicesBackward(Tensor gradOutput, Tensor self, long[] kernelSize, long[] stride,
-            long[] padding, long[] dilation, boolean ceilMode, Tensor indices) {
-        return Dispatcher.call1(MAX_POOL2D_WITH_INDICES_BACKWARD, gradOutput, self, kernelSize.clone(), stride.clone(),
-                padding.clone(), dilation.clone(), ceilMode, indices);
+    public static Tensor maxPool2dWithIndicesBackward(
+            Tensor gradOutput,
+            Tensor self,
+            long[] kernelSize,
+            long[] stride,
+            long[] padding,
+            long[] dilation,
+            boolean ceilMode,
+            Tensor indices) {
+        return Dispatcher.call1(
+                MAX_POOL2D_WITH_INDICES_BACKWARD,
+                gradOutput,
+                self,
+                kernelSize.clone(),
+                stride.clone(),
+                padding.clone(),
+                dilation.clone(),
+                ceilMode,
+                indices);
     }
 
     /** {@code torch.avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)}. */
-    public static Tensor avgPool2d(Tensor self, long[] kernelSize, long[] stride, long[] padding, boolean ceilMode,
-            boolean countIncludePad, Long divisorOverride) {
-        return Dispatcher.call1(AVG_POOL2D, self, kernelSize.clone(), stride == null ? new long[0] : stride.clone(), padding.clone(),
-                ceilMode, countIncludePad, divisorOverride);
+    public static Tensor avgPool2d(
+            Tensor self,
+            long[] kernelSize,
+            long[] stride,
+            long[] padding,
+            boolean ceilMode,
+            boolean countIncludePad,
+            Long divisorOverride) {
+        return Dispatcher.call1(
+                AVG_POOL2D,
+                self,
+                kernelSize.clone(),
+                stride == null ? new long[0] : stride.clone(),
+                padding.clone(),
+                ceilMode,
+                countIncludePad,
+                divisorOverride);
     }
 
     /** The gradient of {@link #avgPool2d} with respect to self. */
-    public static Tensor avgPool2dBackward(Tensor gradOutput, Tensor self, long[] kernelSize, long[] stride, long[] padding,
-            boolean ceilMode, boolean countIncludePad, Long divisorOverride) {
-        return Dispatcher.call1(AVG_POOL2D_BACKWARD, gradOutput, self, kernelSize.clone(), stride.clone(), padding.clone(), ceilMode,
-                countIncludePad, divisorOverride);
+    public static Tensor avgPool2dBackward(
+            Tensor gradOutput,
+            Tensor self,
+            long[] kernelSize,
+            long[] stride,
+            long[] padding,
+            boolean ceilMode,
+            boolean countIncludePad,
+            Long divisorOverride) {
+        return Dispatcher.call1(
+                AVG_POOL2D_BACKWARD,
+                gradOutput,
+                self,
+                kernelSize.clone(),
+                stride.clone(),
+                padding.clone(),
+                ceilMode,
+                countIncludePad,
+                divisorOverride);
     }
 
     /** {@code torch._adaptive_avg_pool2d(self, output_size)}. */

@@ -9,10 +9,10 @@ import org.jtorch.autograd.GradMode;
 import org.jtorch.internal.Shapes;
 
 /**
- * Backward formulas of the reductions, scans and copying shape ops (ATen's {@code FunctionsManual}
- * counterparts: {@code prod_backward}, {@code cumprod_backward}, {@code var_backward},
- * {@code norm_backward}, {@code evenly_distribute_backward}...). Every formula is written with
- * differentiable ops, so the rules built on them can be differentiated again.
+ * Backward formulas of the reductions, scans and copying shape ops (ATen's {@code FunctionsManual} counterparts:
+ * {@code prod_backward}, {@code cumprod_backward}, {@code var_backward}, {@code norm_backward},
+ * {@code evenly_distribute_backward}...). Every formula is written with differentiable ops, so the rules built on them
+ * can be differentiated again.
  */
 final class ReduceGrads {
     private ReduceGrads() {}
@@ -28,8 +28,8 @@ final class ReduceGrads {
     }
 
     /**
-     * A reduction's result (or its gradient) with the reduced dims restored as size 1, so it broadcasts
-     * against the input: the identity when the reduction kept its dims.
+     * A reduction's result (or its gradient) with the reduced dims restored as size 1, so it broadcasts against the
+     * input: the identity when the reduction kept its dims.
      */
     static Tensor keep(Tensor t, long[] inputShape, long[] dims, boolean keepdim) {
         if (keepdim || t.dim() == inputShape.length) return t;
@@ -48,9 +48,13 @@ final class ReduceGrads {
     }
 
     /** {@code sum(t, dims, keepdim=True)}, with the reduction's meaning of {@code dims} (null or empty: all). */
-    private static Tensor sumKeep(Tensor t, long[] dims) { return ReductionOps.sum(t, dims, true); }
+    private static Tensor sumKeep(Tensor t, long[] dims) {
+        return ReductionOps.sum(t, dims, true);
+    }
 
-    private static boolean anyZero(Tensor x) { return ReductionOps.any(x.eq(0L)).item() != 0; }
+    private static boolean anyZero(Tensor x) {
+        return ReductionOps.any(x.eq(0L)).item() != 0;
+    }
 
     // ---- sums, means, extrema ---------------------------------------------------------------------
 
@@ -63,31 +67,35 @@ final class ReduceGrads {
     static Tensor nanmean(Tensor g, Tensor x, long[] dims, boolean keepdim) {
         Tensor nan = x.isnan();
         Tensor n = sumKeep(nan.logicalNot(), dims);
-        return TernaryOps.where(nan, 0L, keep(g, x.impl().shapeRef(), dims, keepdim).div(n));
+        return TernaryOps.where(
+                nan, 0L, keep(g, x.impl().shapeRef(), dims, keepdim).div(n));
     }
 
     /**
-     * {@code amax}/{@code amin}/{@code max()}/{@code min()}: the gradient distributed evenly over the
-     * elements equal to the result (spec §3.5); when the result is NaN the NaN elements are the ties.
+     * {@code amax}/{@code amin}/{@code max()}/{@code min()}: the gradient distributed evenly over the elements equal to
+     * the result (spec §3.5); when the result is NaN the NaN elements are the ties.
      */
     static Tensor evenlyDistribute(Tensor g, Tensor x, Tensor value, long[] dims, boolean keepdim) {
         Tensor v = keep(value, x.impl().shapeRef(), dims, keepdim);
         Tensor ties = Torch.logicalOr(x.eq(v), Torch.logicalAnd(x.isnan(), v.isnan()));
-        return TernaryOps.where(ties, keep(g, x.impl().shapeRef(), dims, keepdim).div(sumKeep(ties, dims)), 0L);
+        return TernaryOps.where(
+                ties, keep(g, x.impl().shapeRef(), dims, keepdim).div(sumKeep(ties, dims)), 0L);
     }
 
     // ---- products ---------------------------------------------------------------------------------
 
     /**
-     * {@code prod}: {@code g * result / x} without zeros; with zeros, the product of the other elements
-     * of each slice from exclusive cumulative products (ATen's {@code prod_safe_zeros_backward}), which
-     * is right for any number of zeros and differentiable again.
+     * {@code prod}: {@code g * result / x} without zeros; with zeros, the product of the other elements of each slice
+     * from exclusive cumulative products (ATen's {@code prod_safe_zeros_backward}), which is right for any number of
+     * zeros and differentiable again.
      */
     static Tensor prod(Tensor g, Tensor x, Tensor result, long[] dims, boolean keepdim) {
         if (x.dim() == 0) return g;
         Tensor gk = keep(g, x.impl().shapeRef(), dims, keepdim);
         if (x.numel() == 0) return gk.expand(x.shape());
-        if (!anyZero(x)) return gk.mul(Grads.conj(keep(result, x.impl().shapeRef(), dims, keepdim).div(x)));
+        if (!anyZero(x))
+            return gk.mul(
+                    Grads.conj(keep(result, x.impl().shapeRef(), dims, keepdim).div(x)));
         // Move the reduced dims last and merge them, so the products of the others run along one dim.
         boolean[] m = mask(x.dim(), dims);
         int[] perm = new int[x.dim()];
@@ -99,7 +107,9 @@ final class ReduceGrads {
         long[] movedShape = moved.shape();
         long[] merged = Arrays.copyOf(movedShape, kept + 1);
         merged[kept] = count(x.impl().shapeRef(), dims);
-        Tensor others = exclusiveProducts(moved.reshape(merged), kept).reshape(movedShape).permute(inverse(perm));
+        Tensor others = exclusiveProducts(moved.reshape(merged), kept)
+                .reshape(movedShape)
+                .permute(inverse(perm));
         return gk.mul(Grads.conj(others));
     }
 
@@ -116,12 +126,16 @@ final class ReduceGrads {
         oneShape[dim] = 1;
         Tensor ones = Torch.ones(oneShape, x.dtype());
         Tensor before = JoinOps.cat(List.of(ones, x.narrow(dim, 0, n - 1)), dim).cumprod(dim);
-        Tensor after = JoinOps.cat(List.of(ones, x.narrow(dim, 1, n - 1).flip(dim)), dim).cumprod(dim).flip(dim);
+        Tensor after = JoinOps.cat(List.of(ones, x.narrow(dim, 1, n - 1).flip(dim)), dim)
+                .cumprod(dim)
+                .flip(dim);
         return before.mul(after);
     }
 
     /** {@code flip(cumsum(flip(t)))}: the sum of each element and those after it along {@code dim}. */
-    static Tensor reversedCumsum(Tensor t, int dim) { return t.flip(dim).cumsum(dim).flip(dim); }
+    static Tensor reversedCumsum(Tensor t, int dim) {
+        return t.flip(dim).cumsum(dim).flip(dim);
+    }
 
     /** {@code cumsum}: the reversed cumulative sum of the gradient. */
     static Tensor cumsum(Tensor g, Tensor x, long dim) {
@@ -130,10 +144,10 @@ final class ReduceGrads {
     }
 
     /**
-     * {@code cumprod} (ATen's {@code cumprod_backward}): {@code reversed_cumsum(g * out) / x} without
-     * zeros. With zeros, only the elements up to the first zero of each line get a gradient; when no
-     * graph is being built this uses an O(n) masked formula whose own derivative is not cumprod's
-     * second derivative, so under create_graph an O(n²) formula of products and cumprods is used instead.
+     * {@code cumprod} (ATen's {@code cumprod_backward}): {@code reversed_cumsum(g * out) / x} without zeros. With
+     * zeros, only the elements up to the first zero of each line get a gradient; when no graph is being built this uses
+     * an O(n) masked formula whose own derivative is not cumprod's second derivative, so under create_graph an O(n²)
+     * formula of products and cumprods is used instead.
      */
     static Tensor cumprod(Tensor g, Tensor x, Tensor out, long dimArg) {
         if (x.dim() == 0 || x.numel() <= 1) return g;
@@ -144,9 +158,9 @@ final class ReduceGrads {
     }
 
     /**
-     * Before the first zero z1 the usual formula holds (later outputs are 0). At z1 the derivative of
-     * out[k] (z1 ≤ k < z2) is the product of the other factors up to k: the product before z1 times the
-     * cumulative product of the elements strictly between z1 and z2. Everything after z1 gets 0.
+     * Before the first zero z1 the usual formula holds (later outputs are 0). At z1 the derivative of out[k] (z1 ≤ k <
+     * z2) is the product of the other factors up to k: the product before z1 times the cumulative product of the
+     * elements strictly between z1 and z2. Everything after z1 gets 0.
      */
     private static Tensor cumprodWithZeros(Tensor g, Tensor x, Tensor out, int dim) {
         Tensor zero = x.eq(0L);
@@ -159,7 +173,8 @@ final class ReduceGrads {
         Tensor prefix = ReductionOps.prod(TernaryOps.where(beforeFirst, x, 1L), dim, true);
         Tensor atZero = TernaryOps.where(untilSecond, g, 0L)
                 .mul(Grads.conj(TernaryOps.where(between, x, 1L).cumprod(dim)))
-                .sum(new long[] {dim}, true).mul(Grads.conj(prefix));
+                .sum(new long[] {dim}, true)
+                .mul(Grads.conj(prefix));
         return TernaryOps.where(beforeFirst, head, 0L).add(TernaryOps.where(firstZero, atZero, 0L));
     }
 
@@ -176,8 +191,14 @@ final class ReduceGrads {
                 omitted = JoinOps.cat(List.of(ones, x.narrow(dim, 1, n - 1).cumprod(dim)), dim);
             } else {
                 Tensor until = ReductionOps.prod(x.narrow(dim, 0, k), dim, true);
-                omitted = k == n - 1 ? until
-                        : JoinOps.cat(List.of(until, until.mul(x.narrow(dim, k + 1, n - k - 1).cumprod(dim))), dim);
+                omitted = k == n - 1
+                        ? until
+                        : JoinOps.cat(
+                                List.of(
+                                        until,
+                                        until.mul(
+                                                x.narrow(dim, k + 1, n - k - 1).cumprod(dim))),
+                                dim);
             }
             pieces.add(g.narrow(dim, k, n - k).mul(Grads.conj(omitted)).sum(new long[] {dim}, true));
         }
@@ -204,22 +225,27 @@ final class ReduceGrads {
     /** {@code logsumexp}: {@code g · exp(x - result)}. */
     static Tensor logsumexp(Tensor g, Tensor x, Tensor result, long[] dims, boolean keepdim) {
         long[] s = x.impl().shapeRef();
-        return keep(g, s, dims, keepdim).mul(Grads.conj(x.sub(keep(result, s, dims, keepdim)).exp()));
+        return keep(g, s, dims, keepdim)
+                .mul(Grads.conj(x.sub(keep(result, s, dims, keepdim)).exp()));
     }
 
     /** {@code softmax} from its output y: {@code y · (g - Σ g·y)}, one fused op. */
-    static Tensor softmax(Tensor g, Tensor y, long dim) { return ReductionOps.softmaxBackwardData(g, y, dim, null); }
+    static Tensor softmax(Tensor g, Tensor y, long dim) {
+        return ReductionOps.softmaxBackwardData(g, y, dim, null);
+    }
 
     /** {@code log_softmax} from its output y: {@code g - exp(y) · Σ g}, one fused op. */
-    static Tensor logSoftmax(Tensor g, Tensor y, long dim) { return ReductionOps.logSoftmaxBackwardData(g, y, dim, null); }
+    static Tensor logSoftmax(Tensor g, Tensor y, long dim) {
+        return ReductionOps.logSoftmaxBackwardData(g, y, dim, null);
+    }
 
     // ---- norms ------------------------------------------------------------------------------------
 
     /**
-     * {@code linalg.vector_norm} (ATen's {@code norm_backward}). Ord 0 has gradient 0; ±inf distributes
-     * evenly over the elements whose magnitude is the norm; ord 2 gives the subgradient 0 at a zero
-     * vector (and p > 1 likewise). Denominators are made safe before the masking {@code where}, so that
-     * its derivative at the masked points stays 0 instead of 0·inf.
+     * {@code linalg.vector_norm} (ATen's {@code norm_backward}). Ord 0 has gradient 0; ±inf distributes evenly over the
+     * elements whose magnitude is the norm; ord 2 gives the subgradient 0 at a zero vector (and p > 1 likewise).
+     * Denominators are made safe before the masking {@code where}, so that its derivative at the masked points stays 0
+     * instead of 0·inf.
      */
     static Tensor vectorNorm(Tensor g, Tensor x, Tensor norm, Object ordArg, long[] dims, boolean keepdim) {
         double p = ordArg == null ? 2 : ((Number) ordArg).doubleValue();
@@ -237,7 +263,9 @@ final class ReduceGrads {
         }
         if (p < 1) {
             Tensor xZero = x.eq(0L);
-            Tensor scaled = Torch.sgn(x).mul(TernaryOps.where(xZero, 0L, TernaryOps.where(xZero, 1L, a).pow(p - 1)));
+            Tensor scaled = Torch.sgn(x)
+                    .mul(TernaryOps.where(
+                            xZero, 0L, TernaryOps.where(xZero, 1L, a).pow(p - 1)));
             return scaled.mul(gk).mul(nk.pow(1 - p));
         }
         Tensor scaled = p < 2 ? Torch.sgn(x).mul(a.pow(p - 1)) : x.mul(a.pow(p - 2));

@@ -12,13 +12,13 @@ import org.jtorch.kernels.cpu.ReduceLoops;
 import org.jtorch.kernels.cpu.ReduceLoops.Op;
 
 /**
- * Reductions (sum, mean, prod, amax/amin, max/min, argmax/argmin, var/std, logsumexp, all/any,
- * vector_norm, nansum, nanmean), scans (cumsum, cumprod) and softmax/log_softmax. Each op is one
- * {@link OpDef}; the meta rules own dims normalisation, output dtypes and every error message, and
- * the kernels are in {@link ReduceLoops}. The static methods at the end are the Java entry points.
+ * Reductions (sum, mean, prod, amax/amin, max/min, argmax/argmin, var/std, logsumexp, all/any, vector_norm, nansum,
+ * nanmean), scans (cumsum, cumprod) and softmax/log_softmax. Each op is one {@link OpDef}; the meta rules own dims
+ * normalisation, output dtypes and every error message, and the kernels are in {@link ReduceLoops}. The static methods
+ * at the end are the Java entry points.
  *
- * <p>Dims: {@code null} or an empty array reduces every dim (PyTorch's {@code dim=None} and
- * {@code dim=[]}); negative dims wrap; a repeated dim is an error.
+ * <p>Dims: {@code null} or an empty array reduces every dim (PyTorch's {@code dim=None} and {@code dim=[]}); negative
+ * dims wrap; a repeated dim is an error.
  */
 public final class ReductionOps {
     private ReductionOps() {}
@@ -28,7 +28,9 @@ public final class ReductionOps {
 
     /** The result dtype and the dtype whose category selects the kernel's compute domain. */
     private record Types(DType out, DType compute) {
-        static Types same(DType d) { return new Types(d, d); }
+        static Types same(DType d) {
+            return new Types(d, d);
+        }
     }
 
     // ---- meta helpers -------------------------------------------------------------------------------
@@ -63,19 +65,24 @@ public final class ReductionOps {
         return out;
     }
 
-    private static DType integralToLong(DType d) { return d.isIntegral(true) ? DType.INT64 : d; }
+    private static DType integralToLong(DType d) {
+        return d.isIntegral(true) ? DType.INT64 : d;
+    }
 
-    private static boolean bool(Object o) { return o != null && (Boolean) o; }
+    private static boolean bool(Object o) {
+        return o != null && (Boolean) o;
+    }
 
     private static void checkOrdered(String op, Tensor x) {
         if (x.dtype().isComplex()) {
-            throw new TorchTypeException(op + "(): ordering is not defined for complex numbers (got " + x.dtype().cppName() + ")");
+            throw new TorchTypeException(op + "(): ordering is not defined for complex numbers (got "
+                    + x.dtype().cppName() + ")");
         }
     }
 
     /**
-     * ATen's {@code zero_numel_check_dims}: an empty input cannot be reduced by an op without an
-     * identity over all dims (RuntimeError) or over a zero-size dim (IndexError, naming the dim as given).
+     * ATen's {@code zero_numel_check_dims}: an empty input cannot be reduced by an op without an identity over all dims
+     * (RuntimeError) or over a zero-size dim (IndexError, naming the dim as given).
      */
     private static void checkNonEmpty(String op, Tensor x, long[] dims) {
         if (x.numel() != 0) return;
@@ -97,105 +104,133 @@ public final class ReductionOps {
         };
     }
 
-    /** A dims/keepdim reduction: args are (self, long[] dim, Boolean keepdim, ...); {@code rule} checks and picks dtypes. */
-    private static OpDef reduction(String schema, Op op, java.util.function.Function<Object[], Types> rule, OpDef.Flag... flags) {
+    /**
+     * A dims/keepdim reduction: args are (self, long[] dim, Boolean keepdim, ...); {@code rule} checks and picks
+     * dtypes.
+     */
+    private static OpDef reduction(
+            String schema, Op op, java.util.function.Function<Object[], Types> rule, OpDef.Flag... flags) {
         OpDef.Meta meta = args -> {
             Tensor x = (Tensor) args[0];
             boolean[] mask = mask(x, (long[]) args[1]);
             Types types = rule.apply(args);
-            return Spec.of(outShape(x, mask, bool(args[2])), types.out(), x.device(), new Plan(op, mask, types.compute(), 0));
+            return Spec.of(
+                    outShape(x, mask, bool(args[2])), types.out(), x.device(), new Plan(op, mask, types.compute(), 0));
         };
         return OpDef.structured(schema, meta, reduceKernel(), flags);
     }
 
     // ---- sums and products ----------------------------------------------------------------------------
 
-    /** {@code sum}: bool and integer inputs give int64 unless {@code dtype} is given. Args: (self, dim, keepdim, dtype). */
+    /**
+     * {@code sum}: bool and integer inputs give int64 unless {@code dtype} is given. Args: (self, dim, keepdim, dtype).
+     */
     public static final OpDef SUM = reduction(
-            "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, "
-                    + "ScalarType? dtype=None) -> Tensor", Op.SUM, args -> {
-                DType out = args[3] != null ? (DType) args[3] : integralToLong(((Tensor) args[0]).dtype());
-                return Types.same(out);
-            })
+                    "sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, "
+                            + "ScalarType? dtype=None) -> Tensor",
+                    Op.SUM,
+                    args -> {
+                        DType out = args[3] != null ? (DType) args[3] : integralToLong(((Tensor) args[0]).dtype());
+                        return Types.same(out);
+                    })
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.expandReduced(g[0], a)})
             .deriveJvp(Jvps::linear);
 
     /** {@code nansum}: NaN counts as zero. Args: (self, dim, keepdim, dtype). */
     public static final OpDef NANSUM = reduction(
-            "nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", Op.NANSUM, args -> {
-                Tensor x = (Tensor) args[0];
-                // 2.15: NotImplementedError (a definable but unimplemented case).
-                if (x.isComplex()) throw new UnsupportedOperationException("nansum does not support complex inputs");
-                DType out = args[3] != null ? (DType) args[3] : integralToLong(x.dtype());
-                if (x.isFloatingPoint() && out.isIntegral(true)) {
-                    throw new TorchException("\"nansum_cpu\" not implemented for '" + out.cppName() + "'");
-                }
-                return Types.same(out);
-            })
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {ReduceGrads.nansum(g[0], (Tensor) a[0], (long[]) a[1], bool(a[2]))})
+                    "nansum(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+                    Op.NANSUM,
+                    args -> {
+                        Tensor x = (Tensor) args[0];
+                        // 2.15: NotImplementedError (a definable but unimplemented case).
+                        if (x.isComplex())
+                            throw new UnsupportedOperationException("nansum does not support complex inputs");
+                        DType out = args[3] != null ? (DType) args[3] : integralToLong(x.dtype());
+                        if (x.isFloatingPoint() && out.isIntegral(true)) {
+                            throw new TorchException("\"nansum_cpu\" not implemented for '" + out.cppName() + "'");
+                        }
+                        return Types.same(out);
+                    })
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) ->
+                    new Tensor[] {ReduceGrads.nansum(g[0], (Tensor) a[0], (long[]) a[1], bool(a[2]))})
             .deriveJvp(op -> Jvps.reduction(op, 1, 2));
 
-    /** {@code prod}: bool and integer inputs give int64 unless {@code dtype} is given. Args: (self, dim, keepdim, dtype). */
+    /**
+     * {@code prod}: bool and integer inputs give int64 unless {@code dtype} is given. Args: (self, dim, keepdim,
+     * dtype).
+     */
     public static final OpDef PROD = reduction(
-            "prod.dim_int(Tensor self, int[1]? dim=None, bool keepdim=False, *, "
-                    + "ScalarType? dtype=None) -> Tensor", Op.PROD, args -> {
-                DType out = args[3] != null ? (DType) args[3] : integralToLong(((Tensor) args[0]).dtype());
-                return Types.same(out);
-            })
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
-                ReduceGrads.prod(g[0], (Tensor) a[0], o[0], (long[]) a[1], bool(a[2]))})
+                    "prod.dim_int(Tensor self, int[1]? dim=None, bool keepdim=False, *, "
+                            + "ScalarType? dtype=None) -> Tensor",
+                    Op.PROD,
+                    args -> {
+                        DType out = args[3] != null ? (DType) args[3] : integralToLong(((Tensor) args[0]).dtype());
+                        return Types.same(out);
+                    })
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) ->
+                    new Tensor[] {ReduceGrads.prod(g[0], (Tensor) a[0], o[0], (long[]) a[1], bool(a[2]))})
             .deriveJvp(op -> Jvps.reduction(op, 1, 2));
 
     /** {@code mean}: floating and complex only. Args: (self, dim, keepdim, dtype). */
     public static final OpDef MEAN = reduction(
-            "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", Op.MEAN, args -> {
-                Tensor x = (Tensor) args[0];
-                DType dtype = (DType) args[3];
-                DType out = dtype != null ? dtype : x.dtype();
-                if (!out.isFloatingPoint() && !out.isComplex()) {
-                    throw new TorchException("mean(): could not infer output dtype. " + (dtype != null ? "Optional" : "Input")
-                            + " dtype must be either a floating point or complex dtype. Got: " + out.cppName());
-                }
-                return Types.same(out);
-            })
+                    "mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+                    Op.MEAN,
+                    args -> {
+                        Tensor x = (Tensor) args[0];
+                        DType dtype = (DType) args[3];
+                        DType out = dtype != null ? dtype : x.dtype();
+                        if (!out.isFloatingPoint() && !out.isComplex()) {
+                            throw new TorchException("mean(): could not infer output dtype. "
+                                    + (dtype != null ? "Optional" : "Input")
+                                    + " dtype must be either a floating point or complex dtype. Got: " + out.cppName());
+                        }
+                        return Types.same(out);
+                    })
             // divide the reduced gradient, then expand it (a view, as sum's gradient is): the same values as dividing
             // the expanded one, without a pass over the full input shape
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.expandReduced(g[0].div((double) Grads.reducedCount(a)), a)})
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) ->
+                    new Tensor[] {Grads.expandReduced(g[0].div((double) Grads.reducedCount(a)), a)})
             .deriveJvp(Jvps::linear);
 
     /** {@code nanmean}: the mean of the non-NaN elements; floating inputs only. Args: (self, dim, keepdim, dtype). */
     public static final OpDef NANMEAN = reduction(
-            "nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor", Op.NANMEAN, args -> {
-                Tensor x = (Tensor) args[0];
-                if (!x.isFloatingPoint()) {
-                    throw new TorchException("nanmean(): expected input to have floating point dtype but got " + x.dtype().cppName());
-                }
-                DType out = args[3] != null ? (DType) args[3] : x.dtype();
-                if (!out.isFloatingPoint()) throw new TorchException("\"nansum_cpu\" not implemented for '" + out.cppName() + "'");
-                return Types.same(out);
-            })
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {ReduceGrads.nanmean(g[0], (Tensor) a[0], (long[]) a[1], bool(a[2]))})
+                    "nanmean(Tensor self, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor",
+                    Op.NANMEAN,
+                    args -> {
+                        Tensor x = (Tensor) args[0];
+                        if (!x.isFloatingPoint()) {
+                            throw new TorchException("nanmean(): expected input to have floating point dtype but got "
+                                    + x.dtype().cppName());
+                        }
+                        DType out = args[3] != null ? (DType) args[3] : x.dtype();
+                        if (!out.isFloatingPoint())
+                            throw new TorchException("\"nansum_cpu\" not implemented for '" + out.cppName() + "'");
+                        return Types.same(out);
+                    })
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) ->
+                    new Tensor[] {ReduceGrads.nanmean(g[0], (Tensor) a[0], (long[]) a[1], bool(a[2]))})
             .deriveJvp(op -> Jvps.reduction(op, 1, 2));
 
     // ---- extrema --------------------------------------------------------------------------------------
 
     private static OpDef extremum(String name, Op op) {
         return reduction(name + "(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor", op, args -> {
-            Tensor x = (Tensor) args[0];
-            checkOrdered(name, x);
-            checkNonEmpty(name, x, (long[]) args[1]);
-            return Types.same(x.dtype());
-        }).defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
-            ReduceGrads.evenlyDistribute(g[0], (Tensor) a[0], o[0], (long[]) a[1], bool(a[2]))});
+                    Tensor x = (Tensor) args[0];
+                    checkOrdered(name, x);
+                    checkNonEmpty(name, x, (long[]) args[1]);
+                    return Types.same(x.dtype());
+                })
+                .defineVjp(
+                        OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
+                            ReduceGrads.evenlyDistribute(g[0], (Tensor) a[0], o[0], (long[]) a[1], bool(a[2]))
+                        });
     }
 
     /** {@code amax}: NaN propagates. Args: (self, dim, keepdim). */
-    public static final OpDef AMAX = extremum("amax", Op.AMAX)
-            .deriveJvp(op -> Jvps.reduction(op, 1, 2));
+    public static final OpDef AMAX = extremum("amax", Op.AMAX).deriveJvp(op -> Jvps.reduction(op, 1, 2));
 
     /** {@code amin}: NaN propagates. Args: (self, dim, keepdim). */
-    public static final OpDef AMIN = extremum("amin", Op.AMIN)
-            .deriveJvp(op -> Jvps.reduction(op, 1, 2));
+    public static final OpDef AMIN = extremum("amin", Op.AMIN).deriveJvp(op -> Jvps.reduction(op, 1, 2));
 
     private static OpDef extremumAll(String name, Op op) {
         OpDef.Meta meta = args -> {
@@ -205,17 +240,15 @@ public final class ReductionOps {
             return Spec.of(Shapes.SCALAR, x.dtype(), x.device(), new Plan(op, mask(x, null), x.dtype(), 0));
         };
         return OpDef.structured(name + "(Tensor self) -> Tensor", meta, reduceKernel())
-                .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
-                    ReduceGrads.evenlyDistribute(g[0], (Tensor) a[0], o[0], null, false)});
+                .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) ->
+                        new Tensor[] {ReduceGrads.evenlyDistribute(g[0], (Tensor) a[0], o[0], null, false)});
     }
 
     /** {@code max()} over all elements (NaN propagates). Args: (self). */
-    public static final OpDef MAX_ALL = extremumAll("max", Op.AMAX)
-            .deriveJvp(op -> Jvps.reduction(op, -1, -1));
+    public static final OpDef MAX_ALL = extremumAll("max", Op.AMAX).deriveJvp(op -> Jvps.reduction(op, -1, -1));
 
     /** {@code min()} over all elements (NaN propagates). Args: (self). */
-    public static final OpDef MIN_ALL = extremumAll("min", Op.AMIN)
-            .deriveJvp(op -> Jvps.reduction(op, -1, -1));
+    public static final OpDef MIN_ALL = extremumAll("min", Op.AMIN).deriveJvp(op -> Jvps.reduction(op, -1, -1));
 
     private static OpDef extremumDim(String name, boolean max) {
         OpDef.Meta meta = args -> {
@@ -226,28 +259,33 @@ public final class ReductionOps {
             checkNonEmpty(name, x, new long[] {w});
             boolean[] mask = mask(x, new long[] {w});
             long[] shape = outShape(x, mask, bool(args[2]));
-            return new Spec(new long[][] {shape, shape}, new DType[] {x.dtype(), DType.INT64}, x.device(),
+            return new Spec(
+                    new long[][] {shape, shape},
+                    new DType[] {x.dtype(), DType.INT64},
+                    x.device(),
                     new Plan(null, mask, x.dtype(), 0));
         };
         OpDef.Kernel kernel = (args, outs, spec) -> {
             Plan p = (Plan) spec.plan();
-            ReduceLoops.reduceWithIndex(max, outs[0].impl(), outs[1].impl(), ((Tensor) args[0]).impl(), p.mask(),
-                    p.compute());
+            ReduceLoops.reduceWithIndex(
+                    max, outs[0].impl(), outs[1].impl(), ((Tensor) args[0]).impl(), p.mask(), p.compute());
         };
         // The values' gradient goes to the returned index only (first occurrence on ties).
-        return OpDef.structured(name + ".dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
-                meta, kernel)
+        return OpDef.structured(
+                        name + ".dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)",
+                        meta,
+                        kernel)
                 .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {
-                    BackwardOps.valueSelectingReductionBackward(g[0], (Long) a[1], o[1], ((Tensor) a[0]).shape(), bool(a[2]))});
+                    BackwardOps.valueSelectingReductionBackward(
+                            g[0], (Long) a[1], o[1], ((Tensor) a[0]).shape(), bool(a[2]))
+                });
     }
 
     /** {@code max(dim)}: values and int64 indices (first occurrence; a NaN wins). Args: (self, Long dim, keepdim). */
-    public static final OpDef MAX_DIM = extremumDim("max", true)
-            .defineJvp(Jvps.selected(1, 2));
+    public static final OpDef MAX_DIM = extremumDim("max", true).defineJvp(Jvps.selected(1, 2));
 
     /** {@code min(dim)}: values and int64 indices. Args: (self, Long dim, keepdim). */
-    public static final OpDef MIN_DIM = extremumDim("min", false)
-            .defineJvp(Jvps.selected(1, 2));
+    public static final OpDef MIN_DIM = extremumDim("min", false).defineJvp(Jvps.selected(1, 2));
 
     private static OpDef argExtremum(String name, boolean max) {
         OpDef.Meta meta = args -> {
@@ -261,7 +299,8 @@ public final class ReductionOps {
             boolean[] mask;
             if (dim == null) {
                 if (x.numel() == 0) {
-                    throw new IndexOutOfBoundsException(name + "(): Expected reduction dim to be specified for input.numel() == 0.");
+                    throw new IndexOutOfBoundsException(
+                            name + "(): Expected reduction dim to be specified for input.numel() == 0.");
                 }
                 mask = mask(x, null);
             } else {
@@ -269,13 +308,17 @@ public final class ReductionOps {
                 checkNonEmpty(name, x, new long[] {w});
                 mask = mask(x, new long[] {w});
             }
-            return Spec.of(outShape(x, mask, bool(args[2])), DType.INT64, x.device(), new Plan(null, mask, x.dtype(), 0));
+            return Spec.of(
+                    outShape(x, mask, bool(args[2])), DType.INT64, x.device(), new Plan(null, mask, x.dtype(), 0));
         };
         OpDef.Kernel kernel = (args, outs, spec) -> {
             Plan p = (Plan) spec.plan();
             ReduceLoops.reduceWithIndex(max, null, outs[0].impl(), ((Tensor) args[0]).impl(), p.mask(), p.compute());
         };
-        return OpDef.structured(name + "(Tensor self, int? dim=None, bool keepdim=False) -> Tensor", meta, kernel,
+        return OpDef.structured(
+                name + "(Tensor self, int? dim=None, bool keepdim=False) -> Tensor",
+                meta,
+                kernel,
                 OpDef.Flag.NOT_DIFFERENTIABLE);
     }
 
@@ -295,43 +338,60 @@ public final class ReductionOps {
             }
             boolean[] mask = mask(x, (long[]) args[1]);
             double correction = args[2] == null ? 1 : ((Number) args[2]).doubleValue();
-            return Spec.of(outShape(x, mask, bool(args[3])), x.dtype().toReal(), x.device(), new Plan(op, mask, x.dtype(), correction));
+            return Spec.of(
+                    outShape(x, mask, bool(args[3])),
+                    x.dtype().toReal(),
+                    x.device(),
+                    new Plan(op, mask, x.dtype(), correction));
         };
-        return OpDef.structured(name + ".correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, "
-                + "bool keepdim=False) -> Tensor",
-                meta, reduceKernel());
+        return OpDef.structured(
+                name + ".correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, "
+                        + "bool keepdim=False) -> Tensor",
+                meta,
+                reduceKernel());
     }
 
-    /** {@code var}: sum of squared deviations / max(0, N - correction); complex input gives a real result. Args: (self, dim, correction, keepdim). */
+    /**
+     * {@code var}: sum of squared deviations / max(0, N - correction); complex input gives a real result. Args: (self,
+     * dim, correction, keepdim).
+     */
     public static final OpDef VAR = varStd("var", Op.VAR)
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {ReduceGrads.var(g[0], (Tensor) a[0], (long[]) a[1], a[2], bool(a[3]))})
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) ->
+                    new Tensor[] {ReduceGrads.var(g[0], (Tensor) a[0], (long[]) a[1], a[2], bool(a[3]))})
             .deriveJvp(op -> Jvps.reduction(op, 1, 3));
 
     /** {@code std}: the square root of {@code var}. Args: (self, dim, correction, keepdim). */
     public static final OpDef STD = varStd("std", Op.STD)
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
-                ReduceGrads.std(g[0], (Tensor) a[0], o[0], (long[]) a[1], a[2], bool(a[3]))})
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) ->
+                    new Tensor[] {ReduceGrads.std(g[0], (Tensor) a[0], o[0], (long[]) a[1], a[2], bool(a[3]))})
             .deriveJvp(op -> Jvps.reduction(op, 1, 3));
 
-    /** {@code logsumexp}: stable (running maximum); integer inputs compute in the default dtype. Args: (self, dim, keepdim). */
-    public static final OpDef LOGSUMEXP = reduction("logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", Op.LOGSUMEXP,
-            args -> {
-                DType d = ((Tensor) args[0]).dtype();
-                DType out = d.isIntegral(true) ? Torch.getDefaultDtype() : d;
-                return Types.same(out);
-            })
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
-                ReduceGrads.logsumexp(g[0], (Tensor) a[0], o[0], (long[]) a[1], bool(a[2]))})
+    /**
+     * {@code logsumexp}: stable (running maximum); integer inputs compute in the default dtype. Args: (self, dim,
+     * keepdim).
+     */
+    public static final OpDef LOGSUMEXP = reduction(
+                    "logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", Op.LOGSUMEXP, args -> {
+                        DType d = ((Tensor) args[0]).dtype();
+                        DType out = d.isIntegral(true) ? Torch.getDefaultDtype() : d;
+                        return Types.same(out);
+                    })
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) ->
+                    new Tensor[] {ReduceGrads.logsumexp(g[0], (Tensor) a[0], o[0], (long[]) a[1], bool(a[2]))})
             .deriveJvp(op -> Jvps.reduction(op, 1, 2));
 
     // ---- logical --------------------------------------------------------------------------------------
 
     private static OpDef logical(String name, Op op) {
-        return reduction(name + ".dims(Tensor self, int[1]? dim=None, bool keepdim=False) -> Tensor", op, args -> {
-            DType d = ((Tensor) args[0]).dtype();
-            // uint8 input gives uint8: a legacy rule PyTorch keeps for compatibility.
-            return new Types(d == DType.UINT8 ? DType.UINT8 : DType.BOOL, d);
-        }, OpDef.Flag.NOT_DIFFERENTIABLE);
+        return reduction(
+                name + ".dims(Tensor self, int[1]? dim=None, bool keepdim=False) -> Tensor",
+                op,
+                args -> {
+                    DType d = ((Tensor) args[0]).dtype();
+                    // uint8 input gives uint8: a legacy rule PyTorch keeps for compatibility.
+                    return new Types(d == DType.UINT8 ? DType.UINT8 : DType.BOOL, d);
+                },
+                OpDef.Flag.NOT_DIFFERENTIABLE);
     }
 
     /** {@code all}: bool result (uint8 for uint8 input); NaN is true. Args: (self, dim, keepdim). */
@@ -342,55 +402,68 @@ public final class ReductionOps {
 
     // ---- norms ----------------------------------------------------------------------------------------
 
-    /** {@code linalg.vector_norm}: ord 2, 1, inf, -inf, 0 (count of non-zeros) or any p. Args: (self, Number ord, dim, keepdim, dtype). */
+    /**
+     * {@code linalg.vector_norm}: ord 2, 1, inf, -inf, 0 (count of non-zeros) or any p. Args: (self, Number ord, dim,
+     * keepdim, dtype).
+     */
     public static final OpDef VECTOR_NORM = OpDef.structured(
-            "linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, "
-                    + "*, ScalarType? dtype=None) -> Tensor",
-            args -> {
-                Tensor x = (Tensor) args[0];
-                double ord = args[1] == null ? 2 : ((Number) args[1]).doubleValue();
-                long[] dims = (long[]) args[2];
-                DType in = x.dtype();
-                if (!in.isFloatingPoint() && !in.isComplex()) {
-                    throw new TorchException("linalg.vector_norm: Expected a floating point or complex tensor as input. Got " + in.cppName());
-                }
-                DType compute = in;
-                if (args[4] != null) {
-                    compute = (DType) args[4];
-                    checkNormDtype(in, compute);
-                }
-                boolean[] mask = mask(x, dims);
-                if (x.numel() == 0 && (ord < 0 || ord == Double.POSITIVE_INFINITY)) {
-                    String ordStr = formatOrd(ord);
-                    if (dims == null || dims.length == 0) {
-                        throw new TorchException("linalg.vector_norm cannot compute the " + ordStr
-                                + " norm on an empty tensor because the operation does not have an identity");
-                    }
-                    for (long d : dims) {
-                        if (x.dim() > 0 && x.impl().shapeRef()[Shapes.wrapDim(d, x.dim())] == 0) {
-                            // The missing space is PyTorch's.
-                            throw new TorchException("linalg.vector_norm cannot compute the " + ordStr + " norm on the dimension " + d
-                                    + "because this dimension is empty and the operation "
-                                    + "does not have an identity");
+                    "linalg_vector_norm(Tensor self, Scalar ord=2, int[1]? dim=None, bool keepdim=False, "
+                            + "*, ScalarType? dtype=None) -> Tensor",
+                    args -> {
+                        Tensor x = (Tensor) args[0];
+                        double ord = args[1] == null ? 2 : ((Number) args[1]).doubleValue();
+                        long[] dims = (long[]) args[2];
+                        DType in = x.dtype();
+                        if (!in.isFloatingPoint() && !in.isComplex()) {
+                            throw new TorchException(
+                                    "linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+                                            + in.cppName());
                         }
-                    }
-                }
-                return Spec.of(outShape(x, mask, bool(args[3])), compute.toReal(), x.device(), new Plan(Op.NORM, mask, compute, ord));
-            },
-            reduceKernel())
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
-                ReduceGrads.vectorNorm(g[0], (Tensor) a[0], o[0], a[1], (long[]) a[2], bool(a[3]))})
+                        DType compute = in;
+                        if (args[4] != null) {
+                            compute = (DType) args[4];
+                            checkNormDtype(in, compute);
+                        }
+                        boolean[] mask = mask(x, dims);
+                        if (x.numel() == 0 && (ord < 0 || ord == Double.POSITIVE_INFINITY)) {
+                            String ordStr = formatOrd(ord);
+                            if (dims == null || dims.length == 0) {
+                                throw new TorchException("linalg.vector_norm cannot compute the " + ordStr
+                                        + " norm on an empty tensor because the operation does not have an identity");
+                            }
+                            for (long d : dims) {
+                                if (x.dim() > 0 && x.impl().shapeRef()[Shapes.wrapDim(d, x.dim())] == 0) {
+                                    // The missing space is PyTorch's.
+                                    throw new TorchException("linalg.vector_norm cannot compute the " + ordStr
+                                            + " norm on the dimension " + d
+                                            + "because this dimension is empty and the operation "
+                                            + "does not have an identity");
+                                }
+                            }
+                        }
+                        return Spec.of(
+                                outShape(x, mask, bool(args[3])),
+                                compute.toReal(),
+                                x.device(),
+                                new Plan(Op.NORM, mask, compute, ord));
+                    },
+                    reduceKernel())
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) ->
+                    new Tensor[] {ReduceGrads.vectorNorm(g[0], (Tensor) a[0], o[0], a[1], (long[]) a[2], bool(a[3]))})
             .deriveJvp(op -> Jvps.reduction(op, 2, 3));
 
     private static void checkNormDtype(DType in, DType dtype) {
         if (!dtype.isFloatingPoint() && !dtype.isComplex()) {
-            throw new TorchException("linalg.vector_norm: dtype should be floating point or complex, but got " + dtype.cppName());
+            throw new TorchException(
+                    "linalg.vector_norm: dtype should be floating point or complex, but got " + dtype.cppName());
         }
         if (in.isComplex() && !dtype.isComplex()) {
-            throw new TorchException("linalg.vector_norm: dtype should be complex for complex inputs, but got " + dtype.cppName());
+            throw new TorchException(
+                    "linalg.vector_norm: dtype should be complex for complex inputs, but got " + dtype.cppName());
         }
         if (!in.isComplex() && dtype.isComplex()) {
-            throw new TorchException("linalg.vector_norm: dtype should be real for real inputs, but got " + dtype.cppName());
+            throw new TorchException(
+                    "linalg.vector_norm: dtype should be real for real inputs, but got " + dtype.cppName());
         }
         if (TypePromotion.promoteTypes(in, dtype) != dtype) {
             throw new TorchException("linalg.vector_norm: the dtype of the input (" + in.cppName()
@@ -402,7 +475,10 @@ public final class ReductionOps {
     static String formatOrd(double ord) {
         if (Double.isInfinite(ord)) return ord > 0 ? "inf" : "-inf";
         if (ord == Math.rint(ord) && Math.abs(ord) < 1e15) return Long.toString((long) ord);
-        return new java.math.BigDecimal(ord).round(new java.math.MathContext(6)).stripTrailingZeros().toPlainString();
+        return new java.math.BigDecimal(ord)
+                .round(new java.math.MathContext(6))
+                .stripTrailingZeros()
+                .toPlainString();
     }
 
     // ---- scans and softmax ----------------------------------------------------------------------------
@@ -414,19 +490,26 @@ public final class ReductionOps {
             DType out = args[2] != null ? (DType) args[2] : integralToLong(x.dtype());
             return Spec.of(x.impl().shapeRef(), out, x.device(), dim);
         };
-        OpDef.Kernel kernel = (args, outs, spec) -> ReduceLoops.scan(prod, outs[0].impl(), ((Tensor) args[0]).impl(), (Integer) spec.plan(),
-                spec.dtypes()[0]);
+        OpDef.Kernel kernel = (args, outs, spec) -> ReduceLoops.scan(
+                prod, outs[0].impl(), ((Tensor) args[0]).impl(), (Integer) spec.plan(), spec.dtypes()[0]);
         return OpDef.structured(name + "(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor", meta, kernel);
     }
 
-    /** {@code cumsum}: bool and integer inputs give int64 unless {@code dtype} is given. Args: (self, Long dim, dtype). */
+    /**
+     * {@code cumsum}: bool and integer inputs give int64 unless {@code dtype} is given. Args: (self, Long dim, dtype).
+     */
     public static final OpDef CUMSUM = scan("cumsum", false)
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {ReduceGrads.cumsum(g[0], (Tensor) a[0], (Long) a[1])})
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) ->
+                    new Tensor[] {ReduceGrads.cumsum(g[0], (Tensor) a[0], (Long) a[1])})
             .deriveJvp(Jvps::linear);
 
-    /** {@code cumprod}; its gradient is right for inputs with zeros too (see {@link ReduceGrads#cumprod}). Args: (self, Long dim, dtype). */
+    /**
+     * {@code cumprod}; its gradient is right for inputs with zeros too (see {@link ReduceGrads#cumprod}). Args: (self,
+     * Long dim, dtype).
+     */
     public static final OpDef CUMPROD = scan("cumprod", true)
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {ReduceGrads.cumprod(g[0], (Tensor) a[0], o[0], (Long) a[1])})
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) ->
+                    new Tensor[] {ReduceGrads.cumprod(g[0], (Tensor) a[0], o[0], (Long) a[1])})
             .deriveJvp(Jvps::transposedVjp);
 
     private static OpDef softmaxOp(String name, boolean log) {
@@ -434,41 +517,53 @@ public final class ReductionOps {
             Tensor x = (Tensor) args[0];
             int dim = Shapes.wrapDim((Long) args[1], x.dim());
             DType compute = args[2] != null ? (DType) args[2] : x.dtype();
-            if (compute != DType.FLOAT32 && compute != DType.FLOAT64 && compute != DType.FLOAT16 && compute != DType.BFLOAT16) {
+            if (compute != DType.FLOAT32
+                    && compute != DType.FLOAT64
+                    && compute != DType.FLOAT16
+                    && compute != DType.BFLOAT16) {
                 boolean last = dim >= x.dim() - 1;
-                throw new TorchException("\"" + name + (last ? "_lastdim_kernel_impl" : "_kernel_impl") + "\" not implemented for '"
-                        + compute.cppName() + "'");
+                throw new TorchException("\"" + name + (last ? "_lastdim_kernel_impl" : "_kernel_impl")
+                        + "\" not implemented for '" + compute.cppName() + "'");
             }
             return Spec.of(x.impl().shapeRef(), compute, x.device(), dim);
         };
-        OpDef.Kernel kernel = (args, outs, spec) -> ReduceLoops.softmax(log, outs[0].impl(), ((Tensor) args[0]).impl(), (Integer) spec.plan());
+        OpDef.Kernel kernel = (args, outs, spec) ->
+                ReduceLoops.softmax(log, outs[0].impl(), ((Tensor) args[0]).impl(), (Integer) spec.plan());
         return OpDef.structured(name + ".int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor", meta, kernel);
     }
 
-    /** {@code softmax}: stable (subtracts the maximum); {@code dtype} casts the input first. Args: (self, Long dim, dtype). */
+    /**
+     * {@code softmax}: stable (subtracts the maximum); {@code dtype} casts the input first. Args: (self, Long dim,
+     * dtype).
+     */
     public static final OpDef SOFTMAX = softmaxOp("softmax", false)
             .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {ReduceGrads.softmax(g[0], o[0], (Long) a[1])})
             // d softmax = y * (t - Σ y t)
-            .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : o[0].mul(t[0].sub(o[0].mul(t[0]).sum(new long[] {(Long) a[1]}, true)))});
+            .defineJvp((a, o, t) -> new Tensor[] {
+                t[0] == null ? null : o[0].mul(t[0].sub(o[0].mul(t[0]).sum(new long[] {(Long) a[1]}, true)))
+            });
 
     /** {@code log_softmax}. Args: (self, Long dim, dtype). */
     public static final OpDef LOG_SOFTMAX = softmaxOp("log_softmax", true)
             .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {ReduceGrads.logSoftmax(g[0], o[0], (Long) a[1])})
             // d log_softmax = t - Σ softmax · t
-            .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : t[0].sub(o[0].exp().mul(t[0]).sum(new long[] {(Long) a[1]}, true))});
+            .defineJvp((a, o, t) -> new Tensor[] {
+                t[0] == null ? null : t[0].sub(o[0].exp().mul(t[0]).sum(new long[] {(Long) a[1]}, true))
+            });
 
     /**
-     * {@code _softmax_backward_data} / {@code _log_softmax_backward_data(grad_output, output, dim, input_dtype)}:
-     * the gradient of softmax or log_softmax from the forward's output in one pass per row, as ATen's kernels
-     * (the composite form made four passes and three temporaries over the logits-sized tensors). The result
-     * has {@code input_dtype}. Their own VJPs are written with differentiable ops, so higher orders exist.
+     * {@code _softmax_backward_data} / {@code _log_softmax_backward_data(grad_output, output, dim, input_dtype)}: the
+     * gradient of softmax or log_softmax from the forward's output in one pass per row, as ATen's kernels (the
+     * composite form made four passes and three temporaries over the logits-sized tensors). The result has
+     * {@code input_dtype}. Their own VJPs are written with differentiable ops, so higher orders exist.
      */
     private static OpDef softmaxBackwardOp(String name, boolean log) {
         OpDef.Meta meta = args -> {
             Tensor grad = (Tensor) args[0], output = (Tensor) args[1];
             if (!java.util.Arrays.equals(grad.impl().shapeRef(), output.impl().shapeRef())) {
-                throw new TorchException(name + ": grad_output of shape " + java.util.Arrays.toString(grad.impl().shapeRef())
-                        + " and output of shape " + java.util.Arrays.toString(output.impl().shapeRef()) + " must have the same shape");
+                throw new TorchException(name + ": grad_output of shape "
+                        + java.util.Arrays.toString(grad.impl().shapeRef()) + " and output of shape "
+                        + java.util.Arrays.toString(output.impl().shapeRef()) + " must have the same shape");
             }
             DType dtype = args[3] != null ? (DType) args[3] : grad.dtype();
             for (DType d : new DType[] {grad.dtype(), output.dtype(), dtype}) {
@@ -479,10 +574,10 @@ public final class ReductionOps {
             int dim = Shapes.wrapDim((Long) args[2], Math.max(1, grad.dim()));
             return Spec.of(grad.impl().shapeRef(), dtype, Devices.common(name, grad, output), dim);
         };
-        OpDef.Kernel kernel = (args, outs, spec) ->
-                ReduceLoops.softmaxBackward(log, outs[0].impl(), ((Tensor) args[0]).impl(), ((Tensor) args[1]).impl(),
-                        (Integer) spec.plan());
-        return OpDef.structured(name + "(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor", meta, kernel);
+        OpDef.Kernel kernel = (args, outs, spec) -> ReduceLoops.softmaxBackward(
+                log, outs[0].impl(), ((Tensor) args[0]).impl(), ((Tensor) args[1]).impl(), (Integer) spec.plan());
+        return OpDef.structured(
+                name + "(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor", meta, kernel);
     }
 
     /** Args: (grad_output, output, Long dim, DType input_dtype or null). */
@@ -492,7 +587,9 @@ public final class ReductionOps {
                 long[] dim = {(Long) a[2]};
                 Tensor dGrad = mask.needs(0) ? softmaxBackwardData(g[0], y, (Long) a[2], null) : null;
                 // out = y·(grad - Σ grad·y): d/dy = u·(grad - Σ grad·y) - grad·Σ u·y
-                Tensor dY = mask.needs(1) ? g[0].mul(grad.sub(grad.mul(y).sum(dim, true))).sub(grad.mul(g[0].mul(y).sum(dim, true)))
+                Tensor dY = mask.needs(1)
+                        ? g[0].mul(grad.sub(grad.mul(y).sum(dim, true)))
+                                .sub(grad.mul(g[0].mul(y).sum(dim, true)))
                         : null;
                 return new Tensor[] {dGrad, dY};
             })
@@ -505,38 +602,58 @@ public final class ReductionOps {
                 long[] dim = {(Long) a[2]};
                 Tensor uExp = g[0].mul(y.exp());
                 // out = grad - exp(y)·Σ grad: d/dgrad = u - Σ u·exp(y), d/dy = -u·exp(y)·Σ grad
-                return new Tensor[] {mask.needs(0) ? g[0].sub(uExp.sum(dim, true)) : null,
-                    mask.needs(1) ? uExp.mul(grad.sum(dim, true)).neg() : null};
+                return new Tensor[] {
+                    mask.needs(0) ? g[0].sub(uExp.sum(dim, true)) : null,
+                    mask.needs(1) ? uExp.mul(grad.sum(dim, true)).neg() : null
+                };
             })
             .deriveJvp(Jvps::transposedVjp);
 
     // ---- Java entry points ----------------------------------------------------------------------------
 
-    private static long[] dims(long dim) { return new long[] {dim}; }
+    private static long[] dims(long dim) {
+        return new long[] {dim};
+    }
 
     /** {@code torch.sum(x)}. */
-    public static Tensor sum(Tensor x) { return Dispatcher.call1(SUM, x, null, false, null); }
+    public static Tensor sum(Tensor x) {
+        return Dispatcher.call1(SUM, x, null, false, null);
+    }
 
     /** {@code torch.sum(x, dtype=dtype)}. */
-    public static Tensor sum(Tensor x, DType dtype) { return Dispatcher.call1(SUM, x, null, false, dtype); }
+    public static Tensor sum(Tensor x, DType dtype) {
+        return Dispatcher.call1(SUM, x, null, false, dtype);
+    }
 
     /** {@code torch.sum(x, dim)}. */
-    public static Tensor sum(Tensor x, long dim) { return Dispatcher.call1(SUM, x, dims(dim), false, null); }
+    public static Tensor sum(Tensor x, long dim) {
+        return Dispatcher.call1(SUM, x, dims(dim), false, null);
+    }
 
     /** {@code torch.sum(x, dim, keepdim)}. */
-    public static Tensor sum(Tensor x, long dim, boolean keepdim) { return Dispatcher.call1(SUM, x, dims(dim), keepdim, null); }
+    public static Tensor sum(Tensor x, long dim, boolean keepdim) {
+        return Dispatcher.call1(SUM, x, dims(dim), keepdim, null);
+    }
 
     /** {@code torch.sum(x, dims, keepdim)}. */
-    public static Tensor sum(Tensor x, long[] dims, boolean keepdim) { return Dispatcher.call1(SUM, x, dims, keepdim, null); }
+    public static Tensor sum(Tensor x, long[] dims, boolean keepdim) {
+        return Dispatcher.call1(SUM, x, dims, keepdim, null);
+    }
 
     /** {@code torch.sum(x, dims, keepdim, dtype=dtype)}. */
-    public static Tensor sum(Tensor x, long[] dims, boolean keepdim, DType dtype) { return Dispatcher.call1(SUM, x, dims, keepdim, dtype); }
+    public static Tensor sum(Tensor x, long[] dims, boolean keepdim, DType dtype) {
+        return Dispatcher.call1(SUM, x, dims, keepdim, dtype);
+    }
 
     /** {@code torch.nansum(x)}. */
-    public static Tensor nansum(Tensor x) { return Dispatcher.call1(NANSUM, x, null, false, null); }
+    public static Tensor nansum(Tensor x) {
+        return Dispatcher.call1(NANSUM, x, null, false, null);
+    }
 
     /** {@code torch.nansum(x, dim)}. */
-    public static Tensor nansum(Tensor x, long dim) { return Dispatcher.call1(NANSUM, x, dims(dim), false, null); }
+    public static Tensor nansum(Tensor x, long dim) {
+        return Dispatcher.call1(NANSUM, x, dims(dim), false, null);
+    }
 
     /** {@code torch.nansum(x, dims, keepdim, dtype=dtype)}. */
     public static Tensor nansum(Tensor x, long[] dims, boolean keepdim, DType dtype) {
@@ -544,28 +661,44 @@ public final class ReductionOps {
     }
 
     /** {@code torch.mean(x)}. */
-    public static Tensor mean(Tensor x) { return Dispatcher.call1(MEAN, x, null, false, null); }
+    public static Tensor mean(Tensor x) {
+        return Dispatcher.call1(MEAN, x, null, false, null);
+    }
 
     /** {@code torch.mean(x, dtype=dtype)}. */
-    public static Tensor mean(Tensor x, DType dtype) { return Dispatcher.call1(MEAN, x, null, false, dtype); }
+    public static Tensor mean(Tensor x, DType dtype) {
+        return Dispatcher.call1(MEAN, x, null, false, dtype);
+    }
 
     /** {@code torch.mean(x, dim)}. */
-    public static Tensor mean(Tensor x, long dim) { return Dispatcher.call1(MEAN, x, dims(dim), false, null); }
+    public static Tensor mean(Tensor x, long dim) {
+        return Dispatcher.call1(MEAN, x, dims(dim), false, null);
+    }
 
     /** {@code torch.mean(x, dim, keepdim)}. */
-    public static Tensor mean(Tensor x, long dim, boolean keepdim) { return Dispatcher.call1(MEAN, x, dims(dim), keepdim, null); }
+    public static Tensor mean(Tensor x, long dim, boolean keepdim) {
+        return Dispatcher.call1(MEAN, x, dims(dim), keepdim, null);
+    }
 
     /** {@code torch.mean(x, dims, keepdim)}. */
-    public static Tensor mean(Tensor x, long[] dims, boolean keepdim) { return Dispatcher.call1(MEAN, x, dims, keepdim, null); }
+    public static Tensor mean(Tensor x, long[] dims, boolean keepdim) {
+        return Dispatcher.call1(MEAN, x, dims, keepdim, null);
+    }
 
     /** {@code torch.mean(x, dims, keepdim, dtype=dtype)}. */
-    public static Tensor mean(Tensor x, long[] dims, boolean keepdim, DType dtype) { return Dispatcher.call1(MEAN, x, dims, keepdim, dtype); }
+    public static Tensor mean(Tensor x, long[] dims, boolean keepdim, DType dtype) {
+        return Dispatcher.call1(MEAN, x, dims, keepdim, dtype);
+    }
 
     /** {@code torch.nanmean(x)}. */
-    public static Tensor nanmean(Tensor x) { return Dispatcher.call1(NANMEAN, x, null, false, null); }
+    public static Tensor nanmean(Tensor x) {
+        return Dispatcher.call1(NANMEAN, x, null, false, null);
+    }
 
     /** {@code torch.nanmean(x, dim)}. */
-    public static Tensor nanmean(Tensor x, long dim) { return Dispatcher.call1(NANMEAN, x, dims(dim), false, null); }
+    public static Tensor nanmean(Tensor x, long dim) {
+        return Dispatcher.call1(NANMEAN, x, dims(dim), false, null);
+    }
 
     /** {@code torch.nanmean(x, dims, keepdim, dtype=dtype)}. */
     public static Tensor nanmean(Tensor x, long[] dims, boolean keepdim, DType dtype) {
@@ -573,16 +706,24 @@ public final class ReductionOps {
     }
 
     /** {@code torch.prod(x)}. */
-    public static Tensor prod(Tensor x) { return Dispatcher.call1(PROD, x, null, false, null); }
+    public static Tensor prod(Tensor x) {
+        return Dispatcher.call1(PROD, x, null, false, null);
+    }
 
     /** {@code torch.prod(x, dtype=dtype)}. */
-    public static Tensor prod(Tensor x, DType dtype) { return Dispatcher.call1(PROD, x, null, false, dtype); }
+    public static Tensor prod(Tensor x, DType dtype) {
+        return Dispatcher.call1(PROD, x, null, false, dtype);
+    }
 
     /** {@code torch.prod(x, dim)}. */
-    public static Tensor prod(Tensor x, long dim) { return Dispatcher.call1(PROD, x, dims(dim), false, null); }
+    public static Tensor prod(Tensor x, long dim) {
+        return Dispatcher.call1(PROD, x, dims(dim), false, null);
+    }
 
     /** {@code torch.prod(x, dim, keepdim)}. */
-    public static Tensor prod(Tensor x, long dim, boolean keepdim) { return Dispatcher.call1(PROD, x, dims(dim), keepdim, null); }
+    public static Tensor prod(Tensor x, long dim, boolean keepdim) {
+        return Dispatcher.call1(PROD, x, dims(dim), keepdim, null);
+    }
 
     /** {@code torch.prod(x, dim, keepdim, dtype=dtype)}. */
     public static Tensor prod(Tensor x, long dim, boolean keepdim, DType dtype) {
@@ -590,40 +731,64 @@ public final class ReductionOps {
     }
 
     /** {@code torch.amax(x)} over all dims. */
-    public static Tensor amax(Tensor x) { return Dispatcher.call1(AMAX, x, null, false); }
+    public static Tensor amax(Tensor x) {
+        return Dispatcher.call1(AMAX, x, null, false);
+    }
 
     /** {@code torch.amax(x, dim)}. */
-    public static Tensor amax(Tensor x, long dim) { return Dispatcher.call1(AMAX, x, dims(dim), false); }
+    public static Tensor amax(Tensor x, long dim) {
+        return Dispatcher.call1(AMAX, x, dims(dim), false);
+    }
 
     /** {@code torch.amax(x, dims, keepdim)}. */
-    public static Tensor amax(Tensor x, long[] dims, boolean keepdim) { return Dispatcher.call1(AMAX, x, dims, keepdim); }
+    public static Tensor amax(Tensor x, long[] dims, boolean keepdim) {
+        return Dispatcher.call1(AMAX, x, dims, keepdim);
+    }
 
     /** {@code torch.amin(x)} over all dims. */
-    public static Tensor amin(Tensor x) { return Dispatcher.call1(AMIN, x, null, false); }
+    public static Tensor amin(Tensor x) {
+        return Dispatcher.call1(AMIN, x, null, false);
+    }
 
     /** {@code torch.amin(x, dim)}. */
-    public static Tensor amin(Tensor x, long dim) { return Dispatcher.call1(AMIN, x, dims(dim), false); }
+    public static Tensor amin(Tensor x, long dim) {
+        return Dispatcher.call1(AMIN, x, dims(dim), false);
+    }
 
     /** {@code torch.amin(x, dims, keepdim)}. */
-    public static Tensor amin(Tensor x, long[] dims, boolean keepdim) { return Dispatcher.call1(AMIN, x, dims, keepdim); }
+    public static Tensor amin(Tensor x, long[] dims, boolean keepdim) {
+        return Dispatcher.call1(AMIN, x, dims, keepdim);
+    }
 
     /** {@code torch.max(x)}: the largest element (NaN if any). */
-    public static Tensor max(Tensor x) { return Dispatcher.call1(MAX_ALL, x); }
+    public static Tensor max(Tensor x) {
+        return Dispatcher.call1(MAX_ALL, x);
+    }
 
     /** {@code torch.max(x, dim)}: values and indices. */
-    public static ValuesIndices max(Tensor x, long dim) { return max(x, dim, false); }
+    public static ValuesIndices max(Tensor x, long dim) {
+        return max(x, dim, false);
+    }
 
     /** {@code torch.max(x, dim, keepdim)}: values and indices. */
-    public static ValuesIndices max(Tensor x, long dim, boolean keepdim) { return pair(Dispatcher.call(MAX_DIM, x, dim, keepdim)); }
+    public static ValuesIndices max(Tensor x, long dim, boolean keepdim) {
+        return pair(Dispatcher.call(MAX_DIM, x, dim, keepdim));
+    }
 
     /** {@code torch.min(x)}: the smallest element (NaN if any). */
-    public static Tensor min(Tensor x) { return Dispatcher.call1(MIN_ALL, x); }
+    public static Tensor min(Tensor x) {
+        return Dispatcher.call1(MIN_ALL, x);
+    }
 
     /** {@code torch.min(x, dim)}: values and indices. */
-    public static ValuesIndices min(Tensor x, long dim) { return min(x, dim, false); }
+    public static ValuesIndices min(Tensor x, long dim) {
+        return min(x, dim, false);
+    }
 
     /** {@code torch.min(x, dim, keepdim)}: values and indices. */
-    public static ValuesIndices min(Tensor x, long dim, boolean keepdim) { return pair(Dispatcher.call(MIN_DIM, x, dim, keepdim)); }
+    public static ValuesIndices min(Tensor x, long dim, boolean keepdim) {
+        return pair(Dispatcher.call(MIN_DIM, x, dim, keepdim));
+    }
 
     private static ValuesIndices pair(Object r) {
         Tensor[] t = (Tensor[]) r;
@@ -631,37 +796,59 @@ public final class ReductionOps {
     }
 
     /** {@code torch.argmax(x)}: the flat index of the largest element. */
-    public static Tensor argmax(Tensor x) { return Dispatcher.call1(ARGMAX, x, null, false); }
+    public static Tensor argmax(Tensor x) {
+        return Dispatcher.call1(ARGMAX, x, null, false);
+    }
 
     /** {@code torch.argmax(x, keepdim=keepdim)}: flat index, shaped as x with every dim 1 when keepdim. */
-    public static Tensor argmax(Tensor x, boolean keepdim) { return Dispatcher.call1(ARGMAX, x, null, keepdim); }
+    public static Tensor argmax(Tensor x, boolean keepdim) {
+        return Dispatcher.call1(ARGMAX, x, null, keepdim);
+    }
 
     /** {@code torch.argmax(x, dim)}. */
-    public static Tensor argmax(Tensor x, long dim) { return Dispatcher.call1(ARGMAX, x, dim, false); }
+    public static Tensor argmax(Tensor x, long dim) {
+        return Dispatcher.call1(ARGMAX, x, dim, false);
+    }
 
     /** {@code torch.argmax(x, dim, keepdim)}. */
-    public static Tensor argmax(Tensor x, long dim, boolean keepdim) { return Dispatcher.call1(ARGMAX, x, dim, keepdim); }
+    public static Tensor argmax(Tensor x, long dim, boolean keepdim) {
+        return Dispatcher.call1(ARGMAX, x, dim, keepdim);
+    }
 
     /** {@code torch.argmin(x)}. */
-    public static Tensor argmin(Tensor x) { return Dispatcher.call1(ARGMIN, x, null, false); }
+    public static Tensor argmin(Tensor x) {
+        return Dispatcher.call1(ARGMIN, x, null, false);
+    }
 
     /** {@code torch.argmin(x, keepdim=keepdim)}. */
-    public static Tensor argmin(Tensor x, boolean keepdim) { return Dispatcher.call1(ARGMIN, x, null, keepdim); }
+    public static Tensor argmin(Tensor x, boolean keepdim) {
+        return Dispatcher.call1(ARGMIN, x, null, keepdim);
+    }
 
     /** {@code torch.argmin(x, dim)}. */
-    public static Tensor argmin(Tensor x, long dim) { return Dispatcher.call1(ARGMIN, x, dim, false); }
+    public static Tensor argmin(Tensor x, long dim) {
+        return Dispatcher.call1(ARGMIN, x, dim, false);
+    }
 
     /** {@code torch.argmin(x, dim, keepdim)}. */
-    public static Tensor argmin(Tensor x, long dim, boolean keepdim) { return Dispatcher.call1(ARGMIN, x, dim, keepdim); }
+    public static Tensor argmin(Tensor x, long dim, boolean keepdim) {
+        return Dispatcher.call1(ARGMIN, x, dim, keepdim);
+    }
 
     /** {@code torch.var(x)} (correction 1). */
-    public static Tensor var(Tensor x) { return Dispatcher.call1(VAR, x, null, null, false); }
+    public static Tensor var(Tensor x) {
+        return Dispatcher.call1(VAR, x, null, null, false);
+    }
 
     /** {@code torch.var(x, unbiased)}. */
-    public static Tensor var(Tensor x, boolean unbiased) { return Dispatcher.call1(VAR, x, null, unbiased ? 1L : 0L, false); }
+    public static Tensor var(Tensor x, boolean unbiased) {
+        return Dispatcher.call1(VAR, x, null, unbiased ? 1L : 0L, false);
+    }
 
     /** {@code torch.var(x, dim)}. */
-    public static Tensor var(Tensor x, long dim) { return Dispatcher.call1(VAR, x, dims(dim), null, false); }
+    public static Tensor var(Tensor x, long dim) {
+        return Dispatcher.call1(VAR, x, dims(dim), null, false);
+    }
 
     /** {@code torch.var(x, dims, unbiased, keepdim)}. */
     public static Tensor var(Tensor x, long[] dims, boolean unbiased, boolean keepdim) {
@@ -674,13 +861,19 @@ public final class ReductionOps {
     }
 
     /** {@code torch.std(x)} (correction 1). */
-    public static Tensor std(Tensor x) { return Dispatcher.call1(STD, x, null, null, false); }
+    public static Tensor std(Tensor x) {
+        return Dispatcher.call1(STD, x, null, null, false);
+    }
 
     /** {@code torch.std(x, unbiased)}. */
-    public static Tensor std(Tensor x, boolean unbiased) { return Dispatcher.call1(STD, x, null, unbiased ? 1L : 0L, false); }
+    public static Tensor std(Tensor x, boolean unbiased) {
+        return Dispatcher.call1(STD, x, null, unbiased ? 1L : 0L, false);
+    }
 
     /** {@code torch.std(x, dim)}. */
-    public static Tensor std(Tensor x, long dim) { return Dispatcher.call1(STD, x, dims(dim), null, false); }
+    public static Tensor std(Tensor x, long dim) {
+        return Dispatcher.call1(STD, x, dims(dim), null, false);
+    }
 
     /** {@code torch.std(x, dims, unbiased, keepdim)}. */
     public static Tensor std(Tensor x, long[] dims, boolean unbiased, boolean keepdim) {
@@ -693,71 +886,114 @@ public final class ReductionOps {
     }
 
     /** {@code torch.logsumexp(x, dim)}. */
-    public static Tensor logsumexp(Tensor x, long dim) { return Dispatcher.call1(LOGSUMEXP, x, dims(dim), false); }
+    public static Tensor logsumexp(Tensor x, long dim) {
+        return Dispatcher.call1(LOGSUMEXP, x, dims(dim), false);
+    }
 
     /** {@code torch.logsumexp(x, dim, keepdim)}. */
-    public static Tensor logsumexp(Tensor x, long dim, boolean keepdim) { return Dispatcher.call1(LOGSUMEXP, x, dims(dim), keepdim); }
+    public static Tensor logsumexp(Tensor x, long dim, boolean keepdim) {
+        return Dispatcher.call1(LOGSUMEXP, x, dims(dim), keepdim);
+    }
 
     /** {@code torch.logsumexp(x, dims, keepdim)}. */
-    public static Tensor logsumexp(Tensor x, long[] dims, boolean keepdim) { return Dispatcher.call1(LOGSUMEXP, x, dims, keepdim); }
+    public static Tensor logsumexp(Tensor x, long[] dims, boolean keepdim) {
+        return Dispatcher.call1(LOGSUMEXP, x, dims, keepdim);
+    }
 
-    /** {@code _softmax_backward_data(grad_output, output, dim, input_dtype)}; a null input_dtype keeps grad_output's. */
+    /**
+     * {@code _softmax_backward_data(grad_output, output, dim, input_dtype)}; a null input_dtype keeps grad_output's.
+     */
     public static Tensor softmaxBackwardData(Tensor gradOutput, Tensor output, long dim, DType inputDtype) {
         return Dispatcher.call1(SOFTMAX_BACKWARD_DATA, gradOutput, output, dim, inputDtype);
     }
 
-    /** {@code _log_softmax_backward_data(grad_output, output, dim, input_dtype)}; a null input_dtype keeps grad_output's. */
+    /**
+     * {@code _log_softmax_backward_data(grad_output, output, dim, input_dtype)}; a null input_dtype keeps
+     * grad_output's.
+     */
     public static Tensor logSoftmaxBackwardData(Tensor gradOutput, Tensor output, long dim, DType inputDtype) {
         return Dispatcher.call1(LOG_SOFTMAX_BACKWARD_DATA, gradOutput, output, dim, inputDtype);
     }
 
     /** {@code torch.softmax(x, dim)}. */
-    public static Tensor softmax(Tensor x, long dim) { return Dispatcher.call1(SOFTMAX, x, dim, null); }
+    public static Tensor softmax(Tensor x, long dim) {
+        return Dispatcher.call1(SOFTMAX, x, dim, null);
+    }
 
     /** {@code torch.softmax(x, dim, dtype=dtype)}. */
-    public static Tensor softmax(Tensor x, long dim, DType dtype) { return Dispatcher.call1(SOFTMAX, x, dim, dtype); }
+    public static Tensor softmax(Tensor x, long dim, DType dtype) {
+        return Dispatcher.call1(SOFTMAX, x, dim, dtype);
+    }
 
     /** {@code torch.log_softmax(x, dim)}. */
-    public static Tensor logSoftmax(Tensor x, long dim) { return Dispatcher.call1(LOG_SOFTMAX, x, dim, null); }
+    public static Tensor logSoftmax(Tensor x, long dim) {
+        return Dispatcher.call1(LOG_SOFTMAX, x, dim, null);
+    }
 
     /** {@code torch.log_softmax(x, dim, dtype=dtype)}. */
-    public static Tensor logSoftmax(Tensor x, long dim, DType dtype) { return Dispatcher.call1(LOG_SOFTMAX, x, dim, dtype); }
+    public static Tensor logSoftmax(Tensor x, long dim, DType dtype) {
+        return Dispatcher.call1(LOG_SOFTMAX, x, dim, dtype);
+    }
 
     /** {@code torch.cumsum(x, dim)}. */
-    public static Tensor cumsum(Tensor x, long dim) { return Dispatcher.call1(CUMSUM, x, dim, null); }
+    public static Tensor cumsum(Tensor x, long dim) {
+        return Dispatcher.call1(CUMSUM, x, dim, null);
+    }
 
     /** {@code torch.cumsum(x, dim, dtype=dtype)}. */
-    public static Tensor cumsum(Tensor x, long dim, DType dtype) { return Dispatcher.call1(CUMSUM, x, dim, dtype); }
+    public static Tensor cumsum(Tensor x, long dim, DType dtype) {
+        return Dispatcher.call1(CUMSUM, x, dim, dtype);
+    }
 
     /** {@code torch.cumprod(x, dim)}. */
-    public static Tensor cumprod(Tensor x, long dim) { return Dispatcher.call1(CUMPROD, x, dim, null); }
+    public static Tensor cumprod(Tensor x, long dim) {
+        return Dispatcher.call1(CUMPROD, x, dim, null);
+    }
 
     /** {@code torch.cumprod(x, dim, dtype=dtype)}. */
-    public static Tensor cumprod(Tensor x, long dim, DType dtype) { return Dispatcher.call1(CUMPROD, x, dim, dtype); }
+    public static Tensor cumprod(Tensor x, long dim, DType dtype) {
+        return Dispatcher.call1(CUMPROD, x, dim, dtype);
+    }
 
     /** {@code torch.all(x)}. */
-    public static Tensor all(Tensor x) { return Dispatcher.call1(ALL, x, null, false); }
+    public static Tensor all(Tensor x) {
+        return Dispatcher.call1(ALL, x, null, false);
+    }
 
     /** {@code torch.all(x, dim)}. */
-    public static Tensor all(Tensor x, long dim) { return Dispatcher.call1(ALL, x, dims(dim), false); }
+    public static Tensor all(Tensor x, long dim) {
+        return Dispatcher.call1(ALL, x, dims(dim), false);
+    }
 
     /** {@code torch.all(x, dims, keepdim)}. */
-    public static Tensor all(Tensor x, long[] dims, boolean keepdim) { return Dispatcher.call1(ALL, x, dims, keepdim); }
+    public static Tensor all(Tensor x, long[] dims, boolean keepdim) {
+        return Dispatcher.call1(ALL, x, dims, keepdim);
+    }
 
     /** {@code torch.any(x)}. */
-    public static Tensor any(Tensor x) { return Dispatcher.call1(ANY, x, null, false); }
+    public static Tensor any(Tensor x) {
+        return Dispatcher.call1(ANY, x, null, false);
+    }
 
     /** {@code torch.any(x, dim)}. */
-    public static Tensor any(Tensor x, long dim) { return Dispatcher.call1(ANY, x, dims(dim), false); }
+    public static Tensor any(Tensor x, long dim) {
+        return Dispatcher.call1(ANY, x, dims(dim), false);
+    }
 
     /** {@code torch.any(x, dims, keepdim)}. */
-    public static Tensor any(Tensor x, long[] dims, boolean keepdim) { return Dispatcher.call1(ANY, x, dims, keepdim); }
+    public static Tensor any(Tensor x, long[] dims, boolean keepdim) {
+        return Dispatcher.call1(ANY, x, dims, keepdim);
+    }
 
     /** {@code torch.linalg.vector_norm(x)} (the 2-norm of all elements). */
-    public static Tensor vectorNorm(Tensor x) { return Dispatcher.call1(VECTOR_NORM, x, 2.0, null, false, null); }
+    public static Tensor vectorNorm(Tensor x) {
+        return Dispatcher.call1(VECTOR_NORM, x, 2.0, null, false, null);
+    }
 
     /** {@code torch.linalg.vector_norm(x, ord)}. */
-    public static Tensor vectorNorm(Tensor x, double ord) { return Dispatcher.call1(VECTOR_NORM, x, ord, null, false, null); }
+    public static Tensor vectorNorm(Tensor x, double ord) {
+        return Dispatcher.call1(VECTOR_NORM, x, ord, null, false, null);
+    }
 
     /** {@code torch.linalg.vector_norm(x, ord, dims, keepdim)}. */
     public static Tensor vectorNorm(Tensor x, double ord, long[] dims, boolean keepdim) {

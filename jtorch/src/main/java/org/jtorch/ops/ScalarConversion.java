@@ -5,20 +5,22 @@ import org.jtorch.Scalar;
 import org.jtorch.TorchException;
 
 /**
- * c10's checked conversion of a Scalar argument to a tensor's element type ({@code Scalar::to<T>()}),
- * which ops run before using a fill value or a bound, and the C++ type names that its and ATen's
- * messages print.
+ * c10's checked conversion of a Scalar argument to a tensor's element type ({@code Scalar::to<T>()}), which ops run
+ * before using a fill value or a bound, and the C++ type names that its and ATen's messages print.
  *
- * <p>The rule, as in {@code c10::overflows}: a value overflows a floating type when it is finite and
- * beyond the largest finite value (infinities and NaN convert); an integral type when it lies outside
- * the type's range, except that a negative integer may wrap into an unsigned type whose maximum is at
- * least its magnitude ({@code -1} becomes {@code 255} in uint8); bool takes any value; a complex value
- * with a non-zero imaginary part overflows every real type.
+ * <p>The rule, as in {@code c10::overflows}: a value overflows a floating type when it is finite and beyond the largest
+ * finite value (infinities and NaN convert); an integral type when it lies outside the type's range, except that a
+ * negative integer may wrap into an unsigned type whose maximum is at least its magnitude ({@code -1} becomes
+ * {@code 255} in uint8); bool takes any value; a complex value with a non-zero imaginary part overflows every real
+ * type.
  */
 final class ScalarConversion {
     private ScalarConversion() {}
 
-    /** Throws PyTorch's "value cannot be converted to type T without overflow" when {@code s} does not fit {@code dtype}. */
+    /**
+     * Throws PyTorch's "value cannot be converted to type T without overflow" when {@code s} does not fit
+     * {@code dtype}.
+     */
     static void check(Scalar s, DType dtype) {
         if (overflows(s, dtype)) throw overflow(dtype);
     }
@@ -57,7 +59,8 @@ final class ScalarConversion {
     private static boolean floatOverflows(double v, DType dtype) {
         if (Double.isNaN(v)) return false;
         double max = PointwiseOps.maxFinite(dtype);
-        boolean hasInfinity = dtype != DType.FLOAT8_E4M3FN && dtype != DType.FLOAT8_E4M3FNUZ && dtype != DType.FLOAT8_E5M2FNUZ;
+        boolean hasInfinity =
+                dtype != DType.FLOAT8_E4M3FN && dtype != DType.FLOAT8_E4M3FNUZ && dtype != DType.FLOAT8_E5M2FNUZ;
         if (Double.isInfinite(v) && hasInfinity) return false;
         return v < -max || v > max;
     }
@@ -89,18 +92,28 @@ final class ScalarConversion {
         }
 
         /** Whether a signed 64-bit value lies below the range. */
-        boolean isBelow(long v) { return v < low; }
+        boolean isBelow(long v) {
+            return v < low;
+        }
 
         /** Whether a signed 64-bit value lies above the range. */
-        boolean isAbove(long v) { return !unsigned64 && v > high; }
+        boolean isAbove(long v) {
+            return !unsigned64 && v > high;
+        }
 
         /** Whether an unsigned 64-bit value (given by its bits) lies above the range. */
-        boolean isAboveUnsigned(long bits) { return !unsigned64 && (bits < 0 || bits > high); }
+        boolean isAboveUnsigned(long bits) {
+            return !unsigned64 && (bits < 0 || bits > high);
+        }
 
-        double lowAsDouble() { return low; }
+        double lowAsDouble() {
+            return low;
+        }
 
         /** The maximum as a double (uint64's is 2^64, the double nearest to 2^64 - 1). */
-        double highAsDouble() { return unsigned64 ? 0x1p64 : high; }
+        double highAsDouble() {
+            return unsigned64 ? 0x1p64 : high;
+        }
     }
 
     /** The C++ element type as c10's conversion messages print it ({@code int8_t}, {@code at::Half}). */

@@ -20,30 +20,35 @@ import org.jtorch.kernels.cpu.IndexLoops.Reduce;
 
 /**
  * Ops that move elements along one dim by an index: {@code gather}, {@code scatter}, {@code scatter_add},
- * {@code scatter_reduce}, {@code index_select}, {@code index_add}, {@code index_copy}, {@code index_fill}.
- * Each meta rule owns the checks (ATen's {@code ScatterGatherChecks.h} and index-op meta functions, with
- * their messages); each kernel restrides its operands over the iteration space and runs one
- * {@link IndexLoops} gather or scatter. Index values are checked by the kernels (they are data).
+ * {@code scatter_reduce}, {@code index_select}, {@code index_add}, {@code index_copy}, {@code index_fill}. Each meta
+ * rule owns the checks (ATen's {@code ScatterGatherChecks.h} and index-op meta functions, with their messages); each
+ * kernel restrides its operands over the iteration space and runs one {@link IndexLoops} gather or scatter. Index
+ * values are checked by the kernels (they are data).
  *
- * <p>Scatters with duplicate indices are deterministic: updates reach each destination in index order
- * (see {@link IndexLoops}), so {@code scatter_add} of floats gives the same bits for any thread count.
- * The functional forms copy {@code self} first; the in-place forms ({@code scatter_} ...) run the same
- * op into {@code self}.
+ * <p>Scatters with duplicate indices are deterministic: updates reach each destination in index order (see
+ * {@link IndexLoops}), so {@code scatter_add} of floats gives the same bits for any thread count. The functional forms
+ * copy {@code self} first; the in-place forms ({@code scatter_} ...) run the same op into {@code self}.
  *
- * <p><b>Gradients.</b> The ops are each other's backward, so gradients of any order work: gather ↔
- * scatter_add into zeros, index_select ↔ index_add into zeros; writes (scatter, index_copy, index_fill)
- * cut the gradient of the places they overwrite with scatter/index_fill of 0. A src larger than index
- * gets zeros beyond the part index covers. scatter_reduce's rules are in {@link ScatterReduceGrads}.
+ * <p><b>Gradients.</b> The ops are each other's backward, so gradients of any order work: gather ↔ scatter_add into
+ * zeros, index_select ↔ index_add into zeros; writes (scatter, index_copy, index_fill) cut the gradient of the places
+ * they overwrite with scatter/index_fill of 0. A src larger than index gets zeros beyond the part index covers.
+ * scatter_reduce's rules are in {@link ScatterReduceGrads}.
  */
 public final class ScatterOps {
     private ScatterOps() {}
 
-    private static Tensor tensor(Object o) { return (Tensor) o; }
+    private static Tensor tensor(Object o) {
+        return (Tensor) o;
+    }
 
-    private static long lng(Object o) { return ((Number) o).longValue(); }
+    private static long lng(Object o) {
+        return ((Number) o).longValue();
+    }
 
     /** ATen's {@code ensure_nonempty_size}: a 0-d tensor has size 1 along dim 0. */
-    private static long size(Tensor t, int d) { return t.dim() == 0 ? 1 : t.size(d); }
+    private static long size(Tensor t, int d) {
+        return t.dim() == 0 ? 1 : t.size(d);
+    }
 
     private static IndexLoops.OutOfRange outOfBounds(int dim, boolean indexError, String prefix) {
         return (v, which, size) -> {
@@ -52,8 +57,8 @@ public final class ScatterOps {
         };
     }
 
-    private static final IndexLoops.OutOfRange OUT_OF_RANGE_IN_SELF = (v, which, size) ->
-            new IndexOutOfBoundsException("index out of range in self");
+    private static final IndexLoops.OutOfRange OUT_OF_RANGE_IN_SELF =
+            (v, which, size) -> new IndexOutOfBoundsException("index out of range in self");
 
     /** The functional forms write a copy of self; the in-place forms get self itself as the output. */
     private static void copySelf(Object[] args, Tensor out) {
@@ -70,32 +75,46 @@ public final class ScatterOps {
         }
         for (int i = 0; i < dims; i++) {
             if (i != dim && size(index, i) > size(self, i)) {
-                throw new TorchException("Size does not match at dimension " + i + " expected index " + Shapes.str(index.impl().shapeRef())
-                        + " to be smaller than self " + Shapes.str(self.impl().shapeRef()) + " apart from dimension " + dim);
+                throw new TorchException("Size does not match at dimension " + i + " expected index "
+                        + Shapes.str(index.impl().shapeRef()) + " to be smaller than self "
+                        + Shapes.str(self.impl().shapeRef()) + " apart from dimension " + dim);
             }
         }
     }
 
-    /** {@code gather(self, dim, index)}: {@code out[i][j] = self[index[i][j]][j]} (dim 0); the result has index's shape. */
-    public static final OpDef GATHER = OpDef.structured("gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor",
-            args -> {
-                Tensor self = tensor(args[0]), index = tensor(args[2]);
-                int dim = Shapes.wrapDim(lng(args[1]), self.dim());
-                if (index.numel() != 0) {
-                    if (index.dtype() != DType.INT64) throw new TorchException("gather(): Expected dtype int64 for index");
-                    gatherShapeCheck(self, dim, index);
-                }
-                return Spec.of(index.shape(), self.dtype(), Devices.common("gather", self, index), dim);
-            },
-            (args, outs, spec) -> {
-                int dim = (Integer) spec.plan();
-                Tensor self = atLeast1d(tensor(args[0])), index = atLeast1d(tensor(args[2]));
-                Tensor src = restrided(self, index.impl().shapeRef(), with(self.impl().strideRef(), dim, 0));
-                IndexLoops.gather(atLeast1d(outs[0]).impl(), src.impl(), Indexers.one(longIndex(index).impl(), self.impl().strideRef()[dim], self.impl().shapeRef()[dim],
-                        false, outOfBounds(dim, false, "")));
-            })
+    /**
+     * {@code gather(self, dim, index)}: {@code out[i][j] = self[index[i][j]][j]} (dim 0); the result has index's shape.
+     */
+    public static final OpDef GATHER = OpDef.structured(
+                    "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor",
+                    args -> {
+                        Tensor self = tensor(args[0]), index = tensor(args[2]);
+                        int dim = Shapes.wrapDim(lng(args[1]), self.dim());
+                        if (index.numel() != 0) {
+                            if (index.dtype() != DType.INT64)
+                                throw new TorchException("gather(): Expected dtype int64 for index");
+                            gatherShapeCheck(self, dim, index);
+                        }
+                        return Spec.of(index.shape(), self.dtype(), Devices.common("gather", self, index), dim);
+                    },
+                    (args, outs, spec) -> {
+                        int dim = (Integer) spec.plan();
+                        Tensor self = atLeast1d(tensor(args[0])), index = atLeast1d(tensor(args[2]));
+                        Tensor src = restrided(
+                                self, index.impl().shapeRef(), with(self.impl().strideRef(), dim, 0));
+                        IndexLoops.gather(
+                                atLeast1d(outs[0]).impl(),
+                                src.impl(),
+                                Indexers.one(
+                                        longIndex(index).impl(),
+                                        self.impl().strideRef()[dim],
+                                        self.impl().shapeRef()[dim],
+                                        false,
+                                        outOfBounds(dim, false, "")));
+                    })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
-                scatterAdd(zeros(tensor(a[0]).impl().shapeRef(), g[0]), dim(a), tensor(a[2]), g[0]), null})
+                scatterAdd(zeros(tensor(a[0]).impl().shapeRef(), g[0]), dim(a), tensor(a[2]), g[0]), null
+            })
             .deriveJvp(Jvps.linearExcept(2));
 
     // ---- scatter family -----------------------------------------------------------------------------
@@ -110,23 +129,30 @@ public final class ScatterOps {
         boolean wrong = false;
         for (int d = 0; d < dims && !wrong; d++) wrong = d != dim && size(index, d) > size(self, d);
         for (int d = 0; d < dims && !wrong && src != null; d++) wrong = size(index, d) > size(src, d);
-        String expected = "Expected index " + Shapes.str(index.impl().shapeRef()) + " to be smaller than self " + Shapes.str(self.impl().shapeRef())
-                + " apart from dimension " + dim;
+        String expected = "Expected index " + Shapes.str(index.impl().shapeRef()) + " to be smaller than self "
+                + Shapes.str(self.impl().shapeRef()) + " apart from dimension " + dim;
         if (src != null) {
             if (Math.max(src.dim(), 1) != Math.max(index.dim(), 1)) {
                 throw new TorchException("Index tensor must have the same number of dimensions as src tensor");
             }
-            if (wrong) throw new TorchException(expected + " and to be smaller size than src " + Shapes.str(src.impl().shapeRef()));
+            if (wrong)
+                throw new TorchException(expected + " and to be smaller size than src "
+                        + Shapes.str(src.impl().shapeRef()));
         } else if (wrong) {
             throw new TorchException(expected);
         }
     }
 
-    /** ATen's {@code scatter_meta_impl}; returns the wrapped dim. Every scatter op names itself "scatter" in these messages. */
+    /**
+     * ATen's {@code scatter_meta_impl}; returns the wrapped dim. Every scatter op names itself "scatter" in these
+     * messages.
+     */
     private static int scatterChecks(Tensor self, Object dimArg, Tensor index, Tensor src) {
         int dim = Shapes.wrapDim(lng(dimArg), self.dim());
-        if (index.numel() != 0 && index.dtype() != DType.INT64) throw new TorchException("scatter(): Expected dtype int64 for index");
-        if (src != null && src.dtype() != self.dtype()) throw new TorchException("scatter(): Expected self.dtype to be equal to src.dtype");
+        if (index.numel() != 0 && index.dtype() != DType.INT64)
+            throw new TorchException("scatter(): Expected dtype int64 for index");
+        if (src != null && src.dtype() != self.dtype())
+            throw new TorchException("scatter(): Expected self.dtype to be equal to src.dtype");
         scatterShapeCheck(self, dim, index, src);
         return dim;
     }
@@ -137,67 +163,113 @@ public final class ScatterOps {
     }
 
     /**
-     * Scatters {@code values} into {@code out} along {@code dim} by {@code index}; {@code values} is a
-     * tensor at least as large as index (src) or a 0-d tensor (a value, read for every element).
+     * Scatters {@code values} into {@code out} along {@code dim} by {@code index}; {@code values} is a tensor at least
+     * as large as index (src) or a 0-d tensor (a value, read for every element).
      */
     private static void scatterInto(Tensor out, int dim, Tensor index, Tensor values, Reduce op) {
         Tensor o = atLeast1d(out), idx = atLeast1d(index);
         long[] shape = idx.impl().shapeRef();
         Tensor dst = restrided(o, shape, with(o.impl().strideRef(), dim, 0));
-        Tensor src = values.dim() == 0 ? restrided(values, shape, new long[shape.length])
+        Tensor src = values.dim() == 0
+                ? restrided(values, shape, new long[shape.length])
                 : restrided(atLeast1d(values), shape, atLeast1d(values).impl().strideRef());
-        IndexLoops.scatter(dst.impl(), src.impl(),
-                Indexers.one(longIndex(idx).impl(), o.impl().strideRef()[dim], o.impl().shapeRef()[dim], false,
-                        outOfBounds(dim, false, "")), op, null, dim);
+        IndexLoops.scatter(
+                dst.impl(),
+                src.impl(),
+                Indexers.one(
+                        longIndex(idx).impl(),
+                        o.impl().strideRef()[dim],
+                        o.impl().shapeRef()[dim],
+                        false,
+                        outOfBounds(dim, false, "")),
+                op,
+                null,
+                dim);
     }
 
-    /** {@code scatter(self, dim, index, src)}: {@code out[index[i][j]][j] = src[i][j]} (dim 0); with duplicates the last one wins. */
-    public static final OpDef SCATTER = OpDef.structured("scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
-            args -> scatterSpec(args, tensor(args[3]), scatterChecks(tensor(args[0]), args[1], tensor(args[2]), tensor(args[3]))),
-            (args, outs, spec) -> {
-                copySelf(args, outs[0]);
-                scatterInto(outs[0], (Integer) spec.plan(), tensor(args[2]), atLeast1d(tensor(args[3])), Reduce.ASSIGN);
+    /**
+     * {@code scatter(self, dim, index, src)}: {@code out[index[i][j]][j] = src[i][j]} (dim 0); with duplicates the last
+     * one wins.
+     */
+    public static final OpDef SCATTER = OpDef.structured(
+                    "scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
+                    args -> scatterSpec(
+                            args,
+                            tensor(args[3]),
+                            scatterChecks(tensor(args[0]), args[1], tensor(args[2]), tensor(args[3]))),
+                    (args, outs, spec) -> {
+                        copySelf(args, outs[0]);
+                        scatterInto(
+                                outs[0],
+                                (Integer) spec.plan(),
+                                tensor(args[2]),
+                                atLeast1d(tensor(args[3])),
+                                Reduce.ASSIGN);
+                    })
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
+                scatter(g[0], dim(a), tensor(a[2]), 0L), null, srcGrad(gather(g[0], dim(a), tensor(a[2])), tensor(a[3]))
             })
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {scatter(g[0], dim(a), tensor(a[2]), 0L), null,
-                srcGrad(gather(g[0], dim(a), tensor(a[2])), tensor(a[3]))})
             .deriveJvp(Jvps.linearExcept(2));
 
     /** {@code scatter(self, dim, index, value)}: writes one value at every indexed place. */
-    public static final OpDef SCATTER_VALUE = OpDef.structured("scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
-            args -> {
-                int dim = scatterChecks(tensor(args[0]), args[1], tensor(args[2]), null);
-                ScalarConversion.check(Scalar.of(args[3]), tensor(args[0]).dtype());
-                return scatterSpec(args, null, dim);
-            },
-            (args, outs, spec) -> {
-                copySelf(args, outs[0]);
-                Tensor value = Creation.scalarTensor(Scalar.of(args[3]), outs[0].dtype());
-                scatterInto(outs[0], (Integer) spec.plan(), tensor(args[2]), value, Reduce.ASSIGN);
-            })
+    public static final OpDef SCATTER_VALUE = OpDef.structured(
+                    "scatter.value(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
+                    args -> {
+                        int dim = scatterChecks(tensor(args[0]), args[1], tensor(args[2]), null);
+                        ScalarConversion.check(
+                                Scalar.of(args[3]), tensor(args[0]).dtype());
+                        return scatterSpec(args, null, dim);
+                    },
+                    (args, outs, spec) -> {
+                        copySelf(args, outs[0]);
+                        Tensor value = Creation.scalarTensor(Scalar.of(args[3]), outs[0].dtype());
+                        scatterInto(outs[0], (Integer) spec.plan(), tensor(args[2]), value, Reduce.ASSIGN);
+                    })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {scatter(g[0], dim(a), tensor(a[2]), 0L), null})
             // the scattered places are constants: the tangent is self's with zeros there
-            .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : Dispatcher.call1(ScatterOps.SCATTER_VALUE, t[0], a[1], a[2], 0L)});
+            .defineJvp((a, o, t) ->
+                    new Tensor[] {t[0] == null ? null : Dispatcher.call1(ScatterOps.SCATTER_VALUE, t[0], a[1], a[2], 0L)
+                    });
 
-    /** {@code scatter_add(self, dim, index, src)}: adds every src element to its indexed place (duplicates accumulate). */
-    public static final OpDef SCATTER_ADD = OpDef.structured("scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
-            args -> scatterSpec(args, tensor(args[3]), scatterChecks(tensor(args[0]), args[1], tensor(args[2]), tensor(args[3]))),
-            (args, outs, spec) -> {
-                copySelf(args, outs[0]);
-                scatterInto(outs[0], (Integer) spec.plan(), tensor(args[2]), atLeast1d(tensor(args[3])), Reduce.ADD);
-            })
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0], null, srcGrad(gather(g[0], dim(a), tensor(a[2])), tensor(a[3]))})
+    /**
+     * {@code scatter_add(self, dim, index, src)}: adds every src element to its indexed place (duplicates accumulate).
+     */
+    public static final OpDef SCATTER_ADD = OpDef.structured(
+                    "scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor",
+                    args -> scatterSpec(
+                            args,
+                            tensor(args[3]),
+                            scatterChecks(tensor(args[0]), args[1], tensor(args[2]), tensor(args[3]))),
+                    (args, outs, spec) -> {
+                        copySelf(args, outs[0]);
+                        scatterInto(
+                                outs[0],
+                                (Integer) spec.plan(),
+                                tensor(args[2]),
+                                atLeast1d(tensor(args[3])),
+                                Reduce.ADD);
+                    })
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) ->
+                    new Tensor[] {g[0], null, srcGrad(gather(g[0], dim(a), tensor(a[2])), tensor(a[3]))})
             .deriveJvp(Jvps.linearExcept(2));
 
     /** The reductions of {@code scatter_reduce}, by PyTorch's names. */
     private enum ScatterReduction {
-        SUM(Reduce.ADD), PROD(Reduce.MUL), MEAN(Reduce.ADD), AMAX(Reduce.MAX), AMIN(Reduce.MIN);
+        SUM(Reduce.ADD),
+        PROD(Reduce.MUL),
+        MEAN(Reduce.ADD),
+        AMAX(Reduce.MAX),
+        AMIN(Reduce.MIN);
 
         final Reduce loop;
 
-        ScatterReduction(Reduce loop) { this.loop = loop; }
+        ScatterReduction(Reduce loop) {
+            this.loop = loop;
+        }
 
         static ScatterReduction of(Object name) {
-            for (ScatterReduction r : values()) if (r.name().toLowerCase(java.util.Locale.ROOT).equals(name)) return r;
+            for (ScatterReduction r : values())
+                if (r.name().toLowerCase(java.util.Locale.ROOT).equals(name)) return r;
             throw new TorchException("reduce argument must be either sum, prod, mean, amax or amin.");
         }
 
@@ -207,7 +279,10 @@ public final class ScatterOps {
                 case SUM, MEAN -> Scalar.of(0L);
                 case PROD -> Scalar.of(1L);
                 case AMAX -> d.isFloatingPoint() ? Scalar.of(-largest(d)) : Scalar.of(lowest(d));
-                case AMIN -> d.isFloatingPoint() ? Scalar.of(largest(d)) : d == DType.UINT64 ? Scalar.ofUnsigned(-1L) : Scalar.of(highest(d));
+                case AMIN ->
+                    d.isFloatingPoint()
+                            ? Scalar.of(largest(d))
+                            : d == DType.UINT64 ? Scalar.ofUnsigned(-1L) : Scalar.of(highest(d));
             };
         }
 
@@ -232,65 +307,78 @@ public final class ScatterOps {
     private record ReducePlan(int dim, ScatterReduction reduction, boolean includeSelf) {}
 
     /**
-     * {@code scatter_reduce(self, dim, index, src, reduce, include_self=True)}: reduces every src element
-     * into its indexed place with {@code "sum"}, {@code "prod"}, {@code "mean"}, {@code "amax"} or
-     * {@code "amin"}. Without {@code include_self}, places that receive values start from the
-     * reduction's identity; places no index reaches keep self. NaN propagates through amax/amin; the
-     * mean of an integral dtype rounds down (floor division), as in PyTorch.
+     * {@code scatter_reduce(self, dim, index, src, reduce, include_self=True)}: reduces every src element into its
+     * indexed place with {@code "sum"}, {@code "prod"}, {@code "mean"}, {@code "amax"} or {@code "amin"}. Without
+     * {@code include_self}, places that receive values start from the reduction's identity; places no index reaches
+     * keep self. NaN propagates through amax/amin; the mean of an integral dtype rounds down (floor division), as in
+     * PyTorch.
      */
     public static final OpDef SCATTER_REDUCE = OpDef.structured(
-            "scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, "
-                    + "bool include_self=True) -> Tensor",
-            args -> {
-                Tensor self = tensor(args[0]);
-                int dim = scatterChecks(self, args[1], tensor(args[2]), tensor(args[3]));
-                ScatterReduction r = ScatterReduction.of(args[4]);
-                String kernel = "\"scatter_gather_tensor_cpu_reduce_" + r.name().toLowerCase(java.util.Locale.ROOT) + "\" not implemented for '";
-                if (r == ScatterReduction.MEAN && self.dtype() == DType.BOOL) throw new TorchException(kernel + "Bool'");
-                if ((r == ScatterReduction.AMAX || r == ScatterReduction.AMIN) && self.isComplex()) {
-                    throw new TorchException(kernel + self.dtype().cppName() + "'");
-                }
-                return scatterSpec(args, tensor(args[3]), new ReducePlan(dim, r, args[5] == null || (Boolean) args[5]));
-            },
-            (args, outs, spec) -> {
-                ReducePlan p = (ReducePlan) spec.plan();
-                Tensor out = outs[0], index = tensor(args[2]);
-                copySelf(args, out);
-                if (!p.includeSelf()) {
-                    scatterInto(out, p.dim(), index, Creation.scalarTensor(p.reduction().identity(out.dtype()), out.dtype()), Reduce.ASSIGN);
-                }
-                scatterInto(out, p.dim(), index, atLeast1d(tensor(args[3])), p.reduction().loop);
-                if (p.reduction() == ScatterReduction.MEAN) divideByCounts(out, p.dim(), index, p.includeSelf());
-            })
+                    "scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, "
+                            + "bool include_self=True) -> Tensor",
+                    args -> {
+                        Tensor self = tensor(args[0]);
+                        int dim = scatterChecks(self, args[1], tensor(args[2]), tensor(args[3]));
+                        ScatterReduction r = ScatterReduction.of(args[4]);
+                        String kernel = "\"scatter_gather_tensor_cpu_reduce_"
+                                + r.name().toLowerCase(java.util.Locale.ROOT) + "\" not implemented for '";
+                        if (r == ScatterReduction.MEAN && self.dtype() == DType.BOOL)
+                            throw new TorchException(kernel + "Bool'");
+                        if ((r == ScatterReduction.AMAX || r == ScatterReduction.AMIN) && self.isComplex()) {
+                            throw new TorchException(kernel + self.dtype().cppName() + "'");
+                        }
+                        return scatterSpec(
+                                args, tensor(args[3]), new ReducePlan(dim, r, args[5] == null || (Boolean) args[5]));
+                    },
+                    (args, outs, spec) -> {
+                        ReducePlan p = (ReducePlan) spec.plan();
+                        Tensor out = outs[0], index = tensor(args[2]);
+                        copySelf(args, out);
+                        if (!p.includeSelf()) {
+                            scatterInto(
+                                    out,
+                                    p.dim(),
+                                    index,
+                                    Creation.scalarTensor(p.reduction().identity(out.dtype()), out.dtype()),
+                                    Reduce.ASSIGN);
+                        }
+                        scatterInto(out, p.dim(), index, atLeast1d(tensor(args[3])), p.reduction().loop);
+                        if (p.reduction() == ScatterReduction.MEAN)
+                            divideByCounts(out, p.dim(), index, p.includeSelf());
+                    })
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> ScatterReduceGrads.of(a, o[0], g[0]))
             .deriveJvp(Jvps::transposedVjp);
 
     /**
-     * {@code _scatter_reduce_prod_src_grad(grad)}: a copy of scatter_reduce("prod")'s src gradient for the
-     * case where several zeros of src meet at one place, whose own backward raises (PyTorch's
-     * {@code DelayedError}): first order is right there, second order is not implemented.
+     * {@code _scatter_reduce_prod_src_grad(grad)}: a copy of scatter_reduce("prod")'s src gradient for the case where
+     * several zeros of src meet at one place, whose own backward raises (PyTorch's {@code DelayedError}): first order
+     * is right there, second order is not implemented.
      */
-    public static final OpDef SCATTER_REDUCE_PROD_SRC_GRAD = OpDef.structured("_scatter_reduce_prod_src_grad(Tensor grad) -> Tensor",
-            args -> {
-                Tensor g = tensor(args[0]);
-                return Spec.of(g.shape(), g.dtype(), g.device(), null);
-            },
-            (args, outs, spec) -> CopyOps.convert(tensor(args[0]), outs[0]))
+    public static final OpDef SCATTER_REDUCE_PROD_SRC_GRAD = OpDef.structured(
+                    "_scatter_reduce_prod_src_grad(Tensor grad) -> Tensor",
+                    args -> {
+                        Tensor g = tensor(args[0]);
+                        return Spec.of(g.shape(), g.dtype(), g.device(), null);
+                    },
+                    (args, outs, spec) -> CopyOps.convert(tensor(args[0]), outs[0]))
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> {
-                throw new TorchException("scatter_reduce(): Double backward is unsupported for src when >1 zeros in src "
-                        + "are scattered to "
-                        + "the same position in self");
+                throw new TorchException(
+                        "scatter_reduce(): Double backward is unsupported for src when >1 zeros in src "
+                                + "are scattered to "
+                                + "the same position in self");
             })
-            // an identity in its argument that stands for a function of src autograd cannot follow: refuse, as its VJP does
+            // an identity in its argument that stands for a function of src autograd cannot follow: refuse, as its VJP
+            // does
             .defineJvp((a, o, t) -> {
-                throw new TorchException("scatter_reduce(): forward AD of the src gradient is unsupported when >1 zeros in src are "
-                        + "scattered to the same position in self");
+                throw new TorchException(
+                        "scatter_reduce(): forward AD of the src gradient is unsupported when >1 zeros in src are "
+                                + "scattered to the same position in self");
             })
             .vmapFallsBack("a backward helper of scatter_reduce(\"prod\") with four operands: not written yet");
 
     /**
-     * ATen's mean step: counts (in out's dtype) of the values each place received, self included or
-     * not, with 0 counted as 1; out is divided by them (floor division for integral dtypes).
+     * ATen's mean step: counts (in out's dtype) of the values each place received, self included or not, with 0 counted
+     * as 1; out is divided by them (floor division for integral dtypes).
      */
     private static void divideByCounts(Tensor out, int dim, Tensor index, boolean includeSelf) {
         Tensor count = Creation.full(out.shape(), includeSelf ? 1L : 0L, out.dtype(), Device.CPU);
@@ -302,32 +390,49 @@ public final class ScatterOps {
 
     // ---- index_select -------------------------------------------------------------------------------
 
-    /** {@code index_select(self, dim, index)}: the slices of self at the (int64 or int32, 1-d) index positions along dim. */
-    public static final OpDef INDEX_SELECT = OpDef.structured("index_select(Tensor self, int dim, Tensor index) -> Tensor",
-            args -> {
-                Tensor self = tensor(args[0]), index = tensor(args[2]);
-                int dim = Shapes.wrapDim(lng(args[1]), self.dim());
-                if (index.dim() > 1) throw new IndexOutOfBoundsException("index_select(): Index is supposed to be a vector");
-                if (index.dtype() != DType.INT64 && index.dtype() != DType.INT32) {
-                    throw new TorchException("index_select(): Expected dtype int32 or int64 for index");
-                }
-                if (self.dim() == 0 && index.numel() != 1) {
-                    throw new IndexOutOfBoundsException("index_select(): Index to scalar can have only 1 value, got " + index.numel()
-                            + " value(s)");
-                }
-                long[] shape = self.dim() == 0 ? Shapes.SCALAR : with(self.impl().shapeRef(), dim, index.numel());
-                return Spec.of(shape, self.dtype(), Devices.common("index_select", self, index), dim);
-            },
-            (args, outs, spec) -> {
-                int dim = (Integer) spec.plan();
-                Tensor self = atLeast1d(tensor(args[0])), index = tensor(args[2]), out = atLeast1d(outs[0]);
-                long[] shape = out.impl().shapeRef();
-                Tensor src = restrided(self, shape, with(self.impl().strideRef(), dim, 0));
-                Tensor idx = restrided(longIndex(index), shape, alongDim(longIndex(index), shape.length, dim));
-                IndexLoops.gather(out.impl(), src.impl(), Indexers.one(idx.impl(), self.impl().strideRef()[dim], self.impl().shapeRef()[dim], false, OUT_OF_RANGE_IN_SELF));
-            })
+    /**
+     * {@code index_select(self, dim, index)}: the slices of self at the (int64 or int32, 1-d) index positions along
+     * dim.
+     */
+    public static final OpDef INDEX_SELECT = OpDef.structured(
+                    "index_select(Tensor self, int dim, Tensor index) -> Tensor",
+                    args -> {
+                        Tensor self = tensor(args[0]), index = tensor(args[2]);
+                        int dim = Shapes.wrapDim(lng(args[1]), self.dim());
+                        if (index.dim() > 1)
+                            throw new IndexOutOfBoundsException("index_select(): Index is supposed to be a vector");
+                        if (index.dtype() != DType.INT64 && index.dtype() != DType.INT32) {
+                            throw new TorchException("index_select(): Expected dtype int32 or int64 for index");
+                        }
+                        if (self.dim() == 0 && index.numel() != 1) {
+                            throw new IndexOutOfBoundsException(
+                                    "index_select(): Index to scalar can have only 1 value, got " + index.numel()
+                                            + " value(s)");
+                        }
+                        long[] shape = self.dim() == 0
+                                ? Shapes.SCALAR
+                                : with(self.impl().shapeRef(), dim, index.numel());
+                        return Spec.of(shape, self.dtype(), Devices.common("index_select", self, index), dim);
+                    },
+                    (args, outs, spec) -> {
+                        int dim = (Integer) spec.plan();
+                        Tensor self = atLeast1d(tensor(args[0])), index = tensor(args[2]), out = atLeast1d(outs[0]);
+                        long[] shape = out.impl().shapeRef();
+                        Tensor src = restrided(self, shape, with(self.impl().strideRef(), dim, 0));
+                        Tensor idx = restrided(longIndex(index), shape, alongDim(longIndex(index), shape.length, dim));
+                        IndexLoops.gather(
+                                out.impl(),
+                                src.impl(),
+                                Indexers.one(
+                                        idx.impl(),
+                                        self.impl().strideRef()[dim],
+                                        self.impl().shapeRef()[dim],
+                                        false,
+                                        OUT_OF_RANGE_IN_SELF));
+                    })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
-                indexAdd(zeros(tensor(a[0]).impl().shapeRef(), g[0]), dim(a), tensor(a[2]), g[0]), null})
+                indexAdd(zeros(tensor(a[0]).impl().shapeRef(), g[0]), dim(a), tensor(a[2]), g[0]), null
+            })
             .deriveJvp(Jvps.linearExcept(2));
 
     // ---- index_add / index_copy / index_fill ----------------------------------------------------------
@@ -335,23 +440,38 @@ public final class ScatterOps {
     private record SlicePlan(int dim) {}
 
     /**
-     * Scatters {@code source} into {@code out} by a 1-d {@code index} along {@code dim}: element i of
-     * source along dim goes to position {@code index[i]}; source's slices broadcast to out's slices.
+     * Scatters {@code source} into {@code out} by a 1-d {@code index} along {@code dim}: element i of source along dim
+     * goes to position {@code index[i]}; source's slices broadcast to out's slices.
      */
-    private static void indexScatter(Tensor out, int dim, Tensor index, Tensor source, Reduce op, Scalar alpha, boolean wrapNegative,
-                                     IndexLoops.OutOfRange error) {
+    private static void indexScatter(
+            Tensor out,
+            int dim,
+            Tensor index,
+            Tensor source,
+            Reduce op,
+            Scalar alpha,
+            boolean wrapNegative,
+            IndexLoops.OutOfRange error) {
         Tensor o = atLeast1d(out), idx = longIndex(index);
         long[] shape = with(o.impl().shapeRef(), dim, index.numel());
         Tensor dst = restrided(o, shape, with(o.impl().strideRef(), dim, 0));
         long[] srcStrides = new long[shape.length];
         if (source.dim() > 0) {
             long[] sliceShape = remove(o.impl().shapeRef(), dim);
-            long[] sliceStrides = Shapes.broadcastStrides(remove(source.impl().shapeRef(), dim), remove(source.impl().strideRef(), dim), sliceShape);
-            for (int d = 0, k = 0; d < shape.length; d++) srcStrides[d] = d == dim ? source.impl().strideRef()[dim] : sliceStrides[k++];
+            long[] sliceStrides = Shapes.broadcastStrides(
+                    remove(source.impl().shapeRef(), dim), remove(source.impl().strideRef(), dim), sliceShape);
+            for (int d = 0, k = 0; d < shape.length; d++)
+                srcStrides[d] = d == dim ? source.impl().strideRef()[dim] : sliceStrides[k++];
         }
         Tensor src = restrided(source, shape, srcStrides);
         Tensor ix = restrided(idx, shape, alongDim(idx, shape.length, dim));
-        IndexLoops.scatter(dst.impl(), src.impl(), Indexers.one(ix.impl(), o.impl().strideRef()[dim], o.impl().shapeRef()[dim], wrapNegative, error), op, alpha, dim);
+        IndexLoops.scatter(
+                dst.impl(),
+                src.impl(),
+                Indexers.one(ix.impl(), o.impl().strideRef()[dim], o.impl().shapeRef()[dim], wrapNegative, error),
+                op,
+                alpha,
+                dim);
     }
 
     private static long[] remove(long[] a, int i) {
@@ -365,30 +485,35 @@ public final class ScatterOps {
     private static int indexFuncChecks(String func, Tensor self, Object dimArg, Tensor index, Tensor source) {
         int dim = Shapes.wrapDim(lng(dimArg), self.dim());
         if (index.dim() > 1) {
-            throw new IndexOutOfBoundsException(func + "_(): Index is supposed to be a vector, but got dim: " + index.dim() + " with type: "
-                    + index.dtype().cppName() + " and size: " + Shapes.str(index.impl().shapeRef()));
+            throw new IndexOutOfBoundsException(func + "_(): Index is supposed to be a vector, but got dim: "
+                    + index.dim() + " with type: " + index.dtype().cppName() + " and size: "
+                    + Shapes.str(index.impl().shapeRef()));
         }
         if (index.dtype() != DType.INT64 && index.dtype() != DType.INT32) {
-            throw new TorchException(func + "_(): Expected dtype int32/int64 for index but got: " + index.dtype().cppName());
+            throw new TorchException(func + "_(): Expected dtype int32/int64 for index but got: "
+                    + index.dtype().cppName());
         }
         if (self.dtype() != source.dtype()) {
-            throw new TorchException(func + "_(): self (" + self.dtype().cppName() + ") and source (" + source.dtype().cppName()
-                    + ") must have the same scalar type");
+            throw new TorchException(func + "_(): self (" + self.dtype().cppName() + ") and source ("
+                    + source.dtype().cppName() + ") must have the same scalar type");
         }
         if (dim != 0 && dim >= source.dim()) {
-            throw new TorchException(func + "_(): Indexing dim " + dim + " is out of bounds of the source tensor with dim " + source.dim());
+            throw new TorchException(func + "_(): Indexing dim " + dim
+                    + " is out of bounds of the source tensor with dim " + source.dim());
         }
         long sourceSize = source.dim() == 0 ? 1 : source.size(dim);
         if (index.numel() != sourceSize) {
-            throw new TorchException(func + "_(): Number of indices (" + index.numel() + ") should be equal to source.size(dim): ("
-                    + sourceSize + "), for dim: " + dim);
+            throw new TorchException(func + "_(): Number of indices (" + index.numel()
+                    + ") should be equal to source.size(dim): (" + sourceSize + "), for dim: " + dim);
         }
         // ATen runs its add iterator over one slice of each: source's slice must broadcast to self's.
         if (self.dim() > 0 && source.dim() > 0) {
-            long[] selfSlice = remove(self.impl().shapeRef(), dim), sourceSlice = remove(source.impl().shapeRef(), dim);
+            long[] selfSlice = remove(self.impl().shapeRef(), dim),
+                    sourceSlice = remove(source.impl().shapeRef(), dim);
             long[] b = Shapes.broadcast(selfSlice, sourceSlice);
             if (!Arrays.equals(b, selfSlice)) {
-                throw new TorchException("output with shape " + Shapes.str(selfSlice) + " doesn't match the broadcast shape " + Shapes.str(b));
+                throw new TorchException("output with shape " + Shapes.str(selfSlice)
+                        + " doesn't match the broadcast shape " + Shapes.str(b));
             }
         }
         return dim;
@@ -401,35 +526,55 @@ public final class ScatterOps {
         return a.doubleValue() == 1 && a.imag() == 0 ? null : a;
     }
 
-    /** {@code index_add(self, dim, index, source, alpha=1)}: {@code out[index[i]] += alpha * source[i]} along dim (duplicates accumulate). */
+    /**
+     * {@code index_add(self, dim, index, source, alpha=1)}: {@code out[index[i]] += alpha * source[i]} along dim
+     * (duplicates accumulate).
+     */
     public static final OpDef INDEX_ADD = OpDef.structured(
-            "index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor",
-            args -> {
-                Tensor self = tensor(args[0]);
-                int dim = indexFuncChecks("index_add", self, args[1], tensor(args[2]), tensor(args[3]));
-                return Spec.of(self.shape(), self.dtype(), Devices.common("index_add", self, args[2], args[3]), new SlicePlan(dim));
-            },
-            (args, outs, spec) -> {
-                copySelf(args, outs[0]);
-                indexScatter(outs[0], ((SlicePlan) spec.plan()).dim(), tensor(args[2]), tensor(args[3]), Reduce.ADD, scaling(args[4]),
-                        false, OUT_OF_RANGE_IN_SELF);
-            })
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0], null,
-                Grads.scaled(indexSelect(g[0], dim(a), tensor(a[2])), a[4])})
+                    "index_add(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) -> Tensor",
+                    args -> {
+                        Tensor self = tensor(args[0]);
+                        int dim = indexFuncChecks("index_add", self, args[1], tensor(args[2]), tensor(args[3]));
+                        return Spec.of(
+                                self.shape(),
+                                self.dtype(),
+                                Devices.common("index_add", self, args[2], args[3]),
+                                new SlicePlan(dim));
+                    },
+                    (args, outs, spec) -> {
+                        copySelf(args, outs[0]);
+                        indexScatter(
+                                outs[0],
+                                ((SlicePlan) spec.plan()).dim(),
+                                tensor(args[2]),
+                                tensor(args[3]),
+                                Reduce.ADD,
+                                scaling(args[4]),
+                                false,
+                                OUT_OF_RANGE_IN_SELF);
+                    })
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) ->
+                    new Tensor[] {g[0], null, Grads.scaled(indexSelect(g[0], dim(a), tensor(a[2])), a[4])})
             .deriveJvp(Jvps.linearExcept(2));
 
     private static void indexCopyChecks(Tensor self, int dim, Tensor index, Tensor source) {
-        if (index.dim() >= 2) throw new IndexOutOfBoundsException("index_copy_(): Index should have dimension 1 or 0 (got " + index.dim() + ")");
+        if (index.dim() >= 2)
+            throw new IndexOutOfBoundsException(
+                    "index_copy_(): Index should have dimension 1 or 0 (got " + index.dim() + ")");
         long n = index.numel();
         if (source.dim() == 0 && n != 1) {
-            throw new IndexOutOfBoundsException("index_copy_(): When source is scalar, index should have one element (got " + n + ")");
+            throw new IndexOutOfBoundsException(
+                    "index_copy_(): When source is scalar, index should have one element (got " + n + ")");
         }
         if (source.dim() != self.dim() && source.dim() != 0 && self.dim() != 0) {
-            throw new IndexOutOfBoundsException("index_copy_(): When source and destination are not scalars, their dimensionality must "
-                    + "match. Source dimensionality (" + source.dim() + "), destination dimensionality (" + self.dim() + ")");
+            throw new IndexOutOfBoundsException(
+                    "index_copy_(): When source and destination are not scalars, their dimensionality must "
+                            + "match. Source dimensionality (" + source.dim() + "), destination dimensionality ("
+                            + self.dim() + ")");
         }
         if (index.dtype() != DType.INT64) {
-            throw new TorchException("index_copy_(): Expected a long tensor for index, but got " + index.dtype().cppName());
+            throw new TorchException("index_copy_(): Expected a long tensor for index, but got "
+                    + index.dtype().cppName());
         }
         if (self.dtype() != source.dtype()) {
             throw new TorchException("index_copy_(): self and source expected to have the same dtype, but got (self) "
@@ -438,12 +583,14 @@ public final class ScatterOps {
         long[] selfSlice = self.dim() > 0 ? remove(self.impl().shapeRef(), dim) : Shapes.SCALAR;
         long[] sourceSlice = source.dim() > 0 ? remove(source.impl().shapeRef(), dim) : Shapes.SCALAR;
         if (!Arrays.equals(selfSlice, sourceSlice)) {
-            throw new TorchException("index_copy_(): Source/destination tensor must have same slice shapes. Destination slice shape: "
-                    + spaced(selfSlice) + " at dimension " + dim + " and source slice shape: " + spaced(sourceSlice) + " at dimension 0.");
+            throw new TorchException(
+                    "index_copy_(): Source/destination tensor must have same slice shapes. Destination slice shape: "
+                            + spaced(selfSlice) + " at dimension " + dim + " and source slice shape: "
+                            + spaced(sourceSlice) + " at dimension 0.");
         }
         if (source.dim() != 0 && n != source.size(dim)) {
-            throw new IndexOutOfBoundsException("index_copy_(): Number of indices (" + n + ") should be equal to source.size(dim) ("
-                    + source.size(dim) + ")");
+            throw new IndexOutOfBoundsException("index_copy_(): Number of indices (" + n
+                    + ") should be equal to source.size(dim) (" + source.size(dim) + ")");
         }
     }
 
@@ -454,36 +601,54 @@ public final class ScatterOps {
         return sb.toString();
     }
 
-    /** {@code index_copy(self, dim, index, source)}: {@code out[index[i]] = source[i]} along dim; with duplicates the last one wins. */
-    public static final OpDef INDEX_COPY = OpDef.structured("index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor",
-            args -> {
-                Tensor self = tensor(args[0]);
-                int dim = Shapes.wrapDim(lng(args[1]), self.dim());
-                indexCopyChecks(self, dim, tensor(args[2]), tensor(args[3]));
-                return Spec.of(self.shape(), self.dtype(), Devices.common("index_copy", self, args[2], args[3]), new SlicePlan(dim));
-            },
-            (args, outs, spec) -> {
-                copySelf(args, outs[0]);
-                int dim = ((SlicePlan) spec.plan()).dim();
-                indexScatter(outs[0], dim, tensor(args[2]), tensor(args[3]), Reduce.ASSIGN, null, false,
-                        outOfBounds(dim, true, "index_copy_(): "));
+    /**
+     * {@code index_copy(self, dim, index, source)}: {@code out[index[i]] = source[i]} along dim; with duplicates the
+     * last one wins.
+     */
+    public static final OpDef INDEX_COPY = OpDef.structured(
+                    "index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor",
+                    args -> {
+                        Tensor self = tensor(args[0]);
+                        int dim = Shapes.wrapDim(lng(args[1]), self.dim());
+                        indexCopyChecks(self, dim, tensor(args[2]), tensor(args[3]));
+                        return Spec.of(
+                                self.shape(),
+                                self.dtype(),
+                                Devices.common("index_copy", self, args[2], args[3]),
+                                new SlicePlan(dim));
+                    },
+                    (args, outs, spec) -> {
+                        copySelf(args, outs[0]);
+                        int dim = ((SlicePlan) spec.plan()).dim();
+                        indexScatter(
+                                outs[0],
+                                dim,
+                                tensor(args[2]),
+                                tensor(args[3]),
+                                Reduce.ASSIGN,
+                                null,
+                                false,
+                                outOfBounds(dim, true, "index_copy_(): "));
+                    })
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
+                indexFill(g[0], dim(a), tensor(a[2]), 0L), null, indexSelect(g[0], dim(a), tensor(a[2]))
             })
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {indexFill(g[0], dim(a), tensor(a[2]), 0L), null,
-                indexSelect(g[0], dim(a), tensor(a[2]))})
             .deriveJvp(Jvps.linearExcept(2));
 
     private static Spec indexFillMeta(Object[] args) {
         Tensor self = tensor(args[0]), index = tensor(args[2]);
-        if (index.dtype() != DType.INT64) throw new IndexOutOfBoundsException("index_fill_(): Expected dtype int64 for index.");
+        if (index.dtype() != DType.INT64)
+            throw new IndexOutOfBoundsException("index_fill_(): Expected dtype int64 for index.");
         if (args[3] instanceof Tensor v) {
             if (v.dim() != 0) {
-                throw new TorchException("index_fill_ only supports a 0-dimensional value tensor, but got tensor with " + v.dim()
-                        + " dimension(s).");
+                throw new TorchException("index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                        + v.dim() + " dimension(s).");
             }
         } else {
             Scalar value = Scalar.of(args[3]);
             if (!self.isComplex() && value.isComplex()) {
-                throw new TorchException("index_fill_(): Converting complex Scalar to non-complex type is not supported");
+                throw new TorchException(
+                        "index_fill_(): Converting complex Scalar to non-complex type is not supported");
             }
             ScalarConversion.check(value, self.dtype());
         }
@@ -502,23 +667,31 @@ public final class ScatterOps {
         indexScatter(outs[0], dim, tensor(args[2]), value, Reduce.ASSIGN, null, true, outOfBounds(dim, true, ""));
     };
 
-    /** {@code index_fill(self, dim, index, value)}: {@code value} at the index positions along dim (negative positions count from the end). */
-    public static final OpDef INDEX_FILL = OpDef.structured("index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
-            ScatterOps::indexFillMeta, INDEX_FILL_KERNEL)
+    /**
+     * {@code index_fill(self, dim, index, value)}: {@code value} at the index positions along dim (negative positions
+     * count from the end).
+     */
+    public static final OpDef INDEX_FILL = OpDef.structured(
+                    "index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor",
+                    ScatterOps::indexFillMeta,
+                    INDEX_FILL_KERNEL)
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {indexFill(g[0], dim(a), tensor(a[2]), 0L), null})
             .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : indexFill(t[0], dim(a), tensor(a[2]), 0L)});
 
     /** {@code index_fill(self, dim, index, value)} with a 0-d tensor value. */
     public static final OpDef INDEX_FILL_TENSOR = OpDef.structured(
-            "index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor", ScatterOps::indexFillMeta, INDEX_FILL_KERNEL)
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {indexFill(g[0], dim(a), tensor(a[2]), 0L), null,
-                indexFillValueGrad(g[0], dim(a), tensor(a[2]))})
+                    "index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor",
+                    ScatterOps::indexFillMeta,
+                    INDEX_FILL_KERNEL)
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
+                indexFill(g[0], dim(a), tensor(a[2]), 0L), null, indexFillValueGrad(g[0], dim(a), tensor(a[2]))
+            })
             .deriveJvp(Jvps.linearExcept(2));
 
     /**
-     * The gradient of index_fill's 0-d value: the sum of the gradient over the filled slices, each slice
-     * once however often the index names it (ATen selects by {@code unique(index)}; negative positions are
-     * wrapped first, so {@code -1} and {@code size - 1} count as one slice).
+     * The gradient of index_fill's 0-d value: the sum of the gradient over the filled slices, each slice once however
+     * often the index names it (ATen selects by {@code unique(index)}; negative positions are wrapped first, so
+     * {@code -1} and {@code size - 1} count as one slice).
      */
     private static Tensor indexFillValueGrad(Tensor g, int dim, Tensor index) {
         if (index.numel() == 0) return null;
@@ -530,19 +703,24 @@ public final class ScatterOps {
     // ---- backward helpers ---------------------------------------------------------------------------
 
     /** The dim argument (args[1]) of the ops of this family. */
-    static int dim(Object[] args) { return (int) lng(args[1]); }
+    static int dim(Object[] args) {
+        return (int) lng(args[1]);
+    }
 
     /** Zeros of {@code shape} in the gradient's dtype and device: what backward rules scatter into. */
-    static Tensor zeros(long[] shape, Tensor like) { return Creation.full(shape, 0L, like.dtype(), like.device()); }
+    static Tensor zeros(long[] shape, Tensor like) {
+        return Creation.full(shape, 0L, like.dtype(), like.device());
+    }
 
     /**
-     * A gradient for {@code src} computed over index's shape, placed into zeros of src's shape: src may be
-     * larger than index in any dim, and only its leading corner is read (the elements beyond it get none).
-     * Each enlargement is a {@code slice_backward}, which is differentiable. An empty index reads nothing.
+     * A gradient for {@code src} computed over index's shape, placed into zeros of src's shape: src may be larger than
+     * index in any dim, and only its leading corner is read (the elements beyond it get none). Each enlargement is a
+     * {@code slice_backward}, which is differentiable. An empty index reads nothing.
      */
     static Tensor srcGrad(Tensor g, Tensor src) {
         if (g.numel() == 0) return null;
-        if (src.dim() == 0 || java.util.Arrays.equals(g.impl().shapeRef(), src.impl().shapeRef())) return g;
+        if (src.dim() == 0
+                || java.util.Arrays.equals(g.impl().shapeRef(), src.impl().shapeRef())) return g;
         Tensor out = g.dim() < src.dim() ? g.reshape(1) : g; // a 0-d index addresses a 1-d src
         for (int d = 0; d < src.dim(); d++) {
             long have = out.size(d), want = src.size(d);
@@ -556,7 +734,8 @@ public final class ScatterOps {
 
     /** {@code src} narrowed to index's shape (the part scatter reads), a view. */
     static Tensor srcUsed(Tensor src, Tensor index) {
-        if (src.dim() == 0 || java.util.Arrays.equals(src.impl().shapeRef(), index.impl().shapeRef())) return src;
+        if (src.dim() == 0
+                || java.util.Arrays.equals(src.impl().shapeRef(), index.impl().shapeRef())) return src;
         Tensor out = src;
         for (int d = 0; d < src.dim(); d++) {
             long want = index.dim() == 0 ? 1 : index.size(d);
@@ -574,21 +753,28 @@ public final class ScatterOps {
     }
 
     /** {@code torch.gather(self, dim, index)}. */
-    public static Tensor gather(Tensor self, int dim, Tensor index) { return Dispatcher.call1(GATHER, self, (long) dim, index, false); }
+    public static Tensor gather(Tensor self, int dim, Tensor index) {
+        return Dispatcher.call1(GATHER, self, (long) dim, index, false);
+    }
 
     /** {@code torch.scatter(self, dim, index, src)}. */
     public static Tensor scatter(Tensor self, int dim, Tensor index, Tensor src) {
         return Dispatcher.call1(SCATTER, self, (long) dim, index, src);
     }
 
-    /** {@code torch.scatter(self, dim, index, value)}: {@code value} is a Java number, {@link Boolean} or {@link Scalar}. */
+    /**
+     * {@code torch.scatter(self, dim, index, value)}: {@code value} is a Java number, {@link Boolean} or
+     * {@link Scalar}.
+     */
     public static Tensor scatter(Tensor self, int dim, Tensor index, Object value) {
         if (value instanceof Tensor src) return scatter(self, dim, index, src);
         return Dispatcher.call1(SCATTER_VALUE, self, (long) dim, index, value);
     }
 
     /** {@code self.scatter_(dim, index, src)}. */
-    public static Tensor scatter_(Tensor self, int dim, Tensor index, Tensor src) { return inPlace(self, SCATTER, self, (long) dim, index, src); }
+    public static Tensor scatter_(Tensor self, int dim, Tensor index, Tensor src) {
+        return inPlace(self, SCATTER, self, (long) dim, index, src);
+    }
 
     /** {@code self.scatter_(dim, index, value)}. */
     public static Tensor scatter_(Tensor self, int dim, Tensor index, Object value) {
@@ -606,13 +792,17 @@ public final class ScatterOps {
         return inPlace(self, SCATTER_ADD, self, (long) dim, index, src);
     }
 
-    /** {@code torch.scatter_reduce(self, dim, index, src, reduce)}: {@code reduce} is "sum", "prod", "mean", "amax" or "amin". */
+    /**
+     * {@code torch.scatter_reduce(self, dim, index, src, reduce)}: {@code reduce} is "sum", "prod", "mean", "amax" or
+     * "amin".
+     */
     public static Tensor scatterReduce(Tensor self, int dim, Tensor index, Tensor src, String reduce) {
         return scatterReduce(self, dim, index, src, reduce, true);
     }
 
     /** {@code torch.scatter_reduce(self, dim, index, src, reduce, include_self=includeSelf)}. */
-    public static Tensor scatterReduce(Tensor self, int dim, Tensor index, Tensor src, String reduce, boolean includeSelf) {
+    public static Tensor scatterReduce(
+            Tensor self, int dim, Tensor index, Tensor src, String reduce, boolean includeSelf) {
         return Dispatcher.call1(SCATTER_REDUCE, self, (long) dim, index, src, reduce, includeSelf);
     }
 
@@ -622,23 +812,32 @@ public final class ScatterOps {
     }
 
     /** {@code self.scatter_reduce_(dim, index, src, reduce, include_self=includeSelf)}. */
-    public static Tensor scatterReduce_(Tensor self, int dim, Tensor index, Tensor src, String reduce, boolean includeSelf) {
+    public static Tensor scatterReduce_(
+            Tensor self, int dim, Tensor index, Tensor src, String reduce, boolean includeSelf) {
         return inPlace(self, SCATTER_REDUCE, self, (long) dim, index, src, reduce, includeSelf);
     }
 
     /** {@code torch.index_select(self, dim, index)}. */
-    public static Tensor indexSelect(Tensor self, int dim, Tensor index) { return Dispatcher.call1(INDEX_SELECT, self, (long) dim, index); }
+    public static Tensor indexSelect(Tensor self, int dim, Tensor index) {
+        return Dispatcher.call1(INDEX_SELECT, self, (long) dim, index);
+    }
 
     /** {@code torch.index_add(self, dim, index, source)}. */
-    public static Tensor indexAdd(Tensor self, int dim, Tensor index, Tensor source) { return indexAdd(self, dim, index, source, 1L); }
+    public static Tensor indexAdd(Tensor self, int dim, Tensor index, Tensor source) {
+        return indexAdd(self, dim, index, source, 1L);
+    }
 
-    /** {@code torch.index_add(self, dim, index, source, alpha=alpha)}: {@code alpha} is a Java number or {@link Scalar}. */
+    /**
+     * {@code torch.index_add(self, dim, index, source, alpha=alpha)}: {@code alpha} is a Java number or {@link Scalar}.
+     */
     public static Tensor indexAdd(Tensor self, int dim, Tensor index, Tensor source, Object alpha) {
         return Dispatcher.call1(INDEX_ADD, self, (long) dim, index, source, alpha);
     }
 
     /** {@code self.index_add_(dim, index, source)}. */
-    public static Tensor indexAdd_(Tensor self, int dim, Tensor index, Tensor source) { return indexAdd_(self, dim, index, source, 1L); }
+    public static Tensor indexAdd_(Tensor self, int dim, Tensor index, Tensor source) {
+        return indexAdd_(self, dim, index, source, 1L);
+    }
 
     /** {@code self.index_add_(dim, index, source, alpha=alpha)}. */
     public static Tensor indexAdd_(Tensor self, int dim, Tensor index, Tensor source, Object alpha) {
@@ -655,15 +854,25 @@ public final class ScatterOps {
         return inPlace(self, INDEX_COPY, self, (long) dim, index, source);
     }
 
-    /** {@code self.index_fill(dim, index, value)}: {@code value} is a Java number, {@link Boolean}, {@link Scalar} or 0-d tensor. */
+    /**
+     * {@code self.index_fill(dim, index, value)}: {@code value} is a Java number, {@link Boolean}, {@link Scalar} or
+     * 0-d tensor.
+     */
     public static Tensor indexFill(Tensor self, int dim, Tensor index, Object value) {
-        return Dispatcher.call1(value instanceof Tensor ? INDEX_FILL_TENSOR : INDEX_FILL, self, (long) dim, index, value);
+        return Dispatcher.call1(
+                value instanceof Tensor ? INDEX_FILL_TENSOR : INDEX_FILL, self, (long) dim, index, value);
     }
 
     /** {@code self.index_fill_(dim, index, value)}; filling an expanded tensor warns, as in PyTorch. */
     public static Tensor indexFill_(Tensor self, int dim, Tensor index, Object value) {
         IndexGeometry.warnInternalOverlap("index_fill_", "tensor[mask] = scalar", self);
-        Dispatcher.callOut(value instanceof Tensor ? INDEX_FILL_TENSOR : INDEX_FILL, new Tensor[] {self}, self, (long) dim, index, value);
+        Dispatcher.callOut(
+                value instanceof Tensor ? INDEX_FILL_TENSOR : INDEX_FILL,
+                new Tensor[] {self},
+                self,
+                (long) dim,
+                index,
+                value);
         return self;
     }
 }

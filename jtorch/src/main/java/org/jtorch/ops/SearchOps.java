@@ -12,26 +12,27 @@ import org.jtorch.kernels.cpu.BucketKernels;
 import org.jtorch.storage.TensorImpl;
 
 /**
- * Bucketing and counting ops: {@code searchsorted} (Tensor and Scalar values), {@code bucketize},
- * {@code histc} and {@code bincount}. Kernels are in {@link BucketKernels}; the static methods at the
- * end are the Java entry points.
+ * Bucketing and counting ops: {@code searchsorted} (Tensor and Scalar values), {@code bucketize}, {@code histc} and
+ * {@code bincount}. Kernels are in {@link BucketKernels}; the static methods at the end are the Java entry points.
  *
- * <p>{@code searchsorted} compares boundaries and values in their promoted dtype (a Scalar value is a
- * weak operand, as ATen's wrapped number), with ATen's {@code >=}/{@code >} tests, so a NaN value goes
- * after every boundary. A {@code sorter} entry outside {@code [0, len)} is an error (checked on the data,
- * as 2.15 does; 1.13 read out of bounds).
+ * <p>{@code searchsorted} compares boundaries and values in their promoted dtype (a Scalar value is a weak operand, as
+ * ATen's wrapped number), with ATen's {@code >=}/{@code >} tests, so a NaN value goes after every boundary. A
+ * {@code sorter} entry outside {@code [0, len)} is an error (checked on the data, as 2.15 does; 1.13 read out of
+ * bounds).
  *
- * <p>{@code histc} output has the input's dtype (2.15 CPU rule, spec §6): integral input is not
- * implemented, and an {@code out} tensor of another dtype is refused instead of cast. float16/bfloat16
- * inputs compute the bin in their own precision, one rounding per operation as ATen's {@code Half}
- * arithmetic (unconfirmed for 2.15 CPU, where 1.13 had no half kernel).
+ * <p>{@code histc} output has the input's dtype (2.15 CPU rule, spec §6): integral input is not implemented, and an
+ * {@code out} tensor of another dtype is refused instead of cast. float16/bfloat16 inputs compute the bin in their own
+ * precision, one rounding per operation as ATen's {@code Half} arithmetic (unconfirmed for 2.15 CPU, where 1.13 had no
+ * half kernel).
  *
  * <p>{@code bincount}'s output size depends on the data, so it is a composite that refuses meta tensors.
  */
 public final class SearchOps {
     private SearchOps() {}
 
-    private static boolean bool(Object o) { return o != null && (Boolean) o; }
+    private static boolean bool(Object o) {
+        return o != null && (Boolean) o;
+    }
 
     // ---- searchsorted -------------------------------------------------------------------------------
 
@@ -49,33 +50,39 @@ public final class SearchOps {
         if (sorter != null) {
             if (!Arrays.equals(sorter.impl().shapeRef(), seq.impl().shapeRef())) {
                 // ATen's message has no space before "and".
-                throw new TorchException("torch.searchsorted(): boundary and sorter must have the same size, but got boundary tensor "
-                        + Shapes.str(seq.impl().shapeRef()) + "and got sorter tensor "
-                        + Shapes.str(sorter.impl().shapeRef()));
+                throw new TorchException(
+                        "torch.searchsorted(): boundary and sorter must have the same size, but got boundary tensor "
+                                + Shapes.str(seq.impl().shapeRef()) + "and got sorter tensor "
+                                + Shapes.str(sorter.impl().shapeRef()));
             }
             if (sorter.dtype() != DType.INT64) {
-                throw new TorchException("torch.searchsorted(): sorter must be a tensor of long dtype but got dtype " + sorter.dtype().cppName());
+                throw new TorchException("torch.searchsorted(): sorter must be a tensor of long dtype but got dtype "
+                        + sorter.dtype().cppName());
             }
         }
         if (vShape.length == 0 && seq.dim() != 1) {
-            throw new TorchException("torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension is 1, "
-                    + "but we got boundaries tensor dim(" + seq.dim() + ") and input value's dim(0) numel(1)");
+            throw new TorchException(
+                    "torch.searchsorted(): input value can be a scalar only when boundaries tensor dimension is 1, "
+                            + "but we got boundaries tensor dim(" + seq.dim() + ") and input value's dim(0) numel(1)");
         }
         if (seq.dim() == 0) {
-            throw new TorchException("torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension");
+            throw new TorchException(
+                    "torch.searchsorted(): boundaries tensor should have positive dimension, but got 0 dimension");
         }
         if (seq.dim() != 1 && !leadingDimsMatch(seq.impl().shapeRef(), vShape)) {
-            throw new TorchException("torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of "
-                    + "boundaries tensor and input value tensor must match, but we got boundaries tensor " + Shapes.str(seq.impl().shapeRef())
-                    + " and input value tensor " + Shapes.str(vShape));
+            throw new TorchException(
+                    "torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 dimensions of "
+                            + "boundaries tensor and input value tensor must match, but we got boundaries tensor "
+                            + Shapes.str(seq.impl().shapeRef())
+                            + " and input value tensor " + Shapes.str(vShape));
         }
         if (side != null) {
             if (!side.equals("left") && !side.equals("right")) {
                 throw new TorchException("torch.searchsorted(): side can only be 'left' or 'right' but got " + side);
             }
             if (right && !side.equals("right")) {
-                throw new TorchException("torch.searchsorted(): side and right can't be set to opposites, got side of " + side
-                        + " while right was True");
+                throw new TorchException("torch.searchsorted(): side and right can't be set to opposites, got side of "
+                        + side + " while right was True");
             }
         }
         SortOps.checkOrdered("searchsorted", seq.dtype());
@@ -98,57 +105,70 @@ public final class SearchOps {
         SearchPlan p = (SearchPlan) spec.plan();
         Tensor values = args[1] instanceof Tensor t ? t : exactScalarTensor((Scalar) args[1]);
         TensorImpl sorter = args[5] instanceof Tensor t ? t.impl() : null;
-        BucketKernels.searchsorted(((Tensor) args[0]).impl(), values.impl(), sorter, p.right(), p.compute(),
-                outs[0].impl());
+        BucketKernels.searchsorted(
+                ((Tensor) args[0]).impl(), values.impl(), sorter, p.right(), p.compute(), outs[0].impl());
     };
 
     /** A 0-d tensor holding the Scalar exactly (the comparison dtype was already decided by promotion). */
     private static Tensor exactScalarTensor(Scalar s) {
-        DType d = switch (s.kind()) {
-            case BOOL -> DType.BOOL;
-            case INT -> DType.INT64;
-            case UINT -> DType.UINT64;
-            default -> DType.FLOAT64;
-        };
+        DType d =
+                switch (s.kind()) {
+                    case BOOL -> DType.BOOL;
+                    case INT -> DType.INT64;
+                    case UINT -> DType.UINT64;
+                    default -> DType.FLOAT64;
+                };
         return Creation.scalarTensor(s, d);
     }
 
     /**
-     * {@code searchsorted}: insertion positions of {@code self} in the last dim of {@code sorted_sequence}.
-     * Args: (sorted_sequence, self, Boolean out_int32, Boolean right, String side or null, Tensor sorter or null).
+     * {@code searchsorted}: insertion positions of {@code self} in the last dim of {@code sorted_sequence}. Args:
+     * (sorted_sequence, self, Boolean out_int32, Boolean right, String side or null, Tensor sorter or null).
      */
     public static final OpDef SEARCHSORTED = OpDef.structured(
             "searchsorted.Tensor(Tensor sorted_sequence, Tensor self, *, bool out_int32=False, "
                     + "bool right=False, str? side=None, "
                     + "Tensor? sorter=None) -> Tensor",
-            SearchOps::searchMeta, SEARCH_KERNEL, OpDef.Flag.NOT_DIFFERENTIABLE);
+            SearchOps::searchMeta,
+            SEARCH_KERNEL,
+            OpDef.Flag.NOT_DIFFERENTIABLE);
 
     /** {@code searchsorted} of one Scalar: a 0-d result. Args as {@link #SEARCHSORTED}, with a {@link Scalar} self. */
     public static final OpDef SEARCHSORTED_SCALAR = OpDef.structured(
             "searchsorted.Scalar(Tensor sorted_sequence, Scalar self, *, bool out_int32=False, "
                     + "bool right=False, str? side=None, "
                     + "Tensor? sorter=None) -> Tensor",
-            SearchOps::searchMeta, SEARCH_KERNEL, OpDef.Flag.NOT_DIFFERENTIABLE);
+            SearchOps::searchMeta,
+            SEARCH_KERNEL,
+            OpDef.Flag.NOT_DIFFERENTIABLE);
 
     private static void checkBoundaries(Tensor boundaries) {
         if (boundaries.dim() != 1) {
-            throw new TorchException("bucketize(): boundaries tensor must be 1 dimension, but got dim(" + boundaries.dim() + ")");
+            throw new TorchException(
+                    "bucketize(): boundaries tensor must be 1 dimension, but got dim(" + boundaries.dim() + ")");
         }
     }
 
-    /** {@code bucketize}: {@code searchsorted(boundaries, self)} with 1-D boundaries. Args: (self, boundaries, Boolean out_int32, Boolean right). */
+    /**
+     * {@code bucketize}: {@code searchsorted(boundaries, self)} with 1-D boundaries. Args: (self, boundaries, Boolean
+     * out_int32, Boolean right).
+     */
     public static final OpDef BUCKETIZE = OpDef.composite(
-            "bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor", args -> {
+            "bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor",
+            args -> {
                 checkBoundaries((Tensor) args[1]);
                 return Dispatcher.call1(SEARCHSORTED, args[1], args[0], args[2], args[3], null, null);
-            }, OpDef.Flag.NOT_DIFFERENTIABLE);
+            },
+            OpDef.Flag.NOT_DIFFERENTIABLE);
 
     /** {@code bucketize} of one Scalar. Args: (Scalar self, boundaries, Boolean out_int32, Boolean right). */
     public static final OpDef BUCKETIZE_SCALAR = OpDef.composite(
-            "bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor", args -> {
+            "bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor",
+            args -> {
                 checkBoundaries((Tensor) args[1]);
                 return Dispatcher.call1(SEARCHSORTED_SCALAR, args[1], args[0], args[2], args[3], null, null);
-            }, OpDef.Flag.NOT_DIFFERENTIABLE);
+            },
+            OpDef.Flag.NOT_DIFFERENTIABLE);
 
     // ---- histc --------------------------------------------------------------------------------------
 
@@ -156,54 +176,57 @@ public final class SearchOps {
     record HistcPlan(long bins, double min, double max) {}
 
     /**
-     * {@code histc}: equal-width histogram of all elements, in the input's dtype. Args: (self, Long bins,
-     * Double min, Double max, Tensor out or null); the meta rule checks {@code out}'s dtype, which must
-     * equal the input's.
+     * {@code histc}: equal-width histogram of all elements, in the input's dtype. Args: (self, Long bins, Double min,
+     * Double max, Tensor out or null); the meta rule checks {@code out}'s dtype, which must equal the input's.
      */
-    public static final OpDef HISTC = OpDef.structured("histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor",
-            args -> {
-                Tensor x = (Tensor) args[0];
-                long bins = (Long) args[1];
-                double min = ((Number) args[2]).doubleValue(), max = ((Number) args[3]).doubleValue();
-                Tensor out = (Tensor) args[4];
-                DType d = x.dtype();
-                if (!d.isFloatingPoint() || d.isFloat8()) throw SortOps.notImplemented("histogram_cpu", d);
-                if (min != max) BucketKernels.checkHistcRange(min, max);
-                else if (x.numel() == 0) BucketKernels.checkHistcRange(min - 1, max + 1);
-                if (bins <= 0) throw new TorchException("torch.histc(): bins must be > 0, but got " + bins);
-                if (out != null && out.dtype() != d) {
-                    throw new TorchException("torch.histc: input tensor and hist tensor should have the same "
-                            + "dtype, but got input "
-                            + d.pyName() + " and hist " + out.dtype().pyName());
-                }
-                return Spec.of(new long[] {bins}, d, x.device(), new HistcPlan(bins, min, max));
-            },
-            (args, outs, spec) -> {
-                HistcPlan p = (HistcPlan) spec.plan();
-                BucketKernels.histc(((Tensor) args[0]).impl(), p.bins(), p.min(), p.max(), outs[0].impl());
-            },
-            OpDef.Flag.NOT_DIFFERENTIABLE)
+    public static final OpDef HISTC = OpDef.structured(
+                    "histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor",
+                    args -> {
+                        Tensor x = (Tensor) args[0];
+                        long bins = (Long) args[1];
+                        double min = ((Number) args[2]).doubleValue(), max = ((Number) args[3]).doubleValue();
+                        Tensor out = (Tensor) args[4];
+                        DType d = x.dtype();
+                        if (!d.isFloatingPoint() || d.isFloat8()) throw SortOps.notImplemented("histogram_cpu", d);
+                        if (min != max) BucketKernels.checkHistcRange(min, max);
+                        else if (x.numel() == 0) BucketKernels.checkHistcRange(min - 1, max + 1);
+                        if (bins <= 0) throw new TorchException("torch.histc(): bins must be > 0, but got " + bins);
+                        if (out != null && out.dtype() != d) {
+                            throw new TorchException("torch.histc: input tensor and hist tensor should have the same "
+                                    + "dtype, but got input "
+                                    + d.pyName() + " and hist " + out.dtype().pyName());
+                        }
+                        return Spec.of(new long[] {bins}, d, x.device(), new HistcPlan(bins, min, max));
+                    },
+                    (args, outs, spec) -> {
+                        HistcPlan p = (HistcPlan) spec.plan();
+                        BucketKernels.histc(((Tensor) args[0]).impl(), p.bins(), p.min(), p.max(), outs[0].impl());
+                    },
+                    OpDef.Flag.NOT_DIFFERENTIABLE)
             .vmapFallsBack("one histogram per example, over that example's own range");
 
     // ---- bincount -----------------------------------------------------------------------------------
 
     /**
-     * {@code bincount}: occurrences of each value of a 1-D non-negative integral tensor, or the sums of
-     * {@code weights} (float32 weights give float32, any other dtype float64). Args: (self, Tensor weights
-     * or null, Long minlength).
+     * {@code bincount}: occurrences of each value of a 1-D non-negative integral tensor, or the sums of {@code weights}
+     * (float32 weights give float32, any other dtype float64). Args: (self, Tensor weights or null, Long minlength).
      */
-    public static final OpDef BINCOUNT = OpDef.composite("bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor",
+    public static final OpDef BINCOUNT = OpDef.composite(
+            "bincount(Tensor self, Tensor? weights=None, SymInt minlength=0) -> Tensor",
             args -> {
                 Tensor x = (Tensor) args[0], weights = (Tensor) args[1];
                 long minlength = (Long) args[2];
                 DType d = x.dtype();
                 if (!d.isIntegral(false) || d.isBarebonesUnsigned()) throw SortOps.notImplemented("bincount_cpu", d);
-                if (minlength < 0) throw new TorchException("bincount(): minlength should be >= 0, but got " + minlength);
+                if (minlength < 0)
+                    throw new TorchException("bincount(): minlength should be >= 0, but got " + minlength);
                 if (x.isMeta() || (weights != null && weights.isMeta())) {
-                    throw new UnsupportedOperationException("bincount: the output size depends on the data, which a meta tensor does not have");
+                    throw new UnsupportedOperationException(
+                            "bincount: the output size depends on the data, which a meta tensor does not have");
                 }
                 return Tensor.of(BucketKernels.bincount(x.impl(), weights == null ? null : weights.impl(), minlength));
-            }, OpDef.Flag.NOT_DIFFERENTIABLE);
+            },
+            OpDef.Flag.NOT_DIFFERENTIABLE);
 
     // ---- Java entry points ----------------------------------------------------------------------------
 
@@ -217,8 +240,12 @@ public final class SearchOps {
         return searchsorted(sortedSequence, values, false, right, null, null);
     }
 
-    /** {@code torch.searchsorted(sorted_sequence, values, out_int32=, right=, side=, sorter=)}; side and sorter may be null. */
-    public static Tensor searchsorted(Tensor sortedSequence, Tensor values, boolean outInt32, boolean right, String side, Tensor sorter) {
+    /**
+     * {@code torch.searchsorted(sorted_sequence, values, out_int32=, right=, side=, sorter=)}; side and sorter may be
+     * null.
+     */
+    public static Tensor searchsorted(
+            Tensor sortedSequence, Tensor values, boolean outInt32, boolean right, String side, Tensor sorter) {
         return Dispatcher.call1(SEARCHSORTED, sortedSequence, values, outInt32, right, side, sorter);
     }
 
@@ -228,18 +255,25 @@ public final class SearchOps {
     }
 
     /** {@code torch.searchsorted(sorted_sequence, value)} for a floating number. */
-    public static Tensor searchsorted(Tensor sortedSequence, double value) { return searchsorted(sortedSequence, Scalar.of(value)); }
+    public static Tensor searchsorted(Tensor sortedSequence, double value) {
+        return searchsorted(sortedSequence, Scalar.of(value));
+    }
 
     /** {@code torch.searchsorted(sorted_sequence, value)} for an integer. */
-    public static Tensor searchsorted(Tensor sortedSequence, long value) { return searchsorted(sortedSequence, Scalar.of(value)); }
+    public static Tensor searchsorted(Tensor sortedSequence, long value) {
+        return searchsorted(sortedSequence, Scalar.of(value));
+    }
 
     /** {@code torch.searchsorted(sorted_sequence, value, out_int32=, right=, side=, sorter=)} for one number. */
-    public static Tensor searchsorted(Tensor sortedSequence, Scalar value, boolean outInt32, boolean right, String side, Tensor sorter) {
+    public static Tensor searchsorted(
+            Tensor sortedSequence, Scalar value, boolean outInt32, boolean right, String side, Tensor sorter) {
         return Dispatcher.call1(SEARCHSORTED_SCALAR, sortedSequence, value, outInt32, right, side, sorter);
     }
 
     /** {@code torch.bucketize(input, boundaries)}. */
-    public static Tensor bucketize(Tensor input, Tensor boundaries) { return bucketize(input, boundaries, false, false); }
+    public static Tensor bucketize(Tensor input, Tensor boundaries) {
+        return bucketize(input, boundaries, false, false);
+    }
 
     /** {@code torch.bucketize(input, boundaries, out_int32=, right=)}. */
     public static Tensor bucketize(Tensor input, Tensor boundaries, boolean outInt32, boolean right) {
@@ -247,7 +281,9 @@ public final class SearchOps {
     }
 
     /** {@code torch.bucketize(value, boundaries)} for one number: a 0-d result. */
-    public static Tensor bucketize(Scalar input, Tensor boundaries) { return bucketize(input, boundaries, false, false); }
+    public static Tensor bucketize(Scalar input, Tensor boundaries) {
+        return bucketize(input, boundaries, false, false);
+    }
 
     /** {@code torch.bucketize(value, boundaries, out_int32=, right=)} for one number. */
     public static Tensor bucketize(Scalar input, Tensor boundaries, boolean outInt32, boolean right) {
@@ -255,27 +291,38 @@ public final class SearchOps {
     }
 
     /** {@code torch.histc(x)}: 100 bins over the data's range. */
-    public static Tensor histc(Tensor self) { return histc(self, 100, 0, 0); }
+    public static Tensor histc(Tensor self) {
+        return histc(self, 100, 0, 0);
+    }
 
     /** {@code torch.histc(x, bins)} over the data's range. */
-    public static Tensor histc(Tensor self, long bins) { return histc(self, bins, 0, 0); }
+    public static Tensor histc(Tensor self, long bins) {
+        return histc(self, bins, 0, 0);
+    }
 
     /** {@code torch.histc(x, bins, min, max)}; {@code min == max} takes the data's range. */
     public static Tensor histc(Tensor self, long bins, double min, double max) {
         return Dispatcher.call1(HISTC, self, bins, min, max, null);
     }
 
-    /** {@code torch.histc(x, bins, min, max, out=out)}: {@code out} must have shape {@code [bins]} and the input's dtype. */
+    /**
+     * {@code torch.histc(x, bins, min, max, out=out)}: {@code out} must have shape {@code [bins]} and the input's
+     * dtype.
+     */
     public static Tensor histc(Tensor self, long bins, double min, double max, Tensor out) {
         Dispatcher.callOut(HISTC, new Tensor[] {out}, self, bins, min, max, out);
         return out;
     }
 
     /** {@code torch.bincount(x)}. */
-    public static Tensor bincount(Tensor self) { return bincount(self, null, 0); }
+    public static Tensor bincount(Tensor self) {
+        return bincount(self, null, 0);
+    }
 
     /** {@code torch.bincount(x, weights)}; weights may be null. */
-    public static Tensor bincount(Tensor self, Tensor weights) { return bincount(self, weights, 0); }
+    public static Tensor bincount(Tensor self, Tensor weights) {
+        return bincount(self, weights, 0);
+    }
 
     /** {@code torch.bincount(x, weights, minlength)}; weights may be null. */
     public static Tensor bincount(Tensor self, Tensor weights, long minlength) {

@@ -11,25 +11,30 @@ import org.jtorch.storage.TensorImpl;
 
 /**
  * Shape and view ops: {@code view}, {@code reshape}, {@code permute}, {@code transpose}, {@code expand},
- * {@code squeeze}, {@code select}, {@code slice}, {@code diagonal}, {@code as_strided} and the ops
- * composed from them. A view op only computes new (offset, sizes, strides) over its input's storage, so
- * it is its own meta rule and works unchanged on meta tensors. Ops returning several tensors
- * ({@code chunk}, {@code split}, {@code unbind}) return {@code Tensor[]} from the dispatcher and an
- * immutable {@code List<Tensor>} from the entry points.
+ * {@code squeeze}, {@code select}, {@code slice}, {@code diagonal}, {@code as_strided} and the ops composed from them.
+ * A view op only computes new (offset, sizes, strides) over its input's storage, so it is its own meta rule and works
+ * unchanged on meta tensors. Ops returning several tensors ({@code chunk}, {@code split}, {@code unbind}) return
+ * {@code Tensor[]} from the dispatcher and an immutable {@code List<Tensor>} from the entry points.
  *
- * <p>Arguments follow the schemas: dims, sizes and indices are boxed {@code Long}s or {@code long[]};
- * {@code null} is an absent optional.
+ * <p>Arguments follow the schemas: dims, sizes and indices are boxed {@code Long}s or {@code long[]}; {@code null} is
+ * an absent optional.
  */
 public final class ShapeOps {
     private ShapeOps() {}
 
     // ---- geometry helpers -------------------------------------------------------------------------
 
-    private static Tensor self(Object[] args) { return (Tensor) args[0]; }
+    private static Tensor self(Object[] args) {
+        return (Tensor) args[0];
+    }
 
-    private static long lng(Object o) { return ((Number) o).longValue(); }
+    private static long lng(Object o) {
+        return ((Number) o).longValue();
+    }
 
-    private static int dim(Object o, int rank) { return Shapes.wrapDim(lng(o), rank); }
+    private static int dim(Object o, int rank) {
+        return Shapes.wrapDim(lng(o), rank);
+    }
 
     private static long[] remove(long[] a, int i) {
         long[] r = new long[a.length - 1];
@@ -47,8 +52,8 @@ public final class ShapeOps {
     }
 
     /**
-     * ATen's {@code infer_size}: replaces a single -1 in {@code shape} by the size that makes the element
-     * count {@code numel}, with PyTorch's messages.
+     * ATen's {@code infer_size}: replaces a single -1 in {@code shape} by the size that makes the element count
+     * {@code numel}, with PyTorch's messages.
      */
     static long[] inferSize(long[] shape, long numel) {
         long newSize = 1;
@@ -77,10 +82,10 @@ public final class ShapeOps {
     }
 
     /**
-     * ATen's {@code computeStride}: strides that let a tensor of {@code oldShape}/{@code oldStride} be
-     * viewed as {@code newShape}, or {@code null} when some new dim would span two memory chunks that are
-     * not contiguous with each other. Old dims are grouped into maximal chunks that are contiguous among
-     * themselves; each chunk must be covered exactly by a run of new dims.
+     * ATen's {@code computeStride}: strides that let a tensor of {@code oldShape}/{@code oldStride} be viewed as
+     * {@code newShape}, or {@code null} when some new dim would span two memory chunks that are not contiguous with
+     * each other. Old dims are grouped into maximal chunks that are contiguous among themselves; each chunk must be
+     * covered exactly by a run of new dims.
      */
     static long[] computeStride(long[] oldShape, long[] oldStride, long[] newShape) {
         if (oldShape.length == 0) {
@@ -89,14 +94,16 @@ public final class ShapeOps {
             return ones;
         }
         long numel = Shapes.numel(oldShape);
-        if (numel == 0) return Arrays.equals(oldShape, newShape) ? oldStride.clone() : Shapes.contiguousStrides(newShape);
+        if (numel == 0)
+            return Arrays.equals(oldShape, newShape) ? oldStride.clone() : Shapes.contiguousStrides(newShape);
         long[] newStride = new long[newShape.length];
         int viewD = newShape.length - 1;
         long chunkBaseStride = oldStride[oldStride.length - 1];
         long tensorNumel = 1, viewNumel = 1;
         for (int td = oldShape.length - 1; td >= 0; td--) {
             tensorNumel *= oldShape[td];
-            boolean chunkEnds = td == 0 || (oldShape[td - 1] != 1 && oldStride[td - 1] != tensorNumel * chunkBaseStride);
+            boolean chunkEnds =
+                    td == 0 || (oldShape[td - 1] != 1 && oldStride[td - 1] != tensorNumel * chunkBaseStride);
             if (!chunkEnds) continue;
             while (viewD >= 0 && (viewNumel < tensorNumel || newShape[viewD] == 1)) {
                 newStride[viewD] = viewNumel * chunkBaseStride;
@@ -117,69 +124,80 @@ public final class ShapeOps {
 
     /** {@code view(self, size)}: same data, new shape; one size may be -1. */
     public static final OpDef VIEW = OpDef.view("view(Tensor(a) self, SymInt[] size) -> Tensor(a)", args -> {
-        Tensor t = self(args);
-        long[] shape = inferSize((long[]) args[1], t.numel());
-        long[] strides = computeStride(t.impl().shapeRef(), t.impl().strideRef(), shape);
-        if (strides == null) {
-            throw new TorchException("view size is not compatible with input tensor's size and stride (at least one dimension"
-                    + " spans across two contiguous subspaces). Use .reshape(...) instead.");
-        }
-        return Tensor.viewOf(t, t.impl().viewOf(t.storageOffset(), shape, strides));
-    })
+                Tensor t = self(args);
+                long[] shape = inferSize((long[]) args[1], t.numel());
+                long[] strides = computeStride(t.impl().shapeRef(), t.impl().strideRef(), shape);
+                if (strides == null) {
+                    throw new TorchException(
+                            "view size is not compatible with input tensor's size and stride (at least one dimension"
+                                    + " spans across two contiguous subspaces). Use .reshape(...) instead.");
+                }
+                return Tensor.viewOf(t, t.impl().viewOf(t.storageOffset(), shape, strides));
+            })
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].reshape(Grads.inputShape(a, o))})
             .deriveJvp(Jvps::linear);
 
-    /** {@code reshape(self, shape)}: a view when the strides allow one, else a contiguous copy viewed as {@code shape}. */
-    public static final OpDef RESHAPE = OpDef.composite("reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)", args -> {
-        Tensor t = self(args);
-        long[] shape = inferSize((long[]) args[1], t.numel());
-        Tensor base = computeStride(t.impl().shapeRef(), t.impl().strideRef(), shape) != null ? t : CopyOps.clone(t);
-        return Dispatcher.call1(VIEW, base, shape);
-    });
+    /**
+     * {@code reshape(self, shape)}: a view when the strides allow one, else a contiguous copy viewed as {@code shape}.
+     */
+    public static final OpDef RESHAPE =
+            OpDef.composite("reshape(Tensor(a) self, SymInt[] shape) -> Tensor(a)", args -> {
+                Tensor t = self(args);
+                long[] shape = inferSize((long[]) args[1], t.numel());
+                Tensor base =
+                        computeStride(t.impl().shapeRef(), t.impl().strideRef(), shape) != null ? t : CopyOps.clone(t);
+                return Dispatcher.call1(VIEW, base, shape);
+            });
 
     /** {@code permute(self, dims)}: reorders the dims. */
     public static final OpDef PERMUTE = OpDef.view("permute(Tensor(a) self, int[] dims) -> Tensor(a)", args -> {
-        Tensor t = self(args);
-        long[] dims = (long[]) args[1];
-        int n = t.dim();
-        if (dims.length != n) {
-            throw new TorchException("permute(sparse_coo): number of dimensions in the tensor input does not match the length of"
-                    + " the desired ordering of dimensions i.e. input.dim() = " + n + " is not equal to len(dims) = " + dims.length);
-        }
-        long[] shape = new long[n], strides = new long[n];
-        boolean[] seen = new boolean[n];
-        for (int i = 0; i < n; i++) {
-            int d = Shapes.wrapDim(dims[i], n);
-            if (seen[d]) throw new TorchException("permute(): duplicate dims are not allowed.");
-            seen[d] = true;
-            shape[i] = t.impl().shapeRef()[d];
-            strides[i] = t.impl().strideRef()[d];
-        }
-        return Tensor.viewOf(t, t.impl().viewOf(t.storageOffset(), shape, strides));
-    })
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].permute(Grads.inversePermutation((long[]) a[1], ((Tensor) a[0]).dim()))})
+                Tensor t = self(args);
+                long[] dims = (long[]) args[1];
+                int n = t.dim();
+                if (dims.length != n) {
+                    throw new TorchException(
+                            "permute(sparse_coo): number of dimensions in the tensor input does not match the length of"
+                                    + " the desired ordering of dimensions i.e. input.dim() = " + n
+                                    + " is not equal to len(dims) = " + dims.length);
+                }
+                long[] shape = new long[n], strides = new long[n];
+                boolean[] seen = new boolean[n];
+                for (int i = 0; i < n; i++) {
+                    int d = Shapes.wrapDim(dims[i], n);
+                    if (seen[d]) throw new TorchException("permute(): duplicate dims are not allowed.");
+                    seen[d] = true;
+                    shape[i] = t.impl().shapeRef()[d];
+                    strides[i] = t.impl().strideRef()[d];
+                }
+                return Tensor.viewOf(t, t.impl().viewOf(t.storageOffset(), shape, strides));
+            })
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) ->
+                    new Tensor[] {g[0].permute(Grads.inversePermutation((long[]) a[1], ((Tensor) a[0]).dim()))})
             .deriveJvp(Jvps::linear);
 
     /** {@code transpose(self, dim0, dim1)}: swaps two dims. */
-    public static final OpDef TRANSPOSE = OpDef.view("transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)", args -> {
-        Tensor t = self(args);
-        int d0 = dim(args[1], t.dim()), d1 = dim(args[2], t.dim());
-        long[] shape = t.shape(), strides = t.stride();
-        if (t.dim() > 0) {
-            shape[d0] = t.impl().shapeRef()[d1];
-            shape[d1] = t.impl().shapeRef()[d0];
-            strides[d0] = t.impl().strideRef()[d1];
-            strides[d1] = t.impl().strideRef()[d0];
-        }
-        return Tensor.viewOf(t, t.impl().viewOf(t.storageOffset(), shape, strides));
-    })
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {ShapeOps.transpose(g[0], (int) (long) (Long) a[1], (int) (long) (Long) a[2])})
+    public static final OpDef TRANSPOSE = OpDef.view(
+                    "transpose.int(Tensor(a) self, int dim0, int dim1) -> Tensor(a)", args -> {
+                        Tensor t = self(args);
+                        int d0 = dim(args[1], t.dim()), d1 = dim(args[2], t.dim());
+                        long[] shape = t.shape(), strides = t.stride();
+                        if (t.dim() > 0) {
+                            shape[d0] = t.impl().shapeRef()[d1];
+                            shape[d1] = t.impl().shapeRef()[d0];
+                            strides[d0] = t.impl().strideRef()[d1];
+                            strides[d1] = t.impl().strideRef()[d0];
+                        }
+                        return Tensor.viewOf(t, t.impl().viewOf(t.storageOffset(), shape, strides));
+                    })
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) ->
+                    new Tensor[] {ShapeOps.transpose(g[0], (int) (long) (Long) a[1], (int) (long) (Long) a[2])})
             .deriveJvp(Jvps::linear);
 
     /** {@code t(self)}: transpose of a matrix; 0-d and 1-d tensors are returned as views of themselves. */
     public static final OpDef T = OpDef.composite("t(Tensor(a) self) -> Tensor(a)", args -> {
         Tensor x = self(args);
-        if (x.dim() > 2) throw new TorchException("t() expects a tensor with <= 2 dimensions, but self is " + x.dim() + "D");
+        if (x.dim() > 2)
+            throw new TorchException("t() expects a tensor with <= 2 dimensions, but self is " + x.dim() + "D");
         return Dispatcher.call1(TRANSPOSE, x, 0L, x.dim() < 2 ? 0L : 1L);
     });
 
@@ -187,108 +205,131 @@ public final class ShapeOps {
     public static final OpDef MT = OpDef.composite("mT(Tensor(a) self) -> Tensor(a)", args -> {
         Tensor x = self(args);
         if (x.dim() < 2) {
-            throw new TorchException("tensor.mT is only supported on matrices or batches of matrices. Got " + x.dim() + "-D tensor.");
+            throw new TorchException(
+                    "tensor.mT is only supported on matrices or batches of matrices. Got " + x.dim() + "-D tensor.");
         }
         return Dispatcher.call1(TRANSPOSE, x, -2L, -1L);
     });
 
-    /** The tensor type as PyTorch's messages name it: {@code torch.FloatTensor} on CPU, {@code MetaFloatType} on meta. */
+    /**
+     * The tensor type as PyTorch's messages name it: {@code torch.FloatTensor} on CPU, {@code MetaFloatType} on meta.
+     */
     private static String typeString(Tensor t) {
-        return t.isMeta() ? "Meta" + t.dtype().cppName() + "Type" : "torch." + t.dtype().cppName() + "Tensor";
+        return t.isMeta()
+                ? "Meta" + t.dtype().cppName() + "Type"
+                : "torch." + t.dtype().cppName() + "Tensor";
     }
 
     /** {@code expand(self, size)}: broadcasts size-1 dims (stride 0) and adds leading dims; -1 keeps a size. */
-    public static final OpDef EXPAND = OpDef.view("expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)", args -> {
-        Tensor t = self(args);
-        long[] sizes = (long[]) args[1];
-        long[] tSizes = t.impl().shapeRef(), tStrides = t.impl().strideRef();
-        int ndim = sizes.length, tdim = tSizes.length;
-        if (ndim < tdim) {
-            throw new TorchException("expand(" + typeString(t) + "{" + Shapes.str(tSizes) + "}, size=" + Shapes.str(sizes)
-                    + "): the number of sizes provided (" + ndim + ") must be greater or equal to the number of dimensions in the tensor ("
-                    + tdim + ")");
-        }
-        long[] shape = new long[ndim], strides = new long[ndim];
-        for (int i = ndim - 1; i >= 0; i--) {
-            int d = tdim - ndim + i;
-            long size = d >= 0 ? tSizes[d] : 1;
-            long stride = d >= 0 ? tStrides[d] : i + 1 < ndim ? shape[i + 1] * strides[i + 1] : 1;
-            long target = sizes[i];
-            if (target == -1) {
-                if (d < 0) {
-                    throw new TorchException("The expanded size of the tensor (-1) isn't allowed in a "
-                            + "leading, non-existing dimension " + i);
-                }
-                target = size;
-            }
-            if (size != target) {
-                if (size != 1) {
-                    throw new TorchException("The expanded size of the tensor (" + target + ") must match the existing size (" + size
-                            + ") at non-singleton dimension " + i + ".  Target sizes: " + Shapes.str(sizes) + ".  Tensor sizes: "
-                            + Shapes.str(tSizes));
-                }
-                size = target;
-                stride = 0;
-            }
-            shape[i] = size;
-            strides[i] = stride;
-        }
-        Shapes.checkSizes("expand", shape);
-        return Tensor.viewOf(t, t.impl().viewOf(t.storageOffset(), shape, strides));
-    })
+    public static final OpDef EXPAND = OpDef.view(
+                    "expand(Tensor(a) self, SymInt[] size, *, bool implicit=False) -> Tensor(a)", args -> {
+                        Tensor t = self(args);
+                        long[] sizes = (long[]) args[1];
+                        long[] tSizes = t.impl().shapeRef(), tStrides = t.impl().strideRef();
+                        int ndim = sizes.length, tdim = tSizes.length;
+                        if (ndim < tdim) {
+                            throw new TorchException("expand(" + typeString(t) + "{" + Shapes.str(tSizes) + "}, size="
+                                    + Shapes.str(sizes)
+                                    + "): the number of sizes provided (" + ndim
+                                    + ") must be greater or equal to the number of dimensions in the tensor ("
+                                    + tdim + ")");
+                        }
+                        long[] shape = new long[ndim], strides = new long[ndim];
+                        for (int i = ndim - 1; i >= 0; i--) {
+                            int d = tdim - ndim + i;
+                            long size = d >= 0 ? tSizes[d] : 1;
+                            long stride = d >= 0 ? tStrides[d] : i + 1 < ndim ? shape[i + 1] * strides[i + 1] : 1;
+                            long target = sizes[i];
+                            if (target == -1) {
+                                if (d < 0) {
+                                    throw new TorchException("The expanded size of the tensor (-1) isn't allowed in a "
+                                            + "leading, non-existing dimension " + i);
+                                }
+                                target = size;
+                            }
+                            if (size != target) {
+                                if (size != 1) {
+                                    throw new TorchException("The expanded size of the tensor (" + target
+                                            + ") must match the existing size (" + size
+                                            + ") at non-singleton dimension " + i + ".  Target sizes: "
+                                            + Shapes.str(sizes) + ".  Tensor sizes: "
+                                            + Shapes.str(tSizes));
+                                }
+                                size = target;
+                                stride = 0;
+                            }
+                            shape[i] = size;
+                            strides[i] = stride;
+                        }
+                        Shapes.checkSizes("expand", shape);
+                        return Tensor.viewOf(t, t.impl().viewOf(t.storageOffset(), shape, strides));
+                    })
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0]})
             .deriveJvp(Jvps::linear);
 
     /** {@code broadcast_to(self, size)}: {@code expand}. */
-    public static final OpDef BROADCAST_TO = OpDef.composite("broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)",
+    public static final OpDef BROADCAST_TO = OpDef.composite(
+            "broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)",
             args -> Dispatcher.call1(EXPAND, args[0], args[1], false));
 
     /**
-     * {@code squeeze(self, dim)}: removes size-1 dims among {@code dims}; {@code dims == null} means every
-     * size-1 dim (the overload without dims). Dims that are not size 1 are kept silently, as in PyTorch.
+     * {@code squeeze(self, dim)}: removes size-1 dims among {@code dims}; {@code dims == null} means every size-1 dim
+     * (the overload without dims). Dims that are not size 1 are kept silently, as in PyTorch.
      */
-    public static final OpDef SQUEEZE = OpDef.view("squeeze.dims(Tensor(a) self, int[]? dim=None) -> Tensor(a)", args -> {
-        Tensor t = self(args);
-        int n = t.dim();
-        boolean[] chosen = new boolean[Math.max(n, 1)];
-        if (args[1] == null) {
-            Arrays.fill(chosen, true);
-        } else {
-            for (long d : (long[]) args[1]) {
-                int w = Shapes.wrapDim(d, n);
-                if (chosen[w]) throw new TorchException("dim " + w + " appears multiple times in the list of dims");
-                chosen[w] = true;
-            }
-        }
-        long[] shape = new long[n], strides = new long[n];
-        int k = 0;
-        for (int d = 0; d < n; d++) {
-            if (chosen[d] && t.impl().shapeRef()[d] == 1) continue;
-            shape[k] = t.impl().shapeRef()[d];
-            strides[k++] = t.impl().strideRef()[d];
-        }
-        return Tensor.viewOf(t, t.impl().viewOf(t.storageOffset(), Arrays.copyOf(shape, k), Arrays.copyOf(strides, k)));
-    })
+    public static final OpDef SQUEEZE = OpDef.view(
+                    "squeeze.dims(Tensor(a) self, int[]? dim=None) -> Tensor(a)", args -> {
+                        Tensor t = self(args);
+                        int n = t.dim();
+                        boolean[] chosen = new boolean[Math.max(n, 1)];
+                        if (args[1] == null) {
+                            Arrays.fill(chosen, true);
+                        } else {
+                            for (long d : (long[]) args[1]) {
+                                int w = Shapes.wrapDim(d, n);
+                                if (chosen[w])
+                                    throw new TorchException(
+                                            "dim " + w + " appears multiple times in the list of dims");
+                                chosen[w] = true;
+                            }
+                        }
+                        long[] shape = new long[n], strides = new long[n];
+                        int k = 0;
+                        for (int d = 0; d < n; d++) {
+                            if (chosen[d] && t.impl().shapeRef()[d] == 1) continue;
+                            shape[k] = t.impl().shapeRef()[d];
+                            strides[k++] = t.impl().strideRef()[d];
+                        }
+                        return Tensor.viewOf(
+                                t,
+                                t.impl().viewOf(t.storageOffset(), Arrays.copyOf(shape, k), Arrays.copyOf(strides, k)));
+                    })
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].reshape(Grads.inputShape(a, o))})
             .deriveJvp(Jvps::linear);
 
     /** {@code unsqueeze(self, dim)}: inserts a size-1 dim at {@code dim} (in [-dim()-1, dim()]). */
     public static final OpDef UNSQUEEZE = OpDef.view("unsqueeze(Tensor(a) self, int dim) -> Tensor(a)", args -> {
-        Tensor t = self(args);
-        int d = dim(args[1], t.dim() + 1);
-        long stride = d >= t.dim() ? 1 : t.impl().shapeRef()[d] * t.impl().strideRef()[d];
-        return Tensor.viewOf(t, t.impl().viewOf(t.storageOffset(), insert(t.impl().shapeRef(), d, 1),
-                insert(t.impl().strideRef(), d, stride)));
-    })
+                Tensor t = self(args);
+                int d = dim(args[1], t.dim() + 1);
+                long stride =
+                        d >= t.dim() ? 1 : t.impl().shapeRef()[d] * t.impl().strideRef()[d];
+                return Tensor.viewOf(
+                        t,
+                        t.impl()
+                                .viewOf(
+                                        t.storageOffset(),
+                                        insert(t.impl().shapeRef(), d, 1),
+                                        insert(t.impl().strideRef(), d, stride)));
+            })
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].reshape(Grads.inputShape(a, o))})
             .deriveJvp(Jvps::linear);
 
     /** {@code flatten(self, start_dim, end_dim)}: merges dims start..end; a 0-d tensor becomes 1-d. */
-    public static final OpDef FLATTEN = OpDef.composite("flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)",
-            args -> {
+    public static final OpDef FLATTEN = OpDef.composite(
+            "flatten.using_ints(Tensor(a) self, int start_dim=0, int end_dim=-1) -> Tensor(a)", args -> {
                 Tensor t = self(args);
                 int start = dim(args[1], t.dim()), end = dim(args[2], t.dim());
-                if (start > end) throw new TorchException("flatten() has invalid args: start_dim cannot come after end_dim");
+                if (start > end)
+                    throw new TorchException("flatten() has invalid args: start_dim cannot come after end_dim");
                 if (t.dim() == 0) return Dispatcher.call1(RESHAPE, t, new long[] {1});
                 if (start == end) return t;
                 // The merged size is computed, not inferred with -1: for [0, 1, 3, 0] a -1 could take any value.
@@ -301,103 +342,132 @@ public final class ShapeOps {
             });
 
     /** {@code unflatten(self, dim, sizes)}: splits one dim into {@code sizes} (one may be -1). */
-    public static final OpDef UNFLATTEN = OpDef.composite("unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)", args -> {
-        Tensor t = self(args);
-        int d = dim(args[1], t.dim());
-        long[] sizes = (long[]) args[2];
-        if (sizes.length == 0) throw new TorchException("unflatten: sizes must be non-empty");
-        if (t.dim() == 0) throw new IndexOutOfBoundsException("Dimension specified as " + d + " but tensor has no dimensions");
-        long size = t.impl().shapeRef()[d];
-        long[] inferred;
-        try {
-            inferred = inferSize(sizes, size);
-        } catch (TorchException e) {
-            if (e.getMessage().startsWith("shape '")) {
-                throw new TorchException("unflatten: Provided sizes " + Shapes.str(sizes) + " don't multiply up to the size of dim " + d
-                        + " (" + size + ") in the input tensor");
-            }
-            throw new TorchException("unflatten got an unexpected error:\n" + e.getMessage(), e);
-        }
-        long[] shape = new long[t.dim() - 1 + inferred.length];
-        System.arraycopy(t.impl().shapeRef(), 0, shape, 0, d);
-        System.arraycopy(inferred, 0, shape, d, inferred.length);
-        System.arraycopy(t.impl().shapeRef(), d + 1, shape, d + inferred.length, t.dim() - d - 1);
-        return Dispatcher.call1(VIEW, t, shape);
-    });
-
-    /** {@code slice(self, dim, start, end, step)}: Python's {@code t[..., start:end:step]} along {@code dim}, bounds clamped. */
-    public static final OpDef SLICE = OpDef.view(
-            "slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, "
-                    + "SymInt step=1) -> Tensor(a)", args -> {
+    public static final OpDef UNFLATTEN =
+            OpDef.composite("unflatten.int(Tensor(a) self, int dim, SymInt[] sizes) -> Tensor(a)", args -> {
                 Tensor t = self(args);
-                if (t.dim() == 0) throw new IndexOutOfBoundsException("slice() cannot be applied to a 0-dim tensor.");
                 int d = dim(args[1], t.dim());
-                long step = lng(args[4]);
-                if (step <= 0) throw new TorchException("slice step must be positive");
+                long[] sizes = (long[]) args[2];
+                if (sizes.length == 0) throw new TorchException("unflatten: sizes must be non-empty");
+                if (t.dim() == 0)
+                    throw new IndexOutOfBoundsException(
+                            "Dimension specified as " + d + " but tensor has no dimensions");
                 long size = t.impl().shapeRef()[d];
-                long start = args[2] == null ? 0 : lng(args[2]);
-                long end = args[3] == null ? Long.MAX_VALUE : lng(args[3]);
-                if (start < 0) start += size;
-                if (end < 0) end += size;
-                start = Math.clamp(start, 0, size);
-                end = Math.clamp(end, start, size);
-                long[] shape = t.shape(), strides = t.stride();
-                shape[d] = (end - start + step - 1) / step;
-                strides[d] *= step;
-                long offset = t.storageOffset() + start * t.impl().strideRef()[d];
-                return Tensor.viewOf(t, t.impl().viewOf(offset, shape, strides));
+                long[] inferred;
+                try {
+                    inferred = inferSize(sizes, size);
+                } catch (TorchException e) {
+                    if (e.getMessage().startsWith("shape '")) {
+                        throw new TorchException("unflatten: Provided sizes " + Shapes.str(sizes)
+                                + " don't multiply up to the size of dim " + d + " (" + size + ") in the input tensor");
+                    }
+                    throw new TorchException("unflatten got an unexpected error:\n" + e.getMessage(), e);
+                }
+                long[] shape = new long[t.dim() - 1 + inferred.length];
+                System.arraycopy(t.impl().shapeRef(), 0, shape, 0, d);
+                System.arraycopy(inferred, 0, shape, d, inferred.length);
+                System.arraycopy(t.impl().shapeRef(), d + 1, shape, d + inferred.length, t.dim() - d - 1);
+                return Dispatcher.call1(VIEW, t, shape);
+            });
+
+    /**
+     * {@code slice(self, dim, start, end, step)}: Python's {@code t[..., start:end:step]} along {@code dim}, bounds
+     * clamped.
+     */
+    public static final OpDef SLICE = OpDef.view(
+                    "slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, "
+                            + "SymInt step=1) -> Tensor(a)",
+                    args -> {
+                        Tensor t = self(args);
+                        if (t.dim() == 0)
+                            throw new IndexOutOfBoundsException("slice() cannot be applied to a 0-dim tensor.");
+                        int d = dim(args[1], t.dim());
+                        long step = lng(args[4]);
+                        if (step <= 0) throw new TorchException("slice step must be positive");
+                        long size = t.impl().shapeRef()[d];
+                        long start = args[2] == null ? 0 : lng(args[2]);
+                        long end = args[3] == null ? Long.MAX_VALUE : lng(args[3]);
+                        if (start < 0) start += size;
+                        if (end < 0) end += size;
+                        start = Math.clamp(start, 0, size);
+                        end = Math.clamp(end, start, size);
+                        long[] shape = t.shape(), strides = t.stride();
+                        shape[d] = (end - start + step - 1) / step;
+                        strides[d] *= step;
+                        long offset = t.storageOffset() + start * t.impl().strideRef()[d];
+                        return Tensor.viewOf(t, t.impl().viewOf(offset, shape, strides));
+                    })
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {
+                BackwardOps.sliceBackward(
+                        g[0], Grads.inputShape(a, o), (Long) a[1], (Long) a[2], (Long) a[3], (Long) a[4])
             })
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {BackwardOps.sliceBackward(g[0], Grads.inputShape(a, o), (Long) a[1], (Long) a[2], (Long) a[3], (Long) a[4])})
             .deriveJvp(Jvps::linear);
 
-    /** {@code narrow(self, dim, start, length)}: {@code slice(dim, start, start + length)}; {@code start} may be negative. */
-    public static final OpDef NARROW = OpDef.composite("narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)", args -> {
-        Tensor t = self(args);
-        if (t.dim() == 0) throw new TorchException("narrow() cannot be applied to a 0-dim tensor.");
-        long length = lng(args[3]);
-        if (length < 0) throw new TorchException("narrow(): length must be non-negative.");
-        long size = t.impl().shapeRef()[dim(args[1], t.dim())];
-        long start = lng(args[2]);
-        // start == size is a valid (empty) narrow but not a valid index, so only other values are wrapped.
-        if (start != size) start = wrapIndex(start, size);
-        if (start > size - length) {
-            throw new TorchException("start (" + start + ") + length (" + length + ") exceeds dimension size (" + size + ").");
-        }
-        return Dispatcher.call1(SLICE, t, args[1], start, start + length, 1L);
-    });
+    /**
+     * {@code narrow(self, dim, start, length)}: {@code slice(dim, start, start + length)}; {@code start} may be
+     * negative.
+     */
+    public static final OpDef NARROW =
+            OpDef.composite("narrow(Tensor(a) self, int dim, SymInt start, SymInt length) -> Tensor(a)", args -> {
+                Tensor t = self(args);
+                if (t.dim() == 0) throw new TorchException("narrow() cannot be applied to a 0-dim tensor.");
+                long length = lng(args[3]);
+                if (length < 0) throw new TorchException("narrow(): length must be non-negative.");
+                long size = t.impl().shapeRef()[dim(args[1], t.dim())];
+                long start = lng(args[2]);
+                // start == size is a valid (empty) narrow but not a valid index, so only other values are wrapped.
+                if (start != size) start = wrapIndex(start, size);
+                if (start > size - length) {
+                    throw new TorchException(
+                            "start (" + start + ") + length (" + length + ") exceeds dimension size (" + size + ").");
+                }
+                return Dispatcher.call1(SLICE, t, args[1], start, start + length, 1L);
+            });
 
     /** {@code maybe_wrap_dim} applied to an index (narrow's start), with its "Dimension out of range" message. */
     private static long wrapIndex(long i, long size) {
         long r = Math.max(size, 1);
         if (i < -r || i >= r) {
-            throw new IndexOutOfBoundsException("Dimension out of range (expected to be in range of [" + (-r) + ", " + (r - 1)
-                    + "], but got " + i + ")");
+            throw new IndexOutOfBoundsException("Dimension out of range (expected to be in range of [" + (-r) + ", "
+                    + (r - 1) + "], but got " + i + ")");
         }
         return i < 0 ? i + r : i;
     }
 
     /** {@code select(self, dim, index)}: the slice at {@code index} along {@code dim}, which is removed. */
-    public static final OpDef SELECT = OpDef.view("select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)", args -> {
-        Tensor t = self(args);
-        if (t.dim() == 0) throw new IndexOutOfBoundsException("select() cannot be applied to a 0-dim tensor.");
-        int d = dim(args[1], t.dim());
-        long index = lng(args[2]), size = t.impl().shapeRef()[d];
-        if (index < -size || index >= size) {
-            throw new IndexOutOfBoundsException("select(): index " + index + " out of range for tensor of size "
-                    + Shapes.str(t.impl().shapeRef()) + " at dimension " + d);
-        }
-        if (index < 0) index += size;
-        return Tensor.viewOf(t, t.impl().viewOf(t.storageOffset() + index * t.impl().strideRef()[d], remove(t.impl().shapeRef(), d), remove(t.impl().strideRef(), d)));
-    })
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {BackwardOps.selectBackward(g[0], Grads.inputShape(a, o), (Long) a[1], (Long) a[2])})
+    public static final OpDef SELECT = OpDef.view(
+                    "select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)", args -> {
+                        Tensor t = self(args);
+                        if (t.dim() == 0)
+                            throw new IndexOutOfBoundsException("select() cannot be applied to a 0-dim tensor.");
+                        int d = dim(args[1], t.dim());
+                        long index = lng(args[2]), size = t.impl().shapeRef()[d];
+                        if (index < -size || index >= size) {
+                            throw new IndexOutOfBoundsException(
+                                    "select(): index " + index + " out of range for tensor of size "
+                                            + Shapes.str(t.impl().shapeRef()) + " at dimension " + d);
+                        }
+                        if (index < 0) index += size;
+                        return Tensor.viewOf(
+                                t,
+                                t.impl()
+                                        .viewOf(
+                                                t.storageOffset()
+                                                        + index * t.impl().strideRef()[d],
+                                                remove(t.impl().shapeRef(), d),
+                                                remove(t.impl().strideRef(), d)));
+                    })
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) ->
+                    new Tensor[] {BackwardOps.selectBackward(g[0], Grads.inputShape(a, o), (Long) a[1], (Long) a[2])})
             .deriveJvp(Jvps::linear);
 
     /** Sizes of {@code split(split_size)}: equal pieces, the last one possibly smaller. */
     private static long[] splitSizes(Tensor t, long splitSize, int d) {
-        if (splitSize < 0) throw new TorchException("split expects split_size be non-negative, but got split_size=" + splitSize);
+        if (splitSize < 0)
+            throw new TorchException("split expects split_size be non-negative, but got split_size=" + splitSize);
         long dimSize = t.impl().shapeRef()[d];
         if (splitSize == 0 && dimSize != 0) {
-            throw new TorchException("split_size can only be 0 if dimension size is 0, but got dimension size of " + dimSize);
+            throw new TorchException(
+                    "split_size can only be 0 if dimension size is 0, but got dimension size of " + dimSize);
         }
         // A split size larger than the dim still gives one piece (PyTorch keeps this for compatibility).
         long pieces = splitSize == 0 ? 1 : Math.max((dimSize + splitSize - 1) / splitSize, 1);
@@ -412,15 +482,17 @@ public final class ShapeOps {
         long start = 0;
         for (int i = 0; i < sizes.length; i++) {
             if (sizes[i] < 0) {
-                throw new TorchException("split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes="
-                        + Shapes.str(sizes));
+                throw new TorchException(
+                        "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes="
+                                + Shapes.str(sizes));
             }
             out[i] = Dispatcher.call1(SLICE, t, (long) d, start, start + sizes[i], 1L);
             start += sizes[i];
         }
         if (start != t.impl().shapeRef()[d]) {
-            throw new TorchException("split_with_sizes expects split_sizes to sum exactly to " + t.impl().shapeRef()[d]
-                    + " (input tensor's size at dimension " + d + "), but got split_sizes=" + Shapes.str(sizes));
+            throw new TorchException("split_with_sizes expects split_sizes to sum exactly to "
+                    + t.impl().shapeRef()[d] + " (input tensor's size at dimension " + d + "), but got split_sizes="
+                    + Shapes.str(sizes));
         }
         return out;
     }
@@ -431,8 +503,8 @@ public final class ShapeOps {
     }
 
     /** {@code split(self, split_size, dim)}: views of {@code split_size} along {@code dim}; the last may be smaller. */
-    public static final OpDef SPLIT = OpDef.composite("split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]",
-            args -> {
+    public static final OpDef SPLIT =
+            OpDef.composite("split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]", args -> {
                 Tensor t = self(args);
                 int d = splitDim(t, args[2]);
                 return splitWithSizes(t, splitSizes(t, lng(args[1]), d), d);
@@ -446,65 +518,78 @@ public final class ShapeOps {
             });
 
     /** {@code chunk(self, chunks, dim)}: at most {@code chunks} views of size ceil(n / chunks). */
-    public static final OpDef CHUNK = OpDef.composite("chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]", args -> {
-        Tensor t = self(args);
-        if (t.dim() == 0) throw new TorchException("chunk expects at least a 1-dimensional tensor");
-        long chunks = lng(args[1]);
-        if (chunks <= 0) throw new TorchException("chunk expects `chunks` to be greater than 0, got: " + chunks);
-        int d = dim(args[2], t.dim());
-        long dimSize = t.impl().shapeRef()[d];
-        long splitSize = (dimSize + chunks - 1) / chunks;
-        if (splitSize == 0 && dimSize == 0) {
-            // An empty dim still gives `chunks` (empty) pieces.
-            long[] sizes = new long[Math.toIntExact(chunks)];
-            return splitWithSizes(t, sizes, d);
-        }
-        return splitWithSizes(t, splitSizes(t, splitSize, d), d);
-    });
+    public static final OpDef CHUNK =
+            OpDef.composite("chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]", args -> {
+                Tensor t = self(args);
+                if (t.dim() == 0) throw new TorchException("chunk expects at least a 1-dimensional tensor");
+                long chunks = lng(args[1]);
+                if (chunks <= 0)
+                    throw new TorchException("chunk expects `chunks` to be greater than 0, got: " + chunks);
+                int d = dim(args[2], t.dim());
+                long dimSize = t.impl().shapeRef()[d];
+                long splitSize = (dimSize + chunks - 1) / chunks;
+                if (splitSize == 0 && dimSize == 0) {
+                    // An empty dim still gives `chunks` (empty) pieces.
+                    long[] sizes = new long[Math.toIntExact(chunks)];
+                    return splitWithSizes(t, sizes, d);
+                }
+                return splitWithSizes(t, splitSizes(t, splitSize, d), d);
+            });
 
     /** {@code unbind(self, dim)}: every slice along {@code dim}, with that dim removed. */
-    public static final OpDef UNBIND = OpDef.composite("unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]", args -> {
-        Tensor t = self(args);
-        int d = dim(args[1], t.dim());
-        if (t.dim() == 0) throw new IndexOutOfBoundsException("Dimension specified as " + d + " but tensor has no dimensions");
-        Tensor[] out = new Tensor[Math.toIntExact(t.impl().shapeRef()[d])];
-        for (int i = 0; i < out.length; i++) out[i] = Dispatcher.call1(SELECT, t, (long) d, (long) i);
-        return out;
-    });
+    public static final OpDef UNBIND =
+            OpDef.composite("unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]", args -> {
+                Tensor t = self(args);
+                int d = dim(args[1], t.dim());
+                if (t.dim() == 0)
+                    throw new IndexOutOfBoundsException(
+                            "Dimension specified as " + d + " but tensor has no dimensions");
+                Tensor[] out = new Tensor[Math.toIntExact(t.impl().shapeRef()[d])];
+                for (int i = 0; i < out.length; i++) out[i] = Dispatcher.call1(SELECT, t, (long) d, (long) i);
+                return out;
+            });
 
     /**
-     * {@code diagonal(self, offset, dim1, dim2)}: the diagonal of the (dim1, dim2) planes as a new last dim;
-     * a positive offset is above the main diagonal.
+     * {@code diagonal(self, offset, dim1, dim2)}: the diagonal of the (dim1, dim2) planes as a new last dim; a positive
+     * offset is above the main diagonal.
      */
-    public static final OpDef DIAGONAL = OpDef.view("diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)", args -> {
-        Tensor t = self(args);
-        long offset = lng(args[1]);
-        int d1 = dim(args[2], t.dim()), d2 = dim(args[3], t.dim());
-        if (d1 == d2) throw new TorchException("diagonal dimensions cannot be identical " + lng(args[2]) + ", " + lng(args[3]));
-        long[] sz = t.impl().shapeRef(), st = t.impl().strideRef();
-        long diagSize = offset >= 0 ? Math.max(Math.min(sz[d1], sz[d2] - offset), 0) : Math.max(Math.min(sz[d1] + offset, sz[d2]), 0);
-        long storageOffset = t.storageOffset();
-        // An empty diagonal keeps the offset, so an offset "off the end" cannot move it out of the storage.
-        if (diagSize > 0) storageOffset += offset >= 0 ? offset * st[d2] : -offset * st[d1];
-        long[] shape = remove(remove(sz, Math.max(d1, d2)), Math.min(d1, d2));
-        long[] strides = remove(remove(st, Math.max(d1, d2)), Math.min(d1, d2));
-        shape = insert(shape, shape.length, diagSize);
-        strides = insert(strides, strides.length, st[d1] + st[d2]);
-        return Tensor.viewOf(t, t.impl().viewOf(storageOffset, shape, strides));
-    })
+    public static final OpDef DIAGONAL = OpDef.view(
+                    "diagonal(Tensor(a) self, int offset=0, int dim1=0, int dim2=1) -> Tensor(a)", args -> {
+                        Tensor t = self(args);
+                        long offset = lng(args[1]);
+                        int d1 = dim(args[2], t.dim()), d2 = dim(args[3], t.dim());
+                        if (d1 == d2)
+                            throw new TorchException(
+                                    "diagonal dimensions cannot be identical " + lng(args[2]) + ", " + lng(args[3]));
+                        long[] sz = t.impl().shapeRef(), st = t.impl().strideRef();
+                        long diagSize = offset >= 0
+                                ? Math.max(Math.min(sz[d1], sz[d2] - offset), 0)
+                                : Math.max(Math.min(sz[d1] + offset, sz[d2]), 0);
+                        long storageOffset = t.storageOffset();
+                        // An empty diagonal keeps the offset, so an offset "off the end" cannot move it out of the
+                        // storage.
+                        if (diagSize > 0) storageOffset += offset >= 0 ? offset * st[d2] : -offset * st[d1];
+                        long[] shape = remove(remove(sz, Math.max(d1, d2)), Math.min(d1, d2));
+                        long[] strides = remove(remove(st, Math.max(d1, d2)), Math.min(d1, d2));
+                        shape = insert(shape, shape.length, diagSize);
+                        strides = insert(strides, strides.length, st[d1] + st[d2]);
+                        return Tensor.viewOf(t, t.impl().viewOf(storageOffset, shape, strides));
+                    })
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {
-                BackwardOps.diagonalBackward(g[0], Grads.inputShape(a, o), lng(a[1]), lng(a[2]), lng(a[3]))})
+                BackwardOps.diagonalBackward(g[0], Grads.inputShape(a, o), lng(a[1]), lng(a[2]), lng(a[3]))
+            })
             .deriveJvp(Jvps::linear);
 
     /** {@code movedim(self, source, destination)}: moves dims to new positions, keeping the others in order. */
-    public static final OpDef MOVEDIM = OpDef.composite("movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)",
-            args -> {
+    public static final OpDef MOVEDIM =
+            OpDef.composite("movedim.intlist(Tensor(a) self, int[] source, int[] destination) -> Tensor(a)", args -> {
                 Tensor t = self(args);
                 long[] src = (long[]) args[1], dst = (long[]) args[2];
                 int n = t.dim();
                 if (src.length != dst.length) {
                     throw new TorchException("movedim: Invalid source or destination dims: source (" + Shapes.str(src)
-                            + " dims) should contain the same number of dims as destination (" + Shapes.str(dst) + " dims)");
+                            + " dims) should contain the same number of dims as destination (" + Shapes.str(dst)
+                            + " dims)");
                 }
                 int[] s = wrapUnique(src, n, "source"), d = wrapUnique(dst, n, "destination");
                 if (n == 0) return Dispatcher.call1(PERMUTE, t, new long[0]);
@@ -531,7 +616,8 @@ public final class ShapeOps {
         boolean[] seen = new boolean[Math.max(rank, 1)];
         for (int i = 0; i < dims.length; i++) {
             out[i] = Shapes.wrapDim(dims[i], rank);
-            if (seen[out[i]]) throw new TorchException("movedim: repeated dim in `" + what + "` (" + Shapes.str(dims) + ")");
+            if (seen[out[i]])
+                throw new TorchException("movedim: repeated dim in `" + what + "` (" + Shapes.str(dims) + ")");
             seen[out[i]] = true;
         }
         return out;
@@ -539,23 +625,24 @@ public final class ShapeOps {
 
     /** {@code as_strided(self, size, stride, storage_offset)}: any geometry inside the storage (bounds are checked). */
     public static final OpDef AS_STRIDED = OpDef.view(
-            "as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, "
-                    + "SymInt? storage_offset=None) -> Tensor(a)", args -> {
-                Tensor t = self(args);
-                long offset = args[3] == null ? t.storageOffset() : lng(args[3]);
-                long[] shape = ((long[]) args[1]).clone(), strides = ((long[]) args[2]).clone();
-                Shapes.checkSizes("as_strided", shape);
-                return Tensor.of(TensorImpl.of(t.impl().storage(), offset, shape, strides, t.dtype()));
-            })
+                    "as_strided(Tensor(a) self, SymInt[] size, SymInt[] stride, "
+                            + "SymInt? storage_offset=None) -> Tensor(a)",
+                    args -> {
+                        Tensor t = self(args);
+                        long offset = args[3] == null ? t.storageOffset() : lng(args[3]);
+                        long[] shape = ((long[]) args[1]).clone(), strides = ((long[]) args[2]).clone();
+                        Shapes.checkSizes("as_strided", shape);
+                        return Tensor.of(TensorImpl.of(t.impl().storage(), offset, shape, strides, t.dtype()));
+                    })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {asStridedBackward(g[0], (Tensor) a[0], a)})
             .deriveJvp(Jvps::linear)
             .vmapFallsBack("addresses storage directly: sizes and strides are the example's, not the batch's");
 
     /**
-     * ATen's {@code as_strided_backward} in storage terms: the output gradient is summed into the storage
-     * positions the output reads (overlapping outputs add up) and read back through the input's geometry.
-     * When the input's own elements overlap (an expanded input), each position's sum is shared evenly
-     * among the input elements there. The geometry is the input's at the call, so the rule saves it.
+     * ATen's {@code as_strided_backward} in storage terms: the output gradient is summed into the storage positions the
+     * output reads (overlapping outputs add up) and read back through the input's geometry. When the input's own
+     * elements overlap (an expanded input), each position's sum is shared evenly among the input elements there. The
+     * geometry is the input's at the call, so the rule saves it.
      */
     private static Tensor asStridedBackward(Tensor g, Tensor input, Object[] args) {
         long[] size = (long[]) args[1], stride = (long[]) args[2];
@@ -564,7 +651,8 @@ public final class ShapeOps {
         long inOffset = input.storageOffset();
         Tensor grad = BackwardOps.asStridedTransfer(g, size, stride, offset, inSize, inStride, inOffset);
         if (!mayOverlap(inSize, inStride)) return grad;
-        Tensor count = BackwardOps.asStridedTransfer(Torch.onesLike(input.detach()), inSize, inStride, inOffset, inSize, inStride, inOffset);
+        Tensor count = BackwardOps.asStridedTransfer(
+                Torch.onesLike(input.detach()), inSize, inStride, inOffset, inSize, inStride, inOffset);
         return grad.div(count);
     }
 
@@ -595,52 +683,84 @@ public final class ShapeOps {
         return r;
     }
 
-    private static List<Tensor> list(Object tensors) { return List.of((Tensor[]) tensors); }
+    private static List<Tensor> list(Object tensors) {
+        return List.of((Tensor[]) tensors);
+    }
 
     /** {@code self.view(*size)}. */
-    public static Tensor view(Tensor self, long... size) { return Dispatcher.call1(VIEW, self, size.clone()); }
+    public static Tensor view(Tensor self, long... size) {
+        return Dispatcher.call1(VIEW, self, size.clone());
+    }
 
     /** {@code torch.reshape(self, shape)}. */
-    public static Tensor reshape(Tensor self, long... shape) { return Dispatcher.call1(RESHAPE, self, shape.clone()); }
+    public static Tensor reshape(Tensor self, long... shape) {
+        return Dispatcher.call1(RESHAPE, self, shape.clone());
+    }
 
     /** {@code torch.permute(self, dims)}. */
-    public static Tensor permute(Tensor self, int... dims) { return Dispatcher.call1(PERMUTE, self, longs(dims)); }
+    public static Tensor permute(Tensor self, int... dims) {
+        return Dispatcher.call1(PERMUTE, self, longs(dims));
+    }
 
     /** {@code torch.transpose(self, dim0, dim1)}. */
-    public static Tensor transpose(Tensor self, int dim0, int dim1) { return Dispatcher.call1(TRANSPOSE, self, (long) dim0, (long) dim1); }
+    public static Tensor transpose(Tensor self, int dim0, int dim1) {
+        return Dispatcher.call1(TRANSPOSE, self, (long) dim0, (long) dim1);
+    }
 
     /** {@code torch.swapaxes(self, axis0, axis1)}: alias of {@code transpose}. */
-    public static Tensor swapaxes(Tensor self, int axis0, int axis1) { return transpose(self, axis0, axis1); }
+    public static Tensor swapaxes(Tensor self, int axis0, int axis1) {
+        return transpose(self, axis0, axis1);
+    }
 
     /** {@code torch.t(self)}. */
-    public static Tensor t(Tensor self) { return Dispatcher.call1(T, self); }
+    public static Tensor t(Tensor self) {
+        return Dispatcher.call1(T, self);
+    }
 
     /** {@code self.mT}. */
-    public static Tensor mT(Tensor self) { return Dispatcher.call1(MT, self); }
+    public static Tensor mT(Tensor self) {
+        return Dispatcher.call1(MT, self);
+    }
 
     /** {@code self.expand(*size)}. */
-    public static Tensor expand(Tensor self, long... size) { return Dispatcher.call1(EXPAND, self, size.clone(), false); }
+    public static Tensor expand(Tensor self, long... size) {
+        return Dispatcher.call1(EXPAND, self, size.clone(), false);
+    }
 
     /** {@code torch.broadcast_to(self, size)}. */
-    public static Tensor broadcastTo(Tensor self, long... size) { return Dispatcher.call1(BROADCAST_TO, self, size.clone()); }
+    public static Tensor broadcastTo(Tensor self, long... size) {
+        return Dispatcher.call1(BROADCAST_TO, self, size.clone());
+    }
 
     /** {@code torch.squeeze(self)}: removes every size-1 dim. */
-    public static Tensor squeeze(Tensor self) { return Dispatcher.call1(SQUEEZE, self, null); }
+    public static Tensor squeeze(Tensor self) {
+        return Dispatcher.call1(SQUEEZE, self, null);
+    }
 
     /** {@code torch.squeeze(self, dim)}: removes {@code dim} if it has size 1. */
-    public static Tensor squeeze(Tensor self, int dim) { return Dispatcher.call1(SQUEEZE, self, new long[] {dim}); }
+    public static Tensor squeeze(Tensor self, int dim) {
+        return Dispatcher.call1(SQUEEZE, self, new long[] {dim});
+    }
 
     /** {@code torch.squeeze(self, dims)}: removes those of {@code dims} that have size 1. */
-    public static Tensor squeeze(Tensor self, int... dims) { return Dispatcher.call1(SQUEEZE, self, longs(dims)); }
+    public static Tensor squeeze(Tensor self, int... dims) {
+        return Dispatcher.call1(SQUEEZE, self, longs(dims));
+    }
 
     /** {@code torch.unsqueeze(self, dim)}. */
-    public static Tensor unsqueeze(Tensor self, int dim) { return Dispatcher.call1(UNSQUEEZE, self, (long) dim); }
+    public static Tensor unsqueeze(Tensor self, int dim) {
+        return Dispatcher.call1(UNSQUEEZE, self, (long) dim);
+    }
 
     /** {@code torch.flatten(self)}. */
-    public static Tensor flatten(Tensor self) { return flatten(self, 0, -1); }
+    public static Tensor flatten(Tensor self) {
+        return flatten(self, 0, -1);
+    }
 
     /** {@code torch.flatten(self, start_dim)}. */
-    public static Tensor flatten(Tensor self, int startDim) { return flatten(self, startDim, -1); }
+    public static Tensor flatten(Tensor self, int startDim) {
+        return flatten(self, startDim, -1);
+    }
 
     /** {@code torch.flatten(self, start_dim, end_dim)}. */
     public static Tensor flatten(Tensor self, int startDim, int endDim) {
@@ -648,7 +768,9 @@ public final class ShapeOps {
     }
 
     /** {@code torch.unflatten(self, dim, sizes)}. */
-    public static Tensor unflatten(Tensor self, int dim, long... sizes) { return Dispatcher.call1(UNFLATTEN, self, (long) dim, sizes.clone()); }
+    public static Tensor unflatten(Tensor self, int dim, long... sizes) {
+        return Dispatcher.call1(UNFLATTEN, self, (long) dim, sizes.clone());
+    }
 
     /** {@code torch.narrow(self, dim, start, length)}. */
     public static Tensor narrow(Tensor self, int dim, long start, long length) {
@@ -656,7 +778,9 @@ public final class ShapeOps {
     }
 
     /** {@code torch.select(self, dim, index)}. */
-    public static Tensor select(Tensor self, int dim, long index) { return Dispatcher.call1(SELECT, self, (long) dim, index); }
+    public static Tensor select(Tensor self, int dim, long index) {
+        return Dispatcher.call1(SELECT, self, (long) dim, index);
+    }
 
     /** {@code self[..., start:end:step]} along {@code dim} ({@code aten::slice}); {@code null} bounds are open. */
     public static Tensor slice(Tensor self, int dim, Long start, Long end, long step) {
@@ -664,10 +788,14 @@ public final class ShapeOps {
     }
 
     /** {@code self[..., start:end]} along {@code dim}. */
-    public static Tensor slice(Tensor self, int dim, long start, long end) { return slice(self, dim, start, end, 1); }
+    public static Tensor slice(Tensor self, int dim, long start, long end) {
+        return slice(self, dim, start, end, 1);
+    }
 
     /** {@code torch.chunk(self, chunks)}. */
-    public static List<Tensor> chunk(Tensor self, int chunks) { return chunk(self, chunks, 0); }
+    public static List<Tensor> chunk(Tensor self, int chunks) {
+        return chunk(self, chunks, 0);
+    }
 
     /** {@code torch.chunk(self, chunks, dim)}. */
     public static List<Tensor> chunk(Tensor self, int chunks, int dim) {
@@ -675,7 +803,9 @@ public final class ShapeOps {
     }
 
     /** {@code torch.split(self, split_size)}. */
-    public static List<Tensor> split(Tensor self, long splitSize) { return split(self, splitSize, 0); }
+    public static List<Tensor> split(Tensor self, long splitSize) {
+        return split(self, splitSize, 0);
+    }
 
     /** {@code torch.split(self, split_size, dim)}. */
     public static List<Tensor> split(Tensor self, long splitSize, int dim) {
@@ -683,7 +813,9 @@ public final class ShapeOps {
     }
 
     /** {@code torch.split(self, [sizes...])}. */
-    public static List<Tensor> split(Tensor self, long[] splitSizes) { return split(self, splitSizes, 0); }
+    public static List<Tensor> split(Tensor self, long[] splitSizes) {
+        return split(self, splitSizes, 0);
+    }
 
     /** {@code torch.split(self, [sizes...], dim)}. */
     public static List<Tensor> split(Tensor self, long[] splitSizes, int dim) {
@@ -691,16 +823,24 @@ public final class ShapeOps {
     }
 
     /** {@code torch.unbind(self)}. */
-    public static List<Tensor> unbind(Tensor self) { return unbind(self, 0); }
+    public static List<Tensor> unbind(Tensor self) {
+        return unbind(self, 0);
+    }
 
     /** {@code torch.unbind(self, dim)}. */
-    public static List<Tensor> unbind(Tensor self, int dim) { return list(Dispatcher.call(UNBIND, self, (long) dim)); }
+    public static List<Tensor> unbind(Tensor self, int dim) {
+        return list(Dispatcher.call(UNBIND, self, (long) dim));
+    }
 
     /** {@code torch.diagonal(self)}. */
-    public static Tensor diagonal(Tensor self) { return diagonal(self, 0, 0, 1); }
+    public static Tensor diagonal(Tensor self) {
+        return diagonal(self, 0, 0, 1);
+    }
 
     /** {@code torch.diagonal(self, offset)}. */
-    public static Tensor diagonal(Tensor self, long offset) { return diagonal(self, offset, 0, 1); }
+    public static Tensor diagonal(Tensor self, long offset) {
+        return diagonal(self, offset, 0, 1);
+    }
 
     /** {@code torch.diagonal(self, offset, dim1, dim2)}. */
     public static Tensor diagonal(Tensor self, long offset, int dim1, int dim2) {
@@ -718,7 +858,9 @@ public final class ShapeOps {
     }
 
     /** {@code torch.as_strided(self, size, stride)}: keeps the storage offset. */
-    public static Tensor asStrided(Tensor self, long[] size, long[] stride) { return Dispatcher.call1(AS_STRIDED, self, size, stride, null); }
+    public static Tensor asStrided(Tensor self, long[] size, long[] stride) {
+        return Dispatcher.call1(AS_STRIDED, self, size, stride, null);
+    }
 
     /** {@code torch.as_strided(self, size, stride, storage_offset)}. */
     public static Tensor asStrided(Tensor self, long[] size, long[] stride, long storageOffset) {

@@ -9,10 +9,9 @@ import org.jtorch.TorchException;
 /**
  * PyTorch's type promotion: {@code torch.promote_types} and {@code torch.result_type}.
  *
- * <p>Operands fall in three priority groups: dimensioned tensors, zero-dim tensors and Java scalars
- * ("wrapped numbers"). A lower group only decides the result when it belongs to a higher category
- * (bool &lt; integral &lt; floating &lt; complex), so {@code int32[dim] + 5} stays int32 while
- * {@code int32[dim] + 5.5} becomes float32.
+ * <p>Operands fall in three priority groups: dimensioned tensors, zero-dim tensors and Java scalars ("wrapped
+ * numbers"). A lower group only decides the result when it belongs to a higher category (bool &lt; integral &lt;
+ * floating &lt; complex), so {@code int32[dim] + 5} stays int32 while {@code int32[dim] + 5.5} becomes float32.
  */
 public final class TypePromotion {
     private TypePromotion() {}
@@ -21,14 +20,15 @@ public final class TypePromotion {
     public static DType promoteTypes(DType a, DType b) {
         if (a == b) return a;
         if (a.isFloat8() || b.isFloat8()) {
-            throw new TorchException("Promotion for Float8 Types is not supported, attempted to promote "
-                    + a.cppName() + " and " + b.cppName());
+            throw new TorchException("Promotion for Float8 Types is not supported, attempted to promote " + a.cppName()
+                    + " and " + b.cppName());
         }
         if (a.isBarebonesUnsigned() || b.isBarebonesUnsigned()) {
             if (a.isFloatingPoint()) return a;
             if (b.isFloatingPoint()) return b;
-            throw new TorchException("Promotion for uint16, uint32, uint64 types is not supported, attempted to promote "
-                    + a.cppName() + " and " + b.cppName());
+            throw new TorchException(
+                    "Promotion for uint16, uint32, uint64 types is not supported, attempted to promote " + a.cppName()
+                            + " and " + b.cppName());
         }
         if (a == DType.BOOL) return b;
         if (b == DType.BOOL) return a;
@@ -46,7 +46,8 @@ public final class TypePromotion {
         if (a == b) return a;
         boolean af = a.isFloatingPoint(), bf = b.isFloatingPoint();
         if (af && bf) {
-            if ((a == DType.FLOAT16 && b == DType.BFLOAT16) || (a == DType.BFLOAT16 && b == DType.FLOAT16)) return DType.FLOAT32;
+            if ((a == DType.FLOAT16 && b == DType.BFLOAT16) || (a == DType.BFLOAT16 && b == DType.FLOAT16))
+                return DType.FLOAT32;
             return a.itemSize() >= b.itemSize() ? a : b;
         }
         if (af) return a;
@@ -68,13 +69,14 @@ public final class TypePromotion {
         }
 
         public State add(Scalar s) {
-            DType d = switch (s.kind()) {
-                case BOOL -> DType.BOOL;
-                case INT -> DType.INT64;
-                case UINT -> DType.UINT64;
-                case FLOAT -> Torch.getDefaultDtype();
-                case COMPLEX -> Torch.getDefaultDtype().toComplex();
-            };
+            DType d =
+                    switch (s.kind()) {
+                        case BOOL -> DType.BOOL;
+                        case INT -> DType.INT64;
+                        case UINT -> DType.UINT64;
+                        case FLOAT -> Torch.getDefaultDtype();
+                        case COMPLEX -> Torch.getDefaultDtype().toComplex();
+                    };
             wrappedResult = promoteSkipUndefined(wrappedResult, d);
             return this;
         }

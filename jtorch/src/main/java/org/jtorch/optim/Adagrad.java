@@ -16,16 +16,21 @@ import org.jtorch.ops.FusedOptimizerOps;
  * g = -g if maximize;  g += weight_decay * p;  clr = lr / (1 + (step - 1) * lr_decay)
  * sum += g * g;  p -= clr * g / (sqrt(sum) + eps)
  * </pre>
- * State per parameter, created for every parameter at construction as PyTorch does: {@code step}
- * (0-d float32) and {@code sum} (filled with {@code initial_accumulator_value}). Implementations:
- * for-loop, foreach and fused.
+ *
+ * State per parameter, created for every parameter at construction as PyTorch does: {@code step} (0-d float32) and
+ * {@code sum} (filled with {@code initial_accumulator_value}). Implementations: for-loop, foreach and fused.
  */
 public final class Adagrad extends Optimizer {
     /** Adagrad's keyword arguments. */
     public static final class Options extends OptimizerOptions<Options> {
-        private Options(Map<String, Object> values) { super(values); }
+        private Options(Map<String, Object> values) {
+            super(values);
+        }
 
-        /** Every argument at PyTorch's default: lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10, ... */
+        /**
+         * Every argument at PyTorch's default: lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0,
+         * eps=1e-10, ...
+         */
         public static Options defaults() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("lr", 1e-2);
@@ -41,36 +46,59 @@ public final class Adagrad extends Optimizer {
         }
 
         /** No value set: per-group overrides start here. */
-        public static Options overrides() { return new Options(Map.of()); }
+        public static Options overrides() {
+            return new Options(Map.of());
+        }
 
-        @Override protected Options create(Map<String, Object> values) { return new Options(values); }
+        @Override
+        protected Options create(Map<String, Object> values) {
+            return new Options(values);
+        }
 
         /** {@code lr}. */
-        public Options lr(double lr) { return with("lr", lr); }
+        public Options lr(double lr) {
+            return with("lr", lr);
+        }
 
         /** {@code lr_decay}. */
-        public Options lrDecay(double lrDecay) { return with("lr_decay", lrDecay); }
+        public Options lrDecay(double lrDecay) {
+            return with("lr_decay", lrDecay);
+        }
 
         /** {@code eps}. */
-        public Options eps(double eps) { return with("eps", eps); }
+        public Options eps(double eps) {
+            return with("eps", eps);
+        }
 
         /** {@code weight_decay}. */
-        public Options weightDecay(double weightDecay) { return with("weight_decay", weightDecay); }
+        public Options weightDecay(double weightDecay) {
+            return with("weight_decay", weightDecay);
+        }
 
         /** {@code initial_accumulator_value}. */
-        public Options initialAccumulatorValue(double value) { return with("initial_accumulator_value", value); }
+        public Options initialAccumulatorValue(double value) {
+            return with("initial_accumulator_value", value);
+        }
 
         /** True: multi-tensor path; false: for-loop; null: JTorch's choice (foreach). */
-        public Options foreach(Boolean foreach) { return with("foreach", foreach); }
+        public Options foreach(Boolean foreach) {
+            return with("foreach", foreach);
+        }
 
         /** {@code maximize}. */
-        public Options maximize(boolean maximize) { return with("maximize", maximize); }
+        public Options maximize(boolean maximize) {
+            return with("maximize", maximize);
+        }
 
         /** {@code differentiable}. */
-        public Options differentiable(boolean differentiable) { return with("differentiable", differentiable); }
+        public Options differentiable(boolean differentiable) {
+            return with("differentiable", differentiable);
+        }
 
         /** True: the fused kernel (float16/bfloat16 computed in float32). */
-        public Options fused(Boolean fused) { return with("fused", fused); }
+        public Options fused(Boolean fused) {
+            return with("fused", fused);
+        }
     }
 
     private Tensor gradScale;
@@ -133,16 +161,21 @@ public final class Adagrad extends Optimizer {
         switch (StepSupport.impl(g)) {
             case FOR_LOOP -> forLoop(g, params, states);
             case FOREACH -> {
-                for (int[] idx : StepSupport.byDeviceAndDtype(params)) foreach(g, StepSupport.pick(params, idx), StepSupport.pick(states, idx));
+                for (int[] idx : StepSupport.byDeviceAndDtype(params))
+                    foreach(g, StepSupport.pick(params, idx), StepSupport.pick(states, idx));
             }
             case FUSED -> {
-                for (int[] idx : StepSupport.byDeviceAndDtype(params)) fused(g, StepSupport.pick(params, idx), StepSupport.pick(states, idx));
+                for (int[] idx : StepSupport.byDeviceAndDtype(params))
+                    fused(g, StepSupport.pick(params, idx), StepSupport.pick(states, idx));
             }
         }
     }
 
     private static void forLoop(ParamGroup g, List<Tensor> params, List<Map<String, Object>> states) {
-        double lr = g.lr(), lrDecay = g.doubleValue("lr_decay"), wd = g.doubleValue("weight_decay"), eps = g.doubleValue("eps");
+        double lr = g.lr(),
+                lrDecay = g.doubleValue("lr_decay"),
+                wd = g.doubleValue("weight_decay"),
+                eps = g.doubleValue("eps");
         boolean maximize = g.flag("maximize");
         for (int i = 0; i < params.size(); i++) {
             Tensor p = params.get(i);
@@ -162,7 +195,10 @@ public final class Adagrad extends Optimizer {
     }
 
     private static void foreach(ParamGroup g, List<Tensor> params, List<Map<String, Object>> states) {
-        double lr = g.lr(), lrDecay = g.doubleValue("lr_decay"), wd = g.doubleValue("weight_decay"), eps = g.doubleValue("eps");
+        double lr = g.lr(),
+                lrDecay = g.doubleValue("lr_decay"),
+                wd = g.doubleValue("weight_decay"),
+                eps = g.doubleValue("eps");
         boolean maximize = g.flag("maximize");
         List<Tensor> ps = StepSupport.real(params);
         List<Tensor> grads = StepSupport.real(StepSupport.grads(params));
@@ -175,7 +211,8 @@ public final class Adagrad extends Optimizer {
             else grads = Foreach.add(grads, ps, wd);
         }
         double[] minusClr = new double[params.size()];
-        for (int i = 0; i < minusClr.length; i++) minusClr[i] = -lr / (1 + (steps.get(i).item() - 1) * lrDecay);
+        for (int i = 0; i < minusClr.length; i++)
+            minusClr[i] = -lr / (1 + (steps.get(i).item() - 1) * lrDecay);
         Foreach.addcmul_(sums, grads, grads, 1.0);
         List<Tensor> std = Foreach.sqrt(sums);
         Foreach.add_(std, eps);
@@ -195,8 +232,21 @@ public final class Adagrad extends Optimizer {
         Tensor[] sums = StepSupport.state(states, "sum").toArray(Tensor[]::new);
         List<Tensor> steps = StepSupport.steps(states);
         Foreach.add_(steps, 1.0);
-        FusedOptimizerOps.run(FusedOptimizerOps.ADAGRAD, ps, new Tensor[][] {sums}, ps, gs, sums, steps.toArray(Tensor[]::new), g.lr(),
-                g.doubleValue("lr_decay"), g.doubleValue("weight_decay"), g.doubleValue("eps"), g.flag("maximize"), gradScale, foundInf);
+        FusedOptimizerOps.run(
+                FusedOptimizerOps.ADAGRAD,
+                ps,
+                new Tensor[][] {sums},
+                ps,
+                gs,
+                sums,
+                steps.toArray(Tensor[]::new),
+                g.lr(),
+                g.doubleValue("lr_decay"),
+                g.doubleValue("weight_decay"),
+                g.doubleValue("eps"),
+                g.flag("maximize"),
+                gradScale,
+                foundInf);
         if (foundInf != null) Foreach.sub_(steps, foundInf.item());
     }
 }

@@ -17,7 +17,8 @@ final class AdamCore {
         Optimizer.requireNonNegative("learning rate", Optimizer.number(h, "lr"));
         if (h.get("lr") instanceof Tensor lr) {
             if (Boolean.TRUE.equals(h.get("foreach")) && !Boolean.TRUE.equals(h.get("capturable"))) {
-                throw new IllegalArgumentException("lr as a Tensor is not supported for capturable=False and foreach=True");
+                throw new IllegalArgumentException(
+                        "lr as a Tensor is not supported for capturable=False and foreach=True");
             }
             if (lr.numel() != 1) throw new IllegalArgumentException("Tensor lr must be 1-element");
         }
@@ -34,7 +35,8 @@ final class AdamCore {
         }
         for (int i = 0; i < 2; i++) {
             double b = ParamGroup.toDouble("betas", betas.get(i));
-            if (!(b >= 0 && b < 1)) throw new IllegalArgumentException("Invalid beta parameter at index " + i + ": " + PyRepr.of(b));
+            if (!(b >= 0 && b < 1))
+                throw new IllegalArgumentException("Invalid beta parameter at index " + i + ": " + PyRepr.of(b));
         }
     }
 
@@ -60,17 +62,25 @@ final class AdamCore {
         switch (StepSupport.impl(g)) {
             case FOR_LOOP -> forLoop(g, decoupled, params, states);
             case FOREACH -> {
-                for (int[] idx : StepSupport.byDeviceAndDtype(params)) foreach(g, decoupled, StepSupport.pick(params, idx), StepSupport.pick(states, idx));
+                for (int[] idx : StepSupport.byDeviceAndDtype(params))
+                    foreach(g, decoupled, StepSupport.pick(params, idx), StepSupport.pick(states, idx));
             }
             case FUSED -> {
                 for (int[] idx : StepSupport.byDeviceAndDtype(params)) {
-                    fused(g, decoupled, StepSupport.pick(params, idx), StepSupport.pick(states, idx), gradScale, foundInf);
+                    fused(
+                            g,
+                            decoupled,
+                            StepSupport.pick(params, idx),
+                            StepSupport.pick(states, idx),
+                            gradScale,
+                            foundInf);
                 }
             }
         }
     }
 
-    private static void forLoop(ParamGroup g, boolean decoupled, List<Tensor> params, List<Map<String, Object>> states) {
+    private static void forLoop(
+            ParamGroup g, boolean decoupled, List<Tensor> params, List<Map<String, Object>> states) {
         double lr = g.lr(), beta1 = g.tupleValue("betas", 0), beta2 = g.tupleValue("betas", 1);
         double wd = g.doubleValue("weight_decay"), eps = g.doubleValue("eps");
         boolean amsgrad = g.flag("amsgrad"), maximize = g.flag("maximize");
@@ -104,7 +114,8 @@ final class AdamCore {
         }
     }
 
-    private static void foreach(ParamGroup g, boolean decoupled, List<Tensor> params, List<Map<String, Object>> states) {
+    private static void foreach(
+            ParamGroup g, boolean decoupled, List<Tensor> params, List<Map<String, Object>> states) {
         double lr = g.lr(), beta1 = g.tupleValue("betas", 0), beta2 = g.tupleValue("betas", 1);
         double wd = g.doubleValue("weight_decay"), eps = g.doubleValue("eps");
         boolean maximize = g.flag("maximize");
@@ -143,18 +154,40 @@ final class AdamCore {
         Foreach.addcdiv_(ps, ms, denom, stepSize);
     }
 
-    private static void fused(ParamGroup g, boolean decoupled, List<Tensor> params, List<Map<String, Object>> states,
-                              Tensor gradScale, Tensor foundInf) {
+    private static void fused(
+            ParamGroup g,
+            boolean decoupled,
+            List<Tensor> params,
+            List<Map<String, Object>> states,
+            Tensor gradScale,
+            Tensor foundInf) {
         Tensor[] ps = params.toArray(Tensor[]::new);
         Tensor[] gs = StepSupport.grads(params).toArray(Tensor[]::new);
         Tensor[] ms = StepSupport.state(states, "exp_avg").toArray(Tensor[]::new);
         Tensor[] vs = StepSupport.state(states, "exp_avg_sq").toArray(Tensor[]::new);
-        Tensor[] vmax = g.flag("amsgrad") ? StepSupport.state(states, "max_exp_avg_sq").toArray(Tensor[]::new) : new Tensor[0];
+        Tensor[] vmax =
+                g.flag("amsgrad") ? StepSupport.state(states, "max_exp_avg_sq").toArray(Tensor[]::new) : new Tensor[0];
         List<Tensor> steps = StepSupport.steps(states);
         Foreach.add_(steps, 1.0);
-        FusedOptimizerOps.run(decoupled ? FusedOptimizerOps.ADAMW : FusedOptimizerOps.ADAM, ps, new Tensor[][] {ms, vs, vmax}, ps, gs, ms, vs, vmax,
-                steps.toArray(Tensor[]::new), g.lr(), g.tupleValue("betas", 0), g.tupleValue("betas", 1),
-                g.doubleValue("weight_decay"), g.doubleValue("eps"), g.flag("amsgrad"), g.flag("maximize"), gradScale, foundInf);
+        FusedOptimizerOps.run(
+                decoupled ? FusedOptimizerOps.ADAMW : FusedOptimizerOps.ADAM,
+                ps,
+                new Tensor[][] {ms, vs, vmax},
+                ps,
+                gs,
+                ms,
+                vs,
+                vmax,
+                steps.toArray(Tensor[]::new),
+                g.lr(),
+                g.tupleValue("betas", 0),
+                g.tupleValue("betas", 1),
+                g.doubleValue("weight_decay"),
+                g.doubleValue("eps"),
+                g.flag("amsgrad"),
+                g.flag("maximize"),
+                gradScale,
+                foundInf);
         if (foundInf != null) Foreach.sub_(steps, foundInf.item());
     }
 }

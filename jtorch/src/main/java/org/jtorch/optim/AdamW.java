@@ -6,15 +6,20 @@ import java.util.Map;
 import org.jtorch.Tensor;
 
 /**
- * {@code torch.optim.AdamW}: Adam with decoupled weight decay, {@code p *= 1 - lr * weight_decay}
- * before the moment update (default weight decay 1e-2). State and implementations as {@link Adam}.
+ * {@code torch.optim.AdamW}: Adam with decoupled weight decay, {@code p *= 1 - lr * weight_decay} before the moment
+ * update (default weight decay 1e-2). State and implementations as {@link Adam}.
  */
 public final class AdamW extends Optimizer {
     /** AdamW's keyword arguments. */
     public static final class Options extends OptimizerOptions<Options> {
-        private Options(Map<String, Object> values) { super(values); }
+        private Options(Map<String, Object> values) {
+            super(values);
+        }
 
-        /** Every argument at PyTorch's default: lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, ... */
+        /**
+         * Every argument at PyTorch's default: lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False,
+         * ...
+         */
         public static Options defaults() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("lr", 1e-3);
@@ -31,42 +36,69 @@ public final class AdamW extends Optimizer {
         }
 
         /** No value set: per-group overrides start here. */
-        public static Options overrides() { return new Options(Map.of()); }
+        public static Options overrides() {
+            return new Options(Map.of());
+        }
 
-        @Override protected Options create(Map<String, Object> values) { return new Options(values); }
+        @Override
+        protected Options create(Map<String, Object> values) {
+            return new Options(values);
+        }
 
         /** {@code lr}. */
-        public Options lr(double lr) { return with("lr", lr); }
+        public Options lr(double lr) {
+            return with("lr", lr);
+        }
 
         /** A one-element tensor learning rate (not with foreach unless capturable). */
-        public Options lr(Tensor lr) { return with("lr", lr); }
+        public Options lr(Tensor lr) {
+            return with("lr", lr);
+        }
 
         /** {@code betas=(beta1, beta2)}, stored as a two-element list (Python's tuple). */
-        public Options betas(double beta1, double beta2) { return with("betas", List.of(beta1, beta2)); }
+        public Options betas(double beta1, double beta2) {
+            return with("betas", List.of(beta1, beta2));
+        }
 
         /** {@code eps}. */
-        public Options eps(double eps) { return with("eps", eps); }
+        public Options eps(double eps) {
+            return with("eps", eps);
+        }
 
         /** {@code weight_decay}. */
-        public Options weightDecay(double weightDecay) { return with("weight_decay", weightDecay); }
+        public Options weightDecay(double weightDecay) {
+            return with("weight_decay", weightDecay);
+        }
 
         /** {@code amsgrad}. */
-        public Options amsgrad(boolean amsgrad) { return with("amsgrad", amsgrad); }
+        public Options amsgrad(boolean amsgrad) {
+            return with("amsgrad", amsgrad);
+        }
 
         /** {@code maximize}. */
-        public Options maximize(boolean maximize) { return with("maximize", maximize); }
+        public Options maximize(boolean maximize) {
+            return with("maximize", maximize);
+        }
 
         /** True: multi-tensor path; false: for-loop; null: JTorch's choice (foreach). */
-        public Options foreach(Boolean foreach) { return with("foreach", foreach); }
+        public Options foreach(Boolean foreach) {
+            return with("foreach", foreach);
+        }
 
         /** Accepted for compatibility: CPU steps are synchronous, so it changes nothing but the step dtype. */
-        public Options capturable(boolean capturable) { return with("capturable", capturable); }
+        public Options capturable(boolean capturable) {
+            return with("capturable", capturable);
+        }
 
         /** {@code differentiable}. */
-        public Options differentiable(boolean differentiable) { return with("differentiable", differentiable); }
+        public Options differentiable(boolean differentiable) {
+            return with("differentiable", differentiable);
+        }
 
         /** True: the fused kernel (float16/bfloat16 computed in float32). */
-        public Options fused(Boolean fused) { return with("fused", fused); }
+        public Options fused(Boolean fused) {
+            return with("fused", fused);
+        }
     }
 
     private Tensor gradScale;
@@ -91,8 +123,8 @@ public final class AdamW extends Optimizer {
     }
 
     /**
-     * PyTorch's {@code optimizer.grad_scale} / {@code optimizer.found_inf}, which a gradient scaler sets
-     * before {@code step()}; used by the fused path only. Null clears them.
+     * PyTorch's {@code optimizer.grad_scale} / {@code optimizer.found_inf}, which a gradient scaler sets before
+     * {@code step()}; used by the fused path only. Null clears them.
      */
     public void ampScaling(Tensor gradScale, Tensor foundInf) {
         this.gradScale = gradScale;
@@ -100,5 +132,7 @@ public final class AdamW extends Optimizer {
     }
 
     @Override
-    protected void stepGroup(ParamGroup g) { AdamCore.step(this, g, true, gradScale, foundInf); }
+    protected void stepGroup(ParamGroup g) {
+        AdamCore.step(this, g, true, gradScale, foundInf);
+    }
 }

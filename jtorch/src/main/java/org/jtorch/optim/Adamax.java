@@ -15,12 +15,15 @@ import org.jtorch.foreach.Foreach;
  * g = -g if maximize;  g += weight_decay * p
  * m = lerp(m, g, 1 - beta1);  u = max(beta2 u, |g| + eps);  p -= lr / (1 - beta1^t) * m / u
  * </pre>
+ *
  * State per parameter: {@code step}, {@code exp_avg}, {@code exp_inf}. Implementations: for-loop and foreach.
  */
 public final class Adamax extends Optimizer {
     /** Adamax's keyword arguments. */
     public static final class Options extends OptimizerOptions<Options> {
-        private Options(Map<String, Object> values) { super(values); }
+        private Options(Map<String, Object> values) {
+            super(values);
+        }
 
         /** Every argument at PyTorch's default: lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, ... */
         public static Options defaults() {
@@ -37,43 +40,70 @@ public final class Adamax extends Optimizer {
         }
 
         /** No value set: per-group overrides start here. */
-        public static Options overrides() { return new Options(Map.of()); }
+        public static Options overrides() {
+            return new Options(Map.of());
+        }
 
-        @Override protected Options create(Map<String, Object> values) { return new Options(values); }
+        @Override
+        protected Options create(Map<String, Object> values) {
+            return new Options(values);
+        }
 
         /** {@code lr}. */
-        public Options lr(double lr) { return with("lr", lr); }
+        public Options lr(double lr) {
+            return with("lr", lr);
+        }
 
         /** {@code betas=(beta1, beta2)}, stored as a two-element list (Python's tuple). */
-        public Options betas(double beta1, double beta2) { return with("betas", List.of(beta1, beta2)); }
+        public Options betas(double beta1, double beta2) {
+            return with("betas", List.of(beta1, beta2));
+        }
 
         /** {@code eps}. */
-        public Options eps(double eps) { return with("eps", eps); }
+        public Options eps(double eps) {
+            return with("eps", eps);
+        }
 
         /** {@code weight_decay}. */
-        public Options weightDecay(double weightDecay) { return with("weight_decay", weightDecay); }
+        public Options weightDecay(double weightDecay) {
+            return with("weight_decay", weightDecay);
+        }
 
         /** True: multi-tensor path; false: for-loop; null: JTorch's choice (foreach). */
-        public Options foreach(Boolean foreach) { return with("foreach", foreach); }
+        public Options foreach(Boolean foreach) {
+            return with("foreach", foreach);
+        }
 
         /** {@code maximize}. */
-        public Options maximize(boolean maximize) { return with("maximize", maximize); }
+        public Options maximize(boolean maximize) {
+            return with("maximize", maximize);
+        }
 
         /** {@code differentiable}. */
-        public Options differentiable(boolean differentiable) { return with("differentiable", differentiable); }
+        public Options differentiable(boolean differentiable) {
+            return with("differentiable", differentiable);
+        }
 
         /** Accepted for compatibility: CPU steps are synchronous, so it changes nothing. */
-        public Options capturable(boolean capturable) { return with("capturable", capturable); }
+        public Options capturable(boolean capturable) {
+            return with("capturable", capturable);
+        }
     }
 
     /** {@code Adamax(params, **options)}: one group of {@code params}. */
-    public Adamax(Iterable<Tensor> params, Options options) { super(params, options, Adamax::validate); }
+    public Adamax(Iterable<Tensor> params, Options options) {
+        super(params, options, Adamax::validate);
+    }
 
     /** {@code Adamax([{"params": ...}, ...], **defaults)}: one optimizer over several parameter groups. */
-    public Adamax(Options options, ParamGroup... groups) { super(List.of(groups), options, Adamax::validate); }
+    public Adamax(Options options, ParamGroup... groups) {
+        super(List.of(groups), options, Adamax::validate);
+    }
 
     /** The same, with the groups in a list. */
-    public Adamax(List<ParamGroup> groups, Options options) { super(groups, options, Adamax::validate); }
+    public Adamax(List<ParamGroup> groups, Options options) {
+        super(groups, options, Adamax::validate);
+    }
 
     private static void validate(Map<String, Object> h) {
         requireNonNegative("learning rate", number(h, "lr"));
@@ -99,7 +129,8 @@ public final class Adamax extends Optimizer {
         if (StepSupport.impl(g) == StepSupport.Impl.FOR_LOOP) {
             forLoop(g, params, states);
         } else {
-            for (int[] idx : StepSupport.byDeviceAndDtype(params)) foreach(g, StepSupport.pick(params, idx), StepSupport.pick(states, idx));
+            for (int[] idx : StepSupport.byDeviceAndDtype(params))
+                foreach(g, StepSupport.pick(params, idx), StepSupport.pick(states, idx));
         }
     }
 
@@ -115,7 +146,8 @@ public final class Adamax extends Optimizer {
             StepSupport.add_(step, 1.0);
             if (wd != 0) grad = grad.add(p, wd);
             grad = StepSupport.real(grad);
-            Tensor expAvg = StepSupport.real((Tensor) s.get("exp_avg")), expInf = StepSupport.real((Tensor) s.get("exp_inf"));
+            Tensor expAvg = StepSupport.real((Tensor) s.get("exp_avg")),
+                    expInf = StepSupport.real((Tensor) s.get("exp_inf"));
             StepSupport.lerp_(expAvg, grad, 1 - beta1);
             StepSupport.maximumOut(expInf, StepSupport.mul_(expInf, beta2), StepSupport.add_(grad.abs(), eps));
             double clr = lr / (1 - Math.pow(beta1, step.item()));
@@ -145,7 +177,8 @@ public final class Adamax extends Optimizer {
         Foreach.add_(grads, eps);
         Foreach.maximum_(expInfs, grads);
         double[] stepSize = new double[params.size()];
-        for (int i = 0; i < stepSize.length; i++) stepSize[i] = lr / (1 - Math.pow(beta1, steps.get(i).item())) * -1;
+        for (int i = 0; i < stepSize.length; i++)
+            stepSize[i] = lr / (1 - Math.pow(beta1, steps.get(i).item())) * -1;
         Foreach.addcdiv_(ps, expAvgs, expInfs, stepSize);
     }
 }

@@ -15,37 +15,49 @@ import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.ops.PointwiseOps;
 
 /**
- * {@code torch.optim.LBFGS}: limited-memory BFGS (after minFunc), with an optional strong-Wolfe line
- * search. It has exactly one parameter group and keeps all its state under the first parameter
- * ({@code func_evals}, {@code n_iter}, {@code d}, {@code t}, {@code old_dirs}, {@code old_stps},
- * {@code ro}, {@code H_diag}, {@code prev_flat_grad}, {@code prev_loss}, {@code al}).
+ * {@code torch.optim.LBFGS}: limited-memory BFGS (after minFunc), with an optional strong-Wolfe line search. It has
+ * exactly one parameter group and keeps all its state under the first parameter ({@code func_evals}, {@code n_iter},
+ * {@code d}, {@code t}, {@code old_dirs}, {@code old_stps}, {@code ro}, {@code H_diag}, {@code prev_flat_grad},
+ * {@code prev_loss}, {@code al}).
  *
- * <p>The parameters are handled as one flat vector (complex ones as their real views). {@link #step}
- * needs a closure that clears the gradients, recomputes the loss, calls {@code backward()} and returns
- * the loss; it may call it up to {@code max_eval} times.
+ * <p>The parameters are handled as one flat vector (complex ones as their real views). {@link #step} needs a closure
+ * that clears the gradients, recomputes the loss, calls {@code backward()} and returns the loss; it may call it up to
+ * {@code max_eval} times.
  */
 public final class LBFGS extends Optimizer {
 
     /** {@code line_search_fn}: none (fixed step {@code lr}) or {@code "strong_wolfe"}. */
     public enum LineSearch {
-        NONE(null), STRONG_WOLFE("strong_wolfe");
+        NONE(null),
+        STRONG_WOLFE("strong_wolfe");
 
         private final String pyName;
 
-        LineSearch(String pyName) { this.pyName = pyName; }
+        LineSearch(String pyName) {
+            this.pyName = pyName;
+        }
 
         /** PyTorch's value: {@code None} (null) or {@code "strong_wolfe"}. */
-        public String pyName() { return pyName; }
+        public String pyName() {
+            return pyName;
+        }
     }
 
     /** LBFGS's keyword arguments. */
     public static final class Options extends OptimizerOptions<Options> {
-        private Options(Map<String, Object> values) { super(values); }
+        private Options(Map<String, Object> values) {
+            super(values);
+        }
 
         @Override
-        protected Options create(Map<String, Object> values) { return new Options(values); }
+        protected Options create(Map<String, Object> values) {
+            return new Options(values);
+        }
 
-        /** PyTorch's defaults: lr 1, max_iter 20, max_eval None (→ max_iter * 5 // 4), tolerances 1e-7 / 1e-9, history 100. */
+        /**
+         * PyTorch's defaults: lr 1, max_iter 20, max_eval None (→ max_iter * 5 // 4), tolerances 1e-7 / 1e-9, history
+         * 100.
+         */
         public static Options defaults() {
             Map<String, Object> v = new LinkedHashMap<>();
             v.put("lr", 1.0);
@@ -60,28 +72,48 @@ public final class LBFGS extends Optimizer {
         }
 
         /** Nothing set, for {@link ParamGroup#of(Iterable, OptimizerOptions)}. */
-        public static Options overrides() { return new Options(Map.of()); }
+        public static Options overrides() {
+            return new Options(Map.of());
+        }
 
-        public Options lr(double lr) { return with("lr", lr); }
+        public Options lr(double lr) {
+            return with("lr", lr);
+        }
 
-        public Options maxIter(int maxIter) { return with("max_iter", maxIter); }
+        public Options maxIter(int maxIter) {
+            return with("max_iter", maxIter);
+        }
 
         /** {@code max_eval}; null means {@code max_iter * 5 // 4}. */
-        public Options maxEval(Integer maxEval) { return with("max_eval", maxEval); }
+        public Options maxEval(Integer maxEval) {
+            return with("max_eval", maxEval);
+        }
 
-        public Options toleranceGrad(double toleranceGrad) { return with("tolerance_grad", toleranceGrad); }
+        public Options toleranceGrad(double toleranceGrad) {
+            return with("tolerance_grad", toleranceGrad);
+        }
 
-        public Options toleranceChange(double toleranceChange) { return with("tolerance_change", toleranceChange); }
+        public Options toleranceChange(double toleranceChange) {
+            return with("tolerance_change", toleranceChange);
+        }
 
-        public Options historySize(int historySize) { return with("history_size", historySize); }
+        public Options historySize(int historySize) {
+            return with("history_size", historySize);
+        }
 
         /** {@code line_search_fn} as PyTorch's string (null or {@code "strong_wolfe"}; others fail at step time). */
-        public Options lineSearchFn(String lineSearchFn) { return with("line_search_fn", lineSearchFn); }
+        public Options lineSearchFn(String lineSearchFn) {
+            return with("line_search_fn", lineSearchFn);
+        }
 
-        public Options lineSearchFn(LineSearch lineSearch) { return with("line_search_fn", lineSearch.pyName()); }
+        public Options lineSearchFn(LineSearch lineSearch) {
+            return with("line_search_fn", lineSearch.pyName());
+        }
 
         /** {@code maximize} (2.14): minimise the negated objective. */
-        public Options maximize(boolean maximize) { return with("maximize", maximize); }
+        public Options maximize(boolean maximize) {
+            return with("maximize", maximize);
+        }
     }
 
     private final List<Tensor> params;
@@ -112,13 +144,14 @@ public final class LBFGS extends Optimizer {
     }
 
     private static void validate(Map<String, Object> hp) {
-        if (hp.get("lr") instanceof Tensor t && t.numel() != 1) throw new IllegalArgumentException("Tensor lr must be 1-element");
+        if (hp.get("lr") instanceof Tensor t && t.numel() != 1)
+            throw new IllegalArgumentException("Tensor lr must be 1-element");
         requireNonNegative("learning rate", number(hp, "lr"));
     }
 
     /**
-     * {@code step(closure)}: up to {@code max_iter} L-BFGS iterations; returns the closure's first loss
-     * (not negated under {@code maximize}). With no parameters it only evaluates the closure (2.14).
+     * {@code step(closure)}: up to {@code max_iter} L-BFGS iterations; returns the closure's first loss (not negated
+     * under {@code maximize}). With no parameters it only evaluates the closure (2.14).
      */
     @Override
     public Tensor step(Supplier<Tensor> closure) {
@@ -160,11 +193,12 @@ public final class LBFGS extends Optimizer {
         if (maxAbs(flatGrad) <= toleranceGrad) return origLoss;
 
         Tensor d = (Tensor) state.get("d");
-        double t = switch (state.get("t")) {
-            case Number n -> n.doubleValue();
-            case Tensor tensor -> tensor.item(); // PyTorch's first-iteration t is a 0-d tensor
-            case null, default -> 0;
-        };
+        double t =
+                switch (state.get("t")) {
+                    case Number n -> n.doubleValue();
+                    case Tensor tensor -> tensor.item(); // PyTorch's first-iteration t is a 0-d tensor
+                    case null, default -> 0;
+                };
         List<Tensor> oldDirs = tensorList(state.get("old_dirs"));
         List<Tensor> oldStps = tensorList(state.get("old_stps"));
         List<Tensor> ro = tensorList(state.get("ro"));
@@ -230,7 +264,12 @@ public final class LBFGS extends Optimizer {
                 Tensor direction = d;
                 StrongWolfe.Result res = StrongWolfe.search(
                         step -> directionalEvaluate(closure, xInit, step, direction, maximize),
-                        t, d, loss, flatGrad, gtd, toleranceChange);
+                        t,
+                        d,
+                        loss,
+                        flatGrad,
+                        gtd,
+                        toleranceChange);
                 loss = res.loss();
                 flatGrad = res.flatGrad();
                 t = res.t();
@@ -268,7 +307,9 @@ public final class LBFGS extends Optimizer {
         return origLoss;
     }
 
-    /** {@code min(1, 1 / |g|_1) * lr}, with PyTorch's arithmetic: the reciprocal is a tensor in the gradient's dtype. */
+    /**
+     * {@code min(1, 1 / |g|_1) * lr}, with PyTorch's arithmetic: the reciprocal is a tensor in the gradient's dtype.
+     */
     private static double firstStep(Tensor flatGrad, double lr) {
         Tensor inv = flatGrad.abs().sum().reciprocal();
         return inv.item() < 1.0 ? inv.mul(lr).item() : lr;
@@ -288,19 +329,25 @@ public final class LBFGS extends Optimizer {
     }
 
     @SuppressWarnings("unchecked")
-    private static List<Tensor> tensorList(Object v) { return v == null ? null : new ArrayList<>((List<Tensor>) v); }
+    private static List<Tensor> tensorList(Object v) {
+        return v == null ? null : new ArrayList<>((List<Tensor>) v);
+    }
 
     /** {@code state["al"]}, the two-loop coefficients, created as {@code [None] * history_size}. */
     @SuppressWarnings("unchecked")
     private static List<Tensor> alBuffer(Map<String, Object> state, int historySize) {
         Object al = state.get("al");
         if (al instanceof ArrayList<?> list) return (List<Tensor>) list;
-        List<Tensor> created = al == null ? new ArrayList<>(Collections.nCopies(historySize, null)) : new ArrayList<>((List<Tensor>) al);
+        List<Tensor> created = al == null
+                ? new ArrayList<>(Collections.nCopies(historySize, null))
+                : new ArrayList<>((List<Tensor>) al);
         state.put("al", created);
         return created;
     }
 
-    private static double maxAbs(Tensor t) { return t.abs().max().item(); }
+    private static double maxAbs(Tensor t) {
+        return t.abs().max().item();
+    }
 
     /** {@code x.add_(v, alpha=alpha)}. */
     private static void addScaled(Tensor x, Tensor v, double alpha) {
@@ -308,13 +355,17 @@ public final class LBFGS extends Optimizer {
     }
 
     /** Each parameter as real numbers: complex parameters through their real view. */
-    private static Tensor realView(Tensor p) { return p.isComplex() ? Torch.viewAsReal(p) : p; }
+    private static Tensor realView(Tensor p) {
+        return p.isComplex() ? Torch.viewAsReal(p) : p;
+    }
 
     /** The gradients concatenated into one flat vector (missing ones as zeros), negated under maximize. */
     private Tensor gatherFlatGrad(boolean maximize) {
         List<Tensor> views = new ArrayList<>(params.size());
         for (Tensor p : params) {
-            Tensor g = p.grad() == null ? Torch.zeros(new long[] {p.numel()}, p.dtype()) : p.grad().reshape(-1);
+            Tensor g = p.grad() == null
+                    ? Torch.zeros(new long[] {p.numel()}, p.dtype())
+                    : p.grad().reshape(-1);
             views.add(realView(g).reshape(-1));
         }
         Tensor flat = Torch.cat(views, 0);
@@ -343,8 +394,8 @@ public final class LBFGS extends Optimizer {
     }
 
     /** Loss and flat gradient at {@code x + t·d}; the parameters are reset to {@code x} afterwards. */
-    private StrongWolfe.Evaluation directionalEvaluate(Supplier<Tensor> closure, List<Tensor> x, double t, Tensor d,
-                                                       boolean maximize) {
+    private StrongWolfe.Evaluation directionalEvaluate(
+            Supplier<Tensor> closure, List<Tensor> x, double t, Tensor d, boolean maximize) {
         addGrad(t, d);
         double loss = (maximize ? -1 : 1) * evaluate(closure).item();
         Tensor flatGrad = gatherFlatGrad(maximize);

@@ -12,13 +12,12 @@ import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.ops.PointwiseOps;
 
 /**
- * {@code torch.optim.Muon}: momentum whose update is orthogonalised by a Newton–Schulz iteration, for
- * the 2-D weights of hidden layers (biases, embeddings and other parameters go to e.g. AdamW).
+ * {@code torch.optim.Muon}: momentum whose update is orthogonalised by a Newton–Schulz iteration, for the 2-D weights
+ * of hidden layers (biases, embeddings and other parameters go to e.g. AdamW).
  *
- * <p>Per parameter θ of shape (A, B) with gradient g and buffer b (state {@code momentum_buffer},
- * stored in the EMA form): {@code b = lerp(b, g, 1-μ)}, {@code u = lerp(g, b, μ)} (nesterov) or
- * {@code b}, {@code O = NS(u)}, {@code θ *= 1 - lr·wd}, {@code θ -= adjusted_lr · O}. There is no
- * {@code maximize}.
+ * <p>Per parameter θ of shape (A, B) with gradient g and buffer b (state {@code momentum_buffer}, stored in the EMA
+ * form): {@code b = lerp(b, g, 1-μ)}, {@code u = lerp(g, b, μ)} (nesterov) or {@code b}, {@code O = NS(u)}, {@code θ *=
+ * 1 - lr·wd}, {@code θ -= adjusted_lr · O}. There is no {@code maximize}.
  */
 public final class Muon extends Optimizer {
 
@@ -33,10 +32,14 @@ public final class Muon extends Optimizer {
 
         private final String pyName;
 
-        AdjustLrFn(String pyName) { this.pyName = pyName; }
+        AdjustLrFn(String pyName) {
+            this.pyName = pyName;
+        }
 
         /** PyTorch's string for this choice. */
-        public String pyName() { return pyName; }
+        public String pyName() {
+            return pyName;
+        }
 
         /** The choice named {@code name}; null (PyTorch's None) is {@link #ORIGINAL}. */
         public static AdjustLrFn of(String name) {
@@ -47,23 +50,31 @@ public final class Muon extends Optimizer {
 
         /** The learning rate applied to the orthogonalised update of an (A, B) parameter. */
         public double adjust(double lr, long a, long b) {
-            double ratio = switch (this) {
-                case ORIGINAL -> Math.sqrt(Math.max(1, (double) a / b));
-                case MATCH_RMS_ADAMW -> 0.2 * Math.sqrt(Math.max(a, b));
-                case SPECTRAL_UNCLAMPED -> Math.sqrt((double) a / b);
-            };
+            double ratio =
+                    switch (this) {
+                        case ORIGINAL -> Math.sqrt(Math.max(1, (double) a / b));
+                        case MATCH_RMS_ADAMW -> 0.2 * Math.sqrt(Math.max(a, b));
+                        case SPECTRAL_UNCLAMPED -> Math.sqrt((double) a / b);
+                    };
             return lr * ratio;
         }
     }
 
     /** Muon's keyword arguments. */
     public static final class Options extends OptimizerOptions<Options> {
-        private Options(Map<String, Object> values) { super(values); }
+        private Options(Map<String, Object> values) {
+            super(values);
+        }
 
         @Override
-        protected Options create(Map<String, Object> values) { return new Options(values); }
+        protected Options create(Map<String, Object> values) {
+            return new Options(values);
+        }
 
-        /** PyTorch's defaults: lr 1e-3, weight_decay 0.1, momentum 0.95, nesterov, NS (3.4445, -4.775, 2.0315) × 5, eps 1e-7. */
+        /**
+         * PyTorch's defaults: lr 1e-3, weight_decay 0.1, momentum 0.95, nesterov, NS (3.4445, -4.775, 2.0315) × 5, eps
+         * 1e-7.
+         */
         public static Options defaults() {
             Map<String, Object> v = new LinkedHashMap<>();
             v.put("lr", 1e-3);
@@ -79,33 +90,59 @@ public final class Muon extends Optimizer {
         }
 
         /** Nothing set, for {@link ParamGroup#of(Iterable, OptimizerOptions)}. */
-        public static Options overrides() { return new Options(Map.of()); }
+        public static Options overrides() {
+            return new Options(Map.of());
+        }
 
-        public Options lr(double lr) { return with("lr", lr); }
+        public Options lr(double lr) {
+            return with("lr", lr);
+        }
 
         /** A one-element tensor learning rate. */
-        public Options lr(Tensor lr) { return with("lr", lr); }
+        public Options lr(Tensor lr) {
+            return with("lr", lr);
+        }
 
-        public Options weightDecay(double weightDecay) { return with("weight_decay", weightDecay); }
+        public Options weightDecay(double weightDecay) {
+            return with("weight_decay", weightDecay);
+        }
 
-        public Options momentum(double momentum) { return with("momentum", momentum); }
+        public Options momentum(double momentum) {
+            return with("momentum", momentum);
+        }
 
-        public Options nesterov(boolean nesterov) { return with("nesterov", nesterov); }
+        public Options nesterov(boolean nesterov) {
+            return with("nesterov", nesterov);
+        }
 
         /** {@code ns_coefficients}: (a, b, c) of the quintic; any other count fails at step time, as in PyTorch. */
-        public Options nsCoefficients(double... abc) { return with("ns_coefficients", Arrays.stream(abc).boxed().toList()); }
+        public Options nsCoefficients(double... abc) {
+            return with("ns_coefficients", Arrays.stream(abc).boxed().toList());
+        }
 
-        public Options eps(double eps) { return with("eps", eps); }
+        public Options eps(double eps) {
+            return with("eps", eps);
+        }
 
-        public Options nsSteps(int nsSteps) { return with("ns_steps", nsSteps); }
+        public Options nsSteps(int nsSteps) {
+            return with("ns_steps", nsSteps);
+        }
 
-        /** {@code adjust_lr_fn}: null, {@code "original"}, {@code "match_rms_adamw"} or {@code "spectral_unclamped"}. */
-        public Options adjustLrFn(String adjustLrFn) { return with("adjust_lr_fn", adjustLrFn); }
+        /**
+         * {@code adjust_lr_fn}: null, {@code "original"}, {@code "match_rms_adamw"} or {@code "spectral_unclamped"}.
+         */
+        public Options adjustLrFn(String adjustLrFn) {
+            return with("adjust_lr_fn", adjustLrFn);
+        }
 
-        public Options adjustLrFn(AdjustLrFn adjustLrFn) { return with("adjust_lr_fn", adjustLrFn.pyName()); }
+        public Options adjustLrFn(AdjustLrFn adjustLrFn) {
+            return with("adjust_lr_fn", adjustLrFn.pyName());
+        }
 
         /** {@code use_addmm}: the same iteration through fused {@code addmm}. */
-        public Options useAddmm(boolean useAddmm) { return with("use_addmm", useAddmm); }
+        public Options useAddmm(boolean useAddmm) {
+            return with("use_addmm", useAddmm);
+        }
     }
 
     static final double DEFAULT_A = 3.4445, DEFAULT_B = -4.7750, DEFAULT_C = 2.0315, DEFAULT_EPS = 1e-7;
@@ -127,25 +164,32 @@ public final class Muon extends Optimizer {
         for (ParamGroup g : paramGroups()) {
             for (Tensor p : g.params()) {
                 if (p.dim() != 2) {
-                    throw new IllegalArgumentException("Muon only supports 2D parameters whereas we found a parameter with size: "
-                            + "torch.Size(" + Arrays.toString(p.shape()) + ")");
+                    throw new IllegalArgumentException(
+                            "Muon only supports 2D parameters whereas we found a parameter with size: " + "torch.Size("
+                                    + Arrays.toString(p.shape()) + ")");
                 }
             }
         }
     }
 
     private static void validate(Map<String, Object> hp) {
-        if (hp.get("lr") instanceof Tensor t && t.numel() != 1) throw new IllegalArgumentException("Tensor lr must be 1-element");
+        if (hp.get("lr") instanceof Tensor t && t.numel() != 1)
+            throw new IllegalArgumentException("Tensor lr must be 1-element");
         double lr = number(hp, "lr"), momentum = number(hp, "momentum"), weightDecay = number(hp, "weight_decay");
-        if (!(lr >= 0)) throw new IllegalArgumentException("Learning rate should be >= 0 but is: " + repr(hp.get("lr")));
-        if (!(momentum >= 0)) throw new IllegalArgumentException("momentum should be >= 0 but is: " + repr(hp.get("momentum")));
-        if (!(weightDecay >= 0)) throw new IllegalArgumentException("weight decay should be >= 0 but is: " + repr(hp.get("weight_decay")));
+        if (!(lr >= 0))
+            throw new IllegalArgumentException("Learning rate should be >= 0 but is: " + repr(hp.get("lr")));
+        if (!(momentum >= 0))
+            throw new IllegalArgumentException("momentum should be >= 0 but is: " + repr(hp.get("momentum")));
+        if (!(weightDecay >= 0))
+            throw new IllegalArgumentException("weight decay should be >= 0 but is: " + repr(hp.get("weight_decay")));
         AdjustLrFn.of((String) hp.get("adjust_lr_fn"));
     }
 
     @Override
     protected void stepGroup(ParamGroup group) {
-        double lr = group.lr(), weightDecay = group.doubleValue("weight_decay"), momentum = group.doubleValue("momentum");
+        double lr = group.lr(),
+                weightDecay = group.doubleValue("weight_decay"),
+                momentum = group.doubleValue("momentum");
         boolean nesterov = group.flag("nesterov"), useAddmm = group.flag("use_addmm");
         List<?> coefficients = (List<?>) group.get("ns_coefficients");
         double eps = group.doubleValue("eps");
@@ -167,27 +211,30 @@ public final class Muon extends Optimizer {
     }
 
     /**
-     * {@code _zeropower_via_newtonschulz(g, (a, b, c), steps, eps)} as PyTorch computes it: in bfloat16
-     * (every product and sum rounded to bfloat16, matrix products accumulated in float32), on the
-     * transpose when {@code g} is taller than wide, after scaling to unit Frobenius norm (at least eps),
-     * {@code steps} times {@code S = X Xᵀ; X = a·X + (b·S + (c·S) S) X}. Returns bfloat16.
+     * {@code _zeropower_via_newtonschulz(g, (a, b, c), steps, eps)} as PyTorch computes it: in bfloat16 (every product
+     * and sum rounded to bfloat16, matrix products accumulated in float32), on the transpose when {@code g} is taller
+     * than wide, after scaling to unit Frobenius norm (at least eps), {@code steps} times {@code S = X Xᵀ; X = a·X +
+     * (b·S + (c·S) S) X}. Returns bfloat16.
      */
     public static Tensor newtonSchulz(Tensor g, double a, double b, double c, int steps, double eps) {
         return newtonSchulz(g, a, b, c, steps, eps, DType.BFLOAT16);
     }
 
     /**
-     * The same iteration computed in {@code dtype}; {@link DType#FLOAT64} gives the exact reference
-     * the specification's examples use.
+     * The same iteration computed in {@code dtype}; {@link DType#FLOAT64} gives the exact reference the specification's
+     * examples use.
      */
     public static Tensor newtonSchulz(Tensor g, double a, double b, double c, int steps, double eps, DType dtype) {
         return newtonSchulz(g, List.of(a, b, c), steps, eps, dtype, false);
     }
 
-    private static Tensor newtonSchulz(Tensor g, List<?> coefficients, int steps, double eps, DType dtype, boolean useAddmm) {
-        if (steps >= 100) throw new IllegalArgumentException("Number of steps must be less than 100 for computational efficiency");
+    private static Tensor newtonSchulz(
+            Tensor g, List<?> coefficients, int steps, double eps, DType dtype, boolean useAddmm) {
+        if (steps >= 100)
+            throw new IllegalArgumentException("Number of steps must be less than 100 for computational efficiency");
         if (g.dim() != 2) throw new IllegalArgumentException("Input tensor gradient must be a 2D matrix");
-        if (coefficients.size() != 3) throw new IllegalArgumentException("Coefficients must be a tuple of exactly 3 values");
+        if (coefficients.size() != 3)
+            throw new IllegalArgumentException("Coefficients must be a tuple of exactly 3 values");
         double a = ((Number) coefficients.get(0)).doubleValue();
         double b = ((Number) coefficients.get(1)).doubleValue();
         double c = ((Number) coefficients.get(2)).doubleValue();

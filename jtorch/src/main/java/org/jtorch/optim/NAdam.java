@@ -12,8 +12,8 @@ import org.jtorch.foreach.Foreach;
 import org.jtorch.ops.Creation;
 
 /**
- * {@code torch.optim.NAdam}: Adam with Nesterov momentum and a momentum schedule
- * {@code mu_t = beta1 (1 - 0.5 * 0.96^(t * momentum_decay))}.
+ * {@code torch.optim.NAdam}: Adam with Nesterov momentum and a momentum schedule {@code mu_t = beta1 (1 - 0.5 * 0.96^(t
+ * * momentum_decay))}.
  *
  * <pre>
  * g = -g if maximize;  p *= 1 - lr wd (decoupled) | g += wd p
@@ -21,15 +21,21 @@ import org.jtorch.ops.Creation;
  * denom = sqrt(v / (1 - beta2^t)) + eps
  * p -= lr (1 - mu_t) / (1 - mu_product) * g / denom + lr mu_{t+1} / (1 - mu_product mu_{t+1}) * m / denom
  * </pre>
- * State per parameter: {@code step}, {@code mu_product} (0-d float32, so its products round as
- * PyTorch's do), {@code exp_avg}, {@code exp_avg_sq}. Implementations: for-loop and foreach.
+ *
+ * State per parameter: {@code step}, {@code mu_product} (0-d float32, so its products round as PyTorch's do),
+ * {@code exp_avg}, {@code exp_avg_sq}. Implementations: for-loop and foreach.
  */
 public final class NAdam extends Optimizer {
     /** NAdam's keyword arguments. */
     public static final class Options extends OptimizerOptions<Options> {
-        private Options(Map<String, Object> values) { super(values); }
+        private Options(Map<String, Object> values) {
+            super(values);
+        }
 
-        /** Every argument at PyTorch's default: lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, momentum_decay=4e-3, ... */
+        /**
+         * Every argument at PyTorch's default: lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
+         * momentum_decay=4e-3, ...
+         */
         public static Options defaults() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("lr", 2e-3);
@@ -46,49 +52,80 @@ public final class NAdam extends Optimizer {
         }
 
         /** No value set: per-group overrides start here. */
-        public static Options overrides() { return new Options(Map.of()); }
+        public static Options overrides() {
+            return new Options(Map.of());
+        }
 
-        @Override protected Options create(Map<String, Object> values) { return new Options(values); }
+        @Override
+        protected Options create(Map<String, Object> values) {
+            return new Options(values);
+        }
 
         /** {@code lr}. */
-        public Options lr(double lr) { return with("lr", lr); }
+        public Options lr(double lr) {
+            return with("lr", lr);
+        }
 
         /** {@code betas=(beta1, beta2)}, stored as a two-element list (Python's tuple). */
-        public Options betas(double beta1, double beta2) { return with("betas", List.of(beta1, beta2)); }
+        public Options betas(double beta1, double beta2) {
+            return with("betas", List.of(beta1, beta2));
+        }
 
         /** {@code eps}. */
-        public Options eps(double eps) { return with("eps", eps); }
+        public Options eps(double eps) {
+            return with("eps", eps);
+        }
 
         /** {@code weight_decay}. */
-        public Options weightDecay(double weightDecay) { return with("weight_decay", weightDecay); }
+        public Options weightDecay(double weightDecay) {
+            return with("weight_decay", weightDecay);
+        }
 
         /** {@code momentum_decay}. */
-        public Options momentumDecay(double momentumDecay) { return with("momentum_decay", momentumDecay); }
+        public Options momentumDecay(double momentumDecay) {
+            return with("momentum_decay", momentumDecay);
+        }
 
         /** NAdamW: weight decay applied to the parameter, not added to the gradient. */
-        public Options decoupledWeightDecay(boolean decoupled) { return with("decoupled_weight_decay", decoupled); }
+        public Options decoupledWeightDecay(boolean decoupled) {
+            return with("decoupled_weight_decay", decoupled);
+        }
 
         /** {@code maximize}. */
-        public Options maximize(boolean maximize) { return with("maximize", maximize); }
+        public Options maximize(boolean maximize) {
+            return with("maximize", maximize);
+        }
 
         /** True: multi-tensor path; false: for-loop; null: JTorch's choice (foreach). */
-        public Options foreach(Boolean foreach) { return with("foreach", foreach); }
+        public Options foreach(Boolean foreach) {
+            return with("foreach", foreach);
+        }
 
         /** Accepted for compatibility: CPU steps are synchronous, so it changes nothing. */
-        public Options capturable(boolean capturable) { return with("capturable", capturable); }
+        public Options capturable(boolean capturable) {
+            return with("capturable", capturable);
+        }
 
         /** {@code differentiable}. */
-        public Options differentiable(boolean differentiable) { return with("differentiable", differentiable); }
+        public Options differentiable(boolean differentiable) {
+            return with("differentiable", differentiable);
+        }
     }
 
     /** {@code NAdam(params, **options)}: one group of {@code params}. */
-    public NAdam(Iterable<Tensor> params, Options options) { super(params, options, NAdam::validate); }
+    public NAdam(Iterable<Tensor> params, Options options) {
+        super(params, options, NAdam::validate);
+    }
 
     /** {@code NAdam([{"params": ...}, ...], **defaults)}: one optimizer over several parameter groups. */
-    public NAdam(Options options, ParamGroup... groups) { super(List.of(groups), options, NAdam::validate); }
+    public NAdam(Options options, ParamGroup... groups) {
+        super(List.of(groups), options, NAdam::validate);
+    }
 
     /** The same, with the groups in a list. */
-    public NAdam(List<ParamGroup> groups, Options options) { super(groups, options, NAdam::validate); }
+    public NAdam(List<ParamGroup> groups, Options options) {
+        super(groups, options, NAdam::validate);
+    }
 
     private static void validate(Map<String, Object> h) {
         requireNonNegative("learning rate", number(h, "lr"));
@@ -117,7 +154,8 @@ public final class NAdam extends Optimizer {
         if (StepSupport.impl(g) == StepSupport.Impl.FOR_LOOP) {
             forLoop(g, params, states);
         } else {
-            for (int[] idx : StepSupport.byDeviceAndDtype(params)) foreach(g, StepSupport.pick(params, idx), StepSupport.pick(states, idx));
+            for (int[] idx : StepSupport.byDeviceAndDtype(params))
+                foreach(g, StepSupport.pick(params, idx), StepSupport.pick(states, idx));
         }
     }
 
@@ -127,7 +165,9 @@ public final class NAdam extends Optimizer {
 
     private static void forLoop(ParamGroup g, List<Tensor> params, List<Map<String, Object>> states) {
         double lr = g.lr(), beta1 = g.tupleValue("betas", 0), beta2 = g.tupleValue("betas", 1);
-        double eps = g.doubleValue("eps"), wd = g.doubleValue("weight_decay"), momentumDecay = g.doubleValue("momentum_decay");
+        double eps = g.doubleValue("eps"),
+                wd = g.doubleValue("weight_decay"),
+                momentumDecay = g.doubleValue("momentum_decay");
         boolean maximize = g.flag("maximize"), decoupled = g.flag("decoupled_weight_decay");
         for (int i = 0; i < params.size(); i++) {
             Tensor p = params.get(i);
@@ -158,7 +198,9 @@ public final class NAdam extends Optimizer {
 
     private static void foreach(ParamGroup g, List<Tensor> params, List<Map<String, Object>> states) {
         double lr = g.lr(), beta1 = g.tupleValue("betas", 0), beta2 = g.tupleValue("betas", 1);
-        double eps = g.doubleValue("eps"), wd = g.doubleValue("weight_decay"), momentumDecay = g.doubleValue("momentum_decay");
+        double eps = g.doubleValue("eps"),
+                wd = g.doubleValue("weight_decay"),
+                momentumDecay = g.doubleValue("momentum_decay");
         boolean maximize = g.flag("maximize");
         List<Tensor> ps = StepSupport.real(params);
         List<Tensor> grads = StepSupport.real(StepSupport.grads(params));

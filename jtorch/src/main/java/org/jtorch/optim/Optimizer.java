@@ -21,40 +21,46 @@ import org.jtorch.autograd.GradMode;
  * {@code torch.optim.Optimizer}: parameter groups with per-group hyper-parameters, per-parameter state,
  * {@code zero_grad}, {@code step} and {@code state_dict}/{@code load_state_dict} in PyTorch's layout.
  *
- * <p>Subclasses pass their {@code X.Options.defaults()} and a validator of hyper-parameters (which checks the
- * defaults before any group is built) and implement {@link #stepGroup}, which runs once per group inside
- * {@link #step} with grad mode off (on for {@code differentiable=True}). An optimizer that must evaluate the
- * closure inside its update (LBFGS) overrides {@link #step(Supplier)} instead.
+ * <p>Subclasses pass their {@code X.Options.defaults()} and a validator of hyper-parameters (which checks the defaults
+ * before any group is built) and implement {@link #stepGroup}, which runs once per group inside {@link #step} with grad
+ * mode off (on for {@code differentiable=True}). An optimizer that must evaluate the closure inside its update (LBFGS)
+ * overrides {@link #step(Supplier)} instead.
  *
- * <p>State maps are keyed by PyTorch's names ({@code "step"}, {@code "exp_avg"}, ...) and kept in
- * insertion order; parameters without a gradient get no state.
+ * <p>State maps are keyed by PyTorch's names ({@code "step"}, {@code "exp_avg"}, ...) and kept in insertion order;
+ * parameters without a gradient get no state.
  */
 public abstract class Optimizer {
     private final Map<String, Object> defaults;
     private final Consumer<Map<String, Object>> validator;
     private final List<ParamGroup> paramGroups = new ArrayList<>();
-    /** Keyed by parameter (Tensor has identity equality); Integer keys hold loaded state of unknown indices, as PyTorch keeps them. */
+    /**
+     * Keyed by parameter (Tensor has identity equality); Integer keys hold loaded state of unknown indices, as PyTorch
+     * keeps them.
+     */
     private Map<Object, Map<String, Object>> state = new LinkedHashMap<>();
+
     private final List<Consumer<Optimizer>> preHooks = new ArrayList<>();
     private final List<Consumer<Optimizer>> postHooks = new ArrayList<>();
 
     /**
-     * {@code Optimizer(params, defaults)} with a flat list of parameters (one group). {@code validator} checks
-     * one set of hyper-parameters (the defaults, then every group) and throws PyTorch's error ({@code ValueError}
-     * → IllegalArgumentException, {@code RuntimeError} → TorchException). It is a function of the map alone,
-     * passed in rather than overridden, because it runs while the subclass is still being constructed.
+     * {@code Optimizer(params, defaults)} with a flat list of parameters (one group). {@code validator} checks one set
+     * of hyper-parameters (the defaults, then every group) and throws PyTorch's error ({@code ValueError} →
+     * IllegalArgumentException, {@code RuntimeError} → TorchException). It is a function of the map alone, passed in
+     * rather than overridden, because it runs while the subclass is still being constructed.
      */
-    protected Optimizer(Iterable<Tensor> params, OptimizerOptions<?> defaults,
-                        Consumer<Map<String, Object>> validator) {
+    protected Optimizer(
+            Iterable<Tensor> params, OptimizerOptions<?> defaults, Consumer<Map<String, Object>> validator) {
         this.defaults = Collections.unmodifiableMap(new LinkedHashMap<>(defaults.asMap()));
         this.validator = validator;
         validator.accept(this.defaults);
         if (params instanceof Set<?> && !(params instanceof SequencedCollection<?>)) {
-            Warnings.warn(Warnings.Category.FUTURE_WARNING, "Passing a set as the params argument of an optimizer is "
-                    + "deprecated: sets have no deterministic order, "
-                    + "so the order of the parameters (and of the "
-                    + "optimizer's state_dict) can change between runs. This will become an error in a future "
-                    + "release. Please use a list instead.");
+            Warnings.warn(
+                    Warnings.Category.FUTURE_WARNING,
+                    "Passing a set as the params argument of an optimizer is "
+                            + "deprecated: sets have no deterministic order, "
+                            + "so the order of the parameters (and of the "
+                            + "optimizer's state_dict) can change between runs. This will become an error in a future "
+                            + "release. Please use a list instead.");
         }
         List<Tensor> list = new ArrayList<>();
         params.forEach(list::add);
@@ -63,8 +69,8 @@ public abstract class Optimizer {
     }
 
     /** {@code Optimizer([{"params": ..., **overrides}, ...], defaults)}; {@code validator} as above. */
-    protected Optimizer(List<ParamGroup> groups, OptimizerOptions<?> defaults,
-                        Consumer<Map<String, Object>> validator) {
+    protected Optimizer(
+            List<ParamGroup> groups, OptimizerOptions<?> defaults, Consumer<Map<String, Object>> validator) {
         this.defaults = Collections.unmodifiableMap(new LinkedHashMap<>(defaults.asMap()));
         this.validator = validator;
         validator.accept(this.defaults);
@@ -80,20 +86,25 @@ public abstract class Optimizer {
     // ---- groups -------------------------------------------------------------------------------------
 
     /** {@code optimizer.defaults}: the constructor's hyper-parameters, unmodifiable. */
-    public Map<String, Object> defaults() { return defaults; }
+    public Map<String, Object> defaults() {
+        return defaults;
+    }
 
     /** {@code optimizer.param_groups}: the live groups (hyper-parameters mutable, list unmodifiable). */
-    public List<ParamGroup> paramGroups() { return Collections.unmodifiableList(paramGroups); }
+    public List<ParamGroup> paramGroups() {
+        return Collections.unmodifiableList(paramGroups);
+    }
 
     /**
-     * {@code add_param_group(group)}: fills the defaults the group does not override, checks the
-     * parameters (leaf tensors, none already in another group) and appends a new group.
+     * {@code add_param_group(group)}: fills the defaults the group does not override, checks the parameters (leaf
+     * tensors, none already in another group) and appends a new group.
      */
     public final void addParamGroup(ParamGroup group) {
         LinkedHashMap<String, Object> options = new LinkedHashMap<>(group.options());
         boolean differentiable = Boolean.TRUE.equals(defaults.get("differentiable"));
         for (Tensor p : group.params()) {
-            if (p == null) throw new TorchTypeException("optimizer can only optimize Tensors, but one of the params is NoneType");
+            if (p == null)
+                throw new TorchTypeException("optimizer can only optimize Tensors, but one of the params is NoneType");
             if (!differentiable && !(p.isLeaf() || p.retainsGrad())) {
                 throw new IllegalArgumentException("can't optimize a non-leaf Tensor");
             }
@@ -109,7 +120,8 @@ public abstract class Optimizer {
         }
         for (ParamGroup existing : paramGroups) {
             for (Tensor p : existing.params()) {
-                if (seen.contains(p)) throw new IllegalArgumentException("some parameters appear in more than one parameter group");
+                if (seen.contains(p))
+                    throw new IllegalArgumentException("some parameters appear in more than one parameter group");
             }
         }
         paramGroups.add(new ParamGroup(group.params(), options));
@@ -124,11 +136,13 @@ public abstract class Optimizer {
     }
 
     /** The mutable state of {@code p}, created empty on first use (PyTorch's {@code defaultdict}). */
-    protected Map<String, Object> stateFor(Tensor p) { return state.computeIfAbsent(p, k -> new LinkedHashMap<>()); }
+    protected Map<String, Object> stateFor(Tensor p) {
+        return state.computeIfAbsent(p, k -> new LinkedHashMap<>());
+    }
 
     /**
-     * {@code state_dict()}: state by parameter index and one map per group (hyper-parameters then
-     * {@code "params"}). Tensors are shared with the optimizer, not copied, as in PyTorch.
+     * {@code state_dict()}: state by parameter index and one map per group (hyper-parameters then {@code "params"}).
+     * Tensors are shared with the optimizer, not copied, as in PyTorch.
      */
     public OptimizerStateDict stateDict() {
         Map<Tensor, Integer> index = new IdentityHashMap<>();
@@ -145,15 +159,15 @@ public abstract class Optimizer {
             groups.add(packed);
         }
         Map<Integer, Map<String, Object>> packedState = new LinkedHashMap<>();
-        state.forEach((k, v) -> packedState.put(k instanceof Tensor t ? index.get(t) : (Integer) k, new LinkedHashMap<>(v)));
+        state.forEach(
+                (k, v) -> packedState.put(k instanceof Tensor t ? index.get(t) : (Integer) k, new LinkedHashMap<>(v)));
         return new OptimizerStateDict(packedState, groups);
     }
 
     /**
-     * {@code load_state_dict(sd)}: takes the hyper-parameters and state of {@code sd}; state tensors are
-     * cast to their parameter's dtype except {@code step} (kept, or float32 for fused/capturable groups).
-     * Everything is checked and built before anything is replaced, so a failed load leaves this
-     * optimizer unchanged.
+     * {@code load_state_dict(sd)}: takes the hyper-parameters and state of {@code sd}; state tensors are cast to their
+     * parameter's dtype except {@code step} (kept, or float32 for fused/capturable groups). Everything is checked and
+     * built before anything is replaced, so a failed load leaves this optimizer unchanged.
      */
     public void loadStateDict(OptimizerStateDict sd) {
         if (sd == null || sd.state() == null || sd.paramGroups() == null) {
@@ -178,7 +192,8 @@ public abstract class Optimizer {
         Map<Integer, Tensor> idMap = new LinkedHashMap<>();
         for (int i = 0; i < saved.size(); i++) {
             List<?> ids = savedIds.get(i);
-            for (int j = 0; j < ids.size(); j++) idMap.put(index(ids.get(j)), paramGroups.get(i).params().get(j));
+            for (int j = 0; j < ids.size(); j++)
+                idMap.put(index(ids.get(j)), paramGroups.get(i).params().get(j));
         }
         Map<Object, Map<String, Object>> newState = new LinkedHashMap<>();
         for (var e : sd.state().entrySet()) {
@@ -194,7 +209,9 @@ public abstract class Optimizer {
         List<ParamGroup> newGroups = new ArrayList<>();
         for (int i = 0; i < saved.size(); i++) {
             Map<String, Object> options = new LinkedHashMap<>();
-            saved.get(i).forEach((k, v) -> { if (!k.equals("params")) options.put(k, deepCopy(v)); });
+            saved.get(i).forEach((k, v) -> {
+                if (!k.equals("params")) options.put(k, deepCopy(v));
+            });
             newGroups.add(new ParamGroup(paramGroups.get(i).params(), options));
         }
         paramGroups.clear();
@@ -248,7 +265,9 @@ public abstract class Optimizer {
     // ---- stepping -----------------------------------------------------------------------------------
 
     /** {@code zero_grad()}: sets every gradient to null. */
-    public void zeroGrad() { zeroGrad(true); }
+    public void zeroGrad() {
+        zeroGrad(true);
+    }
 
     /** {@code zero_grad(set_to_none)}: null the gradients, or detach them from any graph and zero them. */
     public void zeroGrad(boolean setToNone) {
@@ -270,17 +289,21 @@ public abstract class Optimizer {
     }
 
     /** {@code step()}: one update, no closure; returns null. */
-    public final Tensor step() { return step(null); }
+    public final Tensor step() {
+        return step(null);
+    }
 
     /**
-     * {@code step(closure)}: evaluates {@code closure} (may be null) with grad mode on, then updates every
-     * group; returns the closure's loss or null.
+     * {@code step(closure)}: evaluates {@code closure} (may be null) with grad mode on, then updates every group;
+     * returns the closure's loss or null.
      */
     public Tensor step(Supplier<Tensor> closure) {
         runStepPreHooks();
         Tensor loss = null;
         if (closure != null) {
-            try (var _ = GradMode.set(true)) { loss = closure.get(); }
+            try (var _ = GradMode.set(true)) {
+                loss = closure.get();
+            }
         }
         try (var _ = GradMode.set(Boolean.TRUE.equals(defaults.get("differentiable")))) {
             for (ParamGroup group : paramGroups) stepGroup(group);
@@ -324,7 +347,9 @@ public abstract class Optimizer {
     }
 
     /** Python's repr of a hyper-parameter value, for error messages. */
-    protected static String repr(Object value) { return PyRepr.of(value); }
+    protected static String repr(Object value) {
+        return PyRepr.of(value);
+    }
 
     @Override
     public String toString() {

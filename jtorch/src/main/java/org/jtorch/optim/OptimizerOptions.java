@@ -6,12 +6,12 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The keyword arguments of an optimizer, keyed by PyTorch's names ({@code lr}, {@code weight_decay}, ...)
- * in PyTorch's order. Immutable: every fluent setter returns a copy.
+ * The keyword arguments of an optimizer, keyed by PyTorch's names ({@code lr}, {@code weight_decay}, ...) in PyTorch's
+ * order. Immutable: every fluent setter returns a copy.
  *
- * <p>{@code X.Options.defaults()} holds every hyper-parameter with PyTorch's default and is what the
- * constructor takes; {@code X.Options.overrides()} starts empty and is what a {@link ParamGroup} takes,
- * so a group overrides only the values set on it (like the keys of a param-group dict).
+ * <p>{@code X.Options.defaults()} holds every hyper-parameter with PyTorch's default and is what the constructor takes;
+ * {@code X.Options.overrides()} starts empty and is what a {@link ParamGroup} takes, so a group overrides only the
+ * values set on it (like the keys of a param-group dict).
  *
  * @param <O> the concrete options type, so setters return it
  */
@@ -34,11 +34,17 @@ public abstract class OptimizerOptions<O extends OptimizerOptions<O>> {
     }
 
     /** The values set, in order, by PyTorch name; unmodifiable. */
-    public final Map<String, Object> asMap() { return values; }
+    public final Map<String, Object> asMap() {
+        return values;
+    }
 
     /** The value of {@code key}, or null when it is not set. */
-    public final Object get(String key) { return values.get(key); }
+    public final Object get(String key) {
+        return values.get(key);
+    }
 
     @Override
-    public final String toString() { return getClass().getSimpleName() + values; }
+    public final String toString() {
+        return getClass().getSimpleName() + values;
+    }
 }

@@ -7,9 +7,9 @@ import java.util.Map;
 import org.jtorch.TorchException;
 
 /**
- * {@code Optimizer.state_dict()}: per-parameter state keyed by parameter index (consecutive over the
- * groups, in group then parameter order) and one map per group holding every hyper-parameter plus
- * {@code "params"}, the list of the group's indices. Maps keep PyTorch's insertion order.
+ * {@code Optimizer.state_dict()}: per-parameter state keyed by parameter index (consecutive over the groups, in group
+ * then parameter order) and one map per group holding every hyper-parameter plus {@code "params"}, the list of the
+ * group's indices. Maps keep PyTorch's insertion order.
  */
 public record OptimizerStateDict(Map<Integer, Map<String, Object>> state, List<Map<String, Object>> paramGroups) {
 
@@ -28,7 +28,8 @@ public record OptimizerStateDict(Map<Integer, Map<String, Object>> state, List<M
     @SuppressWarnings("unchecked")
     public static OptimizerStateDict fromPyTorch(Map<?, ?> m) {
         if (!(m.get("state") instanceof Map<?, ?> st) || !(m.get("param_groups") instanceof List<?> groups)) {
-            throw new TorchException("optimizer state dict must be a map with 'state' (a map) and 'param_groups' (a list)");
+            throw new TorchException(
+                    "optimizer state dict must be a map with 'state' (a map) and 'param_groups' (a list)");
         }
         Map<Integer, Map<String, Object>> state = new LinkedHashMap<>();
         for (Map.Entry<?, ?> e : st.entrySet()) {
@@ -39,7 +40,8 @@ public record OptimizerStateDict(Map<Integer, Map<String, Object>> state, List<M
         }
         List<Map<String, Object>> out = new ArrayList<>();
         for (Object g : groups) {
-            if (!(g instanceof Map<?, ?> group)) throw new TorchException("optimizer state dict: every param group must be a map");
+            if (!(g instanceof Map<?, ?> group))
+                throw new TorchException("optimizer state dict: every param group must be a map");
             Map<String, Object> copy = new LinkedHashMap<>((Map<String, Object>) group);
             if (copy.get("params") instanceof List<?> params) {
                 List<Integer> ints = new ArrayList<>(params.size());

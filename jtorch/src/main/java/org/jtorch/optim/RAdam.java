@@ -9,20 +9,23 @@ import org.jtorch.Torch;
 import org.jtorch.foreach.Foreach;
 
 /**
- * {@code torch.optim.RAdam}: Adam whose adaptive step is switched on, with a variance rectification
- * factor, once the approximated SMA length {@code rho_t} exceeds 5.
+ * {@code torch.optim.RAdam}: Adam whose adaptive step is switched on, with a variance rectification factor, once the
+ * approximated SMA length {@code rho_t} exceeds 5.
  *
  * <pre>
  * rho_inf = 2 / (1 - beta2) - 1;  rho_t = rho_inf - 2 t beta2^t / (1 - beta2^t)
  * rho_t &gt; 5:  p -= lr * m / (1 - beta1^t) * sqrt(1 - beta2^t) / (sqrt(v) + eps) * rect(rho_t)
  * otherwise:  p -= lr * m / (1 - beta1^t)
  * </pre>
+ *
  * State per parameter: {@code step}, {@code exp_avg}, {@code exp_avg_sq}. Implementations: for-loop and foreach.
  */
 public final class RAdam extends Optimizer {
     /** RAdam's keyword arguments. */
     public static final class Options extends OptimizerOptions<Options> {
-        private Options(Map<String, Object> values) { super(values); }
+        private Options(Map<String, Object> values) {
+            super(values);
+        }
 
         /** Every argument at PyTorch's default: lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, ... */
         public static Options defaults() {
@@ -40,46 +43,75 @@ public final class RAdam extends Optimizer {
         }
 
         /** No value set: per-group overrides start here. */
-        public static Options overrides() { return new Options(Map.of()); }
+        public static Options overrides() {
+            return new Options(Map.of());
+        }
 
-        @Override protected Options create(Map<String, Object> values) { return new Options(values); }
+        @Override
+        protected Options create(Map<String, Object> values) {
+            return new Options(values);
+        }
 
         /** {@code lr}. */
-        public Options lr(double lr) { return with("lr", lr); }
+        public Options lr(double lr) {
+            return with("lr", lr);
+        }
 
         /** {@code betas=(beta1, beta2)}, stored as a two-element list (Python's tuple). */
-        public Options betas(double beta1, double beta2) { return with("betas", List.of(beta1, beta2)); }
+        public Options betas(double beta1, double beta2) {
+            return with("betas", List.of(beta1, beta2));
+        }
 
         /** {@code eps}. */
-        public Options eps(double eps) { return with("eps", eps); }
+        public Options eps(double eps) {
+            return with("eps", eps);
+        }
 
         /** {@code weight_decay}. */
-        public Options weightDecay(double weightDecay) { return with("weight_decay", weightDecay); }
+        public Options weightDecay(double weightDecay) {
+            return with("weight_decay", weightDecay);
+        }
 
         /** {@code maximize}. */
-        public Options maximize(boolean maximize) { return with("maximize", maximize); }
+        public Options maximize(boolean maximize) {
+            return with("maximize", maximize);
+        }
 
         /** True: multi-tensor path; false: for-loop; null: JTorch's choice (foreach). */
-        public Options foreach(Boolean foreach) { return with("foreach", foreach); }
+        public Options foreach(Boolean foreach) {
+            return with("foreach", foreach);
+        }
 
         /** Accepted for compatibility: CPU steps are synchronous, so it changes nothing. */
-        public Options capturable(boolean capturable) { return with("capturable", capturable); }
+        public Options capturable(boolean capturable) {
+            return with("capturable", capturable);
+        }
 
         /** RAdamW: weight decay applied to the parameter, not added to the gradient. */
-        public Options decoupledWeightDecay(boolean decoupled) { return with("decoupled_weight_decay", decoupled); }
+        public Options decoupledWeightDecay(boolean decoupled) {
+            return with("decoupled_weight_decay", decoupled);
+        }
 
         /** {@code differentiable}. */
-        public Options differentiable(boolean differentiable) { return with("differentiable", differentiable); }
+        public Options differentiable(boolean differentiable) {
+            return with("differentiable", differentiable);
+        }
     }
 
     /** {@code RAdam(params, **options)}: one group of {@code params}. */
-    public RAdam(Iterable<Tensor> params, Options options) { super(params, options, RAdam::validate); }
+    public RAdam(Iterable<Tensor> params, Options options) {
+        super(params, options, RAdam::validate);
+    }
 
     /** {@code RAdam([{"params": ...}, ...], **defaults)}: one optimizer over several parameter groups. */
-    public RAdam(Options options, ParamGroup... groups) { super(List.of(groups), options, RAdam::validate); }
+    public RAdam(Options options, ParamGroup... groups) {
+        super(List.of(groups), options, RAdam::validate);
+    }
 
     /** The same, with the groups in a list. */
-    public RAdam(List<ParamGroup> groups, Options options) { super(groups, options, RAdam::validate); }
+    public RAdam(List<ParamGroup> groups, Options options) {
+        super(groups, options, RAdam::validate);
+    }
 
     private static void validate(Map<String, Object> h) {
         requireNonNegative("learning rate", number(h, "lr"));
@@ -105,7 +137,8 @@ public final class RAdam extends Optimizer {
         if (StepSupport.impl(g) == StepSupport.Impl.FOR_LOOP) {
             forLoop(g, params, states);
         } else {
-            for (int[] idx : StepSupport.byDeviceAndDtype(params)) foreach(g, StepSupport.pick(params, idx), StepSupport.pick(states, idx));
+            for (int[] idx : StepSupport.byDeviceAndDtype(params))
+                foreach(g, StepSupport.pick(params, idx), StepSupport.pick(states, idx));
         }
     }
 

@@ -17,15 +17,21 @@ import org.jtorch.foreach.Foreach;
  * buf = momentum buf + g / avg;  p -= lr * buf      (momentum > 0)
  * p -= lr * g / avg                                  (otherwise)
  * </pre>
- * State per parameter: {@code step}, {@code square_avg}, {@code momentum_buffer} (momentum &gt; 0),
- * {@code grad_avg} (centered). Implementations: for-loop and foreach.
+ *
+ * State per parameter: {@code step}, {@code square_avg}, {@code momentum_buffer} (momentum &gt; 0), {@code grad_avg}
+ * (centered). Implementations: for-loop and foreach.
  */
 public final class RMSprop extends Optimizer {
     /** RMSprop's keyword arguments. */
     public static final class Options extends OptimizerOptions<Options> {
-        private Options(Map<String, Object> values) { super(values); }
+        private Options(Map<String, Object> values) {
+            super(values);
+        }
 
-        /** Every argument at PyTorch's default: lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False, ... */
+        /**
+         * Every argument at PyTorch's default: lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0,
+         * centered=False, ...
+         */
         public static Options defaults() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("lr", 1e-2);
@@ -42,49 +48,80 @@ public final class RMSprop extends Optimizer {
         }
 
         /** No value set: per-group overrides start here. */
-        public static Options overrides() { return new Options(Map.of()); }
+        public static Options overrides() {
+            return new Options(Map.of());
+        }
 
-        @Override protected Options create(Map<String, Object> values) { return new Options(values); }
+        @Override
+        protected Options create(Map<String, Object> values) {
+            return new Options(values);
+        }
 
         /** {@code lr}. */
-        public Options lr(double lr) { return with("lr", lr); }
+        public Options lr(double lr) {
+            return with("lr", lr);
+        }
 
         /** {@code momentum}. */
-        public Options momentum(double momentum) { return with("momentum", momentum); }
+        public Options momentum(double momentum) {
+            return with("momentum", momentum);
+        }
 
         /** {@code alpha}. */
-        public Options alpha(double alpha) { return with("alpha", alpha); }
+        public Options alpha(double alpha) {
+            return with("alpha", alpha);
+        }
 
         /** {@code eps}. */
-        public Options eps(double eps) { return with("eps", eps); }
+        public Options eps(double eps) {
+            return with("eps", eps);
+        }
 
         /** {@code centered}. */
-        public Options centered(boolean centered) { return with("centered", centered); }
+        public Options centered(boolean centered) {
+            return with("centered", centered);
+        }
 
         /** {@code weight_decay}. */
-        public Options weightDecay(double weightDecay) { return with("weight_decay", weightDecay); }
+        public Options weightDecay(double weightDecay) {
+            return with("weight_decay", weightDecay);
+        }
 
         /** Accepted for compatibility: CPU steps are synchronous, so it changes nothing. */
-        public Options capturable(boolean capturable) { return with("capturable", capturable); }
+        public Options capturable(boolean capturable) {
+            return with("capturable", capturable);
+        }
 
         /** True: multi-tensor path; false: for-loop; null: JTorch's choice (foreach). */
-        public Options foreach(Boolean foreach) { return with("foreach", foreach); }
+        public Options foreach(Boolean foreach) {
+            return with("foreach", foreach);
+        }
 
         /** {@code maximize}. */
-        public Options maximize(boolean maximize) { return with("maximize", maximize); }
+        public Options maximize(boolean maximize) {
+            return with("maximize", maximize);
+        }
 
         /** {@code differentiable}. */
-        public Options differentiable(boolean differentiable) { return with("differentiable", differentiable); }
+        public Options differentiable(boolean differentiable) {
+            return with("differentiable", differentiable);
+        }
     }
 
     /** {@code RMSprop(params, **options)}: one group of {@code params}. */
-    public RMSprop(Iterable<Tensor> params, Options options) { super(params, options, RMSprop::validate); }
+    public RMSprop(Iterable<Tensor> params, Options options) {
+        super(params, options, RMSprop::validate);
+    }
 
     /** {@code RMSprop([{"params": ...}, ...], **defaults)}: one optimizer over several parameter groups. */
-    public RMSprop(Options options, ParamGroup... groups) { super(List.of(groups), options, RMSprop::validate); }
+    public RMSprop(Options options, ParamGroup... groups) {
+        super(List.of(groups), options, RMSprop::validate);
+    }
 
     /** The same, with the groups in a list. */
-    public RMSprop(List<ParamGroup> groups, Options options) { super(groups, options, RMSprop::validate); }
+    public RMSprop(List<ParamGroup> groups, Options options) {
+        super(groups, options, RMSprop::validate);
+    }
 
     private static void validate(Map<String, Object> h) {
         requireNonNegative("learning rate", number(h, "lr"));
@@ -113,12 +150,16 @@ public final class RMSprop extends Optimizer {
         if (StepSupport.impl(g) == StepSupport.Impl.FOR_LOOP) {
             forLoop(g, params, states);
         } else {
-            for (int[] idx : StepSupport.byDeviceAndDtype(params)) foreach(g, StepSupport.pick(params, idx), StepSupport.pick(states, idx));
+            for (int[] idx : StepSupport.byDeviceAndDtype(params))
+                foreach(g, StepSupport.pick(params, idx), StepSupport.pick(states, idx));
         }
     }
 
     private static void forLoop(ParamGroup g, List<Tensor> params, List<Map<String, Object>> states) {
-        double lr = g.lr(), alpha = g.doubleValue("alpha"), eps = g.doubleValue("eps"), wd = g.doubleValue("weight_decay");
+        double lr = g.lr(),
+                alpha = g.doubleValue("alpha"),
+                eps = g.doubleValue("eps"),
+                wd = g.doubleValue("weight_decay");
         double momentum = g.doubleValue("momentum");
         boolean centered = g.flag("centered"), maximize = g.flag("maximize");
         for (int i = 0; i < params.size(); i++) {
@@ -150,7 +191,10 @@ public final class RMSprop extends Optimizer {
     }
 
     private static void foreach(ParamGroup g, List<Tensor> params, List<Map<String, Object>> states) {
-        double lr = g.lr(), alpha = g.doubleValue("alpha"), eps = g.doubleValue("eps"), wd = g.doubleValue("weight_decay");
+        double lr = g.lr(),
+                alpha = g.doubleValue("alpha"),
+                eps = g.doubleValue("eps"),
+                wd = g.doubleValue("weight_decay");
         double momentum = g.doubleValue("momentum");
         boolean maximize = g.flag("maximize");
         List<Tensor> ps = StepSupport.real(params);

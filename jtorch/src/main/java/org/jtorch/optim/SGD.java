@@ -9,23 +9,28 @@ import org.jtorch.foreach.Foreach;
 import org.jtorch.ops.FusedOptimizerOps;
 
 /**
- * {@code torch.optim.SGD}: stochastic gradient descent with optional momentum (PyTorch's form: no
- * dampening on the first step), Nesterov momentum, L2 weight decay and maximisation.
+ * {@code torch.optim.SGD}: stochastic gradient descent with optional momentum (PyTorch's form: no dampening on the
+ * first step), Nesterov momentum, L2 weight decay and maximisation.
  *
  * <pre>
  * g = -g if maximize;  g += weight_decay * p
  * buf = g (first step) | momentum * buf + (1 - dampening) * g;  g = g + momentum * buf if nesterov else buf
  * p -= lr * g
  * </pre>
- * State per parameter: {@code momentum_buffer}, only when momentum is non-zero. Implementations:
- * for-loop, foreach and fused (all floating dtypes; float16/bfloat16 computed in float32).
+ *
+ * State per parameter: {@code momentum_buffer}, only when momentum is non-zero. Implementations: for-loop, foreach and
+ * fused (all floating dtypes; float16/bfloat16 computed in float32).
  */
 public final class SGD extends Optimizer {
     /** SGD's keyword arguments. */
     public static final class Options extends OptimizerOptions<Options> {
-        private Options(Map<String, Object> values) { super(values); }
+        private Options(Map<String, Object> values) {
+            super(values);
+        }
 
-        /** Every argument at PyTorch's default: lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, ... */
+        /**
+         * Every argument at PyTorch's default: lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, ...
+         */
         public static Options defaults() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("lr", 1e-3);
@@ -41,39 +46,64 @@ public final class SGD extends Optimizer {
         }
 
         /** No value set: per-group overrides start here. */
-        public static Options overrides() { return new Options(Map.of()); }
+        public static Options overrides() {
+            return new Options(Map.of());
+        }
 
-        @Override protected Options create(Map<String, Object> values) { return new Options(values); }
+        @Override
+        protected Options create(Map<String, Object> values) {
+            return new Options(values);
+        }
 
         /** {@code lr}. */
-        public Options lr(double lr) { return with("lr", lr); }
+        public Options lr(double lr) {
+            return with("lr", lr);
+        }
 
         /** A one-element tensor learning rate. */
-        public Options lr(Tensor lr) { return with("lr", lr); }
+        public Options lr(Tensor lr) {
+            return with("lr", lr);
+        }
 
         /** {@code momentum}. */
-        public Options momentum(double momentum) { return with("momentum", momentum); }
+        public Options momentum(double momentum) {
+            return with("momentum", momentum);
+        }
 
         /** {@code dampening}. */
-        public Options dampening(double dampening) { return with("dampening", dampening); }
+        public Options dampening(double dampening) {
+            return with("dampening", dampening);
+        }
 
         /** {@code weight_decay}. */
-        public Options weightDecay(double weightDecay) { return with("weight_decay", weightDecay); }
+        public Options weightDecay(double weightDecay) {
+            return with("weight_decay", weightDecay);
+        }
 
         /** {@code nesterov}. */
-        public Options nesterov(boolean nesterov) { return with("nesterov", nesterov); }
+        public Options nesterov(boolean nesterov) {
+            return with("nesterov", nesterov);
+        }
 
         /** {@code maximize}. */
-        public Options maximize(boolean maximize) { return with("maximize", maximize); }
+        public Options maximize(boolean maximize) {
+            return with("maximize", maximize);
+        }
 
         /** True: multi-tensor path; false: for-loop; null: JTorch's choice (foreach). */
-        public Options foreach(Boolean foreach) { return with("foreach", foreach); }
+        public Options foreach(Boolean foreach) {
+            return with("foreach", foreach);
+        }
 
         /** {@code differentiable}. */
-        public Options differentiable(boolean differentiable) { return with("differentiable", differentiable); }
+        public Options differentiable(boolean differentiable) {
+            return with("differentiable", differentiable);
+        }
 
         /** True: the fused kernel. */
-        public Options fused(Boolean fused) { return with("fused", fused); }
+        public Options fused(Boolean fused) {
+            return with("fused", fused);
+        }
     }
 
     private Tensor gradScale;
@@ -108,8 +138,8 @@ public final class SGD extends Optimizer {
     }
 
     /**
-     * PyTorch's {@code optimizer.grad_scale} / {@code optimizer.found_inf}, which a gradient scaler sets
-     * before {@code step()}; used by the fused path only. Null clears them.
+     * PyTorch's {@code optimizer.grad_scale} / {@code optimizer.found_inf}, which a gradient scaler sets before
+     * {@code step()}; used by the fused path only. Null clears them.
      */
     public void ampScaling(Tensor gradScale, Tensor foundInf) {
         this.gradScale = gradScale;
@@ -134,7 +164,8 @@ public final class SGD extends Optimizer {
             }
             case FUSED -> fused(g, params, bufs);
         }
-        if (momentum != 0) for (int i = 0; i < params.size(); i++) stateFor(params.get(i)).put("momentum_buffer", bufs.get(i));
+        if (momentum != 0)
+            for (int i = 0; i < params.size(); i++) stateFor(params.get(i)).put("momentum_buffer", bufs.get(i));
     }
 
     private static void forLoop(ParamGroup g, List<Tensor> params, List<Tensor> bufs) {
@@ -218,8 +249,23 @@ public final class SGD extends Optimizer {
         int[] at = idx.stream().mapToInt(Integer::intValue).toArray();
         Tensor[] ps = StepSupport.pick(params, at).toArray(Tensor[]::new);
         Tensor[] gs = StepSupport.grads(List.of(ps)).toArray(Tensor[]::new);
-        Tensor[] bs = bufs.isEmpty() ? new Tensor[0] : StepSupport.pick(bufs, at).toArray(Tensor[]::new);
-        FusedOptimizerOps.run(FusedOptimizerOps.SGD, ps, new Tensor[][] {bs}, ps, gs, bs, g.doubleValue("weight_decay"), g.doubleValue("momentum"),
-                g.lr(), g.doubleValue("dampening"), g.flag("nesterov"), g.flag("maximize"), firstStep, gradScale, foundInf);
+        Tensor[] bs =
+                bufs.isEmpty() ? new Tensor[0] : StepSupport.pick(bufs, at).toArray(Tensor[]::new);
+        FusedOptimizerOps.run(
+                FusedOptimizerOps.SGD,
+                ps,
+                new Tensor[][] {bs},
+                ps,
+                gs,
+                bs,
+                g.doubleValue("weight_decay"),
+                g.doubleValue("momentum"),
+                g.lr(),
+                g.doubleValue("dampening"),
+                g.flag("nesterov"),
+                g.flag("maximize"),
+                firstStep,
+                gradScale,
+                foundInf);
     }
 }

@@ -15,20 +15,24 @@ import org.jtorch.ops.PointwiseOps;
 import org.jtorch.ops.TernaryOps;
 
 /**
- * What the optimizers' step functions share: choosing the implementation of a group, the state
- * {@code step} counter, grouping tensors by dtype and device for the multi-tensor paths, complex
- * parameters as real views, and the in-place ops the update formulas are written with.
+ * What the optimizers' step functions share: choosing the implementation of a group, the state {@code step} counter,
+ * grouping tensors by dtype and device for the multi-tensor paths, complex parameters as real views, and the in-place
+ * ops the update formulas are written with.
  */
 final class StepSupport {
     private StepSupport() {}
 
     /** The three implementations of one update rule; they compute the same values. */
-    enum Impl { FOR_LOOP, FOREACH, FUSED }
+    enum Impl {
+        FOR_LOOP,
+        FOREACH,
+        FUSED
+    }
 
     /**
-     * {@code fused=True} → fused, {@code foreach=True} → foreach, {@code foreach=False} → for-loop. When
-     * neither is set the multi-tensor path is used (unless {@code differentiable}): like PyTorch's CUDA
-     * default, because on JTorch's CPU backend it is the faster one.
+     * {@code fused=True} → fused, {@code foreach=True} → foreach, {@code foreach=False} → for-loop. When neither is set
+     * the multi-tensor path is used (unless {@code differentiable}): like PyTorch's CUDA default, because on JTorch's
+     * CPU backend it is the faster one.
      */
     static Impl impl(ParamGroup g) {
         if (g.flag("fused")) return Impl.FUSED;
@@ -40,8 +44,10 @@ final class StepSupport {
     /** PyTorch's checks of {@code fused}/{@code foreach}/{@code differentiable} that need only the hyper-parameters. */
     static void checkFlags(Map<String, Object> h) {
         if (Boolean.TRUE.equals(h.get("fused"))) {
-            if (Boolean.TRUE.equals(h.get("differentiable"))) throw new TorchException("`fused` does not support `differentiable`");
-            if (Boolean.TRUE.equals(h.get("foreach"))) throw new TorchException("`fused` and `foreach` cannot be `True` together.");
+            if (Boolean.TRUE.equals(h.get("differentiable")))
+                throw new TorchException("`fused` does not support `differentiable`");
+            if (Boolean.TRUE.equals(h.get("foreach")))
+                throw new TorchException("`fused` and `foreach` cannot be `True` together.");
         }
     }
 
@@ -73,7 +79,10 @@ final class StepSupport {
         return Creation.scalarTensor(Scalar.of(0.0), d);
     }
 
-    /** The {@code step} tensor of a state; a plain number (older checkpoints) is turned into one, as PyTorch's {@code __setstate__}. */
+    /**
+     * The {@code step} tensor of a state; a plain number (older checkpoints) is turned into one, as PyTorch's
+     * {@code __setstate__}.
+     */
     static Tensor step(Map<String, Object> state) {
         Object s = state.get("step");
         if (s instanceof Tensor t) return t;
@@ -95,10 +104,12 @@ final class StepSupport {
         Map<String, List<Integer>> groups = new LinkedHashMap<>();
         for (int i = 0; i < params.size(); i++) {
             Tensor p = params.get(i);
-            groups.computeIfAbsent(p.device() + "/" + p.dtype(), k -> new ArrayList<>()).add(i);
+            groups.computeIfAbsent(p.device() + "/" + p.dtype(), k -> new ArrayList<>())
+                    .add(i);
         }
         List<int[]> out = new ArrayList<>();
-        for (List<Integer> idx : groups.values()) out.add(idx.stream().mapToInt(Integer::intValue).toArray());
+        for (List<Integer> idx : groups.values())
+            out.add(idx.stream().mapToInt(Integer::intValue).toArray());
         return out;
     }
 
@@ -120,8 +131,13 @@ final class StepSupport {
         return out;
     }
 
-    /** Complex tensors as their real views ({@code view_as_real}); the update rules are then elementwise on real numbers. */
-    static Tensor real(Tensor t) { return t.dtype().isComplex() ? ComplexOps.viewAsReal(t) : t; }
+    /**
+     * Complex tensors as their real views ({@code view_as_real}); the update rules are then elementwise on real
+     * numbers.
+     */
+    static Tensor real(Tensor t) {
+        return t.dtype().isComplex() ? ComplexOps.viewAsReal(t) : t;
+    }
 
     static List<Tensor> real(List<Tensor> ts) {
         List<Tensor> out = new ArrayList<>(ts.size());
@@ -173,9 +189,15 @@ final class StepSupport {
         return out;
     }
 
-    static Tensor addcmul_(Tensor self, Tensor t1, Tensor t2, double value) { return TernaryOps.addcmul_(self, t1, t2, value); }
+    static Tensor addcmul_(Tensor self, Tensor t1, Tensor t2, double value) {
+        return TernaryOps.addcmul_(self, t1, t2, value);
+    }
 
-    static Tensor addcdiv_(Tensor self, Tensor t1, Tensor t2, double value) { return TernaryOps.addcdiv_(self, t1, t2, value); }
+    static Tensor addcdiv_(Tensor self, Tensor t1, Tensor t2, double value) {
+        return TernaryOps.addcdiv_(self, t1, t2, value);
+    }
 
-    static Tensor lerp_(Tensor self, Tensor end, double weight) { return TernaryOps.lerp_(self, end, weight); }
+    static Tensor lerp_(Tensor self, Tensor end, double weight) {
+        return TernaryOps.lerp_(self, end, weight);
+    }
 }

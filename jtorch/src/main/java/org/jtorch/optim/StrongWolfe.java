@@ -3,10 +3,10 @@ package org.jtorch.optim;
 import org.jtorch.Tensor;
 
 /**
- * The strong-Wolfe line search of {@link LBFGS} ({@code torch.optim.lbfgs._strong_wolfe}, ported from
- * Torch7's {@code lswolfe.lua}): a bracketing phase followed by a zoom phase, both driven by cubic
- * interpolation. Scalars (losses, directional derivatives, step lengths) are doubles; the gradients
- * stay flat tensors in the parameters' dtype.
+ * The strong-Wolfe line search of {@link LBFGS} ({@code torch.optim.lbfgs._strong_wolfe}, ported from Torch7's
+ * {@code lswolfe.lua}): a bracketing phase followed by a zoom phase, both driven by cubic interpolation. Scalars
+ * (losses, directional derivatives, step lengths) are doubles; the gradients stay flat tensors in the parameters'
+ * dtype.
  */
 final class StrongWolfe {
     private StrongWolfe() {}
@@ -28,8 +28,8 @@ final class StrongWolfe {
     static final int MAX_LS = 25;
 
     /**
-     * Searches along {@code d} from the current point (loss {@code f}, gradient {@code g}, directional
-     * derivative {@code gtd = g·d < 0}) starting with step {@code t}.
+     * Searches along {@code d} from the current point (loss {@code f}, gradient {@code g}, directional derivative
+     * {@code gtd = g·d < 0}) starting with step {@code t}.
      */
     static Result search(Objective obj, double t, Tensor d, double f, Tensor g, double gtd, double toleranceChange) {
         double dNorm = d.abs().max().item();
@@ -85,7 +85,8 @@ final class StrongWolfe {
         int high = 1 - low;
         while (!done && lsIter < MAX_LS) {
             if (Math.abs(bracket.t[1] - bracket.t[0]) * dNorm < toleranceChange) break;
-            t = cubicInterpolate(bracket.t[0], bracket.f[0], bracket.gtd[0], bracket.t[1], bracket.f[1], bracket.gtd[1]);
+            t = cubicInterpolate(
+                    bracket.t[0], bracket.f[0], bracket.gtd[0], bracket.t[1], bracket.f[1], bracket.gtd[1]);
 
             // A trial point within 10% of the bracket length from an end counts as insufficient progress;
             // twice in a row, or outside the bracket, it is moved 10% inside.
@@ -144,7 +145,9 @@ final class StrongWolfe {
             size = 1;
         }
 
-        static Bracket single(double t, double f, Tensor g) { return new Bracket(t, f, g); }
+        static Bracket single(double t, double f, Tensor g) {
+            return new Bracket(t, f, g);
+        }
 
         void set(int i, double ti, double fi, Tensor gi, double gtdi) {
             t[i] = ti;
@@ -160,11 +163,11 @@ final class StrongWolfe {
     }
 
     /**
-     * The minimiser of the cubic through {@code (x1, f1)} and {@code (x2, f2)} with slopes {@code g1},
-     * {@code g2}, clamped to {@code [xmin, xmax]}; the bounds' midpoint when the cubic has no minimum.
+     * The minimiser of the cubic through {@code (x1, f1)} and {@code (x2, f2)} with slopes {@code g1}, {@code g2},
+     * clamped to {@code [xmin, xmax]}; the bounds' midpoint when the cubic has no minimum.
      */
-    static double cubicInterpolate(double x1, double f1, double g1, double x2, double f2, double g2,
-                                   double xminBound, double xmaxBound) {
+    static double cubicInterpolate(
+            double x1, double f1, double g1, double x2, double f2, double g2, double xminBound, double xmaxBound) {
         double d1 = g1 + g2 - 3 * (f1 - f2) / (x1 - x2);
         double d2Square = d1 * d1 - g1 * g2;
         if (d2Square >= 0) {

@@ -1,10 +1,10 @@
 package org.jtorch.storage;
 
 /**
- * Bit-exact conversions between {@code float} and the reduced-precision floating-point formats that
- * PyTorch stores: float16, bfloat16 and the five 8-bit float formats. Every result matches the CPU
- * conversions of PyTorch's c10 types ({@code c10::Half}, {@code c10::BFloat16},
- * {@code c10::Float8_*}) bit for bit, edge cases included (for NaN payloads see below).
+ * Bit-exact conversions between {@code float} and the reduced-precision floating-point formats that PyTorch stores:
+ * float16, bfloat16 and the five 8-bit float formats. Every result matches the CPU conversions of PyTorch's c10 types
+ * ({@code c10::Half}, {@code c10::BFloat16}, {@code c10::Float8_*}) bit for bit, edge cases included (for NaN payloads
+ * see below).
  *
  * <table>
  *   <caption>Formats (S = sign, E = exponent, M = mantissa bits)</caption>
@@ -26,27 +26,26 @@ package org.jtorch.storage;
  *       <td>nearest power of two, ties up, sign ignored; see {@link #floatToE8m0fnu}</td></tr>
  * </table>
  *
- * <p>All formats but e8m0fnu have subnormals: exponent field 0 means {@code (M / 2^m) * 2^(1 - bias)}
- * for {@code m} mantissa bits. "fn" means finite (no infinities), "uz" unsigned zero: the code that
- * would be negative zero ({@code 0x80}) is the single NaN instead, so a result that rounds to zero is
- * always {@code +0}. e8m0fnu is a bare exponent, {@code 2^(E - 127)}, used as a block scale; it has no
- * sign and no zero (code 0 is 2<sup>-127</sup>).
+ * <p>All formats but e8m0fnu have subnormals: exponent field 0 means {@code (M / 2^m) * 2^(1 - bias)} for {@code m}
+ * mantissa bits. "fn" means finite (no infinities), "uz" unsigned zero: the code that would be negative zero
+ * ({@code 0x80}) is the single NaN instead, so a result that rounds to zero is always {@code +0}. e8m0fnu is a bare
+ * exponent, {@code 2^(E - 127)}, used as a block scale; it has no sign and no zero (code 0 is 2<sup>-127</sup>).
  *
- * <p>RNE = round to nearest, ties to even, on the target grid including its subnormals, exactly as if
- * the float value were rounded once. Overflow is decided after rounding, which is why e4m3fn accepts
- * 464 (a tie that rounds to the even 448) but not the next float above it.
+ * <p>RNE = round to nearest, ties to even, on the target grid including its subnormals, exactly as if the float value
+ * were rounded once. Overflow is decided after rounding, which is why e4m3fn accepts 464 (a tie that rounds to the even
+ * 448) but not the next float above it.
  *
- * <p><b>double inputs.</b> There are deliberately no {@code double} overloads. PyTorch converts a
- * double to any of these formats by first rounding it to float (the c10 constructors take a float), so
- * callers write {@code floatToBFloat16((float) d)}, which reproduces PyTorch's double rounding exactly.
+ * <p><b>double inputs.</b> There are deliberately no {@code double} overloads. PyTorch converts a double to any of
+ * these formats by first rounding it to float (the c10 constructors take a float), so callers write
+ * {@code floatToBFloat16((float) d)}, which reproduces PyTorch's double rounding exactly.
  *
- * <p><b>NaN payloads.</b> Decoding returns the NaN bit patterns c10 produces on x86-64 CPUs (they
- * differ by format; see each method). float16 conversions are the JDK's
- * {@link Float#floatToFloat16}/{@link Float#float16ToFloat}, which are exact and RNE; for NaN they keep
- * the sign and (as the hardware F16C instructions c10 uses on x86 do) the top payload bits.
+ * <p><b>NaN payloads.</b> Decoding returns the NaN bit patterns c10 produces on x86-64 CPUs (they differ by format; see
+ * each method). float16 conversions are the JDK's {@link Float#floatToFloat16}/{@link Float#float16ToFloat}, which are
+ * exact and RNE; for NaN they keep the sign and (as the hardware F16C instructions c10 uses on x86 do) the top payload
+ * bits.
  *
- * <p>Decoding an 8-bit format is a lookup in a precomputed 256-entry table; encoding is integer
- * arithmetic on the float's bits. All methods are pure and thread-safe.
+ * <p>Decoding an 8-bit format is a lookup in a precomputed 256-entry table; encoding is integer arithmetic on the
+ * float's bits. All methods are pure and thread-safe.
  */
 public final class LowPrecision {
 
@@ -90,9 +89,9 @@ public final class LowPrecision {
     // bfloat16
 
     /**
-     * Rounds a float to bfloat16, i.e. to its top 16 bits, ties to even. Overflow gives &plusmn;inf (as for
-     * any RNE rounding, {@code Float.MAX_VALUE} rounds up to inf). Every NaN, of either sign and any
-     * payload, becomes {@code 0x7FC0}, as in c10's {@code round_to_nearest_even}.
+     * Rounds a float to bfloat16, i.e. to its top 16 bits, ties to even. Overflow gives &plusmn;inf (as for any RNE
+     * rounding, {@code Float.MAX_VALUE} rounds up to inf). Every NaN, of either sign and any payload, becomes
+     * {@code 0x7FC0}, as in c10's {@code round_to_nearest_even}.
      */
     public static short floatToBFloat16(float value) {
         if (Float.isNaN(value)) {
@@ -115,9 +114,9 @@ public final class LowPrecision {
     // float8_e4m3fn
 
     /**
-     * Rounds a float to float8_e4m3fn (RNE, not saturating). Inf, NaN and every value whose rounding
-     * lands past 448 (that is, |x| &gt; 464) become NaN {@code 0x7F} with the input's sign ({@code 0xFF}
-     * when negative). Negative values that round to zero give {@code 0x80} (negative zero).
+     * Rounds a float to float8_e4m3fn (RNE, not saturating). Inf, NaN and every value whose rounding lands past 448
+     * (that is, |x| &gt; 464) become NaN {@code 0x7F} with the input's sign ({@code 0xFF} when negative). Negative
+     * values that round to zero give {@code 0x80} (negative zero).
      */
     public static byte floatToE4m3fn(float value) {
         int bits = Float.floatToRawIntBits(value);
@@ -142,9 +141,9 @@ public final class LowPrecision {
     // float8_e5m2
 
     /**
-     * Rounds a float to float8_e5m2 (RNE, IEEE-like). Values with |x| &ge; 61440 (61440 is a tie whose even
-     * neighbour is the infinity code) and infinities give &plusmn;inf ({@code 0x7C}/{@code 0xFC}); NaN
-     * gives {@code 0x7F} with the input's sign.
+     * Rounds a float to float8_e5m2 (RNE, IEEE-like). Values with |x| &ge; 61440 (61440 is a tie whose even neighbour
+     * is the infinity code) and infinities give &plusmn;inf ({@code 0x7C}/{@code 0xFC}); NaN gives {@code 0x7F} with
+     * the input's sign.
      */
     public static byte floatToE5m2(float value) {
         int bits = Float.floatToRawIntBits(value);
@@ -158,9 +157,9 @@ public final class LowPrecision {
     }
 
     /**
-     * The float value of a float8_e5m2 code. e5m2 is the top byte of a float16, and its NaN codes decode
-     * as c10 decodes that float16: a quiet NaN keeping sign and mantissa bits ({@code 0x7D} and
-     * {@code 0x7F} give {@code 0x7FE00000}, {@code 0x7E} gives {@code 0x7FC00000}).
+     * The float value of a float8_e5m2 code. e5m2 is the top byte of a float16, and its NaN codes decode as c10 decodes
+     * that float16: a quiet NaN keeping sign and mantissa bits ({@code 0x7D} and {@code 0x7F} give {@code 0x7FE00000},
+     * {@code 0x7E} gives {@code 0x7FC00000}).
      */
     public static float e5m2ToFloat(byte bits) {
         return E5M2_VALUES[bits & 0xFF];
@@ -170,9 +169,9 @@ public final class LowPrecision {
     // float8_e4m3fnuz and float8_e5m2fnuz
 
     /**
-     * Rounds a float to float8_e4m3fnuz (bias 8, max 240, RNE). Inf, NaN and every value whose rounding
-     * lands past 240 (that is, |x| &ge; 248) give the NaN code {@code 0x80}; results that round to zero
-     * are {@code +0} whatever the input's sign.
+     * Rounds a float to float8_e4m3fnuz (bias 8, max 240, RNE). Inf, NaN and every value whose rounding lands past 240
+     * (that is, |x| &ge; 248) give the NaN code {@code 0x80}; results that round to zero are {@code +0} whatever the
+     * input's sign.
      */
     public static byte floatToE4m3fnuz(float value) {
         return floatToFnuz(value, 3, 8);
@@ -184,9 +183,9 @@ public final class LowPrecision {
     }
 
     /**
-     * Rounds a float to float8_e5m2fnuz (bias 16, max 57344, RNE). Inf, NaN and every value whose
-     * rounding lands past 57344 (that is, |x| &ge; 61440) give the NaN code {@code 0x80}; results that
-     * round to zero are {@code +0} whatever the input's sign.
+     * Rounds a float to float8_e5m2fnuz (bias 16, max 57344, RNE). Inf, NaN and every value whose rounding lands past
+     * 57344 (that is, |x| &ge; 61440) give the NaN code {@code 0x80}; results that round to zero are {@code +0}
+     * whatever the input's sign.
      */
     public static byte floatToE5m2fnuz(float value) {
         return floatToFnuz(value, 2, 16);
@@ -221,18 +220,17 @@ public final class LowPrecision {
     /**
      * Converts a float to float8_e8m0fnu, reproducing {@code c10::detail::fp8e8m0fnu_from_fp32_value}.
      *
-     * <p>The sign is ignored (the format has none): the result is the float's biased exponent, plus one
-     * when the float's mantissa is at least half (x &ge; 1.5 &middot; 2<sup>e</sup>, so the tie
-     * 1.5 &middot; 2<sup>e</sup> goes up). This is round-to-nearest of the value between the two
-     * neighbouring powers of two, not a ceiling: 2.9 gives 2 (0x80) but 3 gives 4 (0x81). Inf and NaN
-     * give NaN {@code 0xFF}, as does anything rounding past 2<sup>127</sup> (x &ge; 1.5 &middot;
-     * 2<sup>127</sup>). Zero and every |x| &le; 2<sup>-127</sup> give code 0 (2<sup>-127</sup>, the
-     * smallest value; there is no zero). c10 quirk kept for bit-exactness: float subnormals strictly
-     * between 2<sup>-127</sup> and 2<sup>-126</sup> all give code 1 (2<sup>-126</sup>), even those nearer
-     * 2<sup>-127</sup>, because c10 treats the top stored mantissa bit as a guard bit there too.
+     * <p>The sign is ignored (the format has none): the result is the float's biased exponent, plus one when the
+     * float's mantissa is at least half (x &ge; 1.5 &middot; 2<sup>e</sup>, so the tie 1.5 &middot; 2<sup>e</sup> goes
+     * up). This is round-to-nearest of the value between the two neighbouring powers of two, not a ceiling: 2.9 gives 2
+     * (0x80) but 3 gives 4 (0x81). Inf and NaN give NaN {@code 0xFF}, as does anything rounding past 2<sup>127</sup> (x
+     * &ge; 1.5 &middot; 2<sup>127</sup>). Zero and every |x| &le; 2<sup>-127</sup> give code 0 (2<sup>-127</sup>, the
+     * smallest value; there is no zero). c10 quirk kept for bit-exactness: float subnormals strictly between
+     * 2<sup>-127</sup> and 2<sup>-126</sup> all give code 1 (2<sup>-126</sup>), even those nearer 2<sup>-127</sup>,
+     * because c10 treats the top stored mantissa bit as a guard bit there too.
      *
-     * <p>Quantisation recipes that want a ceiling or floor of log2 (e.g. MX scale computation) must compute
-     * the exponent themselves; a plain cast, in PyTorch as here, rounds as described.
+     * <p>Quantisation recipes that want a ceiling or floor of log2 (e.g. MX scale computation) must compute the
+     * exponent themselves; a plain cast, in PyTorch as here, rounds as described.
      */
     public static byte floatToE8m0fnu(float value) {
         int bits = Float.floatToRawIntBits(value);
@@ -249,8 +247,8 @@ public final class LowPrecision {
     }
 
     /**
-     * The float value of a float8_e8m0fnu code: 2<sup>code - 127</sup>, with code 0 being 2<sup>-127</sup>
-     * (a float subnormal) and {@code 0xFF} NaN, decoded to the bits {@code 0x7F800001} as c10 does.
+     * The float value of a float8_e8m0fnu code: 2<sup>code - 127</sup>, with code 0 being 2<sup>-127</sup> (a float
+     * subnormal) and {@code 0xFF} NaN, decoded to the bits {@code 0x7F800001} as c10 does.
      */
     public static float e8m0fnuToFloat(byte bits) {
         return E8M0FNU_VALUES[bits & 0xFF];
@@ -260,10 +258,10 @@ public final class LowPrecision {
     // shared rounding and decoding
 
     /**
-     * Rounds a finite, non-negative float (given as its raw bits) to nearest-even on the grid of a binary
-     * format with {@code mantissaBits} stored mantissa bits, exponent bias {@code bias}, subnormals, and no
-     * upper limit. Returns the magnitude code {@code exponentField << mantissaBits | mantissa}; a code
-     * past the format's largest finite one means overflow, which each caller resolves by its own rule.
+     * Rounds a finite, non-negative float (given as its raw bits) to nearest-even on the grid of a binary format with
+     * {@code mantissaBits} stored mantissa bits, exponent bias {@code bias}, subnormals, and no upper limit. Returns
+     * the magnitude code {@code exponentField << mantissaBits | mantissa}; a code past the format's largest finite one
+     * means overflow, which each caller resolves by its own rule.
      */
     private static int roundMagnitude(int magnitudeBits, int mantissaBits, int bias) {
         int floatExponentField = magnitudeBits >>> 23;

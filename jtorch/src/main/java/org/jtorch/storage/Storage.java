@@ -8,14 +8,13 @@ import org.jtorch.TorchException;
 /**
  * The memory behind one or more tensors (PyTorch's {@code UntypedStorage}). Views share a storage.
  *
- * <p>Heap storage wraps a primitive array ({@code float[]} for float32, {@code short[]} for float16...,
- * see {@link DType#storageKind()}); its {@link #segment()} is a heap segment over that array, so code
- * that only speaks {@link MemorySegment} reads heap, native and memory-mapped storage alike, while the
- * fast kernels take the array directly (measured 5–50% faster, see docs/adr/0001-storage.md). Meta
- * storage has a size and no data.
+ * <p>Heap storage wraps a primitive array ({@code float[]} for float32, {@code short[]} for float16..., see
+ * {@link DType#storageKind()}); its {@link #segment()} is a heap segment over that array, so code that only speaks
+ * {@link MemorySegment} reads heap, native and memory-mapped storage alike, while the fast kernels take the array
+ * directly (measured 5–50% faster, see docs/adr/0001-storage.md). Meta storage has a size and no data.
  *
- * <p>The version counter lives here because every view of the storage must see in-place writes
- * (autograd's "modified by an inplace operation" check).
+ * <p>The version counter lives here because every view of the storage must see in-place writes (autograd's "modified by
+ * an inplace operation" check).
  */
 public final class Storage {
     /** Largest heap array Java allows, in slots. */
@@ -59,39 +58,53 @@ public final class Storage {
         return new Storage(kind, slots, null, null, Device.META);
     }
 
-    public static Storage wrap(byte[] a) { return new Storage(DType.StorageKind.BYTE, a.length, a, MemorySegment.ofArray(a), Device.CPU); }
+    public static Storage wrap(byte[] a) {
+        return new Storage(DType.StorageKind.BYTE, a.length, a, MemorySegment.ofArray(a), Device.CPU);
+    }
 
-    public static Storage wrap(short[] a) { return new Storage(DType.StorageKind.SHORT, a.length, a, MemorySegment.ofArray(a), Device.CPU); }
+    public static Storage wrap(short[] a) {
+        return new Storage(DType.StorageKind.SHORT, a.length, a, MemorySegment.ofArray(a), Device.CPU);
+    }
 
-    public static Storage wrap(int[] a) { return new Storage(DType.StorageKind.INT, a.length, a, MemorySegment.ofArray(a), Device.CPU); }
+    public static Storage wrap(int[] a) {
+        return new Storage(DType.StorageKind.INT, a.length, a, MemorySegment.ofArray(a), Device.CPU);
+    }
 
-    public static Storage wrap(long[] a) { return new Storage(DType.StorageKind.LONG, a.length, a, MemorySegment.ofArray(a), Device.CPU); }
+    public static Storage wrap(long[] a) {
+        return new Storage(DType.StorageKind.LONG, a.length, a, MemorySegment.ofArray(a), Device.CPU);
+    }
 
-    public static Storage wrap(float[] a) { return new Storage(DType.StorageKind.FLOAT, a.length, a, MemorySegment.ofArray(a), Device.CPU); }
+    public static Storage wrap(float[] a) {
+        return new Storage(DType.StorageKind.FLOAT, a.length, a, MemorySegment.ofArray(a), Device.CPU);
+    }
 
-    public static Storage wrap(double[] a) { return new Storage(DType.StorageKind.DOUBLE, a.length, a, MemorySegment.ofArray(a), Device.CPU); }
+    public static Storage wrap(double[] a) {
+        return new Storage(DType.StorageKind.DOUBLE, a.length, a, MemorySegment.ofArray(a), Device.CPU);
+    }
 
     /**
-     * Storage over existing memory (a direct buffer, a mapped file region). Element order is little-endian.
-     * The segment must stay alive as long as the storage is reachable.
+     * Storage over existing memory (a direct buffer, a mapped file region). Element order is little-endian. The segment
+     * must stay alive as long as the storage is reachable.
      */
     public static Storage ofSegment(DType.StorageKind kind, MemorySegment segment) {
         long bytes = segment.byteSize();
         int width = slotBytes(kind);
         if (bytes % width != 0) {
-            throw new TorchException("Storage: segment of " + bytes + " bytes is not a multiple of the element size " + width);
+            throw new TorchException(
+                    "Storage: segment of " + bytes + " bytes is not a multiple of the element size " + width);
         }
         return new Storage(kind, bytes / width, null, segment, Device.CPU);
     }
 
     /**
-     * Storage that a device backend allocated on {@code device}: its memory is the backend's ({@code array}
-     * and {@code segment} may be null for memory the host cannot address); only that backend's kernels
-     * read or write it.
+     * Storage that a device backend allocated on {@code device}: its memory is the backend's ({@code array} and
+     * {@code segment} may be null for memory the host cannot address); only that backend's kernels read or write it.
      */
-    public static Storage ofDevice(Device device, DType.StorageKind kind, long slots, Object array, MemorySegment segment) {
+    public static Storage ofDevice(
+            Device device, DType.StorageKind kind, long slots, Object array, MemorySegment segment) {
         if (device == Device.CPU || device == Device.META) {
-            throw new TorchException("Storage.ofDevice: " + device + " storage is allocated by allocate/meta, not by a backend");
+            throw new TorchException(
+                    "Storage.ofDevice: " + device + " storage is allocated by allocate/meta, not by a backend");
         }
         return new Storage(kind, slots, array, segment, device);
     }
@@ -105,29 +118,51 @@ public final class Storage {
         };
     }
 
-    public DType.StorageKind kind() { return kind; }
+    public DType.StorageKind kind() {
+        return kind;
+    }
 
     /** Size in primitive slots (a complex element takes two). */
-    public long slots() { return slots; }
+    public long slots() {
+        return slots;
+    }
 
-    public long byteSize() { return slots * slotBytes(kind); }
+    public long byteSize() {
+        return slots * slotBytes(kind);
+    }
 
-    public Device device() { return device; }
+    public Device device() {
+        return device;
+    }
 
-    public boolean isMeta() { return device == Device.META; }
+    public boolean isMeta() {
+        return device == Device.META;
+    }
 
     /** The backing primitive array, or {@code null} for native, mapped and meta storage. */
-    public Object array() { return array; }
+    public Object array() {
+        return array;
+    }
 
     /** The data as a memory segment (heap or native); {@code null} for meta storage. */
-    public MemorySegment segment() { return segment; }
+    public MemorySegment segment() {
+        return segment;
+    }
 
-    public float[] floats() { return (float[]) array; }
+    public float[] floats() {
+        return (float[]) array;
+    }
 
-    public double[] doubles() { return (double[]) array; }
+    public double[] doubles() {
+        return (double[]) array;
+    }
 
-    public int version() { return version; }
+    public int version() {
+        return version;
+    }
 
     /** Marks an in-place write, so autograd can detect stale saved tensors. */
-    public void bumpVersion() { version++; }
+    public void bumpVersion() {
+        version++;
+    }
 }

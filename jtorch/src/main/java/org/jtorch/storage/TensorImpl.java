@@ -6,14 +6,14 @@ import org.jtorch.TorchException;
 import org.jtorch.internal.Shapes;
 
 /**
- * The data side of a tensor (PyTorch's {@code TensorImpl}): a strided window (offset, sizes, strides, in
- * elements) onto a {@link Storage}, with its dtype. Kernels read and write tensors through this class only;
- * the user-facing {@code org.jtorch.Tensor} holds one and adds the autograd state, which is why nothing
- * here knows about {@code Tensor}.
+ * The data side of a tensor (PyTorch's {@code TensorImpl}): a strided window (offset, sizes, strides, in elements) onto
+ * a {@link Storage}, with its dtype. Kernels read and write tensors through this class only; the user-facing
+ * {@code org.jtorch.Tensor} holds one and adds the autograd state, which is why nothing here knows about
+ * {@code Tensor}.
  *
- * <p>An impl is immutable. The arrays of {@link #shapeRef()} and {@link #strideRef()} are the impl's own,
- * handed out without a copy because loops read them on every op: callers must never modify them, and
- * arrays passed to the factories belong to the impl afterwards.
+ * <p>An impl is immutable. The arrays of {@link #shapeRef()} and {@link #strideRef()} are the impl's own, handed out
+ * without a copy because loops read them on every op: callers must never modify them, and arrays passed to the
+ * factories belong to the impl afterwards.
  */
 public final class TensorImpl {
     private final Storage storage;
@@ -35,8 +35,8 @@ public final class TensorImpl {
     }
 
     /**
-     * A window onto existing storage. Checks that every element lies inside the storage, so no later
-     * read can go out of bounds.
+     * A window onto existing storage. Checks that every element lies inside the storage, so no later read can go out of
+     * bounds.
      */
     public static TensorImpl of(Storage storage, long offset, long[] shape, long[] strides, DType dtype) {
         if (shape.length != strides.length) {
@@ -76,15 +76,17 @@ public final class TensorImpl {
     }
 
     /**
-     * A contiguous impl at offset 0 of a storage made for it: one a device backend allocated with
-     * {@link #slots} slots, or, for a wrapper that owns no data, an empty one.
+     * A contiguous impl at offset 0 of a storage made for it: one a device backend allocated with {@link #slots} slots,
+     * or, for a wrapper that owns no data, an empty one.
      */
     public static TensorImpl contiguous(Storage storage, long[] shape, DType dtype) {
         return new TensorImpl(storage, 0, shape, Shapes.contiguousStrides(shape), dtype);
     }
 
     /** The storage slots a contiguous tensor of these sizes and dtype takes (a complex element takes two). */
-    public static long slots(long[] shape, DType dtype) { return Shapes.numel(shape) * dtype.slotsPerElement(); }
+    public static long slots(long[] shape, DType dtype) {
+        return Shapes.numel(shape) * dtype.slotsPerElement();
+    }
 
     /** The same storage and dtype with new geometry; callers have already validated it. */
     public TensorImpl viewOf(long newOffset, long[] newShape, long[] newStrides) {
@@ -94,26 +96,44 @@ public final class TensorImpl {
     // ---- geometry -------------------------------------------------------------------------------
 
     /** Sizes, the live array: read only. */
-    public long[] shapeRef() { return shape; }
+    public long[] shapeRef() {
+        return shape;
+    }
 
     /** Strides in elements, the live array: read only. */
-    public long[] strideRef() { return strides; }
+    public long[] strideRef() {
+        return strides;
+    }
 
     /** Size of dimension {@code dim}; negative dims count from the end. */
-    public long size(int dim) { return shape[Shapes.wrapDim(dim, shape.length)]; }
+    public long size(int dim) {
+        return shape[Shapes.wrapDim(dim, shape.length)];
+    }
 
     /** Stride of dimension {@code dim}; negative dims count from the end. */
-    public long stride(int dim) { return strides[Shapes.wrapDim(dim, shape.length)]; }
+    public long stride(int dim) {
+        return strides[Shapes.wrapDim(dim, shape.length)];
+    }
 
-    public int dim() { return shape.length; }
+    public int dim() {
+        return shape.length;
+    }
 
-    public long numel() { return numel; }
+    public long numel() {
+        return numel;
+    }
 
-    public DType dtype() { return dtype; }
+    public DType dtype() {
+        return dtype;
+    }
 
-    public boolean isContiguous() { return contiguous; }
+    public boolean isContiguous() {
+        return contiguous;
+    }
 
-    public long storageOffset() { return offset; }
+    public long storageOffset() {
+        return offset;
+    }
 
     /** Storage index of the element with row-major linear index {@code linear}. */
     public long elementIndex(long linear) {
@@ -130,15 +150,25 @@ public final class TensorImpl {
     // ---- data -----------------------------------------------------------------------------------
 
     /** The storage; the same object for every view of it. */
-    public Storage storage() { return storage; }
+    public Storage storage() {
+        return storage;
+    }
 
-    public Device device() { return storage.device(); }
+    public Device device() {
+        return storage.device();
+    }
 
-    public boolean isMeta() { return storage.isMeta(); }
+    public boolean isMeta() {
+        return storage.isMeta();
+    }
 
     /** The version counter, shared by every view of the storage. */
-    public int version() { return storage.version(); }
+    public int version() {
+        return storage.version();
+    }
 
     /** Marks an in-place write, so autograd can detect stale saved tensors. */
-    public void bumpVersion() { storage.bumpVersion(); }
+    public void bumpVersion() {
+        storage.bumpVersion();
+    }
 }

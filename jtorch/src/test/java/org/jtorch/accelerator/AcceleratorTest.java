@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Optional;
 import org.jtorch.Device;
 import org.jtorch.TorchException;
-import org.jtorch.Warnings;
 import org.jtorch.WarningRecorder;
+import org.jtorch.Warnings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
@@ -50,7 +50,8 @@ class AcceleratorTest {
 
     @Test
     void deviceArgumentsMustMatchTheMissingAccelerator() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Accelerator.setDeviceIndex("cuda:0"));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> Accelerator.setDeviceIndex("cuda:0"));
         assertEquals("cuda doesn't match the current accelerator None.", e.getMessage());
         e = assertThrows(IllegalArgumentException.class, () -> Accelerator.setDeviceIndex(Device.CPU));
         assertEquals("cpu doesn't match the current accelerator None.", e.getMessage());
@@ -64,16 +65,24 @@ class AcceleratorTest {
             Accelerator.setDeviceIdx(-2); // a no-op apart from its FutureWarning
             assertEquals(2, w.records().size());
             assertEquals(Warnings.Category.FUTURE_WARNING, w.records().get(0).category());
-            assertEquals("Use `current_device_index` instead.", w.records().get(0).message());
+            assertEquals(
+                    "Use `current_device_index` instead.", w.records().get(0).message());
             assertEquals("Use `set_device_index` instead.", w.records().get(1).message());
         }
     }
 
     @Test
     void rngFunctionsOf214ThrowIllegalState() {
-        for (Executable call : new Executable[] {Accelerator.Random::initialSeed, Accelerator.Random::getRngState,
-            Accelerator.Random::getRngStateAll, () -> Accelerator.Random.initialSeed(0), () -> Accelerator.Random.getRngState(0),
-            Accelerator::initialSeed, Accelerator::getRngState, Accelerator::getRngStateAll}) {
+        for (Executable call : new Executable[] {
+            Accelerator.Random::initialSeed,
+            Accelerator.Random::getRngState,
+            Accelerator.Random::getRngStateAll,
+            () -> Accelerator.Random.initialSeed(0),
+            () -> Accelerator.Random.getRngState(0),
+            Accelerator::initialSeed,
+            Accelerator::getRngState,
+            Accelerator::getRngStateAll
+        }) {
             IllegalStateException e = assertThrows(IllegalStateException.class, call);
             assertTrue(e.getMessage().startsWith("no accelerator available"), e.getMessage());
             assertTrue(e.getMessage().contains(NONE), e.getMessage());

@@ -22,10 +22,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The device backend SPI end to end, through {@link FakeBackend} (found by ServiceLoader from the test
- * class path): device strings, the accelerator facade, {@code to(device)} round trips, dispatch to the
- * backend's kernels, the refusal of an op it lacks and of mixed devices, per-device generator state, and
- * autograd across devices.
+ * The device backend SPI end to end, through {@link FakeBackend} (found by ServiceLoader from the test class path):
+ * device strings, the accelerator facade, {@code to(device)} round trips, dispatch to the backend's kernels, the
+ * refusal of an op it lacks and of mixed devices, per-device generator state, and autograd across devices.
  */
 class DeviceBackendTest {
     private static final Device FAKE0 = FakeBackend.device(0), FAKE1 = FakeBackend.device(1);
@@ -33,7 +32,9 @@ class DeviceBackendTest {
     private AutoCloseable enabled;
 
     @BeforeEach
-    void enable() { enabled = FakeBackend.enable(); }
+    void enable() {
+        enabled = FakeBackend.enable();
+    }
 
     @AfterEach
     void disable() throws Exception {
@@ -87,7 +88,8 @@ class DeviceBackendTest {
         assertEquals(0, Accelerator.currentDeviceIndex());
         TorchException range = assertThrows(TorchException.class, () -> Accelerator.setDeviceIndex(2));
         assertTrue(range.getMessage().contains("invalid device ordinal 2"), range.getMessage());
-        IllegalArgumentException other = assertThrows(IllegalArgumentException.class, () -> Accelerator.setDeviceIndex("cuda:0"));
+        IllegalArgumentException other =
+                assertThrows(IllegalArgumentException.class, () -> Accelerator.setDeviceIndex("cuda:0"));
         assertEquals("cuda doesn't match the current accelerator fake.", other.getMessage());
         int before = FakeBackend.calls("synchronize:1");
         Accelerator.synchronize(1);
@@ -107,7 +109,9 @@ class DeviceBackendTest {
         assertSame(y, y.to(FAKE0), "no copy when already there");
         assertSame(y, y.to(Device.of("fake")), "an index-less device is the current one");
         // a non-contiguous source, another device of the backend, integer and complex dtypes
-        assertArrayEquals(x.t().contiguous().toDoubleArray(), x.t().to(FAKE1).to(FAKE0).cpu().toDoubleArray());
+        assertArrayEquals(
+                x.t().contiguous().toDoubleArray(),
+                x.t().to(FAKE1).to(FAKE0).cpu().toDoubleArray());
         assertSame(FAKE1, x.to(FAKE0).to(FAKE1).device());
         Tensor ints = Torch.tensor(new long[] {Long.MAX_VALUE, -3, 7});
         assertArrayEquals(ints.toLongArray(), ints.to(FAKE1).cpu().toLongArray());
@@ -117,7 +121,8 @@ class DeviceBackendTest {
         assertArrayEquals(new double[] {1, 4, 2, 5, 3, 6}, y.t().cpu().toDoubleArray());
         // meta: shapes only; no data to copy out of it
         assertSame(Device.META, y.to(Device.META).device());
-        UnsupportedOperationException meta = assertThrows(UnsupportedOperationException.class,
+        UnsupportedOperationException meta = assertThrows(
+                UnsupportedOperationException.class,
                 () -> Torch.empty(new long[] {2}, DType.FLOAT32, Device.META).to(FAKE0));
         assertEquals("Cannot copy out of meta tensor; no data!", meta.getMessage());
         TorchException missing = assertThrows(TorchException.class, () -> x.to(Device.of("fake", 5)));
@@ -126,7 +131,8 @@ class DeviceBackendTest {
 
     @Test
     void opsRunTheBackendsKernels() {
-        Tensor a = Torch.tensor(new double[] {1, 2, 3}).to(FAKE1), b = Torch.tensor(new double[] {10, 20, 30}).to(FAKE1);
+        Tensor a = Torch.tensor(new double[] {1, 2, 3}).to(FAKE1),
+                b = Torch.tensor(new double[] {10, 20, 30}).to(FAKE1);
         int adds = FakeBackend.calls("add"), sums = FakeBackend.calls("sum");
         Tensor c = a.add(b);
         assertSame(FAKE1, c.device());
@@ -146,7 +152,9 @@ class DeviceBackendTest {
     void anOpWithoutAKernelIsRefusedByName() {
         Tensor a = Torch.tensor(new double[] {1, 2}).to(FAKE0);
         TorchException e = assertThrows(TorchException.class, a::exp);
-        assertTrue(e.getMessage().contains("Could not run 'aten::exp' with arguments from the 'fake' backend"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("Could not run 'aten::exp' with arguments from the 'fake' backend"),
+                e.getMessage());
         assertTrue(e.getMessage().contains("fake:0"), e.getMessage());
     }
 
@@ -154,8 +162,10 @@ class DeviceBackendTest {
     void mixingDevicesIsRefused() {
         Tensor onFake = Torch.tensor(new double[] {1, 2}).to(FAKE0), onCpu = Torch.tensor(new double[] {1, 2});
         TorchException e = assertThrows(TorchException.class, () -> onFake.add(onCpu));
-        assertTrue(e.getMessage().contains("Expected all tensors to be on the same device, "
-                + "but found at least two devices, fake:0 and cpu"),
+        assertTrue(
+                e.getMessage()
+                        .contains("Expected all tensors to be on the same device, "
+                                + "but found at least two devices, fake:0 and cpu"),
                 e.getMessage());
         TorchException twoFakes = assertThrows(TorchException.class, () -> onFake.mul(onCpu.to(FAKE1)));
         assertTrue(twoFakes.getMessage().contains("fake:0 and fake:1"), twoFakes.getMessage());
@@ -184,7 +194,9 @@ class DeviceBackendTest {
         assertEquals(2, all.size());
         assertArrayEquals(saved.toLongArray(), all.get(1).toLongArray());
         // an invalid state is refused and leaves the generator as it was
-        assertThrows(RuntimeException.class, () -> Accelerator.setRngState(Torch.zeros(new long[] {10}, DType.UINT8, Device.CPU)));
+        assertThrows(
+                RuntimeException.class,
+                () -> Accelerator.setRngState(Torch.zeros(new long[] {10}, DType.UINT8, Device.CPU)));
         assertEquals(1234, Accelerator.initialSeed());
         assertThrows(TorchException.class, () -> Accelerator.Random.getRngState(2));
     }

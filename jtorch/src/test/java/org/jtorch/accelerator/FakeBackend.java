@@ -19,12 +19,12 @@ import org.jtorch.storage.Storage;
 import org.jtorch.testing.Views;
 
 /**
- * A device backend for tests, listed in META-INF/services: device type {@code fake}, two devices, memory on
- * the Java heap (so its kernels are the CPU kernels, counted), but a distinct {@link Device} everywhere.
- * It is switched off unless a test {@link #enable()}s it, so that every other test sees the CPU-only
- * library (ServiceLoader still finds it, which is what the SPI test proves). A META-INF/services entry counts
- * on the class path only, so {@link DeviceBackendTest} runs there (see the jtorch pom); a backend module
- * declares {@code provides org.jtorch.accelerator.spi.DeviceBackend} instead.
+ * A device backend for tests, listed in META-INF/services: device type {@code fake}, two devices, memory on the Java
+ * heap (so its kernels are the CPU kernels, counted), but a distinct {@link Device} everywhere. It is switched off
+ * unless a test {@link #enable()}s it, so that every other test sees the CPU-only library (ServiceLoader still finds
+ * it, which is what the SPI test proves). A META-INF/services entry counts on the class path only, so
+ * {@link DeviceBackendTest} runs there (see the jtorch pom); a backend module declares {@code provides
+ * org.jtorch.accelerator.spi.DeviceBackend} instead.
  */
 public final class FakeBackend implements DeviceBackend {
     static final String TYPE = "fake";
@@ -40,7 +40,8 @@ public final class FakeBackend implements DeviceBackend {
 
     public FakeBackend() {
         // creation, pointwise ops, a comparison, a reduction: enough for to(), arithmetic and autograd's zeros/ones
-        for (OpDef op : List.of(Creation.FULL, Creation.FILL, PointwiseOps.ADD, PointwiseOps.MUL, PointwiseOps.GT, ReductionOps.SUM)) {
+        for (OpDef op : List.of(
+                Creation.FULL, Creation.FILL, PointwiseOps.ADD, PointwiseOps.MUL, PointwiseOps.GT, ReductionOps.SUM)) {
             OpDef.Kernel cpu = op.kernel();
             kernels.register(op, (args, outs, spec) -> {
                 CALLS.computeIfAbsent(op.name(), k -> new AtomicInteger()).incrementAndGet();
@@ -60,13 +61,24 @@ public final class FakeBackend implements DeviceBackend {
         return n == null ? 0 : n.get();
     }
 
-    static Device device(int index) { return Device.of(TYPE, index); }
+    static Device device(int index) {
+        return Device.of(TYPE, index);
+    }
 
-    @Override public String deviceType() { return TYPE; }
+    @Override
+    public String deviceType() {
+        return TYPE;
+    }
 
-    @Override public boolean isEnabled() { return enabled; }
+    @Override
+    public boolean isEnabled() {
+        return enabled;
+    }
 
-    @Override public int deviceCount() { return DEVICES; }
+    @Override
+    public int deviceCount() {
+        return DEVICES;
+    }
 
     @Override
     @SuppressWarnings("exports") // the SPI's storage type, as in DeviceBackend
@@ -77,8 +89,13 @@ public final class FakeBackend implements DeviceBackend {
 
     @Override
     public void copyFromCpu(Tensor src, Tensor dst) {
-        long width = (long) Storage.slotBytes(src.dtype().storageKind()) * src.dtype().slotsPerElement();
-        MemorySegment.copy(src.impl().storage().segment(), src.storageOffset() * width, dst.impl().storage().segment(), dst.storageOffset() * width,
+        long width = (long) Storage.slotBytes(src.dtype().storageKind())
+                * src.dtype().slotsPerElement();
+        MemorySegment.copy(
+                src.impl().storage().segment(),
+                src.storageOffset() * width,
+                dst.impl().storage().segment(),
+                dst.storageOffset() * width,
                 src.numel() * width);
     }
 
@@ -86,18 +103,22 @@ public final class FakeBackend implements DeviceBackend {
     public void copyToCpu(Tensor src, Tensor dst) {
         // read the device memory through a CPU alias of the same view, copied by the CPU
         Storage s = src.impl().storage();
-        Storage host = switch (s.array()) {
-            case byte[] a -> Storage.wrap(a);
-            case short[] a -> Storage.wrap(a);
-            case int[] a -> Storage.wrap(a);
-            case long[] a -> Storage.wrap(a);
-            case float[] a -> Storage.wrap(a);
-            case double[] a -> Storage.wrap(a);
-            default -> throw new IllegalStateException("fake storage is a heap array");
-        };
+        Storage host =
+                switch (s.array()) {
+                    case byte[] a -> Storage.wrap(a);
+                    case short[] a -> Storage.wrap(a);
+                    case int[] a -> Storage.wrap(a);
+                    case long[] a -> Storage.wrap(a);
+                    case float[] a -> Storage.wrap(a);
+                    case double[] a -> Storage.wrap(a);
+                    default -> throw new IllegalStateException("fake storage is a heap array");
+                };
         long elements = s.slots() / src.dtype().slotsPerElement();
-        Tensor alias = Views.of(Creation.fromStorage(host, new long[] {elements}, src.dtype()), src.storageOffset(),
-                src.shape(), src.stride());
+        Tensor alias = Views.of(
+                Creation.fromStorage(host, new long[] {elements}, src.dtype()),
+                src.storageOffset(),
+                src.shape(),
+                src.stride());
         dst.copy_(alias);
     }
 
@@ -107,7 +128,10 @@ public final class FakeBackend implements DeviceBackend {
         return generators[index];
     }
 
-    @Override public KernelTable kernels() { return kernels; }
+    @Override
+    public KernelTable kernels() {
+        return kernels;
+    }
 
     @Override
     public void synchronize(int index) {

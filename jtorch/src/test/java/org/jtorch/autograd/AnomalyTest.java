@@ -13,15 +13,21 @@ import org.junit.jupiter.api.Test;
 
 /** detect_anomaly: NaN gradients name the node and carry the forward traceback; the scope is thread-local. */
 class AnomalyTest {
-    private static Tensor leaf(double... v) { return Torch.tensor(v).requiresGrad(true); }
+    private static Tensor leaf(double... v) {
+        return Torch.tensor(v).requiresGrad(true);
+    }
 
     /** {@code a + b} whose backward gives {@code b} a NaN gradient. */
     static final class NanForSecond extends Function {
         @Override
-        protected Tensor[] forward(Ctx ctx, Object... args) { return new Tensor[] {((Tensor) args[0]).add((Tensor) args[1])}; }
+        protected Tensor[] forward(Ctx ctx, Object... args) {
+            return new Tensor[] {((Tensor) args[0]).add((Tensor) args[1])};
+        }
 
         @Override
-        protected Tensor[] backward(Ctx ctx, Tensor... grads) { return new Tensor[] {grads[0], grads[0].mul(Double.NaN)}; }
+        protected Tensor[] backward(Ctx ctx, Tensor... grads) {
+            return new Tensor[] {grads[0], grads[0].mul(Double.NaN)};
+        }
     }
 
     @Test
@@ -45,7 +51,8 @@ class AnomalyTest {
         try (var _ = Autograd.detectAnomaly()) {
             Tensor y = new NanForSecond().apply(leaf(1, 2), leaf(3, 4)).sum();
             TorchException e = assertThrows(TorchException.class, y::backward);
-            assertTrue(e.getMessage().startsWith("Function 'NanForSecondBackward' returned nan values in its 1th output.\n"));
+            assertTrue(e.getMessage()
+                    .startsWith("Function 'NanForSecondBackward' returned nan values in its 1th output.\n"));
         }
     }
 
@@ -76,18 +83,25 @@ class AnomalyTest {
     void otherBackwardErrorsCarryTheForwardTraceback() {
         class OneTooFew extends Function {
             @Override
-            protected Tensor[] forward(Ctx ctx, Object... args) { return new Tensor[] {((Tensor) args[0]).add((Tensor) args[1])}; }
+            protected Tensor[] forward(Ctx ctx, Object... args) {
+                return new Tensor[] {((Tensor) args[0]).add((Tensor) args[1])};
+            }
 
             @Override
-            protected Tensor[] backward(Ctx ctx, Tensor... grads) { return new Tensor[] {grads[0]}; }
+            protected Tensor[] backward(Ctx ctx, Tensor... grads) {
+                return new Tensor[] {grads[0]};
+            }
         }
         try (var _ = Autograd.detectAnomaly()) {
             Tensor y = new OneTooFew().apply(leaf(1), leaf(2)).sum();
             TorchException e = assertThrows(TorchException.class, y::backward);
-            assertEquals("function OneTooFewBackward returned an incorrect number of gradients (expected 2, got 1)", e.getMessage());
+            assertEquals(
+                    "function OneTooFewBackward returned an incorrect number of gradients (expected 2, got 1)",
+                    e.getMessage());
             assertEquals(1, e.getSuppressed().length);
             String trace = e.getSuppressed()[0].getMessage();
-            assertTrue(trace.contains("Error detected in OneTooFewBackward. Traceback of forward call that caused the error:"));
+            assertTrue(trace.contains(
+                    "Error detected in OneTooFewBackward. Traceback of forward call that caused the error:"));
             assertTrue(trace.contains("AnomalyTest.otherBackwardErrorsCarryTheForwardTraceback"));
         }
     }

@@ -28,19 +28,26 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Backward rules of pad (every mode, and pad_backward, its reflect/replicate/circular gradient),
- * diag_embed and repeat_interleave, plus the composites of the family (diff, diag, einsum, tensordot):
- * gradcheck and gradgradcheck (float64) over arguments and layouts, then closed forms.
+ * Backward rules of pad (every mode, and pad_backward, its reflect/replicate/circular gradient), diag_embed and
+ * repeat_interleave, plus the composites of the family (diff, diag, einsum, tensordot): gradcheck and gradgradcheck
+ * (float64) over arguments and layouts, then closed forms.
  */
 class ArrangeGradTest {
     private record Op(String name, Function<Tensor, Tensor> fn, long[]... shapes) {}
 
-    private static long[] s(long... shape) { return shape; }
+    private static long[] s(long... shape) {
+        return shape;
+    }
 
-    private static Tensor in(int salt, long... shape) { return leaf(shape, salt); }
+    private static Tensor in(int salt, long... shape) {
+        return leaf(shape, salt);
+    }
 
     private static Op pad(PadMode mode, long[] pad, long[]... shapes) {
-        return new Op("pad(" + mode.pyName() + ", " + java.util.Arrays.toString(pad) + ")", x -> ArrangeOps.pad(x, pad, mode), shapes);
+        return new Op(
+                "pad(" + mode.pyName() + ", " + java.util.Arrays.toString(pad) + ")",
+                x -> ArrangeOps.pad(x, pad, mode),
+                shapes);
     }
 
     private static List<Op> ops() {
@@ -63,14 +70,24 @@ class ArrangeGradTest {
         ops.add(new Op("diag_embed(1)", x -> ArrangeOps.diagEmbed(x, 1), s(2, 3)));
         ops.add(new Op("diag_embed(-2, 0, 2)", x -> ArrangeOps.diagEmbed(x, -2, 0, 2), s(2, 3)));
         ops.add(new Op("diag_embed(0, -1, 0)", x -> ArrangeOps.diagEmbed(x, 0, -1, 0), s(2, 3)));
-        ops.add(new Op("repeat_interleave([2, 0, 3], 0)", x -> ArrangeOps.repeatInterleave(x, Torch.tensor(new long[] {2, 0, 3}), 0),
-                s(3), s(3, 4)));
-        ops.add(new Op("repeat_interleave([1, 2, 0, 3] int32, -1)", x -> ArrangeOps.repeatInterleave(x,
-                Torch.tensor(new long[] {1, 2, 0, 3}).to(DType.INT32), -1), s(3, 4)));
-        ops.add(new Op("repeat_interleave(flattened)", x -> ArrangeOps.repeatInterleave(x, Torch.tensor(new long[] {1, 2, 0, 3, 1, 1})),
+        ops.add(new Op(
+                "repeat_interleave([2, 0, 3], 0)",
+                x -> ArrangeOps.repeatInterleave(x, Torch.tensor(new long[] {2, 0, 3}), 0),
+                s(3),
+                s(3, 4)));
+        ops.add(new Op(
+                "repeat_interleave([1, 2, 0, 3] int32, -1)",
+                x -> ArrangeOps.repeatInterleave(
+                        x, Torch.tensor(new long[] {1, 2, 0, 3}).to(DType.INT32), -1),
+                s(3, 4)));
+        ops.add(new Op(
+                "repeat_interleave(flattened)",
+                x -> ArrangeOps.repeatInterleave(x, Torch.tensor(new long[] {1, 2, 0, 3, 1, 1})),
                 s(2, 3)));
-        ops.add(new Op("repeat_interleave(0-d repeats 2, 1, output_size 8)", x -> ArrangeOps.repeatInterleave(x,
-                Torch.scalarTensor(2L, DType.INT64), 1, 8L), s(3, 4)));
+        ops.add(new Op(
+                "repeat_interleave(0-d repeats 2, 1, output_size 8)",
+                x -> ArrangeOps.repeatInterleave(x, Torch.scalarTensor(2L, DType.INT64), 1, 8L),
+                s(3, 4)));
         ops.add(new Op("repeat_interleave(int 3, 0)", x -> ArrangeOps.repeatInterleave(x, 3, 0), s(2, 3)));
         ops.add(new Op("repeat_interleave(int 2)", x -> ArrangeOps.repeatInterleave(x, 2), s(2, 3)));
         ops.add(new Op("diff()", ArrangeOps::diff, s(5), s(3, 4)));
@@ -94,30 +111,63 @@ class ArrangeGradTest {
     @TestFactory
     Stream<DynamicTest> severalInputs() {
         return Stream.of(
-                GradCases.checks("diff with prepend and append", xs -> ArrangeOps.diff(xs.get(0), 1, 1, xs.get(1), xs.get(2)),
-                        in(1, 2, 3), in(2, 2, 1), in(3, 2, 2)),
-                GradCases.checks("einsum(ij,jk->ik)", xs -> EinsumOps.einsum("ij,jk->ik", xs.get(0), xs.get(1)), in(1, 2, 3), in(2, 3, 4)),
-                GradCases.checks("einsum(bij,bjk->bik) of a transposed operand", xs -> EinsumOps.einsum("bij,bjk->bik",
-                        xs.get(0), xs.get(1).transpose(1, 2)), in(1, 2, 2, 3), in(2, 2, 4, 3)),
-                GradCases.checks("einsum(i,i->)", xs -> EinsumOps.einsum("i,i->", xs.get(0), xs.get(1)), in(1, 4), in(2, 4)),
-                GradCases.checks("einsum(ij,ij,j->i)", xs -> EinsumOps.einsum("ij,ij,j->i", xs.get(0), xs.get(1), xs.get(2)),
-                        in(1, 2, 3), in(2, 2, 3), in(3, 3)),
-                GradCases.checks("tensordot(dims 1)", xs -> EinsumOps.tensordot(xs.get(0), xs.get(1), 1), in(1, 2, 3), in(2, 3, 2)),
-                GradCases.checks("tensordot([0, 2], [1, 0])", xs -> EinsumOps.tensordot(xs.get(0), xs.get(1), new int[] {0, 2},
-                        new int[] {1, 0}), in(1, 2, 3, 4), in(2, 4, 2, 5)))
+                        GradCases.checks(
+                                "diff with prepend and append",
+                                xs -> ArrangeOps.diff(xs.get(0), 1, 1, xs.get(1), xs.get(2)),
+                                in(1, 2, 3),
+                                in(2, 2, 1),
+                                in(3, 2, 2)),
+                        GradCases.checks(
+                                "einsum(ij,jk->ik)",
+                                xs -> EinsumOps.einsum("ij,jk->ik", xs.get(0), xs.get(1)),
+                                in(1, 2, 3),
+                                in(2, 3, 4)),
+                        GradCases.checks(
+                                "einsum(bij,bjk->bik) of a transposed operand",
+                                xs -> EinsumOps.einsum(
+                                        "bij,bjk->bik", xs.get(0), xs.get(1).transpose(1, 2)),
+                                in(1, 2, 2, 3),
+                                in(2, 2, 4, 3)),
+                        GradCases.checks(
+                                "einsum(i,i->)",
+                                xs -> EinsumOps.einsum("i,i->", xs.get(0), xs.get(1)),
+                                in(1, 4),
+                                in(2, 4)),
+                        GradCases.checks(
+                                "einsum(ij,ij,j->i)",
+                                xs -> EinsumOps.einsum("ij,ij,j->i", xs.get(0), xs.get(1), xs.get(2)),
+                                in(1, 2, 3),
+                                in(2, 2, 3),
+                                in(3, 3)),
+                        GradCases.checks(
+                                "tensordot(dims 1)",
+                                xs -> EinsumOps.tensordot(xs.get(0), xs.get(1), 1),
+                                in(1, 2, 3),
+                                in(2, 3, 2)),
+                        GradCases.checks(
+                                "tensordot([0, 2], [1, 0])",
+                                xs -> EinsumOps.tensordot(xs.get(0), xs.get(1), new int[] {0, 2}, new int[] {1, 0}),
+                                in(1, 2, 3, 4),
+                                in(2, 4, 2, 5)))
                 .flatMap(t -> t);
     }
 
     /** Complex operands through real leaves (see ComplexGradTest). */
     @TestFactory
     Stream<DynamicTest> complexOperands() {
-        Tensor re = GradCases.leaf(0.3, -0.5, 0.6, 1.1, -0.8, 0.45), im = GradCases.leaf(0.4, 0.2, -0.3, 0.7, 0.25, -0.9);
+        Tensor re = GradCases.leaf(0.3, -0.5, 0.6, 1.1, -0.8, 0.45),
+                im = GradCases.leaf(0.4, 0.2, -0.3, 0.7, 0.25, -0.9);
         Function<List<Tensor>, Tensor> f = xs -> {
             Tensor z = Torch.complex(xs.get(0), xs.get(1)).reshape(2, 3);
-            Tensor parts = JoinOps.cat(List.of(ArrangeOps.pad(z, s(2, 1), PadMode.REFLECT).reshape(-1),
-                    ArrangeOps.pad(z, s(1, 2), PadMode.CIRCULAR).reshape(-1), ArrangeOps.pad(z, s(1, -1), 0.0).reshape(-1),
-                    ArrangeOps.diagEmbed(z, 1).reshape(-1),
-                    ArrangeOps.repeatInterleave(z, Torch.tensor(new long[] {2, 0, 1}), 1).reshape(-1)), 0);
+            Tensor parts = JoinOps.cat(
+                    List.of(
+                            ArrangeOps.pad(z, s(2, 1), PadMode.REFLECT).reshape(-1),
+                            ArrangeOps.pad(z, s(1, 2), PadMode.CIRCULAR).reshape(-1),
+                            ArrangeOps.pad(z, s(1, -1), 0.0).reshape(-1),
+                            ArrangeOps.diagEmbed(z, 1).reshape(-1),
+                            ArrangeOps.repeatInterleave(z, Torch.tensor(new long[] {2, 0, 1}), 1)
+                                    .reshape(-1)),
+                    0);
             return ComplexOps.viewAsReal(parts);
         };
         return GradCases.checks("complex pad(reflect, circular, constant), diag_embed, repeat_interleave", f, re, im);
@@ -130,7 +180,9 @@ class ArrangeGradTest {
         for (PadMode mode : new PadMode[] {PadMode.REFLECT, PadMode.REPLICATE, PadMode.CIRCULAR, PadMode.CONSTANT}) {
             long[] pad = s(2, 1, 1, 2);
             for (GradCases.Layout layout : layouts(1, 6, 7)) {
-                out.add(GradCases.checks("pad_backward(" + mode.pyName() + ")", layout,
+                out.add(GradCases.checks(
+                        "pad_backward(" + mode.pyName() + ")",
+                        layout,
                         g -> PadBackwardOps.padBackward(g, s(1, 3, 4), pad, mode)));
             }
         }
@@ -163,7 +215,9 @@ class ArrangeGradTest {
         // constant, size 4, pad (1, -2): [fill, 0, 1]; the cropped elements get nothing.
         assertGrad(new double[] {2, 3, 0, 0}, padGrad(4, s(1, -2), PadMode.CONSTANT));
         Tensor x = Torch.zeros(s(1, 3), DType.FLOAT64).requiresGrad(true);
-        assertEquals("PadBackward0", ArrangeOps.pad(x, s(1, 1), PadMode.REFLECT).gradFn().name());
+        assertEquals(
+                "PadBackward0",
+                ArrangeOps.pad(x, s(1, 1), PadMode.REFLECT).gradFn().name());
     }
 
     @Test
@@ -171,17 +225,23 @@ class ArrangeGradTest {
         Tensor g = Torch.complex(weights(1, 5), weights(1, 5).neg());
         Tensor r = PadBackwardOps.padBackward(g, s(1, 3), s(1, 1), PadMode.REPLICATE);
         // replicate, size 3, pad (1, 1): [0, 0, 1, 2, 2].
-        assertArrayEquals(new double[] {3, -3, 3, -3, 9, -9}, org.jtorch.ops.ComplexOps.viewAsReal(r).toDoubleArray(), 0);
+        assertArrayEquals(
+                new double[] {3, -3, 3, -3, 9, -9},
+                org.jtorch.ops.ComplexOps.viewAsReal(r).toDoubleArray(),
+                0);
     }
 
     @Test
     void padBackwardChecksItsArguments() {
         Tensor g = Torch.zeros(s(1, 5), DType.FLOAT64);
-        TorchException e = assertThrows(TorchException.class, () -> PadBackwardOps.padBackward(g, s(1, 4), s(1, 1), PadMode.REFLECT));
+        TorchException e = assertThrows(
+                TorchException.class, () -> PadBackwardOps.padBackward(g, s(1, 4), s(1, 1), PadMode.REFLECT));
         assertTrue(e.getMessage().contains("does not match the padded shape [1, 6]"), e.getMessage());
         // pad's own checks hold for its backward: reflect needs pads below the size.
-        assertThrows(TorchException.class, () -> PadBackwardOps.padBackward(Torch.zeros(s(1, 7), DType.FLOAT64), s(1, 3), s(3, 1),
-                PadMode.REFLECT));
+        assertThrows(
+                TorchException.class,
+                () -> PadBackwardOps.padBackward(
+                        Torch.zeros(s(1, 7), DType.FLOAT64), s(1, 3), s(3, 1), PadMode.REFLECT));
     }
 
     @Test
@@ -191,7 +251,8 @@ class ArrangeGradTest {
         assertGrad(new double[] {2, 6}, gradOf(t -> ArrangeOps.diagEmbed(t, 1), x, weights(3, 3)));
         Tensor y = Torch.zeros(s(3), DType.FLOAT64).requiresGrad(true);
         // repeats [2, 0, 3]: y0 twice, y2 three times.
-        assertGrad(new double[] {1 + 2, 0, 3 + 4 + 5}, gradOf(t -> ArrangeOps.repeatInterleave(t, Torch.tensor(new long[] {2, 0, 3})),
-                y, weights(5)));
+        assertGrad(
+                new double[] {1 + 2, 0, 3 + 4 + 5},
+                gradOf(t -> ArrangeOps.repeatInterleave(t, Torch.tensor(new long[] {2, 0, 3})), y, weights(5)));
     }
 }

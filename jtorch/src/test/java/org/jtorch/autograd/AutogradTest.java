@@ -17,13 +17,15 @@ import org.junit.jupiter.api.Test;
 
 /** Reverse mode: closed-form gradients, finite-difference checks, higher order, grad modes and errors. */
 class AutogradTest {
-    private static Tensor leaf(double... v) { return Torch.tensor(v).requiresGrad(true); }
+    private static Tensor leaf(double... v) {
+        return Torch.tensor(v).requiresGrad(true);
+    }
 
     @Test
     void polynomialGradientsOfAnyOrder() {
         Tensor x = Torch.scalarTensor(2.0, DType.FLOAT64).requiresGrad(true);
         Tensor y = x.pow(3L); // 8
-        Tensor dy = Autograd.grad(y, x, true);   // 3x² = 12
+        Tensor dy = Autograd.grad(y, x, true); // 3x² = 12
         Tensor d2y = Autograd.grad(dy, x, true); // 6x = 12
         Tensor d3y = Autograd.grad(d2y, x, false); // 6
         assertEquals(12.0, dy.item(), 1e-12);
@@ -60,13 +62,18 @@ class AutogradTest {
     @Test
     void finiteDifferencesAgreeWithBackwardRules() {
         Tensor x = leaf(0.3, -1.2, 2.5, 0.7, -0.4, 1.1);
-        assertTrue(Autograd.gradcheck(t -> t.exp().mul(t.sin()).add(t.square().sqrt()).sum(), x));
+        assertTrue(Autograd.gradcheck(
+                t -> t.exp().mul(t.sin()).add(t.square().sqrt()).sum(), x));
         assertTrue(Autograd.gradcheck(t -> t.view(2, 3).matmul(t.view(3, 2)).tanh(), x));
-        assertTrue(Autograd.gradcheck(t -> t.view(2, 3).sum(0L).div(t.view(2, 3).mean(1L, true).sum()), x));
-        assertTrue(Autograd.gradcheck(t -> t.view(2, 3).transpose(0, 1).select(0, 1).sigmoid(), x));
-        assertTrue(Autograd.gradcheck(t -> t.view(3, 2).slice(0, 1L, 3L).reciprocal().abs(), x));
+        assertTrue(Autograd.gradcheck(
+                t -> t.view(2, 3).sum(0L).div(t.view(2, 3).mean(1L, true).sum()), x));
+        assertTrue(Autograd.gradcheck(
+                t -> t.view(2, 3).transpose(0, 1).select(0, 1).sigmoid(), x));
+        assertTrue(Autograd.gradcheck(
+                t -> t.view(3, 2).slice(0, 1L, 3L).reciprocal().abs(), x));
         assertTrue(Autograd.gradcheck(t -> t.abs().add(0.5).pow(t.cos()).log(), x));
-        assertTrue(Autograd.gradcheck(t -> Torch.addmm(t.view(2, 3).sum(1L, true), t.view(2, 3), t.view(3, 2), 0.5, 2.0), x));
+        assertTrue(Autograd.gradcheck(
+                t -> Torch.addmm(t.view(2, 3).sum(1L, true), t.view(2, 3), t.view(3, 2), 0.5, 2.0), x));
     }
 
     @Test
@@ -74,14 +81,17 @@ class AutogradTest {
         Tensor x = leaf(0.3, -1.2, 2.5, 0.7);
         assertTrue(Autograd.gradgradcheck(t -> t.sin().mul(t.exp()).sum(), x));
         assertTrue(Autograd.gradgradcheck(t -> t.view(2, 2).matmul(t.view(2, 2)).tanh(), x));
-        assertTrue(Autograd.gradgradcheck(t -> t.view(2, 2).select(1, 0).sigmoid().square(), x));
+        assertTrue(
+                Autograd.gradgradcheck(t -> t.view(2, 2).select(1, 0).sigmoid().square(), x));
     }
 
     @Test
     void wrongRulesAreCaught() {
         Tensor x = leaf(0.3, -1.2);
-        GradCheck.GradcheckError e = assertThrows(GradCheck.GradcheckError.class,
-                () -> GradCheck.check(xs -> xs.get(0).detach().square().add(xs.get(0)), List.of(x), GradCheck.Options.defaults()));
+        GradCheck.GradcheckError e = assertThrows(
+                GradCheck.GradcheckError.class,
+                () -> GradCheck.check(
+                        xs -> xs.get(0).detach().square().add(xs.get(0)), List.of(x), GradCheck.Options.defaults()));
         assertTrue(e.getMessage().contains("Jacobian mismatch"));
     }
 
@@ -128,15 +138,23 @@ class AutogradTest {
     void gradOfSeveralInputsAndUnusedInputs() {
         Tensor a = leaf(1, 2), b = leaf(3, 4), c = leaf(5, 6);
         Tensor out = a.mul(b).sum();
-        List<Tensor> g = Autograd.grad(List.of(out), List.of(a, b, c), Autograd.GradOptions.defaults().allowUnused(true).retainGraph(true));
+        List<Tensor> g = Autograd.grad(
+                List.of(out),
+                List.of(a, b, c),
+                Autograd.GradOptions.defaults().allowUnused(true).retainGraph(true));
         assertArrayEquals(new double[] {3, 4}, g.get(0).toDoubleArray(), 0);
         assertArrayEquals(new double[] {1, 2}, g.get(1).toDoubleArray(), 0);
         assertNull(g.get(2));
         assertNull(a.grad()); // grad() leaves .grad alone
-        TorchException unused = assertThrows(TorchException.class, () -> Autograd.grad(List.of(out), List.of(c),
-                Autograd.GradOptions.defaults().retainGraph(true)));
+        TorchException unused = assertThrows(
+                TorchException.class,
+                () -> Autograd.grad(
+                        List.of(out),
+                        List.of(c),
+                        Autograd.GradOptions.defaults().retainGraph(true)));
         assertTrue(unused.getMessage().contains("appears to not have been used in the graph"));
-        List<Tensor> z = Autograd.grad(List.of(out), List.of(c), Autograd.GradOptions.defaults().materializeGrads(true));
+        List<Tensor> z = Autograd.grad(
+                List.of(out), List.of(c), Autograd.GradOptions.defaults().materializeGrads(true));
         assertArrayEquals(new double[] {0, 0}, z.get(0).toDoubleArray(), 0);
     }
 
@@ -147,12 +165,16 @@ class AutogradTest {
         y.backward();
         TorchException twice = assertThrows(TorchException.class, y::backward);
         assertTrue(twice.getMessage().contains("backward through the graph a second time"));
-        TorchException nonScalar = assertThrows(TorchException.class, () -> x.mul(2.0).backward());
+        TorchException nonScalar =
+                assertThrows(TorchException.class, () -> x.mul(2.0).backward());
         assertTrue(nonScalar.getMessage().contains("grad can be implicitly created only for scalar outputs"));
-        TorchException noGrad = assertThrows(TorchException.class, () -> Torch.ones(2).sum().backward());
+        TorchException noGrad =
+                assertThrows(TorchException.class, () -> Torch.ones(2).sum().backward());
         assertTrue(noGrad.getMessage().contains("does not require grad and does not have a grad_fn"));
         TorchException leafInPlace = assertThrows(TorchException.class, () -> x.mul_(2.0));
-        assertTrue(leafInPlace.getMessage().contains("a leaf Variable that requires grad is being used in an in-place operation."));
+        assertTrue(leafInPlace
+                .getMessage()
+                .contains("a leaf Variable that requires grad is being used in an in-place operation."));
         Tensor a = leaf(1, 2);
         Tensor e = a.exp();
         Tensor s = e.sum();
@@ -166,7 +188,7 @@ class AutogradTest {
     void inPlaceOnNonLeafIsDifferentiated() {
         Tensor x = leaf(1, 2, 3);
         Tensor y = x.mul(2.0);
-        y.mul_(Torch.tensor(new double[] {1, 2, 3}));  // y = 2x * [1,2,3]
+        y.mul_(Torch.tensor(new double[] {1, 2, 3})); // y = 2x * [1,2,3]
         y.sum().backward();
         assertArrayEquals(new double[] {2, 4, 6}, x.grad().toDoubleArray(), 0);
         Tensor a = leaf(1, 2), b = leaf(3, 4);

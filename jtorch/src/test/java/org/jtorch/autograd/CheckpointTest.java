@@ -31,7 +31,9 @@ import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /** Activation checkpointing: equal gradients, recomputation counts, RNG replay, selective policies, errors. */
 class CheckpointTest {
-    private static Tensor leaf(double... v) { return Torch.tensor(v).requiresGrad(true); }
+    private static Tensor leaf(double... v) {
+        return Torch.tensor(v).requiresGrad(true);
+    }
 
     private static Tensor matrix(int rows, int cols, double seed) {
         double[] v = new double[rows * cols];
@@ -39,7 +41,9 @@ class CheckpointTest {
         return Torch.tensor(v, DType.FLOAT64, rows, cols);
     }
 
-    /** Counts the kernels the dispatcher runs below it, by op name (composites and views run no kernel of their own). */
+    /**
+     * Counts the kernels the dispatcher runs below it, by op name (composites and views run no kernel of their own).
+     */
     private static final class Counter implements Dispatcher.Mode {
         final Map<String, Integer> counts = new HashMap<>();
 
@@ -49,7 +53,9 @@ class CheckpointTest {
             return next.call(op, args);
         }
 
-        int get(String name) { return counts.getOrDefault(name, 0); }
+        int get(String name) {
+            return counts.getOrDefault(name, 0);
+        }
     }
 
     private static Map<String, Integer> counting(Runnable body) {
@@ -95,23 +101,31 @@ class CheckpointTest {
     @Test
     void mlpGradientsAreBitwiseEqual() {
         for (int mode = 0; mode < 3; mode++) {
-            List<Tensor> wsPlain = List.of(matrix(4, 5, 0.1).requiresGrad(true), matrix(5, 5, 1.1).requiresGrad(true),
+            List<Tensor> wsPlain = List.of(
+                    matrix(4, 5, 0.1).requiresGrad(true),
+                    matrix(5, 5, 1.1).requiresGrad(true),
                     matrix(5, 3, 2.1).requiresGrad(true));
             List<Tensor> wsCk = new ArrayList<>();
             for (Tensor w : wsPlain) wsCk.add(w.detach().clone().requiresGrad(true));
-            Tensor xPlain = matrix(6, 4, 3.3).requiresGrad(true), xCk = xPlain.detach().clone().requiresGrad(true);
+            Tensor xPlain = matrix(6, 4, 3.3).requiresGrad(true),
+                    xCk = xPlain.detach().clone().requiresGrad(true);
             Tensor lossPlain = mlp(xPlain, wsPlain, false);
-            Tensor lossCk = switch (mode) {
-                case 0 -> mlp(xCk, wsCk, true);
-                case 1 -> Checkpoint.checkpoint(xs -> mlp(xs.get(0), wsCk, false), xCk); // the whole network
-                default -> Checkpoint.checkpoint(xs -> mlp(xs.get(0), wsCk, true), xCk); // nested checkpoints
-            };
+            Tensor lossCk =
+                    switch (mode) {
+                        case 0 -> mlp(xCk, wsCk, true);
+                        case 1 -> Checkpoint.checkpoint(xs -> mlp(xs.get(0), wsCk, false), xCk); // the whole network
+                        default -> Checkpoint.checkpoint(xs -> mlp(xs.get(0), wsCk, true), xCk); // nested checkpoints
+                    };
             assertEquals(lossPlain.item(), lossCk.item(), 0);
             lossPlain.backward();
             lossCk.backward();
             assertArrayEquals(xPlain.grad().toDoubleArray(), xCk.grad().toDoubleArray(), 0, "mode " + mode);
             for (int i = 0; i < wsPlain.size(); i++) {
-                assertArrayEquals(wsPlain.get(i).grad().toDoubleArray(), wsCk.get(i).grad().toDoubleArray(), 0, "mode " + mode);
+                assertArrayEquals(
+                        wsPlain.get(i).grad().toDoubleArray(),
+                        wsCk.get(i).grad().toDoubleArray(),
+                        0,
+                        "mode " + mode);
             }
         }
     }
@@ -120,7 +134,8 @@ class CheckpointTest {
     void gradAndHigherOrderThroughACheckpoint() {
         Tensor x = leaf(0.3, -1.2, 0.8);
         Tensor w = leaf(0.5, 0.25, -2.0);
-        Function<List<Tensor>, Tensor> body = xs -> xs.get(0).sin().mul(xs.get(0)).mul(w);
+        Function<List<Tensor>, Tensor> body =
+                xs -> xs.get(0).sin().mul(xs.get(0)).mul(w);
         assertTrue(Autograd.gradcheck(t -> Checkpoint.checkpoint(body, t), x));
         assertTrue(Autograd.gradgradcheck(t -> Checkpoint.checkpoint(body, t).sum(), x));
         // Autograd.grad leaves .grad alone and gives the captured (closure) tensor its gradient too.
@@ -128,7 +143,10 @@ class CheckpointTest {
         List<Tensor> g = Autograd.grad(List.of(y), List.of(x, w), Autograd.GradOptions.defaults());
         double[] xv = {0.3, -1.2, 0.8}, wv = {0.5, 0.25, -2.0};
         for (int i = 0; i < 3; i++) {
-            assertEquals((Math.cos(xv[i]) * xv[i] + Math.sin(xv[i])) * wv[i], g.get(0).toDoubleArray()[i], 1e-14);
+            assertEquals(
+                    (Math.cos(xv[i]) * xv[i] + Math.sin(xv[i])) * wv[i],
+                    g.get(0).toDoubleArray()[i],
+                    1e-14);
             assertEquals(Math.sin(xv[i]) * xv[i], g.get(1).toDoubleArray()[i], 1e-14);
         }
         assertNull(x.grad());
@@ -153,7 +171,10 @@ class CheckpointTest {
 
     @Test
     void randomOpsReplayTheForwardsNumbers() {
-        Function<List<Tensor>, Tensor> dropoutLike = xs -> xs.get(0).mul(RandomOps.rand(new long[] {4}, DType.FLOAT64)).exp().sum();
+        Function<List<Tensor>, Tensor> dropoutLike = xs -> xs.get(0)
+                .mul(RandomOps.rand(new long[] {4}, DType.FLOAT64))
+                .exp()
+                .sum();
         Generator gen = Generator.defaultGenerator();
         gen.manualSeed(1234);
         Tensor xPlain = leaf(0.1, 0.2, 0.3, 0.4);
@@ -171,20 +192,31 @@ class CheckpointTest {
     @Test
     void selectivePolicySavesListedOpsAndRecomputesTheRest() {
         Tensor a = matrix(3, 4, 0.2), b = matrix(4, 2, 1.3);
-        Function<List<Tensor>, Tensor> g = xs -> xs.get(0).matmul(xs.get(1)).sin().sum();
+        Function<List<Tensor>, Tensor> g =
+                xs -> xs.get(0).matmul(xs.get(1)).sin().sum();
         Map<String, Tensor[]> grads = new HashMap<>();
         Map<String, Map<String, Integer>> counts = new HashMap<>();
         Map<String, Function<List<Tensor>, Tensor>> variants = Map.of(
                 "plain", g,
                 "full", xs -> Checkpoint.checkpoint(g, xs.get(0), xs.get(1)),
-                "saveMm", xs -> Checkpoint.checkpoint(g, CheckpointOptions.saveOnly(MatmulOps.MM), xs.get(0), xs.get(1)),
-                "saveAll", xs -> Checkpoint.checkpoint(g, CheckpointOptions.withPolicy(op -> CheckpointPolicy.MUST_SAVE),
-                        xs.get(0), xs.get(1)),
-                "preferRecompute", xs -> Checkpoint.checkpoint(g,
-                        CheckpointOptions.withPolicy(op -> CheckpointPolicy.PREFER_RECOMPUTE), xs.get(0), xs.get(1)));
+                "saveMm",
+                        xs -> Checkpoint.checkpoint(g, CheckpointOptions.saveOnly(MatmulOps.MM), xs.get(0), xs.get(1)),
+                "saveAll",
+                        xs -> Checkpoint.checkpoint(
+                                g,
+                                CheckpointOptions.withPolicy(op -> CheckpointPolicy.MUST_SAVE),
+                                xs.get(0),
+                                xs.get(1)),
+                "preferRecompute",
+                        xs -> Checkpoint.checkpoint(
+                                g,
+                                CheckpointOptions.withPolicy(op -> CheckpointPolicy.PREFER_RECOMPUTE),
+                                xs.get(0),
+                                xs.get(1)));
         for (var v : variants.entrySet()) {
             Tensor x = a.detach().requiresGrad(true), y = b.detach().requiresGrad(true);
-            counts.put(v.getKey(), counting(() -> v.getValue().apply(List.of(x, y)).backward()));
+            counts.put(
+                    v.getKey(), counting(() -> v.getValue().apply(List.of(x, y)).backward()));
             grads.put(v.getKey(), new Tensor[] {x.grad(), y.grad()});
         }
         Map<String, Integer> plain = counts.get("plain");
@@ -213,36 +245,45 @@ class CheckpointTest {
 
     /** A test op with a side effect: doubles its input and counts how often its kernel ran. */
     private static final AtomicInteger EFFECTS = new AtomicInteger();
-    private static final OpDef COUNTED_DOUBLE = OpDef.Unregistered.structured("counted_double(Tensor self) -> Tensor",
-            args -> {
-                Tensor self = (Tensor) args[0];
-                return Spec.of(self.impl().shapeRef(), self.dtype(), self.device(), null);
-            },
-            (args, outs, spec) -> {
-                EFFECTS.incrementAndGet();
-                Tensor self = (Tensor) args[0], out = outs[0];
-                ElementIO io = ElementIO.of(out.dtype());
-                double[] v = self.toDoubleArray();
-                java.lang.foreign.MemorySegment data = out.impl().storage().segment();
-                for (int i = 0; i < v.length; i++) io.setDouble(data, out.impl().elementIndex(i), 2 * v[i]);
-            },
-            OpDef.Flag.SIDE_EFFECTS).defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].mul(2.0)});
+
+    private static final OpDef COUNTED_DOUBLE = OpDef.Unregistered.structured(
+                    "counted_double(Tensor self) -> Tensor",
+                    args -> {
+                        Tensor self = (Tensor) args[0];
+                        return Spec.of(self.impl().shapeRef(), self.dtype(), self.device(), null);
+                    },
+                    (args, outs, spec) -> {
+                        EFFECTS.incrementAndGet();
+                        Tensor self = (Tensor) args[0], out = outs[0];
+                        ElementIO io = ElementIO.of(out.dtype());
+                        double[] v = self.toDoubleArray();
+                        java.lang.foreign.MemorySegment data =
+                                out.impl().storage().segment();
+                        for (int i = 0; i < v.length; i++)
+                            io.setDouble(data, out.impl().elementIndex(i), 2 * v[i]);
+                    },
+                    OpDef.Flag.SIDE_EFFECTS)
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].mul(2.0)});
 
     @Test
     void sideEffectOpsRunOnceUnlessMustRecompute() {
-        Function<List<Tensor>, Tensor> body = xs -> Dispatcher.call1(COUNTED_DOUBLE, xs.get(0).exp()).sin().sum();
+        Function<List<Tensor>, Tensor> body =
+                xs -> Dispatcher.call1(COUNTED_DOUBLE, xs.get(0).exp()).sin().sum();
         Map<CheckpointPolicy, Integer> effects = new HashMap<>();
         for (CheckpointPolicy p : CheckpointPolicy.values()) {
             Tensor x = leaf(0.4, -0.3);
             EFFECTS.set(0);
-            Checkpoint.checkpoint(body, CheckpointOptions.withPolicy(op -> p), x).backward();
+            Checkpoint.checkpoint(body, CheckpointOptions.withPolicy(op -> p), x)
+                    .backward();
             effects.put(p, EFFECTS.get());
             for (int i = 0; i < 2; i++) {
                 double xi = new double[] {0.4, -0.3}[i];
-                assertEquals(Math.cos(2 * Math.exp(xi)) * 2 * Math.exp(xi), x.grad().toDoubleArray()[i], 1e-14, p.name());
+                assertEquals(
+                        Math.cos(2 * Math.exp(xi)) * 2 * Math.exp(xi), x.grad().toDoubleArray()[i], 1e-14, p.name());
             }
         }
-        assertEquals(1, effects.get(CheckpointPolicy.PREFER_RECOMPUTE)); // saved even though the policy prefers recompute
+        assertEquals(
+                1, effects.get(CheckpointPolicy.PREFER_RECOMPUTE)); // saved even though the policy prefers recompute
         assertEquals(1, effects.get(CheckpointPolicy.MUST_SAVE));
         assertEquals(1, effects.get(CheckpointPolicy.PREFER_SAVE));
         assertEquals(2, effects.get(CheckpointPolicy.MUST_RECOMPUTE)); // explicit MUST_RECOMPUTE stays authoritative
@@ -254,11 +295,16 @@ class CheckpointTest {
     @Test
     void savedRandomOpsKeepTheStreamOfRecomputedOnes() {
         // The first rand is saved (not drawn again), the second recomputed: it must still draw the forward's numbers.
-        Function<List<Tensor>, Tensor> body = xs -> xs.get(0).mul(RandomOps.rand(new long[] {3}, DType.FLOAT64))
-                .exp().mul(RandomOps.rand(new long[] {3}, DType.FLOAT64)).sum();
+        Function<List<Tensor>, Tensor> body = xs -> xs.get(0)
+                .mul(RandomOps.rand(new long[] {3}, DType.FLOAT64))
+                .exp()
+                .mul(RandomOps.rand(new long[] {3}, DType.FLOAT64))
+                .sum();
         AtomicInteger randCalls = new AtomicInteger();
-        CheckpointOptions firstSaved = CheckpointOptions.withPolicy((ctx, op, args) -> op == RandomOps.RAND
-                && randCalls.getAndIncrement() % 2 == 0 ? CheckpointPolicy.MUST_SAVE : CheckpointPolicy.PREFER_RECOMPUTE);
+        CheckpointOptions firstSaved = CheckpointOptions.withPolicy(
+                (ctx, op, args) -> op == RandomOps.RAND && randCalls.getAndIncrement() % 2 == 0
+                        ? CheckpointPolicy.MUST_SAVE
+                        : CheckpointPolicy.PREFER_RECOMPUTE);
         Generator.defaultGenerator().manualSeed(99);
         Tensor xPlain = leaf(0.5, 1.0, 1.5);
         body.apply(List.of(xPlain)).backward();
@@ -279,7 +325,8 @@ class CheckpointTest {
         Tensor loss = Checkpoint.checkpoint(body, CheckpointOptions.saveOnly(MatmulOps.MM), a, b);
         TorchException mutated = assertThrows(TorchException.class, loss::backward);
         assertEquals("Tensor cached during selective activation checkpoint has been mutated", mutated.getMessage());
-        Checkpoint.checkpoint(body, CheckpointOptions.saveOnly(MatmulOps.MM).allowCacheEntryMutation(true), a, b).backward();
+        Checkpoint.checkpoint(body, CheckpointOptions.saveOnly(MatmulOps.MM).allowCacheEntryMutation(true), a, b)
+                .backward();
         assertTrue(a.grad() != null);
 
         Tensor x = leaf(1, 2);
@@ -290,16 +337,23 @@ class CheckpointTest {
         Tensor z = Checkpoint.checkpoint(xs -> xs.get(0).exp().sum(), x);
         Autograd.backward(List.of(z), null, true, false, null);
         z.backward(); // plain checkpointing recomputes as often as asked
-        assertArrayEquals(new double[] {3 * Math.exp(1), 3 * Math.exp(2)}, x.grad().toDoubleArray(), 1e-12);
+        assertArrayEquals(
+                new double[] {3 * Math.exp(1), 3 * Math.exp(2)}, x.grad().toDoubleArray(), 1e-12);
     }
 
     @Test
     void recomputationThatDiffersIsAnError() {
         AtomicInteger calls = new AtomicInteger();
         Tensor x = leaf(1, 2, 3, 4);
-        Tensor y = Checkpoint.checkpoint(xs -> calls.getAndIncrement() == 0 ? xs.get(0).exp() : xs.get(0).exp().view(2, 2), x);
+        Tensor y = Checkpoint.checkpoint(
+                xs -> calls.getAndIncrement() == 0
+                        ? xs.get(0).exp()
+                        : xs.get(0).exp().view(2, 2),
+                x);
         CheckpointError e = assertThrows(CheckpointError.class, () -> y.sum().backward());
-        assertTrue(e.getMessage().startsWith("torch.utils.checkpoint: Recomputed values for the following tensors have different metadata"));
+        assertTrue(e.getMessage()
+                .startsWith(
+                        "torch.utils.checkpoint: Recomputed values for the following tensors have different metadata"));
         assertTrue(e.getMessage().contains("saved metadata: {'shape': [4]"));
     }
 
@@ -320,10 +374,10 @@ class CheckpointTest {
     }
 
     /**
-     * Memory measurement (not asserted): live heap of a 16-layer MLP ({@code relu(h @ W)}, width 1024,
-     * batch 256, float32) after the forward and at its peak during backward, above the heap holding the
-     * weights and the input, without checkpointing, with each layer checkpointed, and with segments of
-     * four layers checkpointed. Run with {@code -Djtorch.measure=true}.
+     * Memory measurement (not asserted): live heap of a 16-layer MLP ({@code relu(h @ W)}, width 1024, batch 256,
+     * float32) after the forward and at its peak during backward, above the heap holding the weights and the input,
+     * without checkpointing, with each layer checkpointed, and with segments of four layers checkpointed. Run with
+     * {@code -Djtorch.measure=true}.
      */
     @Test
     @EnabledIfSystemProperty(named = "jtorch.measure", matches = "true")
@@ -334,9 +388,12 @@ class CheckpointTest {
                 + " (peak: all / without the weight gradients accumulated so far):");
         for (int segment : new int[] {0, 1, 4}) {
             long[] r = measureMlp(segment == 0 ? 1 : segment, segment != 0);
-            System.out.printf("  %-30s after forward %5.1f MiB, peak during backward %5.1f / %5.1f MiB%n",
-                    segment == 0 ? "no checkpointing:" : "checkpoint every " + segment + " layer(s):", r[0] / 1048576.0,
-                    r[1] / 1048576.0, r[2] / 1048576.0);
+            System.out.printf(
+                    "  %-30s after forward %5.1f MiB, peak during backward %5.1f / %5.1f MiB%n",
+                    segment == 0 ? "no checkpointing:" : "checkpoint every " + segment + " layer(s):",
+                    r[0] / 1048576.0,
+                    r[1] / 1048576.0,
+                    r[2] / 1048576.0);
         }
     }
 
@@ -348,15 +405,17 @@ class CheckpointTest {
     }
 
     /**
-     * {after forward, peak during backward, peak during backward without the accumulated weight gradients},
-     * in bytes above the live heap holding the weights and the input.
+     * {after forward, peak during backward, peak during backward without the accumulated weight gradients}, in bytes
+     * above the live heap holding the weights and the input.
      */
     private static long[] measureMlp(int segment, boolean checkpointing) {
         int layers = 16, width = 1024, batch = 256;
         Generator.defaultGenerator().manualSeed(0);
         List<Tensor> ws = new ArrayList<>();
         for (int i = 0; i < layers; i++) {
-            ws.add(RandomOps.randn(new long[] {width, width}, DType.FLOAT32).mul(1.0 / Math.sqrt(width)).requiresGrad(true));
+            ws.add(RandomOps.randn(new long[] {width, width}, DType.FLOAT32)
+                    .mul(1.0 / Math.sqrt(width))
+                    .requiresGrad(true));
         }
         Tensor x = RandomOps.randn(new long[] {batch, width}, DType.FLOAT32);
         long base = liveHeap();
@@ -365,7 +424,8 @@ class CheckpointTest {
         Runnable sample = () -> {
             if (!backward[0]) return;
             long live = liveHeap() - base, grads = 0;
-            for (Tensor w : ws) if (w.grad() != null) grads += w.grad().numel() * w.grad().elementSize();
+            for (Tensor w : ws)
+                if (w.grad() != null) grads += w.grad().numel() * w.grad().elementSize();
             peak[0] = Math.max(peak[0], live);
             peak[1] = Math.max(peak[1], live - grads);
         };
@@ -379,15 +439,18 @@ class CheckpointTest {
                 return t;
             };
             h = checkpointing ? Checkpoint.checkpoint(body, h) : body.apply(List.of(h));
-            h.registerHook(g -> { // the gradient reached this segment's output: before its backward
-                sample.run();
-                return g;
-            });
+            h.registerHook(
+                    g -> { // the gradient reached this segment's output: before its backward
+                        sample.run();
+                        return g;
+                    });
         }
-        for (Tensor w : ws) w.registerHook(g -> { // a weight's gradient arrived: after its layer's backward
-            sample.run();
-            return g;
-        });
+        for (Tensor w : ws)
+            w.registerHook(
+                    g -> { // a weight's gradient arrived: after its layer's backward
+                        sample.run();
+                        return g;
+                    });
         Tensor loss = h.sum();
         long afterForward = liveHeap() - base;
         backward[0] = true;

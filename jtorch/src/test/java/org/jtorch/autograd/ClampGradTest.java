@@ -10,17 +10,21 @@ import org.jtorch.Torch;
 import org.junit.jupiter.api.Test;
 
 /**
- * Subgradients at ties and bounds (spec autograd-rules §3, the 2.14 rule) and fmin/fmax's NaN-following
- * gradients (§4, 2.15): the spec's worked examples verbatim, then the corner cases of two Tensor bounds.
+ * Subgradients at ties and bounds (spec autograd-rules §3, the 2.14 rule) and fmin/fmax's NaN-following gradients (§4,
+ * 2.15): the spec's worked examples verbatim, then the corner cases of two Tensor bounds.
  */
 class ClampGradTest {
-    private static Tensor leaf(double... v) { return Torch.tensor(v).requiresGrad(true); }
+    private static Tensor leaf(double... v) {
+        return Torch.tensor(v).requiresGrad(true);
+    }
 
     private static List<Tensor> grads(Tensor out, Tensor... inputs) {
         return Autograd.grad(List.of(out.sum()), List.of(inputs), Autograd.GradOptions.defaults());
     }
 
-    private static void assertGrad(double[] expected, Tensor grad) { assertArrayEquals(expected, grad.toDoubleArray(), 0); }
+    private static void assertGrad(double[] expected, Tensor grad) {
+        assertArrayEquals(expected, grad.toDoubleArray(), 0);
+    }
 
     @Test
     void example1ScalarBoundTieGivesZero() {

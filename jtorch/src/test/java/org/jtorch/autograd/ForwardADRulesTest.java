@@ -18,13 +18,17 @@ import org.jtorch.ops.Spec;
 import org.junit.jupiter.api.Test;
 
 /**
- * JVP rules against closed forms (the spec's tie rules and worked examples), forward-mode gradcheck, and
- * second-order forward AD (forward-over-forward) including linalg.md §4's 2.15 examples.
+ * JVP rules against closed forms (the spec's tie rules and worked examples), forward-mode gradcheck, and second-order
+ * forward AD (forward-over-forward) including linalg.md §4's 2.15 examples.
  */
 class ForwardADRulesTest {
-    private static Tensor f64(double... v) { return Torch.tensor(v); }
+    private static Tensor f64(double... v) {
+        return Torch.tensor(v);
+    }
 
-    private static Tensor scalar(double v) { return Torch.scalarTensor(v, DType.FLOAT64); }
+    private static Tensor scalar(double v) {
+        return Torch.scalarTensor(v, DType.FLOAT64);
+    }
 
     /** The tangent of {@code f(makeDual(x, t))}. */
     private static Tensor jvp(Function<Tensor, Tensor> f, Tensor x, Tensor t) {
@@ -39,7 +43,8 @@ class ForwardADRulesTest {
             Tensor x = ForwardAD.makeDual(scalar(s), scalar(1), outer);
             try (DualLevel inner = ForwardAD.dualLevel()) {
                 Tensor xx = ForwardAD.makeDual(x, ForwardAD.makeDual(scalar(1), scalar(0), outer), inner);
-                Tensor firstDerivative = ForwardAD.unpackDual(f.apply(xx), inner).tangent();
+                Tensor firstDerivative =
+                        ForwardAD.unpackDual(f.apply(xx), inner).tangent();
                 return ForwardAD.unpackDual(firstDerivative, outer).tangent().item();
             }
         }
@@ -48,8 +53,11 @@ class ForwardADRulesTest {
     @Test
     void clampWithAScalarBoundGivesZeroTangentAtTheBound() {
         // spec §3.1: a Scalar bound is a parameter; at equality the input's derivative is 0
-        assertArrayEquals(new double[] {0, 0, 1, 0, 0},
-                jvp(x -> Torch.clamp(x, -1.0, 1.0), f64(-2, -1, 0, 1, 2), f64(1, 1, 1, 1, 1)).toDoubleArray(), 0);
+        assertArrayEquals(
+                new double[] {0, 0, 1, 0, 0},
+                jvp(x -> Torch.clamp(x, -1.0, 1.0), f64(-2, -1, 0, 1, 2), f64(1, 1, 1, 1, 1))
+                        .toDoubleArray(),
+                0);
         assertEquals(0.0, jvp(x -> Torch.clampMin(x, 0.0), scalar(0), scalar(1)).item(), 0);
     }
 
@@ -59,9 +67,18 @@ class ForwardADRulesTest {
         try (DualLevel _ = ForwardAD.dualLevel()) {
             Tensor a = ForwardAD.makeDual(f64(1, 2, 3), f64(10, 10, 10));
             Tensor b = ForwardAD.makeDual(f64(3, 2, 1), f64(1, 1, 1));
-            assertArrayEquals(new double[] {1, 5.5, 10}, ForwardAD.unpackDual(Torch.maximum(a, b)).tangent().toDoubleArray(), 0);
-            assertArrayEquals(new double[] {10, 5.5, 1}, ForwardAD.unpackDual(Torch.minimum(a, b)).tangent().toDoubleArray(), 0);
-            assertArrayEquals(new double[] {1, 5.5, 10}, ForwardAD.unpackDual(Torch.clampMin(a, b)).tangent().toDoubleArray(), 0);
+            assertArrayEquals(
+                    new double[] {1, 5.5, 10},
+                    ForwardAD.unpackDual(Torch.maximum(a, b)).tangent().toDoubleArray(),
+                    0);
+            assertArrayEquals(
+                    new double[] {10, 5.5, 1},
+                    ForwardAD.unpackDual(Torch.minimum(a, b)).tangent().toDoubleArray(),
+                    0);
+            assertArrayEquals(
+                    new double[] {1, 5.5, 10},
+                    ForwardAD.unpackDual(Torch.clampMin(a, b)).tangent().toDoubleArray(),
+                    0);
         }
     }
 
@@ -71,7 +88,10 @@ class ForwardADRulesTest {
         try (DualLevel _ = ForwardAD.dualLevel()) {
             Tensor a = ForwardAD.makeDual(f64(1, Double.NaN, 2), f64(10, 10, 10));
             Tensor b = ForwardAD.makeDual(f64(Double.NaN, 3, 2), f64(1, 1, 1));
-            assertArrayEquals(new double[] {10, 1, 5.5}, ForwardAD.unpackDual(Torch.fmax(a, b)).tangent().toDoubleArray(), 0);
+            assertArrayEquals(
+                    new double[] {10, 1, 5.5},
+                    ForwardAD.unpackDual(Torch.fmax(a, b)).tangent().toDoubleArray(),
+                    0);
         }
     }
 
@@ -94,18 +114,22 @@ class ForwardADRulesTest {
     void linalgSecondOrderForwardExamplesOfTheSpec() {
         // linalg.md §4: d²/dt² det([[t+2, 1], [1, 2t+3]]) = 4 exactly (pre-2.15: 8.827...)
         Function<Tensor, Tensor> det = s -> LinalgOps.det(Torch.stack(List.of(
-                Torch.stack(List.of(s.add(2L), scalar(1))), Torch.stack(List.of(scalar(1), s.mul(2L).add(3L))))));
+                Torch.stack(List.of(s.add(2L), scalar(1))),
+                Torch.stack(List.of(scalar(1), s.mul(2L).add(3L))))));
         assertEquals(10.88, det.apply(scalar(0.7)).item(), 1e-12);
         assertEquals(4.0, secondDerivative(det, 0.7), 1e-12);
         // slogdet([[t+2, 1], [1, 3]]).logabsdet'' = -9/(3t+5)² (pre-2.15: 0)
-        Function<Tensor, Tensor> logabsdet = s -> LinalgOps.slogdet(Torch.stack(List.of(
-                Torch.stack(List.of(s.add(2L), scalar(1))), Torch.stack(List.of(scalar(1), scalar(3))))))[1];
+        Function<Tensor, Tensor> logabsdet = s -> LinalgOps.slogdet(Torch.stack(
+                List.of(Torch.stack(List.of(s.add(2L), scalar(1))), Torch.stack(List.of(scalar(1), scalar(3))))))[1];
         assertEquals(1.96009478404727, logabsdet.apply(scalar(0.7)).item(), 1e-12);
         assertEquals(-0.17853600476096013, secondDerivative(logabsdet, 0.7), 1e-12);
         // sum(solve(a, b, left=False) * w) at t = -0.5: f = 3.4, f'' = 3.0435555555555553 (pre-2.15: ≈1.5218)
         Function<Tensor, Tensor> solve = s -> {
-            Tensor a = Torch.stack(List.of(Torch.stack(List.of(s.add(2L), scalar(1))), Torch.stack(List.of(scalar(0), s.add(3L)))));
-            Tensor b = Torch.stack(List.of(Torch.stack(List.of(s, s.mul(2L).add(1L))), Torch.stack(List.of(s.add(1L), s.neg().add(3L)))));
+            Tensor a = Torch.stack(
+                    List.of(Torch.stack(List.of(s.add(2L), scalar(1))), Torch.stack(List.of(scalar(0), s.add(3L)))));
+            Tensor b = Torch.stack(List.of(
+                    Torch.stack(List.of(s, s.mul(2L).add(1L))),
+                    Torch.stack(List.of(s.add(1L), s.neg().add(3L)))));
             Tensor w = Torch.tensor(new double[][] {{1, 2}, {-1, 3}});
             return LinalgOps.solve(a, b, false).mul(w).sum();
         };
@@ -113,17 +137,20 @@ class ForwardADRulesTest {
         assertEquals(3.0435555555555553, secondDerivative(solve, -0.5), 1e-10);
     }
 
-    private static Tensor leaf(double[][] v) { return Torch.tensor(v).requiresGrad(true); }
+    private static Tensor leaf(double[][] v) {
+        return Torch.tensor(v).requiresGrad(true);
+    }
 
-    private static final GradCheck.Options FORWARD = GradCheck.Options.defaults().checkForwardAd(true);
+    private static final GradCheck.Options FORWARD =
+            GradCheck.Options.defaults().checkForwardAd(true);
 
     @Test
     void gradcheckWithForwardAdPassesForRulesAndSecondOrderForward() {
         Tensor x = f64(0.3, -0.7, 1.1).requiresGrad(true);
         Tensor a = leaf(new double[][] {{2, 0.5}, {0.3, 1.5}}), b = leaf(new double[][] {{1, -1}, {0.5, 2}});
         Tensor spd = leaf(new double[][] {{4, 1}, {1, 3}});
-        List<Function<List<Tensor>, Tensor>> fns = List.of(
-                xs -> xs.get(0).sin().mul(xs.get(0).exp()).div(xs.get(0).square().add(1L)));
+        List<Function<List<Tensor>, Tensor>> fns = List.of(xs ->
+                xs.get(0).sin().mul(xs.get(0).exp()).div(xs.get(0).square().add(1L)));
         for (var fn : fns) {
             assertTrue(GradCheck.check(fn, List.of(x), FORWARD));
             assertTrue(GradCheck.checkSecondOrderForward(fn, List.of(x), GradCheck.Options.defaults()));
@@ -140,8 +167,10 @@ class ForwardADRulesTest {
             assertTrue(GradCheck.checkSecondOrderForward(fn, List.of(a, b), GradCheck.Options.defaults()));
         }
         // cholesky needs a symmetric input: differentiate through (S + Sᵀ)/2
-        Function<List<Tensor>, Tensor> chol = xs -> LinalgOps.cholesky(xs.get(0).add(xs.get(0).t()).mul(0.5));
-        Function<List<Tensor>, Tensor> cholUpper = xs -> LinalgOps.cholesky(xs.get(0).add(xs.get(0).t()).mul(0.5), true);
+        Function<List<Tensor>, Tensor> chol =
+                xs -> LinalgOps.cholesky(xs.get(0).add(xs.get(0).t()).mul(0.5));
+        Function<List<Tensor>, Tensor> cholUpper =
+                xs -> LinalgOps.cholesky(xs.get(0).add(xs.get(0).t()).mul(0.5), true);
         for (var fn : List.of(chol, cholUpper)) {
             assertTrue(GradCheck.check(fn, List.of(spd), FORWARD));
             assertTrue(GradCheck.checkSecondOrderForward(fn, List.of(spd), GradCheck.Options.defaults()));
@@ -150,33 +179,40 @@ class ForwardADRulesTest {
 
     @Test
     void forwardGradcheckCatchesAWrongJvp() {
-        OpDef wrong = OpDef.Unregistered.structured("wrong_square(Tensor self) -> Tensor",
-                args -> Spec.of(((Tensor) args[0]).shape(), DType.FLOAT64, Device.CPU, null),
-                (args, outs, spec) -> outs[0].copy_(((Tensor) args[0]).square()))
-                .defineVjp(OpDef.Save.INPUTS, (args, o, g) -> new Tensor[] {g[0].mul((Tensor) args[0]).mul(2L)})
+        OpDef wrong = OpDef.Unregistered.structured(
+                        "wrong_square(Tensor self) -> Tensor",
+                        args -> Spec.of(((Tensor) args[0]).shape(), DType.FLOAT64, Device.CPU, null),
+                        (args, outs, spec) -> outs[0].copy_(((Tensor) args[0]).square()))
+                .defineVjp(OpDef.Save.INPUTS, (args, o, g) ->
+                        new Tensor[] {g[0].mul((Tensor) args[0]).mul(2L)})
                 .defineJvp((args, o, t) -> new Tensor[] {t[0].mul((Tensor) args[0])}); // missing the factor 2
         Function<List<Tensor>, Tensor> fn = xs -> Dispatcher.call1(wrong, xs.get(0));
         Tensor x = f64(0.5, 1.5).requiresGrad(true);
         assertTrue(GradCheck.check(fn, List.of(x), GradCheck.Options.defaults())); // reverse mode is right
-        GradCheck.GradcheckError e = assertThrows(GradCheck.GradcheckError.class, () -> GradCheck.check(fn, List.of(x), FORWARD));
+        GradCheck.GradcheckError e =
+                assertThrows(GradCheck.GradcheckError.class, () -> GradCheck.check(fn, List.of(x), FORWARD));
         assertTrue(e.getMessage().contains("(forward AD)"), e.getMessage());
         assertTrue(!GradCheck.check(fn, List.of(x), FORWARD.raiseException(false)));
     }
 
     @Test
     void anOpWithoutAJvpRefusesDualInputsByName() {
-        OpDef noJvp = OpDef.Unregistered.structured("no_jvp_op(Tensor self) -> Tensor",
-                args -> Spec.of(((Tensor) args[0]).shape(), DType.FLOAT64, Device.CPU, null),
-                (args, outs, spec) -> outs[0].copy_((Tensor) args[0]))
+        OpDef noJvp = OpDef.Unregistered.structured(
+                        "no_jvp_op(Tensor self) -> Tensor",
+                        args -> Spec.of(((Tensor) args[0]).shape(), DType.FLOAT64, Device.CPU, null),
+                        (args, outs, spec) -> outs[0].copy_((Tensor) args[0]))
                 .defineVjp(OpDef.Save.NOTHING, (args, o, g) -> new Tensor[] {g[0]});
-        assertArrayEquals(new double[] {1, 2}, Dispatcher.call1(noJvp, f64(1, 2)).toDoubleArray(), 0); // fine without duals
+        assertArrayEquals(
+                new double[] {1, 2}, Dispatcher.call1(noJvp, f64(1, 2)).toDoubleArray(), 0); // fine without duals
         try (DualLevel _ = ForwardAD.dualLevel()) {
             Tensor plain = Dispatcher.call1(noJvp, f64(1, 2)); // no dual input: runs
             assertEquals(2, plain.numel());
-            UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+            UnsupportedOperationException e = assertThrows(
+                    UnsupportedOperationException.class,
                     () -> Dispatcher.call1(noJvp, ForwardAD.makeDual(f64(1, 2), f64(1, 1))));
-            assertEquals("Trying to use forward AD with no_jvp_op that does not support it because it has not "
-                    + "been implemented yet.",
+            assertEquals(
+                    "Trying to use forward AD with no_jvp_op that does not support it because it has not "
+                            + "been implemented yet.",
                     e.getMessage());
         }
     }

@@ -19,7 +19,9 @@ import org.junit.jupiter.api.Test;
 
 /** Custom autograd functions: forward/backward wiring, the context, higher order and PyTorch's errors. */
 class FunctionTest {
-    private static Tensor leaf(double... v) { return Torch.tensor(v).requiresGrad(true); }
+    private static Tensor leaf(double... v) {
+        return Torch.tensor(v).requiresGrad(true);
+    }
 
     /** exp with its output saved: backward reads the output, so double backward goes through this node again. */
     static final class MyExp extends Function {
@@ -59,7 +61,8 @@ class FunctionTest {
             return new Tensor[] {
                 ctx.needsInputGrad(0) ? grads[0].mul(s[1]).mul(alpha) : null,
                 ctx.needsInputGrad(1) ? grads[0].mul(s[0]).mul(alpha) : null,
-                null};
+                null
+            };
         }
     }
 
@@ -70,7 +73,10 @@ class FunctionTest {
         assertEquals("MyExpBackward", y.gradFn().name());
         assertArrayEquals(new double[] {Math.exp(0.5), Math.exp(-1.0), Math.exp(2.0)}, y.toDoubleArray(), 1e-15);
         Function.apply(new MyExp(), x).sum().backward();
-        assertArrayEquals(new double[] {Math.exp(0.5), Math.exp(-1.0), Math.exp(2.0)}, x.grad().toDoubleArray(), 1e-15);
+        assertArrayEquals(
+                new double[] {Math.exp(0.5), Math.exp(-1.0), Math.exp(2.0)},
+                x.grad().toDoubleArray(),
+                1e-15);
         assertTrue(Autograd.gradcheck(t -> new MyExp().apply(t.mul(0.5)).sin(), leaf(0.3, -1.2, 0.8)));
     }
 
@@ -78,7 +84,7 @@ class FunctionTest {
     void doubleBackwardThroughACustomFunction() {
         Tensor x = Torch.scalarTensor(0.7, DType.FLOAT64).requiresGrad(true);
         Tensor y = new MyExp().apply(x.mul(2.0)); // e^{2x}
-        Tensor dy = Autograd.grad(y, x, true);    // 2 e^{2x}
+        Tensor dy = Autograd.grad(y, x, true); // 2 e^{2x}
         Tensor d2y = Autograd.grad(dy, x, false); // 4 e^{2x}
         assertEquals(2 * Math.exp(1.4), dy.item(), 1e-12);
         assertEquals(4 * Math.exp(1.4), d2y.item(), 1e-12);
@@ -88,7 +94,8 @@ class FunctionTest {
     @Test
     void nonTensorArgumentsAndNeedsInputGrad() {
         Tensor a = leaf(1, 2), b = leaf(3, -4);
-        assertTrue(GradCheck.check(xs -> new ScaledMul().apply(xs.get(0), xs.get(1), 1.5), List.of(a, b), GradCheck.Options.defaults()));
+        assertTrue(GradCheck.check(
+                xs -> new ScaledMul().apply(xs.get(0), xs.get(1), 1.5), List.of(a, b), GradCheck.Options.defaults()));
         ScaledMul fn = new ScaledMul();
         Tensor c = Torch.tensor(new double[] {5, 6}); // needs no gradient
         fn.apply(a, c, 2.0).sum().backward();
@@ -100,21 +107,32 @@ class FunctionTest {
     void wrongNumberOfGradientsIsRefused() {
         class BadCount extends Function {
             @Override
-            protected Tensor[] forward(Ctx ctx, Object... args) { return new Tensor[] {((Tensor) args[0]).add((Tensor) args[1])}; }
+            protected Tensor[] forward(Ctx ctx, Object... args) {
+                return new Tensor[] {((Tensor) args[0]).add((Tensor) args[1])};
+            }
 
             @Override
-            protected Tensor[] backward(Ctx ctx, Tensor... grads) { return new Tensor[] {grads[0]}; }
+            protected Tensor[] backward(Ctx ctx, Tensor... grads) {
+                return new Tensor[] {grads[0]};
+            }
         }
         Tensor x = leaf(1, 2), z = leaf(3, 4);
-        TorchException e = assertThrows(TorchException.class, () -> new BadCount().apply(x, z).sum().backward());
-        assertEquals("function BadCountBackward returned an incorrect number of gradients (expected 2, got 1)", e.getMessage());
+        TorchException e = assertThrows(
+                TorchException.class, () -> new BadCount().apply(x, z).sum().backward());
+        assertEquals(
+                "function BadCountBackward returned an incorrect number of gradients (expected 2, got 1)",
+                e.getMessage());
 
         class ExtraNones extends Function {
             @Override
-            protected Tensor[] forward(Ctx ctx, Object... args) { return new Tensor[] {((Tensor) args[0]).mul(3.0)}; }
+            protected Tensor[] forward(Ctx ctx, Object... args) {
+                return new Tensor[] {((Tensor) args[0]).mul(3.0)};
+            }
 
             @Override
-            protected Tensor[] backward(Ctx ctx, Tensor... grads) { return new Tensor[] {grads[0].mul(3.0), null, null}; }
+            protected Tensor[] backward(Ctx ctx, Tensor... grads) {
+                return new Tensor[] {grads[0].mul(3.0), null, null};
+            }
         }
         Tensor w = leaf(1, 2);
         new ExtraNones().apply(w).sum().backward(); // trailing nulls are dropped, as PyTorch drops trailing Nones
@@ -125,27 +143,42 @@ class FunctionTest {
     void wrongShapeAndGradientForANonTensorAreRefused() {
         class BadShape extends Function {
             @Override
-            protected Tensor[] forward(Ctx ctx, Object... args) { return new Tensor[] {((Tensor) args[0]).mul(2.0)}; }
+            protected Tensor[] forward(Ctx ctx, Object... args) {
+                return new Tensor[] {((Tensor) args[0]).mul(2.0)};
+            }
 
             @Override
-            protected Tensor[] backward(Ctx ctx, Tensor... grads) { return new Tensor[] {Torch.ones(new long[] {3}, DType.FLOAT64), null}; }
+            protected Tensor[] backward(Ctx ctx, Tensor... grads) {
+                return new Tensor[] {Torch.ones(new long[] {3}, DType.FLOAT64), null};
+            }
         }
-        TorchException shape = assertThrows(TorchException.class, () -> new BadShape().apply(leaf(1, 2), 7L).sum().backward());
-        assertEquals("Function BadShapeBackward returned an invalid gradient at index 0 - got [3] but expected "
-                + "shape compatible with [2]",
+        TorchException shape = assertThrows(
+                TorchException.class,
+                () -> new BadShape().apply(leaf(1, 2), 7L).sum().backward());
+        assertEquals(
+                "Function BadShapeBackward returned an invalid gradient at index 0 - got [3] but expected "
+                        + "shape compatible with [2]",
                 shape.getMessage());
 
         class GradForScalar extends Function {
             @Override
-            protected Tensor[] forward(Ctx ctx, Object... args) { return new Tensor[] {((Tensor) args[0]).mul(2.0)}; }
+            protected Tensor[] forward(Ctx ctx, Object... args) {
+                return new Tensor[] {((Tensor) args[0]).mul(2.0)};
+            }
 
             @Override
-            protected Tensor[] backward(Ctx ctx, Tensor... grads) { return new Tensor[] {grads[0].mul(2.0), grads[0]}; }
+            protected Tensor[] backward(Ctx ctx, Tensor... grads) {
+                return new Tensor[] {grads[0].mul(2.0), grads[0]};
+            }
         }
-        TorchException scalar = assertThrows(TorchException.class, () -> new GradForScalar().apply(leaf(1, 2), 7L).sum().backward());
-        assertEquals("function GradForScalarBackward returned a gradient different than None at position 2, "
-                + "but the corresponding "
-                + "forward input was not a Variable", scalar.getMessage());
+        TorchException scalar = assertThrows(
+                TorchException.class,
+                () -> new GradForScalar().apply(leaf(1, 2), 7L).sum().backward());
+        assertEquals(
+                "function GradForScalarBackward returned a gradient different than None at position 2, "
+                        + "but the corresponding "
+                        + "forward input was not a Variable",
+                scalar.getMessage());
     }
 
     /** x³ with a backward that is not differentiable again. */
@@ -171,12 +204,15 @@ class FunctionTest {
         Tensor g = Autograd.grad(new OnceCube().apply(x).sum(), x, false);
         assertArrayEquals(new double[] {3 * 2.25, 3 * 4.0}, g.toDoubleArray(), 1e-12);
 
-        // The incoming gradient 2y requires grad under createGraph, so the result is marked and a second backward raises.
+        // The incoming gradient 2y requires grad under createGraph, so the result is marked and a second backward
+        // raises.
         Tensor y = new OnceCube().apply(x);
         Tensor first = Autograd.grad(y.square().sum(), x, true);
-        assertArrayEquals(new double[] {2 * Math.pow(1.5, 3) * 3 * 2.25, 2 * -8.0 * 3 * 4.0}, first.toDoubleArray(), 1e-12);
+        assertArrayEquals(
+                new double[] {2 * Math.pow(1.5, 3) * 3 * 2.25, 2 * -8.0 * 3 * 4.0}, first.toDoubleArray(), 1e-12);
         TorchException e = assertThrows(TorchException.class, () -> first.sum().backward());
-        assertEquals("trying to differentiate twice a function that was marked with @once_differentiable", e.getMessage());
+        assertEquals(
+                "trying to differentiate twice a function that was marked with @once_differentiable", e.getMessage());
         // As in PyTorch, the marking node does not lead back to x, so grad(first, x) finds x unused instead.
         TorchException unused = assertThrows(TorchException.class, () -> Autograd.grad(first.sum(), x, false));
         assertTrue(unused.getMessage().startsWith("One of the differentiated Tensors appears to not have been used"));
@@ -193,7 +229,9 @@ class FunctionTest {
         }
 
         @Override
-        protected Tensor[] backward(Ctx ctx, Tensor... grads) { return new Tensor[] {grads[0].mul(2.0)}; }
+        protected Tensor[] backward(Ctx ctx, Tensor... grads) {
+            return new Tensor[] {grads[0].mul(2.0)};
+        }
     }
 
     @Test
@@ -210,7 +248,8 @@ class FunctionTest {
         assertArrayEquals(new double[] {6, 6, 6}, a.grad().toDoubleArray(), 0);
 
         TorchException leafError = assertThrows(TorchException.class, () -> new DoubleInPlace().apply(leaf(1, 2)));
-        assertEquals("a leaf Variable that requires grad has been used in an in-place operation.", leafError.getMessage());
+        assertEquals(
+                "a leaf Variable that requires grad has been used in an in-place operation.", leafError.getMessage());
 
         class DirtyNotReturned extends Function {
             @Override
@@ -222,10 +261,15 @@ class FunctionTest {
             }
 
             @Override
-            protected Tensor[] backward(Ctx ctx, Tensor... grads) { return new Tensor[] {grads[0]}; }
+            protected Tensor[] backward(Ctx ctx, Tensor... grads) {
+                return new Tensor[] {grads[0]};
+            }
         }
-        TorchException notReturned = assertThrows(TorchException.class, () -> new DirtyNotReturned().apply(leaf(1, 2).mul(1.0)));
-        assertTrue(notReturned.getMessage().startsWith("Some elements marked as dirty during the forward method were not returned"));
+        TorchException notReturned = assertThrows(TorchException.class, () -> new DirtyNotReturned()
+                .apply(leaf(1, 2).mul(1.0)));
+        assertTrue(notReturned
+                .getMessage()
+                .startsWith("Some elements marked as dirty during the forward method were not returned"));
     }
 
     /** Returns {@code 2x} and a mask; the mask is not differentiable. Records what backward received. */
@@ -233,7 +277,9 @@ class FunctionTest {
         final boolean materialize;
         Tensor[] received;
 
-        WithMask(boolean materialize) { this.materialize = materialize; }
+        WithMask(boolean materialize) {
+            this.materialize = materialize;
+        }
 
         @Override
         protected Tensor[] forward(Ctx ctx, Object... args) {
@@ -275,7 +321,8 @@ class FunctionTest {
         Tensor h = a.mul(1.0);
         Tensor y = new ScaledMul().apply(h, h, 1.0);
         h.add_(1.0); // saved by the function, then modified
-        TorchException modified = assertThrows(TorchException.class, () -> y.sum().backward());
+        TorchException modified =
+                assertThrows(TorchException.class, () -> y.sum().backward());
         assertTrue(modified.getMessage().contains("modified by an inplace operation"));
         assertTrue(modified.getMessage().contains("ScaledMulBackward"));
 
@@ -289,10 +336,14 @@ class FunctionTest {
     void inputsReturnedAsIsAndNoGradMode() {
         class Identity extends Function {
             @Override
-            protected Tensor[] forward(Ctx ctx, Object... args) { return new Tensor[] {(Tensor) args[0]}; }
+            protected Tensor[] forward(Ctx ctx, Object... args) {
+                return new Tensor[] {(Tensor) args[0]};
+            }
 
             @Override
-            protected Tensor[] backward(Ctx ctx, Tensor... grads) { return new Tensor[] {grads[0].mul(5.0)}; }
+            protected Tensor[] backward(Ctx ctx, Tensor... grads) {
+                return new Tensor[] {grads[0].mul(5.0)};
+            }
         }
         Tensor x = leaf(1, 2);
         Tensor y = new Identity().apply(x);

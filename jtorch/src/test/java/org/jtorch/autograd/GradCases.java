@@ -14,8 +14,8 @@ import org.jtorch.internal.Shapes;
 import org.junit.jupiter.api.DynamicTest;
 
 /**
- * Shared pieces of the table-driven gradient tests: float64 samples with distinct values away from 0,
- * the layouts an op is fed (contiguous, transposed, strided), and the three checks every case runs.
+ * Shared pieces of the table-driven gradient tests: float64 samples with distinct values away from 0, the layouts an op
+ * is fed (contiguous, transposed, strided), and the three checks every case runs.
  */
 final class GradCases {
     private GradCases() {}
@@ -24,8 +24,8 @@ final class GradCases {
     record Layout(String name, long[] leafShape, Function<Tensor, Tensor> view) {}
 
     /**
-     * Distinct values whose magnitudes are distinct too (no ties for max or the inf-norms), in [0.3, 3],
-     * with mixed signs. {@code salt} varies the values between inputs of one case.
+     * Distinct values whose magnitudes are distinct too (no ties for max or the inf-norms), in [0.3, 3], with mixed
+     * signs. {@code salt} varies the values between inputs of one case.
      */
     static double[] values(int n, int salt) {
         double[] v = new double[n];
@@ -41,7 +41,9 @@ final class GradCases {
         return Torch.tensor(values(n, salt), DType.FLOAT64, n).reshape(shape).requiresGrad(true);
     }
 
-    static Tensor leaf(double... v) { return Torch.tensor(v).requiresGrad(true); }
+    static Tensor leaf(double... v) {
+        return Torch.tensor(v).requiresGrad(true);
+    }
 
     /** The input as a contiguous tensor, as a transposed view (rank ≥ 2) and as a strided slice (rank ≥ 1). */
     static List<Layout> layouts(long... shape) {
@@ -66,18 +68,23 @@ final class GradCases {
     }
 
     /**
-     * gradcheck of {@code op}, gradgradcheck of {@code op} and gradgradcheck of {@code op²}: the last one
-     * makes the backward's own gradient with respect to the output gradient matter, which piecewise
-     * linear ops (whose second derivative is zero) would otherwise never exercise.
+     * gradcheck of {@code op}, gradgradcheck of {@code op} and gradgradcheck of {@code op²}: the last one makes the
+     * backward's own gradient with respect to the output gradient matter, which piecewise linear ops (whose second
+     * derivative is zero) would otherwise never exercise.
      */
     static Stream<DynamicTest> checks(String name, Layout layout, Function<Tensor, Tensor> op) {
         Function<Tensor, Tensor> f = x -> op.apply(layout.view().apply(x));
         String at = name + " on " + layout.name();
         return Stream.of(
-                DynamicTest.dynamicTest("gradcheck " + at, () -> assertTrue(Autograd.gradcheck(f, leaf(layout.leafShape(), 0)))),
-                DynamicTest.dynamicTest("gradgradcheck " + at, () -> assertTrue(Autograd.gradgradcheck(f, leaf(layout.leafShape(), 0)))),
-                DynamicTest.dynamicTest("gradgradcheck (squared) " + at,
-                        () -> assertTrue(Autograd.gradgradcheck(x -> f.apply(x).square(), leaf(layout.leafShape(), 0)))));
+                DynamicTest.dynamicTest(
+                        "gradcheck " + at, () -> assertTrue(Autograd.gradcheck(f, leaf(layout.leafShape(), 0)))),
+                DynamicTest.dynamicTest(
+                        "gradgradcheck " + at,
+                        () -> assertTrue(Autograd.gradgradcheck(f, leaf(layout.leafShape(), 0)))),
+                DynamicTest.dynamicTest(
+                        "gradgradcheck (squared) " + at,
+                        () -> assertTrue(
+                                Autograd.gradgradcheck(x -> f.apply(x).square(), leaf(layout.leafShape(), 0)))));
     }
 
     /** The same three checks for a function of several float64 inputs. */
@@ -86,9 +93,12 @@ final class GradCases {
         GradCheck.Options o = GradCheck.Options.defaults();
         return Stream.of(
                 DynamicTest.dynamicTest("gradcheck " + name, () -> assertTrue(GradCheck.check(op, in, o))),
-                DynamicTest.dynamicTest("gradgradcheck " + name, () -> assertTrue(GradCheck.checkSecondOrder(op, in, o))),
-                DynamicTest.dynamicTest("gradgradcheck (squared) " + name,
-                        () -> assertTrue(GradCheck.checkSecondOrder(xs -> op.apply(xs).square(), in, o))));
+                DynamicTest.dynamicTest(
+                        "gradgradcheck " + name, () -> assertTrue(GradCheck.checkSecondOrder(op, in, o))),
+                DynamicTest.dynamicTest(
+                        "gradgradcheck (squared) " + name,
+                        () -> assertTrue(
+                                GradCheck.checkSecondOrder(xs -> op.apply(xs).square(), in, o))));
     }
 
     /** d(Σ w·f(x))/dx for the fixed weights {@code w} (same shape as f(x)). */
@@ -98,7 +108,11 @@ final class GradCases {
     }
 
     /** The gradient of {@code f(x).sum()}. */
-    static double[] gradOfSum(Function<Tensor, Tensor> f, Tensor x) { return Autograd.grad(f.apply(x).sum(), x, false).toDoubleArray(); }
+    static double[] gradOfSum(Function<Tensor, Tensor> f, Tensor x) {
+        return Autograd.grad(f.apply(x).sum(), x, false).toDoubleArray();
+    }
 
-    static void assertGrad(double[] expected, double[] actual) { assertArrayEquals(expected, actual, 1e-12); }
+    static void assertGrad(double[] expected, double[] actual) {
+        assertArrayEquals(expected, actual, 1e-12);
+    }
 }

@@ -10,9 +10,9 @@ import org.jtorch.ops.OpRegistry;
 import org.junit.jupiter.api.Test;
 
 /**
- * The rule the op table enforces: every op with a reverse-mode rule has a forward-mode rule too, except
- * the ops listed here with the reason. The list may only shrink: an excluded op that gains a JVP fails
- * the test until it is removed from the list.
+ * The rule the op table enforces: every op with a reverse-mode rule has a forward-mode rule too, except the ops listed
+ * here with the reason. The list may only shrink: an excluded op that gains a JVP fails the test until it is removed
+ * from the list.
  */
 class JvpCoverageTest {
     /** op name → why it has no JVP. */
@@ -22,7 +22,8 @@ class JvpCoverageTest {
     static Map<String, OpDef> differentiableOps() {
         Map<String, OpDef> ops = new TreeMap<>();
         for (OpDef op : OpRegistry.all()) {
-            if (op.compositeFn() == null && op.isDifferentiable() && op.vjp() != null) ops.put(op.schema().operatorName(), op);
+            if (op.compositeFn() == null && op.isDifferentiable() && op.vjp() != null)
+                ops.put(op.schema().operatorName(), op);
         }
         return ops;
     }
@@ -35,7 +36,8 @@ class JvpCoverageTest {
             if (e.getValue().jvp() == null && !excluded) missing.add(e.getKey());
             if (e.getValue().jvp() != null && excluded) stale.add(e.getKey());
         }
-        assertEquals(new TreeSet<>(), missing, "ops with a VJP but no JVP (add .defineJvp/.deriveJvp at the definition)");
+        assertEquals(
+                new TreeSet<>(), missing, "ops with a VJP but no JVP (add .defineJvp/.deriveJvp at the definition)");
         assertEquals(new TreeSet<>(), stale, "ops that now have a JVP: remove them from EXCLUDED");
     }
 }

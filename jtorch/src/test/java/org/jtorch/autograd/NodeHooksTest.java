@@ -14,13 +14,16 @@ import org.junit.jupiter.api.Test;
 
 /** Post-accumulate-grad hooks on leaves and pre/post hooks on graph nodes, as in PyTorch. */
 class NodeHooksTest {
-    private static Tensor leaf(double... v) { return Torch.tensor(v).requiresGrad(true); }
+    private static Tensor leaf(double... v) {
+        return Torch.tensor(v).requiresGrad(true);
+    }
 
     @Test
     void postAccumulateGradHooksSeeTheUpdatedGrad() {
         Tensor x = leaf(1, 2);
         List<double[]> seen = new ArrayList<>();
-        RemovableHandle h = x.registerPostAccumulateGradHook(p -> seen.add(p.grad().toDoubleArray()));
+        RemovableHandle h =
+                x.registerPostAccumulateGradHook(p -> seen.add(p.grad().toDoubleArray()));
         x.mul(2L).sum().backward();
         x.mul(3L).sum().backward(); // accumulates: the hook sees 2 + 3
         assertArrayEquals(new double[] {2, 2}, seen.get(0), 0);
@@ -43,9 +46,12 @@ class NodeHooksTest {
 
     @Test
     void postAccumulateGradHooksRefuseNonLeavesAndTensorsWithoutGrad() {
-        TorchException nonLeaf = assertThrows(TorchException.class, () -> leaf(1).mul(2L).registerPostAccumulateGradHook(p -> {}));
-        assertTrue(nonLeaf.getMessage().contains("post accumulate grad hooks cannot be registered on non-leaf tensors"));
-        TorchException noGrad = assertThrows(TorchException.class, () -> Torch.tensor(new double[] {1}).registerPostAccumulateGradHook(p -> {}));
+        TorchException nonLeaf =
+                assertThrows(TorchException.class, () -> leaf(1).mul(2L).registerPostAccumulateGradHook(p -> {}));
+        assertTrue(
+                nonLeaf.getMessage().contains("post accumulate grad hooks cannot be registered on non-leaf tensors"));
+        TorchException noGrad = assertThrows(
+                TorchException.class, () -> Torch.tensor(new double[] {1}).registerPostAccumulateGradHook(p -> {}));
         assertTrue(noGrad.getMessage().contains("cannot register a hook on a tensor that doesn't require gradient"));
     }
 
@@ -83,6 +89,8 @@ class NodeHooksTest {
         Tensor y = x.mul(2L);
         y.gradFn().registerHook((gi, go) -> new Tensor[] {gi[0], gi[0]});
         TorchException e = assertThrows(TorchException.class, () -> y.sum().backward());
-        assertTrue(e.getMessage().contains("has returned an incorrect number of values (got 2, but expected 1)"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("has returned an incorrect number of values (got 2, but expected 1)"),
+                e.getMessage());
     }
 }

@@ -22,11 +22,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Backward rules of the pointwise, clamp and ternary families, checked against central finite differences
- * to first and second order (float64, PyTorch's gradcheck tolerances). Inputs stay away from kinks: each
- * domain below keeps the points where an op is not differentiable (ties, bounds, integers for the
- * rounding ops, branch points) at least 0.05 away. Unary ops read a transposed view of their input, binary
- * ops broadcast a [3] operand against a [2, 3] one.
+ * Backward rules of the pointwise, clamp and ternary families, checked against central finite differences to first and
+ * second order (float64, PyTorch's gradcheck tolerances). Inputs stay away from kinks: each domain below keeps the
+ * points where an op is not differentiable (ties, bounds, integers for the rounding ops, branch points) at least 0.05
+ * away. Unary ops read a transposed view of their input, binary ops broadcast a [3] operand against a [2, 3] one.
  */
 class PointwiseGradTest {
     private static final double[] ANY = {0.3, -1.2, 2.1, 0.7, -0.4, 1.1};
@@ -36,6 +35,7 @@ class PointwiseGradTest {
     private static final double[] ABOVE_ONE = {1.3, 2.2, 1.7, 3.1, 1.25, 1.9};
     /** A [3] operand: nonzero, with {@code ANY / OTHER} never near an integer (remainder, fmod, rounding division). */
     private static final double[] OTHER = {0.8, -1.3, 0.9};
+
     private static final double[] OTHER_POSITIVE = {0.8, 1.3, 0.9};
     /** Never within 0.2 of the matching {@code ANY} entries: no ties for maximum and friends. */
     private static final double[] RIVAL = {0.5, -1.0, 1.5};
@@ -122,23 +122,36 @@ class PointwiseGradTest {
         c.add(binary("clamp-tensor-min-only", ANY, RIVAL, (x, m) -> Torch.clamp(x, m, null)));
         c.add(binary("clamp-tensor-max-only", ANY, RIVAL, (x, m) -> Torch.clamp(x, null, m)));
         // column 1 ordered and inside, column 2 below min / above max, column 3 inverted (min > max)
-        c.add(new Case("clamp-tensor", xs -> Torch.clamp(xs.get(0).view(2, 3), xs.get(1), xs.get(2)),
-                ANY, new double[] {-0.5, -1.0, 2.3}, new double[] {1.0, -0.6, 1.9}));
+        c.add(new Case(
+                "clamp-tensor",
+                xs -> Torch.clamp(xs.get(0).view(2, 3), xs.get(1), xs.get(2)),
+                ANY,
+                new double[] {-0.5, -1.0, 2.3},
+                new double[] {1.0, -0.6, 1.9}));
         // ternary
         c.add(binary("lerp-scalar", ANY, OTHER, (a, b) -> Torch.lerp(a, b, 0.3)));
-        c.add(new Case("lerp-tensor", xs -> Torch.lerp(xs.get(0).view(2, 3), xs.get(1), xs.get(2)), ANY, OTHER,
-                new double[] {0.2, 0.7, -0.4}));
-        c.add(new Case("addcmul", xs -> Torch.addcmul(xs.get(0).view(2, 3), xs.get(1), xs.get(2), 0.5), ANY, OTHER, RIVAL));
-        c.add(new Case("addcdiv", xs -> Torch.addcdiv(xs.get(0).view(2, 3), xs.get(1), xs.get(2), -2.0), ANY, RIVAL, OTHER));
+        c.add(new Case(
+                "lerp-tensor", xs -> Torch.lerp(xs.get(0).view(2, 3), xs.get(1), xs.get(2)), ANY, OTHER, new double[] {
+                    0.2, 0.7, -0.4
+                }));
+        c.add(new Case(
+                "addcmul", xs -> Torch.addcmul(xs.get(0).view(2, 3), xs.get(1), xs.get(2), 0.5), ANY, OTHER, RIVAL));
+        c.add(new Case(
+                "addcdiv", xs -> Torch.addcdiv(xs.get(0).view(2, 3), xs.get(1), xs.get(2), -2.0), ANY, RIVAL, OTHER));
         c.add(unary("masked_fill-scalar", ANY, x -> Torch.maskedFill(x, mask(), 5.0)));
-        c.add(new Case("masked_fill-tensor", xs -> Torch.maskedFill(xs.get(0).view(2, 3).t(), mask(), xs.get(1).reshape()),
-                ANY, new double[] {0.7}));
+        c.add(new Case(
+                "masked_fill-tensor",
+                xs -> Torch.maskedFill(
+                        xs.get(0).view(2, 3).t(), mask(), xs.get(1).reshape()),
+                ANY,
+                new double[] {0.7}));
         return c;
     }
 
     /** A [3, 2] bool mask with both values in each row and column. */
     private static Tensor mask() {
-        return Torch.tensor(new boolean[] {true, false, false, true, true, false}).view(3, 2);
+        return Torch.tensor(new boolean[] {true, false, false, true, true, false})
+                .view(3, 2);
     }
 
     private static List<Tensor> leaves(double[][] values) {
@@ -151,24 +164,34 @@ class PointwiseGradTest {
     Stream<DynamicTest> firstAndSecondDerivativesMatchFiniteDifferences() {
         List<DynamicTest> tests = new ArrayList<>();
         for (Case c : cases()) {
-            tests.add(DynamicTest.dynamicTest(c.name() + "/gradcheck",
+            tests.add(DynamicTest.dynamicTest(
+                    c.name() + "/gradcheck",
                     () -> assertTrue(GradCheck.check(c.fn(), leaves(c.inputs()), GradCheck.Options.defaults()))));
-            tests.add(DynamicTest.dynamicTest(c.name() + "/gradgradcheck",
-                    () -> assertTrue(GradCheck.checkSecondOrder(c.fn(), leaves(c.inputs()), GradCheck.Options.defaults()))));
+            tests.add(DynamicTest.dynamicTest(
+                    c.name() + "/gradgradcheck",
+                    () -> assertTrue(
+                            GradCheck.checkSecondOrder(c.fn(), leaves(c.inputs()), GradCheck.Options.defaults()))));
         }
         return tests.stream();
     }
 
-    private static Tensor leaf(double... v) { return Torch.tensor(v).requiresGrad(true); }
+    private static Tensor leaf(double... v) {
+        return Torch.tensor(v).requiresGrad(true);
+    }
 
     private static double[] grad(Tensor out, Tensor in) {
-        return Autograd.grad(List.of(out.sum()), List.of(in), Autograd.GradOptions.defaults().retainGraph(true)).get(0).toDoubleArray();
+        return Autograd.grad(
+                        List.of(out.sum()),
+                        List.of(in),
+                        Autograd.GradOptions.defaults().retainGraph(true))
+                .get(0)
+                .toDoubleArray();
     }
 
     @Test
     void piecewiseConstantOpsGiveZerosNotNothing() {
-        for (UnaryOperator<Tensor> op : List.<UnaryOperator<Tensor>>of(Torch::floor, Torch::ceil, Torch::trunc, Torch::round,
-                Torch::sign, Torch::sgn)) {
+        for (UnaryOperator<Tensor> op : List.<UnaryOperator<Tensor>>of(
+                Torch::floor, Torch::ceil, Torch::trunc, Torch::round, Torch::sign, Torch::sgn)) {
             Tensor x = leaf(0.5, -1.5, 2.0);
             // an infinite upstream gradient must still give 0, not 0 * inf = NaN (PyTorch's zeros_like(grad))
             op.apply(x).mul(Double.POSITIVE_INFINITY).sum().backward();
@@ -214,7 +237,8 @@ class PointwiseGradTest {
     @Test
     void copysignAtZeroAndTheSignOperand() {
         Tensor x = leaf(0.0, 2.0, -3.0), s = leaf(-1.0, -1.0, 1.0);
-        List<Tensor> g = Autograd.grad(List.of(Torch.copysign(x, s).sum()), List.of(x, s), Autograd.GradOptions.defaults());
+        List<Tensor> g =
+                Autograd.grad(List.of(Torch.copysign(x, s).sum()), List.of(x, s), Autograd.GradOptions.defaults());
         assertArrayEquals(new double[] {0, -1, -1}, g.get(0).toDoubleArray(), 0);
         assertArrayEquals(new double[] {0, 0, 0}, g.get(1).toDoubleArray(), 0); // zeros, not a missing gradient
     }
@@ -222,7 +246,8 @@ class PointwiseGradTest {
     @Test
     void remainderAndFmodGradientsOfTheDivisor() {
         Tensor a = leaf(7.5, -7.5), b = leaf(2.0, 2.0);
-        List<Tensor> r = Autograd.grad(List.of(Torch.remainder(a, b).sum()), List.of(a, b), Autograd.GradOptions.defaults());
+        List<Tensor> r =
+                Autograd.grad(List.of(Torch.remainder(a, b).sum()), List.of(a, b), Autograd.GradOptions.defaults());
         assertArrayEquals(new double[] {1, 1}, r.get(0).toDoubleArray(), 0);
         assertArrayEquals(new double[] {-3, 4}, r.get(1).toDoubleArray(), 0); // -floor(a / b)
         List<Tensor> f = Autograd.grad(List.of(Torch.fmod(a, b).sum()), List.of(a, b), Autograd.GradOptions.defaults());
@@ -232,7 +257,9 @@ class PointwiseGradTest {
     @Test
     void gradientsReachLowerPrecisionLeavesInTheirDtype() {
         Tensor x = Torch.tensor(new float[] {0.25f, 0.5f}).requiresGrad(true);
-        Torch.maximum(Torch.atan(x), Torch.tensor(new float[] {0.3f, 0.3f})).sum().backward();
+        Torch.maximum(Torch.atan(x), Torch.tensor(new float[] {0.3f, 0.3f}))
+                .sum()
+                .backward();
         assertEquals(org.jtorch.DType.FLOAT32, x.grad().dtype());
         assertArrayEquals(new double[] {0, 1 / 1.25}, x.grad().toDoubleArray(), 1e-6);
     }
@@ -240,20 +267,28 @@ class PointwiseGradTest {
     @Test
     void ternaryOpsClosedForms() {
         Tensor s = leaf(1, 2), e = leaf(5, 10), w = leaf(0.25, 0.5);
-        List<Tensor> g = Autograd.grad(List.of(Torch.lerp(s, e, w).sum()), List.of(s, e, w), Autograd.GradOptions.defaults());
+        List<Tensor> g =
+                Autograd.grad(List.of(Torch.lerp(s, e, w).sum()), List.of(s, e, w), Autograd.GradOptions.defaults());
         assertArrayEquals(new double[] {0.75, 0.5}, g.get(0).toDoubleArray(), 0);
         assertArrayEquals(new double[] {0.25, 0.5}, g.get(1).toDoubleArray(), 0);
         assertArrayEquals(new double[] {4, 8}, g.get(2).toDoubleArray(), 0);
         Tensor self = leaf(1, 1), t1 = leaf(2, 3), t2 = leaf(4, 5);
-        g = Autograd.grad(List.of(Torch.addcdiv(self, t1, t2, 2.0).sum()), List.of(self, t1, t2), Autograd.GradOptions.defaults());
+        g = Autograd.grad(
+                List.of(Torch.addcdiv(self, t1, t2, 2.0).sum()),
+                List.of(self, t1, t2),
+                Autograd.GradOptions.defaults());
         assertArrayEquals(new double[] {1, 1}, g.get(0).toDoubleArray(), 0);
         assertArrayEquals(new double[] {0.5, 0.4}, g.get(1).toDoubleArray(), 1e-15);
         assertArrayEquals(new double[] {-2 * 2 / 16.0, -2 * 3 / 25.0}, g.get(2).toDoubleArray(), 1e-15);
         Tensor v = Torch.scalarTensor(3.0, org.jtorch.DType.FLOAT64).requiresGrad(true);
         Tensor m = Torch.tensor(new boolean[] {true, false, true});
         Tensor base = leaf(1, 2, 3);
-        g = Autograd.grad(List.of(TernaryOps.maskedFill(base, m, v).mul(Torch.tensor(new double[] {10, 20, 30})).sum()),
-                List.of(base, v), Autograd.GradOptions.defaults());
+        g = Autograd.grad(
+                List.of(TernaryOps.maskedFill(base, m, v)
+                        .mul(Torch.tensor(new double[] {10, 20, 30}))
+                        .sum()),
+                List.of(base, v),
+                Autograd.GradOptions.defaults());
         assertArrayEquals(new double[] {0, 20, 0}, g.get(0).toDoubleArray(), 0);
         assertEquals(40.0, g.get(1).item(), 0); // the value collects the filled positions' gradients
     }
@@ -269,9 +304,11 @@ class PointwiseGradTest {
 
     @Test
     void complexSiluIsNotDifferentiable() {
-        Tensor z = Torch.complex(Torch.tensor(new double[] {0.5}), Torch.tensor(new double[] {0.3})).requiresGrad(true);
+        Tensor z = Torch.complex(Torch.tensor(new double[] {0.5}), Torch.tensor(new double[] {0.3}))
+                .requiresGrad(true);
         TorchException e = assertThrows(TorchException.class, () -> Torch.silu(z));
-        assertTrue(e.getMessage().contains("silu does not support automatic differentiation for outputs with complex dtype"));
+        assertTrue(e.getMessage()
+                .contains("silu does not support automatic differentiation for outputs with complex dtype"));
         try (var _ = Torch.noGrad()) {
             assertEquals(2, Torch.silu(z).toDoubleArray().length); // computing it is fine
         }

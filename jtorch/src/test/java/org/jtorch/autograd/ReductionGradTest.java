@@ -26,17 +26,21 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Backward rules of the reductions, scans and softmax: gradcheck and gradgradcheck (float64) over dims,
- * keepdim and layouts, then the closed forms of the kink rules (spec autograd-rules §3.5) and identities.
+ * Backward rules of the reductions, scans and softmax: gradcheck and gradgradcheck (float64) over dims, keepdim and
+ * layouts, then the closed forms of the kink rules (spec autograd-rules §3.5) and identities.
  */
 class ReductionGradTest {
     private static final double INF = Double.POSITIVE_INFINITY;
 
     private record Op(String name, Function<Tensor, Tensor> fn, long[]... shapes) {}
 
-    private static long[] s(long... shape) { return shape; }
+    private static long[] s(long... shape) {
+        return shape;
+    }
 
-    private static long[] d(long... dims) { return dims; }
+    private static long[] d(long... dims) {
+        return dims;
+    }
 
     private static final long[] ALL = null;
 
@@ -55,8 +59,14 @@ class ReductionGradTest {
                 ops.add(new Op("prod(" + dim + k + ")", x -> ReductionOps.prod(x, dim, keep), shapes));
                 ops.add(new Op("amax(" + dim + k + ")", x -> ReductionOps.amax(x, d(dim), keep), shapes));
                 ops.add(new Op("amin(" + dim + k + ")", x -> ReductionOps.amin(x, d(dim), keep), shapes));
-                ops.add(new Op("max(" + dim + k + ")", x -> ReductionOps.max(x, dim, keep).values(), shapes));
-                ops.add(new Op("min(" + dim + k + ")", x -> ReductionOps.min(x, dim, keep).values(), shapes));
+                ops.add(new Op(
+                        "max(" + dim + k + ")",
+                        x -> ReductionOps.max(x, dim, keep).values(),
+                        shapes));
+                ops.add(new Op(
+                        "min(" + dim + k + ")",
+                        x -> ReductionOps.min(x, dim, keep).values(),
+                        shapes));
                 ops.add(new Op("logsumexp(" + dim + k + ")", x -> ReductionOps.logsumexp(x, dim, keep), shapes));
                 ops.add(new Op("nansum(" + dim + k + ")", x -> ReductionOps.nansum(x, d(dim), keep, null), shapes));
                 ops.add(new Op("nanmean(" + dim + k + ")", x -> ReductionOps.nanmean(x, d(dim), keep, null), shapes));
@@ -72,11 +82,20 @@ class ReductionGradTest {
                 ops.add(new Op("std([0, -1], c=" + c + k + ")", x -> ReductionOps.std(x, d(0, -1), c, keep), matrices));
             }
             for (double ord : new double[] {2, 1, INF, -INF, 0, 0.5, 1.5, 3, -1.5}) {
-                ops.add(new Op("vector_norm(" + ord + ", all" + k + ")", x -> ReductionOps.vectorNorm(x, ord, ALL, keep), shapes));
-                ops.add(new Op("vector_norm(" + ord + ", [-1]" + k + ")", x -> ReductionOps.vectorNorm(x, ord, d(-1), keep), matrices));
+                ops.add(new Op(
+                        "vector_norm(" + ord + ", all" + k + ")",
+                        x -> ReductionOps.vectorNorm(x, ord, ALL, keep),
+                        shapes));
+                ops.add(new Op(
+                        "vector_norm(" + ord + ", [-1]" + k + ")",
+                        x -> ReductionOps.vectorNorm(x, ord, d(-1), keep),
+                        matrices));
             }
         }
-        ops.add(new Op("vector_norm(2, dtype=float64)", x -> ReductionOps.vectorNorm(x, 2, d(0), false, DType.FLOAT64), shapes));
+        ops.add(new Op(
+                "vector_norm(2, dtype=float64)",
+                x -> ReductionOps.vectorNorm(x, 2, d(0), false, DType.FLOAT64),
+                shapes));
         ops.add(new Op("max()", ReductionOps::max, s(), s(5), s(3, 4)));
         ops.add(new Op("min()", ReductionOps::min, s(), s(5), s(3, 4)));
         ops.add(new Op("nansum()", ReductionOps::nansum, s(), s(3, 4)));
@@ -112,14 +131,31 @@ class ReductionGradTest {
         for (Tensor x : List.of(oneZero, twoZeros, zeroFirst)) {
             String v = java.util.Arrays.toString(x.detach().toDoubleArray());
             Stream.of(
-                    GradCases.checks("prod() of " + v, xs -> xs.get(0).prod(), x),
-                    GradCases.checks("prod(1) of " + v + " as 2x3", xs -> xs.get(0).reshape(2, 3).prod(1L), x),
-                    GradCases.checks("prod([0, 1]) of " + v + " as 3x2", xs -> prodDims(xs.get(0).reshape(3, 2), d(0, 1), true), x),
-                    GradCases.checks("prod(0) of " + v + " as 3x2 transposed", xs -> xs.get(0).reshape(2, 3).t().prod(1L), x),
-                    GradCases.checks("cumprod(0) of " + v, xs -> xs.get(0).cumprod(0), x),
-                    GradCases.checks("cumprod(1) of " + v + " as 2x3", xs -> xs.get(0).reshape(2, 3).cumprod(1), x),
-                    GradCases.checks("cumprod(0) of " + v + " as 3x2 transposed", xs -> xs.get(0).reshape(2, 3).t().cumprod(0), x))
-                    .flatMap(t -> t).forEach(tests::add);
+                            GradCases.checks("prod() of " + v, xs -> xs.get(0).prod(), x),
+                            GradCases.checks(
+                                    "prod(1) of " + v + " as 2x3",
+                                    xs -> xs.get(0).reshape(2, 3).prod(1L),
+                                    x),
+                            GradCases.checks(
+                                    "prod([0, 1]) of " + v + " as 3x2",
+                                    xs -> prodDims(xs.get(0).reshape(3, 2), d(0, 1), true),
+                                    x),
+                            GradCases.checks(
+                                    "prod(0) of " + v + " as 3x2 transposed",
+                                    xs -> xs.get(0).reshape(2, 3).t().prod(1L),
+                                    x),
+                            GradCases.checks(
+                                    "cumprod(0) of " + v, xs -> xs.get(0).cumprod(0), x),
+                            GradCases.checks(
+                                    "cumprod(1) of " + v + " as 2x3",
+                                    xs -> xs.get(0).reshape(2, 3).cumprod(1),
+                                    x),
+                            GradCases.checks(
+                                    "cumprod(0) of " + v + " as 3x2 transposed",
+                                    xs -> xs.get(0).reshape(2, 3).t().cumprod(0),
+                                    x))
+                    .flatMap(t -> t)
+                    .forEach(tests::add);
         }
         return tests.stream();
     }
@@ -129,17 +165,26 @@ class ReductionGradTest {
     Stream<DynamicTest> nanReductionsWithNaNs() {
         Tensor x = leaf(1.5, Double.NaN, 0.4, -2.0, 0.7, Double.NaN); // no line is all NaN
         return Stream.of(
-                GradCases.checks("nansum(1) with NaNs", xs -> ReductionOps.nansum(xs.get(0).reshape(2, 3), 1), x),
-                GradCases.checks("nanmean(0) with NaNs", xs -> ReductionOps.nanmean(xs.get(0).reshape(2, 3), 0), x),
-                GradCases.checks("nanmean() with NaNs", xs -> ReductionOps.nanmean(xs.get(0)), x)).flatMap(t -> t);
+                        GradCases.checks(
+                                "nansum(1) with NaNs",
+                                xs -> ReductionOps.nansum(xs.get(0).reshape(2, 3), 1),
+                                x),
+                        GradCases.checks(
+                                "nanmean(0) with NaNs",
+                                xs -> ReductionOps.nanmean(xs.get(0).reshape(2, 3), 0),
+                                x),
+                        GradCases.checks("nanmean() with NaNs", xs -> ReductionOps.nanmean(xs.get(0)), x))
+                .flatMap(t -> t);
     }
 
     /** A real view of a complex result, the result itself when it is real. */
-    private static Tensor asReal(Tensor t) { return t.isComplex() ? ComplexOps.viewAsReal(t) : t; }
+    private static Tensor asReal(Tensor t) {
+        return t.isComplex() ? ComplexOps.viewAsReal(t) : t;
+    }
 
     /**
-     * Complex inputs, checked through real leaves: {@code complex(re, im)} → op → {@code view_as_real} is a
-     * real function whose Jacobian the chained VJPs reproduce only with PyTorch's conjugate convention.
+     * Complex inputs, checked through real leaves: {@code complex(re, im)} → op → {@code view_as_real} is a real
+     * function whose Jacobian the chained VJPs reproduce only with PyTorch's conjugate convention.
      */
     @TestFactory
     Stream<DynamicTest> complexInputsFollowTheConjugateConvention() {
@@ -159,13 +204,20 @@ class ReductionGradTest {
                 Map.entry("vector_norm(3)", z -> ReductionOps.vectorNorm(z, 3, ALL, true)));
         List<DynamicTest> tests = new ArrayList<>();
         for (var op : ops) {
-            Function<List<Tensor>, Tensor> f = xs -> asReal(op.getValue().apply(Torch.complex(xs.get(0), xs.get(1)).reshape(2, 3)));
+            Function<List<Tensor>, Tensor> f = xs -> asReal(
+                    op.getValue().apply(Torch.complex(xs.get(0), xs.get(1)).reshape(2, 3)));
             GradCases.checks("complex " + op.getKey(), f, re, im).forEach(tests::add);
         }
         for (String name : List.of("prod(1)", "cumprod(1)")) {
-            Function<Tensor, Tensor> op = ops.stream().filter(e -> e.getKey().equals(name)).findFirst().orElseThrow().getValue();
-            Function<List<Tensor>, Tensor> f = xs -> asReal(op.apply(Torch.complex(xs.get(0), xs.get(1)).reshape(2, 3)));
-            GradCases.checks("complex " + name + " with a zero", f, reZero, imZero).forEach(tests::add);
+            Function<Tensor, Tensor> op = ops.stream()
+                    .filter(e -> e.getKey().equals(name))
+                    .findFirst()
+                    .orElseThrow()
+                    .getValue();
+            Function<List<Tensor>, Tensor> f =
+                    xs -> asReal(op.apply(Torch.complex(xs.get(0), xs.get(1)).reshape(2, 3)));
+            GradCases.checks("complex " + name + " with a zero", f, reZero, imZero)
+                    .forEach(tests::add);
         }
         return tests.stream();
     }
@@ -187,15 +239,25 @@ class ReductionGradTest {
     void tiesAreSharedEvenlyByFullAndDimsExtrema() {
         Tensor x = leaf(1, 3, 3, 2, 2, 0);
         assertGrad(new double[] {0, 0, 0, 0, 0, 1}, gradOfSum(t -> t.min(), x));
-        assertGrad(new double[] {0, 0.5, 0.5, 0.5, 0.5, 0}, gradOfSum(t -> ReductionOps.amax(t.reshape(2, 3), d(1), false), x));
+        assertGrad(
+                new double[] {0, 0.5, 0.5, 0.5, 0.5, 0},
+                gradOfSum(t -> ReductionOps.amax(t.reshape(2, 3), d(1), false), x));
         assertGrad(new double[] {1, 0, 0, 0, 1, 1}, gradOfSum(t -> ReductionOps.amin(t.reshape(2, 3), d(0), true), x));
-        assertGrad(new double[] {0, 0.5, 0.5, 0, 0, 0}, gradOfSum(t -> ReductionOps.amax(t.reshape(2, 3), d(0, 1), false), x));
+        assertGrad(
+                new double[] {0, 0.5, 0.5, 0, 0, 0},
+                gradOfSum(t -> ReductionOps.amax(t.reshape(2, 3), d(0, 1), false), x));
         // max(dim) / min(dim): the first occurrence only.
-        assertGrad(new double[] {0, 1, 0, 1, 0, 0}, gradOfSum(t -> t.reshape(2, 3).max(1).values(), x));
-        assertGrad(new double[] {1, 0, 0, 0, 0, 1}, gradOfSum(t -> t.reshape(2, 3).min(1, true).values(), x));
+        assertGrad(
+                new double[] {0, 1, 0, 1, 0, 0},
+                gradOfSum(t -> t.reshape(2, 3).max(1).values(), x));
+        assertGrad(
+                new double[] {1, 0, 0, 0, 0, 1},
+                gradOfSum(t -> t.reshape(2, 3).min(1, true).values(), x));
         // Weighted, to see each value's gradient land at its own index.
         Tensor w = Torch.tensor(new double[] {10, 20, 30});
-        assertGrad(new double[] {0, 20, 30, 10, 0, 0}, gradOf(t -> t.reshape(2, 3).max(0).values(), x, w));
+        assertGrad(
+                new double[] {0, 20, 30, 10, 0, 0},
+                gradOf(t -> t.reshape(2, 3).max(0).values(), x, w));
     }
 
     /** A NaN result: the NaN elements are the ties (spec §3.5), for max() and amax alike. */
@@ -212,7 +274,11 @@ class ReductionGradTest {
         Tensor x = leaf(0.5, 2.0, -1.0, 4.0, 3.0, 0.25);
         Tensor v = x.reshape(2, 3).max(1).values(); // 2.0 (index 1), 4.0 (index 0)
         Tensor g = Torch.tensor(new double[] {0.0, 0.0}).requiresGrad(true);
-        Tensor gx = Autograd.grad(List.of(v), List.of(x), Autograd.GradOptions.defaults().gradOutputs(List.of(g)).createGraph(true)).get(0);
+        Tensor gx = Autograd.grad(
+                        List.of(v),
+                        List.of(x),
+                        Autograd.GradOptions.defaults().gradOutputs(List.of(g)).createGraph(true))
+                .get(0);
         Tensor weights = Torch.tensor(new double[] {1, 2, 3, 4, 5, 6});
         Tensor gg = Autograd.grad(gx.mul(weights).sum(), g, false);
         assertArrayEquals(new double[] {2, 4}, gg.toDoubleArray(), 0);
@@ -224,8 +290,11 @@ class ReductionGradTest {
     void prodWithZerosGivesTheProductOfTheOthers() {
         assertGrad(new double[] {0, 24, 0, 0}, gradOfSum(Tensor::prod, leaf(2, 0, 3, 4)));
         assertGrad(new double[] {0, 0, 0, 0}, gradOfSum(Tensor::prod, leaf(2, 0, 3, 0)));
-        assertGrad(new double[] {0, 6, 0, 3, 2, 6}, gradOfSum(t -> t.reshape(2, 3).prod(1L), leaf(2, 0, 3, 2, 3, 1)));
-        assertGrad(new double[] {0, 0, 7.5, 0}, gradOfSum(t -> prodDims(t.reshape(2, 2), d(1, 0), false), leaf(1, 3, 0, 2.5)));
+        assertGrad(
+                new double[] {0, 6, 0, 3, 2, 6}, gradOfSum(t -> t.reshape(2, 3).prod(1L), leaf(2, 0, 3, 2, 3, 1)));
+        assertGrad(
+                new double[] {0, 0, 7.5, 0},
+                gradOfSum(t -> prodDims(t.reshape(2, 2), d(1, 0), false), leaf(1, 3, 0, 2.5)));
     }
 
     /** Σ_{j≥k} Π_{i≤j, i≠k} x[i], by loops. */
@@ -248,8 +317,10 @@ class ReductionGradTest {
         for (double[] v : cases) {
             double[] expected = cumprodGradOfSum(v);
             Tensor x = leaf(v);
-            assertArrayEquals(expected, Autograd.grad(x.cumprod(0).sum(), x, false).toDoubleArray(), 1e-12);
-            assertArrayEquals(expected, Autograd.grad(x.cumprod(0).sum(), x, true).toDoubleArray(), 1e-12);
+            assertArrayEquals(
+                    expected, Autograd.grad(x.cumprod(0).sum(), x, false).toDoubleArray(), 1e-12);
+            assertArrayEquals(
+                    expected, Autograd.grad(x.cumprod(0).sum(), x, true).toDoubleArray(), 1e-12);
         }
         assertGrad(new double[] {1, 8, 0}, gradOfSum(t -> t.cumprod(0), leaf(2, 0, 3)));
     }
@@ -259,13 +330,17 @@ class ReductionGradTest {
     @Test
     void stdOfAConstantHasTheZeroSubgradient() {
         assertGrad(new double[] {0, 0, 0}, gradOfSum(Tensor::std, leaf(2, 2, 2)));
-        assertGrad(new double[] {0, 0, -0.5, 0.5}, gradOfSum(t -> ReductionOps.std(t.reshape(2, 2), d(1), 0, false), leaf(1, 1, 2, 3)));
+        assertGrad(
+                new double[] {0, 0, -0.5, 0.5},
+                gradOfSum(t -> ReductionOps.std(t.reshape(2, 2), d(1), 0, false), leaf(1, 1, 2, 3)));
     }
 
     @Test
     void varGradientIsTwiceTheDeviationOverTheDegreesOfFreedom() {
         // mean 2.5, deviations -1.5, -0.5, 0.5, 1.5; N - correction = 4 - 1.5 = 2.5.
-        assertGrad(new double[] {-1.2, -0.4, 0.4, 1.2}, gradOfSum(t -> ReductionOps.var(t, ALL, 1.5, false), leaf(1, 2, 3, 4)));
+        assertGrad(
+                new double[] {-1.2, -0.4, 0.4, 1.2},
+                gradOfSum(t -> ReductionOps.var(t, ALL, 1.5, false), leaf(1, 2, 3, 4)));
     }
 
     @Test
@@ -273,13 +348,18 @@ class ReductionGradTest {
         assertGrad(new double[] {0, 0, 0}, gradOfSum(ReductionOps::vectorNorm, leaf(0, 0, 0)));
         assertGrad(new double[] {0, 0, 0}, gradOfSum(t -> ReductionOps.vectorNorm(t, 1.5), leaf(0, 0, 0)));
         assertGrad(new double[] {0, -0.5, 0.5, 0}, gradOfSum(t -> ReductionOps.vectorNorm(t, INF), leaf(1, -3, 3, 2)));
-        assertGrad(new double[] {0.5, 0, 0, -0.5}, gradOfSum(t -> ReductionOps.vectorNorm(t, -INF), leaf(1, -3, 3, -1)));
+        assertGrad(
+                new double[] {0.5, 0, 0, -0.5}, gradOfSum(t -> ReductionOps.vectorNorm(t, -INF), leaf(1, -3, 3, -1)));
         assertGrad(new double[] {0, 0, 0}, gradOfSum(t -> ReductionOps.vectorNorm(t, -INF), leaf(1, 0, 0)));
         // Ord 0 counts non-zeros: no gradient at all, as in PyTorch (backward leaves .grad unset).
         Tensor x = leaf(1, -3, 0);
         ReductionOps.vectorNorm(x, 0).backward();
         assertNull(x.grad());
-        Tensor z = Autograd.grad(List.of(ReductionOps.vectorNorm(x, 0)), List.of(x), Autograd.GradOptions.defaults().materializeGrads(true)).get(0);
+        Tensor z = Autograd.grad(
+                        List.of(ReductionOps.vectorNorm(x, 0)),
+                        List.of(x),
+                        Autograd.GradOptions.defaults().materializeGrads(true))
+                .get(0);
         assertGrad(new double[] {0, 0, 0}, z.toDoubleArray());
         assertGrad(new double[] {1, -1, 0}, gradOfSum(t -> ReductionOps.vectorNorm(t, 1), leaf(2, -3, 0)));
         assertGrad(new double[] {0.6, -0.8}, gradOfSum(ReductionOps::vectorNorm, leaf(3, -4)));
@@ -320,7 +400,9 @@ class ReductionGradTest {
 
     @Test
     void cumsumGradientIsTheReversedCumsum() {
-        assertGrad(new double[] {10, 9, 7, 4}, gradOf(t -> t.cumsum(0), leaf(1, 2, 3, 4), Torch.tensor(new double[] {1, 2, 3, 4})));
+        assertGrad(
+                new double[] {10, 9, 7, 4},
+                gradOf(t -> t.cumsum(0), leaf(1, 2, 3, 4), Torch.tensor(new double[] {1, 2, 3, 4})));
     }
 
     @Test
@@ -337,7 +419,8 @@ class ReductionGradTest {
         assertEquals("ProdBackward0", x.prod().gradFn().name());
         assertEquals("MaxBackward0", x.max(0).values().gradFn().name());
         assertEquals("CumprodBackward0", x.cumprod(0).gradFn().name());
-        assertEquals("LinalgVectorNormBackward0", ReductionOps.vectorNorm(x).gradFn().name());
+        assertEquals(
+                "LinalgVectorNormBackward0", ReductionOps.vectorNorm(x).gradFn().name());
         assertTrue(x.max(0).indices().gradFn() == null);
     }
 }

@@ -22,14 +22,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Backward rules of the order ops whose values are differentiable (sort, msort, topk, kthvalue, cummax,
- * cummin): gradcheck and gradgradcheck (float64, distinct values so that no tie sits at a kink) over
- * arguments and layouts, closed forms, and the ops whose outputs are integers or counts.
+ * Backward rules of the order ops whose values are differentiable (sort, msort, topk, kthvalue, cummax, cummin):
+ * gradcheck and gradgradcheck (float64, distinct values so that no tie sits at a kink) over arguments and layouts,
+ * closed forms, and the ops whose outputs are integers or counts.
  */
 class SortGradTest {
     private record Op(String name, Function<Tensor, Tensor> fn, long[]... shapes) {}
 
-    private static long[] s(long... shape) { return shape; }
+    private static long[] s(long... shape) {
+        return shape;
+    }
 
     private static List<Op> ops() {
         List<Op> ops = new ArrayList<>();
@@ -41,10 +43,18 @@ class SortGradTest {
         ops.add(new Op("topk(2)", x -> SortOps.topk(x, 2).values(), shapes));
         ops.add(new Op("topk(2, 0, smallest)", x -> SortOps.topk(x, 2, 0, false).values(), shapes));
         ops.add(new Op("topk(0)", x -> SortOps.topk(x, 0).values(), s(3, 4)));
-        ops.add(new Op("kthvalue(1) of a 0-d tensor", x -> SortOps.kthvalue(x, 1).values(), s()));
+        ops.add(new Op(
+                "kthvalue(1) of a 0-d tensor", x -> SortOps.kthvalue(x, 1).values(), s()));
         for (boolean keep : new boolean[] {false, true}) {
-            ops.add(new Op("kthvalue(2, -1" + (keep ? ", keepdim)" : ")"), x -> SortOps.kthvalue(x, 2, -1, keep).values(), shapes));
-            ops.add(new Op("kthvalue(3, 0" + (keep ? ", keepdim)" : ")"), x -> SortOps.kthvalue(x, 3, 0, keep).values(), s(5), s(3, 4)));
+            ops.add(new Op(
+                    "kthvalue(2, -1" + (keep ? ", keepdim)" : ")"),
+                    x -> SortOps.kthvalue(x, 2, -1, keep).values(),
+                    shapes));
+            ops.add(new Op(
+                    "kthvalue(3, 0" + (keep ? ", keepdim)" : ")"),
+                    x -> SortOps.kthvalue(x, 3, 0, keep).values(),
+                    s(5),
+                    s(3, 4)));
         }
         for (long dim : new long[] {0, -1}) {
             ops.add(new Op("cummax(" + dim + ")", x -> SortOps.cummax(x, dim).values(), shapes));
@@ -76,12 +86,17 @@ class SortGradTest {
         // topk(2): [3, 2] from positions [0, 2].
         assertGrad(new double[] {1, 0, 2}, gradOf(t -> SortOps.topk(t, 2).values(), x, weights(2)));
         // kthvalue(2): 2 at position 2.
-        assertGrad(new double[] {0, 0, 5}, gradOf(t -> SortOps.kthvalue(t, 2).values(), x, Torch.scalarTensor(5.0, DType.FLOAT64)));
+        assertGrad(
+                new double[] {0, 0, 5},
+                gradOf(t -> SortOps.kthvalue(t, 2).values(), x, Torch.scalarTensor(5.0, DType.FLOAT64)));
         // cummax of [1, 3, 2, 4]: [1, 3, 3, 4] from positions [0, 1, 1, 3], so position 1 collects two.
         Tensor y = Torch.tensor(new double[] {1, 3, 2, 4}).requiresGrad(true);
-        assertGrad(new double[] {1, 2 + 3, 0, 4}, gradOf(t -> SortOps.cummax(t, 0).values(), y, weights(4)));
+        assertGrad(
+                new double[] {1, 2 + 3, 0, 4}, gradOf(t -> SortOps.cummax(t, 0).values(), y, weights(4)));
         // cummin: [1, 1, 1, 1], all from position 0.
-        assertGrad(new double[] {1 + 2 + 3 + 4, 0, 0, 0}, gradOf(t -> SortOps.cummin(t, 0).values(), y, weights(4)));
+        assertGrad(
+                new double[] {1 + 2 + 3 + 4, 0, 0, 0},
+                gradOf(t -> SortOps.cummin(t, 0).values(), y, weights(4)));
         assertEquals("SortBackward0", SortOps.sort(x).values().gradFn().name());
     }
 
@@ -100,7 +115,8 @@ class SortGradTest {
         Tensor hist = SearchOps.histc(x, 3);
         assertFalse(hist.requiresGrad());
         assertNull(hist.gradFn());
-        assertFalse(SearchOps.bincount(Torch.tensor(new long[] {0, 2, 2}), x.narrow(0, 0, 3)).requiresGrad());
+        assertFalse(SearchOps.bincount(Torch.tensor(new long[] {0, 2, 2}), x.narrow(0, 0, 3))
+                .requiresGrad());
         assertFalse(SortOps.unique(x).requiresGrad());
         assertFalse(SortOps.uniqueConsecutive(x).requiresGrad());
     }

@@ -26,12 +26,46 @@ class CallFormatTest {
     @Test
     void pythonFloatRepr() {
         // Expected strings printed by CPython's repr().
-        double[] values = {6.0, 0.1, 1e-05, 0.0001, 1e16, 1e15, 123456789.125, -0.0, 1.5e-310, Double.MAX_VALUE, 2.5e-5, 100.0,
-            0.1 + 0.2, -3.75e-7, Double.MIN_VALUE, 9999999999999998.0, 12345.678};
-        String[] python = {"6.0", "0.1", "1e-05", "0.0001", "1e+16", "1000000000000000.0", "123456789.125", "-0.0", "1.5e-310",
-            "1.7976931348623157e+308", "2.5e-05", "100.0", "0.30000000000000004", "-3.75e-07", "5e-324", "9999999999999998.0",
-            "12345.678"};
-        for (int i = 0; i < values.length; i++) assertEquals(python[i], CallFormat.pyFloat(values[i]), "value " + values[i]);
+        double[] values = {
+            6.0,
+            0.1,
+            1e-05,
+            0.0001,
+            1e16,
+            1e15,
+            123456789.125,
+            -0.0,
+            1.5e-310,
+            Double.MAX_VALUE,
+            2.5e-5,
+            100.0,
+            0.1 + 0.2,
+            -3.75e-7,
+            Double.MIN_VALUE,
+            9999999999999998.0,
+            12345.678
+        };
+        String[] python = {
+            "6.0",
+            "0.1",
+            "1e-05",
+            "0.0001",
+            "1e+16",
+            "1000000000000000.0",
+            "123456789.125",
+            "-0.0",
+            "1.5e-310",
+            "1.7976931348623157e+308",
+            "2.5e-05",
+            "100.0",
+            "0.30000000000000004",
+            "-3.75e-07",
+            "5e-324",
+            "9999999999999998.0",
+            "12345.678"
+        };
+        for (int i = 0; i < values.length; i++)
+            assertEquals(python[i], CallFormat.pyFloat(values[i]), "value " + values[i]);
         assertEquals("nan", CallFormat.pyFloat(Double.NaN));
         assertEquals("-inf", CallFormat.pyFloat(Double.NEGATIVE_INFINITY));
     }
@@ -74,16 +108,24 @@ class CallFormatTest {
         String slice = "slice.Tensor(Tensor(a) self, int dim=0, SymInt? start=None, SymInt? end=None, "
                 + "SymInt step=1) -> Tensor(a)";
         assertEquals("aten::slice.Tensor(T)", call(slice, T, 0L, null, null, 1L), "trailing defaults dropped");
-        assertEquals("aten::slice.Tensor(T, 0, None, 5)", call(slice, T, 0L, null, 5L, 1L), "defaults before a set value kept");
+        assertEquals(
+                "aten::slice.Tensor(T, 0, None, 5)",
+                call(slice, T, 0L, null, 5L, 1L),
+                "defaults before a set value kept");
         String gelu = "gelu(Tensor self, *, str approximate='none') -> Tensor";
         assertEquals("aten::gelu(T)", call(gelu, T, "none"));
         assertEquals("aten::gelu(T, approximate=tanh)", call(gelu, T, "tanh"));
         String div = "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor";
         assertEquals("aten::div.Tensor_mode(T, T, rounding_mode=floor)", call(div, T, T, RoundingMode.FLOOR));
-        assertEquals("aten::cat(['T', 'T'])", call("cat(Tensor[] tensors, int dim=0) -> Tensor", new Tensor[] {T, T}, 0L));
-        assertEquals("aten::roll(T, [1])", call("roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor", T, new long[] {1},
-                new long[0]));
-        assertEquals("aten::mm(T, T, 7)", call("mm(Tensor self, Tensor mat2) -> Tensor", T, T, 7), "extra args print positionally");
+        assertEquals(
+                "aten::cat(['T', 'T'])", call("cat(Tensor[] tensors, int dim=0) -> Tensor", new Tensor[] {T, T}, 0L));
+        assertEquals(
+                "aten::roll(T, [1])",
+                call("roll(Tensor self, SymInt[1] shifts, int[1] dims=[]) -> Tensor", T, new long[] {1}, new long[0]));
+        assertEquals(
+                "aten::mm(T, T, 7)",
+                call("mm(Tensor self, Tensor mat2) -> Tensor", T, T, 7),
+                "extra args print positionally");
     }
 
     @Test

@@ -110,9 +110,13 @@ class DebugModeTest {
                           aten::_to_copy(t: f32[3, 2])  ->  t: f32[3, 2]
                           aten::view(t: f32[3, 2], [6])  ->  t: f32[6]"""), dm.log());
             List<DebugRecord> r = dm.records();
-            assertEquals(List.of(1, 2, 2, 2, 1, 2, 1, 2, 2), r.stream().map(DebugRecord::depth).toList());
+            assertEquals(
+                    List.of(1, 2, 2, 2, 1, 2, 1, 2, 2),
+                    r.stream().map(DebugRecord::depth).toList());
             // Nested calls return before their caller.
-            assertEquals(List.of(3, 0, 1, 2, 5, 4, 8, 6, 7), r.stream().map(DebugRecord::returnOrder).toList());
+            assertEquals(
+                    List.of(3, 0, 1, 2, 5, 4, 8, 6, 7),
+                    r.stream().map(DebugRecord::returnOrder).toList());
         }
 
         @Test
@@ -126,7 +130,8 @@ class DebugModeTest {
         void normHashAnnotatesTheOutput() {
             Tensor x = Torch.tensor(new float[] {-1, 2, -3, 4});
             DebugMode dm;
-            try (DebugMode d = DebugMode.open(false); var _ = DebugMode.logTensorHashes(HashFn.NORM, false)) {
+            try (DebugMode d = DebugMode.open(false);
+                    var _ = DebugMode.logTensorHashes(HashFn.NORM, false)) {
                 x.relu();
                 dm = d;
             }
@@ -135,12 +140,13 @@ class DebugModeTest {
 
         @Test
         void inputHashesFollowPositionalAndKeywordArguments() {
-            DebugMode dm = record(DebugMode.Options.DEFAULTS.withHashTensors(true).withHashFn(HashFn.NORM), () -> {
-                Torch.add(X, Y, 2.0);
-                X.mul(2.0);
-                JoinOps.cat(List.of(Y, Y), 0);
-                ReductionOps.max(X, 1);
-            });
+            DebugMode dm =
+                    record(DebugMode.Options.DEFAULTS.withHashTensors(true).withHashFn(HashFn.NORM), () -> {
+                        Torch.add(X, Y, 2.0);
+                        X.mul(2.0);
+                        JoinOps.cat(List.of(Y, Y), 0);
+                        ReductionOps.max(X, 1);
+                    });
             assertEquals(depth1("""
                         aten::add.Tensor(t: f32[2, 3], t: f32[2, 3], alpha=2.0)  ->  t: f32[2, 3]  \
                         # {'hash': 25.0, 'input_hash': ((21.0, 6.0), {'alpha': None})}
@@ -149,17 +155,19 @@ class DebugModeTest {
                         aten::cat(['t: f32[2, 3]', 't: f32[2, 3]'])  ->  t: f32[4, 3]  \
                         # {'hash': 12.0, 'input_hash': (([6.0, 6.0],), {})}
                         aten::max.dim(t: f32[2, 3], 1)  ->  ('t: f32[2]', 't: i64[2]')  \
-                        # {'hash': (8.0, 3.0), 'input_hash': ((21.0, None), {})}"""),
-                    dm.log());
+                        # {'hash': (8.0, 3.0), 'input_hash': ((21.0, None), {})}"""), dm.log());
         }
 
         @Test
         void bitsHashesPrintAsHex() {
             DebugMode dm = record(true, () -> X.neg());
             DebugRecord r = dm.records().get(0);
-            String out = r.outputs().get(0).hash().toString(), in = r.inputs().get(0).hash().toString();
+            String out = r.outputs().get(0).hash().toString(),
+                    in = r.inputs().get(0).hash().toString();
             assertTrue(out.matches("0x[0-9a-f]{16}"), out);
-            assertEquals("aten::neg(t: f32[2, 3])  ->  t: f32[2, 3]  # {'hash': " + out + ", 'input_hash': ((" + in + ",), {})}",
+            assertEquals(
+                    "aten::neg(t: f32[2, 3])  ->  t: f32[2, 3]  # {'hash': " + out + ", 'input_hash': ((" + in
+                            + ",), {})}",
                     r.line());
             assertEquals(TensorHash.of(X, HashFn.BITS), r.inputs().get(0).hash());
             assertEquals(TensorHash.of(X.neg(), HashFn.BITS), r.outputs().get(0).hash());
@@ -167,7 +175,8 @@ class DebugModeTest {
 
         @Test
         void hashInputsCanBeTurnedOff() {
-            DebugMode dm = record(DebugMode.Options.DEFAULTS.withHashTensors(true).withHashInputs(false), () -> X.neg());
+            DebugMode dm =
+                    record(DebugMode.Options.DEFAULTS.withHashTensors(true).withHashInputs(false), () -> X.neg());
             DebugRecord r = dm.records().get(0);
             assertNull(r.inputs().get(0).hash());
             assertEquals("{'hash': " + r.outputs().get(0).hash() + "}", r.annotation());
@@ -176,7 +185,8 @@ class DebugModeTest {
         @Test
         void idsAndAttributes() {
             Tensor v = Torch.tensor(new float[] {1, 2});
-            DebugMode dm = record(DebugMode.Options.DEFAULTS.withRecordIds(true).withTensorAttributes("device", "requires_grad"),
+            DebugMode dm = record(
+                    DebugMode.Options.DEFAULTS.withRecordIds(true).withTensorAttributes("device", "requires_grad"),
                     () -> v.neg().abs().add(v));
             assertEquals(depth1("""
                         aten::neg(t$0: f32[2]{device=cpu, requires_grad=False})  ->  \
@@ -185,13 +195,13 @@ class DebugModeTest {
                         t$2: f32[2]{device=cpu, requires_grad=False}
                         aten::add.Tensor(t$2: f32[2]{device=cpu, requires_grad=False}, \
                         t$0: f32[2]{device=cpu, requires_grad=False})  ->  \
-                        t$3: f32[2]{device=cpu, requires_grad=False}"""),
-                    dm.log());
+                        t$3: f32[2]{device=cpu, requires_grad=False}"""), dm.log());
         }
 
         @Test
         void unknownTensorAttributeIsRejected() {
-            var e = assertThrows(IllegalArgumentException.class, () -> DebugMode.Options.DEFAULTS.withTensorAttributes("stride"));
+            var e = assertThrows(
+                    IllegalArgumentException.class, () -> DebugMode.Options.DEFAULTS.withTensorAttributes("stride"));
             assertTrue(e.getMessage().contains("unknown tensor attribute 'stride'"), e.getMessage());
         }
 
@@ -202,8 +212,11 @@ class DebugModeTest {
             DebugRecord add = dm.records().get(2);
             assertEquals("aten::add.Tensor", add.op());
             assertEquals(2, add.index());
-            assertEquals(List.of(new TensorInfo(DType.INT64, new long[] {3}, Device.CPU, null),
-                    new TensorInfo(DType.FLOAT64, new long[] {3}, Device.CPU, null)), add.inputs());
+            assertEquals(
+                    List.of(
+                            new TensorInfo(DType.INT64, new long[] {3}, Device.CPU, null),
+                            new TensorInfo(DType.FLOAT64, new long[] {3}, Device.CPU, null)),
+                    add.inputs());
             assertEquals(List.of(new TensorInfo(DType.FLOAT64, new long[] {3}, Device.CPU, null)), add.outputs());
             assertEquals("t: f64[3]", add.outputs().get(0).toString());
             assertEquals("t: i64[3], t: f64[3]", add.args());
@@ -213,7 +226,8 @@ class DebugModeTest {
         void metaTensorsRecordShapesWithoutHashes() {
             Tensor a = Torch.ones(new long[] {2, 3}, DType.FLOAT32, Device.META);
             Tensor b = Torch.ones(new long[] {3, 4}, DType.FLOAT32, Device.META);
-            DebugMode dm = record(DebugMode.Options.DEFAULTS.withHashTensors(true).withTensorAttributes("device"), () -> a.matmul(b));
+            DebugMode dm = record(
+                    DebugMode.Options.DEFAULTS.withHashTensors(true).withTensorAttributes("device"), () -> a.matmul(b));
             assertEquals(depth1("""
                         aten::matmul(t: f32[2, 3]{device=meta}, t: f32[3, 4]{device=meta})  ->  \
                         t: f32[2, 4]{device=meta}
@@ -234,9 +248,10 @@ class DebugModeTest {
                 Parallel.setNumThreads(threads);
                 Tensor x = Torch.arange(0.0, 1_000_000.0, 1.0, DType.FLOAT32);
                 return record(true, () -> {
-                    Tensor y = x.mul(1e-3).sin();
-                    y.mul(y).add(x).sum();
-                }).log();
+                            Tensor y = x.mul(1e-3).sin();
+                            y.mul(y).add(x).sum();
+                        })
+                        .log();
             } finally {
                 Parallel.setNumThreads(before);
             }
@@ -284,32 +299,46 @@ class DebugModeTest {
         @Test
         void namesTheOpThatFirstConsumesAPerturbedInput() {
             DebugMode base = run(X, Y, m);
-            Divergence d = DebugMode.firstDivergence(base, run(X, perturbed(Y, 4, 1e-3f), m)).orElseThrow();
+            Divergence d = DebugMode.firstDivergence(base, run(X, perturbed(Y, 4, 1e-3f), m))
+                    .orElseThrow();
             assertEquals(Divergence.Kind.OUTPUT, d.kind());
             assertEquals("aten::add.Tensor", d.op());
             assertEquals(1, d.index());
             assertEquals(0, d.output());
             assertTrue(d.toString().startsWith("aten::add.Tensor (record 1): output 0 hash 0x"), d.toString());
             // The first op (x·2) does not see y: its outputs agree.
-            assertEquals(base.records().get(0).outputs(), run(X, perturbed(Y, 4, 1e-3f), m).records().get(0).outputs());
+            assertEquals(
+                    base.records().get(0).outputs(),
+                    run(X, perturbed(Y, 4, 1e-3f), m).records().get(0).outputs());
         }
 
         @Test
         void namesTheInnermostOpInsideAComposite() {
             // m only reaches mm inside matmul: mm returns (and differs) before matmul does.
-            Divergence d = DebugMode.firstDivergence(run(X, Y, m), run(X, Y, perturbed(m, 7, 0.5f))).orElseThrow();
+            Divergence d = DebugMode.firstDivergence(run(X, Y, m), run(X, Y, perturbed(m, 7, 0.5f)))
+                    .orElseThrow();
             assertEquals("aten::mm", d.op());
             assertEquals(2, d.left().depth());
-            assertEquals(List.of("aten::mul.Tensor", "aten::add.Tensor", "aten::relu", "aten::sum.dim_IntList", "aten::matmul",
-                    "aten::unsqueeze", "aten::mm"), ops(run(X, Y, m)).subList(0, d.index() + 1));
+            assertEquals(
+                    List.of(
+                            "aten::mul.Tensor",
+                            "aten::add.Tensor",
+                            "aten::relu",
+                            "aten::sum.dim_IntList",
+                            "aten::matmul",
+                            "aten::unsqueeze",
+                            "aten::mm"),
+                    ops(run(X, Y, m)).subList(0, d.index() + 1));
         }
 
         @Test
         void aPerturbationShowsUpAtTheFirstOpThatSeesIt() {
             // x[0, 1] = -2 → -2.25 changes x·2 and x·2 + y, but relu maps both runs' value to 0.
-            Divergence d = DebugMode.firstDivergence(run(X, Y, m), run(perturbed(X, 1, -0.25f), Y, m)).orElseThrow();
+            Divergence d = DebugMode.firstDivergence(run(X, Y, m), run(perturbed(X, 1, -0.25f), Y, m))
+                    .orElseThrow();
             assertEquals("aten::mul.Tensor", d.op());
-            List<DebugRecord> a = run(X, Y, m).records(), b = run(perturbed(X, 1, -0.25f), Y, m).records();
+            List<DebugRecord> a = run(X, Y, m).records(),
+                    b = run(perturbed(X, 1, -0.25f), Y, m).records();
             assertEquals(a.get(2).outputs(), b.get(2).outputs(), "relu output agrees");
         }
 
@@ -353,7 +382,8 @@ class DebugModeTest {
             assertTrue(e.getMessage().contains("has no hash in the first log"), e.getMessage());
             var f = assertThrows(IllegalArgumentException.class, () -> DebugMode.firstDivergence(plain, plain));
             assertTrue(f.getMessage().contains("open both DebugModes with hashTensors"), f.getMessage());
-            DebugMode norm = run(DebugMode.Options.DEFAULTS.withHashTensors(true).withHashFn(HashFn.NORM), X, Y, m);
+            DebugMode norm =
+                    run(DebugMode.Options.DEFAULTS.withHashTensors(true).withHashFn(HashFn.NORM), X, Y, m);
             var g = assertThrows(IllegalArgumentException.class, () -> DebugMode.firstDivergence(norm, run(X, Y, m)));
             assertTrue(g.getMessage().contains("hashed with NORM in one log and BITS in the other"), g.getMessage());
         }
@@ -383,7 +413,10 @@ class DebugModeTest {
             for (int i = 0; i < plain.length; i++) {
                 assertEquals(plain[i].dtype(), recorded[0][i].dtype());
                 assertArrayEquals(plain[i].shape(), recorded[0][i].shape());
-                assertEquals(TensorHash.of(plain[i], HashFn.BITS), TensorHash.of(recorded[0][i], HashFn.BITS), "output " + i);
+                assertEquals(
+                        TensorHash.of(plain[i], HashFn.BITS),
+                        TensorHash.of(recorded[0][i], HashFn.BITS),
+                        "output " + i);
                 assertArrayEquals(plain[i].toDoubleArray(), recorded[0][i].toDoubleArray(), 0.0);
             }
         }
@@ -430,7 +463,9 @@ class DebugModeTest {
             assertNull(r.get(2).output());
             assertEquals(List.of(), r.get(2).outputs());
             assertEquals(1, r.get(3).depth(), "depth restored after the throw");
-            assertEquals("    aten::matmul(t: f32[3], t: f32[4, 5])", dm.log().lines().findFirst().orElseThrow());
+            assertEquals(
+                    "    aten::matmul(t: f32[3], t: f32[4, 5])",
+                    dm.log().lines().findFirst().orElseThrow());
         }
 
         @Test
@@ -445,11 +480,29 @@ class DebugModeTest {
                 }
                 X.exp();
             }
-            assertEquals(List.of("aten::neg", "aten::full", "aten::full", "aten::matmul", "aten::unsqueeze", "aten::mm",
-                    "aten::squeeze.dims", "aten::exp"), ops(outer));
-            assertEquals(List.of("aten::full", "aten::full", "aten::matmul", "aten::unsqueeze", "aten::mm", "aten::squeeze.dims"),
+            assertEquals(
+                    List.of(
+                            "aten::neg",
+                            "aten::full",
+                            "aten::full",
+                            "aten::matmul",
+                            "aten::unsqueeze",
+                            "aten::mm",
+                            "aten::squeeze.dims",
+                            "aten::exp"),
+                    ops(outer));
+            assertEquals(
+                    List.of(
+                            "aten::full",
+                            "aten::full",
+                            "aten::matmul",
+                            "aten::unsqueeze",
+                            "aten::mm",
+                            "aten::squeeze.dims"),
                     ops(inner));
-            assertEquals(List.of(1, 1, 1, 2, 2, 2), inner.records().stream().map(DebugRecord::depth).toList());
+            assertEquals(
+                    List.of(1, 1, 1, 2, 2, 2),
+                    inner.records().stream().map(DebugRecord::depth).toList());
             assertTrue(inner.records().get(3).annotation() != null);
             assertTrue(outer.records().stream().allMatch(r -> r.annotation() == null), "the outer mode does not hash");
         }

@@ -19,9 +19,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 class TensorHashTest {
-    private static TensorHash bits(Tensor t) { return TensorHash.of(t, HashFn.BITS); }
+    private static TensorHash bits(Tensor t) {
+        return TensorHash.of(t, HashFn.BITS);
+    }
 
-    private static double norm(Tensor t) { return TensorHash.of(t, HashFn.NORM).norm(); }
+    private static double norm(Tensor t) {
+        return TensorHash.of(t, HashFn.NORM).norm();
+    }
 
     private static float[] random(int n, long seed) {
         Random r = new Random(seed);
@@ -86,7 +90,9 @@ class TensorHashTest {
 
     @Test
     void independentOfThreadCount() {
-        Tensor t = Torch.tensor(random(5 * TensorHash.BLOCK + 10, 2)).reshape(5, -1).t(); // non-contiguous too
+        Tensor t = Torch.tensor(random(5 * TensorHash.BLOCK + 10, 2))
+                .reshape(5, -1)
+                .t(); // non-contiguous too
         int before = Parallel.numThreads();
         try {
             Parallel.setNumThreads(1);
@@ -140,15 +146,18 @@ class TensorHashTest {
 
     @Test
     void printing() {
-        assertEquals("6.0", TensorHash.of(Torch.tensor(new float[] {-1, 2, -3}), HashFn.NORM).toString());
+        assertEquals(
+                "6.0",
+                TensorHash.of(Torch.tensor(new float[] {-1, 2, -3}), HashFn.NORM)
+                        .toString());
         assertEquals("0x00000000000000ff", new TensorHash(HashFn.BITS, 255).toString());
         assertThrows(IllegalStateException.class, () -> new TensorHash(HashFn.BITS, 1).norm());
     }
 
     @Test
     void metaTensorsHaveNoData() {
-        var e = assertThrows(IllegalArgumentException.class,
-                () -> bits(Torch.ones(new long[] {2}, DType.FLOAT32, Device.META)));
+        var e = assertThrows(
+                IllegalArgumentException.class, () -> bits(Torch.ones(new long[] {2}, DType.FLOAT32, Device.META)));
         assertTrue(e.getMessage().contains("meta device"), e.getMessage());
     }
 }

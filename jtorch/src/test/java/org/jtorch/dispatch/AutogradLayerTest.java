@@ -13,7 +13,8 @@ class AutogradLayerTest {
     @Test
     void exactlyOneLayerIsInstalledAndItIsAutogradsRecorder() {
         List<Class<?>> providers = ServiceLoader.load(AutogradLayer.class).stream()
-                .<Class<?>>map(ServiceLoader.Provider::type).toList();
+                .<Class<?>>map(ServiceLoader.Provider::type)
+                .toList();
         assertEquals(List.of(RecordingLayer.class), providers);
     }
 }

@@ -55,13 +55,19 @@ class DispatchStateTest {
             final int level = DispatchState.nextLevel();
 
             @Override
-            public DispatchState.Kind kind() { return DispatchState.Kind.GRAD; }
+            public DispatchState.Kind kind() {
+                return DispatchState.Kind.GRAD;
+            }
 
             @Override
-            public int level() { return level; }
+            public int level() {
+                return level;
+            }
 
             @Override
-            public Dispatcher.Mode mode() { return null; }
+            public Dispatcher.Mode mode() {
+                return null;
+            }
         };
         try (var _ = DispatchState.enter(marker)) {
             assertTrue(DispatchState.isPlainEager());
@@ -96,8 +102,9 @@ class DispatchStateTest {
                 });
                 assertEquals(List.of("c:full"), seen);
                 assertSame(b, DispatchState.innermostInEffect(DispatchState.Kind.FORWARD_AD));
-                assertThrows(IllegalStateException.class, () -> DispatchState.runBelow(b, () ->
-                        DispatchState.runBelow(b, () -> null)));
+                assertThrows(
+                        IllegalStateException.class,
+                        () -> DispatchState.runBelow(b, () -> DispatchState.runBelow(b, () -> null)));
             }
         }
     }
@@ -111,8 +118,10 @@ class DispatchStateTest {
         assertThrows(IllegalStateException.class, first::close);
         second.close();
         first.close();
-        assertThrows(IllegalStateException.class, () -> DispatchState.enter(new Probe(DispatchState.Kind.MODE,
-                DispatchState.nextLevel() + 1, seen, "x")));
+        assertThrows(
+                IllegalStateException.class,
+                () -> DispatchState.enter(
+                        new Probe(DispatchState.Kind.MODE, DispatchState.nextLevel() + 1, seen, "x")));
         assertTrue(DispatchState.isPlainEager());
     }
 

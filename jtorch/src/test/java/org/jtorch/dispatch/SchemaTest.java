@@ -77,8 +77,12 @@ class SchemaTest {
     @Test
     void typedArguments() {
         Schema empty = Schema.parse(PYTORCH.get(7));
-        assertEquals(new ListType(new BaseType(Base.SYM_INT), 0), empty.arguments().get(0).type());
-        assertEquals(new OptionalType(new BaseType(Base.SCALAR_TYPE)), empty.arguments().get(1).type());
+        assertEquals(
+                new ListType(new BaseType(Base.SYM_INT), 0),
+                empty.arguments().get(0).type());
+        assertEquals(
+                new OptionalType(new BaseType(Base.SCALAR_TYPE)),
+                empty.arguments().get(1).type());
         Schema index = Schema.parse(PYTORCH.get(10));
         SchemaType indices = index.arguments().get(1).type();
         assertEquals(new ListType(new OptionalType(new BaseType(Base.TENSOR)), 0), indices);
@@ -86,7 +90,9 @@ class SchemaTest {
         assertFalse(indices.isTensor());
         assertTrue(index.arguments().get(0).type().isTensor());
         Schema conv = Schema.parse(PYTORCH.get(12));
-        assertEquals(new ListType(new BaseType(Base.SYM_INT), 2), conv.arguments().get(3).type());
+        assertEquals(
+                new ListType(new BaseType(Base.SYM_INT), 2),
+                conv.arguments().get(3).type());
         assertEquals(Base.SYM_INT, conv.arguments().get(3).type().base());
     }
 
@@ -101,14 +107,21 @@ class SchemaTest {
         List<Schema.Argument> nll = Schema.parse(PYTORCH.get(6)).arguments();
         assertEquals(new SchemaValue.Identifier("Mean"), nll.get(3).defaultValue());
         assertEquals(new SchemaValue.Int(-100), nll.get(4).defaultValue());
-        assertEquals(new SchemaValue.Str("none"), Schema.parse(PYTORCH.get(11)).arguments().get(1).defaultValue());
+        assertEquals(
+                new SchemaValue.Str("none"),
+                Schema.parse(PYTORCH.get(11)).arguments().get(1).defaultValue());
         SchemaValue noDims = Schema.parse(PYTORCH.get(18)).arguments().get(2).defaultValue();
         assertEquals(new SchemaValue.ListOf(List.of()), noDims);
-        assertEquals(new SchemaValue.Int(1), Schema.parse(PYTORCH.get(12)).arguments().get(3).defaultValue());
+        assertEquals(
+                new SchemaValue.Int(1),
+                Schema.parse(PYTORCH.get(12)).arguments().get(3).defaultValue());
         Schema lists = Schema.parse("f(int[] a=[0, -1], float b=-inf, float c=0.5, str d=\"it's\") -> Tensor");
-        assertEquals(new SchemaValue.ListOf(List.of(new SchemaValue.Int(0), new SchemaValue.Int(-1))),
+        assertEquals(
+                new SchemaValue.ListOf(List.of(new SchemaValue.Int(0), new SchemaValue.Int(-1))),
                 lists.arguments().get(0).defaultValue());
-        assertEquals(new SchemaValue.Float(Double.NEGATIVE_INFINITY), lists.arguments().get(1).defaultValue());
+        assertEquals(
+                new SchemaValue.Float(Double.NEGATIVE_INFINITY),
+                lists.arguments().get(1).defaultValue());
         assertEquals("aten::f(int[] a=[0, -1], float b=-inf, float c=0.5, str d='it\\'s') -> Tensor", lists.toString());
         assertEquals(lists, Schema.parse(lists.toString()));
     }
@@ -116,7 +129,9 @@ class SchemaTest {
     @Test
     void kwargOnlyArguments() {
         Schema add = Schema.parse(PYTORCH.get(0));
-        assertEquals(List.of(false, false, true), add.arguments().stream().map(Schema.Argument::kwargOnly).toList());
+        assertEquals(
+                List.of(false, false, true),
+                add.arguments().stream().map(Schema.Argument::kwargOnly).toList());
         assertEquals(2, add.positional().size());
         Schema sort = Schema.parse(PYTORCH.get(16));
         assertTrue(sort.arguments().stream().skip(1).allMatch(Schema.Argument::kwargOnly));
@@ -128,28 +143,39 @@ class SchemaTest {
         Schema inplace = Schema.parse(PYTORCH.get(1));
         assertTrue(inplace.isInplace());
         assertFalse(inplace.isOut());
-        assertEquals(new Schema.Alias(List.of("a"), true, List.of()), inplace.arguments().get(0).alias());
+        assertEquals(
+                new Schema.Alias(List.of("a"), true, List.of()),
+                inplace.arguments().get(0).alias());
         assertTrue(inplace.arguments().get(0).isMutable());
         assertTrue(inplace.returnsAlias());
         Schema out = Schema.parse(PYTORCH.get(2));
         assertTrue(out.isOut());
         assertFalse(out.isInplace());
         Schema split = Schema.parse(PYTORCH.get(3));
-        assertEquals(new Schema.Alias(List.of("a"), false, List.of("*")), split.arguments().get(0).alias());
+        assertEquals(
+                new Schema.Alias(List.of("a"), false, List.of("*")),
+                split.arguments().get(0).alias());
         assertFalse(split.isMutable());
-        assertEquals(new ListType(new BaseType(Base.TENSOR), 0), split.returns().get(0).type());
-        assertEquals(new Schema.Alias(List.of("a"), false, List.of()), split.returns().get(0).alias());
+        assertEquals(
+                new ListType(new BaseType(Base.TENSOR), 0),
+                split.returns().get(0).type());
+        assertEquals(
+                new Schema.Alias(List.of("a"), false, List.of()),
+                split.returns().get(0).alias());
         Schema foreach = Schema.parse(PYTORCH.get(9));
         assertTrue(foreach.arguments().get(0).isMutable());
         assertTrue(foreach.returns().isEmpty());
         assertFalse(Schema.parse(PYTORCH.get(0)).isMutable());
-        assertFalse(Schema.parse("__and__.Tensor(Tensor self, Tensor other) -> Tensor").isInplace());
+        assertFalse(Schema.parse("__and__.Tensor(Tensor self, Tensor other) -> Tensor")
+                .isInplace());
     }
 
     @Test
     void returns() {
         Schema max = Schema.parse(PYTORCH.get(4));
-        assertEquals(List.of("values", "indices"), max.returns().stream().map(Schema.Return::name).toList());
+        assertEquals(
+                List.of("values", "indices"),
+                max.returns().stream().map(Schema.Return::name).toList());
         assertTrue(max.returnsTuple());
         Schema bn = Schema.parse(PYTORCH.get(13));
         assertEquals(3, bn.returns().size());
@@ -161,8 +187,8 @@ class SchemaTest {
     @Test
     void aMalformedSchemaFailsTheOpDefinition() {
         String bad = "broken(Tensor self -> Tensor";
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> OpDef.composite(bad, args -> args[0]));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> OpDef.composite(bad, args -> args[0]));
         assertTrue(e.getMessage().startsWith("malformed schema '" + bad + "'"), e.getMessage());
     }
 

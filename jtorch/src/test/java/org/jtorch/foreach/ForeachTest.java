@@ -22,12 +22,14 @@ import org.jtorch.storage.TensorImpl;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code torch.foreach} (spec §4): the worked examples, every function against the single-tensor op
- * at each position (on lists mixing the multi-tensor fast path — dense float32 — with transposed,
- * float64, integer and empty tensors), in-place identity, errors, meta tensors and autograd.
+ * {@code torch.foreach} (spec §4): the worked examples, every function against the single-tensor op at each position
+ * (on lists mixing the multi-tensor fast path — dense float32 — with transposed, float64, integer and empty tensors),
+ * in-place identity, errors, meta tensors and autograd.
  */
 class ForeachTest {
-    static Tensor t(double... v) { return Torch.tensor(v); }
+    static Tensor t(double... v) {
+        return Torch.tensor(v);
+    }
 
     static Tensor f(double... v) {
         float[] x = new float[v.length];
@@ -37,7 +39,8 @@ class ForeachTest {
 
     static void assertValues(List<Tensor> got, double[]... expected) {
         assertEquals(expected.length, got.size());
-        for (int i = 0; i < expected.length; i++) assertArrayEquals(expected[i], got.get(i).toDoubleArray(), 1e-6, "position " + i);
+        for (int i = 0; i < expected.length; i++)
+            assertArrayEquals(expected[i], got.get(i).toDoubleArray(), 1e-6, "position " + i);
     }
 
     // ---- spec §4 examples ----------------------------------------------------------------------------------
@@ -63,15 +66,23 @@ class ForeachTest {
 
     @Test
     void errors() {
-        assertEquals("Tensor list must have at least one tensor.",
-                assertThrows(TorchException.class, () -> Foreach.add(List.of(), 1)).getMessage());
+        assertEquals(
+                "Tensor list must have at least one tensor.",
+                assertThrows(TorchException.class, () -> Foreach.add(List.of(), 1))
+                        .getMessage());
         assertThrows(TorchException.class, () -> Foreach.mul(List.of(t(1)), new double[] {2, 3}));
-        assertEquals("Tensor lists must have the same number of tensors, got 1 and 2",
-                assertThrows(TorchException.class, () -> Foreach.add(List.of(t(1)), List.of(t(1), t(2)))).getMessage());
+        assertEquals(
+                "Tensor lists must have the same number of tensors, got 1 and 2",
+                assertThrows(TorchException.class, () -> Foreach.add(List.of(t(1)), List.of(t(1), t(2))))
+                        .getMessage());
         assertThrows(TorchException.class, () -> Foreach.lerp(List.of(t(1), t(2)), List.of(t(1)), 0.5));
         assertThrows(TorchException.class, () -> Foreach.mul(List.of(t(1)), t(1, 2)), "the shared tensor must be 0-d");
-        assertThrows(TorchException.class, () -> Foreach.addcmul(List.of(t(1)), List.of(t(1)), List.of(t(1)), Torch.ones(1, 1)));
-        assertThrows(TorchException.class, () -> Foreach.addcmul(List.of(t(1)), List.of(t(1)), List.of(t(1)), Torch.ones(2)));
+        assertThrows(
+                TorchException.class,
+                () -> Foreach.addcmul(List.of(t(1)), List.of(t(1)), List.of(t(1)), Torch.ones(1, 1)));
+        assertThrows(
+                TorchException.class,
+                () -> Foreach.addcmul(List.of(t(1)), List.of(t(1)), List.of(t(1)), Torch.ones(2)));
         // the single-tensor op's own checks apply at every position
         assertThrows(TorchException.class, () -> Foreach.add_(List.of(f(1, 2)), List.of(f(1, 2, 3))));
         assertThrows(TorchException.class, () -> Foreach.div_(List.of(Torch.tensor(new long[] {1, 2})), 2.0));
@@ -88,7 +99,8 @@ class ForeachTest {
         Tensor dbl = Torch.rand(new long[] {6}, DType.FLOAT64, Device.CPU, g).add(0.5);
         Tensor empty = Torch.zeros(new long[] {0}, DType.FLOAT32);
         List<Tensor> out = new ArrayList<>(List.of(big, small, mat, dbl, empty));
-        for (int i = 0; i < 40; i++) out.add(Torch.rand(new long[] {1 + (i * 37) % 300}, g).add(0.5));
+        for (int i = 0; i < 40; i++)
+            out.add(Torch.rand(new long[] {1 + (i * 37) % 300}, g).add(0.5));
         return out;
     }
 
@@ -112,8 +124,12 @@ class ForeachTest {
     }
 
     /** Checks {@code fn} and its in-place twin against {@code ref} applied tensor by tensor. */
-    static void check(String name, Function<List<Tensor>, List<Tensor>> fn, Function<List<Tensor>, List<Tensor>> inPlace,
-                      UnaryOperator<Tensor> ref, double rtol) {
+    static void check(
+            String name,
+            Function<List<Tensor>, List<Tensor>> fn,
+            Function<List<Tensor>, List<Tensor>> inPlace,
+            UnaryOperator<Tensor> ref,
+            double rtol) {
         List<Tensor> xs = mixed(name.hashCode());
         List<Tensor> expected = new ArrayList<>();
         for (Tensor x : xs) expected.add(ref.apply(x));
@@ -131,7 +147,12 @@ class ForeachTest {
         check("sqrt", Foreach::sqrt, Foreach::sqrt_, Tensor::sqrt, 0);
         check("neg", Foreach::neg, Foreach::neg_, Tensor::neg, 0);
         check("abs", Foreach::abs, Foreach::abs_, Tensor::abs, 0);
-        check("reciprocal", Foreach::reciprocal, Foreach::reciprocal_, x -> Dispatcher.call1(PointwiseOps.RECIPROCAL, x), 0);
+        check(
+                "reciprocal",
+                Foreach::reciprocal,
+                Foreach::reciprocal_,
+                x -> Dispatcher.call1(PointwiseOps.RECIPROCAL, x),
+                0);
         check("rsqrt", Foreach::rsqrt, Foreach::rsqrt_, x -> Dispatcher.call1(PointwiseOps.RSQRT, x), 0);
         check("sigmoid", Foreach::sigmoid, Foreach::sigmoid_, x -> Dispatcher.call1(PointwiseOps.SIGMOID, x), 0);
         check("log", Foreach::log, Foreach::log_, x -> Dispatcher.call1(PointwiseOps.LOG, x), 0);
@@ -148,9 +169,18 @@ class ForeachTest {
     void lgamma() {
         List<Tensor> r = Foreach.lgamma(List.of(t(0.5, 1, 2, 3.5, 10, -0.5, 0, -2)));
         double[] v = r.get(0).toDoubleArray();
-        double[] expected = {0.5723649429247001, 0, 0, 1.2009736023470743, 12.801827480081469, 1.2655121234846454,
-            Double.POSITIVE_INFINITY, Double.POSITIVE_INFINITY};
-        for (int i = 0; i < v.length; i++) assertEquals(expected[i], v[i], 1e-13 * Math.max(1, Math.abs(expected[i])), "lgamma " + i);
+        double[] expected = {
+            0.5723649429247001,
+            0,
+            0,
+            1.2009736023470743,
+            12.801827480081469,
+            1.2655121234846454,
+            Double.POSITIVE_INFINITY,
+            Double.POSITIVE_INFINITY
+        };
+        for (int i = 0; i < v.length; i++)
+            assertEquals(expected[i], v[i], 1e-13 * Math.max(1, Math.abs(expected[i])), "lgamma " + i);
     }
 
     @Test
@@ -159,14 +189,37 @@ class ForeachTest {
         check("sub", xs -> Foreach.sub(xs, 0.25), xs -> Foreach.sub_(xs, 0.25), x -> x.sub(0.25), 0);
         check("mul", xs -> Foreach.mul(xs, 1.5), xs -> Foreach.mul_(xs, 1.5), x -> x.mul(1.5), 0);
         check("div", xs -> Foreach.div(xs, 3.0), xs -> Foreach.div_(xs, 3.0), x -> x.div(3.0), 0);
-        check("clamp_min", xs -> Foreach.clampMin(xs, 1.0), xs -> Foreach.clampMin_(xs, 1.0), x -> Torch.clampMin(x, 1.0), 0);
-        check("clamp_max", xs -> Foreach.clampMax(xs, 1.0), xs -> Foreach.clampMax_(xs, 1.0), x -> Torch.clampMax(x, 1.0), 0);
-        check("maximum", xs -> Foreach.maximum(xs, 1.0), xs -> Foreach.maximum_(xs, 1.0), x -> Torch.clampMin(x, 1.0), 0);
+        check(
+                "clamp_min",
+                xs -> Foreach.clampMin(xs, 1.0),
+                xs -> Foreach.clampMin_(xs, 1.0),
+                x -> Torch.clampMin(x, 1.0),
+                0);
+        check(
+                "clamp_max",
+                xs -> Foreach.clampMax(xs, 1.0),
+                xs -> Foreach.clampMax_(xs, 1.0),
+                x -> Torch.clampMax(x, 1.0),
+                0);
+        check(
+                "maximum",
+                xs -> Foreach.maximum(xs, 1.0),
+                xs -> Foreach.maximum_(xs, 1.0),
+                x -> Torch.clampMin(x, 1.0),
+                0);
         check("pow", xs -> Foreach.pow(xs, 2.0), xs -> Foreach.pow_(xs, 2.0), x -> x.pow(2.0), 0);
-        check("mul_tensor", xs -> Foreach.mul(xs, Torch.scalarTensor(2.5, DType.FLOAT64)),
-                xs -> Foreach.mul_(xs, Torch.scalarTensor(2.5, DType.FLOAT64)), x -> x.mul(Torch.scalarTensor(2.5, DType.FLOAT64)), 0);
-        check("add_tensor", xs -> Foreach.add(xs, Torch.scalarTensor(2.0, DType.FLOAT64), 0.5),
-                xs -> Foreach.add_(xs, Torch.scalarTensor(2.0, DType.FLOAT64), 0.5), x -> x.add(Torch.scalarTensor(2.0, DType.FLOAT64), 0.5), 0);
+        check(
+                "mul_tensor",
+                xs -> Foreach.mul(xs, Torch.scalarTensor(2.5, DType.FLOAT64)),
+                xs -> Foreach.mul_(xs, Torch.scalarTensor(2.5, DType.FLOAT64)),
+                x -> x.mul(Torch.scalarTensor(2.5, DType.FLOAT64)),
+                0);
+        check(
+                "add_tensor",
+                xs -> Foreach.add(xs, Torch.scalarTensor(2.0, DType.FLOAT64), 0.5),
+                xs -> Foreach.add_(xs, Torch.scalarTensor(2.0, DType.FLOAT64), 0.5),
+                x -> x.add(Torch.scalarTensor(2.0, DType.FLOAT64), 0.5),
+                0);
     }
 
     @Test
@@ -244,7 +297,8 @@ class ForeachTest {
         r.get(0).sum().add(r.get(1).sum()).backward();
         assertArrayEquals(new double[] {4, 5}, a.grad().toDoubleArray());
         assertArrayEquals(new double[] {6}, b.grad().toDoubleArray());
-        assertThrows(TorchException.class, () -> Foreach.add_(List.of(a), 1.0), "in-place on a leaf that requires grad");
+        assertThrows(
+                TorchException.class, () -> Foreach.add_(List.of(a), 1.0), "in-place on a leaf that requires grad");
         try (var _ = Torch.noGrad()) {
             Foreach.add_(List.of(a), 1.0);
         }

@@ -33,7 +33,9 @@ class FuncCompositionTest {
         for (int i = 0; i < w.length; i++) assertEquals(w[i], g[i], tol * Math.max(1, Math.abs(w[i])), "element " + i);
     }
 
-    private static Tensor randn(long... shape) { return Torch.randn(shape).to(DType.FLOAT64); }
+    private static Tensor randn(long... shape) {
+        return Torch.randn(shape).to(DType.FLOAT64);
+    }
 
     private static Sequential mlp() {
         Torch.manualSeed(7);
@@ -45,24 +47,30 @@ class FuncCompositionTest {
     void perSampleGradientsOfAnMlpEqualTheLoop() {
         Sequential model = mlp();
         Map<String, Tensor> params = new LinkedHashMap<>();
-        for (var e : model.namedParameters().entrySet()) params.put(e.getKey(), e.getValue().detach());
+        for (var e : model.namedParameters().entrySet())
+            params.put(e.getKey(), e.getValue().detach());
         Torch.manualSeed(3);
         Tensor xs = randn(6, 5);
         Tensor ys = Torch.tensor(new long[] {0, 2, 1, 1, 0, 2});
         Function<Object[], Object> loss = a -> {
-            @SuppressWarnings("unchecked") Map<String, Tensor> p = (Map<String, Tensor>) a[0];
+            @SuppressWarnings("unchecked")
+            Map<String, Tensor> p = (Map<String, Tensor>) a[0];
             Tensor out = Func.functionalCall(model, p, ((Tensor) a[1]).unsqueeze(0));
             return F.crossEntropy(out, ((Tensor) a[2]).unsqueeze(0));
         };
         @SuppressWarnings("unchecked")
-        Map<String, Tensor> perSample = (Map<String, Tensor>) Func.vmap(Func.grad(loss, Func.GradOptions.defaults()),
-                VmapOptions.defaults().inDims(null, 0, 0)).apply(new Object[] {params, xs, ys});
+        Map<String, Tensor> perSample = (Map<String, Tensor>) Func.vmap(
+                        Func.grad(loss, Func.GradOptions.defaults()),
+                        VmapOptions.defaults().inDims(null, 0, 0))
+                .apply(new Object[] {params, xs, ys});
         // the loop: plain autograd on each sample with the module's own parameters
         for (var name : params.keySet()) {
             List<Tensor> rows = new ArrayList<>();
             for (int i = 0; i < 6; i++) {
                 List<Tensor> ps = new ArrayList<>(model.namedParameters().values());
-                Tensor l = F.crossEntropy(model.call(xs.select(0, i).unsqueeze(0)), ys.select(0, i).unsqueeze(0));
+                Tensor l = F.crossEntropy(
+                        model.call(xs.select(0, i).unsqueeze(0)),
+                        ys.select(0, i).unsqueeze(0));
                 List<Tensor> g = Autograd.grad(List.of(l), ps, Autograd.GradOptions.defaults());
                 rows.add(g.get(new ArrayList<>(model.namedParameters().keySet()).indexOf(name)));
             }
@@ -82,11 +90,14 @@ class FuncCompositionTest {
         assertArrayEquals(new long[] {1, 3}, out.shape());
         assertSame(before, model.getParameter("0.weight"));
         Map<String, Tensor> bad = Map.of("0.weight", Torch.zeros(8, 4).to(DType.FLOAT64));
-        org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class,
+        org.junit.jupiter.api.Assertions.assertThrows(
+                RuntimeException.class,
                 () -> Func.functionalCall(model, bad, Torch.ones(1, 5).to(DType.FLOAT64)));
         assertSame(before, model.getParameter("0.weight"));
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-                () -> Func.functionalCall(model, Map.of("nope", Torch.zeros(1)), Torch.ones(1, 5).to(DType.FLOAT64)));
+        org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class,
+                () -> Func.functionalCall(
+                        model, Map.of("nope", Torch.zeros(1)), Torch.ones(1, 5).to(DType.FLOAT64)));
     }
 
     @Test
@@ -99,11 +110,16 @@ class FuncCompositionTest {
     @Test
     void vmapOfVmapEqualsADoubleLoop() {
         Tensor x = randn(2, 3, 4), y = randn(2, 3, 4);
-        Function<Object[], Object> inner = Func.vmap(a -> Torch.dot((Tensor) a[0], (Tensor) a[1]), VmapOptions.defaults());
+        Function<Object[], Object> inner =
+                Func.vmap(a -> Torch.dot((Tensor) a[0], (Tensor) a[1]), VmapOptions.defaults());
         Tensor got = (Tensor) Func.vmap(inner, VmapOptions.defaults()).apply(new Object[] {x, y});
         Tensor want = Torch.zeros(2, 3).to(DType.FLOAT64);
         double[] w = new double[6];
-        for (int i = 0; i < 2; i++) for (int j = 0; j < 3; j++) w[i * 3 + j] = Torch.dot(x.select(0, i).select(0, j), y.select(0, i).select(0, j)).item();
+        for (int i = 0; i < 2; i++)
+            for (int j = 0; j < 3; j++)
+                w[i * 3 + j] = Torch.dot(
+                                x.select(0, i).select(0, j), y.select(0, i).select(0, j))
+                        .item();
         close(Torch.tensor(w).view(2, 3), got, 1e-12);
         assertEquals(2, want.dim());
     }
@@ -111,7 +127,8 @@ class FuncCompositionTest {
     @Test
     void nestedVmapWithDifferentInDims() {
         Tensor x = randn(3, 4, 2); // outer maps dim 0 (3), inner maps the last dim (2) of each [4, 2]
-        Function<Object[], Object> inner = Func.vmap(a -> ((Tensor) a[0]).exp().sum(), VmapOptions.defaults().inDims(1));
+        Function<Object[], Object> inner = Func.vmap(
+                a -> ((Tensor) a[0]).exp().sum(), VmapOptions.defaults().inDims(1));
         Tensor got = (Tensor) Func.vmap(inner, VmapOptions.defaults()).apply(new Object[] {x});
         close(x.exp().sum(1), got, 1e-12);
     }
@@ -130,7 +147,10 @@ class FuncCompositionTest {
         close(Torch.outer(a, a).mul(2.0), Func.hessian(quad).apply(x), 1e-10);
         // log-sum-exp: H = diag(p) - p p^T with p = softmax(x)
         Tensor p = F.softmax(x, 0);
-        close(Torch.diagEmbed(p).sub(Torch.outer(p, p)), Func.hessian(t -> t.exp().sum().log()).apply(x), 1e-10);
+        close(
+                Torch.diagEmbed(p).sub(Torch.outer(p, p)),
+                Func.hessian(t -> t.exp().sum().log()).apply(x),
+                1e-10);
     }
 
     @Test
@@ -160,8 +180,10 @@ class FuncCompositionTest {
     @Test
     void vmapOfVmapOfJvp() {
         Tensor x = randn(2, 3, 4), v = randn(2, 3, 4);
-        Function<Object[], Object> jvp = a -> Func.jvp(t -> t.sin(), (Tensor) a[0], (Tensor) a[1]).jvpOut();
-        Tensor got = (Tensor) Func.vmap(Func.vmap(jvp, VmapOptions.defaults()), VmapOptions.defaults()).apply(new Object[] {x, v});
+        Function<Object[], Object> jvp =
+                a -> Func.jvp(t -> t.sin(), (Tensor) a[0], (Tensor) a[1]).jvpOut();
+        Tensor got = (Tensor) Func.vmap(Func.vmap(jvp, VmapOptions.defaults()), VmapOptions.defaults())
+                .apply(new Object[] {x, v});
         close(x.cos().mul(v), got, 1e-12);
     }
 
@@ -172,8 +194,12 @@ class FuncCompositionTest {
             Tensor l = Torch.dot((Tensor) a[0], (Tensor) a[1]).square();
             return new Object[] {l, l.detach()};
         };
-        Object[] r = (Object[]) Func.vmap(Func.grad(f, Func.GradOptions.defaults().argnumsTuple(0, 1).hasAux(true)),
-                VmapOptions.defaults().inDims(null, 0)).apply(new Object[] {w, xs});
+        Object[] r = (Object[]) Func.vmap(
+                        Func.grad(
+                                f,
+                                Func.GradOptions.defaults().argnumsTuple(0, 1).hasAux(true)),
+                        VmapOptions.defaults().inDims(null, 0))
+                .apply(new Object[] {w, xs});
         Object[] grads = (Object[]) r[0];
         Tensor dots = xs.matmul(w);
         close(dots.unsqueeze(1).mul(xs).mul(2.0), (Tensor) grads[0], 1e-12);
@@ -191,7 +217,9 @@ class FuncCompositionTest {
         // sum over i and components k of 2 (w.x_i) w_k: gradient wrt w = 2 sum_i (x_i * sum(w) + (w.x_i) * 1)
         Tensor sx = xs.sum(0);
         Tensor dots = xs.matmul(w.detach());
-        Tensor want = sx.mul(w.detach().sum()).add(Torch.ones(3).to(DType.FLOAT64).mul(dots.sum())).mul(2.0);
+        Tensor want = sx.mul(w.detach().sum())
+                .add(Torch.ones(3).to(DType.FLOAT64).mul(dots.sum()))
+                .mul(2.0);
         close(want, gw, 1e-10);
     }
 

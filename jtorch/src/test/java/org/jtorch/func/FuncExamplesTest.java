@@ -18,19 +18,23 @@ class FuncExamplesTest {
     private static void close(double[] want, Tensor got) {
         double[] g = got.toDoubleArray();
         assertEquals(want.length, g.length, "numel of " + Arrays.toString(got.shape()));
-        for (int i = 0; i < want.length; i++) assertEquals(want[i], g[i], 1e-6, "element " + i + " of " + Arrays.toString(g));
+        for (int i = 0; i < want.length; i++)
+            assertEquals(want[i], g[i], 1e-6, "element " + i + " of " + Arrays.toString(g));
     }
 
     @Test
     void vmapDot() {
-        Tensor x = Torch.tensor(new double[][] {{1, 2, 3}, {4, 5, 6}}), y = Torch.tensor(new double[][] {{1, 0, 1}, {0, 1, 0}});
+        Tensor x = Torch.tensor(new double[][] {{1, 2, 3}, {4, 5, 6}}),
+                y = Torch.tensor(new double[][] {{1, 0, 1}, {0, 1, 0}});
         close(new double[] {4, 5}, Func.vmap((a, b) -> Torch.dot(a, b), 0, 0).apply(x, y));
     }
 
     @Test
     void vmapMulInDimsNone() {
         Tensor x = Torch.tensor(new double[][] {{1, 2}, {3, 4}}), y = Torch.tensor(new double[] {10, 100});
-        close(new double[] {10, 200, 30, 400}, Func.vmap((a, b) -> a.mul(b), 0, null).apply(x, y));
+        close(
+                new double[] {10, 200, 30, 400},
+                Func.vmap((a, b) -> a.mul(b), 0, null).apply(x, y));
     }
 
     @Test
@@ -53,7 +57,8 @@ class FuncExamplesTest {
         Tensor reps = Torch.tensor(new long[] {1, 2, 1, 0, 0, 4}).view(2, 3);
         Tensor r = Func.vmap(rr -> Torch.repeatInterleave(base, rr, 0, 4L)).apply(reps);
         assertArrayEquals(new long[] {10, 20, 20, 30, 30, 30, 30, 30}, r.toLongArray());
-        TorchException e = assertThrows(TorchException.class, () -> Func.vmap(rr -> Torch.repeatInterleave(base, rr)).apply(reps));
+        TorchException e = assertThrows(TorchException.class, () -> Func.vmap(rr -> Torch.repeatInterleave(base, rr))
+                .apply(reps));
         assertTrue(e.getMessage().contains("output_size"), e.getMessage());
     }
 
@@ -82,11 +87,16 @@ class FuncExamplesTest {
     @Test
     void randomness() {
         Function<Object[], Object> f = a -> ((Tensor) a[0]).add(Torch.rand());
-        assertThrows(TorchException.class, () -> Func.vmap(f, VmapOptions.defaults()).apply(new Object[] {Torch.zeros(3)}));
-        double[] same = ((Tensor) Func.vmap(f, VmapOptions.defaults().randomness("same")).apply(new Object[] {Torch.zeros(3)})).toDoubleArray();
+        assertThrows(
+                TorchException.class, () -> Func.vmap(f, VmapOptions.defaults()).apply(new Object[] {Torch.zeros(3)}));
+        double[] same = ((Tensor)
+                        Func.vmap(f, VmapOptions.defaults().randomness("same")).apply(new Object[] {Torch.zeros(3)}))
+                .toDoubleArray();
         assertEquals(same[0], same[1]);
         assertEquals(same[0], same[2]);
-        double[] diff = ((Tensor) Func.vmap(f, VmapOptions.defaults().randomness("different")).apply(new Object[] {Torch.zeros(3)})).toDoubleArray();
+        double[] diff = ((Tensor) Func.vmap(f, VmapOptions.defaults().randomness("different"))
+                        .apply(new Object[] {Torch.zeros(3)}))
+                .toDoubleArray();
         assertTrue(diff[0] != diff[1] && diff[1] != diff[2], Arrays.toString(diff));
     }
 
@@ -96,7 +106,8 @@ class FuncExamplesTest {
         Function<Object[], Object> f = a -> ((Tensor) a[0]).sin().sum();
         Tensor all = (Tensor) Func.vmap(f, VmapOptions.defaults()).apply(new Object[] {x});
         Tensor one = (Tensor) Func.vmap(f, VmapOptions.defaults().chunkSize(1)).apply(new Object[] {x});
-        Tensor three = (Tensor) Func.vmap(f, VmapOptions.defaults().chunkSize(3)).apply(new Object[] {x});
+        Tensor three =
+                (Tensor) Func.vmap(f, VmapOptions.defaults().chunkSize(3)).apply(new Object[] {x});
         close(all.toDoubleArray(), one);
         close(all.toDoubleArray(), three);
     }
@@ -121,7 +132,8 @@ class FuncExamplesTest {
     }
 
     private static Tensor f4(Tensor x) {
-        return Torch.stack(java.util.List.of(x.select(0, 0).mul(x.select(0, 1)), x.select(0, 0).sin()));
+        return Torch.stack(java.util.List.of(
+                x.select(0, 0).mul(x.select(0, 1)), x.select(0, 0).sin()));
     }
 
     @Test
@@ -134,7 +146,8 @@ class FuncExamplesTest {
 
     @Test
     void hessian() {
-        Function<Tensor, Tensor> f = x -> x.select(0, 0).square().mul(x.select(0, 1)).add(x.select(0, 1).pow(3.0));
+        Function<Tensor, Tensor> f = x ->
+                x.select(0, 0).square().mul(x.select(0, 1)).add(x.select(0, 1).pow(3.0));
         close(new double[] {4, 2, 2, 12}, Func.hessian(f).apply(Torch.tensor(new double[] {1, 2})));
     }
 
@@ -142,8 +155,11 @@ class FuncExamplesTest {
     void perSampleGradients() {
         Tensor w = Torch.tensor(new double[] {1, 2});
         Tensor xs = Torch.tensor(new double[][] {{1, 0}, {0, 1}, {1, 1}}), ys = Torch.tensor(new double[] {0, 1, 2});
-        Function<Object[], Object> loss = a -> ((Tensor) a[0]).dot((Tensor) a[1]).sub((Tensor) a[2]).square();
-        Object g = Func.vmap(Func.grad(loss, Func.GradOptions.defaults()), VmapOptions.defaults().inDims(null, 0, 0))
+        Function<Object[], Object> loss =
+                a -> ((Tensor) a[0]).dot((Tensor) a[1]).sub((Tensor) a[2]).square();
+        Object g = Func.vmap(
+                        Func.grad(loss, Func.GradOptions.defaults()),
+                        VmapOptions.defaults().inDims(null, 0, 0))
                 .apply(new Object[] {w, xs, ys});
         close(new double[] {2, 0, 0, 2, 2, 2}, (Tensor) g);
     }

@@ -10,10 +10,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every registered op is complete or declares its gap, with a reason, on its definition: for vmap a batch rule,
- * a composite body, randomness, or a declared per-example fallback; for autograd a VJP, a composite body, "not
- * differentiable", or a declared missing derivative (which the registry also checks as it loads). An op without
- * tensor inputs (a factory) is never batched. (The batch rules attach when vmap's interpreter loads.)
+ * Every registered op is complete or declares its gap, with a reason, on its definition: for vmap a batch rule, a
+ * composite body, randomness, or a declared per-example fallback; for autograd a VJP, a composite body, "not
+ * differentiable", or a declared missing derivative (which the registry also checks as it loads). An op without tensor
+ * inputs (a factory) is never batched. (The batch rules attach when vmap's interpreter loads.)
  */
 class OpDefinitionCompletenessTest {
     @BeforeAll
@@ -30,23 +30,33 @@ class OpDefinitionCompletenessTest {
     void everyOpWithTensorInputsHasABatchRuleOrDeclaresItsFallback() {
         TreeSet<String> undeclared = new TreeSet<>();
         for (OpDef op : OpRegistry.all()) {
-            boolean covered = op.batchRule() != null || op.compositeFn() != null || op.has(OpDef.Flag.RANDOM)
+            boolean covered = op.batchRule() != null
+                    || op.compositeFn() != null
+                    || op.has(OpDef.Flag.RANDOM)
                     || op.vmapFallbackReason() != null;
             if (takesTensors(op) && !covered) undeclared.add(op.qualifiedName());
         }
-        assertEquals(new TreeSet<>(), undeclared, "ops vmap would loop over silently: write a batch rule or declare "
-                + "vmapFallsBack(reason) at the definition");
+        assertEquals(
+                new TreeSet<>(),
+                undeclared,
+                "ops vmap would loop over silently: write a batch rule or declare "
+                        + "vmapFallsBack(reason) at the definition");
     }
 
     @Test
     void everyDifferentiableOpHasAVjpOrDeclaresItsGap() {
         TreeSet<String> undeclared = new TreeSet<>();
         for (OpDef op : OpRegistry.all()) {
-            boolean covered = op.vjp() != null || op.compositeFn() != null || !op.isDifferentiable()
+            boolean covered = op.vjp() != null
+                    || op.compositeFn() != null
+                    || !op.isDifferentiable()
                     || op.derivativeNotImplementedReason() != null;
             if (!covered) undeclared.add(op.qualifiedName());
         }
-        assertEquals(new TreeSet<>(), undeclared, "ops autograd records without a derivative: define a VJP, flag "
-                + "NOT_DIFFERENTIABLE or declare derivativeNotImplemented(reason) at the definition");
+        assertEquals(
+                new TreeSet<>(),
+                undeclared,
+                "ops autograd records without a derivative: define a VJP, flag "
+                        + "NOT_DIFFERENTIABLE or declare derivativeNotImplemented(reason) at the definition");
     }
 }

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
-import org.jtorch.Warnings;
 import org.jtorch.WarningRecorder;
+import org.jtorch.Warnings;
 import org.jtorch.ops.OpDef;
 import org.jtorch.ops.OpRegistry;
 import org.junit.jupiter.api.Test;
@@ -27,8 +27,8 @@ class VmapFallbackTest {
     }
 
     /**
-     * The warning is a {@link Warnings#warnOnce} (printed once per op, see WarningsTest); a recorder sees every
-     * one, whichever test ran the op first.
+     * The warning is a {@link Warnings#warnOnce} (printed once per op, see WarningsTest); a recorder sees every one,
+     * whichever test ran the op first.
      */
     @Test
     void fallbackWarnsEachTimeItRunsUnderARecorderAndMatchesTheLoop() {
@@ -37,11 +37,19 @@ class VmapFallbackTest {
             VmapSettings.setFallbackWarningEnabled(true);
             Tensor r1 = Func.vmap(a -> Torch.histc(a, 2, 0.0, 1.0)).apply(x);
             Func.vmap(a -> Torch.histc(a, 2, 0.0, 1.0)).apply(x);
-            List<String> mine = w.records().stream().map(r -> r.message()).filter(m -> m.contains("aten::histc")).toList();
+            List<String> mine = w.records().stream()
+                    .map(r -> r.message())
+                    .filter(m -> m.contains("aten::histc"))
+                    .toList();
             assertEquals(2, mine.size(), "one warning per fallback run: " + mine);
-            assertTrue(mine.get(0).startsWith("There is a performance drop because we have not yet implemented the "
-                    + "batching rule for aten::histc"), mine.get(0));
-            assertEquals(List.of(1.0, 2.0, 2.0, 1.0), java.util.Arrays.stream(r1.toDoubleArray()).boxed().toList());
+            assertTrue(
+                    mine.get(0)
+                            .startsWith("There is a performance drop because we have not yet implemented the "
+                                    + "batching rule for aten::histc"),
+                    mine.get(0));
+            assertEquals(
+                    List.of(1.0, 2.0, 2.0, 1.0),
+                    java.util.Arrays.stream(r1.toDoubleArray()).boxed().toList());
         }
     }
 }

@@ -25,25 +25,30 @@ import org.junit.jupiter.api.TestFactory;
 import org.opentest4j.TestAbortedException;
 
 /**
- * vmap(op) equals the per-example loop for every op of the table: each sample of {@link OpDb} (and the
- * pointwise ops, which that table leaves to their own sweep) is run with each tensor argument mapped alone
- * (the others unmapped, in_dims None) over dim 0 and over its last dim, and with every tensor argument mapped
- * over dim 0. The reference is the op called on each example's arguments and stacked, with no vmap involved.
- * Examples differ: floating inputs of example b are scaled by (1 - b/10). Samples the op refuses must be
- * refused under vmap too. Random ops are covered by the randomness tests, not here.
+ * vmap(op) equals the per-example loop for every op of the table: each sample of {@link OpDb} (and the pointwise ops,
+ * which that table leaves to their own sweep) is run with each tensor argument mapped alone (the others unmapped,
+ * in_dims None) over dim 0 and over its last dim, and with every tensor argument mapped over dim 0. The reference is
+ * the op called on each example's arguments and stacked, with no vmap involved. Examples differ: floating inputs of
+ * example b are scaled by (1 - b/10). Samples the op refuses must be refused under vmap too. Random ops are covered by
+ * the randomness tests, not here.
  */
 class VmapOpDbTest {
     private static final int B = 3;
     /** Ops that refuse some inputs for their strides alone (a view of a transposed tensor). */
-    private static final java.util.Set<String> LAYOUT_REFUSALS = java.util.Set.of("view", "view_as_complex", "take_along_dim");
+    private static final java.util.Set<String> LAYOUT_REFUSALS =
+            java.util.Set.of("view", "view_as_complex", "take_along_dim");
     /** The first of these the op accepts for a sample is swept. */
     private static final List<DType> DTYPES = List.of(DType.FLOAT64, DType.INT64, DType.BOOL, DType.COMPLEX128);
 
     @BeforeAll
-    static void quiet() { VmapSettings.setFallbackWarningEnabled(false); }
+    static void quiet() {
+        VmapSettings.setFallbackWarningEnabled(false);
+    }
 
     @AfterAll
-    static void loud() { VmapSettings.setFallbackWarningEnabled(true); }
+    static void loud() {
+        VmapSettings.setFallbackWarningEnabled(true);
+    }
 
     /** One sample: the op and how to build its arguments for a dtype. */
     private record Case(String name, OpDef op, OpDb.Args args, boolean layoutFree) {}
@@ -55,7 +60,9 @@ class VmapOpDbTest {
             // as_strided addresses storage: an example's view of the stacked input has other strides and offset than
             // the example built alone, so the loop it is compared with is not the same computation.
             if (e.op() == org.jtorch.ops.ShapeOps.AS_STRIDED) continue;
-            for (OpDb.Sample s : e.samples()) if (s.knownBug() == null) cases.add(new Case(e.name() + "/" + s.label(), e.op(), s.args(), s.layoutFree()));
+            for (OpDb.Sample s : e.samples())
+                if (s.knownBug() == null)
+                    cases.add(new Case(e.name() + "/" + s.label(), e.op(), s.args(), s.layoutFree()));
         }
         for (OpDef op : PointwiseTable.ops()) {
             int arity = PointwiseTable.tensorArgs(op);
@@ -81,7 +88,8 @@ class VmapOpDbTest {
         for (DType dtype : DTYPES) {
             final Object[][] examples = new Object[B][];
             try {
-                for (int b = 0; b < B; b++) examples[b] = example(c.args().build(SampleInputs.on(dtype, Device.CPU)), b);
+                for (int b = 0; b < B; b++)
+                    examples[b] = example(c.args().build(SampleInputs.on(dtype, Device.CPU)), b);
                 Dispatcher.call(c.op(), examples[0]);
             } catch (RuntimeException refused) {
                 continue;
@@ -99,12 +107,17 @@ class VmapOpDbTest {
         Object[] batchedArgs = args.clone();
         batchedArgs[first] = Torch.stack(List.of((Tensor) args[first], (Tensor) args[first]));
         int at = first;
-        assertThrows(RuntimeException.class, () -> Func.vmap(a -> {
-            Object[] x = args.clone();
-            x[at] = a[0];
-            return Dispatcher.call(c.op(), x);
-        }, VmapOptions.defaults().inDims(Arrays.asList(0))).apply(new Object[] {batchedArgs[at]}), c.name()
-                + ": refused in every dtype, but vmap over its first tensor computed it");
+        assertThrows(
+                RuntimeException.class,
+                () -> Func.vmap(
+                                a -> {
+                                    Object[] x = args.clone();
+                                    x[at] = a[0];
+                                    return Dispatcher.call(c.op(), x);
+                                },
+                                VmapOptions.defaults().inDims(Arrays.asList(0)))
+                        .apply(new Object[] {batchedArgs[at]}),
+                c.name() + ": refused in every dtype, but vmap over its first tensor computed it");
     }
 
     /** Example b of a sample: floating tensors scaled by (1 - b/10), everything else as built. */
@@ -130,14 +143,17 @@ class VmapOpDbTest {
         Object[] base = examples[0];
         List<Integer> positions = new ArrayList<>();
         for (int i = 0; i < base.length; i++) {
-            if (base[i] instanceof Tensor || base[i] instanceof Tensor[] ts && Arrays.stream(ts).anyMatch(java.util.Objects::nonNull)) {
+            if (base[i] instanceof Tensor
+                    || base[i] instanceof Tensor[] ts && Arrays.stream(ts).anyMatch(java.util.Objects::nonNull)) {
                 positions.add(i);
             }
         }
         for (int i : positions) {
             checkMapped(c, examples, List.of(i), false);
-            // A layout-dependent op (as_strided, view_as_complex) sees other strides through a batch dim that is not first.
-            if (c.layoutFree() && !c.op().equals(org.jtorch.ops.ComplexOps.VIEW_AS_COMPLEX)) checkMapped(c, examples, List.of(i), true);
+            // A layout-dependent op (as_strided, view_as_complex) sees other strides through a batch dim that is not
+            // first.
+            if (c.layoutFree() && !c.op().equals(org.jtorch.ops.ComplexOps.VIEW_AS_COMPLEX))
+                checkMapped(c, examples, List.of(i), true);
         }
         if (positions.size() > 1) checkMapped(c, examples, positions, false);
     }
@@ -188,12 +204,16 @@ class VmapOpDbTest {
         };
         String key = BatchRules.key(c.op());
         boolean dynamic = c.op().has(OpDef.Flag.DYNAMIC_OUTPUT_SHAPE) || VmapOpDbLists.DATA_DEPENDENT.contains(key);
-        boolean maskIndex = key.startsWith("index") && c.name().contains("mask"); // a batched mask selects a data-dependent count
+        boolean maskIndex =
+                key.startsWith("index") && c.name().contains("mask"); // a batched mask selects a data-dependent count
         Object got;
         try {
-            got = Func.vmap(fn, VmapOptions.defaults().inDims(Arrays.asList(dims))).apply(inputs);
+            got = Func.vmap(fn, VmapOptions.defaults().inDims(Arrays.asList(dims)))
+                    .apply(inputs);
         } catch (RuntimeException e) {
-            if (refused || dynamic || maskIndex && String.valueOf(e.getMessage()).contains("dynamic shape")) return;
+            if (refused
+                    || dynamic
+                    || maskIndex && String.valueOf(e.getMessage()).contains("dynamic shape")) return;
             throw new AssertionError(what + ": vmap refused what the loop computed: " + e, e);
         }
         if (refused) fail(what + ": the loop refused but vmap computed " + got);

@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A process killed with SIGKILL while it saves, again and again, over one checkpoint never leaves a
- * damaged checkpoint: the file always loads, and holds one complete save (all tensors agree with its
- * counter). Temporary files of the interrupted save may remain beside it.
+ * A process killed with SIGKILL while it saves, again and again, over one checkpoint never leaves a damaged checkpoint:
+ * the file always loads, and holds one complete save (all tensors agree with its counter). Temporary files of the
+ * interrupted save may remain beside it.
  */
 class AtomicSaveCrashTest {
     @Test
@@ -34,7 +34,8 @@ class AtomicSaveCrashTest {
         Random random = new Random(7);
         for (int round = 0; round < 3; round++) {
             Process child = start(ckpt);
-            BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader out =
+                    new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
             assertTrue(out.readLine() != null, "the child saved at least once");
             Thread.sleep(50 + random.nextInt(400)); // somewhere inside a later save
             child.destroyForcibly(); // SIGKILL: no shutdown hooks, no finally blocks
@@ -50,7 +51,8 @@ class AtomicSaveCrashTest {
             }
         }
         try (var files = java.nio.file.Files.list(dir)) {
-            System.out.println("AtomicSaveCrashTest: interrupted saves left " + files.filter(f -> f.toString().endsWith(".tmp")).count()
+            System.out.println("AtomicSaveCrashTest: interrupted saves left "
+                    + files.filter(f -> f.toString().endsWith(".tmp")).count()
                     + " temporary files; the checkpoint was whole every time");
         }
     }
@@ -60,10 +62,19 @@ class AtomicSaveCrashTest {
         // The child needs the library and this test's SaveLoop: both on its class path (the library comes from
         // the module path when the tests run on it, SaveLoop and OpenBLAS from the class path).
         String libraryPath = System.getProperty("jdk.module.path");
-        String classPath = libraryPath == null ? System.getProperty("java.class.path")
+        String classPath = libraryPath == null
+                ? System.getProperty("java.class.path")
                 : libraryPath + File.pathSeparator + System.getProperty("java.class.path");
-        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "--add-modules=jdk.incubator.vector",
-                "-cp", classPath, SaveLoop.class.getName(), ckpt.toString()));
-        return new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        List<String> cmd = new ArrayList<>(List.of(
+                java,
+                "--enable-native-access=ALL-UNNAMED",
+                "--add-modules=jdk.incubator.vector",
+                "-cp",
+                classPath,
+                SaveLoop.class.getName(),
+                ckpt.toString()));
+        return new ProcessBuilder(cmd)
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
     }
 }

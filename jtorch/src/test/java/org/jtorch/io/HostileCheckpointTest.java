@@ -22,9 +22,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Files built to exhaust the loader: memo amplification ("pickle bombs"), overlapping zip records,
- * nesting deep enough to overflow a recursive reader, unhashable and oversized keys. Each fails
- * quickly with a {@link TorchException}, or loads, without running out of memory or stack.
+ * Files built to exhaust the loader: memo amplification ("pickle bombs"), overlapping zip records, nesting deep enough
+ * to overflow a recursive reader, unhashable and oversized keys. Each fails quickly with a {@link TorchException}, or
+ * loads, without running out of memory or stack.
  */
 class HostileCheckpointTest {
     @TempDir
@@ -33,29 +33,41 @@ class HostileCheckpointTest {
     @Test
     void memoAmplificationIsRefused() throws IOException {
         // a 100k-item list, then set(list) 20k times through memo references: 2e9 copies from a 0.3 MB pickle
-        SerializationTest.Pickle p = new SerializationTest.Pickle().op(0x80).op(2).op(']').op('(');
+        SerializationTest.Pickle p =
+                new SerializationTest.Pickle().op(0x80).op(2).op(']').op('(');
         for (int i = 0; i < 100_000; i++) p.op('K').op(i & 0xff);
         p.op('e').op('q').op(0).global("__builtin__", "set").op('q').op(1).op('(');
         for (int i = 0; i < 20_000; i++) p.op('h').op(1).op('h').op(0).op(0x85).op('R');
         p.op('t').op('.');
         Path f = archive(p.bytes());
-        var e = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> assertThrows(UnpicklingException.class, () -> Serialization.load(f)));
+        var e = assertTimeoutPreemptively(
+                Duration.ofSeconds(20), () -> assertThrows(UnpicklingException.class, () -> Serialization.load(f)));
         assertTrue(e.getMessage().contains("pickle bomb"), e.getMessage());
     }
 
     @Test
     void shapeAmplificationIsRefused() throws IOException {
         // one huge size tuple shared by thousands of tensor rebuilds would allocate a long[] each time
-        SerializationTest.Pickle p = new SerializationTest.Pickle().op(0x80).op(2).op('(');
+        SerializationTest.Pickle p =
+                new SerializationTest.Pickle().op(0x80).op(2).op('(');
         for (int i = 0; i < 200_000; i++) p.op('K').op(1);
         p.op('t').op('q').op(0).op('(');
         for (int i = 0; i < 20_000; i++) {
-            p.global("torch._utils", "_rebuild_meta_tensor_no_storage").op('(').global("torch", "float32").op('h').op(0).op('h').op(0)
-                    .op(0x89).op('t').op('R');
+            p.global("torch._utils", "_rebuild_meta_tensor_no_storage")
+                    .op('(')
+                    .global("torch", "float32")
+                    .op('h')
+                    .op(0)
+                    .op('h')
+                    .op(0)
+                    .op(0x89)
+                    .op('t')
+                    .op('R');
         }
         p.op('t').op('.');
         Path f = archive(p.bytes());
-        var e = assertTimeoutPreemptively(Duration.ofSeconds(20), () -> assertThrows(UnpicklingException.class, () -> Serialization.load(f)));
+        var e = assertTimeoutPreemptively(
+                Duration.ofSeconds(20), () -> assertThrows(UnpicklingException.class, () -> Serialization.load(f)));
         assertTrue(e.getMessage().contains("pickle bomb"), e.getMessage());
     }
 
@@ -63,11 +75,35 @@ class HostileCheckpointTest {
     void overlappingRecordsCannotMultiplyTheFile() throws IOException {
         int n = 40;
         int payload = 1 << 20;
-        SerializationTest.Pickle pickle = new SerializationTest.Pickle().op(0x80).op(2).op(']').op('(');
+        SerializationTest.Pickle pickle =
+                new SerializationTest.Pickle().op(0x80).op(2).op(']').op('(');
         for (int i = 0; i < n; i++) {
-            pickle.global("torch._utils", "_rebuild_tensor_v2").op('(').op('(').str("storage").global("torch", "ByteStorage").str("" + i)
-                    .str("cpu").op('J').raw(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(payload).array()).op('t').op('Q')
-                    .op('K').op(0).op('K').op(1).op(0x85).op('K').op(1).op(0x85).op(0x89).op('}').op('t').op('R');
+            pickle.global("torch._utils", "_rebuild_tensor_v2")
+                    .op('(')
+                    .op('(')
+                    .str("storage")
+                    .global("torch", "ByteStorage")
+                    .str("" + i)
+                    .str("cpu")
+                    .op('J')
+                    .raw(ByteBuffer.allocate(4)
+                            .order(ByteOrder.LITTLE_ENDIAN)
+                            .putInt(payload)
+                            .array())
+                    .op('t')
+                    .op('Q')
+                    .op('K')
+                    .op(0)
+                    .op('K')
+                    .op(1)
+                    .op(0x85)
+                    .op('K')
+                    .op(1)
+                    .op(0x85)
+                    .op(0x89)
+                    .op('}')
+                    .op('t')
+                    .op('R');
         }
         pickle.op('e').op('.');
         // [data.pkl][header data/0]...[header data/n-1][payload]: every data/i runs payload bytes from its header on
@@ -77,10 +113,13 @@ class HostileCheckpointTest {
         z.bytes(new byte[payload]);
         Path f = dir.resolve("overlap.pt");
         Files.write(f, z.finish());
-        var e = assertThrows(TorchException.class, () -> Serialization.load(f, LoadOptions.defaults().verifyChecksums(false)));
+        var e = assertThrows(
+                TorchException.class,
+                () -> Serialization.load(f, LoadOptions.defaults().verifyChecksums(false)));
         assertTrue(e.getMessage().contains("records overlap"), e.getMessage());
         // views of the file cost nothing: a mapped load may proceed
-        List<?> mapped = (List<?>) Serialization.load(f, LoadOptions.defaults().mmap(true).mmapMode(LoadOptions.MmapMode.READ_ONLY));
+        List<?> mapped = (List<?>)
+                Serialization.load(f, LoadOptions.defaults().mmap(true).mmapMode(LoadOptions.MmapMode.READ_ONLY));
         assertEquals(n, mapped.size());
     }
 
@@ -88,7 +127,8 @@ class HostileCheckpointTest {
     void deepNestingNeedsNoStack() throws IOException {
         // 300k lists, each inside the previous: a recursive reader (or hash) would overflow its stack
         int depth = 300_000;
-        SerializationTest.Pickle p = new SerializationTest.Pickle().op(0x80).op(2).op(']').op('r').raw(le32(0));
+        SerializationTest.Pickle p =
+                new SerializationTest.Pickle().op(0x80).op(2).op(']').op('r').raw(le32(0));
         for (int i = 1; i <= depth; i++) {
             p.op(']').op('r').raw(le32(i)).op('a').op('0').op('j').raw(le32(i));
         }
@@ -106,14 +146,34 @@ class HostileCheckpointTest {
     @Test
     void unhashableAndOversizedKeysAreRefused() throws IOException {
         // {[]: 1}
-        Path f = archive(new SerializationTest.Pickle().op(0x80).op(2).op('}').op(']').op('K').op(1).op('s').op('.').bytes());
+        Path f = archive(new SerializationTest.Pickle()
+                .op(0x80)
+                .op(2)
+                .op('}')
+                .op(']')
+                .op('K')
+                .op(1)
+                .op('s')
+                .op('.')
+                .bytes());
         var e = assertThrows(UnpicklingException.class, () -> Serialization.load(f));
         assertTrue(e.getMessage().contains("unhashable type: 'list'"), e.getMessage());
         // {([],): 1}: a tuple holding a mutable value
-        Path g = archive(new SerializationTest.Pickle().op(0x80).op(2).op('}').op(']').op(0x85).op('K').op(1).op('s').op('.').bytes());
+        Path g = archive(new SerializationTest.Pickle()
+                .op(0x80)
+                .op(2)
+                .op('}')
+                .op(']')
+                .op(0x85)
+                .op('K')
+                .op(1)
+                .op('s')
+                .op('.')
+                .bytes());
         assertThrows(UnpicklingException.class, () -> Serialization.load(g));
         // a key tuple of 2^20 nodes built from 20 pairs of references to itself
-        SerializationTest.Pickle big = new SerializationTest.Pickle().op(0x80).op(2).op('}').op('K').op(1);
+        SerializationTest.Pickle big =
+                new SerializationTest.Pickle().op(0x80).op(2).op('}').op('K').op(1);
         for (int i = 0; i < 20; i++) big.op('2').op(0x86);
         Path h = archive(big.op('K').op(1).op('s').op('.').bytes());
         var e2 = assertThrows(UnpicklingException.class, () -> Serialization.load(h));
@@ -123,7 +183,18 @@ class HostileCheckpointTest {
     @Test
     void messagesAboutCyclicValuesStayShort() throws IOException {
         // l = []; l.append(l); then REDUCE with l as callable: the message must not print the cycle
-        Path f = archive(new SerializationTest.Pickle().op(0x80).op(2).op(']').op('q').op(0).op('h').op(0).op('a').op(')').op('R').op('.')
+        Path f = archive(new SerializationTest.Pickle()
+                .op(0x80)
+                .op(2)
+                .op(']')
+                .op('q')
+                .op(0)
+                .op('h')
+                .op(0)
+                .op('a')
+                .op(')')
+                .op('R')
+                .op('.')
                 .bytes());
         var e = assertThrows(UnpicklingException.class, () -> Serialization.load(f));
         assertTrue(e.getMessage().contains("unrecognized function list of 1 items"), e.getMessage());
@@ -135,7 +206,9 @@ class HostileCheckpointTest {
         return p;
     }
 
-    private static byte[] le32(int v) { return ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(v).array(); }
+    private static byte[] le32(int v) {
+        return ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(v).array();
+    }
 
     /** A zip writer that lets records overlap: local headers and central entries written by hand. */
     private static final class RawZip {
@@ -150,31 +223,64 @@ class HostileCheckpointTest {
             out.writeBytes(data);
         }
 
-        void header(String name, int size) { header(name, size, 0); }
+        void header(String name, int size) {
+            header(name, size, 0);
+        }
 
         void header(String name, int size, int crc) {
             byte[] n = name.getBytes(StandardCharsets.UTF_8);
             int offset = out.size();
             ByteBuffer h = ByteBuffer.allocate(30 + n.length).order(ByteOrder.LITTLE_ENDIAN);
-            h.putInt(ZipReader.LOCAL_SIG).putShort((short) 20).putShort((short) 0).putShort((short) 0).putInt(0).putInt(0)
-                    .putInt(size).putInt(size).putShort((short) n.length).putShort((short) 0).put(n);
+            h.putInt(ZipReader.LOCAL_SIG)
+                    .putShort((short) 20)
+                    .putShort((short) 0)
+                    .putShort((short) 0)
+                    .putInt(0)
+                    .putInt(0)
+                    .putInt(size)
+                    .putInt(size)
+                    .putShort((short) n.length)
+                    .putShort((short) 0)
+                    .put(n);
             out.writeBytes(h.array());
             ByteBuffer c = ByteBuffer.allocate(46 + n.length).order(ByteOrder.LITTLE_ENDIAN);
-            c.putInt(ZipReader.CENTRAL_SIG).putShort((short) 20).putShort((short) 20).putShort((short) 0).putShort((short) 0)
-                    .putInt(0).putInt(crc).putInt(size).putInt(size).putShort((short) n.length)
-                    .putShort((short) 0).putShort((short) 0).putShort((short) 0).putShort((short) 0).putInt(0).putInt(offset).put(n);
+            c.putInt(ZipReader.CENTRAL_SIG)
+                    .putShort((short) 20)
+                    .putShort((short) 20)
+                    .putShort((short) 0)
+                    .putShort((short) 0)
+                    .putInt(0)
+                    .putInt(crc)
+                    .putInt(size)
+                    .putInt(size)
+                    .putShort((short) n.length)
+                    .putShort((short) 0)
+                    .putShort((short) 0)
+                    .putShort((short) 0)
+                    .putShort((short) 0)
+                    .putInt(0)
+                    .putInt(offset)
+                    .put(n);
             central.writeBytes(c.array());
             count++;
         }
 
-        void bytes(byte[] b) { out.writeBytes(b); }
+        void bytes(byte[] b) {
+            out.writeBytes(b);
+        }
 
         byte[] finish() {
             int dirStart = out.size();
             out.writeBytes(central.toByteArray());
             ByteBuffer e = ByteBuffer.allocate(22).order(ByteOrder.LITTLE_ENDIAN);
-            e.putInt(ZipReader.EOCD_SIG).putShort((short) 0).putShort((short) 0).putShort((short) count).putShort((short) count)
-                    .putInt(central.size()).putInt(dirStart).putShort((short) 0);
+            e.putInt(ZipReader.EOCD_SIG)
+                    .putShort((short) 0)
+                    .putShort((short) 0)
+                    .putShort((short) count)
+                    .putShort((short) count)
+                    .putInt(central.size())
+                    .putInt(dirStart)
+                    .putShort((short) 0);
             out.writeBytes(e.array());
             return out.toByteArray();
         }

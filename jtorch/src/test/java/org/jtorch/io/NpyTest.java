@@ -32,23 +32,31 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Tests for {@link Npy}. Expected values and files come from numpy itself ({@code make_golden_io.py}:
- * np.save, np.savez, np.savez_compressed, format.write_array), and numpy reads back the files JTorch
- * writes ({@code read_jtorch_io.py}).
+ * Tests for {@link Npy}. Expected values and files come from numpy itself ({@code make_golden_io.py}: np.save,
+ * np.savez, np.savez_compressed, format.write_array), and numpy reads back the files JTorch writes
+ * ({@code read_jtorch_io.py}).
  */
 class NpyTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
-    static Stream<Map<String, Object>> npyFiles() { return SafetensorsFixtures.section("npy").stream(); }
+    static Stream<Map<String, Object>> npyFiles() {
+        return SafetensorsFixtures.section("npy").stream();
+    }
 
-    static Stream<Map<String, Object>> npzFiles() { return SafetensorsFixtures.section("npz").stream(); }
+    static Stream<Map<String, Object>> npzFiles() {
+        return SafetensorsFixtures.section("npz").stream();
+    }
 
     static Stream<Map<String, Object>> invalidFiles() {
-        return SafetensorsFixtures.section("invalid").stream().filter(f -> !((String) f.get("file")).endsWith(".safetensors"));
+        return SafetensorsFixtures.section("invalid").stream()
+                .filter(f -> !((String) f.get("file")).endsWith(".safetensors"));
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> expected(Map<String, Object> fixture) { return (Map<String, Object>) fixture.get("tensor"); }
+    private static Map<String, Object> expected(Map<String, Object> fixture) {
+        return (Map<String, Object>) fixture.get("tensor");
+    }
 
     // ---- reading numpy's files ---------------------------------------------------------------------------------
 
@@ -69,9 +77,10 @@ class NpyTest {
 
     @Test
     void fortranOrderGivesColumnMajorStrides() {
-        Tensor t = Npy.load(SafetensorsFixtures.file("fortran.npy"));          // arange(24).reshape(2, 3, 4), order F
+        Tensor t = Npy.load(SafetensorsFixtures.file("fortran.npy")); // arange(24).reshape(2, 3, 4), order F
         assertArrayEquals(new long[] {1, 2, 6}, t.stride());
-        assertEquals(1 * 12 + 2 * 4 + 3, t.select(0, 1).select(0, 2).select(0, 3).item());
+        assertEquals(
+                1 * 12 + 2 * 4 + 3, t.select(0, 1).select(0, 2).select(0, 3).item());
     }
 
     @ParameterizedTest
@@ -81,7 +90,8 @@ class NpyTest {
         Map<String, Tensor> loaded = Npy.loadZ(SafetensorsFixtures.file(name));
         List<Map<String, Object>> expected = SafetensorsFixtures.tensors(fixture);
         assertEquals(expected.stream().map(e -> e.get("name")).toList(), List.copyOf(loaded.keySet()), "archive order");
-        for (Map<String, Object> e : expected) SafetensorsFixtures.assertTensor(e, loaded.get((String) e.get("name")), name);
+        for (Map<String, Object> e : expected)
+            SafetensorsFixtures.assertTensor(e, loaded.get((String) e.get("name")), name);
     }
 
     // ---- writing ----------------------------------------------------------------------------------------------
@@ -100,10 +110,11 @@ class NpyTest {
     @Test
     void roundTripsEveryDtypeAndWritesViewsContiguous() {
         List<Tensor> inputs = new ArrayList<>();
-        for (var fixture : SafetensorsFixtures.section("npy")) inputs.add(Npy.load(SafetensorsFixtures.file((String) fixture.get("file"))));
-        inputs.add(Torch.arange(12.0).view(3, 4).t());                         // transposed view
-        inputs.add(Torch.arange(12.0).view(3, 4).narrow(1, 1, 2));              // strided slice
-        inputs.add(Torch.tensor(new double[] {1, 2}).requiresGrad(true));       // saved as data
+        for (var fixture : SafetensorsFixtures.section("npy"))
+            inputs.add(Npy.load(SafetensorsFixtures.file((String) fixture.get("file"))));
+        inputs.add(Torch.arange(12.0).view(3, 4).t()); // transposed view
+        inputs.add(Torch.arange(12.0).view(3, 4).narrow(1, 1, 2)); // strided slice
+        inputs.add(Torch.tensor(new double[] {1, 2}).requiresGrad(true)); // saved as data
         for (int i = 0; i < inputs.size(); i++) {
             Tensor in = inputs.get(i);
             Path f = tmp.resolve("t" + i + ".npy");
@@ -123,7 +134,7 @@ class NpyTest {
         arrays.put("w", Torch.arange(6.0).view(2, 3).t());
         arrays.put("b", Torch.tensor(new long[] {1, -2}));
         arrays.put("nested/name", Torch.tensor(new boolean[] {true, false}));
-        arrays.put("tied", arrays.get("w"));                                    // sharing is fine: numpy copies
+        arrays.put("tied", arrays.get("w")); // sharing is fine: numpy copies
         Path f = tmp.resolve("a.npz");
         Npy.saveZ(arrays, f);
         try (ZipFile zip = new ZipFile(f.toFile())) {
@@ -136,7 +147,8 @@ class NpyTest {
         }
         Map<String, Tensor> back = Npy.loadZ(f);
         assertEquals(List.copyOf(arrays.keySet()), List.copyOf(back.keySet()));
-        for (var e : arrays.entrySet()) assertArrayEquals(e.getValue().toDoubleArray(), back.get(e.getKey()).toDoubleArray());
+        for (var e : arrays.entrySet())
+            assertArrayEquals(e.getValue().toDoubleArray(), back.get(e.getKey()).toDoubleArray());
         byte[] first = Files.readAllBytes(f);
         Npy.saveZ(arrays, f);
         assertArrayEquals(first, Files.readAllBytes(f), "byte-reproducible");
@@ -176,7 +188,8 @@ class NpyTest {
         byte[] header = NpyHeader.encode(DType.FLOAT64, new long[] {1L << 40});
         Files.write(f, ByteBuffer.allocate(header.length + 8).put(header).array());
         var e = assertThrows(TorchException.class, () -> Npy.load(f));
-        assertTrue(e.getMessage().contains("truncated") && e.getMessage().contains("8796093022208 bytes"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("truncated") && e.getMessage().contains("8796093022208 bytes"), e.getMessage());
         // A header length beyond numpy's 10000-byte limit.
         byte[] big = header.clone();
         ByteBuffer.wrap(big).order(ByteOrder.LITTLE_ENDIAN).putShort(8, (short) 60000);
@@ -185,9 +198,12 @@ class NpyTest {
         assertTrue(h.getMessage().contains("exceeds NumPy's limit"), h.getMessage());
         // Overflowing shape.
         Files.write(f, header("{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }"));
-        assertTrue(assertThrows(TorchException.class, () -> Npy.load(f)).getMessage().contains("overflows"));
+        assertTrue(assertThrows(TorchException.class, () -> Npy.load(f))
+                .getMessage()
+                .contains("overflows"));
         // Python-literal oddities numpy also refuses.
-        for (String bad : List.of("{'descr': '<f8', 'fortran_order': False, 'shape': [2], }",
+        for (String bad : List.of(
+                "{'descr': '<f8', 'fortran_order': False, 'shape': [2], }",
                 "{'descr': '<f8', 'fortran_order': 0, 'shape': (2,), }",
                 "{'descr': '<f8', 'shape': (2,), }",
                 "{'descr': '<f8', 'fortran_order': False, 'shape': (-1,), }",
@@ -202,15 +218,26 @@ class NpyTest {
     /** A version-1.0 preamble around an arbitrary header text, no data. */
     private static byte[] header(String text) {
         byte[] t = (text + "\n").getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
-        return ByteBuffer.allocate(10 + t.length).order(ByteOrder.LITTLE_ENDIAN)
-                .put(NpyHeader.MAGIC).put((byte) 1).put((byte) 0).putShort((short) t.length).put(t).array();
+        return ByteBuffer.allocate(10 + t.length)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .put(NpyHeader.MAGIC)
+                .put((byte) 1)
+                .put((byte) 0)
+                .putShort((short) t.length)
+                .put(t)
+                .array();
     }
 
     @Test
     void oldPython2HeadersAreAccepted() throws IOException {
         Path f = tmp.resolve("py2.npy");
         byte[] h = header("{'descr': '<i2', 'fortran_order': False, 'shape': (2L,), }");
-        Files.write(f, ByteBuffer.allocate(h.length + 4).put(h).put(new byte[] {5, 0, -1, -1}).array());
+        Files.write(
+                f,
+                ByteBuffer.allocate(h.length + 4)
+                        .put(h)
+                        .put(new byte[] {5, 0, -1, -1})
+                        .array());
         assertArrayEquals(new long[] {5, -1}, Npy.load(f).toLongArray());
     }
 
@@ -225,7 +252,8 @@ class NpyTest {
         for (String kind : List.of("npy", "npz")) {
             Path dir = SafetensorsFixtures.resourceDir("/fuzz/" + kind + "/README.md");
             try (Stream<Path> files = Files.list(dir)) {
-                for (Path f : files.filter(p -> p.toString().endsWith("." + kind)).toList()) {
+                for (Path f :
+                        files.filter(p -> p.toString().endsWith("." + kind)).toList()) {
                     assertThrows(TorchException.class, () -> load(f), f.toString());
                 }
             }
@@ -247,8 +275,8 @@ class NpyTest {
             seeds.add(b);
             headerEnds.add(Math.min(b.length, 128));
         }
-        int accepted = SafetensorsMutator.fuzz("npy", 20260102L, SafetensorsMutator.iterations(2000), seeds, headerEnds, ".npy", tmp,
-                NpyTest::load);
+        int accepted = SafetensorsMutator.fuzz(
+                "npy", 20260102L, SafetensorsMutator.iterations(2000), seeds, headerEnds, ".npy", tmp, NpyTest::load);
         assertTrue(accepted > 0, "some mutations stay valid");
     }
 
@@ -262,8 +290,8 @@ class NpyTest {
             seeds.add(b);
             headerEnds.add(b.length);
         }
-        int accepted = SafetensorsMutator.fuzz("npz", 20260103L, SafetensorsMutator.iterations(1500), seeds, headerEnds, ".npz", tmp,
-                NpyTest::load);
+        int accepted = SafetensorsMutator.fuzz(
+                "npz", 20260103L, SafetensorsMutator.iterations(1500), seeds, headerEnds, ".npz", tmp, NpyTest::load);
         assertTrue(accepted > 0, "some mutations stay valid");
     }
 
@@ -289,10 +317,16 @@ class NpyTest {
         files.add(z);
         List<Map<String, Object>> read = SafetensorsFixtures.readWithNumpy(files.toArray(Path[]::new));
         for (int i = 0; i < written.size(); i++) {
-            SafetensorsFixtures.assertTensor(SafetensorsFixtures.tensors(read.get(i)).get(0), written.get(i), files.get(i).toString());
+            SafetensorsFixtures.assertTensor(
+                    SafetensorsFixtures.tensors(read.get(i)).get(0),
+                    written.get(i),
+                    files.get(i).toString());
         }
         List<Map<String, Object>> zipped = SafetensorsFixtures.tensors(read.get(written.size()));
-        assertEquals(List.copyOf(arrays.keySet()), zipped.stream().map(t -> t.get("name")).toList());
-        for (Map<String, Object> t : zipped) SafetensorsFixtures.assertTensor(t, arrays.get((String) t.get("name")), "npz " + t.get("name"));
+        assertEquals(
+                List.copyOf(arrays.keySet()),
+                zipped.stream().map(t -> t.get("name")).toList());
+        for (Map<String, Object> t : zipped)
+            SafetensorsFixtures.assertTensor(t, arrays.get((String) t.get("name")), "npz " + t.get("name"));
     }
 }

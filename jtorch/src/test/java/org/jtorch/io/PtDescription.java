@@ -16,8 +16,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,16 +30,18 @@ import org.jtorch.testing.Json;
 
 /**
  * Compares a loaded (or about-to-be-saved) Java object with the JSON description that
- * {@code src/test/python/pt_describe.py} makes of a Python object: same structure, same scalars (floats
- * bit for bit), same tensor geometry and element bytes, and the same storage sharing (tensors with equal
- * storage numbers share one {@link Storage}, others do not).
+ * {@code src/test/python/pt_describe.py} makes of a Python object: same structure, same scalars (floats bit for bit),
+ * same tensor geometry and element bytes, and the same storage sharing (tensors with equal storage numbers share one
+ * {@link Storage}, others do not).
  */
 final class PtDescription {
     private final Map<Long, Storage> storagesById = new HashMap<>();
     private final IdentityHashMap<Storage, Long> idsByStorage = new IdentityHashMap<>();
     private final boolean compareData;
 
-    private PtDescription(boolean compareData) { this.compareData = compareData; }
+    private PtDescription(boolean compareData) {
+        this.compareData = compareData;
+    }
 
     /** Reads a description file. */
     static Object read(Path json) {
@@ -51,14 +53,22 @@ final class PtDescription {
     }
 
     /** Asserts that {@code actual} is what {@code expected} describes; element bytes are skipped for meta tensors. */
-    static void assertMatches(Object expected, Object actual) { new PtDescription(true).match(expected, actual, "$"); }
+    static void assertMatches(Object expected, Object actual) {
+        new PtDescription(true).match(expected, actual, "$");
+    }
 
     /** As {@link #assertMatches} but ignoring element bytes (for loads that did not read data). */
-    static void assertMatchesIgnoringData(Object expected, Object actual) { new PtDescription(false).match(expected, actual, "$"); }
+    static void assertMatchesIgnoringData(Object expected, Object actual) {
+        new PtDescription(false).match(expected, actual, "$");
+    }
 
     private void match(Object expected, Object actual, String path) {
         Map<?, ?> e = assertInstanceOf(Map.class, expected, path);
-        String kind = e.keySet().stream().filter(k -> !k.equals("attrs") && !k.equals("state")).findFirst().orElseThrow().toString();
+        String kind = e.keySet().stream()
+                .filter(k -> !k.equals("attrs") && !k.equals("state"))
+                .findFirst()
+                .orElseThrow()
+                .toString();
         Object v = e.get(kind);
         switch (kind) {
             case "none" -> assertNull(actual, path);
@@ -72,7 +82,10 @@ final class PtDescription {
             case "float" -> {
                 double got = assertInstanceOf(Number.class, actual, path).doubleValue();
                 assertTrue(actual instanceof Double || actual instanceof Float, path + ": not a float: " + actual);
-                assertEquals(Double.doubleToLongBits(pyFloat((String) v)), Double.doubleToLongBits(got), path + ": " + v + " vs " + got);
+                assertEquals(
+                        Double.doubleToLongBits(pyFloat((String) v)),
+                        Double.doubleToLongBits(got),
+                        path + ": " + v + " vs " + got);
             }
             case "complex" -> {
                 PyComplex c = assertInstanceOf(PyComplex.class, actual, path);
@@ -81,11 +94,17 @@ final class PtDescription {
                 assertEquals(pyFloat((String) parts.get(1)), c.imag(), 0, path);
             }
             case "str" -> assertEquals(v, actual, path);
-            case "bytes" -> assertEquals(v, HexFormat.of().formatHex(assertInstanceOf(byte[].class, actual, path)), path);
-            case "dtype" -> assertEquals(v, assertInstanceOf(DType.class, actual, path).pyName(), path);
+            case "bytes" ->
+                assertEquals(v, HexFormat.of().formatHex(assertInstanceOf(byte[].class, actual, path)), path);
+            case "dtype" ->
+                assertEquals(v, assertInstanceOf(DType.class, actual, path).pyName(), path);
             case "device" -> assertEquals(v, actual instanceof Device d ? d.type() : actual, path);
             case "list" -> matchAll((List<?>) v, assertInstanceOf(List.class, actual, path), path);
-            case "tuple" -> matchAll((List<?>) v, assertInstanceOf(PyTuple.class, actual, path).items(), path);
+            case "tuple" ->
+                matchAll(
+                        (List<?>) v,
+                        assertInstanceOf(PyTuple.class, actual, path).items(),
+                        path);
             case "set" -> {
                 Set<?> set = assertInstanceOf(Set.class, actual, path);
                 matchAll((List<?>) v, new ArrayList<>(set), path);
@@ -96,7 +115,8 @@ final class PtDescription {
                 matchMap((List<?>) v, d, path);
                 Map<?, ?> attrs = (Map<?, ?>) e.get("attrs");
                 assertEquals(attrs.keySet(), d.attributes().keySet(), path + " attributes");
-                for (var a : attrs.entrySet()) match(a.getValue(), d.attributes().get(a.getKey()), path + "." + a.getKey());
+                for (var a : attrs.entrySet())
+                    match(a.getValue(), d.attributes().get(a.getKey()), path + "." + a.getKey());
             }
             case "tensor" -> matchTensor((Map<?, ?>) v, assertInstanceOf(Tensor.class, actual, path), path);
             case "object" -> {
@@ -135,8 +155,11 @@ final class PtDescription {
         Storage known = storagesById.putIfAbsent(id, t.impl().storage());
         if (known != null) assertSame(known, t.impl().storage(), path + ": expected to share storage " + id);
         Long otherId = idsByStorage.putIfAbsent(t.impl().storage(), id);
-        assertTrue(otherId == null || otherId == id, path + ": shares a storage it should not (" + otherId + " vs " + id + ")");
-        if (compareData && !t.isMeta()) assertEquals(e.get("bytes"), HexFormat.of().formatHex(elementBytes(t)), path + " data");
+        assertTrue(
+                otherId == null || otherId == id,
+                path + ": shares a storage it should not (" + otherId + " vs " + id + ")");
+        if (compareData && !t.isMeta())
+            assertEquals(e.get("bytes"), HexFormat.of().formatHex(elementBytes(t)), path + " data");
     }
 
     /** The elements of {@code t} in row-major order, as stored (little-endian). */
@@ -150,7 +173,9 @@ final class PtDescription {
         return out;
     }
 
-    private static List<Object> longs(Object o) { return new ArrayList<>((List<?>) o); }
+    private static List<Object> longs(Object o) {
+        return new ArrayList<>((List<?>) o);
+    }
 
     private static Long[] box(long[] a) {
         Long[] b = new Long[a.length];

@@ -20,9 +20,9 @@ import org.jtorch.testing.Json;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * The fixtures of {@code src/test/python/make_golden_io.py} (files written by numpy and by a writer that
- * follows the safetensors reference layout, plus {@code golden_io.json} describing them), value
- * comparison against them, and the reverse check that runs numpy on files JTorch wrote.
+ * The fixtures of {@code src/test/python/make_golden_io.py} (files written by numpy and by a writer that follows the
+ * safetensors reference layout, plus {@code golden_io.json} describing them), value comparison against them, and the
+ * reverse check that runs numpy on files JTorch wrote.
  */
 final class SafetensorsFixtures {
     static final Path DIR = resourceDir("/io/golden_io.json");
@@ -40,7 +40,9 @@ final class SafetensorsFixtures {
         }
     }
 
-    static Path file(String name) { return DIR.resolve(name); }
+    static Path file(String name) {
+        return DIR.resolve(name);
+    }
 
     @SuppressWarnings("unchecked")
     static synchronized Map<String, Object> golden() {
@@ -55,10 +57,14 @@ final class SafetensorsFixtures {
     }
 
     @SuppressWarnings("unchecked")
-    static List<Map<String, Object>> section(String name) { return (List<Map<String, Object>>) golden().get(name); }
+    static List<Map<String, Object>> section(String name) {
+        return (List<Map<String, Object>>) golden().get(name);
+    }
 
     @SuppressWarnings("unchecked")
-    static List<Map<String, Object>> tensors(Map<String, Object> fixture) { return (List<Map<String, Object>>) fixture.get("tensors"); }
+    static List<Map<String, Object>> tensors(Map<String, Object> fixture) {
+        return (List<Map<String, Object>>) fixture.get("tensors");
+    }
 
     /** Asserts dtype, shape and every value (exactly; NaN equals NaN, -0.0 differs from 0.0). */
     static void assertTensor(Map<String, Object> expected, Tensor actual, String what) {
@@ -70,7 +76,8 @@ final class SafetensorsFixtures {
             assertEquals(values.size(), got.length, what + " element count");
             for (int i = 0; i < got.length; i++) {
                 double want = toDouble(values.get(i));
-                if (Double.compare(want, got[i]) != 0) fail(what + " value " + i + ": expected " + want + " but was " + got[i]);
+                if (Double.compare(want, got[i]) != 0)
+                    fail(what + " value " + i + ": expected " + want + " but was " + got[i]);
             }
         } else {
             assertArrayEquals(longs(values), actual.toLongArray(), what + " values");
@@ -87,9 +94,14 @@ final class SafetensorsFixtures {
         };
     }
 
-    static long[] longs(Object list) { return ((List<?>) list).stream().mapToLong(v -> ((Number) v).longValue()).toArray(); }
+    static long[] longs(Object list) {
+        return ((List<?>) list)
+                .stream().mapToLong(v -> ((Number) v).longValue()).toArray();
+    }
 
-    /** Runs numpy ({@code read_jtorch_io.py}) on the files; skips the test when /usr/bin/python3 with numpy is absent. */
+    /**
+     * Runs numpy ({@code read_jtorch_io.py}) on the files; skips the test when /usr/bin/python3 with numpy is absent.
+     */
     @SuppressWarnings("unchecked")
     static List<Map<String, Object>> readWithNumpy(Path... files) throws IOException, InterruptedException {
         Assumptions.assumeTrue(Files.isExecutable(PYTHON), "/usr/bin/python3 is absent");

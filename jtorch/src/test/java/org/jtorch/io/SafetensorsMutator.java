@@ -17,21 +17,46 @@ import java.util.function.Consumer;
 import org.jtorch.TorchException;
 
 /**
- * A seeded mutation fuzzer for the file readers (safetensors, .npy, .npz): bit flips, truncations,
- * overwritten length fields, edited numbers and punctuation in the header, deleted, inserted and
- * duplicated ranges, applied to valid files. The only acceptable failures of a reader are
- * {@link TorchException} and {@link IllegalArgumentException}; anything else (another exception, an
- * Error such as OutOfMemoryError or StackOverflowError) is a bug, and its input is kept in
- * {@code target/fuzz-crashes/} to be added to {@code src/test/resources/fuzz/}.
+ * A seeded mutation fuzzer for the file readers (safetensors, .npy, .npz): bit flips, truncations, overwritten length
+ * fields, edited numbers and punctuation in the header, deleted, inserted and duplicated ranges, applied to valid
+ * files. The only acceptable failures of a reader are {@link TorchException} and {@link IllegalArgumentException};
+ * anything else (another exception, an Error such as OutOfMemoryError or StackOverflowError) is a bug, and its input is
+ * kept in {@code target/fuzz-crashes/} to be added to {@code src/test/resources/fuzz/}.
  */
 final class SafetensorsMutator {
-    private static final long[] INTERESTING = {0, 1, 2, 3, 7, 8, 9, 63, 64, 255, 256, 65535, 65536, 100_000_000, 100_000_001,
-            Integer.MAX_VALUE, 1L << 31, 1L << 32, (1L << 32) + 1, 1L << 60, Long.MAX_VALUE, Long.MIN_VALUE, -1};
-    private static final byte[] PUNCTUATION = "{}[]\":,\\ -.e0123456789'()TFN\n\u0000".getBytes(StandardCharsets.ISO_8859_1);
+    private static final long[] INTERESTING = {
+        0,
+        1,
+        2,
+        3,
+        7,
+        8,
+        9,
+        63,
+        64,
+        255,
+        256,
+        65535,
+        65536,
+        100_000_000,
+        100_000_001,
+        Integer.MAX_VALUE,
+        1L << 31,
+        1L << 32,
+        (1L << 32) + 1,
+        1L << 60,
+        Long.MAX_VALUE,
+        Long.MIN_VALUE,
+        -1
+    };
+    private static final byte[] PUNCTUATION =
+            "{}[]\":,\\ -.e0123456789'()TFN\n\u0000".getBytes(StandardCharsets.ISO_8859_1);
 
     private final Random rng;
 
-    SafetensorsMutator(long seed) { this.rng = new Random(seed); }
+    SafetensorsMutator(long seed) {
+        this.rng = new Random(seed);
+    }
 
     /** One to three random mutations of {@code in}; {@code headerEnd} bounds the edits aimed at the header. */
     byte[] mutate(byte[] in, int headerEnd) {
@@ -105,15 +130,25 @@ final class SafetensorsMutator {
     }
 
     /** The iteration count: {@code defaults}, or {@code -Djtorch.fuzz.iterations=N} for a long local run. */
-    static int iterations(int defaults) { return Integer.getInteger("jtorch.fuzz.iterations", defaults); }
+    static int iterations(int defaults) {
+        return Integer.getInteger("jtorch.fuzz.iterations", defaults);
+    }
 
     /**
-     * Runs {@code iterations} mutations of the seeds through {@code reader} (which gets a file holding the
-     * mutated bytes and must also touch every loaded element) and fails on any exception other than
-     * TorchException / IllegalArgumentException. Returns how many inputs were accepted as valid.
+     * Runs {@code iterations} mutations of the seeds through {@code reader} (which gets a file holding the mutated
+     * bytes and must also touch every loaded element) and fails on any exception other than TorchException /
+     * IllegalArgumentException. Returns how many inputs were accepted as valid.
      */
-    static int fuzz(String name, long seed, int iterations, List<byte[]> seeds, List<Integer> headerEnds, String extension,
-                    Path dir, Consumer<Path> reader) throws IOException {
+    static int fuzz(
+            String name,
+            long seed,
+            int iterations,
+            List<byte[]> seeds,
+            List<Integer> headerEnds,
+            String extension,
+            Path dir,
+            Consumer<Path> reader)
+            throws IOException {
         SafetensorsMutator m = new SafetensorsMutator(seed);
         int accepted = 0;
         for (int i = 0; i < iterations; i++) {
@@ -125,7 +160,8 @@ final class SafetensorsMutator {
                 reader.accept(f);
                 accepted++;
             } catch (TorchException | IllegalArgumentException expected) {
-                if (expected.getMessage() == null || expected.getMessage().isBlank()) keep(name, seed, i, input, extension, expected);
+                if (expected.getMessage() == null || expected.getMessage().isBlank())
+                    keep(name, seed, i, input, extension, expected);
             } catch (Throwable crash) {
                 keep(name, seed, i, input, extension, crash);
             } finally {
@@ -135,7 +171,8 @@ final class SafetensorsMutator {
         return accepted;
     }
 
-    private static void keep(String name, long seed, int i, byte[] input, String extension, Throwable t) throws IOException {
+    private static void keep(String name, long seed, int i, byte[] input, String extension, Throwable t)
+            throws IOException {
         Path crashes = Path.of("target/fuzz-crashes");
         Files.createDirectories(crashes);
         Path kept = crashes.resolve(name + "-seed" + seed + "-" + i + extension);

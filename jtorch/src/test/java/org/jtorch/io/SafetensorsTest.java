@@ -24,8 +24,8 @@ import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
-import org.jtorch.testing.Json;
 import org.jtorch.storage.TensorImpl;
+import org.jtorch.testing.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,20 +34,26 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Tests for {@link Safetensors}. Expected values come from {@code make_golden_io.py} (files laid out as
- * the reference writer does, values computed by numpy/torch), from the format rules of
- * spec/serialization.md §3 checked byte by byte, and from numpy reading the files JTorch writes.
+ * Tests for {@link Safetensors}. Expected values come from {@code make_golden_io.py} (files laid out as the reference
+ * writer does, values computed by numpy/torch), from the format rules of spec/serialization.md §3 checked byte by byte,
+ * and from numpy reading the files JTorch writes.
  */
 class SafetensorsTest {
-    @TempDir Path tmp;
+    @TempDir
+    Path tmp;
 
-    static Stream<Map<String, Object>> goldenFiles() { return SafetensorsFixtures.section("safetensors").stream(); }
-
-    static Stream<Map<String, Object>> invalidFiles() {
-        return SafetensorsFixtures.section("invalid").stream().filter(f -> ((String) f.get("file")).endsWith(".safetensors"));
+    static Stream<Map<String, Object>> goldenFiles() {
+        return SafetensorsFixtures.section("safetensors").stream();
     }
 
-    private static Map<String, Tensor> goldenTensors() { return Safetensors.load(SafetensorsFixtures.file("golden.safetensors")); }
+    static Stream<Map<String, Object>> invalidFiles() {
+        return SafetensorsFixtures.section("invalid").stream()
+                .filter(f -> ((String) f.get("file")).endsWith(".safetensors"));
+    }
+
+    private static Map<String, Tensor> goldenTensors() {
+        return Safetensors.load(SafetensorsFixtures.file("golden.safetensors"));
+    }
 
     // ---- reading real files ------------------------------------------------------------------------------------
 
@@ -71,7 +77,8 @@ class SafetensorsTest {
     @MethodSource("goldenFiles")
     void readsEveryDtypeCopiedAndFromBytes(Map<String, Object> fixture) throws IOException {
         Path f = SafetensorsFixtures.file((String) fixture.get("file"));
-        for (Map<String, Tensor> loaded : List.of(Safetensors.load(f, false), Safetensors.deserialize(Files.readAllBytes(f)))) {
+        for (Map<String, Tensor> loaded :
+                List.of(Safetensors.load(f, false), Safetensors.deserialize(Files.readAllBytes(f)))) {
             for (Map<String, Object> e : SafetensorsFixtures.tensors(fixture)) {
                 Tensor t = loaded.get((String) e.get("name"));
                 SafetensorsFixtures.assertTensor(e, t, f.getFileName() + ":" + e.get("name"));
@@ -83,14 +90,15 @@ class SafetensorsTest {
     @Test
     void mappedTensorsWorkInOps() {
         Map<String, Tensor> t = goldenTensors();
-        Tensor w = t.get("weight");                                  // [3, 4] = i / 3
+        Tensor w = t.get("weight"); // [3, 4] = i / 3
         double[] expected = new double[12];
         for (int i = 0; i < 12; i++) expected[i] = (float) (i / 3.0) * 2;
         assertArrayEquals(expected, w.add(w).toDoubleArray(), 1e-6);
-        assertEquals(22.0, w.sum().item(), 1e-5);                    // (0 + ... + 11) / 3
-        Tensor g = w.matmul(w.t());                                  // row 0 . row 0 = (0 + 1 + 4 + 9) / 9
+        assertEquals(22.0, w.sum().item(), 1e-5); // (0 + ... + 11) / 3
+        Tensor g = w.matmul(w.t()); // row 0 . row 0 = (0 + 1 + 4 + 9) / 9
         assertEquals(14.0 / 9, g.toDoubleArray()[0], 1e-5);
-        Tensor u = Safetensors.load(SafetensorsFixtures.file("unaligned.safetensors")).get("double");
+        Tensor u = Safetensors.load(SafetensorsFixtures.file("unaligned.safetensors"))
+                .get("double");
         assertEquals(Math.PI - Math.E + 1e-300 + 1e300, u.sum().item(), 1e286);
     }
 
@@ -119,8 +127,13 @@ class SafetensorsTest {
             assertEquals(DType.BFLOAT16, file.dtype("bf16"));
             assertArrayEquals(new long[] {3, 2}, file.shape("bf16"));
             kept = file.get("weight");
-            SafetensorsFixtures.assertTensor(expected.stream().filter(e -> e.get("name").equals("weight")).findFirst().orElseThrow(),
-                    kept, "weight");
+            SafetensorsFixtures.assertTensor(
+                    expected.stream()
+                            .filter(e -> e.get("name").equals("weight"))
+                            .findFirst()
+                            .orElseThrow(),
+                    kept,
+                    "weight");
             var missing = assertThrows(IllegalArgumentException.class, () -> file.get("nope"));
             assertTrue(missing.getMessage().contains("does not contain tensor 'nope'"), missing.getMessage());
         }
@@ -150,7 +163,8 @@ class SafetensorsTest {
         byte[] b = Safetensors.serialize(t, Map.of("format", "pt"));
         assertEquals(104, b.length);
         assertArrayEquals(new byte[] {0x58, 0, 0, 0, 0, 0, 0, 0}, java.util.Arrays.copyOf(b, 8));
-        assertArrayEquals(new byte[] {0, 0, (byte) 0x80, 0x3f, 0, 0, 0, 0x40}, java.util.Arrays.copyOfRange(b, 96, 104));
+        assertArrayEquals(
+                new byte[] {0, 0, (byte) 0x80, 0x3f, 0, 0, 0, 0x40}, java.util.Arrays.copyOfRange(b, 96, 104));
         assertArrayEquals(Files.readAllBytes(SafetensorsFixtures.file("spec_example.safetensors")), b);
     }
 
@@ -158,10 +172,11 @@ class SafetensorsTest {
     void roundTripKeepsOrderValuesAndMetadataAndAlignsData() throws IOException {
         Map<String, Tensor> golden = goldenTensors();
         Map<String, Tensor> in = new LinkedHashMap<>();
-        for (String name : List.of("mask", "half", "cplx", "int8", "double", "scalar", "empty", "bf16", "e4m3", "uint64", "e8m0")) {
+        for (String name : List.of(
+                "mask", "half", "cplx", "int8", "double", "scalar", "empty", "bf16", "e4m3", "uint64", "e8m0")) {
             in.put(name, golden.get(name));
         }
-        in.put("transposed", golden.get("weight").t());             // non-contiguous: written contiguous
+        in.put("transposed", golden.get("weight").t()); // non-contiguous: written contiguous
         in.put("sliced", Torch.arange(10.0).view(2, 5).transpose(0, 1).select(0, 2));
         Path f = tmp.resolve("round.safetensors");
         Map<String, String> meta = new LinkedHashMap<>();
@@ -183,9 +198,11 @@ class SafetensorsTest {
         long n = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).getLong();
         assertEquals(0, (8 + n) % 8);
         @SuppressWarnings("unchecked")
-        Map<String, Object> header = (Map<String, Object>) Json.parse(new String(bytes, 8, (int) n, StandardCharsets.UTF_8).strip());
+        Map<String, Object> header =
+                (Map<String, Object>) Json.parse(new String(bytes, 8, (int) n, StandardCharsets.UTF_8).strip());
         for (var e : in.entrySet()) {
-            long begin = ((Number) ((List<?>) ((Map<?, ?>) header.get(e.getKey())).get("data_offsets")).get(0)).longValue();
+            long begin =
+                    ((Number) ((List<?>) ((Map<?, ?>) header.get(e.getKey())).get("data_offsets")).get(0)).longValue();
             assertEquals(0, (8 + n + begin) % e.getValue().dtype().itemSize(), e.getKey() + " alignment");
         }
     }
@@ -218,7 +235,8 @@ class SafetensorsTest {
     void writerRefusals() {
         Path f = tmp.resolve("x.safetensors");
         Tensor x = Torch.tensor(new float[] {1, 2, 3, 4});
-        var reserved = assertThrows(IllegalArgumentException.class, () -> Safetensors.save(Map.of("__metadata__", x), f));
+        var reserved =
+                assertThrows(IllegalArgumentException.class, () -> Safetensors.save(Map.of("__metadata__", x), f));
         assertTrue(reserved.getMessage().contains("reserved"), reserved.getMessage());
         Tensor meta = Tensor.of(TensorImpl.meta(new long[] {2}, DType.FLOAT32));
         var noData = assertThrows(IllegalArgumentException.class, () -> Safetensors.save(Map.of("m", meta), f));
@@ -227,7 +245,9 @@ class SafetensorsTest {
         tied.put("emb", x);
         tied.put("head", x.view(2, 2));
         var shared = assertThrows(TorchException.class, () -> Safetensors.save(tied, f));
-        assertTrue(shared.getMessage().contains("Some tensors share memory") && shared.getMessage().contains("[emb, head]"),
+        assertTrue(
+                shared.getMessage().contains("Some tensors share memory")
+                        && shared.getMessage().contains("[emb, head]"),
                 shared.getMessage());
         Map<String, String> badMeta = new java.util.HashMap<>();
         badMeta.put("k", null);
@@ -263,16 +283,17 @@ class SafetensorsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "",                                         // no length at all
-        "0800000000000000",                         // length beyond the file
-        "ffffffffffffffff7b7d",                     // 2^64 - 1
-        "0200000000000000207d",                     // does not start with '{'
-        "02000000000000007b7d",                     // {} is valid: checked below
-        "08000000000000007b2261223a317d20",         // {"a":1}: a tensor entry that is not an object
-        "0a000000000000007b2261223a7b7d7d2020",     // {"a":{}}: missing fields
-        "0400000000000000c3287b7d",                 // invalid UTF-8
-    })
+    @ValueSource(
+            strings = {
+                "", // no length at all
+                "0800000000000000", // length beyond the file
+                "ffffffffffffffff7b7d", // 2^64 - 1
+                "0200000000000000207d", // does not start with '{'
+                "02000000000000007b7d", // {} is valid: checked below
+                "08000000000000007b2261223a317d20", // {"a":1}: a tensor entry that is not an object
+                "0a000000000000007b2261223a7b7d7d2020", // {"a":{}}: missing fields
+                "0400000000000000c3287b7d", // invalid UTF-8
+            })
     void malformedHeaders(String hex) {
         byte[] b = java.util.HexFormat.of().parseHex(hex);
         if (hex.equals("02000000000000007b7d")) {
@@ -285,7 +306,8 @@ class SafetensorsTest {
 
     @Test
     void deepNestingAndHugeShapesAreRefusedWithoutExhaustingMemory() {
-        String deep = "{\"a\":{\"dtype\":\"F32\",\"shape\":[],\"data_offsets\":[0,4],\"x\":" + "[".repeat(100_000) + "}}";
+        String deep =
+                "{\"a\":{\"dtype\":\"F32\",\"shape\":[],\"data_offsets\":[0,4],\"x\":" + "[".repeat(100_000) + "}}";
         var nesting = assertThrows(TorchException.class, () -> Safetensors.deserialize(file(deep, 4)));
         assertTrue(nesting.getMessage().contains("nesting deeper"), nesting.getMessage());
         String rank = "{\"a\":{\"dtype\":\"U8\",\"shape\":[" + "1,".repeat(5000) + "1],\"data_offsets\":[0,1]}}";
@@ -294,7 +316,8 @@ class SafetensorsTest {
         String overflow = "{\"a\":{\"dtype\":\"F64\",\"shape\":[4294967296,4294967296],\"data_offsets\":[0,8]}}";
         var big = assertThrows(TorchException.class, () -> Safetensors.deserialize(file(overflow, 8)));
         assertTrue(big.getMessage().contains("overflows"), big.getMessage());
-        String forged = "{\"a\":{\"dtype\":\"F64\",\"shape\":[576460752303423488],\"data_offsets\":[0,4611686018427387904]}}";
+        String forged =
+                "{\"a\":{\"dtype\":\"F64\",\"shape\":[576460752303423488],\"data_offsets\":[0,4611686018427387904]}}";
         var outside = assertThrows(TorchException.class, () -> Safetensors.deserialize(file(forged, 8)));
         assertTrue(outside.getMessage().contains("outside"), outside.getMessage());
         String negative = "{\"a\":{\"dtype\":\"F64\",\"shape\":[-1],\"data_offsets\":[0,8]}}";
@@ -304,7 +327,11 @@ class SafetensorsTest {
     /** A safetensors file with the given header text and {@code data} zero bytes. */
     private static byte[] file(String header, int data) {
         byte[] h = header.getBytes(StandardCharsets.UTF_8);
-        return ByteBuffer.allocate(8 + h.length + data).order(ByteOrder.LITTLE_ENDIAN).putLong(h.length).put(h).array();
+        return ByteBuffer.allocate(8 + h.length + data)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(h.length)
+                .put(h)
+                .array();
     }
 
     @Test
@@ -318,7 +345,8 @@ class SafetensorsTest {
     void keptFuzzCrashesFailCleanly() throws IOException {
         Path dir = SafetensorsFixtures.resourceDir("/fuzz/safetensors/README.md");
         try (Stream<Path> files = Files.list(dir)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".safetensors")).toList()) {
+            for (Path f :
+                    files.filter(p -> p.toString().endsWith(".safetensors")).toList()) {
                 assertThrows(TorchException.class, () -> touchAll(Safetensors.load(f)), f.toString());
             }
         }
@@ -333,30 +361,34 @@ class SafetensorsTest {
         for (String name : List.of("golden.safetensors", "unaligned.safetensors", "spec_example.safetensors")) {
             byte[] b = Files.readAllBytes(SafetensorsFixtures.file(name));
             seeds.add(b);
-            headerEnds.add(8 + (int) ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getLong());
+            headerEnds.add(
+                    8 + (int) ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getLong());
         }
         int[] round = {0};
         int iterations = SafetensorsMutator.iterations(3000);
-        int accepted = SafetensorsMutator.fuzz("safetensors", 20260101L, iterations, seeds, headerEnds, ".safetensors", tmp, f -> {
-            try {
-                switch (round[0]++ % 4) {
-                    case 0 -> touchAll(Safetensors.load(f));
-                    case 1 -> touchAll(Safetensors.load(f, false));
-                    case 2 -> touchAll(Safetensors.deserialize(Files.readAllBytes(f)));
-                    default -> {
-                        try (SafetensorsFile file = Safetensors.open(f)) {
-                            for (String k : file.keys()) touch(file.get(k));
+        int accepted = SafetensorsMutator.fuzz(
+                "safetensors", 20260101L, iterations, seeds, headerEnds, ".safetensors", tmp, f -> {
+                    try {
+                        switch (round[0]++ % 4) {
+                            case 0 -> touchAll(Safetensors.load(f));
+                            case 1 -> touchAll(Safetensors.load(f, false));
+                            case 2 -> touchAll(Safetensors.deserialize(Files.readAllBytes(f)));
+                            default -> {
+                                try (SafetensorsFile file = Safetensors.open(f)) {
+                                    for (String k : file.keys()) touch(file.get(k));
+                                }
+                            }
                         }
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
                     }
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        });
+                });
         assertTrue(accepted > 0 && accepted < iterations, "some mutations stay valid, most do not: " + accepted);
     }
 
-    private static void touchAll(Map<String, Tensor> tensors) { tensors.values().forEach(SafetensorsTest::touch); }
+    private static void touchAll(Map<String, Tensor> tensors) {
+        tensors.values().forEach(SafetensorsTest::touch);
+    }
 
     /** Reads every element, so a tensor pointing outside its data would fail here. */
     private static void touch(Tensor t) {
@@ -371,13 +403,15 @@ class SafetensorsTest {
     void numpyReadsJTorchFiles() throws IOException, InterruptedException {
         Map<String, Tensor> golden = goldenTensors();
         Map<String, Tensor> out = new LinkedHashMap<>(golden);
-        out.put("transposed", golden.get("weight").clone().t());   // non-contiguous, written contiguous
+        out.put("transposed", golden.get("weight").clone().t()); // non-contiguous, written contiguous
         Path f = tmp.resolve("jtorch.safetensors");
         Safetensors.save(out, Map.of("writer", "jtorch"), f);
         Map<String, Object> read = SafetensorsFixtures.readWithNumpy(f).get(0);
         assertEquals(Map.of("writer", "jtorch"), read.get("metadata"));
         List<Map<String, Object>> tensors = SafetensorsFixtures.tensors(read);
-        assertEquals(List.copyOf(out.keySet()), tensors.stream().map(t -> t.get("name")).toList());
+        assertEquals(
+                List.copyOf(out.keySet()),
+                tensors.stream().map(t -> t.get("name")).toList());
         for (Map<String, Object> t : tensors) {
             SafetensorsFixtures.assertTensor(t, out.get((String) t.get("name")), "numpy's view of " + t.get("name"));
         }

@@ -23,30 +23,43 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Files written by real PyTorch (1.13, {@code src/test/python/make_golden_pt.py}) load into what their
- * {@code .json} describes — values bit for bit, geometry, storage sharing — copying, memory-mapped and on
- * the meta device; and JTorch saves what it loaded back into the same bytes PyTorch wrote.
+ * Files written by real PyTorch (1.13, {@code src/test/python/make_golden_pt.py}) load into what their {@code .json}
+ * describes — values bit for bit, geometry, storage sharing — copying, memory-mapped and on the meta device; and JTorch
+ * saves what it loaded back into the same bytes PyTorch wrote.
  */
 class SerializationGoldenTest {
-    static final List<String> FIXTURES = List.of("every_dtype", "views", "noncontiguous", "containers", "state_dict", "optimizer",
-            "checkpoint", "parameters", "meta_sharing", "protocol4", "legacy");
+    static final List<String> FIXTURES = List.of(
+            "every_dtype",
+            "views",
+            "noncontiguous",
+            "containers",
+            "state_dict",
+            "optimizer",
+            "checkpoint",
+            "parameters",
+            "meta_sharing",
+            "protocol4",
+            "legacy");
     /**
-     * Fixtures whose data.pkl JTorch reproduces byte for byte after a load: the zip files PyTorch wrote with protocol 2,
-     * except {@code parameters} (JTorch has no nn.Parameter: a parameter loads as a tensor and saves as one) and
+     * Fixtures whose data.pkl JTorch reproduces byte for byte after a load: the zip files PyTorch wrote with protocol
+     * 2, except {@code parameters} (JTorch has no nn.Parameter: a parameter loads as a tensor and saves as one) and
      * {@code containers} (a torch.Size loads as a tuple and saves as one).
      */
-    static final List<String> BYTE_IDENTICAL = List.of("every_dtype", "views", "noncontiguous", "state_dict", "optimizer",
-            "checkpoint", "meta_sharing");
+    static final List<String> BYTE_IDENTICAL =
+            List.of("every_dtype", "views", "noncontiguous", "state_dict", "optimizer", "checkpoint", "meta_sharing");
 
     static Path fixture(String name) {
         try {
-            return Path.of(SerializationGoldenTest.class.getResource("/pt/" + name).toURI());
+            return Path.of(
+                    SerializationGoldenTest.class.getResource("/pt/" + name).toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    static Stream<String> fixtures() { return FIXTURES.stream(); }
+    static Stream<String> fixtures() {
+        return FIXTURES.stream();
+    }
 
     @ParameterizedTest
     @MethodSource("fixtures")
@@ -58,31 +71,40 @@ class SerializationGoldenTest {
     @ParameterizedTest
     @MethodSource("fixtures")
     void loadsWithoutChecksumsToTheSameResult(String name) {
-        Object loaded = Serialization.load(fixture(name + ".pt"), LoadOptions.defaults().verifyChecksums(false));
+        Object loaded =
+                Serialization.load(fixture(name + ".pt"), LoadOptions.defaults().verifyChecksums(false));
         PtDescription.assertMatches(PtDescription.read(fixture(name + ".json")), loaded);
     }
 
     @ParameterizedTest
     @MethodSource("fixtures")
     void metaLoadKeepsGeometryAndSharingWithoutData(String name) {
-        Object loaded = Serialization.load(fixture(name + ".pt"), LoadOptions.defaults().mapLocation(Device.META));
+        Object loaded =
+                Serialization.load(fixture(name + ".pt"), LoadOptions.defaults().mapLocation(Device.META));
         PtDescription.assertMatchesIgnoringData(PtDescription.read(fixture(name + ".json")), loaded);
         forEachTensor(loaded, t -> assertTrue(t.isMeta()));
     }
 
-    static Stream<String> zipFixtures() { return FIXTURES.stream().filter(n -> !n.equals("legacy")); }
+    static Stream<String> zipFixtures() {
+        return FIXTURES.stream().filter(n -> !n.equals("legacy"));
+    }
 
     @ParameterizedTest
     @MethodSource("zipFixtures")
     void mmapLoadViewsTheFile(String name) {
-        Object loaded = Serialization.load(fixture(name + ".pt"), LoadOptions.defaults().mmap(true).mmapMode(LoadOptions.MmapMode.READ_ONLY));
+        Object loaded = Serialization.load(
+                fixture(name + ".pt"), LoadOptions.defaults().mmap(true).mmapMode(LoadOptions.MmapMode.READ_ONLY));
         PtDescription.assertMatches(PtDescription.read(fixture(name + ".json")), loaded);
         forEachTensor(loaded, t -> assertTrue(t.impl().storage().array() == null && !t.isMeta(), "mapped, not copied"));
     }
 
-    static Stream<String> byteIdentical() { return BYTE_IDENTICAL.stream(); }
+    static Stream<String> byteIdentical() {
+        return BYTE_IDENTICAL.stream();
+    }
 
-    /** JTorch → PyTorch, checked without Python: the pickle JTorch writes is the one PyTorch wrote for the same objects. */
+    /**
+     * JTorch → PyTorch, checked without Python: the pickle JTorch writes is the one PyTorch wrote for the same objects.
+     */
     @ParameterizedTest
     @MethodSource("byteIdentical")
     void savesBackTheBytesPyTorchWrote(String name, @TempDir Path dir) throws IOException {
@@ -103,8 +125,16 @@ class SerializationGoldenTest {
         Path p = dir.resolve("model.pt");
         Serialization.save(Serialization.load(fixture("views.pt")), p);
         ZipReader z = ZipReader.open(Zips.map(p), "model.pt");
-        assertEquals(List.of("model/data.pkl", "model/.format_version", "model/.storage_alignment", "model/byteorder", "model/data/0",
-                "model/version", "model/.data/serialization_id"), z.names());
+        assertEquals(
+                List.of(
+                        "model/data.pkl",
+                        "model/.format_version",
+                        "model/.storage_alignment",
+                        "model/byteorder",
+                        "model/data/0",
+                        "model/version",
+                        "model/.data/serialization_id"),
+                z.names());
         assertEquals("1", new String(Zips.record(z, "model/.format_version")));
         assertEquals("64", new String(Zips.record(z, "model/.storage_alignment")));
         assertEquals("little", new String(Zips.record(z, "model/byteorder")));
@@ -129,7 +159,8 @@ class SerializationGoldenTest {
     @Test
     void metaLoadSharesOneStoragePerKey() {
         @SuppressWarnings("unchecked")
-        Map<String, Tensor> m = (Map<String, Tensor>) Serialization.load(fixture("meta_sharing.pt"), LoadOptions.defaults().mapLocation("meta"));
+        Map<String, Tensor> m = (Map<String, Tensor>) Serialization.load(
+                fixture("meta_sharing.pt"), LoadOptions.defaults().mapLocation("meta"));
         Set<Storage> unique = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
         for (Tensor t : m.values()) {
             assertTrue(t.isMeta());
@@ -145,7 +176,8 @@ class SerializationGoldenTest {
     void tiedWeightsStayTied() {
         Map<?, ?> ckpt = (Map<?, ?>) Serialization.load(fixture("checkpoint.pt"));
         Map<?, ?> model = (Map<?, ?>) ckpt.get("model");
-        assertSame(((Tensor) model.get("0.weight")).impl().storage(),
+        assertSame(
+                ((Tensor) model.get("0.weight")).impl().storage(),
                 ((Tensor) model.get("1.weight")).impl().storage());
         assertEquals(3L, ckpt.get("epoch"));
         assertEquals(0.25, ckpt.get("loss"));
@@ -156,8 +188,18 @@ class SerializationGoldenTest {
     @Test
     void stateDictKeepsItsMetadata() {
         PyOrderedDict sd = (PyOrderedDict) Serialization.load(fixture("state_dict.pt"));
-        assertEquals(List.of("0.weight", "0.bias", "1.weight", "1.bias", "1.running_mean", "1.running_var", "1.num_batches_tracked",
-                "3.weight", "3.bias"), List.copyOf(sd.keySet()));
+        assertEquals(
+                List.of(
+                        "0.weight",
+                        "0.bias",
+                        "1.weight",
+                        "1.bias",
+                        "1.running_mean",
+                        "1.running_var",
+                        "1.num_batches_tracked",
+                        "3.weight",
+                        "3.bias"),
+                List.copyOf(sd.keySet()));
         assertTrue(sd.attributes().containsKey("_metadata"));
         Tensor tracked = (Tensor) sd.get("1.num_batches_tracked");
         assertEquals(DType.INT64, tracked.dtype());
@@ -175,12 +217,14 @@ class SerializationGoldenTest {
 
     @Test
     void forbiddenGlobalIsRefusedWithTheWayToAllowIt() {
-        UnpicklingException e = assertThrows(UnpicklingException.class, () -> Serialization.load(fixture("forbidden_global.pt")));
+        UnpicklingException e =
+                assertThrows(UnpicklingException.class, () -> Serialization.load(fixture("forbidden_global.pt")));
         assertTrue(e.getMessage().startsWith("Weights only load failed."), e.getMessage());
         assertTrue(e.getMessage().contains("GLOBAL __main__.Foo was not an allowed global by default"), e.getMessage());
         assertTrue(e.getMessage().contains("Serialization.addSafeGlobals(\"__main__.Foo\")"), e.getMessage());
         assertTrue(e.getMessage().contains("Serialization.safeGlobals(\"__main__.Foo\")"), e.getMessage());
-        assertEquals(List.of("__main__.Foo"), Serialization.getUnsafeGlobalsInCheckpoint(fixture("forbidden_global.pt")));
+        assertEquals(
+                List.of("__main__.Foo"), Serialization.getUnsafeGlobalsInCheckpoint(fixture("forbidden_global.pt")));
     }
 
     @Test
@@ -198,15 +242,18 @@ class SerializationGoldenTest {
 
     @Test
     void maliciousPickleRunsNothingAndIsRefusedEvenWhenAllowlisted() {
-        for (LoadOptions o : List.of(LoadOptions.defaults(), LoadOptions.defaults().mmap(true))) {
-            UnpicklingException e = assertThrows(UnpicklingException.class, () -> Serialization.load(fixture("malicious.pt"), o));
+        for (LoadOptions o :
+                List.of(LoadOptions.defaults(), LoadOptions.defaults().mmap(true))) {
+            UnpicklingException e =
+                    assertThrows(UnpicklingException.class, () -> Serialization.load(fixture("malicious.pt"), o));
             assertTrue(e.getMessage().contains("GLOBAL posix.system whose module posix is blocked"), e.getMessage());
         }
         try (var _ = Serialization.safeGlobals("posix.system")) {
             assertThrows(UnpicklingException.class, () -> Serialization.load(fixture("malicious.pt")));
         }
         // without weights_only the call is only recorded, never made
-        Map<?, ?> m = (Map<?, ?>) Serialization.load(fixture("malicious.pt"), LoadOptions.defaults().weightsOnly(false));
+        Map<?, ?> m = (Map<?, ?>) Serialization.load(
+                fixture("malicious.pt"), LoadOptions.defaults().weightsOnly(false));
         PyObject call = (PyObject) m.get("payload");
         assertEquals("posix.system", call.type().qualifiedName());
         assertEquals(List.of("echo this must never run > /dev/null"), call.args());
@@ -214,7 +261,10 @@ class SerializationGoldenTest {
 
     @Test
     void legacyFormatCannotBeMapped() {
-        var e = assertThrows(org.jtorch.TorchException.class, () -> Serialization.load(fixture("legacy.pt"), LoadOptions.defaults().mmap(true)));
+        var e = assertThrows(
+                org.jtorch.TorchException.class,
+                () -> Serialization.load(
+                        fixture("legacy.pt"), LoadOptions.defaults().mmap(true)));
         assertTrue(e.getMessage().contains("mmap can only be used with files saved with"), e.getMessage());
     }
 

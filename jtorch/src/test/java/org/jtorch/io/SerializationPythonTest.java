@@ -24,11 +24,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * JTorch → PyTorch → JTorch with a real PyTorch ({@code /usr/bin/python3} with torch; skipped where it is
- * missing — {@link SerializationGoldenTest#savesBackTheBytesPyTorchWrote} checks the same direction without
- * Python). JTorch saves checkpoints of every shape the issue names; {@code src/test/python/check_jtorch_pt.py}
- * loads each with {@code weights_only=True}, describes what it got and saves it again with {@code torch.save};
- * the description must match what JTorch saved, and JTorch must load PyTorch's re-save to the same thing.
+ * JTorch → PyTorch → JTorch with a real PyTorch ({@code /usr/bin/python3} with torch; skipped where it is missing —
+ * {@link SerializationGoldenTest#savesBackTheBytesPyTorchWrote} checks the same direction without Python). JTorch saves
+ * checkpoints of every shape the issue names; {@code src/test/python/check_jtorch_pt.py} loads each with
+ * {@code weights_only=True}, describes what it got and saves it again with {@code torch.save}; the description must
+ * match what JTorch saved, and JTorch must load PyTorch's re-save to the same thing.
  */
 class SerializationPythonTest {
     private static final Path PYTHON = Path.of("/usr/bin/python3");
@@ -36,7 +36,9 @@ class SerializationPythonTest {
     @BeforeAll
     static void needsPyTorch() throws Exception {
         Assumptions.assumeTrue(Files.isExecutable(PYTHON), "no /usr/bin/python3");
-        Process p = new ProcessBuilder(PYTHON.toString(), "-c", "import torch").redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(PYTHON.toString(), "-c", "import torch")
+                .redirectErrorStream(true)
+                .start();
         Assumptions.assumeTrue(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0, "/usr/bin/python3 has no torch");
     }
 
@@ -97,7 +99,10 @@ class SerializationPythonTest {
         cases.put("checkpoint", checkpoint);
 
         Map<Object, Object> containers = new LinkedHashMap<>();
-        containers.put("ints", new ArrayList<>(List.of(0L, 255L, 256L, 65536L, -1L, 1L << 40, Long.MIN_VALUE, BigInteger.TWO.pow(70))));
+        containers.put(
+                "ints",
+                new ArrayList<>(
+                        List.of(0L, 255L, 256L, 65536L, -1L, 1L << 40, Long.MIN_VALUE, BigInteger.TWO.pow(70))));
         containers.put("floats", new ArrayList<>(List.of(0.5, -0.0, Double.NaN, 1e300)));
         containers.put("strings", new ArrayList<>(List.of("", "ünïcødé ✓", "x".repeat(300))));
         containers.put("tuple", PyTuple.of(1L, PyTuple.of(2L, PyTuple.of()), "t"));
@@ -108,7 +113,10 @@ class SerializationPythonTest {
         containers.put("device", Device.CPU);
         containers.put(7L, "int key");
         containers.put(PyTuple.of(1L, "t"), "tuple key");
-        containers.put("many", new ArrayList<>(java.util.stream.LongStream.range(0, 2500).boxed().toList()));
+        containers.put(
+                "many",
+                new ArrayList<>(
+                        java.util.stream.LongStream.range(0, 2500).boxed().toList()));
         containers.put("none", null);
         containers.put("meta", Torch.empty(new long[] {2, 3}, DType.FLOAT16, Device.META));
         cases.put("containers", containers);
@@ -120,7 +128,9 @@ class SerializationPythonTest {
         Map<String, Object> cases = cases();
         for (var c : cases.entrySet()) Serialization.save(c.getValue(), dir.resolve(c.getKey() + ".pt"));
         Path script = Path.of("src/test/python/check_jtorch_pt.py").toAbsolutePath();
-        Process p = new ProcessBuilder(PYTHON.toString(), script.toString(), dir.toString()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(PYTHON.toString(), script.toString(), dir.toString())
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(300, TimeUnit.SECONDS), "python timed out");
         List<String> ok = out.lines().filter(l -> l.startsWith("OK ")).toList();
@@ -139,11 +149,14 @@ class SerializationPythonTest {
         Path src = SerializationGoldenTest.fixture("checkpoint.pt");
         Serialization.save(Serialization.load(src, LoadOptions.defaults().mmap(true)), dir.resolve("from_mmap.pt"));
         Path script = Path.of("src/test/python/check_jtorch_pt.py").toAbsolutePath();
-        Process p = new ProcessBuilder(PYTHON.toString(), script.toString(), dir.toString()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(PYTHON.toString(), script.toString(), dir.toString())
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(300, TimeUnit.SECONDS));
         assertTrue(out.contains("OK from_mmap"), out);
-        PtDescription.assertMatches(PtDescription.read(SerializationGoldenTest.fixture("checkpoint.json")),
+        PtDescription.assertMatches(
+                PtDescription.read(SerializationGoldenTest.fixture("checkpoint.json")),
                 Serialization.load(dir.resolve("from_mmap.resaved.pt")));
     }
 }

@@ -49,7 +49,9 @@ class SerializationTest {
     Path dir;
 
     @AfterEach
-    void clearAllowlist() { Serialization.clearSafeGlobals(); }
+    void clearAllowlist() {
+        Serialization.clearSafeGlobals();
+    }
 
     // ---- the spec's examples ----------------------------------------------------------------------
 
@@ -71,46 +73,109 @@ class SerializationTest {
         assertEquals("little", new String(Zips.record(z, "ckpt/byteorder"), StandardCharsets.US_ASCII));
     }
 
-    /** The spec's opcode listing for {@code torch.save(torch.tensor([1.0, 2.0]))}, with CPython's memo puts, byte for byte. */
+    /**
+     * The spec's opcode listing for {@code torch.save(torch.tensor([1.0, 2.0]))}, with CPython's memo puts, byte for
+     * byte.
+     */
     @Test
     void pickleOfOneTensorIsPyTorchs() {
-        Pickle want = new Pickle().op(0x80).op(2)
-                .global("torch._utils", "_rebuild_tensor_v2").put(0)
+        Pickle want = new Pickle()
+                .op(0x80)
+                .op(2)
+                .global("torch._utils", "_rebuild_tensor_v2")
+                .put(0)
                 .op('(')
-                .op('(').str("storage").put(1).global("torch", "FloatStorage").put(2).str("0").put(3).str("cpu").put(4).op('K').op(2)
-                .op('t').put(5).op('Q')
-                .op('K').op(0)
-                .op('K').op(2).op(0x85).put(6)
-                .op('K').op(1).op(0x85).put(7)
+                .op('(')
+                .str("storage")
+                .put(1)
+                .global("torch", "FloatStorage")
+                .put(2)
+                .str("0")
+                .put(3)
+                .str("cpu")
+                .put(4)
+                .op('K')
+                .op(2)
+                .op('t')
+                .put(5)
+                .op('Q')
+                .op('K')
+                .op(0)
+                .op('K')
+                .op(2)
+                .op(0x85)
+                .put(6)
+                .op('K')
+                .op(1)
+                .op(0x85)
+                .put(7)
                 .op(0x89)
-                .global("collections", "OrderedDict").put(8).op(')').op('R').put(9)
-                .op('t').put(10)
-                .op('R').put(11)
+                .global("collections", "OrderedDict")
+                .put(8)
+                .op(')')
+                .op('R')
+                .put(9)
+                .op('t')
+                .put(10)
+                .op('R')
+                .put(11)
                 .op('.');
-        assertEquals(HexFormat.of().formatHex(want.bytes()), HexFormat.of().formatHex(new PickleWriter().dump(Torch.tensor(new float[] {1, 2}))));
+        assertEquals(
+                HexFormat.of().formatHex(want.bytes()),
+                HexFormat.of().formatHex(new PickleWriter().dump(Torch.tensor(new float[] {1, 2}))));
     }
 
     /**
-     * Hand-written expectation (PyTorch 1.13 cannot make these dtypes): PyTorch 2.x's {@code Tensor._reduce_ex_internal}
-     * saves a dtype of {@code torch.storage._new_dtypes()} as {@code _rebuild_tensor_v3} over a
-     * {@code torch.storage UntypedStorage} persistent id whose numel counts bytes, with the dtype as 7th argument.
+     * Hand-written expectation (PyTorch 1.13 cannot make these dtypes): PyTorch 2.x's
+     * {@code Tensor._reduce_ex_internal} saves a dtype of {@code torch.storage._new_dtypes()} as
+     * {@code _rebuild_tensor_v3} over a {@code torch.storage UntypedStorage} persistent id whose numel counts bytes,
+     * with the dtype as 7th argument.
      */
     @Test
     void pickleOfUint16TensorIsRebuildTensorV3() {
         Tensor t = Torch.tensor(new long[] {1, 2, 3}).to(DType.UINT16);
-        Pickle want = new Pickle().op(0x80).op(2)
-                .global("torch._utils", "_rebuild_tensor_v3").put(0)
+        Pickle want = new Pickle()
+                .op(0x80)
+                .op(2)
+                .global("torch._utils", "_rebuild_tensor_v3")
+                .put(0)
                 .op('(')
-                .op('(').str("storage").put(1).global("torch.storage", "UntypedStorage").put(2).str("0").put(3).str("cpu").put(4)
-                .op('K').op(6).op('t').put(5).op('Q')
-                .op('K').op(0)
-                .op('K').op(3).op(0x85).put(6)
-                .op('K').op(1).op(0x85).put(7)
+                .op('(')
+                .str("storage")
+                .put(1)
+                .global("torch.storage", "UntypedStorage")
+                .put(2)
+                .str("0")
+                .put(3)
+                .str("cpu")
+                .put(4)
+                .op('K')
+                .op(6)
+                .op('t')
+                .put(5)
+                .op('Q')
+                .op('K')
+                .op(0)
+                .op('K')
+                .op(3)
+                .op(0x85)
+                .put(6)
+                .op('K')
+                .op(1)
+                .op(0x85)
+                .put(7)
                 .op(0x89)
-                .global("collections", "OrderedDict").put(8).op(')').op('R').put(9)
-                .global("torch", "uint16").put(10)
-                .op('t').put(11)
-                .op('R').put(12)
+                .global("collections", "OrderedDict")
+                .put(8)
+                .op(')')
+                .op('R')
+                .put(9)
+                .global("torch", "uint16")
+                .put(10)
+                .op('t')
+                .put(11)
+                .op('R')
+                .put(12)
                 .op('.');
         assertEquals(HexFormat.of().formatHex(want.bytes()), HexFormat.of().formatHex(new PickleWriter().dump(t)));
     }
@@ -129,7 +194,8 @@ class SerializationTest {
         assertArrayEquals(t.stride(), u.stride());
         assertArrayEquals(PtDescription.elementBytes(t), PtDescription.elementBytes(u));
         assertSame(u.impl().storage(), ((Tensor) back.get(1)).impl().storage());
-        Tensor meta = (Tensor) ((List<?>) Serialization.load(p, LoadOptions.defaults().mapLocation(Device.META))).get(0);
+        Tensor meta =
+                (Tensor) ((List<?>) Serialization.load(p, LoadOptions.defaults().mapLocation(Device.META))).get(0);
         assertTrue(meta.isMeta());
         assertEquals(dtype, meta.dtype());
         assertArrayEquals(t.stride(), meta.stride());
@@ -155,8 +221,15 @@ class SerializationTest {
         Tensor m = Torch.empty(new long[] {4, 5}, DType.BFLOAT16, Device.META).transpose(0, 1);
         Path p = dir.resolve("m.pt");
         Serialization.save(Map.of("m", m), p);
-        assertEquals(List.of("m/data.pkl", "m/.format_version", "m/.storage_alignment", "m/byteorder", "m/version",
-                "m/.data/serialization_id"), ZipReader.open(Zips.map(p), "m").names());
+        assertEquals(
+                List.of(
+                        "m/data.pkl",
+                        "m/.format_version",
+                        "m/.storage_alignment",
+                        "m/byteorder",
+                        "m/version",
+                        "m/.data/serialization_id"),
+                ZipReader.open(Zips.map(p), "m").names());
         Tensor back = (Tensor) ((Map<?, ?>) Serialization.load(p)).get("m");
         assertTrue(back.isMeta());
         assertArrayEquals(new long[] {5, 4}, back.shape());
@@ -216,7 +289,8 @@ class SerializationTest {
 
     @Test
     void unsupportedObjectsAndTooDeepNestingAreRefused() {
-        var e = assertThrows(TorchTypeException.class, () -> Serialization.save(Map.of("x", new Object()), dir.resolve("x.pt")));
+        var e = assertThrows(
+                TorchTypeException.class, () -> Serialization.save(Map.of("x", new Object()), dir.resolve("x.pt")));
         assertTrue(e.getMessage().contains("cannot pickle 'java.lang.Object' object"), e.getMessage());
         Object deep = 1L;
         for (int i = 0; i < 2000; i++) deep = List.of(deep);
@@ -232,19 +306,42 @@ class SerializationTest {
         Tensor r = ComplexOps.viewAsReal(c);
         assertSame(c.impl().storage(), r.impl().storage());
         var e = assertThrows(TorchException.class, () -> Serialization.save(List.of(c, r), dir.resolve("v.pt")));
-        assertEquals("Cannot save multiple tensors or storages that view the same data as different types", e.getMessage());
+        assertEquals(
+                "Cannot save multiple tensors or storages that view the same data as different types", e.getMessage());
     }
 
     /** An UntypedStorage (v3) that a PyTorch file views as two dtypes of different widths still shares its bytes. */
     @Test
     void untypedStorageSeenAsTwoDtypesSharesMemory() throws IOException {
-        Pickle pid = new Pickle().op('(').str("storage").global("torch.storage", "UntypedStorage").str("0").str("cpu").op('K').op(4)
-                .op('t').op('Q');
+        Pickle pid = new Pickle()
+                .op('(')
+                .str("storage")
+                .global("torch.storage", "UntypedStorage")
+                .str("0")
+                .str("cpu")
+                .op('K')
+                .op(4)
+                .op('t')
+                .op('Q');
         Pickle pickle = new Pickle().op(0x80).op(2).op(']').op('(');
         for (String dtype : new String[] {"uint16", "float8_e4m3fn"}) {
             int n = dtype.equals("uint16") ? 2 : 4;
-            pickle.global("torch._utils", "_rebuild_tensor_v3").op('(').raw(pid.bytes()).op('K').op(0).op('K').op(n).op(0x85)
-                    .op('K').op(1).op(0x85).op(0x89).op('}').global("torch", dtype).op('t').op('R');
+            pickle.global("torch._utils", "_rebuild_tensor_v3")
+                    .op('(')
+                    .raw(pid.bytes())
+                    .op('K')
+                    .op(0)
+                    .op('K')
+                    .op(n)
+                    .op(0x85)
+                    .op('K')
+                    .op(1)
+                    .op(0x85)
+                    .op(0x89)
+                    .op('}')
+                    .global("torch", dtype)
+                    .op('t')
+                    .op('R');
         }
         pickle.op('e').op('.');
         Path p = dir.resolve("u.pt");
@@ -259,18 +356,62 @@ class SerializationTest {
         assertArrayEquals(new long[] {257, 2}, u16.toLongArray());
     }
 
-    /** PyTorch 2.x pickles a tensor with Python attributes through _rebuild_from_type_v2, a parameter with state likewise. */
+    /**
+     * PyTorch 2.x pickles a tensor with Python attributes through _rebuild_from_type_v2, a parameter with state
+     * likewise.
+     */
     @Test
     void tensorsWithPythonStateLoadAsTensors() throws IOException {
-        Pickle v2 = new Pickle().global("torch._utils", "_rebuild_tensor_v2").op('(')
-                .op('(').str("storage").global("torch", "FloatStorage").str("0").str("cpu").op('K').op(2).op('t').op('Q')
-                .op('K').op(0).op('K').op(2).op(0x85).op('K').op(1).op(0x85).op(0x89).op('}').op('t');
-        Pickle p = new Pickle().op(0x80).op(2).op(']').op('(')
-                .global("torch._tensor", "_rebuild_from_type_v2").op('(').global("torch._utils", "_rebuild_tensor_v2")
-                .global("torch", "Tensor").raw(java.util.Arrays.copyOfRange(v2.bytes(), 33, v2.bytes().length))
-                .op('}').str("note").str("attribute").op('s').op('t').op('R')
-                .global("torch._utils", "_rebuild_parameter_with_state").op('(').raw(v2.bytes()).op('R').op(0x88).op('}').op('}').op('t')
-                .op('R').op('e').op('.');
+        Pickle v2 = new Pickle()
+                .global("torch._utils", "_rebuild_tensor_v2")
+                .op('(')
+                .op('(')
+                .str("storage")
+                .global("torch", "FloatStorage")
+                .str("0")
+                .str("cpu")
+                .op('K')
+                .op(2)
+                .op('t')
+                .op('Q')
+                .op('K')
+                .op(0)
+                .op('K')
+                .op(2)
+                .op(0x85)
+                .op('K')
+                .op(1)
+                .op(0x85)
+                .op(0x89)
+                .op('}')
+                .op('t');
+        Pickle p = new Pickle()
+                .op(0x80)
+                .op(2)
+                .op(']')
+                .op('(')
+                .global("torch._tensor", "_rebuild_from_type_v2")
+                .op('(')
+                .global("torch._utils", "_rebuild_tensor_v2")
+                .global("torch", "Tensor")
+                .raw(java.util.Arrays.copyOfRange(v2.bytes(), 33, v2.bytes().length))
+                .op('}')
+                .str("note")
+                .str("attribute")
+                .op('s')
+                .op('t')
+                .op('R')
+                .global("torch._utils", "_rebuild_parameter_with_state")
+                .op('(')
+                .raw(v2.bytes())
+                .op('R')
+                .op(0x88)
+                .op('}')
+                .op('}')
+                .op('t')
+                .op('R')
+                .op('e')
+                .op('.');
         Path f = dir.resolve("state.pt");
         writeArchive(f, p.bytes(), Map.of("data/0", HexFormat.of().parseHex("0000803f00000040")), "little");
         List<?> back = (List<?>) Serialization.load(f);
@@ -282,11 +423,22 @@ class SerializationTest {
 
     @Test
     void bigEndianFilesAreSwapped() throws IOException {
-        byte[] pickle = new PickleWriter().dump(List.of(Torch.tensor(new float[] {1, 2}), ComplexOps.viewAsComplex(Torch.tensor(new double[] {3, -4}))));
+        byte[] pickle = new PickleWriter()
+                .dump(List.of(
+                        Torch.tensor(new float[] {1, 2}),
+                        ComplexOps.viewAsComplex(Torch.tensor(new double[] {3, -4}))));
         Path p = dir.resolve("be.pt");
-        writeArchive(p, pickle, Map.of("data/0", HexFormat.of().parseHex("3f80000040000000"),
-                "data/1", HexFormat.of().parseHex("4008000000000000c010000000000000")), "big");
-        for (LoadOptions o : List.of(LoadOptions.defaults(), LoadOptions.defaults().mmap(true))) {
+        writeArchive(
+                p,
+                pickle,
+                Map.of(
+                        "data/0",
+                        HexFormat.of().parseHex("3f80000040000000"),
+                        "data/1",
+                        HexFormat.of().parseHex("4008000000000000c010000000000000")),
+                "big");
+        for (LoadOptions o :
+                List.of(LoadOptions.defaults(), LoadOptions.defaults().mmap(true))) {
             List<?> back = (List<?>) Serialization.load(p, o);
             assertArrayEquals(new double[] {1, 2}, ((Tensor) back.get(0)).toDoubleArray());
             assertArrayEquals(new double[] {3, -4}, ((Tensor) back.get(1)).toDoubleArray());
@@ -305,7 +457,8 @@ class SerializationTest {
         Files.write(p, file);
         var e = assertThrows(TorchException.class, () -> Serialization.load(p));
         assertTrue(e.getMessage().contains("record 'ckpt/data/0' fails its CRC-32 check"), e.getMessage());
-        Tensor w = (Tensor) ((Map<?, ?>) Serialization.load(p, LoadOptions.defaults().mapLocation(Device.META))).get("w");
+        Tensor w = (Tensor)
+                ((Map<?, ?>) Serialization.load(p, LoadOptions.defaults().mapLocation(Device.META))).get("w");
         assertTrue(w.isMeta());
         assertArrayEquals(new long[] {2, 2}, w.shape());
         assertEquals(DType.FLOAT32, w.dtype());
@@ -326,7 +479,10 @@ class SerializationTest {
         assertEquals(69_999L, ((Tensor) back.get(69_999)).longItem());
     }
 
-    /** Every ZIP64 field a reader must follow: sizes and header offset in the extra field, counts in the ZIP64 end record. */
+    /**
+     * Every ZIP64 field a reader must follow: sizes and header offset in the extra field, counts in the ZIP64 end
+     * record.
+     */
     @Test
     void zip64FieldsAreRead() throws IOException {
         byte[] pickle = new PickleWriter().dump(Torch.tensor(new float[] {1, 2}));
@@ -339,38 +495,95 @@ class SerializationTest {
             java.util.zip.CRC32 crc = new java.util.zip.CRC32();
             crc.update(data[i]);
             int offset = out.size();
-            out.writeBytes(le(30 + n.length).putInt(ZipReader.LOCAL_SIG).putShort((short) 45).putShort((short) 0).putShort((short) 0)
-                    .putInt(0).putInt((int) crc.getValue()).putInt(-1).putInt(-1).putShort((short) n.length).putShort((short) 0).put(n)
+            out.writeBytes(le(30 + n.length)
+                    .putInt(ZipReader.LOCAL_SIG)
+                    .putShort((short) 45)
+                    .putShort((short) 0)
+                    .putShort((short) 0)
+                    .putInt(0)
+                    .putInt((int) crc.getValue())
+                    .putInt(-1)
+                    .putInt(-1)
+                    .putShort((short) n.length)
+                    .putShort((short) 0)
+                    .put(n)
                     .array());
             out.writeBytes(data[i]);
-            central.writeBytes(le(46 + n.length + 28).putInt(ZipReader.CENTRAL_SIG).putShort((short) 45).putShort((short) 45)
-                    .putShort((short) 0).putShort((short) 0).putInt(0).putInt((int) crc.getValue()).putInt(-1).putInt(-1)
-                    .putShort((short) n.length).putShort((short) 28).putShort((short) 0).putShort((short) 0).putShort((short) 0).putInt(0)
-                    .putInt(-1).put(n).putShort((short) 1).putShort((short) 24).putLong(data[i].length).putLong(data[i].length)
-                    .putLong(offset).array());
+            central.writeBytes(le(46 + n.length + 28)
+                    .putInt(ZipReader.CENTRAL_SIG)
+                    .putShort((short) 45)
+                    .putShort((short) 45)
+                    .putShort((short) 0)
+                    .putShort((short) 0)
+                    .putInt(0)
+                    .putInt((int) crc.getValue())
+                    .putInt(-1)
+                    .putInt(-1)
+                    .putShort((short) n.length)
+                    .putShort((short) 28)
+                    .putShort((short) 0)
+                    .putShort((short) 0)
+                    .putShort((short) 0)
+                    .putInt(0)
+                    .putInt(-1)
+                    .put(n)
+                    .putShort((short) 1)
+                    .putShort((short) 24)
+                    .putLong(data[i].length)
+                    .putLong(data[i].length)
+                    .putLong(offset)
+                    .array());
         }
         long dirStart = out.size();
         out.writeBytes(central.toByteArray());
         long z64 = out.size();
-        out.writeBytes(le(56).putInt(ZipReader.ZIP64_EOCD_SIG).putLong(44).putShort((short) 45).putShort((short) 45).putInt(0)
-                .putInt(0).putLong(2).putLong(2).putLong(central.size()).putLong(dirStart).array());
-        out.writeBytes(le(20).putInt(ZipReader.ZIP64_LOCATOR_SIG).putInt(0).putLong(z64).putInt(1).array());
-        out.writeBytes(le(22).putInt(ZipReader.EOCD_SIG).putShort((short) 0).putShort((short) 0).putShort((short) -1)
-                .putShort((short) -1).putInt(-1).putInt(-1).putShort((short) 0).array());
+        out.writeBytes(le(56).putInt(ZipReader.ZIP64_EOCD_SIG)
+                .putLong(44)
+                .putShort((short) 45)
+                .putShort((short) 45)
+                .putInt(0)
+                .putInt(0)
+                .putLong(2)
+                .putLong(2)
+                .putLong(central.size())
+                .putLong(dirStart)
+                .array());
+        out.writeBytes(le(20).putInt(ZipReader.ZIP64_LOCATOR_SIG)
+                .putInt(0)
+                .putLong(z64)
+                .putInt(1)
+                .array());
+        out.writeBytes(le(22).putInt(ZipReader.EOCD_SIG)
+                .putShort((short) 0)
+                .putShort((short) 0)
+                .putShort((short) -1)
+                .putShort((short) -1)
+                .putInt(-1)
+                .putInt(-1)
+                .putShort((short) 0)
+                .array());
         Path p = dir.resolve("zip64.pt");
         Files.write(p, out.toByteArray());
         assertArrayEquals(new double[] {1, 2}, ((Tensor) Serialization.load(p)).toDoubleArray());
     }
 
-    private static java.nio.ByteBuffer le(int n) { return java.nio.ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN); }
+    private static java.nio.ByteBuffer le(int n) {
+        return java.nio.ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
+    }
 
     /** Little-endian reads from a mapped file. */
     private record MemorySegmentView(java.lang.foreign.MemorySegment s) {
-        long size() { return s.byteSize(); }
+        long size() {
+            return s.byteSize();
+        }
 
-        int u16(long at) { return s.get(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), at) & 0xffff; }
+        int u16(long at) {
+            return s.get(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), at) & 0xffff;
+        }
 
-        int i32(long at) { return s.get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), at); }
+        int i32(long at) {
+            return s.get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), at);
+        }
     }
 
     // ---- mmap ---------------------------------------------------------------------------------------
@@ -379,7 +592,8 @@ class SerializationTest {
     void mmapPrivateWritesStayInMemory() {
         Path p = dir.resolve("mm.pt");
         Serialization.save(Map.of("w", Torch.tensor(new float[] {1, 2, 3})), p);
-        Tensor w = (Tensor) ((Map<?, ?>) Serialization.load(p, LoadOptions.defaults().mmap(true))).get("w");
+        Tensor w = (Tensor)
+                ((Map<?, ?>) Serialization.load(p, LoadOptions.defaults().mmap(true))).get("w");
         assertEquals(null, w.impl().storage().array(), "a view of the file, not a copy");
         assertArrayEquals(new double[] {2, 4, 6}, w.add(w).toDoubleArray());
         w.impl().storage().segment().set(ValueLayout.JAVA_FLOAT_UNALIGNED, 0, 42f);
@@ -395,7 +609,8 @@ class SerializationTest {
         Tensor w = (Tensor) ((Map<?, ?>) Serialization.load(p, shared)).get("w");
         w.impl().storage().segment().set(ValueLayout.JAVA_FLOAT_UNALIGNED, 4, 42f);
         // CRC no longer matches the data: PyTorch does not check it, and a copying JTorch load must be told not to
-        Tensor again = (Tensor) ((Map<?, ?>) Serialization.load(p, LoadOptions.defaults().verifyChecksums(false))).get("w");
+        Tensor again = (Tensor)
+                ((Map<?, ?>) Serialization.load(p, LoadOptions.defaults().verifyChecksums(false))).get("w");
         assertArrayEquals(new double[] {1, 42, 3}, again.toDoubleArray());
         var e = assertThrows(TorchException.class, () -> Serialization.load(p));
         assertTrue(e.getMessage().contains("fails its CRC-32 check"), e.getMessage());
@@ -405,9 +620,12 @@ class SerializationTest {
     void mmapReadOnlyRefusesWrites() {
         Path p = dir.resolve("mm.pt");
         Serialization.save(Map.of("w", Torch.tensor(new float[] {1, 2, 3})), p);
-        Tensor w = (Tensor) ((Map<?, ?>) Serialization.load(p, LoadOptions.defaults().mmap(true).mmapMode(LoadOptions.MmapMode.READ_ONLY))).get("w");
+        Tensor w = (Tensor) ((Map<?, ?>) Serialization.load(
+                        p, LoadOptions.defaults().mmap(true).mmapMode(LoadOptions.MmapMode.READ_ONLY)))
+                .get("w");
         assertArrayEquals(new double[] {1, 2, 3}, w.toDoubleArray());
-        assertThrows(RuntimeException.class,
+        assertThrows(
+                RuntimeException.class,
                 () -> w.impl().storage().segment().set(ValueLayout.JAVA_FLOAT_UNALIGNED, 0, 42f));
     }
 
@@ -415,10 +633,12 @@ class SerializationTest {
     void savingOverAMappedCheckpointKeepsTheLoadedTensorsValid() {
         Path p = dir.resolve("mm.pt");
         Serialization.save(Map.of("w", Torch.tensor(new float[] {1, 2, 3})), p);
-        Tensor w = (Tensor) ((Map<?, ?>) Serialization.load(p, LoadOptions.defaults().mmap(true))).get("w");
+        Tensor w = (Tensor)
+                ((Map<?, ?>) Serialization.load(p, LoadOptions.defaults().mmap(true))).get("w");
         Serialization.save(Map.of("w", w.mul(10.0)), p); // atomic rename: the mapping keeps the old file's pages
         assertArrayEquals(new double[] {1, 2, 3}, w.toDoubleArray());
-        assertArrayEquals(new double[] {10, 20, 30}, ((Tensor) ((Map<?, ?>) Serialization.load(p)).get("w")).toDoubleArray());
+        assertArrayEquals(
+                new double[] {10, 20, 30}, ((Tensor) ((Map<?, ?>) Serialization.load(p)).get("w")).toDoubleArray());
     }
 
     // ---- atomic writes ------------------------------------------------------------------------------
@@ -429,8 +649,12 @@ class SerializationTest {
         Serialization.save(Map.of("w", Torch.tensor(new float[] {1, 2})), p);
         byte[] before = Files.readAllBytes(p);
         Arena arena = Arena.ofShared();
-        Tensor gone = Tensor.of(TensorImpl.of(Storage.ofSegment(DType.StorageKind.FLOAT, arena.allocate(1 << 20)), 0, new long[] {1 << 18},
-                new long[] {1}, DType.FLOAT32));
+        Tensor gone = Tensor.of(TensorImpl.of(
+                Storage.ofSegment(DType.StorageKind.FLOAT, arena.allocate(1 << 20)),
+                0,
+                new long[] {1 << 18},
+                new long[] {1},
+                DType.FLOAT32));
         arena.close(); // writing its bytes fails half-way through the archive
         List<Object> obj = List.of(Torch.ones(1000), gone);
         assertThrows(IllegalStateException.class, () -> Serialization.save(obj, p));
@@ -471,7 +695,8 @@ class SerializationTest {
                     }
                 });
                 join(t);
-                assertInstanceOf(UnpicklingException.class, other.get(), "a scope does not open loads on other threads");
+                assertInstanceOf(
+                        UnpicklingException.class, other.get(), "a scope does not open loads on other threads");
                 assertThrows(IllegalStateException.class, outer::close, "scopes close innermost first");
             }
             assertThrows(UnpicklingException.class, () -> Serialization.load(p));
@@ -487,10 +712,21 @@ class SerializationTest {
                 Serialization.load(p);
             }
         });
-        assertTrue(e.getMessage().contains("Can only build Tensor, Parameter, OrderedDict"), e.getMessage()); // Foo() has state
+        assertTrue(
+                e.getMessage().contains("Can only build Tensor, Parameter, OrderedDict"),
+                e.getMessage()); // Foo() has state
         assertThrows(IllegalArgumentException.class, () -> SafeGlobal.of("NoModule"));
 
-        Pickle call = new Pickle().op(0x80).op(2).global("mymod", "make").op('K').op(1).str("two").op(0x86).op('R').op('.');
+        Pickle call = new Pickle()
+                .op(0x80)
+                .op(2)
+                .global("mymod", "make")
+                .op('K')
+                .op(1)
+                .str("two")
+                .op(0x86)
+                .op('R')
+                .op('.');
         Path q = dir.resolve("call.pt");
         try {
             writeArchive(q, call.bytes(), Map.of(), "little");
@@ -509,15 +745,21 @@ class SerializationTest {
         try (var _ = Serialization.safeGlobals("__main__.Foo")) {
             Serialization.save(Serialization.load(src), p);
         }
-        assertArrayEquals(Zips.record(ZipReader.open(Zips.map(src), "a"), "forbidden_global/data.pkl"),
+        assertArrayEquals(
+                Zips.record(ZipReader.open(Zips.map(src), "a"), "forbidden_global/data.pkl"),
                 Zips.record(ZipReader.open(Zips.map(p), "b"), "forbidden_global/data.pkl"));
     }
 
     @Test
     void unsafeGlobalsAreListedWithoutLoading() {
-        assertEquals(List.of("posix.system"), Serialization.getUnsafeGlobalsInCheckpoint(SerializationGoldenTest.fixture("malicious.pt")));
-        assertEquals(List.of(), Serialization.getUnsafeGlobalsInCheckpoint(SerializationGoldenTest.fixture("checkpoint.pt")));
-        assertEquals(List.of(), Serialization.getUnsafeGlobalsInCheckpoint(SerializationGoldenTest.fixture("legacy.pt")));
+        assertEquals(
+                List.of("posix.system"),
+                Serialization.getUnsafeGlobalsInCheckpoint(SerializationGoldenTest.fixture("malicious.pt")));
+        assertEquals(
+                List.of(),
+                Serialization.getUnsafeGlobalsInCheckpoint(SerializationGoldenTest.fixture("checkpoint.pt")));
+        assertEquals(
+                List.of(), Serialization.getUnsafeGlobalsInCheckpoint(SerializationGoldenTest.fixture("legacy.pt")));
     }
 
     // ---- locations and errors -----------------------------------------------------------------------
@@ -525,7 +767,8 @@ class SerializationTest {
     @Test
     void cudaStoragesNeedAMapLocation() throws IOException {
         byte[] pickle = new PickleWriter().dump(Torch.tensor(new float[] {1, 2}));
-        byte[] cuda = new String(pickle, StandardCharsets.ISO_8859_1).replace("X\3\0\0\0cpu", "X\6\0\0\0cuda:0")
+        byte[] cuda = new String(pickle, StandardCharsets.ISO_8859_1)
+                .replace("X\3\0\0\0cpu", "X\6\0\0\0cuda:0")
                 .getBytes(StandardCharsets.ISO_8859_1);
         Path p = dir.resolve("cuda.pt");
         writeArchive(p, cuda, Map.of("data/0", HexFormat.of().parseHex("0000803f00000040")), "little");
@@ -562,22 +805,96 @@ class SerializationTest {
     @Test
     void forgedGeometryIsRefusedBeforeAnyAllocation() throws IOException {
         // a storage claiming 2^60 elements whose record holds 8 bytes
-        Pickle pickle = new Pickle().op(0x80).op(2).global("torch._utils", "_rebuild_tensor_v2").op('(')
-                .op('(').str("storage").global("torch", "FloatStorage").str("0").str("cpu").op(0x8a).op(8).raw(le64(1L << 60)).op('t').op('Q')
-                .op('K').op(0).op('K').op(2).op(0x85).op('K').op(1).op(0x85).op(0x89).op('}').op('t').op('R').op('.');
+        Pickle pickle = new Pickle()
+                .op(0x80)
+                .op(2)
+                .global("torch._utils", "_rebuild_tensor_v2")
+                .op('(')
+                .op('(')
+                .str("storage")
+                .global("torch", "FloatStorage")
+                .str("0")
+                .str("cpu")
+                .op(0x8a)
+                .op(8)
+                .raw(le64(1L << 60))
+                .op('t')
+                .op('Q')
+                .op('K')
+                .op(0)
+                .op('K')
+                .op(2)
+                .op(0x85)
+                .op('K')
+                .op(1)
+                .op(0x85)
+                .op(0x89)
+                .op('}')
+                .op('t')
+                .op('R')
+                .op('.');
         Path p = dir.resolve("forged.pt");
         writeArchive(p, pickle.bytes(), Map.of("data/0", new byte[8]), "little");
         assertMessage(p, "holds 8 bytes but its storage");
         // a view reaching past its storage
-        Pickle view = new Pickle().op(0x80).op(2).global("torch._utils", "_rebuild_tensor_v2").op('(')
-                .op('(').str("storage").global("torch", "FloatStorage").str("0").str("cpu").op('K').op(2).op('t').op('Q')
-                .op('K').op(1).op('K').op(2).op(0x85).op('K').op(1).op(0x85).op(0x89).op('}').op('t').op('R').op('.');
+        Pickle view = new Pickle()
+                .op(0x80)
+                .op(2)
+                .global("torch._utils", "_rebuild_tensor_v2")
+                .op('(')
+                .op('(')
+                .str("storage")
+                .global("torch", "FloatStorage")
+                .str("0")
+                .str("cpu")
+                .op('K')
+                .op(2)
+                .op('t')
+                .op('Q')
+                .op('K')
+                .op(1)
+                .op('K')
+                .op(2)
+                .op(0x85)
+                .op('K')
+                .op(1)
+                .op(0x85)
+                .op(0x89)
+                .op('}')
+                .op('t')
+                .op('R')
+                .op('.');
         writeArchive(p, view.bytes(), Map.of("data/0", new byte[8]), "little");
         assertMessage(p, "needs 3 elements but its storage '0' has 2");
         // a stride whose extent overflows 64 bits
-        Pickle overflow = new Pickle().op(0x80).op(2).global("torch._utils", "_rebuild_tensor_v2").op('(')
-                .op('(').str("storage").global("torch", "FloatStorage").str("0").str("cpu").op('K').op(2).op('t').op('Q')
-                .op('K').op(0).op('K').op(3).op(0x85).op(0x8a).op(8).raw(le64(1L << 62)).op(0x85).op(0x89).op('}').op('t').op('R').op('.');
+        Pickle overflow = new Pickle()
+                .op(0x80)
+                .op(2)
+                .global("torch._utils", "_rebuild_tensor_v2")
+                .op('(')
+                .op('(')
+                .str("storage")
+                .global("torch", "FloatStorage")
+                .str("0")
+                .str("cpu")
+                .op('K')
+                .op(2)
+                .op('t')
+                .op('Q')
+                .op('K')
+                .op(0)
+                .op('K')
+                .op(3)
+                .op(0x85)
+                .op(0x8a)
+                .op(8)
+                .raw(le64(1L << 62))
+                .op(0x85)
+                .op(0x89)
+                .op('}')
+                .op('t')
+                .op('R')
+                .op('.');
         writeArchive(p, overflow.bytes(), Map.of("data/0", new byte[8]), "little");
         assertMessage(p, "tensor geometry overflows 64 bits");
     }
@@ -613,7 +930,12 @@ class SerializationTest {
         }
     }
 
-    static byte[] le64(long v) { return java.nio.ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(v).array(); }
+    static byte[] le64(long v) {
+        return java.nio.ByteBuffer.allocate(8)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(v)
+                .array();
+    }
 
     private static void join(Thread t) {
         try {
@@ -649,8 +971,12 @@ class SerializationTest {
             return raw((module + "\n" + name + "\n").getBytes(StandardCharsets.UTF_8));
         }
 
-        Pickle put(int idx) { return op('q').op(idx); }
+        Pickle put(int idx) {
+            return op('q').op(idx);
+        }
 
-        byte[] bytes() { return out.toByteArray(); }
+        byte[] bytes() {
+            return out.toByteArray();
+        }
     }
 }

@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.jtorch.Generator;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.nn.Linear;
@@ -19,8 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Module and optimizer state dicts round-trip through both checkpoint formats, and training resumed
- * from a checkpoint continues exactly as an uninterrupted run.
+ * Module and optimizer state dicts round-trip through both checkpoint formats, and training resumed from a checkpoint
+ * continues exactly as an uninterrupted run.
  */
 class StateDictRoundTripTest {
     @TempDir
@@ -56,8 +55,10 @@ class StateDictRoundTripTest {
         c.loadStateDict(Safetensors.load(st));
         assertEquals(a.stateDict().keySet(), fromPt.keySet());
         for (String k : a.stateDict().keySet()) {
-            assertArrayEquals(a.stateDict().get(k).toDoubleArray(), b.stateDict().get(k).toDoubleArray(), 0, k);
-            assertArrayEquals(a.stateDict().get(k).toDoubleArray(), c.stateDict().get(k).toDoubleArray(), 0, k);
+            assertArrayEquals(
+                    a.stateDict().get(k).toDoubleArray(), b.stateDict().get(k).toDoubleArray(), 0, k);
+            assertArrayEquals(
+                    a.stateDict().get(k).toDoubleArray(), c.stateDict().get(k).toDoubleArray(), 0, k);
         }
     }
 
@@ -87,7 +88,11 @@ class StateDictRoundTripTest {
         train(resumed, opt3, 3);
 
         for (String k : straight.stateDict().keySet()) {
-            assertArrayEquals(straight.stateDict().get(k).toDoubleArray(), resumed.stateDict().get(k).toDoubleArray(), 0, k);
+            assertArrayEquals(
+                    straight.stateDict().get(k).toDoubleArray(),
+                    resumed.stateDict().get(k).toDoubleArray(),
+                    0,
+                    k);
         }
     }
 }

@@ -19,12 +19,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Values of the decompositions: PyTorch 1.13 / scipy fixtures (make_golden_linalg.py), the worked
- * examples of spec/linalg.md, and defining identities (A Q = Q diag(L), U^H U = I, Q R = A) where the
- * result is unique only up to phase.
+ * Values of the decompositions: PyTorch 1.13 / scipy fixtures (make_golden_linalg.py), the worked examples of
+ * spec/linalg.md, and defining identities (A Q = Q diag(L), U^H U = I, Q R = A) where the result is unique only up to
+ * phase.
  */
 class LinalgDecompositionTest {
-    private static Tensor m(double[][] v) { return Torch.tensor(v); }
+    private static Tensor m(double[][] v) {
+        return Torch.tensor(v);
+    }
 
     private static void close(double[] expected, Tensor actual, double tol) {
         double[] a = actual.toDoubleArray();
@@ -43,10 +45,14 @@ class LinalgDecompositionTest {
         }
     }
 
-    private static Tensor eye(long n, DType dtype) { return Torch.eye(n, n, dtype, Device.CPU); }
+    private static Tensor eye(long n, DType dtype) {
+        return Torch.eye(n, n, dtype, Device.CPU);
+    }
 
     @SuppressWarnings("unchecked")
-    private static Tensor arg(Golden.Case c, int i) { return Golden.tensor((Map<String, Object>) c.args().get(i)); }
+    private static Tensor arg(Golden.Case c, int i) {
+        return Golden.tensor((Map<String, Object>) c.args().get(i));
+    }
 
     @SuppressWarnings("unchecked")
     private static Tensor out(Golden.Case c, int i) {
@@ -56,50 +62,57 @@ class LinalgDecompositionTest {
 
     @TestFactory
     List<DynamicTest> goldenFixtures() {
-        return Golden.cases("linalg.json").stream().map(c -> DynamicTest.dynamicTest(c.id(), () -> {
-            Tensor a = arg(c, 0);
-            double tol = 1e-10;
-            switch (c.op()) {
-                case "cholesky" -> close(out(c, 0), Linalg.cholesky(a), tol);
-                case "cholesky_upper" -> close(out(c, 0), Linalg.cholesky(a, true), tol);
-                case "eigvalsh" -> close(out(c, 0), Linalg.eigvalsh(a), tol);
-                case "matrix_sqrth" -> close(out(c, 0), Linalg.matrixSqrth(a), 1e-9);
-                case "inv" -> close(out(c, 0), Linalg.inv(a), tol);
-                case "det" -> close(out(c, 0), Linalg.det(a), 1e-8);
-                case "slogdet" -> {
-                    Slogdet s = Linalg.slogdet(a);
-                    close(out(c, 0), s.sign(), tol);
-                    close(out(c, 1), s.logabsdet(), tol);
-                }
-                case "solve" -> close(out(c, 0), Linalg.solve(a, arg(c, 1)), tol);
-                case "svdvals" -> close(out(c, 0), Linalg.svdvals(a), tol);
-                case "qr_reduced", "qr_complete", "qr_r" -> {
-                    QR qr = Linalg.qr(a, QrMode.valueOf(c.op().substring(3).toUpperCase(java.util.Locale.ROOT)));
-                    close(out(c, 0), qr.q(), tol);
-                    close(out(c, 1), qr.r(), tol);
-                }
-                case "polar" -> {
-                    Polar p = Linalg.polar(a);
-                    close(out(c, 0), p.u(), 1e-9);
-                    close(out(c, 1), p.h(), 1e-9);
-                }
-                case "matrix_norm" -> close(out(c, 0), matrixNorm(a, ord(c), new long[] {-2, -1}, false), 1e-10);
-                case "matrix_norm_dims" -> close(out(c, 0), matrixNorm(a, ord(c), new long[] {0, 2}, true), 1e-10);
-                case "cond" -> {
-                    Object p = ord(c);
-                    Tensor r = p == null ? Linalg.cond(a) : p instanceof String str ? Linalg.cond(a, str) : Linalg.cond(a, (Double) p);
-                    close(out(c, 0), r, 1e-9);
-                }
-                case "norm" -> close(out(c, 0), Linalg.norm(a), 1e-10);
-                case "norm_vector" -> close(out(c, 0), Linalg.norm(a, 3.0, new long[] {1}, false), 1e-10);
-                case "pinv" -> close(out(c, 0), Linalg.pinv(a), 1e-9);
-                case "pinv_hermitian" -> close(out(c, 0), Linalg.pinv(a, null, null, true), 1e-9);
-                case "matrix_rank" -> close(out(c, 0), Linalg.matrixRank(a), 0);
-                case "matrix_rank_hermitian" -> close(out(c, 0), Linalg.matrixRank(a, null, null, true), 0);
-                case "matrix_rank_atol" -> close(out(c, 0), Linalg.matrixRank(a, 1.0, 0.0, false), 0);
-                default -> throw new AssertionError("unknown op " + c.op());
-            }
-        })).toList();
+        return Golden.cases("linalg.json").stream()
+                .map(c -> DynamicTest.dynamicTest(c.id(), () -> {
+                    Tensor a = arg(c, 0);
+                    double tol = 1e-10;
+                    switch (c.op()) {
+                        case "cholesky" -> close(out(c, 0), Linalg.cholesky(a), tol);
+                        case "cholesky_upper" -> close(out(c, 0), Linalg.cholesky(a, true), tol);
+                        case "eigvalsh" -> close(out(c, 0), Linalg.eigvalsh(a), tol);
+                        case "matrix_sqrth" -> close(out(c, 0), Linalg.matrixSqrth(a), 1e-9);
+                        case "inv" -> close(out(c, 0), Linalg.inv(a), tol);
+                        case "det" -> close(out(c, 0), Linalg.det(a), 1e-8);
+                        case "slogdet" -> {
+                            Slogdet s = Linalg.slogdet(a);
+                            close(out(c, 0), s.sign(), tol);
+                            close(out(c, 1), s.logabsdet(), tol);
+                        }
+                        case "solve" -> close(out(c, 0), Linalg.solve(a, arg(c, 1)), tol);
+                        case "svdvals" -> close(out(c, 0), Linalg.svdvals(a), tol);
+                        case "qr_reduced", "qr_complete", "qr_r" -> {
+                            QR qr = Linalg.qr(
+                                    a, QrMode.valueOf(c.op().substring(3).toUpperCase(java.util.Locale.ROOT)));
+                            close(out(c, 0), qr.q(), tol);
+                            close(out(c, 1), qr.r(), tol);
+                        }
+                        case "polar" -> {
+                            Polar p = Linalg.polar(a);
+                            close(out(c, 0), p.u(), 1e-9);
+                            close(out(c, 1), p.h(), 1e-9);
+                        }
+                        case "matrix_norm" ->
+                            close(out(c, 0), matrixNorm(a, ord(c), new long[] {-2, -1}, false), 1e-10);
+                        case "matrix_norm_dims" ->
+                            close(out(c, 0), matrixNorm(a, ord(c), new long[] {0, 2}, true), 1e-10);
+                        case "cond" -> {
+                            Object p = ord(c);
+                            Tensor r = p == null
+                                    ? Linalg.cond(a)
+                                    : p instanceof String str ? Linalg.cond(a, str) : Linalg.cond(a, (Double) p);
+                            close(out(c, 0), r, 1e-9);
+                        }
+                        case "norm" -> close(out(c, 0), Linalg.norm(a), 1e-10);
+                        case "norm_vector" -> close(out(c, 0), Linalg.norm(a, 3.0, new long[] {1}, false), 1e-10);
+                        case "pinv" -> close(out(c, 0), Linalg.pinv(a), 1e-9);
+                        case "pinv_hermitian" -> close(out(c, 0), Linalg.pinv(a, null, null, true), 1e-9);
+                        case "matrix_rank" -> close(out(c, 0), Linalg.matrixRank(a), 0);
+                        case "matrix_rank_hermitian" -> close(out(c, 0), Linalg.matrixRank(a, null, null, true), 0);
+                        case "matrix_rank_atol" -> close(out(c, 0), Linalg.matrixRank(a, 1.0, 0.0, false), 0);
+                        default -> throw new AssertionError("unknown op " + c.op());
+                    }
+                }))
+                .toList();
     }
 
     /** The fixture's ord: null, a Double, or "fro"/"nuc" (numbers are written as their names, "inf" included). */
@@ -117,7 +130,9 @@ class LinalgDecompositionTest {
     }
 
     private static Tensor matrixNorm(Tensor a, Object ord, long[] dim, boolean keepdim) {
-        return ord instanceof String s ? Linalg.matrixNorm(a, s, dim, keepdim) : Linalg.matrixNorm(a, (Double) ord, dim, keepdim);
+        return ord instanceof String s
+                ? Linalg.matrixNorm(a, s, dim, keepdim)
+                : Linalg.matrixNorm(a, (Double) ord, dim, keepdim);
     }
 
     // ---- spec/linalg.md worked examples
@@ -141,9 +156,14 @@ class LinalgDecompositionTest {
         close(new double[] {0, 1, 0, 0, 0, 0, 1, 0}, Torch.viewAsReal(p.u()), 1e-14);
         close(new double[] {1, 0, 0, 0, 0, 0, 2, 0}, Torch.viewAsReal(p.h()), 1e-14);
         TorchException e = assertThrows(TorchException.class, () -> Linalg.polar(Torch.zeros(2, 3)));
-        assertTrue(e.getMessage().contains("at least as many rows as columns") && e.getMessage().contains("2 by 3"), e.getMessage());
-        assertEquals("linalg.polar: The input tensor A must have at least 2 dimensions.",
-                assertThrows(TorchException.class, () -> Linalg.polar(Torch.zeros(3))).getMessage());
+        assertTrue(
+                e.getMessage().contains("at least as many rows as columns")
+                        && e.getMessage().contains("2 by 3"),
+                e.getMessage());
+        assertEquals(
+                "linalg.polar: The input tensor A must have at least 2 dimensions.",
+                assertThrows(TorchException.class, () -> Linalg.polar(Torch.zeros(3)))
+                        .getMessage());
     }
 
     @Test
@@ -160,7 +180,10 @@ class LinalgDecompositionTest {
         assertArrayEquals(new long[] {3, 4, 3}, p.u().shape());
         assertArrayEquals(new long[] {3, 3, 3}, p.h().shape());
         close(batch.toDoubleArray(), p.u().matmul(p.h()), 1e-5);
-        close(eye(3, DType.FLOAT32).expand(3, 3, 3).contiguous().toDoubleArray(), p.u().mT().matmul(p.u()), 1e-5);
+        close(
+                eye(3, DType.FLOAT32).expand(3, 3, 3).contiguous().toDoubleArray(),
+                p.u().mT().matmul(p.u()),
+                1e-5);
         Polar empty = Linalg.polar(Torch.zeros(new long[] {2, 0, 0}, DType.FLOAT64));
         assertArrayEquals(new long[] {2, 0, 0}, empty.u().shape());
     }
@@ -170,14 +193,20 @@ class LinalgDecompositionTest {
         close(new double[] {Math.sqrt(2), 0, 0, 3}, Linalg.matrixSqrth(m(new double[][] {{2, 0}, {0, 9}})), 1e-14);
         close(new double[] {2, 1, 1, 2}, Linalg.matrixSqrth(m(new double[][] {{5, 4}, {4, 5}})), 1e-14);
         Tensor h = Torch.complex(m(new double[][] {{2, 0}, {0, 2}}), m(new double[][] {{0, 1}, {-1, 0}}));
-        close(new double[] {1.3660254038, 0, 0, 0.3660254038, 0, -0.3660254038, 1.3660254038, 0},
-                Torch.viewAsReal(Linalg.matrixSqrth(h)), 1e-10);
+        close(
+                new double[] {1.3660254038, 0, 0, 0.3660254038, 0, -0.3660254038, 1.3660254038, 0},
+                Torch.viewAsReal(Linalg.matrixSqrth(h)),
+                1e-10);
         // non-PD: negative eigenvalues clamp to zero (spec, no error)
         close(new double[] {1, 0, 0, 0}, Linalg.matrixSqrth(m(new double[][] {{1, 0}, {0, -4}})), 1e-14);
         // only the lower triangle is read
         close(new double[] {2, 1, 1, 2}, Linalg.matrixSqrth(m(new double[][] {{5, 100}, {4, 5}})), 1e-14);
-        assertEquals(0, Linalg.matrixSqrth(Torch.zeros(new long[] {3, 0, 0}, DType.FLOAT64)).numel());
-        assertTrue(assertThrows(TorchException.class, () -> Linalg.matrixSqrth(Torch.zeros(2, 3))).getMessage()
+        assertEquals(
+                0,
+                Linalg.matrixSqrth(Torch.zeros(new long[] {3, 0, 0}, DType.FLOAT64))
+                        .numel());
+        assertTrue(assertThrows(TorchException.class, () -> Linalg.matrixSqrth(Torch.zeros(2, 3)))
+                .getMessage()
                 .contains("square matrices"));
     }
 
@@ -202,15 +231,18 @@ class LinalgDecompositionTest {
         CholeskyEx ex = Linalg.choleskyEx(m(new double[][] {{1, 2}, {2, 1}}));
         assertEquals(DType.INT32, ex.info().dtype());
         assertEquals(2, ex.info().item());
-        LinAlgException e = assertThrows(LinAlgException.class,
-                () -> Linalg.choleskyEx(m(new double[][] {{1, 2}, {2, 1}}), false, true));
+        LinAlgException e = assertThrows(
+                LinAlgException.class, () -> Linalg.choleskyEx(m(new double[][] {{1, 2}, {2, 1}}), false, true));
         assertTrue(e.getMessage().contains("the leading minor of order 2 is not positive-definite"), e.getMessage());
         QR qr = Linalg.qr(m(new double[][] {{3, 1}, {4, 2}}));
         close(new double[] {-0.6, -0.8, -0.8, 0.6}, qr.q(), 1e-14);
         close(new double[] {-5, -2.2, 0, 0.4}, qr.r(), 1e-14);
         Tensor a = m(new double[][] {{1, 2}, {3, 4}, {5, 6}});
         qr = Linalg.qr(a);
-        close(new double[] {-0.1690308509, 0.8970852271, -0.5070925528, 0.2760262237, -0.8451542547, -0.3450327797}, qr.q(), 1e-10);
+        close(
+                new double[] {-0.1690308509, 0.8970852271, -0.5070925528, 0.2760262237, -0.8451542547, -0.3450327797},
+                qr.q(),
+                1e-10);
         close(new double[] {-5.9160797831, -7.4373574416, 0, 0.8280786712}, qr.r(), 1e-10);
         qr = Linalg.qr(a, QrMode.COMPLETE);
         assertArrayEquals(new long[] {3, 3}, qr.q().shape());
@@ -229,8 +261,10 @@ class LinalgDecompositionTest {
         for (double v : q) assertEquals(Math.sqrt(0.5), v, 1e-14);
         // UPLO: only the named triangle is read
         close(new double[] {1, 3}, Linalg.eigvalsh(m(new double[][] {{2, 1}, {-50, 2}}), "U"), 1e-14);
-        assertEquals("Expected UPLO argument to be 'L' or 'U', but got X",
-                assertThrows(TorchException.class, () -> Linalg.eigh(m(new double[][] {{1}}), "X")).getMessage());
+        assertEquals(
+                "Expected UPLO argument to be 'L' or 'U', but got X",
+                assertThrows(TorchException.class, () -> Linalg.eigh(m(new double[][] {{1}}), "X"))
+                        .getMessage());
         Svd s = Linalg.svd(m(new double[][] {{3, 0}, {4, 5}}));
         close(new double[] {Math.sqrt(45), Math.sqrt(5)}, s.s(), 1e-14);
         close(new double[] {3, 0, 4, 5}, s.u().mul(s.s().unsqueeze(-2)).matmul(s.vh()), 1e-14);
@@ -241,13 +275,17 @@ class LinalgDecompositionTest {
         assertArrayEquals(new long[] {2, 5, 5}, full.vh().shape());
         assertArrayEquals(new long[] {2, 3, 5}, reduced.vh().shape());
         close(wide.toDoubleArray(), reduced.u().mul(reduced.s().unsqueeze(-2)).matmul(reduced.vh()), 1e-12);
-        close(eye(5, DType.FLOAT64).expand(2, 5, 5).contiguous().toDoubleArray(), full.vh().matmul(full.vh().mT()), 1e-12);
+        close(
+                eye(5, DType.FLOAT64).expand(2, 5, 5).contiguous().toDoubleArray(),
+                full.vh().matmul(full.vh().mT()),
+                1e-12);
     }
 
     @Test
     void complexEighIsADecomposition() {
         Torch.manualSeed(5);
-        Tensor x = Torch.complex(Torch.randn(new long[] {2, 4, 4}, DType.FLOAT64), Torch.randn(new long[] {2, 4, 4}, DType.FLOAT64));
+        Tensor x = Torch.complex(
+                Torch.randn(new long[] {2, 4, 4}, DType.FLOAT64), Torch.randn(new long[] {2, 4, 4}, DType.FLOAT64));
         Tensor h = x.add(x.mH());
         Eigh e = Linalg.eigh(h);
         assertEquals(DType.FLOAT64, e.eigenvalues().dtype());
@@ -265,12 +303,18 @@ class LinalgDecompositionTest {
         close(new double[] {0, 2}, inv.info(), 0);
         close(new double[] {0.6, -0.7, -0.2, 0.4}, inv.inverse().select(0, 0), 1e-14);
         LinAlgException e = assertThrows(LinAlgException.class, () -> Linalg.inv(batch));
-        assertTrue(e.getMessage().startsWith("linalg.inv: (Batch element 1): The diagonal element 2 is zero"), e.getMessage());
+        assertTrue(
+                e.getMessage().startsWith("linalg.inv: (Batch element 1): The diagonal element 2 is zero"),
+                e.getMessage());
         SolveEx solve = Linalg.solveEx(batch, Torch.ones(new long[] {2, 2}, DType.FLOAT64));
         close(new double[] {0, 2}, solve.info(), 0);
-        e = assertThrows(LinAlgException.class, () -> Linalg.solveEx(batch, Torch.ones(new long[] {2, 2}, DType.FLOAT64), true, true));
-        assertTrue(e.getMessage().contains("(Batch element 1): The solver failed because the input matrix is singular"));
-        Tensor spdThenIndefinite = Torch.stack(List.of(m(new double[][] {{4, 2}, {2, 3}}), m(new double[][] {{1, 2}, {2, 1}})), 0);
+        e = assertThrows(
+                LinAlgException.class,
+                () -> Linalg.solveEx(batch, Torch.ones(new long[] {2, 2}, DType.FLOAT64), true, true));
+        assertTrue(
+                e.getMessage().contains("(Batch element 1): The solver failed because the input matrix is singular"));
+        Tensor spdThenIndefinite =
+                Torch.stack(List.of(m(new double[][] {{4, 2}, {2, 3}}), m(new double[][] {{1, 2}, {2, 1}})), 0);
         CholeskyEx ch = Linalg.choleskyEx(spdThenIndefinite);
         assertEquals(0, ch.info().toDoubleArray()[0]);
         assertEquals(2, ch.info().toDoubleArray()[1]);
@@ -301,8 +345,11 @@ class LinalgDecompositionTest {
         Tensor nan = m(new double[][] {{1, Double.NaN}, {Double.NaN, 2}});
         for (double v : Linalg.eigvalsh(nan).toDoubleArray()) assertTrue(Double.isNaN(v));
         LinAlgException e = assertThrows(LinAlgException.class, () -> Linalg.svd(nan));
-        assertEquals("linalg.svd: The algorithm failed to converge because the input matrix contained non-finite values.", e.getMessage());
-        assertThrows(LinAlgException.class, () -> Linalg.svdvals(m(new double[][] {{Double.POSITIVE_INFINITY, 0}, {0, 1}})));
+        assertEquals(
+                "linalg.svd: The algorithm failed to converge because the input matrix contained non-finite values.",
+                e.getMessage());
+        assertThrows(
+                LinAlgException.class, () -> Linalg.svdvals(m(new double[][] {{Double.POSITIVE_INFINITY, 0}, {0, 1}})));
         assertThrows(LinAlgException.class, () -> Linalg.polar(nan));
         assertTrue(Double.isNaN(Linalg.det(nan).item()));
         for (double v : Linalg.qr(nan).r().toDoubleArray()) assertTrue(Double.isNaN(v) || v == 0);
@@ -321,6 +368,9 @@ class LinalgDecompositionTest {
         assertArrayEquals(new long[] {2, 5, 3}, qr.r().shape());
         Polar p = Linalg.polar(Torch.empty(new long[] {5, 3}, DType.FLOAT32, Device.META));
         assertArrayEquals(new long[] {3, 3}, p.h().shape());
-        assertEquals(Device.META, Linalg.matrixSqrth(Torch.empty(new long[] {4, 4}, DType.FLOAT64, Device.META)).device());
+        assertEquals(
+                Device.META,
+                Linalg.matrixSqrth(Torch.empty(new long[] {4, 4}, DType.FLOAT64, Device.META))
+                        .device());
     }
 }

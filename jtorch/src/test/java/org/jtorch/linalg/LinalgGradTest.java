@@ -3,22 +3,23 @@ package org.jtorch.linalg;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
-import java.util.List;
 import org.jtorch.autograd.Autograd;
 import org.jtorch.autograd.GradCheck;
 import org.junit.jupiter.api.Test;
 
 /**
- * Backward rules of Linalg: gradcheck and gradgradcheck in float64 on well-conditioned inputs, and
- * closed forms. Cholesky reads one triangle, so it is checked through a symmetrising map, as
- * PyTorch's own tests do.
+ * Backward rules of Linalg: gradcheck and gradgradcheck in float64 on well-conditioned inputs, and closed forms.
+ * Cholesky reads one triangle, so it is checked through a symmetrising map, as PyTorch's own tests do.
  */
 class LinalgGradTest {
-    private static Tensor eye(long n) { return Torch.eye(n, n, DType.FLOAT64, Device.CPU); }
+    private static Tensor eye(long n) {
+        return Torch.eye(n, n, DType.FLOAT64, Device.CPU);
+    }
 
     /** Well-conditioned: the identity times the order plus a random perturbation. */
     private static Tensor wellConditioned(long... shape) {
@@ -74,6 +75,7 @@ class LinalgGradTest {
         double[] g = a.grad().toDoubleArray(), expected = {6, -2, -7, 4};
         for (int i = 0; i < 4; i++) assertEquals(expected[i], g[i], 1e-13);
     }
+
     @Test
     void slogdetGradients() {
         Torch.manualSeed(13);
@@ -103,13 +105,16 @@ class LinalgGradTest {
         // f(t) = det([[t+2, 1], [1, 2t+3]]) = 2t^2 + 7t + 5: f(0.7) = 10.88, f'' = 4
         Tensor t = Torch.tensor(new double[] {0.7}).requiresGrad(true);
         Tensor one = Torch.tensor(new double[] {1});
-        Tensor f = Linalg.det(Torch.stack(List.of(t.add(2.0), one, one, t.mul(2.0).add(3.0))).view(2, 2));
+        Tensor f = Linalg.det(
+                Torch.stack(List.of(t.add(2.0), one, one, t.mul(2.0).add(3.0))).view(2, 2));
         assertEquals(10.88, f.toDoubleArray()[0], 1e-12);
         Tensor df = Autograd.grad(f, t, true);
         assertEquals(4.0, Autograd.grad(df.sum(), t, false).toDoubleArray()[0], 1e-12);
         // f(t) = logabsdet([[t+2, 1], [1, 3]]): f(0.7) = 1.96009478404727, f'' = -9 / (3t+5)^2
         Tensor s = Torch.tensor(new double[] {0.7}).requiresGrad(true);
-        Tensor g = Linalg.slogdet(Torch.stack(List.of(s.add(2.0), one, one, one.mul(3.0))).view(2, 2)).logabsdet();
+        Tensor g = Linalg.slogdet(
+                        Torch.stack(List.of(s.add(2.0), one, one, one.mul(3.0))).view(2, 2))
+                .logabsdet();
         assertEquals(1.96009478404727, g.toDoubleArray()[0], 1e-12);
         Tensor dg = Autograd.grad(g, s, true);
         assertEquals(-0.17853600476096013, Autograd.grad(dg.sum(), s, false).toDoubleArray()[0], 1e-12);

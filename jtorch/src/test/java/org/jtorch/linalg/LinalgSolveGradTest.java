@@ -17,19 +17,25 @@ import org.jtorch.ops.ComplexOps;
 import org.junit.jupiter.api.Test;
 
 /**
- * Backward rules of the solvers, factorizations and matrix functions: gradcheck and gradgradcheck in
- * float64 against finite differences. Complex functions are checked through real inputs (real and
- * imaginary parts) and real outputs (view_as_real), as in ComplexGradTest. Eigenvector losses are made
- * phase-invariant (|V|), as PyTorch's own eig tests do.
+ * Backward rules of the solvers, factorizations and matrix functions: gradcheck and gradgradcheck in float64 against
+ * finite differences. Complex functions are checked through real inputs (real and imaginary parts) and real outputs
+ * (view_as_real), as in ComplexGradTest. Eigenvector losses are made phase-invariant (|V|), as PyTorch's own eig tests
+ * do.
  */
 class LinalgSolveGradTest {
     private static final GradCheck.Options O = GradCheck.Options.defaults();
 
-    private static Tensor eye(long n) { return Torch.eye(n, n, DType.FLOAT64, Device.CPU); }
+    private static Tensor eye(long n) {
+        return Torch.eye(n, n, DType.FLOAT64, Device.CPU);
+    }
 
-    private static Tensor leaf(long... shape) { return Torch.randn(shape, DType.FLOAT64).requiresGrad(true); }
+    private static Tensor leaf(long... shape) {
+        return Torch.randn(shape, DType.FLOAT64).requiresGrad(true);
+    }
 
-    private static Tensor asReal(Tensor t) { return t.isComplex() ? ComplexOps.viewAsReal(t) : t; }
+    private static Tensor asReal(Tensor t) {
+        return t.isComplex() ? ComplexOps.viewAsReal(t) : t;
+    }
 
     private static void both(Function<List<Tensor>, Tensor> fn, Tensor... inputs) {
         assertTrue(GradCheck.check(fn, List.of(inputs), O));
@@ -39,9 +45,13 @@ class LinalgSolveGradTest {
     @Test
     void matrixExpSingleMatricesOfEachDegreeAndBatches() {
         Torch.manualSeed(20);
-        // 1-norms chosen to land in the degree-4, 8, 12 and 18 (scaled) regions; the backward's 2n x 2n block goes its own way
+        // 1-norms chosen to land in the degree-4, 8, 12 and 18 (scaled) regions; the backward's 2n x 2n block goes its
+        // own way
         for (double scale : new double[] {1e-4, 0.01, 0.06, 0.5, 3}) {
-            Tensor a = Torch.randn(new long[] {3, 3}, DType.FLOAT64).mul(scale).detach().requiresGrad(true);
+            Tensor a = Torch.randn(new long[] {3, 3}, DType.FLOAT64)
+                    .mul(scale)
+                    .detach()
+                    .requiresGrad(true);
             both(x -> Linalg.matrixExp(x.get(0)), a);
         }
         both(x -> Linalg.matrixExp(x.get(0)), leaf(2, 3, 3));
@@ -59,14 +69,18 @@ class LinalgSolveGradTest {
         // d tr(exp(A)) / dA = exp(A)^T
         Tensor a = Torch.tensor(new double[][] {{0.3, 1.2}, {-0.4, 0.1}}).requiresGrad(true);
         Linalg.matrixExp(a).diagonal().sum().backward();
-        double[] expected = Linalg.matrixExp(a.detach()).mT().contiguous().toDoubleArray(), got = a.grad().toDoubleArray();
+        double[] expected = Linalg.matrixExp(a.detach()).mT().contiguous().toDoubleArray(),
+                got = a.grad().toDoubleArray();
         for (int i = 0; i < 4; i++) assertEquals(expected[i], got[i], 1e-14);
     }
 
     @Test
     void solveTriangularBothArgumentsAllVariants() {
         Torch.manualSeed(22);
-        Tensor a = Torch.randn(new long[] {2, 3, 3}, DType.FLOAT64).add(eye(3).mul(3.0)).detach().requiresGrad(true);
+        Tensor a = Torch.randn(new long[] {2, 3, 3}, DType.FLOAT64)
+                .add(eye(3).mul(3.0))
+                .detach()
+                .requiresGrad(true);
         Tensor b = leaf(3, 2), br = leaf(2, 3);
         for (boolean upper : new boolean[] {true, false}) {
             for (boolean unit : new boolean[] {false, true}) {
@@ -75,8 +89,15 @@ class LinalgSolveGradTest {
             }
         }
         Tensor re = leaf(3, 3), im = leaf(3, 3), bre = leaf(3, 1), bim = leaf(3, 1);
-        both(x -> asReal(Linalg.solveTriangular(Torch.complex(x.get(0), x.get(1)).add(eye(3).mul(3.0)),
-                Torch.complex(x.get(2), x.get(3)), false)), re, im, bre, bim);
+        both(
+                x -> asReal(Linalg.solveTriangular(
+                        Torch.complex(x.get(0), x.get(1)).add(eye(3).mul(3.0)),
+                        Torch.complex(x.get(2), x.get(3)),
+                        false)),
+                re,
+                im,
+                bre,
+                bim);
     }
 
     @Test
@@ -96,15 +117,21 @@ class LinalgSolveGradTest {
     @Test
     void luSolveThroughTheFactorsEverySideAndAdjoint() {
         Torch.manualSeed(24);
-        Tensor a = Torch.randn(new long[] {3, 3}, DType.FLOAT64).add(eye(3).mul(3.0)).detach().requiresGrad(true);
+        Tensor a = Torch.randn(new long[] {3, 3}, DType.FLOAT64)
+                .add(eye(3).mul(3.0))
+                .detach()
+                .requiresGrad(true);
         Tensor b = leaf(3, 2), br = leaf(2, 3);
         for (boolean left : new boolean[] {true, false}) {
             for (boolean adjoint : new boolean[] {false, true}) {
                 Tensor rhs = left ? b : br;
-                both(x -> {
-                    LuFactor f = Linalg.luFactor(x.get(0));
-                    return Linalg.luSolve(f.lu(), f.pivots(), x.get(1), left, adjoint);
-                }, a, rhs);
+                both(
+                        x -> {
+                            LuFactor f = Linalg.luFactor(x.get(0));
+                            return Linalg.luSolve(f.lu(), f.pivots(), x.get(1), left, adjoint);
+                        },
+                        a,
+                        rhs);
             }
         }
     }
@@ -126,9 +153,12 @@ class LinalgSolveGradTest {
         Torch.manualSeed(26);
         Tensor re = leaf(3, 3), im = leaf(3, 3);
         Tensor v = Linalg.eig(Torch.complex(re, im)).eigenvectors();
-        TorchException e = assertThrows(TorchException.class, () -> v.imag().sum().backward());
-        assertTrue(e.getMessage().contains("linalg_eig_backward: The eigenvectors in the complex case are specified "
-                + "up to multiplication"),
+        TorchException e =
+                assertThrows(TorchException.class, () -> v.imag().sum().backward());
+        assertTrue(
+                e.getMessage()
+                        .contains("linalg_eig_backward: The eigenvectors in the complex case are specified "
+                                + "up to multiplication"),
                 e.getMessage());
     }
 
@@ -145,7 +175,10 @@ class LinalgSolveGradTest {
     @Test
     void matrixPowerNegativeAndComposites() {
         Torch.manualSeed(27);
-        Tensor a = Torch.randn(new long[] {3, 3}, DType.FLOAT64).add(eye(3).mul(3.0)).detach().requiresGrad(true);
+        Tensor a = Torch.randn(new long[] {3, 3}, DType.FLOAT64)
+                .add(eye(3).mul(3.0))
+                .detach()
+                .requiresGrad(true);
         both(x -> Linalg.matrixPower(x.get(0), -2), a);
         both(x -> Linalg.matrixPower(x.get(0), 5), a);
         Tensor x3 = leaf(2, 3), y3 = leaf(3);
@@ -161,8 +194,13 @@ class LinalgSolveGradTest {
         both(x -> Linalg.householderProduct(x.get(0), x.get(1)), leaf(4, 3), leaf(3));
         both(x -> Linalg.householderProduct(x.get(0), x.get(1)), leaf(2, 3, 3), leaf(2, 2));
         Tensor re = leaf(3, 2), im = leaf(3, 2), tre = leaf(2), tim = leaf(2);
-        both(x -> asReal(Linalg.householderProduct(Torch.complex(x.get(0), x.get(1)), Torch.complex(x.get(2), x.get(3)))),
-                re, im, tre, tim);
+        both(
+                x -> asReal(Linalg.householderProduct(
+                        Torch.complex(x.get(0), x.get(1)), Torch.complex(x.get(2), x.get(3)))),
+                re,
+                im,
+                tre,
+                tim);
     }
 
     @Test
@@ -174,7 +212,13 @@ class LinalgSolveGradTest {
         both(x -> Linalg.lstsq(x.get(0), x.get(1)).solution(), leaf(2, 4), leaf(2, 2));
         both(x -> Linalg.lstsq(x.get(0), x.get(1)).solution(), leaf(2, 4, 3), leaf(4));
         Tensor re = leaf(4, 2), im = leaf(4, 2), bre = leaf(4, 1), bim = leaf(4, 1);
-        both(x -> asReal(Linalg.lstsq(Torch.complex(x.get(0), x.get(1)), Torch.complex(x.get(2), x.get(3))).solution()), re, im, bre, bim);
+        both(
+                x -> asReal(Linalg.lstsq(Torch.complex(x.get(0), x.get(1)), Torch.complex(x.get(2), x.get(3)))
+                        .solution()),
+                re,
+                im,
+                bre,
+                bim);
     }
 
     @Test

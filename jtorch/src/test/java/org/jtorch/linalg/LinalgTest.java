@@ -8,16 +8,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Arrays;
 import java.util.List;
 import org.jtorch.DType;
-import org.jtorch.LinAlgException;
 import org.jtorch.Device;
+import org.jtorch.LinAlgException;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.junit.jupiter.api.Test;
 
-/** Values of Linalg against the spec's worked examples and naive references written here, plus errors and meta shapes. */
+/**
+ * Values of Linalg against the spec's worked examples and naive references written here, plus errors and meta shapes.
+ */
 class LinalgTest {
-    private static Tensor m(double[][] v) { return Torch.tensor(v); }
+    private static Tensor m(double[][] v) {
+        return Torch.tensor(v);
+    }
 
     private static void close(double[] expected, Tensor got, double tol) {
         double[] g = got.toDoubleArray();
@@ -76,9 +80,12 @@ class LinalgTest {
 
     @Test
     void choleskyOfNonPositiveDefiniteNamesTheLeadingMinor() {
-        TorchException e = assertThrows(LinAlgException.class, () -> Linalg.cholesky(m(new double[][] {{1, 2}, {2, 1}})));
-        assertEquals("linalg.cholesky: The factorization could not be completed because the input is not positive-definite"
-                + " (the leading minor of order 2 is not positive-definite).", e.getMessage());
+        TorchException e =
+                assertThrows(LinAlgException.class, () -> Linalg.cholesky(m(new double[][] {{1, 2}, {2, 1}})));
+        assertEquals(
+                "linalg.cholesky: The factorization could not be completed because the input is not positive-definite"
+                        + " (the leading minor of order 2 is not positive-definite).",
+                e.getMessage());
         Tensor batch = Torch.stack(List.of(m(new double[][] {{4, 2}, {2, 3}}), m(new double[][] {{-1, 0}, {0, 1}})), 0);
         e = assertThrows(LinAlgException.class, () -> Linalg.cholesky(batch));
         assertTrue(e.getMessage().startsWith("linalg.cholesky: (Batch element 1): "), e.getMessage());
@@ -98,7 +105,9 @@ class LinalgTest {
     @Test
     void detMatchesLaplaceExpansionOnBatchedStridedInputs() {
         Torch.manualSeed(2);
-        Tensor a = Torch.randn(new long[] {3, 4, 4, 4}, DType.FLOAT64).transpose(0, 1).mT(); // non-contiguous
+        Tensor a = Torch.randn(new long[] {3, 4, 4, 4}, DType.FLOAT64)
+                .transpose(0, 1)
+                .mT(); // non-contiguous
         Tensor d = Linalg.det(a);
         assertArrayEquals(new long[] {4, 3}, d.shape());
         Tensor c = a.contiguous();
@@ -119,14 +128,22 @@ class LinalgTest {
         Torch.manualSeed(3);
         Tensor a = Torch.randn(new long[] {5, 3, 3}, DType.FLOAT64).mT();
         Tensor product = Linalg.inv(a).matmul(a);
-        close(Torch.eye(3, 3, DType.FLOAT64, Device.CPU).expand(5, 3, 3).contiguous().toDoubleArray(), product, 1e-10);
+        close(
+                Torch.eye(3, 3, DType.FLOAT64, Device.CPU)
+                        .expand(5, 3, 3)
+                        .contiguous()
+                        .toDoubleArray(),
+                product,
+                1e-10);
     }
 
     @Test
     void singularInverseIsAnError() {
         TorchException e = assertThrows(LinAlgException.class, () -> Linalg.inv(m(new double[][] {{1, 2}, {2, 4}})));
-        assertEquals("linalg.inv: The diagonal element 2 is zero, the inversion could not be completed because the input"
-                + " matrix is singular.", e.getMessage());
+        assertEquals(
+                "linalg.inv: The diagonal element 2 is zero, the inversion could not be completed because the input"
+                        + " matrix is singular.",
+                e.getMessage());
     }
 
     @Test
@@ -157,7 +174,9 @@ class LinalgTest {
         Torch.manualSeed(4);
         Tensor a = Torch.randn(new long[] {6, 3, 3}, DType.FLOAT64).mT();
         Slogdet r = Linalg.slogdet(a);
-        double[] det = Linalg.det(a).toDoubleArray(), sign = r.sign().toDoubleArray(), log = r.logabsdet().toDoubleArray();
+        double[] det = Linalg.det(a).toDoubleArray(),
+                sign = r.sign().toDoubleArray(),
+                log = r.logabsdet().toDoubleArray();
         for (int i = 0; i < det.length; i++) {
             assertEquals(Math.signum(det[i]), sign[i]);
             assertEquals(Math.log(Math.abs(det[i])), log[i], 1e-12);
@@ -187,7 +206,8 @@ class LinalgTest {
     @Test
     void solveBroadcastsBatchesAndMatchesInverse() {
         Torch.manualSeed(5);
-        Tensor a = Torch.randn(new long[] {3, 1, 4, 4}, DType.FLOAT64).add(Torch.eye(4, 4, DType.FLOAT64, Device.CPU).mul(4.0));
+        Tensor a = Torch.randn(new long[] {3, 1, 4, 4}, DType.FLOAT64)
+                .add(Torch.eye(4, 4, DType.FLOAT64, Device.CPU).mul(4.0));
         Tensor b = Torch.randn(new long[] {2, 5, 4}, DType.FLOAT64).mT(); // (2, 4, 5), transposed view
         Tensor x = Linalg.solve(a, b);
         assertArrayEquals(new long[] {3, 2, 4, 5}, x.shape());
@@ -198,7 +218,8 @@ class LinalgTest {
     @Test
     void solveFromTheRight() {
         Torch.manualSeed(6);
-        Tensor a = Torch.randn(new long[] {2, 3, 3}, DType.FLOAT64).add(Torch.eye(3, 3, DType.FLOAT64, Device.CPU).mul(3.0));
+        Tensor a = Torch.randn(new long[] {2, 3, 3}, DType.FLOAT64)
+                .add(Torch.eye(3, 3, DType.FLOAT64, Device.CPU).mul(3.0));
         Tensor b = Torch.randn(new long[] {2, 4, 3}, DType.FLOAT64);
         Tensor x = Linalg.solve(a, b, false);
         assertArrayEquals(new long[] {2, 4, 3}, x.shape());
@@ -211,14 +232,21 @@ class LinalgTest {
     @Test
     void solveErrors() {
         Tensor a = m(new double[][] {{1, 2}, {2, 4}});
-        assertEquals("linalg.solve: The solver failed because the input matrix is singular.",
-                assertThrows(TorchException.class, () -> Linalg.solve(a, Torch.tensor(new double[] {1, 1}))).getMessage());
-        Tensor a3 = Torch.empty(new long[] {3, 3}, DType.FLOAT64, Device.META);
-        assertEquals("linalg.solve: Incompatible shapes of A and B for the equation AX = B (3x3 and 2x1)",
-                assertThrows(TorchException.class, () -> Linalg.solve(a3, Torch.empty(new long[] {2, 1}, DType.FLOAT64, Device.META)))
+        assertEquals(
+                "linalg.solve: The solver failed because the input matrix is singular.",
+                assertThrows(TorchException.class, () -> Linalg.solve(a, Torch.tensor(new double[] {1, 1})))
                         .getMessage());
-        assertTrue(assertThrows(TorchException.class,
-                () -> Linalg.solve(a3, Torch.empty(new long[] {3, 1}, DType.FLOAT32, Device.META))).getMessage()
+        Tensor a3 = Torch.empty(new long[] {3, 3}, DType.FLOAT64, Device.META);
+        assertEquals(
+                "linalg.solve: Incompatible shapes of A and B for the equation AX = B (3x3 and 2x1)",
+                assertThrows(
+                                TorchException.class,
+                                () -> Linalg.solve(a3, Torch.empty(new long[] {2, 1}, DType.FLOAT64, Device.META)))
+                        .getMessage());
+        assertTrue(assertThrows(
+                        TorchException.class,
+                        () -> Linalg.solve(a3, Torch.empty(new long[] {3, 1}, DType.FLOAT32, Device.META)))
+                .getMessage()
                 .contains("Expected A and B to have the same dtype"));
         Tensor x = Linalg.solve(a3, Torch.empty(new long[] {5, 3, 2}, DType.FLOAT64, Device.META));
         assertArrayEquals(new long[] {5, 3, 2}, x.shape());
@@ -240,16 +268,22 @@ class LinalgTest {
     @Test
     void shapeAndDtypeErrors() {
         Tensor vector = Torch.empty(new long[] {3}, DType.FLOAT64, Device.CPU);
-        assertEquals("linalg.cholesky: The input tensor A must have at least 2 dimensions.",
-                assertThrows(TorchException.class, () -> Linalg.cholesky(vector)).getMessage());
+        assertEquals(
+                "linalg.cholesky: The input tensor A must have at least 2 dimensions.",
+                assertThrows(TorchException.class, () -> Linalg.cholesky(vector))
+                        .getMessage());
         Tensor wide = Torch.empty(new long[] {2, 3}, DType.FLOAT64, Device.META);
-        assertEquals("linalg.det: A must be batches of square matrices, but they are 2 by 3 matrices",
+        assertEquals(
+                "linalg.det: A must be batches of square matrices, but they are 2 by 3 matrices",
                 assertThrows(TorchException.class, () -> Linalg.det(wide)).getMessage());
         Tensor ints = Torch.empty(new long[] {2, 2}, DType.INT64, Device.CPU);
-        assertEquals("linalg.inv: Expected a floating point or complex tensor as input. Got Long",
+        assertEquals(
+                "linalg.inv: Expected a floating point or complex tensor as input. Got Long",
                 assertThrows(TorchException.class, () -> Linalg.inv(ints)).getMessage());
         Tensor half = Torch.empty(new long[] {2, 2}, DType.FLOAT16, Device.CPU);
-        assertTrue(assertThrows(TorchException.class, () -> Linalg.det(half)).getMessage().contains("Low precision dtypes"));
+        assertTrue(assertThrows(TorchException.class, () -> Linalg.det(half))
+                .getMessage()
+                .contains("Low precision dtypes"));
         // complex input is supported: a zero complex matrix fails as not positive-definite, not on its dtype
         Tensor complex = Torch.zeros(new long[] {2, 2}, DType.COMPLEX128);
         assertThrows(LinAlgException.class, () -> Linalg.cholesky(complex));

@@ -17,12 +17,22 @@ class ActivationsTest {
 
     @Test
     void valuesMatchPyTorch() {
-        assertArrayEquals(new double[] {-0.8646647167633873, -0.3934693402873666, 0, 0.7, 3}, new ELU().call(X).toDoubleArray(), 1e-15);
-        assertArrayEquals(new double[] {-0.43233235838169365, -0.1967346701436833, 0, 0.7, 3}, new ELU(0.5).call(X).toDoubleArray(), 1e-15);
-        assertArrayEquals(new double[] {-0.2525014826957089, -0.22074377465173, 0, 0.5611483776438518, 2.9865350049679575},
-                new Mish().call(X).toDoubleArray(), 1e-15);
-        assertArrayEquals(new double[] {-1, -0.5, 0, 0.7, 2}, new Hardtanh(-1, 2).call(X).toDoubleArray(), 0);
-        assertArrayEquals(new double[] {-0.02, -0.005, 0, 0.7, 3}, F.leakyRelu(X).toDoubleArray(), 1e-15);
+        assertArrayEquals(
+                new double[] {-0.8646647167633873, -0.3934693402873666, 0, 0.7, 3},
+                new ELU().call(X).toDoubleArray(),
+                1e-15);
+        assertArrayEquals(
+                new double[] {-0.43233235838169365, -0.1967346701436833, 0, 0.7, 3},
+                new ELU(0.5).call(X).toDoubleArray(),
+                1e-15);
+        assertArrayEquals(
+                new double[] {-0.2525014826957089, -0.22074377465173, 0, 0.5611483776438518, 2.9865350049679575},
+                new Mish().call(X).toDoubleArray(),
+                1e-15);
+        assertArrayEquals(
+                new double[] {-1, -0.5, 0, 0.7, 2}, new Hardtanh(-1, 2).call(X).toDoubleArray(), 0);
+        assertArrayEquals(
+                new double[] {-0.02, -0.005, 0, 0.7, 3}, F.leakyRelu(X).toDoubleArray(), 1e-15);
     }
 
     @Test

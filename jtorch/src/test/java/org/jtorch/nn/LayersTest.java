@@ -19,13 +19,17 @@ class LayersTest {
     @Test
     void linearForwardIsTheHandProduct() {
         Linear m = new Linear(3, 2);
-        m.loadStateDict(java.util.Map.of("weight", Torch.tensor(new double[][] {{1, 2, 3}, {-1, 0, 2}}),
-                "bias", Torch.tensor(new double[] {0.5, -0.5})));
+        m.loadStateDict(java.util.Map.of(
+                "weight", Torch.tensor(new double[][] {{1, 2, 3}, {-1, 0, 2}}), "bias", Torch.tensor(new double[] {
+                    0.5, -0.5
+                })));
         Tensor x = Torch.tensor(new double[][] {{1, 1, 1}, {2, 0, -1}}).to(DType.FLOAT32);
         // row 0: [1+2+3+0.5, -1+0+2-0.5]; row 1: [2-3+0.5, -2-2-0.5]
         assertArrayEquals(new double[] {6.5, 0.5, -0.5, -4.5}, m.call(x).toDoubleArray(), 1e-6);
         // a transposed (non-contiguous) input and a 3-D batch give the same rows
-        Tensor xt = Torch.tensor(new double[][] {{1, 2}, {1, 0}, {1, -1}}).to(DType.FLOAT32).t();
+        Tensor xt = Torch.tensor(new double[][] {{1, 2}, {1, 0}, {1, -1}})
+                .to(DType.FLOAT32)
+                .t();
         assertArrayEquals(new double[] {6.5, 0.5, -0.5, -4.5}, m.call(xt).toDoubleArray(), 1e-6);
         assertArrayEquals(new long[] {1, 2, 2}, m.call(x.unsqueeze(0)).shape());
     }
@@ -38,7 +42,8 @@ class LayersTest {
         assertEquals(List.of("weight"), List.copyOf(m.stateDict().keySet()));
         Tensor x = Torch.randn(5, 4);
         assertArrayEquals(x.matmul(m.weight().t()).toDoubleArray(), m.call(x).toDoubleArray(), 1e-6);
-        assertEquals(DType.FLOAT64, new Linear(2, 2, true, DType.FLOAT64).weight().dtype());
+        assertEquals(
+                DType.FLOAT64, new Linear(2, 2, true, DType.FLOAT64).weight().dtype());
     }
 
     @Test
@@ -58,9 +63,11 @@ class LayersTest {
         Tensor idx = Torch.tensor(new long[] {2, 3, 2});
         Tensor out = e.call(idx);
         assertArrayEquals(new long[] {3, 2}, out.shape());
-        assertArrayEquals(e.weight().select(0, 2).toDoubleArray(), out.select(0, 0).toDoubleArray());
+        assertArrayEquals(
+                e.weight().select(0, 2).toDoubleArray(), out.select(0, 0).toDoubleArray());
         out.sum().backward();
-        assertArrayEquals(new double[] {0, 0, 0, 0, 2, 2, 0, 0}, e.weight().grad().toDoubleArray());
+        assertArrayEquals(
+                new double[] {0, 0, 0, 0, 2, 2, 0, 0}, e.weight().grad().toDoubleArray());
         assertThrows(IllegalArgumentException.class, () -> new Embedding(4, 2, 4L));
     }
 
@@ -69,11 +76,16 @@ class LayersTest {
         Tensor x = Torch.tensor(new double[][] {{1, 2, 3, 4}, {-2, 0, 2, 8}});
         LayerNorm ln = (LayerNorm) new LayerNorm(new long[] {4}, 1e-5, true, true).to(DType.FLOAT64);
         double[] got = ln.call(x).toDoubleArray();
-        double[] rms = ((RMSNorm) new RMSNorm(new long[] {4}, 1e-6, true).to(DType.FLOAT64)).call(x).toDoubleArray();
+        double[] rms = ((RMSNorm) new RMSNorm(new long[] {4}, 1e-6, true).to(DType.FLOAT64))
+                .call(x)
+                .toDoubleArray();
         double[][] rows = {{1, 2, 3, 4}, {-2, 0, 2, 8}};
         for (int r = 0; r < 2; r++) {
             double mean = 0, var = 0, ms = 0;
-            for (double v : rows[r]) { mean += v / 4; ms += v * v / 4; }
+            for (double v : rows[r]) {
+                mean += v / 4;
+                ms += v * v / 4;
+            }
             for (double v : rows[r]) var += (v - mean) * (v - mean) / 4;
             for (int c = 0; c < 4; c++) {
                 assertEquals((rows[r][c] - mean) / Math.sqrt(var + 1e-5), got[r * 4 + c], 1e-12);
@@ -88,8 +100,10 @@ class LayersTest {
     void activations() {
         Tensor x = Torch.tensor(new double[] {-2, -0.5, 0.5, 3});
         assertArrayEquals(new double[] {0, 0, 0.5, 3}, new ReLU().call(x).toDoubleArray());
-        assertArrayEquals(new double[] {-0.02, -0.005, 0.5, 3}, new LeakyReLU().call(x).toDoubleArray(), 1e-15);
-        assertArrayEquals(new double[] {-1, -0.25, 0.5, 3}, new LeakyReLU(0.5).call(x).toDoubleArray(), 1e-15);
+        assertArrayEquals(
+                new double[] {-0.02, -0.005, 0.5, 3}, new LeakyReLU().call(x).toDoubleArray(), 1e-15);
+        assertArrayEquals(
+                new double[] {-1, -0.25, 0.5, 3}, new LeakyReLU(0.5).call(x).toDoubleArray(), 1e-15);
         for (int i = 0; i < 4; i++) {
             double v = x.toDoubleArray()[i], s = 1 / (1 + Math.exp(-v));
             assertEquals(Math.tanh(v), new Tanh().call(x).toDoubleArray()[i], 1e-12);
@@ -110,15 +124,19 @@ class LayersTest {
         Tensor x = Torch.randn(2, 3, 4);
         assertArrayEquals(new long[] {2, 12}, new Flatten().call(x).shape());
         assertArrayEquals(new long[] {24}, new Flatten(0, -1).call(x).shape());
-        assertArrayEquals(new long[] {2, 3, 2, 2}, new Unflatten(2, 2, 2).call(x).shape());
+        assertArrayEquals(
+                new long[] {2, 3, 2, 2}, new Unflatten(2, 2, 2).call(x).shape());
         assertSame(x, new Identity().call(x));
     }
 
     @Test
     void dropoutChecksP() {
-        assertEquals("dropout probability has to be between 0 and 1, but got 1.5",
-                assertThrows(IllegalArgumentException.class, () -> new Dropout(1.5)).getMessage());
-        assertArrayEquals(new double[] {0, 0}, new Dropout(1.0).call(Torch.ones(2)).toDoubleArray());
+        assertEquals(
+                "dropout probability has to be between 0 and 1, but got 1.5",
+                assertThrows(IllegalArgumentException.class, () -> new Dropout(1.5))
+                        .getMessage());
+        assertArrayEquals(
+                new double[] {0, 0}, new Dropout(1.0).call(Torch.ones(2)).toDoubleArray());
     }
 
     @Test
@@ -142,11 +160,14 @@ class LayersTest {
     @Test
     void listDictAndParameterListRegisterTheirEntries() {
         ModuleList list = new ModuleList(new Linear(2, 2)).append(new Linear(2, 1));
-        assertEquals(List.of("0.weight", "0.bias", "1.weight", "1.bias"), List.copyOf(list.namedParameters().keySet()));
+        assertEquals(
+                List.of("0.weight", "0.bias", "1.weight", "1.bias"),
+                List.copyOf(list.namedParameters().keySet()));
         assertEquals(2, list.size());
         ModuleDict dict = new ModuleDict().put("enc", new Linear(2, 2)).put("act", new ReLU());
         assertEquals(List.of("enc", "act"), dict.keys());
-        assertEquals(List.of("enc.weight", "enc.bias"), List.copyOf(dict.stateDict().keySet()));
+        assertEquals(
+                List.of("enc.weight", "enc.bias"), List.copyOf(dict.stateDict().keySet()));
         ParameterList params = new ParameterList(Torch.zeros(2), Torch.ones(3));
         assertEquals(List.of("0", "1"), List.copyOf(params.namedParameters().keySet()));
         assertTrue(params.get(1).requiresGrad());
@@ -158,7 +179,8 @@ class LayersTest {
         Torch.manualSeed(0);
         Sequential mlp = new Sequential(new Linear(2, 16), new Tanh(), new Linear(16, 1));
         // y = x0 - 2·x1 on a fixed grid
-        Tensor x = Torch.tensor(new double[][] {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {-1, 0.5}, {0.5, -1}}).to(DType.FLOAT32);
+        Tensor x = Torch.tensor(new double[][] {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {-1, 0.5}, {0.5, -1}})
+                .to(DType.FLOAT32);
         Tensor y = x.select(1, 0).sub(x.select(1, 1).mul(2.0)).unsqueeze(1);
         SGD opt = new SGD(mlp.parameters(), SGD.Options.defaults().lr(0.05));
         double first = 0, last = 0;

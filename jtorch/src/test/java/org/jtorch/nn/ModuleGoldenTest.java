@@ -11,8 +11,8 @@ import org.jtorch.testing.Golden;
 import org.junit.jupiter.api.Test;
 
 /**
- * State dicts exported by PyTorch 1.13 (jtorch/src/test/python/make_golden_nn.py): the same keys, loadable into
- * JTorch modules, giving PyTorch's outputs and reprs.
+ * State dicts exported by PyTorch 1.13 (jtorch/src/test/python/make_golden_nn.py): the same keys, loadable into JTorch
+ * modules, giving PyTorch's outputs and reprs.
  */
 class ModuleGoldenTest {
     static Module build(String name) {
@@ -43,7 +43,10 @@ class ModuleGoldenTest {
             Module m = build((String) c.kwarg("module"));
             Map<String, Tensor> sd = state(c);
             // PyTorch's json keys are sorted; compare as sets, order is checked in ModuleTest
-            assertEquals(new java.util.TreeSet<>(sd.keySet()), new java.util.TreeSet<>(m.stateDict().keySet()), c.id());
+            assertEquals(
+                    new java.util.TreeSet<>(sd.keySet()),
+                    new java.util.TreeSet<>(m.stateDict().keySet()),
+                    c.id());
             m.loadStateDict(sd);
             Map<String, Object> out = (Map<String, Object>) c.out();
             Tensor expected = Golden.tensor((Map<String, Object>) out.get("output"));
@@ -65,7 +68,10 @@ class ModuleGoldenTest {
             Module m = build((String) c.kwarg("module"));
             Map<String, Tensor> expected = state(c);
             for (var e : expected.entrySet()) {
-                assertArrayEquals(e.getValue().toDoubleArray(), m.stateDict().get(e.getKey()).toDoubleArray(), 1e-6,
+                assertArrayEquals(
+                        e.getValue().toDoubleArray(),
+                        m.stateDict().get(e.getKey()).toDoubleArray(),
+                        1e-6,
                         c.id() + " " + e.getKey());
             }
             checked++;

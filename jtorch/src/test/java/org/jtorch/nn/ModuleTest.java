@@ -34,7 +34,9 @@ class ModuleTest {
         }
 
         @Override
-        public Tensor forward(Tensor input) { return getSubmodule("proj").call(input).mul(getParameter("zeta")); }
+        public Tensor forward(Tensor input) {
+            return getSubmodule("proj").call(input).mul(getParameter("zeta"));
+        }
     }
 
     static final class Net extends Module {
@@ -47,11 +49,23 @@ class ModuleTest {
     @Test
     void registrationOrderIsDeclarationOrder() {
         Net net = new Net();
-        assertEquals(List.of("block.zeta", "block.alpha", "block.proj.weight", "block.proj.bias", "head.weight", "head.bias"),
+        assertEquals(
+                List.of(
+                        "block.zeta",
+                        "block.alpha",
+                        "block.proj.weight",
+                        "block.proj.bias",
+                        "head.weight",
+                        "head.bias"),
                 new ArrayList<>(net.namedParameters().keySet()));
-        assertEquals(List.of("block.running", "block.scratch"), new ArrayList<>(net.namedBuffers().keySet()));
-        assertEquals(List.of("", "block", "block.proj", "head"), new ArrayList<>(net.namedModules().keySet()));
-        assertEquals(List.of("block", "head"), new ArrayList<>(net.namedChildren().keySet()));
+        assertEquals(
+                List.of("block.running", "block.scratch"),
+                new ArrayList<>(net.namedBuffers().keySet()));
+        assertEquals(
+                List.of("", "block", "block.proj", "head"),
+                new ArrayList<>(net.namedModules().keySet()));
+        assertEquals(
+                List.of("block", "head"), new ArrayList<>(net.namedChildren().keySet()));
         assertEquals(6, net.parameters().size());
         for (Tensor p : net.parameters()) assertTrue(p.requiresGrad());
     }
@@ -60,18 +74,29 @@ class ModuleTest {
     void stateDictKeysFollowPyTorch() {
         Net net = new Net();
         // parameters then persistent buffers of each module, then its children; None and non-persistent left out
-        assertEquals(List.of("block.zeta", "block.alpha", "block.running", "block.proj.weight", "block.proj.bias",
-                "head.weight", "head.bias"), new ArrayList<>(net.stateDict().keySet()));
+        assertEquals(
+                List.of(
+                        "block.zeta",
+                        "block.alpha",
+                        "block.running",
+                        "block.proj.weight",
+                        "block.proj.bias",
+                        "head.weight",
+                        "head.bias"),
+                new ArrayList<>(net.stateDict().keySet()));
         Tensor w = net.stateDict().get("head.weight");
         assertFalse(w.requiresGrad());
-        assertSame(w.untypedStorage(), ((Linear) net.getSubmodule("head")).weight().untypedStorage());
+        assertSame(
+                w.untypedStorage(), ((Linear) net.getSubmodule("head")).weight().untypedStorage());
     }
 
     @Test
     void tiedParametersAreListedOnce() {
         Linear shared = new Linear(2, 2);
         Sequential seq = new Sequential(shared, new ReLU(), shared);
-        assertEquals(List.of("0.weight", "0.bias"), new ArrayList<>(seq.namedParameters().keySet()));
+        assertEquals(
+                List.of("0.weight", "0.bias"),
+                new ArrayList<>(seq.namedParameters().keySet()));
         assertEquals(3, seq.size());
     }
 
@@ -84,7 +109,9 @@ class ModuleTest {
         assertEquals(List.of(), keys.missingKeys());
         assertEquals(List.of(), keys.unexpectedKeys());
         assertSame(bWeight, ((Linear) b.getSubmodule("head")).weight(), "loading copies into the existing tensors");
-        a.stateDict().forEach((k, v) -> assertArrayEquals(v.toDoubleArray(), b.stateDict().get(k).toDoubleArray(), k));
+        a.stateDict()
+                .forEach((k, v) -> assertArrayEquals(
+                        v.toDoubleArray(), b.stateDict().get(k).toDoubleArray(), k));
         assertTrue(bWeight.requiresGrad());
     }
 
@@ -96,10 +123,12 @@ class ModuleTest {
         sd.put("weight", Torch.zeros(2, 4));
         sd.put("foo", Torch.zeros(1));
         TorchException e = assertThrows(TorchException.class, () -> m.loadStateDict(sd));
-        assertEquals("Error(s) in loading state_dict for Linear:\n\tMissing key(s) in state_dict: \"bias\". \n\t"
-                + "Unexpected key(s) in state_dict: \"foo\". \n\tsize mismatch for weight: copying "
-                + "a param with shape "
-                + "torch.Size([2, 4]) from checkpoint, the shape in current model is torch.Size([3, 4]).", e.getMessage());
+        assertEquals(
+                "Error(s) in loading state_dict for Linear:\n\tMissing key(s) in state_dict: \"bias\". \n\t"
+                        + "Unexpected key(s) in state_dict: \"foo\". \n\tsize mismatch for weight: copying "
+                        + "a param with shape "
+                        + "torch.Size([2, 4]) from checkpoint, the shape in current model is torch.Size([3, 4]).",
+                e.getMessage());
         assertArrayEquals(before, m.weight().toDoubleArray());
     }
 
@@ -115,9 +144,13 @@ class ModuleTest {
         assertArrayEquals(new double[] {1, 2, 3, 4}, m.weight().toDoubleArray());
         assertEquals(DType.FLOAT32, m.weight().dtype(), "values are cast into the parameter's dtype");
         // a shape mismatch fails even when not strict, naming the parameter and both shapes
-        TorchException e = assertThrows(TorchException.class, () -> m.loadStateDict(Map.of("bias", Torch.zeros(5)), false));
-        assertTrue(e.getMessage().contains("size mismatch for bias: copying a param with shape torch.Size([5]) from "
-                + "checkpoint, the shape in current model is torch.Size([2])."), e.getMessage());
+        TorchException e =
+                assertThrows(TorchException.class, () -> m.loadStateDict(Map.of("bias", Torch.zeros(5)), false));
+        assertTrue(
+                e.getMessage()
+                        .contains("size mismatch for bias: copying a param with shape torch.Size([5]) from "
+                                + "checkpoint, the shape in current model is torch.Size([2])."),
+                e.getMessage());
     }
 
     @Test
@@ -126,7 +159,8 @@ class ModuleTest {
         Map<String, Tensor> sd = new LinkedHashMap<>(s.stateDict());
         sd.put("0.bias", Torch.zeros(3));
         TorchException e = assertThrows(TorchException.class, () -> s.loadStateDict(sd));
-        assertTrue(e.getMessage().startsWith("Error(s) in loading state_dict for Sequential:\n\tsize mismatch for 0.bias:"));
+        assertTrue(e.getMessage()
+                .startsWith("Error(s) in loading state_dict for Sequential:\n\tsize mismatch for 0.bias:"));
     }
 
     @Test
@@ -176,7 +210,9 @@ class ModuleTest {
         assertTrue(m.weight().requiresGrad());
         assertTrue(m.weight().isLeaf());
         assertArrayEquals(w, m.weight().toDoubleArray());
-        assertEquals(DType.FLOAT64, m.call(Torch.ones(new long[] {1, 3}, DType.FLOAT64)).dtype());
+        assertEquals(
+                DType.FLOAT64,
+                m.call(Torch.ones(new long[] {1, 3}, DType.FLOAT64)).dtype());
         assertThrows(TorchTypeException.class, () -> m.to(DType.INT64));
     }
 
@@ -198,8 +234,8 @@ class ModuleTest {
 
     @Test
     void missingForwardNamesTheModule() {
-        UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
-                () -> new ModuleList().call(Torch.ones(1)));
+        UnsupportedOperationException e =
+                assertThrows(UnsupportedOperationException.class, () -> new ModuleList().call(Torch.ones(1)));
         assertEquals("Module [ModuleList] is missing the required \"forward\" function", e.getMessage());
     }
 
@@ -211,13 +247,24 @@ class ModuleTest {
                 if (buffer != null) registerBuffer(buffer, Torch.ones(1));
             }
         }
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> new Bad("a.b", null)).getMessage().contains("can't contain"));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> new Bad("", null)).getMessage().contains("empty string"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new Bad("a.b", null))
+                .getMessage()
+                .contains("can't contain"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> new Bad("", null))
+                .getMessage()
+                .contains("empty string"));
         Tensor nonLeaf = Torch.ones(1).requiresGrad(true).mul(2.0);
         assertTrue(assertThrows(IllegalArgumentException.class, () -> new Bad("w", null) {
-            { registerParameter("v", nonLeaf); }
-        }).getMessage().startsWith("Cannot assign non-leaf Tensor to parameter 'v'"));
-        assertEquals("attribute 'w' already exists", assertThrows(IllegalArgumentException.class, () -> new Bad("w", "w")).getMessage());
+                    {
+                        registerParameter("v", nonLeaf);
+                    }
+                })
+                .getMessage()
+                .startsWith("Cannot assign non-leaf Tensor to parameter 'v'"));
+        assertEquals(
+                "attribute 'w' already exists",
+                assertThrows(IllegalArgumentException.class, () -> new Bad("w", "w"))
+                        .getMessage());
     }
 
     @Test
@@ -234,8 +281,10 @@ class ModuleTest {
     @Test
     void printsTheModuleTreeLikePyTorch() {
         Sequential s = new Sequential(new Linear(4, 3), new ReLU());
-        assertEquals("Sequential(\n  (0): Linear(in_features=4, out_features=3, bias=True)\n  (1): ReLU()\n)", s.toString());
-        Sequential nested = new Sequential(new Linear(4, 3), new Sequential(new ReLU(), new Linear(3, 3)), new Dropout(0.1));
+        assertEquals(
+                "Sequential(\n  (0): Linear(in_features=4, out_features=3, bias=True)\n  (1): ReLU()\n)", s.toString());
+        Sequential nested =
+                new Sequential(new Linear(4, 3), new Sequential(new ReLU(), new Linear(3, 3)), new Dropout(0.1));
         String expected = """
                 Sequential(
                   (0): Linear(in_features=4, out_features=3, bias=True)
@@ -273,8 +322,9 @@ class ModuleTest {
         assertEquals("LayerNorm((4,), eps=1e-05, elementwise_affine=True)", new LayerNorm(4).toString());
         assertEquals("RMSNorm((4,), eps=None, elementwise_affine=True)", new RMSNorm(4).toString());
         assertEquals("Embedding(5, 3, padding_idx=1)", new Embedding(5, 3, 1L).toString());
-        assertEquals("ParameterList(\n    (0): Parameter containing: [torch.float32 of size 3x4]\n"
-                + "    (1): Parameter containing: [torch.float32 of size 2]\n)",
+        assertEquals(
+                "ParameterList(\n    (0): Parameter containing: [torch.float32 of size 3x4]\n"
+                        + "    (1): Parameter containing: [torch.float32 of size 2]\n)",
                 new ParameterList(Torch.zeros(3, 4), Torch.zeros(2)).toString());
         assertEquals("ModuleDict(\n  (a): ReLU()\n)", new ModuleDict(Map.of("a", new ReLU())).toString());
     }

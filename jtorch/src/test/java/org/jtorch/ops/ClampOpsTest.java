@@ -17,29 +17,33 @@ import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
+import org.jtorch.storage.TensorImpl;
 import org.jtorch.testing.Golden;
 import org.jtorch.testing.Golden.Case;
 import org.jtorch.testing.Golden.Deviation;
 import org.jtorch.testing.Golden.Kind;
-import org.jtorch.storage.TensorImpl;
 import org.jtorch.testing.Views;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * clamp / clamp_min / clamp_max / hardtanh: PyTorch's golden results, the examples of
- * spec/creation-and-dtypes.md §4 verbatim, the 2.15 out-of-range bound rule, NaN and ordering rules,
- * unsigned types, errors and the meta device. References are hand-computed values or a naive loop.
+ * clamp / clamp_min / clamp_max / hardtanh: PyTorch's golden results, the examples of spec/creation-and-dtypes.md §4
+ * verbatim, the 2.15 out-of-range bound rule, NaN and ordering rules, unsigned types, errors and the meta device.
+ * References are hand-computed values or a naive loop.
  */
 class ClampOpsTest {
 
     // ---- helpers ------------------------------------------------------------------------------------
 
     /** A 1-D tensor of {@code dtype} holding the given 64-bit patterns (uint64 values above 2^63 as negative longs). */
-    private static Tensor ints(DType dtype, long... values) { return Torch.tensor(values).to(dtype); }
+    private static Tensor ints(DType dtype, long... values) {
+        return Torch.tensor(values).to(dtype);
+    }
 
-    private static Tensor floats(DType dtype, double... values) { return Torch.tensor(values).to(dtype); }
+    private static Tensor floats(DType dtype, double... values) {
+        return Torch.tensor(values).to(dtype);
+    }
 
     private static void assertMessage(Throwable e, String part) {
         assertTrue(String.valueOf(e.getMessage()).contains(part), "expected \"" + part + "\" in: " + e.getMessage());
@@ -51,17 +55,21 @@ class ClampOpsTest {
 
     static final Set<String> OPS = Set.of("clamp", "clamp_min", "clamp_max", "hardtanh");
 
-    static final List<Deviation> DEVIATIONS = List.of(
-            new Deviation("hardtanh/uint8/rand", Kind.NOT_COMPARED, "1.13 refuses negative bounds on uint8; 2.15 drops a min below 0 "
+    static final List<Deviation> DEVIATIONS = List.of(new Deviation(
+            "hardtanh/uint8/rand",
+            Kind.NOT_COMPARED,
+            "1.13 refuses negative bounds on uint8; 2.15 drops a min below 0 "
                     + "(spec §4), tested in hardtanhOnUint8DropsANegativeMin"));
 
     @TestFactory
     Stream<DynamicTest> clampCasesMatchPyTorch() {
         Golden.assertLoaded(1000);
-        List<Case> cases = Golden.cases().stream().filter(c -> OPS.contains(c.op())).toList();
+        List<Case> cases =
+                Golden.cases().stream().filter(c -> OPS.contains(c.op())).toList();
         assertTrue(cases.size() > 100, "clamp cases found: " + cases.size());
         // clamp selects an element or a bound: one exact answer, signed zeros included
-        return cases.stream().map(c -> DynamicTest.dynamicTest(c.id(), () -> Golden.check(c, DEVIATIONS, true, () -> run(c))));
+        return cases.stream()
+                .map(c -> DynamicTest.dynamicTest(c.id(), () -> Golden.check(c, DEVIATIONS, true, () -> run(c))));
     }
 
     /** Calls the op of a case through the typed entry point a Java user would pick. */
@@ -79,20 +87,25 @@ class ClampOpsTest {
                 }
                 yield ClampOps.clamp(x, min == null ? null : Scalar.of(min), max == null ? null : Scalar.of(max));
             }
-            case "clamp_min" -> switch (c.arg(1)) {
-                case Tensor t -> ClampOps.clampMin(x, t);
-                case Long l -> ClampOps.clampMin(x, l.longValue());
-                case Double d -> ClampOps.clampMin(x, d.doubleValue());
-                default -> throw new IllegalStateException(c.id());
-            };
-            case "clamp_max" -> switch (c.arg(1)) {
-                case Tensor t -> ClampOps.clampMax(x, t);
-                case Long l -> ClampOps.clampMax(x, l.longValue());
-                case Double d -> ClampOps.clampMax(x, d.doubleValue());
-                default -> throw new IllegalStateException(c.id());
-            };
-            case "hardtanh" -> ClampOps.hardtanh(x, c.has("min_val") ? Golden.number(c.kwarg("min_val")) : -1.0,
-                    c.has("max_val") ? Golden.number(c.kwarg("max_val")) : 1.0);
+            case "clamp_min" ->
+                switch (c.arg(1)) {
+                    case Tensor t -> ClampOps.clampMin(x, t);
+                    case Long l -> ClampOps.clampMin(x, l.longValue());
+                    case Double d -> ClampOps.clampMin(x, d.doubleValue());
+                    default -> throw new IllegalStateException(c.id());
+                };
+            case "clamp_max" ->
+                switch (c.arg(1)) {
+                    case Tensor t -> ClampOps.clampMax(x, t);
+                    case Long l -> ClampOps.clampMax(x, l.longValue());
+                    case Double d -> ClampOps.clampMax(x, d.doubleValue());
+                    default -> throw new IllegalStateException(c.id());
+                };
+            case "hardtanh" ->
+                ClampOps.hardtanh(
+                        x,
+                        c.has("min_val") ? Golden.number(c.kwarg("min_val")) : -1.0,
+                        c.has("max_val") ? Golden.number(c.kwarg("max_val")) : 1.0);
             default -> throw new IllegalStateException("no mapping for op " + c.op());
         };
     }
@@ -105,13 +118,18 @@ class ClampOpsTest {
         Tensor all = ClampOps.clamp(x, -1000L, 1000L);
         assertEquals(DType.INT8, all.dtype());
         assertArrayEquals(new long[] {-128, -3, 0, 5, 127}, all.toLongArray());
-        assertArrayEquals(new long[] {-128, -3, 0, 5, 127}, ClampOps.clamp(x, null, 300L).toLongArray());
-        assertArrayEquals(new long[] {-128, -3, 0, 4, 4}, ClampOps.clamp(x, -1000L, 4L).toLongArray());
-        assertMessage(assertThrows(TorchException.class, () -> ClampOps.clamp(x, 200L, null)),
+        assertArrayEquals(
+                new long[] {-128, -3, 0, 5, 127}, ClampOps.clamp(x, null, 300L).toLongArray());
+        assertArrayEquals(
+                new long[] {-128, -3, 0, 4, 4}, ClampOps.clamp(x, -1000L, 4L).toLongArray());
+        assertMessage(
+                assertThrows(TorchException.class, () -> ClampOps.clamp(x, 200L, null)),
                 "value cannot be converted to type int8_t without overflow");
         // the mirror case of the rule: a max below the range would fill the tensor with an unrepresentable value
         assertMessage(assertThrows(TorchException.class, () -> ClampOps.clamp(x, null, -129L)), "int8_t");
-        assertArrayEquals(new long[] {-128, -128, -128, -128, -128}, ClampOps.clamp(x, null, -128L).toLongArray());
+        assertArrayEquals(
+                new long[] {-128, -128, -128, -128, -128},
+                ClampOps.clamp(x, null, -128L).toLongArray());
     }
 
     @Test
@@ -130,7 +148,9 @@ class ClampOpsTest {
         assertEquals(DType.UINT8, r.dtype());
         assertArrayEquals(new long[] {0, 1, 2, 2}, r.toLongArray());
         // the default bounds (-1, 1), the case 1.13 refused
-        assertArrayEquals(new long[] {0, 1, 1, 1}, ClampOps.hardtanh(ints(DType.UINT8, 0, 1, 2, 3)).toLongArray());
+        assertArrayEquals(
+                new long[] {0, 1, 1, 1},
+                ClampOps.hardtanh(ints(DType.UINT8, 0, 1, 2, 3)).toLongArray());
     }
 
     @Test
@@ -145,8 +165,10 @@ class ClampOpsTest {
     @Test
     void boundsBeyondNarrowSignedTypes() {
         Tensor x = ints(DType.INT32, -5, 0, 5);
-        assertArrayEquals(new long[] {-5, 0, 5}, ClampOps.clamp(x, -(1L << 40), 1L << 40).toLongArray());
-        assertMessage(assertThrows(TorchException.class, () -> ClampOps.clampMin(x, 1L << 40)),
+        assertArrayEquals(
+                new long[] {-5, 0, 5}, ClampOps.clamp(x, -(1L << 40), 1L << 40).toLongArray());
+        assertMessage(
+                assertThrows(TorchException.class, () -> ClampOps.clampMin(x, 1L << 40)),
                 "value cannot be converted to type int without overflow");
         Tensor s = ints(DType.INT16, -25536, 7);
         assertArrayEquals(new long[] {-25536, 7}, ClampOps.clampMax(s, 40000L).toLongArray());
@@ -165,9 +187,11 @@ class ClampOpsTest {
         assertMessage(assertThrows(TorchException.class, () -> ClampOps.clampMax(x, -5L)), "uint64_t");
         // tensor bounds compare unsigned too
         Tensor lo = ints(DType.UINT64, 2, 2, 2), hi = ints(DType.UINT64, big - 5, big - 5, big - 5);
-        assertArrayEquals(new long[] {2, big - 5, big - 5}, ClampOps.clamp(x, lo, hi).toLongArray());
+        assertArrayEquals(
+                new long[] {2, big - 5, big - 5}, ClampOps.clamp(x, lo, hi).toLongArray());
         assertArrayEquals(new long[] {2, big, max}, ClampOps.clampMin(x, lo).toLongArray());
-        assertArrayEquals(new long[] {1, big - 5, big - 5}, ClampOps.clampMax(x, hi).toLongArray());
+        assertArrayEquals(
+                new long[] {1, big - 5, big - 5}, ClampOps.clampMax(x, hi).toLongArray());
     }
 
     @Test
@@ -183,9 +207,11 @@ class ClampOpsTest {
     @Test
     void uint16AndUint32AreSupported() {
         Tensor x = ints(DType.UINT16, 0, 100, 65535);
-        assertArrayEquals(new long[] {10, 100, 1000}, ClampOps.clamp(x, 10L, 1000L).toLongArray());
+        assertArrayEquals(
+                new long[] {10, 100, 1000}, ClampOps.clamp(x, 10L, 1000L).toLongArray());
         assertEquals(DType.UINT16, ClampOps.clampMin(x, 3L).dtype());
-        assertArrayEquals(new long[] {0, 100, 65535}, ClampOps.hardtanh(x, -3, 70000).toLongArray());
+        assertArrayEquals(
+                new long[] {0, 100, 65535}, ClampOps.hardtanh(x, -3, 70000).toLongArray());
         // a float bound promotes the unsigned tensor to the default float dtype
         Tensor f = ClampOps.clampMax(ints(DType.UINT32, 1, 4_000_000_000L), 2.5);
         assertEquals(DType.FLOAT32, f.dtype());
@@ -198,8 +224,10 @@ class ClampOpsTest {
         Tensor r = ClampOps.hardtanh(x, 2.5, 3.7); // bounds 2 and 3, as ATen's toLong
         assertEquals(DType.INT64, r.dtype());
         assertArrayEquals(new long[] {2, 3, 2}, r.toLongArray());
-        assertArrayEquals(new long[] {0, 0, -1}, ClampOps.hardtanh(x, -1.9, -0.9).toLongArray()); // -1 and 0
-        assertArrayEquals(new long[] {1, 5, -7}, ClampOps.hardtanh(x, -1e40, 1e40).toLongArray()); // both dropped
+        assertArrayEquals(
+                new long[] {0, 0, -1}, ClampOps.hardtanh(x, -1.9, -0.9).toLongArray()); // -1 and 0
+        assertArrayEquals(
+                new long[] {1, 5, -7}, ClampOps.hardtanh(x, -1e40, 1e40).toLongArray()); // both dropped
         assertMessage(assertThrows(TorchException.class, () -> ClampOps.hardtanh(x, 1e40, 2e40)), "int64_t");
         Tensor i8 = ints(DType.INT8, 1, -100);
         assertArrayEquals(new long[] {1, 0}, ClampOps.hardtanh(i8, 0, 300.5).toLongArray()); // max 300 > 127: dropped
@@ -211,26 +239,40 @@ class ClampOpsTest {
     @Test
     void floatBoundBeyondTheDtypeRangeIsRefused() {
         Tensor h = floats(DType.FLOAT16, 1, 2);
-        assertMessage(assertThrows(TorchException.class, () -> ClampOps.clamp(h, null, 185208L)),
+        assertMessage(
+                assertThrows(TorchException.class, () -> ClampOps.clamp(h, null, 185208L)),
                 "value cannot be converted to type at::Half without overflow");
         assertMessage(assertThrows(TorchException.class, () -> ClampOps.clampMin(h, 1e5)), "at::Half");
         assertMessage(assertThrows(TorchException.class, () -> ClampOps.hardtanh(h, -1e6, 3)), "at::Half");
-        assertMessage(assertThrows(TorchException.class, () -> ClampOps.clampMax(floats(DType.BFLOAT16, 1), 1e39)), "at::BFloat16");
-        assertMessage(assertThrows(TorchException.class, () -> ClampOps.clampMax(floats(DType.FLOAT32, 1), 1e300)),
+        assertMessage(
+                assertThrows(TorchException.class, () -> ClampOps.clampMax(floats(DType.BFLOAT16, 1), 1e39)),
+                "at::BFloat16");
+        assertMessage(
+                assertThrows(TorchException.class, () -> ClampOps.clampMax(floats(DType.FLOAT32, 1), 1e300)),
                 "value cannot be converted to type float without overflow");
         // infinities and the largest finite value convert
-        assertArrayEquals(new double[] {1, 2}, ClampOps.clamp(h, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY).toDoubleArray());
-        assertArrayEquals(new double[] {65504, 65504}, ClampOps.clampMin(h, 65504.0).toDoubleArray());
+        assertArrayEquals(
+                new double[] {1, 2},
+                ClampOps.clamp(h, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY)
+                        .toDoubleArray());
+        assertArrayEquals(
+                new double[] {65504, 65504}, ClampOps.clampMin(h, 65504.0).toDoubleArray());
     }
 
     @Test
     void nanElementsStayNanAndANanBoundGivesNan() {
         Tensor x = floats(DType.FLOAT32, 1, NAN, -3);
-        assertArrayEquals(new double[] {1, NAN, -1}, ClampOps.clamp(x, -1.0, 2.0).toDoubleArray());
-        assertArrayEquals(new double[] {NAN, NAN, NAN}, ClampOps.clamp(x, NAN, 2.0).toDoubleArray());
-        assertArrayEquals(new double[] {NAN, NAN, NAN}, ClampOps.clamp(x, null, NAN).toDoubleArray());
-        assertArrayEquals(new double[] {NAN, NAN, NAN}, ClampOps.clampMin(x, NAN).toDoubleArray());
-        assertArrayEquals(new double[] {NAN, NAN, NAN}, ClampOps.hardtanh(x.to(DType.FLOAT64), NAN, 1).toDoubleArray());
+        assertArrayEquals(
+                new double[] {1, NAN, -1}, ClampOps.clamp(x, -1.0, 2.0).toDoubleArray());
+        assertArrayEquals(
+                new double[] {NAN, NAN, NAN}, ClampOps.clamp(x, NAN, 2.0).toDoubleArray());
+        assertArrayEquals(
+                new double[] {NAN, NAN, NAN}, ClampOps.clamp(x, null, NAN).toDoubleArray());
+        assertArrayEquals(
+                new double[] {NAN, NAN, NAN}, ClampOps.clampMin(x, NAN).toDoubleArray());
+        assertArrayEquals(
+                new double[] {NAN, NAN, NAN},
+                ClampOps.hardtanh(x.to(DType.FLOAT64), NAN, 1).toDoubleArray());
         // an integral tensor with a NaN bound is promoted to float first, then filled
         Tensor i = ClampOps.clampMax(ints(DType.INT32, 1, 2), NAN);
         assertEquals(DType.FLOAT32, i.dtype());
@@ -238,16 +280,22 @@ class ClampOpsTest {
         // tensor bounds: NaN only where a bound is NaN (maximum/minimum semantics with one bound)
         Tensor lo = floats(DType.FLOAT32, NAN, 0, 0);
         assertArrayEquals(new double[] {NAN, NAN, 0}, ClampOps.clampMin(x, lo).toDoubleArray());
-        assertArrayEquals(new double[] {NAN, NAN, 0}, ClampOps.clamp(x, lo, floats(DType.FLOAT32, 5, 5, 5)).toDoubleArray());
+        assertArrayEquals(
+                new double[] {NAN, NAN, 0},
+                ClampOps.clamp(x, lo, floats(DType.FLOAT32, 5, 5, 5)).toDoubleArray());
     }
 
     @Test
     void minAboveMaxGivesMax() {
         Tensor x = floats(DType.FLOAT64, -5, 0, 0.5, 5);
-        assertArrayEquals(new double[] {-1, -1, -1, -1}, ClampOps.clamp(x, 1.0, -1.0).toDoubleArray());
-        assertArrayEquals(new long[] {-1, -1, -1}, ClampOps.clamp(ints(DType.INT64, -5, 0, 5), 1L, -1L).toLongArray());
+        assertArrayEquals(
+                new double[] {-1, -1, -1, -1}, ClampOps.clamp(x, 1.0, -1.0).toDoubleArray());
+        assertArrayEquals(
+                new long[] {-1, -1, -1},
+                ClampOps.clamp(ints(DType.INT64, -5, 0, 5), 1L, -1L).toLongArray());
         Tensor lo = floats(DType.FLOAT64, 1, 1, 1, 1), hi = floats(DType.FLOAT64, -1, -2, -3, -4);
-        assertArrayEquals(new double[] {-1, -2, -3, -4}, ClampOps.clamp(x, lo, hi).toDoubleArray());
+        assertArrayEquals(
+                new double[] {-1, -2, -3, -4}, ClampOps.clamp(x, lo, hi).toDoubleArray());
         assertArrayEquals(new double[] {3, 3, 3, 3}, ClampOps.hardtanh(x, 4, 3).toDoubleArray());
     }
 
@@ -256,20 +304,27 @@ class ClampOpsTest {
     @Test
     void scalarBoundsAreWeak() {
         assertEquals(DType.INT8, ClampOps.clamp(ints(DType.INT8, 1), -1L, 1L).dtype());
-        assertEquals(DType.FLOAT32, ClampOps.clamp(ints(DType.INT64, 1), -1.0, null).dtype());
-        assertEquals(DType.FLOAT16, ClampOps.clamp(floats(DType.FLOAT16, 1), -1L, 1L).dtype());
-        assertEquals(DType.FLOAT64, ClampOps.clampMin(floats(DType.FLOAT64, 1), 0.5).dtype());
+        assertEquals(
+                DType.FLOAT32, ClampOps.clamp(ints(DType.INT64, 1), -1.0, null).dtype());
+        assertEquals(
+                DType.FLOAT16, ClampOps.clamp(floats(DType.FLOAT16, 1), -1L, 1L).dtype());
+        assertEquals(
+                DType.FLOAT64, ClampOps.clampMin(floats(DType.FLOAT64, 1), 0.5).dtype());
         Tensor b = ClampOps.clampMin(Torch.tensor(new boolean[] {true, false}), 0L);
         assertEquals(DType.INT64, b.dtype());
         assertArrayEquals(new long[] {1, 0}, b.toLongArray());
-        assertEquals(DType.INT64, ClampOps.hardtanh(ints(DType.INT64, 3), -0.5, 0.5).dtype());
+        assertEquals(
+                DType.INT64, ClampOps.hardtanh(ints(DType.INT64, 3), -0.5, 0.5).dtype());
     }
 
     @Test
     void tensorBoundsBroadcastAndPromote() {
         // x (2, 3) int32, min (3,) int64, max 0-d float64: the dimensioned int64 decides the integral part,
         // the 0-d float64 lifts the result to floating (result_type's priority groups)
-        Tensor x = Views.of(Torch.tensor(new long[] {-61, 90, 12, -24, 88, -20}).to(DType.INT32), 0, new long[] {2, 3}, new long[] {3, 1});
+        Tensor x = Views.of(
+                Torch.tensor(new long[] {-61, 90, 12, -24, 88, -20}).to(DType.INT32), 0, new long[] {2, 3}, new long[] {
+                    3, 1
+                });
         Tensor min = ints(DType.INT64, -5, 0, 5);
         Tensor max = Torch.scalarTensor(50.5, DType.FLOAT64);
         Tensor r = ClampOps.clamp(x, min, max);
@@ -313,16 +368,20 @@ class ClampOpsTest {
     @Test
     void atLeastOneBoundIsRequired() {
         Tensor x = Torch.zeros(3);
-        assertMessage(assertThrows(TorchException.class, () -> ClampOps.clamp(x, (Double) null, null)),
+        assertMessage(
+                assertThrows(TorchException.class, () -> ClampOps.clamp(x, (Double) null, null)),
                 "torch.clamp: At least one of 'min' or 'max' must not be None");
-        assertMessage(assertThrows(TorchException.class, () -> ClampOps.clamp(x, (Tensor) null, null)),
+        assertMessage(
+                assertThrows(TorchException.class, () -> ClampOps.clamp(x, (Tensor) null, null)),
                 "At least one of 'min' or 'max' must not be None");
     }
 
     @Test
     void complexIsATypeError() {
         Tensor c = Torch.zeros(new long[] {2}, DType.COMPLEX64);
-        assertMessage(assertThrows(TorchTypeException.class, () -> ClampOps.clamp(c, 0.0, 1.0)), "clamp is not supported for complex types");
+        assertMessage(
+                assertThrows(TorchTypeException.class, () -> ClampOps.clamp(c, 0.0, 1.0)),
+                "clamp is not supported for complex types");
         assertThrows(TorchTypeException.class, () -> ClampOps.clampMin(c, c));
         assertThrows(TorchTypeException.class, () -> ClampOps.hardtanh(c));
         Tensor f = Torch.zeros(2);
@@ -333,19 +392,30 @@ class ClampOpsTest {
     @Test
     void boolAndFloat8HaveNoScalarKernel() {
         Tensor b = Torch.tensor(new boolean[] {true, false});
-        assertMessage(assertThrows(TorchException.class, () -> ClampOps.clamp(b, Scalar.of(false), Scalar.of(true))),
+        assertMessage(
+                assertThrows(TorchException.class, () -> ClampOps.clamp(b, Scalar.of(false), Scalar.of(true))),
                 "\"clamp_scalar_cpu\" not implemented for 'Bool'");
-        assertMessage(assertThrows(TorchException.class, () -> ClampOps.hardtanh(b)), "Bool inputs not supported for hardtanh");
-        assertMessage(assertThrows(TorchException.class, () -> ClampOps.clamp(b, b, b)), "\"clamp_cpu\" not implemented for 'Bool'");
+        assertMessage(
+                assertThrows(TorchException.class, () -> ClampOps.hardtanh(b)),
+                "Bool inputs not supported for hardtanh");
+        assertMessage(
+                assertThrows(TorchException.class, () -> ClampOps.clamp(b, b, b)),
+                "\"clamp_cpu\" not implemented for 'Bool'");
         // one bool bound is maximum/minimum, which bool has
-        assertArrayEquals(new boolean[] {true, true}, ClampOps.clamp(b, Torch.tensor(new boolean[] {false, true}), null).toBooleanArray());
+        assertArrayEquals(
+                new boolean[] {true, true},
+                ClampOps.clamp(b, Torch.tensor(new boolean[] {false, true}), null)
+                        .toBooleanArray());
         Tensor f8 = Torch.zeros(new long[] {2}, DType.FLOAT8_E4M3FN);
-        assertMessage(assertThrows(TorchException.class, () -> ClampOps.clampMin(f8, 0.0)), "not implemented for 'Float8_e4m3fn'");
+        assertMessage(
+                assertThrows(TorchException.class, () -> ClampOps.clampMin(f8, 0.0)),
+                "not implemented for 'Float8_e4m3fn'");
     }
 
     @Test
     void shapesMustBroadcast() {
-        assertMessage(assertThrows(TorchException.class, () -> ClampOps.clamp(Torch.zeros(2, 3), Torch.zeros(4), null)),
+        assertMessage(
+                assertThrows(TorchException.class, () -> ClampOps.clamp(Torch.zeros(2, 3), Torch.zeros(4), null)),
                 "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 1");
     }
 

@@ -20,29 +20,31 @@ import org.jtorch.testing.Views;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link ComplexOps}: geometry of the component views, storage sharing, values against hand-computed
- * references, the materialised conjugation, meta tensors and PyTorch's errors. Inputs are built from
- * raw interleaved storage, so no op under test builds its own input.
+ * {@link ComplexOps}: geometry of the component views, storage sharing, values against hand-computed references, the
+ * materialised conjugation, meta tensors and PyTorch's errors. Inputs are built from raw interleaved storage, so no op
+ * under test builds its own input.
  */
 class ComplexOpsTest {
 
     /** A contiguous complex64 tensor of {@code shape} from interleaved (re, im) values. */
     private static Tensor c64(long[] shape, float... reIm) {
-        return Tensor.of(TensorImpl.of(Storage.wrap(reIm.clone()), 0, shape, Shapes.contiguousStrides(shape),
-                DType.COMPLEX64));
+        return Tensor.of(
+                TensorImpl.of(Storage.wrap(reIm.clone()), 0, shape, Shapes.contiguousStrides(shape), DType.COMPLEX64));
     }
 
     private static Tensor f32(long[] shape, float... v) {
-        return Tensor.of(TensorImpl.of(Storage.wrap(v.clone()), 0, shape, Shapes.contiguousStrides(shape),
-                DType.FLOAT32));
+        return Tensor.of(
+                TensorImpl.of(Storage.wrap(v.clone()), 0, shape, Shapes.contiguousStrides(shape), DType.FLOAT32));
     }
 
     private static Tensor f64(long[] shape, double... v) {
-        return Tensor.of(TensorImpl.of(Storage.wrap(v.clone()), 0, shape, Shapes.contiguousStrides(shape),
-                DType.FLOAT64));
+        return Tensor.of(
+                TensorImpl.of(Storage.wrap(v.clone()), 0, shape, Shapes.contiguousStrides(shape), DType.FLOAT64));
     }
 
-    private static long[] s(long... shape) { return shape; }
+    private static long[] s(long... shape) {
+        return shape;
+    }
 
     /** [[1+2i, 3+4i, 5+6i], [7+8i, 9+10i, 11+12i]] viewed transposed: shape [3, 2], strides [1, 3]. */
     private static Tensor transposedC64() {
@@ -168,20 +170,34 @@ class ComplexOpsTest {
     @Test
     void viewAsComplexErrorsAsPyTorch() {
         Tensor nine = f32(s(9), 0, 1, 2, 3, 4, 5, 6, 7, 8);
-        assertMessage(TorchException.class, "Tensor must have a last dimension of size 2", () -> ComplexOps.viewAsComplex(f32(s(3), 1, 2, 3)));
-        assertMessage(TorchException.class, "Tensor must have a last dimension with stride 1",
+        assertMessage(
+                TorchException.class,
+                "Tensor must have a last dimension of size 2",
+                () -> ComplexOps.viewAsComplex(f32(s(3), 1, 2, 3)));
+        assertMessage(
+                TorchException.class,
+                "Tensor must have a last dimension with stride 1",
                 () -> ComplexOps.viewAsComplex(Views.of(nine, 0, s(3, 2), s(1, 3))));
-        assertMessage(TorchException.class, "Tensor must have a stride divisible by 2 for all but last dimension",
+        assertMessage(
+                TorchException.class,
+                "Tensor must have a stride divisible by 2 for all but last dimension",
                 () -> ComplexOps.viewAsComplex(Views.of(nine, 0, s(3, 2), s(3, 1))));
-        assertMessage(TorchException.class, "Tensor must have a storage_offset divisible by 2",
+        assertMessage(
+                TorchException.class,
+                "Tensor must have a storage_offset divisible by 2",
                 () -> ComplexOps.viewAsComplex(Views.of(nine, 1, s(2, 2), s(2, 1))));
-        assertMessage(TorchException.class, "Input tensor must have one or more dimensions",
+        assertMessage(
+                TorchException.class,
+                "Input tensor must have one or more dimensions",
                 () -> ComplexOps.viewAsComplex(f32(s(), 1)));
-        assertMessage(UnsupportedOperationException.class,
+        assertMessage(
+                UnsupportedOperationException.class,
                 "view_as_complex is only supported for half, float and double tensors, "
                         + "but got a tensor of scalar type: BFloat16",
                 () -> ComplexOps.viewAsComplex(Tensor.of(TensorImpl.empty(s(2), DType.BFLOAT16))));
-        assertMessage(UnsupportedOperationException.class, "but got a tensor of scalar type: Long",
+        assertMessage(
+                UnsupportedOperationException.class,
+                "but got a tensor of scalar type: Long",
                 () -> ComplexOps.viewAsComplex(Tensor.of(TensorImpl.empty(s(2), DType.INT64))));
     }
 
@@ -213,8 +229,8 @@ class ComplexOpsTest {
 
     @Test
     void conjKeepsTheDtypeAndWorksOnEmptyAndMetaTensors() {
-        Tensor z128 = Tensor.of(TensorImpl.of(Storage.wrap(new double[] {1, 2, -0.5, 0}), 0, s(2), s(1),
-                DType.COMPLEX128));
+        Tensor z128 =
+                Tensor.of(TensorImpl.of(Storage.wrap(new double[] {1, 2, -0.5, 0}), 0, s(2), s(1), DType.COMPLEX128));
         Tensor c = ComplexOps.conj(z128);
         assertEquals(DType.COMPLEX128, c.dtype());
         assertArrayEquals(new double[] {1, -2, -0.5, -0.0}, c.toDoubleArray());
@@ -243,18 +259,24 @@ class ComplexOpsTest {
         assertArrayEquals(new double[] {1, -1, 3, -2, 2, -3, 4, -4}, z.toDoubleArray());
         Tensor h = Tensor.of(TensorImpl.empty(s(2), DType.FLOAT16));
         assertEquals(DType.COMPLEX32, ComplexOps.complex(h, h).dtype());
-        assertArrayEquals(s(0, 4), ComplexOps.complex(f32(s(0, 4)), f32(s(4), 1, 2, 3, 4)).shape());
-        Tensor m = ComplexOps.complex(Tensor.of(TensorImpl.meta(s(2, 1), DType.FLOAT32)), Tensor.of(TensorImpl.meta(s(3), DType.FLOAT32)));
+        assertArrayEquals(
+                s(0, 4), ComplexOps.complex(f32(s(0, 4)), f32(s(4), 1, 2, 3, 4)).shape());
+        Tensor m = ComplexOps.complex(
+                Tensor.of(TensorImpl.meta(s(2, 1), DType.FLOAT32)), Tensor.of(TensorImpl.meta(s(3), DType.FLOAT32)));
         assertEquals(Device.META, m.device());
         assertArrayEquals(s(2, 3), m.shape());
     }
 
     @Test
     void complexRefusesMixedOrNonFloatPartsWithATypeError() {
-        assertMessage(TorchTypeException.class, "Expected object of scalar type Float but got scalar type Double for second argument",
+        assertMessage(
+                TorchTypeException.class,
+                "Expected object of scalar type Float but got scalar type Double for second argument",
                 () -> ComplexOps.complex(f32(s(1), 1), f64(s(1), 1)));
         Tensor l = Tensor.of(TensorImpl.empty(s(1), DType.INT64));
-        assertMessage(TorchTypeException.class, "Expected both inputs to be Half, Float or Double tensors but got Long and Long",
+        assertMessage(
+                TorchTypeException.class,
+                "Expected both inputs to be Half, Float or Double tensors but got Long and Long",
                 () -> ComplexOps.complex(l, l));
         Tensor b = Tensor.of(TensorImpl.empty(s(1), DType.BFLOAT16));
         assertMessage(TorchTypeException.class, "but got BFloat16 and BFloat16", () -> ComplexOps.polar(b, b));
@@ -302,9 +324,14 @@ class ComplexOpsTest {
 
     @Test
     void mHRefusesVectorsAndConjugatesScalars() {
-        assertMessage(TorchException.class, "tensor.mH is only supported on matrices or batches of matrices. Got 1-D tensor.",
+        assertMessage(
+                TorchException.class,
+                "tensor.mH is only supported on matrices or batches of matrices. Got 1-D tensor.",
                 () -> ComplexOps.mH(f32(s(3), 1, 2, 3)));
-        assertMessage(TorchException.class, "tensor.adjoint() is only supported on matrices", () -> ComplexOps.adjoint(f32(s(3), 1, 2, 3)));
+        assertMessage(
+                TorchException.class,
+                "tensor.adjoint() is only supported on matrices",
+                () -> ComplexOps.adjoint(f32(s(3), 1, 2, 3)));
         assertArrayEquals(new double[] {1, -2}, ComplexOps.mH(c64(s(), 1, 2)).toDoubleArray());
         Tensor meta = ComplexOps.mH(Tensor.of(TensorImpl.meta(s(4, 2, 3), DType.COMPLEX64)));
         assertArrayEquals(s(4, 3, 2), meta.shape());
@@ -315,7 +342,8 @@ class ComplexOpsTest {
     @Test
     void isrealTestsTheImaginaryPart() {
         Tensor z = c64(s(3), 1, 0, 2, 1e-30f, 0, -0.0f);
-        assertArrayEquals(new boolean[] {true, false, true}, ComplexOps.isreal(z).toBooleanArray());
+        assertArrayEquals(
+                new boolean[] {true, false, true}, ComplexOps.isreal(z).toBooleanArray());
         Tensor r = ComplexOps.isreal(f32(s(2), Float.NaN, 1));
         assertEquals(DType.BOOL, r.dtype());
         assertArrayEquals(new boolean[] {true, true}, r.toBooleanArray());
@@ -328,6 +356,8 @@ class ComplexOpsTest {
 
     private static void assertMessage(Class<? extends RuntimeException> type, String substring, Runnable call) {
         RuntimeException e = assertThrows(type, call::run);
-        assertTrue(e.getMessage().contains(substring), () -> "message \"" + e.getMessage() + "\" lacks \"" + substring + "\"");
+        assertTrue(
+                e.getMessage().contains(substring),
+                () -> "message \"" + e.getMessage() + "\" lacks \"" + substring + "\"");
     }
 }

@@ -19,14 +19,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@code torch.convolution} against PyTorch 2.13 ({@code make_golden_convolution.py}): transposed convolutions in
- * 1-d and 2-d with stride, padding, dilation, groups, bias and output padding (including output padding that
- * reaches a whole stride), plain ones, their gradients for input, weight and bias, and the errors of bad
- * transposed arguments. The generic sweeps (meta, gradcheck, forward AD, vmap) run the op through its OpDb
- * samples, transposed ones included.
+ * {@code torch.convolution} against PyTorch 2.13 ({@code make_golden_convolution.py}): transposed convolutions in 1-d
+ * and 2-d with stride, padding, dilation, groups, bias and output padding (including output padding that reaches a
+ * whole stride), plain ones, their gradients for input, weight and bias, and the errors of bad transposed arguments.
+ * The generic sweeps (meta, gradcheck, forward AD, vmap) run the op through its OpDb samples, transposed ones included.
  */
 class ConvolutionTest {
-    static Stream<Golden.Case> cases() { return Golden.cases("convolution.json").stream(); }
+    static Stream<Golden.Case> cases() {
+        return Golden.cases("convolution.json").stream();
+    }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
@@ -51,13 +52,21 @@ class ConvolutionTest {
     }
 
     private static Tensor call(Golden.Case c, Tensor x, Tensor w, Tensor b) {
-        return Torch.convolution(x, w, b, longs(c.kwarg("stride")), longs(c.kwarg("padding")),
-                longs(c.kwarg("dilation")), (Boolean) c.kwarg("transposed"), longs(c.kwarg("output_padding")),
+        return Torch.convolution(
+                x,
+                w,
+                b,
+                longs(c.kwarg("stride")),
+                longs(c.kwarg("padding")),
+                longs(c.kwarg("dilation")),
+                (Boolean) c.kwarg("transposed"),
+                longs(c.kwarg("output_padding")),
                 ((Number) c.kwarg("groups")).longValue());
     }
 
     private static long[] longs(Object list) {
-        return ((List<?>) list).stream().mapToLong(v -> ((Number) v).longValue()).toArray();
+        return ((List<?>) list)
+                .stream().mapToLong(v -> ((Number) v).longValue()).toArray();
     }
 
     private static Tensor leaf(long... shape) {
@@ -72,11 +81,34 @@ class ConvolutionTest {
 
     @Test
     void transposedConvolutionHasFirstAndSecondDerivatives() {
-        gradcheck(x -> Torch.convolution(x.get(0), x.get(1), x.get(2), new long[] {2, 1}, new long[] {1, 0},
-                new long[] {1, 2}, true, new long[] {1, 0}, 2), leaf(2, 4, 3, 3), leaf(4, 1, 3, 2), leaf(2));
+        gradcheck(
+                x -> Torch.convolution(
+                        x.get(0),
+                        x.get(1),
+                        x.get(2),
+                        new long[] {2, 1},
+                        new long[] {1, 0},
+                        new long[] {1, 2},
+                        true,
+                        new long[] {1, 0},
+                        2),
+                leaf(2, 4, 3, 3),
+                leaf(4, 1, 3, 2),
+                leaf(2));
         // output padding of a whole stride: the gradients cut and pad the extra positions
-        gradcheck(x -> Torch.convolution(x.get(0), x.get(1), null, new long[] {1}, new long[] {0}, new long[] {3}, true,
-                new long[] {2}, 1), leaf(1, 2, 4), leaf(2, 3, 2));
+        gradcheck(
+                x -> Torch.convolution(
+                        x.get(0),
+                        x.get(1),
+                        null,
+                        new long[] {1},
+                        new long[] {0},
+                        new long[] {3},
+                        true,
+                        new long[] {2},
+                        1),
+                leaf(1, 2, 4),
+                leaf(2, 3, 2));
     }
 
     @Test

@@ -28,10 +28,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * {@code cdist} and {@code pdist}: values, first- and second-order gradients and errors against PyTorch's
- * own results (golden/distance.json, made by make_golden_distance.py), gradcheck and gradgradcheck in
- * float64 for every p and both compute modes, and the closed forms of spec/autograd-rules.md §1–2 (worked
- * examples, zero-distance conventions, the p = 2 Hessian).
+ * {@code cdist} and {@code pdist}: values, first- and second-order gradients and errors against PyTorch's own results
+ * (golden/distance.json, made by make_golden_distance.py), gradcheck and gradgradcheck in float64 for every p and both
+ * compute modes, and the closed forms of spec/autograd-rules.md §1–2 (worked examples, zero-distance conventions, the p
+ * = 2 Hessian).
  */
 class DistanceOpsTest {
     private static final double INF = Double.POSITIVE_INFINITY;
@@ -43,16 +43,23 @@ class DistanceOpsTest {
     Stream<DynamicTest> casesMatchPyTorch() {
         List<Case> cases = Golden.cases("distance.json");
         assertTrue(cases.size() > 100, "fixture loaded");
-        return cases.stream().map(c -> DynamicTest.dynamicTest(c.id(), () -> Golden.check(c, List.of(), false, () -> run(c))));
+        return cases.stream()
+                .map(c -> DynamicTest.dynamicTest(c.id(), () -> Golden.check(c, List.of(), false, () -> run(c))));
     }
 
-    private static double p(Case c) { return c.has("p") ? Golden.number(c.kwarg("p")) : 2; }
+    private static double p(Case c) {
+        return c.has("p") ? Golden.number(c.kwarg("p")) : 2;
+    }
 
     private static String mode(Case c) {
-        return c.has("compute_mode") ? (String) c.kwarg("compute_mode") : CdistComputeMode.USE_MM_FOR_EUCLID_DIST_IF_NECESSARY.pyName();
+        return c.has("compute_mode")
+                ? (String) c.kwarg("compute_mode")
+                : CdistComputeMode.USE_MM_FOR_EUCLID_DIST_IF_NECESSARY.pyName();
     }
 
-    private static Tensor leaf(Case c, int i) { return c.tensorArg(i).detach().requiresGrad(true); }
+    private static Tensor leaf(Case c, int i) {
+        return c.tensorArg(i).detach().requiresGrad(true);
+    }
 
     private static Object run(Case c) {
         switch (c.op()) {
@@ -62,7 +69,8 @@ class DistanceOpsTest {
                 return Torch.pdist(c.tensorArg(0), p(c));
             case "cdist_grad": {
                 Tensor a = leaf(c, 0), b = leaf(c, 1);
-                Tensor loss = Torch.cdist(a, b, p(c), mode(c)).mul(c.tensorArg(2)).sum();
+                Tensor loss =
+                        Torch.cdist(a, b, p(c), mode(c)).mul(c.tensorArg(2)).sum();
                 return grads(loss, List.of(a, b), false);
             }
             case "pdist_grad": {
@@ -71,8 +79,12 @@ class DistanceOpsTest {
             }
             case "cdist_gradgrad": {
                 Tensor a = leaf(c, 0), b = leaf(c, 1);
-                List<Tensor> g = grads(Torch.cdist(a, b, p(c), mode(c)).mul(c.tensorArg(2)).sum(), List.of(a, b), true);
-                Tensor second = g.get(0).mul(c.tensorArg(3)).sum().add(g.get(1).mul(c.tensorArg(4)).sum());
+                List<Tensor> g = grads(
+                        Torch.cdist(a, b, p(c), mode(c)).mul(c.tensorArg(2)).sum(), List.of(a, b), true);
+                Tensor second = g.get(0)
+                        .mul(c.tensorArg(3))
+                        .sum()
+                        .add(g.get(1).mul(c.tensorArg(4)).sum());
                 return grads(second, List.of(a, b), false);
             }
             case "pdist_gradgrad": {
@@ -86,8 +98,13 @@ class DistanceOpsTest {
     }
 
     private static List<Tensor> grads(Tensor out, List<Tensor> inputs, boolean createGraph) {
-        return Autograd.grad(List.of(out), inputs,
-                Autograd.GradOptions.defaults().createGraph(createGraph).allowUnused(true).materializeGrads(true));
+        return Autograd.grad(
+                List.of(out),
+                inputs,
+                Autograd.GradOptions.defaults()
+                        .createGraph(createGraph)
+                        .allowUnused(true)
+                        .materializeGrads(true));
     }
 
     // ---- gradcheck / gradgradcheck -------------------------------------------------------------------
@@ -106,11 +123,13 @@ class DistanceOpsTest {
     Stream<DynamicTest> cdistGradcheckAndGradgradcheck() {
         List<DynamicTest> tests = new ArrayList<>();
         for (double p : PS) {
-            for (CdistComputeMode mode : List.of(CdistComputeMode.USE_MM_FOR_EUCLID_DIST, CdistComputeMode.DONOT_USE_MM_FOR_EUCLID_DIST)) {
+            for (CdistComputeMode mode :
+                    List.of(CdistComputeMode.USE_MM_FOR_EUCLID_DIST, CdistComputeMode.DONOT_USE_MM_FOR_EUCLID_DIST)) {
                 tests.add(DynamicTest.dynamicTest("p=" + p + "/" + mode.pyName(), () -> {
                     Tensor x1 = random(11, 2, 3, 3), x2 = random(12, 4, 3);
                     List<Tensor> in = List.of(x1, x2);
-                    java.util.function.Function<List<Tensor>, Tensor> fn = t -> Torch.cdist(t.get(0), t.get(1), p, mode);
+                    java.util.function.Function<List<Tensor>, Tensor> fn =
+                            t -> Torch.cdist(t.get(0), t.get(1), p, mode);
                     assertTrue(GradCheck.check(fn, in, GradCheck.Options.defaults()));
                     assertTrue(GradCheck.checkSecondOrder(fn, in, GradCheck.Options.defaults()));
                 }));
@@ -141,7 +160,9 @@ class DistanceOpsTest {
 
     // ---- the spec's closed forms ----------------------------------------------------------------------
 
-    private static Tensor t(double[][] v) { return Torch.tensor(v); }
+    private static Tensor t(double[][] v) {
+        return Torch.tensor(v);
+    }
 
     private static void assertClose(double[] expected, Tensor actual, double tol) {
         double[] got = actual.toDoubleArray();
@@ -160,14 +181,20 @@ class DistanceOpsTest {
         assertClose(new double[] {0, 1, 4, 3}, Torch.cdist(x1, x2, INF), 0);
         assertClose(new double[] {0, 1.2599210499, 4.4979414453, 3.2710663102}, Torch.cdist(x1, x2, 3), 1e-9);
         assertClose(new double[] {5, 10, 5}, F.pdist(t(new double[][] {{0, 0}, {3, 4}, {6, 8}})), 1e-12);
-        assertClose(new double[] {2.236068, 2, 4.242641, 2.236068, 2.236068, 3.162278},
-                F.pdist(t(new double[][] {{0, 0}, {1, 2}, {2, 0}, {3, 3}})), 1e-6);
+        assertClose(
+                new double[] {2.236068, 2, 4.242641, 2.236068, 2.236068, 3.162278},
+                F.pdist(t(new double[][] {{0, 0}, {1, 2}, {2, 0}, {3, 3}})),
+                1e-6);
     }
 
     /** x1.grad and x2.grad of cdist(x1, x2, p).sum(). */
     private static List<Tensor> cdistGrads(double[][] a, double[][] b, double p) {
         Tensor x1 = t(a).requiresGrad(true), x2 = t(b).requiresGrad(true);
-        return grads(Torch.cdist(x1, x2, p, CdistComputeMode.DONOT_USE_MM_FOR_EUCLID_DIST).sum(), List.of(x1, x2), false);
+        return grads(
+                Torch.cdist(x1, x2, p, CdistComputeMode.DONOT_USE_MM_FOR_EUCLID_DIST)
+                        .sum(),
+                List.of(x1, x2),
+                false);
     }
 
     @Test
@@ -175,23 +202,44 @@ class DistanceOpsTest {
         List<Tensor> g = cdistGrads(new double[][] {{3, 4}}, new double[][] {{0, 0}}, 2);
         assertClose(new double[] {0.6, 0.8}, g.get(0), 1e-12);
         assertClose(new double[] {-0.6, -0.8}, g.get(1), 1e-12);
-        assertClose(new double[] {0.4448513517, 0.7908468475}, cdistGrads(new double[][] {{3, 4}}, new double[][] {{0, 0}}, 3).get(0), 1e-9);
-        assertClose(new double[] {2.1547005384, 1.8660254038}, cdistGrads(new double[][] {{3, 4}}, new double[][] {{0, 0}}, 0.5).get(0), 1e-9);
+        assertClose(
+                new double[] {0.4448513517, 0.7908468475},
+                cdistGrads(new double[][] {{3, 4}}, new double[][] {{0, 0}}, 3).get(0),
+                1e-9);
+        assertClose(
+                new double[] {2.1547005384, 1.8660254038},
+                cdistGrads(new double[][] {{3, 4}}, new double[][] {{0, 0}}, 0.5)
+                        .get(0),
+                1e-9);
         // p = inf: both tied maximal components get the full gradient
-        assertClose(new double[] {1, -1}, cdistGrads(new double[][] {{2, -2}}, new double[][] {{0, 0}}, INF).get(0), 0);
+        assertClose(
+                new double[] {1, -1},
+                cdistGrads(new double[][] {{2, -2}}, new double[][] {{0, 0}}, INF)
+                        .get(0),
+                0);
         Tensor x = t(new double[][] {{0, 0}, {3, 4}}).requiresGrad(true);
-        assertClose(new double[] {-0.6, -0.8, 0.6, 0.8}, grads(F.pdist(x).sum(), List.of(x), false).get(0), 1e-12);
+        assertClose(
+                new double[] {-0.6, -0.8, 0.6, 0.8},
+                grads(F.pdist(x).sum(), List.of(x), false).get(0),
+                1e-12);
     }
 
     @Test
     void hessianOfTheEuclideanDistance() {
         // (I - u uᵀ) / dist with u = (0.6, 0.8), dist = 5; through both compute modes
-        for (CdistComputeMode mode : List.of(CdistComputeMode.DONOT_USE_MM_FOR_EUCLID_DIST, CdistComputeMode.USE_MM_FOR_EUCLID_DIST)) {
+        for (CdistComputeMode mode :
+                List.of(CdistComputeMode.DONOT_USE_MM_FOR_EUCLID_DIST, CdistComputeMode.USE_MM_FOR_EUCLID_DIST)) {
             double[] hessian = new double[4];
             for (int k = 0; k < 2; k++) {
                 Tensor x1 = t(new double[][] {{3, 4}}).requiresGrad(true);
-                Tensor g = grads(Torch.cdist(x1, t(new double[][] {{0, 0}}), 2, mode).sum(), List.of(x1), true).get(0);
-                double[] row = grads(g.view(2).select(0, k), List.of(x1), false).get(0).toDoubleArray();
+                Tensor g = grads(
+                                Torch.cdist(x1, t(new double[][] {{0, 0}}), 2, mode)
+                                        .sum(),
+                                List.of(x1),
+                                true)
+                        .get(0);
+                double[] row =
+                        grads(g.view(2).select(0, k), List.of(x1), false).get(0).toDoubleArray();
                 hessian[2 * k] = row[0];
                 hessian[2 * k + 1] = row[1];
             }
@@ -205,7 +253,8 @@ class DistanceOpsTest {
         // p = 0 the gradient is a constant zero outside the graph (as PyTorch's), so it has no second order.
         for (double p : PS) {
             for (CdistComputeMode mode : CdistComputeMode.values()) {
-                Tensor x1 = t(new double[][] {{1, 1}}).requiresGrad(true), x2 = t(new double[][] {{1, 1}}).requiresGrad(true);
+                Tensor x1 = t(new double[][] {{1, 1}}).requiresGrad(true),
+                        x2 = t(new double[][] {{1, 1}}).requiresGrad(true);
                 List<Tensor> g = grads(Torch.cdist(x1, x2, p, mode).sum(), List.of(x1, x2), true);
                 assertClose(new double[] {0, 0}, g.get(0), 0);
                 assertClose(new double[] {0, 0}, g.get(1), 0);
@@ -218,14 +267,19 @@ class DistanceOpsTest {
             List<Tensor> g = grads(Torch.pdist(x, p).sum(), List.of(x), true);
             assertClose(new double[] {0, 0, 0, 0}, g.get(0), 0);
             if (p == 0) continue;
-            assertClose(new double[] {0, 0, 0, 0}, grads(g.get(0).pow(2.0).sum().add(g.get(0).sum()), List.of(x), false).get(0), 0);
+            assertClose(
+                    new double[] {0, 0, 0, 0},
+                    grads(g.get(0).pow(2.0).sum().add(g.get(0).sum()), List.of(x), false)
+                            .get(0),
+                    0);
         }
     }
 
     @Test
     void zeroComponentGetsNoGradientBelowPOne() {
         // d = (0, -3): for p < 1 the zero component's gradient is forced to 0 (|d|^(p-1) is infinite there)
-        Tensor g = cdistGrads(new double[][] {{0, 2}}, new double[][] {{0, 5}}, 0.5).get(0);
+        Tensor g = cdistGrads(new double[][] {{0, 2}}, new double[][] {{0, 5}}, 0.5)
+                .get(0);
         assertClose(new double[] {0, -1}, g, 1e-12);
         assertFalse(Double.isNaN(g.toDoubleArray()[0]));
     }
@@ -250,8 +304,10 @@ class DistanceOpsTest {
         assertTrue(opsRun(() -> Torch.cdist(small, other)).contains("_cdist_forward"));
         assertTrue(opsRun(() -> Torch.cdist(other, big)).contains("_euclidean_dist"));
         assertTrue(opsRun(() -> Torch.cdist(big, other, 3)).contains("_cdist_forward"));
-        assertTrue(opsRun(() -> Torch.cdist(small, other, 2, CdistComputeMode.USE_MM_FOR_EUCLID_DIST)).contains("_euclidean_dist"));
-        assertTrue(opsRun(() -> Torch.cdist(big, other, 2, "donot_use_mm_for_euclid_dist")).contains("_cdist_forward"));
+        assertTrue(opsRun(() -> Torch.cdist(small, other, 2, CdistComputeMode.USE_MM_FOR_EUCLID_DIST))
+                .contains("_euclidean_dist"));
+        assertTrue(opsRun(() -> Torch.cdist(big, other, 2, "donot_use_mm_for_euclid_dist"))
+                .contains("_cdist_forward"));
     }
 
     @Test
@@ -261,9 +317,16 @@ class DistanceOpsTest {
         Tensor d = Torch.cdist(a, b);
         assertEquals(Device.META, d.device());
         assertArrayEquals(new long[] {2, 5, 3, 6}, d.shape());
-        assertArrayEquals(new long[] {2, 5, 3, 6}, Torch.cdist(a, b, 2, CdistComputeMode.USE_MM_FOR_EUCLID_DIST).shape());
-        assertArrayEquals(new long[] {10}, Torch.pdist(Torch.empty(new long[] {5, 3}, DType.FLOAT64, Device.META)).shape());
-        assertThrows(TorchException.class, () -> Torch.cdist(a, Torch.empty(new long[] {5, 6, 3}, DType.FLOAT32, Device.META)));
+        assertArrayEquals(
+                new long[] {2, 5, 3, 6},
+                Torch.cdist(a, b, 2, CdistComputeMode.USE_MM_FOR_EUCLID_DIST).shape());
+        assertArrayEquals(
+                new long[] {10},
+                Torch.pdist(Torch.empty(new long[] {5, 3}, DType.FLOAT64, Device.META))
+                        .shape());
+        assertThrows(
+                TorchException.class,
+                () -> Torch.cdist(a, Torch.empty(new long[] {5, 6, 3}, DType.FLOAT32, Device.META)));
     }
 
     @Test
@@ -289,7 +352,8 @@ class DistanceOpsTest {
         Tensor x1 = Torch.rand(3, 300, 7), x2 = Torch.rand(1, 90, 7);
         double[] a = x1.toDoubleArray(), b = x2.toDoubleArray();
         for (double p : new double[] {1, 2, 3, INF}) {
-            double[] got = Torch.cdist(x1, x2, p, CdistComputeMode.DONOT_USE_MM_FOR_EUCLID_DIST).toDoubleArray();
+            double[] got = Torch.cdist(x1, x2, p, CdistComputeMode.DONOT_USE_MM_FOR_EUCLID_DIST)
+                    .toDoubleArray();
             for (int bi = 0; bi < 3; bi++) {
                 for (int i = 0; i < 300; i += 37) {
                     for (int j = 0; j < 90; j += 11) {

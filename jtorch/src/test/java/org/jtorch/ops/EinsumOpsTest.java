@@ -27,9 +27,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Tests for {@link EinsumOps} against PyTorch's own results ({@code golden/arrange.json}) and against a
- * brute-force Einstein sum written here: every assignment of every subscript is visited and the
- * product of the operands' elements is added to the output element the assignment names.
+ * Tests for {@link EinsumOps} against PyTorch's own results ({@code golden/arrange.json}) and against a brute-force
+ * Einstein sum written here: every assignment of every subscript is visited and the product of the operands' elements
+ * is added to the output element the assignment names.
  */
 class EinsumOpsTest {
 
@@ -37,9 +37,12 @@ class EinsumOpsTest {
 
     @TestFactory
     Stream<DynamicTest> goldenCasesMatchPyTorch() {
-        List<Case> cases = Golden.cases(ArrangeOpsTest.FIXTURE).stream().filter(c -> OPS.contains(c.op())).toList();
+        List<Case> cases = Golden.cases(ArrangeOpsTest.FIXTURE).stream()
+                .filter(c -> OPS.contains(c.op()))
+                .toList();
         assertTrue(cases.size() >= 80, "only " + cases.size() + " einsum/tensordot fixtures");
-        return cases.stream().map(c -> DynamicTest.dynamicTest(c.id(), () -> Golden.check(c, List.of(), false, () -> run(c))));
+        return cases.stream()
+                .map(c -> DynamicTest.dynamicTest(c.id(), () -> Golden.check(c, List.of(), false, () -> run(c))));
     }
 
     private static Object run(Case c) {
@@ -73,7 +76,8 @@ class EinsumOpsTest {
         int n = 0;
         for (char c : sizes.keySet()) letters[n++] = c;
         double[][] data = new double[operands.length][];
-        for (int i = 0; i < operands.length; i++) data[i] = operands[i].contiguous().toDoubleArray();
+        for (int i = 0; i < operands.length; i++)
+            data[i] = operands[i].contiguous().toDoubleArray();
         long outSize = 1;
         for (char c : output.toCharArray()) outSize *= sizes.get(c);
         double[] out = new double[(int) outSize];
@@ -141,7 +145,9 @@ class EinsumOpsTest {
             for (int i = 0; i < ops.length; i++) {
                 Tensor t = random(rng, shapes[i]);
                 // every other operand as a non-contiguous view with the same logical values
-                ops[i] = i % 2 == 1 && t.dim() >= 2 ? transposed(t.transpose(0, 1).contiguous(), 0, 1) : t;
+                ops[i] = i % 2 == 1 && t.dim() >= 2
+                        ? transposed(t.transpose(0, 1).contiguous(), 0, 1)
+                        : t;
             }
             assertClose(bruteForce(eq, ops), EinsumOps.einsum(eq, ops).toDoubleArray(), eq);
         }
@@ -168,11 +174,15 @@ class EinsumOpsTest {
 
     @Test
     void einsumAndTensordotOnMetaTensorsGiveShapes() {
-        Tensor out = EinsumOps.einsum("...ij,...jk->...ik", meta(DType.FLOAT32, 5, 1, 2, 3), meta(DType.FLOAT32, 4, 3, 6));
+        Tensor out =
+                EinsumOps.einsum("...ij,...jk->...ik", meta(DType.FLOAT32, 5, 1, 2, 3), meta(DType.FLOAT32, 4, 3, 6));
         assertEquals(Device.META, out.device());
         assertArrayEquals(new long[] {5, 4, 2, 6}, out.shape());
-        assertArrayEquals(new long[] {3}, EinsumOps.einsum("ii->i", meta(DType.FLOAT64, 3, 3)).shape());
-        Tensor td = EinsumOps.tensordot(meta(DType.FLOAT32, 2, 3, 4), meta(DType.FLOAT32, 4, 3, 5), new int[] {1, 2}, new int[] {1, 0});
+        assertArrayEquals(
+                new long[] {3},
+                EinsumOps.einsum("ii->i", meta(DType.FLOAT64, 3, 3)).shape());
+        Tensor td = EinsumOps.tensordot(
+                meta(DType.FLOAT32, 2, 3, 4), meta(DType.FLOAT32, 4, 3, 5), new int[] {1, 2}, new int[] {1, 0});
         assertArrayEquals(new long[] {2, 5}, td.shape());
     }
 
@@ -182,24 +192,38 @@ class EinsumOpsTest {
         Tensor a = random(rng, 3, 4, 5), b = random(rng, 4, 5, 2);
         assertClose(bruteForce("ijk,jkl->il", a, b), EinsumOps.tensordot(a, b).toDoubleArray(), "dims=2");
         Tensor c = random(rng, 5, 3);
-        assertClose(bruteForce("ijk,kl->ijl", a, c), EinsumOps.tensordot(a, c, 1).toDoubleArray(), "dims=1");
+        assertClose(
+                bruteForce("ijk,kl->ijl", a, c), EinsumOps.tensordot(a, c, 1).toDoubleArray(), "dims=1");
         Tensor d = random(rng, 3, 5);
-        assertClose(bruteForce("ijk,im->jkm", a, d), EinsumOps.tensordot(a, d, new int[] {0}, new int[] {0}).toDoubleArray(),
+        assertClose(
+                bruteForce("ijk,im->jkm", a, d),
+                EinsumOps.tensordot(a, d, new int[] {0}, new int[] {0}).toDoubleArray(),
                 "lists");
-        assertArrayEquals(new long[] {3, 4, 5, 3, 5}, EinsumOps.tensordot(a, d, 0).shape());
+        assertArrayEquals(
+                new long[] {3, 4, 5, 3, 5}, EinsumOps.tensordot(a, d, 0).shape());
     }
 
     @Test
     void errorsCarryPyTorch215Messages() {
-        assertEquals("einsum(): must provide at least one operand", assertThrows(TorchException.class, () -> EinsumOps.einsum("i")).getMessage());
+        assertEquals(
+                "einsum(): must provide at least one operand",
+                assertThrows(TorchException.class, () -> EinsumOps.einsum("i")).getMessage());
         Tensor a = Torch.ones(3, 3);
-        assertEquals("both inputs should have same dtype",
-                assertThrows(TorchException.class, () -> EinsumOps.tensordot(a, a.to(DType.FLOAT64), 1)).getMessage());
-        assertEquals("tensordot expects dims < ndim_a or ndim_b, but got dims=3",
-                assertThrows(TorchException.class, () -> EinsumOps.tensordot(a, a, 3)).getMessage());
+        assertEquals(
+                "both inputs should have same dtype",
+                assertThrows(TorchException.class, () -> EinsumOps.tensordot(a, a.to(DType.FLOAT64), 1))
+                        .getMessage());
+        assertEquals(
+                "tensordot expects dims < ndim_a or ndim_b, but got dims=3",
+                assertThrows(TorchException.class, () -> EinsumOps.tensordot(a, a, 3))
+                        .getMessage());
         // the products do not promote: einsum's bmm refuses mixed dtypes as bmm does
-        assertEquals("expected scalar type Int but found Double", assertThrows(TorchException.class,
-                () -> EinsumOps.einsum("ij,jk", a.to(DType.INT32), a.to(DType.FLOAT64))).getMessage());
+        assertEquals(
+                "expected scalar type Int but found Double",
+                assertThrows(
+                                TorchException.class,
+                                () -> EinsumOps.einsum("ij,jk", a.to(DType.INT32), a.to(DType.FLOAT64)))
+                        .getMessage());
         assertThrows(IndexOutOfBoundsException.class, () -> EinsumOps.tensordot(a, a, new int[] {2}, new int[] {0}));
     }
 }

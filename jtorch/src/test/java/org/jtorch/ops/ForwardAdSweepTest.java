@@ -25,22 +25,24 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Forward AD equals reverse mode on every differentiable op of the table (ARCHITECTURE.md, Tests): for
- * random tangents {@code v} of the floating inputs and random cotangents {@code u} of the floating
- * outputs, {@code Re<u, J v>} from the JVP rules equals {@code Re<Jᴴ u, v>} from the VJP rules (the
- * adjoint identity, with PyTorch's conjugate-Wirtinger convention for complex), in float64 and complex128.
- * Samples the op (or its backward) refuses are skipped: the other sweeps check refusals.
+ * Forward AD equals reverse mode on every differentiable op of the table (ARCHITECTURE.md, Tests): for random tangents
+ * {@code v} of the floating inputs and random cotangents {@code u} of the floating outputs, {@code Re<u, J v>} from the
+ * JVP rules equals {@code Re<Jᴴ u, v>} from the VJP rules (the adjoint identity, with PyTorch's conjugate-Wirtinger
+ * convention for complex), in float64 and complex128. Samples the op (or its backward) refuses are skipped: the other
+ * sweeps check refusals.
  */
 class ForwardAdSweepTest {
     /**
-     * Samples where the two modes differ for a reason outside the rules, by "op/sample" or "op/dtype/sample": the reason. The
-     * list only shrinks: a listed sample that starts to agree fails until it is removed.
+     * Samples where the two modes differ for a reason outside the rules, by "op/sample" or "op/dtype/sample": the
+     * reason. The list only shrinks: a listed sample that starts to agree fails until it is removed.
      */
     private static final Map<String, String> KNOWN = Map.of(
-            "scatter.src/dim1-smaller", "duplicate indices: the forward keeps one source element per place, PyTorch's backward "
+            "scatter.src/dim1-smaller",
+            "duplicate indices: the forward keeps one source element per place, PyTorch's backward "
                     + "(grad.gather) sends the gradient to every source that went there; PyTorch's own JVP "
                     + "and VJP differ alike",
-            "scatter.src/transposed", "duplicate indices (as dim1-smaller)");
+            "scatter.src/transposed",
+            "duplicate indices (as dim1-smaller)");
 
     private static boolean swept(OpDef op) {
         return op.isDifferentiable() && !op.has(OpDef.Flag.RANDOM) && (op.compositeFn() != null || op.vjp() != null);
@@ -58,7 +60,9 @@ class ForwardAdSweepTest {
                     String name = e.name() + "/" + dtype.pyName() + "/" + s.label();
                     String known = KNOWN.getOrDefault(name, KNOWN.get(e.name() + "/" + s.label()));
                     Runnable run = () -> check(e.op(), s.args().build(SampleInputs.on(dtype, Device.CPU)));
-                    tests.add(DynamicTest.dynamicTest(name, () -> Sweeps.named(name, known == null ? run : () -> expectDisagreement(known, run))));
+                    tests.add(DynamicTest.dynamicTest(
+                            name,
+                            () -> Sweeps.named(name, known == null ? run : () -> expectDisagreement(known, run))));
                 }
             }
         }
@@ -73,12 +77,15 @@ class ForwardAdSweepTest {
             for (DType dtype : List.of(DType.FLOAT64, DType.COMPLEX128)) {
                 for (OpInfo.Sample s : OpInfo.pointwiseSamples(info.arity())) {
                     String name = info.name() + "/" + dtype.pyName() + "/" + s.label();
-                    tests.add(DynamicTest.dynamicTest(name, () -> Sweeps.named(name, () -> {
-                        Tensor[] ts = new Tensor[s.shapes().length];
-                        for (int i = 0; i < ts.length; i++) ts[i] = Sweeps.inDomain(info.name(), s.shapes()[i], dtype, i);
-                        Object[] probe = ts;
-                        checkCall(args -> info.call().apply(toTensors(args)), probe);
-                    })));
+                    tests.add(DynamicTest.dynamicTest(
+                            name,
+                            () -> Sweeps.named(name, () -> {
+                                Tensor[] ts = new Tensor[s.shapes().length];
+                                for (int i = 0; i < ts.length; i++)
+                                    ts[i] = Sweeps.inDomain(info.name(), s.shapes()[i], dtype, i);
+                                Object[] probe = ts;
+                                checkCall(args -> info.call().apply(toTensors(args)), probe);
+                            })));
                 }
             }
         }
@@ -148,7 +155,8 @@ class ForwardAdSweepTest {
                 loss = loss == null ? term : loss.add(term);
             }
             Assumptions.assumeTrue(loss != null, "no output depends on a floating input");
-            grads = Autograd.grad(List.of(loss), leaves, Autograd.GradOptions.defaults().allowUnused(true));
+            grads = Autograd.grad(
+                    List.of(loss), leaves, Autograd.GradOptions.defaults().allowUnused(true));
         } catch (RuntimeException backwardRefused) {
             Assumptions.abort("reverse mode refuses this sample: " + backwardRefused.getMessage());
             return;
@@ -181,7 +189,9 @@ class ForwardAdSweepTest {
         return realPart(p).sum().item();
     }
 
-    private static Tensor realPart(Tensor t) { return t.isComplex() ? Torch.real(t) : t; }
+    private static Tensor realPart(Tensor t) {
+        return t.isComplex() ? Torch.real(t) : t;
+    }
 
     private static Tensor random(Tensor like, Random rnd) {
         int n = (int) like.numel();
@@ -191,7 +201,9 @@ class ForwardAdSweepTest {
             im[i] = rnd.nextDouble() * 2 - 1;
         }
         Tensor r = Torch.tensor(re, DType.FLOAT64, n).reshape(like.shape());
-        Tensor t = like.isComplex() ? Torch.complex(r, Torch.tensor(im, DType.FLOAT64, n).reshape(like.shape())) : r;
+        Tensor t = like.isComplex()
+                ? Torch.complex(r, Torch.tensor(im, DType.FLOAT64, n).reshape(like.shape()))
+                : r;
         return t.to(like.dtype());
     }
 

@@ -18,19 +18,20 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@code lgamma}, {@code digamma} and {@code polygamma} against PyTorch 2.13 ({@code make_golden_special.py}):
- * values at the poles, negative, tiny, large, infinite and NaN arguments in every floating dtype, integer and bool
- * promotion, orders 0 to 10, the gradients of {@code sum(W * out)}, and the errors for complex input and a
- * negative order. The generic sweeps (meta, gradcheck, forward AD, vmap) cover the three ops through the
- * pointwise family.
+ * {@code lgamma}, {@code digamma} and {@code polygamma} against PyTorch 2.13 ({@code make_golden_special.py}): values
+ * at the poles, negative, tiny, large, infinite and NaN arguments in every floating dtype, integer and bool promotion,
+ * orders 0 to 10, the gradients of {@code sum(W * out)}, and the errors for complex input and a negative order. The
+ * generic sweeps (meta, gradcheck, forward AD, vmap) cover the three ops through the pointwise family.
  */
 class GammaFunctionsTest {
-    static Stream<Golden.Case> cases() { return Golden.cases("special.json").stream(); }
+    static Stream<Golden.Case> cases() {
+        return Golden.cases("special.json").stream();
+    }
 
     /**
-     * ATen sums the zeta series of float16/bfloat16 polygamma in float: at -1.5 the terms ±2048 cancel and leave
-     * float rounding noise three times the true value; JTorch sums in double and gives the true value (as ATen
-     * does for float32, whose series it sums in double).
+     * ATen sums the zeta series of float16/bfloat16 polygamma in float: at -1.5 the terms ±2048 cancel and leave float
+     * rounding noise three times the true value; JTorch sums in double and gives the true value (as ATen does for
+     * float32, whose series it sums in double).
      */
     private static final List<Golden.Deviation> DEVIATIONS = List.of(
             new Golden.Deviation("polygamma/n=10/float16", Golden.Kind.NOT_COMPARED, "ATen's float sum cancels"),
@@ -61,8 +62,8 @@ class GammaFunctionsTest {
     }
 
     /**
-     * lgamma on the positive axis is JTorch's own algorithm (ATen calls the C library): within two ulps of
-     * PyTorch's float64 results, at every positive argument of the fixtures.
+     * lgamma on the positive axis is JTorch's own algorithm (ATen calls the C library): within two ulps of PyTorch's
+     * float64 results, at every positive argument of the fixtures.
      */
     @Test
     @SuppressWarnings("unchecked")
@@ -77,8 +78,9 @@ class GammaFunctionsTest {
             for (int i = 0; i < in.length; i++) {
                 if (!(in[i] > 0) || Double.isInfinite(in[i])) continue;
                 double e = Golden.number(expected.get(i));
-                assertTrue(Math.abs(got[i] - e) <= 2 * Math.ulp(e), c.id() + ": lgamma(" + in[i] + ") = " + got[i]
-                        + ", PyTorch " + e);
+                assertTrue(
+                        Math.abs(got[i] - e) <= 2 * Math.ulp(e),
+                        c.id() + ": lgamma(" + in[i] + ") = " + got[i] + ", PyTorch " + e);
                 compared++;
             }
         }
@@ -87,9 +89,10 @@ class GammaFunctionsTest {
 
     @Test
     void gradientsOfEveryOrderAgreeWithFiniteDifferences() {
-        Tensor x = Torch.tensor(new double[] {-2.5, -0.3, 0.4, 1.7, 3.2, 12}, DType.FLOAT64, 6).requiresGrad(true);
-        for (Function<List<Tensor>, Tensor> f : List.<Function<List<Tensor>, Tensor>>of(t -> t.get(0).lgamma(),
-                t -> t.get(0).digamma(), t -> t.get(0).polygamma(2))) {
+        Tensor x = Torch.tensor(new double[] {-2.5, -0.3, 0.4, 1.7, 3.2, 12}, DType.FLOAT64, 6)
+                .requiresGrad(true);
+        for (Function<List<Tensor>, Tensor> f : List.<Function<List<Tensor>, Tensor>>of(
+                t -> t.get(0).lgamma(), t -> t.get(0).digamma(), t -> t.get(0).polygamma(2))) {
             assertTrue(GradCheck.check(f, List.of(x), GradCheck.Options.defaults()));
             assertTrue(GradCheck.checkSecondOrder(f, List.of(x), GradCheck.Options.defaults()));
         }
@@ -98,7 +101,8 @@ class GammaFunctionsTest {
     @Test
     void foreachLgammaIsTheSameFunction() {
         Tensor x = Torch.tensor(new double[] {-2.5, -0.5, 0.25, 1, 1.5, 2, 7.5, 30}, DType.FLOAT64, new long[] {8});
-        double[] expected = x.lgamma().toDoubleArray(), got = Foreach.lgamma(List.of(x)).get(0).toDoubleArray();
+        double[] expected = x.lgamma().toDoubleArray(),
+                got = Foreach.lgamma(List.of(x)).get(0).toDoubleArray();
         for (int i = 0; i < got.length; i++) assertEquals(expected[i], got[i], 0.0, "element " + i);
     }
 }

@@ -14,9 +14,9 @@ import org.jtorch.TorchException;
 import org.jtorch.autograd.Autograd;
 import org.jtorch.func.Func;
 import org.jtorch.storage.TensorImpl;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * {@code gelu_backward} as one op: values and its own derivatives against PyTorch 1.13
@@ -30,19 +30,51 @@ class GeluBackwardTest {
 
     private static double[] expected(String approximate) {
         return "tanh".equals(approximate)
-                ? new double[] {-7.709976012836329e-10, 0.004845287520233467, -0.06124631612482431, 0.8031136450835945, 0.75,
-                    -0.244089304664026, 2.1935636161995893, 1.000133975488202}
-                : new double[] {-3.546870945402639e-08, 0.005643520707249241, -0.06133079153471108, 0.8030166995186704, 0.75,
-                    -0.24415352528341497, 2.1919069765117674, 1.0002342151355617};
+                ? new double[] {
+                    -7.709976012836329e-10,
+                    0.004845287520233467,
+                    -0.06124631612482431,
+                    0.8031136450835945,
+                    0.75,
+                    -0.244089304664026,
+                    2.1935636161995893,
+                    1.000133975488202
+                }
+                : new double[] {
+                    -3.546870945402639e-08,
+                    0.005643520707249241,
+                    -0.06133079153471108,
+                    0.8030166995186704,
+                    0.75,
+                    -0.24415352528341497,
+                    2.1919069765117674,
+                    1.0002342151355617
+                };
     }
 
     /** d/dself of sum(V · gelu_backward(G, self)), from PyTorch. */
     private static double[] expectedSecond(String approximate) {
         return "tanh".equals(approximate)
-                ? new double[] {-2.0472741434844693e-09, 0.01709891832173015, -0.040590489902441865, 4.368890690603471,
-                    0.5984134206021491, -0.1765735975667376, 0.14695841186795178, -0.0001278769886077761}
-                : new double[] {-6.197400506819752e-08, 0.01788999524843808, -0.03995448742884855, 4.370704365177606,
-                    0.5984134206021491, -0.1768137897689286, 0.14789804650212102, -0.0001843739159424567};
+                ? new double[] {
+                    -2.0472741434844693e-09,
+                    0.01709891832173015,
+                    -0.040590489902441865,
+                    4.368890690603471,
+                    0.5984134206021491,
+                    -0.1765735975667376,
+                    0.14695841186795178,
+                    -0.0001278769886077761
+                }
+                : new double[] {
+                    -6.197400506819752e-08,
+                    0.01788999524843808,
+                    -0.03995448742884855,
+                    4.370704365177606,
+                    0.5984134206021491,
+                    -0.1768137897689286,
+                    0.14789804650212102,
+                    -0.0001843739159424567
+                };
     }
 
     @ParameterizedTest
@@ -56,7 +88,8 @@ class GeluBackwardTest {
     @ValueSource(strings = {"none", "tanh"})
     void geluGradientIsGeluBackward(String approximate) {
         Tensor x = Torch.tensor(X).requiresGrad(true);
-        Tensor dx = Autograd.grad(Torch.gelu(x, approximate).mul(Torch.tensor(G)).sum(), x, false);
+        Tensor dx =
+                Autograd.grad(Torch.gelu(x, approximate).mul(Torch.tensor(G)).sum(), x, false);
         assertArrayEquals(expected(approximate), dx.toDoubleArray(), 1e-15);
     }
 
@@ -64,11 +97,16 @@ class GeluBackwardTest {
     @ValueSource(strings = {"none", "tanh"})
     void ownDerivativesMatchPyTorch(String approximate) {
         Tensor g = Torch.tensor(G).requiresGrad(true), x = Torch.tensor(X).requiresGrad(true);
-        Tensor y = PointwiseOps.geluBackward(g, x, approximate).mul(Torch.tensor(V)).sum();
+        Tensor y = PointwiseOps.geluBackward(g, x, approximate)
+                .mul(Torch.tensor(V))
+                .sum();
         List<Tensor> d = Autograd.grad(List.of(y), List.of(g, x), Autograd.GradOptions.defaults());
         // d/dgrad is V · gelu'(x) = gelu_backward(V, x)
-        assertArrayEquals(PointwiseOps.geluBackward(Torch.tensor(V), Torch.tensor(X), approximate).toDoubleArray(),
-                d.get(0).toDoubleArray(), 1e-15);
+        assertArrayEquals(
+                PointwiseOps.geluBackward(Torch.tensor(V), Torch.tensor(X), approximate)
+                        .toDoubleArray(),
+                d.get(0).toDoubleArray(),
+                1e-15);
         assertArrayEquals(expectedSecond(approximate), d.get(1).toDoubleArray(), 1e-14);
     }
 
@@ -81,18 +119,25 @@ class GeluBackwardTest {
         assertTrue(Autograd.gradgradcheck(t -> Torch.gelu(t, approximate), x));
         assertTrue(Autograd.gradcheck(t -> PointwiseOps.geluBackward(g, t, approximate), x));
         assertTrue(Autograd.gradgradcheck(t -> PointwiseOps.geluBackward(g, t, approximate), x));
-        assertTrue(Autograd.gradgradcheck(t -> PointwiseOps.geluBackward(t, x.detach(), approximate), g.clone().requiresGrad(true)));
+        assertTrue(Autograd.gradgradcheck(
+                t -> PointwiseOps.geluBackward(t, x.detach(), approximate),
+                g.clone().requiresGrad(true)));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"none", "tanh"})
     void forwardModeMatchesReverseMode(String approximate) {
         Tensor x = Torch.tensor(X), t = Torch.tensor(V), g = Torch.tensor(G);
-        Tensor tangent = (Tensor) Func.jvp(a -> PointwiseOps.geluBackward((Tensor) a[0], (Tensor) a[1], approximate),
-                new Object[] {g, x}, new Object[] {t, t}).jvpOut();
-        // tangent = gelu_backward(t, x) + t · g · gelu''(x), the second term being d/dx of sum(t·g·gelu'(x)) per element
+        Tensor tangent = (Tensor) Func.jvp(
+                        a -> PointwiseOps.geluBackward((Tensor) a[0], (Tensor) a[1], approximate),
+                        new Object[] {g, x},
+                        new Object[] {t, t})
+                .jvpOut();
+        // tangent = gelu_backward(t, x) + t · g · gelu''(x), the second term being d/dx of sum(t·g·gelu'(x)) per
+        // element
         Tensor xr = x.clone().requiresGrad(true);
-        Tensor second = Autograd.grad(PointwiseOps.geluBackward(g.mul(t), xr, approximate).sum(), xr, false);
+        Tensor second = Autograd.grad(
+                PointwiseOps.geluBackward(g.mul(t), xr, approximate).sum(), xr, false);
         Tensor expected = PointwiseOps.geluBackward(t, x, approximate).add(second);
         assertArrayEquals(expected.toDoubleArray(), tangent.toDoubleArray(), 1e-14);
     }
@@ -112,14 +157,20 @@ class GeluBackwardTest {
         for (int i = 0; i < r.length; i++) assertEquals(r[i], o[i], 2e-6 * Math.max(1, Math.abs(r[i])), "element " + i);
         Tensor fwd = Torch.gelu(x32, approximate);
         double[] fr = Torch.gelu(x64, approximate).toDoubleArray(), fo = fwd.toDoubleArray();
-        for (int i = 0; i < fr.length; i++) assertEquals(fr[i], fo[i], 2e-6 * Math.max(1, Math.abs(fr[i])), "gelu element " + i);
+        for (int i = 0; i < fr.length; i++)
+            assertEquals(fr[i], fo[i], 2e-6 * Math.max(1, Math.abs(fr[i])), "gelu element " + i);
     }
 
     @Test
     void emptyMetaAndPromotion() {
-        assertArrayEquals(new long[] {0, 3}, PointwiseOps.geluBackward(Torch.zeros(0, 3), Torch.zeros(0, 3), "none").shape());
-        Tensor meta = PointwiseOps.geluBackward(Tensor.of(TensorImpl.meta(new long[] {4, 1}, DType.FLOAT32)),
-                Tensor.of(TensorImpl.meta(new long[] {5}, DType.FLOAT64)), "tanh");
+        assertArrayEquals(
+                new long[] {0, 3},
+                PointwiseOps.geluBackward(Torch.zeros(0, 3), Torch.zeros(0, 3), "none")
+                        .shape());
+        Tensor meta = PointwiseOps.geluBackward(
+                Tensor.of(TensorImpl.meta(new long[] {4, 1}, DType.FLOAT32)),
+                Tensor.of(TensorImpl.meta(new long[] {5}, DType.FLOAT64)),
+                "tanh");
         assertEquals(Device.META, meta.device());
         assertEquals(DType.FLOAT64, meta.dtype());
         assertArrayEquals(new long[] {4, 5}, meta.shape());
@@ -127,7 +178,8 @@ class GeluBackwardTest {
 
     @Test
     void integerInputsAreRefused() {
-        TorchException e = assertThrows(TorchException.class,
+        TorchException e = assertThrows(
+                TorchException.class,
                 () -> PointwiseOps.geluBackward(Torch.tensor(new long[] {1}), Torch.tensor(new long[] {2}), "none"));
         assertTrue(e.getMessage().contains("\"gelu_backward_cpu\" not implemented for 'Long'"), e.getMessage());
     }

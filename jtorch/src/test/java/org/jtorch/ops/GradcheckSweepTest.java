@@ -28,37 +28,41 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * gradcheck and gradgradcheck over the op table, as the meta, forward-AD and vmap sweeps go over it: every
- * sample of every op autograd differentiates (with a VJP or as a composite), in float64, compares the VJPs'
- * Jacobian with central finite differences, then does the same for the VJPs themselves (second derivatives
- * through {@code createGraph}). The pointwise ops take inputs inside every one's domain. Samples the op refuses,
- * and outputs that are not finite, are skipped: the other sweeps check refusals.
+ * gradcheck and gradgradcheck over the op table, as the meta, forward-AD and vmap sweeps go over it: every sample of
+ * every op autograd differentiates (with a VJP or as a composite), in float64, compares the VJPs' Jacobian with central
+ * finite differences, then does the same for the VJPs themselves (second derivatives through {@code createGraph}). The
+ * pointwise ops take inputs inside every one's domain. Samples the op refuses, and outputs that are not finite, are
+ * skipped: the other sweeps check refusals.
  */
 class GradcheckSweepTest {
     /**
-     * Ops that read a Hermitian matrix from one triangle (pinv and matrix_rank when told it is Hermitian): checked
-     * at {@code A + A^H}, as PyTorch's {@code gradcheck_wrapper_hermitian_input} does, since a finite difference
-     * in the triangle they do not read changes nothing while the gradient is the symmetric one.
+     * Ops that read a Hermitian matrix from one triangle (pinv and matrix_rank when told it is Hermitian): checked at
+     * {@code A + A^H}, as PyTorch's {@code gradcheck_wrapper_hermitian_input} does, since a finite difference in the
+     * triangle they do not read changes nothing while the gradient is the symmetric one.
      */
-    private static final Set<String> HERMITIAN_INPUT = Set.of("linalg_eigh", "linalg_eigvalsh", "linalg_cholesky",
-            "linalg_cholesky_ex", "linalg_matrix_sqrth");
+    private static final Set<String> HERMITIAN_INPUT =
+            Set.of("linalg_eigh", "linalg_eigvalsh", "linalg_cholesky", "linalg_cholesky_ex", "linalg_matrix_sqrth");
 
     /**
      * Samples where central differences and the op's derivative rule disagree for a reason outside the rule, by
      * "op/sample": why. Each must keep disagreeing (a sample that passes fails the sweep until it is removed here).
      */
     private static final Map<String, String> DIFFERENCES_DISAGREE = Map.of(
-            "scatter.src/dim1-smaller", "duplicate indices: one source element is kept per place, the gradient goes to "
-                    + "every source that went there (PyTorch: the gradient is defined for unique indices only)",
+            "scatter.src/dim1-smaller",
+                    "duplicate indices: one source element is kept per place, the gradient goes to "
+                            + "every source that went there (PyTorch: the gradient is defined for unique indices only)",
             "scatter.src/transposed", "duplicate indices (as dim1-smaller)",
-            "linalg_pinv.atol_rtol_float/atol", "atol drops a singular value (0.35 < 0.5): PyTorch's pinv_backward, "
-                    + "which JTorch follows, is the derivative at constant rank, not of the truncation",
-            "cdist/p3-batch-broadcast", "two points 0.002 apart: second derivatives of order 1/d^2 defeat central "
-                    + "differences (the same inputs moved apart pass)",
+            "linalg_pinv.atol_rtol_float/atol",
+                    "atol drops a singular value (0.35 < 0.5): PyTorch's pinv_backward, "
+                            + "which JTorch follows, is the derivative at constant rank, not of the truncation",
+            "cdist/p3-batch-broadcast",
+                    "two points 0.002 apart: second derivatives of order 1/d^2 defeat central "
+                            + "differences (the same inputs moved apart pass)",
             "_cdist_forward/p3-batch-broadcast", "two points 0.002 apart (as cdist/p3-batch-broadcast)",
-            "_euclidean_dist/batch-broadcast", "two points 0.002 apart, whose distance the matrix-product form "
-                    + "|x|^2 + |y|^2 - 2 x.y computes with cancellation (cdist's exact form passes "
-                    + "on these inputs)");
+            "_euclidean_dist/batch-broadcast",
+                    "two points 0.002 apart, whose distance the matrix-product form "
+                            + "|x|^2 + |y|^2 - 2 x.y computes with cancellation (cdist's exact form passes "
+                            + "on these inputs)");
 
     private static boolean swept(OpDef op) {
         return op.isDifferentiable() && !op.has(OpDef.Flag.RANDOM) && (op.compositeFn() != null || op.vjp() != null);
@@ -90,14 +94,18 @@ class GradcheckSweepTest {
             if (!swept(info.op())) continue;
             for (OpInfo.Sample s : OpInfo.pointwiseSamples(info.arity())) {
                 String name = info.name() + "/" + s.label();
-                tests.add(DynamicTest.dynamicTest(name, () -> Sweeps.named(name, () -> {
-                    Object[] args = new Object[s.shapes().length];
-                    for (int i = 0; i < args.length; i++) {
-                        args[i] = Sweeps.inDomain(info.name(), s.shapes()[i], DType.FLOAT64, i);
-                    }
-                    check(a -> Sweeps.floatOutputs(info.call().apply(Arrays.copyOf(a, a.length, Tensor[].class))),
-                            args);
-                })));
+                tests.add(DynamicTest.dynamicTest(
+                        name,
+                        () -> Sweeps.named(name, () -> {
+                            Object[] args = new Object[s.shapes().length];
+                            for (int i = 0; i < args.length; i++) {
+                                args[i] = Sweeps.inDomain(info.name(), s.shapes()[i], DType.FLOAT64, i);
+                            }
+                            check(
+                                    a -> Sweeps.floatOutputs(
+                                            info.call().apply(Arrays.copyOf(a, a.length, Tensor[].class))),
+                                    args);
+                        })));
             }
         }
         return tests.stream();
@@ -125,10 +133,10 @@ class GradcheckSweepTest {
 
     /**
      * The outputs that are differentiable functions of the inputs (PyTorch's {@code output_process_fn_grad}): the
-     * floating outputs, less cholesky_ex's partial factor of a matrix that is not positive-definite, lstsq's rank
-     * and singular values (not differentiable, as PyTorch declares), the rows of the raw lstsq solution below the
-     * solution proper (LAPACK's residual data, differentiated through {@code linalg_lstsq}'s residuals), and the
-     * columns of a full SVD beyond the rank (any orthonormal completion).
+     * floating outputs, less cholesky_ex's partial factor of a matrix that is not positive-definite, lstsq's rank and
+     * singular values (not differentiable, as PyTorch declares), the rows of the raw lstsq solution below the solution
+     * proper (LAPACK's residual data, differentiated through {@code linalg_lstsq}'s residuals), and the columns of a
+     * full SVD beyond the rank (any orthonormal completion).
      */
     private static List<Tensor> differentiablePart(String op, Object[] args, Object result) {
         switch (op) {
@@ -196,9 +204,9 @@ class GradcheckSweepTest {
     }
 
     /**
-     * A contiguous copy of a sample input moved by a few thousandths, distinct per element and per input: the
-     * samples repeat values (ties of max and sort) and hit kinks (clamp's bounds, 0 for abs), where a finite
-     * difference is no derivative. The move is far larger than gradcheck's step and far smaller than the values.
+     * A contiguous copy of a sample input moved by a few thousandths, distinct per element and per input: the samples
+     * repeat values (ties of max and sort) and hit kinks (clamp's bounds, 0 for abs), where a finite difference is no
+     * derivative. The move is far larger than gradcheck's step and far smaller than the values.
      */
     private static Tensor jittered(Tensor x, int input) {
         double[] v = x.contiguous().toDoubleArray();

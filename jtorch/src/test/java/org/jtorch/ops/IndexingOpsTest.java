@@ -33,30 +33,45 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Indexing ({@code x[spec]}, {@code x[spec] = v}, index/index_put, nonzero, where, masked_select/scatter,
- * take, take_along_dim) and the scatter/gather family: PyTorch's results and errors from
- * {@code golden/indexing.json}, views versus copies, the meta device, large inputs against naive loops
- * written here (parallel kernels, duplicate indices, determinism across thread counts) and in-place forms.
+ * Indexing ({@code x[spec]}, {@code x[spec] = v}, index/index_put, nonzero, where, masked_select/scatter, take,
+ * take_along_dim) and the scatter/gather family: PyTorch's results and errors from {@code golden/indexing.json}, views
+ * versus copies, the meta device, large inputs against naive loops written here (parallel kernels, duplicate indices,
+ * determinism across thread counts) and in-place forms.
  */
 class IndexingOpsTest {
     private static final List<Case> CASES = Golden.cases("indexing.json");
 
     private static final List<Deviation> DEVIATIONS = List.of(
-            new Deviation("getitem/float32/int32", Kind.NOT_COMPARED,
+            new Deviation(
+                    "getitem/float32/int32",
+                    Kind.NOT_COMPARED,
                     "2.15 accepts int32 index tensors, 1.13 refuses them; see int32IndicesIndexLikeInt64"),
-            new Deviation("getitem/error/float-index", Kind.NOT_COMPARED,
+            new Deviation(
+                    "getitem/error/float-index",
+                    Kind.NOT_COMPARED,
                     "2.15's message lists int among the index dtypes; see int32IndicesIndexLikeInt64"),
-            new Deviation("masked_select/error/mask-uint8", Kind.NOT_COMPARED,
+            new Deviation(
+                    "masked_select/error/mask-uint8",
+                    Kind.NOT_COMPARED,
                     "2.15 refuses uint8 masks, 1.13 warns and accepts; see masksMustBeBool"),
-            new Deviation("masked_scatter/error/mask-dtype", Kind.NOT_COMPARED,
+            new Deviation(
+                    "masked_scatter/error/mask-dtype",
+                    Kind.NOT_COMPARED,
                     "2.15 refuses non-bool masks, 1.13 accepts a float one; see masksMustBeBool"),
-            new Deviation("masked_select/error/mask-dtype", Kind.MESSAGE, "2.15's message no longer mentions ByteTensor"),
-            new Deviation("masked_scatter/error/source-dtype", Kind.MESSAGE,
+            new Deviation(
+                    "masked_select/error/mask-dtype", Kind.MESSAGE, "2.15's message no longer mentions ByteTensor"),
+            new Deviation(
+                    "masked_scatter/error/source-dtype",
+                    Kind.MESSAGE,
                     "2.15 words it \"masked_scatter_: ... but got Float and Double\""));
 
-    private static Tensor longs(long... v) { return Torch.tensor(v); }
+    private static Tensor longs(long... v) {
+        return Torch.tensor(v);
+    }
 
-    private static Tensor floats(float... v) { return Torch.tensor(v); }
+    private static Tensor floats(float... v) {
+        return Torch.tensor(v);
+    }
 
     private static Tensor arange(DType dtype, long... shape) {
         long n = 1;
@@ -74,7 +89,8 @@ class IndexingOpsTest {
     Stream<DynamicTest> casesMatchPyTorch() {
         assertTrue(CASES.size() > 350, "indexing cases: " + CASES.size());
         for (Deviation d : DEVIATIONS) {
-            assertTrue(CASES.stream().anyMatch(c -> d.matches(c.id())), "deviation " + d.pattern() + " matches no case");
+            assertTrue(
+                    CASES.stream().anyMatch(c -> d.matches(c.id())), "deviation " + d.pattern() + " matches no case");
         }
         return CASES.stream().map(c -> DynamicTest.dynamicTest(c.id(), () -> check(c)));
     }
@@ -94,13 +110,14 @@ class IndexingOpsTest {
 
     private static void assertErrorClass(Case c, RuntimeException e, boolean messageDeviation) {
         String type = (String) ((Map<?, ?>) c.out()).get("type");
-        Class<? extends RuntimeException> expected = switch (type) {
-            case "IndexError" -> IndexOutOfBoundsException.class;
-            case "ValueError" -> IllegalArgumentException.class;
-            case "TypeError" -> TorchTypeException.class;
-            case "NotImplementedError" -> UnsupportedOperationException.class;
-            default -> TorchException.class;
-        };
+        Class<? extends RuntimeException> expected =
+                switch (type) {
+                    case "IndexError" -> IndexOutOfBoundsException.class;
+                    case "ValueError" -> IllegalArgumentException.class;
+                    case "TypeError" -> TorchTypeException.class;
+                    case "NotImplementedError" -> UnsupportedOperationException.class;
+                    default -> TorchException.class;
+                };
         if (!expected.isInstance(e) && !messageDeviation) {
             fail(c.id() + ": PyTorch raised " + type + ", expected " + expected.getSimpleName() + " but got " + e, e);
         }
@@ -110,35 +127,58 @@ class IndexingOpsTest {
         Tensor x = c.tensorArg(0);
         return switch (c.op()) {
             case "getitem" -> IndexingOps.index(x, spec(c.args().get(1)));
-            case "setitem" -> c.arg(2) instanceof Tensor v ? IndexingOps.indexPut_(x, spec(c.args().get(1)), v, (Boolean) c.kwarg("accumulate"))
-                    : IndexingOps.indexPut_(x, spec(c.args().get(1)), c.arg(2));
-            case "index_put" -> IndexingOps.indexPut(x, tensors(c.arg(1)), c.tensorArg(2), c.has("accumulate") && (Boolean) c.kwarg("accumulate"));
+            case "setitem" ->
+                c.arg(2) instanceof Tensor v
+                        ? IndexingOps.indexPut_(x, spec(c.args().get(1)), v, (Boolean) c.kwarg("accumulate"))
+                        : IndexingOps.indexPut_(x, spec(c.args().get(1)), c.arg(2));
+            case "index_put" ->
+                IndexingOps.indexPut(
+                        x, tensors(c.arg(1)), c.tensorArg(2), c.has("accumulate") && (Boolean) c.kwarg("accumulate"));
             case "gather" -> ScatterOps.gather(x, dim(c), c.tensorArg(1));
-            case "scatter" -> c.argCount() == 3 ? ScatterOps.scatter(x, dim(c), c.tensorArg(1), c.tensorArg(2))
-                    : ScatterOps.scatter(x, dim(c), c.tensorArg(1), c.kwarg("value"));
+            case "scatter" ->
+                c.argCount() == 3
+                        ? ScatterOps.scatter(x, dim(c), c.tensorArg(1), c.tensorArg(2))
+                        : ScatterOps.scatter(x, dim(c), c.tensorArg(1), c.kwarg("value"));
             case "scatter_add" -> ScatterOps.scatterAdd(x, dim(c), c.tensorArg(1), c.tensorArg(2));
-            case "scatter_reduce" -> ScatterOps.scatterReduce(x, dim(c), c.tensorArg(1), c.tensorArg(2), (String) c.kwarg("reduce"),
-                    !c.has("include_self") || (Boolean) c.kwarg("include_self"));
+            case "scatter_reduce" ->
+                ScatterOps.scatterReduce(
+                        x,
+                        dim(c),
+                        c.tensorArg(1),
+                        c.tensorArg(2),
+                        (String) c.kwarg("reduce"),
+                        !c.has("include_self") || (Boolean) c.kwarg("include_self"));
             case "index_select" -> ScatterOps.indexSelect(x, dim(c), c.tensorArg(1));
-            case "index_add" -> c.has("alpha") ? ScatterOps.indexAdd(x, dim(c), c.tensorArg(1), c.tensorArg(2), c.kwarg("alpha"))
-                    : ScatterOps.indexAdd(x, dim(c), c.tensorArg(1), c.tensorArg(2));
+            case "index_add" ->
+                c.has("alpha")
+                        ? ScatterOps.indexAdd(x, dim(c), c.tensorArg(1), c.tensorArg(2), c.kwarg("alpha"))
+                        : ScatterOps.indexAdd(x, dim(c), c.tensorArg(1), c.tensorArg(2));
             case "index_copy" -> ScatterOps.indexCopy(x, dim(c), c.tensorArg(1), c.tensorArg(2));
             case "index_fill" -> ScatterOps.indexFill(x, dim(c), c.tensorArg(1), c.kwarg("value"));
             case "index_fill_tensor" -> ScatterOps.indexFill(x, dim(c), c.tensorArg(1), c.tensorArg(2));
             case "masked_select" -> IndexingOps.maskedSelect(x, c.tensorArg(1));
             case "masked_scatter" -> IndexingOps.maskedScatter(x, c.tensorArg(1), c.tensorArg(2));
             case "take" -> IndexingOps.take(x, c.tensorArg(1));
-            case "take_along_dim" -> c.has("dim") && c.kwarg("dim") != null ? IndexingOps.takeAlongDim(x, c.tensorArg(1), dim(c))
-                    : IndexingOps.takeAlongDim(x, c.tensorArg(1));
-            case "nonzero" -> c.has("as_tuple") && (Boolean) c.kwarg("as_tuple") ? IndexingOps.nonzero(x, true) : IndexingOps.nonzero(x);
+            case "take_along_dim" ->
+                c.has("dim") && c.kwarg("dim") != null
+                        ? IndexingOps.takeAlongDim(x, c.tensorArg(1), dim(c))
+                        : IndexingOps.takeAlongDim(x, c.tensorArg(1));
+            case "nonzero" ->
+                c.has("as_tuple") && (Boolean) c.kwarg("as_tuple")
+                        ? IndexingOps.nonzero(x, true)
+                        : IndexingOps.nonzero(x);
             case "where" -> IndexingOps.where(x);
             default -> throw new IllegalStateException("no mapping for op " + c.op());
         };
     }
 
-    private static int dim(Case c) { return ((Number) c.kwarg("dim")).intValue(); }
+    private static int dim(Case c) {
+        return ((Number) c.kwarg("dim")).intValue();
+    }
 
-    private static Tensor[] tensors(Object decoded) { return ((List<?>) decoded).toArray(new Tensor[0]); }
+    private static Tensor[] tensors(Object decoded) {
+        return ((List<?>) decoded).toArray(new Tensor[0]);
+    }
 
     /** An index spec from its JSON items (see make_golden_indexing.py). */
     @SuppressWarnings("unchecked")
@@ -150,7 +190,8 @@ class IndexingOpsTest {
             if (m.containsKey("int")) spec[i] = Index.of(((Number) m.get("int")).longValue());
             else if (m.containsKey("slice")) {
                 List<Object> s = (List<Object>) m.get("slice");
-                spec[i] = Index.slice((Number) s.get(0), (Number) s.get(1), s.get(2) == null ? 1 : ((Number) s.get(2)).longValue());
+                spec[i] = Index.slice(
+                        (Number) s.get(0), (Number) s.get(1), s.get(2) == null ? 1 : ((Number) s.get(2)).longValue());
             } else if (m.containsKey("none")) spec[i] = Index.NONE;
             else if (m.containsKey("ellipsis")) spec[i] = Index.ELLIPSIS;
             else if (m.containsKey("bool")) spec[i] = Index.of((Boolean) m.get("bool"));
@@ -164,8 +205,12 @@ class IndexingOpsTest {
     @Test
     void basicIndexingReturnsViewsThatWriteThrough() {
         Tensor x = arange(DType.FLOAT32, 2, 3, 4);
-        List<Index[]> specs = List.of(new Index[] {Index.of(1)}, new Index[] {Index.ALL, Index.slice(1, null, 2)},
-                new Index[] {Index.NONE, Index.ELLIPSIS, Index.of(-1)}, new Index[] {Index.ELLIPSIS}, new Index[0],
+        List<Index[]> specs = List.of(
+                new Index[] {Index.of(1)},
+                new Index[] {Index.ALL, Index.slice(1, null, 2)},
+                new Index[] {Index.NONE, Index.ELLIPSIS, Index.of(-1)},
+                new Index[] {Index.ELLIPSIS},
+                new Index[0],
                 new Index[] {Index.of(Torch.tensor(new long[] {1}).view()), Index.of(2)});
         for (Index[] spec : specs) {
             Tensor v = IndexingOps.index(x, spec);
@@ -174,7 +219,9 @@ class IndexingOpsTest {
         }
         Tensor row = IndexingOps.index(x, Index.of(1), Index.of(2));
         row.copy_(floats(-1, -2, -3, -4));
-        assertArrayEquals(new double[] {-1, -2, -3, -4}, IndexingOps.index(x, Index.of(1), Index.of(2)).toDoubleArray());
+        assertArrayEquals(
+                new double[] {-1, -2, -3, -4},
+                IndexingOps.index(x, Index.of(1), Index.of(2)).toDoubleArray());
     }
 
     @Test
@@ -184,8 +231,11 @@ class IndexingOpsTest {
         assertNotSame(x.untypedStorage(), picked.untypedStorage());
         picked.copy_(Torch.zeros(2, 4));
         assertEquals(8.0, IndexingOps.index(x, Index.of(2), Index.of(0)).item());
-        assertArrayEquals(new double[] {1, 2, 3, 5, 6, 7}, IndexingOps.index(IndexingOps.index(x, Index.ALL, Index.slice(1, null)), Index.mask(true, true, false))
-                .reshape(-1).toDoubleArray());
+        assertArrayEquals(
+                new double[] {1, 2, 3, 5, 6, 7},
+                IndexingOps.index(IndexingOps.index(x, Index.ALL, Index.slice(1, null)), Index.mask(true, true, false))
+                        .reshape(-1)
+                        .toDoubleArray());
     }
 
     @Test
@@ -207,8 +257,12 @@ class IndexingOpsTest {
         assertEquals("1::2", Index.slice(1, null, 2).toString());
         assertEquals(":3", Index.slice(null, 3).toString());
         assertSame(Index.NONE, Index.NEW_AXIS);
-        assertMessage(assertThrows(IllegalArgumentException.class, () -> Index.slice(null, null, 0)), "slice step cannot be zero");
-        assertMessage(assertThrows(IllegalArgumentException.class, () -> Index.slice(3, 0, -1)), "step must be greater than zero");
+        assertMessage(
+                assertThrows(IllegalArgumentException.class, () -> Index.slice(null, null, 0)),
+                "slice step cannot be zero");
+        assertMessage(
+                assertThrows(IllegalArgumentException.class, () -> Index.slice(3, 0, -1)),
+                "step must be greater than zero");
         assertThrows(NullPointerException.class, () -> Index.of((Tensor) null));
     }
 
@@ -218,11 +272,17 @@ class IndexingOpsTest {
     void int32IndicesIndexLikeInt64() {
         Tensor x = arange(DType.FLOAT32, 2, 3, 4);
         Tensor i32 = longs(1, 0).to(DType.INT32), i64 = longs(1, 0);
-        assertArrayEquals(IndexingOps.index(x, Index.of(i64)).toDoubleArray(), IndexingOps.index(x, Index.of(i32)).toDoubleArray());
-        assertArrayEquals(IndexingOps.index(x, Index.ALL, Index.of(i64), Index.of(i32)).toDoubleArray(),
+        assertArrayEquals(
+                IndexingOps.index(x, Index.of(i64)).toDoubleArray(),
+                IndexingOps.index(x, Index.of(i32)).toDoubleArray());
+        assertArrayEquals(
+                IndexingOps.index(x, Index.ALL, Index.of(i64), Index.of(i32)).toDoubleArray(),
                 IndexingOps.index(x, Index.ALL, Index.of(i64), Index.of(i64)).toDoubleArray());
-        assertArrayEquals(ScatterOps.indexSelect(x, 2, i64).toDoubleArray(), ScatterOps.indexSelect(x, 2, i32).toDoubleArray());
-        assertMessage(assertThrows(IndexOutOfBoundsException.class, () -> IndexingOps.index(x, Index.of(floats(0)))),
+        assertArrayEquals(
+                ScatterOps.indexSelect(x, 2, i64).toDoubleArray(),
+                ScatterOps.indexSelect(x, 2, i32).toDoubleArray());
+        assertMessage(
+                assertThrows(IndexOutOfBoundsException.class, () -> IndexingOps.index(x, Index.of(floats(0)))),
                 "tensors used as indices must be long, int, byte or bool tensors");
     }
 
@@ -232,19 +292,24 @@ class IndexingOpsTest {
         List<Warning> records;
         Tensor got;
         try (WarningRecorder rec = Warnings.catchWarnings()) {
-            got = IndexingOps.index(x, Index.of(Torch.tensor(new long[] {1, 0, 1}).to(DType.UINT8)));
+            got = IndexingOps.index(
+                    x, Index.of(Torch.tensor(new long[] {1, 0, 1}).to(DType.UINT8)));
             records = rec.records();
         }
         assertArrayEquals(new double[] {0, 1, 4, 5}, got.toDoubleArray());
         assertEquals(1, records.size());
-        assertMessage(new RuntimeException(records.get(0).message()), "indexing with dtype torch.uint8 is now deprecated");
+        assertMessage(
+                new RuntimeException(records.get(0).message()), "indexing with dtype torch.uint8 is now deprecated");
     }
 
     @Test
     void masksMustBeBool() {
         Tensor x = arange(DType.FLOAT32, 3, 4), byteMask = Torch.ones(new long[] {4}, DType.UINT8);
-        assertMessage(assertThrows(TorchException.class, () -> IndexingOps.maskedSelect(x, byteMask)), "masked_select: expected BoolTensor for mask");
-        assertMessage(assertThrows(TorchException.class, () -> IndexingOps.maskedScatter(x, Torch.ones(4), Torch.ones(12))),
+        assertMessage(
+                assertThrows(TorchException.class, () -> IndexingOps.maskedSelect(x, byteMask)),
+                "masked_select: expected BoolTensor for mask");
+        assertMessage(
+                assertThrows(TorchException.class, () -> IndexingOps.maskedScatter(x, Torch.ones(4), Torch.ones(12))),
                 "masked_scatter_ only supports boolean masks, but got mask with dtype Float");
     }
 
@@ -252,41 +317,73 @@ class IndexingOpsTest {
     void indexSelectOnAScalarTakesOneIndex() {
         Tensor s = Torch.scalarTensor(5.0);
         assertEquals(5.0, ScatterOps.indexSelect(s, 0, longs(0)).item());
-        assertMessage(assertThrows(IndexOutOfBoundsException.class, () -> ScatterOps.indexSelect(s, 0, longs(0, 0))),
+        assertMessage(
+                assertThrows(IndexOutOfBoundsException.class, () -> ScatterOps.indexSelect(s, 0, longs(0, 0))),
                 "index_select(): Index to scalar can have only 1 value, got 2 value(s)");
     }
 
     // ---- meta device: shapes and dtypes only ------------------------------------------------------------
 
-    private static Tensor meta(DType dtype, long... shape) { return Torch.zeros(shape, dtype, Device.META); }
+    private static Tensor meta(DType dtype, long... shape) {
+        return Torch.zeros(shape, dtype, Device.META);
+    }
 
     @Test
     void metaDeviceGivesShapesAndDtypes() {
         Tensor x = meta(DType.FLOAT64, 2, 3, 4), i = meta(DType.INT64, 5);
         assertArrayEquals(new long[] {3, 4}, IndexingOps.index(x, Index.of(1)).shape());
-        assertArrayEquals(new long[] {1, 2, 2, 4}, IndexingOps.index(x, Index.NONE, Index.ALL, Index.slice(1, null)).shape());
-        assertArrayEquals(new long[] {2, 3, 5, 1, 1},
-                IndexingOps.index(x, Index.ALL, Index.ALL, Index.of(meta(DType.INT64, 5, 1)), Index.NONE).shape());
-        assertArrayEquals(new long[] {5, 3}, IndexingOps.index(x, Index.of(i), Index.ALL, Index.of(meta(DType.INT64, 1))).shape());
-        assertArrayEquals(new long[] {2, 5, 4}, IndexingOps.index(x, Index.ALL, Index.of(i)).shape());
+        assertArrayEquals(
+                new long[] {1, 2, 2, 4},
+                IndexingOps.index(x, Index.NONE, Index.ALL, Index.slice(1, null))
+                        .shape());
+        assertArrayEquals(
+                new long[] {2, 3, 5, 1, 1},
+                IndexingOps.index(x, Index.ALL, Index.ALL, Index.of(meta(DType.INT64, 5, 1)), Index.NONE)
+                        .shape());
+        assertArrayEquals(
+                new long[] {5, 3},
+                IndexingOps.index(x, Index.of(i), Index.ALL, Index.of(meta(DType.INT64, 1)))
+                        .shape());
+        assertArrayEquals(
+                new long[] {2, 5, 4},
+                IndexingOps.index(x, Index.ALL, Index.of(i)).shape());
         Tensor g = ScatterOps.gather(x, 1, meta(DType.INT64, 2, 2, 4));
         assertEquals(Device.META, g.device());
         assertArrayEquals(new long[] {2, 2, 4}, g.shape());
         assertEquals(DType.FLOAT64, g.dtype());
-        assertArrayEquals(new long[] {2, 3, 4}, ScatterOps.scatterAdd(x, 2, meta(DType.INT64, 2, 3, 7), meta(DType.FLOAT64, 2, 3, 7)).shape());
-        assertArrayEquals(new long[] {2, 3, 4}, ScatterOps.scatterReduce(x, 0, meta(DType.INT64, 2, 3, 4), x, "mean").shape());
+        assertArrayEquals(
+                new long[] {2, 3, 4},
+                ScatterOps.scatterAdd(x, 2, meta(DType.INT64, 2, 3, 7), meta(DType.FLOAT64, 2, 3, 7))
+                        .shape());
+        assertArrayEquals(
+                new long[] {2, 3, 4},
+                ScatterOps.scatterReduce(x, 0, meta(DType.INT64, 2, 3, 4), x, "mean")
+                        .shape());
         assertArrayEquals(new long[] {2, 5, 4}, ScatterOps.indexSelect(x, 1, i).shape());
-        assertArrayEquals(new long[] {2, 3, 4}, ScatterOps.indexAdd(x, 2, i, meta(DType.FLOAT64, 2, 3, 5)).shape());
-        assertArrayEquals(new long[] {2, 3, 4}, ScatterOps.indexFill(x, 0, meta(DType.INT64, 1), 1.0).shape());
+        assertArrayEquals(
+                new long[] {2, 3, 4},
+                ScatterOps.indexAdd(x, 2, i, meta(DType.FLOAT64, 2, 3, 5)).shape());
+        assertArrayEquals(
+                new long[] {2, 3, 4},
+                ScatterOps.indexFill(x, 0, meta(DType.INT64, 1), 1.0).shape());
         assertArrayEquals(new long[] {5}, IndexingOps.take(x, i).shape());
-        assertArrayEquals(new long[] {2, 3, 4}, IndexingOps.indexPut(x, new Tensor[] {i}, meta(DType.FLOAT64, 4), true).shape());
+        assertArrayEquals(
+                new long[] {2, 3, 4},
+                IndexingOps.indexPut(x, new Tensor[] {i}, meta(DType.FLOAT64, 4), true)
+                        .shape());
         assertArrayEquals(new long[] {7, 3}, IndexingOps.nonzeroStatic(x, 7, -1).shape());
         assertEquals(DType.INT64, IndexingOps.countNonzero(x, 1).dtype());
-        assertMessage(assertThrows(UnsupportedOperationException.class, () -> IndexingOps.nonzero(x)), "depends on the data");
+        assertMessage(
+                assertThrows(UnsupportedOperationException.class, () -> IndexingOps.nonzero(x)), "depends on the data");
         assertThrows(UnsupportedOperationException.class, () -> IndexingOps.maskedSelect(x, meta(DType.BOOL, 4)));
         // the meta rules still check everything that does not depend on values
-        assertMessage(assertThrows(TorchException.class, () -> ScatterOps.gather(x, 0, meta(DType.INT32, 1, 1, 1))), "gather(): Expected dtype int64");
-        assertMessage(assertThrows(IndexOutOfBoundsException.class, () -> IndexingOps.index(x, Index.of(meta(DType.INT64, 2)), Index.of(meta(DType.INT64, 3)))),
+        assertMessage(
+                assertThrows(TorchException.class, () -> ScatterOps.gather(x, 0, meta(DType.INT32, 1, 1, 1))),
+                "gather(): Expected dtype int64");
+        assertMessage(
+                assertThrows(
+                        IndexOutOfBoundsException.class,
+                        () -> IndexingOps.index(x, Index.of(meta(DType.INT64, 2)), Index.of(meta(DType.INT64, 3)))),
                 "shape mismatch: indexing tensors could not be broadcast together with shapes [2], [3]");
     }
 
@@ -302,7 +399,8 @@ class IndexingOpsTest {
     private static float[] randomFloats(int n, long seed) {
         Random r = new Random(seed);
         float[] v = new float[n];
-        for (int i = 0; i < n; i++) v[i] = r.nextFloat() * 2 - 1; // not short binary fractions: the order of additions shows
+        for (int i = 0; i < n; i++)
+            v[i] = r.nextFloat() * 2 - 1; // not short binary fractions: the order of additions shows
         return v;
     }
 
@@ -339,7 +437,10 @@ class IndexingOpsTest {
         for (int r = 0; r < rows; r++) {
             for (int c = 0; c < cols; c++) expected2[r * width + (int) idx2[r * cols + c]] += src2[r * cols + c];
         }
-        Tensor got2 = sameOnAnyThreadCount(() -> ScatterOps.scatterAdd(Torch.zeros(rows, width), 1, longs(idx2).view(rows, cols),
+        Tensor got2 = sameOnAnyThreadCount(() -> ScatterOps.scatterAdd(
+                Torch.zeros(rows, width),
+                1,
+                longs(idx2).view(rows, cols),
                 floats(src2).view(rows, cols)));
         assertArrayEquals(expected2, got2.toFloatArray());
     }
@@ -350,15 +451,19 @@ class IndexingOpsTest {
         long[] idx = randomIndices(n, rows, 5);
         float[] src = randomFloats(n * cols, 6);
         float[] expected = new float[rows * cols];
-        for (int i = 0; i < n; i++) for (int c = 0; c < cols; c++) expected[(int) idx[i] * cols + c] += src[i * cols + c];
-        Tensor got = sameOnAnyThreadCount(() -> ScatterOps.indexAdd(Torch.zeros(rows, cols), 0, longs(idx), floats(src).view(n, cols)));
+        for (int i = 0; i < n; i++)
+            for (int c = 0; c < cols; c++) expected[(int) idx[i] * cols + c] += src[i * cols + c];
+        Tensor got = sameOnAnyThreadCount(() -> ScatterOps.indexAdd(
+                Torch.zeros(rows, cols), 0, longs(idx), floats(src).view(n, cols)));
         assertArrayEquals(expected, got.toFloatArray());
 
         long[] idxCols = randomIndices(n, cols, 7);
         float[] src2 = randomFloats(rows * n, 8);
         float[] expected2 = new float[rows * cols];
-        for (int r = 0; r < rows; r++) for (int i = 0; i < n; i++) expected2[r * cols + (int) idxCols[i]] += src2[r * n + i];
-        Tensor got2 = sameOnAnyThreadCount(() -> ScatterOps.indexAdd(Torch.zeros(rows, cols), 1, longs(idxCols), floats(src2).view(rows, n)));
+        for (int r = 0; r < rows; r++)
+            for (int i = 0; i < n; i++) expected2[r * cols + (int) idxCols[i]] += src2[r * n + i];
+        Tensor got2 = sameOnAnyThreadCount(() -> ScatterOps.indexAdd(
+                Torch.zeros(rows, cols), 1, longs(idxCols), floats(src2).view(rows, n)));
         assertArrayEquals(expected2, got2.toFloatArray());
     }
 
@@ -368,14 +473,19 @@ class IndexingOpsTest {
         float[] x = randomFloats(rows * cols, 9);
         long[] idx = randomIndices(rows * cols, cols, 10);
         float[] expected = new float[rows * cols];
-        for (int r = 0; r < rows; r++) for (int c = 0; c < cols; c++) expected[r * cols + c] = x[r * cols + (int) idx[r * cols + c]];
+        for (int r = 0; r < rows; r++)
+            for (int c = 0; c < cols; c++) expected[r * cols + c] = x[r * cols + (int) idx[r * cols + c]];
         Tensor src = floats(x).view(rows, cols);
-        assertArrayEquals(expected, ScatterOps.gather(src, 1, longs(idx).view(rows, cols)).toFloatArray());
+        assertArrayEquals(
+                expected, ScatterOps.gather(src, 1, longs(idx).view(rows, cols)).toFloatArray());
         // double and int64 fast paths, and a transposed (non-contiguous) source read through the generic offsets
-        assertArrayEquals(ScatterOps.gather(src, 1, longs(idx).view(rows, cols)).toDoubleArray(),
-                ScatterOps.gather(src.to(DType.FLOAT64), 1, longs(idx).view(rows, cols)).toDoubleArray());
+        assertArrayEquals(
+                ScatterOps.gather(src, 1, longs(idx).view(rows, cols)).toDoubleArray(),
+                ScatterOps.gather(src.to(DType.FLOAT64), 1, longs(idx).view(rows, cols))
+                        .toDoubleArray());
         Tensor t = src.t().contiguous().t();
-        assertArrayEquals(expected, ScatterOps.gather(t, 1, longs(idx).view(rows, cols)).toFloatArray());
+        assertArrayEquals(
+                expected, ScatterOps.gather(t, 1, longs(idx).view(rows, cols)).toFloatArray());
         long[] flat = randomIndices(rows * cols, rows * cols, 11);
         float[] expectedTake = new float[flat.length];
         for (int i = 0; i < flat.length; i++) expectedTake[i] = x[(int) flat[i]];
@@ -397,7 +507,8 @@ class IndexingOpsTest {
             pairs[2 * i + 1] = i % 3;
         }
         Tensor values = Torch.tensor(pairs).view(n, 2);
-        Tensor got = IndexingOps.indexPut_(Torch.zeros(new long[] {size, 2}, DType.FLOAT64), new Tensor[] {longs(idx)}, values, true);
+        Tensor got = IndexingOps.indexPut_(
+                Torch.zeros(new long[] {size, 2}, DType.FLOAT64), new Tensor[] {longs(idx)}, values, true);
         assertArrayEquals(expected, got.toDoubleArray());
     }
 
@@ -421,18 +532,24 @@ class IndexingOpsTest {
         assertEquals(expected.size() / 2, IndexingOps.countNonzero(m).longItem());
         // a transposed float view: coordinates follow its logical order
         Tensor t = m.to(DType.FLOAT32).t();
-        assertArrayEquals(IndexingOps.nonzero(m.t().contiguous()).toLongArray(), IndexingOps.nonzero(t).toLongArray());
+        assertArrayEquals(
+                IndexingOps.nonzero(m.t().contiguous()).toLongArray(),
+                IndexingOps.nonzero(t).toLongArray());
     }
 
     @Test
     void nonzeroStaticPadsOrTruncates() {
         Tensor x = floats(0, 3, 0, 4, 5);
-        assertArrayEquals(new long[] {1, 3, 4, -7, -7}, IndexingOps.nonzeroStatic(x, 5, -7).toLongArray());
+        assertArrayEquals(
+                new long[] {1, 3, 4, -7, -7},
+                IndexingOps.nonzeroStatic(x, 5, -7).toLongArray());
         assertArrayEquals(new long[] {1, 3}, IndexingOps.nonzeroStatic(x, 2, -1).toLongArray());
         Tensor none = IndexingOps.nonzeroStatic(Torch.zeros(2, 0), 2, 0);
         assertArrayEquals(new long[] {2, 2}, none.shape());
         assertArrayEquals(new long[] {0, 0, 0, 0}, none.toLongArray());
-        assertMessage(assertThrows(TorchException.class, () -> IndexingOps.nonzeroStatic(x, -1, 0)), "'size' must be an non-negative integer");
+        assertMessage(
+                assertThrows(TorchException.class, () -> IndexingOps.nonzeroStatic(x, -1, 0)),
+                "'size' must be an non-negative integer");
     }
 
     // ---- in-place forms ----------------------------------------------------------------------------------
@@ -443,18 +560,28 @@ class IndexingOpsTest {
         Tensor index = longs(2, 0, 1, 1, 1, 0).view(2, 3);
         assertSame(x, ScatterOps.scatter_(x, 1, index, 1.5));
         assertArrayEquals(new double[] {1.5, 1.5, 1.5, 1.5, 1.5, 0}, x.toDoubleArray());
-        assertSame(x, ScatterOps.scatterAdd_(x, 0, longs(1, 1, 1).view(1, 3), floats(1, 2, 3).view(1, 3)));
+        assertSame(
+                x,
+                ScatterOps.scatterAdd_(
+                        x, 0, longs(1, 1, 1).view(1, 3), floats(1, 2, 3).view(1, 3)));
         assertArrayEquals(new double[] {1.5, 1.5, 1.5, 2.5, 3.5, 3}, x.toDoubleArray());
-        assertSame(x, ScatterOps.scatterReduce_(x, 1, longs(0, 0).view(1, 2), floats(4, 5).view(1, 2), "amax", false));
+        assertSame(
+                x,
+                ScatterOps.scatterReduce_(
+                        x, 1, longs(0, 0).view(1, 2), floats(4, 5).view(1, 2), "amax", false));
         assertArrayEquals(new double[] {5, 1.5, 1.5, 2.5, 3.5, 3}, x.toDoubleArray());
         assertSame(x, ScatterOps.indexAdd_(x, 1, longs(2), floats(10, 20).view(2, 1), 2L));
         assertArrayEquals(new double[] {5, 1.5, 21.5, 2.5, 3.5, 43}, x.toDoubleArray());
         assertSame(x, ScatterOps.indexCopy_(x, 0, longs(1), floats(7, 8, 9).view(1, 3)));
         assertSame(x, ScatterOps.indexFill_(x, 1, longs(0), -1.0));
         assertArrayEquals(new double[] {-1, 1.5, 21.5, -1, 8, 9}, x.toDoubleArray());
-        assertSame(x, IndexingOps.maskedScatter_(x, Torch.tensor(new boolean[] {false, true, false}), floats(100, 200)));
+        assertSame(
+                x, IndexingOps.maskedScatter_(x, Torch.tensor(new boolean[] {false, true, false}), floats(100, 200)));
         assertArrayEquals(new double[] {-1, 100, 21.5, -1, 200, 9}, x.toDoubleArray());
-        assertSame(x, IndexingOps.indexPut_(x, new Tensor[] {null, longs(2)}, floats(0, 0).view(2, 1)));
+        assertSame(
+                x,
+                IndexingOps.indexPut_(
+                        x, new Tensor[] {null, longs(2)}, floats(0, 0).view(2, 1)));
         assertArrayEquals(new double[] {-1, 100, 0, -1, 200, 0}, x.toDoubleArray());
         // a row view is written through
         Tensor row = IndexingOps.index(x, Index.of(0));
@@ -465,17 +592,25 @@ class IndexingOpsTest {
     @Test
     void inPlaceScatterRefusesExpandedSelf() {
         Tensor expanded = Torch.zeros(3).expand(2, 3);
-        assertMessage(assertThrows(TorchException.class, () -> ScatterOps.scatter_(expanded, 1, longs(0).view(1, 1), 1.0)),
+        assertMessage(
+                assertThrows(TorchException.class, () -> ScatterOps.scatter_(expanded, 1, longs(0).view(1, 1), 1.0)),
                 "more than one element of the written-to tensor refers to a single memory location");
-        assertMessage(assertThrows(RuntimeException.class, () -> IndexingOps.maskedScatter_(Torch.zeros(4), Torch.ones(new long[] {3, 4}, DType.BOOL),
-                Torch.ones(12))), "must be greater or equal to the number of dimensions");
+        assertMessage(
+                assertThrows(
+                        RuntimeException.class,
+                        () -> IndexingOps.maskedScatter_(
+                                Torch.zeros(4), Torch.ones(new long[] {3, 4}, DType.BOOL), Torch.ones(12))),
+                "must be greater or equal to the number of dimensions");
     }
 
     @Test
     void valuesOutOfRangeForTheDtypeAreRefused() {
         Tensor bytes = Torch.zeros(new long[] {3}, DType.UINT8);
-        assertMessage(assertThrows(TorchException.class, () -> IndexingOps.indexPut_(bytes, new Index[] {Index.of(0)}, 300L)),
+        assertMessage(
+                assertThrows(TorchException.class, () -> IndexingOps.indexPut_(bytes, new Index[] {Index.of(0)}, 300L)),
                 "value cannot be converted to type uint8_t without overflow");
-        assertMessage(assertThrows(TorchException.class, () -> ScatterOps.scatter(bytes, 0, longs(0), 300L)), "without overflow");
+        assertMessage(
+                assertThrows(TorchException.class, () -> ScatterOps.scatter(bytes, 0, longs(0), 300L)),
+                "without overflow");
     }
 }

@@ -9,13 +9,15 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@code logaddexp} and {@code logaddexp2} against PyTorch 2.13 ({@code make_golden_logaddexp.py}): values at
- * ordinary, huge, infinite and NaN arguments, broadcasting, promotion, float16, complex, and the gradients of
- * {@code sum(Re(conj(W) * out))}; the dtypes ATen's CPU kernel refuses raise its error. The generic sweeps
- * (meta, gradcheck, forward AD, vmap) cover both ops through the pointwise family.
+ * {@code logaddexp} and {@code logaddexp2} against PyTorch 2.13 ({@code make_golden_logaddexp.py}): values at ordinary,
+ * huge, infinite and NaN arguments, broadcasting, promotion, float16, complex, and the gradients of
+ * {@code sum(Re(conj(W) * out))}; the dtypes ATen's CPU kernel refuses raise its error. The generic sweeps (meta,
+ * gradcheck, forward AD, vmap) cover both ops through the pointwise family.
  */
 class LogAddExpTest {
-    static Stream<Golden.Case> cases() { return Golden.cases("logaddexp.json").stream(); }
+    static Stream<Golden.Case> cases() {
+        return Golden.cases("logaddexp.json").stream();
+    }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
@@ -32,7 +34,9 @@ class LogAddExpTest {
         b.requiresGrad(differentiable);
         Tensor out = call(c.op(), a, b);
         Tensor w = c.tensorArg(2);
-        Tensor loss = out.isComplex() ? Torch.real(w.conj().mul(out)).sum() : w.mul(out).sum();
+        Tensor loss = out.isComplex()
+                ? Torch.real(w.conj().mul(out)).sum()
+                : w.mul(out).sum();
         loss.backward();
         return List.of(out.detach(), a.grad(), b.grad());
     }

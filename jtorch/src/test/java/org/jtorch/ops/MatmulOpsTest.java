@@ -21,11 +21,11 @@ import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.ElementIO;
+import org.jtorch.storage.TensorImpl;
 import org.jtorch.testing.Golden;
 import org.jtorch.testing.Golden.Case;
 import org.jtorch.testing.Golden.Deviation;
 import org.jtorch.testing.Golden.Kind;
-import org.jtorch.storage.TensorImpl;
 import org.jtorch.testing.Views;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
@@ -34,10 +34,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The matrix products against two independent references: a naive triple loop in double written
- * here (which also defines matmul's rank and broadcasting rules independently of ATen's
- * decomposition), and PyTorch's own results in the golden fixtures. Inputs are written element by
- * element through {@link ElementIO}, so building them runs none of the ops under test.
+ * The matrix products against two independent references: a naive triple loop in double written here (which also
+ * defines matmul's rank and broadcasting rules independently of ATen's decomposition), and PyTorch's own results in the
+ * golden fixtures. Inputs are written element by element through {@link ElementIO}, so building them runs none of the
+ * ops under test.
  */
 class MatmulOpsTest {
 
@@ -45,13 +45,16 @@ class MatmulOpsTest {
 
     static final Set<String> OPS = Set.of("matmul", "mm", "bmm", "addmm", "baddbmm", "dot", "outer", "mv");
 
-    private static final String COMPLEX_DOT = "Debian's 1.13 returns 0 for every complex dot (its BLAS cdotu/zdotu return"
-            + " convention does not match); the naive-loop tests mvAndDotMatchTheNaiveLoop and "
-            + "vdotConjugatesItsFirstArgument"
-            + " cover complex dot";
+    private static final String COMPLEX_DOT =
+            "Debian's 1.13 returns 0 for every complex dot (its BLAS cdotu/zdotu return"
+                    + " convention does not match); the naive-loop tests mvAndDotMatchTheNaiveLoop and "
+                    + "vdotConjugatesItsFirstArgument"
+                    + " cover complex dot";
 
     static final List<Deviation> DEVIATIONS = List.of(
-            new Deviation("mv/error/shape", Kind.NOT_COMPARED,
+            new Deviation(
+                    "mv/error/shape",
+                    Kind.NOT_COMPARED,
                     "2.15 words it \"size mismatch, got input (3), mat (3x4), "
                             + "vec (5)\" (1.13: \"size mismatch, got 3, 3x4,5\");"
                             + " see errorsCarryPyTorchMessages"),
@@ -59,18 +62,21 @@ class MatmulOpsTest {
             new Deviation("dot/complex128/5", Kind.NOT_COMPARED, COMPLEX_DOT),
             new Deviation("matmul/complex64/1d-1d", Kind.NOT_COMPARED, COMPLEX_DOT),
             new Deviation("matmul/complex128/1d-1d", Kind.NOT_COMPARED, COMPLEX_DOT),
-            new Deviation("matmul/bfloat16/k64", Kind.NOT_COMPARED,
+            new Deviation(
+                    "matmul/bfloat16/k64",
+                    Kind.NOT_COMPARED,
                     "1.13 accumulates bfloat16 products in bfloat16 (34.5 where the exact sum is 33.93); "
                             + "2.15 accumulates in"
                             + " float and rounds once (34.0); see halfPrecisionAccumulatesInFloatAndRoundsOnce"));
 
-
     @TestFactory
     Stream<DynamicTest> goldenCasesMatchPyTorch() {
         Golden.assertLoaded(1000);
-        List<Case> cases = Golden.cases().stream().filter(c -> OPS.contains(c.op())).toList();
+        List<Case> cases =
+                Golden.cases().stream().filter(c -> OPS.contains(c.op())).toList();
         assertTrue(cases.size() >= 150, "only " + cases.size() + " matrix-product fixtures");
-        return cases.stream().map(c -> DynamicTest.dynamicTest(c.id(), () -> Golden.check(c, DEVIATIONS, false, () -> run(c))));
+        return cases.stream()
+                .map(c -> DynamicTest.dynamicTest(c.id(), () -> Golden.check(c, DEVIATIONS, false, () -> run(c))));
     }
 
     private static Object run(Case c) {
@@ -88,7 +94,9 @@ class MatmulOpsTest {
         };
     }
 
-    private static Object kwarg(Case c, String name) { return c.has(name) ? c.kwarg(name) : 1L; }
+    private static Object kwarg(Case c, String name) {
+        return c.has(name) ? c.kwarg(name) : 1L;
+    }
 
     // ---- inputs and the reference -----------------------------------------------------------------
 
@@ -147,10 +155,12 @@ class MatmulOpsTest {
 
     private static void copyElements(Tensor src, Tensor dst) {
         ElementIO io = ElementIO.of(src.dtype());
-        MemorySegment s = src.impl().storage().segment(), d = dst.impl().storage().segment();
+        MemorySegment s = src.impl().storage().segment(),
+                d = dst.impl().storage().segment();
         for (long i = 0; i < src.numel(); i++) {
             long si = src.impl().elementIndex(i), di = dst.impl().elementIndex(i);
-            if (src.dtype().isFloatingPoint() || src.dtype().isComplex()) io.setComplex(d, di, io.getDouble(s, si), io.getImag(s, si));
+            if (src.dtype().isFloatingPoint() || src.dtype().isComplex())
+                io.setComplex(d, di, io.getDouble(s, si), io.getImag(s, si));
             else io.setLong(d, di, io.getLong(s, si));
         }
     }
@@ -176,9 +186,9 @@ class MatmulOpsTest {
     record Expected(long[] shape, double[] re, double[] im, double[] magnitude) {}
 
     /**
-     * torch.matmul by its documented rules, as plain loops: a 1-D first operand is a row and a 1-D second
-     * operand a column, both removed from the result; batch dims broadcast; each output element is
-     * {@code sum_p a[.., i, p] * b[.., p, j]} in double. {@code conjugateA} conjugates a (vdot).
+     * torch.matmul by its documented rules, as plain loops: a 1-D first operand is a row and a 1-D second operand a
+     * column, both removed from the result; batch dims broadcast; each output element is {@code sum_p a[.., i, p] *
+     * b[.., p, j]} in double. {@code conjugateA} conjugates a (vdot).
      */
     static Expected reference(Tensor a, Tensor b, boolean conjugateA) {
         Values x = Values.of(a), y = Values.of(b);
@@ -262,7 +272,10 @@ class MatmulOpsTest {
         return new Expected(e.shape(), re, im, mag);
     }
 
-    /** Relative error allowed per unit of {@code sum |a||b|}: accumulation in the compute type plus one rounding of the result. */
+    /**
+     * Relative error allowed per unit of {@code sum |a||b|}: accumulation in the compute type plus one rounding of the
+     * result.
+     */
     static double tolerance(DType d) {
         return switch (d.toReal()) {
             case FLOAT64 -> 1e-13;
@@ -284,8 +297,8 @@ class MatmulOpsTest {
             } else {
                 double allowed = tol * e.magnitude()[i] + 1e-300;
                 if (Math.abs(v.re()[i] - e.re()[i]) > allowed || Math.abs(v.im()[i] - e.im()[i]) > allowed) {
-                    fail("element " + i + ": expected (" + e.re()[i] + ", " + e.im()[i] + ") but was (" + v.re()[i] + ", "
-                            + v.im()[i] + "), allowed error " + allowed);
+                    fail("element " + i + ": expected (" + e.re()[i] + ", " + e.im()[i] + ") but was (" + v.re()[i]
+                            + ", " + v.im()[i] + "), allowed error " + allowed);
                 }
             }
         }
@@ -302,14 +315,27 @@ class MatmulOpsTest {
         };
     }
 
-    static final DType[] DTYPES = {DType.FLOAT32, DType.FLOAT64, DType.COMPLEX64, DType.COMPLEX128, DType.FLOAT16, DType.BFLOAT16,
-            DType.INT64, DType.INT32, DType.INT16, DType.INT8, DType.UINT8};
+    static final DType[] DTYPES = {
+        DType.FLOAT32,
+        DType.FLOAT64,
+        DType.COMPLEX64,
+        DType.COMPLEX128,
+        DType.FLOAT16,
+        DType.BFLOAT16,
+        DType.INT64,
+        DType.INT32,
+        DType.INT16,
+        DType.INT8,
+        DType.UINT8
+    };
 
     // ---- mm / bmm / mv / dot by dtype and layout ----------------------------------------------------
 
     /** Operand layouts: as is, column-major (BLAS transposed, no copy) and strided (copied first). */
     enum Layout {
-        DENSE, COLUMN_MAJOR, STRIDED;
+        DENSE,
+        COLUMN_MAJOR,
+        STRIDED;
 
         Tensor apply(Tensor t) {
             return switch (this) {
@@ -321,8 +347,21 @@ class MatmulOpsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"FLOAT32", "FLOAT64", "COMPLEX64", "COMPLEX128", "FLOAT16", "BFLOAT16",
-            "INT64", "INT32", "INT16", "INT8", "UINT8"})
+    @EnumSource(
+            value = DType.class,
+            names = {
+                "FLOAT32",
+                "FLOAT64",
+                "COMPLEX64",
+                "COMPLEX128",
+                "FLOAT16",
+                "BFLOAT16",
+                "INT64",
+                "INT32",
+                "INT16",
+                "INT8",
+                "UINT8"
+            })
     void mmMatchesTheNaiveLoopInEveryLayout(DType dtype) {
         Random r = new Random(1);
         for (Layout la : Layout.values()) {
@@ -335,7 +374,9 @@ class MatmulOpsTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"FLOAT32", "FLOAT64", "COMPLEX128", "BFLOAT16", "INT32", "INT8"})
+    @EnumSource(
+            value = DType.class,
+            names = {"FLOAT32", "FLOAT64", "COMPLEX128", "BFLOAT16", "INT32", "INT8"})
     void bmmMatchesTheNaiveLoopInEveryLayout(DType dtype) {
         Random r = new Random(2);
         for (Layout la : Layout.values()) {
@@ -360,20 +401,27 @@ class MatmulOpsTest {
         for (DType dtype : new DType[] {DType.FLOAT32, DType.BFLOAT16, DType.INT64, DType.FLOAT64}) {
             Tensor a = random(r, dtype, 67, 300), b = random(r, dtype, 300, 261);
             assertMatches(reference(a, b, false), MatmulOps.mm(a, b), dtype);
-            assertMatches(reference(transpose(b, 0, 1), transpose(a, 0, 1), false), MatmulOps.mm(transpose(b, 0, 1), transpose(a, 0, 1)), dtype);
+            assertMatches(
+                    reference(transpose(b, 0, 1), transpose(a, 0, 1), false),
+                    MatmulOps.mm(transpose(b, 0, 1), transpose(a, 0, 1)),
+                    dtype);
         }
     }
 
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"FLOAT32", "FLOAT64", "COMPLEX64", "FLOAT16", "INT64", "UINT8"})
+    @EnumSource(
+            value = DType.class,
+            names = {"FLOAT32", "FLOAT64", "COMPLEX64", "FLOAT16", "INT64", "UINT8"})
     void mvAndDotMatchTheNaiveLoop(DType dtype) {
         Random r = new Random(4);
         Tensor m = random(r, dtype, 5, 8), v = random(r, dtype, 8);
         assertMatches(reference(m, v, false), MatmulOps.mv(m, v), dtype);
-        assertMatches(reference(columnMajor(m), everyOther(v), false), MatmulOps.mv(columnMajor(m), everyOther(v)), dtype);
+        assertMatches(
+                reference(columnMajor(m), everyOther(v), false), MatmulOps.mv(columnMajor(m), everyOther(v)), dtype);
         Tensor w = random(r, dtype, 8);
         assertMatches(reference(v, w, false), MatmulOps.dot(v, w), dtype);
-        assertMatches(reference(everyOther(v), everyOther(w), false), MatmulOps.dot(everyOther(v), everyOther(w)), dtype);
+        assertMatches(
+                reference(everyOther(v), everyOther(w), false), MatmulOps.dot(everyOther(v), everyOther(w)), dtype);
         // A broadcast vector (stride 0) has no BLAS layout and is copied.
         Tensor one = random(r, dtype, 1);
         Tensor expanded = Views.of(one, 0, new long[] {8}, new long[] {0});
@@ -424,13 +472,28 @@ class MatmulOpsTest {
     // ---- matmul's rank cases and broadcasting -------------------------------------------------------
 
     static final long[][][] RANK_CASES = {
-            {{4}, {4}}, {{3, 4}, {4}}, {{4}, {4, 2}}, {{3, 4}, {4, 2}},
-            {{2, 3, 4}, {4}}, {{2, 3, 4}, {4, 5}}, {{5, 2, 3, 4}, {4}}, {{4}, {2, 4, 3}}, {{3, 4}, {2, 4, 5}},
-            {{4}, {2, 2, 4, 3}}, {{2, 3, 4}, {2, 4, 5}}, {{2, 1, 3, 4}, {5, 4, 2}}, {{1, 3, 4}, {3, 4, 2}},
-            {{2, 3, 4}, {1, 4, 2}}, {{6, 1, 3, 4}, {1, 5, 4, 2}}, {{2, 3, 4}, {3, 2, 1, 4, 2}}};
+        {{4}, {4}},
+        {{3, 4}, {4}},
+        {{4}, {4, 2}},
+        {{3, 4}, {4, 2}},
+        {{2, 3, 4}, {4}},
+        {{2, 3, 4}, {4, 5}},
+        {{5, 2, 3, 4}, {4}},
+        {{4}, {2, 4, 3}},
+        {{3, 4}, {2, 4, 5}},
+        {{4}, {2, 2, 4, 3}},
+        {{2, 3, 4}, {2, 4, 5}},
+        {{2, 1, 3, 4}, {5, 4, 2}},
+        {{1, 3, 4}, {3, 4, 2}},
+        {{2, 3, 4}, {1, 4, 2}},
+        {{6, 1, 3, 4}, {1, 5, 4, 2}},
+        {{2, 3, 4}, {3, 2, 1, 4, 2}}
+    };
 
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"FLOAT32", "FLOAT64", "COMPLEX64", "INT64", "BFLOAT16"})
+    @EnumSource(
+            value = DType.class,
+            names = {"FLOAT32", "FLOAT64", "COMPLEX64", "INT64", "BFLOAT16"})
     void matmulFollowsEveryRankRule(DType dtype) {
         Random r = new Random(6);
         for (long[][] shapes : RANK_CASES) {
@@ -439,7 +502,8 @@ class MatmulOpsTest {
             try {
                 assertMatches(reference(a, b, false), MatmulOps.matmul(a, b), dtype);
                 if (a.dim() >= 2 && b.dim() >= 2) {
-                    // The same values, transposed in memory: folding then needs copies, or bmm reads transposed matrices.
+                    // The same values, transposed in memory: folding then needs copies, or bmm reads transposed
+                    // matrices.
                     assertMatches(reference(a, b, false), MatmulOps.matmul(columnMajor(a), columnMajor(b)), dtype);
                 }
             } catch (AssertionError e) {
@@ -493,19 +557,36 @@ class MatmulOpsTest {
             Tensor zeros = MatmulOps.mm(filled(dtype, 1, 3, 0), filled(dtype, 1, 0, 2));
             assertArrayEquals(new long[] {3, 2}, zeros.shape());
             assertArrayEquals(new double[zeros.toDoubleArray().length], zeros.toDoubleArray());
-            assertArrayEquals(new long[] {0, 2}, MatmulOps.mm(filled(dtype, 1, 0, 4), filled(dtype, 1, 4, 2)).shape());
-            assertArrayEquals(new long[] {3, 0}, MatmulOps.mm(filled(dtype, 1, 3, 4), filled(dtype, 1, 4, 0)).shape());
-            assertArrayEquals(new long[] {0, 3, 2}, MatmulOps.bmm(filled(dtype, 1, 0, 3, 4), filled(dtype, 1, 0, 4, 2)).shape());
+            assertArrayEquals(
+                    new long[] {0, 2},
+                    MatmulOps.mm(filled(dtype, 1, 0, 4), filled(dtype, 1, 4, 2)).shape());
+            assertArrayEquals(
+                    new long[] {3, 0},
+                    MatmulOps.mm(filled(dtype, 1, 3, 4), filled(dtype, 1, 4, 0)).shape());
+            assertArrayEquals(
+                    new long[] {0, 3, 2},
+                    MatmulOps.bmm(filled(dtype, 1, 0, 3, 4), filled(dtype, 1, 0, 4, 2))
+                            .shape());
             Tensor bz = MatmulOps.bmm(filled(dtype, 1, 2, 3, 0), filled(dtype, 1, 2, 0, 2));
             assertArrayEquals(new double[bz.toDoubleArray().length], bz.toDoubleArray());
-            assertEquals(0.0, MatmulOps.dot(filled(dtype, 1, 0), filled(dtype, 1, 0)).item());
+            assertEquals(
+                    0.0, MatmulOps.dot(filled(dtype, 1, 0), filled(dtype, 1, 0)).item());
             Tensor mv = MatmulOps.mv(filled(dtype, 1, 3, 0), filled(dtype, 1, 0));
             assertArrayEquals(new long[] {3}, mv.shape());
             assertArrayEquals(new double[mv.toDoubleArray().length], mv.toDoubleArray());
         }
-        assertArrayEquals(new long[] {3, 5, 0}, MatmulOps.matmul(filled(DType.FLOAT32, 1, 3, 5, 0), filled(DType.FLOAT32, 1, 0, 0)).shape());
-        assertArrayEquals(new long[] {2, 0, 4}, MatmulOps.matmul(filled(DType.FLOAT32, 1, 2, 0, 3), filled(DType.FLOAT32, 1, 3, 4)).shape());
-        assertArrayEquals(new long[] {0, 2}, MatmulOps.matmul(filled(DType.FLOAT32, 1, 0, 2, 3), filled(DType.FLOAT32, 1, 3)).shape());
+        assertArrayEquals(
+                new long[] {3, 5, 0},
+                MatmulOps.matmul(filled(DType.FLOAT32, 1, 3, 5, 0), filled(DType.FLOAT32, 1, 0, 0))
+                        .shape());
+        assertArrayEquals(
+                new long[] {2, 0, 4},
+                MatmulOps.matmul(filled(DType.FLOAT32, 1, 2, 0, 3), filled(DType.FLOAT32, 1, 3, 4))
+                        .shape());
+        assertArrayEquals(
+                new long[] {0, 2},
+                MatmulOps.matmul(filled(DType.FLOAT32, 1, 0, 2, 3), filled(DType.FLOAT32, 1, 3))
+                        .shape());
     }
 
     @Test
@@ -514,14 +595,17 @@ class MatmulOpsTest {
         Tensor out = MatmulOps.addmm(bias, filled(DType.FLOAT32, 1, 2, 0), filled(DType.FLOAT32, 1, 0, 2), 0.5, 2.0);
         assertArrayEquals(new double[] {1.5, 1.5, 1.5, 1.5}, out.toDoubleArray());
         Tensor b3 = filled(DType.FLOAT64, 3, 1, 2, 2);
-        Tensor out3 = MatmulOps.baddbmm(b3, filled(DType.FLOAT64, 1, 1, 2, 0), filled(DType.FLOAT64, 1, 1, 0, 2), 2.0, 1.0);
+        Tensor out3 =
+                MatmulOps.baddbmm(b3, filled(DType.FLOAT64, 1, 1, 2, 0), filled(DType.FLOAT64, 1, 1, 0, 2), 2.0, 1.0);
         assertArrayEquals(new double[] {6, 6, 6, 6}, out3.toDoubleArray());
     }
 
     // ---- addmm / baddbmm ----------------------------------------------------------------------------
 
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"FLOAT32", "FLOAT64", "COMPLEX128", "FLOAT16", "INT64"})
+    @EnumSource(
+            value = DType.class,
+            names = {"FLOAT32", "FLOAT64", "COMPLEX128", "FLOAT16", "INT64"})
     void addmmScalesAndBroadcastsItsInput(DType dtype) {
         Random r = new Random(9);
         Tensor m1 = random(r, dtype, 4, 6), m2 = random(r, dtype, 6, 3);
@@ -547,21 +631,31 @@ class MatmulOpsTest {
         Tensor eye = Tensor.of(TensorImpl.empty(new long[] {2, 2}, DType.FLOAT32));
         eye.impl().storage().floats()[0] = 1;
         eye.impl().storage().floats()[3] = 1;
-        assertArrayEquals(new double[] {1, 0, 0, 1}, MatmulOps.addmm(nan, eye, eye, 0L, 1L).toDoubleArray());
+        assertArrayEquals(
+                new double[] {1, 0, 0, 1},
+                MatmulOps.addmm(nan, eye, eye, 0L, 1L).toDoubleArray());
         Tensor nan3 = filled(DType.FLOAT32, Double.NaN, 1, 2, 2);
         Tensor eye3 = Views.of(eye, 0, new long[] {1, 2, 2}, new long[] {4, 2, 1});
-        assertArrayEquals(new double[] {2, 0, 0, 2}, MatmulOps.baddbmm(nan3, eye3, eye3, 0.0, 2.0).toDoubleArray());
+        assertArrayEquals(
+                new double[] {2, 0, 0, 2},
+                MatmulOps.baddbmm(nan3, eye3, eye3, 0.0, 2.0).toDoubleArray());
         // The Java kernel (bfloat16) honours the same rule.
         Tensor nanBf = filled(DType.BFLOAT16, Double.NaN, 2, 2), eyeBf = eye.to(DType.BFLOAT16);
-        assertArrayEquals(new double[] {1, 0, 0, 1}, MatmulOps.addmm(nanBf, eyeBf, eyeBf, 0L, 1L).toDoubleArray());
+        assertArrayEquals(
+                new double[] {1, 0, 0, 1},
+                MatmulOps.addmm(nanBf, eyeBf, eyeBf, 0L, 1L).toDoubleArray());
     }
 
     @Test
     void integerAlphaAndBetaTruncateLikeScalarToLong() {
         // PyTorch converts beta=0.5 to 0 and alpha=2.5 to 2 for int64 (ATen's Scalar::to<int64_t>).
         Tensor ones = filled(DType.INT64, 1, 2, 2);
-        assertArrayEquals(new long[] {2, 2, 2, 2}, MatmulOps.addmm(ones, ones, ones, 0.5, 1L).toLongArray());
-        assertArrayEquals(new long[] {5, 5, 5, 5}, MatmulOps.addmm(ones, ones, ones, 1L, 2.5).toLongArray());
+        assertArrayEquals(
+                new long[] {2, 2, 2, 2},
+                MatmulOps.addmm(ones, ones, ones, 0.5, 1L).toLongArray());
+        assertArrayEquals(
+                new long[] {5, 5, 5, 5},
+                MatmulOps.addmm(ones, ones, ones, 1L, 2.5).toLongArray());
     }
 
     @Test
@@ -576,18 +670,24 @@ class MatmulOpsTest {
     @Test
     void inPlaceFormsWriteIntoTheirInput() {
         Random r = new Random(10);
-        Tensor bias = random(r, DType.FLOAT64, 3, 2), m1 = random(r, DType.FLOAT64, 3, 5), m2 = random(r, DType.FLOAT64, 5, 2);
+        Tensor bias = random(r, DType.FLOAT64, 3, 2),
+                m1 = random(r, DType.FLOAT64, 3, 5),
+                m2 = random(r, DType.FLOAT64, 5, 2);
         Expected e = withBias(reference(m1, m2, false), bias, 2, 3);
         int version = bias.version();
         assertSame(bias, MatmulOps.addmm_(bias, m1, m2, 2.0, 3.0));
         assertMatches(e, bias, DType.FLOAT64);
         assertTrue(bias.version() > version);
         // A transposed (non-contiguous) self is written through its strides.
-        Tensor selfT = columnMajor(random(r, DType.FLOAT32, 3, 2)), a = random(r, DType.FLOAT32, 3, 4), b = random(r, DType.FLOAT32, 4, 2);
+        Tensor selfT = columnMajor(random(r, DType.FLOAT32, 3, 2)),
+                a = random(r, DType.FLOAT32, 3, 4),
+                b = random(r, DType.FLOAT32, 4, 2);
         Expected et = withBias(reference(a, b, false), selfT, 1, 1);
         MatmulOps.addmm_(selfT, a, b, 1L, 1L);
         assertMatches(et, selfT, DType.FLOAT32);
-        Tensor b3 = random(r, DType.FLOAT32, 2, 3, 2), x = random(r, DType.FLOAT32, 2, 3, 4), y = random(r, DType.FLOAT32, 2, 4, 2);
+        Tensor b3 = random(r, DType.FLOAT32, 2, 3, 2),
+                x = random(r, DType.FLOAT32, 2, 3, 4),
+                y = random(r, DType.FLOAT32, 2, 4, 2);
         Expected e3 = withBias(reference(x, y, false), b3, 0.5, 1);
         MatmulOps.baddbmm_(b3, x, y, 0.5, 1L);
         assertMatches(e3, b3, DType.FLOAT32);
@@ -595,7 +695,8 @@ class MatmulOpsTest {
 
     @Test
     void outerMultipliesAndPromotes() {
-        Tensor a = Tensor.of(TensorImpl.empty(new long[] {2}, DType.FLOAT32)), b = Tensor.of(TensorImpl.empty(new long[] {3}, DType.FLOAT64));
+        Tensor a = Tensor.of(TensorImpl.empty(new long[] {2}, DType.FLOAT32)),
+                b = Tensor.of(TensorImpl.empty(new long[] {3}, DType.FLOAT64));
         a.impl().storage().floats()[0] = 1;
         a.impl().storage().floats()[1] = 2;
         b.impl().storage().doubles()[0] = 3;
@@ -606,14 +707,19 @@ class MatmulOpsTest {
         assertArrayEquals(new long[] {2, 3}, out.shape());
         assertArrayEquals(new double[] {3, 4, 5, 6, 8, 10}, out.toDoubleArray());
         Tensor strided = everyOther(a);
-        assertArrayEquals(new double[] {3, 4, 5, 6, 8, 10}, MatmulOps.outer(strided, b).toDoubleArray());
+        assertArrayEquals(
+                new double[] {3, 4, 5, 6, 8, 10}, MatmulOps.outer(strided, b).toDoubleArray());
     }
 
     // ---- errors ---------------------------------------------------------------------------------------
 
-    private static Tensor f32(long... shape) { return Tensor.of(TensorImpl.empty(shape, DType.FLOAT32)); }
+    private static Tensor f32(long... shape) {
+        return Tensor.of(TensorImpl.empty(shape, DType.FLOAT32));
+    }
 
-    private static Tensor of(DType d, long... shape) { return Tensor.of(TensorImpl.empty(shape, d)); }
+    private static Tensor of(DType d, long... shape) {
+        return Tensor.of(TensorImpl.empty(shape, d));
+    }
 
     private static void assertError(String message, Supplier<Object> call) {
         TorchException e = assertThrows(TorchException.class, call::get);
@@ -622,85 +728,131 @@ class MatmulOpsTest {
 
     @Test
     void errorsCarryPyTorchMessages() {
-        assertError("mat1 and mat2 shapes cannot be multiplied (4x3 and 5x6)", () -> MatmulOps.mm(f32(4, 3), f32(5, 6)));
+        assertError(
+                "mat1 and mat2 shapes cannot be multiplied (4x3 and 5x6)", () -> MatmulOps.mm(f32(4, 3), f32(5, 6)));
         assertError("self must be a matrix", () -> MatmulOps.mm(f32(3), f32(3, 2)));
         assertError("mat2 must be a matrix", () -> MatmulOps.mm(f32(2, 3), f32(3)));
-        assertError("expected m1 and m2 to have the same dtype, but got: float != double",
+        assertError(
+                "expected m1 and m2 to have the same dtype, but got: float != double",
                 () -> MatmulOps.mm(f32(2, 2), of(DType.FLOAT64, 2, 2)));
-        assertError("expected m1 and m2 to have the same dtype, but got: long int != c10::BFloat16",
+        assertError(
+                "expected m1 and m2 to have the same dtype, but got: long int != c10::BFloat16",
                 () -> MatmulOps.mm(of(DType.INT64, 2, 2), of(DType.BFLOAT16, 2, 2)));
-        assertError("\"addmm_impl_cpu_\" not implemented for 'Bool'", () -> MatmulOps.mm(of(DType.BOOL, 2, 2), of(DType.BOOL, 2, 2)));
-        assertError("\"addmm_impl_cpu_\" not implemented for 'ComplexHalf'",
+        assertError(
+                "\"addmm_impl_cpu_\" not implemented for 'Bool'",
+                () -> MatmulOps.mm(of(DType.BOOL, 2, 2), of(DType.BOOL, 2, 2)));
+        assertError(
+                "\"addmm_impl_cpu_\" not implemented for 'ComplexHalf'",
                 () -> MatmulOps.mm(of(DType.COMPLEX32, 2, 2), of(DType.COMPLEX32, 2, 2)));
 
-        assertError("self and mat2 must have the same dtype, but got Double and Float",
+        assertError(
+                "self and mat2 must have the same dtype, but got Double and Float",
                 () -> MatmulOps.addmm(of(DType.FLOAT64, 2, 2), f32(2, 2), f32(2, 2)));
-        assertError("mat1 and mat2 must have the same dtype, but got Float and Double",
+        assertError(
+                "mat1 and mat2 must have the same dtype, but got Float and Double",
                 () -> MatmulOps.addmm(of(DType.FLOAT64, 2, 2), f32(2, 2), of(DType.FLOAT64, 2, 2)));
         assertError("mat1 must be a matrix, got 1-D tensor", () -> MatmulOps.addmm(f32(2, 2), f32(2), f32(2, 2)));
         assertError("mat2 must be a matrix, got 3-D tensor", () -> MatmulOps.addmm(f32(2, 2), f32(2, 2), f32(1, 2, 2)));
-        assertError("mat1 and mat2 shapes cannot be multiplied (2x2 and 3x2)", () -> MatmulOps.addmm(f32(2, 2), f32(2, 2), f32(3, 2)));
-        assertError("The expanded size of the tensor (2) must match the existing size (4) at non-singleton dimension 1.  "
-                + "Target sizes: [2, 2].  Tensor sizes: [4]", () -> MatmulOps.addmm(f32(4), f32(2, 2), f32(2, 2)));
-        assertError("expand(torch.FloatTensor{[3, 2, 2]}, size=[2, "
-                + "2]): the number of sizes provided (2) must be greater or equal"
-                + " to the number of dimensions in the tensor (3)", () -> MatmulOps.addmm(f32(3, 2, 2), f32(2, 2), f32(2, 2)));
+        assertError(
+                "mat1 and mat2 shapes cannot be multiplied (2x2 and 3x2)",
+                () -> MatmulOps.addmm(f32(2, 2), f32(2, 2), f32(3, 2)));
+        assertError(
+                "The expanded size of the tensor (2) must match the existing size (4) at non-singleton dimension 1.  "
+                        + "Target sizes: [2, 2].  Tensor sizes: [4]",
+                () -> MatmulOps.addmm(f32(4), f32(2, 2), f32(2, 2)));
+        assertError(
+                "expand(torch.FloatTensor{[3, 2, 2]}, size=[2, "
+                        + "2]): the number of sizes provided (2) must be greater or equal"
+                        + " to the number of dimensions in the tensor (3)",
+                () -> MatmulOps.addmm(f32(3, 2, 2), f32(2, 2), f32(2, 2)));
 
         assertError("batch1 must be a 3D tensor", () -> MatmulOps.bmm(f32(3, 4), f32(4, 2)));
         assertError("batch2 must be a 3D tensor", () -> MatmulOps.bmm(f32(1, 2, 2), f32(2, 2)));
-        assertError("Expected size for first two dimensions of batch2 tensor to be: [2, 4] but got: [3, 4].",
+        assertError(
+                "Expected size for first two dimensions of batch2 tensor to be: [2, 4] but got: [3, 4].",
                 () -> MatmulOps.bmm(f32(2, 3, 4), f32(3, 4, 2)));
-        assertError("expected scalar type Float but found Double", () -> MatmulOps.bmm(f32(1, 2, 2), of(DType.FLOAT64, 1, 2, 2)));
-        assertError("\"bmm\" not implemented for 'Bool'", () -> MatmulOps.bmm(of(DType.BOOL, 1, 2, 2), of(DType.BOOL, 1, 2, 2)));
-        assertError("\"bmm\" not implemented for 'Float8_e4m3fn'",
+        assertError(
+                "expected scalar type Float but found Double",
+                () -> MatmulOps.bmm(f32(1, 2, 2), of(DType.FLOAT64, 1, 2, 2)));
+        assertError(
+                "\"bmm\" not implemented for 'Bool'",
+                () -> MatmulOps.bmm(of(DType.BOOL, 1, 2, 2), of(DType.BOOL, 1, 2, 2)));
+        assertError(
+                "\"bmm\" not implemented for 'Float8_e4m3fn'",
                 () -> MatmulOps.bmm(of(DType.FLOAT8_E4M3FN, 1, 2, 2), of(DType.FLOAT8_E4M3FN, 1, 2, 2)));
 
-        assertError("Input dtypes must be the same, got: input float, batch1: double, batch2: double",
+        assertError(
+                "Input dtypes must be the same, got: input float, batch1: double, batch2: double",
                 () -> MatmulOps.baddbmm(f32(1, 2, 2), of(DType.FLOAT64, 1, 2, 2), of(DType.FLOAT64, 1, 2, 2)));
         assertError("batch2 must be a 3D tensor", () -> MatmulOps.baddbmm(f32(2, 2), f32(1, 2, 2), f32(2, 2)));
-        assertError("The expanded size of the tensor (2) must match the existing size (4) at non-singleton dimension 2.  "
-                + "Target sizes: [1, 2, 2].  Tensor sizes: [4]", () -> MatmulOps.baddbmm(f32(4), f32(1, 2, 2), f32(1, 2, 2)));
-        assertError("Expected size for first two dimensions of batch2 tensor to be: [1, 2] but got: [1, 3].",
+        assertError(
+                "The expanded size of the tensor (2) must match the existing size (4) at non-singleton dimension 2.  "
+                        + "Target sizes: [1, 2, 2].  Tensor sizes: [4]",
+                () -> MatmulOps.baddbmm(f32(4), f32(1, 2, 2), f32(1, 2, 2)));
+        assertError(
+                "Expected size for first two dimensions of batch2 tensor to be: [1, 2] but got: [1, 3].",
                 () -> MatmulOps.baddbmm(f32(1, 2, 2), f32(1, 2, 2), f32(1, 3, 2)));
 
         assertError("size mismatch, got input (3), mat (3x4), vec (5)", () -> MatmulOps.mv(f32(3, 4), f32(5)));
         assertError("vector + matrix @ vector expected, got 1, 1, 1", () -> MatmulOps.mv(f32(2), f32(2)));
         assertError("vector + matrix @ vector expected, got 1, 2, 2", () -> MatmulOps.mv(f32(2, 2), f32(2, 2)));
-        assertError("addmv input tensors must have the same dtype, but got Double, Float, and Double",
+        assertError(
+                "addmv input tensors must have the same dtype, but got Double, Float, and Double",
                 () -> MatmulOps.mv(f32(2, 2), of(DType.FLOAT64, 2)));
-        assertError("\"addmv_impl_cpu\" not implemented for 'Bool'", () -> MatmulOps.mv(of(DType.BOOL, 2, 2), of(DType.BOOL, 2)));
+        assertError(
+                "\"addmv_impl_cpu\" not implemented for 'Bool'",
+                () -> MatmulOps.mv(of(DType.BOOL, 2, 2), of(DType.BOOL, 2)));
 
         assertError("1D tensors expected, but got 2D and 2D tensors", () -> MatmulOps.dot(f32(2, 2), f32(2, 2)));
-        assertError("dot : expected both vectors to have same dtype, but found Float and Double",
+        assertError(
+                "dot : expected both vectors to have same dtype, but found Float and Double",
                 () -> MatmulOps.dot(f32(2), of(DType.FLOAT64, 2)));
-        assertError("inconsistent tensor size, expected tensor [3] and src [4] to have the same number of "
-                + "elements, but got 3"
-                + " and 4 elements respectively", () -> MatmulOps.dot(f32(3), f32(4)));
+        assertError(
+                "inconsistent tensor size, expected tensor [3] and src [4] to have the same number of "
+                        + "elements, but got 3"
+                        + " and 4 elements respectively",
+                () -> MatmulOps.dot(f32(3), f32(4)));
         assertError("\"dot\" not implemented for 'Bool'", () -> MatmulOps.dot(of(DType.BOOL, 2), of(DType.BOOL, 2)));
-        assertError("inconsistent tensor size, expected tensor [2] and src [3] to have the same number of "
-                + "elements, but got 2"
-                + " and 3 elements respectively", () -> MatmulOps.vdot(f32(2), f32(3)));
-        assertError("\"vdot\" not implemented for 'ComplexHalf'", () -> MatmulOps.vdot(of(DType.COMPLEX32, 2), of(DType.COMPLEX32, 2)));
+        assertError(
+                "inconsistent tensor size, expected tensor [2] and src [3] to have the same number of "
+                        + "elements, but got 2"
+                        + " and 3 elements respectively",
+                () -> MatmulOps.vdot(f32(2), f32(3)));
+        assertError(
+                "\"vdot\" not implemented for 'ComplexHalf'",
+                () -> MatmulOps.vdot(of(DType.COMPLEX32, 2), of(DType.COMPLEX32, 2)));
 
         assertError("outer: Expected 1-D argument self, but got 2-D", () -> MatmulOps.outer(f32(2, 2), f32(2)));
         assertError("outer: Expected 1-D argument vec2, but got 2-D", () -> MatmulOps.outer(f32(2), f32(2, 2)));
 
-        assertError("both arguments to matmul need to be at least 1D, but they are 0D and 2D", () -> MatmulOps.matmul(f32(), f32(2, 2)));
-        assertError("both arguments to matmul need to be at least 1D, but they are 1D and 0D", () -> MatmulOps.matmul(f32(2), f32()));
+        assertError(
+                "both arguments to matmul need to be at least 1D, but they are 0D and 2D",
+                () -> MatmulOps.matmul(f32(), f32(2, 2)));
+        assertError(
+                "both arguments to matmul need to be at least 1D, but they are 1D and 0D",
+                () -> MatmulOps.matmul(f32(2), f32()));
         assertError("size mismatch, got input (6), mat (6x4), vec (5)", () -> MatmulOps.matmul(f32(2, 3, 4), f32(5)));
-        assertError("mat1 and mat2 shapes cannot be multiplied (6x4 and 5x6)", () -> MatmulOps.matmul(f32(2, 3, 4), f32(5, 6)));
-        assertError("mat1 and mat2 shapes cannot be multiplied (1x4 and 5x6)", () -> MatmulOps.matmul(f32(4), f32(5, 6)));
-        assertError("Expected size for first two dimensions of batch2 tensor to be: [2, 4] but got: [2, 5].",
+        assertError(
+                "mat1 and mat2 shapes cannot be multiplied (6x4 and 5x6)",
+                () -> MatmulOps.matmul(f32(2, 3, 4), f32(5, 6)));
+        assertError(
+                "mat1 and mat2 shapes cannot be multiplied (1x4 and 5x6)", () -> MatmulOps.matmul(f32(4), f32(5, 6)));
+        assertError(
+                "Expected size for first two dimensions of batch2 tensor to be: [2, 4] but got: [2, 5].",
                 () -> MatmulOps.matmul(f32(2, 3, 4), f32(2, 5, 6)));
-        assertError("The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0",
+        assertError(
+                "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0",
                 () -> MatmulOps.matmul(f32(2, 3, 4), f32(3, 4, 2)));
-        assertError("expected m1 and m2 to have the same dtype, but got: float != double",
+        assertError(
+                "expected m1 and m2 to have the same dtype, but got: float != double",
                 () -> MatmulOps.matmul(f32(2, 3, 4), of(DType.FLOAT64, 4, 2)));
     }
 
     // ---- meta device ----------------------------------------------------------------------------------
 
-    private static Tensor meta(DType d, long... shape) { return Tensor.of(TensorImpl.meta(shape, d)); }
+    private static Tensor meta(DType d, long... shape) {
+        return Tensor.of(TensorImpl.meta(shape, d));
+    }
 
     private static void assertMeta(long[] shape, DType dtype, Tensor t) {
         assertEquals(Device.META, t.device());
@@ -724,8 +876,11 @@ class MatmulOpsTest {
         assertMeta(new long[] {2, 3}, f, MatmulOps.matmul(meta(f, 4), meta(f, 2, 4, 3)));
         assertMeta(new long[] {2, 5, 3}, f, MatmulOps.matmul(meta(f, 5, 4), meta(f, 2, 4, 3)));
         assertMeta(new long[] {}, f, MatmulOps.matmul(meta(f, 4), meta(f, 4)));
-        assertError("mat1 and mat2 shapes cannot be multiplied (4x3 and 5x6)", () -> MatmulOps.mm(meta(f, 4, 3), meta(f, 5, 6)));
-        assertError("The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0",
+        assertError(
+                "mat1 and mat2 shapes cannot be multiplied (4x3 and 5x6)",
+                () -> MatmulOps.mm(meta(f, 4, 3), meta(f, 5, 6)));
+        assertError(
+                "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0",
                 () -> MatmulOps.matmul(meta(f, 2, 3, 4), meta(f, 3, 4, 2)));
     }
 }

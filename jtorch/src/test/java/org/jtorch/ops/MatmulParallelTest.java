@@ -12,9 +12,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The products large enough for {@link MatmulKernels} to split them over Java workers with
- * single-threaded OpenBLAS calls (batch-parallel, row blocks, column blocks), against a naive loop,
- * with operands as stored, transposed (strides (1, ld)) and in float64; and the thread-count section.
+ * The products large enough for {@link MatmulKernels} to split them over Java workers with single-threaded OpenBLAS
+ * calls (batch-parallel, row blocks, column blocks), against a naive loop, with operands as stored, transposed (strides
+ * (1, ld)) and in float64; and the thread-count section.
  */
 class MatmulParallelTest {
 
@@ -50,7 +50,8 @@ class MatmulParallelTest {
             double tol = dtype == DType.FLOAT32 ? 1e-4 : 1e-12;
             assertClose(expected, a.bmm(b), tol);
             // Transposed storage: BLAS reads these with op = TRANSPOSE, so block offsets move along columns.
-            Tensor at = a.transpose(1, 2).contiguous().transpose(1, 2), bt = b.transpose(1, 2).contiguous().transpose(1, 2);
+            Tensor at = a.transpose(1, 2).contiguous().transpose(1, 2),
+                    bt = b.transpose(1, 2).contiguous().transpose(1, 2);
             assertClose(expected, at.bmm(bt), tol);
             assertClose(expected, at.bmm(b), tol);
         }
@@ -63,7 +64,8 @@ class MatmulParallelTest {
         Tensor a = Torch.randn(m, k), b = Torch.randn(k, n), bias = Torch.randn(n);
         double[] expected = naive(a.toDoubleArray(), b.toDoubleArray(), 1, m, k, n);
         double[] biasValues = bias.toDoubleArray();
-        for (int r = 0; r < m; r++) for (int c = 0; c < n; c++) expected[r * n + c] = 0.5 * biasValues[c] + 2 * expected[r * n + c];
+        for (int r = 0; r < m; r++)
+            for (int c = 0; c < n; c++) expected[r * n + c] = 0.5 * biasValues[c] + 2 * expected[r * n + c];
         assertClose(expected, Torch.addmm(bias, a, b, 0.5, 2), 1e-4);
     }
 
@@ -80,9 +82,11 @@ class MatmulParallelTest {
                 assertEquals(1, OpenBlas.numThreads());
             });
             assertEquals(3, OpenBlas.numThreads());
-            assertThrows(IllegalStateException.class, () -> OpenBlas.singleThreaded(() -> {
-                throw new IllegalStateException("body failed");
-            }));
+            assertThrows(
+                    IllegalStateException.class,
+                    () -> OpenBlas.singleThreaded(() -> {
+                        throw new IllegalStateException("body failed");
+                    }));
             assertEquals(3, OpenBlas.numThreads()); // restored after a failing body too
         } finally {
             OpenBlas.setNumThreads(before);

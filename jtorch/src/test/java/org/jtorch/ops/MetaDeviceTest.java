@@ -29,7 +29,8 @@ class MetaDeviceTest {
         Tensor a = Torch.zeros(new long[] {2, 3}, DType.FLOAT32, Device.META);
         Tensor b = Torch.zeros(new long[] {4, 3}, DType.FLOAT32, Device.META);
         TorchException e = assertThrows(TorchException.class, () -> a.add(b));
-        assertTrue(e.getMessage().contains("The size of tensor a (2) must match the size of tensor b (4) at non-singleton dimension 0"));
+        assertTrue(e.getMessage()
+                .contains("The size of tensor a (2) must match the size of tensor b (4) at non-singleton dimension 0"));
         Tensor ca = Torch.zeros(2, 3), cb = Torch.zeros(4, 3);
         TorchException real = assertThrows(TorchException.class, () -> ca.add(cb));
         assertEquals(e.getMessage(), real.getMessage());

@@ -17,10 +17,10 @@ import org.jtorch.nn.functional.F;
 import org.junit.jupiter.api.Test;
 
 /**
- * native_layer_norm: its statistics against their definition computed here in double, the fused first-order
- * backward against the differentiable rule (taken under create_graph) and finite differences, gradients that reach
- * the mean and rstd outputs, thread-count independence, and ATen's errors. F.layer_norm's values against PyTorch
- * are in FunctionalGoldenTest.
+ * native_layer_norm: its statistics against their definition computed here in double, the fused first-order backward
+ * against the differentiable rule (taken under create_graph) and finite differences, gradients that reach the mean and
+ * rstd outputs, thread-count independence, and ATen's errors. F.layer_norm's values against PyTorch are in
+ * FunctionalGoldenTest.
  */
 class NativeLayerNormTest {
 
@@ -31,7 +31,9 @@ class NativeLayerNormTest {
     @Test
     void statisticsAndOutputFollowTheDefinition() {
         int rows = 6, n = 37; // n not a multiple of the vector width: the scalar tails run too
-        Tensor x = randn(DType.FLOAT32, 1, 2, 3, n).mul(3).add(1), w = randn(DType.FLOAT32, 2, n), b = randn(DType.FLOAT32, 3, n);
+        Tensor x = randn(DType.FLOAT32, 1, 2, 3, n).mul(3).add(1),
+                w = randn(DType.FLOAT32, 2, n),
+                b = randn(DType.FLOAT32, 3, n);
         Tensor[] r = NormOps.nativeLayerNorm(x, new long[] {n}, w, b, 1e-5);
         assertArrayEquals(new long[] {2, 3, 1}, r[1].shape());
         assertArrayEquals(new long[] {2, 3, 1}, r[2].shape());
@@ -67,13 +69,18 @@ class NativeLayerNormTest {
                 Tensor b = affine ? randn(dtype, 6, 7, 33).requiresGrad(true) : null;
                 Tensor g = randn(dtype, 7, 5, 7, 33);
                 List<Tensor> inputs = affine ? List.of(x, w, b) : List.of(x);
-                List<Tensor> fused = Autograd.grad(List.of(F.layerNorm(x, new long[] {7, 33}, w, b, 1e-5)), inputs,
+                List<Tensor> fused = Autograd.grad(
+                        List.of(F.layerNorm(x, new long[] {7, 33}, w, b, 1e-5)),
+                        inputs,
                         Autograd.GradOptions.defaults().gradOutputs(List.of(g)));
-                List<Tensor> rule = Autograd.grad(List.of(F.layerNorm(x, new long[] {7, 33}, w, b, 1e-5)), inputs,
+                List<Tensor> rule = Autograd.grad(
+                        List.of(F.layerNorm(x, new long[] {7, 33}, w, b, 1e-5)),
+                        inputs,
                         Autograd.GradOptions.defaults().gradOutputs(List.of(g)).createGraph(true));
                 double tol = dtype == DType.FLOAT32 ? 1e-4 : 1e-12;
                 for (int i = 0; i < inputs.size(); i++) {
-                    assertArrayEquals(rule.get(i).toDoubleArray(), fused.get(i).toDoubleArray(), tol, dtype + " input " + i);
+                    assertArrayEquals(
+                            rule.get(i).toDoubleArray(), fused.get(i).toDoubleArray(), tol, dtype + " input " + i);
                 }
             }
         }
@@ -81,11 +88,13 @@ class NativeLayerNormTest {
 
     @Test
     void gradientsByFiniteDifferencesIncludingThroughMeanAndRstd() {
-        Tensor x = randn(DType.FLOAT64, 8, 3, 5).requiresGrad(true), w = randn(DType.FLOAT64, 9, 5).requiresGrad(true);
+        Tensor x = randn(DType.FLOAT64, 8, 3, 5).requiresGrad(true),
+                w = randn(DType.FLOAT64, 9, 5).requiresGrad(true);
         Tensor b = randn(DType.FLOAT64, 10, 5).requiresGrad(true);
         GradCheck.Options o = GradCheck.Options.defaults();
         List<Tensor> in = List.of(x, w, b);
-        java.util.function.Function<List<Tensor>, Tensor> out = t -> NormOps.nativeLayerNorm(t.get(0), new long[] {5}, t.get(1), t.get(2), 1e-5)[0];
+        java.util.function.Function<List<Tensor>, Tensor> out =
+                t -> NormOps.nativeLayerNorm(t.get(0), new long[] {5}, t.get(1), t.get(2), 1e-5)[0];
         java.util.function.Function<List<Tensor>, Tensor> stats = t -> {
             Tensor[] r = NormOps.nativeLayerNorm(t.get(0), new long[] {5}, t.get(1), t.get(2), 1e-5);
             return r[0].sum(new long[] {1}, true).add(r[1].mul(2)).add(r[2].mul(3));
@@ -98,7 +107,8 @@ class NativeLayerNormTest {
 
     @Test
     void resultsDoNotDependOnTheThreadCount() {
-        Tensor x = randn(DType.FLOAT32, 11, 512, 256).requiresGrad(true), w = randn(DType.FLOAT32, 12, 256).requiresGrad(true);
+        Tensor x = randn(DType.FLOAT32, 11, 512, 256).requiresGrad(true),
+                w = randn(DType.FLOAT32, 12, 256).requiresGrad(true);
         Tensor b = randn(DType.FLOAT32, 13, 256).requiresGrad(true), g = randn(DType.FLOAT32, 14, 512, 256);
         int before = Torch.getNumThreads();
         try {
@@ -112,8 +122,14 @@ class NativeLayerNormTest {
     private static double[][] run(int threads, Tensor x, Tensor w, Tensor b, Tensor g) {
         Torch.setNumThreads(threads);
         Tensor y = F.layerNorm(x, new long[] {256}, w, b, 1e-5);
-        List<Tensor> grads = Autograd.grad(List.of(y), List.of(x, w, b), Autograd.GradOptions.defaults().gradOutputs(List.of(g)));
-        return new double[][] {y.toDoubleArray(), grads.get(0).toDoubleArray(), grads.get(1).toDoubleArray(), grads.get(2).toDoubleArray()};
+        List<Tensor> grads = Autograd.grad(
+                List.of(y), List.of(x, w, b), Autograd.GradOptions.defaults().gradOutputs(List.of(g)));
+        return new double[][] {
+            y.toDoubleArray(),
+            grads.get(0).toDoubleArray(),
+            grads.get(1).toDoubleArray(),
+            grads.get(2).toDoubleArray()
+        };
     }
 
     @Test
@@ -131,26 +147,41 @@ class NativeLayerNormTest {
      */
     @Test
     void bfloat16BackwardComputesInFloat() {
-        Tensor x32 = randn(DType.FLOAT32, 16, 8, 64), w32 = randn(DType.FLOAT32, 17, 64), g32 = randn(DType.FLOAT32, 18, 8, 64);
-        Tensor x = x32.to(DType.BFLOAT16).requiresGrad(true), w = w32.to(DType.BFLOAT16).requiresGrad(true);
-        Tensor xf = x.detach().to(DType.FLOAT32).requiresGrad(true), wf = w.detach().to(DType.FLOAT32).requiresGrad(true);
+        Tensor x32 = randn(DType.FLOAT32, 16, 8, 64),
+                w32 = randn(DType.FLOAT32, 17, 64),
+                g32 = randn(DType.FLOAT32, 18, 8, 64);
+        Tensor x = x32.to(DType.BFLOAT16).requiresGrad(true),
+                w = w32.to(DType.BFLOAT16).requiresGrad(true);
+        Tensor xf = x.detach().to(DType.FLOAT32).requiresGrad(true),
+                wf = w.detach().to(DType.FLOAT32).requiresGrad(true);
         Tensor g = g32.to(DType.BFLOAT16);
-        List<Tensor> got = Autograd.grad(List.of(F.layerNorm(x, new long[] {64}, w, null, 1e-5)), List.of(x, w),
+        List<Tensor> got = Autograd.grad(
+                List.of(F.layerNorm(x, new long[] {64}, w, null, 1e-5)),
+                List.of(x, w),
                 Autograd.GradOptions.defaults().gradOutputs(List.of(g)));
-        List<Tensor> want = Autograd.grad(List.of(F.layerNorm(xf, new long[] {64}, wf, null, 1e-5)), List.of(xf, wf),
+        List<Tensor> want = Autograd.grad(
+                List.of(F.layerNorm(xf, new long[] {64}, wf, null, 1e-5)),
+                List.of(xf, wf),
                 Autograd.GradOptions.defaults().gradOutputs(List.of(g.to(DType.FLOAT32))));
         for (int i = 0; i < 2; i++) {
             assertEquals(DType.BFLOAT16, got.get(i).dtype());
             double[] w64 = want.get(i).toDoubleArray(), g64 = got.get(i).toDoubleArray();
-            for (int j = 0; j < w64.length; j++) assertEquals(w64[j], g64[j], 0.02 * Math.max(1, Math.abs(w64[j])), "input " + i + " at " + j);
+            for (int j = 0; j < w64.length; j++)
+                assertEquals(w64[j], g64[j], 0.02 * Math.max(1, Math.abs(w64[j])), "input " + i + " at " + j);
         }
     }
 
-    /** vmap(grad(f)) through layer norm (the batch rule, then the differentiable rule under the transforms) equals a loop. */
+    /**
+     * vmap(grad(f)) through layer norm (the batch rule, then the differentiable rule under the transforms) equals a
+     * loop.
+     */
     @Test
     void perSampleGradientsUnderVmapMatchALoop() {
-        Tensor xs = randn(DType.FLOAT64, 19, 4, 3, 6), w = randn(DType.FLOAT64, 20, 6), c = randn(DType.FLOAT64, 21, 3, 6);
-        java.util.function.Function<Tensor, Tensor> f = x -> F.layerNorm(x, new long[] {6}, w, null, 1e-5).mul(c).square().sum();
+        Tensor xs = randn(DType.FLOAT64, 19, 4, 3, 6),
+                w = randn(DType.FLOAT64, 20, 6),
+                c = randn(DType.FLOAT64, 21, 3, 6);
+        java.util.function.Function<Tensor, Tensor> f = x ->
+                F.layerNorm(x, new long[] {6}, w, null, 1e-5).mul(c).square().sum();
         Tensor got = org.jtorch.func.Func.vmap(org.jtorch.func.Func.grad(f)).apply(xs);
         for (int i = 0; i < 4; i++) {
             Tensor xi = xs.select(0, i).clone().requiresGrad(true);
@@ -162,14 +193,30 @@ class NativeLayerNormTest {
     @Test
     void atenErrors() {
         Tensor x = Torch.zeros(2, 4);
-        assertEquals("\"LayerNormKernelImpl\" not implemented for 'Long'", assertThrows(TorchException.class,
-                () -> NormOps.nativeLayerNorm(Torch.zeros(new long[] {2, 4}, DType.INT64), new long[] {4}, null, null, 1e-5)).getMessage());
-        assertEquals("expected scalar type Float but found Double", assertThrows(TorchException.class,
-                () -> NormOps.nativeLayerNorm(x, new long[] {4}, Torch.ones(new long[] {4}, DType.FLOAT64), null, 1e-5)).getMessage());
-        assertEquals("Expected weight to be of same shape as normalized_shape, "
-                + "but got weight of shape [3] and normalized_shape = [4]",
-                assertThrows(TorchException.class, () -> NormOps.nativeLayerNorm(x, new long[] {4}, Torch.ones(3), null, 1e-5)).getMessage());
-        assertEquals("Given normalized_shape=[3], expected input with shape [*, 3], but got input of size[2, 4]",
-                assertThrows(TorchException.class, () -> NormOps.nativeLayerNorm(x, new long[] {3}, null, null, 1e-5)).getMessage());
+        assertEquals(
+                "\"LayerNormKernelImpl\" not implemented for 'Long'",
+                assertThrows(
+                                TorchException.class,
+                                () -> NormOps.nativeLayerNorm(
+                                        Torch.zeros(new long[] {2, 4}, DType.INT64), new long[] {4}, null, null, 1e-5))
+                        .getMessage());
+        assertEquals(
+                "expected scalar type Float but found Double",
+                assertThrows(
+                                TorchException.class,
+                                () -> NormOps.nativeLayerNorm(
+                                        x, new long[] {4}, Torch.ones(new long[] {4}, DType.FLOAT64), null, 1e-5))
+                        .getMessage());
+        assertEquals(
+                "Expected weight to be of same shape as normalized_shape, "
+                        + "but got weight of shape [3] and normalized_shape = [4]",
+                assertThrows(
+                                TorchException.class,
+                                () -> NormOps.nativeLayerNorm(x, new long[] {4}, Torch.ones(3), null, 1e-5))
+                        .getMessage());
+        assertEquals(
+                "Given normalized_shape=[3], expected input with shape [*, 3], but got input of size[2, 4]",
+                assertThrows(TorchException.class, () -> NormOps.nativeLayerNorm(x, new long[] {3}, null, null, 1e-5))
+                        .getMessage());
     }
 }

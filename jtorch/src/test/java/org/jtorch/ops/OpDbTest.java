@@ -37,21 +37,24 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The generic sweep over {@link OpDb}: for each op × dtype × sample, the meta device gives the output
- * structure, shapes, strides and dtypes the CPU gives, refuses exactly what the CPU refuses with the same
- * exception class, and a non-contiguous sample gives the values of its contiguous copy. An op that throws
- * anything but PyTorch's error classes has crashed. Coverage tests make a new op (or a new op family)
- * without a table entry fail the build.
+ * The generic sweep over {@link OpDb}: for each op × dtype × sample, the meta device gives the output structure,
+ * shapes, strides and dtypes the CPU gives, refuses exactly what the CPU refuses with the same exception class, and a
+ * non-contiguous sample gives the values of its contiguous copy. An op that throws anything but PyTorch's error classes
+ * has crashed. Coverage tests make a new op (or a new op family) without a table entry fail the build.
  */
 class OpDbTest {
     /** The exception classes of PyTorch's error split; anything else thrown by an op is a crash. */
-    private static final Set<Class<?>> DOCUMENTED = Set.of(TorchException.class, TorchTypeException.class,
-            IndexOutOfBoundsException.class, IllegalArgumentException.class, UnsupportedOperationException.class,
+    private static final Set<Class<?>> DOCUMENTED = Set.of(
+            TorchException.class,
+            TorchTypeException.class,
+            IndexOutOfBoundsException.class,
+            IllegalArgumentException.class,
+            UnsupportedOperationException.class,
             LinAlgException.class);
 
     /**
-     * Errors that depend on values, which the meta device cannot see, per op: the message fragments. A CPU
-     * refusal with one of them is not asked of the meta device.
+     * Errors that depend on values, which the meta device cannot see, per op: the message fragments. A CPU refusal with
+     * one of them is not asked of the meta device.
      */
     private static final Map<String, List<String>> DATA_DEPENDENT_ERRORS = Map.ofEntries(
             // the 0-d value tensor's value must fit self's dtype, as ATen's kernel checks
@@ -70,7 +73,9 @@ class OpDbTest {
             Map.entry("normal.float_Tensor", List.of("normal expects all elements of std >= 0.0")),
             Map.entry("normal.Tensor_Tensor", List.of("normal expects all elements of std >= 0.0")),
             // negative repeats, or repeats that do not sum to output_size
-            Map.entry("_repeat_interleave_along", List.of("repeats can not be negative", "allocated size does not match")),
+            Map.entry(
+                    "_repeat_interleave_along",
+                    List.of("repeats can not be negative", "allocated size does not match")),
             Map.entry("repeat_interleave.Tensor", List.of("repeats can not be negative")),
             Map.entry("repeat_interleave.self_Tensor", List.of("repeats can not be negative")),
             // class indices outside [0, num_classes)
@@ -89,9 +94,9 @@ class OpDbTest {
     }
 
     /**
-     * Ops (and, by their CPU arguments, samples) whose output shape depends on the values: the CPU computes
-     * it, the meta device must refuse with the given class, as PyTorch's meta tensors do; where the CPU
-     * refuses, meta may refuse with that class before checking anything else. Besides these, the entries
+     * Ops (and, by their CPU arguments, samples) whose output shape depends on the values: the CPU computes it, the
+     * meta device must refuse with the given class, as PyTorch's meta tensors do; where the CPU refuses, meta may
+     * refuse with that class before checking anything else. Besides these, the entries
      * {@link IndexingOpDb#refusesMetaForData} names (nonzero, masked_select, masks as indices...).
      */
     private static final Map<String, DataDependentShape> DATA_DEPENDENT_SHAPES = Map.of(
@@ -102,8 +107,9 @@ class OpDbTest {
             "bincount", always(UnsupportedOperationException.class),
             // the length is the sum of the repeats unless output_size is given (ATen's meta rule: RuntimeError);
             // no repeats at all make an empty result whatever the data
-            "repeat_interleave.Tensor", new DataDependentShape(TorchException.class,
-                    args -> args[1] == null && ((Tensor) args[0]).numel() > 0),
+            "repeat_interleave.Tensor",
+                    new DataDependentShape(
+                            TorchException.class, args -> args[1] == null && ((Tensor) args[0]).numel() > 0),
             "repeat_interleave.self_Tensor", new DataDependentShape(TorchException.class, args -> args[3] == null),
             // num_classes = -1 is one more than the largest index
             "one_hot", new DataDependentShape(TorchException.class, args -> (Long) args[1] == -1));
@@ -163,13 +169,18 @@ class OpDbTest {
             } catch (RuntimeException onMeta) {
                 requireDocumented(onMeta, "meta");
                 if (onMeta.getClass() != needsData) {
-                    assertEquals(refused.getClass(), onMeta.getClass(), "CPU: " + message + "\nmeta: " + onMeta.getMessage());
+                    assertEquals(
+                            refused.getClass(),
+                            onMeta.getClass(),
+                            "CPU: " + message + "\nmeta: " + onMeta.getMessage());
                 }
             }
             return;
         }
         if (needsData != null) {
-            RuntimeException onMeta = assertThrows(RuntimeException.class, () -> Dispatcher.call(e.op(), metaArgs),
+            RuntimeException onMeta = assertThrows(
+                    RuntimeException.class,
+                    () -> Dispatcher.call(e.op(), metaArgs),
                     "meta computed a shape that depends on the data: " + describe(real));
             assertEquals(needsData, onMeta.getClass(), "meta refused a data-dependent shape with " + onMeta);
             checkLayoutDoesNotMatter(e, dtype, s, cpuInputs, outputs(real, "CPU"));
@@ -182,7 +193,9 @@ class OpDbTest {
             throw new AssertionError("meta refused what CPU accepted (" + describe(real) + ")", onMeta);
         }
         Tensor[] r = outputs(real, "CPU"), f = outputs(fake, "meta");
-        assertEquals(real instanceof Tensor[], fake instanceof Tensor[],
+        assertEquals(
+                real instanceof Tensor[],
+                fake instanceof Tensor[],
                 "output structure: " + describe(real) + " vs " + describe(fake));
         assertEquals(r.length, f.length, "number of outputs");
         for (int i = 0; i < r.length; i++) {
@@ -196,10 +209,11 @@ class OpDbTest {
     }
 
     /**
-     * A strided sample gives the values of its contiguous copy, unless its op reads storage (not
-     * {@code layoutFree}) or draws random numbers (whose values the sweep does not compare).
+     * A strided sample gives the values of its contiguous copy, unless its op reads storage (not {@code layoutFree}) or
+     * draws random numbers (whose values the sweep does not compare).
      */
-    private static void checkLayoutDoesNotMatter(OpDb.Entry e, DType dtype, OpDb.Sample s, SampleInputs cpuInputs, Tensor[] r) {
+    private static void checkLayoutDoesNotMatter(
+            OpDb.Entry e, DType dtype, OpDb.Sample s, SampleInputs cpuInputs, Tensor[] r) {
         if (!cpuInputs.strided() || !s.layoutFree() || e.op().has(OpDef.Flag.RANDOM)) return;
         Object[] contiguousArgs = s.args().build(SampleInputs.contiguousOnly(dtype));
         Tensor[] c = outputs(Dispatcher.call(e.op(), contiguousArgs), "CPU contiguous");
@@ -218,7 +232,8 @@ class OpDbTest {
     }
 
     private static String describe(Object result) {
-        if (result instanceof Tensor t) return "Tensor" + Arrays.toString(t.shape()) + " " + t.dtype().pyName();
+        if (result instanceof Tensor t)
+            return "Tensor" + Arrays.toString(t.shape()) + " " + t.dtype().pyName();
         if (result instanceof Tensor[] ts) return "Tensor[" + ts.length + "]";
         return String.valueOf(result);
     }
@@ -227,7 +242,8 @@ class OpDbTest {
     private static void assertSameValues(double[] expected, double[] got, String what) {
         assertEquals(expected.length, got.length, what + " element count");
         for (int i = 0; i < got.length; i++) {
-            assertTrue(expected[i] == got[i] || Double.compare(expected[i], got[i]) == 0,
+            assertTrue(
+                    expected[i] == got[i] || Double.compare(expected[i], got[i]) == 0,
                     what + ": non-contiguous input gives " + got[i] + " at " + i + ", contiguous gives " + expected[i]);
         }
     }
@@ -240,10 +256,13 @@ class OpDbTest {
     }
 
     private static OpDef structured(String name, OpDef.Kernel kernel) {
-        return OpDef.Unregistered.structured(name + "(Tensor self) -> Tensor", args -> {
-            Tensor x = (Tensor) args[0];
-            return Spec.of(x.impl().shapeRef(), x.dtype(), x.device(), null);
-        }, kernel);
+        return OpDef.Unregistered.structured(
+                name + "(Tensor self) -> Tensor",
+                args -> {
+                    Tensor x = (Tensor) args[0];
+                    return Spec.of(x.impl().shapeRef(), x.dtype(), x.device(), null);
+                },
+                kernel);
     }
 
     @Test
@@ -258,7 +277,10 @@ class OpDbTest {
             Tensor x = (Tensor) args[0];
             ElementIO io = ElementIO.of(x.dtype());
             for (long i = 0; i < x.numel(); i++) {
-                io.setDouble(outs[0].impl().storage().segment(), i, io.getDouble(x.impl().storage().segment(), x.storageOffset() + i));
+                io.setDouble(
+                        outs[0].impl().storage().segment(),
+                        i,
+                        io.getDouble(x.impl().storage().segment(), x.storageOffset() + i));
             }
         });
         OpDef metaDiffers = OpDef.Unregistered.composite("meta_differs(Tensor self) -> Tensor", args -> {
@@ -272,9 +294,13 @@ class OpDbTest {
             if (x.isMeta()) throw new TorchException("refused with the wrong class");
             return x;
         });
-        for (OpDef op : List.of(refusesInKernel, crashes, ignoresStrides, metaDiffers, metaGuessesShape, metaRefusesWrongly)) {
+        for (OpDef op :
+                List.of(refusesInKernel, crashes, ignoresStrides, metaDiffers, metaGuessesShape, metaRefusesWrongly)) {
             OpDb.Entry e = entry(op);
-            assertThrows(AssertionError.class, () -> check(e, DType.FLOAT64, e.samples().get(0)), op.name());
+            assertThrows(
+                    AssertionError.class,
+                    () -> check(e, DType.FLOAT64, e.samples().get(0)),
+                    op.name());
         }
     }
 
@@ -297,7 +323,8 @@ class OpDbTest {
             assertTrue(OpRegistry.lookup(e.op().qualifiedName()) == e.op(), e.name() + " is not a registered op");
             assertTrue(names.add(e.name()), "two entries for " + e.name());
             Set<String> labels = new TreeSet<>();
-            for (OpDb.Sample s : e.samples()) assertTrue(labels.add(s.label()), e.name() + ": label twice: " + s.label());
+            for (OpDb.Sample s : e.samples())
+                assertTrue(labels.add(s.label()), e.name() + ": label twice: " + s.label());
         }
     }
 
@@ -316,7 +343,8 @@ class OpDbTest {
     @Test
     void everyClassDeclaringOpsIsARegisteredFamily() throws IOException {
         Path dir = Path.of("src/main/java/org/jtorch");
-        assertTrue(Files.isDirectory(dir), "expected the sources at " + dir.toAbsolutePath() + " (tests run in jtorch/)");
+        assertTrue(
+                Files.isDirectory(dir), "expected the sources at " + dir.toAbsolutePath() + " (tests run in jtorch/)");
         Set<String> listed = new TreeSet<>(OpRegistry.familyNames());
         Set<String> unlisted = new TreeSet<>();
         try (Stream<Path> files = Files.walk(dir)) {
@@ -324,7 +352,8 @@ class OpDbTest {
                 String cls = p.getFileName().toString().replace(".java", "");
                 String src = Files.readString(p);
                 boolean declares = src.contains("static final OpDef ") || src.contains("static final Lifted ");
-                if (declares && !listed.contains(cls)) unlisted.add(dir.relativize(p).toString());
+                if (declares && !listed.contains(cls))
+                    unlisted.add(dir.relativize(p).toString());
             }
         }
         assertTrue(unlisted.isEmpty(), "classes declaring ops missing from OpRegistry's families: " + unlisted);

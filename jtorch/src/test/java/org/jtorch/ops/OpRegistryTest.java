@@ -37,7 +37,7 @@ class OpRegistryTest {
 
     @Test
     void aGapNeedsAReasonAndExcludesTheRule() {
-        OpDef op = OpDef.Unregistered.structured("probe(Tensor self) -> Tensor", a -> null, (a, o, s) -> { });
+        OpDef op = OpDef.Unregistered.structured("probe(Tensor self) -> Tensor", a -> null, (a, o, s) -> {});
         assertThrows(IllegalArgumentException.class, () -> op.vmapFallsBack(" "));
         op.vmapFallsBack("a probe");
         assertThrows(IllegalStateException.class, () -> op.defineBatchRule(c -> c.args()[0]));

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -33,32 +32,33 @@ import org.junit.jupiter.api.Test;
  * Every op's public Java entry points agree with its schema. The rules, all read off the typed schema:
  *
  * <ol>
- *   <li><b>Which ops are public.</b> As in PyTorch, an op whose name starts with {@code _} is internal, and so
- *       is one that PyTorch's binding generator gives no Python function ({@link #NO_PYTHON_BINDING}); the
- *       {@code _foreach_} ops are public, through {@code Foreach}.</li>
- *   <li><b>Where its entry points are</b> (shared/API.md): {@code torch.x} → static {@code Torch.x},
- *       {@code Tensor.x} → the instance method {@code x}, whose receiver is the argument PyTorch's method variant
- *       binds ({@code self}); {@code F.x} as a functional; {@code linalg_x} → {@code Linalg.x};
- *       {@code _foreach_x} → {@code Foreach.x} or {@code Foreach.x_}; names in lowerCamelCase. The in-place
- *       method {@code Tensor.x_} counts too: it runs the same op into {@code self} (and it is how PyTorch
- *       exposes {@code uniform} or {@code random} at all).</li>
- *   <li><b>When a method matches.</b> Its parameters take the schema's positional arguments in order, then
- *       kwarg-only ones in any order (Python keywords have none), each of a corresponding type: Tensor ↔
- *       {@code Tensor}; int/SymInt ↔ {@code long}/{@code int}; int[] ↔ {@code long[]}/{@code int[]} (a
- *       fixed-length {@code int[N]} also from one {@code long}, as PyTorch expands it); float ↔ {@code double};
- *       bool ↔ {@code boolean}; Scalar ↔ a Java number, {@code Scalar} or {@code Number}; ScalarType ↔
- *       {@code DType}; str ↔ {@code String} or an enum (string choices are enums); lists ↔ arrays, varargs or
- *       collections; {@code T?} ↔ what {@code T} takes, boxed or nullable; {@code Object} stands for "tensor or
- *       number". An argument may be left out only where the schema gives it a default (positional ones only at
- *       the end: Java has no keywords); a last {@code ...Options} parameter carries the kwarg-only ones.
- *       Returns: one tensor ↔ {@code Tensor}; several ↔ a record of as many components, an array or a list.</li>
+ *   <li><b>Which ops are public.</b> As in PyTorch, an op whose name starts with {@code _} is internal, and so is one
+ *       that PyTorch's binding generator gives no Python function ({@link #NO_PYTHON_BINDING}); the {@code _foreach_}
+ *       ops are public, through {@code Foreach}.
+ *   <li><b>Where its entry points are</b> (shared/API.md): {@code torch.x} → static {@code Torch.x}, {@code Tensor.x} →
+ *       the instance method {@code x}, whose receiver is the argument PyTorch's method variant binds ({@code self});
+ *       {@code F.x} as a functional; {@code linalg_x} → {@code Linalg.x}; {@code _foreach_x} → {@code Foreach.x} or
+ *       {@code Foreach.x_}; names in lowerCamelCase. The in-place method {@code Tensor.x_} counts too: it runs the same
+ *       op into {@code self} (and it is how PyTorch exposes {@code uniform} or {@code random} at all).
+ *   <li><b>When a method matches.</b> Its parameters take the schema's positional arguments in order, then kwarg-only
+ *       ones in any order (Python keywords have none), each of a corresponding type: Tensor ↔ {@code Tensor};
+ *       int/SymInt ↔ {@code long}/{@code int}; int[] ↔ {@code long[]}/{@code int[]} (a fixed-length {@code int[N]} also
+ *       from one {@code long}, as PyTorch expands it); float ↔ {@code double}; bool ↔ {@code boolean}; Scalar ↔ a Java
+ *       number, {@code Scalar} or {@code Number}; ScalarType ↔ {@code DType}; str ↔ {@code String} or an enum (string
+ *       choices are enums); lists ↔ arrays, varargs or collections; {@code T?} ↔ what {@code T} takes, boxed or
+ *       nullable; {@code Object} stands for "tensor or number". An argument may be left out only where the schema gives
+ *       it a default (positional ones only at the end: Java has no keywords); a last {@code ...Options} parameter
+ *       carries the kwarg-only ones. Returns: one tensor ↔ {@code Tensor}; several ↔ a record of as many components, an
+ *       array or a list.
  * </ol>
+ *
  * A public op passes when at least one of its entry points matches; the failure lists the candidates seen.
  */
 class OpSchemaConformanceTest {
     @Test
     void everySchemaRendersToItself() {
-        for (OpDef op : OpRegistry.all()) assertEquals(op.schema(), Schema.parse(op.schema().toString()), op.toString());
+        for (OpDef op : OpRegistry.all())
+            assertEquals(op.schema(), Schema.parse(op.schema().toString()), op.toString());
     }
 
     @Test
@@ -69,12 +69,19 @@ class OpSchemaConformanceTest {
             if (isInternal(s)) continue;
             List<Method> candidates = entryPoints(s);
             if (candidates.stream().noneMatch(m -> matches(m, s))) {
-                failures.put(s.toString(), candidates.isEmpty() ? "no entry point" : "entry points disagree: "
-                        + candidates.stream().map(OpSchemaConformanceTest::signature).toList());
+                failures.put(
+                        s.toString(),
+                        candidates.isEmpty()
+                                ? "no entry point"
+                                : "entry points disagree: "
+                                        + candidates.stream()
+                                                .map(OpSchemaConformanceTest::signature)
+                                                .toList());
             }
         }
         StringBuilder report = new StringBuilder();
-        failures.forEach((k, v) -> report.append("\n  ").append(k).append("\n      ").append(v));
+        failures.forEach(
+                (k, v) -> report.append("\n  ").append(k).append("\n      ").append(v));
         assertEquals(0, failures.size(), failures.size() + " ops without a conforming entry point:" + report);
     }
 
@@ -95,7 +102,8 @@ class OpSchemaConformanceTest {
         assertFalse(matches(fake("slice", Tensor.class, int.class, double.class), slice), "float is not SymInt?");
         Schema sort = Schema.parse("sort.stable(Tensor self, *, bool? stable, int dim=-1, bool descending=False) "
                 + "-> (Tensor values, Tensor indices)");
-        assertTrue(matches(fake("sort", Tensor.class, long.class, boolean.class, boolean.class), sort),
+        assertTrue(
+                matches(fake("sort", Tensor.class, long.class, boolean.class, boolean.class), sort),
                 "keywords in any order");
         assertFalse(matches(fake("sort", Tensor.class, long.class), sort), "stable has no default");
         Schema gelu = Schema.parse("gelu(Tensor self, *, str approximate='none') -> Tensor");
@@ -110,33 +118,61 @@ class OpSchemaConformanceTest {
     private static final class Fake {
         record Options(String approximate) {}
 
-        static Tensor add(Tensor self) { return self; }
+        static Tensor add(Tensor self) {
+            return self;
+        }
 
-        static Tensor add(Tensor self, Tensor other) { return self; }
+        static Tensor add(Tensor self, Tensor other) {
+            return self;
+        }
 
-        static Tensor add(Tensor self, Tensor other, double alpha) { return self; }
+        static Tensor add(Tensor self, Tensor other, double alpha) {
+            return self;
+        }
 
-        static Tensor add(Tensor self, long[] other) { return self; }
+        static Tensor add(Tensor self, long[] other) {
+            return self;
+        }
 
-        static long addToLong(Tensor self, Tensor other) { return 0; }
+        static long addToLong(Tensor self, Tensor other) {
+            return 0;
+        }
 
-        Tensor addMethod(Tensor other) { return other; }
+        Tensor addMethod(Tensor other) {
+            return other;
+        }
 
-        static Tensor slice(Tensor self, int dim) { return self; }
+        static Tensor slice(Tensor self, int dim) {
+            return self;
+        }
 
-        static Tensor slice(Tensor self, int dim, double start) { return self; }
+        static Tensor slice(Tensor self, int dim, double start) {
+            return self;
+        }
 
-        static Tensor slice(Tensor self, int dim, Long start, Long end, long step) { return self; }
+        static Tensor slice(Tensor self, int dim, Long start, Long end, long step) {
+            return self;
+        }
 
-        static ValuesIndices sort(Tensor self, long dim) { return null; }
+        static ValuesIndices sort(Tensor self, long dim) {
+            return null;
+        }
 
-        static ValuesIndices sort(Tensor self, long dim, boolean descending, boolean stable) { return null; }
+        static ValuesIndices sort(Tensor self, long dim, boolean descending, boolean stable) {
+            return null;
+        }
 
-        static Tensor gelu(Tensor self, Options options) { return self; }
+        static Tensor gelu(Tensor self, Options options) {
+            return self;
+        }
 
-        static Tensor gelu(Tensor self, java.math.RoundingMode approximate) { return self; }
+        static Tensor gelu(Tensor self, java.math.RoundingMode approximate) {
+            return self;
+        }
 
-        static Tensor conv(Tensor input, long stride) { return input; }
+        static Tensor conv(Tensor input, long stride) {
+            return input;
+        }
     }
 
     private static Method fake(String name, Class<?>... params) throws NoSuchMethodException {
@@ -149,8 +185,8 @@ class OpSchemaConformanceTest {
 
     /**
      * The ops PyTorch's binding generator gives no Python function ({@code SKIP_PYTHON_BINDINGS} in
-     * {@code tools/autograd/gen_python_functions.py}), as far as JTorch defines them: backward and forward
-     * kernels, and the ops Python reaches by other means ({@code index} by indexing, {@code nonzero_numpy} by
+     * {@code tools/autograd/gen_python_functions.py}), as far as JTorch defines them: backward and forward kernels, and
+     * the ops Python reaches by other means ({@code index} by indexing, {@code nonzero_numpy} by
      * {@code nonzero(as_tuple=True)}, {@code alias} and {@code normal_functional} only in functionalization).
      */
     private static final Pattern NO_PYTHON_BINDING =
@@ -210,7 +246,9 @@ class OpSchemaConformanceTest {
     }
 
     private static String signature(Method m) {
-        String params = String.join(", ", Arrays.stream(m.getParameterTypes()).map(Class::getSimpleName).toList());
+        String params = String.join(
+                ", ",
+                Arrays.stream(m.getParameterTypes()).map(Class::getSimpleName).toList());
         String owner = m.getDeclaringClass().getSimpleName();
         return m.getReturnType().getSimpleName() + " " + owner + "." + m.getName() + "(" + params + ")";
     }
@@ -220,23 +258,33 @@ class OpSchemaConformanceTest {
     static boolean matches(Method m, Schema s) {
         List<Schema.Argument> args = new ArrayList<>(s.arguments());
         if (!Modifier.isStatic(m.getModifiers())) {
-            Schema.Argument receiver = args.stream().filter(a -> a.name().equals("self")).findFirst().orElse(null);
+            Schema.Argument receiver = args.stream()
+                    .filter(a -> a.name().equals("self"))
+                    .findFirst()
+                    .orElse(null);
             if (receiver == null || !receiver.type().isTensor()) return false;
             args.remove(receiver);
         }
-        List<Schema.Argument> positional = args.stream().filter(a -> !a.kwargOnly()).toList();
-        List<Schema.Argument> keywords = args.stream().filter(Schema.Argument::kwargOnly).toList();
+        List<Schema.Argument> positional =
+                args.stream().filter(a -> !a.kwargOnly()).toList();
+        List<Schema.Argument> keywords =
+                args.stream().filter(Schema.Argument::kwargOnly).toList();
         return returnsMatch(m.getReturnType(), s)
                 && bind(m.getParameterTypes(), 0, positional, 0, keywords, new boolean[keywords.size()]);
     }
 
     /**
-     * Whether parameters {@code [i..)} take the positional arguments {@code [j..)} in order, then keyword
-     * arguments in any order ({@code used}: those already taken): Python's keywords have no order, so a Java
-     * overload lists the ones it takes where it likes.
+     * Whether parameters {@code [i..)} take the positional arguments {@code [j..)} in order, then keyword arguments in
+     * any order ({@code used}: those already taken): Python's keywords have no order, so a Java overload lists the ones
+     * it takes where it likes.
      */
-    private static boolean bind(Class<?>[] params, int i, List<Schema.Argument> positional, int j,
-            List<Schema.Argument> keywords, boolean[] used) {
+    private static boolean bind(
+            Class<?>[] params,
+            int i,
+            List<Schema.Argument> positional,
+            int j,
+            List<Schema.Argument> keywords,
+            boolean[] used) {
         if (i == params.length) return restHaveDefaults(positional, j) && unusedHaveDefaults(keywords, used);
         if (i == params.length - 1 && isOptionsRecord(params[i])) return restHaveDefaults(positional, j);
         if (j < positional.size()) {
@@ -268,7 +316,9 @@ class OpSchemaConformanceTest {
     }
 
     /** An options record, by the API's naming ({@code CrossEntropyOptions}, {@code LSTM.Options}). */
-    private static boolean isOptionsRecord(Class<?> c) { return c.getSimpleName().endsWith("Options"); }
+    private static boolean isOptionsRecord(Class<?> c) {
+        return c.getSimpleName().endsWith("Options");
+    }
 
     private static boolean accepts(Class<?> p, SchemaType t) {
         if (p == Object.class) return t.base() == Base.TENSOR || t.base() == Base.SCALAR;
@@ -304,8 +354,12 @@ class OpSchemaConformanceTest {
     }
 
     private static boolean isNumber(Class<?> p) {
-        return p == double.class || p == float.class || p == long.class || p == int.class
-                || Number.class.isAssignableFrom(p) || p == Scalar.class;
+        return p == double.class
+                || p == float.class
+                || p == long.class
+                || p == int.class
+                || Number.class.isAssignableFrom(p)
+                || p == Scalar.class;
     }
 
     // ---- returns ----------------------------------------------------------------------------------------

@@ -9,55 +9,142 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.jtorch.TorchException;
-import org.jtorch.storage.Storage;
-import org.jtorch.storage.TensorImpl;
-import org.junit.jupiter.api.Test;
 import org.jtorch.DType;
 import org.jtorch.RoundingMode;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
+import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.storage.Storage;
+import org.jtorch.storage.TensorImpl;
 import org.jtorch.testing.Golden;
 import org.jtorch.testing.Golden.Case;
 import org.jtorch.testing.Golden.Deviation;
 import org.jtorch.testing.Golden.Kind;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The pointwise ops against PyTorch's own results: every golden case of a binary or unary pointwise
- * op, of the type-promotion block and of the float16/bfloat16 rounding block becomes one test that
- * calls the op through {@link Torch} (or {@link ComplexOps} for the complex views) as a user would.
+ * The pointwise ops against PyTorch's own results: every golden case of a binary or unary pointwise op, of the
+ * type-promotion block and of the float16/bfloat16 rounding block becomes one test that calls the op through
+ * {@link Torch} (or {@link ComplexOps} for the complex views) as a user would.
  *
- * <p>Cases of other families in the same blocks (reductions, where, clamp...) are left to those
- * families' tests. Conversions ({@code to}) are compared exactly, since a conversion has one correct
- * answer; other floating results within {@link Golden}'s per-dtype tolerance.
+ * <p>Cases of other families in the same blocks (reductions, where, clamp...) are left to those families' tests.
+ * Conversions ({@code to}) are compared exactly, since a conversion has one correct answer; other floating results
+ * within {@link Golden}'s per-dtype tolerance.
  */
 class PointwiseGoldenTest {
 
     /** The ops this test owns, by PyTorch name. */
-    static final Set<String> OPS = Set.of("add", "sub", "mul", "div", "remainder", "fmod", "pow", "maximum", "minimum", "fmax",
-            "fmin", "atan2", "eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or", "logical_xor", "logical_not",
-            "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_not", "bitwise_left_shift", "bitwise_right_shift", "hypot",
-            "copysign", "xlogy", "neg", "abs", "sign", "sgn", "reciprocal", "exp", "exp2", "expm1", "log", "log2", "log10",
-            "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh",
-            "atanh", "sigmoid", "relu", "gelu", "silu", "softplus", "erf", "erfc", "erfinv", "floor", "ceil", "round", "trunc",
-            "frac", "square", "isnan", "isinf", "isfinite", "isposinf", "isneginf", "signbit", "nan_to_num", "logit", "deg2rad",
-            "rad2deg", "angle", "real", "imag", "conj", "to");
+    static final Set<String> OPS = Set.of(
+            "add",
+            "sub",
+            "mul",
+            "div",
+            "remainder",
+            "fmod",
+            "pow",
+            "maximum",
+            "minimum",
+            "fmax",
+            "fmin",
+            "atan2",
+            "eq",
+            "ne",
+            "lt",
+            "le",
+            "gt",
+            "ge",
+            "logical_and",
+            "logical_or",
+            "logical_xor",
+            "logical_not",
+            "bitwise_and",
+            "bitwise_or",
+            "bitwise_xor",
+            "bitwise_not",
+            "bitwise_left_shift",
+            "bitwise_right_shift",
+            "hypot",
+            "copysign",
+            "xlogy",
+            "neg",
+            "abs",
+            "sign",
+            "sgn",
+            "reciprocal",
+            "exp",
+            "exp2",
+            "expm1",
+            "log",
+            "log2",
+            "log10",
+            "log1p",
+            "sqrt",
+            "rsqrt",
+            "sin",
+            "cos",
+            "tan",
+            "asin",
+            "acos",
+            "atan",
+            "sinh",
+            "cosh",
+            "tanh",
+            "asinh",
+            "acosh",
+            "atanh",
+            "sigmoid",
+            "relu",
+            "gelu",
+            "silu",
+            "softplus",
+            "erf",
+            "erfc",
+            "erfinv",
+            "floor",
+            "ceil",
+            "round",
+            "trunc",
+            "frac",
+            "square",
+            "isnan",
+            "isinf",
+            "isfinite",
+            "isposinf",
+            "isneginf",
+            "signbit",
+            "nan_to_num",
+            "logit",
+            "deg2rad",
+            "rad2deg",
+            "angle",
+            "real",
+            "imag",
+            "conj",
+            "to");
 
     /** Where JTorch (PyTorch 2.15 semantics, Java API) knowingly differs from the 1.13 fixtures. */
     static final List<Deviation> DEVIATIONS = List.of(
-            new Deviation("div/error/bad-rounding", Kind.NOT_COMPARED,
+            new Deviation(
+                    "div/error/bad-rounding",
+                    Kind.NOT_COMPARED,
                     "rounding_mode is the RoundingMode enum in Java: an invalid mode cannot be passed"),
-            new Deviation("lt/error/complex", Kind.MESSAGE,
+            new Deviation(
+                    "lt/error/complex",
+                    Kind.MESSAGE,
                     "2.15 raises TypeError for ordering complex numbers (1.13: the dispatch message "
                             + "\"lt_cpu\" not implemented)"),
-            new Deviation("ge/error/complex", Kind.MESSAGE,
+            new Deviation(
+                    "ge/error/complex",
+                    Kind.MESSAGE,
                     "2.15 raises TypeError for ordering complex numbers (1.13: the dispatch message "
                             + "\"ge_cpu\" not implemented)"),
-            new Deviation("add/float16/rounding-alpha", Kind.NOT_COMPARED,
+            new Deviation(
+                    "add/float16/rounding-alpha",
+                    Kind.NOT_COMPARED,
                     "1.13 rounds alpha*other to float16 before adding (3*b overflows to -inf); JTorch "
                             + "computes a + alpha*b"
                             + " in float and rounds once, as the other float16 ops do"),
@@ -68,18 +155,23 @@ class PointwiseGoldenTest {
 
     /** A bfloat16 tensor with a lower-priority complex operand keeps its precision: bcomplex32 since 2.14. */
     private static Deviation bfloat16Complex(String id) {
-        return Deviation.dtype(id, DType.BCOMPLEX32, "bfloat16 with a 0-d or scalar complex operand promotes to bcomplex32"
-                + " since 2.14 (1.13: complex64)");
+        return Deviation.dtype(
+                id,
+                DType.BCOMPLEX32,
+                "bfloat16 with a 0-d or scalar complex operand promotes to bcomplex32"
+                        + " since 2.14 (1.13: complex64)");
     }
 
     @TestFactory
     Stream<DynamicTest> pointwiseCasesMatchPyTorch() {
         Golden.assertLoaded(1000);
         Golden.assertDeviationsExist(DEVIATIONS);
-        List<Case> cases = Golden.cases().stream().filter(c -> OPS.contains(c.op())).toList();
+        List<Case> cases =
+                Golden.cases().stream().filter(c -> OPS.contains(c.op())).toList();
         for (String op : OPS) assertTrue(cases.stream().anyMatch(c -> c.op().equals(op)), "no golden case for " + op);
         return cases.stream()
-                .map(c -> DynamicTest.dynamicTest(c.id(), () -> Golden.check(c, DEVIATIONS, c.op().equals("to"), () -> run(c))));
+                .map(c -> DynamicTest.dynamicTest(
+                        c.id(), () -> Golden.check(c, DEVIATIONS, c.op().equals("to"), () -> run(c))));
     }
 
     /** Calls the op of a case as a JTorch user would. */
@@ -87,14 +179,22 @@ class PointwiseGoldenTest {
         Tensor x = c.arg(0) instanceof Tensor t ? t : null;
         Object other = c.argCount() > 1 ? c.arg(1) : null;
         return switch (c.op()) {
-            case "add" -> c.has("alpha") ? Torch.add(x, (Tensor) other, ((Number) c.kwarg("alpha")).doubleValue())
-                    : arith(PointwiseOps.ADD, x, other);
-            case "sub" -> c.has("alpha") ? Torch.sub(x, (Tensor) other, ((Number) c.kwarg("alpha")).doubleValue())
-                    : arith(PointwiseOps.SUB, x, other);
+            case "add" ->
+                c.has("alpha")
+                        ? Torch.add(x, (Tensor) other, ((Number) c.kwarg("alpha")).doubleValue())
+                        : arith(PointwiseOps.ADD, x, other);
+            case "sub" ->
+                c.has("alpha")
+                        ? Torch.sub(x, (Tensor) other, ((Number) c.kwarg("alpha")).doubleValue())
+                        : arith(PointwiseOps.SUB, x, other);
             case "mul" -> arith(PointwiseOps.MUL, x, other);
-            case "div" -> c.has("rounding_mode")
-                    ? Torch.div(x, other, RoundingMode.valueOf(((String) c.kwarg("rounding_mode")).toUpperCase(Locale.ROOT)))
-                    : arith(PointwiseOps.DIV, x, other);
+            case "div" ->
+                c.has("rounding_mode")
+                        ? Torch.div(
+                                x,
+                                other,
+                                RoundingMode.valueOf(((String) c.kwarg("rounding_mode")).toUpperCase(Locale.ROOT)))
+                        : arith(PointwiseOps.DIV, x, other);
             case "remainder" -> Torch.remainder(x, other);
             case "fmod" -> Torch.fmod(x, other);
             case "pow" -> pow(c.arg(0), other);
@@ -152,14 +252,18 @@ class PointwiseGoldenTest {
             case "relu" -> Torch.relu(x);
             case "gelu" -> c.has("approximate") ? Torch.gelu(x, (String) c.kwarg("approximate")) : Torch.gelu(x);
             case "silu" -> Torch.silu(x);
-            case "softplus" -> Torch.softplus(x, c.has("beta") ? ((Number) c.kwarg("beta")).doubleValue() : 1.0,
-                    c.has("threshold") ? ((Number) c.kwarg("threshold")).doubleValue() : 20.0);
+            case "softplus" ->
+                Torch.softplus(
+                        x,
+                        c.has("beta") ? ((Number) c.kwarg("beta")).doubleValue() : 1.0,
+                        c.has("threshold") ? ((Number) c.kwarg("threshold")).doubleValue() : 20.0);
             case "erf" -> Torch.erf(x);
             case "erfc" -> Torch.erfc(x);
             case "erfinv" -> Torch.erfinv(x);
             case "floor" -> Torch.floor(x);
             case "ceil" -> Torch.ceil(x);
-            case "round" -> c.has("decimals") ? Torch.round(x, ((Number) c.kwarg("decimals")).longValue()) : Torch.round(x);
+            case "round" ->
+                c.has("decimals") ? Torch.round(x, ((Number) c.kwarg("decimals")).longValue()) : Torch.round(x);
             case "trunc" -> Torch.trunc(x);
             case "frac" -> Torch.frac(x);
             case "square" -> Torch.square(x);
@@ -183,9 +287,9 @@ class PointwiseGoldenTest {
     }
 
     /**
-     * add/sub/mul/div with a tensor, a Java {@code long} or a {@code double}, through their typed
-     * {@link Torch} overloads. Bool and complex scalars have no typed overload, so those go to the op
-     * directly (as a {@code Torch.add(Tensor, Object)} would).
+     * add/sub/mul/div with a tensor, a Java {@code long} or a {@code double}, through their typed {@link Torch}
+     * overloads. Bool and complex scalars have no typed overload, so those go to the op directly (as a
+     * {@code Torch.add(Tensor, Object)} would).
      */
     private static Tensor arith(OpDef op, Tensor a, Object b) {
         return switch (b) {
@@ -229,62 +333,173 @@ class PointwiseGoldenTest {
     // ---- what the fixtures do not show ------------------------------------------------------------
 
     /**
-     * The complex inverse functions on and off their branch cuts, signed zeros included, against
-     * Python's {@code cmath} (C99 {@code casin} & co., which {@code std::complex} follows): the fixtures
-     * hold only random points off the cuts.
+     * The complex inverse functions on and off their branch cuts, signed zeros included, against Python's {@code cmath}
+     * (C99 {@code casin} & co., which {@code std::complex} follows): the fixtures hold only random points off the cuts.
      */
     @Test
     void complexInverseFunctionsFollowC99BranchCuts() {
         double[] z = {0.5, 0.25, -2, 0.0, -2, -0.0, 2, 0.0, 0.0, 2, -0.0, 2, 0.0, -2, 3, -4};
         Tensor x = Tensor.of(TensorImpl.of(Storage.wrap(z), 0, new long[] {8}, new long[] {1}, DType.COMPLEX128));
         double h = Math.PI / 2;
-        assertC99(Torch.asin(x), 0.5016088532755008, 0.28139605624529274, -h, 1.3169578969248166, -h, -1.3169578969248166,
-                h, 1.3169578969248166, 0, 1.4436354751788103, -0.0, 1.4436354751788103, 0, -1.4436354751788103,
-                0.6339838656391766, -2.305509031243477);
-        assertC99(Torch.acos(x), 1.069187473519396, -0.28139605624529274, Math.PI, -1.3169578969248166, Math.PI, 1.3169578969248166,
-                0, -1.3169578969248166, h, -1.4436354751788103, h, -1.4436354751788103, h, 1.4436354751788103,
-                0.9368124611557198, 2.305509031243477);
-        assertC99(Torch.atan(x), 0.4842544903299662, 0.20058661813123432, -1.1071487177940904, 0.0, -1.1071487177940904, -0.0,
-                1.1071487177940904, 0.0, h, 0.5493061443340549, -h, 0.5493061443340549, h, -0.5493061443340549,
-                1.4483069952314644, -0.15899719167999918);
-        assertC99(Torch.asinh(x), 0.4926756834207706, 0.2243284526346675, -1.4436354751788103, 0.0, -1.4436354751788103, -0.0,
-                1.4436354751788103, 0.0, 1.3169578969248166, h, -1.3169578969248166, h, 1.3169578969248166, -h,
-                2.2999140408792695, -0.9176168533514787);
-        assertC99(Torch.acosh(x), 0.28139605624529274, 1.069187473519396, 1.3169578969248166, Math.PI, 1.3169578969248166, -Math.PI,
-                1.3169578969248166, 0.0, 1.4436354751788103, h, 1.4436354751788103, h, 1.4436354751788103, -h,
-                2.305509031243477, -0.9368124611557198);
-        assertC99(Torch.atanh(x), 0.5003700000525311, 0.3143981432077165, -0.5493061443340549, h, -0.5493061443340549, -h,
-                0.5493061443340549, h, 0.0, 1.1071487177940904, -0.0, 1.1071487177940904, 0.0, -1.1071487177940904,
-                0.1175009073114339, -1.4099210495965755);
+        assertC99(
+                Torch.asin(x),
+                0.5016088532755008,
+                0.28139605624529274,
+                -h,
+                1.3169578969248166,
+                -h,
+                -1.3169578969248166,
+                h,
+                1.3169578969248166,
+                0,
+                1.4436354751788103,
+                -0.0,
+                1.4436354751788103,
+                0,
+                -1.4436354751788103,
+                0.6339838656391766,
+                -2.305509031243477);
+        assertC99(
+                Torch.acos(x),
+                1.069187473519396,
+                -0.28139605624529274,
+                Math.PI,
+                -1.3169578969248166,
+                Math.PI,
+                1.3169578969248166,
+                0,
+                -1.3169578969248166,
+                h,
+                -1.4436354751788103,
+                h,
+                -1.4436354751788103,
+                h,
+                1.4436354751788103,
+                0.9368124611557198,
+                2.305509031243477);
+        assertC99(
+                Torch.atan(x),
+                0.4842544903299662,
+                0.20058661813123432,
+                -1.1071487177940904,
+                0.0,
+                -1.1071487177940904,
+                -0.0,
+                1.1071487177940904,
+                0.0,
+                h,
+                0.5493061443340549,
+                -h,
+                0.5493061443340549,
+                h,
+                -0.5493061443340549,
+                1.4483069952314644,
+                -0.15899719167999918);
+        assertC99(
+                Torch.asinh(x),
+                0.4926756834207706,
+                0.2243284526346675,
+                -1.4436354751788103,
+                0.0,
+                -1.4436354751788103,
+                -0.0,
+                1.4436354751788103,
+                0.0,
+                1.3169578969248166,
+                h,
+                -1.3169578969248166,
+                h,
+                1.3169578969248166,
+                -h,
+                2.2999140408792695,
+                -0.9176168533514787);
+        assertC99(
+                Torch.acosh(x),
+                0.28139605624529274,
+                1.069187473519396,
+                1.3169578969248166,
+                Math.PI,
+                1.3169578969248166,
+                -Math.PI,
+                1.3169578969248166,
+                0.0,
+                1.4436354751788103,
+                h,
+                1.4436354751788103,
+                h,
+                1.4436354751788103,
+                -h,
+                2.305509031243477,
+                -0.9368124611557198);
+        assertC99(
+                Torch.atanh(x),
+                0.5003700000525311,
+                0.3143981432077165,
+                -0.5493061443340549,
+                h,
+                -0.5493061443340549,
+                -h,
+                0.5493061443340549,
+                h,
+                0.0,
+                1.1071487177940904,
+                -0.0,
+                1.1071487177940904,
+                0.0,
+                -1.1071487177940904,
+                0.1175009073114339,
+                -1.4099210495965755);
     }
 
     private static void assertC99(Tensor got, double... expected) {
         double[] v = got.toDoubleArray();
         assertEquals(expected.length, v.length);
         for (int i = 0; i < v.length; i++) {
-            assertEquals(expected[i], v[i], 1e-15 + 1e-14 * Math.abs(expected[i]), "element " + i / 2 + (i % 2 == 0 ? " re" : " im"));
-            if (expected[i] == 0) assertEquals(Math.copySign(1, expected[i]), Math.copySign(1, v[i]), "sign of zero at " + i);
+            assertEquals(
+                    expected[i],
+                    v[i],
+                    1e-15 + 1e-14 * Math.abs(expected[i]),
+                    "element " + i / 2 + (i % 2 == 0 ? " re" : " im"));
+            if (expected[i] == 0)
+                assertEquals(Math.copySign(1, expected[i]), Math.copySign(1, v[i]), "sign of zero at " + i);
         }
     }
 
-    /** ATen's sub_check and alpha_check beyond the recorded cases: a bool with a non-bool operand, bool and complex alpha. */
+    /**
+     * ATen's sub_check and alpha_check beyond the recorded cases: a bool with a non-bool operand, bool and complex
+     * alpha.
+     */
     @Test
     void subtractionAndAlphaChecksUseAtensWording() {
         Tensor bool = Torch.tensor(new boolean[] {true, false}), ints = Torch.tensor(new long[] {1, 2});
         assertMessage("Subtraction, the `-` operator, with a bool tensor is not supported.", () -> Torch.sub(bool, 1L));
-        assertMessage("Subtraction, the `-` operator, with a bool tensor is not supported.", () -> Torch.sub(ints, bool));
-        assertMessage("Boolean alpha only supported for Boolean results.", () -> Dispatcher.call1(PointwiseOps.ADD, ints, ints, true));
-        assertMessage("For non-complex input tensors, argument alpha must not be a complex number.",
-                () -> Dispatcher.call1(PointwiseOps.ADD, Torch.tensor(new double[] {1}), Torch.tensor(new double[] {2}), Scalar.complex(1, 1)));
-        assertMessage("For integral input tensors, argument alpha must not be a floating point number.", // checked first, as ATen does
+        assertMessage(
+                "Subtraction, the `-` operator, with a bool tensor is not supported.", () -> Torch.sub(ints, bool));
+        assertMessage(
+                "Boolean alpha only supported for Boolean results.",
+                () -> Dispatcher.call1(PointwiseOps.ADD, ints, ints, true));
+        assertMessage(
+                "For non-complex input tensors, argument alpha must not be a complex number.",
+                () -> Dispatcher.call1(
+                        PointwiseOps.ADD,
+                        Torch.tensor(new double[] {1}),
+                        Torch.tensor(new double[] {2}),
+                        Scalar.complex(1, 1)));
+        assertMessage(
+                "For integral input tensors, argument alpha must not be a floating point number.", // checked first, as
+                // ATen does
                 () -> Dispatcher.call1(PointwiseOps.ADD, ints, ints, Scalar.complex(1, 1)));
-        assertArrayEquals(new long[] {3, 6}, Dispatcher.call1(PointwiseOps.ADD, ints, ints, 2L).toLongArray());
+        assertArrayEquals(
+                new long[] {3, 6},
+                Dispatcher.call1(PointwiseOps.ADD, ints, ints, 2L).toLongArray());
         Tensor meta = Tensor.of(TensorImpl.meta(new long[] {2}, DType.BOOL));
         assertMessage("with two bool tensors", () -> Torch.sub(meta, meta)); // the meta rule owns the check
     }
 
     private static void assertMessage(String substring, Runnable call) {
         TorchException e = assertThrows(TorchException.class, call::run);
-        assertTrue(e.getMessage().contains(substring), () -> "message \"" + e.getMessage() + "\" lacks \"" + substring + "\"");
+        assertTrue(
+                e.getMessage().contains(substring),
+                () -> "message \"" + e.getMessage() + "\" lacks \"" + substring + "\"");
     }
 }

@@ -27,7 +27,9 @@ class PointwiseKernelTest {
         int n = 300_001; // above the grain, with a ragged vector tail
         double[] x = ramp(n, 3), y = ramp(n, -2);
         Tensor a = Torch.tensor(x).to(DType.FLOAT32), b = Torch.tensor(y).to(DType.FLOAT32);
-        double[] sum = a.add(b).toDoubleArray(), ex = a.exp().toDoubleArray(), relu = a.relu().toDoubleArray();
+        double[] sum = a.add(b).toDoubleArray(),
+                ex = a.exp().toDoubleArray(),
+                relu = a.relu().toDoubleArray();
         for (int i = 0; i < n; i++) {
             float fx = (float) x[i], fy = (float) y[i];
             assertEquals(fx + fy, sum[i], 0, "add at " + i);
@@ -54,7 +56,10 @@ class PointwiseKernelTest {
     void broadcastingAndNonContiguousStridedPath() {
         Tensor col = Torch.tensor(new double[] {1, 2, 3}, DType.FLOAT64, 3, 1);
         Tensor row = Torch.tensor(new double[] {10, 20, 30, 40}, DType.FLOAT64, 1, 4);
-        assertArrayEquals(new double[] {11, 21, 31, 41, 12, 22, 32, 42, 13, 23, 33, 43}, col.add(row).toDoubleArray(), 0);
+        assertArrayEquals(
+                new double[] {11, 21, 31, 41, 12, 22, 32, 42, 13, 23, 33, 43},
+                col.add(row).toDoubleArray(),
+                0);
         // a transposed view: element (i, j) of t is element (j, i) of the base
         Tensor base = Torch.tensor(new double[] {1, 2, 3, 4, 5, 6}, DType.FLOAT32, 2, 3);
         Tensor t = Views.of(base, 0, new long[] {3, 2}, new long[] {1, 3});
@@ -69,7 +74,9 @@ class PointwiseKernelTest {
         assertEquals(DType.INT8, r.dtype());
         assertArrayEquals(new long[] {-56, 0}, r.toLongArray()); // wraps like int8 arithmetic
         assertEquals(DType.FLOAT32, i8.add(0.5).dtype());
-        assertEquals(DType.FLOAT16, Torch.tensor(new double[] {1}, DType.FLOAT16).mul(3.0).dtype());
+        assertEquals(
+                DType.FLOAT16,
+                Torch.tensor(new double[] {1}, DType.FLOAT16).mul(3.0).dtype());
     }
 
     /** The table of spec/creation-and-dtypes.md §8. */
@@ -77,20 +84,25 @@ class PointwiseKernelTest {
     void integerDivisionAndRemainder() {
         Tensor a = Torch.tensor(new long[] {7, -7, 7, -7});
         Tensor b = Torch.tensor(new long[] {2, 2, -2, -2});
-        assertArrayEquals(new long[] {3, -3, -3, 3}, a.div(b, RoundingMode.TRUNC).toLongArray());
-        assertArrayEquals(new long[] {3, -4, -4, 3}, a.div(b, RoundingMode.FLOOR).toLongArray());
+        assertArrayEquals(
+                new long[] {3, -3, -3, 3}, a.div(b, RoundingMode.TRUNC).toLongArray());
+        assertArrayEquals(
+                new long[] {3, -4, -4, 3}, a.div(b, RoundingMode.FLOOR).toLongArray());
         assertArrayEquals(new long[] {1, 1, -1, -1}, a.remainder(b).toLongArray());
         assertArrayEquals(new long[] {1, -1, 1, -1}, a.fmod(b).toLongArray());
         Tensor q = a.div(b);
         assertEquals(DType.FLOAT32, q.dtype());
         assertArrayEquals(new double[] {3.5, -3.5, -3.5, 3.5}, q.toDoubleArray(), 0);
-        TorchException z = assertThrows(TorchException.class, () -> a.div(Torch.zeros(new long[] {4}, DType.INT64), RoundingMode.FLOOR));
+        TorchException z = assertThrows(
+                TorchException.class, () -> a.div(Torch.zeros(new long[] {4}, DType.INT64), RoundingMode.FLOOR));
         assertTrue(z.getMessage().contains("ZeroDivisionError"));
         Tensor f = Torch.tensor(new double[] {7, -7, 7, -7});
         Tensor g = Torch.tensor(new double[] {2, 2, -2, -2});
-        assertArrayEquals(new double[] {3, -4, -4, 3}, f.div(g, RoundingMode.FLOOR).toDoubleArray(), 0);
+        assertArrayEquals(
+                new double[] {3, -4, -4, 3}, f.div(g, RoundingMode.FLOOR).toDoubleArray(), 0);
         assertArrayEquals(new double[] {1, 1, -1, -1}, f.remainder(g).toDoubleArray(), 0);
-        assertTrue(Double.isNaN(Torch.remainder(Torch.tensor(new double[] {1}), 0.0).item()));
+        assertTrue(Double.isNaN(
+                Torch.remainder(Torch.tensor(new double[] {1}), 0.0).item()));
     }
 
     @Test
@@ -112,8 +124,10 @@ class PointwiseKernelTest {
         assertEquals(5, mx[2]);
         assertArrayEquals(new double[] {2, 1, 5}, Torch.fmax(a, b).toDoubleArray(), 0);
         assertArrayEquals(new double[] {2, 1, 3}, Torch.fmin(a, b).toDoubleArray(), 0);
-        assertThrows(org.jtorch.TorchTypeException.class,
-                () -> Torch.maximum(Torch.zeros(new long[] {1}, DType.COMPLEX64), Torch.zeros(new long[] {1}, DType.COMPLEX64)));
+        assertThrows(
+                org.jtorch.TorchTypeException.class,
+                () -> Torch.maximum(
+                        Torch.zeros(new long[] {1}, DType.COMPLEX64), Torch.zeros(new long[] {1}, DType.COMPLEX64)));
     }
 
     @Test

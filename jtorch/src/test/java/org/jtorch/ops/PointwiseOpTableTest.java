@@ -25,20 +25,31 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * The generic sweep over every pointwise op: for each op × dtype × sample, the meta device gives the
- * shape and dtype the CPU gives, a non-contiguous input gives the same values as its contiguous copy,
- * and a dtype the op does not support is refused identically on both devices.
+ * The generic sweep over every pointwise op: for each op × dtype × sample, the meta device gives the shape and dtype
+ * the CPU gives, a non-contiguous input gives the same values as its contiguous copy, and a dtype the op does not
+ * support is refused identically on both devices.
  */
 class PointwiseOpTableTest {
-    private static final List<DType> SWEEP = List.of(DType.BOOL, DType.UINT8, DType.INT8, DType.INT16, DType.INT32,
-            DType.INT64, DType.FLOAT16, DType.BFLOAT16, DType.FLOAT32, DType.FLOAT64, DType.COMPLEX64, DType.COMPLEX128);
+    private static final List<DType> SWEEP = List.of(
+            DType.BOOL,
+            DType.UINT8,
+            DType.INT8,
+            DType.INT16,
+            DType.INT32,
+            DType.INT64,
+            DType.FLOAT16,
+            DType.BFLOAT16,
+            DType.FLOAT32,
+            DType.FLOAT64,
+            DType.COMPLEX64,
+            DType.COMPLEX128);
 
     static List<OpInfo> table() {
         List<OpInfo> infos = new ArrayList<>();
         for (OpDef op : PointwiseTable.ops()) {
             int tensors = PointwiseTable.tensorArgs(op);
-            infos.add(new OpInfo(op, tensors, ts -> Dispatcher.call1(op, PointwiseTable.args(op, (Object[]) ts)),
-                    SWEEP));
+            infos.add(
+                    new OpInfo(op, tensors, ts -> Dispatcher.call1(op, PointwiseTable.args(op, (Object[]) ts)), SWEEP));
         }
         return infos;
     }
@@ -47,14 +58,15 @@ class PointwiseOpTableTest {
         if (device == Device.META) return Torch.zeros(shape, dtype, Device.META);
         long n = Shapes.numel(shape);
         double[] v = new double[(int) n];
-        for (int i = 0; i < n; i++) v[i] = ((i * 7 + seed * 3) % 11) / 4.0 - 1.1; // includes negatives and values in (-1, 1)
+        for (int i = 0; i < n; i++)
+            v[i] = ((i * 7 + seed * 3) % 11) / 4.0 - 1.1; // includes negatives and values in (-1, 1)
         if (shape.length == 0) return Torch.scalarTensor(v[0], DType.FLOAT64).to(dtype);
         return Torch.tensor(v, DType.FLOAT64, shape).to(dtype);
     }
 
     /**
-     * The same values laid out transposed: a non-contiguous view over a buffer holding the transpose.
-     * Complex samples are checked contiguous only (the sample builder is real-valued).
+     * The same values laid out transposed: a non-contiguous view over a buffer holding the transpose. Complex samples
+     * are checked contiguous only (the sample builder is real-valued).
      */
     private static Tensor nonContiguous(Tensor t) {
         if (t.dim() < 2 || t.isComplex()) return t;
@@ -67,7 +79,8 @@ class PointwiseOpTableTest {
         long rows = s[a], cols = s[b], outer = t.numel() / Math.max(1, rows * cols);
         for (long o = 0; o < outer; o++) {
             for (long i = 0; i < rows; i++) {
-                for (long j = 0; j < cols; j++) dst[(int) ((o * cols + j) * rows + i)] = src[(int) ((o * rows + i) * cols + j)];
+                for (long j = 0; j < cols; j++)
+                    dst[(int) ((o * cols + j) * rows + i)] = src[(int) ((o * rows + i) * cols + j)];
             }
         }
         Tensor base = Torch.tensor(dst, DType.FLOAT64, swapped).to(t.dtype());
@@ -84,7 +97,8 @@ class PointwiseOpTableTest {
         for (OpInfo info : table()) {
             for (DType dtype : info.dtypes()) {
                 for (OpInfo.Sample s : OpInfo.pointwiseSamples(info.arity())) {
-                    tests.add(DynamicTest.dynamicTest(info.name() + "/" + dtype.pyName() + "/" + s.label(), () -> check(info, dtype, s)));
+                    tests.add(DynamicTest.dynamicTest(
+                            info.name() + "/" + dtype.pyName() + "/" + s.label(), () -> check(info, dtype, s)));
                 }
             }
         }
@@ -103,7 +117,9 @@ class PointwiseOpTableTest {
             real = info.call().apply(cpu);
         } catch (RuntimeException refused) {
             if (dataDependent(refused)) return; // the meta device cannot see values
-            RuntimeException onMeta = assertThrows(RuntimeException.class, () -> info.call().apply(meta),
+            RuntimeException onMeta = assertThrows(
+                    RuntimeException.class,
+                    () -> info.call().apply(meta),
                     "meta accepted what CPU refused: " + refused.getMessage());
             assertEquals(refused.getClass(), onMeta.getClass());
             return;
@@ -119,10 +135,12 @@ class PointwiseOpTableTest {
             any |= strided[i] != cpu[i];
         }
         if (any) {
-            double[] expected = real.toDoubleArray(), got = info.call().apply(strided).toDoubleArray();
+            double[] expected = real.toDoubleArray(),
+                    got = info.call().apply(strided).toDoubleArray();
             assertEquals(expected.length, got.length);
             for (int i = 0; i < got.length; i++) {
-                assertTrue(Double.compare(expected[i], got[i]) == 0 || expected[i] == got[i],
+                assertTrue(
+                        Double.compare(expected[i], got[i]) == 0 || expected[i] == got[i],
                         "non-contiguous result differs at " + i + ": " + expected[i] + " vs " + got[i]);
             }
         }
@@ -138,8 +156,26 @@ class PointwiseOpTableTest {
     void tableCoversEveryPointwiseOp() {
         Set<String> names = new HashSet<>();
         for (OpInfo info : table()) names.add(info.name());
-        assertTrue(names.containsAll(Set.of("add", "sub", "mul", "div", "exp", "log", "sigmoid", "relu", "gelu", "eq", "lt",
-                "bitwise_and", "isnan", "nan_to_num", "angle", "maximum", "fmin")), names.toString());
+        assertTrue(
+                names.containsAll(Set.of(
+                        "add",
+                        "sub",
+                        "mul",
+                        "div",
+                        "exp",
+                        "log",
+                        "sigmoid",
+                        "relu",
+                        "gelu",
+                        "eq",
+                        "lt",
+                        "bitwise_and",
+                        "isnan",
+                        "nan_to_num",
+                        "angle",
+                        "maximum",
+                        "fmin")),
+                names.toString());
         assertTrue(EnumSet.copyOf(SWEEP).size() == SWEEP.size());
     }
 }

@@ -13,9 +13,13 @@ import org.junit.jupiter.api.Test;
 
 /** The examples of spec/creation-and-dtypes.md §7, verbatim. */
 class TypePromotionTest {
-    private static Tensor dim(DType d) { return Torch.zeros(new long[] {2}, d); }
+    private static Tensor dim(DType d) {
+        return Torch.zeros(new long[] {2}, d);
+    }
 
-    private static Tensor zeroDim(DType d) { return Torch.zeros(new long[0], d); }
+    private static Tensor zeroDim(DType d) {
+        return Torch.zeros(new long[0], d);
+    }
 
     @Test
     void scalarsDoNotPromoteWithinTheirCategory() {
@@ -44,16 +48,33 @@ class TypePromotionTest {
 
     @Test
     void complexScalarKeepsFloatPrecision() {
-        assertEquals(DType.BCOMPLEX32, new TypePromotion.State().add(dim(DType.BFLOAT16)).add(org.jtorch.Scalar.complex(0, 1)).result());
-        assertEquals(DType.COMPLEX32, new TypePromotion.State().add(dim(DType.FLOAT16)).add(org.jtorch.Scalar.complex(0, 1)).result());
-        assertEquals(DType.COMPLEX64, new TypePromotion.State().add(dim(DType.FLOAT32)).add(org.jtorch.Scalar.complex(0, 1)).result());
+        assertEquals(
+                DType.BCOMPLEX32,
+                new TypePromotion.State()
+                        .add(dim(DType.BFLOAT16))
+                        .add(org.jtorch.Scalar.complex(0, 1))
+                        .result());
+        assertEquals(
+                DType.COMPLEX32,
+                new TypePromotion.State()
+                        .add(dim(DType.FLOAT16))
+                        .add(org.jtorch.Scalar.complex(0, 1))
+                        .result());
+        assertEquals(
+                DType.COMPLEX64,
+                new TypePromotion.State()
+                        .add(dim(DType.FLOAT32))
+                        .add(org.jtorch.Scalar.complex(0, 1))
+                        .result());
     }
 
     @Test
     void refusedPromotions() {
         TorchException u = assertThrows(TorchException.class, () -> Torch.promoteTypes(DType.UINT16, DType.INT32));
-        assertTrue(u.getMessage().contains("Promotion for uint16, uint32, uint64 types is not supported"), u.getMessage());
-        TorchException f = assertThrows(TorchException.class, () -> Torch.promoteTypes(DType.FLOAT8_E4M3FN, DType.FLOAT32));
+        assertTrue(
+                u.getMessage().contains("Promotion for uint16, uint32, uint64 types is not supported"), u.getMessage());
+        TorchException f =
+                assertThrows(TorchException.class, () -> Torch.promoteTypes(DType.FLOAT8_E4M3FN, DType.FLOAT32));
         assertTrue(f.getMessage().contains("Promotion for Float8 Types is not supported"), f.getMessage());
         // and through an op, on the meta device, before any kernel
         assertThrows(TorchException.class, () -> Torch.zeros(new long[] {3}, DType.UINT16, Device.META)
@@ -72,6 +93,8 @@ class TypePromotionTest {
     void inPlaceRefusesNarrowingResult() {
         Tensor i = Torch.zeros(new long[] {2}, DType.INT64);
         TorchException e = assertThrows(TorchException.class, () -> i.add_(Torch.ones(2)));
-        assertTrue(e.getMessage().contains("result type Float can't be cast to the desired output type Long"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("result type Float can't be cast to the desired output type Long"),
+                e.getMessage());
     }
 }

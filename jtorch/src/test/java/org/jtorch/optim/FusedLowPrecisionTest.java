@@ -13,12 +13,12 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The fused CPU SGD/Adagrad/Adam kernels on one parameter group mixing float32, float16, bfloat16 and
- * float64 parameters (spec §3.4, the 2.14 fixes): every element is updated (sizes around the vector
- * width and the scratch block), arithmetic is float32 with one rounding to the parameter dtype per step,
- * and momentum buffers / sums are stored in the parameter dtype and read back as float32. The
- * reference is a scalar loop written here with exactly those rules, so any skipped block, any read of a
- * buffer with the wrong conversion or any arithmetic in half precision shows as a mismatch.
+ * The fused CPU SGD/Adagrad/Adam kernels on one parameter group mixing float32, float16, bfloat16 and float64
+ * parameters (spec §3.4, the 2.14 fixes): every element is updated (sizes around the vector width and the scratch
+ * block), arithmetic is float32 with one rounding to the parameter dtype per step, and momentum buffers / sums are
+ * stored in the parameter dtype and read back as float32. The reference is a scalar loop written here with exactly
+ * those rules, so any skipped block, any read of a buffer with the wrong conversion or any arithmetic in half precision
+ * shows as a mismatch.
  */
 class FusedLowPrecisionTest {
     static final List<DType> DTYPES = List.of(DType.FLOAT32, DType.FLOAT16, DType.BFLOAT16, DType.FLOAT64);
@@ -40,17 +40,23 @@ class FusedLowPrecisionTest {
         return Torch.tensor(v).to(d);
     }
 
-    static double[] param0(DType d, int n) { return filled(d, n, i -> 0.5 + 0.25 * Math.sin(i)).toDoubleArray(); }
+    static double[] param0(DType d, int n) {
+        return filled(d, n, i -> 0.5 + 0.25 * Math.sin(i)).toDoubleArray();
+    }
 
-    static double[] grad0(DType d, int n) { return filled(d, n, i -> 0.3 * Math.cos(0.7 * i) - 0.05).toDoubleArray(); }
+    static double[] grad0(DType d, int n) {
+        return filled(d, n, i -> 0.3 * Math.cos(0.7 * i) - 0.05).toDoubleArray();
+    }
 
     /** Parameters (one per dtype) with fixed gradients that stay the same for every step. */
     static List<Tensor> params(int n) {
-        return DTYPES.stream().map(d -> {
-            Tensor p = filled(d, n, i -> 0.5 + 0.25 * Math.sin(i)).requiresGrad(true);
-            p.setGrad(filled(d, n, i -> 0.3 * Math.cos(0.7 * i) - 0.05));
-            return p;
-        }).toList();
+        return DTYPES.stream()
+                .map(d -> {
+                    Tensor p = filled(d, n, i -> 0.5 + 0.25 * Math.sin(i)).requiresGrad(true);
+                    p.setGrad(filled(d, n, i -> 0.3 * Math.cos(0.7 * i) - 0.05));
+                    return p;
+                })
+                .toList();
     }
 
     static void assertMatches(List<Tensor> params, double[][] expected, int n) {
@@ -71,7 +77,14 @@ class FusedLowPrecisionTest {
     void sgdMomentum(int n) {
         double lr = 0.1, momentum = 0.9, dampening = 0.1, wd = 0.01;
         List<Tensor> params = params(n);
-        SGD opt = new SGD(params, SGD.Options.defaults().lr(lr).momentum(momentum).dampening(dampening).weightDecay(wd).fused(true));
+        SGD opt = new SGD(
+                params,
+                SGD.Options.defaults()
+                        .lr(lr)
+                        .momentum(momentum)
+                        .dampening(dampening)
+                        .weightDecay(wd)
+                        .fused(true));
         for (int s = 0; s < STEPS; s++) opt.step();
         double[][] expected = new double[DTYPES.size()][];
         for (int k = 0; k < DTYPES.size(); k++) {
@@ -103,8 +116,14 @@ class FusedLowPrecisionTest {
     void adagrad(int n) {
         double lr = 0.1, lrDecay = 0.05, wd = 0.01, eps = 1e-10, init = 0.1;
         List<Tensor> params = params(n);
-        Adagrad opt = new Adagrad(params, Adagrad.Options.defaults().lr(lr).lrDecay(lrDecay).weightDecay(wd)
-                .initialAccumulatorValue(init).fused(true));
+        Adagrad opt = new Adagrad(
+                params,
+                Adagrad.Options.defaults()
+                        .lr(lr)
+                        .lrDecay(lrDecay)
+                        .weightDecay(wd)
+                        .initialAccumulatorValue(init)
+                        .fused(true));
         for (int s = 0; s < STEPS; s++) opt.step();
         double[][] expected = new double[DTYPES.size()][];
         for (int k = 0; k < DTYPES.size(); k++) {
@@ -136,7 +155,9 @@ class FusedLowPrecisionTest {
     void adamwLowPrecisionAgreesWithFloat32Math(int n) {
         double lr = 0.01, wd = 0.1;
         List<Tensor> params = params(n);
-        AdamW opt = new AdamW(params, AdamW.Options.defaults().lr(lr).weightDecay(wd).amsgrad(true).fused(true));
+        AdamW opt = new AdamW(
+                params,
+                AdamW.Options.defaults().lr(lr).weightDecay(wd).amsgrad(true).fused(true));
         for (int s = 0; s < STEPS; s++) opt.step();
         double[][] expected = new double[DTYPES.size()][];
         for (int k = 0; k < DTYPES.size(); k++) {

@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
-import org.jtorch.Warnings;
 import org.jtorch.WarningRecorder;
+import org.jtorch.Warnings;
 import org.jtorch.optim.lr.StepLR;
 import org.junit.jupiter.api.Test;
 
@@ -19,7 +19,7 @@ class LbfgsHooksTest {
         LBFGS opt = new LBFGS(List.of(p), LBFGS.Options.defaults());
         List<String> events = new ArrayList<>();
         try (AutoCloseable _ = opt.registerStepPreHook(o -> events.add("pre"));
-             AutoCloseable _ = opt.registerStepPostHook(o -> events.add("post"))) {
+                AutoCloseable _ = opt.registerStepPostHook(o -> events.add("post"))) {
             opt.step(() -> {
                 opt.zeroGrad();
                 Tensor loss = p.square().sum();
@@ -46,7 +46,11 @@ class LbfgsHooksTest {
                 return loss;
             });
             sched.step();
-            assertEquals(0, rec.records().stream().filter(w -> w.message().contains("before `optimizer.step()`")).count());
+            assertEquals(
+                    0,
+                    rec.records().stream()
+                            .filter(w -> w.message().contains("before `optimizer.step()`"))
+                            .count());
         }
         assertEquals(0.25, sched.getLastLr().get(0), 1e-15);
     }

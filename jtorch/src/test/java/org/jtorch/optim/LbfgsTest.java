@@ -25,11 +25,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * LBFGS: trajectories against PyTorch 1.13 ({@code golden/lbfgs_lr.json}, made by
- * {@code make_golden_lbfgs_lr.py}) on a generalised Rosenbrock function, with and without the
- * strong-Wolfe line search; the specification's worked examples (derived by hand, nn-optim.md §3.7);
- * and the 2.14 additions that 1.13 lacks ({@code maximize}, the empty parameter group), checked
- * against hand-derived values since no PyTorch fixture can exist for them.
+ * LBFGS: trajectories against PyTorch 1.13 ({@code golden/lbfgs_lr.json}, made by {@code make_golden_lbfgs_lr.py}) on a
+ * generalised Rosenbrock function, with and without the strong-Wolfe line search; the specification's worked examples
+ * (derived by hand, nn-optim.md §3.7); and the 2.14 additions that 1.13 lacks ({@code maximize}, the empty parameter
+ * group), checked against hand-derived values since no PyTorch fixture can exist for them.
  */
 class LbfgsTest {
 
@@ -40,7 +39,9 @@ class LbfgsTest {
     }
 
     @Test
-    void fixturesAreLoaded() { assertTrue(goldenCases().count() >= 12); }
+    void fixturesAreLoaded() {
+        assertTrue(goldenCases().count() >= 12);
+    }
 
     /** {@code sum_i 100 (x[i+1] - x[i]^2)^2 + (1 - x[i])^2} over the concatenated parameters. */
     static Tensor rosenbrock(List<Tensor> params) {
@@ -49,7 +50,11 @@ class LbfgsTest {
         Tensor x = Torch.cat(flat, 0);
         long n = x.numel();
         Tensor head = x.slice(0, 0, n - 1), tail = x.slice(0, 1, n);
-        return tail.sub(head.square()).square().mul(100.0).add(head.neg().add(1.0).square()).sum();
+        return tail.sub(head.square())
+                .square()
+                .mul(100.0)
+                .add(head.neg().add(1.0).square())
+                .sum();
     }
 
     @ParameterizedTest(name = "{0}")
@@ -88,14 +93,23 @@ class LbfgsTest {
                 for (int k = 0; k < w.length; k++) assertClose(w[k], g[k], tol, at + " param " + i + "[" + k + "]");
             }
             Map<String, Object> st = opt.state(params.get(0));
-            assertEquals(((Number) rec.get("func_evals")).intValue(), ((Number) st.get("func_evals")).intValue(), at + " func_evals");
-            assertEquals(((Number) rec.get("n_iter")).intValue(), ((Number) st.get("n_iter")).intValue(), at + " n_iter");
+            assertEquals(
+                    ((Number) rec.get("func_evals")).intValue(),
+                    ((Number) st.get("func_evals")).intValue(),
+                    at + " func_evals");
+            assertEquals(
+                    ((Number) rec.get("n_iter")).intValue(), ((Number) st.get("n_iter")).intValue(), at + " n_iter");
             assertClose(Golden.number(rec.get("t")), ((Number) st.get("t")).doubleValue(), tol, at + " t");
-            assertClose(Golden.number(rec.get("prev_loss")), ((Number) st.get("prev_loss")).doubleValue(), tol, at + " prev_loss");
+            assertClose(
+                    Golden.number(rec.get("prev_loss")),
+                    ((Number) st.get("prev_loss")).doubleValue(),
+                    tol,
+                    at + " prev_loss");
         }
         if (problem.equals("rosenbrock+unused")) {
             assertEquals(null, params.get(params.size() - 1).grad(), "the unused parameter never gets a gradient");
-            assertArrayEquals(new double[] {2, -1}, params.get(params.size() - 1).toDoubleArray(), 0, "and is never moved");
+            assertArrayEquals(
+                    new double[] {2, -1}, params.get(params.size() - 1).toDoubleArray(), 0, "and is never moved");
         }
     }
 
@@ -133,13 +147,16 @@ class LbfgsTest {
         };
     }
 
-    private static Tensor param(double... v) { return Torch.tensor(v).requiresGrad(true); }
+    private static Tensor param(double... v) {
+        return Torch.tensor(v).requiresGrad(true);
+    }
 
-    private static final Function<Tensor, Tensor> SHIFTED_SQUARE = x -> x.sub(3.0).square(); // (x - 3)^2
+    private static final Function<Tensor, Tensor> SHIFTED_SQUARE =
+            x -> x.sub(3.0).square(); // (x - 3)^2
 
     /** {@code ½ xᵀ diag(2, 20) x − [2, 40]·x}. */
-    private static final Function<Tensor, Tensor> QUADRATIC = x ->
-            x.square().mul(Torch.tensor(new double[] {1, 10})).sub(x.mul(Torch.tensor(new double[] {2, 40})));
+    private static final Function<Tensor, Tensor> QUADRATIC =
+            x -> x.square().mul(Torch.tensor(new double[] {1, 10})).sub(x.mul(Torch.tensor(new double[] {2, 40})));
 
     @Test
     void shiftedSquareConvergesInTwoIterations() {
@@ -157,7 +174,8 @@ class LbfgsTest {
     void singleIterationTakesTheScaledGradientStep() {
         for (LBFGS.LineSearch ls : LBFGS.LineSearch.values()) {
             Tensor x = param(0);
-            LBFGS opt = new LBFGS(List.of(x), LBFGS.Options.defaults().maxIter(1).lineSearchFn(ls));
+            LBFGS opt =
+                    new LBFGS(List.of(x), LBFGS.Options.defaults().maxIter(1).lineSearchFn(ls));
             opt.step(closure(opt, x, SHIFTED_SQUARE));
             assertEquals(1.0, x.item(), 1e-15, ls.name());
             assertEquals(1.0 / 6, ((Number) opt.state(x).get("t")).doubleValue(), 1e-15);
@@ -198,9 +216,24 @@ class LbfgsTest {
 
     @Test
     void defaultMaxEvalIsFiveQuartersOfMaxIter() {
-        assertEquals(25, new LBFGS(List.of(param(0)), LBFGS.Options.defaults()).paramGroups().get(0).get("max_eval"));
-        assertEquals(8, new LBFGS(List.of(param(0)), LBFGS.Options.defaults().maxIter(7)).paramGroups().get(0).get("max_eval"));
-        assertEquals(3, new LBFGS(List.of(param(0)), LBFGS.Options.defaults().maxEval(3)).paramGroups().get(0).get("max_eval"));
+        assertEquals(
+                25,
+                new LBFGS(List.of(param(0)), LBFGS.Options.defaults())
+                        .paramGroups()
+                        .get(0)
+                        .get("max_eval"));
+        assertEquals(
+                8,
+                new LBFGS(List.of(param(0)), LBFGS.Options.defaults().maxIter(7))
+                        .paramGroups()
+                        .get(0)
+                        .get("max_eval"));
+        assertEquals(
+                3,
+                new LBFGS(List.of(param(0)), LBFGS.Options.defaults().maxEval(3))
+                        .paramGroups()
+                        .get(0)
+                        .get("max_eval"));
     }
 
     @Test
@@ -221,31 +254,43 @@ class LbfgsTest {
         // (t = 1/6, d = 6) and x = 3 at convergence; step() returns the closure's own (negative) loss.
         Function<Tensor, Tensor> concave = x -> x.sub(3.0).square().neg();
         Tensor x = param(0);
-        LBFGS opt = new LBFGS(List.of(x), LBFGS.Options.defaults().maximize(true).maxIter(1));
+        LBFGS opt =
+                new LBFGS(List.of(x), LBFGS.Options.defaults().maximize(true).maxIter(1));
         assertEquals(-9.0, opt.step(closure(opt, x, concave)).item(), 0);
         assertEquals(1.0, x.item(), 1e-15);
         assertArrayEquals(new double[] {6}, ((Tensor) opt.state(x).get("d")).toDoubleArray(), 0);
 
         Tensor z = param(0);
-        LBFGS wolfe = new LBFGS(List.of(z), LBFGS.Options.defaults().maximize(true).lineSearchFn("strong_wolfe"));
+        LBFGS wolfe =
+                new LBFGS(List.of(z), LBFGS.Options.defaults().maximize(true).lineSearchFn("strong_wolfe"));
         assertEquals(-9.0, wolfe.step(closure(wolfe, z, concave)).item(), 0);
         assertEquals(3.0, z.item(), 1e-12);
         // The stored losses and gradients are those of -f.
-        assertEquals(4.0, ((Number) wolfe.state(z).get("prev_loss")).doubleValue(), 0); // -f(1), the loss at the last iteration's start
+        assertEquals(
+                4.0,
+                ((Number) wolfe.state(z).get("prev_loss")).doubleValue(),
+                0); // -f(1), the loss at the last iteration's start
     }
 
     @Test
     void maximizeMirrorsMinimizeOnRosenbrock() {
         // Maximising -f must retrace minimising f exactly, line-search evaluations included.
         List<Tensor> a = List.of(param(-1.2, 1.0, 0.5)), b = List.of(param(-1.2, 1.0, 0.5));
-        LBFGS min = new LBFGS(a, LBFGS.Options.defaults().lineSearchFn("strong_wolfe").historySize(4));
-        LBFGS max = new LBFGS(b, LBFGS.Options.defaults().lineSearchFn("strong_wolfe").historySize(4).maximize(true));
+        LBFGS min = new LBFGS(
+                a, LBFGS.Options.defaults().lineSearchFn("strong_wolfe").historySize(4));
+        LBFGS max = new LBFGS(
+                b,
+                LBFGS.Options.defaults()
+                        .lineSearchFn("strong_wolfe")
+                        .historySize(4)
+                        .maximize(true));
         for (int s = 0; s < 3; s++) {
             double lMin = min.step(rosenbrockClosure(min, a, false)).item();
             double lMax = max.step(rosenbrockClosure(max, b, true)).item();
             assertEquals(lMin, -lMax, 0);
             assertArrayEquals(a.get(0).toDoubleArray(), b.get(0).toDoubleArray(), 0);
-            assertEquals(min.state(a.get(0)).get("func_evals"), max.state(b.get(0)).get("func_evals"));
+            assertEquals(
+                    min.state(a.get(0)).get("func_evals"), max.state(b.get(0)).get("func_evals"));
         }
     }
 
@@ -302,10 +347,12 @@ class LbfgsTest {
     @Test
     void perParameterGroupsAreRefused() {
         List<ParamGroup> groups = List.of(ParamGroup.of(List.of(param(0))), ParamGroup.of(List.of(param(1))));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new LBFGS(groups, LBFGS.Options.defaults()));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> new LBFGS(groups, LBFGS.Options.defaults()));
         assertEquals("LBFGS doesn't support per-parameter options (parameter groups)", e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> new LBFGS(List.<Tensor>of(), LBFGS.Options.defaults()));
-        IllegalArgumentException lr = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException lr = assertThrows(
+                IllegalArgumentException.class,
                 () -> new LBFGS(List.of(param(0)), LBFGS.Options.defaults().lr(-1)));
         assertEquals("Invalid learning rate: -1.0", lr.getMessage());
     }
@@ -325,14 +372,36 @@ class LbfgsTest {
         opt.step(rosenbrockClosure(opt, List.of(a, b), false));
         OptimizerStateDict sd = opt.stateDict();
         assertEquals(List.of(0), List.copyOf(sd.state().keySet()));
-        assertEquals(List.of("func_evals", "n_iter", "al", "d", "t", "old_dirs", "old_stps", "ro", "H_diag", "prev_flat_grad", "prev_loss"),
+        assertEquals(
+                List.of(
+                        "func_evals",
+                        "n_iter",
+                        "al",
+                        "d",
+                        "t",
+                        "old_dirs",
+                        "old_stps",
+                        "ro",
+                        "H_diag",
+                        "prev_flat_grad",
+                        "prev_loss"),
                 List.copyOf(sd.state().get(0).keySet()));
         Map<String, Object> st = sd.state().get(0);
         assertTrue(((List<?>) st.get("old_dirs")).size() <= 3, "history is bounded by history_size");
         assertEquals(3, ((List<?>) st.get("al")).size());
         assertArrayEquals(new long[] {3}, ((Tensor) st.get("prev_flat_grad")).shape());
-        assertEquals(List.of("lr", "max_iter", "max_eval", "tolerance_grad", "tolerance_change", "history_size", "line_search_fn",
-                "maximize", "params"), List.copyOf(sd.paramGroups().get(0).keySet()));
+        assertEquals(
+                List.of(
+                        "lr",
+                        "max_iter",
+                        "max_eval",
+                        "tolerance_grad",
+                        "tolerance_change",
+                        "history_size",
+                        "line_search_fn",
+                        "maximize",
+                        "params"),
+                List.copyOf(sd.paramGroups().get(0).keySet()));
     }
 
     @Test
@@ -372,9 +441,11 @@ class LbfgsTest {
             r.setGrad(diff.mul(2.0));
             return diff.square().sum();
         });
-        assertArrayEquals(r.toDoubleArray(), Torch.viewAsReal(zc.detach()).reshape(-1).toDoubleArray(), 1e-15);
+        assertArrayEquals(
+                r.toDoubleArray(), Torch.viewAsReal(zc.detach()).reshape(-1).toDoubleArray(), 1e-15);
         assertArrayEquals(new double[] {1, 2}, r.toDoubleArray(), 1e-9);
-        assertEquals(2, ((Tensor) complex.state(zc).get("d")).numel(), "a complex element is two reals of the flat vector");
+        assertEquals(
+                2, ((Tensor) complex.state(zc).get("d")).numel(), "a complex element is two reals of the flat vector");
         assertEquals(DType.FLOAT64, ((Tensor) complex.state(zc).get("d")).dtype());
     }
 
@@ -394,7 +465,9 @@ class LbfgsTest {
     @Test
     void lineSearchStateIsNotSharedWithTheCaller() {
         Tensor x = param(-1.2, 1.0, 0.5);
-        LBFGS opt = new LBFGS(List.of(x), LBFGS.Options.defaults().lineSearchFn("strong_wolfe").maxIter(2));
+        LBFGS opt = new LBFGS(
+                List.of(x),
+                LBFGS.Options.defaults().lineSearchFn("strong_wolfe").maxIter(2));
         opt.step(rosenbrockClosure(opt, List.of(x), false));
         Map<String, Object> st = opt.state(x);
         assertNotEquals(st.get("d"), st.get("prev_flat_grad"));

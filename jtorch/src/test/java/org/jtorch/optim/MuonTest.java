@@ -15,10 +15,10 @@ import org.jtorch.TorchException;
 import org.junit.jupiter.api.Test;
 
 /**
- * Muon against values derived by hand from the specification's formulas (nn-optim.md §3.6; PyTorch
- * 1.13 has no Muon): the learning-rate adjustments, Newton–Schulz in exact float64 arithmetic against
- * the worked examples and against a reference iteration written here, the bfloat16 iteration against
- * that reference and for near-orthogonality, full optimizer steps, and the error cases.
+ * Muon against values derived by hand from the specification's formulas (nn-optim.md §3.6; PyTorch 1.13 has no Muon):
+ * the learning-rate adjustments, Newton–Schulz in exact float64 arithmetic against the worked examples and against a
+ * reference iteration written here, the bfloat16 iteration against that reference and for near-orthogonality, full
+ * optimizer steps, and the error cases.
  */
 class MuonTest {
     private static final double A = 3.4445, B = -4.775, C = 2.0315;
@@ -36,7 +36,8 @@ class MuonTest {
             double[][] s = mul(x, transpose(x));
             double[][] ss = mul(s, s);
             double[][] poly = new double[s.length][s.length];
-            for (int i = 0; i < s.length; i++) for (int j = 0; j < s.length; j++) poly[i][j] = b * s[i][j] + c * ss[i][j];
+            for (int i = 0; i < s.length; i++)
+                for (int j = 0; j < s.length; j++) poly[i][j] = b * s[i][j] + c * ss[i][j];
             double[][] px = mul(poly, x);
             for (int i = 0; i < x.length; i++) for (int j = 0; j < x[0].length; j++) x[i][j] = a * x[i][j] + px[i][j];
         }
@@ -52,8 +53,8 @@ class MuonTest {
     }
 
     /**
-     * The iteration as PyTorch runs it in bfloat16: every op computes in float32 (scalars as float32,
-     * matrix products accumulated in float32) and rounds its result to bfloat16.
+     * The iteration as PyTorch runs it in bfloat16: every op computes in float32 (scalars as float32, matrix products
+     * accumulated in float32) and rounds its result to bfloat16.
      */
     static double[][] referenceNsBf16(float[][] g, double a, double b, double c, int steps, double eps) {
         boolean tall = g.length > g[0].length;
@@ -77,10 +78,11 @@ class MuonTest {
             for (int i = 0; i < n; i++) for (int j = 0; j < m; j++) x[i][j] = bf16(ax[i][j] + px[i][j]);
         }
         double[][] out = new double[g.length][g[0].length];
-        for (int i = 0; i < n; i++) for (int j = 0; j < m; j++) {
-            if (tall) out[j][i] = x[i][j];
-            else out[i][j] = x[i][j];
-        }
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < m; j++) {
+                if (tall) out[j][i] = x[i][j];
+                else out[i][j] = x[i][j];
+            }
         return out;
     }
 
@@ -117,8 +119,7 @@ class MuonTest {
     private static double[][] mul(double[][] p, double[][] q) {
         double[][] r = new double[p.length][q[0].length];
         for (int i = 0; i < p.length; i++)
-            for (int k = 0; k < q.length; k++)
-                for (int j = 0; j < q[0].length; j++) r[i][j] += p[i][k] * q[k][j];
+            for (int k = 0; k < q.length; k++) for (int j = 0; j < q[0].length; j++) r[i][j] += p[i][k] * q[k][j];
         return r;
     }
 
@@ -143,7 +144,9 @@ class MuonTest {
     }
 
     private static double[] flat(double[][] m) {
-        return java.util.Arrays.stream(m).flatMapToDouble(java.util.Arrays::stream).toArray();
+        return java.util.Arrays.stream(m)
+                .flatMapToDouble(java.util.Arrays::stream)
+                .toArray();
     }
 
     private static double[][] random(Random rnd, int n, int m) {
@@ -200,12 +203,20 @@ class MuonTest {
         // lr 0.02; columns original, match_rms_adamw, spectral_unclamped.
         long[][] shapes = {{4, 2}, {2, 4}, {64, 32}, {32, 64}, {3, 3}};
         double[][] want = {
-                {0.0282843, 0.008, 0.0282843}, {0.02, 0.008, 0.0141421}, {0.0282843, 0.032, 0.0282843},
-                {0.02, 0.032, 0.0141421}, {0.02, 0.0069282, 0.02}};
+            {0.0282843, 0.008, 0.0282843},
+            {0.02, 0.008, 0.0141421},
+            {0.0282843, 0.032, 0.0282843},
+            {0.02, 0.032, 0.0141421},
+            {0.02, 0.0069282, 0.02}
+        };
         Muon.AdjustLrFn[] fns = Muon.AdjustLrFn.values();
         for (int i = 0; i < shapes.length; i++) {
             for (int f = 0; f < fns.length; f++) {
-                assertEquals(want[i][f], fns[f].adjust(0.02, shapes[i][0], shapes[i][1]), 5e-8, fns[f] + " " + shapes[i][0] + "x" + shapes[i][1]);
+                assertEquals(
+                        want[i][f],
+                        fns[f].adjust(0.02, shapes[i][0], shapes[i][1]),
+                        5e-8,
+                        fns[f] + " " + shapes[i][0] + "x" + shapes[i][1]);
             }
         }
         assertEquals(Muon.AdjustLrFn.ORIGINAL, Muon.AdjustLrFn.of(null), "None means original");
@@ -219,13 +230,24 @@ class MuonTest {
         Tensor ortho = Muon.newtonSchulz(g, A, B, C, 5, 1e-7).to(DType.FLOAT64);
         for (String fn : new String[] {null, "original", "match_rms_adamw", "spectral_unclamped"}) {
             Tensor p = Torch.zeros(new long[] {2, 4}, DType.FLOAT64).requiresGrad(true);
-            Muon opt = new Muon(List.of(p), Muon.Options.defaults().lr(0.02).weightDecay(0).momentum(0).nesterov(false).adjustLrFn(fn));
+            Muon opt = new Muon(
+                    List.of(p),
+                    Muon.Options.defaults()
+                            .lr(0.02)
+                            .weightDecay(0)
+                            .momentum(0)
+                            .nesterov(false)
+                            .adjustLrFn(fn));
             p.setGrad(g.clone());
             opt.step();
             double adjusted = Muon.AdjustLrFn.of(fn).adjust(0.02, 2, 4);
             assertArrayEquals(ortho.mul(-adjusted).toDoubleArray(), p.toDoubleArray(), 1e-15, String.valueOf(fn));
         }
-        assertEquals(0.02 * Math.sqrt(0.5), Muon.AdjustLrFn.SPECTRAL_UNCLAMPED.adjust(0.02, 2, 4), 1e-17, "not clamped for wide matrices");
+        assertEquals(
+                0.02 * Math.sqrt(0.5),
+                Muon.AdjustLrFn.SPECTRAL_UNCLAMPED.adjust(0.02, 2, 4),
+                1e-17,
+                "not clamped for wide matrices");
         assertEquals(0.02, Muon.AdjustLrFn.ORIGINAL.adjust(0.02, 2, 4), 0, "clamped at 1");
     }
 
@@ -234,16 +256,25 @@ class MuonTest {
     @Test
     void float64IterationOfTheWorkedExamples() {
         Tensor g = Torch.tensor(new double[][] {{3, 0}, {0, 1}});
-        double[][] diag = {{0.7518457, 0.9446720}, {1.0484160, 0.7568009}, {0.6818565, 1.0413907}, {1.1343318, 0.6824685},
-                {0.7530335, 1.1337062}};
+        double[][] diag = {
+            {0.7518457, 0.9446720},
+            {1.0484160, 0.7568009},
+            {0.6818565, 1.0413907},
+            {1.1343318, 0.6824685},
+            {0.7530335, 1.1337062}
+        };
         for (int steps = 1; steps <= 5; steps++) {
-            double[] o = Muon.newtonSchulz(g, A, B, C, steps, 1e-7, DType.FLOAT64).toDoubleArray();
+            double[] o =
+                    Muon.newtonSchulz(g, A, B, C, steps, 1e-7, DType.FLOAT64).toDoubleArray();
             assertArrayEquals(new double[] {diag[steps - 1][0], 0, 0, diag[steps - 1][1]}, o, 5e-7, steps + " steps");
         }
         Tensor tall = Torch.tensor(new double[][] {{1, 2}, {3, 4}, {5, 6}});
         Tensor o = Muon.newtonSchulz(tall, A, B, C, 5, 1e-7, DType.FLOAT64);
         assertArrayEquals(new long[] {3, 2}, o.shape());
-        assertArrayEquals(new double[] {-0.4675186, 0.5734733, 0.0724323, 0.4094526, 0.6123831, 0.2454319}, o.toDoubleArray(), 5e-7);
+        assertArrayEquals(
+                new double[] {-0.4675186, 0.5734733, 0.0724323, 0.4094526, 0.6123831, 0.2454319},
+                o.toDoubleArray(),
+                5e-7);
         assertArrayEquals(new double[] {0.6979741, 0.8175728}, singularValues(rows(o)), 5e-7);
     }
 
@@ -255,12 +286,19 @@ class MuonTest {
             double[][] g = random(rnd, s[0], s[1]);
             Tensor t = Torch.tensor(g);
             double[] want = flat(referenceNs(g, A, B, C, 5, 1e-7));
-            assertArrayEquals(want, Muon.newtonSchulz(t, A, B, C, 5, 1e-7, DType.FLOAT64).toDoubleArray(), 1e-12, s[0] + "x" + s[1]);
+            assertArrayEquals(
+                    want,
+                    Muon.newtonSchulz(t, A, B, C, 5, 1e-7, DType.FLOAT64).toDoubleArray(),
+                    1e-12,
+                    s[0] + "x" + s[1]);
             // Other coefficients and step counts, and a transposed (non-contiguous) input.
             Tensor tt = Torch.tensor(transpose(g)).t();
             assertEquals(s[0] == 1 || s[1] == 1, tt.isContiguous());
-            assertArrayEquals(flat(referenceNs(g, 2.0, -1.5, 0.5, 3, 1e-7)),
-                    Muon.newtonSchulz(tt, 2.0, -1.5, 0.5, 3, 1e-7, DType.FLOAT64).toDoubleArray(), 1e-12);
+            assertArrayEquals(
+                    flat(referenceNs(g, 2.0, -1.5, 0.5, 3, 1e-7)),
+                    Muon.newtonSchulz(tt, 2.0, -1.5, 0.5, 3, 1e-7, DType.FLOAT64)
+                            .toDoubleArray(),
+                    1e-12);
         }
     }
 
@@ -284,7 +322,8 @@ class MuonTest {
         // The worked example: the specification expects agreement "within ~1e-2"; bfloat16 gives 0.78125 and
         // 1.140625 for 0.7530335 and 1.1337062 (PyTorch 1.13, which also rounds the scalars a, b, c to
         // bfloat16, gives 0.75 and 1.1640625): a few percent.
-        double[] o = Muon.newtonSchulz(Torch.tensor(new double[][] {{3, 0}, {0, 1}}), A, B, C, 5, 1e-7).toDoubleArray();
+        double[] o = Muon.newtonSchulz(Torch.tensor(new double[][] {{3, 0}, {0, 1}}), A, B, C, 5, 1e-7)
+                .toDoubleArray();
         assertArrayEquals(flat(referenceNsBf16(new float[][] {{3, 0}, {0, 1}}, A, B, C, 5, 1e-7)), o, 0);
         assertArrayEquals(new double[] {0.7530335, 0, 0, 1.1337062}, o, 4e-2);
     }
@@ -302,7 +341,8 @@ class MuonTest {
                 Tensor o = Muon.newtonSchulz(Torch.tensor(g), A, B, C, 5, 1e-7, dtype);
                 double[] sv = singularValues(rows(o.to(DType.FLOAT64)));
                 assertEquals(Math.min(s[0], s[1]), sv.length);
-                for (double v : sv) assertTrue(v > 0.6 && v < 1.3, dtype + " " + s[0] + "x" + s[1] + " singular value " + v);
+                for (double v : sv)
+                    assertTrue(v > 0.6 && v < 1.3, dtype + " " + s[0] + "x" + s[1] + " singular value " + v);
             }
         }
     }
@@ -316,10 +356,16 @@ class MuonTest {
     @Test
     void newtonSchulzChecks() {
         Tensor g = Torch.ones(2, 2);
-        assertEquals("Number of steps must be less than 100 for computational efficiency",
-                assertThrows(IllegalArgumentException.class, () -> Muon.newtonSchulz(g, A, B, C, 100, 1e-7)).getMessage());
-        assertEquals("Input tensor gradient must be a 2D matrix",
-                assertThrows(IllegalArgumentException.class, () -> Muon.newtonSchulz(Torch.ones(2, 2, 2), A, B, C, 5, 1e-7)).getMessage());
+        assertEquals(
+                "Number of steps must be less than 100 for computational efficiency",
+                assertThrows(IllegalArgumentException.class, () -> Muon.newtonSchulz(g, A, B, C, 100, 1e-7))
+                        .getMessage());
+        assertEquals(
+                "Input tensor gradient must be a 2D matrix",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> Muon.newtonSchulz(Torch.ones(2, 2, 2), A, B, C, 5, 1e-7))
+                        .getMessage());
         Tensor bf = Torch.tensor(new double[][] {{3, 0}, {0, 1}}).to(DType.BFLOAT16);
         double[] before = bf.toDoubleArray();
         Muon.newtonSchulz(bf, A, B, C, 5, 1e-7);
@@ -340,7 +386,8 @@ class MuonTest {
         Tensor buf = (Tensor) opt.state(p).get("momentum_buffer");
         assertArrayEquals(new double[] {0.15, 0, 0, 0.05}, buf.toDoubleArray(), 1e-15); // 1 - 0.95 is 0.05 + 4e-17
         assertEquals(List.of("momentum_buffer"), List.copyOf(opt.state(p).keySet()));
-        assertArrayEquals(new double[] {0.98293933, 0, 0, 0.97532588}, p.toDoubleArray(), 1e-3, "to 3 decimals with bf16 NS");
+        assertArrayEquals(
+                new double[] {0.98293933, 0, 0, 0.97532588}, p.toDoubleArray(), 1e-3, "to 3 decimals with bf16 NS");
         // Exactly the formula, with the bf16 NS of u = diag(0.2925, 0.0975).
         Tensor u = Torch.tensor(new double[][] {{0.2925, 0}, {0, 0.0975}});
         double[] o = Muon.newtonSchulz(u, A, B, C, 5, 1e-7).toDoubleArray();
@@ -354,7 +401,9 @@ class MuonTest {
     @Test
     void plainMomentumUsesTheBufferAndKeepsTheEmaForm() {
         Tensor p = Torch.zeros(new long[] {3, 2}, DType.FLOAT64).requiresGrad(true);
-        Muon opt = new Muon(List.of(p), Muon.Options.defaults().lr(0.1).weightDecay(0).momentum(0.9).nesterov(false));
+        Muon opt = new Muon(
+                List.of(p),
+                Muon.Options.defaults().lr(0.1).weightDecay(0).momentum(0.9).nesterov(false));
         double[][] g1 = {{1, 0}, {0, 2}, {1, 1}}, g2 = {{0, 1}, {1, 0}, {2, 0}};
         double w = 1 - 0.9;
         // buf1 = lerp(0, g1, w) = w g1; buf2 = lerp(buf1, g2, w) = buf1 + w (g2 - buf1) (EMA form); u = buf.
@@ -374,7 +423,8 @@ class MuonTest {
         assertArrayEquals(new double[] {0.09, 0.1, 0.1, 0.18, 0.29, 0.09}, flat(buf2), 1e-15, "0.09 g1 + 0.1 g2");
         double adjusted = 0.1 * Math.sqrt(1.5); // tall 3×2: sqrt(max(1, 3/2))
         // bfloat16 is not scale-invariant, so the iteration runs on the buffers themselves.
-        double[] o1 = flat(referenceNsBf16(toFloat(buf1), A, B, C, 5, 1e-7)), o2 = flat(referenceNsBf16(toFloat(buf2), A, B, C, 5, 1e-7));
+        double[] o1 = flat(referenceNsBf16(toFloat(buf1), A, B, C, 5, 1e-7)),
+                o2 = flat(referenceNsBf16(toFloat(buf2), A, B, C, 5, 1e-7));
         double[] want = new double[6];
         for (int i = 0; i < 6; i++) want[i] = -adjusted * o1[i] - adjusted * o2[i];
         assertArrayEquals(want, p.toDoubleArray(), adjusted * 2 * BF16_ITERATION_TOL);
@@ -386,7 +436,8 @@ class MuonTest {
         double[][] theta = random(rnd, 2, 3);
         Tensor p = Torch.tensor(theta).requiresGrad(true);
         double lr = 0.05, wd = 0.2, mu = 0.8;
-        Muon opt = new Muon(List.of(p), Muon.Options.defaults().lr(lr).weightDecay(wd).momentum(mu));
+        Muon opt = new Muon(
+                List.of(p), Muon.Options.defaults().lr(lr).weightDecay(wd).momentum(mu));
         double[][] buf = new double[2][3];
         double[][] want = copy(theta);
         for (int step = 0; step < 3; step++) {
@@ -401,7 +452,8 @@ class MuonTest {
                 }
             }
             double[][] o = referenceNsBf16(toFloat(u), A, B, C, 5, 1e-7);
-            for (int i = 0; i < 2; i++) for (int j = 0; j < 3; j++) want[i][j] = want[i][j] * (1 - lr * wd) - lr * o[i][j];
+            for (int i = 0; i < 2; i++)
+                for (int j = 0; j < 3; j++) want[i][j] = want[i][j] * (1 - lr * wd) - lr * o[i][j];
             assertArrayEquals(flat(buf), ((Tensor) opt.state(p).get("momentum_buffer")).toDoubleArray(), 1e-15);
             assertArrayEquals(flat(want), p.toDoubleArray(), (step + 1) * lr * BF16_ITERATION_TOL, "step " + step);
         }
@@ -425,7 +477,8 @@ class MuonTest {
         Tensor a = Torch.zeros(new long[] {5, 3}, DType.FLOAT64).requiresGrad(true);
         Tensor b = Torch.zeros(new long[] {5, 3}, DType.FLOAT64).requiresGrad(true);
         Muon plain = new Muon(List.of(a), Muon.Options.defaults().lr(0.1).weightDecay(0));
-        Muon fused = new Muon(List.of(b), Muon.Options.defaults().lr(0.1).weightDecay(0).useAddmm(true));
+        Muon fused = new Muon(
+                List.of(b), Muon.Options.defaults().lr(0.1).weightDecay(0).useAddmm(true));
         a.setGrad(Torch.tensor(g));
         b.setGrad(Torch.tensor(g));
         plain.step();
@@ -445,8 +498,19 @@ class MuonTest {
         assertArrayEquals(new double[] {1, 1, 1, 1}, p.toDoubleArray(), 0);
         assertEquals(List.of(1), List.copyOf(opt.stateDict().state().keySet()));
         Map<String, Object> group = opt.stateDict().paramGroups().get(0);
-        assertEquals(List.of("lr", "weight_decay", "momentum", "nesterov", "ns_coefficients", "eps", "ns_steps", "adjust_lr_fn",
-                "use_addmm", "params"), List.copyOf(group.keySet()));
+        assertEquals(
+                List.of(
+                        "lr",
+                        "weight_decay",
+                        "momentum",
+                        "nesterov",
+                        "ns_coefficients",
+                        "eps",
+                        "ns_steps",
+                        "adjust_lr_fn",
+                        "use_addmm",
+                        "params"),
+                List.copyOf(group.keySet()));
     }
 
     @Test
@@ -466,27 +530,56 @@ class MuonTest {
 
     @Test
     void onlyMatricesAreAccepted() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new Muon(List.of(Torch.ones(2, 2).requiresGrad(true), Torch.ones(3).requiresGrad(true)), Muon.Options.defaults()));
-        assertEquals("Muon only supports 2D parameters whereas we found a parameter with size: torch.Size([3])", e.getMessage());
-        IllegalArgumentException e3 = assertThrows(IllegalArgumentException.class,
-                () -> new Muon(List.of(ParamGroup.of(Torch.ones(2, 3, 4).requiresGrad(true))), Muon.Options.defaults()));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> new Muon(
+                        List.of(
+                                Torch.ones(2, 2).requiresGrad(true),
+                                Torch.ones(3).requiresGrad(true)),
+                        Muon.Options.defaults()));
+        assertEquals(
+                "Muon only supports 2D parameters whereas we found a parameter with size: torch.Size([3])",
+                e.getMessage());
+        IllegalArgumentException e3 = assertThrows(
+                IllegalArgumentException.class,
+                () -> new Muon(
+                        List.of(ParamGroup.of(Torch.ones(2, 3, 4).requiresGrad(true))), Muon.Options.defaults()));
         assertTrue(e3.getMessage().endsWith("torch.Size([2, 3, 4])"), e3.getMessage());
     }
 
     @Test
     void hyperParameterErrors() {
         List<Tensor> ps = List.of(Torch.ones(2, 2).requiresGrad(true));
-        assertEquals("Learning rate should be >= 0 but is: -0.1", assertThrows(IllegalArgumentException.class,
-                () -> new Muon(ps, Muon.Options.defaults().lr(-0.1))).getMessage());
-        assertEquals("momentum should be >= 0 but is: -0.5", assertThrows(IllegalArgumentException.class,
-                () -> new Muon(ps, Muon.Options.defaults().momentum(-0.5))).getMessage());
-        assertEquals("weight decay should be >= 0 but is: -1.0", assertThrows(IllegalArgumentException.class,
-                () -> new Muon(ps, Muon.Options.defaults().weightDecay(-1))).getMessage());
-        assertEquals("Adjust learning rate function bogus is not supported", assertThrows(IllegalArgumentException.class,
-                () -> new Muon(ps, Muon.Options.defaults().adjustLrFn("bogus"))).getMessage());
-        assertEquals("Tensor lr must be 1-element", assertThrows(IllegalArgumentException.class,
-                () -> new Muon(ps, Muon.Options.defaults().lr(Torch.tensor(new double[] {0.1, 0.2})))).getMessage());
+        assertEquals(
+                "Learning rate should be >= 0 but is: -0.1",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> new Muon(ps, Muon.Options.defaults().lr(-0.1)))
+                        .getMessage());
+        assertEquals(
+                "momentum should be >= 0 but is: -0.5",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> new Muon(ps, Muon.Options.defaults().momentum(-0.5)))
+                        .getMessage());
+        assertEquals(
+                "weight decay should be >= 0 but is: -1.0",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> new Muon(ps, Muon.Options.defaults().weightDecay(-1)))
+                        .getMessage());
+        assertEquals(
+                "Adjust learning rate function bogus is not supported",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> new Muon(ps, Muon.Options.defaults().adjustLrFn("bogus")))
+                        .getMessage());
+        assertEquals(
+                "Tensor lr must be 1-element",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> new Muon(ps, Muon.Options.defaults().lr(Torch.tensor(new double[] {0.1, 0.2}))))
+                        .getMessage());
         new Muon(ps, Muon.Options.defaults().lr(Torch.scalarTensor(0.1))); // a one-element tensor lr is fine
     }
 
@@ -495,14 +588,18 @@ class MuonTest {
         Tensor p = Torch.ones(2, 2).requiresGrad(true);
         p.setGrad(Torch.ones(2, 2));
         Muon steps = new Muon(List.of(p), Muon.Options.defaults().nsSteps(100));
-        assertEquals("Number of steps must be less than 100 for computational efficiency",
+        assertEquals(
+                "Number of steps must be less than 100 for computational efficiency",
                 assertThrows(IllegalArgumentException.class, steps::step).getMessage());
         Muon coefficients = new Muon(List.of(p), Muon.Options.defaults().nsCoefficients(1.0, 2.0));
-        assertEquals("Coefficients must be a tuple of exactly 3 values",
+        assertEquals(
+                "Coefficients must be a tuple of exactly 3 values",
                 assertThrows(IllegalArgumentException.class, coefficients::step).getMessage());
         Tensor z = Torch.zeros(new long[] {2, 2}, DType.COMPLEX64).requiresGrad(true);
         z.setGrad(Torch.zeros(new long[] {2, 2}, DType.COMPLEX64));
         Muon complex = new Muon(List.of(z), Muon.Options.defaults());
-        assertEquals("Muon does not support complex parameters", assertThrows(TorchException.class, complex::step).getMessage());
+        assertEquals(
+                "Muon does not support complex parameters",
+                assertThrows(TorchException.class, complex::step).getMessage());
     }
 }

@@ -16,10 +16,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Parameter trajectories on a fixed quadratic loss (gradients from JTorch autograd) against real
- * PyTorch 1.13 ({@code golden/optim.json}, written by {@code make_golden_optim.py}), for every
- * optimizer, option combination and implementation (for-loop, foreach, fused where PyTorch has it),
- * and the final state (keys in PyTorch's order and values).
+ * Parameter trajectories on a fixed quadratic loss (gradients from JTorch autograd) against real PyTorch 1.13
+ * ({@code golden/optim.json}, written by {@code make_golden_optim.py}), for every optimizer, option combination and
+ * implementation (for-loop, foreach, fused where PyTorch has it), and the final state (keys in PyTorch's order and
+ * values).
  */
 class OptimTrajectoryTest {
     static final List<String> FUSED = List.of("SGD", "Adam", "AdamW", "Adagrad");
@@ -36,24 +36,27 @@ class OptimTrajectoryTest {
 
     /** A case's optimizer on {@code params}, with the implementation forced. */
     static Optimizer make(String name, Map<String, Object> kwargs, List<Tensor> params, StepSupport.Impl impl) {
-        Optimizer opt = switch (name) {
-            case "SGD" -> new SGD(params, configure(SGD.Options.defaults(), kwargs, impl));
-            case "Adam" -> new Adam(params, configure(Adam.Options.defaults(), kwargs, impl));
-            case "AdamW" -> new AdamW(params, configure(AdamW.Options.defaults(), kwargs, impl));
-            case "Adagrad" -> new Adagrad(params, configure(Adagrad.Options.defaults(), kwargs, impl));
-            case "RMSprop" -> new RMSprop(params, configure(RMSprop.Options.defaults(), kwargs, impl));
-            case "Adamax" -> new Adamax(params, configure(Adamax.Options.defaults(), kwargs, impl));
-            case "NAdam" -> new NAdam(params, configure(NAdam.Options.defaults(), kwargs, impl));
-            case "RAdam" -> new RAdam(params, configure(RAdam.Options.defaults(), kwargs, impl));
-            default -> throw new IllegalArgumentException(name);
-        };
+        Optimizer opt =
+                switch (name) {
+                    case "SGD" -> new SGD(params, configure(SGD.Options.defaults(), kwargs, impl));
+                    case "Adam" -> new Adam(params, configure(Adam.Options.defaults(), kwargs, impl));
+                    case "AdamW" -> new AdamW(params, configure(AdamW.Options.defaults(), kwargs, impl));
+                    case "Adagrad" -> new Adagrad(params, configure(Adagrad.Options.defaults(), kwargs, impl));
+                    case "RMSprop" -> new RMSprop(params, configure(RMSprop.Options.defaults(), kwargs, impl));
+                    case "Adamax" -> new Adamax(params, configure(Adamax.Options.defaults(), kwargs, impl));
+                    case "NAdam" -> new NAdam(params, configure(NAdam.Options.defaults(), kwargs, impl));
+                    case "RAdam" -> new RAdam(params, configure(RAdam.Options.defaults(), kwargs, impl));
+                    default -> throw new IllegalArgumentException(name);
+                };
         return opt;
     }
 
-    private static <O extends OptimizerOptions<O>> O configure(O options, Map<String, Object> kwargs, StepSupport.Impl impl) {
+    private static <O extends OptimizerOptions<O>> O configure(
+            O options, Map<String, Object> kwargs, StepSupport.Impl impl) {
         for (var e : kwargs.entrySet()) options = options.with(e.getKey(), e.getValue());
         options = options.with("foreach", impl == StepSupport.Impl.FOREACH);
-        if (impl == StepSupport.Impl.FUSED) options = options.with("foreach", null).with("fused", true);
+        if (impl == StepSupport.Impl.FUSED)
+            options = options.with("foreach", null).with("fused", true);
         return options;
     }
 
@@ -65,7 +68,8 @@ class OptimTrajectoryTest {
     }
 
     static List<List<double[]>> trajectory(Golden.Case c, StepSupport.Impl impl, Optimizer[] last) {
-        List<Tensor> params = List.of(c.tensorArg(0).requiresGrad(true), c.tensorArg(1).requiresGrad(true));
+        List<Tensor> params =
+                List.of(c.tensorArg(0).requiresGrad(true), c.tensorArg(1).requiresGrad(true));
         List<Tensor> data = List.of(c.tensorArg(2), c.tensorArg(3), c.tensorArg(4), c.tensorArg(5));
         Optimizer opt = make(c.op(), c.kwargs(), params, impl);
         List<List<double[]>> out = new ArrayList<>();
@@ -81,13 +85,17 @@ class OptimTrajectoryTest {
         return out;
     }
 
-    static double tolerance(Golden.Case c) { return c.tensorArg(0).dtype() == DType.FLOAT64 ? 1e-9 : 3e-5; }
+    static double tolerance(Golden.Case c) {
+        return c.tensorArg(0).dtype() == DType.FLOAT64 ? 1e-9 : 3e-5;
+    }
 
     static void assertClose(double[] expected, double[] actual, double tol, String what) {
         assertEquals(expected.length, actual.length, what);
         for (int i = 0; i < expected.length; i++) {
             double err = Math.abs(expected[i] - actual[i]);
-            assertTrue(err <= tol * Math.max(1, Math.abs(expected[i])), what + "[" + i + "]: expected " + expected[i] + " got " + actual[i]);
+            assertTrue(
+                    err <= tol * Math.max(1, Math.abs(expected[i])),
+                    what + "[" + i + "]: expected " + expected[i] + " got " + actual[i]);
         }
     }
 
@@ -120,7 +128,11 @@ class OptimTrajectoryTest {
                 Tensor e = (Tensor) Golden.decode(kv.getValue());
                 Tensor a = (Tensor) mine.get(kv.getKey());
                 assertArrayEquals(e.shape(), a.shape(), kv.getKey());
-                assertClose(e.toDoubleArray(), a.toDoubleArray(), kv.getKey().equals("step") ? 0 : tol * 10, c.id() + " " + kv.getKey());
+                assertClose(
+                        e.toDoubleArray(),
+                        a.toDoubleArray(),
+                        kv.getKey().equals("step") ? 0 : tol * 10,
+                        c.id() + " " + kv.getKey());
             }
         }
     }

@@ -25,9 +25,13 @@ import org.junit.jupiter.api.Test;
 
 /** The common {@code Optimizer} contract (spec §3.0–3.1): groups, errors, zero_grad, step, state_dict. */
 class OptimizerContractTest {
-    static Tensor param(double... v) { return Torch.tensor(v).requiresGrad(true); }
+    static Tensor param(double... v) {
+        return Torch.tensor(v).requiresGrad(true);
+    }
 
-    static void grad(Tensor p, double... g) { p.setGrad(Torch.tensor(g)); }
+    static void grad(Tensor p, double... g) {
+        p.setGrad(Torch.tensor(g));
+    }
 
     // ---- construction and groups ----------------------------------------------------------------------
 
@@ -50,7 +54,9 @@ class OptimizerContractTest {
     @Test
     void sameParameterInTwoGroups() {
         Tensor p = param(1.0);
-        var e = assertThrows(IllegalArgumentException.class, () -> new SGD(SGD.Options.defaults(), ParamGroup.of(List.of(p)), ParamGroup.of(List.of(p))));
+        var e = assertThrows(
+                IllegalArgumentException.class,
+                () -> new SGD(SGD.Options.defaults(), ParamGroup.of(List.of(p)), ParamGroup.of(List.of(p))));
         assertEquals("some parameters appear in more than one parameter group", e.getMessage());
         SGD opt = new SGD(List.of(p), SGD.Options.defaults());
         assertThrows(IllegalArgumentException.class, () -> opt.addParamGroup(ParamGroup.of(List.of(param(2.0), p))));
@@ -100,12 +106,24 @@ class OptimizerContractTest {
     @Test
     void groupOverridesAndDefaults() {
         Tensor a = param(1.0), b = param(1.0);
-        SGD opt = new SGD(SGD.Options.defaults().lr(0.1), ParamGroup.of(List.of(a)),
+        SGD opt = new SGD(
+                SGD.Options.defaults().lr(0.1),
+                ParamGroup.of(List.of(a)),
                 ParamGroup.of(List.of(b), SGD.Options.overrides().lr(0.5).momentum(0.9)));
         assertEquals(0.1, opt.paramGroups().get(0).lr());
         assertEquals(0.5, opt.paramGroups().get(1).lr());
         // keys: the group's own first, then the defaults it did not set, as PyTorch's setdefault leaves them
-        assertEquals(List.of("lr", "momentum", "dampening", "weight_decay", "nesterov", "maximize", "foreach", "differentiable", "fused"),
+        assertEquals(
+                List.of(
+                        "lr",
+                        "momentum",
+                        "dampening",
+                        "weight_decay",
+                        "nesterov",
+                        "maximize",
+                        "foreach",
+                        "differentiable",
+                        "fused"),
                 new ArrayList<>(opt.paramGroups().get(1).options().keySet()));
         grad(a, 1.0);
         grad(b, 1.0);
@@ -122,51 +140,129 @@ class OptimizerContractTest {
     @Test
     void invalidHyperParameters() {
         List<Tensor> ps = List.of(param(1.0));
-        assertEquals("Invalid learning rate: -0.1",
-                assertThrows(IllegalArgumentException.class, () -> new SGD(ps, SGD.Options.defaults().lr(-0.1))).getMessage());
-        assertEquals("Invalid learning rate: -1e-05",
-                assertThrows(IllegalArgumentException.class, () -> new Adam(ps, Adam.Options.defaults().lr(-1e-5))).getMessage());
-        assertEquals("Invalid momentum value: -0.5",
-                assertThrows(IllegalArgumentException.class, () -> new SGD(ps, SGD.Options.defaults().momentum(-0.5))).getMessage());
-        assertEquals("Nesterov momentum requires a momentum and zero dampening",
-                assertThrows(IllegalArgumentException.class, () -> new SGD(ps, SGD.Options.defaults().nesterov(true))).getMessage());
-        assertThrows(IllegalArgumentException.class, () -> new SGD(ps, SGD.Options.defaults().momentum(0.9).dampening(0.1).nesterov(true)));
-        assertEquals("Invalid beta parameter at index 0: 1.0",
-                assertThrows(IllegalArgumentException.class, () -> new Adam(ps, Adam.Options.defaults().betas(1.0, 0.9))).getMessage());
-        assertEquals("Invalid beta parameter at index 1: -0.1",
-                assertThrows(IllegalArgumentException.class, () -> new AdamW(ps, AdamW.Options.defaults().betas(0.9, -0.1))).getMessage());
-        assertThrows(IllegalArgumentException.class, () -> new NAdam(ps, NAdam.Options.defaults().betas(0.9, 1.0)));
-        assertThrows(IllegalArgumentException.class, () -> new RAdam(ps, RAdam.Options.defaults().betas(-0.01, 0.9)));
-        assertThrows(IllegalArgumentException.class, () -> new Adamax(ps, Adamax.Options.defaults().betas(0.9, 1.5)));
-        assertEquals("Invalid epsilon value: -1e-08",
-                assertThrows(IllegalArgumentException.class, () -> new Adam(ps, Adam.Options.defaults().eps(-1e-8))).getMessage());
-        assertEquals("Invalid weight_decay value: -0.01",
-                assertThrows(IllegalArgumentException.class, () -> new AdamW(ps, AdamW.Options.defaults().weightDecay(-0.01))).getMessage());
-        assertEquals("Invalid lr_decay value: -1.0",
-                assertThrows(IllegalArgumentException.class, () -> new Adagrad(ps, Adagrad.Options.defaults().lrDecay(-1))).getMessage());
-        assertEquals("Invalid initial_accumulator_value value: -0.5",
-                assertThrows(IllegalArgumentException.class, () -> new Adagrad(ps, Adagrad.Options.defaults().initialAccumulatorValue(-0.5))).getMessage());
-        assertEquals("Invalid alpha value: -0.9",
-                assertThrows(IllegalArgumentException.class, () -> new RMSprop(ps, RMSprop.Options.defaults().alpha(-0.9))).getMessage());
-        assertEquals("Invalid momentum_decay value: -0.004",
-                assertThrows(IllegalArgumentException.class, () -> new NAdam(ps, NAdam.Options.defaults().momentumDecay(-0.004))).getMessage());
+        assertEquals(
+                "Invalid learning rate: -0.1",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> new SGD(ps, SGD.Options.defaults().lr(-0.1)))
+                        .getMessage());
+        assertEquals(
+                "Invalid learning rate: -1e-05",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> new Adam(ps, Adam.Options.defaults().lr(-1e-5)))
+                        .getMessage());
+        assertEquals(
+                "Invalid momentum value: -0.5",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> new SGD(ps, SGD.Options.defaults().momentum(-0.5)))
+                        .getMessage());
+        assertEquals(
+                "Nesterov momentum requires a momentum and zero dampening",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> new SGD(ps, SGD.Options.defaults().nesterov(true)))
+                        .getMessage());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new SGD(
+                        ps, SGD.Options.defaults().momentum(0.9).dampening(0.1).nesterov(true)));
+        assertEquals(
+                "Invalid beta parameter at index 0: 1.0",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> new Adam(ps, Adam.Options.defaults().betas(1.0, 0.9)))
+                        .getMessage());
+        assertEquals(
+                "Invalid beta parameter at index 1: -0.1",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> new AdamW(ps, AdamW.Options.defaults().betas(0.9, -0.1)))
+                        .getMessage());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new NAdam(ps, NAdam.Options.defaults().betas(0.9, 1.0)));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new RAdam(ps, RAdam.Options.defaults().betas(-0.01, 0.9)));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new Adamax(ps, Adamax.Options.defaults().betas(0.9, 1.5)));
+        assertEquals(
+                "Invalid epsilon value: -1e-08",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> new Adam(ps, Adam.Options.defaults().eps(-1e-8)))
+                        .getMessage());
+        assertEquals(
+                "Invalid weight_decay value: -0.01",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> new AdamW(ps, AdamW.Options.defaults().weightDecay(-0.01)))
+                        .getMessage());
+        assertEquals(
+                "Invalid lr_decay value: -1.0",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> new Adagrad(ps, Adagrad.Options.defaults().lrDecay(-1)))
+                        .getMessage());
+        assertEquals(
+                "Invalid initial_accumulator_value value: -0.5",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> new Adagrad(ps, Adagrad.Options.defaults().initialAccumulatorValue(-0.5)))
+                        .getMessage());
+        assertEquals(
+                "Invalid alpha value: -0.9",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> new RMSprop(ps, RMSprop.Options.defaults().alpha(-0.9)))
+                        .getMessage());
+        assertEquals(
+                "Invalid momentum_decay value: -0.004",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> new NAdam(ps, NAdam.Options.defaults().momentumDecay(-0.004)))
+                        .getMessage());
         // a group override is checked too
-        assertThrows(IllegalArgumentException.class, () -> new SGD(SGD.Options.defaults(), ParamGroup.of(ps, SGD.Options.overrides().lr(-1))));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new SGD(
+                        SGD.Options.defaults(),
+                        ParamGroup.of(ps, SGD.Options.overrides().lr(-1))));
     }
 
     @Test
     void fusedFlagErrors() {
         List<Tensor> ps = List.of(param(1.0));
-        assertEquals("`fused` and `foreach` cannot be `True` together.",
-                assertThrows(TorchException.class, () -> new Adam(ps, Adam.Options.defaults().fused(true).foreach(true))).getMessage());
-        assertEquals("`fused` does not support `differentiable`",
-                assertThrows(TorchException.class, () -> new SGD(ps, SGD.Options.defaults().fused(true).differentiable(true))).getMessage());
+        assertEquals(
+                "`fused` and `foreach` cannot be `True` together.",
+                assertThrows(
+                                TorchException.class,
+                                () -> new Adam(
+                                        ps, Adam.Options.defaults().fused(true).foreach(true)))
+                        .getMessage());
+        assertEquals(
+                "`fused` does not support `differentiable`",
+                assertThrows(
+                                TorchException.class,
+                                () -> new SGD(
+                                        ps, SGD.Options.defaults().fused(true).differentiable(true)))
+                        .getMessage());
         Tensor ints = Torch.tensor(new long[] {1, 2});
-        var e = assertThrows(TorchException.class, () -> new Adagrad(List.of(ints), Adagrad.Options.defaults().fused(true)));
+        var e = assertThrows(
+                TorchException.class,
+                () -> new Adagrad(List.of(ints), Adagrad.Options.defaults().fused(true)));
         assertTrue(e.getMessage().startsWith("`fused=True` requires all the params to be floating point Tensors"));
         Tensor lr = Torch.tensor(new double[] {0.1});
-        assertEquals("lr as a Tensor is not supported for capturable=False and foreach=True",
-                assertThrows(IllegalArgumentException.class, () -> new Adam(ps, Adam.Options.defaults().lr(lr).foreach(true))).getMessage());
+        assertEquals(
+                "lr as a Tensor is not supported for capturable=False and foreach=True",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> new Adam(
+                                        ps, Adam.Options.defaults().lr(lr).foreach(true)))
+                        .getMessage());
     }
 
     @Test
@@ -216,7 +312,9 @@ class OptimizerContractTest {
         opt.step();
         assertEquals(2.0, b.item());
         assertTrue(opt.state(b).isEmpty());
-        assertEquals(List.of("step", "exp_avg", "exp_avg_sq"), new ArrayList<>(opt.state(a).keySet()));
+        assertEquals(
+                List.of("step", "exp_avg", "exp_avg_sq"),
+                new ArrayList<>(opt.state(a).keySet()));
         Tensor step = (Tensor) opt.state(a).get("step");
         assertEquals(DType.FLOAT32, step.dtype());
         assertEquals(0, step.dim());
@@ -253,17 +351,37 @@ class OptimizerContractTest {
     @Test
     void stateDictStructure() {
         List<Tensor> ps = twoGroupsWithGrads(new ArrayList<>());
-        Adam opt = new Adam(Adam.Options.defaults().amsgrad(true), ParamGroup.of(ps.subList(0, 2)),
+        Adam opt = new Adam(
+                Adam.Options.defaults().amsgrad(true),
+                ParamGroup.of(ps.subList(0, 2)),
                 ParamGroup.of(ps.subList(2, 3), Adam.Options.overrides().lr(0.5)));
         opt.step();
         OptimizerStateDict sd = opt.stateDict();
         assertEquals(List.of(0, 1, 2), new ArrayList<>(sd.state().keySet()));
-        assertEquals(List.of("step", "exp_avg", "exp_avg_sq", "max_exp_avg_sq"), new ArrayList<>(sd.state().get(2).keySet()));
-        assertSame(opt.state(ps.get(2)).get("exp_avg"), sd.state().get(2).get("exp_avg"), "tensors are shared, as in PyTorch");
+        assertEquals(
+                List.of("step", "exp_avg", "exp_avg_sq", "max_exp_avg_sq"),
+                new ArrayList<>(sd.state().get(2).keySet()));
+        assertSame(
+                opt.state(ps.get(2)).get("exp_avg"),
+                sd.state().get(2).get("exp_avg"),
+                "tensors are shared, as in PyTorch");
         assertEquals(2, sd.paramGroups().size());
         Map<String, Object> g0 = sd.paramGroups().get(0), g1 = sd.paramGroups().get(1);
-        assertEquals(List.of("lr", "betas", "eps", "weight_decay", "amsgrad", "maximize", "foreach", "capturable", "differentiable",
-                "fused", "decoupled_weight_decay", "params"), new ArrayList<>(g0.keySet()));
+        assertEquals(
+                List.of(
+                        "lr",
+                        "betas",
+                        "eps",
+                        "weight_decay",
+                        "amsgrad",
+                        "maximize",
+                        "foreach",
+                        "capturable",
+                        "differentiable",
+                        "fused",
+                        "decoupled_weight_decay",
+                        "params"),
+                new ArrayList<>(g0.keySet()));
         assertEquals(List.of(0, 1), g0.get("params"));
         assertEquals(List.of(2), g1.get("params"));
         assertEquals(0.5, g1.get("lr"));
@@ -334,33 +452,44 @@ class OptimizerContractTest {
         sd.state().get(0).put("step", Torch.scalarTensor(3.0, DType.FLOAT64));
         sd.paramGroups().get(0).put("fused", true); // PyTorch decides by the loaded groups' flags
         fused.loadStateDict(sd);
-        assertEquals(DType.FLOAT32, ((Tensor) fused.state(f32).get("step")).dtype(), "fused groups keep step in float32");
+        assertEquals(
+                DType.FLOAT32, ((Tensor) fused.state(f32).get("step")).dtype(), "fused groups keep step in float32");
     }
 
     @Test
     void badStateDictsAreRefusedAndLeaveTheOptimizerUnchanged() {
         List<Tensor> ps = twoGroupsWithGrads(new ArrayList<>());
-        SGD opt = new SGD(SGD.Options.defaults().momentum(0.9), ParamGroup.of(ps.subList(0, 2)), ParamGroup.of(ps.subList(2, 3)));
+        SGD opt = new SGD(
+                SGD.Options.defaults().momentum(0.9), ParamGroup.of(ps.subList(0, 2)), ParamGroup.of(ps.subList(2, 3)));
         opt.step();
         OptimizerStateDict good = opt.stateDict();
         Object buffer = opt.state(ps.get(0)).get("momentum_buffer");
 
-        OptimizerStateDict oneGroup = new OptimizerStateDict(good.state(), List.of(good.paramGroups().get(0)));
-        assertEquals("loaded state dict has a different number of parameter groups",
-                assertThrows(IllegalArgumentException.class, () -> opt.loadStateDict(oneGroup)).getMessage());
+        OptimizerStateDict oneGroup =
+                new OptimizerStateDict(good.state(), List.of(good.paramGroups().get(0)));
+        assertEquals(
+                "loaded state dict has a different number of parameter groups",
+                assertThrows(IllegalArgumentException.class, () -> opt.loadStateDict(oneGroup))
+                        .getMessage());
 
         Map<String, Object> wrongSize = new LinkedHashMap<>(good.paramGroups().get(0));
         wrongSize.put("params", List.of(0));
         wrongSize.put("lr", 123.0);
-        OptimizerStateDict sized = new OptimizerStateDict(good.state(), List.of(wrongSize, good.paramGroups().get(1)));
-        assertEquals("loaded state dict contains a parameter group that doesn't match the size of optimizer's group",
-                assertThrows(IllegalArgumentException.class, () -> opt.loadStateDict(sized)).getMessage());
+        OptimizerStateDict sized = new OptimizerStateDict(
+                good.state(), List.of(wrongSize, good.paramGroups().get(1)));
+        assertEquals(
+                "loaded state dict contains a parameter group that doesn't match the size of optimizer's group",
+                assertThrows(IllegalArgumentException.class, () -> opt.loadStateDict(sized))
+                        .getMessage());
 
         Map<String, Object> noParams = new LinkedHashMap<>(good.paramGroups().get(1));
         noParams.remove("params");
-        OptimizerStateDict missing = new OptimizerStateDict(good.state(), List.of(good.paramGroups().get(0), noParams));
+        OptimizerStateDict missing =
+                new OptimizerStateDict(good.state(), List.of(good.paramGroups().get(0), noParams));
         assertThrows(NoSuchElementException.class, () -> opt.loadStateDict(missing));
-        assertThrows(NoSuchElementException.class, () -> opt.loadStateDict(new OptimizerStateDict(null, good.paramGroups())));
+        assertThrows(
+                NoSuchElementException.class,
+                () -> opt.loadStateDict(new OptimizerStateDict(null, good.paramGroups())));
 
         assertEquals(0.001, opt.paramGroups().get(0).lr(), "hyper-parameters unchanged");
         assertSame(buffer, opt.state(ps.get(0)).get("momentum_buffer"), "state unchanged");

@@ -11,10 +11,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Tests for {@link LowPrecision}. Expected values come from the format definitions (hand-derived spot
- * values, the spec's conversion table) and from {@link Grid}, a deliberately naive reference that
- * rounds by searching a sorted table of every representable value; nothing is checked against the
- * implementation's own output.
+ * Tests for {@link LowPrecision}. Expected values come from the format definitions (hand-derived spot values, the
+ * spec's conversion table) and from {@link Grid}, a deliberately naive reference that rounds by searching a sorted
+ * table of every representable value; nothing is checked against the implementation's own output.
  */
 class LowPrecisionTest {
 
@@ -25,11 +24,11 @@ class LowPrecisionTest {
     // Independent reference
 
     /**
-     * A binary format described only by its parameters. Values are computed with the textbook formula in
-     * double (exact: every value here has at most 11 significant bits and a modest exponent), and a float
-     * is rounded by binary search for its neighbours lo &le; |x| &lt; hi followed by an exact comparison with
-     * their midpoint; ties pick the neighbour whose code is even. The grid is extended by one code past
-     * the largest finite one, so overflow is decided after rounding, as IEEE prescribes.
+     * A binary format described only by its parameters. Values are computed with the textbook formula in double (exact:
+     * every value here has at most 11 significant bits and a modest exponent), and a float is rounded by binary search
+     * for its neighbours lo &le; |x| &lt; hi followed by an exact comparison with their midpoint; ties pick the
+     * neighbour whose code is even. The grid is extended by one code past the largest finite one, so overflow is
+     * decided after rounding, as IEEE prescribes.
      */
     private static final class Grid {
         private final int mantissaBits;
@@ -62,8 +61,8 @@ class LowPrecisionTest {
         }
 
         /**
-         * The magnitude code nearest to |x| (finite x), ties to even; returns maxFiniteCode + 1 when |x|
-         * rounds past the largest finite value.
+         * The magnitude code nearest to |x| (finite x), ties to even; returns maxFiniteCode + 1 when |x| rounds past
+         * the largest finite value.
          */
         int round(float x) {
             double a = Math.abs((double) x);
@@ -139,16 +138,16 @@ class LowPrecisionTest {
     @CsvSource({
         "1.0, 0x3C00",
         "-2.0, 0xC000",
-        "65504, 0x7BFF",              // largest finite
-        "65519.996, 0x7BFF",          // just below the overflow midpoint
-        "65520, 0x7C00",              // midpoint 65504..65536: tie to the even code, which is inf
-        "5.9604645E-8, 0x0001",       // 2^-24, the smallest subnormal
-        "2.9802322E-8, 0x0000",       // 2^-25: tie between 0 and 2^-24, goes to even 0
-        "4.4703484E-8, 0x0001",       // 1.5 * 2^-25 rounds up to 2^-24
-        "6.1035156E-5, 0x0400",       // 2^-14, smallest normal
-        "1.00048828125, 0x3C00",      // 1 + 2^-11: tie, 0x3C00 is even
-        "1.00146484375, 0x3C02",      // 1 + 3 * 2^-11: tie, rounds up to even 0x3C02
-        "1.0009765625, 0x3C01",       // 1 + 2^-10 exact
+        "65504, 0x7BFF", // largest finite
+        "65519.996, 0x7BFF", // just below the overflow midpoint
+        "65520, 0x7C00", // midpoint 65504..65536: tie to the even code, which is inf
+        "5.9604645E-8, 0x0001", // 2^-24, the smallest subnormal
+        "2.9802322E-8, 0x0000", // 2^-25: tie between 0 and 2^-24, goes to even 0
+        "4.4703484E-8, 0x0001", // 1.5 * 2^-25 rounds up to 2^-24
+        "6.1035156E-5, 0x0400", // 2^-14, smallest normal
+        "1.00048828125, 0x3C00", // 1 + 2^-11: tie, 0x3C00 is even
+        "1.00146484375, 0x3C02", // 1 + 3 * 2^-11: tie, rounds up to even 0x3C02
+        "1.0009765625, 0x3C01", // 1 + 2^-10 exact
         "0.1, 0x2E66",
     })
     void halfSpotValues(float x, String expected) {
@@ -210,26 +209,26 @@ class LowPrecisionTest {
 
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource({
-        "0x3F800000, 0x3F80",   // 1.0
-        "0x3F808000, 0x3F80",   // tie, kept part 0x3F80 even: stays
-        "0x3F818000, 0x3F82",   // tie, kept part 0x3F81 odd: rounds up to even
-        "0x3F808001, 0x3F81",   // just above the tie
-        "0x3F817FFF, 0x3F81",   // just below the tie
-        "0xBF818000, 0xBF82",   // negative tie
-        "0x7F7F0000, 0x7F7F",   // largest finite bfloat16
-        "0x7F7F7FFF, 0x7F7F",   // below the overflow midpoint
-        "0x7F7F8000, 0x7F80",   // overflow midpoint: tie to even = inf
-        "0x7F7FFFFF, 0x7F80",   // Float.MAX_VALUE rounds to inf
-        "0x7F800000, 0x7F80",   // +inf
-        "0xFF800000, 0xFF80",   // -inf
+        "0x3F800000, 0x3F80", // 1.0
+        "0x3F808000, 0x3F80", // tie, kept part 0x3F80 even: stays
+        "0x3F818000, 0x3F82", // tie, kept part 0x3F81 odd: rounds up to even
+        "0x3F808001, 0x3F81", // just above the tie
+        "0x3F817FFF, 0x3F81", // just below the tie
+        "0xBF818000, 0xBF82", // negative tie
+        "0x7F7F0000, 0x7F7F", // largest finite bfloat16
+        "0x7F7F7FFF, 0x7F7F", // below the overflow midpoint
+        "0x7F7F8000, 0x7F80", // overflow midpoint: tie to even = inf
+        "0x7F7FFFFF, 0x7F80", // Float.MAX_VALUE rounds to inf
+        "0x7F800000, 0x7F80", // +inf
+        "0xFF800000, 0xFF80", // -inf
         "0x00000000, 0x0000",
-        "0x80000000, 0x8000",   // -0
-        "0x00008000, 0x0000",   // float subnormal tie at the bottom: to even 0
-        "0x00018000, 0x0002",   // subnormal tie, odd: up
-        "0x7FC00000, 0x7FC0",   // NaN
-        "0xFFC00000, 0x7FC0",   // negative NaN: c10 returns 0x7FC0 regardless of sign
-        "0x7F800001, 0x7FC0",   // signalling NaN whose top half would read as inf
-        "0xFFFFFFFF, 0x7FC0",   // NaN whose rounding would carry out of 32 bits
+        "0x80000000, 0x8000", // -0
+        "0x00008000, 0x0000", // float subnormal tie at the bottom: to even 0
+        "0x00018000, 0x0002", // subnormal tie, odd: up
+        "0x7FC00000, 0x7FC0", // NaN
+        "0xFFC00000, 0x7FC0", // negative NaN: c10 returns 0x7FC0 regardless of sign
+        "0x7F800001, 0x7FC0", // signalling NaN whose top half would read as inf
+        "0xFFFFFFFF, 0x7FC0", // NaN whose rounding would carry out of 32 bits
     })
     void bfloat16SpotValues(String floatBits, String expected) {
         float x = f(Integer.parseUnsignedInt(floatBits.substring(2), 16));
@@ -317,9 +316,9 @@ class LowPrecisionTest {
     @Test
     void e4m3fnDecodeFollowsDefinition() {
         // exponent e != 0: (-1)^S (1 + M/8) 2^(e-7); e == 0: (-1)^S (M/8) 2^-6; S.1111.111 is NaN.
-        assertEquals(0x1p-9f, LowPrecision.e4m3fnToFloat((byte) 0x01));   // smallest subnormal
+        assertEquals(0x1p-9f, LowPrecision.e4m3fnToFloat((byte) 0x01)); // smallest subnormal
         assertEquals(0.875f * 0x1p-6f, LowPrecision.e4m3fnToFloat((byte) 0x07)); // largest subnormal
-        assertEquals(0x1p-6f, LowPrecision.e4m3fnToFloat((byte) 0x08));   // smallest normal
+        assertEquals(0x1p-6f, LowPrecision.e4m3fnToFloat((byte) 0x08)); // smallest normal
         assertEquals(1.0f, LowPrecision.e4m3fnToFloat((byte) 0x38));
         assertEquals(448f, LowPrecision.e4m3fnToFloat((byte) 0x7E));
         assertEquals(-448f, LowPrecision.e4m3fnToFloat((byte) 0xFE));
@@ -349,8 +348,8 @@ class LowPrecisionTest {
             assertEquals(code, LowPrecision.floatToE4m3fn(v) & 0xFF, hex(code));
         }
         for (int code = 0; code < 0x7E; code++) {
-            assertTrue(LowPrecision.e4m3fnToFloat((byte) code) < LowPrecision.e4m3fnToFloat((byte) (code + 1)),
-                    hex(code));
+            assertTrue(
+                    LowPrecision.e4m3fnToFloat((byte) code) < LowPrecision.e4m3fnToFloat((byte) (code + 1)), hex(code));
         }
     }
 
@@ -590,16 +589,16 @@ class LowPrecisionTest {
         "1.0, 0x7F",
         "2.0, 0x80",
         "0.5, 0x7E",
-        "1.4999999, 0x7F",   // m < 1.5: down
-        "1.5, 0x80",         // the tie 1.5 goes up
-        "2.9, 0x80",         // 1.45 * 2: down to 2, not a ceiling
-        "3.0, 0x81",         // 1.5 * 2: up to 4
-        "-4.0, 0x81",        // sign ignored
+        "1.4999999, 0x7F", // m < 1.5: down
+        "1.5, 0x80", // the tie 1.5 goes up
+        "2.9, 0x80", // 1.45 * 2: down to 2, not a ceiling
+        "3.0, 0x81", // 1.5 * 2: up to 4
+        "-4.0, 0x81", // sign ignored
         "-3.0, 0x81",
-        "0.0, 0x00",         // no zero: smallest value 2^-127
+        "0.0, 0x00", // no zero: smallest value 2^-127
         "-0.0, 0x00",
-        "1.7014118E38, 0xFE",  // 2^127, the largest
-        "2.5521178E38, 0xFF",  // 1.5 * 2^127 rounds past the largest: NaN
+        "1.7014118E38, 0xFE", // 2^127, the largest
+        "2.5521178E38, 0xFF", // 1.5 * 2^127 rounds past the largest: NaN
         "Infinity, 0xFF",
         "-Infinity, 0xFF",
         "NaN, 0xFF",

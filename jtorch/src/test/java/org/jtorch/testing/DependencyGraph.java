@@ -23,20 +23,20 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * The dependency graph of the compiled library, read from its class files (every class a class file's
- * constant pool names: instructions, field and method descriptors, generic signatures, annotations), so that
- * nothing a source-level import scan misses (fully qualified names, same-package references) escapes it.
+ * The dependency graph of the compiled library, read from its class files (every class a class file's constant pool
+ * names: instructions, field and method descriptors, generic signatures, annotations), so that nothing a source-level
+ * import scan misses (fully qualified names, same-package references) escapes it.
  *
  * <p>Nodes are packages, with one refinement for the two packages whose membership the public API contract
- * ({@code shared/API.md}) fixes across layers: in {@code org.jtorch} and {@code org.jtorch.nn}, each smallest group
- * of top-level classes that depend on one another (most often a single class) is a node of its own. The contract
- * puts in the root package both the value types every layer uses ({@code DType}, {@code Device},
- * {@code TorchException}, {@code Warnings}) and the entry points that reach every layer ({@code Tensor}'s
- * methods, the {@code Torch} facade whose signatures name {@code nn.Module} and the compile options); and in
- * {@code nn} both the option types {@code nn.functional.F} takes ({@code Reduction},
- * {@code LinearCrossEntropyOptions}) and the modules written with {@code F}. With such a package as one node a
- * cycle would be forced by the contract itself; group by group, each class sits above what it reaches. In
- * {@code nn}, the groups that no other package uses (the modules) stay together in one node named {@code nn}.
+ * ({@code shared/API.md}) fixes across layers: in {@code org.jtorch} and {@code org.jtorch.nn}, each smallest group of
+ * top-level classes that depend on one another (most often a single class) is a node of its own. The contract puts in
+ * the root package both the value types every layer uses ({@code DType}, {@code Device}, {@code TorchException},
+ * {@code Warnings}) and the entry points that reach every layer ({@code Tensor}'s methods, the {@code Torch} facade
+ * whose signatures name {@code nn.Module} and the compile options); and in {@code nn} both the option types
+ * {@code nn.functional.F} takes ({@code Reduction}, {@code LinearCrossEntropyOptions}) and the modules written with
+ * {@code F}. With such a package as one node a cycle would be forced by the contract itself; group by group, each class
+ * sits above what it reaches. In {@code nn}, the groups that no other package uses (the modules) stay together in one
+ * node named {@code nn}.
  */
 public final class DependencyGraph {
     /** The root package. */
@@ -74,7 +74,8 @@ public final class DependencyGraph {
         Set<String> usedOutside = new TreeSet<>();
         for (var e : references.entrySet()) {
             for (String t : e.getValue()) {
-                if (groups.containsKey(t) && !packageOf(t).equals(packageOf(e.getKey()))) usedOutside.add(groups.get(t));
+                if (groups.containsKey(t) && !packageOf(t).equals(packageOf(e.getKey())))
+                    usedOutside.add(groups.get(t));
             }
         }
         for (var e : groups.entrySet()) {
@@ -100,8 +101,8 @@ public final class DependencyGraph {
     }
 
     /**
-     * The node of each top-level class of package {@code pkg}: the group of its classes it is mutually dependent
-     * with, named {@code pkg.A+B} (a lone class: {@code pkg.A}).
+     * The node of each top-level class of package {@code pkg}: the group of its classes it is mutually dependent with,
+     * named {@code pkg.A+B} (a lone class: {@code pkg.A}).
      */
     private static Map<String, String> classGroups(String pkg, Map<String, Set<String>> references) {
         DependencyGraph roots = new DependencyGraph();
@@ -118,7 +119,12 @@ public final class DependencyGraph {
         Map<String, String> group = new HashMap<>();
         for (String c : roots.edges.keySet()) group.put(c, c);
         for (List<String> cycle : roots.cycles()) {
-            String name = pkg + "." + String.join("+", cycle.stream().map(c -> c.substring(pkg.length() + 1)).toList());
+            String name = pkg + "."
+                    + String.join(
+                            "+",
+                            cycle.stream()
+                                    .map(c -> c.substring(pkg.length() + 1))
+                                    .toList());
             for (String c : cycle) group.put(c, name);
         }
         return group;
@@ -151,7 +157,9 @@ public final class DependencyGraph {
         while (m.find()) out.add(topLevel(className(m.group(1))));
     }
 
-    private static String className(String internalName) { return internalName.replace('/', '.'); }
+    private static String className(String internalName) {
+        return internalName.replace('/', '.');
+    }
 
     private static String topLevel(String className) {
         int dollar = className.indexOf('$');
@@ -159,7 +167,9 @@ public final class DependencyGraph {
     }
 
     /** Node → the nodes it depends on. */
-    public Map<String, Set<String>> edges() { return edges; }
+    public Map<String, Set<String>> edges() {
+        return edges;
+    }
 
     /** Whether node {@code from} depends directly on node {@code to}. */
     public boolean dependsOn(String from, String to) {
@@ -168,7 +178,9 @@ public final class DependencyGraph {
     }
 
     /** One class-level reference behind the edge {@code from → to}, e.g. {@code a.B -> c.D}. */
-    public String witness(String from, String to) { return witnesses.get(from + " " + to); }
+    public String witness(String from, String to) {
+        return witnesses.get(from + " " + to);
+    }
 
     /** The strongly connected components with more than one node: each is a dependency cycle. */
     public List<List<String>> cycles() {
@@ -202,7 +214,8 @@ public final class DependencyGraph {
                     continue;
                 }
                 frames.pop();
-                if (!frames.isEmpty()) low.put(frames.peek().node, Math.min(low.get(frames.peek().node), low.get(f.node)));
+                if (!frames.isEmpty())
+                    low.put(frames.peek().node, Math.min(low.get(frames.peek().node), low.get(f.node)));
                 if (low.get(f.node).equals(index.get(f.node))) {
                     List<String> component = new ArrayList<>();
                     String w;
@@ -239,7 +252,9 @@ public final class DependencyGraph {
     public DependencyGraph condensed() {
         Map<String, String> rename = new HashMap<>();
         for (List<String> cycle : cycles()) {
-            String name = "{" + String.join(", ", cycle.stream().map(DependencyGraph::label).toList()) + "}";
+            String name = "{"
+                    + String.join(
+                            ", ", cycle.stream().map(DependencyGraph::label).toList()) + "}";
             for (String n : cycle) rename.put(n, name);
         }
         DependencyGraph g = new DependencyGraph();
@@ -255,8 +270,8 @@ public final class DependencyGraph {
     }
 
     /**
-     * The layers of an acyclic graph, bottom first: layer 0 depends on nothing, layer n on nodes below n only
-     * (each node at the height of its longest dependency chain).
+     * The layers of an acyclic graph, bottom first: layer 0 depends on nothing, layer n on nodes below n only (each
+     * node at the height of its longest dependency chain).
      */
     public List<List<String>> layers() {
         if (!cycles().isEmpty()) throw new IllegalStateException("the graph has cycles: " + cycles());
@@ -279,8 +294,8 @@ public final class DependencyGraph {
     }
 
     /**
-     * A Mermaid flowchart of the transitive reduction (an edge drawn only when no longer path connects the
-     * same two nodes), bottom layer at the bottom. {@code org.jtorch.} is left off node labels.
+     * A Mermaid flowchart of the transitive reduction (an edge drawn only when no longer path connects the same two
+     * nodes), bottom layer at the bottom. {@code org.jtorch.} is left off node labels.
      */
     public String mermaid() {
         List<List<String>> layers = layers();
@@ -289,11 +304,20 @@ public final class DependencyGraph {
         StringBuilder sb = new StringBuilder("flowchart BT\n");
         Map<String, String> ids = new TreeMap<>();
         for (String n : edges.keySet()) ids.put(n, "n" + ids.size());
-        for (var e : ids.entrySet()) sb.append("  ").append(e.getValue()).append("[\"").append(label(e.getKey())).append("\"]\n");
+        for (var e : ids.entrySet())
+            sb.append("  ")
+                    .append(e.getValue())
+                    .append("[\"")
+                    .append(label(e.getKey()))
+                    .append("\"]\n");
         for (String from : edges.keySet()) {
             for (String to : edges.get(from)) {
                 if (!reachableAvoidingDirect(from, to)) {
-                    sb.append("  ").append(ids.get(from)).append(" --> ").append(ids.get(to)).append('\n');
+                    sb.append("  ")
+                            .append(ids.get(from))
+                            .append(" --> ")
+                            .append(ids.get(to))
+                            .append('\n');
                 }
             }
         }

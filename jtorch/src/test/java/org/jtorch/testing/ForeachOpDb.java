@@ -10,9 +10,9 @@ import org.jtorch.ops.OpDef;
 import org.jtorch.ops.OpRegistry;
 
 /**
- * The {@link OpDb} entries of the list ops: every registered {@code _foreach_*} op, its samples built from its
- * schema (a list argument holds a 2x3 and a 3-element tensor, position by position alike; a scalar list one
- * value per position), and the fused optimizer steps.
+ * The {@link OpDb} entries of the list ops: every registered {@code _foreach_*} op, its samples built from its schema
+ * (a list argument holds a 2x3 and a 3-element tensor, position by position alike; a scalar list one value per
+ * position), and the fused optimizer steps.
  */
 final class ForeachOpDb {
     private ForeachOpDb() {}
@@ -22,8 +22,8 @@ final class ForeachOpDb {
         for (OpDef op : OpRegistry.all()) {
             if (op.name().startsWith("_foreach_")) entries.add(new OpDb.Entry(op, OpDb.DTYPES, foreachSamples(op)));
         }
-        for (OpDef op : List.of(FusedOptimizerOps.SGD, FusedOptimizerOps.ADAM, FusedOptimizerOps.ADAMW,
-                FusedOptimizerOps.ADAGRAD)) {
+        for (OpDef op : List.of(
+                FusedOptimizerOps.SGD, FusedOptimizerOps.ADAM, FusedOptimizerOps.ADAMW, FusedOptimizerOps.ADAGRAD)) {
             entries.add(new OpDb.Entry(op, OpDb.DTYPES, fusedSamples(op)));
         }
         return entries;
@@ -80,16 +80,22 @@ final class ForeachOpDb {
     }
 
     /**
-     * The fused steps update their arguments in place, which the table's functional call cannot compare: their
-     * samples are the calls they refuse (empty and misaligned lists, integer parameters), on every device alike.
+     * The fused steps update their arguments in place, which the table's functional call cannot compare: their samples
+     * are the calls they refuse (empty and misaligned lists, integer parameters), on every device alike.
      */
     private static List<OpDb.Sample> fusedSamples(OpDef op) {
         List<OpDb.Sample> samples = new ArrayList<>();
         samples.add(new OpDb.Sample("empty", in -> fusedArgs(op, new Tensor[0], new Tensor[0]), true, null));
-        samples.add(new OpDb.Sample("misaligned",
-                in -> fusedArgs(op, new Tensor[] {in.unit(2, 3)}, new Tensor[] {in.unit(3)}), true, null));
-        samples.add(new OpDb.Sample("integer-params", in -> fusedArgs(op, new Tensor[] {in.t(DType.INT64, 2)},
-                new Tensor[] {in.t(DType.INT64, 2)}), true, null));
+        samples.add(new OpDb.Sample(
+                "misaligned",
+                in -> fusedArgs(op, new Tensor[] {in.unit(2, 3)}, new Tensor[] {in.unit(3)}),
+                true,
+                null));
+        samples.add(new OpDb.Sample(
+                "integer-params",
+                in -> fusedArgs(op, new Tensor[] {in.t(DType.INT64, 2)}, new Tensor[] {in.t(DType.INT64, 2)}),
+                true,
+                null));
         return samples;
     }
 
@@ -99,10 +105,25 @@ final class ForeachOpDb {
         for (int i = 0; i < steps.length; i++) steps[i] = org.jtorch.Torch.scalarTensor(1.0, DType.FLOAT32);
         return switch (op.name()) {
             case "_fused_sgd_" ->
-                    new Object[] {params, grads, none, 0.0, 0.0, 0.1, 0.0, false, false, true, null, null};
-            case "_fused_adam_", "_fused_adamw_" -> new Object[] {params, grads, params.clone(), params.clone(), none,
+                new Object[] {params, grads, none, 0.0, 0.0, 0.1, 0.0, false, false, true, null, null};
+            case "_fused_adam_", "_fused_adamw_" ->
+                new Object[] {
+                    params,
+                    grads,
+                    params.clone(),
+                    params.clone(),
+                    none,
                     steps,
-                    0.1, 0.9, 0.999, 0.0, 1e-8, false, false, null, null};
+                    0.1,
+                    0.9,
+                    0.999,
+                    0.0,
+                    1e-8,
+                    false,
+                    false,
+                    null,
+                    null
+                };
             default -> new Object[] {params, grads, params.clone(), steps, 0.1, 0.0, 0.0, 1e-10, false, null, null};
         };
     }

@@ -26,12 +26,12 @@ import org.junit.jupiter.api.Assumptions;
 
 /**
  * The golden fixtures made by real PyTorch ({@code src/test/resources/golden/core.json}, written by
- * {@code src/test/python/make_golden_core.py}, whose header documents the format): loading, decoding
- * of tensors and scalars, and comparison of JTorch's results with PyTorch's.
+ * {@code src/test/python/make_golden_core.py}, whose header documents the format): loading, decoding of tensors and
+ * scalars, and comparison of JTorch's results with PyTorch's.
  *
- * <p>The fixtures come from PyTorch 1.13 while JTorch follows 2.15. A family's test lists the cases
- * where the two differ as {@link Deviation}s, each with its reason, so that every difference is
- * visible in one place and nothing is skipped silently.
+ * <p>The fixtures come from PyTorch 1.13 while JTorch follows 2.15. A family's test lists the cases where the two
+ * differ as {@link Deviation}s, each with its reason, so that every difference is visible in one place and nothing is
+ * skipped silently.
  */
 public final class Golden {
     private Golden() {}
@@ -43,18 +43,30 @@ public final class Golden {
     /** One fixture: {@code op(*args, **kwargs) -> out}, with the raw JSON values. */
     public record Case(String id, String op, List<Object> args, Map<String, Object> kwargs, Object out, String note) {
         /** Whether PyTorch raised; {@link #error()} is then a substring of its message. */
-        public boolean expectsError() { return out instanceof Map<?, ?> m && m.containsKey("error"); }
+        public boolean expectsError() {
+            return out instanceof Map<?, ?> m && m.containsKey("error");
+        }
 
-        public String error() { return (String) ((Map<?, ?>) out).get("error"); }
+        public String error() {
+            return (String) ((Map<?, ?>) out).get("error");
+        }
 
         /** Argument {@code i} decoded by {@link #decode}. */
-        public Object arg(int i) { return decode(args.get(i)); }
+        public Object arg(int i) {
+            return decode(args.get(i));
+        }
 
-        public Tensor tensorArg(int i) { return (Tensor) arg(i); }
+        public Tensor tensorArg(int i) {
+            return (Tensor) arg(i);
+        }
 
-        public int argCount() { return args.size(); }
+        public int argCount() {
+            return args.size();
+        }
 
-        public boolean has(String kwarg) { return kwargs.containsKey(kwarg); }
+        public boolean has(String kwarg) {
+            return kwargs.containsKey(kwarg);
+        }
 
         /** A keyword argument decoded by {@link #decode}; a {@code "dtype"} string becomes a {@link DType}. */
         public Object kwarg(String name) {
@@ -64,15 +76,17 @@ public final class Golden {
         }
 
         @Override
-        public String toString() { return id; }
+        public String toString() {
+            return id;
+        }
     }
 
     /** Why a case is not compared with PyTorch 1.13's outcome as recorded. */
     public enum Kind {
         /**
-         * Not compared with the recorded outcome (it shows as skipped, with the reason): 2.15 semantics
-         * differ from 1.13's, or the case cannot be expressed through the Java API. The reason says
-         * which, and where 2.15's behaviour is tested instead.
+         * Not compared with the recorded outcome (it shows as skipped, with the reason): 2.15 semantics differ from
+         * 1.13's, or the case cannot be expressed through the Java API. The reason says which, and where 2.15's
+         * behaviour is tested instead.
          */
         NOT_COMPARED,
         /** JTorch cannot reproduce PyTorch's wording: the error must still be raised and name the op. */
@@ -82,11 +96,13 @@ public final class Golden {
     }
 
     /**
-     * A known difference: the case ids it covers ({@code *} at the end matches any suffix), its kind,
-     * its reason, and for {@link Kind#DTYPE_2_15} the dtype 2.15 gives.
+     * A known difference: the case ids it covers ({@code *} at the end matches any suffix), its kind, its reason, and
+     * for {@link Kind#DTYPE_2_15} the dtype 2.15 gives.
      */
     public record Deviation(String pattern, Kind kind, String reason, DType dtype) {
-        public Deviation(String pattern, Kind kind, String reason) { this(pattern, kind, reason, null); }
+        public Deviation(String pattern, Kind kind, String reason) {
+            this(pattern, kind, reason, null);
+        }
 
         /** The result dtype differs in 2.15; values are still compared. */
         public static Deviation dtype(String pattern, DType dtype215, String reason) {
@@ -94,18 +110,24 @@ public final class Golden {
         }
 
         public boolean matches(String id) {
-            return pattern.endsWith("*") ? id.startsWith(pattern.substring(0, pattern.length() - 1)) : id.equals(pattern);
+            return pattern.endsWith("*")
+                    ? id.startsWith(pattern.substring(0, pattern.length() - 1))
+                    : id.equals(pattern);
         }
     }
 
     /** All cases, in file order. */
-    public static List<Case> cases() { return CASES; }
+    public static List<Case> cases() {
+        return CASES;
+    }
 
     /**
-     * The cases of a family's own fixture file, {@code src/test/resources/golden/<name>} (same format,
-     * written by that family's {@code make_golden_<family>.py}), in file order.
+     * The cases of a family's own fixture file, {@code src/test/resources/golden/<name>} (same format, written by that
+     * family's {@code make_golden_<family>.py}), in file order.
      */
-    public static List<Case> cases(String name) { return FAMILIES.computeIfAbsent(name, n -> load("/golden/" + n)); }
+    public static List<Case> cases(String name) {
+        return FAMILIES.computeIfAbsent(name, n -> load("/golden/" + n));
+    }
 
     @SuppressWarnings("unchecked")
     private static List<Case> load(String resource) {
@@ -120,8 +142,13 @@ public final class Golden {
         List<Case> out = new ArrayList<>();
         for (Object o : (List<Object>) root.get("cases")) {
             Map<String, Object> c = (Map<String, Object>) o;
-            out.add(new Case((String) c.get("id"), (String) c.get("op"), (List<Object>) c.get("args"),
-                    (Map<String, Object>) c.get("kwargs"), c.get("out"), (String) c.get("note")));
+            out.add(new Case(
+                    (String) c.get("id"),
+                    (String) c.get("op"),
+                    (List<Object>) c.get("args"),
+                    (Map<String, Object>) c.get("kwargs"),
+                    c.get("out"),
+                    (String) c.get("note")));
         }
         return Collections.unmodifiableList(out);
     }
@@ -135,9 +162,9 @@ public final class Golden {
     }
 
     /**
-     * A JSON argument as a Java value: a tensor record becomes a {@link Tensor}; {@code {"scalar": v}}
-     * becomes a {@link Long}, {@link Double}, {@link Boolean} or, for {@code [re, im]}, a complex
-     * {@link Scalar}; a list becomes a list of decoded values; non-finite strings become doubles.
+     * A JSON argument as a Java value: a tensor record becomes a {@link Tensor}; {@code {"scalar": v}} becomes a
+     * {@link Long}, {@link Double}, {@link Boolean} or, for {@code [re, im]}, a complex {@link Scalar}; a list becomes
+     * a list of decoded values; non-finite strings become doubles.
      */
     @SuppressWarnings("unchecked")
     public static Object decode(Object json) {
@@ -155,7 +182,9 @@ public final class Golden {
         return json;
     }
 
-    private static boolean isNonFinite(String s) { return s.equals("nan") || s.equals("inf") || s.equals("-inf"); }
+    private static boolean isNonFinite(String s) {
+        return s.equals("nan") || s.equals("inf") || s.equals("-inf");
+    }
 
     private static Object scalar(Object v) {
         if (v instanceof List<?> l) return Scalar.complex(number(l.get(0)), number(l.get(1)));
@@ -168,20 +197,21 @@ public final class Golden {
         return switch (v) {
             case Number n -> n.doubleValue();
             case Boolean b -> b ? 1 : 0;
-            case String s -> switch (s) {
-                case "nan" -> Double.NaN;
-                case "inf" -> Double.POSITIVE_INFINITY;
-                case "-inf" -> Double.NEGATIVE_INFINITY;
-                default -> throw new IllegalArgumentException("not a number: " + s);
-            };
+            case String s ->
+                switch (s) {
+                    case "nan" -> Double.NaN;
+                    case "inf" -> Double.POSITIVE_INFINITY;
+                    case "-inf" -> Double.NEGATIVE_INFINITY;
+                    default -> throw new IllegalArgumentException("not a number: " + s);
+                };
             default -> throw new IllegalArgumentException("not a number: " + v);
         };
     }
 
     /**
-     * A tensor record. Values are written element by element through {@link ElementIO}, so building an
-     * input never runs the ops under test. With {@code "transpose": [d0, d1]} the data describes the
-     * tensor before transposing and the result is the non-contiguous transposed view.
+     * A tensor record. Values are written element by element through {@link ElementIO}, so building an input never runs
+     * the ops under test. With {@code "transpose": [d0, d1]} the data describes the tensor before transposing and the
+     * result is the non-contiguous transposed view.
      */
     @SuppressWarnings("unchecked")
     public static Tensor tensor(Map<String, Object> t) {
@@ -231,14 +261,18 @@ public final class Golden {
     }
 
     /**
-     * Runs a case through {@code call} and checks the outcome against the fixture, honouring the
-     * deviation that covers the case, if any. {@code exact} compares floats bit for bit (signed zeros
-     * included), for ops with one correct answer such as conversions.
+     * Runs a case through {@code call} and checks the outcome against the fixture, honouring the deviation that covers
+     * the case, if any. {@code exact} compares floats bit for bit (signed zeros included), for ops with one correct
+     * answer such as conversions.
      */
     @SuppressWarnings("unchecked")
     public static void check(Case c, List<Deviation> deviations, boolean exact, Supplier<Object> call) {
         Deviation dev = null;
-        for (Deviation d : deviations) if (d.matches(c.id())) { dev = d; break; }
+        for (Deviation d : deviations)
+            if (d.matches(c.id())) {
+                dev = d;
+                break;
+            }
         if (dev != null && dev.kind() == Kind.NOT_COMPARED) Assumptions.abort(dev.reason());
         if (c.expectsError()) {
             Object result;
@@ -260,13 +294,19 @@ public final class Golden {
         assertOutput(c, result, exact);
     }
 
-    /** The error message carries PyTorch's wording, or (for a listed {@link Kind#MESSAGE} deviation) at least the op name. */
+    /**
+     * The error message carries PyTorch's wording, or (for a listed {@link Kind#MESSAGE} deviation) at least the op
+     * name.
+     */
     public static void assertError(Case c, Throwable e, boolean opNameSuffices) {
         String msg = String.valueOf(e.getMessage());
         if (msg.contains(c.error())) return;
         if (opNameSuffices && msg.contains(c.op())) return;
-        fail(c.id() + ": expected an error containing \"" + c.error() + "\"" + (opNameSuffices ? " or \"" + c.op() + "\"" : "")
-                + " but got " + e.getClass().getSimpleName() + ": " + msg, e);
+        fail(
+                c.id() + ": expected an error containing \"" + c.error() + "\""
+                        + (opNameSuffices ? " or \"" + c.op() + "\"" : "") + " but got "
+                        + e.getClass().getSimpleName() + ": " + msg,
+                e);
     }
 
     /** Compares a result (a tensor, or a list of tensors) with the case's recorded output. */
@@ -304,7 +344,8 @@ public final class Golden {
         if (dt == DType.BOOL) {
             boolean[] got = actual.toBooleanArray();
             for (int i = 0; i < got.length; i++) {
-                if (got[i] != (Boolean) data.get(i)) fail(id + ": element " + i + " expected " + data.get(i) + " but was " + got[i]);
+                if (got[i] != (Boolean) data.get(i))
+                    fail(id + ": element " + i + " expected " + data.get(i) + " but was " + got[i]);
             }
         } else if (dt.isFloatingPoint() || dt.isComplex()) {
             double[] got = actual.toDoubleArray();
@@ -313,7 +354,8 @@ public final class Golden {
             for (int i = 0; i < got.length; i++) {
                 double e = number(data.get(i));
                 if (!close(got[i], e, exact, tol)) {
-                    String where = dt.isComplex() ? (i / 2) + (i % 2 == 0 ? " (real)" : " (imag)") : Integer.toString(i);
+                    String where =
+                            dt.isComplex() ? (i / 2) + (i % 2 == 0 ? " (real)" : " (imag)") : Integer.toString(i);
                     fail(id + ": element " + where + " expected " + e + " but was " + got[i]
                             + (exact ? " (exact)" : " (tolerance " + tol.abs() + " abs + " + tol.rel() + " rel)"));
                 }
@@ -337,7 +379,9 @@ public final class Golden {
     /** Every deviation covers at least one case, so a mistyped id cannot leave a real difference unlisted. */
     public static void assertDeviationsExist(List<Deviation> deviations) {
         for (Deviation d : deviations) {
-            assertTrue(CASES.stream().anyMatch(c -> d.matches(c.id())), "deviation " + d.pattern() + " matches no golden case");
+            assertTrue(
+                    CASES.stream().anyMatch(c -> d.matches(c.id())),
+                    "deviation " + d.pattern() + " matches no golden case");
         }
     }
 

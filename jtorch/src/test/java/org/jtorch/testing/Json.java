@@ -6,15 +6,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A minimal JSON reader for test fixtures: objects become {@link Map} (insertion-ordered), arrays
- * {@link List}, numbers {@link Long} when integral in the text (no '.', 'e') else {@link Double},
- * plus {@link String}, {@link Boolean} and {@code null}.
+ * A minimal JSON reader for test fixtures: objects become {@link Map} (insertion-ordered), arrays {@link List}, numbers
+ * {@link Long} when integral in the text (no '.', 'e') else {@link Double}, plus {@link String}, {@link Boolean} and
+ * {@code null}.
  */
 public final class Json {
     private final String s;
     private int pos;
 
-    private Json(String s) { this.s = s; }
+    private Json(String s) {
+        this.s = s;
+    }
 
     public static Object parse(String text) {
         Json j = new Json(text);
@@ -42,7 +44,10 @@ public final class Json {
         Map<String, Object> m = new LinkedHashMap<>();
         pos++;
         ws();
-        if (s.charAt(pos) == '}') { pos++; return m; }
+        if (s.charAt(pos) == '}') {
+            pos++;
+            return m;
+        }
         while (true) {
             ws();
             String k = string();
@@ -50,7 +55,10 @@ public final class Json {
             expect(':');
             m.put(k, value());
             ws();
-            if (s.charAt(pos) == ',') { pos++; continue; }
+            if (s.charAt(pos) == ',') {
+                pos++;
+                continue;
+            }
             expect('}');
             return m;
         }
@@ -60,11 +68,17 @@ public final class Json {
         List<Object> l = new ArrayList<>();
         pos++;
         ws();
-        if (s.charAt(pos) == ']') { pos++; return l; }
+        if (s.charAt(pos) == ']') {
+            pos++;
+            return l;
+        }
         while (true) {
             l.add(value());
             ws();
-            if (s.charAt(pos) == ',') { pos++; continue; }
+            if (s.charAt(pos) == ',') {
+                pos++;
+                continue;
+            }
             expect(']');
             return l;
         }
@@ -76,7 +90,10 @@ public final class Json {
         while (true) {
             char c = s.charAt(pos++);
             if (c == '"') return sb.toString();
-            if (c != '\\') { sb.append(c); continue; }
+            if (c != '\\') {
+                sb.append(c);
+                continue;
+            }
             char e = s.charAt(pos++);
             switch (e) {
                 case 'n' -> sb.append('\n');
@@ -84,7 +101,10 @@ public final class Json {
                 case 'r' -> sb.append('\r');
                 case 'b' -> sb.append('\b');
                 case 'f' -> sb.append('\f');
-                case 'u' -> { sb.append((char) Integer.parseInt(s.substring(pos, pos + 4), 16)); pos += 4; }
+                case 'u' -> {
+                    sb.append((char) Integer.parseInt(s.substring(pos, pos + 4), 16));
+                    pos += 4;
+                }
                 default -> sb.append(e);
             }
         }

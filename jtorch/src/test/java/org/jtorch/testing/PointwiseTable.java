@@ -4,21 +4,21 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
-import org.jtorch.dispatch.Schema;
 import java.util.Set;
+import org.jtorch.dispatch.Schema;
 import org.jtorch.ops.OpDef;
 import org.jtorch.ops.OpRegistry;
 
 /**
- * The pointwise ops as the generic sweeps over them see them: which ops, how many tensor arguments each
- * takes, and the fixed non-tensor arguments the sweeps pass with them.
+ * The pointwise ops as the generic sweeps over them see them: which ops, how many tensor arguments each takes, and the
+ * fixed non-tensor arguments the sweeps pass with them.
  */
 public final class PointwiseTable {
     private PointwiseTable() {}
 
     /**
-     * Every pointwise op ({@link OpDef.Flag#POINTWISE}) that {@link OpDb} has no entry for: the ops whose arguments
-     * are their tensors and the fixed {@link #extraArgs}, so that one generic sweep covers them.
+     * Every pointwise op ({@link OpDef.Flag#POINTWISE}) that {@link OpDb} has no entry for: the ops whose arguments are
+     * their tensors and the fixed {@link #extraArgs}, so that one generic sweep covers them.
      */
     public static List<OpDef> ops() {
         Set<OpDef> inTable = Collections.newSetFromMap(new IdentityHashMap<>());
@@ -36,9 +36,9 @@ public final class PointwiseTable {
     }
 
     /**
-     * An argument list for {@code op}: its arguments in schema order, the tensor ones taken from
-     * {@code tensors} in turn and the others fixed ({@link #fixedArgs}), so an op whose schema puts a non-tensor
-     * first ({@code polygamma(int n, Tensor self)}) is called right.
+     * An argument list for {@code op}: its arguments in schema order, the tensor ones taken from {@code tensors} in
+     * turn and the others fixed ({@link #fixedArgs}), so an op whose schema puts a non-tensor first
+     * ({@code polygamma(int n, Tensor self)}) is called right.
      */
     public static Object[] args(OpDef op, Object... tensors) {
         Object[] fixed = fixedArgs(op);

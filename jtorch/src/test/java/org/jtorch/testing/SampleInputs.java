@@ -10,14 +10,19 @@ import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.ElementIO;
 
 /**
- * Builds the tensors of one {@link OpDb} sample for one (dtype, device): deterministic values that
- * depend only on each tensor's position in the sample and on the logical element index, so that the
- * same sample built twice, once with strided layouts and once {@linkplain #contiguousOnly contiguous},
- * holds the same values. Meta tensors start as {@code Torch.zeros(shape, dtype, Device.META)} and get
- * the same geometry as the CPU ones.
+ * Builds the tensors of one {@link OpDb} sample for one (dtype, device): deterministic values that depend only on each
+ * tensor's position in the sample and on the logical element index, so that the same sample built twice, once with
+ * strided layouts and once {@linkplain #contiguousOnly contiguous}, holds the same values. Meta tensors start as
+ * {@code Torch.zeros(shape, dtype, Device.META)} and get the same geometry as the CPU ones.
  */
 public final class SampleInputs {
-    private enum Layout { CONTIGUOUS, TRANSPOSED, ROWS, EXPANDED, OFFSET }
+    private enum Layout {
+        CONTIGUOUS,
+        TRANSPOSED,
+        ROWS,
+        EXPANDED,
+        OFFSET
+    }
 
     private final DType dtype;
     private final Device device;
@@ -32,25 +37,39 @@ public final class SampleInputs {
     }
 
     /** Inputs on {@code device}, laid out as the sample asks. */
-    public static SampleInputs on(DType dtype, Device device) { return new SampleInputs(dtype, device, false); }
+    public static SampleInputs on(DType dtype, Device device) {
+        return new SampleInputs(dtype, device, false);
+    }
 
     /** CPU inputs with the same values, every tensor contiguous: the reference for strided samples. */
-    public static SampleInputs contiguousOnly(DType dtype) { return new SampleInputs(dtype, Device.CPU, true); }
+    public static SampleInputs contiguousOnly(DType dtype) {
+        return new SampleInputs(dtype, Device.CPU, true);
+    }
 
     /** The swept dtype (the dtype argument of creation ops). */
-    public DType dtype() { return dtype; }
+    public DType dtype() {
+        return dtype;
+    }
 
     /** The device (the device argument of creation ops). */
-    public Device device() { return device; }
+    public Device device() {
+        return device;
+    }
 
     /** Whether the sample asked for a layout other than a fresh contiguous tensor. */
-    public boolean strided() { return strided; }
+    public boolean strided() {
+        return strided;
+    }
 
     /** A contiguous tensor of the swept dtype. */
-    public Tensor t(long... shape) { return make(dtype, shape, Layout.CONTIGUOUS); }
+    public Tensor t(long... shape) {
+        return make(dtype, shape, Layout.CONTIGUOUS);
+    }
 
     /** A contiguous tensor of a fixed dtype (a second operand for promotion, an index...). */
-    public Tensor t(DType d, long... shape) { return make(d, shape, Layout.CONTIGUOUS); }
+    public Tensor t(DType d, long... shape) {
+        return make(d, shape, Layout.CONTIGUOUS);
+    }
 
     /** A 0-d tensor of a fixed dtype holding {@code v} (zeros on meta): a value the op must check. */
     public Tensor value(DType d, double v) {
@@ -61,51 +80,77 @@ public final class SampleInputs {
     }
 
     /** A contiguous bool tensor (masks, conditions). */
-    public Tensor mask(long... shape) { return make(DType.BOOL, shape, Layout.CONTIGUOUS); }
+    public Tensor mask(long... shape) {
+        return make(DType.BOOL, shape, Layout.CONTIGUOUS);
+    }
 
     /**
-     * A non-contiguous tensor of the swept dtype: the last two dims transposed in memory; a 1-D tensor
-     * takes every other element, a 0-d one sits at storage offset 1.
+     * A non-contiguous tensor of the swept dtype: the last two dims transposed in memory; a 1-D tensor takes every
+     * other element, a 0-d one sits at storage offset 1.
      */
-    public Tensor nc(long... shape) { return make(dtype, shape, Layout.TRANSPOSED); }
+    public Tensor nc(long... shape) {
+        return make(dtype, shape, Layout.TRANSPOSED);
+    }
 
     /** {@link #nc(long...)} of a fixed dtype. */
-    public Tensor nc(DType d, long... shape) { return make(d, shape, Layout.TRANSPOSED); }
-
-    /** A non-contiguous tensor whose rows are contiguous: every other index along dim 0 (viewable, unlike {@link #nc}). */
-    public Tensor rows(long... shape) { return make(dtype, shape, Layout.ROWS); }
-
-    /** A tensor expanded along dim 0 (stride 0): every index along dim 0 shows the same row. */
-    public Tensor ex(long... shape) { return make(dtype, shape, Layout.EXPANDED); }
-
-    /** A contiguous tensor that starts at storage offset 3 of a larger storage. */
-    public Tensor off(long... shape) { return make(dtype, shape, Layout.OFFSET); }
+    public Tensor nc(DType d, long... shape) {
+        return make(d, shape, Layout.TRANSPOSED);
+    }
 
     /**
-     * A contiguous tensor of the swept dtype whose values lie in [0, 1] (0 or 1 for integers, a zero
-     * imaginary part for complex): probabilities, standard deviations, counts, repeats, which the ops
-     * check on the data and which the signed values of {@link #t} would make the CPU refuse.
+     * A non-contiguous tensor whose rows are contiguous: every other index along dim 0 (viewable, unlike {@link #nc}).
      */
-    public Tensor unit(long... shape) { return make(dtype, shape, Layout.CONTIGUOUS, true); }
+    public Tensor rows(long... shape) {
+        return make(dtype, shape, Layout.ROWS);
+    }
+
+    /** A tensor expanded along dim 0 (stride 0): every index along dim 0 shows the same row. */
+    public Tensor ex(long... shape) {
+        return make(dtype, shape, Layout.EXPANDED);
+    }
+
+    /** A contiguous tensor that starts at storage offset 3 of a larger storage. */
+    public Tensor off(long... shape) {
+        return make(dtype, shape, Layout.OFFSET);
+    }
+
+    /**
+     * A contiguous tensor of the swept dtype whose values lie in [0, 1] (0 or 1 for integers, a zero imaginary part for
+     * complex): probabilities, standard deviations, counts, repeats, which the ops check on the data and which the
+     * signed values of {@link #t} would make the CPU refuse.
+     */
+    public Tensor unit(long... shape) {
+        return make(dtype, shape, Layout.CONTIGUOUS, true);
+    }
 
     /** {@link #unit(long...)} of a fixed dtype. */
-    public Tensor unit(DType d, long... shape) { return make(d, shape, Layout.CONTIGUOUS, true); }
+    public Tensor unit(DType d, long... shape) {
+        return make(d, shape, Layout.CONTIGUOUS, true);
+    }
 
     /** {@link #unit(long...)} laid out as {@link #nc(long...)}. */
-    public Tensor unitNc(long... shape) { return make(dtype, shape, Layout.TRANSPOSED, true); }
+    public Tensor unitNc(long... shape) {
+        return make(dtype, shape, Layout.TRANSPOSED, true);
+    }
 
     /** {@link #unit(long...)} moved to [0.125, 1.125] in floating dtypes: an operand that must stay positive. */
-    public Tensor positive(long... shape) { return awayFromZero(unit(shape)); }
+    public Tensor positive(long... shape) {
+        return awayFromZero(unit(shape));
+    }
 
     /** {@link #positive(long...)} laid out as {@link #nc(long...)}. */
-    public Tensor positiveNc(long... shape) { return awayFromZero(unitNc(shape)); }
+    public Tensor positiveNc(long... shape) {
+        return awayFromZero(unitNc(shape));
+    }
 
     private Tensor awayFromZero(Tensor t) {
         if (device == Device.CPU && t.dtype().isFloatingPoint()) t.add_(0.125);
         return t;
     }
 
-    private Tensor make(DType d, long[] shape, Layout layout) { return make(d, shape, layout, false); }
+    private Tensor make(DType d, long[] shape, Layout layout) {
+        return make(d, shape, layout, false);
+    }
 
     private Tensor make(DType d, long[] shape, Layout layout, boolean unit) {
         int s = seed++;
@@ -117,14 +162,15 @@ public final class SampleInputs {
         long n = Shapes.numel(shape);
         long period = layout == Layout.EXPANDED && shape[0] > 0 ? n / shape[0] : n;
         if (contiguousOnly) layout = Layout.CONTIGUOUS;
-        Tensor t = switch (layout) {
-            case CONTIGUOUS -> Torch.zeros(shape, d, device);
-            case TRANSPOSED -> transposed(d, shape);
-            case ROWS -> everyOtherRow(d, shape);
-            case EXPANDED -> expanded(d, shape);
-            case OFFSET -> Views.of(Torch.zeros(new long[] {n + 3}, d, device), 3, shape,
-                    Shapes.contiguousStrides(shape));
-        };
+        Tensor t =
+                switch (layout) {
+                    case CONTIGUOUS -> Torch.zeros(shape, d, device);
+                    case TRANSPOSED -> transposed(d, shape);
+                    case ROWS -> everyOtherRow(d, shape);
+                    case EXPANDED -> expanded(d, shape);
+                    case OFFSET ->
+                        Views.of(Torch.zeros(new long[] {n + 3}, d, device), 3, shape, Shapes.contiguousStrides(shape));
+                };
         if (device == Device.CPU) fill(t, s, Math.max(period, 1), unit);
         return t;
     }
@@ -162,8 +208,8 @@ public final class SampleInputs {
     }
 
     /**
-     * Writes the elements (logical order) of tensor number {@code s}: small, exactly representable values,
-     * signed or in [0, 1] ({@code unit}; multiples of 1/8, at most one zero in any 9 consecutive elements).
+     * Writes the elements (logical order) of tensor number {@code s}: small, exactly representable values, signed or in
+     * [0, 1] ({@code unit}; multiples of 1/8, at most one zero in any 9 consecutive elements).
      */
     private static void fill(Tensor t, int s, long period, boolean unit) {
         ElementIO io = ElementIO.of(t.dtype());

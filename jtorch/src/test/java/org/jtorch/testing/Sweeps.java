@@ -32,7 +32,9 @@ public final class Sweeps {
             im[i] = 0.1 + ((i * 5 + seed * 7 + 3) % 11) * 0.03;
         }
         Tensor r = Torch.tensor(re, DType.FLOAT64, n).reshape(shape);
-        return dtype.isComplex() ? Torch.complex(r, Torch.tensor(im, DType.FLOAT64, n).reshape(shape)) : r;
+        return dtype.isComplex()
+                ? Torch.complex(r, Torch.tensor(im, DType.FLOAT64, n).reshape(shape))
+                : r;
     }
 
     /** The arguments with every differentiable tensor (also inside tensor lists) replaced by {@code f} of it. */

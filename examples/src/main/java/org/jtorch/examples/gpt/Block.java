@@ -19,9 +19,13 @@ final class Block extends Module {
         mlp = register("mlp", new Mlp(config));
     }
 
-    CausalSelfAttention attention() { return attn; }
+    CausalSelfAttention attention() {
+        return attn;
+    }
 
-    Mlp mlp() { return mlp; }
+    Mlp mlp() {
+        return mlp;
+    }
 
     @Override
     public Tensor forward(Tensor x) {

@@ -10,9 +10,9 @@ import org.jtorch.nn.functional.F;
 
 /**
  * Multi-head causal self-attention (nanoGPT's {@code CausalSelfAttention}): one fused QKV projection, SDPA, output
- * projection. The causal mask is built once, as an additive float mask (0 on and below the diagonal, -inf above:
- * what ATen's math SDPA turns {@code is_causal=True} into), and kept in a non-persistent buffer, so the state dict
- * keeps nanoGPT's keys.
+ * projection. The causal mask is built once, as an additive float mask (0 on and below the diagonal, -inf above: what
+ * ATen's math SDPA turns {@code is_causal=True} into), and kept in a non-persistent buffer, so the state dict keeps
+ * nanoGPT's keys.
  */
 final class CausalSelfAttention extends Module {
     private final int nHead;
@@ -30,7 +30,9 @@ final class CausalSelfAttention extends Module {
         registerBuffer("causal_mask", Torch.zeros(t, t).maskedFill(above, Double.NEGATIVE_INFINITY), false);
     }
 
-    Linear outputProjection() { return cProj; }
+    Linear outputProjection() {
+        return cProj;
+    }
 
     @Override
     public Tensor forward(Tensor x) {
@@ -38,7 +40,7 @@ final class CausalSelfAttention extends Module {
         var qkv = cAttn.call(x).split(nEmbd, 2);
         Tensor q = heads(qkv.get(0), b, t), k = heads(qkv.get(1), b, t), v = heads(qkv.get(2), b, t);
         Tensor mask = getBuffer("causal_mask").narrow(0, 0, t).narrow(1, 0, t);
-        Tensor y = F.scaledDotProductAttention(q, k, v, mask, 0.0, false, null, false);    // [B, H, T, hs]
+        Tensor y = F.scaledDotProductAttention(q, k, v, mask, 0.0, false, null, false); // [B, H, T, hs]
         return cProj.call(y.transpose(1, 2).contiguous().view(b, t, nEmbd));
     }
 

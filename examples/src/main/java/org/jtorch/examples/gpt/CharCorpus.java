@@ -14,8 +14,8 @@ import org.jtorch.Tensor;
 import org.jtorch.Torch;
 
 /**
- * A character-level corpus (nanoGPT's {@code shakespeare_char} preparation): the vocabulary is the sorted set
- * of characters, the first 90% of the text is the training split and the rest the held-out split.
+ * A character-level corpus (nanoGPT's {@code shakespeare_char} preparation): the vocabulary is the sorted set of
+ * characters, the first 90% of the text is the training split and the rest the held-out split.
  */
 public final class CharCorpus {
     /** The corpus shipped with the examples (see PROVENANCE.md beside it). */
@@ -37,7 +37,9 @@ public final class CharCorpus {
         val = all.narrow(0, split, ids.length - split);
     }
 
-    /** The shipped corpus, or a UTF-8 text file when {@code path} is not null; the vocabulary is taken from the text. */
+    /**
+     * The shipped corpus, or a UTF-8 text file when {@code path} is not null; the vocabulary is taken from the text.
+     */
     public static CharCorpus load(Path path) {
         String text = path == null ? readResource() : readFile(path);
         TreeSet<Character> chars = new TreeSet<>();
@@ -54,7 +56,9 @@ public final class CharCorpus {
 
     private static String readResource() {
         try (InputStream in = CharCorpus.class.getResourceAsStream(DEFAULT_RESOURCE)) {
-            if (in == null) throw new IllegalStateException("corpus resource " + DEFAULT_RESOURCE + " is missing from the classpath");
+            if (in == null)
+                throw new IllegalStateException(
+                        "corpus resource " + DEFAULT_RESOURCE + " is missing from the classpath");
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -69,22 +73,34 @@ public final class CharCorpus {
         }
     }
 
-    public String vocab() { return vocab; }
+    public String vocab() {
+        return vocab;
+    }
 
-    public int vocabSize() { return vocab.length(); }
+    public int vocabSize() {
+        return vocab.length();
+    }
 
-    public Tensor trainTokens() { return train; }
+    public Tensor trainTokens() {
+        return train;
+    }
 
-    public Tensor valTokens() { return val; }
+    public Tensor valTokens() {
+        return val;
+    }
 
     /** Token ids of {@code text}; every character must be in the vocabulary. */
-    public Tensor encode(String text) { return Torch.tensor(encodeToArray(text)); }
+    public Tensor encode(String text) {
+        return Torch.tensor(encodeToArray(text));
+    }
 
     private long[] encodeToArray(String text) {
         long[] ids = new long[text.length()];
         for (int i = 0; i < ids.length; i++) {
             int id = index[text.charAt(i)];
-            if (id < 0) throw new IllegalArgumentException("character '" + text.charAt(i) + "' at " + i + " is not in the vocabulary");
+            if (id < 0)
+                throw new IllegalArgumentException(
+                        "character '" + text.charAt(i) + "' at " + i + " is not in the vocabulary");
             ids[i] = id;
         }
         return ids;
@@ -102,7 +118,8 @@ public final class CharCorpus {
      * returns {inputs [B, T], targets [B, T]} (targets are the inputs shifted by one).
      */
     public static Tensor[] batch(Tensor split, int batch, int blockSize, Generator generator) {
-        long[] starts = Torch.randint(0, split.size(0) - blockSize, new long[] {batch}, generator).toLongArray();
+        long[] starts = Torch.randint(0, split.size(0) - blockSize, new long[] {batch}, generator)
+                .toLongArray();
         List<Tensor> xs = new ArrayList<>(batch), ys = new ArrayList<>(batch);
         for (long s : starts) {
             xs.add(split.narrow(0, s, blockSize));
@@ -112,8 +129,8 @@ public final class CharCorpus {
     }
 
     /**
-     * The cross entropy (nats per character) of the held-out split under the training split's character
-     * frequencies (add-one smoothed): the loss of a model that ignores context.
+     * The cross entropy (nats per character) of the held-out split under the training split's character frequencies
+     * (add-one smoothed): the loss of a model that ignores context.
      */
     public double unigramBaseline() {
         long[] counts = new long[vocabSize()];

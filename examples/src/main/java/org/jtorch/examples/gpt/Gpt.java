@@ -13,13 +13,13 @@ import org.jtorch.nn.functional.F;
 import org.jtorch.nn.init.Init;
 
 /**
- * nanoGPT's {@code GPT} in Java: token and position embeddings, {@code nLayer} pre-norm blocks, a final
- * norm and an untied LM head. The state-dict keys are nanoGPT's ({@code transformer.wte.weight},
+ * nanoGPT's {@code GPT} in Java: token and position embeddings, {@code nLayer} pre-norm blocks, a final norm and an
+ * untied LM head. The state-dict keys are nanoGPT's ({@code transformer.wte.weight},
  * {@code transformer.h.0.attn.c_attn.weight}, ..., {@code lm_head.weight}), so the same file loads into
  * {@code benchmarks/peers/train_gpt.py}'s PyTorch model.
  *
- * <p>{@link #forward} returns the final hidden states, not logits: the loss multiplies them by
- * {@link #lmHeadWeight()} itself, so that a fused linear + cross-entropy can skip the logits.
+ * <p>{@link #forward} returns the final hidden states, not logits: the loss multiplies them by {@link #lmHeadWeight()}
+ * itself, so that a fused linear + cross-entropy can skip the logits.
  */
 public final class Gpt extends Module {
     private final GptConfig config;
@@ -60,17 +60,22 @@ public final class Gpt extends Module {
         }
     }
 
-    public GptConfig config() { return config; }
+    public GptConfig config() {
+        return config;
+    }
 
     /** The LM head's weight [vocab, n_embd]: logits = hidden · weightᵀ. */
-    public Tensor lmHeadWeight() { return lmHead.weight(); }
+    public Tensor lmHeadWeight() {
+        return lmHead.weight();
+    }
 
     /** Token ids [B, T] (T ≤ block size) → final hidden states [B, T, n_embd]. */
     @Override
     public Tensor forward(Tensor idx) {
         long t = idx.size(1);
         if (t > config.blockSize()) {
-            throw new IllegalArgumentException("Cannot forward sequence of length " + t + ", block size is only " + config.blockSize());
+            throw new IllegalArgumentException(
+                    "Cannot forward sequence of length " + t + ", block size is only " + config.blockSize());
         }
         Tensor x = wte.call(idx).add(wpe.call(Torch.arange(t)));
         for (Module block : h) x = block.call(x);
@@ -78,21 +83,25 @@ public final class Gpt extends Module {
     }
 
     /** Logits [B, T, vocab] for token ids [B, T]. */
-    public Tensor logits(Tensor idx) { return F.linear(call(idx), lmHeadWeight()); }
+    public Tensor logits(Tensor idx) {
+        return F.linear(call(idx), lmHeadWeight());
+    }
 
     /**
      * nanoGPT's {@code generate}: extends {@code idx} [1, T] by {@code maxNewTokens} tokens, sampling each from
      * softmax(logits / temperature) restricted to the {@code topK} most likely tokens (0 = no restriction).
      */
     public Tensor generate(Tensor idx, int maxNewTokens, double temperature, int topK, Generator generator) {
-        if (!(temperature > 0)) throw new IllegalArgumentException("generate: temperature must be > 0, got " + temperature);
+        if (!(temperature > 0))
+            throw new IllegalArgumentException("generate: temperature must be > 0, got " + temperature);
         boolean wasTraining = isTraining();
         eval();
         try (var _ = Torch.noGrad()) {
             for (int i = 0; i < maxNewTokens; i++) {
                 long t = idx.size(1);
-                Tensor context = t <= config.blockSize() ? idx : idx.narrow(1, t - config.blockSize(), config.blockSize());
-                Tensor last = logits(context).select(1, context.size(1) - 1).div(temperature);    // [1, vocab]
+                Tensor context =
+                        t <= config.blockSize() ? idx : idx.narrow(1, t - config.blockSize(), config.blockSize());
+                Tensor last = logits(context).select(1, context.size(1) - 1).div(temperature); // [1, vocab]
                 if (topK > 0 && topK < config.vocabSize()) {
                     Tensor kth = Torch.topk(last, topK).values().narrow(1, topK - 1, 1);
                     last = last.maskedFill(last.lt(kth), Double.NEGATIVE_INFINITY);

@@ -4,8 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The shape of a {@link Gpt}: nanoGPT's {@code GPTConfig}. {@code norm} is {@code "layernorm"} or
- * {@code "rmsnorm"}.
+ * The shape of a {@link Gpt}: nanoGPT's {@code GPTConfig}. {@code norm} is {@code "layernorm"} or {@code "rmsnorm"}.
  */
 public record GptConfig(int vocabSize, int blockSize, int nLayer, int nHead, int nEmbd, String norm) {
 
@@ -14,7 +13,8 @@ public record GptConfig(int vocabSize, int blockSize, int nLayer, int nHead, int
             throw new IllegalArgumentException("GptConfig: every size must be positive, got " + this);
         }
         if (nEmbd % nHead != 0) {
-            throw new IllegalArgumentException("GptConfig: n_embd (" + nEmbd + ") must be a multiple of n_head (" + nHead + ")");
+            throw new IllegalArgumentException(
+                    "GptConfig: n_embd (" + nEmbd + ") must be a multiple of n_head (" + nHead + ")");
         }
         if (!norm.equals("layernorm") && !norm.equals("rmsnorm")) {
             throw new IllegalArgumentException("GptConfig: norm must be 'layernorm' or 'rmsnorm', got '" + norm + "'");
@@ -35,12 +35,18 @@ public record GptConfig(int vocabSize, int blockSize, int nLayer, int nHead, int
 
     /** Reads what {@link #toMap()} wrote. */
     public static GptConfig fromMap(Map<?, ?> m) {
-        return new GptConfig(intOf(m, "vocab_size"), intOf(m, "block_size"), intOf(m, "n_layer"), intOf(m, "n_head"),
-                intOf(m, "n_embd"), String.valueOf(m.get("norm")));
+        return new GptConfig(
+                intOf(m, "vocab_size"),
+                intOf(m, "block_size"),
+                intOf(m, "n_layer"),
+                intOf(m, "n_head"),
+                intOf(m, "n_embd"),
+                String.valueOf(m.get("norm")));
     }
 
     private static int intOf(Map<?, ?> m, String key) {
-        if (!(m.get(key) instanceof Number n)) throw new IllegalArgumentException("GPT config: missing integer '" + key + "'");
+        if (!(m.get(key) instanceof Number n))
+            throw new IllegalArgumentException("GPT config: missing integer '" + key + "'");
         return n.intValue();
     }
 }

@@ -12,19 +12,21 @@ import java.util.List;
 import javax.imageio.ImageIO;
 
 /**
- * Draws the loss curve as a PNG with plain Java2D lines. Text uses a built-in 5×7 bitmap font, so the
- * plot needs no installed fonts (headless JDKs on bare machines have none).
+ * Draws the loss curve as a PNG with plain Java2D lines. Text uses a built-in 5×7 bitmap font, so the plot needs no
+ * installed fonts (headless JDKs on bare machines have none).
  */
 public final class LossPlot {
     private static final int W = 900, H = 560, LEFT = 90, RIGHT = 30, TOP = 30, BOTTOM = 70, SCALE = 2;
     private static final Color TRAIN = new Color(31, 119, 180), TRAIN_RAW = new Color(31, 119, 180, 90);
-    private static final Color VAL = new Color(214, 39, 40), BASELINE = new Color(120, 120, 120), GRID = new Color(230, 230, 230);
+    private static final Color VAL = new Color(214, 39, 40),
+            BASELINE = new Color(120, 120, 120),
+            GRID = new Color(230, 230, 230);
 
     private LossPlot() {}
 
     /**
-     * Writes the plot of per-step training losses, held-out losses at given steps ({step, loss} pairs) and
-     * a horizontal baseline to {@code path}.
+     * Writes the plot of per-step training losses, held-out losses at given steps ({step, loss} pairs) and a horizontal
+     * baseline to {@code path}.
      */
     public static void write(Path path, float[] trainLosses, List<double[]> valLosses, double baseline) {
         BufferedImage img = new BufferedImage(W, H, BufferedImage.TYPE_INT_RGB);
@@ -34,8 +36,14 @@ public final class LossPlot {
         g.fillRect(0, 0, W, H);
         int steps = Math.max(1, trainLosses.length);
         double lo = baseline, hi = baseline;
-        for (float l : trainLosses) { lo = Math.min(lo, l); hi = Math.max(hi, l); }
-        for (double[] v : valLosses) { lo = Math.min(lo, v[1]); hi = Math.max(hi, v[1]); }
+        for (float l : trainLosses) {
+            lo = Math.min(lo, l);
+            hi = Math.max(hi, l);
+        }
+        for (double[] v : valLosses) {
+            lo = Math.min(lo, v[1]);
+            hi = Math.max(hi, v[1]);
+        }
         double yTick = niceStep((hi - lo) / 6);
         double yMin = Math.floor(lo / yTick) * yTick, yMax = Math.ceil(hi / yTick) * yTick;
         if (yMax <= yMin) yMax = yMin + yTick;
@@ -93,9 +101,13 @@ public final class LossPlot {
     }
 
     private record Axes(int steps, double yMin, double yMax) {
-        int px(double step) { return LEFT + (int) Math.round(step / steps * (W - LEFT - RIGHT)); }
+        int px(double step) {
+            return LEFT + (int) Math.round(step / steps * (W - LEFT - RIGHT));
+        }
 
-        int py(double loss) { return H - BOTTOM - (int) Math.round((loss - yMin) / (yMax - yMin) * (H - TOP - BOTTOM)); }
+        int py(double loss) {
+            return H - BOTTOM - (int) Math.round((loss - yMin) / (yMax - yMin) * (H - TOP - BOTTOM));
+        }
     }
 
     /** The raw per-step losses, or (smoothed) their centred moving average over about 2% of the run. */
@@ -147,19 +159,30 @@ public final class LossPlot {
     private static final String CHARS = "0123456789.-abdeghilmnoprstu";
     // One string per character: 7 rows of 5 columns, row-major, '#' = ink.
     private static final String[] GLYPHS = {
-        ".###.#...##..###.#.###..##...#.###.", "..#...##....#....#....#....#...###.", ".###.#...#....#...#...#...#...#####",
-        "#####...#...#.....#.....##...#.###.", "...#...##..#.#.#..#.#####...#....#.", "######....####.....#....##...#.###.",
-        "..##..#...#....####.#...##...#.###.", "#####....#...#...#...#....#....#...", ".###.#...##...#.###.#...##...#.###.",
-        ".###.#...##...#.####....#...#..##..", "..........................##...##..", "................###................",
-        "...........###.....#.#####...#.####", "#....#....####.#...##...##...#####.", "....#....#.##.##..###...##...#.####",
-        "...........###.#...#######.....###.", "......#####...##...#.####....#.###.", "#....#....#.##.##..##...##...##...#",
-        "..#........##....#....#....#...###.", ".##....#....#....#....#....#...###.", "..........##.#.#.#.##.#.##...##...#",
-        "..........#.##.##..##...##...##...#", "...........###.#...##...##...#.###.", "..........####.#...#####.#....#....",
-        "..........#.##.##..##....#....#....", "...........#####.....###.....#####.", ".#....#...###...#....#....#..#..##.",
+        ".###.#...##..###.#.###..##...#.###.", "..#...##....#....#....#....#...###.",
+                ".###.#...#....#...#...#...#...#####",
+        "#####...#...#.....#.....##...#.###.", "...#...##..#.#.#..#.#####...#....#.",
+                "######....####.....#....##...#.###.",
+        "..##..#...#....####.#...##...#.###.", "#####....#...#...#...#....#....#...",
+                ".###.#...##...#.###.#...##...#.###.",
+        ".###.#...##...#.####....#...#..##..", "..........................##...##..",
+                "................###................",
+        "...........###.....#.#####...#.####", "#....#....####.#...##...##...#####.",
+                "....#....#.##.##..###...##...#.####",
+        "...........###.#...#######.....###.", "......#####...##...#.####....#.###.",
+                "#....#....#.##.##..##...##...##...#",
+        "..#........##....#....#....#...###.", ".##....#....#....#....#....#...###.",
+                "..........##.#.#.#.##.#.##...##...#",
+        "..........#.##.##..##...##...##...#", "...........###.#...##...##...#.###.",
+                "..........####.#...#####.#....#....",
+        "..........#.##.##..##....#....#....", "...........#####.....###.....#####.",
+                ".#....#...###...#....#....#..#..##.",
         "..........#...##...##...##..##.##.#",
     };
 
-    private static int width(String s) { return s.length() * 6 * SCALE; }
+    private static int width(String s) {
+        return s.length() * 6 * SCALE;
+    }
 
     /** Draws {@code s} with its top-left corner at (x, y); characters outside the font are left blank. */
     private static void text(Graphics2D g, String s, int x, int y) {
@@ -169,7 +192,8 @@ public final class LossPlot {
             String glyph = GLYPHS[k];
             for (int r = 0; r < 7; r++) {
                 for (int c = 0; c < 5; c++) {
-                    if (glyph.charAt(r * 5 + c) == '#') g.fillRect(x + (i * 6 + c) * SCALE, y + r * SCALE, SCALE, SCALE);
+                    if (glyph.charAt(r * 5 + c) == '#')
+                        g.fillRect(x + (i * 6 + c) * SCALE, y + r * SCALE, SCALE, SCALE);
                 }
             }
         }

@@ -17,8 +17,12 @@ final class Mlp extends Module {
         cProj = register("c_proj", new Linear(4L * config.nEmbd(), config.nEmbd(), false));
     }
 
-    Linear outputProjection() { return cProj; }
+    Linear outputProjection() {
+        return cProj;
+    }
 
     @Override
-    public Tensor forward(Tensor x) { return cProj.call(gelu.call(cFc.call(x))); }
+    public Tensor forward(Tensor x) {
+        return cProj.call(gelu.call(cFc.call(x)));
+    }
 }

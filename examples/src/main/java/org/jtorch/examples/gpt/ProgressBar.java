@@ -26,9 +26,15 @@ public final class ProgressBar {
         double seconds = (System.nanoTime() - startNanos) / 1e9;
         double perStep = seconds / (done - firstStep);
         int filled = (int) ((long) WIDTH * done / lastStep);
-        String line = String.format("step %5d/%d [%s%s] loss %.4f | %,.0f tok/s | ETA %s",
-                done, lastStep, "#".repeat(filled), ".".repeat(WIDTH - filled), loss,
-                tokensPerStep / perStep, clock(perStep * (lastStep - done)));
+        String line = String.format(
+                "step %5d/%d [%s%s] loss %.4f | %,.0f tok/s | ETA %s",
+                done,
+                lastStep,
+                "#".repeat(filled),
+                ".".repeat(WIDTH - filled),
+                loss,
+                tokensPerStep / perStep,
+                clock(perStep * (lastStep - done)));
         // Pad over a longer previous line so no stale characters remain after the carriage return.
         int pad = Math.max(0, lastLength - line.length());
         out.print("\r" + line + " ".repeat(pad));
@@ -52,6 +58,8 @@ public final class ProgressBar {
     /** {@code m:ss} or {@code h:mm:ss}. */
     public static String clock(double seconds) {
         long s = Math.round(seconds);
-        return s >= 3600 ? String.format("%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String.format("%d:%02d", s / 60, s % 60);
+        return s >= 3600
+                ? String.format("%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
+                : String.format("%d:%02d", s / 60, s % 60);
     }
 }

@@ -5,9 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * TrainGpt's command line. Every flag has a default, so no flags trains the README's main job. The
- * settings that shape the loss curve ({@link #curveSettings()}) are stored in checkpoints and restored on
- * {@code --resume}, so a resumed run continues the same run.
+ * TrainGpt's command line. Every flag has a default, so no flags trains the README's main job. The settings that shape
+ * the loss curve ({@link #curveSettings()}) are stored in checkpoints and restored on {@code --resume}, so a resumed
+ * run continues the same run.
  */
 public final class TrainOptions {
     public int layers = 4;
@@ -39,8 +39,8 @@ public final class TrainOptions {
     public boolean stepsGiven;
 
     /**
-     * Default length of the main job: about 2–3 minutes on 2 cores at the default size (measured 3,300 tokens/s
-     * at a load average of 4, i.e. 300 × 2,048 tokens in ~3 minutes; faster when the machine is quiet).
+     * Default length of the main job: about 2–3 minutes on 2 cores at the default size (measured 3,300 tokens/s at a
+     * load average of 4, i.e. 300 × 2,048 tokens in ~3 minutes; faster when the machine is quiet).
      */
     public static final int DEFAULT_STEPS = 300;
 
@@ -99,7 +99,10 @@ public final class TrainOptions {
                 case "--embd" -> o.embd = positive(flag, v);
                 case "--block" -> o.block = positive(flag, v);
                 case "--norm" -> o.norm = choice(flag, v, "layernorm", "rmsnorm");
-                case "--steps" -> { o.steps = positive(flag, v); o.stepsGiven = true; }
+                case "--steps" -> {
+                    o.steps = positive(flag, v);
+                    o.stepsGiven = true;
+                }
                 case "--stop-after" -> o.stopAfter = positive(flag, v);
                 case "--batch" -> o.batch = positive(flag, v);
                 case "--lr" -> o.lr = nonNegative(flag, v);
@@ -151,7 +154,9 @@ public final class TrainOptions {
         seed = ((Number) m.get("seed")).longValue();
     }
 
-    /** nanoGPT's schedule: linear warmup to {@code lr}, then cosine decay to {@code lr · minLrRatio} at the last step. */
+    /**
+     * nanoGPT's schedule: linear warmup to {@code lr}, then cosine decay to {@code lr · minLrRatio} at the last step.
+     */
     public double learningRate(int step) {
         if (step < warmup) return lr * (step + 1) / warmup;
         double progress = steps - warmup <= 1 ? 1 : (double) (step - warmup) / (steps - warmup - 1);
@@ -161,7 +166,8 @@ public final class TrainOptions {
 
     private static int positive(String flag, String v) {
         long n = longValue(flag, v);
-        if (n <= 0 || n > Integer.MAX_VALUE) throw new IllegalArgumentException(flag + " must be a positive integer, got " + v);
+        if (n <= 0 || n > Integer.MAX_VALUE)
+            throw new IllegalArgumentException(flag + " must be a positive integer, got " + v);
         return (int) n;
     }
 

@@ -12,12 +12,20 @@ import org.jtorch.io.Serialization;
 
 /**
  * Everything a run needs to continue exactly where it stopped, saved as one PyTorch {@code .pt} file that
- * {@code torch.load(path, weights_only=True)} reads: model and optimizer state dicts, the default and the
- * batch sampler's RNG states, the step, the settings and the loss history.
+ * {@code torch.load(path, weights_only=True)} reads: model and optimizer state dicts, the default and the batch
+ * sampler's RNG states, the step, the settings and the loss history.
  */
-public record TrainingCheckpoint(Map<String, Tensor> model, List<Map<String, Object>> optimizers, int step,
-        GptConfig config, String vocab, Map<?, ?> settings, Tensor rngState, Tensor dataRngState,
-        float[] trainLosses, List<double[]> valLosses) {
+public record TrainingCheckpoint(
+        Map<String, Tensor> model,
+        List<Map<String, Object>> optimizers,
+        int step,
+        GptConfig config,
+        String vocab,
+        Map<?, ?> settings,
+        Tensor rngState,
+        Tensor dataRngState,
+        float[] trainLosses,
+        List<double[]> valLosses) {
 
     /** Writes the checkpoint to {@code path} (atomically, as {@code torch.save} does here). */
     public void save(Path path) {
@@ -61,7 +69,8 @@ public record TrainingCheckpoint(Map<String, Tensor> model, List<Map<String, Obj
     private static <T> T require(Map<?, ?> m, String key, Class<T> type, Path path) {
         Object v = m.get(key);
         if (!type.isInstance(v)) {
-            throw new IllegalArgumentException(path + " is not a TrainGpt checkpoint: '" + key + "' is missing or not a " + type.getSimpleName());
+            throw new IllegalArgumentException(
+                    path + " is not a TrainGpt checkpoint: '" + key + "' is missing or not a " + type.getSimpleName());
         }
         return type.cast(v);
     }

@@ -4,9 +4,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jtorch.ops.OpDef;
 
 /**
- * A backend's kernels, one per op: each sees the same validated arguments, the outputs allocated on the
- * backend's device from the op's meta rule, and the rule's {@link org.jtorch.ops.Spec}, exactly as the CPU
- * kernel does.
+ * A backend's kernels, one per op: each sees the same validated arguments, the outputs allocated on the backend's
+ * device from the op's meta rule, and the rule's {@link org.jtorch.ops.Spec}, exactly as the CPU kernel does.
  */
 @SuppressWarnings("exports") // see the package documentation: op definitions are not exported
 public final class KernelTable {
@@ -26,5 +25,7 @@ public final class KernelTable {
     }
 
     /** The kernel of {@code op}, or null when none is registered. */
-    public OpDef.Kernel get(OpDef op) { return kernels.get(op); }
+    public OpDef.Kernel get(OpDef op) {
+        return kernels.get(op);
+    }
 }

@@ -5,17 +5,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Whether the machine has cores to spare right now, from {@code /proc/loadavg}: the kernel's instantaneous
- * count of runnable tasks (its fourth field, "running/total", which counts the reading thread) must leave
- * the cores free, and the one-minute load average must stay below the cores plus one half, which screens
- * out a busy machine that merely looked idle at the instant of reading (our own threaded calls raise
- * the average to about the core count, not above it).
+ * Whether the machine has cores to spare right now, from {@code /proc/loadavg}: the kernel's instantaneous count of
+ * runnable tasks (its fourth field, "running/total", which counts the reading thread) must leave the cores free, and
+ * the one-minute load average must stay below the cores plus one half, which screens out a busy machine that merely
+ * looked idle at the instant of reading (our own threaded calls raise the average to about the core count, not above
+ * it).
  *
- * <p>Why LAPACK asks: the bundled OpenBLAS hands work between its threads by busy-waiting, thousands of
- * times per factorisation. On an idle 2-core machine its 2 threads cut dsyevd of order 512 from 31 to
- * 22 ms; when another process holds a core, every hand-off waits out a scheduler time slice and the
- * same call took 170-830 ms (single-threaded: 31-75 ms). So threads are used only when they would find
- * their cores idle. Without {@code /proc/loadavg} (not Linux) the answer is no.
+ * <p>Why LAPACK asks: the bundled OpenBLAS hands work between its threads by busy-waiting, thousands of times per
+ * factorisation. On an idle 2-core machine its 2 threads cut dsyevd of order 512 from 31 to 22 ms; when another process
+ * holds a core, every hand-off waits out a scheduler time slice and the same call took 170-830 ms (single-threaded:
+ * 31-75 ms). So threads are used only when they would find their cores idle. Without {@code /proc/loadavg} (not Linux)
+ * the answer is no.
  */
 public final class IdleCores {
     private IdleCores() {}

@@ -18,15 +18,14 @@ import java.util.concurrent.Future;
 import org.jtorch.TorchException;
 
 /**
- * LAPACKE routines of the bundled OpenBLAS (see {@link OpenBlas} for how it is found), bound through
- * FFM: Cholesky, LU, symmetric/Hermitian eigen, SVD and QR factorisations, on float64 and complex128.
+ * LAPACKE routines of the bundled OpenBLAS (see {@link OpenBlas} for how it is found), bound through FFM: Cholesky, LU,
+ * symmetric/Hermitian eigen, SVD and QR factorisations, on float64 and complex128.
  *
- * <p>As in {@link OpenBlas}, every argument is validated in Java before the downcall and bad input
- * throws {@link TorchException} naming the method and the argument. Segments must be native (these
- * calls can run long, so they are never critical calls that would block the GC) and shared or global
- * (every call runs on one worker thread, see {@link Worker}); offsets and leading dimensions are in
- * elements. Each routine returns LAPACK's {@code info}: 0 on success, {@code k > 0}
- * for a numerical failure at (1-based) position k, which callers turn into their own errors.
+ * <p>As in {@link OpenBlas}, every argument is validated in Java before the downcall and bad input throws
+ * {@link TorchException} naming the method and the argument. Segments must be native (these calls can run long, so they
+ * are never critical calls that would block the GC) and shared or global (every call runs on one worker thread, see
+ * {@link Worker}); offsets and leading dimensions are in elements. Each routine returns LAPACK's {@code info}: 0 on
+ * success, {@code k > 0} for a numerical failure at (1-based) position k, which callers turn into their own errors.
  */
 @SuppressWarnings("restricted") // binding native code is this class's job; needs --enable-native-access
 public final class Lapack {
@@ -39,19 +38,23 @@ public final class Lapack {
         private static final Linker LINKER = Linker.nativeLinker();
 
         // lapack_int LAPACKE_dpotrf(int matrix_layout, char uplo, lapack_int n, double *a, lapack_int lda);
-        private static final FunctionDescriptor DPOTRF_D = FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_BYTE, JAVA_INT, ADDRESS, JAVA_INT);
+        private static final FunctionDescriptor DPOTRF_D =
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_BYTE, JAVA_INT, ADDRESS, JAVA_INT);
         static final MethodHandle DPOTRF = downcall("LAPACKE_dpotrf", DPOTRF_D);
         // lapack_int LAPACKE_dgetrf(int matrix_layout, lapack_int m, lapack_int n, double *a, lapack_int lda,
         //                           lapack_int *ipiv);
-        private static final FunctionDescriptor DGETRF_D = FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS);
+        private static final FunctionDescriptor DGETRF_D =
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS);
         static final MethodHandle DGETRF = downcall("LAPACKE_dgetrf", DGETRF_D);
-        // lapack_int LAPACKE_dgetri(int matrix_layout, lapack_int n, double *a, lapack_int lda, const lapack_int *ipiv);
-        private static final FunctionDescriptor DGETRI_D = FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS);
+        // lapack_int LAPACKE_dgetri(int matrix_layout, lapack_int n, double *a, lapack_int lda, const lapack_int
+        // *ipiv);
+        private static final FunctionDescriptor DGETRI_D =
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS);
         static final MethodHandle DGETRI = downcall("LAPACKE_dgetri", DGETRI_D);
         // lapack_int LAPACKE_dgetrs(int matrix_layout, char trans, lapack_int n, lapack_int nrhs, const double *a,
         //                           lapack_int lda, const lapack_int *ipiv, double *b, lapack_int ldb);
-        private static final FunctionDescriptor DGETRS_D = FunctionDescriptor.of(JAVA_INT,
-                JAVA_INT, JAVA_BYTE, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT);
+        private static final FunctionDescriptor DGETRS_D = FunctionDescriptor.of(
+                JAVA_INT, JAVA_INT, JAVA_BYTE, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT);
         static final MethodHandle DGETRS = downcall("LAPACKE_dgetrs", DGETRS_D);
 
         // the same four in complex128 (interleaved re, im doubles), same C signatures with void* matrices
@@ -59,27 +62,29 @@ public final class Lapack {
         static final MethodHandle ZGETRF = downcall("LAPACKE_zgetrf", DGETRF_D);
         static final MethodHandle ZGETRI = downcall("LAPACKE_zgetri", DGETRI_D);
         static final MethodHandle ZGETRS = downcall("LAPACKE_zgetrs", DGETRS_D);
-        // lapack_int LAPACKE_dsyevd(int layout, char jobz, char uplo, lapack_int n, double *a, lapack_int lda, double *w);
+        // lapack_int LAPACKE_dsyevd(int layout, char jobz, char uplo, lapack_int n, double *a, lapack_int lda, double
+        // *w);
         // (zheevd: the same with a complex a, w stays double)
-        private static final FunctionDescriptor EVD_D = FunctionDescriptor.of(JAVA_INT,
-                JAVA_INT, JAVA_BYTE, JAVA_BYTE, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS);
+        private static final FunctionDescriptor EVD_D =
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_BYTE, JAVA_BYTE, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS);
         static final MethodHandle DSYEVD = downcall("LAPACKE_dsyevd", EVD_D);
         static final MethodHandle ZHEEVD = downcall("LAPACKE_zheevd", EVD_D);
         // lapack_int LAPACKE_dgesdd(int layout, char jobz, lapack_int m, lapack_int n, double *a, lapack_int lda,
         //                           double *s, double *u, lapack_int ldu, double *vt, lapack_int ldvt);
-        private static final FunctionDescriptor GESDD_D = FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_BYTE, JAVA_INT,
-                JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT);
+        private static final FunctionDescriptor GESDD_D = FunctionDescriptor.of(
+                JAVA_INT, JAVA_INT, JAVA_BYTE, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT,
+                ADDRESS, JAVA_INT);
         static final MethodHandle DGESDD = downcall("LAPACKE_dgesdd", GESDD_D);
         static final MethodHandle ZGESDD = downcall("LAPACKE_zgesdd", GESDD_D);
         // lapack_int LAPACKE_dgeqrf(int layout, lapack_int m, lapack_int n, double *a, lapack_int lda, double *tau);
-        private static final FunctionDescriptor GEQRF_D = FunctionDescriptor.of(JAVA_INT,
-                JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS);
+        private static final FunctionDescriptor GEQRF_D =
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS);
         static final MethodHandle DGEQRF = downcall("LAPACKE_dgeqrf", GEQRF_D);
         static final MethodHandle ZGEQRF = downcall("LAPACKE_zgeqrf", GEQRF_D);
         // lapack_int LAPACKE_dorgqr(int layout, lapack_int m, lapack_int n, lapack_int k, double *a, lapack_int lda,
         //                           const double *tau);
-        private static final FunctionDescriptor ORGQR_D = FunctionDescriptor.of(JAVA_INT,
-                JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS);
+        private static final FunctionDescriptor ORGQR_D =
+                FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS);
         static final MethodHandle DORGQR = downcall("LAPACKE_dorgqr", ORGQR_D);
         static final MethodHandle ZUNGQR = downcall("LAPACKE_zungqr", ORGQR_D);
 
@@ -87,7 +92,8 @@ public final class Lapack {
             // LAPACKE's high-level wrappers otherwise scan every input for NaN and answer "illegal argument";
             // the callers decide what non-finite input means (PyTorch: NaN results, or an error for svd).
             try {
-                downcall("LAPACKE_set_nancheck", FunctionDescriptor.ofVoid(JAVA_INT)).invokeExact(0);
+                downcall("LAPACKE_set_nancheck", FunctionDescriptor.ofVoid(JAVA_INT))
+                        .invokeExact(0);
             } catch (Throwable t) {
                 throw unchecked(t);
             }
@@ -99,12 +105,12 @@ public final class Lapack {
     }
 
     /**
-     * The threads every LAPACK call runs on. OpenBLAS's threaded LAPACK keeps large per-thread job
-     * tables on the caller's stack, more than a Java thread's default 1 MB: measured, LAPACKE_dgetrf
-     * of order 200 with 2 OpenBLAS threads kills the JVM (SIGSEGV, no hs_err) at -Xss1m and runs at
-     * -Xss4m. Workers with 64 MB stacks make that independent of the caller's thread. A single call
-     * runs on one worker (OpenBLAS parallelises inside it); {@link #forEach} spreads a batch of small,
-     * independent problems over all of them. A call made on a worker runs directly.
+     * The threads every LAPACK call runs on. OpenBLAS's threaded LAPACK keeps large per-thread job tables on the
+     * caller's stack, more than a Java thread's default 1 MB: measured, LAPACKE_dgetrf of order 200 with 2 OpenBLAS
+     * threads kills the JVM (SIGSEGV, no hs_err) at -Xss1m and runs at -Xss4m. Workers with 64 MB stacks make that
+     * independent of the caller's thread. A single call runs on one worker (OpenBLAS parallelises inside it);
+     * {@link #forEach} spreads a batch of small, independent problems over all of them. A call made on a worker runs
+     * directly.
      */
     static final class Worker {
         private static final int THREADS = Math.max(1, Runtime.getRuntime().availableProcessors());
@@ -130,9 +136,13 @@ public final class Lapack {
         }
 
         /** A worker, to ask whether a segment can be read from the workers (shared segments can). */
-        static Thread thread() { return first; }
+        static Thread thread() {
+            return first;
+        }
 
-        static boolean onWorker() { return Thread.currentThread() instanceof WorkerThread; }
+        static boolean onWorker() {
+            return Thread.currentThread() instanceof WorkerThread;
+        }
 
         static int run(String fn, NativeCall call) {
             if (onWorker()) {
@@ -153,15 +163,17 @@ public final class Lapack {
 
         static void forEach(String fn, long count, boolean parallel, boolean singleThreaded, Range body) {
             if (count <= 0) return;
-            Range range = singleThreaded ? (from, to) -> {
-                // OpenBLAS's thread count is process-wide: the counted section shares it with matmul's.
-                OpenBlas.Threads.enter();
-                try {
-                    body.run(from, to);
-                } finally {
-                    OpenBlas.Threads.exit();
-                }
-            } : body;
+            Range range = singleThreaded
+                    ? (from, to) -> {
+                        // OpenBLAS's thread count is process-wide: the counted section shares it with matmul's.
+                        OpenBlas.Threads.enter();
+                        try {
+                            body.run(from, to);
+                        } finally {
+                            OpenBlas.Threads.exit();
+                        }
+                    }
+                    : body;
             if (onWorker()) {
                 range.run(0, count);
                 return;
@@ -212,7 +224,9 @@ public final class Lapack {
     }
 
     /** True when OpenBLAS (and with it LAPACKE) is available. */
-    public static boolean isAvailable() { return OpenBlas.isAvailable(); }
+    public static boolean isAvailable() {
+        return OpenBlas.isAvailable();
+    }
 
     /** A contiguous part {@code [from, to)} of a batch, run on one LAPACK worker. */
     @FunctionalInterface
@@ -221,13 +235,13 @@ public final class Lapack {
     }
 
     /**
-     * Runs {@code body} over {@code [0, count)} on the LAPACK workers, split into one range per worker
-     * when {@code parallel}, and returns when all are done. LAPACK calls made inside run directly, and
-     * may use segments confined to the worker's thread (scratch from {@code Arena.ofConfined()}).
+     * Runs {@code body} over {@code [0, count)} on the LAPACK workers, split into one range per worker when
+     * {@code parallel}, and returns when all are done. LAPACK calls made inside run directly, and may use segments
+     * confined to the worker's thread (scratch from {@code Arena.ofConfined()}).
      *
-     * <p>With {@code singleThreaded}, OpenBLAS runs single-threaded inside the body, and parallelism comes
-     * from the batch instead: measured on this project's loaded 2-core machine, one 64 x 64 dsyevd took
-     * 483 ms with OpenBLAS's 2 threads handing work back and forth, and 10.7 ms with 1.
+     * <p>With {@code singleThreaded}, OpenBLAS runs single-threaded inside the body, and parallelism comes from the
+     * batch instead: measured on this project's loaded 2-core machine, one 64 x 64 dsyevd took 483 ms with OpenBLAS's 2
+     * threads handing work back and forth, and 10.7 ms with 1.
      */
     public static void forEach(long count, boolean parallel, boolean singleThreaded, Range body) {
         requireAvailable("forEach");
@@ -240,7 +254,10 @@ public final class Lapack {
     // ({@code complex} true: interleaved re, im doubles); sizes and leading dimensions count matrix
     // elements, and each segment starts at the matrix's first element.
 
-    /** {@code ?potrf}: Cholesky factor of the Hermitian positive-definite n x n A in the chosen triangle; info k > 0: minor k. */
+    /**
+     * {@code ?potrf}: Cholesky factor of the Hermitian positive-definite n x n A in the chosen triangle; info k > 0:
+     * minor k.
+     */
     public static int potrf(boolean complex, boolean upper, int n, MemorySegment a, int lda) {
         String fn = complex ? "zpotrf" : "dpotrf";
         requireAvailable(fn);
@@ -248,10 +265,14 @@ public final class Lapack {
         MemorySegment ar = columns(fn, "a", a, lda, n, n, complex, true);
         if (n == 0) return 0;
         MethodHandle h = complex ? Fn.ZPOTRF : Fn.DPOTRF;
-        return checked(fn, Worker.run(fn, () -> (int) h.invokeExact(COL_MAJOR, (byte) (upper ? 'U' : 'L'), n, ar, lda)));
+        return checked(
+                fn, Worker.run(fn, () -> (int) h.invokeExact(COL_MAJOR, (byte) (upper ? 'U' : 'L'), n, ar, lda)));
     }
 
-    /** {@code ?getrf}: {@code A = P L U} in place, 1-based pivots in ipiv[0, min(m, n)); info k > 0: {@code U[k-1, k-1] = 0}. */
+    /**
+     * {@code ?getrf}: {@code A = P L U} in place, 1-based pivots in ipiv[0, min(m, n)); info k > 0: {@code U[k-1, k-1]
+     * = 0}.
+     */
     public static int getrf(boolean complex, int m, int n, MemorySegment a, int lda, MemorySegment ipiv) {
         String fn = complex ? "zgetrf" : "dgetrf";
         requireAvailable(fn);
@@ -279,16 +300,25 @@ public final class Lapack {
     }
 
     /**
-     * {@code ?getrs}: solves {@code op(A) X = B} in place in the n x nrhs B from {@link #getrf}'s non-singular
-     * factors; {@code trans} is 'N', 'T' or 'C' (conjugate transpose).
+     * {@code ?getrs}: solves {@code op(A) X = B} in place in the n x nrhs B from {@link #getrf}'s non-singular factors;
+     * {@code trans} is 'N', 'T' or 'C' (conjugate transpose).
      */
-    public static void getrs(boolean complex, char trans, int n, int nrhs, MemorySegment a, int lda, MemorySegment ipiv,
-            MemorySegment b, int ldb) {
+    public static void getrs(
+            boolean complex,
+            char trans,
+            int n,
+            int nrhs,
+            MemorySegment a,
+            int lda,
+            MemorySegment ipiv,
+            MemorySegment b,
+            int ldb) {
         String fn = complex ? "zgetrs" : "dgetrs";
         requireAvailable(fn);
         requireNonNegative(fn, "n", n);
         requireNonNegative(fn, "nrhs", nrhs);
-        if (trans != 'N' && trans != 'T' && trans != 'C') throw invalid(fn, "trans", "= '" + trans + "' must be N, T or C");
+        if (trans != 'N' && trans != 'T' && trans != 'C')
+            throw invalid(fn, "trans", "= '" + trans + "' must be N, T or C");
         MemorySegment ar = columns(fn, "a", a, lda, n, n, complex, false);
         MemorySegment pr = pivots(fn, ipiv, 0, n, false);
         MemorySegment br = columns(fn, "b", b, ldb, n, nrhs, complex, true);
@@ -300,11 +330,12 @@ public final class Lapack {
     }
 
     /**
-     * {@code dsyevd}/{@code zheevd}: eigenvalues (ascending, into the n doubles of w) of the Hermitian A read
-     * from one triangle, and with {@code vectors} the orthonormal eigenvectors in A's columns (A is
-     * destroyed otherwise). Info k > 0: the algorithm did not converge.
+     * {@code dsyevd}/{@code zheevd}: eigenvalues (ascending, into the n doubles of w) of the Hermitian A read from one
+     * triangle, and with {@code vectors} the orthonormal eigenvectors in A's columns (A is destroyed otherwise). Info k
+     * > 0: the algorithm did not converge.
      */
-    public static int heevd(boolean complex, boolean vectors, boolean upper, int n, MemorySegment a, int lda, MemorySegment w) {
+    public static int heevd(
+            boolean complex, boolean vectors, boolean upper, int n, MemorySegment a, int lda, MemorySegment w) {
         String fn = complex ? "zheevd" : "dsyevd";
         requireAvailable(fn);
         requireNonNegative(fn, "n", n);
@@ -318,12 +349,22 @@ public final class Lapack {
     }
 
     /**
-     * {@code ?gesdd}: singular values (descending, min(m, n) doubles into s) of the m x n A (destroyed), and
-     * with jobz 'A' all of U (m x m) and V^H (n x n), with 'S' the leading min(m, n) of each, with 'N'
-     * neither (u and vt may then be any 1-element segments). Info k > 0: did not converge.
+     * {@code ?gesdd}: singular values (descending, min(m, n) doubles into s) of the m x n A (destroyed), and with jobz
+     * 'A' all of U (m x m) and V^H (n x n), with 'S' the leading min(m, n) of each, with 'N' neither (u and vt may then
+     * be any 1-element segments). Info k > 0: did not converge.
      */
-    public static int gesdd(boolean complex, char jobz, int m, int n, MemorySegment a, int lda, MemorySegment s,
-            MemorySegment u, int ldu, MemorySegment vt, int ldvt) {
+    public static int gesdd(
+            boolean complex,
+            char jobz,
+            int m,
+            int n,
+            MemorySegment a,
+            int lda,
+            MemorySegment s,
+            MemorySegment u,
+            int ldu,
+            MemorySegment vt,
+            int ldvt) {
         String fn = complex ? "zgesdd" : "dgesdd";
         requireAvailable(fn);
         requireNonNegative(fn, "m", m);
@@ -352,10 +393,14 @@ public final class Lapack {
         }
         if (k == 0) return 0;
         MethodHandle h = complex ? Fn.ZGESDD : Fn.DGESDD;
-        return checked(fn, Worker.run(fn, () -> (int) h.invokeExact(COL_MAJOR, (byte) jobz, m, n, ar, lda, sr, ur, ldu, vr, ldvt)));
+        return checked(fn, Worker.run(fn, () ->
+                (int) h.invokeExact(COL_MAJOR, (byte) jobz, m, n, ar, lda, sr, ur, ldu, vr, ldvt)));
     }
 
-    /** {@code ?geqrf}: Householder QR of the m x n A in place (R above the diagonal, reflectors below), min(m, n) scalars tau. */
+    /**
+     * {@code ?geqrf}: Householder QR of the m x n A in place (R above the diagonal, reflectors below), min(m, n)
+     * scalars tau.
+     */
     public static void geqrf(boolean complex, int m, int n, MemorySegment a, int lda, MemorySegment tau) {
         String fn = complex ? "zgeqrf" : "dgeqrf";
         requireAvailable(fn);
@@ -370,7 +415,10 @@ public final class Lapack {
         checked(fn, Worker.run(fn, () -> (int) h.invokeExact(COL_MAJOR, m, n, ar, lda, tr)));
     }
 
-    /** {@code dorgqr}/{@code zungqr}: the m x n Q (m >= n >= k) with orthonormal columns from k reflectors of {@link #geqrf}, in place. */
+    /**
+     * {@code dorgqr}/{@code zungqr}: the m x n Q (m >= n >= k) with orthonormal columns from k reflectors of
+     * {@link #geqrf}, in place.
+     */
     public static void ungqr(boolean complex, int m, int n, int k, MemorySegment a, int lda, MemorySegment tau) {
         String fn = complex ? "zungqr" : "dorgqr";
         requireAvailable(fn);
@@ -396,13 +444,14 @@ public final class Lapack {
 
     /** LAPACKE's negative info means an illegal argument, which the checks above exist to prevent. */
     static int checked(String fn, int info) {
-        if (info < 0) throw new TorchException(fn + ": LAPACKE rejected argument " + (-info) + " (info = " + info + ")");
+        if (info < 0)
+            throw new TorchException(fn + ": LAPACKE rejected argument " + (-info) + " (info = " + info + ")");
         return info;
     }
 
     /** Checks one rows x cols column-major matrix of float64 or complex128 with leading dimension {@code ld}. */
-    private static MemorySegment columns(String fn, String name, MemorySegment seg, int ld, int rows, int cols,
-            boolean complex, boolean written) {
+    private static MemorySegment columns(
+            String fn, String name, MemorySegment seg, int ld, int rows, int cols, boolean complex, boolean written) {
         usable(fn, name, seg, written);
         if (ld < Math.max(1, rows)) {
             throw invalid(fn, "ld" + name, "= " + ld + " must be >= max(1, " + rows + "), the rows of " + name);
@@ -411,8 +460,11 @@ public final class Lapack {
         long capacity = seg.byteSize() / width;
         long span = rows == 0 || cols == 0 ? 0 : (long) (cols - 1) * ld + rows;
         if (span > capacity) {
-            throw invalid(fn, name, "is too small: a " + rows + "x" + cols + " matrix with ld" + name + " = " + ld
-                    + " needs " + span + " elements, it has " + capacity);
+            throw invalid(
+                    fn,
+                    name,
+                    "is too small: a " + rows + "x" + cols + " matrix with ld" + name + " = " + ld + " needs " + span
+                            + " elements, it has " + capacity);
         }
         MemorySegment region = seg.asSlice(0, span * width);
         if (region.maxByteAlignment() < JAVA_DOUBLE.byteAlignment()) throw invalid(fn, name, "is not 8-byte aligned");
@@ -424,7 +476,8 @@ public final class Lapack {
         usable(fn, "ipiv", seg, written);
         long capacity = seg.byteSize() / Integer.BYTES;
         if (offset < 0 || offset > capacity || count > capacity - offset) {
-            throw invalid(fn, "ipiv", "needs " + count + " ints from ipivOffsetElems = " + offset + ", it has " + capacity);
+            throw invalid(
+                    fn, "ipiv", "needs " + count + " ints from ipivOffsetElems = " + offset + ", it has " + capacity);
         }
         MemorySegment region = seg.asSlice(offset * Integer.BYTES, (long) count * Integer.BYTES);
         if (region.maxByteAlignment() < JAVA_INT.byteAlignment()) throw invalid(fn, "ipiv", "is not 4-byte aligned");
@@ -436,7 +489,8 @@ public final class Lapack {
         if (!seg.isNative()) throw invalid(fn, name, "is not a native segment");
         if (!seg.scope().isAlive()) throw invalid(fn, name, "belongs to a closed arena");
         Thread user = Worker.onWorker() ? Thread.currentThread() : Worker.thread();
-        if (!seg.isAccessibleBy(user)) throw invalid(fn, name, "is confined to a thread (use a shared or global arena)");
+        if (!seg.isAccessibleBy(user))
+            throw invalid(fn, name, "is confined to a thread (use a shared or global arena)");
         if (written && seg.isReadOnly()) throw invalid(fn, name, "is read-only");
     }
 

@@ -28,20 +28,19 @@ import java.util.List;
 import org.jtorch.TorchException;
 
 /**
- * OpenBLAS 0.3.31 bound through FFM: row-major GEMM for float, double, complex64 and complex128, and
- * the library's thread controls.
+ * OpenBLAS 0.3.31 bound through FFM: row-major GEMM for float, double, complex64 and complex128, and the library's
+ * thread controls.
  *
- * <p>The library comes from the {@code org.bytedeco:openblas:linux-x86_64} jar on the class path,
- * or from {@code -Djtorch.blas=/path/to/libopenblas.so}. It is loaded on first use; when that fails
- * {@link #isAvailable()} is false, {@link #unavailableReason()} says why, and every other method
- * throws, so callers check first and fall back to Java kernels.
+ * <p>The library comes from the {@code org.bytedeco:openblas:linux-x86_64} jar on the class path, or from
+ * {@code -Djtorch.blas=/path/to/libopenblas.so}. It is loaded on first use; when that fails {@link #isAvailable()} is
+ * false, {@link #unavailableReason()} says why, and every other method throws, so callers check first and fall back to
+ * Java kernels.
  *
- * <p>Every argument is validated in Java before the downcall: bad input throws {@link
- * TorchException} naming the method and the argument, and never reaches native code (whose only
- * error handling is to print and return, or to scribble over memory). Matrices are row-major,
- * offsets and leading dimensions are in elements; a complex element is an interleaved (re, im)
- * pair. Call {@link #setNumThreads} to grow the thread count only at start-up, not while another thread is
- * in a GEMM: OpenBLAS grows its thread pool without synchronising with running calls.
+ * <p>Every argument is validated in Java before the downcall: bad input throws {@link TorchException} naming the method
+ * and the argument, and never reaches native code (whose only error handling is to print and return, or to scribble
+ * over memory). Matrices are row-major, offsets and leading dimensions are in elements; a complex element is an
+ * interleaved (re, im) pair. Call {@link #setNumThreads} to grow the thread count only at start-up, not while another
+ * thread is in a GEMM: OpenBLAS grows its thread pool without synchronising with running calls.
  */
 @SuppressWarnings("restricted") // binding native code is this class's job; needs --enable-native-access
 public final class OpenBlas {
@@ -56,7 +55,9 @@ public final class OpenBlas {
 
         final int cblas;
 
-        Transpose(int cblas) { this.cblas = cblas; }
+        Transpose(int cblas) {
+            this.cblas = cblas;
+        }
     }
 
     private static final int ROW_MAJOR = 101;
@@ -64,10 +65,14 @@ public final class OpenBlas {
     // ---------------------------------------------------------------- loading
 
     /** True when OpenBLAS loaded and every function below is bound. Loads it on the first call. */
-    public static boolean isAvailable() { return Availability.FAILURE == null; }
+    public static boolean isAvailable() {
+        return Availability.FAILURE == null;
+    }
 
     /** Why OpenBLAS could not be loaded, or null when it is available. */
-    public static String unavailableReason() { return Availability.FAILURE; }
+    public static String unavailableReason() {
+        return Availability.FAILURE;
+    }
 
     /** Outcome of initialising {@link Fn}, computed once. */
     private static final class Availability {
@@ -101,9 +106,9 @@ public final class OpenBlas {
         private static final String GCC_S = "libgcc_s.so.1";
         private static final String OPENBLAS = "libopenblas.so.0";
         /**
-         * In dependency order. libopenblas finds libgfortran through its RUNPATH ($ORIGIN), but
-         * libgfortran has no RUNPATH: its own dependencies must already be loaded (the dynamic linker
-         * then matches them by soname), else it looks for system copies that may not be installed.
+         * In dependency order. libopenblas finds libgfortran through its RUNPATH ($ORIGIN), but libgfortran has no
+         * RUNPATH: its own dependencies must already be loaded (the dynamic linker then matches them by soname), else
+         * it looks for system copies that may not be installed.
          */
         private static final List<String> DEPENDENCIES = List.of(GCC_S, "libquadmath.so.0", "libgfortran.so.5");
 
@@ -135,8 +140,10 @@ public final class OpenBlas {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot extract the bundled OpenBLAS: " + e.getMessage(), e);
             } catch (IllegalArgumentException e) { // dlopen failed
-                throw new IllegalStateException(e.getMessage() + " (a tmpdir mounted noexec is a common cause:"
-                        + " move it with -Djava.io.tmpdir, or use -Djtorch.blas)", e);
+                throw new IllegalStateException(
+                        e.getMessage() + " (a tmpdir mounted noexec is a common cause:"
+                                + " move it with -Djava.io.tmpdir, or use -Djtorch.blas)",
+                        e);
             }
         }
 
@@ -153,13 +160,15 @@ public final class OpenBlas {
         private static Path cacheDirectory() throws IOException {
             String user = System.getProperty("user.name").replaceAll("[^A-Za-z0-9._-]", "_");
             Path dir = Path.of(System.getProperty("java.io.tmpdir"), "jtorch-openblas-" + VERSION + "-" + user);
-            Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            Files.createDirectories(
+                    dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             // We are about to run code from a shared temp directory: refuse one that another user
             // created, or could write to, since they could have planted a library there.
             PosixFileAttributes attrs = Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             Object owner = Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS);
             Object self = Files.getAttribute(Path.of("/proc/self"), "unix:uid"); // this process's effective uid
-            if (!attrs.isDirectory() || !owner.equals(self)
+            if (!attrs.isDirectory()
+                    || !owner.equals(self)
                     || attrs.permissions().contains(PosixFilePermission.GROUP_WRITE)
                     || attrs.permissions().contains(PosixFilePermission.OTHERS_WRITE)) {
                 throw new IOException(dir + " is not a directory owned by and writable only by this user");
@@ -168,9 +177,9 @@ public final class OpenBlas {
         }
 
         /**
-         * Copies one resource into {@code dir} unless a file of the same size is already there.
-         * Writes a temp file and renames it, so a JVM starting at the same time never sees (or
-         * loads) a half-written library. Returns false if the jar does not ship {@code name}.
+         * Copies one resource into {@code dir} unless a file of the same size is already there. Writes a temp file and
+         * renames it, so a JVM starting at the same time never sees (or loads) a half-written library. Returns false if
+         * the jar does not ship {@code name}.
          */
         private static boolean extract(Path dir, String name) throws IOException {
             // Through the class loader: in module org.jtorch, OpenBlas.class.getResource would search that module only.
@@ -193,15 +202,14 @@ public final class OpenBlas {
     }
 
     /**
-     * The bound functions. Initialising this class loads the library; if that fails the class stays
-     * unusable and {@link Availability} records why.
+     * The bound functions. Initialising this class loads the library; if that fails the class stays unusable and
+     * {@link Availability} records why.
      *
-     * <p>Each GEMM comes twice. The plain handle takes native segments only. The critical handle
-     * also takes heap segments ({@code MemorySegment.ofArray}), so tensors stored in Java arrays need
-     * no copy, but a critical call blocks safepoints for its whole duration: no GC and no
-     * deoptimisation anywhere in the JVM until it returns (measured: a 2048^3 sgemm held every
-     * safepoint for ~150 ms). That stall is the price of zero-copy heap storage, so the critical
-     * handle is used only when an operand is on the heap.
+     * <p>Each GEMM comes twice. The plain handle takes native segments only. The critical handle also takes heap
+     * segments ({@code MemorySegment.ofArray}), so tensors stored in Java arrays need no copy, but a critical call
+     * blocks safepoints for its whole duration: no GC and no deoptimisation anywhere in the JVM until it returns
+     * (measured: a 2048^3 sgemm held every safepoint for ~150 ms). That stall is the price of zero-copy heap storage,
+     * so the critical handle is used only when an operand is on the heap.
      */
     private static final class Fn {
         private static final Linker LINKER = Linker.nativeLinker();
@@ -210,8 +218,8 @@ public final class OpenBlas {
         private static final FunctionDescriptor REAL_GEMM_FLOAT = realGemm(JAVA_FLOAT);
         private static final FunctionDescriptor REAL_GEMM_DOUBLE = realGemm(JAVA_DOUBLE);
         private static final FunctionDescriptor COMPLEX_GEMM = FunctionDescriptor.ofVoid(
-                JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT,
-                ADDRESS, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT);
+                JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS,
+                JAVA_INT, ADDRESS, ADDRESS, JAVA_INT);
         private static final Linker.Option CRITICAL = Linker.Option.critical(true);
 
         // void cblas_sgemm(enum CBLAS_ORDER Order, enum CBLAS_TRANSPOSE TransA, enum CBLAS_TRANSPOSE TransB,
@@ -231,9 +239,11 @@ public final class OpenBlas {
         static final MethodHandle ZGEMM = downcall("cblas_zgemm", COMPLEX_GEMM);
         static final MethodHandle ZGEMM_CRITICAL = downcall("cblas_zgemm", COMPLEX_GEMM, CRITICAL);
         // void openblas_set_num_threads(int num_threads);
-        static final MethodHandle SET_NUM_THREADS = downcall("openblas_set_num_threads", FunctionDescriptor.ofVoid(JAVA_INT));
+        static final MethodHandle SET_NUM_THREADS =
+                downcall("openblas_set_num_threads", FunctionDescriptor.ofVoid(JAVA_INT));
         // int openblas_get_num_threads(void);
-        static final MethodHandle GET_NUM_THREADS = downcall("openblas_get_num_threads", FunctionDescriptor.of(JAVA_INT));
+        static final MethodHandle GET_NUM_THREADS =
+                downcall("openblas_get_num_threads", FunctionDescriptor.of(JAVA_INT));
         // char* openblas_get_config(void);
         static final MethodHandle GET_CONFIG = downcall("openblas_get_config", FunctionDescriptor.of(ADDRESS));
         // char* openblas_get_corename(void);
@@ -243,8 +253,9 @@ public final class OpenBlas {
         static void init() {}
 
         private static FunctionDescriptor realGemm(ValueLayout scalar) {
-            return FunctionDescriptor.ofVoid(JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT,
-                    scalar, ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, scalar, ADDRESS, JAVA_INT);
+            return FunctionDescriptor.ofVoid(
+                    JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT, scalar, ADDRESS, JAVA_INT, ADDRESS,
+                    JAVA_INT, scalar, ADDRESS, JAVA_INT);
         }
 
         private static MethodHandle downcall(String name, FunctionDescriptor descriptor, Linker.Option... options) {
@@ -255,58 +266,149 @@ public final class OpenBlas {
     // ---------------------------------------------------------------- GEMM
 
     /**
-     * {@code C = alpha * op(A) * op(B) + beta * C} on float32, where op(A) is m x k, op(B) is k x n
-     * and C is m x n, all row-major. {@code a} holds A from element {@code aOffsetElems} on, with
-     * rows {@code lda} elements apart (so {@code lda >= max(1, cols of A as stored)}); likewise B and
-     * C. C must not overlap A or B. Segments may be native or heap ({@code MemorySegment.ofArray});
-     * a heap segment makes this a critical call, which blocks GC for its whole duration.
-     * With {@code k == 0}, C becomes {@code beta * C}; with {@code m == 0 || n == 0} nothing happens.
+     * {@code C = alpha * op(A) * op(B) + beta * C} on float32, where op(A) is m x k, op(B) is k x n and C is m x n, all
+     * row-major. {@code a} holds A from element {@code aOffsetElems} on, with rows {@code lda} elements apart (so
+     * {@code lda >= max(1, cols of A as stored)}); likewise B and C. C must not overlap A or B. Segments may be native
+     * or heap ({@code MemorySegment.ofArray}); a heap segment makes this a critical call, which blocks GC for its whole
+     * duration. With {@code k == 0}, C becomes {@code beta * C}; with {@code m == 0 || n == 0} nothing happens.
      *
      * @throws TorchException if OpenBLAS is unavailable or any argument is invalid
      */
-    public static void sgemm(Transpose transA, Transpose transB, int m, int n, int k, float alpha,
-            MemorySegment a, long aOffsetElems, int lda, MemorySegment b, long bOffsetElems, int ldb,
-            float beta, MemorySegment c, long cOffsetElems, int ldc) {
+    public static void sgemm(
+            Transpose transA,
+            Transpose transB,
+            int m,
+            int n,
+            int k,
+            float alpha,
+            MemorySegment a,
+            long aOffsetElems,
+            int lda,
+            MemorySegment b,
+            long bOffsetElems,
+            int ldb,
+            float beta,
+            MemorySegment c,
+            long cOffsetElems,
+            int ldc) {
         requireAvailable("sgemm");
-        Operands op = Operands.check("sgemm", Float.BYTES, 1, transA, transB, m, n, k,
-                a, aOffsetElems, lda, b, bOffsetElems, ldb, c, cOffsetElems, ldc);
+        Operands op = Operands.check(
+                "sgemm",
+                Float.BYTES,
+                1,
+                transA,
+                transB,
+                m,
+                n,
+                k,
+                a,
+                aOffsetElems,
+                lda,
+                b,
+                bOffsetElems,
+                ldb,
+                c,
+                cOffsetElems,
+                ldc);
         if (m == 0 || n == 0) return;
         MethodHandle gemm = op.critical() ? Fn.SGEMM_CRITICAL : Fn.SGEMM;
         try {
-            gemm.invokeExact(ROW_MAJOR, transA.cblas, transB.cblas, m, n, k,
-                    alpha, op.a(), lda, op.b(), ldb, beta, op.c(), ldc);
+            gemm.invokeExact(
+                    ROW_MAJOR, transA.cblas, transB.cblas, m, n, k, alpha, op.a(), lda, op.b(), ldb, beta, op.c(), ldc);
         } catch (Throwable t) {
             throw unchecked(t);
         }
     }
 
     /** {@link #sgemm} on float64. */
-    public static void dgemm(Transpose transA, Transpose transB, int m, int n, int k, double alpha,
-            MemorySegment a, long aOffsetElems, int lda, MemorySegment b, long bOffsetElems, int ldb,
-            double beta, MemorySegment c, long cOffsetElems, int ldc) {
+    public static void dgemm(
+            Transpose transA,
+            Transpose transB,
+            int m,
+            int n,
+            int k,
+            double alpha,
+            MemorySegment a,
+            long aOffsetElems,
+            int lda,
+            MemorySegment b,
+            long bOffsetElems,
+            int ldb,
+            double beta,
+            MemorySegment c,
+            long cOffsetElems,
+            int ldc) {
         requireAvailable("dgemm");
-        Operands op = Operands.check("dgemm", Double.BYTES, 1, transA, transB, m, n, k,
-                a, aOffsetElems, lda, b, bOffsetElems, ldb, c, cOffsetElems, ldc);
+        Operands op = Operands.check(
+                "dgemm",
+                Double.BYTES,
+                1,
+                transA,
+                transB,
+                m,
+                n,
+                k,
+                a,
+                aOffsetElems,
+                lda,
+                b,
+                bOffsetElems,
+                ldb,
+                c,
+                cOffsetElems,
+                ldc);
         if (m == 0 || n == 0) return;
         MethodHandle gemm = op.critical() ? Fn.DGEMM_CRITICAL : Fn.DGEMM;
         try {
-            gemm.invokeExact(ROW_MAJOR, transA.cblas, transB.cblas, m, n, k,
-                    alpha, op.a(), lda, op.b(), ldb, beta, op.c(), ldc);
+            gemm.invokeExact(
+                    ROW_MAJOR, transA.cblas, transB.cblas, m, n, k, alpha, op.a(), lda, op.b(), ldb, beta, op.c(), ldc);
         } catch (Throwable t) {
             throw unchecked(t);
         }
     }
 
     /**
-     * {@link #sgemm} on complex64: each element is an interleaved (re, im) pair of floats, and
-     * offsets and leading dimensions count such pairs. {@link Transpose#CONJ_TRANSPOSE} conjugates.
+     * {@link #sgemm} on complex64: each element is an interleaved (re, im) pair of floats, and offsets and leading
+     * dimensions count such pairs. {@link Transpose#CONJ_TRANSPOSE} conjugates.
      */
-    public static void cgemm(Transpose transA, Transpose transB, int m, int n, int k, float alphaRe, float alphaIm,
-            MemorySegment a, long aOffsetElems, int lda, MemorySegment b, long bOffsetElems, int ldb,
-            float betaRe, float betaIm, MemorySegment c, long cOffsetElems, int ldc) {
+    public static void cgemm(
+            Transpose transA,
+            Transpose transB,
+            int m,
+            int n,
+            int k,
+            float alphaRe,
+            float alphaIm,
+            MemorySegment a,
+            long aOffsetElems,
+            int lda,
+            MemorySegment b,
+            long bOffsetElems,
+            int ldb,
+            float betaRe,
+            float betaIm,
+            MemorySegment c,
+            long cOffsetElems,
+            int ldc) {
         requireAvailable("cgemm");
-        Operands op = Operands.check("cgemm", Float.BYTES, 2, transA, transB, m, n, k,
-                a, aOffsetElems, lda, b, bOffsetElems, ldb, c, cOffsetElems, ldc);
+        Operands op = Operands.check(
+                "cgemm",
+                Float.BYTES,
+                2,
+                transA,
+                transB,
+                m,
+                n,
+                k,
+                a,
+                aOffsetElems,
+                lda,
+                b,
+                bOffsetElems,
+                ldb,
+                c,
+                cOffsetElems,
+                ldc);
         if (m == 0 || n == 0) return;
         MemorySegment scalars = SCALARS.get();
         scalars.setAtIndex(JAVA_FLOAT, 0, alphaRe);
@@ -315,20 +417,65 @@ public final class OpenBlas {
         scalars.setAtIndex(JAVA_FLOAT, 3, betaIm);
         MethodHandle gemm = op.critical() ? Fn.CGEMM_CRITICAL : Fn.CGEMM;
         try {
-            gemm.invokeExact(ROW_MAJOR, transA.cblas, transB.cblas, m, n, k,
-                    scalars, op.a(), lda, op.b(), ldb, scalars.asSlice(2 * Float.BYTES), op.c(), ldc);
+            gemm.invokeExact(
+                    ROW_MAJOR,
+                    transA.cblas,
+                    transB.cblas,
+                    m,
+                    n,
+                    k,
+                    scalars,
+                    op.a(),
+                    lda,
+                    op.b(),
+                    ldb,
+                    scalars.asSlice(2 * Float.BYTES),
+                    op.c(),
+                    ldc);
         } catch (Throwable t) {
             throw unchecked(t);
         }
     }
 
     /** {@link #cgemm} on complex128: interleaved (re, im) pairs of doubles. */
-    public static void zgemm(Transpose transA, Transpose transB, int m, int n, int k, double alphaRe, double alphaIm,
-            MemorySegment a, long aOffsetElems, int lda, MemorySegment b, long bOffsetElems, int ldb,
-            double betaRe, double betaIm, MemorySegment c, long cOffsetElems, int ldc) {
+    public static void zgemm(
+            Transpose transA,
+            Transpose transB,
+            int m,
+            int n,
+            int k,
+            double alphaRe,
+            double alphaIm,
+            MemorySegment a,
+            long aOffsetElems,
+            int lda,
+            MemorySegment b,
+            long bOffsetElems,
+            int ldb,
+            double betaRe,
+            double betaIm,
+            MemorySegment c,
+            long cOffsetElems,
+            int ldc) {
         requireAvailable("zgemm");
-        Operands op = Operands.check("zgemm", Double.BYTES, 2, transA, transB, m, n, k,
-                a, aOffsetElems, lda, b, bOffsetElems, ldb, c, cOffsetElems, ldc);
+        Operands op = Operands.check(
+                "zgemm",
+                Double.BYTES,
+                2,
+                transA,
+                transB,
+                m,
+                n,
+                k,
+                a,
+                aOffsetElems,
+                lda,
+                b,
+                bOffsetElems,
+                ldb,
+                c,
+                cOffsetElems,
+                ldc);
         if (m == 0 || n == 0) return;
         MemorySegment scalars = SCALARS.get();
         scalars.setAtIndex(JAVA_DOUBLE, 0, alphaRe);
@@ -337,31 +484,59 @@ public final class OpenBlas {
         scalars.setAtIndex(JAVA_DOUBLE, 3, betaIm);
         MethodHandle gemm = op.critical() ? Fn.ZGEMM_CRITICAL : Fn.ZGEMM;
         try {
-            gemm.invokeExact(ROW_MAJOR, transA.cblas, transB.cblas, m, n, k,
-                    scalars, op.a(), lda, op.b(), ldb, scalars.asSlice(2 * Double.BYTES), op.c(), ldc);
+            gemm.invokeExact(
+                    ROW_MAJOR,
+                    transA.cblas,
+                    transB.cblas,
+                    m,
+                    n,
+                    k,
+                    scalars,
+                    op.a(),
+                    lda,
+                    op.b(),
+                    ldb,
+                    scalars.asSlice(2 * Double.BYTES),
+                    op.c(),
+                    ldc);
         } catch (Throwable t) {
             throw unchecked(t);
         }
     }
 
     /**
-     * Per-thread native home for complex alpha and beta, which BLAS takes by pointer: cheaper than an
-     * arena per call, and safe because a GEMM never calls back into Java on the same thread. Auto
-     * arena, so a dead thread's 32 bytes go with it.
+     * Per-thread native home for complex alpha and beta, which BLAS takes by pointer: cheaper than an arena per call,
+     * and safe because a GEMM never calls back into Java on the same thread. Auto arena, so a dead thread's 32 bytes go
+     * with it.
      */
     private static final ThreadLocal<MemorySegment> SCALARS =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(4 * Double.BYTES, Double.BYTES));
 
     /**
-     * The exact regions a GEMM reads and writes, after every check that keeps bad input away from
-     * native code. Passing these slices rather than the whole segments makes the bounds explicit.
+     * The exact regions a GEMM reads and writes, after every check that keeps bad input away from native code. Passing
+     * these slices rather than the whole segments makes the bounds explicit.
      */
     private record Operands(MemorySegment a, MemorySegment b, MemorySegment c, boolean critical) {
 
         /** @param scalarBytes size of one real component; @param components 1 for real, 2 for complex */
-        static Operands check(String fn, int scalarBytes, int components, Transpose transA, Transpose transB,
-                int m, int n, int k, MemorySegment a, long aOffset, int lda, MemorySegment b, long bOffset, int ldb,
-                MemorySegment c, long cOffset, int ldc) {
+        static Operands check(
+                String fn,
+                int scalarBytes,
+                int components,
+                Transpose transA,
+                Transpose transB,
+                int m,
+                int n,
+                int k,
+                MemorySegment a,
+                long aOffset,
+                int lda,
+                MemorySegment b,
+                long bOffset,
+                int ldb,
+                MemorySegment c,
+                long cOffset,
+                int ldc) {
             if (transA == null) throw invalid(fn, "transA", "is null");
             if (transB == null) throw invalid(fn, "transB", "is null");
             if (m < 0) throw invalid(fn, "m", "= " + m + " must be >= 0");
@@ -370,10 +545,30 @@ public final class OpenBlas {
             boolean aTransposed = transA != Transpose.NONE, bTransposed = transB != Transpose.NONE;
             int elemBytes = scalarBytes * components;
             // Row-major storage: op(A) = A is m x k, op(A) = A^T means A is stored k x m; same for B.
-            MemorySegment ar = region(fn, "a", a, "aOffsetElems", aOffset, "lda", lda,
-                    aTransposed ? k : m, aTransposed ? m : k, elemBytes, scalarBytes);
-            MemorySegment br = region(fn, "b", b, "bOffsetElems", bOffset, "ldb", ldb,
-                    bTransposed ? n : k, bTransposed ? k : n, elemBytes, scalarBytes);
+            MemorySegment ar = region(
+                    fn,
+                    "a",
+                    a,
+                    "aOffsetElems",
+                    aOffset,
+                    "lda",
+                    lda,
+                    aTransposed ? k : m,
+                    aTransposed ? m : k,
+                    elemBytes,
+                    scalarBytes);
+            MemorySegment br = region(
+                    fn,
+                    "b",
+                    b,
+                    "bOffsetElems",
+                    bOffset,
+                    "ldb",
+                    ldb,
+                    bTransposed ? n : k,
+                    bTransposed ? k : n,
+                    elemBytes,
+                    scalarBytes);
             MemorySegment cr = region(fn, "c", c, "cOffsetElems", cOffset, "ldc", ldc, m, n, elemBytes, scalarBytes);
             if (c.isReadOnly()) throw invalid(fn, "c", "is read-only");
             // BLAS reads A and B while writing C; an aliased output gives garbage. The check is on
@@ -384,24 +579,41 @@ public final class OpenBlas {
         }
 
         /** Checks one rows x cols matrix stored from {@code offset} with leading dimension {@code ld}. */
-        private static MemorySegment region(String fn, String name, MemorySegment seg, String offsetName, long offset,
-                String ldName, int ld, int rows, int cols, int elemBytes, int scalarBytes) {
+        private static MemorySegment region(
+                String fn,
+                String name,
+                MemorySegment seg,
+                String offsetName,
+                long offset,
+                String ldName,
+                int ld,
+                int rows,
+                int cols,
+                int elemBytes,
+                int scalarBytes) {
             if (seg == null) throw invalid(fn, name, "is null");
             if (!seg.scope().isAlive()) throw invalid(fn, name, "belongs to a closed arena");
             if (!seg.isAccessibleBy(Thread.currentThread())) throw invalid(fn, name, "is confined to another thread");
             if (ld < Math.max(1, cols)) {
-                throw invalid(fn, ldName, "= " + ld + " must be >= max(1, " + cols + "), the columns of " + name + " as stored");
+                throw invalid(
+                        fn,
+                        ldName,
+                        "= " + ld + " must be >= max(1, " + cols + "), the columns of " + name + " as stored");
             }
             long capacity = seg.byteSize() / elemBytes;
             if (offset < 0 || offset > capacity) {
                 throw invalid(fn, offsetName, "= " + offset + " is outside " + name + " (" + capacity + " elements)");
             }
-            // Elements from the first to the last touched. No overflow: offset <= capacity <= 2^61 and (rows-1)*ld < 2^62.
+            // Elements from the first to the last touched. No overflow: offset <= capacity <= 2^61 and (rows-1)*ld <
+            // 2^62.
             long span = rows == 0 || cols == 0 ? 0 : (long) (rows - 1) * ld + cols;
             if (span > capacity - offset) {
-                throw invalid(fn, name, "is too small: a " + rows + "x" + cols + " matrix with " + ldName + " = " + ld
-                        + " at " + offsetName + " = " + offset + " needs " + (offset + span)
-                        + " elements, it has " + capacity);
+                throw invalid(
+                        fn,
+                        name,
+                        "is too small: a " + rows + "x" + cols + " matrix with " + ldName + " = " + ld
+                                + " at " + offsetName + " = " + offset + " needs " + (offset + span)
+                                + " elements, it has " + capacity);
             }
             MemorySegment region = seg.asSlice(offset * elemBytes, span * elemBytes);
             if (region.maxByteAlignment() < scalarBytes) {
@@ -418,8 +630,8 @@ public final class OpenBlas {
     // ---------------------------------------------------------------- threads and configuration
 
     /**
-     * Sets the number of threads OpenBLAS uses (it caps this at its MAX_THREADS, 64 for the bundled build).
-     * Inside a {@link #singleThreaded} section the count is remembered and applied when the last section ends.
+     * Sets the number of threads OpenBLAS uses (it caps this at its MAX_THREADS, 64 for the bundled build). Inside a
+     * {@link #singleThreaded} section the count is remembered and applied when the last section ends.
      */
     public static void setNumThreads(int n) {
         requireAvailable("setNumThreads");
@@ -431,17 +643,16 @@ public final class OpenBlas {
     }
 
     /**
-     * Runs {@code body} with OpenBLAS single-threaded, for callers that bring their own parallelism (a
-     * batch spread over Java workers, one GEMM split into row blocks, LAPACK on its workers).
+     * Runs {@code body} with OpenBLAS single-threaded, for callers that bring their own parallelism (a batch spread
+     * over Java workers, one GEMM split into row blocks, LAPACK on its workers).
      *
-     * <p>Why a process-wide section: the bundled build is the pthreads one ({@code openblas_get_parallel()
-     * == 1}), whose thread count is a single global; {@code openblas_set_num_threads_local} sets that same
-     * global (measured: after another thread calls it with 1, every thread reads 1). So "one BLAS thread
-     * inside Java's parallel regions, N elsewhere" can only be a counted section: the first caller in
-     * drops the count to 1, the last one out restores it. Concurrent GEMMs from other threads run
-     * single-threaded meanwhile, which is what one wants while Java workers already occupy the cores.
-     * Lowering to 1 and restoring never grows OpenBLAS's pool, so it is safe while other GEMMs run
-     * (a GEMM reads the count once, on entry). A toggle costs ~0.3 µs.
+     * <p>Why a process-wide section: the bundled build is the pthreads one ({@code openblas_get_parallel() == 1}),
+     * whose thread count is a single global; {@code openblas_set_num_threads_local} sets that same global (measured:
+     * after another thread calls it with 1, every thread reads 1). So "one BLAS thread inside Java's parallel regions,
+     * N elsewhere" can only be a counted section: the first caller in drops the count to 1, the last one out restores
+     * it. Concurrent GEMMs from other threads run single-threaded meanwhile, which is what one wants while Java workers
+     * already occupy the cores. Lowering to 1 and restoring never grows OpenBLAS's pool, so it is safe while other
+     * GEMMs run (a GEMM reads the count once, on entry). A toggle costs ~0.3 µs.
      */
     public static void singleThreaded(Runnable body) {
         requireAvailable("singleThreaded");

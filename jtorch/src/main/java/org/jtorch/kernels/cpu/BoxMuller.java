@@ -1,21 +1,19 @@
 package org.jtorch.kernels.cpu;
 
 /**
- * The Box–Muller transform of ATen's vectorised normal fill ({@code normal_fill_16}): 16 uniforms
- * {@code u[0..15]} in, 16 normals out, pairing {@code u[j]} with {@code u[j + 8]}:
- * {@code r = sqrt(-2 log(1 - u[j]))}, {@code theta = 2 pi u[j + 8]},
- * {@code out[j] = r cos(theta) * std + mean}, {@code out[j + 8] = r sin(theta) * std + mean}.
+ * The Box–Muller transform of ATen's vectorised normal fill ({@code normal_fill_16}): 16 uniforms {@code u[0..15]} in,
+ * 16 normals out, pairing {@code u[j]} with {@code u[j + 8]}: {@code r = sqrt(-2 log(1 - u[j]))}, {@code theta = 2 pi
+ * u[j + 8]}, {@code out[j] = r cos(theta) * std + mean}, {@code out[j + 8] = r sin(theta) * std + mean}.
  *
- * <p><b>float</b> reproduces x86 PyTorch bit for bit: ATen computes it with AVX2 and the Cephes-style
- * polynomials of {@code avx_mathfun.h} (Pommier's {@code sse_mathfun}, ported to AVX by Garberoglio;
- * zlib licence), and GCC contracts many of its multiply-adds into FMAs. The scalar code below performs
- * the same float operations in the same order, with a {@link Math#fma} exactly where the shipped binaries
- * have a {@code vfmadd}/{@code vfnmadd}/{@code vfmsub} (read from the disassembly of Debian's 1.13
- * {@code libtorch_cpu.so}; libtorch 2.10 gives identical streams). Checked against PyTorch on a million
- * samples with arbitrary mean and std: zero differing bits.
+ * <p><b>float</b> reproduces x86 PyTorch bit for bit: ATen computes it with AVX2 and the Cephes-style polynomials of
+ * {@code avx_mathfun.h} (Pommier's {@code sse_mathfun}, ported to AVX by Garberoglio; zlib licence), and GCC contracts
+ * many of its multiply-adds into FMAs. The scalar code below performs the same float operations in the same order, with
+ * a {@link Math#fma} exactly where the shipped binaries have a {@code vfmadd}/{@code vfnmadd}/{@code vfmsub} (read from
+ * the disassembly of Debian's 1.13 {@code libtorch_cpu.so}; libtorch 2.10 gives identical streams). Checked against
+ * PyTorch on a million samples with arbitrary mean and std: zero differing bits.
  *
- * <p><b>double</b> uses the platform's {@code log}/{@code cos}/{@code sin} as ATen does with glibc's;
- * {@link Math}'s intrinsics agree with glibc on all but about 0.2% of samples, which differ by one ulp.
+ * <p><b>double</b> uses the platform's {@code log}/{@code cos}/{@code sin} as ATen does with glibc's; {@link Math}'s
+ * intrinsics agree with glibc on all but about 0.2% of samples, which differ by one ulp.
  */
 public final class BoxMuller {
     private BoxMuller() {}
@@ -63,7 +61,10 @@ public final class BoxMuller {
         }
     }
 
-    /** Transforms {@code d[off, off + 16)} in place, as ATen's {@code normal_fill_16<double>} (the FMA is explicit in 2.15). */
+    /**
+     * Transforms {@code d[off, off + 16)} in place, as ATen's {@code normal_fill_16<double>} (the FMA is explicit in
+     * 2.15).
+     */
     public static void fill16(double[] d, int off, double mean, double std) {
         for (int j = 0; j < 8; j++) {
             double u1 = 1 - d[off + j];

@@ -2,13 +2,13 @@ package org.jtorch.kernels.cpu;
 
 import java.lang.foreign.MemorySegment;
 import org.jtorch.DType;
-import org.jtorch.storage.TensorImpl;
 import org.jtorch.TorchException;
+import org.jtorch.storage.TensorImpl;
 
 /**
- * Bucketing and counting kernels: {@code searchsorted}/{@code bucketize} (binary search), {@code histc}
- * (equal-width histogram) and {@code bincount}. Their checks that need the data (a sorter's range, the
- * histogram range taken from the data, bincount's negative or huge values) live here, with ATen's words.
+ * Bucketing and counting kernels: {@code searchsorted}/{@code bucketize} (binary search), {@code histc} (equal-width
+ * histogram) and {@code bincount}. Their checks that need the data (a sorter's range, the histogram range taken from
+ * the data, bincount's negative or huge values) live here, with ATen's words.
  */
 public final class BucketKernels {
     private BucketKernels() {}
@@ -16,14 +16,15 @@ public final class BucketKernels {
     // ---- searchsorted -----------------------------------------------------------------------------------
 
     /**
-     * {@code searchsorted}: for each element of {@code values}, the insertion position in its row of
-     * {@code boundaries} (the whole of a 1-D boundaries tensor, else the row with the same leading
-     * indices), both compared in {@code compute} (the promoted dtype). {@code sorter} (nullable) gives
-     * the sorted order of each boundaries row. ATen's comparisons are kept literally, so a NaN value lands
-     * after every boundary and a NaN boundary counts as larger than every value:
-     * left side finds the first {@code b} with {@code b >= v}, right side the first with {@code b > v}.
+     * {@code searchsorted}: for each element of {@code values}, the insertion position in its row of {@code boundaries}
+     * (the whole of a 1-D boundaries tensor, else the row with the same leading indices), both compared in
+     * {@code compute} (the promoted dtype). {@code sorter} (nullable) gives the sorted order of each boundaries row.
+     * ATen's comparisons are kept literally, so a NaN value lands after every boundary and a NaN boundary counts as
+     * larger than every value: left side finds the first {@code b} with {@code b >= v}, right side the first with
+     * {@code b > v}.
      */
-    public static void searchsorted(TensorImpl boundaries, TensorImpl values, TensorImpl sorter, boolean right, DType compute, TensorImpl out) {
+    public static void searchsorted(
+            TensorImpl boundaries, TensorImpl values, TensorImpl sorter, boolean right, DType compute, TensorImpl out) {
         if (sorter != null) checkSorter(sorter, boundaries.dim() == 0 ? 1 : boundaries.size(-1));
         long total = values.numel();
         if (total == 0) return;
@@ -67,10 +68,11 @@ public final class BucketKernels {
     }
 
     /** Boundaries row {@code row} in sorted order, converted to the compute dtype. */
-    private static void loadRow(TensorImpl b, TensorImpl sorter, long row, int m, DType compute, double[] bd,
-            long[] bl) {
+    private static void loadRow(
+            TensorImpl b, TensorImpl sorter, long row, int m, DType compute, double[] bd, long[] bl) {
         ElementIO io = ElementIO.of(b.dtype()), sio = sorter == null ? null : ElementIO.of(sorter.dtype());
-        MemorySegment s = b.storage().segment(), ss = sorter == null ? null : sorter.storage().segment();
+        MemorySegment s = b.storage().segment(),
+                ss = sorter == null ? null : sorter.storage().segment();
         for (int j = 0; j < m; j++) {
             long src = sorter == null ? j : sio.getLong(ss, sorter.elementIndex(row * m + j));
             long at = b.elementIndex(row * m + src);
@@ -114,12 +116,11 @@ public final class BucketKernels {
     // ---- histc --------------------------------------------------------------------------------------
 
     /**
-     * {@code histc} into {@code hist} ({@code bins} elements, the input's floating dtype). With
-     * {@code min == max} the range is the data's (NaN propagates into it); a still empty range widens to
-     * {@code [v - 1, v + 1]}. The bin of x is {@code (x - lo) * bins / (hi - lo)} evaluated in the
-     * input's dtype, one rounding per operation as ATen's {@code input_t} arithmetic, with {@code lo, hi}
-     * the range rounded to that dtype; x == hi goes to the last bin, values outside the range and NaN
-     * are dropped. Counts are exact.
+     * {@code histc} into {@code hist} ({@code bins} elements, the input's floating dtype). With {@code min == max} the
+     * range is the data's (NaN propagates into it); a still empty range widens to {@code [v - 1, v + 1]}. The bin of x
+     * is {@code (x - lo) * bins / (hi - lo)} evaluated in the input's dtype, one rounding per operation as ATen's
+     * {@code input_t} arithmetic, with {@code lo, hi} the range rounded to that dtype; x == hi goes to the last bin,
+     * values outside the range and NaN are dropped. Counts are exact.
      */
     public static void histc(TensorImpl x, long bins, double min, double max, TensorImpl hist) {
         DType d = x.dtype();
@@ -159,7 +160,8 @@ public final class BucketKernels {
     /** ATen's range checks of {@code histc}, on the final range. */
     public static void checkHistcRange(double lo, double hi) {
         if (Double.isInfinite(lo) || Double.isInfinite(hi) || Double.isNaN(lo) || Double.isNaN(hi)) {
-            throw new TorchException("torch.histc: range of [" + cppDouble(lo) + ", " + cppDouble(hi) + "] is not finite");
+            throw new TorchException(
+                    "torch.histc: range of [" + cppDouble(lo) + ", " + cppDouble(hi) + "] is not finite");
         }
         if (!(lo < hi)) throw new TorchException("torch.histc: max must be larger than min");
     }
@@ -198,14 +200,17 @@ public final class BucketKernels {
         if (Double.isNaN(v)) return "nan";
         if (Double.isInfinite(v)) return v > 0 ? "inf" : "-inf";
         if (v == Math.rint(v) && Math.abs(v) < 1e6) return Long.toString((long) v);
-        return new java.math.BigDecimal(v).round(new java.math.MathContext(6)).stripTrailingZeros().toString();
+        return new java.math.BigDecimal(v)
+                .round(new java.math.MathContext(6))
+                .stripTrailingZeros()
+                .toString();
     }
 
     // ---- bincount -----------------------------------------------------------------------------------
 
     /**
-     * {@code bincount} of a 1-D integral tensor: ATen's data checks in ATen's order, then counts
-     * (int64), or sums of {@code weights} (float32 weights sum in float, anything else in double).
+     * {@code bincount} of a 1-D integral tensor: ATen's data checks in ATen's order, then counts (int64), or sums of
+     * {@code weights} (float32 weights sum in float, anything else in double).
      */
     public static TensorImpl bincount(TensorImpl x, TensorImpl weights, long minlength) {
         long n = x.numel();
@@ -218,9 +223,11 @@ public final class BucketKernels {
             lo = Math.min(lo, v);
             hi = Math.max(hi, v);
         }
-        if (x.dim() != 1 || lo < 0) throw new TorchException("bincount only supports 1-d non-negative integral inputs.");
+        if (x.dim() != 1 || lo < 0)
+            throw new TorchException("bincount only supports 1-d non-negative integral inputs.");
         if (hi == Long.MAX_VALUE) {
-            throw new TorchException("maximum value of input overflowed, it should be < " + Long.MAX_VALUE + " but got " + hi);
+            throw new TorchException(
+                    "maximum value of input overflowed, it should be < " + Long.MAX_VALUE + " but got " + hi);
         }
         if (weights != null && (weights.dim() != 1 || weights.size(0) != n)) {
             throw new TorchException("weights should be 1-d and have the same length as input");
@@ -241,12 +248,16 @@ public final class BucketKernels {
         MemorySegment ws = weights.storage().segment();
         if (single) {
             float[] sum = new float[Math.toIntExact(bins)];
-            for (long i = 0; i < n; i++) sum[(int) io.getLong(s, x.elementIndex(i))] += (float) wio.getDouble(ws, weights.elementIndex(i));
-            for (int b = 0; b < sum.length; b++) ElementIO.of(DType.FLOAT32).setDouble(out.storage().segment(), b, sum[b]);
+            for (long i = 0; i < n; i++)
+                sum[(int) io.getLong(s, x.elementIndex(i))] += (float) wio.getDouble(ws, weights.elementIndex(i));
+            for (int b = 0; b < sum.length; b++)
+                ElementIO.of(DType.FLOAT32).setDouble(out.storage().segment(), b, sum[b]);
         } else {
             double[] sum = new double[Math.toIntExact(bins)];
-            for (long i = 0; i < n; i++) sum[(int) io.getLong(s, x.elementIndex(i))] += wio.getDouble(ws, weights.elementIndex(i));
-            for (int b = 0; b < sum.length; b++) ElementIO.of(DType.FLOAT64).setDouble(out.storage().segment(), b, sum[b]);
+            for (long i = 0; i < n; i++)
+                sum[(int) io.getLong(s, x.elementIndex(i))] += wio.getDouble(ws, weights.elementIndex(i));
+            for (int b = 0; b < sum.length; b++)
+                ElementIO.of(DType.FLOAT64).setDouble(out.storage().segment(), b, sum[b]);
         }
         return out;
     }

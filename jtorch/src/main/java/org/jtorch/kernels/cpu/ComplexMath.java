@@ -1,8 +1,8 @@
 package org.jtorch.kernels.cpu;
 
 /**
- * Complex formulas on (re, im) doubles, written for the pointwise kernels. Branch cuts follow C99
- * (as {@code std::complex}, which PyTorch uses on CPU).
+ * Complex formulas on (re, im) doubles, written for the pointwise kernels. Branch cuts follow C99 (as
+ * {@code std::complex}, which PyTorch uses on CPU).
  */
 public final class ComplexMath {
     private ComplexMath() {}
@@ -30,9 +30,13 @@ public final class ComplexMath {
         }
     }
 
-    public static double abs(double re, double im) { return Math.hypot(re, im); }
+    public static double abs(double re, double im) {
+        return Math.hypot(re, im);
+    }
 
-    /** exp(re)·(cos im + i sin im), as PyTorch's vector kernel: exp(inf + 0i) is inf + NaN·i (C99 would give inf + 0i). */
+    /**
+     * exp(re)·(cos im + i sin im), as PyTorch's vector kernel: exp(inf + 0i) is inf + NaN·i (C99 would give inf + 0i).
+     */
     public static void exp(double re, double im, double[] o) {
         double e = Math.exp(re);
         o[0] = e * Math.cos(im);
@@ -179,8 +183,8 @@ public final class ComplexMath {
     }
 
     /**
-     * atanh z = (log(1 + z) - log(1 - z)) / 2, in the form that keeps the sign of zero parts (as C99's
-     * catanh): re = log1p(4x / ((1 - x)² + y²)) / 4, im = atan2(2y, (1 - x)(1 + x) - y²) / 2.
+     * atanh z = (log(1 + z) - log(1 - z)) / 2, in the form that keeps the sign of zero parts (as C99's catanh): re =
+     * log1p(4x / ((1 - x)² + y²)) / 4, im = atan2(2y, (1 - x)(1 + x) - y²) / 2.
      */
     public static void atanh(double re, double im, double[] o) {
         double d = (1 - re) * (1 - re) + im * im;

@@ -7,14 +7,14 @@ import org.jtorch.DType;
 import org.jtorch.storage.LowPrecision;
 
 /**
- * Reads and writes single elements of any dtype in a storage segment, converting to and from the
- * three compute domains: {@code double} (floating dtypes), {@code long} (bool and integral dtypes)
- * and complex (a {@code double} pair). Indices are in elements, not bytes.
+ * Reads and writes single elements of any dtype in a storage segment, converting to and from the three compute domains:
+ * {@code double} (floating dtypes), {@code long} (bool and integral dtypes) and complex (a {@code double} pair).
+ * Indices are in elements, not bytes.
  *
- * <p>This is the generic, strided path; contiguous float32/float64 loops use the arrays directly.
- * Storage is little-endian (as PyTorch writes it and x86 lays it out). Conversions follow C casts as
- * ATen does them: reduced-precision floats round once from float (PyTorch's {@code Half(float)}),
- * integers wrap to their width, any non-zero becomes {@code true}.
+ * <p>This is the generic, strided path; contiguous float32/float64 loops use the arrays directly. Storage is
+ * little-endian (as PyTorch writes it and x86 lays it out). Conversions follow C casts as ATen does them:
+ * reduced-precision floats round once from float (PyTorch's {@code Half(float)}), integers wrap to their width, any
+ * non-zero becomes {@code true}.
  */
 public abstract sealed class ElementIO {
     static final ValueLayout.OfByte I8 = ValueLayout.JAVA_BYTE;
@@ -31,7 +31,9 @@ public abstract sealed class ElementIO {
     }
 
     /** The accessor for a dtype (shared, stateless). */
-    public static ElementIO of(DType dtype) { return BY_DTYPE[dtype.ordinal()]; }
+    public static ElementIO of(DType dtype) {
+        return BY_DTYPE[dtype.ordinal()];
+    }
 
     private static ElementIO create(DType d) {
         return switch (d) {
@@ -47,7 +49,7 @@ public abstract sealed class ElementIO {
             case FLOAT32 -> new Float32();
             case FLOAT64 -> new Float64();
             case FLOAT16, BFLOAT16, FLOAT8_E4M3FN, FLOAT8_E5M2, FLOAT8_E4M3FNUZ, FLOAT8_E5M2FNUZ, FLOAT8_E8M0FNU ->
-                    new Reduced(d);
+                new Reduced(d);
             case COMPLEX32, BCOMPLEX32, COMPLEX64, COMPLEX128 -> new Complex(d);
         };
     }
@@ -61,10 +63,14 @@ public abstract sealed class ElementIO {
     public abstract void setLong(MemorySegment s, long i, long v);
 
     /** Imaginary part; zero for real dtypes. */
-    public double getImag(MemorySegment s, long i) { return 0; }
+    public double getImag(MemorySegment s, long i) {
+        return 0;
+    }
 
     /** Writes a complex value; real dtypes keep the real part (PyTorch warns and drops the imaginary part). */
-    public void setComplex(MemorySegment s, long i, double re, double im) { setDouble(s, i, re); }
+    public void setComplex(MemorySegment s, long i, double re, double im) {
+        setDouble(s, i, re);
+    }
 
     /** Converts a double to a real dtype's storage as a C cast does, then back (the value the dtype holds). */
     static long doubleToLongC(double v) {
@@ -74,15 +80,28 @@ public abstract sealed class ElementIO {
     }
 
     static final class Bool extends ElementIO {
-        @Override public double getDouble(MemorySegment s, long i) { return s.get(I8, i) != 0 ? 1 : 0; }
+        @Override
+        public double getDouble(MemorySegment s, long i) {
+            return s.get(I8, i) != 0 ? 1 : 0;
+        }
 
-        @Override public void setDouble(MemorySegment s, long i, double v) { s.set(I8, i, (byte) (v != 0 ? 1 : 0)); }
+        @Override
+        public void setDouble(MemorySegment s, long i, double v) {
+            s.set(I8, i, (byte) (v != 0 ? 1 : 0));
+        }
 
-        @Override public long getLong(MemorySegment s, long i) { return s.get(I8, i) != 0 ? 1 : 0; }
+        @Override
+        public long getLong(MemorySegment s, long i) {
+            return s.get(I8, i) != 0 ? 1 : 0;
+        }
 
-        @Override public void setLong(MemorySegment s, long i, long v) { s.set(I8, i, (byte) (v != 0 ? 1 : 0)); }
+        @Override
+        public void setLong(MemorySegment s, long i, long v) {
+            s.set(I8, i, (byte) (v != 0 ? 1 : 0));
+        }
 
-        @Override public void setComplex(MemorySegment s, long i, double re, double im) {
+        @Override
+        public void setComplex(MemorySegment s, long i, double re, double im) {
             s.set(I8, i, (byte) (re != 0 || im != 0 ? 1 : 0));
         }
     }
@@ -96,7 +115,8 @@ public abstract sealed class ElementIO {
             this.signed = signed;
         }
 
-        @Override public long getLong(MemorySegment s, long i) {
+        @Override
+        public long getLong(MemorySegment s, long i) {
             return switch (bits) {
                 case 8 -> signed ? s.get(I8, i) : s.get(I8, i) & 0xFFL;
                 case 16 -> signed ? s.getAtIndex(I16, i) : s.getAtIndex(I16, i) & 0xFFFFL;
@@ -105,7 +125,8 @@ public abstract sealed class ElementIO {
             };
         }
 
-        @Override public void setLong(MemorySegment s, long i, long v) {
+        @Override
+        public void setLong(MemorySegment s, long i, long v) {
             switch (bits) {
                 case 8 -> s.set(I8, i, (byte) v);
                 case 16 -> s.setAtIndex(I16, i, (short) v);
@@ -114,13 +135,15 @@ public abstract sealed class ElementIO {
             }
         }
 
-        @Override public double getDouble(MemorySegment s, long i) {
+        @Override
+        public double getDouble(MemorySegment s, long i) {
             long v = getLong(s, i);
             if (bits == 64 && !signed && v < 0) return unsignedToDouble(v);
             return v;
         }
 
-        @Override public void setDouble(MemorySegment s, long i, double v) {
+        @Override
+        public void setDouble(MemorySegment s, long i, double v) {
             if (bits == 64 && !signed && v >= 0x1p63) {
                 setLong(s, i, v >= 0x1p64 ? Long.MIN_VALUE : (long) (v - 0x1p63) ^ Long.MIN_VALUE);
             } else {
@@ -135,32 +158,59 @@ public abstract sealed class ElementIO {
     }
 
     static final class Float32 extends ElementIO {
-        @Override public double getDouble(MemorySegment s, long i) { return s.getAtIndex(F32, i); }
+        @Override
+        public double getDouble(MemorySegment s, long i) {
+            return s.getAtIndex(F32, i);
+        }
 
-        @Override public void setDouble(MemorySegment s, long i, double v) { s.setAtIndex(F32, i, (float) v); }
+        @Override
+        public void setDouble(MemorySegment s, long i, double v) {
+            s.setAtIndex(F32, i, (float) v);
+        }
 
-        @Override public long getLong(MemorySegment s, long i) { return doubleToLongC(s.getAtIndex(F32, i)); }
+        @Override
+        public long getLong(MemorySegment s, long i) {
+            return doubleToLongC(s.getAtIndex(F32, i));
+        }
 
-        @Override public void setLong(MemorySegment s, long i, long v) { s.setAtIndex(F32, i, (float) v); }
+        @Override
+        public void setLong(MemorySegment s, long i, long v) {
+            s.setAtIndex(F32, i, (float) v);
+        }
     }
 
     static final class Float64 extends ElementIO {
-        @Override public double getDouble(MemorySegment s, long i) { return s.getAtIndex(F64, i); }
+        @Override
+        public double getDouble(MemorySegment s, long i) {
+            return s.getAtIndex(F64, i);
+        }
 
-        @Override public void setDouble(MemorySegment s, long i, double v) { s.setAtIndex(F64, i, v); }
+        @Override
+        public void setDouble(MemorySegment s, long i, double v) {
+            s.setAtIndex(F64, i, v);
+        }
 
-        @Override public long getLong(MemorySegment s, long i) { return doubleToLongC(s.getAtIndex(F64, i)); }
+        @Override
+        public long getLong(MemorySegment s, long i) {
+            return doubleToLongC(s.getAtIndex(F64, i));
+        }
 
-        @Override public void setLong(MemorySegment s, long i, long v) { s.setAtIndex(F64, i, (double) v); }
+        @Override
+        public void setLong(MemorySegment s, long i, long v) {
+            s.setAtIndex(F64, i, (double) v);
+        }
     }
 
     /** float16, bfloat16 and the float8 formats: stored narrow, computed in float. */
     static final class Reduced extends ElementIO {
         private final DType d;
 
-        Reduced(DType d) { this.d = d; }
+        Reduced(DType d) {
+            this.d = d;
+        }
 
-        @Override public double getDouble(MemorySegment s, long i) {
+        @Override
+        public double getDouble(MemorySegment s, long i) {
             return switch (d) {
                 case FLOAT16 -> LowPrecision.halfToFloat(s.getAtIndex(I16, i));
                 case BFLOAT16 -> LowPrecision.bfloat16ToFloat(s.getAtIndex(I16, i));
@@ -172,7 +222,8 @@ public abstract sealed class ElementIO {
             };
         }
 
-        @Override public void setDouble(MemorySegment s, long i, double v) {
+        @Override
+        public void setDouble(MemorySegment s, long i, double v) {
             float f = (float) v;
             switch (d) {
                 case FLOAT16 -> s.setAtIndex(I16, i, LowPrecision.floatToHalf(f));
@@ -185,16 +236,24 @@ public abstract sealed class ElementIO {
             }
         }
 
-        @Override public long getLong(MemorySegment s, long i) { return doubleToLongC(getDouble(s, i)); }
+        @Override
+        public long getLong(MemorySegment s, long i) {
+            return doubleToLongC(getDouble(s, i));
+        }
 
-        @Override public void setLong(MemorySegment s, long i, long v) { setDouble(s, i, (double) v); }
+        @Override
+        public void setLong(MemorySegment s, long i, long v) {
+            setDouble(s, i, (double) v);
+        }
     }
 
     /** Interleaved (re, im) pairs; element i occupies slots 2i and 2i+1. */
     static final class Complex extends ElementIO {
         private final DType d;
 
-        Complex(DType d) { this.d = d; }
+        Complex(DType d) {
+            this.d = d;
+        }
 
         private double slot(MemorySegment s, long k) {
             return switch (d) {
@@ -214,19 +273,35 @@ public abstract sealed class ElementIO {
             }
         }
 
-        @Override public double getDouble(MemorySegment s, long i) { return slot(s, 2 * i); }
+        @Override
+        public double getDouble(MemorySegment s, long i) {
+            return slot(s, 2 * i);
+        }
 
-        @Override public double getImag(MemorySegment s, long i) { return slot(s, 2 * i + 1); }
+        @Override
+        public double getImag(MemorySegment s, long i) {
+            return slot(s, 2 * i + 1);
+        }
 
-        @Override public void setDouble(MemorySegment s, long i, double v) { setComplex(s, i, v, 0); }
+        @Override
+        public void setDouble(MemorySegment s, long i, double v) {
+            setComplex(s, i, v, 0);
+        }
 
-        @Override public void setComplex(MemorySegment s, long i, double re, double im) {
+        @Override
+        public void setComplex(MemorySegment s, long i, double re, double im) {
             setSlot(s, 2 * i, re);
             setSlot(s, 2 * i + 1, im);
         }
 
-        @Override public long getLong(MemorySegment s, long i) { return doubleToLongC(getDouble(s, i)); }
+        @Override
+        public long getLong(MemorySegment s, long i) {
+            return doubleToLongC(getDouble(s, i));
+        }
 
-        @Override public void setLong(MemorySegment s, long i, long v) { setComplex(s, i, v, 0); }
+        @Override
+        public void setLong(MemorySegment s, long i, long v) {
+            setComplex(s, i, v, 0);
+        }
     }
 }

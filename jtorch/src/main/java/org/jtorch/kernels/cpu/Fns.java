@@ -7,8 +7,8 @@ import java.util.function.LongUnaryOperator;
 import org.jtorch.kernels.cpu.simd.FloatSimd;
 
 /**
- * The scalar formulas of pointwise ops, one per compute domain. A {@code null} formula means the op
- * does not support that domain; the op's meta rule rejects such dtypes before a kernel runs.
+ * The scalar formulas of pointwise ops, one per compute domain. A {@code null} formula means the op does not support
+ * that domain; the op's meta rule rejects such dtypes before a kernel runs.
  */
 public final class Fns {
     private Fns() {}
@@ -40,17 +40,21 @@ public final class Fns {
     }
 
     /**
-     * @param d     floating domain
-     * @param l     bool/integral domain (signed 64-bit arithmetic; narrower types wrap at the store)
-     * @param lu    uint64 when it differs from {@code l} (ordering, division), else {@code null}
-     * @param c     complex domain
-     * @param simd  the float32 vector loop, if any
+     * @param d floating domain
+     * @param l bool/integral domain (signed 64-bit arithmetic; narrower types wrap at the store)
+     * @param lu uint64 when it differs from {@code l} (ordering, division), else {@code null}
+     * @param c complex domain
+     * @param simd the float32 vector loop, if any
      */
-    public record Unary(DoubleUnaryOperator d, LongUnaryOperator l, LongUnaryOperator lu, ComplexUnary c,
-                        FloatSimd.Unary simd) {}
+    public record Unary(
+            DoubleUnaryOperator d, LongUnaryOperator l, LongUnaryOperator lu, ComplexUnary c, FloatSimd.Unary simd) {}
 
-    public record Binary(DoubleBinaryOperator d, LongBinaryOperator l, LongBinaryOperator lu, ComplexBinary c,
-                         FloatSimd.Binary simd) {}
+    public record Binary(
+            DoubleBinaryOperator d,
+            LongBinaryOperator l,
+            LongBinaryOperator lu,
+            ComplexBinary c,
+            FloatSimd.Binary simd) {}
 
     public record Ternary(DoubleTernary d, LongTernary l, ComplexTernary c) {}
 }

@@ -6,27 +6,28 @@ import org.jtorch.Scalar;
 import org.jtorch.storage.TensorImpl;
 
 /**
- * The loops of the indexing family (ATen's index and scatter/gather kernels). Every op of the family is
- * one of two loops over an iteration space, each operand already viewed over that space (the caller
- * restrides it: the indexed dims get stride 0, index tensors are broadcast):
+ * The loops of the indexing family (ATen's index and scatter/gather kernels). Every op of the family is one of two
+ * loops over an iteration space, each operand already viewed over that space (the caller restrides it: the indexed dims
+ * get stride 0, index tensors are broadcast):
+ *
  * <pre>
  *   gather:  out[i]                               = src[src(i) + Σ_k idx_k[i] · stride_k]
  *   scatter: dst[dst(i) + Σ_k idx_k[i] · stride_k] ⊕= src[i]      (⊕ = assign, add, mul, max, min)
  * </pre>
+ *
  * where {@code src(i)}/{@code dst(i)} is the operand's own strided offset of element {@code i}.
  *
- * <p>Gathers are parallel over the output (no two elements write one place). Scatters must stay
- * deterministic with duplicate indices, so they run in the sequential order unless the caller names an
- * {@code indexedDim}: the one dim along which the index moves the destination. Elements that differ in
- * another coordinate then write disjoint places, so the workers get disjoint ranges of another dim
- * (the outermost, which leaves the inner loops contiguous); each destination still receives its
- * updates in the sequential order, and the result is bit-identical to the sequential loop for any
- * thread count.
+ * <p>Gathers are parallel over the output (no two elements write one place). Scatters must stay deterministic with
+ * duplicate indices, so they run in the sequential order unless the caller names an {@code indexedDim}: the one dim
+ * along which the index moves the destination. Elements that differ in another coordinate then write disjoint places,
+ * so the workers get disjoint ranges of another dim (the outermost, which leaves the inner loops contiguous); each
+ * destination still receives its updates in the sequential order, and the result is bit-identical to the sequential
+ * loop for any thread count.
  *
- * <p>Fast paths, for one index: a run along which the index does not move is a bulk copy (or an add
- * loop the JIT vectorises); float32/float64/int64 heap arrays get array loops with int indices and unit
- * steps as constants. Otherwise offsets are computed in chunks and each element is moved as its storage
- * slots, or combined through {@link ElementIO} in the dtype's compute domain.
+ * <p>Fast paths, for one index: a run along which the index does not move is a bulk copy (or an add loop the JIT
+ * vectorises); float32/float64/int64 heap arrays get array loops with int indices and unit steps as constants.
+ * Otherwise offsets are computed in chunks and each element is moved as its storage slots, or combined through
+ * {@link ElementIO} in the dtype's compute domain.
  */
 public final class IndexLoops {
     private IndexLoops() {}
@@ -38,9 +39,9 @@ public final class IndexLoops {
     }
 
     /**
-     * The index operands: int64 heap tensors viewed over the iteration space, the source (gather) or
-     * destination (scatter) stride one step of each index moves, the size each index ranges over, and
-     * whether negative values count from the end (else they are out of range).
+     * The index operands: int64 heap tensors viewed over the iteration space, the source (gather) or destination
+     * (scatter) stride one step of each index moves, the size each index ranges over, and whether negative values count
+     * from the end (else they are out of range).
      */
     public record Indexers(TensorImpl[] indices, long[] strides, long[] sizes, boolean wrapNegative, OutOfRange error) {
         public static Indexers one(TensorImpl index, long stride, long size, boolean wrapNegative, OutOfRange error) {
@@ -49,7 +50,13 @@ public final class IndexLoops {
     }
 
     /** How a scatter combines a value with the destination. */
-    public enum Reduce { ASSIGN, ADD, MUL, MAX, MIN }
+    public enum Reduce {
+        ASSIGN,
+        ADD,
+        MUL,
+        MAX,
+        MIN
+    }
 
     /** Offsets computed per batch on the generic path. */
     private static final int CHUNK = 256;
@@ -67,8 +74,8 @@ public final class IndexLoops {
 
     /**
      * {@code dst[dst(i) + Σ idx·stride] ⊕= alpha · src[i]} over src's shape ({@code alpha} only scales
-     * {@link Reduce#ADD}; {@code null} is 1). {@code indexedDim} is the one dim along which the index
-     * moves the destination (see the class comment), or -1 for the sequential loop.
+     * {@link Reduce#ADD}; {@code null} is 1). {@code indexedDim} is the one dim along which the index moves the
+     * destination (see the class comment), or -1 for the sequential loop.
      */
     public static void scatter(TensorImpl dst, TensorImpl src, Indexers ix, Reduce op, Scalar alpha, int indexedDim) {
         long n = src.numel();
@@ -93,7 +100,8 @@ public final class IndexLoops {
             TensorImpl[] part = new TensorImpl[ops.length];
             for (int i = 0; i < ops.length; i++) part[i] = narrowed(ops[i], p, s, e);
             Run run = new Run(dst, src, ix);
-            new StridedIter(part[1].shapeRef(), part).forEachRun(0, part[1].numel(), (b, st, len) -> run.scatter(b, st, len, op, alpha));
+            new StridedIter(part[1].shapeRef(), part)
+                    .forEachRun(0, part[1].numel(), (b, st, len) -> run.scatter(b, st, len, op, alpha));
         });
     }
 
@@ -101,7 +109,10 @@ public final class IndexLoops {
     private static TensorImpl narrowed(TensorImpl t, int d, long start, long end) {
         long[] shape = t.shapeRef().clone();
         shape[d] = end - start;
-        return t.viewOf(t.storageOffset() + start * t.strideRef()[d], shape, t.strideRef().clone());
+        return t.viewOf(
+                t.storageOffset() + start * t.strideRef()[d],
+                shape,
+                t.strideRef().clone());
     }
 
     private static TensorImpl[] operands(TensorImpl a, TensorImpl b, Indexers ix) {
@@ -130,7 +141,8 @@ public final class IndexLoops {
             this.inSeg = in.storage().segment();
             this.ix = ix;
             this.idx = new long[ix.indices().length][];
-            for (int k = 0; k < idx.length; k++) idx[k] = (long[]) ix.indices()[k].storage().array();
+            for (int k = 0; k < idx.length; k++)
+                idx[k] = (long[]) ix.indices()[k].storage().array();
         }
 
         /** An index value outside [0, size): wrapped when negatives count from the end, else the op's error. */
@@ -141,15 +153,18 @@ public final class IndexLoops {
         }
 
         /**
-         * Fills {@code buf[0..m)} with the indexed side's offsets of elements {@code j0..j0+m} of the run:
-         * the operand's own offset (operand {@code side}) plus every index times its stride.
+         * Fills {@code buf[0..m)} with the indexed side's offsets of elements {@code j0..j0+m} of the run: the
+         * operand's own offset (operand {@code side}) plus every index times its stride.
          */
         private void offsets(long[] base, long[] stride, int side, long j0, int m) {
             long b = base[side] + j0 * stride[side], s = stride[side];
             for (int j = 0; j < m; j++) buf[j] = b + j * s;
             for (int k = 0; k < idx.length; k++) {
                 long[] a = idx[k];
-                long ib = base[2 + k] + j0 * stride[2 + k], is = stride[2 + k], st = ix.strides()[k], size = ix.sizes()[k];
+                long ib = base[2 + k] + j0 * stride[2 + k],
+                        is = stride[2 + k],
+                        st = ix.strides()[k],
+                        size = ix.sizes()[k];
                 for (int j = 0; j < m; j++) {
                     long v = a[(int) (ib + j * is)];
                     if (v < 0 || v >= size) v = fix(v, k);
@@ -169,10 +184,10 @@ public final class IndexLoops {
         }
 
         /**
-         * One index: a run whose index does not move is a strided copy (a bulk copy when both sides are
-         * contiguous, as in index_select); otherwise float32/float64/int64 arrays get array loops, with
-         * unit steps written as constants (no multiplications, and the JIT drops their bounds checks).
-         * Array indices fit in ints (heap arrays hold fewer than 2^31 slots). False if none applies.
+         * One index: a run whose index does not move is a strided copy (a bulk copy when both sides are contiguous, as
+         * in index_select); otherwise float32/float64/int64 arrays get array loops, with unit steps written as
+         * constants (no multiplications, and the JIT drops their bounds checks). Array indices fit in ints (heap arrays
+         * hold fewer than 2^31 slots). False if none applies.
          */
         private boolean fusedGather(long[] base, long[] stride, long len) {
             long[] a = idx[0];
@@ -258,11 +273,10 @@ public final class IndexLoops {
         }
 
         /**
-         * The fused scatters for one index, assign or unscaled add: a run whose index does not move writes
-         * one contiguous row (bulk copy, or an add loop the JIT vectorises, as in index_add); otherwise
-         * float32/float64/int64 arrays get array loops with unit index and source steps as constants
-         * (float[] holds only float32 and double[] only float64 among real dtypes; int64 and uint64 add
-         * alike). False if none applies.
+         * The fused scatters for one index, assign or unscaled add: a run whose index does not move writes one
+         * contiguous row (bulk copy, or an add loop the JIT vectorises, as in index_add); otherwise
+         * float32/float64/int64 arrays get array loops with unit index and source steps as constants (float[] holds
+         * only float32 and double[] only float64 among real dtypes; int64 and uint64 add alike). False if none applies.
          */
         private boolean fusedScatter(long[] base, long[] stride, long len, Reduce op) {
             long[] a = idx[0];
@@ -380,7 +394,9 @@ public final class IndexLoops {
 
         void scatter(long[] base, long[] stride, long len, Reduce op, Scalar alpha) {
             long sb = base[1], ss = stride[1];
-            if (idx.length == 1 && (op == Reduce.ASSIGN || (op == Reduce.ADD && alpha == null)) && fusedScatter(base, stride, len, op)) return;
+            if (idx.length == 1
+                    && (op == Reduce.ASSIGN || (op == Reduce.ADD && alpha == null))
+                    && fusedScatter(base, stride, len, op)) return;
             Combine combine = op == Reduce.ASSIGN ? null : Combine.of(dtype, op, alpha, outSeg, inSeg);
             for (long j0 = 0; j0 < len; j0 += CHUNK) {
                 int m = (int) Math.min(CHUNK, len - j0);
@@ -395,7 +411,10 @@ public final class IndexLoops {
         }
     }
 
-    /** {@code dst[d] = dst[d] ⊕ alpha·src[s]} for one dtype, in its compute domain (rounded to the dtype at every step, as ATen). */
+    /**
+     * {@code dst[d] = dst[d] ⊕ alpha·src[s]} for one dtype, in its compute domain (rounded to the dtype at every step,
+     * as ATen).
+     */
     private abstract static class Combine {
         abstract void apply(long d, long s);
 
@@ -428,13 +447,14 @@ public final class IndexLoops {
         @Override
         void apply(long d, long s) {
             double a = io.getDouble(dst, d), b = io.getDouble(src, s);
-            double r = switch (op) {
-                case ADD -> scaled ? Math.fma(alpha, b, a) : a + b;
-                case MUL -> a * b;
-                case MAX -> Double.isNaN(b) || b > a ? b : a;
-                case MIN -> Double.isNaN(b) || b < a ? b : a;
-                case ASSIGN -> b;
-            };
+            double r =
+                    switch (op) {
+                        case ADD -> scaled ? Math.fma(alpha, b, a) : a + b;
+                        case MUL -> a * b;
+                        case MAX -> Double.isNaN(b) || b > a ? b : a;
+                        case MIN -> Double.isNaN(b) || b < a ? b : a;
+                        case ASSIGN -> b;
+                    };
             io.setDouble(dst, d, r);
         }
     }
@@ -458,13 +478,14 @@ public final class IndexLoops {
         @Override
         void apply(long d, long s) {
             long a = io.getLong(dst, d), b = io.getLong(src, s);
-            long r = switch (op) {
-                case ADD -> a + alpha * b;
-                case MUL -> a * b;
-                case MAX -> (unsigned ? Long.compareUnsigned(b, a) : Long.compare(b, a)) > 0 ? b : a;
-                case MIN -> (unsigned ? Long.compareUnsigned(b, a) : Long.compare(b, a)) < 0 ? b : a;
-                case ASSIGN -> b;
-            };
+            long r =
+                    switch (op) {
+                        case ADD -> a + alpha * b;
+                        case MUL -> a * b;
+                        case MAX -> (unsigned ? Long.compareUnsigned(b, a) : Long.compare(b, a)) > 0 ? b : a;
+                        case MIN -> (unsigned ? Long.compareUnsigned(b, a) : Long.compare(b, a)) < 0 ? b : a;
+                        case ASSIGN -> b;
+                    };
             io.setLong(dst, d, r);
         }
     }
@@ -487,7 +508,10 @@ public final class IndexLoops {
 
         @Override
         void apply(long d, long s) {
-            double ar = io.getDouble(dst, d), ai = io.getImag(dst, d), br = io.getDouble(src, s), bi = io.getImag(src, s);
+            double ar = io.getDouble(dst, d),
+                    ai = io.getImag(dst, d),
+                    br = io.getDouble(src, s),
+                    bi = io.getImag(src, s);
             switch (op) {
                 case ADD -> {
                     ComplexMath.mul(alphaRe, alphaIm, br, bi, tmp);

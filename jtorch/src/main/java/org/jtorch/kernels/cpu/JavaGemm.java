@@ -8,26 +8,24 @@ import org.jtorch.TorchException;
 import org.jtorch.kernels.cpu.simd.GemmSimd;
 
 /**
- * Pure-Java batched GEMM, {@code C[b] = alpha * op(A[b]) * B[b] + beta * C[b]}, for every dtype JTorch
- * multiplies. It is the only path for float16, bfloat16, float8 and the integer dtypes, and the
- * fallback for float32/float64/complex when OpenBLAS is absent.
+ * Pure-Java batched GEMM, {@code C[b] = alpha * op(A[b]) * B[b] + beta * C[b]}, for every dtype JTorch multiplies. It
+ * is the only path for float16, bfloat16, float8 and the integer dtypes, and the fallback for float32/float64/complex
+ * when OpenBLAS is absent.
  *
- * <p>Arithmetic follows PyTorch's CPU kernels: reduced-precision floats are widened to float,
- * accumulated in float and rounded once at the store; float32 accumulates in float, float64 in double;
- * integers accumulate in 64-bit wrapping arithmetic, which, truncated at the store, equals the narrow
- * type's own wrapping arithmetic; complex64/complex128 accumulate in double. Products use fused
- * multiply-add, as BLAS kernels do. With {@code beta == 0} C is not read, so NaN in C does not
- * propagate (the BLAS convention PyTorch relies on for {@code addmm(beta=0)}).
+ * <p>Arithmetic follows PyTorch's CPU kernels: reduced-precision floats are widened to float, accumulated in float and
+ * rounded once at the store; float32 accumulates in float, float64 in double; integers accumulate in 64-bit wrapping
+ * arithmetic, which, truncated at the store, equals the narrow type's own wrapping arithmetic; complex64/complex128
+ * accumulate in double. Products use fused multiply-add, as BLAS kernels do. With {@code beta == 0} C is not read, so
+ * NaN in C does not propagate (the BLAS convention PyTorch relies on for {@code addmm(beta=0)}).
  *
- * <p>Operands may have any strides (0 included). Each is read into a packed row-major array of the
- * compute type (B once per matrix, A per chunk of {@link #MC} rows), so the inner loops see only dense
- * arrays. Float and double (the dtypes whose speed matters) are blocked for the caches and run the
- * Vector API kernels of {@link GemmSimd}: the output is computed in panels of {@link #NC} columns and
- * the contraction in blocks of {@link #KC}, so that a KC x NC block of B (128 KiB of floats) stays in
- * L2 while four rows of accumulators are updated from it in registers. Integer and complex products
- * are plain loops. Rows are split across threads with {@link Parallel#forRange} once a matrix is
- * large; many small matrices are split by batch instead. The summation order of every output element
- * is fixed (k ascending), whatever the thread count.
+ * <p>Operands may have any strides (0 included). Each is read into a packed row-major array of the compute type (B once
+ * per matrix, A per chunk of {@link #MC} rows), so the inner loops see only dense arrays. Float and double (the dtypes
+ * whose speed matters) are blocked for the caches and run the Vector API kernels of {@link GemmSimd}: the output is
+ * computed in panels of {@link #NC} columns and the contraction in blocks of {@link #KC}, so that a KC x NC block of B
+ * (128 KiB of floats) stays in L2 while four rows of accumulators are updated from it in registers. Integer and complex
+ * products are plain loops. Rows are split across threads with {@link Parallel#forRange} once a matrix is large; many
+ * small matrices are split by batch instead. The summation order of every output element is fixed (k ascending),
+ * whatever the thread count.
  */
 public final class JavaGemm {
     private JavaGemm() {}
@@ -42,14 +40,19 @@ public final class JavaGemm {
     private static final long TASK_WORK = 1L << 18;
 
     /**
-     * A batch of strided matrices of one dtype: element (b, i, j) is at element index
-     * {@code offset + b * batchStride + i * rowStride + j * colStride} of {@code data} (complex elements
-     * count as one).
+     * A batch of strided matrices of one dtype: element (b, i, j) is at element index {@code offset + b * batchStride +
+     * i * rowStride + j * colStride} of {@code data} (complex elements count as one).
      */
-    public record Operand(MemorySegment data, DType dtype, long offset, long batchStride, long rowStride, long colStride) {}
+    public record Operand(
+            MemorySegment data, DType dtype, long offset, long batchStride, long rowStride, long colStride) {}
 
     /** The arithmetic a dtype is computed in. */
-    private enum Domain { FLOAT, DOUBLE, LONG, COMPLEX }
+    private enum Domain {
+        FLOAT,
+        DOUBLE,
+        LONG,
+        COMPLEX
+    }
 
     private static Domain domain(DType d) {
         if (d.isComplex()) return Domain.COMPLEX;
@@ -60,13 +63,22 @@ public final class JavaGemm {
     }
 
     /**
-     * {@code C[b] = alpha * op(A[b]) B[b] + beta * C[b]} for {@code b < batch}, where A[b] is m x k,
-     * B[b] is k x n and C[b] m x n; op conjugates A when {@code conjugateA} (complex dtypes only). The
-     * compute dtype is C's. C must not overlap A or B. Alpha and beta are converted to the compute type
-     * (integers truncate, as ATen's {@code Scalar::to<int64_t>}).
+     * {@code C[b] = alpha * op(A[b]) B[b] + beta * C[b]} for {@code b < batch}, where A[b] is m x k, B[b] is k x n and
+     * C[b] m x n; op conjugates A when {@code conjugateA} (complex dtypes only). The compute dtype is C's. C must not
+     * overlap A or B. Alpha and beta are converted to the compute type (integers truncate, as ATen's
+     * {@code Scalar::to<int64_t>}).
      */
-    public static void gemm(long batch, int m, int n, int k, Scalar alpha, Scalar beta,
-                            Operand a, Operand b, Operand c, boolean conjugateA) {
+    public static void gemm(
+            long batch,
+            int m,
+            int n,
+            int k,
+            Scalar alpha,
+            Scalar beta,
+            Operand a,
+            Operand b,
+            Operand c,
+            boolean conjugateA) {
         if (batch <= 0 || m == 0 || n == 0) return;
         long work = (long) m * n * Math.max(k, 1);
         if (batch > 1 && work < TASK_WORK) {
@@ -79,11 +91,36 @@ public final class JavaGemm {
         }
     }
 
-    private static void matrix(long i, int m, int n, int k, Scalar alpha, Scalar beta,
-                               Operand a, Operand b, Operand c, boolean conjugateA, boolean parallel) {
-        long ao = a.offset() + i * a.batchStride(), bo = b.offset() + i * b.batchStride(), co = c.offset() + i * c.batchStride();
+    private static void matrix(
+            long i,
+            int m,
+            int n,
+            int k,
+            Scalar alpha,
+            Scalar beta,
+            Operand a,
+            Operand b,
+            Operand c,
+            boolean conjugateA,
+            boolean parallel) {
+        long ao = a.offset() + i * a.batchStride(),
+                bo = b.offset() + i * b.batchStride(),
+                co = c.offset() + i * c.batchStride();
         switch (domain(c.dtype())) {
-            case FLOAT -> floatGemm(m, n, k, (float) alpha.doubleValue(), (float) beta.doubleValue(), a, ao, b, bo, c, co, parallel);
+            case FLOAT ->
+                floatGemm(
+                        m,
+                        n,
+                        k,
+                        (float) alpha.doubleValue(),
+                        (float) beta.doubleValue(),
+                        a,
+                        ao,
+                        b,
+                        bo,
+                        c,
+                        co,
+                        parallel);
             case DOUBLE -> doubleGemm(m, n, k, alpha.doubleValue(), beta.doubleValue(), a, ao, b, bo, c, co, parallel);
             case LONG -> longGemm(m, n, k, alpha.longValue(), beta.longValue(), a, ao, b, bo, c, co, parallel);
             case COMPLEX -> complexGemm(m, n, k, alpha, beta, a, ao, b, bo, c, co, conjugateA, parallel);
@@ -91,8 +128,8 @@ public final class JavaGemm {
     }
 
     /**
-     * Runs {@code body} over the rows of one matrix in chunks of at most {@link #MC} rows, split into
-     * tasks when the matrix is worth it.
+     * Runs {@code body} over the rows of one matrix in chunks of at most {@link #MC} rows, split into tasks when the
+     * matrix is worth it.
      */
     private static void forRows(int m, int n, int k, boolean parallel, Parallel.RangeBody body) {
         Parallel.RangeBody chunked = (s, e) -> {
@@ -114,8 +151,19 @@ public final class JavaGemm {
 
     // ---- float: float32, float16, bfloat16, float8 --------------------------------------------------
 
-    private static void floatGemm(int m, int n, int k, float alpha, float beta, Operand a, long ao, Operand b, long bo,
-                                  Operand c, long co, boolean parallel) {
+    private static void floatGemm(
+            int m,
+            int n,
+            int k,
+            float alpha,
+            float beta,
+            Operand a,
+            long ao,
+            Operand b,
+            long bo,
+            Operand c,
+            long co,
+            boolean parallel) {
         float[] bp = new float[packedSize(k, n, 1)];
         packFloat(b, bo, 0, k, n, bp);
         forRows(m, n, k, parallel, (r0, r1) -> {
@@ -158,7 +206,8 @@ public final class JavaGemm {
         }
     }
 
-    private static void storeFloat(Operand c, long co, int r0, int rows, int jc, int nc, float[] acc, float alpha, float beta) {
+    private static void storeFloat(
+            Operand c, long co, int r0, int rows, int jc, int nc, float[] acc, float alpha, float beta) {
         long rs = c.rowStride(), cs = c.colStride();
         ElementIO io = ElementIO.of(c.dtype());
         MemorySegment s = c.data();
@@ -175,8 +224,19 @@ public final class JavaGemm {
 
     // ---- double: float64 ----------------------------------------------------------------------------
 
-    private static void doubleGemm(int m, int n, int k, double alpha, double beta, Operand a, long ao, Operand b, long bo,
-                                   Operand c, long co, boolean parallel) {
+    private static void doubleGemm(
+            int m,
+            int n,
+            int k,
+            double alpha,
+            double beta,
+            Operand a,
+            long ao,
+            Operand b,
+            long bo,
+            Operand c,
+            long co,
+            boolean parallel) {
         double[] bp = new double[packedSize(k, n, 1)];
         packDouble(b, bo, 0, k, n, bp);
         forRows(m, n, k, parallel, (r0, r1) -> {
@@ -218,7 +278,8 @@ public final class JavaGemm {
         }
     }
 
-    private static void storeDouble(Operand c, long co, int r0, int rows, int jc, int nc, double[] acc, double alpha, double beta) {
+    private static void storeDouble(
+            Operand c, long co, int r0, int rows, int jc, int nc, double[] acc, double alpha, double beta) {
         long rs = c.rowStride(), cs = c.colStride();
         ElementIO io = ElementIO.of(c.dtype());
         MemorySegment s = c.data();
@@ -235,8 +296,19 @@ public final class JavaGemm {
 
     // ---- long: integers -----------------------------------------------------------------------------
 
-    private static void longGemm(int m, int n, int k, long alpha, long beta, Operand a, long ao, Operand b, long bo,
-                                 Operand c, long co, boolean parallel) {
+    private static void longGemm(
+            int m,
+            int n,
+            int k,
+            long alpha,
+            long beta,
+            Operand a,
+            long ao,
+            Operand b,
+            long bo,
+            Operand c,
+            long co,
+            boolean parallel) {
         long[] bp = new long[packedSize(k, n, 1)];
         packLong(b, bo, 0, k, n, bp);
         forRows(m, n, k, parallel, (r0, r1) -> {
@@ -283,8 +355,20 @@ public final class JavaGemm {
 
     // ---- complex: (re, im) pairs in double ------------------------------------------------------------
 
-    private static void complexGemm(int m, int n, int k, Scalar alpha, Scalar beta, Operand a, long ao, Operand b, long bo,
-                                    Operand c, long co, boolean conjugateA, boolean parallel) {
+    private static void complexGemm(
+            int m,
+            int n,
+            int k,
+            Scalar alpha,
+            Scalar beta,
+            Operand a,
+            long ao,
+            Operand b,
+            long bo,
+            Operand c,
+            long co,
+            boolean conjugateA,
+            boolean parallel) {
         double[] bp = new double[packedSize(k, n, 2)];
         packComplex(b, bo, 0, k, n, bp, false);
         double alphaRe = alpha.doubleValue(), alphaIm = alpha.imag(), betaRe = beta.doubleValue(), betaIm = beta.imag();
@@ -346,10 +430,14 @@ public final class JavaGemm {
     // packers then copy rows with System.arraycopy instead of reading element by element.
 
     private static float[] heapFloats(MemorySegment s) {
-        return s.heapBase().orElse(null) instanceof float[] f && s.byteSize() == (long) f.length * Float.BYTES ? f : null;
+        return s.heapBase().orElse(null) instanceof float[] f && s.byteSize() == (long) f.length * Float.BYTES
+                ? f
+                : null;
     }
 
     private static double[] heapDoubles(MemorySegment s) {
-        return s.heapBase().orElse(null) instanceof double[] d && s.byteSize() == (long) d.length * Double.BYTES ? d : null;
+        return s.heapBase().orElse(null) instanceof double[] d && s.byteSize() == (long) d.length * Double.BYTES
+                ? d
+                : null;
     }
 }

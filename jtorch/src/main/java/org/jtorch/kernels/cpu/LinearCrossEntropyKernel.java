@@ -5,33 +5,32 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 import org.jtorch.DType;
 import org.jtorch.Scalar;
-import org.jtorch.storage.TensorImpl;
 import org.jtorch.kernels.blas.OpenBlas;
 import org.jtorch.kernels.blas.OpenBlas.Transpose;
 import org.jtorch.kernels.cpu.simd.CrossEntropyRowSimd;
 import org.jtorch.kernels.cpu.simd.FloatSimd;
+import org.jtorch.storage.TensorImpl;
 
 /**
- * The row-chunked loop of {@code linear_cross_entropy}: per chunk of rows, the logits {@code Z = X_r Wᵀ + b}
- * into a reused {@code rows × C} buffer, a stable log-softmax per row, the row losses, and, when asked, the
- * gradient of {@code Σ_n a_n·loss_n} w.r.t. those logits written over {@code Z}, which two more GEMMs turn into
- * the chunk's {@code ∂X} rows and its {@code ∂W} contribution before the next chunk. So the {@code N × C}
- * logits never exist: the extra memory is one chunk of logits plus the gradients themselves.
+ * The row-chunked loop of {@code linear_cross_entropy}: per chunk of rows, the logits {@code Z = X_r Wᵀ + b} into a
+ * reused {@code rows × C} buffer, a stable log-softmax per row, the row losses, and, when asked, the gradient of
+ * {@code Σ_n a_n·loss_n} w.r.t. those logits written over {@code Z}, which two more GEMMs turn into the chunk's
+ * {@code ∂X} rows and its {@code ∂W} contribution before the next chunk. So the {@code N × C} logits never exist: the
+ * extra memory is one chunk of logits plus the gradients themselves.
  *
- * <p>Each chunk is cut into column slices (classes), and every step runs slice by slice, the slices claimed
- * by JTorch's intra-op threads, each GEMM a single-threaded OpenBLAS call on its slice: (1) the slice's logits
- * GEMM, then at once, while the slice is still in cache, its per-row max and {@code Σ exp(z − max)} with the
- * exponentials kept in place; (2) per row, the slices' partial sums merged into the log-sum-exp and the loss;
- * (3) per slice, the exponentials scaled into the gradient of the logits and consumed at once by the slice's
- * {@code ∂W} rows ({@code += G_sᵀ X_r}, straight into the final buffer) and its {@code ∂X_r} term
- * ({@code G_s W_s}). Why: OpenBLAS's own threads hand off badly when another process holds a core, a slice
- * keeps each pass over the logits within the last-level cache instead of one more trip to memory, and every
- * thread packs only its own slice of W. The {@code ∂X_r} terms are summed in slice order, so results do not
- * depend on which thread ran which slice.
+ * <p>Each chunk is cut into column slices (classes), and every step runs slice by slice, the slices claimed by JTorch's
+ * intra-op threads, each GEMM a single-threaded OpenBLAS call on its slice: (1) the slice's logits GEMM, then at once,
+ * while the slice is still in cache, its per-row max and {@code Σ exp(z − max)} with the exponentials kept in place;
+ * (2) per row, the slices' partial sums merged into the log-sum-exp and the loss; (3) per slice, the exponentials
+ * scaled into the gradient of the logits and consumed at once by the slice's {@code ∂W} rows ({@code += G_sᵀ X_r},
+ * straight into the final buffer) and its {@code ∂X_r} term ({@code G_s W_s}). Why: OpenBLAS's own threads hand off
+ * badly when another process holds a core, a slice keeps each pass over the logits within the last-level cache instead
+ * of one more trip to memory, and every thread packs only its own slice of W. The {@code ∂X_r} terms are summed in
+ * slice order, so results do not depend on which thread ran which slice.
  *
- * <p>Works in float32 (X, W float32) or float64; callers convert half inputs to float32 first. Row losses:
- * class index {@code y}: {@code w[y]·(lse − z_y)} (0 when ignored); probabilities {@code t}:
- * {@code (Σ_c w_c t_c)·lse − Σ_c w_c t_c z_c}.
+ * <p>Works in float32 (X, W float32) or float64; callers convert half inputs to float32 first. Row losses: class index
+ * {@code y}: {@code w[y]·(lse − z_y)} (0 when ignored); probabilities {@code t}: {@code (Σ_c w_c t_c)·lse − Σ_c w_c t_c
+ * z_c}.
  */
 public final class LinearCrossEntropyKernel {
     private LinearCrossEntropyKernel() {}
@@ -46,20 +45,30 @@ public final class LinearCrossEntropyKernel {
     private static final int SUM_BLOCK_ROWS = 32;
 
     /**
-     * One problem. {@code x} (N, F), {@code w} (C, F) and {@code probs} (N, C) are contiguous heap tensors of
-     * the compute dtype; {@code targets} holds N class indices with ignored rows already set to -1 (null for
-     * probability targets); {@code bias}/{@code classWeight} have C entries or are null; {@code rowScale}
-     * holds the coefficient {@code a_n} of each row's loss in the differentiated sum (null = no gradients).
+     * One problem. {@code x} (N, F), {@code w} (C, F) and {@code probs} (N, C) are contiguous heap tensors of the
+     * compute dtype; {@code targets} holds N class indices with ignored rows already set to -1 (null for probability
+     * targets); {@code bias}/{@code classWeight} have C entries or are null; {@code rowScale} holds the coefficient
+     * {@code a_n} of each row's loss in the differentiated sum (null = no gradients).
      */
-    public record Problem(TensorImpl x, TensorImpl w, double[] bias, long[] targets, TensorImpl probs,
-            double[] classWeight, double[] rowScale, int chunk, boolean needX, boolean needW, boolean needBias) {}
+    public record Problem(
+            TensorImpl x,
+            TensorImpl w,
+            double[] bias,
+            long[] targets,
+            TensorImpl probs,
+            double[] classWeight,
+            double[] rowScale,
+            int chunk,
+            boolean needX,
+            boolean needW,
+            boolean needBias) {}
 
     /** Per-row losses (unscaled) and the gradients asked for (null otherwise), in the compute dtype. */
     public record Result(double[] rowLoss, TensorImpl gradX, TensorImpl gradW, TensorImpl gradBias) {}
 
     /**
-     * Runs the chunk loop: with several slices, OpenBLAS single-threaded inside (the slices bring the
-     * parallelism); with one, each GEMM keeps OpenBLAS's own threads.
+     * Runs the chunk loop: with several slices, OpenBLAS single-threaded inside (the slices bring the parallelism);
+     * with one, each GEMM keeps OpenBLAS's own threads.
      */
     public static Result run(Problem p) {
         Run run = new Run(p);
@@ -79,7 +88,9 @@ public final class LinearCrossEntropyKernel {
         private final Object z, terms, bias;
         private final MemorySegment zs, termSeg, xs, ws;
         private final long xo, wo;
-        /** Per (slice, row): the shift subtracted before exp, and the slice's Σ exp; per (slice, row) for soft targets. */
+        /**
+         * Per (slice, row): the shift subtracted before exp, and the slice's Σ exp; per (slice, row) for soft targets.
+         */
         private final double[] shift, expSum, targetMass, targetDot;
         /** The chunk (first row, row count) whose ∂X terms are not yet summed into ∂X; 0 rows = none. */
         private int pendingStart, pendingRows;
@@ -100,8 +111,9 @@ public final class LinearCrossEntropyKernel {
             rowLoss = new double[n];
             chunk = Math.max(1, Math.min(p.chunk(), Math.max(n, 1)));
             long bufLen = (long) chunk * c;
-            if (bufLen > Integer.MAX_VALUE - 16) throw new IllegalArgumentException("linear_cross_entropy: a chunk of " + chunk
-                    + " rows x " + c + " classes exceeds the largest Java array; use a smaller batch_chunk_size");
+            if (bufLen > Integer.MAX_VALUE - 16)
+                throw new IllegalArgumentException("linear_cross_entropy: a chunk of " + chunk + " rows x " + c
+                        + " classes exceeds the largest Java array; use a smaller batch_chunk_size");
             int elem = dbl ? Double.BYTES : Float.BYTES;
             int bySize = (int) Math.min(MAX_SLICES, (bufLen * elem + SLICE_BYTES - 1) / SLICE_BYTES);
             int byWidth = Math.max(1, c / MIN_SLICE_COLUMNS);
@@ -165,7 +177,9 @@ public final class LinearCrossEntropyKernel {
         }
 
         /** Row blocks of the chunk whose ∂X terms still need summing into ∂X (0 when none). */
-        private int pendingSumBlocks() { return (pendingRows + SUM_BLOCK_ROWS - 1) / SUM_BLOCK_ROWS; }
+        private int pendingSumBlocks() {
+            return (pendingRows + SUM_BLOCK_ROWS - 1) / SUM_BLOCK_ROWS;
+        }
 
         /** Runs {@code body} for tasks {@code 0 .. count-1}, claimed one at a time by the intra-op threads. */
         private void forTasks(int count, IntConsumer body) {
@@ -190,8 +204,22 @@ public final class LinearCrossEntropyKernel {
                 return;
             }
             if (bias != null) for (int r = 0; r < rows; r++) System.arraycopy(bias, v0, z, r * c + v0, wc);
-            gemm(Transpose.NONE, Transpose.TRANSPOSE, rows, wc, f, xs, xo + (long) s * f, f, ws, wo + (long) v0 * f, f,
-                    bias != null ? 1 : 0, zs, v0, c);
+            gemm(
+                    Transpose.NONE,
+                    Transpose.TRANSPOSE,
+                    rows,
+                    wc,
+                    f,
+                    xs,
+                    xo + (long) s * f,
+                    f,
+                    ws,
+                    wo + (long) v0 * f,
+                    f,
+                    bias != null ? 1 : 0,
+                    zs,
+                    v0,
+                    c);
             for (int r = 0; r < rows; r++) {
                 int o = r * c + v0, k = j * chunk + r;
                 if (p.targets() != null) {
@@ -291,8 +319,22 @@ public final class LinearCrossEntropyKernel {
                 }
             }
             if (gw != null) {
-                gemm(Transpose.TRANSPOSE, Transpose.NONE, wc, f, rows, zs, v0, c, xs, xo + (long) s * f, f, s == 0 ? 0 : 1,
-                        gw.storage().segment(), (long) v0 * f, f);
+                gemm(
+                        Transpose.TRANSPOSE,
+                        Transpose.NONE,
+                        wc,
+                        f,
+                        rows,
+                        zs,
+                        v0,
+                        c,
+                        xs,
+                        xo + (long) s * f,
+                        f,
+                        s == 0 ? 0 : 1,
+                        gw.storage().segment(),
+                        (long) v0 * f,
+                        f);
             }
             if (gx != null) {
                 MemorySegment out = j == 0 ? gx.storage().segment() : termSeg;
@@ -358,9 +400,13 @@ public final class LinearCrossEntropyKernel {
             else java.util.Arrays.fill(gx.storage().floats(), s * f, (s + rows) * f, 0f);
         }
 
-        private double get(int i) { return z instanceof float[] zf ? zf[i] : ((double[]) z)[i]; }
+        private double get(int i) {
+            return z instanceof float[] zf ? zf[i] : ((double[]) z)[i];
+        }
 
-        private Object array(long len) { return dbl ? new double[(int) len] : new float[(int) len]; }
+        private Object array(long len) {
+            return dbl ? new double[(int) len] : new float[(int) len];
+        }
 
         private static MemorySegment segment(Object a) {
             return a instanceof float[] fa ? MemorySegment.ofArray(fa) : MemorySegment.ofArray((double[]) a);
@@ -374,8 +420,22 @@ public final class LinearCrossEntropyKernel {
         }
 
         /** Row-major {@code C = op(A)·op(B) + beta·C}: OpenBLAS when present, the Java GEMM otherwise. */
-        private void gemm(Transpose ta, Transpose tb, int m, int nn, int k, MemorySegment a, long ao, int lda,
-                MemorySegment b, long bo, int ldb, double beta, MemorySegment cs, long co, int ldc) {
+        private void gemm(
+                Transpose ta,
+                Transpose tb,
+                int m,
+                int nn,
+                int k,
+                MemorySegment a,
+                long ao,
+                int lda,
+                MemorySegment b,
+                long bo,
+                int ldb,
+                double beta,
+                MemorySegment cs,
+                long co,
+                int ldc) {
             if (m == 0 || nn == 0) return;
             if (k > 0 && OpenBlas.isAvailable()) {
                 if (dbl) OpenBlas.dgemm(ta, tb, m, nn, k, 1.0, a, ao, lda, b, bo, ldb, beta, cs, co, ldc);
@@ -384,10 +444,17 @@ public final class LinearCrossEntropyKernel {
             }
             DType dt = dbl ? DType.FLOAT64 : DType.FLOAT32;
             boolean tA = ta != Transpose.NONE, tB = tb != Transpose.NONE;
-            JavaGemm.gemm(1, m, nn, k, Scalar.of(1.0), Scalar.of(beta),
+            JavaGemm.gemm(
+                    1,
+                    m,
+                    nn,
+                    k,
+                    Scalar.of(1.0),
+                    Scalar.of(beta),
                     new JavaGemm.Operand(a, dt, ao, 0, tA ? 1 : lda, tA ? lda : 1),
                     new JavaGemm.Operand(b, dt, bo, 0, tB ? 1 : ldb, tB ? ldb : 1),
-                    new JavaGemm.Operand(cs, dt, co, 0, ldc, 1), false);
+                    new JavaGemm.Operand(cs, dt, co, 0, ldc, 1),
+                    false);
         }
     }
 }

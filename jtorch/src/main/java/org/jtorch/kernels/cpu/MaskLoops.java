@@ -3,15 +3,15 @@ package org.jtorch.kernels.cpu;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import org.jtorch.DType;
-import org.jtorch.storage.TensorImpl;
 import org.jtorch.TorchException;
 import org.jtorch.internal.Shapes;
+import org.jtorch.storage.TensorImpl;
 
 /**
- * Loops driven by where a tensor is non-zero, in row-major order: {@code nonzero} (coordinates of the
- * non-zero elements) and {@code masked_scatter} (consecutive source elements into the selected places).
- * Both walk the tensor row by row (a row = the last dim), so that the test for non-zero runs in one
- * typed loop per row and coordinates are only built for the elements that are found.
+ * Loops driven by where a tensor is non-zero, in row-major order: {@code nonzero} (coordinates of the non-zero
+ * elements) and {@code masked_scatter} (consecutive source elements into the selected places). Both walk the tensor row
+ * by row (a row = the last dim), so that the test for non-zero runs in one typed loop per row and coordinates are only
+ * built for the elements that are found.
  */
 public final class MaskLoops {
     private MaskLoops() {}
@@ -20,10 +20,10 @@ public final class MaskLoops {
     private static final long BLOCK = 1 << 16;
 
     /**
-     * Finds the non-zero elements of a row of {@code len} elements starting at storage index {@code at}
-     * with step {@code step}: -0.0 is zero, NaN is not, a complex value is non-zero if either part is.
-     * The typed loops are branch-free (a position is always written, and kept by advancing the count),
-     * since masks are often half set and a branch per element would be mispredicted half the time.
+     * Finds the non-zero elements of a row of {@code len} elements starting at storage index {@code at} with step
+     * {@code step}: -0.0 is zero, NaN is not, a complex value is non-zero if either part is. The typed loops are
+     * branch-free (a position is always written, and kept by advancing the count), since masks are often half set and a
+     * branch per element would be mispredicted half the time.
      */
     private abstract static class RowScan {
         /** Writes the positions of the non-zero elements into {@code hits}; returns how many. */
@@ -32,55 +32,65 @@ public final class MaskLoops {
         static RowScan of(TensorImpl t) {
             Object array = t.storage().array();
             DType d = t.dtype();
-            if (array instanceof byte[] a && d.isIntegral(true)) return new RowScan() {
-                @Override int find(long at, long step, int len, int[] hits) {
-                    int k = 0, p = (int) at, s = (int) step;
-                    for (int j = 0; j < len; j++) {
-                        hits[k] = j;
-                        k += a[p + j * s] != 0 ? 1 : 0;
+            if (array instanceof byte[] a && d.isIntegral(true))
+                return new RowScan() {
+                    @Override
+                    int find(long at, long step, int len, int[] hits) {
+                        int k = 0, p = (int) at, s = (int) step;
+                        for (int j = 0; j < len; j++) {
+                            hits[k] = j;
+                            k += a[p + j * s] != 0 ? 1 : 0;
+                        }
+                        return k;
                     }
-                    return k;
-                }
-            };
-            if (array instanceof float[] a && d == DType.FLOAT32) return new RowScan() {
-                @Override int find(long at, long step, int len, int[] hits) {
-                    int k = 0, p = (int) at, s = (int) step;
-                    for (int j = 0; j < len; j++) {
-                        hits[k] = j;
-                        k += a[p + j * s] != 0 ? 1 : 0;
+                };
+            if (array instanceof float[] a && d == DType.FLOAT32)
+                return new RowScan() {
+                    @Override
+                    int find(long at, long step, int len, int[] hits) {
+                        int k = 0, p = (int) at, s = (int) step;
+                        for (int j = 0; j < len; j++) {
+                            hits[k] = j;
+                            k += a[p + j * s] != 0 ? 1 : 0;
+                        }
+                        return k;
                     }
-                    return k;
-                }
-            };
-            if (array instanceof double[] a && d == DType.FLOAT64) return new RowScan() {
-                @Override int find(long at, long step, int len, int[] hits) {
-                    int k = 0, p = (int) at, s = (int) step;
-                    for (int j = 0; j < len; j++) {
-                        hits[k] = j;
-                        k += a[p + j * s] != 0 ? 1 : 0;
+                };
+            if (array instanceof double[] a && d == DType.FLOAT64)
+                return new RowScan() {
+                    @Override
+                    int find(long at, long step, int len, int[] hits) {
+                        int k = 0, p = (int) at, s = (int) step;
+                        for (int j = 0; j < len; j++) {
+                            hits[k] = j;
+                            k += a[p + j * s] != 0 ? 1 : 0;
+                        }
+                        return k;
                     }
-                    return k;
-                }
-            };
-            if (array instanceof long[] a) return new RowScan() {
-                @Override int find(long at, long step, int len, int[] hits) {
-                    int k = 0, p = (int) at, s = (int) step;
-                    for (int j = 0; j < len; j++) {
-                        hits[k] = j;
-                        k += a[p + j * s] != 0 ? 1 : 0;
+                };
+            if (array instanceof long[] a)
+                return new RowScan() {
+                    @Override
+                    int find(long at, long step, int len, int[] hits) {
+                        int k = 0, p = (int) at, s = (int) step;
+                        for (int j = 0; j < len; j++) {
+                            hits[k] = j;
+                            k += a[p + j * s] != 0 ? 1 : 0;
+                        }
+                        return k;
                     }
-                    return k;
-                }
-            };
+                };
             ElementIO io = ElementIO.of(d);
             MemorySegment seg = t.storage().segment();
             boolean complex = d.isComplex(), floating = d.isFloatingPoint();
             return new RowScan() {
-                @Override int find(long at, long step, int len, int[] hits) {
+                @Override
+                int find(long at, long step, int len, int[] hits) {
                     int k = 0;
                     for (int j = 0; j < len; j++) {
                         long i = at + j * step;
-                        boolean nz = complex ? io.getDouble(seg, i) != 0 || io.getImag(seg, i) != 0
+                        boolean nz = complex
+                                ? io.getDouble(seg, i) != 0 || io.getImag(seg, i) != 0
                                 : floating ? io.getDouble(seg, i) != 0 : io.getLong(seg, i) != 0;
                         if (nz) hits[k++] = j;
                     }
@@ -97,7 +107,12 @@ public final class MaskLoops {
             if (nd == 0) return new Rows(Shapes.SCALAR, Shapes.SCALAR, t.storageOffset(), 1, 1, 1);
             long[] outer = Arrays.copyOf(t.shapeRef(), nd - 1), outerStrides = Arrays.copyOf(t.strideRef(), nd - 1);
             long length = t.shapeRef()[nd - 1];
-            return new Rows(outer, outerStrides, t.storageOffset(), length, t.strideRef()[nd - 1],
+            return new Rows(
+                    outer,
+                    outerStrides,
+                    t.storageOffset(),
+                    length,
+                    t.strideRef()[nd - 1],
                     length == 0 ? 0 : Shapes.numel(outer));
         }
 
@@ -125,9 +140,9 @@ public final class MaskLoops {
     }
 
     /**
-     * Writes the coordinates of the first {@code out.size(0)} non-zero elements of {@code self} (row-major
-     * order) into the rows of {@code out} ([size, ndim] int64, contiguous), and {@code fill} into the rows
-     * left over ({@code nonzero_static}).
+     * Writes the coordinates of the first {@code out.size(0)} non-zero elements of {@code self} (row-major order) into
+     * the rows of {@code out} ([size, ndim] int64, contiguous), and {@code fill} into the rows left over
+     * ({@code nonzero_static}).
      */
     public static void nonzero(TensorImpl self, TensorImpl out, long fill) {
         long[] o = (long[]) out.storage().array();
@@ -145,7 +160,8 @@ public final class MaskLoops {
             for (long b = s; b < e; b++) {
                 long r0 = b * rowsPerBlock, r1 = Math.min(rows.count(), r0 + rowsPerBlock), found = 0;
                 long at = rows.start(r0, coord);
-                for (long r = r0; r < r1; r++, at = rows.next(at, coord)) found += scan.find(at, rows.step(), (int) rows.length(), hits);
+                for (long r = r0; r < r1; r++, at = rows.next(at, coord))
+                    found += scan.find(at, rows.step(), (int) rows.length(), hits);
                 firstHit[(int) b + 1] = found;
             }
         });
@@ -172,12 +188,14 @@ public final class MaskLoops {
     }
 
     /**
-     * {@code out[i] = source[k++]} for each element where the mask (broadcast to out's shape) is
-     * non-zero, in row-major order; {@code source} is read in its own row-major order.
+     * {@code out[i] = source[k++]} for each element where the mask (broadcast to out's shape) is non-zero, in row-major
+     * order; {@code source} is read in its own row-major order.
      */
     public static void maskedScatter(TensorImpl out, TensorImpl mask, TensorImpl source) {
         if (out.numel() == 0) return;
-        TensorImpl m = mask.viewOf(mask.storageOffset(), out.shapeRef(),
+        TensorImpl m = mask.viewOf(
+                mask.storageOffset(),
+                out.shapeRef(),
                 Shapes.broadcastStrides(mask.shapeRef(), mask.strideRef(), out.shapeRef()));
         Rows maskRows = Rows.of(m), outRows = Rows.of(out);
         RowScan scan = RowScan.of(m);
@@ -189,8 +207,10 @@ public final class MaskLoops {
         for (long r = 0; r < maskRows.count(); r++, at = maskRows.next(at, coord), to = outRows.next(to, outCoord)) {
             int k = scan.find(at, maskRows.step(), (int) maskRows.length(), hits);
             for (int h = 0; h < k; h++) {
-                if (taken >= available) throw new TorchException("Number of elements of source < number of ones in mask");
-                MemorySegment.copy(src, source.elementIndex(taken++) * item, dst, (to + hits[h] * outRows.step()) * item, item);
+                if (taken >= available)
+                    throw new TorchException("Number of elements of source < number of ones in mask");
+                MemorySegment.copy(
+                        src, source.elementIndex(taken++) * item, dst, (to + hits[h] * outRows.step()) * item, item);
             }
         }
     }

@@ -5,22 +5,21 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Intra-op parallelism: a range is cut into pieces that the calling thread and JTorch's intra-op
- * workers claim one at a time; the caller returns when every piece has run.
+ * Intra-op parallelism: a range is cut into pieces that the calling thread and JTorch's intra-op workers claim one at a
+ * time; the caller returns when every piece has run.
  *
- * <p>Why own workers that spin before they sleep: waking a parked thread costs ~50 µs on this kind of
- * machine (measured: a task forked to a parked common-pool worker with 50 µs of work on each side
- * took 110 µs, not 50), which is as long as a whole 64 x 128 x 784 GEMM block, so an op-by-op
- * training step lost most of its parallelism to wake-ups. A worker here keeps polling for
- * {@link #SPIN_NANOS} (200 µs) after its last piece (as OpenMP's and OpenBLAS's threads do, but bounded to
- * a fraction of a millisecond rather than OpenBLAS's ~0.1 s), so the next op of a training step finds it
- * awake, and then parks, leaving the core to others. Measured on TrainGpt, alternating runs: 10,210-10,332
- * tokens/s polling 200 µs, 9,583-9,812 polling 1 ms. Because pieces are claimed, not assigned, a late worker
- * only means the caller runs more pieces itself: never slower than serial.
+ * <p>Why own workers that spin before they sleep: waking a parked thread costs ~50 µs on this kind of machine
+ * (measured: a task forked to a parked common-pool worker with 50 µs of work on each side took 110 µs, not 50), which
+ * is as long as a whole 64 x 128 x 784 GEMM block, so an op-by-op training step lost most of its parallelism to
+ * wake-ups. A worker here keeps polling for {@link #SPIN_NANOS} (200 µs) after its last piece (as OpenMP's and
+ * OpenBLAS's threads do, but bounded to a fraction of a millisecond rather than OpenBLAS's ~0.1 s), so the next op of a
+ * training step finds it awake, and then parks, leaving the core to others. Measured on TrainGpt, alternating runs:
+ * 10,210-10,332 tokens/s polling 200 µs, 9,583-9,812 polling 1 ms. Because pieces are claimed, not assigned, a late
+ * worker only means the caller runs more pieces itself: never slower than serial.
  *
- * <p>One range runs at a time: a range started while another is running (nested inside a piece, or
- * from a second application thread) runs serially on its own thread, as ATen's
- * {@code in_parallel_region} does for nesting. Ranges below the grain stay on the calling thread.
+ * <p>One range runs at a time: a range started while another is running (nested inside a piece, or from a second
+ * application thread) runs serially on its own thread, as ATen's {@code in_parallel_region} does for nesting. Ranges
+ * below the grain stay on the calling thread.
  */
 public final class Parallel {
     private Parallel() {}
@@ -41,7 +40,9 @@ public final class Parallel {
         void run(long start, long end);
     }
 
-    public static int numThreads() { return numThreads; }
+    public static int numThreads() {
+        return numThreads;
+    }
 
     /** Sets the threads a range may use, the caller included (at most the available processors count). */
     public static void setNumThreads(int n) {
@@ -50,10 +51,10 @@ public final class Parallel {
     }
 
     /**
-     * Runs {@code body} over {@code [0, total)} split in at most {@link #numThreads()} contiguous
-     * pieces of at least {@code grain} elements. Piece boundaries depend on the thread count, so a
-     * body must not make its result depend on them (reductions combine fixed-size blocks instead).
-     * The first exception a piece throws is rethrown here once every piece has finished.
+     * Runs {@code body} over {@code [0, total)} split in at most {@link #numThreads()} contiguous pieces of at least
+     * {@code grain} elements. Piece boundaries depend on the thread count, so a body must not make its result depend on
+     * them (reductions combine fixed-size blocks instead). The first exception a piece throws is rethrown here once
+     * every piece has finished.
      */
     public static void forRange(long total, long grain, RangeBody body) {
         int threads = Math.min(numThreads, MAX_THREADS);
@@ -95,7 +96,9 @@ public final class Parallel {
             this.caller = caller;
         }
 
-        boolean claimable() { return next.get() < pieces; }
+        boolean claimable() {
+            return next.get() < pieces;
+        }
 
         /** Claims and runs pieces until none is left. */
         void runPieces() {
@@ -152,7 +155,9 @@ public final class Parallel {
             return true;
         }
 
-        static void retire(Job job) { CURRENT.compareAndSet(job, null); }
+        static void retire(Job job) {
+            CURRENT.compareAndSet(job, null);
+        }
     }
 
     private static final class Worker extends Thread {

@@ -2,24 +2,23 @@ package org.jtorch.kernels.cpu;
 
 import java.lang.foreign.MemorySegment;
 import org.jtorch.DType;
-import org.jtorch.storage.TensorImpl;
 import org.jtorch.kernels.cpu.simd.BoxMullerSimd;
 import org.jtorch.storage.LowPrecision;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * The sampling loops of PyTorch's CPU random ops ({@code native/cpu/DistributionTemplates.h} and
- * {@code core/DistributionsHelper.h}), drawing from an {@link Mt19937} exactly as ATen does, so that the
- * same seed gives the same numbers.
+ * {@code core/DistributionsHelper.h}), drawing from an {@link Mt19937} exactly as ATen does, so that the same seed
+ * gives the same numbers.
  *
- * <p>Every loop draws in ATen's serial order ({@link SerialOrder}) and writes through the output's
- * strides; callers hold the generator's lock for the whole call. Conversions to the output dtype are C
- * casts of the double (or float) sample, as ATen's {@code static_cast<scalar_t>}. Where GCC contracts a
- * multiply-add of the shipped x86 binaries into an FMA, the loop uses {@link Math#fma} (uniform, normal,
- * cauchy), because the results differ in the last bit otherwise (checked against the fixtures).
+ * <p>Every loop draws in ATen's serial order ({@link SerialOrder}) and writes through the output's strides; callers
+ * hold the generator's lock for the whole call. Conversions to the output dtype are C casts of the double (or float)
+ * sample, as ATen's {@code static_cast<scalar_t>}. Where GCC contracts a multiply-add of the shipped x86 binaries into
+ * an FMA, the loop uses {@link Math#fma} (uniform, normal, cauchy), because the results differ in the last bit
+ * otherwise (checked against the fixtures).
  *
- * <p>Continuous samples need the uniform rules of {@code uniform_real_distribution}: a float draws one
- * word and keeps 24 bits, a double draws two words and keeps 53 bits ({@link Mt19937#nextFloat()},
- * {@link Mt19937#nextDouble()}).
+ * <p>Continuous samples need the uniform rules of {@code uniform_real_distribution}: a float draws one word and keeps
+ * 24 bits, a double draws two words and keeps 53 bits ({@link Mt19937#nextFloat()}, {@link Mt19937#nextDouble()}).
  */
 public final class RandomFill {
     private RandomFill() {}
@@ -52,9 +51,8 @@ public final class RandomFill {
     // ---- uniform ----------------------------------------------------------------------------------------
 
     /**
-     * {@code uniform_(from, to)}: float32 samples in float, float64 in double, float16/bfloat16 in float
-     * rounded once (2.15's opmath rule); a value that rounds to {@code to} becomes {@code from}, so the
-     * range stays [from, to).
+     * {@code uniform_(from, to)}: float32 samples in float, float64 in double, float16/bfloat16 in float rounded once
+     * (2.15's opmath rule); a value that rounds to {@code to} becomes {@code from}, so the range stays [from, to).
      */
     public static void uniform(Mt19937 g, TensorImpl out, double from, double to) {
         DType dt = out.dtype();
@@ -83,17 +81,18 @@ public final class RandomFill {
 
     /** {@code v} rounded to a 16-bit float dtype (float16 or bfloat16), as a float. */
     public static float round16(DType dt, float v) {
-        return dt == DType.FLOAT16 ? LowPrecision.halfToFloat(LowPrecision.floatToHalf(v))
+        return dt == DType.FLOAT16
+                ? LowPrecision.halfToFloat(LowPrecision.floatToHalf(v))
                 : LowPrecision.bfloat16ToFloat(LowPrecision.floatToBFloat16(v));
     }
 
     // ---- normal -------------------------------------------------------------------------------------------
 
     /**
-     * {@code normal_(mean, std)} on a real floating tensor. A contiguous tensor of 16 elements or more
-     * takes ATen's vectorised path (uniforms first, then {@link BoxMuller} in blocks of 16, the last partial
-     * block recomputed from 16 fresh uniforms over the last 16 positions); anything else takes the
-     * per-element double Box–Muller with the generator's cached second sample.
+     * {@code normal_(mean, std)} on a real floating tensor. A contiguous tensor of 16 elements or more takes ATen's
+     * vectorised path (uniforms first, then {@link BoxMuller} in blocks of 16, the last partial block recomputed from
+     * 16 fresh uniforms over the last 16 positions); anything else takes the per-element double Box–Muller with the
+     * generator's cached second sample.
      */
     public static void normal(Mt19937 g, TensorImpl out, double mean, double std) {
         int n = (int) out.numel();
@@ -146,10 +145,9 @@ public final class RandomFill {
     }
 
     /**
-     * float16/bfloat16 (2.15): each block of 16 draws its float uniforms into a float buffer, transforms
-     * there and rounds once; the partial last block is recomputed from 16 fresh uniforms. So it draws
-     * {@code 16 * (n / 16) + 16} words where float32, which draws a uniform for every element first, draws
-     * {@code n + 16}.
+     * float16/bfloat16 (2.15): each block of 16 draws its float uniforms into a float buffer, transforms there and
+     * rounds once; the partial last block is recomputed from 16 fresh uniforms. So it draws {@code 16 * (n / 16) + 16}
+     * words where float32, which draws a uniform for every element first, draws {@code n + 16}.
      */
     private static void normalReduced(Mt19937 g, TensorImpl out, float mean, float std) {
         int n = (int) out.numel();
@@ -170,9 +168,9 @@ public final class RandomFill {
     }
 
     /**
-     * One standard normal from ATen's {@code normal_distribution<double>}: a cached sample if there is one,
-     * else two uniforms {@code u1, u2}, {@code r = sqrt(-2 log1p(-u2))}, {@code theta = 2 pi u1}, returning
-     * {@code r cos(theta)} and caching {@code r sin(theta)} for the next call.
+     * One standard normal from ATen's {@code normal_distribution<double>}: a cached sample if there is one, else two
+     * uniforms {@code u1, u2}, {@code r = sqrt(-2 log1p(-u2))}, {@code theta = 2 pi u1}, returning {@code r cos(theta)}
+     * and caching {@code r sin(theta)} for the next call.
      */
     public static double standardNormal(Mt19937 g) {
         if (g.hasNormalDouble()) return g.takeNormalDouble();
@@ -212,8 +210,8 @@ public final class RandomFill {
     }
 
     /**
-     * {@code bernoulli_(p)} with a probability tensor broadcast to out's shape: a float64 p compares with a
-     * double uniform, any other floating p with a float uniform, in the serial order of the pair.
+     * {@code bernoulli_(p)} with a probability tensor broadcast to out's shape: a float64 p compares with a double
+     * uniform, any other floating p with a float uniform, in the serial order of the pair.
      */
     public static void bernoulli(Mt19937 g, TensorImpl out, TensorImpl p) {
         ElementIO po = ElementIO.of(p.dtype()), oo = ElementIO.of(out.dtype());

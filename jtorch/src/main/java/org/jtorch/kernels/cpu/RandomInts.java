@@ -5,14 +5,16 @@ import org.jtorch.DType;
 import org.jtorch.storage.TensorImpl;
 
 /**
- * Integer-valued sampling of PyTorch's CPU generator: {@code random_} in its three forms (and so
- * {@code randint}), {@code randperm} and {@code multinomial}, drawing exactly as ATen does. Callers have
- * validated the arguments and hold the generator's lock.
+ * Integer-valued sampling of PyTorch's CPU generator: {@code random_} in its three forms (and so {@code randint}),
+ * {@code randperm} and {@code multinomial}, drawing exactly as ATen does. Callers have validated the arguments and hold
+ * the generator's lock.
  */
 public final class RandomInts {
     private RandomInts() {}
 
-    /** Writes the integer {@code v} into element {@code i}, converting as ATen's {@code static_cast<scalar_t>(int64_t)}. */
+    /**
+     * Writes the integer {@code v} into element {@code i}, converting as ATen's {@code static_cast<scalar_t>(int64_t)}.
+     */
     private static void store(ElementIO io, DType dt, MemorySegment seg, long i, long v) {
         // long -> float rounds once in Java, as in C; a 16-bit float then rounds from that float.
         if (dt == DType.FLOAT32 || dt.isReducedPrecision()) io.setDouble(seg, i, (float) v);
@@ -20,9 +22,9 @@ public final class RandomInts {
     }
 
     /**
-     * {@code random_(from, to)} with {@code range = to - from} as an unsigned 64-bit count: value
-     * {@code from + draw % range}, where the draw is 64-bit for int64, float64, float32 and bfloat16 once the
-     * range reaches 2^32, and 32-bit otherwise.
+     * {@code random_(from, to)} with {@code range = to - from} as an unsigned 64-bit count: value {@code from + draw %
+     * range}, where the draw is 64-bit for int64, float64, float32 and bfloat16 once the range reaches 2^32, and 32-bit
+     * otherwise.
      */
     public static void fromTo(Mt19937 g, TensorImpl out, long range, long base) {
         DType dt = out.dtype();
@@ -36,7 +38,10 @@ public final class RandomInts {
         });
     }
 
-    /** {@code random_(from=INT64_MIN, to=None)}: every 64-bit pattern, read as int64 (int64, float64, float32, bfloat16). */
+    /**
+     * {@code random_(from=INT64_MIN, to=None)}: every 64-bit pattern, read as int64 (int64, float64, float32,
+     * bfloat16).
+     */
     public static void full64(Mt19937 g, TensorImpl out) {
         DType dt = out.dtype();
         ElementIO io = ElementIO.of(dt);
@@ -45,25 +50,26 @@ public final class RandomInts {
     }
 
     /**
-     * {@code random_()}: a draw modulo {@code max + 1} of an integral dtype (int64: 2^63), modulo
-     * {@code 2^digits + 1} of a floating one, its low bit for bool. int64 and float64 draw 64 bits.
+     * {@code random_()}: a draw modulo {@code max + 1} of an integral dtype (int64: 2^63), modulo {@code 2^digits + 1}
+     * of a floating one, its low bit for bool. int64 and float64 draw 64 bits.
      */
     public static void defaultRange(Mt19937 g, TensorImpl out) {
         DType dt = out.dtype();
         boolean wide = dt == DType.INT64 || dt == DType.FLOAT64;
-        long modulus = switch (dt) {
-            case BOOL -> 2;
-            case UINT8 -> 1L << 8;
-            case INT8 -> 1L << 7;
-            case INT16 -> 1L << 15;
-            case INT32 -> 1L << 31;
-            case INT64 -> 1L << 63;
-            case FLOAT16 -> (1L << 11) + 1;
-            case BFLOAT16 -> (1L << 8) + 1;
-            case FLOAT32 -> (1L << 24) + 1;
-            case FLOAT64 -> (1L << 53) + 1;
-            default -> throw new IllegalArgumentException("random_: no default range for " + dt);
-        };
+        long modulus =
+                switch (dt) {
+                    case BOOL -> 2;
+                    case UINT8 -> 1L << 8;
+                    case INT8 -> 1L << 7;
+                    case INT16 -> 1L << 15;
+                    case INT32 -> 1L << 31;
+                    case INT64 -> 1L << 63;
+                    case FLOAT16 -> (1L << 11) + 1;
+                    case BFLOAT16 -> (1L << 8) + 1;
+                    case FLOAT32 -> (1L << 24) + 1;
+                    case FLOAT64 -> (1L << 53) + 1;
+                    default -> throw new IllegalArgumentException("random_: no default range for " + dt);
+                };
         ElementIO io = ElementIO.of(dt);
         MemorySegment seg = out.storage().segment();
         SerialOrder.forEach(out, (o, unused) -> {
@@ -73,8 +79,8 @@ public final class RandomInts {
     }
 
     /**
-     * {@code randperm(n)}: below {@code 2^32 / 20} ATen's original swap shuffle ({@code i <-> i + draw32 % (n - i)}
-     * for i from 0), above it the inside-out Fisher–Yates with 64-bit draws.
+     * {@code randperm(n)}: below {@code 2^32 / 20} ATen's original swap shuffle ({@code i <-> i + draw32 % (n - i)} for
+     * i from 0), above it the inside-out Fisher–Yates with 64-bit draws.
      */
     public static void randperm(Mt19937 g, TensorImpl out, int n) {
         int[] perm = new int[n];
@@ -103,10 +109,10 @@ public final class RandomInts {
     // ---- multinomial --------------------------------------------------------------------------------------
 
     /**
-     * {@code multinomial} with replacement and more than one sample (ATen's {@code multinomial_with_replacement}):
-     * per row, the running sum of the probabilities in the compute dtype (float for 16-bit inputs), divided by
-     * the total, the last bucket forced to 1; each sample is a double uniform located by binary search
-     * (the first bucket whose cumulative value is not below it).
+     * {@code multinomial} with replacement and more than one sample (ATen's {@code multinomial_with_replacement}): per
+     * row, the running sum of the probabilities in the compute dtype (float for 16-bit inputs), divided by the total,
+     * the last bucket forced to 1; each sample is a double uniform located by binary search (the first bucket whose
+     * cumulative value is not below it).
      */
     public static void withReplacement(Mt19937 g, TensorImpl probs, int samples, TensorImpl out) {
         int rows = probs.dim() == 2 ? (int) probs.size(0) : 1;
@@ -148,19 +154,21 @@ public final class RandomInts {
     }
 
     /**
-     * The Gumbel-style draw ATen uses without replacement and for a single sample: {@code q ~ Exp(1)} drawn
-     * like {@code empty_like(probs).exponential_(1)} (so in the serial order of probs's layout when it is
-     * dense), then the {@code samples} largest {@code probs / q} per row, largest first (ties: lower index).
+     * The Gumbel-style draw ATen uses without replacement and for a single sample: {@code q ~ Exp(1)} drawn like
+     * {@code empty_like(probs).exponential_(1)} (so in the serial order of probs's layout when it is dense), then the
+     * {@code samples} largest {@code probs / q} per row, largest first (ties: lower index).
      */
     public static void gumbel(Mt19937 g, TensorImpl probs, TensorImpl layout, int samples, TensorImpl out) {
         DType dt = probs.dtype();
-        TensorImpl q = TensorImpl.empty(layout.shapeRef(), DType.FLOAT64).viewOf(0, layout.shapeRef(),
-                layout.strideRef());
+        TensorImpl q =
+                TensorImpl.empty(layout.shapeRef(), DType.FLOAT64).viewOf(0, layout.shapeRef(), layout.strideRef());
         RandomFill.exponential(g, q, 1.0);
         int rows = probs.dim() == 2 ? (int) probs.size(0) : 1;
         int categories = (int) probs.size(-1);
         ElementIO pio = ElementIO.of(dt), qio = ElementIO.of(DType.FLOAT64);
-        MemorySegment ps = probs.storage().segment(), qs = q.storage().segment(), os = out.storage().segment();
+        MemorySegment ps = probs.storage().segment(),
+                qs = q.storage().segment(),
+                os = out.storage().segment();
         long outRow = out.dim() == 2 ? out.stride(0) : 0, outCol = out.stride(-1);
         double[] ratio = new double[categories];
         Integer[] order = new Integer[categories];
@@ -175,7 +183,8 @@ public final class RandomInts {
                 int c = Double.compare(ratio[b], ratio[a]); // NaN sorts first, as argmax/topk treat it as largest
                 return c != 0 ? c : Integer.compare(a, b);
             });
-            for (int s = 0; s < samples; s++) os.setAtIndex(ElementIO.I64, out.storageOffset() + r * outRow + s * outCol, order[s]);
+            for (int s = 0; s < samples; s++)
+                os.setAtIndex(ElementIO.I64, out.storageOffset() + r * outRow + s * outCol, order[s]);
         }
     }
 

@@ -4,16 +4,16 @@ import java.lang.foreign.MemorySegment;
 import org.jtorch.kernels.cpu.ReduceLoops.Op;
 
 /**
- * Per-lane accumulators of the generic reduction path, one per compute domain. Each is created once
- * per parallel task, {@code reset()} before every lane, fed the lane's runs in order, then read.
+ * Per-lane accumulators of the generic reduction path, one per compute domain. Each is created once per parallel task,
+ * {@code reset()} before every lane, fed the lane's runs in order, then read.
  */
 final class ReduceAccumulators {
     private ReduceAccumulators() {}
 
     /**
-     * Floating domain, in double. Complex inputs may be read as their magnitude (norms, all/any).
-     * var/std reduce each run in two passes (mean, then squared deviations) and merge runs with Chan's
-     * formula; logsumexp keeps a running maximum of the finite values and rescales the sum.
+     * Floating domain, in double. Complex inputs may be read as their magnitude (norms, all/any). var/std reduce each
+     * run in two passes (mean, then squared deviations) and merge runs with Chan's formula; logsumexp keeps a running
+     * maximum of the finite values and rescales the sum.
      */
     static final class DoubleAcc implements ReduceLanes.RunSink {
         private final Op op;
@@ -158,7 +158,9 @@ final class ReduceAccumulators {
             }
         }
 
-        boolean truth() { return a != 0; }
+        boolean truth() {
+            return a != 0;
+        }
 
         double result() {
             return switch (op) {
@@ -166,8 +168,12 @@ final class ReduceAccumulators {
                 case NANMEAN -> a / n;
                 case VAR -> b / Math.max(0, laneSize - p);
                 case STD -> Math.sqrt(b / Math.max(0, laneSize - p));
-                case LOGSUMEXP -> sawNan ? Double.NaN : sawPosInf ? Double.POSITIVE_INFINITY
-                        : b == 0 ? Double.NEGATIVE_INFINITY : a + Math.log(b);
+                case LOGSUMEXP ->
+                    sawNan
+                            ? Double.NaN
+                            : sawPosInf
+                                    ? Double.POSITIVE_INFINITY
+                                    : b == 0 ? Double.NEGATIVE_INFINITY : a + Math.log(b);
                 case NORM -> p == 2 ? Math.sqrt(a) : p == 1 || p == 0 || Double.isInfinite(p) ? a : Math.pow(a, 1 / p);
                 default -> a;
             };
@@ -231,14 +237,18 @@ final class ReduceAccumulators {
             }
         }
 
-        private int compare(long x, long y) { return unsigned ? Long.compareUnsigned(x, y) : Long.compare(x, y); }
+        private int compare(long x, long y) {
+            return unsigned ? Long.compareUnsigned(x, y) : Long.compare(x, y);
+        }
 
-        long result() { return a; }
+        long result() {
+            return a;
+        }
     }
 
     /**
-     * Complex domain: sum, prod, mean, var/std (real result) and logsumexp. After {@link #finish()}
-     * the lane's result is in {@link #re}, {@link #im}.
+     * Complex domain: sum, prod, mean, var/std (real result) and logsumexp. After {@link #finish()} the lane's result
+     * is in {@link #re}, {@link #im}.
      */
     static final class ComplexAcc implements ReduceLanes.RunSink {
         private final Op op;
@@ -269,8 +279,8 @@ final class ReduceAccumulators {
         }
 
         /**
-         * Whether the lane must be visited again: complex logsumexp first finds the largest real part
-         * m (0 when infinite), then sums exp(z - m), the rule PyTorch applies to complex input.
+         * Whether the lane must be visited again: complex logsumexp first finds the largest real part m (0 when
+         * infinite), then sums exp(z - m), the rule PyTorch applies to complex input.
          */
         boolean secondPass() {
             if (op != Op.LOGSUMEXP) return false;
@@ -356,7 +366,7 @@ final class ReduceAccumulators {
                     re = Math.log(mag) + max;
                     im = arg;
                 }
-                default -> { }
+                default -> {}
             }
         }
     }

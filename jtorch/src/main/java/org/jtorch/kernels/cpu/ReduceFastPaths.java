@@ -1,21 +1,20 @@
 package org.jtorch.kernels.cpu;
 
 import org.jtorch.DType;
-import org.jtorch.storage.TensorImpl;
 import org.jtorch.kernels.cpu.ReduceLoops.Op;
 import org.jtorch.kernels.cpu.simd.FloatReduceSimd;
 import org.jtorch.kernels.cpu.simd.FloatSimd;
+import org.jtorch.storage.TensorImpl;
 
 /**
- * Array loops for contiguous heap float32/float64 tensors (see {@link ReduceLoops} for the numerical
- * contract):
+ * Array loops for contiguous heap float32/float64 tensors (see {@link ReduceLoops} for the numerical contract):
+ *
  * <ul>
- *   <li>trailing reductions (each lane one contiguous range): sum/mean over fixed
- *       {@value ReduceLoops#BLOCK}-element blocks combined in block order in double, amax/amin;</li>
- *   <li>leading reductions (the kept dims are the trailing ones): sum/mean with one double
- *       accumulator per output, adding rows in order, so the result equals the generic path's bit
- *       for bit while the reads stay contiguous;</li>
- *   <li>float32 softmax/log_softmax over the last dim with the Vector API.</li>
+ *   <li>trailing reductions (each lane one contiguous range): sum/mean over fixed {@value ReduceLoops#BLOCK}-element
+ *       blocks combined in block order in double, amax/amin;
+ *   <li>leading reductions (the kept dims are the trailing ones): sum/mean with one double accumulator per output,
+ *       adding rows in order, so the result equals the generic path's bit for bit while the reads stay contiguous;
+ *   <li>float32 softmax/log_softmax over the last dim with the Vector API.
  * </ul>
  */
 final class ReduceFastPaths {
@@ -29,7 +28,8 @@ final class ReduceFastPaths {
     static boolean tryReduce(Op op, TensorImpl out, TensorImpl in, ReduceLanes lanes) {
         if (op != Op.SUM && op != Op.MEAN && op != Op.AMAX && op != Op.AMIN) return false;
         DType dt = in.dtype();
-        if ((dt != DType.FLOAT32 && dt != DType.FLOAT64) || !dense(in, dt) || !dense(out, dt) || lanes.size == 0) return false;
+        if ((dt != DType.FLOAT32 && dt != DType.FLOAT64) || !dense(in, dt) || !dense(out, dt) || lanes.size == 0)
+            return false;
         if (lanes.singleRun() && lanes.runStride() == 1) {
             trailing(op, out, in, lanes);
             return true;
@@ -62,7 +62,9 @@ final class ReduceFastPaths {
         else out.storage().doubles()[k] = v;
     }
 
-    private static double finish(Op op, double v, long len) { return op == Op.MEAN ? v / len : v; }
+    private static double finish(Op op, double v, long len) {
+        return op == Op.MEAN ? v / len : v;
+    }
 
     /** One lane serially: the block results combined in block order. */
     private static double lane(Op op, Object x, int off, long len) {
@@ -162,9 +164,8 @@ final class ReduceFastPaths {
     // ---- softmax --------------------------------------------------------------------------------------
 
     /**
-     * float32 softmax/log_softmax over the last dim of contiguous tensors: subtract the row maximum,
-     * exponentiate and sum with the Vector API, then normalise in float as PyTorch's vectorised kernel
-     * does. Returns whether it applied.
+     * float32 softmax/log_softmax over the last dim of contiguous tensors: subtract the row maximum, exponentiate and
+     * sum with the Vector API, then normalise in float as PyTorch's vectorised kernel does. Returns whether it applied.
      */
     static boolean trySoftmax(boolean log, TensorImpl out, TensorImpl in, int dim) {
         if (!dense(in, DType.FLOAT32) || !dense(out, DType.FLOAT32) || dim != in.dim() - 1) return false;
@@ -191,15 +192,20 @@ final class ReduceFastPaths {
     }
 
     /**
-     * float32 backward of softmax/log_softmax over the last dim of contiguous tensors, from the output y:
-     * softmax {@code y·(g - Σ g·y)}, log_softmax {@code g - exp(y)·Σ g}, one row at a time so that the row
-     * stays in cache between its passes. Returns whether it applied.
+     * float32 backward of softmax/log_softmax over the last dim of contiguous tensors, from the output y: softmax
+     * {@code y·(g - Σ g·y)}, log_softmax {@code g - exp(y)·Σ g}, one row at a time so that the row stays in cache
+     * between its passes. Returns whether it applied.
      */
     static boolean trySoftmaxBackward(boolean log, TensorImpl out, TensorImpl grad, TensorImpl output, int dim) {
-        if (!dense(grad, DType.FLOAT32) || !dense(output, DType.FLOAT32) || !dense(out, DType.FLOAT32) || dim != grad.dim() - 1) {
+        if (!dense(grad, DType.FLOAT32)
+                || !dense(output, DType.FLOAT32)
+                || !dense(out, DType.FLOAT32)
+                || dim != grad.dim() - 1) {
             return false;
         }
-        float[] g = grad.storage().floats(), y = output.storage().floats(), z = out.storage().floats();
+        float[] g = grad.storage().floats(),
+                y = output.storage().floats(),
+                z = out.storage().floats();
         int go = (int) grad.storageOffset(), yo = (int) output.storageOffset(), zo = (int) out.storageOffset();
         int n = (int) grad.shapeRef()[dim];
         long rows = grad.numel() / n;

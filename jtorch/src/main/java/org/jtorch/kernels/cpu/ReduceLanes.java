@@ -4,10 +4,10 @@ import java.util.Arrays;
 import org.jtorch.storage.TensorImpl;
 
 /**
- * The geometry of a reduction: a tensor's dims split into kept dims (one lane per output element, in
- * row-major order) and reduced dims, conceptually moved to the end. Adjacent reduced dims that are
- * contiguous with each other are coalesced and size-1 reduced dims dropped, so a lane is visited as
- * few strided runs as possible, always in row-major order of the reduced dims.
+ * The geometry of a reduction: a tensor's dims split into kept dims (one lane per output element, in row-major order)
+ * and reduced dims, conceptually moved to the end. Adjacent reduced dims that are contiguous with each other are
+ * coalesced and size-1 reduced dims dropped, so a lane is visited as few strided runs as possible, always in row-major
+ * order of the reduced dims.
  */
 final class ReduceLanes {
     /** Receives the strided runs of one lane, in order. */
@@ -72,10 +72,14 @@ final class ReduceLanes {
     }
 
     /** Whether a lane is a single run (then {@link #runStride()} is its stride). */
-    boolean singleRun() { return redShape.length <= 1; }
+    boolean singleRun() {
+        return redShape.length <= 1;
+    }
 
     /** Stride of a single-run lane (1 when the lane has at most one element). */
-    long runStride() { return redShape.length == 0 ? 1 : redStrides[0]; }
+    long runStride() {
+        return redShape.length == 0 ? 1 : redStrides[0];
+    }
 
     /** Visits the lane starting at {@code base} as strided runs, in row-major order of the reduced dims. */
     void forEachRun(long base, RunSink sink) {

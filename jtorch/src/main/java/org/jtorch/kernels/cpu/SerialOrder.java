@@ -1,16 +1,16 @@
 package org.jtorch.kernels.cpu;
 
-import org.jtorch.storage.TensorImpl;
 import org.jtorch.internal.Shapes;
+import org.jtorch.storage.TensorImpl;
 
 /**
- * The order in which ATen's {@code cpu_serial_kernel} visits elements, which is the order in which a
- * random op consumes its generator: TensorIterator sorts the dims by stride (innermost = smallest stride
- * of the first operand that decides, output first), so a fresh contiguous output fills in row-major order
- * and an in-place fill of a transposed or sliced view fills in memory order.
+ * The order in which ATen's {@code cpu_serial_kernel} visits elements, which is the order in which a random op consumes
+ * its generator: TensorIterator sorts the dims by stride (innermost = smallest stride of the first operand that
+ * decides, output first), so a fresh contiguous output fills in row-major order and an in-place fill of a transposed or
+ * sliced view fills in memory order.
  *
- * <p>The sort is TensorIterator's {@code reorder_dimensions}: an insertion sort whose comparison skips
- * broadcast (stride 0) operands and breaks equal strides by size, and may be undecided.
+ * <p>The sort is TensorIterator's {@code reorder_dimensions}: an insertion sort whose comparison skips broadcast
+ * (stride 0) operands and breaks equal strides by size, and may be undecided.
  */
 public final class SerialOrder {
     private SerialOrder() {}
@@ -22,11 +22,13 @@ public final class SerialOrder {
     }
 
     /** Visits every element of {@code out} in ATen's serial order; the input index is always 0. */
-    public static void forEach(TensorImpl out, Visitor v) { forEach(out, null, v); }
+    public static void forEach(TensorImpl out, Visitor v) {
+        forEach(out, null, v);
+    }
 
     /**
-     * Visits every element of {@code out} with the matching element of {@code in} (broadcast to
-     * {@code out}'s shape), in the order TensorIterator gives the pair.
+     * Visits every element of {@code out} with the matching element of {@code in} (broadcast to {@code out}'s shape),
+     * in the order TensorIterator gives the pair.
      */
     public static void forEach(TensorImpl out, TensorImpl in, Visitor v) {
         long[] shape = out.shapeRef();

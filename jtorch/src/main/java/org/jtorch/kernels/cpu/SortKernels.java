@@ -3,37 +3,36 @@ package org.jtorch.kernels.cpu;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import org.jtorch.DType;
-import org.jtorch.storage.TensorImpl;
 import org.jtorch.storage.LowPrecision;
+import org.jtorch.storage.TensorImpl;
 
 /**
- * Order kernels: sort/argsort, topk, kthvalue and cummax/cummin along a dim, and the sorted or
- * consecutive grouping behind unique.
+ * Order kernels: sort/argsort, topk, kthvalue and cummax/cummin along a dim, and the sorted or consecutive grouping
+ * behind unique.
  *
- * <p><b>Keys.</b> Every element is first mapped to a {@code long} key whose signed order is PyTorch's
- * order: floats by their IEEE bits turned into a signed-comparable integer, with every NaN mapped to one
- * key above +inf (NaN sorts last, as ATen's comparators put it) and -0.0 mapped to +0.0 (ATen compares
- * with {@code <}, so the two zeros tie and keep their input order). Keys of every dtype but
- * float64/int64/uint64 fit in an {@code int} ("narrow" keys). A descending sort uses {@code ~key}, which
- * reverses the order and keeps ties tied, so both directions are stable.
+ * <p><b>Keys.</b> Every element is first mapped to a {@code long} key whose signed order is PyTorch's order: floats by
+ * their IEEE bits turned into a signed-comparable integer, with every NaN mapped to one key above +inf (NaN sorts last,
+ * as ATen's comparators put it) and -0.0 mapped to +0.0 (ATen compares with {@code <}, so the two zeros tie and keep
+ * their input order). Keys of every dtype but float64/int64/uint64 fit in an {@code int} ("narrow" keys). A descending
+ * sort uses {@code ~key}, which reverses the order and keeps ties tied, so both directions are stable.
  *
- * <p><b>Sorting.</b> Narrow keys are packed with their lane position as {@code key << 32 | position}: the
- * packed values are distinct and their order is (key, position), so any sort of them is a stable sort
- * of the lane. Long lanes use a least-significant-digit radix sort (8-bit digits; a digit that is the
- * same for every element is skipped); wide keys carry their positions in a parallel array through the
- * same radix passes, or a merge sort on short lanes. Lanes are sorted in parallel.
+ * <p><b>Sorting.</b> Narrow keys are packed with their lane position as {@code key << 32 | position}: the packed values
+ * are distinct and their order is (key, position), so any sort of them is a stable sort of the lane. Long lanes use a
+ * least-significant-digit radix sort (8-bit digits; a digit that is the same for every element is skipped); wide keys
+ * carry their positions in a parallel array through the same radix passes, or a merge sort on short lanes. Lanes are
+ * sorted in parallel.
  *
- * <p><b>Selection.</b> On long lanes topk with a small k streams the lane through a heap of the best k;
- * topk with a larger k and kthvalue find the k-th smallest key by radix selection (8-bit digits,
- * narrowing the candidates each pass) and sort only the winners. Ties go to the lowest positions, so
- * the result is always the head of the stable sort.
+ * <p><b>Selection.</b> On long lanes topk with a small k streams the lane through a heap of the best k; topk with a
+ * larger k and kthvalue find the k-th smallest key by radix selection (8-bit digits, narrowing the candidates each
+ * pass) and sort only the winners. Ties go to the lowest positions, so the result is always the head of the stable
+ * sort.
  */
 public final class SortKernels {
     private SortKernels() {}
 
     /**
-     * Lanes at least this long are radix-sorted, shorter ones use a comparison sort: measured crossovers
-     * (JDK 25, this machine) for packed narrow keys and for wide keys with their positions.
+     * Lanes at least this long are radix-sorted, shorter ones use a comparison sort: measured crossovers (JDK 25, this
+     * machine) for packed narrow keys and for wide keys with their positions.
      */
     static final int RADIX_MIN_NARROW = 64, RADIX_MIN_WIDE = 256;
 
@@ -47,13 +46,14 @@ public final class SortKernels {
     private static final int CHUNK = 4096;
 
     /**
-     * Radix digit width. 8-bit digits beat 11-bit ones even on 10^6 keys (one more pass, but 256 write
-     * streams stay in cache where 2048 do not).
+     * Radix digit width. 8-bit digits beat 11-bit ones even on 10^6 keys (one more pass, but 256 write streams stay in
+     * cache where 2048 do not).
      */
     private static final int DIGIT_BITS = 8, BUCKETS = 1 << DIGIT_BITS;
 
     /** The key of every float NaN and of every double NaN. */
     static final long NAN_KEY_32 = floatKey(Float.NaN);
+
     static final long NAN_KEY_64 = doubleKey(Double.NaN);
 
     // ---- keys -------------------------------------------------------------------------------------------
@@ -69,7 +69,9 @@ public final class SortKernels {
     }
 
     /** Whether the keys of {@code d} fit in an {@code int}. */
-    static boolean narrow(DType d) { return d != DType.FLOAT64 && d != DType.INT64 && d != DType.UINT64; }
+    static boolean narrow(DType d) {
+        return d != DType.FLOAT64 && d != DType.INT64 && d != DType.UINT64;
+    }
 
     /** The key NaN elements of {@code d} take, or null when {@code d} has no NaN. */
     static Long nanKey(DType d) {
@@ -105,7 +107,7 @@ public final class SortKernels {
                     return;
                 }
             }
-            default -> { }
+            default -> {}
         }
         DType d = x.dtype();
         ElementIO io = ElementIO.of(d);
@@ -146,7 +148,9 @@ public final class SortKernels {
             this.count = c;
         }
 
-        long stride() { return strides[dim]; }
+        long stride() {
+            return strides[dim];
+        }
 
         /** Storage index of lane {@code lane}'s first element. */
         long base(long lane) {
@@ -165,10 +169,13 @@ public final class SortKernels {
     static final class Work {
         /** Keys while sorting; lane positions, in result order, afterwards. */
         final long[] keys;
+
         private long[] tmp;
         private int[] pos, tmpPos, counts;
 
-        Work(int n) { keys = new long[n]; }
+        Work(int n) {
+            keys = new long[n];
+        }
 
         long[] tmp() {
             if (tmp == null) tmp = new long[keys.length];
@@ -193,13 +200,15 @@ public final class SortKernels {
         }
     }
 
-    private static long grain(int laneLength) { return Math.max(1, Parallel.GRAIN / Math.max(1, laneLength)); }
+    private static long grain(int laneLength) {
+        return Math.max(1, Parallel.GRAIN / Math.max(1, laneLength));
+    }
 
     // ---- sort -------------------------------------------------------------------------------------------
 
     /**
-     * {@code sort}/{@code argsort} along {@code dim}: every lane of {@code x} sorted stably into the same
-     * lane of {@code values} (skipped when null) and {@code indices}.
+     * {@code sort}/{@code argsort} along {@code dim}: every lane of {@code x} sorted stably into the same lane of
+     * {@code values} (skipped when null) and {@code indices}.
      */
     public static void sort(TensorImpl x, int dim, boolean descending, TensorImpl values, TensorImpl indices) {
         Lanes in = new Lanes(x, dim);
@@ -225,9 +234,9 @@ public final class SortKernels {
     }
 
     /**
-     * Sorts the keys {@code w.keys[0..n)} of lane positions 0..n-1, replacing them by the positions in
-     * order, and (when {@code sortedKeys} is not null) copying the ascending keys in sorted order there.
-     * Wide keys that all fit in an int (int64 data of moderate size) take the packed path.
+     * Sorts the keys {@code w.keys[0..n)} of lane positions 0..n-1, replacing them by the positions in order, and (when
+     * {@code sortedKeys} is not null) copying the ascending keys in sorted order there. Wide keys that all fit in an
+     * int (int64 data of moderate size) take the packed path.
      */
     private static void sortKeys(int n, boolean descending, boolean narrow, Work w, long[] sortedKeys) {
         long[] k = w.keys;
@@ -259,9 +268,9 @@ public final class SortKernels {
     }
 
     /**
-     * LSD radix sort of {@code a[0..n)} by bits {@code [loBit, 64)} read as a signed number, carrying
-     * {@code pos} (when non-null). Each pass is stable, so equal digits keep the order of the previous
-     * pass, and for packed keys the initial position order breaks ties.
+     * LSD radix sort of {@code a[0..n)} by bits {@code [loBit, 64)} read as a signed number, carrying {@code pos} (when
+     * non-null). Each pass is stable, so equal digits keep the order of the previous pass, and for packed keys the
+     * initial position order breaks ties.
      */
     private static void radix(long[] a, int[] pos, int n, int loBit, Work w) {
         final int bits = DIGIT_BITS, buckets = BUCKETS, mask = BUCKETS - 1;
@@ -275,7 +284,8 @@ public final class SortKernels {
         int[] srcPos = pos, dstPos = pos == null ? null : w.tmpPos();
         for (int d = 0; d < digits; d++) {
             int off = d * buckets, shift = loBit + d * bits;
-            if (counts[off + ((int) ((src[0] ^ Long.MIN_VALUE) >>> shift) & mask)] == n) continue; // one bucket: nothing moves
+            if (counts[off + ((int) ((src[0] ^ Long.MIN_VALUE) >>> shift) & mask)] == n)
+                continue; // one bucket: nothing moves
             for (int b = 0, sum = 0; b < buckets; b++) {
                 int t = counts[off + b];
                 counts[off + b] = sum;
@@ -391,9 +401,9 @@ public final class SortKernels {
     }
 
     /**
-     * The positions of the k smallest keys (after {@code ~} when {@code largest}) in (key, position)
-     * order, into {@code out[0..k)}: the lane streams in chunks through a max-heap of the best k, ordered
-     * by (key, position), so a later equal key never displaces an earlier one.
+     * The positions of the k smallest keys (after {@code ~} when {@code largest}) in (key, position) order, into
+     * {@code out[0..k)}: the lane streams in chunks through a max-heap of the best k, ordered by (key, position), so a
+     * later equal key never displaces an earlier one.
      */
     private static void heapSelect(TensorImpl x, long base, long stride, int n, int k, boolean largest, long[] out) {
         long[] hk = new long[k];
@@ -488,9 +498,9 @@ public final class SortKernels {
     }
 
     /**
-     * The k-th smallest (1-based) of {@code keys[0..n)} by radix selection, most significant digit
-     * first: 16-bit digits while many candidates remain (one pass then usually leaves few), 8-bit ones
-     * after. {@code keys} is left unchanged; the candidates are copied out.
+     * The k-th smallest (1-based) of {@code keys[0..n)} by radix selection, most significant digit first: 16-bit digits
+     * while many candidates remain (one pass then usually leaves few), 8-bit ones after. {@code keys} is left
+     * unchanged; the candidates are copied out.
      */
     static long kthSmallest(long[] keys, int n, int k, boolean narrow) {
         long flip = narrow ? 1L << 31 : Long.MIN_VALUE; // signed order as unsigned digits
@@ -521,8 +531,8 @@ public final class SortKernels {
     }
 
     /**
-     * {@code kthvalue}: the k-th smallest element of each lane (NaN largest) and its position in the
-     * stable sort. Output element {@code l} (row-major) belongs to lane {@code l}.
+     * {@code kthvalue}: the k-th smallest element of each lane (NaN largest) and its position in the stable sort.
+     * Output element {@code l} (row-major) belongs to lane {@code l}.
      */
     public static void kthvalue(TensorImpl x, int dim, int k, TensorImpl values, TensorImpl indices) {
         Lanes in = new Lanes(x, dim);
@@ -559,9 +569,9 @@ public final class SortKernels {
     // ---- scans --------------------------------------------------------------------------------------
 
     /**
-     * {@code cummax}/{@code cummin}: the running extremum of each lane and the position it came from. A
-     * later equal element takes over ({@code >=}/{@code <=}, as ATen), and so does every NaN, which then
-     * stays (ATen's {@code isnan(x) || (!isnan(out) && op(x, out))}).
+     * {@code cummax}/{@code cummin}: the running extremum of each lane and the position it came from. A later equal
+     * element takes over ({@code >=}/{@code <=}, as ATen), and so does every NaN, which then stays (ATen's
+     * {@code isnan(x) || (!isnan(out) && op(x, out))}).
      */
     public static void cumExtremum(TensorImpl x, int dim, boolean max, TensorImpl values, TensorImpl indices) {
         Lanes in = new Lanes(x, dim), vo = new Lanes(values, dim), io = new Lanes(indices, dim);
@@ -601,16 +611,16 @@ public final class SortKernels {
     // ---- unique -------------------------------------------------------------------------------------
 
     /**
-     * The groups behind {@code unique}/{@code unique_consecutive} of a contiguous tensor's elements:
-     * {@code order} lists element positions (sorted stably, or in input order for consecutive), and
-     * {@code starts[g]} is where group g begins in {@code order} ({@code starts[groups] == n}).
+     * The groups behind {@code unique}/{@code unique_consecutive} of a contiguous tensor's elements: {@code order}
+     * lists element positions (sorted stably, or in input order for consecutive), and {@code starts[g]} is where group
+     * g begins in {@code order} ({@code starts[groups] == n}).
      */
     public record Groups(long[] order, int[] starts, int groups) {}
 
     /**
-     * Groups the elements of contiguous {@code x} (row-major): equal neighbours in sorted order (or in
-     * input order when {@code consecutive}) form a group; NaN never equals anything, as ATen's
-     * {@code !=} comparison has it, and -0.0 equals 0.0.
+     * Groups the elements of contiguous {@code x} (row-major): equal neighbours in sorted order (or in input order when
+     * {@code consecutive}) form a group; NaN never equals anything, as ATen's {@code !=} comparison has it, and -0.0
+     * equals 0.0.
      */
     public static Groups group(TensorImpl x, boolean consecutive) {
         int n = Math.toIntExact(x.numel());
@@ -635,9 +645,9 @@ public final class SortKernels {
     }
 
     /**
-     * The row order behind {@code unique(dim=...)}: rows of the contiguous 2-D {@code x} ({@code [rows,
-     * cols]}) sorted lexicographically (stably; skipped when {@code consecutive}) and grouped when equal
-     * element by element (NaN never equal, as ATen's {@code at::equal}).
+     * The row order behind {@code unique(dim=...)}: rows of the contiguous 2-D {@code x} ({@code [rows, cols]}) sorted
+     * lexicographically (stably; skipped when {@code consecutive}) and grouped when equal element by element (NaN never
+     * equal, as ATen's {@code at::equal}).
      */
     public static Groups groupRows(TensorImpl x, boolean consecutive) {
         int rows = Math.toIntExact(x.shapeRef()[0]), cols = Math.toIntExact(x.shapeRef()[1]);
@@ -646,7 +656,8 @@ public final class SortKernels {
         Integer[] order = new Integer[rows];
         for (int r = 0; r < rows; r++) order[r] = r;
         if (!consecutive) {
-            Arrays.sort(order, (a, b) -> Arrays.compare(keys, a * cols, a * cols + cols, keys, b * cols, b * cols + cols));
+            Arrays.sort(
+                    order, (a, b) -> Arrays.compare(keys, a * cols, a * cols + cols, keys, b * cols, b * cols + cols));
         }
         Long nan = nanKey(x.dtype());
         int[] starts = new int[rows + 1];
@@ -671,33 +682,40 @@ public final class SortKernels {
     // ---- writing results ----------------------------------------------------------------------------
 
     /** {@code dst[dBase + j * dStride] = src[sBase + pos[j] * sStride]} for j < count; same dtype, copied exactly. */
-    public static void gather(TensorImpl src, long sBase, long sStride, long[] pos, int count, TensorImpl dst, long dBase, long dStride) {
+    public static void gather(
+            TensorImpl src, long sBase, long sStride, long[] pos, int count, TensorImpl dst, long dBase, long dStride) {
         Object s = src.storage().array(), d = dst.storage().array();
         if (s != null && d != null) {
             switch (s) {
                 case float[] a -> {
                     float[] b = (float[]) d;
-                    for (int j = 0; j < count; j++) b[(int) (dBase + j * dStride)] = a[(int) (sBase + pos[j] * sStride)];
+                    for (int j = 0; j < count; j++)
+                        b[(int) (dBase + j * dStride)] = a[(int) (sBase + pos[j] * sStride)];
                 }
                 case double[] a -> {
                     double[] b = (double[]) d;
-                    for (int j = 0; j < count; j++) b[(int) (dBase + j * dStride)] = a[(int) (sBase + pos[j] * sStride)];
+                    for (int j = 0; j < count; j++)
+                        b[(int) (dBase + j * dStride)] = a[(int) (sBase + pos[j] * sStride)];
                 }
                 case long[] a -> {
                     long[] b = (long[]) d;
-                    for (int j = 0; j < count; j++) b[(int) (dBase + j * dStride)] = a[(int) (sBase + pos[j] * sStride)];
+                    for (int j = 0; j < count; j++)
+                        b[(int) (dBase + j * dStride)] = a[(int) (sBase + pos[j] * sStride)];
                 }
                 case int[] a -> {
                     int[] b = (int[]) d;
-                    for (int j = 0; j < count; j++) b[(int) (dBase + j * dStride)] = a[(int) (sBase + pos[j] * sStride)];
+                    for (int j = 0; j < count; j++)
+                        b[(int) (dBase + j * dStride)] = a[(int) (sBase + pos[j] * sStride)];
                 }
                 case short[] a -> {
                     short[] b = (short[]) d;
-                    for (int j = 0; j < count; j++) b[(int) (dBase + j * dStride)] = a[(int) (sBase + pos[j] * sStride)];
+                    for (int j = 0; j < count; j++)
+                        b[(int) (dBase + j * dStride)] = a[(int) (sBase + pos[j] * sStride)];
                 }
                 case byte[] a -> {
                     byte[] b = (byte[]) d;
-                    for (int j = 0; j < count; j++) b[(int) (dBase + j * dStride)] = a[(int) (sBase + pos[j] * sStride)];
+                    for (int j = 0; j < count; j++)
+                        b[(int) (dBase + j * dStride)] = a[(int) (sBase + pos[j] * sStride)];
                 }
                 default -> throw new IllegalStateException("unexpected storage array " + s.getClass());
             }

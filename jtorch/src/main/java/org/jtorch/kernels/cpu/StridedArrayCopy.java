@@ -1,8 +1,8 @@
 package org.jtorch.kernels.cpu;
 
 /**
- * Strided element copies between heap arrays of the same primitive kind: {@code n} elements of
- * {@code slots} primitive slots each (2 for complex), source and destination strides in slots.
+ * Strided element copies between heap arrays of the same primitive kind: {@code n} elements of {@code slots} primitive
+ * slots each (2 for complex), source and destination strides in slots.
  */
 public final class StridedArrayCopy {
     private StridedArrayCopy() {}

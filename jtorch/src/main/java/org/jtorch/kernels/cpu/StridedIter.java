@@ -1,13 +1,12 @@
 package org.jtorch.kernels.cpu;
 
-import org.jtorch.storage.TensorImpl;
 import org.jtorch.internal.Shapes;
+import org.jtorch.storage.TensorImpl;
 
 /**
- * The geometry of an elementwise loop (ATen's TensorIterator idea): operand 0 is the output; inputs
- * are broadcast to its shape (stride 0 on expanded dims); dims that are contiguous for every operand
- * are merged, so most loops become one long run. Kernels then see only 1-D runs:
- * {@code (base index per operand, inner stride per operand, length)}.
+ * The geometry of an elementwise loop (ATen's TensorIterator idea): operand 0 is the output; inputs are broadcast to
+ * its shape (stride 0 on expanded dims); dims that are contiguous for every operand are merged, so most loops become
+ * one long run. Kernels then see only 1-D runs: {@code (base index per operand, inner stride per operand, length)}.
  */
 public final class StridedIter {
     private final long[] shape;
@@ -65,13 +64,19 @@ public final class StridedIter {
         for (int i = 0; i < k; i++) strides[i] = java.util.Arrays.copyOf(cs[i], n);
     }
 
-    public long numel() { return numel; }
+    public long numel() {
+        return numel;
+    }
 
     /** Number of dims after coalescing; 1 means every operand is a single strided run. */
-    public int dims() { return shape.length; }
+    public int dims() {
+        return shape.length;
+    }
 
     /** Inner (last coalesced) stride of operand {@code k}. */
-    public long innerStride(int k) { return strides[k][shape.length - 1]; }
+    public long innerStride(int k) {
+        return strides[k][shape.length - 1];
+    }
 
     /** Visits the runs covering output linear indices {@code [start, end)}. */
     public void forEachRun(long start, long end, RunBody body) {

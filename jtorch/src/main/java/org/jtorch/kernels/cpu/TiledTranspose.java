@@ -1,9 +1,9 @@
 package org.jtorch.kernels.cpu;
 
 /**
- * Copies of a transposed layout into a contiguous one ({@code x.t().contiguous()}, attention heads made
- * contiguous before a batched product) in square tiles. The element-run copy walks the destination's rows, so
- * a transposed source is read one element per cache line; a tile reads and writes whole lines on both sides.
+ * Copies of a transposed layout into a contiguous one ({@code x.t().contiguous()}, attention heads made contiguous
+ * before a batched product) in square tiles. The element-run copy walks the destination's rows, so a transposed source
+ * is read one element per cache line; a tile reads and writes whole lines on both sides.
  */
 public final class TiledTranspose {
     private TiledTranspose() {}
@@ -14,12 +14,14 @@ public final class TiledTranspose {
 
     /**
      * Copies {@code src} (heap array from {@code srcOffset}, {@code srcStride} per dim, in elements) into the
-     * contiguous {@code dst} of {@code shape} (from {@code dstOffset}) when the source's innermost stride is not
-     * 1 but some other dim's is; returns whether it did. Float and double arrays only.
+     * contiguous {@code dst} of {@code shape} (from {@code dstOffset}) when the source's innermost stride is not 1 but
+     * some other dim's is; returns whether it did. Float and double arrays only.
      */
-    public static boolean tryCopy(Object src, long srcOffset, long[] srcStride, Object dst, long dstOffset, long[] shape) {
+    public static boolean tryCopy(
+            Object src, long srcOffset, long[] srcStride, Object dst, long dstOffset, long[] shape) {
         int rank = shape.length;
-        if (rank < 2 || !(src instanceof float[] || src instanceof double[]) || src.getClass() != dst.getClass()) return false;
+        if (rank < 2 || !(src instanceof float[] || src instanceof double[]) || src.getClass() != dst.getClass())
+            return false;
         int last = rank - 1;
         if (srcStride[last] == 1 || shape[last] < 2) return false;
         int unit = -1; // the source's contiguous dim: the rows of a tile
@@ -58,7 +60,8 @@ public final class TiledTranspose {
     }
 
     /** Rows [r0, r1) of one plane: dst[r·dRow + c] = src[r + c·sCol], column tile by column tile. */
-    private static void copyTiles(Object src, long sBase, long sCol, Object dst, long dBase, long dRow, long r0, long r1, long cols) {
+    private static void copyTiles(
+            Object src, long sBase, long sCol, Object dst, long dBase, long dRow, long r0, long r1, long cols) {
         for (long c0 = 0; c0 < cols; c0 += TILE) {
             long c1 = Math.min(cols, c0 + TILE);
             if (src instanceof float[] a) {

@@ -7,14 +7,22 @@ package org.jtorch.nn.attention;
 public record VarlenOptions(boolean isCausal, boolean returnLse, Double scale) {
 
     /** No causal mask, no lse, scale 1/sqrt(D). */
-    public static VarlenOptions defaults() { return new VarlenOptions(false, false, null); }
+    public static VarlenOptions defaults() {
+        return new VarlenOptions(false, false, null);
+    }
 
     /** Copy with {@code is_causal}. */
-    public VarlenOptions isCausal(boolean causal) { return new VarlenOptions(causal, returnLse, scale); }
+    public VarlenOptions isCausal(boolean causal) {
+        return new VarlenOptions(causal, returnLse, scale);
+    }
 
     /** Copy with {@code return_aux=AuxRequest(lse=...)}. */
-    public VarlenOptions returnLse(boolean lse) { return new VarlenOptions(isCausal, lse, scale); }
+    public VarlenOptions returnLse(boolean lse) {
+        return new VarlenOptions(isCausal, lse, scale);
+    }
 
     /** Copy with {@code scale} (null = 1/sqrt(D)). */
-    public VarlenOptions scale(Double s) { return new VarlenOptions(isCausal, returnLse, s); }
+    public VarlenOptions scale(Double s) {
+        return new VarlenOptions(isCausal, returnLse, s);
+    }
 }

@@ -1,2 +1,4 @@
-/** {@code torch.nn.attention}: attention over packed variable-length sequences ({@link org.jtorch.nn.attention.Varlen}). */
+/**
+ * {@code torch.nn.attention}: attention over packed variable-length sequences ({@link org.jtorch.nn.attention.Varlen}).
+ */
 package org.jtorch.nn.attention;

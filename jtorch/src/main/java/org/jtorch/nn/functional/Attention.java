@@ -10,10 +10,18 @@ import org.jtorch.ops.JoinOps;
 final class Attention {
     private Attention() {}
 
-    static Tensor scaledDotProductAttention(Tensor query, Tensor key, Tensor value, Tensor attnMask, double dropoutP,
-            boolean isCausal, Double scale, boolean enableGqa) {
+    static Tensor scaledDotProductAttention(
+            Tensor query,
+            Tensor key,
+            Tensor value,
+            Tensor attnMask,
+            double dropoutP,
+            boolean isCausal,
+            Double scale,
+            boolean enableGqa) {
         if (isCausal && attnMask != null) {
-            throw new TorchException("_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
+            throw new TorchException(
+                    "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
         }
         if (query.dim() < 2 || key.dim() < 2 || value.dim() < 2) {
             throw new TorchException("scaled_dot_product_attention: query, key and value must be at least 2-D");
@@ -30,21 +38,25 @@ final class Attention {
             scores = scores.maskedFill(keep.logicalNot(), Double.NEGATIVE_INFINITY);
         } else if (attnMask != null) {
             scores = attnMask.dtype() == DType.BOOL
-                    ? scores.maskedFill(attnMask.logicalNot(), Double.NEGATIVE_INFINITY) : scores.add(attnMask);
+                    ? scores.maskedFill(attnMask.logicalNot(), Double.NEGATIVE_INFINITY)
+                    : scores.add(attnMask);
         }
         Tensor weights = scores.softmax(-1);
         if (dropoutP > 0) weights = F.dropout(weights, dropoutP, true);
         return weights.matmul(value);
     }
 
-    /** GQA: each key/value head (dim -3) serves {@code Hq / Hkv} consecutive query heads, as repeat_interleave lays them out. */
+    /**
+     * GQA: each key/value head (dim -3) serves {@code Hq / Hkv} consecutive query heads, as repeat_interleave lays them
+     * out.
+     */
     private static Tensor repeatHeads(Tensor kv, Tensor query) {
         if (query.dim() < 3 || kv.dim() < 3) return kv;
         long hq = query.size(-3), hkv = kv.size(-3);
         if (hkv == hq) return kv;
         if (hkv == 0 || hq % hkv != 0) {
-            throw new TorchException("number of heads in key/value (" + hkv + ") must divide the number of heads in query ("
-                    + hq + ") when enable_gqa=True");
+            throw new TorchException("number of heads in key/value (" + hkv
+                    + ") must divide the number of heads in query (" + hq + ") when enable_gqa=True");
         }
         long[] shape = kv.shape();
         int r = shape.length;

@@ -8,8 +8,8 @@ import org.jtorch.ops.ArrangeOps;
 import org.jtorch.ops.ConvOps;
 
 /**
- * {@code F.conv1d}/{@code F.conv2d} over {@link ConvOps#convolution}: the unbatched form (a batch of one) and
- * the padding strings, as ATen's {@code conv1d}/{@code conv2d} and {@code _convolution_mode} do.
+ * {@code F.conv1d}/{@code F.conv2d} over {@link ConvOps#convolution}: the unbatched form (a batch of one) and the
+ * padding strings, as ATen's {@code conv1d}/{@code conv2d} and {@code _convolution_mode} do.
  */
 final class Convolutions {
     private Convolutions() {}
@@ -17,7 +17,14 @@ final class Convolutions {
     /** conv1d and conv2d are not transposed: no output padding. */
     private static final long[] NO_OUTPUT_PADDING = {0};
 
-    static Tensor conv(int spatial, Tensor input, Tensor weight, Tensor bias, long[] stride, long[] padding, long[] dilation,
+    static Tensor conv(
+            int spatial,
+            Tensor input,
+            Tensor weight,
+            Tensor bias,
+            long[] stride,
+            long[] padding,
+            long[] dilation,
             long groups) {
         boolean batched = checkRank(spatial, input);
         Tensor x = batched ? input : input.unsqueeze(0);
@@ -26,12 +33,20 @@ final class Convolutions {
     }
 
     /**
-     * {@code padding="valid"} is no padding; {@code "same"} pads {@code dilation·(k−1)} per dim, half on each side,
-     * the odd one out on the right (by an explicit zero pad of the input, so the output keeps the input's size).
+     * {@code padding="valid"} is no padding; {@code "same"} pads {@code dilation·(k−1)} per dim, half on each side, the
+     * odd one out on the right (by an explicit zero pad of the input, so the output keeps the input's size).
      */
-    static Tensor conv(int spatial, Tensor input, Tensor weight, Tensor bias, long[] stride, String padding, long[] dilation,
+    static Tensor conv(
+            int spatial,
+            Tensor input,
+            Tensor weight,
+            Tensor bias,
+            long[] stride,
+            String padding,
+            long[] dilation,
             long groups) {
-        if ("valid".equals(padding)) return conv(spatial, input, weight, bias, stride, new long[] {0}, dilation, groups);
+        if ("valid".equals(padding))
+            return conv(spatial, input, weight, bias, stride, new long[] {0}, dilation, groups);
         if (!"same".equals(padding)) throw new TorchException("Invalid padding string: '" + padding + "'");
         for (long s : stride) {
             if (s != 1) throw new TorchException("padding='same' is not supported for strided convolutions");
@@ -39,7 +54,8 @@ final class Convolutions {
         boolean batched = checkRank(spatial, input);
         Tensor x = batched ? input : input.unsqueeze(0);
         if (weight.dim() != spatial + 2) {
-            return conv(spatial, input, weight, bias, stride, new long[] {0}, dilation, groups); // the op's rank message
+            return conv(
+                    spatial, input, weight, bias, stride, new long[] {0}, dilation, groups); // the op's rank message
         }
         long[] d = dilation.length == 1 ? filled(spatial, dilation[0]) : dilation;
         if (d.length != spatial) {
@@ -78,8 +94,8 @@ final class Convolutions {
     private static boolean checkRank(int spatial, Tensor input) {
         int r = input.dim();
         if (r != spatial + 1 && r != spatial + 2) {
-            throw new TorchException("Expected " + (spatial + 1) + "D (unbatched) or " + (spatial + 2) + "D (batched) input to conv"
-                    + spatial + "d, but got input of size: " + Shapes.str(input.shape()));
+            throw new TorchException("Expected " + (spatial + 1) + "D (unbatched) or " + (spatial + 2)
+                    + "D (batched) input to conv" + spatial + "d, but got input of size: " + Shapes.str(input.shape()));
         }
         return r == spatial + 2;
     }

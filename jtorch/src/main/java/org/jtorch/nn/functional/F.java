@@ -1,7 +1,6 @@
 package org.jtorch.nn.functional;
 
 import java.util.Arrays;
-
 import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
@@ -18,19 +17,21 @@ import org.jtorch.ops.ScatterOps;
 import org.jtorch.ops.TernaryOps;
 
 /**
- * {@code torch.nn.functional}: every function is a composition of differentiable tensor ops, so
- * autograd, the meta device and DebugMode need nothing extra.
+ * {@code torch.nn.functional}: every function is a composition of differentiable tensor ops, so autograd, the meta
+ * device and DebugMode need nothing extra.
  */
 public final class F {
     private F() {}
 
     /** {@code F.linear(input, weight)}: {@code input @ weight.T}. */
-    public static Tensor linear(Tensor input, Tensor weight) { return input.matmul(weight.t()); }
+    public static Tensor linear(Tensor input, Tensor weight) {
+        return input.matmul(weight.t());
+    }
 
     /**
-     * {@code F.linear(input, weight, bias)}: {@code input @ weight.T + bias}; a null bias is omitted. As
-     * ATen's {@code linear}, a 2-D input (or a contiguous 3-D one, flattened to 2-D) with a bias is one
-     * {@code addmm}: the bias is the GEMM's initial value rather than a second pass and a second node.
+     * {@code F.linear(input, weight, bias)}: {@code input @ weight.T + bias}; a null bias is omitted. As ATen's
+     * {@code linear}, a 2-D input (or a contiguous 3-D one, flattened to 2-D) with a bias is one {@code addmm}: the
+     * bias is the GEMM's initial value rather than a second pass and a second node.
      */
     public static Tensor linear(Tensor input, Tensor weight, Tensor bias) {
         if (bias != null && input.dim() == 2) return Torch.addmm(bias, input, weight.t());
@@ -44,9 +45,9 @@ public final class F {
     }
 
     /**
-     * {@code F.dropout(input, p, training)}: zeroes elements with probability {@code p} and scales the
-     * rest by {@code 1/(1-p)}. The mask is drawn in the real dtype, so a complex element keeps or loses
-     * its real and imaginary parts together (2.15).
+     * {@code F.dropout(input, p, training)}: zeroes elements with probability {@code p} and scales the rest by
+     * {@code 1/(1-p)}. The mask is drawn in the real dtype, so a complex element keeps or loses its real and imaginary
+     * parts together (2.15).
      */
     public static Tensor dropout(Tensor input, double p, boolean training) {
         if (!(p >= 0 && p <= 1)) {
@@ -71,8 +72,8 @@ public final class F {
     }
 
     /**
-     * {@code F.rms_norm(input, normalized_shape, weight, eps)}: {@code x / sqrt(mean(x²) + eps) * weight};
-     * a null eps is the machine epsilon of the input's dtype, as in PyTorch.
+     * {@code F.rms_norm(input, normalized_shape, weight, eps)}: {@code x / sqrt(mean(x²) + eps) * weight}; a null eps
+     * is the machine epsilon of the input's dtype, as in PyTorch.
      */
     public static Tensor rmsNorm(Tensor input, long[] normalizedShape, Tensor weight, Double eps) {
         long[] dims = normalizedDims(input, normalizedShape);
@@ -83,19 +84,25 @@ public final class F {
     }
 
     /** {@code F.rms_norm(input, normalized_shape)} without weight and with the dtype's epsilon. */
-    public static Tensor rmsNorm(Tensor input, long[] normalizedShape) { return rmsNorm(input, normalizedShape, null, null); }
+    public static Tensor rmsNorm(Tensor input, long[] normalizedShape) {
+        return rmsNorm(input, normalizedShape, null, null);
+    }
 
     /** {@code F.embedding(input, weight)}: rows of {@code weight} selected by the integer {@code input}. */
-    public static Tensor embedding(Tensor input, Tensor weight) { return embedding(input, weight, null); }
+    public static Tensor embedding(Tensor input, Tensor weight) {
+        return embedding(input, weight, null);
+    }
 
     /**
-     * {@code F.embedding(input, weight, padding_idx)}: the row at {@code paddingIdx} (negative counts
-     * from the end; null = none) receives no gradient.
+     * {@code F.embedding(input, weight, padding_idx)}: the row at {@code paddingIdx} (negative counts from the end;
+     * null = none) receives no gradient.
      */
     public static Tensor embedding(Tensor input, Tensor weight, Long paddingIdx) {
         if (input.dtype() != DType.INT64 && input.dtype() != DType.INT32) {
-            throw new TorchException("Expected tensor for argument #1 'indices' to have one of the following scalar types: "
-                    + "Long, Int; but got " + legacyTypeName(input.dtype()) + " instead (while checking arguments for embedding)");
+            throw new TorchException(
+                    "Expected tensor for argument #1 'indices' to have one of the following scalar types: "
+                            + "Long, Int; but got " + legacyTypeName(input.dtype())
+                            + " instead (while checking arguments for embedding)");
         }
         if (weight.dim() != 2) throw new TorchException("'weight' must be 2-D");
         long[] outShape = Arrays.copyOf(input.shape(), input.dim() + 1);
@@ -111,31 +118,49 @@ public final class F {
     }
 
     /** {@code F.softmax(input, dim)}. */
-    public static Tensor softmax(Tensor input, long dim) { return ReductionOps.softmax(input, dim); }
+    public static Tensor softmax(Tensor input, long dim) {
+        return ReductionOps.softmax(input, dim);
+    }
 
     /** {@code F.softmax(input, dim, dtype)}: the input is cast to {@code dtype} first. */
-    public static Tensor softmax(Tensor input, long dim, DType dtype) { return ReductionOps.softmax(input, dim, dtype); }
+    public static Tensor softmax(Tensor input, long dim, DType dtype) {
+        return ReductionOps.softmax(input, dim, dtype);
+    }
 
     /** {@code F.log_softmax(input, dim)}. */
-    public static Tensor logSoftmax(Tensor input, long dim) { return ReductionOps.logSoftmax(input, dim); }
+    public static Tensor logSoftmax(Tensor input, long dim) {
+        return ReductionOps.logSoftmax(input, dim);
+    }
 
     /** {@code F.log_softmax(input, dim, dtype)}. */
-    public static Tensor logSoftmax(Tensor input, long dim, DType dtype) { return ReductionOps.logSoftmax(input, dim, dtype); }
+    public static Tensor logSoftmax(Tensor input, long dim, DType dtype) {
+        return ReductionOps.logSoftmax(input, dim, dtype);
+    }
 
     /** {@code F.gelu(input)} (exact, erf form). */
-    public static Tensor gelu(Tensor input) { return Torch.gelu(input); }
+    public static Tensor gelu(Tensor input) {
+        return Torch.gelu(input);
+    }
 
     /** {@code F.gelu(input, approximate)} with {@code approximate} "none" or "tanh". */
-    public static Tensor gelu(Tensor input, String approximate) { return Torch.gelu(input, approximate); }
+    public static Tensor gelu(Tensor input, String approximate) {
+        return Torch.gelu(input, approximate);
+    }
 
     /** {@code F.silu(input)}: {@code x·sigmoid(x)}. */
-    public static Tensor silu(Tensor input) { return Torch.silu(input); }
+    public static Tensor silu(Tensor input) {
+        return Torch.silu(input);
+    }
 
     /** {@code F.relu(input)}. */
-    public static Tensor relu(Tensor input) { return Torch.relu(input); }
+    public static Tensor relu(Tensor input) {
+        return Torch.relu(input);
+    }
 
     /** {@code F.leaky_relu(input)}: negative_slope 0.01. */
-    public static Tensor leakyRelu(Tensor input) { return leakyRelu(input, 0.01); }
+    public static Tensor leakyRelu(Tensor input) {
+        return leakyRelu(input, 0.01);
+    }
 
     /** {@code F.leaky_relu(input, negative_slope)}: x for x > 0, negative_slope · x otherwise. */
     public static Tensor leakyRelu(Tensor input, double negativeSlope) {
@@ -143,7 +168,9 @@ public final class F {
     }
 
     /** {@code F.elu(input)}: alpha 1. */
-    public static Tensor elu(Tensor input) { return elu(input, 1.0); }
+    public static Tensor elu(Tensor input) {
+        return elu(input, 1.0);
+    }
 
     /** {@code F.elu(input, alpha)}: x for x > 0, alpha · (eˣ − 1) otherwise (expm1, exact near 0). */
     public static Tensor elu(Tensor input, double alpha) {
@@ -151,22 +178,34 @@ public final class F {
     }
 
     /** {@code F.hardtanh(input)}: clamp to [-1, 1]. */
-    public static Tensor hardtanh(Tensor input) { return Torch.hardtanh(input); }
+    public static Tensor hardtanh(Tensor input) {
+        return Torch.hardtanh(input);
+    }
 
     /** {@code F.hardtanh(input, min_val, max_val)}. */
-    public static Tensor hardtanh(Tensor input, double minVal, double maxVal) { return Torch.hardtanh(input, minVal, maxVal); }
+    public static Tensor hardtanh(Tensor input, double minVal, double maxVal) {
+        return Torch.hardtanh(input, minVal, maxVal);
+    }
 
     /** {@code F.mish(input)}: x · tanh(softplus(x)). */
-    public static Tensor mish(Tensor input) { return input.mul(Torch.softplus(input).tanh()); }
+    public static Tensor mish(Tensor input) {
+        return input.mul(Torch.softplus(input).tanh());
+    }
 
     /** {@code F.tanh(input)}. */
-    public static Tensor tanh(Tensor input) { return Torch.tanh(input); }
+    public static Tensor tanh(Tensor input) {
+        return Torch.tanh(input);
+    }
 
     /** {@code F.sigmoid(input)}. */
-    public static Tensor sigmoid(Tensor input) { return Torch.sigmoid(input); }
+    public static Tensor sigmoid(Tensor input) {
+        return Torch.sigmoid(input);
+    }
 
     /** {@code F.one_hot(tensor, num_classes)}; {@code numClasses} -1 infers it from the largest value. */
-    public static Tensor oneHot(Tensor tensor, long numClasses) { return Torch.oneHot(tensor, numClasses); }
+    public static Tensor oneHot(Tensor tensor, long numClasses) {
+        return Torch.oneHot(tensor, numClasses);
+    }
 
     /** {@code F.pad(input, pad, mode, value)}: mode "constant", "reflect", "replicate" or "circular". */
     public static Tensor pad(Tensor input, long[] pad, String mode, double value) {
@@ -200,19 +239,29 @@ public final class F {
     }
 
     /** {@code F.mse_loss(input, target)} (mean). */
-    public static Tensor mseLoss(Tensor input, Tensor target) { return Losses.mseLoss(input, target, Reduction.MEAN); }
+    public static Tensor mseLoss(Tensor input, Tensor target) {
+        return Losses.mseLoss(input, target, Reduction.MEAN);
+    }
 
     /** {@code F.mse_loss(input, target, reduction=)}. */
-    public static Tensor mseLoss(Tensor input, Tensor target, Reduction reduction) { return Losses.mseLoss(input, target, reduction); }
+    public static Tensor mseLoss(Tensor input, Tensor target, Reduction reduction) {
+        return Losses.mseLoss(input, target, reduction);
+    }
 
     /** {@code F.l1_loss(input, target)} (mean). */
-    public static Tensor l1Loss(Tensor input, Tensor target) { return Losses.l1Loss(input, target, Reduction.MEAN); }
+    public static Tensor l1Loss(Tensor input, Tensor target) {
+        return Losses.l1Loss(input, target, Reduction.MEAN);
+    }
 
     /** {@code F.l1_loss(input, target, reduction=)}. */
-    public static Tensor l1Loss(Tensor input, Tensor target, Reduction reduction) { return Losses.l1Loss(input, target, reduction); }
+    public static Tensor l1Loss(Tensor input, Tensor target, Reduction reduction) {
+        return Losses.l1Loss(input, target, reduction);
+    }
 
     /** {@code F.smooth_l1_loss(input, target)} (mean, beta=1). */
-    public static Tensor smoothL1Loss(Tensor input, Tensor target) { return Losses.smoothL1Loss(input, target, Reduction.MEAN, 1.0); }
+    public static Tensor smoothL1Loss(Tensor input, Tensor target) {
+        return Losses.smoothL1Loss(input, target, Reduction.MEAN, 1.0);
+    }
 
     /** {@code F.smooth_l1_loss(input, target, reduction=, beta=)}. */
     public static Tensor smoothL1Loss(Tensor input, Tensor target, Reduction reduction, double beta) {
@@ -220,7 +269,9 @@ public final class F {
     }
 
     /** {@code F.huber_loss(input, target)} (mean, delta=1). */
-    public static Tensor huberLoss(Tensor input, Tensor target) { return Losses.huberLoss(input, target, Reduction.MEAN, 1.0); }
+    public static Tensor huberLoss(Tensor input, Tensor target) {
+        return Losses.huberLoss(input, target, Reduction.MEAN, 1.0);
+    }
 
     /** {@code F.huber_loss(input, target, reduction=, delta=)}. */
     public static Tensor huberLoss(Tensor input, Tensor target, Reduction reduction, double delta) {
@@ -242,14 +293,18 @@ public final class F {
         return Losses.binaryCrossEntropyWithLogits(input, target, null, null, Reduction.MEAN);
     }
 
-    /** {@code F.binary_cross_entropy_with_logits(input, target, weight=, reduction=, pos_weight=)}; nulls are omitted. */
-    public static Tensor binaryCrossEntropyWithLogits(Tensor input, Tensor target, Tensor weight, Tensor posWeight,
-            Reduction reduction) {
+    /**
+     * {@code F.binary_cross_entropy_with_logits(input, target, weight=, reduction=, pos_weight=)}; nulls are omitted.
+     */
+    public static Tensor binaryCrossEntropyWithLogits(
+            Tensor input, Tensor target, Tensor weight, Tensor posWeight, Reduction reduction) {
         return Losses.binaryCrossEntropyWithLogits(input, target, weight, posWeight, reduction);
     }
 
     /** {@code F.kl_div(input, target)}: input holds log-probabilities; reduction 'mean'. */
-    public static Tensor klDiv(Tensor input, Tensor target) { return Losses.klDiv(input, target, "mean", false); }
+    public static Tensor klDiv(Tensor input, Tensor target) {
+        return Losses.klDiv(input, target, "mean", false);
+    }
 
     /** {@code F.kl_div(input, target, reduction=, log_target=)}; reduction "none", "mean", "sum" or "batchmean". */
     public static Tensor klDiv(Tensor input, Tensor target, String reduction, boolean logTarget) {
@@ -265,22 +320,31 @@ public final class F {
      * {@code F.scaled_dot_product_attention(query, key, value, attn_mask, dropout_p, is_causal, scale, enable_gqa)};
      * null mask/scale mean none/{@code 1/sqrt(E)}.
      */
-    public static Tensor scaledDotProductAttention(Tensor query, Tensor key, Tensor value, Tensor attnMask, double dropoutP,
-            boolean isCausal, Double scale, boolean enableGqa) {
+    public static Tensor scaledDotProductAttention(
+            Tensor query,
+            Tensor key,
+            Tensor value,
+            Tensor attnMask,
+            double dropoutP,
+            boolean isCausal,
+            Double scale,
+            boolean enableGqa) {
         return Attention.scaledDotProductAttention(query, key, value, attnMask, dropoutP, isCausal, scale, enableGqa);
     }
 
     /** The trailing dims covered by {@code normalizedShape}, after PyTorch's shape check. */
     private static long[] normalizedDims(Tensor input, long[] normalizedShape) {
         int k = normalizedShape.length;
-        if (k == 0) throw new TorchException("Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
-                + "least one element, but got normalized_shape = []");
+        if (k == 0)
+            throw new TorchException("Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
+                    + "least one element, but got normalized_shape = []");
         long[] shape = input.shape();
         boolean ok = shape.length >= k
                 && Arrays.equals(Arrays.copyOfRange(shape, shape.length - k, shape.length), normalizedShape);
         if (!ok) {
-            throw new TorchException("Given normalized_shape=" + Shapes.str(normalizedShape) + ", expected input with shape [*, "
-                    + Shapes.str(normalizedShape).substring(1) + ", but got input of size" + Shapes.str(shape));
+            throw new TorchException(
+                    "Given normalized_shape=" + Shapes.str(normalizedShape) + ", expected input with shape [*, "
+                            + Shapes.str(normalizedShape).substring(1) + ", but got input of size" + Shapes.str(shape));
         }
         long[] dims = new long[k];
         for (int i = 0; i < k; i++) dims[i] = shape.length - k + i;
@@ -321,24 +385,32 @@ public final class F {
     // ---- pairwise distances ----
 
     /** {@code torch.nn.functional.pdist(input)}: Euclidean distances of all row pairs i < j. */
-    public static Tensor pdist(Tensor input) { return org.jtorch.ops.DistanceOps.pdist(input); }
+    public static Tensor pdist(Tensor input) {
+        return org.jtorch.ops.DistanceOps.pdist(input);
+    }
 
     /** {@code torch.nn.functional.pdist(input, p)}. */
-    public static Tensor pdist(Tensor input, double p) { return org.jtorch.ops.DistanceOps.pdist(input, p); }
-
+    public static Tensor pdist(Tensor input, double p) {
+        return org.jtorch.ops.DistanceOps.pdist(input, p);
+    }
 
     // ---- convolution, pooling, normalisation, attention modules --------------------------------------------
 
     /** {@code F.conv1d(input, weight)}: stride 1, no padding. */
-    public static Tensor conv1d(Tensor input, Tensor weight) { return conv1d(input, weight, null, 1, 0, 1, 1); }
+    public static Tensor conv1d(Tensor input, Tensor weight) {
+        return conv1d(input, weight, null, 1, 0, 1, 1);
+    }
 
     /** {@code F.conv1d(input, weight, bias, stride, padding, dilation, groups)}; a null bias is omitted. */
-    public static Tensor conv1d(Tensor input, Tensor weight, Tensor bias, long stride, long padding, long dilation, long groups) {
-        return Convolutions.conv(1, input, weight, bias, new long[] {stride}, new long[] {padding}, new long[] {dilation}, groups);
+    public static Tensor conv1d(
+            Tensor input, Tensor weight, Tensor bias, long stride, long padding, long dilation, long groups) {
+        return Convolutions.conv(
+                1, input, weight, bias, new long[] {stride}, new long[] {padding}, new long[] {dilation}, groups);
     }
 
     /** {@code F.conv1d(input, weight, bias, stride, padding="same"|"valid", dilation, groups)}. */
-    public static Tensor conv1d(Tensor input, Tensor weight, Tensor bias, long stride, String padding, long dilation, long groups) {
+    public static Tensor conv1d(
+            Tensor input, Tensor weight, Tensor bias, long stride, String padding, long dilation, long groups) {
         return Convolutions.conv(1, input, weight, bias, new long[] {stride}, padding, new long[] {dilation}, groups);
     }
 
@@ -353,17 +425,17 @@ public final class F {
     }
 
     /**
-     * {@code F.conv2d(input, weight, bias, stride, padding, dilation, groups)}: stride, padding and dilation hold
-     * one value (both dims) or two; a null bias is omitted; the input is [N, C, H, W] or unbatched [C, H, W].
+     * {@code F.conv2d(input, weight, bias, stride, padding, dilation, groups)}: stride, padding and dilation hold one
+     * value (both dims) or two; a null bias is omitted; the input is [N, C, H, W] or unbatched [C, H, W].
      */
-    public static Tensor conv2d(Tensor input, Tensor weight, Tensor bias, long[] stride, long[] padding, long[] dilation,
-            long groups) {
+    public static Tensor conv2d(
+            Tensor input, Tensor weight, Tensor bias, long[] stride, long[] padding, long[] dilation, long groups) {
         return Convolutions.conv(2, input, weight, bias, stride, padding, dilation, groups);
     }
 
     /** {@code F.conv2d(input, weight, bias, stride, padding="same"|"valid", dilation, groups)}. */
-    public static Tensor conv2d(Tensor input, Tensor weight, Tensor bias, long[] stride, String padding, long[] dilation,
-            long groups) {
+    public static Tensor conv2d(
+            Tensor input, Tensor weight, Tensor bias, long[] stride, String padding, long[] dilation, long groups) {
         return Convolutions.conv(2, input, weight, bias, stride, padding, dilation, groups);
     }
 
@@ -372,14 +444,19 @@ public final class F {
         return maxPool2d(input, kernelSize, null, new long[] {0}, new long[] {1}, false);
     }
 
-    /** {@code F.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)}; a null or empty stride is the kernel size. */
-    public static Tensor maxPool2d(Tensor input, long[] kernelSize, long[] stride, long[] padding, long[] dilation, boolean ceilMode) {
-        return maxPool2dWithIndices(input, kernelSize, stride, padding, dilation, ceilMode).values();
+    /**
+     * {@code F.max_pool2d(input, kernel_size, stride, padding, dilation, ceil_mode)}; a null or empty stride is the
+     * kernel size.
+     */
+    public static Tensor maxPool2d(
+            Tensor input, long[] kernelSize, long[] stride, long[] padding, long[] dilation, boolean ceilMode) {
+        return maxPool2dWithIndices(input, kernelSize, stride, padding, dilation, ceilMode)
+                .values();
     }
 
     /** {@code F.max_pool2d(..., return_indices=True)}: the maxima and their flat positions in each input plane. */
-    public static ValuesIndices maxPool2dWithIndices(Tensor input, long[] kernelSize, long[] stride, long[] padding, long[] dilation,
-            boolean ceilMode) {
+    public static ValuesIndices maxPool2dWithIndices(
+            Tensor input, long[] kernelSize, long[] stride, long[] padding, long[] dilation, boolean ceilMode) {
         Tensor[] r = PoolOps.maxPool2dWithIndices(input, kernelSize, stride, padding, dilation, ceilMode);
         return new ValuesIndices(r[0], r[1]);
     }
@@ -389,9 +466,18 @@ public final class F {
         return avgPool2d(input, kernelSize, null, new long[] {0}, false, true, null);
     }
 
-    /** {@code F.avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)}; null = default. */
-    public static Tensor avgPool2d(Tensor input, long[] kernelSize, long[] stride, long[] padding, boolean ceilMode,
-            boolean countIncludePad, Long divisorOverride) {
+    /**
+     * {@code F.avg_pool2d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)}; null =
+     * default.
+     */
+    public static Tensor avgPool2d(
+            Tensor input,
+            long[] kernelSize,
+            long[] stride,
+            long[] padding,
+            boolean ceilMode,
+            boolean countIncludePad,
+            Long divisorOverride) {
         return PoolOps.avgPool2d(input, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
     }
 
@@ -407,17 +493,25 @@ public final class F {
      */
     public static Tensor adaptiveAvgPool2d(Tensor input, Long outputH, Long outputW) {
         if (input.dim() <= 2) throw new IllegalArgumentException("Input dimension should be at least 3");
-        return PoolOps.adaptiveAvgPool2d(input, new long[] {outputH == null ? input.size(-2) : outputH,
-                outputW == null ? input.size(-1) : outputW});
+        return PoolOps.adaptiveAvgPool2d(
+                input,
+                new long[] {outputH == null ? input.size(-2) : outputH, outputW == null ? input.size(-1) : outputW});
     }
 
     /**
-     * {@code F.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)}. Training normalises
-     * with the batch statistics and, when running stats are given, updates them in place ({@code momentum} null =
-     * cumulative average, which needs {@code numBatchesTracked}); evaluation uses the running stats.
+     * {@code F.batch_norm(input, running_mean, running_var, weight, bias, training, momentum, eps)}. Training
+     * normalises with the batch statistics and, when running stats are given, updates them in place ({@code momentum}
+     * null = cumulative average, which needs {@code numBatchesTracked}); evaluation uses the running stats.
      */
-    public static Tensor batchNorm(Tensor input, Tensor runningMean, Tensor runningVar, Tensor weight, Tensor bias,
-            boolean training, double momentum, double eps) {
+    public static Tensor batchNorm(
+            Tensor input,
+            Tensor runningMean,
+            Tensor runningVar,
+            Tensor weight,
+            Tensor bias,
+            boolean training,
+            double momentum,
+            double eps) {
         return Norms.batchNorm(input, runningMean, runningVar, weight, bias, training, momentum, eps);
     }
 
@@ -432,7 +526,9 @@ public final class F {
     }
 
     /** {@code F.group_norm(input, num_groups)} with eps 1e-5. */
-    public static Tensor groupNorm(Tensor input, long numGroups) { return Norms.groupNorm(input, numGroups, null, null, 1e-5); }
+    public static Tensor groupNorm(Tensor input, long numGroups) {
+        return Norms.groupNorm(input, numGroups, null, null, 1e-5);
+    }
 
     /** {@code F.normalize(input, p, dim, eps)}: {@code x / max(‖x‖_p, eps)} along dim. */
     public static Tensor normalize(Tensor input, double p, long dim, double eps) {
@@ -441,7 +537,9 @@ public final class F {
     }
 
     /** {@code F.normalize(input)}: p = 2, dim = 1, eps = 1e-12. */
-    public static Tensor normalize(Tensor input) { return normalize(input, 2.0, 1, 1e-12); }
+    public static Tensor normalize(Tensor input) {
+        return normalize(input, 2.0, 1, 1e-12);
+    }
 
     /** {@code F.bilinear(input1, input2, weight, bias)}: {@code y_k = x1ᵀ W_k x2 + b_k}; a null bias is omitted. */
     public static Tensor bilinear(Tensor input1, Tensor input2, Tensor weight, Tensor bias) {
@@ -458,11 +556,17 @@ public final class F {
     }
 
     /**
-     * {@code F.embedding_bag(input, weight, offsets, mode=..., per_sample_weights=, include_last_offset=, padding_idx=)}:
-     * mode "sum", "mean" or "max"; a 2-d input is a batch of equal bags and takes no offsets.
+     * {@code F.embedding_bag(input, weight, offsets, mode=..., per_sample_weights=, include_last_offset=,
+     * padding_idx=)}: mode "sum", "mean" or "max"; a 2-d input is a batch of equal bags and takes no offsets.
      */
-    public static Tensor embeddingBag(Tensor input, Tensor weight, Tensor offsets, String mode, Tensor perSampleWeights,
-            boolean includeLastOffset, Long paddingIdx) {
+    public static Tensor embeddingBag(
+            Tensor input,
+            Tensor weight,
+            Tensor offsets,
+            String mode,
+            Tensor perSampleWeights,
+            boolean includeLastOffset,
+            Long paddingIdx) {
         return Layers.embeddingBag(input, weight, offsets, mode, perSampleWeights, includeLastOffset, paddingIdx);
     }
 
@@ -472,7 +576,8 @@ public final class F {
     }
 
     /** {@code F.cosine_embedding_loss(input1, input2, target, margin, reduction)}. */
-    public static Tensor cosineEmbeddingLoss(Tensor input1, Tensor input2, Tensor target, double margin, Reduction reduction) {
+    public static Tensor cosineEmbeddingLoss(
+            Tensor input1, Tensor input2, Tensor target, double margin, Reduction reduction) {
         return Losses.cosineEmbeddingLoss(input1, input2, target, margin, reduction);
     }
 
@@ -488,37 +593,55 @@ public final class F {
         return LinearCrossEntropy.apply(input, weight, target, LinearCrossEntropyArgs.defaults());
     }
 
-    /** {@code F.linear_cross_entropy(input, linear_weight, target, reduction=, options=)}; null options = reference path. */
-    public static Tensor linearCrossEntropy(Tensor input, Tensor weight, Tensor target, Reduction reduction,
-            LinearCrossEntropyOptions options) {
-        return LinearCrossEntropy.apply(input, weight, target, LinearCrossEntropyArgs.defaults().reduction(reduction).options(options));
+    /**
+     * {@code F.linear_cross_entropy(input, linear_weight, target, reduction=, options=)}; null options = reference
+     * path.
+     */
+    public static Tensor linearCrossEntropy(
+            Tensor input, Tensor weight, Tensor target, Reduction reduction, LinearCrossEntropyOptions options) {
+        return LinearCrossEntropy.apply(
+                input,
+                weight,
+                target,
+                LinearCrossEntropyArgs.defaults().reduction(reduction).options(options));
     }
 
-    /** {@code F.linear_cross_entropy(input, linear_weight, target, *, linear_bias, weight, reduction, ignore_index, label_smoothing, options)}. */
+    /**
+     * {@code F.linear_cross_entropy(input, linear_weight, target, *, linear_bias, weight, reduction, ignore_index,
+     * label_smoothing, options)}.
+     */
     public static Tensor linearCrossEntropy(Tensor input, Tensor weight, Tensor target, LinearCrossEntropyArgs args) {
         return LinearCrossEntropy.apply(input, weight, target, args);
     }
 
-    /** {@code F.scaled_mm(mat_a, mat_b, scale_a, scale_recipe_a, scale_b, scale_recipe_b, ...)}: fp8 matmul with dequantising scales. */
+    /**
+     * {@code F.scaled_mm(mat_a, mat_b, scale_a, scale_recipe_a, scale_b, scale_recipe_b, ...)}: fp8 matmul with
+     * dequantising scales.
+     */
     public static Tensor scaledMm(Tensor a, Tensor b, ScaleSpec scaleA, ScaleSpec scaleB, ScaledMmOptions options) {
         return ScaledMm.scaledMm(a, b, scaleA, scaleB, options);
     }
 
-    /** {@code F.scaled_addmm(input, mat1, mat2, ...)}: {@code beta·input + alpha·scaled_mm(mat1, mat2)} in input's dtype. */
-    public static Tensor scaledAddmm(Tensor input, Tensor mat1, Tensor mat2, ScaleSpec scaleA, ScaleSpec scaleB,
-            ScaledMmOptions options) {
+    /**
+     * {@code F.scaled_addmm(input, mat1, mat2, ...)}: {@code beta·input + alpha·scaled_mm(mat1, mat2)} in input's
+     * dtype.
+     */
+    public static Tensor scaledAddmm(
+            Tensor input, Tensor mat1, Tensor mat2, ScaleSpec scaleA, ScaleSpec scaleB, ScaledMmOptions options) {
         return ScaledMm.scaledAddmm(input, mat1, mat2, scaleA, scaleB, options);
     }
 
-    /** {@code F.scaled_addmm_(input, mat1, mat2, ...)}: accumulates into {@code input} (same storage) and returns it. */
-    public static Tensor scaledAddmm_(Tensor input, Tensor mat1, Tensor mat2, ScaleSpec scaleA, ScaleSpec scaleB,
-            ScaledMmOptions options) {
+    /**
+     * {@code F.scaled_addmm_(input, mat1, mat2, ...)}: accumulates into {@code input} (same storage) and returns it.
+     */
+    public static Tensor scaledAddmm_(
+            Tensor input, Tensor mat1, Tensor mat2, ScaleSpec scaleA, ScaleSpec scaleB, ScaledMmOptions options) {
         return ScaledMm.scaledAddmm_(input, mat1, mat2, scaleA, scaleB, options);
     }
 
     /** The spec's Java name of {@code F.scaled_addmm_}; same as {@link #scaledAddmm_}. */
-    public static Tensor scaledAddmmInPlace(Tensor input, Tensor mat1, Tensor mat2, ScaleSpec scaleA, ScaleSpec scaleB,
-            ScaledMmOptions options) {
+    public static Tensor scaledAddmmInPlace(
+            Tensor input, Tensor mat1, Tensor mat2, ScaleSpec scaleA, ScaleSpec scaleB, ScaledMmOptions options) {
         return ScaledMm.scaledAddmm_(input, mat1, mat2, scaleA, scaleB, options);
     }
 }

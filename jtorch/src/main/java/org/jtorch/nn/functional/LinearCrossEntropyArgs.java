@@ -6,13 +6,17 @@ import org.jtorch.nn.LinearCrossEntropyOptions;
 import org.jtorch.nn.Reduction;
 
 /**
- * Keyword arguments of {@code F.linear_cross_entropy} (2.15): {@code linear_bias} (null = none), class
- * {@code weight} (null = all ones), {@code reduction} (default MEAN), {@code ignore_index} (empty = -100 for
- * class-index targets), {@code label_smoothing} (default 0) and {@code options} (null = the reference path;
- * set = opt into the chunked path).
+ * Keyword arguments of {@code F.linear_cross_entropy} (2.15): {@code linear_bias} (null = none), class {@code weight}
+ * (null = all ones), {@code reduction} (default MEAN), {@code ignore_index} (empty = -100 for class-index targets),
+ * {@code label_smoothing} (default 0) and {@code options} (null = the reference path; set = opt into the chunked path).
  */
-public record LinearCrossEntropyArgs(Tensor linearBias, Tensor weight, Reduction reduction, OptionalLong ignoreIndex,
-        double labelSmoothing, LinearCrossEntropyOptions options) {
+public record LinearCrossEntropyArgs(
+        Tensor linearBias,
+        Tensor weight,
+        Reduction reduction,
+        OptionalLong ignoreIndex,
+        double labelSmoothing,
+        LinearCrossEntropyOptions options) {
 
     /** Validates the reduction (the other fields are checked against the inputs at call time). */
     public LinearCrossEntropyArgs {
@@ -42,7 +46,8 @@ public record LinearCrossEntropyArgs(Tensor linearBias, Tensor weight, Reduction
 
     /** Copy with {@code ignore_index}. */
     public LinearCrossEntropyArgs ignoreIndex(long index) {
-        return new LinearCrossEntropyArgs(linearBias, weight, reduction, OptionalLong.of(index), labelSmoothing, options);
+        return new LinearCrossEntropyArgs(
+                linearBias, weight, reduction, OptionalLong.of(index), labelSmoothing, options);
     }
 
     /** Copy with {@code label_smoothing}. */
@@ -56,5 +61,7 @@ public record LinearCrossEntropyArgs(Tensor linearBias, Tensor weight, Reduction
     }
 
     /** The effective ignore index: -100 when unset, as for {@code cross_entropy}. */
-    long effectiveIgnoreIndex() { return ignoreIndex.orElse(-100); }
+    long effectiveIgnoreIndex() {
+        return ignoreIndex.orElse(-100);
+    }
 }

@@ -1,7 +1,6 @@
 package org.jtorch.nn.functional;
 
 import java.util.Arrays;
-
 import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
@@ -25,7 +24,10 @@ final class Losses {
         };
     }
 
-    /** cross_entropy: probability targets when target and input have the same shape (as ATen decides), else class indices. */
+    /**
+     * cross_entropy: probability targets when target and input have the same shape (as ATen decides), else class
+     * indices.
+     */
     static Tensor crossEntropy(Tensor input, Tensor target, CrossEntropyOptions o) {
         double eps = o.labelSmoothing();
         if (!(eps >= 0 && eps <= 1)) {
@@ -52,7 +54,8 @@ final class Losses {
         Tensor terms = o.weight() == null ? lp : lp.mul(classShaped(o.weight(), input.dim(), classDim));
         Tensor smooth = terms.sum(classDim).neg();
         if (p.valid() != null) smooth = TernaryOps.where(p.valid(), smooth, 0.0);
-        return nll.mul(1 - eps).add(reduceWeighted(smooth, p.rowWeight(), o.reduction()).mul(eps / c));
+        return nll.mul(1 - eps)
+                .add(reduceWeighted(smooth, p.rowWeight(), o.reduction()).mul(eps / c));
     }
 
     /** nll_loss on log-probabilities with class-index targets. */
@@ -81,13 +84,22 @@ final class Losses {
         long[] classes = readable ? target.toLongArray() : null;
         if (classes != null) checkBounds(classes, c, ignoreIndex);
         if (weight == null && classes != null && noneIgnored(classes, ignoreIndex)) {
-            return new Picked(lp.gather(classDim, target.unsqueeze(classDim)).squeeze(classDim).neg(), null, null);
+            return new Picked(
+                    lp.gather(classDim, target.unsqueeze(classDim))
+                            .squeeze(classDim)
+                            .neg(),
+                    null,
+                    null);
         }
         Tensor valid = target.ne(ignoreIndex);
         Tensor safe = TernaryOps.where(valid, target, 0L);
         Tensor picked = lp.gather(classDim, safe.unsqueeze(classDim)).squeeze(classDim);
-        Tensor rowWeight = weight == null ? valid.to(lp.dtype())
-                : TernaryOps.where(valid, ScatterOps.indexSelect(weight, 0, safe.reshape(-1)).reshape(target.shape()), 0.0);
+        Tensor rowWeight = weight == null
+                ? valid.to(lp.dtype())
+                : TernaryOps.where(
+                        valid,
+                        ScatterOps.indexSelect(weight, 0, safe.reshape(-1)).reshape(target.shape()),
+                        0.0);
         Tensor loss = TernaryOps.where(valid, picked.mul(rowWeight).neg(), 0.0);
         return new Picked(loss, rowWeight, valid);
     }
@@ -114,21 +126,26 @@ final class Losses {
      * when there is no row weight (every target counts once).
      */
     private static Tensor reduceWeighted(Tensor loss, Tensor rowWeight, Reduction reduction) {
-        return reduction == Reduction.MEAN && rowWeight != null ? loss.sum().div(rowWeight.sum()) : reduce(loss, reduction);
+        return reduction == Reduction.MEAN && rowWeight != null
+                ? loss.sum().div(rowWeight.sum())
+                : reduce(loss, reduction);
     }
 
     private static void checkBounds(long[] targets, long c, long ignoreIndex) {
         for (long y : targets) {
-            if (y != ignoreIndex && (y < 0 || y >= c)) throw new IndexOutOfBoundsException("Target " + y + " is out of bounds.");
+            if (y != ignoreIndex && (y < 0 || y >= c))
+                throw new IndexOutOfBoundsException("Target " + y + " is out of bounds.");
         }
     }
 
     private static void checkTargetShape(Tensor input, Tensor target, int classDim) {
         if (input.dim() <= 2) {
-            if (target.dim() > 1) throw new TorchException("0D or 1D target tensor expected, multi-target not supported");
+            if (target.dim() > 1)
+                throw new TorchException("0D or 1D target tensor expected, multi-target not supported");
             long n = input.dim() == 1 ? 1 : input.size(0), m = target.dim() == 0 ? 1 : target.size(0);
             if (input.dim() == 2 && n != m) {
-                throw new IllegalArgumentException("Expected input batch_size (" + n + ") to match target batch_size (" + m + ").");
+                throw new IllegalArgumentException(
+                        "Expected input batch_size (" + n + ") to match target batch_size (" + m + ").");
             }
             if (input.dim() == 1 && target.dim() != 0) {
                 throw new TorchException("0D target tensor expected, multi-target not supported");
@@ -138,7 +155,8 @@ final class Losses {
         long[] expected = new long[input.dim() - 1];
         for (int i = 0, j = 0; i < input.dim(); i++) if (i != classDim) expected[j++] = input.size(i);
         if (!Arrays.equals(expected, target.shape())) {
-            throw new TorchException("Expected target size " + Shapes.str(expected) + ", got " + Shapes.str(target.shape()));
+            throw new TorchException(
+                    "Expected target size " + Shapes.str(expected) + ", got " + Shapes.str(target.shape()));
         }
     }
 
@@ -160,8 +178,10 @@ final class Losses {
     /** The regression losses broadcast mismatched shapes, after PyTorch's UserWarning. */
     private static void warnIfBroadcast(Tensor input, Tensor target) {
         if (!Arrays.equals(input.shape(), target.shape())) {
-            Warnings.warn("Using a target size (torch.Size(" + Shapes.str(target.shape()) + ")) that is different to the input size"
-                    + " (torch.Size(" + Shapes.str(input.shape()) + ")). This will likely lead to incorrect results due to "
+            Warnings.warn("Using a target size (torch.Size(" + Shapes.str(target.shape())
+                    + ")) that is different to the input size"
+                    + " (torch.Size(" + Shapes.str(input.shape())
+                    + ")). This will likely lead to incorrect results due to "
                     + "broadcasting. Please ensure they have the same size.");
         }
     }
@@ -188,7 +208,10 @@ final class Losses {
         if (!(delta > 0)) throw new TorchException("huber_loss does not support non-positive values for delta.");
         warnIfBroadcast(input, target);
         Tensor d = input.sub(target).abs();
-        return reduce(TernaryOps.where(d.lt(delta), d.square().mul(0.5), d.sub(0.5 * delta).mul(delta)), reduction);
+        return reduce(
+                TernaryOps.where(
+                        d.lt(delta), d.square().mul(0.5), d.sub(0.5 * delta).mul(delta)),
+                reduction);
     }
 
     /** BCE on probabilities; the logs are clamped at -100 as in PyTorch so 0 and 1 give finite losses. */
@@ -211,14 +234,15 @@ final class Losses {
     }
 
     /** BCE on logits: {@code (1-y)·x + (1+(pw-1)·y)·softplus(-x)}, stable for large |x|. */
-    static Tensor binaryCrossEntropyWithLogits(Tensor input, Tensor target, Tensor weight, Tensor posWeight,
-            Reduction reduction) {
+    static Tensor binaryCrossEntropyWithLogits(
+            Tensor input, Tensor target, Tensor weight, Tensor posWeight, Reduction reduction) {
         if (!Arrays.equals(input.shape(), target.shape())) {
             throw new IllegalArgumentException("Target size (torch.Size(" + Shapes.str(target.shape())
                     + ")) must be the same as input size (torch.Size(" + Shapes.str(input.shape()) + "))");
         }
         Tensor softplusNeg = Torch.softplus(input.neg());
-        Tensor logWeight = posWeight == null ? null : posWeight.sub(1L).mul(target).add(1L);
+        Tensor logWeight =
+                posWeight == null ? null : posWeight.sub(1L).mul(target).add(1L);
         Tensor loss = target.neg().add(1L).mul(input).add(logWeight == null ? softplusNeg : logWeight.mul(softplusNeg));
         if (weight != null) loss = loss.mul(weight);
         return reduce(loss, reduction);
@@ -226,7 +250,9 @@ final class Losses {
 
     /** kl_div with reduction "none", "mean", "sum" or "batchmean" (sum divided by the batch size). */
     static Tensor klDiv(Tensor input, Tensor target, String reduction, boolean logTarget) {
-        Tensor loss = logTarget ? target.exp().mul(target.sub(input)) : Torch.xlogy(target, target).sub(target.mul(input));
+        Tensor loss = logTarget
+                ? target.exp().mul(target.sub(input))
+                : Torch.xlogy(target, target).sub(target.mul(input));
         if ("mean".equals(reduction)) {
             Warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
                     + "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
@@ -238,17 +264,21 @@ final class Losses {
         return reduce(loss, Reduction.of(reduction));
     }
 
-    /** cosine_embedding_loss: {@code 1 − cos} for target 1, {@code max(0, cos − margin)} for target −1 (ATen's formula and eps). */
+    /**
+     * cosine_embedding_loss: {@code 1 − cos} for target 1, {@code max(0, cos − margin)} for target −1 (ATen's formula
+     * and eps).
+     */
     static Tensor cosineEmbeddingLoss(Tensor input1, Tensor input2, Tensor target, double margin, Reduction reduction) {
         int targDim = target.dim();
-        if (targDim != 0 && targDim != 1) throw new TorchException("0D or 1D target tensor expected, multi-target not supported");
+        if (targDim != 0 && targDim != 1)
+            throw new TorchException("0D or 1D target tensor expected, multi-target not supported");
         if (targDim == 1 && (input1.dim() != 2 || input2.dim() != 2)) {
-            throw new TorchException("1D target tensor expects 2D input tensors, but found inputs with sizes " + Shapes.str(input1.shape())
-                    + " and " + Shapes.str(input2.shape()) + ".");
+            throw new TorchException("1D target tensor expects 2D input tensors, but found inputs with sizes "
+                    + Shapes.str(input1.shape()) + " and " + Shapes.str(input2.shape()) + ".");
         }
         if (targDim == 0 && (input1.dim() != 1 || input2.dim() != 1)) {
-            throw new TorchException("0D target tensor expects 1D input tensors, but found inputs with sizes " + Shapes.str(input1.shape())
-                    + " and " + Shapes.str(input2.shape()) + ".");
+            throw new TorchException("0D target tensor expects 1D input tensors, but found inputs with sizes "
+                    + Shapes.str(input1.shape()) + " and " + Shapes.str(input2.shape()) + ".");
         }
         double eps = 1e-12;
         Tensor prodSum = input1.mul(input2).sum(targDim);

@@ -9,18 +9,27 @@ import org.jtorch.internal.Shapes;
 final class Norms {
     private Norms() {}
 
-    static Tensor batchNorm(Tensor input, Tensor runningMean, Tensor runningVar, Tensor weight, Tensor bias, boolean training,
-            double momentum, double eps) {
+    static Tensor batchNorm(
+            Tensor input,
+            Tensor runningMean,
+            Tensor runningVar,
+            Tensor weight,
+            Tensor bias,
+            boolean training,
+            double momentum,
+            double eps) {
         if (input.dim() < 2) {
-            throw new IllegalArgumentException("batch_norm: expected an input of at least 2 dimensions (N, C, ...), but got input of "
-                    + "size " + Shapes.str(input.shape()));
+            throw new IllegalArgumentException(
+                    "batch_norm: expected an input of at least 2 dimensions (N, C, ...), but got input of " + "size "
+                            + Shapes.str(input.shape()));
         }
         long c = input.size(1);
         if (training) {
             long perChannel = input.numel() / Math.max(1, c);
             if (c > 0 && perChannel == 1) {
-                throw new IllegalArgumentException("Expected more than 1 value per channel when training, got input size torch.Size("
-                        + Shapes.str(input.shape()) + ")");
+                throw new IllegalArgumentException(
+                        "Expected more than 1 value per channel when training, got input size torch.Size("
+                                + Shapes.str(input.shape()) + ")");
             }
         }
         checkChannels("running_mean", runningMean, c);
@@ -43,17 +52,22 @@ final class Norms {
                 long n = input.numel() / c;
                 try (var _ = Torch.noGrad()) {
                     if (runningMean != null) {
-                        runningMean.mul_(1 - momentum).add_(mean.reshape(c).to(runningMean.dtype()).mul(momentum));
+                        runningMean
+                                .mul_(1 - momentum)
+                                .add_(mean.reshape(c).to(runningMean.dtype()).mul(momentum));
                     }
                     if (runningVar != null) {
-                        Tensor unbiased = var.reshape(c).mul((double) n / Math.max(1, n - 1)).to(runningVar.dtype());
+                        Tensor unbiased = var.reshape(c)
+                                .mul((double) n / Math.max(1, n - 1))
+                                .to(runningVar.dtype());
                         runningVar.mul_(1 - momentum).add_(unbiased.mul(momentum));
                     }
                 }
             }
         } else {
             if (runningMean == null || runningVar == null) {
-                throw new TorchException((runningMean == null ? "running_mean" : "running_var") + " must be defined in evaluation mode");
+                throw new TorchException(
+                        (runningMean == null ? "running_mean" : "running_var") + " must be defined in evaluation mode");
             }
             Tensor mean = runningMean.reshape(channelShape), var = runningVar.reshape(channelShape);
             out = input.sub(mean).mul(var.add(eps).rsqrt());
@@ -63,18 +77,20 @@ final class Norms {
     }
 
     private static void checkChannels(String name, Tensor t, long c) {
-        if (t != null && t.numel() != c) throw new TorchException(name + " should contain " + c + " elements not " + t.numel());
+        if (t != null && t.numel() != c)
+            throw new TorchException(name + " should contain " + c + " elements not " + t.numel());
     }
 
     static Tensor groupNorm(Tensor input, long numGroups, Tensor weight, Tensor bias, double eps) {
         if (input.dim() < 2) {
-            throw new IndexOutOfBoundsException("Dimension out of range (expected to be in range of [" + -Math.max(1, input.dim()) + ", "
-                    + (Math.max(1, input.dim()) - 1) + "], but got 1)");
+            throw new IndexOutOfBoundsException("Dimension out of range (expected to be in range of ["
+                    + -Math.max(1, input.dim()) + ", " + (Math.max(1, input.dim()) - 1) + "], but got 1)");
         }
         long n = input.size(0), c = input.size(1);
         if (numGroups <= 0 || c % numGroups != 0) {
-            throw new TorchException("Expected number of channels in input to be divisible by num_groups, but got input of shape "
-                    + Shapes.str(input.shape()) + " and num_groups=" + numGroups);
+            throw new TorchException(
+                    "Expected number of channels in input to be divisible by num_groups, but got input of shape "
+                            + Shapes.str(input.shape()) + " and num_groups=" + numGroups);
         }
         checkAffine("weight", weight, c, input);
         checkAffine("bias", bias, c, input);
@@ -99,8 +115,9 @@ final class Norms {
 
     private static void checkAffine(String name, Tensor t, long c, Tensor input) {
         if (t != null && (t.dim() != 1 || t.numel() != c)) {
-            throw new TorchException("Expected " + name + " to be a vector of size equal to the number of channels in input, but got "
-                    + name + " of shape " + Shapes.str(t.shape()) + " and input of shape " + Shapes.str(input.shape()));
+            throw new TorchException("Expected " + name
+                    + " to be a vector of size equal to the number of channels in input, but got " + name + " of shape "
+                    + Shapes.str(t.shape()) + " and input of shape " + Shapes.str(input.shape()));
         }
     }
 }

@@ -15,20 +15,29 @@ public record ScaleSpec(List<Tensor> scales, List<ScalingType> recipes, SwizzleT
         recipes = List.copyOf(recipes);
         if (swizzle == null) swizzle = SwizzleType.NO_SWIZZLE;
         if (scales.isEmpty() || scales.size() != recipes.size()) {
-            throw new IllegalArgumentException("scaled_mm: expected as many scale recipes as scales (at least one), but got "
-                    + scales.size() + " scales and " + recipes.size() + " recipes");
+            throw new IllegalArgumentException(
+                    "scaled_mm: expected as many scale recipes as scales (at least one), but got " + scales.size()
+                            + " scales and " + recipes.size() + " recipes");
         }
     }
 
     /** One scale tensor with its recipe, not swizzled. */
-    public static ScaleSpec of(Tensor scale, ScalingType recipe) { return new ScaleSpec(List.of(scale), List.of(recipe), null); }
+    public static ScaleSpec of(Tensor scale, ScalingType recipe) {
+        return new ScaleSpec(List.of(scale), List.of(recipe), null);
+    }
 
     /** {@code TENSORWISE}: one scale for the whole operand. */
-    public static ScaleSpec tensorwise(Tensor scale) { return of(scale, ScalingType.TENSORWISE); }
+    public static ScaleSpec tensorwise(Tensor scale) {
+        return of(scale, ScalingType.TENSORWISE);
+    }
 
     /** {@code ROWWISE}: one scale per output row (mat_a) or column (mat_b). */
-    public static ScaleSpec rowwise(Tensor scale) { return of(scale, ScalingType.ROWWISE); }
+    public static ScaleSpec rowwise(Tensor scale) {
+        return of(scale, ScalingType.ROWWISE);
+    }
 
     /** Copy with {@code swizzle}. */
-    public ScaleSpec withSwizzle(SwizzleType s) { return new ScaleSpec(scales, recipes, s); }
+    public ScaleSpec withSwizzle(SwizzleType s) {
+        return new ScaleSpec(scales, recipes, s);
+    }
 }

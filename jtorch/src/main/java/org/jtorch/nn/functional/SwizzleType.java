@@ -4,4 +4,7 @@ package org.jtorch.nn.functional;
  * {@code torch.nn.functional.SwizzleType}: the memory layout of a block-scale tensor. {@link #SWIZZLE_32_4_4} is
  * NVIDIA's tiled layout (128 × 4 tiles of the scale matrix stored as 32 × 16 blocks); on the CPU it is only undone.
  */
-public enum SwizzleType { NO_SWIZZLE, SWIZZLE_32_4_4 }
+public enum SwizzleType {
+    NO_SWIZZLE,
+    SWIZZLE_32_4_4
+}

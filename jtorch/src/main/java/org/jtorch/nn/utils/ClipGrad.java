@@ -16,12 +16,13 @@ public final class ClipGrad {
     }
 
     /**
-     * {@code clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite)}: the norm of all gradients
-     * taken together (as if concatenated) is computed; if it exceeds max_norm every gradient is scaled by
-     * {@code max_norm / (total + 1e-6)}. Returns the total norm before clipping; parameters without a gradient
-     * are skipped (0 when none has one).
+     * {@code clip_grad_norm_(parameters, max_norm, norm_type, error_if_nonfinite)}: the norm of all gradients taken
+     * together (as if concatenated) is computed; if it exceeds max_norm every gradient is scaled by {@code max_norm /
+     * (total + 1e-6)}. Returns the total norm before clipping; parameters without a gradient are skipped (0 when none
+     * has one).
      */
-    public static Tensor clipGradNorm_(Iterable<Tensor> parameters, double maxNorm, double normType, boolean errorIfNonfinite) {
+    public static Tensor clipGradNorm_(
+            Iterable<Tensor> parameters, double maxNorm, double normType, boolean errorIfNonfinite) {
         List<Tensor> grads = grads(parameters);
         if (grads.isEmpty()) return Torch.scalarTensor(0.0);
         try (var _ = Torch.noGrad()) {

@@ -17,9 +17,9 @@ public final class ConvertParameters {
     }
 
     /**
-     * {@code vector_to_parameters(vec, parameters)}: copies consecutive slices of {@code vec} into the
-     * parameters. PyTorch rebinds each {@code param.data}; a Java tensor keeps its storage, so values are copied in
-     * place (same observable values, parameter identity kept).
+     * {@code vector_to_parameters(vec, parameters)}: copies consecutive slices of {@code vec} into the parameters.
+     * PyTorch rebinds each {@code param.data}; a Java tensor keeps its storage, so values are copied in place (same
+     * observable values, parameter identity kept).
      */
     public static void vectorToParameters(Tensor vec, Iterable<Tensor> parameters) {
         if (vec.dim() != 1) {
@@ -27,9 +27,11 @@ public final class ConvertParameters {
         }
         long needed = 0;
         for (Tensor p : parameters) needed += p.numel();
-        // PyTorch ignores trailing elements and fails part-way on a short vector; checking first keeps the parameters intact.
+        // PyTorch ignores trailing elements and fails part-way on a short vector; checking first keeps the parameters
+        // intact.
         if (needed > vec.numel()) {
-            throw new IllegalArgumentException("vector has " + vec.numel() + " elements but the parameters hold " + needed);
+            throw new IllegalArgumentException(
+                    "vector has " + vec.numel() + " elements but the parameters hold " + needed);
         }
         long pointer = 0;
         try (var _ = Torch.noGrad()) {

@@ -11,14 +11,19 @@ public final class ConstantLR extends LRScheduler {
     private int totalIters;
 
     /** {@code ConstantLR(optimizer)}: factor 1/3 for 5 epochs. */
-    public ConstantLR(Optimizer optimizer) { this(optimizer, 1.0 / 3, 5); }
+    public ConstantLR(Optimizer optimizer) {
+        this(optimizer, 1.0 / 3, 5);
+    }
 
     /** {@code ConstantLR(optimizer, factor, total_iters)}. */
-    public ConstantLR(Optimizer optimizer, double factor, int totalIters) { this(optimizer, factor, totalIters, -1); }
+    public ConstantLR(Optimizer optimizer, double factor, int totalIters) {
+        this(optimizer, factor, totalIters, -1);
+    }
 
     /** {@code ConstantLR(optimizer, factor, total_iters, last_epoch)}; factor must lie in [0, 1]. */
     public ConstantLR(Optimizer optimizer, double factor, int totalIters, int lastEpoch) {
-        if (factor > 1.0 || factor < 0) throw new IllegalArgumentException("Constant multiplicative factor expected to be between 0 and 1.");
+        if (factor > 1.0 || factor < 0)
+            throw new IllegalArgumentException("Constant multiplicative factor expected to be between 0 and 1.");
         this.factor = factor;
         this.totalIters = totalIters;
         super(optimizer, lastEpoch);

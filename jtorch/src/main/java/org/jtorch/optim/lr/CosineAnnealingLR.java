@@ -7,19 +7,23 @@ import org.jtorch.optim.Optimizer;
 import org.jtorch.optim.ParamGroup;
 
 /**
- * {@code CosineAnnealingLR}: {@code eta_min + (base - eta_min)(1 + cos(pi t / T_max)) / 2}, computed
- * recursively from the current rates (so outside changes to the rates carry over); past {@code T_max}
- * the cosine keeps going (the rate rises again), as in PyTorch.
+ * {@code CosineAnnealingLR}: {@code eta_min + (base - eta_min)(1 + cos(pi t / T_max)) / 2}, computed recursively from
+ * the current rates (so outside changes to the rates carry over); past {@code T_max} the cosine keeps going (the rate
+ * rises again), as in PyTorch.
  */
 public final class CosineAnnealingLR extends LRScheduler {
     private int tMax;
     private double etaMin;
 
     /** {@code CosineAnnealingLR(optimizer, T_max)} with eta_min 0. */
-    public CosineAnnealingLR(Optimizer optimizer, int tMax) { this(optimizer, tMax, 0.0); }
+    public CosineAnnealingLR(Optimizer optimizer, int tMax) {
+        this(optimizer, tMax, 0.0);
+    }
 
     /** {@code CosineAnnealingLR(optimizer, T_max, eta_min)}. */
-    public CosineAnnealingLR(Optimizer optimizer, int tMax, double etaMin) { this(optimizer, tMax, etaMin, -1); }
+    public CosineAnnealingLR(Optimizer optimizer, int tMax, double etaMin) {
+        this(optimizer, tMax, etaMin, -1);
+    }
 
     /** {@code CosineAnnealingLR(optimizer, T_max, eta_min, last_epoch)}. */
     public CosineAnnealingLR(Optimizer optimizer, int tMax, double etaMin, int lastEpoch) {
@@ -41,8 +45,10 @@ public final class CosineAnnealingLR extends LRScheduler {
                 // At a trough the recursion would divide by zero: step up by the first increment instead.
                 out.add(lr + (base - etaMin) * (1 - Math.cos(Math.PI / tMax)) / 2);
             } else {
-                out.add((1 + Math.cos(Math.PI * lastEpoch / tMax)) / (1 + Math.cos(Math.PI * (lastEpoch - 1) / tMax))
-                        * (lr - etaMin) + etaMin);
+                out.add((1 + Math.cos(Math.PI * lastEpoch / tMax))
+                                / (1 + Math.cos(Math.PI * (lastEpoch - 1) / tMax))
+                                * (lr - etaMin)
+                        + etaMin);
             }
         }
         return out;

@@ -6,9 +6,9 @@ import java.util.Map;
 import org.jtorch.optim.Optimizer;
 
 /**
- * {@code CosineAnnealingWarmRestarts} (SGDR): cosine annealing from the base rate to {@code eta_min}
- * over {@code T_i} epochs, then a restart with {@code T_i *= T_mult}. Steps may be fractional
- * ({@link #step(double)}, e.g. {@code epoch + batch / batches}).
+ * {@code CosineAnnealingWarmRestarts} (SGDR): cosine annealing from the base rate to {@code eta_min} over {@code T_i}
+ * epochs, then a restart with {@code T_i *= T_mult}. Steps may be fractional ({@link #step(double)}, e.g. {@code epoch
+ * + batch / batches}).
  */
 public final class CosineAnnealingWarmRestarts extends LRScheduler {
     private int t0;
@@ -19,10 +19,14 @@ public final class CosineAnnealingWarmRestarts extends LRScheduler {
     private double tCur;
 
     /** {@code CosineAnnealingWarmRestarts(optimizer, T_0)}: T_mult 1, eta_min 0. */
-    public CosineAnnealingWarmRestarts(Optimizer optimizer, int t0) { this(optimizer, t0, 1, 0.0); }
+    public CosineAnnealingWarmRestarts(Optimizer optimizer, int t0) {
+        this(optimizer, t0, 1, 0.0);
+    }
 
     /** {@code CosineAnnealingWarmRestarts(optimizer, T_0, T_mult, eta_min)}. */
-    public CosineAnnealingWarmRestarts(Optimizer optimizer, int t0, int tMult, double etaMin) { this(optimizer, t0, tMult, etaMin, -1); }
+    public CosineAnnealingWarmRestarts(Optimizer optimizer, int t0, int tMult, double etaMin) {
+        this(optimizer, t0, tMult, etaMin, -1);
+    }
 
     /** {@code CosineAnnealingWarmRestarts(optimizer, T_0, T_mult, eta_min, last_epoch)}. */
     public CosineAnnealingWarmRestarts(Optimizer optimizer, int t0, int tMult, double etaMin, int lastEpoch) {
@@ -37,10 +41,14 @@ public final class CosineAnnealingWarmRestarts extends LRScheduler {
     }
 
     /** {@code T_cur}. */
-    public double tCur() { return tCur; }
+    public double tCur() {
+        return tCur;
+    }
 
     /** {@code T_i}: the length of the current cycle. */
-    public int tI() { return tI; }
+    public int tI() {
+        return tI;
+    }
 
     @Override
     protected List<Double> computeLr() {

@@ -10,7 +10,9 @@ public final class ExponentialLR extends LRScheduler {
     private double gamma;
 
     /** {@code ExponentialLR(optimizer, gamma)}. */
-    public ExponentialLR(Optimizer optimizer, double gamma) { this(optimizer, gamma, -1); }
+    public ExponentialLR(Optimizer optimizer, double gamma) {
+        this(optimizer, gamma, -1);
+    }
 
     /** {@code ExponentialLR(optimizer, gamma, last_epoch)}. */
     public ExponentialLR(Optimizer optimizer, double gamma, int lastEpoch) {
@@ -34,7 +36,9 @@ public final class ExponentialLR extends LRScheduler {
     }
 
     @Override
-    protected void writeOwnState(Map<String, Object> sd) { sd.put("gamma", gamma); }
+    protected void writeOwnState(Map<String, Object> sd) {
+        sd.put("gamma", gamma);
+    }
 
     @Override
     protected void readOwnState(Map<String, Object> sd) {

@@ -13,25 +13,25 @@ import org.jtorch.optim.Optimizer;
 import org.jtorch.optim.ParamGroup;
 
 /**
- * {@code torch.optim.lr_scheduler.LRScheduler}: sets the {@code lr} of every param group of an optimizer
- * once per {@link #step()}. A new scheduler ({@code last_epoch = -1}) records each group's {@code lr} as
- * {@code initial_lr} (its base learning rate) and takes an initial step to epoch 0; one resumed with
- * {@code last_epoch >= 0} requires {@code initial_lr} in every group and only re-applies the current
- * rates.
+ * {@code torch.optim.lr_scheduler.LRScheduler}: sets the {@code lr} of every param group of an optimizer once per
+ * {@link #step()}. A new scheduler ({@code last_epoch = -1}) records each group's {@code lr} as {@code initial_lr} (its
+ * base learning rate) and takes an initial step to epoch 0; one resumed with {@code last_epoch >= 0} requires
+ * {@code initial_lr} in every group and only re-applies the current rates.
  *
- * <p>Subclasses give the chainable form ({@link #computeLr}: the next rates from the groups' current
- * ones) and, where PyTorch has one, the closed form ({@link #closedFormLr}: the rates at
- * {@code lastEpoch} from the base rates), used by the deprecated {@link #step(int)}. A subclass that
- * needs its own fields during the initial step assigns them before calling the super constructor.
+ * <p>Subclasses give the chainable form ({@link #computeLr}: the next rates from the groups' current ones) and, where
+ * PyTorch has one, the closed form ({@link #closedFormLr}: the rates at {@code lastEpoch} from the base rates), used by
+ * the deprecated {@link #step(int)}. A subclass that needs its own fields during the initial step assigns them before
+ * calling the super constructor.
  */
 public abstract class LRScheduler {
-    static final String EPOCH_DEPRECATION_WARNING = "The epoch parameter in `scheduler.step()` was not necessary and is being "
-            + "deprecated where possible. Please use `scheduler.step()` to step the scheduler. "
-            + "During the deprecation, "
-            + "if epoch is different from None, the closed form is used instead of the new "
-            + "chainable form, where "
-            + "available. Please open an issue if you are unable to replicate your use case: "
-            + "https://github.com/pytorch/pytorch/issues/new/choose.";
+    static final String EPOCH_DEPRECATION_WARNING =
+            "The epoch parameter in `scheduler.step()` was not necessary and is being "
+                    + "deprecated where possible. Please use `scheduler.step()` to step the scheduler. "
+                    + "During the deprecation, "
+                    + "if epoch is different from None, the closed form is used instead of the new "
+                    + "chainable form, where "
+                    + "available. Please open an issue if you are unable to replicate your use case: "
+                    + "https://github.com/pytorch/pytorch/issues/new/choose.";
 
     protected final Optimizer optimizer;
     protected List<Double> baseLrs = List.of();
@@ -40,6 +40,7 @@ public abstract class LRScheduler {
     protected int stepCount;
     /** {@code _is_initial}: true during the initial step, so chainable forms keep the current rates. */
     protected boolean isInitial;
+
     private boolean getLrCalledWithinStep;
     private List<Double> lastLr = List.of();
     /** Whether the optimizer has stepped since this scheduler was attached (for the call-order warning). */
@@ -49,8 +50,8 @@ public abstract class LRScheduler {
      * {@code LRScheduler(optimizer, last_epoch)}: records the base rates and takes the initial step.
      *
      * <p>{@code this} escapes by design: as PyTorch's {@code __init__}, the initial step runs the subclass's
-     * {@link #step()} and {@link #computeLr()} before the subclass constructor returns. Subclasses assign the
-     * fields those read before calling this constructor.
+     * {@link #step()} and {@link #computeLr()} before the subclass constructor returns. Subclasses assign the fields
+     * those read before calling this constructor.
      */
     @SuppressWarnings("this-escape")
     protected LRScheduler(Optimizer optimizer, int lastEpoch) {
@@ -77,8 +78,8 @@ public abstract class LRScheduler {
     }
 
     /**
-     * Attaches {@code optimizer} without recording base rates or stepping, for schedulers that do not
-     * run PyTorch's {@code LRScheduler.__init__} ({@link SequentialLR}, {@link ReduceLROnPlateau}).
+     * Attaches {@code optimizer} without recording base rates or stepping, for schedulers that do not run PyTorch's
+     * {@code LRScheduler.__init__} ({@link SequentialLR}, {@link ReduceLROnPlateau}).
      */
     protected LRScheduler(Optimizer optimizer) {
         this.optimizer = Objects.requireNonNull(optimizer, "optimizer");
@@ -99,27 +100,40 @@ public abstract class LRScheduler {
     /** The rates of the next epoch from the groups' current ones ({@code get_lr}, chainable form). */
     protected abstract List<Double> computeLr();
 
-    /** The rates at {@link #lastEpoch} from the base rates ({@code _get_closed_form_lr}), or null when there is none. */
-    protected List<Double> closedFormLr() { return null; }
+    /**
+     * The rates at {@link #lastEpoch} from the base rates ({@code _get_closed_form_lr}), or null when there is none.
+     */
+    protected List<Double> closedFormLr() {
+        return null;
+    }
 
     /** {@code optimizer}: the optimizer whose rates this scheduler sets. */
-    public Optimizer optimizer() { return optimizer; }
+    public Optimizer optimizer() {
+        return optimizer;
+    }
 
     /** {@code last_epoch}: the index of the current epoch (0 after construction). */
-    public int lastEpoch() { return lastEpoch; }
+    public int lastEpoch() {
+        return lastEpoch;
+    }
 
     /** {@code base_lrs}: the groups' {@code initial_lr}. */
-    public List<Double> baseLrs() { return Collections.unmodifiableList(baseLrs); }
+    public List<Double> baseLrs() {
+        return Collections.unmodifiableList(baseLrs);
+    }
 
     /** {@code get_last_lr()}: the rates set by the last step, one per group. */
-    public List<Double> getLastLr() { return lastLr; }
+    public List<Double> getLastLr() {
+        return lastLr;
+    }
 
     /**
-     * {@code get_lr()}: the chainable form at the current epoch. Outside {@link #step()} this warns, as
-     * PyTorch does: the rates just set are {@link #getLastLr()}.
+     * {@code get_lr()}: the chainable form at the current epoch. Outside {@link #step()} this warns, as PyTorch does:
+     * the rates just set are {@link #getLastLr()}.
      */
     public List<Double> getLr() {
-        if (!getLrCalledWithinStep) Warnings.warn("To get the last learning rate computed by the scheduler, please use `get_last_lr()`.");
+        if (!getLrCalledWithinStep)
+            Warnings.warn("To get the last learning rate computed by the scheduler, please use `get_last_lr()`.");
         return computeLr();
     }
 
@@ -131,8 +145,8 @@ public abstract class LRScheduler {
     }
 
     /**
-     * {@code step(epoch)} (deprecated): jumps to {@code epoch} and sets the closed-form rates there (the
-     * chainable ones when the scheduler has no closed form).
+     * {@code step(epoch)} (deprecated): jumps to {@code epoch} and sets the closed-form rates there (the chainable ones
+     * when the scheduler has no closed form).
      */
     public void step(int epoch) {
         warnIfBeforeOptimizerStep();
@@ -143,12 +157,13 @@ public abstract class LRScheduler {
 
     void warnIfBeforeOptimizerStep() {
         if (stepCount == 1 && !optimizerStepped) {
-            Warnings.warn("Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and later, "
-                    + "you should call them in the opposite order: `optimizer.step()` before "
-                    + "`lr_scheduler.step()`.  "
-                    + "Failure to do this will result in PyTorch skipping the first value of the learning rate "
-                    + "schedule. See more details at "
-                    + "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate");
+            Warnings.warn(
+                    "Detected call of `lr_scheduler.step()` before `optimizer.step()`. In PyTorch 1.1.0 and later, "
+                            + "you should call them in the opposite order: `optimizer.step()` before "
+                            + "`lr_scheduler.step()`.  "
+                            + "Failure to do this will result in PyTorch skipping the first value of the learning rate "
+                            + "schedule. See more details at "
+                            + "https://pytorch.org/docs/stable/optim.html#how-to-adjust-learning-rate");
         }
     }
 
@@ -190,7 +205,9 @@ public abstract class LRScheduler {
     }
 
     /** Replaces the last rates (schedulers that report another scheduler's). */
-    protected final void lastLr(List<Double> lrs) { lastLr = lrs; }
+    protected final void lastLr(List<Double> lrs) {
+        lastLr = lrs;
+    }
 
     /** The groups' current rates: what chainable forms return when the rate does not change. */
     protected final List<Double> groupLrs() {
@@ -202,8 +219,8 @@ public abstract class LRScheduler {
     // ---- state dict -----------------------------------------------------------------------------------
 
     /**
-     * {@code state_dict()}: every field but the optimizer, by PyTorch's attribute names and in the order
-     * of the scheduler's {@code __dict__} (the subclass's own fields first).
+     * {@code state_dict()}: every field but the optimizer, by PyTorch's attribute names and in the order of the
+     * scheduler's {@code __dict__} (the subclass's own fields first).
      */
     public Map<String, Object> stateDict() {
         Map<String, Object> sd = new LinkedHashMap<>();
@@ -234,7 +251,8 @@ public abstract class LRScheduler {
         if (sd.containsKey("last_epoch")) lastEpoch = ((Number) sd.get("last_epoch")).intValue();
         if (sd.containsKey("_step_count")) stepCount = ((Number) sd.get("_step_count")).intValue();
         if (sd.containsKey("_is_initial")) isInitial = (Boolean) sd.get("_is_initial");
-        if (sd.containsKey("_get_lr_called_within_step")) getLrCalledWithinStep = (Boolean) sd.get("_get_lr_called_within_step");
+        if (sd.containsKey("_get_lr_called_within_step"))
+            getLrCalledWithinStep = (Boolean) sd.get("_get_lr_called_within_step");
         if (sd.containsKey("_last_lr")) lastLr = Collections.unmodifiableList(doubles(sd.get("_last_lr")));
     }
 
@@ -255,5 +273,7 @@ public abstract class LRScheduler {
     }
 
     @Override
-    public String toString() { return getClass().getSimpleName() + "(last_epoch=" + lastEpoch + ", last_lr=" + lastLr + ")"; }
+    public String toString() {
+        return getClass().getSimpleName() + "(last_epoch=" + lastEpoch + ", last_lr=" + lastLr + ")";
+    }
 }

@@ -12,7 +12,9 @@ public final class LambdaLR extends LRScheduler {
     private final List<IntToDoubleFunction> lrLambdas;
 
     /** {@code LambdaLR(optimizer, lr_lambda)}: one function for every group. */
-    public LambdaLR(Optimizer optimizer, IntToDoubleFunction lrLambda) { this(optimizer, lrLambda, -1); }
+    public LambdaLR(Optimizer optimizer, IntToDoubleFunction lrLambda) {
+        this(optimizer, lrLambda, -1);
+    }
 
     /** {@code LambdaLR(optimizer, lr_lambda, last_epoch)}. */
     public LambdaLR(Optimizer optimizer, IntToDoubleFunction lrLambda, int lastEpoch) {
@@ -21,7 +23,9 @@ public final class LambdaLR extends LRScheduler {
     }
 
     /** {@code LambdaLR(optimizer, [lr_lambda, ...])}: one function per group. */
-    public LambdaLR(Optimizer optimizer, List<IntToDoubleFunction> lrLambdas) { this(optimizer, lrLambdas, -1); }
+    public LambdaLR(Optimizer optimizer, List<IntToDoubleFunction> lrLambdas) {
+        this(optimizer, lrLambdas, -1);
+    }
 
     /** {@code LambdaLR(optimizer, [lr_lambda, ...], last_epoch)}. */
     public LambdaLR(Optimizer optimizer, List<IntToDoubleFunction> lrLambdas, int lastEpoch) {
@@ -36,11 +40,14 @@ public final class LambdaLR extends LRScheduler {
     @Override
     protected List<Double> computeLr() {
         List<Double> out = new ArrayList<>();
-        for (int i = 0; i < baseLrs.size(); i++) out.add(baseLrs.get(i) * lrLambdas.get(i).applyAsDouble(lastEpoch));
+        for (int i = 0; i < baseLrs.size(); i++)
+            out.add(baseLrs.get(i) * lrLambdas.get(i).applyAsDouble(lastEpoch));
         return out;
     }
 
-    /** Java functions carry no state to save: {@code lr_lambdas} is a list of None, as PyTorch saves plain functions. */
+    /**
+     * Java functions carry no state to save: {@code lr_lambdas} is a list of None, as PyTorch saves plain functions.
+     */
     @Override
     protected void writeTrailingState(Map<String, Object> sd) {
         sd.put("lr_lambdas", new ArrayList<>(Collections.nCopies(lrLambdas.size(), null)));

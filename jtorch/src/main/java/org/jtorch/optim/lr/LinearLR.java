@@ -6,8 +6,8 @@ import java.util.Map;
 import org.jtorch.optim.Optimizer;
 
 /**
- * {@code LinearLR}: scales the rates by a factor that moves linearly from {@code start_factor} to
- * {@code end_factor} over {@code total_iters} epochs.
+ * {@code LinearLR}: scales the rates by a factor that moves linearly from {@code start_factor} to {@code end_factor}
+ * over {@code total_iters} epochs.
  */
 public final class LinearLR extends LRScheduler {
     private double startFactor;
@@ -15,7 +15,9 @@ public final class LinearLR extends LRScheduler {
     private int totalIters;
 
     /** {@code LinearLR(optimizer)}: from 1/3 to 1 over 5 epochs. */
-    public LinearLR(Optimizer optimizer) { this(optimizer, 1.0 / 3, 1.0, 5); }
+    public LinearLR(Optimizer optimizer) {
+        this(optimizer, 1.0 / 3, 1.0, 5);
+    }
 
     /** {@code LinearLR(optimizer, start_factor, end_factor, total_iters)}. */
     public LinearLR(Optimizer optimizer, double startFactor, double endFactor, int totalIters) {
@@ -25,9 +27,11 @@ public final class LinearLR extends LRScheduler {
     /** {@code LinearLR(optimizer, start_factor, end_factor, total_iters, last_epoch)}. */
     public LinearLR(Optimizer optimizer, double startFactor, double endFactor, int totalIters, int lastEpoch) {
         if (startFactor > 1.0 || startFactor <= 0) {
-            throw new IllegalArgumentException("Starting multiplicative factor expected to be greater than 0 and less or equal to 1.");
+            throw new IllegalArgumentException(
+                    "Starting multiplicative factor expected to be greater than 0 and less or equal to 1.");
         }
-        if (endFactor > 1.0 || endFactor < 0) throw new IllegalArgumentException("Ending multiplicative factor expected to be between 0 and 1.");
+        if (endFactor > 1.0 || endFactor < 0)
+            throw new IllegalArgumentException("Ending multiplicative factor expected to be between 0 and 1.");
         this.startFactor = startFactor;
         this.endFactor = endFactor;
         this.totalIters = totalIters;
@@ -41,7 +45,9 @@ public final class LinearLR extends LRScheduler {
             lrs.replaceAll(lr -> lr * startFactor);
         } else if (!isInitial && lastEpoch <= totalIters) {
             // The ratio of consecutive closed-form factors.
-            double ratio = 1.0 + (endFactor - startFactor) / (totalIters * startFactor + (lastEpoch - 1) * (endFactor - startFactor));
+            double ratio = 1.0
+                    + (endFactor - startFactor)
+                            / (totalIters * startFactor + (lastEpoch - 1) * (endFactor - startFactor));
             lrs.replaceAll(lr -> lr * ratio);
         }
         return lrs;

@@ -8,19 +8,24 @@ import java.util.Map;
 import org.jtorch.optim.Optimizer;
 
 /**
- * {@code MultiStepLR}: multiplies the rates by {@code gamma} at each milestone epoch (by
- * {@code gamma^k} for a milestone listed k times).
+ * {@code MultiStepLR}: multiplies the rates by {@code gamma} at each milestone epoch (by {@code gamma^k} for a
+ * milestone listed k times).
  */
 public final class MultiStepLR extends LRScheduler {
     /** PyTorch's {@code Counter(milestones)}: epoch → multiplicity, in first-occurrence order. */
     private Map<Integer, Integer> milestones;
+
     private double gamma;
 
     /** {@code MultiStepLR(optimizer, milestones)} with gamma 0.1. */
-    public MultiStepLR(Optimizer optimizer, List<Integer> milestones) { this(optimizer, milestones, 0.1); }
+    public MultiStepLR(Optimizer optimizer, List<Integer> milestones) {
+        this(optimizer, milestones, 0.1);
+    }
 
     /** {@code MultiStepLR(optimizer, milestones, gamma)}. */
-    public MultiStepLR(Optimizer optimizer, List<Integer> milestones, double gamma) { this(optimizer, milestones, gamma, -1); }
+    public MultiStepLR(Optimizer optimizer, List<Integer> milestones, double gamma) {
+        this(optimizer, milestones, gamma, -1);
+    }
 
     /** {@code MultiStepLR(optimizer, milestones, gamma, last_epoch)}. */
     public MultiStepLR(Optimizer optimizer, List<Integer> milestones, double gamma, int lastEpoch) {

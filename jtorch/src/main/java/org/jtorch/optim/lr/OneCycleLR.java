@@ -9,12 +9,11 @@ import org.jtorch.optim.Optimizer;
 import org.jtorch.optim.ParamGroup;
 
 /**
- * {@code OneCycleLR}: the 1cycle policy. The rate rises from {@code max_lr / div_factor} to
- * {@code max_lr} over the first {@code pct_start} of {@code total_steps}, then anneals to
- * {@code initial_lr / final_div_factor} (with {@code three_phase}, back to the initial rate first);
- * the momentum (or Adam's beta1) moves inversely between {@code max_momentum} and
- * {@code base_momentum}. Not chainable: the rates are computed from the values stored in each group
- * ({@code initial_lr}, {@code max_lr}, {@code min_lr}, {@code max_momentum}, {@code base_momentum}).
+ * {@code OneCycleLR}: the 1cycle policy. The rate rises from {@code max_lr / div_factor} to {@code max_lr} over the
+ * first {@code pct_start} of {@code total_steps}, then anneals to {@code initial_lr / final_div_factor} (with
+ * {@code three_phase}, back to the initial rate first); the momentum (or Adam's beta1) moves inversely between
+ * {@code max_momentum} and {@code base_momentum}. Not chainable: the rates are computed from the values stored in each
+ * group ({@code initial_lr}, {@code max_lr}, {@code min_lr}, {@code max_momentum}, {@code base_momentum}).
  */
 public final class OneCycleLR extends LRScheduler {
 
@@ -32,7 +31,9 @@ public final class OneCycleLR extends LRScheduler {
         private Options() {}
 
         /** PyTorch's defaults (total_steps or epochs × steps_per_epoch must still be given). */
-        public static Options defaults() { return new Options(); }
+        public static Options defaults() {
+            return new Options();
+        }
 
         private Options copy() {
             Options o = new Options();
@@ -51,36 +52,92 @@ public final class OneCycleLR extends LRScheduler {
             return o;
         }
 
-        public Options totalSteps(int v) { Options o = copy(); o.totalSteps = v; return o; }
+        public Options totalSteps(int v) {
+            Options o = copy();
+            o.totalSteps = v;
+            return o;
+        }
 
-        public Options epochs(int v) { Options o = copy(); o.epochs = v; return o; }
+        public Options epochs(int v) {
+            Options o = copy();
+            o.epochs = v;
+            return o;
+        }
 
-        public Options stepsPerEpoch(int v) { Options o = copy(); o.stepsPerEpoch = v; return o; }
+        public Options stepsPerEpoch(int v) {
+            Options o = copy();
+            o.stepsPerEpoch = v;
+            return o;
+        }
 
-        public Options pctStart(double v) { Options o = copy(); o.pctStart = v; return o; }
+        public Options pctStart(double v) {
+            Options o = copy();
+            o.pctStart = v;
+            return o;
+        }
 
         /** {@code "cos"} or {@code "linear"}. */
-        public Options annealStrategy(String v) { Options o = copy(); o.annealStrategy = v; return o; }
+        public Options annealStrategy(String v) {
+            Options o = copy();
+            o.annealStrategy = v;
+            return o;
+        }
 
-        public Options cycleMomentum(boolean v) { Options o = copy(); o.cycleMomentum = v; return o; }
+        public Options cycleMomentum(boolean v) {
+            Options o = copy();
+            o.cycleMomentum = v;
+            return o;
+        }
 
-        public Options baseMomentum(double v) { Options o = copy(); o.baseMomentum = v; return o; }
+        public Options baseMomentum(double v) {
+            Options o = copy();
+            o.baseMomentum = v;
+            return o;
+        }
 
         /** One value per param group. */
-        public Options baseMomentum(List<Double> v) { Options o = copy(); o.baseMomentum = List.copyOf(v); return o; }
+        public Options baseMomentum(List<Double> v) {
+            Options o = copy();
+            o.baseMomentum = List.copyOf(v);
+            return o;
+        }
 
-        public Options maxMomentum(double v) { Options o = copy(); o.maxMomentum = v; return o; }
+        public Options maxMomentum(double v) {
+            Options o = copy();
+            o.maxMomentum = v;
+            return o;
+        }
 
         /** One value per param group. */
-        public Options maxMomentum(List<Double> v) { Options o = copy(); o.maxMomentum = List.copyOf(v); return o; }
+        public Options maxMomentum(List<Double> v) {
+            Options o = copy();
+            o.maxMomentum = List.copyOf(v);
+            return o;
+        }
 
-        public Options divFactor(double v) { Options o = copy(); o.divFactor = v; return o; }
+        public Options divFactor(double v) {
+            Options o = copy();
+            o.divFactor = v;
+            return o;
+        }
 
-        public Options finalDivFactor(double v) { Options o = copy(); o.finalDivFactor = v; return o; }
+        public Options finalDivFactor(double v) {
+            Options o = copy();
+            o.finalDivFactor = v;
+            return o;
+        }
 
-        public Options threePhase(boolean v) { Options o = copy(); o.threePhase = v; return o; }
+        public Options threePhase(boolean v) {
+            Options o = copy();
+            o.threePhase = v;
+            return o;
+        }
 
-        public Options lastEpoch(int v) { Options o = copy(); o.lastEpoch = v; return o; }
+        public Options lastEpoch(int v) {
+            Options o = copy();
+            o.lastEpoch = v;
+            return o;
+        }
     }
 
     /** One phase of the schedule: it ends at {@code endStep}, moving between the named group values. */
@@ -93,7 +150,9 @@ public final class OneCycleLR extends LRScheduler {
     private boolean useBeta1;
 
     /** {@code OneCycleLR(optimizer, max_lr, total_steps)}. */
-    public OneCycleLR(Optimizer optimizer, double maxLr, int totalSteps) { this(optimizer, maxLr, Options.defaults().totalSteps(totalSteps)); }
+    public OneCycleLR(Optimizer optimizer, double maxLr, int totalSteps) {
+        this(optimizer, maxLr, Options.defaults().totalSteps(totalSteps));
+    }
 
     /** {@code OneCycleLR(optimizer, max_lr, **options)}. */
     public OneCycleLR(Optimizer optimizer, double maxLr, Options options) {
@@ -109,7 +168,8 @@ public final class OneCycleLR extends LRScheduler {
             throw new IllegalArgumentException("Expected float between 0 and 1 pct_start, but got " + options.pctStart);
         }
         if (!options.annealStrategy.equals("cos") && !options.annealStrategy.equals("linear")) {
-            throw new IllegalArgumentException("anneal_strategy must be one of 'cos' or 'linear', instead got " + options.annealStrategy);
+            throw new IllegalArgumentException(
+                    "anneal_strategy must be one of 'cos' or 'linear', instead got " + options.annealStrategy);
         }
         this.annealStrategy = options.annealStrategy;
         List<ParamGroup> groups = optimizer.paramGroups();
@@ -127,7 +187,8 @@ public final class OneCycleLR extends LRScheduler {
         if (options.cycleMomentum) {
             Map<String, Object> defaults = optimizer.defaults();
             if (!defaults.containsKey("momentum") && !defaults.containsKey("betas")) {
-                throw new IllegalArgumentException("optimizer must support momentum or beta1 with `cycle_momentum` option enabled");
+                throw new IllegalArgumentException(
+                        "optimizer must support momentum or beta1 with `cycle_momentum` option enabled");
             }
             boolean beta1 = defaults.containsKey("betas");
             this.useBeta1 = beta1;
@@ -147,13 +208,16 @@ public final class OneCycleLR extends LRScheduler {
 
     private static int totalSteps(Options o) {
         if (o.totalSteps != null) {
-            if (o.totalSteps <= 0) throw new IllegalArgumentException("Expected positive integer total_steps, but got " + o.totalSteps);
+            if (o.totalSteps <= 0)
+                throw new IllegalArgumentException("Expected positive integer total_steps, but got " + o.totalSteps);
             return o.totalSteps;
         }
         if (o.epochs != null && o.stepsPerEpoch != null) {
-            if (o.epochs <= 0) throw new IllegalArgumentException("Expected positive integer epochs, but got " + o.epochs);
+            if (o.epochs <= 0)
+                throw new IllegalArgumentException("Expected positive integer epochs, but got " + o.epochs);
             if (o.stepsPerEpoch <= 0) {
-                throw new IllegalArgumentException("Expected positive integer steps_per_epoch, but got " + o.stepsPerEpoch);
+                throw new IllegalArgumentException(
+                        "Expected positive integer steps_per_epoch, but got " + o.stepsPerEpoch);
             }
             return o.epochs * o.stepsPerEpoch;
         }
@@ -178,8 +242,8 @@ public final class OneCycleLR extends LRScheduler {
         int groups = optimizer.paramGroups().size();
         if (value instanceof List<?> l) {
             if (l.size() != groups) {
-                throw new IllegalArgumentException(name + " must have the same length as optimizer.param_groups. " + name + " has "
-                        + l.size() + " values, param_groups has " + groups + ".");
+                throw new IllegalArgumentException(name + " must have the same length as optimizer.param_groups. "
+                        + name + " has " + l.size() + " values, param_groups has " + groups + ".");
             }
             return new ArrayList<>((List<Double>) l);
         }
@@ -216,7 +280,8 @@ public final class OneCycleLR extends LRScheduler {
     protected List<Double> computeLr() {
         int stepNum = lastEpoch;
         if (stepNum > totalSteps) {
-            throw new IllegalArgumentException("Tried to step " + stepNum + " times. The specified number of total steps is " + totalSteps);
+            throw new IllegalArgumentException(
+                    "Tried to step " + stepNum + " times. The specified number of total steps is " + totalSteps);
         }
         List<Double> lrs = new ArrayList<>();
         for (ParamGroup g : optimizer.paramGroups()) {
@@ -227,7 +292,10 @@ public final class OneCycleLR extends LRScheduler {
                     double pct = (stepNum - startStep) / (phase.endStep() - startStep);
                     lrs.add(anneal(g.doubleValue(phase.startLr()), g.doubleValue(phase.endLr()), pct));
                     if (cycleMomentum) {
-                        setMomentum(g, useBeta1, anneal(g.doubleValue(phase.startMomentum()), g.doubleValue(phase.endMomentum()), pct));
+                        setMomentum(
+                                g,
+                                useBeta1,
+                                anneal(g.doubleValue(phase.startMomentum()), g.doubleValue(phase.endMomentum()), pct));
                     }
                     break;
                 }
@@ -263,8 +331,12 @@ public final class OneCycleLR extends LRScheduler {
             List<Phase> read = new ArrayList<>();
             for (Object o : l) {
                 Map<?, ?> m = (Map<?, ?>) o;
-                read.add(new Phase(((Number) m.get("end_step")).doubleValue(), (String) m.get("start_lr"), (String) m.get("end_lr"),
-                        (String) m.get("start_momentum"), (String) m.get("end_momentum")));
+                read.add(new Phase(
+                        ((Number) m.get("end_step")).doubleValue(),
+                        (String) m.get("start_lr"),
+                        (String) m.get("end_lr"),
+                        (String) m.get("start_momentum"),
+                        (String) m.get("end_momentum")));
             }
             phases = read;
         }

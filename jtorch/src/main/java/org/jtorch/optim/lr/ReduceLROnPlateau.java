@@ -11,9 +11,9 @@ import org.jtorch.optim.Optimizer;
 import org.jtorch.optim.ParamGroup;
 
 /**
- * {@code ReduceLROnPlateau}: multiplies the rates by {@code factor} once a metric has not improved for
- * more than {@code patience} steps (then waits {@code cooldown} steps), never below {@code min_lr} and
- * ignoring reductions smaller than {@code eps}. It steps with the metric: {@link #step(double)}.
+ * {@code ReduceLROnPlateau}: multiplies the rates by {@code factor} once a metric has not improved for more than
+ * {@code patience} steps (then waits {@code cooldown} steps), never below {@code min_lr} and ignoring reductions
+ * smaller than {@code eps}. It steps with the metric: {@link #step(double)}.
  */
 public final class ReduceLROnPlateau extends LRScheduler {
 
@@ -30,8 +30,12 @@ public final class ReduceLROnPlateau extends LRScheduler {
 
         private Options() {}
 
-        /** PyTorch's defaults: min mode, factor 0.1, patience 10, threshold 1e-4 (rel), no cooldown, min_lr 0, eps 1e-8. */
-        public static Options defaults() { return new Options(); }
+        /**
+         * PyTorch's defaults: min mode, factor 0.1, patience 10, threshold 1e-4 (rel), no cooldown, min_lr 0, eps 1e-8.
+         */
+        public static Options defaults() {
+            return new Options();
+        }
 
         private Options copy() {
             Options o = new Options();
@@ -47,30 +51,67 @@ public final class ReduceLROnPlateau extends LRScheduler {
         }
 
         /** {@code "min"} (the metric should decrease) or {@code "max"}. */
-        public Options mode(String v) { Options o = copy(); o.mode = v; return o; }
+        public Options mode(String v) {
+            Options o = copy();
+            o.mode = v;
+            return o;
+        }
 
-        public Options factor(double v) { Options o = copy(); o.factor = v; return o; }
+        public Options factor(double v) {
+            Options o = copy();
+            o.factor = v;
+            return o;
+        }
 
-        public Options patience(int v) { Options o = copy(); o.patience = v; return o; }
+        public Options patience(int v) {
+            Options o = copy();
+            o.patience = v;
+            return o;
+        }
 
-        public Options threshold(double v) { Options o = copy(); o.threshold = v; return o; }
+        public Options threshold(double v) {
+            Options o = copy();
+            o.threshold = v;
+            return o;
+        }
 
         /** {@code "rel"} or {@code "abs"}. */
-        public Options thresholdMode(String v) { Options o = copy(); o.thresholdMode = v; return o; }
+        public Options thresholdMode(String v) {
+            Options o = copy();
+            o.thresholdMode = v;
+            return o;
+        }
 
-        public Options cooldown(int v) { Options o = copy(); o.cooldown = v; return o; }
+        public Options cooldown(int v) {
+            Options o = copy();
+            o.cooldown = v;
+            return o;
+        }
 
-        public Options minLr(double v) { Options o = copy(); o.minLr = v; return o; }
+        public Options minLr(double v) {
+            Options o = copy();
+            o.minLr = v;
+            return o;
+        }
 
         /** One lower bound per param group. */
-        public Options minLr(List<Double> v) { Options o = copy(); o.minLr = List.copyOf(v); return o; }
+        public Options minLr(List<Double> v) {
+            Options o = copy();
+            o.minLr = List.copyOf(v);
+            return o;
+        }
 
-        public Options eps(double v) { Options o = copy(); o.eps = v; return o; }
+        public Options eps(double v) {
+            Options o = copy();
+            o.eps = v;
+            return o;
+        }
     }
 
     private double factor;
     /** The scalar {@code min_lr}, or null when a list was given (then a change in the group count is an error). */
     private Double defaultMinLr;
+
     private List<Double> minLrs;
     private int patience;
     private int cooldown;
@@ -84,7 +125,9 @@ public final class ReduceLROnPlateau extends LRScheduler {
     private int numBadEpochs;
 
     /** {@code ReduceLROnPlateau(optimizer)} with the defaults. */
-    public ReduceLROnPlateau(Optimizer optimizer) { this(optimizer, Options.defaults()); }
+    public ReduceLROnPlateau(Optimizer optimizer) {
+        this(optimizer, Options.defaults());
+    }
 
     /** {@code ReduceLROnPlateau(optimizer, **options)}. */
     public ReduceLROnPlateau(Optimizer optimizer, Options options) {
@@ -93,7 +136,8 @@ public final class ReduceLROnPlateau extends LRScheduler {
         this.factor = options.factor;
         int groups = optimizer.paramGroups().size();
         if (options.minLr instanceof List<?> l) {
-            if (l.size() != groups) throw new IllegalArgumentException("expected " + groups + " min_lrs, got " + l.size());
+            if (l.size() != groups)
+                throw new IllegalArgumentException("expected " + groups + " min_lrs, got " + l.size());
             this.defaultMinLr = null;
             this.minLrs = doubles(l);
         } else {
@@ -110,7 +154,8 @@ public final class ReduceLROnPlateau extends LRScheduler {
     }
 
     private void initIsBetter(String mode, double threshold, String thresholdMode) {
-        if (!mode.equals("min") && !mode.equals("max")) throw new IllegalArgumentException("mode " + mode + " is unknown!");
+        if (!mode.equals("min") && !mode.equals("max"))
+            throw new IllegalArgumentException("mode " + mode + " is unknown!");
         if (!thresholdMode.equals("rel") && !thresholdMode.equals("abs")) {
             throw new IllegalArgumentException("threshold mode " + thresholdMode + " is unknown!");
         }
@@ -149,24 +194,32 @@ public final class ReduceLROnPlateau extends LRScheduler {
     }
 
     /** {@code step(metrics)} with a one-element tensor metric. */
-    public void step(Tensor metrics) { step(metrics.item()); }
+    public void step(Tensor metrics) {
+        step(metrics.item());
+    }
 
     /** {@code step()} without the metric is an error, as in PyTorch. */
     @Override
-    public void step() { throw new TorchTypeException("ReduceLROnPlateau.step() missing 1 required positional argument: 'metrics'"); }
+    public void step() {
+        throw new TorchTypeException("ReduceLROnPlateau.step() missing 1 required positional argument: 'metrics'");
+    }
 
     /** {@code step(epoch)} without the metric is an error, as in PyTorch. */
     @Override
-    public void step(int epoch) { step(); }
+    public void step(int epoch) {
+        step();
+    }
 
     private void reduceLr() {
         List<ParamGroup> groups = optimizer.paramGroups();
         if (groups.size() != minLrs.size()) {
             if (defaultMinLr == null) {
-                throw new TorchException("The number of param groups in the `optimizer` (" + groups.size() + ") differs from when "
-                        + "`ReduceLROnPlateau` was initialized (" + minLrs.size() + "), usually due to a new param group being "
-                        + "added to the optimizer. Please modify the `min_lrs` field to match the "
-                        + "length of the `optimizer` param groups.");
+                throw new TorchException(
+                        "The number of param groups in the `optimizer` (" + groups.size() + ") differs from when "
+                                + "`ReduceLROnPlateau` was initialized (" + minLrs.size()
+                                + "), usually due to a new param group being "
+                                + "added to the optimizer. Please modify the `min_lrs` field to match the "
+                                + "length of the `optimizer` param groups.");
             }
             minLrs = new ArrayList<>(Collections.nCopies(groups.size(), defaultMinLr));
         }
@@ -179,22 +232,31 @@ public final class ReduceLROnPlateau extends LRScheduler {
     }
 
     /** {@code in_cooldown}. */
-    public boolean inCooldown() { return cooldownCounter > 0; }
+    public boolean inCooldown() {
+        return cooldownCounter > 0;
+    }
 
     /** {@code best}: the best metric so far. */
-    public double best() { return best; }
+    public double best() {
+        return best;
+    }
 
     /** {@code num_bad_epochs}. */
-    public int numBadEpochs() { return numBadEpochs; }
+    public int numBadEpochs() {
+        return numBadEpochs;
+    }
 
     private boolean isBetter(double a, double best) {
-        if (mode.equals("min")) return thresholdMode.equals("rel") ? a < best * (1.0 - threshold) : a < best - threshold;
+        if (mode.equals("min"))
+            return thresholdMode.equals("rel") ? a < best * (1.0 - threshold) : a < best - threshold;
         return thresholdMode.equals("rel") ? a > best * (threshold + 1.0) : a > best + threshold;
     }
 
     /** There is no chainable form: the rates depend on the metrics. */
     @Override
-    protected List<Double> computeLr() { throw new UnsupportedOperationException("ReduceLROnPlateau has no get_lr(); step it with the metric"); }
+    protected List<Double> computeLr() {
+        throw new UnsupportedOperationException("ReduceLROnPlateau has no get_lr(); step it with the metric");
+    }
 
     @Override
     protected void writeOwnState(Map<String, Object> sd) {
@@ -227,7 +289,8 @@ public final class ReduceLROnPlateau extends LRScheduler {
     @Override
     protected void readOwnState(Map<String, Object> sd) {
         if (sd.containsKey("factor")) factor = ((Number) sd.get("factor")).doubleValue();
-        if (sd.containsKey("default_min_lr")) defaultMinLr = sd.get("default_min_lr") == null ? null : ((Number) sd.get("default_min_lr")).doubleValue();
+        if (sd.containsKey("default_min_lr"))
+            defaultMinLr = sd.get("default_min_lr") == null ? null : ((Number) sd.get("default_min_lr")).doubleValue();
         if (sd.containsKey("min_lrs")) minLrs = doubles(sd.get("min_lrs"));
         if (sd.containsKey("patience")) patience = ((Number) sd.get("patience")).intValue();
         if (sd.containsKey("cooldown")) cooldown = ((Number) sd.get("cooldown")).intValue();

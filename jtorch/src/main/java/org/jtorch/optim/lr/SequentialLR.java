@@ -8,9 +8,9 @@ import org.jtorch.optim.Optimizer;
 import org.jtorch.optim.ParamGroup;
 
 /**
- * {@code SequentialLR}: runs {@code schedulers[0]} until the first milestone, then {@code schedulers[1]}
- * (restarted at its epoch 0, closed form) until the next one, and so on. The sub-schedulers' own
- * initial steps are undone at construction.
+ * {@code SequentialLR}: runs {@code schedulers[0]} until the first milestone, then {@code schedulers[1]} (restarted at
+ * its epoch 0, closed form) until the next one, and so on. The sub-schedulers' own initial steps are undone at
+ * construction.
  */
 public final class SequentialLR extends LRScheduler {
     private final List<LRScheduler> schedulers;
@@ -25,23 +25,29 @@ public final class SequentialLR extends LRScheduler {
     public SequentialLR(Optimizer optimizer, List<LRScheduler> schedulers, List<Integer> milestones, int lastEpoch) {
         super(optimizer);
         String name = "SequentialLR";
-        if (schedulers.isEmpty()) throw new IllegalArgumentException(name + " expects at least one scheduler, but got no scheduler.");
+        if (schedulers.isEmpty())
+            throw new IllegalArgumentException(name + " expects at least one scheduler, but got no scheduler.");
         for (int i = 0; i < schedulers.size(); i++) {
             LRScheduler s = schedulers.get(i);
             if (s instanceof ReduceLROnPlateau) {
-                throw new IllegalArgumentException(name + " does not support `ReduceLROnPlateau` scheduler as it requires additional "
-                        + "kwargs to be specified when calling `step`, but got one at index " + i + " in the given schedulers sequence.");
+                throw new IllegalArgumentException(
+                        name + " does not support `ReduceLROnPlateau` scheduler as it requires additional "
+                                + "kwargs to be specified when calling `step`, but got one at index " + i
+                                + " in the given schedulers sequence.");
             }
             if (s.optimizer() != optimizer) {
-                throw new IllegalArgumentException(name + " expects all schedulers to belong to the same optimizer, but got scheduler "
-                        + s.getClass().getSimpleName() + " at index " + i + " has " + s.optimizer() + ", which is different from "
-                        + optimizer.getClass().getSimpleName() + ".");
+                throw new IllegalArgumentException(
+                        name + " expects all schedulers to belong to the same optimizer, but got scheduler "
+                                + s.getClass().getSimpleName() + " at index " + i + " has " + s.optimizer()
+                                + ", which is different from "
+                                + optimizer.getClass().getSimpleName() + ".");
             }
         }
         if (milestones.size() != schedulers.size() - 1) {
-            throw new IllegalArgumentException("Sequential Schedulers expects number of schedulers provided to be one more than the "
-                    + "number of milestone points, but got number of schedulers " + schedulers.size()
-                    + " and the number of milestones to be equal to " + milestones.size());
+            throw new IllegalArgumentException(
+                    "Sequential Schedulers expects number of schedulers provided to be one more than the "
+                            + "number of milestone points, but got number of schedulers " + schedulers.size()
+                            + " and the number of milestones to be equal to " + milestones.size());
         }
         this.schedulers = List.copyOf(schedulers);
         this.milestones = List.copyOf(milestones);
@@ -62,11 +68,17 @@ public final class SequentialLR extends LRScheduler {
     }
 
     /** The wrapped schedulers, in order. */
-    public List<LRScheduler> schedulers() { return schedulers; }
+    public List<LRScheduler> schedulers() {
+        return schedulers;
+    }
 
-    /** There is no chainable form of its own (PyTorch's {@code get_lr} raises): the current scheduler sets the rates. */
+    /**
+     * There is no chainable form of its own (PyTorch's {@code get_lr} raises): the current scheduler sets the rates.
+     */
     @Override
-    protected List<Double> computeLr() { throw new UnsupportedOperationException("SequentialLR has no get_lr(); its schedulers compute the rates"); }
+    protected List<Double> computeLr() {
+        throw new UnsupportedOperationException("SequentialLR has no get_lr(); its schedulers compute the rates");
+    }
 
     private int index() {
         int idx = 0;
@@ -92,7 +104,9 @@ public final class SequentialLR extends LRScheduler {
     }
 
     @Override
-    protected void writeOwnState(Map<String, Object> sd) { sd.put("_milestones", new ArrayList<>(milestones)); }
+    protected void writeOwnState(Map<String, Object> sd) {
+        sd.put("_milestones", new ArrayList<>(milestones));
+    }
 
     /** Only the fields {@code SequentialLR.__init__} sets, then the sub-schedulers' states. */
     @Override
@@ -117,7 +131,8 @@ public final class SequentialLR extends LRScheduler {
             milestones = List.copyOf(m);
         }
         if (sd.get("_schedulers") instanceof List<?> states) {
-            for (int i = 0; i < states.size(); i++) schedulers.get(i).loadStateDict((Map<String, Object>) states.get(i));
+            for (int i = 0; i < states.size(); i++)
+                schedulers.get(i).loadStateDict((Map<String, Object>) states.get(i));
         }
     }
 }

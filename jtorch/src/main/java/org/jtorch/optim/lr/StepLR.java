@@ -11,10 +11,14 @@ public final class StepLR extends LRScheduler {
     private double gamma;
 
     /** {@code StepLR(optimizer, step_size)} with gamma 0.1. */
-    public StepLR(Optimizer optimizer, int stepSize) { this(optimizer, stepSize, 0.1); }
+    public StepLR(Optimizer optimizer, int stepSize) {
+        this(optimizer, stepSize, 0.1);
+    }
 
     /** {@code StepLR(optimizer, step_size, gamma)}. */
-    public StepLR(Optimizer optimizer, int stepSize, double gamma) { this(optimizer, stepSize, gamma, -1); }
+    public StepLR(Optimizer optimizer, int stepSize, double gamma) {
+        this(optimizer, stepSize, gamma, -1);
+    }
 
     /** {@code StepLR(optimizer, step_size, gamma, last_epoch)}. */
     public StepLR(Optimizer optimizer, int stepSize, double gamma, int lastEpoch) {

@@ -32,8 +32,10 @@ class OpenBlasTest {
 
     /** The four GEMMs behind one signature; values travel as doubles (complex ones interleaved). */
     enum Kind {
-        S(false, false), D(true, false), C(false, true), Z(true, true);
-
+        S(false, false),
+        D(true, false),
+        C(false, true),
+        Z(true, true);
         final boolean isDouble, complex;
 
         Kind(boolean isDouble, boolean complex) {
@@ -41,12 +43,18 @@ class OpenBlasTest {
             this.complex = complex;
         }
 
-        String fn() { return name().toLowerCase() + "gemm"; }
+        String fn() {
+            return name().toLowerCase() + "gemm";
+        }
 
         /** Doubles per element. */
-        int width() { return complex ? 2 : 1; }
+        int width() {
+            return complex ? 2 : 1;
+        }
 
-        double tolerance() { return isDouble ? 1e-12 : 1e-4; }
+        double tolerance() {
+            return isDouble ? 1e-12 : 1e-4;
+        }
 
         /** Random values in [-1, 1), rounded to the precision the kernel sees so the reference uses the same inputs. */
         double[] random(Random random, long elements) {
@@ -60,12 +68,14 @@ class OpenBlasTest {
 
         MemorySegment segment(double[] values, Storage.Place place, Arena arena) {
             if (isDouble) {
-                return place == Storage.Place.HEAP ? MemorySegment.ofArray(values.clone())
+                return place == Storage.Place.HEAP
+                        ? MemorySegment.ofArray(values.clone())
                         : arena.allocate(JAVA_DOUBLE, values.length).copyFrom(MemorySegment.ofArray(values));
             }
             float[] f = new float[values.length];
             for (int i = 0; i < f.length; i++) f[i] = (float) values[i];
-            return place == Storage.Place.HEAP ? MemorySegment.ofArray(f)
+            return place == Storage.Place.HEAP
+                    ? MemorySegment.ofArray(f)
                     : arena.allocate(JAVA_FLOAT, f.length).copyFrom(MemorySegment.ofArray(f));
         }
 
@@ -78,26 +88,81 @@ class OpenBlasTest {
         }
 
         /** alpha and beta are {re, im}; real kinds use re only. */
-        void gemm(Transpose ta, Transpose tb, int m, int n, int k, double[] alpha,
-                MemorySegment a, long aOff, int lda, MemorySegment b, long bOff, int ldb,
-                double[] beta, MemorySegment c, long cOff, int ldc) {
+        void gemm(
+                Transpose ta,
+                Transpose tb,
+                int m,
+                int n,
+                int k,
+                double[] alpha,
+                MemorySegment a,
+                long aOff,
+                int lda,
+                MemorySegment b,
+                long bOff,
+                int ldb,
+                double[] beta,
+                MemorySegment c,
+                long cOff,
+                int ldc) {
             switch (this) {
-                case S -> OpenBlas.sgemm(ta, tb, m, n, k, (float) alpha[0], a, aOff, lda, b, bOff, ldb,
-                        (float) beta[0], c, cOff, ldc);
+                case S ->
+                    OpenBlas.sgemm(
+                            ta,
+                            tb,
+                            m,
+                            n,
+                            k,
+                            (float) alpha[0],
+                            a,
+                            aOff,
+                            lda,
+                            b,
+                            bOff,
+                            ldb,
+                            (float) beta[0],
+                            c,
+                            cOff,
+                            ldc);
                 case D -> OpenBlas.dgemm(ta, tb, m, n, k, alpha[0], a, aOff, lda, b, bOff, ldb, beta[0], c, cOff, ldc);
-                case C -> OpenBlas.cgemm(ta, tb, m, n, k, (float) alpha[0], (float) alpha[1], a, aOff, lda,
-                        b, bOff, ldb, (float) beta[0], (float) beta[1], c, cOff, ldc);
-                case Z -> OpenBlas.zgemm(ta, tb, m, n, k, alpha[0], alpha[1], a, aOff, lda, b, bOff, ldb,
-                        beta[0], beta[1], c, cOff, ldc);
+                case C ->
+                    OpenBlas.cgemm(
+                            ta,
+                            tb,
+                            m,
+                            n,
+                            k,
+                            (float) alpha[0],
+                            (float) alpha[1],
+                            a,
+                            aOff,
+                            lda,
+                            b,
+                            bOff,
+                            ldb,
+                            (float) beta[0],
+                            (float) beta[1],
+                            c,
+                            cOff,
+                            ldc);
+                case Z ->
+                    OpenBlas.zgemm(
+                            ta, tb, m, n, k, alpha[0], alpha[1], a, aOff, lda, b, bOff, ldb, beta[0], beta[1], c, cOff,
+                            ldc);
             }
         }
     }
 
     /** Where A, B and C live. MIXED (heap A, native B and C) must also take the critical path. */
     enum Storage {
-        HEAP(Place.HEAP, Place.HEAP), NATIVE(Place.NATIVE, Place.NATIVE), MIXED(Place.HEAP, Place.NATIVE);
+        HEAP(Place.HEAP, Place.HEAP),
+        NATIVE(Place.NATIVE, Place.NATIVE),
+        MIXED(Place.HEAP, Place.NATIVE);
 
-        enum Place { HEAP, NATIVE }
+        enum Place {
+            HEAP,
+            NATIVE
+        }
 
         final Place a, bc;
 
@@ -125,8 +190,8 @@ class OpenBlasTest {
         }
     }
 
-    private static void checkAgainstNaive(Kind kind, Random random, int m, int n, int k,
-            Transpose ta, Transpose tb, Storage storage) {
+    private static void checkAgainstNaive(
+            Kind kind, Random random, int m, int n, int k, Transpose ta, Transpose tb, Storage storage) {
         String what = kind.fn() + " " + m + "x" + n + "x" + k + " " + ta + "/" + tb + " " + storage;
         boolean aT = ta != Transpose.NONE, bT = tb != Transpose.NONE;
         int aRows = aT ? k : m, aCols = aT ? m : k, bRows = bT ? n : k, bCols = bT ? k : n;
@@ -149,8 +214,24 @@ class OpenBlasTest {
     }
 
     /** C = alpha op(A) op(B) + beta C with the obvious triple loop, in double; complex values interleaved. */
-    private static double[] naive(boolean complex, Transpose ta, Transpose tb, int m, int n, int k, double[] alpha,
-            double[] a, int aOff, int lda, double[] b, int bOff, int ldb, double[] beta, double[] c, int cOff, int ldc) {
+    private static double[] naive(
+            boolean complex,
+            Transpose ta,
+            Transpose tb,
+            int m,
+            int n,
+            int k,
+            double[] alpha,
+            double[] a,
+            int aOff,
+            int lda,
+            double[] b,
+            int bOff,
+            int ldb,
+            double[] beta,
+            double[] c,
+            int cOff,
+            int ldc) {
         int w = complex ? 2 : 1;
         double[] out = c.clone();
         for (int i = 0; i < m; i++) {
@@ -163,7 +244,10 @@ class OpenBlasTest {
                 }
                 int at = (cOff + i * ldc + j) * w;
                 double cRe = c[at], cIm = complex ? c[at + 1] : 0;
-                out[at] = alpha[0] * sumRe - (complex ? alpha[1] * sumIm : 0) + beta[0] * cRe - (complex ? beta[1] * cIm : 0);
+                out[at] = alpha[0] * sumRe
+                        - (complex ? alpha[1] * sumIm : 0)
+                        + beta[0] * cRe
+                        - (complex ? beta[1] * cIm : 0);
                 if (complex) out[at + 1] = alpha[0] * sumIm + alpha[1] * sumRe + beta[0] * cIm + beta[1] * cRe;
             }
         }
@@ -184,12 +268,43 @@ class OpenBlasTest {
         int m = 3, n = 4;
         double[] c = kind.random(new Random(7), (long) m * n);
         double[] beta = {0.5, kind.complex ? 0.25 : 0};
-        double[] expected = naive(kind.complex, Transpose.NONE, Transpose.NONE, m, n, 0, new double[] {2, 0},
-                new double[0], 0, 1, new double[0], 0, n, beta, c, 0, n);
+        double[] expected = naive(
+                kind.complex,
+                Transpose.NONE,
+                Transpose.NONE,
+                m,
+                n,
+                0,
+                new double[] {2, 0},
+                new double[0],
+                0,
+                1,
+                new double[0],
+                0,
+                n,
+                beta,
+                c,
+                0,
+                n);
         MemorySegment cs = kind.segment(c, Storage.Place.HEAP, null);
         // With k == 0 A (m x 0) and B (0 x n) hold no elements, so empty segments are enough.
-        kind.gemm(Transpose.NONE, Transpose.NONE, m, n, 0, new double[] {2, 0}, MemorySegment.NULL, 0, 1,
-                MemorySegment.NULL, 0, n, beta, cs, 0, n);
+        kind.gemm(
+                Transpose.NONE,
+                Transpose.NONE,
+                m,
+                n,
+                0,
+                new double[] {2, 0},
+                MemorySegment.NULL,
+                0,
+                1,
+                MemorySegment.NULL,
+                0,
+                n,
+                beta,
+                cs,
+                0,
+                n);
         assertArrayEquals(expected, kind.read(cs), kind.tolerance());
     }
 
@@ -211,7 +326,8 @@ class OpenBlasTest {
     private static final class Call {
         Transpose transA = Transpose.NONE, transB = Transpose.NONE;
         int m = 4, n = 3, k = 2, lda = 2, ldb = 3, ldc = 3;
-        MemorySegment a = MemorySegment.ofArray(new float[8]), b = MemorySegment.ofArray(new float[6]),
+        MemorySegment a = MemorySegment.ofArray(new float[8]),
+                b = MemorySegment.ofArray(new float[6]),
                 c = MemorySegment.ofArray(new float[12]);
         long aOff, bOff, cOff;
 
@@ -225,10 +341,14 @@ class OpenBlasTest {
         assertTrue(e.getMessage().startsWith(fn + ": " + argument + " "), e.getMessage());
     }
 
-    private static void assertInvalid(String argument, Call call) { assertInvalid("sgemm", argument, call::run); }
+    private static void assertInvalid(String argument, Call call) {
+        assertInvalid("sgemm", argument, call::run);
+    }
 
     @Test
-    void theValidCallIsValid() { new Call().run(); }
+    void theValidCallIsValid() {
+        new Call().run();
+    }
 
     @Test
     void rejectsNegativeDimensions() {
@@ -349,13 +469,15 @@ class OpenBlasTest {
             Call other = new Call();
             other.b = confined.allocate(6 * Float.BYTES);
             AtomicReference<Throwable> thrown = new AtomicReference<>();
-            Thread.ofPlatform().start(() -> {
-                try {
-                    other.run();
-                } catch (Throwable e) {
-                    thrown.set(e);
-                }
-            }).join();
+            Thread.ofPlatform()
+                    .start(() -> {
+                        try {
+                            other.run();
+                        } catch (Throwable e) {
+                            thrown.set(e);
+                        }
+                    })
+                    .join();
             TorchException e = assertInstanceOf(TorchException.class, thrown.get());
             assertTrue(e.getMessage().startsWith("sgemm: b "), e.getMessage());
         }
@@ -370,21 +492,65 @@ class OpenBlasTest {
         }
         MemorySegment floats = MemorySegment.ofArray(new float[16]); // only 4-byte aligned
         MemorySegment doubles = MemorySegment.ofArray(new double[16]);
-        assertInvalid("dgemm", "a", () -> OpenBlas.dgemm(Transpose.NONE, Transpose.NONE, 2, 2, 2, 1,
-                floats, 0, 2, doubles, 0, 2, 0, doubles, 4, 2));
+        assertInvalid(
+                "dgemm",
+                "a",
+                () -> OpenBlas.dgemm(
+                        Transpose.NONE, Transpose.NONE, 2, 2, 2, 1, floats, 0, 2, doubles, 0, 2, 0, doubles, 4, 2));
     }
 
     @Test
     void everyGemmValidates() {
         MemorySegment f = MemorySegment.ofArray(new float[8]), d = MemorySegment.ofArray(new double[8]);
-        assertInvalid("dgemm", "k", () -> OpenBlas.dgemm(Transpose.NONE, Transpose.NONE, 2, 2, -2, 1,
-                d, 0, 2, d, 0, 2, 0, d, 4, 2));
+        assertInvalid(
+                "dgemm",
+                "k",
+                () -> OpenBlas.dgemm(Transpose.NONE, Transpose.NONE, 2, 2, -2, 1, d, 0, 2, d, 0, 2, 0, d, 4, 2));
         // complex: lengths count (re, im) pairs, so 8 floats hold only 4 complex64 elements
-        assertInvalid("cgemm", "c", () -> OpenBlas.cgemm(Transpose.NONE, Transpose.CONJ_TRANSPOSE, 2, 2, 2, 1, 0,
-                MemorySegment.ofArray(new float[8]), 0, 2, MemorySegment.ofArray(new float[8]), 0, 2, 0, 0,
-                f, 1, 2));
-        assertInvalid("zgemm", "lda", () -> OpenBlas.zgemm(Transpose.CONJ_TRANSPOSE, Transpose.NONE, 2, 3, 1, 1, 0,
-                d, 0, 1, d, 0, 3, 0, 0, MemorySegment.ofArray(new double[12]), 0, 3));
+        assertInvalid(
+                "cgemm",
+                "c",
+                () -> OpenBlas.cgemm(
+                        Transpose.NONE,
+                        Transpose.CONJ_TRANSPOSE,
+                        2,
+                        2,
+                        2,
+                        1,
+                        0,
+                        MemorySegment.ofArray(new float[8]),
+                        0,
+                        2,
+                        MemorySegment.ofArray(new float[8]),
+                        0,
+                        2,
+                        0,
+                        0,
+                        f,
+                        1,
+                        2));
+        assertInvalid(
+                "zgemm",
+                "lda",
+                () -> OpenBlas.zgemm(
+                        Transpose.CONJ_TRANSPOSE,
+                        Transpose.NONE,
+                        2,
+                        3,
+                        1,
+                        1,
+                        0,
+                        d,
+                        0,
+                        1,
+                        d,
+                        0,
+                        3,
+                        0,
+                        0,
+                        MemorySegment.ofArray(new double[12]),
+                        0,
+                        3));
     }
 
     // ---------------------------------------------------------------- threads and configuration

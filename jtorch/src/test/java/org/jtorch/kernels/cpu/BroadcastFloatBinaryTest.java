@@ -9,9 +9,9 @@ import org.jtorch.Torch;
 import org.junit.jupiter.api.Test;
 
 /**
- * float32 binary ops whose operands are broadcast or strided (layer norm's {@code x - mean[..., 1]}, a bias
- * add, a transposed operand) take the per-run vector path; every element must equal IEEE float arithmetic on
- * the two inputs, as a naive loop in this test computes it.
+ * float32 binary ops whose operands are broadcast or strided (layer norm's {@code x - mean[..., 1]}, a bias add, a
+ * transposed operand) take the per-run vector path; every element must equal IEEE float arithmetic on the two inputs,
+ * as a naive loop in this test computes it.
  */
 class BroadcastFloatBinaryTest {
     private static float[] naive(Tensor a, Tensor b, long[] shape, BinaryOperator<Float> op) {
@@ -47,22 +47,22 @@ class BroadcastFloatBinaryTest {
     @Test
     void lastDimBroadcastOnTheRight() {
         Torch.manualSeed(1);
-        check(Torch.randn(3, 5, 37), Torch.randn(3, 5, 1));        // x - mean(x, -1, keepdim)
+        check(Torch.randn(3, 5, 37), Torch.randn(3, 5, 1)); // x - mean(x, -1, keepdim)
     }
 
     @Test
     void biasBroadcastAndLeftBroadcast() {
         Torch.manualSeed(2);
-        check(Torch.randn(4, 6, 19), Torch.randn(19));              // x + bias
-        check(Torch.randn(4, 1, 1), Torch.randn(4, 6, 19));         // scalar per row on the left
+        check(Torch.randn(4, 6, 19), Torch.randn(19)); // x + bias
+        check(Torch.randn(4, 1, 1), Torch.randn(4, 6, 19)); // scalar per row on the left
     }
 
     @Test
     void transposedAndSlicedOperands() {
         Torch.manualSeed(3);
-        Tensor t = Torch.randn(23, 17).t();                           // inner stride 17
+        Tensor t = Torch.randn(23, 17).t(); // inner stride 17
         check(t, Torch.randn(17, 23));
-        Tensor sliced = Torch.randn(6, 40).narrow(1, 3, 20);          // offset, contiguous rows
+        Tensor sliced = Torch.randn(6, 40).narrow(1, 3, 20); // offset, contiguous rows
         check(sliced, Torch.randn(6, 1));
         Tensor stepped = Torch.randn(5, 33).transpose(0, 1).narrow(0, 2, 30);
         check(stepped, Torch.randn(1, 5));

@@ -14,33 +14,50 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The pure-Java GEMM against a naive triple loop in double, called directly so that float32, float64
- * and complex (which the ops send to OpenBLAS when it is present) are covered too, on heap and native
- * memory, with arbitrary strides, several batches, and sizes that cross the kernel's panel and block
- * boundaries and its thread split.
+ * The pure-Java GEMM against a naive triple loop in double, called directly so that float32, float64 and complex (which
+ * the ops send to OpenBLAS when it is present) are covered too, on heap and native memory, with arbitrary strides,
+ * several batches, and sizes that cross the kernel's panel and block boundaries and its thread split.
  */
 class JavaGemmTest {
 
     /** A [batch, rows, cols] buffer of one dtype with the given strides, filled with random values. */
-    record Buffer(DType dtype, MemorySegment data, long offset, long batchStride, long rowStride, long colStride,
-                  long batch, long rows, long cols) {
-        Operand operand() { return new Operand(data, dtype, offset, batchStride, rowStride, colStride); }
+    record Buffer(
+            DType dtype,
+            MemorySegment data,
+            long offset,
+            long batchStride,
+            long rowStride,
+            long colStride,
+            long batch,
+            long rows,
+            long cols) {
+        Operand operand() {
+            return new Operand(data, dtype, offset, batchStride, rowStride, colStride);
+        }
 
-        long index(long b, long i, long j) { return offset + b * batchStride + i * rowStride + j * colStride; }
+        long index(long b, long i, long j) {
+            return offset + b * batchStride + i * rowStride + j * colStride;
+        }
 
         double re(long b, long i, long j) {
             ElementIO io = ElementIO.of(dtype);
-            return dtype.isFloatingPoint() || dtype.isComplex() ? io.getDouble(data, index(b, i, j)) : io.getLong(data, index(b, i, j));
+            return dtype.isFloatingPoint() || dtype.isComplex()
+                    ? io.getDouble(data, index(b, i, j))
+                    : io.getLong(data, index(b, i, j));
         }
 
-        double im(long b, long i, long j) { return ElementIO.of(dtype).getImag(data, index(b, i, j)); }
+        double im(long b, long i, long j) {
+            return ElementIO.of(dtype).getImag(data, index(b, i, j));
+        }
     }
 
     /** Row-major [batch, rows, cols] (or column-major matrices when {@code transposed}) in a heap or native segment. */
-    static Buffer buffer(Random r, DType dtype, long batch, long rows, long cols, boolean transposed, boolean nativeMemory) {
+    static Buffer buffer(
+            Random r, DType dtype, long batch, long rows, long cols, boolean transposed, boolean nativeMemory) {
         long elements = batch * rows * cols;
         long slots = elements * dtype.slotsPerElement();
-        MemorySegment data = nativeMemory ? Arena.ofAuto().allocate(slots * (dtype.itemSize() / dtype.slotsPerElement()), 8)
+        MemorySegment data = nativeMemory
+                ? Arena.ofAuto().allocate(slots * (dtype.itemSize() / dtype.slotsPerElement()), 8)
                 : switch (dtype.storageKind()) {
                     case FLOAT -> MemorySegment.ofArray(new float[(int) slots]);
                     case DOUBLE -> MemorySegment.ofArray(new double[(int) slots]);
@@ -55,12 +72,14 @@ class JavaGemmTest {
             else if (dtype.isFloatingPoint()) io.setDouble(data, e, r.nextDouble() * 2 - 1);
             else io.setLong(data, e, r.nextInt(11) - 5);
         }
-        return transposed ? new Buffer(dtype, data, 0, rows * cols, 1, rows, batch, rows, cols)
-                          : new Buffer(dtype, data, 0, rows * cols, cols, 1, batch, rows, cols);
+        return transposed
+                ? new Buffer(dtype, data, 0, rows * cols, 1, rows, batch, rows, cols)
+                : new Buffer(dtype, data, 0, rows * cols, cols, 1, batch, rows, cols);
     }
 
     /** Checks c (after the call) against beta * c0 + alpha * op(a) b computed in double. */
-    static void check(Buffer a, Buffer b, Buffer c, double[][] c0, Scalar alpha, Scalar beta, boolean conjugateA, double tol) {
+    static void check(
+            Buffer a, Buffer b, Buffer c, double[][] c0, Scalar alpha, Scalar beta, boolean conjugateA, double tol) {
         int m = (int) a.rows(), k = (int) a.cols(), n = (int) b.cols();
         double ar = alpha.doubleValue(), ai = alpha.imag(), br = beta.doubleValue(), bi = beta.imag();
         for (long bt = 0; bt < c.batch(); bt++) {
@@ -80,13 +99,17 @@ class JavaGemmTest {
                         er += br * c0[0][o] - bi * c0[1][o];
                         ei += br * c0[1][o] + bi * c0[0][o];
                     }
-                    double allowed = tol * (Math.hypot(ar, ai) * mag + Math.hypot(br, bi) * Math.hypot(c0[0][o], c0[1][o])) + 1e-300;
+                    double allowed =
+                            tol * (Math.hypot(ar, ai) * mag + Math.hypot(br, bi) * Math.hypot(c0[0][o], c0[1][o]))
+                                    + 1e-300;
                     double gr = c.re(bt, i, j), gi = c.im(bt, i, j);
                     if (tol == 0) {
                         assertEquals(wrap(c.dtype(), Math.round(er)), gr, "c[" + bt + ", " + i + ", " + j + "]");
                     } else {
-                        assertTrue(Math.abs(gr - er) <= allowed && Math.abs(gi - ei) <= allowed,
-                                "c[" + bt + ", " + i + ", " + j + "] = (" + gr + ", " + gi + "), expected (" + er + ", " + ei + ")");
+                        assertTrue(
+                                Math.abs(gr - er) <= allowed && Math.abs(gi - ei) <= allowed,
+                                "c[" + bt + ", " + i + ", " + j + "] = (" + gr + ", " + gi + "), expected (" + er + ", "
+                                        + ei + ")");
                     }
                 }
             }
@@ -125,8 +148,18 @@ class JavaGemmTest {
         };
     }
 
-    static void run(Random r, DType dtype, long batch, int m, int n, int k, boolean ta, boolean tb, boolean nativeMemory,
-                    Scalar alpha, Scalar beta) {
+    static void run(
+            Random r,
+            DType dtype,
+            long batch,
+            int m,
+            int n,
+            int k,
+            boolean ta,
+            boolean tb,
+            boolean nativeMemory,
+            Scalar alpha,
+            Scalar beta) {
         Buffer a = buffer(r, dtype, batch, m, k, ta, nativeMemory), b = buffer(r, dtype, batch, k, n, tb, nativeMemory);
         Buffer c = buffer(r, dtype, batch, m, n, false, nativeMemory);
         double[][] c0 = snapshot(c);
@@ -135,8 +168,20 @@ class JavaGemmTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"FLOAT32", "FLOAT64", "COMPLEX64", "COMPLEX128", "FLOAT16", "BFLOAT16",
-            "FLOAT8_E4M3FN", "INT64", "INT32", "INT8"})
+    @EnumSource(
+            value = DType.class,
+            names = {
+                "FLOAT32",
+                "FLOAT64",
+                "COMPLEX64",
+                "COMPLEX128",
+                "FLOAT16",
+                "BFLOAT16",
+                "FLOAT8_E4M3FN",
+                "INT64",
+                "INT32",
+                "INT8"
+            })
     void matchesTheNaiveLoop(DType dtype) {
         Random r = new Random(11);
         Scalar one = Scalar.of(1L), zero = Scalar.of(0L);
@@ -157,7 +202,9 @@ class JavaGemmTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = DType.class, names = {"FLOAT32", "FLOAT64", "COMPLEX128", "BFLOAT16", "INT64"})
+    @EnumSource(
+            value = DType.class,
+            names = {"FLOAT32", "FLOAT64", "COMPLEX128", "BFLOAT16", "INT64"})
     void alphaAndBetaScaleTheProductAndTheOutput(DType dtype) {
         Random r = new Random(13);
         boolean integral = !dtype.isFloatingPoint() && !dtype.isComplex();
@@ -169,7 +216,8 @@ class JavaGemmTest {
     @Test
     void betaZeroDoesNotReadTheOutput() {
         for (DType dtype : new DType[] {DType.FLOAT32, DType.FLOAT64, DType.BFLOAT16, DType.COMPLEX64}) {
-            Buffer a = buffer(new Random(14), dtype, 1, 2, 3, false, false), b = buffer(new Random(15), dtype, 1, 3, 2, false, false);
+            Buffer a = buffer(new Random(14), dtype, 1, 2, 3, false, false),
+                    b = buffer(new Random(15), dtype, 1, 3, 2, false, false);
             Buffer c = buffer(new Random(16), dtype, 1, 2, 2, false, false);
             ElementIO io = ElementIO.of(dtype);
             for (long e = 0; e < 4; e++) io.setComplex(c.data(), e, Double.NaN, Double.NaN);
@@ -180,7 +228,8 @@ class JavaGemmTest {
 
     @Test
     void emptyContractionScalesTheOutput() {
-        Buffer a = buffer(new Random(17), DType.FLOAT32, 1, 2, 0, false, false), b = buffer(new Random(18), DType.FLOAT32, 1, 0, 3, false, false);
+        Buffer a = buffer(new Random(17), DType.FLOAT32, 1, 2, 0, false, false),
+                b = buffer(new Random(18), DType.FLOAT32, 1, 0, 3, false, false);
         Buffer c = buffer(new Random(19), DType.FLOAT32, 1, 2, 3, false, false);
         double[][] c0 = snapshot(c);
         JavaGemm.gemm(1, 2, 3, 0, Scalar.of(1L), Scalar.of(2L), a.operand(), b.operand(), c.operand(), false);
@@ -192,7 +241,8 @@ class JavaGemmTest {
     @Test
     void conjugatesAOnRequest() {
         Random r = new Random(20);
-        Buffer a = buffer(r, DType.COMPLEX128, 1, 3, 4, false, false), b = buffer(r, DType.COMPLEX128, 1, 4, 2, false, false);
+        Buffer a = buffer(r, DType.COMPLEX128, 1, 3, 4, false, false),
+                b = buffer(r, DType.COMPLEX128, 1, 4, 2, false, false);
         Buffer c = buffer(r, DType.COMPLEX128, 1, 3, 2, false, false);
         JavaGemm.gemm(1, 3, 2, 4, Scalar.of(1L), Scalar.of(0L), a.operand(), b.operand(), c.operand(), true);
         check(a, b, c, new double[2][6], Scalar.of(1L), Scalar.of(0L), true, 1e-13);

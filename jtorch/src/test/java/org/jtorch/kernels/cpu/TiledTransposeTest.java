@@ -10,9 +10,9 @@ import org.jtorch.Torch;
 import org.junit.jupiter.api.Test;
 
 /**
- * Transposed and permuted layouts made contiguous through the tiled copy: every element checked against the
- * index arithmetic of the permutation, for shapes that are and are not multiples of the tile, float and double,
- * at a storage offset; and the cases the tiled copy leaves to the run copy.
+ * Transposed and permuted layouts made contiguous through the tiled copy: every element checked against the index
+ * arithmetic of the permutation, for shapes that are and are not multiples of the tile, float and double, at a storage
+ * offset; and the cases the tiled copy leaves to the run copy.
  */
 class TiledTransposeTest {
 
@@ -47,8 +47,12 @@ class TiledTransposeTest {
                 for (int[] perm : perms) {
                     Tensor t = base.permute(perm[0], perm[1], perm[2]).contiguous();
                     assertTrue(t.isContiguous());
-                    assertArrayEquals(permuted(values, shape, perm), t.toDoubleArray(), 0.0,
-                            dtype + " " + java.util.Arrays.toString(shape) + " perm " + java.util.Arrays.toString(perm));
+                    assertArrayEquals(
+                            permuted(values, shape, perm),
+                            t.toDoubleArray(),
+                            0.0,
+                            dtype + " " + java.util.Arrays.toString(shape) + " perm "
+                                    + java.util.Arrays.toString(perm));
                 }
             }
         }
@@ -74,6 +78,7 @@ class TiledTransposeTest {
         // a small plane
         assertFalse(TiledTranspose.tryCopy(a, 0, new long[] {1, 8}, b, 0, new long[] {8, 8}));
         // other array kinds
-        assertFalse(TiledTranspose.tryCopy(new long[4096], 0, new long[] {1, 64}, new long[4096], 0, new long[] {64, 64}));
+        assertFalse(
+                TiledTranspose.tryCopy(new long[4096], 0, new long[] {1, 64}, new long[4096], 0, new long[] {64, 64}));
     }
 }

@@ -26,7 +26,9 @@ class ConvPoolNormGoldenTest {
     private static final long[] ONE = {1};
     private static final long[] ZERO = {0};
 
-    private static long[] ls(long... v) { return v; }
+    private static long[] ls(long... v) {
+        return v;
+    }
 
     /** The JTorch call of each case, on the case's arguments (the same call as the generator's lambda). */
     static Object call(String id, Tensor[] a, Map<String, Tensor> stats) {
@@ -65,13 +67,22 @@ class ConvPoolNormGoldenTest {
             case "avg_pool2d/int64-divisor" -> F.avgPool2d(a[0], ls(2, 3), ls(1, 2), ls(1, 1), false, true, -3L);
             case "batch_norm/train", "batch_norm/train-2d" -> {
                 long c = a[0].size(1);
-                Tensor rm = org.jtorch.Torch.linspace(-1, 1, c, a[0].dtype()), rv = org.jtorch.Torch.linspace(0.5, 2, c, a[0].dtype());
+                Tensor rm = org.jtorch.Torch.linspace(-1, 1, c, a[0].dtype()),
+                        rv = org.jtorch.Torch.linspace(0.5, 2, c, a[0].dtype());
                 stats.put("running_mean", rm);
                 stats.put("running_var", rv);
                 yield F.batchNorm(a[0], rm, rv, a[1], a[2], true, 0.3, 1e-4);
             }
-            case "batch_norm/eval" -> F.batchNorm(a[0], org.jtorch.Torch.linspace(-1, 1, 3, a[0].dtype()),
-                    org.jtorch.Torch.linspace(0.5, 2, 3, a[0].dtype()), a[1], a[2], false, 0.1, 1e-4);
+            case "batch_norm/eval" ->
+                F.batchNorm(
+                        a[0],
+                        org.jtorch.Torch.linspace(-1, 1, 3, a[0].dtype()),
+                        org.jtorch.Torch.linspace(0.5, 2, 3, a[0].dtype()),
+                        a[1],
+                        a[2],
+                        false,
+                        0.1,
+                        1e-4);
             case "group_norm/affine" -> F.groupNorm(a[0], 2, a[1], a[2], 1e-4);
             case "group_norm/plain" -> F.groupNorm(a[0], 3);
             case "normalize/p2" -> F.normalize(a[0]);
@@ -89,7 +100,9 @@ class ConvPoolNormGoldenTest {
     }
 
     @SuppressWarnings("unchecked")
-    private static Tensor t(Object json) { return json == null ? null : Golden.tensor((Map<String, Object>) json); }
+    private static Tensor t(Object json) {
+        return json == null ? null : Golden.tensor((Map<String, Object>) json);
+    }
 
     @TestFactory
     @SuppressWarnings("unchecked")
@@ -112,7 +125,8 @@ class ConvPoolNormGoldenTest {
                 Tensor expected = t(out.get("output"));
                 assertEquals(expected.dtype(), y.dtype(), c.id() + " dtype");
                 if (!expected.isFloatingPoint()) {
-                    // integer results (int64 avg_pool2d truncates its division) must match exactly; they have no gradient
+                    // integer results (int64 avg_pool2d truncates its division) must match exactly; they have no
+                    // gradient
                     assertArrayEquals(expected.shape(), y.shape(), c.id() + " shape");
                     assertArrayEquals(expected.toLongArray(), y.toLongArray(), c.id() + " output");
                     return;
@@ -120,11 +134,17 @@ class ConvPoolNormGoldenTest {
                 close(expected, y, 1e-10, c.id() + " output");
                 Map<String, Object> extra = (Map<String, Object>) out.get("extra");
                 if (r instanceof ValuesIndices vi) {
-                    assertArrayEquals(t(extra.get("indices")).toLongArray(), vi.indices().toLongArray(), c.id() + " indices");
+                    assertArrayEquals(
+                            t(extra.get("indices")).toLongArray(), vi.indices().toLongArray(), c.id() + " indices");
                 }
-                for (var e : stats.entrySet()) close(t(extra.get(e.getKey())), e.getValue(), 1e-10, c.id() + " " + e.getKey());
-                List<Tensor> g = Autograd.grad(List.of(y), diff, Autograd.GradOptions.defaults()
-                        .gradOutputs(List.of(t(out.get("grad_output")))).allowUnused(true));
+                for (var e : stats.entrySet())
+                    close(t(extra.get(e.getKey())), e.getValue(), 1e-10, c.id() + " " + e.getKey());
+                List<Tensor> g = Autograd.grad(
+                        List.of(y),
+                        diff,
+                        Autograd.GradOptions.defaults()
+                                .gradOutputs(List.of(t(out.get("grad_output"))))
+                                .allowUnused(true));
                 int k = 0;
                 for (int i = 0; i < a.length; i++) {
                     if (grads.get(i) == null) continue;
@@ -142,7 +162,8 @@ class ConvPoolNormGoldenTest {
         double[] e = expected.toDoubleArray(), g = actual.toDoubleArray();
         for (int i = 0; i < e.length; i++) {
             double scale = Math.max(1, Math.abs(e[i]));
-            assertTrue(Math.abs(e[i] - g[i]) <= tol * scale || Double.compare(e[i], g[i]) == 0,
+            assertTrue(
+                    Math.abs(e[i] - g[i]) <= tol * scale || Double.compare(e[i], g[i]) == 0,
                     what + " at " + i + ": expected " + e[i] + " got " + g[i]);
         }
     }

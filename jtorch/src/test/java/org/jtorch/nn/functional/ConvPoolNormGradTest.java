@@ -37,8 +37,11 @@ class ConvPoolNormGradTest {
 
     @Test
     void conv2dFirstAndSecondDerivatives() {
-        check(x -> F.conv2d(x.get(0), x.get(1), x.get(2), new long[] {2, 1}, new long[] {1, 0}, new long[] {1, 2}, 2),
-                leaf(2, 4, 5, 6), leaf(4, 2, 3, 2), leaf(4));
+        check(
+                x -> F.conv2d(x.get(0), x.get(1), x.get(2), new long[] {2, 1}, new long[] {1, 0}, new long[] {1, 2}, 2),
+                leaf(2, 4, 5, 6),
+                leaf(4, 2, 3, 2),
+                leaf(4));
         check(x -> F.conv2d(x.get(0), x.get(1), null, ONE, "same", ONE, 1), leaf(1, 2, 4, 4), leaf(2, 2, 2, 3));
     }
 
@@ -50,56 +53,86 @@ class ConvPoolNormGradTest {
     @Test
     void backwardOpsAreDifferentiable() {
         long[] p = {1};
-        check(x -> org.jtorch.ops.ConvOps.convolutionBackwardInput(x.get(0), x.get(1), new long[] {1, 2, 5, 5}, ONE, p, ONE, 1),
-                leaf(1, 3, 5, 5), leaf(3, 2, 3, 3));
-        check(x -> org.jtorch.ops.ConvOps.convolutionBackwardWeight(x.get(0), x.get(1), new long[] {3, 2, 3, 3}, ONE, p, ONE, 1),
-                leaf(1, 3, 5, 5), leaf(1, 2, 5, 5));
+        check(
+                x -> org.jtorch.ops.ConvOps.convolutionBackwardInput(
+                        x.get(0), x.get(1), new long[] {1, 2, 5, 5}, ONE, p, ONE, 1),
+                leaf(1, 3, 5, 5),
+                leaf(3, 2, 3, 3));
+        check(
+                x -> org.jtorch.ops.ConvOps.convolutionBackwardWeight(
+                        x.get(0), x.get(1), new long[] {3, 2, 3, 3}, ONE, p, ONE, 1),
+                leaf(1, 3, 5, 5),
+                leaf(1, 2, 5, 5));
     }
 
     @Test
     void poolingDerivatives() {
-        check(x -> F.maxPool2d(x.get(0), new long[] {3, 2}, new long[] {2, 1}, new long[] {1, 1}, new long[] {1, 2}, true),
+        check(
+                x -> F.maxPool2d(
+                        x.get(0), new long[] {3, 2}, new long[] {2, 1}, new long[] {1, 1}, new long[] {1, 2}, true),
                 leaf(2, 2, 6, 7));
-        check(x -> F.avgPool2d(x.get(0), new long[] {3}, new long[] {2}, new long[] {1}, true, false, null), leaf(2, 2, 6, 5));
-        check(x -> F.avgPool2d(x.get(0), new long[] {2, 3}, new long[] {1, 2}, new long[] {1, 1}, false, true, 5L), leaf(1, 2, 5, 6));
+        check(
+                x -> F.avgPool2d(x.get(0), new long[] {3}, new long[] {2}, new long[] {1}, true, false, null),
+                leaf(2, 2, 6, 5));
+        check(
+                x -> F.avgPool2d(x.get(0), new long[] {2, 3}, new long[] {1, 2}, new long[] {1, 1}, false, true, 5L),
+                leaf(1, 2, 5, 6));
         check(x -> F.adaptiveAvgPool2d(x.get(0), 3, 4), leaf(2, 2, 7, 5));
     }
 
     @Test
     void normalisationDerivatives() {
-        check(x -> F.batchNorm(x.get(0), null, null, x.get(1), x.get(2), true, 0.1, 1e-5), leaf(4, 3, 2, 2), leaf(3), leaf(3));
+        check(
+                x -> F.batchNorm(x.get(0), null, null, x.get(1), x.get(2), true, 0.1, 1e-5),
+                leaf(4, 3, 2, 2),
+                leaf(3),
+                leaf(3));
         check(x -> F.groupNorm(x.get(0), 2, x.get(1), x.get(2), 1e-5), leaf(2, 4, 3), leaf(4), leaf(4));
         check(x -> F.normalize(x.get(0)), leaf(3, 4));
         check(x -> F.bilinear(x.get(0), x.get(1), x.get(2), x.get(3)), leaf(3, 2), leaf(3, 4), leaf(2, 2, 4), leaf(2));
-        check(x -> F.cosineEmbeddingLoss(x.get(0), x.get(1), Torch.tensor(new long[] {1, -1, 1}), 0.1, Reduction.SUM),
-                leaf(3, 5), leaf(3, 5));
+        check(
+                x -> F.cosineEmbeddingLoss(x.get(0), x.get(1), Torch.tensor(new long[] {1, -1, 1}), 0.1, Reduction.SUM),
+                leaf(3, 5),
+                leaf(3, 5));
     }
 
-    /** A direct 7-deep loop: out[n, o, y, x] = b[o] + Σ w[o, c, i, j] · in[n, g·C/G + c, y·s − p + i·d, x·s − p + j·d]. */
+    /**
+     * A direct 7-deep loop: out[n, o, y, x] = b[o] + Σ w[o, c, i, j] · in[n, g·C/G + c, y·s − p + i·d, x·s − p + j·d].
+     */
     private static double[] naiveConv2d(Tensor in, Tensor w, Tensor b, int s, int p, int d, int groups) {
         long[] is = in.shape(), ws = w.shape();
         int n = (int) is[0], c = (int) is[1], h = (int) is[2], wd = (int) is[3], o = (int) ws[0], cg = (int) ws[1];
         int kh = (int) ws[2], kw = (int) ws[3];
         int oh = (h + 2 * p - d * (kh - 1) - 1) / s + 1, ow = (wd + 2 * p - d * (kw - 1) - 1) / s + 1;
-        double[] x = in.toDoubleArray(), k = w.toDoubleArray(), bias = b.toDoubleArray(), out = new double[n * o * oh * ow];
+        double[] x = in.toDoubleArray(),
+                k = w.toDoubleArray(),
+                bias = b.toDoubleArray(),
+                out = new double[n * o * oh * ow];
         int og = o / groups;
-        for (int a = 0; a < n; a++) for (int oc = 0; oc < o; oc++) for (int y = 0; y < oh; y++) for (int xx = 0; xx < ow; xx++) {
-            double acc = bias[oc];
-            int g = oc / og;
-            for (int ci = 0; ci < cg; ci++) for (int i = 0; i < kh; i++) for (int j = 0; j < kw; j++) {
-                int iy = y * s - p + i * d, ix = xx * s - p + j * d;
-                if (iy < 0 || iy >= h || ix < 0 || ix >= wd) continue;
-                acc += k[((oc * cg + ci) * kh + i) * kw + j] * x[((a * c + g * cg + ci) * h + iy) * wd + ix];
-            }
-            out[((a * o + oc) * oh + y) * ow + xx] = acc;
-        }
+        for (int a = 0; a < n; a++)
+            for (int oc = 0; oc < o; oc++)
+                for (int y = 0; y < oh; y++)
+                    for (int xx = 0; xx < ow; xx++) {
+                        double acc = bias[oc];
+                        int g = oc / og;
+                        for (int ci = 0; ci < cg; ci++)
+                            for (int i = 0; i < kh; i++)
+                                for (int j = 0; j < kw; j++) {
+                                    int iy = y * s - p + i * d, ix = xx * s - p + j * d;
+                                    if (iy < 0 || iy >= h || ix < 0 || ix >= wd) continue;
+                                    acc += k[((oc * cg + ci) * kh + i) * kw + j]
+                                            * x[((a * c + g * cg + ci) * h + iy) * wd + ix];
+                                }
+                        out[((a * o + oc) * oh + y) * ow + xx] = acc;
+                    }
         return out;
     }
 
     @Test
     void conv2dMatchesADirectLoopInEveryFloatingDtype() {
         Torch.manualSeed(5);
-        Tensor x = Torch.randn(new long[] {3, 4, 9, 8}, DType.FLOAT64), w = Torch.randn(new long[] {6, 2, 3, 3}, DType.FLOAT64);
+        Tensor x = Torch.randn(new long[] {3, 4, 9, 8}, DType.FLOAT64),
+                w = Torch.randn(new long[] {6, 2, 3, 3}, DType.FLOAT64);
         Tensor b = Torch.randn(new long[] {6}, DType.FLOAT64);
         double[] expected = naiveConv2d(x, w, b, 2, 1, 2, 2);
         for (DType dt : List.of(DType.FLOAT64, DType.FLOAT32, DType.BFLOAT16, DType.FLOAT16)) {
@@ -107,14 +140,16 @@ class ConvPoolNormGradTest {
             assertEquals(dt, y.dtype());
             double tol = dt == DType.FLOAT64 ? 1e-12 : dt == DType.FLOAT32 ? 1e-4 : 0.3;
             double[] got = y.toDoubleArray();
-            for (int i = 0; i < expected.length; i++) assertEquals(expected[i], got[i], tol * Math.max(1, Math.abs(expected[i])), dt + " at " + i);
+            for (int i = 0; i < expected.length; i++)
+                assertEquals(expected[i], got[i], tol * Math.max(1, Math.abs(expected[i])), dt + " at " + i);
         }
     }
 
     @Test
     void nonContiguousInputsGiveTheContiguousResult() {
         Torch.manualSeed(6);
-        Tensor x = Torch.randn(new long[] {2, 3, 6, 5}, DType.FLOAT32), w = Torch.randn(new long[] {4, 3, 3, 3}, DType.FLOAT32);
+        Tensor x = Torch.randn(new long[] {2, 3, 6, 5}, DType.FLOAT32),
+                w = Torch.randn(new long[] {4, 3, 3, 3}, DType.FLOAT32);
         Tensor xt = x.transpose(2, 3).contiguous().transpose(2, 3); // same values, strides of a transposed layout
         assertTrue(!xt.isContiguous());
         assertArrayEquals(F.conv2d(x, w).toDoubleArray(), F.conv2d(xt, w).toDoubleArray(), 0.0);
@@ -125,21 +160,31 @@ class ConvPoolNormGradTest {
     @Test
     void emptyBatchesAndTheMetaDevice() {
         Tensor w = Torch.zeros(new long[] {4, 3, 3, 3});
-        assertArrayEquals(new long[] {0, 4, 4, 4}, F.conv2d(Torch.zeros(0, 3, 6, 6), w).shape());
+        assertArrayEquals(
+                new long[] {0, 4, 4, 4}, F.conv2d(Torch.zeros(0, 3, 6, 6), w).shape());
         Tensor meta = Torch.zeros(new long[] {2, 3, 8, 8}, DType.FLOAT32, Device.META);
-        Tensor y = F.conv2d(meta, Torch.zeros(new long[] {4, 3, 3, 3}, DType.FLOAT32, Device.META), null, new long[] {2},
-                new long[] {1}, ONE, 1);
+        Tensor y = F.conv2d(
+                meta,
+                Torch.zeros(new long[] {4, 3, 3, 3}, DType.FLOAT32, Device.META),
+                null,
+                new long[] {2},
+                new long[] {1},
+                ONE,
+                1);
         assertEquals(Device.META, y.device());
         assertArrayEquals(new long[] {2, 4, 4, 4}, y.shape());
         assertArrayEquals(new long[] {2, 3, 4, 4}, F.maxPool2d(meta, 2).shape());
         assertArrayEquals(new long[] {2, 3, 1, 1}, F.adaptiveAvgPool2d(meta, 1).shape());
         assertArrayEquals(new long[] {2, 3, 8, 8}, F.groupNorm(meta, 3).shape());
-        assertThrows(TorchException.class, () -> F.conv2d(meta, Torch.zeros(new long[] {4, 2, 3, 3}, DType.FLOAT32, Device.META)));
+        assertThrows(
+                TorchException.class,
+                () -> F.conv2d(meta, Torch.zeros(new long[] {4, 2, 3, 3}, DType.FLOAT32, Device.META)));
     }
 
     @Test
     void doubleBackwardOfConvolutionMatchesTheBilinearIdentity() {
-        // For y = conv(x, w): d/dw <g, conv(x, w)> = bwd_weight(g, x), which is linear in x, so its derivative wrt x along h
+        // For y = conv(x, w): d/dw <g, conv(x, w)> = bwd_weight(g, x), which is linear in x, so its derivative wrt x
+        // along h
         // is bwd_weight(g, h): check <dgw/dx, H> against a closed form.
         Torch.manualSeed(9);
         Tensor x = Torch.randn(new long[] {1, 2, 5, 5}, DType.FLOAT64).requiresGrad(true);
@@ -147,7 +192,11 @@ class ConvPoolNormGradTest {
         Tensor g = Torch.randn(new long[] {1, 3, 3, 3}, DType.FLOAT64);
         Tensor hw = Torch.randn(new long[] {3, 2, 3, 3}, DType.FLOAT64);
         Tensor y = F.conv2d(x, w);
-        Tensor gw = Autograd.grad(List.of(y), List.of(w), Autograd.GradOptions.defaults().gradOutputs(List.of(g)).createGraph(true)).get(0);
+        Tensor gw = Autograd.grad(
+                        List.of(y),
+                        List.of(w),
+                        Autograd.GradOptions.defaults().gradOutputs(List.of(g)).createGraph(true))
+                .get(0);
         Tensor gx = Autograd.grad(gw.mul(hw).sum(), x, false);
         // <g, conv(x, hw)> is linear in x with gradient bwd_input(g, hw)
         Tensor xx = x.detach().requiresGrad(true);

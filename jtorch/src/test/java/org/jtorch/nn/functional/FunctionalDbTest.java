@@ -63,7 +63,10 @@ class FunctionalDbTest {
                     Tensor expected = c.tensorArg(i);
                     assertEquals(expected.dtype(), args[i].dtype(), c.id() + " dtype of argument " + i);
                     assertArrayEquals(expected.shape(), args[i].shape(), c.id() + " shape of argument " + i);
-                    assertArrayEquals(expected.to(DType.FLOAT64).toDoubleArray(), args[i].to(DType.FLOAT64).toDoubleArray(), 0.0,
+                    assertArrayEquals(
+                            expected.to(DType.FLOAT64).toDoubleArray(),
+                            args[i].to(DType.FLOAT64).toDoubleArray(),
+                            0.0,
                             c.id() + " values of argument " + i);
                 }
                 // no warning either: the chunked linear_cross_entropy samples must stay on the chunked path
@@ -104,14 +107,18 @@ class FunctionalDbTest {
                         inputs.add(jitter(args[i], i).requiresGrad(true));
                     }
                 }
-                Assumptions.assumeFalse(inputs.isEmpty() || !s.call().apply(args).isFloatingPoint(),
+                Assumptions.assumeFalse(
+                        inputs.isEmpty() || !s.call().apply(args).isFloatingPoint(),
                         s.id() + ": no floating argument or result to differentiate");
                 try (WarningRecorder rec = Warnings.catchWarnings()) {
-                    boolean ok = GradCheck.check(in -> {
-                        Tensor[] a = args.clone();
-                        for (int k = 0; k < positions.size(); k++) a[positions.get(k)] = in.get(k);
-                        return s.call().apply(a);
-                    }, inputs, GradCheck.Options.defaults());
+                    boolean ok = GradCheck.check(
+                            in -> {
+                                Tensor[] a = args.clone();
+                                for (int k = 0; k < positions.size(); k++) a[positions.get(k)] = in.get(k);
+                                return s.call().apply(a);
+                            },
+                            inputs,
+                            GradCheck.Options.defaults());
                     assertTrue(ok, s.id());
                     assertEquals(List.of(), rec.records(), s.id() + " warnings");
                 }

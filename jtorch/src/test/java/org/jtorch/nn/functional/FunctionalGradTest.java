@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.function.Function;
-
 import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
@@ -26,7 +25,8 @@ class FunctionalGradTest {
     }
 
     private static Tensor const34() {
-        return Torch.tensor(new double[] {0.1, 0.5, -0.6, 1.4, 0.35, -0.2, 0.45, 1.3, -0.9, 0.25, 0.75, -1.1}, DType.FLOAT64, 3, 4);
+        return Torch.tensor(
+                new double[] {0.1, 0.5, -0.6, 1.4, 0.35, -0.2, 0.45, 1.3, -0.9, 0.25, 0.75, -1.1}, DType.FLOAT64, 3, 4);
     }
 
     private static void both(Function<List<Tensor>, Tensor> fn, Tensor... inputs) {
@@ -36,7 +36,8 @@ class FunctionalGradTest {
 
     @Test
     void linear() {
-        Tensor w = leaf(new double[] {0.5, -0.3, 0.2, 1.0, -0.7, 0.4, 0.9, 0.1}, 2, 4), b = leaf(new double[] {0.1, -0.2}, 2);
+        Tensor w = leaf(new double[] {0.5, -0.3, 0.2, 1.0, -0.7, 0.4, 0.9, 0.1}, 2, 4),
+                b = leaf(new double[] {0.1, -0.2}, 2);
         both(xs -> F.linear(xs.get(0), xs.get(1), xs.get(2)), x34(), w, b);
     }
 
@@ -73,17 +74,42 @@ class FunctionalGradTest {
         Tensor y = Torch.tensor(new long[] {3, 0, 1});
         Tensor w = Torch.tensor(new double[] {1, 2, 0.5, 1.5});
         for (Reduction r : Reduction.values()) {
-            CrossEntropyOptions o = CrossEntropyOptions.defaults().weight(w).ignoreIndex(1).labelSmoothing(0.2).reduction(r);
+            CrossEntropyOptions o = CrossEntropyOptions.defaults()
+                    .weight(w)
+                    .ignoreIndex(1)
+                    .labelSmoothing(0.2)
+                    .reduction(r);
             both(xs -> F.crossEntropy(xs.get(0), y, o), x34());
             // no weight and no ignored target: the loss is -lp[y] without masks (its own code path)
-            both(xs -> F.crossEntropy(xs.get(0), y, CrossEntropyOptions.defaults().labelSmoothing(0.2).reduction(r)), x34());
-            both(xs -> F.nllLoss(xs.get(0).logSoftmax(1), y, CrossEntropyOptions.defaults().reduction(r)), x34());
+            both(
+                    xs -> F.crossEntropy(
+                            xs.get(0),
+                            y,
+                            CrossEntropyOptions.defaults().labelSmoothing(0.2).reduction(r)),
+                    x34());
+            both(
+                    xs -> F.nllLoss(
+                            xs.get(0).logSoftmax(1),
+                            y,
+                            CrossEntropyOptions.defaults().reduction(r)),
+                    x34());
         }
-        Tensor probs = Torch.tensor(new double[] {0.1, 0.2, 0.3, 0.4, 0.25, 0.25, 0.25, 0.25, 0.7, 0.1, 0.1, 0.1}, DType.FLOAT64, 3, 4);
-        both(xs -> F.crossEntropy(xs.get(0), probs, CrossEntropyOptions.defaults().weight(w).labelSmoothing(0.1)), x34());
+        Tensor probs = Torch.tensor(
+                new double[] {0.1, 0.2, 0.3, 0.4, 0.25, 0.25, 0.25, 0.25, 0.7, 0.1, 0.1, 0.1}, DType.FLOAT64, 3, 4);
+        both(
+                xs -> F.crossEntropy(
+                        xs.get(0),
+                        probs,
+                        CrossEntropyOptions.defaults().weight(w).labelSmoothing(0.1)),
+                x34());
         // gradient with respect to the probability target too
         both(xs -> F.crossEntropy(xs.get(0), xs.get(1)), x34(), probs.requiresGrad(true));
-        both(xs -> F.nllLoss(xs.get(0).logSoftmax(1), y, CrossEntropyOptions.defaults().weight(w)), x34());
+        both(
+                xs -> F.nllLoss(
+                        xs.get(0).logSoftmax(1),
+                        y,
+                        CrossEntropyOptions.defaults().weight(w)),
+                x34());
     }
 
     @Test
@@ -102,8 +128,11 @@ class FunctionalGradTest {
         Tensor w = Torch.tensor(new double[] {1, 2, 0.5}, DType.FLOAT64, 3);
         both(xs -> F.binaryCrossEntropy(xs.get(0), t, w, Reduction.MEAN), p);
         Tensor logits = leaf(new double[] {-1.5, 0.3, 2.2, -0.1, 0.8, -3.0}, 2, 3);
-        both(xs -> F.binaryCrossEntropyWithLogits(xs.get(0), xs.get(1), w, Torch.tensor(new double[] {0.5, 1, 3}), Reduction.SUM),
-                logits, t.requiresGrad(true));
+        both(
+                xs -> F.binaryCrossEntropyWithLogits(
+                        xs.get(0), xs.get(1), w, Torch.tensor(new double[] {0.5, 1, 3}), Reduction.SUM),
+                logits,
+                t.requiresGrad(true));
     }
 
     @Test
@@ -120,7 +149,11 @@ class FunctionalGradTest {
         Tensor k = leaf(new double[] {0.7, 0.1, -0.5, 0.2, 0.4, 0.8, -0.3, 0.6}, 1, 4, 2);
         Tensor v = leaf(new double[] {1, 2, -1, 0.5, 0.3, -0.2, 0.8, 1.1}, 1, 4, 2);
         Tensor mask = Torch.tensor(new double[] {0, -1, 0.5, 0, 0.2, 0, 0, -0.3, 0.1, 0.4, 0, 0}, DType.FLOAT64, 3, 4);
-        both(xs -> F.scaledDotProductAttention(xs.get(0), xs.get(1), xs.get(2), mask, 0.0, false, null, false), q, k, v);
+        both(
+                xs -> F.scaledDotProductAttention(xs.get(0), xs.get(1), xs.get(2), mask, 0.0, false, null, false),
+                q,
+                k,
+                v);
         both(xs -> F.scaledDotProductAttention(xs.get(0), xs.get(1), xs.get(2), null, 0.0, true, 0.8, false), q, k, v);
     }
 }

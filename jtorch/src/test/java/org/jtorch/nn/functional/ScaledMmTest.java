@@ -21,9 +21,13 @@ import org.junit.jupiter.api.Test;
 class ScaledMmTest {
     private static final ScaledMmOptions F32 = ScaledMmOptions.defaults().outputDtype(DType.FLOAT32);
 
-    private static Tensor fp8(double[][] v, DType dt) { return Torch.tensor(v).to(dt); }
+    private static Tensor fp8(double[][] v, DType dt) {
+        return Torch.tensor(v).to(dt);
+    }
 
-    private static Tensor scalar(double v) { return Torch.tensor(new float[] {(float) v}).reshape(); }
+    private static Tensor scalar(double v) {
+        return Torch.tensor(new float[] {(float) v}).reshape();
+    }
 
     private static final double[][] A = {{1, 2}, {3, 4}};
     private static final double[][] B = {{1, 0}, {0.5, 1}};
@@ -34,11 +38,19 @@ class ScaledMmTest {
         Tensor t = F.scaledMm(a, b, ScaleSpec.tensorwise(scalar(0.5)), ScaleSpec.tensorwise(scalar(2)), F32);
         assertEquals(DType.FLOAT32, t.dtype());
         assertArrayEquals(new double[] {2, 2, 5, 4}, t.toDoubleArray());
-        Tensor r = F.scaledMm(a, b, ScaleSpec.rowwise(Torch.tensor(new float[][] {{1}, {0.25f}})),
-                ScaleSpec.rowwise(Torch.tensor(new float[][] {{2, 0.5f}})), F32);
+        Tensor r = F.scaledMm(
+                a,
+                b,
+                ScaleSpec.rowwise(Torch.tensor(new float[][] {{1}, {0.25f}})),
+                ScaleSpec.rowwise(Torch.tensor(new float[][] {{2, 0.5f}})),
+                F32);
         assertArrayEquals(new double[] {4, 1, 2.5, 0.5}, r.toDoubleArray());
         Tensor one = fp8(new double[][] {{1}}, DType.FLOAT8_E5M2);
-        Tensor third = F.scaledMm(one, one, ScaleSpec.tensorwise(scalar(1.0 / 3)), ScaleSpec.tensorwise(scalar(1)),
+        Tensor third = F.scaledMm(
+                one,
+                one,
+                ScaleSpec.tensorwise(scalar(1.0 / 3)),
+                ScaleSpec.tensorwise(scalar(1)),
                 ScaledMmOptions.defaults());
         assertEquals(DType.BFLOAT16, third.dtype());
         assertEquals(0.333984375, third.item());
@@ -49,12 +61,18 @@ class ScaledMmTest {
         assertArrayEquals(new double[] {9, 9, 15, 13}, out.toDoubleArray());
         assertArrayEquals(new double[] {10, 10, 10, 10}, input.toDoubleArray());
         Object storage = input.untypedStorage();
-        Tensor same = F.scaledAddmm_(input, a, b, ScaleSpec.tensorwise(scalar(0.5)), ScaleSpec.tensorwise(scalar(2)), o);
+        Tensor same =
+                F.scaledAddmm_(input, a, b, ScaleSpec.tensorwise(scalar(0.5)), ScaleSpec.tensorwise(scalar(2)), o);
         assertSame(input, same);
         assertSame(storage, input.untypedStorage());
         assertArrayEquals(new double[] {9, 9, 15, 13}, input.toDoubleArray());
         Tensor nanInput = Torch.tensor(new float[][] {{Float.NaN, 0}, {0, 0}}).to(DType.BFLOAT16);
-        Tensor ignored = F.scaledAddmm(nanInput, a, b, ScaleSpec.tensorwise(scalar(1)), ScaleSpec.tensorwise(scalar(1)),
+        Tensor ignored = F.scaledAddmm(
+                nanInput,
+                a,
+                b,
+                ScaleSpec.tensorwise(scalar(1)),
+                ScaleSpec.tensorwise(scalar(1)),
                 ScaledMmOptions.defaults().beta(0));
         assertEquals(DType.BFLOAT16, ignored.dtype());
         assertArrayEquals(new double[] {2, 2, 5, 4}, ignored.toDoubleArray());
@@ -81,14 +99,17 @@ class ScaledMmTest {
         double[][] out = new double[rows][cols];
         for (int i = 0; i < rows; i++) {
             for (int j = 0; j < cols; j++) {
-                out[i][j] = decode(bytes[(int) (t.storageOffset() + i * t.stride(0) + j * t.stride(1))] & 0xFF, t.dtype());
+                out[i][j] =
+                        decode(bytes[(int) (t.storageOffset() + i * t.stride(0) + j * t.stride(1))] & 0xFF, t.dtype());
             }
         }
         return out;
     }
 
     /** Per-element scale of operand element (i, k) of a, or (k, j) of b, in double. */
-    private interface ElementScale { double at(int r, int c); }
+    private interface ElementScale {
+        double at(int r, int c);
+    }
 
     private static double[][] reference(Tensor a, Tensor b, ElementScale sa, ElementScale sb) {
         double[][] x = decoded(a), y = decoded(b);
@@ -121,7 +142,11 @@ class ScaledMmTest {
         int n = expected[0].length;
         for (int i = 0; i < expected.length; i++) {
             for (int j = 0; j < n; j++) {
-                assertEquals(expected[i][j], got[i * n + j], 2e-5 * Math.max(1, Math.abs(expected[i][j])), "(" + i + ", " + j + ")");
+                assertEquals(
+                        expected[i][j],
+                        got[i * n + j],
+                        2e-5 * Math.max(1, Math.abs(expected[i][j])),
+                        "(" + i + ", " + j + ")");
             }
         }
     }
@@ -131,33 +156,57 @@ class ScaledMmTest {
         Random rnd = new Random(7);
         for (DType dt : new DType[] {DType.FLOAT8_E4M3FN, DType.FLOAT8_E5M2}) {
             int m = 5, k = 300, n = 6;
-            Tensor a = quantised(rnd, m, k, dt), b = quantised(rnd, k, n, dt).t().contiguous().t(); // b column-major
+            Tensor a = quantised(rnd, m, k, dt),
+                    b = quantised(rnd, k, n, dt).t().contiguous().t(); // b column-major
             float ta = 0.37f, tb = 1.9f;
-            assertMatches(reference(a, b, (r, c) -> ta, (r, c) -> tb),
+            assertMatches(
+                    reference(a, b, (r, c) -> ta, (r, c) -> tb),
                     F.scaledMm(a, b, ScaleSpec.tensorwise(scalar(ta)), ScaleSpec.tensorwise(scalar(tb)), F32));
             float[][] ra = positive(rnd, m, 1), rb = positive(rnd, 1, n);
-            assertMatches(reference(a, b, (r, c) -> ra[r][0], (r, c) -> rb[0][c]),
+            assertMatches(
+                    reference(a, b, (r, c) -> ra[r][0], (r, c) -> rb[0][c]),
                     F.scaledMm(a, b, ScaleSpec.rowwise(Torch.tensor(ra)), ScaleSpec.rowwise(Torch.tensor(rb)), F32));
-            for (ScalingType block : new ScalingType[] {ScalingType.BLOCKWISE_1X16, ScalingType.BLOCKWISE_1X32, ScalingType.BLOCKWISE_1X128}) {
+            for (ScalingType block : new ScalingType[] {
+                ScalingType.BLOCKWISE_1X16, ScalingType.BLOCKWISE_1X32, ScalingType.BLOCKWISE_1X128
+            }) {
                 int bs = block == ScalingType.BLOCKWISE_1X16 ? 16 : block == ScalingType.BLOCKWISE_1X32 ? 32 : 128;
                 int nb = (k + bs - 1) / bs;
                 float[][] ba = positive(rnd, m, nb), bb = positive(rnd, nb, n);
-                assertMatches(reference(a, b, (r, c) -> ba[r][c / bs], (r, c) -> bb[r / bs][c]),
-                        F.scaledMm(a, b, ScaleSpec.of(Torch.tensor(ba), block), ScaleSpec.of(Torch.tensor(bb), block), F32));
+                assertMatches(
+                        reference(a, b, (r, c) -> ba[r][c / bs], (r, c) -> bb[r / bs][c]),
+                        F.scaledMm(
+                                a,
+                                b,
+                                ScaleSpec.of(Torch.tensor(ba), block),
+                                ScaleSpec.of(Torch.tensor(bb), block),
+                                F32));
                 // multi-level: block scales times a global tensor-wise scale
-                ScaleSpec two = new ScaleSpec(List.of(Torch.tensor(ba), scalar(ta)), List.of(block, ScalingType.TENSORWISE), null);
-                assertMatches(reference(a, b, (r, c) -> ba[r][c / bs] * ta, (r, c) -> bb[r / bs][c]),
+                ScaleSpec two = new ScaleSpec(
+                        List.of(Torch.tensor(ba), scalar(ta)), List.of(block, ScalingType.TENSORWISE), null);
+                assertMatches(
+                        reference(a, b, (r, c) -> ba[r][c / bs] * ta, (r, c) -> bb[r / bs][c]),
                         F.scaledMm(a, b, two, ScaleSpec.of(Torch.tensor(bb), block), F32));
             }
             float[][] tileA = positive(rnd, 1, 3), tileB = positive(rnd, 3, 1);
-            assertMatches(reference(a, b, (r, c) -> tileA[r / 128][c / 128], (r, c) -> tileB[r / 128][c / 128]),
-                    F.scaledMm(a, b, ScaleSpec.of(Torch.tensor(tileA), ScalingType.BLOCKWISE_128X128),
-                            ScaleSpec.of(Torch.tensor(tileB), ScalingType.BLOCKWISE_128X128), F32));
+            assertMatches(
+                    reference(a, b, (r, c) -> tileA[r / 128][c / 128], (r, c) -> tileB[r / 128][c / 128]),
+                    F.scaledMm(
+                            a,
+                            b,
+                            ScaleSpec.of(Torch.tensor(tileA), ScalingType.BLOCKWISE_128X128),
+                            ScaleSpec.of(Torch.tensor(tileB), ScalingType.BLOCKWISE_128X128),
+                            F32));
             Tensor bias = Torch.tensor(new float[] {1, -2, 3, 0.5f, 0, 7});
             double[][] withBias = reference(a, b, (r, c) -> ta, (r, c) -> tb);
             for (double[] row : withBias) for (int j = 0; j < n; j++) row[j] += bias.toDoubleArray()[j];
-            assertMatches(withBias, F.scaledMm(a, b, ScaleSpec.tensorwise(scalar(ta)), ScaleSpec.tensorwise(scalar(tb)),
-                    F32.bias(bias).contractionDim(-1, 0).useFastAccum(true)));
+            assertMatches(
+                    withBias,
+                    F.scaledMm(
+                            a,
+                            b,
+                            ScaleSpec.tensorwise(scalar(ta)),
+                            ScaleSpec.tensorwise(scalar(tb)),
+                            F32.bias(bias).contractionDim(-1, 0).useFastAccum(true)));
         }
     }
 
@@ -181,12 +230,22 @@ class ScaledMmTest {
         Tensor a = quantised(rnd, m, k, DType.FLOAT8_E4M3FN), b = quantised(rnd, k, n, DType.FLOAT8_E4M3FN);
         float[][] ba = positive(rnd, m, 3), bbT = positive(rnd, n, 3); // b's scales in (N, K/32) hardware orientation
         Tensor sa = Torch.tensor(swizzle(ba)), sb = Torch.tensor(swizzle(bbT));
-        Tensor got = F.scaledMm(a, b, ScaleSpec.of(sa, ScalingType.BLOCKWISE_1X32).withSwizzle(SwizzleType.SWIZZLE_32_4_4),
-                ScaleSpec.of(sb, ScalingType.BLOCKWISE_1X32).withSwizzle(SwizzleType.SWIZZLE_32_4_4), F32);
+        Tensor got = F.scaledMm(
+                a,
+                b,
+                ScaleSpec.of(sa, ScalingType.BLOCKWISE_1X32).withSwizzle(SwizzleType.SWIZZLE_32_4_4),
+                ScaleSpec.of(sb, ScalingType.BLOCKWISE_1X32).withSwizzle(SwizzleType.SWIZZLE_32_4_4),
+                F32);
         assertMatches(reference(a, b, (r, c) -> ba[r][c / 32], (r, c) -> bbT[c][r / 32]), got);
-        assertThrows(TorchException.class, () -> F.scaledMm(a, b,
-                ScaleSpec.of(Torch.ones(100), ScalingType.BLOCKWISE_1X32).withSwizzle(SwizzleType.SWIZZLE_32_4_4),
-                ScaleSpec.of(sb, ScalingType.BLOCKWISE_1X32).withSwizzle(SwizzleType.SWIZZLE_32_4_4), F32));
+        assertThrows(
+                TorchException.class,
+                () -> F.scaledMm(
+                        a,
+                        b,
+                        ScaleSpec.of(Torch.ones(100), ScalingType.BLOCKWISE_1X32)
+                                .withSwizzle(SwizzleType.SWIZZLE_32_4_4),
+                        ScaleSpec.of(sb, ScalingType.BLOCKWISE_1X32).withSwizzle(SwizzleType.SWIZZLE_32_4_4),
+                        F32));
     }
 
     @Test
@@ -195,16 +254,21 @@ class ScaledMmTest {
         ScaleSpec one = ScaleSpec.tensorwise(scalar(1));
         TorchException e = assertThrows(TorchException.class, () -> F.scaledMm(Torch.tensor(A), b, one, one, F32));
         assertTrue(e.getMessage().contains("mat_a to be float8_e4m3fn or float8_e5m2"), e.getMessage());
-        e = assertThrows(TorchException.class, () -> F.scaledMm(a, fp8(new double[][] {{1, 2}}, DType.FLOAT8_E5M2), one, one, F32));
+        e = assertThrows(
+                TorchException.class,
+                () -> F.scaledMm(a, fp8(new double[][] {{1, 2}}, DType.FLOAT8_E5M2), one, one, F32));
         assertTrue(e.getMessage().contains("cannot be multiplied (2x2 and 1x2)"), e.getMessage());
         e = assertThrows(TorchException.class, () -> F.scaledMm(a, b, ScaleSpec.rowwise(Torch.ones(2)), one, F32));
-        assertTrue(e.getMessage().contains("ROWWISE") && e.getMessage().contains("scale_a must have shape [2, 1], but got [2]"),
+        assertTrue(
+                e.getMessage().contains("ROWWISE")
+                        && e.getMessage().contains("scale_a must have shape [2, 1], but got [2]"),
                 e.getMessage());
         e = assertThrows(TorchException.class, () -> F.scaledMm(a, b, one, ScaleSpec.rowwise(Torch.ones(2, 1)), F32));
         assertTrue(e.getMessage().contains("scale_b must have shape [1, 2], but got [2, 1]"), e.getMessage());
         e = assertThrows(TorchException.class, () -> F.scaledMm(a, b, ScaleSpec.tensorwise(Torch.ones(2)), one, F32));
         assertTrue(e.getMessage().contains("one element"), e.getMessage());
-        e = assertThrows(TorchException.class,
+        e = assertThrows(
+                TorchException.class,
                 () -> F.scaledMm(a, b, ScaleSpec.of(Torch.ones(2, 2), ScalingType.BLOCKWISE_1X32), one, F32));
         assertTrue(e.getMessage().contains("scale_a must have shape [2, 1]"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> F.scaledMm(a, b, one, one, F32.contractionDim(0, 1)));
@@ -212,11 +276,16 @@ class ScaledMmTest {
         assertThrows(TorchException.class, () -> F.scaledMm(a, b, one, one, F32.bias(Torch.ones(3))));
         assertThrows(TorchException.class, () -> F.scaledMm(a, b, one, one, F32.outputDtype(DType.INT32)));
         Tensor input = Torch.zeros(2, 2);
-        assertThrows(IllegalArgumentException.class,
-                () -> F.scaledAddmm(input, a, b, one, one, ScaledMmOptions.defaults().bias(Torch.ones(2))));
-        e = assertThrows(TorchException.class, () -> F.scaledAddmm(Torch.zeros(2, 3), a, b, one, one, ScaledMmOptions.defaults()));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> F.scaledAddmm(
+                        input, a, b, one, one, ScaledMmOptions.defaults().bias(Torch.ones(2))));
+        e = assertThrows(
+                TorchException.class,
+                () -> F.scaledAddmm(Torch.zeros(2, 3), a, b, one, one, ScaledMmOptions.defaults()));
         assertTrue(e.getMessage().contains("[2, 2]") && e.getMessage().contains("[2, 3]"), e.getMessage());
-        assertThrows(TorchException.class, () -> F.scaledAddmm(Torch.zeros(2, 2).to(DType.FLOAT64), a, b, one, one,
-                ScaledMmOptions.defaults()));
+        assertThrows(
+                TorchException.class,
+                () -> F.scaledAddmm(Torch.zeros(2, 2).to(DType.FLOAT64), a, b, one, one, ScaledMmOptions.defaults()));
     }
 }

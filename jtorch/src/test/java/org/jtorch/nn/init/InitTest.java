@@ -15,7 +15,9 @@ import org.junit.jupiter.api.Test;
 /** Statistics of the initialisers against their closed-form bounds, means and standard deviations. */
 class InitTest {
     /** A leaf that requires grad, as parameters are: the initialisers must work on it without autograd errors. */
-    static Tensor param(long... shape) { return Torch.empty(shape, DType.FLOAT64, org.jtorch.Device.CPU).requiresGrad(true); }
+    static Tensor param(long... shape) {
+        return Torch.empty(shape, DType.FLOAT64, org.jtorch.Device.CPU).requiresGrad(true);
+    }
 
     static void assertStats(Tensor t, double mean, double std, double tol) {
         assertEquals(mean, t.mean().item(), tol, "mean");
@@ -31,8 +33,10 @@ class InitTest {
         assertEquals(Math.sqrt(2 / (1 + 0.01 * 0.01)), Init.calculateGain("leaky_relu"));
         assertEquals(Math.sqrt(2 / 1.25), Init.calculateGain("leaky_relu", 0.5));
         assertEquals(0.75, Init.calculateGain("selu"));
-        assertEquals("Unsupported nonlinearity swish",
-                assertThrows(IllegalArgumentException.class, () -> Init.calculateGain("swish")).getMessage());
+        assertEquals(
+                "Unsupported nonlinearity swish",
+                assertThrows(IllegalArgumentException.class, () -> Init.calculateGain("swish"))
+                        .getMessage());
     }
 
     @Test
@@ -58,7 +62,8 @@ class InitTest {
 
     @Test
     void constants() {
-        assertArrayEquals(new double[] {0.25, 0.25}, Init.constant_(param(2), 0.25).toDoubleArray());
+        assertArrayEquals(
+                new double[] {0.25, 0.25}, Init.constant_(param(2), 0.25).toDoubleArray());
         assertArrayEquals(new double[] {0, 0}, Init.zeros_(param(2)).toDoubleArray());
         assertArrayEquals(new double[] {1, 1}, Init.ones_(param(2)).toDoubleArray());
     }
@@ -81,16 +86,22 @@ class InitTest {
         Tensor fanOut = Init.kaimingUniform_(param(50, 200), 0, "fan_out", "relu", null);
         assertTrue(fanOut.abs().max().item() <= Math.sqrt(2) * Math.sqrt(3.0 / 50));
         assertStats(Init.kaimingNormal_(param(300, 100)), 0, Math.sqrt(2 / (1 + 1e-4)) / 10, 0.01);
-        assertEquals("Mode fan_avg not supported, please use one of fan_in, fan_out", assertThrows(IllegalArgumentException.class,
-                () -> Init.kaimingNormal_(param(2, 2), 0, "fan_avg", "relu", null)).getMessage());
+        assertEquals(
+                "Mode fan_avg not supported, please use one of fan_in, fan_out",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> Init.kaimingNormal_(param(2, 2), 0, "fan_avg", "relu", null))
+                        .getMessage());
         assertEquals(0, Init.kaimingUniform_(param(0, 3)).numel());
     }
 
     @Test
     void fansNeedTwoDims() {
         assertEquals(new Init.Fans(12, 8), Init.fans(param(2, 3, 4)));
-        assertEquals("Fan in and fan out can not be computed for tensor with fewer than 2 dimensions",
-                assertThrows(IllegalArgumentException.class, () -> Init.xavierUniform_(param(5))).getMessage());
+        assertEquals(
+                "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions",
+                assertThrows(IllegalArgumentException.class, () -> Init.xavierUniform_(param(5)))
+                        .getMessage());
     }
 
     @Test
@@ -103,17 +114,40 @@ class InitTest {
     @Test
     void orthogonalMatchesPyTorch() {
         // torch 1.13: torch.manual_seed(0); w = torch.empty(3, 5); torch.nn.init.orthogonal_(w, gain=2.0)
-        double[] wide = {1.0444614887237549, -0.19888120889663696, -1.4767470359802246, 0.3852732181549072, -0.7350711822509766,
-            -1.0729589462280273, 0.4211248755455017, -0.2857884466648102, -0.7175371050834656, -1.4404438734054565,
-            -0.8818328976631165, 0.13252122700214386, -0.09131024032831192, 1.7795056104660034, -0.17271576821804047};
+        double[] wide = {
+            1.0444614887237549,
+            -0.19888120889663696,
+            -1.4767470359802246,
+            0.3852732181549072,
+            -0.7350711822509766,
+            -1.0729589462280273,
+            0.4211248755455017,
+            -0.2857884466648102,
+            -0.7175371050834656,
+            -1.4404438734054565,
+            -0.8818328976631165,
+            0.13252122700214386,
+            -0.09131024032831192,
+            1.7795056104660034,
+            -0.17271576821804047
+        };
         Torch.manualSeed(0);
-        Tensor w = Torch.empty(new long[] {3, 5}, DType.FLOAT32, org.jtorch.Device.CPU).requiresGrad(true);
+        Tensor w = Torch.empty(new long[] {3, 5}, DType.FLOAT32, org.jtorch.Device.CPU)
+                .requiresGrad(true);
         assertSame(w, Init.orthogonal_(w, 2.0));
         assertArrayEquals(wide, w.toDoubleArray(), 1e-5);
         assertTrue(w.isLeaf() && w.requiresGrad());
         // torch.manual_seed(1); w = torch.empty(4, 2, 1, dtype=torch.float64); torch.nn.init.orthogonal_(w)
-        double[] tall = {0.38412853363462873, 0.427807360351835, 0.03582356841598891, 0.808634759150937, -0.26247736535019867,
-            -0.2713648712101874, -0.8844589161020839, 0.29908493006966996};
+        double[] tall = {
+            0.38412853363462873,
+            0.427807360351835,
+            0.03582356841598891,
+            0.808634759150937,
+            -0.26247736535019867,
+            -0.2713648712101874,
+            -0.8844589161020839,
+            0.29908493006966996
+        };
         Torch.manualSeed(1);
         Tensor t = Init.orthogonal_(param(4, 2, 1));
         assertArrayEquals(tall, t.toDoubleArray(), 1e-12);

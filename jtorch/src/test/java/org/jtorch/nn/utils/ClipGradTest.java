@@ -35,11 +35,19 @@ class ClipGradTest {
     @Test
     void clipGradNormLeavesSmallGradientsAndSupportsOtherNorms() {
         Tensor a = withGrad(new double[] {0, 0}, new double[] {-3, 1});
-        assertEquals(3.0, ClipGrad.clipGradNorm_(List.of(a), 10, Double.POSITIVE_INFINITY, false).item(), 1e-12);
+        assertEquals(
+                3.0,
+                ClipGrad.clipGradNorm_(List.of(a), 10, Double.POSITIVE_INFINITY, false)
+                        .item(),
+                1e-12);
         assertArrayEquals(new double[] {-3, 1}, a.grad().toDoubleArray());
         assertEquals(4.0, ClipGrad.clipGradNorm_(List.of(a), 2, 1.0, false).item(), 1e-12);
-        assertArrayEquals(new double[] {-3 * 2 / (4 + 1e-6), 2 / (4 + 1e-6)}, a.grad().toDoubleArray(), 1e-12);
-        assertEquals(0.0, ClipGrad.clipGradNorm_(List.of(Torch.ones(2).requiresGrad(true)), 1).item());
+        assertArrayEquals(
+                new double[] {-3 * 2 / (4 + 1e-6), 2 / (4 + 1e-6)}, a.grad().toDoubleArray(), 1e-12);
+        assertEquals(
+                0.0,
+                ClipGrad.clipGradNorm_(List.of(Torch.ones(2).requiresGrad(true)), 1)
+                        .item());
     }
 
     @Test
@@ -67,7 +75,8 @@ class ClipGradTest {
         ConvertParameters.vectorToParameters(Torch.tensor(new double[] {9, 8, 7, 6, 5}), List.of(w, b));
         assertArrayEquals(new double[] {9, 8, 7, 6}, w.toDoubleArray());
         assertArrayEquals(new double[] {5}, b.toDoubleArray());
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> ConvertParameters.vectorToParameters(Torch.tensor(new double[] {1, 2}), List.of(w, b)));
         assertArrayEquals(new double[] {9, 8, 7, 6}, w.toDoubleArray(), "a short vector changes nothing");
     }

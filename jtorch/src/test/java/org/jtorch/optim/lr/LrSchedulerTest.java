@@ -29,10 +29,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Learning-rate schedulers: the rate sequences of every scheduler against PyTorch 1.13
- * ({@code golden/lbfgs_lr.json}, made by {@code make_golden_lbfgs_lr.py}; for the default
- * {@code last_epoch = -1} 1.13 and 2.15 agree), state-dict round trips, 2.15's resume behaviour,
- * the warnings and the error messages.
+ * Learning-rate schedulers: the rate sequences of every scheduler against PyTorch 1.13 ({@code golden/lbfgs_lr.json},
+ * made by {@code make_golden_lbfgs_lr.py}; for the default {@code last_epoch = -1} 1.13 and 2.15 agree), state-dict
+ * round trips, 2.15's resume behaviour, the warnings and the error messages.
  */
 class LrSchedulerTest {
 
@@ -51,7 +50,10 @@ class LrSchedulerTest {
     /** SGD with one parameter per group, group i at {@code lrs[i]}, every group with {@code momentum}. */
     static SGD sgd(List<Double> lrs, double momentum) {
         List<ParamGroup> groups = new ArrayList<>();
-        for (double lr : lrs) groups.add(ParamGroup.of(List.of(Torch.zeros(1).requiresGrad(true)), SGD.Options.overrides().lr(lr)));
+        for (double lr : lrs)
+            groups.add(ParamGroup.of(
+                    List.of(Torch.zeros(1).requiresGrad(true)),
+                    SGD.Options.overrides().lr(lr)));
         return new SGD(groups, SGD.Options.defaults().lr(0.0).momentum(momentum));
     }
 
@@ -83,24 +85,35 @@ class LrSchedulerTest {
             case "ExponentialLR" -> new ExponentialLR(opt, num(kw, "gamma", 0));
             case "CosineAnnealingLR" -> new CosineAnnealingLR(opt, integer(kw, "T_max", 0), num(kw, "eta_min", 0));
             case "CosineAnnealingWarmRestarts" ->
-                    new CosineAnnealingWarmRestarts(opt, integer(kw, "T_0", 0), integer(kw, "T_mult", 1), num(kw, "eta_min", 0));
+                new CosineAnnealingWarmRestarts(
+                        opt, integer(kw, "T_0", 0), integer(kw, "T_mult", 1), num(kw, "eta_min", 0));
             case "LinearLR" ->
-                    new LinearLR(opt, num(kw, "start_factor", 1.0 / 3), num(kw, "end_factor", 1.0), integer(kw, "total_iters", 5));
+                new LinearLR(
+                        opt,
+                        num(kw, "start_factor", 1.0 / 3),
+                        num(kw, "end_factor", 1.0),
+                        integer(kw, "total_iters", 5));
             case "ConstantLR" -> new ConstantLR(opt, num(kw, "factor", 1.0 / 3), integer(kw, "total_iters", 5));
-            case "LambdaLR" -> kw.get("lr_lambda") instanceof List<?> names
-                    ? new LambdaLR(opt, names.stream().map(n -> LAMBDAS.get((String) n)).toList())
-                    : new LambdaLR(opt, LAMBDAS.get((String) kw.get("lr_lambda")));
+            case "LambdaLR" ->
+                kw.get("lr_lambda") instanceof List<?> names
+                        ? new LambdaLR(
+                                opt,
+                                names.stream().map(n -> LAMBDAS.get((String) n)).toList())
+                        : new LambdaLR(opt, LAMBDAS.get((String) kw.get("lr_lambda")));
             case "OneCycleLR" -> {
                 OneCycleLR.Options o = OneCycleLR.Options.defaults();
                 if (kw.containsKey("total_steps")) o = o.totalSteps(integer(kw, "total_steps", 0));
-                if (kw.containsKey("epochs")) o = o.epochs(integer(kw, "epochs", 0)).stepsPerEpoch(integer(kw, "steps_per_epoch", 0));
+                if (kw.containsKey("epochs"))
+                    o = o.epochs(integer(kw, "epochs", 0)).stepsPerEpoch(integer(kw, "steps_per_epoch", 0));
                 if (kw.containsKey("pct_start")) o = o.pctStart(num(kw, "pct_start", 0));
                 if (kw.containsKey("anneal_strategy")) o = o.annealStrategy((String) kw.get("anneal_strategy"));
                 if (kw.containsKey("three_phase")) o = o.threePhase((Boolean) kw.get("three_phase"));
                 if (kw.containsKey("div_factor")) o = o.divFactor(num(kw, "div_factor", 0));
                 if (kw.containsKey("final_div_factor")) o = o.finalDivFactor(num(kw, "final_div_factor", 0));
                 if (kw.containsKey("cycle_momentum")) o = o.cycleMomentum((Boolean) kw.get("cycle_momentum"));
-                yield kw.get("max_lr") instanceof List<?> l ? new OneCycleLR(opt, doubles(l), o) : new OneCycleLR(opt, num(kw, "max_lr", 0), o);
+                yield kw.get("max_lr") instanceof List<?> l
+                        ? new OneCycleLR(opt, doubles(l), o)
+                        : new OneCycleLR(opt, num(kw, "max_lr", 0), o);
             }
             case "SequentialLR" -> {
                 List<LRScheduler> subs = new ArrayList<>();
@@ -154,9 +167,22 @@ class LrSchedulerTest {
 
     @Test
     void everySchedulerHasFixtures() {
-        List<String> names = goldenCases().map(c -> (String) c.arg(0)).distinct().sorted().toList();
-        assertEquals(List.of("ConstantLR", "CosineAnnealingLR", "CosineAnnealingWarmRestarts", "ExponentialLR", "LambdaLR", "LinearLR",
-                "MultiStepLR", "OneCycleLR", "ReduceLROnPlateau", "SequentialLR", "StepLR"), names);
+        List<String> names =
+                goldenCases().map(c -> (String) c.arg(0)).distinct().sorted().toList();
+        assertEquals(
+                List.of(
+                        "ConstantLR",
+                        "CosineAnnealingLR",
+                        "CosineAnnealingWarmRestarts",
+                        "ExponentialLR",
+                        "LambdaLR",
+                        "LinearLR",
+                        "MultiStepLR",
+                        "OneCycleLR",
+                        "ReduceLROnPlateau",
+                        "SequentialLR",
+                        "StepLR"),
+                names);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -166,14 +192,27 @@ class LrSchedulerTest {
         List<?> lrs = (List<?>) out.get("lr"), momenta = (List<?>) out.get("momentum");
         Run run = start(c);
         try (WarningRecorder rec = Warnings.catchWarnings()) {
-            check(c.id() + " after construction", lrs.get(0), run.sched.getLastLr(), run.opt, momenta == null ? null : momenta.get(0));
+            check(
+                    c.id() + " after construction",
+                    lrs.get(0),
+                    run.sched.getLastLr(),
+                    run.opt,
+                    momenta == null ? null : momenta.get(0));
             List<Object> calls = calls(c);
             for (int i = 0; i < calls.size(); i++) {
                 run.opt.step();
                 advance(run.sched, calls.get(i));
-                check(c.id() + " step " + (i + 1), lrs.get(i + 1), run.sched.getLastLr(), run.opt, momenta == null ? null : momenta.get(i + 1));
+                check(
+                        c.id() + " step " + (i + 1),
+                        lrs.get(i + 1),
+                        run.sched.getLastLr(),
+                        run.opt,
+                        momenta == null ? null : momenta.get(i + 1));
             }
-            assertEquals(List.of(), rec.records().stream().map(Warning::message).toList(), "stepping in the right order warns nothing");
+            assertEquals(
+                    List.of(),
+                    rec.records().stream().map(Warning::message).toList(),
+                    "stepping in the right order warns nothing");
         }
     }
 
@@ -187,7 +226,11 @@ class LrSchedulerTest {
         if (wantMomentum != null) {
             List<Double> m = doubles(wantMomentum);
             for (int g = 0; g < m.size(); g++) {
-                assertEquals(m.get(g), opt.paramGroups().get(g).doubleValue("momentum"), 1e-12, at + " momentum of group " + g);
+                assertEquals(
+                        m.get(g),
+                        opt.paramGroups().get(g).doubleValue("momentum"),
+                        1e-12,
+                        at + " momentum of group " + g);
             }
         }
     }
@@ -222,8 +265,17 @@ class LrSchedulerTest {
     void stateDictHasPyTorchsAttributes() {
         SGD opt = sgd(List.of(0.1), 0);
         StepLR s = new StepLR(opt, 3, 0.5);
-        assertEquals(List.of("step_size", "gamma", "base_lrs", "last_epoch", "_step_count", "_is_initial", "_get_lr_called_within_step",
-                "_last_lr"), List.copyOf(s.stateDict().keySet()));
+        assertEquals(
+                List.of(
+                        "step_size",
+                        "gamma",
+                        "base_lrs",
+                        "last_epoch",
+                        "_step_count",
+                        "_is_initial",
+                        "_get_lr_called_within_step",
+                        "_last_lr"),
+                List.copyOf(s.stateDict().keySet()));
         assertEquals(0, s.stateDict().get("last_epoch"));
         assertEquals(1, s.stateDict().get("_step_count"));
         assertEquals(List.of(0.1), s.stateDict().get("base_lrs"));
@@ -231,16 +283,38 @@ class LrSchedulerTest {
         LambdaLR lambda = new LambdaLR(sgd(List.of(0.1, 0.2), 0), e -> 1.0);
         List<String> keys = List.copyOf(lambda.stateDict().keySet());
         assertEquals("lr_lambdas", keys.get(keys.size() - 1));
-        assertEquals(java.util.Arrays.asList(null, null), lambda.stateDict().get("lr_lambdas"), "plain functions are not saved");
+        assertEquals(
+                java.util.Arrays.asList(null, null),
+                lambda.stateDict().get("lr_lambdas"),
+                "plain functions are not saved");
 
         SGD seqOpt = sgd(List.of(1.0), 0);
-        SequentialLR seq = new SequentialLR(seqOpt, List.of(new ConstantLR(seqOpt, 0.5, 2), new ExponentialLR(seqOpt, 0.9)), List.of(2));
-        assertEquals(List.of("_milestones", "last_epoch", "_last_lr", "_schedulers"), List.copyOf(seq.stateDict().keySet()));
+        SequentialLR seq = new SequentialLR(
+                seqOpt, List.of(new ConstantLR(seqOpt, 0.5, 2), new ExponentialLR(seqOpt, 0.9)), List.of(2));
+        assertEquals(
+                List.of("_milestones", "last_epoch", "_last_lr", "_schedulers"),
+                List.copyOf(seq.stateDict().keySet()));
         assertEquals(2, ((List<?>) seq.stateDict().get("_schedulers")).size());
 
         ReduceLROnPlateau plateau = new ReduceLROnPlateau(sgd(List.of(1.0), 0));
-        assertEquals(List.of("factor", "default_min_lr", "min_lrs", "patience", "cooldown", "eps", "last_epoch", "_last_lr", "mode_worse",
-                "mode", "threshold", "threshold_mode", "best", "cooldown_counter", "num_bad_epochs"), List.copyOf(plateau.stateDict().keySet()));
+        assertEquals(
+                List.of(
+                        "factor",
+                        "default_min_lr",
+                        "min_lrs",
+                        "patience",
+                        "cooldown",
+                        "eps",
+                        "last_epoch",
+                        "_last_lr",
+                        "mode_worse",
+                        "mode",
+                        "threshold",
+                        "threshold_mode",
+                        "best",
+                        "cooldown_counter",
+                        "num_bad_epochs"),
+                List.copyOf(plateau.stateDict().keySet()));
         assertEquals(Double.POSITIVE_INFINITY, plateau.stateDict().get("best"));
     }
 
@@ -250,7 +324,8 @@ class LrSchedulerTest {
     void initialLrIsRecordedOnceAndRequiredToResume() {
         SGD opt = sgd(List.of(0.1), 0);
         NoSuchElementException e = assertThrows(NoSuchElementException.class, () -> new ExponentialLR(opt, 0.5, 3));
-        assertEquals("param 'initial_lr' is not specified in param_groups[0] when resuming an optimizer", e.getMessage());
+        assertEquals(
+                "param 'initial_lr' is not specified in param_groups[0] when resuming an optimizer", e.getMessage());
         ExponentialLR first = new ExponentialLR(opt, 0.5);
         for (int i = 0; i < 3; i++) {
             opt.step();
@@ -276,7 +351,10 @@ class LrSchedulerTest {
         try (WarningRecorder rec = Warnings.catchWarnings()) {
             s.step(7);
             assertEquals(1, rec.records().size());
-            assertTrue(rec.records().get(0).message().startsWith("The epoch parameter in `scheduler.step()` was not necessary"));
+            assertTrue(rec.records()
+                    .get(0)
+                    .message()
+                    .startsWith("The epoch parameter in `scheduler.step()` was not necessary"));
         }
         assertEquals(List.of(0.25), s.getLastLr()); // 0.5^(7 // 3)
         assertEquals(7, s.lastEpoch());
@@ -297,7 +375,8 @@ class LrSchedulerTest {
 
     @Test
     void warmRestartsCompareWithTheClosedForm() {
-        // Fractional epochs: eta_min + (base - eta_min)(1 + cos(pi T_cur / T_i)) / 2 with T_cur = 5.5 - 3 (T_0 3, T_mult 2: cycles 3, 6).
+        // Fractional epochs: eta_min + (base - eta_min)(1 + cos(pi T_cur / T_i)) / 2 with T_cur = 5.5 - 3 (T_0 3,
+        // T_mult 2: cycles 3, 6).
         SGD opt = sgd(List.of(1.0), 0);
         CosineAnnealingWarmRestarts s = new CosineAnnealingWarmRestarts(opt, 3, 2, 0.0);
         opt.step();
@@ -313,7 +392,9 @@ class LrSchedulerTest {
     @Test
     void tensorLearningRatesAreFilledInPlace() {
         Tensor lr = Torch.scalarTensor(0.1);
-        SGD opt = new SGD(List.of(Torch.zeros(1).requiresGrad(true)), SGD.Options.defaults().lr(lr));
+        SGD opt = new SGD(
+                List.of(Torch.zeros(1).requiresGrad(true)),
+                SGD.Options.defaults().lr(lr));
         ExponentialLR s = new ExponentialLR(opt, 0.5);
         Tensor initial = (Tensor) opt.paramGroups().get(0).get("initial_lr");
         opt.step();
@@ -334,7 +415,11 @@ class LrSchedulerTest {
         OneCycleLR ref = new OneCycleLR(sgd, 1.0, OneCycleLR.Options.defaults().totalSteps(10));
         for (int i = 0; i < 10; i++) {
             List<?> betas = (List<?>) adam.paramGroups().get(0).get("betas");
-            assertEquals(sgd.paramGroups().get(0).doubleValue("momentum"), ((Number) betas.get(0)).doubleValue(), 0, "step " + i);
+            assertEquals(
+                    sgd.paramGroups().get(0).doubleValue("momentum"),
+                    ((Number) betas.get(0)).doubleValue(),
+                    0,
+                    "step " + i);
             assertEquals(0.999, ((Number) betas.get(1)).doubleValue(), 0);
             assertEquals(ref.getLastLr(), s.getLastLr());
             adam.step();
@@ -372,7 +457,8 @@ class LrSchedulerTest {
     @Test
     void plateauAcceptsTensorMetricsAndRefusesPlainSteps() {
         SGD opt = sgd(List.of(1.0), 0);
-        ReduceLROnPlateau s = new ReduceLROnPlateau(opt, ReduceLROnPlateau.Options.defaults().patience(0).factor(0.5));
+        ReduceLROnPlateau s = new ReduceLROnPlateau(
+                opt, ReduceLROnPlateau.Options.defaults().patience(0).factor(0.5));
         s.step(Torch.scalarTensor(1.0));
         s.step(Torch.scalarTensor(2.0)); // worse: one bad epoch > patience 0
         assertEquals(List.of(0.5), s.getLastLr());
@@ -384,17 +470,24 @@ class LrSchedulerTest {
     @Test
     void plateauWithPerGroupMinLrsNeedsTheSameGroups() {
         SGD opt = sgd(List.of(1.0), 0);
-        ReduceLROnPlateau s = new ReduceLROnPlateau(opt, ReduceLROnPlateau.Options.defaults().patience(0).minLr(List.of(0.1)));
+        ReduceLROnPlateau s = new ReduceLROnPlateau(
+                opt, ReduceLROnPlateau.Options.defaults().patience(0).minLr(List.of(0.1)));
         opt.addParamGroup(ParamGroup.of(List.of(Torch.zeros(1).requiresGrad(true))));
         s.step(1.0);
         TorchException e = assertThrows(TorchException.class, () -> s.step(2.0));
-        assertTrue(e.getMessage().startsWith("The number of param groups in the `optimizer` (2) differs from when "
-                + "`ReduceLROnPlateau` "
-                + "was initialized (1)"), e.getMessage());
+        assertTrue(
+                e.getMessage()
+                        .startsWith("The number of param groups in the `optimizer` (2) differs from when "
+                                + "`ReduceLROnPlateau` "
+                                + "was initialized (1)"),
+                e.getMessage());
         // A scalar min_lr just extends to the new group.
         SGD opt2 = sgd(List.of(1.0), 0);
-        ReduceLROnPlateau s2 = new ReduceLROnPlateau(opt2, ReduceLROnPlateau.Options.defaults().patience(0).minLr(0.2));
-        opt2.addParamGroup(ParamGroup.of(List.of(Torch.zeros(1).requiresGrad(true)), SGD.Options.overrides().lr(0.3)));
+        ReduceLROnPlateau s2 = new ReduceLROnPlateau(
+                opt2, ReduceLROnPlateau.Options.defaults().patience(0).minLr(0.2));
+        opt2.addParamGroup(ParamGroup.of(
+                List.of(Torch.zeros(1).requiresGrad(true)),
+                SGD.Options.overrides().lr(0.3)));
         s2.step(1.0);
         s2.step(2.0);
         assertEquals(List.of(0.2, 0.2), s2.getLastLr()); // max(1.0 * 0.1, 0.2), max(0.3 * 0.1, 0.2)
@@ -410,7 +503,10 @@ class LrSchedulerTest {
             s.step();
             assertEquals(1, rec.records().size());
             assertEquals(Warnings.Category.USER_WARNING, rec.records().get(0).category());
-            assertTrue(rec.records().get(0).message().startsWith("Detected call of `lr_scheduler.step()` before `optimizer.step()`."));
+            assertTrue(rec.records()
+                    .get(0)
+                    .message()
+                    .startsWith("Detected call of `lr_scheduler.step()` before `optimizer.step()`."));
             s.step(); // only the first step is checked
             assertEquals(1, rec.records().size());
         }
@@ -422,7 +518,9 @@ class LrSchedulerTest {
         ExponentialLR s = new ExponentialLR(opt, 0.5);
         try (WarningRecorder rec = Warnings.catchWarnings()) {
             assertEquals(List.of(0.5), s.getLr()); // the chainable form: the next epoch's rate
-            assertEquals("To get the last learning rate computed by the scheduler, please use `get_last_lr()`.", rec.records().get(0).message());
+            assertEquals(
+                    "To get the last learning rate computed by the scheduler, please use `get_last_lr()`.",
+                    rec.records().get(0).message());
         }
         assertEquals(List.of(1.0), s.getLastLr());
     }
@@ -432,51 +530,88 @@ class LrSchedulerTest {
     @Test
     void constructorErrors() {
         SGD opt = sgd(List.of(0.1, 0.2), 0.9);
-        assertMessage("Constant multiplicative factor expected to be between 0 and 1.", () -> new ConstantLR(opt, 1.5, 3));
-        assertMessage("Starting multiplicative factor expected to be greater than 0 and less or equal to 1.", () -> new LinearLR(opt, 0, 1, 3));
-        assertMessage("Ending multiplicative factor expected to be between 0 and 1.", () -> new LinearLR(opt, 0.5, 1.5, 3));
+        assertMessage(
+                "Constant multiplicative factor expected to be between 0 and 1.", () -> new ConstantLR(opt, 1.5, 3));
+        assertMessage(
+                "Starting multiplicative factor expected to be greater than 0 and less or equal to 1.",
+                () -> new LinearLR(opt, 0, 1, 3));
+        assertMessage(
+                "Ending multiplicative factor expected to be between 0 and 1.", () -> new LinearLR(opt, 0.5, 1.5, 3));
         assertMessage("Expected positive integer T_0, but got 0", () -> new CosineAnnealingWarmRestarts(opt, 0));
         assertMessage("Expected integer T_mult >= 1, but got 0", () -> new CosineAnnealingWarmRestarts(opt, 3, 0, 0));
-        assertMessage("Expected 2 lr_lambdas, but got 1", () -> new LambdaLR(opt, List.<IntToDoubleFunction>of(e -> 1)));
-        assertMessage("You must define either total_steps OR (epochs AND steps_per_epoch)",
+        assertMessage(
+                "Expected 2 lr_lambdas, but got 1", () -> new LambdaLR(opt, List.<IntToDoubleFunction>of(e -> 1)));
+        assertMessage(
+                "You must define either total_steps OR (epochs AND steps_per_epoch)",
                 () -> new OneCycleLR(opt, 1.0, OneCycleLR.Options.defaults()));
         assertMessage("Expected positive integer total_steps, but got 0", () -> new OneCycleLR(opt, 1.0, 0));
-        assertMessage("Expected positive integer epochs, but got -1",
-                () -> new OneCycleLR(opt, 1.0, OneCycleLR.Options.defaults().epochs(-1).stepsPerEpoch(2)));
-        assertMessage("Expected float between 0 and 1 pct_start, but got 1.5",
-                () -> new OneCycleLR(opt, 1.0, OneCycleLR.Options.defaults().totalSteps(5).pctStart(1.5)));
-        assertMessage("anneal_strategy must be one of 'cos' or 'linear', instead got exp",
-                () -> new OneCycleLR(opt, 1.0, OneCycleLR.Options.defaults().totalSteps(5).annealStrategy("exp")));
-        assertMessage("max_lr must have the same length as optimizer.param_groups. max_lr has 3 values, param_groups has 2.",
-                () -> new OneCycleLR(opt, List.of(1.0, 2.0, 3.0), OneCycleLR.Options.defaults().totalSteps(5)));
+        assertMessage(
+                "Expected positive integer epochs, but got -1",
+                () -> new OneCycleLR(
+                        opt, 1.0, OneCycleLR.Options.defaults().epochs(-1).stepsPerEpoch(2)));
+        assertMessage(
+                "Expected float between 0 and 1 pct_start, but got 1.5",
+                () -> new OneCycleLR(
+                        opt, 1.0, OneCycleLR.Options.defaults().totalSteps(5).pctStart(1.5)));
+        assertMessage(
+                "anneal_strategy must be one of 'cos' or 'linear', instead got exp",
+                () -> new OneCycleLR(
+                        opt, 1.0, OneCycleLR.Options.defaults().totalSteps(5).annealStrategy("exp")));
+        assertMessage(
+                "max_lr must have the same length as optimizer.param_groups. max_lr has 3 values, param_groups has 2.",
+                () -> new OneCycleLR(
+                        opt,
+                        List.of(1.0, 2.0, 3.0),
+                        OneCycleLR.Options.defaults().totalSteps(5)));
         Adagrad adagrad = new Adagrad(List.of(Torch.zeros(1).requiresGrad(true)), Adagrad.Options.defaults());
-        assertMessage("optimizer must support momentum or beta1 with `cycle_momentum` option enabled",
+        assertMessage(
+                "optimizer must support momentum or beta1 with `cycle_momentum` option enabled",
                 () -> new OneCycleLR(adagrad, 1.0, 5));
         new OneCycleLR(adagrad, 1.0, OneCycleLR.Options.defaults().totalSteps(5).cycleMomentum(false));
-        assertMessage("Factor should be < 1.0.", () -> new ReduceLROnPlateau(opt, ReduceLROnPlateau.Options.defaults().factor(1.0)));
-        assertMessage("mode avg is unknown!", () -> new ReduceLROnPlateau(opt, ReduceLROnPlateau.Options.defaults().mode("avg")));
-        assertMessage("threshold mode pct is unknown!",
-                () -> new ReduceLROnPlateau(opt, ReduceLROnPlateau.Options.defaults().thresholdMode("pct")));
-        assertMessage("expected 2 min_lrs, got 1", () -> new ReduceLROnPlateau(opt, ReduceLROnPlateau.Options.defaults().minLr(List.of(0.1))));
+        assertMessage(
+                "Factor should be < 1.0.",
+                () -> new ReduceLROnPlateau(
+                        opt, ReduceLROnPlateau.Options.defaults().factor(1.0)));
+        assertMessage(
+                "mode avg is unknown!",
+                () -> new ReduceLROnPlateau(
+                        opt, ReduceLROnPlateau.Options.defaults().mode("avg")));
+        assertMessage(
+                "threshold mode pct is unknown!",
+                () -> new ReduceLROnPlateau(
+                        opt, ReduceLROnPlateau.Options.defaults().thresholdMode("pct")));
+        assertMessage(
+                "expected 2 min_lrs, got 1",
+                () -> new ReduceLROnPlateau(
+                        opt, ReduceLROnPlateau.Options.defaults().minLr(List.of(0.1))));
     }
 
     @Test
     void sequentialErrors() {
         SGD opt = sgd(List.of(1.0), 0), other = sgd(List.of(1.0), 0);
-        assertMessage("SequentialLR expects at least one scheduler, but got no scheduler.", () -> new SequentialLR(opt, List.of(), List.of()));
-        assertMessage("Sequential Schedulers expects number of schedulers provided to be one more than the "
-                + "number of milestone points, "
-                + "but got number of schedulers 1 and the number of milestones to be equal to 1",
+        assertMessage(
+                "SequentialLR expects at least one scheduler, but got no scheduler.",
+                () -> new SequentialLR(opt, List.of(), List.of()));
+        assertMessage(
+                "Sequential Schedulers expects number of schedulers provided to be one more than the "
+                        + "number of milestone points, "
+                        + "but got number of schedulers 1 and the number of milestones to be equal to 1",
                 () -> new SequentialLR(opt, List.of(new StepLR(opt, 2)), List.of(3)));
         ReduceLROnPlateau plateau = new ReduceLROnPlateau(opt);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> new SequentialLR(opt, List.of(new StepLR(opt, 2), plateau), List.of(3)));
-        assertTrue(e.getMessage().startsWith("SequentialLR does not support `ReduceLROnPlateau` scheduler"), e.getMessage());
+        assertTrue(
+                e.getMessage().startsWith("SequentialLR does not support `ReduceLROnPlateau` scheduler"),
+                e.getMessage());
         assertTrue(e.getMessage().endsWith("but got one at index 1 in the given schedulers sequence."), e.getMessage());
-        IllegalArgumentException mixed = assertThrows(IllegalArgumentException.class,
-                () -> new SequentialLR(opt, List.of(new StepLR(other, 2)), List.of()));
-        assertTrue(mixed.getMessage().startsWith("SequentialLR expects all schedulers to belong to the same optimizer, but got "
-                + "scheduler StepLR at index 0 has "), mixed.getMessage());
+        IllegalArgumentException mixed = assertThrows(
+                IllegalArgumentException.class, () -> new SequentialLR(opt, List.of(new StepLR(other, 2)), List.of()));
+        assertTrue(
+                mixed.getMessage()
+                        .startsWith("SequentialLR expects all schedulers to belong to the same optimizer, but got "
+                                + "scheduler StepLR at index 0 has "),
+                mixed.getMessage());
     }
 
     private static void assertMessage(String message, org.junit.jupiter.api.function.Executable call) {

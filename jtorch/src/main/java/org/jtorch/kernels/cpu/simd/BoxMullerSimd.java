@@ -7,15 +7,15 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * The vector twin of {@code org.jtorch.kernels.cpu.BoxMuller#fill16(float[], int, float, float)}: ATen's
- * AVX2 {@code normal_fill_16_AVX2} on 8 float lanes, the same IEEE operations (Vector API lanewise ops and
- * FMAs are exactly rounded) in the same order, so every lane is bit-identical to the scalar twin, which
- * documents the constants and serves as the test oracle.
+ * The vector twin of {@code org.jtorch.kernels.cpu.BoxMuller#fill16(float[], int, float, float)}: ATen's AVX2
+ * {@code normal_fill_16_AVX2} on 8 float lanes, the same IEEE operations (Vector API lanewise ops and FMAs are exactly
+ * rounded) in the same order, so every lane is bit-identical to the scalar twin, which documents the constants and
+ * serves as the test oracle.
  *
- * <p>Assumptions: heap {@code float[]}; blocks of 16 contiguous floats, lanes 0-7 the first uniforms of
- * each Box–Muller pair, lanes 8-15 the second. The species is fixed at 256 bits because the algorithm is
- * 8-wide; {@link #ENABLED} is false where the platform's preferred vectors are narrower (the scalar twin
- * is used then) or when {@code -Djtorch.simd.bits=128} pins narrow vectors.
+ * <p>Assumptions: heap {@code float[]}; blocks of 16 contiguous floats, lanes 0-7 the first uniforms of each Box–Muller
+ * pair, lanes 8-15 the second. The species is fixed at 256 bits because the algorithm is 8-wide; {@link #ENABLED} is
+ * false where the platform's preferred vectors are narrower (the scalar twin is used then) or when
+ * {@code -Djtorch.simd.bits=128} pins narrow vectors.
  */
 public final class BoxMullerSimd {
     private BoxMullerSimd() {}
@@ -28,9 +28,17 @@ public final class BoxMullerSimd {
 
     private static final float MIN_NORM_POS = Float.intBitsToFloat(0x00800000);
     private static final float SQRTHF = (float) 0.707106781186547524;
-    private static final float[] LOG_P = {(float) 7.0376836292E-2, (float) -1.1514610310E-1, (float) 1.1676998740E-1,
-        (float) -1.2420140846E-1, (float) 1.4249322787E-1, (float) -1.6668057665E-1, (float) 2.0000714765E-1,
-        (float) -2.4999993993E-1, (float) 3.3333331174E-1};
+    private static final float[] LOG_P = {
+        (float) 7.0376836292E-2,
+        (float) -1.1514610310E-1,
+        (float) 1.1676998740E-1,
+        (float) -1.2420140846E-1,
+        (float) 1.4249322787E-1,
+        (float) -1.6668057665E-1,
+        (float) 2.0000714765E-1,
+        (float) -2.4999993993E-1,
+        (float) 3.3333331174E-1
+    };
     private static final float LOG_Q1 = (float) -2.12194440e-4;
     private static final float LOG_Q2 = (float) 0.693359375;
     private static final float FOPI = (float) 1.27323954473516;
@@ -57,7 +65,9 @@ public final class BoxMullerSimd {
             IntVector thetaBits = theta.reinterpretAsInts();
             IntVector signSin = thetaBits.and(0x80000000);
             FloatVector x = theta.abs();
-            IntVector j = ((IntVector) x.mul(FOPI).convert(VectorOperators.F2I, 0)).add(1).and(~1);
+            IntVector j = ((IntVector) x.mul(FOPI).convert(VectorOperators.F2I, 0))
+                    .add(1)
+                    .and(~1);
             FloatVector y = (FloatVector) j.convert(VectorOperators.I2F, 0);
             IntVector swapSin = j.and(4).lanewise(VectorOperators.LSHL, 29);
             VectorMask<Integer> direct = j.and(2).compare(VectorOperators.EQ, 0);
@@ -67,19 +77,29 @@ public final class BoxMullerSimd {
             x = y.fma(FloatVector.broadcast(F, MINUS_DP2), x);
             x = y.fma(FloatVector.broadcast(F, MINUS_DP3), x);
             FloatVector z = x.mul(x);
-            FloatVector c = FloatVector.broadcast(F, COS_P0).fma(z, FloatVector.broadcast(F, COS_P1)).fma(z, FloatVector.broadcast(F, COS_P2));
+            FloatVector c = FloatVector.broadcast(F, COS_P0)
+                    .fma(z, FloatVector.broadcast(F, COS_P1))
+                    .fma(z, FloatVector.broadcast(F, COS_P2));
             c = c.mul(z);
             c = c.fma(z, z.mul(0.5f).neg());
             c = c.add(1f);
-            FloatVector s = FloatVector.broadcast(F, SIN_P0).fma(z, FloatVector.broadcast(F, SIN_P1)).fma(z, FloatVector.broadcast(F, SIN_P2));
+            FloatVector s = FloatVector.broadcast(F, SIN_P0)
+                    .fma(z, FloatVector.broadcast(F, SIN_P1))
+                    .fma(z, FloatVector.broadcast(F, SIN_P2));
             s = s.mul(z);
             s = s.fma(x, x);
             VectorMask<Float> directF = direct.cast(F);
             FloatVector sinPart = zero.blend(s, directF), cosPart = c.blend(zero, directF);
             s = s.sub(sinPart);
             c = c.sub(cosPart);
-            FloatVector sin = sinPart.add(cosPart).reinterpretAsInts().lanewise(VectorOperators.XOR, signSin).reinterpretAsFloats();
-            FloatVector cos = s.add(c).reinterpretAsInts().lanewise(VectorOperators.XOR, signCos).reinterpretAsFloats();
+            FloatVector sin = sinPart.add(cosPart)
+                    .reinterpretAsInts()
+                    .lanewise(VectorOperators.XOR, signSin)
+                    .reinterpretAsFloats();
+            FloatVector cos = s.add(c)
+                    .reinterpretAsInts()
+                    .lanewise(VectorOperators.XOR, signCos)
+                    .reinterpretAsFloats();
             radius.mul(cos).fma(std, mean).intoArray(d, at);
             radius.mul(sin).fma(std, mean).intoArray(d, at + 8);
         }
@@ -90,7 +110,9 @@ public final class BoxMullerSimd {
         VectorMask<Float> invalid = x.compare(VectorOperators.LE, 0f);
         x = x.max(MIN_NORM_POS);
         IntVector bits = x.reinterpretAsInts();
-        FloatVector e = ((FloatVector) bits.lanewise(VectorOperators.LSHR, 23).sub(0x7f).convert(VectorOperators.I2F, 0)).add(1f);
+        FloatVector e = ((FloatVector)
+                        bits.lanewise(VectorOperators.LSHR, 23).sub(0x7f).convert(VectorOperators.I2F, 0))
+                .add(1f);
         x = bits.and(~0x7f800000).or(Float.floatToRawIntBits(0.5f)).reinterpretAsFloats();
         VectorMask<Float> small = x.compare(VectorOperators.LT, SQRTHF);
         FloatVector tmp = zero.blend(x, small);

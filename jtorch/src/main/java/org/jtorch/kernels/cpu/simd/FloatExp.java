@@ -5,13 +5,13 @@ import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorOperators;
 
 /**
- * {@code expf} built from IEEE add/multiply only (Cephes' range reduction and degree-6 polynomial,
- * ≤ 2 ulp), in a vector form and a scalar twin that perform the same operations in the same order.
+ * {@code expf} built from IEEE add/multiply only (Cephes' range reduction and degree-6 polynomial, ≤ 2 ulp), in a
+ * vector form and a scalar twin that perform the same operations in the same order.
  *
- * <p>Why not {@code VectorOperators.EXP}: its compiled form (an SVML intrinsic) and its interpreted
- * fallback round differently, so the same element could change value as code warms up, and the
- * scalar tail differed from the vector body, which made results depend on where the thread split
- * fell. With plain arithmetic every element gets the same bits in every path.
+ * <p>Why not {@code VectorOperators.EXP}: its compiled form (an SVML intrinsic) and its interpreted fallback round
+ * differently, so the same element could change value as code warms up, and the scalar tail differed from the vector
+ * body, which made results depend on where the thread split fell. With plain arithmetic every element gets the same
+ * bits in every path.
  */
 final class FloatExp {
     private FloatExp() {}
@@ -21,18 +21,24 @@ final class FloatExp {
     private static final float LN2_LO = -2.12194440e-4f;
     /** 1.5 · 2^23: adding it rounds to the nearest integer, left in the low mantissa bits. */
     private static final float ROUND = 12582912f;
+
     private static final int ROUND_BITS = 0x4B400000;
     /**
-     * Inputs are clamped to [LO, HI] first (NaN passes, as no comparison holds for it): below LO the result
-     * rounds to 0 and above HI to +∞, and the clamped inputs give exactly that through the two-factor scaling,
-     * so one branch-free sequence serves every lane. Why branch-free: a fast path for all-ordinary vectors made
-     * the vector form a merge of two paths, which C2 compiles whole into every loop once any caller (softmax
-     * over masked -inf entries) takes the special one; loops then outgrew C2's inlining budget and boxed every
-     * vector. For ordinary results the two scalings give the same bits as one.
+     * Inputs are clamped to [LO, HI] first (NaN passes, as no comparison holds for it): below LO the result rounds to 0
+     * and above HI to +∞, and the clamped inputs give exactly that through the two-factor scaling, so one branch-free
+     * sequence serves every lane. Why branch-free: a fast path for all-ordinary vectors made the vector form a merge of
+     * two paths, which C2 compiles whole into every loop once any caller (softmax over masked -inf entries) takes the
+     * special one; loops then outgrew C2's inlining budget and boxed every vector. For ordinary results the two
+     * scalings give the same bits as one.
      */
     private static final float LO = -104.5f, HI = 89f;
-    private static final float P0 = 1.9875691500E-4f, P1 = 1.3981999507E-3f, P2 = 8.3334519073E-3f,
-            P3 = 4.1665795894E-2f, P4 = 1.6666665459E-1f, P5 = 5.0000001201E-1f;
+
+    private static final float P0 = 1.9875691500E-4f,
+            P1 = 1.3981999507E-3f,
+            P2 = 8.3334519073E-3f,
+            P3 = 4.1665795894E-2f,
+            P4 = 1.6666665459E-1f,
+            P5 = 5.0000001201E-1f;
 
     static float exp(float x) {
         float xc = x < LO ? LO : (x > HI ? HI : x);
@@ -66,7 +72,16 @@ final class FloatExp {
 
     /** exp(r) for |r| ≤ ln2/2. */
     private static FloatVector poly(FloatVector r) {
-        FloatVector p = r.mul(P0).add(P1).mul(r).add(P2).mul(r).add(P3).mul(r).add(P4).mul(r).add(P5);
+        FloatVector p = r.mul(P0)
+                .add(P1)
+                .mul(r)
+                .add(P2)
+                .mul(r)
+                .add(P3)
+                .mul(r)
+                .add(P4)
+                .mul(r)
+                .add(P5);
         return p.mul(r.mul(r)).add(r).add(1f);
     }
 }

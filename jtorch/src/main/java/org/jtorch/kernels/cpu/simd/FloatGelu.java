@@ -5,11 +5,10 @@ import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 
 /**
- * GELU and its derivative in float, as ATen's GeluKernel spells them, with two rewrites that only
- * remove cancellation: {@code 1 + erf(z)} is {@link FloatErf#onePlusErf}, and with
- * {@code e = exp(-2|u|)} (never overflowing) {@code (1 + tanh u)/2 = 1/(1+e)} for u ≥ 0 and
- * {@code e/(1+e)} for u &lt; 0, and {@code 1 - tanh² u = 4e/(1+e)²}. Vector forms and scalar twins
- * perform the same operations in the same order.
+ * GELU and its derivative in float, as ATen's GeluKernel spells them, with two rewrites that only remove cancellation:
+ * {@code 1 + erf(z)} is {@link FloatErf#onePlusErf}, and with {@code e = exp(-2|u|)} (never overflowing) {@code (1 +
+ * tanh u)/2 = 1/(1+e)} for u ≥ 0 and {@code e/(1+e)} for u &lt; 0, and {@code 1 - tanh² u = 4e/(1+e)²}. Vector forms
+ * and scalar twins perform the same operations in the same order.
  */
 final class FloatGelu {
     private FloatGelu() {}
@@ -73,7 +72,8 @@ final class FloatGelu {
     static FloatVector geluTanh(FloatVector x) {
         FloatVector u = x.mul(x).mul(x).mul(KAPPA).add(x).mul(BETA);
         FloatVector e = FloatExp.exp(u.abs().mul(-2f));
-        FloatVector half = e.broadcast(1f).blend(e, u.compare(VectorOperators.LT, 0f)).div(e.add(1f));
+        FloatVector half =
+                e.broadcast(1f).blend(e, u.compare(VectorOperators.LT, 0f)).div(e.add(1f));
         return x.mul(half);
     }
 

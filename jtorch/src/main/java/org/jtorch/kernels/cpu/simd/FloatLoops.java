@@ -6,24 +6,23 @@ import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
 
 /**
- * The vector bodies of {@link FloatSimd}'s loops: one loop per op and operand shape, each returning the
- * index where the scalar tail starts.
+ * The vector bodies of {@link FloatSimd}'s loops: one loop per op and operand shape, each returning the index where the
+ * scalar tail starts.
  *
- * <p>Why one loop per op rather than one loop with a switch: C2 keeps a vector in a register only when
- * its whole computation is inlined into the loop and no vector value crosses a merge point. A shared
- * loop calling a per-op switch stopped meeting both once a process had used several ops (the switch
- * method, compiled on its own, grew past the size C2 still inlines), and every vector was then boxed:
- * measured 1.3-3.7 ns per element instead of 0.07-0.13. The formulas themselves are defined once, in
- * {@link Formulas}.
+ * <p>Why one loop per op rather than one loop with a switch: C2 keeps a vector in a register only when its whole
+ * computation is inlined into the loop and no vector value crosses a merge point. A shared loop calling a per-op switch
+ * stopped meeting both once a process had used several ops (the switch method, compiled on its own, grew past the size
+ * C2 still inlines), and every vector was then boxed: measured 1.3-3.7 ns per element instead of 0.07-0.13. The
+ * formulas themselves are defined once, in {@link Formulas}.
  */
 final class FloatLoops {
     private FloatLoops() {}
 
-
     static int add(float[] a, int ai, float[] b, int bi, float[] out, int o, int n) {
         int i = 0;
         for (int bound = SPECIES.loopBound(n); i < bound; i += SPECIES.length()) {
-            Formulas.add(FloatVector.fromArray(SPECIES, a, ai + i), FloatVector.fromArray(SPECIES, b, bi + i)).intoArray(out, o + i);
+            Formulas.add(FloatVector.fromArray(SPECIES, a, ai + i), FloatVector.fromArray(SPECIES, b, bi + i))
+                    .intoArray(out, o + i);
         }
         return i;
     }
@@ -49,7 +48,8 @@ final class FloatLoops {
     static int sub(float[] a, int ai, float[] b, int bi, float[] out, int o, int n) {
         int i = 0;
         for (int bound = SPECIES.loopBound(n); i < bound; i += SPECIES.length()) {
-            Formulas.sub(FloatVector.fromArray(SPECIES, a, ai + i), FloatVector.fromArray(SPECIES, b, bi + i)).intoArray(out, o + i);
+            Formulas.sub(FloatVector.fromArray(SPECIES, a, ai + i), FloatVector.fromArray(SPECIES, b, bi + i))
+                    .intoArray(out, o + i);
         }
         return i;
     }
@@ -75,7 +75,8 @@ final class FloatLoops {
     static int mul(float[] a, int ai, float[] b, int bi, float[] out, int o, int n) {
         int i = 0;
         for (int bound = SPECIES.loopBound(n); i < bound; i += SPECIES.length()) {
-            Formulas.mul(FloatVector.fromArray(SPECIES, a, ai + i), FloatVector.fromArray(SPECIES, b, bi + i)).intoArray(out, o + i);
+            Formulas.mul(FloatVector.fromArray(SPECIES, a, ai + i), FloatVector.fromArray(SPECIES, b, bi + i))
+                    .intoArray(out, o + i);
         }
         return i;
     }
@@ -101,7 +102,8 @@ final class FloatLoops {
     static int div(float[] a, int ai, float[] b, int bi, float[] out, int o, int n) {
         int i = 0;
         for (int bound = SPECIES.loopBound(n); i < bound; i += SPECIES.length()) {
-            Formulas.div(FloatVector.fromArray(SPECIES, a, ai + i), FloatVector.fromArray(SPECIES, b, bi + i)).intoArray(out, o + i);
+            Formulas.div(FloatVector.fromArray(SPECIES, a, ai + i), FloatVector.fromArray(SPECIES, b, bi + i))
+                    .intoArray(out, o + i);
         }
         return i;
     }
@@ -127,7 +129,8 @@ final class FloatLoops {
     static int max(float[] a, int ai, float[] b, int bi, float[] out, int o, int n) {
         int i = 0;
         for (int bound = SPECIES.loopBound(n); i < bound; i += SPECIES.length()) {
-            Formulas.max(FloatVector.fromArray(SPECIES, a, ai + i), FloatVector.fromArray(SPECIES, b, bi + i)).intoArray(out, o + i);
+            Formulas.max(FloatVector.fromArray(SPECIES, a, ai + i), FloatVector.fromArray(SPECIES, b, bi + i))
+                    .intoArray(out, o + i);
         }
         return i;
     }
@@ -153,7 +156,8 @@ final class FloatLoops {
     static int min(float[] a, int ai, float[] b, int bi, float[] out, int o, int n) {
         int i = 0;
         for (int bound = SPECIES.loopBound(n); i < bound; i += SPECIES.length()) {
-            Formulas.min(FloatVector.fromArray(SPECIES, a, ai + i), FloatVector.fromArray(SPECIES, b, bi + i)).intoArray(out, o + i);
+            Formulas.min(FloatVector.fromArray(SPECIES, a, ai + i), FloatVector.fromArray(SPECIES, b, bi + i))
+                    .intoArray(out, o + i);
         }
         return i;
     }
@@ -179,7 +183,9 @@ final class FloatLoops {
     static int geluTanhBackward(float[] a, int ai, float[] b, int bi, float[] out, int o, int n) {
         int i = 0;
         for (int bound = SPECIES.loopBound(n); i < bound; i += SPECIES.length()) {
-            Formulas.geluTanhBackward(FloatVector.fromArray(SPECIES, a, ai + i), FloatVector.fromArray(SPECIES, b, bi + i)).intoArray(out, o + i);
+            Formulas.geluTanhBackward(
+                            FloatVector.fromArray(SPECIES, a, ai + i), FloatVector.fromArray(SPECIES, b, bi + i))
+                    .intoArray(out, o + i);
         }
         return i;
     }
@@ -188,7 +194,8 @@ final class FloatLoops {
         int i = 0;
         FloatVector vb = FloatVector.broadcast(SPECIES, b);
         for (int bound = SPECIES.loopBound(n); i < bound; i += SPECIES.length()) {
-            Formulas.geluTanhBackward(FloatVector.fromArray(SPECIES, a, ai + i), vb).intoArray(out, o + i);
+            Formulas.geluTanhBackward(FloatVector.fromArray(SPECIES, a, ai + i), vb)
+                    .intoArray(out, o + i);
         }
         return i;
     }
@@ -197,7 +204,8 @@ final class FloatLoops {
         int i = 0;
         FloatVector va = FloatVector.broadcast(SPECIES, a);
         for (int bound = SPECIES.loopBound(n); i < bound; i += SPECIES.length()) {
-            Formulas.geluTanhBackward(va, FloatVector.fromArray(SPECIES, b, bi + i)).intoArray(out, o + i);
+            Formulas.geluTanhBackward(va, FloatVector.fromArray(SPECIES, b, bi + i))
+                    .intoArray(out, o + i);
         }
         return i;
     }
@@ -205,7 +213,8 @@ final class FloatLoops {
     static int reluBackward(float[] a, int ai, float[] b, int bi, float[] out, int o, int n) {
         int i = 0;
         for (int bound = SPECIES.loopBound(n); i < bound; i += SPECIES.length()) {
-            Formulas.reluBackward(FloatVector.fromArray(SPECIES, a, ai + i), FloatVector.fromArray(SPECIES, b, bi + i)).intoArray(out, o + i);
+            Formulas.reluBackward(FloatVector.fromArray(SPECIES, a, ai + i), FloatVector.fromArray(SPECIES, b, bi + i))
+                    .intoArray(out, o + i);
         }
         return i;
     }
@@ -327,7 +336,8 @@ final class FloatLoops {
 
     /** {@code e[i] = exp(-x[xi+i]²/2)} for a block whose length is a multiple of the vector length. */
     private static void expArguments(float[] x, int xi, float[] e, int len) {
-        for (int i = 0; i < len; i += SPECIES.length()) FloatGelu.expArgument(FloatVector.fromArray(SPECIES, x, xi + i)).intoArray(e, i);
+        for (int i = 0; i < len; i += SPECIES.length())
+            FloatGelu.expArgument(FloatVector.fromArray(SPECIES, x, xi + i)).intoArray(e, i);
         FloatSimd.unary(FloatSimd.Unary.EXP, e, 0, e, 0, len);
     }
 
@@ -346,7 +356,8 @@ final class FloatLoops {
     // run per block), and does not inline code that big, so each keeps a compilation unit of its own.
     private static void geluGivenExp(float[] x, int xi, float[] e, float[] out, int o, int len) {
         for (int i = 0; i < len; i += SPECIES.length()) {
-            FloatGelu.gelu(FloatVector.fromArray(SPECIES, x, xi + i), FloatVector.fromArray(SPECIES, e, i)).intoArray(out, o + i);
+            FloatGelu.gelu(FloatVector.fromArray(SPECIES, x, xi + i), FloatVector.fromArray(SPECIES, e, i))
+                    .intoArray(out, o + i);
         }
     }
 
@@ -362,19 +373,25 @@ final class FloatLoops {
         return bound;
     }
 
-    private static void geluBackwardGivenExp(float[] a, int ai, float[] b, int bi, float[] e, float[] out, int o, int len) {
+    private static void geluBackwardGivenExp(
+            float[] a, int ai, float[] b, int bi, float[] e, float[] out, int o, int len) {
         for (int i = 0; i < len; i += SPECIES.length()) {
-            FloatGelu.backward(FloatVector.fromArray(SPECIES, a, ai + i), FloatVector.fromArray(SPECIES, b, bi + i),
-                    FloatVector.fromArray(SPECIES, e, i)).intoArray(out, o + i);
+            FloatGelu.backward(
+                            FloatVector.fromArray(SPECIES, a, ai + i),
+                            FloatVector.fromArray(SPECIES, b, bi + i),
+                            FloatVector.fromArray(SPECIES, e, i))
+                    .intoArray(out, o + i);
         }
     }
 
     /** gelu_backward with an array grad and one self value. */
     static int geluBackward(float[] a, int ai, float b, float[] out, int o, int n) {
         int i = 0;
-        FloatVector vb = FloatVector.broadcast(SPECIES, b), ve = FloatVector.broadcast(SPECIES, FloatExp.exp(FloatGelu.expArgument(b)));
+        FloatVector vb = FloatVector.broadcast(SPECIES, b),
+                ve = FloatVector.broadcast(SPECIES, FloatExp.exp(FloatGelu.expArgument(b)));
         for (int bound = SPECIES.loopBound(n); i < bound; i += SPECIES.length()) {
-            FloatGelu.backward(FloatVector.fromArray(SPECIES, a, ai + i), vb, ve).intoArray(out, o + i);
+            FloatGelu.backward(FloatVector.fromArray(SPECIES, a, ai + i), vb, ve)
+                    .intoArray(out, o + i);
         }
         return i;
     }
@@ -394,33 +411,91 @@ final class FloatLoops {
     private static void geluBackwardGivenExp(float a, float[] b, int bi, float[] e, float[] out, int o, int len) {
         FloatVector va = FloatVector.broadcast(SPECIES, a);
         for (int i = 0; i < len; i += SPECIES.length()) {
-            FloatGelu.backward(va, FloatVector.fromArray(SPECIES, b, bi + i), FloatVector.fromArray(SPECIES, e, i)).intoArray(out, o + i);
+            FloatGelu.backward(va, FloatVector.fromArray(SPECIES, b, bi + i), FloatVector.fromArray(SPECIES, e, i))
+                    .intoArray(out, o + i);
         }
     }
 
-    /** The vector form of each op, the same float operations in the same order as its scalar twin in {@link FloatSimd}. */
+    /**
+     * The vector form of each op, the same float operations in the same order as its scalar twin in {@link FloatSimd}.
+     */
     static final class Formulas {
         private Formulas() {}
 
-        static FloatVector add(FloatVector a, FloatVector b) { return a.add(b); }
-        static FloatVector sub(FloatVector a, FloatVector b) { return a.sub(b); }
-        static FloatVector mul(FloatVector a, FloatVector b) { return a.mul(b); }
-        static FloatVector div(FloatVector a, FloatVector b) { return a.div(b); }
-        static FloatVector max(FloatVector a, FloatVector b) { return a.max(b); } // propagates NaN like torch.maximum
-        static FloatVector min(FloatVector a, FloatVector b) { return a.min(b); } // propagates NaN like torch.maximum
-        static FloatVector geluTanhBackward(FloatVector a, FloatVector b) { return FloatGelu.tanhBackward(a, b); }
-        static FloatVector reluBackward(FloatVector a, FloatVector b) { return a.blend(0f, b.compare(VectorOperators.LE, 0f)); }
-        static FloatVector exp(FloatVector x) { return FloatExp.exp(x); }
-        static FloatVector neg(FloatVector x) { return x.neg(); }
-        static FloatVector abs(FloatVector x) { return x.abs(); }
-        static FloatVector sqrt(FloatVector x) { return x.sqrt(); }
+        static FloatVector add(FloatVector a, FloatVector b) {
+            return a.add(b);
+        }
+
+        static FloatVector sub(FloatVector a, FloatVector b) {
+            return a.sub(b);
+        }
+
+        static FloatVector mul(FloatVector a, FloatVector b) {
+            return a.mul(b);
+        }
+
+        static FloatVector div(FloatVector a, FloatVector b) {
+            return a.div(b);
+        }
+
+        static FloatVector max(FloatVector a, FloatVector b) {
+            return a.max(b);
+        } // propagates NaN like torch.maximum
+
+        static FloatVector min(FloatVector a, FloatVector b) {
+            return a.min(b);
+        } // propagates NaN like torch.maximum
+
+        static FloatVector geluTanhBackward(FloatVector a, FloatVector b) {
+            return FloatGelu.tanhBackward(a, b);
+        }
+
+        static FloatVector reluBackward(FloatVector a, FloatVector b) {
+            return a.blend(0f, b.compare(VectorOperators.LE, 0f));
+        }
+
+        static FloatVector exp(FloatVector x) {
+            return FloatExp.exp(x);
+        }
+
+        static FloatVector neg(FloatVector x) {
+            return x.neg();
+        }
+
+        static FloatVector abs(FloatVector x) {
+            return x.abs();
+        }
+
+        static FloatVector sqrt(FloatVector x) {
+            return x.sqrt();
+        }
         // max(x, 0) would turn NaN into 0; blend keeps NaN as torch.relu does.
-        static FloatVector relu(FloatVector x) { return x.blend(0f, x.compare(VectorOperators.LT, 0f)); }
-        static FloatVector sigmoid(FloatVector x) { return x.broadcast(1f).div(FloatExp.exp(x.neg()).add(1f)); }
-        static FloatVector square(FloatVector x) { return x.mul(x); }
-        static FloatVector reciprocal(FloatVector x) { return x.broadcast(1f).div(x); }
-        static FloatVector rsqrt(FloatVector x) { return x.broadcast(1f).div(x.sqrt()); }
-        static FloatVector silu(FloatVector x) { return x.div(FloatExp.exp(x.neg()).add(1f)); }
-        static FloatVector geluTanh(FloatVector x) { return FloatGelu.geluTanh(x); }
+        static FloatVector relu(FloatVector x) {
+            return x.blend(0f, x.compare(VectorOperators.LT, 0f));
+        }
+
+        static FloatVector sigmoid(FloatVector x) {
+            return x.broadcast(1f).div(FloatExp.exp(x.neg()).add(1f));
+        }
+
+        static FloatVector square(FloatVector x) {
+            return x.mul(x);
+        }
+
+        static FloatVector reciprocal(FloatVector x) {
+            return x.broadcast(1f).div(x);
+        }
+
+        static FloatVector rsqrt(FloatVector x) {
+            return x.broadcast(1f).div(x.sqrt());
+        }
+
+        static FloatVector silu(FloatVector x) {
+            return x.div(FloatExp.exp(x.neg()).add(1f));
+        }
+
+        static FloatVector geluTanh(FloatVector x) {
+            return FloatGelu.geluTanh(x);
+        }
     }
 }

@@ -5,13 +5,13 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * Vector API loops over contiguous {@code float[]} ranges. The only package that imports
- * {@code jdk.incubator.vector} (still incubating in JDK 25).
+ * Vector API loops over contiguous {@code float[]} ranges. The only package that imports {@code jdk.incubator.vector}
+ * (still incubating in JDK 25).
  *
- * <p>Assumptions: arrays are heap {@code float[]}; ranges are contiguous; each loop runs the vector
- * body up to {@code SPECIES.loopBound(n)} then a scalar tail with the same formula (the scalar twin,
- * also used as the test oracle). The species is {@code SPECIES_PREFERRED} (512-bit on AVX-512), or the
- * width given by {@code -Djtorch.simd.bits=128|256|512}.
+ * <p>Assumptions: arrays are heap {@code float[]}; ranges are contiguous; each loop runs the vector body up to
+ * {@code SPECIES.loopBound(n)} then a scalar tail with the same formula (the scalar twin, also used as the test
+ * oracle). The species is {@code SPECIES_PREFERRED} (512-bit on AVX-512), or the width given by
+ * {@code -Djtorch.simd.bits=128|256|512}.
  */
 public final class FloatSimd {
     private FloatSimd() {}
@@ -30,16 +30,26 @@ public final class FloatSimd {
     }
 
     /** Lane count of the chosen species. */
-    public static int lanes() { return SPECIES.length(); }
+    public static int lanes() {
+        return SPECIES.length();
+    }
 
     /** Binary ops with a vector form. */
     public enum Binary {
-        ADD, SUB, MUL, DIV, MAX, MIN,
+        ADD,
+        SUB,
+        MUL,
+        DIV,
+        MAX,
+        MIN,
         /** {@code gelu_backward(grad=a, self=b)}, exact (erf) form. */
         GELU_BACKWARD,
         /** {@code gelu_backward(grad=a, self=b, approximate='tanh')}. */
         GELU_TANH_BACKWARD,
-        /** {@code threshold_backward(grad=a, self=b, threshold=0)}: relu's backward; NaN in self passes the gradient, as ATen's. */
+        /**
+         * {@code threshold_backward(grad=a, self=b, threshold=0)}: relu's backward; NaN in self passes the gradient, as
+         * ATen's.
+         */
         RELU_BACKWARD;
 
         /** The scalar twin of the vector form in {@link FloatLoops.Formulas}. */
@@ -56,19 +66,32 @@ public final class FloatSimd {
                 case RELU_BACKWARD -> b <= 0f ? 0f : a;
             };
         }
-
     }
 
     /**
-     * Unary ops with a vector form. Only operations whose every step is an IEEE-exact add, multiply,
-     * divide or square root are here (exp is {@link FloatExp}'s polynomial), so the vector body, the
-     * scalar tail and the strided path give identical bits; transcendental functions without such a
-     * form (log, tanh, sin...) use the scalar double path instead. GELU's erf is {@link FloatErf}'s polynomial.
+     * Unary ops with a vector form. Only operations whose every step is an IEEE-exact add, multiply, divide or square
+     * root are here (exp is {@link FloatExp}'s polynomial), so the vector body, the scalar tail and the strided path
+     * give identical bits; transcendental functions without such a form (log, tanh, sin...) use the scalar double path
+     * instead. GELU's erf is {@link FloatErf}'s polynomial.
      */
     public enum Unary {
-        EXP, NEG, ABS, SQRT, RELU, SIGMOID, SQUARE, RECIPROCAL, RSQRT, SILU, GELU, GELU_TANH;
+        EXP,
+        NEG,
+        ABS,
+        SQRT,
+        RELU,
+        SIGMOID,
+        SQUARE,
+        RECIPROCAL,
+        RSQRT,
+        SILU,
+        GELU,
+        GELU_TANH;
 
-        /** The scalar twin: the same float operations as the vector form in {@link FloatLoops.Formulas}, in the same order. */
+        /**
+         * The scalar twin: the same float operations as the vector form in {@link FloatLoops.Formulas}, in the same
+         * order.
+         */
         public float apply(float x) {
             return switch (this) {
                 case EXP -> FloatExp.exp(x);
@@ -85,79 +108,82 @@ public final class FloatSimd {
                 case GELU_TANH -> FloatGelu.geluTanh(x);
             };
         }
-
     }
 
     /** {@code out[o+i] = op(a[ai+i], b[bi+i])} for {@code i < n}. */
     public static void binary(Binary op, float[] a, int ai, float[] b, int bi, float[] out, int o, int n) {
-        int i = switch (op) {
-            case ADD -> FloatLoops.add(a, ai, b, bi, out, o, n);
-            case SUB -> FloatLoops.sub(a, ai, b, bi, out, o, n);
-            case MUL -> FloatLoops.mul(a, ai, b, bi, out, o, n);
-            case DIV -> FloatLoops.div(a, ai, b, bi, out, o, n);
-            case MAX -> FloatLoops.max(a, ai, b, bi, out, o, n);
-            case MIN -> FloatLoops.min(a, ai, b, bi, out, o, n);
-            case GELU_BACKWARD -> FloatLoops.geluBackward(a, ai, b, bi, out, o, n);
-            case GELU_TANH_BACKWARD -> FloatLoops.geluTanhBackward(a, ai, b, bi, out, o, n);
-            case RELU_BACKWARD -> FloatLoops.reluBackward(a, ai, b, bi, out, o, n);
-        };
+        int i =
+                switch (op) {
+                    case ADD -> FloatLoops.add(a, ai, b, bi, out, o, n);
+                    case SUB -> FloatLoops.sub(a, ai, b, bi, out, o, n);
+                    case MUL -> FloatLoops.mul(a, ai, b, bi, out, o, n);
+                    case DIV -> FloatLoops.div(a, ai, b, bi, out, o, n);
+                    case MAX -> FloatLoops.max(a, ai, b, bi, out, o, n);
+                    case MIN -> FloatLoops.min(a, ai, b, bi, out, o, n);
+                    case GELU_BACKWARD -> FloatLoops.geluBackward(a, ai, b, bi, out, o, n);
+                    case GELU_TANH_BACKWARD -> FloatLoops.geluTanhBackward(a, ai, b, bi, out, o, n);
+                    case RELU_BACKWARD -> FloatLoops.reluBackward(a, ai, b, bi, out, o, n);
+                };
         for (; i < n; i++) out[o + i] = op.apply(a[ai + i], b[bi + i]);
     }
 
     /** {@code out[o+i] = op(a[ai+i], b)}: the second operand broadcast from one value. */
     public static void binaryScalarRight(Binary op, float[] a, int ai, float b, float[] out, int o, int n) {
-        int i = switch (op) {
-            case ADD -> FloatLoops.add(a, ai, b, out, o, n);
-            case SUB -> FloatLoops.sub(a, ai, b, out, o, n);
-            case MUL -> FloatLoops.mul(a, ai, b, out, o, n);
-            case DIV -> FloatLoops.div(a, ai, b, out, o, n);
-            case MAX -> FloatLoops.max(a, ai, b, out, o, n);
-            case MIN -> FloatLoops.min(a, ai, b, out, o, n);
-            case GELU_BACKWARD -> FloatLoops.geluBackward(a, ai, b, out, o, n);
-            case GELU_TANH_BACKWARD -> FloatLoops.geluTanhBackward(a, ai, b, out, o, n);
-            case RELU_BACKWARD -> FloatLoops.reluBackward(a, ai, b, out, o, n);
-        };
+        int i =
+                switch (op) {
+                    case ADD -> FloatLoops.add(a, ai, b, out, o, n);
+                    case SUB -> FloatLoops.sub(a, ai, b, out, o, n);
+                    case MUL -> FloatLoops.mul(a, ai, b, out, o, n);
+                    case DIV -> FloatLoops.div(a, ai, b, out, o, n);
+                    case MAX -> FloatLoops.max(a, ai, b, out, o, n);
+                    case MIN -> FloatLoops.min(a, ai, b, out, o, n);
+                    case GELU_BACKWARD -> FloatLoops.geluBackward(a, ai, b, out, o, n);
+                    case GELU_TANH_BACKWARD -> FloatLoops.geluTanhBackward(a, ai, b, out, o, n);
+                    case RELU_BACKWARD -> FloatLoops.reluBackward(a, ai, b, out, o, n);
+                };
         for (; i < n; i++) out[o + i] = op.apply(a[ai + i], b);
     }
 
     /** {@code out[o+i] = op(a, b[bi+i])}: the first operand broadcast from one value. */
     public static void binaryScalarLeft(Binary op, float a, float[] b, int bi, float[] out, int o, int n) {
-        int i = switch (op) {
-            case ADD -> FloatLoops.add(a, b, bi, out, o, n);
-            case SUB -> FloatLoops.sub(a, b, bi, out, o, n);
-            case MUL -> FloatLoops.mul(a, b, bi, out, o, n);
-            case DIV -> FloatLoops.div(a, b, bi, out, o, n);
-            case MAX -> FloatLoops.max(a, b, bi, out, o, n);
-            case MIN -> FloatLoops.min(a, b, bi, out, o, n);
-            case GELU_BACKWARD -> FloatLoops.geluBackward(a, b, bi, out, o, n);
-            case GELU_TANH_BACKWARD -> FloatLoops.geluTanhBackward(a, b, bi, out, o, n);
-            case RELU_BACKWARD -> FloatLoops.reluBackward(a, b, bi, out, o, n);
-        };
+        int i =
+                switch (op) {
+                    case ADD -> FloatLoops.add(a, b, bi, out, o, n);
+                    case SUB -> FloatLoops.sub(a, b, bi, out, o, n);
+                    case MUL -> FloatLoops.mul(a, b, bi, out, o, n);
+                    case DIV -> FloatLoops.div(a, b, bi, out, o, n);
+                    case MAX -> FloatLoops.max(a, b, bi, out, o, n);
+                    case MIN -> FloatLoops.min(a, b, bi, out, o, n);
+                    case GELU_BACKWARD -> FloatLoops.geluBackward(a, b, bi, out, o, n);
+                    case GELU_TANH_BACKWARD -> FloatLoops.geluTanhBackward(a, b, bi, out, o, n);
+                    case RELU_BACKWARD -> FloatLoops.reluBackward(a, b, bi, out, o, n);
+                };
         for (; i < n; i++) out[o + i] = op.apply(a, b[bi + i]);
     }
 
     /** {@code out[o+i] = op(x[xi+i])}. */
     public static void unary(Unary op, float[] x, int xi, float[] out, int o, int n) {
-        int i = switch (op) {
-            case EXP -> FloatLoops.exp(x, xi, out, o, n);
-            case NEG -> FloatLoops.neg(x, xi, out, o, n);
-            case ABS -> FloatLoops.abs(x, xi, out, o, n);
-            case SQRT -> FloatLoops.sqrt(x, xi, out, o, n);
-            case RELU -> FloatLoops.relu(x, xi, out, o, n);
-            case SIGMOID -> FloatLoops.sigmoid(x, xi, out, o, n);
-            case SQUARE -> FloatLoops.square(x, xi, out, o, n);
-            case RECIPROCAL -> FloatLoops.reciprocal(x, xi, out, o, n);
-            case RSQRT -> FloatLoops.rsqrt(x, xi, out, o, n);
-            case SILU -> FloatLoops.silu(x, xi, out, o, n);
-            case GELU -> FloatLoops.gelu(x, xi, out, o, n);
-            case GELU_TANH -> FloatLoops.geluTanh(x, xi, out, o, n);
-        };
+        int i =
+                switch (op) {
+                    case EXP -> FloatLoops.exp(x, xi, out, o, n);
+                    case NEG -> FloatLoops.neg(x, xi, out, o, n);
+                    case ABS -> FloatLoops.abs(x, xi, out, o, n);
+                    case SQRT -> FloatLoops.sqrt(x, xi, out, o, n);
+                    case RELU -> FloatLoops.relu(x, xi, out, o, n);
+                    case SIGMOID -> FloatLoops.sigmoid(x, xi, out, o, n);
+                    case SQUARE -> FloatLoops.square(x, xi, out, o, n);
+                    case RECIPROCAL -> FloatLoops.reciprocal(x, xi, out, o, n);
+                    case RSQRT -> FloatLoops.rsqrt(x, xi, out, o, n);
+                    case SILU -> FloatLoops.silu(x, xi, out, o, n);
+                    case GELU -> FloatLoops.gelu(x, xi, out, o, n);
+                    case GELU_TANH -> FloatLoops.geluTanh(x, xi, out, o, n);
+                };
         for (; i < n; i++) out[o + i] = op.apply(x[xi + i]);
     }
 
     /**
-     * Sum of {@code x[xi .. xi+n)} accumulated in float across four vector accumulators (pairwise-like
-     * error growth), returned as double for the caller's block combination.
+     * Sum of {@code x[xi .. xi+n)} accumulated in float across four vector accumulators (pairwise-like error growth),
+     * returned as double for the caller's block combination.
      */
     public static double sum(float[] x, int xi, int n) {
         int i = 0;
@@ -185,12 +211,16 @@ public final class FloatSimd {
         int bound4 = n - n % (4 * len);
         for (; i < bound4; i += 4 * len) {
             acc0 = FloatVector.fromArray(SPECIES, a, ai + i).fma(FloatVector.fromArray(SPECIES, b, bi + i), acc0);
-            acc1 = FloatVector.fromArray(SPECIES, a, ai + i + len).fma(FloatVector.fromArray(SPECIES, b, bi + i + len), acc1);
-            acc2 = FloatVector.fromArray(SPECIES, a, ai + i + 2 * len).fma(FloatVector.fromArray(SPECIES, b, bi + i + 2 * len), acc2);
-            acc3 = FloatVector.fromArray(SPECIES, a, ai + i + 3 * len).fma(FloatVector.fromArray(SPECIES, b, bi + i + 3 * len), acc3);
+            acc1 = FloatVector.fromArray(SPECIES, a, ai + i + len)
+                    .fma(FloatVector.fromArray(SPECIES, b, bi + i + len), acc1);
+            acc2 = FloatVector.fromArray(SPECIES, a, ai + i + 2 * len)
+                    .fma(FloatVector.fromArray(SPECIES, b, bi + i + 2 * len), acc2);
+            acc3 = FloatVector.fromArray(SPECIES, a, ai + i + 3 * len)
+                    .fma(FloatVector.fromArray(SPECIES, b, bi + i + 3 * len), acc3);
         }
         int bound = SPECIES.loopBound(n);
-        for (; i < bound; i += len) acc0 = FloatVector.fromArray(SPECIES, a, ai + i).fma(FloatVector.fromArray(SPECIES, b, bi + i), acc0);
+        for (; i < bound; i += len)
+            acc0 = FloatVector.fromArray(SPECIES, a, ai + i).fma(FloatVector.fromArray(SPECIES, b, bi + i), acc0);
         double s = laneSum(acc0.add(acc1).add(acc2.add(acc3)));
         for (; i < n; i++) s += a[ai + i] * b[bi + i];
         return s;
@@ -198,8 +228,8 @@ public final class FloatSimd {
 
     /**
      * The sum of a vector's lanes in a fixed order (lane 0 first, in double). Not {@code reduceLanes(ADD)}: its
-     * compiled form adds the lanes in another order than its interpreted one, so a sum's last bits could change
-     * as the code warmed up, and a result differ between two runs of the same reduction.
+     * compiled form adds the lanes in another order than its interpreted one, so a sum's last bits could change as the
+     * code warmed up, and a result differ between two runs of the same reduction.
      */
     static double laneSum(FloatVector v) {
         double s = 0;

@@ -5,19 +5,18 @@ import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * Vector API micro-kernels of {@link org.jtorch.kernels.cpu.JavaGemm}: a block of C accumulators is
- * updated with the product of packed rows of A and a packed block of B.
+ * Vector API micro-kernels of {@link org.jtorch.kernels.cpu.JavaGemm}: a block of C accumulators is updated with the
+ * product of packed rows of A and a packed block of B.
  *
- * <p>Why not plain loops: C2 does not vectorise {@code acc[c + j] += x * b[row + j]}, because it
- * cannot prove that two {@code float[]} accesses at unrelated offsets never alias; measured here,
- * the plain loop runs at ~6 GFLOP/s per core and this kernel at ~85 (AVX-512). The main loop holds
- * 4 rows x 2 vectors of accumulators in registers for the whole contraction block, so each B vector
- * loaded feeds four fused multiply-adds and no accumulator is reloaded. Column tails use the same
- * fused multiply-add ({@link Math#fma}), so a result does not depend on which lane computed it.
+ * <p>Why not plain loops: C2 does not vectorise {@code acc[c + j] += x * b[row + j]}, because it cannot prove that two
+ * {@code float[]} accesses at unrelated offsets never alias; measured here, the plain loop runs at ~6 GFLOP/s per core
+ * and this kernel at ~85 (AVX-512). The main loop holds 4 rows x 2 vectors of accumulators in registers for the whole
+ * contraction block, so each B vector loaded feeds four fused multiply-adds and no accumulator is reloaded. Column
+ * tails use the same fused multiply-add ({@link Math#fma}), so a result does not depend on which lane computed it.
  *
- * <p>Layout (all arrays dense, row-major): A rows at {@code a[a0 + r * k + p]}, B at
- * {@code b[p * n + jc + j]}, accumulators at {@code acc[c0 + r * nc + j]}; contraction over
- * {@code p} in {@code [pc, pe)}, columns {@code j} in {@code [0, nc)}.
+ * <p>Layout (all arrays dense, row-major): A rows at {@code a[a0 + r * k + p]}, B at {@code b[p * n + jc + j]},
+ * accumulators at {@code acc[c0 + r * nc + j]}; contraction over {@code p} in {@code [pc, pe)}, columns {@code j} in
+ * {@code [0, nc)}.
  */
 public final class GemmSimd {
     private GemmSimd() {}
@@ -26,8 +25,8 @@ public final class GemmSimd {
     private static final VectorSpecies<Double> D = VectorSpecies.of(double.class, F.vectorShape());
 
     /** Four rows of float accumulators += A rows x B block. */
-    public static void float4(float[] a, int a0, int k, float[] b, int n, int jc, int nc, int pc, int pe,
-                              float[] acc, int c0) {
+    public static void float4(
+            float[] a, int a0, int k, float[] b, int n, int jc, int nc, int pc, int pe, float[] acc, int c0) {
         int a1 = a0 + k, a2 = a1 + k, a3 = a2 + k;
         int c1 = c0 + nc, c2 = c1 + nc, c3 = c2 + nc;
         int lanes = F.length(), j = 0;
@@ -69,7 +68,8 @@ public final class GemmSimd {
     }
 
     /** One row of float accumulators ({@code acc[c0 + j]}, j &lt; nc) += A row x B block. */
-    public static void float1(float[] a, int a0, float[] b, int n, int jc, int nc, int pc, int pe, float[] acc, int c0) {
+    public static void float1(
+            float[] a, int a0, float[] b, int n, int jc, int nc, int pc, int pe, float[] acc, int c0) {
         int lanes = F.length(), j = 0;
         for (; j + lanes <= nc; j += lanes) {
             FloatVector s = FloatVector.fromArray(F, acc, c0 + j);
@@ -86,8 +86,8 @@ public final class GemmSimd {
     }
 
     /** {@link #float4} on doubles. */
-    public static void double4(double[] a, int a0, int k, double[] b, int n, int jc, int nc, int pc, int pe,
-                              double[] acc, int c0) {
+    public static void double4(
+            double[] a, int a0, int k, double[] b, int n, int jc, int nc, int pc, int pe, double[] acc, int c0) {
         int a1 = a0 + k, a2 = a1 + k, a3 = a2 + k;
         int c1 = c0 + nc, c2 = c1 + nc, c3 = c2 + nc;
         int lanes = D.length(), j = 0;
@@ -129,7 +129,8 @@ public final class GemmSimd {
     }
 
     /** {@link #float1} on doubles. */
-    public static void double1(double[] a, int a0, double[] b, int n, int jc, int nc, int pc, int pe, double[] acc, int c0) {
+    public static void double1(
+            double[] a, int a0, double[] b, int n, int jc, int nc, int pc, int pe, double[] acc, int c0) {
         int lanes = D.length(), j = 0;
         for (; j + lanes <= nc; j += lanes) {
             DoubleVector s = DoubleVector.fromArray(D, acc, c0 + j);

@@ -4,9 +4,9 @@ import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * Float32 layer normalisation over one contiguous row, in vector loops: the forward row (mean, reciprocal
- * standard deviation, normalised and affine output in two passes after the mean), the input gradient of one
- * row, and the per-column sums that make the weight and bias gradients. Sums are float, in fixed lane order
+ * Float32 layer normalisation over one contiguous row, in vector loops: the forward row (mean, reciprocal standard
+ * deviation, normalised and affine output in two passes after the mean), the input gradient of one row, and the
+ * per-column sums that make the weight and bias gradients. Sums are float, in fixed lane order
  * ({@link FloatSimd#laneSum}), so results do not depend on the thread that ran the row.
  */
 public final class LayerNormSimd {
@@ -15,12 +15,25 @@ public final class LayerNormSimd {
     private static final VectorSpecies<Float> S = FloatSimd.SPECIES;
 
     /**
-     * Normalises {@code x[xo .. xo+n)} into {@code out[oo ..)}, with {@code w}/{@code b} (null = absent) applied
-     * from {@code wo}/{@code bo}; stores the row's mean and reciprocal standard deviation
-     * {@code 1/sqrt(var + eps)} (biased variance) in {@code mean[mi]} and {@code rstd[ri]}.
+     * Normalises {@code x[xo .. xo+n)} into {@code out[oo ..)}, with {@code w}/{@code b} (null = absent) applied from
+     * {@code wo}/{@code bo}; stores the row's mean and reciprocal standard deviation {@code 1/sqrt(var + eps)} (biased
+     * variance) in {@code mean[mi]} and {@code rstd[ri]}.
      */
-    public static void forwardRow(float[] x, int xo, float[] w, int wo, float[] b, int bo, float[] out, int oo, int n,
-                                  float eps, float[] mean, int mi, float[] rstd, int ri) {
+    public static void forwardRow(
+            float[] x,
+            int xo,
+            float[] w,
+            int wo,
+            float[] b,
+            int bo,
+            float[] out,
+            int oo,
+            int n,
+            float eps,
+            float[] mean,
+            int mi,
+            float[] rstd,
+            int ri) {
         if (n == 0) {
             mean[mi] = 0;
             rstd[ri] = Float.NaN; // 0/0 variance, as ATen's kernel reports it
@@ -58,11 +71,11 @@ public final class LayerNormSimd {
     }
 
     /**
-     * The input gradient of one row: with {@code xhat = (x - mean)·rstd} and {@code u = g·w},
-     * {@code dx = rstd·(u - mean(u) - xhat·mean(u·xhat))}.
+     * The input gradient of one row: with {@code xhat = (x - mean)·rstd} and {@code u = g·w}, {@code dx = rstd·(u -
+     * mean(u) - xhat·mean(u·xhat))}.
      */
-    public static void inputGradRow(float[] g, int go, float[] x, int xo, float mu, float r, float[] w, int wo,
-                                    float[] dx, int dxo, int n) {
+    public static void inputGradRow(
+            float[] g, int go, float[] x, int xo, float mu, float r, float[] w, int wo, float[] dx, int dxo, int n) {
         FloatVector m = FloatVector.broadcast(S, mu), rv = FloatVector.broadcast(S, r);
         FloatVector accU = FloatVector.zero(S), accUx = accU;
         int bound = S.loopBound(n), i = 0;
@@ -95,11 +108,11 @@ public final class LayerNormSimd {
     }
 
     /**
-     * Adds one row's contribution to the weight and bias gradients: {@code dw[d + c] += g[c]·xhat[c]},
-     * {@code db[d + c] += g[c]} for {@code c} in {@code [0, n)} (either array may be null).
+     * Adds one row's contribution to the weight and bias gradients: {@code dw[d + c] += g[c]·xhat[c]}, {@code db[d + c]
+     * += g[c]} for {@code c} in {@code [0, n)} (either array may be null).
      */
-    public static void accumulateColumns(float[] g, int go, float[] x, int xo, float mu, float r,
-                                         float[] dw, float[] db, int d, int n) {
+    public static void accumulateColumns(
+            float[] g, int go, float[] x, int xo, float mu, float r, float[] dw, float[] db, int d, int n) {
         FloatVector m = FloatVector.broadcast(S, mu), rv = FloatVector.broadcast(S, r);
         int c = 0, bound = S.loopBound(n);
         for (; c < bound; c += S.length()) {

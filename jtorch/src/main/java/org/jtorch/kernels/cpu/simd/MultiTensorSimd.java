@@ -4,13 +4,13 @@ import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * Vector API bodies of the multi-tensor kernels ({@code org.jtorch.kernels.cpu.ForeachLoops}): the
- * fused-multiply forms of the foreach ops and the fused optimizer steps, over contiguous {@code float[]}
- * ranges. Each loop runs the vector body up to {@code loopBound(n)} and then a scalar tail with the same
- * float operations in the same order, so a result never depends on where a range was split.
+ * Vector API bodies of the multi-tensor kernels ({@code org.jtorch.kernels.cpu.ForeachLoops}): the fused-multiply forms
+ * of the foreach ops and the fused optimizer steps, over contiguous {@code float[]} ranges. Each loop runs the vector
+ * body up to {@code loopBound(n)} and then a scalar tail with the same float operations in the same order, so a result
+ * never depends on where a range was split.
  *
- * <p>The optimizer steps compute in float (PyTorch's op-math type for float32, float16 and bfloat16
- * parameters; lower-precision tensors are converted into float scratch ranges by the caller).
+ * <p>The optimizer steps compute in float (PyTorch's op-math type for float32, float16 and bfloat16 parameters;
+ * lower-precision tensors are converted into float scratch ranges by the caller).
  */
 public final class MultiTensorSimd {
     private MultiTensorSimd() {}
@@ -23,24 +23,30 @@ public final class MultiTensorSimd {
         int bound = S.loopBound(n);
         FloatVector va = FloatVector.broadcast(S, alpha);
         for (; i < bound; i += S.length()) {
-            FloatVector.fromArray(S, b, bi + i).fma(va, FloatVector.fromArray(S, a, ai + i)).intoArray(out, o + i);
+            FloatVector.fromArray(S, b, bi + i)
+                    .fma(va, FloatVector.fromArray(S, a, ai + i))
+                    .intoArray(out, o + i);
         }
         for (; i < n; i++) out[o + i] = Math.fma(b[bi + i], alpha, a[ai + i]);
     }
 
     /** {@code out = fma(value * t1, t2, self)}: addcmul as TernaryOps computes it in float. */
-    public static void addcmul(float[] s, int si, float[] t1, int t1i, float[] t2, int t2i, float value, float[] out, int o, int n) {
+    public static void addcmul(
+            float[] s, int si, float[] t1, int t1i, float[] t2, int t2i, float value, float[] out, int o, int n) {
         int i = 0;
         int bound = S.loopBound(n);
         for (; i < bound; i += S.length()) {
-            FloatVector.fromArray(S, t1, t1i + i).mul(value)
-                    .fma(FloatVector.fromArray(S, t2, t2i + i), FloatVector.fromArray(S, s, si + i)).intoArray(out, o + i);
+            FloatVector.fromArray(S, t1, t1i + i)
+                    .mul(value)
+                    .fma(FloatVector.fromArray(S, t2, t2i + i), FloatVector.fromArray(S, s, si + i))
+                    .intoArray(out, o + i);
         }
         for (; i < n; i++) out[o + i] = Math.fma(value * t1[t1i + i], t2[t2i + i], s[si + i]);
     }
 
     /** {@code out = self + value * t1 / t2}, left to right as TernaryOps computes it in float. */
-    public static void addcdiv(float[] s, int si, float[] t1, int t1i, float[] t2, int t2i, float value, float[] out, int o, int n) {
+    public static void addcdiv(
+            float[] s, int si, float[] t1, int t1i, float[] t2, int t2i, float value, float[] out, int o, int n) {
         int i = 0;
         int bound = S.loopBound(n);
         for (; i < bound; i += S.length()) {
@@ -68,13 +74,31 @@ public final class MultiTensorSimd {
     }
 
     /**
-     * One Adam/AdamW step over a range (PyTorch's fused CPU kernel): {@code adamw} decays the parameter
-     * by {@code 1 - lr * wd} instead of adding {@code wd * p} to the gradient; {@code vmax} is null
-     * unless amsgrad. Gradients are read, never written.
+     * One Adam/AdamW step over a range (PyTorch's fused CPU kernel): {@code adamw} decays the parameter by {@code 1 -
+     * lr * wd} instead of adding {@code wd * p} to the gradient; {@code vmax} is null unless amsgrad. Gradients are
+     * read, never written.
      */
-    public static void adam(float[] p, int pi, float[] g, int gi, float[] m, int mi, float[] v, int vi, float[] vmax, int xi,
-                            int n, float lr, float beta1, float beta2, float wd, float eps, boolean adamw, boolean maximize,
-                            float stepSize, float bc2Sqrt) {
+    public static void adam(
+            float[] p,
+            int pi,
+            float[] g,
+            int gi,
+            float[] m,
+            int mi,
+            float[] v,
+            int vi,
+            float[] vmax,
+            int xi,
+            int n,
+            float lr,
+            float beta1,
+            float beta2,
+            float wd,
+            float eps,
+            boolean adamw,
+            boolean maximize,
+            float stepSize,
+            float bc2Sqrt) {
         float c1 = 1f - beta1, c2 = 1f - beta2, decay = 1f - lr * wd;
         boolean amsgrad = vmax != null;
         int i = 0;
@@ -88,7 +112,9 @@ public final class MultiTensorSimd {
                 else vg = vg.add(vp.mul(wd));
             }
             FloatVector vm = FloatVector.fromArray(S, m, mi + i).mul(beta1).add(vg.mul(c1));
-            FloatVector vv = FloatVector.fromArray(S, v, vi + i).mul(beta2).add(vg.mul(vg).mul(c2));
+            FloatVector vv = FloatVector.fromArray(S, v, vi + i)
+                    .mul(beta2)
+                    .add(vg.mul(vg).mul(c2));
             vm.intoArray(m, mi + i);
             vv.intoArray(v, vi + i);
             if (amsgrad) {
@@ -119,11 +145,24 @@ public final class MultiTensorSimd {
     }
 
     /**
-     * One SGD step over a range (PyTorch's fused CPU kernel); {@code buf} is null when momentum is 0.
-     * On the first step the buffer takes the gradient itself (no dampening).
+     * One SGD step over a range (PyTorch's fused CPU kernel); {@code buf} is null when momentum is 0. On the first step
+     * the buffer takes the gradient itself (no dampening).
      */
-    public static void sgd(float[] p, int pi, float[] g, int gi, float[] buf, int bi, int n, float lr, float wd,
-                           float momentum, float dampening, boolean nesterov, boolean maximize, boolean firstStep) {
+    public static void sgd(
+            float[] p,
+            int pi,
+            float[] g,
+            int gi,
+            float[] buf,
+            int bi,
+            int n,
+            float lr,
+            float wd,
+            float momentum,
+            float dampening,
+            boolean nesterov,
+            boolean maximize,
+            boolean firstStep) {
         float keep = 1f - dampening;
         int i = 0;
         int bound = S.loopBound(n);
@@ -133,7 +172,9 @@ public final class MultiTensorSimd {
             if (maximize) vg = vg.neg();
             if (wd != 0f) vg = vg.add(vp.mul(wd));
             if (buf != null) {
-                FloatVector vb = firstStep ? vg : FloatVector.fromArray(S, buf, bi + i).mul(momentum).add(vg.mul(keep));
+                FloatVector vb = firstStep
+                        ? vg
+                        : FloatVector.fromArray(S, buf, bi + i).mul(momentum).add(vg.mul(keep));
                 vb.intoArray(buf, bi + i);
                 vg = nesterov ? vg.add(vb.mul(momentum)) : vb;
             }
@@ -153,8 +194,18 @@ public final class MultiTensorSimd {
     }
 
     /** One Adagrad step over a range (PyTorch's fused CPU kernel), {@code clr} the decayed learning rate. */
-    public static void adagrad(float[] p, int pi, float[] g, int gi, float[] sum, int si, int n, float clr, float wd,
-                               float eps, boolean maximize) {
+    public static void adagrad(
+            float[] p,
+            int pi,
+            float[] g,
+            int gi,
+            float[] sum,
+            int si,
+            int n,
+            float clr,
+            float wd,
+            float eps,
+            boolean maximize) {
         int i = 0;
         int bound = S.loopBound(n);
         for (; i < bound; i += S.length()) {

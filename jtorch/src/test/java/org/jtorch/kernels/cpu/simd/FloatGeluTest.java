@@ -7,16 +7,17 @@ import org.jtorch.kernels.cpu.Erf;
 import org.junit.jupiter.api.Test;
 
 /**
- * The float erf and GELU kernels against double references (the double erf, the closed forms of GELU
- * and its derivative in double) over a dense sweep. Stated bounds: erf within 3 ulp on [-10, 10];
- * erfc's tail (1 + erf(z) for z ≤ -1) within 5e-6 relative down to z = -9; GELU and its derivative
- * within 4 ulp plus the rounding of exp's argument in the left tail (x²·2^-23 relative for erf, |2u|·2^-21 for tanh)
- * for x in [-12, 12].
+ * The float erf and GELU kernels against double references (the double erf, the closed forms of GELU and its derivative
+ * in double) over a dense sweep. Stated bounds: erf within 3 ulp on [-10, 10]; erfc's tail (1 + erf(z) for z ≤ -1)
+ * within 5e-6 relative down to z = -9; GELU and its derivative within 4 ulp plus the rounding of exp's argument in the
+ * left tail (x²·2^-23 relative for erf, |2u|·2^-21 for tanh) for x in [-12, 12].
  */
 class FloatGeluTest {
     private static final int N = 400_001;
 
-    private static double ulp(double ref) { return Math.ulp(Math.max((float) Math.abs(ref), Float.MIN_NORMAL)); }
+    private static double ulp(double ref) {
+        return Math.ulp(Math.max((float) Math.abs(ref), Float.MIN_NORMAL));
+    }
 
     @Test
     void erfWithinThreeUlp() {
@@ -47,7 +48,9 @@ class FloatGeluTest {
         assertEquals(2f, FloatErf.onePlusErf(Float.POSITIVE_INFINITY));
     }
 
-    private static double gelu(double x) { return 0.5 * x * Erf.erfc(-x / Math.sqrt(2)); }
+    private static double gelu(double x) {
+        return 0.5 * x * Erf.erfc(-x / Math.sqrt(2));
+    }
 
     /** 0.5·x·(1 + tanh u) as x/(1 + e^(-2u)): in double, 1 + tanh u would round to 0 far left of the origin. */
     private static double geluTanh(double x) {
@@ -67,8 +70,11 @@ class FloatGeluTest {
      * |got - ref| ≤ 4 ulp(ref) + |ref|·slack(x): the slack is the left tail's exp of an argument rounded to float
      * (relative 2^-24 of it, magnified by its size in the exponent).
      */
-    private static void sweep(String name, java.util.function.DoubleUnaryOperator ref, FloatSimd.Unary op,
-                              java.util.function.DoubleUnaryOperator slack) {
+    private static void sweep(
+            String name,
+            java.util.function.DoubleUnaryOperator ref,
+            FloatSimd.Unary op,
+            java.util.function.DoubleUnaryOperator slack) {
         float[] x = new float[N], out = new float[N];
         for (int i = 0; i < N; i++) x[i] = (float) (-12 + 24.0 * i / (N - 1));
         FloatSimd.unary(op, x, 0, out, 0, N);
@@ -84,7 +90,11 @@ class FloatGeluTest {
     void geluMatchesDoubleReference() {
         sweep("gelu", FloatGeluTest::gelu, FloatSimd.Unary.GELU, x -> x * x * 0x1p-23);
         // the tanh form's exponent 2u = 2β(x + κx³) is rounded to float: relative error ≈ |2u|·2^-22
-        sweep("gelu_tanh", FloatGeluTest::geluTanh, FloatSimd.Unary.GELU_TANH, x -> (Math.abs(x) + 0.045 * Math.abs(x * x * x)) * 0x1p-20);
+        sweep(
+                "gelu_tanh",
+                FloatGeluTest::geluTanh,
+                FloatSimd.Unary.GELU_TANH,
+                x -> (Math.abs(x) + 0.045 * Math.abs(x * x * x)) * 0x1p-20);
     }
 
     @Test
@@ -99,11 +109,15 @@ class FloatGeluTest {
         for (int i = 0; i < N; i++) {
             double d = geluGrad(x[i]), dt = geluTanhGrad(x[i]);
             // Φ(x) and x·φ(x) nearly cancel for negative x: allow 2^-22 of the larger term
-            double scale = Math.max(0.5 * Erf.erfc(-x[i] / Math.sqrt(2)), Math.abs(x[i]) * Math.exp(-0.5 * x[i] * x[i]));
+            double scale =
+                    Math.max(0.5 * Erf.erfc(-x[i] / Math.sqrt(2)), Math.abs(x[i]) * Math.exp(-0.5 * x[i] * x[i]));
             double tail = Math.abs(d) * x[i] * x[i] * 0x1p-23;
-            assertTrue(Math.abs(out[i] - g[i] * d) <= Math.abs(g[i]) * (4 * ulp(d) + scale * 0x1p-21 + tail),
+            assertTrue(
+                    Math.abs(out[i] - g[i] * d) <= Math.abs(g[i]) * (4 * ulp(d) + scale * 0x1p-21 + tail),
                     "gelu' at " + x[i] + ": " + out[i] + " vs " + g[i] * d);
-            assertTrue(Math.abs(outTanh[i] - g[i] * dt) <= Math.abs(g[i]) * (4 * ulp(dt) + Math.max(1, x[i] * x[i]) * 0x1p-20),
+            assertTrue(
+                    Math.abs(outTanh[i] - g[i] * dt)
+                            <= Math.abs(g[i]) * (4 * ulp(dt) + Math.max(1, x[i] * x[i]) * 0x1p-20),
                     "gelu_tanh' at " + x[i] + ": " + outTanh[i] + " vs " + g[i] * dt);
         }
     }

@@ -62,8 +62,24 @@ class FloatSimdTest {
 
     @Test
     void vectorExpHandlesSpecialLanes() {
-        float[] x = {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, 0f, 89f, -104f, -100f, 1f,
-            2f, 3f, 4f, 5f, 6f, 7f, 8f, 9f};
+        float[] x = {
+            Float.NaN,
+            Float.POSITIVE_INFINITY,
+            Float.NEGATIVE_INFINITY,
+            0f,
+            89f,
+            -104f,
+            -100f,
+            1f,
+            2f,
+            3f,
+            4f,
+            5f,
+            6f,
+            7f,
+            8f,
+            9f
+        };
         float[] out = new float[x.length];
         int lanes = FloatSimd.lanes();
         for (int from = 0; from + lanes <= x.length; from += lanes) {
