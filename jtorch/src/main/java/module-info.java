@@ -21,6 +21,7 @@ module org.jtorch {
     exports org.jtorch.foreach;
     exports org.jtorch.func;
     exports org.jtorch.io;
+    exports org.jtorch.library;
     exports org.jtorch.linalg;
     exports org.jtorch.nn;
     exports org.jtorch.nn.attention;

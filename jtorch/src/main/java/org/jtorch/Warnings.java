@@ -28,7 +28,9 @@ import java.util.regex.Pattern;
  *
  * <p>While a {@link #catchWarnings()} scope is open on a thread, warnings raised on that thread are recorded there
  * instead. Filters are global (settle them at start-up or in tests); the once-registries are shared by all threads.
- * Everything here is thread-safe.
+ * Work a thread hands to other threads on its behalf (the intra-op workers of a parallel kernel) carries the thread's
+ * scope along through {@link Context}, so a warning raised there is recorded where the caller records. Everything here
+ * is thread-safe.
  */
 public final class Warnings {
     private Warnings() {}
@@ -205,6 +207,42 @@ public final class Warnings {
         r.markClosed();
         if (r.outer() == null) RECORDER.remove();
         else RECORDER.set(r.outer());
+    }
+
+    // ---- carrying the scope to other threads ------------------------------------------------------------
+
+    /**
+     * A thread's warning context (its innermost open {@link #catchWarnings()} scope, if any), to install on threads
+     * that run work on its behalf, as PyTorch's {@code ThreadLocalState} carries the warning handler into
+     * {@code at::parallel_for}'s workers. Filters are global already; the scope is what a thread would otherwise lose.
+     *
+     * <pre>{@code
+     * Warnings.Context caller = Warnings.context();          // on the calling thread
+     * Warnings.Context before = caller.install();            // on the worker
+     * try { ... } finally { before.install(); }
+     * }</pre>
+     */
+    public static final class Context {
+        private static final Context NONE = new Context(null);
+        private final WarningRecorder recorder;
+
+        Context(WarningRecorder recorder) {
+            this.recorder = recorder;
+        }
+
+        /** Makes this the current thread's context; returns the one it replaces, to install again afterwards. */
+        public Context install() {
+            WarningRecorder before = RECORDER.get();
+            if (recorder == null) RECORDER.remove();
+            else RECORDER.set(recorder);
+            return before == null ? NONE : before.context();
+        }
+    }
+
+    /** The calling thread's warning context (no allocation). */
+    public static Context context() {
+        WarningRecorder r = RECORDER.get();
+        return r == null ? Context.NONE : r.context();
     }
 
     // ---- call sites ---------------------------------------------------------------------------------

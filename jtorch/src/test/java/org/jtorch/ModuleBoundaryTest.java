@@ -36,6 +36,7 @@ class ModuleBoundaryTest {
             "org.jtorch.foreach",
             "org.jtorch.func",
             "org.jtorch.io",
+            "org.jtorch.library",
             "org.jtorch.linalg",
             "org.jtorch.nn",
             "org.jtorch.nn.attention",

@@ -163,6 +163,25 @@ public final class DispatchState {
         }
     }
 
+    /**
+     * Runs {@code body} with every interpreter lowered, as a backend kernel runs below every mode in PyTorch: for code
+     * that implements an op with other ops (a custom op's Java kernel), whose calls belong to no transform.
+     */
+    public static <T> T runBelowAll(Supplier<T> body) {
+        DispatchState s = current();
+        int top = s.depth;
+        if (top == 0) return body.get();
+        Dispatcher.Mode[] before = s.modes;
+        for (int i = 0; i < top; i++) s.lowered[i]++;
+        s.modes = s.modesInEffect();
+        try {
+            return body.get();
+        } finally {
+            for (int i = 0; i < top; i++) s.lowered[i]--;
+            s.modes = before;
+        }
+    }
+
     /** Whether {@code interpreter} is entered on this thread and not lowered. */
     public static boolean isInEffect(Interpreter interpreter) {
         return current().indexInEffect(interpreter) >= 0;

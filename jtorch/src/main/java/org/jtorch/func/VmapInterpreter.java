@@ -167,7 +167,8 @@ final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interprete
         if (c.op.has(OpDef.Flag.DYNAMIC_OUTPUT_SHAPE)) {
             throw new TorchException(
                     "vmap: We do not support batching operators that can output dynamic shape. Attempted to "
-                            + "vmap over aten::" + c.op.name() + ". Please voice your support in "
+                            + "vmap over " + c.op.schema().namespace() + "::" + c.op.name()
+                            + ". Please voice your support in "
                             + "https://github.com/pytorch/functorch/issues/256");
         }
         warnFallback(c.op);
@@ -194,8 +195,8 @@ final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interprete
         Object[] results = new Object[n];
         for (int b = 0; b < n; b++) results[b] = c.call(c.op, slice(c, b));
         if (n == 0)
-            throw new TorchException(
-                    "vmap: the per-example fallback of aten::" + c.op.name() + " needs a non-empty batch");
+            throw new TorchException("vmap: the per-example fallback of "
+                    + c.op.schema().namespace() + "::" + c.op.name() + " needs a non-empty batch");
         if (results[0] instanceof Tensor) {
             Tensor[] parts = new Tensor[n];
             for (int b = 0; b < n; b++) parts[b] = (Tensor) results[b];
@@ -210,8 +211,8 @@ final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interprete
             }
             return out;
         }
-        throw new TorchException(
-                "vmap: aten::" + c.op.name() + " returned a value the per-example fallback cannot stack");
+        throw new TorchException("vmap: " + c.op.schema().namespace() + "::" + c.op.name()
+                + " returned a value the per-example fallback cannot stack");
     }
 
     /** The arguments of example {@code b}. */
@@ -240,7 +241,7 @@ final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interprete
         Warnings.warnOnce(
                 Warnings.Category.USER_WARNING,
                 "There is a performance drop because we have not yet "
-                        + "implemented the batching rule for aten::" + BatchRules.key(op)
+                        + "implemented the batching rule for " + op.schema().namespace() + "::" + BatchRules.key(op)
                         + ". Please file us an issue on "
                         + "GitHub so that we can prioritize its implementation.");
     }

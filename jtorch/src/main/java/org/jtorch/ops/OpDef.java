@@ -169,6 +169,16 @@ public final class OpDef {
         return registered(Unregistered.composite(schema, composite, flags));
     }
 
+    /**
+     * A structured op defined while the program runs ({@code torch.library}'s custom ops), registered with
+     * {@link OpRegistry#registerCustom}: outside the built-in namespace, listed apart from the built-in ops.
+     */
+    public static OpDef custom(Schema schema, Meta meta, Kernel kernel, Flag... flags) {
+        OpDef op = new OpDef(schema, meta, kernel, null, null, flagSet(flags));
+        OpRegistry.registerCustom(op);
+        return op;
+    }
+
     private static OpDef registered(OpDef op) {
         OpRegistry.register(op);
         return op;

@@ -24,6 +24,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code org.jtorch.func}, attach later and are checked by a completeness test.
  *
  * <p>Ops that must stay out of every sweep (a test's probe of the dispatcher) are made with {@link OpDef.Unregistered}.
+ *
+ * <p>Custom ops ({@code torch.library}) are defined while the program runs, in namespaces of their own
+ * ({@code mylib::mysin}): {@link #registerCustom} keeps them apart from the built-in set, so that {@link #all()} stays
+ * the fixed {@code aten} set every sweep enumerates, while {@link #lookup} finds both. A custom op may not take the
+ * {@code aten} namespace nor a name already defined.
  */
 public final class OpRegistry {
     private OpRegistry() {}
@@ -61,6 +66,10 @@ public final class OpRegistry {
             ViewCopyOps.class);
 
     private static final Map<String, OpDef> OPS = new ConcurrentHashMap<>();
+    /** Ops registered while the program runs, outside the built-in namespace; never enumerated by {@link #all()}. */
+    private static final Map<String, OpDef> CUSTOM = new ConcurrentHashMap<>();
+    /** The namespace of the built-in ops, which custom ops may not use. */
+    private static final String BUILT_IN_NAMESPACE = "aten";
     /** Set once every family is initialised: from then on a new registration comes from an unlisted class. */
     private static volatile boolean loaded;
 
@@ -79,6 +88,20 @@ public final class OpRegistry {
         if (before != null) throw new IllegalStateException(op.qualifiedName() + " is defined twice");
     }
 
+    /**
+     * Registers a custom op: its namespace must not be the built-in one, and its qualified name must be new. Unlike a
+     * built-in op it may come at any time; it is seen by {@link #lookup} and {@link #custom()}, not by {@link #all()}.
+     */
+    static void registerCustom(OpDef op) {
+        if (op.schema().namespace().equals(BUILT_IN_NAMESPACE)) {
+            throw new IllegalArgumentException(op.qualifiedName() + ": the " + BUILT_IN_NAMESPACE
+                    + " namespace is reserved for the built-in ops; define custom ops in a namespace of their own");
+        }
+        load();
+        OpDef before = CUSTOM.putIfAbsent(op.qualifiedName(), op);
+        if (before != null) throw new IllegalStateException(op.qualifiedName() + " is defined twice");
+    }
+
     /** Puts {@code replacement} where {@code op} was registered: a definition wrapped while it is declared. */
     static void replace(OpDef op, OpDef replacement) {
         boolean sameName = op.qualifiedName().equals(replacement.qualifiedName());
@@ -87,7 +110,7 @@ public final class OpRegistry {
         }
     }
 
-    /** Every registered op, ordered by qualified name. */
+    /** Every built-in op, ordered by qualified name (custom ops are listed by {@link #custom()}). */
     public static List<OpDef> all() {
         load();
         List<OpDef> ops = new ArrayList<>(OPS.values());
@@ -95,10 +118,21 @@ public final class OpRegistry {
         return List.copyOf(ops);
     }
 
-    /** The op registered as {@code qualifiedName} ({@code aten::name} or {@code aten::name.overload}), or null. */
+    /** The custom ops registered so far, ordered by qualified name. */
+    public static List<OpDef> custom() {
+        List<OpDef> ops = new ArrayList<>(CUSTOM.values());
+        ops.sort(Comparator.comparing(OpDef::qualifiedName));
+        return List.copyOf(ops);
+    }
+
+    /**
+     * The op registered as {@code qualifiedName} ({@code aten::name}, {@code aten::name.overload}, or a custom op's
+     * {@code mylib::name}), or null.
+     */
     public static OpDef lookup(String qualifiedName) {
         load();
-        return OPS.get(qualifiedName);
+        OpDef op = OPS.get(qualifiedName);
+        return op != null ? op : CUSTOM.get(qualifiedName);
     }
 
     private static void load() {

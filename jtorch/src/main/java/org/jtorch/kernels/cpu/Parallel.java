@@ -3,6 +3,7 @@ package org.jtorch.kernels.cpu;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import org.jtorch.Warnings;
 
 /**
  * Intra-op parallelism: a range is cut into pieces that the calling thread and JTorch's intra-op workers claim one at a
@@ -20,6 +21,9 @@ import java.util.concurrent.locks.LockSupport;
  * <p>One range runs at a time: a range started while another is running (nested inside a piece, or from a second
  * application thread) runs serially on its own thread, as ATen's {@code in_parallel_region} does for nesting. Ranges
  * below the grain stay on the calling thread.
+ *
+ * <p>A piece runs in its caller's warning context ({@link Warnings.Context}): a warning a kernel raises on a worker is
+ * recorded by the caller's {@code catchWarnings()} scope, as if raised on the caller.
  */
 public final class Parallel {
     private Parallel() {}
@@ -83,6 +87,7 @@ public final class Parallel {
         private final long total, step;
         private final int pieces;
         private final Thread caller;
+        private final Warnings.Context warnings;
         private final AtomicInteger next = new AtomicInteger();
         private final AtomicInteger finished = new AtomicInteger();
         private volatile boolean callerParked;
@@ -94,14 +99,24 @@ public final class Parallel {
             this.pieces = pieces;
             this.step = (total + pieces - 1) / pieces;
             this.caller = caller;
+            this.warnings = Warnings.context();
         }
 
         boolean claimable() {
             return next.get() < pieces;
         }
 
-        /** Claims and runs pieces until none is left. */
+        /** Claims and runs pieces until none is left, in the caller's warning context. */
         void runPieces() {
+            Warnings.Context before = warnings.install();
+            try {
+                claimAndRun();
+            } finally {
+                before.install();
+            }
+        }
+
+        private void claimAndRun() {
             for (int p; (p = next.getAndIncrement()) < pieces; ) {
                 long start = p * step, end = Math.min(total, start + step);
                 try {
