@@ -2,7 +2,9 @@ package org.jtorch.library;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.IntStream;
@@ -10,10 +12,12 @@ import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
+import org.jtorch.dispatch.Backends;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.dispatch.Schema;
 import org.jtorch.ops.BatchCall;
+import org.jtorch.ops.DeviceCopyOps;
 import org.jtorch.ops.InputMask;
 import org.jtorch.ops.OpDef;
 import org.jtorch.ops.Spec;
@@ -29,9 +33,11 @@ import org.jtorch.ops.Spec;
  *   <li><b>meta rule</b>: on meta tensors, the {@link #registerFake fake implementation} (shapes and dtypes only), or
  *       an error naming the op when none is registered. On real tensors the outputs are whatever the kernel returns, so
  *       the meta rule runs the kernel and hands its results on in the {@link Spec}'s plan;
- *   <li><b>kernel</b>: copies those results into the outputs the dispatcher allocated. The user's kernel runs below
- *       every interpreter with grad mode off, as a backend kernel runs below PyTorch's modes: the ops it calls belong
- *       to no transform. Arguments its schema marks written ({@code Tensor(a!)}) get their version counter bumped;
+ *   <li><b>kernel</b>: copies those results into the outputs the dispatcher allocated, on any device (the user's kernel
+ *       for a device type is the one {@link #registerKernel registered} for it, else the one given at definition). The
+ *       user's kernel runs below every interpreter with grad mode off, as a backend kernel runs below PyTorch's modes:
+ *       the ops it calls belong to no transform. Arguments its schema marks written ({@code Tensor(a!)}) get their
+ *       version counter bumped;
  *   <li><b>VJP</b>: the {@link #registerAutograd registered} setup and backward, or an error naming the op;
  *   <li><b>batch rule</b>: the {@link #registerVmap registered} rule, or a decline, so that vmap runs its per-example
  *       loop with its performance warning.
@@ -55,7 +61,11 @@ public final class CustomOp {
             BiFunction<AutogradContext, Tensor[], Tensor[]> backward, SetupContext setupContext) {}
 
     private final OpDef def;
+    /** The kernel given at definition: it serves every device type without a kernel of its own. */
     private final Function<Object[], Object> kernel;
+    /** Kernels registered for one device type ({@code register_kernel}), by type ({@code "cpu"}). */
+    private final Map<String, Function<Object[], Object>> deviceKernels = new ConcurrentHashMap<>();
+
     private final int[] writtenArgs;
     private volatile Function<Object[], Object> fake;
     private volatile AutogradRegistration autograd;
@@ -77,6 +87,8 @@ public final class CustomOp {
         this.def = OpDef.custom(parsed, this::infer, CustomOp::copyResults, flags)
                 .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, this::vjp)
                 .defineBatchRule(this::batch);
+        // The copy of the kernel's results into the dispatcher's outputs works on every device.
+        Backends.registerDeviceGeneric(def);
     }
 
     private static int[] writtenArguments(Schema schema) {
@@ -101,6 +113,21 @@ public final class CustomOp {
             BiFunction<AutogradContext, Tensor[], Tensor[]> backward, SetupContext setupContext) {
         this.autograd = new AutogradRegistration(
                 Objects.requireNonNull(backward, "backward"), Objects.requireNonNull(setupContext, "setupContext"));
+        return this;
+    }
+
+    /**
+     * {@code register_kernel(device_type, fn)}: the kernel for tensors on devices of {@code deviceType} ({@code "cpu"},
+     * an accelerator backend's type), in place of the one given at definition. Its results may live on another device:
+     * they are copied to the inputs' device. Meta tensors run the {@link #registerFake fake}. Returns this.
+     */
+    public CustomOp registerKernel(String deviceType, Function<Object[], Object> kernel) {
+        Objects.requireNonNull(deviceType, "deviceType");
+        if (deviceType.equals(Device.META.type())) {
+            throw new IllegalArgumentException(
+                    qualifiedName() + ": register the meta implementation with registerFake");
+        }
+        deviceKernels.put(deviceType, Objects.requireNonNull(kernel, "kernel"));
         return this;
     }
 
@@ -149,9 +176,10 @@ public final class CustomOp {
         return plain(f, metaArgs);
     }
 
-    /** The user's kernel, run on real arguments below every interpreter. */
+    /** The user's kernel for the arguments' device, run on real arguments below every interpreter. */
     Object runKernel(Object[] args) {
-        return plain(kernel, args);
+        Function<Object[], Object> k = deviceKernels.getOrDefault(deviceOf(args).type(), kernel);
+        return plain(k, args);
     }
 
     int[] writtenArgs() {
@@ -177,12 +205,7 @@ public final class CustomOp {
 
     private static void copyResults(Object[] args, Tensor[] outs, Spec spec) {
         Tensor[] results = (Tensor[]) spec.plan();
-        plain(
-                a -> {
-                    for (int i = 0; i < outs.length; i++) outs[i].copy_(results[i]);
-                    return null;
-                },
-                args);
+        for (int i = 0; i < outs.length; i++) DeviceCopyOps.copyAcross(results[i], outs[i]);
     }
 
     private Tensor[] vjp(Object[] args, Tensor[] outputs, Tensor[] gradOutputs, InputMask mask) {

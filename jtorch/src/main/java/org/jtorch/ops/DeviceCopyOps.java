@@ -45,7 +45,12 @@ public final class DeviceCopyOps {
         return Device.of(d.type(), Backends.currentIndex(d.type()));
     }
 
-    private static void copyAcross(Tensor src, Tensor dst) {
+    /**
+     * Copies {@code src} into {@code dst} of the same shape, whatever devices they are on, through the backends' copy
+     * functions (no op of either device runs): the device-generic kernel of {@link #TO_DEVICE}, and how a custom op's
+     * results reach the outputs the dispatcher allocated.
+     */
+    public static void copyAcross(Tensor src, Tensor dst) {
         Device from = src.device(), to = dst.device();
         if (from == Device.CPU && to == Device.CPU) {
             CopyOps.convert(src, dst);

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Generator;
@@ -17,6 +18,8 @@ import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.Backends;
+import org.jtorch.library.CustomOp;
+import org.jtorch.library.Library;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -219,5 +222,29 @@ class DeviceBackendTest {
         Tensor got = org.jtorch.func.Func.vmap(t -> t.gt(s)).apply(x);
         assertSame(FAKE0, got.device());
         assertArrayEquals(new double[] {0, 1, 1, 0, 1, 0}, got.cpu().toDoubleArray(), 0);
+    }
+
+    /** A custom op runs the kernel registered for its inputs' device type, and its results land on that device. */
+    @Test
+    void aCustomOpRunsTheKernelRegisteredForTheDeviceType() {
+        AtomicInteger fakeCalls = new AtomicInteger(), defaultCalls = new AtomicInteger();
+        CustomOp twice = Library.customOp("mylib::twice_on_device", "(Tensor x) -> Tensor", args -> {
+                    defaultCalls.incrementAndGet();
+                    return ((Tensor) args[0]).mul(2.0);
+                })
+                .registerKernel("fake", args -> {
+                    fakeCalls.incrementAndGet();
+                    return ((Tensor) args[0]).cpu().mul(2.0);
+                });
+        Tensor x = Torch.tensor(new float[] {1f, -2f, 3f});
+        Tensor y = (Tensor) twice.call(x.to(FAKE0));
+        assertSame(FAKE0, y.device());
+        assertArrayEquals(new float[] {2f, -4f, 6f}, y.cpu().toFloatArray());
+        assertEquals(1, fakeCalls.get());
+        assertEquals(0, defaultCalls.get());
+        assertArrayEquals(new float[] {2f, -4f, 6f}, ((Tensor) twice.call(x)).toFloatArray());
+        assertEquals(1, defaultCalls.get());
+        var meta = assertThrows(IllegalArgumentException.class, () -> twice.registerKernel("meta", args -> args[0]));
+        assertTrue(meta.getMessage().contains("registerFake"), meta.getMessage());
     }
 }
