@@ -107,7 +107,9 @@ public final class CustomOp {
     /**
      * {@code register_autograd(backward, setup_context=...)}: {@code setupContext} saves what {@code backward} needs;
      * {@code backward(ctx, gradOutputs)} returns one gradient per tensor input, in argument order ({@code null} for
-     * none), written in tensor ops so that higher orders come free. Returns this.
+     * none), written in tensor ops so that higher orders come free. {@code setupContext} runs when the backward does,
+     * on the inputs and output autograd saved for it (their version counters checked), so it must only select and
+     * compute what to save, as PyTorch's setup_context does. Returns this.
      */
     public CustomOp registerAutograd(
             BiFunction<AutogradContext, Tensor[], Tensor[]> backward, SetupContext setupContext) {

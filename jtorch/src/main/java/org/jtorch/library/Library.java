@@ -31,7 +31,9 @@ public final class Library {
      * matches its schema (return count and types, no write to an argument the schema does not mark written, a bumped
      * version counter for one it does), that its fake implementation gives the real outputs' shapes and dtypes, that
      * its autograd registration is right (gradcheck in float64 when registered; a clear error when not), and that it
-     * under vmap equals a loop over the examples. Throws an {@link OpCheckError} naming the first failed check.
+     * under vmap equals a loop over the examples. Throws an {@link OpCheckError} naming the first failed check. The
+     * gradcheck casts the floating inputs to float64, so the kernel must compute in its inputs' dtype. An op that
+     * writes an argument is checked for the first two only, as the others would differentiate and batch a mutation.
      */
     public static void opcheck(CustomOp op, Object... args) {
         new OpCheck(op, args).run();

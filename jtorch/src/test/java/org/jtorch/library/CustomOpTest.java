@@ -124,6 +124,20 @@ class CustomOpTest {
     }
 
     @Test
+    void composesWithTheFunctionalTransforms() {
+        Tensor x = Torch.tensor(new double[] {0.3, -1.2, 2.0});
+        Tensor cos = Torch.tensor(new double[] {Math.cos(0.3), Math.cos(-1.2), Math.cos(2.0)});
+        Tensor grad = Func.grad((Tensor t) -> ((Tensor) MYSIN.call(t)).sum()).apply(x);
+        assertArrayEquals(cos.toDoubleArray(), grad.toDoubleArray(), 1e-12);
+        // per-example gradients: vmap over grad, the op batched by its rule and differentiated per example
+        Tensor batch = Torch.stack(List.of(x, x.mul(0.5)));
+        Tensor perExample = Func.vmap(Func.grad((Tensor t) -> ((Tensor) MYSIN.call(t)).sum()))
+                .apply(batch);
+        assertArrayEquals(
+                Torch.stack(List.of(x.cos(), x.mul(0.5).cos())).toDoubleArray(), perExample.toDoubleArray(), 1e-12);
+    }
+
+    @Test
     void withoutAutogradBackwardNamesTheOp() {
         CustomOp op = Library.customOp(fresh("nograd"), "(Tensor x) -> Tensor", args -> sinKernel((Tensor) args[0]));
         Tensor y = (Tensor) op.call(x().requiresGrad(true));
