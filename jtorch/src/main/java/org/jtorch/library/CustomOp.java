@@ -46,8 +46,9 @@ import org.jtorch.ops.Spec;
 public final class CustomOp {
     /**
      * {@code torch.library.register_vmap}'s rule: given the batch size, each argument's batch dim ({@code null} for an
-     * argument that is not batched or not a tensor) and the arguments themselves, returns the batched output and the
-     * dim of it that is the batch dim.
+     * argument that is not batched or not a tensor) and the arguments themselves (a batched one holding every example,
+     * its batch dim at {@code inDims[i]}), returns the batched output and the dim of it that is the batch dim. The ops
+     * it calls on those tensors, this op included, run as plain calls for this vmap level.
      */
     @FunctionalInterface
     public interface VmapRule {
@@ -135,6 +136,10 @@ public final class CustomOp {
 
     /** {@code register_vmap}: the op's batching rule; without one, vmap loops over the examples. Returns this. */
     public CustomOp registerVmap(VmapRule rule) {
+        if (def.schema().returns().size() != 1) {
+            throw new IllegalArgumentException(qualifiedName() + ": registerVmap takes ops with one Tensor return; "
+                    + "vmap runs the others per example");
+        }
         this.vmapRule = Objects.requireNonNull(rule, "rule");
         return this;
     }
@@ -235,6 +240,8 @@ public final class CustomOp {
         Object[] physical = new Object[args.length];
         Integer[] inDims = new Integer[args.length];
         for (int i = 0; i < args.length; i++) {
+            // A rule sees one batch dim per argument: a list holding batched tensors runs per example instead.
+            if (args[i] instanceof Tensor[] ts) for (Tensor t : ts) if (call.batched(t)) return OpDef.BatchRule.DECLINE;
             if (!(args[i] instanceof Tensor)) physical[i] = args[i];
             else {
                 physical[i] = call.front(args[i]);

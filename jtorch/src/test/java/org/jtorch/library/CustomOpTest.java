@@ -173,6 +173,18 @@ class CustomOpTest {
     }
 
     @Test
+    void vmapLoopsOverAnOpWithoutAFakeToo() {
+        CustomOp op =
+                Library.customOp(fresh("loopnofake"), "(Tensor x) -> Tensor", args -> sinKernel((Tensor) args[0]));
+        Tensor batch = Torch.tensor(new float[][] {{0.1f, 0.2f}, {0.3f, 0.4f}});
+        try (WarningRecorder rec = Warnings.catchWarnings()) {
+            Tensor y = Func.vmap(t -> (Tensor) op.call(t)).apply(batch);
+            assertArrayEquals(sinKernel(batch).toFloatArray(), y.toFloatArray());
+            assertEquals(1, rec.records().size());
+        }
+    }
+
+    @Test
     void debugModeLogsItByItsQualifiedName() {
         Tensor x = x();
         DebugMode dm;
@@ -260,6 +272,17 @@ class CustomOpTest {
                 e.getMessage()
                         .startsWith("opcheck: test_autograd_registration failed for " + op.qualifiedName()
                                 + ": gradcheck of output 0 in float64"),
+                e.getMessage());
+    }
+
+    @Test
+    void aVmapRuleIsForOpsWithOneReturn() {
+        CustomOp op = Library.customOp(fresh("split"), "(Tensor x) -> (Tensor, Tensor)", args -> args[0]);
+        var e = assertThrows(
+                IllegalArgumentException.class,
+                () -> op.registerVmap((n, dims, args) -> new CustomOp.VmapResult((Tensor) args[0], dims[0])));
+        assertTrue(
+                e.getMessage().startsWith(op.qualifiedName() + ": registerVmap takes ops with one Tensor return"),
                 e.getMessage());
     }
 
