@@ -1,0 +1,207 @@
+package org.jtorch.fx;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import org.jtorch.DType;
+import org.jtorch.Device;
+import org.jtorch.Generator;
+import org.jtorch.Tensor;
+import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.testing.OpDb;
+import org.jtorch.testing.SampleInputs;
+import org.jtorch.testing.Sweeps;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Captured graphs are correct for every op of {@link OpDb}: for each entry, each sample, in the entry's first dtype,
+ * {@code makeFx} of the op's call gives a graph that lints, that replays bitwise the eager result (same kernels, same
+ * shapes, strides and dtypes), whose output metadata is the eager outputs', and whose meta-device trace has the same
+ * nodes with the same metadata. What eager refuses, tracing refuses with the same exception class.
+ *
+ * <p>Random ops are compared like the others, with every generator they can draw from (the default one and any passed
+ * as an argument) set to the same state before the eager run, the trace and the replay.
+ */
+class FxOpDbSweepTest {
+    /**
+     * Ops whose Java arguments do not follow their schema in some samples, found by {@link Graph#lint()} on their
+     * traces, per swept entry: the deviation. Only the lint of their traces may fail; everything else is checked.
+     */
+    private static final Map<String, String> SCHEMA_DEVIATIONS = Map.of(
+            "_foreach_pow.ScalarAndTensor", "takes (exponents, base), the schema says (Scalar self, Tensor[] exponent)",
+            "_softmax_backward_data", "takes None for input_dtype, which its schema does not make optional",
+            "_log_softmax_backward_data", "takes None for input_dtype, which its schema does not make optional",
+            "histc", "takes a fifth argument (the out tensor, for its dtype check) that its schema does not declare",
+            "linalg_lstsq", "calls _linalg_lstsq_solve with None for driver, which its schema does not make optional",
+            "logsumexp", "takes None for dim (all dims), which its schema (int[1] dim) does not allow",
+            "slice_backward", "takes None for end, which its schema (SymInt end) does not make optional");
+
+    @TestFactory
+    Stream<DynamicTest> makeFxReplaysEagerBitwise() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (OpDb.Entry e : OpDb.ALL) {
+            for (DType dtype : e.dtypes())
+                for (OpDb.Sample s : e.samples()) {
+                    String name = e.name() + "/" + dtype.pyName() + "/" + s.label();
+                    tests.add(DynamicTest.dynamicTest(name, () -> Sweeps.named(name, () -> check(e, dtype, s))));
+                }
+        }
+        return tests.stream();
+    }
+
+    private static void check(OpDb.Entry e, DType dtype, OpDb.Sample s) {
+        Object[] args = s.args().build(SampleInputs.on(dtype, Device.CPU));
+        Tensor[] inputs = tensorsOf(args);
+        Function<Tensor[], Tensor[]> fn = in -> outputs(Dispatcher.call(e.op(), substitute(args, inputs, in)));
+        Generators generators = new Generators(args);
+        Tensor[] eager;
+        try {
+            eager = fn.apply(inputs);
+        } catch (RuntimeException refused) {
+            generators.restore();
+            RuntimeException traced = assertThrows(RuntimeException.class, () -> Fx.makeFx(fn, inputs));
+            assertEquals(refused.getClass(), traced.getClass(), "tracing refuses as eager does: " + traced);
+            return;
+        }
+        generators.restore();
+        GraphModule gm = Fx.makeFx(fn, inputs);
+        lint(e, gm.graph());
+        generators.restore();
+        Tensor[] replayed = gm.call(inputs);
+        assertEquals(eager.length, replayed.length, "number of outputs");
+        List<Object> returned = gm.graph().nodes().getLast().args();
+        for (int i = 0; i < eager.length; i++) {
+            assertEquals(TensorMeta.of(eager[i]), TensorMeta.of(replayed[i]), "output " + i + " metadata");
+            assertEquals(TensorMeta.of(eager[i]), ((Node) returned.get(i)).meta(), "output " + i + " recorded");
+            assertBitwiseEqual(eager[i], replayed[i], "output " + i);
+        }
+        checkMetaTrace(e, dtype, s, gm);
+    }
+
+    private static void lint(OpDb.Entry e, Graph graph) {
+        String deviation = SCHEMA_DEVIATIONS.get(e.name());
+        if (deviation == null) {
+            graph.lint();
+            return;
+        }
+        try {
+            graph.lint();
+        } catch (IllegalStateException known) {
+            assertTrue(known.getMessage().startsWith("graph lint: "), known.getMessage());
+        }
+    }
+
+    /**
+     * Tracing the meta-device sample records the CPU trace's nodes, in order, with the same metadata (on the meta
+     * device). It may leave out calls that only check values, which a composite cannot read from meta tensors (one_hot
+     * checks its class indices on CPU only, as ATen does). Where the meta device refuses the sample (a shape that
+     * depends on the data), there is nothing to compare: {@code OpDbTest} checks those refusals.
+     */
+    private static void checkMetaTrace(OpDb.Entry e, DType dtype, OpDb.Sample s, GraphModule cpu) {
+        Object[] args = s.args().build(SampleInputs.on(dtype, Device.META));
+        Tensor[] inputs = tensorsOf(args);
+        Function<Tensor[], Tensor[]> fn = in -> outputs(Dispatcher.call(e.op(), substitute(args, inputs, in)));
+        try {
+            fn.apply(inputs);
+        } catch (RuntimeException refusedOnMeta) {
+            return;
+        }
+        GraphModule meta = Fx.makeFx(fn, inputs);
+        List<Node> c = cpu.graph().nodes();
+        int k = 0;
+        for (Node fake : meta.graph().nodes()) {
+            while (k < c.size() && !sameCall(c.get(k), fake)) k++;
+            if (k == c.size()) fail("the meta trace records " + fake.target() + " where CPU does not: " + meta);
+            TensorMeta m = fake.meta();
+            assertEquals(c.get(k).meta(), m == null ? null : m.on(Device.CPU), "metadata of " + c.get(k));
+            k++;
+        }
+    }
+
+    private static boolean sameCall(Node cpu, Node meta) {
+        return cpu.op().equals(meta.op()) && cpu.target().equals(meta.target());
+    }
+
+    /** The distinct tensors of the arguments (also inside tensor arrays), in order: the traced function's inputs. */
+    private static Tensor[] tensorsOf(Object[] args) {
+        Map<Tensor, Boolean> seen = new IdentityHashMap<>();
+        List<Tensor> out = new ArrayList<>();
+        for (Object a : args) {
+            if (a instanceof Tensor t && seen.put(t, true) == null) out.add(t);
+            if (a instanceof Tensor[] ts) for (Tensor t : ts) if (t != null && seen.put(t, true) == null) out.add(t);
+        }
+        return out.toArray(Tensor[]::new);
+    }
+
+    /** The arguments with each of {@code from} replaced by the tensor at the same index of {@code to}. */
+    private static Object[] substitute(Object[] args, Tensor[] from, Tensor[] to) {
+        Map<Tensor, Tensor> map = new IdentityHashMap<>();
+        for (int i = 0; i < from.length; i++) map.put(from[i], to[i]);
+        Object[] out = args.clone();
+        for (int i = 0; i < out.length; i++) {
+            if (out[i] instanceof Tensor t) out[i] = map.get(t);
+            else if (out[i] instanceof Tensor[] ts) {
+                Tensor[] c = ts.clone();
+                for (int k = 0; k < c.length; k++) if (c[k] != null) c[k] = map.get(c[k]);
+                out[i] = c;
+            }
+        }
+        return out;
+    }
+
+    private static Tensor[] outputs(Object result) {
+        return switch (result) {
+            case null -> new Tensor[0];
+            case Tensor t -> new Tensor[] {t};
+            case Tensor[] ts -> ts;
+            case Record r -> recordTensors(r);
+            default -> throw new AssertionError("an op returned " + result.getClass());
+        };
+    }
+
+    private static Tensor[] recordTensors(Record r) {
+        List<Tensor> out = new ArrayList<>();
+        for (var c : r.getClass().getRecordComponents()) {
+            try {
+                if (c.getAccessor().invoke(r) instanceof Tensor t) out.add(t);
+            } catch (ReflectiveOperationException ex) {
+                throw new AssertionError(ex);
+            }
+        }
+        return out.toArray(Tensor[]::new);
+    }
+
+    /** Same bytes, element by element: NaN payloads and the sign of zero included. */
+    private static void assertBitwiseEqual(Tensor expected, Tensor got, String what) {
+        if (expected.isMeta()) return;
+        MemorySegment a = expected.contiguous().clone().impl().storage().segment();
+        MemorySegment b = got.contiguous().clone().impl().storage().segment();
+        assertEquals(-1L, a.mismatch(b), what + ": the replay differs from eager at byte " + a.mismatch(b));
+    }
+
+    /** The states of the default generator and of every generator among the arguments, restorable. */
+    private static final class Generators {
+        private final List<Generator> generators = new ArrayList<>();
+        private final List<byte[]> states = new ArrayList<>();
+
+        Generators(Object[] args) {
+            generators.add(Generator.defaultGenerator());
+            for (Object a : args) if (a instanceof Generator g) generators.add(g);
+            for (Generator g : generators) states.add(g.getStateBytes());
+        }
+
+        void restore() {
+            for (int i = 0; i < generators.size(); i++) generators.get(i).setState(states.get(i));
+        }
+    }
+}
