@@ -79,7 +79,7 @@ final class Tracer implements DispatchState.Interpreter, Dispatcher.Mode {
             case null -> {} // an op returning nothing: it mutates its arguments
             case Tensor t -> bind(t, call);
             case Tensor[] ts -> {
-                for (int i = 0; i < ts.length; i++) bind(ts[i], graph.getitem(call, i));
+                for (int i = 0; i < ts.length; i++) if (ts[i] != null) bind(ts[i], graph.getitem(call, i));
             }
             default ->
                 throw new TorchException(op.qualifiedName() + " returned a "

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,18 +17,22 @@ import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Generator;
 import org.jtorch.Tensor;
+import org.jtorch.Warnings;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Schema;
+import org.jtorch.ops.OpDef;
 import org.jtorch.testing.OpDb;
+import org.jtorch.testing.PointwiseTable;
 import org.jtorch.testing.SampleInputs;
 import org.jtorch.testing.Sweeps;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Captured graphs are correct for every op of {@link OpDb}: for each entry, each sample, in the entry's first dtype,
- * {@code makeFx} of the op's call gives a graph that lints, that replays bitwise the eager result (same kernels, same
- * shapes, strides and dtypes), whose output metadata is the eager outputs', and whose meta-device trace has the same
- * nodes with the same metadata. What eager refuses, tracing refuses with the same exception class.
+ * Captured graphs are correct for every op of {@link OpDb} and {@link PointwiseTable}: for each op, each sample, in
+ * every dtype swept, {@code makeFx} of the op's call gives a graph that lints, that replays bitwise the eager result
+ * (same kernels, same shapes, strides and dtypes), whose output metadata is the eager outputs', and whose meta-device
+ * trace has the same nodes with the same metadata. What eager refuses, tracing refuses with the same exception class.
  *
  * <p>Random ops are compared like the others, with every generator they can draw from (the default one and any passed
  * as an argument) set to the same state before the eager run, the trace and the replay.
@@ -53,16 +58,58 @@ class FxOpDbSweepTest {
             for (DType dtype : e.dtypes())
                 for (OpDb.Sample s : e.samples()) {
                     String name = e.name() + "/" + dtype.pyName() + "/" + s.label();
-                    tests.add(DynamicTest.dynamicTest(name, () -> Sweeps.named(name, () -> check(e, dtype, s))));
+                    tests.add(DynamicTest.dynamicTest(
+                            name, () -> Sweeps.named(name, () -> check(e.op(), e.name(), dtype, s.args()))));
                 }
         }
         return tests.stream();
     }
 
-    private static void check(OpDb.Entry e, DType dtype, OpDb.Sample s) {
-        Object[] args = s.args().build(SampleInputs.on(dtype, Device.CPU));
+    /** The pointwise ops that {@link OpDb} leaves to {@link PointwiseTable}: every dtype, contiguous and strided. */
+    @TestFactory
+    Stream<DynamicTest> pointwiseOpsReplayEagerBitwise() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (OpDef op : PointwiseTable.ops()) {
+            for (DType dtype : OpDb.DTYPES) {
+                for (boolean strided : new boolean[] {false, true}) {
+                    String name = OpDb.key(op) + "/" + dtype.pyName() + (strided ? "/strided" : "/2x3");
+                    OpDb.Args args = in -> {
+                        Object[] tensors = new Object[PointwiseTable.tensorArgs(op)];
+                        for (int i = 0; i < tensors.length; i++) tensors[i] = strided ? in.nc(2, 3) : in.t(2, 3);
+                        return withNoneForOptionals(op, PointwiseTable.args(op, tensors));
+                    };
+                    tests.add(DynamicTest.dynamicTest(
+                            name, () -> Sweeps.named(name, () -> check(op, OpDb.key(op), dtype, args))));
+                }
+            }
+        }
+        return tests.stream();
+    }
+
+    /**
+     * The arguments with None for the trailing optional arguments that have no default ({@code str? rounding_mode} of
+     * {@code div.Tensor_mode}): a caller must pass them, as the schema says and the graph's lint checks.
+     */
+    private static Object[] withNoneForOptionals(OpDef op, Object[] args) {
+        List<Schema.Argument> params = op.schema().arguments();
+        int n = args.length;
+        while (n < params.size()
+                && params.get(n).type().isOptional()
+                && !params.get(n).hasDefault()) n++;
+        return Arrays.copyOf(args, n);
+    }
+
+    /** {@link #checkQuietly}, with the ops' warnings (deprecated uint8 masks...) recorded instead of printed. */
+    private static void check(OpDef op, String entry, DType dtype, OpDb.Args sample) {
+        try (var _ = Warnings.catchWarnings()) {
+            checkQuietly(op, entry, dtype, sample);
+        }
+    }
+
+    private static void checkQuietly(OpDef op, String entry, DType dtype, OpDb.Args sample) {
+        Object[] args = sample.build(SampleInputs.on(dtype, Device.CPU));
         Tensor[] inputs = tensorsOf(args);
-        Function<Tensor[], Tensor[]> fn = in -> outputs(Dispatcher.call(e.op(), substitute(args, inputs, in)));
+        Function<Tensor[], Tensor[]> fn = in -> outputs(Dispatcher.call(op, substitute(args, inputs, in)));
         Generators generators = new Generators(args);
         Tensor[] eager;
         try {
@@ -75,7 +122,7 @@ class FxOpDbSweepTest {
         }
         generators.restore();
         GraphModule gm = Fx.makeFx(fn, inputs);
-        lint(e, gm.graph());
+        lint(entry, gm.graph());
         generators.restore();
         Tensor[] replayed = gm.call(inputs);
         assertEquals(eager.length, replayed.length, "number of outputs");
@@ -85,12 +132,11 @@ class FxOpDbSweepTest {
             assertEquals(TensorMeta.of(eager[i]), ((Node) returned.get(i)).meta(), "output " + i + " recorded");
             assertBitwiseEqual(eager[i], replayed[i], "output " + i);
         }
-        checkMetaTrace(e, dtype, s, gm);
+        checkMetaTrace(op, dtype, sample, gm);
     }
 
-    private static void lint(OpDb.Entry e, Graph graph) {
-        String deviation = SCHEMA_DEVIATIONS.get(e.name());
-        if (deviation == null) {
+    private static void lint(String entry, Graph graph) {
+        if (!SCHEMA_DEVIATIONS.containsKey(entry)) {
             graph.lint();
             return;
         }
@@ -107,10 +153,10 @@ class FxOpDbSweepTest {
      * checks its class indices on CPU only, as ATen does). Where the meta device refuses the sample (a shape that
      * depends on the data), there is nothing to compare: {@code OpDbTest} checks those refusals.
      */
-    private static void checkMetaTrace(OpDb.Entry e, DType dtype, OpDb.Sample s, GraphModule cpu) {
-        Object[] args = s.args().build(SampleInputs.on(dtype, Device.META));
+    private static void checkMetaTrace(OpDef op, DType dtype, OpDb.Args sample, GraphModule cpu) {
+        Object[] args = sample.build(SampleInputs.on(dtype, Device.META));
         Tensor[] inputs = tensorsOf(args);
-        Function<Tensor[], Tensor[]> fn = in -> outputs(Dispatcher.call(e.op(), substitute(args, inputs, in)));
+        Function<Tensor[], Tensor[]> fn = in -> outputs(Dispatcher.call(op, substitute(args, inputs, in)));
         try {
             fn.apply(inputs);
         } catch (RuntimeException refusedOnMeta) {
