@@ -9,10 +9,11 @@ import org.jtorch.dispatch.SchemaType;
 
 /**
  * The checks of {@link Graph#lint()}: nodes in topological order (every argument defined earlier in the same graph),
- * each call's arguments matching its op's schema in number and type, multi-output reads well formed, and exactly one
- * output, last. None may stand for an argument with a default, and a number for a tensor (PyTorch's wrapped numbers),
- * as the ops' entry points accept them. Non-tensor arguments are checked where their Java type is fixed (numbers,
- * booleans, dtypes) and must never be nodes: a graph has no symbolic scalars.
+ * each call's arguments matching its op's schema in number and type, multi-output reads within the op's outputs (any
+ * index of an op returning one {@code Tensor[]}), in-place and out= calls writing nodes, and exactly one output, last.
+ * None may stand for an argument with a default, and a number for a tensor (PyTorch's wrapped numbers), as the ops'
+ * entry points accept them. Non-tensor arguments are checked where their Java type is fixed (numbers, booleans, dtypes)
+ * and must never be nodes: a graph has no symbolic scalars.
  */
 final class GraphLint {
     private GraphLint() {}
@@ -52,6 +53,11 @@ final class GraphLint {
                 return;
             }
             if (tuple.opDef() == null) fail(n, "reads an output of " + tuple + ", which calls no op");
+            int outputs = tuple.schema().returns().size();
+            boolean oneList =
+                    outputs == 1 && tuple.schema().returns().getFirst().type().isList();
+            if (!oneList && index >= outputs)
+                fail(n, "reads output " + index + " of " + tuple + ", which has " + outputs);
             return;
         }
         if (n.opDef() == null) {
@@ -68,6 +74,9 @@ final class GraphLint {
             }
             for (Object o : outs) if (!(o instanceof Node)) fail(n, "writes " + describe(o) + ", not a node");
             args = args.subList(0, args.size() - 1);
+        }
+        if (n.form() == Node.Form.IN_PLACE && (args.isEmpty() || !(args.getFirst() instanceof Node))) {
+            fail(n, "an in-place call writes its first argument, which must be a node");
         }
         int required = (int) params.stream().filter(p -> !p.hasDefault()).count();
         if (args.size() > params.size() || args.size() < required) {

@@ -75,8 +75,11 @@ final class Tracer implements DispatchState.Interpreter, Dispatcher.Mode {
         for (int i = 0; i < args.length; i++) recorded[i] = graphValue(args[i]);
         Object result = DispatchState.runBelow(this, () -> next.call(op, args));
         Node call = graph.callFunction(op, recorded);
+        // An op whose schema returns nothing mutates its arguments; the tensors its entry point hands back are those
+        // arguments, which keep their nodes.
+        if (op.schema().returns().isEmpty()) return result;
         switch (result) {
-            case null -> {} // an op returning nothing: it mutates its arguments
+            case null -> {}
             case Tensor t -> bind(t, call);
             case Tensor[] ts -> {
                 for (int i = 0; i < ts.length; i++) if (ts[i] != null) bind(ts[i], graph.getitem(call, i));

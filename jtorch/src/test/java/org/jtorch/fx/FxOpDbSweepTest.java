@@ -11,7 +11,6 @@ import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.stream.Stream;
 import org.jtorch.DType;
 import org.jtorch.Device;
@@ -106,33 +105,67 @@ class FxOpDbSweepTest {
         }
     }
 
+    /**
+     * Eager run, trace and replay each get freshly built arguments, so that an op writing its inputs is compared on the
+     * inputs it would see, and eager outputs are copied before anything else runs.
+     */
     private static void checkQuietly(OpDef op, String entry, DType dtype, OpDb.Args sample) {
-        Object[] args = sample.build(SampleInputs.on(dtype, Device.CPU));
-        Tensor[] inputs = tensorsOf(args);
-        Function<Tensor[], Tensor[]> fn = in -> outputs(Dispatcher.call(op, substitute(args, inputs, in)));
-        Generators generators = new Generators(args);
-        Tensor[] eager;
+        Call eagerCall = new Call(op, sample.build(SampleInputs.on(dtype, Device.CPU)));
+        Generators generators = new Generators(eagerCall.args);
+        TensorMeta[] eagerMeta;
+        MemorySegment[] eagerBytes;
         try {
-            eager = fn.apply(inputs);
+            Tensor[] eager = eagerCall.run();
+            eagerMeta = Arrays.stream(eager).map(TensorMeta::of).toArray(TensorMeta[]::new);
+            eagerBytes = Arrays.stream(eager).map(FxOpDbSweepTest::bytes).toArray(MemorySegment[]::new);
         } catch (RuntimeException refused) {
             generators.restore();
-            RuntimeException traced = assertThrows(RuntimeException.class, () -> Fx.makeFx(fn, inputs));
+            Call traceCall = new Call(op, sample.build(SampleInputs.on(dtype, Device.CPU)));
+            RuntimeException traced = assertThrows(RuntimeException.class, traceCall::trace);
             assertEquals(refused.getClass(), traced.getClass(), "tracing refuses as eager does: " + traced);
             return;
         }
         generators.restore();
-        GraphModule gm = Fx.makeFx(fn, inputs);
+        GraphModule gm = new Call(op, sample.build(SampleInputs.on(dtype, Device.CPU))).trace();
         lint(entry, gm.graph());
         generators.restore();
-        Tensor[] replayed = gm.call(inputs);
-        assertEquals(eager.length, replayed.length, "number of outputs");
+        Tensor[] replayed = gm.call(new Call(op, sample.build(SampleInputs.on(dtype, Device.CPU))).inputs);
+        assertEquals(eagerMeta.length, replayed.length, "number of outputs");
         List<Object> returned = gm.graph().nodes().getLast().args();
-        for (int i = 0; i < eager.length; i++) {
-            assertEquals(TensorMeta.of(eager[i]), TensorMeta.of(replayed[i]), "output " + i + " metadata");
-            assertEquals(TensorMeta.of(eager[i]), ((Node) returned.get(i)).meta(), "output " + i + " recorded");
-            assertBitwiseEqual(eager[i], replayed[i], "output " + i);
+        for (int i = 0; i < replayed.length; i++) {
+            assertEquals(eagerMeta[i], TensorMeta.of(replayed[i]), "output " + i + " metadata");
+            assertEquals(eagerMeta[i], ((Node) returned.get(i)).meta(), "output " + i + " recorded");
+            if (eagerBytes[i] != null) {
+                long at = eagerBytes[i].mismatch(bytes(replayed[i]));
+                assertEquals(-1L, at, "output " + i + ": the replay differs from eager at byte " + at);
+            }
         }
         checkMetaTrace(op, dtype, sample, gm);
+    }
+
+    /** A call of {@code op} on {@code args} as a function of the distinct tensors among them. */
+    private static final class Call {
+        final OpDef op;
+        final Object[] args;
+        final Tensor[] inputs;
+
+        Call(OpDef op, Object[] args) {
+            this.op = op;
+            this.args = args;
+            this.inputs = tensorsOf(args);
+        }
+
+        Tensor[] apply(Tensor[] in) {
+            return outputs(Dispatcher.call(op, substitute(args, inputs, in)));
+        }
+
+        Tensor[] run() {
+            return apply(inputs);
+        }
+
+        GraphModule trace() {
+            return Fx.makeFx(this::apply, inputs);
+        }
     }
 
     private static void lint(String entry, Graph graph) {
@@ -154,15 +187,13 @@ class FxOpDbSweepTest {
      * depends on the data), there is nothing to compare: {@code OpDbTest} checks those refusals.
      */
     private static void checkMetaTrace(OpDef op, DType dtype, OpDb.Args sample, GraphModule cpu) {
-        Object[] args = sample.build(SampleInputs.on(dtype, Device.META));
-        Tensor[] inputs = tensorsOf(args);
-        Function<Tensor[], Tensor[]> fn = in -> outputs(Dispatcher.call(op, substitute(args, inputs, in)));
+        Call call = new Call(op, sample.build(SampleInputs.on(dtype, Device.META)));
         try {
-            fn.apply(inputs);
+            call.run();
         } catch (RuntimeException refusedOnMeta) {
             return;
         }
-        GraphModule meta = Fx.makeFx(fn, inputs);
+        GraphModule meta = call.trace();
         List<Node> c = cpu.graph().nodes();
         int k = 0;
         for (Node fake : meta.graph().nodes()) {
@@ -227,12 +258,11 @@ class FxOpDbSweepTest {
         return out.toArray(Tensor[]::new);
     }
 
-    /** Same bytes, element by element: NaN payloads and the sign of zero included. */
-    private static void assertBitwiseEqual(Tensor expected, Tensor got, String what) {
-        if (expected.isMeta()) return;
-        MemorySegment a = expected.contiguous().clone().impl().storage().segment();
-        MemorySegment b = got.contiguous().clone().impl().storage().segment();
-        assertEquals(-1L, a.mismatch(b), what + ": the replay differs from eager at byte " + a.mismatch(b));
+    /**
+     * The bytes of {@code t}'s elements in row-major order (NaN payloads and signs of zero included), or null on meta.
+     */
+    private static MemorySegment bytes(Tensor t) {
+        return t.isMeta() ? null : t.contiguous().clone().impl().storage().segment();
     }
 
     /** The states of the default generator and of every generator among the arguments, restorable. */

@@ -12,6 +12,7 @@ import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.ops.PointwiseOps;
 import org.jtorch.ops.RandomOps;
+import org.jtorch.ops.ReductionOps;
 import org.junit.jupiter.api.Test;
 
 /** Graphs built and edited by hand: printing, lint, erase and replace, and the two passes. */
@@ -86,6 +87,11 @@ class GraphTest {
         Node r = getitem.placeholder("x");
         getitem.output(getitem.getitem(r, 0));
         assertLintFails(getitem, "reads an output of x, which calls no op");
+
+        Graph beyond = new Graph();
+        Node max = beyond.callFunction(ReductionOps.MAX_DIM, beyond.placeholder("x"), 0L, false);
+        beyond.output(beyond.getitem(max, 2));
+        assertLintFails(beyond, "reads output 2 of max, which has 2");
     }
 
     private static void assertLintFails(Graph g, String fault) {
