@@ -20,6 +20,7 @@ module org.jtorch {
     exports org.jtorch.debug;
     exports org.jtorch.foreach;
     exports org.jtorch.func;
+    exports org.jtorch.fx;
     exports org.jtorch.io;
     exports org.jtorch.library;
     exports org.jtorch.linalg;

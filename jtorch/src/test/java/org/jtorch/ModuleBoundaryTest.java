@@ -35,6 +35,7 @@ class ModuleBoundaryTest {
             "org.jtorch.debug",
             "org.jtorch.foreach",
             "org.jtorch.func",
+            "org.jtorch.fx",
             "org.jtorch.io",
             "org.jtorch.library",
             "org.jtorch.linalg",

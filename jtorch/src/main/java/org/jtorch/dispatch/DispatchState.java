@@ -28,6 +28,8 @@ public final class DispatchState {
         FORWARD_AD,
         /** A DebugMode: logs the ops that reach it. */
         DEBUG,
+        /** A tracer ({@code make_fx}): records the ops that reach it into a graph and runs them below itself. */
+        TRACE,
         /** Any other interpreter that sees ops (a checkpointed region's watcher, a test's probe). */
         MODE
     }
