@@ -407,17 +407,20 @@ public final class ForeachOps {
             CopyOps.TO_COPY,
             (a, i) -> new Object[] {at(a, 0, i), null, null},
             (a, outs, idx) -> ForeachLoops.copy(pick(outs, idx), pick(a[0], idx)));
-    /** Args: (self, src); in place only: {@code self[i]} takes {@code src[i]} broadcast and converted. */
+    /**
+     * Args: (self, src): {@code src[i]} broadcast to {@code self[i]}'s shape and converted to its dtype. Defined in
+     * PyTorch's functional form, as the other foreach ops; {@code _foreach_copy_} is its call into {@code self}.
+     */
     public static final Lifted COPY = lift(
-            "_foreach_copy_(Tensor(a!)[] self, Tensor[] src, bool non_blocking=False) -> ()",
+            "_foreach_copy(Tensor[] self, Tensor[] src, bool non_blocking=False) -> Tensor[] self_out",
             CopyOps.TO_COPY,
             (a, i) -> new Object[] {
                 at(a, 1, i), at(a, 0, i).dtype(), at(a, 0, i).impl().shapeRef()
             },
             (a, outs, idx) -> ForeachLoops.copy(pick(outs, idx), pick(a[1], idx)));
-    /** Args: (self); in place only. */
+    /** Args: (self): zeros shaped as {@code self[i]}; {@code _foreach_zero_} is its call into {@code self}. */
     public static final Lifted ZERO = lift(
-            "_foreach_zero_(Tensor(a!)[] self) -> ()",
+            "_foreach_zero(Tensor[] self) -> Tensor[] self_out",
             Creation.FILL,
             (a, i) -> new Object[] {at(a, 0, i), 0L},
             (a, outs, idx) -> ForeachLoops.fill(pick(outs, idx), 0f));
