@@ -57,7 +57,11 @@ public final class Foreach {
      * Object, or Java would take it as the varargs array itself.)
      */
     private static List<Tensor> call(ForeachOps.Lifted op, Tensor[] self, Object... rest) {
-        Object[] args = withSelf(self, rest);
+        return callWith(op, withSelf(self, rest));
+    }
+
+    /** The functional form on the op's arguments in schema order. */
+    private static List<Tensor> callWith(ForeachOps.Lifted op, Object[] args) {
         if (recording(args)) {
             Tensor[] out = new Tensor[ForeachOps.checkLists(args)];
             for (int i = 0; i < out.length; i++)
@@ -797,12 +801,12 @@ public final class Foreach {
 
     /** {@code foreach.pow(base, exponents)}: a scalar raised to every tensor (no in-place form). */
     public static List<Tensor> pow(double base, List<Tensor> exponents) {
-        return call(ForeachOps.POW_SCALAR_BASE, arr(exponents), base);
+        return callWith(ForeachOps.POW_SCALAR_BASE, new Object[] {base, arr(exponents)});
     }
 
     /** {@code foreach.pow(base, exponents)} with an integer base. */
     public static List<Tensor> pow(long base, List<Tensor> exponents) {
-        return call(ForeachOps.POW_SCALAR_BASE, arr(exponents), base);
+        return callWith(ForeachOps.POW_SCALAR_BASE, new Object[] {base, arr(exponents)});
     }
 
     // ---- ternary --------------------------------------------------------------------------------------

@@ -313,7 +313,7 @@ public final class BackwardOps {
         return Dispatcher.call1(SELECT_BACKWARD, grad, inputSizes, dim, index);
     }
 
-    public static Tensor sliceBackward(Tensor grad, long[] inputSizes, long dim, Long start, Long end, long step) {
+    public static Tensor sliceBackward(Tensor grad, long[] inputSizes, long dim, long start, long end, long step) {
         return Dispatcher.call1(SLICE_BACKWARD, grad, inputSizes, dim, start, end, step);
     }
 

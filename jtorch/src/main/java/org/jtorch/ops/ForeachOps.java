@@ -18,8 +18,9 @@ import org.jtorch.storage.TensorImpl;
  * {@link ForeachLoops} once over every position whose operands are dense float32, and the base op's own kernel at the
  * other positions.
  *
- * <p>Argument 0 is always the {@code Tensor[]} {@code self}; the same definition serves the functional form
- * ({@code Dispatcher.call}) and the in-place form ({@code Dispatcher.callOut} into {@code self}).
+ * <p>Arguments follow the op's schema: the first {@code Tensor[]} argument sets the list length (it is {@code self} but
+ * for {@code _foreach_pow.ScalarAndTensor}, whose {@code self} is the scalar base); the same definition serves the
+ * functional form ({@code Dispatcher.call}) and the in-place form ({@code Dispatcher.callOut} into {@code self}).
  */
 public final class ForeachOps {
     private ForeachOps() {}
@@ -77,11 +78,16 @@ public final class ForeachOps {
         return new Lifted(op, base, split);
     }
 
-    /** ATen's {@code check_foreach_api_restrictions}: non-empty lists of equal lengths; returns the length. */
+    /**
+     * ATen's {@code check_foreach_api_restrictions}: non-empty lists of equal lengths, measured against the first
+     * tensor list; returns the length.
+     */
     public static int checkLists(Object[] args) {
-        Tensor[] self = (Tensor[]) args[0];
+        int first = 0;
+        while (!(args[first] instanceof Tensor[])) first++;
+        Tensor[] self = (Tensor[]) args[first];
         if (self.length == 0) throw new TorchException("Tensor list must have at least one tensor.");
-        for (int k = 1; k < args.length; k++) {
+        for (int k = first + 1; k < args.length; k++) {
             if (args[k] instanceof Tensor[] other) {
                 if (other.length == 0) throw new TorchException("Tensor list must have at least one tensor.");
                 if (other.length != self.length) {
@@ -327,15 +333,15 @@ public final class ForeachOps {
     public static final Lifted POW_LIST =
             listForm("_foreach_pow.List(Tensor[] self, Tensor[] exponent) -> Tensor[]", PointwiseOps.POW, null);
     /**
-     * {@code pow(scalar, exponent[i])}: args are (exponents, base), the base a 0-d tensor of the result dtype as
+     * {@code pow(self, exponent[i])}: args are (base, exponents), the base made a 0-d tensor of the result dtype as
      * torch.pow makes it.
      */
     public static final Lifted POW_SCALAR_BASE = lift(
             "_foreach_pow.ScalarAndTensor(Scalar self, Tensor[] exponent) -> Tensor[]",
             PointwiseOps.POW,
             (a, i) -> {
-                Tensor e = at(a, 0, i);
-                Scalar base = Scalar.of(a[1]);
+                Tensor e = at(a, 1, i);
+                Scalar base = Scalar.of(a[0]);
                 return new Object[] {Creation.scalarTensor(base, TypePromotion.resultType(e, base)), e};
             },
             null);
@@ -401,17 +407,20 @@ public final class ForeachOps {
             CopyOps.TO_COPY,
             (a, i) -> new Object[] {at(a, 0, i), null, null},
             (a, outs, idx) -> ForeachLoops.copy(pick(outs, idx), pick(a[0], idx)));
-    /** Args: (self, src); in place only: {@code self[i]} takes {@code src[i]} broadcast and converted. */
+    /**
+     * Args: (self, src): {@code src[i]} broadcast to {@code self[i]}'s shape and converted to its dtype. Defined in
+     * PyTorch's functional form, as the other foreach ops; {@code _foreach_copy_} is its call into {@code self}.
+     */
     public static final Lifted COPY = lift(
-            "_foreach_copy_(Tensor(a!)[] self, Tensor[] src, bool non_blocking=False) -> ()",
+            "_foreach_copy(Tensor[] self, Tensor[] src, bool non_blocking=False) -> Tensor[] self_out",
             CopyOps.TO_COPY,
             (a, i) -> new Object[] {
                 at(a, 1, i), at(a, 0, i).dtype(), at(a, 0, i).impl().shapeRef()
             },
             (a, outs, idx) -> ForeachLoops.copy(pick(outs, idx), pick(a[1], idx)));
-    /** Args: (self); in place only. */
+    /** Args: (self): zeros shaped as {@code self[i]}; {@code _foreach_zero_} is its call into {@code self}. */
     public static final Lifted ZERO = lift(
-            "_foreach_zero_(Tensor(a!)[] self) -> ()",
+            "_foreach_zero(Tensor[] self) -> Tensor[] self_out",
             Creation.FILL,
             (a, i) -> new Object[] {at(a, 0, i), 0L},
             (a, outs, idx) -> ForeachLoops.fill(pick(outs, idx), 0f));

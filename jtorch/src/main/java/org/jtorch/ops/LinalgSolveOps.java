@@ -873,7 +873,6 @@ public final class LinalgSolveOps {
     }
 
     private static LapackSolvers.LstsqDriver driver(String name) {
-        if (name == null) return LapackSolvers.LstsqDriver.GELSY; // PyTorch's CPU default
         return switch (name) {
             case "gels" -> LapackSolvers.LstsqDriver.GELS;
             case "gelsy" -> LapackSolvers.LstsqDriver.GELSY;
@@ -1036,9 +1035,10 @@ public final class LinalgSolveOps {
                 || (b.dim() == a.dim() - 1 && Arrays.equals(b.impl().shapeRef(), batchShape(a, 1)));
         if (vector && a.size(-2) != b.size(-1))
             throw new TorchException(api + ": input.size(-2) should match other.size(-1)");
-        LapackSolvers.LstsqDriver d = driver(driverName);
+        String resolved = driverName != null ? driverName : "gelsy"; // PyTorch's CPU default
+        LapackSolvers.LstsqDriver d = driver(resolved);
         Tensor bm = vector ? b.unsqueeze(-1) : b;
-        Tensor[] r = (Tensor[]) Dispatcher.call(LSTSQ_SOLVE, a, bm, rcond, driverName);
+        Tensor[] r = (Tensor[]) Dispatcher.call(LSTSQ_SOLVE, a, bm, rcond, resolved);
         long m = a.size(-2), n = a.size(-1);
         Tensor solution = r[0].narrow(-2, 0, n);
         if (vector) solution = solution.squeeze(-1);

@@ -415,7 +415,7 @@ public final class PointwiseOps {
                             a,
                             g[0],
                             a[1] instanceof Tensor
-                                    ? g[0].neg().mul(Dispatcher.call1(PointwiseOps.DIV_TRUNC, a[0], a[1]))
+                                    ? g[0].neg().mul(Dispatcher.call1(PointwiseOps.DIV_TRUNC, a[0], a[1], "trunc"))
                                     : null))
             .deriveJvp(Jvps::elementwise);
     public static final OpDef POW = Pointwise.binary(

@@ -231,12 +231,12 @@ final class ReduceGrads {
 
     /** {@code softmax} from its output y: {@code y · (g - Σ g·y)}, one fused op. */
     static Tensor softmax(Tensor g, Tensor y, long dim) {
-        return ReductionOps.softmaxBackwardData(g, y, dim, null);
+        return ReductionOps.softmaxBackwardData(g, y, dim, g.dtype());
     }
 
     /** {@code log_softmax} from its output y: {@code g - exp(y) · Σ g}, one fused op. */
     static Tensor logSoftmax(Tensor g, Tensor y, long dim) {
-        return ReductionOps.logSoftmaxBackwardData(g, y, dim, null);
+        return ReductionOps.logSoftmaxBackwardData(g, y, dim, g.dtype());
     }
 
     // ---- norms ------------------------------------------------------------------------------------

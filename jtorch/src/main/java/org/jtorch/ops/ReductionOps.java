@@ -565,7 +565,7 @@ public final class ReductionOps {
                         + java.util.Arrays.toString(grad.impl().shapeRef()) + " and output of shape "
                         + java.util.Arrays.toString(output.impl().shapeRef()) + " must have the same shape");
             }
-            DType dtype = args[3] != null ? (DType) args[3] : grad.dtype();
+            DType dtype = (DType) args[3];
             for (DType d : new DType[] {grad.dtype(), output.dtype(), dtype}) {
                 if (!d.isFloatingPoint()) {
                     throw new TorchException("\"" + name + "\" not implemented for '" + d.cppName() + "'");
@@ -580,12 +580,12 @@ public final class ReductionOps {
                 name + "(Tensor grad_output, Tensor output, int dim, ScalarType input_dtype) -> Tensor", meta, kernel);
     }
 
-    /** Args: (grad_output, output, Long dim, DType input_dtype or null). */
+    /** Args: (grad_output, output, Long dim, DType input_dtype). */
     public static final OpDef SOFTMAX_BACKWARD_DATA = softmaxBackwardOp("_softmax_backward_data", false)
             .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> {
                 Tensor grad = (Tensor) a[0], y = (Tensor) a[1];
                 long[] dim = {(Long) a[2]};
-                Tensor dGrad = mask.needs(0) ? softmaxBackwardData(g[0], y, (Long) a[2], null) : null;
+                Tensor dGrad = mask.needs(0) ? softmaxBackwardData(g[0], y, (Long) a[2], g[0].dtype()) : null;
                 // out = y·(grad - Σ grad·y): d/dy = u·(grad - Σ grad·y) - grad·Σ u·y
                 Tensor dY = mask.needs(1)
                         ? g[0].mul(grad.sub(grad.mul(y).sum(dim, true)))
@@ -595,7 +595,7 @@ public final class ReductionOps {
             })
             .deriveJvp(Jvps::transposedVjp);
 
-    /** Args: (grad_output, output, Long dim, DType input_dtype or null). */
+    /** Args: (grad_output, output, Long dim, DType input_dtype). */
     public static final OpDef LOG_SOFTMAX_BACKWARD_DATA = softmaxBackwardOp("_log_softmax_backward_data", true)
             .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> {
                 Tensor grad = (Tensor) a[0], y = (Tensor) a[1];
@@ -904,7 +904,7 @@ public final class ReductionOps {
      * {@code _softmax_backward_data(grad_output, output, dim, input_dtype)}; a null input_dtype keeps grad_output's.
      */
     public static Tensor softmaxBackwardData(Tensor gradOutput, Tensor output, long dim, DType inputDtype) {
-        return Dispatcher.call1(SOFTMAX_BACKWARD_DATA, gradOutput, output, dim, inputDtype);
+        return Dispatcher.call1(SOFTMAX_BACKWARD_DATA, gradOutput, output, dim, orGradDtype(inputDtype, gradOutput));
     }
 
     /**
@@ -912,7 +912,13 @@ public final class ReductionOps {
      * grad_output's.
      */
     public static Tensor logSoftmaxBackwardData(Tensor gradOutput, Tensor output, long dim, DType inputDtype) {
-        return Dispatcher.call1(LOG_SOFTMAX_BACKWARD_DATA, gradOutput, output, dim, inputDtype);
+        return Dispatcher.call1(
+                LOG_SOFTMAX_BACKWARD_DATA, gradOutput, output, dim, orGradDtype(inputDtype, gradOutput));
+    }
+
+    /** The schema's input_dtype is required: an entry point given none passes grad_output's. */
+    private static DType orGradDtype(DType inputDtype, Tensor gradOutput) {
+        return inputDtype != null ? inputDtype : gradOutput.dtype();
     }
 
     /** {@code torch.softmax(x, dim)}. */

@@ -177,26 +177,15 @@ public final class SearchOps {
 
     /**
      * {@code histc}: equal-width histogram of all elements, in the input's dtype. Args: (self, Long bins, Double min,
-     * Double max, Tensor out or null); the meta rule checks {@code out}'s dtype, which must equal the input's.
+     * Double max).
      */
     public static final OpDef HISTC = OpDef.structured(
                     "histc(Tensor self, int bins=100, Scalar min=0, Scalar max=0) -> Tensor",
                     args -> {
                         Tensor x = (Tensor) args[0];
-                        long bins = (Long) args[1];
-                        double min = ((Number) args[2]).doubleValue(), max = ((Number) args[3]).doubleValue();
-                        Tensor out = (Tensor) args[4];
-                        DType d = x.dtype();
-                        if (!d.isFloatingPoint() || d.isFloat8()) throw SortOps.notImplemented("histogram_cpu", d);
-                        if (min != max) BucketKernels.checkHistcRange(min, max);
-                        else if (x.numel() == 0) BucketKernels.checkHistcRange(min - 1, max + 1);
-                        if (bins <= 0) throw new TorchException("torch.histc(): bins must be > 0, but got " + bins);
-                        if (out != null && out.dtype() != d) {
-                            throw new TorchException("torch.histc: input tensor and hist tensor should have the same "
-                                    + "dtype, but got input "
-                                    + d.pyName() + " and hist " + out.dtype().pyName());
-                        }
-                        return Spec.of(new long[] {bins}, d, x.device(), new HistcPlan(bins, min, max));
+                        HistcPlan plan = histcPlan(
+                                x, (Long) args[1], ((Number) args[2]).doubleValue(), ((Number) args[3]).doubleValue());
+                        return Spec.of(new long[] {plan.bins()}, x.dtype(), x.device(), plan);
                     },
                     (args, outs, spec) -> {
                         HistcPlan p = (HistcPlan) spec.plan();
@@ -204,6 +193,16 @@ public final class SearchOps {
                     },
                     OpDef.Flag.NOT_DIFFERENTIABLE)
             .vmapFallsBack("one histogram per example, over that example's own range");
+
+    /** histc's data-free checks, in ATen's order. */
+    private static HistcPlan histcPlan(Tensor x, long bins, double min, double max) {
+        DType d = x.dtype();
+        if (!d.isFloatingPoint() || d.isFloat8()) throw SortOps.notImplemented("histogram_cpu", d);
+        if (min != max) BucketKernels.checkHistcRange(min, max);
+        else if (x.numel() == 0) BucketKernels.checkHistcRange(min - 1, max + 1);
+        if (bins <= 0) throw new TorchException("torch.histc(): bins must be > 0, but got " + bins);
+        return new HistcPlan(bins, min, max);
+    }
 
     // ---- bincount -----------------------------------------------------------------------------------
 
@@ -302,7 +301,7 @@ public final class SearchOps {
 
     /** {@code torch.histc(x, bins, min, max)}; {@code min == max} takes the data's range. */
     public static Tensor histc(Tensor self, long bins, double min, double max) {
-        return Dispatcher.call1(HISTC, self, bins, min, max, null);
+        return Dispatcher.call1(HISTC, self, bins, min, max);
     }
 
     /**
@@ -310,7 +309,14 @@ public final class SearchOps {
      * dtype.
      */
     public static Tensor histc(Tensor self, long bins, double min, double max, Tensor out) {
-        Dispatcher.callOut(HISTC, new Tensor[] {out}, self, bins, min, max, out);
+        // stricter than the general out= rule, which casts; the input's checks come first, as in ATen
+        histcPlan(self, bins, min, max);
+        if (out.dtype() != self.dtype()) {
+            throw new TorchException(
+                    "torch.histc: input tensor and hist tensor should have the same dtype, but got input "
+                            + self.dtype().pyName() + " and hist " + out.dtype().pyName());
+        }
+        Dispatcher.callOut(HISTC, new Tensor[] {out}, self, bins, min, max);
         return out;
     }
 

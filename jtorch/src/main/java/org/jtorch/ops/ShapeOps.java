@@ -396,9 +396,15 @@ public final class ShapeOps {
                         long offset = t.storageOffset() + start * t.impl().strideRef()[d];
                         return Tensor.viewOf(t, t.impl().viewOf(offset, shape, strides));
                     })
+            // slice_backward's start and end are not optional: an open end is PyTorch's INT64_MAX, which slice clamps
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {
                 BackwardOps.sliceBackward(
-                        g[0], Grads.inputShape(a, o), (Long) a[1], (Long) a[2], (Long) a[3], (Long) a[4])
+                        g[0],
+                        Grads.inputShape(a, o),
+                        (Long) a[1],
+                        a[2] == null ? 0 : (Long) a[2],
+                        a[3] == null ? Long.MAX_VALUE : (Long) a[3],
+                        (Long) a[4])
             })
             .deriveJvp(Jvps::linear);
 

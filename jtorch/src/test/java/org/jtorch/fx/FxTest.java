@@ -14,6 +14,7 @@ import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
+import org.jtorch.foreach.Foreach;
 import org.jtorch.nn.functional.F;
 import org.junit.jupiter.api.Test;
 
@@ -93,6 +94,25 @@ class FxTest {
             assertEquals(TensorMeta.of(eager[i]), TensorMeta.of(replayed[i]));
             assertArrayEquals(bits(eager[i]), bits(replayed[i]));
         }
+    }
+
+    /** The scalar base comes first, as in its schema; copy_ and zero_ record the out= form of their functional op. */
+    @Test
+    void foreachCallsFollowTheirSchemasAndReplayBitwise() {
+        Function<Tensor[], Tensor[]> fn = in -> {
+            List<Tensor> powered = Foreach.pow(2.0, List.of(in[0], in[1]));
+            List<Tensor> target = Foreach.zero_(Foreach.clone(List.of(in[0], in[1])));
+            Foreach.copy_(target, powered);
+            return target.toArray(Tensor[]::new);
+        };
+        Tensor[] eager = fn.apply(new Tensor[] {x(), y()});
+        GraphModule gm = Fx.makeFx(fn, x(), y());
+        gm.graph().lint();
+        String code = gm.printReadable();
+        assertTrue(code.contains("_foreach_pow.ScalarAndTensor(2.0, [arg0_1, arg1_1])"), code);
+        assertTrue(code.contains("_foreach_copy.out("), code);
+        Tensor[] replayed = gm.call(new Tensor[] {x(), y()});
+        for (int i = 0; i < eager.length; i++) assertArrayEquals(bits(eager[i]), bits(replayed[i]));
     }
 
     @Test

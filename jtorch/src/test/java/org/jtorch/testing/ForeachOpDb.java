@@ -75,7 +75,6 @@ final class ForeachOpDb {
                 default -> throw new IllegalArgumentException(op + ": no sample for a " + type);
             }
         }
-        if (scalarBase) a.add(a.remove(0)); // the op takes (exponents, base)
         return a.toArray();
     }
 

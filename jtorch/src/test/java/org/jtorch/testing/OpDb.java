@@ -17,6 +17,7 @@ import static org.jtorch.DType.UINT8;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.LongStream;
 import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Generator;
@@ -593,11 +594,11 @@ public final class OpDb {
                 s("expanded", in -> a(in.ex(3, 4), ls(3, 4, 2), 2L, 0L)),
                 knownBug("grad-mismatch", SELECT_BACKWARD_CHECKS, in -> a(in.t(5), ls(2, 3), 0L, 0L)),
                 knownBug("index-out-of-range", SELECT_BACKWARD_CHECKS, in -> a(in.t(3), ls(2, 3), 0L, 2L))));
-        // (grad, long[] input_sizes, Long dim, Long start or null, Long end or null, Long step)
+        // (grad, long[] input_sizes, Long dim, Long start, Long end, Long step); slice's open end is INT64_MAX
         t.add(op(
                 BackwardOps.SLICE_BACKWARD,
                 s("rows", in -> a(in.t(1, 3), ls(4, 3), 0L, 1L, 2L, 1L)),
-                s("step", in -> a(in.t(4, 2), ls(4, 3), 1L, 0L, null, 2L)),
+                s("step", in -> a(in.t(4, 2), ls(4, 3), 1L, 0L, Long.MAX_VALUE, 2L)),
                 s("empty", in -> a(in.t(0, 3), ls(4, 3), 0L, 2L, 2L, 1L)),
                 s("transposed", in -> a(in.nc(3, 4), ls(6, 4), 0L, 0L, 6L, 2L)),
                 knownBug("grad-mismatch", SLICE_BACKWARD_CHECKS, in -> a(in.t(2, 3), ls(4, 3), 0L, 0L, 3L, 1L))));
@@ -1224,6 +1225,11 @@ public final class OpDb {
                 s("bad-driver", in -> a(in.t(3, 2), in.t(3, 1), null, "x"))));
     }
 
+    /** Every dim of {@code x}, in order. */
+    private static long[] allDims(Tensor x) {
+        return LongStream.range(0, x.dim()).toArray();
+    }
+
     /** Valid LU pivots (all ones) of the given shape on the sample's device. */
     private static Tensor ones32(SampleInputs in, long... shape) {
         return Torch.ones(shape, INT32, in.device());
@@ -1491,10 +1497,11 @@ public final class OpDb {
                     s("dtype-int32", in -> a(in.t(2, 3), null, false, INT32))));
         }
         // (self, long[] dims or null, Boolean keepdim)
-        for (OpDef op : List.of(
-                ReductionOps.AMAX, ReductionOps.AMIN, ReductionOps.LOGSUMEXP, ReductionOps.ALL, ReductionOps.ANY)) {
+        for (OpDef op : List.of(ReductionOps.AMAX, ReductionOps.AMIN, ReductionOps.ALL, ReductionOps.ANY)) {
             t.add(op(op, reduce((x, d, k) -> a(x, d, k))));
         }
+        // (self, long[] dims, Boolean keepdim): its schema's dim is not optional, so "all dims" lists them
+        t.add(op(ReductionOps.LOGSUMEXP, reduce((x, d, k) -> a(x, d != null ? d : allDims(x), k))));
         // (self)
         t.add(op(ReductionOps.MAX_ALL, unary()));
         t.add(op(ReductionOps.MIN_ALL, unary()));
@@ -1541,19 +1548,19 @@ public final class OpDb {
                     s("dtype-float64", in -> a(in.t(2, 3), 1L, FLOAT64)),
                     s("dtype-int64", in -> a(in.t(2, 3), 0L, INT64))));
         }
-        // (grad_output, output, Long dim, DType input_dtype or null)
+        // (grad_output, output, Long dim, DType input_dtype)
         for (OpDef op : List.of(ReductionOps.SOFTMAX_BACKWARD_DATA, ReductionOps.LOG_SOFTMAX_BACKWARD_DATA)) {
             t.add(op(
                     op,
-                    s("dim1", in -> a(in.t(2, 3), in.unit(2, 3), 1L, null)),
-                    s("dim-neg", in -> a(in.t(2, 3, 4), in.unit(2, 3, 4), -2L, null)),
-                    s("0-d", in -> a(in.t(), in.unit(), 0L, null)),
-                    s("empty", in -> a(in.t(0, 3), in.unit(0, 3), 1L, null)),
-                    s("transposed", in -> a(in.nc(3, 4), in.unit(3, 4), 0L, null)),
-                    s("expanded", in -> a(in.ex(3, 4), in.off(3, 4), 0L, null)),
+                    s("dim1", in -> a(in.t(2, 3), in.unit(2, 3), 1L, in.dtype())),
+                    s("dim-neg", in -> a(in.t(2, 3, 4), in.unit(2, 3, 4), -2L, in.dtype())),
+                    s("0-d", in -> a(in.t(), in.unit(), 0L, in.dtype())),
+                    s("empty", in -> a(in.t(0, 3), in.unit(0, 3), 1L, in.dtype())),
+                    s("transposed", in -> a(in.nc(3, 4), in.unit(3, 4), 0L, in.dtype())),
+                    s("expanded", in -> a(in.ex(3, 4), in.off(3, 4), 0L, in.dtype())),
                     s("input-dtype-float64", in -> a(in.t(2, 3), in.unit(2, 3), 1L, FLOAT64)),
-                    s("shape-mismatch", in -> a(in.t(2, 3), in.unit(3, 2), 1L, null)),
-                    s("dim-out-of-range", in -> a(in.t(2, 3), in.unit(2, 3), 2L, null))));
+                    s("shape-mismatch", in -> a(in.t(2, 3), in.unit(3, 2), 1L, in.dtype())),
+                    s("dim-out-of-range", in -> a(in.t(2, 3), in.unit(2, 3), 2L, in.dtype()))));
         }
     }
 
@@ -1609,20 +1616,18 @@ public final class OpDb {
                 s("float-right", in -> a(sc(-0.5), in.nc(4), true, true)),
                 s("empty", in -> a(sc(1), in.t(0), false, false)),
                 s("0-d-boundaries", in -> a(sc(1), in.t(), false, false))));
-        // (self, Long bins, Double min, Double max, Tensor out or null); min == max takes the data's range.
+        // (self, Long bins, Double min, Double max); min == max takes the data's range.
         t.add(op(
                 SearchOps.HISTC,
-                s("data-range", in -> a(in.t(2, 3), 4L, 0.0, 0.0, null)),
-                s("range", in -> a(in.t(2, 3), 5L, -1.0, 1.0, null)),
-                s("0-d", in -> a(in.t(), 3L, 0.0, 0.0, null)),
-                s("empty", in -> a(in.t(0, 3), 2L, 0.0, 0.0, null)),
-                s("transposed", in -> a(in.nc(3, 4), 3L, -1.0, 0.5, null)),
-                s("expanded", in -> a(in.ex(3, 4), 4L, 0.0, 0.0, null)),
-                s("out", in -> a(in.t(2, 3), 4L, 0.0, 1.0, in.t(4))),
-                s("out-dtype", in -> a(in.t(2, 3), 4L, 0.0, 1.0, in.t(in.dtype() == FLOAT64 ? FLOAT32 : FLOAT64, 4))),
-                s("zero-bins", in -> a(in.t(2, 3), 0L, 0.0, 1.0, null)),
-                s("min-above-max", in -> a(in.t(2, 3), 4L, 1.0, 0.0, null)),
-                s("infinite", in -> a(in.t(2, 3), 4L, 0.0, Double.POSITIVE_INFINITY, null))));
+                s("data-range", in -> a(in.t(2, 3), 4L, 0.0, 0.0)),
+                s("range", in -> a(in.t(2, 3), 5L, -1.0, 1.0)),
+                s("0-d", in -> a(in.t(), 3L, 0.0, 0.0)),
+                s("empty", in -> a(in.t(0, 3), 2L, 0.0, 0.0)),
+                s("transposed", in -> a(in.nc(3, 4), 3L, -1.0, 0.5)),
+                s("expanded", in -> a(in.ex(3, 4), 4L, 0.0, 0.0)),
+                s("zero-bins", in -> a(in.t(2, 3), 0L, 0.0, 1.0)),
+                s("min-above-max", in -> a(in.t(2, 3), 4L, 1.0, 0.0)),
+                s("infinite", in -> a(in.t(2, 3), 4L, 0.0, Double.POSITIVE_INFINITY))));
         // (self, Tensor weights or null, Long minlength): the length is the data's.
         t.add(op(
                 SearchOps.BINCOUNT,

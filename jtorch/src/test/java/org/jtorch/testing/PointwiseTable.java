@@ -56,6 +56,7 @@ public final class PointwiseTable {
     private static Object[] fixedArgs(OpDef op) {
         return switch (op.name()) {
             case "softplus" -> new Object[] {1.0, 20.0};
+            case "div" -> new Object[] {"trunc"};
             case "logit" -> new Object[] {null};
             case "gelu" -> new Object[] {"none"};
             case "gelu_backward" -> new Object[] {"none"};
