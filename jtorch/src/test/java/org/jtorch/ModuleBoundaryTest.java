@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and opened to no one, so that the op definitions, the dispatcher, the kernels and storage stay free to change.
  */
 class ModuleBoundaryTest {
-    /** The packages users program against (docs/API.md, the README's layout). */
+    /** The packages users program against (the public API, as the README's layout lists it). */
     private static final Set<String> API = Set.of(
             "org.jtorch",
             "org.jtorch.accelerator",

@@ -35,11 +35,12 @@ import org.junit.jupiter.api.Test;
  *   <li><b>Which ops are public.</b> As in PyTorch, an op whose name starts with {@code _} is internal, and so is one
  *       that PyTorch's binding generator gives no Python function ({@link #NO_PYTHON_BINDING}); the {@code _foreach_}
  *       ops are public, through {@code Foreach}.
- *   <li><b>Where its entry points are</b> (shared/API.md): {@code torch.x} → static {@code Torch.x}, {@code Tensor.x} →
- *       the instance method {@code x}, whose receiver is the argument PyTorch's method variant binds ({@code self});
- *       {@code F.x} as a functional; {@code linalg_x} → {@code Linalg.x}; {@code _foreach_x} → {@code Foreach.x} or
- *       {@code Foreach.x_}; names in lowerCamelCase. The in-place method {@code Tensor.x_} counts too: it runs the same
- *       op into {@code self} (and it is how PyTorch exposes {@code uniform} or {@code random} at all).
+ *   <li><b>Where its entry points are</b> (the API naming rules): {@code torch.x} → static {@code Torch.x},
+ *       {@code Tensor.x} → the instance method {@code x}, whose receiver is the argument PyTorch's method variant binds
+ *       ({@code self}); {@code F.x} as a functional; {@code linalg_x} → {@code Linalg.x}; {@code _foreach_x} →
+ *       {@code Foreach.x} or {@code Foreach.x_}; names in lowerCamelCase. The in-place method {@code Tensor.x_} counts
+ *       too: it runs the same op into {@code self} (and it is how PyTorch exposes {@code uniform} or {@code random} at
+ *       all).
  *   <li><b>When a method matches.</b> Its parameters take the schema's positional arguments in order, then kwarg-only
  *       ones in any order (Python keywords have none), each of a corresponding type: Tensor ↔ {@code Tensor};
  *       int/SymInt ↔ {@code long}/{@code int}; int[] ↔ {@code long[]}/{@code int[]} (a fixed-length {@code int[N]} also

@@ -27,16 +27,15 @@ import java.util.stream.Stream;
  * names: instructions, field and method descriptors, generic signatures, annotations), so that nothing a source-level
  * import scan misses (fully qualified names, same-package references) escapes it.
  *
- * <p>Nodes are packages, with one refinement for the two packages whose membership the public API contract
- * ({@code shared/API.md}) fixes across layers: in {@code org.jtorch} and {@code org.jtorch.nn}, each smallest group of
- * top-level classes that depend on one another (most often a single class) is a node of its own. The contract puts in
- * the root package both the value types every layer uses ({@code DType}, {@code Device}, {@code TorchException},
- * {@code Warnings}) and the entry points that reach every layer ({@code Tensor}'s methods, the {@code Torch} facade
- * whose signatures name {@code nn.Module} and the compile options); and in {@code nn} both the option types
- * {@code nn.functional.F} takes ({@code Reduction}, {@code LinearCrossEntropyOptions}) and the modules written with
- * {@code F}. With such a package as one node a cycle would be forced by the contract itself; group by group, each class
- * sits above what it reaches. In {@code nn}, the groups that no other package uses (the modules) stay together in one
- * node named {@code nn}.
+ * <p>Nodes are packages, with one refinement for the two packages whose membership the public API contract fixes across
+ * layers: in {@code org.jtorch} and {@code org.jtorch.nn}, each smallest group of top-level classes that depend on one
+ * another (most often a single class) is a node of its own. The contract puts in the root package both the value types
+ * every layer uses ({@code DType}, {@code Device}, {@code TorchException}, {@code Warnings}) and the entry points that
+ * reach every layer ({@code Tensor}'s methods, the {@code Torch} facade whose signatures name {@code nn.Module} and the
+ * compile options); and in {@code nn} both the option types {@code nn.functional.F} takes ({@code Reduction},
+ * {@code LinearCrossEntropyOptions}) and the modules written with {@code F}. With such a package as one node a cycle
+ * would be forced by the contract itself; group by group, each class sits above what it reaches. In {@code nn}, the
+ * groups that no other package uses (the modules) stay together in one node named {@code nn}.
  */
 public final class DependencyGraph {
     /** The root package. */
