@@ -28,10 +28,8 @@ public final class GradMode {
 
     /** Sets grad mode for the current thread until the returned scope is closed. */
     public static Scope set(boolean enabled) {
-        DispatchState s = DispatchState.current();
-        boolean before = s.isGradEnabled();
-        s.setGradEnabled(enabled);
-        return () -> s.setGradEnabled(before);
+        DispatchState.Scope scope = DispatchState.gradEnabled(enabled);
+        return scope::close;
     }
 
     /** Inference mode: no recording, as {@code torch.inference_mode()}. */

@@ -87,6 +87,17 @@ public final class DispatchState {
         this.gradEnabled = enabled;
     }
 
+    /**
+     * Sets grad mode for this thread until the returned scope closes, which restores the value it had before: the scope
+     * behind {@code torch.no_grad()}/{@code enable_grad()}, for the layers below autograd.
+     */
+    public static Scope gradEnabled(boolean enabled) {
+        DispatchState s = current();
+        boolean before = s.gradEnabled;
+        s.gradEnabled = enabled;
+        return () -> s.gradEnabled = before;
+    }
+
     /** Whether this thread is inside {@code inference_mode()}. */
     public boolean isInference() {
         return inference;

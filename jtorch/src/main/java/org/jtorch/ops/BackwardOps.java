@@ -4,7 +4,7 @@ import java.lang.foreign.MemorySegment;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
-import org.jtorch.autograd.GradMode;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.ElementIO;
@@ -28,7 +28,7 @@ public final class BackwardOps {
 
     private static OpDef.Kernel noGrad(OpDef.Kernel k) {
         return (args, outs, spec) -> {
-            try (GradMode.Scope _ = GradMode.set(false)) {
+            try (var _ = DispatchState.gradEnabled(false)) {
                 k.run(args, outs, spec);
             }
         };

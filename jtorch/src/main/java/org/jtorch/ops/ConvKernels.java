@@ -4,7 +4,7 @@ import java.lang.foreign.MemorySegment;
 import org.jtorch.DType;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
-import org.jtorch.autograd.GradMode;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.kernels.blas.OpenBlas;
 import org.jtorch.kernels.blas.OpenBlas.Transpose;
 import org.jtorch.kernels.cpu.JavaGemm;
@@ -98,7 +98,7 @@ final class ConvKernels {
 
     static void forward(Tensor input, Tensor weight, Tensor bias, Tensor out, ConvOps.Geometry g) {
         if (out.numel() == 0) return;
-        try (GradMode.Scope _ = GradMode.set(false)) {
+        try (var _ = DispatchState.gradEnabled(false)) {
             DType ct = computeType(out.dtype());
             Dense x = dense(input, ct), w = dense(weight, ct), b = bias == null ? null : dense(bias, ct);
             Target t = Target.of(out, ct);
@@ -150,7 +150,7 @@ final class ConvKernels {
      */
     static void backwardInput(Tensor gradOutput, Tensor weight, Tensor bias, Tensor out, ConvOps.Geometry g) {
         if (out.numel() == 0) return;
-        try (GradMode.Scope _ = GradMode.set(false)) {
+        try (var _ = DispatchState.gradEnabled(false)) {
             DType ct = computeType(out.dtype());
             Dense go = dense(gradOutput, ct), w = dense(weight, ct), b = bias == null ? null : dense(bias, ct);
             Target t = Target.of(out, ct);
@@ -198,7 +198,7 @@ final class ConvKernels {
 
     static void backwardWeight(Tensor gradOutput, Tensor input, Tensor out, ConvOps.Geometry g) {
         if (out.numel() == 0) return;
-        try (GradMode.Scope _ = GradMode.set(false)) {
+        try (var _ = DispatchState.gradEnabled(false)) {
             DType ct = computeType(out.dtype());
             Dense go = dense(gradOutput, ct), x = dense(input, ct);
             Target t = Target.of(out, ct);

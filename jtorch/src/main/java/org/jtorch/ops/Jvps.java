@@ -5,6 +5,7 @@ import java.util.function.Function;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.dispatch.Schema;
 
@@ -188,7 +189,7 @@ public final class Jvps {
      */
     public static OpDef.Jvp transposedVjp(OpDef op) {
         return (a, o, t) -> {
-            try (org.jtorch.autograd.GradMode.Scope _ = org.jtorch.autograd.GradMode.set(true)) {
+            try (var _ = DispatchState.gradEnabled(true)) {
                 Tensor[] us = new Tensor[o.length];
                 java.util.List<Tensor> wrt = new java.util.ArrayList<>();
                 for (int j = 0; j < o.length; j++) {

@@ -6,7 +6,7 @@ import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
-import org.jtorch.autograd.GradMode;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
 
@@ -331,7 +331,7 @@ public final class LinalgOps {
                     },
                     (args, outs, spec) -> {
                         if (outs[0].numel() == 0) return;
-                        try (GradMode.Scope _ = GradMode.set(false)) {
+                        try (var _ = DispatchState.gradEnabled(false)) {
                             outs[0].copy_(
                                     pinvOf((Tensor) args[0], (Double) args[1], (Double) args[2], (Boolean) args[3]));
                         }

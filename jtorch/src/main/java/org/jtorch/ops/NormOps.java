@@ -5,7 +5,6 @@ import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
-import org.jtorch.autograd.GradMode;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
@@ -114,7 +113,7 @@ public final class NormOps {
 
     /** Whether the fused backward kernel may run: a first-order eager backward of plain CPU heap tensors. */
     private static boolean plainEager(Tensor... ts) {
-        if (GradMode.isEnabled() || !DispatchState.isPlainEager()) return false;
+        if (DispatchState.current().isGradEnabled() || !DispatchState.isPlainEager()) return false;
         for (Tensor t : ts) {
             if (t != null && (t.device() != Device.CPU || t.impl().storage().array() == null || t.isComplex()))
                 return false;

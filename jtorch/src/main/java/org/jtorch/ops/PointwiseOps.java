@@ -14,7 +14,7 @@ import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
-import org.jtorch.autograd.GradMode;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.kernels.cpu.ComplexMath;
 import org.jtorch.kernels.cpu.Erf;
@@ -1147,7 +1147,9 @@ public final class PointwiseOps {
                             cplx(x -> x / (1 + Math.exp(-x)), ComplexMath::silu, FloatSimd.Unary.SILU)),
                     args -> {
                         Tensor x = (Tensor) args[0];
-                        if (x.isComplex() && x.requiresGrad() && GradMode.isEnabled()) {
+                        if (x.isComplex()
+                                && x.requiresGrad()
+                                && DispatchState.current().isGradEnabled()) {
                             throw new TorchException(
                                     "silu does not support automatic differentiation for outputs with complex dtype.");
                         }

@@ -2,7 +2,7 @@ package org.jtorch.ops;
 
 import org.jtorch.DType;
 import org.jtorch.Tensor;
-import org.jtorch.autograd.GradMode;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.kernels.cpu.Parallel;
 import org.jtorch.storage.TensorImpl;
 
@@ -30,7 +30,7 @@ final class PoolKernels {
      */
     static void maxForward(Tensor input, Tensor values, Tensor indices, PoolOps.MaxPlan p) {
         if (values.numel() == 0) return;
-        try (GradMode.Scope _ = GradMode.set(false)) {
+        try (var _ = DispatchState.gradEnabled(false)) {
             double[] x = dense(input);
             int h = (int) p.h(), w = (int) p.w(), oh = (int) p.oh(), ow = (int) p.ow(), plane = h * w, out = oh * ow;
             double[] v = new double[(int) (p.planes() * out)];
@@ -69,7 +69,7 @@ final class PoolKernels {
 
     /** Adds each gradient element at its recorded index of its plane. */
     static void maxBackward(Tensor gradOutput, Tensor indices, Tensor gradInput, PoolOps.MaxPlan p) {
-        try (GradMode.Scope _ = GradMode.set(false)) {
+        try (var _ = DispatchState.gradEnabled(false)) {
             int plane = (int) (p.h() * p.w()), out = (int) (p.oh() * p.ow());
             double[] gi = new double[(int) (p.planes() * plane)];
             if (gi.length > 0 && out > 0) {
@@ -97,7 +97,7 @@ final class PoolKernels {
             averageLong(input, output, p);
             return;
         }
-        try (GradMode.Scope _ = GradMode.set(false)) {
+        try (var _ = DispatchState.gradEnabled(false)) {
             double[] x = dense(input);
             int w = (int) p.w(), plane = (int) (p.h() * p.w()), oh = p.oh(), ow = p.ow(), out = oh * ow;
             double[] v = new double[(int) (p.planes() * out)];
@@ -125,7 +125,7 @@ final class PoolKernels {
             averageBackwardLong(gradOutput, gradInput, p);
             return;
         }
-        try (GradMode.Scope _ = GradMode.set(false)) {
+        try (var _ = DispatchState.gradEnabled(false)) {
             int w = (int) p.w(), plane = (int) (p.h() * p.w()), oh = p.oh(), ow = p.ow(), out = oh * ow;
             double[] gi = new double[(int) (p.planes() * plane)];
             if (gi.length > 0 && out > 0) {
@@ -153,7 +153,7 @@ final class PoolKernels {
      * integer division (truncating toward zero), so -6 / 4 is -1.
      */
     private static void averageLong(Tensor input, Tensor output, PoolOps.WindowPlan p) {
-        try (GradMode.Scope _ = GradMode.set(false)) {
+        try (var _ = DispatchState.gradEnabled(false)) {
             long[] x = (long[]) CopyOps.clone(input).impl().storage().array();
             int w = (int) p.w(), plane = (int) (p.h() * p.w()), oh = p.oh(), ow = p.ow(), out = oh * ow;
             long[] v = new long[(int) (p.planes() * out)];
@@ -179,7 +179,7 @@ final class PoolKernels {
      * {@link #averageBackward} of int64: each gradient element, integer-divided by its divisor, added over its window.
      */
     private static void averageBackwardLong(Tensor gradOutput, Tensor gradInput, PoolOps.WindowPlan p) {
-        try (GradMode.Scope _ = GradMode.set(false)) {
+        try (var _ = DispatchState.gradEnabled(false)) {
             int w = (int) p.w(), plane = (int) (p.h() * p.w()), oh = p.oh(), ow = p.ow(), out = oh * ow;
             long[] gi = new long[(int) (p.planes() * plane)];
             if (gi.length > 0 && out > 0) {

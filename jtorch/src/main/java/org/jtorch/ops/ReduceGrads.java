@@ -5,7 +5,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
-import org.jtorch.autograd.GradMode;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.internal.Shapes;
 
 /**
@@ -154,7 +154,9 @@ final class ReduceGrads {
         int dim = Shapes.wrapDim(dimArg, x.dim());
         if (x.size(dim) == 1) return g;
         if (!anyZero(x)) return reversedCumsum(g.mul(Grads.conj(out)), dim).div(Grads.conj(x));
-        return GradMode.isEnabled() ? cumprodWithZerosTwice(g, x, dim) : cumprodWithZeros(g, x, out, dim);
+        return DispatchState.current().isGradEnabled()
+                ? cumprodWithZerosTwice(g, x, dim)
+                : cumprodWithZeros(g, x, out, dim);
     }
 
     /**

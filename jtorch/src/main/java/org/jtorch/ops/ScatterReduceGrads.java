@@ -10,7 +10,7 @@ import static org.jtorch.ops.ScatterOps.srcUsed;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
-import org.jtorch.autograd.GradMode;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
 
 /**
@@ -74,7 +74,7 @@ final class ScatterReduceGrads {
                 gather(grad.mul(Grads.conj(maskedSrcResult)), dim, index),
                 gather(grad.mul(Grads.conj(result)), dim, index)
                         .div(Grads.conj(TernaryOps.maskedFill(src, srcZero, 1L))));
-        if (GradMode.isEnabled() && zerosAtPlace.gt(1L).any().item() != 0) {
+        if (DispatchState.current().isGradEnabled() && zerosAtPlace.gt(1L).any().item() != 0) {
             gradSrc = Dispatcher.call1(ScatterOps.SCATTER_REDUCE_PROD_SRC_GRAD, gradSrc);
         }
         return new Tensor[] {gradSelf, gradSrc};
