@@ -38,6 +38,12 @@ module org.jtorch {
     provides org.jtorch.dispatch.AutogradLayer with
             org.jtorch.autograd.RecordingLayer;
 
+    // Device strings name the loaded backends' types; the backend registry, above the value types, answers for them.
+    uses org.jtorch.DeviceTypes.Registry;
+
+    provides org.jtorch.DeviceTypes.Registry with
+            org.jtorch.dispatch.BackendDeviceTypes;
+
     // Accelerator backends are other modules (or class-path jars) that provide this SPI.
     uses org.jtorch.accelerator.spi.DeviceBackend;
 }

@@ -1,7 +1,6 @@
 package org.jtorch;
 
 import java.util.concurrent.ConcurrentHashMap;
-import org.jtorch.dispatch.Backends;
 
 /**
  * Where a tensor's data lives ({@code torch.device}): a device type and an optional index. {@link #CPU} and
@@ -68,8 +67,8 @@ public final class Device {
         if (name.equals("meta")) return META;
         int colon = name.indexOf(':');
         String type = colon < 0 ? name : name.substring(0, colon);
-        if (!type.equals("cpu") && !type.equals("meta") && Backends.find(type).isEmpty()) {
-            throw new IllegalArgumentException("Expected one of " + String.join(", ", Backends.knownTypes())
+        if (!DeviceTypes.isKnown(type)) {
+            throw new IllegalArgumentException("Expected one of " + String.join(", ", DeviceTypes.known())
                     + " device type at start of device string: " + name);
         }
         if (colon < 0) return of(type, -1);

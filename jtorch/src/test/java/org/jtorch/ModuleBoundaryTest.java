@@ -14,7 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -88,11 +90,19 @@ class ModuleBoundaryTest {
     @Test
     void theServiceLoaderUsesAreDeclared() {
         ModuleDescriptor d = descriptor();
-        assertEquals(Set.of("org.jtorch.dispatch.AutogradLayer", "org.jtorch.accelerator.spi.DeviceBackend"), d.uses());
-        assertEquals(1, d.provides().size());
-        ModuleDescriptor.Provides autograd = d.provides().iterator().next();
-        assertEquals("org.jtorch.dispatch.AutogradLayer", autograd.service());
-        assertEquals(List.of("org.jtorch.autograd.RecordingLayer"), autograd.providers());
+        assertEquals(
+                Set.of(
+                        "org.jtorch.dispatch.AutogradLayer",
+                        "org.jtorch.DeviceTypes$Registry",
+                        "org.jtorch.accelerator.spi.DeviceBackend"),
+                d.uses());
+        Map<String, List<String>> provides = new TreeMap<>();
+        for (ModuleDescriptor.Provides p : d.provides()) provides.put(p.service(), p.providers());
+        assertEquals(
+                Map.of(
+                        "org.jtorch.dispatch.AutogradLayer", List.of("org.jtorch.autograd.RecordingLayer"),
+                        "org.jtorch.DeviceTypes$Registry", List.of("org.jtorch.dispatch.BackendDeviceTypes")),
+                provides);
     }
 
     /**
