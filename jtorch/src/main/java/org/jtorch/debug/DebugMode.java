@@ -443,7 +443,7 @@ public final class DebugMode implements AutoCloseable {
         StringBuilder sb = new StringBuilder("t");
         if (options.recordIds()) sb.append('$').append(ids.computeIfAbsent(t, k -> nextId++));
         sb.append(": ")
-                .append(CallFormat.abbrev(t.dtype()))
+                .append(t.dtype().abbreviation())
                 .append(CallFormat.repr(t.impl().shapeRef(), null));
         List<String> attrs = options.tensorAttributes();
         if (!attrs.isEmpty()) {

@@ -68,7 +68,7 @@ public record DebugRecord(
         /** As the log prints a tensor: {@code t: f32[2, 3]}. */
         @Override
         public String toString() {
-            return "t: " + CallFormat.abbrev(dtype) + CallFormat.repr(shape, null);
+            return "t: " + dtype.abbreviation() + CallFormat.repr(shape, null);
         }
     }
 

@@ -57,7 +57,7 @@ public record TensorMeta(long[] shape, long[] stride, DType dtype, Device device
     /** {@code f32[2, 3]}, as {@code print_readable()} annotates a node. */
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder(DTypeAbbreviation.of(dtype)).append('[');
+        StringBuilder sb = new StringBuilder(dtype.abbreviation()).append('[');
         for (int i = 0; i < shape.length; i++) sb.append(i > 0 ? ", " : "").append(shape[i]);
         return sb.append(']').toString();
     }

@@ -91,11 +91,11 @@ class CallFormatTest {
 
     @Test
     void dtypeAbbreviations() {
-        assertEquals("b8", CallFormat.abbrev(DType.BOOL));
-        assertEquals("bf16", CallFormat.abbrev(DType.BFLOAT16));
-        assertEquals("f8e4m3fn", CallFormat.abbrev(DType.FLOAT8_E4M3FN));
-        assertEquals("c128", CallFormat.abbrev(DType.COMPLEX128));
-        assertEquals("u64", CallFormat.abbrev(DType.UINT64));
+        assertEquals("b8", DType.BOOL.abbreviation());
+        assertEquals("bf16", DType.BFLOAT16.abbreviation());
+        assertEquals("f8e4m3fn", DType.FLOAT8_E4M3FN.abbreviation());
+        assertEquals("c128", DType.COMPLEX128.abbreviation());
+        assertEquals("u64", DType.UINT64.abbreviation());
     }
 
     @Test
