@@ -364,6 +364,15 @@ public final class OpDef {
         return derivativeGap;
     }
 
+    /**
+     * Whether autograd knows what to do with this op: it has a VJP, is composite (its pieces have theirs), is not
+     * differentiable, or declares its derivative missing. The registry refuses, as it loads, an op for which this is
+     * false.
+     */
+    public boolean derivativeIsDeclared() {
+        return vjp != null || composite != null || !isDifferentiable() || derivativeGap != null;
+    }
+
     @Override
     public String toString() {
         return schema.toString();

@@ -152,18 +152,11 @@ public final class OpRegistry {
         }
     }
 
-    /**
-     * Refuses a definition that autograd would record without a derivative and without saying so: each op has a VJP, is
-     * composite (its pieces have theirs), is not differentiable, or declares its derivative missing.
-     */
+    /** Refuses a definition that autograd would record without a derivative and without saying so. */
     private static void checkDerivatives() {
         List<String> undeclared = new ArrayList<>();
         for (OpDef op : OPS.values()) {
-            boolean declared = op.vjp() != null
-                    || op.compositeFn() != null
-                    || !op.isDifferentiable()
-                    || op.derivativeNotImplementedReason() != null;
-            if (!declared) undeclared.add(op.qualifiedName());
+            if (!op.derivativeIsDeclared()) undeclared.add(op.qualifiedName());
         }
         if (!undeclared.isEmpty()) {
             undeclared.sort(null);

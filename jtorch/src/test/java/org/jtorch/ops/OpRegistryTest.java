@@ -1,6 +1,7 @@
 package org.jtorch.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -43,5 +44,22 @@ class OpRegistryTest {
         assertThrows(IllegalStateException.class, () -> op.defineBatchRule(c -> c.args()[0]));
         op.derivativeNotImplemented("a probe");
         assertThrows(IllegalStateException.class, () -> op.defineVjp(OpDef.Save.NOTHING, (a, o, g) -> g));
+    }
+
+    @Test
+    void aDerivativeIsDeclaredByARuleABodyAFlagOrAGap() {
+        assertFalse(probe().derivativeIsDeclared(), "a structured op with no rule and no declaration");
+        assertTrue(probe().defineVjp(OpDef.Save.NOTHING, (a, o, g) -> g).derivativeIsDeclared());
+        assertTrue(probe().derivativeNotImplemented("a probe").derivativeIsDeclared());
+        assertTrue(OpDef.Unregistered.structured(
+                        "probe(Tensor self) -> Tensor", a -> null, (a, o, s) -> {}, OpDef.Flag.NOT_DIFFERENTIABLE)
+                .derivativeIsDeclared());
+        assertTrue(OpDef.Unregistered.composite("probe(Tensor self) -> Tensor", a -> a[0])
+                .derivativeIsDeclared());
+        for (OpDef op : OpRegistry.all()) assertTrue(op.derivativeIsDeclared(), op.toString());
+    }
+
+    private static OpDef probe() {
+        return OpDef.Unregistered.structured("probe(Tensor self) -> Tensor", a -> null, (a, o, s) -> {});
     }
 }
