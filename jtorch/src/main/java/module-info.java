@@ -33,16 +33,16 @@ module org.jtorch {
     exports org.jtorch.optim.lr;
 
     // The dispatcher defines the autograd layer; the autograd package, above it, implements it.
-    uses org.jtorch.dispatch.AutogradLayer;
+    uses org.jtorch.ops.AutogradLayer;
 
-    provides org.jtorch.dispatch.AutogradLayer with
+    provides org.jtorch.ops.AutogradLayer with
             org.jtorch.autograd.RecordingLayer;
 
     // Device strings name the loaded backends' types; the backend registry, above the value types, answers for them.
     uses org.jtorch.DeviceTypes.Registry;
 
     provides org.jtorch.DeviceTypes.Registry with
-            org.jtorch.dispatch.BackendDeviceTypes;
+            org.jtorch.ops.BackendDeviceTypes;
 
     // Accelerator backends are other modules (or class-path jars) that provide this SPI.
     uses org.jtorch.accelerator.spi.DeviceBackend;

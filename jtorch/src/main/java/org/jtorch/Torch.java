@@ -324,7 +324,7 @@ public final class Torch {
     }
 
     public static Tensor eye(long n, long m, DType dtype, Device device) {
-        return Dispatcher.call1(Creation.EYE, n, m, dtype, device);
+        return Creation.EYE.call1(n, m, dtype, device);
     }
 
     /** {@code torch.arange(end)}: int64. */
@@ -350,17 +350,17 @@ public final class Torch {
     }
 
     public static Tensor arange(double start, double end, double step, DType dtype) {
-        return Dispatcher.call1(Creation.ARANGE, start, end, step, dtype, null);
+        return Creation.ARANGE.call1(start, end, step, dtype, null);
     }
 
     /** Integral arguments: with {@code dtype == null} the result is int64. */
     public static Tensor arange(long start, long end, long step, DType dtype) {
-        return Dispatcher.call1(Creation.ARANGE, start, end, step, dtype, null);
+        return Creation.ARANGE.call1(start, end, step, dtype, null);
     }
 
     /** The general form: numbers keep their kind ({@link Long} integral, {@link Double} fractional). */
     public static Tensor arange(Number start, Number end, Number step, DType dtype, Device device) {
-        return Dispatcher.call1(Creation.ARANGE, start, end, step, dtype, device);
+        return Creation.ARANGE.call1(start, end, step, dtype, device);
     }
 
     public static Tensor linspace(double start, double end, long steps) {
@@ -368,7 +368,7 @@ public final class Torch {
     }
 
     public static Tensor linspace(double start, double end, long steps, DType dtype) {
-        return Dispatcher.call1(Creation.LINSPACE, start, end, steps, dtype, null);
+        return Creation.LINSPACE.call1(start, end, steps, dtype, null);
     }
 
     public static Tensor logspace(double start, double end, long steps) {
@@ -376,7 +376,7 @@ public final class Torch {
     }
 
     public static Tensor logspace(double start, double end, long steps, double base, DType dtype) {
-        return Dispatcher.call1(Creation.LOGSPACE, start, end, steps, base, dtype, null);
+        return Creation.LOGSPACE.call1(start, end, steps, base, dtype, null);
     }
 
     // ---- conversion -----------------------------------------------------------------------------
@@ -388,7 +388,7 @@ public final class Torch {
     // ---- pointwise ------------------------------------------------------------------------------
 
     private static Tensor call(OpDef op, Object... args) {
-        return Dispatcher.call1(op, args);
+        return op.call1(args);
     }
 
     public static Tensor add(Tensor a, Tensor b) {

@@ -92,7 +92,7 @@ class ModuleBoundaryTest {
         ModuleDescriptor d = descriptor();
         assertEquals(
                 Set.of(
-                        "org.jtorch.dispatch.AutogradLayer",
+                        "org.jtorch.ops.AutogradLayer",
                         "org.jtorch.DeviceTypes$Registry",
                         "org.jtorch.accelerator.spi.DeviceBackend"),
                 d.uses());
@@ -100,8 +100,8 @@ class ModuleBoundaryTest {
         for (ModuleDescriptor.Provides p : d.provides()) provides.put(p.service(), p.providers());
         assertEquals(
                 Map.of(
-                        "org.jtorch.dispatch.AutogradLayer", List.of("org.jtorch.autograd.RecordingLayer"),
-                        "org.jtorch.DeviceTypes$Registry", List.of("org.jtorch.dispatch.BackendDeviceTypes")),
+                        "org.jtorch.ops.AutogradLayer", List.of("org.jtorch.autograd.RecordingLayer"),
+                        "org.jtorch.DeviceTypes$Registry", List.of("org.jtorch.ops.BackendDeviceTypes")),
                 provides);
     }
 

@@ -9,7 +9,7 @@ import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.Warnings;
 import org.jtorch.accelerator.spi.DeviceBackend;
-import org.jtorch.dispatch.Backends;
+import org.jtorch.ops.Backends;
 
 /**
  * {@code torch.accelerator} (2.15): the facade over the accelerator, which is the device backend loaded through

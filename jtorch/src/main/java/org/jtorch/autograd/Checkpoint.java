@@ -12,6 +12,7 @@ import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Operator;
 import org.jtorch.ops.OpDef;
 
 /**
@@ -78,7 +79,9 @@ public final class Checkpoint {
             this.cache = cache;
         }
 
-        Object process(OpDef op, Object[] args, Dispatcher.Next next) {
+        Object process(Operator operator, Object[] args, Dispatcher.Next next) {
+
+            OpDef op = (OpDef) operator;
             for (Object a : args) {
                 if (a instanceof Tensor t) note(t);
                 else if (a instanceof Tensor[] ts) for (Tensor t : ts) note(t);

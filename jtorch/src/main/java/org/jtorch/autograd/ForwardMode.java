@@ -4,6 +4,7 @@ import java.util.Arrays;
 import org.jtorch.Tensor;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Operator;
 import org.jtorch.ops.ComplexOps;
 import org.jtorch.ops.OpDef;
 import org.jtorch.storage.TensorImpl;
@@ -46,7 +47,8 @@ final class ForwardMode implements Dispatcher.Mode, DispatchState.Interpreter {
     }
 
     @Override
-    public Object process(OpDef op, Object[] args, Dispatcher.Next next) {
+    public Object process(Operator operator, Object[] args, Dispatcher.Next next) {
+        OpDef op = (OpDef) operator;
         if (op.compositeFn() != null) return next.call(op, args);
         Tensor[] tangents = tangentsOf(args);
         if (tangents == null) return next.call(op, args);
@@ -70,7 +72,9 @@ final class ForwardMode implements Dispatcher.Mode, DispatchState.Interpreter {
      * view is written) follow, as in PyTorch.
      */
     @Override
-    public Object processOut(OpDef op, Tensor[] outs, Object[] args, Dispatcher.NextOut next) {
+    public Object processOut(Operator operator, Object[] outArray, Object[] args, Dispatcher.NextOut next) {
+        OpDef op = (OpDef) operator;
+        Tensor[] outs = (Tensor[]) outArray;
         Tensor[] tangents = tangentsOf(args);
         boolean dualOut = false;
         for (Tensor o : outs) dualOut |= Tangents.get(o, level) != null;

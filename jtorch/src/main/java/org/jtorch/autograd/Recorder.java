@@ -7,7 +7,7 @@ import java.util.Map;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
-import org.jtorch.dispatch.AutogradLayer;
+import org.jtorch.ops.AutogradLayer;
 import org.jtorch.ops.OpDef;
 import org.jtorch.storage.TensorImpl;
 

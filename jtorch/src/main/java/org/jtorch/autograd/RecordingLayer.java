@@ -2,7 +2,7 @@ package org.jtorch.autograd;
 
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
-import org.jtorch.dispatch.AutogradLayer;
+import org.jtorch.ops.AutogradLayer;
 import org.jtorch.ops.OpDef;
 
 /**

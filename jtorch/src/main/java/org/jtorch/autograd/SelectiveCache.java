@@ -7,6 +7,7 @@ import org.jtorch.Generator;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Operator;
 import org.jtorch.ops.OpDef;
 
 /**
@@ -51,7 +52,8 @@ final class SelectiveCache {
     }
 
     /** The forward pass: runs every op, caching what the policy saves. */
-    Object forward(OpDef op, Object[] args, Dispatcher.Next next) {
+    Object forward(Operator operator, Object[] args, Dispatcher.Next next) {
+        OpDef op = (OpDef) operator;
         if (!asked(op)) return next.call(op, args);
         boolean save = saves(op, args, false);
         Object result = next.call(op, args);
@@ -73,7 +75,8 @@ final class SelectiveCache {
     }
 
     /** The recompute: saved ops give back their cached outputs (recording their backward), the others run. */
-    Object replay(OpDef op, Object[] args, Dispatcher.Next next) {
+    Object replay(Operator operator, Object[] args, Dispatcher.Next next) {
+        OpDef op = (OpDef) operator;
         if (!asked(op) || !saves(op, args, true)) return next.call(op, args);
         ArrayDeque<Entry> entries = storage.get(op);
         if (entries == null) throw new TorchException(op + " encountered during backward, but not found in storage");

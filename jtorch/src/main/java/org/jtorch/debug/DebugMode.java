@@ -14,6 +14,7 @@ import org.jtorch.Tensor;
 import org.jtorch.debug.DebugRecord.TensorInfo;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Operator;
 import org.jtorch.dispatch.Schema;
 import org.jtorch.ops.OpDef;
 
@@ -347,7 +348,9 @@ public final class DebugMode implements AutoCloseable {
 
     // ---- the interpreter ----------------------------------------------------------------------------
 
-    private Object process(OpDef op, Object[] args, Dispatcher.Next next) {
+    private Object process(Operator operator, Object[] args, Dispatcher.Next next) {
+
+        OpDef op = (OpDef) operator;
         Schema schema = op.schema();
         CallFormat.Layout layout = CallFormat.layout(schema, args);
         Hashing hashing = HASH_REGION.get() != null ? HASH_REGION.get() : ownHashing;

@@ -65,7 +65,7 @@ public final class Foreach {
         if (recording(args)) {
             Tensor[] out = new Tensor[ForeachOps.checkLists(args)];
             for (int i = 0; i < out.length; i++)
-                out[i] = Dispatcher.call1(op.base(), op.split().at(args, i));
+                out[i] = op.base().call1(op.split().at(args, i));
             return List.of(out);
         }
         Object r = Dispatcher.call(op.op(), args);

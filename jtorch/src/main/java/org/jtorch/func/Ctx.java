@@ -4,11 +4,11 @@ import java.util.Arrays;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.ops.BatchCall;
 import org.jtorch.ops.JoinOps;
 import org.jtorch.ops.OpDef;
 import org.jtorch.ops.ShapeOps;
-import org.jtorch.ops.Spec;
 import org.jtorch.storage.TensorImpl;
 
 /**

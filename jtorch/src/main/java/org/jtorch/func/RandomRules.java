@@ -3,7 +3,7 @@ package org.jtorch.func;
 import org.jtorch.Generator;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
-import org.jtorch.dispatch.Backends;
+import org.jtorch.ops.Backends;
 import org.jtorch.ops.CopyOps;
 
 /** Random ops inside vmap under randomness "same" and "different" ("error" refuses them before this). */

@@ -7,6 +7,7 @@ import org.jtorch.autograd.GradMode;
 import org.jtorch.autograd.Recorder;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Operator;
 import org.jtorch.ops.OpDef;
 
 /**
@@ -61,7 +62,8 @@ final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interprete
     }
 
     @Override
-    public Object process(OpDef op, Object[] args, Dispatcher.Next next) {
+    public Object process(Operator operator, Object[] args, Dispatcher.Next next) {
+        OpDef op = (OpDef) operator;
         if (op.has(OpDef.Flag.RANDOM) && randomness == Randomness.ERROR) throw randomError();
         boolean own = holdsOwn(args);
         if (op.compositeFn() != null) {
@@ -80,7 +82,9 @@ final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interprete
     }
 
     @Override
-    public Object processOut(OpDef op, Tensor[] outs, Object[] args, Dispatcher.NextOut next) {
+    public Object processOut(Operator operator, Object[] outArray, Object[] args, Dispatcher.NextOut next) {
+        OpDef op = (OpDef) operator;
+        Tensor[] outs = (Tensor[]) outArray;
         if (op.has(OpDef.Flag.RANDOM) && randomness == Randomness.ERROR) throw randomError();
         boolean own = holdsOwn(args) || holdsOwn(outs);
         Dispatcher.Next plainNext = (o, a) -> next.call(o, null, a); // helper ops: plain calls below this level

@@ -9,6 +9,7 @@ import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Operator;
 import org.jtorch.ops.OpDef;
 
 /**
@@ -69,7 +70,8 @@ final class Tracer implements DispatchState.Interpreter, Dispatcher.Mode {
     }
 
     @Override
-    public Object process(OpDef op, Object[] args, Dispatcher.Next next) {
+    public Object process(Operator operator, Object[] args, Dispatcher.Next next) {
+        OpDef op = (OpDef) operator;
         if (op.compositeFn() != null) return next.call(op, args); // its pieces come back through this tracer
         Object[] recorded = new Object[args.length];
         for (int i = 0; i < args.length; i++) recorded[i] = graphValue(args[i]);
@@ -97,7 +99,9 @@ final class Tracer implements DispatchState.Interpreter, Dispatcher.Mode {
      * after the write.
      */
     @Override
-    public Object processOut(OpDef op, Tensor[] outs, Object[] args, Dispatcher.NextOut next) {
+    public Object processOut(Operator operator, Object[] outArray, Object[] args, Dispatcher.NextOut next) {
+        OpDef op = (OpDef) operator;
+        Tensor[] outs = (Tensor[]) outArray;
         Object[] recorded = new Object[args.length];
         for (int i = 0; i < args.length; i++) recorded[i] = graphValue(args[i]);
         boolean inPlace = outs.length == 1 && args.length > 0 && outs[0] == args[0];

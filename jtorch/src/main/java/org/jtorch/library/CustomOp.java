@@ -12,15 +12,15 @@ import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
-import org.jtorch.dispatch.Backends;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.dispatch.Schema;
+import org.jtorch.dispatch.Spec;
+import org.jtorch.ops.Backends;
 import org.jtorch.ops.BatchCall;
 import org.jtorch.ops.DeviceCopyOps;
 import org.jtorch.ops.InputMask;
 import org.jtorch.ops.OpDef;
-import org.jtorch.ops.Spec;
 
 /**
  * A custom operator ({@code torch.library.custom_op}): a schema and a Java kernel made into an {@link OpDef}, so that

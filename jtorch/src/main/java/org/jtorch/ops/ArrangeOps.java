@@ -9,7 +9,7 @@ import org.jtorch.DType;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
-import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.Parallel;
 
@@ -203,7 +203,7 @@ public final class ArrangeOps {
      * {@code repeat_interleave(repeats)}), whose own backward is the {@code index_select} that the forward is.
      */
     private static Tensor repeatInterleaveGrad(Tensor g, Tensor self, Tensor repeats, long dim, long outputSize) {
-        Tensor source = Dispatcher.call1(REPEAT_INTERLEAVE, repeats, outputSize);
+        Tensor source = REPEAT_INTERLEAVE.call1(repeats, outputSize);
         Tensor zeros = Creation.full(self.impl().shapeRef(), 0L, g.dtype(), g.device());
         return ScatterOps.indexAdd(zeros, (int) dim, source, g);
     }
@@ -217,9 +217,8 @@ public final class ArrangeOps {
             args -> {
                 Tensor repeats = (Tensor) args[0];
                 long total = outputSize(repeats, (Long) args[1]);
-                Tensor indices =
-                        Dispatcher.call1(Creation.ARANGE, 0L, repeats.numel(), 1L, repeats.dtype(), repeats.device());
-                return Dispatcher.call1(REPEAT_INTERLEAVE_ALONG, indices, repeats, 0L, total);
+                Tensor indices = Creation.ARANGE.call1(0L, repeats.numel(), 1L, repeats.dtype(), repeats.device());
+                return REPEAT_INTERLEAVE_ALONG.call1(indices, repeats, 0L, total);
             },
             OpDef.Flag.NOT_DIFFERENTIABLE);
 
@@ -246,7 +245,7 @@ public final class ArrangeOps {
                     throw new TorchException("repeats must be 0-dim or 1-dim tensor");
                 }
                 long total = outputSize(repeats, (Long) args[3]);
-                return Dispatcher.call1(REPEAT_INTERLEAVE_ALONG, input, repeats, (long) dim, total);
+                return REPEAT_INTERLEAVE_ALONG.call1(input, repeats, (long) dim, total);
             });
 
     /**
@@ -318,8 +317,7 @@ public final class ArrangeOps {
                 if (size == 0) return result == self ? CopyOps.clone(self) : result;
                 OpDef op = result.dtype() == DType.BOOL ? PointwiseOps.LOGICAL_XOR : PointwiseOps.SUB;
                 for (long i = 0, len = size - 1; i < Math.min(n, size); i++, len--) {
-                    result = Dispatcher.call1(
-                            op, ShapeOps.narrow(result, d, 1, len), ShapeOps.narrow(result, d, 0, len));
+                    result = op.call1(ShapeOps.narrow(result, d, 1, len), ShapeOps.narrow(result, d, 0, len));
                 }
                 return result;
             });
@@ -398,7 +396,7 @@ public final class ArrangeOps {
         Tensor self = (Tensor) args[0];
         long offset = lng(args[1]);
         return switch (self.dim()) {
-            case 1 -> Dispatcher.call1(DIAG_EMBED, self, offset, 0L, 1L);
+            case 1 -> DIAG_EMBED.call1(self, offset, 0L, 1L);
             case 2 -> CopyOps.clone(ShapeOps.diagonal(self, offset));
             default -> throw new TorchException("diag(): Supports 1D or 2D tensors. Got " + self.dim() + "D");
         };
@@ -470,8 +468,7 @@ public final class ArrangeOps {
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) ->
                     new Tensor[] {padGrad(g[0], ((Tensor) a[0]).impl().shapeRef(), (long[]) a[1], (PadMode) a[2])})
             // constant padding adds constants (tangent 0 there); the other modes are linear
-            .defineJvp((a, o, t) ->
-                    new Tensor[] {t[0] == null ? null : Dispatcher.call1(ArrangeOps.PAD, t[0], a[1], a[2], null)});
+            .defineJvp((a, o, t) -> new Tensor[] {t[0] == null ? null : ArrangeOps.PAD.call1(t[0], a[1], a[2], null)});
 
     /**
      * pad's backward. Constant mode reads each input element once, so its gradient is the crop that undoes the pad:
@@ -653,8 +650,8 @@ public final class ArrangeOps {
                     if (classes == -1) classes = max + 1;
                     else if (classes <= max) throw new TorchException("Class values must be smaller than num_classes.");
                 }
-                Tensor classIndex = Dispatcher.call1(Creation.ARANGE, 0L, classes, 1L, DType.INT64, self.device());
-                Tensor hot = Dispatcher.call1(PointwiseOps.EQ, ShapeOps.unsqueeze(self, -1), classIndex);
+                Tensor classIndex = Creation.ARANGE.call1(0L, classes, 1L, DType.INT64, self.device());
+                Tensor hot = PointwiseOps.EQ.call1(ShapeOps.unsqueeze(self, -1), classIndex);
                 return CopyOps.to(hot, DType.INT64);
             },
             OpDef.Flag.NOT_DIFFERENTIABLE);
@@ -663,17 +660,17 @@ public final class ArrangeOps {
 
     /** {@code torch.repeat_interleave(repeats)}: {@code i} repeated {@code repeats[i]} times. */
     public static Tensor repeatInterleave(Tensor repeats) {
-        return Dispatcher.call1(REPEAT_INTERLEAVE, repeats, null);
+        return REPEAT_INTERLEAVE.call1(repeats, null);
     }
 
     /** {@code torch.repeat_interleave(self, repeats)}: every element of the flattened self {@code repeats} times. */
     public static Tensor repeatInterleave(Tensor self, long repeats) {
-        return Dispatcher.call1(REPEAT_INTERLEAVE_SELF_INT, self, repeats, null, null);
+        return REPEAT_INTERLEAVE_SELF_INT.call1(self, repeats, null, null);
     }
 
     /** {@code torch.repeat_interleave(self, repeats, dim)}. */
     public static Tensor repeatInterleave(Tensor self, long repeats, int dim) {
-        return Dispatcher.call1(REPEAT_INTERLEAVE_SELF_INT, self, repeats, (long) dim, null);
+        return REPEAT_INTERLEAVE_SELF_INT.call1(self, repeats, (long) dim, null);
     }
 
     /**
@@ -681,17 +678,17 @@ public final class ArrangeOps {
      * may be null.
      */
     public static Tensor repeatInterleave(Tensor self, long repeats, Integer dim, Long outputSize) {
-        return Dispatcher.call1(REPEAT_INTERLEAVE_SELF_INT, self, repeats, dim == null ? null : (long) dim, outputSize);
+        return REPEAT_INTERLEAVE_SELF_INT.call1(self, repeats, dim == null ? null : (long) dim, outputSize);
     }
 
     /** {@code torch.repeat_interleave(self, repeats)} with a tensor of repeats. */
     public static Tensor repeatInterleave(Tensor self, Tensor repeats) {
-        return Dispatcher.call1(REPEAT_INTERLEAVE_SELF_TENSOR, self, repeats, null, null);
+        return REPEAT_INTERLEAVE_SELF_TENSOR.call1(self, repeats, null, null);
     }
 
     /** {@code torch.repeat_interleave(self, repeats, dim)} with a tensor of repeats. */
     public static Tensor repeatInterleave(Tensor self, Tensor repeats, int dim) {
-        return Dispatcher.call1(REPEAT_INTERLEAVE_SELF_TENSOR, self, repeats, (long) dim, null);
+        return REPEAT_INTERLEAVE_SELF_TENSOR.call1(self, repeats, (long) dim, null);
     }
 
     /**
@@ -699,8 +696,7 @@ public final class ArrangeOps {
      * are not summed up front (and a meta tensor can be repeated); {@code dim} and {@code outputSize} may be null.
      */
     public static Tensor repeatInterleave(Tensor self, Tensor repeats, Integer dim, Long outputSize) {
-        return Dispatcher.call1(
-                REPEAT_INTERLEAVE_SELF_TENSOR, self, repeats, dim == null ? null : (long) dim, outputSize);
+        return REPEAT_INTERLEAVE_SELF_TENSOR.call1(self, repeats, dim == null ? null : (long) dim, outputSize);
     }
 
     /** {@code torch.diff(self)}: first difference along the last dim. */
@@ -720,7 +716,7 @@ public final class ArrangeOps {
 
     /** {@code torch.diff(self, n, dim, prepend, append)}; prepend and append may be null. */
     public static Tensor diff(Tensor self, long n, int dim, Tensor prepend, Tensor append) {
-        return Dispatcher.call1(DIFF, self, n, (long) dim, prepend, append);
+        return DIFF.call1(self, n, (long) dim, prepend, append);
     }
 
     /** {@code torch.diag(self)}. */
@@ -730,7 +726,7 @@ public final class ArrangeOps {
 
     /** {@code torch.diag(self, diagonal)}: above the main diagonal for positive values. */
     public static Tensor diag(Tensor self, long diagonal) {
-        return Dispatcher.call1(DIAG, self, diagonal);
+        return DIAG.call1(self, diagonal);
     }
 
     /** {@code torch.diag_embed(self)}: the last dim on the diagonal of the last two dims. */
@@ -745,7 +741,7 @@ public final class ArrangeOps {
 
     /** {@code torch.diag_embed(self, offset, dim1, dim2)}. */
     public static Tensor diagEmbed(Tensor self, long offset, int dim1, int dim2) {
-        return Dispatcher.call1(DIAG_EMBED, self, offset, (long) dim1, (long) dim2);
+        return DIAG_EMBED.call1(self, offset, (long) dim1, (long) dim2);
     }
 
     /** {@code torch.nn.functional.pad(input, pad)}: zeros around the last {@code pad.length / 2} dims. */
@@ -770,7 +766,7 @@ public final class ArrangeOps {
 
     /** {@code torch.nn.functional.pad(input, pad, mode, value)}; {@code value} may be null (0 for constant mode). */
     public static Tensor pad(Tensor input, long[] pad, PadMode mode, Double value) {
-        return Dispatcher.call1(PAD, input, pad.clone(), mode, value);
+        return PAD.call1(input, pad.clone(), mode, value);
     }
 
     /** {@code torch.nn.functional.one_hot(tensor)}: as many classes as the largest index plus one. */
@@ -780,6 +776,6 @@ public final class ArrangeOps {
 
     /** {@code torch.nn.functional.one_hot(tensor, num_classes)}. */
     public static Tensor oneHot(Tensor tensor, long numClasses) {
-        return Dispatcher.call1(ONE_HOT, tensor, numClasses);
+        return ONE_HOT.call1(tensor, numClasses);
     }
 }

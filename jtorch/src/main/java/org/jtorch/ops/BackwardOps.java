@@ -5,7 +5,7 @@ import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.DispatchState;
-import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.ElementIO;
 import org.jtorch.storage.TensorImpl;
@@ -310,27 +310,27 @@ public final class BackwardOps {
     // ---- entry points (used by backward rules) ----------------------------------------------------
 
     public static Tensor selectBackward(Tensor grad, long[] inputSizes, long dim, long index) {
-        return Dispatcher.call1(SELECT_BACKWARD, grad, inputSizes, dim, index);
+        return SELECT_BACKWARD.call1(grad, inputSizes, dim, index);
     }
 
     public static Tensor sliceBackward(Tensor grad, long[] inputSizes, long dim, long start, long end, long step) {
-        return Dispatcher.call1(SLICE_BACKWARD, grad, inputSizes, dim, start, end, step);
+        return SLICE_BACKWARD.call1(grad, inputSizes, dim, start, end, step);
     }
 
     /** {@code diagonal_backward(grad, input_sizes, offset, dim1, dim2)}. */
     public static Tensor diagonalBackward(Tensor grad, long[] inputSizes, long offset, long dim1, long dim2) {
-        return Dispatcher.call1(DIAGONAL_BACKWARD, grad, inputSizes, offset, dim1, dim2);
+        return DIAGONAL_BACKWARD.call1(grad, inputSizes, offset, dim1, dim2);
     }
 
     /** {@code value_selecting_reduction_backward(grad, dim, indices, sizes, keepdim)}. */
     public static Tensor valueSelectingReductionBackward(
             Tensor grad, long dim, Tensor indices, long[] sizes, boolean keepdim) {
-        return Dispatcher.call1(VALUE_SELECTING_REDUCTION_BACKWARD, grad, dim, indices, sizes, keepdim);
+        return VALUE_SELECTING_REDUCTION_BACKWARD.call1(grad, dim, indices, sizes, keepdim);
     }
 
     /** {@code _value_selecting_reduction_gather(self, dim, indices, keepdim)}. */
     public static Tensor gatherSelected(Tensor self, long dim, Tensor indices, boolean keepdim) {
-        return Dispatcher.call1(VALUE_SELECTING_REDUCTION_GATHER, self, dim, indices, keepdim);
+        return VALUE_SELECTING_REDUCTION_GATHER.call1(self, dim, indices, keepdim);
     }
 
     /** {@code _as_strided_transfer(src, src_size, src_stride, src_offset, size, stride, storage_offset)}. */
@@ -342,6 +342,6 @@ public final class BackwardOps {
             long[] size,
             long[] stride,
             long storageOffset) {
-        return Dispatcher.call1(AS_STRIDED_TRANSFER, src, srcSize, srcStride, srcOffset, size, stride, storageOffset);
+        return AS_STRIDED_TRANSFER.call1(src, srcSize, srcStride, srcOffset, size, stride, storageOffset);
     }
 }

@@ -1,6 +1,7 @@
 package org.jtorch.ops;
 
 import org.jtorch.Tensor;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 
 /**

@@ -9,6 +9,7 @@ import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.Fns;
 import org.jtorch.kernels.cpu.PointwiseLoops;
@@ -369,14 +370,14 @@ public final class ClampOps {
      * dtype.
      */
     public static Tensor clamp(Tensor x, Double min, Double max) {
-        return Dispatcher.call1(CLAMP, x, scalar(min), scalar(max));
+        return CLAMP.call1(x, scalar(min), scalar(max));
     }
 
     /**
      * {@code torch.clamp(x, min, max)} with integer bounds; null = no bound. Out-of-range bounds follow the 2.15 rule.
      */
     public static Tensor clamp(Tensor x, Long min, Long max) {
-        return Dispatcher.call1(CLAMP, x, scalar(min), scalar(max));
+        return CLAMP.call1(x, scalar(min), scalar(max));
     }
 
     /**
@@ -384,46 +385,46 @@ public final class ClampOps {
      * bound.
      */
     public static Tensor clamp(Tensor x, Scalar min, Scalar max) {
-        return Dispatcher.call1(CLAMP, x, min, max);
+        return CLAMP.call1(x, min, max);
     }
 
     /** {@code torch.clamp(x, min, max)} with Tensor bounds, broadcast and promoted; null = no bound. */
     public static Tensor clamp(Tensor x, Tensor min, Tensor max) {
-        return Dispatcher.call1(CLAMP_TENSOR, x, min, max);
+        return CLAMP_TENSOR.call1(x, min, max);
     }
 
     /** {@code torch.clamp_min(x, min)}. */
     public static Tensor clampMin(Tensor x, double min) {
-        return Dispatcher.call1(CLAMP_MIN, x, Scalar.of(min));
+        return CLAMP_MIN.call1(x, Scalar.of(min));
     }
 
     public static Tensor clampMin(Tensor x, long min) {
-        return Dispatcher.call1(CLAMP_MIN, x, Scalar.of(min));
+        return CLAMP_MIN.call1(x, Scalar.of(min));
     }
 
     public static Tensor clampMin(Tensor x, Scalar min) {
-        return Dispatcher.call1(CLAMP_MIN, x, min);
+        return CLAMP_MIN.call1(x, min);
     }
 
     public static Tensor clampMin(Tensor x, Tensor min) {
-        return Dispatcher.call1(CLAMP_MIN_TENSOR, x, min);
+        return CLAMP_MIN_TENSOR.call1(x, min);
     }
 
     /** {@code torch.clamp_max(x, max)}. */
     public static Tensor clampMax(Tensor x, double max) {
-        return Dispatcher.call1(CLAMP_MAX, x, Scalar.of(max));
+        return CLAMP_MAX.call1(x, Scalar.of(max));
     }
 
     public static Tensor clampMax(Tensor x, long max) {
-        return Dispatcher.call1(CLAMP_MAX, x, Scalar.of(max));
+        return CLAMP_MAX.call1(x, Scalar.of(max));
     }
 
     public static Tensor clampMax(Tensor x, Scalar max) {
-        return Dispatcher.call1(CLAMP_MAX, x, max);
+        return CLAMP_MAX.call1(x, max);
     }
 
     public static Tensor clampMax(Tensor x, Tensor max) {
-        return Dispatcher.call1(CLAMP_MAX_TENSOR, x, max);
+        return CLAMP_MAX_TENSOR.call1(x, max);
     }
 
     /** {@code F.hardtanh(x)}: clamp to [-1, 1] without promotion. */
@@ -433,7 +434,7 @@ public final class ClampOps {
 
     /** {@code F.hardtanh(x, min_val, max_val)}. */
     public static Tensor hardtanh(Tensor x, double minVal, double maxVal) {
-        return Dispatcher.call1(HARDTANH, x, Scalar.of(minVal), Scalar.of(maxVal));
+        return HARDTANH.call1(x, Scalar.of(minVal), Scalar.of(maxVal));
     }
 
     /** {@code x.clamp_(min, max)}: in place; the promoted result must be castable to x's dtype. */

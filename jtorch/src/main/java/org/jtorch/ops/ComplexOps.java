@@ -7,7 +7,7 @@ import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
-import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.Fns;
 import org.jtorch.kernels.cpu.PointwiseLoops;
@@ -132,12 +132,12 @@ public final class ComplexOps {
     /** {@code conj_physical(self)}: a new conjugated tensor for complex input, the input itself otherwise. */
     public static final OpDef CONJ_PHYSICAL = OpDef.composite("conj_physical(Tensor self) -> Tensor", args -> {
         Tensor t = (Tensor) args[0];
-        return t.isComplex() ? Dispatcher.call1(CONJ_PHYSICAL_KERNEL, t) : t;
+        return t.isComplex() ? CONJ_PHYSICAL_KERNEL.call1(t) : t;
     });
 
     /** {@code conj(self)}: materialised in JTorch (no conjugate bit), see the class comment. */
     public static final OpDef CONJ =
-            OpDef.composite("conj(Tensor(a) self) -> Tensor(a)", args -> Dispatcher.call1(CONJ_PHYSICAL, args[0]));
+            OpDef.composite("conj(Tensor(a) self) -> Tensor(a)", args -> CONJ_PHYSICAL.call1(args[0]));
 
     /** {@code resolve_conj(self)}: the identity, as no JTorch tensor carries a pending conjugation. */
     public static final OpDef RESOLVE_CONJ =
@@ -236,8 +236,8 @@ public final class ComplexOps {
             throw new TorchException(
                     "tensor." + name + " is only supported on matrices or batches of matrices. Got 1-D tensor.");
         }
-        Tensor transposed = t.dim() == 0 ? t : Dispatcher.call1(ShapeOps.MT, t);
-        return Dispatcher.call1(CONJ, transposed);
+        Tensor transposed = t.dim() == 0 ? t : ShapeOps.MT.call1(t);
+        return CONJ.call1(transposed);
     }
 
     /**
@@ -257,44 +257,44 @@ public final class ComplexOps {
     public static final OpDef ISREAL = OpDef.composite("isreal(Tensor self) -> Tensor", args -> {
         Tensor t = (Tensor) args[0];
         if (!t.isComplex()) return Creation.full(t.impl().shapeRef(), true, DType.BOOL, t.device());
-        return Dispatcher.call1(PointwiseOps.EQ, Dispatcher.call1(IMAG, t), 0L);
+        return PointwiseOps.EQ.call1(IMAG.call1(t), 0L);
     });
 
     // ---- Java entry points --------------------------------------------------------------------------
 
     /** {@code torch.real}. */
     public static Tensor real(Tensor t) {
-        return Dispatcher.call1(REAL, t);
+        return REAL.call1(t);
     }
 
     /** {@code torch.imag}. */
     public static Tensor imag(Tensor t) {
-        return Dispatcher.call1(IMAG, t);
+        return IMAG.call1(t);
     }
 
     /** {@code torch.view_as_real}. */
     public static Tensor viewAsReal(Tensor t) {
-        return Dispatcher.call1(VIEW_AS_REAL, t);
+        return VIEW_AS_REAL.call1(t);
     }
 
     /** {@code torch.view_as_complex}. */
     public static Tensor viewAsComplex(Tensor t) {
-        return Dispatcher.call1(VIEW_AS_COMPLEX, t);
+        return VIEW_AS_COMPLEX.call1(t);
     }
 
     /** {@code torch.conj}: materialised, see the class comment. */
     public static Tensor conj(Tensor t) {
-        return Dispatcher.call1(CONJ, t);
+        return CONJ.call1(t);
     }
 
     /** {@code torch.conj_physical}. */
     public static Tensor conjPhysical(Tensor t) {
-        return Dispatcher.call1(CONJ_PHYSICAL, t);
+        return CONJ_PHYSICAL.call1(t);
     }
 
     /** {@code torch.resolve_conj}. */
     public static Tensor resolveConj(Tensor t) {
-        return Dispatcher.call1(RESOLVE_CONJ, t);
+        return RESOLVE_CONJ.call1(t);
     }
 
     /** {@code torch.is_conj}: always false, JTorch has no conjugate bit. */
@@ -304,27 +304,27 @@ public final class ComplexOps {
 
     /** {@code torch.complex(real, imag)}. */
     public static Tensor complex(Tensor real, Tensor imag) {
-        return Dispatcher.call1(COMPLEX, real, imag);
+        return COMPLEX.call1(real, imag);
     }
 
     /** {@code torch.polar(abs, angle)}. */
     public static Tensor polar(Tensor abs, Tensor angle) {
-        return Dispatcher.call1(POLAR, abs, angle);
+        return POLAR.call1(abs, angle);
     }
 
     /** {@code Tensor.mH}. */
     public static Tensor mH(Tensor t) {
-        return Dispatcher.call1(MH, t);
+        return MH.call1(t);
     }
 
     /** {@code torch.adjoint}. */
     public static Tensor adjoint(Tensor t) {
-        return Dispatcher.call1(ADJOINT, t);
+        return ADJOINT.call1(t);
     }
 
     /** {@code torch.isreal}. */
     public static Tensor isreal(Tensor t) {
-        return Dispatcher.call1(ISREAL, t);
+        return ISREAL.call1(t);
     }
 
     /** {@code torch.is_complex}. */

@@ -7,7 +7,7 @@ import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
-import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 
 /**
@@ -512,8 +512,7 @@ public final class ConvOps {
             boolean transposed,
             long[] outputPadding,
             long groups) {
-        return Dispatcher.call1(
-                CONVOLUTION,
+        return CONVOLUTION.call1(
                 input,
                 weight,
                 bias,
@@ -536,15 +535,8 @@ public final class ConvOps {
             long[] padding,
             long[] dilation,
             long groups) {
-        return Dispatcher.call1(
-                CONVOLUTION_BACKWARD_INPUT,
-                gradOutput,
-                weight,
-                inputSizes.clone(),
-                stride.clone(),
-                padding.clone(),
-                dilation.clone(),
-                groups);
+        return CONVOLUTION_BACKWARD_INPUT.call1(
+                gradOutput, weight, inputSizes.clone(), stride.clone(), padding.clone(), dilation.clone(), groups);
     }
 
     /** The gradient of {@link #convolution} with respect to its weight. */
@@ -556,14 +548,7 @@ public final class ConvOps {
             long[] padding,
             long[] dilation,
             long groups) {
-        return Dispatcher.call1(
-                CONVOLUTION_BACKWARD_WEIGHT,
-                gradOutput,
-                input,
-                weightSizes.clone(),
-                stride.clone(),
-                padding.clone(),
-                dilation.clone(),
-                groups);
+        return CONVOLUTION_BACKWARD_WEIGHT.call1(
+                gradOutput, input, weightSizes.clone(), stride.clone(), padding.clone(), dilation.clone(), groups);
     }
 }

@@ -5,6 +5,7 @@ import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.Fns;
 import org.jtorch.kernels.cpu.Parallel;
@@ -139,11 +140,11 @@ public final class CopyOps {
     /** {@code self.to(dtype)}: returns self when the dtype already matches, as PyTorch does. */
     public static Tensor to(Tensor self, DType dtype) {
         if (self.dtype() == dtype) return self;
-        return Dispatcher.call1(TO_COPY, self, dtype, null);
+        return TO_COPY.call1(self, dtype, null);
     }
 
     public static Tensor clone(Tensor self) {
-        return Dispatcher.call1(TO_COPY, self, null, null);
+        return TO_COPY.call1(self, null, null);
     }
 
     public static Tensor contiguous(Tensor self) {

@@ -17,6 +17,7 @@ import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.ElementIO;
 import org.jtorch.storage.Storage;
@@ -130,7 +131,7 @@ public final class Creation {
     }
 
     public static Tensor full(long[] shape, Object fill, DType dtype, Device device) {
-        return Dispatcher.call1(FULL, shape, fill, dtype, device);
+        return FULL.call1(shape, fill, dtype, device);
     }
 
     // ---- eye ------------------------------------------------------------------------------------

@@ -2,8 +2,7 @@ package org.jtorch.ops;
 
 import org.jtorch.Device;
 import org.jtorch.Tensor;
-import org.jtorch.dispatch.Backends;
-import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.storage.TensorImpl;
 
 /**
@@ -75,7 +74,7 @@ public final class DeviceCopyOps {
     public static Tensor to(Tensor self, Device device) {
         Device target = resolve(device);
         if (self.device() == target) return self;
-        return Dispatcher.call1(TO_DEVICE, self, target);
+        return TO_DEVICE.call1(self, target);
     }
 
     /** {@code self.cpu()}. */

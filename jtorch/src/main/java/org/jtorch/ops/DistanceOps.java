@@ -7,7 +7,7 @@ import org.jtorch.DType;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
-import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.ElementIO;
 import org.jtorch.kernels.cpu.Parallel;
@@ -110,8 +110,8 @@ public final class DistanceOps {
                                         && (x1.size(-2) > MM_THRESHOLD || x2.size(-2) > MM_THRESHOLD));
                 // qualified: the two ops are defined below
                 return mm
-                        ? Dispatcher.call1(DistanceOps.EUCLIDEAN_DIST, x1, x2)
-                        : Dispatcher.call1(DistanceOps.CDIST_FORWARD, x1, x2, p, args[3]);
+                        ? DistanceOps.EUCLIDEAN_DIST.call1(x1, x2)
+                        : DistanceOps.CDIST_FORWARD.call1(x1, x2, p, args[3]);
             });
 
     /** {@code _cdist_forward(x1, x2, p, compute_mode)}: the direct computation, component by component. */
@@ -409,7 +409,7 @@ public final class DistanceOps {
                     case USE_MM_FOR_EUCLID_DIST -> 1L;
                     case DONOT_USE_MM_FOR_EUCLID_DIST -> 2L;
                 };
-        return Dispatcher.call1(CDIST, x1, x2, p, mode);
+        return CDIST.call1(x1, x2, p, mode);
     }
 
     /** {@code torch.cdist(x1, x2, p, compute_mode)} with PyTorch's compute_mode string. */
@@ -425,6 +425,6 @@ public final class DistanceOps {
     /** {@code torch.pdist(x, p)}. */
     public static Tensor pdist(Tensor x, double p) {
         // ATen runs _pdist_forward on x.contiguous(); the kernel reads any layout, so no copy is needed here.
-        return Dispatcher.call1(PDIST_FORWARD, x, p);
+        return PDIST_FORWARD.call1(x, p);
     }
 }

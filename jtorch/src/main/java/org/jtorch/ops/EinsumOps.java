@@ -7,7 +7,6 @@ import java.util.Deque;
 import java.util.List;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
-import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
 
 /**
@@ -185,7 +184,7 @@ public final class EinsumOps {
                     permutation[k] = dim++;
                 }
             }
-            ops.addLast(Dispatcher.call1(ShapeOps.PERMUTE, op, permutation));
+            ops.addLast(ShapeOps.PERMUTE.call1(op, permutation));
         }
 
         while (ops.size() > 1) {
@@ -279,7 +278,7 @@ public final class EinsumOps {
      */
     private static Tensor sumProductPair(Tensor left, Tensor right, long[] sumDims) {
         if (left.dim() != right.dim()) throw new TorchException("number of dimensions must match");
-        if (sumDims.length == 0) return Dispatcher.call1(PointwiseOps.MUL, left, right);
+        if (sumDims.length == 0) return PointwiseOps.MUL.call1(left, right);
         int dim = left.dim();
         boolean[] summed = new boolean[dim];
         for (long d : sumDims) summed[(int) d] = true;
@@ -320,10 +319,10 @@ public final class EinsumOps {
         long[] operm = new long[outSize.length];
         int p = 0;
         for (List<Long> group : List.of(lro, lo, sums, ro)) for (long d : group) operm[(int) d] = p++;
-        Tensor l = ShapeOps.reshape(Dispatcher.call1(ShapeOps.PERMUTE, left, lperm), lroSize, loSize, sumSize);
-        Tensor r = ShapeOps.reshape(Dispatcher.call1(ShapeOps.PERMUTE, right, rperm), lroSize, sumSize, roSize);
+        Tensor l = ShapeOps.reshape(ShapeOps.PERMUTE.call1(left, lperm), lroSize, loSize, sumSize);
+        Tensor r = ShapeOps.reshape(ShapeOps.PERMUTE.call1(right, rperm), lroSize, sumSize, roSize);
         Tensor result = ShapeOps.view(MatmulOps.bmm(l, r), outSize);
-        return Dispatcher.call1(ShapeOps.PERMUTE, result, operm);
+        return ShapeOps.PERMUTE.call1(result, operm);
     }
 
     @SafeVarargs
@@ -384,8 +383,8 @@ public final class EinsumOps {
                     size2 *= t2.size(i);
                     rsizes[r++] = t2.size(i);
                 }
-                Tensor m1 = ShapeOps.reshape(Dispatcher.call1(ShapeOps.PERMUTE, t1, p1), size1, csize);
-                Tensor m2 = ShapeOps.reshape(Dispatcher.call1(ShapeOps.PERMUTE, t2, p2), csize, size2);
+                Tensor m1 = ShapeOps.reshape(ShapeOps.PERMUTE.call1(t1, p1), size1, csize);
+                Tensor m2 = ShapeOps.reshape(ShapeOps.PERMUTE.call1(t2, p2), csize, size2);
                 return ShapeOps.reshape(MatmulOps.mm(m1, m2), rsizes);
             });
 
@@ -410,12 +409,12 @@ public final class EinsumOps {
 
     /** {@code torch.einsum(equation, *operands)}. */
     public static Tensor einsum(String equation, Tensor... operands) {
-        return Dispatcher.call1(EINSUM, equation, operands.clone());
+        return EINSUM.call1(equation, operands.clone());
     }
 
     /** {@code torch.einsum(equation, operands)} with the operands as a list. */
     public static Tensor einsum(String equation, List<Tensor> operands) {
-        return Dispatcher.call1(EINSUM, equation, operands.toArray(Tensor[]::new));
+        return EINSUM.call1(equation, operands.toArray(Tensor[]::new));
     }
 
     /** {@code torch.tensordot(a, b)}: contracts the last two dims of {@code a} with the first two of {@code b}. */
@@ -436,7 +435,7 @@ public final class EinsumOps {
             dimsA[i] = i - dims;
             dimsB[i] = i;
         }
-        return Dispatcher.call1(TENSORDOT, a, b, dimsA, dimsB);
+        return TENSORDOT.call1(a, b, dimsA, dimsB);
     }
 
     /**
@@ -444,6 +443,6 @@ public final class EinsumOps {
      * of {@code b}.
      */
     public static Tensor tensordot(Tensor a, Tensor b, int[] dimsA, int[] dimsB) {
-        return Dispatcher.call1(TENSORDOT, a, b, longs(dimsA), longs(dimsB));
+        return TENSORDOT.call1(a, b, longs(dimsA), longs(dimsB));
     }
 }

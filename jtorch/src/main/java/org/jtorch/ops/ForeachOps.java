@@ -7,6 +7,7 @@ import org.jtorch.Device;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.kernels.cpu.ForeachLoops;
 import org.jtorch.kernels.cpu.simd.FloatSimd;
 import org.jtorch.storage.TensorImpl;

@@ -8,6 +8,7 @@ import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.kernels.cpu.ForeachLoops;
 import org.jtorch.storage.TensorImpl;
 

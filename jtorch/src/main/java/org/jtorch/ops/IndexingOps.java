@@ -13,8 +13,8 @@ import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.Warnings;
-import org.jtorch.dispatch.Backends;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.IndexLoops;
 import org.jtorch.kernels.cpu.IndexLoops.Indexers;
@@ -254,7 +254,7 @@ public final class IndexingOps {
                         ? g[0]
                         : indexPutInteger(
                                 g[0], dims, indices, Creation.scalarTensor(Scalar.of(0L), g[0].dtype()), false);
-                return withIndexSlots(a, self, Dispatcher.call1(INDEX_INTEGER, g[0], dims, indices));
+                return withIndexSlots(a, self, INDEX_INTEGER.call1(g[0], dims, indices));
             })
             .deriveJvp(Jvps.linearExcept(2))
             .vmapFallsBack("advanced indexing: a batched index moves the result dims");
@@ -269,7 +269,7 @@ public final class IndexingOps {
 
     private static Tensor indexPutInteger(
             Tensor self, long[] dims, Tensor[] indices, Tensor values, boolean accumulate) {
-        return Dispatcher.call1(INDEX_PUT_INTEGER, self, dims, indices, values, accumulate);
+        return INDEX_PUT_INTEGER.call1(self, dims, indices, values, accumulate);
     }
 
     /**
@@ -334,7 +334,7 @@ public final class IndexingOps {
             } else if (isMask(t)) {
                 if (t.dtype() == DType.UINT8) warnByteMask();
                 checkMask(self, t, out.size());
-                Tensor nz = Dispatcher.call1(NONZERO, t);
+                Tensor nz = NONZERO.call1(t);
                 for (int j = 0; j < t.dim(); j++) out.add(ShapeOps.select(nz, 1, j));
             } else if (t.dtype() == DType.INT64 || t.dtype() == DType.INT32) {
                 out.add(t);
@@ -407,7 +407,7 @@ public final class IndexingOps {
     public static final OpDef INDEX =
             OpDef.composite("index.Tensor(Tensor self, Tensor?[] indices) -> Tensor", args -> {
                 Integral ix = expandMasks(tensor(args[0]), (Tensor[]) args[1]);
-                return Dispatcher.call1(INDEX_INTEGER, args[0], ix.dims(), ix.indices());
+                return INDEX_INTEGER.call1(args[0], ix.dims(), ix.indices());
             });
 
     /** {@code index_put(self, indices, values, accumulate=False)}: a copy of self with the indexed places written. */
@@ -423,7 +423,7 @@ public final class IndexingOps {
     /** {@code count_nonzero(self, dims)}: int64 count of the non-zero elements over {@code dims} (empty = all). */
     public static final OpDef COUNT_NONZERO = OpDef.composite(
             "count_nonzero.dim_IntList(Tensor self, int[] dim) -> Tensor",
-            args -> ReductionOps.sum(Dispatcher.call1(PointwiseOps.NE, args[0], 0L), (long[]) args[1], false),
+            args -> ReductionOps.sum(PointwiseOps.NE.call1(args[0], 0L), (long[]) args[1], false),
             OpDef.Flag.NOT_DIFFERENTIABLE);
 
     /**
@@ -458,9 +458,9 @@ public final class IndexingOps {
                             "nonzero(): the output shape depends on the data, which a tensor on the meta "
                                     + "device does not have");
                 }
-                Tensor flags = self.dtype() == DType.BOOL ? self : Dispatcher.call1(PointwiseOps.NE, self, 0L);
+                Tensor flags = self.dtype() == DType.BOOL ? self : PointwiseOps.NE.call1(self, 0L);
                 long n = ReductionOps.sum(flags).longItem();
-                return Dispatcher.call1(NONZERO_STATIC, flags, n, -1L);
+                return NONZERO_STATIC.call1(flags, n, -1L);
             },
             OpDef.Flag.NOT_DIFFERENTIABLE,
             OpDef.Flag.DYNAMIC_OUTPUT_SHAPE);
@@ -472,7 +472,7 @@ public final class IndexingOps {
             "nonzero_numpy(Tensor self) -> Tensor[]",
             args -> {
                 Tensor self = tensor(args[0]);
-                Tensor nz = Dispatcher.call1(NONZERO, self.dim() == 0 ? ShapeOps.unsqueeze(self, 0) : self);
+                Tensor nz = NONZERO.call1(self.dim() == 0 ? ShapeOps.unsqueeze(self, 0) : self);
                 return ShapeOps.unbind(nz, 1).toArray(new Tensor[0]);
             },
             OpDef.Flag.NOT_DIFFERENTIABLE,
@@ -501,8 +501,7 @@ public final class IndexingOps {
                 if (mask.dim() == 0) mask = ShapeOps.unsqueeze(mask, 0);
                 long[] shape =
                         Shapes.broadcast(mask.impl().shapeRef(), self.impl().shapeRef());
-                return Dispatcher.call1(
-                        INDEX, ShapeOps.expand(self, shape), new Tensor[] {ShapeOps.expand(mask, shape)});
+                return INDEX.call1(ShapeOps.expand(self, shape), new Tensor[] {ShapeOps.expand(mask, shape)});
             },
             OpDef.Flag.DYNAMIC_OUTPUT_SHAPE);
 
@@ -556,7 +555,7 @@ public final class IndexingOps {
      * beyond them get zeros.
      */
     private static Tensor maskedScatterSourceGrad(Tensor g, Tensor mask, long[] sourceShape) {
-        Tensor used = Dispatcher.call1(MASKED_SELECT, g, mask);
+        Tensor used = MASKED_SELECT.call1(g, mask);
         long n = Shapes.numel(sourceShape);
         if (used.numel() < n) used = BackwardOps.sliceBackward(used, new long[] {n}, 0, 0L, used.numel(), 1);
         return ShapeOps.reshape(used, sourceShape);
@@ -756,8 +755,8 @@ public final class IndexingOps {
      */
     public static Tensor index(Tensor self, Index... spec) {
         Sliced s = applySlicing(self, spec);
-        if (s.indices() != null) return Dispatcher.call1(INDEX, s.result(), s.indices());
-        return s.result() == self ? Dispatcher.call1(ALIAS, self) : s.result();
+        if (s.indices() != null) return INDEX.call1(s.result(), s.indices());
+        return s.result() == self ? ALIAS.call1(self) : s.result();
     }
 
     /** {@code self[spec] = values}: {@code values} broadcasts to the indexed region; returns self. */
@@ -792,7 +791,7 @@ public final class IndexingOps {
 
     /** {@code torch.index_put(self, indices, values, accumulate)}. */
     public static Tensor indexPut(Tensor self, Tensor[] indices, Tensor values, boolean accumulate) {
-        return Dispatcher.call1(INDEX_PUT, self, indices.clone(), values, accumulate);
+        return INDEX_PUT.call1(self, indices.clone(), values, accumulate);
     }
 
     /** {@code self.index_put_(indices, values)}. */
@@ -808,7 +807,7 @@ public final class IndexingOps {
 
     /** {@code torch.nonzero(self)}: int64 [n, self.dim()]. */
     public static Tensor nonzero(Tensor self) {
-        return Dispatcher.call1(NONZERO, self);
+        return NONZERO.call1(self);
     }
 
     /**
@@ -822,12 +821,12 @@ public final class IndexingOps {
 
     /** {@code torch.nonzero_static(self, size=size, fill_value=fillValue)}. */
     public static Tensor nonzeroStatic(Tensor self, long size, long fillValue) {
-        return Dispatcher.call1(NONZERO_STATIC, self, size, fillValue);
+        return NONZERO_STATIC.call1(self, size, fillValue);
     }
 
     /** {@code torch.count_nonzero(self, dims)}: over every dim when {@code dims} is empty. */
     public static Tensor countNonzero(Tensor self, long... dims) {
-        return Dispatcher.call1(COUNT_NONZERO, self, dims.clone());
+        return COUNT_NONZERO.call1(self, dims.clone());
     }
 
     /** {@code torch.where(condition)}: {@code nonzero(condition, as_tuple=True)}. */
@@ -837,12 +836,12 @@ public final class IndexingOps {
 
     /** {@code torch.masked_select(self, mask)}. */
     public static Tensor maskedSelect(Tensor self, Tensor mask) {
-        return Dispatcher.call1(MASKED_SELECT, self, mask);
+        return MASKED_SELECT.call1(self, mask);
     }
 
     /** {@code self.masked_scatter(mask, source)}. */
     public static Tensor maskedScatter(Tensor self, Tensor mask, Tensor source) {
-        return Dispatcher.call1(MASKED_SCATTER, self, mask, source);
+        return MASKED_SCATTER.call1(self, mask, source);
     }
 
     /** {@code self.masked_scatter_(mask, source)}: the mask must broadcast to self's shape. */
@@ -856,16 +855,16 @@ public final class IndexingOps {
 
     /** {@code torch.take(self, index)}. */
     public static Tensor take(Tensor self, Tensor index) {
-        return Dispatcher.call1(TAKE, self, index);
+        return TAKE.call1(self, index);
     }
 
     /** {@code torch.take_along_dim(self, indices)}: over the flattened self. */
     public static Tensor takeAlongDim(Tensor self, Tensor indices) {
-        return Dispatcher.call1(TAKE_ALONG_DIM, self, indices, null);
+        return TAKE_ALONG_DIM.call1(self, indices, null);
     }
 
     /** {@code torch.take_along_dim(self, indices, dim)}. */
     public static Tensor takeAlongDim(Tensor self, Tensor indices, int dim) {
-        return Dispatcher.call1(TAKE_ALONG_DIM, self, indices, (long) dim);
+        return TAKE_ALONG_DIM.call1(self, indices, (long) dim);
     }
 }

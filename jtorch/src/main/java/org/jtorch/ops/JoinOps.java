@@ -7,7 +7,7 @@ import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
-import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 import org.jtorch.storage.TensorImpl;
 
@@ -134,9 +134,9 @@ public final class JoinOps {
                         + Shapes.str(ts[0].impl().shapeRef()) + " at entry 0 and "
                         + Shapes.str(ts[i].impl().shapeRef()) + " at entry " + i);
             }
-            unsqueezed[i] = Dispatcher.call1(ShapeOps.UNSQUEEZE, ts[i], (long) d);
+            unsqueezed[i] = ShapeOps.UNSQUEEZE.call1(ts[i], (long) d);
         }
-        return Dispatcher.call1(CAT, unsqueezed, (long) d);
+        return CAT.call1(unsqueezed, (long) d);
     });
 
     // ---- tril / triu ------------------------------------------------------------------------------
@@ -151,8 +151,7 @@ public final class JoinOps {
                             return Spec.of(t.impl().shapeRef(), t.dtype(), t.device(), null);
                         },
                         (args, outs, spec) -> triangleKernel(self(args), outs[0], lng(args[1]), lower))
-                .defineVjp(OpDef.Save.NOTHING, (a, o, g) ->
-                        new Tensor[] {Dispatcher.call1(lower ? TRIL : TRIU, g[0], a[1])});
+                .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {(lower ? TRIL : TRIU).call1(g[0], a[1])});
     }
 
     /** Copies the input, then zeroes each row's range outside the triangle (all-zero bits are 0 in every dtype). */
@@ -197,7 +196,7 @@ public final class JoinOps {
                         return Spec.of(t.impl().shapeRef(), t.dtype(), t.device(), flipped);
                     },
                     (args, outs, spec) -> flipKernel(self(args), outs[0], (boolean[]) spec.plan()))
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Dispatcher.call1(JoinOps.FLIP, g[0], a[1])})
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {JoinOps.FLIP.call1(g[0], a[1])})
             .deriveJvp(Jvps::linear);
 
     /**
@@ -256,9 +255,8 @@ public final class JoinOps {
                         return Spec.of(t.impl().shapeRef(), t.dtype(), t.device(), new RollPlan(perDim, false));
                     },
                     (args, outs, spec) -> rollKernel(self(args), outs[0], (RollPlan) spec.plan()))
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {
-                Dispatcher.call1(JoinOps.ROLL, g[0], rollBack(self(a), (long[]) a[1], (long[]) a[2]), a[2])
-            })
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) ->
+                    new Tensor[] {JoinOps.ROLL.call1(g[0], rollBack(self(a), (long[]) a[1], (long[]) a[2]), a[2])})
             .deriveJvp(Jvps::linear);
 
     /** The shifts that roll back, reduced modulo the rolled size first (so that no negation overflows). */
@@ -388,7 +386,7 @@ public final class JoinOps {
 
     /** {@code torch.cat(tensors, dim)}. */
     public static Tensor cat(List<Tensor> tensors, int dim) {
-        return Dispatcher.call1(CAT, tensors.toArray(Tensor[]::new), (long) dim);
+        return CAT.call1(tensors.toArray(Tensor[]::new), (long) dim);
     }
 
     /** {@code torch.stack(tensors)}. */
@@ -398,7 +396,7 @@ public final class JoinOps {
 
     /** {@code torch.stack(tensors, dim)}. */
     public static Tensor stack(List<Tensor> tensors, int dim) {
-        return Dispatcher.call1(STACK, tensors.toArray(Tensor[]::new), (long) dim);
+        return STACK.call1(tensors.toArray(Tensor[]::new), (long) dim);
     }
 
     /** {@code torch.tril(self)}. */
@@ -408,7 +406,7 @@ public final class JoinOps {
 
     /** {@code torch.tril(self, diagonal)}. */
     public static Tensor tril(Tensor self, long diagonal) {
-        return Dispatcher.call1(TRIL, self, diagonal);
+        return TRIL.call1(self, diagonal);
     }
 
     /** {@code torch.triu(self)}. */
@@ -418,31 +416,31 @@ public final class JoinOps {
 
     /** {@code torch.triu(self, diagonal)}. */
     public static Tensor triu(Tensor self, long diagonal) {
-        return Dispatcher.call1(TRIU, self, diagonal);
+        return TRIU.call1(self, diagonal);
     }
 
     /** {@code torch.flip(self, dims)}. */
     public static Tensor flip(Tensor self, int... dims) {
-        return Dispatcher.call1(FLIP, self, longs(dims));
+        return FLIP.call1(self, longs(dims));
     }
 
     /** {@code torch.roll(self, shifts)}: rolls the flattened tensor. */
     public static Tensor roll(Tensor self, long shifts) {
-        return Dispatcher.call1(ROLL, self, new long[] {shifts}, new long[0]);
+        return ROLL.call1(self, new long[] {shifts}, new long[0]);
     }
 
     /** {@code torch.roll(self, shifts, dims)}. */
     public static Tensor roll(Tensor self, long shifts, int dim) {
-        return Dispatcher.call1(ROLL, self, new long[] {shifts}, new long[] {dim});
+        return ROLL.call1(self, new long[] {shifts}, new long[] {dim});
     }
 
     /** {@code torch.roll(self, shifts, dims)} over several dims. */
     public static Tensor roll(Tensor self, long[] shifts, int[] dims) {
-        return Dispatcher.call1(ROLL, self, shifts.clone(), longs(dims));
+        return ROLL.call1(self, shifts.clone(), longs(dims));
     }
 
     /** {@code self.repeat(*repeats)}. */
     public static Tensor repeat(Tensor self, long... repeats) {
-        return Dispatcher.call1(REPEAT, self, repeats.clone());
+        return REPEAT.call1(self, repeats.clone());
     }
 }

@@ -154,7 +154,7 @@ public final class Jvps {
             boolean keepdim = keepdimArg >= 0 && Boolean.TRUE.equals(a[keepdimArg]);
             Tensor prod = Grads.conj(d).mul(t[0]);
             Tensor[] r = new Tensor[o.length];
-            r[0] = Dispatcher.call1(ReductionOps.SUM, prod, dims, keepdim, null);
+            r[0] = ReductionOps.SUM.call1(prod, dims, keepdim, null);
             return r;
         };
     }
@@ -170,13 +170,9 @@ public final class Jvps {
             if (t[0] == null) return new Tensor[o.length];
             long dim = ((Number) a[dimArg]).longValue();
             Tensor values = keepdimArg < 0
-                    ? Dispatcher.call1(ScatterOps.GATHER, t[0], dim, o[1], false)
-                    : Dispatcher.call1(
-                            BackwardOps.VALUE_SELECTING_REDUCTION_GATHER,
-                            t[0],
-                            dim,
-                            o[1],
-                            Boolean.TRUE.equals(a[keepdimArg]));
+                    ? ScatterOps.GATHER.call1(t[0], dim, o[1], false)
+                    : BackwardOps.VALUE_SELECTING_REDUCTION_GATHER.call1(
+                            t[0], dim, o[1], Boolean.TRUE.equals(a[keepdimArg]));
             return new Tensor[] {values, null};
         };
     }
@@ -230,7 +226,7 @@ public final class Jvps {
                 if (t[k] == null) continue;
                 Object[] args = a.clone();
                 args[k] = t[k];
-                r = plus(r, Dispatcher.call1(op, args));
+                r = plus(r, op.call1(args));
             }
             return new Tensor[] {r};
         };

@@ -3,7 +3,6 @@ package org.jtorch.ops;
 import java.util.List;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
-import org.jtorch.dispatch.Dispatcher;
 
 /**
  * Backward rules of the decompositions in {@link LinalgOps}, after PyTorch's {@code FunctionsManual}
@@ -16,7 +15,7 @@ final class LinalgGrads {
     private LinalgGrads() {}
 
     private static Tensor eye(long n, Tensor like) {
-        return Dispatcher.call1(Creation.EYE, n, n, like.dtype().toReal(), like.device());
+        return Creation.EYE.call1(n, n, like.dtype().toReal(), like.device());
     }
 
     /** {@code X - X^H}. */
@@ -177,8 +176,8 @@ final class LinalgGrads {
         Tensor li = eigenvalues.unsqueeze(-1), lj = eigenvalues.unsqueeze(-2);
         Tensor si = s.unsqueeze(-1), sj = s.unsqueeze(-2);
         Tensor posI = pos.unsqueeze(-1), posJ = pos.unsqueeze(-2);
-        Tensor both = Dispatcher.call1(PointwiseOps.LOGICAL_AND, posI, posJ);
-        Tensor one = Dispatcher.call1(PointwiseOps.LOGICAL_XOR, posI, posJ);
+        Tensor both = PointwiseOps.LOGICAL_AND.call1(posI, posJ);
+        Tensor one = PointwiseOps.LOGICAL_XOR.call1(posI, posJ);
         Tensor sum = TernaryOps.where(both, si.add(sj), 1.0);
         Tensor gap = TernaryOps.where(one, li.sub(lj), 1.0);
         Tensor mixed = TernaryOps.where(one, si.sub(sj).div(gap), 0.0);

@@ -8,6 +8,7 @@ import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 
 /**
@@ -385,8 +386,8 @@ public final class LinalgOps {
         Tensor l = up ? out.mH() : out;
         Tensor lInv = inv(l);
         Tensor x = lInv.matmul(dA).matmul(lInv.mH());
-        Tensor lower = Dispatcher.call1(JoinOps.TRIL, x, 0L);
-        Tensor phi = lower.sub(Dispatcher.call1(JoinOps.TRIU, lower, 0L).mul(0.5));
+        Tensor lower = JoinOps.TRIL.call1(x, 0L);
+        Tensor phi = lower.sub(JoinOps.TRIU.call1(lower, 0L).mul(0.5));
         Tensor dL = l.matmul(phi);
         return up ? dL.mH() : dL;
     }
@@ -409,22 +410,22 @@ public final class LinalgOps {
 
     /** {@code torch.linalg.cholesky(A)}. */
     public static Tensor cholesky(Tensor a) {
-        return Dispatcher.call1(CHOLESKY, a, false);
+        return CHOLESKY.call1(a, false);
     }
 
     /** {@code torch.linalg.cholesky(A, upper=upper)}. */
     public static Tensor cholesky(Tensor a, boolean upper) {
-        return Dispatcher.call1(CHOLESKY, a, upper);
+        return CHOLESKY.call1(a, upper);
     }
 
     /** {@code torch.linalg.inv(A)}. */
     public static Tensor inv(Tensor a) {
-        return Dispatcher.call1(INV, a);
+        return INV.call1(a);
     }
 
     /** {@code torch.linalg.det(A)}. */
     public static Tensor det(Tensor a) {
-        return Dispatcher.call1(DET, a);
+        return DET.call1(a);
     }
 
     /** {@code torch.linalg.slogdet(A)}: {@code {sign, logabsdet}}. */
@@ -434,12 +435,12 @@ public final class LinalgOps {
 
     /** {@code torch.linalg.solve(A, B)}. */
     public static Tensor solve(Tensor a, Tensor b) {
-        return Dispatcher.call1(SOLVE, a, b, true);
+        return SOLVE.call1(a, b, true);
     }
 
     /** {@code torch.linalg.solve(A, B, left=left)}. */
     public static Tensor solve(Tensor a, Tensor b, boolean left) {
-        return Dispatcher.call1(SOLVE, a, b, left);
+        return SOLVE.call1(a, b, left);
     }
 
     /** {@code torch.linalg.cholesky_ex(A, upper=upper, check_errors=checkErrors)}: {@code {L, info}}. */
@@ -464,7 +465,7 @@ public final class LinalgOps {
 
     /** {@code torch.linalg.eigvalsh(A, UPLO=uplo)}. */
     public static Tensor eigvalsh(Tensor a, String uplo) {
-        return Dispatcher.call1(EIGVALSH, a, uplo);
+        return EIGVALSH.call1(a, uplo);
     }
 
     /** {@code torch.linalg.svd(A, full_matrices=fullMatrices)}: {@code {U, S, Vh}}. */
@@ -474,7 +475,7 @@ public final class LinalgOps {
 
     /** {@code torch.linalg.svdvals(A)}. */
     public static Tensor svdvals(Tensor a) {
-        return Dispatcher.call1(SVDVALS, a);
+        return SVDVALS.call1(a);
     }
 
     /** {@code torch.linalg.qr(A, mode=mode)} with mode "reduced", "complete" or "r": {@code {Q, R}}. */
@@ -484,7 +485,7 @@ public final class LinalgOps {
 
     /** {@code torch.linalg.matrix_sqrth(A)}. */
     public static Tensor matrixSqrth(Tensor a) {
-        return Dispatcher.call1(MATRIX_SQRTH, a);
+        return MATRIX_SQRTH.call1(a);
     }
 
     /** {@code torch.linalg.polar(A)}: {@code {U, H}}. */
@@ -494,34 +495,34 @@ public final class LinalgOps {
 
     /** {@code torch.linalg.matrix_norm(A, ord, dim, keepdim)}, ord numeric (2, -2, 1, -1, inf, -inf). */
     public static Tensor matrixNorm(Tensor a, double ord, long[] dim, boolean keepdim) {
-        return Dispatcher.call1(MATRIX_NORM, a, ord, dim, keepdim);
+        return MATRIX_NORM.call1(a, ord, dim, keepdim);
     }
 
     /** {@code torch.linalg.matrix_norm(A, ord, dim, keepdim)}, ord "fro" or "nuc". */
     public static Tensor matrixNorm(Tensor a, String ord, long[] dim, boolean keepdim) {
-        return Dispatcher.call1(MATRIX_NORM_STR, a, ord, dim, keepdim);
+        return MATRIX_NORM_STR.call1(a, ord, dim, keepdim);
     }
 
     /**
      * {@code torch.linalg.pinv(A, atol=atol, rtol=rtol, hermitian=hermitian)}; null tolerances take PyTorch's defaults.
      */
     public static Tensor pinv(Tensor a, Double atol, Double rtol, boolean hermitian) {
-        return Dispatcher.call1(PINV, a, atol, rtol, hermitian);
+        return PINV.call1(a, atol, rtol, hermitian);
     }
 
     /** {@code torch.linalg.matrix_rank(A, atol=atol, rtol=rtol, hermitian=hermitian)}. */
     public static Tensor matrixRank(Tensor a, Double atol, Double rtol, boolean hermitian) {
-        return Dispatcher.call1(MATRIX_RANK, a, atol, rtol, hermitian);
+        return MATRIX_RANK.call1(a, atol, rtol, hermitian);
     }
 
     /** {@code torch.linalg.cond(A, p)}; null p is the 2-norm condition number. */
     public static Tensor cond(Tensor a, Double p) {
-        return Dispatcher.call1(COND, a, p);
+        return COND.call1(a, p);
     }
 
     /** {@code torch.linalg.cond(A, p)} for p "fro" or "nuc". */
     public static Tensor cond(Tensor a, String p) {
-        return Dispatcher.call1(COND_STR, a, p);
+        return COND_STR.call1(a, p);
     }
 
     /**

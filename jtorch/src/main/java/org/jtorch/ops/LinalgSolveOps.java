@@ -14,6 +14,7 @@ import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.blas.LapackSolvers;
 import org.jtorch.kernels.blas.LapackSolvers.Op;
@@ -250,7 +251,7 @@ public final class LinalgSolveOps {
 
     /** {@code torch.linalg.matrix_exp(A)}. */
     public static Tensor matrixExp(Tensor a) {
-        return Dispatcher.call1(MATRIX_EXP, a);
+        return MATRIX_EXP.call1(a);
     }
 
     /** {@code torch.linalg.solve_triangular(A, B, upper=upper)}. */
@@ -260,7 +261,7 @@ public final class LinalgSolveOps {
 
     /** {@code torch.linalg.solve_triangular(A, B, upper=upper, left=left, unitriangular=unitriangular)}. */
     public static Tensor solveTriangular(Tensor a, Tensor b, boolean upper, boolean left, boolean unitriangular) {
-        return Dispatcher.call1(SOLVE_TRIANGULAR, a, b, upper, left, unitriangular);
+        return SOLVE_TRIANGULAR.call1(a, b, upper, left, unitriangular);
     }
 
     /** {@code torch.linalg.lu_factor_ex(A, pivot=pivot, check_errors=checkErrors)}: {@code {LU, pivots, info}}. */
@@ -280,7 +281,7 @@ public final class LinalgSolveOps {
 
     /** {@code torch.linalg.lu_solve(LU, pivots, B, left=left, adjoint=adjoint)}. */
     public static Tensor luSolve(Tensor lu, Tensor pivots, Tensor b, boolean left, boolean adjoint) {
-        return Dispatcher.call1(LU_SOLVE, lu, pivots, b, left, adjoint);
+        return LU_SOLVE.call1(lu, pivots, b, left, adjoint);
     }
 
     /** {@code torch.linalg.eig(A)}: {@code {eigenvalues, eigenvectors}}. */
@@ -290,32 +291,32 @@ public final class LinalgSolveOps {
 
     /** {@code torch.linalg.eigvals(A)}. */
     public static Tensor eigvals(Tensor a) {
-        return Dispatcher.call1(EIGVALS, a);
+        return EIGVALS.call1(a);
     }
 
     /** {@code torch.linalg.matrix_power(A, n)}. */
     public static Tensor matrixPower(Tensor a, long n) {
-        return Dispatcher.call1(MATRIX_POWER, a, n);
+        return MATRIX_POWER.call1(a, n);
     }
 
     /** {@code torch.linalg.cross(x, y, dim=dim)}. */
     public static Tensor cross(Tensor x, Tensor y, long dim) {
-        return Dispatcher.call1(CROSS, x, y, dim);
+        return CROSS.call1(x, y, dim);
     }
 
     /** {@code torch.linalg.vecdot(x, y, dim=dim)}. */
     public static Tensor vecdot(Tensor x, Tensor y, long dim) {
-        return Dispatcher.call1(VECDOT, x, y, dim);
+        return VECDOT.call1(x, y, dim);
     }
 
     /** {@code torch.linalg.multi_dot(tensors)}. */
     public static Tensor multiDot(List<Tensor> tensors) {
-        return Dispatcher.call1(MULTI_DOT, (Object) tensors.toArray(Tensor[]::new));
+        return MULTI_DOT.call1((Object) tensors.toArray(Tensor[]::new));
     }
 
     /** {@code torch.linalg.householder_product(A, tau)}. */
     public static Tensor householderProduct(Tensor a, Tensor tau) {
-        return Dispatcher.call1(HOUSEHOLDER_PRODUCT, a, tau);
+        return HOUSEHOLDER_PRODUCT.call1(a, tau);
     }
 
     /**

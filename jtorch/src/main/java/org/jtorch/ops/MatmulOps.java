@@ -10,6 +10,7 @@ import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 
 /**
@@ -425,7 +426,7 @@ public final class MatmulOps {
         Tensor self = (Tensor) args[0], vec2 = (Tensor) args[1];
         check1d(self, "self");
         check1d(vec2, "vec2");
-        return Dispatcher.call1(PointwiseOps.MUL, ShapeOps.reshape(self, self.size(0), 1), vec2);
+        return PointwiseOps.MUL.call1(ShapeOps.reshape(self, self.size(0), 1), vec2);
     });
 
     /** {@code matmul(self, other)}: the product by rank, with broadcast batch dims (ATen's {@code _matmul_impl}). */
@@ -523,12 +524,12 @@ public final class MatmulOps {
 
     /** {@code torch.mm(self, mat2)}. */
     public static Tensor mm(Tensor self, Tensor mat2) {
-        return Dispatcher.call1(MM, self, mat2);
+        return MM.call1(self, mat2);
     }
 
     /** {@code torch.addmm(self, mat1, mat2)}. */
     public static Tensor addmm(Tensor self, Tensor mat1, Tensor mat2) {
-        return Dispatcher.call1(ADDMM, self, mat1, mat2, null, null);
+        return ADDMM.call1(self, mat1, mat2, null, null);
     }
 
     /**
@@ -536,7 +537,7 @@ public final class MatmulOps {
      * {@link Scalar}s.
      */
     public static Tensor addmm(Tensor self, Tensor mat1, Tensor mat2, Object beta, Object alpha) {
-        return Dispatcher.call1(ADDMM, self, mat1, mat2, beta, alpha);
+        return ADDMM.call1(self, mat1, mat2, beta, alpha);
     }
 
     /** {@code self.addmm_(mat1, mat2, beta=beta, alpha=alpha)}: in place, self must have the result's shape. */
@@ -547,17 +548,17 @@ public final class MatmulOps {
 
     /** {@code torch.bmm(self, mat2)}. */
     public static Tensor bmm(Tensor self, Tensor mat2) {
-        return Dispatcher.call1(BMM, self, mat2);
+        return BMM.call1(self, mat2);
     }
 
     /** {@code torch.baddbmm(self, batch1, batch2)}. */
     public static Tensor baddbmm(Tensor self, Tensor batch1, Tensor batch2) {
-        return Dispatcher.call1(BADDBMM, self, batch1, batch2, null, null);
+        return BADDBMM.call1(self, batch1, batch2, null, null);
     }
 
     /** {@code torch.baddbmm(self, batch1, batch2, beta=beta, alpha=alpha)}. */
     public static Tensor baddbmm(Tensor self, Tensor batch1, Tensor batch2, Object beta, Object alpha) {
-        return Dispatcher.call1(BADDBMM, self, batch1, batch2, beta, alpha);
+        return BADDBMM.call1(self, batch1, batch2, beta, alpha);
     }
 
     /** {@code self.baddbmm_(batch1, batch2, beta=beta, alpha=alpha)}: in place. */
@@ -568,26 +569,26 @@ public final class MatmulOps {
 
     /** {@code torch.mv(self, vec)}. */
     public static Tensor mv(Tensor self, Tensor vec) {
-        return Dispatcher.call1(MV, self, vec);
+        return MV.call1(self, vec);
     }
 
     /** {@code torch.dot(self, tensor)}. */
     public static Tensor dot(Tensor self, Tensor tensor) {
-        return Dispatcher.call1(DOT, self, tensor);
+        return DOT.call1(self, tensor);
     }
 
     /** {@code torch.vdot(self, other)}. */
     public static Tensor vdot(Tensor self, Tensor other) {
-        return Dispatcher.call1(VDOT, self, other);
+        return VDOT.call1(self, other);
     }
 
     /** {@code torch.outer(self, vec2)}. */
     public static Tensor outer(Tensor self, Tensor vec2) {
-        return Dispatcher.call1(OUTER, self, vec2);
+        return OUTER.call1(self, vec2);
     }
 
     /** {@code torch.matmul(self, other)}, the {@code @} operator. */
     public static Tensor matmul(Tensor self, Tensor other) {
-        return Dispatcher.call1(MATMUL, self, other);
+        return MATMUL.call1(self, other);
     }
 }

@@ -7,6 +7,7 @@ import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 
 /**

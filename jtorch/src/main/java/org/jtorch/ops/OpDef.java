@@ -3,11 +3,16 @@ package org.jtorch.ops;
 import java.util.EnumSet;
 import java.util.Set;
 import org.jtorch.Tensor;
+import org.jtorch.dispatch.DispatchState;
+import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Operator;
 import org.jtorch.dispatch.Schema;
+import org.jtorch.dispatch.Spec;
 
 /**
  * The one definition of an op: its schema, its meta rule, its kernels and the slots for the rules that autograd,
- * forward AD and vmap read. Every op runs through {@link org.jtorch.dispatch.Dispatcher}.
+ * forward AD and vmap read. Every op runs through the {@link Dispatcher} ({@link #call}, {@link #call1},
+ * {@link #callOut}), which sees it as an {@link Operator}; below the interpreters, {@link Execution} runs it.
  *
  * <p>An op is one of three kinds:
  *
@@ -23,7 +28,7 @@ import org.jtorch.dispatch.Schema;
  * Args are the op's arguments in schema order: {@link Tensor}, {@link org.jtorch.Scalar}, boxed numbers,
  * {@code long[]}, enums, or {@code null} for an absent optional.
  */
-public final class OpDef {
+public final class OpDef implements Operator {
     /**
      * Properties the dispatcher and transforms need to know (PyTorch's tags). {@code POINTWISE}: each output element
      * depends only on the broadcast input elements at its index (vmap batches it by broadcasting).
@@ -210,12 +215,40 @@ public final class OpDef {
         return s;
     }
 
+    /** Runs this op through the dispatcher: a {@link Tensor}, a {@code Tensor[]} or what a composite returns. */
+    public Object call(Object... args) {
+        return Dispatcher.call(this, args);
+    }
+
+    /** {@link #call} of an op with one tensor output. */
+    public Tensor call1(Object... args) {
+        return (Tensor) Dispatcher.call(this, args);
+    }
+
+    /** Runs this op through the dispatcher into the existing tensors {@code outs} (out= and in-place forms). */
+    public void callOut(Tensor[] outs, Object... args) {
+        Dispatcher.callOut(this, outs, args);
+    }
+
+    @Override
+    public Object callBelowInterpreters(DispatchState state, Object[] args) {
+        return Execution.call(state, this, args);
+    }
+
+    @Override
+    public void callOutBelowInterpreters(Object[] outs, Object[] args) {
+        // every output array reaching an op is one of tensors: made by callOut, or passed on by an interpreter
+        Execution.callOut(this, (Tensor[]) outs, args);
+    }
+
     /** The typed schema, e.g. of {@code add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor}. */
+    @Override
     public Schema schema() {
         return schema;
     }
 
     /** Op name without overload, e.g. {@code add}. Errors and traces use it. */
+    @Override
     public String name() {
         return schema.name();
     }

@@ -4,7 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
-import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.ElementIO;
 import org.jtorch.storage.TensorImpl;
@@ -100,6 +100,6 @@ public final class PadBackwardOps {
      * {@code inputSizes}.
      */
     public static Tensor padBackward(Tensor gradOutput, long[] inputSizes, long[] pad, ArrangeOps.PadMode mode) {
-        return Dispatcher.call1(PAD_BACKWARD, gradOutput, inputSizes.clone(), pad.clone(), mode);
+        return PAD_BACKWARD.call1(gradOutput, inputSizes.clone(), pad.clone(), mode);
     }
 }

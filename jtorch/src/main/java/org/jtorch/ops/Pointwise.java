@@ -12,6 +12,7 @@ import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
 import org.jtorch.dispatch.Schema;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.Fns;
 import org.jtorch.kernels.cpu.PointwiseLoops;

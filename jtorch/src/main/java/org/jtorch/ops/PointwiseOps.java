@@ -15,7 +15,6 @@ import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
 import org.jtorch.dispatch.DispatchState;
-import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.kernels.cpu.ComplexMath;
 import org.jtorch.kernels.cpu.Erf;
 import org.jtorch.kernels.cpu.Fns;
@@ -394,9 +393,7 @@ public final class PointwiseOps {
                     (a, o, g) -> Grads.forTensorArgs(
                             a,
                             g[0],
-                            a[1] instanceof Tensor
-                                    ? g[0].neg().mul(Dispatcher.call1(PointwiseOps.DIV_FLOOR, a[0], a[1]))
-                                    : null))
+                            a[1] instanceof Tensor ? g[0].neg().mul(PointwiseOps.DIV_FLOOR.call1(a[0], a[1])) : null))
             .deriveJvp(Jvps::elementwise);
     public static final OpDef FMOD = Pointwise.binary(
                     "fmod.Tensor(Tensor self, Tensor other) -> Tensor",
@@ -415,7 +412,7 @@ public final class PointwiseOps {
                             a,
                             g[0],
                             a[1] instanceof Tensor
-                                    ? g[0].neg().mul(Dispatcher.call1(PointwiseOps.DIV_TRUNC, a[0], a[1], "trunc"))
+                                    ? g[0].neg().mul(PointwiseOps.DIV_TRUNC.call1(a[0], a[1], "trunc"))
                                     : null))
             .deriveJvp(Jvps::elementwise);
     public static final OpDef POW = Pointwise.binary(
@@ -1135,7 +1132,7 @@ public final class PointwiseOps {
 
     /** {@code threshold_backward(grad_output, self, threshold)}. */
     public static Tensor thresholdBackward(Tensor gradOutput, Tensor self, Object threshold) {
-        return Dispatcher.call1(THRESHOLD_BACKWARD, gradOutput, self, threshold);
+        return THRESHOLD_BACKWARD.call1(gradOutput, self, threshold);
     }
 
     /** Complex silu is computable but, as in PyTorch, not differentiable: recording it is refused up front. */
@@ -1203,7 +1200,7 @@ public final class PointwiseOps {
 
     /** {@code gelu_backward(grad, self, approximate)}. */
     public static Tensor geluBackward(Tensor grad, Tensor self, String approximate) {
-        return Dispatcher.call1(GELU_BACKWARD, grad, self, approximate);
+        return GELU_BACKWARD.call1(grad, self, approximate);
     }
 
     private static boolean tanh(Object[] args, int i) {

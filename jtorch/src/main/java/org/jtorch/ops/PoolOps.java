@@ -7,6 +7,7 @@ import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 
 /**
@@ -494,8 +495,7 @@ public final class PoolOps {
             long[] dilation,
             boolean ceilMode,
             Tensor indices) {
-        return Dispatcher.call1(
-                MAX_POOL2D_WITH_INDICES_BACKWARD,
+        return MAX_POOL2D_WITH_INDICES_BACKWARD.call1(
                 gradOutput,
                 self,
                 kernelSize.clone(),
@@ -515,8 +515,7 @@ public final class PoolOps {
             boolean ceilMode,
             boolean countIncludePad,
             Long divisorOverride) {
-        return Dispatcher.call1(
-                AVG_POOL2D,
+        return AVG_POOL2D.call1(
                 self,
                 kernelSize.clone(),
                 stride == null ? new long[0] : stride.clone(),
@@ -536,8 +535,7 @@ public final class PoolOps {
             boolean ceilMode,
             boolean countIncludePad,
             Long divisorOverride) {
-        return Dispatcher.call1(
-                AVG_POOL2D_BACKWARD,
+        return AVG_POOL2D_BACKWARD.call1(
                 gradOutput,
                 self,
                 kernelSize.clone(),
@@ -550,11 +548,11 @@ public final class PoolOps {
 
     /** {@code torch._adaptive_avg_pool2d(self, output_size)}. */
     public static Tensor adaptiveAvgPool2d(Tensor self, long[] outputSize) {
-        return Dispatcher.call1(ADAPTIVE_AVG_POOL2D, self, outputSize.clone());
+        return ADAPTIVE_AVG_POOL2D.call1(self, outputSize.clone());
     }
 
     /** The gradient of {@link #adaptiveAvgPool2d} with respect to self. */
     public static Tensor adaptiveAvgPool2dBackward(Tensor gradOutput, Tensor self) {
-        return Dispatcher.call1(ADAPTIVE_AVG_POOL2D_BACKWARD, gradOutput, self);
+        return ADAPTIVE_AVG_POOL2D_BACKWARD.call1(gradOutput, self);
     }
 }

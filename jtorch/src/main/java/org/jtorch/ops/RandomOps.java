@@ -9,8 +9,8 @@ import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.Warnings;
-import org.jtorch.dispatch.Backends;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.Mt19937;
 import org.jtorch.kernels.cpu.RandomFill;
@@ -795,8 +795,7 @@ public final class RandomOps {
                     + "Device? device=None) -> Tensor",
             args -> {
                 Tensor self = (Tensor) args[0];
-                return Dispatcher.call1(
-                        RAND,
+                return RAND.call1(
                         self.impl().shapeRef(),
                         args[1],
                         args[2] != null ? args[2] : self.dtype(),
@@ -811,8 +810,7 @@ public final class RandomOps {
                     + "Device? device=None) -> Tensor",
             args -> {
                 Tensor self = (Tensor) args[0];
-                return Dispatcher.call1(
-                        RANDN,
+                return RANDN.call1(
                         self.impl().shapeRef(),
                         args[1],
                         args[2] != null ? args[2] : self.dtype(),
@@ -828,8 +826,7 @@ public final class RandomOps {
                     + "Device? device=None) -> Tensor",
             args -> {
                 Tensor self = (Tensor) args[0];
-                return Dispatcher.call1(
-                        RANDINT,
+                return RANDINT.call1(
                         args[1],
                         args[2],
                         self.impl().shapeRef(),
@@ -844,189 +841,189 @@ public final class RandomOps {
 
     /** {@code torch.rand(*size)}: uniform samples on [0, 1) in the default dtype. */
     public static Tensor rand(long... shape) {
-        return Dispatcher.call1(RAND, shape, null, null, null);
+        return RAND.call1(shape, null, null, null);
     }
 
     /** {@code torch.rand(size, dtype=dtype)}. */
     public static Tensor rand(long[] shape, DType dtype) {
-        return Dispatcher.call1(RAND, shape, null, dtype, null);
+        return RAND.call1(shape, null, dtype, null);
     }
 
     /** {@code torch.rand(size, generator=generator)}. */
     public static Tensor rand(long[] shape, Generator generator) {
-        return Dispatcher.call1(RAND, shape, generator, null, null);
+        return RAND.call1(shape, generator, null, null);
     }
 
     /** {@code torch.rand(size, generator=, dtype=, device=)}; null arguments take the defaults. */
     public static Tensor rand(long[] shape, DType dtype, Device device, Generator generator) {
-        return Dispatcher.call1(RAND, shape, generator, dtype, device);
+        return RAND.call1(shape, generator, dtype, device);
     }
 
     /** {@code torch.randn(*size)}: standard normal samples in the default dtype. */
     public static Tensor randn(long... shape) {
-        return Dispatcher.call1(RANDN, shape, null, null, null);
+        return RANDN.call1(shape, null, null, null);
     }
 
     /** {@code torch.randn(size, dtype=dtype)}. */
     public static Tensor randn(long[] shape, DType dtype) {
-        return Dispatcher.call1(RANDN, shape, null, dtype, null);
+        return RANDN.call1(shape, null, dtype, null);
     }
 
     /** {@code torch.randn(size, generator=generator)}. */
     public static Tensor randn(long[] shape, Generator generator) {
-        return Dispatcher.call1(RANDN, shape, generator, null, null);
+        return RANDN.call1(shape, generator, null, null);
     }
 
     /** {@code torch.randn(size, generator=, dtype=, device=)}; null arguments take the defaults. */
     public static Tensor randn(long[] shape, DType dtype, Device device, Generator generator) {
-        return Dispatcher.call1(RANDN, shape, generator, dtype, device);
+        return RANDN.call1(shape, generator, dtype, device);
     }
 
     /** {@code torch.randint(low, high, size)}: int64 samples uniform on [low, high). */
     public static Tensor randint(long low, long high, long... shape) {
-        return Dispatcher.call1(RANDINT, low, high, shape, null, null, null);
+        return RANDINT.call1(low, high, shape, null, null, null);
     }
 
     /** {@code torch.randint(low, high, size, dtype=dtype)}. */
     public static Tensor randint(long low, long high, long[] shape, DType dtype) {
-        return Dispatcher.call1(RANDINT, low, high, shape, null, dtype, null);
+        return RANDINT.call1(low, high, shape, null, dtype, null);
     }
 
     /** {@code torch.randint(low, high, size, generator=generator)}. */
     public static Tensor randint(long low, long high, long[] shape, Generator generator) {
-        return Dispatcher.call1(RANDINT, low, high, shape, generator, null, null);
+        return RANDINT.call1(low, high, shape, generator, null, null);
     }
 
     /** {@code torch.randint(low, high, size, generator=, dtype=, device=)}; null arguments take the defaults. */
     public static Tensor randint(long low, long high, long[] shape, DType dtype, Device device, Generator generator) {
-        return Dispatcher.call1(RANDINT, low, high, shape, generator, dtype, device);
+        return RANDINT.call1(low, high, shape, generator, dtype, device);
     }
 
     /** {@code torch.randperm(n)}: a random permutation of 0..n-1 (int64). */
     public static Tensor randperm(long n) {
-        return Dispatcher.call1(RANDPERM, n, null, null, null);
+        return RANDPERM.call1(n, null, null, null);
     }
 
     /** {@code torch.randperm(n, dtype=dtype)}. */
     public static Tensor randperm(long n, DType dtype) {
-        return Dispatcher.call1(RANDPERM, n, null, dtype, null);
+        return RANDPERM.call1(n, null, dtype, null);
     }
 
     /** {@code torch.randperm(n, generator=generator)}. */
     public static Tensor randperm(long n, Generator generator) {
-        return Dispatcher.call1(RANDPERM, n, generator, null, null);
+        return RANDPERM.call1(n, generator, null, null);
     }
 
     /** {@code torch.randperm(n, generator=, dtype=, device=)}; null arguments take the defaults. */
     public static Tensor randperm(long n, DType dtype, Device device, Generator generator) {
-        return Dispatcher.call1(RANDPERM, n, generator, dtype, device);
+        return RANDPERM.call1(n, generator, dtype, device);
     }
 
     /** {@code torch.rand_like(input)}. */
     public static Tensor randLike(Tensor input) {
-        return Dispatcher.call1(RAND_LIKE, input, null, null, null);
+        return RAND_LIKE.call1(input, null, null, null);
     }
 
     /** {@code torch.rand_like(input, generator=generator)}. */
     public static Tensor randLike(Tensor input, Generator generator) {
-        return Dispatcher.call1(RAND_LIKE, input, generator, null, null);
+        return RAND_LIKE.call1(input, generator, null, null);
     }
 
     /** {@code torch.randn_like(input)}. */
     public static Tensor randnLike(Tensor input) {
-        return Dispatcher.call1(RANDN_LIKE, input, null, null, null);
+        return RANDN_LIKE.call1(input, null, null, null);
     }
 
     /** {@code torch.randn_like(input, generator=generator)}. */
     public static Tensor randnLike(Tensor input, Generator generator) {
-        return Dispatcher.call1(RANDN_LIKE, input, generator, null, null);
+        return RANDN_LIKE.call1(input, generator, null, null);
     }
 
     /** {@code torch.randint_like(input, low, high)}. */
     public static Tensor randintLike(Tensor input, long low, long high) {
-        return Dispatcher.call1(RANDINT_LIKE, input, low, high, null, null, null);
+        return RANDINT_LIKE.call1(input, low, high, null, null, null);
     }
 
     /** {@code torch.randint_like(input, low, high, generator=generator)}. */
     public static Tensor randintLike(Tensor input, long low, long high, Generator generator) {
-        return Dispatcher.call1(RANDINT_LIKE, input, low, high, generator, null, null);
+        return RANDINT_LIKE.call1(input, low, high, generator, null, null);
     }
 
     /** {@code torch.normal(mean, std, size)}: normal samples with float mean and std, in the default dtype. */
     public static Tensor normal(double mean, double std, long... shape) {
-        return Dispatcher.call1(NORMAL_FLOAT_FLOAT, mean, std, shape, null, null, null);
+        return NORMAL_FLOAT_FLOAT.call1(mean, std, shape, null, null, null);
     }
 
     /** {@code torch.normal(mean, std, size, generator=generator)}. */
     public static Tensor normal(double mean, double std, long[] shape, Generator generator) {
-        return Dispatcher.call1(NORMAL_FLOAT_FLOAT, mean, std, shape, generator, null, null);
+        return NORMAL_FLOAT_FLOAT.call1(mean, std, shape, generator, null, null);
     }
 
     /** {@code torch.normal(mean, std)} with a mean tensor: one sample per element, mean's dtype. */
     public static Tensor normal(Tensor mean, double std) {
-        return Dispatcher.call1(NORMAL_TENSOR_FLOAT, mean, std, null);
+        return NORMAL_TENSOR_FLOAT.call1(mean, std, null);
     }
 
     /** {@code torch.normal(mean, std, generator=generator)} with a mean tensor. */
     public static Tensor normal(Tensor mean, double std, Generator generator) {
-        return Dispatcher.call1(NORMAL_TENSOR_FLOAT, mean, std, generator);
+        return NORMAL_TENSOR_FLOAT.call1(mean, std, generator);
     }
 
     /** {@code torch.normal(mean, std)} with a std tensor: one sample per element, std's dtype. */
     public static Tensor normal(double mean, Tensor std) {
-        return Dispatcher.call1(NORMAL_FLOAT_TENSOR, mean, std, null);
+        return NORMAL_FLOAT_TENSOR.call1(mean, std, null);
     }
 
     /** {@code torch.normal(mean, std, generator=generator)} with a std tensor. */
     public static Tensor normal(double mean, Tensor std, Generator generator) {
-        return Dispatcher.call1(NORMAL_FLOAT_TENSOR, mean, std, generator);
+        return NORMAL_FLOAT_TENSOR.call1(mean, std, generator);
     }
 
     /** {@code torch.normal(mean, std)} with tensors: the broadcast shape, mean's dtype. */
     public static Tensor normal(Tensor mean, Tensor std) {
-        return Dispatcher.call1(NORMAL_TENSOR_TENSOR, mean, std, null);
+        return NORMAL_TENSOR_TENSOR.call1(mean, std, null);
     }
 
     /** {@code torch.normal(mean, std, generator=generator)} with tensors. */
     public static Tensor normal(Tensor mean, Tensor std, Generator generator) {
-        return Dispatcher.call1(NORMAL_TENSOR_TENSOR, mean, std, generator);
+        return NORMAL_TENSOR_TENSOR.call1(mean, std, generator);
     }
 
     // ---- entry points: samplers ------------------------------------------------------------------------
 
     /** {@code torch.bernoulli(input)}: 0/1 samples with the probabilities in input (floating), input's dtype. */
     public static Tensor bernoulli(Tensor input) {
-        return Dispatcher.call1(BERNOULLI, input, null);
+        return BERNOULLI.call1(input, null);
     }
 
     /** {@code torch.bernoulli(input, generator=generator)}. */
     public static Tensor bernoulli(Tensor input, Generator generator) {
-        return Dispatcher.call1(BERNOULLI, input, generator);
+        return BERNOULLI.call1(input, generator);
     }
 
     /** {@code torch.bernoulli(input, p)}: 0/1 samples with probability p, shaped and typed like input. */
     public static Tensor bernoulli(Tensor input, double p) {
-        return Dispatcher.call1(BERNOULLI_P, input, p, null);
+        return BERNOULLI_P.call1(input, p, null);
     }
 
     /** {@code torch.bernoulli(input, p, generator=generator)}. */
     public static Tensor bernoulli(Tensor input, double p, Generator generator) {
-        return Dispatcher.call1(BERNOULLI_P, input, p, generator);
+        return BERNOULLI_P.call1(input, p, generator);
     }
 
     /** {@code torch.multinomial(input, num_samples)}: indices drawn without replacement, per row of input. */
     public static Tensor multinomial(Tensor input, long numSamples) {
-        return Dispatcher.call1(MULTINOMIAL, input, numSamples, false, null);
+        return MULTINOMIAL.call1(input, numSamples, false, null);
     }
 
     /** {@code torch.multinomial(input, num_samples, replacement)}. */
     public static Tensor multinomial(Tensor input, long numSamples, boolean replacement) {
-        return Dispatcher.call1(MULTINOMIAL, input, numSamples, replacement, null);
+        return MULTINOMIAL.call1(input, numSamples, replacement, null);
     }
 
     /** {@code torch.multinomial(input, num_samples, replacement, generator=generator)}. */
     public static Tensor multinomial(Tensor input, long numSamples, boolean replacement, Generator generator) {
-        return Dispatcher.call1(MULTINOMIAL, input, numSamples, replacement, generator);
+        return MULTINOMIAL.call1(input, numSamples, replacement, generator);
     }
 
     // ---- entry points: in-place fills --------------------------------------------------------------------

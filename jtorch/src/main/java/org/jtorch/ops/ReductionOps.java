@@ -7,6 +7,7 @@ import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
 import org.jtorch.ValuesIndices;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.ReduceLoops;
 import org.jtorch.kernels.cpu.ReduceLoops.Op;
@@ -617,152 +618,152 @@ public final class ReductionOps {
 
     /** {@code torch.sum(x)}. */
     public static Tensor sum(Tensor x) {
-        return Dispatcher.call1(SUM, x, null, false, null);
+        return SUM.call1(x, null, false, null);
     }
 
     /** {@code torch.sum(x, dtype=dtype)}. */
     public static Tensor sum(Tensor x, DType dtype) {
-        return Dispatcher.call1(SUM, x, null, false, dtype);
+        return SUM.call1(x, null, false, dtype);
     }
 
     /** {@code torch.sum(x, dim)}. */
     public static Tensor sum(Tensor x, long dim) {
-        return Dispatcher.call1(SUM, x, dims(dim), false, null);
+        return SUM.call1(x, dims(dim), false, null);
     }
 
     /** {@code torch.sum(x, dim, keepdim)}. */
     public static Tensor sum(Tensor x, long dim, boolean keepdim) {
-        return Dispatcher.call1(SUM, x, dims(dim), keepdim, null);
+        return SUM.call1(x, dims(dim), keepdim, null);
     }
 
     /** {@code torch.sum(x, dims, keepdim)}. */
     public static Tensor sum(Tensor x, long[] dims, boolean keepdim) {
-        return Dispatcher.call1(SUM, x, dims, keepdim, null);
+        return SUM.call1(x, dims, keepdim, null);
     }
 
     /** {@code torch.sum(x, dims, keepdim, dtype=dtype)}. */
     public static Tensor sum(Tensor x, long[] dims, boolean keepdim, DType dtype) {
-        return Dispatcher.call1(SUM, x, dims, keepdim, dtype);
+        return SUM.call1(x, dims, keepdim, dtype);
     }
 
     /** {@code torch.nansum(x)}. */
     public static Tensor nansum(Tensor x) {
-        return Dispatcher.call1(NANSUM, x, null, false, null);
+        return NANSUM.call1(x, null, false, null);
     }
 
     /** {@code torch.nansum(x, dim)}. */
     public static Tensor nansum(Tensor x, long dim) {
-        return Dispatcher.call1(NANSUM, x, dims(dim), false, null);
+        return NANSUM.call1(x, dims(dim), false, null);
     }
 
     /** {@code torch.nansum(x, dims, keepdim, dtype=dtype)}. */
     public static Tensor nansum(Tensor x, long[] dims, boolean keepdim, DType dtype) {
-        return Dispatcher.call1(NANSUM, x, dims, keepdim, dtype);
+        return NANSUM.call1(x, dims, keepdim, dtype);
     }
 
     /** {@code torch.mean(x)}. */
     public static Tensor mean(Tensor x) {
-        return Dispatcher.call1(MEAN, x, null, false, null);
+        return MEAN.call1(x, null, false, null);
     }
 
     /** {@code torch.mean(x, dtype=dtype)}. */
     public static Tensor mean(Tensor x, DType dtype) {
-        return Dispatcher.call1(MEAN, x, null, false, dtype);
+        return MEAN.call1(x, null, false, dtype);
     }
 
     /** {@code torch.mean(x, dim)}. */
     public static Tensor mean(Tensor x, long dim) {
-        return Dispatcher.call1(MEAN, x, dims(dim), false, null);
+        return MEAN.call1(x, dims(dim), false, null);
     }
 
     /** {@code torch.mean(x, dim, keepdim)}. */
     public static Tensor mean(Tensor x, long dim, boolean keepdim) {
-        return Dispatcher.call1(MEAN, x, dims(dim), keepdim, null);
+        return MEAN.call1(x, dims(dim), keepdim, null);
     }
 
     /** {@code torch.mean(x, dims, keepdim)}. */
     public static Tensor mean(Tensor x, long[] dims, boolean keepdim) {
-        return Dispatcher.call1(MEAN, x, dims, keepdim, null);
+        return MEAN.call1(x, dims, keepdim, null);
     }
 
     /** {@code torch.mean(x, dims, keepdim, dtype=dtype)}. */
     public static Tensor mean(Tensor x, long[] dims, boolean keepdim, DType dtype) {
-        return Dispatcher.call1(MEAN, x, dims, keepdim, dtype);
+        return MEAN.call1(x, dims, keepdim, dtype);
     }
 
     /** {@code torch.nanmean(x)}. */
     public static Tensor nanmean(Tensor x) {
-        return Dispatcher.call1(NANMEAN, x, null, false, null);
+        return NANMEAN.call1(x, null, false, null);
     }
 
     /** {@code torch.nanmean(x, dim)}. */
     public static Tensor nanmean(Tensor x, long dim) {
-        return Dispatcher.call1(NANMEAN, x, dims(dim), false, null);
+        return NANMEAN.call1(x, dims(dim), false, null);
     }
 
     /** {@code torch.nanmean(x, dims, keepdim, dtype=dtype)}. */
     public static Tensor nanmean(Tensor x, long[] dims, boolean keepdim, DType dtype) {
-        return Dispatcher.call1(NANMEAN, x, dims, keepdim, dtype);
+        return NANMEAN.call1(x, dims, keepdim, dtype);
     }
 
     /** {@code torch.prod(x)}. */
     public static Tensor prod(Tensor x) {
-        return Dispatcher.call1(PROD, x, null, false, null);
+        return PROD.call1(x, null, false, null);
     }
 
     /** {@code torch.prod(x, dtype=dtype)}. */
     public static Tensor prod(Tensor x, DType dtype) {
-        return Dispatcher.call1(PROD, x, null, false, dtype);
+        return PROD.call1(x, null, false, dtype);
     }
 
     /** {@code torch.prod(x, dim)}. */
     public static Tensor prod(Tensor x, long dim) {
-        return Dispatcher.call1(PROD, x, dims(dim), false, null);
+        return PROD.call1(x, dims(dim), false, null);
     }
 
     /** {@code torch.prod(x, dim, keepdim)}. */
     public static Tensor prod(Tensor x, long dim, boolean keepdim) {
-        return Dispatcher.call1(PROD, x, dims(dim), keepdim, null);
+        return PROD.call1(x, dims(dim), keepdim, null);
     }
 
     /** {@code torch.prod(x, dim, keepdim, dtype=dtype)}. */
     public static Tensor prod(Tensor x, long dim, boolean keepdim, DType dtype) {
-        return Dispatcher.call1(PROD, x, dims(dim), keepdim, dtype);
+        return PROD.call1(x, dims(dim), keepdim, dtype);
     }
 
     /** {@code torch.amax(x)} over all dims. */
     public static Tensor amax(Tensor x) {
-        return Dispatcher.call1(AMAX, x, null, false);
+        return AMAX.call1(x, null, false);
     }
 
     /** {@code torch.amax(x, dim)}. */
     public static Tensor amax(Tensor x, long dim) {
-        return Dispatcher.call1(AMAX, x, dims(dim), false);
+        return AMAX.call1(x, dims(dim), false);
     }
 
     /** {@code torch.amax(x, dims, keepdim)}. */
     public static Tensor amax(Tensor x, long[] dims, boolean keepdim) {
-        return Dispatcher.call1(AMAX, x, dims, keepdim);
+        return AMAX.call1(x, dims, keepdim);
     }
 
     /** {@code torch.amin(x)} over all dims. */
     public static Tensor amin(Tensor x) {
-        return Dispatcher.call1(AMIN, x, null, false);
+        return AMIN.call1(x, null, false);
     }
 
     /** {@code torch.amin(x, dim)}. */
     public static Tensor amin(Tensor x, long dim) {
-        return Dispatcher.call1(AMIN, x, dims(dim), false);
+        return AMIN.call1(x, dims(dim), false);
     }
 
     /** {@code torch.amin(x, dims, keepdim)}. */
     public static Tensor amin(Tensor x, long[] dims, boolean keepdim) {
-        return Dispatcher.call1(AMIN, x, dims, keepdim);
+        return AMIN.call1(x, dims, keepdim);
     }
 
     /** {@code torch.max(x)}: the largest element (NaN if any). */
     public static Tensor max(Tensor x) {
-        return Dispatcher.call1(MAX_ALL, x);
+        return MAX_ALL.call1(x);
     }
 
     /** {@code torch.max(x, dim)}: values and indices. */
@@ -777,7 +778,7 @@ public final class ReductionOps {
 
     /** {@code torch.min(x)}: the smallest element (NaN if any). */
     public static Tensor min(Tensor x) {
-        return Dispatcher.call1(MIN_ALL, x);
+        return MIN_ALL.call1(x);
     }
 
     /** {@code torch.min(x, dim)}: values and indices. */
@@ -797,114 +798,114 @@ public final class ReductionOps {
 
     /** {@code torch.argmax(x)}: the flat index of the largest element. */
     public static Tensor argmax(Tensor x) {
-        return Dispatcher.call1(ARGMAX, x, null, false);
+        return ARGMAX.call1(x, null, false);
     }
 
     /** {@code torch.argmax(x, keepdim=keepdim)}: flat index, shaped as x with every dim 1 when keepdim. */
     public static Tensor argmax(Tensor x, boolean keepdim) {
-        return Dispatcher.call1(ARGMAX, x, null, keepdim);
+        return ARGMAX.call1(x, null, keepdim);
     }
 
     /** {@code torch.argmax(x, dim)}. */
     public static Tensor argmax(Tensor x, long dim) {
-        return Dispatcher.call1(ARGMAX, x, dim, false);
+        return ARGMAX.call1(x, dim, false);
     }
 
     /** {@code torch.argmax(x, dim, keepdim)}. */
     public static Tensor argmax(Tensor x, long dim, boolean keepdim) {
-        return Dispatcher.call1(ARGMAX, x, dim, keepdim);
+        return ARGMAX.call1(x, dim, keepdim);
     }
 
     /** {@code torch.argmin(x)}. */
     public static Tensor argmin(Tensor x) {
-        return Dispatcher.call1(ARGMIN, x, null, false);
+        return ARGMIN.call1(x, null, false);
     }
 
     /** {@code torch.argmin(x, keepdim=keepdim)}. */
     public static Tensor argmin(Tensor x, boolean keepdim) {
-        return Dispatcher.call1(ARGMIN, x, null, keepdim);
+        return ARGMIN.call1(x, null, keepdim);
     }
 
     /** {@code torch.argmin(x, dim)}. */
     public static Tensor argmin(Tensor x, long dim) {
-        return Dispatcher.call1(ARGMIN, x, dim, false);
+        return ARGMIN.call1(x, dim, false);
     }
 
     /** {@code torch.argmin(x, dim, keepdim)}. */
     public static Tensor argmin(Tensor x, long dim, boolean keepdim) {
-        return Dispatcher.call1(ARGMIN, x, dim, keepdim);
+        return ARGMIN.call1(x, dim, keepdim);
     }
 
     /** {@code torch.var(x)} (correction 1). */
     public static Tensor var(Tensor x) {
-        return Dispatcher.call1(VAR, x, null, null, false);
+        return VAR.call1(x, null, null, false);
     }
 
     /** {@code torch.var(x, unbiased)}. */
     public static Tensor var(Tensor x, boolean unbiased) {
-        return Dispatcher.call1(VAR, x, null, unbiased ? 1L : 0L, false);
+        return VAR.call1(x, null, unbiased ? 1L : 0L, false);
     }
 
     /** {@code torch.var(x, dim)}. */
     public static Tensor var(Tensor x, long dim) {
-        return Dispatcher.call1(VAR, x, dims(dim), null, false);
+        return VAR.call1(x, dims(dim), null, false);
     }
 
     /** {@code torch.var(x, dims, unbiased, keepdim)}. */
     public static Tensor var(Tensor x, long[] dims, boolean unbiased, boolean keepdim) {
-        return Dispatcher.call1(VAR, x, dims, unbiased ? 1L : 0L, keepdim);
+        return VAR.call1(x, dims, unbiased ? 1L : 0L, keepdim);
     }
 
     /** {@code torch.var(x, dims, correction=correction, keepdim=keepdim)}. */
     public static Tensor var(Tensor x, long[] dims, double correction, boolean keepdim) {
-        return Dispatcher.call1(VAR, x, dims, correction, keepdim);
+        return VAR.call1(x, dims, correction, keepdim);
     }
 
     /** {@code torch.std(x)} (correction 1). */
     public static Tensor std(Tensor x) {
-        return Dispatcher.call1(STD, x, null, null, false);
+        return STD.call1(x, null, null, false);
     }
 
     /** {@code torch.std(x, unbiased)}. */
     public static Tensor std(Tensor x, boolean unbiased) {
-        return Dispatcher.call1(STD, x, null, unbiased ? 1L : 0L, false);
+        return STD.call1(x, null, unbiased ? 1L : 0L, false);
     }
 
     /** {@code torch.std(x, dim)}. */
     public static Tensor std(Tensor x, long dim) {
-        return Dispatcher.call1(STD, x, dims(dim), null, false);
+        return STD.call1(x, dims(dim), null, false);
     }
 
     /** {@code torch.std(x, dims, unbiased, keepdim)}. */
     public static Tensor std(Tensor x, long[] dims, boolean unbiased, boolean keepdim) {
-        return Dispatcher.call1(STD, x, dims, unbiased ? 1L : 0L, keepdim);
+        return STD.call1(x, dims, unbiased ? 1L : 0L, keepdim);
     }
 
     /** {@code torch.std(x, dims, correction=correction, keepdim=keepdim)}. */
     public static Tensor std(Tensor x, long[] dims, double correction, boolean keepdim) {
-        return Dispatcher.call1(STD, x, dims, correction, keepdim);
+        return STD.call1(x, dims, correction, keepdim);
     }
 
     /** {@code torch.logsumexp(x, dim)}. */
     public static Tensor logsumexp(Tensor x, long dim) {
-        return Dispatcher.call1(LOGSUMEXP, x, dims(dim), false);
+        return LOGSUMEXP.call1(x, dims(dim), false);
     }
 
     /** {@code torch.logsumexp(x, dim, keepdim)}. */
     public static Tensor logsumexp(Tensor x, long dim, boolean keepdim) {
-        return Dispatcher.call1(LOGSUMEXP, x, dims(dim), keepdim);
+        return LOGSUMEXP.call1(x, dims(dim), keepdim);
     }
 
     /** {@code torch.logsumexp(x, dims, keepdim)}. */
     public static Tensor logsumexp(Tensor x, long[] dims, boolean keepdim) {
-        return Dispatcher.call1(LOGSUMEXP, x, dims, keepdim);
+        return LOGSUMEXP.call1(x, dims, keepdim);
     }
 
     /**
      * {@code _softmax_backward_data(grad_output, output, dim, input_dtype)}; a null input_dtype keeps grad_output's.
      */
     public static Tensor softmaxBackwardData(Tensor gradOutput, Tensor output, long dim, DType inputDtype) {
-        return Dispatcher.call1(SOFTMAX_BACKWARD_DATA, gradOutput, output, dim, orGradDtype(inputDtype, gradOutput));
+        return SOFTMAX_BACKWARD_DATA.call1(gradOutput, output, dim, orGradDtype(inputDtype, gradOutput));
     }
 
     /**
@@ -912,8 +913,7 @@ public final class ReductionOps {
      * grad_output's.
      */
     public static Tensor logSoftmaxBackwardData(Tensor gradOutput, Tensor output, long dim, DType inputDtype) {
-        return Dispatcher.call1(
-                LOG_SOFTMAX_BACKWARD_DATA, gradOutput, output, dim, orGradDtype(inputDtype, gradOutput));
+        return LOG_SOFTMAX_BACKWARD_DATA.call1(gradOutput, output, dim, orGradDtype(inputDtype, gradOutput));
     }
 
     /** The schema's input_dtype is required: an entry point given none passes grad_output's. */
@@ -923,91 +923,91 @@ public final class ReductionOps {
 
     /** {@code torch.softmax(x, dim)}. */
     public static Tensor softmax(Tensor x, long dim) {
-        return Dispatcher.call1(SOFTMAX, x, dim, null);
+        return SOFTMAX.call1(x, dim, null);
     }
 
     /** {@code torch.softmax(x, dim, dtype=dtype)}. */
     public static Tensor softmax(Tensor x, long dim, DType dtype) {
-        return Dispatcher.call1(SOFTMAX, x, dim, dtype);
+        return SOFTMAX.call1(x, dim, dtype);
     }
 
     /** {@code torch.log_softmax(x, dim)}. */
     public static Tensor logSoftmax(Tensor x, long dim) {
-        return Dispatcher.call1(LOG_SOFTMAX, x, dim, null);
+        return LOG_SOFTMAX.call1(x, dim, null);
     }
 
     /** {@code torch.log_softmax(x, dim, dtype=dtype)}. */
     public static Tensor logSoftmax(Tensor x, long dim, DType dtype) {
-        return Dispatcher.call1(LOG_SOFTMAX, x, dim, dtype);
+        return LOG_SOFTMAX.call1(x, dim, dtype);
     }
 
     /** {@code torch.cumsum(x, dim)}. */
     public static Tensor cumsum(Tensor x, long dim) {
-        return Dispatcher.call1(CUMSUM, x, dim, null);
+        return CUMSUM.call1(x, dim, null);
     }
 
     /** {@code torch.cumsum(x, dim, dtype=dtype)}. */
     public static Tensor cumsum(Tensor x, long dim, DType dtype) {
-        return Dispatcher.call1(CUMSUM, x, dim, dtype);
+        return CUMSUM.call1(x, dim, dtype);
     }
 
     /** {@code torch.cumprod(x, dim)}. */
     public static Tensor cumprod(Tensor x, long dim) {
-        return Dispatcher.call1(CUMPROD, x, dim, null);
+        return CUMPROD.call1(x, dim, null);
     }
 
     /** {@code torch.cumprod(x, dim, dtype=dtype)}. */
     public static Tensor cumprod(Tensor x, long dim, DType dtype) {
-        return Dispatcher.call1(CUMPROD, x, dim, dtype);
+        return CUMPROD.call1(x, dim, dtype);
     }
 
     /** {@code torch.all(x)}. */
     public static Tensor all(Tensor x) {
-        return Dispatcher.call1(ALL, x, null, false);
+        return ALL.call1(x, null, false);
     }
 
     /** {@code torch.all(x, dim)}. */
     public static Tensor all(Tensor x, long dim) {
-        return Dispatcher.call1(ALL, x, dims(dim), false);
+        return ALL.call1(x, dims(dim), false);
     }
 
     /** {@code torch.all(x, dims, keepdim)}. */
     public static Tensor all(Tensor x, long[] dims, boolean keepdim) {
-        return Dispatcher.call1(ALL, x, dims, keepdim);
+        return ALL.call1(x, dims, keepdim);
     }
 
     /** {@code torch.any(x)}. */
     public static Tensor any(Tensor x) {
-        return Dispatcher.call1(ANY, x, null, false);
+        return ANY.call1(x, null, false);
     }
 
     /** {@code torch.any(x, dim)}. */
     public static Tensor any(Tensor x, long dim) {
-        return Dispatcher.call1(ANY, x, dims(dim), false);
+        return ANY.call1(x, dims(dim), false);
     }
 
     /** {@code torch.any(x, dims, keepdim)}. */
     public static Tensor any(Tensor x, long[] dims, boolean keepdim) {
-        return Dispatcher.call1(ANY, x, dims, keepdim);
+        return ANY.call1(x, dims, keepdim);
     }
 
     /** {@code torch.linalg.vector_norm(x)} (the 2-norm of all elements). */
     public static Tensor vectorNorm(Tensor x) {
-        return Dispatcher.call1(VECTOR_NORM, x, 2.0, null, false, null);
+        return VECTOR_NORM.call1(x, 2.0, null, false, null);
     }
 
     /** {@code torch.linalg.vector_norm(x, ord)}. */
     public static Tensor vectorNorm(Tensor x, double ord) {
-        return Dispatcher.call1(VECTOR_NORM, x, ord, null, false, null);
+        return VECTOR_NORM.call1(x, ord, null, false, null);
     }
 
     /** {@code torch.linalg.vector_norm(x, ord, dims, keepdim)}. */
     public static Tensor vectorNorm(Tensor x, double ord, long[] dims, boolean keepdim) {
-        return Dispatcher.call1(VECTOR_NORM, x, ord, dims, keepdim, null);
+        return VECTOR_NORM.call1(x, ord, dims, keepdim, null);
     }
 
     /** {@code torch.linalg.vector_norm(x, ord, dims, keepdim, dtype=dtype)}. */
     public static Tensor vectorNorm(Tensor x, double ord, long[] dims, boolean keepdim, DType dtype) {
-        return Dispatcher.call1(VECTOR_NORM, x, ord, dims, keepdim, dtype);
+        return VECTOR_NORM.call1(x, ord, dims, keepdim, dtype);
     }
 }

@@ -13,6 +13,7 @@ import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.IndexLoops;
 import org.jtorch.kernels.cpu.IndexLoops.Indexers;
@@ -228,8 +229,7 @@ public final class ScatterOps {
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {scatter(g[0], dim(a), tensor(a[2]), 0L), null})
             // the scattered places are constants: the tangent is self's with zeros there
             .defineJvp((a, o, t) ->
-                    new Tensor[] {t[0] == null ? null : Dispatcher.call1(ScatterOps.SCATTER_VALUE, t[0], a[1], a[2], 0L)
-                    });
+                    new Tensor[] {t[0] == null ? null : ScatterOps.SCATTER_VALUE.call1(t[0], a[1], a[2], 0L)});
 
     /**
      * {@code scatter_add(self, dim, index, src)}: adds every src element to its indexed place (duplicates accumulate).
@@ -383,7 +383,7 @@ public final class ScatterOps {
     private static void divideByCounts(Tensor out, int dim, Tensor index, boolean includeSelf) {
         Tensor count = Creation.full(out.shape(), includeSelf ? 1L : 0L, out.dtype(), Device.CPU);
         scatterInto(count, dim, index, Creation.scalarTensor(Scalar.of(1L), out.dtype()), Reduce.ADD);
-        TernaryOps.maskedFill_(count, Dispatcher.call1(PointwiseOps.EQ, count, 0L), 1L);
+        TernaryOps.maskedFill_(count, PointwiseOps.EQ.call1(count, 0L), 1L);
         boolean exact = out.dtype().isFloatingPoint() || out.dtype().isComplex();
         Dispatcher.callOut(exact ? PointwiseOps.DIV : PointwiseOps.DIV_FLOOR, new Tensor[] {out}, out, count);
     }
@@ -754,12 +754,12 @@ public final class ScatterOps {
 
     /** {@code torch.gather(self, dim, index)}. */
     public static Tensor gather(Tensor self, int dim, Tensor index) {
-        return Dispatcher.call1(GATHER, self, (long) dim, index, false);
+        return GATHER.call1(self, (long) dim, index, false);
     }
 
     /** {@code torch.scatter(self, dim, index, src)}. */
     public static Tensor scatter(Tensor self, int dim, Tensor index, Tensor src) {
-        return Dispatcher.call1(SCATTER, self, (long) dim, index, src);
+        return SCATTER.call1(self, (long) dim, index, src);
     }
 
     /**
@@ -768,7 +768,7 @@ public final class ScatterOps {
      */
     public static Tensor scatter(Tensor self, int dim, Tensor index, Object value) {
         if (value instanceof Tensor src) return scatter(self, dim, index, src);
-        return Dispatcher.call1(SCATTER_VALUE, self, (long) dim, index, value);
+        return SCATTER_VALUE.call1(self, (long) dim, index, value);
     }
 
     /** {@code self.scatter_(dim, index, src)}. */
@@ -784,7 +784,7 @@ public final class ScatterOps {
 
     /** {@code torch.scatter_add(self, dim, index, src)}. */
     public static Tensor scatterAdd(Tensor self, int dim, Tensor index, Tensor src) {
-        return Dispatcher.call1(SCATTER_ADD, self, (long) dim, index, src);
+        return SCATTER_ADD.call1(self, (long) dim, index, src);
     }
 
     /** {@code self.scatter_add_(dim, index, src)}. */
@@ -803,7 +803,7 @@ public final class ScatterOps {
     /** {@code torch.scatter_reduce(self, dim, index, src, reduce, include_self=includeSelf)}. */
     public static Tensor scatterReduce(
             Tensor self, int dim, Tensor index, Tensor src, String reduce, boolean includeSelf) {
-        return Dispatcher.call1(SCATTER_REDUCE, self, (long) dim, index, src, reduce, includeSelf);
+        return SCATTER_REDUCE.call1(self, (long) dim, index, src, reduce, includeSelf);
     }
 
     /** {@code self.scatter_reduce_(dim, index, src, reduce)}. */
@@ -819,7 +819,7 @@ public final class ScatterOps {
 
     /** {@code torch.index_select(self, dim, index)}. */
     public static Tensor indexSelect(Tensor self, int dim, Tensor index) {
-        return Dispatcher.call1(INDEX_SELECT, self, (long) dim, index);
+        return INDEX_SELECT.call1(self, (long) dim, index);
     }
 
     /** {@code torch.index_add(self, dim, index, source)}. */
@@ -831,7 +831,7 @@ public final class ScatterOps {
      * {@code torch.index_add(self, dim, index, source, alpha=alpha)}: {@code alpha} is a Java number or {@link Scalar}.
      */
     public static Tensor indexAdd(Tensor self, int dim, Tensor index, Tensor source, Object alpha) {
-        return Dispatcher.call1(INDEX_ADD, self, (long) dim, index, source, alpha);
+        return INDEX_ADD.call1(self, (long) dim, index, source, alpha);
     }
 
     /** {@code self.index_add_(dim, index, source)}. */
@@ -846,7 +846,7 @@ public final class ScatterOps {
 
     /** {@code torch.index_copy(self, dim, index, source)}. */
     public static Tensor indexCopy(Tensor self, int dim, Tensor index, Tensor source) {
-        return Dispatcher.call1(INDEX_COPY, self, (long) dim, index, source);
+        return INDEX_COPY.call1(self, (long) dim, index, source);
     }
 
     /** {@code self.index_copy_(dim, index, source)}. */
@@ -859,8 +859,7 @@ public final class ScatterOps {
      * 0-d tensor.
      */
     public static Tensor indexFill(Tensor self, int dim, Tensor index, Object value) {
-        return Dispatcher.call1(
-                value instanceof Tensor ? INDEX_FILL_TENSOR : INDEX_FILL, self, (long) dim, index, value);
+        return (value instanceof Tensor ? INDEX_FILL_TENSOR : INDEX_FILL).call1(self, (long) dim, index, value);
     }
 
     /** {@code self.index_fill_(dim, index, value)}; filling an expanded tensor warns, as in PyTorch. */

@@ -11,7 +11,6 @@ import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.dispatch.DispatchState;
-import org.jtorch.dispatch.Dispatcher;
 
 /**
  * The backward of {@code scatter_reduce} (ATen's {@code scatter_reduce_backward}), one formula per reduction, written
@@ -75,7 +74,7 @@ final class ScatterReduceGrads {
                 gather(grad.mul(Grads.conj(result)), dim, index)
                         .div(Grads.conj(TernaryOps.maskedFill(src, srcZero, 1L))));
         if (DispatchState.current().isGradEnabled() && zerosAtPlace.gt(1L).any().item() != 0) {
-            gradSrc = Dispatcher.call1(ScatterOps.SCATTER_REDUCE_PROD_SRC_GRAD, gradSrc);
+            gradSrc = ScatterOps.SCATTER_REDUCE_PROD_SRC_GRAD.call1(gradSrc);
         }
         return new Tensor[] {gradSelf, gradSrc};
     }

@@ -7,6 +7,7 @@ import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.BucketKernels;
 import org.jtorch.storage.TensorImpl;
@@ -157,7 +158,7 @@ public final class SearchOps {
             "bucketize.Tensor(Tensor self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor",
             args -> {
                 checkBoundaries((Tensor) args[1]);
-                return Dispatcher.call1(SEARCHSORTED, args[1], args[0], args[2], args[3], null, null);
+                return SEARCHSORTED.call1(args[1], args[0], args[2], args[3], null, null);
             },
             OpDef.Flag.NOT_DIFFERENTIABLE);
 
@@ -166,7 +167,7 @@ public final class SearchOps {
             "bucketize.Scalar(Scalar self, Tensor boundaries, *, bool out_int32=False, bool right=False) -> Tensor",
             args -> {
                 checkBoundaries((Tensor) args[1]);
-                return Dispatcher.call1(SEARCHSORTED_SCALAR, args[1], args[0], args[2], args[3], null, null);
+                return SEARCHSORTED_SCALAR.call1(args[1], args[0], args[2], args[3], null, null);
             },
             OpDef.Flag.NOT_DIFFERENTIABLE);
 
@@ -245,7 +246,7 @@ public final class SearchOps {
      */
     public static Tensor searchsorted(
             Tensor sortedSequence, Tensor values, boolean outInt32, boolean right, String side, Tensor sorter) {
-        return Dispatcher.call1(SEARCHSORTED, sortedSequence, values, outInt32, right, side, sorter);
+        return SEARCHSORTED.call1(sortedSequence, values, outInt32, right, side, sorter);
     }
 
     /** {@code torch.searchsorted(sorted_sequence, value)} for one number: a 0-d result. */
@@ -266,7 +267,7 @@ public final class SearchOps {
     /** {@code torch.searchsorted(sorted_sequence, value, out_int32=, right=, side=, sorter=)} for one number. */
     public static Tensor searchsorted(
             Tensor sortedSequence, Scalar value, boolean outInt32, boolean right, String side, Tensor sorter) {
-        return Dispatcher.call1(SEARCHSORTED_SCALAR, sortedSequence, value, outInt32, right, side, sorter);
+        return SEARCHSORTED_SCALAR.call1(sortedSequence, value, outInt32, right, side, sorter);
     }
 
     /** {@code torch.bucketize(input, boundaries)}. */
@@ -276,7 +277,7 @@ public final class SearchOps {
 
     /** {@code torch.bucketize(input, boundaries, out_int32=, right=)}. */
     public static Tensor bucketize(Tensor input, Tensor boundaries, boolean outInt32, boolean right) {
-        return Dispatcher.call1(BUCKETIZE, input, boundaries, outInt32, right);
+        return BUCKETIZE.call1(input, boundaries, outInt32, right);
     }
 
     /** {@code torch.bucketize(value, boundaries)} for one number: a 0-d result. */
@@ -286,7 +287,7 @@ public final class SearchOps {
 
     /** {@code torch.bucketize(value, boundaries, out_int32=, right=)} for one number. */
     public static Tensor bucketize(Scalar input, Tensor boundaries, boolean outInt32, boolean right) {
-        return Dispatcher.call1(BUCKETIZE_SCALAR, input, boundaries, outInt32, right);
+        return BUCKETIZE_SCALAR.call1(input, boundaries, outInt32, right);
     }
 
     /** {@code torch.histc(x)}: 100 bins over the data's range. */
@@ -301,7 +302,7 @@ public final class SearchOps {
 
     /** {@code torch.histc(x, bins, min, max)}; {@code min == max} takes the data's range. */
     public static Tensor histc(Tensor self, long bins, double min, double max) {
-        return Dispatcher.call1(HISTC, self, bins, min, max);
+        return HISTC.call1(self, bins, min, max);
     }
 
     /**
@@ -332,6 +333,6 @@ public final class SearchOps {
 
     /** {@code torch.bincount(x, weights, minlength)}; weights may be null. */
     public static Tensor bincount(Tensor self, Tensor weights, long minlength) {
-        return Dispatcher.call1(BINCOUNT, self, weights, minlength);
+        return BINCOUNT.call1(self, weights, minlength);
     }
 }

@@ -146,7 +146,7 @@ public final class ShapeOps {
                 long[] shape = inferSize((long[]) args[1], t.numel());
                 Tensor base =
                         computeStride(t.impl().shapeRef(), t.impl().strideRef(), shape) != null ? t : CopyOps.clone(t);
-                return Dispatcher.call1(VIEW, base, shape);
+                return VIEW.call1(base, shape);
             });
 
     /** {@code permute(self, dims)}: reorders the dims. */
@@ -198,7 +198,7 @@ public final class ShapeOps {
         Tensor x = self(args);
         if (x.dim() > 2)
             throw new TorchException("t() expects a tensor with <= 2 dimensions, but self is " + x.dim() + "D");
-        return Dispatcher.call1(TRANSPOSE, x, 0L, x.dim() < 2 ? 0L : 1L);
+        return TRANSPOSE.call1(x, 0L, x.dim() < 2 ? 0L : 1L);
     });
 
     /** {@code self.mT}: transposes the last two dims. */
@@ -208,7 +208,7 @@ public final class ShapeOps {
             throw new TorchException(
                     "tensor.mT is only supported on matrices or batches of matrices. Got " + x.dim() + "-D tensor.");
         }
-        return Dispatcher.call1(TRANSPOSE, x, -2L, -1L);
+        return TRANSPOSE.call1(x, -2L, -1L);
     });
 
     /**
@@ -269,8 +269,7 @@ public final class ShapeOps {
 
     /** {@code broadcast_to(self, size)}: {@code expand}. */
     public static final OpDef BROADCAST_TO = OpDef.composite(
-            "broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)",
-            args -> Dispatcher.call1(EXPAND, args[0], args[1], false));
+            "broadcast_to(Tensor(a) self, SymInt[] size) -> Tensor(a)", args -> EXPAND.call1(args[0], args[1], false));
 
     /**
      * {@code squeeze(self, dim)}: removes size-1 dims among {@code dims}; {@code dims == null} means every size-1 dim
@@ -330,7 +329,7 @@ public final class ShapeOps {
                 int start = dim(args[1], t.dim()), end = dim(args[2], t.dim());
                 if (start > end)
                     throw new TorchException("flatten() has invalid args: start_dim cannot come after end_dim");
-                if (t.dim() == 0) return Dispatcher.call1(RESHAPE, t, new long[] {1});
+                if (t.dim() == 0) return RESHAPE.call1(t, new long[] {1});
                 if (start == end) return t;
                 // The merged size is computed, not inferred with -1: for [0, 1, 3, 0] a -1 could take any value.
                 long merged = Shapes.numel(Arrays.copyOfRange(t.impl().shapeRef(), start, end + 1));
@@ -338,7 +337,7 @@ public final class ShapeOps {
                 System.arraycopy(t.impl().shapeRef(), 0, shape, 0, start);
                 shape[start] = merged;
                 System.arraycopy(t.impl().shapeRef(), end + 1, shape, start + 1, t.dim() - end - 1);
-                return Dispatcher.call1(RESHAPE, t, shape);
+                return RESHAPE.call1(t, shape);
             });
 
     /** {@code unflatten(self, dim, sizes)}: splits one dim into {@code sizes} (one may be -1). */
@@ -366,7 +365,7 @@ public final class ShapeOps {
                 System.arraycopy(t.impl().shapeRef(), 0, shape, 0, d);
                 System.arraycopy(inferred, 0, shape, d, inferred.length);
                 System.arraycopy(t.impl().shapeRef(), d + 1, shape, d + inferred.length, t.dim() - d - 1);
-                return Dispatcher.call1(VIEW, t, shape);
+                return VIEW.call1(t, shape);
             });
 
     /**
@@ -426,7 +425,7 @@ public final class ShapeOps {
                     throw new TorchException(
                             "start (" + start + ") + length (" + length + ") exceeds dimension size (" + size + ").");
                 }
-                return Dispatcher.call1(SLICE, t, args[1], start, start + length, 1L);
+                return SLICE.call1(t, args[1], start, start + length, 1L);
             });
 
     /** {@code maybe_wrap_dim} applied to an index (narrow's start), with its "Dimension out of range" message. */
@@ -492,7 +491,7 @@ public final class ShapeOps {
                         "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes="
                                 + Shapes.str(sizes));
             }
-            out[i] = Dispatcher.call1(SLICE, t, (long) d, start, start + sizes[i], 1L);
+            out[i] = SLICE.call1(t, (long) d, start, start + sizes[i], 1L);
             start += sizes[i];
         }
         if (start != t.impl().shapeRef()[d]) {
@@ -551,7 +550,7 @@ public final class ShapeOps {
                     throw new IndexOutOfBoundsException(
                             "Dimension specified as " + d + " but tensor has no dimensions");
                 Tensor[] out = new Tensor[Math.toIntExact(t.impl().shapeRef()[d])];
-                for (int i = 0; i < out.length; i++) out[i] = Dispatcher.call1(SELECT, t, (long) d, (long) i);
+                for (int i = 0; i < out.length; i++) out[i] = SELECT.call1(t, (long) d, (long) i);
                 return out;
             });
 
@@ -598,7 +597,7 @@ public final class ShapeOps {
                             + " dims)");
                 }
                 int[] s = wrapUnique(src, n, "source"), d = wrapUnique(dst, n, "destination");
-                if (n == 0) return Dispatcher.call1(PERMUTE, t, new long[0]);
+                if (n == 0) return PERMUTE.call1(t, new long[0]);
                 long[] order = new long[n];
                 Arrays.fill(order, -1);
                 boolean[] srcUsed = new boolean[Math.max(n, 1)], dstUsed = new boolean[Math.max(n, 1)];
@@ -614,7 +613,7 @@ public final class ShapeOps {
                     while (srcUsed[nextSrc]) nextSrc++;
                     order[pos] = nextSrc++;
                 }
-                return Dispatcher.call1(PERMUTE, t, order);
+                return PERMUTE.call1(t, order);
             });
 
     private static int[] wrapUnique(long[] dims, int rank, String what) {
@@ -695,22 +694,22 @@ public final class ShapeOps {
 
     /** {@code self.view(*size)}. */
     public static Tensor view(Tensor self, long... size) {
-        return Dispatcher.call1(VIEW, self, size.clone());
+        return VIEW.call1(self, size.clone());
     }
 
     /** {@code torch.reshape(self, shape)}. */
     public static Tensor reshape(Tensor self, long... shape) {
-        return Dispatcher.call1(RESHAPE, self, shape.clone());
+        return RESHAPE.call1(self, shape.clone());
     }
 
     /** {@code torch.permute(self, dims)}. */
     public static Tensor permute(Tensor self, int... dims) {
-        return Dispatcher.call1(PERMUTE, self, longs(dims));
+        return PERMUTE.call1(self, longs(dims));
     }
 
     /** {@code torch.transpose(self, dim0, dim1)}. */
     public static Tensor transpose(Tensor self, int dim0, int dim1) {
-        return Dispatcher.call1(TRANSPOSE, self, (long) dim0, (long) dim1);
+        return TRANSPOSE.call1(self, (long) dim0, (long) dim1);
     }
 
     /** {@code torch.swapaxes(self, axis0, axis1)}: alias of {@code transpose}. */
@@ -720,42 +719,42 @@ public final class ShapeOps {
 
     /** {@code torch.t(self)}. */
     public static Tensor t(Tensor self) {
-        return Dispatcher.call1(T, self);
+        return T.call1(self);
     }
 
     /** {@code self.mT}. */
     public static Tensor mT(Tensor self) {
-        return Dispatcher.call1(MT, self);
+        return MT.call1(self);
     }
 
     /** {@code self.expand(*size)}. */
     public static Tensor expand(Tensor self, long... size) {
-        return Dispatcher.call1(EXPAND, self, size.clone(), false);
+        return EXPAND.call1(self, size.clone(), false);
     }
 
     /** {@code torch.broadcast_to(self, size)}. */
     public static Tensor broadcastTo(Tensor self, long... size) {
-        return Dispatcher.call1(BROADCAST_TO, self, size.clone());
+        return BROADCAST_TO.call1(self, size.clone());
     }
 
     /** {@code torch.squeeze(self)}: removes every size-1 dim. */
     public static Tensor squeeze(Tensor self) {
-        return Dispatcher.call1(SQUEEZE, self, null);
+        return SQUEEZE.call1(self, null);
     }
 
     /** {@code torch.squeeze(self, dim)}: removes {@code dim} if it has size 1. */
     public static Tensor squeeze(Tensor self, int dim) {
-        return Dispatcher.call1(SQUEEZE, self, new long[] {dim});
+        return SQUEEZE.call1(self, new long[] {dim});
     }
 
     /** {@code torch.squeeze(self, dims)}: removes those of {@code dims} that have size 1. */
     public static Tensor squeeze(Tensor self, int... dims) {
-        return Dispatcher.call1(SQUEEZE, self, longs(dims));
+        return SQUEEZE.call1(self, longs(dims));
     }
 
     /** {@code torch.unsqueeze(self, dim)}. */
     public static Tensor unsqueeze(Tensor self, int dim) {
-        return Dispatcher.call1(UNSQUEEZE, self, (long) dim);
+        return UNSQUEEZE.call1(self, (long) dim);
     }
 
     /** {@code torch.flatten(self)}. */
@@ -770,27 +769,27 @@ public final class ShapeOps {
 
     /** {@code torch.flatten(self, start_dim, end_dim)}. */
     public static Tensor flatten(Tensor self, int startDim, int endDim) {
-        return Dispatcher.call1(FLATTEN, self, (long) startDim, (long) endDim);
+        return FLATTEN.call1(self, (long) startDim, (long) endDim);
     }
 
     /** {@code torch.unflatten(self, dim, sizes)}. */
     public static Tensor unflatten(Tensor self, int dim, long... sizes) {
-        return Dispatcher.call1(UNFLATTEN, self, (long) dim, sizes.clone());
+        return UNFLATTEN.call1(self, (long) dim, sizes.clone());
     }
 
     /** {@code torch.narrow(self, dim, start, length)}. */
     public static Tensor narrow(Tensor self, int dim, long start, long length) {
-        return Dispatcher.call1(NARROW, self, (long) dim, start, length);
+        return NARROW.call1(self, (long) dim, start, length);
     }
 
     /** {@code torch.select(self, dim, index)}. */
     public static Tensor select(Tensor self, int dim, long index) {
-        return Dispatcher.call1(SELECT, self, (long) dim, index);
+        return SELECT.call1(self, (long) dim, index);
     }
 
     /** {@code self[..., start:end:step]} along {@code dim} ({@code aten::slice}); {@code null} bounds are open. */
     public static Tensor slice(Tensor self, int dim, Long start, Long end, long step) {
-        return Dispatcher.call1(SLICE, self, (long) dim, start, end, step);
+        return SLICE.call1(self, (long) dim, start, end, step);
     }
 
     /** {@code self[..., start:end]} along {@code dim}. */
@@ -850,7 +849,7 @@ public final class ShapeOps {
 
     /** {@code torch.diagonal(self, offset, dim1, dim2)}. */
     public static Tensor diagonal(Tensor self, long offset, int dim1, int dim2) {
-        return Dispatcher.call1(DIAGONAL, self, offset, (long) dim1, (long) dim2);
+        return DIAGONAL.call1(self, offset, (long) dim1, (long) dim2);
     }
 
     /** {@code torch.movedim(self, source, destination)}. */
@@ -860,16 +859,16 @@ public final class ShapeOps {
 
     /** {@code torch.movedim(self, source, destination)} for several dims. */
     public static Tensor movedim(Tensor self, int[] source, int[] destination) {
-        return Dispatcher.call1(MOVEDIM, self, longs(source), longs(destination));
+        return MOVEDIM.call1(self, longs(source), longs(destination));
     }
 
     /** {@code torch.as_strided(self, size, stride)}: keeps the storage offset. */
     public static Tensor asStrided(Tensor self, long[] size, long[] stride) {
-        return Dispatcher.call1(AS_STRIDED, self, size, stride, null);
+        return AS_STRIDED.call1(self, size, stride, null);
     }
 
     /** {@code torch.as_strided(self, size, stride, storage_offset)}. */
     public static Tensor asStrided(Tensor self, long[] size, long[] stride, long storageOffset) {
-        return Dispatcher.call1(AS_STRIDED, self, size, stride, storageOffset);
+        return AS_STRIDED.call1(self, size, stride, storageOffset);
     }
 }

@@ -8,6 +8,7 @@ import org.jtorch.TorchTypeException;
 import org.jtorch.UniqueResult;
 import org.jtorch.ValuesIndices;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.SortKernels;
 import org.jtorch.storage.TensorImpl;
@@ -435,12 +436,12 @@ public final class SortOps {
 
     /** {@code torch.argsort(x, dim, descending, stable=stable)}. */
     public static Tensor argsort(Tensor self, long dim, boolean descending, boolean stable) {
-        return Dispatcher.call1(ARGSORT, self, stable, dim, descending);
+        return ARGSORT.call1(self, stable, dim, descending);
     }
 
     /** {@code torch.msort(x)}: {@code sort(x, dim=0).values}. */
     public static Tensor msort(Tensor self) {
-        return Dispatcher.call1(MSORT, self);
+        return MSORT.call1(self);
     }
 
     /** {@code torch.topk(x, k)}: the k largest along the last dim. */

@@ -12,6 +12,7 @@ import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.Warnings;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.ComplexMath;
 import org.jtorch.kernels.cpu.Fns;
@@ -402,21 +403,21 @@ public final class TernaryOps {
      * number, {@link Boolean} or {@link Scalar}.
      */
     public static Tensor where(Tensor condition, Object input, Object other) {
-        return Dispatcher.call1(WHERE, condition, input, other);
+        return WHERE.call1(condition, input, other);
     }
 
     /** {@code torch.lerp(start, end, weight)}. */
     public static Tensor lerp(Tensor start, Tensor end, double weight) {
-        return Dispatcher.call1(LERP, start, end, weight);
+        return LERP.call1(start, end, weight);
     }
 
     /** {@code torch.lerp(start, end, weight)} with a complex or otherwise exact Scalar weight. */
     public static Tensor lerp(Tensor start, Tensor end, Scalar weight) {
-        return Dispatcher.call1(LERP, start, end, weight);
+        return LERP.call1(start, end, weight);
     }
 
     public static Tensor lerp(Tensor start, Tensor end, Tensor weight) {
-        return Dispatcher.call1(LERP_TENSOR, start, end, weight);
+        return LERP_TENSOR.call1(start, end, weight);
     }
 
     /** {@code start.lerp_(end, weight)}. */
@@ -430,16 +431,16 @@ public final class TernaryOps {
 
     /** {@code torch.addcmul(self, tensor1, tensor2)}. */
     public static Tensor addcmul(Tensor self, Tensor t1, Tensor t2) {
-        return Dispatcher.call1(ADDCMUL, self, t1, t2, 1L);
+        return ADDCMUL.call1(self, t1, t2, 1L);
     }
 
     /** {@code torch.addcmul(self, tensor1, tensor2, value=value)}; integral tensors take the value truncated. */
     public static Tensor addcmul(Tensor self, Tensor t1, Tensor t2, double value) {
-        return Dispatcher.call1(ADDCMUL, self, t1, t2, value);
+        return ADDCMUL.call1(self, t1, t2, value);
     }
 
     public static Tensor addcmul(Tensor self, Tensor t1, Tensor t2, Scalar value) {
-        return Dispatcher.call1(ADDCMUL, self, t1, t2, value);
+        return ADDCMUL.call1(self, t1, t2, value);
     }
 
     /** {@code self.addcmul_(tensor1, tensor2, value=value)}. */
@@ -449,16 +450,16 @@ public final class TernaryOps {
 
     /** {@code torch.addcdiv(self, tensor1, tensor2)}. */
     public static Tensor addcdiv(Tensor self, Tensor t1, Tensor t2) {
-        return Dispatcher.call1(ADDCDIV, self, t1, t2, 1L);
+        return ADDCDIV.call1(self, t1, t2, 1L);
     }
 
     /** {@code torch.addcdiv(self, tensor1, tensor2, value=value)}. */
     public static Tensor addcdiv(Tensor self, Tensor t1, Tensor t2, double value) {
-        return Dispatcher.call1(ADDCDIV, self, t1, t2, value);
+        return ADDCDIV.call1(self, t1, t2, value);
     }
 
     public static Tensor addcdiv(Tensor self, Tensor t1, Tensor t2, Scalar value) {
-        return Dispatcher.call1(ADDCDIV, self, t1, t2, value);
+        return ADDCDIV.call1(self, t1, t2, value);
     }
 
     /** {@code self.addcdiv_(tensor1, tensor2, value=value)}. */
@@ -471,7 +472,7 @@ public final class TernaryOps {
      * tensor.
      */
     public static Tensor maskedFill(Tensor self, Tensor mask, Object value) {
-        return Dispatcher.call1(value instanceof Tensor ? MASKED_FILL_TENSOR : MASKED_FILL, self, mask, value);
+        return (value instanceof Tensor ? MASKED_FILL_TENSOR : MASKED_FILL).call1(self, mask, value);
     }
 
     /**

@@ -43,7 +43,7 @@ public final class FakeBackend implements DeviceBackend {
         for (OpDef op : List.of(
                 Creation.FULL, Creation.FILL, PointwiseOps.ADD, PointwiseOps.MUL, PointwiseOps.GT, ReductionOps.SUM)) {
             OpDef.Kernel cpu = op.kernel();
-            kernels.register(op, (args, outs, spec) -> {
+            kernels.register(op.qualifiedName(), (args, outs, spec) -> {
                 CALLS.computeIfAbsent(op.name(), k -> new AtomicInteger()).incrementAndGet();
                 cpu.run(args, outs, spec);
             });

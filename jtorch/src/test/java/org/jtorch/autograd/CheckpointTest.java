@@ -20,12 +20,13 @@ import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Operator;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.kernels.cpu.ElementIO;
 import org.jtorch.ops.MatmulOps;
 import org.jtorch.ops.OpDef;
 import org.jtorch.ops.PointwiseOps;
 import org.jtorch.ops.RandomOps;
-import org.jtorch.ops.Spec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
@@ -48,8 +49,8 @@ class CheckpointTest {
         final Map<String, Integer> counts = new HashMap<>();
 
         @Override
-        public Object process(OpDef op, Object[] args, Dispatcher.Next next) {
-            if (op.kernel() != null) counts.merge(op.name(), 1, Integer::sum);
+        public Object process(Operator op, Object[] args, Dispatcher.Next next) {
+            if (((OpDef) op).kernel() != null) counts.merge(op.name(), 1, Integer::sum);
             return next.call(op, args);
         }
 
@@ -268,7 +269,7 @@ class CheckpointTest {
     @Test
     void sideEffectOpsRunOnceUnlessMustRecompute() {
         Function<List<Tensor>, Tensor> body =
-                xs -> Dispatcher.call1(COUNTED_DOUBLE, xs.get(0).exp()).sin().sum();
+                xs -> COUNTED_DOUBLE.call1(xs.get(0).exp()).sin().sum();
         Map<CheckpointPolicy, Integer> effects = new HashMap<>();
         for (CheckpointPolicy p : CheckpointPolicy.values()) {
             Tensor x = leaf(0.4, -0.3);

@@ -11,10 +11,9 @@ import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
-import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.ops.LinalgOps;
 import org.jtorch.ops.OpDef;
-import org.jtorch.ops.Spec;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -186,7 +185,7 @@ class ForwardADRulesTest {
                 .defineVjp(OpDef.Save.INPUTS, (args, o, g) ->
                         new Tensor[] {g[0].mul((Tensor) args[0]).mul(2L)})
                 .defineJvp((args, o, t) -> new Tensor[] {t[0].mul((Tensor) args[0])}); // missing the factor 2
-        Function<List<Tensor>, Tensor> fn = xs -> Dispatcher.call1(wrong, xs.get(0));
+        Function<List<Tensor>, Tensor> fn = xs -> wrong.call1(xs.get(0));
         Tensor x = f64(0.5, 1.5).requiresGrad(true);
         assertTrue(GradCheck.check(fn, List.of(x), GradCheck.Options.defaults())); // reverse mode is right
         GradCheck.GradcheckError e =
@@ -202,14 +201,12 @@ class ForwardADRulesTest {
                         args -> Spec.of(((Tensor) args[0]).shape(), DType.FLOAT64, Device.CPU, null),
                         (args, outs, spec) -> outs[0].copy_((Tensor) args[0]))
                 .defineVjp(OpDef.Save.NOTHING, (args, o, g) -> new Tensor[] {g[0]});
-        assertArrayEquals(
-                new double[] {1, 2}, Dispatcher.call1(noJvp, f64(1, 2)).toDoubleArray(), 0); // fine without duals
+        assertArrayEquals(new double[] {1, 2}, noJvp.call1(f64(1, 2)).toDoubleArray(), 0); // fine without duals
         try (DualLevel _ = ForwardAD.dualLevel()) {
-            Tensor plain = Dispatcher.call1(noJvp, f64(1, 2)); // no dual input: runs
+            Tensor plain = noJvp.call1(f64(1, 2)); // no dual input: runs
             assertEquals(2, plain.numel());
             UnsupportedOperationException e = assertThrows(
-                    UnsupportedOperationException.class,
-                    () -> Dispatcher.call1(noJvp, ForwardAD.makeDual(f64(1, 2), f64(1, 1))));
+                    UnsupportedOperationException.class, () -> noJvp.call1(ForwardAD.makeDual(f64(1, 2), f64(1, 1))));
             assertEquals(
                     "Trying to use forward AD with no_jvp_op that does not support it because it has not "
                             + "been implemented yet.",

@@ -19,7 +19,6 @@ import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
-import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.ops.ComplexOps;
 import org.jtorch.ops.IndexingOps;
 import org.jtorch.ops.JoinOps;
@@ -81,7 +80,7 @@ class IndexingGradTest {
         ops.add(new Op("x[...] (alias)", x -> IndexingOps.index(x, Index.ELLIPSIS), s(3, 4)));
         ops.add(new Op(
                 "index.Tensor with an absent entry",
-                x -> Dispatcher.call1(IndexingOps.INDEX, x, new Tensor[] {null, idx(3, 1, 3)}),
+                x -> IndexingOps.INDEX.call1(x, new Tensor[] {null, idx(3, 1, 3)}),
                 s(3, 4)));
         ops.add(new Op(
                 "index_put accumulate into x",

@@ -18,7 +18,6 @@ import java.util.stream.Stream;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
-import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.ops.ComplexOps;
 import org.jtorch.ops.ReductionOps;
 import org.junit.jupiter.api.DynamicTest;
@@ -45,7 +44,7 @@ class ReductionGradTest {
     private static final long[] ALL = null;
 
     private static Tensor prodDims(Tensor x, long[] dims, boolean keepdim) {
-        return Dispatcher.call1(ReductionOps.PROD, x, dims, keepdim, null);
+        return ReductionOps.PROD.call1(x, dims, keepdim, null);
     }
 
     private static List<Op> ops() {

@@ -18,7 +18,6 @@ import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
-import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.ops.ArrangeOps.PadMode;
 import org.jtorch.testing.Golden;
 import org.jtorch.testing.Golden.Case;
@@ -71,7 +70,7 @@ class ArrangeOpsTest {
             case "repeat_interleave" -> {
                 Long dim = kwBoxed(c, "dim"), outputSize = kwBoxed(c, "output_size");
                 Integer d = dim == null ? null : dim.intValue();
-                if (c.argCount() == 1) yield Dispatcher.call1(ArrangeOps.REPEAT_INTERLEAVE, x, outputSize);
+                if (c.argCount() == 1) yield ArrangeOps.REPEAT_INTERLEAVE.call1(x, outputSize);
                 yield c.arg(1) instanceof Tensor r
                         ? ArrangeOps.repeatInterleave(x, r, d, outputSize)
                         : ArrangeOps.repeatInterleave(x, (Long) c.arg(1), d, outputSize);

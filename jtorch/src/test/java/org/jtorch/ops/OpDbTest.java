@@ -26,6 +26,7 @@ import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.kernels.cpu.ElementIO;
 import org.jtorch.testing.IndexingOpDb;
 import org.jtorch.testing.OpDb;

@@ -15,7 +15,6 @@ import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
-import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.storage.Storage;
 import org.jtorch.storage.TensorImpl;
 import org.jtorch.testing.Golden;
@@ -305,7 +304,7 @@ class PointwiseGoldenTest {
             case Double d when op == PointwiseOps.SUB -> Torch.sub(a, d.doubleValue());
             case Double d when op == PointwiseOps.MUL -> Torch.mul(a, d.doubleValue());
             case Double d -> Torch.div(a, d.doubleValue());
-            default -> Dispatcher.call1(op, a, b);
+            default -> op.call1(a, b);
         };
     }
 
@@ -323,7 +322,7 @@ class PointwiseGoldenTest {
         if (base instanceof Double d) return Torch.pow(d.doubleValue(), e);
         // An int base keeps an integral exponent integral; Torch has only pow(double, Tensor).
         Scalar s = Scalar.of(base);
-        return Dispatcher.call1(PointwiseOps.POW, Creation.scalarTensor(s, Torch.resultType(e, base)), e);
+        return PointwiseOps.POW.call1(Creation.scalarTensor(s, Torch.resultType(e, base)), e);
     }
 
     private static Double optDouble(Case c, String kw) {
@@ -476,22 +475,17 @@ class PointwiseGoldenTest {
         assertMessage(
                 "Subtraction, the `-` operator, with a bool tensor is not supported.", () -> Torch.sub(ints, bool));
         assertMessage(
-                "Boolean alpha only supported for Boolean results.",
-                () -> Dispatcher.call1(PointwiseOps.ADD, ints, ints, true));
+                "Boolean alpha only supported for Boolean results.", () -> PointwiseOps.ADD.call1(ints, ints, true));
         assertMessage(
                 "For non-complex input tensors, argument alpha must not be a complex number.",
-                () -> Dispatcher.call1(
-                        PointwiseOps.ADD,
-                        Torch.tensor(new double[] {1}),
-                        Torch.tensor(new double[] {2}),
-                        Scalar.complex(1, 1)));
+                () -> PointwiseOps.ADD.call1(
+                        Torch.tensor(new double[] {1}), Torch.tensor(new double[] {2}), Scalar.complex(1, 1)));
         assertMessage(
                 "For integral input tensors, argument alpha must not be a floating point number.", // checked first, as
                 // ATen does
-                () -> Dispatcher.call1(PointwiseOps.ADD, ints, ints, Scalar.complex(1, 1)));
+                () -> PointwiseOps.ADD.call1(ints, ints, Scalar.complex(1, 1)));
         assertArrayEquals(
-                new long[] {3, 6},
-                Dispatcher.call1(PointwiseOps.ADD, ints, ints, 2L).toLongArray());
+                new long[] {3, 6}, PointwiseOps.ADD.call1(ints, ints, 2L).toLongArray());
         Tensor meta = Tensor.of(TensorImpl.meta(new long[] {2}, DType.BOOL));
         assertMessage("with two bool tensors", () -> Torch.sub(meta, meta)); // the meta rule owns the check
     }

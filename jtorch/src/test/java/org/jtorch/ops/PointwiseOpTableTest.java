@@ -15,7 +15,6 @@ import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
-import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
 import org.jtorch.testing.OpInfo;
 import org.jtorch.testing.PointwiseTable;
@@ -48,8 +47,7 @@ class PointwiseOpTableTest {
         List<OpInfo> infos = new ArrayList<>();
         for (OpDef op : PointwiseTable.ops()) {
             int tensors = PointwiseTable.tensorArgs(op);
-            infos.add(
-                    new OpInfo(op, tensors, ts -> Dispatcher.call1(op, PointwiseTable.args(op, (Object[]) ts)), SWEEP));
+            infos.add(new OpInfo(op, tensors, ts -> op.call1(PointwiseTable.args(op, (Object[]) ts)), SWEEP));
         }
         return infos;
     }

@@ -377,8 +377,7 @@ class ReductionOpsTest {
                                 "norm-inf " + what);
                         assertClose(
                                 naive(x, m, v -> java.util.Arrays.stream(v).reduce(1, (a, b) -> a * b)),
-                                Dispatcher.call1(ReductionOps.PROD, x, dims, false, null)
-                                        .toDoubleArray(),
+                                ReductionOps.PROD.call1(x, dims, false, null).toDoubleArray(),
                                 1e-6,
                                 "prod " + what);
                     }

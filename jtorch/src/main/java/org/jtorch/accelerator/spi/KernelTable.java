@@ -1,31 +1,37 @@
 package org.jtorch.accelerator.spi;
 
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.jtorch.ops.OpDef;
 
 /**
- * A backend's kernels, one per op: each sees the same validated arguments, the outputs allocated on the backend's
- * device from the op's meta rule, and the rule's {@link org.jtorch.ops.Spec}, exactly as the CPU kernel does.
+ * A backend's kernels, one per structured op, keyed by the op's qualified name ({@code aten::add.Tensor}), as a PyTorch
+ * backend registers its kernels by schema name. The library checks every name against its ops when it loads the
+ * backend: a name that is not a structured op's fails the load.
  */
-@SuppressWarnings("exports") // see the package documentation: op definitions are not exported
 public final class KernelTable {
     /** An empty table; a backend fills it with {@link #register}. */
     public KernelTable() {}
 
-    private final ConcurrentHashMap<OpDef, OpDef.Kernel> kernels = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Kernel> kernels = new ConcurrentHashMap<>();
 
-    /** Registers (or replaces) the kernel of {@code op}. Returns this. */
-    public KernelTable register(OpDef op, OpDef.Kernel kernel) {
-        if (op.kernel() == null) {
-            throw new IllegalArgumentException(op.name() + " is not a structured op: only structured ops have kernels "
-                    + "(views and composites run on every device through their parts)");
+    /** Registers (or replaces) the kernel of the op named {@code qualifiedName}. Returns this. */
+    public KernelTable register(String qualifiedName, Kernel kernel) {
+        if (qualifiedName == null || !qualifiedName.contains("::")) {
+            throw new IllegalArgumentException("KernelTable.register: expected an op's qualified name such as "
+                    + "'aten::add.Tensor', got " + (qualifiedName == null ? "null" : "'" + qualifiedName + "'"));
         }
-        kernels.put(op, kernel);
+        if (kernel == null) throw new IllegalArgumentException("KernelTable.register: kernel is null");
+        kernels.put(qualifiedName, kernel);
         return this;
     }
 
-    /** The kernel of {@code op}, or null when none is registered. */
-    public OpDef.Kernel get(OpDef op) {
-        return kernels.get(op);
+    /** The kernel registered for {@code qualifiedName}, or null. */
+    public Kernel get(String qualifiedName) {
+        return kernels.get(qualifiedName);
+    }
+
+    /** The qualified names of the ops with a kernel. */
+    public Set<String> names() {
+        return Set.copyOf(kernels.keySet());
     }
 }

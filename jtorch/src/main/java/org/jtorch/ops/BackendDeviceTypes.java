@@ -1,4 +1,4 @@
-package org.jtorch.dispatch;
+package org.jtorch.ops;
 
 import java.util.List;
 import org.jtorch.DeviceTypes;

@@ -1,13 +1,12 @@
-package org.jtorch.dispatch;
+package org.jtorch.ops;
 
 import org.jtorch.Tensor;
-import org.jtorch.ops.OpDef;
 
 /**
- * The autograd layer as {@link Dispatcher} calls it: below the interpreters of the {@link DispatchState}, above the
- * kernels, and consulted only while grad mode is on. The dispatcher declares what it needs here and
- * {@code org.jtorch.autograd} implements it, so that dispatch does not depend on autograd; the implementation is found
- * with {@link java.util.ServiceLoader} when the dispatcher is first used, before any op runs.
+ * The autograd layer as an op runs it ({@link Execution}): below the interpreters of the dispatch state, above the
+ * kernels, and consulted only while grad mode is on. The op layer declares what it needs here and
+ * {@code org.jtorch.autograd} implements it, so that ops do not depend on autograd; the implementation is found with
+ * {@link java.util.ServiceLoader} before the first op runs.
  */
 public interface AutogradLayer {
     /**

@@ -1,16 +1,17 @@
-package org.jtorch.dispatch;
+package org.jtorch.ops;
 
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.TorchException;
 import org.jtorch.accelerator.spi.DeviceBackend;
-import org.jtorch.accelerator.spi.KernelTable;
-import org.jtorch.ops.OpDef;
+import org.jtorch.accelerator.spi.Kernel;
 import org.jtorch.storage.Storage;
 import org.jtorch.storage.TensorImpl;
 
@@ -43,6 +44,7 @@ public final class Backends {
                                 + b.getClass().getName());
                     }
                 }
+                checkKernelNames(b);
                 found.add(b);
             }
             found.sort(Comparator.comparing(DeviceBackend::deviceType));
@@ -121,14 +123,15 @@ public final class Backends {
     }
 
     /**
-     * Kernels that serve every device because they only move data through the backends' copy functions (the
+     * Ops whose own kernel serves every device because it only moves data through the backends' copy functions (the
      * device-to-device copy); registered by the op's definition.
      */
-    private static final KernelTable DEVICE_GENERIC = new KernelTable();
+    private static final Set<OpDef> DEVICE_GENERIC = ConcurrentHashMap.newKeySet();
 
     /** Declares {@code op}'s own kernel device-generic: it runs for every backend device. */
     public static void registerDeviceGeneric(OpDef op) {
-        DEVICE_GENERIC.register(op, op.kernel());
+        if (op.kernel() == null) throw new IllegalArgumentException(op.name() + " is not a structured op");
+        DEVICE_GENERIC.add(op);
     }
 
     /**
@@ -136,13 +139,26 @@ public final class Backends {
      * wording ({@code Could not run 'aten::x' with arguments from the 'y' backend}).
      */
     public static OpDef.Kernel kernel(OpDef op, Device device) {
-        OpDef.Kernel generic = DEVICE_GENERIC.get(op);
-        if (generic != null) return generic;
-        OpDef.Kernel k = forDevice(device).kernels().get(op);
+        if (DEVICE_GENERIC.contains(op)) return op.kernel();
+        Kernel k = forDevice(device).kernels().get(op.qualifiedName());
         if (k == null) {
             throw new TorchException("Could not run 'aten::" + op.name() + "' with arguments from the '" + device.type()
                     + "' backend: the backend registers no kernel for " + op.name() + " (device " + device + ")");
         }
-        return k;
+        return k::run;
+    }
+
+    /** Refuses a backend whose kernel table names an op that is not a structured op of the library. */
+    private static void checkKernelNames(DeviceBackend backend) {
+        for (String name : backend.kernels().names()) {
+            OpDef op = OpRegistry.lookup(name);
+            if (op == null || op.kernel() == null) {
+                String what = op == null ? "not an op" : "not a structured op";
+                throw new IllegalStateException("device backend "
+                        + backend.getClass().getName() + " registers a "
+                        + "kernel for '" + name + "', which is " + what + " (only structured ops have kernels: views "
+                        + "and composites run on every device through their parts)");
+            }
+        }
     }
 }

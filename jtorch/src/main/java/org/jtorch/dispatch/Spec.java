@@ -1,4 +1,4 @@
-package org.jtorch.ops;
+package org.jtorch.dispatch;
 
 import org.jtorch.DType;
 import org.jtorch.Device;

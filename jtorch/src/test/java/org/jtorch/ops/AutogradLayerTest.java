@@ -1,4 +1,4 @@
-package org.jtorch.dispatch;
+package org.jtorch.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -7,7 +7,7 @@ import java.util.ServiceLoader;
 import org.jtorch.autograd.RecordingLayer;
 import org.junit.jupiter.api.Test;
 
-/** The dispatcher reaches autograd only through the one {@link AutogradLayer} the library installs. */
+/** The op layer reaches autograd only through the one {@link AutogradLayer} the library installs. */
 class AutogradLayerTest {
 
     @Test

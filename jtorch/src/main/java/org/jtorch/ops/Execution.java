@@ -1,0 +1,118 @@
+package org.jtorch.ops;
+
+import java.util.Arrays;
+import java.util.ServiceLoader;
+import org.jtorch.DType;
+import org.jtorch.Device;
+import org.jtorch.Tensor;
+import org.jtorch.TorchException;
+import org.jtorch.dispatch.DispatchState;
+import org.jtorch.dispatch.Spec;
+import org.jtorch.internal.Shapes;
+
+/**
+ * How an op runs once the dispatcher's interpreters have had their turn: composite expansion → view geometry or meta
+ * rule → allocation on the inputs' device → the kernel of that device (the op's CPU kernel, or the one a device backend
+ * registered, see {@link Backends}), with the {@link AutogradLayer} recording the call when grad mode is on.
+ */
+final class Execution {
+    private Execution() {}
+
+    /** The autograd layer, installed when this class is first used, so before the first op runs. */
+    private static final AutogradLayer AUTOGRAD = installedAutograd();
+
+    private static AutogradLayer installedAutograd() {
+        return ServiceLoader.load(AutogradLayer.class, AutogradLayer.class.getClassLoader())
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no implementation of " + AutogradLayer.class.getName()
+                        + " is installed (its META-INF/services entry is missing from the class path)"));
+    }
+
+    /** The out-of-place call of {@code op}; {@code state} is the calling thread's dispatch state. */
+    static Object call(DispatchState state, OpDef op, Object[] args) {
+        OpDef.Composite composite = op.compositeFn();
+        if (composite != null) return composite.apply(args); // its pieces record themselves
+        boolean record = state.isGradEnabled() && op.isDifferentiable() && AUTOGRAD.anyRequiresGrad(args);
+        OpDef.ViewFn view = op.viewFn();
+        if (view != null) {
+            Tensor result = view.apply(args);
+            if (record) AUTOGRAD.begin(op, args, new Tensor[] {result}, false).finish(new Tensor[] {result});
+            return result;
+        }
+        Spec spec = op.meta().infer(args);
+        Tensor[] outs = new Tensor[spec.outputs()];
+        for (int i = 0; i < outs.length; i++)
+            outs[i] = Tensor.of(Backends.empty(spec.shapes()[i], spec.dtypes()[i], spec.device()));
+        Device device = spec.device();
+        if (device == Device.CPU) op.kernel().run(args, outs, spec);
+        else if (device != Device.META) Backends.kernel(op, device).run(args, outs, spec);
+        if (record) AUTOGRAD.begin(op, args, outs, false).finish(outs);
+        return outs.length == 1 ? outs[0] : outs;
+    }
+
+    /** The call of {@code op} into the existing tensors {@code outs}. */
+    static void callOut(OpDef op, Tensor[] outs, Object[] args) {
+        if (op.meta() == null) throw new TorchException(op.name() + ": has no out= variant");
+        Spec spec = op.meta().infer(args);
+        if (outs.length != spec.outputs()) {
+            throw new TorchException(op.name() + "(): expected " + spec.outputs() + " out tensors, got " + outs.length);
+        }
+        Tensor[] targets = new Tensor[outs.length];
+        boolean direct = true;
+        for (int i = 0; i < outs.length; i++) {
+            Tensor out = outs[i];
+            long[] shape = spec.shapes()[i];
+            if (!Arrays.equals(out.shape(), shape)) {
+                throw new TorchException(op.name() + "(): output with shape " + Shapes.str(out.shape())
+                        + " doesn't match the broadcast shape " + Shapes.str(shape));
+            }
+            DType dt = spec.dtypes()[i];
+            if (out.dtype() != dt && !TypePromotion.canCast(dt, out.dtype())) {
+                throw new TorchException(
+                        op.name() + "(): result type " + dt.cppName() + " can't be cast to the desired output type "
+                                + out.dtype().cppName());
+            }
+            if (out.device() != spec.device()) {
+                throw new TorchException(
+                        op.name() + "(): Expected out tensor to be on " + spec.device() + " but got " + out.device());
+            }
+            if (out.dtype() == dt) targets[i] = out;
+            else {
+                targets[i] = Tensor.of(Backends.empty(shape, dt, spec.device()));
+                direct = false;
+            }
+        }
+        DispatchState state = DispatchState.current();
+        boolean grad = state.isGradEnabled();
+        boolean record = grad && (op.isDifferentiable() && AUTOGRAD.anyRequiresGrad(args) || anyRequiresGrad(outs));
+        if (grad) for (Tensor out : outs) if (record || out.requiresGrad()) AUTOGRAD.checkWrite(out);
+        AutogradLayer.Recording recording = record ? AUTOGRAD.begin(op, args, outs, true) : null;
+        Device device = spec.device();
+        if (device == Device.META) {
+            if (recording != null) {
+                recording.finish(outs);
+                AUTOGRAD.rebaseWrittenViews(outs, args);
+            }
+            return;
+        }
+        state.setGradEnabled(false); // a dtype-converting copy below is part of this op
+        try {
+            (device == Device.CPU ? op.kernel() : Backends.kernel(op, device)).run(args, targets, spec);
+            for (int i = 0; i < outs.length; i++) {
+                if (!direct && targets[i] != outs[i]) outs[i].copy_(targets[i]);
+                outs[i].impl().bumpVersion();
+            }
+        } finally {
+            state.setGradEnabled(grad);
+        }
+        if (recording != null) {
+            recording.finish(outs);
+            AUTOGRAD.rebaseWrittenViews(outs, args);
+        }
+    }
+
+    private static boolean anyRequiresGrad(Tensor[] ts) {
+        for (Tensor t : ts) if (t.requiresGrad()) return true;
+        return false;
+    }
+}
