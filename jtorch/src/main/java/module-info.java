@@ -38,6 +38,18 @@ module org.jtorch {
     provides org.jtorch.ops.AutogradLayer with
             org.jtorch.autograd.RecordingLayer;
 
+    // Tensor's methods, below the op layer, find their ops by name; the op registry answers.
+    uses org.jtorch.dispatch.Operators.Table;
+
+    provides org.jtorch.dispatch.Operators.Table with
+            org.jtorch.ops.RegisteredOperators;
+
+    // Tensor's indexing methods reach the op layer's indexing logic through hooks.
+    uses org.jtorch.dispatch.IndexingHooks;
+
+    provides org.jtorch.dispatch.IndexingHooks with
+            org.jtorch.ops.TensorIndexing;
+
     // Device strings name the loaded backends' types; the backend registry, above the value types, answers for them.
     uses org.jtorch.DeviceTypes.Registry;
 

@@ -19,6 +19,9 @@ public final class DeviceTypes {
 
         /** Every type a device string may name, in the order error messages list them (cpu and meta first). */
         List<String> knownTypes();
+
+        /** The current device index of a backend device type (set with {@code Accelerator.setDeviceIndex}). */
+        int currentIndex(String type);
     }
 
     /** Found on first use, as the backends themselves are loaded on first use. */
@@ -34,5 +37,14 @@ public final class DeviceTypes {
 
     static List<String> known() {
         return Loaded.REGISTRY.knownTypes();
+    }
+
+    /**
+     * {@code device} with its index: an index-less backend device means the backend's current device, as in PyTorch;
+     * the CPU, meta and indexed devices are returned as they are.
+     */
+    static Device withCurrentIndex(Device device) {
+        if (device.hasIndex() || device == Device.CPU || device == Device.META) return device;
+        return Device.of(device.type(), Loaded.REGISTRY.currentIndex(device.type()));
     }
 }

@@ -1,5 +1,8 @@
 package org.jtorch;
 
+import org.jtorch.storage.Storage;
+import org.jtorch.storage.TensorImpl;
+
 /**
  * One item of an index spec, the Java spelling of what goes between Python's brackets: {@code x[1, ::2, None, ...,
  * mask]} is {@code x.index(Index.of(1), Index.slice(null, null, 2), Index.NONE, Index.ELLIPSIS, Index.of(mask))}.
@@ -99,12 +102,14 @@ public sealed interface Index {
 
     /** A list of positions, {@code x[[2, 0]]}: an int64 index tensor. */
     static Index indices(long... positions) {
-        return new TensorIndex(Torch.tensor(positions));
+        return new TensorIndex(vector(Storage.wrap(positions.clone()), positions.length, DType.INT64));
     }
 
     /** A bool mask, {@code x[[True, False]]}. */
     static Index mask(boolean... mask) {
-        return new TensorIndex(Torch.tensor(mask));
+        byte[] bytes = new byte[mask.length];
+        for (int i = 0; i < bytes.length; i++) bytes[i] = (byte) (mask[i] ? 1 : 0);
+        return new TensorIndex(vector(Storage.wrap(bytes), mask.length, DType.BOOL));
     }
 
     /** {@code start:stop}. */
@@ -123,5 +128,10 @@ public sealed interface Index {
      */
     static Index slice(Number start, Number stop, long step) {
         return new SliceIndex(start == null ? null : start.longValue(), stop == null ? null : stop.longValue(), step);
+    }
+
+    /** A 1-d tensor over {@code storage}. */
+    private static Tensor vector(Storage storage, long length, DType dtype) {
+        return Tensor.of(TensorImpl.of(storage, 0, new long[] {length}, new long[] {1}, dtype));
     }
 }

@@ -1,5 +1,7 @@
 package org.jtorch;
 
+import org.jtorch.internal.DefaultDtype;
+
 /**
  * A Java number passed where PyTorch takes a {@code Scalar}: a "weak" operand for type promotion (an int scalar never
  * widens an int32 tensor, a float scalar turns an int tensor into the default float dtype). Integers keep their exact

@@ -2,21 +2,8 @@ package org.jtorch;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
+import org.jtorch.internal.InternalOverlap;
 import org.jtorch.kernels.cpu.ElementIO;
-import org.jtorch.ops.ArrangeOps;
-import org.jtorch.ops.ClampOps;
-import org.jtorch.ops.ComplexOps;
-import org.jtorch.ops.Creation;
-import org.jtorch.ops.IndexingOps;
-import org.jtorch.ops.JoinOps;
-import org.jtorch.ops.MatmulOps;
-import org.jtorch.ops.RandomOps;
-import org.jtorch.ops.ReductionOps;
-import org.jtorch.ops.ScatterOps;
-import org.jtorch.ops.SearchOps;
-import org.jtorch.ops.ShapeOps;
-import org.jtorch.ops.SortOps;
-import org.jtorch.ops.TernaryOps;
 import org.jtorch.storage.Storage;
 import org.jtorch.storage.TensorImpl;
 
@@ -373,266 +360,271 @@ public final class Tensor {
     // ---- ops (one-line delegations; the definitions live in org.jtorch.ops) -----------------------
 
     public Tensor to(DType dtype) {
-        return org.jtorch.ops.CopyOps.to(this, dtype);
+        if (dtype() == dtype) return this;
+        return Aten._TO_COPY.call1(this, dtype, null);
     }
 
     public Tensor clone() {
-        return org.jtorch.ops.CopyOps.clone(this);
+        return Aten._TO_COPY.call1(this, null, null);
     }
 
     public Tensor contiguous() {
-        return org.jtorch.ops.CopyOps.contiguous(this);
+        return isContiguous() ? this : clone();
     }
 
     public Tensor copy_(Tensor src) {
-        return org.jtorch.ops.CopyOps.copy_(this, src);
+        return Aten._TO_COPY.inPlace(this, src, dtype(), impl.shapeRef());
     }
 
     public Tensor add(Tensor o) {
-        return Torch.add(this, o);
+        return Aten.ADD_TENSOR.call1(this, o);
     }
 
     public Tensor add(Tensor o, double alpha) {
-        return Torch.add(this, o, alpha);
+        return Aten.ADD_TENSOR.call1(this, o, alphaOf(this, o, alpha));
     }
 
     public Tensor add(double s) {
-        return Torch.add(this, s);
+        return Aten.ADD_TENSOR.call1(this, s);
     }
 
     public Tensor add(long s) {
-        return Torch.add(this, s);
+        return Aten.ADD_TENSOR.call1(this, s);
     }
 
     public Tensor sub(Tensor o) {
-        return Torch.sub(this, o);
+        return Aten.SUB_TENSOR.call1(this, o);
     }
 
     public Tensor sub(Tensor o, double alpha) {
-        return Torch.sub(this, o, alpha);
+        return Aten.SUB_TENSOR.call1(this, o, alphaOf(this, o, alpha));
     }
 
     public Tensor sub(double s) {
-        return Torch.sub(this, s);
+        return Aten.SUB_TENSOR.call1(this, s);
     }
 
     public Tensor sub(long s) {
-        return Torch.sub(this, s);
+        return Aten.SUB_TENSOR.call1(this, s);
     }
 
     public Tensor mul(Tensor o) {
-        return Torch.mul(this, o);
+        return Aten.MUL_TENSOR.call1(this, o);
     }
 
     public Tensor mul(double s) {
-        return Torch.mul(this, s);
+        return Aten.MUL_TENSOR.call1(this, s);
     }
 
     public Tensor mul(long s) {
-        return Torch.mul(this, s);
+        return Aten.MUL_TENSOR.call1(this, s);
     }
 
     public Tensor div(Tensor o) {
-        return Torch.div(this, o);
+        return Aten.DIV_TENSOR.call1(this, o);
     }
 
     public Tensor div(double s) {
-        return Torch.div(this, s);
+        return Aten.DIV_TENSOR.call1(this, s);
     }
 
     public Tensor div(long s) {
-        return Torch.div(this, s);
+        return Aten.DIV_TENSOR.call1(this, s);
     }
 
     public Tensor div(Object o, RoundingMode mode) {
-        return Torch.div(this, o, mode);
+        return switch (mode) {
+            case NONE -> Aten.DIV_TENSOR.call1(this, o);
+            case TRUNC -> Aten.DIV_TENSOR_MODE.call1(this, o, "trunc");
+            case FLOOR -> Aten.FLOOR_DIVIDE.call1(this, o);
+        };
     }
 
     public Tensor remainder(Object o) {
-        return Torch.remainder(this, o);
+        return Aten.REMAINDER_TENSOR.call1(this, o);
     }
 
     public Tensor fmod(Object o) {
-        return Torch.fmod(this, o);
+        return Aten.FMOD_TENSOR.call1(this, o);
     }
 
     public Tensor pow(Tensor o) {
-        return Torch.pow(this, o);
+        return Aten.POW_TENSOR_TENSOR.call1(this, o);
     }
 
     public Tensor logaddexp(Tensor o) {
-        return Torch.logaddexp(this, o);
+        return Aten.LOGADDEXP.call1(this, o);
     }
 
     public Tensor logaddexp2(Tensor o) {
-        return Torch.logaddexp2(this, o);
+        return Aten.LOGADDEXP2.call1(this, o);
     }
 
     public Tensor pow(double e) {
-        return Torch.pow(this, e);
+        return Aten.POW_TENSOR_TENSOR.call1(this, e);
     }
 
     public Tensor pow(long e) {
-        return Torch.pow(this, e);
+        return Aten.POW_TENSOR_TENSOR.call1(this, e);
     }
 
     public Tensor maximum(Tensor o) {
-        return Torch.maximum(this, o);
+        return Aten.MAXIMUM.call1(this, o);
     }
 
     public Tensor minimum(Tensor o) {
-        return Torch.minimum(this, o);
+        return Aten.MINIMUM.call1(this, o);
     }
 
     public Tensor eq(Object o) {
-        return Torch.eq(this, o);
+        return Aten.EQ_TENSOR.call1(this, o);
     }
 
     public Tensor ne(Object o) {
-        return Torch.ne(this, o);
+        return Aten.NE_TENSOR.call1(this, o);
     }
 
     public Tensor lt(Object o) {
-        return Torch.lt(this, o);
+        return Aten.LT_TENSOR.call1(this, o);
     }
 
     public Tensor le(Object o) {
-        return Torch.le(this, o);
+        return Aten.LE_TENSOR.call1(this, o);
     }
 
     public Tensor gt(Object o) {
-        return Torch.gt(this, o);
+        return Aten.GT_TENSOR.call1(this, o);
     }
 
     public Tensor ge(Object o) {
-        return Torch.ge(this, o);
+        return Aten.GE_TENSOR.call1(this, o);
     }
 
     public Tensor logicalNot() {
-        return Torch.logicalNot(this);
+        return Aten.LOGICAL_NOT.call1(this);
     }
 
     public Tensor neg() {
-        return Torch.neg(this);
+        return Aten.NEG.call1(this);
     }
 
     public Tensor abs() {
-        return Torch.abs(this);
+        return Aten.ABS.call1(this);
     }
 
     public Tensor sign() {
-        return Torch.sign(this);
+        return Aten.SIGN.call1(this);
     }
 
     public Tensor reciprocal() {
-        return Torch.reciprocal(this);
+        return Aten.RECIPROCAL.call1(this);
     }
 
     public Tensor square() {
-        return Torch.square(this);
+        return Aten.SQUARE.call1(this);
     }
 
     public Tensor exp() {
-        return Torch.exp(this);
+        return Aten.EXP.call1(this);
     }
 
     public Tensor exp2() {
-        return Torch.exp2(this);
+        return Aten.EXP2.call1(this);
     }
 
     public Tensor log() {
-        return Torch.log(this);
+        return Aten.LOG.call1(this);
     }
 
     public Tensor sqrt() {
-        return Torch.sqrt(this);
+        return Aten.SQRT.call1(this);
     }
 
     public Tensor rsqrt() {
-        return Torch.rsqrt(this);
+        return Aten.RSQRT.call1(this);
     }
 
     public Tensor sin() {
-        return Torch.sin(this);
+        return Aten.SIN.call1(this);
     }
 
     public Tensor cos() {
-        return Torch.cos(this);
+        return Aten.COS.call1(this);
     }
 
     public Tensor tanh() {
-        return Torch.tanh(this);
+        return Aten.TANH.call1(this);
     }
 
     public Tensor sigmoid() {
-        return Torch.sigmoid(this);
+        return Aten.SIGMOID.call1(this);
     }
 
     public Tensor lgamma() {
-        return Torch.lgamma(this);
+        return Aten.LGAMMA.call1(this);
     }
 
     public Tensor digamma() {
-        return Torch.digamma(this);
+        return Aten.DIGAMMA.call1(this);
     }
 
     public Tensor polygamma(long n) {
-        return Torch.polygamma(n, this);
+        return Aten.POLYGAMMA.call1(n, this);
     }
 
     public Tensor relu() {
-        return Torch.relu(this);
+        return Aten.RELU.call1(this);
     }
 
     public Tensor floor() {
-        return Torch.floor(this);
+        return Aten.FLOOR.call1(this);
     }
 
     public Tensor ceil() {
-        return Torch.ceil(this);
+        return Aten.CEIL.call1(this);
     }
 
     public Tensor round() {
-        return Torch.round(this);
+        return Aten.ROUND_DECIMALS.call1(this, 0L);
     }
 
     public Tensor isnan() {
-        return Torch.isnan(this);
+        return Aten.ISNAN.call1(this);
     }
 
     // in-place forms: the result is written into this tensor (its dtype must hold the result)
 
     public Tensor add_(Tensor o) {
-        return Torch.addOut(this, this, o);
+        return Aten.ADD_TENSOR.inPlace(this, this, o);
     }
 
     public Tensor sub_(Tensor o) {
-        return Torch.subOut(this, this, o);
+        return Aten.SUB_TENSOR.inPlace(this, this, o);
     }
 
     public Tensor mul_(Tensor o) {
-        return Torch.mulOut(this, this, o);
+        return Aten.MUL_TENSOR.inPlace(this, this, o);
     }
 
     public Tensor div_(Tensor o) {
-        return Torch.divOut(this, this, o);
+        return Aten.DIV_TENSOR.inPlace(this, this, o);
     }
 
     public Tensor add_(double s) {
-        return Torch.out(this, org.jtorch.ops.PointwiseOps.ADD, this, s);
+        return Aten.ADD_TENSOR.inPlace(this, this, s);
     }
 
     public Tensor mul_(double s) {
-        return Torch.out(this, org.jtorch.ops.PointwiseOps.MUL, this, s);
+        return Aten.MUL_TENSOR.inPlace(this, this, s);
     }
 
     public Tensor exp_() {
-        return Torch.expOut(this, this);
+        return Aten.EXP.inPlace(this, this);
     }
 
     /** {@code x.where(condition, y)}: elements of this where condition holds, else of {@code other}. */
     public Tensor where(Tensor condition, Object other) {
-        return TernaryOps.where(condition, this, other);
+        return Aten.WHERE_SELF.call1(condition, this, other);
     }
 
     @Override
@@ -643,1179 +635,1181 @@ public final class Tensor {
     // ---- generated delegations: begin (one line per op entry point in org.jtorch.ops; logic lives there) ----
 
     public Tensor view(long... size) {
-        return ShapeOps.view(this, size);
+        return Aten.VIEW.call1(this, size.clone());
     }
 
     public Tensor reshape(long... shape) {
-        return ShapeOps.reshape(this, shape);
+        return Aten.RESHAPE.call1(this, shape.clone());
     }
 
     public Tensor permute(int... dims) {
-        return ShapeOps.permute(this, dims);
+        return Aten.PERMUTE.call1(this, longs(dims));
     }
 
     public Tensor transpose(int dim0, int dim1) {
-        return ShapeOps.transpose(this, dim0, dim1);
+        return Aten.TRANSPOSE_INT.call1(this, (long) dim0, (long) dim1);
     }
 
     public Tensor swapaxes(int axis0, int axis1) {
-        return ShapeOps.swapaxes(this, axis0, axis1);
+        return Aten.TRANSPOSE_INT.call1(this, (long) axis0, (long) axis1);
     }
 
     public Tensor t() {
-        return ShapeOps.t(this);
+        return Aten.T.call1(this);
     }
 
     public Tensor mT() {
-        return ShapeOps.mT(this);
+        return Aten.MT.call1(this);
     }
 
     public Tensor expand(long... size) {
-        return ShapeOps.expand(this, size);
+        return Aten.EXPAND.call1(this, size.clone(), false);
     }
 
     public Tensor broadcastTo(long... size) {
-        return ShapeOps.broadcastTo(this, size);
+        return Aten.BROADCAST_TO.call1(this, size.clone());
     }
 
     public Tensor squeeze() {
-        return ShapeOps.squeeze(this);
+        return Aten.SQUEEZE_DIMS.call1(this, null);
     }
 
     public Tensor squeeze(int dim) {
-        return ShapeOps.squeeze(this, dim);
+        return Aten.SQUEEZE_DIMS.call1(this, new long[] {dim});
     }
 
     public Tensor squeeze(int... dims) {
-        return ShapeOps.squeeze(this, dims);
+        return Aten.SQUEEZE_DIMS.call1(this, longs(dims));
     }
 
     public Tensor unsqueeze(int dim) {
-        return ShapeOps.unsqueeze(this, dim);
+        return Aten.UNSQUEEZE.call1(this, (long) dim);
     }
 
     public Tensor flatten() {
-        return ShapeOps.flatten(this);
+        return Aten.FLATTEN_USING_INTS.call1(this, 0L, -1L);
     }
 
     public Tensor flatten(int startDim) {
-        return ShapeOps.flatten(this, startDim);
+        return Aten.FLATTEN_USING_INTS.call1(this, (long) startDim, -1L);
     }
 
     public Tensor flatten(int startDim, int endDim) {
-        return ShapeOps.flatten(this, startDim, endDim);
+        return Aten.FLATTEN_USING_INTS.call1(this, (long) startDim, (long) endDim);
     }
 
     public Tensor unflatten(int dim, long... sizes) {
-        return ShapeOps.unflatten(this, dim, sizes);
+        return Aten.UNFLATTEN_INT.call1(this, (long) dim, sizes.clone());
     }
 
     public Tensor narrow(int dim, long start, long length) {
-        return ShapeOps.narrow(this, dim, start, length);
+        return Aten.NARROW.call1(this, (long) dim, start, length);
     }
 
     public Tensor select(int dim, long index) {
-        return ShapeOps.select(this, dim, index);
+        return Aten.SELECT_INT.call1(this, (long) dim, index);
     }
 
     public Tensor slice(int dim, Long start, Long end, long step) {
-        return ShapeOps.slice(this, dim, start, end, step);
+        return Aten.SLICE_TENSOR.call1(this, (long) dim, start, end, step);
     }
 
     public Tensor slice(int dim, long start, long end) {
-        return ShapeOps.slice(this, dim, start, end);
+        return Aten.SLICE_TENSOR.call1(this, (long) dim, start, end, 1L);
     }
 
     public List<Tensor> chunk(int chunks) {
-        return ShapeOps.chunk(this, chunks);
+        return Aten.CHUNK.list(this, (long) chunks, 0L);
     }
 
     public List<Tensor> chunk(int chunks, int dim) {
-        return ShapeOps.chunk(this, chunks, dim);
+        return Aten.CHUNK.list(this, (long) chunks, (long) dim);
     }
 
     public List<Tensor> split(long splitSize) {
-        return ShapeOps.split(this, splitSize);
+        return Aten.SPLIT_TENSOR.list(this, splitSize, 0L);
     }
 
     public List<Tensor> split(long splitSize, int dim) {
-        return ShapeOps.split(this, splitSize, dim);
+        return Aten.SPLIT_TENSOR.list(this, splitSize, (long) dim);
     }
 
     public List<Tensor> split(long[] splitSizes) {
-        return ShapeOps.split(this, splitSizes);
+        return Aten.SPLIT_WITH_SIZES.list(this, splitSizes.clone(), 0L);
     }
 
     public List<Tensor> split(long[] splitSizes, int dim) {
-        return ShapeOps.split(this, splitSizes, dim);
+        return Aten.SPLIT_WITH_SIZES.list(this, splitSizes.clone(), (long) dim);
     }
 
     public List<Tensor> splitWithSizes(long[] splitSizes) {
-        return ShapeOps.split(this, splitSizes);
+        return Aten.SPLIT_WITH_SIZES.list(this, splitSizes.clone(), 0L);
     }
 
     public List<Tensor> splitWithSizes(long[] splitSizes, int dim) {
-        return ShapeOps.split(this, splitSizes, dim);
+        return Aten.SPLIT_WITH_SIZES.list(this, splitSizes.clone(), (long) dim);
     }
 
     public List<Tensor> unbind() {
-        return ShapeOps.unbind(this);
+        return Aten.UNBIND_INT.list(this, 0L);
     }
 
     public List<Tensor> unbind(int dim) {
-        return ShapeOps.unbind(this, dim);
+        return Aten.UNBIND_INT.list(this, (long) dim);
     }
 
     public Tensor diagonal() {
-        return ShapeOps.diagonal(this);
+        return Aten.DIAGONAL.call1(this, 0L, 0L, 1L);
     }
 
     public Tensor diagonal(long offset) {
-        return ShapeOps.diagonal(this, offset);
+        return Aten.DIAGONAL.call1(this, offset, 0L, 1L);
     }
 
     public Tensor diagonal(long offset, int dim1, int dim2) {
-        return ShapeOps.diagonal(this, offset, dim1, dim2);
+        return Aten.DIAGONAL.call1(this, offset, (long) dim1, (long) dim2);
     }
 
     public Tensor movedim(int source, int destination) {
-        return ShapeOps.movedim(this, source, destination);
+        return Aten.MOVEDIM_INTLIST.call1(this, longs(new int[] {source}), longs(new int[] {destination}));
     }
 
     public Tensor movedim(int[] source, int[] destination) {
-        return ShapeOps.movedim(this, source, destination);
+        return Aten.MOVEDIM_INTLIST.call1(this, longs(source), longs(destination));
     }
 
     public Tensor asStrided(long[] size, long[] stride) {
-        return ShapeOps.asStrided(this, size, stride);
+        return Aten.AS_STRIDED.call1(this, size, stride, null);
     }
 
     public Tensor asStrided(long[] size, long[] stride, long storageOffset) {
-        return ShapeOps.asStrided(this, size, stride, storageOffset);
+        return Aten.AS_STRIDED.call1(this, size, stride, storageOffset);
     }
 
     public Tensor tril() {
-        return JoinOps.tril(this);
+        return Aten.TRIL.call1(this, 0L);
     }
 
     public Tensor tril(long diagonal) {
-        return JoinOps.tril(this, diagonal);
+        return Aten.TRIL.call1(this, diagonal);
     }
 
     public Tensor triu() {
-        return JoinOps.triu(this);
+        return Aten.TRIU.call1(this, 0L);
     }
 
     public Tensor triu(long diagonal) {
-        return JoinOps.triu(this, diagonal);
+        return Aten.TRIU.call1(this, diagonal);
     }
 
     public Tensor flip(int... dims) {
-        return JoinOps.flip(this, dims);
+        return Aten.FLIP.call1(this, longs(dims));
     }
 
     public Tensor roll(long shifts) {
-        return JoinOps.roll(this, shifts);
+        return Aten.ROLL.call1(this, new long[] {shifts}, new long[0]);
     }
 
     public Tensor roll(long shifts, int dim) {
-        return JoinOps.roll(this, shifts, dim);
+        return Aten.ROLL.call1(this, new long[] {shifts}, new long[] {dim});
     }
 
     public Tensor roll(long[] shifts, int[] dims) {
-        return JoinOps.roll(this, shifts, dims);
+        return Aten.ROLL.call1(this, shifts.clone(), longs(dims));
     }
 
     public Tensor repeat(long... repeats) {
-        return JoinOps.repeat(this, repeats);
+        return Aten.REPEAT.call1(this, repeats.clone());
     }
 
     public Tensor sum() {
-        return ReductionOps.sum(this);
+        return Aten.SUM_DIM_INTLIST.call1(this, null, false, null);
     }
 
     public Tensor sum(DType dtype) {
-        return ReductionOps.sum(this, dtype);
+        return Aten.SUM_DIM_INTLIST.call1(this, null, false, dtype);
     }
 
     public Tensor sum(long dim) {
-        return ReductionOps.sum(this, dim);
+        return Aten.SUM_DIM_INTLIST.call1(this, dims(dim), false, null);
     }
 
     public Tensor sum(long dim, boolean keepdim) {
-        return ReductionOps.sum(this, dim, keepdim);
+        return Aten.SUM_DIM_INTLIST.call1(this, dims(dim), keepdim, null);
     }
 
     public Tensor sum(long[] dims, boolean keepdim) {
-        return ReductionOps.sum(this, dims, keepdim);
+        return Aten.SUM_DIM_INTLIST.call1(this, dims, keepdim, null);
     }
 
     public Tensor sum(long[] dims, boolean keepdim, DType dtype) {
-        return ReductionOps.sum(this, dims, keepdim, dtype);
+        return Aten.SUM_DIM_INTLIST.call1(this, dims, keepdim, dtype);
     }
 
     public Tensor nansum() {
-        return ReductionOps.nansum(this);
+        return Aten.NANSUM.call1(this, null, false, null);
     }
 
     public Tensor nansum(long dim) {
-        return ReductionOps.nansum(this, dim);
+        return Aten.NANSUM.call1(this, dims(dim), false, null);
     }
 
     public Tensor nansum(long[] dims, boolean keepdim, DType dtype) {
-        return ReductionOps.nansum(this, dims, keepdim, dtype);
+        return Aten.NANSUM.call1(this, dims, keepdim, dtype);
     }
 
     public Tensor mean() {
-        return ReductionOps.mean(this);
+        return Aten.MEAN_DIM.call1(this, null, false, null);
     }
 
     public Tensor mean(DType dtype) {
-        return ReductionOps.mean(this, dtype);
+        return Aten.MEAN_DIM.call1(this, null, false, dtype);
     }
 
     public Tensor mean(long dim) {
-        return ReductionOps.mean(this, dim);
+        return Aten.MEAN_DIM.call1(this, dims(dim), false, null);
     }
 
     public Tensor mean(long dim, boolean keepdim) {
-        return ReductionOps.mean(this, dim, keepdim);
+        return Aten.MEAN_DIM.call1(this, dims(dim), keepdim, null);
     }
 
     public Tensor mean(long[] dims, boolean keepdim) {
-        return ReductionOps.mean(this, dims, keepdim);
+        return Aten.MEAN_DIM.call1(this, dims, keepdim, null);
     }
 
     public Tensor mean(long[] dims, boolean keepdim, DType dtype) {
-        return ReductionOps.mean(this, dims, keepdim, dtype);
+        return Aten.MEAN_DIM.call1(this, dims, keepdim, dtype);
     }
 
     public Tensor nanmean() {
-        return ReductionOps.nanmean(this);
+        return Aten.NANMEAN.call1(this, null, false, null);
     }
 
     public Tensor nanmean(long dim) {
-        return ReductionOps.nanmean(this, dim);
+        return Aten.NANMEAN.call1(this, dims(dim), false, null);
     }
 
     public Tensor nanmean(long[] dims, boolean keepdim, DType dtype) {
-        return ReductionOps.nanmean(this, dims, keepdim, dtype);
+        return Aten.NANMEAN.call1(this, dims, keepdim, dtype);
     }
 
     public Tensor prod() {
-        return ReductionOps.prod(this);
+        return Aten.PROD_DIM_INT.call1(this, null, false, null);
     }
 
     public Tensor prod(DType dtype) {
-        return ReductionOps.prod(this, dtype);
+        return Aten.PROD_DIM_INT.call1(this, null, false, dtype);
     }
 
     public Tensor prod(long dim) {
-        return ReductionOps.prod(this, dim);
+        return Aten.PROD_DIM_INT.call1(this, dims(dim), false, null);
     }
 
     public Tensor prod(long dim, boolean keepdim) {
-        return ReductionOps.prod(this, dim, keepdim);
+        return Aten.PROD_DIM_INT.call1(this, dims(dim), keepdim, null);
     }
 
     public Tensor prod(long dim, boolean keepdim, DType dtype) {
-        return ReductionOps.prod(this, dim, keepdim, dtype);
+        return Aten.PROD_DIM_INT.call1(this, dims(dim), keepdim, dtype);
     }
 
     public Tensor amax() {
-        return ReductionOps.amax(this);
+        return Aten.AMAX.call1(this, null, false);
     }
 
     public Tensor amax(long dim) {
-        return ReductionOps.amax(this, dim);
+        return Aten.AMAX.call1(this, dims(dim), false);
     }
 
     public Tensor amax(long[] dims, boolean keepdim) {
-        return ReductionOps.amax(this, dims, keepdim);
+        return Aten.AMAX.call1(this, dims, keepdim);
     }
 
     public Tensor amin() {
-        return ReductionOps.amin(this);
+        return Aten.AMIN.call1(this, null, false);
     }
 
     public Tensor amin(long dim) {
-        return ReductionOps.amin(this, dim);
+        return Aten.AMIN.call1(this, dims(dim), false);
     }
 
     public Tensor amin(long[] dims, boolean keepdim) {
-        return ReductionOps.amin(this, dims, keepdim);
+        return Aten.AMIN.call1(this, dims, keepdim);
     }
 
     public Tensor max() {
-        return ReductionOps.max(this);
+        return Aten.MAX.call1(this);
     }
 
     public ValuesIndices max(long dim) {
-        return ReductionOps.max(this, dim);
+        return Aten.MAX_DIM.pair(this, dim, false);
     }
 
     public ValuesIndices max(long dim, boolean keepdim) {
-        return ReductionOps.max(this, dim, keepdim);
+        return Aten.MAX_DIM.pair(this, dim, keepdim);
     }
 
     public Tensor min() {
-        return ReductionOps.min(this);
+        return Aten.MIN.call1(this);
     }
 
     public ValuesIndices min(long dim) {
-        return ReductionOps.min(this, dim);
+        return Aten.MIN_DIM.pair(this, dim, false);
     }
 
     public ValuesIndices min(long dim, boolean keepdim) {
-        return ReductionOps.min(this, dim, keepdim);
+        return Aten.MIN_DIM.pair(this, dim, keepdim);
     }
 
     public Tensor argmax() {
-        return ReductionOps.argmax(this);
+        return Aten.ARGMAX.call1(this, null, false);
     }
 
     public Tensor argmax(boolean keepdim) {
-        return ReductionOps.argmax(this, keepdim);
+        return Aten.ARGMAX.call1(this, null, keepdim);
     }
 
     public Tensor argmax(long dim) {
-        return ReductionOps.argmax(this, dim);
+        return Aten.ARGMAX.call1(this, dim, false);
     }
 
     public Tensor argmax(long dim, boolean keepdim) {
-        return ReductionOps.argmax(this, dim, keepdim);
+        return Aten.ARGMAX.call1(this, dim, keepdim);
     }
 
     public Tensor argmin() {
-        return ReductionOps.argmin(this);
+        return Aten.ARGMIN.call1(this, null, false);
     }
 
     public Tensor argmin(boolean keepdim) {
-        return ReductionOps.argmin(this, keepdim);
+        return Aten.ARGMIN.call1(this, null, keepdim);
     }
 
     public Tensor argmin(long dim) {
-        return ReductionOps.argmin(this, dim);
+        return Aten.ARGMIN.call1(this, dim, false);
     }
 
     public Tensor argmin(long dim, boolean keepdim) {
-        return ReductionOps.argmin(this, dim, keepdim);
+        return Aten.ARGMIN.call1(this, dim, keepdim);
     }
 
     public Tensor var() {
-        return ReductionOps.var(this);
+        return Aten.VAR_CORRECTION.call1(this, null, null, false);
     }
 
     public Tensor var(boolean unbiased) {
-        return ReductionOps.var(this, unbiased);
+        return Aten.VAR_CORRECTION.call1(this, null, unbiased ? 1L : 0L, false);
     }
 
     public Tensor var(long dim) {
-        return ReductionOps.var(this, dim);
+        return Aten.VAR_CORRECTION.call1(this, dims(dim), null, false);
     }
 
     public Tensor var(long[] dims, boolean unbiased, boolean keepdim) {
-        return ReductionOps.var(this, dims, unbiased, keepdim);
+        return Aten.VAR_CORRECTION.call1(this, dims, unbiased ? 1L : 0L, keepdim);
     }
 
     public Tensor var(long[] dims, double correction, boolean keepdim) {
-        return ReductionOps.var(this, dims, correction, keepdim);
+        return Aten.VAR_CORRECTION.call1(this, dims, correction, keepdim);
     }
 
     public Tensor std() {
-        return ReductionOps.std(this);
+        return Aten.STD_CORRECTION.call1(this, null, null, false);
     }
 
     public Tensor std(boolean unbiased) {
-        return ReductionOps.std(this, unbiased);
+        return Aten.STD_CORRECTION.call1(this, null, unbiased ? 1L : 0L, false);
     }
 
     public Tensor std(long dim) {
-        return ReductionOps.std(this, dim);
+        return Aten.STD_CORRECTION.call1(this, dims(dim), null, false);
     }
 
     public Tensor std(long[] dims, boolean unbiased, boolean keepdim) {
-        return ReductionOps.std(this, dims, unbiased, keepdim);
+        return Aten.STD_CORRECTION.call1(this, dims, unbiased ? 1L : 0L, keepdim);
     }
 
     public Tensor std(long[] dims, double correction, boolean keepdim) {
-        return ReductionOps.std(this, dims, correction, keepdim);
+        return Aten.STD_CORRECTION.call1(this, dims, correction, keepdim);
     }
 
     public Tensor logsumexp(long dim) {
-        return ReductionOps.logsumexp(this, dim);
+        return Aten.LOGSUMEXP.call1(this, dims(dim), false);
     }
 
     public Tensor logsumexp(long dim, boolean keepdim) {
-        return ReductionOps.logsumexp(this, dim, keepdim);
+        return Aten.LOGSUMEXP.call1(this, dims(dim), keepdim);
     }
 
     public Tensor logsumexp(long[] dims, boolean keepdim) {
-        return ReductionOps.logsumexp(this, dims, keepdim);
+        return Aten.LOGSUMEXP.call1(this, dims, keepdim);
     }
 
     public Tensor softmax(long dim) {
-        return ReductionOps.softmax(this, dim);
+        return Aten.SOFTMAX_INT.call1(this, dim, null);
     }
 
     public Tensor softmax(long dim, DType dtype) {
-        return ReductionOps.softmax(this, dim, dtype);
+        return Aten.SOFTMAX_INT.call1(this, dim, dtype);
     }
 
     public Tensor logSoftmax(long dim) {
-        return ReductionOps.logSoftmax(this, dim);
+        return Aten.LOG_SOFTMAX_INT.call1(this, dim, null);
     }
 
     public Tensor logSoftmax(long dim, DType dtype) {
-        return ReductionOps.logSoftmax(this, dim, dtype);
+        return Aten.LOG_SOFTMAX_INT.call1(this, dim, dtype);
     }
 
     public Tensor cumsum(long dim) {
-        return ReductionOps.cumsum(this, dim);
+        return Aten.CUMSUM.call1(this, dim, null);
     }
 
     public Tensor cumsum(long dim, DType dtype) {
-        return ReductionOps.cumsum(this, dim, dtype);
+        return Aten.CUMSUM.call1(this, dim, dtype);
     }
 
     public Tensor cumprod(long dim) {
-        return ReductionOps.cumprod(this, dim);
+        return Aten.CUMPROD.call1(this, dim, null);
     }
 
     public Tensor cumprod(long dim, DType dtype) {
-        return ReductionOps.cumprod(this, dim, dtype);
+        return Aten.CUMPROD.call1(this, dim, dtype);
     }
 
     public Tensor all() {
-        return ReductionOps.all(this);
+        return Aten.ALL_DIMS.call1(this, null, false);
     }
 
     public Tensor all(long dim) {
-        return ReductionOps.all(this, dim);
+        return Aten.ALL_DIMS.call1(this, dims(dim), false);
     }
 
     public Tensor all(long[] dims, boolean keepdim) {
-        return ReductionOps.all(this, dims, keepdim);
+        return Aten.ALL_DIMS.call1(this, dims, keepdim);
     }
 
     public Tensor any() {
-        return ReductionOps.any(this);
+        return Aten.ANY_DIMS.call1(this, null, false);
     }
 
     public Tensor any(long dim) {
-        return ReductionOps.any(this, dim);
+        return Aten.ANY_DIMS.call1(this, dims(dim), false);
     }
 
     public Tensor any(long[] dims, boolean keepdim) {
-        return ReductionOps.any(this, dims, keepdim);
+        return Aten.ANY_DIMS.call1(this, dims, keepdim);
     }
 
     public Tensor mm(Tensor mat2) {
-        return MatmulOps.mm(this, mat2);
+        return Aten.MM.call1(this, mat2);
     }
 
     public Tensor addmm(Tensor mat1, Tensor mat2) {
-        return MatmulOps.addmm(this, mat1, mat2);
+        return Aten.ADDMM.call1(this, mat1, mat2, null, null);
     }
 
     public Tensor addmm(Tensor mat1, Tensor mat2, Object beta, Object alpha) {
-        return MatmulOps.addmm(this, mat1, mat2, beta, alpha);
+        return Aten.ADDMM.call1(this, mat1, mat2, beta, alpha);
     }
 
     public Tensor addmm_(Tensor mat1, Tensor mat2, Object beta, Object alpha) {
-        return MatmulOps.addmm_(this, mat1, mat2, beta, alpha);
+        return Aten.ADDMM.inPlace(this, this, mat1, mat2, beta, alpha);
     }
 
     public Tensor bmm(Tensor mat2) {
-        return MatmulOps.bmm(this, mat2);
+        return Aten.BMM.call1(this, mat2);
     }
 
     public Tensor baddbmm(Tensor batch1, Tensor batch2) {
-        return MatmulOps.baddbmm(this, batch1, batch2);
+        return Aten.BADDBMM.call1(this, batch1, batch2, null, null);
     }
 
     public Tensor baddbmm(Tensor batch1, Tensor batch2, Object beta, Object alpha) {
-        return MatmulOps.baddbmm(this, batch1, batch2, beta, alpha);
+        return Aten.BADDBMM.call1(this, batch1, batch2, beta, alpha);
     }
 
     public Tensor baddbmm_(Tensor batch1, Tensor batch2, Object beta, Object alpha) {
-        return MatmulOps.baddbmm_(this, batch1, batch2, beta, alpha);
+        return Aten.BADDBMM.inPlace(this, this, batch1, batch2, beta, alpha);
     }
 
     public Tensor mv(Tensor vec) {
-        return MatmulOps.mv(this, vec);
+        return Aten.MV.call1(this, vec);
     }
 
     public Tensor dot(Tensor tensor) {
-        return MatmulOps.dot(this, tensor);
+        return Aten.DOT.call1(this, tensor);
     }
 
     public Tensor vdot(Tensor other) {
-        return MatmulOps.vdot(this, other);
+        return Aten.VDOT.call1(this, other);
     }
 
     public Tensor outer(Tensor vec2) {
-        return MatmulOps.outer(this, vec2);
+        return Aten.OUTER.call1(this, vec2);
     }
 
     public Tensor matmul(Tensor other) {
-        return MatmulOps.matmul(this, other);
+        return Aten.MATMUL.call1(this, other);
     }
 
     public Tensor clamp(Double min, Double max) {
-        return ClampOps.clamp(this, min, max);
+        return Aten.CLAMP.call1(this, scalar(min), scalar(max));
     }
 
     public Tensor clamp(Long min, Long max) {
-        return ClampOps.clamp(this, min, max);
+        return Aten.CLAMP.call1(this, scalar(min), scalar(max));
     }
 
     public Tensor clamp(Scalar min, Scalar max) {
-        return ClampOps.clamp(this, min, max);
+        return Aten.CLAMP.call1(this, min, max);
     }
 
     public Tensor clamp(Tensor min, Tensor max) {
-        return ClampOps.clamp(this, min, max);
+        return Aten.CLAMP_TENSOR.call1(this, min, max);
     }
 
     public Tensor clampMin(double min) {
-        return ClampOps.clampMin(this, min);
+        return Aten.CLAMP_MIN.call1(this, Scalar.of(min));
     }
 
     public Tensor clampMin(long min) {
-        return ClampOps.clampMin(this, min);
+        return Aten.CLAMP_MIN.call1(this, Scalar.of(min));
     }
 
     public Tensor clampMin(Scalar min) {
-        return ClampOps.clampMin(this, min);
+        return Aten.CLAMP_MIN.call1(this, min);
     }
 
     public Tensor clampMin(Tensor min) {
-        return ClampOps.clampMin(this, min);
+        return Aten.CLAMP_MIN_TENSOR.call1(this, min);
     }
 
     public Tensor clampMax(double max) {
-        return ClampOps.clampMax(this, max);
+        return Aten.CLAMP_MAX.call1(this, Scalar.of(max));
     }
 
     public Tensor clampMax(long max) {
-        return ClampOps.clampMax(this, max);
+        return Aten.CLAMP_MAX.call1(this, Scalar.of(max));
     }
 
     public Tensor clampMax(Scalar max) {
-        return ClampOps.clampMax(this, max);
+        return Aten.CLAMP_MAX.call1(this, max);
     }
 
     public Tensor clampMax(Tensor max) {
-        return ClampOps.clampMax(this, max);
+        return Aten.CLAMP_MAX_TENSOR.call1(this, max);
     }
 
     public Tensor clamp_(Double min, Double max) {
-        return ClampOps.clamp_(this, min, max);
+        return Aten.CLAMP.inPlace(this, this, scalar(min), scalar(max));
     }
 
     public Tensor clamp_(Long min, Long max) {
-        return ClampOps.clamp_(this, min, max);
+        return Aten.CLAMP.inPlace(this, this, scalar(min), scalar(max));
     }
 
     public Tensor clamp_(Tensor min, Tensor max) {
-        return ClampOps.clamp_(this, min, max);
+        return Aten.CLAMP_TENSOR.inPlace(this, this, min, max);
     }
 
     public Tensor clampMin_(double min) {
-        return ClampOps.clampMin_(this, min);
+        return Aten.CLAMP_MIN.inPlace(this, this, Scalar.of(min));
     }
 
     public Tensor clampMin_(Tensor min) {
-        return ClampOps.clampMin_(this, min);
+        return Aten.CLAMP_MIN_TENSOR.inPlace(this, this, min);
     }
 
     public Tensor clampMax_(double max) {
-        return ClampOps.clampMax_(this, max);
+        return Aten.CLAMP_MAX.inPlace(this, this, Scalar.of(max));
     }
 
     public Tensor clampMax_(Tensor max) {
-        return ClampOps.clampMax_(this, max);
+        return Aten.CLAMP_MAX_TENSOR.inPlace(this, this, max);
     }
 
     public Tensor lerp(Tensor end, double weight) {
-        return TernaryOps.lerp(this, end, weight);
+        return Aten.LERP_SCALAR.call1(this, end, weight);
     }
 
     public Tensor lerp(Tensor end, Scalar weight) {
-        return TernaryOps.lerp(this, end, weight);
+        return Aten.LERP_SCALAR.call1(this, end, weight);
     }
 
     public Tensor lerp(Tensor end, Tensor weight) {
-        return TernaryOps.lerp(this, end, weight);
+        return Aten.LERP_TENSOR.call1(this, end, weight);
     }
 
     public Tensor lerp_(Tensor end, double weight) {
-        return TernaryOps.lerp_(this, end, weight);
+        return Aten.LERP_SCALAR.inPlace(this, this, end, weight);
     }
 
     public Tensor lerp_(Tensor end, Tensor weight) {
-        return TernaryOps.lerp_(this, end, weight);
+        return Aten.LERP_TENSOR.inPlace(this, this, end, weight);
     }
 
     public Tensor addcmul(Tensor t1, Tensor t2) {
-        return TernaryOps.addcmul(this, t1, t2);
+        return Aten.ADDCMUL.call1(this, t1, t2, 1L);
     }
 
     public Tensor addcmul(Tensor t1, Tensor t2, double value) {
-        return TernaryOps.addcmul(this, t1, t2, value);
+        return Aten.ADDCMUL.call1(this, t1, t2, value);
     }
 
     public Tensor addcmul(Tensor t1, Tensor t2, Scalar value) {
-        return TernaryOps.addcmul(this, t1, t2, value);
+        return Aten.ADDCMUL.call1(this, t1, t2, value);
     }
 
     public Tensor addcmul_(Tensor t1, Tensor t2, double value) {
-        return TernaryOps.addcmul_(this, t1, t2, value);
+        return Aten.ADDCMUL.inPlace(this, this, t1, t2, value);
     }
 
     public Tensor addcdiv(Tensor t1, Tensor t2) {
-        return TernaryOps.addcdiv(this, t1, t2);
+        return Aten.ADDCDIV.call1(this, t1, t2, 1L);
     }
 
     public Tensor addcdiv(Tensor t1, Tensor t2, double value) {
-        return TernaryOps.addcdiv(this, t1, t2, value);
+        return Aten.ADDCDIV.call1(this, t1, t2, value);
     }
 
     public Tensor addcdiv(Tensor t1, Tensor t2, Scalar value) {
-        return TernaryOps.addcdiv(this, t1, t2, value);
+        return Aten.ADDCDIV.call1(this, t1, t2, value);
     }
 
     public Tensor addcdiv_(Tensor t1, Tensor t2, double value) {
-        return TernaryOps.addcdiv_(this, t1, t2, value);
+        return Aten.ADDCDIV.inPlace(this, this, t1, t2, value);
     }
 
     public Tensor maskedFill(Tensor mask, Object value) {
-        return TernaryOps.maskedFill(this, mask, value);
+        return (value instanceof Tensor ? Aten.MASKED_FILL_TENSOR : Aten.MASKED_FILL_SCALAR).call1(this, mask, value);
     }
 
     public Tensor maskedFill_(Tensor mask, Object value) {
-        return TernaryOps.maskedFill_(this, mask, value);
+        InternalOverlap.warn("masked_fill_", "tensor[mask] = scalar", impl);
+        return (value instanceof Tensor ? Aten.MASKED_FILL_TENSOR : Aten.MASKED_FILL_SCALAR)
+                .inPlace(this, this, mask, value);
     }
 
     public Tensor real() {
-        return ComplexOps.real(this);
+        return Aten.REAL.call1(this);
     }
 
     public Tensor imag() {
-        return ComplexOps.imag(this);
+        return Aten.IMAG.call1(this);
     }
 
     public Tensor conj() {
-        return ComplexOps.conj(this);
+        return Aten.CONJ.call1(this);
     }
 
     public Tensor conjPhysical() {
-        return ComplexOps.conjPhysical(this);
+        return Aten.CONJ_PHYSICAL.call1(this);
     }
 
     public Tensor resolveConj() {
-        return ComplexOps.resolveConj(this);
+        return Aten.RESOLVE_CONJ.call1(this);
     }
 
     public Tensor mH() {
-        return ComplexOps.mH(this);
+        return Aten.MH.call1(this);
     }
 
     public Tensor adjoint() {
-        return ComplexOps.adjoint(this);
+        return Aten.ADJOINT.call1(this);
     }
 
     public Tensor isreal() {
-        return ComplexOps.isreal(this);
+        return Aten.ISREAL.call1(this);
     }
 
     public Tensor fill_(double value) {
-        return Creation.fill_(this, value);
+        return Aten.FILL_SCALAR.inPlace(this, this, value);
     }
 
     public Tensor fill_(long value) {
-        return Creation.fill_(this, value);
+        return Aten.FILL_SCALAR.inPlace(this, this, value);
     }
 
     public Tensor zero_() {
-        return Creation.zero_(this);
+        return fill_(0L);
     }
 
     public Tensor bernoulli() {
-        return RandomOps.bernoulli(this);
+        return Aten.BERNOULLI.call1(this, null);
     }
 
     public Tensor bernoulli(Generator generator) {
-        return RandomOps.bernoulli(this, generator);
+        return Aten.BERNOULLI.call1(this, generator);
     }
 
     public Tensor bernoulli(double p) {
-        return RandomOps.bernoulli(this, p);
+        return Aten.BERNOULLI_P.call1(this, p, null);
     }
 
     public Tensor bernoulli(double p, Generator generator) {
-        return RandomOps.bernoulli(this, p, generator);
+        return Aten.BERNOULLI_P.call1(this, p, generator);
     }
 
     public Tensor multinomial(long numSamples) {
-        return RandomOps.multinomial(this, numSamples);
+        return Aten.MULTINOMIAL.call1(this, numSamples, false, null);
     }
 
     public Tensor multinomial(long numSamples, boolean replacement) {
-        return RandomOps.multinomial(this, numSamples, replacement);
+        return Aten.MULTINOMIAL.call1(this, numSamples, replacement, null);
     }
 
     public Tensor multinomial(long numSamples, boolean replacement, Generator generator) {
-        return RandomOps.multinomial(this, numSamples, replacement, generator);
+        return Aten.MULTINOMIAL.call1(this, numSamples, replacement, generator);
     }
 
     public Tensor uniform_() {
-        return RandomOps.uniform_(this);
+        return Aten.UNIFORM.inPlace(this, this, 0.0, 1.0, null);
     }
 
     public Tensor uniform_(double from, double to) {
-        return RandomOps.uniform_(this, from, to);
+        return Aten.UNIFORM.inPlace(this, this, from, to, null);
     }
 
     public Tensor uniform_(double from, double to, Generator generator) {
-        return RandomOps.uniform_(this, from, to, generator);
+        return Aten.UNIFORM.inPlace(this, this, from, to, generator);
     }
 
     public Tensor normal_() {
-        return RandomOps.normal_(this);
+        return Aten.NORMAL_FUNCTIONAL.inPlace(this, this, 0.0, 1.0, null);
     }
 
     public Tensor normal_(double mean, double std) {
-        return RandomOps.normal_(this, mean, std);
+        return Aten.NORMAL_FUNCTIONAL.inPlace(this, this, mean, std, null);
     }
 
     public Tensor normal_(double mean, double std, Generator generator) {
-        return RandomOps.normal_(this, mean, std, generator);
+        return Aten.NORMAL_FUNCTIONAL.inPlace(this, this, mean, std, generator);
     }
 
     public Tensor exponential_() {
-        return RandomOps.exponential_(this);
+        return Aten.EXPONENTIAL.inPlace(this, this, 1.0, null);
     }
 
     public Tensor exponential_(double lambd) {
-        return RandomOps.exponential_(this, lambd);
+        return Aten.EXPONENTIAL.inPlace(this, this, lambd, null);
     }
 
     public Tensor exponential_(double lambd, Generator generator) {
-        return RandomOps.exponential_(this, lambd, generator);
+        return Aten.EXPONENTIAL.inPlace(this, this, lambd, generator);
     }
 
     public Tensor geometric_(double p) {
-        return RandomOps.geometric_(this, p);
+        return Aten.GEOMETRIC.inPlace(this, this, p, null);
     }
 
     public Tensor geometric_(double p, Generator generator) {
-        return RandomOps.geometric_(this, p, generator);
+        return Aten.GEOMETRIC.inPlace(this, this, p, generator);
     }
 
     public Tensor cauchy_() {
-        return RandomOps.cauchy_(this);
+        return Aten.CAUCHY.inPlace(this, this, 0.0, 1.0, null);
     }
 
     public Tensor cauchy_(double median, double sigma) {
-        return RandomOps.cauchy_(this, median, sigma);
+        return Aten.CAUCHY.inPlace(this, this, median, sigma, null);
     }
 
     public Tensor cauchy_(double median, double sigma, Generator generator) {
-        return RandomOps.cauchy_(this, median, sigma, generator);
+        return Aten.CAUCHY.inPlace(this, this, median, sigma, generator);
     }
 
     public Tensor logNormal_() {
-        return RandomOps.logNormal_(this);
+        return Aten.LOG_NORMAL.inPlace(this, this, 1.0, 2.0, null);
     }
 
     public Tensor logNormal_(double mean, double std) {
-        return RandomOps.logNormal_(this, mean, std);
+        return Aten.LOG_NORMAL.inPlace(this, this, mean, std, null);
     }
 
     public Tensor logNormal_(double mean, double std, Generator generator) {
-        return RandomOps.logNormal_(this, mean, std, generator);
+        return Aten.LOG_NORMAL.inPlace(this, this, mean, std, generator);
     }
 
     public Tensor bernoulli_(double p) {
-        return RandomOps.bernoulli_(this, p);
+        return Aten.BERNOULLI_P.inPlace(this, this, p, null);
     }
 
     public Tensor bernoulli_(double p, Generator generator) {
-        return RandomOps.bernoulli_(this, p, generator);
+        return Aten.BERNOULLI_P.inPlace(this, this, p, generator);
     }
 
     public Tensor bernoulli_(Tensor p) {
-        return RandomOps.bernoulli_(this, p);
+        return Aten.BERNOULLI_TENSOR.inPlace(this, this, p, null);
     }
 
     public Tensor bernoulli_(Tensor p, Generator generator) {
-        return RandomOps.bernoulli_(this, p, generator);
+        return Aten.BERNOULLI_TENSOR.inPlace(this, this, p, generator);
     }
 
     public Tensor random_() {
-        return RandomOps.random_(this);
+        return Aten.RANDOM.inPlace(this, this, null);
     }
 
     public Tensor random_(Generator generator) {
-        return RandomOps.random_(this, generator);
+        return Aten.RANDOM.inPlace(this, this, generator);
     }
 
     public Tensor random_(long to) {
-        return RandomOps.random_(this, to);
+        return Aten.RANDOM_FROM.inPlace(this, this, 0L, to, null);
     }
 
     public Tensor random_(long from, long to) {
-        return RandomOps.random_(this, from, to);
+        return Aten.RANDOM_FROM.inPlace(this, this, from, to, null);
     }
 
     public Tensor random_(long from, long to, Generator generator) {
-        return RandomOps.random_(this, from, to, generator);
+        return Aten.RANDOM_FROM.inPlace(this, this, from, to, generator);
     }
 
     public Tensor random_(long from, Long to) {
-        return RandomOps.random_(this, from, to);
+        return Aten.RANDOM_FROM.inPlace(this, this, from, to, null);
     }
 
     public Tensor random_(long from, Long to, Generator generator) {
-        return RandomOps.random_(this, from, to, generator);
+        return Aten.RANDOM_FROM.inPlace(this, this, from, to, generator);
     }
 
     public Tensor repeatInterleave(long repeats) {
-        return ArrangeOps.repeatInterleave(this, repeats);
+        return Aten.REPEAT_INTERLEAVE_SELF_INT.call1(this, repeats, null, null);
     }
 
     public Tensor repeatInterleave(long repeats, int dim) {
-        return ArrangeOps.repeatInterleave(this, repeats, dim);
+        return Aten.REPEAT_INTERLEAVE_SELF_INT.call1(this, repeats, (long) dim, null);
     }
 
     public Tensor repeatInterleave(long repeats, Integer dim, Long outputSize) {
-        return ArrangeOps.repeatInterleave(this, repeats, dim, outputSize);
+        return Aten.REPEAT_INTERLEAVE_SELF_INT.call1(this, repeats, dim == null ? null : (long) dim, outputSize);
     }
 
     public Tensor repeatInterleave(Tensor repeats) {
-        return ArrangeOps.repeatInterleave(this, repeats);
+        return Aten.REPEAT_INTERLEAVE_SELF_TENSOR.call1(this, repeats, null, null);
     }
 
     public Tensor repeatInterleave(Tensor repeats, int dim) {
-        return ArrangeOps.repeatInterleave(this, repeats, dim);
+        return Aten.REPEAT_INTERLEAVE_SELF_TENSOR.call1(this, repeats, (long) dim, null);
     }
 
     public Tensor repeatInterleave(Tensor repeats, Integer dim, Long outputSize) {
-        return ArrangeOps.repeatInterleave(this, repeats, dim, outputSize);
+        return Aten.REPEAT_INTERLEAVE_SELF_TENSOR.call1(this, repeats, dim == null ? null : (long) dim, outputSize);
     }
 
     public Tensor diff() {
-        return ArrangeOps.diff(this);
+        return Aten.DIFF.call1(this, 1L, -1L, null, null);
     }
 
     public Tensor diff(long n) {
-        return ArrangeOps.diff(this, n);
+        return Aten.DIFF.call1(this, n, -1L, null, null);
     }
 
     public Tensor diff(long n, int dim) {
-        return ArrangeOps.diff(this, n, dim);
+        return Aten.DIFF.call1(this, n, (long) dim, null, null);
     }
 
     public Tensor diff(long n, int dim, Tensor prepend, Tensor append) {
-        return ArrangeOps.diff(this, n, dim, prepend, append);
+        return Aten.DIFF.call1(this, n, (long) dim, prepend, append);
     }
 
     public Tensor diag() {
-        return ArrangeOps.diag(this);
+        return Aten.DIAG.call1(this, 0L);
     }
 
     public Tensor diag(long diagonal) {
-        return ArrangeOps.diag(this, diagonal);
+        return Aten.DIAG.call1(this, diagonal);
     }
 
     public Tensor diagEmbed() {
-        return ArrangeOps.diagEmbed(this);
+        return Aten.DIAG_EMBED.call1(this, 0L, -2L, -1L);
     }
 
     public Tensor diagEmbed(long offset) {
-        return ArrangeOps.diagEmbed(this, offset);
+        return Aten.DIAG_EMBED.call1(this, offset, -2L, -1L);
     }
 
     public Tensor diagEmbed(long offset, int dim1, int dim2) {
-        return ArrangeOps.diagEmbed(this, offset, dim1, dim2);
+        return Aten.DIAG_EMBED.call1(this, offset, (long) dim1, (long) dim2);
     }
 
     public Tensor index(Index... spec) {
-        return IndexingOps.index(this, spec);
+        return OpHooks.indexing().index(this, spec);
     }
 
     public Tensor indexPut_(Index[] spec, Tensor values) {
-        return IndexingOps.indexPut_(this, spec, values);
+        return indexPut_(spec, values, false);
     }
 
     public Tensor indexPut_(Index[] spec, Tensor values, boolean accumulate) {
-        return IndexingOps.indexPut_(this, spec, values, accumulate);
+        return OpHooks.indexing().indexPutSpec(this, spec, values, accumulate);
     }
 
     public Tensor indexPut_(Index[] spec, Object value) {
-        return IndexingOps.indexPut_(this, spec, value);
+        return OpHooks.indexing().indexPutSpec(this, spec, value, false);
     }
 
     public Tensor indexPut(Tensor[] indices, Tensor values) {
-        return IndexingOps.indexPut(this, indices, values);
+        return Aten.INDEX_PUT.call1(this, indices.clone(), values, false);
     }
 
     public Tensor indexPut(Tensor[] indices, Tensor values, boolean accumulate) {
-        return IndexingOps.indexPut(this, indices, values, accumulate);
+        return Aten.INDEX_PUT.call1(this, indices.clone(), values, accumulate);
     }
 
     public Tensor indexPut_(Tensor[] indices, Tensor values) {
-        return IndexingOps.indexPut_(this, indices, values);
+        return indexPut_(indices, values, false);
     }
 
     public Tensor indexPut_(Tensor[] indices, Tensor values, boolean accumulate) {
-        return IndexingOps.indexPut_(this, indices, values, accumulate);
+        return OpHooks.indexing().indexPutTensors(this, indices.clone(), values, accumulate);
     }
 
     public Tensor nonzero() {
-        return IndexingOps.nonzero(this);
+        return Aten.NONZERO.call1(this);
     }
 
     public List<Tensor> nonzero(boolean asTuple) {
-        return IndexingOps.nonzero(this, asTuple);
+        return asTuple ? Aten.NONZERO_NUMPY.list(this) : List.of(Aten.NONZERO.call1(this));
     }
 
     public Tensor nonzeroStatic(long size, long fillValue) {
-        return IndexingOps.nonzeroStatic(this, size, fillValue);
+        return Aten.NONZERO_STATIC.call1(this, size, fillValue);
     }
 
     public Tensor countNonzero(long... dims) {
-        return IndexingOps.countNonzero(this, dims);
+        return Aten.COUNT_NONZERO_DIM_INTLIST.call1(this, dims.clone());
     }
 
     public Tensor maskedSelect(Tensor mask) {
-        return IndexingOps.maskedSelect(this, mask);
+        return Aten.MASKED_SELECT.call1(this, mask);
     }
 
     public Tensor maskedScatter(Tensor mask, Tensor source) {
-        return IndexingOps.maskedScatter(this, mask, source);
+        return Aten.MASKED_SCATTER.call1(this, mask, source);
     }
 
     public Tensor maskedScatter_(Tensor mask, Tensor source) {
-        return IndexingOps.maskedScatter_(this, mask, source);
+        return OpHooks.indexing().maskedScatter(this, mask, source);
     }
 
     public Tensor take(Tensor index) {
-        return IndexingOps.take(this, index);
+        return Aten.TAKE.call1(this, index);
     }
 
     public Tensor takeAlongDim(Tensor indices) {
-        return IndexingOps.takeAlongDim(this, indices);
+        return Aten.TAKE_ALONG_DIM.call1(this, indices, null);
     }
 
     public Tensor takeAlongDim(Tensor indices, int dim) {
-        return IndexingOps.takeAlongDim(this, indices, dim);
+        return Aten.TAKE_ALONG_DIM.call1(this, indices, (long) dim);
     }
 
     public Tensor gather(int dim, Tensor index) {
-        return ScatterOps.gather(this, dim, index);
+        return Aten.GATHER.call1(this, (long) dim, index, false);
     }
 
     public Tensor scatter(int dim, Tensor index, Tensor src) {
-        return ScatterOps.scatter(this, dim, index, src);
+        return Aten.SCATTER_SRC.call1(this, (long) dim, index, src);
     }
 
     public Tensor scatter(int dim, Tensor index, Object value) {
-        return ScatterOps.scatter(this, dim, index, value);
+        return (value instanceof Tensor ? Aten.SCATTER_SRC : Aten.SCATTER_VALUE).call1(this, (long) dim, index, value);
     }
 
     public Tensor scatter_(int dim, Tensor index, Tensor src) {
-        return ScatterOps.scatter_(this, dim, index, src);
+        return writeWithoutOverlap(Aten.SCATTER_SRC, this, (long) dim, index, src);
     }
 
     public Tensor scatter_(int dim, Tensor index, Object value) {
-        return ScatterOps.scatter_(this, dim, index, value);
+        return writeWithoutOverlap(
+                value instanceof Tensor ? Aten.SCATTER_SRC : Aten.SCATTER_VALUE, this, (long) dim, index, value);
     }
 
     public Tensor scatterAdd(int dim, Tensor index, Tensor src) {
-        return ScatterOps.scatterAdd(this, dim, index, src);
+        return Aten.SCATTER_ADD.call1(this, (long) dim, index, src);
     }
 
     public Tensor scatterAdd_(int dim, Tensor index, Tensor src) {
-        return ScatterOps.scatterAdd_(this, dim, index, src);
+        return writeWithoutOverlap(Aten.SCATTER_ADD, this, (long) dim, index, src);
     }
 
     public Tensor scatterReduce(int dim, Tensor index, Tensor src, String reduce) {
-        return ScatterOps.scatterReduce(this, dim, index, src, reduce);
+        return Aten.SCATTER_REDUCE_TWO.call1(this, (long) dim, index, src, reduce, true);
     }
 
     public Tensor scatterReduce(int dim, Tensor index, Tensor src, String reduce, boolean includeSelf) {
-        return ScatterOps.scatterReduce(this, dim, index, src, reduce, includeSelf);
+        return Aten.SCATTER_REDUCE_TWO.call1(this, (long) dim, index, src, reduce, includeSelf);
     }
 
     public Tensor scatterReduce_(int dim, Tensor index, Tensor src, String reduce) {
-        return ScatterOps.scatterReduce_(this, dim, index, src, reduce);
+        return scatterReduce_(dim, index, src, reduce, true);
     }
 
     public Tensor scatterReduce_(int dim, Tensor index, Tensor src, String reduce, boolean includeSelf) {
-        return ScatterOps.scatterReduce_(this, dim, index, src, reduce, includeSelf);
+        return writeWithoutOverlap(Aten.SCATTER_REDUCE_TWO, this, (long) dim, index, src, reduce, includeSelf);
     }
 
     public Tensor indexSelect(int dim, Tensor index) {
-        return ScatterOps.indexSelect(this, dim, index);
+        return Aten.INDEX_SELECT.call1(this, (long) dim, index);
     }
 
     public Tensor indexAdd(int dim, Tensor index, Tensor source) {
-        return ScatterOps.indexAdd(this, dim, index, source);
+        return Aten.INDEX_ADD.call1(this, (long) dim, index, source, 1L);
     }
 
     public Tensor indexAdd(int dim, Tensor index, Tensor source, Object alpha) {
-        return ScatterOps.indexAdd(this, dim, index, source, alpha);
+        return Aten.INDEX_ADD.call1(this, (long) dim, index, source, alpha);
     }
 
     public Tensor indexAdd_(int dim, Tensor index, Tensor source) {
-        return ScatterOps.indexAdd_(this, dim, index, source);
+        return indexAdd_(dim, index, source, 1L);
     }
 
     public Tensor indexAdd_(int dim, Tensor index, Tensor source, Object alpha) {
-        return ScatterOps.indexAdd_(this, dim, index, source, alpha);
+        return writeWithoutOverlap(Aten.INDEX_ADD, this, (long) dim, index, source, alpha);
     }
 
     public Tensor indexCopy(int dim, Tensor index, Tensor source) {
-        return ScatterOps.indexCopy(this, dim, index, source);
+        return Aten.INDEX_COPY.call1(this, (long) dim, index, source);
     }
 
     public Tensor indexCopy_(int dim, Tensor index, Tensor source) {
-        return ScatterOps.indexCopy_(this, dim, index, source);
+        return writeWithoutOverlap(Aten.INDEX_COPY, this, (long) dim, index, source);
     }
 
     public Tensor indexFill(int dim, Tensor index, Object value) {
-        return ScatterOps.indexFill(this, dim, index, value);
+        return (value instanceof Tensor ? Aten.INDEX_FILL_INT_TENSOR : Aten.INDEX_FILL_INT_SCALAR)
+                .call1(this, (long) dim, index, value);
     }
 
     public Tensor indexFill_(int dim, Tensor index, Object value) {
-        return ScatterOps.indexFill_(this, dim, index, value);
+        InternalOverlap.warn("index_fill_", "tensor[mask] = scalar", impl);
+        return (value instanceof Tensor ? Aten.INDEX_FILL_INT_TENSOR : Aten.INDEX_FILL_INT_SCALAR)
+                .inPlace(this, this, (long) dim, index, value);
     }
 
     public ValuesIndices sort() {
-        return SortOps.sort(this);
+        return Aten.SORT_STABLE.pair(this, false, -1L, false);
     }
 
     public ValuesIndices sort(long dim) {
-        return SortOps.sort(this, dim);
+        return Aten.SORT_STABLE.pair(this, false, dim, false);
     }
 
     public ValuesIndices sort(long dim, boolean descending) {
-        return SortOps.sort(this, dim, descending);
+        return Aten.SORT_STABLE.pair(this, false, dim, descending);
     }
 
     public ValuesIndices sort(boolean stable, long dim, boolean descending) {
-        return SortOps.sort(this, stable, dim, descending);
+        return Aten.SORT_STABLE.pair(this, stable, dim, descending);
     }
 
     public Tensor argsort() {
-        return SortOps.argsort(this);
+        return Aten.ARGSORT_STABLE.call1(this, false, -1L, false);
     }
 
     public Tensor argsort(long dim) {
-        return SortOps.argsort(this, dim);
+        return Aten.ARGSORT_STABLE.call1(this, false, dim, false);
     }
 
     public Tensor argsort(long dim, boolean descending) {
-        return SortOps.argsort(this, dim, descending);
+        return Aten.ARGSORT_STABLE.call1(this, false, dim, descending);
     }
 
     public Tensor argsort(long dim, boolean descending, boolean stable) {
-        return SortOps.argsort(this, dim, descending, stable);
+        return Aten.ARGSORT_STABLE.call1(this, stable, dim, descending);
     }
 
     public Tensor msort() {
-        return SortOps.msort(this);
+        return Aten.MSORT.call1(this);
     }
 
     public ValuesIndices topk(long k) {
-        return SortOps.topk(this, k);
+        return Aten.TOPK.pair(this, k, -1L, true, true);
     }
 
     public ValuesIndices topk(long k, long dim) {
-        return SortOps.topk(this, k, dim);
+        return Aten.TOPK.pair(this, k, dim, true, true);
     }
 
     public ValuesIndices topk(long k, long dim, boolean largest) {
-        return SortOps.topk(this, k, dim, largest);
+        return Aten.TOPK.pair(this, k, dim, largest, true);
     }
 
     public ValuesIndices topk(long k, long dim, boolean largest, boolean sorted) {
-        return SortOps.topk(this, k, dim, largest, sorted);
+        return Aten.TOPK.pair(this, k, dim, largest, sorted);
     }
 
     public ValuesIndices kthvalue(long k) {
-        return SortOps.kthvalue(this, k);
+        return Aten.KTHVALUE.pair(this, k, -1L, false);
     }
 
     public ValuesIndices kthvalue(long k, long dim) {
-        return SortOps.kthvalue(this, k, dim);
+        return Aten.KTHVALUE.pair(this, k, dim, false);
     }
 
     public ValuesIndices kthvalue(long k, long dim, boolean keepdim) {
-        return SortOps.kthvalue(this, k, dim, keepdim);
+        return Aten.KTHVALUE.pair(this, k, dim, keepdim);
     }
 
     public ValuesIndices cummax(long dim) {
-        return SortOps.cummax(this, dim);
+        return Aten.CUMMAX.pair(this, dim);
     }
 
     public ValuesIndices cummin(long dim) {
-        return SortOps.cummin(this, dim);
+        return Aten.CUMMIN.pair(this, dim);
     }
 
     public Tensor unique() {
-        return SortOps.unique(this);
+        return Aten._UNIQUE2.first(this, true, false, false);
     }
 
     public UniqueResult unique(boolean sorted, boolean returnInverse, boolean returnCounts) {
-        return SortOps.unique(this, sorted, returnInverse, returnCounts);
+        return Aten._UNIQUE2.unique(returnInverse, returnCounts, this, sorted, returnInverse, returnCounts);
     }
 
     public UniqueResult unique(boolean sorted, boolean returnInverse, boolean returnCounts, long dim) {
-        return SortOps.unique(this, sorted, returnInverse, returnCounts, dim);
+        return Aten.UNIQUE_DIM.unique(returnInverse, returnCounts, this, dim, sorted, returnInverse, returnCounts);
     }
 
     public Tensor uniqueConsecutive() {
-        return SortOps.uniqueConsecutive(this);
+        return Aten.UNIQUE_CONSECUTIVE.first(this, false, false, null);
     }
 
     public UniqueResult uniqueConsecutive(boolean returnInverse, boolean returnCounts) {
-        return SortOps.uniqueConsecutive(this, returnInverse, returnCounts);
+        return Aten.UNIQUE_CONSECUTIVE.unique(returnInverse, returnCounts, this, returnInverse, returnCounts, null);
     }
 
     public UniqueResult uniqueConsecutive(boolean returnInverse, boolean returnCounts, long dim) {
-        return SortOps.uniqueConsecutive(this, returnInverse, returnCounts, dim);
+        return Aten.UNIQUE_CONSECUTIVE.unique(returnInverse, returnCounts, this, returnInverse, returnCounts, dim);
     }
 
     public Tensor histc() {
-        return SearchOps.histc(this);
+        return Aten.HISTC.call1(this, 100L, 0.0, 0.0);
     }
 
     public Tensor histc(long bins) {
-        return SearchOps.histc(this, bins);
+        return Aten.HISTC.call1(this, bins, 0.0, 0.0);
     }
 
     public Tensor histc(long bins, double min, double max) {
-        return SearchOps.histc(this, bins, min, max);
-    }
-
-    public Tensor histc(long bins, double min, double max, Tensor out) {
-        return SearchOps.histc(this, bins, min, max, out);
+        return Aten.HISTC.call1(this, bins, min, max);
     }
 
     public Tensor bincount() {
-        return SearchOps.bincount(this);
+        return Aten.BINCOUNT.call1(this, null, 0L);
     }
 
     public Tensor bincount(Tensor weights) {
-        return SearchOps.bincount(this, weights);
+        return Aten.BINCOUNT.call1(this, weights, 0L);
     }
 
     public Tensor bincount(Tensor weights, long minlength) {
-        return SearchOps.bincount(this, weights, minlength);
+        return Aten.BINCOUNT.call1(this, weights, minlength);
     }
 
     // ---- generated delegations: end
@@ -1824,12 +1818,14 @@ public final class Tensor {
 
     /** {@code Tensor.to(device)}: this tensor when it is already on {@code device}, else a copy there. */
     public Tensor to(Device device) {
-        return org.jtorch.ops.DeviceCopyOps.to(this, device);
+        Device target = DeviceTypes.withCurrentIndex(device);
+        if (device() == target) return this;
+        return Aten._TO_DEVICE.call1(this, target);
     }
 
     /** {@code Tensor.cpu()}: this tensor on the CPU. */
     public Tensor cpu() {
-        return org.jtorch.ops.DeviceCopyOps.cpu(this);
+        return to(Device.CPU);
     }
 
     // ---- autograd additions: post-accumulate-grad hooks, and the forward-AD tangent slot
@@ -1858,11 +1854,46 @@ public final class Tensor {
 
     /** {@code Tensor.matrix_exp()}: {@code torch.linalg.matrix_exp(self)}. */
     public Tensor matrixExp() {
-        return org.jtorch.ops.LinalgSolveOps.matrixExp(this);
+        return Aten.LINALG_MATRIX_EXP.call1(this);
     }
 
     /** {@code Tensor.matrix_power(n)}: {@code torch.linalg.matrix_power(self, n)}. */
     public Tensor matrixPower(long n) {
-        return org.jtorch.ops.LinalgSolveOps.matrixPower(this, n);
+        return Aten.LINALG_MATRIX_POWER.call1(this, n);
+    }
+
+    // ---- argument conversions of the entry points above ----------------------------------------------------------
+
+    static Object alphaOf(Tensor a, Tensor b, double alpha) {
+        if (alpha == Math.rint(alpha)
+                && !(a.isFloatingPoint() || a.isComplex() || b.isFloatingPoint() || b.isComplex())) {
+            return (long) alpha; // an integral alpha is an int scalar, as in Python
+        }
+        return alpha;
+    }
+
+    private static long[] dims(long dim) {
+        return new long[] {dim};
+    }
+
+    private static long[] longs(int[] a) {
+        long[] r = new long[a.length];
+        for (int i = 0; i < a.length; i++) r[i] = a[i];
+        return r;
+    }
+
+    /** An optional bound as the op takes it: absent stays null. */
+    private static Scalar scalar(Object o) {
+        return o == null ? null : Scalar.of(o);
+    }
+
+    /**
+     * An in-place write of {@code args[0]} (the op's self) through an op that refuses a destination whose elements
+     * share memory (an expanded tensor).
+     */
+    private static Tensor writeWithoutOverlap(AtenOp op, Object... args) {
+        Tensor self = (Tensor) args[0];
+        InternalOverlap.check(self.impl);
+        return op.inPlace(self, args);
     }
 }

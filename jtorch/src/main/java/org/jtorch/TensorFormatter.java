@@ -2,6 +2,7 @@ package org.jtorch;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jtorch.internal.DefaultDtype;
 
 /**
  * {@code repr(tensor)} exactly as PyTorch prints it ({@code torch/_tensor_str.py}) with the default print options:

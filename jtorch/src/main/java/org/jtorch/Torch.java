@@ -4,6 +4,7 @@ import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.jtorch.dispatch.Dispatcher;
+import org.jtorch.internal.DefaultDtype;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.Parallel;
 import org.jtorch.ops.ArrangeOps;
@@ -300,11 +301,11 @@ public final class Torch {
     }
 
     public static Tensor zerosLike(Tensor t) {
-        return Creation.full(t.impl().shapeRef(), 0L, t.dtype(), t.device());
+        return Creation.zerosLike(t);
     }
 
     public static Tensor onesLike(Tensor t) {
-        return Creation.full(t.impl().shapeRef(), 1L, t.dtype(), t.device());
+        return Creation.onesLike(t);
     }
 
     public static Tensor emptyLike(Tensor t) {
@@ -396,7 +397,7 @@ public final class Torch {
     }
 
     public static Tensor add(Tensor a, Tensor b, double alpha) {
-        return call(PointwiseOps.ADD, a, b, alphaOf(a, b, alpha));
+        return call(PointwiseOps.ADD, a, b, Tensor.alphaOf(a, b, alpha));
     }
 
     public static Tensor add(Tensor a, double b) {
@@ -412,7 +413,7 @@ public final class Torch {
     }
 
     public static Tensor sub(Tensor a, Tensor b, double alpha) {
-        return call(PointwiseOps.SUB, a, b, alphaOf(a, b, alpha));
+        return call(PointwiseOps.SUB, a, b, Tensor.alphaOf(a, b, alpha));
     }
 
     public static Tensor sub(Tensor a, double b) {
@@ -892,15 +893,6 @@ public final class Torch {
         Dispatcher.callOut(op, new Tensor[] {out}, args);
         return out;
     }
-
-    static Object alphaOf(Tensor a, Tensor b, double alpha) {
-        if (alpha == Math.rint(alpha)
-                && !(a.isFloatingPoint() || a.isComplex() || b.isFloatingPoint() || b.isComplex())) {
-            return (long) alpha; // an integral alpha is an int scalar, as in Python
-        }
-        return alpha;
-    }
-
     // ---- generated delegations: begin (one line per op entry point in org.jtorch.ops; logic lives there) ----
 
     public static Tensor view(Tensor self, long... size) {
@@ -1604,7 +1596,7 @@ public final class Torch {
     }
 
     public static Tensor maskedFill_(Tensor self, Tensor mask, Object value) {
-        return TernaryOps.maskedFill_(self, mask, value);
+        return self.maskedFill_(mask, value);
     }
 
     public static Tensor real(Tensor t) {
@@ -2076,7 +2068,7 @@ public final class Torch {
     }
 
     public static Tensor indexPut_(Tensor self, Index[] spec, Object value) {
-        return IndexingOps.indexPut_(self, spec, value);
+        return IndexingOps.indexPut_(self, spec, value, false);
     }
 
     public static Tensor indexPut(Tensor self, Tensor[] indices, Tensor values) {
@@ -2152,11 +2144,11 @@ public final class Torch {
     }
 
     public static Tensor scatter_(Tensor self, int dim, Tensor index, Tensor src) {
-        return ScatterOps.scatter_(self, dim, index, src);
+        return self.scatter_(dim, index, src);
     }
 
     public static Tensor scatter_(Tensor self, int dim, Tensor index, Object value) {
-        return ScatterOps.scatter_(self, dim, index, value);
+        return self.scatter_(dim, index, value);
     }
 
     public static Tensor scatterAdd(Tensor self, int dim, Tensor index, Tensor src) {
@@ -2164,7 +2156,7 @@ public final class Torch {
     }
 
     public static Tensor scatterAdd_(Tensor self, int dim, Tensor index, Tensor src) {
-        return ScatterOps.scatterAdd_(self, dim, index, src);
+        return self.scatterAdd_(dim, index, src);
     }
 
     public static Tensor scatterReduce(Tensor self, int dim, Tensor index, Tensor src, String reduce) {
@@ -2177,12 +2169,12 @@ public final class Torch {
     }
 
     public static Tensor scatterReduce_(Tensor self, int dim, Tensor index, Tensor src, String reduce) {
-        return ScatterOps.scatterReduce_(self, dim, index, src, reduce);
+        return self.scatterReduce_(dim, index, src, reduce);
     }
 
     public static Tensor scatterReduce_(
             Tensor self, int dim, Tensor index, Tensor src, String reduce, boolean includeSelf) {
-        return ScatterOps.scatterReduce_(self, dim, index, src, reduce, includeSelf);
+        return self.scatterReduce_(dim, index, src, reduce, includeSelf);
     }
 
     public static Tensor indexSelect(Tensor self, int dim, Tensor index) {
@@ -2198,11 +2190,11 @@ public final class Torch {
     }
 
     public static Tensor indexAdd_(Tensor self, int dim, Tensor index, Tensor source) {
-        return ScatterOps.indexAdd_(self, dim, index, source);
+        return self.indexAdd_(dim, index, source);
     }
 
     public static Tensor indexAdd_(Tensor self, int dim, Tensor index, Tensor source, Object alpha) {
-        return ScatterOps.indexAdd_(self, dim, index, source, alpha);
+        return self.indexAdd_(dim, index, source, alpha);
     }
 
     public static Tensor indexCopy(Tensor self, int dim, Tensor index, Tensor source) {
@@ -2210,7 +2202,7 @@ public final class Torch {
     }
 
     public static Tensor indexCopy_(Tensor self, int dim, Tensor index, Tensor source) {
-        return ScatterOps.indexCopy_(self, dim, index, source);
+        return self.indexCopy_(dim, index, source);
     }
 
     public static Tensor indexFill(Tensor self, int dim, Tensor index, Object value) {
@@ -2218,7 +2210,7 @@ public final class Torch {
     }
 
     public static Tensor indexFill_(Tensor self, int dim, Tensor index, Object value) {
-        return ScatterOps.indexFill_(self, dim, index, value);
+        return self.indexFill_(dim, index, value);
     }
 
     public static ValuesIndices sort(Tensor self) {

@@ -93,6 +93,8 @@ class ModuleBoundaryTest {
         assertEquals(
                 Set.of(
                         "org.jtorch.ops.AutogradLayer",
+                        "org.jtorch.dispatch.Operators$Table",
+                        "org.jtorch.dispatch.IndexingHooks",
                         "org.jtorch.DeviceTypes$Registry",
                         "org.jtorch.accelerator.spi.DeviceBackend"),
                 d.uses());
@@ -101,6 +103,8 @@ class ModuleBoundaryTest {
         assertEquals(
                 Map.of(
                         "org.jtorch.ops.AutogradLayer", List.of("org.jtorch.autograd.RecordingLayer"),
+                        "org.jtorch.dispatch.Operators$Table", List.of("org.jtorch.ops.RegisteredOperators"),
+                        "org.jtorch.dispatch.IndexingHooks", List.of("org.jtorch.ops.TensorIndexing"),
                         "org.jtorch.DeviceTypes$Registry", List.of("org.jtorch.ops.BackendDeviceTypes")),
                 provides);
     }

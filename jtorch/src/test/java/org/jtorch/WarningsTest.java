@@ -17,7 +17,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jtorch.Warnings.Action;
 import org.jtorch.Warnings.Category;
-import org.jtorch.ops.TernaryOps;
 import org.jtorch.testing.Views;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -143,7 +142,7 @@ class WarningsTest {
         Tensor expanded = Views.of(Torch.zeros(3), 0, new long[] {2, 3}, new long[] {0, 1});
         assertThrows(
                 TorchWarningException.class,
-                () -> TernaryOps.maskedFill_(expanded, Torch.tensor(new boolean[] {true, false, true}), 1.0));
+                () -> expanded.maskedFill_(Torch.tensor(new boolean[] {true, false, true}), 1.0));
     }
 
     @Test
@@ -171,7 +170,7 @@ class WarningsTest {
     void theCallSiteIsTheFirstFrameOutsideTheLibrary() {
         Tensor expanded = Views.of(Torch.zeros(3), 0, new long[] {2, 3}, new long[] {0, 1});
         int line = nextLine();
-        TernaryOps.maskedFill_(expanded, Torch.tensor(new boolean[] {true, false, true}), 1.0);
+        expanded.maskedFill_(Torch.tensor(new boolean[] {true, false, true}), 1.0);
         assertEquals(1, printed().size());
         assertTrue(
                 printed()

@@ -79,7 +79,8 @@ public final class AnomalyMode {
     }
 
     private static boolean isInternal(String cls) {
-        if (cls.equals("org.jtorch.Tensor") || cls.equals("org.jtorch.Torch")) return true;
+        if (cls.equals("org.jtorch.Tensor") || cls.equals("org.jtorch.Torch") || cls.equals("org.jtorch.AtenOp"))
+            return true;
         if (cls.startsWith("org.jtorch.dispatch.")
                 || cls.startsWith("org.jtorch.ops.")
                 || cls.startsWith("org.jtorch.kernels.")) {

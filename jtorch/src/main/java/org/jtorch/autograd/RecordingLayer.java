@@ -60,4 +60,12 @@ public final class RecordingLayer implements AutogradLayer {
         }
         return -1;
     }
+
+    @Override
+    public java.util.List<Tensor> gradWithGraph(Tensor output, java.util.List<Tensor> inputs) {
+        return Autograd.grad(
+                java.util.List.of(output),
+                inputs,
+                Autograd.GradOptions.defaults().createGraph(true).allowUnused(true));
+    }
 }

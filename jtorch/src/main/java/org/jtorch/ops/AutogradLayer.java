@@ -38,4 +38,11 @@ public interface AutogradLayer {
      * (PyTorch's {@code rebase_history}). {@code args} are the call's arguments.
      */
     void rebaseWrittenViews(Tensor[] outs, Object[] args);
+
+    /**
+     * The gradients of {@code output} with respect to {@code inputs}, recorded for a further derivative (create_graph)
+     * and null for an input that {@code output} does not depend on: how a JVP rule derived from the VJP ({@link Jvps})
+     * transposes it.
+     */
+    java.util.List<Tensor> gradWithGraph(Tensor output, java.util.List<Tensor> inputs);
 }

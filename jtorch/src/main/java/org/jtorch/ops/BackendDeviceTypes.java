@@ -17,4 +17,9 @@ public final class BackendDeviceTypes implements DeviceTypes.Registry {
     public List<String> knownTypes() {
         return Backends.knownTypes();
     }
+
+    @Override
+    public int currentIndex(String type) {
+        return Backends.currentIndex(type);
+    }
 }

@@ -5,7 +5,6 @@ import java.util.function.LongUnaryOperator;
 import org.jtorch.DType;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
-import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
 import org.jtorch.dispatch.Dispatcher;
@@ -221,7 +220,8 @@ public final class ClampOps {
         Tensor x = (Tensor) args[0];
         Tensor inside = null;
         if (args[1] != null) inside = x.gt(args[1]);
-        if (args[2] != null) inside = inside == null ? x.lt(args[2]) : Torch.logicalAnd(inside, x.lt(args[2]));
+        if (args[2] != null)
+            inside = inside == null ? x.lt(args[2]) : PointwiseOps.LOGICAL_AND.call1(inside, x.lt(args[2]));
         return TernaryOps.where(inside, g, 0L);
     }
 
@@ -343,14 +343,18 @@ public final class ClampOps {
         if (max == null) return Grads.selection(new Object[] {x, min}, g, x.lt(min), x.gt(min));
         if (min == null) return Grads.selection(new Object[] {x, max}, g, x.gt(max), x.lt(max));
         Tensor ordered = min.lt(max), equal = min.eq(max);
-        Tensor tie = Torch.logicalAnd(Torch.logicalOr(x.eq(min), x.eq(max)), ordered);
-        Tensor gx = Grads.zeroWhere(Torch.logicalOr(x.lt(min), x.gt(max)), TernaryOps.where(tie, g.div(2L), g));
-        Tensor minActive = Torch.logicalOr(Torch.logicalAnd(ordered, x.le(min)), Torch.logicalAnd(equal, x.lt(min)));
+        Tensor tie = PointwiseOps.LOGICAL_AND.call1(PointwiseOps.LOGICAL_OR.call1(x.eq(min), x.eq(max)), ordered);
+        Tensor gx = Grads.zeroWhere(
+                PointwiseOps.LOGICAL_OR.call1(x.lt(min), x.gt(max)), TernaryOps.where(tie, g.div(2L), g));
+        Tensor minActive = PointwiseOps.LOGICAL_OR.call1(
+                PointwiseOps.LOGICAL_AND.call1(ordered, x.le(min)), PointwiseOps.LOGICAL_AND.call1(equal, x.lt(min)));
         Tensor gMin = Grads.zeroWhere(minActive.logicalNot(), TernaryOps.where(x.eq(min), g.div(2L), g));
-        Tensor maxActive = Torch.logicalOr(
-                Torch.logicalOr(max.lt(min), Torch.logicalAnd(ordered, x.ge(max))), Torch.logicalAnd(equal, x.gt(max)));
+        Tensor maxActive = PointwiseOps.LOGICAL_OR.call1(
+                PointwiseOps.LOGICAL_OR.call1(max.lt(min), PointwiseOps.LOGICAL_AND.call1(ordered, x.ge(max))),
+                PointwiseOps.LOGICAL_AND.call1(equal, x.gt(max)));
         Tensor gMax = Grads.zeroWhere(
-                maxActive.logicalNot(), TernaryOps.where(Torch.logicalAnd(x.eq(max), ordered), g.div(2L), g));
+                maxActive.logicalNot(),
+                TernaryOps.where(PointwiseOps.LOGICAL_AND.call1(x.eq(max), ordered), g.div(2L), g));
         return new Tensor[] {gx, gMin, gMax};
     }
 

@@ -4,7 +4,6 @@ import java.util.EnumSet;
 import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
-import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
 import org.jtorch.dispatch.Spec;
@@ -223,7 +222,7 @@ public final class ComplexOps {
                 // a real input's gradient is Re(conj(g)·∂out/∂input)
                 Tensor gConj = conj(g[0]);
                 return new Tensor[] {
-                    real(gConj.mul(Torch.sgn(o[0]))), real(gConj.mul(o[0].mul(Grads.imaginaryUnit(o[0]))))
+                    real(gConj.mul(PointwiseOps.SGN.call1(o[0]))), real(gConj.mul(o[0].mul(Grads.imaginaryUnit(o[0]))))
                 };
             })
             .deriveJvp(Jvps::transposedVjp);

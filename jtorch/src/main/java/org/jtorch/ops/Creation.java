@@ -14,10 +14,10 @@ import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
-import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.dispatch.Spec;
+import org.jtorch.internal.DefaultDtype;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.ElementIO;
 import org.jtorch.storage.Storage;
@@ -130,6 +130,16 @@ public final class Creation {
         return fill_(self, 0L);
     }
 
+    /** {@code torch.zeros_like(t)}. */
+    public static Tensor zerosLike(Tensor t) {
+        return full(t.impl().shapeRef(), 0L, t.dtype(), t.device());
+    }
+
+    /** {@code torch.ones_like(t)}. */
+    public static Tensor onesLike(Tensor t) {
+        return full(t.impl().shapeRef(), 1L, t.dtype(), t.device());
+    }
+
     public static Tensor full(long[] shape, Object fill, DType dtype, Device device) {
         return FULL.call1(shape, fill, dtype, device);
     }
@@ -142,7 +152,7 @@ public final class Creation {
                 long n = (Long) args[0], m = (Long) args[1];
                 if (n < 0) throw new TorchException("eye: n must be greater or equal to 0, got " + n);
                 if (m < 0) throw new TorchException("eye: m must be greater or equal to 0, got " + m);
-                DType dtype = args[2] != null ? (DType) args[2] : Torch.getDefaultDtype();
+                DType dtype = args[2] != null ? (DType) args[2] : DefaultDtype.get();
                 return Spec.of(
                         Shapes.checkSizes("eye", new long[] {n, m}),
                         dtype,
@@ -173,7 +183,7 @@ public final class Creation {
             args -> {
                 Scalar start = Scalar.of(args[0]), end = Scalar.of(args[1]), step = Scalar.of(args[2]);
                 boolean allIntegral = start.isIntegral() && end.isIntegral() && step.isIntegral();
-                DType dtype = args[3] != null ? (DType) args[3] : allIntegral ? DType.INT64 : Torch.getDefaultDtype();
+                DType dtype = args[3] != null ? (DType) args[3] : allIntegral ? DType.INT64 : DefaultDtype.get();
                 double s = start.doubleValue(), e = end.doubleValue(), st = step.doubleValue();
                 if (st == 0) throw new TorchException("arange: step must be nonzero");
                 if (!Double.isFinite(s) || !Double.isFinite(e)) {
@@ -226,7 +236,7 @@ public final class Creation {
         if (steps < 0) throw new TorchException(op + ": number of steps must be non-negative");
         int k = log ? 4 : 3;
         double base = log ? ((Number) args[3]).doubleValue() : Double.NaN;
-        DType dtype = args[k] != null ? (DType) args[k] : Torch.getDefaultDtype();
+        DType dtype = args[k] != null ? (DType) args[k] : DefaultDtype.get();
         Device device = args[k + 1] != null ? (Device) args[k + 1] : Device.CPU;
         return Spec.of(new long[] {steps}, dtype, device, new Lin(start, end, steps, base));
     }

@@ -11,6 +11,7 @@ import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.ElementIO;
 import org.jtorch.kernels.cpu.Parallel;
+import org.jtorch.storage.Storage;
 
 /**
  * Pairwise p-norm distances: {@code cdist} (a composite choosing, as ATen does, between the direct
@@ -205,7 +206,10 @@ public final class DistanceOps {
                 js[k] = j;
             }
         }
-        return new Tensor[] {org.jtorch.Torch.tensor(is), org.jtorch.Torch.tensor(js)};
+        return new Tensor[] {
+            Creation.fromStorage(Storage.wrap(is), new long[] {is.length}, DType.INT64),
+            Creation.fromStorage(Storage.wrap(js), new long[] {js.length}, DType.INT64)
+        };
     }
 
     /**

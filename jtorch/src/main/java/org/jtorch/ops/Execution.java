@@ -28,6 +28,11 @@ final class Execution {
                         + " is installed (its META-INF/services entry is missing from the class path)"));
     }
 
+    /** The installed autograd layer. */
+    static AutogradLayer autograd() {
+        return AUTOGRAD;
+    }
+
     /** The out-of-place call of {@code op}; {@code state} is the calling thread's dispatch state. */
     static Object call(DispatchState state, OpDef op, Object[] args) {
         OpDef.Composite composite = op.compositeFn();

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
-import org.jtorch.Torch;
 
 /**
  * Small helpers for writing backward rules: aligning gradients with an op's tensor arguments, and the conjugations of
@@ -104,7 +103,7 @@ final class Grads {
      * to the graph is exact, not a shortcut.
      */
     static Tensor zeros(Tensor g) {
-        return Torch.zerosLike(g);
+        return Creation.zerosLike(g);
     }
 
     /** {@link #zeros} for every tensor argument, in argument order. */

@@ -2,8 +2,6 @@ package org.jtorch.ops;
 
 import org.jtorch.DType;
 import org.jtorch.Tensor;
-import org.jtorch.TorchException;
-import org.jtorch.Warnings;
 import org.jtorch.storage.TensorImpl;
 
 /**
@@ -43,32 +41,5 @@ final class IndexGeometry {
         long[] s = new long[rank];
         s[dim] = index.dim() == 0 ? 0 : index.impl().strideRef()[0];
         return s;
-    }
-
-    /** Whether several elements share one memory location (a stride-0 dim of size above 1). */
-    static boolean hasInternalOverlap(Tensor t) {
-        long[] shape = t.impl().shapeRef(), strides = t.impl().strideRef();
-        for (int i = 0; i < shape.length; i++) if (shape[i] > 1 && strides[i] == 0) return true;
-        return false;
-    }
-
-    /** ATen's {@code assert_no_internal_overlap}, for ops that refuse to write an expanded tensor in place. */
-    static void checkNoInternalOverlap(Tensor t) {
-        if (hasInternalOverlap(t)) {
-            throw new TorchException(
-                    "unsupported operation: more than one element of the written-to tensor refers to a single "
-                            + "memory location. Please clone() the tensor before performing the operation.");
-        }
-    }
-
-    /** PyTorch's deprecation warning for in-place indexing ops that still accept an expanded tensor. */
-    static void warnInternalOverlap(String op, String example, Tensor t) {
-        if (hasInternalOverlap(t)) {
-            Warnings.warn(
-                    Warnings.Category.USER_WARNING,
-                    "Use of " + op + " on expanded tensors is deprecated. Please clone() the "
-                            + "tensor before performing this operation. This also applies to advanced indexing e.g. "
-                            + example);
-        }
     }
 }

@@ -15,6 +15,7 @@ import org.jtorch.TorchException;
 import org.jtorch.Warnings;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.dispatch.Spec;
+import org.jtorch.internal.InternalOverlap;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.IndexLoops;
 import org.jtorch.kernels.cpu.IndexLoops.Indexers;
@@ -391,11 +392,11 @@ public final class IndexingOps {
         if (!accumulate) {
             Tensor mask = maskForFill(self, indices, values);
             if (mask != null) {
-                TernaryOps.maskedFill_(self, mask, ShapeOps.view(values));
+                self.maskedFill_(mask, ShapeOps.view(values));
                 return;
             }
         }
-        IndexGeometry.warnInternalOverlap("index_put_", "tensor[indices] = tensor", self);
+        InternalOverlap.warn("index_put_", "tensor[indices] = tensor", self.impl());
         Integral ix = expandMasks(self, indices);
         Dispatcher.callOut(INDEX_PUT_INTEGER, new Tensor[] {self}, self, ix.dims(), ix.indices(), values, accumulate);
     }
@@ -777,11 +778,11 @@ public final class IndexingOps {
     }
 
     /** {@code self[spec] = value} for a Java number, {@link Boolean} or {@link Scalar}, converted to self's dtype. */
-    public static Tensor indexPut_(Tensor self, Index[] spec, Object value) {
-        if (value instanceof Tensor t) return indexPut_(self, spec, t, false);
+    public static Tensor indexPut_(Tensor self, Index[] spec, Object value, boolean accumulate) {
+        if (value instanceof Tensor t) return indexPut_(self, spec, t, accumulate);
         Scalar s = Scalar.of(value);
         ScalarConversion.check(s, self.dtype());
-        return indexPut_(self, spec, Creation.scalarTensor(s, self.dtype()), false);
+        return indexPut_(self, spec, Creation.scalarTensor(s, self.dtype()), accumulate);
     }
 
     /** {@code torch.index_put(self, indices, values)}: {@code null} entries leave a dim unindexed. */
@@ -848,7 +849,7 @@ public final class IndexingOps {
     public static Tensor maskedScatter_(Tensor self, Tensor mask, Tensor source) {
         checkMaskedScatter(self, mask, source);
         ShapeOps.expand(mask, self.impl().shapeRef()); // PyTorch's expand_inplace: the mask must fit self
-        IndexGeometry.checkNoInternalOverlap(self);
+        InternalOverlap.check(self.impl());
         Dispatcher.callOut(MASKED_SCATTER, new Tensor[] {self}, self, mask, source);
         return self;
     }

@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.function.Function;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
-import org.jtorch.Torch;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.dispatch.Schema;
@@ -46,11 +45,11 @@ public final class Jvps {
                 boolean isData = i >= data.length || data[i];
                 if (args[i] instanceof Tensor x) {
                     Tensor tangent = t[k++];
-                    if (isData) args[i] = tangent != null ? tangent : Torch.zerosLike(x);
+                    if (isData) args[i] = tangent != null ? tangent : Creation.zerosLike(x);
                 } else if (args[i] instanceof Tensor[] xs) {
                     Tensor[] ts = new Tensor[xs.length];
                     for (int j = 0; j < xs.length; j++, k++) {
-                        ts[j] = xs[j] == null || !isData ? xs[j] : t[k] != null ? t[k] : Torch.zerosLike(xs[j]);
+                        ts[j] = xs[j] == null || !isData ? xs[j] : t[k] != null ? t[k] : Creation.zerosLike(xs[j]);
                     }
                     args[i] = ts;
                 } else if (isData && i < data.length && (args[i] instanceof Number || args[i] instanceof Scalar)) {
@@ -104,7 +103,7 @@ public final class Jvps {
         return (a, o, t) -> {
             Tensor[] r = new Tensor[o.length];
             for (int j = 0; j < o.length; j++)
-                if (o[j].isFloatingPoint() || o[j].isComplex()) r[j] = Torch.zerosLike(o[j]);
+                if (o[j].isFloatingPoint() || o[j].isComplex()) r[j] = Creation.zerosLike(o[j]);
             return r;
         };
     }
@@ -146,7 +145,8 @@ public final class Jvps {
             if (t[0] == null) return new Tensor[o.length];
             Tensor[] ones = new Tensor[o.length];
             for (int j = 0; j < o.length; j++)
-                ones[j] = o[j].isFloatingPoint() || o[j].isComplex() ? Torch.onesLike(o[j]) : Torch.zerosLike(o[j]);
+                ones[j] =
+                        o[j].isFloatingPoint() || o[j].isComplex() ? Creation.onesLike(o[j]) : Creation.zerosLike(o[j]);
             Tensor d = op.vjp().apply(a, o, ones, InputMask.of(true))[0];
             if (d == null) return new Tensor[o.length]; // a derivative that is zero wherever it exists (ord-0 norms)
             long[] dims = dimsArg < 0 ? null : (long[]) a[dimsArg];
@@ -189,7 +189,7 @@ public final class Jvps {
                 Tensor[] us = new Tensor[o.length];
                 java.util.List<Tensor> wrt = new java.util.ArrayList<>();
                 for (int j = 0; j < o.length; j++) {
-                    us[j] = Torch.zerosLike(o[j]);
+                    us[j] = Creation.zerosLike(o[j]);
                     if (o[j].isFloatingPoint() || o[j].isComplex()) wrt.add(us[j].requiresGrad(true));
                 }
                 boolean[] mask = new boolean[t.length];
@@ -203,12 +203,7 @@ public final class Jvps {
                 }
                 Tensor[] r = new Tensor[o.length];
                 if (loss == null) return r;
-                java.util.List<Tensor> jt = org.jtorch.autograd.Autograd.grad(
-                        java.util.List.of(loss),
-                        wrt,
-                        org.jtorch.autograd.Autograd.GradOptions.defaults()
-                                .createGraph(true)
-                                .allowUnused(true));
+                java.util.List<Tensor> jt = Execution.autograd().gradWithGraph(loss, wrt);
                 for (int j = 0, k = 0; j < o.length; j++) if (us[j].requiresGrad()) r[j] = jt.get(k++);
                 return r;
             }

@@ -11,7 +11,6 @@ import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.LinAlgException;
 import org.jtorch.Tensor;
-import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.dispatch.Spec;
@@ -20,6 +19,7 @@ import org.jtorch.kernels.blas.LapackSolvers;
 import org.jtorch.kernels.blas.LapackSolvers.Op;
 import org.jtorch.kernels.blas.MatrixExponential;
 import org.jtorch.kernels.cpu.ElementIO;
+import org.jtorch.storage.Storage;
 
 /**
  * The solvers, factorisations and matrix functions of {@code torch.linalg}: matrix_exp, eig/eigvals, solve_triangular,
@@ -984,7 +984,10 @@ public final class LinalgSolveOps {
         }
         if (n == 0) {
             long k = a.size(-1);
-            return Torch.eye(k, k, a.dtype(), a.device()).expand(a.shape()).clone();
+            return Creation.EYE
+                    .call1(k, k, a.dtype(), a.device())
+                    .expand(a.shape())
+                    .clone();
         }
         if (n == 1) return a.clone();
         // binary decomposition of n, as ATen's linalg_matrix_power_impl
@@ -1011,7 +1014,7 @@ public final class LinalgSolveOps {
             }
         }
         long n = a.size(-1);
-        Tensor eye = Torch.eye(n, n, a.dtype(), a.device()).expand(a.shape());
+        Tensor eye = Creation.EYE.call1(n, n, a.dtype(), a.device()).expand(a.shape());
         return luSolve(f[0], f[1], eye, true, false);
     }
 
@@ -1051,7 +1054,7 @@ public final class LinalgSolveOps {
         }
         Tensor res = residuals
                 ? residuals(a, bm, r[0])
-                : Torch.zeros(new long[] {0}, a.dtype().toReal(), a.device());
+                : Creation.full(new long[] {0}, 0L, a.dtype().toReal(), a.device());
         return new Tensor[] {solution, res, r[1], r[2]};
     }
 
@@ -1163,10 +1166,10 @@ public final class LinalgSolveOps {
     private static Tensor[] householderBackward(Tensor a, Tensor tau, Tensor g, InputMask mask) {
         long m = a.size(-2), n = a.size(-1);
         int k = (int) tau.size(-1);
-        if (k == 0 || a.numel() == 0) return new Tensor[] {Torch.zerosLike(a), Torch.zerosLike(tau)};
-        Tensor v = a.tril(-1).add(Torch.eye(m, n, a.dtype(), a.device()));
+        if (k == 0 || a.numel() == 0) return new Tensor[] {Creation.zerosLike(a), Creation.zerosLike(tau)};
+        Tensor v = a.tril(-1).add(Creation.EYE.call1(m, n, a.dtype(), a.device()));
         Tensor[] states = new Tensor[k + 1];
-        states[k] = Torch.eye(m, n, a.dtype(), a.device()).expand(a.shape());
+        states[k] = Creation.EYE.call1(m, n, a.dtype(), a.device()).expand(a.shape());
         for (int i = k - 1; i >= 0; i--) {
             Tensor vi = v.narrow(-1, i, 1), ti = tau.narrow(-1, i, 1).unsqueeze(-1);
             states[i] = states[i + 1].sub(ti.mul(vi).matmul(vi.mH().matmul(states[i + 1])));
@@ -1183,7 +1186,7 @@ public final class LinalgSolveOps {
                     .neg();
             grad = grad.sub(ti.conj().mul(vi).matmul(vi.mH().matmul(grad)));
         }
-        for (int i = k; i < n; i++) gv[i] = Torch.zerosLike(v.narrow(-1, i, 1));
+        for (int i = k; i < n; i++) gv[i] = Creation.zerosLike(v.narrow(-1, i, 1));
         Tensor gA = JoinOps.cat(List.of(gv), -1).tril(-1);
         Tensor gTau = JoinOps.cat(List.of(gt), -1);
         return new Tensor[] {mask.needs(0) ? gA : null, mask.needs(1) ? gTau : null};
@@ -1217,7 +1220,7 @@ public final class LinalgSolveOps {
         if (m <= n) return dx;
         long[] below = dx.shape();
         below[below.length - 2] = m - n;
-        return JoinOps.cat(List.of(dx, Torch.zeros(below, dx.dtype(), dx.device())), -2);
+        return JoinOps.cat(List.of(dx, Creation.full(below, 0L, dx.dtype(), dx.device())), -2);
     }
 
     /**
@@ -1227,7 +1230,7 @@ public final class LinalgSolveOps {
     private static Tensor matrixExpBackward(Tensor a, Tensor g) {
         long n = a.size(-1);
         Tensor ah = a.mH();
-        Tensor zeros = Torch.zerosLike(ah);
+        Tensor zeros = Creation.zerosLike(ah);
         Tensor block = JoinOps.cat(List.of(JoinOps.cat(List.of(ah, g), -1), JoinOps.cat(List.of(zeros, ah), -1)), -2);
         return matrixExp(block).narrow(-2, 0, n).narrow(-1, n, n);
     }
@@ -1249,7 +1252,7 @@ public final class LinalgSolveOps {
     /** L (m x k, unit diagonal) and U (k x n) from the packed factors, differentiable in LU. */
     private static Tensor[] unpack(Tensor lu) {
         long m = lu.size(-2), n = lu.size(-1), k = Math.min(m, n);
-        Tensor eye = Torch.eye(m, k, lu.dtype(), lu.device());
+        Tensor eye = Creation.EYE.call1(m, k, lu.dtype(), lu.device());
         Tensor l = lu.narrow(-1, 0, k).tril(-1).add(eye);
         Tensor u = lu.narrow(-2, 0, k).triu();
         return new Tensor[] {l, u};
@@ -1273,7 +1276,9 @@ public final class LinalgSolveOps {
             for (int i = 0; i < size; i++) data[(int) (e * m * m + (long) perm[i] * m + i)] = 1;
         }
         long[] shape = append(batchShape(pivots, 1), m, m);
-        return Torch.tensor(data).view(shape).to(dtype);
+        return Creation.fromStorage(Storage.wrap(data), new long[] {data.length}, DType.FLOAT64)
+                .view(shape)
+                .to(dtype);
     }
 
     private static Tensor luFactorBackward(Tensor g, Tensor lu, Tensor pivots) {
@@ -1301,7 +1306,7 @@ public final class LinalgSolveOps {
             gA = solveTriangular(u1.mH(), gA.tril(-1), false, false, false);
             if (gU != null) gA = JoinOps.cat(List.of(gA.add(gU.narrow(-1, 0, k).triu()), gU.narrow(-1, k, n - k)), -1);
             gA = solveTriangular(l.mH(), gA, true, true, true);
-            if (gU == null) gA = JoinOps.cat(List.of(gA, Torch.zerosLike(u.narrow(-1, k, n - k))), -1);
+            if (gU == null) gA = JoinOps.cat(List.of(gA, Creation.zerosLike(u.narrow(-1, k, n - k))), -1);
         } else {
             Tensor l1 = l.narrow(-2, 0, k);
             gA = gU != null ? gU.matmul(u.mH()) : null;
@@ -1310,7 +1315,7 @@ public final class LinalgSolveOps {
             if (gL != null)
                 gA = JoinOps.cat(List.of(gA.add(gL.narrow(-2, 0, k).tril(-1)), gL.narrow(-2, k, m - k)), -2);
             gA = solveTriangular(u.mH(), gA, false, false, false);
-            if (gL == null) gA = JoinOps.cat(List.of(gA, Torch.zerosLike(l.narrow(-2, k, m - k))), -2);
+            if (gL == null) gA = JoinOps.cat(List.of(gA, Creation.zerosLike(l.narrow(-2, k, m - k))), -2);
         }
         return p.matmul(gA);
     }
@@ -1368,7 +1373,9 @@ public final class LinalgSolveOps {
             vhgv = vhgv.sub(vh.matmul(v.mul(diag.real().unsqueeze(-2))));
             Tensor lc = values.conj();
             long n = values.size(-1);
-            Tensor econj = lc.unsqueeze(-2).sub(lc.unsqueeze(-1)).add(Torch.eye(n, n, values.dtype(), values.device()));
+            Tensor econj = lc.unsqueeze(-2)
+                    .sub(lc.unsqueeze(-1))
+                    .add(Creation.EYE.call1(n, n, values.dtype(), values.device()));
             Tensor inner = vhgv.div(econj);
             if (gL != null) inner = inner.add(gL.diagEmbed());
             gA = solve(vh, inner.matmul(vh));

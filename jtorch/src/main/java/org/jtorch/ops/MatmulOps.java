@@ -7,7 +7,6 @@ import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
-import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.dispatch.Spec;
@@ -345,7 +344,7 @@ public final class MatmulOps {
                             ONE,
                             false))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> new Tensor[] {
-                mask.needs(0) ? Torch.outer(g[0], Grads.conj((Tensor) a[1])) : null,
+                mask.needs(0) ? MatmulOps.outer(g[0], Grads.conj((Tensor) a[1])) : null,
                 mask.needs(1) ? ((Tensor) a[0]).mH().mv(g[0]) : null
             })
             .deriveJvp(Jvps::bilinear);

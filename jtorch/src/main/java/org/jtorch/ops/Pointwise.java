@@ -13,6 +13,7 @@ import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
 import org.jtorch.dispatch.Schema;
 import org.jtorch.dispatch.Spec;
+import org.jtorch.internal.DefaultDtype;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.Fns;
 import org.jtorch.kernels.cpu.PointwiseLoops;
@@ -57,7 +58,7 @@ public final class Pointwise {
         if ((p == Promotion.INT_TO_FLOAT || p == Promotion.INT_AND_COMPLEX_TO_FLOAT)
                 && !compute.isFloatingPoint()
                 && !compute.isComplex()) {
-            compute = org.jtorch.Torch.getDefaultDtype();
+            compute = DefaultDtype.get();
         }
         if (p == Promotion.BOOL_TO_INT64 && compute == DType.BOOL) compute = DType.INT64;
         if (ordered && compute.isComplex()) {

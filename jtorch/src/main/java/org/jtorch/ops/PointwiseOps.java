@@ -11,10 +11,10 @@ import java.util.EnumSet;
 import org.jtorch.DType;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
-import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
 import org.jtorch.dispatch.DispatchState;
+import org.jtorch.internal.DefaultDtype;
 import org.jtorch.kernels.cpu.ComplexMath;
 import org.jtorch.kernels.cpu.Erf;
 import org.jtorch.kernels.cpu.Fns;
@@ -212,7 +212,7 @@ public final class PointwiseOps {
     static Tensor powBaseGrad(Tensor g, Tensor base, Object exponent) {
         Tensor e = Grads.asTensor(exponent, base);
         Tensor d = e.mul(base.pow(e.sub(1L)));
-        d = TernaryOps.where(e.eq(0L), Torch.zerosLike(d), d);
+        d = TernaryOps.where(e.eq(0L), Creation.zerosLike(d), d);
         return g.mul(Grads.conj(d));
     }
 
@@ -220,7 +220,7 @@ public final class PointwiseOps {
     static Tensor powExponentGrad(Tensor g, Tensor base, Tensor result) {
         Tensor d = result.mul(base.log());
         Tensor zeroBase = base.eq(0L);
-        d = TernaryOps.where(zeroBase, Torch.zerosLike(d), d);
+        d = TernaryOps.where(zeroBase, Creation.zerosLike(d), d);
         return g.mul(Grads.conj(d));
     }
 
@@ -508,8 +508,8 @@ public final class PointwiseOps {
      * (PyTorch takes the derivative along x = 0, issue 80770).
      */
     private static Tensor xlogySelfGrad(Tensor g, Tensor self, Object other) {
-        Tensor d = Torch.xlogy(g, other);
-        if (other instanceof Tensor y) return Grads.zeroWhere(Torch.logicalAnd(self.eq(0L), y.le(0L)), d);
+        Tensor d = PointwiseOps.XLOGY.call1(g, other);
+        if (other instanceof Tensor y) return Grads.zeroWhere(PointwiseOps.LOGICAL_AND.call1(self.eq(0L), y.le(0L)), d);
         return Scalar.of(other).doubleValue() > 0 ? d : Grads.zeroWhere(self.eq(0L), d);
     }
 
@@ -573,12 +573,12 @@ public final class PointwiseOps {
                     noComplex("fmax not implemented for complex tensors."))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
                 // 2.15: the gradient goes where the forward's value came from; a NaN other selects self
-                Tensor self = (Tensor) a[0], otherNan = Torch.isnan((Tensor) a[1]);
+                Tensor self = (Tensor) a[0], otherNan = PointwiseOps.ISNAN.call1((Tensor) a[1]);
                 return Grads.selection(
                         a,
                         g[0],
-                        Torch.logicalOr(self.ge(a[1]), otherNan).logicalNot(),
-                        Torch.logicalOr(self.gt(a[1]), otherNan));
+                        PointwiseOps.LOGICAL_OR.call1(self.ge(a[1]), otherNan).logicalNot(),
+                        PointwiseOps.LOGICAL_OR.call1(self.gt(a[1]), otherNan));
             })
             .deriveJvp(Jvps::elementwise);
     public static final OpDef FMIN = Pointwise.checked(
@@ -595,12 +595,12 @@ public final class PointwiseOps {
                                     null)),
                     noComplex("fmin not implemented for complex tensors."))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
-                Tensor self = (Tensor) a[0], otherNan = Torch.isnan((Tensor) a[1]);
+                Tensor self = (Tensor) a[0], otherNan = PointwiseOps.ISNAN.call1((Tensor) a[1]);
                 return Grads.selection(
                         a,
                         g[0],
-                        Torch.logicalOr(self.le(a[1]), otherNan).logicalNot(),
-                        Torch.logicalOr(self.lt(a[1]), otherNan));
+                        PointwiseOps.LOGICAL_OR.call1(self.le(a[1]), otherNan).logicalNot(),
+                        PointwiseOps.LOGICAL_OR.call1(self.lt(a[1]), otherNan));
             })
             .deriveJvp(Jvps::elementwise);
 
@@ -792,9 +792,9 @@ public final class PointwiseOps {
                                 o[1] = 0;
                             },
                             FloatSimd.Unary.ABS))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Torch.sgn(((Tensor) a[0])))})
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(PointwiseOps.SGN.call1(((Tensor) a[0])))})
             // abs is not holomorphic: PyTorch's handle_r_to_c(conj(t) * sgn(x)), the real part taken on conforming
-            .defineJvp((a, o, t) -> new Tensor[] {Grads.conj(t[0]).mul(Torch.sgn((Tensor) a[0]))});
+            .defineJvp((a, o, t) -> new Tensor[] {Grads.conj(t[0]).mul(PointwiseOps.SGN.call1((Tensor) a[0]))});
     /** (0 < x) - (x < 0) as ATen computes it: 0 for NaN and for both zeros. */
     private static double sign(double x) {
         return x > 0 ? 1 : x < 0 ? -1 : 0;
@@ -976,14 +976,16 @@ public final class PointwiseOps {
                     Promotion.INT_TO_FLOAT,
                     FLOATS,
                     cplx(Math::sinh, ComplexMath::sinh, null))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(Torch.cosh((Tensor) a[0])))})
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) ->
+                    new Tensor[] {g[0].mul(Grads.conj(PointwiseOps.COSH.call1((Tensor) a[0])))})
             .deriveJvp(Jvps::elementwise);
     public static final OpDef COSH = Pointwise.unary(
                     "cosh(Tensor self) -> Tensor",
                     Promotion.INT_TO_FLOAT,
                     FLOATS,
                     cplx(Math::cosh, ComplexMath::cosh, null))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(Torch.sinh((Tensor) a[0])))})
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) ->
+                    new Tensor[] {g[0].mul(Grads.conj(PointwiseOps.SINH.call1((Tensor) a[0])))})
             .deriveJvp(Jvps::elementwise);
     public static final OpDef TANH = Pointwise.unary(
                     "tanh(Tensor self) -> Tensor",
@@ -1049,7 +1051,7 @@ public final class PointwiseOps {
                     args -> {
                         DType in = ((Tensor) args[0]).dtype();
                         java.util.function.DoubleUnaryOperator r =
-                                roundingTo(in.isFloatingPoint() ? in : org.jtorch.Torch.getDefaultDtype());
+                                roundingTo(in.isFloatingPoint() ? in : DefaultDtype.get());
                         double eps = args.length > 1 && args[1] != null ? ((Number) args[1]).doubleValue() : -1;
                         double lo = r.applyAsDouble(eps), hi = r.applyAsDouble(1 - lo);
                         return real(x -> {
@@ -1067,7 +1069,7 @@ public final class PointwiseOps {
      */
     private static Tensor logitGrad(Tensor g, Tensor x, Object eps) {
         double lo = eps == null ? 0 : ((Number) eps).doubleValue();
-        Tensor inside = Torch.logicalAnd(x.ge(lo), x.le(1 - lo));
+        Tensor inside = PointwiseOps.LOGICAL_AND.call1(x.ge(lo), x.le(1 - lo));
         Tensor d = g.div(x.mul(x.neg().add(1L)));
         return TernaryOps.where(inside, d, eps == null ? Double.NaN : 0.0);
     }
@@ -1280,7 +1282,7 @@ public final class PointwiseOps {
      * when they promote to a float32 default.
      */
     private static boolean inFloat(Tensor x) {
-        return (x.isFloatingPoint() ? x.dtype() : Torch.getDefaultDtype()) != DType.FLOAT64;
+        return (x.isFloatingPoint() ? x.dtype() : DefaultDtype.get()) != DType.FLOAT64;
     }
 
     /** ATen's dispatch refusal of a complex argument at {@code self}, naming its kernel (NotImplementedError). */
@@ -1298,7 +1300,8 @@ public final class PointwiseOps {
                     Pointwise.unary(
                             "lgamma(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS, real(Gamma::lgamma)),
                     complexNotImplemented("lgamma_vml_cpu", 0))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Torch.digamma((Tensor) a[0]))})
+            .defineVjp(
+                    OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(PointwiseOps.DIGAMMA.call1((Tensor) a[0]))})
             .deriveJvp(Jvps::elementwise);
     /** ψ(x) = Γ'(x)/Γ(x), with ATen's values at the poles (∓inf at ±0, NaN at negative integers). */
     public static final OpDef DIGAMMA = Pointwise.checked(
@@ -1309,7 +1312,8 @@ public final class PointwiseOps {
                             false,
                             args -> real(inFloat((Tensor) args[0]) ? x -> Gamma.digamma((float) x) : Gamma::digamma)),
                     complexNotImplemented("digamma", 0))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Torch.polygamma(1, (Tensor) a[0]))})
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) ->
+                    new Tensor[] {g[0].mul(PointwiseOps.POLYGAMMA.call1(1, (Tensor) a[0]))})
             .deriveJvp(Jvps::elementwise);
     /** ψ⁽ⁿ⁾(x), the n-th derivative of digamma; the order comes first, as in PyTorch's schema. */
     public static final OpDef POLYGAMMA = Pointwise.checked(
@@ -1332,7 +1336,7 @@ public final class PointwiseOps {
                     })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
                 long n = ((Number) a[0]).longValue();
-                return new Tensor[] {g[0].mul(Torch.polygamma(n + 1, (Tensor) a[1]))};
+                return new Tensor[] {g[0].mul(PointwiseOps.POLYGAMMA.call1(n + 1, (Tensor) a[1]))};
             })
             .deriveJvp(Jvps::elementwise);
     /** Complex input is definable but not implemented: NotImplementedError in 2.15. */
@@ -1539,7 +1543,8 @@ public final class PointwiseOps {
                                 },
                                 null);
                     })
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Torch.isfinite((Tensor) a[0]))})
+            .defineVjp(
+                    OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].mul(PointwiseOps.ISFINITE.call1((Tensor) a[0]))})
             .deriveJvp(Jvps::elementwise);
 
     static double maxFinite(DType d) {

@@ -6,11 +6,11 @@ import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Generator;
 import org.jtorch.Tensor;
-import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.Warnings;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.dispatch.Spec;
+import org.jtorch.internal.DefaultDtype;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.Mt19937;
 import org.jtorch.kernels.cpu.RandomFill;
@@ -140,7 +140,7 @@ public final class RandomOps {
     }
 
     private static DType floatDefault(Object dtype) {
-        return dtype != null ? (DType) dtype : Torch.getDefaultDtype();
+        return dtype != null ? (DType) dtype : DefaultDtype.get();
     }
 
     private static Device deviceOr(Object device) {

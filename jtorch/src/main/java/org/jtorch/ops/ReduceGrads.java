@@ -3,8 +3,8 @@ package org.jtorch.ops;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.jtorch.Device;
 import org.jtorch.Tensor;
-import org.jtorch.Torch;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.internal.Shapes;
 
@@ -77,7 +77,7 @@ final class ReduceGrads {
      */
     static Tensor evenlyDistribute(Tensor g, Tensor x, Tensor value, long[] dims, boolean keepdim) {
         Tensor v = keep(value, x.impl().shapeRef(), dims, keepdim);
-        Tensor ties = Torch.logicalOr(x.eq(v), Torch.logicalAnd(x.isnan(), v.isnan()));
+        Tensor ties = PointwiseOps.LOGICAL_OR.call1(x.eq(v), PointwiseOps.LOGICAL_AND.call1(x.isnan(), v.isnan()));
         return TernaryOps.where(
                 ties, keep(g, x.impl().shapeRef(), dims, keepdim).div(sumKeep(ties, dims)), 0L);
     }
@@ -124,7 +124,7 @@ final class ReduceGrads {
         long n = x.size(dim);
         long[] oneShape = x.shape();
         oneShape[dim] = 1;
-        Tensor ones = Torch.ones(oneShape, x.dtype());
+        Tensor ones = Creation.full(oneShape, 1L, x.dtype(), Device.CPU);
         Tensor before = JoinOps.cat(List.of(ones, x.narrow(dim, 0, n - 1)), dim).cumprod(dim);
         Tensor after = JoinOps.cat(List.of(ones, x.narrow(dim, 1, n - 1).flip(dim)), dim)
                 .cumprod(dim)
@@ -168,8 +168,8 @@ final class ReduceGrads {
         Tensor zero = x.eq(0L);
         Tensor zerosSoFar = zero.cumsum(dim);
         Tensor beforeFirst = zerosSoFar.eq(0L), untilSecond = zerosSoFar.eq(1L);
-        Tensor firstZero = Torch.logicalAnd(zero, untilSecond);
-        Tensor between = Torch.logicalAnd(untilSecond, zero.logicalNot());
+        Tensor firstZero = PointwiseOps.LOGICAL_AND.call1(zero, untilSecond);
+        Tensor between = PointwiseOps.LOGICAL_AND.call1(untilSecond, zero.logicalNot());
         Tensor head = reversedCumsum(TernaryOps.where(beforeFirst, g.mul(Grads.conj(out)), 0L), dim)
                 .div(Grads.conj(TernaryOps.where(beforeFirst, x, 1L)));
         Tensor prefix = ReductionOps.prod(TernaryOps.where(beforeFirst, x, 1L), dim, true);
@@ -185,7 +185,7 @@ final class ReduceGrads {
         long n = x.size(dim);
         long[] oneShape = x.shape();
         oneShape[dim] = 1;
-        Tensor ones = Torch.ones(oneShape, x.dtype());
+        Tensor ones = Creation.full(oneShape, 1L, x.dtype(), Device.CPU);
         List<Tensor> pieces = new ArrayList<>();
         for (long k = 0; k < n; k++) {
             Tensor omitted; // Π_{i≤j, i≠k} x[i] for j = k..n-1
@@ -254,23 +254,24 @@ final class ReduceGrads {
         if (p == 0) return null;
         long[] s = x.impl().shapeRef();
         Tensor gk = keep(g, s, dims, keepdim), nk = keep(norm, s, dims, keepdim);
-        if (p == 1) return Torch.sgn(x).mul(gk);
+        if (p == 1) return PointwiseOps.SGN.call1(x).mul(gk);
         Tensor normZero = nk.eq(0L);
         Tensor safeNorm = TernaryOps.where(normZero, 1L, nk);
         if (p == 2) return TernaryOps.where(normZero, 0L, gk.mul(x.div(safeNorm)));
         Tensor a = x.abs();
         if (Double.isInfinite(p)) {
-            Tensor ties = Torch.logicalOr(a.eq(nk), a.isnan());
-            return Torch.sgn(x).mul(TernaryOps.where(ties, gk.div(sumKeep(ties, dims)), 0L));
+            Tensor ties = PointwiseOps.LOGICAL_OR.call1(a.eq(nk), a.isnan());
+            return PointwiseOps.SGN.call1(x).mul(TernaryOps.where(ties, gk.div(sumKeep(ties, dims)), 0L));
         }
         if (p < 1) {
             Tensor xZero = x.eq(0L);
-            Tensor scaled = Torch.sgn(x)
+            Tensor scaled = PointwiseOps.SGN
+                    .call1(x)
                     .mul(TernaryOps.where(
                             xZero, 0L, TernaryOps.where(xZero, 1L, a).pow(p - 1)));
             return scaled.mul(gk).mul(nk.pow(1 - p));
         }
-        Tensor scaled = p < 2 ? Torch.sgn(x).mul(a.pow(p - 1)) : x.mul(a.pow(p - 2));
+        Tensor scaled = p < 2 ? PointwiseOps.SGN.call1(x).mul(a.pow(p - 1)) : x.mul(a.pow(p - 2));
         return scaled.mul(TernaryOps.where(normZero, 0L, gk.div(safeNorm.pow(p - 1))));
     }
 

@@ -2,12 +2,12 @@ package org.jtorch.ops;
 
 import org.jtorch.DType;
 import org.jtorch.Tensor;
-import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
 import org.jtorch.ValuesIndices;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.dispatch.Spec;
+import org.jtorch.internal.DefaultDtype;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.ReduceLoops;
 import org.jtorch.kernels.cpu.ReduceLoops.Op;
@@ -374,7 +374,7 @@ public final class ReductionOps {
     public static final OpDef LOGSUMEXP = reduction(
                     "logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor", Op.LOGSUMEXP, args -> {
                         DType d = ((Tensor) args[0]).dtype();
-                        DType out = d.isIntegral(true) ? Torch.getDefaultDtype() : d;
+                        DType out = d.isIntegral(true) ? DefaultDtype.get() : d;
                         return Types.same(out);
                     })
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) ->

@@ -383,7 +383,7 @@ public final class ScatterOps {
     private static void divideByCounts(Tensor out, int dim, Tensor index, boolean includeSelf) {
         Tensor count = Creation.full(out.shape(), includeSelf ? 1L : 0L, out.dtype(), Device.CPU);
         scatterInto(count, dim, index, Creation.scalarTensor(Scalar.of(1L), out.dtype()), Reduce.ADD);
-        TernaryOps.maskedFill_(count, PointwiseOps.EQ.call1(count, 0L), 1L);
+        count.maskedFill_(PointwiseOps.EQ.call1(count, 0L), 1L);
         boolean exact = out.dtype().isFloatingPoint() || out.dtype().isComplex();
         Dispatcher.callOut(exact ? PointwiseOps.DIV : PointwiseOps.DIV_FLOOR, new Tensor[] {out}, out, count);
     }
@@ -746,12 +746,6 @@ public final class ScatterOps {
 
     // ---- entry points -------------------------------------------------------------------------------
 
-    private static Tensor inPlace(Tensor self, OpDef op, Object... args) {
-        IndexGeometry.checkNoInternalOverlap(self);
-        Dispatcher.callOut(op, new Tensor[] {self}, args);
-        return self;
-    }
-
     /** {@code torch.gather(self, dim, index)}. */
     public static Tensor gather(Tensor self, int dim, Tensor index) {
         return GATHER.call1(self, (long) dim, index, false);
@@ -771,25 +765,9 @@ public final class ScatterOps {
         return SCATTER_VALUE.call1(self, (long) dim, index, value);
     }
 
-    /** {@code self.scatter_(dim, index, src)}. */
-    public static Tensor scatter_(Tensor self, int dim, Tensor index, Tensor src) {
-        return inPlace(self, SCATTER, self, (long) dim, index, src);
-    }
-
-    /** {@code self.scatter_(dim, index, value)}. */
-    public static Tensor scatter_(Tensor self, int dim, Tensor index, Object value) {
-        if (value instanceof Tensor src) return scatter_(self, dim, index, src);
-        return inPlace(self, SCATTER_VALUE, self, (long) dim, index, value);
-    }
-
     /** {@code torch.scatter_add(self, dim, index, src)}. */
     public static Tensor scatterAdd(Tensor self, int dim, Tensor index, Tensor src) {
         return SCATTER_ADD.call1(self, (long) dim, index, src);
-    }
-
-    /** {@code self.scatter_add_(dim, index, src)}. */
-    public static Tensor scatterAdd_(Tensor self, int dim, Tensor index, Tensor src) {
-        return inPlace(self, SCATTER_ADD, self, (long) dim, index, src);
     }
 
     /**
@@ -804,17 +782,6 @@ public final class ScatterOps {
     public static Tensor scatterReduce(
             Tensor self, int dim, Tensor index, Tensor src, String reduce, boolean includeSelf) {
         return SCATTER_REDUCE.call1(self, (long) dim, index, src, reduce, includeSelf);
-    }
-
-    /** {@code self.scatter_reduce_(dim, index, src, reduce)}. */
-    public static Tensor scatterReduce_(Tensor self, int dim, Tensor index, Tensor src, String reduce) {
-        return scatterReduce_(self, dim, index, src, reduce, true);
-    }
-
-    /** {@code self.scatter_reduce_(dim, index, src, reduce, include_self=includeSelf)}. */
-    public static Tensor scatterReduce_(
-            Tensor self, int dim, Tensor index, Tensor src, String reduce, boolean includeSelf) {
-        return inPlace(self, SCATTER_REDUCE, self, (long) dim, index, src, reduce, includeSelf);
     }
 
     /** {@code torch.index_select(self, dim, index)}. */
@@ -834,24 +801,9 @@ public final class ScatterOps {
         return INDEX_ADD.call1(self, (long) dim, index, source, alpha);
     }
 
-    /** {@code self.index_add_(dim, index, source)}. */
-    public static Tensor indexAdd_(Tensor self, int dim, Tensor index, Tensor source) {
-        return indexAdd_(self, dim, index, source, 1L);
-    }
-
-    /** {@code self.index_add_(dim, index, source, alpha=alpha)}. */
-    public static Tensor indexAdd_(Tensor self, int dim, Tensor index, Tensor source, Object alpha) {
-        return inPlace(self, INDEX_ADD, self, (long) dim, index, source, alpha);
-    }
-
     /** {@code torch.index_copy(self, dim, index, source)}. */
     public static Tensor indexCopy(Tensor self, int dim, Tensor index, Tensor source) {
         return INDEX_COPY.call1(self, (long) dim, index, source);
-    }
-
-    /** {@code self.index_copy_(dim, index, source)}. */
-    public static Tensor indexCopy_(Tensor self, int dim, Tensor index, Tensor source) {
-        return inPlace(self, INDEX_COPY, self, (long) dim, index, source);
     }
 
     /**
@@ -860,18 +812,5 @@ public final class ScatterOps {
      */
     public static Tensor indexFill(Tensor self, int dim, Tensor index, Object value) {
         return (value instanceof Tensor ? INDEX_FILL_TENSOR : INDEX_FILL).call1(self, (long) dim, index, value);
-    }
-
-    /** {@code self.index_fill_(dim, index, value)}; filling an expanded tensor warns, as in PyTorch. */
-    public static Tensor indexFill_(Tensor self, int dim, Tensor index, Object value) {
-        IndexGeometry.warnInternalOverlap("index_fill_", "tensor[mask] = scalar", self);
-        Dispatcher.callOut(
-                value instanceof Tensor ? INDEX_FILL_TENSOR : INDEX_FILL,
-                new Tensor[] {self},
-                self,
-                (long) dim,
-                index,
-                value);
-        return self;
     }
 }

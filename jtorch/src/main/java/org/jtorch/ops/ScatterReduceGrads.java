@@ -9,7 +9,6 @@ import static org.jtorch.ops.ScatterOps.srcUsed;
 
 import org.jtorch.DType;
 import org.jtorch.Tensor;
-import org.jtorch.Torch;
 import org.jtorch.dispatch.DispatchState;
 
 /**
@@ -65,7 +64,7 @@ final class ScatterReduceGrads {
         Tensor srcZero = src.eq(0L);
         Tensor counts = Creation.full(self.impl().shapeRef(), 0L, DType.INT64, self.device());
         Tensor zerosAtPlace = gather(scatterAdd(counts, dim, index, srcZero.to(DType.INT64)), dim, index);
-        Tensor singleZero = Torch.logicalAnd(srcZero, zerosAtPlace.eq(1L));
+        Tensor singleZero = PointwiseOps.LOGICAL_AND.call1(srcZero, zerosAtPlace.eq(1L));
         Tensor maskedSrcResult =
                 reduce(self, dim, index, TernaryOps.maskedFill(src, singleZero, 1L), "prod", includeSelf);
         Tensor gradSrc = TernaryOps.where(
@@ -96,7 +95,7 @@ final class ScatterReduceGrads {
     }
 
     private static Tensor ties(Tensor a, Tensor b) {
-        return Torch.logicalOr(a.eq(b), Torch.logicalAnd(a.isnan(), b.isnan()));
+        return PointwiseOps.LOGICAL_OR.call1(a.eq(b), PointwiseOps.LOGICAL_AND.call1(a.isnan(), b.isnan()));
     }
 
     private static Tensor reduce(Tensor self, int dim, Tensor index, Tensor src, String reduce, boolean includeSelf) {

@@ -3,7 +3,6 @@ package org.jtorch.ops;
 import java.util.Arrays;
 import java.util.List;
 import org.jtorch.Tensor;
-import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
@@ -657,7 +656,7 @@ public final class ShapeOps {
         Tensor grad = BackwardOps.asStridedTransfer(g, size, stride, offset, inSize, inStride, inOffset);
         if (!mayOverlap(inSize, inStride)) return grad;
         Tensor count = BackwardOps.asStridedTransfer(
-                Torch.onesLike(input.detach()), inSize, inStride, inOffset, inSize, inStride, inOffset);
+                Creation.onesLike(input.detach()), inSize, inStride, inOffset, inSize, inStride, inOffset);
         return grad.div(count);
     }
 

@@ -474,26 +474,4 @@ public final class TernaryOps {
     public static Tensor maskedFill(Tensor self, Tensor mask, Object value) {
         return (value instanceof Tensor ? MASKED_FILL_TENSOR : MASKED_FILL).call1(self, mask, value);
     }
-
-    /**
-     * {@code self.masked_fill_(mask, value)}: the mask must broadcast to self's shape. Filling an expanded tensor
-     * (several elements sharing memory) warns, as PyTorch does.
-     */
-    public static Tensor maskedFill_(Tensor self, Tensor mask, Object value) {
-        if (hasInternalOverlap(self)) {
-            Warnings.warn(
-                    Warnings.Category.USER_WARNING,
-                    "Use of masked_fill_ on expanded tensors is deprecated. Please clone() the "
-                            + "tensor before performing this operation. This also applies to advanced "
-                            + "indexing e.g. tensor[mask] = scalar");
-        }
-        return inPlace(self, value instanceof Tensor ? MASKED_FILL_TENSOR : MASKED_FILL, self, mask, value);
-    }
-
-    /** Whether several elements share one memory location (a stride-0 dim of size above 1). */
-    private static boolean hasInternalOverlap(Tensor t) {
-        long[] shape = t.impl().shapeRef(), strides = t.impl().strideRef();
-        for (int i = 0; i < shape.length; i++) if (shape[i] > 1 && strides[i] == 0) return true;
-        return false;
-    }
 }

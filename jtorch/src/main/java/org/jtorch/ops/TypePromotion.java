@@ -3,8 +3,8 @@ package org.jtorch.ops;
 import org.jtorch.DType;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
-import org.jtorch.Torch;
 import org.jtorch.TorchException;
+import org.jtorch.internal.DefaultDtype;
 
 /**
  * PyTorch's type promotion: {@code torch.promote_types} and {@code torch.result_type}.
@@ -74,8 +74,8 @@ public final class TypePromotion {
                         case BOOL -> DType.BOOL;
                         case INT -> DType.INT64;
                         case UINT -> DType.UINT64;
-                        case FLOAT -> Torch.getDefaultDtype();
-                        case COMPLEX -> Torch.getDefaultDtype().toComplex();
+                        case FLOAT -> DefaultDtype.get();
+                        case COMPLEX -> DefaultDtype.get().toComplex();
                     };
             wrappedResult = promoteSkipUndefined(wrappedResult, d);
             return this;

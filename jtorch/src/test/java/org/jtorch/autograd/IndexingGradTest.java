@@ -213,11 +213,10 @@ class IndexingGradTest {
                                 in(2, 3, 5)),
                         GradCases.checks(
                                 "scatter_add_ in place on a copy of a strided view",
-                                xs -> ScatterOps.scatterAdd_(
-                                        xs.get(0).slice(1, 0L, null, 2).mul(1.0),
-                                        0,
-                                        rows,
-                                        xs.get(1).t()),
+                                xs -> xs.get(0)
+                                        .slice(1, 0L, null, 2)
+                                        .mul(1.0)
+                                        .scatterAdd_(0, rows, xs.get(1).t()),
                                 in(1, 3, 8),
                                 in(2, 4, 2)),
                         GradCases.checks(
@@ -232,11 +231,9 @@ class IndexingGradTest {
                                 in(2, 1, 2)),
                         GradCases.checks(
                                 "index_add_ in place on a copy",
-                                xs -> ScatterOps.indexAdd_(
-                                        xs.get(0).mul(1.0),
-                                        1,
-                                        idx(1, 1),
-                                        xs.get(1).t()),
+                                xs -> xs.get(0)
+                                        .mul(1.0)
+                                        .indexAdd_(1, idx(1, 1), xs.get(1).t()),
                                 in(1, 3, 4),
                                 in(2, 2, 3)),
                         GradCases.checks(
@@ -312,8 +309,7 @@ class IndexingGradTest {
         }
         out.add(GradCases.checks(
                 "scatter_reduce_(prod) in place on a copy",
-                xs -> ScatterOps.scatterReduce_(
-                        xs.get(0).mul(1.0), 1, idx(new long[][] {{1, 1}, {0, 2}}), xs.get(1), "prod"),
+                xs -> xs.get(0).mul(1.0).scatterReduce_(1, idx(new long[][] {{1, 1}, {0, 2}}), xs.get(1), "prod"),
                 in(1, 2, 3),
                 in(2, 2, 2)));
         return out.stream().flatMap(t -> t);

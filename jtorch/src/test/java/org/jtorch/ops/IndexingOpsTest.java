@@ -130,7 +130,7 @@ class IndexingOpsTest {
             case "setitem" ->
                 c.arg(2) instanceof Tensor v
                         ? IndexingOps.indexPut_(x, spec(c.args().get(1)), v, (Boolean) c.kwarg("accumulate"))
-                        : IndexingOps.indexPut_(x, spec(c.args().get(1)), c.arg(2));
+                        : x.indexPut_(spec(c.args().get(1)), c.arg(2));
             case "index_put" ->
                 IndexingOps.indexPut(
                         x, tensors(c.arg(1)), c.tensorArg(2), c.has("accumulate") && (Boolean) c.kwarg("accumulate"));
@@ -242,7 +242,7 @@ class IndexingOpsTest {
     void setItemWritesSelfThroughViewsAndBumpsTheVersion() {
         Tensor x = Torch.zeros(3, 4);
         int before = x.version();
-        IndexingOps.indexPut_(x, new Index[] {Index.slice(1, null), Index.indices(0, 3)}, 5.0);
+        x.indexPut_(new Index[] {Index.slice(1, null), Index.indices(0, 3)}, 5.0);
         assertTrue(x.version() > before, "in-place write bumps the version");
         assertArrayEquals(new double[] {0, 0, 0, 0, 5, 0, 0, 5, 5, 0, 0, 5}, x.toDoubleArray());
         Tensor column = IndexingOps.index(x, Index.ALL, Index.of(1));
@@ -558,22 +558,17 @@ class IndexingOpsTest {
     void inPlaceFormsWriteSelfAndReturnIt() {
         Tensor x = Torch.zeros(2, 3);
         Tensor index = longs(2, 0, 1, 1, 1, 0).view(2, 3);
-        assertSame(x, ScatterOps.scatter_(x, 1, index, 1.5));
+        assertSame(x, x.scatter_(1, index, 1.5));
         assertArrayEquals(new double[] {1.5, 1.5, 1.5, 1.5, 1.5, 0}, x.toDoubleArray());
         assertSame(
-                x,
-                ScatterOps.scatterAdd_(
-                        x, 0, longs(1, 1, 1).view(1, 3), floats(1, 2, 3).view(1, 3)));
+                x, x.scatterAdd_(0, longs(1, 1, 1).view(1, 3), floats(1, 2, 3).view(1, 3)));
         assertArrayEquals(new double[] {1.5, 1.5, 1.5, 2.5, 3.5, 3}, x.toDoubleArray());
-        assertSame(
-                x,
-                ScatterOps.scatterReduce_(
-                        x, 1, longs(0, 0).view(1, 2), floats(4, 5).view(1, 2), "amax", false));
+        assertSame(x, x.scatterReduce_(1, longs(0, 0).view(1, 2), floats(4, 5).view(1, 2), "amax", false));
         assertArrayEquals(new double[] {5, 1.5, 1.5, 2.5, 3.5, 3}, x.toDoubleArray());
-        assertSame(x, ScatterOps.indexAdd_(x, 1, longs(2), floats(10, 20).view(2, 1), 2L));
+        assertSame(x, x.indexAdd_(1, longs(2), floats(10, 20).view(2, 1), 2L));
         assertArrayEquals(new double[] {5, 1.5, 21.5, 2.5, 3.5, 43}, x.toDoubleArray());
-        assertSame(x, ScatterOps.indexCopy_(x, 0, longs(1), floats(7, 8, 9).view(1, 3)));
-        assertSame(x, ScatterOps.indexFill_(x, 1, longs(0), -1.0));
+        assertSame(x, x.indexCopy_(0, longs(1), floats(7, 8, 9).view(1, 3)));
+        assertSame(x, x.indexFill_(1, longs(0), -1.0));
         assertArrayEquals(new double[] {-1, 1.5, 21.5, -1, 8, 9}, x.toDoubleArray());
         assertSame(
                 x, IndexingOps.maskedScatter_(x, Torch.tensor(new boolean[] {false, true, false}), floats(100, 200)));
@@ -585,7 +580,7 @@ class IndexingOpsTest {
         assertArrayEquals(new double[] {-1, 100, 0, -1, 200, 0}, x.toDoubleArray());
         // a row view is written through
         Tensor row = IndexingOps.index(x, Index.of(0));
-        ScatterOps.scatter_(row, 0, longs(0), floats(42));
+        row.scatter_(0, longs(0), floats(42));
         assertEquals(42.0, IndexingOps.index(x, Index.of(0), Index.of(0)).item());
     }
 
@@ -593,7 +588,7 @@ class IndexingOpsTest {
     void inPlaceScatterRefusesExpandedSelf() {
         Tensor expanded = Torch.zeros(3).expand(2, 3);
         assertMessage(
-                assertThrows(TorchException.class, () -> ScatterOps.scatter_(expanded, 1, longs(0).view(1, 1), 1.0)),
+                assertThrows(TorchException.class, () -> expanded.scatter_(1, longs(0).view(1, 1), 1.0)),
                 "more than one element of the written-to tensor refers to a single memory location");
         assertMessage(
                 assertThrows(
@@ -607,7 +602,7 @@ class IndexingOpsTest {
     void valuesOutOfRangeForTheDtypeAreRefused() {
         Tensor bytes = Torch.zeros(new long[] {3}, DType.UINT8);
         assertMessage(
-                assertThrows(TorchException.class, () -> IndexingOps.indexPut_(bytes, new Index[] {Index.of(0)}, 300L)),
+                assertThrows(TorchException.class, () -> bytes.indexPut_(new Index[] {Index.of(0)}, 300L)),
                 "value cannot be converted to type uint8_t without overflow");
         assertMessage(
                 assertThrows(TorchException.class, () -> ScatterOps.scatter(bytes, 0, longs(0), 300L)),

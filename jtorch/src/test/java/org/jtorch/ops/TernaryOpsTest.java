@@ -361,14 +361,14 @@ class TernaryOpsTest {
         assertArrayEquals(new long[] {2, 3}, r.shape());
         assertArrayEquals(new double[] {1, 1, 1, 0, 0, 0}, r.toDoubleArray());
         assertMessage(
-                assertThrows(TorchException.class, () -> TernaryOps.maskedFill_(x, m, 1.0)),
+                assertThrows(TorchException.class, () -> x.maskedFill_(m, 1.0)),
                 "output with shape [3] doesn't match the broadcast shape [2, 3]");
         assertMessage(
                 assertThrows(TorchException.class, () -> TernaryOps.maskedFill(x, bools(true, false), 1.0)),
                 "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0");
         Tensor y = Torch.zeros(2, 3);
         int v = y.version();
-        assertSame(y, TernaryOps.maskedFill_(y, bools(false, true, false), 5L));
+        assertSame(y, y.maskedFill_(bools(false, true, false), 5L));
         assertArrayEquals(new double[] {0, 5, 0, 0, 5, 0}, y.toDoubleArray());
         assertTrue(y.version() != v);
     }
@@ -406,7 +406,7 @@ class TernaryOpsTest {
         Tensor base = Torch.zeros(3);
         Tensor expanded = Views.of(base, 0, new long[] {2, 3}, new long[] {0, 1});
         try (WarningRecorder rec = Warnings.catchWarnings()) {
-            TernaryOps.maskedFill_(expanded, bools(true, false, true), 1.0);
+            expanded.maskedFill_(bools(true, false, true), 1.0);
             assertEquals(1, rec.records().size());
             assertTrue(rec.records()
                     .get(0)

@@ -1,20 +1,23 @@
-package org.jtorch;
+package org.jtorch.internal;
+
+import org.jtorch.DType;
+import org.jtorch.TorchTypeException;
 
 /**
- * The default floating dtype ({@code torch.get_default_dtype}), held apart from {@link Torch} so that the value types
- * that need it ({@link Scalar}) do not depend on the facade that reaches every layer.
+ * The default floating dtype ({@code torch.get_default_dtype}), held apart from {@code Torch} so that the value types
+ * that need it ({@code Scalar}) do not depend on the facade that reaches every layer.
  */
-final class DefaultDtype {
+public final class DefaultDtype {
     private DefaultDtype() {}
 
     private static volatile DType current = DType.FLOAT32;
 
-    static DType get() {
+    public static DType get() {
         return current;
     }
 
     /** {@code torch.set_default_dtype}: only floating dtypes are allowed. */
-    static void set(DType d) {
+    public static void set(DType d) {
         if (d != DType.FLOAT32 && d != DType.FLOAT64 && d != DType.FLOAT16 && d != DType.BFLOAT16) {
             throw new TorchTypeException("only floating-point types are supported as the default type");
         }
