@@ -34,6 +34,7 @@ class ModuleBoundaryTest {
             "org.jtorch.accelerator",
             "org.jtorch.accelerator.spi",
             "org.jtorch.autograd",
+            "org.jtorch.autograd.graph",
             "org.jtorch.debug",
             "org.jtorch.foreach",
             "org.jtorch.func",
@@ -47,7 +48,8 @@ class ModuleBoundaryTest {
             "org.jtorch.nn.init",
             "org.jtorch.nn.utils",
             "org.jtorch.optim",
-            "org.jtorch.optim.lr");
+            "org.jtorch.optim.lr",
+            "org.jtorch.utils.hooks");
 
     /** The library's own layers, named by the architecture: none of them may be exported. */
     private static final Set<String> INTERNAL = Set.of(
@@ -93,6 +95,7 @@ class ModuleBoundaryTest {
         assertEquals(
                 Set.of(
                         "org.jtorch.dispatch.AutogradLayer",
+                        "org.jtorch.dispatch.VariableHooks",
                         "org.jtorch.DeviceTypes$Registry",
                         "org.jtorch.accelerator.spi.DeviceBackend"),
                 d.uses());
@@ -101,6 +104,7 @@ class ModuleBoundaryTest {
         assertEquals(
                 Map.of(
                         "org.jtorch.dispatch.AutogradLayer", List.of("org.jtorch.autograd.RecordingLayer"),
+                        "org.jtorch.dispatch.VariableHooks", List.of("org.jtorch.autograd.TensorHooks"),
                         "org.jtorch.DeviceTypes$Registry", List.of("org.jtorch.dispatch.BackendDeviceTypes")),
                 provides);
     }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.function.UnaryOperator;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
+import org.jtorch.utils.hooks.RemovableHandle;
 
 /** The sink for a leaf tensor: adds the arriving gradient to {@code leaf.grad()}. */
 public final class AccumulateGrad extends Node {

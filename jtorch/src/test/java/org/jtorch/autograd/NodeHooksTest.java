@@ -2,6 +2,8 @@ package org.jtorch.autograd;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +12,8 @@ import java.util.List;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
+import org.jtorch.autograd.graph.Edge;
+import org.jtorch.utils.hooks.RemovableHandle;
 import org.junit.jupiter.api.Test;
 
 /** Post-accumulate-grad hooks on leaves and pre/post hooks on graph nodes, as in PyTorch. */
@@ -53,6 +57,21 @@ class NodeHooksTest {
         TorchException noGrad = assertThrows(
                 TorchException.class, () -> Torch.tensor(new double[] {1}).registerPostAccumulateGradHook(p -> {}));
         assertTrue(noGrad.getMessage().contains("cannot register a hook on a tensor that doesn't require gradient"));
+    }
+
+    @Test
+    void nextFunctionsNameTheNodesTheGradientsGoTo() {
+        Tensor a = leaf(1, 2);
+        Tensor y = a.mul(Torch.tensor(new double[] {3, 4}));
+        List<Edge<Tensor>> next = y.gradFn().nextFunctions();
+        assertEquals(2, next.size());
+        assertSame(a.gradAccumulator(), next.get(0).node());
+        assertEquals("AccumulateGrad", next.get(0).node().name());
+        assertEquals(0, next.get(0).inputNr());
+        assertNull(next.get(1)); // the constant factor needs no gradient
+        Tensor z = y.exp();
+        assertEquals(List.of(new Edge<>(y.gradFn(), 0)), z.gradFn().nextFunctions());
+        assertEquals(List.of(), a.gradAccumulator().nextFunctions());
     }
 
     @Test
