@@ -308,9 +308,12 @@ public final class Tensor {
         return retainsGrad;
     }
 
-    /** {@code register_hook(fn)}: {@code fn} sees (and may replace) the gradient of this tensor. */
-    public void registerHook(java.util.function.UnaryOperator<Tensor> fn) {
-        Hooks.AUTOGRAD.registerHook(this, fn);
+    /**
+     * {@code register_hook(fn)}: {@code fn} sees (and may replace) the gradient of this tensor; the handle removes the
+     * hook.
+     */
+    public RemovableHandle registerHook(java.util.function.UnaryOperator<Tensor> fn) {
+        return Hooks.AUTOGRAD.registerHook(this, fn);
     }
 
     /** {@code backward()} of a one-element tensor. */

@@ -172,9 +172,12 @@ public abstract class Node implements org.jtorch.autograd.graph.Node<Tensor> {
         return gradInputs;
     }
 
-    void addPreHook(int outputNr, UnaryOperator<Tensor> fn) {
-        if (preHooks == null) preHooks = new ArrayList<>();
-        preHooks.add(new PreHook(outputNr, fn));
+    /** Adds a tensor hook of output {@code outputNr}; the handle removes this registration (not an equal one). */
+    RemovableHandle addPreHook(int outputNr, UnaryOperator<Tensor> fn) {
+        if (preHooks == null) preHooks = new CopyOnWriteArrayList<>();
+        PreHook hook = new PreHook(outputNr, fn);
+        preHooks.add(hook);
+        return new RemovableHandle(() -> preHooks.removeIf(h -> h == hook));
     }
 
     void addRetainGradHook(int outputNr, UnaryOperator<Tensor> fn) {

@@ -28,11 +28,11 @@ public final class TensorHooks implements VariableHooks<Tensor> {
     }
 
     @Override
-    public void registerHook(Tensor t, UnaryOperator<Tensor> fn) {
+    public RemovableHandle registerHook(Tensor t, UnaryOperator<Tensor> fn) {
         if (!t.requiresGrad())
             throw new TorchException("cannot register a hook on a tensor that doesn't require gradient");
-        if (t.gradFn() == null) Node.accumulatorOf(t).addHook(fn);
-        else Node.gradFnOf(t).addPreHook(t.outputNr(), fn);
+        if (t.gradFn() == null) return Node.accumulatorOf(t).addHook(fn);
+        return Node.gradFnOf(t).addPreHook(t.outputNr(), fn);
     }
 
     /** Makes a non-leaf store the gradient that reaches it, as {@code retain_grad()}. */

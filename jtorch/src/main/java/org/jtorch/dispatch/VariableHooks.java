@@ -19,7 +19,7 @@ public interface VariableHooks<T> {
     Node<T> newGradAccumulator(T leaf);
 
     /** {@code self.register_hook(fn)}: {@code fn} sees (and may replace) the gradient of {@code self}. */
-    void registerHook(T self, UnaryOperator<T> fn);
+    RemovableHandle registerHook(T self, UnaryOperator<T> fn);
 
     /** {@code retain_grad()} of a non-leaf: the gradient reaching {@code self} is stored in its {@code grad}. */
     void retainGrad(T self);

@@ -60,6 +60,38 @@ class NodeHooksTest {
     }
 
     @Test
+    void tensorHookHandlesRemoveTheirOwnRegistration() {
+        Tensor x = leaf(1, 2);
+        RemovableHandle onLeaf = x.registerHook(g -> g.mul(2L));
+        x.sum().backward();
+        assertArrayEquals(new double[] {2, 2}, x.grad().toDoubleArray(), 0);
+        onLeaf.remove();
+        onLeaf.remove(); // a second remove does nothing
+        x.setGrad(null);
+        x.sum().backward();
+        assertArrayEquals(new double[] {1, 1}, x.grad().toDoubleArray(), 0);
+
+        // the same function registered twice around another hook: removing the second registration keeps the first,
+        // so the gradient is (g * 10) + 1, not (g + 1) * 10
+        Tensor w = leaf(1, 2);
+        Tensor y = w.mul(3L);
+        java.util.function.UnaryOperator<Tensor> times10 = g -> g.mul(10L);
+        y.registerHook(times10);
+        y.registerHook(g -> g.add(1L));
+        RemovableHandle second = y.registerHook(times10);
+        second.remove();
+        y.sum().backward(null, true, false);
+        assertArrayEquals(new double[] {33, 33}, w.grad().toDoubleArray(), 0);
+
+        Tensor v = leaf(1);
+        v.registerHook(times10);
+        v.registerHook(g -> g.add(1L));
+        v.registerHook(times10).remove();
+        v.sum().backward();
+        assertArrayEquals(new double[] {11}, v.grad().toDoubleArray(), 0);
+    }
+
+    @Test
     void nextFunctionsNameTheNodesTheGradientsGoTo() {
         Tensor a = leaf(1, 2);
         Tensor y = a.mul(Torch.tensor(new double[] {3, 4}));
