@@ -17,6 +17,7 @@ module org.jtorch {
     exports org.jtorch.accelerator;
     exports org.jtorch.accelerator.spi;
     exports org.jtorch.autograd;
+    exports org.jtorch.autograd.graph;
     exports org.jtorch.debug;
     exports org.jtorch.foreach;
     exports org.jtorch.func;
@@ -31,8 +32,9 @@ module org.jtorch {
     exports org.jtorch.nn.utils;
     exports org.jtorch.optim;
     exports org.jtorch.optim.lr;
+    exports org.jtorch.utils.hooks;
 
-    // The dispatcher defines the autograd layer; the autograd package, above it, implements it.
+    // The op layer defines the autograd layer it runs; the autograd package, above it, implements it.
     uses org.jtorch.ops.AutogradLayer;
 
     provides org.jtorch.ops.AutogradLayer with
@@ -49,6 +51,12 @@ module org.jtorch {
 
     provides org.jtorch.dispatch.IndexingHooks with
             org.jtorch.ops.TensorIndexing;
+
+    // Tensor reaches autograd, above it, through the hooks the dispatch package declares (VariableHooks).
+    uses org.jtorch.dispatch.VariableHooks;
+
+    provides org.jtorch.dispatch.VariableHooks with
+            org.jtorch.autograd.TensorHooks;
 
     // Device strings name the loaded backends' types; the backend registry, above the value types, answers for them.
     uses org.jtorch.DeviceTypes.Registry;

@@ -2,10 +2,14 @@ package org.jtorch;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
-import org.jtorch.internal.InternalOverlap;
+import java.util.ServiceLoader;
+import org.jtorch.autograd.graph.Node;
+import org.jtorch.dispatch.VariableHooks;
 import org.jtorch.kernels.cpu.ElementIO;
+import org.jtorch.storage.InternalOverlap;
 import org.jtorch.storage.Storage;
 import org.jtorch.storage.TensorImpl;
+import org.jtorch.utils.hooks.RemovableHandle;
 
 /**
  * The user-facing tensor: a {@link TensorImpl} (a strided window onto a {@link Storage}: offset, sizes, strides, dtype)
@@ -19,16 +23,42 @@ public final class Tensor {
     private final TensorImpl impl;
     private boolean requiresGrad;
     private Tensor grad;
-    private org.jtorch.autograd.Node gradFn;
+    private Node<Tensor> gradFn;
     private int outputNr;
-    private org.jtorch.autograd.AccumulateGrad accumulator;
+    private Node<Tensor> accumulator;
     private boolean retainsGrad;
     /** The tensor whose storage this view was made from ({@code _base}), or null. */
     private Tensor base;
     /** Forward-AD tangents per dual level, made and read by forward AD only; null when none. */
-    private org.jtorch.autograd.Tangents forwardGrads;
+    private ForwardGrad forwardGrads;
     /** What a transform wrapper holds (vmap's batched tensor); null for every ordinary tensor. */
     private TransformPayload payload;
+
+    /**
+     * The forward-AD tangents of a tensor, one per dual level (PyTorch's {@code ForwardGrad}): forward AD
+     * ({@code org.jtorch.autograd}, above this class) makes and reads them; here they are only held and handed on.
+     */
+    public interface ForwardGrad {}
+
+    /**
+     * Autograd's side of a tensor (hooks, {@code retain_grad}, accumulators, {@code backward}), found when a tensor
+     * first needs it, so that loading this class loads no autograd. Autograd lies above this class: it implements the
+     * dispatcher's {@link VariableHooks}, as PyTorch's autograd implements ATen's {@code VariableHooksInterface}.
+     */
+    private static final class Hooks {
+        static final VariableHooks<Tensor> AUTOGRAD = installed();
+
+        // ServiceLoader knows the raw interface only; the module's one provider, org.jtorch.autograd.TensorHooks,
+        // implements VariableHooks<Tensor>.
+        @SuppressWarnings("unchecked")
+        private static VariableHooks<Tensor> installed() {
+            return ServiceLoader.load(VariableHooks.class, VariableHooks.class.getClassLoader())
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no implementation of "
+                            + VariableHooks.class.getName()
+                            + " is installed (its META-INF/services entry is missing from the class path)"));
+        }
+    }
 
     /**
      * The contents of a transform wrapper: a tensor whose shape is the logical (per-example) shape seen by the
@@ -210,7 +240,7 @@ public final class Tensor {
     }
 
     /** The node that produced this tensor ({@code grad_fn}), or null for leaves. */
-    public org.jtorch.autograd.Node gradFn() {
+    public Node<Tensor> gradFn() {
         return gradFn;
     }
 
@@ -224,15 +254,15 @@ public final class Tensor {
         return gradFn == null;
     }
 
-    /** Attaches autograd history; used by the recorder. */
-    public void setGradFn(org.jtorch.autograd.Node node, int outputNr) {
+    /** Attaches autograd history; used by the recorder, with a node of the autograd engine. */
+    public void setGradFn(Node<Tensor> node, int outputNr) {
         this.gradFn = node;
         this.outputNr = outputNr;
     }
 
     /** The node that accumulates this leaf's gradient (one per leaf, so hooks and accumulation are shared). */
-    public synchronized org.jtorch.autograd.AccumulateGrad gradAccumulator() {
-        if (accumulator == null) accumulator = org.jtorch.autograd.AccumulateGrad.of(this);
+    public synchronized Node<Tensor> gradAccumulator() {
+        if (accumulator == null) accumulator = Hooks.AUTOGRAD.newGradAccumulator(this);
         return accumulator;
     }
 
@@ -258,32 +288,35 @@ public final class Tensor {
         }
         if (retainsGrad) return;
         retainsGrad = true;
-        org.jtorch.autograd.Hooks.retainGrad(this);
+        Hooks.AUTOGRAD.retainGrad(this);
     }
 
     public boolean retainsGrad() {
         return retainsGrad;
     }
 
-    /** {@code register_hook(fn)}: {@code fn} sees (and may replace) the gradient of this tensor. */
-    public void registerHook(java.util.function.UnaryOperator<Tensor> fn) {
-        org.jtorch.autograd.Hooks.register(this, fn);
+    /**
+     * {@code register_hook(fn)}: {@code fn} sees (and may replace) the gradient of this tensor; the handle removes the
+     * hook.
+     */
+    public RemovableHandle registerHook(java.util.function.UnaryOperator<Tensor> fn) {
+        return Hooks.AUTOGRAD.registerHook(this, fn);
     }
 
     /** {@code backward()} of a one-element tensor. */
     public void backward() {
-        org.jtorch.autograd.Autograd.backward(java.util.List.of(this), null, null, false, null);
+        Hooks.AUTOGRAD.backward(java.util.List.of(this), null, null, false, null);
     }
 
     /** {@code backward(gradient)}. */
     public void backward(Tensor gradient) {
-        org.jtorch.autograd.Autograd.backward(
+        Hooks.AUTOGRAD.backward(
                 java.util.List.of(this), java.util.Collections.singletonList(gradient), null, false, null);
     }
 
     /** {@code backward(gradient, retain_graph, create_graph)}; a null gradient means ones for a scalar. */
     public void backward(Tensor gradient, boolean retainGraph, boolean createGraph) {
-        org.jtorch.autograd.Autograd.backward(
+        Hooks.AUTOGRAD.backward(
                 java.util.List.of(this), java.util.Collections.singletonList(gradient), retainGraph, createGraph, null);
     }
 
@@ -1835,18 +1868,17 @@ public final class Tensor {
      * {@code register_post_accumulate_grad_hook(hook)}: {@code hook(this)} runs after a backward updated this leaf's
      * grad.
      */
-    public org.jtorch.autograd.RemovableHandle registerPostAccumulateGradHook(
-            java.util.function.Consumer<Tensor> hook) {
-        return org.jtorch.autograd.Hooks.registerPostAccumulateGrad(this, hook);
+    public RemovableHandle registerPostAccumulateGradHook(java.util.function.Consumer<Tensor> hook) {
+        return Hooks.AUTOGRAD.registerPostAccumulateGradHook(this, hook);
     }
 
     /** The forward-AD tangents of this tensor, or null; only forward AD reads them. */
-    public org.jtorch.autograd.Tangents forwardGrads() {
+    public ForwardGrad forwardGrads() {
         return forwardGrads;
     }
 
     /** Replaces the forward-AD tangents (by another tensor's, or by null); only forward AD makes new ones. */
-    public void setForwardGrads(org.jtorch.autograd.Tangents grads) {
+    public void setForwardGrads(ForwardGrad grads) {
         this.forwardGrads = grads;
     }
 

@@ -34,6 +34,7 @@ class ModuleBoundaryTest {
             "org.jtorch.accelerator",
             "org.jtorch.accelerator.spi",
             "org.jtorch.autograd",
+            "org.jtorch.autograd.graph",
             "org.jtorch.debug",
             "org.jtorch.foreach",
             "org.jtorch.func",
@@ -47,7 +48,8 @@ class ModuleBoundaryTest {
             "org.jtorch.nn.init",
             "org.jtorch.nn.utils",
             "org.jtorch.optim",
-            "org.jtorch.optim.lr");
+            "org.jtorch.optim.lr",
+            "org.jtorch.utils.hooks");
 
     /** The library's own layers, named by the architecture: none of them may be exported. */
     private static final Set<String> INTERNAL = Set.of(
@@ -95,6 +97,7 @@ class ModuleBoundaryTest {
                         "org.jtorch.ops.AutogradLayer",
                         "org.jtorch.dispatch.Operators$Table",
                         "org.jtorch.dispatch.IndexingHooks",
+                        "org.jtorch.dispatch.VariableHooks",
                         "org.jtorch.DeviceTypes$Registry",
                         "org.jtorch.accelerator.spi.DeviceBackend"),
                 d.uses());
@@ -105,6 +108,7 @@ class ModuleBoundaryTest {
                         "org.jtorch.ops.AutogradLayer", List.of("org.jtorch.autograd.RecordingLayer"),
                         "org.jtorch.dispatch.Operators$Table", List.of("org.jtorch.ops.RegisteredOperators"),
                         "org.jtorch.dispatch.IndexingHooks", List.of("org.jtorch.ops.TensorIndexing"),
+                        "org.jtorch.dispatch.VariableHooks", List.of("org.jtorch.autograd.TensorHooks"),
                         "org.jtorch.DeviceTypes$Registry", List.of("org.jtorch.ops.BackendDeviceTypes")),
                 provides);
     }

@@ -1,15 +1,16 @@
 package org.jtorch.autograd;
 
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.UnaryOperator;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
+import org.jtorch.utils.hooks.RemovableHandle;
 
 /** The sink for a leaf tensor: adds the arriving gradient to {@code leaf.grad()}. */
 public final class AccumulateGrad extends Node {
     final Tensor leaf;
-    private final List<UnaryOperator<Tensor>> hooks = new ArrayList<>();
+    private final List<UnaryOperator<Tensor>> hooks = new CopyOnWriteArrayList<>();
 
     /** The accumulator of a leaf; obtain it through {@link Tensor#gradAccumulator()}, which caches it. */
     public static AccumulateGrad of(Tensor leaf) {
@@ -34,8 +35,11 @@ public final class AccumulateGrad extends Node {
     private final List<java.util.function.Consumer<Tensor>> postAccumulateHooks =
             new java.util.concurrent.CopyOnWriteArrayList<>();
 
-    void addHook(UnaryOperator<Tensor> hook) {
-        hooks.add(hook);
+    /** Adds a tensor hook of the leaf; the handle removes this registration (not an equal one). */
+    RemovableHandle addHook(UnaryOperator<Tensor> hook) {
+        UnaryOperator<Tensor> entry = hook::apply; // an object of its own, so that removal finds this registration
+        hooks.add(entry);
+        return new RemovableHandle(() -> hooks.remove(entry));
     }
 
     RemovableHandle addPostAccumulateHook(java.util.function.Consumer<Tensor> hook) {

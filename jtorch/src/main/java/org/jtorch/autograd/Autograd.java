@@ -3,8 +3,8 @@ package org.jtorch.autograd;
 import java.util.ArrayList;
 import java.util.List;
 import org.jtorch.Tensor;
-import org.jtorch.Torch;
 import org.jtorch.TorchException;
+import org.jtorch.ops.Creation;
 
 /** {@code torch.autograd}: backward passes and gradients of outputs with respect to inputs. */
 public final class Autograd {
@@ -62,10 +62,10 @@ public final class Autograd {
                 options.allowUnused() || options.materializeGrads());
         List<Tensor> result = new ArrayList<>(g.length);
         for (int i = 0; i < g.length; i++) {
-            Tensor gi = g[i];
-            if (gi == null && options.materializeGrads()) gi = Torch.zerosLike(inputs.get(i));
-            else if (gi != null && gi.dtype() != inputs.get(i).dtype())
-                gi = gi.to(inputs.get(i).dtype());
+            Tensor gi = g[i], in = inputs.get(i);
+            if (gi == null && options.materializeGrads())
+                gi = Creation.full(in.impl().shapeRef(), 0L, in.dtype(), in.device());
+            else if (gi != null && gi.dtype() != in.dtype()) gi = gi.to(in.dtype());
             result.add(gi);
         }
         return result;
@@ -126,7 +126,7 @@ public final class Autograd {
             Tensor g = given == null ? null : given.get(i);
             if (g == null) {
                 if (o.numel() != 1) throw new TorchException("grad can be implicitly created only for scalar outputs");
-                g = Torch.onesLike(o);
+                g = Creation.full(o.impl().shapeRef(), 1L, o.dtype(), o.device());
             } else if (!java.util.Arrays.equals(g.impl().shapeRef(), o.impl().shapeRef())) {
                 throw new TorchException("Mismatch in shape: grad_output[" + i + "] has a shape of "
                         + org.jtorch.internal.Shapes.str(g.impl().shapeRef()) + " and output[" + i + "] has a shape of "

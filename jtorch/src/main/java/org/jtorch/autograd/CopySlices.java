@@ -1,9 +1,10 @@
 package org.jtorch.autograd;
 
 import org.jtorch.DType;
+import org.jtorch.Device;
 import org.jtorch.Tensor;
-import org.jtorch.Torch;
 import org.jtorch.ops.BackwardOps;
+import org.jtorch.ops.Creation;
 
 /**
  * PyTorch's rebase of history after an in-place op on a view ({@code CopySlices}): the view's base gets this node as
@@ -54,7 +55,7 @@ final class CopySlices extends Node {
                 BackwardOps.asStridedTransfer(g, baseSize, baseStride, baseOffset, viewSize, viewStride, viewOffset);
         Tensor[] fnGrads = new Tensor[fn.outputShapes.length];
         for (int j = 0; j < fnGrads.length; j++) {
-            fnGrads[j] = j == fnOutput ? slice : Torch.zeros(fn.outputShapes[j], fn.outputDtypes[j]);
+            fnGrads[j] = j == fnOutput ? slice : Creation.full(fn.outputShapes[j], 0L, fn.outputDtypes[j], Device.CPU);
         }
         Tensor[] res = fn.apply(fnGrads);
         // the written region gets the gradient of the view's old value; the rest of the base passes through

@@ -1,4 +1,7 @@
 package org.jtorch.autograd;
 
-/** Where a gradient goes: input slot {@code inputNr} of {@code node}. */
-public record Edge(Node node, int inputNr) {}
+/**
+ * The engine's edge: where a gradient goes, input slot {@code inputNr} of {@code node}. The public view of an edge is
+ * {@link org.jtorch.autograd.graph.Edge}, which {@link Node#nextFunctions()} returns.
+ */
+record Edge(Node node, int inputNr) {}

@@ -12,10 +12,11 @@ import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Set;
 import org.jtorch.DType;
+import org.jtorch.Device;
 import org.jtorch.Tensor;
-import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.ops.ComplexOps;
+import org.jtorch.ops.Creation;
 import org.jtorch.ops.ReductionOps;
 
 /**
@@ -86,7 +87,8 @@ final class Engine {
                         if (node.materializeGrads()) {
                             for (int j = 0; j < grads.length; j++) {
                                 if (grads[j] == null)
-                                    grads[j] = Torch.zeros(node.outputShapes[j], node.outputDtypes[j]);
+                                    grads[j] =
+                                            Creation.full(node.outputShapes[j], 0L, node.outputDtypes[j], Device.CPU);
                             }
                         }
                         out = node.runPostHooks(call(node, grads), grads);

@@ -6,8 +6,10 @@ import java.util.List;
 import java.util.function.Function;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
-import org.jtorch.Torch;
 import org.jtorch.TorchException;
+import org.jtorch.ops.Creation;
+import org.jtorch.ops.JoinOps;
+import org.jtorch.storage.Storage;
 
 /**
  * {@code torch.autograd.gradcheck}/{@code gradgradcheck}: compares the analytical Jacobian with central finite
@@ -94,6 +96,11 @@ public final class GradCheck {
         return !o.checkForwardAd() || compare(forwardJacobian(fn, inputs, outN), numeric, " (forward AD)", o);
     }
 
+    /** A float64 vector holding a copy of {@code values} ({@code torch.tensor(values, dtype=torch.float64)}). */
+    private static Tensor float64(double[] values) {
+        return Creation.fromStorage(Storage.wrap(values.clone()), new long[] {values.length}, DType.FLOAT64);
+    }
+
     /** One VJP per output element: row j of each input's Jacobian. */
     private static List<double[][]> reverseJacobian(Tensor out, List<Tensor> inputs) {
         int outN = Math.toIntExact(out.numel());
@@ -103,7 +110,7 @@ public final class GradCheck {
         for (int j = 0; j < outN; j++) {
             double[] seed = new double[outN];
             seed[j] = 1;
-            Tensor g = Torch.tensor(seed, DType.FLOAT64, outN).to(out.dtype()).reshape(out.shape());
+            Tensor g = float64(seed).to(out.dtype()).reshape(out.shape());
             List<Tensor> grads = Autograd.grad(
                     List.of(out),
                     inputs,
@@ -134,11 +141,7 @@ public final class GradCheck {
                         Tensor x = inputs.get(j).detach().requiresGrad(true);
                         if (j == i)
                             x = ForwardAD.makeDual(
-                                    x,
-                                    Torch.tensor(unit, DType.FLOAT64, inN)
-                                            .to(in.dtype())
-                                            .reshape(in.shape()),
-                                    level);
+                                    x, float64(unit).to(in.dtype()).reshape(in.shape()), level);
                         args.add(x);
                     }
                     Tensor tangent = ForwardAD.unpackDual(fn.apply(args), level).tangent();
@@ -182,9 +185,7 @@ public final class GradCheck {
         List<Tensor> args = new ArrayList<>(inputs.size());
         for (int j = 0; j < inputs.size(); j++) {
             Tensor in = inputs.get(j);
-            Tensor v = j == i
-                    ? Torch.tensor(xs, DType.FLOAT64, xs.length).to(in.dtype()).reshape(in.shape())
-                    : in.detach();
+            Tensor v = j == i ? float64(xs).to(in.dtype()).reshape(in.shape()) : in.detach();
             args.add(v.requiresGrad(true));
         }
         return fn.apply(args).detach().toDoubleArray();
@@ -199,7 +200,7 @@ public final class GradCheck {
         long n = probe.numel();
         double[] v = new double[(int) n];
         for (int i = 0; i < n; i++) v[i] = 0.5 + Math.sin(1.7 * i + 0.3); // fixed, non-symmetric
-        Tensor gv = Torch.tensor(v, DType.FLOAT64, v.length).to(probe.dtype()).reshape(probe.shape());
+        Tensor gv = float64(v).to(probe.dtype()).reshape(probe.shape());
         Function<List<Tensor>, Tensor> vjp = xs -> {
             Tensor out = fn.apply(xs);
             List<Tensor> g = Autograd.grad(
@@ -211,7 +212,7 @@ public final class GradCheck {
                             .materializeGrads(true));
             List<Tensor> flat = new ArrayList<>();
             for (Tensor t : g) flat.add(t.reshape(-1));
-            return flat.size() == 1 ? flat.get(0) : Torch.cat(flat);
+            return flat.size() == 1 ? flat.get(0) : JoinOps.cat(flat);
         };
         return check(vjp, inputs, o);
     }
@@ -227,7 +228,7 @@ public final class GradCheck {
             int n = Math.toIntExact(in.numel());
             double[] v = new double[n];
             for (int i = 0; i < n; i++) v[i] = 0.5 + Math.sin(1.3 * i + 0.7 * tangents.size() + 0.2);
-            tangents.add(Torch.tensor(v, DType.FLOAT64, n).to(in.dtype()).reshape(in.shape()));
+            tangents.add(float64(v).to(in.dtype()).reshape(in.shape()));
         }
         Function<List<Tensor>, Tensor> jvp = xs -> {
             try (DualLevel level = ForwardAD.dualLevel()) {

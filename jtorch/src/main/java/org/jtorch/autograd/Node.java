@@ -2,17 +2,20 @@ package org.jtorch.autograd;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
+import org.jtorch.utils.hooks.RemovableHandle;
 
 /**
  * A function in the backward graph ({@code grad_fn}): takes the gradients of its forward outputs and returns the
- * gradients of its forward tensor inputs, which the engine sends along {@link #next}.
+ * gradients of its forward tensor inputs, which the engine sends along {@link #next}. Its public view is
+ * {@link org.jtorch.autograd.graph.Node}, the type {@link Tensor#gradFn()} returns; every such node is one of these.
  */
-public abstract class Node {
+public abstract class Node implements org.jtorch.autograd.graph.Node<Tensor> {
     private static final AtomicLong SEQUENCE = new AtomicLong();
 
     /** Creation order; the engine runs newer nodes first, as PyTorch's sequence numbers do. */
@@ -50,7 +53,27 @@ public abstract class Node {
         this.outputDtypes = outputDtypes;
     }
 
+    /**
+     * The engine's node behind {@code t.gradFn()}, or null for a leaf. {@link Tensor} holds its {@code grad_fn} as the
+     * public view {@link org.jtorch.autograd.graph.Node}, declared below it; the nodes it holds are made here.
+     */
+    static Node gradFnOf(Tensor t) {
+        return engineNode(t.gradFn());
+    }
+
+    /** The accumulator {@code leaf} keeps ({@link Tensor#gradAccumulator()}), which autograd made. */
+    static AccumulateGrad accumulatorOf(Tensor leaf) {
+        return (AccumulateGrad) engineNode(leaf.gradAccumulator());
+    }
+
+    private static Node engineNode(org.jtorch.autograd.graph.Node<Tensor> node) {
+        if (node == null || node instanceof Node) return (Node) node;
+        throw new TorchException(node.getClass().getName()
+                + " is not a node of the autograd engine: a tensor's history is made of the nodes autograd records");
+    }
+
     /** PyTorch's node name, e.g. {@code MulBackward0}. */
+    @Override
     public abstract String name();
 
     /** Gradients of the inputs from gradients of the outputs (each output gradient non-null). */
@@ -88,17 +111,21 @@ public abstract class Node {
                         + expectedVersion + " instead.");
     }
 
-    /** The edges to the next nodes ({@code grad_fn.next_functions}). */
-    public List<Edge> nextFunctions() {
-        return java.util.Arrays.asList(next.clone());
+    /** The edges to the next nodes ({@code grad_fn.next_functions}), null where an input needs no gradient. */
+    @Override
+    public List<org.jtorch.autograd.graph.Edge<Tensor>> nextFunctions() {
+        return java.util.Arrays.stream(next)
+                .map(e -> e == null ? null : new org.jtorch.autograd.graph.Edge<Tensor>(e.node(), e.inputNr()))
+                .toList();
     }
 
     /**
      * {@code Node.register_prehook(fn)}: {@code fn(gradOutputs)} runs before the node (after the tensor hooks of its
      * outputs) and may return replacement output gradients (null keeps them). Entries may be null.
      */
+    @Override
     public synchronized RemovableHandle registerPrehook(java.util.function.UnaryOperator<Tensor[]> fn) {
-        if (nodePreHooks == null) nodePreHooks = new java.util.concurrent.CopyOnWriteArrayList<>();
+        if (nodePreHooks == null) nodePreHooks = new CopyOnWriteArrayList<>();
         nodePreHooks.add(fn);
         return new RemovableHandle(() -> nodePreHooks.remove(fn));
     }
@@ -107,8 +134,9 @@ public abstract class Node {
      * {@code Node.register_hook(fn)}: {@code fn(gradInputs, gradOutputs)} runs after the node and may return
      * replacement input gradients (null keeps them), one per forward tensor input.
      */
+    @Override
     public synchronized RemovableHandle registerHook(java.util.function.BinaryOperator<Tensor[]> fn) {
-        if (postHooks == null) postHooks = new java.util.concurrent.CopyOnWriteArrayList<>();
+        if (postHooks == null) postHooks = new CopyOnWriteArrayList<>();
         postHooks.add(fn);
         return new RemovableHandle(() -> postHooks.remove(fn));
     }
@@ -144,9 +172,12 @@ public abstract class Node {
         return gradInputs;
     }
 
-    void addPreHook(int outputNr, UnaryOperator<Tensor> fn) {
-        if (preHooks == null) preHooks = new ArrayList<>();
-        preHooks.add(new PreHook(outputNr, fn));
+    /** Adds a tensor hook of output {@code outputNr}; the handle removes this registration (not an equal one). */
+    RemovableHandle addPreHook(int outputNr, UnaryOperator<Tensor> fn) {
+        if (preHooks == null) preHooks = new CopyOnWriteArrayList<>();
+        PreHook hook = new PreHook(outputNr, fn);
+        preHooks.add(hook);
+        return new RemovableHandle(() -> preHooks.removeIf(h -> h == hook));
     }
 
     void addRetainGradHook(int outputNr, UnaryOperator<Tensor> fn) {

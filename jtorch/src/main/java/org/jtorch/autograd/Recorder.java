@@ -164,9 +164,9 @@ public final class Recorder {
     /** Where a gradient for {@code t} must go. */
     static Edge edgeOf(Tensor t) {
         ViewRebase.refresh(t);
-        Node fn = t.gradFn();
+        Node fn = Node.gradFnOf(t);
         if (fn != null) return new Edge(fn, t.outputNr());
         if (!t.requiresGrad()) throw new TorchException("internal: no edge for a tensor that does not require grad");
-        return new Edge(t.gradAccumulator(), 0);
+        return new Edge(Node.accumulatorOf(t), 0);
     }
 }

@@ -7,7 +7,7 @@ import org.jtorch.Tensor;
  * field (PyTorch's {@code ForwardGrad}). Only forward AD makes and reads one; other code can at most hand a tensor's
  * list on to a tensor that stands for it. Entries of closed levels are invisible and are dropped on the next write.
  */
-public final class Tangents {
+public final class Tangents implements Tensor.ForwardGrad {
     private final DualLevel level;
     private final Tensor tangent;
     private final Tangents next;
@@ -18,9 +18,14 @@ public final class Tangents {
         this.next = next;
     }
 
+    /** The list {@code t} holds; forward AD made it, so it is one of these. */
+    private static Tangents of(Tensor t) {
+        return (Tangents) t.forwardGrads();
+    }
+
     /** The tangent of {@code t} at {@code level}, or null. */
     static Tensor get(Tensor t, DualLevel level) {
-        for (Tangents e = t.forwardGrads(); e != null; e = e.next) {
+        for (Tangents e = of(t); e != null; e = e.next) {
             if (e.level == level) return level.isOpen() ? e.tangent : null;
         }
         return null;
@@ -30,7 +35,7 @@ public final class Tangents {
     static void set(Tensor t, DualLevel level, Tensor tangent) {
         Tangents kept = tangent == null ? null : new Tangents(level, tangent, null);
         Tangents head = kept;
-        for (Tangents e = t.forwardGrads(); e != null; e = e.next) {
+        for (Tangents e = of(t); e != null; e = e.next) {
             if (e.level == level || !e.level.isOpen()) continue;
             head = new Tangents(e.level, e.tangent, head);
         }

@@ -33,7 +33,7 @@ final class ViewRebase {
      */
     static void rebase(Tensor view, int selfSlot) {
         Tensor base = view.viewBase();
-        Node fn = view.gradFn();
+        Node fn = Node.gradFnOf(view);
         int n = fn.next.length;
         int slots = 1 + n - (selfSlot >= 0 ? 1 : 0);
         Edge[] next = new Edge[slots];
@@ -64,9 +64,9 @@ final class ViewRebase {
     static void refresh(Tensor t) {
         Tensor base = t.viewBase();
         if (base == null) return;
-        Node baseFn = base.gradFn();
+        Node baseFn = Node.gradFnOf(base);
         if (baseFn == null) return;
-        Node own = t.gradFn();
+        Node own = Node.gradFnOf(t);
         boolean stale = own == null ? baseFn instanceof CopySlices : baseFn.sequenceNr > own.sequenceNr;
         if (stale) t.setGradFn(new CopySlices.ViewOfBase(new Edge(baseFn, base.outputNr()), base, t), 0);
     }

@@ -10,9 +10,9 @@ import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.autograd.AccumulateGrad;
 import org.jtorch.autograd.Autograd;
-import org.jtorch.autograd.Edge;
 import org.jtorch.autograd.GradMode;
-import org.jtorch.autograd.Node;
+import org.jtorch.autograd.graph.Edge;
+import org.jtorch.autograd.graph.Node;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.ops.ShapeOps;
@@ -178,17 +178,17 @@ final class Differentiation {
      * requires grad).
      */
     private static boolean reachesOtherLeaf(Object output, List<Tensor> inputs) {
-        Set<Node> own = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<Node<Tensor>> own = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Tensor x : inputs) if (x.gradFn() == null) own.add(x.gradAccumulator());
-        Set<Node> seen = Collections.newSetFromMap(new IdentityHashMap<>());
-        List<Node> stack = new ArrayList<>();
+        Set<Node<Tensor>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<Node<Tensor>> stack = new ArrayList<>();
         for (Object leaf : PyTree.leaves(output))
             if (leaf instanceof Tensor t && t.gradFn() != null) stack.add(t.gradFn());
         while (!stack.isEmpty()) {
-            Node n = stack.remove(stack.size() - 1);
+            Node<Tensor> n = stack.remove(stack.size() - 1);
             if (!seen.add(n)) continue;
             if (n instanceof AccumulateGrad && !own.contains(n)) return true;
-            for (Edge e : n.nextFunctions()) if (e != null) stack.add(e.node());
+            for (Edge<Tensor> e : n.nextFunctions()) if (e != null) stack.add(e.node());
         }
         return false;
     }

@@ -15,12 +15,12 @@ import org.jtorch.TorchException;
 import org.jtorch.Warnings;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.dispatch.Spec;
-import org.jtorch.internal.InternalOverlap;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.IndexLoops;
 import org.jtorch.kernels.cpu.IndexLoops.Indexers;
 import org.jtorch.kernels.cpu.IndexLoops.Reduce;
 import org.jtorch.kernels.cpu.MaskLoops;
+import org.jtorch.storage.InternalOverlap;
 import org.jtorch.storage.TensorImpl;
 
 /**

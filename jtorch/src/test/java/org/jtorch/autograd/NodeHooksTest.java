@@ -2,6 +2,8 @@ package org.jtorch.autograd;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +12,8 @@ import java.util.List;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
+import org.jtorch.autograd.graph.Edge;
+import org.jtorch.utils.hooks.RemovableHandle;
 import org.junit.jupiter.api.Test;
 
 /** Post-accumulate-grad hooks on leaves and pre/post hooks on graph nodes, as in PyTorch. */
@@ -53,6 +57,53 @@ class NodeHooksTest {
         TorchException noGrad = assertThrows(
                 TorchException.class, () -> Torch.tensor(new double[] {1}).registerPostAccumulateGradHook(p -> {}));
         assertTrue(noGrad.getMessage().contains("cannot register a hook on a tensor that doesn't require gradient"));
+    }
+
+    @Test
+    void tensorHookHandlesRemoveTheirOwnRegistration() {
+        Tensor x = leaf(1, 2);
+        RemovableHandle onLeaf = x.registerHook(g -> g.mul(2L));
+        x.sum().backward();
+        assertArrayEquals(new double[] {2, 2}, x.grad().toDoubleArray(), 0);
+        onLeaf.remove();
+        onLeaf.remove(); // a second remove does nothing
+        x.setGrad(null);
+        x.sum().backward();
+        assertArrayEquals(new double[] {1, 1}, x.grad().toDoubleArray(), 0);
+
+        // the same function registered twice around another hook: removing the second registration keeps the first,
+        // so the gradient is (g * 10) + 1, not (g + 1) * 10
+        Tensor w = leaf(1, 2);
+        Tensor y = w.mul(3L);
+        java.util.function.UnaryOperator<Tensor> times10 = g -> g.mul(10L);
+        y.registerHook(times10);
+        y.registerHook(g -> g.add(1L));
+        RemovableHandle second = y.registerHook(times10);
+        second.remove();
+        y.sum().backward(null, true, false);
+        assertArrayEquals(new double[] {33, 33}, w.grad().toDoubleArray(), 0);
+
+        Tensor v = leaf(1);
+        v.registerHook(times10);
+        v.registerHook(g -> g.add(1L));
+        v.registerHook(times10).remove();
+        v.sum().backward();
+        assertArrayEquals(new double[] {11}, v.grad().toDoubleArray(), 0);
+    }
+
+    @Test
+    void nextFunctionsNameTheNodesTheGradientsGoTo() {
+        Tensor a = leaf(1, 2);
+        Tensor y = a.mul(Torch.tensor(new double[] {3, 4}));
+        List<Edge<Tensor>> next = y.gradFn().nextFunctions();
+        assertEquals(2, next.size());
+        assertSame(a.gradAccumulator(), next.get(0).node());
+        assertEquals("AccumulateGrad", next.get(0).node().name());
+        assertEquals(0, next.get(0).inputNr());
+        assertNull(next.get(1)); // the constant factor needs no gradient
+        Tensor z = y.exp();
+        assertEquals(List.of(new Edge<>(y.gradFn(), 0)), z.gradFn().nextFunctions());
+        assertEquals(List.of(), a.gradAccumulator().nextFunctions());
     }
 
     @Test

@@ -1,8 +1,7 @@
-package org.jtorch.internal;
+package org.jtorch.storage;
 
 import org.jtorch.TorchException;
 import org.jtorch.Warnings;
-import org.jtorch.storage.TensorImpl;
 
 /**
  * ATen's internal-overlap rules for in-place writes: a tensor whose elements share memory locations (a stride-0 dim of
