@@ -9,8 +9,12 @@
 - model.safetensors (parsed by hand: an 8-byte header length, a JSON header, raw little-endian data) holds
   the same tensors bit for bit;
 - the state dict loads strictly into the PyTorch GPT of benchmarks/peers/train_gpt.py, and that model's
-  held-out loss on the corpus is far below the unigram baseline (so the weights mean the same thing in
-  both frameworks), and equals the checkpoint's last recorded held-out loss when the windows match.
+  held-out loss on non-overlapping held-out windows is below the unigram baseline by at least 10% (so the
+  weights mean the same thing in both frameworks);
+- PyTorch's loss on exactly the windows of JTorch's last evaluation (the same seeded generator draws them:
+  JTorch's random numbers are PyTorch's) equals the loss JTorch recorded within 1e-4, when that evaluation
+  is of the checkpoint's step (a run stopped with --stop-after between evaluations has none: then this
+  check is reported as skipped).
 Prints 'checkpoint ok' and exits 0, or raises.
 """
 import json
@@ -85,6 +89,24 @@ def main(out_dir):
     print(f"step {step}: PyTorch {torch.__version__} held-out loss {loss:.4f} (JTorch's last evaluation {last_val:.4f}), "
           f"unigram baseline {baseline:.4f}")
     assert math.isfinite(loss)
+    assert loss < 0.9 * baseline, f"held-out loss {loss:.4f} is not 10% below the unigram baseline {baseline:.4f}"
+
+    # JTorch's evaluation: eval_batches batches of `batch` random windows from a generator seeded seed + 3.
+    if len(ckpt["val_losses"]) and int(ckpt["val_losses"][-1][0]) == step:
+        g = torch.Generator().manual_seed(int(settings["seed"]) + 3)
+        batches = int(settings.get("eval_batches", 16))
+        total = 0.0
+        with torch.no_grad():
+            for _ in range(batches):
+                starts = torch.randint(0, len(val) - T, (int(settings["batch"]),), generator=g)
+                xb = torch.stack([val[s:s + T] for s in starts.tolist()])
+                yb = torch.stack([val[s + 1:s + T + 1] for s in starts.tolist()])
+                total += float(train_gpt.lm_loss(model(xb), model.lm_head.weight, yb))
+        same = total / batches
+        print(f"PyTorch's loss on JTorch's evaluation windows {same:.6f}, JTorch's {last_val:.6f}")
+        assert abs(same - last_val) <= 1e-4, (same, last_val)
+    else:
+        print("no evaluation of the checkpoint's step recorded: the same-windows comparison is skipped")
     print("checkpoint ok")
 
 

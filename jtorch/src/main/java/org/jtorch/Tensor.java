@@ -283,7 +283,7 @@ public final class Tensor {
     /** {@code retain_grad()}: a non-leaf keeps its gradient in {@link #grad()} after backward. */
     public void retainGrad() {
         if (gradFn == null) {
-            if (!requiresGrad) throw new TorchException("can't retain_grad on Tensor that has requires_grad=False");
+            if (!requiresGrad) throw new TorchException("can't retainGrad() on Tensor that has requiresGrad() false");
             return; // leaves always keep their gradient
         }
         if (retainsGrad) return;
@@ -1892,6 +1892,107 @@ public final class Tensor {
     /** {@code Tensor.matrix_power(n)}: {@code torch.linalg.matrix_power(self, n)}. */
     public Tensor matrixPower(long n) {
         return Aten.LINALG_MATRIX_POWER.call1(this, n);
+    }
+
+    // ---- PyTorch-shaped conveniences: the names a PyTorch user tries first ----------------------------------------
+
+    /** {@code x.size()}: the sizes as a {@link Size}, which prints as {@code torch.Size([2, 3])}. */
+    public Size size() {
+        return Size.of(impl.shapeRef());
+    }
+
+    /**
+     * {@code x.T}: the dimensions in reverse order ({@code permute(n-1, ..., 0)}), as PyTorch's {@code numpy_T}. As in
+     * PyTorch, a tensor that is not 2-D gets a one-time {@code UserWarning}: {@link #mT()} transposes batches of
+     * matrices.
+     */
+    public Tensor T() {
+        int n = dim();
+        if (n != 2 && n != 0) {
+            Warnings.warnOnce(
+                    Warnings.Category.USER_WARNING,
+                    "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it "
+                            + "will throw an error in a future release. Consider `x.mT` to transpose batches of "
+                            + "matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions "
+                            + "of a tensor.");
+        }
+        if (n == 0) {
+            Warnings.warnOnce(
+                    Warnings.Category.USER_WARNING,
+                    "Tensor.T is deprecated on 0-D tensors. This function is the identity in these cases.");
+        }
+        long[] reversed = new long[n];
+        for (int i = 0; i < n; i++) reversed[i] = n - 1 - i;
+        return Aten.PERMUTE.call1(this, reversed);
+    }
+
+    /** {@code x.float()} ({@code float} is a Java keyword): {@code to(DType.FLOAT32)}, this tensor if already so. */
+    public Tensor toFloat() {
+        return to(DType.FLOAT32);
+    }
+
+    /** {@code x.double()} ({@code double} is a Java keyword): {@code to(DType.FLOAT64)}. */
+    public Tensor toDouble() {
+        return to(DType.FLOAT64);
+    }
+
+    /** {@code x.long()} ({@code long} is a Java keyword): {@code to(DType.INT64)}. */
+    public Tensor toLong() {
+        return to(DType.INT64);
+    }
+
+    /** {@code x.int()} ({@code int} is a Java keyword): {@code to(DType.INT32)}. */
+    public Tensor toInt() {
+        return to(DType.INT32);
+    }
+
+    /** {@code x.half()}: {@code to(DType.FLOAT16)}. */
+    public Tensor half() {
+        return to(DType.FLOAT16);
+    }
+
+    /** {@code x.bfloat16()}: {@code to(DType.BFLOAT16)}. */
+    public Tensor bfloat16() {
+        return to(DType.BFLOAT16);
+    }
+
+    /** {@code x.bool()}: {@code to(DType.BOOL)}. */
+    public Tensor bool() {
+        return to(DType.BOOL);
+    }
+
+    /**
+     * {@code x.tolist()}: the elements as nested {@code List}s, one level per dimension; a 0-d tensor gives its element
+     * alone. Elements are Java's counterparts of Python's numbers: {@code Double} for floating dtypes, {@code Long} for
+     * integer dtypes (uint64 values above {@link Long#MAX_VALUE} as their two's-complement bits), {@code Boolean} for
+     * bool and a complex {@link Scalar} for complex dtypes.
+     */
+    public Object tolist() {
+        List<Object> flat = new java.util.ArrayList<>(Math.toIntExact(numel()));
+        DType d = dtype();
+        if (d == DType.BOOL) {
+            for (boolean b : toBooleanArray()) flat.add(b);
+        } else if (d.isComplex()) {
+            double[] v = toDoubleArray();
+            for (int i = 0; i < v.length; i += 2) flat.add(Scalar.complex(v[i], v[i + 1]));
+        } else if (d.isFloatingPoint()) {
+            for (double v : toDoubleArray()) flat.add(v);
+        } else {
+            for (long v : toLongArray()) flat.add(v);
+        }
+        if (dim() == 0) return flat.getFirst();
+        return nested(flat, impl.shapeRef(), 0, 0);
+    }
+
+    /** The row-major elements from {@code offset} on, as lists nested from dimension {@code dim} on. */
+    private static List<Object> nested(List<Object> flat, long[] shape, int dim, int offset) {
+        int n = (int) shape[dim];
+        if (dim == shape.length - 1) return List.copyOf(flat.subList(offset, offset + n));
+        int block = 1;
+        for (int d = dim + 1; d < shape.length; d++) block *= (int) shape[d];
+        List<Object> out = new java.util.ArrayList<>(n);
+        for (int i = 0; i < n; i++) out.add(nested(flat, shape, dim + 1, offset + i * block));
+        return List.copyOf(out);
     }
 
     // ---- argument conversions of the entry points above ----------------------------------------------------------

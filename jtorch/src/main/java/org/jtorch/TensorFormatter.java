@@ -12,7 +12,8 @@ import org.jtorch.internal.DefaultDtype;
  * <p>The suffixes follow {@code _str_intern}: {@code device='meta'} for non-CPU tensors; {@code dtype=} unless the
  * dtype is the default float, its complex counterpart, int64 or bool; for empty tensors {@code size=} unless 1-D and
  * {@code dtype=} unless the default float (an empty int64 tensor would otherwise read as float); meta tensors print
- * {@code ...} with their size.
+ * {@code ...} with their size. Last comes the autograd suffix: {@code grad_fn=<MulBackward0>} for the result of a
+ * recorded op, else {@code requires_grad=True} for a leaf that requires grad.
  */
 final class TensorFormatter {
     private static final int PRECISION = 4;
@@ -42,6 +43,8 @@ final class TensorFormatter {
             if (!hasDefaultDtype(t.dtype(), defaultDtype)) suffixes.add("dtype=" + t.dtype());
             body = contents(t, indent);
         }
+        if (t.gradFn() != null) suffixes.add("grad_fn=<" + t.gradFn().name() + ">");
+        else if (t.requiresGrad()) suffixes.add("requires_grad=True");
         return addSuffixes(PREFIX + body, suffixes, indent);
     }
 

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.DefaultDtype;
+import org.jtorch.internal.JvmRequirements;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.Parallel;
 import org.jtorch.ops.ArrangeOps;
@@ -41,6 +42,18 @@ public final class Torch {
 
     private static volatile boolean deterministic;
     private static volatile boolean deterministicWarnOnly;
+
+    // ---- start-up check and PyTorch-shaped conveniences -------------------------------------------------------------
+
+    // Fails fast, in one line naming both JVM flags, on a JVM started without the Vector API module or native access.
+    static {
+        JvmRequirements.check();
+    }
+
+    /** {@code torch.arange(end, dtype=dtype)}: {@code 0, 1, ..., end - 1} in {@code dtype}. */
+    public static Tensor arange(long end, DType dtype) {
+        return arange(0L, end, 1L, dtype);
+    }
 
     // ---- global settings ------------------------------------------------------------------------
 

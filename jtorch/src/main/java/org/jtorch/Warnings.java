@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
  *   <li>{@code ERROR}: thrown as a {@link TorchWarningException} (the {@code -W error} analogue).
  * </ul>
  *
- * Printed warnings go to {@code System.err} as {@code Train.java:12: UserWarning: message}. Unlike Python,
+ * Printed warnings go to {@code System.err} as {@code Train.java:12: UserWarning: message}, or to a
+ * {@code System.Logger} once {@link #captureWarnings(boolean)} routes them there. Unlike Python,
  * {@code DeprecationWarning} is shown by default: a Java program has no {@code __main__} module to tell user code from
  * library code.
  *
@@ -142,7 +143,34 @@ public final class Warnings {
     }
 
     private static void print(Category category, String message, Site site) {
-        System.err.println(new Warning(category, message, site.file(), site.line()));
+        Warning w = new Warning(category, message, site.file(), site.line());
+        System.Logger l = logger;
+        if (l == null) System.err.println(w);
+        else l.log(System.Logger.Level.WARNING, w.toString());
+    }
+
+    // ---- routing to System.Logger -------------------------------------------------------------------
+
+    /** Where printed warnings go instead of {@code System.err}; null while not captured. */
+    private static volatile System.Logger logger;
+
+    /** The logger {@link #captureWarnings(boolean)} routes to, as Python's {@code py.warnings} logger. */
+    public static final String LOGGER_NAME = "org.jtorch.Warnings";
+
+    /**
+     * Python's {@code logging.captureWarnings(capture)}: with {@code true}, every warning that would be printed goes to
+     * the {@code System.Logger} named {@value #LOGGER_NAME} at level {@code WARNING} instead (so the handlers of the
+     * program's logging backend see it, {@code java.util.logging} or an SLF4J/Log4j bridge); with {@code false} they
+     * are printed to {@code System.err} again, the default. Filters, once-registries and {@link #catchWarnings()}
+     * scopes apply first, as before.
+     */
+    public static void captureWarnings(boolean capture) {
+        captureWarnings(capture ? System.getLogger(LOGGER_NAME) : null);
+    }
+
+    /** Routes printed warnings to {@code target}, or back to {@code System.err} with null. */
+    static void captureWarnings(System.Logger target) {
+        logger = target;
     }
 
     // ---- filters ------------------------------------------------------------------------------------

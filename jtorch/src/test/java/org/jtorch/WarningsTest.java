@@ -310,4 +310,49 @@ class WarningsTest {
         }
         assertEquals(1, printed().size());
     }
+
+    // ---- routing to System.Logger ---------------------------------------------------------------------
+
+    /** A System.Logger that keeps what it is given. */
+    private static final class RecordingLogger implements System.Logger {
+        final List<String> lines = new ArrayList<>();
+
+        @Override
+        public String getName() {
+            return Warnings.LOGGER_NAME;
+        }
+
+        @Override
+        public boolean isLoggable(Level level) {
+            return true;
+        }
+
+        @Override
+        public void log(Level level, java.util.ResourceBundle bundle, String msg, Throwable thrown) {
+            lines.add(level + " " + msg);
+        }
+
+        @Override
+        public void log(Level level, java.util.ResourceBundle bundle, String format, Object... params) {
+            lines.add(level + " " + java.text.MessageFormat.format(format, params));
+        }
+    }
+
+    @Test
+    void capturedWarningsGoToTheLoggerAndBackToStderrWhenReleased() {
+        RecordingLogger logger = new RecordingLogger();
+        Warnings.captureWarnings(logger);
+        int line;
+        try {
+            line = nextLine();
+            Warnings.warn(Category.FUTURE_WARNING, "to the logger");
+        } finally {
+            Warnings.captureWarnings(false);
+        }
+        assertEquals(List.of("WARNING WarningsTest.java:" + line + ": FutureWarning: to the logger"), logger.lines);
+        assertEquals(List.of(), printed());
+        Warnings.warn(Category.FUTURE_WARNING, "to stderr");
+        assertEquals(1, printed().size());
+        assertTrue(printed().getFirst().endsWith(": FutureWarning: to stderr"));
+    }
 }

@@ -12,6 +12,7 @@ import java.util.Map;
 import org.jtorch.Generator;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
+import org.jtorch.TorchException;
 import org.jtorch.examples.gpt.CharCorpus;
 import org.jtorch.examples.gpt.Gpt;
 import org.jtorch.examples.gpt.GptConfig;
@@ -39,12 +40,19 @@ import org.jtorch.optim.ParamGroup;
 public final class TrainGpt {
     private final TrainOptions opts;
     private final PrintStream out;
+    /** Whether the progress bar redraws one line (a console) or prints plain lines (redirected output). */
+    private final boolean console;
 
-    private TrainGpt(TrainOptions opts, PrintStream out) {
+    private TrainGpt(TrainOptions opts, PrintStream out, boolean console) {
         this.opts = opts;
         this.out = out;
+        this.console = console;
     }
 
+    /**
+     * Exits with 2 and one line on stderr for a bad command line (unknown flag, bad value, missing file), with 1 and
+     * one line for a failure while running (an unreadable checkpoint, a full disk).
+     */
     public static void main(String[] args) {
         TrainOptions opts;
         try {
@@ -58,7 +66,13 @@ public final class TrainGpt {
             System.out.print(TrainOptions.USAGE);
             return;
         }
-        new TrainGpt(opts, System.out).run();
+        try {
+            new TrainGpt(opts, System.out, ProgressBar.stdoutIsConsole()).run();
+        } catch (UncheckedIOException | TorchException e) {
+            System.out.flush();
+            System.err.println("TrainGpt: " + e.getMessage());
+            System.exit(1);
+        }
     }
 
     /** The outcome of a run, for callers that check it (the tests). */
@@ -72,7 +86,7 @@ public final class TrainGpt {
 
     /** Runs training with {@code opts}, printing to {@code out}. */
     public static Result run(TrainOptions opts, PrintStream out) {
-        return new TrainGpt(opts, out).run();
+        return new TrainGpt(opts, out, false).run();
     }
 
     private Result run() {
@@ -131,10 +145,11 @@ public final class TrainGpt {
         out.printf("unigram baseline (held-out cross entropy of character frequencies): %.4f nats/char%n", baseline);
         if (resumed != null) out.printf("resumed from %s at step %d%n", opts.resume, startStep);
 
-        ProgressBar bar = new ProgressBar(out, startStep, endStep, (long) opts.batch * config.blockSize());
         List<Tensor> allParameters = model.parameters();
         // Throughput is reported after a short warm-up (JIT compilation, first allocations), as the peer does.
         int warm = Math.min(10, (endStep - startStep) / 5);
+        ProgressBar bar =
+                new ProgressBar(out, console, startStep, endStep, warm, (long) opts.batch * config.blockSize());
         long warmEnd = System.nanoTime(), evalNanos = 0;
         for (int step = startStep; step < endStep; step++) {
             double lr = opts.learningRate(step);
@@ -152,7 +167,9 @@ public final class TrainGpt {
             if ((step + 1) % opts.evalEvery == 0 || step + 1 == opts.steps) {
                 long evalStart = System.nanoTime();
                 double v = evaluate(model, corpus.valTokens());
-                if (step >= startStep + warm) evalNanos += System.nanoTime() - evalStart;
+                long evalTime = System.nanoTime() - evalStart;
+                if (step >= startStep + warm) evalNanos += evalTime;
+                bar.exclude(evalTime);
                 valLosses.add(new double[] {step + 1, v});
                 bar.println(String.format(
                         "step %d: train loss %.4f, held-out loss %.4f (unigram baseline %.4f)",
@@ -191,12 +208,16 @@ public final class TrainGpt {
         LossPlot.write(dir.resolve("loss.png"), losses, valLosses, baseline);
         out.printf("wrote %s/{checkpoint.pt, model.pt, model.safetensors, loss.png}%n", dir);
 
-        double finalVal = valLosses.isEmpty()
-                ? evaluate(model, corpus.valTokens())
-                : valLosses.getLast()[1];
+        // The held-out loss of the model as it is now: the last evaluation only if it was of this step.
+        double finalVal = !valLosses.isEmpty() && valLosses.getLast()[0] == endStep
+                ? valLosses.getLast()[1]
+                : evaluate(model, corpus.valTokens());
+        String which = endStep == opts.steps
+                ? "final held-out loss"
+                : String.format("held-out loss at step %d of %d (--resume continues)", endStep, opts.steps);
         out.printf(
-                "final held-out loss %.4f nats/char vs unigram baseline %.4f (%.0f%% lower)%n",
-                finalVal, baseline, 100 * (1 - finalVal / baseline));
+                "%s %.4f nats/char vs unigram baseline %.4f (%.0f%% lower)%n",
+                which, finalVal, baseline, 100 * (1 - finalVal / baseline));
         String sample = "";
         if (opts.sampleTokens > 0) {
             Generator sampler = new Generator().manualSeed(opts.seed + 2);

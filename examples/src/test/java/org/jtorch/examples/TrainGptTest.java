@@ -194,6 +194,32 @@ class TrainGptTest {
                 .getMessage()
                 .contains("--steps needs a value"));
         assertTrue(TrainOptions.parse(new String[] {"--help"}).help);
+        assertEquals(
+                "--heads 3 must divide --embd 128",
+                assertThrows(IllegalArgumentException.class, () -> TrainOptions.parse(new String[] {"--heads", "3"}))
+                        .getMessage());
+        assertEquals(
+                "--resume " + tmp.resolve("none.pt") + ": no such file",
+                assertThrows(
+                                IllegalArgumentException.class,
+                                () -> TrainOptions.parse(new String[] {
+                                    "--resume", tmp.resolve("none.pt").toString()
+                                }))
+                        .getMessage());
+    }
+
+    @Test
+    void stoppingEarlyReportsTheHeldOutLossOfTheStopStep() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        TrainGpt.Result r = TrainGpt.run(
+                TrainOptions.parse(tiny("--out", tmp.resolve("early").toString(), "--stop-after", "3")),
+                new PrintStream(bytes, true, StandardCharsets.UTF_8));
+        String out = bytes.toString(StandardCharsets.UTF_8);
+        assertTrue(
+                out.contains(String.format("held-out loss at step 3 of 8 (--resume continues) %.4f", r.finalValLoss())),
+                out);
+        assertTrue(!out.contains("final held-out loss"), out);
+        assertTrue(r.valLosses().isEmpty(), "no evaluation step (every 4) was reached");
     }
 
     @Test

@@ -110,7 +110,8 @@ final class Engine {
                 if (captured[i] == null) {
                     throw new TorchException(
                             "One of the differentiated Tensors appears to not have been used in the graph. "
-                                    + "Set allow_unused=True if this is the desired behavior.");
+                                    + "Set allowUnused = true (Autograd.GradOptions.allowUnused(true)) if this is "
+                                    + "the desired behavior.");
                 }
             }
         }

@@ -96,7 +96,8 @@ public abstract class Node implements org.jtorch.autograd.graph.Node<Tensor> {
                 "Trying to backward through the graph a second time (or directly access saved tensors "
                         + "after they have already been freed). Saved intermediate values of the graph are "
                         + "freed when you call "
-                        + ".backward() or autograd.grad(). Specify retain_graph=True if you need to "
+                        + "backward() or Autograd.grad(). Specify retainGraph = true (backward(gradient, retainGraph, "
+                        + "createGraph), Autograd.GradOptions.retainGraph(true)) if you need to "
                         + "backward through the graph "
                         + "a second time or if you need to access saved tensors after calling backward.");
     }

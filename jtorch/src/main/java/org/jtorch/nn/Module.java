@@ -43,7 +43,25 @@ public abstract class Module {
     }
 
     /** {@code load_state_dict}'s result: {@code missing_keys} and {@code unexpected_keys}. */
-    public record IncompatibleKeys(List<String> missingKeys, List<String> unexpectedKeys) {}
+    public record IncompatibleKeys(List<String> missingKeys, List<String> unexpectedKeys) {
+        /**
+         * As PyTorch prints {@code _IncompatibleKeys}: {@code <All keys matched successfully>} when both lists are
+         * empty, else {@code _IncompatibleKeys(missing_keys=['a'], unexpected_keys=[])}.
+         */
+        @Override
+        public String toString() {
+            if (missingKeys.isEmpty() && unexpectedKeys.isEmpty()) return "<All keys matched successfully>";
+            return "_IncompatibleKeys(missing_keys=" + pyList(missingKeys) + ", unexpected_keys="
+                    + pyList(unexpectedKeys) + ")";
+        }
+
+        /** Python's {@code repr} of a list of plain keys: {@code ['a', 'b.c']}. */
+        private static String pyList(List<String> keys) {
+            return keys.stream()
+                    .map(k -> k.contains("'") ? '"' + k + '"' : "'" + k + "'")
+                    .collect(java.util.stream.Collectors.joining(", ", "[", "]"));
+        }
+    }
 
     // Null values are kept (PyTorch's `register_parameter("bias", None)`): the name is taken but holds no state.
     private final LinkedHashMap<String, Tensor> parameters = new LinkedHashMap<>();

@@ -20,7 +20,7 @@ public final class LinalgOps {
     private LinalgOps() {}
 
     private static final String SOLVE_ERROR_TEXT =
-            "linalg.solve: {where}The solver failed because the input matrix is singular.";
+            "torch.linalg.solve: {where}The solver failed because the input matrix is singular.";
 
     /**
      * {@code linalg.cholesky(A, upper=False)}: lower L with {@code A = L L^H} (upper: {@code U = L^H}); reads one

@@ -110,6 +110,14 @@ public final class Adagrad extends Optimizer {
         init();
     }
 
+    /**
+     * {@code Adagrad(params, lr)}: one group of {@code params} with learning rate {@code lr}, other options at
+     * defaults.
+     */
+    public Adagrad(Iterable<Tensor> params, double lr) {
+        this(params, Options.defaults().lr(lr));
+    }
+
     /** {@code Adagrad([{"params": ...}, ...], **defaults)}: one optimizer over several parameter groups. */
     public Adagrad(Options options, ParamGroup... groups) {
         super(List.of(groups), options, Adagrad::validate);

@@ -124,6 +124,13 @@ public final class Adam extends Optimizer {
         StepSupport.checkFusedParams(this);
     }
 
+    /**
+     * {@code Adam(params, lr)}: one group of {@code params} with learning rate {@code lr}, other options at defaults.
+     */
+    public Adam(Iterable<Tensor> params, double lr) {
+        this(params, Options.defaults().lr(lr));
+    }
+
     /** {@code Adam([{"params": ...}, ...], **defaults)}: one optimizer over several parameter groups. */
     public Adam(Options options, ParamGroup... groups) {
         super(List.of(groups), options, AdamCore::validate);

@@ -110,6 +110,13 @@ public final class AdamW extends Optimizer {
         StepSupport.checkFusedParams(this);
     }
 
+    /**
+     * {@code AdamW(params, lr)}: one group of {@code params} with learning rate {@code lr}, other options at defaults.
+     */
+    public AdamW(Iterable<Tensor> params, double lr) {
+        this(params, Options.defaults().lr(lr));
+    }
+
     /** {@code AdamW([{"params": ...}, ...], **defaults)}: one optimizer over several parameter groups. */
     public AdamW(Options options, ParamGroup... groups) {
         super(List.of(groups), options, AdamCore::validate);

@@ -95,6 +95,13 @@ public final class Adamax extends Optimizer {
         super(params, options, Adamax::validate);
     }
 
+    /**
+     * {@code Adamax(params, lr)}: one group of {@code params} with learning rate {@code lr}, other options at defaults.
+     */
+    public Adamax(Iterable<Tensor> params, double lr) {
+        this(params, Options.defaults().lr(lr));
+    }
+
     /** {@code Adamax([{"params": ...}, ...], **defaults)}: one optimizer over several parameter groups. */
     public Adamax(Options options, ParamGroup... groups) {
         super(List.of(groups), options, Adamax::validate);

@@ -124,6 +124,13 @@ public final class LBFGS extends Optimizer {
         this.params = requireOneGroup();
     }
 
+    /**
+     * {@code LBFGS(params, lr)}: one group of {@code params} with learning rate {@code lr}, other options at defaults.
+     */
+    public LBFGS(Iterable<Tensor> params, double lr) {
+        this(params, Options.defaults().lr(lr));
+    }
+
     /** {@code LBFGS([group], **options)}: the group list must hold exactly one group (it may be empty). */
     public LBFGS(List<ParamGroup> groups, Options options) {
         super(groups, withMaxEval(options), LBFGS::validate);

@@ -154,6 +154,13 @@ public final class Muon extends Optimizer {
         requireMatrices();
     }
 
+    /**
+     * {@code Muon(params, lr)}: one group of {@code params} with learning rate {@code lr}, other options at defaults.
+     */
+    public Muon(Iterable<Tensor> params, double lr) {
+        this(params, Options.defaults().lr(lr));
+    }
+
     /** {@code Muon([group, ...], **options)}; every parameter must be 2-D. */
     public Muon(List<ParamGroup> groups, Options options) {
         super(groups, options, Muon::validate);

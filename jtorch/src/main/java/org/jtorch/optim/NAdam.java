@@ -117,6 +117,13 @@ public final class NAdam extends Optimizer {
         super(params, options, NAdam::validate);
     }
 
+    /**
+     * {@code NAdam(params, lr)}: one group of {@code params} with learning rate {@code lr}, other options at defaults.
+     */
+    public NAdam(Iterable<Tensor> params, double lr) {
+        this(params, Options.defaults().lr(lr));
+    }
+
     /** {@code NAdam([{"params": ...}, ...], **defaults)}: one optimizer over several parameter groups. */
     public NAdam(Options options, ParamGroup... groups) {
         super(List.of(groups), options, NAdam::validate);

@@ -103,6 +103,13 @@ public final class RAdam extends Optimizer {
         super(params, options, RAdam::validate);
     }
 
+    /**
+     * {@code RAdam(params, lr)}: one group of {@code params} with learning rate {@code lr}, other options at defaults.
+     */
+    public RAdam(Iterable<Tensor> params, double lr) {
+        this(params, Options.defaults().lr(lr));
+    }
+
     /** {@code RAdam([{"params": ...}, ...], **defaults)}: one optimizer over several parameter groups. */
     public RAdam(Options options, ParamGroup... groups) {
         super(List.of(groups), options, RAdam::validate);

@@ -113,6 +113,14 @@ public final class RMSprop extends Optimizer {
         super(params, options, RMSprop::validate);
     }
 
+    /**
+     * {@code RMSprop(params, lr)}: one group of {@code params} with learning rate {@code lr}, other options at
+     * defaults.
+     */
+    public RMSprop(Iterable<Tensor> params, double lr) {
+        this(params, Options.defaults().lr(lr));
+    }
+
     /** {@code RMSprop([{"params": ...}, ...], **defaults)}: one optimizer over several parameter groups. */
     public RMSprop(Options options, ParamGroup... groups) {
         super(List.of(groups), options, RMSprop::validate);

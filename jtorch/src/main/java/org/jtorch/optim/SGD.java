@@ -115,6 +115,13 @@ public final class SGD extends Optimizer {
         StepSupport.checkFusedParams(this);
     }
 
+    /**
+     * {@code SGD(params, lr)}: one group of {@code params} with learning rate {@code lr}, other options at defaults.
+     */
+    public SGD(Iterable<Tensor> params, double lr) {
+        this(params, Options.defaults().lr(lr));
+    }
+
     /** {@code SGD([{"params": ...}, ...], **defaults)}: one optimizer over several parameter groups. */
     public SGD(Options options, ParamGroup... groups) {
         super(List.of(groups), options, SGD::validate);

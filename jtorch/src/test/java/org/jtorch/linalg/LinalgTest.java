@@ -233,7 +233,7 @@ class LinalgTest {
     void solveErrors() {
         Tensor a = m(new double[][] {{1, 2}, {2, 4}});
         assertEquals(
-                "linalg.solve: The solver failed because the input matrix is singular.",
+                "torch.linalg.solve: The solver failed because the input matrix is singular.",
                 assertThrows(TorchException.class, () -> Linalg.solve(a, Torch.tensor(new double[] {1, 1})))
                         .getMessage());
         Tensor a3 = Torch.empty(new long[] {3, 3}, DType.FLOAT64, Device.META);

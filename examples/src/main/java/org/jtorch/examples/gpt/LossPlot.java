@@ -12,11 +12,12 @@ import java.util.List;
 import javax.imageio.ImageIO;
 
 /**
- * Draws the loss curve as a PNG with plain Java2D lines. Text uses a built-in 5×7 bitmap font, so the plot needs no
+ * Draws the loss curve as a PNG with plain Java2D lines: a title naming the unigram baseline, the loss axis in
+ * nats/char, the baseline as a labelled dashed line. Text uses a built-in 5×7 bitmap font, so the plot needs no
  * installed fonts (headless JDKs on bare machines have none).
  */
 public final class LossPlot {
-    private static final int W = 900, H = 560, LEFT = 90, RIGHT = 30, TOP = 30, BOTTOM = 70, SCALE = 2;
+    private static final int W = 900, H = 580, LEFT = 90, RIGHT = 30, TOP = 50, BOTTOM = 70, SCALE = 2;
     private static final Color TRAIN = new Color(31, 119, 180), TRAIN_RAW = new Color(31, 119, 180, 90);
     private static final Color VAL = new Color(214, 39, 40),
             BASELINE = new Color(120, 120, 120),
@@ -68,11 +69,15 @@ public final class LossPlot {
         g.setColor(Color.BLACK);
         g.drawRect(LEFT, TOP, W - LEFT - RIGHT, H - TOP - BOTTOM);
         text(g, "step", (LEFT + W - RIGHT) / 2 - width("step") / 2, H - 30);
-        text(g, "loss", 10, TOP - 22);
+        text(g, "loss (nats/char)", 10, TOP - 24);
+        String title = String.format(
+                java.util.Locale.ROOT, "training and held-out loss, unigram baseline %.4f nats/char", baseline);
+        text(g, title, (W - width(title)) / 2, 8);
 
         g.setStroke(new BasicStroke(2, BasicStroke.CAP_BUTT, BasicStroke.JOIN_ROUND, 1, new float[] {8, 6}, 0));
         g.setColor(BASELINE);
         g.drawLine(LEFT, axes.py(baseline), W - RIGHT, axes.py(baseline));
+        text(g, String.format(java.util.Locale.ROOT, "baseline %.4f", baseline), LEFT + 8, axes.py(baseline) - 20);
 
         g.setStroke(new BasicStroke(1));
         g.setColor(TRAIN_RAW);
@@ -156,28 +161,42 @@ public final class LossPlot {
 
     // ---- the bitmap font -----------------------------------------------------------------------------
 
-    private static final String CHARS = "0123456789.-abdeghilmnoprstu";
+    private static final String CHARS = "0123456789.-abdeghilmnoprstuc/(),";
     // One string per character: 7 rows of 5 columns, row-major, '#' = ink.
     private static final String[] GLYPHS = {
-        ".###.#...##..###.#.###..##...#.###.", "..#...##....#....#....#....#...###.",
-                ".###.#...#....#...#...#...#...#####",
-        "#####...#...#.....#.....##...#.###.", "...#...##..#.#.#..#.#####...#....#.",
-                "######....####.....#....##...#.###.",
-        "..##..#...#....####.#...##...#.###.", "#####....#...#...#...#....#....#...",
-                ".###.#...##...#.###.#...##...#.###.",
-        ".###.#...##...#.####....#...#..##..", "..........................##...##..",
-                "................###................",
-        "...........###.....#.#####...#.####", "#....#....####.#...##...##...#####.",
-                "....#....#.##.##..###...##...#.####",
-        "...........###.#...#######.....###.", "......#####...##...#.####....#.###.",
-                "#....#....#.##.##..##...##...##...#",
-        "..#........##....#....#....#...###.", ".##....#....#....#....#....#...###.",
-                "..........##.#.#.#.##.#.##...##...#",
-        "..........#.##.##..##...##...##...#", "...........###.#...##...##...#.###.",
-                "..........####.#...#####.#....#....",
-        "..........#.##.##..##....#....#....", "...........#####.....###.....#####.",
-                ".#....#...###...#....#....#..#..##.",
+        ".###.#...##..###.#.###..##...#.###.",
+        "..#...##....#....#....#....#...###.",
+        ".###.#...#....#...#...#...#...#####",
+        "#####...#...#.....#.....##...#.###.",
+        "...#...##..#.#.#..#.#####...#....#.",
+        "######....####.....#....##...#.###.",
+        "..##..#...#....####.#...##...#.###.",
+        "#####....#...#...#...#....#....#...",
+        ".###.#...##...#.###.#...##...#.###.",
+        ".###.#...##...#.####....#...#..##..",
+        "..........................##...##..",
+        "................###................",
+        "...........###.....#.#####...#.####",
+        "#....#....####.#...##...##...#####.",
+        "....#....#.##.##..###...##...#.####",
+        "...........###.#...#######.....###.",
+        "......#####...##...#.####....#.###.",
+        "#....#....#.##.##..##...##...##...#",
+        "..#........##....#....#....#...###.",
+        ".##....#....#....#....#....#...###.",
+        "..........##.#.#.#.##.#.##...##...#",
+        "..........#.##.##..##...##...##...#",
+        "...........###.#...##...##...#.###.",
+        "..........####.#...#####.#....#....",
+        "..........#.##.##..##....#....#....",
+        "...........#####.....###.....#####.",
+        ".#....#...###...#....#....#..#..##.",
         "..........#...##...##...##..##.##.#",
+        "...........###.#....#....#...#.###.",
+        "....#....#...#...#...#...#....#....",
+        "...#...#...#....#....#.....#.....#.",
+        ".#.....#.....#....#....#...#...#...",
+        ".....................##....#...#...",
     };
 
     private static int width(String s) {

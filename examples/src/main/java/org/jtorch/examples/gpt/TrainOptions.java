@@ -1,5 +1,6 @@
 package org.jtorch.examples.gpt;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -82,7 +83,10 @@ public final class TrainOptions {
               --help             this text
             """.formatted(DEFAULT_STEPS);
 
-    /** Parses {@code args}; unknown flags and bad values throw IllegalArgumentException naming the flag. */
+    /**
+     * Parses and validates {@code args}: unknown flags, bad values, a missing {@code --resume} or {@code --corpus} file
+     * and {@code --heads} that does not divide {@code --embd} throw IllegalArgumentException naming the flag.
+     */
     public static TrainOptions parse(String[] args) {
         TrainOptions o = new TrainOptions();
         for (int i = 0; i < args.length; i++) {
@@ -123,7 +127,23 @@ public final class TrainOptions {
                 default -> throw new IllegalArgumentException("unknown option " + flag + " (see --help)");
             }
         }
+        o.validate();
         return o;
+    }
+
+    /** The checks that involve several flags or the file system, so that a run never starts to fail later. */
+    private void validate() {
+        if (resume != null && !Files.isRegularFile(resume))
+            throw new IllegalArgumentException("--resume " + resume + ": no such file");
+        if (corpus != null && !Files.isRegularFile(corpus))
+            throw new IllegalArgumentException("--corpus " + corpus + ": no such file");
+        if (out != null && Files.exists(out) && !Files.isDirectory(out))
+            throw new IllegalArgumentException("--out " + out + " is a file, not a directory");
+        // A resumed run takes the model's shape from its checkpoint.
+        if (resume == null && embd % heads != 0)
+            throw new IllegalArgumentException("--heads " + heads + " must divide --embd " + embd);
+        if (stopAfter > 0 && stepsGiven && stopAfter > steps)
+            throw new IllegalArgumentException("--stop-after " + stopAfter + " is past --steps " + steps);
     }
 
     /** The settings that determine the loss curve, as stored in a checkpoint. */
@@ -138,6 +158,8 @@ public final class TrainOptions {
         m.put("grad_clip", gradClip);
         m.put("optimizer", optimizer);
         m.put("seed", seed);
+        // Not a curve setting, but it fixes the held-out windows, so that a checker can recompute the evaluation.
+        m.put("eval_batches", (long) evalBatches);
         return m;
     }
 
@@ -152,6 +174,7 @@ public final class TrainOptions {
         gradClip = ((Number) m.get("grad_clip")).doubleValue();
         optimizer = (String) m.get("optimizer");
         seed = ((Number) m.get("seed")).longValue();
+        if (m.get("eval_batches") instanceof Number n) evalBatches = n.intValue();
     }
 
     /**

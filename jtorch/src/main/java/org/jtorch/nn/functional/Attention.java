@@ -21,7 +21,7 @@ final class Attention {
             boolean enableGqa) {
         if (isCausal && attnMask != null) {
             throw new TorchException(
-                    "_scaled_dot_product_attention: Explicit attn_mask should not be set when is_causal=True");
+                    "_scaled_dot_product_attention: Explicit attnMask should not be set when isCausal = true");
         }
         if (query.dim() < 2 || key.dim() < 2 || value.dim() < 2) {
             throw new TorchException("scaled_dot_product_attention: query, key and value must be at least 2-D");
@@ -56,7 +56,7 @@ final class Attention {
         if (hkv == hq) return kv;
         if (hkv == 0 || hq % hkv != 0) {
             throw new TorchException("number of heads in key/value (" + hkv
-                    + ") must divide the number of heads in query (" + hq + ") when enable_gqa=True");
+                    + ") must divide the number of heads in query (" + hq + ") when enableGqa = true");
         }
         long[] shape = kv.shape();
         int r = shape.length;

@@ -23,7 +23,7 @@ import org.jtorch.storage.TensorImpl;
 final class LinearCrossEntropy {
     private LinearCrossEntropy() {}
 
-    static final String TWICE = "chunked backward called twice; retain_graph=True / double backward are not supported";
+    static final String TWICE = "chunked backward called twice; retainGraph = true / double backward are not supported";
 
     static Tensor apply(Tensor input, Tensor linearWeight, Tensor target, LinearCrossEntropyArgs a) {
         checkCommon(input, linearWeight, target, a);

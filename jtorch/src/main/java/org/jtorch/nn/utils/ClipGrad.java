@@ -33,7 +33,7 @@ public final class ClipGrad {
             if (errorIfNonfinite && !Double.isFinite(t)) {
                 throw new TorchException("The total norm of order " + normType + " for gradients from `parameters` is "
                         + "non-finite, so it cannot be clipped. To disable this error and scale the gradients by the "
-                        + "non-finite norm anyway, set `error_if_nonfinite=False`");
+                        + "non-finite norm anyway, set `errorIfNonfinite = false`");
             }
             // Scaling by the clamped coefficient always (not only when > max_norm) matches PyTorch's arithmetic.
             Tensor coef = total.add(1e-6).reciprocal().mul(maxNorm).clampMax(1.0);

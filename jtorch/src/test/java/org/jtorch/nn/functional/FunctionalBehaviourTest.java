@@ -179,7 +179,7 @@ class FunctionalBehaviourTest {
         Tensor mask = Torch.tensor(new boolean[] {true, true, true}).reshape(1, 3);
         var e = assertThrows(
                 TorchException.class, () -> F.scaledDotProductAttention(k, k, v, mask, 0.0, true, null, false));
-        assertTrue(e.getMessage().contains("Explicit attn_mask should not be set when is_causal=True"));
+        assertTrue(e.getMessage().contains("Explicit attnMask should not be set when isCausal = true"));
     }
 
     @Test
