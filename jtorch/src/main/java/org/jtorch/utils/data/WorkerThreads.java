@@ -22,6 +22,14 @@ final class WorkerThreads {
     record Result(long epoch, long seq, int worker, Object batch, Throwable error, boolean exhausted) {}
 
     private static final Task STOP = new Task(-1, -1, null);
+
+    /**
+     * Workers are platform threads unless {@code -Djtorch.dataloader.virtualThreads=true}: the two measured the same
+     * for waiting and for computing items ({@code DataLoaderRun}, {@code docs/benchmarks.md}), and a platform thread is
+     * what a worker that computes with intra-op parallelism expects; the switch exists for that measurement.
+     */
+    private static final boolean VIRTUAL = Boolean.getBoolean("jtorch.dataloader.virtualThreads");
+
     private static final long JOIN_MILLIS = 10_000;
 
     private final DataLoader<?> loader;
@@ -43,8 +51,7 @@ final class WorkerThreads {
                     seed,
                     loader.dataset != null ? loader.dataset : loader.iterableDataset,
                     new Generator().manualSeed(seed));
-            Thread t = Thread.ofPlatform()
-                    .daemon()
+            Thread t = (VIRTUAL ? Thread.ofVirtual() : Thread.ofPlatform().daemon())
                     .name("DataLoader-" + loader.id + " worker " + w)
                     .unstarted(() ->
                             Generator.runWithDefault(info.generator(), () -> ScopedValue.where(Data.WORKER_INFO, info)
