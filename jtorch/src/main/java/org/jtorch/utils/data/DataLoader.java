@@ -25,9 +25,9 @@ import org.jtorch.accelerator.Accelerator;
  * ends the epoch and reaches the caller as a {@link org.jtorch.TorchException} whose cause is the worker's exception,
  * with the worker's stack.
  *
- * <p>Workers are daemon platform threads (a measured choice: see {@code docs/benchmarks.md}); they stop when an epoch
- * ends (or, with {@code persistentWorkers}, when the loader closes). {@link #close()} stops every worker of every open
- * iterator, so a loop left early leaves no thread behind: use the loader in try-with-resources.
+ * <p>Workers are daemon platform threads (see {@code docs/benchmarks.md} for the comparison with virtual threads); they
+ * stop when an epoch ends (or, with {@code persistentWorkers}, when the loader closes). {@link #close()} stops every
+ * worker of every open iterator, so a loop left early leaves no thread behind: use the loader in try-with-resources.
  *
  * @param <B> the batch type
  */
@@ -258,8 +258,8 @@ public final class DataLoader<B> implements Iterable<B>, AutoCloseable {
                 throw new IllegalArgumentException("persistent_workers option needs num_workers > 0");
             if (iterableDataset != null) {
                 if (shuffle) {
-                    throw new IllegalArgumentException(
-                            "DataLoader with IterableDataset: expected unspecified shuffle option, but got shuffle=True");
+                    throw new IllegalArgumentException("DataLoader with IterableDataset: expected unspecified shuffle "
+                            + "option, but got shuffle=True");
                 }
                 if (sampler != null) {
                     throw new IllegalArgumentException(

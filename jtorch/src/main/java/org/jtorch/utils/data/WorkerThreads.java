@@ -24,9 +24,10 @@ final class WorkerThreads {
     private static final Task STOP = new Task(-1, -1, null);
 
     /**
-     * Workers are platform threads unless {@code -Djtorch.dataloader.virtualThreads=true}: the two measured the same
-     * for waiting and for computing items ({@code DataLoaderRun}, {@code docs/benchmarks.md}), and a platform thread is
-     * what a worker that computes with intra-op parallelism expects; the switch exists for that measurement.
+     * Workers are platform threads unless {@code -Djtorch.dataloader.virtualThreads=true}: a worker computes (collates,
+     * runs tensor ops with intra-op parallelism) as much as it waits, and the two kinds of thread delivered the same
+     * rate for waiting items ({@code DataLoaderRun}, {@code docs/benchmarks.md}); the switch exists for that
+     * comparison.
      */
     private static final boolean VIRTUAL = Boolean.getBoolean("jtorch.dataloader.virtualThreads");
 
