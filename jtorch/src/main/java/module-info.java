@@ -33,6 +33,7 @@ module org.jtorch {
     exports org.jtorch.optim;
     exports org.jtorch.optim.lr;
     exports org.jtorch.utils.hooks;
+    exports org.jtorch.utils.data;
 
     // The op layer defines the autograd layer it runs; the autograd package, above it, implements it.
     uses org.jtorch.ops.AutogradLayer;

@@ -62,10 +62,26 @@ public final class Generator {
         this.device = device;
     }
 
-    /** {@code torch.default_generator}: the generator random ops use when none is given. */
+    /**
+     * {@code torch.default_generator}: the generator random ops use when none is given; inside {@link #runWithDefault}
+     * on this thread, the generator given there.
+     */
     public static Generator defaultGenerator() {
-        return Default.INSTANCE;
+        return THREAD_DEFAULT.isBound() ? THREAD_DEFAULT.get() : Default.INSTANCE;
     }
+
+    /**
+     * Runs {@code body} on this thread with {@code generator} as its {@link #defaultGenerator()}: the default generator
+     * of a PyTorch {@code DataLoader} worker process, which the worker seeds with {@code base_seed + worker_id}. A
+     * worker here is a thread, so the process-wide generator it would own becomes one scoped to the worker's thread;
+     * {@code Torch.manualSeed} inside the body reseeds that one, as it would in the worker process.
+     */
+    public static void runWithDefault(Generator generator, Runnable body) {
+        ScopedValue.where(THREAD_DEFAULT, java.util.Objects.requireNonNull(generator, "generator"))
+                .run(body);
+    }
+
+    private static final ScopedValue<Generator> THREAD_DEFAULT = ScopedValue.newInstance();
 
     /** The default generator is created on first use, so its nondeterministic seed costs nothing until then. */
     private static final class Default {

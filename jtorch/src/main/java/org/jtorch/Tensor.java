@@ -20,7 +20,9 @@ import org.jtorch.utils.hooks.RemovableHandle;
  * dispatcher; this class holds no op logic.
  */
 public final class Tensor {
-    private final TensorImpl impl;
+    /** Replaced only by {@link #setData} ({@code Variable::set_data}); every other change makes a new tensor. */
+    private TensorImpl impl;
+
     private boolean requiresGrad;
     private Tensor grad;
     private Node<Tensor> gradFn;
@@ -1859,6 +1861,30 @@ public final class Tensor {
     /** {@code Tensor.cpu()}: this tensor on the CPU. */
     public Tensor cpu() {
         return to(Device.CPU);
+    }
+
+    // ---- parameter conversion in place (nn.Module.to and friends) ----
+
+    /**
+     * {@code tensor.data = newData} ({@code Variable::set_data}): this tensor takes {@code newData}'s storage, geometry
+     * and dtype and keeps its identity and its autograd state (requires-grad, grad, hooks). {@code nn.Module.to(dtype)}
+     * converts parameters this way, so that an optimizer built before the conversion keeps updating the model's
+     * parameters. The version counter is {@code newData}'s; a leaf's gradient accumulator is renewed when the dtype or
+     * device changes, as PyTorch resets it. Returns this.
+     */
+    public Tensor setData(Tensor newData) {
+        java.util.Objects.requireNonNull(newData, "newData");
+        if (payload != null || newData.payload != null) {
+            throw new TorchException("set_data: Attempted to call `variable.set_data(tensor)`, but `variable` and "
+                    + "`tensor` have incompatible tensor type.");
+        }
+        boolean typeChanged = newData.impl.dtype() != impl.dtype() || newData.device() != device();
+        impl = newData.impl;
+        synchronized (this) {
+            if (typeChanged && accumulator != null)
+                accumulator = Hooks.AUTOGRAD.renewGradAccumulator(this, accumulator);
+        }
+        return this;
     }
 
     // ---- autograd additions: post-accumulate-grad hooks, and the forward-AD tangent slot

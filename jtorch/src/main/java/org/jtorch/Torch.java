@@ -2503,4 +2503,49 @@ public final class Torch {
     public static Tensor aliasCopy(Tensor self) {
         return org.jtorch.ops.ViewCopyOps.aliasCopy(self);
     }
+
+    // ---- torch.save / torch.load (org.jtorch.io.Serialization) ----
+
+    /**
+     * {@code torch.save(obj, f)}: writes {@code obj} (tensors, maps, lists, numbers, strings, state dicts of modules,
+     * optimizers and schedulers) in PyTorch's zip format, which {@code torch.load} reads; see
+     * {@link org.jtorch.io.Serialization#save}.
+     */
+    public static void save(Object obj, java.nio.file.Path path) {
+        org.jtorch.io.Serialization.save(obj, path);
+    }
+
+    /**
+     * {@code torch.load(f)}: a weights-only load (PyTorch 2.6+'s default), of a file written by JTorch or PyTorch; see
+     * {@link org.jtorch.io.Serialization#load(java.nio.file.Path)}.
+     */
+    public static Object load(java.nio.file.Path path) {
+        return org.jtorch.io.Serialization.load(path);
+    }
+
+    /**
+     * {@code torch.load(f, weights_only=True)} of a state dict, typed: the file must hold a map of names to tensors
+     * (what {@code torch.save(model.state_dict(), f)} writes), else a {@link TorchTypeException} says what it holds.
+     */
+    public static java.util.Map<String, Tensor> loadStateDict(java.nio.file.Path path) {
+        Object loaded = load(path);
+        if (!(loaded instanceof java.util.Map<?, ?> map)) {
+            throw new TorchTypeException("loadStateDict: " + path + " holds a "
+                    + (loaded == null ? "None" : loaded.getClass().getSimpleName())
+                    + ", not a state dict (a map of names to tensors)");
+        }
+        java.util.LinkedHashMap<String, Tensor> out = new java.util.LinkedHashMap<>();
+        for (var e : map.entrySet()) {
+            if (!(e.getKey() instanceof String key) || !(e.getValue() instanceof Tensor t)) {
+                throw new TorchTypeException("loadStateDict: " + path + " is not a state dict: entry " + e.getKey()
+                        + " holds a "
+                        + (e.getValue() == null
+                                ? "None"
+                                : e.getValue().getClass().getSimpleName())
+                        + ", not a tensor (load it with Torch.load)");
+            }
+            out.put(key, t);
+        }
+        return out;
+    }
 }

@@ -49,6 +49,7 @@ class ModuleBoundaryTest {
             "org.jtorch.nn.utils",
             "org.jtorch.optim",
             "org.jtorch.optim.lr",
+            "org.jtorch.utils.data",
             "org.jtorch.utils.hooks");
 
     /** The library's own layers, named by the architecture: none of them may be exported. */

@@ -17,6 +17,14 @@ public final class AccumulateGrad extends Node {
         return new AccumulateGrad(leaf);
     }
 
+    /** A new accumulator for {@code leaf}'s current dtype and device, with the hooks of {@code old}. */
+    static AccumulateGrad renewed(Tensor leaf, AccumulateGrad old) {
+        AccumulateGrad fresh = new AccumulateGrad(leaf);
+        fresh.hooks.addAll(old.hooks);
+        fresh.postAccumulateHooks.addAll(old.postAccumulateHooks);
+        return fresh;
+    }
+
     private AccumulateGrad(Tensor leaf) {
         super(
                 new Edge[0],

@@ -71,6 +71,18 @@ public final class Autograd {
         return result;
     }
 
+    private static final java.util.concurrent.atomic.AtomicLong BACKWARD_PASSES =
+            new java.util.concurrent.atomic.AtomicLong();
+
+    /**
+     * How many backward passes that accumulate into {@code .grad} ({@link #backward}, {@code Tensor.backward()}) have
+     * started in this JVM. JTorch's own, with no PyTorch counterpart: {@code Optimizer.step()} reads it to tell "no
+     * gradient because no backward ran" from "a backward ran but reached none of my parameters".
+     */
+    public static long backwardPasses() {
+        return BACKWARD_PASSES.get();
+    }
+
     /** {@code torch.autograd.backward(tensors, grad_tensors, retain_graph, create_graph, inputs)}. */
     public static void backward(
             List<Tensor> tensors,
@@ -79,6 +91,7 @@ public final class Autograd {
             boolean createGraph,
             List<Tensor> inputs) {
         List<Tensor> seeds = seeds(tensors, gradTensors);
+        BACKWARD_PASSES.incrementAndGet();
         boolean keep = retainGraph != null ? retainGraph : createGraph;
         if (inputs == null || inputs.isEmpty()) {
             Engine.run(tensors, seeds, keep, createGraph, null, false);

@@ -28,6 +28,12 @@ public final class TensorHooks implements VariableHooks<Tensor> {
     }
 
     @Override
+    public org.jtorch.autograd.graph.Node<Tensor> renewGradAccumulator(
+            Tensor leaf, org.jtorch.autograd.graph.Node<Tensor> old) {
+        return AccumulateGrad.renewed(leaf, (AccumulateGrad) old);
+    }
+
+    @Override
     public RemovableHandle registerHook(Tensor t, UnaryOperator<Tensor> fn) {
         if (!t.requiresGrad())
             throw new TorchException("cannot register a hook on a tensor that doesn't require gradient");

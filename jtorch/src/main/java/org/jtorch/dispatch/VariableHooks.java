@@ -18,6 +18,12 @@ public interface VariableHooks<T> {
     /** A new node accumulating {@code leaf}'s gradient; the leaf keeps it, so there is one per leaf. */
     Node<T> newGradAccumulator(T leaf);
 
+    /**
+     * The accumulator of {@code leaf} after {@code Variable::set_data} changed its dtype or device: a new one for the
+     * new metadata, carrying the hooks registered on {@code old} (which PyTorch keeps on the tensor itself).
+     */
+    Node<T> renewGradAccumulator(T leaf, Node<T> old);
+
     /** {@code self.register_hook(fn)}: {@code fn} sees (and may replace) the gradient of {@code self}. */
     RemovableHandle registerHook(T self, UnaryOperator<T> fn);
 

@@ -90,6 +90,7 @@ final class PickleWriter {
     private void saveObject(Object o, int depth) {
         switch (o) {
             case Tensor t -> saveTensor(t);
+            case PyState s -> save(s.toPyTorch(), depth + 1);
             case PyTuple t -> saveTuple(t.items(), depth, o);
             case PyOrderedDict d -> {
                 saveGlobal("collections", "OrderedDict");

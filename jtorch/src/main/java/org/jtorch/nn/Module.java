@@ -10,7 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.jtorch.DType;
+import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
@@ -22,8 +24,8 @@ import org.jtorch.TorchTypeException;
  * <p>Subclasses register their state from the constructor, in declaration order, with {@link #registerParameter},
  * {@link #registerBuffer} and {@link #register}; that order is the order of {@link #namedParameters()},
  * {@link #stateDict()} and the printed tree, as attribute assignment order is in PyTorch. Layers read their state back
- * through {@link #getParameter}/{@link #getBuffer} rather than fields, so that {@link #to(DType)} (which must create
- * new tensors: a Java tensor's dtype is fixed) is seen by forward.
+ * through {@link #getParameter}/{@link #getBuffer} rather than fields, so that {@link #to(DType)} (which replaces
+ * buffers, while parameters keep their identity) is seen by forward.
  *
  * <p>Single-input modules override {@link #forward(Tensor)} and are invoked with {@link #call(Tensor)}, which runs the
  * forward hooks around it. Modules taking several inputs declare their own typed {@code forward(...)} overloads (and
@@ -336,6 +338,14 @@ public abstract class Module {
         return new IncompatibleKeys(List.copyOf(missing), List.copyOf(unexpected));
     }
 
+    /**
+     * {@code load_state_dict(torch.load(path, weights_only=True))}, strict: the idiom of loading saved weights, with
+     * the file read by {@link Torch#loadStateDict}.
+     */
+    public IncompatibleKeys loadStateDict(java.nio.file.Path path) {
+        return loadStateDict(Torch.loadStateDict(path));
+    }
+
     /** The live tensors behind {@link #stateDict()} keys (not detached: they are the copy targets). */
     private void collectStateTensors(String prefix, LinkedHashMap<String, Tensor> out) {
         parameters.forEach((k, t) -> {
@@ -404,30 +414,78 @@ public abstract class Module {
     }
 
     /**
-     * {@code to(dtype)}: casts floating-point and complex parameters and buffers. A Java tensor cannot change dtype in
-     * place, so cast tensors are new objects (PyTorch keeps the Parameter and swaps its data): build optimizers after
-     * calling this. Tensors already of the dtype are kept as they are.
+     * {@code to(dtype)}: casts floating-point and complex parameters and buffers. Each parameter keeps its identity and
+     * takes the cast data ({@link Tensor#setData}), as PyTorch's {@code param.data = fn(param)}, so that an optimizer
+     * built before keeps training the model; buffers are replaced. Tensors already of the dtype are kept as they are.
      */
     public Module to(DType dtype) {
         if (!(dtype.isFloatingPoint() || dtype.isComplex())) {
             throw new TorchTypeException(
                     "nn.Module.to only accepts floating point or complex dtypes, but got desired dtype=" + dtype);
         }
+        return applyToTensors(t -> t.isFloatingPoint() || t.isComplex() ? t.to(dtype) : t);
+    }
+
+    /** {@code to(device)}: moves parameters (keeping their identity) and buffers to {@code device}. */
+    public Module to(Device device) {
+        return applyToTensors(t -> t.to(device));
+    }
+
+    /** {@code cpu()}: {@code to(Device.CPU)}. */
+    public Module cpu() {
+        return to(Device.CPU);
+    }
+
+    /** {@code half()}: floating-point parameters and buffers to float16 (complex ones are left alone). */
+    public Module half() {
+        return applyToTensors(t -> t.isFloatingPoint() ? t.to(DType.FLOAT16) : t);
+    }
+
+    /** {@code bfloat16()}: floating-point parameters and buffers to bfloat16. */
+    public Module bfloat16() {
+        return applyToTensors(t -> t.isFloatingPoint() ? t.to(DType.BFLOAT16) : t);
+    }
+
+    /** {@code float()} (a Java keyword, hence the name): floating-point parameters and buffers to float32. */
+    public Module toFloat() {
+        return applyToTensors(t -> t.isFloatingPoint() ? t.to(DType.FLOAT32) : t);
+    }
+
+    /** {@code double()} (a Java keyword, hence the name): floating-point parameters and buffers to float64. */
+    public Module toDouble() {
+        return applyToTensors(t -> t.isFloatingPoint() ? t.to(DType.FLOAT64) : t);
+    }
+
+    /**
+     * {@code _apply(fn)}: applies {@code fn} (with grad mode off) to every parameter, its gradient and every buffer of
+     * this module and its descendants. A parameter whose result is another tensor takes that tensor's data and keeps
+     * its identity, as does its gradient (PyTorch's default,
+     * {@code torch.__future__.get_overwrite_module_params_on_conversion() == False}); a buffer is replaced by the
+     * result. Returns this.
+     */
+    public Module applyToTensors(UnaryOperator<Tensor> fn) {
         for (Module m : modules()) {
-            m.parameters.replaceAll((k, p) -> cast(p, dtype, true));
-            m.buffers.replaceAll((k, b) -> cast(b, dtype, false));
+            for (Tensor p : m.parameters.values()) {
+                if (p == null) continue;
+                convertInPlace(p, fn);
+                if (p.grad() != null) convertInPlace(p.grad(), fn);
+            }
+            m.buffers.replaceAll((k, b) -> {
+                if (b == null) return null;
+                try (var _ = Torch.noGrad()) {
+                    return fn.apply(b);
+                }
+            });
         }
         return this;
     }
 
-    private static Tensor cast(Tensor t, DType dtype, boolean parameter) {
-        if (t == null || t.dtype() == dtype || !(t.isFloatingPoint() || t.isComplex())) return t;
-        Tensor out;
+    private static void convertInPlace(Tensor t, UnaryOperator<Tensor> fn) {
+        Tensor applied;
         try (var _ = Torch.noGrad()) {
-            out = t.to(dtype);
-            if (parameter && t.grad() != null) out.setGrad(t.grad().to(dtype));
+            applied = fn.apply(t);
         }
-        return parameter ? out.requiresGrad(t.requiresGrad()) : out;
+        if (applied != t) t.setData(applied);
     }
 
     // ---- forward and hooks ---------------------------------------------------------------------------

@@ -39,6 +39,11 @@ public abstract class Optimizer {
      */
     private Map<Object, Map<String, Object>> state = new LinkedHashMap<>();
 
+    /** {@link org.jtorch.autograd.Autograd#backwardPasses()} when this optimizer was built or last stepped. */
+    private long backwardPassesSeen = org.jtorch.autograd.Autograd.backwardPasses();
+
+    private boolean warnedNoGrad;
+
     private final List<Consumer<Optimizer>> preHooks = new ArrayList<>();
     private final List<Consumer<Optimizer>> postHooks = new ArrayList<>();
 
@@ -219,6 +224,14 @@ public abstract class Optimizer {
         state = newState;
     }
 
+    /**
+     * {@code load_state_dict(sd)} from the plain structure {@code torch.load} returns for a saved optimizer state dict
+     * ({@code {"state": ..., "param_groups": ...}}, written by JTorch or by PyTorch).
+     */
+    public void loadStateDict(Map<?, ?> sd) {
+        loadStateDict(OptimizerStateDict.fromPyTorch(sd));
+    }
+
     private static Integer index(Object id) {
         if (id instanceof Number n) return n.intValue();
         throw new TorchTypeException("optimizer state dict: parameter indices must be integers, got " + id);
@@ -305,11 +318,30 @@ public abstract class Optimizer {
                 loss = closure.get();
             }
         }
+        warnIfNoGradient();
         try (var _ = GradMode.set(Boolean.TRUE.equals(defaults.get("differentiable")))) {
             for (ParamGroup group : paramGroups) stepGroup(group);
         }
         runStepPostHooks();
         return loss;
+    }
+
+    /**
+     * Warns once per optimizer when a backward pass ran since it was built (or last stepped) and yet none of its
+     * parameters has a gradient: the silent trap of an optimizer holding tensors that are no longer the model's (the
+     * step would change nothing and the loss would stay flat). JTorch's own check; PyTorch's {@code step()} skips
+     * parameters without gradients silently.
+     */
+    protected final void warnIfNoGradient() {
+        long passes = org.jtorch.autograd.Autograd.backwardPasses();
+        boolean backwardRan = passes != backwardPassesSeen;
+        backwardPassesSeen = passes;
+        if (warnedNoGrad || !backwardRan) return;
+        for (ParamGroup g : paramGroups) for (Tensor p : g.params()) if (p.grad() != null) return;
+        warnedNoGrad = true;
+        Warnings.warn(getClass().getSimpleName() + ".step(): a backward pass ran, but none of this optimizer's "
+                + "parameters has a gradient, so this step changes nothing. Are they still the model's parameters "
+                + "(was the model rebuilt, or were its tensors replaced, after the optimizer was made)?");
     }
 
     /** Runs the step pre-hooks; an optimizer that overrides {@link #step(Supplier)} calls it first. */

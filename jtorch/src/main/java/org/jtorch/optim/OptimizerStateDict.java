@@ -5,15 +5,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jtorch.TorchException;
+import org.jtorch.io.PyState;
 
 /**
  * {@code Optimizer.state_dict()}: per-parameter state keyed by parameter index (consecutive over the groups, in group
  * then parameter order) and one map per group holding every hyper-parameter plus {@code "params"}, the list of the
  * group's indices. Maps keep PyTorch's insertion order.
  */
-public record OptimizerStateDict(Map<Integer, Map<String, Object>> state, List<Map<String, Object>> paramGroups) {
+public record OptimizerStateDict(Map<Integer, Map<String, Object>> state, List<Map<String, Object>> paramGroups)
+        implements PyState {
 
     /** The plain nested structure PyTorch saves: {@code {"state": {0: {...}}, "param_groups": [...]}}. */
+    @Override
     public Map<String, Object> toPyTorch() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("state", state);
