@@ -326,6 +326,7 @@ public final class Tensor {
 
     private MemorySegment data(String op) {
         if (payload != null) throw payload.dataAccess(op);
+        if (impl.isFake()) throw new DataDependentOutputException(op);
         if (impl.isMeta()) throw new TorchException(op + "(): Cannot access data of a tensor on the meta device");
         return impl.storage().segment();
     }

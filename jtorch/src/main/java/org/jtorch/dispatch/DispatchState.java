@@ -30,6 +30,8 @@ public final class DispatchState {
         DEBUG,
         /** A tracer ({@code make_fx}): records the ops that reach it into a graph and runs them below itself. */
         TRACE,
+        /** A fake-tensor mode: runs every op on fake tensors, through the meta rules only. */
+        FAKE,
         /** Any other interpreter that sees ops (a checkpointed region's watcher, a test's probe). */
         MODE
     }
@@ -68,6 +70,7 @@ public final class DispatchState {
 
     private boolean gradEnabled = true;
     private boolean inference;
+    private boolean fakeAllocation;
 
     private DispatchState() {}
 
@@ -105,6 +108,22 @@ public final class DispatchState {
 
     public void setInference(boolean on) {
         this.inference = on;
+    }
+
+    /**
+     * Whether ops running now make fake outputs and run no kernel: set by a fake-tensor mode while it passes an op on,
+     * read where an op allocates its outputs.
+     */
+    public boolean isFakeAllocation() {
+        return fakeAllocation;
+    }
+
+    /** Turns {@link #isFakeAllocation()} on for this thread until the returned scope closes, which restores it. */
+    public static Scope fakeAllocation() {
+        DispatchState s = current();
+        boolean before = s.fakeAllocation;
+        s.fakeAllocation = true;
+        return () -> s.fakeAllocation = before;
     }
 
     // ---- the interpreter stack ----------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import java.util.Map;
 import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.TorchException;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.storage.Storage;
 
 /**
@@ -15,9 +16,10 @@ import org.jtorch.storage.Storage;
  * one after loading, on every device (the 2.15 fix: also under {@code map_location="meta"} and for empty storages).
  *
  * <p>A storage is copied from the file into heap memory, mapped from it ({@code mmap}), or made on the meta device
- * without reading anything. JTorch storages have an element kind; when a second reference to the same bytes asks for
- * another kind (an {@code UntypedStorage} seen as uint16 and as float8), it gets a storage of that kind over the same
- * memory.
+ * without reading anything; under a fake-tensor mode it is a fake storage on the device it would go to, unread, so that
+ * the tensors loaded are fake tensors sharing storage as the saved ones did. JTorch storages have an element kind; when
+ * a second reference to the same bytes asks for another kind (an {@code UntypedStorage} seen as uint16 and as float8),
+ * it gets a storage of that kind over the same memory.
  */
 final class StorageLoader implements TensorRebuild.Storages {
     /** Where the bytes of each storage key are. */
@@ -37,6 +39,8 @@ final class StorageLoader implements TensorRebuild.Storages {
     private final boolean bigEndian;
     private final boolean verify;
     private final String what;
+    /** Whether a fake-tensor mode is in effect: storages are then fake, on the device they would go to, and unread. */
+    private final boolean fake = DispatchState.innermostInEffect(DispatchState.Kind.FAKE) != null;
     /**
      * Bytes a copying load may copy in all: a file's records cannot hold more than the file (overlapping records can).
      */
@@ -107,6 +111,7 @@ final class StorageLoader implements TensorRebuild.Storages {
                     what + ": storage '" + ref.key() + "' of " + nbytes + " bytes cannot hold " + dtype + " elements");
         }
         MemorySegment file = source.bytes(ref);
+        if (fake) return Storage.fake(target(ref.location()), kind, nbytes / width);
         if (target(ref.location()) == Device.META) return Storage.meta(kind, nbytes / width);
         if (mmap && !bigEndian) return Storage.ofSegment(kind, file);
         copyBudget -= nbytes;
@@ -143,6 +148,7 @@ final class StorageLoader implements TensorRebuild.Storages {
         int width = Storage.slotBytes(root.kind());
         if (from % width != 0 || len % width != 0)
             throw new TorchException(what + ": storage view '" + ref.viewKey() + "' is misaligned");
+        if (root.isFake()) return Storage.fake(root.device(), root.kind(), len / width);
         if (root.isMeta()) return Storage.meta(root.kind(), len / width);
         return Storage.ofSegment(root.kind(), root.segment().asSlice(from, len));
     }
@@ -153,6 +159,7 @@ final class StorageLoader implements TensorRebuild.Storages {
             throw new TorchException(what + ": storage '" + ref.key() + "' of " + s.byteSize() + " bytes cannot hold "
                     + kind + " elements");
         }
+        if (s.isFake()) return Storage.fake(s.device(), kind, s.byteSize() / width);
         return s.isMeta() ? Storage.meta(kind, s.byteSize() / width) : Storage.ofSegment(kind, s.segment());
     }
 

@@ -30,9 +30,9 @@ import org.jtorch.ops.OpDef;
  * <p>The definition is complete when it is made; what {@code register*} adds later is read by its slots at call time:
  *
  * <ul>
- *   <li><b>meta rule</b>: on meta tensors, the {@link #registerFake fake implementation} (shapes and dtypes only), or
- *       an error naming the op when none is registered. On real tensors the outputs are whatever the kernel returns, so
- *       the meta rule runs the kernel and hands its results on in the {@link Spec}'s plan;
+ *   <li><b>meta rule</b>: on meta and fake tensors, the {@link #registerFake fake implementation} (shapes and dtypes
+ *       only), or an error naming the op when none is registered. On real tensors the outputs are whatever the kernel
+ *       returns, so the meta rule runs the kernel and hands its results on in the {@link Spec}'s plan;
  *   <li><b>kernel</b>: copies those results into the outputs the dispatcher allocated, on any device (the user's kernel
  *       for a device type is the one {@link #registerKernel registered} for it, else the one given at definition). The
  *       user's kernel runs below every interpreter with grad mode off, as a backend kernel runs below PyTorch's modes:
@@ -197,7 +197,8 @@ public final class CustomOp {
 
     private Spec infer(Object[] args) {
         Device device = deviceOf(args);
-        boolean meta = device == Device.META;
+        // fake tensors (FakeTensorMode) hold no data either: the fake implementation gives their outputs' metadata
+        boolean meta = device == Device.META || DispatchState.current().isFakeAllocation();
         Tensor[] outs = outputs(meta ? runFake(args) : runKernel(args), meta ? "fake implementation" : "kernel");
         if (!meta)
             for (int i : writtenArgs) if (args[i] instanceof Tensor t) t.impl().bumpVersion();

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.jtorch.DType;
+import org.jtorch.DynamicOutputShapeException;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
@@ -145,7 +146,9 @@ public final class ArrangeOps {
             throw new TorchException("repeats has to be Long or Int tensor");
         }
         if (repeats.numel() == 0) return 0;
-        if (repeats.isMeta()) {
+        if (!repeats.impl().hasData()) {
+            if (outputSize == null && repeats.impl().isFake())
+                throw new DynamicOutputShapeException("aten::repeat_interleave.Tensor");
             if (outputSize == null)
                 throw new TorchException("cannot repeat_interleave a meta tensor without output_size");
             return outputSize;
@@ -636,7 +639,8 @@ public final class ArrangeOps {
                 long classes = lng(args[1]);
                 if (self.dtype() != DType.INT64)
                     throw new TorchException("one_hot is only applicable to index tensor of type LongTensor.");
-                if (self.isMeta()) {
+                if (!self.impl().hasData()) {
+                    if (classes == -1 && self.impl().isFake()) throw new DynamicOutputShapeException("aten::one_hot");
                     if (classes == -1)
                         throw new TorchException(
                                 "one_hot: num_classes is needed for a meta tensor (it depends on the values)");

@@ -12,6 +12,7 @@ import org.jtorch.Device;
 import org.jtorch.TorchException;
 import org.jtorch.accelerator.spi.DeviceBackend;
 import org.jtorch.accelerator.spi.Kernel;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.storage.Storage;
 import org.jtorch.storage.TensorImpl;
 
@@ -106,9 +107,17 @@ public final class Backends {
 
     /**
      * A fresh contiguous tensor impl on any device: zero-filled heap memory on the CPU and no data on meta (neither
-     * loads a backend), else memory from the device's backend.
+     * loads a backend), else memory from the device's backend; a fake impl claiming {@code device} while a fake-tensor
+     * mode runs an op ({@link DispatchState#isFakeAllocation()}), so that a composite allocating its own outputs makes
+     * fake ones.
      */
     public static TensorImpl empty(long[] shape, DType dtype, Device device) {
+        if (DispatchState.current().isFakeAllocation()) return TensorImpl.fake(shape, dtype, device);
+        return emptyWithData(shape, dtype, device);
+    }
+
+    /** {@link #empty} for a caller that has checked that no fake-tensor mode is running the op. */
+    static TensorImpl emptyWithData(long[] shape, DType dtype, Device device) {
         if (device == Device.CPU) return TensorImpl.empty(shape, dtype);
         if (device == Device.META) return TensorImpl.meta(shape, dtype);
         Storage storage = allocate(device, dtype.storageKind(), TensorImpl.slots(shape, dtype));

@@ -9,11 +9,13 @@ import org.jtorch.TorchException;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * How an op runs once the dispatcher's interpreters have had their turn: composite expansion → view geometry or meta
  * rule → allocation on the inputs' device → the kernel of that device (the op's CPU kernel, or the one a device backend
- * registered, see {@link Backends}), with the {@link AutogradLayer} recording the call when grad mode is on.
+ * registered, see {@link Backends}), with the {@link AutogradLayer} recording the call when grad mode is on. Under a
+ * fake-tensor mode ({@link DispatchState#isFakeAllocation()}) the outputs are fake and no kernel runs, as on meta.
  */
 final class Execution {
     private Execution() {}
@@ -46,11 +48,19 @@ final class Execution {
         }
         Spec spec = op.meta().infer(args);
         Tensor[] outs = new Tensor[spec.outputs()];
-        for (int i = 0; i < outs.length; i++)
-            outs[i] = Tensor.of(Backends.empty(spec.shapes()[i], spec.dtypes()[i], spec.device()));
         Device device = spec.device();
-        if (device == Device.CPU) op.kernel().run(args, outs, spec);
-        else if (device != Device.META) Backends.kernel(op, device).run(args, outs, spec);
+        boolean fake = state.isFakeAllocation();
+        for (int i = 0; i < outs.length; i++) {
+            long[] shape = spec.shapes()[i];
+            DType dtype = spec.dtypes()[i];
+            outs[i] = Tensor.of(
+                    fake ? TensorImpl.fake(shape, dtype, device) : Backends.emptyWithData(shape, dtype, device));
+        }
+        // fake outputs hold no data: the meta rule was all there was to run
+        if (!fake && device != Device.META) {
+            refuseFake(op, args);
+            (device == Device.CPU ? op.kernel() : Backends.kernel(op, device)).run(args, outs, spec);
+        }
         if (record) AUTOGRAD.begin(op, args, outs, false).finish(outs);
         return outs.length == 1 ? outs[0] : outs;
     }
@@ -62,6 +72,7 @@ final class Execution {
         if (outs.length != spec.outputs()) {
             throw new TorchException(op.name() + "(): expected " + spec.outputs() + " out tensors, got " + outs.length);
         }
+        DispatchState state = DispatchState.current();
         Tensor[] targets = new Tensor[outs.length];
         boolean direct = true;
         for (int i = 0; i < outs.length; i++) {
@@ -81,25 +92,26 @@ final class Execution {
                 throw new TorchException(
                         op.name() + "(): Expected out tensor to be on " + spec.device() + " but got " + out.device());
             }
-            if (out.dtype() == dt) targets[i] = out;
+            if (out.dtype() == dt || state.isFakeAllocation()) targets[i] = out;
             else {
                 targets[i] = Tensor.of(Backends.empty(shape, dt, spec.device()));
                 direct = false;
             }
         }
-        DispatchState state = DispatchState.current();
         boolean grad = state.isGradEnabled();
         boolean record = grad && (op.isDifferentiable() && AUTOGRAD.anyRequiresGrad(args) || anyRequiresGrad(outs));
         if (grad) for (Tensor out : outs) if (record || out.requiresGrad()) AUTOGRAD.checkWrite(out);
         AutogradLayer.Recording recording = record ? AUTOGRAD.begin(op, args, outs, true) : null;
         Device device = spec.device();
-        if (device == Device.META) {
+        if (device == Device.META || state.isFakeAllocation()) {
             if (recording != null) {
                 recording.finish(outs);
                 AUTOGRAD.rebaseWrittenViews(outs, args);
             }
             return;
         }
+        refuseFake(op, args);
+        refuseFake(op, outs);
         state.setGradEnabled(false); // a dtype-converting copy below is part of this op
         try {
             (device == Device.CPU ? op.kernel() : Backends.kernel(op, device)).run(args, targets, spec);
@@ -113,6 +125,22 @@ final class Execution {
         if (recording != null) {
             recording.finish(outs);
             AUTOGRAD.rebaseWrittenViews(outs, args);
+        }
+    }
+
+    /**
+     * A fake tensor about to reach a kernel: it has no data. Only a fake-tensor mode runs ops on fake tensors (PyTorch
+     * re-enters the tensor's own mode; JTorch asks for the mode to be entered).
+     */
+    private static void refuseFake(OpDef op, Object[] args) {
+        for (Object a : args) {
+            boolean fake = a instanceof Tensor t && t.impl().isFake();
+            if (!fake && a instanceof Tensor[] ts)
+                for (Tensor t : ts) fake |= t != null && t.impl().isFake();
+            if (fake) {
+                throw new TorchException(op.name() + ": got a fake tensor outside FakeTensorMode: fake tensors hold no "
+                        + "data, so ops on them run only inside a FakeTensorMode");
+            }
         }
     }
 

@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.jtorch.DType;
 import org.jtorch.Device;
+import org.jtorch.DynamicOutputShapeException;
 import org.jtorch.Index;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
@@ -454,6 +455,7 @@ public final class IndexingOps {
             "nonzero(Tensor self) -> Tensor",
             args -> {
                 Tensor self = tensor(args[0]);
+                if (self.impl().isFake()) throw new DynamicOutputShapeException("aten::nonzero");
                 if (self.isMeta()) {
                     throw new UnsupportedOperationException(
                             "nonzero(): the output shape depends on the data, which a tensor on the meta "

@@ -97,7 +97,7 @@ public final class LinalgSolveOps {
                 Tensor a = (Tensor) args[0];
                 luInputs("torch.linalg.lu_factor", a, (Boolean) args[1]);
                 Tensor[] r = (Tensor[]) Dispatcher.call(LU_FACTOR_EX, a, (Boolean) args[1], false);
-                if (!a.isMeta()) checkLuInfo("torch.linalg.lu_factor", r[2], a.dim() > 2);
+                if (a.impl().hasData()) checkLuInfo("torch.linalg.lu_factor", r[2], a.dim() > 2);
                 return new Tensor[] {r[0], r[1]};
             });
 
@@ -1003,7 +1003,7 @@ public final class LinalgSolveOps {
     /** A^-1 through lu_factor and lu_solve, differentiable, with linalg.inv's error for a singular A. */
     private static Tensor inverse(Tensor a) {
         Tensor[] f = luFactorEx(a, true, false);
-        if (!a.isMeta()) {
+        if (a.impl().hasData()) {
             long[] codes = f[2].toLongArray();
             for (int b = 0; b < codes.length; b++) {
                 if (codes[b] > 0) {
@@ -1049,7 +1049,7 @@ public final class LinalgSolveOps {
         boolean residuals = m > n && d != LapackSolvers.LstsqDriver.GELSY;
         if (residuals
                 && (d == LapackSolvers.LstsqDriver.GELSD || d == LapackSolvers.LstsqDriver.GELSS)
-                && !a.isMeta()) {
+                && a.impl().hasData()) {
             for (long rk : r[1].toLongArray()) residuals &= rk == n;
         }
         Tensor res = residuals
@@ -1360,7 +1360,7 @@ public final class LinalgSolveOps {
         } else {
             Tensor vhgv = vh.matmul(gV);
             Tensor diag = vhgv.diagonal(0, -2, -1);
-            if (!diag.isMeta() && diag.numel() > 0) {
+            if (diag.impl().hasData() && diag.numel() > 0) {
                 double worst = diag.imag().abs().max().item();
                 if (!(worst <= 1e-2)) {
                     throw new TorchException(

@@ -273,7 +273,7 @@ public final class RandomOps {
     /** ATen's {@code CHECK_NORMAL_TENSOR_STD}: a real std whose elements are all >= 0 (checked on data). */
     private static void checkStdTensor(Tensor std) {
         if (std.isComplex()) throw new TorchException("normal expects standard deviation to be non-complex");
-        if (std.isMeta() || std.numel() == 0) return;
+        if (!std.impl().hasData() || std.numel() == 0) return;
         for (double v : std.toDoubleArray()) {
             if (!(v >= 0)) throw new TorchException("normal expects all elements of std >= 0.0");
         }
@@ -441,7 +441,7 @@ public final class RandomOps {
 
     /** Probabilities outside [0, 1] (or NaN) are refused before anything is drawn. */
     private static void checkProbabilities(Tensor p) {
-        if (p.isMeta()) return;
+        if (!p.impl().hasData()) return;
         for (double v : p.toDoubleArray()) {
             if (!(v >= 0 && v <= 1)) {
                 throw new TorchException(

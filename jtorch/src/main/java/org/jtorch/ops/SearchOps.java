@@ -3,6 +3,7 @@ package org.jtorch.ops;
 import java.util.Arrays;
 import org.jtorch.DType;
 import org.jtorch.Device;
+import org.jtorch.DynamicOutputShapeException;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
@@ -220,6 +221,8 @@ public final class SearchOps {
                 if (!d.isIntegral(false) || d.isBarebonesUnsigned()) throw SortOps.notImplemented("bincount_cpu", d);
                 if (minlength < 0)
                     throw new TorchException("bincount(): minlength should be >= 0, but got " + minlength);
+                if (x.impl().isFake() || (weights != null && weights.impl().isFake()))
+                    throw new DynamicOutputShapeException("aten::bincount");
                 if (x.isMeta() || (weights != null && weights.isMeta())) {
                     throw new UnsupportedOperationException(
                             "bincount: the output size depends on the data, which a meta tensor does not have");

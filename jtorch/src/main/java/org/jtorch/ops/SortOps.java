@@ -2,6 +2,7 @@ package org.jtorch.ops;
 
 import java.util.Arrays;
 import org.jtorch.DType;
+import org.jtorch.DynamicOutputShapeException;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
@@ -243,6 +244,7 @@ public final class SortOps {
 
     private static void checkUnique(String op, Tensor x) {
         if (x.isComplex() || x.dtype().isFloat8()) throw notImplemented(op, x.dtype());
+        if (x.impl().isFake()) throw new DynamicOutputShapeException("aten::" + op);
         if (x.isMeta()) {
             throw new UnsupportedOperationException(
                     op + ": the output size depends on the data, which a meta tensor does not have");

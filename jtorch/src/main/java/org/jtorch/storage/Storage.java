@@ -25,14 +25,21 @@ public final class Storage {
     private final Object array;
     private final MemorySegment segment;
     private final Device device;
+    private final boolean fake;
     private int version;
 
     private Storage(DType.StorageKind kind, long slots, Object array, MemorySegment segment, Device device) {
+        this(kind, slots, array, segment, device, false);
+    }
+
+    private Storage(
+            DType.StorageKind kind, long slots, Object array, MemorySegment segment, Device device, boolean fake) {
         this.kind = kind;
         this.slots = slots;
         this.array = array;
         this.segment = segment;
         this.device = device;
+        this.fake = fake;
     }
 
     /** Zero-filled heap storage of {@code slots} primitive slots. */
@@ -56,6 +63,16 @@ public final class Storage {
     /** Storage of the meta device: it has a size but holds no data. */
     public static Storage meta(DType.StorageKind kind, long slots) {
         return new Storage(kind, slots, null, null, Device.META);
+    }
+
+    /**
+     * The storage of fake tensors ({@code FakeTensorMode}): a size, no data, and the device its tensors claim to be on.
+     * Views of a fake tensor share it, as views of a real tensor share theirs, so storage identity survives fake
+     * propagation. No kernel ever reads it: ops on fake tensors run their meta rules only.
+     */
+    public static Storage fake(Device device, DType.StorageKind kind, long slots) {
+        if (slots < 0) throw new TorchException("Storage: negative size " + slots);
+        return new Storage(kind, slots, null, null, device, true);
     }
 
     public static Storage wrap(byte[] a) {
@@ -139,12 +156,17 @@ public final class Storage {
         return device == Device.META;
     }
 
-    /** The backing primitive array, or {@code null} for native, mapped and meta storage. */
+    /** Whether this is a fake tensor's storage ({@link #fake}): no data, whatever device it claims. */
+    public boolean isFake() {
+        return fake;
+    }
+
+    /** The backing primitive array, or {@code null} for native, mapped, meta and fake storage. */
     public Object array() {
         return array;
     }
 
-    /** The data as a memory segment (heap or native); {@code null} for meta storage. */
+    /** The data as a memory segment (heap or native); {@code null} for meta and fake storage. */
     public MemorySegment segment() {
         return segment;
     }

@@ -75,6 +75,11 @@ public final class TensorImpl {
         return contiguous(Storage.meta(dtype.storageKind(), slots(shape, dtype)), shape, dtype);
     }
 
+    /** A fresh contiguous fake impl ({@link Storage#fake}): sizes, dtype and a claimed device, no data. */
+    public static TensorImpl fake(long[] shape, DType dtype, Device device) {
+        return contiguous(Storage.fake(device, dtype.storageKind(), slots(shape, dtype)), shape, dtype);
+    }
+
     /**
      * A contiguous impl at offset 0 of a storage made for it: one a device backend allocated with {@link #slots} slots,
      * or, for a wrapper that owns no data, an empty one.
@@ -160,6 +165,16 @@ public final class TensorImpl {
 
     public boolean isMeta() {
         return storage.isMeta();
+    }
+
+    /** Whether the storage holds data: false on the meta device and for fake tensors, whose ops run meta rules only. */
+    public boolean hasData() {
+        return !storage.isMeta() && !storage.isFake();
+    }
+
+    /** Whether this is a fake tensor's impl: no data, on whatever device its storage claims. */
+    public boolean isFake() {
+        return storage.isFake();
     }
 
     /** The version counter, shared by every view of the storage. */
