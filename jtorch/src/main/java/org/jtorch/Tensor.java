@@ -64,13 +64,13 @@ public final class Tensor {
      * The contents of a transform wrapper: a tensor whose shape is the logical (per-example) shape seen by the
      * transformed function while its data lives in another tensor (functorch's BatchedTensorImpl). The transform that
      * made it unwraps it on the mode stack before any kernel runs; this layer only needs to keep the payload across
-     * {@link #detach()} and to refuse direct data reads.
+     * {@link #detach()} and to refuse direct data reads. No PyTorch counterpart: in PyTorch this is C++ (functorch).
      */
     public interface TransformPayload {
-        /** The payload of {@code detach()} of the wrapper. */
+        /** The payload of {@code Tensor.detach()} of the wrapper. */
         TransformPayload detached();
 
-        /** The error for a direct data read ({@code item()}, {@code toDoubleArray()}...) of the wrapper. */
+        /** The error for a direct data read ({@code Tensor.item()}, {@code toDoubleArray()}...) of the wrapper. */
         TorchException dataAccess(String op);
     }
 
@@ -81,7 +81,7 @@ public final class Tensor {
     /**
      * Internal, not API: the tensor over {@code impl}, owning its layout (not a view of another tensor). Ops use it to
      * hand out what their kernels produced. ({@code TensorImpl} is in a package the module does not export: a client
-     * can neither name nor use it.)
+     * can neither name nor use it.) No PyTorch counterpart.
      */
     @SuppressWarnings("exports")
     public static Tensor of(TensorImpl impl) {
@@ -90,7 +90,8 @@ public final class Tensor {
 
     /**
      * Internal, not API: a view of {@code base} over {@code view}, which shares {@code base}'s storage; the result
-     * records {@code base} (or base's own base) as its {@link #viewBase()}, as PyTorch's views do.
+     * records {@code base} (or base's own base) as its {@link #viewBase()}, as PyTorch's views do
+     * ({@code Tensor._base}).
      */
     @SuppressWarnings("exports")
     public static Tensor viewOf(Tensor base, TensorImpl view) {
@@ -99,20 +100,21 @@ public final class Tensor {
         return t;
     }
 
-    /** Internal, not API: the storage, geometry and dtype that kernels read. */
+    /** Internal, not API: the storage, geometry and dtype that kernels read (no PyTorch counterpart). */
     @SuppressWarnings("exports")
     public TensorImpl impl() {
         return impl;
     }
 
-    /** The base of a view ({@code _base}), or null for a tensor that owns its storage's layout. */
+    /** The base of a view ({@code Tensor._base}), or null for a tensor that owns its storage's layout. */
     public Tensor viewBase() {
         return base;
     }
 
     /**
      * A transform wrapper with logical sizes {@code shape}: it owns no data (a read raises the payload's error) and
-     * every op on it is handled by the transform on the mode stack that knows the payload.
+     * every op on it is handled by the transform on the mode stack that knows the payload. No PyTorch counterpart:
+     * functorch makes its wrappers in C++.
      */
     public static Tensor transformWrapper(long[] shape, DType dtype, Device device, TransformPayload payload) {
         Storage s = device == Device.META
@@ -123,14 +125,14 @@ public final class Tensor {
         return t;
     }
 
-    /** The payload of a transform wrapper, or null for an ordinary tensor. */
+    /** The payload of a transform wrapper, or null for an ordinary tensor (no PyTorch counterpart). */
     public TransformPayload transformPayload() {
         return payload;
     }
 
     // ---- geometry -------------------------------------------------------------------------------
 
-    /** Sizes; the returned array is a copy. */
+    /** Sizes ({@code Tensor.shape}, {@code Tensor.size()}); the returned array is a copy. */
     public long[] shape() {
         return impl.shapeRef().clone();
     }
@@ -140,7 +142,7 @@ public final class Tensor {
         return impl.size(dim);
     }
 
-    /** Strides in elements; a copy. */
+    /** Strides in elements ({@code Tensor.stride()}); a copy. */
     public long[] stride() {
         return impl.strideRef().clone();
     }
@@ -216,12 +218,12 @@ public final class Tensor {
         return impl.dtype().itemSize();
     }
 
-    /** The storage; the same object for tensors that share memory ({@code untyped_storage()}). */
+    /** The storage; the same object for tensors that share memory ({@code Tensor.untyped_storage()}). */
     public Object untypedStorage() {
         return impl.storage();
     }
 
-    /** Version counter shared by all views (bumped by in-place ops); PyTorch's {@code _version}. */
+    /** Version counter shared by all views (bumped by in-place ops); PyTorch's {@code Tensor._version}. */
     public int version() {
         return impl.version();
     }
@@ -229,14 +231,14 @@ public final class Tensor {
     // ---- autograd ----------------------------------------------------------------------------------
 
     /**
-     * Whether gradients flow to this tensor: a leaf marked with {@code requiresGrad(true)} or the result of a recorded
-     * op.
+     * Whether gradients flow to this tensor ({@code Tensor.requires_grad}): a leaf marked with
+     * {@code requiresGrad(true)} or the result of a recorded op.
      */
     public boolean requiresGrad() {
         return requiresGrad || gradFn != null;
     }
 
-    /** {@code requires_grad_(flag)}: returns this. Only leaves of floating or complex dtype can be marked. */
+    /** {@code Tensor.requires_grad_(flag)}: returns this. Only leaves of floating or complex dtype can be marked. */
     public Tensor requiresGrad(boolean flag) {
         if (gradFn != null) {
             if (flag) return this;
@@ -251,7 +253,7 @@ public final class Tensor {
         return this;
     }
 
-    /** The accumulated gradient of a leaf (or of a tensor that called {@link #retainGrad()}). */
+    /** The accumulated gradient ({@code Tensor.grad}) of a leaf (or of a tensor that called {@link #retainGrad()}). */
     public Tensor grad() {
         return grad;
     }
@@ -264,48 +266,52 @@ public final class Tensor {
         this.grad = g;
     }
 
-    /** The node that produced this tensor ({@code grad_fn}), or null for leaves. */
+    /** The node that produced this tensor ({@code Tensor.grad_fn}), or null for leaves. */
     public Node<Tensor> gradFn() {
         return gradFn;
     }
 
-    /** Which output of {@link #gradFn()} this tensor is. */
+    /** Which output of {@link #gradFn()} this tensor is ({@code Tensor.output_nr}). */
     public int outputNr() {
         return outputNr;
     }
 
-    /** Whether this is a leaf of the autograd graph (no {@code grad_fn}). */
+    /** Whether this is a leaf of the autograd graph, with no {@code grad_fn} ({@code Tensor.is_leaf}). */
     public boolean isLeaf() {
         return gradFn == null;
     }
 
-    /** Attaches autograd history; used by the recorder, with a node of the autograd engine. */
+    /** Attaches autograd history; used by the recorder, with a node of the autograd engine (no PyTorch counterpart). */
     public void setGradFn(Node<Tensor> node, int outputNr) {
         this.gradFn = node;
         this.outputNr = outputNr;
     }
 
-    /** The node that accumulates this leaf's gradient (one per leaf, so hooks and accumulation are shared). */
+    /**
+     * The node that accumulates this leaf's gradient (one per leaf, so hooks and accumulation are shared); the
+     * {@code AccumulateGrad} node of the {@code torch.autograd} graph, which PyTorch reaches via
+     * {@code next_functions}.
+     */
     public synchronized Node<Tensor> gradAccumulator() {
         if (accumulator == null) accumulator = Hooks.AUTOGRAD.newGradAccumulator(this);
         return accumulator;
     }
 
-    /** A tensor sharing this one's storage, without history and not requiring grad ({@code detach()}). */
+    /** A tensor sharing this one's storage, without history and not requiring grad ({@code Tensor.detach()}). */
     public Tensor detach() {
         Tensor t = new Tensor(impl);
         if (payload != null) t.payload = payload.detached();
         return t;
     }
 
-    /** {@code detach_()}: drops this tensor's history in place. */
+    /** {@code Tensor.detach_()}: drops this tensor's history in place. */
     public Tensor detach_() {
         gradFn = null;
         requiresGrad = false;
         return this;
     }
 
-    /** {@code retain_grad()}: a non-leaf keeps its gradient in {@link #grad()} after backward. */
+    /** {@code Tensor.retain_grad()}: a non-leaf keeps its gradient in {@link #grad()} after backward. */
     public void retainGrad() {
         if (gradFn == null) {
             if (!requiresGrad) throw new TorchException("can't retain_grad on Tensor that has requires_grad=False");
@@ -325,25 +331,25 @@ public final class Tensor {
     }
 
     /**
-     * {@code register_hook(fn)}: {@code fn} sees (and may replace) the gradient of this tensor; the handle removes the
-     * hook.
+     * {@code Tensor.register_hook(fn)}: {@code fn} sees (and may replace) the gradient of this tensor; the handle
+     * removes the hook.
      */
     public RemovableHandle registerHook(java.util.function.UnaryOperator<Tensor> fn) {
         return Hooks.AUTOGRAD.registerHook(this, fn);
     }
 
-    /** {@code backward()} of a one-element tensor. */
+    /** {@code Tensor.backward()} of a one-element tensor. */
     public void backward() {
         Hooks.AUTOGRAD.backward(java.util.List.of(this), null, null, false, null);
     }
 
-    /** {@code backward(gradient)}. */
+    /** {@code Tensor.backward(gradient)}. */
     public void backward(Tensor gradient) {
         Hooks.AUTOGRAD.backward(
                 java.util.List.of(this), java.util.Collections.singletonList(gradient), null, false, null);
     }
 
-    /** {@code backward(gradient, retain_graph, create_graph)}; a null gradient means ones for a scalar. */
+    /** {@code Tensor.backward(gradient, retain_graph, create_graph)}; a null gradient means ones for a scalar. */
     public void backward(Tensor gradient, boolean retainGraph, boolean createGraph) {
         Hooks.AUTOGRAD.backward(
                 java.util.List.of(this), java.util.Collections.singletonList(gradient), retainGraph, createGraph, null);
@@ -357,7 +363,7 @@ public final class Tensor {
         return impl.storage().segment();
     }
 
-    /** The value of a one-element tensor ({@code item()}), converted to double (the real part for complex). */
+    /** The value of a one-element tensor ({@code Tensor.item()}), converted to double (the real part for complex). */
     public double item() {
         if (impl.numel() != 1) {
             throw new TorchException("a Tensor with " + impl.numel() + " elements cannot be converted to Scalar");
@@ -365,7 +371,7 @@ public final class Tensor {
         return ElementIO.of(impl.dtype()).getDouble(data("item"), impl.elementIndex(0));
     }
 
-    /** {@code item()} for integer tensors, exact for all 64 bits. */
+    /** {@code Tensor.item()} for integer tensors, exact for all 64 bits. */
     public long longItem() {
         if (impl.numel() != 1) {
             throw new TorchException("a Tensor with " + impl.numel() + " elements cannot be converted to Scalar");
@@ -373,7 +379,7 @@ public final class Tensor {
         return ElementIO.of(impl.dtype()).getLong(data("item"), impl.elementIndex(0));
     }
 
-    /** All elements in row-major order, converted to double. Complex tensors give (re, im) pairs. */
+    /** All elements in row-major order, converted to double ({@code Tensor.tolist()}, flat). Complex gives (re, im). */
     public double[] toDoubleArray() {
         MemorySegment s = data("toDoubleArray");
         ElementIO io = ElementIO.of(impl.dtype());
@@ -392,7 +398,7 @@ public final class Tensor {
         return out;
     }
 
-    /** All elements in row-major order, converted to float. */
+    /** All elements in row-major order, converted to float ({@code Tensor.tolist()}, flattened). */
     public float[] toFloatArray() {
         double[] d = toDoubleArray();
         float[] f = new float[d.length];
@@ -400,7 +406,7 @@ public final class Tensor {
         return f;
     }
 
-    /** All elements in row-major order, converted to long (floating values truncate toward zero). */
+    /** All elements in row-major order, converted to long, floats truncated ({@code Tensor.tolist()}, flattened). */
     public long[] toLongArray() {
         MemorySegment s = data("toLongArray");
         ElementIO io = ElementIO.of(impl.dtype());
@@ -410,7 +416,7 @@ public final class Tensor {
         return out;
     }
 
-    /** All elements as booleans (non-zero is true). */
+    /** All elements as booleans, non-zero is true ({@code Tensor.tolist()}, flattened). */
     public boolean[] toBooleanArray() {
         double[] d = toDoubleArray();
         boolean[] b = new boolean[(int) impl.numel()];
@@ -842,7 +848,7 @@ public final class Tensor {
         return Aten.EXP.inPlace(this, this);
     }
 
-    /** {@code x.where(condition, y)}: elements of this where condition holds, else of {@code other}. */
+    /** {@code Tensor.where(condition, y)}: elements of this where condition holds, else of {@code other}. */
     public Tensor where(Tensor condition, Object other) {
         return Aten.WHERE_SELF.call1(condition, this, other);
     }
@@ -2859,19 +2865,22 @@ public final class Tensor {
     // (org.jtorch.autograd.ForwardAD) ----
 
     /**
-     * {@code register_post_accumulate_grad_hook(hook)}: {@code hook(this)} runs after a backward updated this leaf's
-     * grad.
+     * {@code Tensor.register_post_accumulate_grad_hook(hook)}: {@code hook(this)} runs after a backward updated this
+     * leaf's grad.
      */
     public RemovableHandle registerPostAccumulateGradHook(java.util.function.Consumer<Tensor> hook) {
         return Hooks.AUTOGRAD.registerPostAccumulateGradHook(this, hook);
     }
 
-    /** The forward-AD tangents of this tensor, or null; only forward AD reads them. */
+    /** The forward-AD tangents of this tensor, or null; only forward AD reads them (no PyTorch counterpart). */
     public ForwardGrad forwardGrads() {
         return forwardGrads;
     }
 
-    /** Replaces the forward-AD tangents (by another tensor's, or by null); only forward AD makes new ones. */
+    /**
+     * Replaces the forward-AD tangents (another tensor's, or null); only forward AD makes them (no PyTorch
+     * counterpart).
+     */
     public void setForwardGrads(ForwardGrad grads) {
         this.forwardGrads = grads;
     }

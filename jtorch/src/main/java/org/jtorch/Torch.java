@@ -253,7 +253,7 @@ public final class Torch {
         return Creation.scalarTensor(Scalar.of(v), dtype);
     }
 
-    /** Data from a Java array converted to {@code dtype} and shaped as {@code shape}. */
+    /** {@code torch.tensor(data, dtype=dtype)} from a Java array, shaped as {@code shape}. */
     public static Tensor tensor(double[] data, DType dtype, long... shape) {
         long[] s = shape.length == 0 ? new long[] {data.length} : shape;
         if (Shapes.numel(s) != data.length) {
@@ -467,12 +467,12 @@ public final class Torch {
         return Creation.ARANGE.call1(start, end, step, dtype, null);
     }
 
-    /** Integral arguments: with {@code dtype == null} the result is int64. */
+    /** {@code torch.arange(start, end, step, dtype=dtype)}; with {@code dtype == null} the result is int64. */
     public static Tensor arange(long start, long end, long step, DType dtype) {
         return Creation.ARANGE.call1(start, end, step, dtype, null);
     }
 
-    /** The general form: numbers keep their kind ({@link Long} integral, {@link Double} fractional). */
+    /** {@code torch.arange} in general: numbers keep their kind ({@link Long} integral, {@link Double} fractional). */
     public static Tensor arange(Number start, Number end, Number step, DType dtype, Device device) {
         return Creation.ARANGE.call1(start, end, step, dtype, device);
     }
@@ -989,7 +989,7 @@ public final class Torch {
         return call(PointwiseOps.GELU, x, "none");
     }
 
-    /** {@code gelu(x, approximate)} with {@code "none"} or {@code "tanh"}. */
+    /** {@code torch.nn.functional.gelu(x, approximate)} with {@code "none"} or {@code "tanh"}. */
     public static Tensor gelu(Tensor x, String approximate) {
         if (!approximate.equals("none") && !approximate.equals("tanh")) {
             throw new IllegalArgumentException("gelu: approximate argument must be either none or tanh.");
@@ -1157,7 +1157,7 @@ public final class Torch {
         return call(PointwiseOps.NAN_TO_NUM, x, null, null, null);
     }
 
-    /** {@code nan_to_num(x, nan, posinf, neginf)}; a null bound keeps the dtype's default (0, ±max finite). */
+    /** {@code torch.nan_to_num(x, nan, posinf, neginf)}; a null bound keeps the dtype's default (0, ±max finite). */
     public static Tensor nanToNum(Tensor x, Double nan, Double posinf, Double neginf) {
         return call(PointwiseOps.NAN_TO_NUM, x, nan, posinf, neginf);
     }
