@@ -18,10 +18,10 @@ import org.junit.jupiter.api.Test;
 /**
  * What a Java team adopting JTorch does first: a new Maven project whose only dependency is {@code org.jtorch:jtorch},
  * and a twenty-line training program, compiled and run once as a module (its {@code module-info} requiring
- * {@code org.jtorch}) and once on the class path. Each build runs in the Maven that runs this one, offline, against a
- * repository holding only this build's JTorch (installed by the POM before the tests run); the user's repository is a
- * read-only tail for the plugins. So a missing POM element, an unexported package the program needs or a module
- * descriptor the compiler plugin cannot read fails here, not in a user's first hour.
+ * {@code org.jtorch}) and once on the class path. Each build runs in the Maven that runs this one (offline when it is)
+ * against a repository holding only this build's JTorch (installed by the POM before the tests run); the user's
+ * repository is a read-only tail for the plugins. So a missing POM element, an unexported package the program needs or
+ * a module descriptor the compiler plugin cannot read fails here, not in a user's first hour.
  */
 class FreshProjectTest {
     private static final Path HOME = Path.of("target", "fresh-project");
@@ -124,18 +124,18 @@ class FreshProjectTest {
         Files.writeString(dir.resolve("pom.xml"), pom(modular));
 
         Path log = dir.resolve("build.log");
-        List<String> command = List.of(
+        Path repository =
+                Path.of(System.getProperty("fresh.project.repository")).toAbsolutePath();
+        List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("maven.home"), "bin", "mvn").toString(),
                 "-B",
                 "-ntp",
-                "-o",
                 "-q",
-                "-Dmaven.repo.local="
-                        + Path.of(System.getProperty("fresh.project.repository"))
-                                .toAbsolutePath(),
+                "-Dmaven.repo.local=" + repository,
                 "-Dmaven.repo.local.tail=" + System.getProperty("user.repository"),
                 "compile",
-                "exec:exec");
+                "exec:exec"));
+        if ("offline=true".equals(System.getProperty("fresh.project.mode"))) command.add(1, "-o");
         ProcessBuilder pb = new ProcessBuilder(command)
                 .directory(dir.toFile())
                 .redirectErrorStream(true)
