@@ -22,6 +22,10 @@ public sealed interface Index {
 
     /** {@code start:stop:step}; {@code null} bounds are open, and the step is positive. */
     record SliceIndex(Long start, Long stop, long step) implements Index {
+        /**
+         * Checks the step: PyTorch rejects a zero step ("slice step cannot be zero") and, unlike Python lists, a
+         * negative one.
+         */
         public SliceIndex {
             if (step == 0) throw new IllegalArgumentException("slice step cannot be zero");
             if (step < 0) throw new IllegalArgumentException("step must be greater than zero");
@@ -63,6 +67,7 @@ public sealed interface Index {
 
     /** An index tensor: int64/int32 positions, or a bool mask that indexes as many dims as it has. */
     record TensorIndex(Tensor tensor) implements Index {
+        /** Rejects a null index tensor. */
         public TensorIndex {
             if (tensor == null) throw new NullPointerException("index tensor");
         }

@@ -11,6 +11,7 @@ public class LinAlgException extends TorchException {
     @Serial
     private static final long serialVersionUID = 1L;
 
+    /** A failed decomposition or solve described by {@code message}. */
     public LinAlgException(String message) {
         super(message);
     }

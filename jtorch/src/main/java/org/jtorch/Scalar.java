@@ -12,25 +12,34 @@ public record Scalar(Kind kind, long longValue, double doubleValue, double imag)
 
     /** The category of a scalar, which drives promotion. */
     public enum Kind {
+        /** A Python {@code bool}. */
         BOOL,
+        /** A Python {@code int}: a signed 64-bit integer. */
         INT,
+        /** An unsigned 64-bit integer (a {@code uint64} value), carried as its two's-complement bits. */
         UINT,
+        /** A Python {@code float}: a double. */
         FLOAT,
+        /** A Python {@code complex}: two doubles. */
         COMPLEX
     }
 
+    /** A {@code bool} scalar, as PyTorch wraps {@code True}/{@code False} in a {@code c10::Scalar}. */
     public static Scalar of(boolean b) {
         return new Scalar(Kind.BOOL, b ? 1 : 0, b ? 1 : 0, 0);
     }
 
+    /** An {@code int} scalar. */
     public static Scalar of(long v) {
         return new Scalar(Kind.INT, v, v, 0);
     }
 
+    /** A {@code float} scalar. */
     public static Scalar of(double v) {
         return new Scalar(Kind.FLOAT, (long) v, v, 0);
     }
 
+    /** A {@code complex} scalar {@code re + im·j}. */
     public static Scalar complex(double re, double im) {
         return new Scalar(Kind.COMPLEX, (long) re, re, im);
     }
@@ -57,14 +66,17 @@ public record Scalar(Kind kind, long longValue, double doubleValue, double imag)
         };
     }
 
+    /** Whether this is a bool, int or uint scalar ({@code c10::Scalar::isIntegral(true)}). */
     public boolean isIntegral() {
         return kind == Kind.BOOL || kind == Kind.INT || kind == Kind.UINT;
     }
 
+    /** Whether this is a float scalar ({@code c10::Scalar::isFloatingPoint()}). */
     public boolean isFloatingPoint() {
         return kind == Kind.FLOAT;
     }
 
+    /** Whether this is a complex scalar ({@code c10::Scalar::isComplex()}). */
     public boolean isComplex() {
         return kind == Kind.COMPLEX;
     }

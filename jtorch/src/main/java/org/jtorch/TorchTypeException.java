@@ -7,6 +7,7 @@ public class TorchTypeException extends IllegalArgumentException {
     @Serial
     private static final long serialVersionUID = 1L;
 
+    /** An argument of the wrong type or dtype, described by {@code message} (Python's {@code TypeError}). */
     public TorchTypeException(String message) {
         super(message);
     }

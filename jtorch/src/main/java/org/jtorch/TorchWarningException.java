@@ -12,6 +12,7 @@ public class TorchWarningException extends RuntimeException {
 
     private final Warnings.Category category;
 
+    /** A warning of {@code category} turned into an error by the {@link Warnings.Action#ERROR} filter. */
     public TorchWarningException(Warnings.Category category, String message) {
         super(message);
         this.category = category;

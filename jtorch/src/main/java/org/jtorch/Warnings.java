@@ -38,9 +38,13 @@ public final class Warnings {
 
     /** The warning classes of Python and PyTorch. */
     public enum Category {
+        /** {@code UserWarning}: the default category of {@code warnings.warn}. */
         USER_WARNING("UserWarning"),
+        /** {@code DeprecationWarning}: a feature will be removed. */
         DEPRECATION_WARNING("DeprecationWarning"),
+        /** {@code FutureWarning}: a behaviour will change in a future release. */
         FUTURE_WARNING("FutureWarning"),
+        /** {@code RuntimeWarning}: a questionable runtime condition. */
         RUNTIME_WARNING("RuntimeWarning"),
         /** A slow path was taken (e.g. vmap's per-example fallback). */
         PERFORMANCE_WARNING("PerformanceWarning");
@@ -59,10 +63,15 @@ public final class Warnings {
 
     /** Filter actions, as Python's {@code warnings.filterwarnings(action, ...)}. */
     public enum Action {
+        /** {@code "default"}: show a message the first time it is raised from a given call site. */
         DEFAULT,
+        /** {@code "always"}: show every occurrence. */
         ALWAYS,
+        /** {@code "ignore"}: never show it. */
         IGNORE,
+        /** {@code "error"}: throw {@link TorchWarningException} instead of showing it. */
         ERROR,
+        /** {@code "once"}: show a message the first time it is raised anywhere. */
         ONCE
     }
 

@@ -17,22 +17,29 @@ public final class Autograd {
             boolean createGraph,
             boolean allowUnused,
             boolean materializeGrads) {
+        /**
+         * {@code torch.autograd.grad}'s defaults: no grad_outputs, retain_graph follows create_graph, nothing else on.
+         */
         public static GradOptions defaults() {
             return new GradOptions(null, null, false, false, false);
         }
 
+        /** {@code grad_outputs}: the vector of the vector-Jacobian product, one per output (null: ones for scalars). */
         public GradOptions gradOutputs(List<Tensor> g) {
             return new GradOptions(g, retainGraph, createGraph, allowUnused, materializeGrads);
         }
 
+        /** {@code retain_graph}: keep the graph's saved tensors for another backward. */
         public GradOptions retainGraph(boolean b) {
             return new GradOptions(gradOutputs, b, createGraph, allowUnused, materializeGrads);
         }
 
+        /** {@code create_graph}: record the backward itself, for higher-order derivatives. */
         public GradOptions createGraph(boolean b) {
             return new GradOptions(gradOutputs, retainGraph, b, allowUnused, materializeGrads);
         }
 
+        /** {@code allow_unused}: an input the outputs do not depend on gets a null gradient instead of an error. */
         public GradOptions allowUnused(boolean b) {
             return new GradOptions(gradOutputs, retainGraph, createGraph, b, materializeGrads);
         }

@@ -8,6 +8,7 @@ public final class CheckpointError extends TorchException {
     @Serial
     private static final long serialVersionUID = 1L;
 
+    /** A recomputation that differs from the forward, described by {@code message}. */
     public CheckpointError(String message) {
         super(message);
     }

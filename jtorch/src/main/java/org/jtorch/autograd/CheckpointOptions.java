@@ -28,6 +28,7 @@ public record CheckpointOptions(
     /** {@code policy_fn(ctx, op, *args)}: called for every op run inside the region, in forward and in recompute. */
     @FunctionalInterface
     public interface PolicyFn {
+        /** Whether the output of {@code op}, called with {@code args}, is saved or recomputed. */
         CheckpointPolicy decide(PolicyContext ctx, OpDef op, Object[] args);
     }
 

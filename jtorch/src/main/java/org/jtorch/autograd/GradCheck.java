@@ -28,26 +28,32 @@ public final class GradCheck {
             boolean raiseException,
             boolean checkForwardAd,
             boolean checkBackwardAd) {
+        /** The forward-AD and backward-AD checks at PyTorch's defaults (off and on) and the given tolerances. */
         public Options(double eps, double atol, double rtol, boolean raiseException) {
             this(eps, atol, rtol, raiseException, false, true);
         }
 
+        /** {@code torch.autograd.gradcheck}'s defaults: eps 1e-6, atol 1e-5, rtol 1e-3, raising on a mismatch. */
         public static Options defaults() {
             return new Options(1e-6, 1e-5, 1e-3, true);
         }
 
+        /** {@code eps}: the perturbation of the finite differences. */
         public Options eps(double v) {
             return new Options(v, atol, rtol, raiseException, checkForwardAd, checkBackwardAd);
         }
 
+        /** {@code atol}: the absolute tolerance between numerical and analytical Jacobians. */
         public Options atol(double v) {
             return new Options(eps, v, rtol, raiseException, checkForwardAd, checkBackwardAd);
         }
 
+        /** {@code rtol}: the relative tolerance between numerical and analytical Jacobians. */
         public Options rtol(double v) {
             return new Options(eps, atol, v, raiseException, checkForwardAd, checkBackwardAd);
         }
 
+        /** {@code raise_exception}: throw {@link GradcheckError} on a mismatch rather than return false. */
         public Options raiseException(boolean v) {
             return new Options(eps, atol, rtol, v, checkForwardAd, checkBackwardAd);
         }
@@ -68,6 +74,7 @@ public final class GradCheck {
         @Serial
         private static final long serialVersionUID = 1L;
 
+        /** A mismatch described by {@code message}. */
         public GradcheckError(String message) {
             super(message);
         }

@@ -71,6 +71,7 @@ public final class DebugMode implements AutoCloseable {
         /** PyTorch's defaults: outputs printed, no hashes, no ids, no attributes. */
         public static final Options DEFAULTS = new Options(false, HashFn.BITS, true, true, false, List.of());
 
+        /** Checks the tensor attributes against those DebugMode can record ({@code device}, {@code requires_grad}). */
         public Options {
             Objects.requireNonNull(hashFn, "hashFn");
             tensorAttributes = List.copyOf(tensorAttributes);
@@ -132,7 +133,9 @@ public final class DebugMode implements AutoCloseable {
     public record Divergence(Kind kind, int index, DebugRecord left, DebugRecord right, int output) {
         /** What differs. */
         public enum Kind {
+            /** The same call, with an output tensor whose hash differs. */
             OUTPUT,
+            /** A different call (another op, other arguments), or one log ended first. */
             CALL
         }
 

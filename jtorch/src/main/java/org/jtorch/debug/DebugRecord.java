@@ -30,6 +30,7 @@ public record DebugRecord(
         List<TensorInfo> inputs,
         List<TensorInfo> outputs,
         int returnOrder) {
+    /** Requires the op and its arguments; keeps immutable copies of the tensor lists. */
     public DebugRecord {
         Objects.requireNonNull(op, "op");
         Objects.requireNonNull(args, "args");
@@ -39,6 +40,7 @@ public record DebugRecord(
 
     /** What the log keeps of a tensor: its geometry and device, and its hash when hashing was on. */
     public record TensorInfo(DType dtype, long[] shape, Device device, TensorHash hash) {
+        /** Requires dtype and device; keeps a copy of the shape. */
         public TensorInfo {
             Objects.requireNonNull(dtype, "dtype");
             Objects.requireNonNull(device, "device");

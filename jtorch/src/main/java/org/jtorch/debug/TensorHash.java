@@ -29,6 +29,7 @@ public record TensorHash(HashFn fn, long value) {
     // MurmurHash3's 64-bit lane constants.
     private static final long C1 = 0x87c37b91114253d5L, C2 = 0x4cf5ad432745937fL;
 
+    /** Requires the hash function. */
     public TensorHash {
         java.util.Objects.requireNonNull(fn, "fn");
     }

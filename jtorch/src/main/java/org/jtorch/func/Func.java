@@ -93,6 +93,7 @@ public final class Func {
             return new GradOptions(ns.clone(), true, hasAux, chunkSize);
         }
 
+        /** {@code has_aux}: the function returns {@code (output, aux)}, and aux is passed through ungraded. */
         public GradOptions hasAux(boolean b) {
             return new GradOptions(argnums, tuple, b, chunkSize);
         }

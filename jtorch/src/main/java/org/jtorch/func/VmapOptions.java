@@ -13,6 +13,7 @@ import java.util.List;
  * @param chunkSize null to run the whole batch at once, else the number of examples per chunk
  */
 public record VmapOptions(Object inDims, Object outDims, Randomness randomness, Integer chunkSize) {
+    /** A null randomness means {@code "error"}, PyTorch's default. */
     public VmapOptions {
         if (randomness == null) randomness = Randomness.ERROR;
     }
@@ -22,6 +23,9 @@ public record VmapOptions(Object inDims, Object outDims, Randomness randomness, 
         return new VmapOptions(0, 0, Randomness.ERROR, null);
     }
 
+    /**
+     * {@code in_dims}: an Integer (every argument), null (none), or a list or nested structure matching the arguments.
+     */
     public VmapOptions inDims(Object dims) {
         return new VmapOptions(dims, outDims, randomness, chunkSize);
     }
@@ -31,10 +35,12 @@ public record VmapOptions(Object inDims, Object outDims, Randomness randomness, 
         return new VmapOptions(Arrays.asList(dims), outDims, randomness, chunkSize);
     }
 
+    /** {@code out_dims}: where the batch dim goes in each output (an Integer, or a structure matching the outputs). */
     public VmapOptions outDims(Object dims) {
         return new VmapOptions(inDims, dims, randomness, chunkSize);
     }
 
+    /** {@code randomness}: how random ops behave under vmap ({@code "error"}, {@code "different"}, {@code "same"}). */
     public VmapOptions randomness(Randomness r) {
         return new VmapOptions(inDims, outDims, r, chunkSize);
     }
@@ -44,6 +50,7 @@ public record VmapOptions(Object inDims, Object outDims, Randomness randomness, 
         return new VmapOptions(inDims, outDims, Randomness.of(r), chunkSize);
     }
 
+    /** {@code chunk_size}: examples per chunk, so that the batch is run in pieces; null runs it at once. */
     public VmapOptions chunkSize(Integer k) {
         return new VmapOptions(inDims, outDims, randomness, k);
     }

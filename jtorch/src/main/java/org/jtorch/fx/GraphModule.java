@@ -26,6 +26,7 @@ public final class GraphModule {
         this.constants = Collections.unmodifiableMap(new LinkedHashMap<>(constants));
     }
 
+    /** The graph this module runs ({@code torch.fx.GraphModule.graph}). */
     public Graph graph() {
         return graph;
     }

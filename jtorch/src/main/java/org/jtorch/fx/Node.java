@@ -85,6 +85,7 @@ public final class Node {
         return name;
     }
 
+    /** The graph that owns this node ({@code torch.fx.Node.graph}). */
     public Graph graph() {
         return graph;
     }

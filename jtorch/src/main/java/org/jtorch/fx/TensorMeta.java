@@ -12,6 +12,7 @@ import org.jtorch.Tensor;
  * copied in and out.
  */
 public record TensorMeta(long[] shape, long[] stride, DType dtype, Device device, boolean requiresGrad) {
+    /** Copies the shape and stride, so the record stays immutable; requires dtype and device. */
     public TensorMeta {
         shape = shape.clone();
         stride = stride.clone();

@@ -32,6 +32,7 @@ public record LoadOptions(
         READ_ONLY
     }
 
+    /** Requires an mmap mode (it matters only with {@code mmap=true}). */
     public LoadOptions {
         Objects.requireNonNull(mmapMode, "mmapMode");
     }
@@ -41,10 +42,15 @@ public record LoadOptions(
         return new LoadOptions(true, null, false, MmapMode.PRIVATE, true);
     }
 
+    /**
+     * {@code weights_only}: only tensors, containers and allow-listed globals are unpickled (PyTorch's default since
+     * 2.6).
+     */
     public LoadOptions weightsOnly(boolean on) {
         return new LoadOptions(on, mapLocation, mmap, mmapMode, verifyChecksums);
     }
 
+    /** {@code map_location}: the device every loaded tensor goes to; null keeps each tensor's saved device. */
     public LoadOptions mapLocation(Device device) {
         return new LoadOptions(weightsOnly, device, mmap, mmapMode, verifyChecksums);
     }
@@ -54,14 +60,19 @@ public record LoadOptions(
         return mapLocation(Device.of(device));
     }
 
+    /** {@code mmap}: map the checkpoint's storages from the file instead of reading them into memory. */
     public LoadOptions mmap(boolean on) {
         return new LoadOptions(weightsOnly, mapLocation, on, mmapMode, verifyChecksums);
     }
 
+    /** How a mapped file is opened when {@code mmap} is on (see {@link MmapMode}). */
     public LoadOptions mmapMode(MmapMode mode) {
         return new LoadOptions(weightsOnly, mapLocation, mmap, mode, verifyChecksums);
     }
 
+    /**
+     * Whether each record's CRC-32 in the zip is checked, as PyTorch's reader does; off only to read a damaged file.
+     */
     public LoadOptions verifyChecksums(boolean on) {
         return new LoadOptions(weightsOnly, mapLocation, mmap, mmapMode, on);
     }

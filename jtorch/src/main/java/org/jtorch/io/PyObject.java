@@ -14,6 +14,7 @@ public final class PyObject {
     private final List<Object> args;
     private Object state;
 
+    /** An object of {@code type} built from {@code args}, with {@code state} from BUILD (null if none). */
     public PyObject(PyGlobal type, boolean newobj, List<Object> args, Object state) {
         this.type = type;
         this.newobj = newobj;
@@ -31,6 +32,7 @@ public final class PyObject {
         return newobj;
     }
 
+    /** The arguments of the NEWOBJ or REDUCE call, read-only. */
     public List<Object> args() {
         return args;
     }

@@ -16,6 +16,7 @@ public final class PyOrderedDict extends LinkedHashMap<Object, Object> {
     /** A {@code LinkedHashMap} (not just a {@code Map}) so that the dict stays serializable with them. */
     private final LinkedHashMap<String, Object> attributes = new LinkedHashMap<>();
 
+    /** An empty dictionary, as {@code collections.OrderedDict()}. */
     public PyOrderedDict() {}
 
     /** An ordered dict holding the entries of {@code m}, in its iteration order. */

@@ -81,10 +81,12 @@ public final class PyTuple {
         return items;
     }
 
+    /** The number of elements ({@code len(t)}). */
     public int size() {
         return items.size();
     }
 
+    /** Element {@code i} ({@code t[i]}), counting from zero. */
     public Object get(int i) {
         return items.get(i);
     }

@@ -17,6 +17,7 @@ import java.util.function.Function;
  * @param factory maps the call's arguments to the Java object; null keeps a {@link PyObject}
  */
 public record SafeGlobal(String name, Function<List<Object>, Object> factory) {
+    /** Checks that the name is {@code module.qualname}. */
     public SafeGlobal {
         Objects.requireNonNull(name, "name");
         if (name.indexOf('.') <= 0 || name.endsWith(".")) {

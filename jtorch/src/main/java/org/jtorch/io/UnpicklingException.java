@@ -11,6 +11,7 @@ public class UnpicklingException extends TorchException {
     @Serial
     private static final long serialVersionUID = 1L;
 
+    /** A pickle that cannot be read (or is refused by {@code weights_only}), described by {@code message}. */
     public UnpicklingException(String message) {
         super(message);
     }

@@ -52,6 +52,7 @@ public final class CustomOp {
      */
     @FunctionalInterface
     public interface VmapRule {
+        /** The batched call: the output and its batch dim, for {@code batchSize} examples. */
         VmapResult apply(long batchSize, Integer[] inDims, Object[] args);
     }
 

@@ -7,5 +7,6 @@ package org.jtorch.library;
  */
 @FunctionalInterface
 public interface SetupContext {
+    /** Saves on {@code ctx} what backward needs from {@code inputs} and {@code output}. */
     void setup(AutogradContext ctx, Object[] inputs, Object output);
 }

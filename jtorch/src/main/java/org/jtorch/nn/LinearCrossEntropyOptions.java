@@ -24,8 +24,11 @@ public record LinearCrossEntropyOptions(
 
     /** {@code acc_policy}: which intermediates live in {@code acc_dtype}. 2.14 removed "balanced". */
     public enum AccPolicy {
+        /** {@code "auto"}: {@code "accurate"} for half-precision inputs on the CPU, else {@code "compact"}. */
         AUTO,
+        /** {@code "accurate"}: intermediates in {@code acc_dtype}, the closest match to the unchunked loss. */
         ACCURATE,
+        /** {@code "compact"}: intermediates kept in the input dtype, for the least memory. */
         COMPACT;
 
         /** PyTorch's spelling ("auto", "accurate", "compact"). */

@@ -35,12 +35,14 @@ public abstract class Module {
     /** {@code forward_pre_hook(module, input)}: returns a replacement input, or null to keep it. */
     @FunctionalInterface
     public interface ForwardPreHook {
+        /** Runs before {@code forward} with its input; returns a replacement input, or null to keep it. */
         Tensor apply(Module module, Tensor input);
     }
 
     /** {@code forward_hook(module, input, output)}: returns a replacement output, or null to keep it. */
     @FunctionalInterface
     public interface ForwardHook {
+        /** Runs after {@code forward} with its input and output; returns a replacement output, or null to keep it. */
         Tensor apply(Module module, Tensor input, Tensor output);
     }
 
@@ -74,6 +76,7 @@ public abstract class Module {
     private final List<ForwardHook> forwardHooks = new ArrayList<>();
     private boolean training = true;
 
+    /** A module with no parameters, buffers or submodules yet, in training mode ({@code nn.Module.__init__}). */
     protected Module() {}
 
     // ---- registration ------------------------------------------------------------------------------

@@ -4,8 +4,11 @@ import java.util.Locale;
 
 /** A loss's {@code reduction} argument: PyTorch's strings {@code 'none'}, {@code 'mean'}, {@code 'sum'}. */
 public enum Reduction {
+    /** {@code reduction="none"}: one loss per element. */
     NONE,
+    /** {@code reduction="mean"}: the mean of the losses (the default). */
     MEAN,
+    /** {@code reduction="sum"}: the sum of the losses. */
     SUM;
 
     /** The PyTorch spelling ("none", "mean", "sum"). */

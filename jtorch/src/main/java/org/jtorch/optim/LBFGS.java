@@ -28,7 +28,9 @@ public final class LBFGS extends Optimizer {
 
     /** {@code line_search_fn}: none (fixed step {@code lr}) or {@code "strong_wolfe"}. */
     public enum LineSearch {
+        /** {@code line_search_fn=None}: a fixed step of {@code lr}. */
         NONE(null),
+        /** {@code line_search_fn="strong_wolfe"}: a line search satisfying the strong Wolfe conditions. */
         STRONG_WOLFE("strong_wolfe");
 
         private final String pyName;
@@ -76,10 +78,12 @@ public final class LBFGS extends Optimizer {
             return new Options(Map.of());
         }
 
+        /** {@code lr}: the step length, or the first trial step of the line search (default 1). */
         public Options lr(double lr) {
             return with("lr", lr);
         }
 
+        /** {@code max_iter}: iterations per {@code step()} (default 20). */
         public Options maxIter(int maxIter) {
             return with("max_iter", maxIter);
         }
@@ -89,14 +93,17 @@ public final class LBFGS extends Optimizer {
             return with("max_eval", maxEval);
         }
 
+        /** {@code tolerance_grad}: stop when the largest gradient element is below it (default 1e-7). */
         public Options toleranceGrad(double toleranceGrad) {
             return with("tolerance_grad", toleranceGrad);
         }
 
+        /** {@code tolerance_change}: stop when the loss or the step changes less than this (default 1e-9). */
         public Options toleranceChange(double toleranceChange) {
             return with("tolerance_change", toleranceChange);
         }
 
+        /** {@code history_size}: how many curvature pairs the inverse-Hessian estimate keeps (default 100). */
         public Options historySize(int historySize) {
             return with("history_size", historySize);
         }
@@ -106,6 +113,7 @@ public final class LBFGS extends Optimizer {
             return with("line_search_fn", lineSearchFn);
         }
 
+        /** {@code line_search_fn} as a constant. */
         public Options lineSearchFn(LineSearch lineSearch) {
             return with("line_search_fn", lineSearch.pyName());
         }

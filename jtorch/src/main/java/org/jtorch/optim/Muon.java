@@ -94,6 +94,7 @@ public final class Muon extends Optimizer {
             return new Options(Map.of());
         }
 
+        /** {@code lr}: the learning rate (PyTorch's default 1e-3). */
         public Options lr(double lr) {
             return with("lr", lr);
         }
@@ -103,14 +104,17 @@ public final class Muon extends Optimizer {
             return with("lr", lr);
         }
 
+        /** {@code weight_decay}: decoupled weight decay, as AdamW's (default 0.1). */
         public Options weightDecay(double weightDecay) {
             return with("weight_decay", weightDecay);
         }
 
+        /** {@code momentum}: the momentum factor (default 0.95). */
         public Options momentum(double momentum) {
             return with("momentum", momentum);
         }
 
+        /** {@code nesterov}: Nesterov momentum (default on). */
         public Options nesterov(boolean nesterov) {
             return with("nesterov", nesterov);
         }
@@ -120,10 +124,12 @@ public final class Muon extends Optimizer {
             return with("ns_coefficients", Arrays.stream(abc).boxed().toList());
         }
 
+        /** {@code eps}: the floor of the norm the update is divided by before the Newton-Schulz iteration. */
         public Options eps(double eps) {
             return with("eps", eps);
         }
 
+        /** {@code ns_steps}: Newton-Schulz iterations that orthogonalise the update (default 5). */
         public Options nsSteps(int nsSteps) {
             return with("ns_steps", nsSteps);
         }
@@ -135,6 +141,7 @@ public final class Muon extends Optimizer {
             return with("adjust_lr_fn", adjustLrFn);
         }
 
+        /** {@code adjust_lr_fn} as a constant: how the learning rate is scaled by the parameter's shape. */
         public Options adjustLrFn(AdjustLrFn adjustLrFn) {
             return with("adjust_lr_fn", adjustLrFn.pyName());
         }

@@ -18,6 +18,7 @@ import java.util.Objects;
 public abstract class OptimizerOptions<O extends OptimizerOptions<O>> {
     private final Map<String, Object> values;
 
+    /** Options holding {@code values}, keyed by PyTorch's hyper-parameter names; copied, read-only. */
     protected OptimizerOptions(Map<String, Object> values) {
         this.values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
     }

@@ -384,7 +384,7 @@ public final class F {
     }
     // ---- pairwise distances ----
 
-    /** {@code torch.nn.functional.pdist(input)}: Euclidean distances of all row pairs i < j. */
+    /** {@code torch.nn.functional.pdist(input)}: Euclidean distances of all row pairs {@code i < j}. */
     public static Tensor pdist(Tensor input) {
         return org.jtorch.ops.DistanceOps.pdist(input);
     }

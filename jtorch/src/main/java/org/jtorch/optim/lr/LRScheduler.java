@@ -33,8 +33,11 @@ public abstract class LRScheduler {
                     + "available. Please open an issue if you are unable to replicate your use case: "
                     + "https://github.com/pytorch/pytorch/issues/new/choose.";
 
+    /** The optimizer whose param groups' learning rates this schedules. */
     protected final Optimizer optimizer;
+    /** {@code base_lrs}: each group's {@code initial_lr}, the base of the schedule. */
     protected List<Double> baseLrs = List.of();
+    /** {@code last_epoch}: the number of the last step taken (-1 before the first). */
     protected int lastEpoch;
     /** {@code _step_count}: steps taken, the initial one included. */
     protected int stepCount;

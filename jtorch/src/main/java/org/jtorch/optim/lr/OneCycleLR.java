@@ -52,24 +52,28 @@ public final class OneCycleLR extends LRScheduler {
             return o;
         }
 
+        /** {@code total_steps}: the cycle's length in steps; else {@code epochs * steps_per_epoch}. */
         public Options totalSteps(int v) {
             Options o = copy();
             o.totalSteps = v;
             return o;
         }
 
+        /** {@code epochs}: with {@link #stepsPerEpoch(int)}, gives the cycle's length when total_steps is unset. */
         public Options epochs(int v) {
             Options o = copy();
             o.epochs = v;
             return o;
         }
 
+        /** {@code steps_per_epoch}: with {@link #epochs(int)}, gives the cycle's length when total_steps is unset. */
         public Options stepsPerEpoch(int v) {
             Options o = copy();
             o.stepsPerEpoch = v;
             return o;
         }
 
+        /** {@code pct_start}: the fraction of the cycle spent raising the learning rate (default 0.3). */
         public Options pctStart(double v) {
             Options o = copy();
             o.pctStart = v;
@@ -83,12 +87,14 @@ public final class OneCycleLR extends LRScheduler {
             return o;
         }
 
+        /** {@code cycle_momentum}: cycle the momentum (or Adam's beta1) inversely to the learning rate (default on). */
         public Options cycleMomentum(boolean v) {
             Options o = copy();
             o.cycleMomentum = v;
             return o;
         }
 
+        /** {@code base_momentum}: the momentum at the learning-rate peak (default 0.85). */
         public Options baseMomentum(double v) {
             Options o = copy();
             o.baseMomentum = v;
@@ -102,6 +108,7 @@ public final class OneCycleLR extends LRScheduler {
             return o;
         }
 
+        /** {@code max_momentum}: the momentum at the cycle's ends (default 0.95). */
         public Options maxMomentum(double v) {
             Options o = copy();
             o.maxMomentum = v;
@@ -115,24 +122,28 @@ public final class OneCycleLR extends LRScheduler {
             return o;
         }
 
+        /** {@code div_factor}: the initial learning rate is {@code max_lr / div_factor} (default 25). */
         public Options divFactor(double v) {
             Options o = copy();
             o.divFactor = v;
             return o;
         }
 
+        /** {@code final_div_factor}: the last learning rate is {@code initial_lr / final_div_factor} (default 1e4). */
         public Options finalDivFactor(double v) {
             Options o = copy();
             o.finalDivFactor = v;
             return o;
         }
 
+        /** {@code three_phase}: a third phase anneals below the initial learning rate (default off). */
         public Options threePhase(boolean v) {
             Options o = copy();
             o.threePhase = v;
             return o;
         }
 
+        /** {@code last_epoch}: the step to resume from; -1 starts a new cycle. */
         public Options lastEpoch(int v) {
             Options o = copy();
             o.lastEpoch = v;

@@ -57,18 +57,21 @@ public final class ReduceLROnPlateau extends LRScheduler {
             return o;
         }
 
+        /** {@code factor}: the learning rate is multiplied by it on a plateau (default 0.1; must be below 1). */
         public Options factor(double v) {
             Options o = copy();
             o.factor = v;
             return o;
         }
 
+        /** {@code patience}: epochs without improvement tolerated before reducing (default 10). */
         public Options patience(int v) {
             Options o = copy();
             o.patience = v;
             return o;
         }
 
+        /** {@code threshold}: the least change that counts as an improvement (default 1e-4). */
         public Options threshold(double v) {
             Options o = copy();
             o.threshold = v;
@@ -82,12 +85,14 @@ public final class ReduceLROnPlateau extends LRScheduler {
             return o;
         }
 
+        /** {@code cooldown}: epochs to wait after a reduction before counting bad epochs again (default 0). */
         public Options cooldown(int v) {
             Options o = copy();
             o.cooldown = v;
             return o;
         }
 
+        /** {@code min_lr}: the lower bound of every group's learning rate (default 0). */
         public Options minLr(double v) {
             Options o = copy();
             o.minLr = v;
@@ -101,6 +106,7 @@ public final class ReduceLROnPlateau extends LRScheduler {
             return o;
         }
 
+        /** {@code eps}: a reduction smaller than this is skipped (default 1e-8). */
         public Options eps(double v) {
             Options o = copy();
             o.eps = v;
