@@ -13,6 +13,10 @@ public class DataDependentOutputException extends TorchException {
 
     private final String op;
 
+    /**
+     * The refusal of a read of {@code op}'s data from a fake tensor ({@code op} names it, e.g. {@code item} or
+     * {@code aten::nonzero}).
+     */
     public DataDependentOutputException(String op) {
         super(op + "(): the result depends on the data of a fake tensor, which has none (FakeTensorMode propagates "
                 + "shapes, strides, dtypes and devices only)");

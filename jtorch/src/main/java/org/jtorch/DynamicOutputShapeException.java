@@ -13,6 +13,10 @@ public class DynamicOutputShapeException extends TorchException {
 
     private final String op;
 
+    /**
+     * The refusal of {@code op}, whose output shape depends on its input's data, run on fake tensors ({@code op} names
+     * it, e.g. {@code item} or {@code aten::nonzero}).
+     */
     public DynamicOutputShapeException(String op) {
         super(op + ": the output shape depends on the input's values, which fake tensors do not have "
                 + "(DynamicOutputShapeException)");

@@ -2867,7 +2867,7 @@ public final class Tensor {
     // ---- parameter conversion in place (nn.Module.to and friends) ----
 
     /**
-     * {@code tensor.data = newData} ({@code Variable::set_data}): this tensor takes {@code newData}'s storage, geometry
+     * {@code Tensor.data = newData} ({@code Variable::set_data}): this tensor takes {@code newData}'s storage, geometry
      * and dtype and keeps its identity and its autograd state (requires-grad, grad, hooks). {@code nn.Module.to(dtype)}
      * converts parameters this way, so that an optimizer built before the conversion keeps updating the model's
      * parameters. The version counter is {@code newData}'s; a leaf's gradient accumulator is renewed when the dtype or
@@ -2932,8 +2932,8 @@ public final class Tensor {
     }
 
     /**
-     * {@code x.T}: the dimensions in reverse order ({@code permute(n-1, ..., 0)}), as PyTorch's {@code numpy_T}. As in
-     * PyTorch, a tensor that is not 2-D gets a one-time {@code UserWarning}: {@link #mT()} transposes batches of
+     * {@code Tensor.T}: the dimensions in reverse order ({@code permute(n-1, ..., 0)}), as PyTorch's {@code numpy_T}.
+     * As in PyTorch, a tensor that is not 2-D gets a one-time {@code UserWarning}: {@link #mT()} transposes batches of
      * matrices.
      */
     public Tensor T() {
@@ -2956,46 +2956,48 @@ public final class Tensor {
         return Aten.PERMUTE.call1(this, reversed);
     }
 
-    /** {@code x.float()} ({@code float} is a Java keyword): {@code to(DType.FLOAT32)}, this tensor if already so. */
+    /**
+     * {@code Tensor.float()} ({@code float} is a Java keyword): {@code to(DType.FLOAT32)}, this tensor if already so.
+     */
     public Tensor toFloat() {
         return to(DType.FLOAT32);
     }
 
-    /** {@code x.double()} ({@code double} is a Java keyword): {@code to(DType.FLOAT64)}. */
+    /** {@code Tensor.double()} ({@code double} is a Java keyword): {@code to(DType.FLOAT64)}. */
     public Tensor toDouble() {
         return to(DType.FLOAT64);
     }
 
-    /** {@code x.long()} ({@code long} is a Java keyword): {@code to(DType.INT64)}. */
+    /** {@code Tensor.long()} ({@code long} is a Java keyword): {@code to(DType.INT64)}. */
     public Tensor toLong() {
         return to(DType.INT64);
     }
 
-    /** {@code x.int()} ({@code int} is a Java keyword): {@code to(DType.INT32)}. */
+    /** {@code Tensor.int()} ({@code int} is a Java keyword): {@code to(DType.INT32)}. */
     public Tensor toInt() {
         return to(DType.INT32);
     }
 
-    /** {@code x.half()}: {@code to(DType.FLOAT16)}. */
+    /** {@code Tensor.half()}: {@code to(DType.FLOAT16)}. */
     public Tensor half() {
         return to(DType.FLOAT16);
     }
 
-    /** {@code x.bfloat16()}: {@code to(DType.BFLOAT16)}. */
+    /** {@code Tensor.bfloat16()}: {@code to(DType.BFLOAT16)}. */
     public Tensor bfloat16() {
         return to(DType.BFLOAT16);
     }
 
-    /** {@code x.bool()}: {@code to(DType.BOOL)}. */
+    /** {@code Tensor.bool()}: {@code to(DType.BOOL)}. */
     public Tensor bool() {
         return to(DType.BOOL);
     }
 
     /**
-     * {@code x.tolist()}: the elements as nested {@code List}s, one level per dimension; a 0-d tensor gives its element
-     * alone. Elements are Java's counterparts of Python's numbers: {@code Double} for floating dtypes, {@code Long} for
-     * integer dtypes (uint64 values above {@link Long#MAX_VALUE} as their two's-complement bits), {@code Boolean} for
-     * bool and a complex {@link Scalar} for complex dtypes.
+     * {@code Tensor.tolist()}: the elements as nested {@code List}s, one level per dimension; a 0-d tensor gives its
+     * element alone. Elements are Java's counterparts of Python's numbers: {@code Double} for floating dtypes,
+     * {@code Long} for integer dtypes (uint64 values above {@link Long#MAX_VALUE} as their two's-complement bits),
+     * {@code Boolean} for bool and a complex {@link Scalar} for complex dtypes.
      */
     public Object tolist() {
         List<Object> flat = new java.util.ArrayList<>(Math.toIntExact(numel()));
