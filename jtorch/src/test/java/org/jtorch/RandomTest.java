@@ -110,39 +110,44 @@ class RandomTest {
     }
 
     private static Tensor run(String op, Map<String, Object> kw, Generator g, List<Object> in) {
-        DType dtype = kw.get("dtype") == null ? null : Golden.dtype((String) kw.get("dtype"));
-        return switch (op) {
-            case "rand" -> RandomOps.rand(longs(kw.get("size")), dtype, null, g);
-            case "randn" -> RandomOps.randn(longs(kw.get("size")), dtype, null, g);
-            case "randint" ->
-                RandomOps.randint(longOf(kw.get("low")), longOf(kw.get("high")), longs(kw.get("size")), dtype, null, g);
-            case "randperm" -> RandomOps.randperm(longOf(kw.get("n")), dtype, null, g);
-            case "normal_float_float" -> RandomOps.normal(dbl(kw, "mean"), dbl(kw, "std"), longs(kw.get("size")), g);
-            case "normal_tensor_float" -> RandomOps.normal((Tensor) in.get(0), dbl(kw, "std"), g);
-            case "normal_float_tensor" -> RandomOps.normal(dbl(kw, "mean"), (Tensor) in.get(0), g);
-            case "normal_tensor_tensor" -> RandomOps.normal((Tensor) in.get(0), (Tensor) in.get(1), g);
-            case "bernoulli" -> RandomOps.bernoulli((Tensor) in.get(0), g);
-            case "bernoulli_tensor_" -> RandomOps.bernoulli_(target(kw), (Tensor) in.get(0), g);
-            case "multinomial" ->
-                RandomOps.multinomial(
-                        (Tensor) in.get(0), longOf(kw.get("num_samples")), (Boolean) kw.get("replacement"), g);
-            case "uniform_" -> RandomOps.uniform_(target(kw), dbl(kw, "from"), dbl(kw, "to"), g);
-            case "normal_" -> RandomOps.normal_(target(kw), dbl(kw, "mean"), dbl(kw, "std"), g);
-            case "exponential_" -> RandomOps.exponential_(target(kw), dbl(kw, "lambd"), g);
-            case "geometric_" -> RandomOps.geometric_(target(kw), dbl(kw, "p"), g);
-            case "cauchy_" -> RandomOps.cauchy_(target(kw), dbl(kw, "median"), dbl(kw, "sigma"), g);
-            case "log_normal_" -> RandomOps.logNormal_(target(kw), dbl(kw, "mean"), dbl(kw, "std"), g);
-            case "bernoulli_" -> RandomOps.bernoulli_(target(kw), dbl(kw, "p"), g);
-            case "random_" ->
-                kw.containsKey("from")
-                        ? RandomOps.random_(
-                                target(kw),
-                                longOf(kw.get("from")),
-                                kw.get("to") == null ? null : longOf(kw.get("to")),
-                                g)
-                        : RandomOps.random_(target(kw), g);
-            default -> fail("unknown golden op " + op);
-        };
+        // the cases' warnings (PyTorch's own, e.g. deprecations) are recorded, not printed; values are what is checked
+        try (var _ = Warnings.catchWarnings()) {
+            DType dtype = kw.get("dtype") == null ? null : Golden.dtype((String) kw.get("dtype"));
+            return switch (op) {
+                case "rand" -> RandomOps.rand(longs(kw.get("size")), dtype, null, g);
+                case "randn" -> RandomOps.randn(longs(kw.get("size")), dtype, null, g);
+                case "randint" ->
+                    RandomOps.randint(
+                            longOf(kw.get("low")), longOf(kw.get("high")), longs(kw.get("size")), dtype, null, g);
+                case "randperm" -> RandomOps.randperm(longOf(kw.get("n")), dtype, null, g);
+                case "normal_float_float" ->
+                    RandomOps.normal(dbl(kw, "mean"), dbl(kw, "std"), longs(kw.get("size")), g);
+                case "normal_tensor_float" -> RandomOps.normal((Tensor) in.get(0), dbl(kw, "std"), g);
+                case "normal_float_tensor" -> RandomOps.normal(dbl(kw, "mean"), (Tensor) in.get(0), g);
+                case "normal_tensor_tensor" -> RandomOps.normal((Tensor) in.get(0), (Tensor) in.get(1), g);
+                case "bernoulli" -> RandomOps.bernoulli((Tensor) in.get(0), g);
+                case "bernoulli_tensor_" -> RandomOps.bernoulli_(target(kw), (Tensor) in.get(0), g);
+                case "multinomial" ->
+                    RandomOps.multinomial(
+                            (Tensor) in.get(0), longOf(kw.get("num_samples")), (Boolean) kw.get("replacement"), g);
+                case "uniform_" -> RandomOps.uniform_(target(kw), dbl(kw, "from"), dbl(kw, "to"), g);
+                case "normal_" -> RandomOps.normal_(target(kw), dbl(kw, "mean"), dbl(kw, "std"), g);
+                case "exponential_" -> RandomOps.exponential_(target(kw), dbl(kw, "lambd"), g);
+                case "geometric_" -> RandomOps.geometric_(target(kw), dbl(kw, "p"), g);
+                case "cauchy_" -> RandomOps.cauchy_(target(kw), dbl(kw, "median"), dbl(kw, "sigma"), g);
+                case "log_normal_" -> RandomOps.logNormal_(target(kw), dbl(kw, "mean"), dbl(kw, "std"), g);
+                case "bernoulli_" -> RandomOps.bernoulli_(target(kw), dbl(kw, "p"), g);
+                case "random_" ->
+                    kw.containsKey("from")
+                            ? RandomOps.random_(
+                                    target(kw),
+                                    longOf(kw.get("from")),
+                                    kw.get("to") == null ? null : longOf(kw.get("to")),
+                                    g)
+                            : RandomOps.random_(target(kw), g);
+                default -> fail("unknown golden op " + op);
+            };
+        }
     }
 
     /**

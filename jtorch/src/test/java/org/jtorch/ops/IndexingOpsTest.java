@@ -124,52 +124,58 @@ class IndexingOpsTest {
     }
 
     private static Object run(Case c) {
-        Tensor x = c.tensorArg(0);
-        return switch (c.op()) {
-            case "getitem" -> IndexingOps.index(x, spec(c.args().get(1)));
-            case "setitem" ->
-                c.arg(2) instanceof Tensor v
-                        ? IndexingOps.indexPut_(x, spec(c.args().get(1)), v, (Boolean) c.kwarg("accumulate"))
-                        : x.indexPut_(spec(c.args().get(1)), c.arg(2));
-            case "index_put" ->
-                IndexingOps.indexPut(
-                        x, tensors(c.arg(1)), c.tensorArg(2), c.has("accumulate") && (Boolean) c.kwarg("accumulate"));
-            case "gather" -> ScatterOps.gather(x, dim(c), c.tensorArg(1));
-            case "scatter" ->
-                c.argCount() == 3
-                        ? ScatterOps.scatter(x, dim(c), c.tensorArg(1), c.tensorArg(2))
-                        : ScatterOps.scatter(x, dim(c), c.tensorArg(1), c.kwarg("value"));
-            case "scatter_add" -> ScatterOps.scatterAdd(x, dim(c), c.tensorArg(1), c.tensorArg(2));
-            case "scatter_reduce" ->
-                ScatterOps.scatterReduce(
-                        x,
-                        dim(c),
-                        c.tensorArg(1),
-                        c.tensorArg(2),
-                        (String) c.kwarg("reduce"),
-                        !c.has("include_self") || (Boolean) c.kwarg("include_self"));
-            case "index_select" -> ScatterOps.indexSelect(x, dim(c), c.tensorArg(1));
-            case "index_add" ->
-                c.has("alpha")
-                        ? ScatterOps.indexAdd(x, dim(c), c.tensorArg(1), c.tensorArg(2), c.kwarg("alpha"))
-                        : ScatterOps.indexAdd(x, dim(c), c.tensorArg(1), c.tensorArg(2));
-            case "index_copy" -> ScatterOps.indexCopy(x, dim(c), c.tensorArg(1), c.tensorArg(2));
-            case "index_fill" -> ScatterOps.indexFill(x, dim(c), c.tensorArg(1), c.kwarg("value"));
-            case "index_fill_tensor" -> ScatterOps.indexFill(x, dim(c), c.tensorArg(1), c.tensorArg(2));
-            case "masked_select" -> IndexingOps.maskedSelect(x, c.tensorArg(1));
-            case "masked_scatter" -> IndexingOps.maskedScatter(x, c.tensorArg(1), c.tensorArg(2));
-            case "take" -> IndexingOps.take(x, c.tensorArg(1));
-            case "take_along_dim" ->
-                c.has("dim") && c.kwarg("dim") != null
-                        ? IndexingOps.takeAlongDim(x, c.tensorArg(1), dim(c))
-                        : IndexingOps.takeAlongDim(x, c.tensorArg(1));
-            case "nonzero" ->
-                c.has("as_tuple") && (Boolean) c.kwarg("as_tuple")
-                        ? IndexingOps.nonzero(x, true)
-                        : IndexingOps.nonzero(x);
-            case "where" -> IndexingOps.where(x);
-            default -> throw new IllegalStateException("no mapping for op " + c.op());
-        };
+        // the cases' warnings (PyTorch's own, e.g. deprecations) are recorded, not printed; values are what is checked
+        try (var _ = Warnings.catchWarnings()) {
+            Tensor x = c.tensorArg(0);
+            return switch (c.op()) {
+                case "getitem" -> IndexingOps.index(x, spec(c.args().get(1)));
+                case "setitem" ->
+                    c.arg(2) instanceof Tensor v
+                            ? IndexingOps.indexPut_(x, spec(c.args().get(1)), v, (Boolean) c.kwarg("accumulate"))
+                            : x.indexPut_(spec(c.args().get(1)), c.arg(2));
+                case "index_put" ->
+                    IndexingOps.indexPut(
+                            x,
+                            tensors(c.arg(1)),
+                            c.tensorArg(2),
+                            c.has("accumulate") && (Boolean) c.kwarg("accumulate"));
+                case "gather" -> ScatterOps.gather(x, dim(c), c.tensorArg(1));
+                case "scatter" ->
+                    c.argCount() == 3
+                            ? ScatterOps.scatter(x, dim(c), c.tensorArg(1), c.tensorArg(2))
+                            : ScatterOps.scatter(x, dim(c), c.tensorArg(1), c.kwarg("value"));
+                case "scatter_add" -> ScatterOps.scatterAdd(x, dim(c), c.tensorArg(1), c.tensorArg(2));
+                case "scatter_reduce" ->
+                    ScatterOps.scatterReduce(
+                            x,
+                            dim(c),
+                            c.tensorArg(1),
+                            c.tensorArg(2),
+                            (String) c.kwarg("reduce"),
+                            !c.has("include_self") || (Boolean) c.kwarg("include_self"));
+                case "index_select" -> ScatterOps.indexSelect(x, dim(c), c.tensorArg(1));
+                case "index_add" ->
+                    c.has("alpha")
+                            ? ScatterOps.indexAdd(x, dim(c), c.tensorArg(1), c.tensorArg(2), c.kwarg("alpha"))
+                            : ScatterOps.indexAdd(x, dim(c), c.tensorArg(1), c.tensorArg(2));
+                case "index_copy" -> ScatterOps.indexCopy(x, dim(c), c.tensorArg(1), c.tensorArg(2));
+                case "index_fill" -> ScatterOps.indexFill(x, dim(c), c.tensorArg(1), c.kwarg("value"));
+                case "index_fill_tensor" -> ScatterOps.indexFill(x, dim(c), c.tensorArg(1), c.tensorArg(2));
+                case "masked_select" -> IndexingOps.maskedSelect(x, c.tensorArg(1));
+                case "masked_scatter" -> IndexingOps.maskedScatter(x, c.tensorArg(1), c.tensorArg(2));
+                case "take" -> IndexingOps.take(x, c.tensorArg(1));
+                case "take_along_dim" ->
+                    c.has("dim") && c.kwarg("dim") != null
+                            ? IndexingOps.takeAlongDim(x, c.tensorArg(1), dim(c))
+                            : IndexingOps.takeAlongDim(x, c.tensorArg(1));
+                case "nonzero" ->
+                    c.has("as_tuple") && (Boolean) c.kwarg("as_tuple")
+                            ? IndexingOps.nonzero(x, true)
+                            : IndexingOps.nonzero(x);
+                case "where" -> IndexingOps.where(x);
+                default -> throw new IllegalStateException("no mapping for op " + c.op());
+            };
+        }
     }
 
     private static int dim(Case c) {
