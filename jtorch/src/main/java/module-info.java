@@ -32,6 +32,7 @@ module org.jtorch {
     exports org.jtorch.nn.utils;
     exports org.jtorch.optim;
     exports org.jtorch.optim.lr;
+    exports org.jtorch.optim.swa;
     exports org.jtorch.utils.hooks;
     exports org.jtorch.utils.data;
 

@@ -49,6 +49,7 @@ class ModuleBoundaryTest {
             "org.jtorch.nn.utils",
             "org.jtorch.optim",
             "org.jtorch.optim.lr",
+            "org.jtorch.optim.swa",
             "org.jtorch.utils.data",
             "org.jtorch.utils.hooks");
 
