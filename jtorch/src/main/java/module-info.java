@@ -30,8 +30,10 @@ module org.jtorch {
     exports org.jtorch.nn.functional;
     exports org.jtorch.nn.init;
     exports org.jtorch.nn.utils;
+    exports org.jtorch.nn.utils.prune;
     exports org.jtorch.optim;
     exports org.jtorch.optim.lr;
+    exports org.jtorch.optim.swa;
     exports org.jtorch.utils.hooks;
     exports org.jtorch.utils.data;
 

@@ -47,8 +47,10 @@ class ModuleBoundaryTest {
             "org.jtorch.nn.functional",
             "org.jtorch.nn.init",
             "org.jtorch.nn.utils",
+            "org.jtorch.nn.utils.prune",
             "org.jtorch.optim",
             "org.jtorch.optim.lr",
+            "org.jtorch.optim.swa",
             "org.jtorch.utils.data",
             "org.jtorch.utils.hooks");
 

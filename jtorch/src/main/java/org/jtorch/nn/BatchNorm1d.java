@@ -23,4 +23,9 @@ public class BatchNorm1d extends BatchNormNd {
             throw new IllegalArgumentException("expected 2D or 3D input (got " + input.dim() + "D input)");
         }
     }
+
+    @Override
+    protected String extraRepr() {
+        return PyRepr.batchNorm(this);
+    }
 }

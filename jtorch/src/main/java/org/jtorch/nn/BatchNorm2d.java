@@ -21,4 +21,9 @@ public class BatchNorm2d extends BatchNormNd {
     void checkInputDim(Tensor input) {
         if (input.dim() != 4) throw new IllegalArgumentException("expected 4D input (got " + input.dim() + "D input)");
     }
+
+    @Override
+    protected String extraRepr() {
+        return PyRepr.batchNorm(this);
+    }
 }

@@ -10,11 +10,14 @@ import org.jtorch.nn.functional.F;
  * {@code torch.nn.modules.batchnorm._BatchNorm}: per-channel normalisation with batch statistics while training and
  * running statistics ({@code running_mean}, {@code running_var}, {@code num_batches_tracked} buffers) in evaluation. A
  * null momentum makes the running statistics a cumulative average.
+ *
+ * <p>Public, as PyTorch's base class is reachable, so that code written over every batch-norm flavour (such as
+ * {@code swa_utils.update_bn}, which resets the statistics and sets the momentum) can name it.
  */
-abstract class BatchNormNd extends Module {
+public abstract class BatchNormNd extends Module {
     private final long numFeatures;
     private final double eps;
-    private final Double momentum;
+    private Double momentum;
     private final boolean affine;
     private final boolean trackRunningStats;
 
@@ -33,6 +36,24 @@ abstract class BatchNormNd extends Module {
                 "running_var", trackRunningStats ? Torch.ones(new long[] {numFeatures}, dtype, Device.CPU) : null);
         registerBuffer(
                 "num_batches_tracked", trackRunningStats ? Torch.zeros(new long[0], DType.INT64, Device.CPU) : null);
+    }
+
+    // The settings extraRepr prints; the flavours print them through PyRepr.batchNorm, so that this class, which other
+    // packages name, depends on nothing of nn's modules.
+    long numFeatures() {
+        return numFeatures;
+    }
+
+    double eps() {
+        return eps;
+    }
+
+    boolean affine() {
+        return affine;
+    }
+
+    boolean trackRunningStats() {
+        return trackRunningStats;
     }
 
     /** PyTorch's {@code _check_input_dim}: the ranks this flavour accepts (a ValueError naming the rank). */
@@ -63,6 +84,16 @@ abstract class BatchNormNd extends Module {
         return getBuffer("num_batches_tracked");
     }
 
+    /** {@code momentum}: the running statistics' update factor, or null for a cumulative average. */
+    public Double momentum() {
+        return momentum;
+    }
+
+    /** {@code module.momentum = value}: null makes the running statistics a cumulative average from now on. */
+    public void momentum(Double value) {
+        this.momentum = value;
+    }
+
     /** {@code reset_running_stats()}. */
     public void resetRunningStats() {
         if (!trackRunningStats) return;
@@ -88,12 +119,5 @@ abstract class BatchNormNd extends Module {
         boolean useStats = !isTraining() || trackRunningStats;
         return F.batchNorm(
                 input, useStats ? rm : null, useStats ? rv : null, weight(), bias(), bnTraining, factor, eps);
-    }
-
-    @Override
-    protected String extraRepr() {
-        return numFeatures + ", eps=" + PyRepr.of(eps) + ", momentum="
-                + (momentum == null ? "None" : PyRepr.of(momentum)) + ", affine=" + PyRepr.of(affine)
-                + ", track_running_stats=" + PyRepr.of(trackRunningStats);
     }
 }

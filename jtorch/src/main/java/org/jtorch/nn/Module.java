@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.jtorch.DType;
 import org.jtorch.Device;
@@ -72,6 +73,8 @@ public abstract class Module {
     private final LinkedHashMap<String, Tensor> buffers = new LinkedHashMap<>();
     private final Set<String> nonPersistentBuffers = new HashSet<>();
     private final LinkedHashMap<String, Module> modules = new LinkedHashMap<>();
+    // Tensors computed on each read: the properties nn.utils.parametrize puts on a parametrized module's class.
+    private final LinkedHashMap<String, Supplier<Tensor>> computed = new LinkedHashMap<>();
     private final List<ForwardPreHook> forwardPreHooks = new ArrayList<>();
     private final List<ForwardHook> forwardHooks = new ArrayList<>();
     private boolean training = true;
@@ -82,7 +85,7 @@ public abstract class Module {
     // ---- registration ------------------------------------------------------------------------------
 
     /** {@code register_parameter(name, param)}: marks a non-null tensor as requiring grad (an {@code nn.Parameter}). */
-    protected final Tensor registerParameter(String name, Tensor param) {
+    public final Tensor registerParameter(String name, Tensor param) {
         checkName(name, "parameter", parameters);
         if (param != null && param.gradFn() != null) {
             throw new IllegalArgumentException(
@@ -98,12 +101,12 @@ public abstract class Module {
     }
 
     /** {@code register_buffer(name, tensor)}: a persistent buffer. */
-    protected final Tensor registerBuffer(String name, Tensor buffer) {
+    public final Tensor registerBuffer(String name, Tensor buffer) {
         return registerBuffer(name, buffer, true);
     }
 
     /** {@code register_buffer(name, tensor, persistent)}: non-persistent buffers stay out of the state dict. */
-    protected final Tensor registerBuffer(String name, Tensor buffer, boolean persistent) {
+    public final Tensor registerBuffer(String name, Tensor buffer, boolean persistent) {
         checkName(name, "buffer", buffers);
         buffers.put(name, buffer);
         if (!persistent) nonPersistentBuffers.add(name);
@@ -111,7 +114,7 @@ public abstract class Module {
     }
 
     /** {@code register_module(name, module)} (attribute assignment of a submodule); returns the module. */
-    protected final <T extends Module> T register(String name, T module) {
+    public final <T extends Module> T register(String name, T module) {
         checkName(name, "module", modules);
         modules.put(name, module);
         return module;
@@ -123,28 +126,74 @@ public abstract class Module {
         if (name.isEmpty()) throw new IllegalArgumentException(kind + " name can't be empty string \"\"");
         boolean taken = (own != parameters && parameters.containsKey(name))
                 || (own != buffers && buffers.containsKey(name))
-                || (own != modules && modules.containsKey(name));
+                || (own != modules && modules.containsKey(name))
+                || computed.containsKey(name);
         // Re-registering under the same kind replaces in place, as PyTorch does; clashing across kinds is an error.
         if (taken) throw new IllegalArgumentException("attribute '" + name + "' already exists");
     }
 
+    /**
+     * {@code delattr(module, name)}: removes the parameter, buffer or submodule registered under {@code name}, so that
+     * the name can be registered again (at the end of its table, as in PyTorch's ordered dicts).
+     */
+    public final void deleteAttribute(String name) {
+        if (parameters.containsKey(name)) parameters.remove(name);
+        else if (buffers.containsKey(name)) {
+            buffers.remove(name);
+            nonPersistentBuffers.remove(name);
+        } else if (modules.containsKey(name)) modules.remove(name);
+        else throw new IllegalArgumentException("'" + name() + "' object has no attribute '" + name + "'");
+    }
+
+    /**
+     * Installs (or, with a null getter, removes) a tensor attribute computed on every read: the property
+     * {@code torch.nn.utils.parametrize} injects into a parametrized module's class ({@code _inject_property}), or the
+     * plain attribute {@code torch.nn.utils.prune}'s hook assigns. {@link #getParameter} reads it, so layers see the
+     * computed tensor where they read their weight; it is neither a parameter nor a buffer, so it is in no state dict.
+     */
+    public final void computedAttribute(String name, Supplier<Tensor> getter) {
+        if (getter == null) {
+            computed.remove(name);
+            return;
+        }
+        if (parameters.containsKey(name) || buffers.containsKey(name) || modules.containsKey(name))
+            throw new IllegalArgumentException("attribute '" + name + "' already exists");
+        computed.put(name, getter);
+    }
+
+    /** Whether {@code name} is an attribute installed by {@link #computedAttribute}. */
+    public final boolean hasComputedAttribute(String name) {
+        return computed.containsKey(name);
+    }
+
     // ---- access --------------------------------------------------------------------------------------
 
-    /** This module's own submodules as registered (duplicates kept), for containers; a read-only view. */
-    protected final Map<String, Module> registeredModules() {
+    /** {@code _modules}: this module's own submodules as registered (duplicates kept); a read-only view. */
+    public final Map<String, Module> registeredModules() {
         return Collections.unmodifiableMap(modules);
     }
 
-    /** This module's own parameters as registered (None entries kept), for containers; a read-only view. */
-    protected final Map<String, Tensor> registeredParameters() {
+    /** {@code _parameters}: this module's own parameters as registered (None entries kept); a read-only view. */
+    public final Map<String, Tensor> registeredParameters() {
         return Collections.unmodifiableMap(parameters);
     }
 
-    /** {@code get_parameter(target)}: a parameter by dotted path ({@code "0.weight"}); null when registered as None. */
+    /** {@code _buffers}: this module's own buffers as registered (None entries kept); a read-only view. */
+    public final Map<String, Tensor> registeredBuffers() {
+        return Collections.unmodifiableMap(buffers);
+    }
+
+    /**
+     * {@code get_parameter(target)}: a parameter by dotted path ({@code "0.weight"}); null when registered as None. A
+     * parametrized or pruned tensor (see {@link #computedAttribute}) is computed and returned, as reading
+     * {@code module.weight} does in PyTorch, since layers read their weights through this method.
+     */
     public Tensor getParameter(String target) {
         int dot = target.lastIndexOf('.');
         Module owner = dot < 0 ? this : getSubmodule(target.substring(0, dot));
         String name = target.substring(dot + 1);
+        Supplier<Tensor> getter = owner.computed.get(name);
+        if (getter != null) return getter.get();
         if (!owner.parameters.containsKey(name)) {
             throw new IllegalArgumentException(owner.name() + " has no parameter `" + name + "`");
         }
@@ -516,6 +565,11 @@ public abstract class Module {
     public AutoCloseable registerForwardPreHook(ForwardPreHook hook) {
         forwardPreHooks.add(hook);
         return () -> forwardPreHooks.remove(hook);
+    }
+
+    /** {@code _forward_pre_hooks}: the registered forward pre-hooks in order; a read-only view. */
+    public final List<ForwardPreHook> forwardPreHooks() {
+        return Collections.unmodifiableList(forwardPreHooks);
     }
 
     /** {@code register_forward_hook(hook)}: closing the handle removes the hook. */

@@ -27,6 +27,13 @@ public final class ModuleDict extends Module {
         return m;
     }
 
+    /** {@code pop(key)}: removes the entry and returns its module. */
+    public Module pop(String key) {
+        Module m = get(key);
+        deleteAttribute(key);
+        return m;
+    }
+
     /** {@code key in dict}. */
     public boolean containsKey(String key) {
         return registeredModules().containsKey(key);

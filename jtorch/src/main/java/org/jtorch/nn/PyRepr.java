@@ -36,4 +36,11 @@ final class PyRepr {
         for (int i = 0; i < values.length; i++) sb.append(i > 0 ? ", " : "").append(values[i]);
         return sb.append(values.length == 1 ? ",)" : ")").toString();
     }
+
+    /** A batch-norm layer's {@code extra_repr}: {@code 4, eps=1e-05, momentum=0.1, affine=True, ...}. */
+    static String batchNorm(BatchNormNd bn) {
+        Double momentum = bn.momentum();
+        return bn.numFeatures() + ", eps=" + of(bn.eps()) + ", momentum=" + (momentum == null ? "None" : of(momentum))
+                + ", affine=" + of(bn.affine()) + ", track_running_stats=" + of(bn.trackRunningStats());
+    }
 }

@@ -18,11 +18,20 @@ import org.jtorch.DType;
 import org.jtorch.Generator;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
+import org.jtorch.nn.BatchNorm1d;
 import org.jtorch.nn.Linear;
 import org.jtorch.nn.ReLU;
 import org.jtorch.nn.Sequential;
 import org.jtorch.nn.functional.F;
+import org.jtorch.nn.utils.Parametrizations;
+import org.jtorch.nn.utils.Parametrize;
+import org.jtorch.nn.utils.prune.L1Unstructured;
+import org.jtorch.nn.utils.prune.Prune;
 import org.jtorch.optim.AdamW;
+import org.jtorch.optim.SGD;
+import org.jtorch.optim.swa.AveragedModel;
+import org.jtorch.optim.swa.SWALR;
+import org.jtorch.optim.swa.SwaUtils;
 import org.jtorch.utils.data.Data;
 import org.jtorch.utils.data.DataLoader;
 import org.jtorch.utils.data.Subset;
@@ -156,6 +165,94 @@ class TrainingGuideTest {
         assertSame(weight, model.getParameter("0.weight"));
         assertEquals(DType.FLOAT64, weight.dtype());
         assertEquals(DType.FLOAT64, ((Tensor) optimizer.state(weight).get("exp_avg")).dtype());
+    }
+
+    private static Sequential mlp() {
+        return new Sequential(new Linear(2, 16), new BatchNorm1d(16), new ReLU(), new Linear(16, 1));
+    }
+
+    @Test
+    void averagingWeights() {
+        TensorDataset dataset = regression();
+        // [snippet swa]
+        Sequential model = mlp();
+        SGD optimizer = new SGD(model.parameters(), SGD.Options.defaults().lr(0.05));
+        AveragedModel swaModel = new AveragedModel(model, mlp()); // mlp(): a new module to hold the average
+        AveragedModel emaModel = new AveragedModel(
+                model,
+                mlp(),
+                AveragedModel.Options.defaults()
+                        .multiAvgFn(SwaUtils.getEmaMultiAvgFn(0.99))
+                        .useBuffers(true)); // batch-norm statistics are averaged too
+        SWALR swaScheduler = new SWALR(optimizer, 0.01, 2, "cos"); // anneals lr to 0.01 over 2 epochs
+        try (var loader =
+                DataLoader.builder(dataset).batchSize(32).shuffle(true).build()) {
+            for (int epoch = 0; epoch < 10; epoch++) {
+                for (List<Tensor> batch : loader) {
+                    optimizer.zeroGrad();
+                    F.mseLoss(model.call(batch.get(0)), batch.get(1)).backward();
+                    optimizer.step();
+                    emaModel.updateParameters(model); // EMA: every step
+                }
+                if (epoch >= 5) { // SWA: the average of the last epochs' weights
+                    swaModel.updateParameters(model);
+                    swaScheduler.step();
+                }
+            }
+            SwaUtils.updateBn(loader, swaModel); // one pass to recompute batch-norm statistics
+        }
+        swaModel.eval();
+        Tensor prediction = swaModel.call(dataset.get(0).get(0).unsqueeze(0));
+        // [end]
+        assertEquals(5, (long) swaModel.nAveraged().item());
+        assertEquals(80, (long) emaModel.nAveraged().item());
+        assertArrayEquals(new long[] {1, 1}, prediction.shape());
+        assertEquals(0.01, optimizer.paramGroups().get(0).lr(), 1e-12);
+        assertEquals("n_averaged", swaModel.stateDict().keySet().iterator().next());
+    }
+
+    @Test
+    void parametrizationsAndPruning() {
+        // [snippet parametrize]
+        Linear layer = new Linear(8, 4);
+        Parametrizations.weightNorm(layer); // weight = g * v / ||v||, g and v trained
+        List<String> keys = new ArrayList<>(layer.stateDict().keySet());
+        // [bias, parametrizations.weight.original0, parametrizations.weight.original1], as PyTorch names them
+        Tensor weight = layer.weight(); // computed from g and v on each read
+        try (var _ = Parametrize.cached()) { // computed once in the scope: for weights read several times
+            layer.call(Torch.randn(3, 8));
+        }
+        Parametrize.removeParametrizations(layer, "weight"); // a plain parameter again, with the current value
+
+        Linear critic = new Linear(8, 1);
+        Parametrizations.spectralNorm(critic); // weight / sigma_max(weight), power iteration while training
+        // [end]
+        assertEquals(List.of("bias", "parametrizations.weight.original0", "parametrizations.weight.original1"), keys);
+        assertArrayEquals(weight.toDoubleArray(), layer.weight().toDoubleArray(), 1e-6);
+        assertEquals(
+                List.of(
+                        "bias",
+                        "parametrizations.weight.original",
+                        "parametrizations.weight.0._u",
+                        "parametrizations.weight.0._v"),
+                new ArrayList<>(critic.stateDict().keySet()));
+
+        Linear a = new Linear(8, 4), b = new Linear(4, 2);
+        // [snippet prune]
+        Prune.l1Unstructured(a, "weight", 0.5); // the half of the weights smallest in absolute value
+        // a's state dict: bias, weight_orig, weight_mask; a.weight() is weight_orig * weight_mask
+        Prune.lnStructured(b, "weight", 1L, 2, 0); // one whole row (output unit), by its L2 norm
+        Prune.globalUnstructured( // 30% of both weights together, against one threshold
+                List.of(new Prune.Target(a, "weight"), new Prune.Target(b, "weight")), () -> new L1Unstructured(0.3));
+        Prune.remove(a, "weight"); // permanent: weight is a plain parameter holding the zeros
+        // [end]
+        assertEquals(List.of("bias", "weight"), new ArrayList<>(a.stateDict().keySet()));
+        assertEquals(
+                List.of("bias", "weight_orig", "weight_mask"),
+                new ArrayList<>(b.stateDict().keySet()));
+        long zeros = 0;
+        for (double w : a.weight().toDoubleArray()) if (w == 0) zeros++;
+        assertTrue(zeros >= 16, zeros + " pruned of 32");
     }
 
     @Test
