@@ -31,4 +31,13 @@ public final class Fx {
         tracer.output(results);
         return new GraphModule(tracer.graph(), tracer.constants());
     }
+
+    /**
+     * {@code torch.func.functionalize} applied to a captured graph (what {@code make_fx(functionalize(f))} records):
+     * the graph rewritten without in-place or {@code out=} calls, with copies into the written inputs at the end. See
+     * {@link Functionalization}.
+     */
+    public static GraphModule functionalize(GraphModule gm) {
+        return Functionalization.run(gm);
+    }
 }
