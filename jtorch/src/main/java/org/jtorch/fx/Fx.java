@@ -22,7 +22,11 @@ public final class Fx {
 
     /** Traces {@code fn} on {@code exampleInputs}: one placeholder per input, one node per op, the results output. */
     public static GraphModule makeFx(Function<Tensor[], Tensor[]> fn, Tensor... exampleInputs) {
-        Tracer tracer = new Tracer();
+        return trace(new Tracer(), fn, exampleInputs);
+    }
+
+    /** Traces {@code fn} on {@code exampleInputs} with {@code tracer}. */
+    static GraphModule trace(Tracer tracer, Function<Tensor[], Tensor[]> fn, Tensor... exampleInputs) {
         for (Tensor input : exampleInputs) tracer.input(input);
         Tensor[] results;
         try (var _ = DispatchState.enter(tracer)) {
