@@ -10,6 +10,7 @@ import org.jtorch.ops.CopyOps;
 import org.jtorch.ops.OpDef;
 import org.jtorch.ops.OpRegistry;
 import org.jtorch.ops.PointwiseOps;
+import org.jtorch.ops.TernaryOps;
 
 /**
  * Decomposition to JTorch's core op set ({@code torch._decomp}: {@code core_aten_decompositions()} and
@@ -27,6 +28,8 @@ import org.jtorch.ops.PointwiseOps;
  *   <li>{@code aten.deg2rad.default}, {@code aten.rad2deg.default}: {@code mul} by {@code pi / 180} or {@code 180 /
  *       pi};
  *   <li>{@code aten.frac.default}: {@code sub(x, trunc(x))};
+ *   <li>{@code aten.addcmul.default}, {@code aten.addcdiv.default}: {@code add(self, mul(mul(t1, t2), value))},
+ *       {@code add(self, mul(div(t1, t2), value))};
  *   <li>{@code aten.hardtanh.default}: {@code clamp(x, min_val, max_val)}, converted back to {@code x}'s dtype (clamp
  *       promotes an integer tensor with float bounds; hardtanh does not).
  * </ul>
@@ -58,11 +61,26 @@ public final class Decompositions {
         t.put(Graph.targetOf(PointwiseOps.DEG2RAD), a -> PointwiseOps.MUL.call1(a[0], Math.PI / 180));
         t.put(Graph.targetOf(PointwiseOps.RAD2DEG), a -> PointwiseOps.MUL.call1(a[0], 180 / Math.PI));
         t.put(Graph.targetOf(PointwiseOps.FRAC), a -> PointwiseOps.SUB.call1(a[0], PointwiseOps.TRUNC.call1(a[0])));
+        t.put(Graph.targetOf(TernaryOps.ADDCMUL), a -> addc(a, PointwiseOps.MUL.call1(a[1], a[2])));
+        t.put(Graph.targetOf(TernaryOps.ADDCDIV), a -> addc(a, PointwiseOps.DIV.call1(a[1], a[2])));
         t.put(Graph.targetOf(ClampOps.HARDTANH), a -> {
             Tensor x = (Tensor) a[0];
             return CopyOps.to(ClampOps.CLAMP.call1(x, a[1], a[2]), x.dtype()); // hardtanh keeps x's dtype
         });
         return Map.copyOf(t);
+    }
+
+    /**
+     * {@code self + value * product}, the shared tail of addcmul and addcdiv; a missing value is 1. With integer
+     * tensors the kernel converts the value to their type ({@code value.to<scalar_t>()}), so the rule truncates a
+     * floating value as that conversion does instead of letting it promote the result.
+     */
+    private static Tensor addc(Object[] a, Tensor product) {
+        Object value = a.length > 3 && a[3] != null ? a[3] : 1L;
+        if (!product.dtype().isFloatingPoint() && !product.dtype().isComplex() && value instanceof Double d) {
+            value = d.longValue();
+        }
+        return PointwiseOps.ADD.call1(a[0], PointwiseOps.MUL.call1(product, value));
     }
 
     /** The default table ({@code core_aten_decompositions()}), keyed by graph target ({@code aten.silu.default}). */
