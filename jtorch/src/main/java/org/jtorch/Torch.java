@@ -3684,6 +3684,33 @@ public final class Torch {
         return org.jtorch.ops.LinalgSolveOps.matrixPower(a, n);
     }
 
+    // ---- view-scatter ops (org.jtorch.ops.ViewScatterOps): a copy of self with a view's elements replaced ----
+
+    /** {@code torch.slice_scatter(self, src, dim, start, end, step)}: self with {@code self[start:end:step] = src}. */
+    public static Tensor sliceScatter(Tensor self, Tensor src, long dim, Long start, Long end, long step) {
+        return org.jtorch.ops.ViewScatterOps.SLICE_SCATTER.call1(self, src, dim, start, end, step);
+    }
+
+    /** {@code torch.slice_scatter(self, src, dim)}: the whole of {@code dim}, step 1. */
+    public static Tensor sliceScatter(Tensor self, Tensor src, long dim) {
+        return sliceScatter(self, src, dim, null, null, 1);
+    }
+
+    /** {@code torch.select_scatter(self, src, dim, index)}: self with {@code select(dim, index) = src}. */
+    public static Tensor selectScatter(Tensor self, Tensor src, long dim, long index) {
+        return org.jtorch.ops.ViewScatterOps.SELECT_SCATTER.call1(self, src, dim, index);
+    }
+
+    /** {@code torch.diagonal_scatter(self, src, offset, dim1, dim2)}: self with its diagonal = src. */
+    public static Tensor diagonalScatter(Tensor self, Tensor src, long offset, long dim1, long dim2) {
+        return org.jtorch.ops.ViewScatterOps.DIAGONAL_SCATTER.call1(self, src, offset, dim1, dim2);
+    }
+
+    /** {@code torch.diagonal_scatter(self, src)}: the main diagonal of dims 0 and 1. */
+    public static Tensor diagonalScatter(Tensor self, Tensor src) {
+        return diagonalScatter(self, src, 0, 0, 1);
+    }
+
     // ---- view-copy ops (org.jtorch.ops.ViewCopyOps): the view, then a copy that shares nothing ----
 
     /** {@code torch.view_copy(self, size)}. */

@@ -83,6 +83,24 @@ public final class FakeTensorMode implements AutoCloseable {
         return fake;
     }
 
+    /**
+     * A fake tensor with the metadata a graph recorded ({@code meta["val"]} of a placeholder), over a fake storage of
+     * its own just large enough for its strides: what shape propagation feeds a graph.
+     */
+    Tensor fromMeta(TensorMeta meta) {
+        long[] shape = meta.shape(), stride = meta.stride();
+        long extent = 1;
+        for (int i = 0; i < shape.length; i++) {
+            if (shape[i] == 0) extent = 0;
+            else if (extent > 0) extent += (shape[i] - 1) * stride[i];
+        }
+        long slots = extent * meta.dtype().slotsPerElement();
+        Storage storage = Storage.fake(meta.device(), meta.dtype().storageKind(), slots);
+        Tensor fake = Tensor.of(TensorImpl.of(storage, 0, shape, stride, meta.dtype()));
+        if (meta.requiresGrad()) fake.requiresGrad(true);
+        return fake;
+    }
+
     private Object[] fakeArgs(Object[] args) {
         Object[] out = args.clone();
         for (int i = 0; i < out.length; i++) {

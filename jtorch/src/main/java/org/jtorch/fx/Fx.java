@@ -22,7 +22,11 @@ public final class Fx {
 
     /** Traces {@code fn} on {@code exampleInputs}: one placeholder per input, one node per op, the results output. */
     public static GraphModule makeFx(Function<Tensor[], Tensor[]> fn, Tensor... exampleInputs) {
-        Tracer tracer = new Tracer();
+        return trace(new Tracer(), fn, exampleInputs);
+    }
+
+    /** Traces {@code fn} on {@code exampleInputs} with {@code tracer}. */
+    static GraphModule trace(Tracer tracer, Function<Tensor[], Tensor[]> fn, Tensor... exampleInputs) {
         for (Tensor input : exampleInputs) tracer.input(input);
         Tensor[] results;
         try (var _ = DispatchState.enter(tracer)) {
@@ -30,5 +34,14 @@ public final class Fx {
         }
         tracer.output(results);
         return new GraphModule(tracer.graph(), tracer.constants());
+    }
+
+    /**
+     * {@code torch.func.functionalize} applied to a captured graph (what {@code make_fx(functionalize(f))} records):
+     * the graph rewritten without in-place or {@code out=} calls, with copies into the written inputs at the end. See
+     * {@link Functionalization}.
+     */
+    public static GraphModule functionalize(GraphModule gm) {
+        return Functionalization.run(gm);
     }
 }

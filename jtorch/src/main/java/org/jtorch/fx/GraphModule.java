@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.Dispatcher;
@@ -38,6 +39,11 @@ public final class GraphModule {
 
     /** Runs the graph on {@code inputs}, one per placeholder in order; returns the output node's values. */
     public Tensor[] call(Tensor... inputs) {
+        return run(inputs, (node, value) -> {});
+    }
+
+    /** {@link #call}, handing each node's value (a tensor, a tuple of them or null) to {@code observer} as it runs. */
+    Tensor[] run(Tensor[] inputs, BiConsumer<Node, Object> observer) {
         Map<Node, Object> values = new HashMap<>();
         int next = 0;
         for (Node n : graph.nodes()) {
@@ -47,13 +53,18 @@ public final class GraphModule {
                         throw new TorchException("graph expects more than " + inputs.length + " inputs");
                     }
                     values.put(n, inputs[next++]);
+                    observer.accept(n, values.get(n));
                 }
                 case Node.GET_ATTR -> {
                     Tensor c = constants.get(n.target());
                     if (c == null) throw new TorchException("graph module has no constant " + n.target());
                     values.put(n, c);
+                    observer.accept(n, c);
                 }
-                case Node.CALL_FUNCTION -> values.put(n, run(n, values));
+                case Node.CALL_FUNCTION -> {
+                    values.put(n, runNode(n, values));
+                    observer.accept(n, values.get(n));
+                }
                 case Node.OUTPUT -> {
                     if (next != inputs.length) {
                         throw new TorchException("graph takes " + next + " inputs, got " + inputs.length);
@@ -69,7 +80,7 @@ public final class GraphModule {
         throw new TorchException("graph has no output node");
     }
 
-    private static Object run(Node n, Map<Node, Object> values) {
+    static Object runNode(Node n, Map<Node, Object> values) {
         if (n.target().equals(Node.GETITEM)) {
             Tensor[] tuple = (Tensor[]) values.get((Node) n.args().get(0));
             return tuple[Math.toIntExact((Long) n.args().get(1))];

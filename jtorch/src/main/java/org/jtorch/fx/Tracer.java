@@ -23,14 +23,25 @@ import org.jtorch.ops.OpDef;
  *
  * <p>A composite op is not recorded: it expands below the tracer into the ops it is made of, which come back through
  * the tracer and are recorded, so the graph holds the ops that actually run (as make_fx decomposes
- * CompositeImplicitAutograd ops by default). In-place and {@code out=} calls are recorded as mutations, as make_fx
- * records them without functionalization (which graphs do not have yet).
+ * CompositeImplicitAutograd ops by default). An op with a rule in the tracer's decomposition table runs the rule
+ * instead, whose ops come back through the tracer too ({@code make_fx(decomposition_table=...)}). In-place and
+ * {@code out=} calls are recorded as mutations, as make_fx records them without functionalization.
  */
 final class Tracer implements DispatchState.Interpreter, Dispatcher.Mode {
     private final int level = DispatchState.nextLevel();
     private final Graph graph = new Graph();
     private final Map<Tensor, Node> nodes = new IdentityHashMap<>();
     private final Map<String, Tensor> constants = new LinkedHashMap<>();
+    /** The decompositions to apply to every op reaching the tracer, by target (empty for plain make_fx). */
+    private final Map<String, Decompositions.Rule> decompositions;
+
+    Tracer() {
+        this(Map.of());
+    }
+
+    Tracer(Map<String, Decompositions.Rule> decompositions) {
+        this.decompositions = decompositions;
+    }
 
     @Override
     public DispatchState.Kind kind() {
@@ -73,6 +84,8 @@ final class Tracer implements DispatchState.Interpreter, Dispatcher.Mode {
     public Object process(Operator operator, Object[] args, Dispatcher.Next next) {
         OpDef op = (OpDef) operator;
         if (op.compositeFn() != null) return next.call(op, args); // its pieces come back through this tracer
+        Decompositions.Rule rule = decompositions.get(Graph.targetOf(op));
+        if (rule != null) return rule.apply(args); // so do the rule's
         Object[] recorded = new Object[args.length];
         for (int i = 0; i < args.length; i++) recorded[i] = graphValue(args[i]);
         Object result = DispatchState.runBelow(this, () -> next.call(op, args));
@@ -94,14 +107,19 @@ final class Tracer implements DispatchState.Interpreter, Dispatcher.Mode {
     }
 
     /**
-     * Records an in-place call (one writing its first argument) or an {@code out=} call as it runs, a mutation (graphs
-     * are not functionalized yet). The written tensors are bound to the call's node, so that later uses name the value
-     * after the write.
+     * Records an in-place call (one writing its first argument) or an {@code out=} call as it runs, a mutation (see
+     * {@link Functionalization} for the rewrite without them). The written tensors are bound to the call's node, so
+     * that later uses name the value after the write.
      */
     @Override
     public Object processOut(Operator operator, Object[] outArray, Object[] args, Dispatcher.NextOut next) {
         OpDef op = (OpDef) operator;
         Tensor[] outs = (Tensor[]) outArray;
+        Decompositions.Rule rule = decompositions.get(Graph.targetOf(op));
+        if (rule != null) {
+            Decompositions.copyInto(outs, rule.apply(args)); // the rule's ops and the copies come back through here
+            return null;
+        }
         Object[] recorded = new Object[args.length];
         for (int i = 0; i < args.length; i++) recorded[i] = graphValue(args[i]);
         boolean inPlace = outs.length == 1 && args.length > 0 && outs[0] == args[0];

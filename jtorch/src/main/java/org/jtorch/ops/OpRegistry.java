@@ -63,7 +63,8 @@ public final class OpRegistry {
             ShapeOps.class,
             SortOps.class,
             TernaryOps.class,
-            ViewCopyOps.class);
+            ViewCopyOps.class,
+            ViewScatterOps.class);
 
     private static final Map<String, OpDef> OPS = new ConcurrentHashMap<>();
     /** Ops registered while the program runs, outside the built-in namespace; never enumerated by {@link #all()}. */

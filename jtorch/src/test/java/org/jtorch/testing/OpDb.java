@@ -51,6 +51,7 @@ import org.jtorch.ops.ShapeOps;
 import org.jtorch.ops.SortOps;
 import org.jtorch.ops.TernaryOps;
 import org.jtorch.ops.ViewCopyOps;
+import org.jtorch.ops.ViewScatterOps;
 
 /**
  * The op table of every op outside the pointwise family (which {@code PointwiseOpTableTest} sweeps from
@@ -342,6 +343,7 @@ public final class OpDb {
         search(t);
         shapes(t);
         viewCopies(t);
+        viewScatters(t);
         sort(t);
         ternaryOps(t);
         convolutionAndPooling(t);
@@ -1677,6 +1679,33 @@ public final class OpDb {
                 s("main", in -> a(in.t(3, 4), 0L, 0L, 1L)),
                 s("above", in -> a(in.t(3, 4), 1L, 0L, 1L))));
         t.add(op(ViewCopyOps.ALIAS_COPY, s("2x3", in -> a(in.t(2, 3))), s("0-d", in -> a(in.t()))));
+    }
+
+    /** The {@code *_scatter} inverses of the view ops: src has the view's shape, or the size check refuses it. */
+    private static void viewScatters(List<Entry> t) {
+        // (self, src, Long dim, Long start or null, Long end or null, Long step)
+        t.add(op(
+                ViewScatterOps.SLICE_SCATTER,
+                s("range", in -> a(in.t(4, 3), in.t(2, 3), 0L, 1L, 3L, 1L)),
+                s("step", in -> a(in.t(4, 5), in.t(4, 3), 1L, null, null, 2L)),
+                s("transposed", in -> a(in.nc(4, 3), in.nc(2, 3), 0L, -2L, null, 1L)),
+                s("empty", in -> a(in.t(4, 3), in.t(0, 3), 0L, 2L, 2L, 1L)),
+                s("src-size", in -> a(in.t(4, 3), in.t(3, 3), 0L, 1L, 3L, 1L))));
+        // (self, src, Long dim, Long index)
+        t.add(op(
+                ViewScatterOps.SELECT_SCATTER,
+                s("row", in -> a(in.t(4, 3), in.t(3), 0L, 1L)),
+                s("negative", in -> a(in.t(4, 3), in.t(4), 1L, -1L)),
+                s("offset", in -> a(in.off(4, 3), in.t(3), 0L, 2L)),
+                s("0-d src", in -> a(in.t(3), in.t(), 0L, 2L)),
+                s("out-of-range", in -> a(in.t(4, 3), in.t(3), 0L, 4L))));
+        // (self, src, Long offset, Long dim1, Long dim2)
+        t.add(op(
+                ViewScatterOps.DIAGONAL_SCATTER,
+                s("main", in -> a(in.t(3, 4), in.t(3), 0L, 0L, 1L)),
+                s("above", in -> a(in.t(3, 4), in.t(3), 1L, 0L, 1L)),
+                s("below, batched", in -> a(in.t(2, 3, 4), in.t(4, 2), -1L, 1L, 0L)),
+                s("src-size", in -> a(in.t(3, 4), in.t(4), 0L, 0L, 1L))));
     }
 
     private static void shapes(List<Entry> t) {
