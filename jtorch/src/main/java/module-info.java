@@ -15,6 +15,7 @@ module org.jtorch {
 
     exports org.jtorch;
     exports org.jtorch.accelerator;
+    exports org.jtorch.amp;
     exports org.jtorch.accelerator.spi;
     exports org.jtorch.autograd;
     exports org.jtorch.autograd.graph;

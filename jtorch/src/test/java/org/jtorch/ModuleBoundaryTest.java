@@ -33,6 +33,7 @@ class ModuleBoundaryTest {
             "org.jtorch",
             "org.jtorch.accelerator",
             "org.jtorch.accelerator.spi",
+            "org.jtorch.amp",
             "org.jtorch.autograd",
             "org.jtorch.autograd.graph",
             "org.jtorch.debug",

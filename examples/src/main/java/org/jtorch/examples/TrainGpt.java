@@ -9,10 +9,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jtorch.DType;
+import org.jtorch.Device;
 import org.jtorch.Generator;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
+import org.jtorch.amp.Amp;
+import org.jtorch.amp.Autocast;
 import org.jtorch.examples.gpt.CharCorpus;
 import org.jtorch.examples.gpt.Gpt;
 import org.jtorch.examples.gpt.GptConfig;
@@ -134,14 +138,15 @@ public final class TrainGpt {
                 params);
         out.printf(
                 "corpus: %,d training / %,d held-out characters; optimizer %s, lr %.2g, batch %d, "
-                        + "%d steps, %d threads%n",
+                        + "%d steps, %d threads, amp %s%n",
                 corpus.trainTokens().size(0),
                 corpus.valTokens().size(0),
                 opts.optimizer,
                 opts.lr,
                 opts.batch,
                 opts.steps,
-                opts.threads);
+                opts.threads,
+                opts.amp);
         out.printf("unigram baseline (held-out cross entropy of character frequencies): %.4f nats/char%n", baseline);
         if (resumed != null) out.printf("resumed from %s at step %d%n", opts.resume, startStep);
 
@@ -155,7 +160,10 @@ public final class TrainGpt {
             double lr = opts.learningRate(step);
             for (Optimizer o : optimizers) for (ParamGroup g : o.paramGroups()) g.set("lr", lr);
             Tensor[] xy = CharCorpus.batch(corpus.trainTokens(), opts.batch, config.blockSize(), data);
-            Tensor loss = lmLoss(model.call(xy[0]), model.lmHeadWeight(), xy[1]);
+            Tensor loss;
+            try (var _ = autocast()) {
+                loss = lmLoss(model.call(xy[0]), model.lmHeadWeight(), xy[1]);
+            }
             for (Optimizer o : optimizers) o.zeroGrad();
             loss.backward();
             if (opts.gradClip > 0) ClipGrad.clipGradNorm_(allParameters, opts.gradClip);
@@ -271,6 +279,15 @@ public final class TrainGpt {
         return List.of(new AdamW(List.of(ParamGroup.of(decay), noDecay), adamw));
     }
 
+    /**
+     * The forward pass's autocast region under {@code --amp bf16} (matrix products and attention in bfloat16, the
+     * parameters, residual stream and optimizer state in float32; bfloat16 has float32's range, so no loss scaling), or
+     * null, which try-with-resources skips, so that a run without {@code --amp} has no mode on the dispatch path.
+     */
+    private Autocast autocast() {
+        return opts.amp.equals("bf16") ? Amp.autocast(Device.CPU, DType.BFLOAT16) : null;
+    }
+
     /** Mean loss over a fixed set of held-out windows (the same ones at every evaluation). */
     private double evaluate(Gpt model, Tensor split) {
         Generator fixed = new Generator().manualSeed(opts.seed + 3);
@@ -279,7 +296,10 @@ public final class TrainGpt {
         try (var _ = Torch.noGrad()) {
             for (int i = 0; i < opts.evalBatches; i++) {
                 Tensor[] xy = CharCorpus.batch(split, opts.batch, model.config().blockSize(), fixed);
-                total += lmLoss(model.call(xy[0]), model.lmHeadWeight(), xy[1]).item();
+                try (var _ = autocast()) {
+                    total += lmLoss(model.call(xy[0]), model.lmHeadWeight(), xy[1])
+                            .item();
+                }
             }
         } finally {
             model.train();

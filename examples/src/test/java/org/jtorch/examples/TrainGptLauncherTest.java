@@ -37,6 +37,7 @@ class TrainGptLauncherTest {
             Map.entry("--warmup", "1"),
             Map.entry("--weight-decay", "0"),
             Map.entry("--grad-clip", "0"),
+            Map.entry("--amp", "bf16"),
             Map.entry("--optimizer", "muon"),
             Map.entry("--seed", "7"),
             Map.entry("--corpus", "pom.xml"),

@@ -32,6 +32,8 @@ public final class DispatchState {
         TRACE,
         /** A fake-tensor mode: runs every op on fake tensors, through the meta rules only. */
         FAKE,
+        /** An autocast scope ({@code torch.autocast}): casts the arguments of the ops on its lists. */
+        AUTOCAST,
         /** Any other interpreter that sees ops (a checkpointed region's watcher, a test's probe). */
         MODE
     }

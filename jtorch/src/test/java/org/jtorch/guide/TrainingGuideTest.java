@@ -15,9 +15,12 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jtorch.DType;
+import org.jtorch.Device;
 import org.jtorch.Generator;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
+import org.jtorch.amp.Amp;
+import org.jtorch.amp.GradScaler;
 import org.jtorch.nn.BatchNorm1d;
 import org.jtorch.nn.Linear;
 import org.jtorch.nn.ReLU;
@@ -253,6 +256,50 @@ class TrainingGuideTest {
         long zeros = 0;
         for (double w : a.weight().toDoubleArray()) if (w == 0) zeros++;
         assertTrue(zeros >= 16, zeros + " pruned of 32");
+    }
+
+    @Test
+    void mixedPrecisionWithAutocast() {
+        TensorDataset dataset = regression();
+        Tensor x = dataset.get(0).get(0).unsqueeze(0), y = dataset.get(0).get(1).unsqueeze(0);
+        Sequential model = new Sequential(new Linear(2, 32), new ReLU(), new Linear(32, 1));
+        AdamW optimizer = new AdamW(model.parameters(), AdamW.Options.defaults());
+        // [snippet autocast]
+        Tensor prediction, loss;
+        try (var _ = Amp.autocast(Device.CPU, DType.BFLOAT16)) {
+            prediction = model.call(x); // Linear runs in bfloat16: prediction is bfloat16
+            loss = F.mseLoss(prediction, y); // losses run in float32: loss is float32
+            try (var _ = Amp.autocast(Device.CPU, false)) {
+                Tensor exact = model.call(x); // float32 again inside
+            }
+        }
+        loss.backward(); // outside the region; the parameters' gradients are float32, like the parameters
+        optimizer.step();
+        // [end]
+        assertEquals(DType.BFLOAT16, prediction.dtype());
+        assertEquals(DType.FLOAT32, loss.dtype());
+        assertEquals(DType.FLOAT32, model.getParameter("0.weight").grad().dtype());
+    }
+
+    @Test
+    void lossScalingWithGradScaler() {
+        TensorDataset dataset = regression();
+        Tensor x = dataset.get(0).get(0).unsqueeze(0), y = dataset.get(0).get(1).unsqueeze(0);
+        Sequential model = new Sequential(new Linear(2, 32), new ReLU(), new Linear(32, 1));
+        AdamW optimizer = new AdamW(model.parameters(), AdamW.Options.defaults());
+        // [snippet scaler]
+        GradScaler scaler = new GradScaler(); // scale 65536, doubled every 2000 good steps, halved after an inf
+        Tensor loss;
+        try (var _ = Amp.autocast(Device.CPU, DType.FLOAT16)) {
+            loss = F.mseLoss(model.call(x), y);
+        }
+        optimizer.zeroGrad();
+        scaler.scale(loss).backward(); // gradients of loss × scale: small float16 gradients do not flush to zero
+        scaler.unscale_(optimizer); // divide them back, e.g. before ClipGrad.clipGradNorm_
+        scaler.step(optimizer); // skipped if a gradient is inf or NaN
+        scaler.update(); // grow or back off the scale
+        // [end]
+        assertEquals(65536.0, scaler.getScale());
     }
 
     @Test

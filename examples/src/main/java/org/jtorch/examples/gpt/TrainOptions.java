@@ -25,6 +25,9 @@ public final class TrainOptions {
     public double weightDecay = 0.1;
     public double gradClip = 1.0;
     public String optimizer = "adamw";
+    /** {@code --amp}: "off", or "bf16" for the forward pass inside {@code torch.autocast("cpu", torch.bfloat16)}. */
+    public String amp = "off";
+
     public long seed = 1337;
     public Path resume;
     public Path out = Path.of("target", "gpt");
@@ -64,6 +67,7 @@ public final class TrainOptions {
               --weight-decay X   decoupled weight decay of the 2-D weights (default 0.1)
               --grad-clip X      clip the global gradient norm to X, 0 = off (default 1.0)
               --optimizer NAME   adamw | muon (Muon for the blocks' 2-D weights, AdamW for the rest) (default adamw)
+              --amp MODE         off | bf16: forward pass and loss under CPU autocast in bfloat16 (default off)
               --seed N           seed of the initialisation and of the batch sampler (default 1337)
               --corpus FILE      train on a UTF-8 text file instead of the shipped corpus
             Checkpoints and output:
@@ -115,6 +119,7 @@ public final class TrainOptions {
                 case "--grad-clip" -> o.gradClip = nonNegative(flag, v);
                 case "--optimizer" -> o.optimizer = choice(flag, v, "adamw", "muon");
                 case "--seed" -> o.seed = longValue(flag, v);
+                case "--amp" -> o.amp = choice(flag, v, "off", "bf16");
                 case "--resume" -> o.resume = Path.of(v);
                 case "--out" -> o.out = Path.of(v);
                 case "--corpus" -> o.corpus = Path.of(v);
@@ -158,6 +163,7 @@ public final class TrainOptions {
         m.put("grad_clip", gradClip);
         m.put("optimizer", optimizer);
         m.put("seed", seed);
+        m.put("amp", amp);
         // Not a curve setting, but it fixes the held-out windows, so that a checker can recompute the evaluation.
         m.put("eval_batches", (long) evalBatches);
         return m;
@@ -174,6 +180,7 @@ public final class TrainOptions {
         gradClip = ((Number) m.get("grad_clip")).doubleValue();
         optimizer = (String) m.get("optimizer");
         seed = ((Number) m.get("seed")).longValue();
+        if (m.get("amp") instanceof String a) amp = a;
         if (m.get("eval_batches") instanceof Number n) evalBatches = n.intValue();
     }
 

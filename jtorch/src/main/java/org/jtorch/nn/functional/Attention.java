@@ -4,6 +4,8 @@ import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
+import org.jtorch.amp.Autocast;
+import org.jtorch.amp.CastPolicy;
 import org.jtorch.ops.JoinOps;
 
 /** The math reference of {@code F.scaled_dot_product_attention}: {@code softmax(QKᵀ·scale + mask) V}. */
@@ -19,6 +21,15 @@ final class Attention {
             boolean isCausal,
             Double scale,
             boolean enableGqa) {
+        if (Autocast.isActive()) {
+            return Autocast.run(
+                    CastPolicy.LOWER_PRECISION_FP,
+                    a -> scaledDotProductAttention(a[0], a[1], a[2], a[3], dropoutP, isCausal, scale, enableGqa),
+                    query,
+                    key,
+                    value,
+                    attnMask);
+        }
         if (isCausal && attnMask != null) {
             throw new TorchException(
                     "_scaled_dot_product_attention: Explicit attnMask should not be set when isCausal = true");

@@ -3,6 +3,8 @@ package org.jtorch.nn.functional;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.Warnings;
+import org.jtorch.amp.Autocast;
+import org.jtorch.amp.CastPolicy;
 import org.jtorch.internal.Shapes;
 import org.jtorch.ops.ArrangeOps;
 import org.jtorch.ops.ConvOps;
@@ -26,6 +28,14 @@ final class Convolutions {
             long[] padding,
             long[] dilation,
             long groups) {
+        if (Autocast.isActive()) {
+            return Autocast.run(
+                    CastPolicy.LOWER_PRECISION_FP,
+                    a -> conv(spatial, a[0], a[1], a[2], stride, padding, dilation, groups),
+                    input,
+                    weight,
+                    bias);
+        }
         boolean batched = checkRank(spatial, input);
         Tensor x = batched ? input : input.unsqueeze(0);
         Tensor y = ConvOps.convolution(x, weight, bias, stride, padding, dilation, false, NO_OUTPUT_PADDING, groups);
@@ -45,6 +55,14 @@ final class Convolutions {
             String padding,
             long[] dilation,
             long groups) {
+        if (Autocast.isActive()) {
+            return Autocast.run(
+                    CastPolicy.LOWER_PRECISION_FP,
+                    a -> conv(spatial, a[0], a[1], a[2], stride, padding, dilation, groups),
+                    input,
+                    weight,
+                    bias);
+        }
         if ("valid".equals(padding))
             return conv(spatial, input, weight, bias, stride, new long[] {0}, dilation, groups);
         if (!"same".equals(padding)) throw new TorchException("Invalid padding string: '" + padding + "'");

@@ -6,6 +6,8 @@ import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.ValuesIndices;
+import org.jtorch.amp.Autocast;
+import org.jtorch.amp.CastPolicy;
 import org.jtorch.internal.Shapes;
 import org.jtorch.nn.LinearCrossEntropyOptions;
 import org.jtorch.nn.Reduction;
@@ -25,6 +27,8 @@ public final class F {
 
     /** {@code F.linear(input, weight)}: {@code input @ weight.T}. */
     public static Tensor linear(Tensor input, Tensor weight) {
+        if (Autocast.isActive())
+            return Autocast.run(CastPolicy.LOWER_PRECISION_FP, a -> linear(a[0], a[1]), input, weight);
         return input.matmul(weight.t());
     }
 
@@ -34,6 +38,9 @@ public final class F {
      * bias is the GEMM's initial value rather than a second pass and a second node.
      */
     public static Tensor linear(Tensor input, Tensor weight, Tensor bias) {
+        if (Autocast.isActive()) {
+            return Autocast.run(CastPolicy.LOWER_PRECISION_FP, a -> linear(a[0], a[1], a[2]), input, weight, bias);
+        }
         if (bias != null && input.dim() == 2) return Torch.addmm(bias, input, weight.t());
         if (bias != null && bias.dim() <= 1 && input.dim() == 3 && input.isContiguous() && weight.dim() == 2) {
             long[] shape = input.shape();

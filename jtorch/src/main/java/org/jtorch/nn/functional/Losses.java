@@ -7,6 +7,8 @@ import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.Warnings;
+import org.jtorch.amp.Autocast;
+import org.jtorch.amp.CastPolicy;
 import org.jtorch.internal.Shapes;
 import org.jtorch.nn.Reduction;
 import org.jtorch.ops.ScatterOps;
@@ -29,6 +31,13 @@ final class Losses {
      * indices.
      */
     static Tensor crossEntropy(Tensor input, Tensor target, CrossEntropyOptions o) {
+        if (Autocast.isActive())
+            return Autocast.run(
+                    CastPolicy.FP32,
+                    a -> crossEntropy(a[0], a[1], o.weight() == null ? o : o.weight(a[2])),
+                    input,
+                    target,
+                    o.weight());
         double eps = o.labelSmoothing();
         if (!(eps >= 0 && eps <= 1)) {
             throw new IllegalArgumentException("label_smoothing must be between 0.0 and 1.0. Got: " + eps);
@@ -60,6 +69,13 @@ final class Losses {
 
     /** nll_loss on log-probabilities with class-index targets. */
     static Tensor nllLoss(Tensor input, Tensor target, CrossEntropyOptions o) {
+        if (Autocast.isActive())
+            return Autocast.run(
+                    CastPolicy.FP32,
+                    a -> nllLoss(a[0], a[1], o.weight() == null ? o : o.weight(a[2])),
+                    input,
+                    target,
+                    o.weight());
         if (input.dim() < 1) throw new TorchException("input tensor should be 1D or 2D");
         int classDim = input.dim() == 1 ? 0 : 1;
         checkWeight(o.weight(), input.size(classDim));
@@ -187,16 +203,22 @@ final class Losses {
     }
 
     static Tensor mseLoss(Tensor input, Tensor target, Reduction reduction) {
+        if (Autocast.isActive())
+            return Autocast.run(CastPolicy.FP32, a -> mseLoss(a[0], a[1], reduction), input, target);
         warnIfBroadcast(input, target);
         return reduce(input.sub(target).square(), reduction);
     }
 
     static Tensor l1Loss(Tensor input, Tensor target, Reduction reduction) {
+        if (Autocast.isActive())
+            return Autocast.run(CastPolicy.FP32, a -> l1Loss(a[0], a[1], reduction), input, target);
         warnIfBroadcast(input, target);
         return reduce(input.sub(target).abs(), reduction);
     }
 
     static Tensor smoothL1Loss(Tensor input, Tensor target, Reduction reduction, double beta) {
+        if (Autocast.isActive())
+            return Autocast.run(CastPolicy.FP32, a -> smoothL1Loss(a[0], a[1], reduction, beta), input, target);
         if (beta < 0) throw new TorchException("smooth_l1_loss does not support negative values for beta.");
         if (beta == 0) return l1Loss(input, target, reduction);
         warnIfBroadcast(input, target);
@@ -205,6 +227,8 @@ final class Losses {
     }
 
     static Tensor huberLoss(Tensor input, Tensor target, Reduction reduction, double delta) {
+        if (Autocast.isActive())
+            return Autocast.run(CastPolicy.FP32, a -> huberLoss(a[0], a[1], reduction, delta), input, target);
         if (!(delta > 0)) throw new TorchException("huber_loss does not support non-positive values for delta.");
         warnIfBroadcast(input, target);
         Tensor d = input.sub(target).abs();
@@ -216,6 +240,9 @@ final class Losses {
 
     /** BCE on probabilities; the logs are clamped at -100 as in PyTorch so 0 and 1 give finite losses. */
     static Tensor binaryCrossEntropy(Tensor input, Tensor target, Tensor weight, Reduction reduction) {
+        if (Autocast.isActive())
+            return Autocast.run(
+                    CastPolicy.FP32, a -> binaryCrossEntropy(a[0], a[1], a[2], reduction), input, target, weight);
         if (!Arrays.equals(input.shape(), target.shape())) {
             throw new IllegalArgumentException("Using a target size (torch.Size(" + Shapes.str(target.shape())
                     + ")) that is different to the input size (torch.Size(" + Shapes.str(input.shape())
@@ -236,6 +263,14 @@ final class Losses {
     /** BCE on logits: {@code (1-y)·x + (1+(pw-1)·y)·softplus(-x)}, stable for large |x|. */
     static Tensor binaryCrossEntropyWithLogits(
             Tensor input, Tensor target, Tensor weight, Tensor posWeight, Reduction reduction) {
+        if (Autocast.isActive())
+            return Autocast.run(
+                    CastPolicy.FP32,
+                    a -> binaryCrossEntropyWithLogits(a[0], a[1], a[2], a[3], reduction),
+                    input,
+                    target,
+                    weight,
+                    posWeight);
         if (!Arrays.equals(input.shape(), target.shape())) {
             throw new IllegalArgumentException("Target size (torch.Size(" + Shapes.str(target.shape())
                     + ")) must be the same as input size (torch.Size(" + Shapes.str(input.shape()) + "))");
@@ -250,6 +285,8 @@ final class Losses {
 
     /** kl_div with reduction "none", "mean", "sum" or "batchmean" (sum divided by the batch size). */
     static Tensor klDiv(Tensor input, Tensor target, String reduction, boolean logTarget) {
+        if (Autocast.isActive())
+            return Autocast.run(CastPolicy.FP32, a -> klDiv(a[0], a[1], reduction, logTarget), input, target);
         Tensor loss = logTarget
                 ? target.exp().mul(target.sub(input))
                 : Torch.xlogy(target, target).sub(target.mul(input));
@@ -269,6 +306,13 @@ final class Losses {
      * and eps).
      */
     static Tensor cosineEmbeddingLoss(Tensor input1, Tensor input2, Tensor target, double margin, Reduction reduction) {
+        if (Autocast.isActive())
+            return Autocast.run(
+                    CastPolicy.FP32,
+                    a -> cosineEmbeddingLoss(a[0], a[1], a[2], margin, reduction),
+                    input1,
+                    input2,
+                    target);
         int targDim = target.dim();
         if (targDim != 0 && targDim != 1)
             throw new TorchException("0D or 1D target tensor expected, multi-target not supported");
