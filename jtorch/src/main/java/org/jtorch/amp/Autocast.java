@@ -107,34 +107,18 @@ public final class Autocast implements AutoCloseable {
     }
 
     /** The interpreter on the dispatch stack: its mode casts the listed registered ops. */
-    static final class Region implements DispatchState.Interpreter, Dispatcher.Mode {
-        private final int level;
+    static final class Region extends DispatchState.ModeInterpreter {
         final DType dtype;
         final boolean enabled;
         private final boolean cacheEnabled;
         final Map<Tensor, Tensor> cache;
 
         Region(int level, DType dtype, boolean enabled, boolean cacheEnabled, Map<Tensor, Tensor> cache) {
-            this.level = level;
+            super(DispatchState.Kind.AUTOCAST, level);
             this.dtype = dtype;
             this.enabled = enabled;
             this.cacheEnabled = cacheEnabled;
             this.cache = cache;
-        }
-
-        @Override
-        public DispatchState.Kind kind() {
-            return DispatchState.Kind.AUTOCAST;
-        }
-
-        @Override
-        public int level() {
-            return level;
-        }
-
-        @Override
-        public Dispatcher.Mode mode() {
-            return this;
         }
 
         @Override

@@ -17,33 +17,17 @@ import org.jtorch.storage.TensorImpl;
  * (forward-over-forward) and for autograd (forward-over-reverse). Composite ops pass through: their pieces come back
  * here one by one.
  */
-final class ForwardMode implements Dispatcher.Mode, DispatchState.Interpreter {
-    private final DualLevel level;
-    private final int stackLevel;
+final class ForwardMode extends DispatchState.ModeInterpreter {
+    private final DualLevel dual;
 
-    ForwardMode(DualLevel level, int stackLevel) {
-        this.level = level;
-        this.stackLevel = stackLevel;
+    ForwardMode(DualLevel dual, int stackLevel) {
+        super(DispatchState.Kind.FORWARD_AD, stackLevel);
+        this.dual = dual;
     }
 
     /** The dual level this interpreter serves. */
     DualLevel dualLevel() {
-        return level;
-    }
-
-    @Override
-    public DispatchState.Kind kind() {
-        return DispatchState.Kind.FORWARD_AD;
-    }
-
-    @Override
-    public int level() {
-        return stackLevel;
-    }
-
-    @Override
-    public Dispatcher.Mode mode() {
-        return this;
+        return dual;
     }
 
     @Override
@@ -61,7 +45,7 @@ final class ForwardMode implements Dispatcher.Mode, DispatchState.Interpreter {
             // A rule may hand back an input's tangent itself (an identity); an output of a non-view op must
             // own its tangent, or an in-place update of one would change the other.
             if (!op.has(OpDef.Flag.VIEW) && sharesStorage(t, tangents)) t = lowered(t::clone);
-            Tangents.set(outs[j], level, t);
+            Tangents.set(outs[j], dual, t);
         }
         return result;
     }
@@ -77,7 +61,7 @@ final class ForwardMode implements Dispatcher.Mode, DispatchState.Interpreter {
         Tensor[] outs = (Tensor[]) outArray;
         Tensor[] tangents = tangentsOf(args);
         boolean dualOut = false;
-        for (Tensor o : outs) dualOut |= Tangents.get(o, level) != null;
+        for (Tensor o : outs) dualOut |= Tangents.get(o, dual) != null;
         if (tangents == null && !dualOut) return next.call(op, outs, args);
         Object[] ruleArgs = tangents == null ? args : beforeWrite(args, outs);
         Object result = lowered(() -> next.call(op, outs, args));
@@ -95,19 +79,19 @@ final class ForwardMode implements Dispatcher.Mode, DispatchState.Interpreter {
         for (Object a : args) {
             if (a instanceof Tensor t) {
                 n++;
-                any |= t.forwardGrads() != null && Tangents.get(t, level) != null;
+                any |= t.forwardGrads() != null && Tangents.get(t, dual) != null;
             } else if (a instanceof Tensor[] ts) {
                 n += ts.length;
-                for (Tensor t : ts) any |= t != null && t.forwardGrads() != null && Tangents.get(t, level) != null;
+                for (Tensor t : ts) any |= t != null && t.forwardGrads() != null && Tangents.get(t, dual) != null;
             }
         }
         if (!any) return null;
         Tensor[] tangents = new Tensor[n];
         int i = 0;
         for (Object a : args) {
-            if (a instanceof Tensor t) tangents[i++] = Tangents.get(t, level);
+            if (a instanceof Tensor t) tangents[i++] = Tangents.get(t, dual);
             else if (a instanceof Tensor[] ts)
-                for (Tensor t : ts) tangents[i++] = t == null ? null : Tangents.get(t, level);
+                for (Tensor t : ts) tangents[i++] = t == null ? null : Tangents.get(t, dual);
         }
         return tangents;
     }
@@ -161,7 +145,7 @@ final class ForwardMode implements Dispatcher.Mode, DispatchState.Interpreter {
     /** Makes {@code newTangent} (null = zero) the tangent of the written output {@code out}. */
     private void write(Tensor out, Tensor newTangent) {
         if (!(out.isFloatingPoint() || out.isComplex())) return;
-        Tensor existing = Tangents.get(out, level);
+        Tensor existing = Tangents.get(out, dual);
         if (existing != null) {
             lowered(() -> newTangent == null ? existing.zero_() : existing.copy_(newTangent));
             return;
@@ -174,11 +158,11 @@ final class ForwardMode implements Dispatcher.Mode, DispatchState.Interpreter {
                     ForwardAD.storageLike(out), out.storageOffset(), out.shape(), out.stride(), out.dtype()));
         } else {
             // Writing a dual into a view makes the base dual too: its tangent is zero outside the view.
-            Tensor baseTangent = Tangents.get(base, level);
+            Tensor baseTangent = Tangents.get(base, dual);
             if (baseTangent == null) {
                 baseTangent = Tensor.of(TensorImpl.of(
                         ForwardAD.storageLike(base), base.storageOffset(), base.shape(), base.stride(), base.dtype()));
-                Tangents.set(base, level, baseTangent);
+                Tangents.set(base, dual, baseTangent);
             }
             target = baseTangent.impl().storage().slots()
                             == base.impl().storage().slots()
@@ -188,7 +172,7 @@ final class ForwardMode implements Dispatcher.Mode, DispatchState.Interpreter {
                             ForwardAD.storageLike(out), out.storageOffset(), out.shape(), out.stride(), out.dtype()));
         }
         lowered(() -> target.copy_(newTangent));
-        Tangents.set(out, level, target);
+        Tangents.set(out, dual, target);
     }
 
     private static boolean aliasesAny(Tensor t, Tensor[] outs) {

@@ -49,6 +49,36 @@ public final class DispatchState {
         Dispatcher.Mode mode();
     }
 
+    /**
+     * An interpreter that handles the ops reaching it itself (vmap, forward AD, tracing, fake tensors, autocast): its
+     * kind, its level, and itself as its mode.
+     */
+    public abstract static class ModeInterpreter implements Interpreter, Dispatcher.Mode {
+        private final Kind kind;
+        /** Its position on the stack ({@link #nextLevel()} when it is made). */
+        protected final int level;
+
+        protected ModeInterpreter(Kind kind, int level) {
+            this.kind = kind;
+            this.level = level;
+        }
+
+        @Override
+        public final Kind kind() {
+            return kind;
+        }
+
+        @Override
+        public final int level() {
+            return level;
+        }
+
+        @Override
+        public final Dispatcher.Mode mode() {
+            return this;
+        }
+    }
+
     /** Leaves an interpreter when closed; scopes must close in reverse order of entering. */
     public interface Scope extends AutoCloseable {
         @Override

@@ -21,36 +21,20 @@ import org.jtorch.ops.OpDef;
  * (not through their physical value): such an op is recorded here on the logical tensors, so that its backward runs per
  * example; the physical computation underneath is recorded only for tensors of outer transforms.
  */
-final class VmapInterpreter implements Dispatcher.Mode, DispatchState.Interpreter {
+final class VmapInterpreter extends DispatchState.ModeInterpreter {
     static {
         BatchRules.install();
     }
 
-    private final int level;
     private final long batchSize;
     private final Randomness randomness;
     /** Above zero while a rule runs for an op already recorded on the logical tensors. */
     private int recordingLogical;
 
     VmapInterpreter(int level, long batchSize, Randomness randomness) {
-        this.level = level;
+        super(DispatchState.Kind.VMAP, level);
         this.batchSize = batchSize;
         this.randomness = randomness;
-    }
-
-    @Override
-    public DispatchState.Kind kind() {
-        return DispatchState.Kind.VMAP;
-    }
-
-    @Override
-    public int level() {
-        return level;
-    }
-
-    @Override
-    public Dispatcher.Mode mode() {
-        return this;
     }
 
     long batchSize() {

@@ -117,22 +117,9 @@ public final class FakeTensorMode implements AutoCloseable {
     }
 
     /** The mode's entry on the dispatch state: converts the arguments and runs each op on fake tensors. */
-    private final class Interpreter implements DispatchState.Interpreter, Dispatcher.Mode {
-        private final int level = DispatchState.nextLevel();
-
-        @Override
-        public DispatchState.Kind kind() {
-            return DispatchState.Kind.FAKE;
-        }
-
-        @Override
-        public int level() {
-            return level;
-        }
-
-        @Override
-        public Dispatcher.Mode mode() {
-            return this;
+    private final class Interpreter extends DispatchState.ModeInterpreter {
+        Interpreter() {
+            super(DispatchState.Kind.FAKE, DispatchState.nextLevel());
         }
 
         @Override

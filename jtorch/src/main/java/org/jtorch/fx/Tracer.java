@@ -27,8 +27,7 @@ import org.jtorch.ops.OpDef;
  * instead, whose ops come back through the tracer too ({@code make_fx(decomposition_table=...)}). In-place and
  * {@code out=} calls are recorded as mutations, as make_fx records them without functionalization.
  */
-final class Tracer implements DispatchState.Interpreter, Dispatcher.Mode {
-    private final int level = DispatchState.nextLevel();
+final class Tracer extends DispatchState.ModeInterpreter {
     private final Graph graph = new Graph();
     private final Map<Tensor, Node> nodes = new IdentityHashMap<>();
     private final Map<String, Tensor> constants = new LinkedHashMap<>();
@@ -40,22 +39,8 @@ final class Tracer implements DispatchState.Interpreter, Dispatcher.Mode {
     }
 
     Tracer(Map<String, Decompositions.Rule> decompositions) {
+        super(DispatchState.Kind.TRACE, DispatchState.nextLevel());
         this.decompositions = decompositions;
-    }
-
-    @Override
-    public DispatchState.Kind kind() {
-        return DispatchState.Kind.TRACE;
-    }
-
-    @Override
-    public int level() {
-        return level;
-    }
-
-    @Override
-    public Dispatcher.Mode mode() {
-        return this;
     }
 
     Graph graph() {
