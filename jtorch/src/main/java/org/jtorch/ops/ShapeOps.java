@@ -62,7 +62,7 @@ public final class ShapeOps {
                 if (inferDim >= 0) throw new TorchException("only one dimension can be inferred");
                 inferDim = d;
             } else if (shape[d] >= 0) {
-                newSize = Math.multiplyExact(newSize, shape[d]);
+                newSize = numelFactor(newSize, shape[d]);
             } else {
                 throw new TorchException("invalid shape dimension " + shape[d]);
             }
@@ -78,6 +78,15 @@ public final class ShapeOps {
             return res;
         }
         throw new TorchException("shape '" + Shapes.str(shape) + "' is invalid for input of size " + numel);
+    }
+
+    /** {@code acc * size}, refusing with c10's message an element count that overflows int64. */
+    private static long numelFactor(long acc, long size) {
+        try {
+            return Math.multiplyExact(acc, size);
+        } catch (ArithmeticException overflow) {
+            throw new TorchException("numel: integer multiplication overflow");
+        }
     }
 
     /**

@@ -264,6 +264,12 @@ class ShapeOpsTest {
                 TorchException.class, "shape '[4, -1]' is invalid for input of size 6", () -> ShapeOps.view(x, 4, -1));
         assertMessage(TorchException.class, "only one dimension can be inferred", () -> ShapeOps.view(x, -1, -1));
         assertMessage(TorchException.class, "invalid shape dimension -2", () -> ShapeOps.view(x, -2, 3));
+        // PyTorch 2.13: torch.empty(0, 3).view(2**63 - 1, 2**63 - 1, 0) raises RuntimeError with c10's message
+        Tensor empty = Torch.zeros(0, 3);
+        assertMessage(
+                TorchException.class,
+                "numel: integer multiplication overflow",
+                () -> ShapeOps.view(empty, Long.MAX_VALUE, Long.MAX_VALUE, 0));
     }
 
     @Test

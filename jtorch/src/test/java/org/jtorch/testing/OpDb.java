@@ -130,9 +130,6 @@ public final class OpDb {
             "diag_embed (and diag of a vector): an overflowing offset escapes "
                     + "from Math.addExact as ArithmeticException where PyTorch raises RuntimeError: "
                     + "ArrangeOps.diagEmbed(Torch.zeros(2, 3), Long.MAX_VALUE)";
-    private static final String INFER_SIZE_OVERFLOW = "view/reshape: an overflowing size escapes from inferSize as "
-            + "ArithmeticException where PyTorch raises RuntimeError (numel: integer multiplication overflow)";
-
     /** Every entry. */
     public static final List<Entry> ALL = table();
 
@@ -289,10 +286,7 @@ public final class OpDb {
                 s("bad-size", in -> a(in.t(2, 3), ls(4))),
                 s("two-inferred", in -> a(in.t(2, 3), ls(-1, -1))),
                 s("empty-inferred", in -> a(in.t(0, 3), ls(-1, 0))),
-                knownBug(
-                        "size-overflow",
-                        INFER_SIZE_OVERFLOW,
-                        in -> a(in.t(0, 3), ls(Long.MAX_VALUE, Long.MAX_VALUE, 0))));
+                s("size-overflow", in -> a(in.t(0, 3), ls(Long.MAX_VALUE, Long.MAX_VALUE, 0))));
     }
 
     /** (self, long[] size, extra...) for expand and broadcast_to. */
