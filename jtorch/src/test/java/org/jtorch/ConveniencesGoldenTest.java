@@ -6,9 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +14,7 @@ import java.util.stream.Stream;
 import org.jtorch.nn.Linear;
 import org.jtorch.nn.Module;
 import org.jtorch.optim.Adam;
-import org.jtorch.testing.Json;
+import org.jtorch.testing.Golden;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -29,16 +26,7 @@ import org.junit.jupiter.api.TestFactory;
  * Each fixture key names the Java expression built here the way the script builds it in Python.
  */
 class ConveniencesGoldenTest {
-    private static final Map<String, Object> GOLDEN = load();
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> load() {
-        try (InputStream in = ConveniencesGoldenTest.class.getResourceAsStream("/golden/conveniences.json")) {
-            return (Map<String, Object>) Json.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
-    }
+    private static final Map<String, Object> GOLDEN = Golden.fixture("conveniences.json");
 
     @SuppressWarnings("unchecked")
     private static Map<String, Object> section(String name) {

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Assumptions;
 public final class Golden {
     private Golden() {}
 
-    private static final String RESOURCE = "/golden/core.json";
+    private static final String RESOURCE = "core.json";
     private static final List<Case> CASES = load(RESOURCE);
     private static final Map<String, List<Case>> FAMILIES = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -126,19 +126,27 @@ public final class Golden {
      * family's {@code make_golden_<family>.py}), in file order.
      */
     public static List<Case> cases(String name) {
-        return FAMILIES.computeIfAbsent(name, n -> load("/golden/" + n));
+        return FAMILIES.computeIfAbsent(name, Golden::load);
     }
 
-    @SuppressWarnings("unchecked")
-    private static List<Case> load(String resource) {
-        String text;
+    /**
+     * The parsed top-level object of a fixture file {@code src/test/resources/golden/<name>} whose layout is its own (a
+     * family with per-test structures rather than {@link Case}s).
+     */
+    @SuppressWarnings("unchecked") // every fixture file is one JSON object
+    public static Map<String, Object> fixture(String name) {
+        String resource = "/golden/" + name;
         try (InputStream in = Golden.class.getResourceAsStream(resource)) {
             if (in == null) throw new IllegalStateException("missing test resource " + resource);
-            text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            return (Map<String, Object>) Json.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        Map<String, Object> root = (Map<String, Object>) Json.parse(text);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Case> load(String name) {
+        Map<String, Object> root = fixture(name);
         List<Case> out = new ArrayList<>();
         for (Object o : (List<Object>) root.get("cases")) {
             Map<String, Object> c = (Map<String, Object>) o;

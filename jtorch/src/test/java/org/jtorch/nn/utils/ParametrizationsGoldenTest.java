@@ -7,10 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +22,6 @@ import org.jtorch.nn.Conv2d;
 import org.jtorch.nn.Linear;
 import org.jtorch.nn.Module;
 import org.jtorch.testing.Golden;
-import org.jtorch.testing.Json;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -39,16 +34,7 @@ import org.junit.jupiter.api.TestFactory;
  * value after {@code remove_parametrizations} are PyTorch's.
  */
 class ParametrizationsGoldenTest {
-    private static final Map<String, Object> GOLDEN = load();
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> load() {
-        try (InputStream in = ParametrizationsGoldenTest.class.getResourceAsStream("/golden/parametrize.json")) {
-            return (Map<String, Object>) Json.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    private static final Map<String, Object> GOLDEN = Golden.fixture("parametrize.json");
 
     private static Module build(String id) {
         Module m = id.contains("conv") ? new Conv2d(2, 3, id.startsWith("spectral") ? 3 : 2) : null;

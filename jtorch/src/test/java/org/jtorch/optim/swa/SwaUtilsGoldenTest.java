@@ -5,10 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +22,6 @@ import org.jtorch.nn.Sequential;
 import org.jtorch.nn.functional.F;
 import org.jtorch.optim.SGD;
 import org.jtorch.testing.Golden;
-import org.jtorch.testing.Json;
 import org.jtorch.utils.data.DataLoader;
 import org.jtorch.utils.data.TensorDataset;
 import org.junit.jupiter.api.DynamicTest;
@@ -41,16 +36,7 @@ import org.junit.jupiter.api.TestFactory;
  * same statistics; SWALR's rates, state dict and errors are PyTorch's.
  */
 class SwaUtilsGoldenTest {
-    private static final Map<String, Object> GOLDEN = load();
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> load() {
-        try (InputStream in = SwaUtilsGoldenTest.class.getResourceAsStream("/golden/swa.json")) {
-            return (Map<String, Object>) Json.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    private static final Map<String, Object> GOLDEN = Golden.fixture("swa.json");
 
     @SuppressWarnings("unchecked")
     private static List<Map<String, Object>> cases(String section) {

@@ -3,8 +3,6 @@ package org.jtorch.utils.data;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +11,7 @@ import java.util.stream.Stream;
 import org.jtorch.Generator;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
-import org.jtorch.testing.Json;
+import org.jtorch.testing.Golden;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -164,10 +162,7 @@ class DataGoldenTest {
     }
 
     @SuppressWarnings("unchecked") // the fixture's layout: {"cases": [object, ...]}
-    private static List<Map<String, Object>> cases() throws IOException {
-        try (InputStream in = DataGoldenTest.class.getResourceAsStream("/golden/data.json")) {
-            var root = (Map<String, Object>) Json.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-            return (List<Map<String, Object>>) root.get("cases");
-        }
+    private static List<Map<String, Object>> cases() {
+        return (List<Map<String, Object>>) Golden.fixture("data.json").get("cases");
     }
 }

@@ -6,10 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,7 +21,6 @@ import org.jtorch.nn.Linear;
 import org.jtorch.nn.Module;
 import org.jtorch.optim.SGD;
 import org.jtorch.testing.Golden;
-import org.jtorch.testing.Json;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -38,16 +33,7 @@ import org.junit.jupiter.api.TestFactory;
  * state-dict keys, the same outputs and gradients through the forward pre-hook, and the layout after {@code remove}.
  */
 class PruneGoldenTest {
-    private static final Map<String, Object> GOLDEN = load();
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, Object> load() {
-        try (InputStream in = PruneGoldenTest.class.getResourceAsStream("/golden/prune.json")) {
-            return (Map<String, Object>) Json.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
+    private static final Map<String, Object> GOLDEN = Golden.fixture("prune.json");
 
     private static List<Module> build(String id) {
         return switch (id) {
