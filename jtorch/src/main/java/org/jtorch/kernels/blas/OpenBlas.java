@@ -32,9 +32,9 @@ import org.jtorch.TorchException;
  * thread controls.
  *
  * <p>The library comes from the {@code org.bytedeco:openblas:linux-x86_64} jar on the class path, or from
- * {@code -Djtorch.blas=/path/to/libopenblas.so}. It is loaded on first use; when that fails {@link #isAvailable()} is
- * false, {@link #unavailableReason()} says why, and every other method throws, so callers check first and fall back to
- * Java kernels.
+ * {@code -Djtorch.blas=FILE} (the path of a {@code libopenblas.so}). It is loaded on first use; when that fails
+ * {@link #isAvailable()} is false, {@link #unavailableReason()} says why, and every other method throws, so callers
+ * check first and fall back to Java kernels.
  *
  * <p>Every argument is validated in Java before the downcall: bad input throws {@link TorchException} naming the method
  * and the argument, and never reaches native code (whose only error handling is to print and return, or to scribble
