@@ -3,6 +3,8 @@ package org.jtorch;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.util.List;
+import org.jtorch.compile.Compile;
+import org.jtorch.compile.CompileOptions;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.DefaultDtype;
 import org.jtorch.internal.JvmRequirements;
@@ -40,9 +42,6 @@ import org.jtorch.storage.Storage;
 public final class Torch {
     private Torch() {}
 
-    private static volatile boolean deterministic;
-    private static volatile boolean deterministicWarnOnly;
-
     // ---- start-up check and PyTorch-shaped conveniences -------------------------------------------------------------
 
     // Fails fast, in one line naming both JVM flags, on a JVM started without the Vector API module or native access.
@@ -67,6 +66,42 @@ public final class Torch {
         DefaultDtype.set(d);
     }
 
+    // ---- torch.compile ----------------------------------------------------------------------------
+
+    /** {@code torch.compile(fn)}: {@code fn} compiled with the default options (see {@link Compile}). */
+    public static java.util.function.Function<Tensor, Tensor> compile(java.util.function.Function<Tensor, Tensor> fn) {
+        return compile(fn, CompileOptions.defaults());
+    }
+
+    /**
+     * {@code torch.compile(fn, fullgraph=..., dynamic=..., backend=..., mode=..., options=..., disable=...)}: the
+     * function captured into a graph on its first call and run compiled; Java side effects in it run at capture time
+     * only (see {@link Compile}).
+     */
+    public static java.util.function.Function<Tensor, Tensor> compile(
+            java.util.function.Function<Tensor, Tensor> fn, CompileOptions options) {
+        return Compile.compile(fn, options);
+    }
+
+    /** {@code torch.compile(fn, ...)} of a function of two tensors. */
+    public static java.util.function.BiFunction<Tensor, Tensor, Tensor> compile(
+            java.util.function.BiFunction<Tensor, Tensor, Tensor> fn, CompileOptions options) {
+        return Compile.compile(fn, options);
+    }
+
+    /**
+     * {@code torch.compile(module)}: a copy of the module of the same class, sharing its parameters and buffers, whose
+     * calls run compiled (see {@link org.jtorch.nn.Module#compiledCopy}).
+     */
+    public static org.jtorch.nn.Module compile(org.jtorch.nn.Module module) {
+        return compile(module, CompileOptions.defaults());
+    }
+
+    /** {@code torch.compile(module, ...)} with these options. */
+    public static org.jtorch.nn.Module compile(org.jtorch.nn.Module module, CompileOptions options) {
+        return module.compiledCopy(options);
+    }
+
     /** {@code torch.use_deterministic_algorithms(mode)}. */
     public static void useDeterministicAlgorithms(boolean mode) {
         useDeterministicAlgorithms(mode, false);
@@ -74,8 +109,7 @@ public final class Torch {
 
     /** {@code torch.use_deterministic_algorithms}: sets whether operations must use "deterministic" algorithms. */
     public static void useDeterministicAlgorithms(boolean mode, boolean warnOnly) {
-        deterministic = mode;
-        deterministicWarnOnly = warnOnly;
+        org.jtorch.dispatch.DeterministicAlgorithms.set(mode, warnOnly);
     }
 
     /**
@@ -83,7 +117,7 @@ public final class Torch {
      * turned on.
      */
     public static boolean areDeterministicAlgorithmsEnabled() {
-        return deterministic;
+        return org.jtorch.dispatch.DeterministicAlgorithms.enabled();
     }
 
     /**
@@ -91,7 +125,7 @@ public final class Torch {
      * flag is set to warn only.
      */
     public static boolean isDeterministicAlgorithmsWarnOnlyEnabled() {
-        return deterministicWarnOnly;
+        return org.jtorch.dispatch.DeterministicAlgorithms.warnOnly();
     }
 
     /** {@code torch.set_num_threads}: intra-op threads for JTorch's loops and OpenBLAS alike. */
@@ -3786,24 +3820,6 @@ public final class Torch {
      * (what {@code torch.save(model.state_dict(), f)} writes), else a {@link TorchTypeException} says what it holds.
      */
     public static java.util.Map<String, Tensor> loadStateDict(java.nio.file.Path path) {
-        Object loaded = load(path);
-        if (!(loaded instanceof java.util.Map<?, ?> map)) {
-            throw new TorchTypeException("loadStateDict: " + path + " holds a "
-                    + (loaded == null ? "None" : loaded.getClass().getSimpleName())
-                    + ", not a state dict (a map of names to tensors)");
-        }
-        java.util.LinkedHashMap<String, Tensor> out = new java.util.LinkedHashMap<>();
-        for (var e : map.entrySet()) {
-            if (!(e.getKey() instanceof String key) || !(e.getValue() instanceof Tensor t)) {
-                throw new TorchTypeException("loadStateDict: " + path + " is not a state dict: entry " + e.getKey()
-                        + " holds a "
-                        + (e.getValue() == null
-                                ? "None"
-                                : e.getValue().getClass().getSimpleName())
-                        + ", not a tensor (load it with Torch.load)");
-            }
-            out.put(key, t);
-        }
-        return out;
+        return org.jtorch.io.Serialization.loadStateDict(path);
     }
 }

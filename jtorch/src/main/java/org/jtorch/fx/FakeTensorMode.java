@@ -87,7 +87,7 @@ public final class FakeTensorMode implements AutoCloseable {
      * A fake tensor with the metadata a graph recorded ({@code meta["val"]} of a placeholder), over a fake storage of
      * its own just large enough for its strides: what shape propagation feeds a graph.
      */
-    Tensor fromMeta(TensorMeta meta) {
+    public Tensor fromMeta(TensorMeta meta) {
         long[] shape = meta.shape(), stride = meta.stride();
         long extent = 1;
         for (int i = 0; i < shape.length; i++) {

@@ -20,8 +20,31 @@ public final class Graph {
     /** Where the next node goes: before this node, or at the end when null. */
     private Node insertBefore;
 
+    private final List<SymbolSource> symbols = new ArrayList<>();
+
     /** An empty graph. */
     public Graph() {}
+
+    /**
+     * Where a symbol's value comes from on each call: dimension {@code dim} of the graph's input number {@code input}
+     * (placeholders in order), as PyTorch's shape environment sources a symbol from {@code L['x'].size()[0]}.
+     */
+    public record SymbolSource(int input, int dim) {}
+
+    /**
+     * A new symbol {@code s<n>} (n the number of symbols so far), bound on each call to the size of dimension
+     * {@code dim} of input {@code input}; {@link SymInt} arguments of the graph's nodes may use it.
+     */
+    public SymInt defineSymbol(int input, int dim) {
+        if (input < 0 || dim < 0) throw new IllegalArgumentException("defineSymbol: negative input or dimension");
+        symbols.add(new SymbolSource(input, dim));
+        return SymInt.symbol(symbols.size() - 1);
+    }
+
+    /** The symbols' sources, {@code s0} first. */
+    public List<SymbolSource> symbols() {
+        return List.copyOf(symbols);
+    }
 
     /** The nodes in execution order (a snapshot). */
     public List<Node> nodes() {

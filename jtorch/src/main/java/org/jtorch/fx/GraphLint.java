@@ -106,7 +106,7 @@ final class GraphLint {
         if (value instanceof Node || value instanceof List<?>) return false;
         if (t.isList()) return true; // int[], float[]...: arrays, or one element repeated
         return switch (t.base()) {
-            case INT, SYM_INT -> value instanceof Long || value instanceof Integer;
+            case INT, SYM_INT -> value instanceof Long || value instanceof Integer || value instanceof SymInt;
             case FLOAT -> value instanceof Number;
             case BOOL -> value instanceof Boolean;
             case SCALAR_TYPE -> value instanceof DType;

@@ -45,6 +45,7 @@ public final class GraphModule {
     /** {@link #call}, handing each node's value (a tensor, a tuple of them or null) to {@code observer} as it runs. */
     Tensor[] run(Tensor[] inputs, BiConsumer<Node, Object> observer) {
         Map<Node, Object> values = new HashMap<>();
+        long[] symbolValues = symbolValues(inputs);
         int next = 0;
         for (Node n : graph.nodes()) {
             switch (n.op()) {
@@ -62,7 +63,7 @@ public final class GraphModule {
                     observer.accept(n, c);
                 }
                 case Node.CALL_FUNCTION -> {
-                    values.put(n, runNode(n, values));
+                    values.put(n, runNode(n, values, symbolValues));
                     observer.accept(n, values.get(n));
                 }
                 case Node.OUTPUT -> {
@@ -80,7 +81,27 @@ public final class GraphModule {
         throw new TorchException("graph has no output node");
     }
 
+    /** The values of the graph's symbols for these inputs, read from the dimensions that source them. */
+    private long[] symbolValues(Tensor[] inputs) {
+        List<Graph.SymbolSource> sources = graph.symbols();
+        long[] out = new long[sources.size()];
+        for (int i = 0; i < out.length; i++) {
+            Graph.SymbolSource s = sources.get(i);
+            if (s.input() >= inputs.length || inputs[s.input()].dim() <= s.dim()) {
+                throw new TorchException("graph: symbol s" + i + " is the size of dimension " + s.dim() + " of input "
+                        + s.input() + ", which the inputs given do not have");
+            }
+            out[i] = inputs[s.input()].size(s.dim());
+        }
+        return out;
+    }
+
     static Object runNode(Node n, Map<Node, Object> values) {
+        return runNode(n, values, new long[0]);
+    }
+
+    /** Runs one call node on the values computed so far, its symbolic arguments evaluated for {@code symbolValues}. */
+    static Object runNode(Node n, Map<Node, Object> values, long[] symbolValues) {
         if (n.target().equals(Node.GETITEM)) {
             Tensor[] tuple = (Tensor[]) values.get((Node) n.args().get(0));
             return tuple[Math.toIntExact((Long) n.args().get(1))];
@@ -88,24 +109,29 @@ public final class GraphModule {
         List<Object> args = n.args();
         int own = n.form() == Node.Form.OUT ? args.size() - 1 : args.size();
         Object[] actual = new Object[own];
-        for (int i = 0; i < own; i++) actual[i] = actual(args.get(i), values);
+        for (int i = 0; i < own; i++) actual[i] = actual(args.get(i), values, symbolValues);
         if (n.form() == Node.Form.FUNCTIONAL) return Dispatcher.call(n.opDef(), actual);
         Tensor[] outs = n.form() == Node.Form.IN_PLACE
                 ? new Tensor[] {(Tensor) actual[0]}
-                : (Tensor[]) actual(args.getLast(), values);
+                : (Tensor[]) actual(args.getLast(), values, symbolValues);
         Dispatcher.callOut(n.opDef(), outs, actual);
         return outs.length == 1 ? outs[0] : outs;
     }
 
-    /** A graph argument as the op takes it: nodes become their values, lists become {@code Tensor[]}. */
-    private static Object actual(Object arg, Map<Node, Object> values) {
+    /**
+     * A graph argument as the op takes it: nodes become their values, lists become {@code Tensor[]}, symbolic integers
+     * their values.
+     */
+    private static Object actual(Object arg, Map<Node, Object> values, long[] symbolValues) {
         return switch (arg) {
             case Node n -> values.get(n);
             case List<?> list -> {
                 Tensor[] ts = new Tensor[list.size()];
-                for (int i = 0; i < ts.length; i++) ts[i] = (Tensor) actual(list.get(i), values);
+                for (int i = 0; i < ts.length; i++) ts[i] = (Tensor) actual(list.get(i), values, symbolValues);
                 yield ts;
             }
+            case SymInt s -> s.eval(symbolValues);
+            case SymIntArray a -> a.eval(symbolValues);
             case long[] a -> a.clone();
             case double[] a -> a.clone();
             case boolean[] a -> a.clone();

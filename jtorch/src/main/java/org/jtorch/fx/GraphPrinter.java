@@ -31,7 +31,30 @@ final class GraphPrinter {
             }
         }
         return "class GraphModule(torch.nn.Module):\n    def forward(self" + (params.isEmpty() ? "" : ", ")
-                + String.join(", ", params) + "):\n" + body;
+                + String.join(", ", params) + "):\n" + symbols(graph) + body;
+    }
+
+    /** A comment naming where each symbol comes from: {@code # s0 = arg0_1.size(0)}. */
+    private static String symbols(Graph graph) {
+        List<Node> placeholders = graph.nodes().stream()
+                .filter(n -> n.op().equals(Node.PLACEHOLDER))
+                .toList();
+        StringBuilder sb = new StringBuilder();
+        List<Graph.SymbolSource> sources = graph.symbols();
+        for (int i = 0; i < sources.size(); i++) {
+            Graph.SymbolSource s = sources.get(i);
+            String input = s.input() < placeholders.size()
+                    ? placeholders.get(s.input()).name()
+                    : "input" + s.input();
+            sb.append("        # s")
+                    .append(i)
+                    .append(" = ")
+                    .append(input)
+                    .append(".size(")
+                    .append(s.dim())
+                    .append(")\n");
+        }
+        return sb.toString();
     }
 
     private static void line(StringBuilder body, Node n, String value) {

@@ -68,7 +68,10 @@ final class Tracer extends DispatchState.ModeInterpreter {
     @Override
     public Object process(Operator operator, Object[] args, Dispatcher.Next next) {
         OpDef op = (OpDef) operator;
-        if (op.compositeFn() != null) return next.call(op, args); // its pieces come back through this tracer
+        // Expanded here rather than below, so its pieces come back through this tracer with the arguments it was given:
+        // a fake-tensor mode below would hand them back converted, and a real tensor read from outside (a module's
+        // weight) would be recorded as its fake.
+        if (op.compositeFn() != null) return op.compositeFn().apply(args);
         Decompositions.Rule rule = decompositions.get(Graph.targetOf(op));
         if (rule != null) return rule.apply(args); // so do the rule's
         Object[] recorded = new Object[args.length];

@@ -6,10 +6,13 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import org.jtorch.Device;
+import org.jtorch.Tensor;
+import org.jtorch.TorchTypeException;
 
 /**
  * {@code torch.save} and {@code torch.load}: checkpoints that real PyTorch reads and writes.
@@ -38,6 +41,32 @@ public final class Serialization {
         } catch (IOException e) {
             throw new UncheckedIOException("torch.save: cannot write " + path + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * {@code torch.load(f, weights_only=True)} of a state dict, typed: the file must hold a map of names to tensors
+     * (what {@code torch.save(model.state_dict(), f)} writes), else a {@link TorchTypeException} says what it holds.
+     */
+    public static Map<String, Tensor> loadStateDict(Path path) {
+        Object loaded = load(path);
+        if (!(loaded instanceof Map<?, ?> map)) {
+            throw new TorchTypeException("loadStateDict: " + path + " holds a "
+                    + (loaded == null ? "None" : loaded.getClass().getSimpleName())
+                    + ", not a state dict (a map of names to tensors)");
+        }
+        LinkedHashMap<String, Tensor> out = new LinkedHashMap<>();
+        for (var e : map.entrySet()) {
+            if (!(e.getKey() instanceof String key) || !(e.getValue() instanceof Tensor t)) {
+                throw new TorchTypeException("loadStateDict: " + path + " is not a state dict: entry " + e.getKey()
+                        + " holds a "
+                        + (e.getValue() == null
+                                ? "None"
+                                : e.getValue().getClass().getSimpleName())
+                        + ", not a tensor (load it with Torch.load)");
+            }
+            out.put(key, t);
+        }
+        return out;
     }
 
     /** {@code torch.load(path)}: a weights-only load, storages restored to their saved devices. */

@@ -10,14 +10,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
-import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
+import org.jtorch.autograd.GradMode;
+import org.jtorch.compile.Compile;
+import org.jtorch.compile.CompileOptions;
+import org.jtorch.io.Serialization;
 
 /**
  * {@code torch.nn.Module}: a tree of modules owning parameters and buffers.
@@ -32,7 +36,7 @@ import org.jtorch.TorchTypeException;
  * forward hooks around it. Modules taking several inputs declare their own typed {@code forward(...)} overloads (and
  * may leave {@code forward(Tensor)} unimplemented); hooks apply to the single-input form only.
  */
-public abstract class Module {
+public abstract class Module implements Cloneable {
     /** {@code forward_pre_hook(module, input)}: returns a replacement input, or null to keep it. */
     @FunctionalInterface
     public interface ForwardPreHook {
@@ -78,6 +82,8 @@ public abstract class Module {
     private final List<ForwardPreHook> forwardPreHooks = new ArrayList<>();
     private final List<ForwardHook> forwardHooks = new ArrayList<>();
     private boolean training = true;
+    // What call(input) runs when the module is compiled (compile(), or a copy made by compiledCopy); null when eager.
+    private Function<Tensor, Tensor> compiledCall;
 
     /** A module with no parameters, buffers or submodules yet, in training mode ({@code nn.Module.__init__}). */
     protected Module() {}
@@ -381,7 +387,7 @@ public abstract class Module {
             throw new TorchException(
                     "Error(s) in loading state_dict for " + name() + ":\n\t" + String.join("\n\t", errors));
         }
-        try (var _ = Torch.noGrad()) {
+        try (var _ = GradMode.set(false)) {
             own.forEach((key, target) -> {
                 Tensor source = stateDict.get(key);
                 if (source != null) target.copy_(source);
@@ -392,10 +398,10 @@ public abstract class Module {
 
     /**
      * {@code load_state_dict(torch.load(path, weights_only=True))}, strict: the idiom of loading saved weights, with
-     * the file read by {@link Torch#loadStateDict}.
+     * the file read by {@link Serialization#loadStateDict}.
      */
     public IncompatibleKeys loadStateDict(java.nio.file.Path path) {
-        return loadStateDict(Torch.loadStateDict(path));
+        return loadStateDict(Serialization.loadStateDict(path));
     }
 
     /** The live tensors behind {@link #stateDict()} keys (not detached: they are the copy targets). */
@@ -524,7 +530,7 @@ public abstract class Module {
             }
             m.buffers.replaceAll((k, b) -> {
                 if (b == null) return null;
-                try (var _ = Torch.noGrad()) {
+                try (var _ = GradMode.set(false)) {
                     return fn.apply(b);
                 }
             });
@@ -534,7 +540,7 @@ public abstract class Module {
 
     private static void convertInPlace(Tensor t, UnaryOperator<Tensor> fn) {
         Tensor applied;
-        try (var _ = Torch.noGrad()) {
+        try (var _ = GradMode.set(false)) {
             applied = fn.apply(t);
         }
         if (applied != t) t.setData(applied);
@@ -547,8 +553,16 @@ public abstract class Module {
         throw new UnsupportedOperationException("Module [" + name() + "] is missing the required \"forward\" function");
     }
 
-    /** {@code module(input)} ({@code __call__}): forward pre-hooks, {@link #forward(Tensor)}, then forward hooks. */
+    /**
+     * {@code module(input)} ({@code __call__}): forward pre-hooks, {@link #forward(Tensor)}, then forward hooks;
+     * through the compiled graph when the module is {@linkplain #compile() compiled}.
+     */
     public final Tensor call(Tensor input) {
+        Function<Tensor, Tensor> compiled = compiledCall;
+        return compiled == null ? callEagerly(input) : compiled.apply(input);
+    }
+
+    private Tensor callEagerly(Tensor input) {
         for (ForwardPreHook hook : List.copyOf(forwardPreHooks)) {
             Tensor replaced = hook.apply(this, input);
             if (replaced != null) input = replaced;
@@ -559,6 +573,62 @@ public abstract class Module {
             if (replaced != null) output = replaced;
         }
         return output;
+    }
+
+    // ---- compile ---------------------------------------------------------------------------------------
+
+    /**
+     * {@code nn.Module.compile()}: compiles this module's calls in place, with the default options (see
+     * {@link Compile}: the forward and its hooks are captured on the first call, and their Java side effects run at
+     * capture time).
+     */
+    public void compile() {
+        compile(CompileOptions.defaults());
+    }
+
+    /** {@code nn.Module.compile(**kwargs)}: {@link #compile()} with these options. */
+    public void compile(CompileOptions options) {
+        compiledCall = compiledCallOf(this, options);
+    }
+
+    /**
+     * What {@code torch.compile(module)} returns: a shallow copy of this module, of the same class, sharing its
+     * parameters, buffers, submodules and hooks, whose calls run compiled; this module stays eager. (PyTorch wraps the
+     * module in an {@code OptimizedModule} whose state-dict keys gain an {@code _orig_mod.} prefix; the copy keeps the
+     * module's own keys.)
+     */
+    public Module compiledCopy(CompileOptions options) {
+        Module copy;
+        try {
+            copy = (Module) super.clone();
+        } catch (CloneNotSupportedException e) {
+            throw new AssertionError("Module is Cloneable", e);
+        }
+        copy.compiledCall = compiledCallOf(copy, options);
+        return copy;
+    }
+
+    private static Function<Tensor, Tensor> compiledCallOf(Module module, CompileOptions options) {
+        return Compile.compileModuleCall(
+                module::callEagerly, options, module::compileGuardState, module::namedParametersAndBuffers);
+    }
+
+    /** What a compiled call assumed: every module's training flag and hooks, and the tensors it holds (by identity). */
+    private List<Object> compileGuardState() {
+        List<Object> state = new ArrayList<>();
+        for (Module m : modules()) {
+            state.add(m.training);
+            state.addAll(m.forwardPreHooks);
+            state.addAll(m.forwardHooks);
+        }
+        state.addAll(namedParametersAndBuffers().values());
+        return state;
+    }
+
+    private Map<String, Tensor> namedParametersAndBuffers() {
+        Map<String, Tensor> all = new LinkedHashMap<>(namedParameters());
+        all.putAll(namedBuffers());
+        return all;
     }
 
     /** {@code register_forward_pre_hook(hook)}: closing the handle removes the hook. */

@@ -1,0 +1,27 @@
+package org.jtorch.compile;
+
+import java.util.List;
+import org.jtorch.Tensor;
+import org.jtorch.fx.FakeTensorMode;
+import org.jtorch.fx.GraphModule;
+
+/**
+ * What a {@code torch.compile} backend does with a captured graph, in two steps so that the compile front end can
+ * generalize over sizes in between: {@link #lower} turns one capture into the graphs the backend runs (traced on fake
+ * tensors, once per trace the shape generalizer asks for), and {@link #build} turns the final graphs into the callable.
+ */
+interface Backend {
+    /**
+     * The graphs to run for {@code captured}, made inside {@code fake}'s mode; {@code fakeArgs} are fake tensors for
+     * the graph's inputs (the user's, then the lifted tensors).
+     */
+    List<GraphModule> lower(GraphModule captured, Tensor[] fakeArgs, FakeTensorMode fake);
+
+    /** The callable running {@code graphs}: it takes the user's inputs followed by the lifted tensors. */
+    Runner build(List<GraphModule> graphs);
+
+    /** A compiled graph ready to run. */
+    interface Runner {
+        Tensor[] run(Tensor[] args);
+    }
+}

@@ -1,0 +1,148 @@
+package org.jtorch.compile;
+
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.jtorch.Tensor;
+import org.jtorch.TorchException;
+
+/**
+ * {@code torch.compile}'s machinery and {@code torch._dynamo}'s controls: compiling Java functions of tensors
+ * ({@link #compile(Function, CompileOptions)}; {@code Torch.compile} and {@code Module.compile()} are the usual entry
+ * points), the counters ({@link #counters()}) and {@link #reset()}.
+ *
+ * <p>A compiled function is captured on its first call: the Java code runs once on fake tensors while every op it calls
+ * is recorded into a graph (see {@link org.jtorch.fx.Fx#makeFx}). <b>Java side effects in the function therefore run at
+ * capture time, not on every call</b> (printing, counting, appending to a list, reading a field that changes later), as
+ * under JAX's {@code jit}; only tensor operations are replayed. Tensors the function reads from outside its arguments
+ * are used by reference, so in-place updates to them (an optimizer step) are seen. Later calls reuse the graph while
+ * its guards hold (dtypes, devices, sizes, layouts, requires-grad, grad mode, deterministic mode, a module's parameters
+ * and training flags) and compile again when they don't.
+ */
+public final class Compile {
+    private Compile() {}
+
+    private static final AtomicLong FRAMES = new AtomicLong();
+    private static final AtomicLong GRAPHS = new AtomicLong();
+    private static final AtomicLong GRAPH_BREAKS = new AtomicLong();
+    private static final AtomicLong RECOMPILES = new AtomicLong();
+    private static final AtomicLong KERNELS = new AtomicLong();
+    private static final AtomicLong COMBO_KERNELS = new AtomicLong();
+    private static final AtomicInteger FRAME_IDS = new AtomicInteger();
+    private static final Set<CompiledFunction> LIVE =
+            Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
+    private static volatile int recompileLimit = 8;
+
+    private static final Map<String, Backend> BACKENDS =
+            Map.of("eager", new EagerBackend(), "aot_eager", new EagerBackend(), "inductor", new EagerBackend());
+
+    /**
+     * {@code torch.compile(fn, ...)} for a function of one tensor: a function that runs {@code fn} compiled. See the
+     * class comment for what runs when; {@code options.disable()} returns {@code fn} itself.
+     */
+    public static Function<Tensor, Tensor> compile(Function<Tensor, Tensor> fn, CompileOptions options) {
+        if (options.disable()) return fn;
+        CompiledFunction compiled = new CompiledFunction(args -> new Tensor[] {fn.apply(args[0])}, options, null, null);
+        return x -> compiled.call(new Tensor[] {x})[0];
+    }
+
+    /** {@code torch.compile(fn, ...)} for a function of two tensors. */
+    public static BiFunction<Tensor, Tensor, Tensor> compile(
+            BiFunction<Tensor, Tensor, Tensor> fn, CompileOptions options) {
+        if (options.disable()) return fn;
+        CompiledFunction compiled =
+                new CompiledFunction(args -> new Tensor[] {fn.apply(args[0], args[1])}, options, null, null);
+        return (x, y) -> compiled.call(new Tensor[] {x, y})[0];
+    }
+
+    /**
+     * A module's call compiled ({@code nn.Module.compile()}): {@code call} runs the module's hooks and forward;
+     * {@code state} lists what the graph's validity depends on besides the input (training flags, the parameter and
+     * buffer tensors, compared by identity); {@code names} names the parameters for the graph's inputs.
+     */
+    public static Function<Tensor, Tensor> compileModuleCall(
+            Function<Tensor, Tensor> call,
+            CompileOptions options,
+            Supplier<List<Object>> state,
+            Supplier<Map<String, Tensor>> names) {
+        if (options.disable()) return call;
+        CompiledFunction compiled = new CompiledFunction(
+                args -> new Tensor[] {call.apply(args[0])},
+                options,
+                state,
+                () -> CompiledFunction.identityNames(names.get()));
+        return x -> compiled.call(new Tensor[] {x})[0];
+    }
+
+    /** {@code torch._dynamo.utils.counters}: what the compiler has done since start-up or the last {@link #reset()}. */
+    public static CompileCounters counters() {
+        return new CompileCounters(
+                FRAMES.get(), GRAPHS.get(), GRAPH_BREAKS.get(), RECOMPILES.get(), KERNELS.get(), COMBO_KERNELS.get());
+    }
+
+    /**
+     * {@code torch._dynamo.reset()}: forgets every compiled graph (each compiled function compiles again on its next
+     * call) and zeroes the counters.
+     */
+    public static void reset() {
+        List<CompiledFunction> live;
+        synchronized (LIVE) {
+            live = List.copyOf(LIVE);
+        }
+        for (CompiledFunction f : live) f.reset();
+        for (AtomicLong c : List.of(FRAMES, GRAPHS, GRAPH_BREAKS, RECOMPILES, KERNELS, COMBO_KERNELS)) c.set(0);
+    }
+
+    /** {@code torch._dynamo.list_backends()}: the names {@link CompileOptions#backend(String)} accepts. */
+    public static List<String> listBackends() {
+        return BACKENDS.keySet().stream().sorted().toList();
+    }
+
+    /** {@code torch._dynamo.config.recompile_limit}: compilations per function before it runs eagerly (8). */
+    public static int recompileLimit() {
+        return recompileLimit;
+    }
+
+    /** Sets {@link #recompileLimit()}; at least 1. */
+    public static void setRecompileLimit(int limit) {
+        if (limit < 1) throw new IllegalArgumentException("recompile limit must be at least 1, got " + limit);
+        recompileLimit = limit;
+    }
+
+    static Backend backend(String name) {
+        Backend b = BACKENDS.get(name);
+        if (b == null) {
+            throw new TorchException("Invalid backend: '" + name + "', see Compile.listBackends() for available "
+                    + "backends: " + listBackends());
+        }
+        return b;
+    }
+
+    static int nextFrameId() {
+        return FRAME_IDS.getAndIncrement();
+    }
+
+    static void track(CompiledFunction f) {
+        LIVE.add(f);
+    }
+
+    static void countFrame(boolean recompile) {
+        FRAMES.incrementAndGet();
+        if (recompile) RECOMPILES.incrementAndGet();
+    }
+
+    static void countGraph() {
+        GRAPHS.incrementAndGet();
+    }
+
+    static void countGraphBreak() {
+        GRAPH_BREAKS.incrementAndGet();
+    }
+}

@@ -1,0 +1,23 @@
+package org.jtorch.compile;
+
+import java.util.List;
+import org.jtorch.Tensor;
+import org.jtorch.fx.FakeTensorMode;
+import org.jtorch.fx.GraphModule;
+
+/**
+ * The {@code "eager"} backend: runs the captured graph node by node through the dispatcher, so autograd records as in
+ * eager code. It tests capture (PyTorch's use of it) and is what a call without gradients runs on the other backends.
+ */
+final class EagerBackend implements Backend {
+    @Override
+    public List<GraphModule> lower(GraphModule captured, Tensor[] fakeArgs, FakeTensorMode fake) {
+        return List.of(captured);
+    }
+
+    @Override
+    public Runner build(List<GraphModule> graphs) {
+        GraphModule graph = graphs.getFirst();
+        return graph::call;
+    }
+}
