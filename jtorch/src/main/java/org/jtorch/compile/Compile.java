@@ -38,6 +38,7 @@ public final class Compile {
     private static final AtomicInteger FRAME_IDS = new AtomicInteger();
     private static final Set<CompiledFunction> LIVE =
             Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
+    private static final Map<String, Long> BREAK_REASONS = new java.util.concurrent.ConcurrentSkipListMap<>();
     private static volatile int recompileLimit = 8;
 
     private static final Map<String, Backend> BACKENDS =
@@ -88,6 +89,14 @@ public final class Compile {
     }
 
     /**
+     * {@code torch._dynamo.utils.counters["graph_break"]}: each graph break's reason (the operation, the Java call site
+     * and why), with how many captures it ended.
+     */
+    public static Map<String, Long> graphBreakReasons() {
+        return Map.copyOf(BREAK_REASONS);
+    }
+
+    /**
      * {@code torch._dynamo.reset()}: forgets every compiled graph (each compiled function compiles again on its next
      * call) and zeroes the counters.
      */
@@ -98,6 +107,7 @@ public final class Compile {
         }
         for (CompiledFunction f : live) f.reset();
         for (AtomicLong c : List.of(FRAMES, GRAPHS, GRAPH_BREAKS, RECOMPILES, KERNELS, COMBO_KERNELS)) c.set(0);
+        BREAK_REASONS.clear();
     }
 
     /** {@code torch._dynamo.list_backends()}: the names {@link CompileOptions#backend(String)} accepts. */
@@ -142,7 +152,8 @@ public final class Compile {
         GRAPHS.incrementAndGet();
     }
 
-    static void countGraphBreak() {
+    static void countGraphBreak(String reason) {
         GRAPH_BREAKS.incrementAndGet();
+        BREAK_REASONS.merge(reason, 1L, Long::sum);
     }
 }

@@ -128,7 +128,7 @@ final class CompiledFunction {
             entry = entry(inputs, plan, outcome);
             Compile.countGraph();
         } catch (Capture.GraphBreak gb) {
-            Compile.countGraphBreak();
+            Compile.countGraphBreak(gb.getMessage());
             if (options.fullGraph()) throw new Unsupported(gb.operation, gb.callSite, gb.getCause());
             entry = eagerEntry(inputs);
         } catch (RuntimeException e) {
@@ -147,7 +147,7 @@ final class CompiledFunction {
      */
     private Entry afterFailedCapture(Tensor[] inputs, RuntimeException captureFailure) {
         fn.apply(inputs); // throws the eager error, if there is one
-        Compile.countGraphBreak();
+        Compile.countGraphBreak("capture failed at " + Capture.callSite(captureFailure) + ": " + captureFailure);
         if (options.fullGraph()) {
             throw new Unsupported("capture", Capture.callSite(captureFailure), captureFailure);
         }

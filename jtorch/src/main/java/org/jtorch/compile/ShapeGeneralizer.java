@@ -91,7 +91,7 @@ final class ShapeGeneralizer {
                 }
             }
             return new Outcome(reference.rebuild(fits), List.copyOf(active), String.join("; ", notes));
-        } catch (NotGeneralizable | ArithmeticException e) {
+        } catch (RuntimeException e) { // a fit that fails, or a trace at moved sizes that the function refuses
             notes.add("all sizes specialized: " + e.getMessage());
             return new Outcome(reference.lowered, List.of(), String.join("; ", notes));
         }
@@ -191,14 +191,21 @@ final class ShapeGeneralizer {
         return out;
     }
 
-    /** A size near {@code base}, at least 2, not yet used: {@code base-1, base+1, base-2...}. */
+    /**
+     * A size near {@code base}, at least 2, not yet used: smaller ones first ({@code base-1, base-2...}, then
+     * {@code base+1...}), since a function more often bounds a size from above (a context length) than from below.
+     */
     private static long freshValue(long base, List<Long> used) {
-        for (long step = 1; ; step++) {
-            for (long candidate : new long[] {base - step, base + step}) {
-                if (candidate >= 2 && !used.contains(candidate)) {
-                    used.add(candidate);
-                    return candidate;
-                }
+        for (long candidate = base - 1; candidate >= 2; candidate--) {
+            if (!used.contains(candidate)) {
+                used.add(candidate);
+                return candidate;
+            }
+        }
+        for (long candidate = base + 1; ; candidate++) {
+            if (!used.contains(candidate)) {
+                used.add(candidate);
+                return candidate;
             }
         }
     }

@@ -9,6 +9,7 @@ import org.jtorch.TorchException;
 import org.jtorch.Warnings;
 import org.jtorch.amp.Autocast;
 import org.jtorch.amp.CastPolicy;
+import org.jtorch.fx.FakeTensorMode;
 import org.jtorch.internal.Shapes;
 import org.jtorch.nn.Reduction;
 import org.jtorch.ops.ScatterOps;
@@ -94,9 +95,11 @@ final class Losses {
         checkTargetShape(lp, target, classDim);
         target = classIndices(target, lp.dim());
         long c = lp.size(classDim);
-        // Under vmap the target is a batched wrapper whose values cannot be read here; gather below still
-        // refuses an out-of-range class index.
-        boolean readable = target.device() != Device.META && target.transformPayload() == null;
+        // Under vmap the target is a batched wrapper, and under graph capture a fake tensor, whose values cannot be
+        // read
+        // here: the masked path below then serves every target, and gather still refuses an out-of-range class index.
+        boolean readable =
+                target.device() != Device.META && target.transformPayload() == null && !FakeTensorMode.isFake(target);
         long[] classes = readable ? target.toLongArray() : null;
         if (classes != null) checkBounds(classes, c, ignoreIndex);
         if (weight == null && classes != null && noneIgnored(classes, ignoreIndex)) {
@@ -142,9 +145,10 @@ final class Losses {
      * when there is no row weight (every target counts once).
      */
     private static Tensor reduceWeighted(Tensor loss, Tensor rowWeight, Reduction reduction) {
-        return reduction == Reduction.MEAN && rowWeight != null
-                ? loss.sum().div(rowWeight.sum())
-                : reduce(loss, reduction);
+        if (reduction != Reduction.MEAN) return reduce(loss, reduction);
+        // ATen's nll_loss divides the sum by the total weight in both cases; so does this, so that the path without
+        // masks gives the masked path's bits (a captured graph, which cannot read the targets, takes the masked one)
+        return rowWeight != null ? loss.sum().div(rowWeight.sum()) : loss.sum().div((double) loss.numel());
     }
 
     private static void checkBounds(long[] targets, long c, long ignoreIndex) {
