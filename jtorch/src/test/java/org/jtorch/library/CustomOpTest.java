@@ -185,6 +185,24 @@ class CustomOpTest {
     }
 
     @Test
+    void compilesIntoOneGraphWithItsFakeAndBackward() {
+        org.jtorch.compile.Compile.reset();
+        java.util.function.Function<Tensor, Tensor> fn = t -> ((Tensor) MYSIN.call(t.mul(2.0))).add(t);
+        var compiled =
+                Torch.compile(fn, org.jtorch.compile.CompileOptions.defaults().fullGraph(true));
+        Tensor a = x().requiresGrad(true), b = x().requiresGrad(true);
+        Tensor eager = fn.apply(a), viaGraph = compiled.apply(b);
+        eager.sum().backward();
+        viaGraph.sum().backward();
+        assertArrayEquals(eager.toFloatArray(), viaGraph.toFloatArray());
+        assertArrayEquals(a.grad().toFloatArray(), b.grad().toFloatArray());
+        // the analytic gradient: d/dt (sin(2t) + t) = 2 cos(2t) + 1
+        float[] t = x().toFloatArray(), g = b.grad().toFloatArray();
+        for (int i = 0; i < t.length; i++) assertEquals(2 * Math.cos(2 * t[i]) + 1, g[i], 1e-6);
+        assertEquals(1, org.jtorch.compile.Compile.counters().graphs());
+    }
+
+    @Test
     void debugModeLogsItByItsQualifiedName() {
         Tensor x = x();
         DebugMode dm;
