@@ -232,7 +232,7 @@ final class ShapeGeneralizer {
 
     /**
      * One trace flattened: a signature of its graphs with every integer left out, and the integers in order (op
-     * arguments, and the sizes of each graph's inputs, which is where the symbols' sources are found).
+     * arguments, and each value's sizes: those of a graph's inputs are where its symbols' sources are found).
      */
     private static final class Trace {
         final Lowered lowered;
@@ -263,16 +263,14 @@ final class ShapeGeneralizer {
                             .append('(');
                     for (Object a : n.args()) flatten(a, index, sig, values);
                     sig.append(")\n");
-                    if (n.op().equals("placeholder")) {
-                        long[] shape = n.meta() == null ? new long[0] : n.meta().shape();
-                        int[] slots = new int[shape.length];
-                        for (int d = 0; d < shape.length; d++) {
-                            slots[d] = values.size();
-                            values.add(shape[d]);
-                        }
-                        placeholderSlots.add(slots);
-                        sig.append(" rank ").append(shape.length);
+                    long[] shape = n.meta() == null ? new long[0] : n.meta().shape();
+                    int[] slots = new int[shape.length];
+                    for (int d = 0; d < shape.length; d++) {
+                        slots[d] = values.size();
+                        values.add(shape[d]);
                     }
+                    sig.append(" rank ").append(shape.length);
+                    if (n.op().equals("placeholder")) placeholderSlots.add(slots);
                     if (n.op().equals("get_attr")) {
                         Tensor c = gm.constants().get(n.target());
                         sig.append(" const ").append(Arrays.toString(c.shape())).append(c.dtype());
@@ -360,9 +358,11 @@ final class ShapeGeneralizer {
                 Map<Node, Node> copies = new IdentityHashMap<>();
                 for (Node n : gm.graph().nodes()) {
                     Node copy = copy(graph, n, copies, local, cursor);
-                    if (n.op().equals("placeholder"))
-                        cursor[0] += n.meta() == null ? 0 : n.meta().shape().length;
                     copy.setMeta(n.meta());
+                    int rank = n.meta() == null ? 0 : n.meta().shape().length;
+                    List<SymInt> sizes = Arrays.asList(local).subList(cursor[0], cursor[0] + rank);
+                    if (sizes.stream().anyMatch(f -> !f.isConstant())) copy.setSymbolicShape(new SymIntArray(sizes));
+                    cursor[0] += rank;
                     copies.put(n, copy);
                 }
                 out.add(new GraphModule(graph, gm.constants()));

@@ -67,7 +67,10 @@ final class GraphPrinter {
     }
 
     private static String annotation(Node n) {
-        return n.meta() == null ? "" : ": \"" + n.meta() + "\"";
+        if (n.meta() == null) return "";
+        if (n.symbolicShape() == null) return ": \"" + n.meta() + "\"";
+        String sizes = n.symbolicShape().toString();
+        return ": \"" + n.meta().dtype().abbreviation() + sizes + "\"";
     }
 
     private static String call(Node n) {

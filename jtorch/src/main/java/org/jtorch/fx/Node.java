@@ -56,6 +56,7 @@ public final class Node {
     private List<Object> args;
     private final Set<Node> users = new LinkedHashSet<>();
     private TensorMeta meta;
+    private SymIntArray symbolicShape;
 
     Node(Graph graph, String op, String target, String name, OpDef opDef, Form form, List<Object> args) {
         this.graph = graph;
@@ -139,6 +140,19 @@ public final class Node {
     /** Records the metadata of the tensor this node computes. */
     public void setMeta(TensorMeta meta) {
         this.meta = meta;
+    }
+
+    /**
+     * The value's sizes in the graph's symbols ({@code [s0, 16]}) when the graph serves dynamic sizes, else null: then
+     * {@link #meta()} holds the sizes of the trace it came from.
+     */
+    public SymIntArray symbolicShape() {
+        return symbolicShape;
+    }
+
+    /** Sets {@link #symbolicShape()}. */
+    public void setSymbolicShape(SymIntArray shape) {
+        this.symbolicShape = shape;
     }
 
     /** The nodes among the arguments, in order, also inside tensor lists. */
