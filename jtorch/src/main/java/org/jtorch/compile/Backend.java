@@ -8,7 +8,8 @@ import org.jtorch.fx.GraphModule;
 /**
  * What a {@code torch.compile} backend does with a captured graph, in two steps so that the compile front end can
  * generalize over sizes in between: {@link #lower} turns one capture into the graphs the backend runs (traced on fake
- * tensors, once per trace the shape generalizer asks for), and {@link #build} turns the final graphs into the callable.
+ * tensors, once per trace the shape generalizer asks for), and {@link #build} turns the captured graph and those
+ * graphs, generalized, into the callable.
  */
 interface Backend {
     /**

@@ -12,12 +12,11 @@ import org.jtorch.fx.GraphModule;
 final class EagerBackend implements Backend {
     @Override
     public List<GraphModule> lower(GraphModule captured, Tensor[] fakeArgs, FakeTensorMode fake) {
-        return List.of(captured);
+        return List.of();
     }
 
     @Override
-    public Runner build(List<GraphModule> graphs) {
-        GraphModule graph = graphs.getFirst();
-        return graph::call;
+    public Runner build(GraphModule captured, List<GraphModule> lowered) {
+        return captured::call;
     }
 }
