@@ -13,13 +13,17 @@ import org.jtorch.fx.GraphModule;
  */
 interface Backend {
     /**
-     * The graphs to run for {@code captured}, made inside {@code fake}'s mode; {@code fakeArgs} are fake tensors for
-     * the graph's inputs (the user's, then the lifted tensors).
+     * The graphs to run for {@code captured} besides itself (none when the backend runs the captured graph), made
+     * inside {@code fake}'s mode; {@code fakeArgs} are fake tensors for the graph's inputs (the user's, then the lifted
+     * tensors).
      */
     List<GraphModule> lower(GraphModule captured, Tensor[] fakeArgs, FakeTensorMode fake);
 
-    /** The callable running {@code graphs}: it takes the user's inputs followed by the lifted tensors. */
-    Runner build(List<GraphModule> graphs);
+    /**
+     * The callable running the captured graph, or the graphs {@link #lower} made from it: it takes the user's inputs
+     * followed by the lifted tensors.
+     */
+    Runner build(GraphModule captured, List<GraphModule> lowered);
 
     /** A compiled graph ready to run. */
     interface Runner {

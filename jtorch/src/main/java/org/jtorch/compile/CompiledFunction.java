@@ -12,6 +12,7 @@ import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.Warnings;
 import org.jtorch.dispatch.DispatchState;
+import org.jtorch.fx.GraphModule;
 import org.jtorch.fx.TensorMeta;
 
 /**
@@ -221,7 +222,10 @@ final class CompiledFunction {
         return none;
     }
 
-    /** One trace: the function captured and lowered on fake inputs whose symbolic sizes take {@code values}. */
+    /**
+     * One trace: the function captured and lowered on fake inputs whose symbolic sizes take {@code values}; the graphs
+     * are the captured one, then the backend's.
+     */
     private ShapeGeneralizer.Lowered lower(Tensor[] inputs, Plan plan, long[] values) {
         List<TensorMeta> metas = new ArrayList<>(inputs.length);
         for (int i = 0; i < inputs.length; i++) {
@@ -248,7 +252,10 @@ final class CompiledFunction {
                     .toList();
             for (int i = 0; i < fakeArgs.length; i++)
                 fakeArgs[i] = fake.fromMeta(placeholders.get(i).meta());
-            return new ShapeGeneralizer.Lowered(backend.lower(captured.graph(), fakeArgs, fake), lifted);
+            List<GraphModule> graphs = new ArrayList<>();
+            graphs.add(captured.graph());
+            graphs.addAll(backend.lower(captured.graph(), fakeArgs, fake));
+            return new ShapeGeneralizer.Lowered(graphs, lifted);
         });
     }
 
@@ -274,8 +281,9 @@ final class CompiledFunction {
             guards[i] = Guards.input(inputs[i], symbolOf);
         }
         Guards g = new Guards(guards, symbolic.size(), state);
-        return new Entry(
-                g, backend.build(outcome.lowered().graphs()), outcome.lowered().lifted());
+        List<GraphModule> graphs = outcome.lowered().graphs();
+        Backend.Runner runner = backend.build(graphs.getFirst(), graphs.subList(1, graphs.size()));
+        return new Entry(g, runner, outcome.lowered().lifted());
     }
 
     /** For {@link Compile#track}: identity, not value. */
