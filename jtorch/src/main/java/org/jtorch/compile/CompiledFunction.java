@@ -110,8 +110,8 @@ final class CompiledFunction {
             Warnings.warn(
                     "torch._dynamo hit config.recompile_limit (" + Compile.recompileLimit() + ")\n"
                             + "   function: " + fn + "\n   last reason: " + reason + "\n"
-                            + "To log all recompilation reasons, use TORCH_LOGS=\"recompiles\".\n"
-                            + "To diagnose recompilation issues, see https://pytorch.org/docs/main/torch.compiler_troubleshooting.html");
+                            + "The structured trace (-Djtorch.trace.dir=DIR, then bin/jtorch-trace DIR) lists every "
+                            + "recompilation's reason.");
             eagerFromNowOn = true;
             return null;
         }
