@@ -19,6 +19,7 @@ module org.jtorch {
     exports org.jtorch.accelerator.spi;
     exports org.jtorch.autograd;
     exports org.jtorch.autograd.graph;
+    exports org.jtorch.compile.trace;
     exports org.jtorch.debug;
     exports org.jtorch.foreach;
     exports org.jtorch.func;

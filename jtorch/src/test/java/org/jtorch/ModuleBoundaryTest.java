@@ -36,6 +36,7 @@ class ModuleBoundaryTest {
             "org.jtorch.amp",
             "org.jtorch.autograd",
             "org.jtorch.autograd.graph",
+            "org.jtorch.compile.trace",
             "org.jtorch.debug",
             "org.jtorch.foreach",
             "org.jtorch.func",
