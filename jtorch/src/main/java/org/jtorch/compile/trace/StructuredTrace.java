@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.jtorch.fx.GraphModule;
 import org.jtorch.fx.Node;
 
@@ -26,13 +27,20 @@ import org.jtorch.fx.Node;
  *
  * <p>A compile's records, in the order PyTorch writes them:
  *
- * <p>{@snippet : CompileId id = CompileId.of(0, 0); try (Span compile = StructuredTrace.span(id,
- * "entire_frame_compile")) { StructuredTrace.dynamoStart(id, Thread.currentThread().getStackTrace());
- * StructuredTrace.dynamoOutputGraph(id, captured); StructuredTrace.aotJointGraph(id, joint);
- * StructuredTrace.aotForwardGraph(id, forward); StructuredTrace.aotBackwardGraph(id, backward);
- * StructuredTrace.inductorPostGradGraph(id, postGrad); StructuredTrace.inductorOutputCode(id, "Kernel0.java", source);
- * StructuredTrace.dynamoGuards(id, List.of("x.shape == (2, 3)", "x.dtype == torch.float32")); }
- * StructuredTrace.compilationMetrics(id, Map.of("co_name", "forward", "graph_op_count", 2)); }
+ * <pre>{@code
+ * CompileId id = CompileId.of(0, 0);
+ * try (Span compile = StructuredTrace.span(id, "entire_frame_compile")) {
+ *     StructuredTrace.dynamoStart(id, userFrames);
+ *     StructuredTrace.dynamoOutputGraph(id, captured);
+ *     StructuredTrace.aotJointGraph(id, joint);
+ *     StructuredTrace.aotForwardGraph(id, forward);
+ *     StructuredTrace.aotBackwardGraph(id, backward);
+ *     StructuredTrace.inductorPostGradGraph(id, postGrad);
+ *     StructuredTrace.inductorOutputCode(id, "Kernel0.java", source);
+ *     StructuredTrace.dynamoGuards(id, List.of("x.shape == (2, 3)", "x.dtype == torch.float32"));
+ * }
+ * StructuredTrace.compilationMetrics(id, Map.of("co_name", "forward", "graph_op_count", 2));
+ * }</pre>
  */
 public final class StructuredTrace {
     /** The property naming the trace directory; it wins over the environment variable {@code TORCH_TRACE}. */
@@ -137,12 +145,13 @@ public final class StructuredTrace {
      * {@code graph_op_count}, {@code graph_node_count}, {@code graph_input_count}, {@code start_time},
      * {@code entire_frame_compile_time_s}, {@code backend_compile_time_s}, {@code restart_reasons} (a list),
      * {@code fail_type}, {@code fail_reason}, {@code fail_user_frame_filename}, {@code fail_user_frame_lineno} (a
-     * failed compile). Values are strings, numbers, booleans, lists, maps or null.
+     * failed compile). Values are strings, numbers, booleans, lists, maps or null; the keys are written sorted.
      */
     public static void compilationMetrics(CompileId id, Map<String, ?> metrics) {
         TraceFile file = current;
         if (file == null) return;
-        emit(file, "compilation_metrics", new LinkedHashMap<>(metrics), id, null);
+        // Sorted by key: the record is the same whatever map the caller built (Map.of's order changes between runs).
+        emit(file, "compilation_metrics", new TreeMap<>(metrics), id, null);
     }
 
     /**

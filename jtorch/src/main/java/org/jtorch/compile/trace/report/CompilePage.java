@@ -1,6 +1,7 @@
 package org.jtorch.compile.trace.report;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** The page of one compile: its call site, each payload in full, and its metrics, failures highlighted. */
@@ -15,7 +16,7 @@ final class CompilePage {
                 .append(" · status: <span class=\"")
                 .append(c.status().css)
                 .append("\">")
-                .append(c.status().name().toLowerCase(java.util.Locale.ROOT))
+                .append(c.status().name().toLowerCase(Locale.ROOT))
                 .append("</span></p>\n");
         b.append("<h2>Call site</h2>\n");
         if (c.stack.isEmpty()) {

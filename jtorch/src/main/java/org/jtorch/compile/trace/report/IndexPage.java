@@ -1,5 +1,7 @@
 package org.jtorch.compile.trace.report;
 
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -130,7 +132,7 @@ final class IndexPage {
                         .append(Html.escape(where))
                         .append("</code></td></tr>\n");
             }
-            if (c.metrics.get("restart_reasons") instanceof java.util.List<?> restarts) {
+            if (c.metrics.get("restart_reasons") instanceof List<?> restarts) {
                 for (Object r : restarts) {
                     rows.append("<tr><td>")
                             .append(compileLink(c))
@@ -181,6 +183,6 @@ final class IndexPage {
 
     private static String firstLines(String text, int n) {
         String[] lines = text.split("\n", n + 1);
-        return String.join("\n", java.util.Arrays.asList(lines).subList(0, Math.min(n, lines.length)));
+        return String.join("\n", Arrays.asList(lines).subList(0, Math.min(n, lines.length)));
     }
 }

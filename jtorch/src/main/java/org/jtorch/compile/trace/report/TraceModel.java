@@ -32,7 +32,8 @@ final class TraceModel {
 
     final List<TraceParser.Problem> problems;
     final int records;
-    private int files;
+    /** Numbers the raw payload files, so that every name in the report is unique. */
+    private int payloadFiles;
 
     private TraceModel(TraceParser.ParsedTrace trace) {
         this.problems = new ArrayList<>(trace.problems());
@@ -76,7 +77,7 @@ final class TraceModel {
             title += " (" + file + ")";
         }
         String extension = isJson(r) ? ".json" : ".txt";
-        String file = safe(name) + "_" + files++ + extension;
+        String file = safe(name) + "_" + payloadFiles++ + extension;
         entry.artifacts.add(new Artifact(name, title, file, r.payload(), r.payloadIntact(), r.line()));
     }
 

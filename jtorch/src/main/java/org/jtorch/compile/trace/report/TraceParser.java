@@ -6,6 +6,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -135,7 +136,7 @@ final class TraceParser {
     }
 
     private static Map<String, Object> strings(Map<?, ?> map) {
-        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        Map<String, Object> out = new LinkedHashMap<>();
         for (Map.Entry<?, ?> e : map.entrySet()) out.put((String) e.getKey(), e.getValue());
         return out;
     }
