@@ -23,18 +23,18 @@ final class IndexPage {
         b.append("<p class=\"summary\">Trace <code>")
                 .append(Html.escape(source))
                 .append("</code>: ")
-                .append(model.records)
-                .append(" records, ")
-                .append(model.compiles.size())
-                .append(" compiles, ")
-                .append(breaks)
-                .append(" graph breaks, ")
-                .append(recompiles)
-                .append(" recompiles, <span class=\"")
+                .append(count(model.records, "record"))
+                .append(", ")
+                .append(count(model.compiles.size(), "compile"))
+                .append(", ")
+                .append(count(breaks, "graph break"))
+                .append(", ")
+                .append(count(recompiles, "recompile"))
+                .append(", <span class=\"")
                 .append(model.problems.isEmpty() ? "" : "problem")
                 .append("\">")
-                .append(model.problems.size())
-                .append(" problems</span>.</p>\n");
+                .append(count(model.problems.size(), "problem"))
+                .append("</span>.</p>\n");
         b.append("<h2 id=\"stack-trie\">Stack trie</h2>\n");
         b.append(model.trie.isEmpty() ? "<p>No compile recorded its call site.</p>\n" : model.trie.html() + "\n");
         compiles(b, model);
@@ -165,6 +165,10 @@ final class IndexPage {
     private static void table(StringBuilder b, StringBuilder rows, String header, String none) {
         if (rows.isEmpty()) b.append("<p>").append(none).append("</p>\n");
         else b.append("<table>\n").append(header).append('\n').append(rows).append("</table>\n");
+    }
+
+    private static String count(int n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
     }
 
     private static String compileLink(CompileEntry c) {

@@ -64,6 +64,7 @@ final class HeadlessChromium {
                         "--headless",
                         "--disable-gpu",
                         "--no-sandbox",
+                        "--disable-dev-shm-usage",
                         "--no-first-run",
                         "--user-data-dir=" + run.resolve("profile"),
                         "--dump-dom",

@@ -130,6 +130,7 @@ class TraceReportBrowserTest {
 
         String dom = chromium.dumpDom(index);
         assertEquals(List.of("[0/0]", "[0/1]", "[1/0]", "[1/0_1]", "[2/0]"), all(COMPILE_ID, dom));
+        assertTrue(dom.contains("5 compiles, 1 graph break, 1 recompile, <span class=\"\">0 problems</span>"), dom);
         assertTrue(dom.contains("<code>org/example/Train.java:12 in Train.main</code>"), "the stack trie");
         assertTrue(dom.contains("aten.item.default: Tensor.item() reads a value into Java"), "the graph breaks");
         assertTrue(dom.contains("x.shape[0] == 4 (x.shape[0] is 8)"), "the recompiles");
