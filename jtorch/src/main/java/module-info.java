@@ -20,6 +20,7 @@ module org.jtorch {
     exports org.jtorch.autograd;
     exports org.jtorch.autograd.graph;
     exports org.jtorch.compile;
+    exports org.jtorch.compile.trace;
     exports org.jtorch.debug;
     exports org.jtorch.foreach;
     exports org.jtorch.func;

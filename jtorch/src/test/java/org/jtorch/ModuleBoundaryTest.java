@@ -37,6 +37,7 @@ class ModuleBoundaryTest {
             "org.jtorch.autograd",
             "org.jtorch.autograd.graph",
             "org.jtorch.compile",
+            "org.jtorch.compile.trace",
             "org.jtorch.debug",
             "org.jtorch.foreach",
             "org.jtorch.func",
