@@ -94,9 +94,11 @@ final class Losses {
         checkTargetShape(lp, target, classDim);
         target = classIndices(target, lp.dim());
         long c = lp.size(classDim);
-        // Under vmap the target is a batched wrapper whose values cannot be read here; gather below still
-        // refuses an out-of-range class index.
-        boolean readable = target.device() != Device.META && target.transformPayload() == null;
+        // Under vmap the target is a batched wrapper whose values cannot be read here, and a fake one (graph capture)
+        // has none: the general path then serves every target, and gather below still refuses an out-of-range class
+        // index.
+        boolean readable =
+                target.device() != Device.META && !target.impl().isFake() && target.transformPayload() == null;
         long[] classes = readable ? target.toLongArray() : null;
         if (classes != null) checkBounds(classes, c, ignoreIndex);
         if (weight == null && classes != null && noneIgnored(classes, ignoreIndex)) {
@@ -138,13 +140,14 @@ final class Losses {
     }
 
     /**
-     * 'mean' is the weighted mean: divided by the total weight of the non-ignored targets, which is the element count
-     * when there is no row weight (every target counts once).
+     * 'mean' is the weighted mean: the sum divided by the total weight of the non-ignored targets, which is the element
+     * count when there is no row weight (every target counts once). Both are a sum and a division, as ATen's nll_loss
+     * computes them, so the path without masks gives bitwise the general path's value: a captured graph, whose targets
+     * are not known, takes the general one.
      */
     private static Tensor reduceWeighted(Tensor loss, Tensor rowWeight, Reduction reduction) {
-        return reduction == Reduction.MEAN && rowWeight != null
-                ? loss.sum().div(rowWeight.sum())
-                : reduce(loss, reduction);
+        if (reduction != Reduction.MEAN) return reduce(loss, reduction);
+        return rowWeight != null ? loss.sum().div(rowWeight.sum()) : loss.sum().div((double) loss.numel());
     }
 
     private static void checkBounds(long[] targets, long c, long ignoreIndex) {
