@@ -43,9 +43,11 @@ public final class AotAutograd {
      * output). It returns the outputs, then one gradient per input: None for an input that does not require grad or
      * that no output depends on. Nothing the forward computes depends on a tangent.
      *
-     * <p>The function runs once, on fresh leaves sharing the inputs' data (requiring grad where the inputs do); Java
-     * code in it runs at trace time only. Throws {@code TorchException} when no input requires grad, when no output
-     * does, or when an input or output is null.
+     * <p>The function runs once, on fake tensors standing for the inputs (fresh leaves, requiring grad where the inputs
+     * do): Java code in it runs at trace time only, and Java code that reads a tensor's values throws
+     * {@code DataDependentOutputException} naming the read. In-place ops on intermediates are functionalized away.
+     * Throws {@code TorchException} when no input requires grad, when no output does, when an input or output is null,
+     * or when the function writes into an input.
      */
     public static GraphModule traceJoint(Function<Tensor[], Tensor[]> fn, Tensor... exampleInputs) {
         return JointTrace.trace(fn, exampleInputs);

@@ -35,11 +35,12 @@ final class JointTrace {
                 primals[i] = fake.fromTensor(exampleInputs[i].detach()).requiresGrad(exampleInputs[i].requiresGrad());
                 if (primals[i].requiresGrad()) wrt.add(primals[i]);
             }
+            GraphModule forward = functionalForward(fn, primals);
             tracer = new Tracer();
             for (int i = 0; i < primals.length; i++) tracer.input(primals[i], "primals_" + (i + 1));
             try (var _ = DispatchState.enter(tracer);
                     var _ = GradMode.set(true)) {
-                outputs = fn.apply(primals.clone());
+                outputs = forward.call(primals.clone());
                 List<Tensor> differentiable = differentiableOutputs(outputs);
                 List<Tensor> tangents = new ArrayList<>(differentiable.size());
                 for (Tensor out : differentiable) {
@@ -73,6 +74,38 @@ final class JointTrace {
         return joint;
     }
 
+    /**
+     * The forward of {@code fn} as a graph without mutations, as AOT autograd functionalizes before autograd sees an
+     * op: autograd would otherwise keep the old value of a tensor written in place as a copy made below the tracer,
+     * which no graph node computes. The joint trace replays this graph, so {@code fn} itself runs once. A function that
+     * writes into one of its inputs is refused.
+     */
+    private static GraphModule functionalForward(Function<Tensor[], Tensor[]> fn, Tensor[] primals) {
+        GraphModule traced;
+        try (var _ = GradMode.set(true)) {
+            traced = Fx.trace(new Tracer(), args -> requireArray(fn.apply(args)), primals);
+        }
+        if (isFunctional(traced)) return traced;
+        GraphModule functional = Functionalization.run(traced);
+        List<Node> nodes = functional.graph().nodes();
+        for (Node n : nodes) {
+            if (n.op().equals(Node.CALL_FUNCTION) && n.form() != Node.Form.FUNCTIONAL) {
+                // what is left are the copies into written inputs, at the end
+                int input = nodes.indexOf(n.inputNodes().getLast());
+                throw new TorchException("aot_autograd: the traced function writes into its input " + input
+                        + " in place; only functions that leave their inputs unchanged can be compiled");
+            }
+        }
+        return functional;
+    }
+
+    private static boolean isFunctional(GraphModule gm) {
+        for (Node n : gm.graph().nodes()) {
+            if (n.op().equals(Node.CALL_FUNCTION) && n.form() != Node.Form.FUNCTIONAL) return false;
+        }
+        return true;
+    }
+
     private static void checkInputs(Tensor[] inputs) {
         if (inputs == null || inputs.length == 0) {
             throw new TorchException("aot_autograd: traceJoint needs at least one example input");
@@ -91,8 +124,12 @@ final class JointTrace {
         }
     }
 
-    private static List<Tensor> differentiableOutputs(Tensor[] outputs) {
+    private static Tensor[] requireArray(Tensor[] outputs) {
         if (outputs == null) throw new TorchException("aot_autograd: the traced function returned null");
+        return outputs;
+    }
+
+    private static List<Tensor> differentiableOutputs(Tensor[] outputs) {
         List<Tensor> differentiable = new ArrayList<>();
         for (int i = 0; i < outputs.length; i++) {
             if (outputs[i] == null) {

@@ -292,6 +292,26 @@ class AotAutogradTest {
         assertArrayEquals(x.detach().exp().toDoubleArray(), x.grad().toDoubleArray());
     }
 
+    /** In-place ops on intermediates (ReLU(inplace=True)) are functionalized away before the partition. */
+    @ParameterizedTest
+    @EnumSource(SavePolicy.class)
+    void inPlaceOpsOnIntermediatesAreFunctionalized(SavePolicy policy) {
+        Torch.manualSeed(6);
+        Tensor x = Torch.randn(4, 3).requiresGrad(true), w = Torch.randn(3, 5).requiresGrad(true);
+        java.util.function.Function<Tensor[], Tensor[]> fn = a -> {
+            Tensor h = a[0].matmul(a[1]);
+            h.clampMin_(0.0);
+            h.mul_(3.0);
+            return new Tensor[] {h.sum()};
+        };
+        Tensor xe = x.detach().clone().requiresGrad(true),
+                we = w.detach().clone().requiresGrad(true);
+        fn.apply(new Tensor[] {xe, we})[0].backward();
+        AotFunction aot = AotAutograd.compile(fn, policy, GraphCompiler.INTERPRETER, GraphCompiler.INTERPRETER, x, w);
+        aot.call(x, w)[0].backward();
+        assertBitwise(List.of(xe.grad(), we.grad()), List.of(x.grad(), w.grad()));
+    }
+
     @Test
     void graphCompilersCompileEachGraphOnceAndRunIt() {
         AtomicInteger compiled = new AtomicInteger(),
@@ -369,6 +389,10 @@ class AotAutogradTest {
         TorchException notJoint = assertThrows(
                 TorchException.class, () -> AotAutograd.partition(Fx.makeFx(a -> new Tensor[] {a[0].sin()}, x)));
         assertTrue(notJoint.getMessage().contains("not a joint graph"), notJoint.getMessage());
+        TorchException mutation = assertThrows(
+                TorchException.class,
+                () -> AotAutograd.traceJoint(a -> new Tensor[] {a[0].mul(2.0), a[1].add_(1.0)}, x, Torch.randn(3)));
+        assertTrue(mutation.getMessage().contains("writes into its input 1 in place"), mutation.getMessage());
 
         Tensor y = Torch.randn(3);
         AotFunction aot = AotAutograd.compile(a -> new Tensor[] {a[0].mul(a[1]).sum()}, x, y);
