@@ -10,10 +10,11 @@ import org.jtorch.dispatch.SchemaType;
 /**
  * The checks of {@link Graph#lint()}: nodes in topological order (every argument defined earlier in the same graph),
  * each call's arguments matching its op's schema in number and type, multi-output reads within the op's outputs (any
- * index of an op returning one {@code Tensor[]}), in-place and out= calls writing nodes, and exactly one output, last.
- * None may stand for an argument with a default, and a number for a tensor (PyTorch's wrapped numbers), as the ops'
- * entry points accept them. Non-tensor arguments are checked where their Java type is fixed (numbers, booleans, dtypes)
- * and must never be nodes: a graph has no symbolic scalars.
+ * index of an op returning one {@code Tensor[]}), in-place and out= calls writing nodes, and exactly one output, last,
+ * returning nodes or None (a joint forward-backward graph returns None for an input that gets no gradient). None may
+ * stand for an argument with a default, and a number for a tensor (PyTorch's wrapped numbers), as the ops' entry points
+ * accept them. Non-tensor arguments are checked where their Java type is fixed (numbers, booleans, dtypes) and must
+ * never be nodes: a graph has no symbolic scalars.
  */
 final class GraphLint {
     private GraphLint() {}
@@ -36,7 +37,9 @@ final class GraphLint {
                 case Node.OUTPUT -> {
                     outputs++;
                     if (n != nodes.getLast()) fail(n, "the output is not the last node");
-                    for (Object a : n.args()) if (!(a instanceof Node)) fail(n, "returns " + a + ", not a node");
+                    for (Object a : n.args()) {
+                        if (a != null && !(a instanceof Node)) fail(n, "returns " + a + ", not a node or None");
+                    }
                 }
                 default -> fail(n, "unknown op " + n.op());
             }

@@ -35,6 +35,13 @@ public record TensorMeta(long[] shape, long[] stride, DType dtype, Device device
         return stride.clone();
     }
 
+    /** The number of elements: the product of the shape. */
+    public long numel() {
+        long n = 1;
+        for (long s : shape) n *= s;
+        return n;
+    }
+
     /** The same metadata on another device: what a meta-device trace records for a CPU one. */
     public TensorMeta on(Device other) {
         return new TensorMeta(shape, stride, dtype, other, requiresGrad);

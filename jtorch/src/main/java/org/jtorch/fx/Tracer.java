@@ -21,8 +21,8 @@ import org.jtorch.ops.OpDef;
  * tensor the graph has not seen (one created outside the dispatcher, or before tracing) becomes a constant read by a
  * {@code get_attr} node.
  *
- * <p>A composite op is not recorded: it expands below the tracer into the ops it is made of, which come back through
- * the tracer and are recorded, so the graph holds the ops that actually run (as make_fx decomposes
+ * <p>A composite op is not recorded: the tracer expands it into the ops it is made of, which come back through the
+ * tracer and are recorded, so the graph holds the ops that actually run (as make_fx decomposes
  * CompositeImplicitAutograd ops by default). An op with a rule in the tracer's decomposition table runs the rule
  * instead, whose ops come back through the tracer too ({@code make_fx(decomposition_table=...)}). In-place and
  * {@code out=} calls are recorded as mutations, as make_fx records them without functionalization.
@@ -53,24 +53,44 @@ final class Tracer extends DispatchState.ModeInterpreter {
 
     /** A placeholder standing for {@code input}. */
     void input(Tensor input) {
-        Node n = graph.placeholder("arg" + graph.nodes().size() + "_1");
-        n.setMeta(TensorMeta.of(input));
-        nodes.put(input, n);
+        input(input, "arg" + graph.nodes().size() + "_1");
     }
 
-    /** The output node returning {@code results}. */
+    /** A placeholder named {@code name} standing for {@code input}. */
+    void input(Tensor input, String name) {
+        bind(input, graph.placeholder(name));
+    }
+
+    /**
+     * A placeholder for {@code input} added once tracing has begun, placed after the existing placeholders so that
+     * every input still comes before the first call: how AOT autograd adds the tangents, whose shapes are known only
+     * once the forward has run.
+     */
+    void lateInput(Tensor input, String name) {
+        Node lastPlaceholder = null;
+        for (Node n : graph.nodes()) if (n.op().equals(Node.PLACEHOLDER)) lastPlaceholder = n;
+        if (lastPlaceholder == null) {
+            input(input, name);
+            return;
+        }
+        try (var _ = graph.insertingAfter(lastPlaceholder)) {
+            input(input, name);
+        }
+    }
+
+    /** The output node returning {@code results}; a null result is returned as None. */
     void output(Tensor[] results) {
         Node[] values = new Node[results.length];
-        for (int i = 0; i < results.length; i++) values[i] = nodeOf(results[i]);
+        for (int i = 0; i < results.length; i++) values[i] = results[i] == null ? null : nodeOf(results[i]);
         graph.output(values);
     }
 
     @Override
     public Object process(Operator operator, Object[] args, Dispatcher.Next next) {
         OpDef op = (OpDef) operator;
-        // Expanded here rather than below, so its pieces come back through this tracer with the arguments it was given:
-        // a fake-tensor mode below would hand them back converted, and a real tensor read from outside (a module's
-        // weight) would be recorded as its fake.
+        // A composite is expanded here, on the arguments the tracer knows, and its pieces come back through it. Passed
+        // on, it would expand below, where a fake-tensor mode has already replaced the arguments by fakes the graph
+        // has never seen.
         if (op.compositeFn() != null) return op.compositeFn().apply(args);
         Decompositions.Rule rule = decompositions.get(Graph.targetOf(op));
         if (rule != null) return rule.apply(args); // so do the rule's

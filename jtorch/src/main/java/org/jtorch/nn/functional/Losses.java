@@ -9,7 +9,6 @@ import org.jtorch.TorchException;
 import org.jtorch.Warnings;
 import org.jtorch.amp.Autocast;
 import org.jtorch.amp.CastPolicy;
-import org.jtorch.fx.FakeTensorMode;
 import org.jtorch.internal.Shapes;
 import org.jtorch.nn.Reduction;
 import org.jtorch.ops.ScatterOps;
@@ -95,11 +94,11 @@ final class Losses {
         checkTargetShape(lp, target, classDim);
         target = classIndices(target, lp.dim());
         long c = lp.size(classDim);
-        // Under vmap the target is a batched wrapper, and under graph capture a fake tensor, whose values cannot be
-        // read
-        // here: the masked path below then serves every target, and gather still refuses an out-of-range class index.
+        // Under vmap the target is a batched wrapper whose values cannot be read here, and a fake one (graph capture)
+        // has none: the general path then serves every target, and gather below still refuses an out-of-range class
+        // index.
         boolean readable =
-                target.device() != Device.META && target.transformPayload() == null && !FakeTensorMode.isFake(target);
+                target.device() != Device.META && !target.impl().isFake() && target.transformPayload() == null;
         long[] classes = readable ? target.toLongArray() : null;
         if (classes != null) checkBounds(classes, c, ignoreIndex);
         if (weight == null && classes != null && noneIgnored(classes, ignoreIndex)) {
@@ -141,8 +140,10 @@ final class Losses {
     }
 
     /**
-     * 'mean' is the weighted mean: divided by the total weight of the non-ignored targets, which is the element count
-     * when there is no row weight (every target counts once).
+     * 'mean' is the weighted mean: the sum divided by the total weight of the non-ignored targets, which is the element
+     * count when there is no row weight (every target counts once). Both are a sum and a division, as ATen's nll_loss
+     * computes them, so the path without masks gives bitwise the general path's value: a captured graph, whose targets
+     * are not known, takes the general one.
      */
     private static Tensor reduceWeighted(Tensor loss, Tensor rowWeight, Reduction reduction) {
         if (reduction != Reduction.MEAN) return reduce(loss, reduction);
