@@ -21,6 +21,7 @@ module org.jtorch {
     exports org.jtorch.autograd.graph;
     exports org.jtorch.compile;
     exports org.jtorch.compile.trace;
+    exports org.jtorch.compile.trace.report;
     exports org.jtorch.debug;
     exports org.jtorch.foreach;
     exports org.jtorch.func;

@@ -38,6 +38,7 @@ class ModuleBoundaryTest {
             "org.jtorch.autograd.graph",
             "org.jtorch.compile",
             "org.jtorch.compile.trace",
+            "org.jtorch.compile.trace.report",
             "org.jtorch.debug",
             "org.jtorch.foreach",
             "org.jtorch.func",

@@ -2,6 +2,7 @@ package org.jtorch.compile;
 
 import java.util.List;
 import org.jtorch.Tensor;
+import org.jtorch.compile.trace.CompileId;
 import org.jtorch.fx.FakeTensorMode;
 import org.jtorch.fx.GraphModule;
 
@@ -24,6 +25,9 @@ interface Backend {
      * followed by the lifted tensors.
      */
     Runner build(GraphModule captured, List<GraphModule> lowered);
+
+    /** Writes the graphs {@link #lower} made to the structured trace, under the compile's id. */
+    default void trace(CompileId id, List<GraphModule> lowered) {}
 
     /** A compiled graph ready to run. */
     interface Runner {

@@ -120,6 +120,13 @@ final class Capture {
         return i < stack.length ? stack[i].toString() : "<unknown>";
     }
 
+    /** The frames of {@code stack} (innermost first) below the library's own: the user's code that made the call. */
+    static StackTraceElement[] userFrames(StackTraceElement[] stack) {
+        int i = 0;
+        while (i < stack.length && isLibraryFrame(stack[i])) i++;
+        return java.util.Arrays.copyOfRange(stack, i, stack.length);
+    }
+
     private static final String LIBRARY_LOCATION = locationOf(Tensor.class);
 
     /** Whether a frame runs library code: a class loaded from where {@link Tensor} was, or the JDK's. */

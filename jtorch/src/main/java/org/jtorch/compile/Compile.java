@@ -12,6 +12,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
+import org.jtorch.fx.GraphCompiler;
 
 /**
  * {@code torch.compile}'s machinery and {@code torch._dynamo}'s controls: compiling Java functions of tensors
@@ -41,8 +42,11 @@ public final class Compile {
     private static final Map<String, Long> BREAK_REASONS = new java.util.concurrent.ConcurrentSkipListMap<>();
     private static volatile int recompileLimit = 8;
 
-    private static final Map<String, Backend> BACKENDS =
-            Map.of("eager", new EagerBackend(), "aot_eager", new EagerBackend(), "inductor", new EagerBackend());
+    // "inductor" runs AOT autograd's graphs with the interpreter until the code-generating backend takes its place.
+    private static final Map<String, Backend> BACKENDS = Map.of(
+            "eager", new EagerBackend(),
+            "aot_eager", new AotBackend(GraphCompiler.INTERPRETER, GraphCompiler.INTERPRETER),
+            "inductor", new AotBackend(GraphCompiler.INTERPRETER, GraphCompiler.INTERPRETER));
 
     /**
      * {@code torch.compile(fn, ...)} for a function of one tensor: a function that runs {@code fn} compiled. See the
@@ -50,7 +54,8 @@ public final class Compile {
      */
     public static Function<Tensor, Tensor> compile(Function<Tensor, Tensor> fn, CompileOptions options) {
         if (options.disable()) return fn;
-        CompiledFunction compiled = new CompiledFunction(args -> new Tensor[] {fn.apply(args[0])}, options, null, null);
+        CompiledFunction compiled =
+                new CompiledFunction(args -> new Tensor[] {fn.apply(args[0])}, options, null, null, callerName());
         return x -> compiled.call(new Tensor[] {x})[0];
     }
 
@@ -58,28 +63,37 @@ public final class Compile {
     public static BiFunction<Tensor, Tensor, Tensor> compile(
             BiFunction<Tensor, Tensor, Tensor> fn, CompileOptions options) {
         if (options.disable()) return fn;
-        CompiledFunction compiled =
-                new CompiledFunction(args -> new Tensor[] {fn.apply(args[0], args[1])}, options, null, null);
+        CompiledFunction compiled = new CompiledFunction(
+                args -> new Tensor[] {fn.apply(args[0], args[1])}, options, null, null, callerName());
         return (x, y) -> compiled.call(new Tensor[] {x, y})[0];
     }
 
     /**
      * A module's call compiled ({@code nn.Module.compile()}): {@code call} runs the module's hooks and forward;
      * {@code state} lists what the graph's validity depends on besides the input (training flags, the parameter and
-     * buffer tensors, compared by identity); {@code names} names the parameters for the graph's inputs.
+     * buffer tensors, compared by identity); {@code names} names the parameters for the graph's inputs; {@code name}
+     * names the function in the structured trace.
      */
     public static Function<Tensor, Tensor> compileModuleCall(
             Function<Tensor, Tensor> call,
             CompileOptions options,
             Supplier<List<Object>> state,
-            Supplier<Map<String, Tensor>> names) {
+            Supplier<Map<String, Tensor>> names,
+            String name) {
         if (options.disable()) return call;
         CompiledFunction compiled = new CompiledFunction(
                 args -> new Tensor[] {call.apply(args[0])},
                 options,
                 state,
-                () -> CompiledFunction.identityNames(names.get()));
+                () -> CompiledFunction.identityNames(names.get()),
+                name);
         return x -> compiled.call(new Tensor[] {x})[0];
+    }
+
+    /** Where {@code Torch.compile} was called from: the function's name in the trace, as Java lambdas have none. */
+    private static String callerName() {
+        StackTraceElement[] user = Capture.userFrames(Thread.currentThread().getStackTrace());
+        return user.length == 0 ? "<compiled function>" : user[0].getClassName() + "." + user[0].getMethodName();
     }
 
     /** {@code torch._dynamo.utils.counters}: what the compiler has done since start-up or the last {@link #reset()}. */

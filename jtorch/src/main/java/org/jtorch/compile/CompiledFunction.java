@@ -11,6 +11,9 @@ import java.util.function.Supplier;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.Warnings;
+import org.jtorch.compile.trace.CompileId;
+import org.jtorch.compile.trace.Span;
+import org.jtorch.compile.trace.StructuredTrace;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.fx.GraphModule;
 import org.jtorch.fx.TensorMeta;
@@ -35,6 +38,8 @@ final class CompiledFunction {
     private final Supplier<List<Object>> state;
     private final Supplier<Map<Tensor, String>> names;
     private final int frameId;
+    /** What the trace calls the function ({@code co_name}): where it was compiled, or the module's forward. */
+    private final String name;
 
     private volatile Entry[] entries = new Entry[0];
     private int compilations;
@@ -58,8 +63,10 @@ final class CompiledFunction {
             Function<Tensor[], Tensor[]> fn,
             CompileOptions options,
             Supplier<List<Object>> state,
-            Supplier<Map<Tensor, String>> names) {
+            Supplier<Map<Tensor, String>> names,
+            String name) {
         this.fn = fn;
+        this.name = name;
         this.options = options;
         this.backend = Compile.backend(options.backend());
         this.state = state;
@@ -107,14 +114,14 @@ final class CompiledFunction {
         if (eagerFromNowOn) return null;
         String reason = entries.length == 0 ? null : entries[entries.length - 1].guards.failure(inputs);
         if (compilations >= Compile.recompileLimit()) {
-            Warnings.warn(
-                    "torch._dynamo hit config.recompile_limit (" + Compile.recompileLimit() + ")\n"
-                            + "   function: " + fn + "\n   last reason: " + reason + "\n"
-                            + "The structured trace (-Djtorch.trace.dir=DIR, then bin/jtorch-trace DIR) lists every "
-                            + "recompilation's reason.");
+            Warnings.warn("torch._dynamo hit config.recompile_limit (" + Compile.recompileLimit() + ")\n"
+                    + "   function: " + fn + "\n   last reason: " + reason + "\n"
+                    + "The structured trace (-Djtorch.trace.dir=DIR, then bin/jtorch-trace DIR) lists every "
+                    + "recompilation's reason.");
             eagerFromNowOn = true;
             return null;
         }
+        CompileId id = CompileId.of(frameId, compilations);
         Compile.countFrame(compilations > 0);
         compilations++;
         for (Tensor t : inputs) {
@@ -122,18 +129,37 @@ final class CompiledFunction {
         }
         noteChangedSizes(inputs);
         Plan plan = plan(inputs);
+        long start = System.nanoTime();
         Entry entry;
-        try {
-            ShapeGeneralizer.Outcome outcome = ShapeGeneralizer.generalize(
-                    plan.baseValues(), plan.staticSizes(), values -> lower(inputs, plan, values));
-            entry = entry(inputs, plan, outcome);
-            Compile.countGraph();
-        } catch (Capture.GraphBreak gb) {
-            Compile.countGraphBreak(gb.getMessage());
-            if (options.fullGraph()) throw new Unsupported(gb.operation, gb.callSite, gb.getCause());
-            entry = eagerEntry(inputs);
-        } catch (RuntimeException e) {
-            entry = afterFailedCapture(inputs, e);
+        String failure = null;
+        int[] ops = {0};
+        try (Span _ = StructuredTrace.span(id, "entire_frame_compile")) {
+            StructuredTrace.dynamoStart(
+                    id, Capture.userFrames(Thread.currentThread().getStackTrace()));
+            if (reason != null) StructuredTrace.recompileReasons(id, List.of(reason));
+            try {
+                ShapeGeneralizer.Outcome outcome = ShapeGeneralizer.generalize(
+                        plan.baseValues(), plan.staticSizes(), values -> lower(inputs, plan, values));
+                entry = entry(inputs, plan, outcome);
+                ops[0] = (int) outcome.lowered().graphs().getFirst().graph().nodes().stream()
+                        .filter(n -> n.op().equals("call_function"))
+                        .count();
+                trace(id, outcome, entry);
+                Compile.countGraph();
+            } catch (Capture.GraphBreak gb) {
+                failure = gb.getMessage();
+                Compile.countGraphBreak(failure);
+                StructuredTrace.graphBreak(
+                        id, failure, Capture.userFrames(gb.getCause().getStackTrace()));
+                if (options.fullGraph()) throw new Unsupported(gb.operation, gb.callSite, gb.getCause());
+                entry = eagerEntry(inputs);
+            } catch (RuntimeException e) {
+                failure = "capture failed at " + Capture.callSite(e) + ": " + e;
+                entry = afterFailedCapture(inputs, e, failure);
+                StructuredTrace.graphBreak(id, failure, Capture.userFrames(e.getStackTrace()));
+            }
+        } finally {
+            StructuredTrace.compilationMetrics(id, metrics(start, reason, failure, ops[0]));
         }
         Entry[] next = Arrays.copyOf(entries, entries.length + 1);
         next[entries.length] = entry;
@@ -141,14 +167,39 @@ final class CompiledFunction {
         return entry;
     }
 
+    /** The compile's graphs and guards, in the structured trace. */
+    private void trace(CompileId id, ShapeGeneralizer.Outcome outcome, Entry entry) {
+        if (!StructuredTrace.enabled()) return;
+        List<GraphModule> graphs = outcome.lowered().graphs();
+        StructuredTrace.dynamoOutputGraph(id, graphs.getFirst());
+        backend.trace(id, graphs.subList(1, graphs.size()));
+        StructuredTrace.dynamoGuards(id, entry.guards.describe());
+        if (!outcome.note().isEmpty()) StructuredTrace.artifact(id, "dynamic_shapes", "string", outcome.note());
+    }
+
+    /** {@code compilation_metrics} with PyTorch's key names. */
+    private Map<String, Object> metrics(long start, String recompileReason, String failure, int graphOps) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("co_name", name);
+        m.put("frame_key", frameId);
+        m.put("graph_op_count", graphOps);
+        m.put("entire_frame_compile_time_s", (System.nanoTime() - start) / 1e9);
+        m.put("backend", options.backend());
+        m.put("dynamic", String.valueOf(options.dynamic()));
+        m.put("restart_reasons", recompileReason == null ? List.of() : List.of(recompileReason));
+        m.put("graph_break_reasons", failure == null ? List.of() : List.of(failure));
+        m.put("fail_type", failure == null ? null : "graph_break");
+        return m;
+    }
+
     /**
      * A capture that failed on something other than a graph break: if the function fails eagerly too, that is the
      * user's error and is thrown as eager code throws it; if it runs, the failure was the capture's (an op without a
      * fake rule), counted and handled as a graph break.
      */
-    private Entry afterFailedCapture(Tensor[] inputs, RuntimeException captureFailure) {
+    private Entry afterFailedCapture(Tensor[] inputs, RuntimeException captureFailure, String reason) {
         fn.apply(inputs); // throws the eager error, if there is one
-        Compile.countGraphBreak("capture failed at " + Capture.callSite(captureFailure) + ": " + captureFailure);
+        Compile.countGraphBreak(reason);
         if (options.fullGraph()) {
             throw new Unsupported("capture", Capture.callSite(captureFailure), captureFailure);
         }

@@ -610,7 +610,11 @@ public abstract class Module implements Cloneable {
 
     private static Function<Tensor, Tensor> compiledCallOf(Module module, CompileOptions options) {
         return Compile.compileModuleCall(
-                module::callEagerly, options, module::compileGuardState, module::namedParametersAndBuffers);
+                module::callEagerly,
+                options,
+                module::compileGuardState,
+                module::namedParametersAndBuffers,
+                module.name() + ".forward");
     }
 
     /** What a compiled call assumed: every module's training flag and hooks, and the tensors it holds (by identity). */

@@ -69,8 +69,11 @@ public final class TraceReport {
         return 2;
     }
 
-    /** Writes the report of {@code input} (a directory or one file) to {@code output}, or the default; its index. */
-    static Path write(Path input, Path output) throws IOException {
+    /**
+     * Writes the report of {@code input} (a trace directory or one trace file) to {@code output}, or to {@code tl_out}
+     * beside the input when null; returns the report's {@code index.html}.
+     */
+    public static Path write(Path input, Path output) throws IOException {
         List<Path> files = traceFiles(input);
         Path out = output != null ? output : (Files.isDirectory(input) ? input : parent(input)).resolve("tl_out");
         Files.createDirectories(out);
