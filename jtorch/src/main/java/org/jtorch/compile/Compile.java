@@ -112,7 +112,7 @@ public final class Compile {
 
     /**
      * {@code torch._dynamo.reset()}: forgets every compiled graph (each compiled function compiles again on its next
-     * call) and zeroes the counters.
+     * call, under a new frame id in the trace) and zeroes the counters.
      */
     public static void reset() {
         List<CompiledFunction> live;
@@ -122,6 +122,7 @@ public final class Compile {
         for (CompiledFunction f : live) f.reset();
         for (AtomicLong c : List.of(FRAMES, GRAPHS, GRAPH_BREAKS, RECOMPILES, KERNELS, COMBO_KERNELS)) c.set(0);
         BREAK_REASONS.clear();
+        FRAME_IDS.set(0);
     }
 
     /** {@code torch._dynamo.list_backends()}: the names {@link CompileOptions#backend(String)} accepts. */

@@ -37,7 +37,8 @@ final class CompiledFunction {
     private final Backend backend;
     private final Supplier<List<Object>> state;
     private final Supplier<Map<Tensor, String>> names;
-    private final int frameId;
+    /** Its frame id in the trace, given at its first compilation after start-up or {@link Compile#reset()}. */
+    private int frameId = -1;
     /** What the trace calls the function ({@code co_name}): where it was compiled, or the module's forward. */
     private final String name;
 
@@ -71,7 +72,6 @@ final class CompiledFunction {
         this.backend = Compile.backend(options.backend());
         this.state = state;
         this.names = names;
-        this.frameId = Compile.nextFrameId();
         Compile.track(this);
     }
 
@@ -87,6 +87,7 @@ final class CompiledFunction {
     synchronized void reset() {
         entries = new Entry[0];
         compilations = 0;
+        frameId = -1;
         eagerFromNowOn = false;
         firstSizes = null;
         changed = null;
@@ -121,6 +122,7 @@ final class CompiledFunction {
             eagerFromNowOn = true;
             return null;
         }
+        if (frameId < 0) frameId = Compile.nextFrameId();
         CompileId id = CompileId.of(frameId, compilations);
         Compile.countFrame(compilations > 0);
         compilations++;
@@ -335,11 +337,6 @@ final class CompiledFunction {
         List<GraphModule> graphs = outcome.lowered().graphs();
         Backend.Runner runner = backend.build(graphs.getFirst(), graphs.subList(1, graphs.size()));
         return new Entry(g, runner, outcome.lowered().lifted());
-    }
-
-    /** For {@link Compile#track}: identity, not value. */
-    int frameId() {
-        return frameId;
     }
 
     static Map<Tensor, String> identityNames(Map<String, Tensor> byName) {
