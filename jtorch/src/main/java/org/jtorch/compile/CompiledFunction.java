@@ -17,6 +17,7 @@ import org.jtorch.compile.trace.StructuredTrace;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.fx.GraphModule;
 import org.jtorch.fx.TensorMeta;
+import org.jtorch.internal.Shapes;
 
 /**
  * One compiled function (a Dynamo "frame"): a cache of compiled graphs, each with its {@link Guards}, tried in order on
@@ -79,9 +80,13 @@ final class CompiledFunction {
     Tensor[] call(Tensor[] inputs) {
         if (transformInEffect()) return fn.apply(inputs);
         for (Entry e : entries) if (e.guards.check(inputs)) return e.run(inputs);
-        Entry compiled = compile(inputs);
-        return compiled == null ? fn.apply(inputs) : compiled.run(inputs);
+        Compiled compiled = compile(inputs);
+        if (compiled == null) return fn.apply(inputs);
+        return compiled.result != null ? compiled.result : compiled.entry.run(inputs);
     }
+
+    /** A compilation's cache entry, and this call's result when the compilation already ran the function eagerly. */
+    private record Compiled(Entry entry, Tensor[] result) {}
 
     /** Drops every compiled graph ({@link Compile#reset()}). */
     synchronized void reset() {
@@ -110,8 +115,8 @@ final class CompiledFunction {
     }
 
     /** Compiles for {@code inputs}; null when the function is to run eagerly from now on. */
-    private synchronized Entry compile(Tensor[] inputs) {
-        for (Entry e : entries) if (e.guards.check(inputs)) return e;
+    private synchronized Compiled compile(Tensor[] inputs) {
+        for (Entry e : entries) if (e.guards.check(inputs)) return new Compiled(e, null);
         if (eagerFromNowOn) return null;
         String reason = entries.length == 0 ? null : entries[entries.length - 1].guards.failure(inputs);
         if (compilations >= Compile.recompileLimit()) {
@@ -133,6 +138,7 @@ final class CompiledFunction {
         Plan plan = plan(inputs);
         long start = System.nanoTime();
         Entry entry;
+        Tensor[] result = null;
         String failure = null;
         int[] ops = {0};
         try (Span _ = StructuredTrace.span(id, "entire_frame_compile")) {
@@ -157,7 +163,8 @@ final class CompiledFunction {
                 entry = eagerEntry(inputs);
             } catch (RuntimeException e) {
                 failure = "capture failed at " + Capture.callSite(e) + ": " + e;
-                entry = afterFailedCapture(inputs, e, failure);
+                result = runEagerlyAfterFailedCapture(inputs, e, failure);
+                entry = eagerEntry(inputs);
                 StructuredTrace.graphBreak(id, failure, Capture.userFrames(e.getStackTrace()));
             }
         } finally {
@@ -166,7 +173,7 @@ final class CompiledFunction {
         Entry[] next = Arrays.copyOf(entries, entries.length + 1);
         next[entries.length] = entry;
         entries = next;
-        return entry;
+        return new Compiled(entry, result);
     }
 
     /** The compile's graphs and guards, in the structured trace. */
@@ -197,15 +204,16 @@ final class CompiledFunction {
     /**
      * A capture that failed on something other than a graph break: if the function fails eagerly too, that is the
      * user's error and is thrown as eager code throws it; if it runs, the failure was the capture's (an op without a
-     * fake rule), counted and handled as a graph break.
+     * fake rule), counted and handled as a graph break, and the eager run's result is this call's (the function runs
+     * once per call, as eager code does).
      */
-    private Entry afterFailedCapture(Tensor[] inputs, RuntimeException captureFailure, String reason) {
-        fn.apply(inputs); // throws the eager error, if there is one
+    private Tensor[] runEagerlyAfterFailedCapture(Tensor[] inputs, RuntimeException captureFailure, String reason) {
+        Tensor[] result = fn.apply(inputs); // throws the eager error, if there is one
         Compile.countGraphBreak(reason);
         if (options.fullGraph()) {
             throw new Unsupported("capture", Capture.callSite(captureFailure), captureFailure);
         }
-        return eagerEntry(inputs);
+        return result;
     }
 
     private Entry eagerEntry(Tensor[] inputs) {
@@ -292,7 +300,7 @@ final class CompiledFunction {
                     moved = true;
                 }
             }
-            long[] stride = moved ? contiguousStrides(shape) : t.stride();
+            long[] stride = moved ? Shapes.contiguousStrides(shape) : t.stride();
             metas.add(new TensorMeta(shape, stride, t.dtype(), t.device(), t.requiresGrad()));
         }
         Map<Tensor, String> liftedNames = names == null ? Map.of() : names.get();
@@ -310,16 +318,6 @@ final class CompiledFunction {
             graphs.addAll(backend.lower(captured.graph(), fakeArgs, fake));
             return new ShapeGeneralizer.Lowered(graphs, lifted);
         });
-    }
-
-    private static long[] contiguousStrides(long[] shape) {
-        long[] stride = new long[shape.length];
-        long s = 1;
-        for (int d = shape.length - 1; d >= 0; d--) {
-            stride[d] = s;
-            s *= Math.max(shape[d], 1);
-        }
-        return stride;
     }
 
     private Entry entry(Tensor[] inputs, Plan plan, ShapeGeneralizer.Outcome outcome) {

@@ -187,6 +187,30 @@ class CompileTest {
     }
 
     @Test
+    void anOpWithoutAFakeRuleRunsEagerlyOncePerCall() {
+        AtomicInteger kernelRuns = new AtomicInteger();
+        org.jtorch.library.CustomOp noFake =
+                org.jtorch.library.Library.customOp("compiletest::twice", "(Tensor x) -> Tensor", args -> {
+                    kernelRuns.incrementAndGet();
+                    return ((Tensor) args[0]).mul(2.0);
+                });
+        Function<Tensor, Tensor> compiled = Torch.compile(
+                x -> ((Tensor) noFake.call(x)).add(1.0),
+                CompileOptions.defaults().backend("eager"));
+        Tensor x = Torch.tensor(new double[] {1, 2});
+        assertArrayEquals(new double[] {3, 5}, compiled.apply(x).toDoubleArray());
+        assertEquals(1, kernelRuns.get());
+        assertEquals(1, Compile.counters().graphBreaks());
+        assertTrue(Compile.graphBreakReasons().keySet().iterator().next().contains("capture failed"));
+        Function<Tensor, Tensor> strict = Torch.compile(
+                x2 -> ((Tensor) noFake.call(x2)).add(1.0),
+                CompileOptions.defaults().fullGraph(true));
+        assertEquals(
+                "capture",
+                assertThrows(Unsupported.class, () -> strict.apply(x)).operation());
+    }
+
+    @Test
     void modeAndOptionsTogetherAreRefused() {
         assertThrows(
                 IllegalArgumentException.class,
