@@ -40,6 +40,7 @@ class ModuleBoundaryTest {
             "org.jtorch.compile.trace",
             "org.jtorch.compile.trace.report",
             "org.jtorch.debug",
+            "org.jtorch.export",
             "org.jtorch.foreach",
             "org.jtorch.func",
             "org.jtorch.fx",

@@ -90,6 +90,14 @@ public final class Compile {
         return x -> compiled.call(new Tensor[] {x})[0];
     }
 
+    /**
+     * Where user code called the operation that {@code e} reports: the first stack frame below the library's own
+     * ({@code Class.method(File.java:line)}), as graph breaks and export errors name it.
+     */
+    public static String userCallSite(Throwable e) {
+        return Capture.callSite(e);
+    }
+
     /** Where {@code Torch.compile} was called from: the function's name in the trace, as Java lambdas have none. */
     private static String callerName() {
         StackTraceElement[] user = Capture.userFrames(Thread.currentThread().getStackTrace());

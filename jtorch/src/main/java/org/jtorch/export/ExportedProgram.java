@@ -1,0 +1,158 @@
+package org.jtorch.export;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.jtorch.Tensor;
+import org.jtorch.TorchException;
+import org.jtorch.autograd.GradMode;
+import org.jtorch.export.ExportGraphSignature.InputKind;
+import org.jtorch.export.ExportGraphSignature.InputSpec;
+import org.jtorch.export.ExportGraphSignature.OutputKind;
+import org.jtorch.export.ExportGraphSignature.OutputSpec;
+import org.jtorch.fx.Decompositions;
+import org.jtorch.fx.FakeTensorMode;
+import org.jtorch.fx.GraphModule;
+import org.jtorch.fx.Node;
+import org.jtorch.nn.Module;
+
+/**
+ * {@code torch.export.ExportedProgram}: a functional graph whose inputs are the module's parameters, buffers and lifted
+ * constants followed by the user's inputs ({@link #graphSignature()}), with the tensors it reads ({@link #stateDict()},
+ * {@link #constants()}). {@link #module()} runs it with the module's calling convention.
+ */
+public final class ExportedProgram {
+    private final GraphModule graphModule;
+    private final ExportGraphSignature signature;
+    private final Map<String, Tensor> stateDict;
+    private final Map<String, Tensor> constants;
+
+    ExportedProgram(
+            GraphModule graphModule,
+            ExportGraphSignature signature,
+            Map<String, Tensor> stateDict,
+            Map<String, Tensor> constants) {
+        this.graphModule = graphModule;
+        this.signature = signature;
+        this.stateDict = Collections.unmodifiableMap(new LinkedHashMap<>(stateDict));
+        this.constants = Collections.unmodifiableMap(new LinkedHashMap<>(constants));
+    }
+
+    /** {@code ep.graph_module}: the program's graph. */
+    public GraphModule graphModule() {
+        return graphModule;
+    }
+
+    /** {@code ep.graph_signature}. */
+    public ExportGraphSignature graphSignature() {
+        return signature;
+    }
+
+    /** {@code ep.state_dict}: the parameters and buffers by state-dict name (the module's own tensors). */
+    public Map<String, Tensor> stateDict() {
+        return stateDict;
+    }
+
+    /** {@code ep.constants}: the lifted constant tensors by placeholder name. */
+    public Map<String, Tensor> constants() {
+        return constants;
+    }
+
+    /**
+     * {@code ep.module()}: a module whose {@code call(x)} runs the program with its parameters and buffers (held as the
+     * exported module's, under their dotted names) and writes back the buffers the program mutates.
+     */
+    public Module module() {
+        return new ExportedModule(this);
+    }
+
+    /**
+     * {@code ep.run_decompositions()}: the program with every op outside the core op set rewritten as the core ops it
+     * decomposes into ({@link Decompositions#coreAtenDecompositions()}); signature and state are kept.
+     */
+    public ExportedProgram runDecompositions() {
+        List<Node> placeholders = placeholders(graphModule);
+        GraphModule decomposed;
+        try (FakeTensorMode fake = FakeTensorMode.open()) {
+            Tensor[] fakes = new Tensor[placeholders.size()];
+            for (int i = 0; i < fakes.length; i++)
+                fakes[i] = fake.fromMeta(placeholders.get(i).meta());
+            decomposed = Decompositions.decompose(graphModule, Decompositions.coreAtenDecompositions(), fakes);
+        }
+        List<InputSpec> specs = new ArrayList<>();
+        for (InputSpec s : signature.inputSpecs()) {
+            if (s.kind() != InputKind.CONSTANT_TENSOR) specs.add(s);
+        }
+        // the re-trace reads the lifted constants as constants again: the builder lifts them back, first of their kind
+        ProgramGraph.Built built = ProgramGraph.build(decomposed, specs);
+        List<OutputSpec> outputs = new ArrayList<>();
+        List<OutputSpec> builtOutputs = built.graph().graph().nodes().getLast().args().stream()
+                .map(a -> (Node) a)
+                .map(n -> new OutputSpec(OutputKind.USER_OUTPUT, n.name(), null))
+                .toList();
+        for (int i = 0; i < builtOutputs.size(); i++) {
+            OutputSpec original = signature.outputSpecs().get(i);
+            outputs.add(new OutputSpec(original.kind(), builtOutputs.get(i).name(), original.target()));
+        }
+        return new ExportedProgram(
+                built.graph(), new ExportGraphSignature(built.signature().inputSpecs(), outputs), stateDict, constants);
+    }
+
+    /**
+     * Runs the program on the user's inputs, reading parameters and buffers through {@code state} (by state-dict name);
+     * writes the mutated buffers back into the tensors {@code state} gives; returns the user's outputs.
+     */
+    Tensor[] run(Tensor[] userInputs, Function<String, Tensor> state) {
+        List<InputSpec> specs = signature.inputSpecs();
+        Tensor[] args = new Tensor[specs.size()];
+        int next = 0;
+        for (int i = 0; i < args.length; i++) {
+            InputSpec s = specs.get(i);
+            args[i] = switch (s.kind()) {
+                case PARAMETER, BUFFER -> state.apply(s.target());
+                case CONSTANT_TENSOR -> constants.get(s.target());
+                case USER_INPUT -> {
+                    if (next >= userInputs.length) throw new TorchException("exported program: too few inputs");
+                    yield userInputs[next++];
+                }
+            };
+        }
+        if (next != userInputs.length) {
+            throw new TorchException("exported program takes " + next + " inputs, got " + userInputs.length);
+        }
+        Tensor[] results = graphModule.call(args);
+        List<Tensor> user = new ArrayList<>();
+        List<OutputSpec> outputs = signature.outputSpecs();
+        for (int i = 0; i < outputs.size(); i++) {
+            OutputSpec o = outputs.get(i);
+            switch (o.kind()) {
+                case USER_OUTPUT -> user.add(results[i]);
+                case BUFFER_MUTATION, PARAMETER_MUTATION -> {
+                    try (var _ = GradMode.set(false)) {
+                        state.apply(o.target()).copy_(results[i]);
+                    }
+                }
+                case USER_INPUT_MUTATION -> {
+                    int input = signature.userInputs().indexOf(o.target());
+                    userInputs[input].copy_(results[i]);
+                }
+            }
+        }
+        return user.toArray(Tensor[]::new);
+    }
+
+    private static List<Node> placeholders(GraphModule gm) {
+        return gm.graph().nodes().stream()
+                .filter(n -> n.op().equals("placeholder"))
+                .toList();
+    }
+
+    /** As PyTorch prints an exported program: the graph, then its signature. */
+    @Override
+    public String toString() {
+        return "ExportedProgram:\n" + graphModule.printReadable() + "\nGraph signature:\n" + signature;
+    }
+}
