@@ -1,0 +1,190 @@
+package org.jtorch.nn;
+
+import org.jtorch.Device;
+import org.jtorch.Tensor;
+import org.jtorch.Torch;
+import org.jtorch.autograd.Function;
+import org.jtorch.kernels.cpu.RecurrentGateKernels;
+
+/**
+ * One layer and direction of a recurrent network over a whole sequence, as one autograd node with a hand-written
+ * backward through time.
+ *
+ * <p>The sequence is in packed layout: {@code x} holds the rows of every time step one after the other, step {@code t}
+ * having {@code batchSizes[t]} rows (the first rows of the batch; a padded batch is the case where every step has all
+ * of them). Forward computes the input projection of all steps as one GEMM, then per step one GEMM of the previous
+ * hidden state with {@code weight_hh} added into that step's slice and one fused pass over the gates
+ * ({@link RecurrentGateKernels}). Backward runs the steps in the opposite order with the same structure (one fused pass
+ * and one GEMM per step) and then forms the weight and input gradients of all steps as single GEMMs.
+ *
+ * <p>Arguments: {@code x (N, F), h0 (B, P), c0 (B, H) or null, weight_ih, weight_hh, bias_ih, bias_hh, weight_hr} (the
+ * biases and the projection may be null). Outputs: {@code y (N, P), h_n (B, P)} and for LSTM {@code c_n (B, H)}. Double
+ * backward is refused: the backward is not written with differentiable ops.
+ */
+final class RecurrentLayer extends Function.OnceDifferentiable {
+    private final RecurrentKind kind;
+    private final long[] batchSizes;
+    private final boolean reverse;
+
+    RecurrentLayer(RecurrentKind kind, long[] batchSizes, boolean reverse) {
+        this.kind = kind;
+        this.batchSizes = batchSizes;
+        this.reverse = reverse;
+    }
+
+    /** Runs the layer: {@code y, h_n} and for LSTM {@code c_n}. */
+    static Tensor[] run(
+            RecurrentKind kind, long[] batchSizes, boolean reverse, Tensor x, Tensor h0, Tensor c0, Tensor[] weights) {
+        return new RecurrentLayer(kind, batchSizes, reverse)
+                .applyAll(x, h0, c0, weights[0], weights[1], weights[2], weights[3], weights[4]);
+    }
+
+    /** The first row of each step. */
+    private long[] offsets() {
+        long[] off = new long[batchSizes.length];
+        for (int t = 1; t < off.length; t++) off[t] = off[t - 1] + batchSizes[t - 1];
+        return off;
+    }
+
+    /** Step {@code k} of the forward order: the reverse direction reads the sequence from its end. */
+    private int step(int k) {
+        return reverse ? batchSizes.length - 1 - k : k;
+    }
+
+    private static Tensor empty(Tensor like, long rows, long cols) {
+        return Torch.empty(new long[] {rows, cols}, like.dtype(), Device.CPU);
+    }
+
+    private static Tensor rows(Tensor t, long first, long n) {
+        return t.narrow(0, first, n);
+    }
+
+    @Override
+    protected Tensor[] forward(Ctx ctx, Object... args) {
+        Tensor x = (Tensor) args[0], h0 = (Tensor) args[1], c0 = (Tensor) args[2];
+        Tensor wIh = (Tensor) args[3], wHh = (Tensor) args[4], bIh = (Tensor) args[5], bHh = (Tensor) args[6];
+        Tensor wHr = (Tensor) args[7];
+        int h = Math.toIntExact(wHh.size(0) / kind.gates);
+        long p = wHh.size(1), n = x.size(0), b = h0.size(0);
+        // LSTM and Elman cells only ever use b_ih + b_hh, so it is added once with the input projection; GRU's
+        // b_hn sits inside r·(W_hn h + b_hn) and goes to the hidden side.
+        Tensor inputBias = bIh == null ? null : kind == RecurrentKind.GRU ? bIh : bIh.add(bHh);
+        Tensor gates = inputBias == null ? x.mm(wIh.t()) : Torch.addmm(inputBias, x, wIh.t());
+        Tensor hPrev = empty(x, n, p), y = empty(x, n, p);
+        Tensor hCur = empty(x, b, p).copy_(h0);
+        Tensor cell = null, cPrev = null, cCur = null, hidden = null, out = y;
+        if (kind == RecurrentKind.LSTM) {
+            cell = empty(x, n, h);
+            cPrev = empty(x, n, h);
+            cCur = empty(x, b, h).copy_(c0);
+            if (wHr != null) out = empty(x, n, h);
+        } else if (kind == RecurrentKind.GRU) {
+            hidden = empty(x, n, 3L * h);
+        }
+        long[] off = offsets();
+        for (int k = 0; k < batchSizes.length; k++) {
+            int t = step(k), m = (int) batchSizes[t];
+            long o = off[t];
+            Tensor hp = rows(hPrev, o, m).copy_(rows(hCur, 0, m)), g = rows(gates, o, m), yt = rows(y, o, m);
+            switch (kind) {
+                case LSTM -> {
+                    Tensor cp = rows(cPrev, o, m).copy_(rows(cCur, 0, m)), ct = rows(cell, o, m);
+                    Tensor rt = rows(out, o, m);
+                    g.addmm_(hp, wHh.t(), 1, 1);
+                    RecurrentGateKernels.lstmForward(g.impl(), cp.impl(), ct.impl(), rt.impl(), m, h);
+                    if (wHr != null) yt.addmm_(rt, wHr.t(), 0, 1);
+                    rows(cCur, 0, m).copy_(ct);
+                }
+                case GRU -> {
+                    Tensor gh = rows(hidden, o, m).addmm_(hp, wHh.t(), 0, 1);
+                    RecurrentGateKernels.gruForward(
+                            g.impl(),
+                            gh.impl(),
+                            bHh == null ? null : bHh.contiguous().impl(),
+                            hp.impl(),
+                            yt.impl(),
+                            m,
+                            h);
+                }
+                case RNN_TANH, RNN_RELU -> {
+                    g.addmm_(hp, wHh.t(), 1, 1);
+                    RecurrentGateKernels.rnnForward(g.impl(), yt.impl(), m, h, kind == RecurrentKind.RNN_RELU);
+                }
+            }
+            rows(hCur, 0, m).copy_(yt);
+        }
+        ctx.saveForBackward(x, wIh, wHh, wHr, gates, hPrev, y, cell, cPrev, hidden, out);
+        return kind == RecurrentKind.LSTM ? new Tensor[] {y, hCur, cCur} : new Tensor[] {y, hCur};
+    }
+
+    @Override
+    protected Tensor[] backward(Ctx ctx, Tensor... grads) {
+        Tensor[] s = ctx.savedTensors();
+        Tensor x = s[0], wIh = s[1], wHh = s[2], wHr = s[3], gates = s[4], hPrev = s[5], y = s[6];
+        Tensor cell = s[7], cPrev = s[8], hidden = s[9], out = s[10];
+        int h = Math.toIntExact(wHh.size(0) / kind.gates);
+        long p = wHh.size(1), n = x.size(0);
+        Tensor dY = grads[0], dH = empty(x, n, p), dHCur = grads[1].contiguous().clone();
+        Tensor dGates = empty(x, n, (long) kind.gates * h);
+        Tensor dCCur = null, dOut = null, dHidden = null;
+        if (kind == RecurrentKind.LSTM) {
+            dCCur = grads[2].contiguous().clone();
+            if (wHr != null) dOut = empty(x, dHCur.size(0), h);
+        } else if (kind == RecurrentKind.GRU) {
+            dHidden = empty(x, n, 3L * h);
+        }
+        long[] off = offsets();
+        for (int k = batchSizes.length - 1; k >= 0; k--) {
+            int t = step(k), m = (int) batchSizes[t];
+            long o = off[t];
+            Tensor dh = rows(dH, o, m).copy_(rows(dY, o, m)).add_(rows(dHCur, 0, m));
+            Tensor dg = rows(dGates, o, m), g = rows(gates, o, m), dPrev = rows(dHCur, 0, m);
+            switch (kind) {
+                case LSTM -> {
+                    Tensor dr = dh;
+                    if (wHr != null) dr = rows(dOut, 0, m).addmm_(dh, wHr, 0, 1);
+                    RecurrentGateKernels.lstmBackward(
+                            dr.impl(),
+                            rows(dCCur, 0, m).impl(),
+                            g.impl(),
+                            rows(cell, o, m).impl(),
+                            rows(cPrev, o, m).impl(),
+                            dg.impl(),
+                            m,
+                            h);
+                    dPrev.addmm_(dg, wHh, 0, 1);
+                }
+                case GRU -> {
+                    Tensor dgh = rows(dHidden, o, m);
+                    RecurrentGateKernels.gruBackward(
+                            dh.impl(),
+                            g.impl(),
+                            rows(hidden, o, m).impl(),
+                            rows(hPrev, o, m).impl(),
+                            dg.impl(),
+                            dgh.impl(),
+                            dPrev.impl(),
+                            m,
+                            h);
+                    dPrev.addmm_(dgh, wHh, 1, 1);
+                }
+                case RNN_TANH, RNN_RELU -> {
+                    RecurrentGateKernels.rnnBackward(
+                            dh.impl(), rows(y, o, m).impl(), dg.impl(), m, h, kind == RecurrentKind.RNN_RELU);
+                    dPrev.addmm_(dg, wHh, 0, 1);
+                }
+            }
+        }
+        Tensor dHiddenSide = kind == RecurrentKind.GRU ? dHidden : dGates;
+        Tensor[] result = new Tensor[8];
+        if (ctx.needsInputGrad(0)) result[0] = dGates.mm(wIh);
+        if (ctx.needsInputGrad(1)) result[1] = dHCur;
+        if (ctx.needsInputGrad(2)) result[2] = dCCur;
+        if (ctx.needsInputGrad(3)) result[3] = dGates.t().mm(x);
+        if (ctx.needsInputGrad(4)) result[4] = dHiddenSide.t().mm(hPrev);
+        if (ctx.needsInputGrad(5)) result[5] = dGates.sum(0);
+        if (ctx.needsInputGrad(6)) result[6] = dHiddenSide.sum(0);
+        if (ctx.needsInputGrad(7)) result[7] = dH.t().mm(out);
+        return result;
+    }
+}
