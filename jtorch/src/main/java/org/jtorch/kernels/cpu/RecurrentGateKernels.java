@@ -1,16 +1,20 @@
 package org.jtorch.kernels.cpu;
 
 import org.jtorch.DType;
+import org.jtorch.kernels.cpu.simd.FloatGates;
 import org.jtorch.storage.TensorImpl;
 
 /**
  * The pointwise half of one recurrent time step, fused: each kernel reads a step's gate pre-activations (the input
- * projection plus the hidden product, already summed by the GEMMs) and in one pass applies the gate nonlinearities,
- * updates the state and keeps what backward needs; each backward kernel turns the gradient of a step's output into the
- * gradients of the pre-activations in one pass. Gate layouts are PyTorch's: LSTM rows hold {@code i, f, g, o} blocks of
- * {@code hidden} columns, GRU rows {@code r, z, n}.
+ * projection plus the hidden product, already summed by the GEMMs), applies the gate nonlinearities, updates the state
+ * and keeps what backward needs, row by row so that a row's gates (4·hidden floats for an LSTM) are read from memory
+ * once and every later pass over them hits the cache; each backward kernel turns the gradient of a step's output into
+ * the gradients of the pre-activations the same way. Gate layouts are PyTorch's: LSTM rows hold {@code i, f, g, o}
+ * blocks of {@code hidden} columns, GRU rows {@code r, z, n}.
  *
- * <p>Every argument is a contiguous row-major float32 or float64 heap tensor whose storage offset is the first row of
+ * <p>float32 evaluates sigmoid and tanh with the vector loops of {@link FloatGates} (a scalar {@code Math.tanh} per
+ * element made the gate passes cost as much as the hidden GEMMs); float64 uses {@code Math.exp} and {@code Math.tanh}.
+ * Every argument is a contiguous row-major heap tensor of one of those dtypes whose storage offset is the first row of
  * the step; {@code n} rows are processed, split by rows across the intra-op threads once a step is large enough.
  */
 public final class RecurrentGateKernels {
@@ -196,17 +200,16 @@ public final class RecurrentGateKernels {
         rows(n, 8 * h, (s, e) -> {
             for (int j = (int) s; j < e; j++) {
                 int gb = go + j * 4 * h, cb = j * h;
+                FloatGates.sigmoid(g, gb, 2 * h); // i, f
+                FloatGates.tanh(g, gb + 2 * h, h);
+                FloatGates.sigmoid(g, gb + 3 * h, h); // o
                 for (int k = 0; k < h; k++) {
-                    float i = sigmoidF(g[gb + k]), f = sigmoidF(g[gb + h + k]);
-                    float u = tanhF(g[gb + 2 * h + k]), o = sigmoidF(g[gb + 3 * h + k]);
-                    float cell = f * cp[cpo + cb + k] + i * u;
-                    g[gb + k] = i;
-                    g[gb + h + k] = f;
-                    g[gb + 2 * h + k] = u;
-                    g[gb + 3 * h + k] = o;
+                    float cell = g[gb + h + k] * cp[cpo + cb + k] + g[gb + k] * g[gb + 2 * h + k];
                     c[co + cb + k] = cell;
-                    r[ro + cb + k] = o * tanhF(cell);
+                    r[ro + cb + k] = cell;
                 }
+                FloatGates.tanh(r, ro + cb, h);
+                for (int k = 0; k < h; k++) r[ro + cb + k] *= g[gb + 3 * h + k];
             }
         });
     }
@@ -227,12 +230,15 @@ public final class RecurrentGateKernels {
             int n,
             int h) {
         rows(n, 8 * h, (s, e) -> {
+            float[] tanhCell = new float[h];
             for (int j = (int) s; j < e; j++) {
                 int gb = j * 4 * h, cb = j * h;
+                System.arraycopy(c, co + cb, tanhCell, 0, h);
+                FloatGates.tanh(tanhCell, 0, h);
                 for (int k = 0; k < h; k++) {
                     float i = g[go + gb + k], f = g[go + gb + h + k], u = g[go + gb + 2 * h + k];
                     float o = g[go + gb + 3 * h + k];
-                    float tc = tanhF(c[co + cb + k]), d = dr[dro + cb + k];
+                    float tc = tanhCell[k], d = dr[dro + cb + k];
                     float dcell = dc[dco + cb + k] + d * o * (1 - tc * tc);
                     dg[dgo + gb + k] = dcell * u * i * (1 - i);
                     dg[dgo + gb + h + k] = dcell * cp[cpo + cb + k] * f * (1 - f);
@@ -261,23 +267,19 @@ public final class RecurrentGateKernels {
             int h) {
         rows(n, 6 * h, (s, e) -> {
             for (int j = (int) s; j < e; j++) {
-                int gb = j * 3 * h, hb = j * h;
+                int ib = gio + j * 3 * h, hb = gho + j * 3 * h, ob = j * h;
+                for (int k = 0; k < 2 * h; k++)
+                    gi[ib + k] = gi[ib + k] + gh[hb + k] + (bias == null ? 0 : bias[bo + k]);
+                FloatGates.sigmoid(gi, ib, 2 * h); // r, z
                 for (int k = 0; k < h; k++) {
-                    float br = 0, bz = 0, bn = 0;
-                    if (bias != null) {
-                        br = bias[bo + k];
-                        bz = bias[bo + h + k];
-                        bn = bias[bo + 2 * h + k];
-                    }
-                    float r = sigmoidF(gi[gio + gb + k] + gh[gho + gb + k] + br);
-                    float z = sigmoidF(gi[gio + gb + h + k] + gh[gho + gb + h + k] + bz);
-                    float hn = gh[gho + gb + 2 * h + k] + bn;
-                    float nn = tanhF(gi[gio + gb + 2 * h + k] + r * hn);
-                    gi[gio + gb + k] = r;
-                    gi[gio + gb + h + k] = z;
-                    gi[gio + gb + 2 * h + k] = nn;
-                    gh[gho + gb + 2 * h + k] = hn;
-                    y[yo + hb + k] = (1 - z) * nn + z * hp[hpo + hb + k];
+                    float hn = gh[hb + 2 * h + k] + (bias == null ? 0 : bias[bo + 2 * h + k]);
+                    gh[hb + 2 * h + k] = hn;
+                    gi[ib + 2 * h + k] = gi[ib + 2 * h + k] + gi[ib + k] * hn;
+                }
+                FloatGates.tanh(gi, ib + 2 * h, h); // n
+                for (int k = 0; k < h; k++) {
+                    float z = gi[ib + h + k], nn = gi[ib + 2 * h + k];
+                    y[yo + ob + k] = (1 - z) * nn + z * hp[hpo + ob + k];
                 }
             }
         });
@@ -325,9 +327,15 @@ public final class RecurrentGateKernels {
 
     private static void rnnForwardF(float[] g, int go, float[] y, int yo, int n, int h, boolean relu) {
         rows(n, 2 * h, (s, e) -> {
-            for (int i = (int) s * h; i < e * h; i++) {
-                float x = g[go + i];
-                y[yo + i] = relu ? (x > 0 || x != x ? x : 0) : tanhF(x);
+            int from = (int) s * h, count = (int) (e - s) * h;
+            if (relu) {
+                for (int i = from; i < from + count; i++) {
+                    float x = g[go + i];
+                    y[yo + i] = x > 0 || x != x ? x : 0;
+                }
+            } else {
+                System.arraycopy(g, go + from, y, yo + from, count);
+                FloatGates.tanh(y, yo + from, count);
             }
         });
     }
@@ -340,14 +348,6 @@ public final class RecurrentGateKernels {
                 dg[dgo + i] = relu ? (v > 0 ? dh[dho + i] : 0) : dh[dho + i] * (1 - v * v);
             }
         });
-    }
-
-    private static float sigmoidF(float x) {
-        return (float) (1 / (1 + Math.exp(-x)));
-    }
-
-    private static float tanhF(float x) {
-        return (float) Math.tanh(x);
     }
 
     // ---------------------------------------------------------------- LSTM
