@@ -249,10 +249,6 @@ public abstract class RNNBase extends Module {
             throw new TorchException(
                     "input.size(-1) must be equal to input_size. Expected " + inputSize + ", got " + input.size(-1));
         }
-        if (w != DType.FLOAT32 && w != DType.FLOAT64) {
-            throw new TorchException(
-                    kind.moduleName + ": recurrent layers run in float32 or float64, got " + w.pyName());
-        }
     }
 
     /** The layer loop over rows in packed layout, with zero states when none are given. */
@@ -261,8 +257,8 @@ public abstract class RNNBase extends Module {
         long[] hiddenShape = {stacked, batch, realHiddenSize()}, cellShape = {stacked, batch, hiddenSize};
         boolean lstm = kind == RecurrentKind.LSTM;
         if (hx == null) {
-            hx = Torch.zeros(hiddenShape, x.dtype());
-            if (lstm) cx = Torch.zeros(cellShape, x.dtype());
+            hx = Torch.zeros(hiddenShape, x.dtype(), x.device());
+            if (lstm) cx = Torch.zeros(cellShape, x.dtype(), x.device());
         }
         checkHidden(hx, hiddenShape, lstm ? "Expected hidden[0] size " : "Expected hidden size ");
         if (lstm) checkHidden(cx, cellShape, "Expected hidden[1] size ");

@@ -74,8 +74,9 @@ public abstract class RNNCellBase extends Module {
             if (cx != null) cx = cx.unsqueeze(0);
         }
         long batch = input.size(0);
-        if (hx == null) hx = Torch.zeros(new long[] {batch, hiddenSize}, input.dtype());
-        if (kind == RecurrentKind.LSTM && cx == null) cx = Torch.zeros(new long[] {batch, hiddenSize}, input.dtype());
+        if (hx == null) hx = Torch.zeros(new long[] {batch, hiddenSize}, input.dtype(), input.device());
+        if (kind == RecurrentKind.LSTM && cx == null)
+            cx = Torch.zeros(new long[] {batch, hiddenSize}, input.dtype(), input.device());
         checkInputs(input, hx, "hx");
         if (cx != null) checkInputs(input, cx, "cx");
         Tensor[] weights = {
@@ -115,10 +116,6 @@ public abstract class RNNCellBase extends Module {
         if (input.dtype() != w || state.dtype() != w) {
             throw new TorchException("expected " + what + " and input of dtype " + w.pyName() + ", got "
                     + Arrays.asList(input.dtype().pyName(), state.dtype().pyName()));
-        }
-        if (w != DType.FLOAT32 && w != DType.FLOAT64) {
-            throw new TorchException(
-                    kind.moduleName + ": recurrent cells run in float32 or float64, got " + w.pyName());
         }
     }
 

@@ -1,9 +1,14 @@
 package org.jtorch.nn;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.autograd.Function;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.kernels.cpu.RecurrentGateKernels;
 
 /**
@@ -32,11 +37,37 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
         this.reverse = reverse;
     }
 
-    /** Runs the layer: {@code y, h_n} and for LSTM {@code c_n}. */
+    /**
+     * Runs the layer: {@code y, h_n} and for LSTM {@code c_n}. The fused node runs for plain eager calls on CPU float32
+     * or float64 data; everything else takes {@link RecurrentReference}, the same computation op by op.
+     */
     static Tensor[] run(
             RecurrentKind kind, long[] batchSizes, boolean reverse, Tensor x, Tensor h0, Tensor c0, Tensor[] weights) {
+        if (!fusable(x, h0, c0, weights)) return RecurrentReference.run(kind, batchSizes, reverse, x, h0, c0, weights);
         return new RecurrentLayer(kind, batchSizes, reverse)
                 .applyAll(x, h0, c0, weights[0], weights[1], weights[2], weights[3], weights[4]);
+    }
+
+    /**
+     * Whether the fused node may run: no interpreter that must see the ops (its kernels are not ops), no grad transform
+     * (which may differentiate the backward, which is not written with ops), and CPU data of one dtype the gate kernels
+     * take.
+     */
+    private static boolean fusable(Tensor x, Tensor h0, Tensor c0, Tensor[] weights) {
+        if (!DispatchState.isPlainEager() || DispatchState.countEntered(DispatchState.Kind.GRAD) > 0) return false;
+        DType dtype = x.dtype();
+        if (dtype != DType.FLOAT32 && dtype != DType.FLOAT64) return false;
+        List<Tensor> all = new ArrayList<>(Arrays.asList(weights));
+        all.add(x);
+        all.add(h0);
+        all.add(c0);
+        for (Tensor t : all) {
+            if (t != null
+                    && (t.device() != Device.CPU
+                            || t.dtype() != dtype
+                            || !t.impl().hasData())) return false;
+        }
+        return true;
     }
 
     /** The first row of each step. */

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import org.jtorch.DType;
+import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
@@ -20,6 +21,8 @@ import org.jtorch.WarningRecorder;
 import org.jtorch.Warnings;
 import org.jtorch.autograd.Autograd;
 import org.jtorch.autograd.GradCheck;
+import org.jtorch.debug.DebugMode;
+import org.jtorch.func.Func;
 import org.jtorch.io.Serialization;
 import org.jtorch.nn.utils.rnn.PackedSequence;
 import org.jtorch.nn.utils.rnn.Rnn;
@@ -198,5 +201,71 @@ class RecurrentTest {
         assertArrayEquals(new long[] {2, 5, 8}, b.output().shape());
         assertArrayEquals(a.output().transpose(0, 1).toDoubleArray(), b.output().toDoubleArray(), 1e-6);
         assertArrayEquals(a.hN().toDoubleArray(), b.hN().toDoubleArray(), 1e-6);
+    }
+
+    @Test
+    void opByOpPathUnderAnInterpreterMatchesTheFusedNode() throws Exception {
+        Torch.manualSeed(9);
+        LSTM lstm = new LSTM(
+                3, 4, LSTM.Options.defaults().numLayers(2).bidirectional(true).projSize(2));
+        lstm.toDouble();
+        Tensor x = Torch.randn(5, 2, 3).to(DType.FLOAT64);
+        PackedSequence packed = Rnn.packPaddedSequence(x, Torch.tensor(new long[] {5, 3}), false, true);
+        LSTM.Output fused = lstm.forward(x, null);
+        LSTM.PackedOutput fusedPacked = lstm.forward(packed, null);
+        LSTM.Output reference;
+        LSTM.PackedOutput referencePacked;
+        // DebugMode sees every op, so the layers run op by op (the fused node's kernels are not ops).
+        try (DebugMode d = DebugMode.open(false)) {
+            reference = lstm.forward(x, null);
+            referencePacked = lstm.forward(packed, null);
+            assertTrue(d.log().contains("aten::sigmoid"), "the op-by-op path ran");
+        }
+        assertArrayEquals(fused.output().toDoubleArray(), reference.output().toDoubleArray(), 1e-12);
+        assertArrayEquals(fused.hN().toDoubleArray(), reference.hN().toDoubleArray(), 1e-12);
+        assertArrayEquals(fused.cN().toDoubleArray(), reference.cN().toDoubleArray(), 1e-12);
+        assertArrayEquals(
+                fusedPacked.output().data().toDoubleArray(),
+                referencePacked.output().data().toDoubleArray(),
+                1e-12);
+        assertArrayEquals(fusedPacked.hN().toDoubleArray(), referencePacked.hN().toDoubleArray(), 1e-12);
+    }
+
+    @Test
+    void vmapOverUnbatchedSequencesEqualsALoop() {
+        Torch.manualSeed(10);
+        GRU gru = new GRU(3, 4, GRU.Options.defaults().bidirectional(true));
+        Tensor xs = Torch.randn(3, 5, 3);
+        Tensor batched = Func.vmap(gru::forward).apply(xs);
+        for (int i = 0; i < 3; i++) {
+            assertArrayEquals(
+                    gru.forward(xs.select(0, i)).toDoubleArray(),
+                    batched.select(0, i).toDoubleArray(),
+                    1e-5);
+        }
+    }
+
+    @Test
+    void metaInputsGiveShapes() {
+        LSTM lstm =
+                new LSTM(3, 6, LSTM.Options.defaults().numLayers(2).projSize(4).batchFirst(true));
+        lstm.to(Device.META);
+        LSTM.Output out = lstm.forward(Torch.empty(new long[] {2, 7, 3}, DType.FLOAT32, Device.META), null);
+        assertEquals(Device.META, out.output().device());
+        assertArrayEquals(new long[] {2, 7, 4}, out.output().shape());
+        assertArrayEquals(new long[] {2, 2, 4}, out.hN().shape());
+        assertArrayEquals(new long[] {2, 2, 6}, out.cN().shape());
+    }
+
+    @Test
+    void bfloat16RunsOpByOp() {
+        Torch.manualSeed(11);
+        RNN rnn = new RNN(3, 4);
+        Tensor x = Torch.randn(5, 2, 3);
+        Tensor expected = rnn.forward(x);
+        rnn.bfloat16();
+        Tensor out = rnn.forward(x.to(DType.BFLOAT16));
+        assertEquals(DType.BFLOAT16, out.dtype());
+        assertArrayEquals(expected.toDoubleArray(), out.toDoubleArray(), 0.05);
     }
 }
