@@ -24,7 +24,8 @@ import org.jtorch.kernels.cpu.RecurrentGateKernels;
  *
  * <p>Arguments: {@code x (N, F), h0 (B, P), c0 (B, H) or null, weight_ih, weight_hh, bias_ih, bias_hh, weight_hr} (the
  * biases and the projection may be null). Outputs: {@code y (N, P), h_n (B, P)} and for LSTM {@code c_n (B, H)}. Double
- * backward is refused: the backward is not written with differentiable ops.
+ * backward is refused: the backward is not written with differentiable ops (a grad transform, which may differentiate
+ * twice, gets {@link RecurrentReference} instead).
  */
 final class RecurrentLayer extends Function.OnceDifferentiable {
     private final RecurrentKind kind;
