@@ -8,7 +8,10 @@ import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.autograd.Function;
+import org.jtorch.autograd.GradMode;
 import org.jtorch.dispatch.DispatchState;
+import org.jtorch.kernels.blas.OpenBlas;
+import org.jtorch.kernels.cpu.Parallel;
 import org.jtorch.kernels.cpu.RecurrentGateKernels;
 
 /**
@@ -91,6 +94,31 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
         return t.narrow(0, first, n);
     }
 
+    /** Rows per thread below which a batch is not split: the per-step products would become too thin. */
+    private static final long MIN_ROWS_PER_THREAD = 8;
+
+    /**
+     * Runs {@code body} over batch rows {@code [lo, hi)} split across the intra-op threads. The rows' recurrences are
+     * independent, so each thread runs the whole time loop for its rows: no step waits for another thread (a fork and
+     * join per step cost most when another process holds a core), and the GEMMs and gate passes inside run on the
+     * thread that owns the rows. Grad mode is off in every piece, as in the forward and backward that call this.
+     */
+    private static void byRows(long batch, Parallel.RangeBody body) {
+        Runnable loop = () -> Parallel.forRange(batch, MIN_ROWS_PER_THREAD, (lo, hi) -> {
+            try (GradMode.Scope _ = GradMode.set(false)) {
+                body.run(lo, hi);
+            }
+        });
+        // The threads are the row pieces: OpenBLAS stays single-threaded for the whole loop, not per product.
+        if (OpenBlas.isAvailable()) OpenBlas.singleThreaded(loop);
+        else loop.run();
+    }
+
+    /** Rows of step {@code t} among the batch rows {@code [lo, hi)}: those of sequences still running at {@code t}. */
+    private int stepRows(int t, long lo, long hi) {
+        return (int) Math.max(0, Math.min(hi, batchSizes[t]) - lo);
+    }
+
     @Override
     protected Tensor[] forward(Ctx ctx, Object... args) {
         Tensor x = (Tensor) args[0], h0 = (Tensor) args[1], c0 = (Tensor) args[2];
@@ -98,55 +126,54 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
         Tensor wHr = (Tensor) args[7];
         int h = Math.toIntExact(wHh.size(0) / kind.gates);
         long p = wHh.size(1), n = x.size(0), b = h0.size(0);
+        boolean lstm = kind == RecurrentKind.LSTM, gru = kind == RecurrentKind.GRU;
         // LSTM and Elman cells only ever use b_ih + b_hh, so it is added once with the input projection; GRU's
         // b_hn sits inside r·(W_hn h + b_hn) and goes to the hidden side.
-        Tensor inputBias = bIh == null ? null : kind == RecurrentKind.GRU ? bIh : bIh.add(bHh);
+        Tensor inputBias = bIh == null ? null : gru ? bIh : bIh.add(bHh);
         Tensor gates = inputBias == null ? x.mm(wIh.t()) : Torch.addmm(inputBias, x, wIh.t());
         Tensor hPrev = empty(x, n, p), y = empty(x, n, p);
         Tensor hCur = empty(x, b, p).copy_(h0);
-        Tensor cell = null, cPrev = null, cCur = null, hidden = null, out = y;
-        if (kind == RecurrentKind.LSTM) {
-            cell = empty(x, n, h);
-            cPrev = empty(x, n, h);
-            cCur = empty(x, b, h).copy_(c0);
-            if (wHr != null) out = empty(x, n, h);
-        } else if (kind == RecurrentKind.GRU) {
-            hidden = empty(x, n, 3L * h);
-        }
+        Tensor cell = lstm ? empty(x, n, h) : null, cPrev = lstm ? empty(x, n, h) : null;
+        Tensor cCur = lstm ? empty(x, b, h).copy_(c0) : null;
+        Tensor out = lstm && wHr != null ? empty(x, n, h) : y, hidden = gru ? empty(x, n, 3L * h) : null;
+        Tensor hiddenBias = gru && bHh != null ? bHh.contiguous() : null;
         long[] off = offsets();
-        for (int k = 0; k < batchSizes.length; k++) {
-            int t = step(k), m = (int) batchSizes[t];
-            long o = off[t];
-            Tensor hp = rows(hPrev, o, m).copy_(rows(hCur, 0, m)), g = rows(gates, o, m), yt = rows(y, o, m);
-            switch (kind) {
-                case LSTM -> {
-                    Tensor cp = rows(cPrev, o, m).copy_(rows(cCur, 0, m)), ct = rows(cell, o, m);
-                    Tensor rt = rows(out, o, m);
-                    g.addmm_(hp, wHh.t(), 1, 1);
-                    RecurrentGateKernels.lstmForward(g.impl(), cp.impl(), ct.impl(), rt.impl(), m, h);
-                    if (wHr != null) yt.addmm_(rt, wHr.t(), 0, 1);
-                    rows(cCur, 0, m).copy_(ct);
+        byRows(b, (lo, hi) -> {
+            for (int k = 0; k < batchSizes.length; k++) {
+                int t = step(k), m = stepRows(t, lo, hi);
+                if (m == 0) continue;
+                long o = off[t] + lo;
+                Tensor hp = rows(hPrev, o, m).copy_(rows(hCur, lo, m)), g = rows(gates, o, m), yt = rows(y, o, m);
+                switch (kind) {
+                    case LSTM -> {
+                        Tensor cp = rows(cPrev, o, m).copy_(rows(cCur, lo, m)), ct = rows(cell, o, m);
+                        Tensor rt = rows(out, o, m);
+                        g.addmm_(hp, wHh.t(), 1, 1);
+                        RecurrentGateKernels.lstmForward(g.impl(), cp.impl(), ct.impl(), rt.impl(), m, h);
+                        if (wHr != null) yt.addmm_(rt, wHr.t(), 0, 1);
+                        rows(cCur, lo, m).copy_(ct);
+                    }
+                    case GRU -> {
+                        Tensor gh = rows(hidden, o, m).addmm_(hp, wHh.t(), 0, 1);
+                        RecurrentGateKernels.gruForward(
+                                g.impl(),
+                                gh.impl(),
+                                hiddenBias == null ? null : hiddenBias.impl(),
+                                hp.impl(),
+                                yt.impl(),
+                                m,
+                                h);
+                    }
+                    case RNN_TANH, RNN_RELU -> {
+                        g.addmm_(hp, wHh.t(), 1, 1);
+                        RecurrentGateKernels.rnnForward(g.impl(), yt.impl(), m, h, kind == RecurrentKind.RNN_RELU);
+                    }
                 }
-                case GRU -> {
-                    Tensor gh = rows(hidden, o, m).addmm_(hp, wHh.t(), 0, 1);
-                    RecurrentGateKernels.gruForward(
-                            g.impl(),
-                            gh.impl(),
-                            bHh == null ? null : bHh.contiguous().impl(),
-                            hp.impl(),
-                            yt.impl(),
-                            m,
-                            h);
-                }
-                case RNN_TANH, RNN_RELU -> {
-                    g.addmm_(hp, wHh.t(), 1, 1);
-                    RecurrentGateKernels.rnnForward(g.impl(), yt.impl(), m, h, kind == RecurrentKind.RNN_RELU);
-                }
+                rows(hCur, lo, m).copy_(yt);
             }
-            rows(hCur, 0, m).copy_(yt);
-        }
+        });
         ctx.saveForBackward(x, wIh, wHh, wHr, gates, hPrev, y, cell, cPrev, hidden, out);
-        return kind == RecurrentKind.LSTM ? new Tensor[] {y, hCur, cCur} : new Tensor[] {y, hCur};
+        return lstm ? new Tensor[] {y, hCur, cCur} : new Tensor[] {y, hCur};
     }
 
     @Override
@@ -156,58 +183,57 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
         Tensor cell = s[7], cPrev = s[8], hidden = s[9], out = s[10];
         int h = Math.toIntExact(wHh.size(0) / kind.gates);
         long p = wHh.size(1), n = x.size(0);
+        boolean lstm = kind == RecurrentKind.LSTM, gru = kind == RecurrentKind.GRU;
         Tensor dY = grads[0], dH = empty(x, n, p), dHCur = grads[1].contiguous().clone();
+        long b = dHCur.size(0);
         Tensor dGates = empty(x, n, (long) kind.gates * h);
-        Tensor dCCur = null, dOut = null, dHidden = null;
-        if (kind == RecurrentKind.LSTM) {
-            dCCur = grads[2].contiguous().clone();
-            if (wHr != null) dOut = empty(x, dHCur.size(0), h);
-        } else if (kind == RecurrentKind.GRU) {
-            dHidden = empty(x, n, 3L * h);
-        }
+        Tensor dCCur = lstm ? grads[2].contiguous().clone() : null;
+        Tensor dOut = lstm && wHr != null ? empty(x, b, h) : null, dHidden = gru ? empty(x, n, 3L * h) : null;
         long[] off = offsets();
-        for (int k = batchSizes.length - 1; k >= 0; k--) {
-            int t = step(k), m = (int) batchSizes[t];
-            long o = off[t];
-            Tensor dh = rows(dH, o, m).copy_(rows(dY, o, m)).add_(rows(dHCur, 0, m));
-            Tensor dg = rows(dGates, o, m), g = rows(gates, o, m), dPrev = rows(dHCur, 0, m);
-            switch (kind) {
-                case LSTM -> {
-                    Tensor dr = dh;
-                    if (wHr != null) dr = rows(dOut, 0, m).addmm_(dh, wHr, 0, 1);
-                    RecurrentGateKernels.lstmBackward(
-                            dr.impl(),
-                            rows(dCCur, 0, m).impl(),
-                            g.impl(),
-                            rows(cell, o, m).impl(),
-                            rows(cPrev, o, m).impl(),
-                            dg.impl(),
-                            m,
-                            h);
-                    dPrev.addmm_(dg, wHh, 0, 1);
-                }
-                case GRU -> {
-                    Tensor dgh = rows(dHidden, o, m);
-                    RecurrentGateKernels.gruBackward(
-                            dh.impl(),
-                            g.impl(),
-                            rows(hidden, o, m).impl(),
-                            rows(hPrev, o, m).impl(),
-                            dg.impl(),
-                            dgh.impl(),
-                            dPrev.impl(),
-                            m,
-                            h);
-                    dPrev.addmm_(dgh, wHh, 1, 1);
-                }
-                case RNN_TANH, RNN_RELU -> {
-                    RecurrentGateKernels.rnnBackward(
-                            dh.impl(), rows(y, o, m).impl(), dg.impl(), m, h, kind == RecurrentKind.RNN_RELU);
-                    dPrev.addmm_(dg, wHh, 0, 1);
+        byRows(b, (lo, hi) -> {
+            for (int k = batchSizes.length - 1; k >= 0; k--) {
+                int t = step(k), m = stepRows(t, lo, hi);
+                if (m == 0) continue;
+                long o = off[t] + lo;
+                Tensor dh = rows(dH, o, m).copy_(rows(dY, o, m)).add_(rows(dHCur, lo, m));
+                Tensor dg = rows(dGates, o, m), g = rows(gates, o, m), dPrev = rows(dHCur, lo, m);
+                switch (kind) {
+                    case LSTM -> {
+                        Tensor dr = wHr == null ? dh : rows(dOut, lo, m).addmm_(dh, wHr, 0, 1);
+                        RecurrentGateKernels.lstmBackward(
+                                dr.impl(),
+                                rows(dCCur, lo, m).impl(),
+                                g.impl(),
+                                rows(cell, o, m).impl(),
+                                rows(cPrev, o, m).impl(),
+                                dg.impl(),
+                                m,
+                                h);
+                        dPrev.addmm_(dg, wHh, 0, 1);
+                    }
+                    case GRU -> {
+                        Tensor dgh = rows(dHidden, o, m);
+                        RecurrentGateKernels.gruBackward(
+                                dh.impl(),
+                                g.impl(),
+                                rows(hidden, o, m).impl(),
+                                rows(hPrev, o, m).impl(),
+                                dg.impl(),
+                                dgh.impl(),
+                                dPrev.impl(),
+                                m,
+                                h);
+                        dPrev.addmm_(dgh, wHh, 1, 1);
+                    }
+                    case RNN_TANH, RNN_RELU -> {
+                        RecurrentGateKernels.rnnBackward(
+                                dh.impl(), rows(y, o, m).impl(), dg.impl(), m, h, kind == RecurrentKind.RNN_RELU);
+                        dPrev.addmm_(dg, wHh, 0, 1);
+                    }
                 }
             }
-        }
-        Tensor dHiddenSide = kind == RecurrentKind.GRU ? dHidden : dGates;
+        });
+        Tensor dHiddenSide = gru ? dHidden : dGates;
         Tensor[] result = new Tensor[8];
         if (ctx.needsInputGrad(0)) result[0] = dGates.mm(wIh);
         if (ctx.needsInputGrad(1)) result[1] = dHCur;

@@ -268,4 +268,51 @@ class RecurrentTest {
         assertEquals(DType.BFLOAT16, out.dtype());
         assertArrayEquals(expected.toDoubleArray(), out.toDoubleArray(), 0.05);
     }
+
+    /** Output, final states and the gradients of a fixed loss w.r.t. the input and every parameter. */
+    private static List<double[]> runWithGrads(RNNBase m, Tensor x, long[] lengths) {
+        Tensor in = x.detach().clone().requiresGrad(true);
+        m.zeroGrad();
+        PackedSequence packed = Rnn.packPaddedSequence(in, Torch.tensor(lengths), false, false);
+        Tensor data, hN, cN = null;
+        if (m instanceof LSTM l) {
+            LSTM.PackedOutput r = l.forward(packed, null);
+            data = r.output().data();
+            hN = r.hN();
+            cN = r.cN();
+        } else {
+            GRU.PackedOutput r = ((GRU) m).forward(packed, null);
+            data = r.output().data();
+            hN = r.hN();
+        }
+        Tensor loss = data.square().sum().add(hN.mul(3).sum());
+        if (cN != null) loss = loss.add(cN.sin().sum());
+        loss.backward();
+        List<double[]> all = new ArrayList<>(
+                List.of(data.toDoubleArray(), hN.toDoubleArray(), in.grad().toDoubleArray()));
+        if (cN != null) all.add(cN.toDoubleArray());
+        for (Tensor p : m.parameters()) all.add(p.grad().toDoubleArray());
+        return all;
+    }
+
+    @Test
+    void rowsSplitAcrossThreadsMatchTheOpByOpPath() throws Exception {
+        Torch.manualSeed(12);
+        long[] lengths = new long[40];
+        for (int i = 0; i < lengths.length; i++) lengths[i] = 1 + (i * 7) % 9;
+        Tensor x = Torch.randn(9, 40, 3).to(DType.FLOAT64);
+        for (RNNBase m : List.<RNNBase>of(
+                new LSTM(
+                        3,
+                        5,
+                        LSTM.Options.defaults().numLayers(2).bidirectional(true).projSize(2)),
+                new GRU(3, 5, GRU.Options.defaults().bidirectional(true)))) {
+            m.toDouble();
+            List<double[]> fused = runWithGrads(m, x, lengths), reference;
+            try (DebugMode _ = DebugMode.open(false)) {
+                reference = runWithGrads(m, x, lengths);
+            }
+            for (int i = 0; i < fused.size(); i++) assertArrayEquals(reference.get(i), fused.get(i), 1e-10);
+        }
+    }
 }
