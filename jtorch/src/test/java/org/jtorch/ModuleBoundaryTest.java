@@ -53,6 +53,7 @@ class ModuleBoundaryTest {
             "org.jtorch.nn.init",
             "org.jtorch.nn.utils",
             "org.jtorch.nn.utils.prune",
+            "org.jtorch.nn.utils.rnn",
             "org.jtorch.optim",
             "org.jtorch.optim.lr",
             "org.jtorch.optim.swa",
