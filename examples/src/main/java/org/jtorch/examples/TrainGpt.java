@@ -17,6 +17,7 @@ import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.amp.Amp;
 import org.jtorch.amp.Autocast;
+import org.jtorch.compile.CompileOptions;
 import org.jtorch.examples.gpt.CharCorpus;
 import org.jtorch.examples.gpt.Gpt;
 import org.jtorch.examples.gpt.GptConfig;
@@ -124,6 +125,8 @@ public final class TrainGpt {
             for (float l : resumed.trainLosses()) trainLosses.add(l);
             valLosses.addAll(resumed.valLosses());
         }
+        // The model's calls through the compiler (the loss, a Java kernel over the targets, stays eager).
+        if (!opts.compile.equals("off")) model.compile(CompileOptions.defaults().backend(opts.compile));
         int endStep = opts.stopAfter > 0 ? Math.min(opts.stopAfter, opts.steps) : opts.steps;
         long params = model.parameters().stream().mapToLong(Tensor::numel).sum();
         double baseline = corpus.unigramBaseline();
@@ -138,7 +141,7 @@ public final class TrainGpt {
                 params);
         out.printf(
                 "corpus: %,d training / %,d held-out characters; optimizer %s, lr %.2g, batch %d, "
-                        + "%d steps, %d threads, amp %s%n",
+                        + "%d steps, %d threads, amp %s, compile %s%n",
                 corpus.trainTokens().size(0),
                 corpus.valTokens().size(0),
                 opts.optimizer,
@@ -146,7 +149,8 @@ public final class TrainGpt {
                 opts.batch,
                 opts.steps,
                 opts.threads,
-                opts.amp);
+                opts.amp,
+                opts.compile);
         out.printf("unigram baseline (held-out cross entropy of character frequencies): %.4f nats/char%n", baseline);
         if (resumed != null) out.printf("resumed from %s at step %d%n", opts.resume, startStep);
 

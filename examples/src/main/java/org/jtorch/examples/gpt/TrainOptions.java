@@ -27,6 +27,8 @@ public final class TrainOptions {
     public String optimizer = "adamw";
     /** {@code --amp}: "off", or "bf16" for the forward pass inside {@code torch.autocast("cpu", torch.bfloat16)}. */
     public String amp = "off";
+    /** {@code --compile}: "off", or the {@code Torch.compile} backend the model's calls run through. */
+    public String compile = "off";
 
     public long seed = 1337;
     public Path resume;
@@ -68,6 +70,8 @@ public final class TrainOptions {
               --grad-clip X      clip the global gradient norm to X, 0 = off (default 1.0)
               --optimizer NAME   adamw | muon (Muon for the blocks' 2-D weights, AdamW for the rest) (default adamw)
               --amp MODE         off | bf16: forward pass and loss under CPU autocast in bfloat16 (default off)
+              --compile BACKEND  off | eager | aot_eager | inductor: the model's calls through Torch.compile
+                                 (default off)
               --seed N           seed of the initialisation and of the batch sampler (default 1337)
               --corpus FILE      train on a UTF-8 text file instead of the shipped corpus
             Checkpoints and output:
@@ -120,6 +124,7 @@ public final class TrainOptions {
                 case "--optimizer" -> o.optimizer = choice(flag, v, "adamw", "muon");
                 case "--seed" -> o.seed = longValue(flag, v);
                 case "--amp" -> o.amp = choice(flag, v, "off", "bf16");
+                case "--compile" -> o.compile = choice(flag, v, "off", "eager", "aot_eager", "inductor");
                 case "--resume" -> o.resume = Path.of(v);
                 case "--out" -> o.out = Path.of(v);
                 case "--corpus" -> o.corpus = Path.of(v);
