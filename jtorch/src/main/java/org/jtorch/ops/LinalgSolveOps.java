@@ -983,11 +983,11 @@ public final class LinalgSolveOps {
             n = -n;
         }
         if (n == 0) {
+            // ATen copies the identity into a clone of A: the result stays in A's graph, and A's gradient is zeros
             long k = a.size(-1);
-            return Creation.EYE
-                    .call1(k, k, a.dtype(), a.device())
-                    .expand(a.shape())
-                    .clone();
+            Tensor eye = Creation.EYE.call1(k, k, a.dtype(), a.device()).expand(a.shape());
+            Tensor everywhere = Creation.FULL.call1(a.shape(), true, DType.BOOL, a.device());
+            return TernaryOps.where(everywhere, eye, a);
         }
         if (n == 1) return a.clone();
         // binary decomposition of n, as ATen's linalg_matrix_power_impl

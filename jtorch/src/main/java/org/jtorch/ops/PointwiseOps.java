@@ -153,11 +153,12 @@ public final class PointwiseOps {
         return Math.pow(base, exp);
     }
 
+    /** ATen's {@code powi}: a negative exponent gives 1 or -1 for a base of 1 or -1 and 0 for any other base, 0 too. */
     static long intPow(long base, long exp) {
         if (exp < 0) {
             if (base == 1) return 1;
             if (base == -1) return (exp & 1) == 0 ? 1 : -1;
-            throw new TorchException("Integers to negative integer powers are not allowed.");
+            return 0;
         }
         long r = 1;
         while (exp > 0) {
@@ -243,7 +244,10 @@ public final class PointwiseOps {
             },
             FloatSimd.Binary.SUB);
 
-    private static Fns.Binary addAlpha(Object alpha, boolean subtract) {
+    private static Fns.Binary addAlpha(Object[] args, boolean subtract) {
+        Object alpha = args.length > 2 ? args[2] : null;
+        DType common = TypePromotion.resultType(args[0], args[1]);
+        if (common == DType.FLOAT16 || common == DType.BFLOAT16) return halfAddAlpha(common, alpha, subtract);
         if (alpha == null) return subtract ? SUB_FN : ADD_FN;
         Scalar s = Scalar.of(alpha);
         double ad = subtract ? -s.doubleValue() : s.doubleValue(), ai = subtract ? -s.imag() : s.imag();
@@ -256,6 +260,38 @@ public final class PointwiseOps {
                     o[1] = xi + ad * yi + ai * yr;
                 },
                 null);
+    }
+
+    /**
+     * float16/bfloat16 add as ATen's CPU kernel computes it: the iterator casts both operands to the common dtype (so a
+     * Java scalar or a 0-d tensor of another dtype is rounded to it first, 1.7 to 1.703125 in bfloat16), alpha is
+     * converted to it too (sub negates it), and the vectorised loop computes {@code fma(other, alpha, self)} in float,
+     * rounded once on the store. (The loop's scalar tail rounds {@code alpha * other} separately; with alpha 1 the two
+     * agree.)
+     */
+    private static Fns.Binary halfAddAlpha(DType common, Object alpha, boolean subtract) {
+        java.util.function.DoubleUnaryOperator round = roundingTo(common);
+        float a =
+                (float) round.applyAsDouble(alpha == null ? 1 : Scalar.of(alpha).doubleValue());
+        float al = subtract ? -a : a;
+        return bin(
+                (x, y) -> Math.fma((float) round.applyAsDouble(y), al, (float) round.applyAsDouble(x)),
+                null,
+                null,
+                null);
+    }
+
+    /**
+     * pow.Tensor_Scalar's NumPy-compatible check: an integer (or bool) tensor to a negative integer scalar is refused
+     * whatever its values, while a tensor exponent computes elementwise ({@link #intPow}).
+     */
+    private static void checkPowScalar(Object[] args) {
+        DType base = ((Tensor) args[0]).dtype();
+        if (args[1] instanceof Tensor || base.isFloatingPoint() || base.isComplex()) return;
+        Scalar e = Scalar.of(args[1]);
+        if (e.isIntegral() && e.longValue() < 0) {
+            throw new TorchException("Integers to negative integer powers are not allowed.");
+        }
     }
 
     /** PyTorch's {@code alpha_check}, against the common dtype of (self, other). */
@@ -302,7 +338,7 @@ public final class PointwiseOps {
                             Promotion.DEFAULT,
                             ALL,
                             false,
-                            args -> addAlpha(args.length > 2 ? args[2] : null, false)),
+                            args -> addAlpha(args, false)),
                     PointwiseOps::checkAlpha)
             .defineVjp(
                     OpDef.Save.NOTHING,
@@ -315,7 +351,7 @@ public final class PointwiseOps {
                             Promotion.DEFAULT,
                             NUMBERS,
                             false,
-                            args -> addAlpha(args.length > 2 ? args[2] : null, true)),
+                            args -> addAlpha(args, true)),
                     PointwiseOps::checkSub)
             .defineVjp(
                     OpDef.Save.NOTHING,
@@ -415,11 +451,13 @@ public final class PointwiseOps {
                                     ? g[0].neg().mul(PointwiseOps.DIV_TRUNC.call1(a[0], a[1], "trunc"))
                                     : null))
             .deriveJvp(Jvps::elementwise);
-    public static final OpDef POW = Pointwise.binary(
-                    "pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor",
-                    Promotion.DEFAULT,
-                    NUMBERS,
-                    bin(PointwiseOps::pow, PointwiseOps::intPow, ComplexMath::pow, null))
+    public static final OpDef POW = Pointwise.checked(
+                    Pointwise.binary(
+                            "pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor",
+                            Promotion.DEFAULT,
+                            NUMBERS,
+                            bin(PointwiseOps::pow, PointwiseOps::intPow, ComplexMath::pow, null)),
+                    PointwiseOps::checkPowScalar)
             .defineVjp(
                     OpDef.Save.INPUTS_AND_OUTPUTS,
                     (a, o, g) -> Grads.forTensorArgs(
@@ -441,7 +479,7 @@ public final class PointwiseOps {
             .deriveJvp(Jvps::elementwise);
     public static final OpDef HYPOT = Pointwise.binary(
                     "hypot(Tensor self, Tensor other) -> Tensor",
-                    Promotion.INT_TO_FLOAT,
+                    Promotion.DEFAULT,
                     REAL_FLOATS,
                     bin(Math::hypot, null, null, null))
             .defineVjp(
@@ -782,7 +820,7 @@ public final class PointwiseOps {
     public static final OpDef ABS = Pointwise.unary(
                     "abs(Tensor self) -> Tensor",
                     Promotion.COMPLEX_TO_FLOAT,
-                    ALL,
+                    NUMBERS,
                     new Fns.Unary(
                             Math::abs,
                             Math::abs,
@@ -1374,14 +1412,28 @@ public final class PointwiseOps {
         return refuse(DType.Category.COMPLEX, TorchException::new, op + " is not supported for complex inputs");
     }
 
+    /**
+     * The rounding ops: no complex input, and no bool one (integers are returned as they are, but ATen's vectorised
+     * kernel, named {@code <op>_vml_cpu}, has no bool instance).
+     */
+    private static Pointwise.Check roundingCheck(String op) {
+        Pointwise.Check complex = notComplex(op);
+        return args -> {
+            complex.check(args);
+            if (((Tensor) args[0]).dtype() == DType.BOOL) {
+                throw new TorchException("\"" + op + "_vml_cpu\" not implemented for 'Bool'");
+            }
+        };
+    }
+
     public static final OpDef FLOOR = Pointwise.checked(
                     Pointwise.unary("floor(Tensor self) -> Tensor", Promotion.DEFAULT, REAL, rounding(Math::floor)),
-                    notComplex("floor"))
+                    roundingCheck("floor"))
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.zeros(g[0])})
             .deriveJvp(Jvps::zero);
     public static final OpDef CEIL = Pointwise.checked(
                     Pointwise.unary("ceil(Tensor self) -> Tensor", Promotion.DEFAULT, REAL, rounding(Math::ceil)),
-                    notComplex("ceil"))
+                    roundingCheck("ceil"))
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.zeros(g[0])})
             .deriveJvp(Jvps::zero);
     public static final OpDef TRUNC = Pointwise.checked(
@@ -1390,7 +1442,7 @@ public final class PointwiseOps {
                             Promotion.DEFAULT,
                             REAL,
                             rounding(x -> x < 0 ? Math.ceil(x) : Math.floor(x))),
-                    notComplex("trunc"))
+                    roundingCheck("trunc"))
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.zeros(g[0])})
             .deriveJvp(Jvps::zero);
     public static final OpDef FRAC = Pointwise.unary(
@@ -1400,20 +1452,39 @@ public final class PointwiseOps {
                     real(x -> x - (x < 0 ? Math.ceil(x) : Math.floor(x))))
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0]})
             .deriveJvp(Jvps::elementwise);
-    public static final OpDef ROUND = Pointwise.unary(
-                    "round.decimals(Tensor self, *, int decimals=0) -> Tensor",
-                    Promotion.DEFAULT,
-                    REAL,
-                    false,
-                    args -> {
-                        long decimals = args.length > 1 && args[1] != null ? ((Number) args[1]).longValue() : 0;
-                        if (decimals == 0) return rounding(PointwiseOps::roundHalfEven);
-                        if (((Tensor) args[0]).dtype() == DType.FLOAT64)
-                            return rounding(x -> roundDecimals(x, decimals));
-                        return rounding(x -> roundDecimalsFloat((float) x, decimals));
-                    })
+    public static final OpDef ROUND = Pointwise.checked(
+                    Pointwise.unary(
+                            "round.decimals(Tensor self, *, int decimals=0) -> Tensor",
+                            Promotion.DEFAULT,
+                            REAL,
+                            false,
+                            args -> {
+                                long decimals = roundDecimalsArg(args);
+                                if (decimals == 0) return rounding(PointwiseOps::roundHalfEven);
+                                if (((Tensor) args[0]).dtype() == DType.FLOAT64)
+                                    return rounding(x -> roundDecimals(x, decimals));
+                                return rounding(x -> roundDecimalsFloat((float) x, decimals));
+                            }),
+                    PointwiseOps::checkRound)
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.zeros(g[0])})
             .deriveJvp(Jvps::zero);
+
+    private static long roundDecimalsArg(Object[] args) {
+        return args.length > 1 && args[1] != null ? ((Number) args[1]).longValue() : 0;
+    }
+
+    /**
+     * round without decimals refuses bool as the other rounding ops do ({@link #roundingCheck}); with decimals ATen has
+     * a floating-point kernel only, {@code round_cpu}.
+     */
+    private static void checkRound(Object[] args) {
+        DType d = ((Tensor) args[0]).dtype();
+        if (roundDecimalsArg(args) == 0) {
+            if (d == DType.BOOL) throw new TorchException("\"round_vml_cpu\" not implemented for 'Bool'");
+        } else if (!d.isFloatingPoint() && !d.isComplex()) {
+            throw new TorchException("\"round_cpu\" not implemented for '" + d.cppName() + "'");
+        }
+    }
 
     public static final OpDef ISNAN = Pointwise.unary(
                     "isnan(Tensor self) -> Tensor",

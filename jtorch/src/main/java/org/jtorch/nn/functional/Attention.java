@@ -52,9 +52,19 @@ final class Attention {
                     ? scores.maskedFill(attnMask.logicalNot(), Double.NEGATIVE_INFINITY)
                     : scores.add(attnMask);
         }
-        Tensor weights = scores.softmax(-1);
+        Tensor weights = safeSoftmax(scores);
         if (dropoutP > 0) weights = F.dropout(weights, dropoutP, true);
         return weights.matmul(value);
+    }
+
+    /**
+     * ATen's {@code _safe_softmax}: a row whose scores are all -inf (a fully masked query) gets zero weights, not the
+     * NaN of 0/0, so it attends to nothing and its gradients stay zero. The row is set to 0 before the softmax too, so
+     * that the softmax's backward never meets a NaN output.
+     */
+    private static Tensor safeSoftmax(Tensor scores) {
+        Tensor masked = scores.eq(Double.NEGATIVE_INFINITY).all(new long[] {-1}, true);
+        return scores.maskedFill(masked, 0.0).softmax(-1).maskedFill(masked, 0.0);
     }
 
     /**

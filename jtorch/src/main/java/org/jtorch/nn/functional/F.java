@@ -171,6 +171,7 @@ public final class F {
 
     /** {@code F.leaky_relu(input, negative_slope)}: x for x > 0, negative_slope · x otherwise. */
     public static Tensor leakyRelu(Tensor input, double negativeSlope) {
+        requireFloatingKernel("leaky_relu", input);
         return TernaryOps.where(input.gt(0), input, input.mul(negativeSlope));
     }
 
@@ -181,7 +182,16 @@ public final class F {
 
     /** {@code F.elu(input, alpha)}: x for x > 0, alpha · (eˣ − 1) otherwise (expm1, exact near 0). */
     public static Tensor elu(Tensor input, double alpha) {
+        requireFloatingKernel("elu", input);
         return TernaryOps.where(input.gt(0), input, Torch.expm1(input).mul(alpha));
+    }
+
+    /** ATen has these activations' CPU kernels for floating dtypes only: others fail as its dispatch does. */
+    private static void requireFloatingKernel(String op, Tensor input) {
+        if (!input.isFloatingPoint()) {
+            throw new TorchException(
+                    "\"" + op + "_cpu\" not implemented for '" + input.dtype().cppName() + "'");
+        }
     }
 
     /** {@code F.hardtanh(input)}: clamp to [-1, 1]. */

@@ -9,6 +9,7 @@ import org.jtorch.TorchException;
 import org.jtorch.Warnings;
 import org.jtorch.amp.Autocast;
 import org.jtorch.amp.CastPolicy;
+import org.jtorch.autograd.Function;
 import org.jtorch.internal.Shapes;
 import org.jtorch.nn.Reduction;
 import org.jtorch.ops.ScatterOps;
@@ -237,10 +238,10 @@ final class Losses {
         if (!(delta > 0)) throw new TorchException("huber_loss does not support non-positive values for delta.");
         warnIfBroadcast(input, target);
         Tensor d = input.sub(target).abs();
-        return reduce(
-                TernaryOps.where(
-                        d.lt(delta), d.square().mul(0.5), d.sub(0.5 * delta).mul(delta)),
-                reduction);
+        // ATen computes in the promoted dtype but writes the loss in the input's dtype
+        Tensor loss = TernaryOps.where(
+                d.lt(delta), d.square().mul(0.5), d.sub(0.5 * delta).mul(delta));
+        return reduce(loss.to(input.dtype()), reduction);
     }
 
     /** BCE on probabilities; the logs are clamped at -100 as in PyTorch so 0 and 1 give finite losses. */
@@ -258,11 +259,55 @@ final class Losses {
                 if (!(v >= 0 && v <= 1)) throw new TorchException("all elements of input should be between 0 and 1");
             }
         }
-        Tensor logP = input.log().clampMin(-100.0);
-        Tensor logQ = input.neg().add(1L).log().clampMin(-100.0);
-        Tensor loss = target.mul(logP).add(target.neg().add(1L).mul(logQ)).neg();
+        Tensor loss = new BinaryCrossEntropy().apply(input, target);
         if (weight != null) loss = loss.mul(weight);
         return reduce(loss, reduction);
+    }
+
+    /**
+     * The unreduced BCE with ATen's derivatives, which are not those of its clamped logs: d/dx is {@code (x - y) /
+     * max(x(1 - x), 1e-12)}, finite at x = 0 or 1 and bounded for tiny x, and d/dy is {@code -logit(x)}.
+     */
+    private static final class BinaryCrossEntropy extends Function {
+        /** ATen's EPSILON is a float constant: 1e-12f, 9.99999996e-13 as a double. */
+        private static final double EPSILON = 1e-12f;
+
+        @Override
+        protected Tensor[] forward(Ctx ctx, Object... args) {
+            Tensor x = (Tensor) args[0], y = (Tensor) args[1];
+            ctx.saveForBackward(x, y);
+            Tensor logP = x.log().clampMin(-100.0);
+            Tensor logQ = x.neg().add(1L).log().clampMin(-100.0);
+            return new Tensor[] {y.mul(logP).add(y.neg().add(1L).mul(logQ)).neg()};
+        }
+
+        @Override
+        protected Tensor[] backward(Ctx ctx, Tensor... grads) {
+            Tensor[] xy = ctx.savedTensors();
+            return new Tensor[] {
+                ctx.needsInputGrad(0) ? grads[0].mul(dLossDx(xy[0], xy[1])) : null,
+                ctx.needsInputGrad(1) ? grads[0].mul(dLossDy(xy[0])) : null
+            };
+        }
+
+        @Override
+        protected Tensor[] jvp(Ctx ctx, Tensor... tangents) {
+            Tensor[] xy = ctx.savedTensors();
+            Tensor t = tangents[0] == null ? null : tangents[0].mul(dLossDx(xy[0], xy[1]));
+            if (tangents[1] != null) {
+                Tensor ty = tangents[1].mul(dLossDy(xy[0]));
+                t = t == null ? ty : t.add(ty);
+            }
+            return new Tensor[] {t};
+        }
+
+        private static Tensor dLossDx(Tensor x, Tensor y) {
+            return x.sub(y).div(x.mul(x.neg().add(1L)).clampMin(EPSILON));
+        }
+
+        private static Tensor dLossDy(Tensor x) {
+            return Torch.logit(x).neg();
+        }
     }
 
     /** BCE on logits: {@code (1-y)·x + (1+(pw-1)·y)·softplus(-x)}, stable for large |x|. */

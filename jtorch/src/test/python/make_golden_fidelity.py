@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+# -*- coding: utf-8 -*-
+"""Golden-fixture generator for divergences from PyTorch found by a differential run (issue 26).
+
+What it makes
+    jtorch/src/test/resources/golden/fidelity.json, one case per line (the format of make_golden_core.py):
+    - scaled_dot_product_attention with fully masked rows (all-False bool mask, all -inf float mask, a padding mask
+      that hides every key of one batch element): output, and the gradients of sum(W * out) w.r.t. q, k, v;
+    - binary_cross_entropy at x = 0, 1 and 1e-20 (value, input and target gradients), and with weights;
+    - linalg.matrix_power(A, 0): the identity, with A's gradient (zeros);
+    - float16/bfloat16 add/sub with an inexact Python scalar, a 0-d tensor of another dtype, or alpha (bitwise);
+    - huber_loss with float32 input and float64 target (and the reverse): value and dtype (PyTorch 2.13's backward
+      refuses mixed dtypes with "Found dtype Double but expected Float", so no gradients are recorded);
+    - errors ATen's CPU kernels raise (abs/floor/ceil/trunc/round on bool, round(decimals) on integers,
+      leaky_relu/elu on integers, hypot on integers and bool) and integer pow to negative integer exponents.
+
+    case: {"id", "op", "args", "kwargs", "out"}; out is a list of tensors (result, then gradients of the inputs
+    that require grad, in argument order) or {"error": message}.
+
+How to run (from the repository root)
+    python3 -m venv .venv-t213 && .venv-t213/bin/pip install torch==2.13.0 numpy
+    .venv-t213/bin/python jtorch/src/test/python/make_golden_fidelity.py
+
+Requirements
+    PyTorch 2.13 (CPU). Deterministic: inputs come from seeded generators. The add/sub tensor-tensor cases with alpha
+    use 64 elements, a multiple of every x86 vector width, so ATen computes each element in its vectorised loop.
+"""
+import math
+import os
+
+import torch
+import torch.nn.functional as F
+
+from golden_json import enc, write
+
+torch.set_num_threads(1)
+CASES = []
+INF = math.inf
+
+
+def add(id_, op, args, out, kwargs=None):
+    CASES.append({"id": id_, "op": op, "args": args, "kwargs": kwargs or {}, "out": out})
+
+
+def weights_like(out):
+    gen = torch.Generator().manual_seed(len(CASES))
+    return torch.randn(out.shape, generator=gen, dtype=torch.float64).to(out.dtype)
+
+
+def sdpa_case(id_, q, k, v, mask):
+    q, k, v = (t.detach().clone().requires_grad_() for t in (q, k, v))
+    out = F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+    w = weights_like(out)
+    gq, gk, gv = torch.autograd.grad((w * out).sum(), [q, k, v])
+    add(id_, "scaled_dot_product_attention", [enc(q), enc(k), enc(v), enc(mask), enc(w)],
+        [enc(out), enc(gq), enc(gk), enc(gv)])
+
+
+def sdpa_cases(g):
+    def qkv(dtype, b=1):
+        return (torch.randn(b, 2, 3, 4, generator=g, dtype=torch.float64).to(dtype),
+                torch.randn(b, 2, 5, 4, generator=g, dtype=torch.float64).to(dtype),
+                torch.randn(b, 2, 5, 4, generator=g, dtype=torch.float64).to(dtype))
+
+    bool_mask = torch.rand(3, 5, generator=g) > 0.3
+    bool_mask[:, 0] = True
+    bool_mask[1] = False
+    sdpa_case("sdpa/bool-mask-row/float64", *qkv(torch.float64), bool_mask)
+    float_mask = torch.randn(3, 5, generator=g)
+    float_mask[2] = -INF
+    float_mask[0, 1] = -INF
+    sdpa_case("sdpa/float-mask-row/float32", *qkv(torch.float32), float_mask)
+    padding = torch.ones(2, 1, 1, 5, dtype=torch.bool)
+    padding[0, ..., 3:] = False
+    padding[1] = False
+    sdpa_case("sdpa/padding-mask-batch/float64", *qkv(torch.float64, b=2), padding)
+
+
+def bce_case(id_, x, t, weight, reduction, target_grad):
+    x = x.detach().clone().requires_grad_()
+    t = t.detach().clone().requires_grad_(target_grad)
+    loss = F.binary_cross_entropy(x, t, weight=weight, reduction=reduction)
+    w = weights_like(loss)
+    grads = torch.autograd.grad((w * loss).sum(), [x, t] if target_grad else [x])
+    args = [enc(x), enc(t), enc(w)] + ([enc(weight)] if weight is not None else [])
+    add(id_, "binary_cross_entropy", args, [enc(loss)] + [enc(gr) for gr in grads],
+        {"reduction": reduction, "target_grad": target_grad})
+
+
+def bce_cases(g):
+    x = torch.tensor([0.0, 1.0, 1e-20, 1.0 - 1e-16, 0.3, 0.5, 0.0, 1.0], dtype=torch.float64)
+    t = torch.tensor([0.0, 1.0, 1.0, 0.0, 0.2, 1.0, 1.0, 0.0], dtype=torch.float64)
+    bce_case("bce/edges/float64", x, t, None, "none", False)
+    bce_case("bce/edges-sum/float32", x.float(), t.float(), None, "sum", False)
+    inner = torch.rand(3, 4, generator=g, dtype=torch.float64) * 0.98 + 0.01
+    bce_case("bce/target-grad/float64", inner, torch.rand(3, 4, generator=g, dtype=torch.float64), None, "mean", True)
+    bce_case("bce/weight-mean/float32", inner.float(), torch.rand(3, 4, generator=g),
+             torch.rand(3, 4, generator=g), "mean", False)
+
+
+def matrix_power_cases(g):
+    for n, dtype in ((0, torch.float64), (0, torch.float32), (3, torch.float64)):
+        a = torch.randn(2, 3, 3, generator=g, dtype=torch.float64).to(dtype).requires_grad_()
+        p = torch.linalg.matrix_power(a, n)
+        assert p.requires_grad
+        w = weights_like(p)
+        (ga,) = torch.autograd.grad((w * p).sum(), [a])
+        add("matrix_power/%d/%s" % (n, str(dtype)[6:]), "matrix_power", [enc(a), enc(w)], [enc(p), enc(ga)], {"n": n})
+
+
+def half_add_cases(g):
+    for dtype in (torch.bfloat16, torch.float16):
+        name = str(dtype)[6:]
+        x = (torch.randn(64, generator=g) * 4).to(dtype)
+        y = (torch.randn(64, generator=g) * 4).to(dtype)
+        for op in ("add", "sub"):
+            fn = getattr(torch, op)
+            for s in (1.7, 0.1, -3.3):
+                add("%s/%s/scalar-%s" % (op, name, s), op, [enc(x), {"scalar": s}], enc(fn(x, s)))
+            for zd in (torch.float32, torch.float64):
+                z = torch.tensor(1.7, dtype=zd)
+                add("%s/%s/0d-%s" % (op, name, str(zd)[6:]), op, [enc(x), enc(z)], enc(fn(x, z)))
+                add("%s/%s/0d-%s-self" % (op, name, str(zd)[6:]), op, [enc(z), enc(x)], enc(fn(z, x)))
+            for alpha in (0.3, 1.7):
+                add("%s/%s/alpha-%s" % (op, name, alpha), op, [enc(x), enc(y)], enc(fn(x, y, alpha=alpha)),
+                    {"alpha": alpha})
+            add("%s/%s/scalar-alpha" % (op, name), op, [enc(x), {"scalar": 1.7}], enc(fn(x, 1.7, alpha=0.3)),
+                {"alpha": 0.3})
+
+
+def huber_cases(g):
+    for a, b in ((torch.float32, torch.float64), (torch.float64, torch.float32)):
+        for reduction in ("mean", "none"):
+            x = (torch.randn(6, generator=g, dtype=torch.float64) * 2).to(a)
+            t = torch.randn(6, generator=g, dtype=torch.float64).to(b)
+            loss = F.huber_loss(x, t, reduction=reduction, delta=0.7)
+            add("huber/%s-%s/%s" % (str(a)[6:], str(b)[6:], reduction), "huber_loss", [enc(x), enc(t)],
+                [enc(loss)], {"reduction": reduction, "delta": 0.7})
+
+
+def error_case(id_, op, fn, args, kwargs=None):
+    try:
+        fn()
+    except Exception as e:  # the message is what JTorch must raise
+        add(id_, op, [a if isinstance(a, dict) else enc(a) for a in args], {"error": str(e).splitlines()[0]}, kwargs)
+        return
+    raise AssertionError(id_ + " did not raise")
+
+
+def error_cases():
+    b = torch.tensor([True, False])
+    i = torch.tensor([3, -2])
+    for op in ("abs", "floor", "ceil", "trunc", "round"):
+        error_case("%s/bool" % op, op, lambda: getattr(torch, op)(b), [b])
+    error_case("round/decimals/bool", "round", lambda: torch.round(b, decimals=1), [b], {"decimals": 1})
+    error_case("round/decimals/int64", "round", lambda: torch.round(i, decimals=1), [i], {"decimals": 1})
+    for dt in (torch.int64, torch.int32, torch.bool):
+        t = i.to(dt)
+        error_case("leaky_relu/%s" % str(dt)[6:], "leaky_relu", lambda: F.leaky_relu(t), [t])
+        error_case("elu/%s" % str(dt)[6:], "elu", lambda: F.elu(t), [t])
+    for dt in (torch.int64, torch.int8, torch.bool):
+        t = i.to(dt)
+        error_case("hypot/%s" % str(dt)[6:], "hypot", lambda: torch.hypot(t, t), [t, t])
+    error_case("pow/int64-negative-scalar", "pow", lambda: torch.pow(i, -2), [i, {"scalar": -2}])
+
+
+def pow_cases():
+    base = torch.tensor([1, -1, -1, 2, -2, 0, 3, 5, 7])
+    exp = torch.tensor([-1, -3, -2, -1, -2, -1, 0, 2, -5])
+    add("pow/int64-negative-tensor", "pow", [enc(base), enc(exp)], enc(torch.pow(base, exp)))
+    add("pow/int8-negative-tensor", "pow", [enc(base.to(torch.int8)), enc(exp.to(torch.int8))],
+        enc(torch.pow(base.to(torch.int8), exp.to(torch.int8))))
+    zero_d = torch.tensor(-2)
+    add("pow/int64-negative-0d", "pow", [enc(base), enc(zero_d)], enc(torch.pow(base, zero_d)))
+    add("pow/0d-base-negative-tensor", "pow", [enc(torch.tensor(2)), enc(exp)], enc(torch.pow(torch.tensor(2), exp)))
+
+
+def main():
+    g = torch.Generator().manual_seed(26)
+    sdpa_cases(g)
+    bce_cases(g)
+    matrix_power_cases(g)
+    half_add_cases(g)
+    huber_cases(g)
+    error_cases()
+    pow_cases()
+    here = os.path.dirname(os.path.abspath(__file__))
+    write(os.path.join(here, "..", "resources", "golden", "fidelity.json"), CASES, "make_golden_fidelity.py")
+
+
+if __name__ == "__main__":
+    main()
