@@ -72,6 +72,33 @@ class HostileCheckpointTest {
     }
 
     @Test
+    void metaTensorWithMismatchedSizeAndStrideIsRefused() throws IOException {
+        // torch._utils._rebuild_meta_tensor_no_storage(torch.float32, (2, 3), (1,), False): the stride was read past
+        // its end (ArrayIndexOutOfBoundsException)
+        SerializationTest.Pickle p = new SerializationTest.Pickle()
+                .op(0x80)
+                .op(2)
+                .global("torch._utils", "_rebuild_meta_tensor_no_storage")
+                .op('(')
+                .global("torch", "float32")
+                .op('K')
+                .op(2)
+                .op('K')
+                .op(3)
+                .op(0x86)
+                .op('K')
+                .op(1)
+                .op(0x85)
+                .op(0x89)
+                .op('t')
+                .op('R')
+                .op('.');
+        Path f = archive(p.bytes());
+        var e = assertThrows(TorchException.class, () -> Serialization.load(f));
+        assertTrue(e.getMessage().endsWith("tensor size [2, 3] and stride [1] have different lengths"), e.getMessage());
+    }
+
+    @Test
     void overlappingRecordsCannotMultiplyTheFile() throws IOException {
         int n = 40;
         int payload = 1 << 20;
