@@ -182,6 +182,28 @@ class NpyTest {
     }
 
     @Test
+    void aSparseFileLargerThanTheHeapIsRefusedWithTheBytesItNeeds() throws IOException {
+        // the file really is that large (sparse: its holes read as zeros), so the size checks pass; the allocation
+        // must then fail as a TorchException that says what was asked for, not as an OutOfMemoryError
+        long elements = org.jtorch.storage.Storage.MAX_HEAP_SLOTS;
+        long bytes = elements * 8;
+        assertTrue(bytes > Runtime.getRuntime().maxMemory(), "the test runs with a heap below " + bytes + " bytes");
+        Path f = tmp.resolve("sparse.npy");
+        byte[] header = NpyHeader.encode(DType.FLOAT64, new long[] {elements});
+        try (var raf = new java.io.RandomAccessFile(f.toFile(), "rw")) {
+            raf.write(header);
+            raf.setLength(header.length + bytes);
+        }
+        var e = assertThrows(TorchException.class, () -> Npy.load(f));
+        assertTrue(
+                e.getMessage()
+                        .startsWith("npy file " + f + ": DefaultCPUAllocator: can't allocate memory: you "
+                                + "tried to allocate " + bytes + " bytes"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("-Xmx"), e.getMessage());
+    }
+
+    @Test
     void forgedSizesAreRefusedBeforeAllocation() throws IOException {
         // A valid header claiming 2^40 float64 elements, followed by 8 bytes: refused without allocating 8 TB.
         Path f = tmp.resolve("forged.npy");
