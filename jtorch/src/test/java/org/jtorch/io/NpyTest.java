@@ -26,7 +26,6 @@ import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.storage.TensorImpl;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -288,7 +287,6 @@ class NpyTest {
     }
 
     @Test
-    @Timeout(120)
     void fuzzedNpyFilesFailCleanly() throws IOException {
         List<byte[]> seeds = new ArrayList<>();
         List<Integer> headerEnds = new ArrayList<>();
@@ -297,13 +295,12 @@ class NpyTest {
             seeds.add(b);
             headerEnds.add(Math.min(b.length, 128));
         }
-        int accepted = SafetensorsMutator.fuzz(
-                "npy", 20260102L, SafetensorsMutator.iterations(2000), seeds, headerEnds, ".npy", tmp, NpyTest::load);
+        long accepted = SafetensorsMutator.fuzz(
+                "npy", 20260102L, SafetensorsMutator.iterations(1000), seeds, headerEnds, ".npy", tmp, NpyTest::load);
         assertTrue(accepted > 0, "some mutations stay valid");
     }
 
     @Test
-    @Timeout(120)
     void fuzzedNpzFilesFailCleanly() throws IOException {
         List<byte[]> seeds = new ArrayList<>();
         List<Integer> headerEnds = new ArrayList<>();
@@ -312,8 +309,8 @@ class NpyTest {
             seeds.add(b);
             headerEnds.add(b.length);
         }
-        int accepted = SafetensorsMutator.fuzz(
-                "npz", 20260103L, SafetensorsMutator.iterations(1500), seeds, headerEnds, ".npz", tmp, NpyTest::load);
+        long accepted = SafetensorsMutator.fuzz(
+                "npz", 20260103L, SafetensorsMutator.iterations(1000), seeds, headerEnds, ".npz", tmp, NpyTest::load);
         assertTrue(accepted > 0, "some mutations stay valid");
     }
 
