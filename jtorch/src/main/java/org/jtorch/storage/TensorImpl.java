@@ -53,7 +53,8 @@ public final class TensorImpl {
                             + "got strides: " + Shapes.str(strides));
                 }
             }
-            long needed = neededBytes(offset, shape, strides, dtype.slotsPerElement() * slotBytes(storage));
+            long needed =
+                    neededBytes(offset, shape, strides, dtype.slotsPerElement() * Storage.slotBytes(storage.kind()));
             if (needed > storage.byteSize()) {
                 throw new TorchException("setStorage: sizes " + Shapes.str(shape) + ", strides " + Shapes.str(strides)
                         + ", storage offset " + offset + " require " + needed
@@ -61,10 +62,6 @@ public final class TensorImpl {
             }
         }
         return new TensorImpl(storage, offset, shape, strides, dtype);
-    }
-
-    private static long slotBytes(Storage storage) {
-        return Storage.slotBytes(storage.kind());
     }
 
     /**
