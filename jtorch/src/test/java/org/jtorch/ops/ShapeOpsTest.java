@@ -641,12 +641,14 @@ class ShapeOpsTest {
         Tensor x = arange(DType.FLOAT32, 16);
         assertMessage(
                 TorchException.class,
-                "as_strided: Storage size calculation overflowed with sizes=[4, 4] and strides=[4611686018427387904, 1]",
+                "as_strided: Storage size calculation overflowed with sizes=[4, 4] and "
+                        + "strides=[4611686018427387904, 1]",
                 () -> ShapeOps.asStrided(x, new long[] {4, 4}, new long[] {1L << 62, 1}));
         // the element extent fits but its byte count does not (PyTorch counts bytes too)
         assertMessage(
                 TorchException.class,
-                "as_strided: Storage size calculation overflowed with sizes=[4, 4] and strides=[2305843009213693952, 1]",
+                "as_strided: Storage size calculation overflowed with sizes=[4, 4] and "
+                        + "strides=[2305843009213693952, 1]",
                 () -> ShapeOps.asStrided(x, new long[] {4, 4}, new long[] {1L << 61, 1}));
         assertMessage(
                 TorchException.class,
