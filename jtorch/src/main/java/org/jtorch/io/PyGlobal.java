@@ -11,6 +11,12 @@ public record PyGlobal(String module, String name) {
         return module + "." + name;
     }
 
+    /** Seeded per process, so that a file cannot fill a dict with global keys of one hash. */
+    @Override
+    public int hashCode() {
+        return KeyHash.fold(KeyHash.of(this));
+    }
+
     @Override
     public String toString() {
         return qualifiedName();

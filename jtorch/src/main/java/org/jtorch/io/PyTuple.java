@@ -3,7 +3,6 @@ package org.jtorch.io;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
-import java.util.Objects;
 import java.util.StringJoiner;
 
 /**
@@ -17,7 +16,8 @@ public final class PyTuple {
     private static final PyTuple EMPTY = new PyTuple(new Object[0]);
 
     private final List<Object> items;
-    private final int hash;
+    /** {@link KeyHash}'s seeded hash: a fixed polynomial hash let a file choose colliding keys. */
+    private final long hash;
     /** Number of nodes below this tuple counted with repetition, saturating; bounds the cost of equals. */
     private final long treeSize;
     /** Python's rule: a tuple is hashable if all its items are (here: immutable scalars and hashable tuples). */
@@ -25,7 +25,7 @@ public final class PyTuple {
 
     private PyTuple(Object[] items) {
         this.items = Collections.unmodifiableList(Arrays.asList(items));
-        int h = 1;
+        long h = KeyHash.tupleStart(items.length);
         long size = 1;
         boolean all = true;
         for (Object o : items) {
@@ -33,7 +33,7 @@ public final class PyTuple {
             // and a
             // tuple holding one is unhashable in Python anyway
             boolean itemHashable = o instanceof PyTuple t ? t.hashable : isHashableScalar(o);
-            h = 31 * h + (itemHashable ? Objects.hashCode(o) : System.identityHashCode(o));
+            h = KeyHash.combine(h, itemHashable ? KeyHash.of(o) : System.identityHashCode(o));
             all &= itemHashable;
             size = Math.min(Long.MAX_VALUE / 2, size + (o instanceof PyTuple t ? t.treeSize : 1));
         }
@@ -104,6 +104,11 @@ public final class PyTuple {
 
     @Override
     public int hashCode() {
+        return KeyHash.fold(hash);
+    }
+
+    /** The 64-bit seeded hash that nested tuples combine. */
+    long seededHash() {
         return hash;
     }
 

@@ -8,12 +8,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.NonWritableChannelException;
 import java.nio.file.FileSystemException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.HexFormat;
-import java.util.concurrent.ThreadLocalRandom;
 import org.jtorch.Tensor;
 import org.jtorch.ops.CopyOps;
 
@@ -43,35 +39,10 @@ final class SafetensorsFiles {
      * file keep their data (the rename swaps the directory entry; the old inode lives on while mapped).
      */
     static void writeAtomically(Path path, Body body) {
-        Path target = path.toAbsolutePath();
-        Path dir = target.getParent();
-        Path tmp = dir.resolve("." + target.getFileName() + "."
-                + HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()) + ".tmp");
         try {
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                body.writeTo(ch);
-                ch.force(true);
-            }
-            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            syncDirectory(dir);
+            AtomicFile.write(path, body::writeTo);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + path + ": " + e.getMessage(), e);
-        } finally {
-            try {
-                Files.deleteIfExists(tmp);
-            } catch (IOException ignored) {
-                // The temporary name is unique and hidden; leaving it is harmless and the write error (if any) matters
-                // more.
-            }
-        }
-    }
-
-    /** Makes the rename durable. Some platforms cannot open directories; the data itself is already synced then. */
-    private static void syncDirectory(Path dir) {
-        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-            d.force(true);
-        } catch (IOException notSupported) {
-            // Windows and some file systems refuse to open or sync a directory.
         }
     }
 

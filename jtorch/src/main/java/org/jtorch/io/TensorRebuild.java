@@ -58,7 +58,7 @@ final class TensorRebuild {
         count(a, 4, 4, "_rebuild_meta_tensor_no_storage");
         DType dtype = dtype(a.get(0));
         long[] size = longs(a.get(1), "size");
-        long[] stride = longs(a.get(2), "stride");
+        long[] stride = sameRank(size, longs(a.get(2), "stride"));
         long extent = extent(0, size, stride);
         long slots = multiply(extent, dtype.slotsPerElement());
         Tensor t = Tensor.of(TensorImpl.of(Storage.meta(dtype.storageKind(), slots), 0, size, stride, dtype));
@@ -81,11 +81,7 @@ final class TensorRebuild {
             StorageRef ref, DType dtype, Object offsetArg, Object sizeArg, Object strideArg, boolean requiresGrad) {
         long offset = nonNegative(offsetArg, "storage_offset");
         long[] size = longs(sizeArg, "size");
-        long[] stride = longs(strideArg, "stride");
-        if (size.length != stride.length) {
-            throw new TorchException(what + ": tensor size " + Shapes.str(size) + " and stride " + Shapes.str(stride)
-                    + " have different lengths");
-        }
+        long[] stride = sameRank(size, longs(strideArg, "stride"));
         Storage storage = storages.storage(ref, dtype);
         long elements = storage.slots() / dtype.slotsPerElement();
         long extent = extent(offset, size, stride);
@@ -96,6 +92,15 @@ final class TensorRebuild {
         }
         Tensor t = Tensor.of(TensorImpl.of(storage, offset, size, stride, dtype));
         return requiresGrad ? t.requiresGrad(true) : t;
+    }
+
+    /** Every rebuild pairs size i with stride i: a shorter stride would be read past its end. */
+    private long[] sameRank(long[] size, long[] stride) {
+        if (size.length != stride.length) {
+            throw new TorchException(what + ": tensor size " + Shapes.str(size) + " and stride " + Shapes.str(stride)
+                    + " have different lengths");
+        }
+        return stride;
     }
 
     /** Elements a strided tensor needs in its storage: {@code offset + Σ (size_i − 1)·stride_i + 1}, 0 when empty. */

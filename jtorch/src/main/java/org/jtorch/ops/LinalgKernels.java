@@ -284,12 +284,29 @@ final class LinalgKernels {
                     // its factor in that triangle, read back row-major, is A's (the factor is unique), so
                     // neither copy transposes.
                     load(a, b, m, ld, complex, true);
-                    info[(int) b] = Lapack.potrf(complex, !upper, n, m, ld);
+                    int i = Lapack.potrf(complex, !upper, n, m, ld);
+                    info[(int) b] = i == 0 ? firstNanPivot(m, n, ld, complex) : i;
                     store(m, ld, complex, out, b, true, upper ? 1 : -1);
                 }
             }
         });
         return info;
+    }
+
+    /**
+     * Reference LAPACK's potrf stops at the first pivot that is not positive or is NaN (info = its order), and PyTorch
+     * reports that; OpenBLAS's tests only {@code <= 0}, so a NaN pivot passes and the factor fills with NaN under info
+     * 0. A NaN pivot leaves a NaN on the factor's diagonal and every later pivot depends on the earlier ones, so the
+     * first NaN diagonal entry is the pivot at which reference LAPACK would have stopped. 0 when there is none.
+     */
+    private static int firstNanPivot(MemorySegment m, int n, int ld, boolean complex) {
+        int width = complex ? 2 : 1;
+        for (int j = 0; j < n; j++) {
+            long at = ((long) j * ld + j) * width;
+            if (Double.isNaN(m.getAtIndex(JAVA_DOUBLE, at))) return j + 1;
+            if (complex && Double.isNaN(m.getAtIndex(JAVA_DOUBLE, at + 1))) return j + 1;
+        }
+        return 0;
     }
 
     /** Inverse per matrix; info k: {@code U[k-1, k-1]} of the LU is zero. */

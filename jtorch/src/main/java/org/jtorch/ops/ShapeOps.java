@@ -398,8 +398,10 @@ public final class ShapeOps {
                         start = Math.clamp(start, 0, size);
                         end = Math.clamp(end, start, size);
                         long[] shape = t.shape(), strides = t.stride();
-                        shape[d] = (end - start + step - 1) / step;
-                        strides[d] *= step;
+                        // (end - start + step - 1) / step would wrap for a step near 2^63 and give an empty slice
+                        long span = end - start;
+                        shape[d] = span / step + (span % step == 0 ? 0 : 1);
+                        strides[d] = sliceStride(strides[d], step, shape[d]);
                         long offset = t.storageOffset() + start * t.impl().strideRef()[d];
                         return Tensor.viewOf(t, t.impl().viewOf(offset, shape, strides));
                     })
@@ -427,8 +429,11 @@ public final class ShapeOps {
                 if (length < 0) throw new TorchException("narrow(): length must be non-negative.");
                 long size = t.impl().shapeRef()[dim(args[1], t.dim())];
                 long start = lng(args[2]);
-                // start == size is a valid (empty) narrow but not a valid index, so only other values are wrapped.
-                if (start != size) start = wrapIndex(start, size);
+                if (start < -size || start > size) {
+                    throw new IndexOutOfBoundsException("start out of range (expected to be in range of [" + (-size)
+                            + ", " + size + "], but got " + start + ")");
+                }
+                if (start < 0) start += size;
                 if (start > size - length) {
                     throw new TorchException(
                             "start (" + start + ") + length (" + length + ") exceeds dimension size (" + size + ").");
@@ -436,14 +441,13 @@ public final class ShapeOps {
                 return SLICE.call1(t, args[1], start, start + length, 1L);
             });
 
-    /** {@code maybe_wrap_dim} applied to an index (narrow's start), with its "Dimension out of range" message. */
-    private static long wrapIndex(long i, long size) {
-        long r = Math.max(size, 1);
-        if (i < -r || i >= r) {
-            throw new IndexOutOfBoundsException("Dimension out of range (expected to be in range of [" + (-r) + ", "
-                    + (r - 1) + "], but got " + i + ")");
-        }
-        return i < 0 ? i + r : i;
+    /**
+     * The stride of a sliced dim: {@code stride · step}. A step so large that the product overflows leaves at most one
+     * element, whose address the stride never enters, so the dim keeps its stride rather than a wrapped one.
+     */
+    private static long sliceStride(long stride, long step, long size) {
+        long product = stride * step;
+        return size <= 1 && Math.multiplyHigh(stride, step) != (product >> 63) ? stride : product;
     }
 
     /** {@code select(self, dim, index)}: the slice at {@code index} along {@code dim}, which is removed. */

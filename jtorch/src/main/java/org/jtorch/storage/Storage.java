@@ -50,14 +50,31 @@ public final class Storage {
                     + "); split the tensor");
         }
         int n = (int) slots;
-        return switch (kind) {
-            case BYTE -> wrap(new byte[n]);
-            case SHORT -> wrap(new short[n]);
-            case INT -> wrap(new int[n]);
-            case LONG -> wrap(new long[n]);
-            case FLOAT -> wrap(new float[n]);
-            case DOUBLE -> wrap(new double[n]);
-        };
+        long bytes = slots * slotBytes(kind);
+        long heap = Runtime.getRuntime().maxMemory();
+        if (bytes > heap) throw cannotAllocate(bytes, heap); // fail at once, not after a futile full collection
+        try {
+            return switch (kind) {
+                case BYTE -> wrap(new byte[n]);
+                case SHORT -> wrap(new short[n]);
+                case INT -> wrap(new int[n]);
+                case LONG -> wrap(new long[n]);
+                case FLOAT -> wrap(new float[n]);
+                case DOUBLE -> wrap(new double[n]);
+            };
+        } catch (OutOfMemoryError e) {
+            // only this one array failed: the heap is as consistent as before the request, so the caller may go on
+            throw cannotAllocate(bytes, heap);
+        }
+    }
+
+    /**
+     * PyTorch's allocator message, plus what a JVM user can do about it: the suggested heap holds twice the request.
+     */
+    private static TorchException cannotAllocate(long bytes, long heap) {
+        return new TorchException("DefaultCPUAllocator: can't allocate memory: you tried to allocate " + bytes
+                + " bytes, more than the Java heap (at most " + heap + " bytes) has room for; raise its maximum with "
+                + "-Xmx (e.g. -Xmx" + ((2 * bytes + (1L << 30) - 1) >> 30) + "g) or make the tensor smaller");
     }
 
     /** Storage of the meta device: it has a size but holds no data. */

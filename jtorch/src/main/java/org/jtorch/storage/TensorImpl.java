@@ -46,23 +46,39 @@ public final class TensorImpl {
             throw new TorchException("as_strided: storage of kind " + storage.kind() + " cannot hold " + dtype);
         }
         if (offset < 0) throw new TorchException("as_strided: Tensor: invalid storage offset " + offset);
-        long maxIndex = offset, numel = Shapes.numel(shape);
-        if (numel > 0) {
-            for (int i = 0; i < shape.length; i++) {
-                if (strides[i] < 0) {
+        if (Shapes.numel(shape) > 0) {
+            for (long s : strides) {
+                if (s < 0) {
                     throw new TorchException("as_strided: Negative strides are not supported at the moment, "
                             + "got strides: " + Shapes.str(strides));
                 }
-                maxIndex += (shape[i] - 1) * strides[i];
             }
-            long needed = (maxIndex + 1) * dtype.slotsPerElement();
-            if (needed > storage.slots()) {
+            long needed =
+                    neededBytes(offset, shape, strides, dtype.slotsPerElement() * Storage.slotBytes(storage.kind()));
+            if (needed > storage.byteSize()) {
                 throw new TorchException("setStorage: sizes " + Shapes.str(shape) + ", strides " + Shapes.str(strides)
-                        + ", storage offset " + offset + " require " + needed * Storage.slotBytes(storage.kind())
+                        + ", storage offset " + offset + " require " + needed
                         + " bytes but the storage has only " + storage.byteSize() + " bytes");
             }
         }
         return new TensorImpl(storage, offset, shape, strides, dtype);
+    }
+
+    /**
+     * The bytes a non-empty strided tensor spans, {@code (offset + Σ (size_i − 1)·stride_i + 1)·itemBytes}, PyTorch's
+     * {@code computeStorageNbytes}. Exact arithmetic: a wrapped sum would let a huge stride pass the bounds check and
+     * alias every row onto the first.
+     */
+    private static long neededBytes(long offset, long[] shape, long[] strides, long itemBytes) {
+        try {
+            long last = offset;
+            for (int i = 0; i < shape.length; i++)
+                last = Math.addExact(last, Math.multiplyExact(shape[i] - 1, strides[i]));
+            return Math.multiplyExact(Math.addExact(last, 1), itemBytes);
+        } catch (ArithmeticException e) {
+            throw new TorchException("as_strided: Storage size calculation overflowed with sizes=" + Shapes.str(shape)
+                    + " and strides=" + Shapes.str(strides) + (offset == 0 ? "" : " and storage offset " + offset));
+        }
     }
 
     /** A fresh contiguous impl over zero-filled CPU heap memory. */

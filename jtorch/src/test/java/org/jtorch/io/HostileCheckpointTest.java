@@ -14,12 +14,17 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import java.util.zip.CRC32;
 import org.jtorch.TorchException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Files built to exhaust the loader: memo amplification ("pickle bombs"), overlapping zip records, nesting deep enough
@@ -69,6 +74,82 @@ class HostileCheckpointTest {
         var e = assertTimeoutPreemptively(
                 Duration.ofSeconds(20), () -> assertThrows(UnpicklingException.class, () -> Serialization.load(f)));
         assertTrue(e.getMessage().contains("pickle bomb"), e.getMessage());
+    }
+
+    /** 50,000 dict keys whose hashes collided under the fixed polynomial {@code 31·h + item}. */
+    static Stream<Arguments> collidingKeys() {
+        int n = 50_000;
+        long k = 31L * n;
+        List<Object> numbers = new ArrayList<>(), strings = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            numbers.add(PyTuple.of((long) i, k - 31L * i)); // 31·(31 + i) + (k − 31·i) is the same for every i
+            StringBuilder sb = new StringBuilder();
+            for (int bit = 0; bit < 16; bit++) sb.append((i >> bit & 1) == 0 ? "Aa" : "BB"); // "Aa", "BB": one hash
+            strings.add(PyTuple.of(sb.toString()));
+        }
+        return Stream.of(Arguments.of("int pairs", numbers), Arguments.of("colliding strings", strings));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("collidingKeys")
+    void collidingDictKeysLoadInLinearTime(String kind, List<PyTuple> keys) throws IOException {
+        SerializationTest.Pickle p =
+                new SerializationTest.Pickle().op(0x80).op(2).op('}').op('(');
+        for (PyTuple key : keys) {
+            for (Object item : key.items()) {
+                if (item instanceof Long l)
+                    p.op('J')
+                            .raw(ByteBuffer.allocate(4)
+                                    .order(ByteOrder.LITTLE_ENDIAN)
+                                    .putInt(Math.toIntExact(l))
+                                    .array());
+                else p.str((String) item);
+            }
+            p.op(key.size() == 1 ? 0x85 : 0x86).op('N');
+        }
+        p.op('u').op('.');
+        Path f = archive(p.bytes());
+        long best = Long.MAX_VALUE;
+        Map<?, ?> loaded = null;
+        for (int attempt = 0; attempt < 3; attempt++) {
+            long start = System.nanoTime();
+            loaded = (Map<?, ?>) Serialization.load(f);
+            best = Math.min(best, System.nanoTime() - start);
+        }
+        assertEquals(keys.size(), loaded.size());
+        assertTrue(loaded.containsKey(keys.get(keys.size() - 1)));
+        // the keys' hashes are spread (a deterministic check of the cause), and the load is fast (the symptom:
+        // 17 s before, for the 732 KiB file of int pairs)
+        long distinct = keys.stream().mapToInt(Object::hashCode).distinct().count();
+        assertTrue(distinct > keys.size() - 100, kind + ": only " + distinct + " distinct hashes");
+        assertTrue(best < 500_000_000L, kind + ": " + keys.size() + " keys took " + best / 1_000_000 + " ms");
+    }
+
+    @Test
+    void metaTensorWithMismatchedSizeAndStrideIsRefused() throws IOException {
+        // torch._utils._rebuild_meta_tensor_no_storage(torch.float32, (2, 3), (1,), False): the stride was read past
+        // its end (ArrayIndexOutOfBoundsException)
+        SerializationTest.Pickle p = new SerializationTest.Pickle()
+                .op(0x80)
+                .op(2)
+                .global("torch._utils", "_rebuild_meta_tensor_no_storage")
+                .op('(')
+                .global("torch", "float32")
+                .op('K')
+                .op(2)
+                .op('K')
+                .op(3)
+                .op(0x86)
+                .op('K')
+                .op(1)
+                .op(0x85)
+                .op(0x89)
+                .op('t')
+                .op('R')
+                .op('.');
+        Path f = archive(p.bytes());
+        var e = assertThrows(TorchException.class, () -> Serialization.load(f));
+        assertTrue(e.getMessage().endsWith("tensor size [2, 3] and stride [1] have different lengths"), e.getMessage());
     }
 
     @Test

@@ -26,7 +26,6 @@ import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.storage.TensorImpl;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -182,6 +181,28 @@ class NpyTest {
     }
 
     @Test
+    void aSparseFileLargerThanTheHeapIsRefusedWithTheBytesItNeeds() throws IOException {
+        // the file really is that large (sparse: its holes read as zeros), so the size checks pass; the allocation
+        // must then fail as a TorchException that says what was asked for, not as an OutOfMemoryError
+        long elements = org.jtorch.storage.Storage.MAX_HEAP_SLOTS;
+        long bytes = elements * 8;
+        assertTrue(bytes > Runtime.getRuntime().maxMemory(), "the test runs with a heap below " + bytes + " bytes");
+        Path f = tmp.resolve("sparse.npy");
+        byte[] header = NpyHeader.encode(DType.FLOAT64, new long[] {elements});
+        try (var raf = new java.io.RandomAccessFile(f.toFile(), "rw")) {
+            raf.write(header);
+            raf.setLength(header.length + bytes);
+        }
+        var e = assertThrows(TorchException.class, () -> Npy.load(f));
+        assertTrue(
+                e.getMessage()
+                        .startsWith("npy file " + f + ": DefaultCPUAllocator: can't allocate memory: you "
+                                + "tried to allocate " + bytes + " bytes"),
+                e.getMessage());
+        assertTrue(e.getMessage().contains("-Xmx"), e.getMessage());
+    }
+
+    @Test
     void forgedSizesAreRefusedBeforeAllocation() throws IOException {
         // A valid header claiming 2^40 float64 elements, followed by 8 bytes: refused without allocating 8 TB.
         Path f = tmp.resolve("forged.npy");
@@ -266,7 +287,6 @@ class NpyTest {
     }
 
     @Test
-    @Timeout(120)
     void fuzzedNpyFilesFailCleanly() throws IOException {
         List<byte[]> seeds = new ArrayList<>();
         List<Integer> headerEnds = new ArrayList<>();
@@ -275,13 +295,12 @@ class NpyTest {
             seeds.add(b);
             headerEnds.add(Math.min(b.length, 128));
         }
-        int accepted = SafetensorsMutator.fuzz(
-                "npy", 20260102L, SafetensorsMutator.iterations(2000), seeds, headerEnds, ".npy", tmp, NpyTest::load);
+        long accepted = SafetensorsMutator.fuzz(
+                "npy", 20260102L, SafetensorsMutator.iterations(1000), seeds, headerEnds, ".npy", tmp, NpyTest::load);
         assertTrue(accepted > 0, "some mutations stay valid");
     }
 
     @Test
-    @Timeout(120)
     void fuzzedNpzFilesFailCleanly() throws IOException {
         List<byte[]> seeds = new ArrayList<>();
         List<Integer> headerEnds = new ArrayList<>();
@@ -290,8 +309,8 @@ class NpyTest {
             seeds.add(b);
             headerEnds.add(b.length);
         }
-        int accepted = SafetensorsMutator.fuzz(
-                "npz", 20260103L, SafetensorsMutator.iterations(1500), seeds, headerEnds, ".npz", tmp, NpyTest::load);
+        long accepted = SafetensorsMutator.fuzz(
+                "npz", 20260103L, SafetensorsMutator.iterations(1000), seeds, headerEnds, ".npz", tmp, NpyTest::load);
         assertTrue(accepted > 0, "some mutations stay valid");
     }
 

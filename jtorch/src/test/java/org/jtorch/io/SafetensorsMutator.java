@@ -1,27 +1,19 @@
 package org.jtorch.io;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.function.Consumer;
-import org.jtorch.TorchException;
 
 /**
  * A seeded mutation fuzzer for the file readers (safetensors, .npy, .npz): bit flips, truncations, overwritten length
  * fields, edited numbers and punctuation in the header, deleted, inserted and duplicated ranges, applied to valid
- * files. The only acceptable failures of a reader are {@link TorchException} and {@link IllegalArgumentException};
- * anything else (another exception, an Error such as OutOfMemoryError or StackOverflowError) is a bug, and its input is
- * kept in {@code target/fuzz-crashes/} to be added to {@code src/test/resources/fuzz/}.
+ * files, run by {@link FuzzCampaign}, whose contract the readers must keep; a failing input is kept in
+ * {@code target/fuzz-crashes/} to be added to {@code src/test/resources/fuzz/}.
  */
 final class SafetensorsMutator {
     private static final long[] INTERESTING = {
@@ -135,11 +127,10 @@ final class SafetensorsMutator {
     }
 
     /**
-     * Runs {@code iterations} mutations of the seeds through {@code reader} (which gets a file holding the mutated
-     * bytes and must also touch every loaded element) and fails on any exception other than TorchException /
-     * IllegalArgumentException. Returns how many inputs were accepted as valid.
+     * Runs the {@link FuzzCampaign} {@code name}: input i mutates seed {@code i mod seeds}. {@code reader} gets a file
+     * holding the mutated bytes and must touch every loaded element. Returns how many inputs loaded as valid.
      */
-    static int fuzz(
+    static long fuzz(
             String name,
             long seed,
             int iterations,
@@ -147,38 +138,18 @@ final class SafetensorsMutator {
             List<Integer> headerEnds,
             String extension,
             Path dir,
-            Consumer<Path> reader)
-            throws IOException {
-        SafetensorsMutator m = new SafetensorsMutator(seed);
-        int accepted = 0;
-        for (int i = 0; i < iterations; i++) {
-            int s = i % seeds.size();
-            byte[] input = m.mutate(seeds.get(s), headerEnds.get(s));
-            Path f = dir.resolve(name + "-" + i + extension);
-            Files.write(f, input);
-            try {
-                reader.accept(f);
-                accepted++;
-            } catch (TorchException | IllegalArgumentException expected) {
-                if (expected.getMessage() == null || expected.getMessage().isBlank())
-                    keep(name, seed, i, input, extension, expected);
-            } catch (Throwable crash) {
-                keep(name, seed, i, input, extension, crash);
-            } finally {
-                Files.deleteIfExists(f);
-            }
-        }
-        return accepted;
-    }
-
-    private static void keep(String name, long seed, int i, byte[] input, String extension, Throwable t)
-            throws IOException {
-        Path crashes = Path.of("target/fuzz-crashes");
-        Files.createDirectories(crashes);
-        Path kept = crashes.resolve(name + "-seed" + seed + "-" + i + extension);
-        Files.write(kept, input);
-        StringWriter trace = new StringWriter();
-        t.printStackTrace(new PrintWriter(trace));
-        fail(name + " fuzz input " + i + " (seed " + seed + ", kept as " + kept + ") raised " + t + "\n" + trace);
+            Consumer<Path> reader) {
+        FuzzCampaign.Stats stats = FuzzCampaign.run(
+                name,
+                seed,
+                iterations,
+                extension,
+                dir,
+                (r, i) -> {
+                    int s = i % seeds.size();
+                    return new SafetensorsMutator(r.nextLong()).mutate(seeds.get(s), headerEnds.get(s));
+                },
+                reader::accept);
+        return stats.loaded();
     }
 }

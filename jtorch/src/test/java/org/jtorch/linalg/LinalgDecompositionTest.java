@@ -225,6 +225,35 @@ class LinalgDecompositionTest {
     }
 
     @Test
+    void choleskyStopsAtTheFirstNanPivotAsReferenceLapackDoes() {
+        // torch.linalg.cholesky_ex(A).info in PyTorch 2.13: OpenBLAS's potrf let NaN pivots pass with info 0
+        double nan = Double.NaN;
+        double[][][] inputs = {
+            {{nan, nan, nan}, {nan, nan, nan}, {nan, nan, nan}},
+            {{4, 2}, {2, nan}},
+            {{4, nan}, {nan, 5}},
+            {{nan, 0}, {0, 1}},
+            {{1, 0, 0}, {0, 1, 0}, {0, 0, nan}}
+        };
+        int[] info = {1, 2, 2, 1, 3};
+        for (int i = 0; i < inputs.length; i++) {
+            Tensor a = m(inputs[i]);
+            assertEquals(info[i], Linalg.choleskyEx(a).info().item(), "input " + i);
+            assertEquals(
+                    info[i], Linalg.choleskyEx(a.to(DType.COMPLEX128)).info().item(), "complex input " + i);
+            LinAlgException e = assertThrows(LinAlgException.class, () -> Linalg.cholesky(a));
+            assertEquals(
+                    "linalg.cholesky: The factorization could not be completed because the input is not "
+                            + "positive-definite (the leading minor of order " + info[i]
+                            + " is not positive-definite).",
+                    e.getMessage());
+        }
+        Tensor batch = Torch.stack(List.of(m(new double[][] {{4, 2}, {2, 3}}), m(inputs[3])), 0);
+        LinAlgException e = assertThrows(LinAlgException.class, () -> Linalg.cholesky(batch));
+        assertTrue(e.getMessage().startsWith("linalg.cholesky: (Batch element 1): "), e.getMessage());
+    }
+
+    @Test
     void choleskyAndQrExamples() {
         close(new double[] {2, 0, 1, Math.sqrt(2)}, Linalg.cholesky(m(new double[][] {{4, 2}, {2, 3}})), 1e-14);
         close(new double[] {2, 1, 0, Math.sqrt(2)}, Linalg.cholesky(m(new double[][] {{4, 2}, {2, 3}}), true), 1e-14);

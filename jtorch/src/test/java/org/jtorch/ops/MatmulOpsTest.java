@@ -727,6 +727,27 @@ class MatmulOpsTest {
     }
 
     @Test
+    void float8MatrixProductsAreThoseOfPyTorchOnCpu() {
+        // PyTorch 2.13 on CPU: mm, addmm and the matmuls that fold to mm take float8 (computed in float32, rounded
+        // back); bmm, mv and dot refuse it. torch.mm(a, a) for a = [[1, 2], [3, 4]] in e4m3fn is [[7, 10], [15, 22]],
+        // and for b = [[1.5, 2.25], [3, -4]] in e5m2 is [[8, -5], [-8, 24]].
+        Tensor a = org.jtorch.Torch.tensor(new double[][] {{1, 2}, {3, 4}}).to(DType.FLOAT8_E4M3FN);
+        Tensor mm = MatmulOps.mm(a, a);
+        assertEquals(DType.FLOAT8_E4M3FN, mm.dtype());
+        assertArrayEquals(new double[] {7, 10, 15, 22}, mm.toDoubleArray());
+        Tensor b =
+                org.jtorch.Torch.tensor(new double[][] {{1.5, 2.25}, {3, -4}}).to(DType.FLOAT8_E5M2);
+        assertArrayEquals(new double[] {8, -5, -8, 24}, MatmulOps.mm(b, b).toDoubleArray());
+        assertArrayEquals(new double[] {8, 12, 18, 26}, MatmulOps.addmm(a, a, a).toDoubleArray());
+        assertError(
+                "\"addmv_impl_cpu\" not implemented for 'Float8_e4m3fn'",
+                () -> MatmulOps.mv(a, of(DType.FLOAT8_E4M3FN, 2)));
+        assertError(
+                "\"dot\" not implemented for 'Float8_e4m3fn'",
+                () -> MatmulOps.dot(of(DType.FLOAT8_E4M3FN, 2), of(DType.FLOAT8_E4M3FN, 2)));
+    }
+
+    @Test
     void errorsCarryPyTorchMessages() {
         assertError(
                 "mat1 and mat2 shapes cannot be multiplied (4x3 and 5x6)", () -> MatmulOps.mm(f32(4, 3), f32(5, 6)));

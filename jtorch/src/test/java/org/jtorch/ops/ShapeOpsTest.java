@@ -459,10 +459,16 @@ class ShapeOpsTest {
                 () -> ShapeOps.narrow(x, 1, 3, 3));
         assertMessage(
                 TorchException.class, "narrow(): length must be non-negative.", () -> ShapeOps.narrow(x, 1, 0, -1));
+        // PyTorch names narrow's own range, which includes the size itself (an empty narrow at the end)
         assertMessage(
                 IndexOutOfBoundsException.class,
-                "Dimension out of range (expected to be in range of [-5, 4], but got 6)",
+                "start out of range (expected to be in range of [-5, 5], but got 6)",
                 () -> ShapeOps.narrow(x, 1, 6, 0));
+        assertMessage(
+                IndexOutOfBoundsException.class,
+                "start out of range (expected to be in range of [-5, 5], but got -6)",
+                () -> ShapeOps.narrow(x, 1, -6, 1));
+        assertArrayEquals(new long[] {2, 0}, ShapeOps.narrow(x, 1, -5, 0).shape());
         assertMessage(
                 TorchException.class,
                 "narrow() cannot be applied to a 0-dim tensor.",
@@ -506,6 +512,28 @@ class ShapeOpsTest {
         assertArrayEquals(new long[] {2}, s.stride());
         assertMessage(TorchException.class, "slice step must be positive", () -> ShapeOps.slice(x, 0, 0L, 5L, 0));
         assertMessage(TorchException.class, "slice step must be positive", () -> ShapeOps.slice(x, 0, 0L, 5L, -1));
+    }
+
+    @Test
+    void sliceWithAHugeStepTakesTheFirstElement() {
+        // Python's list(range(12))[0:12:step] is [0] for every step >= 12; the rounded-up division wrapped near 2^63
+        Tensor x = arange(DType.INT64, 12);
+        for (long step : new long[] {12, 1L << 40, Long.MAX_VALUE - 5, Long.MAX_VALUE - 1, Long.MAX_VALUE}) {
+            Tensor s = ShapeOps.slice(x, 0, 0L, 12L, step);
+            assertArrayEquals(new long[] {0}, s.toLongArray(), "step " + step);
+            assertArrayEquals(
+                    new long[] {3}, ShapeOps.slice(x, 0, 3L, null, step).toLongArray(), "step " + step);
+        }
+        assertArrayEquals(new long[] {12}, ShapeOps.slice(x, 0, 0L, 12L, 12).stride());
+        assertArrayEquals(
+                new long[] {Long.MAX_VALUE},
+                ShapeOps.slice(x, 0, 0L, 12L, Long.MAX_VALUE).stride());
+        // a stride * step that overflows is not kept: the single element's dim keeps the input's stride
+        Tensor t = transposed(arange(DType.INT64, 3, 4), 0, 1); // [4, 3], strides [1, 4]
+        Tensor col = ShapeOps.slice(t, 1, 1L, null, Long.MAX_VALUE / 2);
+        assertArrayEquals(new long[] {4, 1}, col.shape());
+        assertEquals(4, col.stride()[1]);
+        assertArrayEquals(new long[] {4, 5, 6, 7}, col.toLongArray());
     }
 
     // ================================================================================================
@@ -605,6 +633,35 @@ class ShapeOpsTest {
         TorchException neg =
                 assertThrows(TorchException.class, () -> ShapeOps.asStrided(x, new long[] {2}, new long[] {-1}));
         assertTrue(neg.getMessage().contains("Negative strides are not supported"));
+    }
+
+    @Test
+    void asStridedRefusesGeometryWhoseExtentOverflows() {
+        // the extent sum wrapped: [4, 4] with stride 2^62 passed the bounds check and every row aliased row 0
+        Tensor x = arange(DType.FLOAT32, 16);
+        assertMessage(
+                TorchException.class,
+                "as_strided: Storage size calculation overflowed with sizes=[4, 4] and "
+                        + "strides=[4611686018427387904, 1]",
+                () -> ShapeOps.asStrided(x, new long[] {4, 4}, new long[] {1L << 62, 1}));
+        // the element extent fits but its byte count does not (PyTorch counts bytes too)
+        assertMessage(
+                TorchException.class,
+                "as_strided: Storage size calculation overflowed with sizes=[4, 4] and "
+                        + "strides=[2305843009213693952, 1]",
+                () -> ShapeOps.asStrided(x, new long[] {4, 4}, new long[] {1L << 61, 1}));
+        assertMessage(
+                TorchException.class,
+                "as_strided: Storage size calculation overflowed with sizes=[4] and strides=[1] and storage offset "
+                        + Long.MAX_VALUE,
+                () -> ShapeOps.asStrided(x, new long[] {4}, new long[] {1}, Long.MAX_VALUE));
+        // a large extent that fits is an ordinary bounds error whose byte count is right
+        assertMessage(
+                TorchException.class,
+                "setStorage: sizes [2], strides [1099511627776], storage offset 0 require 4398046511108 bytes but the "
+                        + "storage has only 64 bytes",
+                () -> ShapeOps.asStrided(x, new long[] {2}, new long[] {1L << 40}));
+        assertArrayEquals(new double[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}, x.toDoubleArray());
     }
 
     // ================================================================================================

@@ -19,8 +19,10 @@ import org.jtorch.Warnings;
  * worker only means the caller runs more pieces itself: never slower than serial.
  *
  * <p>One range runs at a time: a range started while another is running (nested inside a piece, or from a second
- * application thread) runs serially on its own thread, as ATen's {@code in_parallel_region} does for nesting. Ranges
- * below the grain stay on the calling thread.
+ * application thread) runs serially on its own thread. It still runs piece by piece, with the boundaries it would have
+ * had on the workers: how a range is cut depends only on its size, grain and {@link #numThreads()}, never on whether
+ * the pool was free, so a call gives the same bits whatever other threads are doing (docs/threading.md). Ranges below
+ * the grain stay on the calling thread.
  *
  * <p>A piece runs in its caller's warning context ({@link Warnings.Context}): a warning a kernel raises on a worker is
  * recorded by the caller's {@code catchWarnings()} scope, as if raised on the caller.
@@ -69,7 +71,7 @@ public final class Parallel {
         }
         Job job = new Job(body, total, (int) pieces, Thread.currentThread());
         if (!Workers.publish(job)) { // a range is already running: this one is nested or concurrent
-            body.run(0, total);
+            job.runPiecesHere();
             return;
         }
         try {
@@ -104,6 +106,18 @@ public final class Parallel {
 
         boolean claimable() {
             return next.get() < pieces;
+        }
+
+        /**
+         * Runs every piece on the calling thread, in order, with the boundaries the workers would have used: a kernel
+         * whose bits depend on its blocks (a GEMM by row blocks) gives the same result whether or not the pool was
+         * free. The first exception propagates at once, as from a serial loop.
+         */
+        void runPiecesHere() {
+            for (int p = 0; p < pieces; p++) {
+                long start = p * step, end = Math.min(total, start + step);
+                if (start < end) body.run(start, end);
+            }
         }
 
         /** Claims and runs pieces until none is left, in the caller's warning context. */
