@@ -38,6 +38,7 @@ class TrainGptLauncherTest {
             Map.entry("--weight-decay", "0"),
             Map.entry("--grad-clip", "0"),
             Map.entry("--amp", "bf16"),
+            Map.entry("--compile", "aot_eager"),
             Map.entry("--optimizer", "muon"),
             Map.entry("--seed", "7"),
             Map.entry("--corpus", "pom.xml"),
