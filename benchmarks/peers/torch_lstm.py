@@ -3,7 +3,7 @@
 and hidden 256, batch 32, one layer over 64 steps ("1x64") and two layers over 128 steps ("2x128"); forward alone
 (under no_grad) and forward + backward of (output * g).sum() with the gradients reset after each call.
 
-    OMP_WAIT_POLICY=passive /work/.venv-t213/bin/python benchmarks/peers/torch_lstm.py
+    OMP_WAIT_POLICY=passive python benchmarks/peers/torch_lstm.py
 Prints one line per benchmark: bench=NAME value=MEDIAN unit=ms min=.. max=..
 """
 import torch

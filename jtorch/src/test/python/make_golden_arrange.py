@@ -8,7 +8,7 @@ What it makes
     torch.nn.functional ops pad and one_hot (read by EinsumOpsTest and
     ArrangeOpsTest).
 
-How to run (from the repository root, /work/main)
+How to run (from the repository root)
     /usr/bin/python3 jtorch/src/test/python/make_golden_arrange.py
 
 Format

@@ -4,7 +4,7 @@ each class of ATen's CPU autocast lists — lower precision (matrix products, co
 their input (softmax, layer_norm, sum) — plus nesting, enabled=False inside, and the gradient a float32 parameter
 gets through an autocast linear.
 
-    /work/.venv-t213/bin/python jtorch/src/test/python/make_golden_autocast.py
+    python jtorch/src/test/python/make_golden_autocast.py
 
 Case format (golden_json): {"id", "op", "args": [tensors], "kwargs": {"dtype": autocast dtype}, "out": tensor or
 [tensors]}. AutocastGoldenTest runs the Java counterpart named by "op" inside Amp.autocast(CPU, dtype). Inputs are

@@ -3,7 +3,7 @@ ConveniencesGoldenTest builds the same way in Java — tensors with autograd suf
 grad_fn=<...Backward0>, including a suffix wrapped onto its own line), torch.Size, load_state_dict's result —
 and what Tensor.tolist() and x.T give.
 
-    /work/.venv-t213/bin/python jtorch/src/test/python/make_golden_conveniences.py
+    python jtorch/src/test/python/make_golden_conveniences.py
 
 Each case's Java counterpart is named by the same key in the test. The file is deterministic (no random
 inputs, sorted keys): re-running with the same PyTorch gives a byte-identical file.

@@ -9,7 +9,7 @@ What it makes
     creation ops, matrix products, tensor printing).  The Java tests read the
     committed JSON, so CI needs no Python.
 
-How to run (from the repository root, /work/main)
+How to run (from the repository root)
     /usr/bin/python3 jtorch/src/test/python/make_golden_core.py
     (plain `python3` works too if it is the interpreter that has torch.)
 

@@ -8,7 +8,7 @@ What it makes
     same-seed shuffle draws exactly what PyTorch draws, in the same order, from the same generator.
 
 How to run (from the repository root)
-    /work/.venv-t213/bin/python jtorch/src/test/python/make_golden_data.py
+    python jtorch/src/test/python/make_golden_data.py
     PyTorch 2.13 (CPU). The output is deterministic: every case seeds its generator, keys are sorted.
 
 File format

@@ -4,7 +4,7 @@ a skipped step after an inf gradient), the gradients unscale_ leaves, the parame
 Once with SGD (the scaler unscales and skips itself) and once with each fused optimizer (Adam, AdamW, SGD, Adagrad
 with fused=True: the scaler hands grad_scale and found_inf to the optimizer's kernel).
 
-    /work/.venv-t213/bin/python jtorch/src/test/python/make_golden_grad_scaler.py
+    python jtorch/src/test/python/make_golden_grad_scaler.py
 
 GradScalerGoldenTest runs the same loop in Java. Inputs are fixed, so re-running gives a byte-identical file.
 """

@@ -10,7 +10,7 @@ What it makes
     index_add, index_copy, index_fill, masked_select, masked_scatter, take,
     take_along_dim, nonzero and single-argument where, plus their errors.
 
-How to run (from the repository root, /work/main)
+How to run (from the repository root)
     /usr/bin/python3 jtorch/src/test/python/make_golden_indexing.py
 
     Deterministic: fixed inputs, one thread, sorted keys. It reuses the tensor

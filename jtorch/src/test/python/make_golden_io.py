@@ -9,7 +9,7 @@ What it makes (in jtorch/src/test/resources/io/)
     golden_io.json  what each file holds (dtype, shape, row-major values) and
                     which files must be refused, with a substring of the error
 
-How to run (from the repository root, /work/main)
+How to run (from the repository root)
     /usr/bin/python3 jtorch/src/test/python/make_golden_io.py
 
 Requirements

@@ -18,7 +18,7 @@ What it makes
     LbfgsTest and LrSchedulerTest read the committed JSON, so CI needs no
     Python.
 
-How to run (from the repository root, /work/main)
+How to run (from the repository root)
     /usr/bin/python3 jtorch/src/test/python/make_golden_lbfgs_lr.py
 
 Format

@@ -7,7 +7,7 @@ What it makes
     nn modules, computed by real PyTorch, so the Java tests (org.jtorch.nn.ModuleGoldenTest) can load PyTorch's
     state dicts into JTorch modules and compare outputs and reprs.
 
-How to run (from the repository root, /work/main)
+How to run (from the repository root)
     /usr/bin/python3 jtorch/src/test/python/make_golden_nn.py
 
 Format: the same as make_golden_core.py's header describes.

@@ -7,7 +7,7 @@ What it makes
     PyTorch optimizers on a fixed quadratic loss, for every optimizer and
     option combination PyTorch 1.13 has, plus the final optimizer state.
 
-How to run (from the repository root, /work/main)
+How to run (from the repository root)
     /usr/bin/python3 jtorch/src/test/python/make_golden_optim.py
 
 The problem

@@ -1,7 +1,7 @@
 """Writes ../resources/golden/parametrize.json: torch.nn.utils.parametrize with weight_norm and spectral_norm, against
 which ParametrizationsGoldenTest checks JTorch.
 
-    /work/.venv-t213/bin/python jtorch/src/test/python/make_golden_parametrize.py
+    python jtorch/src/test/python/make_golden_parametrize.py
 
 Each case builds a float64 module, records its state ("initial"), parametrizes it (spectral_norm right after
 torch.manual_seed(seed), since its u and v are drawn from the default generator), records the state-dict keys in order

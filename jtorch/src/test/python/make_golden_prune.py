@@ -1,6 +1,6 @@
 """Writes ../resources/golden/prune.json: torch.nn.utils.prune, against which PruneGoldenTest checks JTorch.
 
-    /work/.venv-t213/bin/python jtorch/src/test/python/make_golden_prune.py
+    python jtorch/src/test/python/make_golden_prune.py
 
 Each case builds float32 modules (torch.manual_seed(100) first), records their initial states, applies the steps named
 by its id (random pruning right after torch.manual_seed(seed)), and records for every module the state-dict keys in

@@ -11,7 +11,7 @@ What it makes
     each call, so that the Java tests check both the values and how many
     words of the mt19937 stream each op consumed.
 
-How to run (from the repository root, /work/main)
+How to run (from the repository root)
     /usr/bin/python3 jtorch/src/test/python/make_golden_random.py
     Debian's PyTorch 1.13 (CPU, no MKL: bernoulli_ and exponential_ use the
     generator's own stream). The output is deterministic: every case seeds

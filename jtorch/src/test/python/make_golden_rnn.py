@@ -1,7 +1,7 @@
 """Writes ../resources/golden/rnn.json: nn.RNN/LSTM/GRU, their cells and nn.utils.rnn, against which RnnGoldenTest
 checks JTorch.
 
-    /work/.venv-t213/bin/python jtorch/src/test/python/make_golden_rnn.py
+    python jtorch/src/test/python/make_golden_rnn.py
 
 "modules": a module built under manual_seed(seed) (its state dict recorded, so both the initialisation and a state
 dict loaded by name are compared) runs on a recorded input, padded or packed, with or without initial states; the

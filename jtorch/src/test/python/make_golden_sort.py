@@ -11,7 +11,7 @@ What it makes
     float16/bfloat16 dtypes, long rows (the radix and selection paths), and
     error cases.  SortOpsTest reads the committed JSON, so CI needs no Python.
 
-How to run (from the repository root, /work/main)
+How to run (from the repository root)
     /usr/bin/python3 jtorch/src/test/python/make_golden_sort.py
 
 Format

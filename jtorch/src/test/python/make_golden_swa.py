@@ -1,6 +1,6 @@
 """Writes ../resources/golden/swa.json: torch.optim.swa_utils against which SwaUtilsGoldenTest checks JTorch.
 
-    /work/.venv-t213/bin/python jtorch/src/test/python/make_golden_swa.py
+    python jtorch/src/test/python/make_golden_swa.py
 
 "training" cases: a float64 model Sequential(Linear(3, 4), BatchNorm1d(4), ReLU(), Linear(4, 1)) with the recorded
 initial state is trained for 6 full-batch SGD steps (lr 0.5, mse loss on the recorded x, y); after each step the
