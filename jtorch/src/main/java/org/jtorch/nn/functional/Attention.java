@@ -52,7 +52,9 @@ final class Attention {
                     ? scores.maskedFill(attnMask.logicalNot(), Double.NEGATIVE_INFINITY)
                     : scores.add(attnMask);
         }
-        Tensor weights = safeSoftmax(scores);
+        // Only an explicit mask can mask a whole row (a causal one keeps column 0 of every row), so only then is the
+        // safe softmax's extra pass over the scores paid.
+        Tensor weights = attnMask != null ? safeSoftmax(scores) : scores.softmax(-1);
         if (dropoutP > 0) weights = F.dropout(weights, dropoutP, true);
         return weights.matmul(value);
     }
