@@ -114,10 +114,8 @@ final class Capture {
      * top of the stack (the user's code that called {@code item()}).
      */
     static String callSite(Throwable e) {
-        StackTraceElement[] stack = e.getStackTrace();
-        int i = 0;
-        while (i < stack.length && isLibraryFrame(stack[i])) i++;
-        return i < stack.length ? stack[i].toString() : "<unknown>";
+        StackTraceElement[] user = userFrames(e.getStackTrace());
+        return user.length > 0 ? user[0].toString() : "<unknown>";
     }
 
     /** The frames of {@code stack} (innermost first) below the library's own: the user's code that made the call. */
