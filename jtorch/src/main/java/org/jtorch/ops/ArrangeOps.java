@@ -172,6 +172,10 @@ public final class ArrangeOps {
                     args -> {
                         Tensor self = (Tensor) args[0], repeats = (Tensor) args[1];
                         checkRepeatsDtype(repeats);
+                        if (self.dim() == 0) {
+                            throw new IndexOutOfBoundsException(
+                                    "Dimension specified as " + lng(args[2]) + " but tensor has no dimensions");
+                        }
                         int dim = Shapes.wrapDim(lng(args[2]), self.dim());
                         checkRepeatsAlong(self, repeats, dim);
                         long[] shape = self.shape();
@@ -341,7 +345,12 @@ public final class ArrangeOps {
                         if (d1 == d2)
                             throw new TorchException(
                                     "diagonal dimensions cannot be identical " + lng(args[2]) + ", " + lng(args[3]));
-                        long len = Math.addExact(Math.abs(offset), self.size(-1));
+                        long distance = offset == Long.MIN_VALUE ? Long.MAX_VALUE : Math.abs(offset);
+                        if (distance > Long.MAX_VALUE - self.size(-1)) {
+                            throw new TorchException("diag_embed(): offset " + offset + " makes the diagonal's side "
+                                    + "longer than int64 can hold");
+                        }
+                        long len = distance + self.size(-1);
                         long[] shape = new long[rank];
                         for (int i = 0, k = 0; i < rank; i++)
                             shape[i] = i == d1 || i == d2 ? len : self.impl().shapeRef()[k++];

@@ -1,6 +1,7 @@
 package org.jtorch.ops;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
@@ -26,6 +27,19 @@ public final class BackwardOps {
         return Spec.of(Shapes.checkSizes("backward", ((long[]) args[1]).clone()), g.dtype(), g.device(), null);
     }
 
+    /**
+     * Zeros of {@code input_sizes}, once {@code grad_output} is known to broadcast to {@code slot}, the part of them it
+     * is copied into: the kernel's {@code copy_} would refuse it otherwise, and the meta rule must refuse it alike.
+     */
+    private static Spec gradInto(Object[] args, String op, long[] slot) {
+        long[] grad = ((Tensor) args[0]).shape();
+        if (!Arrays.equals(Shapes.broadcast(slot, grad), slot)) {
+            throw new TorchException(op + "(): grad_output with shape " + Shapes.str(grad)
+                    + " doesn't match the broadcast shape " + Shapes.str(slot));
+        }
+        return zerosLike(args);
+    }
+
     private static OpDef.Kernel noGrad(OpDef.Kernel k) {
         return (args, outs, spec) -> {
             try (var _ = DispatchState.gradEnabled(false)) {
@@ -47,7 +61,16 @@ public final class BackwardOps {
      */
     public static final OpDef SELECT_BACKWARD = OpDef.structured(
                     "select_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt index) -> Tensor",
-                    BackwardOps::zerosLike,
+                    args -> {
+                        long[] sizes = (long[]) args[1];
+                        if (sizes.length == 0)
+                            throw new IndexOutOfBoundsException("select() cannot be applied to a 0-dim tensor.");
+                        int d = Shapes.wrapDim(((Number) args[2]).longValue(), sizes.length);
+                        ShapeOps.selectIndex(sizes, d, (Long) args[3]);
+                        long[] slot = new long[sizes.length - 1];
+                        for (int k = 0, j = 0; k < sizes.length; k++) if (k != d) slot[j++] = sizes[k];
+                        return gradInto(args, "select_backward", slot);
+                    },
                     noGrad((args, outs, spec) ->
                             ShapeOps.select(outs[0], i(args[2]), (Long) args[3]).copy_((Tensor) args[0])))
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {ShapeOps.select(g[0], i(a[2]), (Long) a[3])})
@@ -57,7 +80,17 @@ public final class BackwardOps {
     public static final OpDef SLICE_BACKWARD = OpDef.structured(
                     "slice_backward(Tensor grad_output, SymInt[] input_sizes, int dim, SymInt start, "
                             + "SymInt end, SymInt step) -> Tensor",
-                    BackwardOps::zerosLike,
+                    args -> {
+                        long[] slot = ((long[]) args[1]).clone();
+                        if (slot.length == 0)
+                            throw new IndexOutOfBoundsException("slice() cannot be applied to a 0-dim tensor.");
+                        int d = Shapes.wrapDim(((Number) args[2]).longValue(), slot.length);
+                        long step = (Long) args[5];
+                        if (step <= 0) throw new TorchException("slice step must be positive");
+                        long start = ShapeOps.sliceStart(slot[d], (Long) args[3]);
+                        slot[d] = ShapeOps.slicedLength(slot[d], start, (Long) args[4], step);
+                        return gradInto(args, "slice_backward", slot);
+                    },
                     noGrad((args, outs, spec) -> ShapeOps.slice(
                                     outs[0], i(args[2]), (Long) args[3], (Long) args[4], (Long) args[5])
                             .copy_((Tensor) args[0])))

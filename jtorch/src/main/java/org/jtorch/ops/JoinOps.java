@@ -333,7 +333,7 @@ public final class JoinOps {
                                             + "of dimensions of tensor");
                         }
                         long[] target = padded(t, repeats.length);
-                        for (int i = 0; i < target.length; i++) target[i] = Math.multiplyExact(target[i], repeats[i]);
+                        for (int i = 0; i < target.length; i++) target[i] = repeatedSize(target[i], repeats[i], i);
                         Shapes.numel(target);
                         return Spec.of(target, t.dtype(), t.device(), null);
                     },
@@ -341,6 +341,16 @@ public final class JoinOps {
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) ->
                     new Tensor[] {ReduceGrads.repeat(g[0], self(a).shape(), (long[]) a[1])})
             .deriveJvp(Jvps::linear);
+
+    /** {@code size · repeats} of dim {@code d}, refused when it overflows int64. */
+    private static long repeatedSize(long size, long repeats, int d) {
+        try {
+            return Math.multiplyExact(size, repeats);
+        } catch (ArithmeticException overflow) {
+            throw new TorchException("repeat(): dimension " + d + " of size " + size + " repeated " + repeats
+                    + " times overflows int64");
+        }
+    }
 
     /** The tensor's sizes with leading 1s up to {@code rank}. */
     private static long[] padded(Tensor t, int rank) {

@@ -391,16 +391,10 @@ public final class ShapeOps {
                         long step = lng(args[4]);
                         if (step <= 0) throw new TorchException("slice step must be positive");
                         long size = t.impl().shapeRef()[d];
-                        long start = args[2] == null ? 0 : lng(args[2]);
+                        long start = sliceStart(size, args[2] == null ? 0 : lng(args[2]));
                         long end = args[3] == null ? Long.MAX_VALUE : lng(args[3]);
-                        if (start < 0) start += size;
-                        if (end < 0) end += size;
-                        start = Math.clamp(start, 0, size);
-                        end = Math.clamp(end, start, size);
                         long[] shape = t.shape(), strides = t.stride();
-                        // (end - start + step - 1) / step would wrap for a step near 2^63 and give an empty slice
-                        long span = end - start;
-                        shape[d] = span / step + (span % step == 0 ? 0 : 1);
+                        shape[d] = slicedLength(size, start, end, step);
                         strides[d] = sliceStride(strides[d], step, shape[d]);
                         long offset = t.storageOffset() + start * t.impl().strideRef()[d];
                         return Tensor.viewOf(t, t.impl().viewOf(offset, shape, strides));
@@ -441,6 +435,22 @@ public final class ShapeOps {
                 return SLICE.call1(t, args[1], start, start + length, 1L);
             });
 
+    /** Where a slice of a dim of {@code size} starts: a negative start counts from the end, then it is clamped. */
+    static long sliceStart(long size, long start) {
+        return Math.clamp(start < 0 ? start + size : start, 0, size);
+    }
+
+    /**
+     * The length of {@code [start:end:step]} over a dim of {@code size}, bounds clamped as Python's slices are;
+     * {@code start} as {@link #sliceStart} gives it.
+     */
+    static long slicedLength(long size, long start, long end, long step) {
+        end = Math.clamp(end < 0 ? end + size : end, start, size);
+        // (end - start + step - 1) / step would wrap for a step near 2^63 and give an empty slice
+        long span = end - start;
+        return span / step + (span % step == 0 ? 0 : 1);
+    }
+
     /**
      * The stride of a sliced dim: {@code stride · step}. A step so large that the product overflows leaves at most one
      * element, whose address the stride never enters, so the dim keeps its stride rather than a wrapped one.
@@ -450,6 +460,16 @@ public final class ShapeOps {
         return size <= 1 && Math.multiplyHigh(stride, step) != (product >> 63) ? stride : product;
     }
 
+    /** {@code index} of dim {@code d} of {@code shape}, a negative one counted from the end; refused when outside. */
+    static long selectIndex(long[] shape, int d, long index) {
+        long size = shape[d];
+        if (index < -size || index >= size) {
+            throw new IndexOutOfBoundsException("select(): index " + index + " out of range for tensor of size "
+                    + Shapes.str(shape) + " at dimension " + d);
+        }
+        return index < 0 ? index + size : index;
+    }
+
     /** {@code select(self, dim, index)}: the slice at {@code index} along {@code dim}, which is removed. */
     public static final OpDef SELECT = OpDef.view(
                     "select.int(Tensor(a) self, int dim, SymInt index) -> Tensor(a)", args -> {
@@ -457,13 +477,7 @@ public final class ShapeOps {
                         if (t.dim() == 0)
                             throw new IndexOutOfBoundsException("select() cannot be applied to a 0-dim tensor.");
                         int d = dim(args[1], t.dim());
-                        long index = lng(args[2]), size = t.impl().shapeRef()[d];
-                        if (index < -size || index >= size) {
-                            throw new IndexOutOfBoundsException(
-                                    "select(): index " + index + " out of range for tensor of size "
-                                            + Shapes.str(t.impl().shapeRef()) + " at dimension " + d);
-                        }
-                        if (index < 0) index += size;
+                        long index = selectIndex(t.impl().shapeRef(), d, lng(args[2]));
                         return Tensor.viewOf(
                                 t,
                                 t.impl()

@@ -61,8 +61,7 @@ class VmapOpDbTest {
             // the example built alone, so the loop it is compared with is not the same computation.
             if (e.op() == org.jtorch.ops.ShapeOps.AS_STRIDED) continue;
             for (OpDb.Sample s : e.samples())
-                if (s.knownBug() == null)
-                    cases.add(new Case(e.name() + "/" + s.label(), e.op(), s.args(), s.layoutFree()));
+                cases.add(new Case(e.name() + "/" + s.label(), e.op(), s.args(), s.layoutFree()));
         }
         for (OpDef op : PointwiseTable.ops()) {
             int arity = PointwiseTable.tensorArgs(op);

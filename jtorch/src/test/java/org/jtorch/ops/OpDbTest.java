@@ -128,25 +128,11 @@ class OpDbTest {
             for (DType dtype : e.dtypes()) {
                 for (OpDb.Sample s : e.samples()) {
                     String name = e.name() + "/" + dtype.pyName() + "/" + s.label();
-                    tests.add(DynamicTest.dynamicTest(name, () -> run(e, dtype, s)));
+                    tests.add(DynamicTest.dynamicTest(name, () -> check(e, dtype, s)));
                 }
             }
         }
         return tests.stream();
-    }
-
-    /** {@link #check}; a sample reproducing a known bug is skipped while it fails, and fails once it passes. */
-    private static void run(OpDb.Entry e, DType dtype, OpDb.Sample s) {
-        if (s.knownBug() == null) {
-            check(e, dtype, s);
-            return;
-        }
-        try {
-            check(e, dtype, s);
-        } catch (AssertionError | RuntimeException reproduced) {
-            Assumptions.abort("known bug: " + s.knownBug());
-        }
-        fail("known bug no longer reproduces; remove the exclusion: " + s.knownBug());
     }
 
     private static void check(OpDb.Entry e, DType dtype, OpDb.Sample s) {
@@ -251,7 +237,7 @@ class OpDbTest {
     // ---- the sweep can fail ----------------------------------------------------------------------------
 
     private static OpDb.Entry entry(OpDef op) {
-        OpDb.Sample transposed = new OpDb.Sample("transposed", in -> new Object[] {in.nc(3, 4)}, true, null);
+        OpDb.Sample transposed = new OpDb.Sample("transposed", in -> new Object[] {in.nc(3, 4)}, true);
         return new OpDb.Entry(op, List.of(DType.FLOAT64), List.of(transposed));
     }
 

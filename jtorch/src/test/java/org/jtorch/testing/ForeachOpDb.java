@@ -39,9 +39,9 @@ final class ForeachOpDb {
         List<OpDb.Sample> samples = new ArrayList<>();
         long[][] shapes = mm ? new long[][] {{2, 3}, {1, 2}} : new long[][] {{2, 3}, {3}};
         long[][] otherShapes = mm ? new long[][] {{3, 2}, {2, 2}} : null;
-        samples.add(new OpDb.Sample("lists", in -> args(op, in, shapes, otherShapes, false), true, null));
-        samples.add(new OpDb.Sample("transposed", in -> args(op, in, new long[][] {{3, 3}}, null, true), true, null));
-        samples.add(new OpDb.Sample("empty-list", in -> args(op, in, new long[0][], null, false), true, null));
+        samples.add(new OpDb.Sample("lists", in -> args(op, in, shapes, otherShapes, false), true));
+        samples.add(new OpDb.Sample("transposed", in -> args(op, in, new long[][] {{3, 3}}, null, true), true));
+        samples.add(new OpDb.Sample("empty-list", in -> args(op, in, new long[0][], null, false), true));
         return samples;
     }
 
@@ -84,17 +84,13 @@ final class ForeachOpDb {
      */
     private static List<OpDb.Sample> fusedSamples(OpDef op) {
         List<OpDb.Sample> samples = new ArrayList<>();
-        samples.add(new OpDb.Sample("empty", in -> fusedArgs(op, new Tensor[0], new Tensor[0]), true, null));
+        samples.add(new OpDb.Sample("empty", in -> fusedArgs(op, new Tensor[0], new Tensor[0]), true));
         samples.add(new OpDb.Sample(
-                "misaligned",
-                in -> fusedArgs(op, new Tensor[] {in.unit(2, 3)}, new Tensor[] {in.unit(3)}),
-                true,
-                null));
+                "misaligned", in -> fusedArgs(op, new Tensor[] {in.unit(2, 3)}, new Tensor[] {in.unit(3)}), true));
         samples.add(new OpDb.Sample(
                 "integer-params",
                 in -> fusedArgs(op, new Tensor[] {in.t(DType.INT64, 2)}, new Tensor[] {in.t(DType.INT64, 2)}),
-                true,
-                null));
+                true));
         return samples;
     }
 

@@ -50,7 +50,7 @@ public final class IndexingOpDb {
     }
 
     private static OpDb.Sample s(String label, OpDb.Args args) {
-        return new OpDb.Sample(label, args, true, null);
+        return new OpDb.Sample(label, args, true);
     }
 
     private static Object[] a(Object... args) {

@@ -93,11 +93,9 @@ public final class OpDb {
 
     /**
      * A named sample. {@code layoutFree}: the values do not depend on the inputs' memory layout, so a non-contiguous
-     * sample must give what its contiguous copy gives (false only for ops that read storage). {@code knownBug}: null,
-     * or the bug this sample reproduces; the sweep skips it while it fails and fails once it passes, so that the
-     * exclusion goes away with the fix.
+     * sample must give what its contiguous copy gives (false only for ops that read storage).
      */
-    public record Sample(String label, Args args, boolean layoutFree, String knownBug) {}
+    public record Sample(String label, Args args, boolean layoutFree) {}
 
     /** One op, the dtypes it is swept over, and its samples. */
     public record Entry(OpDef op, List<DType> dtypes, List<Sample> samples) {
@@ -111,25 +109,6 @@ public final class OpDb {
         return op.schema().operatorName();
     }
 
-    // ---- known bugs (each excludes the samples that reproduce it) -------------------------------------------
-
-    private static final String SELECT_BACKWARD_CHECKS = "select_backward: the meta rule checks neither grad "
-            + "against input_sizes nor the index; the CPU kernel refuses (in copy_ / select), meta accepts";
-    private static final String SLICE_BACKWARD_CHECKS = "slice_backward: the meta rule does not check grad against "
-            + "the slice of input_sizes; the CPU kernel refuses in copy_, meta accepts";
-    private static final String REPEAT_OVERFLOW = "repeat: an overflowing size escapes as Math.multiplyExact's "
-            + "ArithmeticException where PyTorch raises RuntimeError";
-    private static final String REPEAT_INTERLEAVE_0D =
-            "_repeat_interleave_along: a 0-d self crashes the meta rule with "
-                    + "ArrayIndexOutOfBoundsException (shape[dim] of an empty shape) where PyTorch raises "
-                    + "IndexError (\"Dimension "
-                    + "specified as 0 but tensor has no dimensions\"): "
-                    + "Dispatcher.call(ArrangeOps.REPEAT_INTERLEAVE_ALONG, "
-                    + "Torch.tensor(5.0), Torch.tensor(new long[] {1}), 0L, 1L)";
-    private static final String DIAG_OFFSET_OVERFLOW =
-            "diag_embed (and diag of a vector): an overflowing offset escapes "
-                    + "from Math.addExact as ArithmeticException where PyTorch raises RuntimeError: "
-                    + "ArrangeOps.diagEmbed(Torch.zeros(2, 3), Long.MAX_VALUE)";
     /** Every entry. */
     public static final List<Entry> ALL = table();
 
@@ -146,17 +125,12 @@ public final class OpDb {
     }
 
     private static Sample[] s(String label, Args args) {
-        return new Sample[] {new Sample(label, args, true, null)};
+        return new Sample[] {new Sample(label, args, true)};
     }
 
     /** A sample whose values legitimately depend on the layout (the op reads storage): shapes and errors only. */
     private static Sample[] shapesOnly(String label, Args args) {
-        return new Sample[] {new Sample(label, args, false, null)};
-    }
-
-    /** A sample that reproduces {@code bug}, excluded until the bug is fixed. */
-    private static Sample[] knownBug(String label, String bug, Args args) {
-        return new Sample[] {new Sample(label, args, true, bug)};
+        return new Sample[] {new Sample(label, args, false)};
     }
 
     private static Object[] a(Object... args) {
@@ -404,7 +378,7 @@ public final class OpDb {
                 s("transposed", in -> a(in.nc(3, 4), idx(in, ls(0, 1, 2, 1), 4), 1L, 4L)),
                 s("expanded", in -> a(in.ex(3, 4), idx(in, ls(1, 1, 1), 3), 0L, 3L)),
                 s("offset", in -> a(in.off(2, 3), idx(in, ls(2, 0), 2), 0L, 2L)),
-                knownBug("0-d", REPEAT_INTERLEAVE_0D, in -> a(in.t(), idx(in, ls(1), 1), 0L, 1L)),
+                s("0-d", in -> a(in.t(), idx(in, ls(1), 1), 0L, 1L)),
                 s("repeats-length", in -> a(in.t(2, 3), idx(in, ls(1, 1, 1), 3), 0L, 3L)),
                 s("float-repeats", in -> a(in.t(2, 3), in.t(FLOAT32, 2), 0L, 2L)),
                 s("dim-out-of-range", in -> a(in.t(2, 3), idx(in, ls(1, 1), 2), 2L, 2L)),
@@ -490,7 +464,7 @@ public final class OpDb {
                 s("empty-matrix", in -> a(in.t(0, 3), 0L)),
                 s("0-d", in -> a(in.t(), 0L)),
                 s("3-d", in -> a(in.t(2, 2, 2), 0L)),
-                knownBug("huge-offset", DIAG_OFFSET_OVERFLOW, in -> a(in.t(3), Long.MAX_VALUE))));
+                s("huge-offset", in -> a(in.t(3), Long.MAX_VALUE))));
         // (self, Long offset, Long dim1, Long dim2)
         t.add(op(
                 ArrangeOps.DIAG_EMBED,
@@ -507,7 +481,7 @@ public final class OpDb {
                 s("0-d", in -> a(in.t(), 0L, -2L, -1L)),
                 s("same-dims", in -> a(in.t(2, 3), 0L, 1L, 1L)),
                 s("dim-out-of-range", in -> a(in.t(2, 3), 0L, 3L, 0L)),
-                knownBug("huge-offset", DIAG_OFFSET_OVERFLOW, in -> a(in.t(2, 3), Long.MAX_VALUE, -2L, -1L))));
+                s("huge-offset", in -> a(in.t(2, 3), Long.MAX_VALUE, -2L, -1L))));
         pad(t);
         // (self, Long num_classes): int64 indices; -1 infers the count from the data.
         t.add(op(
@@ -588,8 +562,8 @@ public final class OpDb {
                 s("empty", in -> a(in.t(0), ls(2, 0), 0L, 1L)),
                 s("transposed", in -> a(in.nc(3, 4), ls(3, 5, 4), 1L, 2L)),
                 s("expanded", in -> a(in.ex(3, 4), ls(3, 4, 2), 2L, 0L)),
-                knownBug("grad-mismatch", SELECT_BACKWARD_CHECKS, in -> a(in.t(5), ls(2, 3), 0L, 0L)),
-                knownBug("index-out-of-range", SELECT_BACKWARD_CHECKS, in -> a(in.t(3), ls(2, 3), 0L, 2L))));
+                s("grad-mismatch", in -> a(in.t(5), ls(2, 3), 0L, 0L)),
+                s("index-out-of-range", in -> a(in.t(3), ls(2, 3), 0L, 2L))));
         // (grad, long[] input_sizes, Long dim, Long start, Long end, Long step); slice's open end is INT64_MAX
         t.add(op(
                 BackwardOps.SLICE_BACKWARD,
@@ -597,7 +571,7 @@ public final class OpDb {
                 s("step", in -> a(in.t(4, 2), ls(4, 3), 1L, 0L, Long.MAX_VALUE, 2L)),
                 s("empty", in -> a(in.t(0, 3), ls(4, 3), 0L, 2L, 2L, 1L)),
                 s("transposed", in -> a(in.nc(3, 4), ls(6, 4), 0L, 0L, 6L, 2L)),
-                knownBug("grad-mismatch", SLICE_BACKWARD_CHECKS, in -> a(in.t(2, 3), ls(4, 3), 0L, 0L, 3L, 1L))));
+                s("grad-mismatch", in -> a(in.t(2, 3), ls(4, 3), 0L, 0L, 3L, 1L))));
         // (grad, long[] input_sizes, Long offset, Long dim1, Long dim2)
         t.add(op(
                 BackwardOps.DIAGONAL_BACKWARD,
@@ -910,7 +884,7 @@ public final class OpDb {
                 s("expanded", in -> a(in.ex(3, 4), ls(2, 1, 2))),
                 s("offset", in -> a(in.off(2, 3), ls(2, 2))),
                 s("too-few", in -> a(in.t(2, 3), ls(2))),
-                knownBug("size-overflow", REPEAT_OVERFLOW, in -> a(in.t(2, 3), ls(Long.MAX_VALUE, 2)))));
+                s("size-overflow", in -> a(in.t(2, 3), ls(Long.MAX_VALUE, 2)))));
     }
 
     private static void linalg(List<Entry> t) {
