@@ -12,7 +12,11 @@ What it makes
     - huber_loss with float32 input and float64 target (and the reverse): value and dtype (PyTorch 2.13's backward
       refuses mixed dtypes with "Found dtype Double but expected Float", so no gradients are recorded);
     - errors ATen's CPU kernels raise (abs/floor/ceil/trunc/round on bool, round(decimals) on integers,
-      leaky_relu/elu on integers, hypot on integers and bool) and integer pow to negative integer exponents.
+      leaky_relu/elu on integers, hypot on integers and bool) and integer pow to negative integer exponents;
+    - linalg: det/slogdet gradients at singular matrices, eigenvalue/singular-value-only gradients at repeated values,
+      the complex cholesky backward;
+    - linspace bit for bit (float64, float32, integers; one range longer than ATen's parallel grain), and
+      float-to-integer casts of NaN, infinities and out-of-range values.
 
     case: {"id", "op", "args", "kwargs", "out"}; out is a list of tensors (result, then gradients of the inputs
     that require grad, in argument order) or {"error": message}.
@@ -175,6 +179,68 @@ def pow_cases():
     add("pow/0d-base-negative-tensor", "pow", [enc(torch.tensor(2)), enc(exp)], enc(torch.pow(torch.tensor(2), exp)))
 
 
+def linalg_grad_cases(g):
+    """det/slogdet gradients at singular and near-singular matrices (PyTorch: zeros for det, infinities for slogdet,
+    never an inverse), eigenvalue- and singular-value-only gradients at repeated values (finite), and the complex
+    cholesky backward (not symmetrised: the diagonal keeps its imaginary part)."""
+    singular = torch.tensor([[1.0, 2, 3], [4, 5, 6], [7, 8, 9]], dtype=torch.float64)
+    near = singular + torch.diag(torch.tensor([1e-3, 0, 0], dtype=torch.float64))
+    rank1 = torch.tensor([[1.0, 2], [2, 4]], dtype=torch.float64)
+    batch = torch.randn(2, 3, 3, generator=g, dtype=torch.float64)
+    for name, a in (("singular", singular), ("near-singular", near), ("rank1", rank1), ("batch", batch),
+                    ("singular-float32", singular.float())):
+        for op in ("det", "slogdet"):
+            x = a.clone().requires_grad_()
+            out = torch.linalg.det(x) if op == "det" else torch.linalg.slogdet(x).logabsdet
+            w = weights_like(out)
+            (gx,) = torch.autograd.grad((w * out).sum(), [x])
+            add("linalg_%s/%s" % (op, name), "linalg_" + op, [enc(a), enc(w)], [enc(out.detach()), enc(gx)])
+    repeated = torch.diag(torch.tensor([2.0, 2.0, 5.0], dtype=torch.float64))
+    for name, a in (("identity", torch.eye(3, dtype=torch.float64)), ("repeated", repeated)):
+        for op in ("eigh", "svd"):
+            x = a.clone().requires_grad_()
+            values = torch.linalg.eigh(x).eigenvalues if op == "eigh" else torch.linalg.svd(x).S
+            w = weights_like(values)
+            (gx,) = torch.autograd.grad((w * values).sum(), [x])
+            add("linalg_%s/values-only/%s" % (op, name), "linalg_%s_values" % op, [enc(a), enc(w)],
+                [enc(values.detach()), enc(gx)])
+    m = torch.randn(3, 3, generator=g, dtype=torch.complex128)
+    hpd = m @ m.mH + 3 * torch.eye(3, dtype=torch.complex128)
+    x = hpd.clone().requires_grad_()
+    factor = torch.linalg.cholesky(x)
+    w = torch.randn(3, 3, generator=g, dtype=torch.complex128)
+    (gx,) = torch.autograd.grad((w * factor).real.sum(), [x])
+    add("linalg_cholesky/complex128", "linalg_cholesky", [enc(hpd), enc(w)], [enc(factor.detach()), enc(gx)])
+
+
+def linspace_cases():
+    """linspace bit for bit: ATen's kernel evaluates each element as one fused multiply-add (the long case runs with
+    two threads, as the test does, to show the split among threads changes nothing)."""
+    for start, end, steps in ((-3, 7, 37), (-1, 1, 100), (0.1, 9.7, 1000), (-2, 2, 10), (3, -500, 77)):
+        for dtype in (torch.float64, torch.float32, torch.int64, torch.int32, torch.int8):
+            if dtype == torch.int8 and end < -128:
+                continue
+            out = torch.linspace(start, end, steps, dtype=dtype)
+            add("linspace/%s,%s,%s/%s" % (start, end, steps, str(dtype)[6:]), "linspace", [],
+                enc(out), {"start": float(start), "end": float(end), "steps": steps, "dtype": str(dtype)[6:]})
+    torch.set_num_threads(2)
+    for dtype in (torch.float64, torch.float32):
+        out = torch.linspace(-1.3, 2.9, 100003, dtype=dtype)
+        add("linspace/long/%s" % str(dtype)[6:], "linspace", [], enc(out),
+            {"start": -1.3, "end": 2.9, "steps": 100003, "dtype": str(dtype)[6:], "threads": 2})
+    torch.set_num_threads(1)
+
+
+def cast_cases():
+    """Float to integer casts outside the integer's range (x86: via int32 for 32 bits and narrower)."""
+    v = [math.nan, INF, -INF, 3e10, 70000.0, -1.0, 4e9, -3e9, 2.5e9, -7.9, 300.0]
+    for src in (torch.float32, torch.float64):
+        x = torch.tensor(v, dtype=src)
+        for dtype in (torch.int8, torch.uint8, torch.int16, torch.int32, torch.int64):
+            add("to/%s-%s" % (str(src)[6:], str(dtype)[6:]), "to", [enc(x)], enc(x.to(dtype)),
+                {"dtype": str(dtype)[6:]})
+
+
 def main():
     g = torch.Generator().manual_seed(26)
     sdpa_cases(g)
@@ -184,6 +250,9 @@ def main():
     huber_cases(g)
     error_cases()
     pow_cases()
+    linalg_grad_cases(g)
+    linspace_cases()
+    cast_cases()
     here = os.path.dirname(os.path.abspath(__file__))
     write(os.path.join(here, "..", "resources", "golden", "fidelity.json"), CASES, "make_golden_fidelity.py")
 

@@ -242,9 +242,11 @@ public final class Creation {
     }
 
     /**
-     * Two-ended linspace: the first half counts up from start, the second down from end, so both ends are exact.
-     * Integer dtypes step in double; float32/float64 in their own precision; float16 and bfloat16 step in float (the
-     * 2.15 fix) and round once at the store.
+     * Two-ended linspace: the first half counts up from start, the second down from end, so both ends are exact. Each
+     * element is one fused multiply-add ({@code fma(step, i, start)}, {@code fma(-step, steps-1-i, end)}), as ATen's
+     * compiled CPU kernel evaluates it — bit for bit PyTorch's values. Integer dtypes step in double and truncate;
+     * float32/float64 in their own precision; float16 and bfloat16 in float (the 2.15 fix), rounded once at the store;
+     * logspace raises the base to each two-ended value.
      */
     static void linspaceKernel(Tensor out, Lin l, boolean log) {
         DType dt = out.dtype();
@@ -260,12 +262,12 @@ public final class Creation {
             else if (single) {
                 float s = (float) castTo(dt, l.start()), e = (float) castTo(dt, l.end());
                 float step = (e - s) / (float) (steps - 1);
-                v = i < halfway ? s + step * (float) i : e - step * (float) (steps - 1 - i);
+                v = i < halfway ? Math.fma(step, (float) i, s) : Math.fma(-step, (float) (steps - 1 - i), e);
             } else {
                 double s = dt.isFloatingPoint() ? l.start() : castTo(dt, l.start());
                 double e = dt.isFloatingPoint() ? l.end() : castTo(dt, l.end());
                 double step = (e - s) / (steps - 1);
-                v = i < halfway ? s + step * i : e - step * (steps - 1 - i);
+                v = i < halfway ? Math.fma(step, (double) i, s) : Math.fma(-step, (double) (steps - 1 - i), e);
             }
             if (log) v = single ? (float) Math.pow(l.base(), v) : Math.pow(l.base(), v);
             if (dt.isFloatingPoint() || dt.isComplex()) io.setDouble(seg, i, v);

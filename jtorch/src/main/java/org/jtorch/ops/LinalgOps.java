@@ -89,13 +89,8 @@ public final class LinalgOps {
                         return Spec.of(Arrays.copyOf(a.impl().shapeRef(), a.dim() - 2), a.dtype(), a.device(), null);
                     },
                     (args, outs, spec) -> LinalgKernels.det((Tensor) args[0], outs[0], null))
-            // d det = det tr(A^-1 dA), so (conjugate-Wirtinger) gA = g conj(det) A^-H; needs A invertible
-            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
-                g[0].mul(o[0].conj())
-                        .unsqueeze(-1)
-                        .unsqueeze(-1)
-                        .mul(inv((Tensor) a[0]).mH())
-            })
+            .defineVjp(
+                    OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {detBackward((Tensor) a[0], o[0], g[0])})
             .defineJvp((a, o, t) ->
                     new Tensor[] {t[0] == null ? null : o[0].mul(traceOfInverseTimes((Tensor) a[0], t[0]))});
 
@@ -195,6 +190,9 @@ public final class LinalgOps {
                         LinalgKernels.raise(info, batchDims(a), b -> eighError("linalg.eigh", info[b]));
                     })
             .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {LinalgGrads.eigh(o[0], o[1], g[0], g[1])})
+            // only the outputs that were used contribute: eigenvalues alone take the shortcut that stays finite for
+            // repeated eigen- or singular values, as PyTorch's undefined gradients do
+            .vjpTakesMissingGrads()
             .deriveJvp(Jvps::transposedVjp);
 
     /** {@code linalg.eigvalsh(A, UPLO='L')}: the ascending eigenvalues of a Hermitian A. */
@@ -229,6 +227,9 @@ public final class LinalgOps {
                     (args, outs, spec) -> svd((Tensor) args[0], (Boolean) args[1], outs[1], outs[0], outs[2]))
             .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) ->
                     new Tensor[] {LinalgGrads.svd((Boolean) a[1], o[0], o[1], o[2], g[0], g[1], g[2])})
+            // only the outputs that were used contribute: eigenvalues alone take the shortcut that stays finite for
+            // repeated eigen- or singular values, as PyTorch's undefined gradients do
+            .vjpTakesMissingGrads()
             .deriveJvp(Jvps::transposedVjp);
 
     /** {@code linalg.svdvals(A)}: the singular values, descending. */
@@ -907,6 +908,39 @@ public final class LinalgOps {
     }
 
     /**
+     * det: {@code d det = det tr(A^-1 dA)}, so (conjugate-Wirtinger) {@code gA = g conj(det) A^-H}, computed as PyTorch
+     * does so that a singular A gives what PyTorch gives rather than an error. A first-order backward solves {@code A^H
+     * X = g conj(det) I} with A's LU factors, an exactly zero pivot nudged to the dtype's epsilon: the right-hand side
+     * is zero when det is, so an exactly singular A gets a zero gradient and no inverse is ever needed. A backward that
+     * records a graph (double backward) uses {@code solve} while every matrix is invertible, else the singular-value
+     * form {@code det A = det U det V^H ∏ S}, whose product rule needs no division: {@code gA = U diag(D) V^H},
+     * {@code D} the gradient of {@code ∏ S} at {@code g conj(det U det V^H)} (products of the other singular values).
+     */
+    private static Tensor detBackward(Tensor a, Tensor det, Tensor g) {
+        Tensor scaled = g.mul(det.conj());
+        if (!DispatchState.current().isGradEnabled()) {
+            boolean transposed = factorsTranspose(a);
+            Tensor[] lu = LinalgSolveOps.luFactorEx(transposed ? a.mT() : a, true, false);
+            Tensor pivotsDiagonal = lu[0].diagonal(0, -2, -1);
+            double eps = a.dtype().toReal() == DType.FLOAT64 ? 0x1.0p-52 : 0x1.0p-23;
+            Tensor nudge = TernaryOps.where(pivotsDiagonal.eq(0.0), eps, 0.0);
+            Tensor rhs = ArrangeOps.diagEmbed(scaled.unsqueeze(-1).expand(pivotsDiagonal.shape()));
+            return LinalgSolveOps.luSolve(lu[0].add(ArrangeOps.diagEmbed(nudge)), lu[1], rhs, true, !transposed);
+        }
+        if (det.eq(0.0).any().item() == 0) {
+            long[] diagonal = Arrays.copyOf(det.shape(), det.dim() + 1);
+            diagonal[det.dim()] = a.size(-1);
+            Tensor eye = ArrangeOps.diagEmbed(scaled.unsqueeze(-1).expand(diagonal));
+            return solve(a.mH(), eye, true);
+        }
+        Tensor[] usv = svd(a, false);
+        Tensor alpha = DET.call1(usv[0]).mul(DET.call1(usv[2])).conj();
+        Tensor s = usv[1];
+        Tensor d = ReduceGrads.prod(g.mul(alpha).unsqueeze(-1), s, s.prod(-1, true), new long[] {-1}, true);
+        return usv[0].mul(d.unsqueeze(-2)).matmul(usv[2]);
+    }
+
+    /**
      * slogdet: {@code d log|det| = Re tr(A^-1 dA)}, and for complex A the sign's gradient enters as {@code g =
      * g_logabsdet + i Im(g_sign conj(sign))}; {@code gA = g A^-H}. The real sign is locally constant.
      */
@@ -918,20 +952,34 @@ public final class LinalgOps {
             g = g == null ? term : term.add(g);
         }
         if (g == null) return null;
-        return g.unsqueeze(-1).unsqueeze(-1).mul(inv(a).mH());
+        // g A^-H through A's LU factors, as PyTorch computes it: a singular A gives infinities (log|det| is -inf there)
+        // rather than an error
+        boolean transposed = factorsTranspose(a);
+        Tensor[] lu = LinalgSolveOps.luFactorEx(transposed ? a.mT() : a, true, false);
+        Tensor rhs = ArrangeOps.diagEmbed(g.unsqueeze(-1).expand(lu[1].shape()));
+        return LinalgSolveOps.luSolve(lu[0], lu[1], rhs, true, !transposed);
     }
 
     /**
-     * PyTorch's cholesky_backward: with {@code Φ(X)} = lower triangle of X with its diagonal halved, {@code gA = L^-H
-     * Φ(L^H gL) L^-1}, symmetrised. Written with differentiable ops (inv, matmul, tril) so it can be differentiated
-     * again.
+     * Whether det's backward factors {@code A^T} rather than A, as ATen does for a contiguous real A (whose row-major
+     * storage is {@code A^T} to LAPACK): {@code A^H X = B} is then {@code (A^T) X = B}, and a singular A's infinities
+     * and NaNs land where PyTorch's do.
+     */
+    private static boolean factorsTranspose(Tensor a) {
+        return a.isContiguous() && !a.isComplex();
+    }
+
+    /**
+     * PyTorch's cholesky_backward: {@code P = tril(L^H gL)}, {@code gA = L^-H ½(P + tril(P, -1)^H) L^-1}. The middle
+     * factor is Hermitian off the diagonal only: its diagonal keeps P's (for complex A, imaginary parts included), as
+     * PyTorch's does, so the result is not symmetrised afterwards. Triangular solves with differentiable ops, so it can
+     * be differentiated again.
      */
     private static Tensor choleskyBackward(Tensor factor, Tensor g, boolean upper) {
         Tensor l = upper ? factor.mH() : factor, gl = upper ? g.mH() : g;
-        Tensor p = l.mH().matmul(gl);
-        Tensor phi = p.tril(-1).add(p.triu().tril().mul(0.5));
-        Tensor lInv = inv(l);
-        Tensor ga = lInv.mH().matmul(phi).matmul(lInv);
-        return ga.add(ga.mH()).mul(0.5);
+        Tensor p = l.mH().matmul(gl).tril();
+        Tensor middle = p.add(p.tril(-1).mH()).mul(0.5);
+        Tensor right = LinalgSolveOps.solveTriangular(l.mH(), middle, true, true, false);
+        return LinalgSolveOps.solveTriangular(l, right, false, false, false);
     }
 }

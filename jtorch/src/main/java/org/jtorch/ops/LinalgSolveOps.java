@@ -159,6 +159,9 @@ public final class LinalgSolveOps {
                     (args, outs, spec) -> eig((Tensor) args[0], outs[0], outs[1]))
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) ->
                     new Tensor[] {eigBackward((Tensor) a[0], o[0], o[1], g[0], g[1])})
+            // only the outputs that were used contribute: eigenvalues alone take the shortcut that stays finite for
+            // repeated eigen- or singular values, as PyTorch's undefined gradients do
+            .vjpTakesMissingGrads()
             .deriveJvp(Jvps::transposedVjp);
 
     /**

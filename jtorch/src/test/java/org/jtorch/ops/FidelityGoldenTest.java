@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.linalg.Linalg;
@@ -18,7 +19,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Divergences from PyTorch that a differential run found, against PyTorch 2.13 ({@code golden/fidelity.json}, written
  * by {@code src/test/python/make_golden_fidelity.py}): attention over fully masked rows (zeros, finite gradients),
  * binary_cross_entropy's clamped backward, {@code matrix_power(A, 0)} in the graph, float16/bfloat16 add/sub with an
- * inexact scalar or alpha (bit for bit), huber_loss's result dtype, and the errors of ATen's CPU kernels.
+ * inexact scalar or alpha (bit for bit), huber_loss's result dtype, the errors of ATen's CPU kernels, det/slogdet
+ * gradients at singular matrices, eigenvalue-only gradients at repeated eigenvalues, the complex cholesky backward,
+ * linspace and out-of-range float-to-integer casts (bit for bit).
  */
 class FidelityGoldenTest {
     static Stream<Golden.Case> cases() {
@@ -28,8 +31,13 @@ class FidelityGoldenTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void matchesPyTorch(Golden.Case c) {
-        // add/sub are about the last bit of a float16/bfloat16 result, pow about integers: both compare exactly
-        boolean exact = c.op().equals("add") || c.op().equals("sub") || c.op().equals("pow");
+        // add/sub are about the last bit of a float16/bfloat16 result, linspace about ATen's arithmetic, pow and casts
+        // about integers: all compare exactly
+        boolean exact =
+                switch (c.op()) {
+                    case "add", "sub", "pow", "linspace", "to" -> true;
+                    default -> false;
+                };
         Golden.check(c, List.of(), exact, () -> run(c));
     }
 
@@ -58,6 +66,10 @@ class FidelityGoldenTest {
                 c.arg(1) instanceof Long e
                         ? Torch.pow(c.tensorArg(0), (long) e)
                         : Torch.pow(c.tensorArg(0), c.tensorArg(1));
+            case "linalg_det", "linalg_slogdet", "linalg_eigh_values", "linalg_svd_values", "linalg_cholesky" ->
+                weightedGradient(c);
+            case "linspace" -> linspace(c);
+            case "to" -> c.tensorArg(0).to((DType) c.kwarg("dtype"));
             default -> throw new IllegalArgumentException(c.op());
         };
     }
@@ -89,6 +101,37 @@ class FidelityGoldenTest {
         assertTrue(p.requiresGrad(), c.id() + ": the power must stay in the graph, as in PyTorch");
         c.tensorArg(1).mul(p).sum().backward();
         return List.of(p.detach(), a.grad());
+    }
+
+    /** A linalg function's value and the gradient of {@code sum(W * value)} (its real part for complex values). */
+    private static Object weightedGradient(Golden.Case c) {
+        Tensor a = c.tensorArg(0).requiresGrad(true), w = c.tensorArg(1);
+        Tensor value =
+                switch (c.op()) {
+                    case "linalg_det" -> Linalg.det(a);
+                    case "linalg_slogdet" -> Linalg.slogdet(a).logabsdet();
+                    case "linalg_eigh_values" -> Linalg.eigh(a).eigenvalues();
+                    case "linalg_svd_values" -> Linalg.svd(a).s();
+                    default -> Linalg.cholesky(a);
+                };
+        Tensor weighted = w.mul(value);
+        (weighted.isComplex() ? Torch.real(weighted) : weighted).sum().backward();
+        return List.of(value.detach(), a.grad());
+    }
+
+    /** {@code torch.linspace}, with the thread count the fixture was made with when it is longer than ATen's grain. */
+    private static Tensor linspace(Golden.Case c) {
+        double start = (Double) c.kwarg("start"), end = (Double) c.kwarg("end");
+        long steps = (Long) c.kwarg("steps");
+        DType dtype = (DType) c.kwarg("dtype");
+        if (!c.has("threads")) return Torch.linspace(start, end, steps, dtype);
+        int threads = Torch.getNumThreads();
+        Torch.setNumThreads(((Long) c.kwarg("threads")).intValue());
+        try {
+            return Torch.linspace(start, end, steps, dtype);
+        } finally {
+            Torch.setNumThreads(threads);
+        }
     }
 
     /** {@code torch.add/sub(self, other, alpha=)}, other a tensor or a Python float. */

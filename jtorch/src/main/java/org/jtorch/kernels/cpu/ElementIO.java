@@ -79,6 +79,11 @@ public abstract sealed class ElementIO {
         return (long) v;
     }
 
+    /** C's float→int32 cast as x86 performs it: out of range (and NaN) is the "integer indefinite" INT_MIN. */
+    static int doubleToIntC(double v) {
+        return v > -0x1p31 - 1 && v < 0x1p31 ? (int) v : Integer.MIN_VALUE;
+    }
+
     static final class Bool extends ElementIO {
         @Override
         public double getDouble(MemorySegment s, long i) {
@@ -146,6 +151,10 @@ public abstract sealed class ElementIO {
         public void setDouble(MemorySegment s, long i, double v) {
             if (bits == 64 && !signed && v >= 0x1p63) {
                 setLong(s, i, v >= 0x1p64 ? Long.MIN_VALUE : (long) (v - 0x1p63) ^ Long.MIN_VALUE);
+            } else if (bits < 32 || (bits == 32 && signed)) {
+                // x86 converts to int32 (cvttsd2si) and narrows that: NaN, infinities and values outside int32 become
+                // INT_MIN (0 once narrowed), 70000 becomes 4464 in int16, as PyTorch's CPU casts give
+                setLong(s, i, doubleToIntC(v));
             } else {
                 setLong(s, i, doubleToLongC(v));
             }
