@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 # -*- coding: utf-8 -*-
 """Golden-fixture generator for JTorch's random ops (RandomOps, Generator).
 
@@ -12,10 +12,11 @@ What it makes
     words of the mt19937 stream each op consumed.
 
 How to run (from the repository root)
-    /usr/bin/python3 jtorch/src/test/python/make_golden_random.py
-    Debian's PyTorch 1.13 (CPU, no MKL: bernoulli_ and exponential_ use the
-    generator's own stream). The output is deterministic: every case seeds
-    its generator, keys are sorted, nothing time-dependent is written.
+    python jtorch/src/test/python/make_golden_random.py
+    with PyTorch 2.13 (CPU wheel: bernoulli_ and exponential_ use the
+    generator's own stream); Debian's 1.13 still runs it, with the notes below.
+    The output is deterministic: every case seeds its generator, keys are
+    sorted, nothing time-dependent is written.
 
 File format (the case layout of make_golden_core.py)
     {"cases": [case, ...], "generator": "make_golden_random.py", "torch": "<version>"}
@@ -87,6 +88,11 @@ NOTE_MULTINOMIAL_ONE = ("1.13 semantics; 2.15 differs: one sample with replaceme
                         "path, as without replacement (libtorch 2.10 gives 6 here)")
 NOTE_HALF = ("1.13 semantics; 2.15 differs: float16/bfloat16 rand/randn sample in float (24-bit uniforms) and "
              "round once")
+
+# The notes describe how PyTorch 1.13 differs from 2.15; PyTorch 2.x draws with 2.15's formulas, and JTorch calls the
+# C library's log/sin/cos/tan for float64 as ATen does, so a 2.x fixture is compared exactly.
+if int(torch.__version__.split(".")[0]) >= 2:
+    NOTE_LOG1P = NOTE_LIBM = NOTE_HALF = NOTE_MULTINOMIAL_ONE = None
 
 f16, bf16, f32, f64 = torch.float16, torch.bfloat16, torch.float32, torch.float64
 DTYPES = {str(d).replace("torch.", ""): d for d in

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.ServiceLoader;
 import org.jtorch.autograd.graph.Node;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.VariableHooks;
 import org.jtorch.kernels.cpu.ElementIO;
 import org.jtorch.storage.InternalOverlap;
@@ -31,6 +32,8 @@ public final class Tensor {
     private boolean retainsGrad;
     /** The tensor whose storage this view was made from ({@code _base}), or null. */
     private Tensor base;
+
+    private String viewWriteRefusal;
     /** Forward-AD tangents per dual level, made and read by forward AD only; null when none. */
     private ForwardGrad forwardGrads;
     /** What a transform wrapper holds (vmap's batched tensor); null for every ordinary tensor. */
@@ -99,7 +102,35 @@ public final class Tensor {
     public static Tensor viewOf(Tensor base, TensorImpl view) {
         Tensor t = new Tensor(view);
         t.base = base.base != null ? base.base : base;
+        t.viewWriteRefusal = base.viewWriteRefusal;
+        if (t.viewWriteRefusal == null
+                && t.base.requiresGrad()
+                && !DispatchState.current().isGradEnabled()) {
+            t.viewWriteRefusal = NO_GRAD_VIEW_WRITE;
+        }
         return t;
+    }
+
+    private static final String NO_GRAD_VIEW_WRITE = "A view was created in no_grad mode and is being modified "
+            + "inplace with grad mode enabled. Given that this use case is ambiguous and error-prone, it is forbidden. "
+            + "You can clarify your code by moving both the view and the inplace either both inside the no_grad block "
+            + "(if you don't want the inplace to be tracked) or both outside (if you want the inplace to be tracked).";
+
+    /**
+     * Internal, not API: the error an in-place write through this view raises while grad mode is on, or null — set for
+     * views made in no-grad mode of a tensor that requires grad, for the outputs of ops returning several views (see
+     * {@link #refuseViewWrites}), and inherited by views of such views, as PyTorch's {@code CreationMeta} is.
+     */
+    public String viewWriteRefusal() {
+        return viewWriteRefusal;
+    }
+
+    /**
+     * Internal, not API: makes in-place writes through this view raise {@code error} while grad mode is on (an op that
+     * returns several views, as {@code unbind} and {@code split}, marks its outputs so).
+     */
+    public void refuseViewWrites(String error) {
+        this.viewWriteRefusal = error;
     }
 
     /** Internal, not API: the storage, geometry and dtype that kernels read (no PyTorch counterpart). */

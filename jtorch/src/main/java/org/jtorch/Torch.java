@@ -654,8 +654,8 @@ public final class Torch {
     public static Tensor div(Tensor a, Object b, RoundingMode mode) {
         return switch (mode) {
             case NONE -> call(PointwiseOps.DIV, a, b);
-            case TRUNC -> call(PointwiseOps.DIV_TRUNC, a, b, "trunc");
-            case FLOOR -> call(PointwiseOps.DIV_FLOOR, a, b);
+            case TRUNC -> call(PointwiseOps.DIV_ROUNDING, a, b, "trunc");
+            case FLOOR -> call(PointwiseOps.DIV_ROUNDING, a, b, "floor");
         };
     }
 

@@ -112,7 +112,7 @@ final class ForwardMode extends DispatchState.ModeInterpreter {
         Tensor[] shaped = new Tensor[outs.length];
         for (int j = 0; j < outs.length && j < r.length; j++) {
             Tensor o = outs[j], t = r[j];
-            if (t == null || !(o.isFloatingPoint() || o.isComplex())) continue;
+            if (t == null || !(o.isFloatingPoint() || o.isComplex()) || !op.outputHasGrad(j)) continue;
             shaped[j] = lowered(() -> conform(t, o));
         }
         return shaped;

@@ -28,6 +28,11 @@ final class OpNode extends Node {
         this.name = backwardName(op.name());
     }
 
+    /** The op this node differentiates. */
+    OpDef op() {
+        return op;
+    }
+
     @Override
     boolean materializeGrads() {
         return !op.vjpReadsMissingGradsAsNull();

@@ -81,7 +81,10 @@ public final class Recorder {
             node.save(savedArgs, savedOuts, checked.toArray(Tensor[]::new), v);
             for (int j = 0; j < outs.length; j++) {
                 Tensor o = outs[j];
-                if (o.dtype().isFloatingPoint() || o.dtype().isComplex()) o.setGradFn(node, j);
+                if ((o.dtype().isFloatingPoint() || o.dtype().isComplex())
+                        && node.op().outputHasGrad(j)) {
+                    o.setGradFn(node, j);
+                }
             }
         }
     }

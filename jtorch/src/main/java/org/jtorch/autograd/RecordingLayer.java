@@ -31,6 +31,7 @@ public final class RecordingLayer implements AutogradLayer {
 
     @Override
     public void checkWrite(Tensor out) {
+        if (out.viewWriteRefusal() != null) throw new TorchException(out.viewWriteRefusal());
         if (out.isLeaf() && out.requiresGrad()) {
             throw new TorchException("a leaf Variable that requires grad is being used in an in-place operation.");
         }

@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
+import org.jtorch.Warnings;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
@@ -64,6 +65,10 @@ public final class CopyOps {
             // element-wise conversion loop; src is expandable here (the callers' meta rules checked it)
             copySameDtype(broadcastView(src, dst.impl().shapeRef()), dst);
             return;
+        }
+        if (src.isComplex() && !dst.isComplex()) {
+            Warnings.warnOnce(
+                    Warnings.Category.USER_WARNING, "Casting complex values to real discards the imaginary part");
         }
         DType compute;
         if (src.isComplex() || dst.isComplex()) compute = DType.COMPLEX128;

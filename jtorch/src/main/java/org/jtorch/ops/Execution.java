@@ -100,7 +100,11 @@ final class Execution {
         }
         boolean grad = state.isGradEnabled();
         boolean record = grad && (op.isDifferentiable() && AUTOGRAD.anyRequiresGrad(args) || anyRequiresGrad(outs));
-        if (grad) for (Tensor out : outs) if (record || out.requiresGrad()) AUTOGRAD.checkWrite(out);
+        if (grad) {
+            for (Tensor out : outs) {
+                if (record || out.requiresGrad() || out.viewWriteRefusal() != null) AUTOGRAD.checkWrite(out);
+            }
+        }
         AutogradLayer.Recording recording = record ? AUTOGRAD.begin(op, args, outs, true) : null;
         Device device = spec.device();
         if (device == Device.META || state.isFakeAllocation()) {

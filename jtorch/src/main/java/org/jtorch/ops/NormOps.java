@@ -43,7 +43,7 @@ public final class NormOps {
                             outs[1],
                             outs[2]))
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, NormOps::layerNormVjp)
-            .vjpTakesMissingGrads() // mean and rstd are nearly never used: their gradients arrive as null
+            .outputsWithoutGrad(1, 2) // mean and rstd are saved statistics, not differentiable outputs, as in PyTorch
             .deriveJvp(Jvps::transposedVjp);
 
     /** {@code torch.native_layer_norm(input, normalized_shape, weight, bias, eps)}: {output, mean, rstd}. */
@@ -104,12 +104,32 @@ public final class NormOps {
         boolean needX = mask.needs(0),
                 needW = w != null && mask.needs(weightIndex),
                 needB = b != null && mask.needs(biasIndex);
-        if (g[0] != null && g[1] == null && g[2] == null && plainEager(g[0], x, o[1], o[2], w)) {
+        if (g[0] == null) return Grads.forTensorArgs(a, null, null, null, null); // mean and rstd carry no gradient
+        if (plainEager(g[0], x, o[1], o[2], w)) {
             Tensor[] r = LayerNormKernels.backward(
                     g[0], x, o[1], o[2], w, b != null, normalized, (int) Shapes.numel(normalized), needX, needW, needB);
             return Grads.forTensorArgs(a, r[0], null, r[1], r[2]);
         }
-        return Grads.forTensorArgs(a, differentiableGrads(x, normalized, w, o[1], o[2], g, needX, needW, needB));
+        Tensor mean = o[1], rstd = o[2];
+        if (DispatchState.current().isGradEnabled()) {
+            // a recorded backward (double backward) must see how mean and rstd depend on x: the saved outputs are not
+            // in the graph, so they are recomputed from x with differentiable ops
+            long[] rowDims = rowDims(x.dim(), normalized.length);
+            mean = x.mean(rowDims, true);
+            rstd = x.sub(mean)
+                    .square()
+                    .mean(rowDims, true)
+                    .add(((Number) a[4]).doubleValue())
+                    .rsqrt();
+        }
+        return Grads.forTensorArgs(a, differentiableGrads(x, normalized, w, mean, rstd, g[0], needX, needW, needB));
+    }
+
+    /** The trailing {@code k} dims of a rank-{@code rank} input: the normalised ones. */
+    private static long[] rowDims(int rank, int k) {
+        long[] dims = new long[k];
+        for (int i = 0; i < k; i++) dims[i] = rank - k + i;
+        return dims;
     }
 
     /** Whether the fused backward kernel may run: a first-order eager backward of plain CPU heap tensors. */
@@ -128,7 +148,6 @@ public final class NormOps {
      *
      * <pre>
      *   dx = rstd·(u - mean(u) - xhat·mean(u·xhat))      u = g·w (or g)
-     *      + g_mean / n - g_rstd·rstd²·xhat / n           (gradients reaching the mean and rstd outputs)
      *   dw = Σ_rows g·xhat,   db = Σ_rows g
      * </pre>
      */
@@ -138,38 +157,28 @@ public final class NormOps {
             Tensor w,
             Tensor mean,
             Tensor rstd,
-            Tensor[] g,
+            Tensor g,
             boolean needX,
             boolean needW,
             boolean needB) {
         int k = normalized.length, rank = x.dim();
-        long[] rowDims = new long[k], leadDims = new long[rank - k];
-        for (int i = 0; i < k; i++) rowDims[i] = rank - k + i;
+        long[] rowDims = rowDims(rank, k), leadDims = new long[rank - k];
         for (int i = 0; i < rank - k; i++) leadDims[i] = i;
-        double n = Shapes.numel(normalized);
         Tensor xhat = x.sub(mean).mul(rstd);
         Tensor dx = null;
         if (needX) {
-            if (g[0] != null) {
-                Tensor u = w != null ? g[0].mul(w) : g[0];
-                dx = u.sub(u.mean(rowDims, true))
-                        .sub(xhat.mul(u.mul(xhat).mean(rowDims, true)))
-                        .mul(rstd);
-            }
-            if (g[1] != null) dx = plus(dx, g[1].div(n).expand(x.impl().shapeRef()));
-            if (g[2] != null) dx = plus(dx, g[2].mul(rstd.square()).mul(xhat).div(-n));
+            Tensor u = w != null ? g.mul(w) : g;
+            dx = u.sub(u.mean(rowDims, true))
+                    .sub(xhat.mul(u.mul(xhat).mean(rowDims, true)))
+                    .mul(rstd);
         }
-        Tensor dw = needW && g[0] != null ? sumRows(g[0].mul(xhat), leadDims) : null;
-        Tensor db = needB && g[0] != null ? sumRows(g[0], leadDims) : null;
+        Tensor dw = needW ? sumRows(g.mul(xhat), leadDims) : null;
+        Tensor db = needB ? sumRows(g, leadDims) : null;
         return new Tensor[] {dx, null, dw, db};
     }
 
     /** Sums over the leading (row) dims; with none (input of the normalised shape itself) there is one row. */
     private static Tensor sumRows(Tensor t, long[] leadDims) {
         return leadDims.length == 0 ? t : t.sum(leadDims, false);
-    }
-
-    private static Tensor plus(Tensor a, Tensor b) {
-        return a == null ? b : a.add(b);
     }
 }

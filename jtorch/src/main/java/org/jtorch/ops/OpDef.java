@@ -137,6 +137,7 @@ public final class OpDef implements Operator {
     private volatile MaskedVjp vjp;
     private volatile Save vjpSaves = Save.INPUTS_AND_OUTPUTS;
     private volatile boolean vjpTakesMissingGrads;
+    private volatile long outputsWithoutGrad;
     private volatile Jvp jvp;
     private volatile BatchRule batchRule;
     private volatile String vmapFallbackReason;
@@ -305,6 +306,23 @@ public final class OpDef implements Operator {
     public OpDef vjpTakesMissingGrads() {
         this.vjpTakesMissingGrads = true;
         return this;
+    }
+
+    /**
+     * Declares outputs that autograd never connects to the graph (PyTorch's {@code output_differentiability: False}):
+     * they never require grad, and the VJP receives null for them. Returns this.
+     */
+    public OpDef outputsWithoutGrad(int... outputs) {
+        long mask = 0;
+        for (int o : outputs) mask |= 1L << o;
+        this.outputsWithoutGrad = mask;
+        this.vjpTakesMissingGrads = true;
+        return this;
+    }
+
+    /** Whether output {@code index} can carry a gradient (see {@link #outputsWithoutGrad}). */
+    public boolean outputHasGrad(int index) {
+        return (outputsWithoutGrad & (1L << index)) == 0;
     }
 
     /** Whether autograd records this op at all (false for integer-valued and explicitly flagged ops). */

@@ -379,39 +379,62 @@ public final class PointwiseOps {
                             g[0].div(Grads.conj(Grads.asTensor(a[1], (Tensor) a[0]))),
                             g[0].neg().mul(Grads.conj(o[0].div(Grads.asTensor(a[1], (Tensor) a[0]))))))
             .deriveJvp(Jvps::elementwise);
-    public static final OpDef DIV_TRUNC = Pointwise.binary(
+    /**
+     * {@code div(self, other, rounding_mode="trunc"|"floor")}: the quotient rounded toward zero or down, in the
+     * promoted dtype; its gradient is zero (PyTorch's {@code grad * 0}).
+     */
+    public static final OpDef DIV_ROUNDING = Pointwise.binary(
                     "div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor",
                     Promotion.DEFAULT,
                     REAL,
                     false,
-                    args -> new Fns.Binary(
-                            (a, b) -> {
-                                double q = a / b;
-                                return q < 0 ? Math.ceil(q) : Math.floor(q);
-                            },
-                            (a, b) -> a / checkedDivisor(b),
-                            (a, b) -> Long.divideUnsigned(a, checkedDivisor(b)),
-                            null,
-                            null))
+                    args -> roundingDivision((String) args[2]))
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> Grads.zerosForTensorArgs(a, g[0]))
             .deriveJvp(Jvps::zero);
+
     /**
-     * Also {@code div(rounding_mode='floor')}, whose gradient is zero; PyTorch's {@code floor_divide} has no derivative
-     * formula (its backward raises), JTorch gives it the same zeros.
+     * {@code floor_divide(self, other)}: {@code div(rounding_mode="floor")}'s values; as in PyTorch it has no
+     * derivative, so a backward through it raises.
      */
     public static final OpDef DIV_FLOOR = Pointwise.binary(
                     "floor_divide(Tensor self, Tensor other) -> Tensor",
                     Promotion.DEFAULT,
                     REAL,
                     false,
-                    args -> new Fns.Binary(
-                            PointwiseOps::floorDivide,
-                            PointwiseOps::floorDivide,
-                            (a, b) -> Long.divideUnsigned(a, checkedDivisor(b)),
-                            null,
-                            null))
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> Grads.zerosForTensorArgs(a, g[0]))
-            .deriveJvp(Jvps::zero);
+                    args -> roundingDivision("floor"))
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> {
+                throw new TorchException("derivative for aten::floor_divide is not implemented");
+            });
+
+    /** The kernels of a rounding division: "trunc" rounds the quotient toward zero, "floor" down. */
+    private static Fns.Binary roundingDivision(String mode) {
+        if ("floor".equals(mode)) {
+            return new Fns.Binary(
+                    PointwiseOps::floorDivide,
+                    PointwiseOps::floorDivide,
+                    (a, b) -> Long.divideUnsigned(a, checkedDivisor(b)),
+                    null,
+                    null);
+        }
+        if (mode == null) {
+            // true division promotes integers to float, which this op's promotion does not: div.Tensor is that op
+            throw new TorchException(
+                    "div.Tensor_mode: rounding_mode=None is true division; call div.Tensor (Torch.div)");
+        }
+        if (!"trunc".equals(mode)) {
+            throw new TorchException(
+                    "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found '" + mode + "'");
+        }
+        return new Fns.Binary(
+                (a, b) -> {
+                    double q = a / b;
+                    return q < 0 ? Math.ceil(q) : Math.floor(q);
+                },
+                (a, b) -> a / checkedDivisor(b),
+                (a, b) -> Long.divideUnsigned(a, checkedDivisor(b)),
+                null,
+                null);
+    }
 
     public static final OpDef REMAINDER = Pointwise.binary(
                     "remainder.Tensor(Tensor self, Tensor other) -> Tensor",
@@ -429,7 +452,9 @@ public final class PointwiseOps {
                     (a, o, g) -> Grads.forTensorArgs(
                             a,
                             g[0],
-                            a[1] instanceof Tensor ? g[0].neg().mul(PointwiseOps.DIV_FLOOR.call1(a[0], a[1])) : null))
+                            a[1] instanceof Tensor
+                                    ? g[0].neg().mul(PointwiseOps.DIV_ROUNDING.call1(a[0], a[1], "floor"))
+                                    : null))
             .deriveJvp(Jvps::elementwise);
     public static final OpDef FMOD = Pointwise.binary(
                     "fmod.Tensor(Tensor self, Tensor other) -> Tensor",
@@ -448,7 +473,7 @@ public final class PointwiseOps {
                             a,
                             g[0],
                             a[1] instanceof Tensor
-                                    ? g[0].neg().mul(PointwiseOps.DIV_TRUNC.call1(a[0], a[1], "trunc"))
+                                    ? g[0].neg().mul(PointwiseOps.DIV_ROUNDING.call1(a[0], a[1], "trunc"))
                                     : null))
             .deriveJvp(Jvps::elementwise);
     public static final OpDef POW = Pointwise.checked(

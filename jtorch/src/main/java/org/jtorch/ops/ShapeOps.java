@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.internal.Shapes;
 import org.jtorch.storage.TensorImpl;
@@ -538,14 +539,14 @@ public final class ShapeOps {
             OpDef.composite("split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]", args -> {
                 Tensor t = self(args);
                 int d = splitDim(t, args[2]);
-                return splitWithSizes(t, splitSizes(t, lng(args[1]), d), d);
+                return refuseWrites(t, splitWithSizes(t, splitSizes(t, lng(args[1]), d), d), "Split");
             });
 
     /** {@code split_with_sizes(self, split_sizes, dim)}: views of the given sizes, which must sum to the dim's size. */
     public static final OpDef SPLIT_WITH_SIZES = OpDef.composite(
             "split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]", args -> {
                 Tensor t = self(args);
-                return splitWithSizes(t, (long[]) args[1], splitDim(t, args[2]));
+                return refuseWrites(t, splitWithSizes(t, (long[]) args[1], splitDim(t, args[2])), "SplitWithSizes");
             });
 
     /** {@code chunk(self, chunks, dim)}: at most {@code chunks} views of size ceil(n / chunks). */
@@ -562,10 +563,26 @@ public final class ShapeOps {
                 if (splitSize == 0 && dimSize == 0) {
                     // An empty dim still gives `chunks` (empty) pieces.
                     long[] sizes = new long[Math.toIntExact(chunks)];
-                    return splitWithSizes(t, sizes, d);
+                    return refuseWrites(t, splitWithSizes(t, sizes, d), "Split");
                 }
-                return splitWithSizes(t, splitSizes(t, splitSize, d), d);
+                return refuseWrites(t, splitWithSizes(t, splitSizes(t, splitSize, d), d), "Split");
             });
+
+    /**
+     * The views of an op that returns several ({@code unbind}, {@code split}), marked as PyTorch marks them when they
+     * are recorded: writing into one in place while grad mode is on raises, since the op's single backward would not
+     * see the write.
+     */
+    private static Tensor[] refuseWrites(Tensor self, Tensor[] views, String op) {
+        if (!self.requiresGrad() || !DispatchState.current().isGradEnabled()) return views;
+        for (int i = 0; i < views.length; i++) {
+            views[i].refuseViewWrites("Output " + i + " of " + op + " is a view and is being modified inplace. This "
+                    + "view is the output of a function that returns multiple views. Such functions do not allow the "
+                    + "output views to be modified inplace. You should replace the inplace operation by an "
+                    + "out-of-place one.");
+        }
+        return views;
+    }
 
     /** {@code unbind(self, dim)}: every slice along {@code dim}, with that dim removed. */
     public static final OpDef UNBIND =
@@ -577,7 +594,7 @@ public final class ShapeOps {
                             "Dimension specified as " + d + " but tensor has no dimensions");
                 Tensor[] out = new Tensor[Math.toIntExact(t.impl().shapeRef()[d])];
                 for (int i = 0; i < out.length; i++) out[i] = SELECT.call1(t, (long) d, (long) i);
-                return out;
+                return refuseWrites(t, out, "Unbind");
             });
 
     /**

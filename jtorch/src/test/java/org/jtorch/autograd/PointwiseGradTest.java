@@ -198,9 +198,22 @@ class PointwiseGradTest {
             assertArrayEquals(new double[] {0, 0, 0}, x.grad().toDoubleArray(), 0);
         }
         Tensor a = leaf(7, -7), b = leaf(2, 2);
-        Torch.div(a, b, RoundingMode.FLOOR).add(Torch.floorDivide(a, b)).sum().backward();
+        Torch.div(a, b, RoundingMode.FLOOR)
+                .add(Torch.div(a, b, RoundingMode.TRUNC))
+                .sum()
+                .backward();
         assertArrayEquals(new double[] {0, 0}, a.grad().toDoubleArray(), 0);
         assertArrayEquals(new double[] {0, 0}, b.grad().toDoubleArray(), 0);
+    }
+
+    @Test
+    void floorDivideHasNoDerivativeAsInPyTorch() {
+        // PyTorch 2.13: RuntimeError "derivative for aten::floor_divide is not implemented", raised by backward
+        Tensor a = leaf(7, -7), b = leaf(2, 2);
+        Tensor q = Torch.floorDivide(a, b);
+        assertArrayEquals(new double[] {3, -4}, q.detach().toDoubleArray(), 0);
+        TorchException e = assertThrows(TorchException.class, () -> q.sum().backward());
+        assertTrue(e.getMessage().contains("derivative for aten::floor_divide is not implemented"), e.getMessage());
     }
 
     @Test

@@ -2,6 +2,7 @@ package org.jtorch.ops;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -87,7 +88,7 @@ class NativeLayerNormTest {
     }
 
     @Test
-    void gradientsByFiniteDifferencesIncludingThroughMeanAndRstd() {
+    void gradientsByFiniteDifferencesOfTheOutputAndStatisticsOutsideTheGraph() {
         Tensor x = randn(DType.FLOAT64, 8, 3, 5).requiresGrad(true),
                 w = randn(DType.FLOAT64, 9, 5).requiresGrad(true);
         Tensor b = randn(DType.FLOAT64, 10, 5).requiresGrad(true);
@@ -95,14 +96,12 @@ class NativeLayerNormTest {
         List<Tensor> in = List.of(x, w, b);
         java.util.function.Function<List<Tensor>, Tensor> out =
                 t -> NormOps.nativeLayerNorm(t.get(0), new long[] {5}, t.get(1), t.get(2), 1e-5)[0];
-        java.util.function.Function<List<Tensor>, Tensor> stats = t -> {
-            Tensor[] r = NormOps.nativeLayerNorm(t.get(0), new long[] {5}, t.get(1), t.get(2), 1e-5);
-            return r[0].sum(new long[] {1}, true).add(r[1].mul(2)).add(r[2].mul(3));
-        };
         assertTrue(GradCheck.check(out, in, o));
         assertTrue(GradCheck.checkSecondOrder(out, in, o));
-        assertTrue(GradCheck.check(stats, in, o));
-        assertTrue(GradCheck.checkSecondOrder(stats, in, o));
+        // PyTorch: native_layer_norm's output_differentiability is [True, False, False]
+        Tensor[] r = NormOps.nativeLayerNorm(x, new long[] {5}, w, b, 1e-5);
+        assertTrue(r[0].requiresGrad());
+        assertFalse(r[1].requiresGrad() || r[2].requiresGrad());
     }
 
     @Test

@@ -12,8 +12,8 @@ package org.jtorch.kernels.cpu;
  * the disassembly of Debian's 1.13 {@code libtorch_cpu.so}; libtorch 2.10 gives identical streams). Checked against
  * PyTorch on a million samples with arbitrary mean and std: zero differing bits.
  *
- * <p><b>double</b> uses the platform's {@code log}/{@code cos}/{@code sin} as ATen does with glibc's; {@link Math}'s
- * intrinsics agree with glibc on all but about 0.2% of samples, which differ by one ulp.
+ * <p><b>double</b> calls the C library's {@code log}/{@code cos}/{@code sin} ({@link Libm}) as ATen does:
+ * {@link Math}'s intrinsics agree with glibc on all but about 0.2% of samples, which differ by one ulp.
  */
 public final class BoxMuller {
     private BoxMuller() {}
@@ -69,10 +69,10 @@ public final class BoxMuller {
         for (int j = 0; j < 8; j++) {
             double u1 = 1 - d[off + j];
             double u2 = d[off + 8 + j];
-            double radius = Math.sqrt(-2 * Math.log(u1));
+            double radius = Math.sqrt(-2 * Libm.LOG.applyAsDouble(u1));
             double theta = 2.0 * Math.PI * u2;
-            d[off + j] = Math.fma(radius * Math.cos(theta), std, mean);
-            d[off + 8 + j] = Math.fma(radius * Math.sin(theta), std, mean);
+            d[off + j] = Math.fma(radius * Libm.COS.applyAsDouble(theta), std, mean);
+            d[off + 8 + j] = Math.fma(radius * Libm.SIN.applyAsDouble(theta), std, mean);
         }
     }
 

@@ -175,9 +175,9 @@ public final class RandomFill {
     public static double standardNormal(Mt19937 g) {
         if (g.hasNormalDouble()) return g.takeNormalDouble();
         double u1 = g.nextDouble(), u2 = g.nextDouble();
-        double r = Math.sqrt(-2.0 * Math.log1p(-u2)), theta = 2.0 * Math.PI * u1;
-        g.cacheNormalDouble(r * Math.sin(theta));
-        return r * Math.cos(theta);
+        double r = Math.sqrt(-2.0 * Libm.LOG1P.applyAsDouble(-u2)), theta = 2.0 * Math.PI * u1;
+        g.cacheNormalDouble(r * Libm.SIN.applyAsDouble(theta));
+        return r * Libm.COS.applyAsDouble(theta);
     }
 
     // ---- other continuous distributions --------------------------------------------------------------------
@@ -185,23 +185,23 @@ public final class RandomFill {
     /** {@code exponential_(lambd)}: {@code -1/lambd * log1p(-u)}, u a double uniform. */
     public static void exponential(Mt19937 g, TensorImpl out, double lambda) {
         double scale = -1.0 / lambda;
-        fill(g, out, e -> scale * Math.log1p(-e.nextDouble()));
+        fill(g, out, e -> scale * Libm.LOG1P.applyAsDouble(-e.nextDouble()));
     }
 
     /** {@code cauchy_(median, sigma)}: {@code median + sigma * tan(pi (u - 1/2))}. */
     public static void cauchy(Mt19937 g, TensorImpl out, double median, double sigma) {
-        fill(g, out, e -> Math.fma(sigma, Math.tan(Math.PI * (e.nextDouble() - 0.5)), median));
+        fill(g, out, e -> Math.fma(sigma, Libm.TAN.applyAsDouble(Math.PI * (e.nextDouble() - 0.5)), median));
     }
 
     /** {@code log_normal_(mean, std)}: {@code exp} of a double normal (which uses the generator's cache). */
     public static void logNormal(Mt19937 g, TensorImpl out, double mean, double std) {
-        fill(g, out, e -> Math.exp(Math.fma(standardNormal(e), std, mean)));
+        fill(g, out, e -> Libm.EXP.applyAsDouble(Math.fma(standardNormal(e), std, mean)));
     }
 
     /** {@code geometric_(p)}: {@code ceil(log(u) / log1p(-p))}, the number of trials up to the first success. */
     public static void geometric(Mt19937 g, TensorImpl out, double p) {
-        double denominator = Math.log1p(-p);
-        fill(g, out, e -> Math.ceil(Math.log(e.nextDouble()) / denominator));
+        double denominator = Libm.LOG1P.applyAsDouble(-p);
+        fill(g, out, e -> Math.ceil(Libm.LOG.applyAsDouble(e.nextDouble()) / denominator));
     }
 
     /** {@code bernoulli_(p)} with a scalar p: {@code u < p} for a double uniform u, as 1 or 0. */
