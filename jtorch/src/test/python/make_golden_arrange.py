@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 # -*- coding: utf-8 -*-
 """Golden-fixture generator for JTorch's arrange and contraction ops.
 
@@ -9,7 +9,7 @@ What it makes
     ArrangeOpsTest).
 
 How to run (from the repository root)
-    /usr/bin/python3 jtorch/src/test/python/make_golden_arrange.py
+    python jtorch/src/test/python/make_golden_arrange.py
 
 Format
     Exactly make_golden_core.py's (see its header), whose encoders this script
@@ -232,8 +232,8 @@ def pad_block():
     err("pad/error/odd", "pad", [x], {"pad": [1]}, "Padding length must be divisible by 2")
     err("pad/error/too-long", "pad", [x], {"pad": [1, 1, 1, 1]}, "Padding length")
     err("pad/error/reflect-size", "pad", [row], {"pad": [5, 2], "mode": "reflect"}, "Argument #4: Padding size should be less than the corresponding input dimension, but got: padding (5, 2) at dimension 1 of input [1, 5]")
-    err("pad/error/reflect-1d-input", "pad", [x], {"pad": [1, 1], "mode": "reflect"}, "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now")
-    err("pad/error/reflect-too-many-dims", "pad", [torch.ones(2, 3)], {"pad": [1, 1, 1, 1], "mode": "reflect"}, "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now")
+    err("pad/error/reflect-1d-input", "pad", [x], {"pad": [1, 1], "mode": "reflect"}, "Padding size 2 is not supported for 1D input tensor.")
+    err("pad/error/reflect-too-many-dims", "pad", [torch.ones(2, 3)], {"pad": [1, 1, 1, 1], "mode": "reflect"}, "Padding size 4 is not supported for 2D input tensor.")
     err("pad/error/reflect-value", "pad", [row], {"pad": [1, 1], "mode": "reflect", "value": 1.0}, "Padding mode \"reflect\" doesn't take in value argument")
     err("pad/error/mode", "pad", [row], {"pad": [1, 1], "mode": "foo"}, "Unrecognised padding mode foo")
     err("pad/error/reflect-bool", "pad", [torch.ones(1, 5, dtype=torch.bool)], {"pad": [1, 2], "mode": "reflect"}, "\"reflection_pad1d\" not implemented for 'Bool'")

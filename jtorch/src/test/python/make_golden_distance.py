@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 # -*- coding: utf-8 -*-
 """Golden-fixture generator for JTorch's pairwise distances (cdist, pdist).
 
@@ -10,7 +10,7 @@ What it makes
     the errors for bad input.  DistanceOpsTest reads the committed JSON.
 
 How to run (from the repository root)
-    /usr/bin/python3 jtorch/src/test/python/make_golden_distance.py
+    python jtorch/src/test/python/make_golden_distance.py
 
 Format
     That of make_golden_core.py (see its header), plus these ops:

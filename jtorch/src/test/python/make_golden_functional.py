@@ -1,8 +1,8 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 # -*- coding: utf-8 -*-
 """Golden-fixture generator for JTorch's torch.nn.functional (org.jtorch.nn.functional.F).
 
-Run from the repository root:  /usr/bin/python3 jtorch/src/test/python/make_golden_functional.py
+Run from the repository root:  python jtorch/src/test/python/make_golden_functional.py
 Writes jtorch/src/test/resources/golden/functional.json in the format documented at the top of
 make_golden_core.py (whose encoders are reused).  "op" is the torch.nn.functional name; tensor
 arguments are positional, everything else is a PyTorch keyword argument.

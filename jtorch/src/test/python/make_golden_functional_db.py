@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 # -*- coding: utf-8 -*-
 """Golden-fixture generator for the functional table (org.jtorch.testing.FunctionalDb).
 
@@ -7,7 +7,7 @@ What it makes
     sweeps every entry of FunctionalDb: values against these fixtures, gradcheck in float64, meta-device shapes.
 
 How to run (from the repository root)
-    /usr/bin/python3 jtorch/src/test/python/make_golden_functional_db.py
+    python jtorch/src/test/python/make_golden_functional_db.py
 
 Inputs
     Each case lists its tensor arguments in the order the Java sample builds them. Their values are those of

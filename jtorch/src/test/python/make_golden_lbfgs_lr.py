@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 # -*- coding: utf-8 -*-
 """Golden-fixture generator for JTorch's LBFGS optimizer and learning-rate schedulers.
 
@@ -19,7 +19,7 @@ What it makes
     Python.
 
 How to run (from the repository root)
-    /usr/bin/python3 jtorch/src/test/python/make_golden_lbfgs_lr.py
+    python jtorch/src/test/python/make_golden_lbfgs_lr.py
 
 Format
     The container and encoders of make_golden_core.py (see its header).

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 # -*- coding: utf-8 -*-
 """Golden-fixture generator for JTorch's linalg decompositions.
 
@@ -8,10 +8,10 @@ What it makes
     modes), polar and matrix_sqrth, in float64 and complex128.
 
 How to run (from the repository root)
-    /usr/bin/python3 jtorch/src/test/python/make_golden_linalg.py
+    python jtorch/src/test/python/make_golden_linalg.py
 
 Requirements
-    Debian's PyTorch 1.13 (CPU) plus numpy/scipy (apt-get install -y python3-torch python3-scipy).
+    PyTorch 2.13 (CPU wheel; Debian's 1.13 also runs it) plus numpy/scipy (apt-get install -y python3-torch python3-scipy).
     Deterministic: inputs come from a torch.Generator seeded per case, keys are sorted.
 
 1.13 versus 2.15

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 # -*- coding: utf-8 -*-
 """Golden-fixture generator for the derivatives of JTorch's linalg.pinv and linalg.lstsq.
 
@@ -15,10 +15,10 @@ What it makes
     lstsq case: args [A, B, W, TA, TB], kwargs {"driver"}, out [A.grad, B.grad, tangent of X along (TA, TB)]
 
 How to run (from the repository root)
-    /usr/bin/python3 jtorch/src/test/python/make_golden_linalg_grad.py
+    python jtorch/src/test/python/make_golden_linalg_grad.py
 
 Requirements
-    Debian's PyTorch 1.13 (CPU) plus numpy for the system python. Deterministic:
+    PyTorch 2.13 (CPU wheel; Debian's 1.13 also runs it) plus numpy for the system python. Deterministic:
     inputs come from a seeded numpy generator; re-running gives the same file.
 
 1.13 versus 2.15

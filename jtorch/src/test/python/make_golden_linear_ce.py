@@ -1,8 +1,8 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 # -*- coding: utf-8 -*-
 """Golden fixtures for F.linear_cross_entropy (org.jtorch.nn.functional.F.linearCrossEntropy).
 
-Run from the repository root:  /usr/bin/python3 jtorch/src/test/python/make_golden_linear_ce.py
+Run from the repository root:  python jtorch/src/test/python/make_golden_linear_ce.py
 Writes jtorch/src/test/resources/golden/linear_cross_entropy.json in the format of make_golden_core.py.
 
 PyTorch 1.13 has no linear_cross_entropy, so every output is its normative 2.15 definition (spec nn-optim

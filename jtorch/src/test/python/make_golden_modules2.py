@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 # -*- coding: utf-8 -*-
 """Golden-fixture generator for JTorch's convolution, pooling, normalisation, embedding-bag, bilinear and attention
 functionals and modules.
@@ -8,7 +8,7 @@ What it makes
     org.jtorch.nn.Modules2GoldenTest.
 
 How to run (from the repository root)
-    /usr/bin/python3 jtorch/src/test/python/make_golden_modules2.py
+    python jtorch/src/test/python/make_golden_modules2.py
 
 Format (tensors as in make_golden_core.py: {"dtype", "shape", "data"}):
     functional: {"id": name, "op": "functional", "args": [T...], "kwargs": {...},

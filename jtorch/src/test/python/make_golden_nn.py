@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 # -*- coding: utf-8 -*-
 """Golden-fixture generator for JTorch's nn modules.
 
@@ -8,7 +8,7 @@ What it makes
     state dicts into JTorch modules and compare outputs and reprs.
 
 How to run (from the repository root)
-    /usr/bin/python3 jtorch/src/test/python/make_golden_nn.py
+    python jtorch/src/test/python/make_golden_nn.py
 
 Format: the same as make_golden_core.py's header describes.
     case = {"id": "linear", "op": "module", "args": [input], "kwargs": {"module": "<name>"},

@@ -119,7 +119,8 @@ public final class Tensor {
     /**
      * Internal, not API: the error an in-place write through this view raises while grad mode is on, or null — set for
      * views made in no-grad mode of a tensor that requires grad, for the outputs of ops returning several views (see
-     * {@link #refuseViewWrites}), and inherited by views of such views, as PyTorch's {@code CreationMeta} is.
+     * {@link #refuseViewWrites}), and inherited by views of such views, as PyTorch's {@code CreationMeta} is. No
+     * PyTorch counterpart.
      */
     public String viewWriteRefusal() {
         return viewWriteRefusal;
@@ -127,7 +128,7 @@ public final class Tensor {
 
     /**
      * Internal, not API: makes in-place writes through this view raise {@code error} while grad mode is on (an op that
-     * returns several views, as {@code unbind} and {@code split}, marks its outputs so).
+     * returns several views, as {@code unbind} and {@code split}, marks its outputs so). No PyTorch counterpart.
      */
     public void refuseViewWrites(String error) {
         this.viewWriteRefusal = error;

@@ -65,7 +65,7 @@ public final class EmbeddingBag extends Module {
 
     @Override
     protected String extraRepr() {
-        return numEmbeddings + ", " + embeddingDim + ", mode=" + mode
+        return numEmbeddings + ", " + embeddingDim + ", mode='" + mode + "'"
                 + (paddingIdx == null ? "" : ", padding_idx=" + paddingIdx);
     }
 }

@@ -49,6 +49,7 @@ public final class GroupNorm extends Module {
 
     @Override
     protected String extraRepr() {
-        return numGroups + ", " + numChannels + ", eps=" + PyRepr.of(eps) + ", affine=" + PyRepr.of(affine);
+        return numGroups + ", " + numChannels + ", eps=" + PyRepr.of(eps) + ", affine=" + PyRepr.of(affine) + ", bias="
+                + PyRepr.of(getParameter("bias") != null);
     }
 }

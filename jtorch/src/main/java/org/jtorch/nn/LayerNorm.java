@@ -46,6 +46,6 @@ public final class LayerNorm extends Module {
     @Override
     protected String extraRepr() {
         return PyRepr.tuple(normalizedShape) + ", eps=" + PyRepr.of(eps) + ", elementwise_affine="
-                + PyRepr.of(elementwiseAffine);
+                + PyRepr.of(elementwiseAffine) + ", bias=" + PyRepr.of(bias() != null);
     }
 }

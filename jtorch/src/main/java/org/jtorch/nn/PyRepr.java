@@ -41,6 +41,7 @@ final class PyRepr {
     static String batchNorm(BatchNormNd bn) {
         Double momentum = bn.momentum();
         return bn.numFeatures() + ", eps=" + of(bn.eps()) + ", momentum=" + (momentum == null ? "None" : of(momentum))
-                + ", affine=" + of(bn.affine()) + ", track_running_stats=" + of(bn.trackRunningStats());
+                + ", affine=" + of(bn.affine()) + ", bias=" + of(bn.getParameter("bias") != null)
+                + ", track_running_stats=" + of(bn.trackRunningStats());
     }
 }

@@ -523,8 +523,11 @@ public final class ArrangeOps {
                 throw new TorchException("Padding mode \"" + mode.pyName() + "\" doesn't take in value argument");
             }
             if (padded < 1 || padded > 3 || rank - padded < 1 || rank - padded > 2) {
-                throw new UnsupportedOperationException(
-                        "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now");
+                throw new UnsupportedOperationException("Padding size " + 2 * padded + " is not supported for "
+                        + rank + "D input tensor.\nSupported combinations for non-constant padding:\n"
+                        + "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+                        + "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+                        + "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)");
             }
             if (mode == PadMode.CIRCULAR) {
                 checkCircular(x, before, after, rank - padded);

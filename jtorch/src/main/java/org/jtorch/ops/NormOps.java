@@ -56,6 +56,7 @@ public final class NormOps {
         Tensor x = (Tensor) args[0], w = (Tensor) args[2], b = (Tensor) args[3];
         long[] normalized = (long[]) args[1];
         int k = normalized.length;
+        checkMixedDtypes(x, w, b);
         // ATen's _check_layer_norm_inputs, in its order and words
         if (k == 0) {
             throw new TorchException("Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
@@ -87,6 +88,23 @@ public final class NormOps {
         if (n > Integer.MAX_VALUE)
             throw new TorchException("native_layer_norm: normalized_shape of " + n + " elements is too large");
         return new Spec(new long[][] {x.shape(), stats, stats.clone()}, new DType[] {d, d, d}, device, (int) n);
+    }
+
+    /**
+     * ATen's mixed-dtype check, which runs before the shape checks: parameters of another dtype than the input must be
+     * float32 and the input bfloat16 or float16 (the one mixture PyTorch's CPU kernel computes).
+     */
+    private static void checkMixedDtypes(Tensor x, Tensor w, Tensor b) {
+        boolean mixed = (w != null && w.dtype() != x.dtype()) || (b != null && b.dtype() != x.dtype());
+        if (!mixed) return;
+        for (Tensor p : new Tensor[] {w, b}) {
+            if (p != null && p.dtype() != DType.FLOAT32) {
+                throw new TorchException("mixed dtype (CPU): expect parameter to have scalar type of Float");
+            }
+        }
+        if (x.dtype() != DType.BFLOAT16 && x.dtype() != DType.FLOAT16) {
+            throw new TorchException("mixed dtype (CPU): all inputs must share same datatype.");
+        }
     }
 
     private static void checkParameter(String name, Tensor t, long[] normalized) {

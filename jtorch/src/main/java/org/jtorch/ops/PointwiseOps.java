@@ -404,6 +404,9 @@ public final class PointwiseOps {
                     args -> roundingDivision("floor"))
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> {
                 throw new TorchException("derivative for aten::floor_divide is not implemented");
+            })
+            .defineJvp((a, o, t) -> {
+                throw new TorchException("derivative for aten::floor_divide is not implemented");
             });
 
     /** The kernels of a rounding division: "trunc" rounds the quotient toward zero, "floor" down. */

@@ -159,8 +159,10 @@ public final class SortOps {
                         long k = (Long) args[1];
                         int dim = Shapes.wrapDim((Long) args[2], x.dim());
                         checkSortable("topk", "topk_cpu", x);
-                        // 2.15: topk on bool is NotImplementedError (spec §5).
-                        if (x.dtype() == DType.BOOL) throw notImplemented("topk_cpu", x.dtype());
+                        // PyTorch 2.13's words; 2.15 makes it a NotImplementedError (spec §5)
+                        if (x.dtype() == DType.BOOL) {
+                            throw new UnsupportedOperationException("topk does not support bool dtypes on CPU");
+                        }
                         long size = x.dim() > 0 ? x.impl().shapeRef()[dim] : 1;
                         if (k < 0 || k > size) {
                             throw new TorchException("topk(): selected index k out of range (k = " + k

@@ -284,7 +284,7 @@ class ConvPoolNormModulesTest {
                         + "[2, 6, 3] and num_groups=4",
                 () -> F.groupNorm(Torch.zeros(2, 6, 3), 4));
         assertEquals(
-                "BatchNorm2d(3, eps=1e-05, momentum=0.1, affine=True, track_running_stats=True)",
+                "BatchNorm2d(3, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=True)",
                 new BatchNorm2d(3).toString());
     }
 

@@ -319,7 +319,7 @@ class ModuleTest {
         assertEquals("Tanh()", new Tanh().toString());
         assertEquals("Sigmoid()", new Sigmoid().toString());
         assertEquals("Identity()", new Identity().toString());
-        assertEquals("LayerNorm((4,), eps=1e-05, elementwise_affine=True)", new LayerNorm(4).toString());
+        assertEquals("LayerNorm((4,), eps=1e-05, elementwise_affine=True, bias=True)", new LayerNorm(4).toString());
         assertEquals("RMSNorm((4,), eps=None, elementwise_affine=True)", new RMSNorm(4).toString());
         assertEquals("Embedding(5, 3, padding_idx=1)", new Embedding(5, 3, 1L).toString());
         assertEquals(

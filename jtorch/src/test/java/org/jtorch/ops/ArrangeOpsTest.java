@@ -362,7 +362,10 @@ class ArrangeOpsTest {
                 () -> ArrangeOps.pad(row, new long[] {1, 1}, PadMode.CIRCULAR, 2.0));
         assertMessage(
                 UnsupportedOperationException.class,
-                "Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now",
+                "Padding size 0 is not supported for 2D input tensor.\nSupported combinations for non-constant "
+                        + "padding:\n  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+                        + "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+                        + "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)",
                 () -> ArrangeOps.pad(row, new long[0], PadMode.REPLICATE));
         assertMessage(UnsupportedOperationException.class, "Unrecognised padding mode edge", () -> PadMode.of("edge"));
         // value 0 is accepted by every mode, as in PyTorch
