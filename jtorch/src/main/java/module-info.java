@@ -23,6 +23,7 @@ module org.jtorch {
     exports org.jtorch.compile.trace;
     exports org.jtorch.compile.trace.report;
     exports org.jtorch.debug;
+    exports org.jtorch.distributed;
     exports org.jtorch.export;
     exports org.jtorch.foreach;
     exports org.jtorch.func;
