@@ -52,6 +52,7 @@ class ModuleBoundaryTest {
             "org.jtorch.nn.attention",
             "org.jtorch.nn.functional",
             "org.jtorch.nn.init",
+            "org.jtorch.nn.parallel",
             "org.jtorch.nn.utils",
             "org.jtorch.nn.utils.prune",
             "org.jtorch.nn.utils.rnn",

@@ -29,6 +29,16 @@ class MpiLaunchTest {
 
     @ParameterizedTest
     @ValueSource(ints = {2, 3})
+    void ddpOnRanksOfBatch8MatchesOneProcessOnTheWholeBatch(int ranks) throws Exception {
+        MpiRun.Result r = MpiRun.run(ranks, TIMEOUT, DdpCheck.class);
+        assertEquals(0, r.exitCode(), r.output());
+        for (int rank = 0; rank < ranks; rank++) {
+            assertTrue(r.output().contains("ddp: passed on rank " + rank + " of " + ranks), r.output());
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3})
     void aKilledRankMakesTheOthersFailWithAClearErrorWithinAMinute(int ranks) throws Exception {
         MpiRun.Result r = MpiRun.run(ranks, TIMEOUT, KilledRankCheck.class);
         assertNotEquals(0, r.exitCode(), r.output());
