@@ -96,11 +96,14 @@ public final class ProcessGroup {
 
     /** Queues a blocking MPI call and returns its Work; {@code finish} copies results back on {@code await}. */
     Work run(String call, Arena buffers, Runnable mpiCall, Runnable finish) {
+        long[] span = new long[2];
         CompletableFuture<Integer> done = world.thread.submit(call, () -> {
+            span[0] = System.nanoTime();
             mpiCall.run();
+            span[1] = System.nanoTime();
             return -1;
         });
-        return new Work(call, world, buffers, done, source -> finish.run());
+        return new Work(call, world, buffers, done, source -> finish.run(), span);
     }
 
     /** Queues a nonblocking send or receive and returns its Work. */
@@ -110,6 +113,6 @@ public final class ProcessGroup {
             java.util.function.Supplier<org.jtorch.kernels.mpi.Request> start,
             IntConsumer finish) {
         CompletableFuture<Integer> done = world.thread.post(call, start).thenApply(this::globalRank);
-        return new Work(call, world, buffers, done, finish);
+        return new Work(call, world, buffers, done, finish, null);
     }
 }

@@ -22,12 +22,15 @@ public final class Work {
     private final MpiWorld world;
     private final Arena buffers;
     private final long deadline;
+    /** When the MPI call started and ended on the communication thread (System.nanoTime), or null. */
+    private final long[] span;
 
     private boolean finished;
     private RuntimeException failure;
     private int sourceRank = -1;
 
-    Work(String call, MpiWorld world, Arena buffers, CompletableFuture<Integer> mpi, IntConsumer finish) {
+    Work(String call, MpiWorld world, Arena buffers, CompletableFuture<Integer> mpi, IntConsumer finish, long[] span) {
+        this.span = span;
         this.call = call;
         this.world = world;
         this.buffers = buffers;
@@ -48,6 +51,7 @@ public final class Work {
         mpi = CompletableFuture.completedFuture(-1);
         finish = src -> {};
         deadline = 0;
+        span = null;
         finished = true;
     }
 
@@ -94,6 +98,19 @@ public final class Work {
         if (cause instanceof MpiException m) return new DistributedException(where + m.errorString(), m);
         if (cause instanceof RuntimeException r) return r;
         return new DistributedException(where + cause, cause);
+    }
+
+    /**
+     * How long the MPI call itself ran on the communication thread, in nanoseconds, once {@link #await()} has returned:
+     * the communication time, without staging or queueing. 0 for sends, receives and calls with nothing to do.
+     */
+    public synchronized long communicationNanos() {
+        return finished && failure == null && span != null ? span[1] - span[0] : 0;
+    }
+
+    /** When the MPI call started on the communication thread ({@link System#nanoTime()}), once awaited; else 0. */
+    public synchronized long communicationStartNanos() {
+        return finished && failure == null && span != null ? span[0] : 0;
     }
 
     /** {@code work.is_completed()}: whether the MPI part has finished (successfully or not). */

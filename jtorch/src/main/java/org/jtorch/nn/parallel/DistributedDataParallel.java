@@ -177,6 +177,22 @@ public final class DistributedDataParallel extends Module {
         void close();
     }
 
+    /**
+     * Where the time of the last synchronised backward went, for tuning buckets and checking overlap.
+     *
+     * @param buckets the number of buckets all-reduced
+     * @param allReduceNanos the MPI all-reduce time of all buckets together, on the communication thread
+     * @param tailNanos from the arrival of the last gradient to the averaged gradients being in {@code .grad}: the
+     *     communication backward could not hide
+     * @param communicationSpanNanos from the first bucket's all-reduce starting to the gradients being written back
+     */
+    public record BackwardTimeline(int buckets, long allReduceNanos, long tailNanos, long communicationSpanNanos) {}
+
+    /** The timeline of the last synchronised backward, or null before the first one. */
+    public BackwardTimeline lastBackward() {
+        return reducer.timeline();
+    }
+
     /** The gradient buckets' sizes in bytes, in the order they are reduced. */
     public List<Long> bucketSizes() {
         return reducer.bucketBytes();

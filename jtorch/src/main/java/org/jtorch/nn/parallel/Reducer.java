@@ -54,6 +54,9 @@ final class Reducer {
     private final Set<Tensor> marked = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Set<Tensor> locallyUnused = Collections.newSetFromMap(new IdentityHashMap<>());
 
+    private long lastGradientAt;
+    private volatile DistributedDataParallel.BackwardTimeline timeline;
+
     Reducer(List<Tensor> params, ProcessGroup group, long bucketCapBytes, boolean findUnusedParameters) {
         this.group = group;
         this.worldSize = Distributed.worldSize(group);
@@ -151,6 +154,7 @@ final class Reducer {
             throw new DistributedException("DistributedDataParallel: a parameter found unused in forward received a"
                     + " gradient; its output was not part of the module's forward output");
         }
+        lastGradientAt = System.nanoTime();
         ready(param, param.grad());
     }
 
@@ -191,7 +195,12 @@ final class Reducer {
             }
             Distributed.allReduce(globallyUsed, ReduceOp.MAX, group);
         }
-        for (Bucket b : buckets) b.work.await();
+        long communication = 0, firstStart = Long.MAX_VALUE;
+        for (Bucket b : buckets) {
+            b.work.await();
+            communication += b.work.communicationNanos();
+            firstStart = Math.min(firstStart, b.work.communicationStartNanos());
+        }
         long[] used = globallyUsed == null ? null : globallyUsed.toLongArray();
         try (var _ = Torch.noGrad()) {
             for (int i = 0; i < ordered.size(); i++) {
@@ -203,6 +212,13 @@ final class Reducer {
                 else p.grad().copy_(averaged);
             }
         }
+        long end = System.nanoTime();
+        timeline = new DistributedDataParallel.BackwardTimeline(
+                buckets.size(), communication, Math.max(0, end - lastGradientAt), Math.max(0, end - firstStart));
+    }
+
+    DistributedDataParallel.BackwardTimeline timeline() {
+        return timeline;
     }
 
     private String unreadyNames() {
