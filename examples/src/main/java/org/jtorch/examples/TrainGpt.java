@@ -211,7 +211,7 @@ public final class TrainGpt {
         out.printf(
                 "%,.0f tokens/s over steps %d..%d (after %d warm-up steps)%n",
                 tokensPerSecond, startStep + warm + 1, endStep, warm);
-        if (dp.summary() != null) out.println(dp.summary());
+        for (String line : dp.summary()) out.println(line);
 
         float[] losses = new float[trainLosses.size()];
         for (int i = 0; i < losses.length; i++) losses[i] = trainLosses.get(i);

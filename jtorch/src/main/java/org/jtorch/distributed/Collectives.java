@@ -32,10 +32,10 @@ final class Collectives {
         MemorySegment buffer = Buffers.stage(arena, List.of(t));
         MpiDatatype type = Reductions.mpiType(t.dtype());
         if (type != null) {
-            return g.run(
+            return g.postCollective(
                     call,
                     arena,
-                    () -> Mpi.allreduceInPlace(comm, buffer, t.numel(), type, Reductions.mpiOp(op, t.dtype())),
+                    () -> Mpi.iallreduceInPlace(comm, buffer, t.numel(), type, Reductions.mpiOp(op, t.dtype())),
                     () -> finishReduction(buffer, 0, t, op, comm.size()));
         }
         MemorySegment gathered = Buffers.allocate(arena, Buffers.bytes(t) * comm.size());

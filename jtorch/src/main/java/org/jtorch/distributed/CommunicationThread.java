@@ -3,9 +3,11 @@ package org.jtorch.distributed;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Queue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
@@ -18,14 +20,17 @@ import org.jtorch.kernels.mpi.Request;
  * issued them, whichever of its threads issued them (DDP issues from backward's hooks). It also lets MPI be initialised
  * at {@code MPI_THREAD_FUNNELED}, the cheapest level that allows a program with other threads.
  *
- * <p>Blocking collectives run to completion on this thread, overlapping the caller's computation. Sends and receives
- * are posted nonblocking and polled between tasks, so crossed send/receive pairs of two ranks cannot deadlock the
- * queue; MPI progresses them inside every other call too.
+ * <p>Collectives run on this thread, overlapping the caller's computation. All-reduces (DDP's buckets), sends and
+ * receives are started nonblocking and tested between tasks: crossed send/receive pairs of two ranks cannot deadlock
+ * the queue, and a rank waiting for a slower peer parks instead of spinning in MPI's progress loop, which on a busy
+ * host would take the core the peer needs. MPI progresses them inside every other call too.
  */
 final class CommunicationThread {
+    private static final long POLL_MICROS = 50;
+
     private final BlockingQueue<Runnable> queue = new LinkedBlockingQueue<>();
-    /** Posted requests not yet complete; touched by this thread only. */
-    private final List<Posted> posted = new ArrayList<>();
+    /** Started requests not yet complete; changed by this thread only, read by {@link #activity()} too. */
+    private final Queue<Posted> posted = new ConcurrentLinkedQueue<>();
 
     private final Thread thread;
     /** The MPI call running now, for the message printed when the launcher ends the job; null when idle. */
@@ -33,7 +38,7 @@ final class CommunicationThread {
 
     private boolean stopped;
 
-    private record Posted(String description, Request request, CompletableFuture<Integer> done) {}
+    private record Posted(String description, Request request, CompletableFuture<Integer> done, long[] span) {}
 
     CommunicationThread() {
         thread = Thread.ofPlatform().daemon().name("jtorch-mpi").start(this::loop);
@@ -56,14 +61,16 @@ final class CommunicationThread {
     }
 
     /**
-     * Posts a nonblocking send or receive on this thread, in queue order; the future completes with the request's
-     * source rank when MPI reports it complete.
+     * Starts a nonblocking call (a send, a receive, an all-reduce) on this thread, in queue order; the future completes
+     * with the request's source rank when MPI reports it complete, and {@code span} receives the times it was started
+     * and found complete ({@link System#nanoTime()}).
      */
-    CompletableFuture<Integer> post(String description, Supplier<Request> start) {
+    CompletableFuture<Integer> post(String description, Supplier<Request> start, long[] span) {
         CompletableFuture<Integer> done = new CompletableFuture<>();
         queue.add(() -> {
             try {
-                posted.add(new Posted(description, start.get(), done));
+                span[0] = System.nanoTime();
+                posted.add(new Posted(description, start.get(), done, span));
             } catch (Throwable t) {
                 done.completeExceptionally(t);
             }
@@ -73,10 +80,11 @@ final class CommunicationThread {
 
     /** What this thread is doing, for diagnostics: the MPI call in progress and the requests still pending. */
     String activity() {
+        List<String> calls = new ArrayList<>();
         String call = inFlight;
-        int requests = posted.size(); // a racy read is fine for a message
-        if (call == null && requests == 0) return null;
-        return (call != null ? call : "idle") + (requests == 0 ? "" : ", " + requests + " send/recv pending");
+        if (call != null) calls.add(call);
+        for (Posted p : posted) if (!p.description().equals(call)) calls.add(p.description());
+        return calls.isEmpty() ? null : String.join(", ", calls);
     }
 
     /** Ends the thread after the tasks queued so far. */
@@ -91,7 +99,9 @@ final class CommunicationThread {
     private void loop() {
         try {
             while (!stopped) {
-                Runnable task = posted.isEmpty() ? queue.take() : queue.poll(100, TimeUnit.MICROSECONDS);
+                // While requests are pending, MPI progresses them only inside MPI calls: test them every ~50 µs,
+                // parked in between rather than spinning, so that the ranks' compute threads keep the cores.
+                Runnable task = posted.isEmpty() ? queue.take() : queue.poll(POLL_MICROS, TimeUnit.MICROSECONDS);
                 if (task != null) task.run();
                 progress();
             }
@@ -106,6 +116,7 @@ final class CommunicationThread {
             try {
                 inFlight = p.description();
                 if (!Mpi.test(p.request())) continue;
+                p.span()[1] = System.nanoTime();
                 p.done().complete(p.request().source());
             } catch (Throwable t) {
                 p.done().completeExceptionally(t);

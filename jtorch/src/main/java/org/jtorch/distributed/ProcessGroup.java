@@ -4,8 +4,10 @@ import java.lang.foreign.Arena;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 import org.jtorch.Warnings;
 import org.jtorch.kernels.mpi.Communicator;
+import org.jtorch.kernels.mpi.Request;
 
 /**
  * A group of ranks that communicate together ({@code torch.distributed.ProcessGroup}): the world, or one made by
@@ -106,13 +108,17 @@ public final class ProcessGroup {
         return new Work(call, world, buffers, done, source -> finish.run(), span);
     }
 
-    /** Queues a nonblocking send or receive and returns its Work. */
-    Work post(
-            String call,
-            Arena buffers,
-            java.util.function.Supplier<org.jtorch.kernels.mpi.Request> start,
-            IntConsumer finish) {
-        CompletableFuture<Integer> done = world.thread.post(call, start).thenApply(this::globalRank);
+    /** Queues a nonblocking send or receive and returns its Work; a receive's source rank becomes global. */
+    Work post(String call, Arena buffers, Supplier<Request> start, IntConsumer finish) {
+        CompletableFuture<Integer> done =
+                world.thread.post(call, start, new long[2]).thenApply(this::globalRank);
         return new Work(call, world, buffers, done, finish, null);
+    }
+
+    /** Queues a nonblocking collective and returns its Work. */
+    Work postCollective(String call, Arena buffers, Supplier<Request> start, Runnable finish) {
+        long[] span = new long[2];
+        CompletableFuture<Integer> done = world.thread.post(call, start, span).thenApply(source -> -1);
+        return new Work(call, world, buffers, done, source -> finish.run(), span);
     }
 }

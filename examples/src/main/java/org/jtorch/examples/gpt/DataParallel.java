@@ -1,6 +1,10 @@
 package org.jtorch.examples.gpt;
 
+import java.util.ArrayList;
+import java.util.List;
+import org.jtorch.DType;
 import org.jtorch.Tensor;
+import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.distributed.Distributed;
 import org.jtorch.distributed.ReduceOp;
@@ -89,14 +93,28 @@ public final class DataParallel implements AutoCloseable {
         buckets = t.buckets();
     }
 
-    /** One line on the communication per step, or null when not distributed. */
-    public String summary() {
-        if (ddp == null || timedSteps == 0) return null;
-        double allReduce = allReduceNanos / 1e6 / timedSteps, tail = tailNanos / 1e6 / timedSteps;
-        return String.format(
-                "ddp: %d ranks, %d gradient buckets; all-reduce %.1f ms/step, last gradient to step %.1f ms/step"
-                        + " (%.0f%% of the all-reduce time)",
-                world, buckets, allReduce, tail, 100 * tail / allReduce);
+    /**
+     * Lines on the communication per step, one per rank (every rank must call this, once: it gathers the figures), or
+     * an empty list when not distributed. The tail differs between ranks: a rank that finishes backward early also
+     * waits there for the slower ones, so the last rank to finish shows the communication backward could not hide.
+     */
+    public List<String> summary() {
+        if (ddp == null) return List.of();
+        Tensor mine = Torch.tensor(new long[] {allReduceNanos, tailNanos, timedSteps});
+        List<Tensor> all = new ArrayList<>();
+        for (int r = 0; r < world; r++) all.add(Torch.zeros(new long[] {3}, DType.INT64));
+        Distributed.allGather(all, mine);
+        List<String> lines = new ArrayList<>();
+        for (int r = 0; r < world; r++) {
+            long[] f = all.get(r).toLongArray();
+            if (f[2] == 0) continue;
+            double allReduce = f[0] / 1e6 / f[2], tail = f[1] / 1e6 / f[2];
+            lines.add(String.format(
+                    "ddp rank %d: %d gradient buckets; all-reduce %.1f ms/step, last gradient to averaged gradients"
+                            + " %.1f ms/step (%.0f%% of the all-reduce time)",
+                    r, buckets, allReduce, tail, 100 * tail / allReduce));
+        }
+        return lines;
     }
 
     /** Waits until every rank gets here (around checkpoint writes: nobody reads a half-written file). */

@@ -106,9 +106,6 @@ public final class Mpi {
         static final MethodHandle COMM_FREE = downcall("MPI_Comm_free", ADDRESS);
         // int MPI_Barrier(MPI_Comm comm)
         static final MethodHandle BARRIER = downcall("MPI_Barrier", ADDRESS);
-        // int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype, MPI_Op, MPI_Comm)
-        static final MethodHandle ALLREDUCE =
-                downcall("MPI_Allreduce", ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, ADDRESS);
         // int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype, MPI_Op, int root, MPI_Comm)
         static final MethodHandle REDUCE =
                 downcall("MPI_Reduce", ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, ADDRESS);
@@ -139,6 +136,10 @@ public final class Mpi {
         // int MPI_Irecv(void *buf, int count, MPI_Datatype, int source, int tag, MPI_Comm, MPI_Request *request)
         static final MethodHandle IRECV =
                 downcall("MPI_Irecv", ADDRESS, JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT, ADDRESS, ADDRESS);
+        // int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype, MPI_Op, MPI_Comm,
+        //                   MPI_Request *request)
+        static final MethodHandle IALLREDUCE =
+                downcall("MPI_Iallreduce", ADDRESS, ADDRESS, JAVA_INT, ADDRESS, ADDRESS, ADDRESS, ADDRESS);
         // int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
         static final MethodHandle TEST = downcall("MPI_Test", ADDRESS, ADDRESS, ADDRESS);
 
@@ -271,16 +272,22 @@ public final class Mpi {
         }
     }
 
-    /** {@code MPI_Allreduce(MPI_IN_PLACE, buffer, count, type, op, comm)}. */
-    public static void allreduceInPlace(
+    /**
+     * {@code MPI_Iallreduce(MPI_IN_PLACE, buffer, count, type, op, comm, &request)}: starts an all-reduce that
+     * {@link #test} completes; {@code buffer} must stay untouched until then.
+     */
+    public static Request iallreduceInPlace(
             Communicator comm, MemorySegment buffer, long count, MpiDatatype type, MpiOp op) {
-        requireAvailable("MPI_Allreduce");
-        int n = count("MPI_Allreduce", count);
-        requireBuffer("MPI_Allreduce", "buffer", buffer, count, type);
+        requireAvailable("MPI_Iallreduce");
+        int n = count("MPI_Iallreduce", count);
+        requireBuffer("MPI_Iallreduce", "buffer", buffer, count, type);
+        Request request = new Request();
         try {
-            check("MPI_Allreduce", (int) Fn.ALLREDUCE.invokeExact(
-                    inPlace(), buffer, n, Fn.DATATYPES.get(type), Fn.OPS.get(op), comm.handle()));
+            check("MPI_Iallreduce", (int) Fn.IALLREDUCE.invokeExact(
+                    inPlace(), buffer, n, Fn.DATATYPES.get(type), Fn.OPS.get(op), comm.handle(), request.handle));
+            return request;
         } catch (Throwable t) {
+            request.close();
             throw unchecked(t);
         }
     }
