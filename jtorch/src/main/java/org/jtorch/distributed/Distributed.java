@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutionException;
 import org.jtorch.Tensor;
 import org.jtorch.kernels.mpi.Communicator;
 import org.jtorch.kernels.mpi.Mpi;
@@ -153,21 +152,8 @@ public final class Distributed {
         List<Integer> sorted = List.copyOf(members);
         int me = all.rank();
         MpiWorld mpi = all.world();
-        Communicator comm;
-        try {
-            comm = mpi.thread
-                    .submit("newGroup", () -> Mpi.split(mpi.comm, sorted.contains(me), sorted.indexOf(me)))
-                    .get(mpi.timeout.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
-        } catch (ExecutionException e) {
-            throw new DistributedException(
-                    "newGroup failed on rank " + me + ": " + e.getCause().getMessage(), e);
-        } catch (java.util.concurrent.TimeoutException e) {
-            mpi.markBroken("newGroup");
-            throw new DistributedException("newGroup on rank " + me + " timed out: every rank must call newGroup");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new DistributedException("newGroup: interrupted");
-        }
+        Communicator comm = mpi.callAndWait(
+                "newGroup", "MPI_Comm_split", () -> Mpi.split(mpi.comm, sorted.contains(me), sorted.indexOf(me)));
         ProcessGroup group = new ProcessGroup(mpi, comm, sorted);
         synchronized (LOCK) {
             groups.add(group);
@@ -215,21 +201,10 @@ public final class Distributed {
         Communicator comm = g.comm();
         MpiWorld mpi = g.world();
         if (comm == null) return;
-        try {
-            mpi.requireUsable("destroyProcessGroup");
-            mpi.thread
-                    .submit("MPI_Comm_free", () -> {
-                        Mpi.free(comm);
-                        return null;
-                    })
-                    .get();
-        } catch (ExecutionException e) {
-            throw new DistributedException(
-                    "destroyProcessGroup: " + e.getCause().getMessage(), e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new DistributedException("destroyProcessGroup: interrupted");
-        }
+        mpi.callAndWait("destroyProcessGroup", "MPI_Comm_free", () -> {
+            Mpi.free(comm);
+            return null;
+        });
     }
 
     private static ProcessGroup requireWorld(String call) {

@@ -1,7 +1,10 @@
 package org.jtorch.distributed;
 
 import java.time.Duration;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.jtorch.kernels.mpi.Communicator;
 import org.jtorch.kernels.mpi.Mpi;
 
@@ -63,21 +66,35 @@ final class MpiWorld {
     /** Finalizes MPI (if this process initialised it) and ends the communication thread. */
     void finish() {
         if (broken == null && ownsMpi) {
-            try {
-                thread.submit("MPI_Finalize", () -> {
-                            Mpi.finalizeMpi();
-                            return null;
-                        })
-                        .get();
-            } catch (ExecutionException e) {
-                throw new DistributedException(
-                        "destroyProcessGroup: " + e.getCause().getMessage(), e.getCause());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new DistributedException("destroyProcessGroup: interrupted while finalizing MPI");
-            }
+            callAndWait("destroyProcessGroup", "MPI_Finalize", () -> {
+                Mpi.finalizeMpi();
+                return null;
+            });
         }
         thread.stop();
+    }
+
+    /**
+     * Runs {@code body} on the communication thread and waits for it within the timeout; failures become a
+     * DistributedException naming {@code call}, and a timeout leaves MPI unusable.
+     */
+    <T> T callAndWait(String call, String description, Callable<T> body) {
+        requireUsable(call);
+        try {
+            return thread.submit(description, body).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            throw new DistributedException(
+                    call + " failed on rank " + comm.rank() + ": "
+                            + e.getCause().getMessage(),
+                    e.getCause());
+        } catch (TimeoutException e) {
+            markBroken(call);
+            throw new DistributedException(call + " on rank " + comm.rank() + " timed out after "
+                    + timeout.toMillis() / 1000.0 + " s: every rank must make the same call");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new DistributedException(call + " on rank " + comm.rank() + ": interrupted while waiting");
+        }
     }
 
     /** Records that {@code call} timed out: MPI is stuck in it, and no later call can run. */

@@ -30,6 +30,7 @@ final class MpiRun {
         if (isRoot()) cmd.add("--allow-run-as-root");
         // Loopback only: the job never leaves this host, whatever interfaces it has.
         cmd.addAll(List.of("--mca", "btl_tcp_if_include", "lo", "--mca", "oob_tcp_if_include", "lo"));
+        cmd.addAll(List.of("--bind-to", "none")); // a busy host: let the scheduler place the ranks
         cmd.addAll(List.of(
                 java,
                 "--add-modules=jdk.incubator.vector",

@@ -25,7 +25,8 @@ import org.jtorch.utils.hooks.RemovableHandle;
  * are copied (already divided by the world size) into one flat tensor as backward produces them, and the bucket is
  * all-reduced asynchronously as soon as it is complete, so that communication overlaps the rest of backward. Buckets
  * are launched strictly in order, so every rank issues the same sequence of collectives whatever order its hooks fire
- * in. When the last bucket has been launched, the reducer waits for all of them and writes the averaged gradients back.
+ * in. A bucket whose all-reduce has finished is written back into {@code .grad} at the next hook; when the last bucket
+ * has been launched, the reducer waits for the rest and writes them back, so backward returns with averaged gradients.
  */
 final class Reducer {
     /**
@@ -33,7 +34,8 @@ final class Reducer {
      */
     static final long FIRST_BUCKET_BYTES = 1L << 20;
 
-    private record Slot(int bucket, int index) {}
+    /** Where a parameter's gradient goes: bucket, place in the bucket, and the parameter's registration position. */
+    private record Slot(int bucket, int index, int position) {}
 
     private final ProcessGroup group;
     private final int worldSize;
@@ -51,6 +53,9 @@ final class Reducer {
     private boolean expectingGradients;
 
     private int nextBucket;
+    /** The first bucket whose averaged gradients are not yet in {@code .grad}. */
+    private int nextToWriteBack;
+
     private final Set<Tensor> marked = Collections.newSetFromMap(new IdentityHashMap<>());
     private final Set<Tensor> locallyUnused = Collections.newSetFromMap(new IdentityHashMap<>());
 
@@ -65,7 +70,9 @@ final class Reducer {
         this.buckets = assignBuckets(params, bucketCapBytes);
         for (int b = 0; b < buckets.size(); b++) {
             List<Tensor> members = buckets.get(b).params;
-            for (int i = 0; i < members.size(); i++) slots.put(members.get(i), new Slot(b, i));
+            for (int i = 0; i < members.size(); i++) {
+                slots.put(members.get(i), new Slot(b, i, this.params.indexOf(members.get(i))));
+            }
         }
         for (Tensor p : params) hooks.add(p.registerPostAccumulateGradHook(this::markReady));
     }
@@ -123,6 +130,7 @@ final class Reducer {
         }
         expectingGradients = true;
         nextBucket = 0;
+        nextToWriteBack = 0;
         marked.clear();
         locallyUnused.clear();
         for (Bucket b : buckets) b.reset();
@@ -177,7 +185,17 @@ final class Reducer {
             Bucket b = buckets.get(nextBucket++);
             b.work = Distributed.allReduceAsync(b.flat, ReduceOp.SUM, group);
         }
-        if (nextBucket == buckets.size()) finishBackward();
+        if (nextBucket == buckets.size()) {
+            finishBackward();
+            return;
+        }
+        // Buckets already reduced are written back now, between hooks, rather than in the tail after backward (with
+        // findUnusedParameters the write-back needs the used map, known only at the end).
+        while (!findUnusedParameters
+                && nextToWriteBack < nextBucket
+                && buckets.get(nextToWriteBack).work.isCompleted()) {
+            writeBack(buckets.get(nextToWriteBack++), null);
+        }
     }
 
     /** Waits for every bucket and writes the averaged gradients into the parameters' {@code .grad}. */
@@ -195,26 +213,30 @@ final class Reducer {
             }
             Distributed.allReduce(globallyUsed, ReduceOp.MAX, group);
         }
+        long[] used = globallyUsed == null ? null : globallyUsed.toLongArray();
+        while (nextToWriteBack < buckets.size()) writeBack(buckets.get(nextToWriteBack++), used);
         long communication = 0, firstStart = Long.MAX_VALUE;
         for (Bucket b : buckets) {
-            b.work.await();
             communication += b.work.communicationNanos();
             firstStart = Math.min(firstStart, b.work.communicationStartNanos());
-        }
-        long[] used = globallyUsed == null ? null : globallyUsed.toLongArray();
-        try (var _ = Torch.noGrad()) {
-            for (int i = 0; i < ordered.size(); i++) {
-                if (used != null && used[i] == 0) continue;
-                Tensor p = ordered.get(i);
-                Slot s = slots.get(p);
-                Tensor averaged = buckets.get(s.bucket()).view(s.index());
-                if (p.grad() == null) p.setGrad(averaged.clone());
-                else p.grad().copy_(averaged);
-            }
         }
         long end = System.nanoTime();
         timeline = new DistributedDataParallel.BackwardTimeline(
                 buckets.size(), communication, Math.max(0, end - lastGradientAt), Math.max(0, end - firstStart));
+    }
+
+    /** Waits for a bucket's all-reduce and puts its averaged gradients in {@code .grad} (skipping unused ones). */
+    private void writeBack(Bucket b, long[] used) {
+        b.work.await();
+        try (var _ = Torch.noGrad()) {
+            for (int i = 0; i < b.params.size(); i++) {
+                Tensor p = b.params.get(i);
+                if (used != null && used[slots.get(p).position()] == 0) continue;
+                Tensor averaged = b.view(i);
+                if (p.grad() == null) p.setGrad(averaged.clone());
+                else p.grad().copy_(averaged);
+            }
+        }
     }
 
     DistributedDataParallel.BackwardTimeline timeline() {
