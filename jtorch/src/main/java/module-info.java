@@ -23,6 +23,7 @@ module org.jtorch {
     exports org.jtorch.compile.trace;
     exports org.jtorch.compile.trace.report;
     exports org.jtorch.debug;
+    exports org.jtorch.distributed;
     exports org.jtorch.export;
     exports org.jtorch.foreach;
     exports org.jtorch.func;
@@ -34,6 +35,7 @@ module org.jtorch {
     exports org.jtorch.nn.attention;
     exports org.jtorch.nn.functional;
     exports org.jtorch.nn.init;
+    exports org.jtorch.nn.parallel;
     exports org.jtorch.nn.utils;
     exports org.jtorch.nn.utils.prune;
     exports org.jtorch.nn.utils.rnn;

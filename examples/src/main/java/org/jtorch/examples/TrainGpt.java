@@ -1,6 +1,7 @@
 package org.jtorch.examples;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -19,6 +20,7 @@ import org.jtorch.amp.Amp;
 import org.jtorch.amp.Autocast;
 import org.jtorch.compile.CompileOptions;
 import org.jtorch.examples.gpt.CharCorpus;
+import org.jtorch.examples.gpt.DataParallel;
 import org.jtorch.examples.gpt.Gpt;
 import org.jtorch.examples.gpt.GptConfig;
 import org.jtorch.examples.gpt.LossPlot;
@@ -28,6 +30,7 @@ import org.jtorch.examples.gpt.TrainingCheckpoint;
 import org.jtorch.io.Safetensors;
 import org.jtorch.io.Serialization;
 import org.jtorch.nn.LinearCrossEntropyOptions;
+import org.jtorch.nn.Module;
 import org.jtorch.nn.Reduction;
 import org.jtorch.nn.functional.F;
 import org.jtorch.nn.utils.ClipGrad;
@@ -96,6 +99,15 @@ public final class TrainGpt {
 
     private Result run() {
         Torch.setNumThreads(opts.threads);
+        try (DataParallel dp = DataParallel.start(opts)) {
+            // Only rank 0 prints; the other ranks train silently.
+            TrainGpt self =
+                    dp.isLeader() ? this : new TrainGpt(opts, new PrintStream(OutputStream.nullOutputStream()), false);
+            return self.train(dp);
+        }
+    }
+
+    private Result train(DataParallel dp) {
         TrainingCheckpoint resumed = opts.resume == null ? null : TrainingCheckpoint.load(opts.resume);
         if (resumed != null) opts.restoreCurveSettings(resumed.settings());
         CharCorpus corpus =
@@ -127,6 +139,8 @@ public final class TrainGpt {
         }
         // The model's calls through the compiler (the loss, a Java kernel over the targets, stays eager).
         if (!opts.compile.equals("off")) model.compile(CompileOptions.defaults().backend(opts.compile));
+        // Under --ddp, DDP around the model: rank 0's weights everywhere, gradients averaged over the ranks.
+        Module replica = dp.wrap(model, opts.ddpBucketMb);
         int endStep = opts.stopAfter > 0 ? Math.min(opts.stopAfter, opts.steps) : opts.steps;
         long params = model.parameters().stream().mapToLong(Tensor::numel).sum();
         double baseline = corpus.unigramBaseline();
@@ -153,6 +167,8 @@ public final class TrainGpt {
                 opts.compile);
         out.printf("unigram baseline (held-out cross entropy of character frequencies): %.4f nats/char%n", baseline);
         if (resumed != null) out.printf("resumed from %s at step %d%n", opts.resume, startStep);
+        if (dp.world() > 1)
+            out.printf("ddp: %d ranks, %d sequences per rank per step%n", dp.world(), opts.batch / dp.world());
 
         List<Tensor> allParameters = model.parameters();
         // Throughput is reported after a short warm-up (JIT compilation, first allocations), as the peer does.
@@ -163,20 +179,21 @@ public final class TrainGpt {
         for (int step = startStep; step < endStep; step++) {
             double lr = opts.learningRate(step);
             for (Optimizer o : optimizers) for (ParamGroup g : o.paramGroups()) g.set("lr", lr);
-            Tensor[] xy = CharCorpus.batch(corpus.trainTokens(), opts.batch, config.blockSize(), data);
+            Tensor[] xy = dp.shard(CharCorpus.batch(corpus.trainTokens(), opts.batch, config.blockSize(), data));
             Tensor loss;
             try (var _ = autocast()) {
-                loss = lmLoss(model.call(xy[0]), model.lmHeadWeight(), xy[1]);
+                loss = lmLoss(replica.call(xy[0]), model.lmHeadWeight(), xy[1]);
             }
             for (Optimizer o : optimizers) o.zeroGrad();
             loss.backward();
             if (opts.gradClip > 0) ClipGrad.clipGradNorm_(allParameters, opts.gradClip);
             for (Optimizer o : optimizers) o.step();
-            float l = (float) loss.item();
+            if (step >= startStep + warm) dp.recordStep();
+            float l = (float) dp.meanOverRanks(loss);
             trainLosses.add(l);
             bar.update(step, l);
             if (step == startStep + warm - 1) warmEnd = System.nanoTime();
-            if ((step + 1) % opts.evalEvery == 0 || step + 1 == opts.steps) {
+            if (dp.isLeader() && ((step + 1) % opts.evalEvery == 0 || step + 1 == opts.steps)) {
                 long evalStart = System.nanoTime();
                 double v = evaluate(model, corpus.valTokens());
                 long evalTime = System.nanoTime() - evalStart;
@@ -194,9 +211,15 @@ public final class TrainGpt {
         out.printf(
                 "%,.0f tokens/s over steps %d..%d (after %d warm-up steps)%n",
                 tokensPerSecond, startStep + warm + 1, endStep, warm);
+        for (String line : dp.summary()) out.println(line);
 
         float[] losses = new float[trainLosses.size()];
         for (int i = 0; i < losses.length; i++) losses[i] = trainLosses.get(i);
+        if (!dp.isLeader()) {
+            // Rank 0 writes; the others wait until its files are complete, so none of them ends the job early.
+            dp.barrier();
+            return new Result(losses, valLosses, baseline, Double.NaN, tokensPerSecond, "");
+        }
         Path dir = outputDir();
         List<Map<String, Object>> optimizerStates = new ArrayList<>();
         for (Optimizer o : optimizers) optimizerStates.add(o.stateDict().toPyTorch());
@@ -219,6 +242,7 @@ public final class TrainGpt {
         Safetensors.save(model.stateDict(), metadata, dir.resolve("model.safetensors"));
         LossPlot.write(dir.resolve("loss.png"), losses, valLosses, baseline);
         out.printf("wrote %s/{checkpoint.pt, model.pt, model.safetensors, loss.png}%n", dir);
+        dp.barrier();
 
         // The held-out loss of the model as it is now: the last evaluation only if it was of this step.
         double finalVal = !valLosses.isEmpty() && valLosses.getLast()[0] == endStep

@@ -50,7 +50,9 @@ class TrainGptLauncherTest {
             Map.entry("--sample-tokens", "0"),
             Map.entry("--temperature", "0.5"),
             Map.entry("--top-k", "3"),
-            Map.entry("--threads", "1"));
+            Map.entry("--threads", "1"),
+            Map.entry("--ddp", "off"),
+            Map.entry("--ddp-bucket-mb", "4"));
 
     private record Run(int exit, String stdout, String stderr) {}
 

@@ -40,6 +40,11 @@ public final class TrainOptions {
     public int sampleTokens = 400;
     public double temperature = 0.8;
     public int topK = 20;
+    /** {@code --ddp}: "off", or "mpi" to train data-parallel across the ranks {@code mpirun} started. */
+    public String ddp = "off";
+    /** {@code --ddp-bucket-mb}: DistributedDataParallel's gradient bucket size. */
+    public double ddpBucketMb = 25;
+
     public boolean help;
     /** Whether {@code --steps} was given (a resumed run otherwise keeps its checkpoint's step count). */
     public boolean stepsGiven;
@@ -88,6 +93,10 @@ public final class TrainOptions {
               --top-k N          sample among the N most likely characters, 0 = all (default 20)
             Runtime:
               --threads N        intra-op threads for JTorch and OpenBLAS (default: all cores)
+              --ddp MODE         off | mpi: data-parallel over the ranks mpirun started (bin/jtorch-run -np N
+                                 TrainGpt --ddp mpi): each rank takes its share of --batch, rank 0 prints and
+                                 writes the checkpoint, plot and sample (default off)
+              --ddp-bucket-mb X  gradient bucket size of --ddp, in MiB (default 25)
               --help             this text
             """.formatted(DEFAULT_STEPS);
 
@@ -129,6 +138,8 @@ public final class TrainOptions {
                 case "--out" -> o.out = Path.of(v);
                 case "--corpus" -> o.corpus = Path.of(v);
                 case "--threads" -> o.threads = positive(flag, v);
+                case "--ddp" -> o.ddp = choice(flag, v, "off", "mpi");
+                case "--ddp-bucket-mb" -> o.ddpBucketMb = positiveDouble(flag, v);
                 case "--eval-every" -> o.evalEvery = positive(flag, v);
                 case "--eval-batches" -> o.evalBatches = positive(flag, v);
                 case "--sample-tokens" -> o.sampleTokens = (int) nonNegative(flag, v);

@@ -1,0 +1,200 @@
+package org.jtorch.nn.parallel;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import org.jtorch.Tensor;
+import org.jtorch.Torch;
+import org.jtorch.autograd.GradMode;
+import org.jtorch.distributed.Distributed;
+import org.jtorch.distributed.DistributedException;
+import org.jtorch.distributed.ProcessGroup;
+import org.jtorch.distributed.ReduceOp;
+import org.jtorch.distributed.Work;
+import org.jtorch.nn.Module;
+
+/**
+ * {@code torch.nn.parallel.DistributedDataParallel}: wraps a module so that each rank of a process group trains a
+ * replica on its own shard of the batch and every replica takes the same optimizer step.
+ *
+ * <p>At construction the ranks check they hold the same parameters and take rank 0's parameters and buffers. In
+ * backward, each parameter's gradient is copied into its bucket (25 MiB by default, the first one 1 MiB, filled in
+ * reverse registration order) divided by the world size, and each bucket is all-reduced (summed) asynchronously as soon
+ * as it is complete, overlapping the rest of backward; at the end of backward the parameters' {@code .grad} hold the
+ * average over ranks, exactly as PyTorch's DDP computes it. Buffers are broadcast from rank 0 before every forward
+ * ({@code broadcast_buffers}). Inside {@link #noSync()} gradients accumulate locally, for gradient accumulation.
+ *
+ * <p>The wrapped module is registered as {@code module}, so state-dict keys gain the {@code module.} prefix as in
+ * PyTorch; save {@link #module()}'s state dict for a checkpoint a single process can load.
+ */
+public final class DistributedDataParallel extends Module {
+    /**
+     * DDP's keyword arguments.
+     *
+     * @param processGroup the group to reduce over; null for the default group
+     * @param bucketCapMb bucket size in MiB ({@code bucket_cap_mb}, default 25)
+     * @param broadcastBuffers whether buffers are broadcast from rank 0 before every forward (default true)
+     * @param findUnusedParameters whether forward's output is traversed to find parameters that will get no gradient
+     *     (default false)
+     */
+    public record Options(
+            ProcessGroup processGroup, double bucketCapMb, boolean broadcastBuffers, boolean findUnusedParameters) {
+        /** PyTorch's defaults: default group, 25 MiB buckets, buffers broadcast, no unused-parameter search. */
+        public static Options defaults() {
+            return new Options(null, 25, true, false);
+        }
+
+        /** {@code process_group}. */
+        public Options processGroup(ProcessGroup group) {
+            return new Options(group, bucketCapMb, broadcastBuffers, findUnusedParameters);
+        }
+
+        /** {@code bucket_cap_mb}. */
+        public Options bucketCapMb(double mb) {
+            return new Options(processGroup, mb, broadcastBuffers, findUnusedParameters);
+        }
+
+        /** {@code broadcast_buffers}. */
+        public Options broadcastBuffers(boolean on) {
+            return new Options(processGroup, bucketCapMb, on, findUnusedParameters);
+        }
+
+        /** {@code find_unused_parameters}. */
+        public Options findUnusedParameters(boolean on) {
+            return new Options(processGroup, bucketCapMb, broadcastBuffers, on);
+        }
+    }
+
+    private final Module module;
+    private final Options options;
+    private final ProcessGroup group;
+    private final Reducer reducer;
+    private boolean requireBackwardGradSync = true;
+
+    /** {@code DistributedDataParallel(module)} with PyTorch's defaults. */
+    public DistributedDataParallel(Module module) {
+        this(module, Options.defaults());
+    }
+
+    /** {@code DistributedDataParallel(module, **options)}. */
+    public DistributedDataParallel(Module module, Options options) {
+        if (!(options.bucketCapMb() > 0)) {
+            throw new DistributedException(
+                    "DistributedDataParallel: bucketCapMb must be positive, got " + options.bucketCapMb());
+        }
+        this.module = register("module", module);
+        this.options = options;
+        this.group = options.processGroup() != null ? options.processGroup() : Distributed.worldGroup();
+        List<Tensor> params = trainableParameters(module);
+        if (params.isEmpty()) {
+            throw new DistributedException("DistributedDataParallel is not needed when a module doesn't have any"
+                    + " parameter that requires a gradient.");
+        }
+        verifySameParameters(params);
+        List<Tensor> state = new ArrayList<>(module.parameters());
+        state.addAll(module.buffers());
+        broadcastFromRankZero(state);
+        this.reducer =
+                new Reducer(params, group, (long) (options.bucketCapMb() * (1 << 20)), options.findUnusedParameters());
+    }
+
+    private static List<Tensor> trainableParameters(Module module) {
+        Set<Tensor> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<Tensor> params = new ArrayList<>();
+        for (Tensor p : module.parameters()) if (p.requiresGrad() && seen.add(p)) params.add(p);
+        return params;
+    }
+
+    /**
+     * PyTorch's {@code _verify_param_shape_across_processes}: the ranks must hold the same number of parameters with
+     * the same shapes and dtypes, else the buckets would not line up.
+     */
+    private void verifySameParameters(List<Tensor> params) {
+        long signature = params.size();
+        long elements = 0;
+        for (Tensor p : params) {
+            signature = signature * 31 + java.util.Arrays.hashCode(p.shape());
+            signature = signature * 31 + p.dtype().ordinal();
+            elements += p.numel();
+        }
+        Tensor mine = Torch.tensor(new long[] {signature, elements});
+        Tensor min = mine.clone(), max = mine.clone();
+        Distributed.allReduce(min, ReduceOp.MIN, group);
+        Distributed.allReduce(max, ReduceOp.MAX, group);
+        if (!java.util.Arrays.equals(min.toLongArray(), max.toLongArray())) {
+            throw new DistributedException("DistributedDataParallel: the ranks' modules differ (number, shapes or"
+                    + " dtypes of parameters); this rank has " + params.size() + " trainable parameters with "
+                    + elements + " elements");
+        }
+    }
+
+    private void broadcastFromRankZero(List<Tensor> tensors) {
+        int root = group.ranks().getFirst();
+        List<Work> works = new ArrayList<>();
+        try (var _ = Torch.noGrad()) {
+            for (Tensor t : tensors) works.add(Distributed.broadcastAsync(t, root, group));
+            for (Work w : works) w.await();
+        }
+    }
+
+    /** The wrapped module ({@code ddp.module}). */
+    public Module module() {
+        return module;
+    }
+
+    /** The options this wrapper was made with. */
+    public Options options() {
+        return options;
+    }
+
+    /**
+     * The forward of the wrapped module, after broadcasting its buffers from rank 0 ({@code broadcast_buffers}); with
+     * grad enabled and outside {@link #noSync()}, prepares the reduction of the coming backward.
+     */
+    @Override
+    public Tensor forward(Tensor input) {
+        if (options.broadcastBuffers() && !module.buffers().isEmpty()) broadcastFromRankZero(module.buffers());
+        Tensor output = module.call(input);
+        if (GradMode.isEnabled() && requireBackwardGradSync) reducer.prepareForBackward(output);
+        return output;
+    }
+
+    /**
+     * {@code no_sync()}: within the scope, backward accumulates gradients locally without communication; the first
+     * forward-backward after it reduces the accumulated gradients.
+     */
+    public NoSync noSync() {
+        boolean before = requireBackwardGradSync;
+        requireBackwardGradSync = false;
+        return () -> requireBackwardGradSync = before;
+    }
+
+    /** The scope {@link #noSync()} opens; closing it restores synchronisation. */
+    public interface NoSync extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /**
+     * Where the time of the last synchronised backward went, for tuning buckets and checking overlap.
+     *
+     * @param buckets the number of buckets all-reduced
+     * @param allReduceNanos the MPI all-reduce time of all buckets together, on the communication thread
+     * @param tailNanos from the arrival of the last gradient to the averaged gradients being in {@code .grad}: the
+     *     communication backward could not hide
+     * @param communicationSpanNanos from the first bucket's all-reduce starting to the gradients being written back
+     */
+    public record BackwardTimeline(int buckets, long allReduceNanos, long tailNanos, long communicationSpanNanos) {}
+
+    /** The timeline of the last synchronised backward, or null before the first one. */
+    public BackwardTimeline lastBackward() {
+        return reducer.timeline();
+    }
+
+    /** The gradient buckets' sizes in bytes, in the order they are reduced. */
+    public List<Long> bucketSizes() {
+        return reducer.bucketBytes();
+    }
+}

@@ -1,0 +1,258 @@
+package org.jtorch.nn.parallel;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jtorch.DType;
+import org.jtorch.Tensor;
+import org.jtorch.Torch;
+import org.jtorch.autograd.graph.Edge;
+import org.jtorch.autograd.graph.Node;
+import org.jtorch.distributed.Distributed;
+import org.jtorch.distributed.DistributedException;
+import org.jtorch.distributed.ProcessGroup;
+import org.jtorch.distributed.ReduceOp;
+import org.jtorch.utils.hooks.RemovableHandle;
+
+/**
+ * DDP's gradient reducer, after PyTorch's {@code Reducer}: parameters are grouped into buckets, each bucket's gradients
+ * are copied (already divided by the world size) into one flat tensor as backward produces them, and the bucket is
+ * all-reduced asynchronously as soon as it is complete, so that communication overlaps the rest of backward. Buckets
+ * are launched strictly in order, so every rank issues the same sequence of collectives whatever order its hooks fire
+ * in. A bucket whose all-reduce has finished is written back into {@code .grad} at the next hook; when the last bucket
+ * has been launched, the reducer waits for the rest and writes them back, so backward returns with averaged gradients.
+ */
+final class Reducer {
+    /**
+     * PyTorch's {@code _DEFAULT_FIRST_BUCKET_BYTES}: the first bucket is small, so the tail after backward is short.
+     */
+    static final long FIRST_BUCKET_BYTES = 1L << 20;
+
+    /** Where a parameter's gradient goes: bucket, place in the bucket, and the parameter's registration position. */
+    private record Slot(int bucket, int index, int position) {}
+
+    private final ProcessGroup group;
+    private final int worldSize;
+    private final boolean findUnusedParameters;
+    /** In reduction order. */
+    private final List<Bucket> buckets;
+
+    /** Registration order: the same on every rank, unlike an identity map's. */
+    private final List<Tensor> params;
+
+    private final Map<Tensor, Slot> slots = new IdentityHashMap<>();
+    private final List<RemovableHandle> hooks = new ArrayList<>();
+
+    /** Set by a forward that will be followed by a synchronised backward. */
+    private boolean expectingGradients;
+
+    private int nextBucket;
+    /** The first bucket whose averaged gradients are not yet in {@code .grad}. */
+    private int nextToWriteBack;
+
+    private final Set<Tensor> marked = Collections.newSetFromMap(new IdentityHashMap<>());
+    private final Set<Tensor> locallyUnused = Collections.newSetFromMap(new IdentityHashMap<>());
+
+    private long lastGradientAt;
+    private volatile DistributedDataParallel.BackwardTimeline timeline;
+
+    Reducer(List<Tensor> params, ProcessGroup group, long bucketCapBytes, boolean findUnusedParameters) {
+        this.group = group;
+        this.worldSize = Distributed.worldSize(group);
+        this.findUnusedParameters = findUnusedParameters;
+        this.params = List.copyOf(params);
+        this.buckets = assignBuckets(params, bucketCapBytes);
+        for (int b = 0; b < buckets.size(); b++) {
+            List<Tensor> members = buckets.get(b).params;
+            for (int i = 0; i < members.size(); i++) {
+                slots.put(members.get(i), new Slot(b, i, this.params.indexOf(members.get(i))));
+            }
+        }
+        for (Tensor p : params) hooks.add(p.registerPostAccumulateGradHook(this::markReady));
+    }
+
+    /**
+     * PyTorch's {@code compute_bucket_assignment_by_size} on the parameters in registration order: one open bucket per
+     * dtype, closed once it holds at least its limit (1 MiB for a dtype's first bucket, then {@code capBytes}); the
+     * buckets are then reduced in reverse, approximating the order in which backward produces gradients.
+     */
+    private static List<Bucket> assignBuckets(List<Tensor> params, long capBytes) {
+        record Open(List<Tensor> params, long bytes, boolean first) {}
+        Map<DType, Open> open = new LinkedHashMap<>();
+        List<List<Tensor>> closed = new ArrayList<>();
+        for (Tensor p : params) {
+            Open o = open.getOrDefault(p.dtype(), new Open(new ArrayList<>(), 0, true));
+            o.params().add(p);
+            long bytes = o.bytes() + p.numel() * p.dtype().itemSize();
+            if (bytes >= (o.first() ? Math.min(FIRST_BUCKET_BYTES, capBytes) : capBytes)) {
+                closed.add(o.params());
+                open.put(p.dtype(), new Open(new ArrayList<>(), 0, false));
+            } else {
+                open.put(p.dtype(), new Open(o.params(), bytes, o.first()));
+            }
+        }
+        for (Open o : open.values()) if (!o.params().isEmpty()) closed.add(o.params());
+        // Ordered by their first parameter's position, as PyTorch sorts them, then reversed.
+        Map<Tensor, Integer> position = new IdentityHashMap<>();
+        for (int i = 0; i < params.size(); i++) position.put(params.get(i), i);
+        closed.sort((a, b) -> Integer.compare(position.get(a.getFirst()), position.get(b.getFirst())));
+        Deque<Bucket> reversed = new ArrayDeque<>();
+        for (List<Tensor> c : closed)
+            reversed.addFirst(new Bucket(c, c.getFirst().dtype()));
+        return List.copyOf(reversed);
+    }
+
+    /** The bucket sizes in bytes, in reduction order (for diagnostics and tests). */
+    List<Long> bucketBytes() {
+        List<Long> sizes = new ArrayList<>();
+        for (Bucket b : buckets) sizes.add(b.bytes());
+        return sizes;
+    }
+
+    /**
+     * Called after a forward whose backward must be synchronised. Fails as PyTorch does when the previous backward left
+     * a reduction unfinished (a parameter got no gradient and {@code find_unused_parameters} is off). With
+     * {@code find_unused_parameters}, marks the parameters the output does not depend on as ready, with zero gradient.
+     */
+    synchronized void prepareForBackward(Tensor output) {
+        if (expectingGradients && !marked.isEmpty()) {
+            throw new DistributedException("DistributedDataParallel: Expected to have finished reduction in the prior"
+                    + " iteration before starting a new one. This error indicates that your module has parameters that"
+                    + " were not used in producing loss (" + unreadyNames() + "). You can enable unused parameter"
+                    + " detection by passing findUnusedParameters(true), and by making sure all forward function"
+                    + " outputs participate in calculating loss.");
+        }
+        expectingGradients = true;
+        nextBucket = 0;
+        nextToWriteBack = 0;
+        marked.clear();
+        locallyUnused.clear();
+        for (Bucket b : buckets) b.reset();
+        if (!findUnusedParameters) return;
+        Set<Node<Tensor>> reachable = reachableFrom(output);
+        for (Tensor p : params) {
+            if (!reachable.contains(p.gradAccumulator())) locallyUnused.add(p);
+        }
+        for (Tensor p : params) if (locallyUnused.contains(p)) ready(p, null);
+    }
+
+    /** The nodes of the backward graph reachable from {@code output}. */
+    private static Set<Node<Tensor>> reachableFrom(Tensor output) {
+        Set<Node<Tensor>> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        Deque<Node<Tensor>> todo = new ArrayDeque<>();
+        if (output.gradFn() != null) todo.push(output.gradFn());
+        while (!todo.isEmpty()) {
+            Node<Tensor> n = todo.pop();
+            if (!seen.add(n)) continue;
+            for (Edge<Tensor> e : n.nextFunctions()) if (e != null && e.node() != null) todo.push(e.node());
+        }
+        return seen;
+    }
+
+    /** The post-accumulate-grad hook of every parameter. */
+    private synchronized void markReady(Tensor param) {
+        if (!expectingGradients) return; // no_sync, or a backward of a forward that did not go through DDP
+        if (locallyUnused.contains(param)) {
+            throw new DistributedException("DistributedDataParallel: a parameter found unused in forward received a"
+                    + " gradient; its output was not part of the module's forward output");
+        }
+        lastGradientAt = System.nanoTime();
+        ready(param, param.grad());
+    }
+
+    private void ready(Tensor param, Tensor grad) {
+        if (!marked.add(param)) {
+            throw new DistributedException("DistributedDataParallel: Expected to mark a variable ready only once. This"
+                    + " error is caused by a parameter that participates in backward more than once per iteration"
+                    + " (reentrant backward or a shared parameter used by two backward passes)");
+        }
+        Slot s = slots.get(param);
+        Bucket bucket = buckets.get(s.bucket());
+        try (var _ = Torch.noGrad()) {
+            Tensor view = bucket.view(s.index());
+            if (grad == null) view.zero_();
+            else if (worldSize == 1) view.copy_(grad);
+            else view.copy_(grad.mul(1.0 / worldSize)); // divided while copied in, as PyTorch's reducer does
+        }
+        bucket.pending--;
+        while (nextBucket < buckets.size() && buckets.get(nextBucket).pending == 0) {
+            Bucket b = buckets.get(nextBucket++);
+            b.work = Distributed.allReduceAsync(b.flat, ReduceOp.SUM, group);
+        }
+        if (nextBucket == buckets.size()) {
+            finishBackward();
+            return;
+        }
+        // Buckets already reduced are written back now, between hooks, rather than in the tail after backward (with
+        // findUnusedParameters the write-back needs the used map, known only at the end).
+        while (!findUnusedParameters
+                && nextToWriteBack < nextBucket
+                && buckets.get(nextToWriteBack).work.isCompleted()) {
+            writeBack(buckets.get(nextToWriteBack++), null);
+        }
+    }
+
+    /** Waits for every bucket and writes the averaged gradients into the parameters' {@code .grad}. */
+    private void finishBackward() {
+        expectingGradients = false;
+        marked.clear();
+        Tensor globallyUsed = null;
+        List<Tensor> ordered = params;
+        if (findUnusedParameters) {
+            // A parameter unused on every rank keeps its .grad untouched, as in PyTorch.
+            globallyUsed = Torch.zeros(new long[] {ordered.size()}, DType.INT32, org.jtorch.Device.CPU);
+            for (int i = 0; i < ordered.size(); i++) {
+                if (!locallyUnused.contains(ordered.get(i)))
+                    globallyUsed.select(0, i).fill_(1);
+            }
+            Distributed.allReduce(globallyUsed, ReduceOp.MAX, group);
+        }
+        long[] used = globallyUsed == null ? null : globallyUsed.toLongArray();
+        while (nextToWriteBack < buckets.size()) writeBack(buckets.get(nextToWriteBack++), used);
+        long communication = 0, firstStart = Long.MAX_VALUE;
+        for (Bucket b : buckets) {
+            communication += b.work.communicationNanos();
+            firstStart = Math.min(firstStart, b.work.communicationStartNanos());
+        }
+        long end = System.nanoTime();
+        timeline = new DistributedDataParallel.BackwardTimeline(
+                buckets.size(), communication, Math.max(0, end - lastGradientAt), Math.max(0, end - firstStart));
+    }
+
+    /** Waits for a bucket's all-reduce and puts its averaged gradients in {@code .grad} (skipping unused ones). */
+    private void writeBack(Bucket b, long[] used) {
+        b.work.await();
+        try (var _ = Torch.noGrad()) {
+            for (int i = 0; i < b.params.size(); i++) {
+                Tensor p = b.params.get(i);
+                if (used != null && used[slots.get(p).position()] == 0) continue;
+                Tensor averaged = b.view(i);
+                if (p.grad() == null) p.setGrad(averaged.clone());
+                else p.grad().copy_(averaged);
+            }
+        }
+    }
+
+    DistributedDataParallel.BackwardTimeline timeline() {
+        return timeline;
+    }
+
+    private String unreadyNames() {
+        List<String> shapes = new ArrayList<>();
+        for (Tensor p : params) {
+            if (!marked.contains(p)) shapes.add(java.util.Arrays.toString(p.shape()));
+        }
+        return "parameters without gradient, by shape: " + String.join(", ", shapes);
+    }
+
+    /** Removes the gradient hooks. */
+    void close() {
+        for (RemovableHandle h : hooks) h.remove();
+    }
+}

@@ -1,0 +1,202 @@
+package org.jtorch.distributed;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.jtorch.Generator;
+import org.jtorch.Tensor;
+import org.jtorch.Torch;
+import org.jtorch.nn.Linear;
+import org.jtorch.nn.Module;
+import org.jtorch.nn.Sequential;
+import org.jtorch.nn.Tanh;
+import org.jtorch.nn.functional.F;
+import org.jtorch.nn.parallel.DistributedDataParallel;
+import org.jtorch.optim.SGD;
+import org.jtorch.utils.data.DistributedSampler;
+import org.jtorch.utils.data.TensorDataset;
+
+/**
+ * Run under {@code mpirun -np N} by {@link MpiLaunchTest}: DDP against one process. Every rank also trains a local,
+ * non-distributed replica on the whole batch, and compares: after 20 SGD steps with N ranks × batch 8, the DDP model's
+ * parameters must equal the replica's after 20 steps of batch 8·N over the same samples. Then gradient accumulation
+ * under {@code noSync}, {@code findUnusedParameters}, and the {@link DistributedSampler}'s defaults.
+ */
+public final class DdpCheck {
+    private DdpCheck() {}
+
+    private static final int STEPS = 20, PER_RANK = 8;
+
+    public static void main(String[] args) {
+        Distributed.initProcessGroup("mpi", Duration.ofSeconds(60));
+        int rank = Distributed.rank(), size = Distributed.worldSize();
+        try {
+            trainingMatchesOneProcess(rank, size, 25);
+            trainingMatchesOneProcess(rank, size, 0.0005); // several buckets, reduced in order
+            noSyncAccumulates(rank, size);
+            unusedParameters(rank, size);
+            samplerShards(rank, size);
+        } catch (Throwable t) {
+            System.out.println("FAILED on rank " + rank + ": " + t);
+            t.printStackTrace(System.out);
+            System.out.flush();
+            Runtime.getRuntime().halt(1);
+        }
+        System.out.println("ddp: passed on rank " + rank + " of " + size);
+        Distributed.destroyProcessGroup();
+    }
+
+    private static Module mlp() {
+        return new Sequential(new Linear(6, 32), new Tanh(), new Linear(32, 32), new Tanh(), new Linear(32, 3));
+    }
+
+    /** Step {@code s}'s global batch (the same on every rank): PER_RANK × size samples. */
+    private static Tensor[] batch(int s, int size) {
+        Generator g = new Generator().manualSeed(1000 + s);
+        Tensor x = Torch.randn(new long[] {(long) PER_RANK * size, 6}, g);
+        Tensor y = Torch.randn(new long[] {(long) PER_RANK * size, 3}, g);
+        return new Tensor[] {x, y};
+    }
+
+    private static void trainingMatchesOneProcess(int rank, int size, double bucketMb) {
+        Torch.manualSeed(rank); // different initial weights per rank: DDP must take rank 0's
+        Module replicaOfMine = mlp();
+        Torch.manualSeed(0);
+        Module reference = mlp();
+        DistributedDataParallel ddp = new DistributedDataParallel(
+                replicaOfMine, DistributedDataParallel.Options.defaults().bucketCapMb(bucketMb));
+        if (bucketMb < 1 && ddp.bucketSizes().size() < 3) {
+            throw new AssertionError("expected several buckets, got " + ddp.bucketSizes());
+        }
+        assertParamsEqual("after construction (rank 0's weights)", reference, replicaOfMine, 0);
+        SGD sgdDdp = new SGD(ddp.parameters(), 0.1);
+        SGD sgdRef = new SGD(reference.parameters(), 0.1);
+        for (int s = 0; s < STEPS; s++) {
+            Tensor[] xy = batch(s, size);
+            Tensor x = xy[0].narrow(0, (long) PER_RANK * rank, PER_RANK);
+            Tensor y = xy[1].narrow(0, (long) PER_RANK * rank, PER_RANK);
+            sgdDdp.zeroGrad();
+            F.mseLoss(ddp.call(x), y).backward();
+            sgdDdp.step();
+            sgdRef.zeroGrad();
+            F.mseLoss(reference.call(xy[0]), xy[1]).backward();
+            sgdRef.step();
+        }
+        assertParamsEqual("after " + STEPS + " steps, bucket cap " + bucketMb + " MiB", reference, replicaOfMine, 2e-6);
+    }
+
+    private static void noSyncAccumulates(int rank, int size) {
+        Torch.manualSeed(0);
+        Module model = mlp();
+        Torch.manualSeed(0);
+        Module reference = mlp();
+        DistributedDataParallel ddp = new DistributedDataParallel(model);
+        Tensor[] xy = batch(99, size);
+        int half = PER_RANK / 2;
+        try (var _ = ddp.noSync()) {
+            F.mseLoss(
+                            ddp.call(xy[0].narrow(0, (long) PER_RANK * rank, half)),
+                            xy[1].narrow(0, (long) PER_RANK * rank, half))
+                    .backward();
+        }
+        F.mseLoss(
+                        ddp.call(xy[0].narrow(0, (long) PER_RANK * rank + half, half)),
+                        xy[1].narrow(0, (long) PER_RANK * rank + half, half))
+                .backward();
+        // Two half-batch means accumulated per rank, averaged over ranks: twice the gradient of the whole batch's mean.
+        F.mseLoss(reference.call(xy[0]), xy[1]).mul(2.0).backward();
+        assertGradsEqual("noSync accumulation", reference, model);
+    }
+
+    /** Uses its second layer only on rank 0, and never its third. */
+    private static final class Branches extends Module {
+        final Linear a = register("a", new Linear(6, 3));
+        final Linear b = register("b", new Linear(6, 3));
+        final Linear never = register("never", new Linear(6, 3));
+        final boolean useB;
+
+        Branches(boolean useB) {
+            this.useB = useB;
+        }
+
+        @Override
+        public Tensor forward(Tensor x) {
+            Tensor y = a.call(x);
+            return useB ? y.add(b.call(x)) : y;
+        }
+    }
+
+    private static void unusedParameters(int rank, int size) {
+        Torch.manualSeed(0);
+        Branches mine = new Branches(rank == 0);
+        DistributedDataParallel ddp = new DistributedDataParallel(
+                mine, DistributedDataParallel.Options.defaults().findUnusedParameters(true));
+        Tensor[] xy = batch(7, size);
+        F.mseLoss(
+                        ddp.call(xy[0].narrow(0, (long) PER_RANK * rank, PER_RANK)),
+                        xy[1].narrow(0, (long) PER_RANK * rank, PER_RANK))
+                .backward();
+        // The reference: each rank's replica on its shard, gradients summed and divided by the number of ranks.
+        List<Branches> replicas = new ArrayList<>();
+        for (int r = 0; r < size; r++) {
+            Torch.manualSeed(0);
+            Branches replica = new Branches(r == 0);
+            F.mseLoss(
+                            replica.call(xy[0].narrow(0, (long) PER_RANK * r, PER_RANK)),
+                            xy[1].narrow(0, (long) PER_RANK * r, PER_RANK))
+                    .backward();
+            replicas.add(replica);
+        }
+        for (String name : List.of("a.weight", "a.bias", "b.weight", "b.bias")) {
+            Tensor sum = Torch.zerosLike(mine.getParameter(name));
+            for (Branches replica : replicas) {
+                Tensor g = replica.getParameter(name).grad();
+                if (g != null) sum = sum.add(g);
+            }
+            assertClose(
+                    "findUnusedParameters grad of " + name,
+                    sum.div((long) size),
+                    mine.getParameter(name).grad(),
+                    2e-6);
+        }
+        if (mine.never.weight().grad() != null) {
+            throw new AssertionError("a parameter unused on every rank must keep no gradient");
+        }
+    }
+
+    /** The sampler's defaults come from the process group (its shards are checked against PyTorch elsewhere). */
+    private static void samplerShards(int rank, int size) {
+        DistributedSampler defaults = new DistributedSampler(new TensorDataset(Torch.arange(10L)));
+        if (defaults.size() != (10 + size - 1) / size)
+            throw new AssertionError("default shard size " + defaults.size());
+        List<Integer> all = new ArrayList<>();
+        for (int r = 0; r < size; r++)
+            new DistributedSampler(new TensorDataset(Torch.arange(10L)), size, r, true, 0, false).forEach(all::add);
+        List<Integer> mine = new ArrayList<>();
+        defaults.forEach(mine::add);
+        for (int k = 0; k < mine.size(); k++) {
+            if (!mine.get(k).equals(all.get(rank * defaults.size() + k))) {
+                throw new AssertionError("rank " + rank + "'s default shard " + mine);
+            }
+        }
+    }
+
+    private static void assertParamsEqual(String what, Module expected, Module actual, double tol) {
+        List<Tensor> e = expected.parameters(), a = actual.parameters();
+        for (int i = 0; i < e.size(); i++) assertClose(what + " param " + i, e.get(i), a.get(i), tol);
+    }
+
+    private static void assertGradsEqual(String what, Module expected, Module actual) {
+        List<Tensor> e = expected.parameters(), a = actual.parameters();
+        for (int i = 0; i < e.size(); i++)
+            assertClose(what + " grad " + i, e.get(i).grad(), a.get(i).grad(), 2e-6);
+    }
+
+    private static void assertClose(String what, Tensor expected, Tensor actual, double tol) {
+        double[] e = expected.detach().contiguous().toDoubleArray(),
+                a = actual.detach().contiguous().toDoubleArray();
+        double worst = 0;
+        for (int i = 0; i < e.length; i++) worst = Math.max(worst, Math.abs(e[i] - a[i]) / Math.max(1, Math.abs(e[i])));
+        if (!(worst <= tol)) throw new AssertionError(what + ": largest relative difference " + worst);
+    }
+}
