@@ -24,6 +24,7 @@ module org.jtorch {
     exports org.jtorch.compile.trace.report;
     exports org.jtorch.debug;
     exports org.jtorch.export;
+    exports org.jtorch.fft;
     exports org.jtorch.foreach;
     exports org.jtorch.func;
     exports org.jtorch.fx;
