@@ -23,6 +23,7 @@ module org.jtorch {
     exports org.jtorch.compile.trace;
     exports org.jtorch.compile.trace.report;
     exports org.jtorch.debug;
+    exports org.jtorch.distributions;
     exports org.jtorch.export;
     exports org.jtorch.fft;
     exports org.jtorch.foreach;
