@@ -52,6 +52,9 @@ def make(family, params, kw):
     if family in ("Bernoulli", "Categorical", "OneHotCategorical"):
         cls = getattr(D, family)
         return cls(probs=p[0]) if kw["param"] == "probs" else cls(logits=p[0])
+    if family == "MVN":
+        kind = kw["param"]
+        return D.MultivariateNormal(p[0], **{kind: p[1]})
     if family == "IndependentNormal":
         return D.Independent(D.Normal(p[0], p[1]), 1)
     if family == "SigmoidAffineNormal":
@@ -172,6 +175,16 @@ def main():
     sampling("SigmoidAffineNormal", "SigmoidAffineNormal", [loc, scale], {}, (3,), 11)
     evaluate("TanhNormal", "TanhNormal", [loc, scale], {}, t([[0.3, -0.9, 0.5], [0.0, 0.2, -0.7]]), q)
 
+    mloc = t([[0.5, -1.0, 2.0], [0.0, 0.3, -0.2]])
+    a = t([[1.0, 0.2, -0.3], [0.1, 0.8, 0.4], [-0.5, 0.3, 1.2]])
+    cov = a @ a.T + 0.5 * torch.eye(3, dtype=f64)
+    mx = t([[0.3, -2.0, 4.0], [1.0, 0.0, -1.5]])
+    for kind, m in (("covariance_matrix", cov), ("scale_tril", torch.linalg.cholesky(cov)),
+                    ("precision_matrix", torch.linalg.inv(cov))):
+        evaluate("MVN/" + kind, "MVN", [mloc, m], {"param": kind}, mx)
+        sampling("MVN/" + kind, "MVN", [mloc, m], {"param": kind}, (2,), 12)
+    error("error/MVN/not-positive-definite", "MVN", [mloc, -cov], {"param": "covariance_matrix"})
+
     # kl_divergence: "other" holds q's family and parameters
     pairs = [
         ("Normal", [loc, scale], "Normal", [t([0.0, 1.0, 2.5]), t([2.0, 0.7, 1.0])], {}),
@@ -188,6 +201,8 @@ def main():
         ("OneHotCategorical", [cat_probs], "OneHotCategorical", [t([[0.3, 0.3, 0.4], [0.1, 0.1, 0.8]])],
          {"param": "probs"}),
     ]
+    pairs.append(("MVN", [mloc, cov], "MVN", [t([0.1, 0.2, 0.3]), 2.0 * torch.eye(3, dtype=f64) + 0.1],
+                  {"param": "covariance_matrix"}))
     for pf, pp, qf, qp, kw in pairs:
         ps = leaves(pp)
         kl = D.kl_divergence(make(pf, ps, kw), make(qf, qp, kw))

@@ -2,6 +2,7 @@ package org.jtorch.distributions;
 
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
+import org.jtorch.linalg.Linalg;
 
 /**
  * {@code torch.distributions.constraints}: a region of values, checked elementwise ({@link #check} gives a bool tensor
@@ -210,6 +211,49 @@ public abstract class Constraint {
         @Override
         public String toString() {
             return "OneHot()";
+        }
+    };
+
+    /** {@code constraints.real_vector}: real values, one event per last dim. */
+    public static final Constraint REAL_VECTOR = new Constraint(1) {
+        @Override
+        Tensor elementwise(Tensor v) {
+            return v.eq(v);
+        }
+
+        @Override
+        public String toString() {
+            return "IndependentConstraint(Real(), 1)";
+        }
+    };
+
+    /** {@code constraints.lower_cholesky}: lower-triangular square matrices with a positive diagonal. */
+    public static final Constraint LOWER_CHOLESKY = new Constraint(2) {
+        @Override
+        Tensor elementwise(Tensor v) {
+            Tensor lower = v.tril().eq(v);
+            Tensor positiveDiagonal = v.diagonal(0, -2, -1).gt(0.0).unsqueeze(-2);
+            return Torch.logicalAnd(lower, positiveDiagonal);
+        }
+
+        @Override
+        public String toString() {
+            return "LowerCholesky()";
+        }
+    };
+
+    /** {@code constraints.positive_definite}: symmetric matrices with a Cholesky factor. */
+    public static final Constraint POSITIVE_DEFINITE = new Constraint(2) {
+        @Override
+        Tensor elementwise(Tensor v) {
+            Tensor symmetric = v.sub(v.mT()).abs().le(1e-6);
+            Tensor factorises = Linalg.choleskyEx(v).info().eq(0L).unsqueeze(-1).unsqueeze(-1);
+            return Torch.logicalAnd(symmetric, factorises);
+        }
+
+        @Override
+        public String toString() {
+            return "PositiveDefinite()";
         }
     };
 }

@@ -86,6 +86,7 @@ public final class KL {
             Tensor t3 = scaleRatio.mul(locAbsDiff.neg().div(p.scale()).exp());
             return scaleRatio.log().neg().add(locAbsDiff.div(q.scale())).add(t3).sub(1.0);
         });
+        register(MultivariateNormal.class, MultivariateNormal.class, MultivariateNormal::kl);
         register(Independent.class, Independent.class, (p, q) -> {
             if (p.reinterpretedBatchNdims() != q.reinterpretedBatchNdims()) {
                 throw new UnsupportedOperationException(

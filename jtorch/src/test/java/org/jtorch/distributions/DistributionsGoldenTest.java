@@ -87,6 +87,12 @@ class DistributionsGoldenTest {
             case "OneHotCategorical" ->
                 probs ? OneHotCategorical.ofProbs(p.get(0)) : OneHotCategorical.ofLogits(p.get(0));
             case "IndependentNormal" -> new Independent(new Normal(p.get(0), p.get(1)), 1);
+            case "MVN" ->
+                switch ((String) c.kwarg("param")) {
+                    case "covariance_matrix" -> MultivariateNormal.ofCovariance(p.get(0), p.get(1));
+                    case "scale_tril" -> MultivariateNormal.ofScaleTril(p.get(0), p.get(1));
+                    default -> MultivariateNormal.ofPrecision(p.get(0), p.get(1));
+                };
             case "SigmoidAffineNormal" ->
                 new TransformedDistribution(
                         new Normal(p.get(0), p.get(1)),
