@@ -1,5 +1,7 @@
 package org.jtorch.distributions;
 
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.linalg.Linalg;
@@ -35,225 +37,113 @@ public abstract class Constraint {
 
     abstract Tensor elementwise(Tensor value);
 
-    /** {@code constraints.real}: not NaN. */
-    public static final Constraint REAL = new Constraint(0) {
-        @Override
-        Tensor elementwise(Tensor v) {
-            return v.eq(v);
-        }
+    /** A constraint from its elementwise test and its repr (made when printed: it may format tensors). */
+    private static Constraint of(int eventDim, boolean discrete, Supplier<String> repr, UnaryOperator<Tensor> test) {
+        return new Constraint(eventDim) {
+            @Override
+            Tensor elementwise(Tensor value) {
+                return test.apply(value);
+            }
 
-        @Override
-        public String toString() {
-            return "Real()";
-        }
-    };
+            @Override
+            public boolean isDiscrete() {
+                return discrete;
+            }
+
+            @Override
+            public String toString() {
+                return repr.get();
+            }
+        };
+    }
+
+    /** {@code constraints.real}: not NaN. */
+    public static final Constraint REAL = of(0, false, () -> "Real()", v -> v.eq(v));
+
+    /** {@code constraints.real_vector}: real values, one event per last dim. */
+    public static final Constraint REAL_VECTOR = of(1, false, () -> "IndependentConstraint(Real(), 1)", v -> v.eq(v));
 
     /** {@code constraints.positive}: greater than 0. */
     public static final Constraint POSITIVE = greaterThan(0.0);
 
     /** {@code constraints.nonnegative}: at least 0. */
-    public static final Constraint NONNEGATIVE = new Constraint(0) {
-        @Override
-        Tensor elementwise(Tensor v) {
-            return v.ge(0.0);
-        }
-
-        @Override
-        public String toString() {
-            return "GreaterThanEq(lower_bound=0.0)";
-        }
-    };
+    public static final Constraint NONNEGATIVE = of(0, false, () -> "GreaterThanEq(lower_bound=0.0)", v -> v.ge(0.0));
 
     /** {@code constraints.unit_interval}: within [0, 1]. */
     public static final Constraint UNIT_INTERVAL = interval(0.0, 1.0);
 
     /** {@code constraints.boolean}: 0 or 1. */
-    public static final Constraint BOOLEAN = new Constraint(0) {
-        @Override
-        Tensor elementwise(Tensor v) {
-            return Torch.logicalOr(v.eq(0L), v.eq(1L));
-        }
-
-        @Override
-        public boolean isDiscrete() {
-            return true;
-        }
-
-        @Override
-        public String toString() {
-            return "Boolean()";
-        }
-    };
+    public static final Constraint BOOLEAN = of(0, true, () -> "Boolean()", v -> Torch.logicalOr(v.eq(0L), v.eq(1L)));
 
     /** {@code constraints.simplex}: the last dim non-negative and summing to 1 (within 1e-6). */
-    public static final Constraint SIMPLEX = new Constraint(1) {
-        @Override
-        Tensor elementwise(Tensor v) {
-            Tensor sumsToOne = v.sum(-1).sub(1.0).abs().lt(1e-6).unsqueeze(-1);
-            return Torch.logicalAnd(v.ge(0.0), sumsToOne);
-        }
+    public static final Constraint SIMPLEX = of(
+            1,
+            false,
+            () -> "Simplex()",
+            v -> Torch.logicalAnd(v.ge(0.0), v.sum(-1).sub(1.0).abs().lt(1e-6).unsqueeze(-1)));
 
-        @Override
-        public String toString() {
-            return "Simplex()";
-        }
-    };
+    /** {@code constraints.one_hot}: the last dim holds one 1 and zeros. */
+    public static final Constraint ONE_HOT = of(
+            1,
+            true,
+            () -> "OneHot()",
+            v -> Torch.logicalAnd(BOOLEAN.elementwise(v), v.sum(-1).eq(1L).unsqueeze(-1)));
+
+    /** {@code constraints.lower_cholesky}: lower-triangular square matrices with a positive diagonal. */
+    public static final Constraint LOWER_CHOLESKY = of(
+            2,
+            false,
+            () -> "LowerCholesky()",
+            v -> Torch.logicalAnd(v.tril().eq(v), v.diagonal(0, -2, -1).gt(0.0).unsqueeze(-2)));
+
+    /** {@code constraints.positive_definite}: symmetric matrices with a Cholesky factor. */
+    public static final Constraint POSITIVE_DEFINITE = of(
+            2,
+            false,
+            () -> "PositiveDefinite()",
+            v -> Torch.logicalAnd(
+                    v.sub(v.mT()).abs().le(1e-6),
+                    Linalg.choleskyEx(v).info().eq(0L).unsqueeze(-1).unsqueeze(-1)));
 
     /** {@code constraints.greater_than(lower_bound)}. */
     public static Constraint greaterThan(double lowerBound) {
-        return new Constraint(0) {
-            @Override
-            Tensor elementwise(Tensor v) {
-                return v.gt(lowerBound);
-            }
-
-            @Override
-            public String toString() {
-                return "GreaterThan(lower_bound=" + lowerBound + ")";
-            }
-        };
-    }
-
-    /** {@code constraints.less_than(upper_bound)} with a tensor bound. */
-    static Constraint lessThan(Tensor upperBound) {
-        return new Constraint(0) {
-            @Override
-            Tensor elementwise(Tensor v) {
-                return v.lt(upperBound);
-            }
-
-            @Override
-            public String toString() {
-                return "LessThan(upper_bound=" + upperBound + ")";
-            }
-        };
-    }
-
-    /** {@code constraints.greater_than(lower_bound)} with a tensor bound. */
-    static Constraint greaterThan(Tensor lowerBound) {
-        return new Constraint(0) {
-            @Override
-            Tensor elementwise(Tensor v) {
-                return v.gt(lowerBound);
-            }
-
-            @Override
-            public String toString() {
-                return "GreaterThan(lower_bound=" + lowerBound + ")";
-            }
-        };
+        return of(0, false, () -> "GreaterThan(lower_bound=" + lowerBound + ")", v -> v.gt(lowerBound));
     }
 
     /** {@code constraints.interval(lower_bound, upper_bound)}: the closed interval. */
     public static Constraint interval(double lowerBound, double upperBound) {
-        return new Constraint(0) {
-            @Override
-            Tensor elementwise(Tensor v) {
-                return Torch.logicalAnd(v.ge(lowerBound), v.le(upperBound));
-            }
-
-            @Override
-            public String toString() {
-                return "Interval(lower_bound=" + lowerBound + ", upper_bound=" + upperBound + ")";
-            }
-        };
-    }
-
-    /** {@code constraints.interval(low, high)} with tensor bounds (a distribution's dependent support). */
-    static Constraint interval(Tensor low, Tensor high) {
-        return new Constraint(0) {
-            @Override
-            Tensor elementwise(Tensor v) {
-                return Torch.logicalAnd(v.ge(low), v.le(high));
-            }
-
-            @Override
-            public String toString() {
-                return "Interval(lower_bound=" + low + ", upper_bound=" + high + ")";
-            }
-        };
+        return of(
+                0,
+                false,
+                () -> "Interval(lower_bound=" + lowerBound + ", upper_bound=" + upperBound + ")",
+                v -> Torch.logicalAnd(v.ge(lowerBound), v.le(upperBound)));
     }
 
     /** {@code constraints.integer_interval(lower_bound, upper_bound)}: whole numbers in the closed interval. */
     public static Constraint integerInterval(long lowerBound, long upperBound) {
-        return new Constraint(0) {
-            @Override
-            Tensor elementwise(Tensor v) {
-                Tensor whole = v.eq(v.floor());
-                return Torch.logicalAnd(whole, Torch.logicalAnd(v.ge(lowerBound), v.le(upperBound)));
-            }
-
-            @Override
-            public boolean isDiscrete() {
-                return true;
-            }
-
-            @Override
-            public String toString() {
-                return "IntegerInterval(lower_bound=" + lowerBound + ", upper_bound=" + upperBound + ")";
-            }
-        };
+        return of(
+                0,
+                true,
+                () -> "IntegerInterval(lower_bound=" + lowerBound + ", upper_bound=" + upperBound + ")",
+                v -> Torch.logicalAnd(v.eq(v.floor()), Torch.logicalAnd(v.ge(lowerBound), v.le(upperBound))));
     }
 
-    /** {@code constraints.one_hot}: the last dim holds one 1 and zeros. */
-    public static final Constraint ONE_HOT = new Constraint(1) {
-        @Override
-        Tensor elementwise(Tensor v) {
-            Tensor binary = Torch.logicalOr(v.eq(0L), v.eq(1L));
-            return Torch.logicalAnd(binary, v.sum(-1).eq(1L).unsqueeze(-1));
-        }
+    /** {@code constraints.greater_than(lower_bound)} with a tensor bound (a dependent constraint). */
+    static Constraint greaterThan(Tensor lowerBound) {
+        return of(0, false, () -> "GreaterThan(lower_bound=" + lowerBound + ")", v -> v.gt(lowerBound));
+    }
 
-        @Override
-        public boolean isDiscrete() {
-            return true;
-        }
+    /** {@code constraints.less_than(upper_bound)} with a tensor bound. */
+    static Constraint lessThan(Tensor upperBound) {
+        return of(0, false, () -> "LessThan(upper_bound=" + upperBound + ")", v -> v.lt(upperBound));
+    }
 
-        @Override
-        public String toString() {
-            return "OneHot()";
-        }
-    };
-
-    /** {@code constraints.real_vector}: real values, one event per last dim. */
-    public static final Constraint REAL_VECTOR = new Constraint(1) {
-        @Override
-        Tensor elementwise(Tensor v) {
-            return v.eq(v);
-        }
-
-        @Override
-        public String toString() {
-            return "IndependentConstraint(Real(), 1)";
-        }
-    };
-
-    /** {@code constraints.lower_cholesky}: lower-triangular square matrices with a positive diagonal. */
-    public static final Constraint LOWER_CHOLESKY = new Constraint(2) {
-        @Override
-        Tensor elementwise(Tensor v) {
-            Tensor lower = v.tril().eq(v);
-            Tensor positiveDiagonal = v.diagonal(0, -2, -1).gt(0.0).unsqueeze(-2);
-            return Torch.logicalAnd(lower, positiveDiagonal);
-        }
-
-        @Override
-        public String toString() {
-            return "LowerCholesky()";
-        }
-    };
-
-    /** {@code constraints.positive_definite}: symmetric matrices with a Cholesky factor. */
-    public static final Constraint POSITIVE_DEFINITE = new Constraint(2) {
-        @Override
-        Tensor elementwise(Tensor v) {
-            Tensor symmetric = v.sub(v.mT()).abs().le(1e-6);
-            Tensor factorises = Linalg.choleskyEx(v).info().eq(0L).unsqueeze(-1).unsqueeze(-1);
-            return Torch.logicalAnd(symmetric, factorises);
-        }
-
-        @Override
-        public String toString() {
-            return "PositiveDefinite()";
-        }
-    };
+    /** {@code constraints.interval(low, high)} with tensor bounds (a distribution's dependent support). */
+    static Constraint interval(Tensor low, Tensor high) {
+        return of(
+                0,
+                false,
+                () -> "Interval(lower_bound=" + low + ", upper_bound=" + high + ")",
+                v -> Torch.logicalAnd(v.ge(low), v.le(high)));
+    }
 }

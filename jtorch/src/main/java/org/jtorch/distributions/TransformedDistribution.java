@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.jtorch.Tensor;
+import org.jtorch.Torch;
 
 /**
  * {@code torch.distributions.TransformedDistribution(base, transforms)}: the distribution of {@code t_n(...t_1(x))} for
@@ -88,9 +89,11 @@ public class TransformedDistribution extends Distribution {
 
     @Override
     public Tensor sample(long... sampleShape) {
-        Tensor x = base.sample(sampleShape);
-        for (Transform t : transforms) x = t.apply(x);
-        return x;
+        try (var _ = Torch.noGrad()) {
+            Tensor x = base.sample(sampleShape);
+            for (Transform t : transforms) x = t.apply(x);
+            return x;
+        }
     }
 
     @Override
