@@ -24,7 +24,9 @@ module org.jtorch {
     exports org.jtorch.compile.trace.report;
     exports org.jtorch.debug;
     exports org.jtorch.distributed;
+    exports org.jtorch.distributions;
     exports org.jtorch.export;
+    exports org.jtorch.fft;
     exports org.jtorch.foreach;
     exports org.jtorch.func;
     exports org.jtorch.fx;

@@ -30,6 +30,7 @@ import org.jtorch.ops.ScatterOps;
 import org.jtorch.ops.SearchOps;
 import org.jtorch.ops.ShapeOps;
 import org.jtorch.ops.SortOps;
+import org.jtorch.ops.SpectralOps;
 import org.jtorch.ops.TernaryOps;
 import org.jtorch.storage.TensorImpl;
 
@@ -126,6 +127,8 @@ final class BatchRules {
             for (int i = 0; i < d.length; i++) s[i] = BatchCall.shift(d[i], r);
             return c.wrap(c.call(JoinOps.FLIP, c.front(c.args()[0]), s));
         });
+        for (OpDef op : List.of(SpectralOps.FFT_C2C, SpectralOps.FFT_R2C, SpectralOps.FFT_C2R))
+            define(op, BatchRules::spectral);
         for (OpDef op : List.of(ReductionOps.SOFTMAX_BACKWARD_DATA, ReductionOps.LOG_SOFTMAX_BACKWARD_DATA)) {
             define(op, BatchRules::softmaxBackward);
         }
@@ -490,6 +493,18 @@ final class BatchRules {
             for (int i = 0; i < d.length; i++) s[i] = BatchCall.shift(d[i], self.dim());
         }
         return c.wrap(c.call(ShapeOps.SQUEEZE, c.front(self), s));
+    }
+
+    /** The FFT primitives transform the dims they name: the batch dim goes first and the dims shift past it. */
+    private static Object spectral(BatchCall c) {
+        c.logicalSpec();
+        Object[] a = c.args().clone();
+        Tensor x = (Tensor) a[0];
+        long[] dims = (long[]) a[1], shifted = new long[dims.length];
+        for (int i = 0; i < dims.length; i++) shifted[i] = BatchCall.shift(dims[i], x.dim());
+        a[0] = c.front(x);
+        a[1] = shifted;
+        return c.wrap(c.call(c.op(), a));
     }
 
     private static Object roll(BatchCall c) {

@@ -62,6 +62,7 @@ public final class OpRegistry {
             SearchOps.class,
             ShapeOps.class,
             SortOps.class,
+            SpectralOps.class,
             TernaryOps.class,
             ViewCopyOps.class,
             ViewScatterOps.class);

@@ -23,6 +23,7 @@ import org.jtorch.ValuesIndices;
 import org.jtorch.dispatch.Schema;
 import org.jtorch.dispatch.SchemaType;
 import org.jtorch.dispatch.SchemaType.Base;
+import org.jtorch.fft.FFT;
 import org.jtorch.foreach.Foreach;
 import org.jtorch.linalg.Linalg;
 import org.jtorch.nn.functional.F;
@@ -37,10 +38,10 @@ import org.junit.jupiter.api.Test;
  *       ops are public, through {@code Foreach}.
  *   <li><b>Where its entry points are</b> (the API naming rules): {@code torch.x} → static {@code Torch.x},
  *       {@code Tensor.x} → the instance method {@code x}, whose receiver is the argument PyTorch's method variant binds
- *       ({@code self}); {@code F.x} as a functional; {@code linalg_x} → {@code Linalg.x}; {@code _foreach_x} →
- *       {@code Foreach.x} or {@code Foreach.x_}; names in lowerCamelCase. The in-place method {@code Tensor.x_} counts
- *       too: it runs the same op into {@code self} (and it is how PyTorch exposes {@code uniform} or {@code random} at
- *       all).
+ *       ({@code self}); {@code F.x} as a functional; {@code linalg_x} → {@code Linalg.x}; {@code fft_x} →
+ *       {@code FFT.x}; {@code _foreach_x} → {@code Foreach.x} or {@code Foreach.x_}; names in lowerCamelCase. The
+ *       in-place method {@code Tensor.x_} counts too: it runs the same op into {@code self} (and it is how PyTorch
+ *       exposes {@code uniform} or {@code random} at all).
  *   <li><b>When a method matches.</b> Its parameters take the schema's positional arguments in order, then kwarg-only
  *       ones in any order (Python keywords have none), each of a corresponding type: Tensor ↔ {@code Tensor};
  *       int/SymInt ↔ {@code long}/{@code int}; int[] ↔ {@code long[]}/{@code int[]} (a fixed-length {@code int[N]} also
@@ -210,6 +211,7 @@ class OpSchemaConformanceTest {
             return found;
         }
         if (name.startsWith("linalg_")) found.addAll(statics(Linalg.class, camel(name.substring("linalg_".length()))));
+        if (name.startsWith("fft_")) found.addAll(statics(FFT.class, camel(name.substring("fft_".length()))));
         String x = camel(name);
         found.addAll(statics(Torch.class, x));
         found.addAll(statics(F.class, x));

@@ -301,6 +301,7 @@ public final class OpDb {
         einsum(t);
         t.addAll(IndexingOpDb.entries());
         t.addAll(ForeachOpDb.entries());
+        t.addAll(FftOpDb.entries());
         join(t);
         matmul(t);
         linalg(t);
