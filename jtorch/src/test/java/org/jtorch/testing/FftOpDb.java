@@ -26,7 +26,7 @@ final class FftOpDb {
     }
 
     private static OpDb.Sample s(String label, OpDb.Args args) {
-        return new OpDb.Sample(label, args, true, null);
+        return new OpDb.Sample(label, args, true);
     }
 
     private static long[] ls(long... v) {
