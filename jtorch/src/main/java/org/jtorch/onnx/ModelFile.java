@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -28,8 +29,8 @@ final class ModelFile {
     /** Room left for the graph itself when deciding whether the weights fit inline. */
     private static final long GRAPH_HEADROOM = 64L * 1024 * 1024;
 
-    /** Bytes written per call from a weight's storage. */
-    private static final long CHUNK = 1L << 30;
+    /** Bytes copied per write from a weight's storage. */
+    private static final long CHUNK = 1L << 20;
 
     private ModelFile() {}
 
@@ -90,21 +91,23 @@ final class ModelFile {
         }
     }
 
-    /** Appends a tensor's little-endian bytes straight from its storage; returns their length. */
+    /** Appends a tensor's little-endian bytes, read from its storage in windows; returns their length. */
     private static long writeData(FileChannel ch, Tensor t) throws IOException {
         Tensor c = t.detach().contiguous();
         long length = c.numel() * c.dtype().itemSize();
         if (ByteOrder.nativeOrder() != ByteOrder.LITTLE_ENDIAN) {
-            ch.write(java.nio.ByteBuffer.wrap(TensorProtos.littleEndianBytes(c)));
+            ch.write(ByteBuffer.wrap(TensorProtos.littleEndianBytes(c)));
             return length;
         }
-        MemorySegment src = c.impl()
-                .storage()
-                .segment()
-                .asSlice(c.storageOffset() * c.dtype().itemSize(), length);
-        // a ByteBuffer holds at most 2 GB: one weight may be larger
-        for (long p = 0; p < length; p += CHUNK) {
-            var buffer = src.asSlice(p, Math.min(CHUNK, length - p)).asByteBuffer();
+        MemorySegment src = c.impl().storage().segment();
+        long start = c.storageOffset() * c.dtype().itemSize();
+        // storage may be a heap array of any element type, so the bytes pass through a byte[] window
+        byte[] window = new byte[(int) Math.min(CHUNK, Math.max(length, 1))];
+        MemorySegment dst = MemorySegment.ofArray(window);
+        for (long p = 0; p < length; p += window.length) {
+            int n = (int) Math.min(window.length, length - p);
+            MemorySegment.copy(src, start + p, dst, 0, n);
+            ByteBuffer buffer = ByteBuffer.wrap(window, 0, n);
             while (buffer.hasRemaining()) ch.write(buffer);
         }
         return length;

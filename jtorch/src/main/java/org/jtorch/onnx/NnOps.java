@@ -124,7 +124,7 @@ final class NnOps {
                         OnnxGraph.attr("count_include_pad", cx.bool(n, 5, true) ? 1L : 0L)));
     }
 
-    /** Global pooling for output 1×1; an exact tiling (input a multiple of the output) as AveragePool; else refused. */
+    /** Global pooling for output 1x1; an exact tiling (input a multiple of the output) as AveragePool; else refused. */
     private static void adaptiveAvgPool(Node n, Lowering cx) {
         long[] out = repeat(cx.ints(n, 1), 2);
         long[] in = shape(cx.tensorArg(n, 0));
