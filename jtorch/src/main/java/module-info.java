@@ -41,6 +41,7 @@ module org.jtorch {
     exports org.jtorch.nn.utils;
     exports org.jtorch.nn.utils.prune;
     exports org.jtorch.nn.utils.rnn;
+    exports org.jtorch.onnx;
     exports org.jtorch.optim;
     exports org.jtorch.optim.lr;
     exports org.jtorch.optim.swa;

@@ -52,6 +52,40 @@ final class ElementwiseOps {
         unary(table, "Floor", "floor.default");
         unary(table, "Ceil", "ceil.default");
         unary(table, "Sign", "sign.default");
+        unary(table, "Round", "round.default"); // both round half to even
+        table.put("aten.square.default", (n, cx) -> {
+            String x = floating(n, cx);
+            cx.define(n, cx.node("Mul", List.of(x, x)));
+        });
+        table.put(
+                "aten.log1p.default",
+                (n, cx) -> cx.define(
+                        n,
+                        cx.node(
+                                "Log",
+                                List.of(cx.node(
+                                        "Add",
+                                        List.of(floating(n, cx), cx.graph().scalar(dtype(n), 1)))))));
+        table.put(
+                "aten.expm1.default",
+                (n, cx) -> cx.define(
+                        n,
+                        cx.node(
+                                "Sub",
+                                List.of(
+                                        cx.node("Exp", List.of(floating(n, cx))),
+                                        cx.graph().scalar(dtype(n), 1)))));
+        table.put("aten.trunc.default", (n, cx) -> {
+            String x = floating(n, cx);
+            cx.define(
+                    n,
+                    cx.node(
+                            "Where",
+                            List.of(
+                                    cx.node("Less", List.of(x, cx.graph().scalar(dtype(n), 0))),
+                                    cx.node("Ceil", List.of(x)),
+                                    cx.node("Floor", List.of(x)))));
+        });
         unary(table, "Identity", "clone.default", "alias.default", "detach.default", "lift_fresh_copy.default");
         table.put(
                 "aten.rsqrt.default",
@@ -258,7 +292,7 @@ final class ElementwiseOps {
         return cx.cast(cx.value(t), dtype(t), DType.BOOL);
     }
 
-    /** The first argument in the node's (floating) output dtype. */
+    /** The first argument in the node's output dtype (floating for the transcendental ops). */
     private static String floating(Node n, Lowering cx) {
         return cx.operand(cx.arg(n, 0), dtype(n), n);
     }

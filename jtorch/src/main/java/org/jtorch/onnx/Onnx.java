@@ -2,6 +2,7 @@ package org.jtorch.onnx;
 
 import java.nio.file.Path;
 import java.util.Objects;
+import java.util.SortedSet;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.export.Export;
@@ -62,6 +63,11 @@ public final class Onnx {
                     + " dynamic axes to give; export the Module with OnnxOptions.withDynamicAxis instead");
         }
         write(program, symbolic ? SymbolicShapes.ofProgram(program) : SymbolicShapes.none(), out, options);
+    }
+
+    /** The ATen op overloads the exporter translates, by graph target ({@code aten.addmm.default}), sorted. */
+    public static SortedSet<String> supportedOps() {
+        return ProgramLowering.supportedOps();
     }
 
     private static void checkExamples(Tensor[] exampleInputs) {

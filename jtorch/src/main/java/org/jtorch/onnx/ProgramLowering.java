@@ -1,8 +1,10 @@
 package org.jtorch.onnx;
 
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
@@ -45,8 +47,8 @@ final class ProgramLowering {
     }
 
     /** The ops this exporter writes, by their graph target ({@code aten.addmm.default}). */
-    static TreeSet<String> supportedOps() {
-        return new TreeSet<>(TABLE.keySet());
+    static SortedSet<String> supportedOps() {
+        return Collections.unmodifiableSortedSet(new TreeSet<>(TABLE.keySet()));
     }
 
     /**
@@ -123,7 +125,7 @@ final class ProgramLowering {
         OpLowering lowering = TABLE.get(n.target());
         if (lowering == null) {
             throw new TorchException("onnx export: no ONNX translation for " + n.target() + " (node " + n.name()
-                    + "); the exporter covers " + TABLE.size() + " ops: " + supportedOps());
+                    + "); Onnx.supportedOps() lists the " + TABLE.size() + " ops the exporter covers");
         }
         lowering.lower(n, cx);
     }

@@ -243,6 +243,9 @@ class OnnxExportTest {
         TorchException e = assertThrows(
                 TorchException.class, () -> Onnx.export(flips, new Tensor[] {Torch.randn(3)}, dir.resolve("f.onnx")));
         assertTrue(e.getMessage().contains("aten.flip.default"), e.getMessage());
+        assertTrue(e.getMessage().contains("Onnx.supportedOps()"), e.getMessage());
+        assertFalse(Onnx.supportedOps().contains("aten.flip.default"));
+        assertTrue(Onnx.supportedOps().contains("aten.native_layer_norm.default"));
         assertFalse(Files.exists(dir.resolve("f.onnx")), "no partial model is left");
     }
 
