@@ -86,7 +86,10 @@ final class ElementwiseOps {
                                     cx.node("Ceil", List.of(x)),
                                     cx.node("Floor", List.of(x)))));
         });
-        unary(table, "Identity", "clone.default", "alias.default", "detach.default", "lift_fresh_copy.default");
+        // copies and aliases compute nothing in a graph of values
+        for (String op : List.of("clone.default", "alias.default", "detach.default", "lift_fresh_copy.default")) {
+            table.put("aten." + op, (n, cx) -> cx.define(n, cx.input(n, 0)));
+        }
         table.put(
                 "aten.rsqrt.default",
                 (n, cx) -> cx.define(n, cx.node("Reciprocal", List.of(cx.node("Sqrt", List.of(floating(n, cx)))))));
@@ -143,8 +146,7 @@ final class ElementwiseOps {
         }
         table.put("aten._to_copy.default", (n, cx) -> {
             Node x = cx.tensorArg(n, 0);
-            String cast = cx.cast(cx.value(x), dtype(x), dtype(n));
-            cx.define(n, cast.equals(cx.value(x)) ? cx.node("Identity", List.of(cast)) : cast);
+            cx.define(n, cx.cast(cx.value(x), dtype(x), dtype(n)));
         });
     }
 

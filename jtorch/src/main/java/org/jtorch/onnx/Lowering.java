@@ -28,6 +28,7 @@ final class Lowering {
     private final IdentityHashMap<Node, List<Object>> symbolicArgs;
     private final List<SymbolSource> symbols;
     private final Map<Integer, String> symbolValues = new HashMap<>();
+    private final Map<Object, String> computedInts = new HashMap<>();
 
     Lowering(OnnxGraph graph, int opset, IdentityHashMap<Node, List<Object>> symbolicArgs, List<SymbolSource> symbols) {
         this.graph = graph;
@@ -153,6 +154,22 @@ final class Lowering {
 
     /** Integers (static numbers or {@link SymInt}s) as a 1-D int64 ONNX value. */
     String intsValue(List<Object> elements) {
+        boolean symbolic = elements.stream().anyMatch(e -> e instanceof SymInt s && !s.isConstant());
+        if (!symbolic)
+            return graph.int64s(elements.stream().mapToLong(Lowering::longOf).toArray());
+        // a shape computed from the inputs' sizes is computed once, however many nodes use it
+        String known = computedInts.get(elements);
+        if (known != null) return known;
+        String value = computeInts(elements);
+        computedInts.put(List.copyOf(elements), value);
+        return value;
+    }
+
+    private static long longOf(Object e) {
+        return e instanceof SymInt s ? s.constantValue() : ((Number) e).longValue();
+    }
+
+    private String computeInts(List<Object> elements) {
         List<String> pieces = new ArrayList<>();
         List<Long> run = new ArrayList<>();
         for (Object e : elements) {
@@ -199,6 +216,14 @@ final class Lowering {
      * symbols, each symbol read with {@code Shape} from the input dimension it stands for), summed.
      */
     String symInt(SymInt s) {
+        String known = computedInts.get(s);
+        if (known != null) return known;
+        String value = computeSymInt(s);
+        computedInts.put(s, value);
+        return value;
+    }
+
+    private String computeSymInt(SymInt s) {
         long mask = s.symbols();
         List<Integer> present = new ArrayList<>();
         for (int b = 0; b < 63; b++) if ((mask >>> b & 1) != 0) present.add(b);

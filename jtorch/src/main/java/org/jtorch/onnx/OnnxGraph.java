@@ -21,6 +21,7 @@ final class OnnxGraph {
     private final GraphProto.Builder proto = GraphProto.newBuilder();
     private final Set<String> names = new HashSet<>();
     private final Map<String, Tensor> weights = new LinkedHashMap<>();
+    private final Map<String, String> int64Constants = new java.util.HashMap<>();
     private int counter;
 
     OnnxGraph(String name) {
@@ -77,9 +78,12 @@ final class OnnxGraph {
 
     /** An int64 vector constant as an initializer; returns its name. */
     String int64s(long... values) {
-        String name = fresh("val_i64");
-        proto.addInitializer(TensorProtos.int64s(name, values));
-        return name;
+        // shapes, axes and bounds repeat across a graph: one initializer each
+        return int64Constants.computeIfAbsent(java.util.Arrays.toString(values), k -> {
+            String name = fresh("val_i64");
+            proto.addInitializer(TensorProtos.int64s(name, values));
+            return name;
+        });
     }
 
     /** A rank-0 constant of {@code dtype}; returns its name. */

@@ -85,6 +85,10 @@ final class ShapeOps {
 
     /** PyTorch's -1 (keep the size) is ONNX's 1 under Expand's two-way broadcasting. */
     private static void expand(Node n, Lowering cx) {
+        if (!cx.isSymbolic(n, 1) && java.util.Arrays.equals(cx.ints(n, 1), shape(cx.tensorArg(n, 0)))) {
+            cx.define(n, cx.input(n, 0)); // expanding to its own (static) shape
+            return;
+        }
         List<Object> sizes = new ArrayList<>();
         for (Object e : cx.elements(n, 1)) {
             boolean keep = e instanceof Number v && v.longValue() == -1
