@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
-import org.jtorch.examples.gpt.Gpt;
 import org.jtorch.nn.AdaptiveAvgPool2d;
 import org.jtorch.nn.BatchNorm2d;
 import org.jtorch.nn.Conv2d;
@@ -60,8 +59,12 @@ public final class ExportOnnx {
         Tensor example;
         switch (model) {
             case "gpt" -> {
-                Gpt gpt = ServeModel.loadGpt(checkpoint);
-                m = gpt;
+                try {
+                    m = ServeModel.loadGpt(checkpoint);
+                } catch (java.io.UncheckedIOException | IllegalArgumentException e) {
+                    usage(e.getMessage());
+                    return;
+                }
                 example = Torch.zeros(new long[] {2, context}, DType.INT64);
             }
             case "mlp" -> {

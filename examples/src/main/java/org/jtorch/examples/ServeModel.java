@@ -83,7 +83,14 @@ public final class ServeModel {
             System.exit(2);
             return;
         }
-        ServedModel model = load(opts);
+        ServedModel model;
+        try {
+            model = load(opts);
+        } catch (java.io.UncheckedIOException | IllegalArgumentException e) {
+            System.err.println("ServeModel: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
         InferenceServer server = new InferenceServer(
                 model, opts.host(), opts.port(), opts.maxBatch(), opts.maxWaitMs() * 1_000_000L, opts.maxBodyBytes());
         CountDownLatch stopped = new CountDownLatch(1);
