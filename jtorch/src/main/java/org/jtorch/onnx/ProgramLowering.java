@@ -76,6 +76,8 @@ final class ProgramLowering {
             inputNames.put(i, g.reserve(name));
             user++;
         }
+        // the outputs' names are taken before any node is named, so no intermediate value can take one
+        List<String> outputNames = reserveOutputNames(program, nodes.getLast(), g, options);
         List<Lowering.SymbolSource> symbols = shapes.symbols().stream()
                 .map(s -> new Lowering.SymbolSource(inputNames.get(s.placeholder()), s.dim()))
                 .toList();
@@ -109,7 +111,7 @@ final class ProgramLowering {
                 default -> throw Lowering.unsupported(n, "graph node kind " + n.op());
             }
         }
-        writeOutputs(program, nodes.getLast(), cx, shapes, options);
+        writeOutputs(program, nodes.getLast(), outputNames, cx, shapes);
         return g;
     }
 
@@ -130,18 +132,33 @@ final class ProgramLowering {
         lowering.lower(n, cx);
     }
 
-    private static void writeOutputs(
-            ExportedProgram program, Node output, Lowering cx, SymbolicShapes shapes, OnnxOptions options) {
+    private static List<String> reserveOutputNames(
+            ExportedProgram program, Node output, OnnxGraph g, OnnxOptions options) {
         List<OutputSpec> specs = program.graphSignature().outputSpecs();
-        List<Object> results = output.args();
+        List<String> names = new java.util.ArrayList<>();
+        for (int i = 0; i < specs.size(); i++) {
+            if (specs.get(i).kind() != OutputKind.USER_OUTPUT) continue;
+            if (!(output.args().get(i) instanceof Node r)) {
+                throw new TorchException("onnx export: output " + i + " is not a tensor");
+            }
+            int user = names.size();
+            // a chosen name is the user's contract; a default one (the fx node's) yields to an input of that name
+            names.add(
+                    user < options.outputNames().size()
+                            ? g.reserve(options.outputNames().get(user))
+                            : g.fresh(r.name()));
+        }
+        return names;
+    }
+
+    private static void writeOutputs(
+            ExportedProgram program, Node output, List<String> names, Lowering cx, SymbolicShapes shapes) {
+        List<OutputSpec> specs = program.graphSignature().outputSpecs();
         int user = 0;
         for (int i = 0; i < specs.size(); i++) {
             if (specs.get(i).kind() != OutputKind.USER_OUTPUT) continue;
-            if (!(results.get(i) instanceof Node r))
-                throw new TorchException("onnx export: output " + i + " is not a tensor");
-            String name =
-                    user < options.outputNames().size() ? options.outputNames().get(user) : r.name();
-            String graphName = cx.graph().reserve(name);
+            Node r = (Node) output.args().get(i);
+            String graphName = names.get(user);
             cx.graph()
                     .proto()
                     .addNode(org.jtorch.onnx.proto.OnnxProto.NodeProto.newBuilder()
