@@ -6,9 +6,13 @@
  * own layers: they are not exported, so that they can change without breaking anyone, and a program on the module path
  * cannot reach them.
  */
+@SuppressWarnings("requires-automatic") // protobuf-java is an automatic module (its jar names itself in its manifest)
 module org.jtorch {
     // The CPU kernels' inner loops use the Vector API (still incubating in JDK 25).
     requires jdk.incubator.vector;
+
+    // ONNX export writes its models with protobuf-java's generated message classes (org.jtorch.onnx.proto).
+    requires com.google.protobuf;
 
     // OpenBLAS needs no module here: its shared library is read as a resource of the
     // org.bytedeco:openblas jar and bound through FFM, not through JavaCPP's classes.
@@ -41,6 +45,7 @@ module org.jtorch {
     exports org.jtorch.nn.utils;
     exports org.jtorch.nn.utils.prune;
     exports org.jtorch.nn.utils.rnn;
+    exports org.jtorch.onnx;
     exports org.jtorch.optim;
     exports org.jtorch.optim.lr;
     exports org.jtorch.optim.swa;

@@ -155,11 +155,14 @@ class FreshProjectTest {
     /**
      * The POM a user writes: JTorch as the only dependency, and the JVM flags it needs to run the program. OpenBLAS,
      * which JTorch brings, stays on the class path in both layouts: JTorch reads its shared library as a resource.
+     * protobuf-java, JTorch's other dependency (module com.google.protobuf, which ONNX export writes with), goes on the
+     * module path beside JTorch, which requires it.
      */
     private static String pom(boolean modular) {
         String run = modular
                 ? "--enable-native-access=org.jtorch"
                         + " --module-path ${project.build.outputDirectory}${path.separator}${org.jtorch:jtorch:jar}"
+                        + "${path.separator}${com.google.protobuf:protobuf-java:jar}"
                         + " -cp ${org.bytedeco:openblas:jar:linux-x86_64} --module demo/demo.Train"
                 : "--add-modules=jdk.incubator.vector --enable-native-access=ALL-UNNAMED -cp"
                         + " ${project.build.outputDirectory}${path.separator}${org.jtorch:jtorch:jar}"

@@ -1,0 +1,105 @@
+package org.jtorch.examples.serve;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Function;
+import org.jtorch.DType;
+import org.jtorch.Tensor;
+import org.jtorch.Torch;
+import org.jtorch.examples.gpt.Gpt;
+import org.jtorch.export.ExportedProgram;
+import org.jtorch.nn.Module;
+import org.jtorch.nn.functional.F;
+
+/**
+ * What the server runs: a function from a batch of examples (stacked along a new first dimension) to a batch of
+ * results, the dtype its examples have, and the check each example passes before it may join a batch (so one bad
+ * request never fails the others in its batch).
+ *
+ * <p>Any source of a forward plugs in: an eager {@link Module}, TrainGpt's {@link Gpt} read from its checkpoint, or an
+ * {@link ExportedProgram}, made in this process with {@code Export.export} or read from a {@code .pt2} file with
+ * {@code Export.load(path)}: {@link #ofProgram} takes the program either way.
+ *
+ * @param name what {@code /health} reports
+ * @param inputDtype the dtype a request's numbers are read as
+ * @param check validates one example (its shape and values), throwing a {@link BadRequest}
+ * @param forward the batched forward: {@code [B, ...example]} to {@code [B, ...result]}
+ */
+public record ServedModel(String name, DType inputDtype, Check check, Function<Tensor, Tensor> forward) {
+    /** Validates one example before it is queued. */
+    @FunctionalInterface
+    public interface Check {
+        void accept(Tensor example);
+    }
+
+    /**
+     * TrainGpt's model as a next-token service: an example is a sequence of token ids (1 to block-size long), the
+     * result the logits of the token after it ({@code [vocab]}). Requests are batched with others of their length.
+     */
+    public static ServedModel gptNextToken(String name, Gpt gpt) {
+        gpt.eval();
+        long vocab = gpt.config().vocabSize(), block = gpt.config().blockSize();
+        return new ServedModel(name, DType.INT64, tokenCheck(vocab, block), batch -> {
+            try (var _ = Torch.noGrad()) {
+                // the LM head on the last position only: the others' logits are not asked for
+                return F.linear(gpt.call(batch).select(1, batch.size(1) - 1), gpt.lmHeadWeight());
+            }
+        });
+    }
+
+    /** Token sequences for a vocabulary and context length. */
+    public static Check tokenCheck(long vocab, long block) {
+        return example -> {
+            if (example.dim() != 1 || example.size(0) < 1 || example.size(0) > block) {
+                throw new BadRequest(
+                        422,
+                        "input must be a list of 1 to " + block + " token ids, got shape "
+                                + Arrays.toString(example.shape()));
+            }
+            long min = example.min().toLongArray()[0], max = example.max().toLongArray()[0];
+            if (min < 0 || max >= vocab) {
+                throw new BadRequest(422, "token ids must lie in [0, " + vocab + "), got " + (min < 0 ? min : max));
+            }
+        };
+    }
+
+    /** An eager module under no-grad: its {@code call} is the batched forward. */
+    public static ServedModel ofModule(String name, Module module, DType inputDtype, Check check) {
+        module.eval();
+        return new ServedModel(name, inputDtype, check, batch -> {
+            try (var _ = Torch.noGrad()) {
+                return module.call(batch);
+            }
+        });
+    }
+
+    /**
+     * An exported program. A program specialized to the batch size {@code programBatch} it was exported with runs every
+     * batch at that size: a smaller one is padded with copies of its first example (whose results are dropped), a
+     * larger one runs in pieces. The result of each example is the program's, whatever batch it joined.
+     */
+    public static ServedModel ofProgram(
+            String name, ExportedProgram program, long programBatch, DType inputDtype, Check check) {
+        Module module = program.module();
+        return new ServedModel(name, inputDtype, check, batch -> {
+            try (var _ = Torch.noGrad()) {
+                long b = batch.size(0);
+                List<Tensor> parts = new ArrayList<>();
+                for (long start = 0; start < b; start += programBatch) {
+                    long n = Math.min(programBatch, b - start);
+                    Tensor piece = batch.narrow(0, start, n);
+                    if (n < programBatch) {
+                        List<Tensor> padded = new ArrayList<>(List.of(piece));
+                        long[] shape = piece.shape();
+                        shape[0] = programBatch - n;
+                        padded.add(piece.narrow(0, 0, 1).expand(shape));
+                        piece = Torch.cat(padded);
+                    }
+                    parts.add(module.call(piece).narrow(0, 0, n));
+                }
+                return parts.size() == 1 ? parts.getFirst() : Torch.cat(parts);
+            }
+        });
+    }
+}
