@@ -14,7 +14,6 @@ import org.jtorch.export.ExportGraphSignature.InputSpec;
 import org.jtorch.export.ExportGraphSignature.OutputKind;
 import org.jtorch.export.ExportGraphSignature.OutputSpec;
 import org.jtorch.fx.Decompositions;
-import org.jtorch.fx.FakeTensorMode;
 import org.jtorch.fx.GraphModule;
 import org.jtorch.fx.Node;
 import org.jtorch.nn.Module;
@@ -29,16 +28,19 @@ public final class ExportedProgram {
     private final ExportGraphSignature signature;
     private final Map<String, Tensor> stateDict;
     private final Map<String, Tensor> constants;
+    private final Map<String, ValueRange> rangeConstraints;
 
     ExportedProgram(
             GraphModule graphModule,
             ExportGraphSignature signature,
             Map<String, Tensor> stateDict,
-            Map<String, Tensor> constants) {
+            Map<String, Tensor> constants,
+            Map<String, ValueRange> rangeConstraints) {
         this.graphModule = graphModule;
         this.signature = signature;
         this.stateDict = Collections.unmodifiableMap(new LinkedHashMap<>(stateDict));
         this.constants = Collections.unmodifiableMap(new LinkedHashMap<>(constants));
+        this.rangeConstraints = Collections.unmodifiableMap(new LinkedHashMap<>(rangeConstraints));
     }
 
     /** {@code ep.graph_module}: the program's graph. */
@@ -62,6 +64,14 @@ public final class ExportedProgram {
     }
 
     /**
+     * {@code ep.range_constraints}: the range of each symbolic size, by the symbol's name in the graph ({@code s0}),
+     * empty when the program is specialized to its example's sizes.
+     */
+    public Map<String, ValueRange> rangeConstraints() {
+        return rangeConstraints;
+    }
+
+    /**
      * {@code ep.module()}: a module whose {@code call(x)} runs the program with its parameters and buffers (held as the
      * exported module's, under their dotted names) and writes back the buffers the program mutates.
      */
@@ -75,13 +85,10 @@ public final class ExportedProgram {
      */
     public ExportedProgram runDecompositions() {
         List<Node> placeholders = placeholders(graphModule);
-        GraphModule decomposed;
-        try (FakeTensorMode fake = FakeTensorMode.open()) {
-            Tensor[] fakes = new Tensor[placeholders.size()];
-            for (int i = 0; i < fakes.length; i++)
-                fakes[i] = fake.fromMeta(placeholders.get(i).meta());
-            decomposed = Decompositions.decompose(graphModule, Decompositions.coreAtenDecompositions(), fakes);
-        }
+        GraphModule decomposed = SymbolicPrograms.retrace(graphModule, rangeConstraints.size(), fakes -> {
+            Tensor[] args = fakes.toArray(Tensor[]::new);
+            return Decompositions.decompose(graphModule, Decompositions.coreAtenDecompositions(), args);
+        });
         List<InputSpec> specs = new ArrayList<>();
         for (InputSpec s : signature.inputSpecs()) {
             if (s.kind() != InputKind.CONSTANT_TENSOR) specs.add(s);
@@ -97,8 +104,15 @@ public final class ExportedProgram {
             OutputSpec original = signature.outputSpecs().get(i);
             outputs.add(new OutputSpec(original.kind(), builtOutputs.get(i).name(), original.target()));
         }
+        if (placeholders.size() != built.signature().inputSpecs().size()) {
+            throw new IllegalStateException("runDecompositions: the program's inputs changed");
+        }
         return new ExportedProgram(
-                built.graph(), new ExportGraphSignature(built.signature().inputSpecs(), outputs), stateDict, constants);
+                built.graph(),
+                new ExportGraphSignature(built.signature().inputSpecs(), outputs),
+                stateDict,
+                constants,
+                rangeConstraints);
     }
 
     /**
@@ -123,6 +137,7 @@ public final class ExportedProgram {
         if (next != userInputs.length) {
             throw new TorchException("exported program takes " + next + " inputs, got " + userInputs.length);
         }
+        InputGuards.check(graphModule.graph(), specs, args, rangeConstraints);
         Tensor[] results = graphModule.call(args);
         List<Tensor> user = new ArrayList<>();
         List<OutputSpec> outputs = signature.outputSpecs();
@@ -153,6 +168,12 @@ public final class ExportedProgram {
     /** As PyTorch prints an exported program: the graph, then its signature. */
     @Override
     public String toString() {
-        return "ExportedProgram:\n" + graphModule.printReadable() + "\nGraph signature:\n" + signature;
+        StringBuilder ranges = new StringBuilder();
+        for (var e : rangeConstraints.entrySet()) {
+            if (!ranges.isEmpty()) ranges.append(", ");
+            ranges.append(e.getKey()).append(": ").append(e.getValue());
+        }
+        return "ExportedProgram:\n" + graphModule.printReadable() + "\nGraph signature:\n" + signature
+                + "\nRange constraints: {" + ranges + "}\n";
     }
 }
