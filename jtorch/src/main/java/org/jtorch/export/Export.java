@@ -1,5 +1,6 @@
 package org.jtorch.export;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -93,6 +94,24 @@ public final class Export {
         ExportGraphSignature signature = withOutputNames(built.signature(), graph);
         return new ExportedProgram(
                 graph, signature, stateDict(state, built), built.constants(), plan.rangeConstraints());
+    }
+
+    /**
+     * {@code torch.export.save(ep, path)}: writes the program as PyTorch 2.13's {@code torch.export.save} does, a
+     * {@code .pt2} archive that PyTorch's {@code torch.export.load} reads (see {@link #load}).
+     */
+    public static void save(ExportedProgram program, Path path) {
+        Pt2Archive.save(program, path);
+    }
+
+    /**
+     * {@code torch.export.load(path)}: the program of a {@code .pt2} archive written by {@code torch.export.save}
+     * (PyTorch 2.8 and later, and the layout before 2.8) or by {@link #save}. No class of the original model is
+     * needed, none is instantiated from the file, and every size and offset in it is checked; an archive JTorch cannot
+     * run (an op it lacks, a non-polynomial symbolic size) is refused with a {@link TorchException} naming what.
+     */
+    public static ExportedProgram load(Path path) {
+        return Pt2Archive.load(path);
     }
 
     /** The signature with its outputs renamed to the graph's output values, in order (a re-built graph's names). */

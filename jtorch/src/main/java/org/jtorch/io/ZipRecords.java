@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jtorch.DType;
@@ -28,6 +29,8 @@ public final class ZipRecords implements AutoCloseable {
     private final MappedFile file;
     private final ZipReader zip;
     private final String what;
+    /** The records read as storages, so that tensors over one record share it (tied weights stay tied). */
+    private final Map<String, Storage> storages = new HashMap<>();
 
     private ZipRecords(MappedFile file, ZipReader zip, String what) {
         this.file = file;
@@ -77,7 +80,8 @@ public final class ZipRecords implements AutoCloseable {
 
     /**
      * A tensor of {@code dtype} with the given geometry over the record's bytes (little-endian, as
-     * {@code torch.export.save} writes them), copied out of the file. The geometry must lie inside the record.
+     * {@code torch.export.save} writes them), copied out of the file once: tensors over one record share its copy. The
+     * geometry must lie inside the record.
      */
     public Tensor tensor(String name, DType dtype, long[] size, long[] stride, long storageOffset) {
         if (size.length != stride.length) {
@@ -103,12 +107,19 @@ public final class ZipRecords implements AutoCloseable {
                     + Shapes.str(stride) + " and offset " + storageOffset + " needs " + extent
                     + " elements but its record holds " + elements);
         }
-        MemorySegment data = zip.data(e);
-        zip.verify(e, data);
-        DType.StorageKind kind = dtype.storageKind();
-        Storage s = Storage.allocate(kind, e.size() / Storage.slotBytes(kind));
-        MemorySegment.copy(data, 0, s.segment(), 0, e.size());
-        if (dtype == DType.BOOL) Safetensors.normalizeBools((byte[]) s.array());
+        Storage s = storages.get(name);
+        if (s != null && s.kind() != dtype.storageKind()) {
+            throw new TorchException(what + ": record '" + name + "' is read as two dtypes of different kinds");
+        }
+        if (s == null) {
+            MemorySegment data = zip.data(e);
+            zip.verify(e, data);
+            DType.StorageKind kind = dtype.storageKind();
+            s = Storage.allocate(kind, e.size() / Storage.slotBytes(kind));
+            MemorySegment.copy(data, 0, s.segment(), 0, e.size());
+            if (dtype == DType.BOOL) Safetensors.normalizeBools((byte[]) s.array());
+            storages.put(name, s);
+        }
         return Tensor.of(TensorImpl.of(s, storageOffset, size.clone(), stride.clone(), dtype));
     }
 
