@@ -397,7 +397,8 @@ final class ProgramReader {
         if ((base == SchemaType.Base.INT || base == SchemaType.Base.SYM_INT) && v instanceof Double) {
             throw new TorchException(where + " is a float, but the parameter is " + type);
         }
-        if (base == SchemaType.Base.TENSOR && !(v instanceof Node) && !(v instanceof List<?>)) {
+        // a number where the schema has a tensor is PyTorch's wrapped number (add.Tensor(x, 1)), which ops take as is
+        if (base == SchemaType.Base.TENSOR && !(v instanceof Node || v instanceof List<?> || v instanceof Number)) {
             throw new TorchException(where + " is " + v + ", but the parameter is a tensor");
         }
         return v;

@@ -41,6 +41,8 @@ import org.jtorch.fx.TensorMeta;
 final class ProgramWriter {
     /** The operator version PyTorch 2.13 records for the aten namespace. */
     private static final long ATEN_OPSET = 10;
+    /** JTorch's copy op, which always makes a contiguous copy. */
+    private static final String CONTIGUOUS_COPY = "aten._to_copy.default";
 
     private final ExportedProgram program;
     private final Graph graph;
@@ -167,6 +169,13 @@ final class ProgramWriter {
             named.put("arg", v == null ? Map.of("as_none", true) : argument(v, p.type(), where + " '" + p.name() + "'"));
             named.put("kind", p.kwargOnly() ? 2L : 1L);
             inputs.add(named);
+        }
+        if (n.target().equals(CONTIGUOUS_COPY)) {
+            if (args.size() > 2 && args.get(2) != null) {
+                throw new TorchException(where + ": JTorch's broadcasting _to_copy (size=) has no PyTorch counterpart");
+            }
+            // JTorch's _to_copy makes a contiguous copy; PyTorch's keeps a dense input's strides unless told otherwise
+            inputs.add(named("memory_format", Map.of("as_memory_format", 1L), 2L));
         }
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("target", "torch.ops." + n.target());
@@ -356,10 +365,14 @@ final class ProgramWriter {
     }
 
     private static Map<String, Object> named(String name, Map<String, Object> arg) {
+        return named(name, arg, 1L);
+    }
+
+    private static Map<String, Object> named(String name, Map<String, Object> arg, long kind) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("name", name);
         m.put("arg", arg);
-        m.put("kind", 1L);
+        m.put("kind", kind);
         return m;
     }
 
