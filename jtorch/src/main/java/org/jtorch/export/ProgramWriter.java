@@ -178,7 +178,11 @@ final class ProgramWriter {
             inputs.add(named("memory_format", Map.of("as_memory_format", 1L), 2L));
         }
         Map<String, Object> out = new LinkedHashMap<>();
-        out.put("target", "torch.ops." + n.target());
+        boolean wrapped = false;
+        for (int i = 1; i < args.size(); i++) {
+            wrapped |= args.get(i) instanceof Number && params.get(i).type().isTensor();
+        }
+        out.put("target", "torch.ops." + PyTorchOps.pyTorchTarget(n.target(), wrapped));
         out.put("inputs", inputs);
         out.put("outputs", outputs(n, schema));
         out.put("metadata", Map.of());

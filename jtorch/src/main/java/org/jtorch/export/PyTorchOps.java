@@ -18,7 +18,8 @@ import org.jtorch.ops.OpRegistry;
  * conv2d, batch_norm, layer_norm, scaled_dot_product_attention...) in the graph it saves; JTorch implements those in
  * its Java API ({@link F}) rather than as registered ops, so this class defines them as composites over that API, with
  * PyTorch's schemas (their argument names are how the archive passes arguments). An in-place overload the registry
- * lacks ({@code aten.add_.Tensor}) runs as the in-place form of its functional op. Any other name is refused.
+ * lacks ({@code aten.add_.Tensor}) runs as the in-place form of its functional op, and a scalar overload it lacks
+ * ({@code aten.eq.Scalar}) as the tensor overload with a wrapped number. Any other name is refused.
  */
 final class PyTorchOps {
     private PyTorchOps() {}
@@ -39,6 +40,12 @@ final class PyTorchOps {
         String suffix = overload.equals("default") ? "" : "." + overload;
         OpDef op = lookup(ns + "::" + name + suffix);
         if (op != null) return new Resolved(op, false);
+        String tensorOverload = TENSOR_OVERLOADS.get(overload);
+        if (tensorOverload != null) {
+            // foo.Scalar(Tensor self, Scalar other): JTorch's foo.Tensor takes the number as a wrapped number
+            op = OpRegistry.lookup(ns + "::" + name + "." + tensorOverload);
+            if (op != null) return new Resolved(op, false);
+        }
         if (name.endsWith("_") && name.length() > 1) {
             OpDef functional = OpRegistry.lookup(ns + "::" + name.substring(0, name.length() - 1) + suffix);
             if (functional != null && functional.compositeFn() == null) return new Resolved(functional, true);
@@ -50,6 +57,25 @@ final class PyTorchOps {
     private static OpDef lookup(String qualified) {
         OpDef op = OpRegistry.lookup(qualified);
         return op != null ? op : COMPOSITES.get(qualified);
+    }
+
+    /** PyTorch's overloads taking a scalar where the named one takes a tensor, by name: {@code eq.Scalar}. */
+    private static final Map<String, String> TENSOR_OVERLOADS =
+            Map.of("Scalar", "Tensor", "Scalar_mode", "Tensor_mode", "Tensor_Scalar", "Tensor_Tensor");
+
+    /**
+     * The PyTorch overload for a JTorch call: {@code aten.eq.Tensor(x, -inf)} passes a wrapped number, which JTorch's
+     * graphs keep where PyTorch's schema wants a tensor; PyTorch's graph calls the scalar overload instead
+     * ({@code aten.eq.Scalar}), whose arguments have the same names.
+     */
+    static String pyTorchTarget(String target, boolean wrappedNumber) {
+        if (!wrappedNumber) return target;
+        int dot = target.lastIndexOf('.');
+        String overload = target.substring(dot + 1);
+        for (var e : TENSOR_OVERLOADS.entrySet()) {
+            if (e.getValue().equals(overload)) return target.substring(0, dot + 1) + e.getKey();
+        }
+        return target;
     }
 
     private static Map<String, OpDef> composites() {
@@ -109,15 +135,6 @@ final class PyTorchOps {
                 a -> tensor(a[0]).view(tensor(a[1]).shape()));
         add(t, "expand_as(Tensor(a) self, Tensor other) -> Tensor(a)",
                 a -> tensor(a[0]).expand(tensor(a[1]).shape()));
-        add(t, "mul.Scalar(Tensor self, Scalar other) -> Tensor",
-                a -> a[1] instanceof Double d ? tensor(a[0]).mul(d) : tensor(a[0]).mul(integer(a[1])));
-        add(t, "add.Scalar(Tensor self, Scalar other, Scalar alpha=1) -> Tensor",
-                a -> {
-                    Object scaled = a[1] instanceof Double || a[2] instanceof Double
-                            ? (Object) (real(a[1]) * real(a[2]))
-                            : (Object) (integer(a[1]) * integer(a[2]));
-                    return scaled instanceof Double d ? tensor(a[0]).add(d) : tensor(a[0]).add((Long) scaled);
-                });
         add(t, "arange(Scalar end, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, "
                 + "bool? pin_memory=None) -> Tensor", a -> Torch.arange(0L, (Number) a[0], 1L, (DType) a[1],
                 (Device) a[3]));
