@@ -138,7 +138,15 @@ public final class ExportedProgram {
             throw new TorchException("exported program takes " + next + " inputs, got " + userInputs.length);
         }
         InputGuards.check(graphModule.graph(), specs, args, rangeConstraints);
-        Tensor[] results = graphModule.call(args);
+        Tensor[] results;
+        try {
+            results = graphModule.call(args);
+        } catch (TorchException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // an op refusing its arguments in its own words (an index out of range): said as the program's failure
+            throw new TorchException("exported program: " + e, e);
+        }
         List<Tensor> user = new ArrayList<>();
         List<OutputSpec> outputs = signature.outputSpecs();
         for (int i = 0; i < outputs.size(); i++) {

@@ -53,6 +53,10 @@ final class ProgramReader {
             "torch.ops.aten.sym_constrain_range.default",
             "torch.ops.aten._assert_tensor_metadata.default");
 
+    /** A state-dict name: identifiers joined by dots. */
+    private static final java.util.regex.Pattern STATE_NAME =
+            java.util.regex.Pattern.compile("[A-Za-z0-9_]+(\\.[A-Za-z0-9_]+)*");
+
     private final String what;
     private final Graph graph = new Graph();
     private final Map<String, Node> values = new HashMap<>();
@@ -86,6 +90,7 @@ final class ProgramReader {
         List<InputSpec> inputs = r.placeholders(graphJson, signature);
         r.nodes(list(field(graphJson, "nodes", what + ": graph"), what + ": nodes"));
         List<OutputSpec> outputs = r.outputs(graphJson, signature);
+        r.checkNames(inputs, outputs);
         try {
             r.graph.lint();
         } catch (IllegalStateException e) {
@@ -382,6 +387,14 @@ final class ProgramReader {
         }
         SchemaType.Base base = type.base();
         if (type.required().isList()) {
+            boolean fits = switch (base) {
+                case INT, SYM_INT -> v instanceof long[] || v instanceof SymIntArray || v instanceof Long;
+                case FLOAT -> v instanceof double[] || v instanceof long[];
+                case BOOL -> v instanceof boolean[];
+                case TENSOR -> v instanceof List<?>;
+                default -> true;
+            };
+            if (!fits) throw new TorchException(where + " is " + v + ", but the parameter is " + type);
             if (v instanceof Long l && (base == SchemaType.Base.INT || base == SchemaType.Base.SYM_INT)) {
                 int n = ((SchemaType.ListType) type.required()).size();
                 long[] out = new long[Math.max(n, 1)];
@@ -394,9 +407,17 @@ final class ProgramReader {
             return v;
         }
         if (base == SchemaType.Base.FLOAT && v instanceof Long l) return l.doubleValue();
-        if ((base == SchemaType.Base.INT || base == SchemaType.Base.SYM_INT) && v instanceof Double) {
-            throw new TorchException(where + " is a float, but the parameter is " + type);
-        }
+        boolean fits = switch (base) {
+            case INT, SYM_INT -> v instanceof Long || v instanceof SymInt;
+            case FLOAT -> v instanceof Double;
+            case BOOL -> v instanceof Boolean;
+            case STR -> v instanceof String;
+            case SCALAR -> v instanceof Long || v instanceof Double || v instanceof Boolean;
+            case SCALAR_TYPE -> v instanceof DType;
+            case DEVICE -> v instanceof Device;
+            default -> true;
+        };
+        if (!fits) throw new TorchException(where + " is " + v + ", but the parameter is " + type);
         // a number where the schema has a tensor is PyTorch's wrapped number (add.Tensor(x, 1)), which ops take as is
         if (base == SchemaType.Base.TENSOR && !(v instanceof Node || v instanceof List<?> || v instanceof Number)) {
             throw new TorchException(where + " is " + v + ", but the parameter is a tensor");
@@ -428,6 +449,9 @@ final class ProgramReader {
             switch (out.getKey()) {
                 case "as_tensor" -> bind(node, out.getValue(), where);
                 case "as_tensors" -> {
+                    if (!schema.returns().getFirst().type().isList()) {
+                        throw new TorchException(where + ": a list of outputs for an op that returns one tensor");
+                    }
                     List<Object> elements = list(out.getValue(), where);
                     for (int i = 0; i < elements.size(); i++) bind(graph.getitem(node, i), elements.get(i), where);
                 }
@@ -556,6 +580,45 @@ final class ProgramReader {
         }
         graph.output(nodes.toArray(Node[]::new));
         return out;
+    }
+
+    /**
+     * Checks that state names are dotted paths of identifiers, none both a tensor and a module, each named once, and
+     * that each mutation writes a buffer, parameter or input the program has.
+     */
+    private void checkNames(List<InputSpec> inputs, List<OutputSpec> outputs) {
+        Set<String> targets = new java.util.HashSet<>();
+        Set<String> modules = new java.util.HashSet<>();
+        for (InputSpec s : inputs) {
+            if (s.kind() != InputKind.PARAMETER && s.kind() != InputKind.BUFFER) continue;
+            if (!STATE_NAME.matcher(s.target()).matches()) {
+                throw new TorchException(what + ": '" + s.target() + "' is not a parameter or buffer name");
+            }
+            if (!targets.add(s.target())) throw new TorchException(what + ": '" + s.target() + "' is named twice");
+            String[] path = s.target().split("\\.");
+            StringBuilder prefix = new StringBuilder();
+            for (int i = 0; i < path.length - 1; i++) {
+                prefix.append(i == 0 ? "" : ".").append(path[i]);
+                modules.add(prefix.toString());
+            }
+        }
+        for (String t : targets) {
+            if (modules.contains(t)) throw new TorchException(what + ": '" + t + "' is both a tensor and a module");
+        }
+        for (OutputSpec o : outputs) {
+            boolean known = switch (o.kind()) {
+                case USER_OUTPUT -> true;
+                case BUFFER_MUTATION -> inputs.stream()
+                        .anyMatch(i -> i.kind() == InputKind.BUFFER && i.target().equals(o.target()));
+                case PARAMETER_MUTATION -> inputs.stream()
+                        .anyMatch(i -> i.kind() == InputKind.PARAMETER && i.target().equals(o.target()));
+                case USER_INPUT_MUTATION -> inputs.stream()
+                        .anyMatch(i -> i.kind() == InputKind.USER_INPUT && i.name().equals(o.target()));
+            };
+            if (!known) throw new TorchException(what + ": output " + o.name() + " writes '" + o.target()
+                    + "', which the program has no " + o.kind().name().toLowerCase(java.util.Locale.ROOT)
+                    .replace("_mutation", ""));
+        }
     }
 
     private Map<String, ValueRange> ranges(Map<String, Object> json) {
