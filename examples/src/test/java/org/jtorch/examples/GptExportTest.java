@@ -35,9 +35,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 public class GptExportTest {
     private static final long[] BATCHES = {1, 7, 64};
-    private static final Path ROOT = Path.of("").toAbsolutePath().getFileName().toString().equals("examples")
-            ? Path.of("").toAbsolutePath().getParent()
-            : Path.of("").toAbsolutePath();
+    private static final Path ROOT =
+            Path.of("").toAbsolutePath().getFileName().toString().equals("examples")
+                    ? Path.of("").toAbsolutePath().getParent()
+                    : Path.of("").toAbsolutePath();
 
     private static Gpt gpt() {
         Torch.manualSeed(3);
@@ -78,8 +79,13 @@ public class GptExportTest {
         String classPath = modules == null
                 ? System.getProperty("java.class.path")
                 : modules + File.pathSeparator + System.getProperty("java.class.path");
-        List<String> cmd = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED",
-                "--add-modules=jdk.incubator.vector", "-cp", classPath, GptExportTest.class.getName()));
+        List<String> cmd = new ArrayList<>(List.of(
+                java,
+                "--enable-native-access=ALL-UNNAMED",
+                "--add-modules=jdk.incubator.vector",
+                "-cp",
+                classPath,
+                GptExportTest.class.getName()));
         cmd.addAll(args);
         assertEquals(0, run(cmd).exit, "the fresh JVM failed");
         for (int i = 0; i < BATCHES.length; i++) {
@@ -96,7 +102,8 @@ public class GptExportTest {
             if ("1".equals(System.getenv("JTORCH_REQUIRE_TORCH"))) fail("JTORCH_REQUIRE_TORCH=1 without JTORCH_PYTHON");
             assumeTrue(false, "JTORCH_PYTHON is not set");
         }
-        List<String> cmd = new ArrayList<>(List.of(python, ROOT.resolve("jtorch/src/test/python/run_pt2.py").toString()));
+        List<String> cmd = new ArrayList<>(List.of(
+                python, ROOT.resolve("jtorch/src/test/python/run_pt2.py").toString()));
         List<Tensor> expected = exportAndSave(dir, cmd, "py_");
         Exec r = run(cmd);
         assertEquals(0, r.exit, r.output);
@@ -131,6 +138,8 @@ public class GptExportTest {
     }
 
     private static long[] bits(Tensor t) {
-        return Arrays.stream(t.toDoubleArray()).mapToLong(Double::doubleToRawLongBits).toArray();
+        return Arrays.stream(t.toDoubleArray())
+                .mapToLong(Double::doubleToRawLongBits)
+                .toArray();
     }
 }

@@ -13,8 +13,8 @@ import org.jtorch.internal.Shapes;
 /**
  * The symbols of an export: one per distinct {@link Dim} of the options, numbered in the order the dimensions were
  * given, each with its example size (the trace's base value) and its range. Checks the example against the dims as
- * PyTorch does before tracing: the size lies in the range, a dimension marked dynamic has an example size of at least
- * 2 (sizes 0 and 1 are specialized, as PyTorch's shape environment specializes them), and two dimensions of one
+ * PyTorch does before tracing: the size lies in the range, a dimension marked dynamic has an example size of at least 2
+ * (sizes 0 and 1 are specialized, as PyTorch's shape environment specializes them), and two dimensions of one
  * {@code Dim} have equal sizes.
  */
 final class DynamicPlan {
@@ -44,8 +44,8 @@ final class DynamicPlan {
             }
             long size = input.size(where.dim());
             if (!new ValueRange(d.min(), d.max()).contains(size)) {
-                throw new TorchException("export: Constraints violated (" + d.name() + ")! The example's " + at
-                        + " is " + size + ", outside " + d.name() + "'s range " + new ValueRange(d.min(), d.max()));
+                throw new TorchException("export: Constraints violated (" + d.name() + ")! The example's " + at + " is "
+                        + size + ", outside " + d.name() + "'s range " + new ValueRange(d.min(), d.max()));
             }
             if (size < 2) {
                 throw new TorchException("export: Constraints violated (" + d.name() + ")! The example's " + at
@@ -107,7 +107,8 @@ final class DynamicPlan {
     /** {@code s<i>} → the range of the i-th Dim. */
     Map<String, ValueRange> rangeConstraints() {
         Map<String, ValueRange> out = new LinkedHashMap<>();
-        for (int i = 0; i < dims.size(); i++) out.put("s" + i, new ValueRange(dims.get(i).min(), dims.get(i).max()));
+        for (int i = 0; i < dims.size(); i++)
+            out.put("s" + i, new ValueRange(dims.get(i).min(), dims.get(i).max()));
         return out;
     }
 }

@@ -52,8 +52,8 @@ public final class Export {
 
     /**
      * {@code torch.export.export(module, args, dynamic_shapes=..., strict=...)}: as {@link #export(Module, Tensor...)},
-     * the dimensions {@code options} marks dynamic left symbolic: the program serves every size in their
-     * {@link Dim}'s range ({@link ExportedProgram#rangeConstraints()}), and its module checks each call's sizes.
+     * the dimensions {@code options} marks dynamic left symbolic: the program serves every size in their {@link Dim}'s
+     * range ({@link ExportedProgram#rangeConstraints()}), and its module checks each call's sizes.
      */
     public static ExportedProgram export(Module module, ExportOptions options, Tensor... exampleInputs) {
         if (exampleInputs == null || exampleInputs.length != 1 || exampleInputs[0] == null) {
@@ -79,8 +79,8 @@ public final class Export {
         specs.add(new InputSpec(InputKind.USER_INPUT, "input", null, false));
         List<Tensor> tensors = new ArrayList<>(state.values());
         DynamicPlan plan = DynamicPlan.of(options, input);
-        Function<long[], ProgramGraph.Built> build = values -> ProgramGraph.build(
-                Fx.functionalize(trace(module, names, tensors, plan.inputAt(input, values))), specs);
+        Function<long[], ProgramGraph.Built> build = values ->
+                ProgramGraph.build(Fx.functionalize(trace(module, names, tensors, plan.inputAt(input, values))), specs);
         ProgramGraph.Built built = build.apply(plan.base());
         if (options.strict()) requireRepeatable(built, build.apply(plan.base()));
         GraphModule graph = built.graph();
@@ -106,9 +106,9 @@ public final class Export {
 
     /**
      * {@code torch.export.load(path)}: the program of a {@code .pt2} archive written by {@code torch.export.save}
-     * (PyTorch 2.8 and later, and the layout before 2.8) or by {@link #save}. No class of the original model is
-     * needed, none is instantiated from the file, and every size and offset in it is checked; an archive JTorch cannot
-     * run (an op it lacks, a non-polynomial symbolic size) is refused with a {@link TorchException} naming what.
+     * (PyTorch 2.8 and later, and the layout before 2.8) or by {@link #save}. No class of the original model is needed,
+     * none is instantiated from the file, and every size and offset in it is checked; an archive JTorch cannot run (an
+     * op it lacks, a non-polynomial symbolic size) is refused with a {@link TorchException} naming what.
      */
     public static ExportedProgram load(Path path) {
         return Pt2Archive.load(path);
@@ -197,7 +197,9 @@ public final class Export {
         }
     }
 
-    /** The frames of the failure from the user's call site outwards, one per line, as PyTorch shows the user's stack. */
+    /**
+     * The frames of the failure from the user's call site outwards, one per line, as PyTorch shows the user's stack.
+     */
     private static String userStack(Throwable e) {
         String site = Compile.userCallSite(e);
         StringBuilder sb = new StringBuilder();

@@ -11,9 +11,9 @@ import org.jtorch.TorchException;
  *
  * <p>{@code strict(true)} is Dynamo's soundness without Dynamo: JTorch traces by running the forward, so Java code in
  * it runs at export time and its results are baked in, where Dynamo would have guarded on them. A strict export traces
- * the forward a second time and refuses the program when the two traces differ, naming the first node that differs:
- * the forward then depends on Java state that changes between calls (a counter, a clock, a random draw in Java), which
- * a graph cannot hold. A non-strict export trusts the forward, as PyTorch's non-strict mode trusts Python.
+ * the forward a second time and refuses the program when the two traces differ, naming the first node that differs: the
+ * forward then depends on Java state that changes between calls (a counter, a clock, a random draw in Java), which a
+ * graph cannot hold. A non-strict export trusts the forward, as PyTorch's non-strict mode trusts Python.
  */
 public final class ExportOptions {
     /** A dynamic dimension: dimension {@code dim} of user input {@code input}. */

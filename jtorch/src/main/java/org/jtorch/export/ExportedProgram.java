@@ -11,7 +11,6 @@ import org.jtorch.TorchException;
 import org.jtorch.autograd.GradMode;
 import org.jtorch.export.ExportGraphSignature.InputKind;
 import org.jtorch.export.ExportGraphSignature.InputSpec;
-import org.jtorch.export.ExportGraphSignature.OutputKind;
 import org.jtorch.export.ExportGraphSignature.OutputSpec;
 import org.jtorch.fx.Decompositions;
 import org.jtorch.fx.GraphModule;
@@ -84,31 +83,29 @@ public final class ExportedProgram {
      * decomposes into ({@link Decompositions#coreAtenDecompositions()}); signature and state are kept.
      */
     public ExportedProgram runDecompositions() {
-        List<Node> placeholders = placeholders(graphModule);
-        GraphModule decomposed = SymbolicPrograms.retrace(graphModule, rangeConstraints.size(), fakes -> {
-            Tensor[] args = fakes.toArray(Tensor[]::new);
-            return Decompositions.decompose(graphModule, Decompositions.coreAtenDecompositions(), args);
-        });
         List<InputSpec> specs = new ArrayList<>();
         for (InputSpec s : signature.inputSpecs()) {
             if (s.kind() != InputKind.CONSTANT_TENSOR) specs.add(s);
         }
-        // the re-trace reads the lifted constants as constants again: the builder lifts them back, first of their kind
-        ProgramGraph.Built built = ProgramGraph.build(decomposed, specs);
+        // the re-trace reads the lifted constants as constants again: the builder lifts them back, first of their kind;
+        // the first trace is at the program's own sizes, whose signature and constants the result keeps
+        List<ProgramGraph.Built> first = new ArrayList<>();
+        GraphModule decomposed = SymbolicPrograms.retrace(graphModule, (gm, fakes) -> {
+            ProgramGraph.Built built = ProgramGraph.build(
+                    Decompositions.decompose(gm, Decompositions.coreAtenDecompositions(), fakes.toArray(Tensor[]::new)),
+                    specs);
+            if (first.isEmpty()) first.add(built);
+            return built.graph();
+        });
+        ProgramGraph.Built built = first.getFirst();
+        List<Object> results = decomposed.graph().nodes().getLast().args();
         List<OutputSpec> outputs = new ArrayList<>();
-        List<OutputSpec> builtOutputs = built.graph().graph().nodes().getLast().args().stream()
-                .map(a -> (Node) a)
-                .map(n -> new OutputSpec(OutputKind.USER_OUTPUT, n.name(), null))
-                .toList();
-        for (int i = 0; i < builtOutputs.size(); i++) {
+        for (int i = 0; i < results.size(); i++) {
             OutputSpec original = signature.outputSpecs().get(i);
-            outputs.add(new OutputSpec(original.kind(), builtOutputs.get(i).name(), original.target()));
-        }
-        if (placeholders.size() != built.signature().inputSpecs().size()) {
-            throw new IllegalStateException("runDecompositions: the program's inputs changed");
+            outputs.add(new OutputSpec(original.kind(), ((Node) results.get(i)).name(), original.target()));
         }
         return new ExportedProgram(
-                built.graph(),
+                decomposed,
                 new ExportGraphSignature(built.signature().inputSpecs(), outputs),
                 stateDict,
                 constants,
@@ -165,12 +162,6 @@ public final class ExportedProgram {
             }
         }
         return user.toArray(Tensor[]::new);
-    }
-
-    private static List<Node> placeholders(GraphModule gm) {
-        return gm.graph().nodes().stream()
-                .filter(n -> n.op().equals("placeholder"))
-                .toList();
     }
 
     /** As PyTorch prints an exported program: the graph, then its signature. */

@@ -12,17 +12,16 @@ import org.jtorch.fx.SymInt;
 import org.jtorch.fx.SymIntArray;
 
 /**
- * The checks {@code ep.module()} makes of its inputs before it runs the graph, with PyTorch's messages: each user
- * input has the rank and the static sizes of the example, and each symbolic size lies in its range and agrees with the
- * other sizes of the same symbol.
+ * The checks {@code ep.module()} makes of its inputs before it runs the graph, with PyTorch's messages: each user input
+ * has the rank and the static sizes of the example, and each symbolic size lies in its range and agrees with the other
+ * sizes of the same symbol.
  */
 final class InputGuards {
     private InputGuards() {}
 
     static void check(Graph graph, List<InputSpec> specs, Tensor[] args, Map<String, ValueRange> ranges) {
-        List<Node> placeholders = graph.nodes().stream()
-                .filter(n -> n.op().equals("placeholder"))
-                .toList();
+        List<Node> placeholders =
+                graph.nodes().stream().filter(n -> n.op().equals("placeholder")).toList();
         int user = 0;
         for (int i = 0; i < specs.size(); i++) {
             if (specs.get(i).kind() != InputKind.USER_INPUT) continue;

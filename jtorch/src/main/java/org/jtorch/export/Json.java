@@ -8,9 +8,9 @@ import org.jtorch.TorchException;
 
 /**
  * The JSON of a {@code .pt2} archive, read into maps, lists, strings, {@link Long}s, {@link Double}s, booleans and
- * nulls, and written back. Python's {@code json} module writes {@code NaN}, {@code Infinity} and {@code -Infinity}
- * for non-finite floats, so both directions accept them. The reader trusts nothing: nesting is bounded, every token
- * is checked, and an error names the document and the offset.
+ * nulls, and written back. Python's {@code json} module writes {@code NaN}, {@code Infinity} and {@code -Infinity} for
+ * non-finite floats, so both directions accept them. The reader trusts nothing: nesting is bounded, every token is
+ * checked, and an error names the document and the offset.
  */
 final class Json {
     /** Deeper nesting than any program needs; a bound keeps a hostile document from exhausting the stack. */
@@ -222,7 +222,9 @@ final class Json {
                 }
                 sb.append(']');
             }
-            default -> throw new IllegalArgumentException("not a JSON value: " + v.getClass().getName());
+            default ->
+                throw new IllegalArgumentException(
+                        "not a JSON value: " + v.getClass().getName());
         }
     }
 

@@ -5,8 +5,8 @@ import java.util.Map;
 import org.jtorch.TorchException;
 
 /**
- * Typed reads of parsed JSON ({@link Json}) that refuse a value of the wrong kind with a message naming where it was:
- * a {@code .pt2} archive is read as hostile input, so no cast may fail with a raw Java exception.
+ * Typed reads of parsed JSON ({@link Json}) that refuse a value of the wrong kind with a message naming where it was: a
+ * {@code .pt2} archive is read as hostile input, so no cast may fail with a raw Java exception.
  */
 final class JsonValues {
     private JsonValues() {}
@@ -61,8 +61,15 @@ final class JsonValues {
     }
 
     private static TorchException wrong(String where, String expected, Object v) {
-        String got = v == null ? "null" : v instanceof Map ? "an object" : v instanceof List ? "a list"
-                : v instanceof String ? "a string" : v.getClass().getSimpleName();
+        String got = v == null
+                ? "null"
+                : v instanceof Map
+                        ? "an object"
+                        : v instanceof List
+                                ? "a list"
+                                : v instanceof String
+                                        ? "a string"
+                                        : v.getClass().getSimpleName();
         return new TorchException(where + " should be " + expected + ", not " + got);
     }
 }

@@ -38,10 +38,10 @@ import org.jtorch.fx.TensorMeta;
  * Reads a program in PyTorch's export schema ({@code models/<name>.json}, {@code torch/_export/serde/schema.py}) into
  * an {@link ExportedProgram}: the graph's inputs become placeholders, each node a call of the op its target names
  * ({@link PyTorchOps}) with its named arguments put in the schema's order (defaults filled in), each multiple output a
- * {@code getitem}. Symbolic sizes become the graph's symbols: each symbol is sourced from the first input dimension that
- * is exactly it, and the symbolic integers the nodes compute ({@code sym_size}, {@code mul} of sizes) are not nodes
- * here but {@link SymInt} arguments, read from the expressions the archive records for them. Every field is checked;
- * what JTorch cannot run (an op it lacks, a non-polynomial size, a higher-order op) is refused naming it.
+ * {@code getitem}. Symbolic sizes become the graph's symbols: each symbol is sourced from the first input dimension
+ * that is exactly it, and the symbolic integers the nodes compute ({@code sym_size}, {@code mul} of sizes) are not
+ * nodes here but {@link SymInt} arguments, read from the expressions the archive records for them. Every field is
+ * checked; what JTorch cannot run (an op it lacks, a non-polynomial size, a higher-order op) is refused naming it.
  */
 final class ProgramReader {
     /** Schema versions read: PyTorch writes major version 8 since 2.5 (2.13 writes 8.20). */
@@ -109,8 +109,8 @@ final class ProgramReader {
                     Tensor t = (inWeights ? weights : constants).get(s.target());
                     stateDict.put(s.target(), r.checked(t, s.target(), placeholders.get(i)));
                 }
-                case CONSTANT_TENSOR -> lifted.put(s.target(), r.checked(constants.get(s.target()), s.target(),
-                        placeholders.get(i)));
+                case CONSTANT_TENSOR ->
+                    lifted.put(s.target(), r.checked(constants.get(s.target()), s.target(), placeholders.get(i)));
                 case USER_INPUT -> {}
             }
         }
@@ -139,8 +139,8 @@ final class ProgramReader {
         List<Object> graphInputs = list(field(graphJson, "inputs", what + ": graph"), what + ": graph.inputs");
         List<Object> specs = list(field(signature, "input_specs", what + ": signature"), what + ": input_specs");
         if (graphInputs.size() != specs.size()) {
-            throw new TorchException(what + ": the graph has " + graphInputs.size() + " inputs but its signature "
-                    + specs.size());
+            throw new TorchException(
+                    what + ": the graph has " + graphInputs.size() + " inputs but its signature " + specs.size());
         }
         List<InputSpec> out = new ArrayList<>();
         for (int i = 0; i < specs.size(); i++) {
@@ -148,22 +148,35 @@ final class ProgramReader {
             var spec = union(specs.get(i), where);
             Map<String, Object> body = map(spec.getValue(), where);
             String name = tensorName(union(graphInputs.get(i), what + ": graph.inputs[" + i + "]"), where);
-            InputSpec parsed = switch (spec.getKey()) {
-                case "user_input" -> {
-                    var arg = union(field(body, "arg", where), where + ".arg");
-                    requireName(tensorName(arg, where), name, where);
-                    yield new InputSpec(InputKind.USER_INPUT, name, null, false);
-                }
-                case "parameter" -> new InputSpec(InputKind.PARAMETER, argName(body, name, where),
-                        string(field(body, "parameter_name", where), where + ".parameter_name"), true);
-                case "buffer" -> new InputSpec(InputKind.BUFFER, argName(body, name, where),
-                        string(field(body, "buffer_name", where), where + ".buffer_name"),
-                        bool(field(body, "persistent", where), where + ".persistent"));
-                case "tensor_constant" -> new InputSpec(InputKind.CONSTANT_TENSOR, argName(body, name, where),
-                        string(field(body, "tensor_constant_name", where), where + ".tensor_constant_name"), false);
-                default -> throw new TorchException(where + ": JTorch cannot run a program with a "
-                        + spec.getKey() + " input");
-            };
+            InputSpec parsed =
+                    switch (spec.getKey()) {
+                        case "user_input" -> {
+                            var arg = union(field(body, "arg", where), where + ".arg");
+                            requireName(tensorName(arg, where), name, where);
+                            yield new InputSpec(InputKind.USER_INPUT, name, null, false);
+                        }
+                        case "parameter" ->
+                            new InputSpec(
+                                    InputKind.PARAMETER,
+                                    argName(body, name, where),
+                                    string(field(body, "parameter_name", where), where + ".parameter_name"),
+                                    true);
+                        case "buffer" ->
+                            new InputSpec(
+                                    InputKind.BUFFER,
+                                    argName(body, name, where),
+                                    string(field(body, "buffer_name", where), where + ".buffer_name"),
+                                    bool(field(body, "persistent", where), where + ".persistent"));
+                        case "tensor_constant" ->
+                            new InputSpec(
+                                    InputKind.CONSTANT_TENSOR,
+                                    argName(body, name, where),
+                                    string(field(body, "tensor_constant_name", where), where + ".tensor_constant_name"),
+                                    false);
+                        default ->
+                            throw new TorchException(
+                                    where + ": JTorch cannot run a program with a " + spec.getKey() + " input");
+                    };
             if (values.containsKey(name)) throw new TorchException(where + ": input '" + name + "' is repeated");
             Node p = graph.placeholder(name);
             values.put(name, p);
@@ -204,8 +217,8 @@ final class ProgramReader {
 
     private void requireName(String specName, String inputName, String where) {
         if (!specName.equals(inputName)) {
-            throw new TorchException(where + " describes '" + specName + "' but the graph's input is '" + inputName
-                    + "'");
+            throw new TorchException(
+                    where + " describes '" + specName + "' but the graph's input is '" + inputName + "'");
         }
     }
 
@@ -299,9 +312,11 @@ final class ProgramReader {
                 yield opt.getKey().equals("as_none") ? null : tensor(opt.getValue(), where);
             }
             case "as_int" -> integer(v, where);
-            case "as_ints" -> list(v, where).stream().mapToLong(x -> integer(x, where)).toArray();
+            case "as_ints" ->
+                list(v, where).stream().mapToLong(x -> integer(x, where)).toArray();
             case "as_float" -> number(v, where);
-            case "as_floats" -> list(v, where).stream().mapToDouble(x -> number(x, where)).toArray();
+            case "as_floats" ->
+                list(v, where).stream().mapToDouble(x -> number(x, where)).toArray();
             case "as_bool" -> bool(v, where);
             case "as_bools" -> {
                 List<Object> l = list(v, where);
@@ -387,13 +402,14 @@ final class ProgramReader {
         }
         SchemaType.Base base = type.base();
         if (type.required().isList()) {
-            boolean fits = switch (base) {
-                case INT, SYM_INT -> v instanceof long[] || v instanceof SymIntArray || v instanceof Long;
-                case FLOAT -> v instanceof double[] || v instanceof long[];
-                case BOOL -> v instanceof boolean[];
-                case TENSOR -> v instanceof List<?>;
-                default -> true;
-            };
+            boolean fits =
+                    switch (base) {
+                        case INT, SYM_INT -> v instanceof long[] || v instanceof SymIntArray || v instanceof Long;
+                        case FLOAT -> v instanceof double[] || v instanceof long[];
+                        case BOOL -> v instanceof boolean[];
+                        case TENSOR -> v instanceof List<?>;
+                        default -> true;
+                    };
             if (!fits) throw new TorchException(where + " is " + v + ", but the parameter is " + type);
             if (v instanceof Long l && (base == SchemaType.Base.INT || base == SchemaType.Base.SYM_INT)) {
                 int n = ((SchemaType.ListType) type.required()).size();
@@ -407,16 +423,17 @@ final class ProgramReader {
             return v;
         }
         if (base == SchemaType.Base.FLOAT && v instanceof Long l) return l.doubleValue();
-        boolean fits = switch (base) {
-            case INT, SYM_INT -> v instanceof Long || v instanceof SymInt;
-            case FLOAT -> v instanceof Double;
-            case BOOL -> v instanceof Boolean;
-            case STR -> v instanceof String;
-            case SCALAR -> v instanceof Long || v instanceof Double || v instanceof Boolean;
-            case SCALAR_TYPE -> v instanceof DType;
-            case DEVICE -> v instanceof Device;
-            default -> true;
-        };
+        boolean fits =
+                switch (base) {
+                    case INT, SYM_INT -> v instanceof Long || v instanceof SymInt;
+                    case FLOAT -> v instanceof Double;
+                    case BOOL -> v instanceof Boolean;
+                    case STR -> v instanceof String;
+                    case SCALAR -> v instanceof Long || v instanceof Double || v instanceof Boolean;
+                    case SCALAR_TYPE -> v instanceof DType;
+                    case DEVICE -> v instanceof Device;
+                    default -> true;
+                };
         if (!fits) throw new TorchException(where + " is " + v + ", but the parameter is " + type);
         // a number where the schema has a tensor is PyTorch's wrapped number (add.Tensor(x, 1)), which ops take as is
         if (base == SchemaType.Base.TENSOR && !(v instanceof Node || v instanceof List<?> || v instanceof Number)) {
@@ -435,9 +452,13 @@ final class ProgramReader {
             case SchemaValue.Str s -> s.value();
             case SchemaValue.ListOf l -> {
                 if (type.base() == SchemaType.Base.FLOAT) {
-                    yield l.elements().stream().mapToDouble(e -> ((SchemaValue.Float) e).value()).toArray();
+                    yield l.elements().stream()
+                            .mapToDouble(e -> ((SchemaValue.Float) e).value())
+                            .toArray();
                 }
-                yield l.elements().stream().mapToLong(e -> ((SchemaValue.Int) e).value()).toArray();
+                yield l.elements().stream()
+                        .mapToLong(e -> ((SchemaValue.Int) e).value())
+                        .toArray();
             }
             case SchemaValue.Identifier _ -> null; // contiguous_format, strided: the op's own default
         };
@@ -487,9 +508,10 @@ final class ProgramReader {
     }
 
     /**
-     * Records a value's dtype, sizes (the example's, and the symbolic ones) and strides (the example's). Only an input's
-     * sizes must be polynomials in the symbols, since they define the symbols and are checked on each call; another
-     * value's size that is not ({@code Min(32, 32*s0)} from a view's stride computation) is kept as the example's.
+     * Records a value's dtype, sizes (the example's, and the symbolic ones) and strides (the example's). Only an
+     * input's sizes must be polynomials in the symbols, since they define the symbols and are checked on each call;
+     * another value's size that is not ({@code Min(32, 32*s0)} from a view's stride computation) is kept as the
+     * example's.
      */
     private void setMeta(Node node, String jsonName) {
         String where = what + ": tensor_values['" + jsonName + "']";
@@ -548,8 +570,8 @@ final class ProgramReader {
         List<Object> results = list(field(graphJson, "outputs", what + ": graph"), what + ": graph.outputs");
         List<Object> specs = list(field(signature, "output_specs", what + ": signature"), what + ": output_specs");
         if (results.size() != specs.size()) {
-            throw new TorchException(what + ": the graph has " + results.size() + " outputs but its signature "
-                    + specs.size());
+            throw new TorchException(
+                    what + ": the graph has " + results.size() + " outputs but its signature " + specs.size());
         }
         List<Node> nodes = new ArrayList<>();
         List<OutputSpec> out = new ArrayList<>();
@@ -566,17 +588,28 @@ final class ProgramReader {
                     ? tensorName(union(arg, where + ".arg"), where)
                     : string(field(map(arg, where), "name", where), where + ".arg.name");
             requireName(specName, name, where);
-            out.add(switch (spec.getKey()) {
-                case "user_output" -> new OutputSpec(OutputKind.USER_OUTPUT, n.name(), null);
-                case "buffer_mutation" -> new OutputSpec(OutputKind.BUFFER_MUTATION, n.name(),
-                        string(field(body, "buffer_name", where), where + ".buffer_name"));
-                case "parameter_mutation" -> new OutputSpec(OutputKind.PARAMETER_MUTATION, n.name(),
-                        string(field(body, "parameter_name", where), where + ".parameter_name"));
-                case "user_input_mutation" -> new OutputSpec(OutputKind.USER_INPUT_MUTATION, n.name(),
-                        string(field(body, "user_input_name", where), where + ".user_input_name"));
-                default -> throw new TorchException(where + ": JTorch cannot run a program with a " + spec.getKey()
-                        + " output");
-            });
+            out.add(
+                    switch (spec.getKey()) {
+                        case "user_output" -> new OutputSpec(OutputKind.USER_OUTPUT, n.name(), null);
+                        case "buffer_mutation" ->
+                            new OutputSpec(
+                                    OutputKind.BUFFER_MUTATION,
+                                    n.name(),
+                                    string(field(body, "buffer_name", where), where + ".buffer_name"));
+                        case "parameter_mutation" ->
+                            new OutputSpec(
+                                    OutputKind.PARAMETER_MUTATION,
+                                    n.name(),
+                                    string(field(body, "parameter_name", where), where + ".parameter_name"));
+                        case "user_input_mutation" ->
+                            new OutputSpec(
+                                    OutputKind.USER_INPUT_MUTATION,
+                                    n.name(),
+                                    string(field(body, "user_input_name", where), where + ".user_input_name"));
+                        default ->
+                            throw new TorchException(
+                                    where + ": JTorch cannot run a program with a " + spec.getKey() + " output");
+                    });
         }
         graph.output(nodes.toArray(Node[]::new));
         return out;
@@ -606,18 +639,26 @@ final class ProgramReader {
             if (modules.contains(t)) throw new TorchException(what + ": '" + t + "' is both a tensor and a module");
         }
         for (OutputSpec o : outputs) {
-            boolean known = switch (o.kind()) {
-                case USER_OUTPUT -> true;
-                case BUFFER_MUTATION -> inputs.stream()
-                        .anyMatch(i -> i.kind() == InputKind.BUFFER && i.target().equals(o.target()));
-                case PARAMETER_MUTATION -> inputs.stream()
-                        .anyMatch(i -> i.kind() == InputKind.PARAMETER && i.target().equals(o.target()));
-                case USER_INPUT_MUTATION -> inputs.stream()
-                        .anyMatch(i -> i.kind() == InputKind.USER_INPUT && i.name().equals(o.target()));
-            };
-            if (!known) throw new TorchException(what + ": output " + o.name() + " writes '" + o.target()
-                    + "', which the program has no " + o.kind().name().toLowerCase(java.util.Locale.ROOT)
-                    .replace("_mutation", ""));
+            boolean known =
+                    switch (o.kind()) {
+                        case USER_OUTPUT -> true;
+                        case BUFFER_MUTATION ->
+                            inputs.stream()
+                                    .anyMatch(i -> i.kind() == InputKind.BUFFER
+                                            && i.target().equals(o.target()));
+                        case PARAMETER_MUTATION ->
+                            inputs.stream()
+                                    .anyMatch(i -> i.kind() == InputKind.PARAMETER
+                                            && i.target().equals(o.target()));
+                        case USER_INPUT_MUTATION ->
+                            inputs.stream()
+                                    .anyMatch(i -> i.kind() == InputKind.USER_INPUT
+                                            && i.name().equals(o.target()));
+                    };
+            if (!known)
+                throw new TorchException(what + ": output " + o.name() + " writes '" + o.target()
+                        + "', which the program has no "
+                        + o.kind().name().toLowerCase(java.util.Locale.ROOT).replace("_mutation", ""));
         }
     }
 

@@ -29,14 +29,15 @@ import org.jtorch.fx.TensorMeta;
 
 /**
  * Writes an {@link ExportedProgram} in PyTorch's export schema 8.20, the {@code models/<name>.json} PyTorch 2.13's
- * {@code torch.export.save} writes and its {@code torch.export.load} reads: the graph's nodes with their arguments named
- * as the op's schema names them, a multi-output call as one node whose outputs are named after the {@code getitem}s that
- * read them ({@code <node>_unused_<i>} for the others, as PyTorch names them), each value's metadata, the signature, the
- * calling convention ({@code module_call_graph}) and the range of each symbol.
+ * {@code torch.export.save} writes and its {@code torch.export.load} reads: the graph's nodes with their arguments
+ * named as the op's schema names them, a multi-output call as one node whose outputs are named after the
+ * {@code getitem}s that read them ({@code <node>_unused_<i>} for the others, as PyTorch names them), each value's
+ * metadata, the signature, the calling convention ({@code module_call_graph}) and the range of each symbol.
  *
  * <p>A symbolic integer argument is a value of the program in PyTorch's format: each symbol is read from its input by a
- * {@code aten.sym_size.int} node, and a polynomial of them is computed by {@code _operator.mul} and {@code _operator.add}
- * nodes, each value recorded with its expression ({@link SymExprs}) and its value for the example's sizes.
+ * {@code aten.sym_size.int} node, and a polynomial of them is computed by {@code _operator.mul} and
+ * {@code _operator.add} nodes, each value recorded with its expression ({@link SymExprs}) and its value for the
+ * example's sizes.
  */
 final class ProgramWriter {
     /** The operator version PyTorch 2.13 records for the aten namespace. */
@@ -60,9 +61,8 @@ final class ProgramWriter {
     private ProgramWriter(ExportedProgram program) {
         this.program = program;
         this.graph = program.graphModule().graph();
-        this.placeholders = graph.nodes().stream()
-                .filter(n -> n.op().equals("placeholder"))
-                .toList();
+        this.placeholders =
+                graph.nodes().stream().filter(n -> n.op().equals("placeholder")).toList();
         List<Graph.SymbolSource> sources = graph.symbols();
         this.hints = new long[sources.size()];
         for (int i = 0; i < hints.length; i++) {
@@ -82,13 +82,14 @@ final class ProgramWriter {
         for (Node n : graph.nodes()) {
             if (n.op().equals("call_function") && n.target().equals(Node.GETITEM)) {
                 Node producer = (Node) n.args().get(0);
-                getitems.computeIfAbsent(producer, k -> new HashMap<>()).put((Long) n.args().get(1), n);
+                getitems.computeIfAbsent(producer, k -> new HashMap<>())
+                        .put((Long) n.args().get(1), n);
             }
         }
         List<Object> inputs = new ArrayList<>();
         for (Node p : placeholders) {
             inputs.add(Map.of("as_tensor", Map.of("name", p.name())));
-            tensorValues.put(p.name(), tensorMeta(p, p.meta(), p.symbolicShape()));
+            tensorValues.put(p.name(), tensorMeta(p.meta(), p.symbolicShape()));
         }
         for (int k = 0; k < hints.length; k++) symbolNode(k);
         List<Object> outputs = new ArrayList<>();
@@ -101,8 +102,9 @@ final class ProgramWriter {
                 case "output" -> {
                     for (Object a : n.args()) outputs.add(Map.of("as_tensor", Map.of("name", ((Node) a).name())));
                 }
-                default -> throw new TorchException("torch.export.save: the program's graph has a " + n.op()
-                        + " node (" + n.name() + "); an exported program's constants are inputs");
+                default ->
+                    throw new TorchException("torch.export.save: the program's graph has a " + n.op() + " node ("
+                            + n.name() + "); an exported program's constants are inputs");
             }
         }
         Map<String, Object> g = new LinkedHashMap<>();
@@ -125,7 +127,9 @@ final class ProgramWriter {
         for (var e : program.rangeConstraints().entrySet()) {
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("min_val", e.getValue().min());
-            r.put("max_val", e.getValue().max() == Long.MAX_VALUE ? null : e.getValue().max());
+            r.put(
+                    "max_val",
+                    e.getValue().max() == Long.MAX_VALUE ? null : e.getValue().max());
             ranges.put(e.getKey(), r);
         }
         boolean functional = graph.nodes().stream().allMatch(n -> n.form() == Node.Form.FUNCTIONAL);
@@ -144,7 +148,8 @@ final class ProgramWriter {
     private void interpretOnFakes() {
         try (FakeTensorMode fake = FakeTensorMode.open()) {
             Tensor[] inputs = new Tensor[placeholders.size()];
-            for (int i = 0; i < inputs.length; i++) inputs[i] = fake.fromMeta(placeholders.get(i).meta());
+            for (int i = 0; i < inputs.length; i++)
+                inputs[i] = fake.fromMeta(placeholders.get(i).meta());
             program.graphModule().interpret(inputs, fakeValues::put);
         }
     }
@@ -166,7 +171,8 @@ final class ProgramWriter {
             if (v == null && p.hasDefault() && !(p.defaultValue() instanceof SchemaValue.None)) continue;
             Map<String, Object> named = new LinkedHashMap<>();
             named.put("name", p.name());
-            named.put("arg", v == null ? Map.of("as_none", true) : argument(v, p.type(), where + " '" + p.name() + "'"));
+            named.put(
+                    "arg", v == null ? Map.of("as_none", true) : argument(v, p.type(), where + " '" + p.name() + "'"));
             named.put("kind", p.kwargOnly() ? 2L : 1L);
             inputs.add(named);
         }
@@ -195,7 +201,7 @@ final class ProgramWriter {
         List<Schema.Return> returns = schema.returns();
         Object value = fakeValues.get(n);
         if (returns.size() == 1 && !(returns.getFirst().type().isList())) {
-            tensorValues.put(n.name(), tensorMeta(n, n.meta() != null ? n.meta() : meta(value), n.symbolicShape()));
+            tensorValues.put(n.name(), tensorMeta(n.meta() != null ? n.meta() : meta(value), n.symbolicShape()));
             return List.of(Map.of("as_tensor", Map.of("name", n.name())));
         }
         Tensor[] results = value instanceof Tensor[] ts ? ts : new Tensor[] {(Tensor) value};
@@ -205,12 +211,13 @@ final class ProgramWriter {
             Node reader = readers.get((long) i);
             String name = reader != null ? reader.name() : fresh(n.name() + "_unused_" + i);
             TensorMeta m = reader != null && reader.meta() != null ? reader.meta() : meta(results[i]);
-            tensorValues.put(name, tensorMeta(reader, m, reader == null ? null : reader.symbolicShape()));
+            tensorValues.put(name, tensorMeta(m, reader == null ? null : reader.symbolicShape()));
             elements.add(Map.of("as_tensor", Map.of("name", name)));
         }
-        if (returns.size() == 1) return List.of(Map.of("as_tensors", elements.stream()
-                .map(e -> ((Map<?, ?>) e).get("as_tensor"))
-                .toList()));
+        if (returns.size() == 1)
+            return List.of(Map.of(
+                    "as_tensors",
+                    elements.stream().map(e -> ((Map<?, ?>) e).get("as_tensor")).toList()));
         return elements;
     }
 
@@ -224,7 +231,8 @@ final class ProgramWriter {
         return switch (v) {
             case Node n -> Map.of("as_tensor", Map.of("name", n.name()));
             case List<?> list -> {
-                boolean optional = type.required() instanceof SchemaType.ListType l && l.element().isOptional();
+                boolean optional = type.required() instanceof SchemaType.ListType l
+                        && l.element().isOptional();
                 List<Object> out = new ArrayList<>();
                 for (Object e : list) {
                     Map<String, Object> t = e == null ? null : Map.of("name", ((Node) e).name());
@@ -238,9 +246,8 @@ final class ProgramWriter {
             case Double d -> Map.of("as_float", d);
             case Float f -> Map.of("as_float", f.doubleValue());
             case Long l -> base == SchemaType.Base.FLOAT ? Map.of("as_float", l.doubleValue()) : Map.of("as_int", l);
-            case Integer i -> base == SchemaType.Base.FLOAT
-                    ? Map.of("as_float", i.doubleValue())
-                    : Map.of("as_int", i.longValue());
+            case Integer i ->
+                base == SchemaType.Base.FLOAT ? Map.of("as_float", i.doubleValue()) : Map.of("as_int", i.longValue());
             case Scalar s -> {
                 if (s.isComplex()) throw new TorchException(where + ": complex scalars are not written");
                 yield s.isIntegral() ? Map.of("as_int", s.longValue()) : Map.of("as_float", s.doubleValue());
@@ -267,9 +274,10 @@ final class ProgramWriter {
             }
             case DType d -> Map.of("as_scalar_type", (long) ScalarTypes.code(d));
             case Device d -> device(d);
-            case SymInt s -> s.isConstant()
-                    ? Map.of("as_int", s.constantValue())
-                    : Map.of("as_sym_int", Map.of("as_name", symIntName(s)));
+            case SymInt s ->
+                s.isConstant()
+                        ? Map.of("as_int", s.constantValue())
+                        : Map.of("as_sym_int", Map.of("as_name", symIntName(s)));
             case SymIntArray a -> {
                 List<Object> l = new ArrayList<>();
                 for (SymInt s : a.elements()) {
@@ -277,8 +285,9 @@ final class ProgramWriter {
                 }
                 yield Map.of("as_sym_ints", l);
             }
-            default -> throw new TorchException(where + " is a " + v.getClass().getSimpleName()
-                    + ", which the export schema cannot hold");
+            default ->
+                throw new TorchException(
+                        where + " is a " + v.getClass().getSimpleName() + ", which the export schema cannot hold");
         };
     }
 
@@ -296,7 +305,11 @@ final class ProgramWriter {
         Graph.SymbolSource s = graph.symbols().get(k);
         String name = fresh("sym_size_int_" + k);
         List<Object> inputs = List.of(
-                named("self", Map.of("as_tensor", Map.of("name", placeholders.get(s.input()).name()))),
+                named(
+                        "self",
+                        Map.of(
+                                "as_tensor",
+                                Map.of("name", placeholders.get(s.input()).name()))),
                 named("dim", Map.of("as_int", (long) s.dim())));
         SymInt symbol = SymInt.symbol(k);
         nodes.add(symNode("torch.ops.aten.sym_size.int", inputs, name));
@@ -332,11 +345,12 @@ final class ProgramWriter {
     /** An {@code _operator.<op>} node of two symbolic integers (a name) or a symbolic integer and a constant. */
     private String arithmetic(String op, String a, Object b) {
         String name = fresh(op);
-        Map<String, Object> right = b instanceof String s
-                ? Map.of("as_sym_int", Map.of("as_name", s))
-                : Map.of("as_int", b);
-        nodes.add(symNode("_operator." + op,
-                List.of(named("a", Map.of("as_sym_int", Map.of("as_name", a))), named("b", right)), name));
+        Map<String, Object> right =
+                b instanceof String s ? Map.of("as_sym_int", Map.of("as_name", s)) : Map.of("as_int", b);
+        nodes.add(symNode(
+                "_operator." + op,
+                List.of(named("a", Map.of("as_sym_int", Map.of("as_name", a))), named("b", right)),
+                name));
         SymInt left = valueOf(a);
         SymInt value = b instanceof String s ? combine(op, left, valueOf(s)) : combine(op, left, (Long) b);
         defineSymInt(value, name);
@@ -400,7 +414,7 @@ final class ProgramWriter {
     // ---- metadata
 
     /** A value's {@code TensorMeta}: sizes symbolic where the graph knows them to be, strides derived from them. */
-    private Map<String, Object> tensorMeta(Node n, TensorMeta meta, SymIntArray symbolic) {
+    private Map<String, Object> tensorMeta(TensorMeta meta, SymIntArray symbolic) {
         long[] shape = meta.shape();
         List<SymInt> sizes = new ArrayList<>();
         for (int d = 0; d < shape.length; d++) {
@@ -426,16 +440,15 @@ final class ProgramWriter {
 
     /**
      * The strides as functions of the sizes when the value is dense in some order of its dimensions (contiguous,
-     * transposed, permuted): each stride is then the product of the sizes of the faster dimensions. Other strides
-     * are the example's.
+     * transposed, permuted): each stride is then the product of the sizes of the faster dimensions. Other strides are
+     * the example's.
      */
     private static List<SymInt> strides(List<SymInt> sizes, long[] stride, long[] shape) {
         int rank = shape.length;
         Integer[] order = new Integer[rank];
         for (int i = 0; i < rank; i++) order[i] = i;
-        java.util.Arrays.sort(order, (a, b) -> stride[a] != stride[b]
-                ? Long.compare(stride[b], stride[a])
-                : Integer.compare(a, b));
+        java.util.Arrays.sort(
+                order, (a, b) -> stride[a] != stride[b] ? Long.compare(stride[b], stride[a]) : Integer.compare(a, b));
         SymInt[] out = new SymInt[rank];
         long expected = 1;
         SymInt symbolic = SymInt.constant(1);
@@ -497,27 +510,28 @@ final class ProgramWriter {
         for (OutputSpec s : program.graphSignature().outputSpecs()) {
             Map<String, Object> body = new LinkedHashMap<>();
             Map<String, Object> arg = Map.of("name", s.name());
-            String kind = switch (s.kind()) {
-                case USER_OUTPUT -> {
-                    body.put("arg", Map.of("as_tensor", arg));
-                    yield "user_output";
-                }
-                case BUFFER_MUTATION -> {
-                    body.put("arg", arg);
-                    body.put("buffer_name", s.target());
-                    yield "buffer_mutation";
-                }
-                case PARAMETER_MUTATION -> {
-                    body.put("arg", arg);
-                    body.put("parameter_name", s.target());
-                    yield "parameter_mutation";
-                }
-                case USER_INPUT_MUTATION -> {
-                    body.put("arg", arg);
-                    body.put("user_input_name", s.target());
-                    yield "user_input_mutation";
-                }
-            };
+            String kind =
+                    switch (s.kind()) {
+                        case USER_OUTPUT -> {
+                            body.put("arg", Map.of("as_tensor", arg));
+                            yield "user_output";
+                        }
+                        case BUFFER_MUTATION -> {
+                            body.put("arg", arg);
+                            body.put("buffer_name", s.target());
+                            yield "buffer_mutation";
+                        }
+                        case PARAMETER_MUTATION -> {
+                            body.put("arg", arg);
+                            body.put("parameter_name", s.target());
+                            yield "parameter_mutation";
+                        }
+                        case USER_INPUT_MUTATION -> {
+                            body.put("arg", arg);
+                            body.put("user_input_name", s.target());
+                            yield "user_input_mutation";
+                        }
+                    };
             outputs.add(Map.of(kind, body));
         }
         Map<String, Object> sig = new LinkedHashMap<>();
@@ -527,8 +541,8 @@ final class ProgramWriter {
     }
 
     /**
-     * The root entry of {@code module_call_graph}: the pytree specs of the call, {@code ((x1, ..., xn), {})} in and
-     * one tensor (or a tuple of them) out, in the treespec format version 1.
+     * The root entry of {@code module_call_graph}: the pytree specs of the call, {@code ((x1, ..., xn), {})} in and one
+     * tensor (or a tuple of them) out, in the treespec format version 1.
      */
     private Map<String, Object> moduleCallEntry() {
         List<String> userInputs = program.graphSignature().userInputs();
@@ -538,8 +552,10 @@ final class ProgramWriter {
         Map<String, Object> leaf = treespec(null, null, List.of());
         List<Object> args = new ArrayList<>();
         for (int i = 0; i < userInputs.size(); i++) args.add(leaf);
-        Map<String, Object> in = treespec("builtins.tuple", "null", List.of(
-                treespec("builtins.tuple", "null", args), treespec("builtins.dict", "[]", List.of())));
+        Map<String, Object> in = treespec(
+                "builtins.tuple",
+                "null",
+                List.of(treespec("builtins.tuple", "null", args), treespec("builtins.dict", "[]", List.of())));
         List<Object> results = new ArrayList<>();
         for (long i = 0; i < userOutputs; i++) results.add(leaf);
         Map<String, Object> out = userOutputs == 1 ? leaf : treespec("builtins.tuple", "null", results);

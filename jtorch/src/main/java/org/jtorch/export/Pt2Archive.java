@@ -29,8 +29,8 @@ import org.jtorch.io.ZipRecordsWriter;
  * buffers as raw records {@code data/weights/weight_<i>} described by {@code data/weights/model_weights_config.json},
  * the non-persistent buffers and constant tensors likewise under {@code data/constants/}, and an empty
  * {@code data/sample_inputs/model.pt} (no example inputs). Loading also reads the layout before PyTorch 2.8 (a zip of
- * {@code serialized_exported_program.json}, {@code serialized_state_dict.pt} and {@code serialized_constants.pt},
- * the latter two {@code torch.save} checkpoints, read with {@code weights_only} loading).
+ * {@code serialized_exported_program.json}, {@code serialized_state_dict.pt} and {@code serialized_constants.pt}, the
+ * latter two {@code torch.save} checkpoints, read with {@code weights_only} loading).
  *
  * <p>Loading treats the file as hostile: the zip's directory and every record are checked by {@link ZipRecords}, each
  * JSON document is parsed with bounds, each tensor's geometry must fit its record, and no class is ever instantiated
@@ -62,7 +62,8 @@ final class Pt2Archive {
                     if (inWeights) {
                         String record = "weight_" + w++;
                         zip.add("data/weights/" + record, t);
-                        weights.put(s.target(), payload(record, t, s.kind() == ExportGraphSignature.InputKind.PARAMETER));
+                        weights.put(
+                                s.target(), payload(record, t, s.kind() == ExportGraphSignature.InputKind.PARAMETER));
                     } else {
                         String record = "tensor_" + c++;
                         zip.add("data/constants/" + record, t);
@@ -128,26 +129,30 @@ final class Pt2Archive {
             int slash = names.getFirst().indexOf('/');
             if (slash <= 0) throw new TorchException(what + ": records are not under one directory: not a .pt2 file");
             String root = names.getFirst().substring(0, slash + 1);
-            if (!zip.contains(root + "archive_format") || !text(zip, root + "archive_format").equals("pt2")) {
+            if (!zip.contains(root + "archive_format")
+                    || !text(zip, root + "archive_format").equals("pt2")) {
                 throw new TorchException(what + ": no " + root + "archive_format saying pt2: not a .pt2 archive"
                         + " (a torch.save checkpoint loads with Torch.load)");
             }
-            if (zip.contains(root + "archive_version") && !text(zip, root + "archive_version").equals("0")) {
-                throw new TorchException(what + ": archive version " + text(zip, root + "archive_version")
-                        + "; JTorch reads version 0");
+            if (zip.contains(root + "archive_version")
+                    && !text(zip, root + "archive_version").equals("0")) {
+                throw new TorchException(
+                        what + ": archive version " + text(zip, root + "archive_version") + "; JTorch reads version 0");
             }
-            if (zip.contains(root + "byteorder") && !text(zip, root + "byteorder").equals("little")) {
+            if (zip.contains(root + "byteorder")
+                    && !text(zip, root + "byteorder").equals("little")) {
                 throw new TorchException(what + ": byte order " + text(zip, root + "byteorder")
                         + "; JTorch reads little-endian archives");
             }
             String program = root + "models/" + MODEL + ".json";
             if (!zip.contains(program)) {
                 throw new TorchException(what + ": no " + program + " (the program torch.export.save names '"
-                        + MODEL + "'); the archive has " + names.stream().filter(n -> n.startsWith(root + "models/"))
-                        .toList());
+                        + MODEL + "'); the archive has "
+                        + names.stream()
+                                .filter(n -> n.startsWith(root + "models/"))
+                                .toList());
             }
-            Map<String, Object> model = map(Json.parse(utf8(zip.bytes(program, MAX_PROGRAM_BYTES)), program),
-                    program);
+            Map<String, Object> model = map(Json.parse(utf8(zip.bytes(program, MAX_PROGRAM_BYTES)), program), program);
             Map<String, Tensor> weights = payloads(zip, root + "data/weights/", MODEL + "_weights_config.json", what);
             Map<String, Tensor> constants =
                     payloads(zip, root + "data/constants/", MODEL + "_constants_config.json", what);

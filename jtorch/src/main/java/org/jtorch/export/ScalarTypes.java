@@ -5,8 +5,8 @@ import org.jtorch.TorchException;
 
 /**
  * The export schema's {@code ScalarType} codes ({@code torch/_export/serde/schema.py}), which name dtypes in a
- * {@code .pt2} archive: {@code FLOAT = 7}, {@code LONG = 5}... Complex32 and the dtypes the schema has no code for cannot
- * be saved.
+ * {@code .pt2} archive: {@code FLOAT = 7}, {@code LONG = 5}... Complex32 and the dtypes the schema has no code for
+ * cannot be saved.
  */
 final class ScalarTypes {
     private ScalarTypes() {}

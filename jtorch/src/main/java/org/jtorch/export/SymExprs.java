@@ -8,12 +8,12 @@ import org.jtorch.TorchException;
 import org.jtorch.fx.SymInt;
 
 /**
- * Symbolic sizes as the export schema writes them: sympy's {@code srepr} of an expression,
- * {@code Mul(Integer(4), Symbol('s28', positive=True, integer=True))}. Reading covers the polynomials a graph's
- * {@link SymInt}s are ({@code Symbol}, {@code Integer}, {@code Add}, {@code Mul}, {@code Pow} with a natural exponent
- * over one symbol that appears once per term); anything else ({@code FloorDiv}, {@code Mod}...) is refused naming the
- * expression. Writing gives the same form, each symbol {@code s<i>} declared positive and integer as PyTorch's shape
- * environment declares its sizes.
+ * Symbolic sizes as the export schema writes them: sympy's {@code srepr} of an expression, {@code Mul(Integer(4),
+ * Symbol('s28', positive=True, integer=True))}. Reading covers the polynomials a graph's {@link SymInt}s are
+ * ({@code Symbol}, {@code Integer}, {@code Add}, {@code Mul}, {@code Pow} with a natural exponent over one symbol that
+ * appears once per term); anything else ({@code FloorDiv}, {@code Mod}...) is refused naming the expression. Writing
+ * gives the same form, each symbol {@code s<i>} declared positive and integer as PyTorch's shape environment declares
+ * its sizes.
  */
 final class SymExprs {
     private SymExprs() {}
@@ -85,35 +85,37 @@ final class SymExprs {
             while (pos < text.length() && Character.isLetter(text.charAt(pos))) pos++;
             String head = text.substring(start, pos);
             expect('(');
-            TreeMap<Long, Long> result = switch (head) {
-                case "Integer" -> constant(integer());
-                case "Symbol" -> symbolTerm();
-                case "Add" -> {
-                    TreeMap<Long, Long> sum = constant(0);
-                    for (TreeMap<Long, Long> t : arguments(depth)) sum = add(sum, t);
-                    yield sum;
-                }
-                case "Mul" -> {
-                    TreeMap<Long, Long> product = constant(1);
-                    for (TreeMap<Long, Long> t : arguments(depth)) product = multiply(product, t);
-                    yield product;
-                }
-                case "Pow" -> {
-                    TreeMap<Long, Long> base = expression(depth + 1);
-                    skipSpace();
-                    expect(',');
-                    TreeMap<Long, Long> exponent = expression(depth + 1);
-                    skipSpace();
-                    if (!isConstant(exponent) || exponent.getOrDefault(0L, 0L) < 0) {
-                        throw error("Pow with an exponent that is not a natural number");
-                    }
-                    TreeMap<Long, Long> power = constant(1);
-                    for (long k = exponent.getOrDefault(0L, 0L); k > 0; k--) power = multiply(power, base);
-                    yield power;
-                }
-                default -> throw error("unsupported symbolic expression '" + head + "' (JTorch's symbolic sizes are"
-                        + " polynomials in the input sizes)");
-            };
+            TreeMap<Long, Long> result =
+                    switch (head) {
+                        case "Integer" -> constant(integer());
+                        case "Symbol" -> symbolTerm();
+                        case "Add" -> {
+                            TreeMap<Long, Long> sum = constant(0);
+                            for (TreeMap<Long, Long> t : arguments(depth)) sum = add(sum, t);
+                            yield sum;
+                        }
+                        case "Mul" -> {
+                            TreeMap<Long, Long> product = constant(1);
+                            for (TreeMap<Long, Long> t : arguments(depth)) product = multiply(product, t);
+                            yield product;
+                        }
+                        case "Pow" -> {
+                            TreeMap<Long, Long> base = expression(depth + 1);
+                            skipSpace();
+                            expect(',');
+                            TreeMap<Long, Long> exponent = expression(depth + 1);
+                            skipSpace();
+                            if (!isConstant(exponent) || exponent.getOrDefault(0L, 0L) < 0) {
+                                throw error("Pow with an exponent that is not a natural number");
+                            }
+                            TreeMap<Long, Long> power = constant(1);
+                            for (long k = exponent.getOrDefault(0L, 0L); k > 0; k--) power = multiply(power, base);
+                            yield power;
+                        }
+                        default ->
+                            throw error("unsupported symbolic expression '" + head + "' (JTorch's symbolic sizes are"
+                                    + " polynomials in the input sizes)");
+                    };
             if (!head.equals("Add") && !head.equals("Mul")) expect(')');
             return result;
         }

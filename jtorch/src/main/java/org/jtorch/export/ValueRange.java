@@ -3,8 +3,8 @@ package org.jtorch.export;
 import org.jtorch.TorchException;
 
 /**
- * The range of values a symbolic size may take ({@code torch.utils._sympy.value_ranges.ValueRanges}): from
- * {@code min} to {@code max} inclusive, {@code max} {@link Long#MAX_VALUE} for no upper bound ({@code int_oo}).
+ * The range of values a symbolic size may take ({@code torch.utils._sympy.value_ranges.ValueRanges}): from {@code min}
+ * to {@code max} inclusive, {@code max} {@link Long#MAX_VALUE} for no upper bound ({@code int_oo}).
  *
  * @param min the smallest value
  * @param max the largest value, {@link Long#MAX_VALUE} when unbounded

@@ -19,8 +19,8 @@ import org.jtorch.storage.TensorImpl;
  * The records of a zip archive whose records are stored uncompressed, as {@code torch.save} and
  * {@code torch.export.save} write them, read with the checkpoint reader's checks: every offset and length in the
  * directory and headers is checked against the file before it is used, each record read is checked against its CRC-32,
- * and a tensor made from a record must fit in it. Problems raise {@link TorchException} naming the file and the
- * record; I/O errors are {@link UncheckedIOException}s.
+ * and a tensor made from a record must fit in it. Problems raise {@link TorchException} naming the file and the record;
+ * I/O errors are {@link UncheckedIOException}s.
  *
  * <p>The file is mapped while the archive is open; what {@link #bytes}, {@link #tensor} and {@link #checkpoint} return
  * is copied out of it and outlives {@link #close()}.
@@ -149,7 +149,8 @@ public final class ZipRecords implements AutoCloseable {
         }
         try {
             long last = offset;
-            for (int i = 0; i < size.length; i++) last = Math.addExact(last, Math.multiplyExact(size[i] - 1, stride[i]));
+            for (int i = 0; i < size.length; i++)
+                last = Math.addExact(last, Math.multiplyExact(size[i] - 1, stride[i]));
             return Math.addExact(last, 1);
         } catch (ArithmeticException overflow) {
             throw new TorchException(what + ": the geometry of tensor '" + name + "' overflows 64 bits");

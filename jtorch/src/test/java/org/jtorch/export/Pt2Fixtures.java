@@ -9,8 +9,8 @@ import org.jtorch.Tensor;
 import org.jtorch.io.Npy;
 
 /**
- * The {@code .pt2} fixtures PyTorch 2.13 wrote ({@code src/test/python/make_pt2_fixtures.py}): the four models' archives
- * and, per batch size, an input and the output PyTorch computed for it.
+ * The {@code .pt2} fixtures PyTorch 2.13 wrote ({@code src/test/python/make_pt2_fixtures.py}): the four models'
+ * archives and, per batch size, an input and the output PyTorch computed for it.
  */
 final class Pt2Fixtures {
     static final Path DIR = dir();
@@ -21,7 +21,8 @@ final class Pt2Fixtures {
 
     private static Path dir() {
         try {
-            return Path.of(Pt2Fixtures.class.getResource("/export/mlp.pt2").toURI()).getParent();
+            return Path.of(Pt2Fixtures.class.getResource("/export/mlp.pt2").toURI())
+                    .getParent();
         } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }

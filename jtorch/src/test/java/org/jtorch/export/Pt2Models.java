@@ -26,26 +26,43 @@ final class Pt2Models {
 
     static Module model(String name) {
         Torch.manualSeed(7);
-        Module m = switch (name) {
-            case "mlp" -> new Sequential(new Linear(16, 32), new ReLU(), new Linear(32, 32), new GELU(),
-                    new Linear(32, 10));
-            case "cnn" -> {
-                Module cnn = new Sequential(
-                        new Conv2d(3, 8, new long[] {3, 3}, ConvOptions.defaults().padding(1)),
-                        new BatchNorm2d(8), new ReLU(), new MaxPool2d(2),
-                        new Conv2d(8, 16, new long[] {3, 3}, ConvOptions.defaults().padding(1)),
-                        new BatchNorm2d(16), new ReLU(), new AvgPool2d(2),
-                        new Flatten(), new Linear(16 * 4 * 4, 10));
-                try (var _ = Torch.noGrad()) {
-                    for (int i = 0; i < 3; i++) cnn.call(Torch.randn(8, 3, 16, 16).mul(2.0).add(0.5)); // running stats
-                }
-                yield cnn;
-            }
-            case "encoder" -> new Sequential(
-                    new TransformerEncoderLayer(32, 4, 64, 0.0, "relu", 1e-5, true, false, true),
-                    new TransformerEncoderLayer(32, 4, 64, 0.0, "relu", 1e-5, true, false, true));
-            default -> throw new IllegalArgumentException(name);
-        };
+        Module m =
+                switch (name) {
+                    case "mlp" ->
+                        new Sequential(
+                                new Linear(16, 32), new ReLU(), new Linear(32, 32), new GELU(), new Linear(32, 10));
+                    case "cnn" -> {
+                        Module cnn = new Sequential(
+                                new Conv2d(
+                                        3,
+                                        8,
+                                        new long[] {3, 3},
+                                        ConvOptions.defaults().padding(1)),
+                                new BatchNorm2d(8),
+                                new ReLU(),
+                                new MaxPool2d(2),
+                                new Conv2d(
+                                        8,
+                                        16,
+                                        new long[] {3, 3},
+                                        ConvOptions.defaults().padding(1)),
+                                new BatchNorm2d(16),
+                                new ReLU(),
+                                new AvgPool2d(2),
+                                new Flatten(),
+                                new Linear(16 * 4 * 4, 10));
+                        try (var _ = Torch.noGrad()) {
+                            for (int i = 0; i < 3; i++)
+                                cnn.call(Torch.randn(8, 3, 16, 16).mul(2.0).add(0.5)); // running stats
+                        }
+                        yield cnn;
+                    }
+                    case "encoder" ->
+                        new Sequential(
+                                new TransformerEncoderLayer(32, 4, 64, 0.0, "relu", 1e-5, true, false, true),
+                                new TransformerEncoderLayer(32, 4, 64, 0.0, "relu", 1e-5, true, false, true));
+                    default -> throw new IllegalArgumentException(name);
+                };
         m.eval();
         return m;
     }

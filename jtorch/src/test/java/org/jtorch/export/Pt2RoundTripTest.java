@@ -26,12 +26,13 @@ class Pt2RoundTripTest {
     private static final long[] BATCHES = {1, 7, 64};
 
     static ExportedProgram exportWithDynamicBatch(Module m, Tensor example) {
-        return Export.export(
-                m, ExportOptions.defaults().dynamicDim(0, 0, Dim.of("batch", 1, 1024)), example);
+        return Export.export(m, ExportOptions.defaults().dynamicDim(0, 0, Dim.of("batch", 1, 1024)), example);
     }
 
     private static long[] bits(Tensor t) {
-        return Arrays.stream(t.toDoubleArray()).mapToLong(Double::doubleToRawLongBits).toArray();
+        return Arrays.stream(t.toDoubleArray())
+                .mapToLong(Double::doubleToRawLongBits)
+                .toArray();
     }
 
     @Test

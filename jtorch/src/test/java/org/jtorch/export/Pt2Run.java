@@ -22,7 +22,8 @@ public final class Pt2Run {
     public static void main(String[] args) {
         Module m = Export.load(Path.of(args[0])).module();
         try (var _ = GradMode.set(false)) {
-            for (int i = 1; i + 1 < args.length; i += 2) Npy.save(m.call(Npy.load(Path.of(args[i]))), Path.of(args[i + 1]));
+            for (int i = 1; i + 1 < args.length; i += 2)
+                Npy.save(m.call(Npy.load(Path.of(args[i]))), Path.of(args[i + 1]));
         }
     }
 
@@ -34,7 +35,11 @@ public final class Pt2Run {
                 ? System.getProperty("java.class.path")
                 : libraryPath + File.pathSeparator + System.getProperty("java.class.path");
         List<String> cmd = new ArrayList<>(List.of(
-                java, "--enable-native-access=ALL-UNNAMED", "--add-modules=jdk.incubator.vector", "-cp", classPath,
+                java,
+                "--enable-native-access=ALL-UNNAMED",
+                "--add-modules=jdk.incubator.vector",
+                "-cp",
+                classPath,
                 Pt2Run.class.getName()));
         cmd.addAll(args);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();

@@ -30,10 +30,13 @@ final class PyTorchPython {
         return Path.of(python);
     }
 
-    /** Runs {@code script} (relative to the repository root) with {@code args}; returns its output, failing on error. */
+    /**
+     * Runs {@code script} (relative to the repository root) with {@code args}; returns its output, failing on error.
+     */
     static String run(String script, List<String> args) throws IOException, InterruptedException {
         Path root = repositoryRoot();
-        List<String> cmd = new ArrayList<>(List.of(require().toString(), root.resolve(script).toString()));
+        List<String> cmd = new ArrayList<>(
+                List.of(require().toString(), root.resolve(script).toString()));
         cmd.addAll(args);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         byte[] out = p.getInputStream().readAllBytes();

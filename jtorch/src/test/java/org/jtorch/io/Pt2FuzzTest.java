@@ -35,15 +35,27 @@ import org.junit.jupiter.api.io.TempDir;
  * loads and runs, or is refused with a {@code TorchException} saying why; never another exception, a hang or an
  * allocation beyond the input's size. Seeds: PyTorch 2.13's MLP and CNN archives, its pre-2.8 layout, and a
  * JTorch-written archive with a dynamic batch dimension. Three campaigns: bytes of the whole file mutated
- * ({@code pt2-raw}, mostly caught by the zip checks and CRCs); the JSON records mutated inside an archive rebuilt
- * with valid CRCs ({@code pt2-json}, which reaches the program reader); and numbers in the JSON replaced by hostile
- * sizes (huge, negative, 2^31, 2^63 - 1) in the same way ({@code pt2-sizes}). A loaded program is run on an input of
- * the shape it declares.
+ * ({@code pt2-raw}, mostly caught by the zip checks and CRCs); the JSON records mutated inside an archive rebuilt with
+ * valid CRCs ({@code pt2-json}, which reaches the program reader); and numbers in the JSON replaced by hostile sizes
+ * (huge, negative, 2^31, 2^63 - 1) in the same way ({@code pt2-sizes}). A loaded program is run on an input of the
+ * shape it declares, on another thread (the allocation bound is the reader's).
  */
 class Pt2FuzzTest {
     private static final int INPUTS = Integer.getInteger("jtorch.fuzz.iterations", 300);
     private static final long[] HOSTILE = {
-        -1, 0, 1, 2, 7, 255, 1L << 31, (1L << 31) - 1, 1L << 32, 1L << 40, 1L << 62, Long.MAX_VALUE, Long.MIN_VALUE,
+        -1,
+        0,
+        1,
+        2,
+        7,
+        255,
+        1L << 31,
+        (1L << 31) - 1,
+        1L << 32,
+        1L << 40,
+        1L << 62,
+        Long.MAX_VALUE,
+        Long.MIN_VALUE,
         1_000_000_000_000L
     };
     private static final List<byte[]> SEEDS = new ArrayList<>();
@@ -53,8 +65,10 @@ class Pt2FuzzTest {
 
     @BeforeAll
     static void seeds() throws IOException, URISyntaxException {
-        Path fixtures = Path.of(Pt2FuzzTest.class.getResource("/export/mlp.pt2").toURI()).getParent();
-        for (String f : List.of("mlp.pt2", "cnn.pt2", "mlp_legacy.pt2")) SEEDS.add(Files.readAllBytes(fixtures.resolve(f)));
+        Path fixtures = Path.of(Pt2FuzzTest.class.getResource("/export/mlp.pt2").toURI())
+                .getParent();
+        for (String f : List.of("mlp.pt2", "cnn.pt2", "mlp_legacy.pt2"))
+            SEEDS.add(Files.readAllBytes(fixtures.resolve(f)));
         Torch.manualSeed(0);
         Path own = dir.resolve("jtorch.pt2");
         Export.save(
@@ -69,32 +83,95 @@ class Pt2FuzzTest {
 
     @Test
     void mutatedArchivesAreRefusedCleanly() {
-        FuzzCampaign.Stats s = FuzzCampaign.run("pt2-raw", 0x7032L, INPUTS, ".pt2", dir,
-                (r, i) -> mutate(SEEDS.get(r.nextInt(SEEDS.size())), r), Pt2FuzzTest::loadAndRun);
+        FuzzCampaign.Stats s = FuzzCampaign.run(
+                "pt2-raw",
+                0x7032L,
+                INPUTS,
+                ".pt2",
+                dir,
+                (r, i) -> mutate(SEEDS.get(r.nextInt(SEEDS.size())), r),
+                Pt2FuzzTest::loadAndRun);
         assertTrue(s.inputs() > 0);
     }
 
     @Test
     void mutatedJsonInValidArchivesIsRefusedCleanly() {
-        FuzzCampaign.Stats s = FuzzCampaign.run("pt2-json", 0x70326aL, INPUTS, ".pt2", dir, (r, i) -> {
-            byte[] seed = SEEDS.get(r.nextInt(SEEDS.size()));
-            return rebuilt(seed, r, text -> mutate(text, r));
-        }, Pt2FuzzTest::loadAndRun);
+        FuzzCampaign.Stats s = FuzzCampaign.run(
+                "pt2-json",
+                0x70326aL,
+                INPUTS,
+                ".pt2",
+                dir,
+                (r, i) -> {
+                    byte[] seed = SEEDS.get(r.nextInt(SEEDS.size()));
+                    return rebuilt(seed, r, text -> mutate(text, r));
+                },
+                Pt2FuzzTest::loadAndRun);
         assertTrue(s.loaded() > 0, "some mutations stay valid");
     }
 
     @Test
     void hostileSizesInValidArchivesAreRefusedCleanly() {
-        FuzzCampaign.Stats s = FuzzCampaign.run("pt2-sizes", 0x703273L, INPUTS, ".pt2", dir, (r, i) -> {
-            byte[] seed = SEEDS.get(r.nextInt(SEEDS.size()));
-            return rebuilt(seed, r, text -> hostileNumbers(text, r));
-        }, Pt2FuzzTest::loadAndRun);
+        FuzzCampaign.Stats s = FuzzCampaign.run(
+                "pt2-sizes",
+                0x703273L,
+                INPUTS,
+                ".pt2",
+                dir,
+                (r, i) -> {
+                    byte[] seed = SEEDS.get(r.nextInt(SEEDS.size()));
+                    return rebuilt(seed, r, text -> hostileNumbers(text, r));
+                },
+                Pt2FuzzTest::loadAndRun);
         assertTrue(s.inputs() > 0);
     }
 
-    /** Loads the archive, builds its module and runs it on an input of the declared shape (small ones only). */
+    @Test
+    void keptInputsFailCleanly() throws IOException, URISyntaxException {
+        Path corpus = Path.of(Pt2FuzzTest.class.getResource("/fuzz/pt2").toURI());
+        List<Path> kept;
+        try (var files = Files.list(corpus)) {
+            kept = files.filter(f -> f.toString().endsWith(".pt2")).sorted().toList();
+        }
+        assertTrue(!kept.isEmpty());
+        for (Path f : kept) {
+            try {
+                loadAndRun(f);
+            } catch (org.jtorch.TorchException refused) {
+                assertTrue(refused.getMessage() != null && !refused.getMessage().isBlank(), f.toString());
+            }
+        }
+    }
+
+    /**
+     * Loads the archive on this thread, then builds its module and runs it on an input of the declared shape (small
+     * ones only) on another thread, rethrowing what it throws: the campaign's allocation bound is the reader's, and a
+     * program may legitimately allocate more than its file (a convolution's padding set to 255 is a valid program).
+     */
     private static void loadAndRun(Path file) {
         ExportedProgram ep = Export.load(file);
+        RuntimeException[] failure = {null};
+        Error[] error = {null};
+        Thread run = Thread.ofPlatform().start(() -> {
+            try {
+                run(ep);
+            } catch (RuntimeException e) {
+                failure[0] = e;
+            } catch (Error e) {
+                error[0] = e;
+            }
+        });
+        try {
+            run.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        if (error[0] != null) throw error[0];
+        if (failure[0] != null) throw failure[0];
+    }
+
+    private static void run(ExportedProgram ep) {
         var module = ep.module();
         List<ExportGraphSignature.InputSpec> specs = ep.graphSignature().inputSpecs();
         List<Node> placeholders = ep.graphModule().graph().nodes().stream()
@@ -105,7 +182,9 @@ class Pt2FuzzTest {
             long[] shape = placeholders.get(i).meta().shape();
             long numel = 1;
             for (long d : shape) numel = d > 0 && numel < 1_000_000 ? numel * d : numel;
-            Tensor x = numel < 100_000 ? Torch.zeros(shape).to(placeholders.get(i).meta().dtype()) : Torch.zeros(2, 2);
+            Tensor x = numel < 100_000
+                    ? Torch.zeros(shape).to(placeholders.get(i).meta().dtype())
+                    : Torch.zeros(2, 2);
             try (var _ = GradMode.set(false)) {
                 module.call(x);
             }
@@ -146,8 +225,8 @@ class Pt2FuzzTest {
     }
 
     /**
-     * One to four byte mutations: bit flips, random bytes, hostile integers written over the bytes, truncation, a
-     * range deleted or duplicated, or spliced in from another seed.
+     * One to four byte mutations: bit flips, random bytes, hostile integers written over the bytes, truncation, a range
+     * deleted or duplicated, or spliced in from another seed.
      */
     private static byte[] mutate(byte[] seed, Random r) {
         byte[] b = seed.clone();
