@@ -32,28 +32,42 @@ import org.jtorch.fx.SymIntArray;
  * two independent points beyond the ones it was fitted on, and its guards require what the traces assumed: each symbol
  * at least 2 (sizes 0 and 1 are always specialized) and duck-sized dimensions equal.
  */
-final class ShapeGeneralizer {
+public final class ShapeGeneralizer {
     private ShapeGeneralizer() {}
 
     /** Most symbols an integer may depend on: its fit needs a trace per subset of them. */
     private static final int MAX_SYMBOLS_PER_VALUE = 4;
 
-    /** One trace's graphs and the tensors it lifted (compared by identity across traces). */
-    record Lowered(List<GraphModule> graphs, List<Tensor> lifted) {}
+    /**
+     * The graphs of one trace and the tensors it lifted (compared by identity across traces).
+     *
+     * @param graphs the trace's graphs
+     * @param lifted the tensors it lifted
+     */
+    public record Lowered(List<GraphModule> graphs, List<Tensor> lifted) {}
 
     /** Traces the function with each symbol at the given value. */
-    interface Sampler {
+    public interface Sampler {
+        /** The trace with symbol {@code si} at {@code symbolValues[i]}. */
         Lowered sample(long[] symbolValues);
     }
 
     /**
      * The result: the graphs (symbolic when {@code symbolic} is not empty), and which of the planned symbols stayed
      * symbolic, in the order of the graphs' symbols {@code s0, s1...}; {@code note} says why symbols were specialized.
+     *
+     * @param lowered the graphs
+     * @param symbolic the planned symbols that stayed symbolic
+     * @param note why the others were specialized
      */
-    record Outcome(Lowered lowered, List<Integer> symbolic, String note) {}
+    public record Outcome(Lowered lowered, List<Integer> symbolic, String note) {}
 
-    /** Generalizes over symbols whose base values are {@code base} (all at least 2 and distinct). */
-    static Outcome generalize(long[] base, List<Long> avoid, Sampler sampler) {
+    /**
+     * Generalizes over symbols whose base values are {@code base} (all at least 2 and distinct); {@code avoid} lists
+     * sizes the moved values must not take (the static sizes of the inputs, which a moved symbol must not collide
+     * with).
+     */
+    public static Outcome generalize(long[] base, List<Long> avoid, Sampler sampler) {
         int m = base.length;
         Traces traces = new Traces(sampler);
         Trace reference = traces.at(base);

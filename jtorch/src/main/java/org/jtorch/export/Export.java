@@ -1,11 +1,14 @@
 package org.jtorch.export;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import org.jtorch.DataDependentOutputException;
 import org.jtorch.DynamicOutputShapeException;
 import org.jtorch.Tensor;
@@ -13,9 +16,12 @@ import org.jtorch.TorchException;
 import org.jtorch.compile.Compile;
 import org.jtorch.export.ExportGraphSignature.InputKind;
 import org.jtorch.export.ExportGraphSignature.InputSpec;
+import org.jtorch.export.ExportGraphSignature.OutputSpec;
 import org.jtorch.fx.FakeTensorMode;
 import org.jtorch.fx.Fx;
 import org.jtorch.fx.GraphModule;
+import org.jtorch.fx.Node;
+import org.jtorch.fx.TensorMeta;
 import org.jtorch.nn.Module;
 
 /**
@@ -41,10 +47,20 @@ public final class Export {
      * {@link Module#call(Tensor)} takes) as an exported program, specialized to the inputs' shapes.
      */
     public static ExportedProgram export(Module module, Tensor... exampleInputs) {
+        return export(module, ExportOptions.defaults(), exampleInputs);
+    }
+
+    /**
+     * {@code torch.export.export(module, args, dynamic_shapes=..., strict=...)}: as {@link #export(Module, Tensor...)},
+     * the dimensions {@code options} marks dynamic left symbolic: the program serves every size in their {@link Dim}'s
+     * range ({@link ExportedProgram#rangeConstraints()}), and its module checks each call's sizes.
+     */
+    public static ExportedProgram export(Module module, ExportOptions options, Tensor... exampleInputs) {
         if (exampleInputs == null || exampleInputs.length != 1 || exampleInputs[0] == null) {
             throw new TorchException("export: Module.call takes one tensor; got "
                     + (exampleInputs == null ? "null" : exampleInputs.length + " example inputs"));
         }
+        Tensor input = exampleInputs[0];
         LinkedHashMap<String, Tensor> state = new LinkedHashMap<>(module.namedParameters());
         int parameters = state.size();
         state.putAll(module.namedBuffers());
@@ -61,14 +77,86 @@ public final class Export {
                     parameter || persistent.contains(fqn)));
         }
         specs.add(new InputSpec(InputKind.USER_INPUT, "input", null, false));
-        GraphModule traced = trace(module, names, new ArrayList<>(state.values()), exampleInputs[0]);
-        ProgramGraph.Built built = ProgramGraph.build(Fx.functionalize(traced), specs);
+        List<Tensor> tensors = new ArrayList<>(state.values());
+        DynamicPlan plan = DynamicPlan.of(options, input);
+        Function<long[], ProgramGraph.Built> build = values ->
+                ProgramGraph.build(Fx.functionalize(trace(module, names, tensors, plan.inputAt(input, values))), specs);
+        ProgramGraph.Built built = build.apply(plan.base());
+        if (options.strict()) requireRepeatable(built, build.apply(plan.base()));
+        GraphModule graph = built.graph();
+        if (plan.symbols() > 0) {
+            graph = SymbolicPrograms.generalize(plan.base(), plan.staticSizes(input), plan.names(), values -> {
+                ProgramGraph.Built at = build.apply(values);
+                requireSameConstants(built, at, plan.names());
+                return at.graph();
+            });
+        }
+        ExportGraphSignature signature = withOutputNames(built.signature(), graph);
         return new ExportedProgram(
-                built.graph(), built.signature(), stateDict(state, persistent, built), built.constants());
+                graph, signature, stateDict(state, built), built.constants(), plan.rangeConstraints());
     }
 
-    private static Map<String, Tensor> stateDict(
-            Map<String, Tensor> state, Set<String> persistent, ProgramGraph.Built built) {
+    /**
+     * {@code torch.export.save(ep, path)}: writes the program as PyTorch 2.13's {@code torch.export.save} does, a
+     * {@code .pt2} archive that PyTorch's {@code torch.export.load} reads (see {@link #load}).
+     */
+    public static void save(ExportedProgram program, Path path) {
+        Pt2Archive.save(program, path);
+    }
+
+    /**
+     * {@code torch.export.load(path)}: the program of a {@code .pt2} archive written by {@code torch.export.save}
+     * (PyTorch 2.8 and later, and the layout before 2.8) or by {@link #save}. No class of the original model is needed,
+     * none is instantiated from the file, and every size and offset in it is checked; an archive JTorch cannot run (an
+     * op it lacks, a non-polynomial symbolic size) is refused with a {@link TorchException} naming what.
+     */
+    public static ExportedProgram load(Path path) {
+        return Pt2Archive.load(path);
+    }
+
+    /** The signature with its outputs renamed to the graph's output values, in order (a re-built graph's names). */
+    private static ExportGraphSignature withOutputNames(ExportGraphSignature signature, GraphModule graph) {
+        List<Object> results = graph.graph().nodes().getLast().args();
+        List<OutputSpec> outputs = new ArrayList<>();
+        for (int i = 0; i < results.size(); i++) {
+            OutputSpec o = signature.outputSpecs().get(i);
+            outputs.add(new OutputSpec(o.kind(), ((Node) results.get(i)).name(), o.target()));
+        }
+        return new ExportGraphSignature(signature.inputSpecs(), outputs);
+    }
+
+    /** {@code strict=True}: a second trace must give the same program, or the forward depends on Java state. */
+    private static void requireRepeatable(ProgramGraph.Built first, ProgramGraph.Built second) {
+        String[] a = first.graph().printReadable().split("\n");
+        String[] b = second.graph().printReadable().split("\n");
+        for (int i = 0; i < Math.max(a.length, b.length); i++) {
+            String x = i < a.length ? a[i].strip() : "<end of graph>";
+            String y = i < b.length ? b[i].strip() : "<end of graph>";
+            if (!x.equals(y)) {
+                throw new TorchException("export(strict=True): two traces of the forward differ: '" + x + "' then '"
+                        + y + "'. The forward depends on Java state that changes between calls (a counter, a clock, a"
+                        + " random draw in Java), which a graph cannot hold");
+            }
+        }
+        requireSameConstants(first, second, List.of());
+    }
+
+    /** The constant tensors the forward builds must not change with the sizes or between traces. */
+    private static void requireSameConstants(ProgramGraph.Built base, ProgramGraph.Built other, List<String> dims) {
+        for (var e : base.constants().entrySet()) {
+            Tensor mine = e.getValue();
+            Tensor theirs = other.constants().get(e.getKey());
+            if (theirs == null
+                    || !Arrays.equals(mine.shape(), theirs.shape())
+                    || mine.dtype() != theirs.dtype()
+                    || !Arrays.equals(mine.toDoubleArray(), theirs.toDoubleArray())) {
+                throw new TorchException("export: the constant tensor " + e.getKey() + " the forward builds from Java "
+                        + "data changes" + (dims.isEmpty() ? " between traces" : " with the sizes of " + dims));
+            }
+        }
+    }
+
+    private static Map<String, Tensor> stateDict(Map<String, Tensor> state, ProgramGraph.Built built) {
         Map<String, Tensor> out = new LinkedHashMap<>();
         for (InputSpec s : built.signature().inputSpecs()) {
             if (s.kind() == InputKind.PARAMETER || s.kind() == InputKind.BUFFER)
@@ -77,11 +165,11 @@ public final class Export {
         return out;
     }
 
-    private static GraphModule trace(Module module, List<String> names, List<Tensor> tensors, Tensor input) {
+    private static GraphModule trace(Module module, List<String> names, List<Tensor> tensors, TensorMeta input) {
         try (FakeTensorMode fake = FakeTensorMode.open()) {
             Tensor[] fakes = new Tensor[tensors.size() + 1];
             for (int i = 0; i < tensors.size(); i++) fakes[i] = fake.fromTensor(tensors.get(i));
-            fakes[tensors.size()] = fake.fromTensor(input);
+            fakes[tensors.size()] = fake.fromMeta(input);
             return Fx.makeFx(
                     args -> {
                         Map<String, Tensor> substitutes = new HashMap<>();
@@ -103,8 +191,27 @@ public final class Export {
                                             + ")"
                                     : "calls " + ((DynamicOutputShapeException) e).op()
                                             + ", whose output shape depends on data")
-                            + " at " + Compile.userCallSite(e) + ", which a graph cannot hold",
+                            + " at " + Compile.userCallSite(e) + ", which a graph cannot hold. Java stack:"
+                            + userStack(e),
                     e);
         }
+    }
+
+    /**
+     * The frames of the failure from the user's call site outwards, one per line, as PyTorch shows the user's stack.
+     */
+    private static String userStack(Throwable e) {
+        String site = Compile.userCallSite(e);
+        StringBuilder sb = new StringBuilder();
+        boolean inUserCode = false;
+        int shown = 0;
+        for (StackTraceElement f : e.getStackTrace()) {
+            inUserCode |= f.toString().equals(site);
+            if (!inUserCode) continue;
+            if (f.getClassName().equals(Export.class.getName()) || shown == 12) break;
+            sb.append("\n    at ").append(f);
+            shown++;
+        }
+        return sb.toString();
     }
 }

@@ -11,10 +11,8 @@ import org.jtorch.TorchException;
 import org.jtorch.autograd.GradMode;
 import org.jtorch.export.ExportGraphSignature.InputKind;
 import org.jtorch.export.ExportGraphSignature.InputSpec;
-import org.jtorch.export.ExportGraphSignature.OutputKind;
 import org.jtorch.export.ExportGraphSignature.OutputSpec;
 import org.jtorch.fx.Decompositions;
-import org.jtorch.fx.FakeTensorMode;
 import org.jtorch.fx.GraphModule;
 import org.jtorch.fx.Node;
 import org.jtorch.nn.Module;
@@ -29,16 +27,19 @@ public final class ExportedProgram {
     private final ExportGraphSignature signature;
     private final Map<String, Tensor> stateDict;
     private final Map<String, Tensor> constants;
+    private final Map<String, ValueRange> rangeConstraints;
 
     ExportedProgram(
             GraphModule graphModule,
             ExportGraphSignature signature,
             Map<String, Tensor> stateDict,
-            Map<String, Tensor> constants) {
+            Map<String, Tensor> constants,
+            Map<String, ValueRange> rangeConstraints) {
         this.graphModule = graphModule;
         this.signature = signature;
         this.stateDict = Collections.unmodifiableMap(new LinkedHashMap<>(stateDict));
         this.constants = Collections.unmodifiableMap(new LinkedHashMap<>(constants));
+        this.rangeConstraints = Collections.unmodifiableMap(new LinkedHashMap<>(rangeConstraints));
     }
 
     /** {@code ep.graph_module}: the program's graph. */
@@ -62,6 +63,14 @@ public final class ExportedProgram {
     }
 
     /**
+     * {@code ep.range_constraints}: the range of each symbolic size, by the symbol's name in the graph ({@code s0}),
+     * empty when the program is specialized to its example's sizes.
+     */
+    public Map<String, ValueRange> rangeConstraints() {
+        return rangeConstraints;
+    }
+
+    /**
      * {@code ep.module()}: a module whose {@code call(x)} runs the program with its parameters and buffers (held as the
      * exported module's, under their dotted names) and writes back the buffers the program mutates.
      */
@@ -74,31 +83,33 @@ public final class ExportedProgram {
      * decomposes into ({@link Decompositions#coreAtenDecompositions()}); signature and state are kept.
      */
     public ExportedProgram runDecompositions() {
-        List<Node> placeholders = placeholders(graphModule);
-        GraphModule decomposed;
-        try (FakeTensorMode fake = FakeTensorMode.open()) {
-            Tensor[] fakes = new Tensor[placeholders.size()];
-            for (int i = 0; i < fakes.length; i++)
-                fakes[i] = fake.fromMeta(placeholders.get(i).meta());
-            decomposed = Decompositions.decompose(graphModule, Decompositions.coreAtenDecompositions(), fakes);
-        }
         List<InputSpec> specs = new ArrayList<>();
         for (InputSpec s : signature.inputSpecs()) {
             if (s.kind() != InputKind.CONSTANT_TENSOR) specs.add(s);
         }
-        // the re-trace reads the lifted constants as constants again: the builder lifts them back, first of their kind
-        ProgramGraph.Built built = ProgramGraph.build(decomposed, specs);
+        // the re-trace reads the lifted constants as constants again: the builder lifts them back, first of their kind;
+        // the first trace is at the program's own sizes, whose signature and constants the result keeps
+        List<ProgramGraph.Built> first = new ArrayList<>();
+        GraphModule decomposed = SymbolicPrograms.retrace(graphModule, (gm, fakes) -> {
+            ProgramGraph.Built built = ProgramGraph.build(
+                    Decompositions.decompose(gm, Decompositions.coreAtenDecompositions(), fakes.toArray(Tensor[]::new)),
+                    specs);
+            if (first.isEmpty()) first.add(built);
+            return built.graph();
+        });
+        ProgramGraph.Built built = first.getFirst();
+        List<Object> results = decomposed.graph().nodes().getLast().args();
         List<OutputSpec> outputs = new ArrayList<>();
-        List<OutputSpec> builtOutputs = built.graph().graph().nodes().getLast().args().stream()
-                .map(a -> (Node) a)
-                .map(n -> new OutputSpec(OutputKind.USER_OUTPUT, n.name(), null))
-                .toList();
-        for (int i = 0; i < builtOutputs.size(); i++) {
+        for (int i = 0; i < results.size(); i++) {
             OutputSpec original = signature.outputSpecs().get(i);
-            outputs.add(new OutputSpec(original.kind(), builtOutputs.get(i).name(), original.target()));
+            outputs.add(new OutputSpec(original.kind(), ((Node) results.get(i)).name(), original.target()));
         }
         return new ExportedProgram(
-                built.graph(), new ExportGraphSignature(built.signature().inputSpecs(), outputs), stateDict, constants);
+                decomposed,
+                new ExportGraphSignature(built.signature().inputSpecs(), outputs),
+                stateDict,
+                constants,
+                rangeConstraints);
     }
 
     /**
@@ -123,7 +134,16 @@ public final class ExportedProgram {
         if (next != userInputs.length) {
             throw new TorchException("exported program takes " + next + " inputs, got " + userInputs.length);
         }
-        Tensor[] results = graphModule.call(args);
+        InputGuards.check(graphModule.graph(), specs, args, rangeConstraints);
+        Tensor[] results;
+        try {
+            results = graphModule.call(args);
+        } catch (TorchException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // an op refusing its arguments in its own words (an index out of range): said as the program's failure
+            throw new TorchException("exported program: " + e, e);
+        }
         List<Tensor> user = new ArrayList<>();
         List<OutputSpec> outputs = signature.outputSpecs();
         for (int i = 0; i < outputs.size(); i++) {
@@ -144,15 +164,15 @@ public final class ExportedProgram {
         return user.toArray(Tensor[]::new);
     }
 
-    private static List<Node> placeholders(GraphModule gm) {
-        return gm.graph().nodes().stream()
-                .filter(n -> n.op().equals("placeholder"))
-                .toList();
-    }
-
     /** As PyTorch prints an exported program: the graph, then its signature. */
     @Override
     public String toString() {
-        return "ExportedProgram:\n" + graphModule.printReadable() + "\nGraph signature:\n" + signature;
+        StringBuilder ranges = new StringBuilder();
+        for (var e : rangeConstraints.entrySet()) {
+            if (!ranges.isEmpty()) ranges.append(", ");
+            ranges.append(e.getKey()).append(": ").append(e.getValue());
+        }
+        return "ExportedProgram:\n" + graphModule.printReadable() + "\nGraph signature:\n" + signature
+                + "\nRange constraints: {" + ranges + "}\n";
     }
 }

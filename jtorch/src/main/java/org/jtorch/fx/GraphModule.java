@@ -42,6 +42,15 @@ public final class GraphModule {
         return run(inputs, (node, value) -> {});
     }
 
+    /**
+     * {@link #call}, handing each node's value (a tensor, an array of them for a call with several outputs, or null) to
+     * {@code observer} as it runs: {@code torch.fx.Interpreter}'s per-node view, for passes that need every value's
+     * metadata (run it on fake tensors).
+     */
+    public Tensor[] interpret(Tensor[] inputs, BiConsumer<Node, Object> observer) {
+        return run(inputs, observer);
+    }
+
     /** {@link #call}, handing each node's value (a tensor, a tuple of them or null) to {@code observer} as it runs. */
     Tensor[] run(Tensor[] inputs, BiConsumer<Node, Object> observer) {
         Map<Node, Object> values = new HashMap<>();

@@ -81,6 +81,14 @@ public final class SymInt {
         }
     }
 
+    /**
+     * The terms: each key a bit set of the symbols multiplied (bit {@code i} for {@code si}, 0 for the constant term),
+     * each value its coefficient, none zero; ordered by key.
+     */
+    public Map<Long, Long> terms() {
+        return java.util.Collections.unmodifiableMap(terms);
+    }
+
     /** The symbols that occur, as a bit set (bit {@code i} for {@code si}). */
     public long symbols() {
         long all = 0;
