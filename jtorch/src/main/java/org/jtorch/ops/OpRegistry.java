@@ -54,6 +54,7 @@ public final class OpRegistry {
             MatmulOps.class,
             NormOps.class,
             PadBackwardOps.class,
+            PixelShuffleOps.class,
             PointwiseOps.class,
             PoolOps.class,
             RandomOps.class,
@@ -63,6 +64,7 @@ public final class OpRegistry {
             ShapeOps.class,
             SortOps.class,
             TernaryOps.class,
+            UpsampleOps.class,
             ViewCopyOps.class,
             ViewScatterOps.class);
 
