@@ -520,6 +520,14 @@ public final class F {
     }
 
     /**
+     * {@code F.interpolate(input, scale_factor=scaleFactor, mode=mode, align_corners=align_corners)}: the output size
+     * is {@code floor(in · scale)} (one factor applies to every spatial dim), and the kernels step by {@code 1/scale}.
+     */
+    public static Tensor interpolate(Tensor input, double[] scaleFactor, String mode, Boolean alignCorners) {
+        return Interpolation.interpolate(input, null, scaleFactor, mode, alignCorners, null);
+    }
+
+    /**
      * {@code F.interpolate(input, scale_factor=scaleFactor, mode=mode, align_corners=align_corners,
      * recompute_scale_factor=recomputeScaleFactor)}: the output size is {@code floor(in · scale)}; unless the scale is
      * recomputed (or the mode is "area"), the kernels step by {@code 1/scale} rather than {@code in/out}.
