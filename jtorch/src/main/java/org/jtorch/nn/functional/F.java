@@ -18,6 +18,7 @@ import org.jtorch.ops.RandomOps;
 import org.jtorch.ops.ReductionOps;
 import org.jtorch.ops.ScatterOps;
 import org.jtorch.ops.TernaryOps;
+import org.jtorch.ops.UpsampleOps;
 
 /**
  * {@code torch.nn.functional}: every function is a composition of differentiable tensor ops, so autograd, the meta
@@ -549,6 +550,128 @@ public final class F {
             Boolean alignCorners,
             Boolean recomputeScaleFactor) {
         return Interpolation.interpolate(input, size, scaleFactor, mode, alignCorners, recomputeScaleFactor);
+    }
+
+    // ---- torch._C._nn.upsample_*: the ops behind F.interpolate, for callers that name them -----------------
+
+    /** {@code torch._C._nn.upsample_nearest1d(self, output_size)}: no scales (steps of in/out). */
+    public static Tensor upsampleNearest1d(Tensor self, long[] outputSize) {
+        return UpsampleOps.UPSAMPLE_NEAREST1D.call1(self, outputSize.clone(), null);
+    }
+
+    /**
+     * {@code torch._C._nn.upsample_nearest1d.vec(input, output_size, scale_factors)}: exactly one of {@code outputSize}
+     * and {@code scaleFactors} is non-null.
+     */
+    public static Tensor upsampleNearest1d(Tensor input, long[] outputSize, double[] scaleFactors) {
+        return UpsampleOps.UPSAMPLE_NEAREST1D_VEC.call1(
+                input,
+                outputSize == null ? null : outputSize.clone(),
+                scaleFactors == null ? null : scaleFactors.clone());
+    }
+
+    /** {@code torch._C._nn.upsample_nearest2d(self, output_size)}: no scales (steps of in/out). */
+    public static Tensor upsampleNearest2d(Tensor self, long[] outputSize) {
+        return UpsampleOps.UPSAMPLE_NEAREST2D.call1(self, outputSize.clone(), null, null);
+    }
+
+    /**
+     * {@code torch._C._nn.upsample_nearest2d.vec(input, output_size, scale_factors)}: exactly one of {@code outputSize}
+     * and {@code scaleFactors} is non-null.
+     */
+    public static Tensor upsampleNearest2d(Tensor input, long[] outputSize, double[] scaleFactors) {
+        return UpsampleOps.UPSAMPLE_NEAREST2D_VEC.call1(
+                input,
+                outputSize == null ? null : outputSize.clone(),
+                scaleFactors == null ? null : scaleFactors.clone());
+    }
+
+    /** {@code torch._C._nn.upsample_nearest3d(self, output_size)}: no scales (steps of in/out). */
+    public static Tensor upsampleNearest3d(Tensor self, long[] outputSize) {
+        return UpsampleOps.UPSAMPLE_NEAREST3D.call1(self, outputSize.clone(), null, null, null);
+    }
+
+    /**
+     * {@code torch._C._nn.upsample_nearest3d.vec(input, output_size, scale_factors)}: exactly one of {@code outputSize}
+     * and {@code scaleFactors} is non-null.
+     */
+    public static Tensor upsampleNearest3d(Tensor input, long[] outputSize, double[] scaleFactors) {
+        return UpsampleOps.UPSAMPLE_NEAREST3D_VEC.call1(
+                input,
+                outputSize == null ? null : outputSize.clone(),
+                scaleFactors == null ? null : scaleFactors.clone());
+    }
+
+    /** {@code torch._C._nn.upsample_linear1d(self, output_size, align_corners)}: no scales (steps of in/out). */
+    public static Tensor upsampleLinear1d(Tensor self, long[] outputSize, boolean alignCorners) {
+        return UpsampleOps.UPSAMPLE_LINEAR1D.call1(self, outputSize.clone(), alignCorners, null);
+    }
+
+    /**
+     * {@code torch._C._nn.upsample_linear1d.vec(input, output_size, align_corners, scale_factors)}: exactly one of
+     * {@code outputSize} and {@code scaleFactors} is non-null.
+     */
+    public static Tensor upsampleLinear1d(
+            Tensor input, long[] outputSize, boolean alignCorners, double[] scaleFactors) {
+        return UpsampleOps.UPSAMPLE_LINEAR1D_VEC.call1(
+                input,
+                outputSize == null ? null : outputSize.clone(),
+                alignCorners,
+                scaleFactors == null ? null : scaleFactors.clone());
+    }
+
+    /** {@code torch._C._nn.upsample_bilinear2d(self, output_size, align_corners)}: no scales (steps of in/out). */
+    public static Tensor upsampleBilinear2d(Tensor self, long[] outputSize, boolean alignCorners) {
+        return UpsampleOps.UPSAMPLE_BILINEAR2D.call1(self, outputSize.clone(), alignCorners, null, null);
+    }
+
+    /**
+     * {@code torch._C._nn.upsample_bilinear2d.vec(input, output_size, align_corners, scale_factors)}: exactly one of
+     * {@code outputSize} and {@code scaleFactors} is non-null.
+     */
+    public static Tensor upsampleBilinear2d(
+            Tensor input, long[] outputSize, boolean alignCorners, double[] scaleFactors) {
+        return UpsampleOps.UPSAMPLE_BILINEAR2D_VEC.call1(
+                input,
+                outputSize == null ? null : outputSize.clone(),
+                alignCorners,
+                scaleFactors == null ? null : scaleFactors.clone());
+    }
+
+    /** {@code torch._C._nn.upsample_bicubic2d(self, output_size, align_corners)}: no scales (steps of in/out). */
+    public static Tensor upsampleBicubic2d(Tensor self, long[] outputSize, boolean alignCorners) {
+        return UpsampleOps.UPSAMPLE_BICUBIC2D.call1(self, outputSize.clone(), alignCorners, null, null);
+    }
+
+    /**
+     * {@code torch._C._nn.upsample_bicubic2d.vec(input, output_size, align_corners, scale_factors)}: exactly one of
+     * {@code outputSize} and {@code scaleFactors} is non-null.
+     */
+    public static Tensor upsampleBicubic2d(
+            Tensor input, long[] outputSize, boolean alignCorners, double[] scaleFactors) {
+        return UpsampleOps.UPSAMPLE_BICUBIC2D_VEC.call1(
+                input,
+                outputSize == null ? null : outputSize.clone(),
+                alignCorners,
+                scaleFactors == null ? null : scaleFactors.clone());
+    }
+
+    /** {@code torch._C._nn.upsample_trilinear3d(self, output_size, align_corners)}: no scales (steps of in/out). */
+    public static Tensor upsampleTrilinear3d(Tensor self, long[] outputSize, boolean alignCorners) {
+        return UpsampleOps.UPSAMPLE_TRILINEAR3D.call1(self, outputSize.clone(), alignCorners, null, null, null);
+    }
+
+    /**
+     * {@code torch._C._nn.upsample_trilinear3d.vec(input, output_size, align_corners, scale_factors)}: exactly one of
+     * {@code outputSize} and {@code scaleFactors} is non-null.
+     */
+    public static Tensor upsampleTrilinear3d(
+            Tensor input, long[] outputSize, boolean alignCorners, double[] scaleFactors) {
+        return UpsampleOps.UPSAMPLE_TRILINEAR3D_VEC.call1(
+                input,
+                outputSize == null ? null : outputSize.clone(),
+                alignCorners,
+                scaleFactors == null ? null : scaleFactors.clone());
     }
 
     /** {@code F.pixel_shuffle(input, upscale_factor)}: [*, C·r², H, W] → [*, C, H·r, W·r]. */

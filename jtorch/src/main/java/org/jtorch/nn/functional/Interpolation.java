@@ -77,6 +77,10 @@ final class Interpolation {
             throw new TorchException("Lanczos mode requires antialias=True");
         }
         if ("area".equals(mode) && (rank == 3 || rank == 4)) return adaptiveAverage(input, outputSize);
+        if ("area".equals(mode) && rank == 5) {
+            throw new TorchException("interpolate: mode='area' of a 5-D input needs adaptive_avg_pool3d, which JTorch "
+                    + "does not have yet; use 'trilinear' or 'nearest'");
+        }
         String expected = expectedMode(mode);
         if (rank >= 3 && rank <= 5 && expected != null && supports(mode, rank) && !"lanczos".equals(mode)) {
             return UpsampleOps.upsample(mode, dim, input, outputSize, align, scales);
