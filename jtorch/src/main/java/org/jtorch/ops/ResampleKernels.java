@@ -19,30 +19,7 @@ final class ResampleKernels {
 
     /** Writes the resampling of {@code input} ([planes, in₁…]) by {@code axes} into {@code out} ([planes, out₁…]). */
     static void forward(Tensor input, Tensor out, long planes, ResampleAxis[] axes) {
-        if (out.numel() == 0) return;
-        try (var _ = DispatchState.gradEnabled(false)) {
-            DType ct = ComputeArrays.computeType(out.dtype());
-            ComputeArrays.Dense x = ComputeArrays.dense(input, ct);
-            ComputeArrays.Target t = ComputeArrays.Target.of(out, ct);
-            int k = axes.length;
-            long[] sizes = new long[k];
-            for (int i = 0; i < k; i++) sizes[i] = axes[i].in();
-            Object src = x.array();
-            int srcOffset = x.offset();
-            int last = lastPass(axes, true);
-            for (int a = k - 1; a >= 0; a--) {
-                if (a != last && axes[a].identity()) continue;
-                long before = planes * product(sizes, 0, a), inner = product(sizes, a + 1, k);
-                sizes[a] = axes[a].out();
-                boolean toTarget = a == last;
-                Object dst = toTarget ? t.array() : alloc(ct, before * axes[a].out() * inner);
-                int dstOffset = toTarget ? t.offset() : 0;
-                pass(axes[a], src, srcOffset, dst, dstOffset, before, (int) inner);
-                src = dst;
-                srcOffset = dstOffset;
-            }
-            t.finish();
-        }
+        run(input, out, planes, axes, false);
     }
 
     /**
@@ -50,25 +27,35 @@ final class ResampleKernels {
      * in₁…]): each input position receives every output's gradient times the weight it was read with.
      */
     static void backward(Tensor gradOutput, Tensor out, long planes, ResampleAxis[] axes) {
+        run(gradOutput, out, planes, axes, true);
+    }
+
+    /**
+     * One pass per dim that is not an identity: forward from the last dim to the first, the adjoint from the first to
+     * the last; intermediate results in fresh arrays, the final pass into the output.
+     */
+    private static void run(Tensor source, Tensor out, long planes, ResampleAxis[] axes, boolean adjoint) {
         if (out.numel() == 0) return;
         try (var _ = DispatchState.gradEnabled(false)) {
             DType ct = ComputeArrays.computeType(out.dtype());
-            ComputeArrays.Dense g = ComputeArrays.dense(gradOutput, ct);
+            ComputeArrays.Dense x = ComputeArrays.dense(source, ct);
             ComputeArrays.Target t = ComputeArrays.Target.of(out, ct);
             int k = axes.length;
             long[] sizes = new long[k];
-            for (int i = 0; i < k; i++) sizes[i] = axes[i].out();
-            Object src = g.array();
-            int srcOffset = g.offset();
-            int last = lastPass(axes, false);
-            for (int a = 0; a < k; a++) {
+            for (int i = 0; i < k; i++) sizes[i] = adjoint ? axes[i].out() : axes[i].in();
+            Object src = x.array();
+            int srcOffset = x.offset();
+            int last = lastPass(axes, !adjoint);
+            for (int step = 0; step < k; step++) {
+                int a = adjoint ? step : k - 1 - step;
                 if (a != last && axes[a].identity()) continue;
                 long before = planes * product(sizes, 0, a), inner = product(sizes, a + 1, k);
-                sizes[a] = axes[a].in();
+                sizes[a] = adjoint ? axes[a].in() : axes[a].out();
                 boolean toTarget = a == last;
-                Object dst = toTarget ? t.array() : alloc(ct, before * axes[a].in() * inner);
+                Object dst = toTarget ? t.array() : alloc(ct, before * sizes[a] * inner);
                 int dstOffset = toTarget ? t.offset() : 0;
-                adjointPass(axes[a], src, srcOffset, dst, dstOffset, before, (int) inner);
+                if (adjoint) adjointPass(axes[a], src, srcOffset, dst, dstOffset, before, (int) inner);
+                else pass(axes[a], src, srcOffset, dst, dstOffset, before, (int) inner);
                 src = dst;
                 srcOffset = dstOffset;
             }
