@@ -32,6 +32,7 @@ import org.jtorch.ops.ShapeOps;
 import org.jtorch.ops.SortOps;
 import org.jtorch.ops.SpectralOps;
 import org.jtorch.ops.TernaryOps;
+import org.jtorch.ops.UpsampleOps;
 import org.jtorch.storage.TensorImpl;
 
 /**
@@ -133,6 +134,7 @@ final class BatchRules {
             define(op, BatchRules::softmaxBackward);
         }
         define(NormOps.NATIVE_LAYER_NORM, BatchRules::layerNorm);
+        for (OpDef op : UpsampleOps.kernelOps()) define(op, BatchRules::foldIntoBatch);
         define(ReductionOps.VECTOR_NORM, c -> dims(c, 2, false));
         define(ReductionOps.ARGMAX, c -> dims(c, 1, true));
         define(ReductionOps.ARGMIN, c -> dims(c, 1, true));
@@ -303,6 +305,33 @@ final class BatchRules {
         if (c.outs() != null || grad.dim() == 0) return DECLINE; // a 0-d row is the fallback's job
         Tensor g = c.frontExpanded(grad), y = c.frontExpanded(c.args()[1]);
         return c.wrap(c.call(c.op(), g, y, BatchCall.shift((Long) c.args()[2], grad.dim()), c.args()[3]));
+    }
+
+    /**
+     * Ops over [N, C, spatial...] whose first argument is the only tensor (the upsample ops and their backwards): the
+     * vmapped dim folds into N, and a backward's {@code input_size} (argument 2) grows by the same factor.
+     */
+    private static Object foldIntoBatch(BatchCall c) {
+        c.logicalSpec();
+        if (c.outs() != null) return DECLINE;
+        Tensor x = c.front(c.args()[0]);
+        long[] s = x.shape();
+        long b = s[0], n = s[1];
+        long[] merged = Arrays.copyOfRange(s, 1, s.length);
+        merged[0] = b * n;
+        Object[] a = c.args().clone();
+        a[0] = c.reshape(x, merged);
+        if (c.op().name().endsWith("_backward")) {
+            long[] inputSize = ((long[]) a[2]).clone();
+            inputSize[0] *= b;
+            a[2] = inputSize;
+        }
+        Tensor y = c.call1(c.op(), a);
+        long[] split = new long[y.dim() + 1];
+        split[0] = b;
+        split[1] = n;
+        System.arraycopy(y.shape(), 1, split, 2, y.dim() - 1);
+        return c.wrap(c.reshape(y, split));
     }
 
     /**

@@ -8,7 +8,8 @@ import org.jtorch.ops.ArrangeOps;
 
 /**
  * {@code torch.nn.modules.conv._ConvNd}: the parameters, initialisation, padding modes and printing shared by
- * {@link Conv1d} and {@link Conv2d}. Weight {@code [out, in/groups, *kernel]}, bias {@code [out]}.
+ * {@link Conv1d}, {@link Conv2d} and the transposed convolutions. Weight {@code [out, in/groups, *kernel]} (transposed:
+ * {@code [in, out/groups, *kernel]}), bias {@code [out]}.
  */
 abstract class ConvNd extends Module {
     private final long inChannels;
@@ -17,11 +18,16 @@ abstract class ConvNd extends Module {
     private final long[] stride;
     private final long[] padding;
     private final String paddingString;
+    private final long[] outputPadding;
     private final long[] dilation;
     private final long groups;
     private final String paddingMode;
 
     ConvNd(int spatial, long inChannels, long outChannels, long[] kernelSize, ConvOptions o) {
+        this(spatial, inChannels, outChannels, kernelSize, o, false);
+    }
+
+    ConvNd(int spatial, long inChannels, long outChannels, long[] kernelSize, ConvOptions o, boolean transposed) {
         if (o.groups() <= 0) throw new IllegalArgumentException("groups must be a positive integer");
         if (inChannels % o.groups() != 0) throw new IllegalArgumentException("in_channels must be divisible by groups");
         if (outChannels % o.groups() != 0)
@@ -31,6 +37,7 @@ abstract class ConvNd extends Module {
         this.kernelSize = expand("kernel_size", kernelSize, spatial);
         this.stride = expand("stride", o.stride(), spatial);
         this.dilation = expand("dilation", o.dilation(), spatial);
+        this.outputPadding = expand("output_padding", o.outputPadding(), spatial);
         this.groups = o.groups();
         this.paddingMode = o.paddingMode();
         this.paddingString = o.paddingString();
@@ -42,8 +49,8 @@ abstract class ConvNd extends Module {
         }
         this.padding = paddingString == null ? expand("padding", o.padding(), spatial) : new long[spatial];
         long[] shape = new long[spatial + 2];
-        shape[0] = outChannels;
-        shape[1] = inChannels / groups;
+        shape[0] = transposed ? inChannels : outChannels;
+        shape[1] = (transposed ? outChannels : inChannels) / groups;
         System.arraycopy(this.kernelSize, 0, shape, 2, spatial);
         registerParameter("weight", Torch.empty(shape, Torch.getDefaultDtype(), Device.CPU));
         registerParameter(
@@ -98,6 +105,26 @@ abstract class ConvNd extends Module {
         return dilation;
     }
 
+    long[] padding() {
+        return padding;
+    }
+
+    long[] kernelSize() {
+        return kernelSize;
+    }
+
+    long[] outputPadding() {
+        return outputPadding;
+    }
+
+    String paddingMode() {
+        return paddingMode;
+    }
+
+    String paddingString() {
+        return paddingString;
+    }
+
     long groups() {
         return groups;
     }
@@ -132,6 +159,7 @@ abstract class ConvNd extends Module {
         if (paddingString != null) s.append(", padding=").append(paddingString);
         else if (anyNonZero(padding)) s.append(", padding=").append(PyRepr.tuple(padding));
         if (anyNotOne(dilation)) s.append(", dilation=").append(PyRepr.tuple(dilation));
+        if (anyNonZero(outputPadding)) s.append(", output_padding=").append(PyRepr.tuple(outputPadding));
         if (groups != 1) s.append(", groups=").append(groups);
         if (bias() == null) s.append(", bias=False");
         if (!"zeros".equals(paddingMode)) s.append(", padding_mode=").append(paddingMode);

@@ -21,6 +21,8 @@ public final class TransformerEncoderLayer extends Module {
     private final Dropout dropout2;
     private final boolean normFirst;
     private final String activation;
+    /** The constructor's arguments, for {@link #copy} (PyTorch's stacks deep-copy one layer). */
+    private final TransformerLayerConfig config;
 
     /**
      * {@code TransformerEncoderLayer(d_model, nhead)}: dim_feedforward 2048, dropout 0.1, relu, eps 1e-5,
@@ -47,6 +49,8 @@ public final class TransformerEncoderLayer extends Module {
         if (!"relu".equals(activation) && !"gelu".equals(activation)) {
             throw new TorchException("activation should be relu/gelu, not " + activation);
         }
+        this.config = new TransformerLayerConfig(
+                dModel, nhead, dimFeedforward, dropout, activation, layerNormEps, batchFirst, normFirst, bias);
         this.selfAttn =
                 register("self_attn", new MultiheadAttention(dModel, nhead, dropout, bias, null, null, batchFirst));
         this.linear1 = register("linear1", new Linear(dModel, dimFeedforward, bias));
@@ -58,6 +62,22 @@ public final class TransformerEncoderLayer extends Module {
         this.dropout1 = register("dropout1", new Dropout(dropout));
         this.dropout2 = register("dropout2", new Dropout(dropout));
         this.activation = activation;
+    }
+
+    /** A layer of the same configuration, weights, buffers and mode: {@code copy.deepcopy(layer)}. */
+    TransformerEncoderLayer copy() {
+        TransformerLayerConfig c = config;
+        TransformerEncoderLayer layer = new TransformerEncoderLayer(
+                c.dModel(),
+                c.nhead(),
+                c.dimFeedforward(),
+                c.dropout(),
+                c.activation(),
+                c.layerNormEps(),
+                c.batchFirst(),
+                c.normFirst(),
+                c.bias());
+        return c.copyStateInto(this, layer);
     }
 
     @Override

@@ -9,7 +9,6 @@ import org.jtorch.kernels.blas.OpenBlas;
 import org.jtorch.kernels.blas.OpenBlas.Transpose;
 import org.jtorch.kernels.cpu.JavaGemm;
 import org.jtorch.kernels.cpu.Parallel;
-import org.jtorch.storage.TensorImpl;
 
 /**
  * The CPU kernels of {@link ConvOps}: im2col + GEMM over chunks of the batch. For a chunk of B samples the input
@@ -35,40 +34,6 @@ final class ConvKernels {
 
     /** Elements of each scratch matrix per chunk (64 MiB of float32): large GEMMs, bounded scratch memory. */
     private static final long COLS_BUDGET = 16L << 20;
-
-    /**
-     * A dense array copy of a tensor in the compute precision: {@code float[]} or {@code double[]} from {@code offset}.
-     */
-    private record Dense(Object array, int offset) {}
-
-    private static DType computeType(DType d) {
-        return d == DType.FLOAT64 ? DType.FLOAT64 : DType.FLOAT32;
-    }
-
-    /** The tensor's own heap array when it is already dense in the compute type, else a dense copy. */
-    private static Dense dense(Tensor t, DType compute) {
-        Tensor c = t;
-        if (c.dtype() != compute) c = CopyOps.to(c, compute);
-        if (!c.isContiguous() || c.impl().storage().array() == null) c = CopyOps.clone(c);
-        return new Dense(c.impl().storage().array(), Math.toIntExact(c.storageOffset()));
-    }
-
-    /**
-     * Where a kernel writes: the output's own array when it can, else a float32/float64 buffer copied out at the end.
-     */
-    private record Target(Tensor out, Tensor buffer, Object array, int offset) {
-        static Target of(Tensor out, DType compute) {
-            boolean direct = out.dtype() == compute
-                    && out.isContiguous()
-                    && out.impl().storage().array() != null;
-            Tensor buffer = direct ? out : Tensor.of(TensorImpl.empty(out.impl().shapeRef(), compute));
-            return new Target(out, buffer, buffer.impl().storage().array(), Math.toIntExact(buffer.storageOffset()));
-        }
-
-        void finish() {
-            if (buffer != out) CopyOps.convert(buffer, out);
-        }
-    }
 
     /** The sizes every pass needs, as ints (the meta rule has checked the geometry). */
     private record Dims(int n, int cin, int plane, int cout, int cg, int kg, int l, int groups, int chunk) {
@@ -99,9 +64,11 @@ final class ConvKernels {
     static void forward(Tensor input, Tensor weight, Tensor bias, Tensor out, ConvOps.Geometry g) {
         if (out.numel() == 0) return;
         try (var _ = DispatchState.gradEnabled(false)) {
-            DType ct = computeType(out.dtype());
-            Dense x = dense(input, ct), w = dense(weight, ct), b = bias == null ? null : dense(bias, ct);
-            Target t = Target.of(out, ct);
+            DType ct = ComputeArrays.computeType(out.dtype());
+            ComputeArrays.Dense x = ComputeArrays.dense(input, ct),
+                    w = ComputeArrays.dense(weight, ct),
+                    b = bias == null ? null : ComputeArrays.dense(bias, ct);
+            ComputeArrays.Target t = ComputeArrays.Target.of(out, ct);
             Dims d = Dims.of(g);
             Object cols = alloc(ct, (long) d.kTotal() * d.chunk() * d.l());
             Object y = alloc(ct, (long) d.cout() * d.chunk() * d.l());
@@ -151,9 +118,11 @@ final class ConvKernels {
     static void backwardInput(Tensor gradOutput, Tensor weight, Tensor bias, Tensor out, ConvOps.Geometry g) {
         if (out.numel() == 0) return;
         try (var _ = DispatchState.gradEnabled(false)) {
-            DType ct = computeType(out.dtype());
-            Dense go = dense(gradOutput, ct), w = dense(weight, ct), b = bias == null ? null : dense(bias, ct);
-            Target t = Target.of(out, ct);
+            DType ct = ComputeArrays.computeType(out.dtype());
+            ComputeArrays.Dense go = ComputeArrays.dense(gradOutput, ct),
+                    w = ComputeArrays.dense(weight, ct),
+                    b = bias == null ? null : ComputeArrays.dense(bias, ct);
+            ComputeArrays.Target t = ComputeArrays.Target.of(out, ct);
             Dims d = Dims.of(g);
             Object cols = alloc(ct, (long) d.kTotal() * d.chunk() * d.l());
             Object gy = alloc(ct, (long) d.cout() * d.chunk() * d.l());
@@ -199,9 +168,9 @@ final class ConvKernels {
     static void backwardWeight(Tensor gradOutput, Tensor input, Tensor out, ConvOps.Geometry g) {
         if (out.numel() == 0) return;
         try (var _ = DispatchState.gradEnabled(false)) {
-            DType ct = computeType(out.dtype());
-            Dense go = dense(gradOutput, ct), x = dense(input, ct);
-            Target t = Target.of(out, ct);
+            DType ct = ComputeArrays.computeType(out.dtype());
+            ComputeArrays.Dense go = ComputeArrays.dense(gradOutput, ct), x = ComputeArrays.dense(input, ct);
+            ComputeArrays.Target t = ComputeArrays.Target.of(out, ct);
             Dims d = Dims.of(g);
             fill(t.array(), t.offset(), (int) out.numel());
             Object cols = alloc(ct, (long) d.kTotal() * d.chunk() * d.l());
@@ -238,7 +207,7 @@ final class ConvKernels {
      * Unfolds samples [first, first + bs) of the input into {@code cols}, sample i in columns [i·L, (i+1)·L) of rows
      * bs·L long.
      */
-    private static void unfoldChunk(Dense x, int first, int bs, Dims d, ConvOps.Geometry g, Object cols) {
+    private static void unfoldChunk(ComputeArrays.Dense x, int first, int bs, Dims d, ConvOps.Geometry g, Object cols) {
         int ld = bs * d.l();
         Parallel.forRange(bs, 1, (b0, b1) -> {
             for (int i = (int) b0; i < b1; i++) {
@@ -248,7 +217,7 @@ final class ConvKernels {
     }
 
     /** Lays samples [first, first + bs) of the grad output ([N, C_out, L]) out as [C_out, bs·L] in {@code gy}. */
-    private static void gatherGrad(Dense go, int first, int bs, Dims d, Object gy) {
+    private static void gatherGrad(ComputeArrays.Dense go, int first, int bs, Dims d, Object gy) {
         int ld = bs * d.l();
         Parallel.forRange(bs, 1, (b0, b1) -> {
             for (int i = (int) b0; i < b1; i++) {
@@ -268,7 +237,7 @@ final class ConvKernels {
         System.arraycopy(src, from, dst, to, len);
     }
 
-    private static void addConstant(Object a, int at, int len, Dense b, int c) {
+    private static void addConstant(Object a, int at, int len, ComputeArrays.Dense b, int c) {
         if (a instanceof float[] f) {
             float v = ((float[]) b.array())[b.offset() + c];
             for (int i = at; i < at + len; i++) f[i] += v;

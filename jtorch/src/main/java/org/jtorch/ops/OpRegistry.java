@@ -54,6 +54,7 @@ public final class OpRegistry {
             MatmulOps.class,
             NormOps.class,
             PadBackwardOps.class,
+            PixelShuffleOps.class,
             PointwiseOps.class,
             PoolOps.class,
             RandomOps.class,
@@ -64,6 +65,7 @@ public final class OpRegistry {
             SortOps.class,
             SpectralOps.class,
             TernaryOps.class,
+            UpsampleOps.class,
             ViewCopyOps.class,
             ViewScatterOps.class);
 

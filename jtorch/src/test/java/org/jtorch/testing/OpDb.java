@@ -316,6 +316,7 @@ public final class OpDb {
         sort(t);
         ternaryOps(t);
         convolutionAndPooling(t);
+        t.addAll(UpsampleOpDb.entries());
         return List.copyOf(t);
     }
 

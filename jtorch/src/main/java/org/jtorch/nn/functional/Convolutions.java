@@ -10,8 +10,9 @@ import org.jtorch.ops.ArrangeOps;
 import org.jtorch.ops.ConvOps;
 
 /**
- * {@code F.conv1d}/{@code F.conv2d} over {@link ConvOps#convolution}: the unbatched form (a batch of one) and the
- * padding strings, as ATen's {@code conv1d}/{@code conv2d} and {@code _convolution_mode} do.
+ * {@code F.conv1d}/{@code F.conv2d} and {@code F.conv_transpose1d}/{@code F.conv_transpose2d} over
+ * {@link ConvOps#convolution}: the unbatched form (a batch of one) and the padding strings, as ATen's
+ * {@code conv1d}/{@code conv2d}, {@code conv_transpose1d}/{@code conv_transpose2d} and {@code _convolution_mode} do.
  */
 final class Convolutions {
     private Convolutions() {}
@@ -102,6 +103,34 @@ final class Convolutions {
         return batched ? y : y.squeeze(0);
     }
 
+    /**
+     * {@code F.conv_transpose1d/2d(input, weight, bias, stride, padding, output_padding, groups, dilation)}: the
+     * transposed convolution of a batched or unbatched input, weight {@code [C_in, C_out/groups, k...]}.
+     */
+    static Tensor convTranspose(
+            int spatial,
+            Tensor input,
+            Tensor weight,
+            Tensor bias,
+            long[] stride,
+            long[] padding,
+            long[] outputPadding,
+            long groups,
+            long[] dilation) {
+        if (Autocast.isActive()) {
+            return Autocast.run(
+                    CastPolicy.LOWER_PRECISION_FP,
+                    a -> convTranspose(spatial, a[0], a[1], a[2], stride, padding, outputPadding, groups, dilation),
+                    input,
+                    weight,
+                    bias);
+        }
+        boolean batched = checkRank("conv_transpose" + spatial + "d", spatial, input);
+        Tensor x = batched ? input : input.unsqueeze(0);
+        Tensor y = ConvOps.convolution(x, weight, bias, stride, padding, dilation, true, outputPadding, groups);
+        return batched ? y : y.squeeze(0);
+    }
+
     private static long[] filled(int n, long v) {
         long[] r = new long[n];
         java.util.Arrays.fill(r, v);
@@ -110,10 +139,15 @@ final class Convolutions {
 
     /** True for a batched input; refuses ranks other than unbatched/batched with conv1d/conv2d's message. */
     private static boolean checkRank(int spatial, Tensor input) {
+        return checkRank("conv" + spatial + "d", spatial, input);
+    }
+
+    /** As above for the function {@code fn} ({@code conv2d}, {@code conv_transpose2d}, ...). */
+    private static boolean checkRank(String fn, int spatial, Tensor input) {
         int r = input.dim();
         if (r != spatial + 1 && r != spatial + 2) {
             throw new TorchException("Expected " + (spatial + 1) + "D (unbatched) or " + (spatial + 2)
-                    + "D (batched) input to conv" + spatial + "d, but got input of size: " + Shapes.str(input.shape()));
+                    + "D (batched) input to " + fn + ", but got input of size: " + Shapes.str(input.shape()));
         }
         return r == spatial + 2;
     }

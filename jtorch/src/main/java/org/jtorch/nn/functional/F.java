@@ -12,11 +12,13 @@ import org.jtorch.internal.Shapes;
 import org.jtorch.nn.LinearCrossEntropyOptions;
 import org.jtorch.nn.Reduction;
 import org.jtorch.ops.NormOps;
+import org.jtorch.ops.PixelShuffleOps;
 import org.jtorch.ops.PoolOps;
 import org.jtorch.ops.RandomOps;
 import org.jtorch.ops.ReductionOps;
 import org.jtorch.ops.ScatterOps;
 import org.jtorch.ops.TernaryOps;
+import org.jtorch.ops.UpsampleOps;
 
 /**
  * {@code torch.nn.functional}: every function is a composition of differentiable tensor ops, so autograd, the meta
@@ -454,6 +456,232 @@ public final class F {
     public static Tensor conv2d(
             Tensor input, Tensor weight, Tensor bias, long[] stride, String padding, long[] dilation, long groups) {
         return Convolutions.conv(2, input, weight, bias, stride, padding, dilation, groups);
+    }
+
+    /** {@code F.conv_transpose1d(input, weight)}: stride 1, no padding, weight {@code [C_in, C_out/groups, k]}. */
+    public static Tensor convTranspose1d(Tensor input, Tensor weight) {
+        return convTranspose1d(input, weight, null, 1, 0, 0, 1, 1);
+    }
+
+    /**
+     * {@code F.conv_transpose1d(input, weight, bias, stride, padding, output_padding, groups, dilation)} (PyTorch's
+     * argument order: groups before dilation); a null bias is omitted.
+     */
+    public static Tensor convTranspose1d(
+            Tensor input,
+            Tensor weight,
+            Tensor bias,
+            long stride,
+            long padding,
+            long outputPadding,
+            long groups,
+            long dilation) {
+        return Convolutions.convTranspose(
+                1,
+                input,
+                weight,
+                bias,
+                new long[] {stride},
+                new long[] {padding},
+                new long[] {outputPadding},
+                groups,
+                new long[] {dilation});
+    }
+
+    /** {@code F.conv_transpose2d(input, weight)}: stride 1, no padding, weight {@code [C_in, C_out/groups, kh, kw]}. */
+    public static Tensor convTranspose2d(Tensor input, Tensor weight) {
+        return convTranspose2d(input, weight, null, new long[] {1}, new long[] {0}, new long[] {0}, 1, new long[] {1});
+    }
+
+    /**
+     * {@code F.conv_transpose2d(input, weight, bias, stride, padding, output_padding, groups, dilation)}: stride,
+     * padding, output padding and dilation hold one value (both dims) or two; a null bias is omitted; the input is [N,
+     * C, H, W] or unbatched [C, H, W].
+     */
+    public static Tensor convTranspose2d(
+            Tensor input,
+            Tensor weight,
+            Tensor bias,
+            long[] stride,
+            long[] padding,
+            long[] outputPadding,
+            long groups,
+            long[] dilation) {
+        return Convolutions.convTranspose(2, input, weight, bias, stride, padding, outputPadding, groups, dilation);
+    }
+
+    /**
+     * {@code F.interpolate(input, size=size, mode=mode, align_corners=align_corners)}: resizes the spatial dims of an
+     * [N, C, d...] input to {@code size} (one value applies to every dim). Modes: "nearest", "nearest-exact", "linear"
+     * (3-D input), "bilinear" and "bicubic" (4-D), "trilinear" (5-D) and "area" (3-D and 4-D); {@code alignCorners} is
+     * null for the modes that do not interpolate.
+     */
+    public static Tensor interpolate(Tensor input, long[] size, String mode, Boolean alignCorners) {
+        return Interpolation.interpolate(input, size, null, mode, alignCorners, null);
+    }
+
+    /**
+     * {@code F.interpolate(input, scale_factor=scaleFactor, mode=mode, align_corners=align_corners)}: the output size
+     * is {@code floor(in · scale)} (one factor applies to every spatial dim), and the kernels step by {@code 1/scale}.
+     */
+    public static Tensor interpolate(Tensor input, double[] scaleFactor, String mode, Boolean alignCorners) {
+        return Interpolation.interpolate(input, null, scaleFactor, mode, alignCorners, null);
+    }
+
+    /**
+     * {@code F.interpolate(input, scale_factor=scaleFactor, mode=mode, align_corners=align_corners,
+     * recompute_scale_factor=recomputeScaleFactor)}: the output size is {@code floor(in · scale)}; unless the scale is
+     * recomputed (or the mode is "area"), the kernels step by {@code 1/scale} rather than {@code in/out}.
+     */
+    public static Tensor interpolate(
+            Tensor input, double[] scaleFactor, String mode, Boolean alignCorners, Boolean recomputeScaleFactor) {
+        return Interpolation.interpolate(input, null, scaleFactor, mode, alignCorners, recomputeScaleFactor);
+    }
+
+    /**
+     * {@code F.interpolate(input, size, scale_factor, mode, align_corners, recompute_scale_factor)} with PyTorch's
+     * checks: exactly one of {@code size} and {@code scaleFactor} is non-null.
+     */
+    public static Tensor interpolate(
+            Tensor input,
+            long[] size,
+            double[] scaleFactor,
+            String mode,
+            Boolean alignCorners,
+            Boolean recomputeScaleFactor) {
+        return Interpolation.interpolate(input, size, scaleFactor, mode, alignCorners, recomputeScaleFactor);
+    }
+
+    // ---- torch._C._nn.upsample_*: the ops behind F.interpolate, for callers that name them -----------------
+
+    /** {@code torch._C._nn.upsample_nearest1d(self, output_size)}: no scales (steps of in/out). */
+    public static Tensor upsampleNearest1d(Tensor self, long[] outputSize) {
+        return UpsampleOps.UPSAMPLE_NEAREST1D.call1(self, outputSize.clone(), null);
+    }
+
+    /**
+     * {@code torch._C._nn.upsample_nearest1d.vec(input, output_size, scale_factors)}: exactly one of {@code outputSize}
+     * and {@code scaleFactors} is non-null.
+     */
+    public static Tensor upsampleNearest1d(Tensor input, long[] outputSize, double[] scaleFactors) {
+        return UpsampleOps.UPSAMPLE_NEAREST1D_VEC.call1(
+                input,
+                outputSize == null ? null : outputSize.clone(),
+                scaleFactors == null ? null : scaleFactors.clone());
+    }
+
+    /** {@code torch._C._nn.upsample_nearest2d(self, output_size)}: no scales (steps of in/out). */
+    public static Tensor upsampleNearest2d(Tensor self, long[] outputSize) {
+        return UpsampleOps.UPSAMPLE_NEAREST2D.call1(self, outputSize.clone(), null, null);
+    }
+
+    /**
+     * {@code torch._C._nn.upsample_nearest2d.vec(input, output_size, scale_factors)}: exactly one of {@code outputSize}
+     * and {@code scaleFactors} is non-null.
+     */
+    public static Tensor upsampleNearest2d(Tensor input, long[] outputSize, double[] scaleFactors) {
+        return UpsampleOps.UPSAMPLE_NEAREST2D_VEC.call1(
+                input,
+                outputSize == null ? null : outputSize.clone(),
+                scaleFactors == null ? null : scaleFactors.clone());
+    }
+
+    /** {@code torch._C._nn.upsample_nearest3d(self, output_size)}: no scales (steps of in/out). */
+    public static Tensor upsampleNearest3d(Tensor self, long[] outputSize) {
+        return UpsampleOps.UPSAMPLE_NEAREST3D.call1(self, outputSize.clone(), null, null, null);
+    }
+
+    /**
+     * {@code torch._C._nn.upsample_nearest3d.vec(input, output_size, scale_factors)}: exactly one of {@code outputSize}
+     * and {@code scaleFactors} is non-null.
+     */
+    public static Tensor upsampleNearest3d(Tensor input, long[] outputSize, double[] scaleFactors) {
+        return UpsampleOps.UPSAMPLE_NEAREST3D_VEC.call1(
+                input,
+                outputSize == null ? null : outputSize.clone(),
+                scaleFactors == null ? null : scaleFactors.clone());
+    }
+
+    /** {@code torch._C._nn.upsample_linear1d(self, output_size, align_corners)}: no scales (steps of in/out). */
+    public static Tensor upsampleLinear1d(Tensor self, long[] outputSize, boolean alignCorners) {
+        return UpsampleOps.UPSAMPLE_LINEAR1D.call1(self, outputSize.clone(), alignCorners, null);
+    }
+
+    /**
+     * {@code torch._C._nn.upsample_linear1d.vec(input, output_size, align_corners, scale_factors)}: exactly one of
+     * {@code outputSize} and {@code scaleFactors} is non-null.
+     */
+    public static Tensor upsampleLinear1d(
+            Tensor input, long[] outputSize, boolean alignCorners, double[] scaleFactors) {
+        return UpsampleOps.UPSAMPLE_LINEAR1D_VEC.call1(
+                input,
+                outputSize == null ? null : outputSize.clone(),
+                alignCorners,
+                scaleFactors == null ? null : scaleFactors.clone());
+    }
+
+    /** {@code torch._C._nn.upsample_bilinear2d(self, output_size, align_corners)}: no scales (steps of in/out). */
+    public static Tensor upsampleBilinear2d(Tensor self, long[] outputSize, boolean alignCorners) {
+        return UpsampleOps.UPSAMPLE_BILINEAR2D.call1(self, outputSize.clone(), alignCorners, null, null);
+    }
+
+    /**
+     * {@code torch._C._nn.upsample_bilinear2d.vec(input, output_size, align_corners, scale_factors)}: exactly one of
+     * {@code outputSize} and {@code scaleFactors} is non-null.
+     */
+    public static Tensor upsampleBilinear2d(
+            Tensor input, long[] outputSize, boolean alignCorners, double[] scaleFactors) {
+        return UpsampleOps.UPSAMPLE_BILINEAR2D_VEC.call1(
+                input,
+                outputSize == null ? null : outputSize.clone(),
+                alignCorners,
+                scaleFactors == null ? null : scaleFactors.clone());
+    }
+
+    /** {@code torch._C._nn.upsample_bicubic2d(self, output_size, align_corners)}: no scales (steps of in/out). */
+    public static Tensor upsampleBicubic2d(Tensor self, long[] outputSize, boolean alignCorners) {
+        return UpsampleOps.UPSAMPLE_BICUBIC2D.call1(self, outputSize.clone(), alignCorners, null, null);
+    }
+
+    /**
+     * {@code torch._C._nn.upsample_bicubic2d.vec(input, output_size, align_corners, scale_factors)}: exactly one of
+     * {@code outputSize} and {@code scaleFactors} is non-null.
+     */
+    public static Tensor upsampleBicubic2d(
+            Tensor input, long[] outputSize, boolean alignCorners, double[] scaleFactors) {
+        return UpsampleOps.UPSAMPLE_BICUBIC2D_VEC.call1(
+                input,
+                outputSize == null ? null : outputSize.clone(),
+                alignCorners,
+                scaleFactors == null ? null : scaleFactors.clone());
+    }
+
+    /** {@code torch._C._nn.upsample_trilinear3d(self, output_size, align_corners)}: no scales (steps of in/out). */
+    public static Tensor upsampleTrilinear3d(Tensor self, long[] outputSize, boolean alignCorners) {
+        return UpsampleOps.UPSAMPLE_TRILINEAR3D.call1(self, outputSize.clone(), alignCorners, null, null, null);
+    }
+
+    /**
+     * {@code torch._C._nn.upsample_trilinear3d.vec(input, output_size, align_corners, scale_factors)}: exactly one of
+     * {@code outputSize} and {@code scaleFactors} is non-null.
+     */
+    public static Tensor upsampleTrilinear3d(
+            Tensor input, long[] outputSize, boolean alignCorners, double[] scaleFactors) {
+        return UpsampleOps.UPSAMPLE_TRILINEAR3D_VEC.call1(
+                input,
+                outputSize == null ? null : outputSize.clone(),
+                alignCorners,
+                scaleFactors == null ? null : scaleFactors.clone());
+    }
+
+    /** {@code F.pixel_shuffle(input, upscale_factor)}: [*, C·r², H, W] → [*, C, H·r, W·r]. */
+    public static Tensor pixelShuffle(Tensor input, long upscaleFactor) {
+        return PixelShuffleOps.pixelShuffle(input, upscaleFactor);
+    }
+
+    /** {@code F.pixel_unshuffle(input, downscale_factor)}: [*, C, H·r, W·r] → [*, C·r², H, W]. */
+    public static Tensor pixelUnshuffle(Tensor input, long downscaleFactor) {
+        return PixelShuffleOps.pixelUnshuffle(input, downscaleFactor);
     }
 
     /** {@code F.max_pool2d(input, kernel_size)}: stride = kernel_size. */

@@ -1,0 +1,68 @@
+package org.jtorch.benchmarks;
+
+import java.util.Arrays;
+import org.jtorch.Tensor;
+import org.jtorch.Torch;
+import org.jtorch.nn.ConvOptions;
+import org.jtorch.nn.ConvTranspose2d;
+import org.jtorch.nn.functional.F;
+
+/**
+ * {@link ConvFamilyBench}'s four measurements as a whole program timed as the peer times them (5 warm-up calls, then
+ * the median of 30 wall-clock calls), printing the peer's line format, so that the two can alternate in one sitting on
+ * a loaded machine: {@code ConvTranspose2d(64, 32, 4, stride=2, padding=1)} on [16, 64, 32, 32] and bilinear
+ * {@code F.interpolate(scale_factor=2)} of [8, 32, 64, 64], float32, forward alone and forward + backward.
+ *
+ * <pre>
+ * ./mvnw -B -q -pl benchmarks -am -DskipTests package
+ * java --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector \
+ *     -cp jtorch/target/jtorch-0.1.0-SNAPSHOT.jar:benchmarks/target/classes org.jtorch.benchmarks.ConvFamilyRun
+ * </pre>
+ */
+public final class ConvFamilyRun {
+    private ConvFamilyRun() {}
+
+    public static void main(String[] args) {
+        Torch.manualSeed(0);
+        ConvTranspose2d deconv = new ConvTranspose2d(
+                64, 32, new long[] {4}, ConvOptions.defaults().stride(2).padding(1));
+        Tensor deconvIn = Torch.randn(16, 64, 32, 32).requiresGrad(true), deconvGrad = Torch.randn(16, 32, 64, 64);
+        Tensor image = Torch.randn(8, 32, 64, 64).requiresGrad(true), imageGrad = Torch.randn(8, 32, 128, 128);
+        measure("convTransposeForward", () -> {
+            try (var _ = Torch.noGrad()) {
+                deconv.forward(deconvIn);
+            }
+        });
+        measure("convTransposeForwardBackward", () -> {
+            deconv.forward(deconvIn).mul(deconvGrad).sum().backward();
+            deconvIn.setGrad(null);
+            deconv.zeroGrad();
+        });
+        measure("bilinearForward", () -> {
+            try (var _ = Torch.noGrad()) {
+                F.interpolate(image, new double[] {2}, "bilinear", false, null);
+            }
+        });
+        measure("bilinearForwardBackward", () -> {
+            F.interpolate(image, new double[] {2}, "bilinear", false, null)
+                    .mul(imageGrad)
+                    .sum()
+                    .backward();
+            image.setGrad(null);
+        });
+    }
+
+    private static void measure(String name, Runnable body) {
+        for (int i = 0; i < 5; i++) body.run();
+        double[] ms = new double[30];
+        for (int i = 0; i < ms.length; i++) {
+            long t0 = System.nanoTime();
+            body.run();
+            ms[i] = (System.nanoTime() - t0) / 1e6;
+        }
+        Arrays.sort(ms);
+        System.out.printf(
+                "bench=%s value=%.4g unit=ms min=%.4g max=%.4g jtorch threads=%d%n",
+                name, (ms[14] + ms[15]) / 2, ms[0], ms[ms.length - 1], Torch.getNumThreads());
+    }
+}

@@ -1,0 +1,230 @@
+package org.jtorch.ops;
+
+import org.jtorch.DType;
+import org.jtorch.Tensor;
+import org.jtorch.dispatch.DispatchState;
+import org.jtorch.kernels.cpu.Parallel;
+
+/**
+ * The CPU kernels of {@link UpsampleOps}: a separable resampling of [planes, d₁, …, dₖ] by one {@link ResampleAxis} per
+ * spatial dim, one pass per dim from the last to the first, and its adjoint (the backward) in the opposite order.
+ *
+ * <p>Why passes: the last dim's pass gathers along rows (once per input row, before the other dims grow), and every
+ * other pass combines whole contiguous rows with a weight each, a loop the JIT vectorises. Each pass runs in parallel
+ * over the blocks in front of its dim; blocks write disjoint outputs, so results do not depend on the thread count.
+ * Half types are computed in float32, as ATen's upsample kernels accumulate them.
+ */
+final class ResampleKernels {
+    private ResampleKernels() {}
+
+    /** Writes the resampling of {@code input} ([planes, in₁…]) by {@code axes} into {@code out} ([planes, out₁…]). */
+    static void forward(Tensor input, Tensor out, long planes, ResampleAxis[] axes) {
+        run(input, out, planes, axes, false);
+    }
+
+    /**
+     * Writes the adjoint of {@link #forward} applied to {@code gradOutput} ([planes, out₁…]) into {@code out} ([planes,
+     * in₁…]): each input position receives every output's gradient times the weight it was read with.
+     */
+    static void backward(Tensor gradOutput, Tensor out, long planes, ResampleAxis[] axes) {
+        run(gradOutput, out, planes, axes, true);
+    }
+
+    /**
+     * One pass per dim that is not an identity: forward from the last dim to the first, the adjoint from the first to
+     * the last; intermediate results in fresh arrays, the final pass into the output.
+     */
+    private static void run(Tensor source, Tensor out, long planes, ResampleAxis[] axes, boolean adjoint) {
+        if (out.numel() == 0) return;
+        try (var _ = DispatchState.gradEnabled(false)) {
+            DType ct = ComputeArrays.computeType(out.dtype());
+            ComputeArrays.Dense x = ComputeArrays.dense(source, ct);
+            ComputeArrays.Target t = ComputeArrays.Target.of(out, ct);
+            int k = axes.length;
+            long[] sizes = new long[k];
+            for (int i = 0; i < k; i++) sizes[i] = adjoint ? axes[i].out() : axes[i].in();
+            Object src = x.array();
+            int srcOffset = x.offset();
+            int last = lastPass(axes, !adjoint);
+            for (int step = 0; step < k; step++) {
+                int a = adjoint ? step : k - 1 - step;
+                if (a != last && axes[a].identity()) continue;
+                long before = planes * product(sizes, 0, a), inner = product(sizes, a + 1, k);
+                sizes[a] = adjoint ? axes[a].in() : axes[a].out();
+                boolean toTarget = a == last;
+                Object dst = toTarget ? t.array() : alloc(ct, before * sizes[a] * inner);
+                int dstOffset = toTarget ? t.offset() : 0;
+                if (adjoint) adjointPass(axes[a], src, srcOffset, dst, dstOffset, before, (int) inner);
+                else pass(axes[a], src, srcOffset, dst, dstOffset, before, (int) inner);
+                src = dst;
+                srcOffset = dstOffset;
+            }
+            t.finish();
+        }
+    }
+
+    /**
+     * The dim whose pass writes the output: the last pass run (the first dim going forward, the last going backward)
+     * that is not an identity, or that dim's end of the order when every dim is one (it then copies).
+     */
+    private static int lastPass(ResampleAxis[] axes, boolean forward) {
+        int k = axes.length;
+        for (int i = 0; i < k; i++) {
+            int a = forward ? i : k - 1 - i;
+            if (!axes[a].identity()) return a;
+        }
+        return forward ? 0 : k - 1;
+    }
+
+    private static long product(long[] sizes, int from, int to) {
+        long p = 1;
+        for (int i = from; i < to; i++) p *= sizes[i];
+        return p;
+    }
+
+    private static Object alloc(DType ct, long size) {
+        int n = Math.toIntExact(size);
+        return ct == DType.FLOAT64 ? new double[n] : new float[n];
+    }
+
+    /** Blocks per parallel piece: about {@link Parallel#GRAIN} output elements each. */
+    private static long grain(long blockElements) {
+        return Math.max(1, Parallel.GRAIN / Math.max(1, blockElements));
+    }
+
+    // ---- one dim, forward ---------------------------------------------------------------------------------
+
+    /** [before, in, inner] → [before, out, inner] along the middle dim. */
+    private static void pass(ResampleAxis ax, Object src, int so, Object dst, int dOff, long before, int inner) {
+        int in = ax.in(), out = ax.out();
+        Parallel.forRange(before, grain((long) out * inner), (b0, b1) -> {
+            for (long b = b0; b < b1; b++) {
+                int s = so + (int) (b * in * inner), d = dOff + (int) (b * out * inner);
+                if (src instanceof float[] sf) {
+                    if (inner == 1) gatherRow(ax, sf, s, (float[]) dst, d);
+                    else combineRows(ax, sf, s, (float[]) dst, d, inner);
+                } else {
+                    if (inner == 1) gatherRow(ax, (double[]) src, s, (double[]) dst, d);
+                    else combineRows(ax, (double[]) src, s, (double[]) dst, d, inner);
+                }
+            }
+        });
+    }
+
+    private static void gatherRow(ResampleAxis ax, float[] src, int s, float[] dst, int d) {
+        int[] idx = ax.idx();
+        float[] w = ax.wf();
+        int taps = ax.taps(), out = ax.out();
+        if (taps == 1) {
+            for (int o = 0; o < out; o++) dst[d + o] = src[s + idx[o]];
+        } else if (taps == 2) {
+            for (int o = 0; o < out; o++) {
+                dst[d + o] = w[2 * o] * src[s + idx[2 * o]] + w[2 * o + 1] * src[s + idx[2 * o + 1]];
+            }
+        } else {
+            for (int o = 0; o < out; o++) {
+                float acc = 0;
+                for (int t = 0; t < taps; t++) acc += w[o * taps + t] * src[s + idx[o * taps + t]];
+                dst[d + o] = acc;
+            }
+        }
+    }
+
+    private static void gatherRow(ResampleAxis ax, double[] src, int s, double[] dst, int d) {
+        int[] idx = ax.idx();
+        double[] w = ax.w();
+        int taps = ax.taps(), out = ax.out();
+        if (taps == 1) {
+            for (int o = 0; o < out; o++) dst[d + o] = src[s + idx[o]];
+        } else {
+            for (int o = 0; o < out; o++) {
+                double acc = 0;
+                for (int t = 0; t < taps; t++) acc += w[o * taps + t] * src[s + idx[o * taps + t]];
+                dst[d + o] = acc;
+            }
+        }
+    }
+
+    /** Each output row (inner long) is the weighted sum of its taps' input rows. */
+    private static void combineRows(ResampleAxis ax, float[] src, int s, float[] dst, int d, int inner) {
+        int[] idx = ax.idx();
+        float[] w = ax.wf();
+        int taps = ax.taps();
+        for (int o = 0; o < ax.out(); o++) {
+            int to = d + o * inner;
+            int r0 = s + idx[o * taps] * inner;
+            float w0 = w[o * taps];
+            if (taps == 1) {
+                System.arraycopy(src, r0, dst, to, inner);
+            } else if (taps == 2) {
+                int r1 = s + idx[o * taps + 1] * inner;
+                float w1 = w[o * taps + 1];
+                for (int i = 0; i < inner; i++) dst[to + i] = w0 * src[r0 + i] + w1 * src[r1 + i];
+            } else {
+                for (int i = 0; i < inner; i++) dst[to + i] = w0 * src[r0 + i];
+                for (int t = 1; t < taps; t++) {
+                    int r = s + idx[o * taps + t] * inner;
+                    float wt = w[o * taps + t];
+                    for (int i = 0; i < inner; i++) dst[to + i] += wt * src[r + i];
+                }
+            }
+        }
+    }
+
+    private static void combineRows(ResampleAxis ax, double[] src, int s, double[] dst, int d, int inner) {
+        int[] idx = ax.idx();
+        double[] w = ax.w();
+        int taps = ax.taps();
+        for (int o = 0; o < ax.out(); o++) {
+            int to = d + o * inner;
+            if (taps == 1) {
+                System.arraycopy(src, s + idx[o] * inner, dst, to, inner);
+                continue;
+            }
+            int r0 = s + idx[o * taps] * inner;
+            double w0 = w[o * taps];
+            for (int i = 0; i < inner; i++) dst[to + i] = w0 * src[r0 + i];
+            for (int t = 1; t < taps; t++) {
+                int r = s + idx[o * taps + t] * inner;
+                double wt = w[o * taps + t];
+                for (int i = 0; i < inner; i++) dst[to + i] += wt * src[r + i];
+            }
+        }
+    }
+
+    // ---- one dim, adjoint ---------------------------------------------------------------------------------
+
+    /** [before, out, inner] → [before, in, inner]: zeroes each block, then adds every output where it was read. */
+    private static void adjointPass(ResampleAxis ax, Object src, int so, Object dst, int dOff, long before, int inner) {
+        int in = ax.in(), out = ax.out(), taps = ax.taps();
+        int[] idx = ax.idx();
+        Parallel.forRange(before, grain((long) out * inner), (b0, b1) -> {
+            for (long b = b0; b < b1; b++) {
+                int s = so + (int) (b * out * inner), d = dOff + (int) (b * in * inner);
+                if (src instanceof float[] sf) {
+                    float[] df = (float[]) dst, w = ax.wf();
+                    java.util.Arrays.fill(df, d, d + in * inner, 0f);
+                    for (int o = 0; o < out; o++) {
+                        int from = s + o * inner;
+                        for (int t = 0; t < taps; t++) {
+                            int to = d + idx[o * taps + t] * inner;
+                            float wt = w[o * taps + t];
+                            for (int i = 0; i < inner; i++) df[to + i] += wt * sf[from + i];
+                        }
+                    }
+                } else {
+                    double[] sd = (double[]) src, dd = (double[]) dst, w = ax.w();
+                    java.util.Arrays.fill(dd, d, d + in * inner, 0);
+                    for (int o = 0; o < out; o++) {
+                        int from = s + o * inner;
+                        for (int t = 0; t < taps; t++) {
+                            int to = d + idx[o * taps + t] * inner;
+                            double wt = w[o * taps + t];
+                            for (int i = 0; i < inner; i++) dd[to + i] += wt * sd[from + i];
+                        }
+                    }
+                }
+            }
+        });
+    }
+}
