@@ -29,7 +29,7 @@ public final class UpsampleOpDb {
     }
 
     private static OpDb.Sample s(String label, OpDb.Args args) {
-        return new OpDb.Sample(label, args, true, null);
+        return new OpDb.Sample(label, args, true);
     }
 
     private static Object[] a(Object... args) {
