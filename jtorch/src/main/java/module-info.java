@@ -10,6 +10,9 @@ module org.jtorch {
     // The CPU kernels' inner loops use the Vector API (still incubating in JDK 25).
     requires jdk.incubator.vector;
 
+    // The compiler backend compiles the Java source of its generated kernels in process (javax.tools).
+    requires java.compiler;
+
     // OpenBLAS needs no module here: its shared library is read as a resource of the
     // org.bytedeco:openblas jar and bound through FFM, not through JavaCPP's classes.
 

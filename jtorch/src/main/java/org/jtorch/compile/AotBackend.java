@@ -15,12 +15,14 @@ import org.jtorch.fx.Node;
 import org.jtorch.fx.PartitionedGraphs;
 
 /**
- * The {@code "aot_eager"} backend: AOT autograd over the captured graph. When a call needs gradients (grad mode on, an
- * input requiring grad, an output depending on one), the joint forward-backward graph is traced on the fake inputs and
- * partitioned (recomputing cheap pointwise ops rather than saving them, PyTorch's default for compile); the forward
- * graph then runs with grad mode off and one {@code CompiledFunctionBackward} node runs the backward graph, so
- * {@code loss.backward()} on the output runs the captured backward. Otherwise the captured graph runs by itself. The
- * graphs go through {@code forward}/{@code backward} compilers: the interpreter here (the kernels eager code runs).
+ * The {@code "aot_eager"} and {@code "inductor"} backends: AOT autograd over the captured graph. When a call needs
+ * gradients (grad mode on, an input requiring grad, an output depending on one), the joint forward-backward graph is
+ * traced on the fake inputs and partitioned (recomputing cheap pointwise ops rather than saving them, PyTorch's default
+ * for compile); the forward graph then runs with grad mode off and one {@code CompiledFunctionBackward} node runs the
+ * backward graph, so {@code loss.backward()} on the output runs the captured backward. Otherwise the captured graph
+ * runs by itself. The graphs (and the captured graph, when no gradient is needed) go through
+ * {@code forward}/{@code backward} compilers: the interpreter for {@code "aot_eager"} (the kernels eager code runs),
+ * the code generator for {@code "inductor"}.
  */
 final class AotBackend implements Backend {
     private final GraphCompiler forwardCompiler;
@@ -42,7 +44,7 @@ final class AotBackend implements Backend {
 
     @Override
     public Runner build(GraphModule captured, List<GraphModule> lowered) {
-        if (lowered.isEmpty()) return captured::call;
+        if (lowered.isEmpty()) return forwardCompiler.compile(captured)::call;
         boolean[] withTangent = outputsRequiringGrad(captured);
         PartitionedGraphs parts =
                 new PartitionedGraphs(lowered.get(1), lowered.get(2), withTangent.length, withTangent);
