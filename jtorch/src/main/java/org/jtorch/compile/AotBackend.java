@@ -1,6 +1,7 @@
 package org.jtorch.compile;
 
 import java.util.List;
+import java.util.function.Function;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.compile.trace.CompileId;
@@ -25,12 +26,11 @@ import org.jtorch.fx.PartitionedGraphs;
  * the code generator for {@code "inductor"}.
  */
 final class AotBackend implements Backend {
-    private final GraphCompiler forwardCompiler;
-    private final GraphCompiler backwardCompiler;
+    private final Function<CompileId, GraphCompiler> compilers;
 
-    AotBackend(GraphCompiler forwardCompiler, GraphCompiler backwardCompiler) {
-        this.forwardCompiler = forwardCompiler;
-        this.backwardCompiler = backwardCompiler;
+    /** {@code compilers} gives the compiler of a compile's graphs (forward, backward or captured), by compile id. */
+    AotBackend(Function<CompileId, GraphCompiler> compilers) {
+        this.compilers = compilers;
     }
 
     /** The joint, forward and backward graphs, or none when the call needs no gradient. */
@@ -43,12 +43,13 @@ final class AotBackend implements Backend {
     }
 
     @Override
-    public Runner build(GraphModule captured, List<GraphModule> lowered) {
-        if (lowered.isEmpty()) return forwardCompiler.compile(captured)::call;
+    public Runner build(GraphModule captured, List<GraphModule> lowered, CompileId id) {
+        GraphCompiler compiler = compilers.apply(id);
+        if (lowered.isEmpty()) return compiler.compile(captured)::call;
         boolean[] withTangent = outputsRequiringGrad(captured);
         PartitionedGraphs parts =
                 new PartitionedGraphs(lowered.get(1), lowered.get(2), withTangent.length, withTangent);
-        AotFunction function = AotAutograd.runtime(parts, forwardCompiler, backwardCompiler);
+        AotFunction function = AotAutograd.runtime(parts, compiler, compiler);
         return function::call;
     }
 

@@ -45,8 +45,8 @@ public final class Compile {
     // generated kernels; "aot_eager" runs the same graphs with the interpreter.
     private static final Map<String, Backend> BACKENDS = Map.of(
             "eager", new EagerBackend(),
-            "aot_eager", new AotBackend(GraphCompiler.INTERPRETER, GraphCompiler.INTERPRETER),
-            "inductor", new AotBackend(Inductor.COMPILER, Inductor.COMPILER));
+            "aot_eager", new AotBackend(id -> GraphCompiler.INTERPRETER),
+            "inductor", new AotBackend(Inductor::compiler));
 
     /**
      * {@code torch.compile(fn, ...)} for a function of one tensor: a function that runs {@code fn} compiled. See the

@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jtorch.Tensor;
+import org.jtorch.compile.trace.CompileId;
+import org.jtorch.compile.trace.StructuredTrace;
 import org.jtorch.fx.FakeTensorMode;
 import org.jtorch.fx.GraphCompiler;
 import org.jtorch.fx.GraphModule;
@@ -31,8 +33,20 @@ public final class Inductor {
     /** The compiler: {@code compile(graph)} returns a callable that compiles per input signature on first use. */
     public static final GraphCompiler COMPILER = Inductor::compile;
 
+    /**
+     * The compiler for the graphs of one {@code torch.compile} compilation: as {@link #COMPILER}, and it writes each
+     * generated kernel's source and the scheduler's fusion decisions to the structured trace under {@code id}.
+     */
+    public static GraphCompiler compiler(CompileId id) {
+        return gm -> compile(gm, id);
+    }
+
     /** Compiles {@code gm} lazily: the first call with each input signature lowers and generates its kernels. */
     public static GraphCompiler.CompiledGraph compile(GraphModule gm) {
+        return compile(gm, null);
+    }
+
+    private static GraphCompiler.CompiledGraph compile(GraphModule gm, CompileId id) {
         if (hasMutation(gm)) return gm::call;
         Map<List<Object>, CompiledPlan> plans = new ConcurrentHashMap<>();
         return inputs -> {
@@ -42,6 +56,7 @@ public final class Inductor {
             if (plan == null) {
                 plan = CompiledPlan.build(gm, propagate(gm, inputs), gm.symbolValues(inputs));
                 plans.put(key, plan);
+                if (id != null) trace(id, plan);
             }
             return plan.run(inputs);
         };
@@ -69,6 +84,15 @@ public final class Inductor {
 
     static void countComboKernels(int n) {
         COMBO_KERNELS.addAndGet(n);
+    }
+
+    private static void trace(CompileId id, CompiledPlan plan) {
+        if (!StructuredTrace.enabled()) return;
+        for (CompiledPlan.Launch launch : plan.launches) {
+            StructuredTrace.inductorOutputCode(
+                    id, launch.kernel().className() + ".java", launch.kernel().source());
+        }
+        StructuredTrace.artifact(id, "inductor_fusion_decisions", "string", String.join("\n", plan.fusionDecisions));
     }
 
     private static boolean hasMutation(GraphModule gm) {
