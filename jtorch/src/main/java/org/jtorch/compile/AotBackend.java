@@ -1,7 +1,7 @@
 package org.jtorch.compile;
 
 import java.util.List;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.compile.trace.CompileId;
@@ -26,10 +26,10 @@ import org.jtorch.fx.PartitionedGraphs;
  * the code generator for {@code "inductor"}.
  */
 final class AotBackend implements Backend {
-    private final Function<CompileId, GraphCompiler> compilers;
+    private final BiFunction<CompileId, CompileOptions, GraphCompiler> compilers;
 
-    /** {@code compilers} gives the compiler of a compile's graphs (forward, backward or captured), by compile id. */
-    AotBackend(Function<CompileId, GraphCompiler> compilers) {
+    /** {@code compilers} gives the compiler of a compile's graphs (forward, backward or captured). */
+    AotBackend(BiFunction<CompileId, CompileOptions, GraphCompiler> compilers) {
         this.compilers = compilers;
     }
 
@@ -43,8 +43,8 @@ final class AotBackend implements Backend {
     }
 
     @Override
-    public Runner build(GraphModule captured, List<GraphModule> lowered, CompileId id) {
-        GraphCompiler compiler = compilers.apply(id);
+    public Runner build(GraphModule captured, List<GraphModule> lowered, CompileId id, CompileOptions options) {
+        GraphCompiler compiler = compilers.apply(id, options);
         if (lowered.isEmpty()) return compiler.compile(captured)::call;
         boolean[] withTangent = outputsRequiringGrad(captured);
         PartitionedGraphs parts =

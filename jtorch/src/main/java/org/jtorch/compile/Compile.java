@@ -13,6 +13,7 @@ import java.util.function.Supplier;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.compile.inductor.Inductor;
+import org.jtorch.compile.inductor.InductorConfig;
 import org.jtorch.fx.GraphCompiler;
 
 /**
@@ -45,8 +46,8 @@ public final class Compile {
     // generated kernels; "aot_eager" runs the same graphs with the interpreter.
     private static final Map<String, Backend> BACKENDS = Map.of(
             "eager", new EagerBackend(),
-            "aot_eager", new AotBackend(id -> GraphCompiler.INTERPRETER),
-            "inductor", new AotBackend(Inductor::compiler));
+            "aot_eager", new AotBackend((id, options) -> GraphCompiler.INTERPRETER),
+            "inductor", new AotBackend((id, options) -> Inductor.compiler(id, InductorConfig.of(options.options()))));
 
     /**
      * {@code torch.compile(fn, ...)} for a function of one tensor: a function that runs {@code fn} compiled. See the

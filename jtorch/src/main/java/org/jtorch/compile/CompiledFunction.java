@@ -333,7 +333,7 @@ final class CompiledFunction {
         }
         Guards g = new Guards(guards, symbolic.size(), state);
         List<GraphModule> graphs = outcome.lowered().graphs();
-        Backend.Runner runner = backend.build(graphs.getFirst(), graphs.subList(1, graphs.size()), id);
+        Backend.Runner runner = backend.build(graphs.getFirst(), graphs.subList(1, graphs.size()), id, options);
         return new Entry(g, runner, outcome.lowered().lifted());
     }
 

@@ -17,7 +17,7 @@ final class EagerBackend implements Backend {
     }
 
     @Override
-    public Runner build(GraphModule captured, List<GraphModule> lowered, CompileId id) {
+    public Runner build(GraphModule captured, List<GraphModule> lowered, CompileId id, CompileOptions options) {
         return captured::call;
     }
 }

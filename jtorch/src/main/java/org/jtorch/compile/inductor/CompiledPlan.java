@@ -26,7 +26,23 @@ import org.jtorch.storage.TensorImpl;
  */
 final class CompiledPlan {
     /** One kernel launch: the kernel, the nodes whose tensors are its buffers, the outputs it allocates. */
-    record Launch(CompiledKernel kernel, LoopKernel ir, Node[] buffers, Node[] outputs, TensorMeta[] layouts) {}
+    record Launch(CompiledKernel kernel, LoopKernel ir, Node[] buffers, Node[] outputs, TensorMeta[] layouts) {
+        /** The range the kernel's {@code run} covers: points of a pointwise kernel, rows of a row kernel. */
+        long total() {
+            return ir.isPointwise() ? ir.rowLength() : ir.rows();
+        }
+
+        /** The least piece of the range worth a thread: {@link Parallel#GRAIN} elements. */
+        long grain() {
+            return ir.isPointwise() ? Parallel.GRAIN : Math.max(1, Parallel.GRAIN / Math.max(1, ir.rowLength()));
+        }
+    }
+
+    /**
+     * Independent launches run as one combo kernel: one parallel region whose work items are pieces of the sub-kernels'
+     * ranges, each piece computing exactly what the sub-kernel computes stand-alone.
+     */
+    record ComboLaunch(List<Launch> parts) {}
 
     private final GraphModule gm;
     private final List<Object> steps;
@@ -50,7 +66,7 @@ final class CompiledPlan {
     }
 
     /** Lowers, schedules and compiles {@code gm} for nodes of the given metadata. */
-    static CompiledPlan build(GraphModule gm, Map<Node, TensorMeta> metas, long[] symbolValues) {
+    static CompiledPlan build(GraphModule gm, Map<Node, TensorMeta> metas, long[] symbolValues, InductorConfig config) {
         Lowering lowering = Lowering.lower(gm, metas, symbolValues);
         List<String> decisions = new ArrayList<>();
         List<Object> scheduled = Scheduler.schedule(lowering, gm, decisions);
@@ -84,7 +100,48 @@ final class CompiledPlan {
             }
         }
         Inductor.countKernels(kernels.size());
-        return new CompiledPlan(gm, steps, symbolValues, launches, decisions);
+        List<Object> grouped = config.comboKernels() ? combine(steps, decisions) : steps;
+        return new CompiledPlan(gm, grouped, symbolValues, launches, decisions);
+    }
+
+    /**
+     * Groups runs of consecutive launches that do not read each other's outputs into combo kernels of at most
+     * {@link InductorConfig#MAX_SUB_KERNELS} sub-kernels.
+     */
+    private static List<Object> combine(List<Object> steps, List<String> decisions) {
+        List<Object> out = new ArrayList<>();
+        List<Launch> group = new ArrayList<>();
+        java.util.Set<Node> written = new java.util.HashSet<>();
+        for (Object step : steps) {
+            if (step instanceof Launch launch
+                    && group.size() < InductorConfig.MAX_SUB_KERNELS
+                    && java.util.Collections.disjoint(written, List.of(launch.buffers()))) {
+                group.add(launch);
+                written.addAll(List.of(launch.outputs()));
+                continue;
+            }
+            flush(group, out, decisions);
+            written.clear();
+            if (step instanceof Launch launch) {
+                group.add(launch);
+                written.addAll(List.of(launch.outputs()));
+            } else {
+                out.add(step);
+            }
+        }
+        flush(group, out, decisions);
+        return out;
+    }
+
+    private static void flush(List<Launch> group, List<Object> out, List<String> decisions) {
+        if (group.size() == 1) out.add(group.getFirst());
+        if (group.size() > 1) {
+            out.add(new ComboLaunch(List.copyOf(group)));
+            Inductor.countComboKernels(1);
+            decisions.add("combo kernel of "
+                    + group.stream().map(l -> l.kernel().className()).toList());
+        }
+        group.clear();
     }
 
     /** The slots a kernel reads or writes, numbered in order of first use. */
@@ -158,6 +215,8 @@ final class CompiledPlan {
         for (Object step : steps) {
             if (step instanceof Launch launch) {
                 launch(launch, values);
+            } else if (step instanceof ComboLaunch combo) {
+                launchCombo(combo, values);
             } else {
                 Node n = ((Lowering.ExternStep) step).node();
                 values.put(n, GraphModule.runNode(n, values, symbolValues));
@@ -171,7 +230,18 @@ final class CompiledPlan {
         return results;
     }
 
-    private static void launch(Launch launch, Map<Node, Object> values) {
+    /** The arrays and storage offsets of a launch's buffers, its outputs allocated first. */
+    private record Bound(MethodHandle run, Object[] arrays, long[] offsets, String name) {
+        void run(long start, long end) {
+            try {
+                invoke(run, arrays, offsets, start, end);
+            } catch (IndexOutOfBoundsException e) {
+                throw new TorchException("index out of range in compiled kernel " + name + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static Bound bind(Launch launch, Map<Node, Object> values) {
         for (int i = 0; i < launch.outputs().length; i++) {
             values.put(launch.outputs()[i], allocate(launch.layouts()[i]));
         }
@@ -179,8 +249,7 @@ final class CompiledPlan {
         Object[] arrays = new Object[buffers.length];
         long[] offsets = new long[buffers.length];
         for (int i = 0; i < buffers.length; i++) {
-            Tensor t = (Tensor) values.get(buffers[i]);
-            TensorImpl impl = t.impl();
+            TensorImpl impl = ((Tensor) values.get(buffers[i])).impl();
             arrays[i] = impl.storage().array();
             if (arrays[i] == null) {
                 throw new TorchException("inductor: kernel " + launch.kernel().className() + " needs heap tensors; "
@@ -188,17 +257,36 @@ final class CompiledPlan {
             }
             offsets[i] = impl.storageOffset();
         }
-        LoopKernel k = launch.ir();
-        boolean pointwise = k.isPointwise();
-        long total = pointwise ? k.rowLength() : k.rows();
-        long grain = pointwise ? Parallel.GRAIN : Math.max(1, Parallel.GRAIN / Math.max(1, k.rowLength()));
-        MethodHandle run = launch.kernel().run();
-        try {
-            Parallel.forRange(total, grain, (start, end) -> invoke(run, arrays, offsets, start, end));
-        } catch (IndexOutOfBoundsException e) {
-            throw new TorchException(
-                    "index out of range in compiled kernel " + launch.kernel().className() + ": " + e.getMessage(), e);
+        return new Bound(launch.kernel().run(), arrays, offsets, launch.kernel().className());
+    }
+
+    private static void launch(Launch launch, Map<Node, Object> values) {
+        Bound b = bind(launch, values);
+        Parallel.forRange(launch.total(), launch.grain(), b::run);
+    }
+
+    /**
+     * The sub-kernels' ranges cut in pieces (a sub-kernel's range in at most as many pieces as threads, none smaller
+     * than its grain), the pieces then split statically over the pool in one region.
+     */
+    private static void launchCombo(ComboLaunch combo, Map<Node, Object> values) {
+        List<Bound> bound = new ArrayList<>();
+        List<long[]> items = new ArrayList<>(); // {sub-kernel, start, end}
+        int threads = Parallel.numThreads();
+        for (int p = 0; p < combo.parts().size(); p++) {
+            Launch launch = combo.parts().get(p);
+            bound.add(bind(launch, values));
+            long total = launch.total();
+            long piece = Math.max(launch.grain(), (total + threads - 1) / threads);
+            for (long start = 0; start < total; start += piece)
+                items.add(new long[] {p, start, Math.min(total, start + piece)});
         }
+        Parallel.forRange(items.size(), 1, (from, to) -> {
+            for (long i = from; i < to; i++) {
+                long[] item = items.get((int) i);
+                bound.get((int) item[0]).run(item[1], item[2]);
+            }
+        });
     }
 
     private static void invoke(MethodHandle run, Object[] arrays, long[] offsets, long start, long end) {

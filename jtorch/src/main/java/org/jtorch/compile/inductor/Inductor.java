@@ -31,22 +31,27 @@ public final class Inductor {
     private static final AtomicLong COMBO_KERNELS = new AtomicLong();
 
     /** The compiler: {@code compile(graph)} returns a callable that compiles per input signature on first use. */
-    public static final GraphCompiler COMPILER = Inductor::compile;
+    public static final GraphCompiler COMPILER = gm -> compile(gm, null, InductorConfig.DEFAULT);
 
     /**
      * The compiler for the graphs of one {@code torch.compile} compilation: as {@link #COMPILER}, and it writes each
      * generated kernel's source and the scheduler's fusion decisions to the structured trace under {@code id}.
      */
-    public static GraphCompiler compiler(CompileId id) {
-        return gm -> compile(gm, id);
+    public static GraphCompiler compiler(CompileId id, InductorConfig config) {
+        return gm -> compile(gm, id, config);
     }
 
     /** Compiles {@code gm} lazily: the first call with each input signature lowers and generates its kernels. */
     public static GraphCompiler.CompiledGraph compile(GraphModule gm) {
-        return compile(gm, null);
+        return compile(gm, null, InductorConfig.DEFAULT);
     }
 
-    private static GraphCompiler.CompiledGraph compile(GraphModule gm, CompileId id) {
+    /** {@link #compile(GraphModule)} with {@code config}. */
+    public static GraphCompiler.CompiledGraph compile(GraphModule gm, InductorConfig config) {
+        return compile(gm, null, config);
+    }
+
+    private static GraphCompiler.CompiledGraph compile(GraphModule gm, CompileId id, InductorConfig config) {
         if (hasMutation(gm)) return gm::call;
         Map<List<Object>, CompiledPlan> plans = new ConcurrentHashMap<>();
         return inputs -> {
@@ -54,7 +59,7 @@ public final class Inductor {
             List<Object> key = signature(inputs);
             CompiledPlan plan = plans.get(key);
             if (plan == null) {
-                plan = CompiledPlan.build(gm, propagate(gm, inputs), gm.symbolValues(inputs));
+                plan = CompiledPlan.build(gm, propagate(gm, inputs), gm.symbolValues(inputs), config);
                 plans.put(key, plan);
                 if (id != null) trace(id, plan);
             }

@@ -85,7 +85,8 @@ final class Lowerings {
                     case "aten.neg.default" -> unary(UnaryOp.NEG, l.operand(a.get(0), shape, k));
                     case "aten.abs.default" -> unary(UnaryOp.ABS, l.operand(a.get(0), shape, k));
                     case "aten.relu.default" -> unary(UnaryOp.RELU, l.operand(a.get(0), shape, k));
-                    case "aten.sign.default" -> unary(UnaryOp.SIGN, l.operand(a.get(0), shape, k));
+                    case "aten.sign.default" ->
+                        k == ScalarKind.BOOL ? null : unary(UnaryOp.SIGN, l.operand(a.get(0), shape, k));
                     case "aten.floor.default" -> unary(UnaryOp.FLOOR, l.operand(a.get(0), shape, k));
                     case "aten.ceil.default" -> unary(UnaryOp.CEIL, l.operand(a.get(0), shape, k));
                     case "aten.trunc.default" -> unary(UnaryOp.TRUNC, l.operand(a.get(0), shape, k));
@@ -150,16 +151,21 @@ final class Lowerings {
                     case "aten.zeros_like.default", "aten.zeros.default", "aten.new_zeros.default" -> zero(k);
                     case "aten.ones_like.default", "aten.ones.default", "aten.new_ones.default" -> one(k);
                     case "aten.scalar_tensor.default" -> Lowering.constant(a.get(0), k);
-                    case "aten.arange.start_step" -> arange(l, a.get(0), a.size() > 2 ? a.get(2) : 1L, k);
-                    case "aten.arange.start" -> arange(l, a.get(0), 1L, k);
-                    case "aten.arange.default" -> arange(l, 0L, 1L, k);
+                    case "aten.arange.start_step" ->
+                        k == ScalarKind.BOOL ? null : arange(l, a.get(0), a.size() > 2 ? a.get(2) : 1L, k);
+                    case "aten.arange.start" -> k == ScalarKind.BOOL ? null : arange(l, a.get(0), 1L, k);
+                    case "aten.arange.default" -> k == ScalarKind.BOOL ? null : arange(l, 0L, 1L, k);
                     case "aten.slice_backward.default" -> sliceBackward(l, n, shape, k);
                     case "aten.index_select.default" -> indexSelect(l, n, shape);
                     case "aten.embedding.default" -> embedding(l, n, shape);
                     default -> null;
                 };
         if (body == null) return null;
-        return new Value.Virtual(shape, out, cast(body, k));
+        body = cast(body, k);
+        // integers narrower than long wrap around at each op, as eager stores them
+        if (k == ScalarKind.LONG && out != Elem.INT64 && !(body instanceof Expr.Round))
+            body = new Expr.Round(body, out);
+        return new Value.Virtual(shape, out, body);
     }
 
     private static Expr zero(ScalarKind k) {
