@@ -40,6 +40,9 @@ import org.jtorch.compile.inductor.ir.LoopKernel;
  * start-up, paid once per process and then amortized: all new kernels of a graph compile in one task, so a graph costs
  * one javac run, not one per kernel (docs/benchmarks.md has the measured latencies).
  *
+ * <p>With {@code -Djtorch.inductor.cacheDir=DIR} the class files are also kept on disk, named by a hash of their
+ * source, so a new process loads the kernels it generated before instead of compiling them ({@link DiskCache}).
+ *
  * <p>Each class is defined as a hidden class of this package, so it can be unloaded with the last reference to its
  * kernel, and it is reached through a {@link MethodHandle} to its {@code run} method.
  */
@@ -77,7 +80,14 @@ public final class KernelCompiler {
             }
         }
         if (!missing.isEmpty()) {
-            Map<String, byte[]> classes = javac(missing);
+            Map<String, byte[]> classes = new HashMap<>(DiskCache.load(missing.keySet()));
+            Map<String, String> toCompile = new LinkedHashMap<>(missing);
+            toCompile.keySet().removeAll(classes.keySet());
+            if (!toCompile.isEmpty()) {
+                Map<String, byte[]> compiled = javac(toCompile);
+                DiskCache.store(compiled);
+                classes.putAll(compiled);
+            }
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             for (var e : missing.entrySet()) {
                 try {
@@ -88,14 +98,14 @@ public final class KernelCompiler {
                     throw new TorchException("inductor: cannot load generated kernel " + e.getKey() + ": " + ex, ex);
                 }
             }
-            COMPILED.addAndGet(missing.size());
+            COMPILED.addAndGet(toCompile.size());
         }
         List<CompiledKernel> out = new ArrayList<>();
         for (String key : keys) out.add(CACHE.get(key));
         return out;
     }
 
-    /** Kernels compiled (not taken from the cache) since start-up. */
+    /** Kernels compiled by javac (not taken from the in-process or on-disk cache) since start-up. */
     public static long compiledCount() {
         return COMPILED.get();
     }
@@ -137,8 +147,8 @@ public final class KernelCompiler {
         try (StandardJavaFileManager standard =
                         javac.getStandardFileManager(diagnostics, null, StandardCharsets.UTF_8);
                 JavaFileManager files = new InMemory(standard, classes)) {
-            List<String> options =
-                    List.of("--add-modules", "jdk.incubator.vector", "-g:none", "-nowarn", "-XDrawDiagnostics");
+            List<String> options = List.of(
+                    "--add-modules", "jdk.incubator.vector", "-g:none", "-nowarn", "-proc:none", "-implicit:none");
             boolean ok = javac.getTask(null, files, diagnostics, options, null, units)
                     .call();
             if (!ok) {

@@ -83,7 +83,7 @@ public final class KernelSource {
                 // per-row values: every access is at the row's base (inner strides are zero)
                 line("{");
                 indent++;
-                for (int id = 0; id < accessList.size(); id++) line("final long e" + id + " = rb" + id + ";");
+                for (int id = 0; id < accessList.size(); id++) declareElement(id, "rb" + id);
                 Map<Expr, String> memo = new HashMap<>();
                 for (LoopKernel.Store s : k.rowStores()) store(s, scalar(s.value(), memo, "0"), "0", false);
                 indent--;
@@ -162,9 +162,7 @@ public final class KernelSource {
         indent++;
         if (n == 0) {
             line("final int len = (int) (" + hi + " - " + lo + ");");
-            for (int id = 0; id < accessList.size(); id++) {
-                line("final long e" + id + " = rb" + id + ";");
-            }
+            for (int id = 0; id < accessList.size(); id++) declareElement(id, "rb" + id);
             body.run();
         } else {
             line("long r = " + lo + ";");
@@ -182,12 +180,12 @@ public final class KernelSource {
             line("final int len = (int) Math.min(" + hi + " - p, " + inner[n - 1] + "L - i" + (n - 1) + ");");
             for (int id = 0; id < accessList.size(); id++) {
                 Access a = accessList.get(id).access();
-                StringBuilder sb = new StringBuilder("final long e" + id + " = rb" + id);
+                StringBuilder sb = new StringBuilder("rb" + id);
                 for (int d = 0; d < n; d++) {
                     long s = a.stride(first + d);
                     if (s != 0) sb.append(" + ").append(s).append("L * i").append(d);
                 }
-                line(sb.append(';').toString());
+                declareElement(id, sb.toString());
             }
             body.run();
             line("p += len;");
@@ -357,11 +355,20 @@ public final class KernelSource {
         else line("b" + s.buffer() + "[" + index + "] = " + elem.store(value) + ";");
     }
 
+    /**
+     * {@code e<id>}, access {@code id}'s position at the start of the run, and for a buffer access {@code x<id>}, the
+     * same as an array index (an int, so that the run's index arithmetic and bounds checks stay in int).
+     */
+    private void declareElement(int id, String value) {
+        line("final long e" + id + " = " + value + ";");
+        if (accessList.get(id).buffer() >= 0) line("final int x" + id + " = (int) e" + id + ";");
+    }
+
     /** The array index (an int) of access {@code id} at position {@code j} of the run. */
     private String element(int id, String j) {
         long s = innermostStride(accessList.get(id).access());
-        if (s == 0 || j.equals("0")) return "(int) e" + id;
-        return "(int) (e" + id + (s == 1 ? " + " + j : " + " + s + "L * " + j) + ")";
+        if (s == 0 || j.equals("0")) return "x" + id;
+        return "x" + id + (s == 1 ? " + " + j : " + " + s + " * " + j);
     }
 
     private long innermostStride(Access a) {
