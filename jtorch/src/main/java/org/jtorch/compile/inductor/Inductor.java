@@ -20,8 +20,8 @@ import org.jtorch.fx.TensorMeta;
  * to loop kernels, fuses them, generates and compiles their Java source, and runs the result.
  *
  * <p>A graph is compiled for the sizes and layouts of the inputs it is called with (symbolic graphs compile once per
- * set of concrete sizes): the node metadata comes from one run of the graph on fake tensors, then {@link Lowering},
- * {@link Scheduler} and code generation make a {@link CompiledPlan}. A graph holding mutation (in-place or {@code out=}
+ * set of concrete sizes): the node metadata comes from one run of the graph on fake tensors, then {@code Lowering},
+ * {@code Scheduler} and code generation make a {@code CompiledPlan}. A graph holding mutation (in-place or {@code out=}
  * nodes) or tensors without heap storage runs with the interpreter instead.
  */
 public final class Inductor {

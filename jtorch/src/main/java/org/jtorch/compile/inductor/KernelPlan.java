@@ -8,7 +8,7 @@ import org.jtorch.fx.Node;
 /**
  * A kernel while the graph is lowered and scheduled: the loop kernel's parts with buffers named by slot (an index into
  * the graph's list of run-time tensors), and the nodes whose tensors the kernel allocates. The scheduler merges plans
- * and drops stores nobody reads; {@link #toLoopKernel} then numbers the buffers locally.
+ * and drops stores nobody reads; {@code CompiledPlan} then numbers the buffers locally.
  */
 final class KernelPlan {
     String name;

@@ -111,6 +111,7 @@ final class Lowerings {
                                         l.operand(a.get(0), shape, k), l.operand(a.get(1), shape, k), approximate(a, 2))
                                 : null;
                     case "aten.threshold_backward.default" -> {
+                        if (k == ScalarKind.BOOL) yield null;
                         Expr g = l.operand(a.get(0), shape, k), x = l.operand(a.get(1), shape, k);
                         yield new Expr.Where(compare(CompareOp.LE, x, Lowering.constant(a.get(2), k)), zero(k), g);
                     }

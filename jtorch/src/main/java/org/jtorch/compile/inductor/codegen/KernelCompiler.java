@@ -41,7 +41,7 @@ import org.jtorch.compile.inductor.ir.LoopKernel;
  * one javac run, not one per kernel (docs/benchmarks.md has the measured latencies).
  *
  * <p>With {@code -Djtorch.inductor.cacheDir=DIR} the class files are also kept on disk, named by a hash of their
- * source, so a new process loads the kernels it generated before instead of compiling them ({@link DiskCache}).
+ * source, so a new process loads the kernels it generated before instead of compiling them ({@code DiskCache}).
  *
  * <p>Each class is defined as a hidden class of this package, so it can be unloaded with the last reference to its
  * kernel, and it is reached through a {@link MethodHandle} to its {@code run} method.

@@ -491,8 +491,8 @@ public final class KernelSource {
                     case Expr.IndirectLoad l -> {
                         int id = accessIds.get(new AccessKey(l.buffer(), l.access()));
                         String index = scalar(l.index(), memo, j);
-                        String at = "(int) (" + element(id, j).substring("(int) ".length()) + " + " + l.stride()
-                                + "L * index(" + index + ", " + l.size() + "L))";
+                        String at = "(int) (" + element(id, j) + " + " + l.stride() + "L * index(" + index + ", "
+                                + l.size() + "L))";
                         yield l.elem().load("b" + l.buffer() + "[" + at + "]");
                     }
                     case Expr.Index i -> {
