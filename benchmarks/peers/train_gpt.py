@@ -6,6 +6,8 @@ TrainGpt's: JTorch draws PyTorch's random numbers.
 
 Run with Debian's PyTorch (apt-get install -y python3-torch), from the repository root:
     OMP_WAIT_POLICY=passive /usr/bin/python3 benchmarks/peers/train_gpt.py --steps 50
+    (--compile inductor: the model's calls through torch.compile, as TrainGpt's --compile inductor; the first step's
+    time, which includes the compile, is printed as first_step_s)
 Prints the per-step progress and then one line: bench=train_gpt value=TOKENS_PER_S unit=tok/s ...
 The module also serves examples/src/test/python/check_checkpoint.py and make_port_fixture.py (GPT, GPTConfig).
 """
@@ -156,6 +158,8 @@ def main():
     p.add_argument("--grad-clip", type=float, default=1.0)
     p.add_argument("--seed", type=int, default=1337)
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--compile", choices=["off", "eager", "aot_eager", "inductor"], default="off",
+                   help="the model's calls through torch.compile with this backend, as TrainGpt's --compile")
     args = p.parse_args()
 
     torch.set_num_threads(args.threads)
@@ -163,6 +167,7 @@ def main():
     torch.manual_seed(args.seed)
     model = GPT(GPTConfig(len(vocab), args.block, args.layers, args.heads, args.embd))
     data = torch.Generator().manual_seed(args.seed + 1)
+    call = model if args.compile == "off" else torch.compile(model, backend=args.compile)
     decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
     no_decay = [p for n, p in model.named_parameters() if p.dim() < 2]
     opt = torch.optim.AdamW([{"params": decay}, {"params": no_decay, "weight_decay": 0.0}], lr=args.lr,
@@ -176,16 +181,21 @@ def main():
         for g in opt.param_groups:
             g["lr"] = learning_rate(step, args)
         x, y = get_batch(train, args.batch, args.block, data)
-        loss = lm_loss(model(x), model.lm_head.weight, y)
+        if step == 0:
+            first = time.perf_counter()
+        loss = lm_loss(call(x), model.lm_head.weight, y)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         if args.grad_clip > 0:
             torch.nn.utils.clip_grad_norm_(model.parameters(), args.grad_clip)
         opt.step()
         print(f"step {step + 1} loss {loss.item():.4f}", file=sys.stderr, flush=True)
+        if step == 0:
+            first_step = time.perf_counter() - first
     seconds = time.perf_counter() - start
     print(f"bench=train_gpt value={tokens * (args.steps - warm) / seconds:.1f} unit=tok/s steps={args.steps} warmup={warm} "
-          f"tokens_per_step={tokens} torch={torch.__version__} threads={torch.get_num_threads()}", flush=True)
+          f"tokens_per_step={tokens} torch={torch.__version__} threads={torch.get_num_threads()} "
+          f"compile={args.compile} first_step_s={first_step:.2f}", flush=True)
 
 
 if __name__ == "__main__":

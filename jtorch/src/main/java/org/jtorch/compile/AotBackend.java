@@ -1,6 +1,7 @@
 package org.jtorch.compile;
 
 import java.util.List;
+import java.util.function.BiFunction;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.compile.trace.CompileId;
@@ -15,20 +16,21 @@ import org.jtorch.fx.Node;
 import org.jtorch.fx.PartitionedGraphs;
 
 /**
- * The {@code "aot_eager"} backend: AOT autograd over the captured graph. When a call needs gradients (grad mode on, an
- * input requiring grad, an output depending on one), the joint forward-backward graph is traced on the fake inputs and
- * partitioned (recomputing cheap pointwise ops rather than saving them, PyTorch's default for compile); the forward
- * graph then runs with grad mode off and one {@code CompiledFunctionBackward} node runs the backward graph, so
- * {@code loss.backward()} on the output runs the captured backward. Otherwise the captured graph runs by itself. The
- * graphs go through {@code forward}/{@code backward} compilers: the interpreter here (the kernels eager code runs).
+ * The {@code "aot_eager"} and {@code "inductor"} backends: AOT autograd over the captured graph. When a call needs
+ * gradients (grad mode on, an input requiring grad, an output depending on one), the joint forward-backward graph is
+ * traced on the fake inputs and partitioned (recomputing cheap pointwise ops rather than saving them, PyTorch's default
+ * for compile); the forward graph then runs with grad mode off and one {@code CompiledFunctionBackward} node runs the
+ * backward graph, so {@code loss.backward()} on the output runs the captured backward. Otherwise the captured graph
+ * runs by itself. The graphs (and the captured graph, when no gradient is needed) go through
+ * {@code forward}/{@code backward} compilers: the interpreter for {@code "aot_eager"} (the kernels eager code runs),
+ * the code generator for {@code "inductor"}.
  */
 final class AotBackend implements Backend {
-    private final GraphCompiler forwardCompiler;
-    private final GraphCompiler backwardCompiler;
+    private final BiFunction<CompileId, CompileOptions, GraphCompiler> compilers;
 
-    AotBackend(GraphCompiler forwardCompiler, GraphCompiler backwardCompiler) {
-        this.forwardCompiler = forwardCompiler;
-        this.backwardCompiler = backwardCompiler;
+    /** {@code compilers} gives the compiler of a compile's graphs (forward, backward or captured). */
+    AotBackend(BiFunction<CompileId, CompileOptions, GraphCompiler> compilers) {
+        this.compilers = compilers;
     }
 
     /** The joint, forward and backward graphs, or none when the call needs no gradient. */
@@ -41,12 +43,13 @@ final class AotBackend implements Backend {
     }
 
     @Override
-    public Runner build(GraphModule captured, List<GraphModule> lowered) {
-        if (lowered.isEmpty()) return captured::call;
+    public Runner build(GraphModule captured, List<GraphModule> lowered, CompileId id, CompileOptions options) {
+        GraphCompiler compiler = compilers.apply(id, options);
+        if (lowered.isEmpty()) return compiler.compile(captured)::call;
         boolean[] withTangent = outputsRequiringGrad(captured);
         PartitionedGraphs parts =
                 new PartitionedGraphs(lowered.get(1), lowered.get(2), withTangent.length, withTangent);
-        AotFunction function = AotAutograd.runtime(parts, forwardCompiler, backwardCompiler);
+        AotFunction function = AotAutograd.runtime(parts, compiler, compiler);
         return function::call;
     }
 

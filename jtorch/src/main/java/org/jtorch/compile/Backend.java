@@ -22,9 +22,10 @@ interface Backend {
 
     /**
      * The callable running the captured graph, or the graphs {@link #lower} made from it: it takes the user's inputs
-     * followed by the lifted tensors.
+     * followed by the lifted tensors. What the backend generates is traced under {@code id}; {@code options} are the
+     * compile's options.
      */
-    Runner build(GraphModule captured, List<GraphModule> lowered);
+    Runner build(GraphModule captured, List<GraphModule> lowered, CompileId id, CompileOptions options);
 
     /** Writes the graphs {@link #lower} made to the structured trace, under the compile's id. */
     default void trace(CompileId id, List<GraphModule> lowered) {}

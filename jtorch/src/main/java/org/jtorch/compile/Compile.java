@@ -12,6 +12,8 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
+import org.jtorch.compile.inductor.Inductor;
+import org.jtorch.compile.inductor.InductorConfig;
 import org.jtorch.fx.GraphCompiler;
 
 /**
@@ -34,19 +36,18 @@ public final class Compile {
     private static final AtomicLong GRAPHS = new AtomicLong();
     private static final AtomicLong GRAPH_BREAKS = new AtomicLong();
     private static final AtomicLong RECOMPILES = new AtomicLong();
-    private static final AtomicLong KERNELS = new AtomicLong();
-    private static final AtomicLong COMBO_KERNELS = new AtomicLong();
     private static final AtomicInteger FRAME_IDS = new AtomicInteger();
     private static final Set<CompiledFunction> LIVE =
             Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
     private static final Map<String, Long> BREAK_REASONS = new java.util.concurrent.ConcurrentSkipListMap<>();
     private static volatile int recompileLimit = 8;
 
-    // "inductor" runs AOT autograd's graphs with the interpreter until the code-generating backend takes its place.
+    // "inductor" compiles AOT autograd's forward and backward graphs (or the captured graph, without gradients) to
+    // generated kernels; "aot_eager" runs the same graphs with the interpreter.
     private static final Map<String, Backend> BACKENDS = Map.of(
             "eager", new EagerBackend(),
-            "aot_eager", new AotBackend(GraphCompiler.INTERPRETER, GraphCompiler.INTERPRETER),
-            "inductor", new AotBackend(GraphCompiler.INTERPRETER, GraphCompiler.INTERPRETER));
+            "aot_eager", new AotBackend((id, options) -> GraphCompiler.INTERPRETER),
+            "inductor", new AotBackend((id, options) -> Inductor.compiler(id, InductorConfig.of(options.options()))));
 
     /**
      * {@code torch.compile(fn, ...)} for a function of one tensor: a function that runs {@code fn} compiled. See the
@@ -107,7 +108,12 @@ public final class Compile {
     /** {@code torch._dynamo.utils.counters}: what the compiler has done since start-up or the last {@link #reset()}. */
     public static CompileCounters counters() {
         return new CompileCounters(
-                FRAMES.get(), GRAPHS.get(), GRAPH_BREAKS.get(), RECOMPILES.get(), KERNELS.get(), COMBO_KERNELS.get());
+                FRAMES.get(),
+                GRAPHS.get(),
+                GRAPH_BREAKS.get(),
+                RECOMPILES.get(),
+                Inductor.kernels(),
+                Inductor.comboKernels());
     }
 
     /**
@@ -128,7 +134,8 @@ public final class Compile {
             live = List.copyOf(LIVE);
         }
         for (CompiledFunction f : live) f.reset();
-        for (AtomicLong c : List.of(FRAMES, GRAPHS, GRAPH_BREAKS, RECOMPILES, KERNELS, COMBO_KERNELS)) c.set(0);
+        for (AtomicLong c : List.of(FRAMES, GRAPHS, GRAPH_BREAKS, RECOMPILES)) c.set(0);
+        Inductor.resetCounters();
         BREAK_REASONS.clear();
         FRAME_IDS.set(0);
     }

@@ -87,11 +87,16 @@ public final class CompileOptions {
     }
 
     /**
-     * One entry of {@code options}, the backend's configuration ({@code option("combo_kernels", true)}). Throws
-     * {@link IllegalArgumentException} when a mode was given too, as PyTorch does.
+     * One entry of {@code options}, the backend's configuration: {@code option("combo_kernels", true)} makes the
+     * {@code "inductor"} backend group independent kernels into combo kernels (off by default). Throws
+     * {@link IllegalArgumentException} when a mode was given too, as PyTorch does, or for a {@code combo_kernels} that
+     * is not a boolean.
      */
     public CompileOptions option(String key, Object value) {
         Objects.requireNonNull(key, "key");
+        if (key.equals("combo_kernels") && !(value instanceof Boolean)) {
+            throw new IllegalArgumentException("option combo_kernels must be a boolean, got " + value);
+        }
         Map<String, Object> next = new LinkedHashMap<>(options);
         next.put(key, value);
         return new CompileOptions(fullGraph, dynamic, backend, mode, Collections.unmodifiableMap(next), disable);

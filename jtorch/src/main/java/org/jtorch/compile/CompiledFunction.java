@@ -148,7 +148,7 @@ final class CompiledFunction {
             try {
                 ShapeGeneralizer.Outcome outcome = ShapeGeneralizer.generalize(
                         plan.baseValues(), plan.staticSizes(), values -> lower(inputs, plan, values));
-                entry = entry(inputs, plan, outcome);
+                entry = entry(inputs, plan, outcome, id);
                 ops[0] = (int) outcome.lowered().graphs().getFirst().graph().nodes().stream()
                         .filter(n -> n.op().equals("call_function"))
                         .count();
@@ -320,7 +320,7 @@ final class CompiledFunction {
         });
     }
 
-    private Entry entry(Tensor[] inputs, Plan plan, ShapeGeneralizer.Outcome outcome) {
+    private Entry entry(Tensor[] inputs, Plan plan, ShapeGeneralizer.Outcome outcome, CompileId id) {
         List<Integer> symbolic = outcome.symbolic();
         Guards.Input[] guards = new Guards.Input[inputs.length];
         for (int i = 0; i < inputs.length; i++) {
@@ -333,7 +333,7 @@ final class CompiledFunction {
         }
         Guards g = new Guards(guards, symbolic.size(), state);
         List<GraphModule> graphs = outcome.lowered().graphs();
-        Backend.Runner runner = backend.build(graphs.getFirst(), graphs.subList(1, graphs.size()));
+        Backend.Runner runner = backend.build(graphs.getFirst(), graphs.subList(1, graphs.size()), id, options);
         return new Entry(g, runner, outcome.lowered().lifted());
     }
 

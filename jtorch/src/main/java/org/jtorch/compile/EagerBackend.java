@@ -2,12 +2,13 @@ package org.jtorch.compile;
 
 import java.util.List;
 import org.jtorch.Tensor;
+import org.jtorch.compile.trace.CompileId;
 import org.jtorch.fx.FakeTensorMode;
 import org.jtorch.fx.GraphModule;
 
 /**
  * The {@code "eager"} backend: runs the captured graph node by node through the dispatcher, so autograd records as in
- * eager code. It tests capture (PyTorch's use of it) and is what a call without gradients runs on the other backends.
+ * eager code. It tests capture (PyTorch's use of it).
  */
 final class EagerBackend implements Backend {
     @Override
@@ -16,7 +17,7 @@ final class EagerBackend implements Backend {
     }
 
     @Override
-    public Runner build(GraphModule captured, List<GraphModule> lowered) {
+    public Runner build(GraphModule captured, List<GraphModule> lowered, CompileId id, CompileOptions options) {
         return captured::call;
     }
 }

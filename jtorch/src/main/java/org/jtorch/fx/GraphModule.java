@@ -91,7 +91,7 @@ public final class GraphModule {
     }
 
     /** The values of the graph's symbols for these inputs, read from the dimensions that source them. */
-    private long[] symbolValues(Tensor[] inputs) {
+    public long[] symbolValues(Tensor[] inputs) {
         List<Graph.SymbolSource> sources = graph.symbols();
         long[] out = new long[sources.size()];
         for (int i = 0; i < out.length; i++) {
@@ -109,8 +109,12 @@ public final class GraphModule {
         return runNode(n, values, new long[0]);
     }
 
-    /** Runs one call node on the values computed so far, its symbolic arguments evaluated for {@code symbolValues}. */
-    static Object runNode(Node n, Map<Node, Object> values, long[] symbolValues) {
+    /**
+     * Runs one call node on the values computed so far (by node), its symbolic arguments evaluated for
+     * {@code symbolValues}: a tensor, or an array of them for a multi-output op. A compiled graph runs the nodes it
+     * leaves to the dispatcher (its extern calls) with this.
+     */
+    public static Object runNode(Node n, Map<Node, Object> values, long[] symbolValues) {
         if (n.target().equals(Node.GETITEM)) {
             Tensor[] tuple = (Tensor[]) values.get((Node) n.args().get(0));
             return tuple[Math.toIntExact((Long) n.args().get(1))];

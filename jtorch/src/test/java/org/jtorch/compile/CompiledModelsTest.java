@@ -41,8 +41,12 @@ class CompiledModelsTest {
         else assertArrayEquals(expected.toDoubleArray(), actual.toDoubleArray(), tolerance, what);
     }
 
+    /**
+     * Bitwise for the backends that run eager's kernels; within float32 rounding for {@code "inductor"}, whose fused
+     * kernels round once per kernel instead of once per op and sum rows in vector lanes.
+     */
     private static void assertCompiledMatchesEager(Module model, String backend, long[]... inputShapes) {
-        assertCompiledMatchesEager(model, backend, 0, inputShapes);
+        assertCompiledMatchesEager(model, backend, backend.equals("inductor") ? 1e-5 : 0, inputShapes);
     }
 
     /** Bitwise when {@code tolerance} is 0, else within it (when eager and the graph run different kernels). */

@@ -1,0 +1,150 @@
+package org.jtorch.benchmarks;
+
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.jtorch.Tensor;
+import org.jtorch.Torch;
+import org.jtorch.compile.Compile;
+import org.jtorch.compile.CompileOptions;
+import org.jtorch.compile.inductor.codegen.KernelCompiler;
+import org.jtorch.examples.gpt.Gpt;
+import org.jtorch.examples.gpt.GptConfig;
+import org.jtorch.nn.functional.F;
+
+/**
+ * The compiler backend's figures, as a whole program (medians of timed repetitions after warm-up):
+ *
+ * <ul>
+ *   <li>a chain of 10 pointwise ops on 16M floats, compiled (one kernel), against one eager {@code add} of the same
+ *       size (the memory-bound floor: read two, write one) and against the chain run eagerly;
+ *   <li>a chain of six pointwise ops on a 2048² tensor, compiled against eager;
+ *   <li>softmax, layer norm and GELU+bias rows: kernels per compiled graph;
+ *   <li>TrainGpt's model (4×128 GPT, batch 16×128) forward+backward compile latency: cold (the first compile in the
+ *       process, javac's start-up included), then from the kernel cache (after {@code Compile.reset()}).
+ * </ul>
+ *
+ * <pre>./mvnw -B -q -pl benchmarks -am -DskipTests package exec:exec@inductor</pre>
+ */
+public final class InductorRun {
+    private InductorRun() {}
+
+    public static void main(String[] args) {
+        Torch.manualSeed(0);
+        Map<String, String> results = new LinkedHashMap<>();
+        chains(results);
+        rows(results);
+        compileLatency(results);
+        results.forEach((k, v) -> System.out.println(k + ": " + v));
+    }
+
+    private static Tensor chain10(Tensor x) {
+        return x.mul(1.5)
+                .add(0.25)
+                .relu()
+                .sub(0.5)
+                .mul(x)
+                .add(1.0)
+                .abs()
+                .mul(0.75)
+                .sub(0.125)
+                .add(x);
+    }
+
+    private static Tensor chain6(Tensor x) {
+        return x.mul(2.0).add(1.0).relu().mul(x).sub(0.5).abs();
+    }
+
+    private static void chains(Map<String, String> results) {
+        Tensor big = Torch.randn(16L << 20), other = Torch.randn(16L << 20);
+        Function<Tensor, Tensor> compiled10 = Torch.compile(InductorRun::chain10, CompileOptions.defaults());
+        long before = Compile.counters().kernels();
+        compiled10.apply(big);
+        results.put("10-op chain kernels", String.valueOf(Compile.counters().kernels() - before));
+        double add = median(() -> big.add(other), 15);
+        double eager10 = median(() -> chain10(big), 5);
+        double comp10 = median(() -> compiled10.apply(big), 15);
+        results.put("16M add (eager)", ms(add));
+        results.put("10-op chain 16M eager", ms(eager10));
+        results.put(
+                "10-op chain 16M compiled",
+                ms(comp10) + String.format(" (%.2fx of one add, %.2fx eager)", comp10 / add, eager10 / comp10));
+
+        Tensor square = Torch.randn(2048, 2048);
+        Function<Tensor, Tensor> compiled6 = Torch.compile(InductorRun::chain6, CompileOptions.defaults());
+        compiled6.apply(square);
+        double eager6 = median(() -> chain6(square), 20);
+        double comp6 = median(() -> compiled6.apply(square), 20);
+        results.put("6-op chain 2048² eager", ms(eager6));
+        results.put("6-op chain 2048² compiled", ms(comp6) + String.format(" (%.2fx eager)", eager6 / comp6));
+    }
+
+    private static void rows(Map<String, String> results) {
+        Tensor x = Torch.randn(4096, 512), w = Torch.randn(512), b = Torch.randn(512);
+        Map<String, Function<Tensor, Tensor>> fns = new LinkedHashMap<>();
+        fns.put("softmax", t -> F.softmax(t, -1));
+        fns.put("layer norm", t -> F.layerNorm(t, new long[] {512}, w, b, 1e-5));
+        fns.put("GELU+bias", t -> F.gelu(t.add(b)));
+        for (var e : fns.entrySet()) {
+            Function<Tensor, Tensor> c = Torch.compile(e.getValue(), CompileOptions.defaults());
+            long before = Compile.counters().kernels();
+            c.apply(x);
+            long kernels = Compile.counters().kernels() - before;
+            double eager = median(() -> e.getValue().apply(x), 20);
+            double comp = median(() -> c.apply(x), 20);
+            results.put(
+                    e.getKey() + " rows 4096x512",
+                    kernels + " kernel(s), eager " + ms(eager) + ", compiled " + ms(comp));
+        }
+    }
+
+    private static void compileLatency(Map<String, String> results) {
+        GptConfig config = new GptConfig(65, 128, 4, 4, 128, "layernorm");
+        Gpt model = new Gpt(config);
+        Tensor idx = Torch.randint(0, 65, 16, 128);
+        for (String when : List.of("cold", "cached")) {
+            Compile.reset();
+            Function<Tensor, Tensor> compiled = Torch.compile(model::call, CompileOptions.defaults());
+            long compiledBefore = KernelCompiler.compiledCount();
+            long start = System.nanoTime();
+            Tensor out = compiled.apply(idx);
+            out.sum().backward();
+            double seconds = (System.nanoTime() - start) / 1e9;
+            results.put(
+                    "GPT fwd+bwd first call (" + when + ")",
+                    String.format(
+                            "%.2f s, %d kernels compiled, javac " + "%.2f s in total so far",
+                            seconds,
+                            KernelCompiler.compiledCount() - compiledBefore,
+                            KernelCompiler.javacNanos() / 1e9));
+            model.zeroGrad();
+        }
+    }
+
+    private static String ms(double nanos) {
+        return String.format("%.3f ms", nanos / 1e6);
+    }
+
+    private static double median(Supplier<?> run, int reps) {
+        return median(
+                () -> {
+                    run.get();
+                },
+                reps);
+    }
+
+    private static double median(Runnable run, int reps) {
+        for (int i = 0; i < 3; i++) run.run();
+        double[] t = new double[reps];
+        for (int i = 0; i < reps; i++) {
+            long start = System.nanoTime();
+            run.run();
+            t[i] = System.nanoTime() - start;
+        }
+        Arrays.sort(t);
+        return t[reps / 2];
+    }
+}

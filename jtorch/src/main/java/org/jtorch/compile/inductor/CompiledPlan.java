@@ -1,0 +1,316 @@
+package org.jtorch.compile.inductor;
+
+import java.lang.invoke.MethodHandle;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jtorch.Tensor;
+import org.jtorch.TorchException;
+import org.jtorch.compile.inductor.codegen.KernelCompiler;
+import org.jtorch.compile.inductor.codegen.KernelCompiler.CompiledKernel;
+import org.jtorch.compile.inductor.ir.Elem;
+import org.jtorch.compile.inductor.ir.Expr;
+import org.jtorch.compile.inductor.ir.LoopKernel;
+import org.jtorch.fx.GraphModule;
+import org.jtorch.fx.Node;
+import org.jtorch.fx.TensorMeta;
+import org.jtorch.kernels.cpu.Parallel;
+import org.jtorch.storage.Storage;
+import org.jtorch.storage.TensorImpl;
+
+/**
+ * A graph compiled for one set of input sizes: its steps in order, extern calls through the dispatcher and launches of
+ * generated kernels, each kernel's range split statically over the intra-op pool.
+ */
+final class CompiledPlan {
+    /** One kernel launch: the kernel, the nodes whose tensors are its buffers, the outputs it allocates. */
+    record Launch(CompiledKernel kernel, LoopKernel ir, Node[] buffers, Node[] outputs, TensorMeta[] layouts) {
+        /** The range the kernel's {@code run} covers: points of a pointwise kernel, rows of a row kernel. */
+        long total() {
+            return ir.isPointwise() ? ir.rowLength() : ir.rows();
+        }
+
+        /** The least piece of the range worth a thread: {@link Parallel#GRAIN} elements. */
+        long grain() {
+            return ir.isPointwise() ? Parallel.GRAIN : Math.max(1, Parallel.GRAIN / Math.max(1, ir.rowLength()));
+        }
+    }
+
+    /**
+     * Independent launches run as one combo kernel: one parallel region whose work items are pieces of the sub-kernels'
+     * ranges, each piece computing exactly what the sub-kernel computes stand-alone.
+     */
+    record ComboLaunch(List<Launch> parts) {}
+
+    private final GraphModule gm;
+    private final List<Object> steps;
+    private final List<Node> placeholders;
+    private final Node output;
+    private final long[] symbolValues;
+    final List<Launch> launches;
+    final List<String> fusionDecisions;
+
+    private CompiledPlan(
+            GraphModule gm, List<Object> steps, long[] symbolValues, List<Launch> launches, List<String> decisions) {
+        this.gm = gm;
+        this.steps = steps;
+        this.symbolValues = symbolValues;
+        this.placeholders = gm.graph().nodes().stream()
+                .filter(n -> n.op().equals("placeholder"))
+                .toList();
+        this.output = gm.graph().nodes().getLast();
+        this.launches = launches;
+        this.fusionDecisions = decisions;
+    }
+
+    /** Lowers, schedules and compiles {@code gm} for nodes of the given metadata. */
+    static CompiledPlan build(GraphModule gm, Map<Node, TensorMeta> metas, long[] symbolValues, InductorConfig config) {
+        Lowering lowering = Lowering.lower(gm, metas, symbolValues);
+        List<String> decisions = new ArrayList<>();
+        List<Object> scheduled = Scheduler.schedule(lowering, gm, decisions);
+        List<LoopKernel> kernels = new ArrayList<>();
+        List<Node[]> bufferNodes = new ArrayList<>();
+        List<KernelPlan> plans = new ArrayList<>();
+        for (Object step : scheduled) {
+            if (step instanceof KernelPlan k) {
+                Node[] buffers = localBuffers(k, lowering);
+                kernels.add(toLoopKernel(k, buffers, lowering));
+                bufferNodes.add(buffers);
+                plans.add(k);
+            }
+        }
+        List<CompiledKernel> compiled = KernelCompiler.compile(kernels);
+        List<Object> steps = new ArrayList<>();
+        List<Launch> launches = new ArrayList<>();
+        int next = 0;
+        for (Object step : scheduled) {
+            if (step instanceof KernelPlan k) {
+                Node[] outputs = k.outputs.toArray(Node[]::new);
+                TensorMeta[] layouts = new TensorMeta[outputs.length];
+                for (int i = 0; i < outputs.length; i++) layouts[i] = lowering.layouts.get(outputs[i]);
+                Launch launch =
+                        new Launch(compiled.get(next), kernels.get(next), bufferNodes.get(next), outputs, layouts);
+                next++;
+                launches.add(launch);
+                steps.add(launch);
+            } else {
+                steps.add(step);
+            }
+        }
+        Inductor.countKernels(kernels.size());
+        List<Object> grouped = config.comboKernels() ? combine(steps, decisions) : steps;
+        return new CompiledPlan(gm, grouped, symbolValues, launches, decisions);
+    }
+
+    /**
+     * Groups runs of consecutive launches that do not read each other's outputs into combo kernels of at most
+     * {@link InductorConfig#MAX_SUB_KERNELS} sub-kernels.
+     */
+    private static List<Object> combine(List<Object> steps, List<String> decisions) {
+        List<Object> out = new ArrayList<>();
+        List<Launch> group = new ArrayList<>();
+        java.util.Set<Node> written = new java.util.HashSet<>();
+        for (Object step : steps) {
+            if (step instanceof Launch launch
+                    && group.size() < InductorConfig.MAX_SUB_KERNELS
+                    && java.util.Collections.disjoint(written, List.of(launch.buffers()))) {
+                group.add(launch);
+                written.addAll(List.of(launch.outputs()));
+                continue;
+            }
+            flush(group, out, decisions);
+            written.clear();
+            if (step instanceof Launch launch) {
+                group.add(launch);
+                written.addAll(List.of(launch.outputs()));
+            } else {
+                out.add(step);
+            }
+        }
+        flush(group, out, decisions);
+        return out;
+    }
+
+    private static void flush(List<Launch> group, List<Object> out, List<String> decisions) {
+        if (group.size() == 1) out.add(group.getFirst());
+        if (group.size() > 1) {
+            out.add(new ComboLaunch(List.copyOf(group)));
+            Inductor.countComboKernels(1);
+            decisions.add("combo kernel of "
+                    + group.stream().map(l -> l.kernel().className()).toList());
+        }
+        group.clear();
+    }
+
+    /** The slots a kernel reads or writes, numbered in order of first use. */
+    private static Node[] localBuffers(KernelPlan k, Lowering l) {
+        LinkedHashMap<Integer, Integer> seen = new LinkedHashMap<>();
+        for (LoopKernel.Reduction r : k.reductions) slotsOf(r.body(), seen);
+        for (LoopKernel.Store s : k.rowStores) {
+            seen.putIfAbsent(s.buffer(), seen.size());
+            slotsOf(s.value(), seen);
+        }
+        for (LoopKernel.Store s : k.elementStores) {
+            seen.putIfAbsent(s.buffer(), seen.size());
+            slotsOf(s.value(), seen);
+        }
+        Node[] out = new Node[seen.size()];
+        for (var e : seen.entrySet()) out[e.getValue()] = l.slots.get(e.getKey());
+        return out;
+    }
+
+    private static void slotsOf(Expr e, Map<Integer, Integer> seen) {
+        if (e instanceof Expr.Load ld) seen.putIfAbsent(ld.buffer(), seen.size());
+        if (e instanceof Expr.IndirectLoad ld) seen.putIfAbsent(ld.buffer(), seen.size());
+        for (Expr c : e.children()) slotsOf(c, seen);
+    }
+
+    private static LoopKernel toLoopKernel(KernelPlan k, Node[] buffers, Lowering l) {
+        Map<Integer, Integer> local = new HashMap<>();
+        for (int i = 0; i < buffers.length; i++) local.put(l.slot(buffers[i]), i);
+        List<Elem> elems = new ArrayList<>();
+        for (Node b : buffers) elems.add(Elem.of(l.layouts.get(b).dtype()));
+        return new LoopKernel(
+                String.join("_", k.fused),
+                k.outer,
+                k.inner,
+                elems,
+                k.reductions.stream()
+                        .map(r -> new LoopKernel.Reduction(r.kind(), renumber(r.body(), local)))
+                        .toList(),
+                k.rowStores.stream().map(s -> renumber(s, local)).toList(),
+                k.elementStores.stream().map(s -> renumber(s, local)).toList());
+    }
+
+    private static LoopKernel.Store renumber(LoopKernel.Store s, Map<Integer, Integer> local) {
+        return new LoopKernel.Store(local.get(s.buffer()), s.access(), renumber(s.value(), local));
+    }
+
+    private static Expr renumber(Expr e, Map<Integer, Integer> local) {
+        return switch (e) {
+            case Expr.Load ld -> new Expr.Load(local.get(ld.buffer()), ld.access(), ld.elem());
+            case Expr.IndirectLoad ld ->
+                new Expr.IndirectLoad(
+                        local.get(ld.buffer()),
+                        ld.access(),
+                        ld.elem(),
+                        renumber(ld.index(), local),
+                        ld.stride(),
+                        ld.size());
+            default -> e.map(c -> renumber(c, local));
+        };
+    }
+
+    // ---------------------------------------------------------------- running
+
+    /** Runs the graph on {@code inputs}. */
+    Tensor[] run(Tensor[] inputs) {
+        Map<Node, Object> values = new HashMap<>();
+        for (int i = 0; i < placeholders.size(); i++) values.put(placeholders.get(i), inputs[i]);
+        for (Node n : gm.graph().nodes()) {
+            if (n.op().equals("get_attr")) values.put(n, gm.constants().get(n.target()));
+        }
+        for (Object step : steps) {
+            if (step instanceof Launch launch) {
+                launch(launch, values);
+            } else if (step instanceof ComboLaunch combo) {
+                launchCombo(combo, values);
+            } else {
+                Node n = ((Lowering.ExternStep) step).node();
+                values.put(n, GraphModule.runNode(n, values, symbolValues));
+            }
+        }
+        Tensor[] results = new Tensor[output.args().size()];
+        for (int i = 0; i < results.length; i++) {
+            Object a = output.args().get(i);
+            results[i] = a instanceof Node n ? (Tensor) values.get(n) : null;
+        }
+        return results;
+    }
+
+    /** The arrays and storage offsets of a launch's buffers, its outputs allocated first. */
+    private record Bound(MethodHandle run, Object[] arrays, long[] offsets, String name) {
+        void run(long start, long end) {
+            try {
+                invoke(run, arrays, offsets, start, end);
+            } catch (IndexOutOfBoundsException e) {
+                throw new TorchException("index out of range in compiled kernel " + name + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static Bound bind(Launch launch, Map<Node, Object> values) {
+        for (int i = 0; i < launch.outputs().length; i++) {
+            values.put(launch.outputs()[i], allocate(launch.layouts()[i]));
+        }
+        Node[] buffers = launch.buffers();
+        Object[] arrays = new Object[buffers.length];
+        long[] offsets = new long[buffers.length];
+        for (int i = 0; i < buffers.length; i++) {
+            TensorImpl impl = ((Tensor) values.get(buffers[i])).impl();
+            arrays[i] = impl.storage().array();
+            if (arrays[i] == null) {
+                throw new TorchException("inductor: kernel " + launch.kernel().className() + " needs heap tensors; "
+                        + buffers[i] + " has no heap array");
+            }
+            offsets[i] = impl.storageOffset();
+        }
+        return new Bound(launch.kernel().run(), arrays, offsets, launch.kernel().className());
+    }
+
+    private static void launch(Launch launch, Map<Node, Object> values) {
+        Bound b = bind(launch, values);
+        Parallel.forRange(launch.total(), launch.grain(), b::run);
+    }
+
+    /**
+     * The sub-kernels' ranges cut in pieces (a sub-kernel's range in at most as many pieces as threads, none smaller
+     * than its grain), the pieces then split statically over the pool in one region.
+     */
+    private static void launchCombo(ComboLaunch combo, Map<Node, Object> values) {
+        List<Bound> bound = new ArrayList<>();
+        List<long[]> items = new ArrayList<>(); // {sub-kernel, start, end}
+        int threads = Parallel.numThreads();
+        for (int p = 0; p < combo.parts().size(); p++) {
+            Launch launch = combo.parts().get(p);
+            bound.add(bind(launch, values));
+            long total = launch.total();
+            long piece = Math.max(launch.grain(), (total + threads - 1) / threads);
+            for (long start = 0; start < total; start += piece)
+                items.add(new long[] {p, start, Math.min(total, start + piece)});
+        }
+        Parallel.forRange(items.size(), 1, (from, to) -> {
+            for (long i = from; i < to; i++) {
+                long[] item = items.get((int) i);
+                bound.get((int) item[0]).run(item[1], item[2]);
+            }
+        });
+    }
+
+    private static void invoke(MethodHandle run, Object[] arrays, long[] offsets, long start, long end) {
+        try {
+            run.invokeExact(arrays, offsets, start, end);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    private static Tensor allocate(TensorMeta layout) {
+        long[] shape = layout.shape();
+        long[] stride = layout.stride();
+        long slots = 1;
+        for (int d = 0; d < shape.length; d++) {
+            if (shape[d] == 0) {
+                slots = 0;
+                break;
+            }
+            slots += (shape[d] - 1) * stride[d];
+        }
+        Storage storage = Storage.allocate(layout.dtype().storageKind(), slots);
+        return Tensor.of(TensorImpl.of(storage, 0, shape, stride, layout.dtype()));
+    }
+}

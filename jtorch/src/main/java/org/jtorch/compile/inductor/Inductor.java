@@ -1,0 +1,143 @@
+package org.jtorch.compile.inductor;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jtorch.Tensor;
+import org.jtorch.compile.trace.CompileId;
+import org.jtorch.compile.trace.StructuredTrace;
+import org.jtorch.fx.FakeTensorMode;
+import org.jtorch.fx.GraphCompiler;
+import org.jtorch.fx.GraphModule;
+import org.jtorch.fx.Node;
+import org.jtorch.fx.TensorMeta;
+
+/**
+ * The compiler backend behind {@code Torch.compile}'s {@code "inductor"}: a {@link GraphCompiler} that lowers a graph
+ * to loop kernels, fuses them, generates and compiles their Java source, and runs the result.
+ *
+ * <p>A graph is compiled for the sizes and layouts of the inputs it is called with (symbolic graphs compile once per
+ * set of concrete sizes): the node metadata comes from one run of the graph on fake tensors, then {@code Lowering},
+ * {@code Scheduler} and code generation make a {@code CompiledPlan}. A graph holding mutation (in-place or {@code out=}
+ * nodes) or tensors without heap storage runs with the interpreter instead.
+ */
+public final class Inductor {
+    private Inductor() {}
+
+    private static final AtomicLong KERNELS = new AtomicLong();
+    private static final AtomicLong COMBO_KERNELS = new AtomicLong();
+
+    /** The compiler: {@code compile(graph)} returns a callable that compiles per input signature on first use. */
+    public static final GraphCompiler COMPILER = gm -> compile(gm, null, InductorConfig.DEFAULT);
+
+    /**
+     * The compiler for the graphs of one {@code torch.compile} compilation: as {@link #COMPILER}, and it writes each
+     * generated kernel's source and the scheduler's fusion decisions to the structured trace under {@code id}.
+     */
+    public static GraphCompiler compiler(CompileId id, InductorConfig config) {
+        return gm -> compile(gm, id, config);
+    }
+
+    /** Compiles {@code gm} lazily: the first call with each input signature lowers and generates its kernels. */
+    public static GraphCompiler.CompiledGraph compile(GraphModule gm) {
+        return compile(gm, null, InductorConfig.DEFAULT);
+    }
+
+    /** {@link #compile(GraphModule)} with {@code config}. */
+    public static GraphCompiler.CompiledGraph compile(GraphModule gm, InductorConfig config) {
+        return compile(gm, null, config);
+    }
+
+    private static GraphCompiler.CompiledGraph compile(GraphModule gm, CompileId id, InductorConfig config) {
+        if (hasMutation(gm)) return gm::call;
+        Map<List<Object>, CompiledPlan> plans = new ConcurrentHashMap<>();
+        return inputs -> {
+            if (!allOnHeap(inputs)) return gm.call(inputs);
+            List<Object> key = signature(inputs);
+            CompiledPlan plan = plans.get(key);
+            if (plan == null) {
+                plan = CompiledPlan.build(gm, propagate(gm, inputs), gm.symbolValues(inputs), config);
+                plans.put(key, plan);
+                if (id != null) trace(id, plan);
+            }
+            return plan.run(inputs);
+        };
+    }
+
+    /** Kernels generated since start-up or the last {@link #resetCounters()} (cache hits included). */
+    public static long kernels() {
+        return KERNELS.get();
+    }
+
+    /** Combo kernels (horizontally fused) generated since start-up or the last {@link #resetCounters()}. */
+    public static long comboKernels() {
+        return COMBO_KERNELS.get();
+    }
+
+    /** Zeroes {@link #kernels()} and {@link #comboKernels()}. */
+    public static void resetCounters() {
+        KERNELS.set(0);
+        COMBO_KERNELS.set(0);
+    }
+
+    static void countKernels(int n) {
+        KERNELS.addAndGet(n);
+    }
+
+    static void countComboKernels(int n) {
+        COMBO_KERNELS.addAndGet(n);
+    }
+
+    private static void trace(CompileId id, CompiledPlan plan) {
+        if (!StructuredTrace.enabled()) return;
+        for (CompiledPlan.Launch launch : plan.launches) {
+            StructuredTrace.inductorOutputCode(
+                    id, launch.kernel().className() + ".java", launch.kernel().source());
+        }
+        StructuredTrace.artifact(id, "inductor_fusion_decisions", "string", String.join("\n", plan.fusionDecisions));
+    }
+
+    private static boolean hasMutation(GraphModule gm) {
+        for (Node n : gm.graph().nodes()) {
+            if (n.op().equals("call_function") && n.form() != Node.Form.FUNCTIONAL) return true;
+            if (n.schema() != null && n.schema().isMutable()) return true;
+        }
+        return false;
+    }
+
+    private static boolean allOnHeap(Tensor[] inputs) {
+        for (Tensor t : inputs) {
+            if (t == null || !t.impl().hasData() || t.impl().storage().array() == null) return false;
+        }
+        return true;
+    }
+
+    /** What a plan depends on: each input's dtype, sizes and strides. */
+    private static List<Object> signature(Tensor[] inputs) {
+        Object[] key = new Object[inputs.length * 3];
+        for (int i = 0; i < inputs.length; i++) {
+            key[3 * i] = inputs[i].dtype();
+            key[3 * i + 1] = Arrays.stream(inputs[i].shape()).boxed().toList();
+            key[3 * i + 2] = Arrays.stream(inputs[i].stride()).boxed().toList();
+        }
+        return List.of(key);
+    }
+
+    /** Every tensor node's metadata for these inputs, from a run on fake tensors. */
+    private static Map<Node, TensorMeta> propagate(GraphModule gm, Tensor[] inputs) {
+        Map<Node, TensorMeta> metas = new HashMap<>();
+        try (FakeTensorMode fake = FakeTensorMode.open()) {
+            Map<String, Tensor> constants = new HashMap<>();
+            for (var e : gm.constants().entrySet()) constants.put(e.getKey(), fake.fromTensor(e.getValue()));
+            Tensor[] fakes = new Tensor[inputs.length];
+            for (int i = 0; i < inputs.length; i++) fakes[i] = fake.fromTensor(inputs[i]);
+            new GraphModule(gm.graph(), constants).interpret(fakes, (node, value) -> {
+                if (value instanceof Tensor t) metas.put(node, TensorMeta.of(t));
+            });
+        }
+        return metas;
+    }
+}
