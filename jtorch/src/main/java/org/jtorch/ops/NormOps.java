@@ -129,16 +129,19 @@ public final class NormOps {
             return Grads.forTensorArgs(a, r[0], null, r[1], r[2]);
         }
         Tensor mean = o[1], rstd = o[2];
-        if (DispatchState.current().isGradEnabled()) {
-            // a recorded backward (double backward) must see how mean and rstd depend on x: the saved outputs are not
-            // in the graph, so they are recomputed from x with differentiable ops
+        if (DispatchState.current().isGradEnabled() && x.requiresGrad()) {
+            // a recorded backward (double backward) must see how mean and rstd depend on x, and the saved outputs are
+            // not in the graph: they keep their values (bit for bit the forward's) and gain the dependence through
+            // statistics recomputed from x, added as r - r.detach(), which is exactly zero
             long[] rowDims = rowDims(x.dim(), normalized.length);
-            mean = x.mean(rowDims, true);
-            rstd = x.sub(mean)
+            Tensor m = x.mean(rowDims, true);
+            Tensor r = x.sub(m)
                     .square()
                     .mean(rowDims, true)
                     .add(((Number) a[4]).doubleValue())
                     .rsqrt();
+            mean = mean.add(m.sub(m.detach()));
+            rstd = rstd.add(r.sub(r.detach()));
         }
         return Grads.forTensorArgs(a, differentiableGrads(x, normalized, w, mean, rstd, g[0], needX, needW, needB));
     }
