@@ -69,7 +69,9 @@ final class Aten {
     static final AtenOp GEOMETRIC = new AtenOp("aten::geometric");
     static final AtenOp GE_TENSOR = new AtenOp("aten::ge.Tensor");
     static final AtenOp GT_TENSOR = new AtenOp("aten::gt.Tensor");
+    static final AtenOp HEAVISIDE = new AtenOp("aten::heaviside");
     static final AtenOp HISTC = new AtenOp("aten::histc");
+    static final AtenOp I0 = new AtenOp("aten::i0");
     static final AtenOp IMAG = new AtenOp("aten::imag");
     static final AtenOp INDEX_ADD = new AtenOp("aten::index_add");
     static final AtenOp INDEX_COPY = new AtenOp("aten::index_copy");
@@ -150,6 +152,7 @@ final class Aten {
     static final AtenOp SIGMOID = new AtenOp("aten::sigmoid");
     static final AtenOp SIGN = new AtenOp("aten::sign");
     static final AtenOp SIN = new AtenOp("aten::sin");
+    static final AtenOp SINC = new AtenOp("aten::sinc");
     static final AtenOp SLICE_TENSOR = new AtenOp("aten::slice.Tensor");
     static final AtenOp SOFTMAX_INT = new AtenOp("aten::softmax.int");
     static final AtenOp SORT_STABLE = new AtenOp("aten::sort.stable");

@@ -780,6 +780,21 @@ public final class Tensor {
         return Aten.POLYGAMMA.call1(n, this);
     }
 
+    /** {@code Tensor.sinc}: the normalised sinc, sin(πx)/(πx); see {@code torch.sinc}. */
+    public Tensor sinc() {
+        return Aten.SINC.call1(this);
+    }
+
+    /** {@code Tensor.i0}: the modified Bessel function I₀; see {@code torch.i0}. */
+    public Tensor i0() {
+        return Aten.I0.call1(this);
+    }
+
+    /** {@code Tensor.heaviside}: the Heaviside step with {@code values} at 0; see {@code torch.heaviside}. */
+    public Tensor heaviside(Tensor values) {
+        return Aten.HEAVISIDE.call1(this, values);
+    }
+
     /** {@code Tensor.relu}: applies the rectified linear unit {@code max(0, x)} element-wise. */
     public Tensor relu() {
         return Aten.RELU.call1(this);

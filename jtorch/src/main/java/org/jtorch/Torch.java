@@ -28,6 +28,7 @@ import org.jtorch.ops.ScatterOps;
 import org.jtorch.ops.SearchOps;
 import org.jtorch.ops.ShapeOps;
 import org.jtorch.ops.SortOps;
+import org.jtorch.ops.SpecialPointwiseOps;
 import org.jtorch.ops.TernaryOps;
 import org.jtorch.ops.TypePromotion;
 import org.jtorch.storage.Storage;
@@ -1100,6 +1101,29 @@ public final class Torch {
     /** {@code torch.digamma}: ψ(x), the derivative of lgamma. */
     public static Tensor digamma(Tensor x) {
         return call(PointwiseOps.DIGAMMA, x);
+    }
+
+    /** {@code torch.sinc}: the normalised sinc, sin(πx)/(πx), and 1 at 0. */
+    public static Tensor sinc(Tensor x) {
+        return SpecialPointwiseOps.sinc(x);
+    }
+
+    /** {@code torch.i0}: the modified Bessel function of the first kind of order 0, I₀(x). */
+    public static Tensor i0(Tensor x) {
+        return SpecialPointwiseOps.i0(x);
+    }
+
+    /** {@code torch.special.i1}: the modified Bessel function of the first kind of order 1, I₁(x). */
+    public static Tensor specialI1(Tensor x) {
+        return SpecialPointwiseOps.i1(x);
+    }
+
+    /**
+     * {@code torch.heaviside(input, values)}: 0 where input &lt; 0, 1 where input &gt; 0 and {@code values} where input
+     * is 0; both tensors must have one (non-complex) dtype. Not differentiable.
+     */
+    public static Tensor heaviside(Tensor x, Tensor values) {
+        return SpecialPointwiseOps.heaviside(x, values);
     }
 
     /** {@code torch.polygamma(n, x)}: ψ⁽ⁿ⁾(x), the n-th derivative of digamma (n >= 0). */

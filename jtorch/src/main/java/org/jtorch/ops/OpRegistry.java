@@ -35,6 +35,7 @@ public final class OpRegistry {
 
     /** Every class that declares ops; initialising them registers every op. */
     private static final List<Class<?>> FAMILIES = List.of(
+            ActivationOps.class,
             ArrangeOps.class,
             BackwardOps.class,
             ClampOps.class,
@@ -61,6 +62,7 @@ public final class OpRegistry {
             ScatterOps.class,
             SearchOps.class,
             ShapeOps.class,
+            SpecialPointwiseOps.class,
             SortOps.class,
             TernaryOps.class,
             ViewCopyOps.class,

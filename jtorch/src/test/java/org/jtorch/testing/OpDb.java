@@ -24,6 +24,7 @@ import org.jtorch.Generator;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
+import org.jtorch.ops.ActivationOps;
 import org.jtorch.ops.ArrangeOps;
 import org.jtorch.ops.ArrangeOps.PadMode;
 import org.jtorch.ops.BackwardOps;
@@ -283,6 +284,7 @@ public final class OpDb {
 
     private static List<Entry> table() {
         List<Entry> t = new ArrayList<>();
+        activations(t);
         arrange(t);
         backward(t);
         clamp(t);
@@ -316,6 +318,40 @@ public final class OpDb {
         ternaryOps(t);
         convolutionAndPooling(t);
         return List.copyOf(t);
+    }
+
+    private static void activations(List<Entry> t) {
+        t.add(op(ActivationOps.RELU6, unary()));
+        t.add(op(ActivationOps.SELU, unary()));
+        // (self, Long dim): the halved dim must be even; a 0-d input is refused
+        t.add(op(
+                ActivationOps.GLU,
+                s("last", in -> a(in.t(3, 4), -1L)),
+                s("dim0", in -> a(in.t(2, 3), 0L)),
+                s("transposed", in -> a(in.nc(4, 2), 1L)),
+                s("expanded", in -> a(in.ex(3, 4), 1L)),
+                s("empty", in -> a(in.t(0, 4), 1L)),
+                s("odd", in -> a(in.t(2, 3), 1L)),
+                s("0-d", in -> a(in.t(), 0L)),
+                s("dim-out-of-range", in -> a(in.t(2, 4), 2L))));
+        // (x1, x2, Long dim, Double eps): broadcasting; integer pairs are refused
+        t.add(op(
+                ActivationOps.COSINE_SIMILARITY,
+                s("rows", in -> a(in.t(3, 4), in.t(3, 4), 1L, 1e-8)),
+                s("broadcast", in -> a(in.t(2, 1, 4), in.t(3, 4), -1L, 1e-8)),
+                s("dim0", in -> a(in.nc(3, 4), in.off(3, 4), 0L, 1e-8)),
+                s("expanded", in -> a(in.ex(3, 4), in.t(4), 1L, 0.5)),
+                s("empty", in -> a(in.t(0, 4), in.t(0, 4), 1L, 1e-8)),
+                s("mismatch", in -> a(in.t(2, 3), in.t(4, 3), 1L, 1e-8))));
+        // (x1, x2, Double p, Double eps, Boolean keepdim): along the last broadcast dim
+        t.add(op(
+                ActivationOps.PAIRWISE_DISTANCE,
+                s("p2", in -> a(in.t(3, 4), in.t(3, 4), 2.0, 1e-6, false)),
+                s("p1-keepdim", in -> a(in.t(3, 4), in.t(4), 1.0, 1e-6, true)),
+                s("p-inf", in -> a(in.nc(3, 4), in.ex(3, 4), Double.POSITIVE_INFINITY, 1e-6, false)),
+                s("1-d", in -> a(in.t(4), in.off(4), 3.0, 0.0, false)),
+                s("empty", in -> a(in.t(0, 4), in.t(0, 4), 2.0, 1e-6, false)),
+                s("mismatch", in -> a(in.t(2, 3), in.t(4, 3), 2.0, 1e-6, false))));
     }
 
     private static void distance(List<Entry> t) {

@@ -1,0 +1,186 @@
+#!/usr/bin/env python3
+# -*- coding: utf-8 -*-
+"""Golden-fixture generator for the ops that a PyTorch user reaches for and that JTorch added together: special
+pointwise functions, activations and similarities, reductions and statistics, shape and creation helpers, and the
+indexing family's options (OpsBreadthGoldenTest reads the file).
+
+What it makes
+    jtorch/src/test/resources/golden/ops_breadth.json, one case per call:
+      {"id", "op", "args": [...], "kwargs": {..., "_grad": [i...]}, "out": [output..., grad of each args[i]...]}
+      {"id", "op", "args": [...], "kwargs": {...}, "out": {"error": first line of PyTorch's message}}
+    Gradients (for the args listed in "_grad") are those of sum(W * output[0]) for a fixed W drawn from a seeded
+    generator, appended as the last arg (sum(Re(conj(W) * output)) for complex outputs), so the backward formulas
+    are checked against PyTorch's own, not only against finite differences.
+
+How to run (from the repository root)
+    python3 -m venv .venv-t213 && .venv-t213/bin/pip install torch==2.13.0 numpy
+    .venv-t213/bin/python jtorch/src/test/python/make_golden_ops_breadth.py
+
+Requirements
+    PyTorch 2.13 (CPU). Deterministic: inputs are fixed or come from seeded generators. None of these ops changed
+    between 2.13 and 2.15, so no case is pinned by the 2.15 spec instead.
+"""
+import math
+import os
+
+import torch
+import torch.nn.functional as F
+
+from golden_json import enc, write
+
+torch.set_num_threads(1)
+CASES = []
+INF, NAN = math.inf, math.nan
+
+
+def _enc_arg(a):
+    if isinstance(a, torch.Tensor):
+        return enc(a)
+    if isinstance(a, torch.dtype):
+        return str(a).replace("torch.", "")
+    if isinstance(a, (list, tuple)):
+        return [_enc_arg(x) for x in a]
+    if isinstance(a, float) and not math.isfinite(a):
+        return "nan" if math.isnan(a) else ("inf" if a > 0 else "-inf")
+    return a
+
+
+def _outputs(out):
+    if isinstance(out, torch.Tensor):
+        return [out]
+    return [o for o in out]
+
+
+def value(id_, op, fn, args, kwargs=None, grad=()):
+    """Records fn(*args, **kwargs); for each index in grad, the gradient of sum(W * out[0]) w.r.t. args[index]."""
+    kwargs = kwargs or {}
+    args = [a.detach().clone().requires_grad_(i in grad) if isinstance(a, torch.Tensor) else a
+            for i, a in enumerate(args)]
+    out = _outputs(fn(*args, **kwargs))
+    encoded = [_enc_arg(a) for a in args]
+    results = [enc(o) for o in out]
+    if grad:
+        gen = torch.Generator().manual_seed(len(CASES))
+        w = torch.randn(out[0].shape, generator=gen, dtype=torch.float64).to(out[0].dtype)
+        gs = torch.autograd.grad((w * out[0]).sum(), [args[i] for i in grad])
+        encoded.append(enc(w))
+        results += [enc(g) for g in gs]
+    recorded = {k: _enc_arg(v) for k, v in kwargs.items()}
+    if grad:
+        recorded["_grad"] = list(grad)
+    CASES.append({"id": id_, "op": op, "args": encoded, "kwargs": recorded, "out": results})
+
+
+def error(id_, op, fn, args, kwargs=None):
+    kwargs = kwargs or {}
+    try:
+        fn(*args, **kwargs)
+    except Exception as e:  # the message is what JTorch must raise
+        CASES.append({"id": id_, "op": op, "args": [_enc_arg(a) for a in args],
+                      "kwargs": {k: _enc_arg(v) for k, v in kwargs.items()}, "out": {"error": str(e).splitlines()[0]}})
+        return
+    raise AssertionError(id_ + " did not raise")
+
+
+def rnd(*shape, gen, dtype=torch.float64, scale=1.0):
+    return torch.randn(*shape, generator=gen, dtype=torch.float64).mul(scale).to(dtype)
+
+
+def special_pointwise(g):
+    edge = torch.tensor([0.0, -0.0, 0.5, -1.0, 1e-9, 2.25, -7.5, 9.0, 40.0, -40.0, INF, NAN], dtype=torch.float64)
+    for dt in (torch.float64, torch.float32):
+        name = str(dt).replace("torch.", "")
+        value("sinc/edge/" + name, "sinc", torch.sinc, [edge.to(dt)])
+        value("i0/edge/" + name, "i0", torch.i0, [edge.to(dt)])
+        value("i1/edge/" + name, "special_i1", torch.special.i1, [edge.to(dt)])
+    value("sinc/grad", "sinc", torch.sinc, [rnd(3, 4, gen=g, scale=2)], grad=(0,))
+    value("sinc/grad-at-zero", "sinc", torch.sinc, [torch.tensor([0.0, 1.0, -0.5], dtype=torch.float64)], grad=(0,))
+    value("sinc/int64", "sinc", torch.sinc, [torch.tensor([0, 1, 2, -3])])
+    value("sinc/complex128", "sinc", torch.sinc, [torch.tensor([0.5 + 1j, 0j, -2 + 0.25j], dtype=torch.complex128)])
+    value("i0/grad", "i0", torch.i0, [rnd(5, gen=g, scale=5)], grad=(0,))
+    value("i0/int64", "i0", torch.i0, [torch.tensor([0, 1, 2, -3])])
+    value("i0/float16", "i0", torch.i0, [torch.tensor([0.5, -2.0, 3.0], dtype=torch.float16)])
+    value("i1/grad", "special_i1", torch.special.i1, [torch.tensor([0.0, 1e-20, 0.5, -3.0, 12.0], dtype=torch.float64)],
+          grad=(0,))
+    error("i0/complex64", "i0", torch.i0, [torch.tensor([1 + 1j], dtype=torch.complex64)])
+    x = torch.tensor([-2.0, -0.0, 0.0, 3.0, NAN, INF, -INF], dtype=torch.float64)
+    value("heaviside/float64", "heaviside", torch.heaviside, [x, torch.tensor([0.5], dtype=torch.float64)])
+    value("heaviside/int64-broadcast", "heaviside", torch.heaviside,
+          [torch.tensor([[1, 0, -2], [0, 5, 0]]), torch.tensor([7, 8, 9])])
+    value("heaviside/bool", "heaviside", torch.heaviside, [torch.tensor([True, False]), torch.tensor([True])])
+    error("heaviside/mixed-dtypes", "heaviside", torch.heaviside, [torch.tensor([1, 2]), torch.tensor([0.5])])
+    error("heaviside/complex", "heaviside", torch.heaviside,
+          [torch.tensor([1 + 1j]), torch.tensor([1 + 1j])])
+    z = torch.tensor([1e-10 + 1e-10j, 1 + 2j, -0.3 + 0.2j, 0j, -1 + 0j, 50 - 3j, 2e-8 - 1e-9j], dtype=torch.complex128)
+    for dt in (torch.complex64, torch.complex128):
+        name = str(dt).replace("torch.", "")
+        value("expm1/" + name, "expm1", torch.expm1, [z.to(dt)])
+        value("log1p/" + name, "log1p", torch.log1p, [z.to(dt)])
+    zg = torch.complex(rnd(4, gen=g), rnd(4, gen=g))
+    for op in ("expm1", "log1p"):
+        CASES.append(_complex_grad_case(op + "/complex-grad", op, getattr(torch, op), zg, g))
+
+
+def _complex_grad_case(id_, op, fn, z, g):
+    """The gradient of sum(Re(conj(W) * fn(z))) w.r.t. z, in PyTorch's convention for complex inputs."""
+    z = z.detach().clone().requires_grad_(True)
+    out = fn(z)
+    w = torch.complex(rnd(*out.shape, gen=g), rnd(*out.shape, gen=g))
+    (gz,) = torch.autograd.grad((w.conj() * out).real.sum(), [z])
+    return {"id": id_, "op": op, "args": [enc(z), enc(w)], "kwargs": {"_grad": [0]},
+            "out": [enc(out), enc(gz)]}
+
+
+def activations(g):
+    x = torch.tensor([-5.0, -3.0, -1.5, -0.0, 0.0, 0.75, 3.0, 4.5, -800.0, 800.0], dtype=torch.float64)
+    for name, fn in (("hardswish", F.hardswish), ("log_sigmoid", F.logsigmoid), ("relu6", F.relu6),
+                     ("selu", F.selu), ("softsign", F.softsign), ("softplus", F.softplus)):
+        value(name + "/edge/float64", name, fn, [x])
+        value(name + "/edge/float32", name, fn, [x.float()])
+        value(name + "/grad", name, fn, [rnd(3, 4, gen=g, scale=3)], grad=(0,))
+    value("relu6/int64", "relu6", F.relu6, [torch.tensor([-3, 2, 9])])
+    value("softsign/int64", "softsign", F.softsign, [torch.tensor([-3, 2, 9])])
+    value("softplus/beta-threshold", "softplus", F.softplus, [rnd(6, gen=g, scale=4)], {"beta": 2.0, "threshold": 3.0},
+          grad=(0,))
+    for name, fn in (("hardswish", F.hardswish), ("log_sigmoid", F.logsigmoid), ("selu", F.selu)):
+        error(name + "/int64", name, fn, [torch.tensor([1, 2])])
+    error("relu6/bool", "relu6", F.relu6, [torch.tensor([True])])
+    value("glu/last", "glu", F.glu, [rnd(3, 4, gen=g)], grad=(0,))
+    value("glu/dim0", "glu", F.glu, [rnd(4, 3, gen=g)], {"dim": 0}, grad=(0,))
+    value("glu/float32", "glu", F.glu, [rnd(2, 6, gen=g, dtype=torch.float32)], {"dim": -1})
+    error("glu/odd", "glu", F.glu, [rnd(2, 3, gen=g)])
+    error("glu/0-d", "glu", F.glu, [torch.tensor(1.0)])
+    error("glu/int64", "glu", F.glu, [torch.ones(4, dtype=torch.int64)])
+    a, b = rnd(3, 5, gen=g), rnd(3, 5, gen=g)
+    value("cosine_similarity/rows", "cosine_similarity", F.cosine_similarity, [a, b], grad=(0, 1))
+    value("cosine_similarity/dim0-eps", "cosine_similarity", F.cosine_similarity,
+          [rnd(4, 2, gen=g), rnd(4, 1, gen=g)], {"dim": 0, "eps": 0.5}, grad=(0, 1))
+    value("cosine_similarity/zero-row", "cosine_similarity", F.cosine_similarity,
+          [torch.zeros(2, 3, dtype=torch.float64), rnd(2, 3, gen=g)], grad=(0, 1))
+    value("cosine_similarity/broadcast-float32", "cosine_similarity", F.cosine_similarity,
+          [rnd(2, 1, 4, gen=g, dtype=torch.float32), rnd(3, 4, gen=g, dtype=torch.float32)], {"dim": -1})
+    value("cosine_similarity/int-and-float", "cosine_similarity", F.cosine_similarity,
+          [torch.tensor([1, 2, 3]), torch.tensor([1.0, 0.0, 2.0])], {"dim": 0})
+    error("cosine_similarity/int-pair", "cosine_similarity", F.cosine_similarity,
+          [torch.tensor([1, 2]), torch.tensor([3, 4])], {"dim": 0})
+    value("pairwise_distance/p2", "pairwise_distance", F.pairwise_distance, [a, b], grad=(0, 1))
+    value("pairwise_distance/p1-keepdim", "pairwise_distance", F.pairwise_distance,
+          [rnd(3, 4, gen=g), rnd(4, gen=g)], {"p": 1.0, "keepdim": True}, grad=(0, 1))
+    value("pairwise_distance/p-inf", "pairwise_distance", F.pairwise_distance,
+          [rnd(3, 4, gen=g), rnd(3, 4, gen=g)], {"p": INF}, grad=(0,))
+    value("pairwise_distance/1-d", "pairwise_distance", F.pairwise_distance,
+          [rnd(4, gen=g), rnd(4, gen=g)], {"p": 3.0, "eps": 0.0})
+    value("pairwise_distance/int64", "pairwise_distance", F.pairwise_distance,
+          [torch.tensor([[1, 2], [3, 4]]), torch.tensor([[0, 2], [1, 1]])])
+
+
+def main():
+    g = torch.Generator().manual_seed(0)
+    special_pointwise(g)
+    activations(g)
+    here = os.path.dirname(os.path.abspath(__file__))
+    write(os.path.join(here, "..", "resources", "golden", "ops_breadth.json"), CASES, "make_golden_ops_breadth.py")
+
+
+if __name__ == "__main__":
+    main()
