@@ -174,10 +174,128 @@ def activations(g):
           [torch.tensor([[1, 2], [3, 4]]), torch.tensor([[0, 2], [1, 1]])])
 
 
+def statistics(g):
+    t = torch.tensor([[1.0, 3.0, 3.0, 0.0], [0.0, -2.0, 5.0, 5.0]], dtype=torch.float64)
+    value("aminmax/all-ties", "aminmax", torch.aminmax, [t], grad=(0,))
+    value("aminmax/dim-keepdim", "aminmax", torch.aminmax, [t], {"dim": 1, "keepdim": True}, grad=(0,))
+    value("aminmax/bool", "aminmax", torch.aminmax, [torch.tensor([True, False])])
+    value("aminmax/int64-dim0", "aminmax", torch.aminmax, [torch.tensor([[4, -1], [2, 7]])], {"dim": 0})
+    value("aminmax/empty-other-dim", "aminmax", torch.aminmax, [torch.empty(0, 3)], {"dim": 1})
+    error("aminmax/empty", "aminmax", torch.aminmax, [torch.empty(0)])
+    error("aminmax/empty-dim", "aminmax", torch.aminmax, [torch.empty(2, 0)], {"dim": 1})
+    error("aminmax/complex", "aminmax", torch.aminmax, [torch.tensor([1 + 1j])])
+    x = rnd(3, 4, gen=g)
+    for name, fn in (("std_mean", torch.std_mean), ("var_mean", torch.var_mean)):
+        value(name + "/all", name, fn, [x], grad=(0,))
+        value(name + "/dim-correction", name, fn, [x], {"dim": [1], "correction": 0, "keepdim": True}, grad=(0,))
+        value(name + "/complex", name, fn, [torch.tensor([1 + 1j, 2 - 1j, 0.5j], dtype=torch.complex128)])
+        error(name + "/int64", name, fn, [torch.tensor([1, 2])])
+    m = torch.tensor([[1.0, NAN, 2.0, NAN], [3.0, 1.0, 1.0, 2.0], [4.0, 2.0, 2.0, 1.0]], dtype=torch.float64)
+    value("median/dim-nan-ties", "median", torch.median, [m], {"dim": 1})
+    value("nanmedian/dim-nan-ties", "nanmedian", torch.nanmedian, [m], {"dim": 1})
+    value("median/all-nan", "median", torch.median, [m])
+    value("nanmedian/all", "nanmedian", torch.nanmedian, [m])
+    value("nanmedian/only-nans", "nanmedian", torch.nanmedian, [torch.full((2, 3), NAN)], {"dim": 1})
+    value("median/all-ties-grad", "median", torch.median, [torch.tensor([1.0, 2.0, 2.0, 3.0], dtype=torch.float64)],
+          grad=(0,))
+    value("median/dim-grad", "median", torch.median, [rnd(3, 5, gen=g)], {"dim": 0, "keepdim": True}, grad=(0,))
+    value("nanmedian/all-grad", "nanmedian", torch.nanmedian, [torch.tensor([NAN, 2.0, 5.0, 2.0, 1.0],
+                                                                           dtype=torch.float64)], grad=(0,))
+    value("median/int64", "median", torch.median, [torch.tensor([3, 1, 2, 2])])
+    value("median/int64-dim", "median", torch.median, [torch.tensor([[3, 1, 2, 2], [9, 8, 7, 7]])], {"dim": -1})
+    value("median/empty", "median", torch.median, [torch.empty(0)])
+    value("median/empty-other-dim", "median", torch.median, [torch.empty(0, 3)], {"dim": 1})
+    error("median/empty-dim", "median", torch.median, [torch.empty(2, 0)], {"dim": 1})
+    error("median/complex", "median", torch.median, [torch.tensor([1 + 1j])])
+    error("median/bool-dim", "median", torch.median, [torch.tensor([True])], {"dim": 0})
+    q = torch.tensor([0.0, 0.25, 0.5, 0.9, 1.0], dtype=torch.float64)
+    y = rnd(3, 5, gen=g)
+    for mode in ("linear", "lower", "higher", "midpoint", "nearest"):
+        value("quantile/" + mode, "quantile", torch.quantile, [y, q], {"interpolation": mode}, grad=(0,))
+        value("quantile/dim/" + mode, "quantile", torch.quantile, [y, q], {"dim": 1, "keepdim": True,
+                                                                         "interpolation": mode}, grad=(0,))
+        value("nanquantile/" + mode, "nanquantile", torch.nanquantile, [m, q], {"dim": 1, "interpolation": mode})
+    value("quantile/scalar", "quantile", torch.quantile, [y, 0.3], {"dim": 0}, grad=(0,))
+    value("quantile/nearest-half", "quantile", torch.quantile,
+          [torch.tensor([0.0, 1.0, 2.0, 3.0, 4.0], dtype=torch.float64), torch.tensor([0.125, 0.375, 0.625])
+           .double()], {"interpolation": "nearest"})
+    value("quantile/nan-line", "quantile", torch.quantile, [m, q], {"dim": 1})
+    value("quantile/float32-0d-q", "quantile", torch.quantile, [y.float(), torch.tensor(0.75)], {"dim": 0})
+    value("quantile/0-d", "quantile", torch.quantile, [torch.tensor(3.0), torch.tensor([0.2, 0.5])],
+          {"dim": 0, "keepdim": True})
+    value("quantile/q-grad", "quantile", torch.quantile, [y, torch.tensor([0.3, 0.6], dtype=torch.float64)],
+          grad=(1,))
+    value("nanquantile/only-nans", "nanquantile", torch.nanquantile, [torch.full((3,), NAN), 0.5])
+    error("quantile/q-range", "quantile", torch.quantile, [y, 1.5])
+    error("quantile/q-tensor-range", "quantile", torch.quantile, [y, torch.tensor([0.5, 2.0], dtype=torch.float64)])
+    error("quantile/interpolation", "quantile", torch.quantile, [y, 0.5], {"interpolation": "cubic"})
+    error("quantile/empty", "quantile", torch.quantile, [torch.empty(0), 0.5])
+    error("quantile/int64", "quantile", torch.quantile, [torch.tensor([1, 2]), 0.5])
+    error("quantile/q-dtype", "quantile", torch.quantile, [y.float(), torch.tensor([0.5], dtype=torch.float64)])
+    error("quantile/q-2-d", "quantile", torch.quantile, [y, torch.full((2, 2), 0.5, dtype=torch.float64)])
+    c = rnd(3, 6, gen=g)
+    value("cov/default", "cov", torch.cov, [c], grad=(0,))
+    value("cov/weights", "cov", torch.cov, [c], {"correction": 2, "fweights": torch.tensor([1, 2, 1, 3, 1, 1]),
+                                                 "aweights": torch.tensor([0.5, 1, 2, 1, 0.25, 1],
+                                                                          dtype=torch.float64)}, grad=(0,))
+    value("cov/fweights-only", "cov", torch.cov, [c], {"fweights": torch.tensor([1, 0, 2, 1, 1, 4])})
+    value("cov/1-d-int", "cov", torch.cov, [torch.tensor([1, 2, 4])])
+    value("cov/complex", "cov", torch.cov, [torch.tensor([[1 + 1j, 2, 4], [0, 1j, 3]], dtype=torch.complex128)])
+    value("cov/no-dof", "cov", torch.cov, [c], {"correction": 6})
+    error("cov/3-d", "cov", torch.cov, [torch.ones(2, 2, 2)])
+    error("cov/bool", "cov", torch.cov, [torch.tensor([True])])
+    error("cov/fweights-float", "cov", torch.cov, [c], {"fweights": torch.ones(6)})
+    error("cov/fweights-negative", "cov", torch.cov, [c], {"fweights": torch.tensor([1, -2, 1, 1, 1, 1])})
+    error("cov/aweights-int", "cov", torch.cov, [c], {"aweights": torch.ones(6, dtype=torch.int64)})
+    error("cov/aweights-numel", "cov", torch.cov, [c], {"aweights": torch.ones(5, dtype=torch.float64)})
+    error("cov/zero-weights", "cov", torch.cov, [c], {"aweights": torch.zeros(6, dtype=torch.float64)})
+    value("corrcoef/default", "corrcoef", torch.corrcoef, [c], grad=(0,))
+    value("corrcoef/1-d", "corrcoef", torch.corrcoef, [torch.tensor([1.0, 2.0, 4.0])])
+    value("corrcoef/complex", "corrcoef", torch.corrcoef,
+          [torch.tensor([[1 + 1j, 2, 4], [0, 1j, 3]], dtype=torch.complex128)])
+    error("corrcoef/3-d", "corrcoef", torch.corrcoef, [torch.ones(2, 2, 2)])
+    lse = torch.tensor([-INF, -INF, 1.0, INF, NAN, 1.0], dtype=torch.float64)
+    value("logcumsumexp/edge", "logcumsumexp", torch.logcumsumexp, [lse], {"dim": 0})
+    value("logcumsumexp/wide-range", "logcumsumexp", torch.logcumsumexp,
+          [torch.tensor([-1000.0, -999.0, 0.0, 1000.0, 3.0], dtype=torch.float64)], {"dim": 0})
+    value("logcumsumexp/grad", "logcumsumexp", torch.logcumsumexp, [rnd(3, 4, gen=g, scale=3)], {"dim": 1},
+          grad=(0,))
+    value("logcumsumexp/float32-dim0", "logcumsumexp", torch.logcumsumexp, [rnd(3, 4, gen=g, dtype=torch.float32)],
+          {"dim": 0})
+    value("logcumsumexp/complex", "logcumsumexp", torch.logcumsumexp,
+          [torch.tensor([1 + 1j, 2 - 1j, -0.5j], dtype=torch.complex128)], {"dim": 0})
+    value("logcumsumexp/0-d", "logcumsumexp", torch.logcumsumexp, [torch.tensor(2.0)], {"dim": 0})
+    error("logcumsumexp/int64", "logcumsumexp", torch.logcumsumexp, [torch.tensor([1, 2])], {"dim": 0})
+    zc = torch.complex(rnd(5, gen=g), rnd(5, gen=g))
+    CASES.append(_complex_grad_case("logcumsumexp/complex-grad", "logcumsumexp",
+                                    lambda z: torch.logcumsumexp(z, 0), zc, g))
+    value("trace/grad", "trace", torch.trace, [rnd(3, 4, gen=g)], grad=(0,))
+    value("trace/int8", "trace", torch.trace, [torch.tensor([[1, 2], [3, 100]], dtype=torch.int8)])
+    value("trace/float16", "trace", torch.trace, [torch.ones(3, 2, dtype=torch.float16)])
+    error("trace/3-d", "trace", torch.trace, [torch.ones(2, 2, 2)])
+    error("trace/bool", "trace", torch.trace, [torch.ones(2, 2, dtype=torch.bool)])
+    a = torch.tensor([[[1.0, 2.0], [3.0, 4.0]], [[2.0, 0.0], [0.0, 3.0]], [[1.0, 2.0], [2.0, 4.0]]],
+                     dtype=torch.float64)
+    value("logdet/signs", "logdet", torch.logdet, [a])
+    value("logdet/grad", "logdet", torch.logdet, [rnd(3, 3, gen=g) + 3 * torch.eye(3, dtype=torch.float64)],
+          grad=(0,))
+    value("logdet/complex", "logdet", torch.logdet, [torch.tensor([[1 + 1j, 2], [0.5j, 3]], dtype=torch.complex128)])
+    error("logdet/int64", "logdet", torch.logdet, [torch.ones(2, 2, dtype=torch.int64)])
+    error("logdet/non-square", "logdet", torch.logdet, [torch.ones(2, 3)])
+    n = rnd(2, 3, gen=g)
+    value("norm/default", "norm", torch.norm, [n], grad=(0,))
+    value("norm/p1-dim", "norm", torch.norm, [n], {"p": 1.0, "dim": [1], "keepdim": True}, grad=(0,))
+    value("norm/p-inf", "norm", torch.norm, [n], {"p": INF})
+    value("norm/fro-dims", "norm", torch.norm, [rnd(2, 3, 4, gen=g)], {"p": "fro", "dim": [1, 2]})
+    value("norm/nuc", "norm", torch.norm, [rnd(3, 3, gen=g)], {"p": "nuc"})
+    value("norm/dtype", "norm", torch.norm, [n.float()], {"p": 2.0, "dim": [0], "dtype": torch.float64})
+
+
 def main():
     g = torch.Generator().manual_seed(0)
     special_pointwise(g)
     activations(g)
+    statistics(g)
     here = os.path.dirname(os.path.abspath(__file__))
     write(os.path.join(here, "..", "resources", "golden", "ops_breadth.json"), CASES, "make_golden_ops_breadth.py")
 

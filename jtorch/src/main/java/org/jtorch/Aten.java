@@ -91,6 +91,8 @@ final class Aten {
     static final AtenOp LOG = new AtenOp("aten::log");
     static final AtenOp LOGADDEXP = new AtenOp("aten::logaddexp");
     static final AtenOp LOGADDEXP2 = new AtenOp("aten::logaddexp2");
+    static final AtenOp LOGCUMSUMEXP = new AtenOp("aten::logcumsumexp");
+    static final AtenOp LOGDET = new AtenOp("aten::logdet");
     static final AtenOp LOGICAL_NOT = new AtenOp("aten::logical_not");
     static final AtenOp LOGSUMEXP = new AtenOp("aten::logsumexp");
     static final AtenOp LOG_NORMAL = new AtenOp("aten::log_normal");
@@ -105,6 +107,7 @@ final class Aten {
     static final AtenOp MAXIMUM = new AtenOp("aten::maximum");
     static final AtenOp MAX_DIM = new AtenOp("aten::max.dim");
     static final AtenOp MEAN_DIM = new AtenOp("aten::mean.dim");
+    static final AtenOp MEDIAN = new AtenOp("aten::median");
     static final AtenOp MH = new AtenOp("aten::mH");
     static final AtenOp MIN = new AtenOp("aten::min");
     static final AtenOp MINIMUM = new AtenOp("aten::minimum");
@@ -117,6 +120,7 @@ final class Aten {
     static final AtenOp MUL_TENSOR = new AtenOp("aten::mul.Tensor");
     static final AtenOp MV = new AtenOp("aten::mv");
     static final AtenOp NANMEAN = new AtenOp("aten::nanmean");
+    static final AtenOp NANMEDIAN = new AtenOp("aten::nanmedian");
     static final AtenOp NANSUM = new AtenOp("aten::nansum");
     static final AtenOp NARROW = new AtenOp("aten::narrow");
     static final AtenOp NEG = new AtenOp("aten::neg");
@@ -169,6 +173,7 @@ final class Aten {
     static final AtenOp TAKE_ALONG_DIM = new AtenOp("aten::take_along_dim");
     static final AtenOp TANH = new AtenOp("aten::tanh");
     static final AtenOp TOPK = new AtenOp("aten::topk");
+    static final AtenOp TRACE = new AtenOp("aten::trace");
     static final AtenOp TRANSPOSE_INT = new AtenOp("aten::transpose.int");
     static final AtenOp TRIL = new AtenOp("aten::tril");
     static final AtenOp TRIU = new AtenOp("aten::triu");

@@ -780,6 +780,33 @@ public final class Tensor {
         return Aten.POLYGAMMA.call1(n, this);
     }
 
+    /** {@code Tensor.trace}: the sum of the main diagonal of a matrix; see {@code torch.trace}. */
+    public Tensor trace() {
+        return Aten.TRACE.call1(this);
+    }
+
+    /** {@code Tensor.logdet}: log det of a square matrix (or batch); see {@code torch.logdet}. */
+    public Tensor logdet() {
+        return Aten.LOGDET.call1(this);
+    }
+
+    /**
+     * {@code Tensor.logcumsumexp}: log of the running sum of exponentials along dim; see {@code torch.logcumsumexp}.
+     */
+    public Tensor logcumsumexp(long dim) {
+        return Aten.LOGCUMSUMEXP.call1(this, dim);
+    }
+
+    /** {@code Tensor.median}: the lower median of all elements; see {@code torch.median}. */
+    public Tensor median() {
+        return Aten.MEDIAN.call1(this);
+    }
+
+    /** {@code Tensor.nanmedian}: the lower median of the non-NaN elements; see {@code torch.nanmedian}. */
+    public Tensor nanmedian() {
+        return Aten.NANMEDIAN.call1(this);
+    }
+
     /** {@code Tensor.sinc}: the normalised sinc, sin(πx)/(πx); see {@code torch.sinc}. */
     public Tensor sinc() {
         return Aten.SINC.call1(this);

@@ -63,6 +63,7 @@ public final class OpRegistry {
             SearchOps.class,
             ShapeOps.class,
             SpecialPointwiseOps.class,
+            StatisticsOps.class,
             SortOps.class,
             TernaryOps.class,
             ViewCopyOps.class,

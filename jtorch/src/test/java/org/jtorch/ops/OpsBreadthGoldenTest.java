@@ -75,6 +75,40 @@ class OpsBreadthGoldenTest {
         throw new IllegalArgumentException("unexpected result " + result);
     }
 
+    @SuppressWarnings("unchecked")
+    private static long[] dims(Golden.Case c) {
+        if (!c.has("dim")) return null;
+        Object d = c.kwarg("dim");
+        if (d instanceof Number n) return new long[] {n.longValue()};
+        return ((List<Object>) d)
+                .stream().mapToLong(o -> ((Number) o).longValue()).toArray();
+    }
+
+    private static Double correction(Golden.Case c) {
+        return c.has("correction") ? dkw(c, "correction", 1) : null;
+    }
+
+    private static Tensor quantile(Golden.Case c, Tensor x, Object q) {
+        Long dim = c.has("dim") ? lkw(c, "dim", 0) : null;
+        boolean keepdim = bkw(c, "keepdim", false), nan = c.op().equals("nanquantile");
+        String mode = (String) kw(c, "interpolation", "linear");
+        if (q instanceof Tensor qt) {
+            return nan ? Torch.nanquantile(x, qt, dim, keepdim, mode) : Torch.quantile(x, qt, dim, keepdim, mode);
+        }
+        double qd = ((Number) q).doubleValue();
+        return nan ? Torch.nanquantile(x, qd, dim, keepdim, mode) : Torch.quantile(x, qd, dim, keepdim, mode);
+    }
+
+    private static Tensor norm(Golden.Case c, Tensor x) {
+        if (!c.has("p")) return Torch.norm(x);
+        Object p = c.kwarg("p");
+        boolean keepdim = bkw(c, "keepdim", false);
+        if (p instanceof String s) return Torch.norm(x, s, dims(c), keepdim);
+        double pd = ((Number) p).doubleValue();
+        if (c.has("dtype")) return Torch.norm(x, pd, dims(c), keepdim, (org.jtorch.DType) c.kwarg("dtype"));
+        return c.has("dim") ? Torch.norm(x, pd, dims(c), keepdim) : Torch.norm(x, pd);
+    }
+
     private static Object kw(Golden.Case c, String name, Object fallback) {
         return c.has(name) ? c.kwarg(name) : fallback;
     }
@@ -112,6 +146,23 @@ class OpsBreadthGoldenTest {
             case "cosine_similarity" -> F.cosineSimilarity(x, (Tensor) a.get(1), lkw(c, "dim", 1), dkw(c, "eps", 1e-8));
             case "pairwise_distance" ->
                 F.pairwiseDistance(x, (Tensor) a.get(1), dkw(c, "p", 2), dkw(c, "eps", 1e-6), bkw(c, "keepdim", false));
+            // statistics
+            case "aminmax" ->
+                c.has("dim") ? Torch.aminmax(x, lkw(c, "dim", 0), bkw(c, "keepdim", false)) : Torch.aminmax(x);
+            case "std_mean" -> Torch.stdMean(x, dims(c), correction(c), bkw(c, "keepdim", false));
+            case "var_mean" -> Torch.varMean(x, dims(c), correction(c), bkw(c, "keepdim", false));
+            case "median" -> c.has("dim") ? Torch.median(x, lkw(c, "dim", 0), bkw(c, "keepdim", false)) : x.median();
+            case "nanmedian" ->
+                c.has("dim") ? Torch.nanmedian(x, lkw(c, "dim", 0), bkw(c, "keepdim", false)) : Torch.nanmedian(x);
+            case "quantile", "nanquantile" -> quantile(c, x, a.get(1));
+            case "cov" ->
+                Torch.cov(
+                        x, lkw(c, "correction", 1), (Tensor) kw(c, "fweights", null), (Tensor) kw(c, "aweights", null));
+            case "corrcoef" -> Torch.corrcoef(x);
+            case "logcumsumexp" -> x.logcumsumexp(lkw(c, "dim", 0));
+            case "trace" -> x.trace();
+            case "logdet" -> Torch.logdet(x);
+            case "norm" -> norm(c, x);
             default -> throw new IllegalArgumentException("no Java call for " + c.op());
         };
     }

@@ -50,6 +50,7 @@ import org.jtorch.ops.ReductionOps;
 import org.jtorch.ops.SearchOps;
 import org.jtorch.ops.ShapeOps;
 import org.jtorch.ops.SortOps;
+import org.jtorch.ops.StatisticsOps;
 import org.jtorch.ops.TernaryOps;
 import org.jtorch.ops.ViewCopyOps;
 import org.jtorch.ops.ViewScatterOps;
@@ -285,6 +286,7 @@ public final class OpDb {
     private static List<Entry> table() {
         List<Entry> t = new ArrayList<>();
         activations(t);
+        statistics(t);
         arrange(t);
         backward(t);
         clamp(t);
@@ -352,6 +354,84 @@ public final class OpDb {
                 s("1-d", in -> a(in.t(4), in.off(4), 3.0, 0.0, false)),
                 s("empty", in -> a(in.t(0, 4), in.t(0, 4), 2.0, 1e-6, false)),
                 s("mismatch", in -> a(in.t(2, 3), in.t(4, 3), 2.0, 1e-6, false))));
+    }
+
+    private static void statistics(List<Entry> t) {
+        // (self, Long dim or null, Boolean keepdim)
+        t.add(op(
+                StatisticsOps.AMINMAX,
+                s("all", in -> a(in.t(2, 3), null, false)),
+                s("all-keepdim", in -> a(in.t(2, 3), null, true)),
+                s("dim", in -> a(in.t(2, 3, 4), 1L, false)),
+                s("dim-keepdim-transposed", in -> a(in.nc(3, 4), -1L, true)),
+                s("expanded", in -> a(in.ex(3, 4), 0L, false)),
+                s("0-d", in -> a(in.t(), null, false)),
+                s("0-d-dim", in -> a(in.t(), 0L, true)),
+                s("empty-all", in -> a(in.t(0, 3), null, false)),
+                s("empty-other-dim", in -> a(in.t(0, 3), 1L, false)),
+                s("empty-dim", in -> a(in.t(2, 0), 1L, false)),
+                s("dim-out-of-range", in -> a(in.t(2, 3), 2L, false))));
+        // (self, long[] dims or null, Number correction or null, Boolean keepdim)
+        for (OpDef op : List.of(StatisticsOps.STD_MEAN, StatisticsOps.VAR_MEAN)) {
+            t.add(op(
+                    op,
+                    reduce((x, d, k) -> a(x, d, null, k)),
+                    s("correction-0", in -> a(in.t(2, 3), ls(1), 0L, false)),
+                    s("correction-2.5", in -> a(in.t(3, 4), null, 2.5, true))));
+        }
+        // (self)
+        for (OpDef op : List.of(StatisticsOps.MEDIAN, StatisticsOps.NANMEDIAN)) t.add(op(op, unary()));
+        // (self, Long dim, Boolean keepdim)
+        for (OpDef op : List.of(StatisticsOps.MEDIAN_DIM, StatisticsOps.NANMEDIAN_DIM)) {
+            t.add(op(op, alongDim((x, d) -> a(x, d, false)), s("keepdim", in -> a(in.t(4, 3), 0L, true))));
+        }
+        // (self, q, Long dim or null, Boolean keepdim, String interpolation); q in [0, 1] of self's dtype
+        for (OpDef op : List.of(StatisticsOps.QUANTILE, StatisticsOps.NANQUANTILE)) {
+            t.add(op(
+                    op,
+                    s("all", in -> a(in.t(2, 3), in.unit(3), null, false, "linear")),
+                    s("scalar-q", in -> a(in.t(2, 3), in.unit(), null, true, "lower")),
+                    s("dim", in -> a(in.t(2, 3, 4), in.unit(2), 1L, false, "higher")),
+                    s("dim-keepdim", in -> a(in.nc(3, 4), in.unit(2), 0L, true, "midpoint")),
+                    s("expanded", in -> a(in.ex(3, 4), in.unit(1), -1L, false, "nearest")),
+                    s("0-d", in -> a(in.t(), in.unit(2), 0L, true, "linear")),
+                    s("empty", in -> a(in.t(0, 3), in.unit(2), null, false, "linear")),
+                    s("q-2-d", in -> a(in.t(2, 3), in.unit(2, 2), null, false, "linear")),
+                    s("bad-interpolation", in -> a(in.t(2, 3), in.unit(2), null, false, "cubic"))));
+        }
+        for (OpDef op : List.of(StatisticsOps.QUANTILE_SCALAR, StatisticsOps.NANQUANTILE_SCALAR)) {
+            t.add(op(
+                    op,
+                    s("all", in -> a(in.t(2, 3), 0.25, null, false, "linear")),
+                    s("dim", in -> a(in.t(2, 3, 4), 0.5, 1L, true, "midpoint")),
+                    s("transposed", in -> a(in.nc(3, 4), 1.0, 0L, false, "nearest")),
+                    s("q-out-of-range", in -> a(in.t(2, 3), 1.5, null, false, "linear"))));
+        }
+        // (self, Long correction, fweights or null, aweights or null)
+        t.add(op(
+                StatisticsOps.COV,
+                s("2-d", in -> a(in.t(3, 5), 1L, null, null)),
+                s("1-d", in -> a(in.t(4), 0L, null, null)),
+                s("0-d", in -> a(in.t(), 1L, null, null)),
+                s("transposed", in -> a(in.nc(3, 4), 1L, null, null)),
+                s("fweights", in -> a(in.t(2, 3), 1L, in.t(INT64, 3).abs(), null)),
+                s("aweights", in -> a(in.t(2, 3), 2L, null, in.unit(FLOAT64, 3).add(0.5))),
+                s("3-d", in -> a(in.t(2, 2, 2), 1L, null, null))));
+        t.add(op(
+                StatisticsOps.CORRCOEF,
+                s("2-d", in -> a(in.t(3, 5))),
+                s("1-d", in -> a(in.t(4))),
+                s("transposed", in -> a(in.nc(3, 4))),
+                s("3-d", in -> a(in.t(2, 2, 2)))));
+        // (self, Long dim)
+        t.add(op(ReductionOps.LOGCUMSUMEXP, alongDim((x, d) -> a(x, d))));
+        t.add(op(LinalgOps.TRACE, matrix()));
+        t.add(op(
+                LinalgOps.LOGDET,
+                s("3x3", in -> a(in.t(3, 3))),
+                s("batched-transposed", in -> a(in.nc(2, 3, 3))),
+                s("empty", in -> a(in.t(2, 0, 0))),
+                s("non-square", in -> a(in.t(3, 2)))));
     }
 
     private static void distance(List<Entry> t) {
