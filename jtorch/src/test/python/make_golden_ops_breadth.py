@@ -54,6 +54,8 @@ def _outputs(out):
 def value(id_, op, fn, args, kwargs=None, grad=()):
     """Records fn(*args, **kwargs); for each index in grad, the gradient of sum(W * out[0]) w.r.t. args[index]."""
     kwargs = kwargs or {}
+    recorded_only = {k: v for k, v in kwargs.items() if k.startswith("_")}
+    kwargs = {k: v for k, v in kwargs.items() if not k.startswith("_")}
     args = [a.detach().clone().requires_grad_(i in grad) if isinstance(a, torch.Tensor) else a
             for i, a in enumerate(args)]
     out = _outputs(fn(*args, **kwargs))
@@ -65,7 +67,7 @@ def value(id_, op, fn, args, kwargs=None, grad=()):
         gs = torch.autograd.grad((w * out[0]).sum(), [args[i] for i in grad])
         encoded.append(enc(w))
         results += [enc(g) for g in gs]
-    recorded = {k: _enc_arg(v) for k, v in kwargs.items()}
+    recorded = {k: _enc_arg(v) for k, v in list(kwargs.items()) + list(recorded_only.items())}
     if grad:
         recorded["_grad"] = list(grad)
     CASES.append({"id": id_, "op": op, "args": encoded, "kwargs": recorded, "out": results})
@@ -291,11 +293,50 @@ def statistics(g):
     value("norm/dtype", "norm", torch.norm, [n.float()], {"p": 2.0, "dim": [0], "dtype": torch.float64})
 
 
+def MESHGRID(*tensors, **kwargs):
+    return torch.meshgrid(*tensors, **kwargs)
+
+
+def grids(g):
+    x = rnd(2, 3, gen=g)
+    value("tile/fewer-dims", "tile", torch.tile, [x, [2]], grad=(0,))
+    value("tile/more-dims", "tile", torch.tile, [torch.tensor([1, 2, 3]), [2, 2]])
+    value("tile/0-d", "tile", torch.tile, [torch.tensor(5.0), [3]])
+    error("tile/negative", "tile", torch.tile, [torch.ones(2), [-1]])
+    a, b, c = torch.tensor([1, 2]), torch.tensor([3, 4, 5]), torch.tensor([6, 7, 8, 9])
+    for indexing in ("ij", "xy"):
+        value("meshgrid/" + indexing, "meshgrid", MESHGRID,
+              [a, b, c], {"indexing": indexing})
+        value("meshgrid/" + indexing + "-0-d", "meshgrid",
+              MESHGRID, [torch.tensor(1.5, dtype=torch.float64), b.double()],
+              {"indexing": indexing})
+    value("meshgrid/grad", "meshgrid", lambda *t, **kw: torch.meshgrid(*t, **kw)[0] * 2,
+          [rnd(2, gen=g), rnd(3, gen=g)], {"indexing": "xy", "_first_times_two": True}, grad=(0,))
+    error("meshgrid/dtypes", "meshgrid", MESHGRID, [a, b.double()],
+          {"indexing": "ij"})
+    error("meshgrid/indexing", "meshgrid", MESHGRID, [a], {"indexing": "ji"})
+    value("kron/matrices", "kron", torch.kron, [rnd(2, 2, gen=g), rnd(2, 3, gen=g)], grad=(0, 1))
+    value("kron/ranks-differ-int", "kron", torch.kron, [torch.tensor([1, 2, 3]), torch.tensor([[1, -1], [2, 0]])])
+    value("kron/promote", "kron", torch.kron, [torch.tensor([1, 2]), torch.tensor([0.5, 1.5])])
+    value("cartesian_prod/three", "cartesian_prod", lambda *t: torch.cartesian_prod(*t), [a, b, c])
+    value("cartesian_prod/grad", "cartesian_prod", lambda *t: torch.cartesian_prod(*t),
+          [rnd(2, gen=g), rnd(3, gen=g)], grad=(0, 1))
+    value("cartesian_prod/one", "cartesian_prod", lambda *t: torch.cartesian_prod(*t), [b])
+    error("cartesian_prod/2-d", "cartesian_prod", lambda *t: torch.cartesian_prod(*t), [torch.ones(2, 2)])
+    for name, fn in (("tril_indices", torch.tril_indices), ("triu_indices", torch.triu_indices)):
+        for row, col, off in ((3, 4, 0), (3, 4, -1), (4, 3, 1), (4, 3, -5), (3, 3, 7), (0, 4, 0)):
+            value("%s/%dx%d/%d" % (name, row, col, off), name, fn, [row, col, off])
+        value(name + "/int32", name, fn, [3, 3, 0], {"dtype": torch.int32})
+        error(name + "/negative-row", name, fn, [-1, 3])
+        error(name + "/float", name, fn, [3, 3], {"dtype": torch.float32})
+
+
 def main():
     g = torch.Generator().manual_seed(0)
     special_pointwise(g)
     activations(g)
     statistics(g)
+    grids(g)
     here = os.path.dirname(os.path.abspath(__file__))
     write(os.path.join(here, "..", "resources", "golden", "ops_breadth.json"), CASES, "make_golden_ops_breadth.py")
 

@@ -17,6 +17,7 @@ import org.jtorch.ops.ConvOps;
 import org.jtorch.ops.CopyOps;
 import org.jtorch.ops.Creation;
 import org.jtorch.ops.EinsumOps;
+import org.jtorch.ops.GridOps;
 import org.jtorch.ops.IndexingOps;
 import org.jtorch.ops.JoinOps;
 import org.jtorch.ops.LinalgOps;
@@ -1972,6 +1973,52 @@ public final class Torch {
     /** {@code torch.logdet(A)}: log det A; NaN for a negative determinant, −inf for a singular matrix. */
     public static Tensor logdet(Tensor a) {
         return LinalgOps.logdet(a);
+    }
+
+    /** {@code torch.tile(x, dims)}: x repeated {@code dims} times per dim (leading 1s added to the shorter). */
+    public static Tensor tile(Tensor x, long... dims) {
+        return GridOps.tile(x, dims);
+    }
+
+    /** {@code torch.meshgrid(*tensors, indexing=)}: coordinate grids ("ij" matrix or "xy" Cartesian indexing). */
+    public static Tensor[] meshgrid(String indexing, Tensor... tensors) {
+        return GridOps.meshgrid(indexing, tensors);
+    }
+
+    /** {@code torch.kron(a, b)}: the Kronecker product. */
+    public static Tensor kron(Tensor a, Tensor b) {
+        return GridOps.kron(a, b);
+    }
+
+    /** {@code torch.cartesian_prod(*tensors)}: the Cartesian product of 1-D tensors, one row per combination. */
+    public static Tensor cartesianProd(Tensor... tensors) {
+        return GridOps.cartesianProd(tensors);
+    }
+
+    /**
+     * {@code torch.tril_indices(row, col, offset)}: the 2 × N int64 indices of the lower triangle of a row × col
+     * matrix.
+     */
+    public static Tensor trilIndices(long row, long col, long offset) {
+        return GridOps.trilIndices(row, col, offset, null, Device.CPU);
+    }
+
+    /** {@code torch.tril_indices(row, col, offset, dtype=, device=)}. */
+    public static Tensor trilIndices(long row, long col, long offset, DType dtype, Device device) {
+        return GridOps.trilIndices(row, col, offset, dtype, device);
+    }
+
+    /**
+     * {@code torch.triu_indices(row, col, offset)}: the 2 × N int64 indices of the upper triangle of a row × col
+     * matrix.
+     */
+    public static Tensor triuIndices(long row, long col, long offset) {
+        return GridOps.triuIndices(row, col, offset, null, Device.CPU);
+    }
+
+    /** {@code torch.triu_indices(row, col, offset, dtype=, device=)}. */
+    public static Tensor triuIndices(long row, long col, long offset, DType dtype, Device device) {
+        return GridOps.triuIndices(row, col, offset, dtype, device);
     }
 
     /** {@code torch.norm(x)}: the 2-norm of all elements. */

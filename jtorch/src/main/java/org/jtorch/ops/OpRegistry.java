@@ -48,6 +48,7 @@ public final class OpRegistry {
             EinsumOps.class,
             ForeachOps.class,
             FusedOptimizerOps.class,
+            GridOps.class,
             IndexingOps.class,
             JoinOps.class,
             LinalgOps.class,

@@ -109,6 +109,26 @@ class OpsBreadthGoldenTest {
         return c.has("dim") ? Torch.norm(x, pd, dims(c), keepdim) : Torch.norm(x, pd);
     }
 
+    @SuppressWarnings("unchecked")
+    private static long[] longs(Object list) {
+        return ((List<Object>) list)
+                .stream().mapToLong(o -> ((Number) o).longValue()).toArray();
+    }
+
+    private static Object meshgrid(Golden.Case c, List<Object> a) {
+        Tensor[] grids = Torch.meshgrid((String) c.kwarg("indexing"), a.toArray(Tensor[]::new));
+        return c.has("_first_times_two") ? grids[0].mul(2L) : grids;
+    }
+
+    private static Tensor triangle(Golden.Case c, List<Object> a) {
+        long row = ((Number) a.get(0)).longValue(), col = ((Number) a.get(1)).longValue();
+        long offset = a.size() > 2 ? ((Number) a.get(2)).longValue() : 0;
+        org.jtorch.DType dtype = c.has("dtype") ? (org.jtorch.DType) c.kwarg("dtype") : null;
+        return c.op().equals("tril_indices")
+                ? Torch.trilIndices(row, col, offset, dtype, org.jtorch.Device.CPU)
+                : Torch.triuIndices(row, col, offset, dtype, org.jtorch.Device.CPU);
+    }
+
     private static Object kw(Golden.Case c, String name, Object fallback) {
         return c.has(name) ? c.kwarg(name) : fallback;
     }
@@ -126,7 +146,7 @@ class OpsBreadthGoldenTest {
     }
 
     private static Object call(Golden.Case c, List<Object> a) {
-        Tensor x = a.get(0) instanceof Tensor t ? t : null;
+        Tensor x = !a.isEmpty() && a.get(0) instanceof Tensor t ? t : null;
         return switch (c.op()) {
             // special pointwise functions
             case "sinc" -> x.sinc();
@@ -163,6 +183,12 @@ class OpsBreadthGoldenTest {
             case "trace" -> x.trace();
             case "logdet" -> Torch.logdet(x);
             case "norm" -> norm(c, x);
+            // grids and index sets
+            case "tile" -> Torch.tile(x, longs(a.get(1)));
+            case "meshgrid" -> meshgrid(c, a);
+            case "kron" -> Torch.kron(x, (Tensor) a.get(1));
+            case "cartesian_prod" -> Torch.cartesianProd(a.toArray(Tensor[]::new));
+            case "tril_indices", "triu_indices" -> triangle(c, a);
             default -> throw new IllegalArgumentException("no Java call for " + c.op());
         };
     }

@@ -36,6 +36,7 @@ import org.jtorch.ops.Creation;
 import org.jtorch.ops.DeviceCopyOps;
 import org.jtorch.ops.DistanceOps;
 import org.jtorch.ops.EinsumOps;
+import org.jtorch.ops.GridOps;
 import org.jtorch.ops.JoinOps;
 import org.jtorch.ops.LinalgOps;
 import org.jtorch.ops.LinalgSolveOps;
@@ -287,6 +288,7 @@ public final class OpDb {
         List<Entry> t = new ArrayList<>();
         activations(t);
         statistics(t);
+        grids(t);
         arrange(t);
         backward(t);
         clamp(t);
@@ -432,6 +434,53 @@ public final class OpDb {
                 s("batched-transposed", in -> a(in.nc(2, 3, 3))),
                 s("empty", in -> a(in.t(2, 0, 0))),
                 s("non-square", in -> a(in.t(3, 2)))));
+    }
+
+    private static void grids(List<Entry> t) {
+        // (self, long[] dims): fewer dims than the input pad with leading 1s
+        t.add(op(
+                GridOps.TILE,
+                s("2x3", in -> a(in.t(2, 3), ls(2, 1))),
+                s("fewer-dims", in -> a(in.t(2, 3), ls(2))),
+                s("more-dims", in -> a(in.t(3), ls(2, 2))),
+                s("0-d", in -> a(in.t(), ls(3))),
+                s("transposed", in -> a(in.nc(3, 4), ls(1, 2))),
+                s("empty", in -> a(in.t(0, 3), ls(2, 2))),
+                s("negative", in -> a(in.t(2), ls(-1)))));
+        // (Tensor[] tensors, String indexing)
+        t.add(op(
+                GridOps.MESHGRID,
+                s("ij", in -> a(ts(in.t(2), in.t(3)), "ij")),
+                s("xy-three", in -> a(ts(in.t(2), in.t(3), in.off(4)), "xy")),
+                s("0-d", in -> a(ts(in.t(), in.t(3)), "ij")),
+                s("one", in -> a(ts(in.t(3)), "xy")),
+                s("empty", in -> a(ts(in.t(0), in.t(2)), "ij")),
+                s("2-d", in -> a(ts(in.t(2, 2)), "ij")),
+                s("bad-indexing", in -> a(ts(in.t(2)), "ji"))));
+        // (self, other)
+        t.add(op(
+                GridOps.KRON,
+                s("2x2-2x3", in -> a(in.t(2, 2), in.t(2, 3))),
+                s("ranks-differ", in -> a(in.t(3), in.t(2, 2))),
+                s("0-d", in -> a(in.t(), in.t(2))),
+                s("transposed", in -> a(in.nc(3, 2), in.ex(2, 2))),
+                s("empty", in -> a(in.t(0, 2), in.t(2, 2)))));
+        t.add(op(
+                GridOps.CARTESIAN_PROD,
+                s("two", in -> a((Object) ts(in.t(2), in.t(3)))),
+                s("three", in -> a((Object) ts(in.t(2), in.off(2), in.t(1)))),
+                s("one", in -> a((Object) ts(in.t(3)))),
+                s("2-d", in -> a((Object) ts(in.t(2, 2), in.t(2))))));
+        // (row, col, offset, dtype, device)
+        for (OpDef op : List.of(GridOps.TRIL_INDICES, GridOps.TRIU_INDICES)) {
+            t.add(op(
+                    op,
+                    s("3x4", in -> a(3L, 4L, 0L, in.dtype(), in.device())),
+                    s("offset-1", in -> a(3L, 4L, 1L, null, in.device())),
+                    s("offset-neg", in -> a(4L, 3L, -2L, null, in.device())),
+                    s("empty", in -> a(0L, 4L, 0L, null, in.device())),
+                    s("negative-row", in -> a(-1L, 4L, 0L, null, in.device()))));
+        }
     }
 
     private static void distance(List<Entry> t) {
