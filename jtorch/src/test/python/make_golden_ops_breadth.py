@@ -331,12 +331,31 @@ def grids(g):
         error(name + "/float", name, fn, [3, 3], {"dtype": torch.float32})
 
 
+def accepted_options(g):
+    f = torch.tensor([[1.5, NAN, 2.7], [-3.9, 4.2, NAN]])
+    value("nansum/float-to-int64", "nansum", torch.nansum, [f], {"dtype": torch.int64})
+    value("nansum/float-to-int32-dim", "nansum", torch.nansum, [f], {"dim": [1], "dtype": torch.int32})
+    value("nansum/int-to-int32", "nansum", torch.nansum, [torch.tensor([1, 2, 3])], {"dtype": torch.int32})
+    x = rnd(3, 4, gen=g)
+    i32 = torch.tensor([[0, 2, 1, 2], [2, 0, 0, 1]], dtype=torch.int32)
+    value("gather/int32", "gather", torch.gather, [x, 0, i32], grad=(0,))
+    value("scatter/int32", "scatter", lambda s, d, i, v: torch.scatter(s, d, i, v), [x, 0, i32, 5.0])
+    value("scatter_add/int32", "scatter_add", torch.scatter_add, [x, 0, i32, torch.ones(2, 4, dtype=torch.float64)])
+    error("gather/int16", "gather", torch.gather, [x, 0, i32.to(torch.int16)])
+    for name, t in (("int64", torch.tensor([1, 2])), ("float32", torch.tensor([1.5])), ("bool", torch.tensor([True, False])),
+                    ("uint8", torch.tensor([255], dtype=torch.uint8))):
+        value("add-bool/" + name, "add_bool", lambda t: t + True, [t])
+    expm1 = torch.tensor([1e-10 + 1e-10j, 1 + 2j], dtype=torch.complex64)
+    value("expm1/complex64-small", "expm1", torch.expm1, [expm1])
+
+
 def main():
     g = torch.Generator().manual_seed(0)
     special_pointwise(g)
     activations(g)
     statistics(g)
     grids(g)
+    accepted_options(g)
     here = os.path.dirname(os.path.abspath(__file__))
     write(os.path.join(here, "..", "resources", "golden", "ops_breadth.json"), CASES, "make_golden_ops_breadth.py")
 

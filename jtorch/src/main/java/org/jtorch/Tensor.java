@@ -474,6 +474,14 @@ public final class Tensor {
     }
 
     /**
+     * {@code Tensor.add} of a Python bool ({@code tensor + True}): a weak bool scalar, so the tensor's dtype is kept (a
+     * bool tensor gives the logical or).
+     */
+    public Tensor add(boolean s) {
+        return Aten.ADD_TENSOR.call1(this, s);
+    }
+
+    /**
      * {@code Tensor.sub}: subtracts {@code other}, scaled by {@code alpha}, from {@code input}; see {@code torch.sub}.
      */
     public Tensor sub(Tensor o) {

@@ -593,6 +593,11 @@ public final class Torch {
         return call(PointwiseOps.ADD, a, b);
     }
 
+    /** {@code torch.add(input, True)}: a weak bool scalar, so {@code input}'s dtype is kept. */
+    public static Tensor add(Tensor a, boolean b) {
+        return call(PointwiseOps.ADD, a, b);
+    }
+
     /** {@code torch.sub}: subtracts {@code other}, scaled by {@code alpha}, from {@code input}. */
     public static Tensor sub(Tensor a, Tensor b) {
         return call(PointwiseOps.SUB, a, b);

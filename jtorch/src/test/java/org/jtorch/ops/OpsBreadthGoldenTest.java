@@ -189,6 +189,12 @@ class OpsBreadthGoldenTest {
             case "kron" -> Torch.kron(x, (Tensor) a.get(1));
             case "cartesian_prod" -> Torch.cartesianProd(a.toArray(Tensor[]::new));
             case "tril_indices", "triu_indices" -> triangle(c, a);
+            // options PyTorch accepts
+            case "nansum" -> x.nansum(dims(c), false, (org.jtorch.DType) c.kwarg("dtype"));
+            case "gather" -> x.gather(((Number) a.get(1)).intValue(), (Tensor) a.get(2));
+            case "scatter" -> x.scatter(((Number) a.get(1)).intValue(), (Tensor) a.get(2), a.get(3));
+            case "scatter_add" -> x.scatterAdd(((Number) a.get(1)).intValue(), (Tensor) a.get(2), (Tensor) a.get(3));
+            case "add_bool" -> x.add(true);
             default -> throw new IllegalArgumentException("no Java call for " + c.op());
         };
     }
