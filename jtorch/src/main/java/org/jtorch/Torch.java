@@ -1990,6 +1990,11 @@ public final class Torch {
         return GridOps.meshgrid(indexing, tensors);
     }
 
+    /** {@code torch.meshgrid(tensors, indexing=)} in the op's argument order. */
+    public static Tensor[] meshgrid(Tensor[] tensors, String indexing) {
+        return GridOps.meshgrid(indexing, tensors);
+    }
+
     /** {@code torch.kron(a, b)}: the Kronecker product. */
     public static Tensor kron(Tensor a, Tensor b) {
         return GridOps.kron(a, b);

@@ -238,6 +238,13 @@ public final class F {
     }
 
     /**
+     * {@code torch._C._nn.log_sigmoid(input)}, the op {@code F.logsigmoid} calls: {@link #logsigmoid} by its op name.
+     */
+    public static Tensor logSigmoid(Tensor input) {
+        return ActivationOps.logSigmoid(input);
+    }
+
+    /**
      * {@code F.selu(input)}: scale · (x if x &gt; 0 else α(eˣ − 1)) with α ≈ 1.6733 and scale ≈ 1.0507. Floating dtypes
      * only.
      */
