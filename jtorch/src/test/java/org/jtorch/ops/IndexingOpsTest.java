@@ -45,11 +45,11 @@ class IndexingOpsTest {
             new Deviation(
                     "gather/error/index-dtype",
                     Kind.NOT_COMPARED,
-                    "PyTorch 2.x gathers with int32 indices, 1.13 refuses them; see OpsBreadthGoldenTest (gather/int32)"),
+                    "2.x gathers with int32 indices, 1.13 refuses them; see OpsBreadthGoldenTest, gather/int32"),
             new Deviation(
                     "scatter/error/index-dtype",
                     Kind.NOT_COMPARED,
-                    "PyTorch 2.x scatters with int32 indices, 1.13 refuses them; see OpsBreadthGoldenTest (scatter/int32)"),
+                    "2.x scatters with int32 indices, 1.13 refuses them; see OpsBreadthGoldenTest, scatter/int32"),
             new Deviation(
                     "getitem/float32/int32",
                     Kind.NOT_COMPARED,
