@@ -19,7 +19,7 @@ def enc_float(x):
 
 
 def enc(t):
-    t = torch.as_tensor(t).detach().contiguous()
+    t = torch.as_tensor(t).detach().resolve_conj().resolve_neg().contiguous()
     flat = t.reshape(-1)
     if t.dtype.is_complex:
         data = [enc_float(v) for v in torch.view_as_real(flat.to(torch.complex128)).reshape(-1).tolist()]

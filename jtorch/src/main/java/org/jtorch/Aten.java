@@ -69,7 +69,9 @@ final class Aten {
     static final AtenOp GEOMETRIC = new AtenOp("aten::geometric");
     static final AtenOp GE_TENSOR = new AtenOp("aten::ge.Tensor");
     static final AtenOp GT_TENSOR = new AtenOp("aten::gt.Tensor");
+    static final AtenOp HEAVISIDE = new AtenOp("aten::heaviside");
     static final AtenOp HISTC = new AtenOp("aten::histc");
+    static final AtenOp I0 = new AtenOp("aten::i0");
     static final AtenOp IMAG = new AtenOp("aten::imag");
     static final AtenOp INDEX_ADD = new AtenOp("aten::index_add");
     static final AtenOp INDEX_COPY = new AtenOp("aten::index_copy");
@@ -89,6 +91,8 @@ final class Aten {
     static final AtenOp LOG = new AtenOp("aten::log");
     static final AtenOp LOGADDEXP = new AtenOp("aten::logaddexp");
     static final AtenOp LOGADDEXP2 = new AtenOp("aten::logaddexp2");
+    static final AtenOp LOGCUMSUMEXP = new AtenOp("aten::logcumsumexp");
+    static final AtenOp LOGDET = new AtenOp("aten::logdet");
     static final AtenOp LOGICAL_NOT = new AtenOp("aten::logical_not");
     static final AtenOp LOGSUMEXP = new AtenOp("aten::logsumexp");
     static final AtenOp LOG_NORMAL = new AtenOp("aten::log_normal");
@@ -103,6 +107,7 @@ final class Aten {
     static final AtenOp MAXIMUM = new AtenOp("aten::maximum");
     static final AtenOp MAX_DIM = new AtenOp("aten::max.dim");
     static final AtenOp MEAN_DIM = new AtenOp("aten::mean.dim");
+    static final AtenOp MEDIAN = new AtenOp("aten::median");
     static final AtenOp MH = new AtenOp("aten::mH");
     static final AtenOp MIN = new AtenOp("aten::min");
     static final AtenOp MINIMUM = new AtenOp("aten::minimum");
@@ -115,6 +120,7 @@ final class Aten {
     static final AtenOp MUL_TENSOR = new AtenOp("aten::mul.Tensor");
     static final AtenOp MV = new AtenOp("aten::mv");
     static final AtenOp NANMEAN = new AtenOp("aten::nanmean");
+    static final AtenOp NANMEDIAN = new AtenOp("aten::nanmedian");
     static final AtenOp NANSUM = new AtenOp("aten::nansum");
     static final AtenOp NARROW = new AtenOp("aten::narrow");
     static final AtenOp NEG = new AtenOp("aten::neg");
@@ -150,6 +156,7 @@ final class Aten {
     static final AtenOp SIGMOID = new AtenOp("aten::sigmoid");
     static final AtenOp SIGN = new AtenOp("aten::sign");
     static final AtenOp SIN = new AtenOp("aten::sin");
+    static final AtenOp SINC = new AtenOp("aten::sinc");
     static final AtenOp SLICE_TENSOR = new AtenOp("aten::slice.Tensor");
     static final AtenOp SOFTMAX_INT = new AtenOp("aten::softmax.int");
     static final AtenOp SORT_STABLE = new AtenOp("aten::sort.stable");
@@ -166,6 +173,7 @@ final class Aten {
     static final AtenOp TAKE_ALONG_DIM = new AtenOp("aten::take_along_dim");
     static final AtenOp TANH = new AtenOp("aten::tanh");
     static final AtenOp TOPK = new AtenOp("aten::topk");
+    static final AtenOp TRACE = new AtenOp("aten::trace");
     static final AtenOp TRANSPOSE_INT = new AtenOp("aten::transpose.int");
     static final AtenOp TRIL = new AtenOp("aten::tril");
     static final AtenOp TRIU = new AtenOp("aten::triu");

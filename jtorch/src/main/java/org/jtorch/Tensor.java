@@ -506,6 +506,14 @@ public final class Tensor {
     }
 
     /**
+     * {@code Tensor.add} of a Python bool ({@code tensor + True}): a weak bool scalar, so the tensor's dtype is kept (a
+     * bool tensor gives the logical or).
+     */
+    public Tensor add(boolean s) {
+        return Aten.ADD_TENSOR.call1(this, s);
+    }
+
+    /**
      * {@code Tensor.sub}: subtracts {@code other}, scaled by {@code alpha}, from {@code input}; see {@code torch.sub}.
      */
     public Tensor sub(Tensor o) {
@@ -810,6 +818,48 @@ public final class Tensor {
     /** {@code Tensor.polygamma}: alias for {@code torch.special.polygamma}; see {@code torch.polygamma}. */
     public Tensor polygamma(long n) {
         return Aten.POLYGAMMA.call1(n, this);
+    }
+
+    /** {@code Tensor.trace}: the sum of the main diagonal of a matrix; see {@code torch.trace}. */
+    public Tensor trace() {
+        return Aten.TRACE.call1(this);
+    }
+
+    /** {@code Tensor.logdet}: log det of a square matrix (or batch); see {@code torch.logdet}. */
+    public Tensor logdet() {
+        return Aten.LOGDET.call1(this);
+    }
+
+    /**
+     * {@code Tensor.logcumsumexp}: log of the running sum of exponentials along dim; see {@code torch.logcumsumexp}.
+     */
+    public Tensor logcumsumexp(long dim) {
+        return Aten.LOGCUMSUMEXP.call1(this, dim);
+    }
+
+    /** {@code Tensor.median}: the lower median of all elements; see {@code torch.median}. */
+    public Tensor median() {
+        return Aten.MEDIAN.call1(this);
+    }
+
+    /** {@code Tensor.nanmedian}: the lower median of the non-NaN elements; see {@code torch.nanmedian}. */
+    public Tensor nanmedian() {
+        return Aten.NANMEDIAN.call1(this);
+    }
+
+    /** {@code Tensor.sinc}: the normalised sinc, sin(πx)/(πx); see {@code torch.sinc}. */
+    public Tensor sinc() {
+        return Aten.SINC.call1(this);
+    }
+
+    /** {@code Tensor.i0}: the modified Bessel function I₀; see {@code torch.i0}. */
+    public Tensor i0() {
+        return Aten.I0.call1(this);
+    }
+
+    /** {@code Tensor.heaviside}: the Heaviside step with {@code values} at 0; see {@code torch.heaviside}. */
+    public Tensor heaviside(Tensor values) {
+        return Aten.HEAVISIDE.call1(this, values);
     }
 
     /** {@code Tensor.relu}: applies the rectified linear unit {@code max(0, x)} element-wise. */

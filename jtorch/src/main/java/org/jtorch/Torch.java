@@ -17,8 +17,10 @@ import org.jtorch.ops.ConvOps;
 import org.jtorch.ops.CopyOps;
 import org.jtorch.ops.Creation;
 import org.jtorch.ops.EinsumOps;
+import org.jtorch.ops.GridOps;
 import org.jtorch.ops.IndexingOps;
 import org.jtorch.ops.JoinOps;
+import org.jtorch.ops.LinalgOps;
 import org.jtorch.ops.MatmulOps;
 import org.jtorch.ops.OpDef;
 import org.jtorch.ops.PointwiseOps;
@@ -28,6 +30,8 @@ import org.jtorch.ops.ScatterOps;
 import org.jtorch.ops.SearchOps;
 import org.jtorch.ops.ShapeOps;
 import org.jtorch.ops.SortOps;
+import org.jtorch.ops.SpecialPointwiseOps;
+import org.jtorch.ops.StatisticsOps;
 import org.jtorch.ops.TernaryOps;
 import org.jtorch.ops.TypePromotion;
 import org.jtorch.storage.Storage;
@@ -589,6 +593,11 @@ public final class Torch {
         return call(PointwiseOps.ADD, a, b);
     }
 
+    /** {@code torch.add(input, True)}: a weak bool scalar, so {@code input}'s dtype is kept. */
+    public static Tensor add(Tensor a, boolean b) {
+        return call(PointwiseOps.ADD, a, b);
+    }
+
     /** {@code torch.sub}: subtracts {@code other}, scaled by {@code alpha}, from {@code input}. */
     public static Tensor sub(Tensor a, Tensor b) {
         return call(PointwiseOps.SUB, a, b);
@@ -1100,6 +1109,29 @@ public final class Torch {
     /** {@code torch.digamma}: ψ(x), the derivative of lgamma. */
     public static Tensor digamma(Tensor x) {
         return call(PointwiseOps.DIGAMMA, x);
+    }
+
+    /** {@code torch.sinc}: the normalised sinc, sin(πx)/(πx), and 1 at 0. */
+    public static Tensor sinc(Tensor x) {
+        return SpecialPointwiseOps.sinc(x);
+    }
+
+    /** {@code torch.i0}: the modified Bessel function of the first kind of order 0, I₀(x). */
+    public static Tensor i0(Tensor x) {
+        return SpecialPointwiseOps.i0(x);
+    }
+
+    /** {@code torch.special.i1}: the modified Bessel function of the first kind of order 1, I₁(x). */
+    public static Tensor specialI1(Tensor x) {
+        return SpecialPointwiseOps.i1(x);
+    }
+
+    /**
+     * {@code torch.heaviside(input, values)}: 0 where input &lt; 0, 1 where input &gt; 0 and {@code values} where input
+     * is 0; both tensors must have one (non-complex) dtype. Not differentiable.
+     */
+    public static Tensor heaviside(Tensor x, Tensor values) {
+        return SpecialPointwiseOps.heaviside(x, values);
     }
 
     /** {@code torch.polygamma(n, x)}: ψ⁽ⁿ⁾(x), the n-th derivative of digamma (n >= 0). */
@@ -1826,6 +1858,218 @@ public final class Torch {
     /** {@code torch.var}: calculates the variance over the dimensions specified by {@code dim}. */
     public static Tensor var(Tensor x, long[] dims, double correction, boolean keepdim) {
         return ReductionOps.var(x, dims, correction, keepdim);
+    }
+
+    /** {@code torch.std_mean(x)}: the standard deviation (correction 1) and the mean of all elements, {std, mean}. */
+    public static Tensor[] stdMean(Tensor x) {
+        return StatisticsOps.stdMean(x, null, null, false);
+    }
+
+    /**
+     * {@code torch.std_mean(x, dim, correction=, keepdim=)}: {std, mean}; null dims reduce all, null correction is 1.
+     */
+    public static Tensor[] stdMean(Tensor x, long[] dims, Double correction, boolean keepdim) {
+        return StatisticsOps.stdMean(x, dims, correction, keepdim);
+    }
+
+    /** {@code torch.var_mean(x)}: the variance (correction 1) and the mean of all elements, {var, mean}. */
+    public static Tensor[] varMean(Tensor x) {
+        return StatisticsOps.varMean(x, null, null, false);
+    }
+
+    /**
+     * {@code torch.var_mean(x, dim, correction=, keepdim=)}: {var, mean}; null dims reduce all, null correction is 1.
+     */
+    public static Tensor[] varMean(Tensor x, long[] dims, Double correction, boolean keepdim) {
+        return StatisticsOps.varMean(x, dims, correction, keepdim);
+    }
+
+    /** {@code torch.aminmax(x)}: the smallest and largest elements. */
+    public static MinMax aminmax(Tensor x) {
+        return StatisticsOps.aminmax(x, null, false);
+    }
+
+    /** {@code torch.aminmax(x, dim=dim, keepdim=keepdim)}: the smallest and largest elements along {@code dim}. */
+    public static MinMax aminmax(Tensor x, long dim, boolean keepdim) {
+        return StatisticsOps.aminmax(x, dim, keepdim);
+    }
+
+    /** {@code torch.median(x)}: the lower median of all elements; NaN if one is NaN. */
+    public static Tensor median(Tensor x) {
+        return StatisticsOps.median(x);
+    }
+
+    /** {@code torch.median(x, dim, keepdim)}: the lower median along {@code dim} and its position. */
+    public static ValuesIndices median(Tensor x, long dim, boolean keepdim) {
+        return StatisticsOps.median(x, dim, keepdim);
+    }
+
+    /** {@code torch.nanmedian(x)}: the lower median of the non-NaN elements. */
+    public static Tensor nanmedian(Tensor x) {
+        return StatisticsOps.nanmedian(x);
+    }
+
+    /** {@code torch.nanmedian(x, dim, keepdim)}: the lower median of the non-NaN values along {@code dim}. */
+    public static ValuesIndices nanmedian(Tensor x, long dim, boolean keepdim) {
+        return StatisticsOps.nanmedian(x, dim, keepdim);
+    }
+
+    /** {@code torch.quantile(x, q)}: the q-th quantile of all elements, linear interpolation. */
+    public static Tensor quantile(Tensor x, double q) {
+        return StatisticsOps.quantile(x, q, null, false, "linear");
+    }
+
+    /**
+     * {@code torch.quantile(x, q, dim, keepdim, interpolation=)}: a null dim flattens; interpolation "linear", "lower",
+     * "higher", "midpoint" or "nearest".
+     */
+    public static Tensor quantile(Tensor x, double q, Long dim, boolean keepdim, String interpolation) {
+        return StatisticsOps.quantile(x, q, dim, keepdim, interpolation);
+    }
+
+    /** {@code torch.quantile(x, q, dim, keepdim, interpolation=)} with a 0-d or 1-d tensor of quantiles. */
+    public static Tensor quantile(Tensor x, Tensor q, Long dim, boolean keepdim, String interpolation) {
+        return StatisticsOps.quantile(x, q, dim, keepdim, interpolation);
+    }
+
+    /** {@code torch.nanquantile(x, q)}: {@link #quantile(Tensor, double)} ignoring NaNs. */
+    public static Tensor nanquantile(Tensor x, double q) {
+        return StatisticsOps.nanquantile(x, q, null, false, "linear");
+    }
+
+    /** {@code torch.nanquantile(x, q, dim, keepdim, interpolation=)}: quantiles of the non-NaN values. */
+    public static Tensor nanquantile(Tensor x, double q, Long dim, boolean keepdim, String interpolation) {
+        return StatisticsOps.nanquantile(x, q, dim, keepdim, interpolation);
+    }
+
+    /** {@code torch.nanquantile(x, q, dim, keepdim, interpolation=)} with a 0-d or 1-d tensor of quantiles. */
+    public static Tensor nanquantile(Tensor x, Tensor q, Long dim, boolean keepdim, String interpolation) {
+        return StatisticsOps.nanquantile(x, q, dim, keepdim, interpolation);
+    }
+
+    /** {@code torch.cov(x)}: the covariance matrix of the rows (variables) over the columns (observations). */
+    public static Tensor cov(Tensor x) {
+        return StatisticsOps.cov(x, 1, null, null);
+    }
+
+    /**
+     * {@code torch.cov(x, correction=, fweights=, aweights=)}: with integral frequency weights and floating observation
+     * weights (null = none).
+     */
+    public static Tensor cov(Tensor x, long correction, Tensor fweights, Tensor aweights) {
+        return StatisticsOps.cov(x, correction, fweights, aweights);
+    }
+
+    /** {@code torch.corrcoef(x)}: Pearson's correlation coefficients of the rows. */
+    public static Tensor corrcoef(Tensor x) {
+        return StatisticsOps.corrcoef(x);
+    }
+
+    /** {@code torch.logcumsumexp(x, dim)}: log of the running sum of exponentials along {@code dim}. */
+    public static Tensor logcumsumexp(Tensor x, long dim) {
+        return ReductionOps.logcumsumexp(x, dim);
+    }
+
+    /** {@code torch.trace(A)}: the sum of the main diagonal of a matrix. */
+    public static Tensor trace(Tensor a) {
+        return LinalgOps.trace(a);
+    }
+
+    /** {@code torch.logdet(A)}: log det A; NaN for a negative determinant, −inf for a singular matrix. */
+    public static Tensor logdet(Tensor a) {
+        return LinalgOps.logdet(a);
+    }
+
+    /** {@code torch.tile(x, dims)}: x repeated {@code dims} times per dim (leading 1s added to the shorter). */
+    public static Tensor tile(Tensor x, long... dims) {
+        return GridOps.tile(x, dims);
+    }
+
+    /** {@code torch.meshgrid(*tensors, indexing=)}: coordinate grids ("ij" matrix or "xy" Cartesian indexing). */
+    public static Tensor[] meshgrid(String indexing, Tensor... tensors) {
+        return GridOps.meshgrid(indexing, tensors);
+    }
+
+    /** {@code torch.meshgrid(tensors, indexing=)} in the op's argument order. */
+    public static Tensor[] meshgrid(Tensor[] tensors, String indexing) {
+        return GridOps.meshgrid(indexing, tensors);
+    }
+
+    /** {@code torch.kron(a, b)}: the Kronecker product. */
+    public static Tensor kron(Tensor a, Tensor b) {
+        return GridOps.kron(a, b);
+    }
+
+    /** {@code torch.cartesian_prod(*tensors)}: the Cartesian product of 1-D tensors, one row per combination. */
+    public static Tensor cartesianProd(Tensor... tensors) {
+        return GridOps.cartesianProd(tensors);
+    }
+
+    /**
+     * {@code torch.tril_indices(row, col, offset)}: the 2 × N int64 indices of the lower triangle of a row × col
+     * matrix.
+     */
+    public static Tensor trilIndices(long row, long col, long offset) {
+        return GridOps.trilIndices(row, col, offset, null, Device.CPU);
+    }
+
+    /** {@code torch.tril_indices(row, col, offset, dtype=, device=)}. */
+    public static Tensor trilIndices(long row, long col, long offset, DType dtype, Device device) {
+        return GridOps.trilIndices(row, col, offset, dtype, device);
+    }
+
+    /**
+     * {@code torch.triu_indices(row, col, offset)}: the 2 × N int64 indices of the upper triangle of a row × col
+     * matrix.
+     */
+    public static Tensor triuIndices(long row, long col, long offset) {
+        return GridOps.triuIndices(row, col, offset, null, Device.CPU);
+    }
+
+    /** {@code torch.triu_indices(row, col, offset, dtype=, device=)}. */
+    public static Tensor triuIndices(long row, long col, long offset, DType dtype, Device device) {
+        return GridOps.triuIndices(row, col, offset, dtype, device);
+    }
+
+    /** {@code torch.norm(x)}: the 2-norm of all elements. */
+    public static Tensor norm(Tensor x) {
+        return ReductionOps.vectorNorm(x, 2.0);
+    }
+
+    /** {@code torch.norm(x, p)}: the p-norm of all elements (p may be ±inf or 0). */
+    public static Tensor norm(Tensor x, double p) {
+        return ReductionOps.vectorNorm(x, p);
+    }
+
+    /** {@code torch.norm(x, p, dim, keepdim)}: the p-norm over {@code dims} (null = all). */
+    public static Tensor norm(Tensor x, double p, long[] dims, boolean keepdim) {
+        return ReductionOps.vectorNorm(x, p, dims, keepdim);
+    }
+
+    /** {@code torch.norm(x, p, dim, keepdim, dtype=)}: computed and returned in {@code dtype}. */
+    public static Tensor norm(Tensor x, double p, long[] dims, boolean keepdim, DType dtype) {
+        return ReductionOps.vectorNorm(x, p, dims, keepdim, dtype);
+    }
+
+    /** {@code torch.norm(x, p)} with p "fro" (the 2-norm of all elements) or "nuc" (of a matrix). */
+    public static Tensor norm(Tensor x, String p) {
+        return norm(x, p, null, false);
+    }
+
+    /**
+     * {@code torch.norm(x, p, dim, keepdim)} with a string p, as PyTorch's {@code torch.norm} routes it: "fro" over at
+     * most two dims is the vector 2-norm; anything else ("nuc", or "fro" over more dims) is a matrix norm over
+     * {@code dims} (null = all dims).
+     */
+    public static Tensor norm(Tensor x, String p, long[] dims, boolean keepdim) {
+        if (p.equals("fro") && (dims == null || dims.length <= 2))
+            return ReductionOps.vectorNorm(x, 2.0, dims, keepdim);
+        long[] d = dims;
+        if (d == null) {
+            d = new long[x.dim()];
+            for (int i = 0; i < d.length; i++) d[i] = i;
+        }
+        return LinalgOps.matrixNorm(x, p, d, keepdim);
     }
 
     /** {@code torch.std}: calculates the standard deviation over the dimensions specified by {@code dim}. */

@@ -113,6 +113,7 @@ final class BatchRules {
                 ReductionOps.MIN_DIM,
                 ReductionOps.CUMSUM,
                 ReductionOps.CUMPROD,
+                ReductionOps.LOGCUMSUMEXP,
                 ReductionOps.SOFTMAX,
                 ReductionOps.LOG_SOFTMAX,
                 SortOps.CUMMAX,

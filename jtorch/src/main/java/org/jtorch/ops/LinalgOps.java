@@ -94,6 +94,29 @@ public final class LinalgOps {
             .defineJvp((a, o, t) ->
                     new Tensor[] {t[0] == null ? null : o[0].mul(traceOfInverseTimes((Tensor) a[0], t[0]))});
 
+    /**
+     * {@code logdet(A)}: log det A from {@code slogdet}, as ATen composes it: NaN for a negative determinant of a real
+     * matrix, −inf for a singular one; log(sign) + log|det| for complex A.
+     */
+    public static final OpDef LOGDET = OpDef.composite("logdet(Tensor self) -> Tensor", args -> {
+        Tensor a = (Tensor) args[0];
+        requireSquare("logdet", a);
+        Tensor[] s = (Tensor[]) Dispatcher.call(LinalgOps.SLOGDET, a);
+        if (a.isComplex()) return s[0].log().add(s[1]);
+        return TernaryOps.where(s[0].eq(-1.0), Double.NaN, s[1]);
+    });
+
+    /**
+     * {@code trace(A)}: the sum of a matrix's main diagonal, with {@code sum}'s dtype (integers give int64); bool is
+     * refused, as ATen's kernel.
+     */
+    public static final OpDef TRACE = OpDef.composite("trace(Tensor self) -> Tensor", args -> {
+        Tensor a = (Tensor) args[0];
+        if (a.dim() != 2) throw new TorchException("trace: expected a matrix, but got tensor with dim " + a.dim());
+        if (a.dtype() == DType.BOOL) throw new UnsupportedOperationException("\"trace\" not implemented for 'Bool'");
+        return a.diagonal().sum();
+    });
+
     /** {@code linalg.slogdet(A)}: (sign, log|det|) from an LU factorisation; singular gives (0, -inf). */
     public static final OpDef SLOGDET = OpDef.structured(
                     "linalg_slogdet(Tensor A) -> (Tensor sign, Tensor logabsdet)",
@@ -427,6 +450,16 @@ public final class LinalgOps {
     /** {@code torch.linalg.det(A)}. */
     public static Tensor det(Tensor a) {
         return DET.call1(a);
+    }
+
+    /** {@code torch.logdet(A)}. */
+    public static Tensor logdet(Tensor a) {
+        return LOGDET.call1(a);
+    }
+
+    /** {@code torch.trace(A)}. */
+    public static Tensor trace(Tensor a) {
+        return TRACE.call1(a);
     }
 
     /** {@code torch.linalg.slogdet(A)}: {@code {sign, logabsdet}}. */

@@ -35,6 +35,7 @@ public final class OpRegistry {
 
     /** Every class that declares ops; initialising them registers every op. */
     private static final List<Class<?>> FAMILIES = List.of(
+            ActivationOps.class,
             ArrangeOps.class,
             BackwardOps.class,
             ClampOps.class,
@@ -47,6 +48,7 @@ public final class OpRegistry {
             EinsumOps.class,
             ForeachOps.class,
             FusedOptimizerOps.class,
+            GridOps.class,
             IndexingOps.class,
             JoinOps.class,
             LinalgOps.class,
@@ -62,6 +64,8 @@ public final class OpRegistry {
             ScatterOps.class,
             SearchOps.class,
             ShapeOps.class,
+            SpecialPointwiseOps.class,
+            StatisticsOps.class,
             SortOps.class,
             SpectralOps.class,
             TernaryOps.class,

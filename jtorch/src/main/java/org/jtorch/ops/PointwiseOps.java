@@ -942,8 +942,11 @@ public final class PointwiseOps {
                     new Tensor[] {g[0].mul(o[0]).mul(LN2)})
             .deriveJvp(Jvps::elementwise);
     public static final OpDef EXPM1 = Pointwise.unary(
-                    "expm1(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS, real(Math::expm1))
-            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(o[0].add(1L))})
+                    "expm1(Tensor self) -> Tensor",
+                    Promotion.INT_TO_FLOAT,
+                    FLOATS,
+                    cplx(Math::expm1, ComplexMath::expm1, null))
+            .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(o[0].add(1L)))})
             .deriveJvp(Jvps::elementwise);
     public static final OpDef LOG = Pointwise.unary(
                     "log(Tensor self) -> Tensor",
@@ -969,8 +972,11 @@ public final class PointwiseOps {
                     new Tensor[] {g[0].div(Grads.conj((Tensor) a[0]).mul(LN10))})
             .deriveJvp(Jvps::elementwise);
     public static final OpDef LOG1P = Pointwise.unary(
-                    "log1p(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS, real(Math::log1p))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].div(((Tensor) a[0]).add(1L))})
+                    "log1p(Tensor self) -> Tensor",
+                    Promotion.INT_TO_FLOAT,
+                    FLOATS,
+                    cplx(Math::log1p, ComplexMath::log1p, null))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {g[0].div(Grads.conj(((Tensor) a[0]).add(1L)))})
             .deriveJvp(Jvps::elementwise);
     public static final OpDef SQRT = Pointwise.unary(
                     "sqrt(Tensor self) -> Tensor",

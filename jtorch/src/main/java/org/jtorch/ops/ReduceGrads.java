@@ -3,6 +3,7 @@ package org.jtorch.ops;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.dispatch.DispatchState;
@@ -307,5 +308,39 @@ final class ReduceGrads {
             sumDims[i] = 2L * i;
         }
         return g.reshape(split).sum(sumDims, false).reshape(inputShape);
+    }
+
+    /**
+     * ATen's {@code logcumsumexp_backward}: Σ_{i≥j} g_i e^{x_j − out_i}, formed as a reversed logcumsumexp of log|g| −
+     * out so that nothing overflows; real gradients split into their positive and negative parts (each a log), complex
+     * ones take the log of conj(g) directly.
+     */
+    static Tensor logcumsumexp(Tensor g, Tensor self, Tensor result, long dim) {
+        if (g.dim() == 0 || g.numel() == 0) return g;
+        int d = (int) dim;
+        java.util.function.UnaryOperator<Tensor> reversed =
+                x -> ReductionOps.logcumsumexp(x.flip(d), dim).flip(d);
+        if (!g.isComplex()) {
+            double lowest = g.dtype() == DType.FLOAT64 ? -Double.MAX_VALUE : -Float.MAX_VALUE;
+            Tensor logAbs = g.abs().log();
+            Tensor positive = TernaryOps.where(g.gt(0L), logAbs, lowest);
+            Tensor negative = TernaryOps.where(g.lt(0L), logAbs, lowest);
+            Tensor outPositive = reversed.apply(positive.sub(result)).add(self).exp();
+            Tensor outNegative = reversed.apply(negative.sub(result)).add(self).exp();
+            return outPositive.sub(outNegative);
+        }
+        Tensor logGrad = g.conj().log();
+        return reversed.apply(logGrad.sub(result)).add(self).exp().conj();
+    }
+
+    /**
+     * ATen's {@code logcumsumexp_jvp}: cumsum(e^{x − max} t) / (cumsum(e^{x − max}) + 1e-13), the maximum over the
+     * whole dim (none for complex input, as ATen).
+     */
+    static Tensor logcumsumexpJvp(Tensor x, Tensor t, long dim) {
+        if (t == null || x.numel() == 0) return t;
+        Tensor e =
+                x.isComplex() ? x.exp() : x.sub(x.amax(new long[] {dim}, true)).exp();
+        return e.mul(t).cumsum(dim).div(e.cumsum(dim).add(1e-13));
     }
 }

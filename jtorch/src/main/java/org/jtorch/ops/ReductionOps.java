@@ -9,6 +9,7 @@ import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.DefaultDtype;
 import org.jtorch.internal.Shapes;
+import org.jtorch.kernels.cpu.Fns;
 import org.jtorch.kernels.cpu.ReduceLoops;
 import org.jtorch.kernels.cpu.ReduceLoops.Op;
 
@@ -146,10 +147,8 @@ public final class ReductionOps {
                         // 2.15: NotImplementedError (a definable but unimplemented case).
                         if (x.isComplex())
                             throw new UnsupportedOperationException("nansum does not support complex inputs");
+                        // an integral dtype for a floating input is accepted: NaNs drop out, the others truncate
                         DType out = args[3] != null ? (DType) args[3] : integralToLong(x.dtype());
-                        if (x.isFloatingPoint() && out.isIntegral(true)) {
-                            throw new TorchException("\"nansum_cpu\" not implemented for '" + out.cppName() + "'");
-                        }
                         return Types.same(out);
                     })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) ->
@@ -512,6 +511,32 @@ public final class ReductionOps {
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) ->
                     new Tensor[] {ReduceGrads.cumprod(g[0], (Tensor) a[0], o[0], (Long) a[1])})
             .deriveJvp(Jvps::transposedVjp);
+
+    /** The running log-add-exp of {@code logcumsumexp}: ATen's {@code _log_add_exp_helper}, real and complex. */
+    private static final Fns.Binary LOG_ADD_EXP =
+            new Fns.Binary(PointwiseOps::logaddexp, null, null, PointwiseOps::logaddexp, null);
+
+    /**
+     * {@code logcumsumexp}: log Σ_{j≤i} e^{x_j} along dim, accumulated by log-add-exp (so no prefix under- or
+     * overflows); floating and complex dtypes, float8 excepted, as ATen's CPU kernel. Args: (self, Long dim).
+     */
+    public static final OpDef LOGCUMSUMEXP = OpDef.structured(
+                    "logcumsumexp(Tensor self, int dim) -> Tensor",
+                    args -> {
+                        Tensor x = (Tensor) args[0];
+                        int dim = Shapes.wrapDim((Long) args[1], Math.max(1, x.dim()));
+                        DType d = x.dtype();
+                        if ((!d.isFloatingPoint() && !d.isComplex()) || d.isFloat8()) {
+                            throw new UnsupportedOperationException(
+                                    "\"logcumsumexp_out_cpu\" not implemented for '" + d.cppName() + "'");
+                        }
+                        return Spec.of(x.impl().shapeRef(), d, x.device(), dim);
+                    },
+                    (args, outs, spec) -> ReduceLoops.scan(
+                            LOG_ADD_EXP, outs[0].impl(), ((Tensor) args[0]).impl(), (Integer) spec.plan()))
+            .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) ->
+                    new Tensor[] {ReduceGrads.logcumsumexp(g[0], (Tensor) a[0], o[0], (Long) a[1])})
+            .defineJvp((a, o, t) -> new Tensor[] {ReduceGrads.logcumsumexpJvp((Tensor) a[0], t[0], (Long) a[1])});
 
     private static OpDef softmaxOp(String name, boolean log) {
         OpDef.Meta meta = args -> {
@@ -994,6 +1019,11 @@ public final class ReductionOps {
     /** {@code torch.linalg.vector_norm(x)} (the 2-norm of all elements). */
     public static Tensor vectorNorm(Tensor x) {
         return VECTOR_NORM.call1(x, 2.0, null, false, null);
+    }
+
+    /** {@code torch.logcumsumexp(x, dim)}. */
+    public static Tensor logcumsumexp(Tensor x, long dim) {
+        return LOGCUMSUMEXP.call1(x, dim);
     }
 
     /** {@code torch.linalg.vector_norm(x, ord)}. */

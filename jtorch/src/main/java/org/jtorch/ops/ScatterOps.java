@@ -92,8 +92,8 @@ public final class ScatterOps {
                         Tensor self = tensor(args[0]), index = tensor(args[2]);
                         int dim = Shapes.wrapDim(lng(args[1]), self.dim());
                         if (index.numel() != 0) {
-                            if (index.dtype() != DType.INT64)
-                                throw new TorchException("gather(): Expected dtype int64 for index");
+                            if (!isIndexDtype(index.dtype()))
+                                throw new TorchException("gather(): Expected dtype int32/int64 for index");
                             gatherShapeCheck(self, dim, index);
                         }
                         return Spec.of(index.shape(), self.dtype(), Devices.common("gather", self, index), dim);
@@ -144,14 +144,19 @@ public final class ScatterOps {
         }
     }
 
+    /** The index dtypes gather and the scatter family take (int32 since PyTorch 2.1); kernels read them as int64. */
+    private static boolean isIndexDtype(DType d) {
+        return d == DType.INT64 || d == DType.INT32;
+    }
+
     /**
      * ATen's {@code scatter_meta_impl}; returns the wrapped dim. Every scatter op names itself "scatter" in these
      * messages.
      */
     private static int scatterChecks(Tensor self, Object dimArg, Tensor index, Tensor src) {
         int dim = Shapes.wrapDim(lng(dimArg), self.dim());
-        if (index.numel() != 0 && index.dtype() != DType.INT64)
-            throw new TorchException("scatter(): Expected dtype int64 for index");
+        if (index.numel() != 0 && !isIndexDtype(index.dtype()))
+            throw new TorchException("scatter(): Expected dtype int32/int64 for index");
         if (src != null && src.dtype() != self.dtype())
             throw new TorchException("scatter(): Expected self.dtype to be equal to src.dtype");
         scatterShapeCheck(self, dim, index, src);

@@ -82,6 +82,11 @@ class OpDbTest {
             Map.entry("repeat_interleave.self_Tensor", List.of("repeats can not be negative")),
             // class indices outside [0, num_classes)
             Map.entry("one_hot", List.of("Class values must be")),
+            // quantiles outside [0, 1] in a q tensor
+            Map.entry("quantile", List.of("q values must be in the range")),
+            Map.entry("nanquantile", List.of("q values must be in the range")),
+            // negative weights
+            Map.entry("cov", List.of("cannot be negative", "weights sum to zero")),
             // sorter entries outside [0, len)
             Map.entry("searchsorted.Tensor", List.of("sorter index out of range")),
             Map.entry("searchsorted.Scalar", List.of("sorter index out of range")));

@@ -24,6 +24,7 @@ import org.jtorch.Generator;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
+import org.jtorch.ops.ActivationOps;
 import org.jtorch.ops.ArrangeOps;
 import org.jtorch.ops.ArrangeOps.PadMode;
 import org.jtorch.ops.BackwardOps;
@@ -35,6 +36,7 @@ import org.jtorch.ops.Creation;
 import org.jtorch.ops.DeviceCopyOps;
 import org.jtorch.ops.DistanceOps;
 import org.jtorch.ops.EinsumOps;
+import org.jtorch.ops.GridOps;
 import org.jtorch.ops.JoinOps;
 import org.jtorch.ops.LinalgOps;
 import org.jtorch.ops.LinalgSolveOps;
@@ -49,6 +51,7 @@ import org.jtorch.ops.ReductionOps;
 import org.jtorch.ops.SearchOps;
 import org.jtorch.ops.ShapeOps;
 import org.jtorch.ops.SortOps;
+import org.jtorch.ops.StatisticsOps;
 import org.jtorch.ops.TernaryOps;
 import org.jtorch.ops.ViewCopyOps;
 import org.jtorch.ops.ViewScatterOps;
@@ -283,6 +286,9 @@ public final class OpDb {
 
     private static List<Entry> table() {
         List<Entry> t = new ArrayList<>();
+        activations(t);
+        statistics(t);
+        grids(t);
         arrange(t);
         backward(t);
         clamp(t);
@@ -318,6 +324,165 @@ public final class OpDb {
         convolutionAndPooling(t);
         t.addAll(UpsampleOpDb.entries());
         return List.copyOf(t);
+    }
+
+    private static void activations(List<Entry> t) {
+        t.add(op(ActivationOps.RELU6, unary()));
+        t.add(op(ActivationOps.SELU, unary()));
+        // (self, Long dim): the halved dim must be even; a 0-d input is refused
+        t.add(op(
+                ActivationOps.GLU,
+                s("last", in -> a(in.t(3, 4), -1L)),
+                s("dim0", in -> a(in.t(2, 3), 0L)),
+                s("transposed", in -> a(in.nc(4, 2), 1L)),
+                s("expanded", in -> a(in.ex(3, 4), 1L)),
+                s("empty", in -> a(in.t(0, 4), 1L)),
+                s("odd", in -> a(in.t(2, 3), 1L)),
+                s("0-d", in -> a(in.t(), 0L)),
+                s("dim-out-of-range", in -> a(in.t(2, 4), 2L))));
+        // (x1, x2, Long dim, Double eps): broadcasting; integer pairs are refused
+        t.add(op(
+                ActivationOps.COSINE_SIMILARITY,
+                s("rows", in -> a(in.t(3, 4), in.t(3, 4), 1L, 1e-8)),
+                s("broadcast", in -> a(in.t(2, 1, 4), in.t(3, 4), -1L, 1e-8)),
+                s("dim0", in -> a(in.nc(3, 4), in.off(3, 4), 0L, 1e-8)),
+                s("expanded", in -> a(in.ex(3, 4), in.t(4), 1L, 0.5)),
+                s("empty", in -> a(in.t(0, 4), in.t(0, 4), 1L, 1e-8)),
+                s("mismatch", in -> a(in.t(2, 3), in.t(4, 3), 1L, 1e-8))));
+        // (x1, x2, Double p, Double eps, Boolean keepdim): along the last broadcast dim
+        t.add(op(
+                ActivationOps.PAIRWISE_DISTANCE,
+                s("p2", in -> a(in.t(3, 4), in.t(3, 4), 2.0, 1e-6, false)),
+                s("p1-keepdim", in -> a(in.t(3, 4), in.t(4), 1.0, 1e-6, true)),
+                s("p-inf", in -> a(in.nc(3, 4), in.ex(3, 4), Double.POSITIVE_INFINITY, 1e-6, false)),
+                s("1-d", in -> a(in.t(4), in.off(4), 3.0, 0.0, false)),
+                s("empty", in -> a(in.t(0, 4), in.t(0, 4), 2.0, 1e-6, false)),
+                s("mismatch", in -> a(in.t(2, 3), in.t(4, 3), 2.0, 1e-6, false))));
+    }
+
+    private static void statistics(List<Entry> t) {
+        // (self, Long dim or null, Boolean keepdim)
+        t.add(op(
+                StatisticsOps.AMINMAX,
+                s("all", in -> a(in.t(2, 3), null, false)),
+                s("all-keepdim", in -> a(in.t(2, 3), null, true)),
+                s("dim", in -> a(in.t(2, 3, 4), 1L, false)),
+                s("dim-keepdim-transposed", in -> a(in.nc(3, 4), -1L, true)),
+                s("expanded", in -> a(in.ex(3, 4), 0L, false)),
+                s("0-d", in -> a(in.t(), null, false)),
+                s("0-d-dim", in -> a(in.t(), 0L, true)),
+                s("empty-all", in -> a(in.t(0, 3), null, false)),
+                s("empty-other-dim", in -> a(in.t(0, 3), 1L, false)),
+                s("empty-dim", in -> a(in.t(2, 0), 1L, false)),
+                s("dim-out-of-range", in -> a(in.t(2, 3), 2L, false))));
+        // (self, long[] dims or null, Number correction or null, Boolean keepdim)
+        for (OpDef op : List.of(StatisticsOps.STD_MEAN, StatisticsOps.VAR_MEAN)) {
+            t.add(op(
+                    op,
+                    reduce((x, d, k) -> a(x, d, null, k)),
+                    s("correction-0", in -> a(in.t(2, 3), ls(1), 0L, false)),
+                    s("correction-2.5", in -> a(in.t(3, 4), null, 2.5, true))));
+        }
+        // (self)
+        for (OpDef op : List.of(StatisticsOps.MEDIAN, StatisticsOps.NANMEDIAN)) t.add(op(op, unary()));
+        // (self, Long dim, Boolean keepdim)
+        for (OpDef op : List.of(StatisticsOps.MEDIAN_DIM, StatisticsOps.NANMEDIAN_DIM)) {
+            t.add(op(op, alongDim((x, d) -> a(x, d, false)), s("keepdim", in -> a(in.t(4, 3), 0L, true))));
+        }
+        // (self, q, Long dim or null, Boolean keepdim, String interpolation); q in [0, 1] of self's dtype
+        for (OpDef op : List.of(StatisticsOps.QUANTILE, StatisticsOps.NANQUANTILE)) {
+            t.add(op(
+                    op,
+                    s("all", in -> a(in.t(2, 3), in.unit(3), null, false, "linear")),
+                    s("scalar-q", in -> a(in.t(2, 3), in.unit(), null, true, "lower")),
+                    s("dim", in -> a(in.t(2, 3, 4), in.unit(2), 1L, false, "higher")),
+                    s("dim-keepdim", in -> a(in.nc(3, 4), in.unit(2), 0L, true, "midpoint")),
+                    s("expanded", in -> a(in.ex(3, 4), in.unit(1), -1L, false, "nearest")),
+                    s("0-d", in -> a(in.t(), in.unit(2), 0L, true, "linear")),
+                    s("empty", in -> a(in.t(0, 3), in.unit(2), null, false, "linear")),
+                    s("q-2-d", in -> a(in.t(2, 3), in.unit(2, 2), null, false, "linear")),
+                    s("bad-interpolation", in -> a(in.t(2, 3), in.unit(2), null, false, "cubic"))));
+        }
+        for (OpDef op : List.of(StatisticsOps.QUANTILE_SCALAR, StatisticsOps.NANQUANTILE_SCALAR)) {
+            t.add(op(
+                    op,
+                    s("all", in -> a(in.t(2, 3), 0.25, null, false, "linear")),
+                    s("dim", in -> a(in.t(2, 3, 4), 0.5, 1L, true, "midpoint")),
+                    s("transposed", in -> a(in.nc(3, 4), 1.0, 0L, false, "nearest")),
+                    s("q-out-of-range", in -> a(in.t(2, 3), 1.5, null, false, "linear"))));
+        }
+        // (self, Long correction, fweights or null, aweights or null)
+        t.add(op(
+                StatisticsOps.COV,
+                s("2-d", in -> a(in.t(3, 5), 1L, null, null)),
+                s("1-d", in -> a(in.t(4), 0L, null, null)),
+                s("0-d", in -> a(in.t(), 1L, null, null)),
+                s("transposed", in -> a(in.nc(3, 4), 1L, null, null)),
+                s("fweights", in -> a(in.t(2, 3), 1L, in.t(INT64, 3).abs(), null)),
+                s("aweights", in -> a(in.t(2, 3), 2L, null, in.unit(FLOAT64, 3).add(0.5))),
+                s("3-d", in -> a(in.t(2, 2, 2), 1L, null, null))));
+        t.add(op(
+                StatisticsOps.CORRCOEF,
+                s("2-d", in -> a(in.t(3, 5))),
+                s("1-d", in -> a(in.t(4))),
+                s("transposed", in -> a(in.nc(3, 4))),
+                s("3-d", in -> a(in.t(2, 2, 2)))));
+        // (self, Long dim)
+        t.add(op(ReductionOps.LOGCUMSUMEXP, alongDim((x, d) -> a(x, d))));
+        t.add(op(LinalgOps.TRACE, matrix()));
+        t.add(op(
+                LinalgOps.LOGDET,
+                s("3x3", in -> a(in.t(3, 3))),
+                s("batched-transposed", in -> a(in.nc(2, 3, 3))),
+                s("empty", in -> a(in.t(2, 0, 0))),
+                s("non-square", in -> a(in.t(3, 2)))));
+    }
+
+    private static void grids(List<Entry> t) {
+        // (self, long[] dims): fewer dims than the input pad with leading 1s
+        t.add(op(
+                GridOps.TILE,
+                s("2x3", in -> a(in.t(2, 3), ls(2, 1))),
+                s("fewer-dims", in -> a(in.t(2, 3), ls(2))),
+                s("more-dims", in -> a(in.t(3), ls(2, 2))),
+                s("0-d", in -> a(in.t(), ls(3))),
+                s("transposed", in -> a(in.nc(3, 4), ls(1, 2))),
+                s("empty", in -> a(in.t(0, 3), ls(2, 2))),
+                s("negative", in -> a(in.t(2), ls(-1)))));
+        // (Tensor[] tensors, String indexing)
+        t.add(op(
+                GridOps.MESHGRID,
+                s("ij", in -> a(ts(in.t(2), in.t(3)), "ij")),
+                s("xy-three", in -> a(ts(in.t(2), in.t(3), in.off(4)), "xy")),
+                s("0-d", in -> a(ts(in.t(), in.t(3)), "ij")),
+                s("one", in -> a(ts(in.t(3)), "xy")),
+                s("empty", in -> a(ts(in.t(0), in.t(2)), "ij")),
+                s("2-d", in -> a(ts(in.t(2, 2)), "ij")),
+                s("bad-indexing", in -> a(ts(in.t(2)), "ji"))));
+        // (self, other)
+        t.add(op(
+                GridOps.KRON,
+                s("2x2-2x3", in -> a(in.t(2, 2), in.t(2, 3))),
+                s("ranks-differ", in -> a(in.t(3), in.t(2, 2))),
+                s("0-d", in -> a(in.t(), in.t(2))),
+                s("transposed", in -> a(in.nc(3, 2), in.ex(2, 2))),
+                s("empty", in -> a(in.t(0, 2), in.t(2, 2)))));
+        t.add(op(
+                GridOps.CARTESIAN_PROD,
+                s("two", in -> a((Object) ts(in.t(2), in.t(3)))),
+                s("three", in -> a((Object) ts(in.t(2), in.off(2), in.t(1)))),
+                s("one", in -> a((Object) ts(in.t(3)))),
+                s("2-d", in -> a((Object) ts(in.t(2, 2), in.t(2))))));
+        // (row, col, offset, dtype, device)
+        for (OpDef op : List.of(GridOps.TRIL_INDICES, GridOps.TRIU_INDICES)) {
+            t.add(op(
+                    op,
+                    s("3x4", in -> a(3L, 4L, 0L, in.dtype(), in.device())),
+                    s("offset-1", in -> a(3L, 4L, 1L, null, in.device())),
+                    s("offset-neg", in -> a(4L, 3L, -2L, null, in.device())),
+                    s("empty", in -> a(0L, 4L, 0L, null, in.device())),
+                    s("negative-row", in -> a(-1L, 4L, 0L, null, in.device()))));
+        }
     }
 
     private static void distance(List<Entry> t) {

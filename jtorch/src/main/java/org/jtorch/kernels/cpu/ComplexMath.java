@@ -43,6 +43,31 @@ public final class ComplexMath {
         o[1] = e * Math.sin(im);
     }
 
+    /**
+     * e^z − 1 as ATen's complex {@code expm1}: expm1(x)·cos y − 2 sin²(y/2) + i eˣ sin y, which keeps the digits that
+     * exp(z) − 1 loses near 0.
+     */
+    public static void expm1(double re, double im, double[] o) {
+        double a = Math.sin(im / 2);
+        o[0] = Math.expm1(re) * Math.cos(im) - 2 * a * a;
+        o[1] = Math.exp(re) * Math.sin(im);
+    }
+
+    /**
+     * log(1 + z) as ATen's complex {@code log1p}: for |z| < 0.5, 0.5·log1p(x(2 + x) + y²) (x itself if that underflows
+     * to 0), otherwise log|1 + z|; the imaginary part is atan2(y, 1 + x).
+     */
+    public static void log1p(double re, double im, double[] o) {
+        double theta = Math.atan2(im, re + 1);
+        if (abs(re, im) < 0.5) {
+            double r = re * (2 + re) + im * im;
+            o[0] = r == 0 ? re : 0.5 * Math.log1p(r);
+        } else {
+            o[0] = Math.log(Math.hypot(re + 1, im));
+        }
+        o[1] = theta;
+    }
+
     public static void log(double re, double im, double[] o) {
         o[0] = Math.log(Math.hypot(re, im));
         o[1] = Math.atan2(im, re);

@@ -198,6 +198,41 @@ public final class ReduceLoops {
     }
 
     /**
+     * An inclusive scan along {@code dim} with the floating ({@code combine.d()}) or complex ({@code combine.c()})
+     * formula of {@code combine}: out[0] = x[0], out[j] = combine(out[j - 1], x[j]), accumulated in double
+     * ({@code logcumsumexp}'s running log-add-exp).
+     */
+    public static void scan(Fns.Binary combine, TensorImpl out, TensorImpl in, int dim) {
+        if (out.numel() == 0) return;
+        TensorImpl x = atLeast1d(in), y = atLeast1d(out);
+        ReduceLanes inLanes = ReduceLanes.along(x, dim), outLanes = ReduceLanes.along(y, dim);
+        long n = x.shapeRef()[dim], sx = x.strideRef()[dim], sy = y.strideRef()[dim];
+        MemorySegment src = x.storage().segment(), dst = y.storage().segment();
+        ElementIO io = ElementIO.of(x.dtype()), oio = ElementIO.of(y.dtype());
+        boolean complex = y.dtype().isComplex();
+        Parallel.forRange(inLanes.outputs, Math.max(1, Parallel.GRAIN / Math.max(1, n)), (s, e) -> {
+            double[] acc = new double[2];
+            for (long o = s; o < e; o++) {
+                long bi = inLanes.base(o), bo = outLanes.base(o);
+                for (long j = 0; j < n; j++) {
+                    long k = bi + j * sx;
+                    double vr = io.getDouble(src, k), vi = complex ? io.getImag(src, k) : 0;
+                    if (j == 0) {
+                        acc[0] = vr;
+                        acc[1] = vi;
+                    } else if (complex) {
+                        combine.c().apply(acc[0], acc[1], vr, vi, acc);
+                    } else {
+                        acc[0] = combine.d().applyAsDouble(acc[0], vr);
+                    }
+                    if (complex) oio.setComplex(dst, bo + j * sy, acc[0], acc[1]);
+                    else oio.setDouble(dst, bo + j * sy, acc[0]);
+                }
+            }
+        });
+    }
+
+    /**
      * softmax (or log_softmax) along {@code dim}: subtract the lane maximum, exponentiate, normalise; in double here,
      * in float with the Vector API for contiguous float32 over the last dim. A lane whose maximum is NaN or infinite
      * gives NaN where x - max is NaN, as PyTorch's does.

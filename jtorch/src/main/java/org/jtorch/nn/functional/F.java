@@ -11,6 +11,7 @@ import org.jtorch.amp.CastPolicy;
 import org.jtorch.internal.Shapes;
 import org.jtorch.nn.LinearCrossEntropyOptions;
 import org.jtorch.nn.Reduction;
+import org.jtorch.ops.ActivationOps;
 import org.jtorch.ops.NormOps;
 import org.jtorch.ops.PixelShuffleOps;
 import org.jtorch.ops.PoolOps;
@@ -209,6 +210,89 @@ public final class F {
     /** {@code F.mish(input)}: x · tanh(softplus(x)). */
     public static Tensor mish(Tensor input) {
         return input.mul(Torch.softplus(input).tanh());
+    }
+
+    /** {@code F.softplus(input)}: log(1 + eˣ), with beta 1 and threshold 20. */
+    public static Tensor softplus(Tensor input) {
+        return Torch.softplus(input);
+    }
+
+    /**
+     * {@code F.softplus(input, beta, threshold)}: log(1 + e^(beta·x)) / beta, and x itself where beta·x &gt; threshold.
+     */
+    public static Tensor softplus(Tensor input, double beta, double threshold) {
+        return Torch.softplus(input, beta, threshold);
+    }
+
+    /** {@code F.hardswish(input)}: x · min(max(x + 3, 0), 6) / 6. Floating dtypes only. */
+    public static Tensor hardswish(Tensor input) {
+        return ActivationOps.hardswish(input);
+    }
+
+    /** {@code F.relu6(input)}: min(max(x, 0), 6), i.e. {@code hardtanh(x, 0, 6)}. */
+    public static Tensor relu6(Tensor input) {
+        return ActivationOps.relu6(input);
+    }
+
+    /** {@code F.logsigmoid(input)}: log(1 / (1 + e⁻ˣ)), computed without overflow. Floating dtypes only. */
+    public static Tensor logsigmoid(Tensor input) {
+        return ActivationOps.logSigmoid(input);
+    }
+
+    /**
+     * {@code torch._C._nn.log_sigmoid(input)}, the op {@code F.logsigmoid} calls: {@link #logsigmoid} by its op name.
+     */
+    public static Tensor logSigmoid(Tensor input) {
+        return ActivationOps.logSigmoid(input);
+    }
+
+    /**
+     * {@code F.selu(input)}: scale · (x if x &gt; 0 else α(eˣ − 1)) with α ≈ 1.6733 and scale ≈ 1.0507. Floating dtypes
+     * only.
+     */
+    public static Tensor selu(Tensor input) {
+        return ActivationOps.selu(input);
+    }
+
+    /**
+     * {@code F.softsign(input)}: x / (1 + |x|). As in PyTorch (a Python-level function), integers promote through the
+     * division and complex inputs take |x|.
+     */
+    public static Tensor softsign(Tensor input) {
+        return input.div(input.abs().add(1L));
+    }
+
+    /** {@code F.glu(input)}: the gated linear unit over the last dim, a · σ(b) for its two halves a, b. */
+    public static Tensor glu(Tensor input) {
+        return ActivationOps.glu(input, -1);
+    }
+
+    /** {@code F.glu(input, dim)}: a · σ(b) for the two halves a, b of {@code input} along {@code dim}. */
+    public static Tensor glu(Tensor input, long dim) {
+        return ActivationOps.glu(input, dim);
+    }
+
+    /** {@code F.cosine_similarity(x1, x2)}: along dim 1 with eps 1e-8. */
+    public static Tensor cosineSimilarity(Tensor x1, Tensor x2) {
+        return ActivationOps.cosineSimilarity(x1, x2, 1, 1e-8);
+    }
+
+    /**
+     * {@code F.cosine_similarity(x1, x2, dim, eps)}: Σ x1·x2 / (max(‖x1‖, eps) · max(‖x2‖, eps)) along {@code dim},
+     * after broadcasting; integer inputs promote with a floating one, two integer inputs are refused.
+     */
+    public static Tensor cosineSimilarity(Tensor x1, Tensor x2, long dim, double eps) {
+        return ActivationOps.cosineSimilarity(x1, x2, dim, eps);
+    }
+
+    /** {@code F.pairwise_distance(x1, x2)}: the 2-norm of x1 − x2 + 1e-6 along the last dim. */
+    public static Tensor pairwiseDistance(Tensor x1, Tensor x2) {
+        return ActivationOps.pairwiseDistance(x1, x2, 2, 1e-6, false);
+    }
+
+    /** {@code F.pairwise_distance(x1, x2, p, eps, keepdim)}: ‖x1 − x2 + eps‖_p along the last broadcast dim. */
+    public static Tensor pairwiseDistance(Tensor x1, Tensor x2, double p, double eps, boolean keepdim) {
+        return ActivationOps.pairwiseDistance(x1, x2, p, eps, keepdim);
     }
 
     /** {@code F.tanh(input)}. */
