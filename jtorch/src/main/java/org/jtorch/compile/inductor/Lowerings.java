@@ -147,11 +147,11 @@ final class Lowerings {
                     case "aten._to_copy.default" -> toCopy(l, (Node) a.get(0), shape, out);
                     case "aten.clone.default", "aten.lift_fresh_copy.default" -> l.operand(a.get(0), shape, k);
                     case "aten.copy.default" -> l.operand(a.get(1), shape, k);
-                    case "aten.full.default", "aten.full_like.default" -> Lowering.constant(a.get(1), k);
-                    case "aten.fill.Scalar" -> Lowering.constant(a.get(1), k);
+                    case "aten.full.default", "aten.full_like.default" -> filled(a.get(1), out, k);
+                    case "aten.fill.Scalar" -> filled(a.get(1), out, k);
                     case "aten.zeros_like.default", "aten.zeros.default", "aten.new_zeros.default" -> zero(k);
                     case "aten.ones_like.default", "aten.ones.default", "aten.new_ones.default" -> one(k);
-                    case "aten.scalar_tensor.default" -> Lowering.constant(a.get(0), k);
+                    case "aten.scalar_tensor.default" -> filled(a.get(0), out, k);
                     case "aten.arange.start_step" ->
                         k == ScalarKind.BOOL ? null : arange(l, a.get(0), a.size() > 2 ? a.get(2) : 1L, k);
                     case "aten.arange.start" -> k == ScalarKind.BOOL ? null : arange(l, a.get(0), 1L, k);
@@ -315,7 +315,7 @@ final class Lowerings {
 
     private static Expr toCopy(Lowering l, Node x, long[] shape, Elem out) {
         Expr v = l.operand(x, shape, l.elem(x).kind());
-        Expr converted = cast(v, out.kind());
+        Expr converted = floatToInteger(v, out) ? x86Integer(v, out) : cast(v, out.kind());
         boolean narrows = out == Elem.FLOAT16
                 || out == Elem.BFLOAT16
                 || (out == Elem.FLOAT32 && v.kind() == ScalarKind.DOUBLE)
@@ -324,6 +324,41 @@ final class Lowerings {
                 || out == Elem.INT8
                 || out == Elem.UINT8;
         return narrows && l.elem(x) != out ? new Expr.Round(converted, out) : converted;
+    }
+
+    /**
+     * The constant a fill stores: a floating number into an integer element converted as eager converts it (x86's
+     * conversion through int32, or int64 for int64, so NaN and out-of-range values are the integer's minimum).
+     */
+    private static Expr filled(Object arg, Elem out, ScalarKind k) {
+        boolean floating = arg instanceof Double
+                || arg instanceof Float
+                || (arg instanceof org.jtorch.Scalar s && s.isFloatingPoint());
+        if (k != ScalarKind.LONG || !floating) return Lowering.constant(arg, k);
+        double v = ((Number) (arg instanceof org.jtorch.Scalar s ? s.doubleValue() : arg)).doubleValue();
+        boolean wide = out == Elem.INT64;
+        double lo = wide ? -0x1p63 : -0x1p31, hi = wide ? 0x1p63 : 0x1p31;
+        return new Expr.Constant(v >= lo && v < hi ? (long) v : lo, ScalarKind.LONG);
+    }
+
+    private static boolean floatToInteger(Expr v, Elem out) {
+        boolean floating = v.kind() == ScalarKind.DOUBLE || v.kind() == ScalarKind.FLOAT;
+        return floating && out.kind() == ScalarKind.LONG;
+    }
+
+    /**
+     * A float converted to an integer element as eager (and PyTorch on x86) converts it: through int32 for 32 bits and
+     * narrower, through int64 for int64, with NaN, infinities and out-of-range values becoming that integer's minimum
+     * (which narrows to 0 below 32 bits).
+     */
+    private static Expr x86Integer(Expr v, Elem out) {
+        boolean wide = out == Elem.INT64;
+        double lo = wide ? -0x1p63 : -0x1p31, hi = wide ? 0x1p63 : 0x1p31;
+        Expr inRange = new Expr.Binary(
+                Expr.BinaryOp.AND,
+                new Expr.Compare(Expr.CompareOp.GE, v, new Expr.Constant(lo, v.kind())),
+                new Expr.Compare(Expr.CompareOp.LT, v, new Expr.Constant(hi, v.kind())));
+        return new Expr.Where(inRange, cast(v, ScalarKind.LONG), new Expr.Constant(lo, ScalarKind.LONG));
     }
 
     /** {@code start + step · i} along the one dimension, computed in double as ATen's arange does for floats. */
