@@ -15,6 +15,7 @@ import org.jtorch.compile.inductor.ir.Expr.CompareOp;
 import org.jtorch.compile.inductor.ir.Expr.UnaryOp;
 import org.jtorch.compile.inductor.ir.ScalarKind;
 import org.jtorch.fx.Node;
+import org.jtorch.kernels.cpu.ElementIO;
 
 /**
  * The lowering of each op the compiler computes itself, by graph target: pointwise ops (with PyTorch's type promotion:
@@ -336,9 +337,8 @@ final class Lowerings {
                 || (arg instanceof org.jtorch.Scalar s && s.isFloatingPoint());
         if (k != ScalarKind.LONG || !floating) return Lowering.constant(arg, k);
         double v = ((Number) (arg instanceof org.jtorch.Scalar s ? s.doubleValue() : arg)).doubleValue();
-        boolean wide = out == Elem.INT64;
-        double lo = wide ? -0x1p63 : -0x1p31, hi = wide ? 0x1p63 : 0x1p31;
-        return new Expr.Constant(v >= lo && v < hi ? (long) v : lo, ScalarKind.LONG);
+        long stored = out == Elem.INT64 ? ElementIO.doubleToLongC(v) : ElementIO.doubleToIntC(v);
+        return new Expr.Constant(stored, ScalarKind.LONG);
     }
 
     private static boolean floatToInteger(Expr v, Elem out) {

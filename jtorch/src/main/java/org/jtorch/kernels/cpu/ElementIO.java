@@ -72,15 +72,15 @@ public abstract sealed class ElementIO {
         setDouble(s, i, re);
     }
 
-    /** Converts a double to a real dtype's storage as a C cast does, then back (the value the dtype holds). */
-    static long doubleToLongC(double v) {
+    /** C's float→int64 cast as x86 performs it: out of range (and NaN) is the "integer indefinite" INT64_MIN. */
+    public static long doubleToLongC(double v) {
         // C's float→int cast is undefined out of range; x86 yields the "integer indefinite" value.
         if (Double.isNaN(v) || v >= 0x1p63 || v < -0x1p63) return Long.MIN_VALUE;
         return (long) v;
     }
 
     /** C's float→int32 cast as x86 performs it: out of range (and NaN) is the "integer indefinite" INT_MIN. */
-    static int doubleToIntC(double v) {
+    public static int doubleToIntC(double v) {
         return v > -0x1p31 - 1 && v < 0x1p31 ? (int) v : Integer.MIN_VALUE;
     }
 
