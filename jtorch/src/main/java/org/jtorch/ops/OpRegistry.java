@@ -37,6 +37,7 @@ public final class OpRegistry {
     private static final List<Class<?>> FAMILIES = List.of(
             ActivationOps.class,
             ArrangeOps.class,
+            AttentionOps.class,
             BackwardOps.class,
             ClampOps.class,
             ComplexOps.class,

@@ -36,7 +36,7 @@ class Pt2RoundTripTest {
     }
 
     @Test
-    void aSavedProgramRunsInAFreshJvmBitwiseAsEagerAtBatch1And7And64(@TempDir Path dir) throws Exception {
+    void aSavedProgramRunsInAFreshJvmBitwiseAsInThisJvmAtBatch1And7And64(@TempDir Path dir) throws Exception {
         for (String name : Pt2Models.NAMES) {
             Module m = Pt2Models.model(name);
             ExportedProgram ep = exportWithDynamicBatch(m, Pt2Models.input(name, 3));
@@ -52,7 +52,10 @@ class Pt2RoundTripTest {
                 args.add(in.toString());
                 args.add(dir.resolve(name + "_out_" + batch + ".npy").toString());
                 try (var _ = GradMode.set(false)) {
-                    expected.add(m.call(x));
+                    // the program in this JVM: eager may take fused kernels (attention) whose rounding differs
+                    // from the core-op decomposition the program records, as in PyTorch
+                    expected.add(ep.module().call(x));
+                    assertTrue(m.call(x).sub(expected.getLast()).abs().max().item() < 1e-4, name + " against eager");
                 }
             }
             Pt2Run.inFreshJvm(args);

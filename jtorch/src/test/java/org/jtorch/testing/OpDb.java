@@ -27,6 +27,7 @@ import org.jtorch.Torch;
 import org.jtorch.ops.ActivationOps;
 import org.jtorch.ops.ArrangeOps;
 import org.jtorch.ops.ArrangeOps.PadMode;
+import org.jtorch.ops.AttentionOps;
 import org.jtorch.ops.BackwardOps;
 import org.jtorch.ops.ClampOps;
 import org.jtorch.ops.ComplexOps;
@@ -2248,6 +2249,20 @@ public final class OpDb {
                 s("shape-mismatch", in -> a(in.t(2, 3), ls(4), null, null, 1e-5)),
                 s("bad-weight", in -> a(in.t(2, 4), ls(4), in.t(3), null, 1e-5)),
                 s("mixed-dtypes", in -> a(in.t(2, 4), ls(4), in.t(FLOAT64, 4), null, 1e-5))));
+        // (query, key, value, dropout_p, is_causal, attn_mask, scale): float32 only
+        t.add(op(
+                AttentionOps.FLASH_ATTENTION,
+                s("basic", in -> a(in.t(2, 3, 4), in.t(2, 5, 4), in.t(2, 5, 2), 0.0, false, null, null)),
+                s("causal-4d", in -> a(in.t(1, 2, 5, 3), in.t(1, 2, 5, 3), in.t(1, 2, 5, 3), 0.0, true, null, null)),
+                s("float-mask", in -> a(in.t(2, 3, 4), in.t(2, 5, 4), in.t(2, 5, 2), 0.0, false, in.t(3, 5), null)),
+                s("bool-mask", in -> a(in.t(2, 3, 4), in.t(2, 5, 4), in.t(2, 5, 2), 0.0, false, in.mask(3, 5), 0.5)),
+                s("transposed", in -> a(in.nc(4, 3), in.t(5, 3), in.nc(3, 5), 0.0, false, null, null)),
+                s("offset", in -> a(in.off(3, 4), in.off(5, 4), in.off(5, 2), 0.0, true, null, null)),
+                s("no-queries", in -> a(in.t(2, 0, 4), in.t(2, 5, 4), in.t(2, 5, 2), 0.0, false, null, null)),
+                s("no-keys", in -> a(in.t(2, 3, 4), in.t(2, 0, 4), in.t(2, 0, 2), 0.0, false, null, null)),
+                s("dropout", in -> a(in.t(2, 3, 4), in.t(2, 5, 4), in.t(2, 5, 2), 0.1, false, null, null)),
+                s("head-dim-mismatch", in -> a(in.t(2, 3, 4), in.t(2, 5, 3), in.t(2, 5, 2), 0.0, false, null, null)),
+                s("mask-shape", in -> a(in.t(2, 3, 4), in.t(2, 5, 4), in.t(2, 5, 2), 0.0, false, in.t(4, 5), null))));
         // (grad_output, weight, input_sizes, stride, padding, dilation, groups)
         t.add(op(
                 ConvOps.CONVOLUTION_BACKWARD_INPUT,

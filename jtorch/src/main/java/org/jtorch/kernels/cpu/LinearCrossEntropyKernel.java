@@ -67,12 +67,20 @@ public final class LinearCrossEntropyKernel {
     public record Result(double[] rowLoss, TensorImpl gradX, TensorImpl gradW, TensorImpl gradBias) {}
 
     /**
-     * Runs the chunk loop: with several slices, OpenBLAS single-threaded inside (the slices bring the parallelism);
-     * with one, each GEMM keeps OpenBLAS's own threads.
+     * Multiply-adds below which a GEMM of a single-slice run stays on one thread (OpenBLAS's own threading threshold,
+     * as in the matmul kernels).
+     */
+    private static final long PARALLEL_MIN_WORK = 1L << 18;
+
+    /**
+     * Runs the chunk loop with OpenBLAS single-threaded: with several slices, the slices bring the parallelism; with
+     * one, each GEMM is split by rows over the intra-op threads. Why never OpenBLAS's own threads: after a threaded
+     * call they spin for a while, and against the intra-op workers of the next steps that made a single-slice loss
+     * (TrainGpt's 72-class head) take 10-20x its arithmetic.
      */
     public static Result run(Problem p) {
         Run run = new Run(p);
-        if (run.slices == 1 || !OpenBlas.isAvailable()) return run.all();
+        if (!OpenBlas.isAvailable()) return run.all();
         Result[] out = new Result[1];
         OpenBlas.singleThreaded(() -> out[0] = run.all());
         return out[0];
@@ -438,8 +446,15 @@ public final class LinearCrossEntropyKernel {
                 int ldc) {
             if (m == 0 || nn == 0) return;
             if (k > 0 && OpenBlas.isAvailable()) {
-                if (dbl) OpenBlas.dgemm(ta, tb, m, nn, k, 1.0, a, ao, lda, b, bo, ldb, beta, cs, co, ldc);
-                else OpenBlas.sgemm(ta, tb, m, nn, k, 1f, a, ao, lda, b, bo, ldb, (float) beta, cs, co, ldc);
+                // rows split over the intra-op threads; inside a slice task (already parallel) this runs serially
+                Parallel.forRange(m, Math.max(1, Math.ceilDiv(PARALLEL_MIN_WORK, (long) nn * k)), (r0, r1) -> {
+                    int rows = (int) (r1 - r0);
+                    long aRow = ao + (ta == Transpose.NONE ? r0 * lda : r0), cRow = co + r0 * ldc;
+                    if (dbl) OpenBlas.dgemm(ta, tb, rows, nn, k, 1.0, a, aRow, lda, b, bo, ldb, beta, cs, cRow, ldc);
+                    else {
+                        OpenBlas.sgemm(ta, tb, rows, nn, k, 1f, a, aRow, lda, b, bo, ldb, (float) beta, cs, cRow, ldc);
+                    }
+                });
                 return;
             }
             DType dt = dbl ? DType.FLOAT64 : DType.FLOAT32;

@@ -1,14 +1,20 @@
 package org.jtorch.nn.functional;
 
 import org.jtorch.DType;
+import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.amp.Autocast;
 import org.jtorch.amp.CastPolicy;
+import org.jtorch.dispatch.DispatchState;
+import org.jtorch.ops.AttentionOps;
 import org.jtorch.ops.JoinOps;
 
-/** The math reference of {@code F.scaled_dot_product_attention}: {@code softmax(QKᵀ·scale + mask) V}. */
+/**
+ * {@code F.scaled_dot_product_attention}: {@code softmax(QKᵀ·scale + mask) V}, through the fused kernel of
+ * {@link AttentionOps} where it applies, else through its math decomposition.
+ */
 final class Attention {
     private Attention() {}
 
@@ -41,6 +47,9 @@ final class Attention {
             key = repeatHeads(key, query);
             value = repeatHeads(value, query);
         }
+        if (fusable(query, key, value, attnMask, dropoutP)) {
+            return AttentionOps.flashAttention(query, key, value, isCausal, attnMask, scale)[0];
+        }
         long l = query.size(-2), s = key.size(-2);
         double sc = scale != null ? scale : 1 / Math.sqrt(query.size(-1));
         Tensor scores = query.matmul(key.mT()).mul(sc);
@@ -54,19 +63,39 @@ final class Attention {
         }
         // Only an explicit mask can mask a whole row (a causal one keeps column 0 of every row), so only then is the
         // safe softmax's extra pass over the scores paid.
-        Tensor weights = attnMask != null ? safeSoftmax(scores) : scores.softmax(-1);
+        Tensor weights = attnMask != null ? AttentionOps.safeSoftmax(scores) : scores.softmax(-1);
         if (dropoutP > 0) weights = F.dropout(weights, dropoutP, true);
         return weights.matmul(value);
     }
 
     /**
-     * ATen's {@code _safe_softmax}: a row whose scores are all -inf (a fully masked query) gets zero weights, not the
-     * NaN of 0/0, so it attends to nothing and its gradients stay zero. The row is set to 0 before the softmax too, so
-     * that the softmax's backward never meets a NaN output.
+     * Whether the fused kernel computes this call, as ATen's CPU flash kernel would: float32 on the CPU, no dropout,
+     * query, key and value of one batch shape, a mask that broadcasts and needs no gradient; and no graph capture or
+     * vmap in effect, whose graphs and batch rules see the math decomposition.
      */
-    private static Tensor safeSoftmax(Tensor scores) {
-        Tensor masked = scores.eq(Double.NEGATIVE_INFINITY).all(new long[] {-1}, true);
-        return scores.maskedFill(masked, 0.0).softmax(-1).maskedFill(masked, 0.0);
+    private static boolean fusable(Tensor q, Tensor k, Tensor v, Tensor mask, double dropoutP) {
+        if (dropoutP > 0 || q.dtype() != DType.FLOAT32 || k.dtype() != DType.FLOAT32 || v.dtype() != DType.FLOAT32) {
+            return false;
+        }
+        if (q.device() != Device.CPU || k.device() != Device.CPU || v.device() != Device.CPU) return false;
+        if (q.dim() != k.dim() || q.dim() != v.dim() || q.size(-1) != k.size(-1) || k.size(-2) != v.size(-2)) {
+            return false;
+        }
+        for (int d = 0; d < q.dim() - 2; d++) {
+            if (q.size(d) != k.size(d) || q.size(d) != v.size(d)) return false;
+        }
+        if (mask != null) {
+            if (mask.requiresGrad() || (mask.dtype() != DType.FLOAT32 && mask.dtype() != DType.BOOL)) return false;
+            if (mask.device() != Device.CPU || mask.dim() > q.dim()) return false;
+            long[] scores = q.shape();
+            scores[scores.length - 1] = k.size(-2);
+            for (int d = 0; d < mask.dim(); d++) {
+                long size = mask.size(d);
+                if (size != 1 && size != scores[scores.length - mask.dim() + d]) return false;
+            }
+        }
+        return DispatchState.innermostInEffect(DispatchState.Kind.TRACE) == null
+                && DispatchState.innermostInEffect(DispatchState.Kind.VMAP) == null;
     }
 
     /**
