@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 # -*- coding: utf-8 -*-
 """Golden-fixture generator for JTorch's data loading (org.jtorch.utils.data).
 
@@ -10,6 +10,9 @@ What it makes
 How to run (from the repository root)
     python jtorch/src/test/python/make_golden_data.py
     PyTorch 2.13 (CPU). The output is deterministic: every case seeds its generator, keys are sorted.
+
+2.15 changes newer than this reference
+    None for the samplers, random_split and worker seeds recorded here: 2.15 draws them as 2.13 does.
 
 File format
     {"cases": [case, ...], "generator": "make_golden_data.py", "torch": "<version>"}

@@ -1,9 +1,9 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 # -*- coding: utf-8 -*-
 """Golden-fixture generator for JTorch's indexing family.
 
 What it makes
-    jtorch/src/test/resources/golden/indexing.json: inputs and PyTorch 1.13
+    jtorch/src/test/resources/golden/indexing.json: inputs and PyTorch 2.13
     results for tensor indexing (x[spec] and x[spec] = v with ints, slices,
     None, Ellipsis, bools, bool/uint8 masks and integer index tensors),
     index_put, gather, scatter, scatter_add, scatter_reduce, index_select,
@@ -11,7 +11,8 @@ What it makes
     take_along_dim, nonzero and single-argument where, plus their errors.
 
 How to run (from the repository root)
-    /usr/bin/python3 jtorch/src/test/python/make_golden_indexing.py
+    python jtorch/src/test/python/make_golden_indexing.py
+    with a Python whose `import torch` is PyTorch 2.13 (CPU wheel) plus numpy.
 
     Deterministic: fixed inputs, one thread, sorted keys. It reuses the tensor
     encoding of make_golden_core.py (same directory).
@@ -32,8 +33,15 @@ File format
       of T or null.
     - errors are {"error": first line of the message, "type": Python
       exception class}, so tests check both the wording and the class.
-    - "note": "1.13 semantics; 2.15 differs" marks cases whose 1.13 outcome
-      is not the 2.15 contract; the Java test lists each with its reason.
+    - "note" marks a case whose 2.13 outcome is not the JTorch contract; the
+      Java test lists each with its reason.
+
+2.15 changes newer than this reference
+    None of the cases here: 2.13 already accepts int32 indices for gather,
+    scatter and indexing, refuses non-bool masks, and says "no larger than" in
+    the scatter/gather shape checks.  The noted cases are take_along_dim with
+    an out-of-range index: 2.13 wraps it modulo the size; JTorch raises
+    gather's out-of-bounds error instead of a silently wrong element.
 """
 
 import json
@@ -44,9 +52,7 @@ import warnings
 try:
     import torch
 except ImportError:
-    if os.path.exists("/usr/bin/python3") and os.path.realpath(sys.executable) != os.path.realpath("/usr/bin/python3"):
-        os.execv("/usr/bin/python3", ["/usr/bin/python3"] + sys.argv)
-    raise
+    sys.exit("make_golden_indexing.py needs a Python with PyTorch 2.13 (see the header)")
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -57,7 +63,8 @@ torch.set_num_threads(1)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.normpath(os.path.join(HERE, "..", "resources", "golden", "indexing.json"))
-NOTE_115 = "1.13 semantics; 2.15 differs"
+NOTE_OOB_WRAP = ("2.13 wraps an out-of-range index modulo the size (a side effect of its negative-index support); "
+                 "JTorch raises gather's error rather than return an element nobody asked for")
 
 f16, bf16, f32, f64 = torch.float16, torch.bfloat16, torch.float32, torch.float64
 i32, i64, u8, c64, b = torch.int32, torch.int64, torch.uint8, torch.complex64, torch.bool
@@ -286,8 +293,7 @@ def getitem_block():
         "int32": (torch.tensor([1, 0], dtype=i32),),
     }
     for name, spec in adv.items():
-        note = NOTE_115 if name == "int32" else None
-        add_case("getitem/float32/" + name, "getitem", [x, Spec(*spec)], note=note)
+        add_case("getitem/float32/" + name, "getitem", [x, Spec(*spec)])
     add_case("getitem/float32/noncontig-adv", "getitem", [NC(ar(4, 3), 0, 1), Spec(L(2, 0), L(1, 3))])
     add_case("getitem/float32/noncontig-index", "getitem", [ar(4, 3), Spec(NC(torch.tensor([[0, 1], [3, 2]]), 0, 1))])
     add_case("getitem/int64/adv", "getitem", [ar(3, 4, dtype=i64), Spec(slice(None), L(3, 0))])
@@ -313,10 +319,10 @@ def getitem_block():
          "The shape of the mask [3, 3] at index 1 does not match the shape of the indexed tensor [2, 3, 4] at index 2"),
         ("bcast", (L(0, 1), L(0, 1, 2)),
          "shape mismatch: indexing tensors could not be broadcast together with shapes [2], [3]"),
-        ("float-index", (torch.tensor([0.0]),), "tensors used as indices must be long"),
+        ("float-index", (torch.tensor([0.0]),), "tensors used as indices must be long, int, byte or bool tensors"),
     ]
     for name, spec, msg in errors:
-        err_case("getitem/error/" + name, "getitem", [x, Spec(*spec)], {}, msg, note=NOTE_115 if name == "float-index" else None)
+        err_case("getitem/error/" + name, "getitem", [x, Spec(*spec)], {}, msg)
     err_case("getitem/error/0d-int", "getitem", [torch.tensor(1.0), Spec(0)], {}, "invalid index of a 0-dim tensor")
     err_case("getitem/error/0d-slice", "getitem", [torch.tensor(1.0), Spec(slice(None))], {}, "slice() cannot be applied to a 0-dim tensor")
     err_case("getitem/error/0d-tuple", "getitem", [torch.tensor(1.0), Spec(0, None)], {}, "too many indices for tensor of dimension 0")
@@ -451,12 +457,11 @@ def gather_scatter_block():
                                                                       torch.tensor([1j, 2 - 1j, 3], dtype=c64)],
                  {"dim": 0, "reduce": red, "include_self": True})
 
-    err_case("gather/error/index-dtype", "gather", [x, torch.tensor([[0]], dtype=i32)], {"dim": 0},
-             "gather(): Expected dtype int64 for index")
+    add_case("gather/float32/int32-index", "gather", [x, torch.tensor([[2, 0, 1, 0]], dtype=i32)], {"dim": 0})
     err_case("gather/error/ndim", "gather", [x, L(0)], {"dim": 0},
              "Index tensor must have the same number of dimensions as input tensor")
     err_case("gather/error/size", "gather", [x, torch.zeros(1, 5, dtype=i64)], {"dim": 0},
-             "Size does not match at dimension 1 expected index [1, 5] to be smaller than self [3, 4] apart from dimension 0")
+             "Size does not match at dimension 1 expected index [1, 5] to be no larger than self [3, 4] apart from dimension 0")
     err_case("gather/error/oob", "gather", [x, torch.tensor([[0, 4]])], {"dim": 1},
              "index 4 is out of bounds for dimension 1 with size 4")
     err_case("gather/error/negative", "gather", [x, torch.tensor([[-1]])], {"dim": 0},
@@ -464,12 +469,11 @@ def gather_scatter_block():
     err_case("gather/error/dim", "gather", [x, idx], {"dim": 2}, "Dimension out of range (expected to be in range of [-2, 1], but got 2)")
     err_case("scatter/error/src-dtype", "scatter", [x, idx, torch.ones(3, 4, dtype=f64)], {"dim": 0},
              "scatter(): Expected self.dtype to be equal to src.dtype")
-    err_case("scatter/error/index-dtype", "scatter", [x, idx.int(), torch.ones(3, 4)], {"dim": 0},
-             "scatter(): Expected dtype int64 for index")
+    add_case("scatter/float32/int32-index", "scatter", [x, idx.int(), torch.ones(3, 4)], {"dim": 0})
     err_case("scatter/error/src-small", "scatter", [x, torch.zeros(1, 4, dtype=i64), torch.ones(1, 3)], {"dim": 0},
-             "Expected index [1, 4] to be smaller than self [3, 4] apart from dimension 0 and to be smaller size than src [1, 3]")
+             "Expected index [1, 4] to be no larger than self [3, 4] apart from dimension 0 and to be no larger size than src [1, 3]")
     err_case("scatter/error/index-big", "scatter", [x, torch.zeros(1, 5, dtype=i64)], {"dim": 0, "value": 1.0},
-             "Expected index [1, 5] to be smaller than self [3, 4] apart from dimension 0")
+             "Expected index [1, 5] to be no larger than self [3, 4] apart from dimension 0")
     err_case("scatter/error/ndim", "scatter", [x, L(0), torch.ones(1)], {"dim": 0},
              "Index tensor must have the same number of dimensions as self tensor")
     err_case("scatter/error/src-ndim", "scatter", [x, torch.zeros(1, 1, dtype=i64), torch.ones(1, 1, 1)], {"dim": 0},
@@ -478,8 +482,12 @@ def gather_scatter_block():
              "index 3 is out of bounds for dimension 0 with size 3")
     err_case("scatter_add/error/oob", "scatter_add", [x, torch.tensor([[0, -1]]), torch.ones(1, 2)], {"dim": 1},
              "index -1 is out of bounds for dimension 1 with size 4")
-    err_case("scatter_reduce/error/reduce", "scatter_reduce", [x, idx, torch.ones(3, 4)], {"dim": 0, "reduce": "max"},
-             "reduce argument must be either sum, prod, mean, amax or amin")
+    err_case("scatter_reduce/error/reduce", "scatter_reduce", [x, idx, torch.ones(3, 4)], {"dim": 0, "reduce": "add"},
+             "reduce argument must be either sum, prod, mean, amax or amin, got add")
+    # "max" and "min" are accepted as aliases of amax and amin (ATen's get_reduction_enum)
+    for red in ("max", "min"):
+        add_case("scatter_reduce/float32/alias-" + red, "scatter_reduce", [x, idx, torch.ones(2, 4) * 5],
+                 {"dim": 0, "reduce": red, "include_self": False})
     err_case("scatter_reduce/error/bool-mean", "scatter_reduce", [torch.tensor([True]), L(0), torch.tensor([True])],
              {"dim": 0, "reduce": "mean"}, "not implemented for 'Bool'")
     err_case("scatter_reduce/error/complex-amax", "scatter_reduce", [torch.ones(1, dtype=c64), L(0), torch.ones(1, dtype=c64)],
@@ -533,8 +541,35 @@ def index_block():
     err_case("index_add/error/count", "index_add", [x, L(0, 1), torch.ones(1, 4)], {"dim": 0},
              "index_add_(): Number of indices (2) should be equal to source.size(dim): (1), for dim: 0")
     err_case("index_add/error/slice-shape", "index_add", [x, L(0), torch.ones(1, 3)], {"dim": 0},
-             "The size of tensor a (4) must match the size of tensor b (3) at non-singleton dimension 0")
-    err_case("index_add/error/oob", "index_add", [x, L(3), torch.ones(1, 4)], {"dim": 0}, "index out of range in self")
+             "source tensor shape must match self tensor shape, excluding the specified dimension. "
+             "Got self.shape = [3, 4] source.shape = [1, 3]")
+    err_case("index_add/error/slice-broadcast", "index_add", [x, L(0), torch.ones(1, 1)], {"dim": 0},
+             "source tensor shape must match self tensor shape, excluding the specified dimension. "
+             "Got self.shape = [3, 4] source.shape = [1, 1]")
+    # dim 0 or last, int64 index, alpha 1: ATen runs index_add as scatter_add (its error, its float accumulation)
+    err_case("index_add/error/oob", "index_add", [x, L(3), torch.ones(1, 4)], {"dim": 0},
+             "index 3 is out of bounds for dimension 0 with size 3")
+    err_case("index_add/error/oob-int32", "index_add", [x, torch.tensor([3], dtype=i32), torch.ones(1, 4)], {"dim": 0},
+             "index out of range in self")
+    err_case("index_add/error/oob-alpha", "index_add", [x, L(3), torch.ones(1, 4)], {"dim": 0, "alpha": 2},
+             "index out of range in self")
+    err_case("index_add/error/oob-1d", "index_add", [torch.zeros(3), L(5), torch.ones(1)], {"dim": 0},
+             "index out of range in self")
+    big = torch.tensor([[2048.0, 2048.0], [1.0, 1.0], [1.0, 1.0]])
+    for dt in (f16, bf16):
+        add_case("index_add/%s/rows-accumulate" % dname(dt), "index_add",
+                 [torch.zeros(1, 2, dtype=dt), L(0, 0, 0), big.to(dt)], {"dim": 0})
+        add_case("index_add/%s/rows-accumulate-int32" % dname(dt), "index_add",
+                 [torch.zeros(1, 2, dtype=dt), torch.tensor([0, 0, 0], dtype=i32), big.to(dt)], {"dim": 0})
+        add_case("index_add/%s/middle-dim-accumulate" % dname(dt), "index_add",
+                 [torch.zeros(2, 1, 2, dtype=dt), L(0, 0, 0), big.t().unsqueeze(2).expand(2, 3, 2).contiguous().to(dt)],
+                 {"dim": 1})
+        add_case("scatter_reduce/%s/sum-accumulate" % dname(dt), "scatter_reduce",
+                 [torch.zeros(1, dtype=dt), L(0, 0, 0), torch.tensor([2048.0, 1.0, 1.0], dtype=dt)],
+                 {"dim": 0, "reduce": "sum"})
+        add_case("scatter_reduce/%s/prod-accumulate" % dname(dt), "scatter_reduce",
+                 [torch.ones(1, dtype=dt), L(0, 0, 0, 0), torch.tensor([1.5, 1.25, 1.125, 1.0625], dtype=dt)],
+                 {"dim": 0, "reduce": "prod"})
     err_case("index_copy/error/2d-index", "index_copy", [x, torch.zeros(1, 1, dtype=i64), torch.ones(1, 4)], {"dim": 0},
              "index_copy_(): Index should have dimension 1 or 0 (got 2)")
     err_case("index_copy/error/dtype", "index_copy", [x, torch.tensor([0], dtype=i32), torch.ones(1, 4)], {"dim": 0},
@@ -611,18 +646,17 @@ def mask_block():
     add_case("where/bool/2d", "where", [ar(3, 4, dtype=i64) % 4 == 1])
     add_case("where/int64/1d", "where", [L(0, 3, 0, -1)])
 
-    err_case("masked_select/error/mask-dtype", "masked_select", [x, torch.ones(4)], {}, "masked_select: expected BoolTensor",
-             note=NOTE_115)
+    err_case("masked_select/error/mask-dtype", "masked_select", [x, torch.ones(4)], {}, "masked_select: expected BoolTensor")
     err_case("masked_select/error/mask-uint8", "masked_select", [x, torch.ones(4, dtype=u8)], {},
-             "masked_select: expected BoolTensor for mask", note=NOTE_115)
+             "masked_select: expected BoolTensor for mask")
     err_case("masked_select/error/shape", "masked_select", [x, torch.ones(5, dtype=b)], {},
              "The size of tensor a (5) must match the size of tensor b (4) at non-singleton dimension 1")
     err_case("masked_scatter/error/source-dtype", "masked_scatter", [x, m, torch.ones(12, dtype=f64)], {},
-             "expected self and source to have same dtypes but got", note=NOTE_115)
+             "expected self and source to have same dtypes but got")
     err_case("masked_scatter/error/short", "masked_scatter", [x, m, torch.ones(2)], {},
              "Number of elements of source < number of ones in mask")
     err_case("masked_scatter/error/mask-dtype", "masked_scatter", [x, torch.ones(4), torch.ones(12)], {},
-             "masked_scatter_ only supports boolean masks", note=NOTE_115)
+             "masked_scatter_ only supports boolean masks")
     err_case("take/error/oob", "take", [x, L(12)], {}, "out of range: tried to access index 12 on a tensor of 12 elements.")
     err_case("take/error/oob-neg", "take", [x, L(-13)], {}, "out of range: tried to access index -13 on a tensor of 12 elements.")
     err_case("take/error/dtype", "take", [x, torch.tensor([0], dtype=i32)], {}, "take(): Expected a long tensor for index, but got Int")
@@ -633,7 +667,9 @@ def mask_block():
     err_case("take_along_dim/error/dtype", "take_along_dim", [x, torch.tensor([[0]], dtype=i32)], {"dim": 1},
              "torch.take_along_dim(): dtype of indices should be Long but got Int")
     err_case("take_along_dim/error/oob", "take_along_dim", [x, torch.tensor([[4]])], {"dim": 1},
-             "index 4 is out of bounds for dimension 1 with size 4")
+             "index 4 is out of bounds for dimension 1 with size 4", note=NOTE_OOB_WRAP)
+    err_case("take_along_dim/error/oob-full", "take_along_dim", [x, torch.tensor([[4], [0], [1]])], {"dim": 1},
+             "index 4 is out of bounds for dimension 1 with size 4", note=NOTE_OOB_WRAP)
 
 
 # ================================================================ main

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 # -*- coding: utf-8 -*-
 """Fixture generator for JTorch's safetensors and NumPy (.npy/.npz) readers.
 
@@ -10,11 +10,11 @@ What it makes (in jtorch/src/test/resources/io/)
                     which files must be refused, with a substring of the error
 
 How to run (from the repository root)
-    /usr/bin/python3 jtorch/src/test/python/make_golden_io.py
+    python jtorch/src/test/python/make_golden_io.py
 
 Requirements
-    numpy (Debian's python3-numpy) and torch (python3-torch, 1.13: used only to
-    round values to bfloat16).  The `safetensors` package is optional: when it
+    numpy and PyTorch 2.13 (CPU wheel; torch is used only to round values to
+    bfloat16).  The `safetensors` package is optional: when it
     is importable, golden_ref.safetensors is also written by
     safetensors.torch.save_file; otherwise (as on the machine that made the
     committed files) every .safetensors file is written below with struct+json,
@@ -26,6 +26,10 @@ Requirements
     Output is deterministic (fixed values, sorted JSON keys, no timestamps except
     the zip member times numpy writes into the .npz files, which the tests do not
     compare).
+
+2.15 changes newer than this reference
+    None: the file formats are numpy's and safetensors', which PyTorch 2.15 does
+    not change; torch only rounds the bfloat16 values.
 
 golden_io.json format
     {"safetensors": [{"file", "metadata", "tensors": [T...]}],

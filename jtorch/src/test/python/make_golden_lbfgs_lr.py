@@ -54,13 +54,13 @@ Format
 Determinism
     Fixed inputs; one intra-op thread; byte-identical output between runs.
 
-1.13 versus 2.15
-    LBFGS: 1.13 has neither maximize=True nor the empty-group rule (2.14);
-    those are tested against hand-derived values in LbfgsTest.  The recorded
-    trajectories do not depend on them.  Schedulers: for the default
-    last_epoch=-1 the 1.13 and 2.15 formulas give the same sequences (2.15
-    only changes how a scheduler resumes from a checkpoint, via its
-    _is_initial flag, and SequentialLR's milestone step no longer warns).
+2.15 changes newer than this reference (PyTorch 2.13)
+    LBFGS: maximize=True and the empty-group rule (2.14) are tested against
+    hand-derived values in LbfgsTest; the recorded trajectories do not depend
+    on them.  Schedulers: for the default last_epoch=-1 the 2.13 and 2.15
+    formulas give the same sequences (2.15 only changes how a scheduler
+    resumes from a checkpoint, via its _is_initial flag, and SequentialLR's
+    milestone step no longer warns).
 """
 
 import json
@@ -169,7 +169,7 @@ def make_scheduler(opt, name, kwargs):
 
 
 def last_lr(sched, opt):
-    # 1.13's ReduceLROnPlateau has no get_last_lr(); 2.15's returns the group lrs, as read here
+    # read the group lrs for ReduceLROnPlateau, which is what its get_last_lr() returns in 2.x
     lrs_now = opt.param_groups if isinstance(sched, lrs.ReduceLROnPlateau) else None
     values = [gr["lr"] for gr in lrs_now] if lrs_now is not None else sched.get_last_lr()
     return [g.enc_float(x) for x in values]

@@ -11,11 +11,11 @@ How to run (from the repository root)
     python jtorch/src/test/python/make_golden_linalg.py
 
 Requirements
-    PyTorch 2.13 (CPU wheel; Debian's 1.13 also runs it) plus numpy/scipy (apt-get install -y python3-torch python3-scipy).
+    PyTorch 2.13 (CPU wheel) plus numpy/scipy.
     Deterministic: inputs come from a torch.Generator seeded per case, keys are sorted.
 
-1.13 versus 2.15
-    torch 1.13 has neither linalg.polar nor linalg.matrix_sqrth (both new in 2.14): their
+2.15 changes newer than this reference (PyTorch 2.13)
+    torch 2.13 has neither linalg.polar nor linalg.matrix_sqrth (both new in 2.14): their
     references come from scipy.linalg.polar and scipy.linalg.sqrtm, which compute the same
     unique factors (A = U H with H positive semi-definite; the principal square root).
     Eigen and singular vectors are unique only up to phase, so only eigenvalues and singular

@@ -18,14 +18,14 @@ How to run (from the repository root)
     python jtorch/src/test/python/make_golden_linalg_grad.py
 
 Requirements
-    PyTorch 2.13 (CPU wheel; Debian's 1.13 also runs it) plus numpy for the system python. Deterministic:
+    PyTorch 2.13 (CPU wheel) plus numpy. Deterministic:
     inputs come from a seeded numpy generator; re-running gives the same file.
 
-1.13 versus 2.15
-    pinv_backward, pinv_jvp and lstsq's solution derivative (through pinv) are
-    unchanged between 1.13 and 2.15. 2.15 also differentiates lstsq's residuals;
-    these fixtures cover the solution only. 1.13's lstsq backward fails for a
-    vector B (a dimension bug fixed later), so B is always a matrix here.
+2.15 changes newer than this reference (PyTorch 2.13)
+    None for what is recorded: pinv_backward, pinv_jvp and lstsq's solution
+    derivative (through pinv) are unchanged between 2.13 and 2.15. These
+    fixtures cover lstsq's solution only, and B is always a matrix (PyTorch
+    1.x's lstsq backward failed for a vector B).
 
 File format: as make_golden_core.py ({"cases": [...]}, tensors as
     {"dtype", "shape", "data"}, complex data flattened [re, im, ...]).

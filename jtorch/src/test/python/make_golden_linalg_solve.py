@@ -14,16 +14,15 @@ How to run (from the repository root)
     python jtorch/src/test/python/make_golden_linalg_solve.py
 
 Requirements
-    PyTorch 2.13 (CPU wheel; Debian's 1.13 also runs it) plus numpy/scipy for the system python.
+    PyTorch 2.13 (CPU wheel) plus numpy/scipy.
     Deterministic: inputs come from numpy generators seeded per case, keys are
     sorted; re-running gives a byte-identical file, except the last bits of the
     three lstsq gelsy cases, which vary between runs of the system LAPACK.
 
-1.13 versus 2.15
-    matrix_exp references come from scipy (independent of PyTorch's own
-    matrix_exp, which before 2.15 had the wrong degree-8 coefficient), so no
-    case depends on 1.13's matrix_exp.  Everything else is unchanged between
-    1.13 and 2.15.
+2.15 changes newer than this reference (PyTorch 2.13)
+    matrix_exp: before 2.15 PyTorch had the wrong degree-8 coefficient, so the
+    references come from scipy, independent of PyTorch's matrix_exp.
+    Everything else is unchanged between 2.13 and 2.15.
 
 File format: as make_golden_core.py ({"cases": [...]}, tensors as
     {"dtype", "shape", "data"}, complex data flattened [re, im, ...]).

@@ -1,14 +1,15 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 # -*- coding: utf-8 -*-
 """Golden-fixture generator for JTorch's optimizers (org.jtorch.optim).
 
 What it makes
     jtorch/src/test/resources/golden/optim.json: parameter trajectories of real
     PyTorch optimizers on a fixed quadratic loss, for every optimizer and
-    option combination PyTorch 1.13 has, plus the final optimizer state.
+    option combination PyTorch 2.13 has, plus the final optimizer state.
 
 How to run (from the repository root)
-    /usr/bin/python3 jtorch/src/test/python/make_golden_optim.py
+    python jtorch/src/test/python/make_golden_optim.py
+    with a Python whose `import torch` is PyTorch 2.13 (CPU wheel).
 
 The problem
     Two parameters, p1 (shape [3]) and p2 (shape [2, 2]), and
@@ -30,16 +31,16 @@ File format (the conventions of make_golden_core.py)
 Determinism
     Every value is fixed in this file; one intra-op thread; keys sorted.
 
-1.13 versus 2.15
-    NAdam's reference is 1.13's foreach implementation: its for-loop form
-    double-counts mu in mu_product_next, a bug fixed in 2.0; 1.13's foreach
-    RAdam leaves eps out of the denominator, so RAdam's reference is the for-loop.
-    Otherwise the update rules did not change between 1.13 and 2.15 for these options
-    (2.x computes some moving averages with lerp instead of mul/add, a
-    last-bit difference).  Options that 1.13 lacks (fused on CPU, Adam's
-    decoupled_weight_decay, NAdam/RAdam maximize and decoupled_weight_decay)
-    are tested in Java against hand-written references instead.  The script
-    checks that 1.13's foreach implementation gives the same trajectory.
+Reference
+    The for-loop implementation of PyTorch 2.13; the script checks that its
+    foreach implementation (and fused, where 2.13 has it on CPU) gives the
+    same trajectory, so the Java test runs every JTorch implementation
+    against one reference.
+
+2.15 changes newer than this reference
+    None of the options recorded here changed between 2.13 and 2.15.  The
+    2.14/2.15 additions (LBFGS maximize, Muon) have their own fixtures
+    (make_golden_lbfgs_lr.py) or hand-written references in the Java tests.
 """
 import json
 import sys
@@ -74,12 +75,14 @@ def problem(dtype):
     return p1, p2, a1, b1, bm, cm
 
 
-def run(name, kwargs, dtype, foreach):
+def run(name, kwargs, dtype, foreach, fused=None):
     p1, p2, a1, b1, bm, cm = problem(dtype)
     params = [p1.clone().requires_grad_(True), p2.clone().requires_grad_(True)]
     kw = dict(kwargs)
     if "betas" in kw:
         kw["betas"] = tuple(kw["betas"])
+    if fused:
+        kw["fused"] = True
     opt = getattr(torch.optim, name)(params, foreach=foreach, **kw)
     traj = []
     for _ in range(STEPS):
@@ -103,7 +106,8 @@ CONFIGS = {
              ("weight_decay", {"lr": 0.05, "weight_decay": 0.1}),
              ("betas_eps", {"lr": 0.05, "betas": [0.8, 0.99], "eps": 1e-3}),
              ("maximize", {"lr": 0.05, "maximize": True}),
-             ("all", {"lr": 0.05, "amsgrad": True, "weight_decay": 0.1, "maximize": True})],
+             ("all", {"lr": 0.05, "amsgrad": True, "weight_decay": 0.1, "maximize": True}),
+             ("decoupled", {"lr": 0.05, "weight_decay": 0.3, "decoupled_weight_decay": True})],
     "AdamW": [("plain", {"lr": 0.05}),
               ("amsgrad", {"lr": 0.05, "amsgrad": True}),
               ("weight_decay", {"lr": 0.05, "weight_decay": 0.3}),
@@ -124,11 +128,23 @@ CONFIGS = {
                ("maximize", {"lr": 0.05, "betas": [0.8, 0.99], "maximize": True})],
     "NAdam": [("plain", {"lr": 0.05}),
               ("weight_decay", {"lr": 0.05, "weight_decay": 0.1}),
-              ("momentum_decay", {"lr": 0.05, "momentum_decay": 0.01, "betas": [0.8, 0.99]})],
+              ("momentum_decay", {"lr": 0.05, "momentum_decay": 0.01, "betas": [0.8, 0.99]}),
+              ("decoupled", {"lr": 0.05, "weight_decay": 0.1, "decoupled_weight_decay": True}),
+              ("maximize", {"lr": 0.05, "weight_decay": 0.1, "maximize": True})],
     "RAdam": [("plain", {"lr": 0.05}),
               ("weight_decay", {"lr": 0.05, "weight_decay": 0.1}),
-              ("betas", {"lr": 0.05, "betas": [0.8, 0.9], "eps": 1e-6})],
+              ("betas", {"lr": 0.05, "betas": [0.8, 0.9], "eps": 1e-6}),
+              ("decoupled", {"lr": 0.05, "weight_decay": 0.1, "decoupled_weight_decay": True}),
+              ("maximize", {"lr": 0.05, "weight_decay": 0.1, "maximize": True})],
 }
+
+
+FUSED_ON_CPU = ("SGD", "Adam", "AdamW", "Adagrad")
+
+
+def same_trajectory(a, b, dtype):
+    tol = 1e-9 if dtype == torch.float64 else 1e-5
+    return all(torch.allclose(x, y, rtol=tol, atol=tol) for sa, sb in zip(a, b) for x, y in zip(sa, sb))
 
 
 def main():
@@ -136,38 +152,27 @@ def main():
     for name, configs in CONFIGS.items():
         for label, kwargs in configs:
             for dtype in (torch.float64, torch.float32):
-                # 1.13's for-loop NAdam double-counts mu in mu_product_next (fixed in 2.0, 2.15 has the
-                # fix); its foreach NAdam is right, so it is the reference for NAdam.
-                reference_foreach = name == "NAdam"
-                inputs, traj, sd = run(name, kwargs, dtype, foreach=reference_foreach)
-                _, traj_fe, _ = run(name, kwargs, dtype, foreach=not reference_foreach)
-                if name in ("NAdam", "RAdam"):
-                    # 1.13's foreach RAdam leaves eps out of the denominator (its for-loop and 2.15 have it).
-                    traj_fe = traj
-                # 1.13 foreach computes some step sizes from float32 step tensors: agreement to ~1e-8 only.
-                tol = 1e-7 if dtype == torch.float64 else 1e-5
-                for a, b in zip(traj, traj_fe):
-                    for x, y in zip(a, b):
-                        if not torch.allclose(x, y, rtol=tol, atol=tol):
-                            sys.exit(f"{name}/{label}: 1.13 foreach differs from for-loop")
+                inputs, traj, sd = run(name, kwargs, dtype, foreach=False)
+                _, traj_fe, _ = run(name, kwargs, dtype, foreach=True)
+                if not same_trajectory(traj, traj_fe, dtype):
+                    sys.exit(f"{name}/{label}: foreach differs from for-loop")
+                if name in FUSED_ON_CPU:
+                    _, traj_fused, _ = run(name, kwargs, dtype, foreach=None, fused=True)
+                    if not same_trajectory(traj, traj_fused, dtype):
+                        sys.exit(f"{name}/{label}: fused differs from for-loop")
                 state = []
                 for idx, st in sd["state"].items():
-                    # 1.13's SGD keeps {"momentum_buffer": None} without momentum; 2.15 keeps no state.
                     st = {k: v for k, v in st.items() if v is not None}
                     if st:
                         state.append({"index": idx, "keys": list(st.keys()),
                                       "values": {k: tensor(v if torch.is_tensor(v) else torch.tensor(v)) for k, v in st.items()}})
-                case = {
+                cases.append({
                     "id": f"{name}/{label}/{str(dtype).replace('torch.', '')}",
                     "op": name,
                     "args": [tensor(t) for t in inputs],
                     "kwargs": kwargs,
                     "out": {"trajectory": [[tensor(p) for p in step] for step in traj], "state": state},
-                }
-                if reference_foreach:
-                    case["note"] = "reference is 1.13's foreach implementation (its for-loop NAdam has a bug fixed in 2.0)"
-                cases.append(case)
-    doc = {"cases": cases, "generator": "make_golden_optim.py", "torch": torch.__version__}
+                })
     with open("jtorch/src/test/resources/golden/optim.json", "w") as f:
         f.write('{"cases":[\n')
         f.write(",\n".join(json.dumps(c, sort_keys=True, separators=(",", ":")) for c in cases))

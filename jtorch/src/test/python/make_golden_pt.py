@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 # -*- coding: utf-8 -*-
 """Checkpoint fixtures for org.jtorch.io.Serialization, made by real PyTorch.
 
@@ -10,14 +10,15 @@ Python.  pt_describe.py holds the description format and is shared with check_jt
 script that checks files written by JTorch when a PyTorch is available.
 
 How to run (from the repository root)
-    /usr/bin/python3 jtorch/src/test/python/make_golden_pt.py
-    Debian's PyTorch 1.13 (apt-get install -y python3-torch).  Deterministic: fixed values,
-    torch.manual_seed(0), no time-dependent content; PyTorch 1.13 writes zero timestamps, so
-    re-running gives identical files, except legacy.pt, whose storage keys are memory addresses
-    (str(storage._cdata)) as the legacy format defines them.
+    python jtorch/src/test/python/make_golden_pt.py
+    with a Python whose `import torch` is PyTorch 2.13 (CPU wheel).  Deterministic: fixed values,
+    torch.manual_seed(0), no time-dependent content; PyTorch writes zero timestamps and a
+    serialization_id computed from the records, so re-running gives identical files, except
+    legacy.pt, whose storage keys are memory addresses (str(storage._cdata)) as the legacy format
+    defines them.
 
 Fixtures
-    every_dtype      each dtype 1.13 can save (12), with special values, 0-dim and empty tensors
+    every_dtype      the 12 classic dtypes, with special values, 0-dim and empty tensors
     views            one storage seen as a whole, a slice and a transpose (the spec's example)
     noncontiguous    strided, transposed, permuted, expanded (stride 0) and channels-last tensors
     containers       nested dict/list/tuple/OrderedDict/set, ints (small, 32-bit, 64-bit, huge), floats
@@ -33,9 +34,15 @@ Fixtures
     forbidden_global a pickle naming __main__.Foo: refused by weights-only loading
     malicious        a pickle whose REDUCE would call os.system: refused, and nothing runs
 
-Not made here (PyTorch 1.13 cannot): uint16/uint32/uint64, float8, complex32 and bcomplex32 tensors,
-which 2.x saves through _rebuild_tensor_v3 over an UntypedStorage.  Their expected pickles are written
-by hand in SerializationTest, from PyTorch 2.x's Tensor._reduce_ex_internal, and say so.
+Not made here: uint16/uint32/uint64, float8, complex32 and bcomplex32 tensors, which 2.x saves
+through _rebuild_tensor_v3 over an UntypedStorage.  Their expected pickles are written by hand in
+SerializationTest, from PyTorch 2.x's Tensor._reduce_ex_internal, and say so.
+
+2.15 changes newer than this reference
+    None in the format: 2.15 writes the records 2.13 writes (.format_version, .storage_alignment,
+    byteorder, .data/serialization_id beside data.pkl and data/).  The 2.15 map_location="meta"
+    storage sharing (meta_sharing) and weights-only defaults are pinned by the spec and the Java
+    tests.
 """
 import collections
 import os

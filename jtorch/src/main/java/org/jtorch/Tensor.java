@@ -646,6 +646,14 @@ public final class Tensor {
     }
 
     /**
+     * {@code Tensor.pow} of a Python bool ({@code tensor ** True}): a weak bool exponent, so the tensor's dtype is
+     * kept; see {@code torch.pow}.
+     */
+    public Tensor pow(boolean e) {
+        return Aten.POW_TENSOR_TENSOR.call1(this, e);
+    }
+
+    /**
      * {@code Tensor.maximum}: computes the element-wise maximum of {@code input} and {@code other}; see
      * {@code torch.maximum}.
      */

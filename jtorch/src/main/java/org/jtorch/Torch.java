@@ -713,6 +713,14 @@ public final class Torch {
         return call(PointwiseOps.POW, a, b);
     }
 
+    /**
+     * {@code torch.pow(input, True)}: a weak bool exponent (1 or 0), so {@code input}'s dtype is kept ({@code x **
+     * False} is all ones).
+     */
+    public static Tensor pow(Tensor a, boolean b) {
+        return call(PointwiseOps.POW, a, b);
+    }
+
     /** {@code torch.pow(scalar, tensor)}. */
     public static Tensor pow(double a, Tensor b) {
         return call(PointwiseOps.POW, Creation.scalarTensor(Scalar.of(a), resultType(b, a)), b);

@@ -26,7 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * {@code Tensor.toString()} against {@code repr(tensor)} of real PyTorch: the 43 "repr" cases of the golden fixture
- * {@code golden/core.json} (PyTorch 1.13, whose printing code matches 2.15 for all of them), plus further strings
+ * {@code golden/core.json} (PyTorch 2.13, whose printing code matches 2.15 for all of them), plus further strings
  * copied from PyTorch 1.13's output for meta and empty tensors, complex non-finite values, nested summarisation, suffix
  * wrapping and the default-dtype rule.
  */

@@ -510,7 +510,8 @@ public final class IndexingOps {
 
     private static void checkMaskedScatter(Tensor self, Tensor mask, Tensor source) {
         if (self.dtype() != source.dtype()) {
-            throw new TorchException("masked_scatter_: expected self and source to have same dtypes but got "
+            // ATen's wording, without a space after "got"
+            throw new TorchException("masked_scatter: expected self and source to have same dtypes but got"
                     + self.dtype().cppName() + " and " + source.dtype().cppName());
         }
         if (mask.dtype() != DType.BOOL) {
@@ -613,6 +614,16 @@ public final class IndexingOps {
     }
 
     /**
+     * Indices in {@code [-size, -1]} counted from the end, as PyTorch 2.13's take_along_dim does along a dim (numpy's
+     * take_along_axis too); the others are left for gather to accept or refuse.
+     */
+    private static Tensor countFromTheEnd(Tensor indices, long size) {
+        Tensor wrap = PointwiseOps.LOGICAL_AND.call1(
+                PointwiseOps.LT.call1(indices, 0L), PointwiseOps.GE.call1(indices, -size));
+        return TernaryOps.where(wrap, PointwiseOps.ADD.call1(indices, size), indices);
+    }
+
+    /**
      * {@code take_along_dim(self, indices, dim)}: {@code gather} after broadcasting self and indices in every dim but
      * {@code dim}; with {@code dim == null}, {@code self.view(-1).gather(0, indices.view(-1))}.
      */
@@ -630,6 +641,7 @@ public final class IndexingOps {
                             + indices.dtype().cppName());
                 }
                 int dim = Shapes.wrapDim(((Number) args[2]).longValue(), self.dim());
+                indices = countFromTheEnd(indices, self.dim() == 0 ? 1 : self.size(dim));
                 long[] indicesShape = Shapes.broadcast(
                         IndexGeometry.with(
                                 self.impl().shapeRef(), dim, indices.impl().shapeRef()[dim]),

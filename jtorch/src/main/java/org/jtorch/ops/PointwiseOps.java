@@ -14,6 +14,7 @@ import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
 import org.jtorch.dispatch.DispatchState;
+import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.DefaultDtype;
 import org.jtorch.kernels.cpu.ComplexMath;
 import org.jtorch.kernels.cpu.Erf;
@@ -211,7 +212,8 @@ public final class PointwiseOps {
 
     /** d/dbase of base^e: e * base^(e-1), zero where e == 0 (so 0^0 has no NaN gradient). */
     static Tensor powBaseGrad(Tensor g, Tensor base, Object exponent) {
-        Tensor e = Grads.asTensor(exponent, base);
+        // a bool exponent differentiates as the integer it stands for (true ** 1, false ** 0)
+        Tensor e = Grads.asTensor(exponent instanceof Boolean bit ? (bit ? 1L : 0L) : exponent, base);
         Tensor d = e.mul(base.pow(e.sub(1L)));
         d = TernaryOps.where(e.eq(0L), Creation.zerosLike(d), d);
         return g.mul(Grads.conj(d));
@@ -292,6 +294,42 @@ public final class PointwiseOps {
         if (e.isIntegral() && e.longValue() < 0) {
             throw new TorchException("Integers to negative integer powers are not allowed.");
         }
+    }
+
+    /** A scalar exponent of 0 or 1 (false or true): the result is ones or a copy, with no power kernel. */
+    private record UnitExponent(boolean one) {}
+
+    /**
+     * {@code pow} with ATen's {@code pow_Tensor_Scalar_out} shortcut: a scalar exponent equal to 0 or {@code false}
+     * fills ones, 1 or {@code true} copies the base, in the promoted dtype; so {@code pow(bool tensor, true)} is
+     * defined although no power kernel takes bool. The definition takes the place of {@code pow} in the registry.
+     */
+    private static OpDef withUnitExponents(OpDef pow) {
+        OpDef.Meta meta = pow.meta();
+        OpDef.Kernel kernel = pow.kernel();
+        OpDef unit = OpDef.Unregistered.structured(
+                pow.schema(),
+                args -> {
+                    if (args[1] instanceof Tensor || args[1] == null) return meta.infer(args);
+                    Scalar e = Scalar.of(args[1]);
+                    if (e.imag() != 0 || (e.doubleValue() != 0 && e.doubleValue() != 1)) return meta.infer(args);
+                    checkPowScalar(args);
+                    Tensor base = (Tensor) args[0];
+                    DType out = new TypePromotion.State().add(base).add(e).result();
+                    return Spec.of(base.shape(), out, base.device(), new UnitExponent(e.doubleValue() == 1));
+                },
+                (args, outs, spec) -> {
+                    if (!(spec.plan() instanceof UnitExponent u)) {
+                        kernel.run(args, outs, spec);
+                    } else if (u.one()) {
+                        CopyOps.convert((Tensor) args[0], outs[0]);
+                    } else {
+                        Creation.fillAll(outs[0], Scalar.of(1L));
+                    }
+                },
+                pow.flags());
+        OpRegistry.replace(pow, unit);
+        return unit;
     }
 
     /** PyTorch's {@code alpha_check}, against the common dtype of (self, other). */
@@ -479,13 +517,13 @@ public final class PointwiseOps {
                                     ? g[0].neg().mul(PointwiseOps.DIV_ROUNDING.call1(a[0], a[1], "trunc"))
                                     : null))
             .deriveJvp(Jvps::elementwise);
-    public static final OpDef POW = Pointwise.checked(
+    public static final OpDef POW = withUnitExponents(Pointwise.checked(
                     Pointwise.binary(
                             "pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor",
                             Promotion.DEFAULT,
                             NUMBERS,
                             bin(PointwiseOps::pow, PointwiseOps::intPow, ComplexMath::pow, null)),
-                    PointwiseOps::checkPowScalar)
+                    PointwiseOps::checkPowScalar))
             .defineVjp(
                     OpDef.Save.INPUTS_AND_OUTPUTS,
                     (a, o, g) -> Grads.forTensorArgs(
@@ -888,9 +926,14 @@ public final class PointwiseOps {
                             Long::signum,
                             x -> x == 0 ? 0 : 1,
                             (re, im, o) -> {
+                                // z / (|z| + 0i) by complex division, as ATen divides: an infinite part gives NaNs
                                 double m = Math.hypot(re, im);
-                                o[0] = m == 0 ? 0 : re / m;
-                                o[1] = m == 0 ? 0 : im / m;
+                                if (m == 0) {
+                                    o[0] = 0;
+                                    o[1] = 0;
+                                } else {
+                                    ComplexMath.div(re, im, m, 0, o);
+                                }
                             },
                             null))
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {sgnGrad(g[0], (Tensor) a[0], o[0])})
@@ -936,11 +979,16 @@ public final class PointwiseOps {
                     cplx(Math::exp, ComplexMath::exp, FloatSimd.Unary.EXP))
             .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) -> new Tensor[] {g[0].mul(Grads.conj(o[0]))})
             .deriveJvp(Jvps::elementwise);
+    /** {@code 2^x}; complex as ATen's {@code exp2_impl}: {@code exp(ln 2 · z)}. */
     public static final OpDef EXP2 = Pointwise.unary(
-                    "exp2(Tensor self) -> Tensor", Promotion.INT_TO_FLOAT, REAL_FLOATS, real(x -> Math.pow(2, x)))
+                    "exp2(Tensor self) -> Tensor",
+                    Promotion.INT_TO_FLOAT,
+                    FLOATS,
+                    cplx(x -> Math.pow(2, x), (re, im, o) -> ComplexMath.exp(LN2 * re, LN2 * im, o), null))
             .defineVjp(OpDef.Save.OUTPUTS, (a, o, g) ->
-                    new Tensor[] {g[0].mul(o[0]).mul(LN2)})
+                    new Tensor[] {g[0].mul(Grads.conj(o[0])).mul(LN2)})
             .deriveJvp(Jvps::elementwise);
+
     public static final OpDef EXPM1 = Pointwise.unary(
                     "expm1(Tensor self) -> Tensor",
                     Promotion.INT_TO_FLOAT,

@@ -146,7 +146,7 @@ public final class ReductionOps {
                         Tensor x = (Tensor) args[0];
                         // 2.15: NotImplementedError (a definable but unimplemented case).
                         if (x.isComplex())
-                            throw new UnsupportedOperationException("nansum does not support complex inputs");
+                            throw new UnsupportedOperationException("nansum on CPU does not support complex inputs");
                         // an integral dtype for a floating input is accepted: NaNs drop out, the others truncate
                         DType out = args[3] != null ? (DType) args[3] : integralToLong(x.dtype());
                         return Types.same(out);
@@ -198,10 +198,13 @@ public final class ReductionOps {
                     Op.NANMEAN,
                     args -> {
                         Tensor x = (Tensor) args[0];
-                        if (!x.isFloatingPoint()) {
-                            throw new TorchException("nanmean(): expected input to have floating point dtype but got "
-                                    + x.dtype().cppName());
+                        if (!x.isFloatingPoint() && !x.isComplex()) {
+                            throw new TorchException("nanmean(): expected input to have floating point or complex "
+                                    + "dtype but got " + x.dtype().cppName());
                         }
+                        // complex passes the dtype check and then meets nansum's refusal, as in ATen
+                        if (x.isComplex())
+                            throw new UnsupportedOperationException("nansum on CPU does not support complex inputs");
                         DType out = args[3] != null ? (DType) args[3] : x.dtype();
                         if (!out.isFloatingPoint())
                             throw new TorchException("\"nansum_cpu\" not implemented for '" + out.cppName() + "'");
@@ -293,8 +296,8 @@ public final class ReductionOps {
             Long dim = (Long) args[1];
             checkOrdered(name, x);
             if (x.dtype() == DType.BOOL) {
-                // 2.15: NotImplementedError (the kernel has no bool variant).
-                throw new UnsupportedOperationException("\"" + name + "_cpu\" not implemented for 'Bool'");
+                // PyTorch's message; 2.15 raises it as NotImplementedError (the kernel has no bool variant)
+                throw new UnsupportedOperationException(name + "(): does not support bool input");
             }
             boolean[] mask;
             if (dim == null) {

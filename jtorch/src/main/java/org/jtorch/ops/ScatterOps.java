@@ -18,6 +18,7 @@ import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.IndexLoops;
 import org.jtorch.kernels.cpu.IndexLoops.Indexers;
 import org.jtorch.kernels.cpu.IndexLoops.Reduce;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * Ops that move elements along one dim by an index: {@code gather}, {@code scatter}, {@code scatter_add},
@@ -77,7 +78,7 @@ public final class ScatterOps {
         for (int i = 0; i < dims; i++) {
             if (i != dim && size(index, i) > size(self, i)) {
                 throw new TorchException("Size does not match at dimension " + i + " expected index "
-                        + Shapes.str(index.impl().shapeRef()) + " to be smaller than self "
+                        + Shapes.str(index.impl().shapeRef()) + " to be no larger than self "
                         + Shapes.str(self.impl().shapeRef()) + " apart from dimension " + dim);
             }
         }
@@ -130,14 +131,14 @@ public final class ScatterOps {
         boolean wrong = false;
         for (int d = 0; d < dims && !wrong; d++) wrong = d != dim && size(index, d) > size(self, d);
         for (int d = 0; d < dims && !wrong && src != null; d++) wrong = size(index, d) > size(src, d);
-        String expected = "Expected index " + Shapes.str(index.impl().shapeRef()) + " to be smaller than self "
+        String expected = "Expected index " + Shapes.str(index.impl().shapeRef()) + " to be no larger than self "
                 + Shapes.str(self.impl().shapeRef()) + " apart from dimension " + dim;
         if (src != null) {
             if (Math.max(src.dim(), 1) != Math.max(index.dim(), 1)) {
                 throw new TorchException("Index tensor must have the same number of dimensions as src tensor");
             }
             if (wrong)
-                throw new TorchException(expected + " and to be smaller size than src "
+                throw new TorchException(expected + " and to be no larger size than src "
                         + Shapes.str(src.impl().shapeRef()));
         } else if (wrong) {
             throw new TorchException(expected);
@@ -173,6 +174,18 @@ public final class ScatterOps {
      * as large as index (src) or a 0-d tensor (a value, read for every element).
      */
     private static void scatterInto(Tensor out, int dim, Tensor index, Tensor values, Reduce op) {
+        boolean halfAccumulation = out.dtype() == DType.FLOAT16 || out.dtype() == DType.BFLOAT16;
+        if (halfAccumulation && (op == Reduce.ADD || op == Reduce.MUL)) {
+            // ATen's CPU scatter sums and products of float16/bfloat16 accumulate in float and round once per place
+            // (index_put and the slice path of index_add round at every step: their kernels are separate)
+            Tensor acc = Tensor.of(TensorImpl.empty(out.shape(), DType.FLOAT32));
+            CopyOps.convert(out, acc);
+            Tensor wide = Tensor.of(TensorImpl.empty(values.shape(), DType.FLOAT32));
+            CopyOps.convert(values, wide);
+            scatterInto(acc, dim, index, wide, op);
+            CopyOps.convert(acc, out);
+            return;
+        }
         Tensor o = atLeast1d(out), idx = atLeast1d(index);
         long[] shape = idx.impl().shapeRef();
         Tensor dst = restrided(o, shape, with(o.impl().strideRef(), dim, 0));
@@ -272,10 +285,13 @@ public final class ScatterOps {
             this.loop = loop;
         }
 
+        /** ATen's {@code get_reduction_enum}: "max" and "min" are accepted as "amax" and "amin" (forward only). */
         static ScatterReduction of(Object name) {
             for (ScatterReduction r : values())
                 if (r.name().toLowerCase(java.util.Locale.ROOT).equals(name)) return r;
-            throw new TorchException("reduce argument must be either sum, prod, mean, amax or amin.");
+            if ("max".equals(name)) return AMAX;
+            if ("min".equals(name)) return AMIN;
+            throw new TorchException("reduce argument must be either sum, prod, mean, amax or amin, got " + name);
         }
 
         /** The value a place starts from when self is excluded (ATen's init_val). */
@@ -327,10 +343,12 @@ public final class ScatterOps {
                         ScatterReduction r = ScatterReduction.of(args[4]);
                         String kernel = "\"scatter_gather_tensor_cpu_reduce_"
                                 + r.name().toLowerCase(java.util.Locale.ROOT) + "\" not implemented for '";
+                        // PyTorch's NotImplementedError: the kernel has no variant for these dtypes
                         if (r == ScatterReduction.MEAN && self.dtype() == DType.BOOL)
-                            throw new TorchException(kernel + "Bool'");
+                            throw new UnsupportedOperationException(kernel + "Bool'");
                         if ((r == ScatterReduction.AMAX || r == ScatterReduction.AMIN) && self.isComplex()) {
-                            throw new TorchException(kernel + self.dtype().cppName() + "'");
+                            throw new UnsupportedOperationException(
+                                    kernel + self.dtype().cppName() + "'");
                         }
                         return scatterSpec(
                                 args, tensor(args[3]), new ReducePlan(dim, r, args[5] == null || (Boolean) args[5]));
@@ -511,15 +529,14 @@ public final class ScatterOps {
             throw new TorchException(func + "_(): Number of indices (" + index.numel()
                     + ") should be equal to source.size(dim): (" + sourceSize + "), for dim: " + dim);
         }
-        // ATen runs its add iterator over one slice of each: source's slice must broadcast to self's.
-        if (self.dim() > 0 && source.dim() > 0) {
-            long[] selfSlice = remove(self.impl().shapeRef(), dim),
-                    sourceSlice = remove(source.impl().shapeRef(), dim);
-            long[] b = Shapes.broadcast(selfSlice, sourceSlice);
-            if (!Arrays.equals(b, selfSlice)) {
-                throw new TorchException("output with shape " + Shapes.str(selfSlice)
-                        + " doesn't match the broadcast shape " + Shapes.str(b));
-            }
+        // the shapes apart from dim must be equal (no broadcasting); a 0-d operand is compared whole
+        long[] selfShape = self.impl().shapeRef(), sourceShape = source.impl().shapeRef();
+        boolean sliced = self.dim() > 0 && source.dim() > 0;
+        if (!Arrays.equals(
+                sliced ? remove(selfShape, dim) : selfShape, sliced ? remove(sourceShape, dim) : sourceShape)) {
+            throw new TorchException("source tensor shape must match self tensor shape, excluding the specified "
+                    + "dimension. Got self.shape = " + Shapes.str(selfShape) + " source.shape = "
+                    + Shapes.str(sourceShape));
         }
         return dim;
     }
@@ -529,6 +546,15 @@ public final class ScatterOps {
         if (alpha == null) return null;
         Scalar a = Scalar.of(alpha);
         return a.doubleValue() == 1 && a.imag() == 0 ? null : a;
+    }
+
+    /** ATen's condition for running index_add as a scatter_add along an expanded index. */
+    private static boolean runsAsScatterAdd(Tensor out, int dim, Tensor index, Scalar alpha) {
+        return out.dim() > 1
+                && (dim == 0 || dim == out.dim() - 1)
+                && alpha == null
+                && index.dtype() == DType.INT64
+                && out.dtype() != DType.COMPLEX32;
     }
 
     /**
@@ -548,15 +574,18 @@ public final class ScatterOps {
                     },
                     (args, outs, spec) -> {
                         copySelf(args, outs[0]);
-                        indexScatter(
-                                outs[0],
-                                ((SlicePlan) spec.plan()).dim(),
-                                tensor(args[2]),
-                                tensor(args[3]),
-                                Reduce.ADD,
-                                scaling(args[4]),
-                                false,
-                                OUT_OF_RANGE_IN_SELF);
+                        int dim = ((SlicePlan) spec.plan()).dim();
+                        Tensor out = outs[0], index = tensor(args[2]), source = tensor(args[3]);
+                        Scalar alpha = scaling(args[4]);
+                        if (runsAsScatterAdd(out, dim, index, alpha)) {
+                            // ATen's index_add_cpu_ hands these to scatter_add: its index errors, and its float
+                            // accumulation of float16/bfloat16
+                            long[] strides = new long[source.dim()];
+                            strides[dim] = index.dim() == 0 ? 0 : index.impl().strideRef()[0];
+                            scatterInto(out, dim, restrided(index, source.shape(), strides), source, Reduce.ADD);
+                        } else {
+                            indexScatter(out, dim, index, source, Reduce.ADD, alpha, false, OUT_OF_RANGE_IN_SELF);
+                        }
                     })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) ->
                     new Tensor[] {g[0], null, Grads.scaled(indexSelect(g[0], dim(a), tensor(a[2])), a[4])})

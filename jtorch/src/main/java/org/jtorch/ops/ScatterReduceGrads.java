@@ -9,6 +9,7 @@ import static org.jtorch.ops.ScatterOps.srcUsed;
 
 import org.jtorch.DType;
 import org.jtorch.Tensor;
+import org.jtorch.TorchException;
 import org.jtorch.dispatch.DispatchState;
 
 /**
@@ -35,7 +36,10 @@ final class ScatterReduceGrads {
                     case "mean" -> mean(grad, dim, index, src, includeSelf);
                     case "prod" -> prod(grad, self, dim, index, src, result, includeSelf);
                     case "amax", "amin" -> extremum(grad, self, dim, index, src, result, includeSelf);
-                    default -> throw new IllegalStateException("scatter_reduce: unknown reduction " + reduce);
+                    // the forward's aliases "max" and "min" have no backward in PyTorch either
+                    default ->
+                        throw new TorchException("Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', "
+                                + "'amin' but got " + reduce + ".");
                 };
         Tensor gradSelf = includeSelf ? g[0] : scatter(g[0], dim, index, 0L); // self was not part of the reached places
         return new Tensor[] {gradSelf, null, srcGrad(g[1], (Tensor) args[3])};

@@ -225,10 +225,10 @@ class IndexingGradTest {
                                 in(1, 3, 4),
                                 in(2, 3, 4)),
                         GradCases.checks(
-                                "index_add with a broadcast source slice",
+                                "index_add along dim 1 with a repeated index",
                                 xs -> ScatterOps.indexAdd(xs.get(0), 1, idx(3, 3), xs.get(1)),
                                 in(1, 3, 4),
-                                in(2, 1, 2)),
+                                in(2, 3, 2)),
                         GradCases.checks(
                                 "index_add_ in place on a copy",
                                 xs -> xs.get(0)
@@ -461,10 +461,10 @@ class IndexingGradTest {
                         t -> ScatterOps.indexFill(Torch.zeros(s(2, 3), DType.FLOAT64), 1, idx(0, 2, -1, 0), t),
                         value,
                         w));
-        Tensor alphaSource = Torch.zeros(s(2, 1), DType.FLOAT64).requiresGrad(true);
-        // index_add(alpha=2): source row i, broadcast over the columns, lands on row index[i].
+        Tensor alphaSource = Torch.zeros(s(2, 3), DType.FLOAT64).requiresGrad(true);
+        // index_add(alpha=2): source row i lands on row index[i] (PyTorch refuses a source slice that only broadcasts).
         assertGrad(
-                new double[] {2 * (4 + 5 + 6), 2 * (1 + 2 + 3)},
+                new double[] {2 * 4, 2 * 5, 2 * 6, 2 * 1, 2 * 2, 2 * 3},
                 gradOf(
                         t -> ScatterOps.indexAdd(Torch.zeros(s(2, 3), DType.FLOAT64), 0, idx(1, 0), t, 2L),
                         alphaSource,

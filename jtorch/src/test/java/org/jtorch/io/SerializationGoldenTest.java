@@ -23,7 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Files written by real PyTorch (1.13, {@code src/test/python/make_golden_pt.py}) load into what their {@code .json}
+ * Files written by real PyTorch (2.13, {@code src/test/python/make_golden_pt.py}) load into what their {@code .json}
  * describes — values bit for bit, geometry, storage sharing — copying, memory-mapped and on the meta device; and JTorch
  * saves what it loaded back into the same bytes PyTorch wrote.
  */

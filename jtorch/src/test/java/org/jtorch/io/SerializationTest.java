@@ -126,7 +126,7 @@ class SerializationTest {
     }
 
     /**
-     * Hand-written expectation (PyTorch 1.13 cannot make these dtypes): PyTorch 2.x's
+     * Hand-written expectation (the fixtures carry the 12 classic dtypes only): PyTorch 2.x's
      * {@code Tensor._reduce_ex_internal} saves a dtype of {@code torch.storage._new_dtypes()} as
      * {@code _rebuild_tensor_v3} over a {@code torch.storage UntypedStorage} persistent id whose numel counts bytes,
      * with the dtype as 7th argument.

@@ -183,4 +183,17 @@ class GeluBackwardTest {
                 () -> PointwiseOps.geluBackward(Torch.tensor(new long[] {1}), Torch.tensor(new long[] {2}), "none"));
         assertTrue(e.getMessage().contains("\"gelu_backward_cpu\" not implemented for 'Long'"), e.getMessage());
     }
+
+    @Test
+    void geluAtInfinityIsTheLimit() {
+        // x·Φ(x) → +inf as x → +inf on every dtype and layout (PyTorch: the same on its strided, float16 and float64
+        // paths; its contiguous float32/bfloat16 kernel gives NaN); at -inf, -inf·0 is NaN as in every PyTorch path
+        for (DType dtype : List.of(DType.FLOAT32, DType.FLOAT64, DType.BFLOAT16, DType.FLOAT16)) {
+            Tensor x = Torch.tensor(new double[] {Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, 1.0})
+                    .to(dtype);
+            double[] y = org.jtorch.nn.functional.F.gelu(x).toDoubleArray();
+            assertEquals(Double.POSITIVE_INFINITY, y[0], 0, dtype.pyName());
+            assertTrue(Double.isNaN(y[1]), dtype.pyName());
+        }
+    }
 }

@@ -41,37 +41,12 @@ import org.junit.jupiter.api.TestFactory;
 class IndexingOpsTest {
     private static final List<Case> CASES = Golden.cases("indexing.json");
 
-    private static final List<Deviation> DEVIATIONS = List.of(
-            new Deviation(
-                    "gather/error/index-dtype",
-                    Kind.NOT_COMPARED,
-                    "2.x gathers with int32 indices, 1.13 refuses them; see OpsBreadthGoldenTest, gather/int32"),
-            new Deviation(
-                    "scatter/error/index-dtype",
-                    Kind.NOT_COMPARED,
-                    "2.x scatters with int32 indices, 1.13 refuses them; see OpsBreadthGoldenTest, scatter/int32"),
-            new Deviation(
-                    "getitem/float32/int32",
-                    Kind.NOT_COMPARED,
-                    "2.15 accepts int32 index tensors, 1.13 refuses them; see int32IndicesIndexLikeInt64"),
-            new Deviation(
-                    "getitem/error/float-index",
-                    Kind.NOT_COMPARED,
-                    "2.15's message lists int among the index dtypes; see int32IndicesIndexLikeInt64"),
-            new Deviation(
-                    "masked_select/error/mask-uint8",
-                    Kind.NOT_COMPARED,
-                    "2.15 refuses uint8 masks, 1.13 warns and accepts; see masksMustBeBool"),
-            new Deviation(
-                    "masked_scatter/error/mask-dtype",
-                    Kind.NOT_COMPARED,
-                    "2.15 refuses non-bool masks, 1.13 accepts a float one; see masksMustBeBool"),
-            new Deviation(
-                    "masked_select/error/mask-dtype", Kind.MESSAGE, "2.15's message no longer mentions ByteTensor"),
-            new Deviation(
-                    "masked_scatter/error/source-dtype",
-                    Kind.MESSAGE,
-                    "2.15 words it \"masked_scatter_: ... but got Float and Double\""));
+    /** Where JTorch knowingly differs from the PyTorch 2.13 fixtures, each with its reason and its own test. */
+    private static final List<Deviation> DEVIATIONS = List.of(new Deviation(
+            "take_along_dim/error/oob*",
+            Kind.NOT_COMPARED,
+            "2.13 wraps an out-of-range index modulo the size; JTorch raises gather's error "
+                    + "(takeAlongDimRefusesOutOfRangeIndices)"));
 
     private static Tensor longs(long... v) {
         return Torch.tensor(v);
@@ -280,7 +255,7 @@ class IndexingOpsTest {
         assertThrows(NullPointerException.class, () -> Index.of((Tensor) null));
     }
 
-    // ---- 2.15 rules where 1.13 differs ------------------------------------------------------------------
+    // ---- index dtypes and masks (PyTorch 1.x refused int32 indices and accepted byte masks) -----------
 
     @Test
     void int32IndicesIndexLikeInt64() {
@@ -325,6 +300,40 @@ class IndexingOpsTest {
         assertMessage(
                 assertThrows(TorchException.class, () -> IndexingOps.maskedScatter(x, Torch.ones(4), Torch.ones(12))),
                 "masked_scatter_ only supports boolean masks, but got mask with dtype Float");
+    }
+
+    @Test
+    void takeAlongDimRefusesOutOfRangeIndices() {
+        // PyTorch 2.13 wraps 4 to 0 and -5 to 3 here (returning x[:, 0] and x[:, 3]); negative indices within the
+        // size count from the end in both
+        Tensor x = arange(DType.FLOAT32, 3, 4);
+        for (long bad : new long[] {4, -5, 100}) {
+            assertMessage(
+                    assertThrows(
+                            TorchException.class,
+                            () -> IndexingOps.takeAlongDim(x, Torch.tensor(new long[][] {{bad}}), 1)),
+                    "is out of bounds for dimension 1 with size 4");
+        }
+        assertArrayEquals(
+                new double[] {3, 7, 11},
+                IndexingOps.takeAlongDim(x, Torch.tensor(new long[][] {{-1}}), 1)
+                        .toDoubleArray());
+    }
+
+    @Test
+    void scatterReduceMaxAndMinAreForwardOnlyAliases() {
+        // PyTorch accepts "max"/"min" as amax/amin in the forward, and its backward refuses them
+        Tensor self = Torch.tensor(new double[] {0, 1, 2, 3}).requiresGrad(true);
+        Tensor src = Torch.tensor(new double[] {5, -1, 7}).requiresGrad(true);
+        Tensor index = Torch.tensor(new long[] {0, 0, 2});
+        Tensor max = self.scatterReduce(0, index, src, "max");
+        assertArrayEquals(self.scatterReduce(0, index, src, "amax").toDoubleArray(), max.toDoubleArray());
+        assertArrayEquals(
+                new double[] {-1, 1, 7, 3},
+                self.scatterReduce(0, index, src, "min", false).toDoubleArray());
+        assertMessage(
+                assertThrows(TorchException.class, () -> max.sum().backward()),
+                "Expected 'reduce' to be one of 'sum', 'prod', 'mean', 'amax', 'amin' but got max.");
     }
 
     @Test

@@ -25,14 +25,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * LBFGS: trajectories against PyTorch 1.13 ({@code golden/lbfgs_lr.json}, made by {@code make_golden_lbfgs_lr.py}) on a
+ * LBFGS: trajectories against PyTorch 2.13 ({@code golden/lbfgs_lr.json}, made by {@code make_golden_lbfgs_lr.py}) on a
  * generalised Rosenbrock function, with and without the strong-Wolfe line search; the specification's worked examples
- * (derived by hand, nn-optim.md §3.7); and the 2.14 additions that 1.13 lacks ({@code maximize}, the empty parameter
- * group), checked against hand-derived values since no PyTorch fixture can exist for them.
+ * (derived by hand, nn-optim.md §3.7); and the 2.14 additions that 2.13 lacks ({@code maximize}, the empty parameter
+ * group), checked against hand-derived values since the reference PyTorch has no fixture for them.
  */
 class LbfgsTest {
 
-    // ---- PyTorch 1.13 trajectories -------------------------------------------------------------------
+    // ---- PyTorch 2.13 trajectories -------------------------------------------------------------------
 
     static Stream<Golden.Case> goldenCases() {
         return Golden.cases("lbfgs_lr.json").stream().filter(c -> c.op().equals("lbfgs"));
@@ -246,7 +246,7 @@ class LbfgsTest {
         assertFalse(opt.state(x).containsKey("d"));
     }
 
-    // ---- 2.14: maximize and the empty group (not in 1.13: hand-derived values) ---------------------------
+    // ---- 2.14: maximize and the empty group (not in 2.13: hand-derived values) ---------------------------
 
     @Test
     void maximizeMinimisesTheNegatedObjective() {

@@ -15,7 +15,7 @@ import org.jtorch.TorchException;
 import org.junit.jupiter.api.Test;
 
 /**
- * Muon against values derived by hand from the specification's formulas (nn-optim.md §3.6; PyTorch 1.13 has no Muon):
+ * Muon against values derived by hand from the specification's formulas (nn-optim.md §3.6):
  * the learning-rate adjustments, Newton–Schulz in exact float64 arithmetic against the worked examples and against a
  * reference iteration written here, the bfloat16 iteration against that reference and for near-orthogonality, full
  * optimizer steps, and the error cases.

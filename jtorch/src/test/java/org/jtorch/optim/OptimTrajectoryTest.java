@@ -16,7 +16,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Parameter trajectories on a fixed quadratic loss (gradients from JTorch autograd) against real PyTorch 1.13
+ * Parameter trajectories on a fixed quadratic loss (gradients from JTorch autograd) against real PyTorch 2.13
  * ({@code golden/optim.json}, written by {@code make_golden_optim.py}), for every optimizer, option combination and
  * implementation (for-loop, foreach, fused where PyTorch has it), and the final state (keys in PyTorch's order and
  * values).

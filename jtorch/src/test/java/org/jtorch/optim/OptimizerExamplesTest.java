@@ -14,8 +14,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The worked examples of spec §3.2–3.5 (closed forms, every implementation), the options PyTorch 1.13 lacks (checked
- * against identities that define them), complex parameters and AMP's grad_scale/found_inf.
+ * The worked examples of spec §3.2–3.5 (closed forms, every implementation), the 2.x options (checked against the
+ * identities that define them; PyTorch 2.13's trajectories for them are in {@code golden/optim.json}), complex
+ * parameters and AMP's grad_scale/found_inf.
  */
 class OptimizerExamplesTest {
     /** Scalar p = 1 under the given constant-per-step gradients; returns p after each step. */
@@ -106,7 +107,7 @@ class OptimizerExamplesTest {
                 0.8544662987);
     }
 
-    /** Options 1.13 lacks, against the identities that define them; every implementation agrees. */
+    /** The 2.x options against the identities that define them; every implementation agrees. */
     @ParameterizedTest
     @EnumSource(
             value = StepSupport.Impl.class,

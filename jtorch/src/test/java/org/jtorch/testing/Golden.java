@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Assumptions;
  * {@code src/test/python/make_golden_core.py}, whose header documents the format): loading, decoding of tensors and
  * scalars, and comparison of JTorch's results with PyTorch's.
  *
- * <p>The fixtures come from PyTorch 1.13 while JTorch follows 2.15. A family's test lists the cases where the two
+ * <p>The fixtures come from PyTorch 2.13 while JTorch follows 2.15. A family's test lists the cases where the two
  * differ as {@link Deviation}s, each with its reason, so that every difference is visible in one place and nothing is
  * skipped silently.
  */
@@ -81,17 +81,17 @@ public final class Golden {
         }
     }
 
-    /** Why a case is not compared with PyTorch 1.13's outcome as recorded. */
+    /** Why a case is not compared with PyTorch 2.13's outcome as recorded. */
     public enum Kind {
         /**
          * Not compared with the recorded outcome (it shows as skipped, with the reason): 2.15 semantics differ from
-         * 1.13's, or the case cannot be expressed through the Java API. The reason says which, and where 2.15's
+         * 2.13's, or the case cannot be expressed through the Java API. The reason says which, and where 2.15's
          * behaviour is tested instead.
          */
         NOT_COMPARED,
         /** JTorch cannot reproduce PyTorch's wording: the error must still be raised and name the op. */
         MESSAGE,
-        /** 2.15 gives another result dtype than 1.13: the values are compared, the dtype must be the 2.15 one. */
+        /** 2.15 gives another result dtype than 2.13: the values are compared, the dtype must be the 2.15 one. */
         DTYPE_2_15
     }
 

@@ -35,9 +35,15 @@ public final class ComplexMath {
     }
 
     /**
-     * exp(re)·(cos im + i sin im), as PyTorch's vector kernel: exp(inf + 0i) is inf + NaN·i (C99 would give inf + 0i).
+     * exp(re)·(cos im + i sin im), except that a real argument stays real as in C's {@code cexp} and PyTorch 2.13's CPU
+     * kernel: exp(inf + 0i) is inf + 0i (not inf·sin 0 = NaN), exp(-inf + 0i) is 0.
      */
     public static void exp(double re, double im, double[] o) {
+        if (im == 0) {
+            o[0] = Math.exp(re);
+            o[1] = im;
+            return;
+        }
         double e = Math.exp(re);
         o[0] = e * Math.cos(im);
         o[1] = e * Math.sin(im);
@@ -145,11 +151,9 @@ public final class ComplexMath {
         exp(lr * br - li * bi, lr * bi + li * br, o);
     }
 
-    /** conj(z) / |z|², as PyTorch's vector kernel: 1/0 is NaN + NaN·i (not the inf of a division). */
+    /** {@code 1 / z} by {@link #div}, as ATen computes it: {@code 1 / 0} is {@code inf + NaN i}. */
     public static void reciprocal(double re, double im, double[] o) {
-        double n = re * re + im * im;
-        o[0] = re / n;
-        o[1] = -im / n;
+        div(1, 0, re, im, o);
     }
 
     private static final double LN2 = Math.log(2), LN10 = Math.log(10);

@@ -29,8 +29,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Learning-rate schedulers: the rate sequences of every scheduler against PyTorch 1.13 ({@code golden/lbfgs_lr.json},
- * made by {@code make_golden_lbfgs_lr.py}; for the default {@code last_epoch = -1} 1.13 and 2.15 agree), state-dict
+ * Learning-rate schedulers: the rate sequences of every scheduler against PyTorch 2.13 ({@code golden/lbfgs_lr.json},
+ * made by {@code make_golden_lbfgs_lr.py}; for the default {@code last_epoch = -1} 2.13 and 2.15 agree), state-dict
  * round trips, 2.15's resume behaviour, the warnings and the error messages.
  */
 class LrSchedulerTest {
@@ -163,7 +163,7 @@ class LrSchedulerTest {
         return new Run(opt, make(opt, (String) c.arg(0), c.kwargs()));
     }
 
-    // ---- PyTorch 1.13 sequences -----------------------------------------------------------------------
+    // ---- PyTorch 2.13 sequences -----------------------------------------------------------------------
 
     @Test
     void everySchedulerHasFixtures() {
