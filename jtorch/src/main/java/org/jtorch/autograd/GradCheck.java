@@ -127,7 +127,7 @@ public final class GradCheck {
             if (o.checkBackwardAd()) {
                 List<double[][]> analytic = reverseJacobian(out, inputs);
                 if (!compare(analytic, numeric, "", o)) return false;
-                checkReentrant(analytic, reverseJacobian(out, inputs), o.nondetTol());
+                checkReentrant(analytic, reverseJacobian(fn.apply(inputs), inputs), o.nondetTol());
             }
             if (o.checkForwardAd() && !compare(forwardJacobian(fn, inputs, out), numeric, " (forward AD)", o)) {
                 return false;
@@ -261,7 +261,11 @@ public final class GradCheck {
         return Math.abs(analytic - numeric) <= o.atol() + o.rtol() * Math.abs(numeric);
     }
 
-    /** PyTorch's reentrancy check: a second backward with the same seeds agrees within {@code nondetTol}. */
+    /**
+     * PyTorch's reentrancy check: a second backward with the same inputs and seeds agrees within {@code nondetTol}. The
+     * second pass runs on a fresh forward, so that an op whose backward may run only once (a chunked loss that frees
+     * its buffers) can still be checked, and the forward's determinism is checked with it.
+     */
     private static void checkReentrant(List<double[][]> first, List<double[][]> second, double nondetTol) {
         for (int i = 0; i < first.size(); i++) {
             for (int j = 0; j < first.get(i).length; j++) {
@@ -291,7 +295,8 @@ public final class GradCheck {
         List<Tensor> first = null, second = null;
         if (o.checkBackwardAd() && out.requiresGrad()) {
             first = vjp(out, inputs, fromCoordinates(u, out));
-            second = vjp(out, inputs, fromCoordinates(u, out));
+            Tensor again = fn.apply(inputs);
+            second = vjp(again, inputs, fromCoordinates(u, again));
         }
         for (int i = 0; i < inputs.size(); i++) {
             Tensor in = inputs.get(i);
