@@ -53,6 +53,7 @@ module org.jtorch {
     exports org.jtorch.optim.swa;
     exports org.jtorch.utils.hooks;
     exports org.jtorch.utils.data;
+    exports org.jtorch.utils.deterministic;
 
     // The op layer defines the autograd layer it runs; the autograd package, above it, implements it.
     uses org.jtorch.ops.AutogradLayer;

@@ -134,6 +134,7 @@ final class Aten {
     static final AtenOp POLYGAMMA = new AtenOp("aten::polygamma");
     static final AtenOp POW_TENSOR_TENSOR = new AtenOp("aten::pow.Tensor_Tensor");
     static final AtenOp PROD_DIM_INT = new AtenOp("aten::prod.dim_int");
+    static final AtenOp PUT = new AtenOp("aten::put");
     static final AtenOp RANDOM = new AtenOp("aten::random");
     static final AtenOp RANDOM_FROM = new AtenOp("aten::random.from");
     static final AtenOp REAL = new AtenOp("aten::real");

@@ -2562,6 +2562,33 @@ public final class Tensor {
     }
 
     /**
+     * {@code Tensor.put}: a copy of this tensor with the elements of {@code source} written at the flat (row-major)
+     * positions {@code index} (int64, negative counting from the end); a position named twice keeps the last value.
+     */
+    public Tensor put(Tensor index, Tensor source) {
+        return put(index, source, false);
+    }
+
+    /** {@code Tensor.put(index, source, accumulate)}: with {@code accumulate}, values add to the elements instead. */
+    public Tensor put(Tensor index, Tensor source, boolean accumulate) {
+        return Aten.PUT.call1(this, index, source, accumulate);
+    }
+
+    /**
+     * {@code Tensor.put_}: writes the elements of {@code source} at the flat (row-major) positions {@code index} of
+     * this tensor. Without {@code accumulate} PyTorch has no deterministic implementation, so it raises under
+     * {@code Torch.useDeterministicAlgorithms(true)}.
+     */
+    public Tensor put_(Tensor index, Tensor source) {
+        return put_(index, source, false);
+    }
+
+    /** {@code Tensor.put_(index, source, accumulate)}: with {@code accumulate}, values add to the elements instead. */
+    public Tensor put_(Tensor index, Tensor source, boolean accumulate) {
+        return writeWithoutOverlap(Aten.PUT, this, index, source, accumulate);
+    }
+
+    /**
      * {@code Tensor.take_along_dim}: selects values from {@code input} at the 1-dimensional indices from
      * {@code indices} along the given {@code dim}; see {@code torch.take_along_dim}.
      */

@@ -111,7 +111,14 @@ public final class Torch {
         useDeterministicAlgorithms(mode, false);
     }
 
-    /** {@code torch.use_deterministic_algorithms}: sets whether operations must use "deterministic" algorithms. */
+    /**
+     * {@code torch.use_deterministic_algorithms}: sets whether operations must use "deterministic" algorithms. JTorch's
+     * CPU kernels always are (reductions, scans and scatters combine in a fixed order that depends neither on
+     * {@link #setNumThreads} nor on concurrent callers: docs/threading.md); with the flag on, the ops PyTorch's CPU
+     * build has no deterministic implementation for ({@code put_} without {@code accumulate}) raise PyTorch's error, or
+     * warn with {@code warnOnly}, and {@link #empty(long...)}/{@link #emptyLike} fill their results (see
+     * {@link org.jtorch.utils.deterministic.Deterministic}).
+     */
     public static void useDeterministicAlgorithms(boolean mode, boolean warnOnly) {
         org.jtorch.dispatch.DeterministicAlgorithms.set(mode, warnOnly);
     }
@@ -359,14 +366,19 @@ public final class Torch {
         return Creation.fromStorage(Storage.wrap(data.clone()), new long[] {data.length}, DType.INT8);
     }
 
-    /** {@code torch.empty}: returns a tensor filled with uninitialized data. */
+    /**
+     * {@code torch.empty}: returns a tensor filled with uninitialized data: zeros, or under
+     * {@link #useDeterministicAlgorithms deterministic algorithms} with
+     * {@link org.jtorch.utils.deterministic.Deterministic#fillUninitializedMemory()} NaN (floating, complex) or the
+     * dtype's largest value (integers, bool), as PyTorch fills it.
+     */
     public static Tensor empty(long... shape) {
-        return Creation.full(shape, 0.0, DefaultDtype.get(), Device.CPU);
+        return Creation.empty(shape, DefaultDtype.get(), Device.CPU);
     }
 
-    /** {@code torch.empty}: returns a tensor filled with uninitialized data. */
+    /** {@code torch.empty}: returns a tensor filled with uninitialized data (see {@link #empty(long...)}). */
     public static Tensor empty(long[] shape, DType dtype, Device device) {
-        return Creation.full(shape, 0L, dtype, device);
+        return Creation.empty(shape, dtype, device);
     }
 
     /**
@@ -451,9 +463,12 @@ public final class Torch {
         return Creation.onesLike(t);
     }
 
-    /** {@code torch.empty_like}: returns an uninitialized tensor with the same size as {@code input}. */
+    /**
+     * {@code torch.empty_like}: returns an uninitialized tensor with the same size as {@code input} (filled as
+     * {@link #empty(long...)} is).
+     */
     public static Tensor emptyLike(Tensor t) {
-        return zerosLike(t);
+        return Creation.emptyLike(t);
     }
 
     /** {@code torch.full_like}: returns a tensor with the same size as {@code input} filled with {@code fill_value}. */
@@ -3437,6 +3452,11 @@ public final class Torch {
      */
     public static Tensor maskedScatter_(Tensor self, Tensor mask, Tensor source) {
         return IndexingOps.maskedScatter_(self, mask, source);
+    }
+
+    /** {@code torch.put}: a copy of {@code self} with {@code source} written at the flat positions {@code index}. */
+    public static Tensor put(Tensor self, Tensor index, Tensor source, boolean accumulate) {
+        return self.put(index, source, accumulate);
     }
 
     /** {@code torch.take}: returns a new tensor with the elements of {@code input} at the given indices. */

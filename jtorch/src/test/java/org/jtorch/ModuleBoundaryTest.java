@@ -63,6 +63,7 @@ class ModuleBoundaryTest {
             "org.jtorch.optim.lr",
             "org.jtorch.optim.swa",
             "org.jtorch.utils.data",
+            "org.jtorch.utils.deterministic",
             "org.jtorch.utils.hooks");
 
     /** The library's own layers, named by the architecture: none of them may be exported. */

@@ -15,6 +15,7 @@ import org.jtorch.Device;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
+import org.jtorch.dispatch.DeterministicAlgorithms;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.DefaultDtype;
@@ -138,6 +139,33 @@ public final class Creation {
     /** {@code torch.ones_like(t)}. */
     public static Tensor onesLike(Tensor t) {
         return full(t.impl().shapeRef(), 1L, t.dtype(), t.device());
+    }
+
+    /**
+     * {@code torch.empty}: a new tensor whose contents are unspecified. JTorch's fresh storage is zeroed; under
+     * {@code torch.use_deterministic_algorithms(True)} with {@code torch.utils.deterministic.fill_uninitialized_memory}
+     * (the default) it is filled as ATen's {@code fill_empty_deterministic_} does, so that reading it is noticed.
+     */
+    public static Tensor empty(long[] shape, DType dtype, Device device) {
+        boolean fill = DeterministicAlgorithms.fillsUninitializedMemory() && device != Device.META;
+        return full(shape, fill ? uninitializedFill(dtype) : 0L, dtype, device);
+    }
+
+    /** {@code torch.empty_like(t)}: {@link #empty} of t's shape, dtype and device. */
+    public static Tensor emptyLike(Tensor t) {
+        return empty(t.impl().shapeRef(), t.dtype(), t.device());
+    }
+
+    /**
+     * ATen's deterministic fill of uninitialized memory: NaN for floating and complex dtypes (a complex NaN has a zero
+     * imaginary part), the largest value for integer dtypes, true for bool.
+     */
+    static Object uninitializedFill(DType dtype) {
+        if (dtype.isFloatingPoint() || dtype.isComplex()) return Double.NaN;
+        if (dtype == DType.BOOL) return 1L;
+        int bits = dtype.bits();
+        if (dtype.isSigned()) return (1L << (bits - 1)) - 1;
+        return bits == Long.SIZE ? -1L : (1L << bits) - 1; // uint64's largest value has all 64 bits set
     }
 
     public static Tensor full(long[] shape, Object fill, DType dtype, Device device) {

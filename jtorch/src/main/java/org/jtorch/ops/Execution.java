@@ -37,6 +37,7 @@ final class Execution {
 
     /** The out-of-place call of {@code op}; {@code state} is the calling thread's dispatch state. */
     static Object call(DispatchState state, OpDef op, Object[] args) {
+        op.alertIfNondeterministic(args); // first, as ATen's kernels alert before they check their arguments
         OpDef.Composite composite = op.compositeFn();
         if (composite != null) return composite.apply(args); // its pieces record themselves
         boolean record = state.isGradEnabled() && op.isDifferentiable() && AUTOGRAD.anyRequiresGrad(args);
@@ -67,6 +68,7 @@ final class Execution {
 
     /** The call of {@code op} into the existing tensors {@code outs}. */
     static void callOut(OpDef op, Tensor[] outs, Object[] args) {
+        op.alertIfNondeterministic(args);
         if (op.meta() == null) throw new TorchException(op.name() + ": has no out= variant");
         Spec spec = op.meta().infer(args);
         if (outs.length != spec.outputs()) {

@@ -11,6 +11,7 @@ import org.jtorch.DType;
 import org.jtorch.LinAlgException;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
+import org.jtorch.dispatch.DeterministicAlgorithms;
 import org.jtorch.kernels.blas.IdleCores;
 import org.jtorch.kernels.blas.Lapack;
 import org.jtorch.kernels.blas.OpenBlas;
@@ -46,10 +47,14 @@ final class LinalgKernels {
      * own threads when they would find idle cores ({@link IdleCores}): sampled at idle moments of the 2-core machine,
      * order 512 took 22 ms with 2 threads and 31 ms with 1 (dsyevd), 65 and 75 ms (dgesdd). dpotrf's two threads
      * measured 1.2 ms in one run and 2.3 in another against a steady 1.5 single-threaded, and its 2.5 ms total is
-     * already under PyTorch's, so cholesky does not ask.
+     * already under PyTorch's, so cholesky does not ask. Never in deterministic mode: OpenBLAS's threaded routines
+     * round differently from its single-threaded ones, so the result would depend on the machine's load.
      */
     private static void forEachThreadedWhenIdle(long count, long order, Lapack.Range body) {
-        boolean threaded = count == 1 && order >= THREADED_ORDER && IdleCores.available(OpenBlas.numThreads());
+        boolean threaded = count == 1
+                && order >= THREADED_ORDER
+                && !DeterministicAlgorithms.enabled()
+                && IdleCores.available(OpenBlas.numThreads());
         Lapack.forEach(count, count > 1, !threaded, body);
     }
 

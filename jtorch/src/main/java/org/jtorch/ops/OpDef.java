@@ -2,7 +2,9 @@ package org.jtorch.ops;
 
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.jtorch.Tensor;
+import org.jtorch.dispatch.DeterministicAlgorithms;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.dispatch.Operator;
@@ -33,7 +35,8 @@ public final class OpDef implements Operator {
      * Properties the dispatcher and transforms need to know (PyTorch's tags). {@code POINTWISE}: each output element
      * depends only on the broadcast input elements at its index (vmap batches it by broadcasting).
      * {@code DYNAMIC_OUTPUT_SHAPE}: the output's shape depends on the input's values (vmap refuses a batch of them, as
-     * PyTorch does).
+     * PyTorch does). {@code NONDETERMINISTIC}: some calls have no deterministic implementation, so that under
+     * {@code torch.use_deterministic_algorithms(True)} they raise or warn ({@link #nondeterministicWhen}).
      */
     public enum Flag {
         INPLACE,
@@ -142,6 +145,13 @@ public final class OpDef implements Operator {
     private volatile BatchRule batchRule;
     private volatile String vmapFallbackReason;
     private volatile String derivativeGap;
+    private volatile NondeterministicAlert nondeterministic;
+
+    /**
+     * Which calls of an op have no deterministic implementation: those whose args pass {@code when}; {@code caller} is
+     * the kernel PyTorch's error names (e.g. {@code max_unpooling2d_forward_out}).
+     */
+    private record NondeterministicAlert(String caller, Predicate<Object[]> when) {}
 
     private OpDef(Schema schema, Meta meta, Kernel kernel, ViewFn view, Composite composite, Set<Flag> flags) {
         this.schema = schema;
@@ -277,6 +287,28 @@ public final class OpDef implements Operator {
 
     public boolean has(Flag f) {
         return flags.contains(f);
+    }
+
+    /**
+     * Tags the calls of this op whose args pass {@code when} as having no deterministic implementation: before such a
+     * call runs, {@link DeterministicAlgorithms#alertNotDeterministic} raises (or warns) naming {@code caller} when
+     * deterministic algorithms are on. Returns this.
+     */
+    public OpDef nondeterministicWhen(String caller, Predicate<Object[]> when) {
+        this.nondeterministic = new NondeterministicAlert(caller, when);
+        flags.add(Flag.NONDETERMINISTIC);
+        return this;
+    }
+
+    /**
+     * Alerts if this call has no deterministic implementation (see {@link #nondeterministicWhen}); an op flagged
+     * {@link Flag#NONDETERMINISTIC} without a rule alerts on every call, under its own name.
+     */
+    void alertIfNondeterministic(Object[] args) {
+        if (!flags.contains(Flag.NONDETERMINISTIC) || !DeterministicAlgorithms.enabled()) return;
+        NondeterministicAlert alert = nondeterministic;
+        if (alert == null) DeterministicAlgorithms.alertNotDeterministic(name());
+        else if (alert.when().test(args)) DeterministicAlgorithms.alertNotDeterministic(alert.caller());
     }
 
     /** The flags, for a definition that wraps this one. */

@@ -60,6 +60,7 @@ public final class OpRegistry {
             PixelShuffleOps.class,
             PointwiseOps.class,
             PoolOps.class,
+            PutOps.class,
             RandomOps.class,
             ReductionOps.class,
             ScatterOps.class,

@@ -14,6 +14,7 @@ import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.ops.IndexingOps;
 import org.jtorch.ops.OpDef;
+import org.jtorch.ops.PutOps;
 import org.jtorch.ops.ScatterOps;
 
 /**
@@ -384,6 +385,16 @@ public final class IndexingOpDb {
                 s("transposed", in -> a(in.nc(3, 4), idx(in, ls(1, 4, 11), 3))),
                 s("expanded", in -> a(in.ex(3, 4), idx(in, ls(0, 5, 10), 3))),
                 s("int32", in -> a(in.t(3), idx(in, INT32, ls(0), 1)))));
+        // (self, index, source, accumulate): assign samples keep positions distinct, where the gradient is defined
+        t.add(op(
+                PutOps.PUT,
+                s("assign", in -> a(in.t(2, 3), idx(in, ls(4, -6, 2), 3), in.t(3), false)),
+                s("accumulate-duplicates", in -> a(in.t(2, 3), idx(in, ls(1, 1, 5, 1), 2, 2), in.t(4), true)),
+                s("transposed", in -> a(in.nc(3, 4), idx(in, ls(1, 11), 2), in.nc(1, 2), false)),
+                s("0-d", in -> a(in.t(), idx(in, ls(0)), in.t(), true)),
+                s("empty", in -> a(in.t(0), idx(in, ls(), 0), in.t(0), false)),
+                s("int32", in -> a(in.t(3), idx(in, INT32, ls(0), 1), in.t(1), false)),
+                s("source-dtype", in -> a(in.t(3), idx(in, ls(0), 1), in.t(other(in), 1), false))));
         // (self, indices, Long dim or null)
         t.add(op(
                 IndexingOps.TAKE_ALONG_DIM,

@@ -111,12 +111,14 @@ public final class MatrixExponential implements AutoCloseable {
     /**
      * exp(A) of the matrix in {@link #input()}; the returned segment is valid until the next call.
      * {@code alwaysDegree18}: PyTorch takes the degree-18 path for every matrix of a batch of more than one. A NaN or
-     * infinite norm gives an all-NaN result (the scaling would otherwise never end).
+     * infinite norm gives an all-NaN result (the scaling would otherwise never end). {@code mayThread}: whether a large
+     * matrix may use OpenBLAS's threads on idle cores; false in deterministic mode, where the result must not depend on
+     * the machine's load.
      */
-    public MemorySegment compute(boolean alwaysDegree18) {
+    public MemorySegment compute(boolean alwaysDegree18, boolean mayThread) {
         if (n == 0) return out;
         if (n == 1) return scalarExp();
-        threaded = n >= THREADED_ORDER && IdleCores.available(OpenBlas.numThreads());
+        threaded = mayThread && n >= THREADED_ORDER && IdleCores.available(OpenBlas.numThreads());
         double norm = norm1();
         if (!Double.isFinite(norm)) {
             for (long i = 0; i < doubles; i++) out.setAtIndex(JAVA_DOUBLE, i, Double.NaN);

@@ -1,0 +1,96 @@
+package org.jtorch.autograd;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.function.Function;
+import org.jtorch.Tensor;
+import org.jtorch.Torch;
+import org.junit.jupiter.api.Test;
+
+/**
+ * gradcheck's options beyond the tolerances, as PyTorch's: complex inputs and outputs checked through their real and
+ * imaginary parts (Wirtinger calculus), so a rule that is right only for holomorphic functions is caught; fast mode's
+ * random projection, which also catches wrong rules; the reentrancy check bounded by {@code nondetTol}. The references
+ * are central finite differences and closed forms of the derivatives.
+ */
+class GradCheckOptionsTest {
+    private static final GradCheck.Options SLOW = GradCheck.Options.defaults().checkForwardAd(true);
+    private static final GradCheck.Options FAST = SLOW.fastMode(true);
+
+    private static Tensor complexLeaf() {
+        return Torch.complex(Torch.tensor(new double[] {0.3, -1.2, 2.5}), Torch.tensor(new double[] {0.7, 0.4, -0.9}))
+                .requiresGrad(true);
+    }
+
+    private static boolean check(Function<Tensor, Tensor> f, Tensor x, GradCheck.Options o) {
+        return GradCheck.check(xs -> f.apply(xs.get(0)), List.of(x), o);
+    }
+
+    @Test
+    void complexFunctionsPassInSlowAndFastMode() {
+        Tensor z = complexLeaf();
+        List<Function<Tensor, Tensor>> fns = List.of(
+                t -> t.mul(t).sum(), // holomorphic, complex output
+                t -> t.abs().square(), // real output of a complex input
+                t -> t.conj().mul(t.exp()), // neither holomorphic nor real
+                t -> Torch.real(t).mul(Torch.imag(t)));
+        for (Function<Tensor, Tensor> f : fns) {
+            assertTrue(check(f, z, SLOW));
+            assertTrue(check(f, z, FAST));
+        }
+        assertTrue(GradCheck.checkSecondOrder(
+                xs -> xs.get(0).mul(xs.get(0)).mul(xs.get(0).conj()), List.of(z), SLOW));
+    }
+
+    @Test
+    void aRuleRightOnlyForTheRealPartIsCaught() {
+        // |z|^2 computed as conj(z).detach() * z: the backward sees conj(z) as a constant and returns conj(conj(z)) = z
+        // for the real-output coordinate, where PyTorch's convention (∂/∂re + i ∂/∂im of |z|^2) gives 2z
+        Tensor z = complexLeaf();
+        Function<Tensor, Tensor> wrong = t -> Torch.real(t.conj().detach().mul(t));
+        for (GradCheck.Options o : List.of(SLOW.checkForwardAd(false), FAST.checkForwardAd(false))) {
+            GradCheck.GradcheckError e = assertThrows(GradCheck.GradcheckError.class, () -> check(wrong, z, o));
+            assertTrue(e.getMessage().contains("Jacobian mismatch"), e.getMessage());
+            assertFalse(check(wrong, z, o.raiseException(false)));
+        }
+        assertTrue(check(t -> Torch.real(t.conj().mul(t)), z, SLOW));
+    }
+
+    @Test
+    void fastModeCatchesAWrongRealRule() {
+        Tensor x = Torch.tensor(new double[] {0.3, -1.2, 2.0}).requiresGrad(true);
+        Function<Tensor, Tensor> wrong = t -> t.detach().square().add(t); // true derivative 2x + 1, rule says 1
+        GradCheck.GradcheckError e = assertThrows(GradCheck.GradcheckError.class, () -> check(wrong, x, FAST));
+        assertTrue(e.getMessage().contains("fast"), e.getMessage());
+        assertTrue(check(t -> t.square().add(t), x, FAST));
+    }
+
+    @Test
+    void nondetTolBoundsTheDifferenceBetweenTwoBackwardPasses() {
+        Tensor x = Torch.tensor(new double[] {0.3, -1.2}).requiresGrad(true);
+        // a backward that drifts by 1e-9 per pass: right within atol, but not reentrant
+        int[] passes = {0};
+        Function<Tensor, Tensor> drifting = t -> {
+            Tensor y = t.mul(2.0);
+            y.registerHook(g -> g.add(1e-9 * passes[0]++));
+            return y;
+        };
+        for (GradCheck.Options o : List.of(SLOW.checkForwardAd(false), FAST.checkForwardAd(false))) {
+            GradCheck.GradcheckError e = assertThrows(GradCheck.GradcheckError.class, () -> check(drifting, x, o));
+            assertTrue(e.getMessage().startsWith("Backward is not reentrant"), e.getMessage());
+            assertTrue(check(drifting, x, o.nondetTol(1e-6)));
+        }
+        assertTrue(check(t -> t.mul(2.0), x, SLOW.nondetTol(0.0)));
+    }
+
+    @Test
+    void atLeastOneModeMustBeChecked() {
+        Tensor x = Torch.tensor(new double[] {1.0}).requiresGrad(true);
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> check(t -> t, x, GradCheck.Options.defaults().checkBackwardAd(false)));
+    }
+}
