@@ -238,11 +238,52 @@ def fold_cases():
     repr_case("Fold", output_size=(4, 5), kernel_size=2)
 
 
+def grid_cases():
+    x2, x3 = randn(2, 3, 4, 5), randn(1, 2, 3, 4, 3)
+    g2 = torch.rand(2, 3, 4, 2, generator=GEN, dtype=torch.float64) * 2.6 - 1.3
+    g3 = torch.rand(1, 2, 3, 2, 3, generator=GEN, dtype=torch.float64) * 2.6 - 1.3
+    for mode in ("bilinear", "nearest", "bicubic"):
+        for padding in ("zeros", "border", "reflection"):
+            for align in (False, True):
+                id_ = mode + "/" + padding + ("/align" if align else "")
+                call(id_, "grid_sample", [x2, g2], grad=(0, 1), mode=mode, padding_mode=padding, align_corners=align)
+                if mode != "bicubic":
+                    call("3d/" + id_, "grid_sample", [x3, g3], grad=(0, 1), mode=mode, padding_mode=padding,
+                         align_corners=align)
+    identity = F.affine_grid(torch.eye(2, 3, dtype=torch.float64).expand(2, 2, 3), (2, 3, 4, 5), align_corners=True)
+    call("bilinear/border/identity-grid", "grid_sample", [x2, identity], grad=(0, 1), mode="bilinear",
+         padding_mode="border", align_corners=True)
+    call("float32", "grid_sample", [x2.float(), g2.float()], grad=(0, 1), mode="bilinear", padding_mode="zeros",
+         align_corners=False)
+    error("mode", "grid_sample", [x2, g2], mode="cubic", align_corners=False)
+    error("padding", "grid_sample", [x2, g2], padding_mode="wrap", align_corners=False)
+    error("batch", "grid_sample", [x2, g2[:1]], align_corners=False)
+    error("last-dim", "grid_sample", [x2, torch.rand(2, 3, 4, 3, dtype=torch.float64)], align_corners=False)
+    error("rank", "grid_sample", [x2, torch.rand(2, 3, 4, 1, 2, dtype=torch.float64)], align_corners=False)
+    error("dtype", "grid_sample", [x2, g2.float()], align_corners=False)
+    error("integer", "grid_sample", [x2.long(), g2.long()], align_corners=False)
+    error("empty", "grid_sample", [randn(2, 3, 0, 5), g2], align_corners=False)
+    error("bicubic-3d", "grid_sample", [x3, g3], mode="bicubic", align_corners=False)
+    theta2, theta3 = randn(2, 2, 3), randn(2, 3, 4)
+    for align in (False, True):
+        a = "/align" if align else ""
+        call("2d" + a, "affine_grid", [theta2], size=[2, 3, 4, 5], align_corners=align)
+        call("3d" + a, "affine_grid", [theta3], size=[2, 1, 3, 2, 4], align_corners=align)
+        call("single-step" + a, "affine_grid", [theta2], size=[2, 1, 1, 3], align_corners=align)
+    error("3d-theta-for-2d", "affine_grid", [theta3], size=[2, 3, 4, 5], align_corners=False)
+    error("2d-theta-for-3d", "affine_grid", [theta2], size=[2, 3, 4, 5, 6], align_corners=False)
+    error("rank", "affine_grid", [theta2], size=[2, 3, 4], align_corners=False)
+    error("zero-size", "affine_grid", [theta2], size=[2, 3, 0, 5], align_corners=False)
+    error("integer", "affine_grid", [theta2.long()], size=[2, 3, 4, 5], align_corners=False)
+    error("batch", "affine_grid", [theta2], size=[3, 3, 4, 5], align_corners=False)
+
+
 def main():
     conv3d_cases()
     pool1d_cases()
     unpool_cases()
     fold_cases()
+    grid_cases()
     here = os.path.dirname(os.path.abspath(__file__))
     write(os.path.join(here, "..", "resources", "golden", "spatial.json"), CASES, "make_golden_spatial.py")
 

@@ -51,6 +51,7 @@ public final class OpRegistry {
             ForeachOps.class,
             FusedOptimizerOps.class,
             GridOps.class,
+            GridSampleOps.class,
             IndexingOps.class,
             JoinOps.class,
             LinalgOps.class,

@@ -192,6 +192,14 @@ class SpatialGoldenTest {
                         ints(c, "dilation", 1),
                         ints(c, "padding", 0),
                         ints(c, "stride", 1));
+            case "grid_sample" ->
+                F.gridSample(
+                        x,
+                        second,
+                        c.has("mode") ? (String) c.kwarg("mode") : "bilinear",
+                        c.has("padding_mode") ? (String) c.kwarg("padding_mode") : "zeros",
+                        (Boolean) c.kwarg("align_corners"));
+            case "affine_grid" -> F.affineGrid(x, ints(c, "size", 0), (Boolean) c.kwarg("align_corners"));
             default -> throw new AssertionError("unknown op " + c.op());
         };
     }

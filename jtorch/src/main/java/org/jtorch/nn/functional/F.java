@@ -972,6 +972,30 @@ public final class F {
         return Pooling.maxUnpool(3, input, indices, kernelSize, stride, padding, outputSize);
     }
 
+    /** {@code F.grid_sample(input, grid)}: bilinear, zero padding, {@code align_corners=False} (with its warning). */
+    public static Tensor gridSample(Tensor input, Tensor grid) {
+        return gridSample(input, grid, "bilinear", "zeros", null);
+    }
+
+    /**
+     * {@code F.grid_sample(input, grid, mode, padding_mode, align_corners)}: samples an [N, C, H, W] input at the
+     * points of an [N, H_out, W_out, 2] grid of (x, y) in [-1, 1] (or a 5-d input with an [N, D_out, H_out, W_out, 3]
+     * grid); modes "bilinear", "nearest", "bicubic" (4-d only); padding "zeros", "border", "reflection"; a null
+     * {@code alignCorners} is False, with PyTorch's warning.
+     */
+    public static Tensor gridSample(Tensor input, Tensor grid, String mode, String paddingMode, Boolean alignCorners) {
+        return GridSampling.gridSample(input, grid, mode, paddingMode, alignCorners);
+    }
+
+    /**
+     * {@code F.affine_grid(theta, size, align_corners)}: the [N, H, W, 2] grid (or [N, D, H, W, 3]) that
+     * {@link #gridSample} needs to apply the affine maps {@code theta} [N, 2, 3] (or [N, 3, 4]) to an output of
+     * {@code size}; a null {@code alignCorners} is False, with PyTorch's warning.
+     */
+    public static Tensor affineGrid(Tensor theta, long[] size, Boolean alignCorners) {
+        return GridSampling.affineGrid(theta, size, alignCorners);
+    }
+
     /** {@code F.unfold(input, kernel_size)}: dilation 1, padding 0, stride 1. */
     public static Tensor unfold(Tensor input, long... kernelSize) {
         return unfold(input, kernelSize, new long[] {1}, new long[] {0}, new long[] {1});
