@@ -6,7 +6,6 @@ import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.internal.Shapes;
-import org.jtorch.storage.Storage;
 
 /**
  * 3-d convolution and transposed convolution as composites of the 2-d {@link ConvOps#CONVOLUTION}: the depth axis is
@@ -64,6 +63,11 @@ public final class Conv3dOps {
                         (long[]) a[7]);
                 return batched ? y : y.squeeze(0);
             });
+
+    /** {@code arange(n)} as int64 on {@code like}'s device. */
+    static Tensor range(long n, Tensor like) {
+        return Creation.ARANGE.call1(0L, n, 1L, DType.INT64, like.device());
+    }
 
     private static long groups(Object v) {
         return ((Number) v).longValue();
@@ -219,12 +223,12 @@ public final class Conv3dOps {
                 .permute(0, 2, 4, 3, 1, 5, 6)
                 .reshape(n, cout, kd * depth, oh, ow);
         long full = (depth - 1) * s[0] + d[0] * (kd - 1) + 1 + op[0];
-        long[] at = new long[(int) (kd * depth)];
-        for (int k = 0; k < kd; k++) {
-            for (int i = 0; i < depth; i++) at[(int) (k * depth + i)] = i * s[0] + k * d[0];
-        }
-        Tensor index = Creation.fromStorage(Storage.wrap(at), new long[] {at.length}, DType.INT64)
-                .to(x.device());
+        // tap k of input position i lands at output depth i·stride + k·dilation (taps major, as laid out above)
+        Tensor index = range(kd, x)
+                .mul(d[0])
+                .unsqueeze(1)
+                .add(range(depth, x).mul(s[0]).unsqueeze(0))
+                .reshape(-1);
         Tensor zeros = Creation.full(new long[] {n, cout, full, oh, ow}, 0L, x.dtype(), x.device());
         Tensor y = ScatterOps.indexAdd(zeros, 2, index, taps).narrow(2, p[0], out[0]);
         return bias == null ? y : y.add(bias.view(cout, 1, 1, 1));

@@ -1,10 +1,8 @@
 package org.jtorch.ops;
 
 import org.jtorch.DType;
-import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
-import org.jtorch.storage.Storage;
 
 /**
  * {@code im2col} ({@code F.unfold}) and {@code col2im} ({@code F.fold}) as composites: both are fixed index maps
@@ -44,8 +42,7 @@ public final class FoldOps {
                 Tensor padded = p.p[0] == 0 && p.p[1] == 0
                         ? xb
                         : ArrangeOps.pad(xb, new long[] {p.p[1], p.p[1], p.p[0], p.p[0]});
-                Tensor cols = ScatterOps.indexSelect(
-                                padded.reshape(n, c, -1), 2, p.index(w + 2 * p.p[1], oh, ow, x.device()))
+                Tensor cols = ScatterOps.indexSelect(padded.reshape(n, c, -1), 2, p.index(w + 2 * p.p[1], oh, ow, x))
                         .reshape(n, c * p.k[0] * p.k[1], oh * ow);
                 return batched ? cols : cols.squeeze(0);
             });
@@ -86,8 +83,7 @@ public final class FoldOps {
                 Tensor cb = batched ? cols : cols.unsqueeze(0);
                 long n = cb.size(0), c = cb.size(1) / kk, hp = size[0] + 2 * p.p[0], wp = size[1] + 2 * p.p[1];
                 Tensor zeros = Creation.full(new long[] {n, c, hp * wp}, 0L, cols.dtype(), cols.device());
-                Tensor image = ScatterOps.indexAdd(
-                                zeros, 2, p.index(wp, oh, ow, cols.device()), cb.reshape(n, c, kk * oh * ow))
+                Tensor image = ScatterOps.indexAdd(zeros, 2, p.index(wp, oh, ow, cols), cb.reshape(n, c, kk * oh * ow))
                         .view(n, c, hp, wp)
                         .narrow(2, p.p[0], size[0])
                         .narrow(3, p.p[1], size[1]);
@@ -116,18 +112,16 @@ public final class FoldOps {
          * The flat position in the padded plane (width {@code wp}) of every column element, in the column matrix's
          * order [kH][kW][oH][oW].
          */
-        Tensor index(long wp, long oh, long ow, Device device) {
-            long[] at = new long[(int) (k[0] * k[1] * oh * ow)];
-            int i = 0;
-            for (long ki = 0; ki < k[0]; ki++) {
-                for (long kj = 0; kj < k[1]; kj++) {
-                    for (long y = 0; y < oh; y++) {
-                        for (long x = 0; x < ow; x++) at[i++] = (y * s[0] + ki * d[0]) * wp + x * s[1] + kj * d[1];
-                    }
-                }
-            }
-            return Creation.fromStorage(Storage.wrap(at), new long[] {at.length}, DType.INT64)
-                    .to(device);
+        Tensor index(long wp, long oh, long ow, Tensor like) {
+            Tensor rows = Conv3dOps.range(k[0], like)
+                    .mul(d[0])
+                    .view(k[0], 1, 1, 1)
+                    .add(Conv3dOps.range(oh, like).mul(s[0]).view(1, 1, oh, 1));
+            Tensor cols = Conv3dOps.range(k[1], like)
+                    .mul(d[1])
+                    .view(1, k[1], 1, 1)
+                    .add(Conv3dOps.range(ow, like).mul(s[1]).view(1, 1, 1, ow));
+            return rows.mul(wp).add(cols).reshape(-1);
         }
     }
 

@@ -148,8 +148,14 @@ public final class GridSampleOps {
         Tensor out;
         if (mode == NEAREST) {
             Tensor[] at = new Tensor[spatial];
-            for (int k = 0; k < spatial; k++) at[k] = coords[k].detach().round();
-            out = tap(flatInput, at, sizes, c);
+            Tensor one = null;
+            for (int k = 0; k < spatial; k++) {
+                at[k] = coords[k].detach().round();
+                // a weight of exactly 1 with a zero derivative: the grid gets ATen's zero gradient, not none
+                Tensor w = coords[k].sub(coords[k].detach()).mul(0.0).add(1.0);
+                one = one == null ? w : one.mul(w);
+            }
+            out = weighted(flatInput, at, sizes, c, one);
         } else if (mode == BILINEAR) {
             out = bilinear(flatInput, coords, sizes, c);
         } else {
@@ -270,12 +276,6 @@ public final class GridSampleOps {
         Tensor v = valid.unsqueeze(1);
         // where, not a product with the mask: a weight of a tap outside must not turn a zero into NaN
         return values.mul(weight.unsqueeze(1)).where(v, 0.0);
-    }
-
-    /** The taps at integer positions {@code at}, zero outside the input (nearest mode). */
-    private static Tensor tap(Tensor flatInput, Tensor[] at, long[] sizes, long c) {
-        Tensor valid = inside(at, sizes);
-        return gather(flatInput, at, sizes, c, valid).where(valid.unsqueeze(1), 0.0);
     }
 
     private static Tensor inside(Tensor[] at, long[] sizes) {

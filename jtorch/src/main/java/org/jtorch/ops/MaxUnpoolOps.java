@@ -89,9 +89,9 @@ public final class MaxUnpoolOps {
                 .view(outShape);
     }
 
-    /** ATen's check that every index falls in the output plane (read on CPU; meta tensors hold no indices). */
+    /** ATen's check that every index falls in the output plane (where the indices hold data: not meta or fake). */
     private static void checkIndices(Tensor indices, long volume, long[] size) {
-        if (indices.device() != Device.CPU || indices.numel() == 0) return;
+        if (!indices.impl().hasData() || indices.device() != Device.CPU || indices.numel() == 0) return;
         for (long bad : indices.toLongArray()) {
             if (bad >= 0 && bad < volume) continue;
             StringBuilder s = new StringBuilder();
