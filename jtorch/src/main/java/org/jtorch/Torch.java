@@ -17,11 +17,14 @@ import org.jtorch.ops.ConvOps;
 import org.jtorch.ops.CopyOps;
 import org.jtorch.ops.Creation;
 import org.jtorch.ops.EinsumOps;
+import org.jtorch.ops.FoldOps;
 import org.jtorch.ops.GridOps;
+import org.jtorch.ops.GridSampleOps;
 import org.jtorch.ops.IndexingOps;
 import org.jtorch.ops.JoinOps;
 import org.jtorch.ops.LinalgOps;
 import org.jtorch.ops.MatmulOps;
+import org.jtorch.ops.MaxUnpoolOps;
 import org.jtorch.ops.OpDef;
 import org.jtorch.ops.PointwiseOps;
 import org.jtorch.ops.RandomOps;
@@ -1122,6 +1125,55 @@ public final class Torch {
             long[] outputPadding,
             long groups) {
         return ConvOps.convolution(input, weight, bias, stride, padding, dilation, transposed, outputPadding, groups);
+    }
+
+    /**
+     * {@code torch.grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners)}: {@code F.grid_sample}
+     * below its mode names (interpolation 0 bilinear, 1 nearest, 2 bicubic; padding 0 zeros, 1 border, 2 reflection).
+     */
+    public static Tensor gridSampler(
+            Tensor input, Tensor grid, long interpolationMode, long paddingMode, boolean alignCorners) {
+        return GridSampleOps.GRID_SAMPLER.call1(input, grid, interpolationMode, paddingMode, alignCorners);
+    }
+
+    /**
+     * {@code torch.affine_grid_generator(theta, size, align_corners)}: {@code F.affine_grid} without its checks' words.
+     */
+    public static Tensor affineGridGenerator(Tensor theta, long[] size, boolean alignCorners) {
+        return GridSampleOps.AFFINE_GRID_GENERATOR.call1(theta, size.clone(), alignCorners);
+    }
+
+    /**
+     * {@code torch._C._nn.im2col(self, kernel_size, dilation, padding, stride)}: {@code F.unfold} with every argument
+     * given as a pair.
+     */
+    public static Tensor im2col(Tensor self, long[] kernelSize, long[] dilation, long[] padding, long[] stride) {
+        return FoldOps.IM2COL.call1(self, kernelSize.clone(), dilation.clone(), padding.clone(), stride.clone());
+    }
+
+    /**
+     * {@code torch._C._nn.col2im(self, output_size, kernel_size, dilation, padding, stride)}: {@code F.fold} with every
+     * argument given as a pair.
+     */
+    public static Tensor col2im(
+            Tensor self, long[] outputSize, long[] kernelSize, long[] dilation, long[] padding, long[] stride) {
+        return FoldOps.COL2IM.call1(
+                self, outputSize.clone(), kernelSize.clone(), dilation.clone(), padding.clone(), stride.clone());
+    }
+
+    /**
+     * {@code torch._C._nn.max_unpool2d(self, indices, output_size)}: each value written at its flat index of a zero
+     * plane of {@code outputSize} (F.maxUnpool2d works the size out from the kernel).
+     */
+    public static Tensor maxUnpool2d(Tensor self, Tensor indices, long[] outputSize) {
+        return MaxUnpoolOps.MAX_UNPOOL2D.call1(self, indices, outputSize.clone());
+    }
+
+    /**
+     * {@code torch._C._nn.max_unpool3d(self, indices, output_size, stride, padding)}: as {@link #maxUnpool2d} in 3-d.
+     */
+    public static Tensor maxUnpool3d(Tensor self, Tensor indices, long[] outputSize, long[] stride, long[] padding) {
+        return MaxUnpoolOps.MAX_UNPOOL3D.call1(self, indices, outputSize.clone(), stride.clone(), padding.clone());
     }
 
     /** {@code torch.lgamma}: log|Γ(x)|. */

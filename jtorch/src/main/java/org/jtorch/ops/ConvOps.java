@@ -67,7 +67,7 @@ public final class ConvOps {
     }
 
     /** PyTorch's expansion of an int-or-list argument to one value per spatial dim, with its message. */
-    private static long[] perDim(String name, long[] v, int spatial) {
+    static long[] perDim(String name, long[] v, int spatial) {
         if (v == null) throw new TorchException("convolution: " + name + " must be given");
         if (v.length == 1 && spatial > 1) {
             long[] r = new long[spatial];
@@ -218,7 +218,7 @@ public final class ConvOps {
     }
 
     /** ATen's checks of the per-dim parameters and of groups against the weight, in its order and words. */
-    private static void checkParameters(long[] s, long[] p, long[] d, long[] op, long groups, long[] wt) {
+    static void checkParameters(long[] s, long[] p, long[] d, long[] op, long groups, long[] wt) {
         for (long v : p) if (v < 0) throw new TorchException("negative padding is not supported");
         for (long v : s) if (v <= 0) throw new TorchException("non-positive stride is not supported");
         for (long v : op) if (v < 0) throw new TorchException("negative output_padding is not supported");

@@ -30,6 +30,10 @@ final class PoolKernels {
      */
     static void maxForward(Tensor input, Tensor values, Tensor indices, PoolOps.MaxPlan p) {
         if (values.numel() == 0) return;
+        if (!input.dtype().isFloatingPoint()) {
+            maxForwardIntegral(input, values, indices, p);
+            return;
+        }
         try (var _ = DispatchState.gradEnabled(false)) {
             double[] x = dense(input);
             int h = (int) p.h(), w = (int) p.w(), oh = (int) p.oh(), ow = (int) p.ow(), plane = h * w, out = oh * ow;
@@ -63,6 +67,51 @@ final class PoolKernels {
                 }
             });
             writeDoubles(v, values);
+            writeLongs(ix, indices);
+        }
+    }
+
+    /**
+     * {@link #maxForward} of integer input, compared as int64 (exact for every integer dtype): the first maximum of
+     * each window is kept, starting from the dtype's lowest value as ATen's kernel does.
+     */
+    private static void maxForwardIntegral(Tensor input, Tensor values, Tensor indices, PoolOps.MaxPlan p) {
+        try (var _ = DispatchState.gradEnabled(false)) {
+            long[] x = (long[]) CopyOps.clone(CopyOps.to(input, DType.INT64))
+                    .impl()
+                    .storage()
+                    .array();
+            int w = (int) p.w(), oh = (int) p.oh(), ow = (int) p.ow(), plane = (int) (p.h() * p.w()), out = oh * ow;
+            long[] v = new long[(int) (p.planes() * out)];
+            long[] ix = new long[v.length];
+            Parallel.forRange(p.planes(), grain((long) out * p.kh() * p.kw()), (c0, c1) -> {
+                for (int c = (int) c0; c < c1; c++) {
+                    for (int i = 0; i < oh; i++) {
+                        long hs = i * p.sh() - p.ph();
+                        long y0 = hs;
+                        while (y0 < 0) y0 += p.dh();
+                        for (int j = 0; j < ow; j++) {
+                            long ws = j * p.sw() - p.pw();
+                            long x0 = ws;
+                            while (x0 < 0) x0 += p.dw();
+                            long best = y0 * w + x0;
+                            long max = Long.MIN_VALUE;
+                            for (long y = y0; y < Math.min(hs + (p.kh() - 1) * p.dh() + 1, p.h()); y += p.dh()) {
+                                for (long xx = x0; xx < Math.min(ws + (p.kw() - 1) * p.dw() + 1, w); xx += p.dw()) {
+                                    long val = x[(int) (c * plane + y * w + xx)];
+                                    if (val > max) {
+                                        max = val;
+                                        best = y * w + xx;
+                                    }
+                                }
+                            }
+                            v[c * out + i * ow + j] = max;
+                            ix[c * out + i * ow + j] = best;
+                        }
+                    }
+                }
+            });
+            writeLongs(v, values);
             writeLongs(ix, indices);
         }
     }

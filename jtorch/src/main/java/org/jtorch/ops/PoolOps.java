@@ -165,7 +165,8 @@ public final class PoolOps {
                     a -> {
                         Tensor x = (Tensor) a[0];
                         MaxPlan p = maxPlan(x, a, 1);
-                        requireSupported("max_pool2d", x.dtype());
+                        // ATen's CPU kernel also takes every integer type (not bool): compared exactly as int64
+                        if (!x.dtype().isIntegral(false)) requireSupported("max_pool2d", x.dtype());
                         long[] shape = withSpatial(x, p.oh(), p.ow());
                         return new Spec(
                                 new long[][] {shape, shape.clone()},

@@ -324,6 +324,7 @@ public final class OpDb {
         ternaryOps(t);
         convolutionAndPooling(t);
         t.addAll(UpsampleOpDb.entries());
+        t.addAll(SpatialOpDb.entries());
         return List.copyOf(t);
     }
 

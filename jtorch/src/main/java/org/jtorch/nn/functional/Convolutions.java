@@ -7,11 +7,12 @@ import org.jtorch.amp.Autocast;
 import org.jtorch.amp.CastPolicy;
 import org.jtorch.internal.Shapes;
 import org.jtorch.ops.ArrangeOps;
+import org.jtorch.ops.Conv3dOps;
 import org.jtorch.ops.ConvOps;
 
 /**
- * {@code F.conv1d}/{@code F.conv2d} and {@code F.conv_transpose1d}/{@code F.conv_transpose2d} over
- * {@link ConvOps#convolution}: the unbatched form (a batch of one) and the padding strings, as ATen's
+ * {@code F.conv1d/2d/3d} and {@code F.conv_transpose1d/2d/3d} over {@link ConvOps#convolution} (3-d: the
+ * {@link Conv3dOps} composites): the unbatched form (a batch of one) and the padding strings, as ATen's
  * {@code conv1d}/{@code conv2d}, {@code conv_transpose1d}/{@code conv_transpose2d} and {@code _convolution_mode} do.
  */
 final class Convolutions {
@@ -39,7 +40,7 @@ final class Convolutions {
         }
         boolean batched = checkRank(spatial, input);
         Tensor x = batched ? input : input.unsqueeze(0);
-        Tensor y = ConvOps.convolution(x, weight, bias, stride, padding, dilation, false, NO_OUTPUT_PADDING, groups);
+        Tensor y = plain(spatial, x, weight, bias, stride, padding, dilation, groups);
         return batched ? y : y.squeeze(0);
     }
 
@@ -99,7 +100,7 @@ final class Convolutions {
                     + "input be created");
             x = ArrangeOps.pad(x, extra);
         }
-        Tensor y = ConvOps.convolution(x, weight, bias, stride, left, dilation, false, NO_OUTPUT_PADDING, groups);
+        Tensor y = plain(spatial, x, weight, bias, stride, left, dilation, groups);
         return batched ? y : y.squeeze(0);
     }
 
@@ -127,8 +128,24 @@ final class Convolutions {
         }
         boolean batched = checkRank("conv_transpose" + spatial + "d", spatial, input);
         Tensor x = batched ? input : input.unsqueeze(0);
-        Tensor y = ConvOps.convolution(x, weight, bias, stride, padding, dilation, true, outputPadding, groups);
+        Tensor y = spatial == 3
+                ? Conv3dOps.CONV_TRANSPOSE3D.call1(x, weight, bias, stride, padding, outputPadding, groups, dilation)
+                : ConvOps.convolution(x, weight, bias, stride, padding, dilation, true, outputPadding, groups);
         return batched ? y : y.squeeze(0);
+    }
+
+    /** The batched convolution: {@code aten::convolution} in 1-d and 2-d, the {@code conv3d} composite in 3-d. */
+    private static Tensor plain(
+            int spatial,
+            Tensor x,
+            Tensor weight,
+            Tensor bias,
+            long[] stride,
+            long[] padding,
+            long[] dilation,
+            long groups) {
+        if (spatial == 3) return Conv3dOps.CONV3D.call1(x, weight, bias, stride, padding, dilation, groups);
+        return ConvOps.convolution(x, weight, bias, stride, padding, dilation, false, NO_OUTPUT_PADDING, groups);
     }
 
     private static long[] filled(int n, long v) {

@@ -12,8 +12,10 @@ import org.jtorch.internal.Shapes;
 import org.jtorch.nn.LinearCrossEntropyOptions;
 import org.jtorch.nn.Reduction;
 import org.jtorch.ops.ActivationOps;
+import org.jtorch.ops.FoldOps;
 import org.jtorch.ops.NormOps;
 import org.jtorch.ops.PixelShuffleOps;
+import org.jtorch.ops.Pool1dOps;
 import org.jtorch.ops.PoolOps;
 import org.jtorch.ops.RandomOps;
 import org.jtorch.ops.ReductionOps;
@@ -594,6 +596,51 @@ public final class F {
         return Convolutions.convTranspose(2, input, weight, bias, stride, padding, outputPadding, groups, dilation);
     }
 
+    /** {@code F.conv3d(input, weight)}: stride 1, no padding. */
+    public static Tensor conv3d(Tensor input, Tensor weight) {
+        return conv3d(input, weight, null, new long[] {1}, new long[] {0}, new long[] {1}, 1);
+    }
+
+    /**
+     * {@code F.conv3d(input, weight, bias, stride, padding, dilation, groups)}: an input of [N, C, D, H, W] or
+     * unbatched [C, D, H, W], a weight of [C_out, C_in/groups, kD, kH, kW]; stride, padding and dilation hold one value
+     * (every dim) or three; a null bias is omitted.
+     */
+    public static Tensor conv3d(
+            Tensor input, Tensor weight, Tensor bias, long[] stride, long[] padding, long[] dilation, long groups) {
+        return Convolutions.conv(3, input, weight, bias, stride, padding, dilation, groups);
+    }
+
+    /** {@code F.conv3d(input, weight, bias, stride, padding="same"|"valid", dilation, groups)}. */
+    public static Tensor conv3d(
+            Tensor input, Tensor weight, Tensor bias, long[] stride, String padding, long[] dilation, long groups) {
+        return Convolutions.conv(3, input, weight, bias, stride, padding, dilation, groups);
+    }
+
+    /**
+     * {@code F.conv_transpose3d(input, weight)}: stride 1, no padding, weight {@code [C_in, C_out/groups, kD, kH, kW]}.
+     */
+    public static Tensor convTranspose3d(Tensor input, Tensor weight) {
+        return convTranspose3d(input, weight, null, new long[] {1}, new long[] {0}, new long[] {0}, 1, new long[] {1});
+    }
+
+    /**
+     * {@code F.conv_transpose3d(input, weight, bias, stride, padding, output_padding, groups, dilation)}: each per-dim
+     * argument holds one value (every dim) or three; a null bias is omitted; the input is [N, C, D, H, W] or unbatched
+     * [C, D, H, W].
+     */
+    public static Tensor convTranspose3d(
+            Tensor input,
+            Tensor weight,
+            Tensor bias,
+            long[] stride,
+            long[] padding,
+            long[] outputPadding,
+            long groups,
+            long[] dilation) {
+        return Convolutions.convTranspose(3, input, weight, bias, stride, padding, outputPadding, groups, dilation);
+    }
+
     /**
      * {@code F.interpolate(input, size=size, mode=mode, align_corners=align_corners)}: resizes the spatial dims of an
      * [N, C, d...] input to {@code size} (one value applies to every dim). Modes: "nearest", "nearest-exact", "linear"
@@ -825,6 +872,166 @@ public final class F {
         return PoolOps.adaptiveAvgPool2d(
                 input,
                 new long[] {outputH == null ? input.size(-2) : outputH, outputW == null ? input.size(-1) : outputW});
+    }
+
+    /** {@code F.max_pool1d(input, kernel_size)}: stride = kernel_size. */
+    public static Tensor maxPool1d(Tensor input, long kernelSize) {
+        return maxPool1d(input, kernelSize, null, 0, 1, false);
+    }
+
+    /**
+     * {@code F.max_pool1d(input, kernel_size, stride, padding, dilation, ceil_mode)} over the last dim of an [N, C, L]
+     * or [C, L] input; a null stride is the kernel size.
+     */
+    public static Tensor maxPool1d(
+            Tensor input, long kernelSize, Long stride, long padding, long dilation, boolean ceilMode) {
+        return Pool1dOps.MAX_POOL1D.call1(
+                input,
+                new long[] {kernelSize},
+                stride == null ? new long[0] : new long[] {stride},
+                new long[] {padding},
+                new long[] {dilation},
+                ceilMode);
+    }
+
+    /** {@code F.max_pool1d(..., return_indices=True)}: the maxima and their positions along the last dim. */
+    public static ValuesIndices maxPool1dWithIndices(
+            Tensor input, long kernelSize, Long stride, long padding, long dilation, boolean ceilMode) {
+        Tensor[] r = (Tensor[]) Pool1dOps.MAX_POOL1D_WITH_INDICES.call(
+                input,
+                new long[] {kernelSize},
+                stride == null ? new long[0] : new long[] {stride},
+                new long[] {padding},
+                new long[] {dilation},
+                ceilMode);
+        return new ValuesIndices(r[0], r[1]);
+    }
+
+    /** {@code F.avg_pool1d(input, kernel_size)}: stride = kernel_size, no padding. */
+    public static Tensor avgPool1d(Tensor input, long kernelSize) {
+        return avgPool1d(input, kernelSize, null, 0, false, true);
+    }
+
+    /**
+     * {@code F.avg_pool1d(input, kernel_size, stride, padding, ceil_mode, count_include_pad)}; null stride = kernel.
+     */
+    public static Tensor avgPool1d(
+            Tensor input, long kernelSize, Long stride, long padding, boolean ceilMode, boolean countIncludePad) {
+        return Pool1dOps.AVG_POOL1D.call1(
+                input,
+                new long[] {kernelSize},
+                stride == null ? new long[0] : new long[] {stride},
+                new long[] {padding},
+                ceilMode,
+                countIncludePad);
+    }
+
+    /** {@code F.adaptive_avg_pool1d(input, output_size)}. */
+    public static Tensor adaptiveAvgPool1d(Tensor input, long outputSize) {
+        return Pool1dOps.ADAPTIVE_AVG_POOL1D.call1(input, new long[] {outputSize});
+    }
+
+    /**
+     * {@code F.lp_pool1d(input, norm_type, kernel_size, stride, ceil_mode)}: the p-norm of each window, {@code (Σ
+     * x^p)^(1/p)}; a null stride is the kernel size.
+     */
+    public static Tensor lpPool1d(Tensor input, double normType, long kernelSize, Long stride, boolean ceilMode) {
+        return Pooling.lpPool1d(input, normType, kernelSize, stride, ceilMode);
+    }
+
+    /** {@code F.lp_pool2d(input, norm_type, kernel_size, stride, ceil_mode)}; a null stride is the kernel size. */
+    public static Tensor lpPool2d(Tensor input, double normType, long[] kernelSize, long[] stride, boolean ceilMode) {
+        return Pooling.lpPool2d(input, normType, kernelSize, stride, ceilMode);
+    }
+
+    /**
+     * {@code F.max_unpool1d(input, indices, kernel_size, stride, padding, output_size)}: each value written at its
+     * index of a zero output; null stride = kernel size, null output size = {@code (L − 1)·stride + kernel − 2·pad}.
+     */
+    public static Tensor maxUnpool1d(
+            Tensor input, Tensor indices, long kernelSize, Long stride, long padding, long[] outputSize) {
+        return Pooling.maxUnpool(
+                1,
+                input,
+                indices,
+                new long[] {kernelSize},
+                stride == null ? null : new long[] {stride},
+                new long[] {padding},
+                outputSize);
+    }
+
+    /** {@code F.max_unpool2d(input, indices, kernel_size, stride, padding, output_size)}; null = PyTorch's default. */
+    public static Tensor maxUnpool2d(
+            Tensor input, Tensor indices, long[] kernelSize, long[] stride, long[] padding, long[] outputSize) {
+        return Pooling.maxUnpool(2, input, indices, kernelSize, stride, padding, outputSize);
+    }
+
+    /** {@code F.max_unpool3d(input, indices, kernel_size, stride, padding, output_size)}; null = PyTorch's default. */
+    public static Tensor maxUnpool3d(
+            Tensor input, Tensor indices, long[] kernelSize, long[] stride, long[] padding, long[] outputSize) {
+        return Pooling.maxUnpool(3, input, indices, kernelSize, stride, padding, outputSize);
+    }
+
+    /** {@code F.grid_sample(input, grid)}: bilinear, zero padding, {@code align_corners=False} (with its warning). */
+    public static Tensor gridSample(Tensor input, Tensor grid) {
+        return gridSample(input, grid, "bilinear", "zeros", null);
+    }
+
+    /**
+     * {@code F.grid_sample(input, grid, mode, padding_mode, align_corners)}: samples an [N, C, H, W] input at the
+     * points of an [N, H_out, W_out, 2] grid of (x, y) in [-1, 1] (or a 5-d input with an [N, D_out, H_out, W_out, 3]
+     * grid); modes "bilinear", "nearest", "bicubic" (4-d only); padding "zeros", "border", "reflection"; a null
+     * {@code alignCorners} is False, with PyTorch's warning.
+     */
+    public static Tensor gridSample(Tensor input, Tensor grid, String mode, String paddingMode, Boolean alignCorners) {
+        return GridSampling.gridSample(input, grid, mode, paddingMode, alignCorners);
+    }
+
+    /**
+     * {@code F.affine_grid(theta, size, align_corners)}: the [N, H, W, 2] grid (or [N, D, H, W, 3]) that
+     * {@link #gridSample} needs to apply the affine maps {@code theta} [N, 2, 3] (or [N, 3, 4]) to an output of
+     * {@code size}; a null {@code alignCorners} is False, with PyTorch's warning.
+     */
+    public static Tensor affineGrid(Tensor theta, long[] size, Boolean alignCorners) {
+        return GridSampling.affineGrid(theta, size, alignCorners);
+    }
+
+    /** {@code F.unfold(input, kernel_size)}: dilation 1, padding 0, stride 1. */
+    public static Tensor unfold(Tensor input, long... kernelSize) {
+        return unfold(input, kernelSize, new long[] {1}, new long[] {0}, new long[] {1});
+    }
+
+    /**
+     * {@code F.unfold(input, kernel_size, dilation, padding, stride)}: the sliding blocks of an [N, C, H, W] (or [C, H,
+     * W]) input as columns, [N, C·kH·kW, L]; each argument one value (both dims) or two.
+     */
+    public static Tensor unfold(Tensor input, long[] kernelSize, long[] dilation, long[] padding, long[] stride) {
+        return FoldOps.IM2COL.call1(
+                input,
+                Pooling.expand("kernel_size", kernelSize, 2),
+                Pooling.expand("dilation", dilation, 2),
+                Pooling.expand("padding", padding, 2),
+                Pooling.expand("stride", stride, 2));
+    }
+
+    /** {@code F.fold(input, output_size, kernel_size)}: dilation 1, padding 0, stride 1. */
+    public static Tensor fold(Tensor input, long[] outputSize, long[] kernelSize) {
+        return fold(input, outputSize, kernelSize, new long[] {1}, new long[] {0}, new long[] {1});
+    }
+
+    /**
+     * {@code F.fold(input, output_size, kernel_size, dilation, padding, stride)}: columns [N, C·kH·kW, L] (or [C·kH·kW,
+     * L]) summed back into an image of {@code output_size}, the adjoint of {@link #unfold}.
+     */
+    public static Tensor fold(
+            Tensor input, long[] outputSize, long[] kernelSize, long[] dilation, long[] padding, long[] stride) {
+        return FoldOps.COL2IM.call1(
+                input,
+                Pooling.expand("output_size", outputSize, 2),
+                Pooling.expand("kernel_size", kernelSize, 2),
+                Pooling.expand("dilation", dilation, 2),
+                Pooling.expand("padding", padding, 2),
+                Pooling.expand("stride", stride, 2));
     }
 
     /**
