@@ -43,6 +43,7 @@ public final class OpRegistry {
             ConvOps.class,
             CopyOps.class,
             Creation.class,
+            CtcLossOps.class,
             DeviceCopyOps.class,
             DistanceOps.class,
             EinsumOps.class,
