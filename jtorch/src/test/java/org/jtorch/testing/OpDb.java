@@ -323,6 +323,7 @@ public final class OpDb {
         ternaryOps(t);
         convolutionAndPooling(t);
         t.addAll(UpsampleOpDb.entries());
+        t.addAll(LossOpDb.entries());
         return List.copyOf(t);
     }
 
