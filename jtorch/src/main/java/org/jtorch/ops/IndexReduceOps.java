@@ -3,7 +3,6 @@ package org.jtorch.ops;
 import java.util.Arrays;
 import java.util.Set;
 import org.jtorch.DType;
-import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.Warnings;
@@ -134,11 +133,13 @@ public final class IndexReduceOps {
     }
 
     /**
-     * Every index in [0, size) — or in [-size, size) when negative ones wrap — checked before any write (no values on
-     * meta). A null message is put's, naming the index.
+     * Every index in [0, size) — or in [-size, size) when negative ones wrap — checked before any write. A null message
+     * is put's, naming the index.
      */
     private static void checkRange(Tensor index, long size, String message, boolean wraps) {
-        if (index.device() == Device.META || index.numel() == 0) return;
+        // without readable values (meta, fake, vmapped) the kernels' own bounds checks apply
+        boolean readable = index.impl().hasData() && index.transformPayload() == null;
+        if (!readable || index.numel() == 0) return;
         for (long i : index.toLongArray()) {
             if (i >= size || i < (wraps ? -size : 0)) {
                 throw new IndexOutOfBoundsException(

@@ -37,7 +37,7 @@ public final class IsinOps {
                 Tensor test = (Tensor) a[1];
                 Scalar s = Scalar.of(a[0]);
                 DType d = s.isComplex() ? DType.COMPLEX128 : s.isFloatingPoint() ? DType.FLOAT64 : DType.INT64;
-                return membership(Creation.scalarTensor(s, d).to(test.device()), test, Boolean.TRUE.equals(a[3]));
+                return membership(Creation.full(new long[0], a[0], d, test.device()), test, Boolean.TRUE.equals(a[3]));
             });
 
     private static void checkDtype(DType d) {

@@ -15,12 +15,20 @@ public final class UnfoldOps {
 
     /** {@code unfold(self, dimension, size, step)}. */
     public static final OpDef UNFOLD = OpDef.composite(
-            "unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)",
-            a -> unfoldView(
-                    (Tensor) a[0],
-                    ((Number) a[1]).longValue(),
-                    ((Number) a[2]).longValue(),
-                    ((Number) a[3]).longValue()));
+                    "unfold(Tensor(a) self, int dimension, int size, int step) -> Tensor(a)",
+                    a -> unfoldView(
+                            (Tensor) a[0],
+                            ((Number) a[1]).longValue(),
+                            ((Number) a[2]).longValue(),
+                            ((Number) a[3]).longValue()))
+            // the view's strides must be the physical tensor's: unfold the batch-first tensor one dim further on
+            .defineBatchRule(call -> {
+                Tensor logical = (Tensor) call.args()[0];
+                if (!call.batched(0) || logical.dim() == 0) return call.perExample();
+                long dim = Shapes.wrapDim(((Number) call.args()[1]).longValue(), logical.dim()) + 1;
+                return call.wrap(
+                        call.call1(UnfoldOps.UNFOLD, call.front(logical), dim, call.args()[2], call.args()[3]));
+            });
 
     private static Tensor unfoldView(Tensor self, long dimension, long size, long step) {
         int rank = self.dim();

@@ -324,6 +324,7 @@ public final class OpDb {
         convolutionAndPooling(t);
         t.addAll(UpsampleOpDb.entries());
         t.addAll(LossOpDb.entries());
+        t.addAll(IndexReduceOpDb.entries());
         return List.copyOf(t);
     }
 
