@@ -2604,6 +2604,14 @@ public final class Tensor {
         return Aten.TAKE_ALONG_DIM.call1(this, indices, (long) dim);
     }
 
+    /**
+     * {@code Tensor.unfold(dimension, size, step)}: a view holding every window of {@code size} elements along
+     * {@code dimension}, one every {@code step}, in a new last dim.
+     */
+    public Tensor unfold(int dimension, long size, long step) {
+        return Aten.UNFOLD.call1(this, (long) dimension, size, step);
+    }
+
     /** {@code Tensor.gather}: gathers values along an axis specified by dim; see {@code torch.gather}. */
     public Tensor gather(int dim, Tensor index) {
         return Aten.GATHER.call1(this, (long) dim, index, false);
@@ -2634,6 +2642,72 @@ public final class Tensor {
     public Tensor scatter_(int dim, Tensor index, Object value) {
         return writeWithoutOverlap(
                 value instanceof Tensor ? Aten.SCATTER_SRC : Aten.SCATTER_VALUE, this, (long) dim, index, value);
+    }
+
+    /**
+     * {@code Tensor.scatter(dim, index, src, reduce=)}: scatter that {@code "add"}s or {@code "multiply"}s src into the
+     * indexed places (PyTorch deprecates it for {@link #scatterReduce}).
+     */
+    public Tensor scatter(int dim, Tensor index, Tensor src, String reduce) {
+        return Aten.SCATTER_REDUCE_LEGACY.call1(this, (long) dim, index, src, reduce);
+    }
+
+    /** {@code Tensor.scatter(dim, index, value, reduce=)}: the scalar {@code "add"}ed or {@code "multiply"}d in. */
+    public Tensor scatter(int dim, Tensor index, Number value, String reduce) {
+        return Aten.SCATTER_VALUE_REDUCE.call1(this, (long) dim, index, value, reduce);
+    }
+
+    /** {@code Tensor.scatter_(dim, index, src, reduce=)}: in place. */
+    public Tensor scatter_(int dim, Tensor index, Tensor src, String reduce) {
+        return assignResult(Aten.SCATTER_REDUCE_LEGACY.call1(this, (long) dim, index, src, reduce));
+    }
+
+    /** {@code Tensor.scatter_(dim, index, value, reduce=)}: in place. */
+    public Tensor scatter_(int dim, Tensor index, Number value, String reduce) {
+        return assignResult(Aten.SCATTER_VALUE_REDUCE.call1(this, (long) dim, index, value, reduce));
+    }
+
+    /**
+     * {@code Tensor.index_reduce(dim, index, source, reduce, include_self=True)}: reduces source's slices along dim
+     * into the slices of self that the 1-d index names, with {@code "prod"}, {@code "mean"}, {@code "amax"} or
+     * {@code "amin"}.
+     */
+    public Tensor indexReduce(int dim, Tensor index, Tensor source, String reduce) {
+        return Aten.INDEX_REDUCE.call1(this, (long) dim, index, source, reduce, true);
+    }
+
+    /** {@code Tensor.index_reduce(dim, index, source, reduce, include_self=includeSelf)}. */
+    public Tensor indexReduce(int dim, Tensor index, Tensor source, String reduce, boolean includeSelf) {
+        return Aten.INDEX_REDUCE.call1(this, (long) dim, index, source, reduce, includeSelf);
+    }
+
+    /** {@code Tensor.index_reduce_(dim, index, source, reduce, include_self=includeSelf)}: in place. */
+    public Tensor indexReduce_(int dim, Tensor index, Tensor source, String reduce, boolean includeSelf) {
+        return assignResult(Aten.INDEX_REDUCE.call1(this, (long) dim, index, source, reduce, includeSelf));
+    }
+
+    /**
+     * {@code Tensor.put(index, source, accumulate=False)}: a copy with {@code source} written at the int64 indices of
+     * the flattened tensor (negative ones count from the end).
+     */
+    public Tensor put(Tensor index, Tensor source) {
+        return Aten.PUT.call1(this, index, source, false);
+    }
+
+    /** {@code Tensor.put(index, source, accumulate)}: with {@code accumulate}, source is added (duplicates sum). */
+    public Tensor put(Tensor index, Tensor source, boolean accumulate) {
+        return Aten.PUT.call1(this, index, source, accumulate);
+    }
+
+    /** {@code Tensor.put_(index, source, accumulate)}: in place. */
+    public Tensor put_(Tensor index, Tensor source, boolean accumulate) {
+        return assignResult(Aten.PUT.call1(this, index, source, accumulate));
+    }
+
+    /** An in-place op written as its out-of-place composite: the result copied into this tensor (recorded). */
+    private Tensor assignResult(Tensor result) {
+        InternalOverlap.check(impl);
+        return copy_(result);
     }
 
     /** {@code Tensor.scatter_add}: out-of-place version of {@code torch.Tensor.scatter_add_}. */

@@ -20,7 +20,9 @@ import org.jtorch.ops.EinsumOps;
 import org.jtorch.ops.FoldOps;
 import org.jtorch.ops.GridOps;
 import org.jtorch.ops.GridSampleOps;
+import org.jtorch.ops.IndexReduceOps;
 import org.jtorch.ops.IndexingOps;
+import org.jtorch.ops.IsinOps;
 import org.jtorch.ops.JoinOps;
 import org.jtorch.ops.LinalgOps;
 import org.jtorch.ops.MatmulOps;
@@ -3545,6 +3547,47 @@ public final class Torch {
     /** {@code torch.scatter}: out-of-place version of {@code torch.Tensor.scatter_}. */
     public static Tensor scatter(Tensor self, int dim, Tensor index, Object value) {
         return ScatterOps.scatter(self, dim, index, value);
+    }
+
+    /** {@code torch.scatter(self, dim, index, src, reduce=)}: {@code "add"} or {@code "multiply"}. */
+    public static Tensor scatter(Tensor self, int dim, Tensor index, Tensor src, String reduce) {
+        return IndexReduceOps.scatter(self, dim, index, src, reduce);
+    }
+
+    /** {@code torch.scatter(self, dim, index, value, reduce=)}: {@code "add"} or {@code "multiply"}. */
+    public static Tensor scatter(Tensor self, int dim, Tensor index, Number value, String reduce) {
+        return IndexReduceOps.scatter(self, dim, index, value, reduce);
+    }
+
+    /** {@code torch.index_reduce(self, dim, index, source, reduce, include_self=...)}. */
+    public static Tensor indexReduce(
+            Tensor self, int dim, Tensor index, Tensor source, String reduce, boolean includeSelf) {
+        return IndexReduceOps.indexReduce(self, dim, index, source, reduce, includeSelf);
+    }
+
+    /** {@code torch.put(self, index, source, accumulate)}. */
+    public static Tensor put(Tensor self, Tensor index, Tensor source, boolean accumulate) {
+        return IndexReduceOps.put(self, index, source, accumulate);
+    }
+
+    /** {@code torch.isin(elements, test_elements)}: whether each element is among the test elements. */
+    public static Tensor isin(Tensor elements, Tensor testElements) {
+        return IsinOps.isin(elements, testElements, false);
+    }
+
+    /** {@code torch.isin(elements, test_elements, invert=invert)}. */
+    public static Tensor isin(Tensor elements, Tensor testElements, boolean invert) {
+        return IsinOps.isin(elements, testElements, invert);
+    }
+
+    /** {@code torch.isin(elements, test_element, invert=invert)} with a scalar test element. */
+    public static Tensor isin(Tensor elements, Number testElement, boolean invert) {
+        return IsinOps.isin(elements, testElement, invert);
+    }
+
+    /** {@code torch.isin(element, test_elements, invert=invert)} with a scalar element: a 0-d bool tensor. */
+    public static Tensor isin(Number element, Tensor testElements, boolean invert) {
+        return IsinOps.isin(element, testElements, invert);
     }
 
     /**

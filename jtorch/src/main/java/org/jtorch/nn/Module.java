@@ -100,10 +100,66 @@ public abstract class Module implements Cloneable {
                             + "' as a function of another Tensor, compute the "
                             + "value in the forward() method.");
         }
-        if (param != null && !param.requiresGrad() && (param.isFloatingPoint() || param.isComplex()))
-            param.requiresGrad(true);
+        // A Parameter keeps the requires_grad it was made with (a frozen one stays frozen); a plain tensor becomes one.
+        if (param != null && !Parameter.isParameter(param)) {
+            if (!param.requiresGrad() && (param.isFloatingPoint() || param.isComplex())) param.requiresGrad(true);
+            Parameter.mark(param);
+        }
         parameters.put(name, param);
         return param;
+    }
+
+    /**
+     * {@code setattr(module, name, value)} as {@code Module.__setattr__} treats registered state: a {@link Parameter}
+     * is registered as a parameter (leaving any buffer or submodule of that name), a {@code Module} as a submodule
+     * (leaving any parameter or buffer); a name already registered takes only its own kind or null (PyTorch's TypeError
+     * otherwise), a buffer any tensor. Java modules keep other attributes in fields, so a value that is none of these
+     * for an unregistered name is refused.
+     */
+    public final void setAttribute(String name, Object value) {
+        if (value instanceof Tensor t && Parameter.isParameter(t)) {
+            removeState(name, false);
+            registerParameter(name, t);
+        } else if (parameters.containsKey(name)) {
+            if (value != null) {
+                throw new TorchTypeException("cannot assign '" + typeName(value) + "' as parameter '" + name
+                        + "' (torch.nn.Parameter or None expected)");
+            }
+            parameters.put(name, null);
+        } else if (value instanceof Module m) {
+            removeState(name, true);
+            register(name, m);
+        } else if (modules.containsKey(name)) {
+            if (value != null) {
+                throw new TorchTypeException("cannot assign '" + typeName(value) + "' as child module '" + name
+                        + "' (torch.nn.Module or None expected)");
+            }
+            modules.put(name, null);
+        } else if (buffers.containsKey(name)) {
+            if (value != null && !(value instanceof Tensor)) {
+                throw new TorchTypeException("cannot assign '" + typeName(value) + "' as buffer '" + name
+                        + "' (torch.Tensor or None expected)");
+            }
+            buffers.put(name, (Tensor) value);
+        } else {
+            throw new IllegalArgumentException("cannot assign '" + typeName(value) + "' to '" + name() + "." + name
+                    + "': only a Parameter, a Module, or a value for a registered buffer is registered");
+        }
+    }
+
+    /** Drops {@code name} from the buffers and from the submodules or (for a module) the parameters. */
+    private void removeState(String name, boolean forModule) {
+        buffers.remove(name);
+        nonPersistentBuffers.remove(name);
+        if (forModule) parameters.remove(name);
+        else modules.remove(name);
+    }
+
+    /** {@code torch.typename(value)}: {@code torch.FloatTensor} for a tensor, else the class's simple name. */
+    private static String typeName(Object value) {
+        if (value == null) return "NoneType";
+        if (value instanceof Tensor t) return "torch." + t.dtype().cppName() + "Tensor";
+        return value.getClass().getSimpleName();
     }
 
     /** {@code register_buffer(name, tensor)}: a persistent buffer. */

@@ -325,6 +325,8 @@ public final class OpDb {
         convolutionAndPooling(t);
         t.addAll(UpsampleOpDb.entries());
         t.addAll(SpatialOpDb.entries());
+        t.addAll(LossOpDb.entries());
+        t.addAll(IndexReduceOpDb.entries());
         return List.copyOf(t);
     }
 

@@ -1122,6 +1122,154 @@ public final class F {
         return Losses.cosineEmbeddingLoss(input1, input2, target, 0.0, Reduction.MEAN);
     }
 
+    /** {@code F.margin_ranking_loss(input1, input2, target, margin, reduction)}. */
+    public static Tensor marginRankingLoss(
+            Tensor input1, Tensor input2, Tensor target, double margin, Reduction reduction) {
+        return Losses.marginRankingLoss(input1, input2, target, margin, reduction);
+    }
+
+    /** {@code F.margin_ranking_loss(input1, input2, target)}: margin 0, mean. */
+    public static Tensor marginRankingLoss(Tensor input1, Tensor input2, Tensor target) {
+        return Losses.marginRankingLoss(input1, input2, target, 0.0, Reduction.MEAN);
+    }
+
+    /** {@code F.triplet_margin_loss(anchor, positive, negative, margin, p, eps, swap, reduction)}. */
+    public static Tensor tripletMarginLoss(
+            Tensor anchor,
+            Tensor positive,
+            Tensor negative,
+            double margin,
+            double p,
+            double eps,
+            boolean swap,
+            Reduction reduction) {
+        return Losses.tripletMarginLoss(anchor, positive, negative, margin, p, eps, swap, reduction);
+    }
+
+    /** {@code F.triplet_margin_loss(anchor, positive, negative)}: margin 1, p 2, eps 1e-6, no swap, mean. */
+    public static Tensor tripletMarginLoss(Tensor anchor, Tensor positive, Tensor negative) {
+        return Losses.tripletMarginLoss(anchor, positive, negative, 1.0, 2.0, 1e-6, false, Reduction.MEAN);
+    }
+
+    /** {@code F.multilabel_soft_margin_loss(input, target, weight, reduction)}; weight may be null. */
+    public static Tensor multilabelSoftMarginLoss(Tensor input, Tensor target, Tensor weight, Reduction reduction) {
+        return Losses.multilabelSoftMarginLoss(input, target, weight, reduction);
+    }
+
+    /** {@code F.multilabel_soft_margin_loss(input, target)}: no weight, mean. */
+    public static Tensor multilabelSoftMarginLoss(Tensor input, Tensor target) {
+        return Losses.multilabelSoftMarginLoss(input, target, null, Reduction.MEAN);
+    }
+
+    /** {@code F.poisson_nll_loss(input, target, log_input, full, eps=eps, reduction=reduction)}. */
+    public static Tensor poissonNllLoss(
+            Tensor input, Tensor target, boolean logInput, boolean full, double eps, Reduction reduction) {
+        return Losses.poissonNllLoss(input, target, logInput, full, eps, reduction);
+    }
+
+    /** {@code F.poisson_nll_loss(input, target)}: log input, not full, eps 1e-8, mean. */
+    public static Tensor poissonNllLoss(Tensor input, Tensor target) {
+        return Losses.poissonNllLoss(input, target, true, false, 1e-8, Reduction.MEAN);
+    }
+
+    /** {@code F.gaussian_nll_loss(input, target, var, full, eps, reduction)}. */
+    public static Tensor gaussianNllLoss(
+            Tensor input, Tensor target, Tensor var, boolean full, double eps, Reduction reduction) {
+        return Losses.gaussianNllLoss(input, target, var, full, eps, reduction);
+    }
+
+    /** {@code F.gaussian_nll_loss(input, target, var)}: not full, eps 1e-6, mean. */
+    public static Tensor gaussianNllLoss(Tensor input, Tensor target, Tensor var) {
+        return Losses.gaussianNllLoss(input, target, var, false, 1e-6, Reduction.MEAN);
+    }
+
+    /** {@code F.gaussian_nll_loss(input, target, var)} with a float variance, the same for every element. */
+    public static Tensor gaussianNllLoss(
+            Tensor input, Tensor target, double var, boolean full, double eps, Reduction reduction) {
+        if (var < 0) throw new IllegalArgumentException("var has negative entry/entries");
+        return Losses.gaussianNllLoss(input, target, Torch.onesLike(input).mul(var), full, eps, reduction);
+    }
+
+    /** {@code F.soft_margin_loss(input, target, reduction)}. */
+    public static Tensor softMarginLoss(Tensor input, Tensor target, Reduction reduction) {
+        return Losses.softMarginLoss(input, target, reduction);
+    }
+
+    /** {@code F.hinge_embedding_loss(input, target, margin, reduction)}. */
+    public static Tensor hingeEmbeddingLoss(Tensor input, Tensor target, double margin, Reduction reduction) {
+        return Losses.hingeEmbeddingLoss(input, target, margin, reduction);
+    }
+
+    /**
+     * {@code F.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity)}: log_probs
+     * (T, N, C) or unbatched (T, C); targets padded (N, S) or the N targets concatenated (1-d).
+     */
+    public static Tensor ctcLoss(
+            Tensor logProbs,
+            Tensor targets,
+            long[] inputLengths,
+            long[] targetLengths,
+            long blank,
+            Reduction reduction,
+            boolean zeroInfinity) {
+        return Losses.ctcLoss(logProbs, targets, inputLengths, targetLengths, blank, reduction, zeroInfinity);
+    }
+
+    /** {@code F.ctc_loss(log_probs, targets, input_lengths, target_lengths)}: blank 0, mean, no zero_infinity. */
+    public static Tensor ctcLoss(Tensor logProbs, Tensor targets, long[] inputLengths, long[] targetLengths) {
+        return Losses.ctcLoss(logProbs, targets, inputLengths, targetLengths, 0, Reduction.MEAN, false);
+    }
+
+    /** {@code F.ctc_loss} with the lengths as integer tensors. */
+    public static Tensor ctcLoss(
+            Tensor logProbs,
+            Tensor targets,
+            Tensor inputLengths,
+            Tensor targetLengths,
+            long blank,
+            Reduction reduction,
+            boolean zeroInfinity) {
+        return Losses.ctcLoss(
+                logProbs,
+                targets,
+                Losses.ctcLengths(inputLengths, "input_lengths"),
+                Losses.ctcLengths(targetLengths, "target_lengths"),
+                blank,
+                reduction,
+                zeroInfinity);
+    }
+
+    /**
+     * {@code F.instance_norm(input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps)}: each
+     * sample's channels normalised over their spatial dims; any of the four tensors may be null.
+     */
+    public static Tensor instanceNorm(
+            Tensor input,
+            Tensor runningMean,
+            Tensor runningVar,
+            Tensor weight,
+            Tensor bias,
+            boolean useInputStats,
+            double momentum,
+            double eps) {
+        return Norms.instanceNorm(input, runningMean, runningVar, weight, bias, useInputStats, momentum, eps);
+    }
+
+    /** {@code F.instance_norm(input)}: input statistics, eps 1e-5, no parameters. */
+    public static Tensor instanceNorm(Tensor input) {
+        return Norms.instanceNorm(input, null, null, null, null, true, 0.1, 1e-5);
+    }
+
+    /** {@code F.local_response_norm(input, size, alpha, beta, k)}. */
+    public static Tensor localResponseNorm(Tensor input, long size, double alpha, double beta, double k) {
+        return Norms.localResponseNorm(input, size, alpha, beta, k);
+    }
+
+    /** {@code F.local_response_norm(input, size)}: alpha 1e-4, beta 0.75, k 1. */
+    public static Tensor localResponseNorm(Tensor input, long size) {
+        return Norms.localResponseNorm(input, size, 1e-4, 0.75, 1.0);
+    }
+
     // ---- linear_cross_entropy, scaled_mm (2.15) ---------------------------------------------------------
 
     /** {@code F.linear_cross_entropy(input, linear_weight, target)}: mean cross entropy of {@code input @ weightᵀ}. */

@@ -12,6 +12,7 @@ import org.jtorch.amp.CastPolicy;
 import org.jtorch.autograd.Function;
 import org.jtorch.internal.Shapes;
 import org.jtorch.nn.Reduction;
+import org.jtorch.ops.CtcLossOps;
 import org.jtorch.ops.ScatterOps;
 import org.jtorch.ops.TernaryOps;
 
@@ -382,5 +383,148 @@ final class Losses {
         Tensor pos = TernaryOps.where(target.eq(1L), cos.neg().add(1L), 0.0);
         Tensor neg = TernaryOps.where(target.eq(-1L), cos.sub(margin).clampMin(0.0), 0.0);
         return reduce(pos.add(neg), reduction);
+    }
+
+    /** margin_ranking_loss: {@code max(0, -y·(x1 - x2) + margin)}. */
+    static Tensor marginRankingLoss(Tensor input1, Tensor input2, Tensor target, double margin, Reduction reduction) {
+        if (input1.dim() != input2.dim() || input1.dim() != target.dim()) {
+            throw new TorchException("margin_ranking_loss : All input tensors should have same dimension but got "
+                    + "sizes: input1: torch.Size(" + Shapes.str(input1.shape()) + "), input2: torch.Size("
+                    + Shapes.str(input2.shape()) + "), target: torch.Size(" + Shapes.str(target.shape()) + ") ");
+        }
+        return reduce(target.neg().mul(input1.sub(input2)).add(margin).clampMin(0.0), reduction);
+    }
+
+    /**
+     * triplet_margin_loss: {@code max(0, margin + d(a, p) - d(a, n))} with the pairwise p-norm distance; {@code swap}
+     * takes the smaller of d(a, n) and d(p, n).
+     */
+    static Tensor tripletMarginLoss(
+            Tensor anchor,
+            Tensor positive,
+            Tensor negative,
+            double margin,
+            double p,
+            double eps,
+            boolean swap,
+            Reduction reduction) {
+        int a = anchor.dim(), pd = positive.dim(), n = negative.dim();
+        if (a != pd || pd != n) {
+            throw new TorchException("The anchor, positive, and negative tensors are expected to have the same number "
+                    + "of dimensions, but got: anchor " + a + "D, positive " + pd + "D, and negative " + n
+                    + "D inputs");
+        }
+        Tensor distPos = F.pairwiseDistance(anchor, positive, p, eps, false);
+        Tensor distNeg = F.pairwiseDistance(anchor, negative, p, eps, false);
+        if (swap) distNeg = Torch.minimum(distNeg, F.pairwiseDistance(positive, negative, p, eps, false));
+        return reduce(distPos.sub(distNeg).add(margin).clampMin(0.0), reduction);
+    }
+
+    /** multilabel_soft_margin_loss: the per-class logistic loss, averaged over the classes (last dim). */
+    static Tensor multilabelSoftMarginLoss(Tensor input, Tensor target, Tensor weight, Reduction reduction) {
+        Tensor loss = target.mul(F.logsigmoid(input))
+                .add(target.neg().add(1L).mul(F.logsigmoid(input.neg())))
+                .neg();
+        if (weight != null) loss = loss.mul(weight);
+        int classDim = input.dim() - 1;
+        loss = loss.sum(classDim).div(input.size(classDim));
+        return reduce(loss, reduction);
+    }
+
+    /**
+     * poisson_nll_loss: {@code exp(x) - y·x} for log inputs, else {@code x - y·log(x + eps)}; {@code full} adds
+     * Stirling's approximation {@code y·log(y) - y + log(2πy)/2} where y &gt; 1.
+     */
+    static Tensor poissonNllLoss(
+            Tensor input, Tensor target, boolean logInput, boolean full, double eps, Reduction reduction) {
+        Tensor loss = logInput
+                ? input.exp().sub(target.mul(input))
+                : input.sub(target.mul(input.add(eps).log()));
+        if (full) {
+            Tensor stirling = target.mul(target.log())
+                    .sub(target)
+                    .add(target.mul(2 * Math.PI).log().mul(0.5));
+            loss = loss.add(TernaryOps.where(target.le(1L), 0.0, stirling));
+        }
+        return reduce(loss, reduction);
+    }
+
+    /**
+     * gaussian_nll_loss: {@code (log(max(var, eps)) + (x - y)² / max(var, eps)) / 2}, plus {@code log(2π)/2} when full;
+     * var may omit the last dim or be 1 in one dim (homoscedastic). The clamp is made without gradient, as PyTorch's
+     * in-place clamp under no_grad: the gradient reaches var as though unclamped.
+     */
+    static Tensor gaussianNllLoss(
+            Tensor input, Tensor target, Tensor var, boolean full, double eps, Reduction reduction) {
+        if (var.lt(0L).any().item() != 0) throw new IllegalArgumentException("var has negative entry/entries");
+        long[] in = input.shape(), vs = var.shape();
+        if (!Arrays.equals(vs, in)) {
+            if (in.length > 0 && Arrays.equals(Arrays.copyOf(in, in.length - 1), vs)) {
+                var = var.unsqueeze(-1);
+            } else if (in.length != vs.length || mismatchedVarSize(in, vs) != 1) {
+                throw new IllegalArgumentException("var is of incorrect size");
+            }
+        }
+        Tensor clamped = var.clone();
+        try (var _ = Torch.noGrad()) {
+            clamped.clampMin_(eps);
+        }
+        Tensor loss = clamped.log().add(input.sub(target).square().div(clamped)).mul(0.5);
+        if (full) loss = loss.add(0.5 * Math.log(2 * Math.PI));
+        return reduce(loss, reduction);
+    }
+
+    /** PyTorch's test: the sum of var's sizes at the dims where they differ from the input's. */
+    private static long mismatchedVarSize(long[] in, long[] vs) {
+        long sum = 0;
+        for (int i = 0; i < in.length; i++) if (in[i] != vs[i]) sum += vs[i];
+        return sum;
+    }
+
+    /** soft_margin_loss: {@code log(1 + exp(-y·x))}. */
+    static Tensor softMarginLoss(Tensor input, Tensor target, Reduction reduction) {
+        return reduce(Torch.log1p(target.neg().mul(input).exp()), reduction);
+    }
+
+    /** hinge_embedding_loss: x where y = 1, {@code max(0, margin - x)} where y = -1 (ATen's formula). */
+    static Tensor hingeEmbeddingLoss(Tensor input, Tensor target, double margin, Reduction reduction) {
+        Tensor marginClamp = input.neg().add(margin).clampMin(0.0);
+        Tensor outputMargin = TernaryOps.where(target.ne(1L), marginClamp, 0.0);
+        Tensor outputSelf = TernaryOps.where(target.ne(-1L), input, 0.0);
+        return reduce(outputMargin.add(outputSelf), reduction);
+    }
+
+    /**
+     * ctc_loss: {@code _ctc_loss}'s negative log-likelihoods, infinite ones zeroed when asked, then reduced; the mean
+     * divides each loss by its target length (at least 1) first. A 2-d input is one unbatched sequence.
+     */
+    static Tensor ctcLoss(
+            Tensor logProbs,
+            Tensor targets,
+            long[] inputLengths,
+            long[] targetLengths,
+            long blank,
+            Reduction reduction,
+            boolean zeroInfinity) {
+        boolean batched = logProbs.dim() == 3;
+        Tensor lp = batched ? logProbs : logProbs.unsqueeze(1);
+        Tensor tg = batched ? targets : targets.unsqueeze(0);
+        Tensor nll = CtcLossOps.ctcLoss(lp, tg, inputLengths, targetLengths, blank, zeroInfinity)[0];
+        if (zeroInfinity) nll = TernaryOps.where(nll.eq(Double.POSITIVE_INFINITY), 0.0, nll);
+        return switch (reduction) {
+            case MEAN -> {
+                Tensor lengths = Torch.tensor(targetLengths).to(nll.dtype()).clampMin(1.0);
+                yield nll.div(lengths).mean();
+            }
+            case SUM -> nll.sum();
+            case NONE -> batched ? nll : nll.squeeze(0);
+        };
+    }
+
+    /** The lengths of ctc_loss's tensor overload, which must be integral. */
+    static long[] ctcLengths(Tensor lengths, String name) {
+        if (lengths.isFloatingPoint() || lengths.isComplex() || lengths.dtype() == DType.BOOL)
+            throw new TorchException(name + " must be integral");
+        return lengths.toLongArray();
     }
 }

@@ -120,4 +120,73 @@ final class Norms {
                     + Shapes.str(t.shape()) + " and input of shape " + Shapes.str(input.shape()));
         }
     }
+
+    /**
+     * instance_norm: ATen's reduction to batch norm over a (1, N·C, ...) view, parameters and running statistics
+     * repeated per sample; the running statistics are then the mean of the N updated copies.
+     */
+    static Tensor instanceNorm(
+            Tensor input,
+            Tensor runningMean,
+            Tensor runningVar,
+            Tensor weight,
+            Tensor bias,
+            boolean useInputStats,
+            double momentum,
+            double eps) {
+        if (input.dim() < 2) {
+            throw new IllegalArgumentException("instance_norm: expected an input of at least 2 dimensions (N, C, ...),"
+                    + " but got input of size " + Shapes.str(input.shape()));
+        }
+        if (useInputStats && spatialSize(input) == 1) {
+            throw new IllegalArgumentException("Expected more than 1 spatial element when training, got input size "
+                    + "torch.Size(" + Shapes.str(input.shape()) + ")");
+        }
+        if (!useInputStats && (runningMean == null || runningVar == null))
+            throw new TorchException(
+                    "Expected running_mean and running_var to be defined when use_input_stats is false");
+        long b = input.size(0), c = input.size(1);
+        long[] shape = input.shape();
+        shape[1] = b * c;
+        shape[0] = 1;
+        Tensor meanCopies = runningMean == null ? null : runningMean.repeat(b);
+        Tensor varCopies = runningVar == null ? null : runningVar.repeat(b);
+        Tensor out = batchNorm(
+                input.contiguous().view(shape),
+                meanCopies,
+                varCopies,
+                weight == null ? null : weight.repeat(b),
+                bias == null ? null : bias.repeat(b),
+                useInputStats,
+                momentum,
+                eps);
+        try (var _ = Torch.noGrad()) {
+            if (runningMean != null) runningMean.copy_(meanCopies.view(b, c).mean(0));
+            if (runningVar != null) runningVar.copy_(varCopies.view(b, c).mean(0));
+        }
+        return out.view(input.shape());
+    }
+
+    /**
+     * local_response_norm: {@code x / (k + α/n · Σ x²)^β}, the sum over a window of n channels centred on each (n/2
+     * before, (n-1)/2 after, zeros past the ends), as PyTorch's average pool over the squared channels.
+     */
+    static Tensor localResponseNorm(Tensor input, long size, double alpha, double beta, double k) {
+        int dim = input.dim();
+        if (dim < 3) {
+            throw new IllegalArgumentException("Expected 3D or higher dimensionality                          input "
+                    + "(got " + dim + " dimensions)");
+        }
+        if (size <= 0) throw new IllegalArgumentException("local_response_norm: size must be positive, got " + size);
+        if (input.numel() == 0) return input;
+        long c = input.size(1);
+        long[] pad = new long[2 * (dim - 1)];
+        pad[pad.length - 2] = size / 2;
+        pad[pad.length - 1] = (size - 1) / 2;
+        Tensor padded = Torch.pad(input.mul(input), pad, 0.0);
+        Tensor sum = padded.narrow(1, 0, c);
+        for (long j = 1; j < size; j++) sum = sum.add(padded.narrow(1, j, c));
+        Tensor div = sum.div(size).mul(alpha).add(k).pow(beta);
+        return input.div(div);
+    }
 }
