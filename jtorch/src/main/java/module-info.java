@@ -13,8 +13,6 @@ module org.jtorch {
 
     // ONNX export writes its models with protobuf-java's generated message classes (org.jtorch.onnx.proto).
     requires com.google.protobuf;
-    // The compiler backend compiles the Java source of its generated kernels in process (javax.tools).
-    requires java.compiler;
 
     // OpenBLAS needs no module here: its shared library is read as a resource of the
     // org.bytedeco:openblas jar and bound through FFM, not through JavaCPP's classes.

@@ -24,8 +24,12 @@ import org.jtorch.nn.functional.F;
  *   <li>a chain of six pointwise ops on a 2048² tensor, compiled against eager;
  *   <li>softmax, layer norm and GELU+bias rows: kernels per compiled graph;
  *   <li>TrainGpt's model (4×128 GPT, batch 16×128) forward+backward compile latency: cold (the first compile in the
- *       process, javac's start-up included), then from the kernel cache (after {@code Compile.reset()}).
+ *       process), then from the kernel cache (after {@code Compile.reset()}).
  * </ul>
+ *
+ * <p>With the argument {@code latency} it measures compile latency only, in a fresh process: TrainGpt's model first
+ * (cold), then the first call of each smaller benchmark, each again after {@code Compile.reset()} (kernels from the
+ * in-process cache).
  *
  * <pre>./mvnw -B -q -pl benchmarks -am -DskipTests package exec:exec@inductor</pre>
  */
@@ -35,9 +39,14 @@ public final class InductorRun {
     public static void main(String[] args) {
         Torch.manualSeed(0);
         Map<String, String> results = new LinkedHashMap<>();
-        chains(results);
-        rows(results);
-        compileLatency(results);
+        if (args.length > 0 && args[0].equals("latency")) {
+            compileLatency(results);
+            smallCompileLatency(results);
+        } else {
+            chains(results);
+            rows(results);
+            compileLatency(results);
+        }
         results.forEach((k, v) -> System.out.println(k + ": " + v));
     }
 
@@ -116,11 +125,36 @@ public final class InductorRun {
             results.put(
                     "GPT fwd+bwd first call (" + when + ")",
                     String.format(
-                            "%.2f s, %d kernels compiled, javac " + "%.2f s in total so far",
+                            "%.2f s, %d kernels generated, class-file generation %.3f s in total so far",
                             seconds,
                             KernelCompiler.compiledCount() - compiledBefore,
-                            KernelCompiler.javacNanos() / 1e9));
+                            KernelCompiler.generateNanos() / 1e9));
             model.zeroGrad();
+        }
+    }
+
+    /** The first call of each smaller benchmark (compile and one run), then again from the kernel cache. */
+    private static void smallCompileLatency(Map<String, String> results) {
+        Tensor big = Torch.randn(16L << 20), square = Torch.randn(2048, 2048), rows = Torch.randn(4096, 512);
+        Tensor w = Torch.randn(512), b = Torch.randn(512);
+        Map<String, Function<Tensor, Tensor>> fns = new LinkedHashMap<>();
+        fns.put("10-op chain 16M", InductorRun::chain10);
+        fns.put("6-op chain 2048²", InductorRun::chain6);
+        fns.put("softmax rows", t -> F.softmax(t, -1));
+        fns.put("layer norm rows", t -> F.layerNorm(t, new long[] {512}, w, b, 1e-5));
+        fns.put("GELU+bias rows", t -> F.gelu(t.add(b)));
+        Map<String, Tensor> inputs = Map.of("10-op chain 16M", big, "6-op chain 2048²", square);
+        for (var e : fns.entrySet()) {
+            Tensor x = inputs.getOrDefault(e.getKey(), rows);
+            String line = "";
+            for (String when : List.of("first", "cached")) {
+                if (when.equals("cached")) Compile.reset();
+                Function<Tensor, Tensor> c = Torch.compile(e.getValue(), CompileOptions.defaults());
+                long start = System.nanoTime();
+                c.apply(x);
+                line += (line.isEmpty() ? "" : ", ") + when + " " + ms(System.nanoTime() - start);
+            }
+            results.put(e.getKey() + " first call", line);
         }
     }
 

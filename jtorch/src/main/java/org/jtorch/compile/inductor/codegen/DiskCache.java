@@ -6,13 +6,10 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Collection;
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * The optional on-disk kernel cache: the directory named by {@code -Djtorch.inductor.cacheDir} holds one class file per
- * kernel, named by the kernel's class name (which ends with a hash of its source). Files are written to a temporary
+ * kernel, named by the kernel's class name (which ends with a hash of its listing). Files are written to a temporary
  * name and moved into place, so a concurrent process never reads half a file. Without the property nothing is read or
  * written.
  */
@@ -27,36 +24,30 @@ final class DiskCache {
         return dir == null || dir.isBlank() ? null : Path.of(dir);
     }
 
-    /** The class files of {@code classNames} found on disk, by class name. */
-    static Map<String, byte[]> load(Collection<String> classNames) {
+    /** The class file of kernel class {@code className} found on disk, or null. */
+    static byte[] load(String className) {
         Path dir = directory();
-        Map<String, byte[]> out = new HashMap<>();
-        if (dir == null) return out;
-        for (String name : classNames) {
-            Path file = dir.resolve(name + ".class");
-            try {
-                if (Files.isRegularFile(file)) out.put(name, Files.readAllBytes(file));
-            } catch (IOException e) {
-                throw new UncheckedIOException("inductor: cannot read cached kernel " + file, e);
-            }
+        if (dir == null) return null;
+        Path file = dir.resolve(className + ".class");
+        try {
+            return Files.isRegularFile(file) ? Files.readAllBytes(file) : null;
+        } catch (IOException e) {
+            throw new UncheckedIOException("inductor: cannot read cached kernel " + file, e);
         }
-        return out;
     }
 
-    /** Writes {@code classes} to the cache directory, if there is one. */
-    static void store(Map<String, byte[]> classes) {
+    /** Writes the class file of kernel class {@code className} to the cache directory, if there is one. */
+    static void store(String className, byte[] bytes) {
         Path dir = directory();
         if (dir == null) return;
         try {
             Files.createDirectories(dir);
-            for (var e : classes.entrySet()) {
-                Path tmp = Files.createTempFile(dir, e.getKey(), ".tmp");
-                Files.write(tmp, e.getValue());
-                try {
-                    Files.move(tmp, dir.resolve(e.getKey() + ".class"), StandardCopyOption.ATOMIC_MOVE);
-                } catch (AtomicMoveNotSupportedException notAtomic) {
-                    Files.move(tmp, dir.resolve(e.getKey() + ".class"), StandardCopyOption.REPLACE_EXISTING);
-                }
+            Path tmp = Files.createTempFile(dir, className, ".tmp");
+            Files.write(tmp, bytes);
+            try {
+                Files.move(tmp, dir.resolve(className + ".class"), StandardCopyOption.ATOMIC_MOVE);
+            } catch (AtomicMoveNotSupportedException notAtomic) {
+                Files.move(tmp, dir.resolve(className + ".class"), StandardCopyOption.REPLACE_EXISTING);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("inductor: cannot write the kernel cache in " + dir, e);

@@ -2,7 +2,6 @@ package org.jtorch.compile.inductor.codegen;
 
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jtorch.compile.inductor.ir.Access;
@@ -13,9 +12,10 @@ import org.jtorch.compile.inductor.ir.LoopKernel.ReduceKind;
 import org.jtorch.compile.inductor.ir.ScalarKind;
 
 /**
- * The Java source of one kernel class: {@code public static void run(Object[] buffers, long[] offsets, long lo, long
- * hi)} computes points {@code [lo, hi)} of a pointwise kernel, or rows {@code [lo, hi)} of a row kernel, so that the
- * intra-op pool can split the range statically.
+ * The readable Java listing of one kernel class, what the structured trace shows and the key of the kernel cache:
+ * {@code public static void run(Object[] buffers, long[] offsets, long lo, long hi)} computes points {@code [lo, hi)}
+ * of a pointwise kernel, or rows {@code [lo, hi)} of a row kernel, so that the intra-op pool can split the range
+ * statically.
  *
  * <p>The loops walk the innermost dimension in runs (a run ends at the end of that dimension or of the range); inside a
  * run, when every access is float32 with unit or zero stride and every operation has a vector form, a Vector API loop
@@ -24,32 +24,33 @@ import org.jtorch.compile.inductor.ir.ScalarKind;
  * reductions accumulate in index order (per vector lane, lanes then tail combined at the end): the order depends only
  * on the row's layout, never on the thread count.
  *
- * <p>The generated class uses only the JDK ({@code java.base} and {@code jdk.incubator.vector}), so it compiles without
- * the library on the compiler's class path.
+ * <p>The class that runs is not compiled from this listing: {@link KernelBytecode} writes its bytecode from the same
+ * {@link KernelLayout}, expression by expression as javac would translate the listing (a test compiles listings with
+ * javac and checks both give the same bits). The listing calls the helpers of {@link KernelRuntime}, as the bytecode
+ * does.
  */
 public final class KernelSource {
+    private final KernelLayout layout;
     private final LoopKernel k;
+    private final List<KernelLayout.AccessKey> accessList;
     private final StringBuilder out = new StringBuilder();
-    private final Map<AccessKey, Integer> accessIds = new LinkedHashMap<>();
-    private final List<AccessKey> accessList = new ArrayList<>();
     private int temp;
     private int indent = 2;
 
-    /** A buffer access (buffer -1 for an {@link Expr.Index}, which reads no buffer). */
-    private record AccessKey(int buffer, Access access) {}
-
-    private KernelSource(LoopKernel k) {
-        this.k = k;
+    private KernelSource(KernelLayout layout) {
+        this.layout = layout;
+        this.k = layout.kernel();
+        this.accessList = layout.accesses();
     }
 
     /** The source of class {@code className} in package {@code packageName} computing {@code kernel}. */
     public static String generate(LoopKernel kernel, String packageName, String className) {
-        return new KernelSource(Coalesce.apply(kernel)).source(packageName, className);
+        return new KernelSource(new KernelLayout(Coalesce.apply(kernel))).source(packageName, className);
     }
 
     private String source(String packageName, String className) {
-        collectAccesses();
         out.append("package ").append(packageName).append(";\n\n");
+        out.append("import static ").append(KernelRuntime.class.getName()).append(".*;\n\n");
         out.append("import jdk.incubator.vector.*;\n\n");
         out.append("/** ").append(k.name().replace("*/", "* /")).append(" */\n");
         out.append("final class ").append(className).append(" {\n");
@@ -94,50 +95,14 @@ public final class KernelSource {
             line("}");
         }
         out.append("    }\n");
-        helpers();
         out.append("}\n");
         return out.toString();
-    }
-
-    // ---------------------------------------------------------------- accesses
-
-    private void collectAccesses() {
-        for (LoopKernel.Reduction r : k.reductions()) collectAccesses(r.body());
-        for (LoopKernel.Store s : k.rowStores()) {
-            access(s.buffer(), s.access());
-            collectAccesses(s.value());
-        }
-        for (LoopKernel.Store s : k.elementStores()) {
-            access(s.buffer(), s.access());
-            collectAccesses(s.value());
-        }
-    }
-
-    private void collectAccesses(Expr e) {
-        switch (e) {
-            case Expr.Load l -> access(l.buffer(), l.access());
-            case Expr.IndirectLoad l -> access(l.buffer(), l.access());
-            case Expr.Index i -> access(-1, i.access());
-            default -> {}
-        }
-        for (Expr c : e.children()) collectAccesses(c);
-    }
-
-    private int access(int buffer, Access a) {
-        AccessKey key = new AccessKey(buffer, a);
-        Integer id = accessIds.get(key);
-        if (id == null) {
-            id = accessList.size();
-            accessIds.put(key, id);
-            accessList.add(key);
-        }
-        return id;
     }
 
     /** {@code rb<id>}: each access's offset from its buffer's start and the row's outer index. */
     private void rowBases(long[] outer) {
         for (int id = 0; id < accessList.size(); id++) {
-            AccessKey a = accessList.get(id);
+            KernelLayout.AccessKey a = accessList.get(id);
             StringBuilder sb = new StringBuilder("final long rb" + id + " = ");
             sb.append(a.buffer() < 0 ? "0L" : "o" + a.buffer())
                     .append(" + ")
@@ -214,8 +179,7 @@ public final class KernelSource {
     /** The element stores over positions {@code [lo, hi)} of the inner dimensions. */
     private void elementPhase(String lo, String hi) {
         List<LoopKernel.Store> stores = k.elementStores();
-        boolean vector =
-                vectorizable(stores.stream().map(LoopKernel.Store::value).toList(), stores);
+        boolean vector = layout.vectorElements();
         runs(lo, hi, () -> {
             line("int j = 0;");
             if (vector) {
@@ -244,29 +208,11 @@ public final class KernelSource {
      * Each ends as {@code rv<n>}, the row's value.
      */
     private void reductionPhases() {
-        List<LoopKernel.Reduction> all = k.reductions();
-        int start = 0;
-        while (start < all.size()) {
-            int end = start + 1;
-            while (end < all.size() && !readsAny(all.get(end).body(), start, end)) end++;
-            pass(start, end);
-            start = end;
-        }
-    }
-
-    private static boolean readsAny(Expr e, int from, int to) {
-        if (e instanceof Expr.RowValue r && r.reduction() >= from && r.reduction() < to) return true;
-        for (Expr c : e.children()) if (readsAny(c, from, to)) return true;
-        return false;
+        for (int[] pass : layout.passes()) pass(pass[0], pass[1]);
     }
 
     private void pass(int from, int to) {
-        List<LoopKernel.Reduction> rs = k.reductions().subList(from, to);
-        List<Expr> bodies = rs.stream().map(LoopKernel.Reduction::body).toList();
-        boolean vector = vectorizable(bodies, List.of());
-        for (LoopKernel.Reduction r : rs) {
-            if (vector && (r.kind() == ReduceKind.ALL || r.kind() == ReduceKind.ANY)) vector = false;
-        }
+        boolean vector = layout.vectorPass(from, to);
         for (int i = from; i < to; i++) {
             LoopKernel.Reduction r = k.reductions().get(i);
             ScalarKind kind = r.body().kind();
@@ -348,7 +294,7 @@ public final class KernelSource {
     // ---------------------------------------------------------------- stores and loads
 
     private void store(LoopKernel.Store s, String value, String j, boolean vector) {
-        int id = accessIds.get(new AccessKey(s.buffer(), s.access()));
+        int id = layout.id(s.buffer(), s.access());
         Elem elem = k.buffers().get(s.buffer());
         String index = element(id, j);
         if (vector) line(value + ".intoArray(b" + s.buffer() + ", " + index + ");");
@@ -372,44 +318,10 @@ public final class KernelSource {
     }
 
     private long innermostStride(Access a) {
-        return a.rank() == 0 || k.inner().length == 0 ? 0 : a.stride(a.rank() - 1);
+        return layout.innermostStride(a);
     }
 
-    // ---------------------------------------------------------------- vectorization
-
-    /** Whether every store and expression has a float32 vector form with unit- or zero-stride accesses. */
-    private boolean vectorizable(List<Expr> values, List<LoopKernel.Store> stores) {
-        if (k.inner().length == 0) return false;
-        for (LoopKernel.Store s : stores) {
-            if (k.buffers().get(s.buffer()) != Elem.FLOAT32 || innermostStride(s.access()) != 1) return false;
-        }
-        for (Expr v : values) if (v.kind() != ScalarKind.FLOAT || !vectorizable(v)) return false;
-        return true;
-    }
-
-    private boolean vectorizable(Expr e) {
-        boolean ok =
-                switch (e) {
-                    case Expr.Load l ->
-                        l.elem() == Elem.FLOAT32
-                                && innermostStride(l.access()) <= 1
-                                && innermostStride(l.access()) >= 0;
-                    case Expr.IndirectLoad l -> false;
-                    case Expr.Index i -> false;
-                    case Expr.Masked m -> false;
-                    case Expr.Constant c -> c.kind() == ScalarKind.FLOAT || c.kind() == ScalarKind.BOOL;
-                    case Expr.Unary u -> u.x().kind() == ScalarKind.FLOAT && VECTOR_UNARY.containsKey(u.op());
-                    case Expr.Binary b -> b.kind() == ScalarKind.FLOAT && VECTOR_BINARY.containsKey(b.op());
-                    case Expr.Compare c -> c.a().kind() == ScalarKind.FLOAT;
-                    case Expr.Where w -> w.kind() == ScalarKind.FLOAT;
-                    case Expr.Cast c -> c.kind() == ScalarKind.FLOAT && c.x().kind() == ScalarKind.FLOAT;
-                    case Expr.Round r -> r.elem() == Elem.FLOAT32;
-                    case Expr.RowValue r -> r.kind() == ScalarKind.FLOAT;
-                };
-        if (!ok) return false;
-        for (Expr c : e.children()) if (!vectorizable(c)) return false;
-        return true;
-    }
+    // ---------------------------------------------------------------- vector code
 
     private static final Map<Expr.UnaryOp, String> VECTOR_UNARY = Map.ofEntries(
             Map.entry(Expr.UnaryOp.NEG, "%s.neg()"),
@@ -445,7 +357,7 @@ public final class KernelSource {
         String code =
                 switch (e) {
                     case Expr.Load l -> {
-                        int id = accessIds.get(new AccessKey(l.buffer(), l.access()));
+                        int id = layout.id(l.buffer(), l.access());
                         yield innermostStride(l.access()) == 0
                                 ? "FloatVector.broadcast(S, b" + l.buffer() + "[(int) e" + id + "])"
                                 : "FloatVector.fromArray(S, b" + l.buffer() + ", " + element(id, "j") + ")";
@@ -485,18 +397,18 @@ public final class KernelSource {
         String code =
                 switch (e) {
                     case Expr.Load l -> {
-                        int id = accessIds.get(new AccessKey(l.buffer(), l.access()));
+                        int id = layout.id(l.buffer(), l.access());
                         yield l.elem().load("b" + l.buffer() + "[" + element(id, j) + "]");
                     }
                     case Expr.IndirectLoad l -> {
-                        int id = accessIds.get(new AccessKey(l.buffer(), l.access()));
+                        int id = layout.id(l.buffer(), l.access());
                         String index = scalar(l.index(), memo, j);
                         String at = "(int) (" + element(id, j) + " + " + l.stride() + "L * index(" + index + ", "
                                 + l.size() + "L))";
                         yield l.elem().load("b" + l.buffer() + "[" + at + "]");
                     }
                     case Expr.Index i -> {
-                        int id = accessIds.get(new AccessKey(-1, i.access()));
+                        int id = layout.id(-1, i.access());
                         long s = innermostStride(i.access());
                         yield s == 0 || j.equals("0") ? "e" + id : "e" + id + " + " + s + "L * " + j;
                     }
@@ -648,86 +560,6 @@ public final class KernelSource {
             default -> x;
         };
     }
-
-    // ---------------------------------------------------------------- helpers
-
-    private void helpers() {
-        out.append(HELPERS);
-    }
-
-    /**
-     * The functions the generated code calls: erf (Abramowitz and Stegun 7.1.26 refined by erfc's exponential form,
-     * about 1e-7 absolute, ample for float), its vector form, ReLU propagating NaN, bfloat16 rounding to nearest even
-     * (as c10 does), Python's remainder, C's trunc, integer powers, and index wrapping with a bounds check.
-     */
-    private static final String HELPERS = """
-
-                private static double erf(double x) {
-                    double z = Math.abs(x);
-                    double t = 1.0 / (1.0 + 0.5 * z);
-                    double r = t * Math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418
-                            + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587
-                            + t * (-0.82215223 + t * 0.17087277)))))))));
-                    return x >= 0 ? 1.0 - r : r - 1.0;
-                }
-
-                private static FloatVector erf(FloatVector x) {
-                    FloatVector z = x.abs();
-                    FloatVector t = FloatVector.broadcast(S, 1f).div(z.mul(0.5f).add(1f));
-                    FloatVector p = t.mul(0.17087277f).add(-0.82215223f);
-                    p = p.mul(t).add(1.48851587f);
-                    p = p.mul(t).add(-1.13520398f);
-                    p = p.mul(t).add(0.27886807f);
-                    p = p.mul(t).add(-0.18628806f);
-                    p = p.mul(t).add(0.09678418f);
-                    p = p.mul(t).add(0.37409196f);
-                    p = p.mul(t).add(1.00002368f);
-                    p = p.mul(t).add(-1.26551223f);
-                    FloatVector r = t.mul(p.sub(z.mul(z)).lanewise(VectorOperators.EXP));
-                    FloatVector one = FloatVector.broadcast(S, 1f);
-                    return one.sub(r).blend(r.sub(one), x.compare(VectorOperators.LT, 0f));
-                }
-
-                private static FloatVector relu(FloatVector x) {
-                    return x.blend(0f, x.compare(VectorOperators.LT, 0f));
-                }
-
-                private static short toBFloat16(float f) {
-                    if (f != f) return (short) 0x7FC0;
-                    int bits = Float.floatToRawIntBits(f);
-                    return (short) ((bits + 0x7FFF + ((bits >>> 16) & 1)) >>> 16);
-                }
-
-                private static float remainder(float a, float b) {
-                    float r = a % b;
-                    return r != 0 && (r < 0) != (b < 0) ? r + b : r;
-                }
-
-                private static double remainder(double a, double b) {
-                    double r = a % b;
-                    return r != 0 && (r < 0) != (b < 0) ? r + b : r;
-                }
-
-                private static double trunc(double x) {
-                    return x < 0 ? Math.ceil(x) : Math.floor(x);
-                }
-
-                private static long ipow(long a, long b) {
-                    if (b < 0) return a == 1 ? 1 : a == -1 ? ((b & 1) == 0 ? 1 : -1) : 0;
-                    long r = 1;
-                    for (long i = 0; i < b; i++) r *= a;
-                    return r;
-                }
-
-                private static long index(long i, long size) {
-                    long w = i < 0 ? i + size : i;
-                    if (w < 0 || w >= size) {
-                        throw new IndexOutOfBoundsException("index " + i + " is out of bounds for dimension with size "
-                                + size);
-                    }
-                    return w;
-                }
-            """;
 
     private void line(String s) {
         out.append("    ".repeat(indent)).append(s).append('\n');
