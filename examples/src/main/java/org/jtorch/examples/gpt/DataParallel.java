@@ -60,8 +60,11 @@ public final class DataParallel implements AutoCloseable {
         return world;
     }
 
-    /** The model the training step calls: DDP around {@code model} under {@code --ddp}, else {@code model}. */
-    public Module wrap(Module model, double bucketMb) {
+    /**
+     * The model the training step calls: DDP around {@code model} under {@code --ddp} (buckets of {@code bucketMb} MiB,
+     * or PyTorch's default when null), else {@code model}.
+     */
+    public Module wrap(Module model, Double bucketMb) {
         if (!on) return model;
         ddp = new DistributedDataParallel(
                 model, DistributedDataParallel.Options.defaults().bucketCapMb(bucketMb));
