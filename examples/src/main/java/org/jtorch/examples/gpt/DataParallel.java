@@ -97,9 +97,10 @@ public final class DataParallel implements AutoCloseable {
     }
 
     /**
-     * Lines on the communication per step, one per rank (every rank must call this, once: it gathers the figures), or
-     * an empty list when not distributed. The tail differs between ranks: a rank that finishes backward early also
-     * waits there for the slower ones, so the last rank to finish shows the communication backward could not hide.
+     * The gradient buckets, then lines on the communication per step, one per rank (every rank must call this, once: it
+     * gathers the figures), or an empty list when not distributed. The tail differs between ranks: a rank that finishes
+     * backward early also waits there for the slower ones, so the last rank to finish shows the communication backward
+     * could not hide.
      */
     public List<String> summary() {
         if (ddp == null) return List.of();
@@ -108,6 +109,7 @@ public final class DataParallel implements AutoCloseable {
         for (int r = 0; r < world; r++) all.add(Torch.zeros(new long[] {3}, DType.INT64));
         Distributed.allGather(all, mine);
         List<String> lines = new ArrayList<>();
+        lines.add("ddp: gradient buckets of " + ddp.bucketSizes() + " bytes, in the order they are all-reduced");
         for (int r = 0; r < world; r++) {
             long[] f = all.get(r).toLongArray();
             if (f[2] == 0) continue;
