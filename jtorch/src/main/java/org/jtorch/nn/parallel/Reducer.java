@@ -34,11 +34,6 @@ import org.jtorch.utils.hooks.RemovableHandle;
  * parameters of a dtype share one bucket, since the registration order only guesses the gradients' order.
  */
 final class Reducer {
-    /**
-     * PyTorch's {@code _DEFAULT_FIRST_BUCKET_BYTES}: the first bucket is small, so the tail after backward is short.
-     */
-    static final long FIRST_BUCKET_BYTES = 1L << 20;
-
     /** Where a parameter's gradient goes: bucket, place in the bucket, and the parameter's registration position. */
     private record Slot(int bucket, int index, int position) {}
 
@@ -246,7 +241,8 @@ final class Reducer {
                     + " (reentrant backward or a shared parameter used by two backward passes)");
         }
         Slot s = slots.get(param);
-        if (!rebuilt && !findUnusedParameters) readyOrder.add(s.position());
+        // Recorded until the rebuild; one backward's worth (the next forward with grad enabled rebuilds).
+        if (!rebuilt && !findUnusedParameters && readyOrder.size() < params.size()) readyOrder.add(s.position());
         Bucket bucket = buckets.get(s.bucket());
         try (var _ = Torch.noGrad()) {
             Tensor view = bucket.view(s.index());
