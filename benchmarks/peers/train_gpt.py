@@ -144,20 +144,33 @@ def learning_rate(step, args):
     return min_lr + 0.5 * (1 + math.cos(math.pi * min(1.0, progress))) * (args.lr - min_lr)
 
 
-def main():
-    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def add_training_arguments(p, steps, threads):
+    """TrainGpt's model, batch and optimizer flags, with their defaults."""
     p.add_argument("--layers", type=int, default=4)
     p.add_argument("--heads", type=int, default=4)
     p.add_argument("--embd", type=int, default=128)
     p.add_argument("--block", type=int, default=128)
     p.add_argument("--batch", type=int, default=16)
-    p.add_argument("--steps", type=int, default=50)
+    p.add_argument("--steps", type=int, default=steps)
     p.add_argument("--lr", type=float, default=2e-3)
     p.add_argument("--warmup", type=int, default=30)
     p.add_argument("--weight-decay", type=float, default=0.1)
     p.add_argument("--grad-clip", type=float, default=1.0)
     p.add_argument("--seed", type=int, default=1337)
-    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--threads", type=int, default=threads)
+
+
+def adamw(model, args):
+    """TrainGpt's AdamW: weight decay on the matrices only."""
+    decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
+    no_decay = [p for n, p in model.named_parameters() if p.dim() < 2]
+    return torch.optim.AdamW([{"params": decay}, {"params": no_decay, "weight_decay": 0.0}], lr=args.lr,
+                             betas=(0.9, 0.95), weight_decay=args.weight_decay)
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    add_training_arguments(p, steps=50, threads=2)
     p.add_argument("--compile", choices=["off", "eager", "aot_eager", "inductor"], default="off",
                    help="the model's calls through torch.compile with this backend, as TrainGpt's --compile")
     args = p.parse_args()
@@ -168,10 +181,7 @@ def main():
     model = GPT(GPTConfig(len(vocab), args.block, args.layers, args.heads, args.embd))
     data = torch.Generator().manual_seed(args.seed + 1)
     call = model if args.compile == "off" else torch.compile(model, backend=args.compile)
-    decay = [p for n, p in model.named_parameters() if p.dim() >= 2]
-    no_decay = [p for n, p in model.named_parameters() if p.dim() < 2]
-    opt = torch.optim.AdamW([{"params": decay}, {"params": no_decay, "weight_decay": 0.0}], lr=args.lr,
-                            betas=(0.9, 0.95), weight_decay=args.weight_decay)
+    opt = adamw(model, args)
     tokens = args.batch * args.block
     warm = min(10, args.steps // 5)  # the same warm-up rule as TrainGpt's throughput figure
     start = time.perf_counter()

@@ -27,6 +27,7 @@ public final class AccumulateGrad extends Node {
 
     private AccumulateGrad(Tensor leaf) {
         super(
+                Long.MAX_VALUE, // PyTorch's UINT64_MAX: accumulated as soon as the gradient is complete
                 new Edge[0],
                 new long[0][],
                 new DType[0],

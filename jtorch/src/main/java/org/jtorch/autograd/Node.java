@@ -18,8 +18,12 @@ import org.jtorch.utils.hooks.RemovableHandle;
 public abstract class Node implements org.jtorch.autograd.graph.Node<Tensor> {
     private static final AtomicLong SEQUENCE = new AtomicLong();
 
-    /** Creation order; the engine runs newer nodes first, as PyTorch's sequence numbers do. */
-    final long sequenceNr = SEQUENCE.getAndIncrement();
+    /**
+     * Creation order; the engine runs newer nodes first, as PyTorch's sequence numbers do. An {@link AccumulateGrad}
+     * has the largest, as in PyTorch, so a gradient reaches {@code .grad} (and its post-accumulate hooks, DDP's bucket
+     * triggers) as soon as it is complete rather than after the rest of backward.
+     */
+    final long sequenceNr;
     /** One edge per forward tensor input, {@code null} where that input needs no gradient. */
     final Edge[] next;
     /** Shape and dtype of each forward input: gradients are summed to the shape and cast to the dtype. */
@@ -46,6 +50,17 @@ public abstract class Node implements org.jtorch.autograd.graph.Node<Tensor> {
     record PreHook(int outputNr, UnaryOperator<Tensor> fn) {}
 
     Node(Edge[] next, long[][] inputShapes, DType[] inputDtypes, long[][] outputShapes, DType[] outputDtypes) {
+        this(SEQUENCE.getAndIncrement(), next, inputShapes, inputDtypes, outputShapes, outputDtypes);
+    }
+
+    Node(
+            long sequenceNr,
+            Edge[] next,
+            long[][] inputShapes,
+            DType[] inputDtypes,
+            long[][] outputShapes,
+            DType[] outputDtypes) {
+        this.sequenceNr = sequenceNr;
         this.next = next;
         this.inputShapes = inputShapes;
         this.inputDtypes = inputDtypes;

@@ -269,31 +269,79 @@ final class Collectives {
                 () -> writeBackAll(recv, outputs));
     }
 
-    /** {@code all_to_all_single} with even splits: block r of {@code input} (along dim 0) goes to rank r. */
-    static Work allToAllSingle(ProcessGroup g, Tensor output, Tensor input) {
+    /**
+     * {@code all_to_all_single}: {@code input} is cut along dim 0 into blocks of {@code inputSplits} rows (equal blocks
+     * when null) and block r goes to rank r; rank r's block lands in the {@code outputSplits[r]} rows of {@code output}
+     * (equal when null), in rank order.
+     */
+    static Work allToAllSingle(ProcessGroup g, Tensor output, Tensor input, long[] outputSplits, long[] inputSplits) {
         String call = "allToAllSingle";
         checkTensor(call, "output", output);
         checkTensor(call, "input", input);
         checkSameDtype(call, "output", output, input);
-        if (input.dim() == 0 || input.size(0) % g.size() != 0 || output.numel() != input.numel()) {
-            throw new DistributedException(call + ": input's first dimension must divide evenly by the group's size "
-                    + g.size() + ", and output must have as many elements as input (input "
-                    + Arrays.toString(input.shape()) + ", output " + Arrays.toString(output.shape()) + ")");
+        if (outputSplits == null && inputSplits == null && output.numel() != input.numel()) {
+            throw new DistributedException(
+                    call + ": without split sizes, output must have as many elements as input" + " (input "
+                            + Arrays.toString(input.shape()) + ", output " + Arrays.toString(output.shape()) + ")");
         }
+        long[] sendCounts = rowSlotCounts(call, "input", input, inputSplits, g.size());
+        long[] recvCounts = rowSlotCounts(call, "output", output, outputSplits, g.size());
         if (!g.takesPart(call)) return Work.completed();
         Communicator comm = g.comm();
         Arena arena = Arena.ofShared();
         MemorySegment send = Buffers.stage(arena, List.of(input));
         MemorySegment recv = Buffers.allocate(arena, Buffers.bytes(output));
-        long[] counts = new long[comm.size()];
-        Arrays.fill(counts, Buffers.slots(input) / comm.size());
-        long[] offsets = offsets(counts);
+        long[] sendOffsets = offsets(sendCounts), recvOffsets = offsets(recvCounts);
         return g.run(
                 call,
                 arena,
                 () -> Mpi.alltoallv(
-                        comm, send, counts, offsets, recv, counts, offsets, Staging.slotType(input.dtype())),
+                        comm,
+                        send,
+                        sendCounts,
+                        sendOffsets,
+                        recv,
+                        recvCounts,
+                        recvOffsets,
+                        Staging.slotType(input.dtype())),
                 () -> Buffers.writeBack(recv, 0, output));
+    }
+
+    /**
+     * MPI's element counts of the blocks of {@code t} along dim 0: {@code splits[r]} rows each, or equal blocks when
+     * {@code splits} is null, as c10d's {@code checkSplitSizes} and {@code computeLengthsAndOffsets}.
+     */
+    private static long[] rowSlotCounts(String call, String name, Tensor t, long[] splits, int groupSize) {
+        if (t.dim() == 0) throw new DistributedException(call + ": " + name + " must have a dimension to split");
+        long rows = t.size(0);
+        long rowSlots = rows == 0 ? 0 : Buffers.slots(t) / rows;
+        long[] counts = new long[groupSize];
+        if (splits == null) {
+            if (rows % groupSize != 0) {
+                throw new DistributedException(call + ": " + name + "'s dim 0 (" + rows + ") does not divide equally"
+                        + " across the group's size " + groupSize + "; give split sizes for uneven blocks");
+            }
+            Arrays.fill(counts, rows / groupSize * rowSlots);
+            return counts;
+        }
+        if (splits.length != groupSize) {
+            throw new DistributedException(call + ": " + name + " has " + splits.length + " split sizes, but the"
+                    + " group has " + groupSize + " ranks");
+        }
+        long sum = 0;
+        for (int r = 0; r < groupSize; r++) {
+            if (splits[r] < 0) {
+                throw new DistributedException(
+                        call + ": " + name + "'s split sizes must not be negative, got " + Arrays.toString(splits));
+            }
+            sum += splits[r];
+            counts[r] = splits[r] * rowSlots;
+        }
+        if (sum != rows) {
+            throw new DistributedException(call + ": " + name + "'s split sizes " + Arrays.toString(splits) + " add"
+                    + " up to " + sum + ", not its dim 0 size " + rows);
+        }
+        return counts;
     }
 
     static Work barrier(ProcessGroup g) {

@@ -408,7 +408,35 @@ public final class Distributed {
 
     /** {@code all_to_all_single(output, input, group=group, async_op=True)}. */
     public static Work allToAllSingleAsync(Tensor output, Tensor input, ProcessGroup group) {
-        return Collectives.allToAllSingle(group(group, "allToAllSingle"), output, input);
+        return allToAllSingleAsync(output, input, null, null, group);
+    }
+
+    /**
+     * {@code all_to_all_single(output, input, output_split_sizes, input_split_sizes)}: the first
+     * {@code inputSplitSizes[0]} rows (along dim 0) of {@code input} go to rank 0, the next {@code inputSplitSizes[1]}
+     * to rank 1, and so on; rank r's rows land in {@code outputSplitSizes[r]} rows of {@code output}, in rank order.
+     * Either may be null for equal blocks. Rank r's {@code inputSplitSizes[s]} must equal rank s's
+     * {@code outputSplitSizes[r]}.
+     */
+    public static void allToAllSingle(Tensor output, Tensor input, long[] outputSplitSizes, long[] inputSplitSizes) {
+        allToAllSingle(output, input, outputSplitSizes, inputSplitSizes, null);
+    }
+
+    /** {@code all_to_all_single(output, input, output_split_sizes, input_split_sizes, group)}. */
+    public static void allToAllSingle(
+            Tensor output, Tensor input, long[] outputSplitSizes, long[] inputSplitSizes, ProcessGroup group) {
+        sync(allToAllSingleAsync(output, input, outputSplitSizes, inputSplitSizes, group));
+    }
+
+    /** {@code all_to_all_single(output, input, output_split_sizes, input_split_sizes, group, async_op=True)}. */
+    public static Work allToAllSingleAsync(
+            Tensor output, Tensor input, long[] outputSplitSizes, long[] inputSplitSizes, ProcessGroup group) {
+        return Collectives.allToAllSingle(
+                group(group, "allToAllSingle"),
+                output,
+                input,
+                outputSplitSizes == null ? null : outputSplitSizes.clone(),
+                inputSplitSizes == null ? null : inputSplitSizes.clone());
     }
 
     // ---- barrier ------------------------------------------------------------------------------------------------

@@ -144,4 +144,38 @@ class NodeHooksTest {
                 e.getMessage().contains("has returned an incorrect number of values (got 2, but expected 1)"),
                 e.getMessage());
     }
+
+    /**
+     * An accumulator runs as soon as its gradient is complete (PyTorch gives AccumulateGrad the largest sequence
+     * number), so a layer's post-accumulate hooks fire before the layers below it run their backward: what DDP's
+     * overlap of communication with backward relies on. PyTorch 2.13 prints {@code ['l3.bias', 'l3.weight', 'h2',
+     * 'l2.bias', 'l2.weight', 'h1', 'l1.bias', 'l1.weight']} for the same graph (tensor hooks on h1, h2 record when
+     * backward reaches them).
+     */
+    @Test
+    void accumulatorsRunAsSoonAsTheirGradientIsComplete() {
+        Torch.manualSeed(0);
+        org.jtorch.nn.Linear l1 = new org.jtorch.nn.Linear(3, 4),
+                l2 = new org.jtorch.nn.Linear(4, 5),
+                l3 = new org.jtorch.nn.Linear(5, 2);
+        List<String> events = new ArrayList<>();
+        for (var named :
+                List.of(java.util.Map.entry("l1", l1), java.util.Map.entry("l2", l2), java.util.Map.entry("l3", l3))) {
+            named.getValue().weight().registerPostAccumulateGradHook(p -> events.add(named.getKey() + ".weight"));
+            named.getValue().bias().registerPostAccumulateGradHook(p -> events.add(named.getKey() + ".bias"));
+        }
+        Tensor h1 = l1.call(Torch.randn(2, 3)).tanh();
+        h1.registerHook(g -> {
+            events.add("h1");
+            return g;
+        });
+        Tensor h2 = l2.call(h1).tanh();
+        h2.registerHook(g -> {
+            events.add("h2");
+            return g;
+        });
+        l3.call(h2).sum().backward();
+        assertEquals(
+                List.of("l3.bias", "l3.weight", "h2", "l2.bias", "l2.weight", "h1", "l1.bias", "l1.weight"), events);
+    }
 }

@@ -27,6 +27,7 @@ public final class CollectivesCheck {
             for (DType dtype : DType.values()) {
                 allReduceAndReduce(dtype, rank, size);
                 movement(dtype, rank, size);
+                allToAllSingleUneven(dtype, rank, size);
                 reduceScatter(dtype, rank, size);
             }
             pointToPoint(rank, size);
@@ -165,6 +166,45 @@ public final class CollectivesCheck {
         }
     }
 
+    /** Rank {@code src}'s rows for rank {@code dst} in the uneven allToAllSingle: 0, 1 or 2 rows of 2 columns. */
+    private static long unevenRows(int src, int dst) {
+        return (src + 2L * dst) % 3;
+    }
+
+    private static Tensor unevenBlock(int src, int dst, DType dtype) {
+        return input(3 * src + dst, dtype, 2 * unevenRows(src, dst)).view(unevenRows(src, dst), 2);
+    }
+
+    /** {@code all_to_all_single} with split sizes (some zero), into a non-contiguous output. */
+    private static void allToAllSingleUneven(DType dtype, int rank, int size) {
+        long[] inSplits = new long[size], outSplits = new long[size];
+        List<Tensor> mine = new ArrayList<>(), expected = new ArrayList<>();
+        for (int r = 0; r < size; r++) {
+            inSplits[r] = unevenRows(rank, r);
+            outSplits[r] = unevenRows(r, rank);
+            mine.add(unevenBlock(rank, r, dtype));
+            expected.add(unevenBlock(r, rank, dtype));
+        }
+        long outRows = java.util.Arrays.stream(outSplits).sum();
+        Tensor output = Torch.zeros(new long[] {2, outRows}, dtype, org.jtorch.Device.CPU)
+                .t();
+        Distributed.allToAllSingle(output, Torch.cat(mine, 0), outSplits, inSplits);
+        assertClose("allToAllSingle with split sizes " + dtype, Torch.cat(expected, 0), output.contiguous());
+
+        // Split sizes on one side only: equal blocks of one row on the other.
+        Tensor evenIn = input(rank, dtype, 2L * size).view(size, 2);
+        Tensor evenOut = Torch.zeros(new long[] {size, 2}, dtype, org.jtorch.Device.CPU);
+        long[] ones = new long[size];
+        java.util.Arrays.fill(ones, 1);
+        Distributed.allToAllSingle(evenOut, evenIn, ones, null);
+        for (int r = 0; r < size; r++) {
+            assertClose(
+                    "allToAllSingle, output split sizes only " + dtype,
+                    input(r, dtype, 2L * size).view(size, 2).narrow(0, rank, 1),
+                    evenOut.narrow(0, r, 1));
+        }
+    }
+
     private static void reduceScatter(DType dtype, int rank, int size) {
         for (ReduceOp op : ReduceOp.values()) {
             if (dtype.isComplex() && (op == ReduceOp.MIN || op == ReduceOp.MAX)
@@ -238,6 +278,29 @@ public final class CollectivesCheck {
         expectFailure(
                 "allGather with a short list", () -> Distributed.allGather(List.of(Torch.zeros(2)), Torch.zeros(2)));
         expectFailure("allReduce of null", () -> Distributed.allReduce(null, ReduceOp.SUM));
+        long[] wrongSum = new long[size];
+        wrongSum[0] = 5;
+        DistributedException splits = expectFailure(
+                "allToAllSingle with split sizes that miss the rows",
+                () -> Distributed.allToAllSingle(Torch.zeros(4L * size), Torch.zeros(4L * size), null, wrongSum));
+        if (!splits.getMessage().contains("input's split sizes")
+                || !splits.getMessage().contains("not its dim 0 size " + 4L * size)) {
+            throw new AssertionError("unclear message: " + splits.getMessage());
+        }
+        expectFailure(
+                "allToAllSingle with a split size per rank missing",
+                () -> Distributed.allToAllSingle(Torch.zeros(4), Torch.zeros(4), new long[] {4}, new long[] {4}));
+        expectFailure(
+                "allToAllSingle with a negative split size",
+                () -> Distributed.allToAllSingle(Torch.zeros(4), Torch.zeros(4), null, negativeSplits(size)));
+    }
+
+    /** Split sizes adding up to 4 rows with a negative one. */
+    private static long[] negativeSplits(int size) {
+        long[] s = new long[size];
+        s[0] = -1;
+        s[1] = 5;
+        return s;
     }
 
     private static DistributedException expectFailure(String what, Runnable call) {

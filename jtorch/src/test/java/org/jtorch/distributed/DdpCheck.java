@@ -31,7 +31,9 @@ public final class DdpCheck {
         Distributed.initProcessGroup("mpi", Duration.ofSeconds(60));
         int rank = Distributed.rank(), size = Distributed.worldSize();
         try {
-            trainingMatchesOneProcess(rank, size, 25);
+            bucketsMatchPyTorch();
+            trainingMatchesOneProcess(rank, size, null);
+            trainingMatchesOneProcess(rank, size, 25.0);
             trainingMatchesOneProcess(rank, size, 0.0005); // several buckets, reduced in order
             noSyncAccumulates(rank, size);
             unusedParameters(rank, size);
@@ -58,16 +60,81 @@ public final class DdpCheck {
         return new Tensor[] {x, y};
     }
 
-    private static void trainingMatchesOneProcess(int rank, int size, double bucketMb) {
+    /** Registered a, b, c, d; used d, c, a, b: backward produces b's gradient first, then a's, c's and d's. */
+    private static final class Layers extends Module {
+        final Linear a = register("a", new Linear(512, 512, false));
+        final Linear b = register("b", new Linear(512, 256, false));
+        final Linear c = register("c", new Linear(256, 512, false));
+        final Linear d = register("d", new Linear(256, 256, false));
+
+        @Override
+        public Tensor forward(Tensor x) {
+            return b.call(a.call(c.call(d.call(x).relu())).relu());
+        }
+    }
+
+    /**
+     * The buckets of the first iteration and, rebuilt at the second forward, in gradient-arrival order, against PyTorch
+     * 2.13's for the same model ({@code python jtorch/src/test/python/print_ddp_buckets.py}).
+     */
+    private static void bucketsMatchPyTorch() {
+        List<Integer> all = List.of(0, 1, 2, 3);
+        checkBuckets(
+                null,
+                false,
+                List.of(all),
+                List.of(2359296L),
+                List.of(List.of(1, 0), List.of(2, 3)),
+                List.of(1572864L, 786432L));
+        checkBuckets(
+                0.3,
+                false,
+                List.of(all),
+                List.of(2359296L),
+                List.of(List.of(1), List.of(0), List.of(2), List.of(3)),
+                List.of(524288L, 1048576L, 524288L, 262144L));
+        checkBuckets(
+                2.0,
+                false,
+                List.of(all),
+                List.of(2359296L),
+                List.of(List.of(1, 0, 2), List.of(3)),
+                List.of(2097152L, 262144L));
+        // find_unused_parameters: sized buckets in reverse registration order from the start, never rebuilt.
+        List<List<Integer>> unused = List.of(List.of(1, 2, 3), List.of(0));
+        checkBuckets(null, true, unused, List.of(1310720L, 1048576L), unused, List.of(1310720L, 1048576L));
+    }
+
+    private static void checkBuckets(
+            Double capMb,
+            boolean findUnused,
+            List<List<Integer>> first,
+            List<Long> firstBytes,
+            List<List<Integer>> rebuilt,
+            List<Long> rebuiltBytes) {
+        Torch.manualSeed(0);
+        DistributedDataParallel ddp = new DistributedDataParallel(
+                new Layers(),
+                DistributedDataParallel.Options.defaults().bucketCapMb(capMb).findUnusedParameters(findUnused));
+        String what = "buckets, bucket_cap_mb=" + capMb + " find_unused_parameters=" + findUnused;
+        expectEqual(what + ", first iteration", first, ddp.bucketParameterIndices());
+        expectEqual(what + ", first iteration's bytes", firstBytes, ddp.bucketSizes());
+        for (int step = 0; step < 3; step++) ddp.call(Torch.randn(4, 256)).sum().backward();
+        expectEqual(what + ", rebuilt", rebuilt, ddp.bucketParameterIndices());
+        expectEqual(what + ", rebuilt bytes", rebuiltBytes, ddp.bucketSizes());
+    }
+
+    private static void expectEqual(String what, Object expected, Object actual) {
+        if (!expected.equals(actual)) throw new AssertionError(what + ": expected " + expected + ", got " + actual);
+    }
+
+    private static void trainingMatchesOneProcess(int rank, int size, Double bucketMb) {
         Torch.manualSeed(rank); // different initial weights per rank: DDP must take rank 0's
         Module replicaOfMine = mlp();
         Torch.manualSeed(0);
         Module reference = mlp();
         DistributedDataParallel ddp = new DistributedDataParallel(
                 replicaOfMine, DistributedDataParallel.Options.defaults().bucketCapMb(bucketMb));
-        if (bucketMb < 1 && ddp.bucketSizes().size() < 3) {
-            throw new AssertionError("expected several buckets, got " + ddp.bucketSizes());
-        }
         assertParamsEqual("after construction (rank 0's weights)", reference, replicaOfMine, 0);
         SGD sgdDdp = new SGD(ddp.parameters(), 0.1);
         SGD sgdRef = new SGD(reference.parameters(), 0.1);
@@ -81,6 +148,10 @@ public final class DdpCheck {
             sgdRef.zeroGrad();
             F.mseLoss(reference.call(xy[0]), xy[1]).backward();
             sgdRef.step();
+            // From the second step on, the buckets are the rebuilt ones.
+            if (s == 1 && bucketMb != null && bucketMb < 1 && ddp.bucketSizes().size() < 3) {
+                throw new AssertionError("expected several rebuilt buckets, got " + ddp.bucketSizes());
+            }
         }
         assertParamsEqual("after " + STEPS + " steps, bucket cap " + bucketMb + " MiB", reference, replicaOfMine, 2e-6);
     }

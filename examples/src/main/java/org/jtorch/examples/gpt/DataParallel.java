@@ -60,8 +60,11 @@ public final class DataParallel implements AutoCloseable {
         return world;
     }
 
-    /** The model the training step calls: DDP around {@code model} under {@code --ddp}, else {@code model}. */
-    public Module wrap(Module model, double bucketMb) {
+    /**
+     * The model the training step calls: DDP around {@code model} under {@code --ddp} (buckets of {@code bucketMb} MiB,
+     * or PyTorch's default when null), else {@code model}.
+     */
+    public Module wrap(Module model, Double bucketMb) {
         if (!on) return model;
         ddp = new DistributedDataParallel(
                 model, DistributedDataParallel.Options.defaults().bucketCapMb(bucketMb));
@@ -94,9 +97,10 @@ public final class DataParallel implements AutoCloseable {
     }
 
     /**
-     * Lines on the communication per step, one per rank (every rank must call this, once: it gathers the figures), or
-     * an empty list when not distributed. The tail differs between ranks: a rank that finishes backward early also
-     * waits there for the slower ones, so the last rank to finish shows the communication backward could not hide.
+     * The gradient buckets, then lines on the communication per step, one per rank (every rank must call this, once: it
+     * gathers the figures), or an empty list when not distributed. The tail differs between ranks: a rank that finishes
+     * backward early also waits there for the slower ones, so the last rank to finish shows the communication backward
+     * could not hide.
      */
     public List<String> summary() {
         if (ddp == null) return List.of();
@@ -105,6 +109,7 @@ public final class DataParallel implements AutoCloseable {
         for (int r = 0; r < world; r++) all.add(Torch.zeros(new long[] {3}, DType.INT64));
         Distributed.allGather(all, mine);
         List<String> lines = new ArrayList<>();
+        lines.add("ddp: gradient buckets of " + ddp.bucketSizes() + " bytes, in the order they are all-reduced");
         for (int r = 0; r < world; r++) {
             long[] f = all.get(r).toLongArray();
             if (f[2] == 0) continue;

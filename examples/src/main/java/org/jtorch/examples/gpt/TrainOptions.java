@@ -42,8 +42,11 @@ public final class TrainOptions {
     public int topK = 20;
     /** {@code --ddp}: "off", or "mpi" to train data-parallel across the ranks {@code mpirun} started. */
     public String ddp = "off";
-    /** {@code --ddp-bucket-mb}: DistributedDataParallel's gradient bucket size. */
-    public double ddpBucketMb = 25;
+    /**
+     * {@code --ddp-bucket-mb}: DistributedDataParallel's gradient bucket size; null for PyTorch's default (25 MiB, the
+     * first bucket 1 MiB).
+     */
+    public Double ddpBucketMb;
 
     public boolean help;
     /** Whether {@code --steps} was given (a resumed run otherwise keeps its checkpoint's step count). */
@@ -96,7 +99,8 @@ public final class TrainOptions {
               --ddp MODE         off | mpi: data-parallel over the ranks mpirun started (bin/jtorch-run -np N
                                  TrainGpt --ddp mpi): each rank takes its share of --batch, rank 0 prints and
                                  writes the checkpoint, plot and sample (default off)
-              --ddp-bucket-mb X  gradient bucket size of --ddp, in MiB (default 25)
+              --ddp-bucket-mb X  gradient bucket size of --ddp, in MiB, the first bucket's too (default:
+                                 PyTorch's, 25 with a first bucket of 1)
               --help             this text
             """.formatted(DEFAULT_STEPS);
 

@@ -20,11 +20,13 @@ import org.jtorch.nn.Module;
  * replica on its own shard of the batch and every replica takes the same optimizer step.
  *
  * <p>At construction the ranks check they hold the same parameters and take rank 0's parameters and buffers. In
- * backward, each parameter's gradient is copied into its bucket (25 MiB by default, the first one 1 MiB, filled in
- * reverse registration order) divided by the world size, and each bucket is all-reduced (summed) asynchronously as soon
- * as it is complete, overlapping the rest of backward; at the end of backward the parameters' {@code .grad} hold the
- * average over ranks, exactly as PyTorch's DDP computes it. Buffers are broadcast from rank 0 before every forward
- * ({@code broadcast_buffers}). Inside {@link #noSync()} gradients accumulate locally, for gradient accumulation.
+ * backward, each parameter's gradient is copied into its bucket divided by the world size, and each bucket is
+ * all-reduced (summed) asynchronously as soon as it is complete, overlapping the rest of backward; at the end of
+ * backward the parameters' {@code .grad} hold the average over ranks, exactly as PyTorch's DDP computes it. Buckets are
+ * PyTorch's: one per dtype in the first iteration (with {@code find_unused_parameters}: 25 MiB by default, the first
+ * one 1 MiB, in reverse registration order), rebuilt at the second forward in the order the first backward produced the
+ * gradients. Buffers are broadcast from rank 0 before every forward ({@code broadcast_buffers}). Inside
+ * {@link #noSync()} gradients accumulate locally, for gradient accumulation.
  *
  * <p>The wrapped module is registered as {@code module}, so state-dict keys gain the {@code module.} prefix as in
  * PyTorch; save {@link #module()}'s state dict for a checkpoint a single process can load.
@@ -34,16 +36,17 @@ public final class DistributedDataParallel extends Module {
      * DDP's keyword arguments.
      *
      * @param processGroup the group to reduce over; null for the default group
-     * @param bucketCapMb bucket size in MiB ({@code bucket_cap_mb}, default 25)
+     * @param bucketCapMb bucket size in MiB ({@code bucket_cap_mb}); null for PyTorch's default, 25 MiB with a 1 MiB
+     *     first bucket (an explicit cap applies to the first bucket too, as in PyTorch)
      * @param broadcastBuffers whether buffers are broadcast from rank 0 before every forward (default true)
      * @param findUnusedParameters whether forward's output is traversed to find parameters that will get no gradient
      *     (default false)
      */
     public record Options(
-            ProcessGroup processGroup, double bucketCapMb, boolean broadcastBuffers, boolean findUnusedParameters) {
-        /** PyTorch's defaults: default group, 25 MiB buckets, buffers broadcast, no unused-parameter search. */
+            ProcessGroup processGroup, Double bucketCapMb, boolean broadcastBuffers, boolean findUnusedParameters) {
+        /** PyTorch's defaults: default group, default buckets, buffers broadcast, no unused-parameter search. */
         public static Options defaults() {
-            return new Options(null, 25, true, false);
+            return new Options(null, null, true, false);
         }
 
         /** {@code process_group}. */
@@ -51,8 +54,8 @@ public final class DistributedDataParallel extends Module {
             return new Options(group, bucketCapMb, broadcastBuffers, findUnusedParameters);
         }
 
-        /** {@code bucket_cap_mb}. */
-        public Options bucketCapMb(double mb) {
+        /** {@code bucket_cap_mb}; null for the default. */
+        public Options bucketCapMb(Double mb) {
             return new Options(processGroup, mb, broadcastBuffers, findUnusedParameters);
         }
 
@@ -67,6 +70,12 @@ public final class DistributedDataParallel extends Module {
         }
     }
 
+    private static final double MIB = 1 << 20;
+    /** PyTorch's {@code _DEFAULT_BUCKET_CAP_MB}. */
+    private static final double DEFAULT_BUCKET_CAP_MB = 25;
+    /** PyTorch's {@code _DEFAULT_FIRST_BUCKET_BYTES}: a small first bucket keeps the tail after backward short. */
+    private static final long DEFAULT_FIRST_BUCKET_BYTES = 1L << 20;
+
     private final Module module;
     private final Options options;
     private final ProcessGroup group;
@@ -80,7 +89,7 @@ public final class DistributedDataParallel extends Module {
 
     /** {@code DistributedDataParallel(module, **options)}. */
     public DistributedDataParallel(Module module, Options options) {
-        if (!(options.bucketCapMb() > 0)) {
+        if (options.bucketCapMb() != null && !(options.bucketCapMb() > 0)) {
             throw new DistributedException(
                     "DistributedDataParallel: bucketCapMb must be positive, got " + options.bucketCapMb());
         }
@@ -96,8 +105,9 @@ public final class DistributedDataParallel extends Module {
         List<Tensor> state = new ArrayList<>(module.parameters());
         state.addAll(module.buffers());
         broadcastFromRankZero(state);
-        this.reducer =
-                new Reducer(params, group, (long) (options.bucketCapMb() * (1 << 20)), options.findUnusedParameters());
+        long capBytes = (long) ((options.bucketCapMb() == null ? DEFAULT_BUCKET_CAP_MB : options.bucketCapMb()) * MIB);
+        long firstBytes = options.bucketCapMb() == null ? DEFAULT_FIRST_BUCKET_BYTES : capBytes;
+        this.reducer = new Reducer(params, group, firstBytes, capBytes, options.findUnusedParameters());
     }
 
     private static List<Tensor> trainableParameters(Module module) {
@@ -151,10 +161,12 @@ public final class DistributedDataParallel extends Module {
 
     /**
      * The forward of the wrapped module, after broadcasting its buffers from rank 0 ({@code broadcast_buffers}); with
-     * grad enabled and outside {@link #noSync()}, prepares the reduction of the coming backward.
+     * grad enabled, first rebuilds the buckets if this is the first forward after a synchronised backward, and outside
+     * {@link #noSync()} prepares the reduction of the coming backward.
      */
     @Override
     public Tensor forward(Tensor input) {
+        if (GradMode.isEnabled()) reducer.rebuildBuckets();
         if (options.broadcastBuffers() && !module.buffers().isEmpty()) broadcastFromRankZero(module.buffers());
         Tensor output = module.call(input);
         if (GradMode.isEnabled() && requireBackwardGradSync) reducer.prepareForBackward(output);
@@ -193,8 +205,19 @@ public final class DistributedDataParallel extends Module {
         return reducer.timeline();
     }
 
-    /** The gradient buckets' sizes in bytes, in the order they are reduced. */
+    /**
+     * The gradient buckets' sizes in bytes, in the order they are reduced (PyTorch's {@code bucket_sizes}, then
+     * {@code rebuilt_bucket_sizes} of {@code _get_ddp_logging_data()}).
+     */
     public List<Long> bucketSizes() {
         return reducer.bucketBytes();
+    }
+
+    /**
+     * The registration positions (in {@link #parameters()} order, trainable parameters only) of each bucket's
+     * parameters, in reduction order (PyTorch's {@code rebuilt_per_bucket_param_indices} once rebuilt).
+     */
+    public List<List<Integer>> bucketParameterIndices() {
+        return reducer.bucketPositions();
     }
 }

@@ -27,26 +27,32 @@ import org.jtorch.utils.hooks.RemovableHandle;
  * are launched strictly in order, so every rank issues the same sequence of collectives whatever order its hooks fire
  * in. A bucket whose all-reduce has finished is written back into {@code .grad} at the next hook; when the last bucket
  * has been launched, the reducer waits for the rest and writes them back, so backward returns with averaged gradients.
+ *
+ * <p>As in PyTorch, the buckets are rebuilt once, at the forward after the first synchronised backward (unless
+ * {@code find_unused_parameters}): the parameters are then bucketed in the order their gradients arrived, as rank 0 saw
+ * it, so each bucket is complete as early as backward allows. Until then, without {@code find_unused_parameters}, all
+ * parameters of a dtype share one bucket, since the registration order only guesses the gradients' order.
  */
 final class Reducer {
-    /**
-     * PyTorch's {@code _DEFAULT_FIRST_BUCKET_BYTES}: the first bucket is small, so the tail after backward is short.
-     */
-    static final long FIRST_BUCKET_BYTES = 1L << 20;
-
     /** Where a parameter's gradient goes: bucket, place in the bucket, and the parameter's registration position. */
     private record Slot(int bucket, int index, int position) {}
 
     private final ProcessGroup group;
     private final int worldSize;
     private final boolean findUnusedParameters;
+    private final long firstBucketBytes;
+    private final long bucketCapBytes;
     /** In reduction order. */
-    private final List<Bucket> buckets;
+    private List<Bucket> buckets;
 
     /** Registration order: the same on every rank, unlike an identity map's. */
     private final List<Tensor> params;
 
     private final Map<Tensor, Slot> slots = new IdentityHashMap<>();
+    /** Registration positions in the order the first synchronised backward produced their gradients. */
+    private final List<Integer> readyOrder = new ArrayList<>();
+
+    private boolean rebuilt;
     private final List<RemovableHandle> hooks = new ArrayList<>();
 
     /** Set by a forward that will be followed by a synchronised backward. */
@@ -62,50 +68,97 @@ final class Reducer {
     private long lastGradientAt;
     private volatile DistributedDataParallel.BackwardTimeline timeline;
 
-    Reducer(List<Tensor> params, ProcessGroup group, long bucketCapBytes, boolean findUnusedParameters) {
+    /**
+     * @param firstBucketBytes the first bucket's limit when buckets are assigned by size (PyTorch's
+     *     {@code first_bucket_bytes_cap}: 1 MiB with the default cap, else the cap)
+     */
+    Reducer(
+            List<Tensor> params,
+            ProcessGroup group,
+            long firstBucketBytes,
+            long bucketCapBytes,
+            boolean findUnusedParameters) {
         this.group = group;
         this.worldSize = Distributed.worldSize(group);
         this.findUnusedParameters = findUnusedParameters;
+        this.firstBucketBytes = firstBucketBytes;
+        this.bucketCapBytes = bucketCapBytes;
         this.params = List.copyOf(params);
-        this.buckets = assignBuckets(params, bucketCapBytes);
-        for (int b = 0; b < buckets.size(); b++) {
-            List<Tensor> members = buckets.get(b).params;
-            for (int i = 0; i < members.size(); i++) {
-                slots.put(members.get(i), new Slot(b, i, this.params.indexOf(members.get(i))));
-            }
-        }
+        // PyTorch's BucketCapacityConfig.compute_bucket_size_limits for the first iteration.
+        long[] limits = !findUnusedParameters
+                ? new long[] {Long.MAX_VALUE}
+                : firstBucketBytes < bucketCapBytes
+                        ? new long[] {firstBucketBytes, bucketCapBytes}
+                        : new long[] {bucketCapBytes};
+        List<List<Tensor>> assigned = assignBySize(this.params, limits);
+        // Ordered by their first parameter's position, as PyTorch sorts them, then reversed: the reverse registration
+        // order approximates the order in which backward produces gradients.
+        Map<Tensor, Integer> position = new IdentityHashMap<>();
+        for (int i = 0; i < params.size(); i++) position.put(params.get(i), i);
+        assigned.sort((a, b) -> Integer.compare(position.get(a.getFirst()), position.get(b.getFirst())));
+        Collections.reverse(assigned);
+        installBuckets(assigned);
         for (Tensor p : params) hooks.add(p.registerPostAccumulateGradHook(this::markReady));
     }
 
+    private void installBuckets(List<List<Tensor>> assigned) {
+        List<Bucket> made = new ArrayList<>();
+        for (List<Tensor> members : assigned)
+            made.add(new Bucket(members, members.getFirst().dtype()));
+        buckets = List.copyOf(made);
+        slots.clear();
+        for (int b = 0; b < buckets.size(); b++) {
+            List<Tensor> members = buckets.get(b).params;
+            for (int i = 0; i < members.size(); i++) {
+                slots.put(members.get(i), new Slot(b, i, params.indexOf(members.get(i))));
+            }
+        }
+    }
+
     /**
-     * PyTorch's {@code compute_bucket_assignment_by_size} on the parameters in registration order: one open bucket per
-     * dtype, closed once it holds at least its limit (1 MiB for a dtype's first bucket, then {@code capBytes}); the
-     * buckets are then reduced in reverse, approximating the order in which backward produces gradients.
+     * PyTorch's {@code compute_bucket_assignment_by_size} on {@code ordered}: one open bucket per dtype, closed once it
+     * holds at least its limit, the limits of a dtype taken in turn from {@code limits} (the last one repeating);
+     * buckets closed in order, then the open ones in the order of their dtype's first parameter.
      */
-    private static List<Bucket> assignBuckets(List<Tensor> params, long capBytes) {
-        record Open(List<Tensor> params, long bytes, boolean first) {}
+    private static List<List<Tensor>> assignBySize(List<Tensor> ordered, long[] limits) {
+        record Open(List<Tensor> params, long bytes, int limit) {}
         Map<DType, Open> open = new LinkedHashMap<>();
         List<List<Tensor>> closed = new ArrayList<>();
-        for (Tensor p : params) {
-            Open o = open.getOrDefault(p.dtype(), new Open(new ArrayList<>(), 0, true));
+        for (Tensor p : ordered) {
+            Open o = open.getOrDefault(p.dtype(), new Open(new ArrayList<>(), 0, 0));
             o.params().add(p);
             long bytes = o.bytes() + p.numel() * p.dtype().itemSize();
-            if (bytes >= (o.first() ? Math.min(FIRST_BUCKET_BYTES, capBytes) : capBytes)) {
+            if (bytes >= limits[o.limit()]) {
                 closed.add(o.params());
-                open.put(p.dtype(), new Open(new ArrayList<>(), 0, false));
+                open.put(p.dtype(), new Open(new ArrayList<>(), 0, Math.min(o.limit() + 1, limits.length - 1)));
             } else {
-                open.put(p.dtype(), new Open(o.params(), bytes, o.first()));
+                open.put(p.dtype(), new Open(o.params(), bytes, o.limit()));
             }
         }
         for (Open o : open.values()) if (!o.params().isEmpty()) closed.add(o.params());
-        // Ordered by their first parameter's position, as PyTorch sorts them, then reversed.
-        Map<Tensor, Integer> position = new IdentityHashMap<>();
-        for (int i = 0; i < params.size(); i++) position.put(params.get(i), i);
-        closed.sort((a, b) -> Integer.compare(position.get(a.getFirst()), position.get(b.getFirst())));
-        Deque<Bucket> reversed = new ArrayDeque<>();
-        for (List<Tensor> c : closed)
-            reversed.addFirst(new Bucket(c, c.getFirst().dtype()));
-        return List.copyOf(reversed);
+        return closed;
+    }
+
+    /**
+     * PyTorch's {@code Reducer::rebuild_buckets}, called at every forward with grad enabled: once, after the first
+     * synchronised backward, rank 0's order of gradient arrival is broadcast and the parameters are bucketed in that
+     * order (limits: the first bucket's, then the cap), so every rank holds the same buckets. Does nothing with
+     * {@code find_unused_parameters}, or before a synchronised backward has completed.
+     *
+     * @return whether the buckets were rebuilt
+     */
+    synchronized boolean rebuildBuckets() {
+        checkPriorReductionFinished();
+        if (rebuilt || findUnusedParameters || readyOrder.size() != params.size()) return false;
+        Tensor order =
+                Torch.tensor(readyOrder.stream().mapToLong(Integer::longValue).toArray());
+        Distributed.broadcast(order, group.ranks().getFirst(), group);
+        List<Tensor> ordered = new ArrayList<>();
+        for (long position : order.toLongArray()) ordered.add(params.get((int) position));
+        installBuckets(assignBySize(ordered, new long[] {firstBucketBytes, bucketCapBytes}));
+        rebuilt = true;
+        readyOrder.clear();
+        return true;
     }
 
     /** The bucket sizes in bytes, in reduction order (for diagnostics and tests). */
@@ -115,19 +168,24 @@ final class Reducer {
         return sizes;
     }
 
+    /** Each bucket's parameters' registration positions, in reduction order (for diagnostics and tests). */
+    List<List<Integer>> bucketPositions() {
+        List<List<Integer>> positions = new ArrayList<>();
+        for (Bucket b : buckets) {
+            List<Integer> members = new ArrayList<>();
+            for (Tensor p : b.params) members.add(slots.get(p).position());
+            positions.add(List.copyOf(members));
+        }
+        return List.copyOf(positions);
+    }
+
     /**
      * Called after a forward whose backward must be synchronised. Fails as PyTorch does when the previous backward left
      * a reduction unfinished (a parameter got no gradient and {@code find_unused_parameters} is off). With
      * {@code find_unused_parameters}, marks the parameters the output does not depend on as ready, with zero gradient.
      */
     synchronized void prepareForBackward(Tensor output) {
-        if (expectingGradients && !marked.isEmpty()) {
-            throw new DistributedException("DistributedDataParallel: Expected to have finished reduction in the prior"
-                    + " iteration before starting a new one. This error indicates that your module has parameters that"
-                    + " were not used in producing loss (" + unreadyNames() + "). You can enable unused parameter"
-                    + " detection by passing findUnusedParameters(true), and by making sure all forward function"
-                    + " outputs participate in calculating loss.");
-        }
+        checkPriorReductionFinished();
         expectingGradients = true;
         nextBucket = 0;
         nextToWriteBack = 0;
@@ -140,6 +198,16 @@ final class Reducer {
             if (!reachable.contains(p.gradAccumulator())) locallyUnused.add(p);
         }
         for (Tensor p : params) if (locallyUnused.contains(p)) ready(p, null);
+    }
+
+    private void checkPriorReductionFinished() {
+        if (expectingGradients && !marked.isEmpty()) {
+            throw new DistributedException("DistributedDataParallel: Expected to have finished reduction in the prior"
+                    + " iteration before starting a new one. This error indicates that your module has parameters that"
+                    + " were not used in producing loss (" + unreadyNames() + "). You can enable unused parameter"
+                    + " detection by passing findUnusedParameters(true), and by making sure all forward function"
+                    + " outputs participate in calculating loss.");
+        }
     }
 
     /** The nodes of the backward graph reachable from {@code output}. */
@@ -173,6 +241,8 @@ final class Reducer {
                     + " (reentrant backward or a shared parameter used by two backward passes)");
         }
         Slot s = slots.get(param);
+        // Recorded until the rebuild; one backward's worth (the next forward with grad enabled rebuilds).
+        if (!rebuilt && !findUnusedParameters && readyOrder.size() < params.size()) readyOrder.add(s.position());
         Bucket bucket = buckets.get(s.bucket());
         try (var _ = Torch.noGrad()) {
             Tensor view = bucket.view(s.index());
