@@ -27,7 +27,7 @@ JTORCH, JTORCH_UNSET = "jtorch", "jtorch-coretype-unset"
 PEERS = (("torch-2.13", "PyTorch 2.13"), ("torch-1.13", "PyTorch 1.13"), ("libtorch-2.10", "libtorch 2.10"))
 
 JMH_ARGS = "-f 1 -wi 3 -w 1s -i 5 -r 1s"
-JMH_ARGS_QUICK = "-f 1 -wi 1 -w 500ms -i 2 -r 500ms"
+JMH_ARGS_QUICK = "-f 1 -wi 2 -w 1s -i 3 -r 1s"
 
 
 @dataclass(frozen=True)
@@ -366,7 +366,8 @@ def render(results, rows):
         f"({meta.get('machine', '?')}); 1-minute load average {load[0]} at the start and {load[1]} at the end"
         + (" — **above 1.5: forced with `--force`, the figures are not comparable**" if meta.get("forced") else "")
         + ".",
-        ("Quick mode (" + JMH_ARGS_QUICK + ", few peer calls, one run of each program): indications only. "
+        (f"Quick mode (JMH `{meta.get('jmh_args', JMH_ARGS_QUICK)}`, few peer calls, one short run of each "
+         "program): indications only. "
          if meta.get("quick") else f"JMH `{meta.get('jmh_args', JMH_ARGS)}`; whole programs alternate JTorch and "
                                    f"its peers, {meta.get('repeats', '?')} runs each, median. "),
         (f"`OPENBLAS_CORETYPE={coretype}` was set (the machine's): JTorch's GEMM-heavy rows ran again without it "

@@ -103,6 +103,23 @@ class SelectionTest(unittest.TestCase):
         self.assertEqual({"LayerNormBench.forward", "LayerNormBench.forwardBackward"},
                          {r.id for r in sbs.select(sbs.ROWS, "layer_norm`")})
 
+    def test_every_row_names_a_benchmark_and_peer_that_exist(self):
+        sources = os.path.join(BENCHMARKS, "src", "main", "java", "org", "jtorch", "benchmarks")
+        libtorch = os.path.join(BENCHMARKS, "peers", "libtorch", "src", "main", "java", "org", "jtorch", "peers",
+                                "libtorch", "LibtorchBench.java")
+        for row in sbs.ROWS:
+            kind, name = row.jtorch.runner.split(":")
+            if kind == "jmh":
+                java = sbs.read(os.path.join(sources, name + ".java"))
+                self.assertIn(f" {row.jtorch.bench.split(':')[0]}() {{", java, row.id)
+            for source in (row.peer, row.libtorch):
+                if source and source.runner.startswith("py:"):
+                    script = os.path.join(BENCHMARKS, "peers", source.runner[3:] + ".py")
+                    self.assertTrue(os.path.exists(script), script)
+                elif source:
+                    self.assertIn(f'case "{source.runner[3:]}"', sbs.read(libtorch), row.id)
+                    self.assertIn(f'"{source.bench}"', sbs.read(libtorch), row.id)
+
     def test_row_ids_are_unique(self):
         ids = [r.id for r in sbs.ROWS]
         self.assertEqual(len(ids), len(set(ids)))
