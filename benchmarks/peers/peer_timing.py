@@ -2,7 +2,9 @@
 
     bench=NAME value=MEDIAN unit=UNIT min=.. max=.. torch=VERSION [extra] threads=N
 
-that benchmarks/side_by_side.py reads."""
+that benchmarks/side_by_side.py reads. PEER_RUNS=N in the environment caps the timed calls at N and the warm-up at one
+(benchmarks/run-all --quick)."""
+import os
 import statistics
 import time
 
@@ -11,6 +13,9 @@ import torch
 
 def measure(name, fn, warmup=3, runs=20, unit="ms", scale=1e3, per=1, extra=""):
     """Times fn() `runs` times after `warmup` calls; each time is scaled by `scale` / `per` (ms per call by default)."""
+    cap = int(os.environ.get("PEER_RUNS", "0"))
+    if cap > 0:
+        warmup, runs = min(warmup, 1), min(runs, cap)
     for _ in range(warmup):
         fn()
     times = []

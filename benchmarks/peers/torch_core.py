@@ -37,6 +37,20 @@ def small_adds():
 
 measure("add16", small_adds, 1, 5, unit="ns", scale=1e9, per=100_000)
 
+# AutogradBench.smallAddsWithGrad: 100 chained adds on a 16-element leaf that requires grad, then backward; per add
+leaf = torch.arange(16, dtype=torch.float32, requires_grad=True)
+
+
+def small_adds_with_grad():
+    h = leaf
+    for _ in range(100):
+        h = h + s2
+    h.sum().backward()
+    leaf.grad = None
+
+
+measure("smallAddsWithGrad", small_adds_with_grad, 100, 1000, unit="ns", scale=1e9, per=100)
+
 n = 1024
 m1 = torch.sin(torch.arange(n * n, dtype=torch.float32)).view(n, n)
 m2 = torch.cos(torch.arange(n * n, dtype=torch.float32)).view(n, n)

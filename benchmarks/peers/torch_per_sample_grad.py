@@ -2,12 +2,13 @@
 
 torch.func's recipe vmap(grad(loss), in_dims=(None, 0, 0)) over functional_call, and the loop of 64
 single-sample backward passes. Uses torch.func when present (2.x), else functorch + torch.nn.utils.stateless (1.13).
-Run: /usr/bin/python3 benchmarks/peers/torch_per_sample_grad.py
+Run: OMP_WAIT_POLICY=passive python benchmarks/peers/torch_per_sample_grad.py
+Prints one line per benchmark: bench=NAME value=MEDIAN unit=ms min=.. max=..
 """
-import time
-
 import torch
 import torch.nn.functional as F
+
+import peer_timing
 
 try:
     from torch.func import functional_call, grad, vmap
@@ -15,6 +16,7 @@ except ImportError:  # PyTorch 1.13
     from functorch import grad, vmap
     from torch.nn.utils.stateless import functional_call
 
+torch.set_num_threads(2)
 torch.manual_seed(0)
 model = torch.nn.Sequential(torch.nn.Linear(784, 256), torch.nn.ReLU(), torch.nn.Linear(256, 10))
 params = {k: v.detach() for k, v in model.named_parameters()}
@@ -37,15 +39,5 @@ def loop():
     return [torch.stack(g) for g in zip(*out)]
 
 
-def bench(fn, warmup=5, iters=30):
-    for _ in range(warmup):
-        fn()
-    t = time.perf_counter()
-    for _ in range(iters):
-        fn()
-    return (time.perf_counter() - t) / iters * 1e3
-
-
-print(f"torch {torch.__version__}, threads {torch.get_num_threads()}")
-print(f"vmapGrad  {bench(lambda: per_sample(params, xs, ys)):.3f} ms/op")
-print(f"loop      {bench(loop):.3f} ms/op")
+peer_timing.measure("vmapGrad", lambda: per_sample(params, xs, ys), warmup=5, runs=30)
+peer_timing.measure("loop", loop, warmup=5, runs=30)
