@@ -192,7 +192,6 @@ final class Aten {
     static final AtenOp _TO_DEVICE = new AtenOp("aten::_to_device");
     static final AtenOp _UNIQUE2 = new AtenOp("aten::_unique2");
     static final AtenOp INDEX_REDUCE = new AtenOp("aten::index_reduce");
-    static final AtenOp PUT = new AtenOp("aten::put");
     static final AtenOp SCATTER_REDUCE_LEGACY = new AtenOp("aten::scatter.reduce");
     static final AtenOp SCATTER_VALUE_REDUCE = new AtenOp("aten::scatter.value_reduce");
     static final AtenOp UNFOLD = new AtenOp("aten::unfold");

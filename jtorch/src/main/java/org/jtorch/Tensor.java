@@ -2686,24 +2686,6 @@ public final class Tensor {
         return assignResult(Aten.INDEX_REDUCE.call1(this, (long) dim, index, source, reduce, includeSelf));
     }
 
-    /**
-     * {@code Tensor.put(index, source, accumulate=False)}: a copy with {@code source} written at the int64 indices of
-     * the flattened tensor (negative ones count from the end).
-     */
-    public Tensor put(Tensor index, Tensor source) {
-        return Aten.PUT.call1(this, index, source, false);
-    }
-
-    /** {@code Tensor.put(index, source, accumulate)}: with {@code accumulate}, source is added (duplicates sum). */
-    public Tensor put(Tensor index, Tensor source, boolean accumulate) {
-        return Aten.PUT.call1(this, index, source, accumulate);
-    }
-
-    /** {@code Tensor.put_(index, source, accumulate)}: in place. */
-    public Tensor put_(Tensor index, Tensor source, boolean accumulate) {
-        return assignResult(Aten.PUT.call1(this, index, source, accumulate));
-    }
-
     /** An in-place op written as its out-of-place composite: the result copied into this tensor (recorded). */
     private Tensor assignResult(Tensor result) {
         InternalOverlap.check(impl);

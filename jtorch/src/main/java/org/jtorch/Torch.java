@@ -3565,11 +3565,6 @@ public final class Torch {
         return IndexReduceOps.indexReduce(self, dim, index, source, reduce, includeSelf);
     }
 
-    /** {@code torch.put(self, index, source, accumulate)}. */
-    public static Tensor put(Tensor self, Tensor index, Tensor source, boolean accumulate) {
-        return IndexReduceOps.put(self, index, source, accumulate);
-    }
-
     /** {@code torch.isin(elements, test_elements)}: whether each element is among the test elements. */
     public static Tensor isin(Tensor elements, Tensor testElements) {
         return IsinOps.isin(elements, testElements, false);

@@ -53,7 +53,10 @@ public final class AttentionRun {
     private static Tensor math(Tensor q, Tensor k, Tensor v, Tensor mask) {
         Tensor scores = q.matmul(k.mT()).mul(1 / Math.sqrt(D)).add(mask);
         Tensor masked = scores.eq(Double.NEGATIVE_INFINITY).all(new long[] {-1}, true);
-        return scores.maskedFill(masked, 0.0).softmax(-1).maskedFill(masked, 0.0).matmul(v);
+        return scores.maskedFill(masked, 0.0)
+                .softmax(-1)
+                .maskedFill(masked, 0.0)
+                .matmul(v);
     }
 
     /** Median forward and backward milliseconds over {@code reps} calls. */

@@ -32,11 +32,6 @@ public final class IndexReduceOps {
                     (String) a[4],
                     a[5] == null || (Boolean) a[5]));
 
-    /** {@code put(self, index, source, accumulate=False)}: {@code self.flatten()[index] = source} (or +=). */
-    public static final OpDef PUT = OpDef.composite(
-            "put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor",
-            a -> putFlat((Tensor) a[0], (Tensor) a[1], (Tensor) a[2], Boolean.TRUE.equals(a[3])));
-
     /** {@code scatter.reduce(self, dim, index, src, *, reduce)}: "add" or "multiply" into the indexed places. */
     public static final OpDef SCATTER_REDUCE_LEGACY = OpDef.composite(
             "scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor", a -> {
@@ -110,28 +105,6 @@ public final class IndexReduceOps {
         return ScatterOps.SCATTER_REDUCE.call1(self, (long) dim, spread, source, reduce, includeSelf);
     }
 
-    private static Tensor putFlat(Tensor self, Tensor index, Tensor source, boolean accumulate) {
-        if (index.dtype() != DType.INT64)
-            throw new TorchException("put_(): Expected a long tensor for index, but got "
-                    + index.dtype().cppName());
-        if (self.dtype() != source.dtype()) {
-            throw new TorchException("put_(): self and source expected to have the same dtype, but got self.dtype = "
-                    + self.dtype().cppName() + " and source.dtype = "
-                    + source.dtype().cppName());
-        }
-        if (source.numel() != index.numel()) {
-            throw new IndexOutOfBoundsException("put_(): Expected source and index to have the same number of "
-                    + "elements, but got source.numel() = " + source.numel() + ", index.numel() = " + index.numel());
-        }
-        long n = self.numel();
-        checkRange(index, n, null, true);
-        Tensor flatIndex = index.reshape(-1);
-        Tensor wrapped = flatIndex.add(flatIndex.lt(0L).to(DType.INT64).mul(n));
-        Tensor flat = self.reshape(-1), values = source.reshape(-1);
-        Tensor out = accumulate ? flat.indexAdd(0, wrapped, values) : flat.indexCopy(0, wrapped, values);
-        return out.reshape(self.shape());
-    }
-
     /**
      * Every index in [0, size) — or in [-size, size) when negative ones wrap — checked before any write. A null message
      * is put's, naming the index.
@@ -155,11 +128,6 @@ public final class IndexReduceOps {
     public static Tensor indexReduce(
             Tensor self, long dim, Tensor index, Tensor source, String reduce, boolean includeSelf) {
         return INDEX_REDUCE.call1(self, dim, index, source, reduce, includeSelf);
-    }
-
-    /** {@code torch.put(self, index, source, accumulate)}. */
-    public static Tensor put(Tensor self, Tensor index, Tensor source, boolean accumulate) {
-        return PUT.call1(self, index, source, accumulate);
     }
 
     /** {@code torch.scatter(self, dim, index, src, reduce=reduce)}. */

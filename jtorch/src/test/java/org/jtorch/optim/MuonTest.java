@@ -15,10 +15,10 @@ import org.jtorch.TorchException;
 import org.junit.jupiter.api.Test;
 
 /**
- * Muon against values derived by hand from the specification's formulas (nn-optim.md §3.6):
- * the learning-rate adjustments, Newton–Schulz in exact float64 arithmetic against the worked examples and against a
- * reference iteration written here, the bfloat16 iteration against that reference and for near-orthogonality, full
- * optimizer steps, and the error cases.
+ * Muon against values derived by hand from the specification's formulas (nn-optim.md §3.6): the learning-rate
+ * adjustments, Newton–Schulz in exact float64 arithmetic against the worked examples and against a reference iteration
+ * written here, the bfloat16 iteration against that reference and for near-orthogonality, full optimizer steps, and the
+ * error cases.
  */
 class MuonTest {
     private static final double A = 3.4445, B = -4.775, C = 2.0315;

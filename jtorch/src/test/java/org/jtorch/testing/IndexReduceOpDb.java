@@ -72,11 +72,6 @@ final class IndexReduceOpDb {
                         s("amin", in -> a(in.t(3, 2), 0L, idx(in, ls(2, 2), 2), in.t(2, 2), "amin", false)),
                         s("bad-reduce", in -> a(in.t(3, 2), 0L, idx(in, ls(0), 1), in.t(1, 2), "sum", true))),
                 entry(
-                        IndexReduceOps.PUT,
-                        s("copy", in -> a(in.t(2, 4), idx(in, ls(0, 5, -1), 3), in.t(3), false)),
-                        s("accumulate", in -> a(in.nc(4, 2), idx(in, ls(1, 1, -8, 3), 2, 2), in.t(2, 2), true)),
-                        s("count-mismatch", in -> a(in.t(2, 4), idx(in, ls(0, 1), 2), in.t(3), false))),
-                entry(
                         IndexReduceOps.SCATTER_REDUCE_LEGACY,
                         s("add", in -> a(in.t(3, 3), 0L, idx(in, ls(0, 1, 0, 0, 2, 2), 2, 3), in.t(2, 3), "add")),
                         s("multiply", in -> a(in.t(2, 3), 1L, idx(in, ls(0, 0, 1, 2), 2, 2), in.t(2, 2), "multiply")),
