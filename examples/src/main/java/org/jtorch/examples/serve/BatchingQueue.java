@@ -17,7 +17,8 @@ import org.jtorch.Torch;
  * thread takes the oldest, adds every queued example of the same shape up to {@code maxBatch} (waiting at most
  * {@code maxWaitNanos} for more while the batch is not full), stacks them, runs the model once and hands each caller
  * its row. While a forward runs, new requests queue, so the busier the server the larger its batches: one client pays
- * no waiting, many clients share each pass. Examples of another shape wait for the next round, oldest first.
+ * no waiting, many clients share each pass. Examples of another shape wait for the next round, oldest first. When a
+ * batch's forward fails, its examples run again one by one, so only the examples the model refuses fail.
  *
  * <p>{@link #close()} is graceful: it refuses new work, finishes every example already queued, then stops the worker.
  */
@@ -122,7 +123,12 @@ public final class BatchingQueue implements AutoCloseable {
                 batch.get(i).result().complete(new Result(out.select(0, i).contiguous(), batch.size()));
             }
         } catch (RuntimeException e) {
-            for (Job j : batch) j.result().completeExceptionally(e);
+            if (batch.size() == 1) {
+                batch.getFirst().result().completeExceptionally(e);
+                return;
+            }
+            // one example the model refuses (a token id past its vocabulary) must not fail the others: each alone
+            for (Job j : batch) runBatch(List.of(j));
         }
     }
 

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
+import org.jtorch.TorchException;
 
 /**
  * Model inference over HTTP with the JDK's {@code com.sun.net.httpserver}: each connection is served on a virtual
@@ -30,7 +31,8 @@ import org.jtorch.Torch;
  *       <nested list>, "batch_size": <examples in the forward pass it joined>}};
  *   <li>{@code GET /health} answers {@code {"status": "ok", "model": ..., "batches": ..., "examples": ...}};
  *   <li>malformed JSON, a missing {@code input}, a ragged or wrongly shaped array, a wrong method or media type, or a
- *       body over the limit get a 4xx with {@code {"error": "<what was wrong>"}}.
+ *       body over the limit get a 4xx with {@code {"error": "<what was wrong>"}}, and so does an example the model
+ *       itself refuses with a {@code TorchException} (422; the other examples of its batch are answered).
  * </ul>
  *
  * <p>{@link #close()} shuts down gracefully: it stops accepting connections, lets the exchanges in flight finish (their
@@ -121,6 +123,12 @@ public final class InferenceServer implements AutoCloseable {
             rejected.incrementAndGet();
             send(exchange, e.status(), Map.of("error", e.getMessage()));
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof TorchException refused) {
+                // the batching queue ran this example alone: the model refuses this input
+                rejected.incrementAndGet();
+                send(exchange, 422, Map.of("error", "the model refused this input: " + refused.getMessage()));
+                return;
+            }
             send(
                     exchange,
                     503,
