@@ -30,7 +30,7 @@ import org.jtorch.nn.functional.F;
  * --context N         with --program: the sequence length the program is exported for (default 64)
  * --host H --port P   where to listen (default 127.0.0.1:8080; port 0 picks a free one)
  * --max-batch N       most requests per forward pass (default 64)
- * --max-wait-ms N     longest a batch that is not full waits for more (default 1)
+ * --max-wait-ms N     longest a batch that is not full waits for requests still being read (default 1)
  * --max-body-bytes N  largest request accepted (default 1048576)
  * </pre>
  *

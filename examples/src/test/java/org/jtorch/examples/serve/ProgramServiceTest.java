@@ -116,10 +116,20 @@ class ProgramServiceTest {
                         return input.mul(2);
                     }
                 },
-                Torch.tensor(new double[] {1}, DType.FLOAT32, new long[0]));
+                Torch.randn());
         IllegalArgumentException e =
                 assertThrows(IllegalArgumentException.class, () -> ProgramService.of("scalar", scalar, 8));
         assertTrue(e.getMessage().contains("scalar"), e.getMessage());
+        Linear lin = new Linear(3, 2);
+        ExportedProgram two = Export.export(
+                lin,
+                in -> new Tensor[] {lin.call(in[0]).add(in[1])},
+                org.jtorch.export.ExportOptions.defaults(),
+                Torch.randn(2, 3),
+                Torch.randn(2, 2));
+        IllegalArgumentException twoInputs =
+                assertThrows(IllegalArgumentException.class, () -> ProgramService.of("two", two, 8));
+        assertTrue(twoInputs.getMessage().contains("has 2 inputs and 1 outputs"), twoInputs.getMessage());
     }
 
     private static void assertStatus(HttpClient client, String base, String body, int status, String message)
