@@ -11,6 +11,7 @@ import org.jtorch.examples.gpt.Gpt;
 import org.jtorch.examples.gpt.GptConfig;
 import org.jtorch.examples.gpt.TrainingCheckpoint;
 import org.jtorch.examples.serve.InferenceServer;
+import org.jtorch.examples.serve.ProgramService;
 import org.jtorch.examples.serve.ServedModel;
 import org.jtorch.export.Export;
 import org.jtorch.export.ExportedProgram;
@@ -23,11 +24,13 @@ import org.jtorch.nn.functional.F;
  *
  * <pre>
  * --checkpoint FILE   a TrainGpt checkpoint.pt (default: a freshly initialised model of TrainGpt's default size)
+ * --pt2 FILE          serve the exported program of a .pt2 archive instead (torch.export.save's, or ExportPt2's):
+ *                     any program of one tensor input whose first dimension is the batch, and one tensor output
  * --program           serve an ExportedProgram of the model (Export.export, in this process) instead of the module
  * --context N         with --program: the sequence length the program is exported for (default 64)
  * --host H --port P   where to listen (default 127.0.0.1:8080; port 0 picks a free one)
  * --max-batch N       most requests per forward pass (default 64)
- * --max-wait-ms N     longest a batch that is not full waits for more (default 1)
+ * --max-wait-ms N     longest a batch that is not full waits for requests still being read (default 1)
  * --max-body-bytes N  largest request accepted (default 1048576)
  * </pre>
  *
@@ -39,6 +42,7 @@ public final class ServeModel {
     /** The flags, parsed. */
     record Options(
             Path checkpoint,
+            Path pt2,
             boolean program,
             int context,
             String host,
@@ -47,7 +51,7 @@ public final class ServeModel {
             int maxWaitMs,
             int maxBodyBytes) {
         static Options parse(String[] args) {
-            Path checkpoint = null;
+            Path checkpoint = null, pt2 = null;
             boolean program = false;
             int context = 64, port = 8080, maxBatch = 64, maxWaitMs = 1, maxBody = 1 << 20;
             String host = "127.0.0.1";
@@ -61,6 +65,7 @@ public final class ServeModel {
                 String v = args[++i];
                 switch (flag) {
                     case "--checkpoint" -> checkpoint = Path.of(v);
+                    case "--pt2" -> pt2 = Path.of(v);
                     case "--context" -> context = Integer.parseInt(v);
                     case "--host" -> host = v;
                     case "--port" -> port = Integer.parseInt(v);
@@ -70,7 +75,10 @@ public final class ServeModel {
                     default -> throw new IllegalArgumentException("unknown flag " + flag);
                 }
             }
-            return new Options(checkpoint, program, context, host, port, maxBatch, maxWaitMs, maxBody);
+            if (pt2 != null && (checkpoint != null || program)) {
+                throw new IllegalArgumentException("--pt2 serves the archive's program: no --checkpoint or --program");
+            }
+            return new Options(checkpoint, pt2, program, context, host, port, maxBatch, maxWaitMs, maxBody);
         }
     }
 
@@ -86,7 +94,7 @@ public final class ServeModel {
         ServedModel model;
         try {
             model = load(opts);
-        } catch (java.io.UncheckedIOException | IllegalArgumentException e) {
+        } catch (java.io.UncheckedIOException | IllegalArgumentException | org.jtorch.TorchException e) {
             System.err.println("ServeModel: " + e.getMessage());
             System.exit(2);
             return;
@@ -107,6 +115,10 @@ public final class ServeModel {
 
     /** The model the flags name, as a service. */
     static ServedModel load(Options opts) {
+        if (opts.pt2() != null) {
+            return ProgramService.of(
+                    "program of " + opts.pt2().getFileName(), Export.load(opts.pt2()), opts.maxBatch());
+        }
         Gpt gpt = loadGpt(opts.checkpoint());
         String name = opts.checkpoint() == null
                 ? "TrainGpt-size GPT (untrained)"
@@ -153,7 +165,7 @@ public final class ServeModel {
                         422, "this program takes exactly " + context + " tokens, got " + example.size(0));
             }
         };
-        return ServedModel.ofProgram(name + " as an exported program", ep, batch, DType.INT64, check);
+        return ServedModel.ofProgram(name + " as an exported program", ep, batch, batch, DType.INT64, check);
     }
 
     /** The logits of the token after each sequence: the module the exported program captures. */

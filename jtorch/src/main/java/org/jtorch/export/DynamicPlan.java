@@ -20,24 +20,28 @@ import org.jtorch.internal.Shapes;
 final class DynamicPlan {
     private final List<Dim> dims = new ArrayList<>();
     private final List<Long> base = new ArrayList<>();
-    /** Per dimension of the user input: its symbol, or -1. */
-    private final int[] symbolOf;
+    /** Per user input, per dimension: its symbol, or -1. */
+    private final int[][] symbolOf;
 
-    private DynamicPlan(int rank) {
-        symbolOf = new int[rank];
-        Arrays.fill(symbolOf, -1);
+    private DynamicPlan(List<Tensor> inputs) {
+        symbolOf = new int[inputs.size()][];
+        for (int i = 0; i < symbolOf.length; i++) {
+            symbolOf[i] = new int[inputs.get(i).dim()];
+            Arrays.fill(symbolOf[i], -1);
+        }
     }
 
-    static DynamicPlan of(ExportOptions options, Tensor input) {
-        DynamicPlan plan = new DynamicPlan(input.dim());
+    static DynamicPlan of(ExportOptions options, List<Tensor> inputs) {
+        DynamicPlan plan = new DynamicPlan(inputs);
         for (var e : options.dynamicDims().entrySet()) {
             ExportOptions.DynamicDim where = e.getKey();
             Dim d = e.getValue();
             String at = "args[" + where.input() + "].shape[" + where.dim() + "]";
-            if (where.input() != 0) {
+            if (where.input() >= inputs.size()) {
                 throw new TorchException("export: dynamic dimension " + d.name() + " is given for " + at
-                        + ", but the forward takes one input");
+                        + ", but the forward takes " + inputs.size() + (inputs.size() == 1 ? " input" : " inputs"));
             }
+            Tensor input = inputs.get(where.input());
             if (where.dim() >= input.dim()) {
                 throw new TorchException("export: dynamic dimension " + d.name() + " is given for " + at
                         + ", but the input has " + input.dim() + " dimensions");
@@ -66,7 +70,7 @@ final class DynamicPlan {
                 throw new TorchException("export: Constraints violated (" + d.name() + ")! Dimensions given " + d.name()
                         + " have different sizes in the example (" + plan.base.get(symbol) + " and " + size + ")");
             }
-            plan.symbolOf[where.dim()] = symbol;
+            plan.symbolOf[where.input()][where.dim()] = symbol;
         }
         return plan;
     }
@@ -83,13 +87,13 @@ final class DynamicPlan {
         return dims.stream().map(Dim::name).toList();
     }
 
-    /** The input's metadata with each dynamic dimension at its symbol's value. */
-    TensorMeta inputAt(Tensor input, long[] values) {
+    /** The metadata of user input {@code i} with each dynamic dimension at its symbol's value. */
+    TensorMeta inputAt(int i, Tensor input, long[] values) {
         long[] shape = input.shape();
         boolean moved = false;
         for (int d = 0; d < shape.length; d++) {
-            if (symbolOf[d] >= 0 && shape[d] != values[symbolOf[d]]) {
-                shape[d] = values[symbolOf[d]];
+            if (symbolOf[i][d] >= 0 && shape[d] != values[symbolOf[i][d]]) {
+                shape[d] = values[symbolOf[i][d]];
                 moved = true;
             }
         }
@@ -97,10 +101,13 @@ final class DynamicPlan {
         return new TensorMeta(shape, stride, input.dtype(), input.device(), input.requiresGrad());
     }
 
-    /** The input's static sizes, which the other traces must not give a symbol. */
-    List<Long> staticSizes(Tensor input) {
+    /** The inputs' static sizes, which the other traces must not give a symbol. */
+    List<Long> staticSizes(List<Tensor> inputs) {
         List<Long> out = new ArrayList<>();
-        for (int d = 0; d < input.dim(); d++) if (symbolOf[d] < 0) out.add(input.size(d));
+        for (int i = 0; i < inputs.size(); i++) {
+            for (int d = 0; d < inputs.get(i).dim(); d++)
+                if (symbolOf[i][d] < 0) out.add(inputs.get(i).size(d));
+        }
         return out;
     }
 

@@ -43,6 +43,18 @@ public final class Export {
     private Export() {}
 
     /**
+     * How a module with several tensor inputs, or several outputs, is called: {@code torch.export.export(module, args)}
+     * calls {@code module(*args)}, and a Java module's forward of several tensors is a method of its own, so the export
+     * is given the call, {@code inputs -> new Tensor[] {transformer.forward(inputs[0], inputs[1])}}. It must read the
+     * module's parameters and buffers through the module it is exported with (the export substitutes them).
+     */
+    @FunctionalInterface
+    public interface Forward {
+        /** The forward's outputs for {@code inputs}, one tensor each. */
+        Tensor[] apply(Tensor[] inputs);
+    }
+
+    /**
      * {@code torch.export.export(module, args)}: the module's {@code call} on {@code exampleInputs} (one tensor, as
      * {@link Module#call(Tensor)} takes) as an exported program, specialized to the inputs' shapes.
      */
@@ -58,9 +70,39 @@ public final class Export {
     public static ExportedProgram export(Module module, ExportOptions options, Tensor... exampleInputs) {
         if (exampleInputs == null || exampleInputs.length != 1 || exampleInputs[0] == null) {
             throw new TorchException("export: Module.call takes one tensor; got "
-                    + (exampleInputs == null ? "null" : exampleInputs.length + " example inputs"));
+                    + (exampleInputs == null ? "null" : exampleInputs.length + " example inputs")
+                    + "; export a forward of several inputs with export(module, forward, options, inputs...)");
         }
-        Tensor input = exampleInputs[0];
+        List<String> names = List.of("input");
+        return export(module, inputs -> new Tensor[] {module.call(inputs[0])}, names, options, exampleInputs);
+    }
+
+    /**
+     * {@code torch.export.export(module, (x1, ..., xn), dynamic_shapes=..., strict=...)}: {@code forward} (which calls
+     * {@code module}) on several inputs, with one or several outputs, as an exported program. The user inputs are named
+     * {@code args_0}, {@code args_1}, ... as PyTorch names a forward's {@code *args}; {@link ExportOptions#dynamicDim}
+     * indexes them in order, and one {@link Dim} given to dimensions of several inputs makes them one symbol.
+     * {@link ExportedModule#run} runs the program with all its inputs and outputs.
+     */
+    public static ExportedProgram export(
+            Module module, Forward forward, ExportOptions options, Tensor... exampleInputs) {
+        if (module == null || forward == null || options == null) {
+            throw new TorchException("export: the module, the forward and the options must not be null");
+        }
+        if (exampleInputs == null || exampleInputs.length == 0) {
+            throw new TorchException("export: give at least one example input");
+        }
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < exampleInputs.length; i++) {
+            if (exampleInputs[i] == null) throw new TorchException("export: example input " + i + " is null");
+            names.add("args_" + i);
+        }
+        return export(module, forward, names, options, exampleInputs);
+    }
+
+    private static ExportedProgram export(
+            Module module, Forward forward, List<String> inputNames, ExportOptions options, Tensor[] exampleInputs) {
+        List<Tensor> inputs = List.of(exampleInputs);
         LinkedHashMap<String, Tensor> state = new LinkedHashMap<>(module.namedParameters());
         int parameters = state.size();
         state.putAll(module.namedBuffers());
@@ -76,16 +118,19 @@ public final class Export {
                     fqn,
                     parameter || persistent.contains(fqn)));
         }
-        specs.add(new InputSpec(InputKind.USER_INPUT, "input", null, false));
+        for (String name : inputNames) specs.add(new InputSpec(InputKind.USER_INPUT, name, null, false));
         List<Tensor> tensors = new ArrayList<>(state.values());
-        DynamicPlan plan = DynamicPlan.of(options, input);
-        Function<long[], ProgramGraph.Built> build = values ->
-                ProgramGraph.build(Fx.functionalize(trace(module, names, tensors, plan.inputAt(input, values))), specs);
+        DynamicPlan plan = DynamicPlan.of(options, inputs);
+        Function<long[], ProgramGraph.Built> build = values -> {
+            List<TensorMeta> metas = new ArrayList<>();
+            for (int i = 0; i < inputs.size(); i++) metas.add(plan.inputAt(i, inputs.get(i), values));
+            return ProgramGraph.build(Fx.functionalize(trace(module, forward, names, tensors, metas)), specs);
+        };
         ProgramGraph.Built built = build.apply(plan.base());
         if (options.strict()) requireRepeatable(built, build.apply(plan.base()));
         GraphModule graph = built.graph();
         if (plan.symbols() > 0) {
-            graph = SymbolicPrograms.generalize(plan.base(), plan.staticSizes(input), plan.names(), values -> {
+            graph = SymbolicPrograms.generalize(plan.base(), plan.staticSizes(inputs), plan.names(), values -> {
                 ProgramGraph.Built at = build.apply(values);
                 requireSameConstants(built, at, plan.names());
                 return at.graph();
@@ -165,17 +210,18 @@ public final class Export {
         return out;
     }
 
-    private static GraphModule trace(Module module, List<String> names, List<Tensor> tensors, TensorMeta input) {
+    private static GraphModule trace(
+            Module module, Forward forward, List<String> names, List<Tensor> tensors, List<TensorMeta> inputs) {
         try (FakeTensorMode fake = FakeTensorMode.open()) {
-            Tensor[] fakes = new Tensor[tensors.size() + 1];
+            Tensor[] fakes = new Tensor[tensors.size() + inputs.size()];
             for (int i = 0; i < tensors.size(); i++) fakes[i] = fake.fromTensor(tensors.get(i));
-            fakes[tensors.size()] = fake.fromMeta(input);
+            for (int i = 0; i < inputs.size(); i++) fakes[tensors.size() + i] = fake.fromMeta(inputs.get(i));
             return Fx.makeFx(
                     args -> {
                         Map<String, Tensor> substitutes = new HashMap<>();
                         for (int i = 0; i < names.size(); i++) substitutes.put(names.get(i), args[i]);
                         try (AutoCloseable _ = module.substituteTensors(substitutes)) {
-                            return new Tensor[] {module.call(args[names.size()])};
+                            return outputs(forward.apply(Arrays.copyOfRange(args, names.size(), args.length)));
                         } catch (RuntimeException e) {
                             throw e;
                         } catch (Exception e) {
@@ -195,6 +241,15 @@ public final class Export {
                             + userStack(e),
                     e);
         }
+    }
+
+    /** The forward's outputs, checked: at least one, none null. */
+    private static Tensor[] outputs(Tensor[] out) {
+        if (out == null || out.length == 0) throw new TorchException("export: the forward returned no tensor");
+        for (int i = 0; i < out.length; i++) {
+            if (out[i] == null) throw new TorchException("export: the forward's output " + i + " is null");
+        }
+        return out.clone();
     }
 
     /**

@@ -2,15 +2,17 @@ package org.jtorch.export;
 
 import java.util.Map;
 import org.jtorch.Tensor;
+import org.jtorch.TorchException;
 import org.jtorch.export.ExportGraphSignature.InputKind;
 import org.jtorch.export.ExportGraphSignature.InputSpec;
 import org.jtorch.nn.Module;
 
 /**
- * What {@link ExportedProgram#module()} returns: a module holding the program's parameters and buffers under their
- * dotted names (in submodules named after the path), whose forward runs the program.
+ * What {@link ExportedProgram#module()} returns ({@code ep.module()}, a {@code GraphModule} in PyTorch): a module
+ * holding the program's parameters and buffers under their dotted names (in submodules named after the path), whose
+ * forward runs the program. {@link #call(Tensor)} serves a program of one input and one output; {@link #run} any.
  */
-final class ExportedModule extends Module {
+public final class ExportedModule extends Module {
     private final ExportedProgram program;
 
     ExportedModule(ExportedProgram program) {
@@ -31,12 +33,26 @@ final class ExportedModule extends Module {
         }
     }
 
+    /** The program on its one input, giving its one output (use {@link #run} for several). */
     @Override
     public Tensor forward(Tensor input) {
-        return program.run(new Tensor[] {input}, fqn -> {
+        Tensor[] out = run(input);
+        if (out.length != 1) {
+            throw new TorchException("exported program returns " + out.length + " outputs; call run(inputs...)");
+        }
+        return out[0];
+    }
+
+    /**
+     * {@code ep.module()(*args)}: the program on its user inputs, in order, giving its user outputs in order; the
+     * buffers it mutates are written back into this module's.
+     */
+    public Tensor[] run(Tensor... inputs) {
+        if (inputs == null) throw new TorchException("exported program: the inputs are null");
+        return program.run(inputs.clone(), fqn -> {
             Tensor t = getParameterOrNull(fqn);
             return t != null ? t : getBuffer(fqn);
-        })[0];
+        });
     }
 
     private Tensor getParameterOrNull(String fqn) {

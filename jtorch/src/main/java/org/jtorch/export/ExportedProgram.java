@@ -15,7 +15,6 @@ import org.jtorch.export.ExportGraphSignature.OutputSpec;
 import org.jtorch.fx.Decompositions;
 import org.jtorch.fx.GraphModule;
 import org.jtorch.fx.Node;
-import org.jtorch.nn.Module;
 
 /**
  * {@code torch.export.ExportedProgram}: a functional graph whose inputs are the module's parameters, buffers and lifted
@@ -72,9 +71,10 @@ public final class ExportedProgram {
 
     /**
      * {@code ep.module()}: a module whose {@code call(x)} runs the program with its parameters and buffers (held as the
-     * exported module's, under their dotted names) and writes back the buffers the program mutates.
+     * exported module's, under their dotted names) and writes back the buffers the program mutates;
+     * {@link ExportedModule#run} takes several inputs and gives several outputs.
      */
-    public Module module() {
+    public ExportedModule module() {
         return new ExportedModule(this);
     }
 

@@ -7,9 +7,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.jtorch.Tensor;
 import org.jtorch.autograd.GradMode;
 import org.jtorch.io.Npy;
-import org.jtorch.nn.Module;
 
 /**
  * Loads a {@code .pt2} archive and runs its module on {@code .npy} inputs, saving each output as {@code .npy}: run in a
@@ -18,12 +18,23 @@ import org.jtorch.nn.Module;
 public final class Pt2Run {
     private Pt2Run() {}
 
-    /** {@code Pt2Run ARCHIVE IN_1 OUT_1 [IN_2 OUT_2 ...]}. */
+    /**
+     * {@code Pt2Run ARCHIVE IN_1 OUT_1 [IN_2 OUT_2 ...]}; a program of several inputs or outputs takes them as
+     * comma-separated lists ({@code X.npy,Y.npy}).
+     */
     public static void main(String[] args) {
-        Module m = Export.load(Path.of(args[0])).module();
+        ExportedModule m = Export.load(Path.of(args[0])).module();
         try (var _ = GradMode.set(false)) {
-            for (int i = 1; i + 1 < args.length; i += 2)
-                Npy.save(m.call(Npy.load(Path.of(args[i]))), Path.of(args[i + 1]));
+            for (int i = 1; i + 1 < args.length; i += 2) {
+                String[] ins = args[i].split(","), outs = args[i + 1].split(",");
+                Tensor[] inputs = new Tensor[ins.length];
+                for (int k = 0; k < ins.length; k++) inputs[k] = Npy.load(Path.of(ins[k]));
+                Tensor[] results = m.run(inputs);
+                if (results.length != outs.length) {
+                    throw new IllegalArgumentException(results.length + " outputs, " + outs.length + " files");
+                }
+                for (int k = 0; k < outs.length; k++) Npy.save(results[k], Path.of(outs[k]));
+            }
         }
     }
 

@@ -18,6 +18,7 @@ import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.export.Export;
 import org.jtorch.export.ExportedProgram;
+import org.jtorch.export.MultiInputModels;
 import org.jtorch.nn.AdaptiveAvgPool2d;
 import org.jtorch.nn.BatchNorm2d;
 import org.jtorch.nn.Conv2d;
@@ -230,6 +231,21 @@ class OnnxExportTest {
         TorchException e = assertThrows(
                 TorchException.class, () -> Onnx.export(ep, new Tensor[] {x}, dir.resolve("d.onnx"), DYNAMIC_BATCH));
         assertTrue(e.getMessage().contains("specialized"), e.getMessage());
+    }
+
+    @Test
+    void programsOfSeveralInputsAndOutputsRunInOnnxRuntimeAtEveryBatchFromOneModel() throws OrtException {
+        for (String name : MultiInputModels.NAMES) {
+            MultiInputModels.Model m = MultiInputModels.model(name);
+            Tensor[] example = MultiInputModels.inputs(name, 3, 1);
+            Path path = dir.resolve(name + ".onnx");
+            Onnx.export(m.exportWithDynamicBatch(example), example, path, OnnxOptions.defaults());
+            for (long batch : new long[] {1, 7, 64}) {
+                Tensor[] x = MultiInputModels.inputs(name, batch, batch);
+                double err = OnnxRuntimeCheck.maxRelativeError(path, x, m.eager(x));
+                assertTrue(err <= OnnxRuntimeCheck.TOLERANCE, name + " batch " + batch + ": " + err);
+            }
+        }
     }
 
     @Test

@@ -8,16 +8,21 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 
 /**
  * Groups concurrent requests into one forward pass. Connections (virtual threads) submit single examples; one worker
- * thread takes the oldest, adds every queued example of the same shape up to {@code maxBatch} (waiting at most
- * {@code maxWaitNanos} for more while the batch is not full), stacks them, runs the model once and hands each caller
- * its row. While a forward runs, new requests queue, so the busier the server the larger its batches: one client pays
- * no waiting, many clients share each pass. Examples of another shape wait for the next round, oldest first.
+ * thread takes the oldest, adds every queued example of the same shape up to {@code maxBatch}, stacks them, runs the
+ * model once and hands each caller its row. While a forward runs, new requests queue, so the busier the server the
+ * larger its batches. A batch that is not full waits (at most {@code maxWaitNanos}) only for examples known to be on
+ * their way: a connection {@linkplain #announce() announces} a request when it starts reading it and
+ * {@linkplain #withdraw() withdraws} the announcement once its example is queued or refused. So one client pays no
+ * waiting (nothing else is coming), while under load a batch gathers the requests still being read. Examples of another
+ * shape wait for the next round, oldest first. When a batch's forward fails, its examples run again one by one, so only
+ * the examples the model refuses fail.
  *
  * <p>{@link #close()} is graceful: it refuses new work, finishes every example already queued, then stops the worker.
  */
@@ -35,6 +40,7 @@ public final class BatchingQueue implements AutoCloseable {
     private final Thread worker;
     private final AtomicLong batches = new AtomicLong();
     private final AtomicLong examples = new AtomicLong();
+    private final AtomicInteger announced = new AtomicInteger();
     private volatile boolean closed;
 
     public BatchingQueue(ServedModel model, int maxBatch, long maxWaitNanos) {
@@ -56,6 +62,16 @@ public final class BatchingQueue implements AutoCloseable {
         }
         queue.add(new Job(example, f));
         return f;
+    }
+
+    /** A request has started arriving: a batch that is not full may wait for its example. */
+    public void announce() {
+        announced.incrementAndGet();
+    }
+
+    /** An announced request's example is queued, or the request was refused: nothing more to wait for from it. */
+    public void withdraw() {
+        announced.decrementAndGet();
     }
 
     /** Forward passes run so far. */
@@ -97,8 +113,9 @@ public final class BatchingQueue implements AutoCloseable {
         while (batch.size() < maxBatch) {
             Job j = queue.poll();
             if (j == null) {
+                // wait only for examples on their way: with none announced, the batch runs now
                 long left = deadline - System.nanoTime();
-                if (left <= 0 || closed) break;
+                if (left <= 0 || closed || announced.get() == 0) break;
                 j = queue.poll(left, TimeUnit.NANOSECONDS);
                 if (j == null) break;
             }
@@ -122,7 +139,12 @@ public final class BatchingQueue implements AutoCloseable {
                 batch.get(i).result().complete(new Result(out.select(0, i).contiguous(), batch.size()));
             }
         } catch (RuntimeException e) {
-            for (Job j : batch) j.result().completeExceptionally(e);
+            if (batch.size() == 1) {
+                batch.getFirst().result().completeExceptionally(e);
+                return;
+            }
+            // one example the model refuses (a token id past its vocabulary) must not fail the others: each alone
+            for (Job j : batch) runBatch(List.of(j));
         }
     }
 

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
+import org.jtorch.TorchException;
 
 /**
  * Model inference over HTTP with the JDK's {@code com.sun.net.httpserver}: each connection is served on a virtual
@@ -30,7 +31,8 @@ import org.jtorch.Torch;
  *       <nested list>, "batch_size": <examples in the forward pass it joined>}};
  *   <li>{@code GET /health} answers {@code {"status": "ok", "model": ..., "batches": ..., "examples": ...}};
  *   <li>malformed JSON, a missing {@code input}, a ragged or wrongly shaped array, a wrong method or media type, or a
- *       body over the limit get a 4xx with {@code {"error": "<what was wrong>"}}.
+ *       body over the limit get a 4xx with {@code {"error": "<what was wrong>"}}, and so does an example the model
+ *       itself refuses with a {@code TorchException} (422; the other examples of its batch are answered).
  * </ul>
  *
  * <p>{@link #close()} shuts down gracefully: it stops accepting connections, lets the exchanges in flight finish (their
@@ -98,21 +100,14 @@ public final class InferenceServer implements AutoCloseable {
 
     private void predict(HttpExchange exchange) throws IOException {
         try {
-            if (!exchange.getRequestMethod().equals("POST")) {
-                exchange.getResponseHeaders().add("Allow", "POST");
-                throw new BadRequest(405, "use POST for /predict, not " + exchange.getRequestMethod());
+            java.util.concurrent.CompletableFuture<BatchingQueue.Result> pending;
+            batcher.announce(); // a batch being formed may wait for this request's example
+            try {
+                pending = batcher.submit(readExample(exchange));
+            } finally {
+                batcher.withdraw(); // after the example is queued, so a batch waiting for it finds it
             }
-            String type = exchange.getRequestHeaders().getFirst("Content-Type");
-            if (type != null && !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
-                throw new BadRequest(415, "send application/json, not " + type);
-            }
-            Object parsed = Json.parse(readBody(exchange));
-            if (!(parsed instanceof Map<?, ?> request) || !request.containsKey("input")) {
-                throw new BadRequest(400, "the body must be an object with an \"input\" member");
-            }
-            Tensor example = toTensor(request.get("input"), model.inputDtype());
-            model.check().accept(example);
-            BatchingQueue.Result result = batcher.submit(example).get();
+            BatchingQueue.Result result = pending.get();
             Map<String, Object> body = new LinkedHashMap<>();
             body.put("output", toJson(result.output()));
             body.put("batch_size", result.batchSize());
@@ -121,6 +116,12 @@ public final class InferenceServer implements AutoCloseable {
             rejected.incrementAndGet();
             send(exchange, e.status(), Map.of("error", e.getMessage()));
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof TorchException refused) {
+                // the batching queue ran this example alone: the model refuses this input
+                rejected.incrementAndGet();
+                send(exchange, 422, Map.of("error", "the model refused this input: " + refused.getMessage()));
+                return;
+            }
             send(
                     exchange,
                     503,
@@ -131,6 +132,25 @@ public final class InferenceServer implements AutoCloseable {
         } catch (RuntimeException e) {
             send(exchange, 500, Map.of("error", "internal error: " + e));
         }
+    }
+
+    /** The request's example, read and checked; refused with a {@link BadRequest}. */
+    private Tensor readExample(HttpExchange exchange) throws IOException {
+        if (!exchange.getRequestMethod().equals("POST")) {
+            exchange.getResponseHeaders().add("Allow", "POST");
+            throw new BadRequest(405, "use POST for /predict, not " + exchange.getRequestMethod());
+        }
+        String type = exchange.getRequestHeaders().getFirst("Content-Type");
+        if (type != null && !type.toLowerCase(java.util.Locale.ROOT).startsWith("application/json")) {
+            throw new BadRequest(415, "send application/json, not " + type);
+        }
+        Object parsed = Json.parse(readBody(exchange));
+        if (!(parsed instanceof Map<?, ?> request) || !request.containsKey("input")) {
+            throw new BadRequest(400, "the body must be an object with an \"input\" member");
+        }
+        Tensor example = toTensor(request.get("input"), model.inputDtype());
+        model.check().accept(example);
+        return example;
     }
 
     /** The body as UTF-8 text, refused past {@code maxBodyBytes} (by its declared length, or while reading). */

@@ -141,9 +141,22 @@ public final class LoadTest {
         return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
     }
 
-    /** Whether a JSON output (a flat list of numbers) equals the reference within tolerance of its scale. */
+    private static void flatten(List<?> nested, List<Object> out) {
+        for (Object e : nested) {
+            if (e instanceof List<?> inner) flatten(inner, out);
+            else out.add(e);
+        }
+    }
+
+    /**
+     * Whether a JSON output (nested lists of numbers, read in order) equals the reference within tolerance of its
+     * scale.
+     */
     static boolean matches(Object output, float[] reference, double tolerance) {
-        if (!(output instanceof List<?> l) || l.size() != reference.length) return false;
+        if (!(output instanceof List<?> nested)) return false;
+        List<Object> l = new ArrayList<>();
+        flatten(nested, l);
+        if (l.size() != reference.length) return false;
         double scale = 1;
         for (float f : reference) scale = Math.max(scale, Math.abs(f));
         for (int i = 0; i < reference.length; i++) {

@@ -75,26 +75,29 @@ public record ServedModel(String name, DType inputDtype, Check check, Function<T
     }
 
     /**
-     * An exported program. A program specialized to the batch size {@code programBatch} it was exported with runs every
-     * batch at that size: a smaller one is padded with copies of its first example (whose results are dropped), a
-     * larger one runs in pieces. The result of each example is the program's, whatever batch it joined.
+     * An exported program whose batch dimension takes sizes from {@code minBatch} to {@code maxBatch} (equal for a
+     * program specialized to the batch size it was exported with): a smaller batch is padded with copies of its first
+     * example (whose results are dropped), a larger one runs in pieces. The result of each example is the program's,
+     * whatever batch it joined.
      */
     public static ServedModel ofProgram(
-            String name, ExportedProgram program, long programBatch, DType inputDtype, Check check) {
+            String name, ExportedProgram program, long minBatch, long maxBatch, DType inputDtype, Check check) {
+        if (minBatch < 0 || maxBatch < Math.max(1, minBatch)) {
+            throw new IllegalArgumentException(
+                    "batch sizes from " + minBatch + " to " + maxBatch + " serve no request");
+        }
         Module module = program.module();
         return new ServedModel(name, inputDtype, check, batch -> {
             try (var _ = Torch.noGrad()) {
                 long b = batch.size(0);
                 List<Tensor> parts = new ArrayList<>();
-                for (long start = 0; start < b; start += programBatch) {
-                    long n = Math.min(programBatch, b - start);
+                for (long start = 0; start < b; start += maxBatch) {
+                    long n = Math.min(maxBatch, b - start);
                     Tensor piece = batch.narrow(0, start, n);
-                    if (n < programBatch) {
-                        List<Tensor> padded = new ArrayList<>(List.of(piece));
+                    if (n < minBatch) {
                         long[] shape = piece.shape();
-                        shape[0] = programBatch - n;
-                        padded.add(piece.narrow(0, 0, 1).expand(shape));
-                        piece = Torch.cat(padded);
+                        shape[0] = minBatch - n;
+                        piece = Torch.cat(List.of(piece, piece.narrow(0, 0, 1).expand(shape)));
                     }
                     parts.add(module.call(piece).narrow(0, 0, n));
                 }
