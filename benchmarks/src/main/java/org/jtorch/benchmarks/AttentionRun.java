@@ -15,7 +15,7 @@ import org.jtorch.nn.functional.F;
  * softmax, {@code · v}), the two taking turns in one JVM. Prints the median forward and backward times of each.
  *
  * <pre>
- *   java --add-modules jdk.incubator.vector -cp benchmarks/target/benchmarks.jar org.jtorch.benchmarks.AttentionRun [reps]
+ *   ./mvnw -B -q -pl benchmarks -am -DskipTests package exec:exec@attention
  * </pre>
  *
  * Peer: {@code benchmarks/peers/torch_attention.py} (PyTorch's CPU flash attention on the same problem).
@@ -26,7 +26,7 @@ public final class AttentionRun {
     private AttentionRun() {}
 
     public static void main(String[] args) {
-        int reps = args.length > 0 ? Integer.parseInt(args[0]) : 60;
+        int reps = 60;
         Torch.manualSeed(0);
         Tensor q = Torch.randn(B, H, T, D).requiresGrad(true);
         Tensor k = Torch.randn(B, H, T, D).requiresGrad(true);
@@ -40,7 +40,8 @@ public final class AttentionRun {
             if (round > 0) {
                 System.out.printf(
                         Locale.ROOT,
-                        "bench=attention_causal fused_fwd_ms=%.3f fused_bwd_ms=%.3f math_fwd_ms=%.3f math_bwd_ms=%.3f%n",
+                        "bench=attention_causal fused_fwd_ms=%.3f fused_bwd_ms=%.3f"
+                                + " math_fwd_ms=%.3f math_bwd_ms=%.3f%n",
                         fused[0],
                         fused[1],
                         math[0],

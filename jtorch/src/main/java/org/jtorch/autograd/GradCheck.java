@@ -273,8 +273,9 @@ public final class GradCheck {
                     if (!(Math.abs(first.get(i)[j][k] - second.get(i)[j][k]) <= nondetTol)) {
                         throw new GradcheckError(
                                 "Backward is not reentrant, i.e., running backward with same input and "
-                                        + "grad_output multiple times gives different values, although analytical gradient "
-                                        + "matches numerical gradient.The tolerance for nondeterminism was " + nondetTol
+                                        + "grad_output multiple times gives different values, although analytical "
+                                        + "gradient matches numerical gradient.The tolerance for nondeterminism was "
+                                        + nondetTol
                                         + ".");
                     }
                 }

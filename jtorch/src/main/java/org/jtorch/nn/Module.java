@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -37,6 +38,22 @@ import org.jtorch.io.Serialization;
  * may leave {@code forward(Tensor)} unimplemented); hooks apply to the single-input form only.
  */
 public abstract class Module implements Cloneable {
+    /**
+     * The tensors made or registered as {@code nn.Parameter}s ({@link Parameter} reads and writes it here, so that
+     * Module, which the facade names, depends on no module class). Identity-keyed (Tensor keeps Object's equals),
+     * weakly held so marking never keeps a tensor alive.
+     */
+    private static final Set<Tensor> PARAMETERS =
+            Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
+
+    static void markParameter(Tensor t) {
+        PARAMETERS.add(t);
+    }
+
+    static boolean isMarkedParameter(Tensor t) {
+        return t != null && PARAMETERS.contains(t);
+    }
+
     /** {@code forward_pre_hook(module, input)}: returns a replacement input, or null to keep it. */
     @FunctionalInterface
     public interface ForwardPreHook {
@@ -101,9 +118,9 @@ public abstract class Module implements Cloneable {
                             + "value in the forward() method.");
         }
         // A Parameter keeps the requires_grad it was made with (a frozen one stays frozen); a plain tensor becomes one.
-        if (param != null && !Parameter.isParameter(param)) {
+        if (param != null && !isMarkedParameter(param)) {
             if (!param.requiresGrad() && (param.isFloatingPoint() || param.isComplex())) param.requiresGrad(true);
-            Parameter.mark(param);
+            markParameter(param);
         }
         parameters.put(name, param);
         return param;
@@ -117,7 +134,7 @@ public abstract class Module implements Cloneable {
      * for an unregistered name is refused.
      */
     public final void setAttribute(String name, Object value) {
-        if (value instanceof Tensor t && Parameter.isParameter(t)) {
+        if (value instanceof Tensor t && isMarkedParameter(t)) {
             removeState(name, false);
             registerParameter(name, t);
         } else if (parameters.containsKey(name)) {

@@ -1,8 +1,5 @@
 package org.jtorch.nn;
 
-import java.util.Collections;
-import java.util.Set;
-import java.util.WeakHashMap;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 
@@ -16,10 +13,6 @@ import org.jtorch.TorchException;
  */
 public final class Parameter {
     private Parameter() {}
-
-    // Identity-keyed (Tensor keeps Object's equals), weakly held so marking never keeps a tensor alive.
-    private static final Set<Tensor> PARAMETERS =
-            Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
     /** {@code nn.Parameter(data)}: requires grad. */
     public static Tensor of(Tensor data) {
@@ -43,11 +36,11 @@ public final class Parameter {
 
     /** {@code isinstance(t, nn.Parameter)}. */
     public static boolean isParameter(Tensor t) {
-        return t != null && PARAMETERS.contains(t);
+        return Module.isMarkedParameter(t);
     }
 
     static void mark(Tensor t) {
-        PARAMETERS.add(t);
+        Module.markParameter(t);
     }
 
     /**

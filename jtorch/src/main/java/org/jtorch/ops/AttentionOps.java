@@ -9,6 +9,7 @@ import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
+import org.jtorch.kernels.cpu.Parallel;
 import org.jtorch.kernels.cpu.simd.FlashAttentionSimd;
 import org.jtorch.kernels.cpu.simd.FlashAttentionSimd.Mask;
 import org.jtorch.kernels.cpu.simd.FlashAttentionSimd.Problem;
@@ -44,7 +45,9 @@ public final class AttentionOps {
                     (args, outs, spec) -> forward(args, outs[0], outs[1]))
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, AttentionOps::vjp)
             .outputsWithoutGrad(1) // the log-sum-exp is a saved statistic, as in PyTorch
-            .deriveJvp(Jvps::transposedVjp);
+            .deriveJvp(Jvps::transposedVjp)
+            .vmapFallsBack("scaled_dot_product_attention sends vmapped calls to its math decomposition, which has "
+                    + "batch rules; only a direct call of this op loops");
 
     /**
      * {@code torch._scaled_dot_product_flash_attention_for_cpu(query, key, value, dropout_p, is_causal, attn_mask,
@@ -126,7 +129,14 @@ public final class AttentionOps {
         if (out.numel() == 0) return;
         Problem p = problem(a);
         Tensor o = denseTarget(out), m = denseTarget(lse);
-        FlashAttentionSimd.forward(p, rows(o), m.impl().storage().floats(), (int) m.storageOffset());
+        Rows outRows = rows(o);
+        float[] lseData = m.impl().storage().floats();
+        int lseOffset = (int) m.storageOffset();
+        long tasks = FlashAttentionSimd.forwardTasks(p);
+        Parallel.forRange(
+                tasks,
+                FlashAttentionSimd.grain(p, tasks),
+                (t0, t1) -> FlashAttentionSimd.forward(p, outRows, lseData, lseOffset, t0, t1));
         if (o != out) CopyOps.convert(o, out);
         if (m != lse) CopyOps.convert(m, lse);
     }
@@ -235,15 +245,14 @@ public final class AttentionOps {
             Arrays.fill(grads[i].impl().storage().floats(), 0f);
             rows[i] = rows(grads[i]);
         }
-        FlashAttentionSimd.backward(
-                p,
-                rows(o[0]),
-                lse.impl().storage().floats(),
-                (int) lse.storageOffset(),
-                rows(grad),
-                rows[0],
-                rows[1],
-                rows[2]);
+        Rows out = rows(o[0]), dOut = rows(grad);
+        float[] lseData = lse.impl().storage().floats();
+        int lseOffset = (int) lse.storageOffset();
+        Parallel.forRange(
+                p.batch(),
+                FlashAttentionSimd.grain(p, p.batch()),
+                (n0, n1) -> FlashAttentionSimd.backward(
+                        p, out, lseData, lseOffset, dOut, rows[0], rows[1], rows[2], n0, n1));
         return grads;
     }
 

@@ -60,7 +60,8 @@ public final class CtcLossOps {
                         return new Spec(new long[][] {lp.shape()}, new DType[] {lp.dtype()}, lp.device(), s.plan());
                     },
                     (a, outs, spec) -> backwardKernel(a, (Plan) spec.plan(), outs[0]))
-            .derivativeNotImplemented("ATen's _ctc_loss_backward has no derivative either");
+            .derivativeNotImplemented("ATen's _ctc_loss_backward has no derivative either")
+            .vmapFallsBack("the lengths are per-batch lists: a vmapped batch runs the per-example loop");
 
     /** Runs {@code _ctc_loss}: {nll (N), log_alpha (N, T, 2·maxS + 1)}. */
     public static Tensor[] ctcLoss(

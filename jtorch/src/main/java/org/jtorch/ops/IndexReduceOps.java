@@ -39,8 +39,8 @@ public final class IndexReduceOps {
                 Warnings.warnOnce(
                         Warnings.Category.USER_WARNING,
                         "The reduce argument of torch.scatter with Tensor src is "
-                                + "deprecated and will be removed in a future PyTorch release. Use torch.scatter_reduce "
-                                + "instead for more reduction options.");
+                                + "deprecated and will be removed in a future PyTorch release. Use "
+                                + "torch.scatter_reduce instead for more reduction options.");
                 return ScatterOps.SCATTER_REDUCE.call1(a[0], a[1], a[2], a[3], r, true);
             });
 

@@ -56,16 +56,23 @@ class MultiInputExportTest {
     }
 
     @Test
-    void aSavedProgramOfSeveralInputsRunsInAFreshJvmBitwiseAsEager(@TempDir Path dir) throws Exception {
+    void aSavedProgramOfSeveralInputsRunsInAFreshJvmBitwiseAsInThisJvm(@TempDir Path dir) throws Exception {
         for (String name : MultiInputModels.NAMES) {
             MultiInputModels.Model m = MultiInputModels.model(name);
             Path archive = dir.resolve(name + ".pt2");
-            Export.save(m.exportWithDynamicBatch(MultiInputModels.inputs(name, 3, 1)), archive);
+            ExportedProgram ep = m.exportWithDynamicBatch(MultiInputModels.inputs(name, 3, 1));
+            Export.save(ep, archive);
             List<String> args = new ArrayList<>(List.of(archive.toString()));
             List<Tensor[]> expected = new ArrayList<>();
             for (long batch : BATCHES) {
                 Tensor[] x = MultiInputModels.inputs(name, batch, batch);
-                Tensor[] y = m.eager(x);
+                // the program in this JVM: eager may take fused kernels (attention) whose rounding differs from the
+                // core-op decomposition the program records, as in PyTorch
+                Tensor[] y = ep.module().run(x);
+                Tensor[] eager = m.eager(x);
+                for (int k = 0; k < y.length; k++) {
+                    assertTrue(eager[k].sub(y[k]).abs().max().item() < 1e-4, name + " against eager, output " + k);
+                }
                 expected.add(y);
                 args.add(saved(dir, name + "_in_" + batch, x));
                 args.add(saved(dir, name + "_out_" + batch, new Tensor[y.length]));
@@ -88,12 +95,19 @@ class MultiInputExportTest {
         for (String name : MultiInputModels.NAMES) {
             MultiInputModels.Model m = MultiInputModels.model(name);
             Path archive = dir.resolve(name + ".pt2");
-            Export.save(m.exportWithDynamicBatch(MultiInputModels.inputs(name, 3, 1)), archive);
+            ExportedProgram ep = m.exportWithDynamicBatch(MultiInputModels.inputs(name, 3, 1));
+            Export.save(ep, archive);
             List<String> args = new ArrayList<>(List.of(archive.toString()));
             List<Tensor[]> expected = new ArrayList<>();
             for (long batch : BATCHES) {
                 Tensor[] x = MultiInputModels.inputs(name, batch, batch);
-                Tensor[] y = m.eager(x);
+                // the program in this JVM: eager may take fused kernels (attention) whose rounding differs from the
+                // core-op decomposition the program records, as in PyTorch
+                Tensor[] y = ep.module().run(x);
+                Tensor[] eager = m.eager(x);
+                for (int k = 0; k < y.length; k++) {
+                    assertTrue(eager[k].sub(y[k]).abs().max().item() < 1e-4, name + " against eager, output " + k);
+                }
                 expected.add(y);
                 args.add(saved(dir, name + "_in_" + batch, x));
                 args.add(saved(dir, name + "_py_" + batch, new Tensor[y.length]));

@@ -18,28 +18,17 @@ final class KernelRuntime {
     static double erf(double x) {
         double z = Math.abs(x);
         double t = 1.0 / (1.0 + 0.5 * z);
-        double r = t
-                * Math.exp(
-                        -z * z
-                                - 1.26551223
-                                + t
-                                        * (1.00002368
-                                                + t
-                                                        * (0.37409196
-                                                                + t
-                                                                        * (0.09678418
-                                                                                + t
-                                                                                        * (-0.18628806
-                                                                                                + t
-                                                                                                        * (0.27886807
-                                                                                                                + t
-                                                                                                                        * (-1.13520398
-                                                                                                                                + t
-                                                                                                                                        * (1.48851587
-                                                                                                                                                + t
-                                                                                                                                                        * (-0.82215223
-                                                                                                                                                                + t
-                                                                                                                                                                        * 0.17087277)))))))));
+        // Numerical Recipes' erfc polynomial, innermost term first: each step c + t·p rounds as the nested form
+        double p = 0.17087277;
+        p = -0.82215223 + t * p;
+        p = 1.48851587 + t * p;
+        p = -1.13520398 + t * p;
+        p = 0.27886807 + t * p;
+        p = -0.18628806 + t * p;
+        p = 0.09678418 + t * p;
+        p = 0.37409196 + t * p;
+        p = 1.00002368 + t * p;
+        double r = t * Math.exp(-z * z - 1.26551223 + t * p);
         return x >= 0 ? 1.0 - r : r - 1.0;
     }
 

@@ -4,7 +4,6 @@ import java.util.Arrays;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
-import org.jtorch.kernels.cpu.Parallel;
 
 /**
  * Scaled dot-product attention on float32 without the [L, S] score matrix: FlashAttention's tiling on the CPU. The
@@ -55,46 +54,50 @@ public final class FlashAttentionSimd {
     public record Problem(
             int batch, int l, int s, int e, int ev, float scale, boolean causal, Rows q, Rows k, Rows v, Mask mask) {}
 
+    /** Forward tasks of a problem: one per (matrix, block of {@link #BLOCK_Q} query rows). */
+    public static long forwardTasks(Problem p) {
+        return (long) p.batch() * Math.ceilDiv(p.l(), BLOCK_Q);
+    }
+
+    /** Tasks per thread piece so that a piece is worth a fork: about 2^18 multiply-adds. */
+    public static long grain(Problem p, long tasks) {
+        long work = (long) p.l() * p.s() * (p.e() + p.ev()) * p.batch();
+        return Math.max(1, (1L << 18) / Math.max(1, work / Math.max(1, tasks)));
+    }
+
     /**
-     * Writes the attention output into {@code out} ({@code batch} matrices of l x ev) and each query row's log-sum-exp
-     * of its scaled, masked scores into {@code lse[lseOffset + n * l + i]}.
+     * Forward tasks {@code [t0, t1)}: writes their rows of the attention output into {@code out} ({@code batch}
+     * matrices of l x ev) and each query row's log-sum-exp of its scaled, masked scores into {@code lse[lseOffset + n *
+     * l + i]}. Tasks write disjoint rows, so any split of the tasks over threads gives the same bits.
      */
-    public static void forward(Problem p, Rows out, float[] lse, int lseOffset) {
+    public static void forward(Problem p, Rows out, float[] lse, int lseOffset, long t0, long t1) {
         int qBlocks = Math.ceilDiv(p.l(), BLOCK_Q);
-        long tasks = (long) p.batch() * qBlocks;
-        Parallel.forRange(tasks, grain(p, qBlocks), (t0, t1) -> {
-            Tiles tiles = new Tiles(p);
-            for (long t = t0; t < t1; t++) {
-                int n = (int) (t / qBlocks), i0 = (int) (t % qBlocks) * BLOCK_Q;
-                forwardBlock(p, n, i0, Math.min(p.l(), i0 + BLOCK_Q), tiles, out, lse, lseOffset);
-            }
-        });
+        Tiles tiles = new Tiles(p);
+        for (long t = t0; t < t1; t++) {
+            int n = (int) (t / qBlocks), i0 = (int) (t % qBlocks) * BLOCK_Q;
+            forwardBlock(p, n, i0, Math.min(p.l(), i0 + BLOCK_Q), tiles, out, lse, lseOffset);
+        }
     }
 
     /**
-     * Accumulates the input gradients into {@code dq}, {@code dk} and {@code dv} (which must hold zeros), given the
-     * forward's output {@code out}, its log-sum-exp and the output gradient {@code dOut}.
+     * Backward of matrices {@code [n0, n1)}: accumulates the input gradients into {@code dq}, {@code dk} and {@code dv}
+     * (which must hold zeros), given the forward's output {@code out}, its log-sum-exp and the output gradient
+     * {@code dOut}. A matrix's key and value gradients gather contributions from all its query rows, so a matrix is the
+     * unit of work.
      */
-    public static void backward(Problem p, Rows out, float[] lse, int lseOffset, Rows dOut, Rows dq, Rows dk, Rows dv) {
-        Parallel.forRange(p.batch(), grain(p, 1), (n0, n1) -> {
-            Tiles tiles = new Tiles(p);
-            float[] rowDots = new float[p.l()];
-            for (int n = (int) n0; n < n1; n++) {
-                for (int i = 0; i < p.l(); i++) {
-                    rowDots[i] = dot(dOut.data(), dOut.row(n, i), out.data(), out.row(n, i), p.ev());
-                }
-                for (int j0 = 0; j0 < p.s(); j0 += BLOCK_K) {
-                    backwardKeyBlock(
-                            p, n, j0, Math.min(p.s(), j0 + BLOCK_K), tiles, lse, lseOffset, rowDots, dOut, dq, dk, dv);
-                }
+    public static void backward(
+            Problem p, Rows out, float[] lse, int lseOffset, Rows dOut, Rows dq, Rows dk, Rows dv, long n0, long n1) {
+        Tiles tiles = new Tiles(p);
+        float[] rowDots = new float[p.l()];
+        for (int n = (int) n0; n < n1; n++) {
+            for (int i = 0; i < p.l(); i++) {
+                rowDots[i] = dot(dOut.data(), dOut.row(n, i), out.data(), out.row(n, i), p.ev());
             }
-        });
-    }
-
-    /** Tasks per thread piece: enough multiply-adds to pay for a fork. */
-    private static long grain(Problem p, int tasksPerMatrix) {
-        long perMatrix = (long) p.l() * p.s() * (p.e() + p.ev());
-        return Math.max(1, Parallel.GRAIN * 8 / Math.max(1, perMatrix / tasksPerMatrix));
+            for (int j0 = 0; j0 < p.s(); j0 += BLOCK_K) {
+                backwardKeyBlock(
+                        p, n, j0, Math.min(p.s(), j0 + BLOCK_K), tiles, lse, lseOffset, rowDots, dOut, dq, dk, dv);
+            }
+        }
     }
 
     /** Per-thread scratch: one score tile, one probability-gradient tile, transposed K and V blocks, row state. */
