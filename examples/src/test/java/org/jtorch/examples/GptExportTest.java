@@ -23,6 +23,7 @@ import org.jtorch.examples.gpt.GptConfig;
 import org.jtorch.export.Dim;
 import org.jtorch.export.Export;
 import org.jtorch.export.ExportOptions;
+import org.jtorch.export.ExportedProgram;
 import org.jtorch.io.Npy;
 import org.jtorch.nn.Module;
 import org.junit.jupiter.api.Test;
@@ -45,16 +46,15 @@ public class GptExportTest {
         return new Gpt(new GptConfig(65, 32, 2, 4, 32, "layernorm"));
     }
 
-    /** Exports, saves and writes the inputs; returns eager's outputs, one per batch size. */
+    /** Exports, saves and writes the inputs; returns the program's outputs in this JVM, one per batch size. */
     private static List<Tensor> exportAndSave(Path dir, List<String> args, String outSuffix) {
         Gpt model = gpt();
         Path archive = dir.resolve("gpt.pt2");
-        Export.save(
-                Export.export(
-                        model,
-                        ExportOptions.defaults().dynamicDim(0, 0, Dim.of("batch", 1, 1024)),
-                        Torch.randint(0, 65, 3, 12)),
-                archive);
+        ExportedProgram program = Export.export(
+                model,
+                ExportOptions.defaults().dynamicDim(0, 0, Dim.of("batch", 1, 1024)),
+                Torch.randint(0, 65, 3, 12));
+        Export.save(program, archive);
         args.add(archive.toString());
         List<Tensor> expected = new ArrayList<>();
         for (long batch : BATCHES) {
@@ -64,14 +64,18 @@ public class GptExportTest {
             args.add(in.toString());
             args.add(dir.resolve(outSuffix + batch + ".npy").toString());
             try (var _ = GradMode.set(false)) {
-                expected.add(model.call(idx));
+                // the program in this JVM: eager's fused attention rounds differently from the core-op
+                // decomposition the program records (as in PyTorch), so eager is compared within rounding
+                Tensor out = program.module().call(idx);
+                assertTrue(model.call(idx).sub(out).abs().max().item() < 1e-4, "eager at batch " + batch);
+                expected.add(out);
             }
         }
         return expected;
     }
 
     @Test
-    void aSavedGptRunsInAFreshJvmBitwiseAsEagerAtBatch1And7And64(@TempDir Path dir) throws Exception {
+    void aSavedGptRunsInAFreshJvmBitwiseAsInThisJvmAtBatch1And7And64(@TempDir Path dir) throws Exception {
         List<String> args = new ArrayList<>();
         List<Tensor> expected = exportAndSave(dir, args, "out_");
         String java = ProcessHandle.current().info().command().orElse("java");

@@ -1,14 +1,18 @@
 package org.jtorch.examples.gpt;
 
+import org.jtorch.DType;
+import org.jtorch.Device;
 import org.jtorch.Tensor;
+import org.jtorch.Torch;
 import org.jtorch.nn.Linear;
 import org.jtorch.nn.Module;
 import org.jtorch.nn.functional.F;
 
 /**
- * Multi-head causal self-attention (nanoGPT's {@code CausalSelfAttention}): one fused QKV projection, SDPA with
- * {@code is_causal}, output projection. No mask tensor: the fused attention kernel applies causality itself and skips
- * the key blocks above the diagonal.
+ * Multi-head causal self-attention (nanoGPT's {@code CausalSelfAttention}): one fused QKV projection, SDPA, output
+ * projection. The causal mask is built once, as an additive float mask (0 on and below the diagonal, -inf above: what
+ * ATen's math SDPA turns {@code is_causal=True} into), and kept in a non-persistent buffer, so the state dict keeps
+ * nanoGPT's keys.
  */
 final class CausalSelfAttention extends Module {
     private final int nHead;
@@ -21,6 +25,9 @@ final class CausalSelfAttention extends Module {
         this.nEmbd = config.nEmbd();
         cAttn = register("c_attn", new Linear(nEmbd, 3L * nEmbd, false));
         cProj = register("c_proj", new Linear(nEmbd, nEmbd, false));
+        long t = config.blockSize();
+        Tensor above = Torch.ones(new long[] {t, t}, DType.BOOL, Device.CPU).triu(1L);
+        registerBuffer("causal_mask", Torch.zeros(t, t).maskedFill(above, Double.NEGATIVE_INFINITY), false);
     }
 
     Linear outputProjection() {
@@ -32,7 +39,8 @@ final class CausalSelfAttention extends Module {
         long b = x.size(0), t = x.size(1);
         var qkv = cAttn.call(x).split(nEmbd, 2);
         Tensor q = heads(qkv.get(0), b, t), k = heads(qkv.get(1), b, t), v = heads(qkv.get(2), b, t);
-        Tensor y = F.scaledDotProductAttention(q, k, v, null, 0.0, true, null, false); // [B, H, T, hs]
+        Tensor mask = getBuffer("causal_mask").narrow(0, 0, t).narrow(1, 0, t);
+        Tensor y = F.scaledDotProductAttention(q, k, v, mask, 0.0, false, null, false); // [B, H, T, hs]
         return cProj.call(y.transpose(1, 2).contiguous().view(b, t, nEmbd));
     }
 
