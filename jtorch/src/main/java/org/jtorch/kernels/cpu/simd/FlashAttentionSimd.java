@@ -377,7 +377,7 @@ public final class FlashAttentionSimd {
         for (int bound = F.loopBound(len); j < bound; j += F.length()) {
             acc = FloatVector.fromArray(F, x, xo + j).fma(FloatVector.fromArray(F, y, yo + j), acc);
         }
-        float s = acc.reduceLanes(VectorOperators.ADD);
+        float s = (float) FloatSimd.laneSum(acc); // fixed lane order: the same bits before and after the JIT
         for (; j < len; j++) s = Math.fma(x[xo + j], y[yo + j], s);
         return s;
     }
@@ -422,7 +422,7 @@ public final class FlashAttentionSimd {
             y.intoArray(x, at + j);
             acc = acc.add(y);
         }
-        float sum = acc.reduceLanes(VectorOperators.ADD);
+        float sum = (float) FloatSimd.laneSum(acc); // fixed lane order, as in dot
         for (; j < len; j++) {
             float y = FloatExp.exp(x[at + j] - shift);
             x[at + j] = y;
