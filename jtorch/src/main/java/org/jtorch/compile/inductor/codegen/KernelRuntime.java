@@ -16,6 +16,9 @@ final class KernelRuntime {
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
 
     static double erf(double x) {
+        // NaN passes through as it came: through the arithmetic below its sign bit depended on whether Math.exp ran
+        // interpreted or compiled, so a kernel's NaN could change bits as it warmed up
+        if (x != x) return x;
         double z = Math.abs(x);
         double t = 1.0 / (1.0 + 0.5 * z);
         // Numerical Recipes' erfc polynomial, innermost term first: each step c + t·p rounds as the nested form
