@@ -96,7 +96,7 @@ public final class IndexReduceOps {
                     + "dimension. Got self.shape = " + Shapes.str(selfShape) + " source.shape = "
                     + Shapes.str(sourceShape));
         }
-        checkRange(index, self.dim() == 0 ? 1 : self.size(dim), "index out of range in self", false);
+        checkRange(index, self.dim() == 0 ? 1 : self.size(dim));
         // the 1-d index placed along dim and spread over source's other dims: scatter_reduce's index
         long[] along = new long[Math.max(source.dim(), 1)];
         Arrays.fill(along, 1);
@@ -105,22 +105,13 @@ public final class IndexReduceOps {
         return ScatterOps.SCATTER_REDUCE.call1(self, (long) dim, spread, source, reduce, includeSelf);
     }
 
-    /**
-     * Every index in [0, size) — or in [-size, size) when negative ones wrap — checked before any write. A null message
-     * is put's, naming the index.
-     */
-    private static void checkRange(Tensor index, long size, String message, boolean wraps) {
+    /** Every index in [0, size), checked before any write: PyTorch's index_reduce error otherwise. */
+    private static void checkRange(Tensor index, long size) {
         // without readable values (meta, fake, vmapped) the kernels' own bounds checks apply
         boolean readable = index.impl().hasData() && index.transformPayload() == null;
         if (!readable || index.numel() == 0) return;
         for (long i : index.toLongArray()) {
-            if (i >= size || i < (wraps ? -size : 0)) {
-                throw new IndexOutOfBoundsException(
-                        message != null
-                                ? message
-                                : "out of range: tried to access index " + i + " on a tensor of " + size
-                                        + " elements.");
-            }
+            if (i >= size || i < 0) throw new IndexOutOfBoundsException("index out of range in self");
         }
     }
 
