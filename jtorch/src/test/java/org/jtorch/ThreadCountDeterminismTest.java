@@ -23,14 +23,12 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Under {@code Torch.useDeterministicAlgorithms(true)} every JTorch loop whose work is split across threads gives the
  * same bits with 1 and 2 intra-op threads: the float reductions (fixed blocks), scans, softmax, the accumulating
  * scatters with duplicate indices (index_add, scatter_add, index_put and put with accumulate), embedding's and
- * layer_norm's gradients, histograms. The inputs are large enough for every one of them to be split (more than
- * {@code Parallel.GRAIN} elements per range). A whole training run gives the same bits while other application threads
- * run it concurrently. The reference is the single-threaded (or serial) run: the property under test is that neither
- * the thread count nor other threads can be seen in the result (spec compile-debug.md §2).
- *
- * <p>Not covered, because it does not hold yet: matrix products (matmul, bmm, linear, convolution) are split into row
- * blocks by the thread count, and their last bits still depend on {@code Torch.setNumThreads} (measured: matmul, bmm
- * and conv2d differ between 1 and 2 threads; docs/threading.md).
+ * layer_norm's gradients, histograms, and the matrix products (matmul, bmm, linear, convolution and their gradients),
+ * whose GEMMs are cut into blocks that depend on the shapes only. The inputs are large enough for every one of them to
+ * be split (more than {@code Parallel.GRAIN} elements per range, more than 64³ multiply-adds per product). A whole
+ * training run gives the same bits while other application threads run it concurrently. The reference is the
+ * single-threaded (or serial) run: the property under test is that neither the thread count nor other threads can be
+ * seen in the result (spec compile-debug.md §2).
  */
 class ThreadCountDeterminismTest {
     private int threads;
@@ -93,6 +91,31 @@ class ThreadCountDeterminismTest {
             Tensor y = F.layerNorm(x, new long[] {256}, w, b, 1e-5);
             y.mul(randn(4096, 256)).sum().backward();
             return List.of(y.detach(), x.grad(), w.grad(), b.grad());
+        })));
+        // Shapes with remainder tiles at every block edge, products cut by rows and by columns, and each layout.
+        for (long[] mnk : new long[][] {{300, 170, 230}, {55, 900, 130}, {1000, 77, 61}, {37, 41, 2000}}) {
+            k.add(Arguments.of("matmul " + mnk[0] + "x" + mnk[1] + "x" + mnk[2] + " float32 and float64", work(() -> {
+                Tensor a = randn(mnk[0], mnk[2]), b = randn(mnk[2], mnk[1]), bt = randn(mnk[1], mnk[2]);
+                return List.of(
+                        a.matmul(b),
+                        a.matmul(bt.t()),
+                        a.t().contiguous().t().matmul(b),
+                        a.to(DType.FLOAT64).matmul(b.to(DType.FLOAT64)));
+            })));
+        }
+        k.add(Arguments.of("bmm and baddbmm, complex matmul", work(() -> {
+            Tensor a = randn(3, 130, 250), b = randn(3, 250, 190);
+            Tensor z = Torch.complex(randn(200, 150), randn(200, 150));
+            return List.of(
+                    a.bmm(b), Torch.baddbmm(randn(3, 130, 190), a, b, 0.5, 2.0), Torch.viewAsReal(z.matmul(z.t())));
+        })));
+        k.add(Arguments.of("linear and conv2d, forward and backward", work(() -> {
+            Tensor x = randn(8, 16, 30, 30).requiresGrad(true);
+            Tensor w = randn(32, 16, 3, 3).requiresGrad(true), bias = randn(32).requiresGrad(true);
+            Tensor lw = randn(100, 32 * 28 * 28).requiresGrad(true);
+            Tensor y = F.linear(F.conv2d(x, w, bias).flatten(1), lw, null);
+            y.mul(randn(8, 100)).sum().backward();
+            return List.of(y.detach(), x.grad(), w.grad(), bias.grad(), lw.grad());
         })));
         k.add(Arguments.of("histc and bincount with weights", work(() -> {
             Tensor x = randn(400_000);

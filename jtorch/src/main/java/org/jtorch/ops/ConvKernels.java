@@ -22,12 +22,13 @@ import org.jtorch.kernels.cpu.Parallel;
  *   <li>grad weight: {@code gW[g] += G[g] · colsᵀ}, chunk after chunk.
  * </ul>
  *
- * Why whole-chunk GEMMs: OpenBLAS threads each call itself and its workers spin between calls, so many small concurrent
- * or back-to-back calls oversubscribe the cores (measured: 32 per-sample GEMMs of 64×4096×27 took seconds on the loaded
- * 2-core machine, one 64×131072×27 GEMM ~0.1 s). The unfolding, folding and layout copies are plain Java loops,
- * parallel over samples. Chunks keep each scratch matrix within {@link #COLS_BUDGET} elements (one sample at least).
- * Half types are computed in float32, float64 in float64. The Java loops write disjoint outputs per sample, so their
- * results do not depend on the thread count.
+ * Why whole-chunk GEMMs: many small per-sample calls cost far more than one large one (measured when OpenBLAS still
+ * threaded each call itself: 32 per-sample GEMMs of 64×4096×27 took seconds on the loaded 2-core machine, one
+ * 64×131072×27 GEMM ~0.1 s). Each GEMM runs as {@link BlockedGemm}'s fixed blocks on Java's workers. The unfolding,
+ * folding and layout copies are plain Java loops, parallel over samples. Chunks keep each scratch matrix within
+ * {@link #COLS_BUDGET} elements (one sample at least). Half types are computed in float32, float64 in float64. The Java
+ * loops write disjoint outputs per sample and the GEMMs' blocks do not depend on the thread count, so neither do the
+ * results.
  */
 final class ConvKernels {
     private ConvKernels() {}
@@ -288,43 +289,20 @@ final class ConvKernels {
             return;
         }
         if (OpenBlas.isAvailable()) {
-            if (ct == DType.FLOAT64) {
-                OpenBlas.dgemm(
-                        ta,
-                        tb,
-                        m,
-                        n,
-                        k,
-                        1,
-                        MemorySegment.ofArray((double[]) a),
-                        ao,
-                        lda,
-                        MemorySegment.ofArray((double[]) b),
-                        bo,
-                        ldb,
-                        beta,
-                        MemorySegment.ofArray((double[]) c),
-                        co,
-                        ldc);
-            } else {
-                OpenBlas.sgemm(
-                        ta,
-                        tb,
-                        m,
-                        n,
-                        k,
-                        1f,
-                        MemorySegment.ofArray((float[]) a),
-                        ao,
-                        lda,
-                        MemorySegment.ofArray((float[]) b),
-                        bo,
-                        ldb,
-                        beta,
-                        MemorySegment.ofArray((float[]) c),
-                        co,
-                        ldc);
-            }
+            new BlockedGemm(
+                            ct,
+                            m,
+                            n,
+                            k,
+                            Scalar.of(1L),
+                            Scalar.of((long) beta),
+                            new BlockedGemm.Operand(segment(a), ao, 0, ta, lda),
+                            new BlockedGemm.Operand(segment(b), bo, 0, tb, ldb),
+                            segment(c),
+                            co,
+                            0,
+                            ldc)
+                    .run(1);
             return;
         }
         JavaGemm.gemm(
@@ -340,9 +318,12 @@ final class ConvKernels {
                 false);
     }
 
+    private static MemorySegment segment(Object array) {
+        return array instanceof float[] f ? MemorySegment.ofArray(f) : MemorySegment.ofArray((double[]) array);
+    }
+
     private static JavaGemm.Operand operand(DType ct, Object array, int offset, Transpose t, int ld) {
-        MemorySegment seg =
-                array instanceof float[] f ? MemorySegment.ofArray(f) : MemorySegment.ofArray((double[]) array);
+        MemorySegment seg = segment(array);
         return t == Transpose.NONE
                 ? new JavaGemm.Operand(seg, ct, offset, 0, ld, 1)
                 : new JavaGemm.Operand(seg, ct, offset, 0, 1, ld);
