@@ -56,7 +56,7 @@ public final class NormOps {
         Tensor x = (Tensor) args[0], w = (Tensor) args[2], b = (Tensor) args[3];
         long[] normalized = (long[]) args[1];
         int k = normalized.length;
-        checkMixedDtypes(x, w, b);
+        boolean mixed = checkMixedDtypes(x, w, b);
         // ATen's _check_layer_norm_inputs, in its order and words
         if (k == 0) {
             throw new TorchException("Expected normalized_shape to be at least 1-dimensional, i.e., containing at "
@@ -75,28 +75,32 @@ public final class NormOps {
             throw new TorchException(
                     "\"LayerNormKernelImpl\" not implemented for '" + x.dtype().cppName() + "'");
         }
-        for (Tensor p : new Tensor[] {w, b}) {
-            if (p != null && p.dtype() != x.dtype()) {
-                throw new TorchException("expected scalar type " + x.dtype().cppName() + " but found "
-                        + p.dtype().cppName());
-            }
-        }
         Device device = Devices.common("native_layer_norm", x, w, b);
         long[] stats = shape.clone();
         Arrays.fill(stats, shape.length - k, shape.length, 1L);
         long n = Shapes.numel(normalized);
         if (n > Integer.MAX_VALUE)
             throw new TorchException("native_layer_norm: normalized_shape of " + n + " elements is too large");
-        return new Spec(new long[][] {x.shape(), stats, stats.clone()}, new DType[] {d, d, d}, device, (int) n);
+        // with float32 parameters the statistics are float32 too (ATen's param_scalar_type)
+        DType statistics = mixed ? DType.FLOAT32 : d;
+        return new Spec(
+                new long[][] {x.shape(), stats, stats.clone()}, new DType[] {d, statistics, statistics}, device, (int)
+                        n);
     }
 
     /**
      * ATen's mixed-dtype check, which runs before the shape checks: parameters of another dtype than the input must be
-     * float32 and the input bfloat16 or float16 (the one mixture PyTorch's CPU kernel computes).
+     * float32 and the input bfloat16 or float16 (the one mixture PyTorch's CPU kernel computes, in float32, rounding
+     * the output to the input's dtype once). Returns whether the call is such a mixture. Layer and group norm share it.
+     *
+     * @param x the input
+     * @param w the weight, or null
+     * @param b the bias, or null
+     * @return whether the parameters' dtype differs from the input's (and the mixture is allowed)
      */
-    private static void checkMixedDtypes(Tensor x, Tensor w, Tensor b) {
+    public static boolean checkMixedDtypes(Tensor x, Tensor w, Tensor b) {
         boolean mixed = (w != null && w.dtype() != x.dtype()) || (b != null && b.dtype() != x.dtype());
-        if (!mixed) return;
+        if (!mixed) return false;
         for (Tensor p : new Tensor[] {w, b}) {
             if (p != null && p.dtype() != DType.FLOAT32) {
                 throw new TorchException("mixed dtype (CPU): expect parameter to have scalar type of Float");
@@ -105,6 +109,7 @@ public final class NormOps {
         if (x.dtype() != DType.BFLOAT16 && x.dtype() != DType.FLOAT16) {
             throw new TorchException("mixed dtype (CPU): all inputs must share same datatype.");
         }
+        return true;
     }
 
     private static void checkParameter(String name, Tensor t, long[] normalized) {

@@ -84,15 +84,20 @@ public final class F {
     }
 
     /**
-     * {@code F.rms_norm(input, normalized_shape, weight, eps)}: {@code x / sqrt(mean(x²) + eps) * weight}; a null eps
-     * is the machine epsilon of the input's dtype, as in PyTorch.
+     * {@code F.rms_norm(input, normalized_shape, weight, eps)}: {@code x / sqrt(mean(x²) + eps) * weight}, in the
+     * input's dtype. As ATen computes it, float16 and bfloat16 inputs are computed in float32 (with a float32 or a
+     * half-precision weight) and rounded once at the end, and a null eps is the machine epsilon of the computation's
+     * dtype (float32's for half-precision inputs).
      */
     public static Tensor rmsNorm(Tensor input, long[] normalizedShape, Tensor weight, Double eps) {
         long[] dims = normalizedDims(input, normalizedShape);
         checkAffine("weight", weight, normalizedShape);
-        double e = eps != null ? eps : machineEpsilon(input.dtype());
-        Tensor out = input.mul(input.square().mean(dims, true).add(e).rsqrt());
-        return weight == null ? out : out.mul(weight);
+        boolean half = input.dtype() == DType.FLOAT16 || input.dtype() == DType.BFLOAT16;
+        Tensor x = half ? input.to(DType.FLOAT32) : input;
+        double e = eps != null ? eps : machineEpsilon(x.dtype());
+        Tensor out = x.mul(x.square().mean(dims, true).add(e).rsqrt());
+        if (weight != null) out = out.mul(weight);
+        return out.to(input.dtype());
     }
 
     /** {@code F.rms_norm(input, normalized_shape)} without weight and with the dtype's epsilon. */

@@ -1,9 +1,11 @@
 package org.jtorch.nn.functional;
 
+import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
 import org.jtorch.internal.Shapes;
+import org.jtorch.ops.NormOps;
 
 /** {@code F.batch_norm} and {@code F.group_norm}, composed from differentiable ops. */
 final class Norms {
@@ -94,6 +96,15 @@ final class Norms {
         }
         checkAffine("weight", weight, c, input);
         checkAffine("bias", bias, c, input);
+        NormOps.checkMixedDtypes(input, weight, bias);
+        // ATen computes float16 and bfloat16 in float32 (with float32 or half-precision parameters) and rounds once
+        DType dtype = input.dtype();
+        boolean half = dtype == DType.FLOAT16 || dtype == DType.BFLOAT16;
+        if (half) {
+            input = input.to(DType.FLOAT32);
+            if (weight != null) weight = weight.to(DType.FLOAT32);
+            if (bias != null) bias = bias.to(DType.FLOAT32);
+        }
         long rest = c / numGroups * spatialSize(input);
         Tensor x = input.reshape(n, numGroups, rest);
         Tensor mean = x.mean(new long[] {2}, true);
@@ -104,7 +115,8 @@ final class Norms {
         java.util.Arrays.fill(channelShape, 1);
         channelShape[1] = c;
         if (weight != null) out = out.mul(weight.reshape(channelShape));
-        return bias == null ? out : out.add(bias.reshape(channelShape));
+        if (bias != null) out = out.add(bias.reshape(channelShape));
+        return out.to(dtype);
     }
 
     private static long spatialSize(Tensor input) {
