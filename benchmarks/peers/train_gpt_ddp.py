@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """PyTorch peer of TrainGpt --ddp: the GPT of train_gpt.py trained data-parallel by torch.distributed's gloo backend
-and DistributedDataParallel with its default buckets, WORLD processes on loopback, each with --threads intra-op
+and DistributedDataParallel with its default buckets (or --bucket-cap-mb), WORLD processes on loopback, each with --threads intra-op
 threads. As in TrainGpt --ddp, every rank draws the same global batch of --batch sequences from the same generator
 and keeps its rows, the loss printed is the mean over the ranks (one all_reduce per step), and tokens/s counts the
 global batch after the same warm-up.
@@ -40,7 +40,7 @@ def train(rank, args, port, results):
     vocab, data_split, _ = load_corpus()
     torch.manual_seed(args.seed)
     model = GPT(GPTConfig(len(vocab), args.block, args.layers, args.heads, args.embd))
-    ddp = torch.nn.parallel.DistributedDataParallel(model)
+    ddp = torch.nn.parallel.DistributedDataParallel(model, bucket_cap_mb=args.bucket_cap_mb)
     data = torch.Generator().manual_seed(args.seed + 1)
     opt = adamw(model, args)
     # The tail, as TrainGpt --ddp measures it: from the last gradient's arrival in .grad to backward returning with
@@ -52,7 +52,7 @@ def train(rank, args, port, results):
 
     for p in model.parameters():
         p.register_post_accumulate_grad_hook(arrived)
-    tail = 0.0
+    tails = []
     rows = args.batch // args.world
     warm = min(10, args.steps // 5)  # TrainGpt's warm-up rule
     start = time.perf_counter()
@@ -67,7 +67,7 @@ def train(rank, args, port, results):
         opt.zero_grad(set_to_none=True)
         loss.backward()
         if step >= warm:
-            tail += time.perf_counter() - last_gradient[0]
+            tails.append(time.perf_counter() - last_gradient[0])
         if args.grad_clip > 0:
             torch.nn.utils.clip_grad_norm_(model.parameters(), args.grad_clip)
         opt.step()
@@ -77,7 +77,7 @@ def train(rank, args, port, results):
             print(f"step {step + 1} loss {mean.item():.4f}", file=sys.stderr, flush=True)
     seconds = time.perf_counter() - start
     stats = ddp._get_ddp_logging_data()
-    results[rank] = (seconds, tail / (args.steps - warm), stats.get("avg_backward_compute_time", 0), stats.get("avg_backward_comm_time", 0),
+    results[rank] = (seconds, tails, stats.get("avg_backward_compute_time", 0), stats.get("avg_backward_comm_time", 0),
                      stats.get("avg_backward_compute_comm_overlap_time", 0),
                      stats.get("rebuilt_bucket_sizes", stats.get("bucket_sizes")))
     dist.barrier()
@@ -87,6 +87,7 @@ def train(rank, args, port, results):
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--world", type=int, default=2)
+    p.add_argument("--bucket-cap-mb", type=float, default=None, help="DDP's bucket_cap_mb (default: PyTorch's 25)")
     add_training_arguments(p, steps=15, threads=1)
     args = p.parse_args()
     if args.batch % args.world != 0:
@@ -101,13 +102,19 @@ def main():
               f"threads_per_rank={args.threads} steps={args.steps} warmup={warm} "
               f"tokens_per_step={args.batch * args.block} torch={torch.__version__}", flush=True)
         for rank in sorted(results.keys()):
-            _, tail, compute, comm, overlap, buckets = results[rank]
+            _, tails, compute, comm, overlap, buckets = results[rank]
+            tail = sum(tails) / len(tails)
             # DDP's timer (averaged over its sampled iterations, the first ten and every hundredth): the communication
             # runs from the first bucket's all-reduce to the last one's end; overlap is its part before backward's
             # compute ended.
             print(f"ddp rank {rank}: buckets {buckets} bytes; last gradient to averaged gradients {tail * 1e3:.1f}"
                   f" ms/step; DDP's trace: backward compute {compute / 1e6:.1f} ms, all-reduce span {comm / 1e6:.1f}"
                   f" ms, of which after backward's compute {(comm - overlap) / 1e6:.1f} ms", flush=True)
+        # as TrainGpt --ddp reports it: step by step, the tail of the last rank to finish backward (the shortest)
+        per_step = zip(*(results[rank][1] for rank in sorted(results.keys())))
+        critical = [min(step) for step in per_step]
+        print(f"ddp critical path: the last rank to finish backward, last gradient to averaged gradients"
+              f" {sum(critical) / len(critical) * 1e3:.1f} ms/step", flush=True)
 
 
 if __name__ == "__main__":

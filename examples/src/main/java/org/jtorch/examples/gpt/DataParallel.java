@@ -24,9 +24,9 @@ public final class DataParallel implements AutoCloseable {
     private final int world;
     private DistributedDataParallel ddp;
 
-    private long timedSteps;
-    private long allReduceNanos;
-    private long tailNanos;
+    /** Per timed step: the all-reduce time and the tail (nanoseconds), interleaved. */
+    private final List<Long> stepFigures = new ArrayList<>();
+
     private int buckets;
 
     private DataParallel(boolean on, boolean initialisedHere, int rank, int world) {
@@ -90,35 +90,55 @@ public final class DataParallel implements AutoCloseable {
     public void recordStep() {
         if (ddp == null || ddp.lastBackward() == null) return;
         DistributedDataParallel.BackwardTimeline t = ddp.lastBackward();
-        timedSteps++;
-        allReduceNanos += t.allReduceNanos();
-        tailNanos += t.tailNanos();
+        stepFigures.add(t.allReduceNanos());
+        stepFigures.add(t.tailNanos());
         buckets = t.buckets();
     }
 
     /**
-     * The gradient buckets, then lines on the communication per step, one per rank (every rank must call this, once: it
-     * gathers the figures), or an empty list when not distributed. The tail differs between ranks: a rank that finishes
-     * backward early also waits there for the slower ones, so the last rank to finish shows the communication backward
-     * could not hide.
+     * The gradient buckets, then lines on the communication per step, one per rank and one for the critical path (every
+     * rank must call this, once: it gathers the figures), or an empty list when not distributed.
+     *
+     * <p>A rank's tail runs from its last gradient to the averaged gradients. A rank that finishes backward early also
+     * waits there for the slower ones, which is load imbalance, not communication; the rank that finishes last waits
+     * only for what backward could not hide. So the critical-path line takes, step by step, the rank with the shortest
+     * tail (the last to finish) and reports its tail against its all-reduce time: the overlap the step achieved.
      */
     public List<String> summary() {
         if (ddp == null) return List.of();
-        Tensor mine = Torch.tensor(new long[] {allReduceNanos, tailNanos, timedSteps});
+        int steps = stepFigures.size() / 2;
+        long[] mine = new long[stepFigures.size()];
+        for (int i = 0; i < mine.length; i++) mine[i] = stepFigures.get(i);
         List<Tensor> all = new ArrayList<>();
-        for (int r = 0; r < world; r++) all.add(Torch.zeros(new long[] {3}, DType.INT64));
-        Distributed.allGather(all, mine);
+        for (int r = 0; r < world; r++) all.add(Torch.zeros(new long[] {mine.length}, DType.INT64));
+        Distributed.allGather(all, Torch.tensor(mine));
+        long[][] figures = new long[world][];
+        for (int r = 0; r < world; r++) figures[r] = all.get(r).toLongArray();
         List<String> lines = new ArrayList<>();
         lines.add("ddp: gradient buckets of " + ddp.bucketSizes() + " bytes, in the order they are all-reduced");
+        if (steps == 0) return lines;
         for (int r = 0; r < world; r++) {
-            long[] f = all.get(r).toLongArray();
-            if (f[2] == 0) continue;
-            double allReduce = f[0] / 1e6 / f[2], tail = f[1] / 1e6 / f[2];
+            double allReduce = 0, tail = 0;
+            for (int s = 0; s < steps; s++) {
+                allReduce += figures[r][2 * s] / 1e6 / steps;
+                tail += figures[r][2 * s + 1] / 1e6 / steps;
+            }
             lines.add(String.format(
                     "ddp rank %d: %d gradient buckets; all-reduce %.1f ms/step, last gradient to averaged gradients"
                             + " %.1f ms/step (%.0f%% of the all-reduce time)",
                     r, buckets, allReduce, tail, 100 * tail / allReduce));
         }
+        double criticalAllReduce = 0, criticalTail = 0;
+        for (int s = 0; s < steps; s++) {
+            int last = 0;
+            for (int r = 1; r < world; r++) if (figures[r][2 * s + 1] < figures[last][2 * s + 1]) last = r;
+            criticalAllReduce += figures[last][2 * s] / 1e6 / steps;
+            criticalTail += figures[last][2 * s + 1] / 1e6 / steps;
+        }
+        lines.add(String.format(
+                "ddp critical path: the last rank to finish backward, last gradient to averaged gradients %.1f ms/step"
+                        + " (%.0f%% of its all-reduce time, %.1f ms/step)",
+                criticalTail, 100 * criticalTail / criticalAllReduce, criticalAllReduce));
         return lines;
     }
 
