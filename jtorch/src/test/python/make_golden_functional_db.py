@@ -7,7 +7,8 @@ What it makes
     sweeps every entry of FunctionalDb: values against these fixtures, gradcheck in float64, meta-device shapes.
 
 How to run (from the repository root)
-    python jtorch/src/test/python/make_golden_functional_db.py
+    python3 -m venv .venv-t213 && .venv-t213/bin/pip install torch==2.13.0 numpy
+    .venv-t213/bin/python jtorch/src/test/python/make_golden_functional_db.py
 
 Inputs
     Each case lists its tensor arguments in the order the Java sample builds them. Their values are those of
@@ -18,11 +19,9 @@ Inputs
     number. The fixture records the inputs too, so the Java test notices if the two ever disagree.
 
 Reference
-    PyTorch 1.13's torch.nn.functional. Functionals 1.13 lacks are computed from their documented definition:
-    rms_norm (2.4: x * rsqrt(mean(x^2) + eps) * weight, eps = finfo(dtype).eps when None),
-    scaled_dot_product_attention (2.0: softmax(q k^T * scale + mask) v, causal = lower-triangular bool mask) and
-    linear_cross_entropy (2.13/2.15 spec nn-optim section 2.2: cross_entropy(linear(input, W, b), target)), for
-    both its reference and its chunked path.
+    PyTorch 2.13's torch.nn.functional (F.rms_norm, F.scaled_dot_product_attention and F.linear_cross_entropy
+    included; the chunked linear_cross_entropy cases are checked against PyTorch's function, whose value the chunked
+    path must give). Nothing these cases touch changed in 2.14 or 2.15.
 
 Format (tensors as in make_golden_core.py: {"dtype", "shape", "data"})
     {"id": "<functional>/<sample>", "op": "<functional>", "args": [T...], "kwargs": {}, "out": T}
@@ -108,27 +107,8 @@ def case(name, fn, specs):
     cases.append({"id": name, "op": name.split("/")[0], "args": [t_json(a) for a in args], "kwargs": {}, "out": t_json(out)})
 
 
-# ---- references for functionals PyTorch 1.13 lacks ------------------------------------------------------------
-def rms_norm(x, shape, w=None, eps=None):
-    dims = tuple(range(x.dim() - len(shape), x.dim()))
-    e = torch.finfo(x.dtype).eps if eps is None else eps
-    y = x * torch.rsqrt(x.pow(2).mean(dims, keepdim=True) + e)
-    return y if w is None else y * w
-
-
-def sdpa(q, k, v, mask=None, is_causal=False, scale=None):
-    s = (1.0 / math.sqrt(q.size(-1))) if scale is None else scale
-    scores = q @ k.transpose(-2, -1) * s
-    if is_causal:
-        keep = torch.ones(q.size(-2), k.size(-2), dtype=torch.bool).tril()
-        scores = scores.masked_fill(~keep, float("-inf"))
-    if mask is not None:
-        scores = scores.masked_fill(~mask, float("-inf")) if mask.dtype == torch.bool else scores + mask
-    return torch.softmax(scores, -1) @ v
-
-
 def lce(x, w, y, b=None, **kw):
-    return F.cross_entropy(F.linear(x, w, b), y, **kw)
+    return F.linear_cross_entropy(x, w, y, linear_bias=b, **kw)
 
 
 def bn_train(x, w, b):
@@ -170,8 +150,8 @@ case("pad/replicate", lambda x: F.pad(x, (2, 1), mode="replicate"), [nc(2, 3, 4)
 case("pad/circular", lambda x: F.pad(x, (1, 2), mode="circular"), [t(1, 2, 4)])
 case("layer_norm/affine", lambda x, w, b: F.layer_norm(x, (4,), w, b, 1e-5), [t(3, 4), t(4), t(4)])
 case("layer_norm/2d-transposed", lambda x: F.layer_norm(x, (3, 4)), [nc(2, 3, 4)])
-case("rms_norm/weight", lambda x, w: rms_norm(x, (4,), w, 1e-6), [t(3, 4), t(4)])
-case("rms_norm/default-eps", lambda x: rms_norm(x, (3, 4)), [nc(2, 3, 4)])
+case("rms_norm/weight", lambda x, w: F.rms_norm(x, (4,), w, 1e-6), [t(3, 4), t(4)])
+case("rms_norm/default-eps", lambda x: F.rms_norm(x, (3, 4)), [nc(2, 3, 4)])
 case("group_norm/affine", lambda x, w, b: F.group_norm(x, 2, w, b, eps=1e-5), [t(2, 4, 3), t(4), t(4)])
 case("batch_norm/train", bn_train, [t(4, 3), t(3), t(3)])
 case("batch_norm/eval", bn_eval, [t(2, 3, 4), t(3), t(3)])
@@ -211,11 +191,11 @@ case("kl_div/batchmean", lambda x, y: F.kl_div(x, y, reduction="batchmean"), [t(
 case("kl_div/log-target-sum", lambda x, y: F.kl_div(x, y, reduction="sum", log_target=True), [t(3, 4), t(3, 4)])
 case("cosine_embedding_loss/margin", lambda a, b, y: F.cosine_embedding_loss(a, b, y, margin=0.2),
      [t(4, 5), t(4, 5), idx([1, -1, -1, 1], 4)])
-case("scaled_dot_product_attention/basic", lambda q, k, v: sdpa(q, k, v), [t(2, 3, 4), t(2, 5, 4), t(2, 5, 3)])
-case("scaled_dot_product_attention/causal-scale", lambda q, k, v: sdpa(q, k, v, is_causal=True, scale=0.3),
+case("scaled_dot_product_attention/basic", lambda q, k, v: F.scaled_dot_product_attention(q, k, v), [t(2, 3, 4), t(2, 5, 4), t(2, 5, 3)])
+case("scaled_dot_product_attention/causal-scale", lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.3),
      [t(1, 2, 4, 3), nc(1, 2, 4, 3), t(1, 2, 4, 3)])
-case("scaled_dot_product_attention/float-mask", lambda q, k, v, m: sdpa(q, k, v, m), [t(2, 3, 4), t(2, 5, 4), t(2, 5, 4), t(3, 5)])
-case("scaled_dot_product_attention/bool-mask", lambda q, k, v, m: sdpa(q, k, v, m), [t(2, 3, 4), t(2, 5, 4), t(2, 5, 4), mask(3, 5)])
+case("scaled_dot_product_attention/float-mask", lambda q, k, v, m: F.scaled_dot_product_attention(q, k, v, m), [t(2, 3, 4), t(2, 5, 4), t(2, 5, 4), t(3, 5)])
+case("scaled_dot_product_attention/bool-mask", lambda q, k, v, m: F.scaled_dot_product_attention(q, k, v, m), [t(2, 3, 4), t(2, 5, 4), t(2, 5, 4), mask(3, 5)])
 case("linear_cross_entropy/reference-bias", lambda x, w, b, y: lce(x, w, y, b), [t(6, 3), t(5, 3), t(5), idx([0, 4, 1, 2, 3, 4], 6)])
 case("linear_cross_entropy/chunked-mean", lambda x, w, y: lce(x, w, y), [t(6, 3), nc(5, 3), idx([0, 4, 1, 2, 3, 4], 6)])
 case("linear_cross_entropy/chunked-none-ignore", lambda x, w, b, y: lce(x, w, y, b, reduction="none", ignore_index=2),

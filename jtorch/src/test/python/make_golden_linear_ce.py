@@ -2,12 +2,13 @@
 # -*- coding: utf-8 -*-
 """Golden fixtures for F.linear_cross_entropy (org.jtorch.nn.functional.F.linearCrossEntropy).
 
-Run from the repository root:  python jtorch/src/test/python/make_golden_linear_ce.py
+Run from the repository root with PyTorch 2.13 (CPU):
+    python3 -m venv .venv-t213 && .venv-t213/bin/pip install torch==2.13.0 numpy
+    .venv-t213/bin/python jtorch/src/test/python/make_golden_linear_ce.py
 Writes jtorch/src/test/resources/golden/linear_cross_entropy.json in the format of make_golden_core.py.
 
-PyTorch 1.13 has no linear_cross_entropy, so every output is its normative 2.15 definition (spec nn-optim
-section 2.2) evaluated by real PyTorch in float64:
-    loss = F.cross_entropy(F.linear(x, W.reshape(-1, F), b), y, weight=, reduction=, ignore_index=, label_smoothing=)
+Every output is PyTorch 2.13's own F.linear_cross_entropy, in float64 (its reference path: the spec's nn-optim section
+2.2 definition, cross_entropy of the linear projection). Nothing these cases touch changed in 2.14 or 2.15.
 "out" is [loss, dL/dx, dL/dW, dL/db or null], where L = sum(loss * grad_out) (grad_out is a kwarg tensor of the
 loss's shape).  Every (reduction, class weight, ignore_index, label smoothing, target kind, bias) combination is a case;
 a few shapes cover N = 0, a single row and the K-dimensional weight.
@@ -35,11 +36,8 @@ def gen(cid):
 
 
 def reference(x, w, y, b, weight, reduction, ignore_index, ls):
-    f = w.shape[-1]
-    logits = F.linear(x, w.reshape(-1, f), None if b is None else b.reshape(-1))
-    logits = logits.reshape(*x.shape[:-1], *w.shape[:-1])
-    return F.cross_entropy(logits, y, weight=weight, reduction=reduction,
-                           ignore_index=-100 if ignore_index is None else ignore_index, label_smoothing=ls)
+    return F.linear_cross_entropy(x, w, y, linear_bias=b, weight=weight, reduction=reduction,
+                                  ignore_index=ignore_index, label_smoothing=ls)
 
 
 def add(cid, x, w, y, b, weight, reduction, ignore_index, ls):

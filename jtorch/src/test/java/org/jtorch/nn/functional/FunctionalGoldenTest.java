@@ -10,7 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every case of golden/functional.json (PyTorch 1.13, see make_golden_functional.py) through the matching F function.
+ * Every case of golden/functional.json (PyTorch 2.13, see make_golden_functional.py) through the matching F function.
  */
 class FunctionalGoldenTest {
 

@@ -28,9 +28,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * {@code F.linear_cross_entropy}: both paths against PyTorch's {@code cross_entropy(linear(...))} (1.13 has no
- * linear_cross_entropy, so golden/linear_cross_entropy.json holds the 2.15 reference definition evaluated by PyTorch,
- * see make_golden_linear_ce.py), the spec's worked examples, gradcheck, options resolution and errors.
+ * {@code F.linear_cross_entropy}: both paths against PyTorch 2.13's {@code F.linear_cross_entropy}
+ * (golden/linear_cross_entropy.json, see make_golden_linear_ce.py), the spec's worked examples, gradcheck, options
+ * resolution and errors.
  */
 class LinearCrossEntropyTest {
     private static final double TOL = 1e-9;
