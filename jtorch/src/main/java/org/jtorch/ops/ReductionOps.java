@@ -168,7 +168,7 @@ public final class ReductionOps {
                         return Types.same(out);
                     })
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) ->
-                    new Tensor[] {ReduceGrads.prod(g[0], (Tensor) a[0], o[0], (long[]) a[1], bool(a[2]))})
+                    new Tensor[] {ReduceGrads.prod(g[0], computed(a, 3), o[0], (long[]) a[1], bool(a[2]))})
             .deriveJvp(op -> Jvps.reduction(op, 1, 2));
 
     /** {@code mean}: floating and complex only. Args: (self, dim, keepdim, dtype). */
@@ -499,6 +499,16 @@ public final class ReductionOps {
     }
 
     /**
+     * The input as the op computed it: converted to the {@code dtype} argument at {@code dtypeArg} when one is given. A
+     * product's gradient reads the factors, and a complex input with a real {@code dtype} is multiplied as its real
+     * part (PyTorch casts first, discarding the imaginary part).
+     */
+    private static Tensor computed(Object[] args, int dtypeArg) {
+        Tensor x = (Tensor) args[0];
+        return args[dtypeArg] == null ? x : x.to((DType) args[dtypeArg]);
+    }
+
+    /**
      * {@code cumsum}: bool and integer inputs give int64 unless {@code dtype} is given. Args: (self, Long dim, dtype).
      */
     public static final OpDef CUMSUM = scan("cumsum", false)
@@ -512,7 +522,7 @@ public final class ReductionOps {
      */
     public static final OpDef CUMPROD = scan("cumprod", true)
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) ->
-                    new Tensor[] {ReduceGrads.cumprod(g[0], (Tensor) a[0], o[0], (Long) a[1])})
+                    new Tensor[] {ReduceGrads.cumprod(g[0], computed(a, 2), o[0], (Long) a[1])})
             .deriveJvp(Jvps::transposedVjp);
 
     /** The running log-add-exp of {@code logcumsumexp}: ATen's {@code _log_add_exp_helper}, real and complex. */

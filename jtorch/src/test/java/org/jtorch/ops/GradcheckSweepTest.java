@@ -78,6 +78,11 @@ class GradcheckSweepTest {
                     + "|x|^2 + |y|^2 - 2 x.y computes with cancellation (cdist's exact form passes "
                     + "on these inputs)");
 
+    /** The complex128 samples of {@link #opDbComplexGradcheck} that disagree, as {@link #DIFFERENCES_DISAGREE}. */
+    private static final Map<String, String> COMPLEX_DIFFERENCES_DISAGREE = Map.of(
+            "scatter.src/dim1-smaller/complex128", "duplicate indices (as the float64 sample)",
+            "scatter.src/transposed/complex128", "duplicate indices (as the float64 sample)");
+
     private static boolean swept(OpDef op) {
         return op.isDifferentiable() && !op.has(OpDef.Flag.RANDOM) && (op.compositeFn() != null || op.vjp() != null);
     }
@@ -93,6 +98,29 @@ class GradcheckSweepTest {
                         a -> differentiablePart(e.op(), a, Dispatcher.call(e.op(), wrapInput(e.name(), a)));
                 Runnable run = () -> check(call, s.args().build(SampleInputs.on(DType.FLOAT64, Device.CPU)));
                 String reason = DIFFERENCES_DISAGREE.get(name);
+                Runnable listed = reason == null ? run : () -> expectMismatch(reason, run);
+                tests.add(DynamicTest.dynamicTest(name, () -> Sweeps.named(name, listed)));
+            }
+        }
+        return tests.stream();
+    }
+
+    /**
+     * The same sweep in complex128 for every op the table runs on complex inputs: complex leaves are checked through
+     * their real and imaginary parts, as PyTorch's gradcheck does under the Wirtinger convention, so a rule right only
+     * for real inputs (a missing conjugate) is caught.
+     */
+    @TestFactory
+    Stream<DynamicTest> opDbComplexGradcheck() {
+        List<DynamicTest> tests = new ArrayList<>();
+        for (OpDb.Entry e : OpDb.ALL) {
+            if (!swept(e.op()) || !e.dtypes().contains(DType.COMPLEX128)) continue;
+            for (OpDb.Sample s : e.samples()) {
+                String name = e.name() + "/" + s.label() + "/complex128";
+                Function<Object[], List<Tensor>> call =
+                        a -> differentiablePart(e.op(), a, Dispatcher.call(e.op(), wrapInput(e.name(), a)));
+                Runnable run = () -> check(call, s.args().build(SampleInputs.on(DType.COMPLEX128, Device.CPU)), true);
+                String reason = COMPLEX_DIFFERENCES_DISAGREE.get(name);
                 Runnable listed = reason == null ? run : () -> expectMismatch(reason, run);
                 tests.add(DynamicTest.dynamicTest(name, () -> Sweeps.named(name, listed)));
             }
@@ -181,6 +209,11 @@ class GradcheckSweepTest {
     }
 
     private static void check(Function<Object[], List<Tensor>> call, Object[] args) {
+        check(call, args, false);
+    }
+
+    /** gradcheck and gradgradcheck of {@code call} at {@code args}; complex inputs become leaves when asked. */
+    private static void check(Function<Object[], List<Tensor>> call, Object[] args, boolean complexLeaves) {
         List<Tensor> plainOuts;
         try {
             plainOuts = call.apply(args);
@@ -195,7 +228,7 @@ class GradcheckSweepTest {
 
         List<Tensor> leaves = new ArrayList<>();
         Object[] leafArgs = Sweeps.replaceFloats(args, x -> {
-            if (x.isComplex()) return x; // gradcheck takes real inputs
+            if (x.isComplex() && !complexLeaves) return x; // the real sweeps check real inputs only
             Tensor leaf = jittered(x, leaves.size()).requiresGrad(true);
             leaves.add(leaf);
             return leaf;
@@ -225,9 +258,11 @@ class GradcheckSweepTest {
      * derivative. The move is far larger than gradcheck's step and far smaller than the values.
      */
     private static Tensor jittered(Tensor x, int input) {
-        double[] v = x.contiguous().toDoubleArray();
+        Tensor real = x.isComplex() ? Torch.viewAsReal(x.contiguous()) : x.contiguous();
+        double[] v = real.toDoubleArray();
         for (int i = 0; i < v.length; i++) v[i] += 1e-2 * Math.sin(1.3 + 0.917 * i + 2.1 * input);
-        return Torch.tensor(v, DType.FLOAT64, v.length).reshape(x.shape());
+        Tensor moved = Torch.tensor(v, DType.FLOAT64, v.length).reshape(real.shape());
+        return x.isComplex() ? Torch.viewAsComplex(moved).to(x.dtype()) : moved;
     }
 
     /** The floating outputs as one real vector (complex ones as their real and imaginary parts). */
