@@ -112,6 +112,7 @@ final class ProgramLowering {
             }
         }
         writeOutputs(program, nodes.getLast(), outputNames, cx, shapes);
+        GraphCleanup.run(g.proto(), g.weights());
         return g;
     }
 
