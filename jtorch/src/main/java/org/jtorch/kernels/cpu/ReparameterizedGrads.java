@@ -6,47 +6,11 @@ package org.jtorch.kernels.cpu;
  * {@link #dirichlet}, the same for a Beta(alpha, total - alpha) marginal of a Dirichlet sample, scaled by {@code 1 / (1
  * - x)}. Both are piecewise approximations (series for small x, saddle-point expansions for large parameters, fitted
  * rational corrections in between) evaluated in double, with ATen's coefficients, so gradients match PyTorch's for the
- * same sample.
+ * same sample. ATen's {@code digamma_one} is {@code calc_digamma} ({@link Gamma#digamma(double)}) on the positive axis,
+ * where these gradients evaluate it.
  */
 public final class ReparameterizedGrads {
     private ReparameterizedGrads() {}
-
-    private static final double PSI_10 = 2.25175258906672110764;
-
-    private static final double[] PSI_ASYMPTOTIC = {
-        8.33333333333333333333E-2,
-        -2.10927960927960927961E-2,
-        7.57575757575757575758E-3,
-        -4.16666666666666666667E-3,
-        3.96825396825396825397E-3,
-        -8.33333333333333333333E-3,
-        8.33333333333333333333E-2,
-    };
-
-    /** {@code digamma_one}: Cephes' digamma, the variant these gradients use. */
-    static double digamma(double x) {
-        if (x == 0) return Double.POSITIVE_INFINITY;
-        double additional = 0;
-        if (x < 0) {
-            if (x == Math.floor(x)) return Double.POSITIVE_INFINITY;
-            additional = -Math.PI / Math.tan(Math.PI * x);
-            x = 1 - x;
-        }
-        double result = 0;
-        while (x < 10) {
-            result -= 1 / x;
-            x += 1;
-        }
-        if (x == 10) return result + PSI_10 + additional;
-        double y = 0;
-        if (x < (double) 1.0e17f) {
-            double z = 1.0 / (x * x);
-            double p = PSI_ASYMPTOTIC[0];
-            for (int i = 1; i < PSI_ASYMPTOTIC.length; i++) p = p * z + PSI_ASYMPTOTIC[i];
-            y = z * p;
-        }
-        return result + Math.log(x) - (0.5 / x) - y + additional;
-    }
 
     private static final double[][] GAMMA_UV = {
         {0.16009398, -0.094634809, 0.025146376, -0.0030648343, 1, 0.32668115, 0.10406089, 0.0014179084},
@@ -81,7 +45,7 @@ public final class ReparameterizedGrads {
             double powXAlpha = Math.pow(x, alpha);
             double gammaPdf = Math.pow(x, alpha - 1) * Math.exp(-x);
             double gammaCdf = powXAlpha * series1;
-            double gammaCdfAlpha = (Math.log(x) - digamma(alpha)) * gammaCdf - powXAlpha * series2;
+            double gammaCdfAlpha = (Math.log(x) - Gamma.digamma(alpha)) * gammaCdf - powXAlpha * series2;
             double result = -gammaCdfAlpha / gammaPdf;
             return Double.isNaN(result) ? 0 : result;
         }
@@ -114,7 +78,7 @@ public final class ReparameterizedGrads {
 
     /** {@code _beta_grad_alpha_small}: Taylor expansion in x near 0. */
     private static double betaGradAlphaSmall(double x, double alpha, double beta) {
-        double factor = digamma(alpha) - digamma(alpha + beta) - Math.log(x);
+        double factor = Gamma.digamma(alpha) - Gamma.digamma(alpha + beta) - Math.log(x);
         double numer = 1;
         double series = numer / alpha * (factor + 1 / alpha);
         for (int i = 1; i <= 10; ++i) {
@@ -128,7 +92,7 @@ public final class ReparameterizedGrads {
 
     /** {@code _beta_grad_beta_small}: the gradient in beta, Taylor expansion in x near 0. */
     private static double betaGradBetaSmall(double x, double alpha, double beta) {
-        double factor = digamma(alpha + beta) - digamma(beta);
+        double factor = Gamma.digamma(alpha + beta) - Gamma.digamma(beta);
         double numer = 1, betas = 1, dbetas = 0, series = factor / alpha;
         for (int i = 1; i <= 8; ++i) {
             numer *= -x / i;
@@ -236,7 +200,7 @@ public final class ReparameterizedGrads {
                 q += ua * (cq[0] + b * (cq[1] + b * (cq[2] + b * cq[3])));
             }
         }
-        double approx = x * (digamma(total) - digamma(alpha)) / beta;
+        double approx = x * (Gamma.digamma(total) - Gamma.digamma(alpha)) / beta;
         return p / q * approx;
     }
 }
