@@ -188,7 +188,9 @@ public final class DistributionOps {
                         sample(args[1], outs[0].impl(), rates, DistributionSamplers::poisson);
                     },
                     OpDef.Flag.RANDOM)
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].mul(0L)});
+            // PyTorch's derivative: zero, as the counts do not move with the rates
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.zeros(g[0])})
+            .defineJvp((a, o, t) -> new Tensor[] {Grads.zeros(o[0])});
 
     /**
      * {@code binomial(count, prob, generator)}: Binomial(count, prob) counts in count's shape and dtype; prob
@@ -225,7 +227,9 @@ public final class DistributionOps {
                                 (g, n) -> DistributionSamplers.binomial(g, n, probs[k[0]++]));
                     },
                     OpDef.Flag.RANDOM)
-            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {g[0].mul(0L), g[0].mul(0L)});
+            // PyTorch's derivative: zero in both the counts and the probabilities
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {Grads.zeros(g[0]), Grads.zeros(g[0])})
+            .defineJvp((a, o, t) -> new Tensor[] {Grads.zeros(o[0])});
 
     /** {@code torch._standard_gamma(self)}. */
     public static Tensor standardGamma(Tensor self) {
