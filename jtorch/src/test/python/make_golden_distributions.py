@@ -59,9 +59,23 @@ def make(family, params, kw):
         return D.Independent(D.Normal(p[0], p[1]), 1)
     if family == "SigmoidAffineNormal":
         return D.TransformedDistribution(D.Normal(p[0], p[1]), [T.AffineTransform(0.5, -2.0), T.SigmoidTransform()])
+    if family == "Gamma":
+        return D.Gamma(p[0], p[1])
+    if family == "Beta":
+        return D.Beta(p[0], p[1])
+    if family == "Dirichlet":
+        return D.Dirichlet(p[0])
+    if family == "Poisson":
+        return D.Poisson(p[0])
+    if family == "Binomial":
+        return D.Binomial(p[0], probs=p[1]) if kw["param"] == "probs" else D.Binomial(p[0], logits=p[1])
     if family == "TanhNormal":
         return D.TransformedDistribution(D.Normal(p[0], p[1]), [T.ComposeTransform([T.TanhTransform()])])
     raise ValueError(family)
+
+
+# the families whose mode JTorch defines (the newer ones)
+WITH_MODE = ("Gamma", "Beta", "Dirichlet", "Poisson", "Binomial")
 
 
 def leaves(params):
@@ -78,14 +92,15 @@ def add(id_, family, params, kw, out):
     CASES.append({"id": id_, "op": family, "args": [enc(x) for x in params], "kwargs": kw, "out": out})
 
 
-def evaluate(id_, family, params, kw, value=None, q=None):
+def evaluate(id_, family, params, kw, value=None, q=None, skip=()):
     """log_prob (and its gradients), entropy, mean, variance, cdf and icdf where the family defines them."""
     ps = leaves(params)
     d = make(family, ps, kw)
     if value is not None:
         lp = d.log_prob(value)
         add(id_ + "/log_prob", family, params, dict(kw, method="log_prob", value=enc(value)), [enc(lp)] + grads(lp, ps))
-    for method in ("entropy", "mean", "variance", "cdf", "icdf"):
+    methods = ("entropy", "mean", "variance", "cdf", "icdf") + (("mode",) if family in WITH_MODE else ())
+    for method in (m for m in methods if m not in skip):
         try:
             if method == "cdf":
                 if value is None:
@@ -135,6 +150,107 @@ def error(id_, family, params, kw, value=None):
             {"error": str(e).splitlines()[0]})
         return
     raise AssertionError(id_ + " did not raise")
+
+
+def kl_case(pf, pp, qf, qp, kw):
+    ps = leaves(pp)
+    kl = D.kl_divergence(make(pf, ps, kw), make(qf, qp, kw.get("q_kw", kw)))
+    other = {"op": qf, "args": [enc(a) for a in qp]}
+    add("kl/%s-%s" % (pf, qf), pf, pp, dict(kw, method="kl", other=other),
+        [enc(kl)] + (grads(kl, ps) if kl.requires_grad else []))
+
+
+def gamma_beta_dirichlet_poisson_binomial(loc, scale, low, high, rate, probs):
+    """Gamma, Beta, Dirichlet, Poisson and Binomial: values, same-seed samples, reparameterised gradients, KL pairs,
+    the implicit-gradient primitives on a grid that reaches each of their approximation branches, and errors."""
+    conc, grate = t([0.3, 1.4, 2.5, 12.0]), t([1.0, 0.5, 2.0, 3.0])
+    gx = t([[0.2, 1.5, 0.7, 3.0], [2.0, 0.05, 1.2, 4.5]])
+    # Gamma.cdf (torch.special.gammainc) is not in JTorch yet
+    evaluate("Gamma", "Gamma", [conc, grate], {}, gx, skip=("cdf",))
+    sampling("Gamma", "Gamma", [conc, grate], {}, (3,), 21)
+    sampling("Gamma/float32", "Gamma", [conc.float(), grate.float()], {}, (2,), 22)
+    c1, c0 = t([0.5, 2.0, 3.0, 9.0]), t([0.7, 1.3, 8.0, 7.5])
+    bx = t([[0.2, 0.9, 0.3, 0.55], [0.6, 0.01, 0.25, 0.5]])
+    evaluate("Beta", "Beta", [c1, c0], {}, bx)
+    sampling("Beta", "Beta", [c1, c0], {}, (3,), 23)
+    dc = t([[0.4, 1.0, 2.5], [3.0, 7.0, 0.8]])
+    dx = t([[[0.2, 0.3, 0.5], [0.1, 0.6, 0.3]], [[0.7, 0.2, 0.1], [0.3, 0.3, 0.4]]])
+    evaluate("Dirichlet", "Dirichlet", [dc], {}, dx)
+    evaluate("Dirichlet/mode-below-one", "Dirichlet", [t([[0.5, 0.7, 0.2], [0.9, 1.5, 3.0]])], {})
+    sampling("Dirichlet", "Dirichlet", [dc], {}, (2,), 24)
+    prate = t([0.0, 0.7, 4.0, 25.0])
+    evaluate("Poisson", "Poisson", [prate], {}, t([[0.0, 1.0, 3.0, 20.0], [0.0, 0.0, 7.0, 31.0]]))
+    sampling("Poisson", "Poisson", [t([0.7, 4.0, 25.0, 150.0])], {}, (3,), 25)
+    count = t([5.0, 10.0, 40.0, 100.0])
+    # (n + 1) p below n: no tie between the mode's floor and its clamp at n, whose gradient changed in 2.14
+    bprobs = t([0.3, 0.85, 0.5, 0.2])
+    for param, v in (("probs", bprobs), ("logits", t([-1.0, 1.6, 0.0, -1.4]))):
+        evaluate("Binomial/" + param, "Binomial", [count, v], {"param": param},
+                 t([[0.0, 10.0, 17.0, 22.0], [5.0, 9.0, 40.0, 0.0]]))
+        sampling("Binomial/" + param, "Binomial", [count, v], {"param": param}, (3,), 26)
+    evaluate("Binomial/homogeneous", "Binomial", [t([6.0, 6.0]), t([0.3, 0.8])], {"param": "probs"})
+
+    kl_pairs = [
+        ("Gamma", [conc, grate], "Gamma", [t([1.0, 2.0, 0.5, 10.0]), t([2.0, 0.7, 1.0, 2.5])], {}),
+        ("Beta", [c1, c0], "Beta", [t([1.0, 2.0, 0.5, 10.0]), t([2.0, 0.7, 1.0, 2.5])], {}),
+        ("Dirichlet", [dc], "Dirichlet", [t([[1.0, 2.0, 0.5], [0.3, 4.0, 1.0]])], {}),
+        ("Poisson", [t([0.5, 2.0, 7.0])], "Poisson", [t([1.0, 2.5, 3.0])], {}),
+        ("Binomial", [t([5.0, 10.0, 8.0]), t([0.3, 0.6, 0.9])], "Binomial", [t([5.0, 7.0, 8.0]), t([0.5, 0.2, 0.4])],
+         {"param": "probs"}),
+        ("Bernoulli", [probs], "Poisson", [t([1.0, 2.5, 3.0])], {"param": "probs", "q_kw": {}}),
+        ("Beta", [c1, c0], "Exponential", [t([1.0, 2.0, 0.5, 3.0])], {}),
+        ("Beta", [c1, c0], "Gamma", [t([1.0, 2.0, 0.5, 10.0]), t([2.0, 0.7, 1.0, 2.5])], {}),
+        ("Beta", [c1, c0], "Normal", [t([0.0, 0.5, 1.0, -1.0]), t([1.0, 0.3, 2.0, 0.5])], {}),
+        ("Beta", [c1, c0], "Uniform", [t([0.0, -1.0, 0.1, 0.0]), t([1.0, 2.0, 1.0, 0.9])], {}),
+        ("Exponential", [rate], "Gamma", [t([1.0, 2.0, 0.5]), t([2.0, 0.7, 1.0])], {}),
+        ("Gamma", [conc, grate], "Exponential", [t([1.0, 2.0, 0.5, 3.0])], {}),
+        ("Gamma", [conc, grate], "Normal", [t([0.0, 0.5, 1.0, -1.0]), t([1.0, 0.3, 2.0, 0.5])], {}),
+        ("Uniform", [t([0.1, 0.0, 0.5]), t([0.9, 0.4, 1.5])], "Beta", [t([1.0, 2.0, 0.5]), t([2.0, 0.7, 1.0])], {}),
+        ("Uniform", [t([0.1, -1.0, 0.5]), t([0.9, 0.4, 1.5])], "Gamma", [t([1.0, 2.0, 0.5]), t([2.0, 0.7, 1.0])],
+         {}),
+        ("Gamma", [conc, grate], "Beta", [t([1.0, 2.0, 0.5, 1.0]), t([2.0, 0.7, 1.0, 1.0])], {}),
+        ("Gamma", [conc, grate], "Uniform", [t([0.0, 0.0, 0.0, 0.0]), t([1.0, 2.0, 3.0, 4.0])], {}),
+        ("Exponential", [rate], "Beta", [t([1.0, 2.0, 0.5]), t([2.0, 0.7, 1.0])], {}),
+        ("Exponential", [rate], "Uniform", [t([0.0, 0.0, 0.0]), t([1.0, 2.0, 3.0])], {}),
+        ("Normal", [loc, scale], "Gamma", [t([1.0, 2.0, 0.5]), t([2.0, 0.7, 1.0])], {}),
+        ("Normal", [loc, scale], "Exponential", [rate], {}),
+        ("Laplace", [loc, scale], "Beta", [t([1.0, 2.0, 0.5]), t([2.0, 0.7, 1.0])], {}),
+        ("Laplace", [loc, scale], "Uniform", [low, high], {}),
+        ("Poisson", [t([0.5, 2.0, 7.0])], "Binomial", [t([5.0, 7.0, 8.0]), t([0.5, 0.2, 0.4])],
+         {"q_kw": {"param": "probs"}}),
+        ("Poisson", [t([0.5, 2.0, 7.0])], "Bernoulli", [t([0.5, 0.2, 0.4])], {"q_kw": {"param": "probs"}}),
+    ]
+    for pf, pp, qf, qp, kw in kl_pairs:
+        kl_case(pf, pp, qf, qp, kw)
+
+    # the implicit gradients on grids reaching every branch: small x, large alpha near and away from the mode,
+    # the rational fit; and for the Dirichlet the small-x, near-1, large-parameter and rational branches
+    alphas = t([0.2, 0.9, 2.0, 5.0, 9.0, 30.0, 100.0])
+    xs = t([0.01, 0.3, 0.79, 1.0, 2.5, 8.5, 9.5, 28.0, 31.0, 60.0, 100.0, 140.0])
+    a_grid, x_grid = torch.meshgrid(alphas, xs, indexing="ij")
+    add("op/_standard_gamma_grad", "_standard_gamma_grad", [a_grid, x_grid], {"method": "op"},
+        [enc(torch._standard_gamma_grad(a_grid, x_grid))])
+    dx_vals = t([0.001, 0.05, 0.3, 0.5, 0.62, 0.9, 0.999])
+    d_alpha = t([0.3, 1.5, 4.0, 8.0, 20.0])
+    d_total = t([1.0, 3.0, 10.0, 16.0, 45.0])
+    gx3, ga3, gt3 = torch.meshgrid(dx_vals, d_alpha, d_total, indexing="ij")
+    keep = gt3 > ga3
+    gx3, ga3, gt3 = gx3[keep], ga3[keep], gt3[keep]
+    add("op/_dirichlet_grad", "_dirichlet_grad", [gx3, ga3, gt3], {"method": "op"},
+        [enc(torch._dirichlet_grad(gx3, ga3, gt3))])
+
+    error("error/Gamma/concentration", "Gamma", [t([1.0, -1.0]), t([1.0, 1.0])], {})
+    error("error/Gamma/value", "Gamma", [t([1.0, 2.0]), t([1.0, 1.0])], {}, t([-0.5, 0.6]))
+    error("error/Beta/concentration", "Beta", [t([1.0, 0.0]), t([1.0, 1.0])], {})
+    error("error/Beta/value", "Beta", [t([1.0, 4.0]), t([1.0, 4.0])], {}, t([1.5, 0.2]))
+    error("error/Dirichlet/0-d", "Dirichlet", [t(1.0)], {})
+    error("error/Dirichlet/concentration", "Dirichlet", [t([1.0, -1.0])], {})
+    error("error/Dirichlet/value", "Dirichlet", [t([1.0, 2.0])], {}, t([0.5, 0.6]))
+    error("error/Poisson/rate", "Poisson", [t([-1.0, 4.0])], {})
+    error("error/Poisson/value", "Poisson", [t([1.0, 4.0])], {}, t([1.5, 2.0]))
+    error("error/Binomial/count", "Binomial", [t([3.5, 4.0]), t([0.5, 0.2])], {"param": "probs"})
+    error("error/Binomial/probs", "Binomial", [t([3.0, 4.0]), t([0.5, 1.2])], {"param": "probs"})
+    error("error/Binomial/value", "Binomial", [t([3.0, 4.0]), t([0.5, 0.2])], {"param": "probs"}, t([4.0, 2.0]))
 
 
 def main():
@@ -222,6 +338,7 @@ def main():
     error("error/Exponential/value-negative", "Exponential", [rate], {}, t([1.0, -1.0, 1.0]))
     error("error/Bernoulli/value", "Bernoulli", [probs], {"param": "probs"}, t([0.5, 1.0, 0.0]))
     error("error/LogNormal/value", "LogNormal", [loc, scale], {}, t([1.0, 0.0, 2.0]))
+    gamma_beta_dirichlet_poisson_binomial(loc, scale, low, high, rate, probs)
     here = os.path.dirname(os.path.abspath(__file__))
     write(os.path.join(here, "..", "resources", "golden", "distributions.json"), CASES, "make_golden_distributions.py")
 

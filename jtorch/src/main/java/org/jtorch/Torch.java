@@ -16,6 +16,7 @@ import org.jtorch.ops.ComplexOps;
 import org.jtorch.ops.ConvOps;
 import org.jtorch.ops.CopyOps;
 import org.jtorch.ops.Creation;
+import org.jtorch.ops.DistributionOps;
 import org.jtorch.ops.EinsumOps;
 import org.jtorch.ops.FoldOps;
 import org.jtorch.ops.GridOps;
@@ -2969,6 +2970,29 @@ public final class Torch {
      */
     public static Tensor normal(Tensor mean, Tensor std, Generator generator) {
         return RandomOps.normal(mean, std, generator);
+    }
+
+    /** {@code torch.poisson(input)}: Poisson counts with the rates in input (non-negative), in its dtype. */
+    public static Tensor poisson(Tensor input) {
+        return call(DistributionOps.POISSON, input, null);
+    }
+
+    /** {@code torch.poisson(input, generator=generator)}. */
+    public static Tensor poisson(Tensor input, Generator generator) {
+        return call(DistributionOps.POISSON, input, generator);
+    }
+
+    /**
+     * {@code torch.binomial(count, prob)}: Binomial(count, prob) samples in count's shape and dtype (float or double);
+     * prob broadcasts to count.
+     */
+    public static Tensor binomial(Tensor count, Tensor prob) {
+        return call(DistributionOps.BINOMIAL, count, prob, null);
+    }
+
+    /** {@code torch.binomial(count, prob, generator=generator)}. */
+    public static Tensor binomial(Tensor count, Tensor prob, Generator generator) {
+        return call(DistributionOps.BINOMIAL, count, prob, generator);
     }
 
     /**

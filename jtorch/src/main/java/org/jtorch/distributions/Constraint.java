@@ -69,6 +69,14 @@ public abstract class Constraint {
     /** {@code constraints.nonnegative}: at least 0. */
     public static final Constraint NONNEGATIVE = of(0, false, () -> "GreaterThanEq(lower_bound=0.0)", v -> v.ge(0.0));
 
+    /** {@code constraints.nonnegative_integer}: whole numbers from 0. */
+    public static final Constraint NONNEGATIVE_INTEGER =
+            of(0, true, () -> "IntegerGreaterThan(lower_bound=0)", v -> Torch.logicalAnd(v.eq(v.floor()), v.ge(0L)));
+
+    /** {@code constraints.independent(constraints.positive, 1)}: vectors of positive values. */
+    public static final Constraint POSITIVE_VECTOR =
+            of(1, false, () -> "IndependentConstraint(GreaterThan(lower_bound=0.0), 1)", v -> v.gt(0.0));
+
     /** {@code constraints.unit_interval}: within [0, 1]. */
     public static final Constraint UNIT_INTERVAL = interval(0.0, 1.0);
 
@@ -121,6 +129,15 @@ public abstract class Constraint {
 
     /** {@code constraints.integer_interval(lower_bound, upper_bound)}: whole numbers in the closed interval. */
     public static Constraint integerInterval(long lowerBound, long upperBound) {
+        return of(
+                0,
+                true,
+                () -> "IntegerInterval(lower_bound=" + lowerBound + ", upper_bound=" + upperBound + ")",
+                v -> Torch.logicalAnd(v.eq(v.floor()), Torch.logicalAnd(v.ge(lowerBound), v.le(upperBound))));
+    }
+
+    /** {@code constraints.integer_interval(lower_bound, upper_bound)} with a tensor upper bound. */
+    static Constraint integerInterval(long lowerBound, Tensor upperBound) {
         return of(
                 0,
                 true,

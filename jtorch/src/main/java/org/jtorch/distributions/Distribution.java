@@ -100,6 +100,11 @@ public abstract class Distribution {
         throw new UnsupportedOperationException(name() + " does not implement mean");
     }
 
+    /** The mode: the most likely value. */
+    public Tensor mode() {
+        throw new UnsupportedOperationException(name() + " does not implement mode");
+    }
+
     /** The variance. */
     public Tensor variance() {
         throw new UnsupportedOperationException(name() + " does not implement variance");

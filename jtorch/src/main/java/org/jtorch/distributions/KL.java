@@ -125,6 +125,183 @@ public final class KL {
             Tensor t4 = q.loc().pow(2L).mul(0.5);
             return t1.sub(1.0).add(t2.sub(t3).add(t4).div(varNormal));
         });
+        registerExponentialFamilies();
+    }
+
+    /** The Euler–Mascheroni constant. */
+    private static final double EULER_GAMMA = 0.57721566490153286060;
+
+    /** {@code x log x}, 0 at 0. */
+    private static Tensor xLogX(Tensor x) {
+        return Torch.xlogy(x, x);
+    }
+
+    /** {@code _infinite_like}: a tensor of +inf like t. */
+    private static Tensor infiniteLike(Tensor t) {
+        return Torch.fullLike(t, Double.POSITIVE_INFINITY);
+    }
+
+    /**
+     * The closed forms PyTorch registers for Gamma, Beta, Dirichlet, Poisson and Binomial, and their infinite pairs.
+     */
+    private static void registerExponentialFamilies() {
+        register(Gamma.class, Gamma.class, (p, q) -> {
+            Tensor t1 = q.concentration().mul(p.rate().div(q.rate()).log());
+            Tensor t2 = q.concentration().lgamma().sub(p.concentration().lgamma());
+            Tensor t3 = p.concentration()
+                    .sub(q.concentration())
+                    .mul(p.concentration().digamma());
+            Tensor t4 = q.rate().sub(p.rate()).mul(p.concentration().div(p.rate()));
+            return t1.add(t2).add(t3).add(t4);
+        });
+        register(Beta.class, Beta.class, (p, q) -> {
+            Tensor sumP = p.concentration1().add(p.concentration0());
+            Tensor sumQ = q.concentration1().add(q.concentration0());
+            Tensor t1 =
+                    q.concentration1().lgamma().add(q.concentration0().lgamma()).add(sumP.lgamma());
+            Tensor t2 =
+                    p.concentration1().lgamma().add(p.concentration0().lgamma()).add(sumQ.lgamma());
+            Tensor t3 = p.concentration1()
+                    .sub(q.concentration1())
+                    .mul(p.concentration1().digamma());
+            Tensor t4 = p.concentration0()
+                    .sub(q.concentration0())
+                    .mul(p.concentration0().digamma());
+            Tensor t5 = sumQ.sub(sumP).mul(sumP.digamma());
+            return t1.sub(t2).add(t3).add(t4).add(t5);
+        });
+        register(Dirichlet.class, Dirichlet.class, (p, q) -> {
+            Tensor sumP = p.concentration().sum(-1), sumQ = q.concentration().sum(-1);
+            Tensor t1 = sumP.lgamma().sub(sumQ.lgamma());
+            Tensor t2 =
+                    p.concentration().lgamma().sub(q.concentration().lgamma()).sum(-1);
+            Tensor t3 = p.concentration().sub(q.concentration());
+            Tensor t4 = p.concentration().digamma().sub(sumP.digamma().unsqueeze(-1));
+            return t1.sub(t2).add(t3.mul(t4).sum(-1));
+        });
+        register(Poisson.class, Poisson.class, (p, q) -> p.rate()
+                .mul(p.rate().log().sub(q.rate().log()))
+                .sub(p.rate().sub(q.rate())));
+        register(Binomial.class, Binomial.class, (p, q) -> {
+            if (Torch.any(p.totalCount().lt(q.totalCount())).item() != 0) {
+                throw new UnsupportedOperationException(
+                        "KL between Binomials where q.total_count > p.total_count is not implemented");
+            }
+            Tensor kl = p.totalCount()
+                    .mul(p.probs()
+                            .mul(p.logits().sub(q.logits()))
+                            .add(Torch.log1p(p.probs().neg()))
+                            .sub(Torch.log1p(q.probs().neg())));
+            return infWhere(p.totalCount().gt(q.totalCount()), kl);
+        });
+        register(Bernoulli.class, Poisson.class, (p, q) -> p.entropy()
+                .neg()
+                .sub(p.probs().mul(q.rate().log()).sub(q.rate())));
+        register(Beta.class, Exponential.class, (p, q) -> p.entropy()
+                .neg()
+                .sub(q.rate().log())
+                .add(q.rate().mul(p.concentration1().div(p.concentration1().add(p.concentration0())))));
+        register(Beta.class, Gamma.class, (p, q) -> {
+            Tensor sum = p.concentration1().add(p.concentration0());
+            Tensor t1 = p.entropy().neg();
+            Tensor t2 = q.concentration()
+                    .lgamma()
+                    .sub(q.concentration().mul(q.rate().log()));
+            Tensor t3 =
+                    q.concentration().sub(1.0).mul(p.concentration1().digamma().sub(sum.digamma()));
+            Tensor t4 = q.rate().mul(p.concentration1()).div(sum);
+            return t1.add(t2).sub(t3).add(t4);
+        });
+        register(Beta.class, Normal.class, (p, q) -> {
+            Tensor sum = p.concentration1().add(p.concentration0());
+            Tensor eBeta = p.concentration1().div(sum);
+            Tensor varNormal = q.scale().pow(2L);
+            Tensor t1 = p.entropy().neg();
+            Tensor t2 = varNormal.mul(2 * Math.PI).log().mul(0.5);
+            Tensor t3 = eBeta.mul(eBeta.neg().add(1.0))
+                    .div(sum.add(1.0))
+                    .add(eBeta.pow(2L))
+                    .mul(0.5);
+            Tensor t4 = q.loc().mul(eBeta);
+            Tensor t5 = q.loc().pow(2L).mul(0.5);
+            return t1.add(t2).add(t3.sub(t4).add(t5).div(varNormal));
+        });
+        register(Beta.class, Uniform.class, (p, q) -> {
+            Tensor result = p.entropy().neg().add(q.high().sub(q.low()).log());
+            return infWhere(Torch.logicalOr(q.low().gt(0.0), q.high().lt(1.0)), result);
+        });
+        register(Exponential.class, Gamma.class, (p, q) -> {
+            Tensor ratio = q.rate().div(p.rate());
+            Tensor t1 = q.concentration().neg().mul(ratio.log());
+            return t1.add(ratio)
+                    .add(q.concentration().lgamma())
+                    .add(q.concentration().mul(EULER_GAMMA))
+                    .sub(1 + EULER_GAMMA);
+        });
+        register(Gamma.class, Exponential.class, (p, q) -> p.entropy()
+                .neg()
+                .sub(q.rate().log())
+                .add(q.rate().mul(p.concentration()).div(p.rate())));
+        register(Gamma.class, Normal.class, (p, q) -> {
+            Tensor varNormal = q.scale().pow(2L);
+            Tensor betaSqr = p.rate().pow(2L);
+            Tensor c = p.concentration();
+            Tensor t1 = betaSqr.mul(varNormal)
+                    .mul(2 * Math.PI)
+                    .log()
+                    .mul(0.5)
+                    .sub(c)
+                    .sub(c.lgamma());
+            Tensor t2 = c.pow(2L).add(c).mul(0.5).div(betaSqr);
+            Tensor t3 = q.loc().mul(c).div(p.rate());
+            Tensor t4 = q.loc().pow(2L).mul(0.5);
+            return t1.add(c.sub(1.0).mul(c.digamma())).add(t2.sub(t3).add(t4).div(varNormal));
+        });
+        register(Uniform.class, Beta.class, (p, q) -> {
+            Tensor common = p.high().sub(p.low());
+            Tensor t1 = common.log();
+            Tensor t2 = q.concentration1()
+                    .sub(1.0)
+                    .mul(xLogX(p.high()).sub(xLogX(p.low())).sub(common))
+                    .div(common);
+            Tensor t3 = q.concentration0()
+                    .sub(1.0)
+                    .mul(xLogX(p.high().neg().add(1.0))
+                            .sub(xLogX(p.low().neg().add(1.0)))
+                            .add(common))
+                    .div(common);
+            Tensor t4 = q.concentration1()
+                    .lgamma()
+                    .add(q.concentration0().lgamma())
+                    .sub(q.concentration1().add(q.concentration0()).lgamma());
+            Tensor result = t3.add(t4).sub(t1).sub(t2);
+            return infWhere(Torch.logicalOr(p.high().gt(1.0), p.low().lt(0.0)), result);
+        });
+        register(Uniform.class, Gamma.class, (p, q) -> {
+            Tensor common = p.high().sub(p.low());
+            Tensor t1 = common.log();
+            Tensor t2 = q.concentration()
+                    .lgamma()
+                    .sub(q.concentration().mul(q.rate().log()));
+            Tensor t3 = q.concentration()
+                    .neg()
+                    .add(1.0)
+                    .mul(xLogX(p.high()).sub(xLogX(p.low())).sub(common))
+                    .div(common);
+            Tensor t4 = q.rate().mul(p.high().add(p.low())).div(2.0);
+            return infWhere(p.low().lt(0.0), t1.neg().add(t2).add(t3).add(t4));
+        });
+        // pairs whose q has no density where p has mass
+        register(Exponential.class, Beta.class, (p, q) -> infiniteLike(p.rate()));
+        register(Exponential.class, Uniform.class, (p, q) -> infiniteLike(p.rate()));
+        register(Gamma.class, Beta.class, (p, q) -> infiniteLike(p.concentration()));
+        register(Gamma.class, Uniform.class, (p, q) -> infiniteLike(p.concentration()));
+        for (Class<? extends Distribution> q : List.of(Beta.class, Exponential.class, Gamma.class, Uniform.class)) {
+            register(Laplace.class, q, (p, unused) -> infiniteLike(p.loc()));
+            register(Normal.class, q, (p, unused) -> infiniteLike(p.loc()));
+        }
+        register(Poisson.class, Bernoulli.class, (p, q) -> infiniteLike(p.rate()));
+        register(Poisson.class, Binomial.class, (p, q) -> infiniteLike(p.rate()));
     }
 
     private static Tensor categorical(Categorical p, Categorical q) {

@@ -48,6 +48,7 @@ public final class OpRegistry {
             CtcLossOps.class,
             DeviceCopyOps.class,
             DistanceOps.class,
+            DistributionOps.class,
             EinsumOps.class,
             FoldOps.class,
             ForeachOps.class,

@@ -12,6 +12,7 @@ import java.util.stream.Stream;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.autograd.Autograd;
+import org.jtorch.ops.DistributionOps;
 import org.jtorch.testing.Golden;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -74,8 +75,8 @@ class DistributionsGoldenTest {
         return ps;
     }
 
-    static Distribution make(String family, List<Tensor> p, Golden.Case c) {
-        boolean probs = c.has("param") && c.kwarg("param").equals("probs");
+    static Distribution make(String family, List<Tensor> p, Map<String, Object> kw) {
+        boolean probs = "probs".equals(kw.get("param"));
         return switch (family) {
             case "Normal" -> new Normal(p.get(0), p.get(1));
             case "Uniform" -> new Uniform(p.get(0), p.get(1));
@@ -88,7 +89,7 @@ class DistributionsGoldenTest {
                 probs ? OneHotCategorical.ofProbs(p.get(0)) : OneHotCategorical.ofLogits(p.get(0));
             case "IndependentNormal" -> new Independent(new Normal(p.get(0), p.get(1)), 1);
             case "MVN" ->
-                switch ((String) c.kwarg("param")) {
+                switch ((String) kw.get("param")) {
                     case "covariance_matrix" -> MultivariateNormal.ofCovariance(p.get(0), p.get(1));
                     case "scale_tril" -> MultivariateNormal.ofScaleTril(p.get(0), p.get(1));
                     default -> MultivariateNormal.ofPrecision(p.get(0), p.get(1));
@@ -97,6 +98,11 @@ class DistributionsGoldenTest {
                 new TransformedDistribution(
                         new Normal(p.get(0), p.get(1)),
                         List.of(new AffineTransform(0.5, -2.0), new Transform.SigmoidTransform()));
+            case "Gamma" -> new Gamma(p.get(0), p.get(1));
+            case "Beta" -> new Beta(p.get(0), p.get(1));
+            case "Dirichlet" -> new Dirichlet(p.get(0));
+            case "Poisson" -> new Poisson(p.get(0));
+            case "Binomial" -> probs ? Binomial.ofProbs(p.get(0), p.get(1)) : Binomial.ofLogits(p.get(0), p.get(1));
             case "TanhNormal" ->
                 new TransformedDistribution(
                         new Normal(p.get(0), p.get(1)),
@@ -126,15 +132,28 @@ class DistributionsGoldenTest {
         return r;
     }
 
+    /** The implicit reparameterisation gradients, on PyTorch's grids. */
+    private static Tensor primitive(String op, List<Tensor> a) {
+        return switch (op) {
+            case "_standard_gamma_grad" ->
+                DistributionOps.standardGammaGrad(a.get(0).detach(), a.get(1).detach());
+            case "_dirichlet_grad" ->
+                DistributionOps.dirichletGrad(
+                        a.get(0).detach(), a.get(1).detach(), a.get(2).detach());
+            default -> throw new IllegalArgumentException(op);
+        };
+    }
+
     @SuppressWarnings("unchecked")
     private static List<Tensor> run(Golden.Case c) {
         List<Tensor> ps = params(c);
         String method = (String) c.kwarg("method");
         if (method.equals("init")) {
-            make(c.op(), ps, c);
+            make(c.op(), ps, c.kwargs());
             return List.of();
         }
-        Distribution d = make(c.op(), ps, c);
+        if (method.equals("op")) return List.of(primitive(c.op(), ps));
+        Distribution d = make(c.op(), ps, c.kwargs());
         return switch (method) {
             case "log_prob" -> withGrads(d.logProb((Tensor) c.kwarg("value")), ps);
             case "cdf" -> withGrads(d.cdf((Tensor) c.kwarg("value")), ps);
@@ -142,6 +161,7 @@ class DistributionsGoldenTest {
             case "entropy" -> withGrads(d.entropy(), ps);
             case "mean" -> withGrads(d.mean(), ps);
             case "variance" -> withGrads(d.variance(), ps);
+            case "mode" -> withGrads(d.mode(), ps);
             case "sample" -> {
                 Torch.manualSeed(((Number) c.kwarg("seed")).longValue());
                 yield List.of(d.sample(shape(c)));
@@ -158,7 +178,9 @@ class DistributionsGoldenTest {
                 Map<String, Object> other = (Map<String, Object>) c.kwargs().get("other");
                 List<Tensor> qs = new ArrayList<>();
                 for (Object a : (List<Object>) other.get("args")) qs.add(Golden.tensor((Map<String, Object>) a));
-                yield withGrads(KL.klDivergence(d, make((String) other.get("op"), qs, c)), ps);
+                Map<String, Object> qKw =
+                        c.has("q_kw") ? (Map<String, Object>) c.kwargs().get("q_kw") : c.kwargs();
+                yield withGrads(KL.klDivergence(d, make((String) other.get("op"), qs, qKw)), ps);
             }
             default -> throw new IllegalArgumentException(method);
         };

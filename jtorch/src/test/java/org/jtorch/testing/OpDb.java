@@ -326,6 +326,7 @@ public final class OpDb {
         t.addAll(UpsampleOpDb.entries());
         t.addAll(SpatialOpDb.entries());
         t.addAll(LossOpDb.entries());
+        t.addAll(DistributionOpDb.entries());
         t.addAll(IndexReduceOpDb.entries());
         return List.copyOf(t);
     }

@@ -1,6 +1,7 @@
 package org.jtorch.nn.functional;
 
 import java.util.Arrays;
+import java.util.function.BiFunction;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
@@ -1154,6 +1155,56 @@ public final class F {
     /** {@code F.triplet_margin_loss(anchor, positive, negative)}: margin 1, p 2, eps 1e-6, no swap, mean. */
     public static Tensor tripletMarginLoss(Tensor anchor, Tensor positive, Tensor negative) {
         return Losses.tripletMarginLoss(anchor, positive, negative, 1.0, 2.0, 1e-6, false, Reduction.MEAN);
+    }
+
+    /**
+     * {@code F.triplet_margin_with_distance_loss(anchor, positive, negative, distance_function=..., margin=...,
+     * swap=..., reduction=...)}: {@code max(0, margin + d(a, p) - d(a, n))} with any distance (null:
+     * {@code pairwise_distance}); {@code margin} must be positive.
+     */
+    public static Tensor tripletMarginWithDistanceLoss(
+            Tensor anchor,
+            Tensor positive,
+            Tensor negative,
+            BiFunction<Tensor, Tensor, Tensor> distanceFunction,
+            double margin,
+            boolean swap,
+            Reduction reduction) {
+        return MarginLosses.tripletMarginWithDistanceLoss(
+                anchor, positive, negative, distanceFunction, margin, swap, reduction);
+    }
+
+    /** {@code F.triplet_margin_with_distance_loss(anchor, positive, negative)}: pairwise distance, margin 1, mean. */
+    public static Tensor tripletMarginWithDistanceLoss(Tensor anchor, Tensor positive, Tensor negative) {
+        return MarginLosses.tripletMarginWithDistanceLoss(anchor, positive, negative, null, 1.0, false, Reduction.MEAN);
+    }
+
+    /**
+     * {@code F.multi_margin_loss(input, target, p, margin, weight, reduction=reduction)}: the multi-class hinge loss
+     * {@code sum_{i != y} w[y] max(0, margin - x[y] + x[i])^p / C} per sample; input (C) or (N, C), int64 class
+     * indices, {@code p} 1 or 2, weight (C) or null.
+     */
+    public static Tensor multiMarginLoss(
+            Tensor input, Tensor target, double p, double margin, Tensor weight, Reduction reduction) {
+        return MarginLosses.multiMarginLoss(input, target, p, margin, weight, reduction);
+    }
+
+    /** {@code F.multi_margin_loss(input, target)}: p 1, margin 1, no weight, mean. */
+    public static Tensor multiMarginLoss(Tensor input, Tensor target) {
+        return MarginLosses.multiMarginLoss(input, target, 1, 1.0, null, Reduction.MEAN);
+    }
+
+    /**
+     * {@code F.multilabel_margin_loss(input, target, reduction=reduction)}: the multi-label hinge loss; each target row
+     * lists class indices up to the first -1.
+     */
+    public static Tensor multilabelMarginLoss(Tensor input, Tensor target, Reduction reduction) {
+        return MarginLosses.multilabelMarginLoss(input, target, reduction);
+    }
+
+    /** {@code F.multilabel_margin_loss(input, target)}: mean. */
+    public static Tensor multilabelMarginLoss(Tensor input, Tensor target) {
+        return MarginLosses.multilabelMarginLoss(input, target, Reduction.MEAN);
     }
 
     /** {@code F.multilabel_soft_margin_loss(input, target, weight, reduction)}; weight may be null. */
