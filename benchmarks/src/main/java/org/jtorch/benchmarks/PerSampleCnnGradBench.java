@@ -34,6 +34,7 @@ import org.openjdk.jmh.annotations.State;
 public class PerSampleCnnGradBench {
     static final int BATCH = 64;
 
+    /** How the CNN halves its feature maps: max pooling, or stride-2 convolutions instead. */
     @Param({"maxPool", "stridedConv"})
     public String downsample;
 
