@@ -23,7 +23,8 @@ final class PerSampleGrads {
     /** The model's parameters, detached, by name: the first argument of {@link #vmapGrad}'s function. */
     static Map<String, Tensor> detachedParameters(Module model) {
         Map<String, Tensor> params = new LinkedHashMap<>();
-        for (var e : model.namedParameters().entrySet()) params.put(e.getKey(), e.getValue().detach());
+        for (var e : model.namedParameters().entrySet())
+            params.put(e.getKey(), e.getValue().detach());
         return params;
     }
 
@@ -38,7 +39,9 @@ final class PerSampleGrads {
             return F.crossEntropy(
                     Func.functionalCall(model, p, ((Tensor) a[1]).unsqueeze(0)), ((Tensor) a[2]).unsqueeze(0));
         };
-        return Func.vmap(Func.grad(loss, Func.GradOptions.defaults()), VmapOptions.defaults().inDims(null, 0, 0));
+        return Func.vmap(
+                Func.grad(loss, Func.GradOptions.defaults()),
+                VmapOptions.defaults().inDims(null, 0, 0));
     }
 
     /** One backward pass per sample; each parameter's gradients stacked over the samples. */
@@ -46,7 +49,8 @@ final class PerSampleGrads {
         List<Tensor> ps = model.parameters();
         List<List<Tensor>> grads = new ArrayList<>();
         for (int i = 0; i < xs.size(0); i++) {
-            Tensor l = F.crossEntropy(model.call(xs.select(0, i).unsqueeze(0)), ys.select(0, i).unsqueeze(0));
+            Tensor l = F.crossEntropy(
+                    model.call(xs.select(0, i).unsqueeze(0)), ys.select(0, i).unsqueeze(0));
             grads.add(Autograd.grad(List.of(l), ps, Autograd.GradOptions.defaults()));
         }
         List<Tensor> stacked = new ArrayList<>();
