@@ -16,6 +16,7 @@ final class LinalgSolveBatchRules {
     static void install() {
         LinalgSolveOps.SOLVE_TRIANGULAR.defineBatchRule(c -> DistanceBatchRules.broadcastMatrices(c, 0, 1));
         LinalgSolveOps.LSTSQ_SOLVE.defineBatchRule(c -> DistanceBatchRules.broadcastMatrices(c, 0, 1));
+        LinalgSolveOps.LSTSQ.defineBatchRule(LinalgSolveBatchRules::lstsq);
         LinalgSolveOps.LU_SOLVE.defineBatchRule(LinalgSolveBatchRules::luSolve);
         LinalgSolveOps.HOUSEHOLDER_PRODUCT.defineBatchRule(LinalgSolveBatchRules::householderProduct);
     }
@@ -41,6 +42,29 @@ final class LinalgSolveBatchRules {
         }
         a[2] = c.frontPadded(b, rank);
         return c.wrap(c.call(LinalgSolveOps.LU_SOLVE, a));
+    }
+
+    /**
+     * linalg_lstsq(self, b, rcond, *, driver), a composite that reads the ranks to decide whether to return residuals
+     * (gelsd and gelss): run below this level on the whole batch, it decides for all examples at once, as PyTorch's
+     * batched kernel does. A vector right-hand side, which a batch dim would make a matrix, takes the composite's
+     * pieces instead.
+     */
+    private static Object lstsq(BatchCall c) {
+        Tensor a = (Tensor) c.args()[0], b = (Tensor) c.args()[1];
+        boolean vector = b.dim() == 1
+                || b.dim() == a.dim() - 1
+                        && java.util.Arrays.equals(b.shape(), java.util.Arrays.copyOf(a.shape(), b.dim()));
+        if (vector || a.dim() < 2 || c.outs() != null) return OpDef.BatchRule.DECLINE;
+        int rank = Math.max(a.dim(), b.dim());
+        Tensor[] r = ((Tensor[])
+                        c.call(c.op(), c.frontPadded(a, rank), c.frontPadded(b, rank), c.args()[2], c.args()[3]))
+                .clone();
+        for (int i = 1; i < r.length; i++) {
+            // an output the driver leaves empty ([0]) is empty for every example
+            if (r[i].dim() == 1 && r[i].size(0) == 0) r[i] = c.reshape(r[i], c.batch(), 0);
+        }
+        return c.wrap(r);
     }
 
     // linalg_householder_product(input, tau): the batch dims of tau must equal input's

@@ -332,11 +332,26 @@ class VmapLoopFreeRulesTest {
                             d);
                 }
             }
-            // gelsd and gelss return residuals only if every matrix has full rank, which vmap cannot read
-            for (String driver : new String[] {"gels", "gelsy"}) {
+            // gelsd and gelss return residuals only if every matrix has full rank (these have): all four outputs
+            for (String driver : new String[] {"gels", "gelsy", "gelsd", "gelss"}) {
                 matchesLoop(
                         "lstsq " + driver,
                         t -> Linalg.lstsq(t[0], t[1], null, driver).solution(),
+                        b -> ls[b],
+                        d);
+                matchesLoop(
+                        "lstsq " + driver,
+                        t -> Linalg.lstsq(t[0], t[1], null, driver).residuals(),
+                        b -> ls[b],
+                        d);
+                matchesLoop(
+                        "lstsq " + driver,
+                        t -> Linalg.lstsq(t[0], t[1], null, driver).rank(),
+                        b -> ls[b],
+                        d);
+                matchesLoop(
+                        "lstsq " + driver,
+                        t -> Linalg.lstsq(t[0], t[1], null, driver).singularValues(),
                         b -> ls[b],
                         d);
             }
