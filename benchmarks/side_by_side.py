@@ -128,6 +128,16 @@ ROWS = (
         ("vmapGrad", "per-sample gradients, 784-256-10 MLP, batch 64: `vmap(grad)`", "vmapGrad", None),
         ("loop", "per-sample gradients: loop of 64 backward passes", "loop", None),
     ], gemm=True)
+    + _jmh_rows("PerSampleCnnGradBench", "py:torch_per_sample_cnn_grad", [
+        ("vmapGrad:downsample=maxPool", "per-sample gradients, conv-relu-maxpool ×2-linear CNN, batch 64 of "
+         "1×28×28: `vmap(grad)`", "vmapGrad:downsample=maxPool", None),
+        ("loop:downsample=maxPool", "per-sample gradients of that CNN: loop of 64 backward passes",
+         "loop:downsample=maxPool", None),
+        ("vmapGrad:downsample=stridedConv", "per-sample gradients, the CNN with strided convs for pooling: "
+         "`vmap(grad)`", "vmapGrad:downsample=stridedConv", None),
+        ("loop:downsample=stridedConv", "per-sample gradients of the strided CNN: loop of 64 backward passes",
+         "loop:downsample=stridedConv", None),
+    ])
     + _jmh_rows("LinalgBench", "py:torch_linalg", [
         ("eigh512", "`linalg.eigh` 512² float64", "eigh512", None),
         ("svd512", "`linalg.svd` 512² float64", "svd512", None),

@@ -246,6 +246,9 @@ final class BatchRules {
         }
         define(LinalgOps.SOLVE, BatchRules::solve);
         define(LinalgOps.SOLVE_EX, BatchRules::solve);
+        LinalgSolveBatchRules.install();
+        DistanceBatchRules.install();
+        ConvBatchRules.install();
 
         // indexing, gather/scatter, search
         define(ScatterOps.GATHER, c -> gatherLike(c, 0, 2));
@@ -259,6 +262,8 @@ final class BatchRules {
         define(ScatterOps.INDEX_COPY, c -> indexWrite(c, 3));
         define(ScatterOps.INDEX_FILL, c -> indexWrite(c, -1));
         define(ScatterOps.INDEX_FILL_TENSOR, c -> c.batched(3) ? DECLINE : indexWrite(c, -1));
+        // an identity copy standing for a gradient autograd cannot follow
+        define(ScatterOps.SCATTER_REDUCE_PROD_SRC_GRAD, c -> c.wrap(c.call(c.op(), c.front(c.args()[0]))));
         define(SearchOps.SEARCHSORTED, BatchRules::searchsorted);
         define(SearchOps.SEARCHSORTED_SCALAR, BatchRules::searchsortedScalar);
 

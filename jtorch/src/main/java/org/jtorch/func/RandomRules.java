@@ -53,8 +53,9 @@ final class RandomRules {
                     dest.impl().shapeRef());
             return c.outsResult();
         }
-        // Batched inputs (e.g. bernoulli of batched probabilities): each example replays the same generator state.
-        Generator g = Generator.defaultGenerator();
+        // Batched inputs (e.g. bernoulli of batched probabilities): each example replays the same state of the
+        // generator the op draws from, the one passed to it or else the default one.
+        Generator g = generatorOf(c.args);
         byte[] start = g.getStateBytes();
         int n = Math.toIntExact(c.batch);
         Object[] results = new Object[n];
@@ -76,5 +77,11 @@ final class RandomRules {
         Tensor[] parts = new Tensor[n];
         for (int b = 0; b < n; b++) parts[b] = (Tensor) results[b];
         return Batched.wrap(c.stack(parts), 0, c.level);
+    }
+
+    /** The generator passed to a random op, or the default one when it has none. */
+    private static Generator generatorOf(Object[] args) {
+        for (Object a : args) if (a instanceof Generator g) return g;
+        return Generator.defaultGenerator();
     }
 }

@@ -349,8 +349,7 @@ public final class ConvOps {
                 Tensor gb = a[2] != null && mask.needs(2) ? go.sum(biasDims(go.dim()), false) : null;
                 return Grads.forTensorArgs(a, gi, gw, gb);
             })
-            .defineJvp(ConvOps::convolutionJvp)
-            .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
+            .defineJvp(ConvOps::convolutionJvp);
 
     /** ATen's forward ignores a plain convolution's output padding, but its backward refuses one. */
     private static void checkNoOutputPadding(long[] outputPadding) {
@@ -429,8 +428,7 @@ public final class ConvOps {
                     mask.needs(1) ? convolutionBackwardWeight(go, g[0], weight.shape(), s, p, d, groups) : null
                 };
             })
-            .deriveJvp(Jvps::bilinear)
-            .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
+            .deriveJvp(Jvps::bilinear);
 
     /**
      * {@code convolution_backward_weight(grad_output, input, weight_sizes, stride, padding, dilation, groups)}: the
@@ -466,8 +464,7 @@ public final class ConvOps {
                     mask.needs(1) ? convolutionBackwardInput(go, g[0], input.shape(), s, p, d, groups) : null
                 };
             })
-            .deriveJvp(Jvps::bilinear)
-            .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
+            .deriveJvp(Jvps::bilinear);
 
     /**
      * Forward-mode rule of {@code convolution}: bilinear in (input, weight) and linear in bias, so the tangent is

@@ -136,8 +136,7 @@ public final class DistanceOps {
                     mask.needs(1) ? weighted.sum(-3).neg() : null
                 };
             })
-            .deriveJvp(Jvps::transposedVjp)
-            .vmapFallsBack("two batched operands whose batch dims broadcast: not written yet");
+            .deriveJvp(Jvps::transposedVjp);
 
     /**
      * {@code _euclidean_dist(x1, x2)}: {@code sqrt(max(|x1_i|² - 2 x1_i·x2_j + |x2_j|², 0))}, the cross term by a
@@ -162,8 +161,7 @@ public final class DistanceOps {
                             : null
                 };
             })
-            .deriveJvp(Jvps::transposedVjp)
-            .vmapFallsBack("two batched operands whose batch dims broadcast: not written yet");
+            .deriveJvp(Jvps::transposedVjp);
 
     /** {@code _pdist_forward(self, p)}: the distances of all row pairs i &lt; j of an (N, M) matrix, row-major. */
     public static final OpDef PDIST_FORWARD = OpDef.structured(
@@ -192,8 +190,7 @@ public final class DistanceOps {
                 Tensor zeros = Creation.full(x.shape(), 0L, weighted.dtype(), x.device());
                 return new Tensor[] {zeros.indexAdd(0, pairs[0], weighted).indexAdd(0, pairs[1], weighted.neg())};
             })
-            .deriveJvp(Jvps::transposedVjp)
-            .vmapFallsBack("takes a 2-d input only, which a batch dim would make 3-d");
+            .deriveJvp(Jvps::transposedVjp);
 
     /** The rows i and j (int64) of the pairs i &lt; j in pdist's order. */
     private static Tensor[] pairIndices(long n) {

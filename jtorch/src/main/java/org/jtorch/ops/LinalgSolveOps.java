@@ -65,8 +65,7 @@ public final class LinalgSolveOps {
                     OpDef.Save.INPUTS_AND_OUTPUTS,
                     (a, o, g, mask) -> solveTriangularBackward(
                             (Tensor) a[0], (Boolean) a[2], (Boolean) a[3], (Boolean) a[4], o[0], g[0], mask))
-            .deriveJvp(Jvps::transposedVjp)
-            .vmapFallsBack("two batched operands whose batch dims broadcast: not written yet");
+            .deriveJvp(Jvps::transposedVjp);
 
     /**
      * {@code linalg.lu_factor_ex(A, *, pivot=True, check_errors=False)}: packed LU, int32 1-based pivots, int32 info.
@@ -143,8 +142,7 @@ public final class LinalgSolveOps {
                 Tensor gB = mask.needs(2) ? luSolve(lu, piv, g[0], left, !adjoint) : null;
                 return new Tensor[] {gLu, null, gB};
             })
-            .deriveJvp(Jvps::transposedVjp)
-            .vmapFallsBack("two batched operands whose batch dims broadcast: not written yet");
+            .deriveJvp(Jvps::transposedVjp);
 
     /** {@code linalg.eig(A)}: eigenvalues and unit-norm right eigenvectors, always complex, in LAPACK geev's order. */
     public static final OpDef EIG = OpDef.structured(
@@ -225,8 +223,7 @@ public final class LinalgSolveOps {
                     (args, outs, spec) -> householderProduct((Tensor) args[0], (Tensor) args[1], outs[0]))
             .defineVjp(
                     OpDef.Save.INPUTS, (a, o, g, mask) -> householderBackward((Tensor) a[0], (Tensor) a[1], g[0], mask))
-            .deriveJvp(Jvps::transposedVjp)
-            .vmapFallsBack("two batched operands whose batch dims broadcast: not written yet");
+            .deriveJvp(Jvps::transposedVjp);
 
     /**
      * The LAPACK half of {@link #LSTSQ}: for each matrix the driver's output B, {@code (*, max(m, n), k)} (the solution
@@ -242,8 +239,7 @@ public final class LinalgSolveOps {
                     (args, outs, spec) ->
                             lstsq((Tensor) args[0], (Tensor) args[1], (Double) args[2], (String) args[3], outs))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> lstsqBackward((Tensor) a[0], (Tensor) a[1], g[0], mask))
-            .defineJvp((a, o, t) -> new Tensor[] {lstsqJvp((Tensor) a[0], (Tensor) a[1], t[0], t[1]), null, null})
-            .vmapFallsBack("two operands and outputs whose shapes depend on the ranks: not written yet");
+            .defineJvp((a, o, t) -> new Tensor[] {lstsqJvp((Tensor) a[0], (Tensor) a[1], t[0], t[1]), null, null});
 
     /** {@code linalg.lstsq(A, B, rcond=None, *, driver=None)}: least squares (minimum norm with gelsy/gelsd/gelss). */
     public static final OpDef LSTSQ = OpDef.composite(

@@ -396,8 +396,7 @@ public final class ScatterOps {
                 throw new TorchException(
                         "scatter_reduce(): forward AD of the src gradient is unsupported when >1 zeros in src are "
                                 + "scattered to the same position in self");
-            })
-            .vmapFallsBack("a backward helper of scatter_reduce(\"prod\") with four operands: not written yet");
+            });
 
     /**
      * ATen's mean step: counts (in out's dtype) of the values each place received, self included or not, with 0 counted
