@@ -22,6 +22,7 @@ import org.jtorch.export.MultiInputModels;
 import org.jtorch.nn.AdaptiveAvgPool2d;
 import org.jtorch.nn.BatchNorm2d;
 import org.jtorch.nn.Conv2d;
+import org.jtorch.nn.Dropout;
 import org.jtorch.nn.ConvOptions;
 import org.jtorch.nn.Flatten;
 import org.jtorch.nn.GELU;
@@ -116,6 +117,26 @@ class OnnxExportTest {
         Module m = encoder();
         double err = exportAndRun(m, Torch.randn(2, 10, 32), batches(10, 32), DYNAMIC_BATCH);
         assertTrue(err <= OnnxRuntimeCheck.TOLERANCE, "max relative error " + err);
+    }
+
+    @Test
+    void theCleanupKeepsTheCopiesOnnxNeedsAndRemovesTheOthers() throws IOException, OrtException {
+        // eval dropout lowers to Identity: after a Linear it goes (the Gemm writes the output); straight from the graph
+        // input it must stay, since an ONNX graph output cannot be the input itself
+        Module afterLinear = new Sequential(new Linear(5, 3), new Dropout(0.5));
+        afterLinear.eval();
+        Path p1 = dir.resolve("linear-dropout.onnx");
+        Onnx.export(afterLinear, new Tensor[] {Torch.randn(2, 5)}, p1);
+        assertEquals(List.of("Gemm"), opTypes(read(p1)));
+        assertTrue(OnnxRuntimeCheck.maxRelativeError(p1, afterLinear, Torch.randn(2, 5)) <= OnnxRuntimeCheck.TOLERANCE);
+        Module alone = new Sequential(new Dropout(0.5));
+        alone.eval();
+        Path p2 = dir.resolve("dropout.onnx");
+        Onnx.export(alone, new Tensor[] {Torch.randn(2, 5)}, p2);
+        ModelProto model = read(p2);
+        assertEquals(List.of("Identity"), opTypes(model));
+        assertEquals(model.getGraph().getInput(0).getName(), model.getGraph().getNode(0).getInput(0));
+        assertTrue(OnnxRuntimeCheck.maxRelativeError(p2, alone, Torch.randn(2, 5)) <= OnnxRuntimeCheck.TOLERANCE);
     }
 
     @Test
