@@ -3,7 +3,8 @@
 """Golden-fixture generator for 3-d and adaptive max pooling: F.max_pool3d (indices, dilation, ceil_mode, padding),
 F.avg_pool3d (count_include_pad, divisor_override, ceil_mode), F.adaptive_avg_pool3d, F.adaptive_max_pool1d/2d/3d
 (with indices, None sizes), F.lp_pool3d, their errors, the modules' outputs (MaxPool3d, AvgPool3d, AdaptiveMaxPool1d,
-AdaptiveMaxPool2d, AdaptiveMaxPool3d, AdaptiveAvgPool3d, LPPool3d) and their reprs.
+AdaptiveMaxPool2d, AdaptiveMaxPool3d, AdaptiveAvgPool3d, LPPool3d) and their reprs; and torch.gather with
+sparse_grad=True, whose sparse COO gradient is stored densified (to_dense()), as JTorch returns it.
 
 What it makes
     jtorch/src/test/resources/golden/pool3d.json, in the format of make_golden_spatial.py (whose helpers it uses):
@@ -164,12 +165,30 @@ def module_cases():
     repr_case("LPPool3d", norm_type=1.5, kernel_size=(2, 1, 2), stride=(1, 1, 2), ceil_mode=True)
 
 
+def gather_sparse_grad_cases():
+    """torch.gather(..., sparse_grad=True): the gradient PyTorch returns is sparse COO; the fixture holds its to_dense(),
+    which JTorch (no sparse layout) returns."""
+    for id_, shape, dim, index in (("dim1-duplicates", (3, 4), 1, [[0, 1, 1], [2, 2, 2], [3, 0, 1]]),
+                                   ("dim0", (3, 2), 0, [[2, 0], [2, 2], [0, 1], [1, 1]])):
+        x = randn(*shape)
+        idx = torch.tensor(index)
+        leaf = x.clone().requires_grad_(True)
+        out = torch.gather(leaf, dim, idx, sparse_grad=True)
+        weights = randn(*out.shape)
+        (grad,) = torch.autograd.grad((weights * out).sum(), [leaf])
+        assert grad.layout == torch.sparse_coo
+        base.CASES.append({"id": "gather/sparse-grad/" + id_, "op": "gather", "args": [enc(x), enc(idx), enc(weights)],
+                           "kwargs": {"dim": dim, "sparse_grad": True, "grad": [0]},
+                           "out": [enc(out), enc(grad.to_dense())]})
+
+
 def main():
     max_pool3d_cases()
     avg_pool3d_cases()
     adaptive_cases()
     lp_pool3d_cases()
     module_cases()
+    gather_sparse_grad_cases()
     here = os.path.dirname(os.path.abspath(__file__))
     write(os.path.join(here, "..", "resources", "golden", "pool3d.json"), base.CASES, "make_golden_pool3d.py")
 

@@ -3539,6 +3539,15 @@ public final class Torch {
         return ScatterOps.gather(self, dim, index);
     }
 
+    /**
+     * {@code torch.gather(self, dim, index, sparse_grad=sparseGrad)}. With the flag PyTorch returns self's gradient as
+     * a sparse COO tensor; JTorch has no sparse layout, so the gradient is the dense tensor that sparse gradient
+     * densifies to ({@code grad.to_dense()}: the same values, duplicate positions summed).
+     */
+    public static Tensor gather(Tensor self, int dim, Tensor index, boolean sparseGrad) {
+        return ScatterOps.gather(self, dim, index, sparseGrad);
+    }
+
     /** {@code torch.scatter}: out-of-place version of {@code torch.Tensor.scatter_}. */
     public static Tensor scatter(Tensor self, int dim, Tensor index, Tensor src) {
         return ScatterOps.scatter(self, dim, index, src);

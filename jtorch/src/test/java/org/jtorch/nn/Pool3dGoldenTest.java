@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.jtorch.Tensor;
+import org.jtorch.Torch;
 import org.jtorch.ValuesIndices;
 import org.jtorch.nn.functional.F;
 import org.jtorch.testing.Golden;
@@ -53,7 +54,7 @@ class Pool3dGoldenTest {
         List<Object> r = new ArrayList<>();
         for (Tensor o : outs) r.add(o.detach());
         if (!grad.isEmpty()) {
-            outs.get(0).mul(c.tensorArg(1)).sum().backward();
+            outs.get(0).mul(c.tensorArg(c.argCount() - 1)).sum().backward();
             r.add(x.grad());
         }
         return r;
@@ -108,6 +109,7 @@ class Pool3dGoldenTest {
                 long size = num(c.kwargs(), "output_size");
                 yield indices ? F.adaptiveMaxPool1dWithIndices(x, size) : F.adaptiveMaxPool1d(x, size);
             }
+            case "gather" -> Torch.gather(x, (int) num(c.kwargs(), "dim"), c.tensorArg(1), true);
             case "lp_pool3d" ->
                 F.lpPool3d(
                         x,
