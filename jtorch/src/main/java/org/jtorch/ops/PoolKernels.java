@@ -18,9 +18,22 @@ import org.jtorch.storage.TensorImpl;
 final class PoolKernels {
     private PoolKernels() {}
 
+    /** t's elements as a row-major double[] from index 0, for reading; converted or copied only when needed. */
     private static double[] dense(Tensor t) {
-        Tensor c = CopyOps.clone(CopyOps.to(t, DType.FLOAT64));
-        return (double[]) c.impl().storage().array();
+        return (double[])
+                readable(CopyOps.to(t, DType.FLOAT64)).impl().storage().array();
+    }
+
+    /** {@link #dense} of an integer tensor as int64. */
+    private static long[] denseLongs(Tensor t) {
+        return (long[]) readable(CopyOps.to(t, DType.INT64)).impl().storage().array();
+    }
+
+    /** t itself when its heap array holds its elements in row-major order from index 0, else a contiguous copy. */
+    private static Tensor readable(Tensor t) {
+        Tensor c = CopyOps.contiguous(t);
+        if (c.storageOffset() != 0 || c.impl().storage().array() == null) c = CopyOps.clone(c);
+        return c;
     }
 
     private static long grain(long planeWork) {
@@ -71,10 +84,7 @@ final class PoolKernels {
      */
     private static void maxForwardIntegral(Tensor input, Tensor values, Tensor indices, PoolPlan p) {
         try (var _ = DispatchState.gradEnabled(false)) {
-            long[] x = (long[]) CopyOps.clone(CopyOps.to(input, DType.INT64))
-                    .impl()
-                    .storage()
-                    .array();
+            long[] x = denseLongs(input);
             int volume = p.volume(), out = p.outVolume();
             PoolWindows win = PoolWindows.of(p);
             long[] v = new long[Math.toIntExact(p.planes() * out)];
@@ -111,8 +121,9 @@ final class PoolKernels {
             double[] gi = new double[Math.toIntExact(p.planes() * volume)];
             if (gi.length > 0 && out > 0) {
                 double[] g = dense(gradOutput);
-                long[] ix = (long[]) CopyOps.clone(indices).impl().storage().array();
-                for (long at : ix) {
+                long[] ix = denseLongs(indices);
+                for (int k = 0; k < p.planes() * out; k++) {
+                    long at = ix[k];
                     if (at < 0 || at >= volume) {
                         throw new TorchException(op + ": index " + at + " is out of bounds for an input plane of "
                                 + volume + " elements");
@@ -185,7 +196,7 @@ final class PoolKernels {
      */
     private static void averageLong(Tensor input, Tensor output, PoolPlan p) {
         try (var _ = DispatchState.gradEnabled(false)) {
-            long[] x = (long[]) CopyOps.clone(input).impl().storage().array();
+            long[] x = denseLongs(input);
             int volume = p.volume(), out = p.outVolume();
             PoolWindows win = PoolWindows.of(p);
             long[] v = new long[Math.toIntExact(p.planes() * out)];
@@ -211,7 +222,7 @@ final class PoolKernels {
             PoolWindows win = PoolWindows.of(p);
             long[] gi = new long[Math.toIntExact(p.planes() * volume)];
             if (gi.length > 0 && out > 0) {
-                long[] g = (long[]) CopyOps.clone(gradOutput).impl().storage().array();
+                long[] g = denseLongs(gradOutput);
                 Parallel.forRange(p.planes(), grain(volume), (c0, c1) -> {
                     for (int c = (int) c0; c < c1; c++) {
                         for (int o = 0; o < out; o++) {
