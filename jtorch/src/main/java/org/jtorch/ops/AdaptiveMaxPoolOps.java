@@ -83,13 +83,13 @@ public final class AdaptiveMaxPoolOps {
                             long[] size = new long[spatial];
                             for (int i = 0; i < spatial; i++) size[i] = go.size(go.dim() - spatial + i);
                             PoolPlan p = plan(spatial, x, size);
-                            Pool3dOps.checkMaxBackward(name, go, x, idx, outShape(spatial, x, p));
+                            PoolOps.checkMaxBackward(name, go, x, idx, outShape(spatial, x, p));
                             return Spec.of(x.shape(), x.dtype(), device, p);
                         },
                         (a, outs, spec) -> PoolKernels.maxBackward(
                                 name, (Tensor) a[0], (Tensor) a[2], outs[0], (PoolPlan) spec.plan()))
                 .defineVjp(OpDef.Save.INPUTS, (a, o, g) ->
-                        new Tensor[] {Pool3dOps.gatherAt(g[0], (Tensor) a[2], spatial), null, null})
+                        new Tensor[] {PoolOps.gatherAt(g[0], (Tensor) a[2], spatial), null, null})
                 .deriveJvp(Jvps.linearExcept(2))
                 .defineBatchRule(spatial == 3 ? PoolBatchRule.FOLD_3D : PoolBatchRule.FOLD_2D);
     }

@@ -27,7 +27,8 @@ public final class MaxUnpoolOps {
      * oW].
      */
     public static final OpDef MAX_UNPOOL3D = OpDef.composite(
-                    "max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor",
+                    "max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, "
+                            + "int[3] padding) -> Tensor",
                     a -> {
                         long[] size = (long[]) a[2], stride = (long[]) a[3], padding = (long[]) a[4];
                         if (size.length != 3) {

@@ -211,37 +211,46 @@ public final class PoolOps {
                         Device device = Devices.common("max_pool2d_with_indices_backward", go, x, idx);
                         PoolPlan p = maxPlan(x, a, 2);
                         long[] shape = withSpatial2d(x, p);
-                        if (!java.util.Arrays.equals(go.impl().shapeRef(), shape)
-                                || !java.util.Arrays.equals(idx.impl().shapeRef(), shape)) {
-                            throw new TorchException(
-                                    "max_pool2d_with_indices_backward: expected grad_output and indices of shape "
-                                            + Shapes.str(shape) + ", but got "
-                                            + Shapes.str(go.impl().shapeRef()) + " and "
-                                            + Shapes.str(idx.impl().shapeRef()));
-                        }
-                        if (idx.dtype() != DType.INT64) {
-                            throw new TorchException(
-                                    "max_pool2d_with_indices_backward: expected indices of dtype Long, but got "
-                                            + idx.dtype().cppName());
-                        }
-                        if (go.dtype() != x.dtype()) {
-                            throw new TorchException(
-                                    "expected scalar type " + x.dtype().cppName() + " but found "
-                                            + go.dtype().cppName());
-                        }
-                        requireSupported("max_pool2d_with_indices_backward", x.dtype());
+                        checkMaxBackward("max_pool2d_with_indices_backward", go, x, idx, shape);
                         return Spec.of(x.shape(), x.dtype(), device, p);
                     },
                     (a, outs, spec) -> PoolKernels.maxBackward(
                             "max_pool2d_with_indices_backward", (Tensor) a[0], (Tensor) a[7], outs[0], (PoolPlan)
                                     spec.plan()))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
-                Tensor idx = (Tensor) a[7];
-                Tensor flat = g[0].flatten(-2, -1).gather(-1, idx.flatten(-2, -1));
-                return new Tensor[] {flat.reshape(idx.shape()), null, null};
-            })
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {gatherAt(g[0], (Tensor) a[7], 2), null, null})
             .deriveJvp(Jvps.linearExcept(7))
             .defineBatchRule(PoolBatchRule.FOLD_2D);
+
+    /**
+     * The checks of a max pool's backward (ATen's): grad_output and indices of the pooled shape, int64 indices, and
+     * grad_output of self's dtype, which is a floating one.
+     */
+    static void checkMaxBackward(String op, Tensor go, Tensor x, Tensor idx, long[] shape) {
+        if (!java.util.Arrays.equals(go.impl().shapeRef(), shape)
+                || !java.util.Arrays.equals(idx.impl().shapeRef(), shape)) {
+            throw new TorchException(op + ": expected grad_output and indices of shape " + Shapes.str(shape)
+                    + ", but got " + Shapes.str(go.impl().shapeRef()) + " and "
+                    + Shapes.str(idx.impl().shapeRef()));
+        }
+        if (idx.dtype() != DType.INT64) {
+            throw new TorchException(op + ": expected indices of dtype Long, but got "
+                    + idx.dtype().cppName());
+        }
+        if (go.dtype() != x.dtype()) {
+            throw new TorchException("expected scalar type " + x.dtype().cppName() + " but found "
+                    + go.dtype().cppName());
+        }
+        requireSupported(op, x.dtype());
+    }
+
+    /**
+     * The gradient of a max pool's backward with respect to grad_output (ATen's {@code max_pool_double_backward}): the
+     * incoming gradient read at the saved indices of each plane of {@code spatial} dims.
+     */
+    static Tensor gatherAt(Tensor grad, Tensor indices, int spatial) {
+        Tensor flat = grad.flatten(-spatial, -1).gather(-1, indices.flatten(-spatial, -1));
+        return flat.reshape(indices.shape());
+    }
 
     // ---- average pools ---------------------------------------------------------------------------------
 
