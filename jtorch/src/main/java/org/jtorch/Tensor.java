@@ -2617,6 +2617,15 @@ public final class Tensor {
         return Aten.GATHER.call1(this, (long) dim, index, false);
     }
 
+    /**
+     * {@code Tensor.gather(dim, index, sparse_grad=sparseGrad)}: with the flag, PyTorch's gradient of this tensor is
+     * sparse COO; JTorch has no sparse layout and gives the dense tensor it densifies to (see
+     * {@link Torch#gather(Tensor, int, Tensor, boolean)}).
+     */
+    public Tensor gather(int dim, Tensor index, boolean sparseGrad) {
+        return Aten.GATHER.call1(this, (long) dim, index, sparseGrad);
+    }
+
     /** {@code Tensor.scatter}: out-of-place version of {@code torch.Tensor.scatter_}. */
     public Tensor scatter(int dim, Tensor index, Tensor src) {
         return Aten.SCATTER_SRC.call1(this, (long) dim, index, src);

@@ -10,6 +10,7 @@ import org.jtorch.internal.DefaultDtype;
 import org.jtorch.internal.JvmRequirements;
 import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.Parallel;
+import org.jtorch.ops.AdaptiveMaxPoolOps;
 import org.jtorch.ops.ArrangeOps;
 import org.jtorch.ops.ClampOps;
 import org.jtorch.ops.ComplexOps;
@@ -1162,6 +1163,35 @@ public final class Torch {
             Tensor self, long[] outputSize, long[] kernelSize, long[] dilation, long[] padding, long[] stride) {
         return FoldOps.COL2IM.call1(
                 self, outputSize.clone(), kernelSize.clone(), dilation.clone(), padding.clone(), stride.clone());
+    }
+
+    /**
+     * {@code torch.adaptive_max_pool1d(self, output_size)}: the maximum of each adaptive window of the last dim and its
+     * position ({@code F.adaptiveMaxPool1d} gives the values alone).
+     */
+    public static ValuesIndices adaptiveMaxPool1d(Tensor self, long[] outputSize) {
+        return valuesIndices(AdaptiveMaxPoolOps.ADAPTIVE_MAX_POOL1D.call(self, outputSize.clone()));
+    }
+
+    /**
+     * {@code torch._C._nn.adaptive_max_pool2d(self, output_size)}: the maximum of each adaptive window of the last two
+     * dims and its flat position in the plane.
+     */
+    public static ValuesIndices adaptiveMaxPool2d(Tensor self, long[] outputSize) {
+        return valuesIndices(AdaptiveMaxPoolOps.ADAPTIVE_MAX_POOL2D.call(self, outputSize.clone()));
+    }
+
+    /**
+     * {@code torch._C._nn.adaptive_max_pool3d(self, output_size)}: the maximum of each adaptive window of the last
+     * three dims and its flat position in the volume.
+     */
+    public static ValuesIndices adaptiveMaxPool3d(Tensor self, long[] outputSize) {
+        return valuesIndices(AdaptiveMaxPoolOps.ADAPTIVE_MAX_POOL3D.call(self, outputSize.clone()));
+    }
+
+    private static ValuesIndices valuesIndices(Object result) {
+        Tensor[] r = (Tensor[]) result;
+        return new ValuesIndices(r[0], r[1]);
     }
 
     /**
@@ -3561,6 +3591,15 @@ public final class Torch {
     /** {@code torch.gather}: gathers values along an axis specified by dim. */
     public static Tensor gather(Tensor self, int dim, Tensor index) {
         return ScatterOps.gather(self, dim, index);
+    }
+
+    /**
+     * {@code torch.gather(self, dim, index, sparse_grad=sparseGrad)}. With the flag PyTorch returns self's gradient as
+     * a sparse COO tensor; JTorch has no sparse layout, so the gradient is the dense tensor that sparse gradient
+     * densifies to ({@code grad.to_dense()}: the same values, duplicate positions summed).
+     */
+    public static Tensor gather(Tensor self, int dim, Tensor index, boolean sparseGrad) {
+        return ScatterOps.gather(self, dim, index, sparseGrad);
     }
 
     /** {@code torch.scatter}: out-of-place version of {@code torch.Tensor.scatter_}. */

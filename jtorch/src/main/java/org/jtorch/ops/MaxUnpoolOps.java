@@ -10,42 +10,46 @@ import org.jtorch.internal.Shapes;
 /**
  * {@code max_unpool2d}/{@code max_unpool3d}: the partial inverse of a max pool, every value written at its recorded
  * flat index of a zero output plane (or volume). A composite {@code scatter} into zeros, so the gradient is the gather
- * at the indices that ATen's backward computes, and tangents come from {@code scatter}.
+ * at the indices that ATen's backward computes, and tangents come from {@code scatter}. vmap folds the vmapped dim into
+ * N before the composite runs ({@link PoolBatchRule}), so the index check reads the physical indices.
  */
 public final class MaxUnpoolOps {
     private MaxUnpoolOps() {}
 
     /** {@code max_unpool2d(self, indices, output_size)}: [N, C, H, W] (or [C, H, W]) to [N, C, oH, oW]. */
     public static final OpDef MAX_UNPOOL2D = OpDef.composite(
-            "max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor",
-            a -> unpool(2, (Tensor) a[0], (Tensor) a[1], (long[]) a[2]));
+                    "max_unpool2d(Tensor self, Tensor indices, SymInt[2] output_size) -> Tensor",
+                    a -> unpool(2, (Tensor) a[0], (Tensor) a[1], (long[]) a[2]))
+            .defineBatchRule(PoolBatchRule.FOLD_2D);
 
     /**
      * {@code max_unpool3d(self, indices, output_size, stride, padding)}: [N, C, D, H, W] (or 4-d) to [N, C, oD, oH,
      * oW].
      */
     public static final OpDef MAX_UNPOOL3D = OpDef.composite(
-            "max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, int[3] padding) -> Tensor",
-            a -> {
-                long[] size = (long[]) a[2], stride = (long[]) a[3], padding = (long[]) a[4];
-                if (size.length != 3) {
-                    throw new TorchException("There should be exactly three elements (depth, height, width) in "
-                            + "output_size, but got: " + size.length + " elements.");
-                }
-                if (stride.length != 3) {
-                    throw new TorchException("There should be exactly three elements (depth, height, width) in "
-                            + "stride, but got: " + stride.length + " elements.");
-                }
-                if (padding.length != 3) {
-                    throw new TorchException("There should be exactly three elements (depth, height, width) in "
-                            + "padding, but got: " + padding.length + " elements.");
-                }
-                if (Arrays.stream(stride).anyMatch(v -> v <= 0)) {
-                    throw new TorchException(
-                            "strides should be greater than zero, but got stride: " + Shapes.str(stride));
-                }
-                return unpool(3, (Tensor) a[0], (Tensor) a[1], size);
-            });
+                    "max_unpool3d(Tensor self, Tensor indices, SymInt[3] output_size, int[3] stride, "
+                            + "int[3] padding) -> Tensor",
+                    a -> {
+                        long[] size = (long[]) a[2], stride = (long[]) a[3], padding = (long[]) a[4];
+                        if (size.length != 3) {
+                            throw new TorchException("There should be exactly three elements (depth, height, width) in "
+                                    + "output_size, but got: " + size.length + " elements.");
+                        }
+                        if (stride.length != 3) {
+                            throw new TorchException("There should be exactly three elements (depth, height, width) in "
+                                    + "stride, but got: " + stride.length + " elements.");
+                        }
+                        if (padding.length != 3) {
+                            throw new TorchException("There should be exactly three elements (depth, height, width) in "
+                                    + "padding, but got: " + padding.length + " elements.");
+                        }
+                        if (Arrays.stream(stride).anyMatch(v -> v <= 0)) {
+                            throw new TorchException(
+                                    "strides should be greater than zero, but got stride: " + Shapes.str(stride));
+                        }
+                        return unpool(3, (Tensor) a[0], (Tensor) a[1], size);
+                    })
+            .defineBatchRule(PoolBatchRule.FOLD_3D);
 
     private static Tensor unpool(int spatial, Tensor x, Tensor indices, long[] size) {
         String fn = "max_unpooling" + spatial + "d";

@@ -36,6 +36,7 @@ public final class OpRegistry {
     /** Every class that declares ops; initialising them registers every op. */
     private static final List<Class<?>> FAMILIES = List.of(
             ActivationOps.class,
+            AdaptiveMaxPoolOps.class,
             ArrangeOps.class,
             AttentionOps.class,
             BackwardOps.class,
@@ -68,6 +69,7 @@ public final class OpRegistry {
             PixelShuffleOps.class,
             PointwiseOps.class,
             Pool1dOps.class,
+            Pool3dOps.class,
             PoolOps.class,
             PutOps.class,
             RandomOps.class,

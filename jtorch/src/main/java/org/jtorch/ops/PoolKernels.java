@@ -2,22 +2,38 @@ package org.jtorch.ops;
 
 import org.jtorch.DType;
 import org.jtorch.Tensor;
+import org.jtorch.TorchException;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.kernels.cpu.Parallel;
 import org.jtorch.storage.TensorImpl;
 
 /**
- * The CPU kernels of {@link PoolOps}. Inputs are read as dense float64 planes (exact for every floating pooled dtype)
- * and results written through a float64 buffer converted once into the output, so one loop serves every floating dtype;
- * int64 average pooling has its own integer loops. Planes are independent and run in parallel; within a plane the order
- * is fixed, so results do not depend on the thread count.
+ * The CPU kernels of every pool ({@link PoolOps}, {@link Pool3dOps}, {@link AdaptiveMaxPoolOps}): one max kernel and
+ * one average kernel over a {@link PoolPlan}, whose windows ({@link PoolWindows}) are laid out once per call. Inputs
+ * are read as dense float64 volumes (exact for every floating pooled dtype) and results written through a float64
+ * buffer converted once into the output, so one loop serves every floating dtype; integer max pools and int64 average
+ * pools have their own integer loops. Planes (N·C) are independent and run in parallel; within a plane the order is
+ * fixed, so results do not depend on the thread count.
  */
 final class PoolKernels {
     private PoolKernels() {}
 
+    /** t's elements as a row-major double[] from index 0, for reading; converted or copied only when needed. */
     private static double[] dense(Tensor t) {
-        Tensor c = CopyOps.clone(CopyOps.to(t, DType.FLOAT64));
-        return (double[]) c.impl().storage().array();
+        return (double[])
+                readable(CopyOps.to(t, DType.FLOAT64)).impl().storage().array();
+    }
+
+    /** {@link #dense} of an integer tensor as int64. */
+    private static long[] denseLongs(Tensor t) {
+        return (long[]) readable(CopyOps.to(t, DType.INT64)).impl().storage().array();
+    }
+
+    /** t itself when its heap array holds its elements in row-major order from index 0, else a contiguous copy. */
+    private static Tensor readable(Tensor t) {
+        Tensor c = CopyOps.contiguous(t);
+        if (c.storageOffset() != 0 || c.impl().storage().array() == null) c = CopyOps.clone(c);
+        return c;
     }
 
     private static long grain(long planeWork) {
@@ -25,10 +41,10 @@ final class PoolKernels {
     }
 
     /**
-     * Max over each window, as ATen's kernel scans it: the first maximum is kept, and a NaN replaces anything before
-     * it.
+     * Max over each window, as ATen's kernels scan it: the first maximum is kept, a NaN replaces anything before it,
+     * and the index is the flat position in the input volume (the window's first position if nothing beats -inf).
      */
-    static void maxForward(Tensor input, Tensor values, Tensor indices, PoolOps.MaxPlan p) {
+    static void maxForward(Tensor input, Tensor values, Tensor indices, PoolPlan p) {
         if (values.numel() == 0) return;
         if (!input.dtype().isFloatingPoint()) {
             maxForwardIntegral(input, values, indices, p);
@@ -36,33 +52,24 @@ final class PoolKernels {
         }
         try (var _ = DispatchState.gradEnabled(false)) {
             double[] x = dense(input);
-            int h = (int) p.h(), w = (int) p.w(), oh = (int) p.oh(), ow = (int) p.ow(), plane = h * w, out = oh * ow;
-            double[] v = new double[(int) (p.planes() * out)];
+            int volume = p.volume(), out = p.outVolume();
+            PoolWindows win = PoolWindows.of(p);
+            double[] v = new double[Math.toIntExact(p.planes() * out)];
             long[] ix = new long[v.length];
-            Parallel.forRange(p.planes(), grain((long) out * p.kh() * p.kw()), (c0, c1) -> {
+            Parallel.forRange(p.planes(), grain(Math.max(win.at().length, out)), (c0, c1) -> {
                 for (int c = (int) c0; c < c1; c++) {
-                    for (int i = 0; i < oh; i++) {
-                        long hs = i * p.sh() - p.ph();
-                        for (int j = 0; j < ow; j++) {
-                            long ws = j * p.sw() - p.pw();
-                            // ATen starts from the first in-range position, even when the whole window is out of range
-                            long y0 = hs, x0 = ws;
-                            while (y0 < 0) y0 += p.dh();
-                            while (x0 < 0) x0 += p.dw();
-                            long best = y0 * w + x0;
-                            double max = Double.NEGATIVE_INFINITY;
-                            for (long y = y0; y < Math.min(hs + (p.kh() - 1) * p.dh() + 1, h); y += p.dh()) {
-                                for (long xx = x0; xx < Math.min(ws + (p.kw() - 1) * p.dw() + 1, w); xx += p.dw()) {
-                                    double val = x[(int) (c * plane + y * w + xx)];
-                                    if (val > max || Double.isNaN(val)) {
-                                        max = val;
-                                        best = y * w + xx;
-                                    }
-                                }
+                    for (int o = 0; o < out; o++) {
+                        int best = win.first()[o];
+                        double max = Double.NEGATIVE_INFINITY;
+                        for (int k = win.from()[o]; k < win.from()[o + 1]; k++) {
+                            double val = x[c * volume + win.at()[k]];
+                            if (val > max || Double.isNaN(val)) {
+                                max = val;
+                                best = win.at()[k];
                             }
-                            v[c * out + i * ow + j] = max;
-                            ix[c * out + i * ow + j] = best;
                         }
+                        v[c * out + o] = max;
+                        ix[c * out + o] = best;
                     }
                 }
             });
@@ -75,39 +82,27 @@ final class PoolKernels {
      * {@link #maxForward} of integer input, compared as int64 (exact for every integer dtype): the first maximum of
      * each window is kept, starting from the dtype's lowest value as ATen's kernel does.
      */
-    private static void maxForwardIntegral(Tensor input, Tensor values, Tensor indices, PoolOps.MaxPlan p) {
+    private static void maxForwardIntegral(Tensor input, Tensor values, Tensor indices, PoolPlan p) {
         try (var _ = DispatchState.gradEnabled(false)) {
-            long[] x = (long[]) CopyOps.clone(CopyOps.to(input, DType.INT64))
-                    .impl()
-                    .storage()
-                    .array();
-            int w = (int) p.w(), oh = (int) p.oh(), ow = (int) p.ow(), plane = (int) (p.h() * p.w()), out = oh * ow;
-            long[] v = new long[(int) (p.planes() * out)];
+            long[] x = denseLongs(input);
+            int volume = p.volume(), out = p.outVolume();
+            PoolWindows win = PoolWindows.of(p);
+            long[] v = new long[Math.toIntExact(p.planes() * out)];
             long[] ix = new long[v.length];
-            Parallel.forRange(p.planes(), grain((long) out * p.kh() * p.kw()), (c0, c1) -> {
+            Parallel.forRange(p.planes(), grain(Math.max(win.at().length, out)), (c0, c1) -> {
                 for (int c = (int) c0; c < c1; c++) {
-                    for (int i = 0; i < oh; i++) {
-                        long hs = i * p.sh() - p.ph();
-                        long y0 = hs;
-                        while (y0 < 0) y0 += p.dh();
-                        for (int j = 0; j < ow; j++) {
-                            long ws = j * p.sw() - p.pw();
-                            long x0 = ws;
-                            while (x0 < 0) x0 += p.dw();
-                            long best = y0 * w + x0;
-                            long max = Long.MIN_VALUE;
-                            for (long y = y0; y < Math.min(hs + (p.kh() - 1) * p.dh() + 1, p.h()); y += p.dh()) {
-                                for (long xx = x0; xx < Math.min(ws + (p.kw() - 1) * p.dw() + 1, w); xx += p.dw()) {
-                                    long val = x[(int) (c * plane + y * w + xx)];
-                                    if (val > max) {
-                                        max = val;
-                                        best = y * w + xx;
-                                    }
-                                }
+                    for (int o = 0; o < out; o++) {
+                        int best = win.first()[o];
+                        long max = Long.MIN_VALUE;
+                        for (int k = win.from()[o]; k < win.from()[o + 1]; k++) {
+                            long val = x[c * volume + win.at()[k]];
+                            if (val > max) {
+                                max = val;
+                                best = win.at()[k];
                             }
-                            v[c * out + i * ow + j] = max;
-                            ix[c * out + i * ow + j] = best;
                         }
+                        v[c * out + o] = max;
+                        ix[c * out + o] = best;
                     }
                 }
             });
@@ -116,31 +111,36 @@ final class PoolKernels {
         }
     }
 
-    /** Adds each gradient element at its recorded index of its plane. */
-    static void maxBackward(Tensor gradOutput, Tensor indices, Tensor gradInput, PoolOps.MaxPlan p) {
+    /**
+     * Adds each gradient element at its recorded index of its input volume; an index outside the volume is an error
+     * (indices passed in by hand).
+     */
+    static void maxBackward(String op, Tensor gradOutput, Tensor indices, Tensor gradInput, PoolPlan p) {
         try (var _ = DispatchState.gradEnabled(false)) {
-            int plane = (int) (p.h() * p.w()), out = (int) (p.oh() * p.ow());
-            double[] gi = new double[(int) (p.planes() * plane)];
+            int volume = p.volume(), out = p.outVolume();
+            double[] gi = new double[Math.toIntExact(p.planes() * volume)];
             if (gi.length > 0 && out > 0) {
                 double[] g = dense(gradOutput);
-                long[] ix = (long[]) CopyOps.clone(indices).impl().storage().array();
-                for (int c = 0; c < p.planes(); c++) {
-                    for (int k = 0; k < out; k++) {
-                        long at = ix[c * out + k];
-                        if (at < 0 || at >= plane) {
-                            throw new IndexOutOfBoundsException("max_pool2d_with_indices_backward: index " + at
-                                    + " is out of bounds for an input plane of " + plane + " elements");
-                        }
-                        gi[(int) (c * (long) plane + at)] += g[c * out + k];
+                long[] ix = denseLongs(indices);
+                for (int k = 0; k < p.planes() * out; k++) {
+                    long at = ix[k];
+                    if (at < 0 || at >= volume) {
+                        throw new TorchException(op + ": index " + at + " is out of bounds for an input plane of "
+                                + volume + " elements");
                     }
                 }
+                Parallel.forRange(p.planes(), grain(out), (c0, c1) -> {
+                    for (int c = (int) c0; c < c1; c++) {
+                        for (int k = 0; k < out; k++) gi[(int) (c * (long) volume + ix[c * out + k])] += g[c * out + k];
+                    }
+                });
             }
             writeDoubles(gi, gradInput);
         }
     }
 
-    /** The average of each window, divided by the plan's divisor. */
-    static void average(Tensor input, Tensor output, PoolOps.WindowPlan p) {
+    /** The average of each window, divided by the plan's divisor; an empty window is 0 (ATen's kernels). */
+    static void average(Tensor input, Tensor output, PoolPlan p) {
         if (output.numel() == 0) return;
         if (input.dtype() == DType.INT64) {
             averageLong(input, output, p);
@@ -148,19 +148,15 @@ final class PoolKernels {
         }
         try (var _ = DispatchState.gradEnabled(false)) {
             double[] x = dense(input);
-            int w = (int) p.w(), plane = (int) (p.h() * p.w()), oh = p.oh(), ow = p.ow(), out = oh * ow;
-            double[] v = new double[(int) (p.planes() * out)];
-            Parallel.forRange(p.planes(), grain(plane), (c0, c1) -> {
+            int volume = p.volume(), out = p.outVolume();
+            PoolWindows win = PoolWindows.of(p);
+            double[] v = new double[Math.toIntExact(p.planes() * out)];
+            Parallel.forRange(p.planes(), grain(volume), (c0, c1) -> {
                 for (int c = (int) c0; c < c1; c++) {
-                    for (int i = 0; i < oh; i++) {
-                        for (int j = 0; j < ow; j++) {
-                            double sum = 0;
-                            for (int y = p.hStart()[i]; y < p.hEnd()[i]; y++) {
-                                int row = c * plane + y * w;
-                                for (int xx = p.wStart()[j]; xx < p.wEnd()[j]; xx++) sum += x[row + xx];
-                            }
-                            v[c * out + i * ow + j] = sum / p.divisor(i, j);
-                        }
+                    for (int o = 0; o < out; o++) {
+                        double sum = 0;
+                        for (int k = win.from()[o]; k < win.from()[o + 1]; k++) sum += x[c * volume + win.at()[k]];
+                        v[c * out + o] = win.empty(o) ? 0 : sum / win.divisor()[o];
                     }
                 }
             });
@@ -169,26 +165,23 @@ final class PoolKernels {
     }
 
     /** The adjoint of {@link #average}: each gradient element, divided by its divisor, is added over its window. */
-    static void averageBackward(Tensor gradOutput, Tensor gradInput, PoolOps.WindowPlan p) {
+    static void averageBackward(Tensor gradOutput, Tensor gradInput, PoolPlan p) {
         if (gradInput.dtype() == DType.INT64) {
             averageBackwardLong(gradOutput, gradInput, p);
             return;
         }
         try (var _ = DispatchState.gradEnabled(false)) {
-            int w = (int) p.w(), plane = (int) (p.h() * p.w()), oh = p.oh(), ow = p.ow(), out = oh * ow;
-            double[] gi = new double[(int) (p.planes() * plane)];
+            int volume = p.volume(), out = p.outVolume();
+            PoolWindows win = PoolWindows.of(p);
+            double[] gi = new double[Math.toIntExact(p.planes() * volume)];
             if (gi.length > 0 && out > 0) {
                 double[] g = dense(gradOutput);
-                Parallel.forRange(p.planes(), grain(plane), (c0, c1) -> {
+                Parallel.forRange(p.planes(), grain(volume), (c0, c1) -> {
                     for (int c = (int) c0; c < c1; c++) {
-                        for (int i = 0; i < oh; i++) {
-                            for (int j = 0; j < ow; j++) {
-                                double share = g[c * out + i * ow + j] / p.divisor(i, j);
-                                for (int y = p.hStart()[i]; y < p.hEnd()[i]; y++) {
-                                    int row = c * plane + y * w;
-                                    for (int xx = p.wStart()[j]; xx < p.wEnd()[j]; xx++) gi[row + xx] += share;
-                                }
-                            }
+                        for (int o = 0; o < out; o++) {
+                            double share = g[c * out + o] / win.divisor()[o];
+                            for (int k = win.from()[o]; k < win.from()[o + 1]; k++)
+                                gi[c * volume + win.at()[k]] += share;
                         }
                     }
                 });
@@ -201,22 +194,18 @@ final class PoolKernels {
      * {@link #average} of int64 input, as ATen's kernel computes it: an int64 window sum divided by the divisor in
      * integer division (truncating toward zero), so -6 / 4 is -1.
      */
-    private static void averageLong(Tensor input, Tensor output, PoolOps.WindowPlan p) {
+    private static void averageLong(Tensor input, Tensor output, PoolPlan p) {
         try (var _ = DispatchState.gradEnabled(false)) {
-            long[] x = (long[]) CopyOps.clone(input).impl().storage().array();
-            int w = (int) p.w(), plane = (int) (p.h() * p.w()), oh = p.oh(), ow = p.ow(), out = oh * ow;
-            long[] v = new long[(int) (p.planes() * out)];
-            Parallel.forRange(p.planes(), grain(plane), (c0, c1) -> {
+            long[] x = denseLongs(input);
+            int volume = p.volume(), out = p.outVolume();
+            PoolWindows win = PoolWindows.of(p);
+            long[] v = new long[Math.toIntExact(p.planes() * out)];
+            Parallel.forRange(p.planes(), grain(volume), (c0, c1) -> {
                 for (int c = (int) c0; c < c1; c++) {
-                    for (int i = 0; i < oh; i++) {
-                        for (int j = 0; j < ow; j++) {
-                            long sum = 0;
-                            for (int y = p.hStart()[i]; y < p.hEnd()[i]; y++) {
-                                int row = c * plane + y * w;
-                                for (int xx = p.wStart()[j]; xx < p.wEnd()[j]; xx++) sum += x[row + xx];
-                            }
-                            v[c * out + i * ow + j] = sum / p.longDivisor(i, j);
-                        }
+                    for (int o = 0; o < out; o++) {
+                        long sum = 0;
+                        for (int k = win.from()[o]; k < win.from()[o + 1]; k++) sum += x[c * volume + win.at()[k]];
+                        v[c * out + o] = win.empty(o) ? 0 : sum / win.divisor()[o];
                     }
                 }
             });
@@ -227,22 +216,19 @@ final class PoolKernels {
     /**
      * {@link #averageBackward} of int64: each gradient element, integer-divided by its divisor, added over its window.
      */
-    private static void averageBackwardLong(Tensor gradOutput, Tensor gradInput, PoolOps.WindowPlan p) {
+    private static void averageBackwardLong(Tensor gradOutput, Tensor gradInput, PoolPlan p) {
         try (var _ = DispatchState.gradEnabled(false)) {
-            int w = (int) p.w(), plane = (int) (p.h() * p.w()), oh = p.oh(), ow = p.ow(), out = oh * ow;
-            long[] gi = new long[(int) (p.planes() * plane)];
+            int volume = p.volume(), out = p.outVolume();
+            PoolWindows win = PoolWindows.of(p);
+            long[] gi = new long[Math.toIntExact(p.planes() * volume)];
             if (gi.length > 0 && out > 0) {
-                long[] g = (long[]) CopyOps.clone(gradOutput).impl().storage().array();
-                Parallel.forRange(p.planes(), grain(plane), (c0, c1) -> {
+                long[] g = denseLongs(gradOutput);
+                Parallel.forRange(p.planes(), grain(volume), (c0, c1) -> {
                     for (int c = (int) c0; c < c1; c++) {
-                        for (int i = 0; i < oh; i++) {
-                            for (int j = 0; j < ow; j++) {
-                                long share = g[c * out + i * ow + j] / p.longDivisor(i, j);
-                                for (int y = p.hStart()[i]; y < p.hEnd()[i]; y++) {
-                                    int row = c * plane + y * w;
-                                    for (int xx = p.wStart()[j]; xx < p.wEnd()[j]; xx++) gi[row + xx] += share;
-                                }
-                            }
+                        for (int o = 0; o < out; o++) {
+                            long share = win.empty(o) ? 0 : g[c * out + o] / win.divisor()[o];
+                            for (int k = win.from()[o]; k < win.from()[o + 1]; k++)
+                                gi[c * volume + win.at()[k]] += share;
                         }
                     }
                 });

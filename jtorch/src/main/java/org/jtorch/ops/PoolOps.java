@@ -16,9 +16,9 @@ import org.jtorch.internal.Shapes;
  * own gradients are the forward ops again (average pools) or a gather at the saved indices (max pool): gradients of any
  * order work.
  *
- * <p>Average pools of both kinds are one kernel: every output position averages a rectangle of the input, [hStart,
- * hEnd) × [wStart, wEnd), divided by a per-position divisor; the meta rule works the rectangles out
- * ({@link WindowPlan}).
+ * <p>Average pools of both kinds are one kernel: every output position averages a rectangle of the input divided by a
+ * per-position divisor; the meta rule works the windows out ({@link PoolPlan}), and the kernels are those of every pool
+ * ({@link PoolKernels}). vmap folds the vmapped dim into N ({@link PoolBatchRule}).
  */
 public final class PoolOps {
     private PoolOps() {}
@@ -27,7 +27,7 @@ public final class PoolOps {
     private static final Set<DType> POOL_DTYPES =
             EnumSet.of(DType.FLOAT16, DType.BFLOAT16, DType.FLOAT32, DType.FLOAT64);
 
-    private static void requireSupported(String kernel, DType d) {
+    static void requireSupported(String kernel, DType d) {
         if (!POOL_DTYPES.contains(d))
             throw new TorchException("\"" + kernel + "\" not implemented for '" + d.cppName() + "'");
     }
@@ -36,19 +36,30 @@ public final class PoolOps {
      * avg_pool2d's CPU kernels also take int64 (ATen dispatches them over the floating types and Long): the window sum
      * is an int64 divided by the divisor in C++'s integer division, which truncates toward zero.
      */
-    private static void requireAvgSupported(String kernel, DType d) {
+    static void requireAvgSupported(String kernel, DType d) {
         if (d != DType.INT64) requireSupported(kernel, d);
     }
 
-    /** ATen's int-or-pair expansion with the op's message; {@code emptyMeans} stands in for an empty list (stride). */
-    private static long[] pair(long[] v, long[] emptyMeans, String message) {
+    /**
+     * ATen's int-or-tuple expansion to {@code n} values with the op's message; {@code emptyMeans} stands in for an
+     * empty list (stride).
+     */
+    static long[] expand(long[] v, int n, long[] emptyMeans, String message) {
         if (v == null || v.length == 0) {
             if (emptyMeans != null) return emptyMeans;
             throw new TorchException(message);
         }
-        if (v.length == 1) return new long[] {v[0], v[0]};
-        if (v.length != 2) throw new TorchException(message);
+        if (v.length == 1) {
+            long[] r = new long[n];
+            java.util.Arrays.fill(r, v[0]);
+            return r;
+        }
+        if (v.length != n) throw new TorchException(message);
         return v;
+    }
+
+    private static long[] pair(long[] v, long[] emptyMeans, String message) {
+        return expand(v, 2, emptyMeans, message);
     }
 
     /** ATen's {@code pooling_output_shape} with its checks. */
@@ -94,38 +105,32 @@ public final class PoolOps {
             throw new TorchException("non-empty 3D or 4D (batch mode) tensor expected for input");
     }
 
-    private static long[] withSpatial(Tensor x, long oh, long ow) {
+    /** x's shape with its last spatial dims replaced by {@code out}. */
+    static long[] withSpatial(Tensor x, long... out) {
         long[] s = x.shape();
-        s[s.length - 2] = oh;
-        s[s.length - 1] = ow;
+        System.arraycopy(out, 0, s, s.length - out.length, out.length);
         return s;
+    }
+
+    /** x's shape with the plan's output sizes as its last two dims. */
+    private static long[] withSpatial2d(Tensor x, PoolPlan p) {
+        return withSpatial(x, p.h().out(), p.w().out());
+    }
+
+    /** The number of independent planes (N·C) of x pooled over its last {@code spatial} dims. */
+    static long planesOf(Tensor x, int spatial) {
+        long volume = 1;
+        for (int i = x.dim() - spatial; i < x.dim(); i++) volume *= x.size(i);
+        return volume == 0 ? 0 : x.numel() / volume;
     }
 
     // ---- max pool --------------------------------------------------------------------------------------
 
     /**
-     * The geometry of a max pool: planes of h × w, output oh × ow, and the window's kernel, stride, padding, dilation.
-     */
-    record MaxPlan(
-            long planes,
-            long h,
-            long w,
-            long oh,
-            long ow,
-            long kh,
-            long kw,
-            long sh,
-            long sw,
-            long ph,
-            long pw,
-            long dh,
-            long dw) {}
-
-    /**
      * The meta rule shared by the max pool and its backward (args from index {@code at}: kernel, stride, padding,
      * dilation, ceil).
      */
-    private static MaxPlan maxPlan(Tensor x, Object[] a, int at) {
+    private static PoolPlan maxPlan(Tensor x, Object[] a, int at) {
         long[] k = pair(
                 (long[]) a[at], null, "max_pool2d: kernel_size must either be a single int, or a tuple of two ints");
         long[] s = pair(
@@ -149,9 +154,11 @@ public final class PoolOps {
         long h = x.size(r - 2), w = x.size(r - 1);
         long oh = outputSize(h, k[0], p[0], s[0], d[0], ceil), ow = outputSize(w, k[1], p[1], s[1], d[1], ceil);
         shapeCheck(x, k[0], k[1], s[0], s[1], d[0], d[1], oh, ow);
-        long planes = x.numel() / Math.max(1, h * w);
-        if (h * w == 0) planes = 0;
-        return new MaxPlan(planes, h, w, oh, ow, k[0], k[1], s[0], s[1], p[0], p[1], d[0], d[1]);
+        return PoolPlan.max(
+                planesOf(x, 2),
+                PoolPlan.Axis.UNIT,
+                PoolPlan.Axis.sliding(h, k[0], s[0], p[0], d[0], oh),
+                PoolPlan.Axis.sliding(w, k[1], s[1], p[1], d[1], ow));
     }
 
     /**
@@ -164,17 +171,17 @@ public final class PoolOps {
                             + "bool ceil_mode=False) -> (Tensor, Tensor)",
                     a -> {
                         Tensor x = (Tensor) a[0];
-                        MaxPlan p = maxPlan(x, a, 1);
+                        PoolPlan p = maxPlan(x, a, 1);
                         // ATen's CPU kernel also takes every integer type (not bool): compared exactly as int64
                         if (!x.dtype().isIntegral(false)) requireSupported("max_pool2d", x.dtype());
-                        long[] shape = withSpatial(x, p.oh(), p.ow());
+                        long[] shape = withSpatial2d(x, p);
                         return new Spec(
                                 new long[][] {shape, shape.clone()},
                                 new DType[] {x.dtype(), DType.INT64},
                                 x.device(),
                                 p);
                     },
-                    (a, outs, spec) -> PoolKernels.maxForward((Tensor) a[0], outs[0], outs[1], (MaxPlan) spec.plan()))
+                    (a, outs, spec) -> PoolKernels.maxForward((Tensor) a[0], outs[0], outs[1], (PoolPlan) spec.plan()))
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g) -> new Tensor[] {
                 g[0] == null
                         ? null
@@ -189,7 +196,7 @@ public final class PoolOps {
                                 o[1])
             })
             .deriveJvp(Jvps::transposedVjp)
-            .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
+            .defineBatchRule(PoolBatchRule.FOLD_2D);
 
     /**
      * {@code max_pool2d_with_indices_backward(grad_output, self, kernel_size, stride, padding, dilation, ceil_mode,
@@ -202,99 +209,56 @@ public final class PoolOps {
                     a -> {
                         Tensor go = (Tensor) a[0], x = (Tensor) a[1], idx = (Tensor) a[7];
                         Device device = Devices.common("max_pool2d_with_indices_backward", go, x, idx);
-                        MaxPlan p = maxPlan(x, a, 2);
-                        long[] shape = withSpatial(x, p.oh(), p.ow());
-                        if (!java.util.Arrays.equals(go.impl().shapeRef(), shape)
-                                || !java.util.Arrays.equals(idx.impl().shapeRef(), shape)) {
-                            throw new TorchException(
-                                    "max_pool2d_with_indices_backward: expected grad_output and indices of shape "
-                                            + Shapes.str(shape) + ", but got "
-                                            + Shapes.str(go.impl().shapeRef()) + " and "
-                                            + Shapes.str(idx.impl().shapeRef()));
-                        }
-                        if (idx.dtype() != DType.INT64) {
-                            throw new TorchException(
-                                    "max_pool2d_with_indices_backward: expected indices of dtype Long, but got "
-                                            + idx.dtype().cppName());
-                        }
-                        if (go.dtype() != x.dtype()) {
-                            throw new TorchException(
-                                    "expected scalar type " + x.dtype().cppName() + " but found "
-                                            + go.dtype().cppName());
-                        }
-                        requireSupported("max_pool2d_with_indices_backward", x.dtype());
+                        PoolPlan p = maxPlan(x, a, 2);
+                        long[] shape = withSpatial2d(x, p);
+                        checkMaxBackward("max_pool2d_with_indices_backward", go, x, idx, shape);
                         return Spec.of(x.shape(), x.dtype(), device, p);
                     },
-                    (a, outs, spec) ->
-                            PoolKernels.maxBackward((Tensor) a[0], (Tensor) a[7], outs[0], (MaxPlan) spec.plan()))
-            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
-                Tensor idx = (Tensor) a[7];
-                Tensor flat = g[0].flatten(-2, -1).gather(-1, idx.flatten(-2, -1));
-                return new Tensor[] {flat.reshape(idx.shape()), null, null};
-            })
+                    (a, outs, spec) -> PoolKernels.maxBackward(
+                            "max_pool2d_with_indices_backward", (Tensor) a[0], (Tensor) a[7], outs[0], (PoolPlan)
+                                    spec.plan()))
+            .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {gatherAt(g[0], (Tensor) a[7], 2), null, null})
             .deriveJvp(Jvps.linearExcept(7))
-            .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
-
-    // ---- average pools ---------------------------------------------------------------------------------
+            .defineBatchRule(PoolBatchRule.FOLD_2D);
 
     /**
-     * Per output row and column: the clipped window [start, end) of the input and the window's extent counting padding
-     * ({@code padded}); the divisor of position (i, j) is {@code divisorOverride} if set, else {@code paddedH[i] *
-     * paddedW[j]} with {@code countIncludePad}, else the clipped area.
+     * The checks of a max pool's backward (ATen's): grad_output and indices of the pooled shape, int64 indices, and
+     * grad_output of self's dtype, which is a floating one.
      */
-    record WindowPlan(
-            long planes,
-            long h,
-            long w,
-            int[] hStart,
-            int[] hEnd,
-            int[] wStart,
-            int[] wEnd,
-            long[] paddedH,
-            long[] paddedW,
-            boolean countIncludePad,
-            Long divisorOverride) {
-        int oh() {
-            return hStart.length;
+    static void checkMaxBackward(String op, Tensor go, Tensor x, Tensor idx, long[] shape) {
+        if (!java.util.Arrays.equals(go.impl().shapeRef(), shape)
+                || !java.util.Arrays.equals(idx.impl().shapeRef(), shape)) {
+            throw new TorchException(op + ": expected grad_output and indices of shape " + Shapes.str(shape)
+                    + ", but got " + Shapes.str(go.impl().shapeRef()) + " and "
+                    + Shapes.str(idx.impl().shapeRef()));
         }
-
-        int ow() {
-            return wStart.length;
+        if (idx.dtype() != DType.INT64) {
+            throw new TorchException(op + ": expected indices of dtype Long, but got "
+                    + idx.dtype().cppName());
         }
-
-        double divisor(int i, int j) {
-            return longDivisor(i, j);
+        if (go.dtype() != x.dtype()) {
+            throw new TorchException("expected scalar type " + x.dtype().cppName() + " but found "
+                    + go.dtype().cppName());
         }
-
-        long longDivisor(int i, int j) {
-            if (divisorOverride != null) return divisorOverride;
-            if (countIncludePad) return paddedH[i] * paddedW[j];
-            return (long) (hEnd[i] - hStart[i]) * (wEnd[j] - wStart[j]);
-        }
+        requireSupported(op, x.dtype());
     }
 
-    private static long planesOf(Tensor x) {
-        int r = x.dim();
-        long hw = x.size(r - 2) * x.size(r - 1);
-        return hw == 0 ? 0 : x.numel() / hw;
+    /**
+     * The gradient of a max pool's backward with respect to grad_output (ATen's {@code max_pool_double_backward}): the
+     * incoming gradient read at the saved indices of each plane of {@code spatial} dims.
+     */
+    static Tensor gatherAt(Tensor grad, Tensor indices, int spatial) {
+        Tensor flat = grad.flatten(-spatial, -1).gather(-1, indices.flatten(-spatial, -1));
+        return flat.reshape(indices.shape());
     }
 
-    /** avg_pool2d's windows along one dim: start at i·stride − pad, extent min(start + k, in + pad) (ATen's kernel). */
-    private static void avgWindows(
-            long in, long k, long stride, long pad, long out, int[] start, int[] end, long[] padded) {
-        for (int i = 0; i < out; i++) {
-            long s = i * stride - pad, e = Math.min(s + k, in + pad);
-            padded[i] = e - s;
-            start[i] = (int) Math.max(s, 0);
-            end[i] = (int) Math.min(e, in);
-        }
-    }
+    // ---- average pools ---------------------------------------------------------------------------------
 
     /**
      * The meta rule shared by avg_pool2d and its backward (args from {@code at}: kernel, stride, padding, ceil,
      * include, divisor).
      */
-    private static WindowPlan avgPlan(Tensor x, Object[] a, int at) {
+    private static PoolPlan avgPlan(Tensor x, Object[] a, int at) {
         long[] k = pair(
                 (long[]) a[at], null, "avg_pool2d: kernel_size must either be a single int, or a tuple of two ints");
         long[] s = pair(
@@ -315,11 +279,13 @@ public final class PoolOps {
         long h = x.size(r - 2), w = x.size(r - 1);
         long oh = outputSize(h, k[0], p[0], s[0], 1, ceil), ow = outputSize(w, k[1], p[1], s[1], 1, ceil);
         shapeCheck(x, k[0], k[1], s[0], s[1], 1, 1, oh, ow);
-        int[] hs = new int[(int) oh], he = new int[(int) oh], ws = new int[(int) ow], we = new int[(int) ow];
-        long[] padH = new long[(int) oh], padW = new long[(int) ow];
-        avgWindows(h, k[0], s[0], p[0], oh, hs, he, padH);
-        avgWindows(w, k[1], s[1], p[1], ow, ws, we, padW);
-        return new WindowPlan(planesOf(x), h, w, hs, he, ws, we, padH, padW, include, divisor);
+        return new PoolPlan(
+                planesOf(x, 2),
+                PoolPlan.Axis.UNIT,
+                PoolPlan.Axis.averaging(h, k[0], s[0], p[0], oh),
+                PoolPlan.Axis.averaging(w, k[1], s[1], p[1], ow),
+                include,
+                divisor);
     }
 
     /** {@code avg_pool2d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)}. */
@@ -329,11 +295,11 @@ public final class PoolOps {
                             + "bool count_include_pad=True, int? divisor_override=None) -> Tensor",
                     a -> {
                         Tensor x = (Tensor) a[0];
-                        WindowPlan p = avgPlan(x, a, 1);
+                        PoolPlan p = avgPlan(x, a, 1);
                         requireAvgSupported("avg_pool2d", x.dtype());
-                        return Spec.of(withSpatial(x, p.oh(), p.ow()), x.dtype(), x.device(), p);
+                        return Spec.of(withSpatial2d(x, p), x.dtype(), x.device(), p);
                     },
-                    (a, outs, spec) -> PoolKernels.average((Tensor) a[0], outs[0], (WindowPlan) spec.plan()))
+                    (a, outs, spec) -> PoolKernels.average((Tensor) a[0], outs[0], (PoolPlan) spec.plan()))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
                 avgPool2dBackward(
                         g[0],
@@ -346,7 +312,7 @@ public final class PoolOps {
                         (Long) a[6])
             })
             .deriveJvp(Jvps::linear)
-            .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
+            .defineBatchRule(PoolBatchRule.FOLD_2D);
 
     /**
      * {@code avg_pool2d_backward(grad_output, self, kernel_size, stride, padding, ceil_mode, count_include_pad,
@@ -359,12 +325,12 @@ public final class PoolOps {
                     a -> {
                         Tensor go = (Tensor) a[0], x = (Tensor) a[1];
                         Device device = Devices.common("avg_pool2d_backward", go, x);
-                        WindowPlan p = avgPlan(x, a, 2);
-                        checkGrad("avg_pool2d_backward", go, x, withSpatial(x, p.oh(), p.ow()));
+                        PoolPlan p = avgPlan(x, a, 2);
+                        checkGrad("avg_pool2d_backward", go, x, withSpatial2d(x, p));
                         requireAvgSupported("avg_pool2d_backward_out_frame", x.dtype());
                         return Spec.of(x.shape(), x.dtype(), device, p);
                     },
-                    (a, outs, spec) -> PoolKernels.averageBackward((Tensor) a[0], outs[0], (WindowPlan) spec.plan()))
+                    (a, outs, spec) -> PoolKernels.averageBackward((Tensor) a[0], outs[0], (PoolPlan) spec.plan()))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {
                 avgPool2d(
                         g[0],
@@ -377,9 +343,9 @@ public final class PoolOps {
                 null
             })
             .deriveJvp(Jvps::linear)
-            .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
+            .defineBatchRule(PoolBatchRule.FOLD_2D);
 
-    private static void checkGrad(String op, Tensor go, Tensor x, long[] shape) {
+    static void checkGrad(String op, Tensor go, Tensor x, long[] shape) {
         if (!java.util.Arrays.equals(go.impl().shapeRef(), shape)) {
             throw new TorchException(op + ": expected grad_output of shape " + Shapes.str(shape) + ", but got "
                     + Shapes.str(go.impl().shapeRef()));
@@ -390,16 +356,7 @@ public final class PoolOps {
         }
     }
 
-    /** adaptive pooling's windows along one dim: [floor(i·in/out), ceil((i+1)·in/out)). */
-    private static void adaptiveWindows(long in, long out, int[] start, int[] end, long[] extent) {
-        for (int i = 0; i < out; i++) {
-            start[i] = (int) Math.floorDiv(i * in, out);
-            end[i] = (int) -Math.floorDiv(-(i + 1) * in, out);
-            extent[i] = end[i] - start[i];
-        }
-    }
-
-    private static WindowPlan adaptivePlan(Tensor x, long[] outputSize) {
+    private static PoolPlan adaptivePlan(Tensor x, long[] outputSize) {
         if (x.dim() != 3 && x.dim() != 4) {
             throw new TorchException("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
                     + Shapes.str(x.impl().shapeRef()));
@@ -422,12 +379,13 @@ public final class PoolOps {
         }
         int r = x.dim();
         long h = x.size(r - 2), w = x.size(r - 1);
-        int oh = Math.toIntExact(outputSize[0]), ow = Math.toIntExact(outputSize[1]);
-        int[] hs = new int[oh], he = new int[oh], ws = new int[ow], we = new int[ow];
-        long[] eh = new long[oh], ew = new long[ow];
-        adaptiveWindows(h, oh, hs, he, eh);
-        adaptiveWindows(w, ow, ws, we, ew);
-        return new WindowPlan(planesOf(x), h, w, hs, he, ws, we, eh, ew, false, null);
+        return new PoolPlan(
+                planesOf(x, 2),
+                PoolPlan.Axis.UNIT,
+                PoolPlan.Axis.adaptive(h, outputSize[0]),
+                PoolPlan.Axis.adaptive(w, outputSize[1]),
+                false,
+                null);
     }
 
     /** {@code _adaptive_avg_pool2d(self, output_size)}: the mean of each of output_size's near-equal windows. */
@@ -435,14 +393,14 @@ public final class PoolOps {
                     "_adaptive_avg_pool2d(Tensor self, SymInt[2] output_size) -> Tensor",
                     a -> {
                         Tensor x = (Tensor) a[0];
-                        WindowPlan p = adaptivePlan(x, (long[]) a[1]);
+                        PoolPlan p = adaptivePlan(x, (long[]) a[1]);
                         requireSupported("adaptive_avg_pool2d", x.dtype());
-                        return Spec.of(withSpatial(x, p.oh(), p.ow()), x.dtype(), x.device(), p);
+                        return Spec.of(withSpatial2d(x, p), x.dtype(), x.device(), p);
                     },
-                    (a, outs, spec) -> PoolKernels.average((Tensor) a[0], outs[0], (WindowPlan) spec.plan()))
+                    (a, outs, spec) -> PoolKernels.average((Tensor) a[0], outs[0], (PoolPlan) spec.plan()))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {adaptiveAvgPool2dBackward(g[0], (Tensor) a[0])})
             .deriveJvp(Jvps::linear)
-            .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
+            .defineBatchRule(PoolBatchRule.FOLD_2D);
 
     /** {@code _adaptive_avg_pool2d_backward(grad_output, self)}. */
     public static final OpDef ADAPTIVE_AVG_POOL2D_BACKWARD = OpDef.structured(
@@ -455,18 +413,18 @@ public final class PoolOps {
                                     + x.dim() + ", but got "
                                     + Shapes.str(go.impl().shapeRef()));
                         }
-                        WindowPlan p = adaptivePlan(x, new long[] {go.size(-2), go.size(-1)});
-                        checkGrad("_adaptive_avg_pool2d_backward", go, x, withSpatial(x, p.oh(), p.ow()));
+                        PoolPlan p = adaptivePlan(x, new long[] {go.size(-2), go.size(-1)});
+                        checkGrad("_adaptive_avg_pool2d_backward", go, x, withSpatial2d(x, p));
                         requireSupported("adaptive_avg_pool2d_backward_cpu", x.dtype());
                         return Spec.of(x.shape(), x.dtype(), device, p);
                     },
-                    (a, outs, spec) -> PoolKernels.averageBackward((Tensor) a[0], outs[0], (WindowPlan) spec.plan()))
+                    (a, outs, spec) -> PoolKernels.averageBackward((Tensor) a[0], outs[0], (PoolPlan) spec.plan()))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
                 Tensor go = (Tensor) a[0];
                 return new Tensor[] {adaptiveAvgPool2d(g[0], new long[] {go.size(-2), go.size(-1)}), null};
             })
             .deriveJvp(Jvps::linear)
-            .vmapFallsBack("the vmapped dim must fold into N (or C) with a reshape per call: not written yet");
+            .defineBatchRule(PoolBatchRule.FOLD_2D);
 
     // ---- entry points ------------------------------------------------------------------------------------
 

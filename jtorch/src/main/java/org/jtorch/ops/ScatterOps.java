@@ -85,7 +85,9 @@ public final class ScatterOps {
     }
 
     /**
-     * {@code gather(self, dim, index)}: {@code out[i][j] = self[index[i][j]][j]} (dim 0); the result has index's shape.
+     * {@code gather(self, dim, index, sparse_grad)}: {@code out[i][j] = self[index[i][j]][j]} (dim 0); the result has
+     * index's shape. With {@code sparse_grad} PyTorch's gradient of self is a sparse COO tensor; JTorch has no sparse
+     * layout and gives its dense equivalent, the scatter-add of the incoming gradient, as without the flag.
      */
     public static final OpDef GATHER = OpDef.structured(
                     "gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) -> Tensor",
@@ -782,6 +784,16 @@ public final class ScatterOps {
     /** {@code torch.gather(self, dim, index)}. */
     public static Tensor gather(Tensor self, int dim, Tensor index) {
         return GATHER.call1(self, (long) dim, index, false);
+    }
+
+    /**
+     * {@code torch.gather(self, dim, index, sparse_grad=sparseGrad)}. PyTorch returns self's gradient as a sparse COO
+     * tensor when {@code sparseGrad} is set (one entry per gathered element, duplicates uncoalesced); JTorch has no
+     * sparse layout, so the gradient is the strided tensor that sparse gradient densifies to ({@code to_dense()}: the
+     * same values, duplicates summed), which is what it is without the flag.
+     */
+    public static Tensor gather(Tensor self, int dim, Tensor index, boolean sparseGrad) {
+        return GATHER.call1(self, (long) dim, index, sparseGrad);
     }
 
     /** {@code torch.scatter(self, dim, index, src)}. */

@@ -14,8 +14,5 @@ final class VmapOpDbLists {
             "one_hot",
             "repeat_interleave.Tensor",
             "repeat_interleave.self_Tensor",
-            "count_nonzero.dim_IntList",
-            // the composite validates its indices' values before scattering: no batch rule yet (PyTorch has one)
-            "max_unpool2d",
-            "max_unpool3d");
+            "count_nonzero.dim_IntList");
 }

@@ -325,6 +325,7 @@ public final class OpDb {
         convolutionAndPooling(t);
         t.addAll(UpsampleOpDb.entries());
         t.addAll(SpatialOpDb.entries());
+        t.addAll(Pool3dOpDb.entries());
         t.addAll(LossOpDb.entries());
         t.addAll(DistributionOpDb.entries());
         t.addAll(IndexReduceOpDb.entries());

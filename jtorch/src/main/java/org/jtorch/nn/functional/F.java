@@ -13,10 +13,12 @@ import org.jtorch.internal.Shapes;
 import org.jtorch.nn.LinearCrossEntropyOptions;
 import org.jtorch.nn.Reduction;
 import org.jtorch.ops.ActivationOps;
+import org.jtorch.ops.AdaptiveMaxPoolOps;
 import org.jtorch.ops.FoldOps;
 import org.jtorch.ops.NormOps;
 import org.jtorch.ops.PixelShuffleOps;
 import org.jtorch.ops.Pool1dOps;
+import org.jtorch.ops.Pool3dOps;
 import org.jtorch.ops.PoolOps;
 import org.jtorch.ops.RandomOps;
 import org.jtorch.ops.ReductionOps;
@@ -951,6 +953,125 @@ public final class F {
     }
 
     /**
+     * {@code F.lp_pool3d(input, norm_type, kernel_size, stride, ceil_mode)}: as {@link #lpPool2d} over the last three
+     * dims; a null stride is the kernel size, and an infinite norm is the max pool of {@code |x|}.
+     */
+    public static Tensor lpPool3d(Tensor input, double normType, long[] kernelSize, long[] stride, boolean ceilMode) {
+        return Pooling.lpPool3d(input, normType, kernelSize, stride, ceilMode);
+    }
+
+    /** {@code F.max_pool3d(input, kernel_size)}: stride = kernel_size. */
+    public static Tensor maxPool3d(Tensor input, long... kernelSize) {
+        return maxPool3d(input, kernelSize, null, new long[] {0}, new long[] {1}, false);
+    }
+
+    /**
+     * {@code F.max_pool3d(input, kernel_size, stride, padding, dilation, ceil_mode)} over the last three dims of a [N,
+     * C, D, H, W] or [C, D, H, W] input; one value = every dim, a null or empty stride is the kernel size.
+     */
+    public static Tensor maxPool3d(
+            Tensor input, long[] kernelSize, long[] stride, long[] padding, long[] dilation, boolean ceilMode) {
+        return maxPool3dWithIndices(input, kernelSize, stride, padding, dilation, ceilMode)
+                .values();
+    }
+
+    /** {@code F.max_pool3d(..., return_indices=True)}: the maxima and their flat positions in each input volume. */
+    public static ValuesIndices maxPool3dWithIndices(
+            Tensor input, long[] kernelSize, long[] stride, long[] padding, long[] dilation, boolean ceilMode) {
+        Tensor[] r = Pool3dOps.maxPool3dWithIndices(input, kernelSize, stride, padding, dilation, ceilMode);
+        return new ValuesIndices(r[0], r[1]);
+    }
+
+    /** {@code F.avg_pool3d(input, kernel_size)}: stride = kernel_size, no padding. */
+    public static Tensor avgPool3d(Tensor input, long... kernelSize) {
+        return avgPool3d(input, kernelSize, null, new long[] {0}, false, true, null);
+    }
+
+    /**
+     * {@code F.avg_pool3d(input, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)}; a null
+     * stride is the kernel size, a null divisor the window's.
+     */
+    public static Tensor avgPool3d(
+            Tensor input,
+            long[] kernelSize,
+            long[] stride,
+            long[] padding,
+            boolean ceilMode,
+            boolean countIncludePad,
+            Long divisorOverride) {
+        return Pool3dOps.avgPool3d(input, kernelSize, stride, padding, ceilMode, countIncludePad, divisorOverride);
+    }
+
+    /** {@code F.adaptive_avg_pool3d(input, output_size)}: one value (every dim) or three. */
+    public static Tensor adaptiveAvgPool3d(Tensor input, long... outputSize) {
+        return Pool3dOps.adaptiveAvgPool3d(input, Pooling.broadcast(outputSize, 3));
+    }
+
+    /**
+     * {@code F.adaptive_avg_pool3d(input, (d, h, w))} where a null size is PyTorch's {@code None}: that dim keeps the
+     * input's size (a triple needs an input of at least 4 dims).
+     */
+    public static Tensor adaptiveAvgPool3d(Tensor input, Long outputD, Long outputH, Long outputW) {
+        return Pool3dOps.adaptiveAvgPool3d(input, Pooling.withDefaults(input, outputD, outputH, outputW));
+    }
+
+    /** {@code F.adaptive_max_pool1d(input, output_size)}: the maximum of each adaptive window of the last dim. */
+    public static Tensor adaptiveMaxPool1d(Tensor input, long outputSize) {
+        return adaptiveMaxPool1dWithIndices(input, outputSize).values();
+    }
+
+    /** {@code F.adaptive_max_pool1d(..., return_indices=True)}: the maxima and their positions along the last dim. */
+    public static ValuesIndices adaptiveMaxPool1dWithIndices(Tensor input, long outputSize) {
+        Tensor[] r = (Tensor[]) AdaptiveMaxPoolOps.ADAPTIVE_MAX_POOL1D.call(input, new long[] {outputSize});
+        return new ValuesIndices(r[0], r[1]);
+    }
+
+    /** {@code F.adaptive_max_pool2d(input, output_size)}: one value (square) or two. */
+    public static Tensor adaptiveMaxPool2d(Tensor input, long... outputSize) {
+        return adaptiveMaxPool2dWithIndices(input, outputSize).values();
+    }
+
+    /**
+     * {@code F.adaptive_max_pool2d(input, (h, w))} where a null size is PyTorch's {@code None}: that dim keeps the
+     * input's size.
+     */
+    public static Tensor adaptiveMaxPool2d(Tensor input, Long outputH, Long outputW) {
+        return adaptiveMaxPool2dWithIndices(input, Pooling.withDefaults(input, outputH, outputW))
+                .values();
+    }
+
+    /**
+     * {@code F.adaptive_max_pool2d(..., return_indices=True)}: the maxima and their flat positions in each input plane.
+     */
+    public static ValuesIndices adaptiveMaxPool2dWithIndices(Tensor input, long... outputSize) {
+        Tensor[] r = (Tensor[]) AdaptiveMaxPoolOps.ADAPTIVE_MAX_POOL2D.call(input, Pooling.broadcast(outputSize, 2));
+        return new ValuesIndices(r[0], r[1]);
+    }
+
+    /** {@code F.adaptive_max_pool3d(input, output_size)}: one value (every dim) or three. */
+    public static Tensor adaptiveMaxPool3d(Tensor input, long... outputSize) {
+        return adaptiveMaxPool3dWithIndices(input, outputSize).values();
+    }
+
+    /**
+     * {@code F.adaptive_max_pool3d(input, (d, h, w))} where a null size is PyTorch's {@code None}: that dim keeps the
+     * input's size.
+     */
+    public static Tensor adaptiveMaxPool3d(Tensor input, Long outputD, Long outputH, Long outputW) {
+        return adaptiveMaxPool3dWithIndices(input, Pooling.withDefaults(input, outputD, outputH, outputW))
+                .values();
+    }
+
+    /**
+     * {@code F.adaptive_max_pool3d(..., return_indices=True)}: the maxima and their flat positions in each input
+     * volume.
+     */
+    public static ValuesIndices adaptiveMaxPool3dWithIndices(Tensor input, long... outputSize) {
+        Tensor[] r = (Tensor[]) AdaptiveMaxPoolOps.ADAPTIVE_MAX_POOL3D.call(input, Pooling.broadcast(outputSize, 3));
+        return new ValuesIndices(r[0], r[1]);
+    }
+
+    /**
      * {@code F.max_unpool1d(input, indices, kernel_size, stride, padding, output_size)}: each value written at its
      * index of a zero output; null stride = kernel size, null output size = {@code (L − 1)·stride + kernel − 2·pad}.
      */
@@ -1033,7 +1154,7 @@ public final class F {
             Tensor input, long[] outputSize, long[] kernelSize, long[] dilation, long[] padding, long[] stride) {
         return FoldOps.COL2IM.call1(
                 input,
-                Pooling.expand("output_size", outputSize, 2),
+                Pooling.broadcast(outputSize, 2),
                 Pooling.expand("kernel_size", kernelSize, 2),
                 Pooling.expand("dilation", dilation, 2),
                 Pooling.expand("padding", padding, 2),

@@ -6,11 +6,13 @@ import org.jtorch.TorchException;
 import org.jtorch.internal.Shapes;
 import org.jtorch.ops.MaxUnpoolOps;
 import org.jtorch.ops.Pool1dOps;
+import org.jtorch.ops.Pool3dOps;
 import org.jtorch.ops.PoolOps;
 
 /**
- * The Python-level parts of {@code F.lp_pool1d/2d} and {@code F.max_unpool1d/2d/3d}: power-average pooling over the
- * average pools, and the default or requested output size of an unpool ({@code _unpool_output_size}).
+ * The Python-level parts of {@code F.lp_pool1d/2d/3d}, {@code F.max_unpool1d/2d/3d} and the adaptive pools:
+ * power-average pooling over the average pools, the default or requested output size of an unpool
+ * ({@code _unpool_output_size}), and output sizes with {@code None} entries ({@code _list_with_default}).
  */
 final class Pooling {
     private Pooling() {}
@@ -34,6 +36,37 @@ final class Pooling {
             throw new TorchException("lp_pool2d: kernel_size must be a single int or a pair, but got " + kernel.length);
         Tensor avg = PoolOps.avgPool2d(input.pow(normType), kernel, stride, new long[] {0}, ceilMode, true, null);
         return rootOfSum(avg, k[0] * k[1], normType);
+    }
+
+    /** {@code F.lp_pool3d}: as {@link #lpPool2d} over 3-d windows; an infinite norm is a max pool of |x|. */
+    static Tensor lpPool3d(Tensor input, double normType, long[] kernel, long[] stride, boolean ceilMode) {
+        long[] k = expand("kernel_size", kernel, 3);
+        long[] s = stride == null ? new long[0] : stride;
+        if (normType == Double.POSITIVE_INFINITY) {
+            return Pool3dOps.maxPool3dWithIndices(input.abs(), kernel, s, new long[] {0}, new long[] {1}, ceilMode)[0];
+        }
+        if (normType == Double.NEGATIVE_INFINITY) {
+            return Pool3dOps.maxPool3dWithIndices(
+                    input.abs().neg(), kernel, s, new long[] {0}, new long[] {1}, ceilMode)[0]
+                    .neg();
+        }
+        Tensor avg = Pool3dOps.avgPool3d(input.pow(normType), kernel, s, new long[] {0}, ceilMode, true, null);
+        return rootOfSum(avg, k[0] * k[1] * k[2], normType);
+    }
+
+    /**
+     * PyTorch's {@code _list_with_default}: an output size whose null entries keep the input's size along that dim; the
+     * input needs more dims than the list has.
+     */
+    static long[] withDefaults(Tensor input, Long... size) {
+        if (input.dim() <= size.length) {
+            throw new IllegalArgumentException("Input dimension should be at least " + (size.length + 1));
+        }
+        long[] r = new long[size.length];
+        for (int i = 0; i < size.length; i++) {
+            r[i] = size[i] != null ? size[i] : input.size(input.dim() - size.length + i);
+        }
+        return r;
     }
 
     private static Tensor rootOfSum(Tensor avg, long windowSize, double normType) {
@@ -89,6 +122,14 @@ final class Pooling {
             }
         }
         return size;
+    }
+
+    /** One value repeated for every dim; any other list as it is, for the op to check. */
+    static long[] broadcast(long[] v, int n) {
+        if (v.length != 1) return v.clone();
+        long[] r = new long[n];
+        Arrays.fill(r, v[0]);
+        return r;
     }
 
     /** One value for every dim, or one per dim. */
