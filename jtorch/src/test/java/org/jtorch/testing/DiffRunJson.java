@@ -3,10 +3,13 @@ package org.jtorch.testing;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.reflect.RecordComponent;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Generator;
@@ -60,31 +63,20 @@ final class DiffRunJson {
             case null -> out.append("null");
             case Tensor t -> tensorArgument(t);
             case Tensor[] ts -> {
-                out.append('[');
-                for (int i = 0; i < ts.length; i++) {
-                    if (i > 0) out.append(',');
-                    argument(ts[i]);
-                }
-                out.append(']');
+                return each(Arrays.asList(ts), this::argument);
+            }
+            case List<?> list -> {
+                return each(list, this::argument);
             }
             case long[] ls -> longs(ls);
             case int[] is -> {
-                out.append('[');
-                for (int i = 0; i < is.length; i++) out.append(i > 0 ? "," : "").append(is[i]);
-                out.append(']');
+                return each(Arrays.stream(is).boxed().toList(), this::argument);
             }
             case double[] ds -> {
-                out.append('[');
-                for (int i = 0; i < ds.length; i++) {
-                    if (i > 0) out.append(',');
-                    floating(ds[i]);
-                }
-                out.append(']');
+                return each(Arrays.stream(ds).boxed().toList(), this::argument);
             }
             case boolean[] bs -> {
-                out.append('[');
-                for (int i = 0; i < bs.length; i++) out.append(i > 0 ? "," : "").append(bs[i]);
-                out.append(']');
+                return each(booleans(bs), this::argument);
             }
             case Long l -> out.append(l);
             case Integer i -> out.append(i);
@@ -97,14 +89,6 @@ final class DiffRunJson {
             case Device d ->
                 raw("{\"k\":\"device\",\"v\":").string(d.toString()).raw("}");
             case Generator g -> out.append("{\"k\":\"generator\"}");
-            case List<?> list -> {
-                out.append('[');
-                for (int i = 0; i < list.size(); i++) {
-                    if (i > 0) out.append(',');
-                    if (!argument(list.get(i))) return false;
-                }
-                out.append(']');
-            }
             case PadMode mode -> string(mode.pyName()); // the schema's str mode
             default -> {
                 return false;
@@ -115,43 +99,45 @@ final class DiffRunJson {
 
     /** A result: tensors contiguous, tuples and records as lists, numbers; false when the type has no encoding. */
     boolean result(Object v) {
-        switch (v) {
-            case null -> out.append("null");
-            case Tensor t -> tensorResult(t);
-            case Tensor[] ts -> {
-                out.append('[');
-                for (int i = 0; i < ts.length; i++) {
-                    if (i > 0) out.append(',');
-                    result(ts[i]);
-                }
-                out.append(']');
+        return switch (v) {
+            case Tensor t -> {
+                tensorResult(t);
+                yield true;
             }
-            case List<?> list -> {
-                out.append('[');
-                for (int i = 0; i < list.size(); i++) {
-                    if (i > 0) out.append(',');
-                    if (!result(list.get(i))) return false;
-                }
-                out.append(']');
-            }
-            case Record r -> {
-                RecordComponent[] cs = r.getClass().getRecordComponents();
-                out.append('[');
-                for (int i = 0; i < cs.length; i++) {
-                    if (i > 0) out.append(',');
-                    try {
-                        if (!result(cs[i].getAccessor().invoke(r))) return false;
-                    } catch (ReflectiveOperationException e) {
-                        throw new IllegalStateException(e);
-                    }
-                }
-                out.append(']');
-            }
-            default -> {
-                return argument(v);
+            case Tensor[] ts -> each(Arrays.asList(ts), this::result);
+            case List<?> list -> each(list, this::result);
+            case Record r -> each(components(r), this::result);
+            case null, default -> argument(v);
+        };
+    }
+
+    /** {@code [a,b,...]}, each item written by {@code write}; false as soon as one has no encoding. */
+    private boolean each(List<?> items, Predicate<Object> write) {
+        out.append('[');
+        for (int i = 0; i < items.size(); i++) {
+            if (i > 0) out.append(',');
+            if (!write.test(items.get(i))) return false;
+        }
+        out.append(']');
+        return true;
+    }
+
+    private static List<Boolean> booleans(boolean[] bs) {
+        List<Boolean> list = new ArrayList<>(bs.length);
+        for (boolean b : bs) list.add(b);
+        return list;
+    }
+
+    private static List<Object> components(Record r) {
+        List<Object> values = new ArrayList<>();
+        for (RecordComponent c : r.getClass().getRecordComponents()) {
+            try {
+                values.add(c.getAccessor().invoke(r));
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
             }
         }
-        return true;
+        return values;
     }
 
     DiffRunJson floating(double d) {
