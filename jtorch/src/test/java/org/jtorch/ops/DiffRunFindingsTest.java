@@ -1,5 +1,6 @@
 package org.jtorch.ops;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -53,5 +54,25 @@ class DiffRunFindingsTest {
         Tensor b = Torch.tensor(new double[] {1}, DType.BOOL, 1);
         e = assertThrows(TorchException.class, () -> Linalg.vecdot(b, b));
         assertEquals("linalg.vecdot: Expected a floating point or complex tensor as input. Got Bool", e.getMessage());
+    }
+
+    /**
+     * The softmax backward ops return grad_output's dtype whatever input_dtype says (ATen's meta; only a float32 grad
+     * of a float16 input becomes float16). Expected: PyTorch 2.13, {@code torch.ops.aten._log_softmax_backward_data}
+     * and {@code _softmax_backward_data} on the same tensors.
+     */
+    @Test
+    void softmaxBackwardDataKeepsGradOutputsDtype() {
+        Tensor g = Torch.tensor(new double[] {0.5, -1.0, 2.0}, DType.BFLOAT16, 1, 3);
+        Tensor logY = Torch.tensor(new double[] {-1.25, -0.5, -2.0}, DType.BFLOAT16, 1, 3);
+        Tensor r = ReductionOps.logSoftmaxBackwardData(g, logY, 1, DType.FLOAT64);
+        assertEquals(DType.BFLOAT16, r.dtype());
+        assertArrayEquals(new double[] {0.0703125, -1.90625, 1.796875}, r.toDoubleArray());
+
+        Tensor g32 = Torch.tensor(new double[] {0.5, -1.0, 2.0}, DType.FLOAT32, 1, 3);
+        Tensor y = Torch.tensor(new double[] {0.25, 0.5, 0.25}, DType.FLOAT32, 1, 3);
+        Tensor s = ReductionOps.softmaxBackwardData(g32, y, 1, DType.FLOAT64);
+        assertEquals(DType.FLOAT32, s.dtype());
+        assertArrayEquals(new double[] {0.09375, -0.5625, 0.46875}, s.toDoubleArray());
     }
 }
