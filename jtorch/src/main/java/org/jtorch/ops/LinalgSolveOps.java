@@ -199,6 +199,10 @@ public final class LinalgSolveOps {
     public static final OpDef VECDOT =
             OpDef.composite("linalg_vecdot(Tensor x, Tensor y, *, int dim=-1) -> Tensor", args -> {
                 Tensor x = (Tensor) args[0], y = (Tensor) args[1];
+                if (!x.dtype().isFloatingPoint() && !x.dtype().isComplex()) { // ATen's checkFloatingOrComplex
+                    throw new TorchException("linalg.vecdot: Expected a floating point or complex tensor as input. Got "
+                            + x.dtype().cppName());
+                }
                 if (x.dtype() != y.dtype()) {
                     throw new TorchException(
                             "linalg.vecdot: Expected x and y to have the same dtype, but found x of type "

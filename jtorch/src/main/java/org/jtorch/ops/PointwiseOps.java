@@ -1129,11 +1129,24 @@ public final class PointwiseOps {
                 g[0].mul(Grads.conj(((Tensor) a[0]).square().add(1L).rsqrt()))
             })
             .deriveJvp(Jvps::elementwise);
+    /**
+     * Real acosh as fdlibm's {@code e_acosh.c} (glibc's, which PyTorch's CPU kernel calls): NaN below 1, log(x) + ln 2
+     * from 2^28 on (the direct form overflows x² near 1e154 and cancels to log(0) = -inf for large negative x), and
+     * log1p near 1, where x + sqrt(x² - 1) loses the digits that matter.
+     */
+    private static double acoshReal(double x) {
+        if (!(x >= 1)) return Double.NaN;
+        if (x >= 0x1p28) return Double.isInfinite(x) ? x : Math.log(x) + LN2;
+        if (x > 2) return Math.log(2 * x - 1 / (x + Math.sqrt(x * x - 1)));
+        double t = x - 1;
+        return Math.log1p(t + Math.sqrt(2 * t + t * t));
+    }
+
     public static final OpDef ACOSH = Pointwise.unary(
                     "acosh(Tensor self) -> Tensor",
                     Promotion.INT_TO_FLOAT,
                     FLOATS,
-                    cplx(x -> Math.log(x + Math.sqrt(x * x - 1)), ComplexMath::acosh, null))
+                    cplx(PointwiseOps::acoshReal, ComplexMath::acosh, null))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
                 // 1/sqrt(x² - 1); for complex x only the split 1/(sqrt(x + 1)·sqrt(x - 1)) is on acosh's branch
                 Tensor x = (Tensor) a[0];

@@ -594,7 +594,8 @@ public final class ReductionOps {
      * {@code _softmax_backward_data} / {@code _log_softmax_backward_data(grad_output, output, dim, input_dtype)}: the
      * gradient of softmax or log_softmax from the forward's output in one pass per row, as ATen's kernels (the
      * composite form made four passes and three temporaries over the logits-sized tensors). The result has
-     * {@code input_dtype}. Their own VJPs are written with differentiable ops, so higher orders exist.
+     * grad_output's dtype, except float16 for a float32 grad_output with {@code input_dtype} float16 (ATen's
+     * half-to-float case). Their own VJPs are written with differentiable ops, so higher orders exist.
      */
     private static OpDef softmaxBackwardOp(String name, boolean log) {
         OpDef.Meta meta = args -> {
@@ -610,8 +611,10 @@ public final class ReductionOps {
                     throw new TorchException("\"" + name + "\" not implemented for '" + d.cppName() + "'");
                 }
             }
+            // ATen's meta: grad_output's dtype, but float16 for a float32 grad of a float16 input (half_to_float)
+            DType result = grad.dtype() == DType.FLOAT32 && dtype == DType.FLOAT16 ? DType.FLOAT16 : grad.dtype();
             int dim = Shapes.wrapDim((Long) args[2], Math.max(1, grad.dim()));
-            return Spec.of(grad.impl().shapeRef(), dtype, Devices.common(name, grad, output), dim);
+            return Spec.of(grad.impl().shapeRef(), result, Devices.common(name, grad, output), dim);
         };
         OpDef.Kernel kernel = (args, outs, spec) -> ReduceLoops.softmaxBackward(
                 log, outs[0].impl(), ((Tensor) args[0]).impl(), ((Tensor) args[1]).impl(), (Integer) spec.plan());

@@ -14,6 +14,7 @@ import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.autograd.GradMode;
 import org.jtorch.io.Npy;
+import org.jtorch.testing.PyTorchPython;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -15,6 +15,7 @@ import org.jtorch.TorchException;
 import org.jtorch.autograd.GradMode;
 import org.jtorch.io.Npy;
 import org.jtorch.nn.Module;
+import org.jtorch.testing.PyTorchPython;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,4 +1,4 @@
-package org.jtorch.export;
+package org.jtorch.testing;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -16,11 +16,11 @@ import java.util.concurrent.TimeUnit;
  * The Python with PyTorch 2.13 that interoperability tests run, named by {@code JTORCH_PYTHON}. Without it the tests
  * are skipped, unless {@code JTORCH_REQUIRE_TORCH=1} (CI) makes its absence a failure.
  */
-final class PyTorchPython {
+public final class PyTorchPython {
     private PyTorchPython() {}
 
     /** The interpreter, or a skip (a failure under {@code JTORCH_REQUIRE_TORCH=1}) when there is none. */
-    static Path require() {
+    public static Path require() {
         String python = System.getenv("JTORCH_PYTHON");
         boolean required = "1".equals(System.getenv("JTORCH_REQUIRE_TORCH"));
         if (python == null || python.isEmpty() || !Files.isExecutable(Path.of(python))) {
@@ -33,7 +33,7 @@ final class PyTorchPython {
     /**
      * Runs {@code script} (relative to the repository root) with {@code args}; returns its output, failing on error.
      */
-    static String run(String script, List<String> args) throws IOException, InterruptedException {
+    public static String run(String script, List<String> args) throws IOException, InterruptedException {
         Path root = repositoryRoot();
         List<String> cmd = new ArrayList<>(
                 List.of(require().toString(), root.resolve(script).toString()));
@@ -49,7 +49,8 @@ final class PyTorchPython {
         return text;
     }
 
-    private static Path repositoryRoot() {
+    /** The repository's root directory, found upwards from the working directory. */
+    public static Path repositoryRoot() {
         Path dir = Path.of("").toAbsolutePath();
         while (dir != null && !Files.exists(dir.resolve("jtorch/src/test/python"))) dir = dir.getParent();
         if (dir == null) throw new IllegalStateException("not inside the repository");
