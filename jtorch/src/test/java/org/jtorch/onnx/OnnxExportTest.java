@@ -22,8 +22,8 @@ import org.jtorch.export.MultiInputModels;
 import org.jtorch.nn.AdaptiveAvgPool2d;
 import org.jtorch.nn.BatchNorm2d;
 import org.jtorch.nn.Conv2d;
-import org.jtorch.nn.Dropout;
 import org.jtorch.nn.ConvOptions;
+import org.jtorch.nn.Dropout;
 import org.jtorch.nn.Flatten;
 import org.jtorch.nn.GELU;
 import org.jtorch.nn.Linear;
@@ -135,7 +135,9 @@ class OnnxExportTest {
         Onnx.export(alone, new Tensor[] {Torch.randn(2, 5)}, p2);
         ModelProto model = read(p2);
         assertEquals(List.of("Identity"), opTypes(model));
-        assertEquals(model.getGraph().getInput(0).getName(), model.getGraph().getNode(0).getInput(0));
+        assertEquals(
+                model.getGraph().getInput(0).getName(),
+                model.getGraph().getNode(0).getInput(0));
         assertTrue(OnnxRuntimeCheck.maxRelativeError(p2, alone, Torch.randn(2, 5)) <= OnnxRuntimeCheck.TOLERANCE);
     }
 
