@@ -278,12 +278,22 @@ def grid_cases():
     error("batch", "affine_grid", [theta2], size=[3, 3, 4, 5], align_corners=False)
 
 
+def infinite_norm_cases():
+    # PyTorch's lp_pool1d/2d special-case an infinite norm as a max pool of |x|; the norm is recorded as "inf"/"-inf"
+    for sign, norm in (("inf", float("inf")), ("-inf", -float("inf"))):
+        call(sign, "lp_pool1d", [randn(2, 3, 9)], norm_type=norm, kernel_size=3, stride=2)
+        CASES[-1]["kwargs"]["norm_type"] = sign
+        call(sign, "lp_pool2d", [randn(1, 2, 5, 6)], norm_type=norm, kernel_size=2, ceil_mode=True)
+        CASES[-1]["kwargs"]["norm_type"] = sign
+
+
 def main():
     conv3d_cases()
     pool1d_cases()
     unpool_cases()
     fold_cases()
     grid_cases()
+    infinite_norm_cases()  # last: the cases above keep their random inputs
     here = os.path.dirname(os.path.abspath(__file__))
     write(os.path.join(here, "..", "resources", "golden", "spatial.json"), CASES, "make_golden_spatial.py")
 

@@ -17,8 +17,13 @@ import org.jtorch.ops.PoolOps;
 final class Pooling {
     private Pooling() {}
 
-    /** {@code F.lp_pool1d}: {@code (sign(a)·relu(|a|)·k)^(1/p)} with {@code a} the average of {@code x^p}. */
+    /**
+     * {@code F.lp_pool1d}: {@code (sign(a)·relu(|a|)·k)^(1/p)} with {@code a} the average of {@code x^p}; an infinite
+     * norm is a max pool of |x| ({@link #infiniteNorm}).
+     */
     static Tensor lpPool1d(Tensor input, double normType, long kernel, Long stride, boolean ceilMode) {
+        Tensor extreme = infiniteNorm(normType, input, x -> F.maxPool1d(x, kernel, stride, 0, 1, ceilMode));
+        if (extreme != null) return extreme;
         Tensor avg = Pool1dOps.AVG_POOL1D.call1(
                 input.pow(normType),
                 new long[] {kernel},
@@ -34,24 +39,36 @@ final class Pooling {
         long[] k = kernel.length == 1 ? new long[] {kernel[0], kernel[0]} : kernel;
         if (k.length != 2)
             throw new TorchException("lp_pool2d: kernel_size must be a single int or a pair, but got " + kernel.length);
+        Tensor extreme = infiniteNorm(
+                normType, input, x -> F.maxPool2d(x, kernel, stride, new long[] {0}, new long[] {1}, ceilMode));
+        if (extreme != null) return extreme;
         Tensor avg = PoolOps.avgPool2d(input.pow(normType), kernel, stride, new long[] {0}, ceilMode, true, null);
         return rootOfSum(avg, k[0] * k[1], normType);
     }
 
-    /** {@code F.lp_pool3d}: as {@link #lpPool2d} over 3-d windows; an infinite norm is a max pool of |x|. */
+    /** {@code F.lp_pool3d}: as {@link #lpPool2d} over 3-d windows. */
     static Tensor lpPool3d(Tensor input, double normType, long[] kernel, long[] stride, boolean ceilMode) {
         long[] k = expand("kernel_size", kernel, 3);
         long[] s = stride == null ? new long[0] : stride;
-        if (normType == Double.POSITIVE_INFINITY) {
-            return Pool3dOps.maxPool3dWithIndices(input.abs(), kernel, s, new long[] {0}, new long[] {1}, ceilMode)[0];
-        }
-        if (normType == Double.NEGATIVE_INFINITY) {
-            return Pool3dOps.maxPool3dWithIndices(
-                    input.abs().neg(), kernel, s, new long[] {0}, new long[] {1}, ceilMode)[0]
-                    .neg();
-        }
+        Tensor extreme = infiniteNorm(
+                normType,
+                input,
+                x -> Pool3dOps.maxPool3dWithIndices(x, kernel, s, new long[] {0}, new long[] {1}, ceilMode)[0]);
+        if (extreme != null) return extreme;
         Tensor avg = Pool3dOps.avgPool3d(input.pow(normType), kernel, s, new long[] {0}, ceilMode, true, null);
         return rootOfSum(avg, k[0] * k[1] * k[2], normType);
+    }
+
+    /**
+     * An lp pool of infinite norm as PyTorch's {@code lp_pool1d/2d/3d} compute it, or null for a finite norm: the max
+     * pool of |x| for +inf, minus the max pool of -|x| (the smallest magnitude) for -inf.
+     */
+    private static Tensor infiniteNorm(
+            double normType, Tensor input, java.util.function.UnaryOperator<Tensor> maxPool) {
+        if (normType == Double.POSITIVE_INFINITY) return maxPool.apply(input.abs());
+        if (normType == Double.NEGATIVE_INFINITY)
+            return maxPool.apply(input.abs().neg()).neg();
+        return null;
     }
 
     /**
