@@ -74,8 +74,9 @@ def make(family, params, kw):
     raise ValueError(family)
 
 
-# the families whose mode JTorch defines (the newer ones)
-WITH_MODE = ("Gamma", "Beta", "Dirichlet", "Poisson", "Binomial")
+# the families whose mode JTorch defines (every one PyTorch defines but the transformed ones)
+WITH_MODE = ("Gamma", "Beta", "Dirichlet", "Poisson", "Binomial", "Normal", "Uniform", "Bernoulli", "Categorical",
+             "OneHotCategorical", "Exponential", "Laplace", "LogNormal", "IndependentNormal", "MVN")
 
 
 def leaves(params):

@@ -113,6 +113,12 @@ public final class Categorical extends Distribution {
         return Torch.full(extendedShape(), Double.NaN, probs.dtype(), probs.device());
     }
 
+    /** The mode: the most probable category (the first at a tie). */
+    @Override
+    public Tensor mode() {
+        return probs.argmax(-1L, false);
+    }
+
     @Override
     public Tensor variance() {
         return mean();

@@ -86,6 +86,12 @@ public final class Exponential extends Distribution {
         return rate.reciprocal();
     }
 
+    /** The mode: 0. */
+    @Override
+    public Tensor mode() {
+        return Torch.zerosLike(rate);
+    }
+
     @Override
     public Tensor variance() {
         return rate.pow(-2L);

@@ -111,6 +111,12 @@ public final class Independent extends Distribution {
         return base.mean();
     }
 
+    /** The mode: the base distribution's. */
+    @Override
+    public Tensor mode() {
+        return base.mode();
+    }
+
     @Override
     public Tensor variance() {
         return base.variance();

@@ -104,6 +104,12 @@ public final class Laplace extends Distribution {
         return loc;
     }
 
+    /** The mode: the location. */
+    @Override
+    public Tensor mode() {
+        return loc;
+    }
+
     @Override
     public Tensor variance() {
         return scale.pow(2L).mul(2.0);

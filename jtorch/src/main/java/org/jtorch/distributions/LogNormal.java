@@ -60,6 +60,12 @@ public final class LogNormal extends TransformedDistribution {
         return loc().add(scale().pow(2L).div(2.0)).exp();
     }
 
+    /** The mode: {@code exp(loc - scale²)}. */
+    @Override
+    public Tensor mode() {
+        return loc().sub(scale().square()).exp();
+    }
+
     @Override
     public Tensor variance() {
         Tensor scale2 = scale().pow(2L);

@@ -166,6 +166,12 @@ public final class MultivariateNormal extends Distribution {
         return loc;
     }
 
+    /** The mode: the mean. */
+    @Override
+    public Tensor mode() {
+        return loc;
+    }
+
     @Override
     public Tensor variance() {
         return scaleTril.pow(2L).sum(-1).expand(extendedShape());

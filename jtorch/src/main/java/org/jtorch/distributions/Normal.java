@@ -113,6 +113,12 @@ public final class Normal extends Distribution {
         return loc;
     }
 
+    /** The mode: the mean. */
+    @Override
+    public Tensor mode() {
+        return loc;
+    }
+
     @Override
     public Tensor variance() {
         return scale.pow(2L);

@@ -82,6 +82,12 @@ public final class OneHotCategorical extends Distribution {
         return probs();
     }
 
+    /** The mode: the one-hot vector of the most probable category. */
+    @Override
+    public Tensor mode() {
+        return F.oneHot(probs().argmax(-1L, false), categorical.numEvents()).to(probs().dtype());
+    }
+
     @Override
     public Tensor variance() {
         return probs().mul(probs().neg().add(1.0));

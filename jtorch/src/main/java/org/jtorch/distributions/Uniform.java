@@ -102,6 +102,12 @@ public final class Uniform extends Distribution {
         return high.add(low).div(2.0);
     }
 
+    /** The mode: undefined: NaN, as in PyTorch (every point of the support is as likely). */
+    @Override
+    public Tensor mode() {
+        return high.mul(Double.NaN);
+    }
+
     @Override
     public Tensor variance() {
         return high.sub(low).pow(2L).div(12.0);
