@@ -107,8 +107,34 @@ def main():
     error_case("transposed/int", x.int(), w.int(), None, **params([1, 1], [0, 0], [1, 1], True, [0], 1))
     error_case("plain/negative-output-padding", randn(1, 2, 5, 5), randn(3, 2, 3, 3), None,
                **params([1, 1], [0, 0], [1, 1], False, [-1], 1))
+    integer_cases()  # last: the cases above keep their random inputs
     here = os.path.dirname(os.path.abspath(__file__))
     write(os.path.join(here, "..", "resources", "golden", "convolution.json"), CASES, "make_golden_convolution.py")
+
+
+def integer_cases():
+    """Plain convolutions of integer tensors (ATen's slow_conv2d computes them; no gradients): every integer dtype,
+    1-d and 2-d, strides, padding, dilation, groups and bias, int8 sums that wrap, non-contiguous inputs."""
+    def ints(*shape, lo=-4, hi=5, dtype=torch.int64):
+        return torch.randint(lo, hi, shape, generator=GEN).to(dtype)
+    for dt in (torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64):
+        lo = 0 if dt == torch.uint8 else -4
+        name = str(dt).replace("torch.", "")
+        # ATen's dilated kernel (slow_conv_dilated) takes int64 only among the integers
+        dilation = [1, 2] if dt == torch.int64 else [1, 1]
+        value_case("plain/2d/" + name, ints(2, 3, 6, 5, lo=lo, dtype=dt), ints(4, 3, 3, 2, lo=lo, dtype=dt),
+                   ints(4, lo=lo, dtype=dt), grad=False, **params([2, 1], [1, 0], dilation, False, [0], 1))
+    value_case("plain/1d/int32-groups", ints(2, 4, 9, dtype=torch.int32), ints(6, 2, 3, dtype=torch.int32), None,
+               grad=False, **params([2], [1], [1], False, [0], 2))
+    error_case("plain/1d/int32-dilated", ints(2, 4, 9, dtype=torch.int32), ints(6, 2, 3, dtype=torch.int32), None,
+               **params([2], [1], [2], False, [0], 2))
+    value_case("plain/2d/int8-wraps", ints(1, 2, 4, 4, lo=60, hi=127, dtype=torch.int8),
+               ints(3, 2, 3, 3, lo=60, hi=127, dtype=torch.int8), None, grad=False,
+               **params([1, 1], [0, 0], [1, 1], False, [0], 1))
+    value_case("plain/2d/int64-transposed-input", ints(2, 5, 6, 3).transpose(1, 3), ints(2, 3, 2, 2), ints(2),
+               grad=False, **params([1, 1], [1, 1], [1, 1], False, [0], 1))
+    error_case("plain/bool", ints(1, 2, 4, 4).bool(), ints(3, 2, 3, 3).bool(), None,
+               **params([1, 1], [0, 0], [1, 1], False, [0], 1))
 
 
 if __name__ == "__main__":

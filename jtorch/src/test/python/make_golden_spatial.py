@@ -287,6 +287,21 @@ def infinite_norm_cases():
         CASES[-1]["kwargs"]["norm_type"] = sign
 
 
+def integer_conv3d_cases():
+    # ATen's slow_conv3d computes integers (dilated: int64 only); its transposed kernel takes floating dtypes here
+    def ints(*shape, dtype):
+        return (randn(*shape) * 3).round().to(dtype)
+    for dt in (torch.uint8, torch.int32):
+        x, w = ints(2, 3, 4, 5, 4, dtype=dt).abs(), ints(4, 3, 2, 3, 2, dtype=dt).abs()
+        call("int/" + str(dt).replace("torch.", ""), "conv3d", [x, w, ints(4, dtype=dt).abs()], grad=(), stride=[1, 2, 1],
+             padding=1)
+    x64 = ints(1, 4, 5, 5, 5, dtype=torch.int64)
+    call("int64-groups-dilation", "conv3d", [x64, ints(4, 2, 2, 2, 2, dtype=torch.int64)], grad=(), groups=2,
+         dilation=[2, 1, 2])
+    error("int32-dilation", "conv3d", [x64.int(), ints(4, 4, 2, 2, 2, dtype=torch.int32)], dilation=2)
+    error("int32-transposed", "conv_transpose3d", [x64.int(), ints(4, 2, 2, 2, 2, dtype=torch.int32)])
+
+
 def main():
     conv3d_cases()
     pool1d_cases()
@@ -294,6 +309,7 @@ def main():
     fold_cases()
     grid_cases()
     infinite_norm_cases()  # last: the cases above keep their random inputs
+    integer_conv3d_cases()
     here = os.path.dirname(os.path.abspath(__file__))
     write(os.path.join(here, "..", "resources", "golden", "spatial.json"), CASES, "make_golden_spatial.py")
 

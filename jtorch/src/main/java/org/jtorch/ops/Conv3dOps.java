@@ -83,7 +83,11 @@ public final class Conv3dOps {
         return r == 5;
     }
 
-    /** ATen's checks shared by both ops: dtypes, ranks and the per-dim parameters; returns them expanded. */
+    /**
+     * ATen's checks shared by both ops: dtypes, ranks and the per-dim parameters; returns them expanded. {@code outPad}
+     * is null for the plain convolution, which also takes integer dtypes (as ATen's slow_conv3d does; dilated, int64
+     * only, as its slow_conv_dilated); the transposed one takes floating dtypes.
+     */
     private static long[][] checked(
             Tensor input,
             Tensor weight,
@@ -108,18 +112,25 @@ public final class Conv3dOps {
                     + Shapes.str(in) + " instead");
         }
         long[] s = ConvOps.perDim("stride", stride, 3), p = ConvOps.perDim("padding", padding, 3);
-        long[] d = ConvOps.perDim("dilation", dilation, 3), op = ConvOps.perDim("output_padding", outPad, 3);
+        boolean transposed = outPad != null;
+        long[] d = ConvOps.perDim("dilation", dilation, 3);
+        long[] op = ConvOps.perDim("output_padding", transposed ? outPad : new long[] {0}, 3);
         ConvOps.checkParameters(s, p, d, op, groups, wt);
         DType t = input.dtype();
-        if (!t.isFloatingPoint()) {
-            throw new TorchException("\"slow_conv3d_cpu\" not implemented for '" + t.cppName() + "'");
+        boolean integral = t.isIntegral(false) && !t.isBarebonesUnsigned();
+        if (!t.isFloatingPoint() && (transposed || !integral)) {
+            String kernel = transposed ? "slow_conv_transpose3d_out_cpu" : "slow_conv3d_cpu";
+            throw new TorchException("\"" + kernel + "\" not implemented for '" + t.cppName() + "'");
+        }
+        if (integral && t != DType.INT64 && (d[0] > 1 || d[1] > 1 || d[2] > 1)) {
+            throw new TorchException("\"slow_conv_dilated<>\" not implemented for '" + t.cppName() + "'");
         }
         return new long[][] {s, p, d, op};
     }
 
     private static Tensor conv3d(
             Tensor x, Tensor weight, Tensor bias, long[] stride, long[] padding, long[] dilation, long groups) {
-        long[][] sp = checked(x, weight, bias, stride, padding, dilation, new long[] {0}, groups);
+        long[][] sp = checked(x, weight, bias, stride, padding, dilation, null, groups);
         long[] s = sp[0], p = sp[1], d = sp[2], in = x.shape(), wt = weight.shape();
         if (in[1] != wt[1] * groups) {
             throw new TorchException("Given groups=" + groups + ", weight of size " + Shapes.str(wt)

@@ -34,6 +34,10 @@ public final class ConvOps {
     private static final Set<DType> CONV_DTYPES =
             EnumSet.of(DType.FLOAT16, DType.BFLOAT16, DType.FLOAT32, DType.FLOAT64);
 
+    /** Integer dtypes the plain (not transposed) convolution computes, as ATen's slow_conv2d does; no gradients. */
+    private static final Set<DType> INTEGER_CONV_DTYPES =
+            EnumSet.of(DType.UINT8, DType.INT8, DType.INT16, DType.INT32, DType.INT64);
+
     /**
      * The geometry of one convolution, with 1-d problems lifted to 2-d (height 1, kernel height 1): the batch,
      * channels, spatial sizes of input, kernel and output, and the per-dim stride, padding, dilation.
@@ -321,14 +325,22 @@ public final class ConvOps {
                                     + " elements, but got bias of size "
                                     + Shapes.str(bias.impl().shapeRef()) + " instead");
                         }
-                        requireSupported(
-                                transposed ? "slow_conv_transpose2d_out_cpu" : "slow_conv2d_cpu", input.dtype());
+                        if (transposed || !INTEGER_CONV_DTYPES.contains(input.dtype())) {
+                            requireSupported(
+                                    transposed ? "slow_conv_transpose2d_out_cpu" : "slow_conv2d_cpu", input.dtype());
+                        } else if ((g.dh() > 1 || g.dw() > 1) && input.dtype() != DType.INT64) {
+                            // ATen sends dilated convolutions to slow_conv_dilated, which takes int64 only
+                            throw new TorchException("\"slow_conv_dilated<>\" not implemented for '"
+                                    + input.dtype().cppName() + "'");
+                        }
                         return Spec.of(transposed ? g.inputShape() : g.outputShape(), input.dtype(), device, g);
                     },
                     (a, outs, spec) -> {
                         Tensor input = (Tensor) a[0], weight = (Tensor) a[1], bias = (Tensor) a[2];
                         Geometry g = (Geometry) spec.plan();
                         if (transposed(a)) ConvKernels.backwardInput(input, weight, bias, outs[0], g);
+                        else if (INTEGER_CONV_DTYPES.contains(input.dtype()))
+                            IntegerConvKernels.forward(input, weight, bias, outs[0], g);
                         else ConvKernels.forward(input, weight, bias, outs[0], g);
                     })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> {
