@@ -111,15 +111,18 @@ public final class ComplexOps {
 
     // ---- conjugation --------------------------------------------------------------------------------
 
-    /** The materialising kernel: negates the imaginary parts of a complex tensor into a new tensor. */
+    /**
+     * The materialising kernel: negates the imaginary parts of a complex tensor into a new tensor; a real tensor of any
+     * dtype is copied, as ATen's kernel does.
+     */
     public static final OpDef CONJ_PHYSICAL_KERNEL = Pointwise.unary(
                     "_conj_physical(Tensor self) -> Tensor",
                     Promotion.DEFAULT,
-                    EnumSet.of(DType.Category.COMPLEX),
+                    EnumSet.allOf(DType.Category.class),
                     new Fns.Unary(
-                            null,
-                            null,
-                            null,
+                            x -> x,
+                            x -> x,
+                            x -> x,
                             (re, im, o) -> {
                                 o[0] = re;
                                 o[1] = -im;
