@@ -2,9 +2,10 @@ package org.jtorch.ops;
 
 import org.jtorch.DType;
 import org.jtorch.Tensor;
-import org.jtorch.Torch;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.kernels.cpu.Parallel;
+import org.jtorch.storage.Storage;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * The convolution of integer tensors ({@code uint8}, {@code int8}..{@code int64}), which PyTorch's CPU build computes
@@ -50,7 +51,7 @@ final class IntegerConvKernels {
                     }
                 }
             });
-            Tensor result = Torch.tensor(y).reshape(out.shape());
+            Tensor result = Tensor.of(TensorImpl.contiguous(Storage.wrap(y), out.shape(), DType.INT64));
             CopyOps.convert(result, out); // narrows with wrap-around, as the dtype's own arithmetic would
         }
     }
