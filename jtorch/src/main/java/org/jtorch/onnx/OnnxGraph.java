@@ -76,6 +76,19 @@ final class OnnxGraph {
         return weights;
     }
 
+    /**
+     * Every initializer whose value is known at export time, by name: the weights, and the constants written inline
+     * (shapes, scalars, computed tensors).
+     */
+    Map<String, Tensor> constants() {
+        Map<String, Tensor> known = new java.util.HashMap<>();
+        for (TensorProto t : proto.getInitializerList()) {
+            Tensor value = weights.containsKey(t.getName()) ? weights.get(t.getName()) : TensorProtos.valueOf(t);
+            if (value != null) known.put(t.getName(), value);
+        }
+        return known;
+    }
+
     /** An int64 vector constant as an initializer; returns its name. */
     String int64s(long... values) {
         // shapes, axes and bounds repeat across a graph: one initializer each

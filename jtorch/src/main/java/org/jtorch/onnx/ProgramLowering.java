@@ -26,7 +26,8 @@ import org.jtorch.onnx.proto.OnnxProto.ValueInfoProto;
  * An exported program as an ONNX model: parameters, buffers and lifted constants become initializers named by their
  * state-dict names, the user inputs become the graph's inputs, each core-ATen node becomes the ONNX nodes of its
  * {@link OpLowering}, and the user outputs become the graph's outputs. Buffer mutations are not outputs of an inference
- * model and are left out.
+ * model and are left out. The lowered graph is then optimized as PyTorch's exporter optimizes its own:
+ * {@link ConstantFolding}, {@link ConvBatchNormFolding}, and {@link GraphCleanup}.
  */
 final class ProgramLowering {
     /** ONNX IR version 10 (ONNX 1.16+), which opsets 18-21 belong to. */
@@ -112,6 +113,12 @@ final class ProgramLowering {
             }
         }
         writeOutputs(program, nodes.getLast(), outputNames, cx, shapes);
+        // the cleanup first turns a linear layer's weight transpose into a Gemm flag, which keeps the weight as it is
+        // in the state dict rather than folded into a transposed copy; constants then fold, so that a batch norm's
+        // statistics are single initializers when it folds into its conv, and a second cleanup drops what they read
+        GraphCleanup.run(g.proto(), g.weights());
+        ConstantFolding.run(g);
+        ConvBatchNormFolding.run(g);
         GraphCleanup.run(g.proto(), g.weights());
         return g;
     }

@@ -80,7 +80,25 @@ final class ShapeOps {
                 zero
                         ? cx.node(
                                 "Reshape", List.of(cx.input(n, 0), cx.intsValue(n, 1)), OnnxGraph.attr("allowzero", 1L))
-                        : cx.node("Reshape", List.of(cx.input(n, 0), cx.intsValue(n, 1))));
+                        : cx.node("Reshape", List.of(cx.input(n, 0), reshapeTarget(n, cx))));
+    }
+
+    /**
+     * The target shape of a reshape. With one dynamic size and every other size static and positive, the dynamic one is
+     * the only size the element count leaves open, so ONNX's -1 says it without computing it from the inputs.
+     */
+    private static String reshapeTarget(Node n, Lowering cx) {
+        List<Object> elements = cx.elements(n, 1);
+        int dynamic = 0;
+        boolean othersPositive = true;
+        for (Object e : elements) {
+            if (e instanceof SymInt s && !s.isConstant()) dynamic++;
+            else othersPositive &= (e instanceof SymInt s ? s.constantValue() : ((Number) e).longValue()) > 0;
+        }
+        if (dynamic != 1 || !othersPositive) return cx.intsValue(elements);
+        List<Object> inferred = new ArrayList<>();
+        for (Object e : elements) inferred.add(e instanceof SymInt s && !s.isConstant() ? (Object) (-1L) : e);
+        return cx.intsValue(inferred);
     }
 
     /** PyTorch's -1 (keep the size) is ONNX's 1 under Expand's two-way broadcasting. */

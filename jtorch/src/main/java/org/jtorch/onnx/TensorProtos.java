@@ -3,6 +3,7 @@ package org.jtorch.onnx;
 import com.google.protobuf.ByteString;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
@@ -39,6 +40,38 @@ final class TensorProtos {
             case COMPLEX128 -> DataType.COMPLEX128;
             default -> throw new TorchException("onnx export: dtype " + dtype + " has no ONNX element type");
         };
+    }
+
+    /** The JTorch dtype of an ONNX element type, or null when JTorch has none. */
+    static DType dtypeOf(int dataType) {
+        for (DType d : DType.values()) {
+            try {
+                if (dataType(d).getNumber() == dataType) return d;
+            } catch (TorchException noOnnxType) {
+                // a JTorch dtype without an ONNX element type cannot be the answer
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The value of an initializer whose data is inline ({@code raw_data}, or {@code int64_data} as {@link #int64s}
+     * writes), or null when it holds none (a weight written later by the model writer).
+     */
+    static Tensor valueOf(TensorProto t) {
+        DType dtype = dtypeOf(t.getDataType());
+        if (dtype == null) return null;
+        long[] dims = t.getDimsList().stream().mapToLong(Long::longValue).toArray();
+        if (t.hasRawData()) {
+            ByteBuffer bytes = ByteBuffer.wrap(t.getRawData().toByteArray()).order(ByteOrder.LITTLE_ENDIAN);
+            return Torch.asarray(bytes, dtype).reshape(dims);
+        }
+        if (dtype == DType.INT64 && t.getInt64DataCount() > 0) {
+            long[] values =
+                    t.getInt64DataList().stream().mapToLong(Long::longValue).toArray();
+            return Torch.tensor(values).reshape(dims);
+        }
+        return null;
     }
 
     /** The tensor's data as one row-major, little-endian run of bytes (ONNX's raw_data layout). */

@@ -113,6 +113,50 @@ class OnnxExportTest {
     }
 
     @Test
+    void cnnFoldsItsBatchNormIntoTheConvAsPyTorchsExporterDoes() throws IOException, OrtException {
+        Module m = cnn();
+        Path path = dir.resolve("cnn.onnx");
+        Onnx.export(m, new Tensor[] {Torch.randn(2, 3, 16, 16)}, path, DYNAMIC_BATCH);
+        ModelProto model = read(path);
+        // PyTorch 2.13's exporter writes 7 nodes too (with ReduceMean for the global average pool)
+        assertEquals(
+                List.of("Conv", "Relu", "MaxPool", "Conv", "GlobalAveragePool", "Reshape", "Gemm"), opTypes(model));
+        Set<String> initializers = model.getGraph().getInitializerList().stream()
+                .map(t -> t.getName())
+                .collect(Collectors.toSet());
+        assertFalse(initializers.contains("1.running_mean"), initializers.toString());
+        assertFalse(initializers.contains("0.weight"), "the first conv reads its folded weight: " + initializers);
+        assertTrue(initializers.contains("4.weight") && initializers.contains("7.weight"), initializers.toString());
+        double err = OnnxRuntimeCheck.maxRelativeError(path, m, batches(3, 16, 16));
+        assertTrue(err <= OnnxRuntimeCheck.TOLERANCE, "max relative error " + err);
+    }
+
+    @Test
+    void aBatchNormAfterABiaslessConvOrAfterASharedConvRunsTheSame() throws IOException, OrtException {
+        Torch.manualSeed(5);
+        ConvOptions noBias = ConvOptions.defaults().padding(1).bias(false);
+        Module biasless = new Sequential(new Conv2d(3, 4, new long[] {3}, noBias), new BatchNorm2d(4));
+        Module unfoldable = new Sequential(new Conv2d(3, 4, 3), new ReLU(), new BatchNorm2d(4));
+        for (Module m : List.of(biasless, unfoldable)) {
+            try (var _ = Torch.noGrad()) {
+                m.getBuffer(m == biasless ? "1.running_mean" : "2.running_mean").copy_(Torch.randn(4));
+                m.getBuffer(m == biasless ? "1.running_var" : "2.running_var")
+                        .copy_(Torch.rand(4).add(0.5));
+            }
+            m.eval();
+        }
+        Path p1 = dir.resolve("biasless.onnx");
+        Onnx.export(biasless, new Tensor[] {Torch.randn(2, 3, 8, 8)}, p1, DYNAMIC_BATCH);
+        assertEquals(List.of("Conv"), opTypes(read(p1)));
+        assertTrue(OnnxRuntimeCheck.maxRelativeError(p1, biasless, batches(3, 8, 8)) <= OnnxRuntimeCheck.TOLERANCE);
+        // a ReLU between conv and batch norm: the statistics still fold to one scale and one shift
+        Path p2 = dir.resolve("relu-between.onnx");
+        Onnx.export(unfoldable, new Tensor[] {Torch.randn(2, 3, 8, 8)}, p2, DYNAMIC_BATCH);
+        assertEquals(List.of("Conv", "Relu", "Sub", "Mul", "Mul", "Add"), opTypes(read(p2)));
+        assertTrue(OnnxRuntimeCheck.maxRelativeError(p2, unfoldable, batches(3, 8, 8)) <= OnnxRuntimeCheck.TOLERANCE);
+    }
+
+    @Test
     void transformerEncoderLayerRunsInOnnxRuntime() throws OrtException {
         Module m = encoder();
         double err = exportAndRun(m, Torch.randn(2, 10, 32), batches(10, 32), DYNAMIC_BATCH);
