@@ -174,7 +174,7 @@ public final class Pool3dOps {
         shapeCheck("avg_pool3d()", x, k, s, p, new long[] {1, 1, 1}, out, true);
         PoolPlan.Axis[] axes = new PoolPlan.Axis[3];
         for (int i = 0; i < 3; i++) axes[i] = PoolPlan.Axis.averaging(in[i], k[i], s[i], p[i], out[i]);
-        return new PoolPlan(PoolOps.planesOf(x, 3), axes[0], axes[1], axes[2], include, divisor);
+        return PoolPlan.average(PoolOps.planesOf(x, 3), axes[0], axes[1], axes[2], include, divisor);
     }
 
     /** {@code avg_pool3d(self, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override)}. */
@@ -257,7 +257,7 @@ public final class Pool3dOps {
         PoolPlan.Axis h = PoolPlan.Axis.adaptive(x.size(r - 2), outputSize[1]);
         PoolPlan.Axis w = PoolPlan.Axis.adaptive(x.size(r - 1), outputSize[2]);
         long planes = PoolOps.planesOf(x, 3);
-        return max ? PoolPlan.max(planes, d, h, w) : new PoolPlan(planes, d, h, w, false, null);
+        return max ? PoolPlan.max(planes, d, h, w) : PoolPlan.adaptiveAverage(planes, d, h, w);
     }
 
     /** {@code _adaptive_avg_pool3d(self, output_size)}: the mean of each of output_size's near-equal windows. */

@@ -9,11 +9,11 @@ import org.jtorch.storage.TensorImpl;
 
 /**
  * The CPU kernels of every pool ({@link PoolOps}, {@link Pool3dOps}, {@link AdaptiveMaxPoolOps}): one max kernel and
- * one average kernel over a {@link PoolPlan}, whose windows ({@link PoolWindows}) are laid out once per call. Inputs
- * are read as dense float64 volumes (exact for every floating pooled dtype) and results written through a float64
- * buffer converted once into the output, so one loop serves every floating dtype; integer max pools and int64 average
- * pools have their own integer loops. Planes (N·C) are independent and run in parallel; within a plane the order is
- * fixed, so results do not depend on the thread count.
+ * one average kernel over a {@link PoolPlan}, whose windows ({@link PoolWindows}) are laid out once per call. float32
+ * runs in float32 ({@link PoolKernelsFloat32}, ATen's float rounding); every other floating dtype is read as dense
+ * float64 volumes (exact) and written through a float64 buffer converted once into the output, so one loop serves them;
+ * integer max pools and int64 average pools have their own integer loops. Planes (N·C) are independent and run in
+ * parallel; within a plane the order is fixed, so results do not depend on the thread count.
  */
 final class PoolKernels {
     private PoolKernels() {}
@@ -30,13 +30,13 @@ final class PoolKernels {
     }
 
     /** t itself when its heap array holds its elements in row-major order from index 0, else a contiguous copy. */
-    private static Tensor readable(Tensor t) {
+    static Tensor readable(Tensor t) {
         Tensor c = CopyOps.contiguous(t);
         if (c.storageOffset() != 0 || c.impl().storage().array() == null) c = CopyOps.clone(c);
         return c;
     }
 
-    private static long grain(long planeWork) {
+    static long grain(long planeWork) {
         return Math.max(1, Parallel.GRAIN / Math.max(1, planeWork));
     }
 
@@ -48,6 +48,10 @@ final class PoolKernels {
         if (values.numel() == 0) return;
         if (!input.dtype().isFloatingPoint()) {
             maxForwardIntegral(input, values, indices, p);
+            return;
+        }
+        if (input.dtype() == DType.FLOAT32) {
+            PoolKernelsFloat32.maxForward(input, values, indices, p);
             return;
         }
         try (var _ = DispatchState.gradEnabled(false)) {
@@ -118,17 +122,15 @@ final class PoolKernels {
     static void maxBackward(String op, Tensor gradOutput, Tensor indices, Tensor gradInput, PoolPlan p) {
         try (var _ = DispatchState.gradEnabled(false)) {
             int volume = p.volume(), out = p.outVolume();
+            boolean some = p.planes() * volume > 0 && out > 0;
+            long[] ix = some ? checkedIndices(op, indices, p) : new long[0];
+            if (gradInput.dtype() == DType.FLOAT32) {
+                PoolKernelsFloat32.maxBackward(gradOutput, ix, gradInput, p);
+                return;
+            }
             double[] gi = new double[Math.toIntExact(p.planes() * volume)];
-            if (gi.length > 0 && out > 0) {
+            if (some) {
                 double[] g = dense(gradOutput);
-                long[] ix = denseLongs(indices);
-                for (int k = 0; k < p.planes() * out; k++) {
-                    long at = ix[k];
-                    if (at < 0 || at >= volume) {
-                        throw new TorchException(op + ": index " + at + " is out of bounds for an input plane of "
-                                + volume + " elements");
-                    }
-                }
                 Parallel.forRange(p.planes(), grain(out), (c0, c1) -> {
                     for (int c = (int) c0; c < c1; c++) {
                         for (int k = 0; k < out; k++) gi[(int) (c * (long) volume + ix[c * out + k])] += g[c * out + k];
@@ -139,11 +141,29 @@ final class PoolKernels {
         }
     }
 
+    /** indices as int64, each checked to lie within its input volume (indices may be passed in by hand). */
+    private static long[] checkedIndices(String op, Tensor indices, PoolPlan p) {
+        int volume = p.volume();
+        long[] ix = denseLongs(indices);
+        for (int k = 0; k < p.planes() * p.outVolume(); k++) {
+            long at = ix[k];
+            if (at < 0 || at >= volume) {
+                throw new TorchException(
+                        op + ": index " + at + " is out of bounds for an input plane of " + volume + " elements");
+            }
+        }
+        return ix;
+    }
+
     /** The average of each window, divided by the plan's divisor; an empty window is 0 (ATen's kernels). */
     static void average(Tensor input, Tensor output, PoolPlan p) {
         if (output.numel() == 0) return;
         if (input.dtype() == DType.INT64) {
             averageLong(input, output, p);
+            return;
+        }
+        if (input.dtype() == DType.FLOAT32) {
+            PoolKernelsFloat32.average(input, output, p);
             return;
         }
         try (var _ = DispatchState.gradEnabled(false)) {
@@ -156,7 +176,7 @@ final class PoolKernels {
                     for (int o = 0; o < out; o++) {
                         double sum = 0;
                         for (int k = win.from()[o]; k < win.from()[o + 1]; k++) sum += x[c * volume + win.at()[k]];
-                        v[c * out + o] = win.empty(o) ? 0 : sum / win.divisor()[o];
+                        v[c * out + o] = win.empty(o) ? 0 : win.mean(sum, o);
                     }
                 }
             });
@@ -170,6 +190,10 @@ final class PoolKernels {
             averageBackwardLong(gradOutput, gradInput, p);
             return;
         }
+        if (gradInput.dtype() == DType.FLOAT32) {
+            PoolKernelsFloat32.averageBackward(gradOutput, gradInput, p);
+            return;
+        }
         try (var _ = DispatchState.gradEnabled(false)) {
             int volume = p.volume(), out = p.outVolume();
             PoolWindows win = PoolWindows.of(p);
@@ -179,7 +203,7 @@ final class PoolKernels {
                 Parallel.forRange(p.planes(), grain(volume), (c0, c1) -> {
                     for (int c = (int) c0; c < c1; c++) {
                         for (int o = 0; o < out; o++) {
-                            double share = g[c * out + o] / win.divisor()[o];
+                            double share = win.mean(g[c * out + o], o);
                             for (int k = win.from()[o]; k < win.from()[o + 1]; k++)
                                 gi[c * volume + win.at()[k]] += share;
                         }
@@ -244,7 +268,7 @@ final class PoolKernels {
         CopyOps.convert(src, out);
     }
 
-    private static void writeLongs(long[] v, Tensor out) {
+    static void writeLongs(long[] v, Tensor out) {
         if (v.length == 0) return;
         Tensor src = Tensor.of(TensorImpl.empty(out.impl().shapeRef(), DType.INT64));
         System.arraycopy(v, 0, (long[]) src.impl().storage().array(), (int) src.storageOffset(), v.length);

@@ -279,7 +279,7 @@ public final class PoolOps {
         long h = x.size(r - 2), w = x.size(r - 1);
         long oh = outputSize(h, k[0], p[0], s[0], 1, ceil), ow = outputSize(w, k[1], p[1], s[1], 1, ceil);
         shapeCheck(x, k[0], k[1], s[0], s[1], 1, 1, oh, ow);
-        return new PoolPlan(
+        return PoolPlan.average(
                 planesOf(x, 2),
                 PoolPlan.Axis.UNIT,
                 PoolPlan.Axis.averaging(h, k[0], s[0], p[0], oh),
@@ -379,13 +379,11 @@ public final class PoolOps {
         }
         int r = x.dim();
         long h = x.size(r - 2), w = x.size(r - 1);
-        return new PoolPlan(
+        return PoolPlan.adaptiveAverage(
                 planesOf(x, 2),
                 PoolPlan.Axis.UNIT,
                 PoolPlan.Axis.adaptive(h, outputSize[0]),
-                PoolPlan.Axis.adaptive(w, outputSize[1]),
-                false,
-                null);
+                PoolPlan.Axis.adaptive(w, outputSize[1]));
     }
 
     /** {@code _adaptive_avg_pool2d(self, output_size)}: the mean of each of output_size's near-equal windows. */

@@ -7,12 +7,24 @@ package org.jtorch.ops;
  *
  * @param countIncludePad average pools: the divisor counts the padding ({@link Axis#padded})
  * @param divisorOverride average pools: a fixed divisor, or null
+ * @param adaptive average pools: divide each window's sum by its depth, then its height, then its width, one rounding
+ *     each, as ATen's adaptive kernels do ({@code sum / kd / kh / kw}), rather than once by their product
  */
-record PoolPlan(long planes, Axis d, Axis h, Axis w, boolean countIncludePad, Long divisorOverride) {
+record PoolPlan(long planes, Axis d, Axis h, Axis w, boolean countIncludePad, Long divisorOverride, boolean adaptive) {
 
     /** A plan of max pools (no divisor). */
     static PoolPlan max(long planes, Axis d, Axis h, Axis w) {
-        return new PoolPlan(planes, d, h, w, false, null);
+        return new PoolPlan(planes, d, h, w, false, null, false);
+    }
+
+    /** A plan of sliding average pools. */
+    static PoolPlan average(long planes, Axis d, Axis h, Axis w, boolean countIncludePad, Long divisorOverride) {
+        return new PoolPlan(planes, d, h, w, countIncludePad, divisorOverride, false);
+    }
+
+    /** A plan of adaptive average pools: each window's mean over its clipped extent, divided axis by axis. */
+    static PoolPlan adaptiveAverage(long planes, Axis d, Axis h, Axis w) {
+        return new PoolPlan(planes, d, h, w, false, null, true);
     }
 
     /** Elements of one input volume. */

@@ -7,11 +7,25 @@ package org.jtorch.ops;
  *
  * @param first per window, the position a max pool records when no element beats -inf (ATen's starting index)
  * @param divisor per window, an average pool's divisor
+ * @param axisDivisors for an adaptive plan ({@link PoolPlan#adaptive}), per window its depth, height and width (three
+ *     entries a window), by which {@link #mean} divides in turn; null otherwise
  */
-record PoolWindows(int[] at, int[] from, int[] first, long[] divisor) {
+record PoolWindows(int[] at, int[] from, int[] first, long[] divisor, long[] axisDivisors) {
 
     boolean empty(int o) {
         return from[o] == from[o + 1];
+    }
+
+    /** {@code sum} (a window sum, or a gradient element) divided by window o's divisor, in float64. */
+    double mean(double sum, int o) {
+        if (axisDivisors == null) return sum / divisor[o];
+        return sum / axisDivisors[3 * o] / axisDivisors[3 * o + 1] / axisDivisors[3 * o + 2];
+    }
+
+    /** {@link #mean(double, int)} in float32, each division rounded to float as ATen's float kernels round it. */
+    float mean(float sum, int o) {
+        if (axisDivisors == null) return sum / divisor[o];
+        return sum / axisDivisors[3 * o] / axisDivisors[3 * o + 1] / axisDivisors[3 * o + 2];
     }
 
     static PoolWindows of(PoolPlan p) {
@@ -19,6 +33,7 @@ record PoolWindows(int[] at, int[] from, int[] first, long[] divisor) {
         int out = p.outVolume(), hw = Math.toIntExact(h.size() * w.size()), width = Math.toIntExact(w.size());
         int[] from = new int[out + 1], first = new int[out];
         long[] divisor = new long[out];
+        long[] axisDivisors = p.adaptive() ? new long[3 * out] : null;
         long total = 0;
         for (int i = 0, o = 0; i < d.out(); i++) {
             for (int j = 0; j < h.out(); j++) {
@@ -27,6 +42,11 @@ record PoolWindows(int[] at, int[] from, int[] first, long[] divisor) {
                     from[o + 1] = Math.toIntExact(total);
                     first[o] = d.start()[i] * hw + h.start()[j] * width + w.start()[k];
                     divisor[o] = p.divisor(i, j, k);
+                    if (axisDivisors != null) {
+                        axisDivisors[3 * o] = d.count(i);
+                        axisDivisors[3 * o + 1] = h.count(j);
+                        axisDivisors[3 * o + 2] = w.count(k);
+                    }
                 }
             }
         }
@@ -43,6 +63,6 @@ record PoolWindows(int[] at, int[] from, int[] first, long[] divisor) {
                 }
             }
         }
-        return new PoolWindows(at, from, first, divisor);
+        return new PoolWindows(at, from, first, divisor, axisDivisors);
     }
 }

@@ -1,0 +1,134 @@
+package org.jtorch.ops;
+
+import org.jtorch.DType;
+import org.jtorch.Tensor;
+import org.jtorch.dispatch.DispatchState;
+import org.jtorch.kernels.cpu.Parallel;
+import org.jtorch.storage.TensorImpl;
+
+/**
+ * {@link PoolKernels}' loops for float32 input, which read and write float32 directly (no float64 copy of the input, no
+ * float64 buffer for the result) and round as ATen's CPU kernels do for {@code float}: window sums and the adjoint's
+ * accumulations in float32 (ATen's accumulation type of float is float), each sum divided by the window's divisor as a
+ * float ({@code sum / kd / kh / kw} for adaptive pools, see {@link PoolWindows#mean(float, int)}), and a max pool's
+ * gradient added element by element into a float32 input gradient, in output order.
+ */
+final class PoolKernelsFloat32 {
+    private PoolKernelsFloat32() {}
+
+    /** t's elements as a row-major float[] from index 0, for reading; converted or copied only when needed. */
+    private static float[] dense(Tensor t) {
+        return (float[]) PoolKernels.readable(CopyOps.to(t, DType.FLOAT32))
+                .impl()
+                .storage()
+                .array();
+    }
+
+    /** {@link PoolKernels#maxForward} of float32 input: the same scan, compared in float32 (exact). */
+    static void maxForward(Tensor input, Tensor values, Tensor indices, PoolPlan p) {
+        try (var _ = DispatchState.gradEnabled(false)) {
+            float[] x = dense(input);
+            int volume = p.volume(), out = p.outVolume();
+            PoolWindows win = PoolWindows.of(p);
+            float[] v = new float[Math.toIntExact(p.planes() * out)];
+            long[] ix = new long[v.length];
+            Parallel.forRange(p.planes(), PoolKernels.grain(Math.max(win.at().length, out)), (c0, c1) -> {
+                for (int c = (int) c0; c < c1; c++) {
+                    int base = c * volume;
+                    for (int o = 0; o < out; o++) {
+                        int best = win.first()[o];
+                        float max = Float.NEGATIVE_INFINITY;
+                        for (int k = win.from()[o]; k < win.from()[o + 1]; k++) {
+                            float val = x[base + win.at()[k]];
+                            if (val > max || Float.isNaN(val)) {
+                                max = val;
+                                best = win.at()[k];
+                            }
+                        }
+                        v[c * out + o] = max;
+                        ix[c * out + o] = best;
+                    }
+                }
+            });
+            write(v, values);
+            PoolKernels.writeLongs(ix, indices);
+        }
+    }
+
+    /** {@link PoolKernels#maxBackward} into a float32 gradient, accumulated in float32; indices already checked. */
+    static void maxBackward(Tensor gradOutput, long[] ix, Tensor gradInput, PoolPlan p) {
+        try (var _ = DispatchState.gradEnabled(false)) {
+            int volume = p.volume(), out = p.outVolume();
+            float[] gi = new float[Math.toIntExact(p.planes() * volume)];
+            if (gi.length > 0 && out > 0) {
+                float[] g = dense(gradOutput);
+                Parallel.forRange(p.planes(), PoolKernels.grain(out), (c0, c1) -> {
+                    for (int c = (int) c0; c < c1; c++) {
+                        for (int k = 0; k < out; k++) gi[(int) (c * (long) volume + ix[c * out + k])] += g[c * out + k];
+                    }
+                });
+            }
+            write(gi, gradInput);
+        }
+    }
+
+    /** {@link PoolKernels#average} of float32 input: float32 window sums, each divided as a float. */
+    static void average(Tensor input, Tensor output, PoolPlan p) {
+        try (var _ = DispatchState.gradEnabled(false)) {
+            float[] x = dense(input);
+            int volume = p.volume(), out = p.outVolume();
+            PoolWindows win = PoolWindows.of(p);
+            float[] v = new float[Math.toIntExact(p.planes() * out)];
+            Parallel.forRange(p.planes(), PoolKernels.grain(volume), (c0, c1) -> {
+                for (int c = (int) c0; c < c1; c++) {
+                    int base = c * volume;
+                    for (int o = 0; o < out; o++) {
+                        float sum = 0;
+                        for (int k = win.from()[o]; k < win.from()[o + 1]; k++) sum += x[base + win.at()[k]];
+                        v[c * out + o] = win.empty(o) ? 0 : win.mean(sum, o);
+                    }
+                }
+            });
+            write(v, output);
+        }
+    }
+
+    /** {@link PoolKernels#averageBackward} into a float32 gradient: each share a float, added in float32. */
+    static void averageBackward(Tensor gradOutput, Tensor gradInput, PoolPlan p) {
+        try (var _ = DispatchState.gradEnabled(false)) {
+            int volume = p.volume(), out = p.outVolume();
+            PoolWindows win = PoolWindows.of(p);
+            float[] gi = new float[Math.toIntExact(p.planes() * volume)];
+            if (gi.length > 0 && out > 0) {
+                float[] g = dense(gradOutput);
+                Parallel.forRange(p.planes(), PoolKernels.grain(volume), (c0, c1) -> {
+                    for (int c = (int) c0; c < c1; c++) {
+                        int base = c * volume;
+                        for (int o = 0; o < out; o++) {
+                            float share = win.mean(g[c * out + o], o);
+                            for (int k = win.from()[o]; k < win.from()[o + 1]; k++) gi[base + win.at()[k]] += share;
+                        }
+                    }
+                });
+            }
+            write(gi, gradInput);
+        }
+    }
+
+    /**
+     * Copies v into out: straight into its array when out is a dense float32 tensor on the heap (a fresh output), else
+     * through a float32 buffer converted into it.
+     */
+    private static void write(float[] v, Tensor out) {
+        if (v.length == 0) return;
+        if (out.dtype() == DType.FLOAT32
+                && out.isContiguous()
+                && out.impl().storage().array() instanceof float[] dst) {
+            System.arraycopy(v, 0, dst, (int) out.storageOffset(), v.length);
+            return;
+        }
+        Tensor src = Tensor.of(TensorImpl.empty(out.impl().shapeRef(), DType.FLOAT32));
+        System.arraycopy(v, 0, (float[]) src.impl().storage().array(), (int) src.storageOffset(), v.length);
+        CopyOps.convert(src, out);
+    }
+}
