@@ -91,7 +91,7 @@ public final class Bernoulli extends Distribution {
         return probs;
     }
 
-    /** The mode: 1 where p > 1/2, 0 where p < 1/2, NaN at a tie. */
+    /** The mode: 1 where {@code p > 1/2}, 0 where {@code p < 1/2}, NaN at a tie. */
     @Override
     public Tensor mode() {
         return probs.ge(0.5).to(probs.dtype()).maskedFill(probs.eq(0.5), Double.NaN);
