@@ -117,14 +117,12 @@ public final class Conv3dOps {
         long[] op = ConvOps.perDim("output_padding", transposed ? outPad : new long[] {0}, 3);
         ConvOps.checkParameters(s, p, d, op, groups, wt);
         DType t = input.dtype();
-        boolean integral = t.isIntegral(false) && !t.isBarebonesUnsigned();
-        if (!t.isFloatingPoint() && (transposed || !integral)) {
+        boolean integral = !transposed && ConvOps.isIntegerConvolution(t);
+        if (!t.isFloatingPoint() && !integral) {
             String kernel = transposed ? "slow_conv_transpose3d_out_cpu" : "slow_conv3d_cpu";
             throw new TorchException("\"" + kernel + "\" not implemented for '" + t.cppName() + "'");
         }
-        if (integral && t != DType.INT64 && (d[0] > 1 || d[1] > 1 || d[2] > 1)) {
-            throw new TorchException("\"slow_conv_dilated<>\" not implemented for '" + t.cppName() + "'");
-        }
+        if (integral) ConvOps.checkIntegerDilation(t, d);
         return new long[][] {s, p, d, op};
     }
 

@@ -251,6 +251,25 @@ public final class ConvOps {
         };
     }
 
+    /** Whether a plain (not transposed) convolution computes {@code d} as an integer dtype. */
+    static boolean isIntegerConvolution(DType d) {
+        return INTEGER_CONV_DTYPES.contains(d);
+    }
+
+    /**
+     * ATen's rule for a dilated convolution of integers: it goes to slow_conv_dilated, which takes int64 only.
+     *
+     * @param d an integer dtype of {@link #isIntegerConvolution}
+     * @param dilation the per-dim dilation
+     */
+    static void checkIntegerDilation(DType d, long[] dilation) {
+        boolean dilated = false;
+        for (long v : dilation) dilated |= v > 1;
+        if (dilated && d != DType.INT64) {
+            throw new TorchException("\"slow_conv_dilated<>\" not implemented for '" + d.cppName() + "'");
+        }
+    }
+
     private static void requireSupported(String kernel, DType d) {
         if (!CONV_DTYPES.contains(d))
             throw new TorchException("\"" + kernel + "\" not implemented for '" + d.cppName() + "'");
@@ -328,10 +347,8 @@ public final class ConvOps {
                         if (transposed || !INTEGER_CONV_DTYPES.contains(input.dtype())) {
                             requireSupported(
                                     transposed ? "slow_conv_transpose2d_out_cpu" : "slow_conv2d_cpu", input.dtype());
-                        } else if ((g.dh() > 1 || g.dw() > 1) && input.dtype() != DType.INT64) {
-                            // ATen sends dilated convolutions to slow_conv_dilated, which takes int64 only
-                            throw new TorchException("\"slow_conv_dilated<>\" not implemented for '"
-                                    + input.dtype().cppName() + "'");
+                        } else {
+                            checkIntegerDilation(input.dtype(), new long[] {g.dh(), g.dw()});
                         }
                         return Spec.of(transposed ? g.inputShape() : g.outputShape(), input.dtype(), device, g);
                     },
@@ -339,7 +356,7 @@ public final class ConvOps {
                         Tensor input = (Tensor) a[0], weight = (Tensor) a[1], bias = (Tensor) a[2];
                         Geometry g = (Geometry) spec.plan();
                         if (transposed(a)) ConvKernels.backwardInput(input, weight, bias, outs[0], g);
-                        else if (INTEGER_CONV_DTYPES.contains(input.dtype()))
+                        else if (isIntegerConvolution(input.dtype()))
                             IntegerConvKernels.forward(input, weight, bias, outs[0], g);
                         else ConvKernels.forward(input, weight, bias, outs[0], g);
                     })
