@@ -10,8 +10,8 @@ import org.jtorch.kernels.cpu.Parallel;
 
 /**
  * A batch of OpenBLAS GEMMs {@code C[i] = alpha·op(A[i])·op(B[i]) + beta·C[i]} on row-major operands, cut into a fixed
- * set of blocks of C that Java's workers share, with OpenBLAS single-threaded. Matrix products and the convolution's
- * GEMMs run through it.
+ * set of blocks of C that Java's workers share, with OpenBLAS single-threaded. Matrix products (except the float32
+ * shapes {@link MatmulKernels} gives JTorch's own kernel) and the convolution's GEMMs run through it.
  *
  * <p>Why Java's parallelism: the bundled OpenBLAS threads every call above 64³ itself, so a {@code bmm} of 32
  * attention-sized products became 32 hand-offs to its pool, and its idle workers spin ~0.1 s after each threaded call,

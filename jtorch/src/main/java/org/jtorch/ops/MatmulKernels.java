@@ -1,5 +1,7 @@
 package org.jtorch.ops;
 
+import java.util.Locale;
+import java.util.Set;
 import org.jtorch.DType;
 import org.jtorch.Scalar;
 import org.jtorch.Tensor;
@@ -13,9 +15,10 @@ import org.jtorch.storage.TensorImpl;
  * batch of matrices, with arguments already validated by the meta rules.
  *
  * <p>Routing: float32, float64, complex64 and complex128 go to OpenBLAS when it is loaded; every other dtype, and those
- * four when OpenBLAS is absent, goes to {@link JavaGemm}. Empty contractions ({@code k == 0}) also go to JavaGemm,
- * which writes {@code beta * bias} (or zeros) without ever forming a leading dimension, so BLAS never sees a degenerate
- * matrix.
+ * four when OpenBLAS is absent, goes to {@link JavaGemm}. So do the float32 shapes JavaGemm's AVX-512 panel kernel
+ * computes faster than an AVX2 OpenBLAS kernel (see {@link #javaPanelsFaster}). Empty contractions ({@code k == 0})
+ * also go to JavaGemm, which writes {@code beta * bias} (or zeros) without ever forming a leading dimension, so BLAS
+ * never sees a degenerate matrix.
  *
  * <p>No operand is copied when BLAS can read it as it is: a matrix whose last two strides are {@code (ld, 1)} is passed
  * as is, one with strides {@code (1, ld)} is passed transposed, only other layouts (including broadcast, stride-0 ones)
@@ -25,6 +28,14 @@ final class MatmulKernels {
     private MatmulKernels() {}
 
     private static final Scalar ZERO = Scalar.of(0L);
+
+    /** OpenBLAS's core names whose GEMM kernels use 512-bit vectors. */
+    private static final Set<String> AVX512_CORES = Set.of("skylakex", "cooperlake", "sapphirerapids");
+
+    /** The machine has 512-bit float vectors and OpenBLAS runs a kernel written for 256-bit ones. */
+    private static final boolean BLAS_KERNEL_NARROWER = JavaGemm.hasWideFloatVectors()
+            && OpenBlas.isAvailable()
+            && !AVX512_CORES.contains(OpenBlas.coreName().toLowerCase(Locale.ROOT));
 
     /**
      * Writes {@code out[b] = beta * bias[b] + alpha * op(a[b]) b[b]} where {@code a} is [B, m, k] and {@code b} is [B,
@@ -51,7 +62,7 @@ final class MatmulKernels {
                 target.impl()
                         .viewOf(target.storageOffset(), new long[] {batch, m, n}, new long[] {(long) m * n, n, 1}));
         DType dtype = out.dtype();
-        if (k > 0 && !conjugateA && blasDtype(dtype) && OpenBlas.isAvailable()) {
+        if (k > 0 && !conjugateA && blasDtype(dtype) && OpenBlas.isAvailable() && !javaPanelsFaster(dtype, m, n, k)) {
             new BlockedGemm(
                             dtype,
                             m,
@@ -70,6 +81,20 @@ final class MatmulKernels {
             JavaGemm.gemm(batch, m, n, k, alpha, effectiveBeta, operand(a), operand(b), operand(c), conjugateA);
         }
         if (!direct) CopyOps.convert(target, out);
+    }
+
+    /**
+     * Whether JavaGemm's float32 panel kernel, rather than OpenBLAS, computes a product: on machines with 512-bit float
+     * vectors where OpenBLAS runs a 256-bit (AVX2) kernel — because it has no AVX-512 one for the processor, or because
+     * {@code OPENBLAS_CORETYPE} chose one — for the shapes the panel kernel serves without tails or tiny blocks.
+     * Measured on the AVX-512 machine of docs/benchmarks.md against OpenBLAS's Haswell kernel, alternating in one
+     * process: TrainGpt's twelve products 9.6 ms against 12.9 ms (each 1.0-1.6x); what the rule leaves out (64 rows, a
+     * contraction of 32, 65 columns) 0.56-0.94x. OpenBLAS's AVX-512 kernels stay ahead of it (6.6 ms for the twelve),
+     * so they keep every product. The rule depends on the machine and the shape only, never on the thread count, so the
+     * bits do not either.
+     */
+    private static boolean javaPanelsFaster(DType dtype, int m, int n, int k) {
+        return dtype == DType.FLOAT32 && BLAS_KERNEL_NARROWER && m >= 128 && k >= 64 && n >= 64 && n % 32 == 0;
     }
 
     private static boolean isZero(Scalar s) {

@@ -19,13 +19,15 @@ import org.jtorch.kernels.cpu.simd.GemmSimd;
  * NaN in C does not propagate (the BLAS convention PyTorch relies on for {@code addmm(beta=0)}).
  *
  * <p>Operands may have any strides (0 included). Each is read into a packed row-major array of the compute type (B once
- * per matrix, A per chunk of {@link #MC} rows), so the inner loops see only dense arrays. Float and double (the dtypes
- * whose speed matters) are blocked for the caches and run the Vector API kernels of {@link GemmSimd}: the output is
- * computed in panels of {@link #NC} columns and the contraction in blocks of {@link #KC}, so that a KC x NC block of B
- * (128 KiB of floats) stays in L2 while four rows of accumulators are updated from it in registers. Integer and complex
- * products are plain loops. Rows are split across threads with {@link Parallel#forRange} once a matrix is large; many
- * small matrices are split by batch instead. The summation order of every output element is fixed (k ascending),
- * whatever the thread count.
+ * per matrix, A per chunk of {@link #MC} rows), so the inner loops see only dense arrays — except float32 operands on
+ * the heap, which the float kernels read in place when A's rows or columns, or B's rows, are contiguous (a transposed B
+ * is transposed once by tiles): packing cost a tenth of TrainGpt's GEMM time. Float and double (the dtypes whose speed
+ * matters) are blocked for the caches and run the Vector API kernels of {@link GemmSimd}: the output is computed in
+ * panels of {@link #NC} columns and the contraction in blocks of {@link #KC}, so that a KC x NC block of B (128 KiB of
+ * floats) stays in L2 while eight (float) or four (double) rows of accumulators are updated from it in registers.
+ * Integer and complex products are plain loops. Rows are split across threads with {@link Parallel#forRange} once a
+ * matrix is large; many small matrices are split by batch instead. The summation order of every output element is fixed
+ * (k ascending), whatever the thread count.
  */
 public final class JavaGemm {
     private JavaGemm() {}
@@ -140,6 +142,13 @@ public final class JavaGemm {
         else Parallel.forRange(m, Math.max(4, (TASK_WORK + perRow - 1) / perRow), chunked);
     }
 
+    /**
+     * Whether the JVM's float vectors here are 512 bits wide (AVX-512), the width {@link GemmSimd#float8} is built for.
+     */
+    public static boolean hasWideFloatVectors() {
+        return GemmSimd.floatLanes() == 16;
+    }
+
     /** Size of a packed buffer, which must fit a Java array. */
     private static int packedSize(long rows, long cols, int components) {
         long n = rows * cols * components;
@@ -164,12 +173,31 @@ public final class JavaGemm {
             Operand c,
             long co,
             boolean parallel) {
-        float[] bp = new float[packedSize(k, n, 1)];
-        packFloat(b, bo, 0, k, n, bp);
+        // B is read in place when its rows are contiguous; a transposed B (x @ W^T) is transposed once by tiles, since
+        // the kernels stream along its rows; anything else is packed.
+        float[] bHeap = b.dtype() == DType.FLOAT32 ? heapFloats(b.data()) : null;
+        boolean bInPlace = bHeap != null && b.colStride() == 1 && b.rowStride() <= Integer.MAX_VALUE;
+        float[] bs = bInPlace ? bHeap : new float[packedSize(k, n, 1)];
+        if (!bInPlace
+                && (bHeap == null
+                        || k == 0
+                        || !TiledTranspose.tryCopy(
+                                bHeap, bo, new long[] {b.rowStride(), b.colStride()}, bs, 0, new long[] {k, n}))) {
+            packFloat(b, bo, 0, k, n, bs);
+        }
+        int b0 = bInPlace ? (int) bo : 0, ldb = bInPlace ? (int) b.rowStride() : n;
+        // A is read in place when its rows or its columns are contiguous (a weight gradient's transposed dY included).
+        float[] aHeap = a.dtype() == DType.FLOAT32 ? heapFloats(a.data()) : null;
+        boolean aInPlace = aHeap != null
+                && (a.colStride() == 1 || a.rowStride() == 1)
+                && a.rowStride() <= Integer.MAX_VALUE
+                && a.colStride() <= Integer.MAX_VALUE;
         forRows(m, n, k, parallel, (r0, r1) -> {
             int rows = (int) (r1 - r0);
-            float[] ap = new float[packedSize(rows, k, 1)];
-            packFloat(a, ao, (int) r0, rows, k, ap);
+            float[] as = aInPlace ? aHeap : new float[packedSize(rows, k, 1)];
+            if (!aInPlace) packFloat(a, ao, (int) r0, rows, k, as);
+            int a0 = aInPlace ? (int) (ao + r0 * a.rowStride()) : 0;
+            int aRow = aInPlace ? (int) a.rowStride() : k, aCol = aInPlace ? (int) a.colStride() : 1;
             float[] acc = new float[rows * Math.min(NC, n)];
             for (int jc = 0; jc < n; jc += NC) {
                 int nc = Math.min(NC, n - jc);
@@ -177,8 +205,12 @@ public final class JavaGemm {
                 for (int pc = 0; pc < k; pc += KC) {
                     int pe = Math.min(k, pc + KC);
                     int r = 0;
-                    for (; r + 4 <= rows; r += 4) GemmSimd.float4(ap, r * k, k, bp, n, jc, nc, pc, pe, acc, r * nc);
-                    for (; r < rows; r++) GemmSimd.float1(ap, r * k, bp, n, jc, nc, pc, pe, acc, r * nc);
+                    for (; r + GemmSimd.FLOAT_ROWS <= rows; r += GemmSimd.FLOAT_ROWS) {
+                        GemmSimd.float8(as, a0 + r * aRow, aRow, aCol, bs, b0 + jc, ldb, nc, pc, pe, acc, r * nc);
+                    }
+                    for (; r < rows; r++) {
+                        GemmSimd.float1(as, a0 + r * aRow, aCol, bs, b0 + jc, ldb, nc, pc, pe, acc, r * nc);
+                    }
                 }
                 storeFloat(c, co, (int) r0, rows, jc, nc, acc, alpha, beta);
             }
@@ -187,7 +219,7 @@ public final class JavaGemm {
 
     /** Rows {@code [r0, r0 + rows)} of x, columns {@code [0, cols)}, into {@code dst} row-major. */
     private static void packFloat(Operand x, long base, int r0, int rows, int cols, float[] dst) {
-        if (cols == 0) return; // k == 0: nothing to read, and row offsets may point past the storage
+        if (cols == 0 || rows == 0) return; // k == 0: nothing to read, and row offsets may point past the storage
         long rs = x.rowStride(), cs = x.colStride(), start = base + r0 * rs;
         float[] heap = x.dtype() == DType.FLOAT32 ? heapFloats(x.data()) : null;
         if (heap != null) {
@@ -209,6 +241,16 @@ public final class JavaGemm {
     private static void storeFloat(
             Operand c, long co, int r0, int rows, int jc, int nc, float[] acc, float alpha, float beta) {
         long rs = c.rowStride(), cs = c.colStride();
+        float[] heap = c.dtype() == DType.FLOAT32 && cs == 1 ? heapFloats(c.data()) : null;
+        if (heap != null) { // the common float32 output, without a per-element dtype dispatch
+            for (int i = 0; i < rows; i++) {
+                int e = (int) (co + (r0 + i) * rs + jc), from = i * nc;
+                if (alpha == 1 && beta == 0) System.arraycopy(acc, from, heap, e, nc);
+                else if (beta == 0) for (int j = 0; j < nc; j++) heap[e + j] = alpha * acc[from + j];
+                else for (int j = 0; j < nc; j++) heap[e + j] = alpha * acc[from + j] + beta * heap[e + j];
+            }
+            return;
+        }
         ElementIO io = ElementIO.of(c.dtype());
         MemorySegment s = c.data();
         for (int i = 0; i < rows; i++) {

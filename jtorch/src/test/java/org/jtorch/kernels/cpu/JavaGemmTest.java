@@ -193,6 +193,37 @@ class JavaGemmTest {
     }
 
     @Test
+    void floatKernelsReadHeapOperandsInPlaceInEveryLayout() {
+        Random r = new Random(13);
+        for (boolean ta : new boolean[] {false, true}) {
+            for (boolean tb : new boolean[] {false, true}) {
+                // 43 rows: five groups of eight and three single rows; 77 columns: two 32-column strips and a tail;
+                // a transposed B of 150 x 77 goes through the tiled transpose; batch 2 offsets both in place.
+                run(r, DType.FLOAT32, 2, 43, 77, 150, ta, tb, false, Scalar.of(1L), Scalar.of(0L));
+                // alpha and beta through the direct float32 store
+                run(r, DType.FLOAT32, 1, 64, 96, 40, ta, tb, false, Scalar.of(0.5), Scalar.of(2.0));
+            }
+        }
+    }
+
+    @Test
+    void aFloatRowHasTheSameBitsWhicheverKernelComputesIt() {
+        // Row 3 of a 16-row product comes from the eight-row kernel; alone (m = 1), from the one-row kernel. Both must
+        // take the same chain of fused multiply-adds, or results would depend on where a thread's rows start.
+        Random r = new Random(14);
+        int k = 300, n = 70;
+        Buffer a = buffer(r, DType.FLOAT32, 1, 16, k, false, false);
+        Buffer b = buffer(r, DType.FLOAT32, 1, k, n, false, false);
+        Buffer c = buffer(r, DType.FLOAT32, 1, 16, n, false, false);
+        Buffer row = buffer(r, DType.FLOAT32, 1, 1, n, false, false);
+        Scalar one = Scalar.of(1L), zero = Scalar.of(0L);
+        JavaGemm.gemm(1, 16, n, k, one, zero, a.operand(), b.operand(), c.operand(), false);
+        Operand third = new Operand(a.data(), DType.FLOAT32, a.index(0, 3, 0), 0, k, 1);
+        JavaGemm.gemm(1, 1, n, k, one, zero, third, b.operand(), row.operand(), false);
+        for (int j = 0; j < n; j++) assertEquals(c.re(0, 3, j), row.re(0, 0, j), "column " + j);
+    }
+
+    @Test
     void largeFloatProductsSplitAcrossThreadsGiveTheSameSums() {
         Random r = new Random(12);
         run(r, DType.FLOAT32, 1, 130, 270, 140, false, false, false, Scalar.of(1L), Scalar.of(0L));

@@ -6,17 +6,18 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * Vector API micro-kernels of {@link org.jtorch.kernels.cpu.JavaGemm}: a block of C accumulators is updated with the
- * product of packed rows of A and a packed block of B.
+ * product of rows of A and a block of B.
  *
  * <p>Why not plain loops: C2 does not vectorise {@code acc[c + j] += x * b[row + j]}, because it cannot prove that two
- * {@code float[]} accesses at unrelated offsets never alias; measured here, the plain loop runs at ~6 GFLOP/s per core
- * and this kernel at ~85 (AVX-512). The main loop holds 4 rows x 2 vectors of accumulators in registers for the whole
- * contraction block, so each B vector loaded feeds four fused multiply-adds and no accumulator is reloaded. Column
- * tails use the same fused multiply-add ({@link Math#fma}), so a result does not depend on which lane computed it.
+ * {@code float[]} accesses at unrelated offsets never alias; measured here, the plain loop runs at ~6 GFLOP/s per core.
+ * The main loops hold rows x 2 vectors of accumulators in registers for the whole contraction block (8 rows for float,
+ * ~125 GFLOP/s per core with AVX-512; 4 for double), so each B vector loaded feeds that many fused multiply-adds and no
+ * accumulator is reloaded. Column tails and leftover rows use the same fused multiply-add ({@link Math#fma}) in the
+ * same order, so a result does not depend on which kernel or lane computed it.
  *
- * <p>Layout (all arrays dense, row-major): A rows at {@code a[a0 + r * k + p]}, B at {@code b[p * n + jc + j]},
- * accumulators at {@code acc[c0 + r * nc + j]}; contraction over {@code p} in {@code [pc, pe)}, columns {@code j} in
- * {@code [0, nc)}.
+ * <p>Accumulators are at {@code acc[c0 + r * nc + j]}; contraction over {@code p} in {@code [pc, pe)}, columns
+ * {@code j} in {@code [0, nc)}. The float kernels read A and B through strides (in place when the operands allow); the
+ * double kernels read packed row-major copies: A rows at {@code a[a0 + r * k + p]}, B at {@code b[p * n + jc + j]}.
  */
 public final class GemmSimd {
     private GemmSimd() {}
@@ -24,31 +25,74 @@ public final class GemmSimd {
     private static final VectorSpecies<Float> F = FloatSimd.SPECIES;
     private static final VectorSpecies<Double> D = VectorSpecies.of(double.class, F.vectorShape());
 
-    /** Four rows of float accumulators += A rows x B block. */
-    public static void float4(
-            float[] a, int a0, int k, float[] b, int n, int jc, int nc, int pc, int pe, float[] acc, int c0) {
-        int a1 = a0 + k, a2 = a1 + k, a3 = a2 + k;
-        int c1 = c0 + nc, c2 = c1 + nc, c3 = c2 + nc;
+    /** Floats per vector of these kernels. */
+    public static int floatLanes() {
+        return F.length();
+    }
+
+    /** Rows of A one call of {@link #float8} takes. */
+    public static final int FLOAT_ROWS = 8;
+
+    /**
+     * Eight rows of float accumulators += those rows of A x a B block. A's row {@code r} at contraction index {@code p}
+     * is {@code a[a0 + r * aRow + p * aCol]}, read in place (row-major or transposed) or from a packed copy; B's row
+     * {@code p} starts at {@code b[b0 + p * ldb]}. Eight rows x two vectors of accumulators (16 registers, with the two
+     * B vectors and a broadcast 19 of AVX-512's 32) make each B vector feed eight fused multiply-adds.
+     */
+    public static void float8(
+            float[] a,
+            int a0,
+            int aRow,
+            int aCol,
+            float[] b,
+            int b0,
+            int ldb,
+            int nc,
+            int pc,
+            int pe,
+            float[] acc,
+            int c0) {
         int lanes = F.length(), j = 0;
+        int a1 = a0 + aRow, a2 = a1 + aRow, a3 = a2 + aRow, a4 = a3 + aRow, a5 = a4 + aRow, a6 = a5 + aRow;
+        int a7 = a6 + aRow;
+        int c1 = c0 + nc, c2 = c1 + nc, c3 = c2 + nc, c4 = c3 + nc, c5 = c4 + nc, c6 = c5 + nc, c7 = c6 + nc;
         for (; j + 2 * lanes <= nc; j += 2 * lanes) {
             int jl = j + lanes;
             FloatVector s0 = FloatVector.fromArray(F, acc, c0 + j), t0 = FloatVector.fromArray(F, acc, c0 + jl);
             FloatVector s1 = FloatVector.fromArray(F, acc, c1 + j), t1 = FloatVector.fromArray(F, acc, c1 + jl);
             FloatVector s2 = FloatVector.fromArray(F, acc, c2 + j), t2 = FloatVector.fromArray(F, acc, c2 + jl);
             FloatVector s3 = FloatVector.fromArray(F, acc, c3 + j), t3 = FloatVector.fromArray(F, acc, c3 + jl);
+            FloatVector s4 = FloatVector.fromArray(F, acc, c4 + j), t4 = FloatVector.fromArray(F, acc, c4 + jl);
+            FloatVector s5 = FloatVector.fromArray(F, acc, c5 + j), t5 = FloatVector.fromArray(F, acc, c5 + jl);
+            FloatVector s6 = FloatVector.fromArray(F, acc, c6 + j), t6 = FloatVector.fromArray(F, acc, c6 + jl);
+            FloatVector s7 = FloatVector.fromArray(F, acc, c7 + j), t7 = FloatVector.fromArray(F, acc, c7 + jl);
             for (int p = pc; p < pe; p++) {
-                int row = p * n + jc;
-                FloatVector y = FloatVector.fromArray(F, b, row + j), z = FloatVector.fromArray(F, b, row + jl);
-                FloatVector x0 = FloatVector.broadcast(F, a[a0 + p]), x1 = FloatVector.broadcast(F, a[a1 + p]);
-                FloatVector x2 = FloatVector.broadcast(F, a[a2 + p]), x3 = FloatVector.broadcast(F, a[a3 + p]);
-                s0 = y.fma(x0, s0);
-                t0 = z.fma(x0, t0);
-                s1 = y.fma(x1, s1);
-                t1 = z.fma(x1, t1);
-                s2 = y.fma(x2, s2);
-                t2 = z.fma(x2, t2);
-                s3 = y.fma(x3, s3);
-                t3 = z.fma(x3, t3);
+                int row = b0 + p * ldb + j, q = p * aCol;
+                FloatVector y = FloatVector.fromArray(F, b, row), z = FloatVector.fromArray(F, b, row + lanes);
+                FloatVector x = FloatVector.broadcast(F, a[a0 + q]);
+                s0 = y.fma(x, s0);
+                t0 = z.fma(x, t0);
+                x = FloatVector.broadcast(F, a[a1 + q]);
+                s1 = y.fma(x, s1);
+                t1 = z.fma(x, t1);
+                x = FloatVector.broadcast(F, a[a2 + q]);
+                s2 = y.fma(x, s2);
+                t2 = z.fma(x, t2);
+                x = FloatVector.broadcast(F, a[a3 + q]);
+                s3 = y.fma(x, s3);
+                t3 = z.fma(x, t3);
+                x = FloatVector.broadcast(F, a[a4 + q]);
+                s4 = y.fma(x, s4);
+                t4 = z.fma(x, t4);
+                x = FloatVector.broadcast(F, a[a5 + q]);
+                s5 = y.fma(x, s5);
+                t5 = z.fma(x, t5);
+                x = FloatVector.broadcast(F, a[a6 + q]);
+                s6 = y.fma(x, s6);
+                t6 = z.fma(x, t6);
+                x = FloatVector.broadcast(F, a[a7 + q]);
+                s7 = y.fma(x, s7);
+                t7 = z.fma(x, t7);
             }
             s0.intoArray(acc, c0 + j);
             t0.intoArray(acc, c0 + jl);
@@ -58,34 +102,45 @@ public final class GemmSimd {
             t2.intoArray(acc, c2 + jl);
             s3.intoArray(acc, c3 + j);
             t3.intoArray(acc, c3 + jl);
+            s4.intoArray(acc, c4 + j);
+            t4.intoArray(acc, c4 + jl);
+            s5.intoArray(acc, c5 + j);
+            t5.intoArray(acc, c5 + jl);
+            s6.intoArray(acc, c6 + j);
+            t6.intoArray(acc, c6 + jl);
+            s7.intoArray(acc, c7 + j);
+            t7.intoArray(acc, c7 + jl);
         }
         if (j < nc) {
-            float1(a, a0, b, n, jc + j, nc - j, pc, pe, acc, c0 + j);
-            float1(a, a1, b, n, jc + j, nc - j, pc, pe, acc, c1 + j);
-            float1(a, a2, b, n, jc + j, nc - j, pc, pe, acc, c2 + j);
-            float1(a, a3, b, n, jc + j, nc - j, pc, pe, acc, c3 + j);
+            for (int r = 0; r < FLOAT_ROWS; r++) {
+                float1(a, a0 + r * aRow, aCol, b, b0 + j, ldb, nc - j, pc, pe, acc, c0 + r * nc + j);
+            }
         }
     }
 
-    /** One row of float accumulators ({@code acc[c0 + j]}, j &lt; nc) += A row x B block. */
+    /**
+     * One row of float accumulators ({@code acc[c0 + j]}, j &lt; nc) += A's row ({@code a[a0 + p * aCol]}) x a B block
+     * ({@code b[b0 + p * ldb + j]}): the rows {@link #float8} leaves, and its column tails. Each accumulator takes the
+     * same chain of fused multiply-adds as in {@link #float8}, so a result does not depend on which kernel computed it.
+     */
     public static void float1(
-            float[] a, int a0, float[] b, int n, int jc, int nc, int pc, int pe, float[] acc, int c0) {
+            float[] a, int a0, int aCol, float[] b, int b0, int ldb, int nc, int pc, int pe, float[] acc, int c0) {
         int lanes = F.length(), j = 0;
         for (; j + lanes <= nc; j += lanes) {
             FloatVector s = FloatVector.fromArray(F, acc, c0 + j);
             for (int p = pc; p < pe; p++) {
-                s = FloatVector.fromArray(F, b, p * n + jc + j).fma(FloatVector.broadcast(F, a[a0 + p]), s);
+                s = FloatVector.fromArray(F, b, b0 + p * ldb + j).fma(FloatVector.broadcast(F, a[a0 + p * aCol]), s);
             }
             s.intoArray(acc, c0 + j);
         }
         for (; j < nc; j++) {
             float s = acc[c0 + j];
-            for (int p = pc; p < pe; p++) s = Math.fma(a[a0 + p], b[p * n + jc + j], s);
+            for (int p = pc; p < pe; p++) s = Math.fma(a[a0 + p * aCol], b[b0 + p * ldb + j], s);
             acc[c0 + j] = s;
         }
     }
 
-    /** {@link #float4} on doubles. */
+    /** Four rows of double accumulators += packed A rows x packed B block. */
     public static void double4(
             double[] a, int a0, int k, double[] b, int n, int jc, int nc, int pc, int pe, double[] acc, int c0) {
         int a1 = a0 + k, a2 = a1 + k, a3 = a2 + k;
@@ -128,7 +183,7 @@ public final class GemmSimd {
         }
     }
 
-    /** {@link #float1} on doubles. */
+    /** One row of double accumulators ({@code acc[c0 + j]}, j &lt; nc) += a packed A row x packed B block. */
     public static void double1(
             double[] a, int a0, double[] b, int n, int jc, int nc, int pc, int pe, double[] acc, int c0) {
         int lanes = D.length(), j = 0;
