@@ -405,7 +405,13 @@ public final class ConvOps {
                 // both backward kernels read grad_output densely: make it dense once (it is often an expanded view)
                 Tensor go = mask.needs(0) && mask.needs(1) ? g[0].contiguous() : g[0];
                 Tensor gi = null, gw = null;
-                if (transposed(a)) {
+                if (transposed(a) && mask.needs(0) && mask.needs(1) && fusable(go, input, weight)) {
+                    Geometry geo = transposedGeometry(
+                            input.impl().shapeRef(), weight.impl().shapeRef(), s, p, d, (long[]) a[7], groups);
+                    Tensor[] both = ConvKernels.transposedBackward(go, input, weight, geo);
+                    gi = both[0];
+                    gw = both[1];
+                } else if (transposed(a)) {
                     if (mask.needs(0)) gi = transposedInputGrad(go, input, weight, s, p, d, groups);
                     if (mask.needs(1)) gw = transposedWeightGrad(go, input, weight, s, p, d, groups);
                 } else {
@@ -417,6 +423,20 @@ public final class ConvOps {
                 return Grads.forTensorArgs(a, gi, gw, gb);
             })
             .defineJvp(ConvOps::convolutionJvp);
+
+    /**
+     * Whether a transposed convolution's two gradients may come from {@link ConvKernels#transposedBackward}'s one
+     * unfolding of the output gradient: a first-order eager backward (nothing records it, so the gradients need not be
+     * ops) of non-empty 1-d or 2-d floating CPU heap tensors. Otherwise each gradient is its own differentiable op.
+     */
+    private static boolean fusable(Tensor go, Tensor input, Tensor weight) {
+        if (DispatchState.current().isGradEnabled() || !DispatchState.isPlainEager()) return false;
+        if (weight.dim() > 4 || !CONV_DTYPES.contains(input.dtype())) return false;
+        for (Tensor t : new Tensor[] {go, input, weight}) {
+            if (t.numel() == 0 || t.device() != Device.CPU || t.impl().storage().array() == null) return false;
+        }
+        return true;
+    }
 
     /** ATen's forward ignores a plain convolution's output padding, but its backward refuses one. */
     private static void checkNoOutputPadding(long[] outputPadding) {
