@@ -7,13 +7,21 @@ What it makes
     of torch.convolution in 1-d and 2-d, with stride, padding, dilation, groups, bias and, transposed, output
     padding (also output padding that reaches a whole stride, allowed where it is below the dilation), in float64
     and float32; the output of a plain convolution given output padding (ignored; its backward refuses it); and
-    the errors of bad transposed arguments.
+    the errors of bad transposed arguments. 3-d problems (5-d operands) through torch.convolution, plain and
+    transposed; integer convolutions (plain: every integer dtype; transposed: int64 only, as ATen's
+    slow_conv_transpose2d/3d); complex convolutions through F.conv1d/2d/3d and F.conv_transpose1d/2d/3d, which
+    ATen computes with three real convolutions (its complex_convolution), with the gradients of
+    sum(real(W * out)); torch.convolution itself refuses complex dtypes.
 
     case: {"id", "op": "convolution", "args": [input, weight, bias or null, W],
            "kwargs": {"stride", "padding", "dilation", "transposed", "output_padding", "groups"},
            "out": [result, input.grad, weight.grad, bias.grad (with a bias)]}
           {"id", "op", "args": [input, weight, bias or null], "kwargs": {...}, "out": [result]}
           {"id", "op", "args": [input, weight, bias or null], "kwargs": {...}, "out": {"error": message}}
+          {"id", "op": "functional", "args": [input, weight, bias or null, W],
+           "kwargs": {"fn": "conv2d" | "conv_transpose2d" | ..., "stride", "padding", "dilation", "groups",
+                      "output_padding" (transposed)},
+           "out": [result, input.grad, weight.grad, bias.grad (with a bias)]}
 
 How to run (from the repository root)
     python3 -m venv .venv-t213 && .venv-t213/bin/pip install torch==2.13.0 numpy
@@ -107,7 +115,9 @@ def main():
     error_case("transposed/int", x.int(), w.int(), None, **params([1, 1], [0, 0], [1, 1], True, [0], 1))
     error_case("plain/negative-output-padding", randn(1, 2, 5, 5), randn(3, 2, 3, 3), None,
                **params([1, 1], [0, 0], [1, 1], False, [-1], 1))
-    integer_cases()  # last: the cases above keep their random inputs
+    integer_cases()  # after the cases above, so that they keep their random inputs
+    volume_cases()
+    complex_cases()
     here = os.path.dirname(os.path.abspath(__file__))
     write(os.path.join(here, "..", "resources", "golden", "convolution.json"), CASES, "make_golden_convolution.py")
 
@@ -135,6 +145,95 @@ def integer_cases():
                grad=False, **params([1, 1], [1, 1], [1, 1], False, [0], 1))
     error_case("plain/bool", ints(1, 2, 4, 4).bool(), ints(3, 2, 3, 3).bool(), None,
                **params([1, 1], [0, 0], [1, 1], False, [0], 1))
+
+
+def volume_cases():
+    """torch.convolution of 3-d problems: 5-d input and weight, plain and transposed, with gradients; integer ones
+    (the transposed: int64 only) and the refusals of mismatched ranks, dtypes ATen has no 3-d kernel for."""
+    value_case("plain/3d", randn(2, 4, 5, 4, 6), randn(6, 2, 3, 2, 3), randn(6),
+               **params([2, 1, 2], [1, 0, 1], [1, 2, 1], False, [0], 2))
+    value_case("plain/3d/single-values", randn(1, 2, 4, 5, 4), randn(3, 2, 2, 2, 2), None,
+               **params([2], [1], [1], False, [0], 1))
+    value_case("plain/3d/float32", randn(2, 3, 4, 4, 4, dtype=torch.float32), randn(2, 3, 2, 3, 2, dtype=torch.float32),
+               randn(2, dtype=torch.float32), **params([1, 2, 1], [0, 1, 1], [2, 1, 1], False, [0], 1))
+    value_case("transposed/3d", randn(2, 4, 3, 4, 3), randn(4, 3, 2, 3, 2), randn(6),
+               **params([2, 1, 2], [1, 0, 0], [1, 2, 1], True, [1, 0, 1], 2))
+    value_case("transposed/3d/output-padding-over-stride", randn(1, 2, 3, 2, 3), randn(2, 2, 2, 2, 2), randn(2),
+               **params([1, 1, 1], [0, 0, 0], [3, 1, 2], True, [2, 0, 1], 1))
+    value_case("transposed/3d/float32", randn(2, 3, 2, 3, 2, dtype=torch.float32),
+               randn(3, 2, 2, 2, 2, dtype=torch.float32), None, **params([2], [0], [1], True, [1], 1))
+
+    def ints(*shape, dtype=torch.int64):
+        return torch.randint(-4, 5, shape, generator=GEN).to(dtype)
+    value_case("transposed/2d/int64", ints(2, 4, 3, 4), ints(4, 3, 3, 2), ints(3), grad=False,
+               **params([2, 1], [1, 0], [1, 2], True, [1, 0], 1))
+    value_case("transposed/1d/int64-groups", ints(2, 4, 5), ints(4, 1, 3), None, grad=False,
+               **params([3], [2], [2], True, [1], 2))
+    value_case("transposed/3d/int64", ints(1, 4, 3, 2, 3), ints(4, 1, 2, 3, 2), ints(2), grad=False,
+               **params([2, 1, 1], [1, 0, 1], [1, 2, 1], True, [1, 0, 0], 2))
+    value_case("plain/3d/int16", ints(1, 2, 4, 3, 4, dtype=torch.int16), ints(3, 2, 2, 2, 3, dtype=torch.int16),
+               ints(3, dtype=torch.int16), grad=False, **params([1, 1, 1], [1, 0, 0], [1, 1, 1], False, [0], 1))
+    value_case("plain/3d/int64-dilated", ints(1, 2, 5, 4, 4), ints(2, 2, 2, 2, 2), None, grad=False,
+               **params([1, 2, 1], [0, 0, 1], [2, 1, 2], False, [0], 1))
+    error_case("transposed/3d/int32", ints(1, 2, 3, 3, 3, dtype=torch.int32), ints(2, 2, 2, 2, 2, dtype=torch.int32),
+               None, **params([1], [0], [1], True, [0], 1))
+    error_case("transposed/2d/int16", ints(1, 2, 3, 3, dtype=torch.int16), ints(2, 2, 2, 2, dtype=torch.int16),
+               None, **params([1], [0], [1], True, [0], 1))
+    error_case("3d/rank-mismatch", randn(2, 3, 4, 4), randn(2, 3, 2, 2, 2), None, **params([1], [0], [1], False, [0], 1))
+    error_case("3d/channels-mismatch", randn(1, 3, 4, 4, 4), randn(2, 2, 2, 2, 2), None,
+               **params([1], [0], [1], False, [0], 1))
+    error_case("3d/kernel-too-large", randn(1, 1, 2, 4, 4), randn(1, 1, 3, 2, 2), None,
+               **params([1], [0], [1], False, [0], 1))
+    error_case("transposed/3d/output-padding-too-large", randn(1, 2, 3, 3, 3), randn(2, 2, 2, 2, 2), None,
+               **params([1], [0], [1], True, [1], 1))
+    c = torch.complex(randn(1, 2, 4, 4, 4), randn(1, 2, 4, 4, 4))
+    error_case("3d/complex", c, c[:, :, :2, :2, :2].contiguous(), None, **params([1], [0], [1], False, [0], 1))
+    error_case("transposed/2d/complex", c[:, :, 0], c[:, :, 0, :2, :2].contiguous(), None,
+               **params([1], [0], [1], True, [0], 1))
+    error_case("plain/1d/complex", c[:, :, 0, 0], c[:, :, 0, 0, :2].contiguous(), None,
+               **params([1], [0], [1], False, [0], 1))
+
+
+F = torch.nn.functional
+
+
+def functional_case(id_, fn, x, w, b, **kw):
+    """F.<fn>(x, w, b, **kw) with the gradients of sum(real(W * out))."""
+    x, w = x.clone().requires_grad_(True), w.clone().requires_grad_(True)
+    leaves = [x, w] + ([b.clone().requires_grad_(True)] if b is not None else [])
+    out = getattr(F, fn)(x, w, leaves[2] if b is not None else None, **kw)
+    weights = torch.complex(randn(*out.shape), randn(*out.shape)).to(out.dtype)
+    grads = torch.autograd.grad((weights * out).real.sum(), leaves)
+    CASES.append({"id": id_, "op": "functional", "args": [enc(x), enc(w), enc(b) if b is not None else None,
+                                                          enc(weights)],
+                  "kwargs": dict(kw, fn=fn), "out": [enc(out)] + [enc(gr) for gr in grads]})
+
+
+def complex_cases():
+    """Complex convolutions through the functional forms (ATen's complex_convolution: three real convolutions),
+    1-d, 2-d and 3-d, plain and transposed, complex128 and complex64, with gradients."""
+    def crandn(*shape, dtype=torch.complex128):
+        return torch.complex(randn(*shape), randn(*shape)).to(dtype)
+    functional_case("complex/conv1d", "conv1d", crandn(2, 4, 7), crandn(6, 2, 3), crandn(6),
+                    stride=2, padding=1, dilation=2, groups=2)
+    functional_case("complex/conv2d", "conv2d", crandn(2, 3, 5, 6), crandn(4, 3, 3, 2), crandn(4),
+                    stride=[2, 1], padding=[1, 0], dilation=[1, 2], groups=1)
+    functional_case("complex/conv2d/complex64", "conv2d", crandn(2, 3, 5, 5, dtype=torch.complex64),
+                    crandn(2, 3, 2, 2, dtype=torch.complex64), None, stride=1, padding=1, dilation=1, groups=1)
+    functional_case("complex/conv2d/unbatched-same", "conv2d", crandn(2, 5, 6), crandn(3, 2, 2, 3), None,
+                    stride=1, padding="same", dilation=1, groups=1)
+    functional_case("complex/conv3d", "conv3d", crandn(1, 4, 4, 3, 4), crandn(2, 2, 2, 2, 3), crandn(2),
+                    stride=[1, 2, 1], padding=[1, 0, 1], dilation=1, groups=2)
+    functional_case("complex/conv_transpose1d", "conv_transpose1d", crandn(2, 4, 5), crandn(4, 3, 3), crandn(3),
+                    stride=2, padding=1, output_padding=1, groups=1, dilation=1)
+    functional_case("complex/conv_transpose2d", "conv_transpose2d", crandn(2, 4, 3, 4), crandn(4, 1, 3, 2),
+                    crandn(2), stride=[2, 1], padding=[1, 0], output_padding=[1, 0], groups=2, dilation=[1, 2])
+    functional_case("complex/conv_transpose2d/complex64", "conv_transpose2d",
+                    crandn(1, 2, 3, 3, dtype=torch.complex64), crandn(2, 2, 2, 2, dtype=torch.complex64), None,
+                    stride=2, padding=0, output_padding=0, groups=1, dilation=1)
+    functional_case("complex/conv_transpose3d", "conv_transpose3d", crandn(1, 2, 3, 2, 3), crandn(2, 3, 2, 2, 2),
+                    crandn(3), stride=[2, 1, 1], padding=[1, 0, 0], output_padding=[1, 0, 0], groups=1,
+                    dilation=[1, 1, 2])
 
 
 if __name__ == "__main__":

@@ -10,7 +10,8 @@ import org.jtorch.internal.Shapes;
 /**
  * 3-d convolution and transposed convolution as composites of the 2-d {@link ConvOps#CONVOLUTION}: the depth axis is
  * taken apart into 2-d problems and put back with views, {@code stack} and {@code index_add}, so gradients and tangents
- * of any order come from the ops they are made of.
+ * of any order come from the ops they are made of. {@code aten::convolution} with 5-d operands computes the same way
+ * ({@link #compute}); complex inputs go through {@link ComplexConvolution}, as ATen's conv3d/conv_transpose3d do.
  *
  * <ul>
  *   <li>{@code conv3d}: the input windows along depth are stacked into the channel dim (group by group, as the weight's
@@ -34,9 +35,13 @@ public final class Conv3dOps {
             a -> {
                 Tensor input = (Tensor) a[0];
                 boolean batched = batched("conv3d", input);
-                Tensor x = batched ? input : input.unsqueeze(0);
-                Tensor y = conv3d(
-                        x, (Tensor) a[1], (Tensor) a[2], (long[]) a[3], (long[]) a[4], (long[]) a[5], groups(a[6]));
+                long[] s = (long[]) a[3], p = (long[]) a[4], d = (long[]) a[5];
+                long groups = groups(a[6]);
+                Tensor y = ComplexConvolution.compute(
+                        batched ? input : input.unsqueeze(0),
+                        (Tensor) a[1],
+                        (Tensor) a[2],
+                        (x, w, b) -> compute(x, w, b, check(x, w, b, s, p, d, null, groups)));
                 return batched ? y : y.squeeze(0);
             });
 
@@ -51,16 +56,13 @@ public final class Conv3dOps {
             a -> {
                 Tensor input = (Tensor) a[0];
                 boolean batched = batched("conv_transpose3d", input);
-                Tensor x = batched ? input : input.unsqueeze(0);
-                Tensor y = convTranspose3d(
-                        x,
+                long[] s = (long[]) a[3], p = (long[]) a[4], op = (long[]) a[5], d = (long[]) a[7];
+                long groups = groups(a[6]);
+                Tensor y = ComplexConvolution.compute(
+                        batched ? input : input.unsqueeze(0),
                         (Tensor) a[1],
                         (Tensor) a[2],
-                        (long[]) a[3],
-                        (long[]) a[4],
-                        (long[]) a[5],
-                        groups(a[6]),
-                        (long[]) a[7]);
+                        (x, w, b) -> compute(x, w, b, check(x, w, b, s, p, d, op, groups)));
                 return batched ? y : y.squeeze(0);
             });
 
@@ -84,11 +86,18 @@ public final class Conv3dOps {
     }
 
     /**
-     * ATen's checks shared by both ops: dtypes, ranks and the per-dim parameters; returns them expanded. {@code outPad}
-     * is null for the plain convolution, which also takes integer dtypes (as ATen's slow_conv3d does; dilated, int64
-     * only, as its slow_conv_dilated); the transposed one takes floating dtypes.
+     * A checked 3-d problem: the per-dim stride, padding, dilation and output padding (zeros for a plain convolution)
+     * and the output's shape.
      */
-    private static long[][] checked(
+    record Problem(boolean transposed, long[] s, long[] p, long[] d, long[] op, long groups, long[] outputShape) {}
+
+    /**
+     * ATen's checks of a batched 3-d convolution ({@code outPad} null) or transposed convolution, in its order and
+     * words: dtypes, ranks, the per-dim parameters, channels, bias and sizes. The plain convolution also takes integer
+     * dtypes (as ATen's slow_conv3d does; dilated, int64 only, as its slow_conv_dilated), the transposed one int64 (its
+     * slow_conv_transpose3d), both every floating dtype.
+     */
+    static Problem check(
             Tensor input,
             Tensor weight,
             Tensor bias,
@@ -117,19 +126,19 @@ public final class Conv3dOps {
         long[] op = ConvOps.perDim("output_padding", transposed ? outPad : new long[] {0}, 3);
         ConvOps.checkParameters(s, p, d, op, groups, wt);
         DType t = input.dtype();
-        boolean integral = !transposed && ConvOps.isIntegerConvolution(t);
-        if (!t.isFloatingPoint() && !integral) {
-            String kernel = transposed ? "slow_conv_transpose3d_out_cpu" : "slow_conv3d_cpu";
+        boolean integral = ConvOps.isIntegerConvolution(t, transposed);
+        if (!ConvOps.isFloatConvolution(t) && !integral) {
+            String kernel = transposed ? "slow_conv_transpose3d_out_cpu" : "compute_columns3d";
             throw new TorchException("\"" + kernel + "\" not implemented for '" + t.cppName() + "'");
         }
-        if (integral) ConvOps.checkIntegerDilation(t, d);
-        return new long[][] {s, p, d, op};
+        if (integral && !transposed) ConvOps.checkIntegerDilation(t, d);
+        long[] out = transposed
+                ? transposedShape(in, wt, bias, s, p, d, op, groups)
+                : plainShape(in, wt, bias, s, p, d, groups);
+        return new Problem(transposed, s, p, d, op, groups, out);
     }
 
-    private static Tensor conv3d(
-            Tensor x, Tensor weight, Tensor bias, long[] stride, long[] padding, long[] dilation, long groups) {
-        long[][] sp = checked(x, weight, bias, stride, padding, dilation, null, groups);
-        long[] s = sp[0], p = sp[1], d = sp[2], in = x.shape(), wt = weight.shape();
+    private static long[] plainShape(long[] in, long[] wt, Tensor bias, long[] s, long[] p, long[] d, long groups) {
         if (in[1] != wt[1] * groups) {
             throw new TorchException("Given groups=" + groups + ", weight of size " + Shapes.str(wt)
                     + ", expected input" + Shapes.str(in) + " to have " + wt[1] * groups + " channels, but got "
@@ -139,19 +148,61 @@ public final class Conv3dOps {
             throw new TorchException("Given weight of size " + Shapes.str(wt) + ", expected bias to be 1-dimensional"
                     + " with " + wt[0] + " elements, but got bias of size " + Shapes.str(bias.shape()) + " instead");
         }
-        long[] padded = new long[3], effective = new long[3];
+        long[] padded = new long[3], effective = new long[3], out = {in[0], wt[0], 0, 0, 0};
         boolean tooLarge = false;
         for (int i = 0; i < 3; i++) {
             padded[i] = in[2 + i] + 2 * p[i];
             effective[i] = d[i] * (wt[2 + i] - 1) + 1;
             tooLarge |= padded[i] < effective[i];
+            out[2 + i] = (padded[i] - effective[i]) / s[i] + 1;
         }
         if (tooLarge) {
             throw new TorchException("Calculated padded input size per channel: (" + padded[0] + " x " + padded[1]
                     + " x " + padded[2] + "). Kernel size: (" + effective[0] + " x " + effective[1] + " x "
                     + effective[2] + "). Kernel size can't be greater than actual input size");
         }
-        long n = in[0], c = in[1], kd = wt[2], od = (padded[0] - effective[0]) / s[0] + 1;
+        return out;
+    }
+
+    private static long[] transposedShape(
+            long[] in, long[] wt, Tensor bias, long[] s, long[] p, long[] d, long[] op, long groups) {
+        if (in[1] != wt[0]) {
+            throw new TorchException("Given transposed=1, weight of size " + Shapes.str(wt) + ", expected input"
+                    + Shapes.str(in) + " to have " + wt[0] + " channels, but got " + in[1] + " channels instead");
+        }
+        long cout = wt[1] * groups;
+        if (bias != null && (bias.dim() != 1 || bias.size(0) != cout)) {
+            throw new TorchException("Given transposed=1, weight of size " + Shapes.str(wt) + ", expected bias to be "
+                    + "1-dimensional with " + cout + " elements, but got bias of size " + Shapes.str(bias.shape())
+                    + " instead");
+        }
+        long[] out = {in[0], cout, 0, 0, 0};
+        for (int i = 0; i < 3; i++) {
+            if (!(op[i] < s[i] || op[i] < d[i])) {
+                throw new TorchException("output padding must be smaller than either stride or dilation, but got "
+                        + "output_padding_depth: " + op[0] + " output_padding_height: " + op[1]
+                        + " output_padding_width: " + op[2] + " stride_depth: " + s[0] + " stride_height: " + s[1]
+                        + " stride_width: " + s[2] + " dilation_depth: " + d[0] + " dilation_height: " + d[1]
+                        + " dilation_width: " + d[2]);
+            }
+            out[2 + i] = (in[2 + i] - 1) * s[i] - 2 * p[i] + d[i] * (wt[2 + i] - 1) + op[i] + 1;
+        }
+        if (out[2] < 1 || out[3] < 1 || out[4] < 1) {
+            throw new TorchException("Given input size per channel: (" + in[2] + " x " + in[3] + " x " + in[4]
+                    + "). Calculated output size per channel: (" + out[2] + " x " + out[3] + " x " + out[4]
+                    + "). Output size is too small");
+        }
+        return out;
+    }
+
+    /** The checked problem {@code pr} computed from 2-d convolutions (see the class comment). */
+    static Tensor compute(Tensor x, Tensor weight, Tensor bias, Problem pr) {
+        return pr.transposed() ? convTranspose3d(x, weight, bias, pr) : conv3d(x, weight, bias, pr);
+    }
+
+    private static Tensor conv3d(Tensor x, Tensor weight, Tensor bias, Problem pr) {
+        long[] s = pr.s(), p = pr.p(), d = pr.d(), in = x.shape(), wt = weight.shape();
+        long groups = pr.groups(), n = in[0], c = in[1], kd = wt[2], od = pr.outputShape()[2];
         Tensor xp = p[0] == 0 ? x : ArrangeOps.pad(x, new long[] {0, 0, 0, 0, p[0], p[0]});
         List<Tensor> taps = new ArrayList<>();
         for (long k = 0; k < kd; k++) taps.add(xp.slice(2, k * d[0], k * d[0] + (od - 1) * s[0] + 1, s[0]));
@@ -175,43 +226,10 @@ public final class Conv3dOps {
         return y.view(n, od, wt[0], y.size(2), y.size(3)).permute(0, 2, 1, 3, 4).contiguous();
     }
 
-    private static Tensor convTranspose3d(
-            Tensor x,
-            Tensor weight,
-            Tensor bias,
-            long[] stride,
-            long[] padding,
-            long[] outputPadding,
-            long groups,
-            long[] dilation) {
-        long[][] sp = checked(x, weight, bias, stride, padding, dilation, outputPadding, groups);
-        long[] s = sp[0], p = sp[1], d = sp[2], op = sp[3], in = x.shape(), wt = weight.shape();
-        if (in[1] != wt[0]) {
-            throw new TorchException("Given transposed=1, weight of size " + Shapes.str(wt) + ", expected input"
-                    + Shapes.str(in) + " to have " + wt[0] + " channels, but got " + in[1] + " channels instead");
-        }
-        long cout = wt[1] * groups;
-        if (bias != null && (bias.dim() != 1 || bias.size(0) != cout)) {
-            throw new TorchException("Given transposed=1, weight of size " + Shapes.str(wt) + ", expected bias to be "
-                    + "1-dimensional with " + cout + " elements, but got bias of size " + Shapes.str(bias.shape())
-                    + " instead");
-        }
-        long[] out = new long[3];
-        for (int i = 0; i < 3; i++) {
-            if (!(op[i] < s[i] || op[i] < d[i])) {
-                throw new TorchException("output padding must be smaller than either stride or dilation, but got "
-                        + "output_padding_depth: " + op[0] + " output_padding_height: " + op[1]
-                        + " output_padding_width: " + op[2] + " stride_depth: " + s[0] + " stride_height: " + s[1]
-                        + " stride_width: " + s[2] + " dilation_depth: " + d[0] + " dilation_height: " + d[1]
-                        + " dilation_width: " + d[2]);
-            }
-            out[i] = (in[2 + i] - 1) * s[i] - 2 * p[i] + d[i] * (wt[2 + i] - 1) + op[i] + 1;
-        }
-        if (out[0] < 1 || out[1] < 1 || out[2] < 1) {
-            throw new TorchException("Given input size per channel: (" + in[2] + " x " + in[3] + " x " + in[4]
-                    + "). Calculated output size per channel: (" + out[0] + " x " + out[1] + " x " + out[2]
-                    + "). Output size is too small");
-        }
+    private static Tensor convTranspose3d(Tensor x, Tensor weight, Tensor bias, Problem pr) {
+        long[] s = pr.s(), p = pr.p(), d = pr.d(), op = pr.op(), in = x.shape(), wt = weight.shape();
+        long groups = pr.groups(), cout = wt[1] * groups;
+        long[] out = {pr.outputShape()[2], pr.outputShape()[3], pr.outputShape()[4]};
         long n = in[0], depth = in[2], kd = wt[2], cg = wt[1];
         // every input depth a 2-d sample; the depth taps side by side as output channels [group][kd][c]
         Tensor planes = x.permute(0, 2, 1, 3, 4).reshape(n * depth, in[1], in[3], in[4]);

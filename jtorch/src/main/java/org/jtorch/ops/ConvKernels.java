@@ -9,6 +9,7 @@ import org.jtorch.kernels.blas.OpenBlas;
 import org.jtorch.kernels.blas.OpenBlas.Transpose;
 import org.jtorch.kernels.cpu.JavaGemm;
 import org.jtorch.kernels.cpu.Parallel;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * The CPU kernels of {@link ConvOps}: im2col + GEMM over chunks of the batch. For a chunk of B samples the input
@@ -71,41 +72,16 @@ final class ConvKernels {
                     b = bias == null ? null : ComputeArrays.dense(bias, ct);
             ComputeArrays.Target t = ComputeArrays.Target.of(out, ct);
             Dims d = Dims.of(g);
-            Object cols = alloc(ct, (long) d.kTotal() * d.chunk() * d.l());
-            Object y = alloc(ct, (long) d.cout() * d.chunk() * d.l());
+            Object cols = ConvScratch.take(ct, ConvScratch.Slot.COLUMNS, (long) d.kTotal() * d.chunk() * d.l());
+            Object y = ConvScratch.take(ct, ConvScratch.Slot.ROWS, (long) d.cout() * d.chunk() * d.l());
             for (int n0 = 0; n0 < d.n(); n0 += d.chunk()) {
                 int bs = Math.min(d.chunk(), d.n() - n0), ld = bs * d.l(), first = n0;
                 unfoldChunk(x, first, bs, d, g, cols);
-                for (int gr = 0; gr < d.groups(); gr++) {
-                    gemm(
-                            ct,
-                            Transpose.NONE,
-                            Transpose.NONE,
-                            d.cg(),
-                            ld,
-                            d.kg(),
-                            w.array(),
-                            w.offset() + gr * d.cg() * d.kg(),
-                            d.kg(),
-                            cols,
-                            gr * d.kg() * ld,
-                            ld,
-                            0,
-                            y,
-                            gr * d.cg() * ld,
-                            ld);
-                }
-                // y is [C_out, B·L]: sample i's channel c is the segment [c·ld + i·L, +L), written out with the bias
-                Parallel.forRange(bs, 1, (b0, b1) -> {
-                    for (int i = (int) b0; i < b1; i++) {
-                        for (int c = 0; c < d.cout(); c++) {
-                            int dst = t.offset() + ((first + i) * d.cout() + c) * d.l();
-                            copyRow(y, c * ld + i * d.l(), t.array(), dst, d.l());
-                            if (b != null) addConstant(t.array(), dst, d.l(), b, c);
-                        }
-                    }
-                });
+                convolveChunk(ct, d, ld, w, cols, y);
+                scatterChunk(y, first, bs, d, t, b);
             }
+            ConvScratch.give(ct, ConvScratch.Slot.COLUMNS, cols);
+            ConvScratch.give(ct, ConvScratch.Slot.ROWS, y);
             t.finish();
         }
     }
@@ -125,8 +101,8 @@ final class ConvKernels {
                     b = bias == null ? null : ComputeArrays.dense(bias, ct);
             ComputeArrays.Target t = ComputeArrays.Target.of(out, ct);
             Dims d = Dims.of(g);
-            Object cols = alloc(ct, (long) d.kTotal() * d.chunk() * d.l());
-            Object gy = alloc(ct, (long) d.cout() * d.chunk() * d.l());
+            Object cols = ConvScratch.take(ct, ConvScratch.Slot.COLUMNS, (long) d.kTotal() * d.chunk() * d.l());
+            Object gy = ConvScratch.take(ct, ConvScratch.Slot.ROWS, (long) d.cout() * d.chunk() * d.l());
             for (int n0 = 0; n0 < d.n(); n0 += d.chunk()) {
                 int bs = Math.min(d.chunk(), d.n() - n0), ld = bs * d.l(), first = n0;
                 gatherGrad(go, first, bs, d, gy);
@@ -160,6 +136,8 @@ final class ConvKernels {
                     }
                 });
             }
+            ConvScratch.give(ct, ConvScratch.Slot.COLUMNS, cols);
+            ConvScratch.give(ct, ConvScratch.Slot.ROWS, gy);
             t.finish();
         }
     }
@@ -174,34 +152,125 @@ final class ConvKernels {
             ComputeArrays.Target t = ComputeArrays.Target.of(out, ct);
             Dims d = Dims.of(g);
             fill(t.array(), t.offset(), (int) out.numel());
-            Object cols = alloc(ct, (long) d.kTotal() * d.chunk() * d.l());
-            Object gy = alloc(ct, (long) d.cout() * d.chunk() * d.l());
+            Object cols = ConvScratch.take(ct, ConvScratch.Slot.COLUMNS, (long) d.kTotal() * d.chunk() * d.l());
+            Object gy = ConvScratch.take(ct, ConvScratch.Slot.ROWS, (long) d.cout() * d.chunk() * d.l());
             for (int n0 = 0; n0 < d.n(); n0 += d.chunk()) {
                 int bs = Math.min(d.chunk(), d.n() - n0), ld = bs * d.l(), first = n0;
                 unfoldChunk(x, first, bs, d, g, cols);
                 gatherGrad(go, first, bs, d, gy);
-                for (int gr = 0; gr < d.groups(); gr++) {
-                    gemm(
-                            ct,
-                            Transpose.NONE,
-                            Transpose.TRANSPOSE,
-                            d.cg(),
-                            d.kg(),
-                            ld,
-                            gy,
-                            gr * d.cg() * ld,
-                            ld,
-                            cols,
-                            gr * d.kg() * ld,
-                            ld,
-                            1,
-                            t.array(),
-                            t.offset() + gr * d.cg() * d.kg(),
-                            d.kg());
-                }
+                accumulateWeightGrad(ct, d, ld, gy, cols, t);
             }
+            ConvScratch.give(ct, ConvScratch.Slot.COLUMNS, cols);
+            ConvScratch.give(ct, ConvScratch.Slot.ROWS, gy);
             t.finish();
         }
+    }
+
+    // ---- both gradients of a transposed convolution ----------------------------------------------------------
+
+    /**
+     * Both gradients of the transposed convolution {@code y = conv_transpose(x, W)}, the input gradient of the
+     * convolution {@code g} (whose input has y's shape, whose output has x's), from one unfolding of {@code gy}: the
+     * input gradient is the convolution {@code W[g] · cols(gy)} and the weight gradient {@code x[g] · cols(gy)ᵀ}, so
+     * each chunk of the output gradient is unfolded once and both GEMMs read it, rather than each gradient op unfolding
+     * it again. Positions of the unfolding past x's (from output padding that reaches a whole stride) are left out:
+     * they meet only zeros. Results as the two ops', up to the GEMMs' float rounding.
+     *
+     * @return {grad_input of x's shape, grad_weight of W's shape}, of their dtypes
+     */
+    static Tensor[] transposedBackward(Tensor gy, Tensor x, Tensor weight, ConvOps.Geometry g) {
+        Tensor gi = Tensor.of(TensorImpl.empty(x.impl().shapeRef(), x.dtype()));
+        Tensor gw = Tensor.of(TensorImpl.empty(weight.impl().shapeRef(), weight.dtype()));
+        try (var _ = DispatchState.gradEnabled(false)) {
+            DType ct = ComputeArrays.computeType(x.dtype());
+            ComputeArrays.Dense go = ComputeArrays.dense(gy, ct),
+                    xd = ComputeArrays.dense(x, ct),
+                    w = ComputeArrays.dense(weight, ct);
+            ComputeArrays.Target ti = ComputeArrays.Target.of(gi, ct), tw = ComputeArrays.Target.of(gw, ct);
+            Dims d = Dims.of(g);
+            fill(tw.array(), tw.offset(), (int) gw.numel());
+            Object cols = ConvScratch.take(ct, ConvScratch.Slot.COLUMNS, (long) d.kTotal() * d.chunk() * d.l());
+            Object rows = ConvScratch.take(ct, ConvScratch.Slot.ROWS, (long) d.cout() * d.chunk() * d.l());
+            for (int n0 = 0; n0 < d.n(); n0 += d.chunk()) {
+                int bs = Math.min(d.chunk(), d.n() - n0), ld = bs * d.l(), first = n0;
+                unfoldChunk(go, first, bs, d, g, cols);
+                gatherGrad(xd, first, bs, d, rows);
+                accumulateWeightGrad(ct, d, ld, rows, cols, tw);
+                convolveChunk(ct, d, ld, w, cols, rows); // x's rows are spent: the input gradient takes their place
+                scatterChunk(rows, first, bs, d, ti, null);
+            }
+            ConvScratch.give(ct, ConvScratch.Slot.COLUMNS, cols);
+            ConvScratch.give(ct, ConvScratch.Slot.ROWS, rows);
+            ti.finish();
+            tw.finish();
+        }
+        return new Tensor[] {gi, gw};
+    }
+
+    // ---- the passes ---------------------------------------------------------------------------------------
+
+    /** {@code y[g] = W[g] · cols[g]} for every group: the chunk's convolution as [C_out, ld] rows. */
+    private static void convolveChunk(DType ct, Dims d, int ld, ComputeArrays.Dense w, Object cols, Object y) {
+        for (int gr = 0; gr < d.groups(); gr++) {
+            gemm(
+                    ct,
+                    Transpose.NONE,
+                    Transpose.NONE,
+                    d.cg(),
+                    ld,
+                    d.kg(),
+                    w.array(),
+                    w.offset() + gr * d.cg() * d.kg(),
+                    d.kg(),
+                    cols,
+                    gr * d.kg() * ld,
+                    ld,
+                    0,
+                    y,
+                    gr * d.cg() * ld,
+                    ld);
+        }
+    }
+
+    /** {@code gW[g] += gy[g] · cols[g]ᵀ} for every group. */
+    private static void accumulateWeightGrad(DType ct, Dims d, int ld, Object gy, Object cols, ComputeArrays.Target t) {
+        for (int gr = 0; gr < d.groups(); gr++) {
+            gemm(
+                    ct,
+                    Transpose.NONE,
+                    Transpose.TRANSPOSE,
+                    d.cg(),
+                    d.kg(),
+                    ld,
+                    gy,
+                    gr * d.cg() * ld,
+                    ld,
+                    cols,
+                    gr * d.kg() * ld,
+                    ld,
+                    1,
+                    t.array(),
+                    t.offset() + gr * d.cg() * d.kg(),
+                    d.kg());
+        }
+    }
+
+    /**
+     * Writes the chunk's rows {@code y} ([C_out, B·L]: sample i's channel c is the segment [c·ld + i·L, +L)) into
+     * samples [first, first + bs) of {@code t} ([N, C_out, L]), adding the bias {@code b} (or null).
+     */
+    private static void scatterChunk(
+            Object y, int first, int bs, Dims d, ComputeArrays.Target t, ComputeArrays.Dense b) {
+        int ld = bs * d.l();
+        Parallel.forRange(bs, 1, (b0, b1) -> {
+            for (int i = (int) b0; i < b1; i++) {
+                for (int c = 0; c < d.cout(); c++) {
+                    int dst = t.offset() + ((first + i) * d.cout() + c) * d.l();
+                    copyRow(y, c * ld + i * d.l(), t.array(), dst, d.l());
+                    if (b != null) addConstant(t.array(), dst, d.l(), b, c);
+                }
+            }
+        });
     }
 
     /**
@@ -255,11 +324,6 @@ final class ConvKernels {
     }
 
     // ---- GEMM --------------------------------------------------------------------------------------------
-
-    private static Object alloc(DType ct, long size) {
-        int n = Math.toIntExact(size);
-        return ct == DType.FLOAT64 ? new double[n] : new float[n];
-    }
 
     /** {@code C = op(A)·op(B) + beta·C} on dense row-major arrays; empty products only scale C. */
     private static void gemm(

@@ -7,6 +7,7 @@ import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Spec;
 import org.jtorch.internal.Shapes;
 
@@ -104,7 +105,7 @@ public final class ConvOps {
             long[] dilation,
             long[] outputPadding,
             long groups) {
-        int k = checkRanks(op, in, wt);
+        int k = checkRanks(op, in, wt, false);
         int spatial = k - 2;
         long[] s = perDim("stride", stride, spatial),
                 p = perDim("padding", padding, spatial),
@@ -154,7 +155,7 @@ public final class ConvOps {
      */
     static Geometry transposedGeometry(
             long[] in, long[] wt, long[] stride, long[] padding, long[] dilation, long[] outputPadding, long groups) {
-        int k = checkRanks("convolution", in, wt);
+        int k = checkRanks("convolution", in, wt, false);
         int spatial = k - 2;
         long[] s = perDim("stride", stride, spatial), p = perDim("padding", padding, spatial);
         long[] d = perDim("dilation", dilation, spatial), op = perDim("output_padding", outputPadding, spatial);
@@ -206,12 +207,15 @@ public final class ConvOps {
         return oneD ? new long[] {unit, v[0]} : v;
     }
 
-    /** The weight's rank is 3 or 4 and the input's the same; returns it. */
-    private static int checkRanks(String op, long[] in, long[] wt) {
+    /**
+     * The weight's rank is 3 or 4 (5 too where {@code volumes}: only {@code convolution} itself computes 3-d problems,
+     * its gradient ops are 1-d and 2-d) and the input's the same; returns it.
+     */
+    private static int checkRanks(String op, long[] in, long[] wt, boolean volumes) {
         int k = wt.length;
-        if (k != 3 && k != 4) {
-            throw new TorchException(op + ": only 1-d and 2-d convolutions are supported, but got a " + k
-                    + "-dimensional weight of size " + Shapes.str(wt));
+        if (k != 3 && k != 4 && !(volumes && k == 5)) {
+            throw new TorchException(op + ": only 1-d" + (volumes ? ", 2-d and 3-d" : " and 2-d")
+                    + " convolutions are supported, but got a " + k + "-dimensional weight of size " + Shapes.str(wt));
         }
         if (in.length != k) {
             throw new TorchException("Expected " + k + "-dimensional input for " + k + "-dimensional weight "
@@ -251,15 +255,19 @@ public final class ConvOps {
         };
     }
 
-    /** Whether a plain (not transposed) convolution computes {@code d} as an integer dtype. */
-    static boolean isIntegerConvolution(DType d) {
-        return INTEGER_CONV_DTYPES.contains(d);
+    /**
+     * Whether a convolution computes {@code d} as an integer dtype: a plain one every integer dtype (ATen's
+     * slow_conv2d/slow_conv3d), a transposed one int64 only (its slow_conv_transpose2d/3d).
+     */
+    static boolean isIntegerConvolution(DType d, boolean transposed) {
+        return transposed ? d == DType.INT64 : INTEGER_CONV_DTYPES.contains(d);
     }
 
     /**
      * ATen's rule for a dilated convolution of integers: it goes to slow_conv_dilated, which takes int64 only.
      *
-     * @param d an integer dtype of {@link #isIntegerConvolution}
+     * @param d an integer dtype of {@link #isIntegerConvolution} (plain convolutions: the transposed kernels take every
+     *     dilation)
      * @param dilation the per-dim dilation
      */
     static void checkIntegerDilation(DType d, long[] dilation) {
@@ -268,6 +276,11 @@ public final class ConvOps {
         if (dilated && d != DType.INT64) {
             throw new TorchException("\"slow_conv_dilated<>\" not implemented for '" + d.cppName() + "'");
         }
+    }
+
+    /** Whether the floating-point kernels compute {@code d} (float8 dtypes they do not, as ATen's CPU kernels). */
+    static boolean isFloatConvolution(DType d) {
+        return CONV_DTYPES.contains(d);
     }
 
     private static void requireSupported(String kernel, DType d) {
@@ -333,9 +346,26 @@ public final class ConvOps {
                             throw new TorchException("Input type (" + legacyTypeName(input.dtype())
                                     + ") and bias type (" + legacyTypeName(bias.dtype()) + ") should be the same");
                         }
+                        boolean transposed = transposed(a);
+                        if (checkRanks(
+                                        "convolution",
+                                        input.impl().shapeRef(),
+                                        weight.impl().shapeRef(),
+                                        true)
+                                == 5) {
+                            Conv3dOps.Problem volume = Conv3dOps.check(
+                                    input,
+                                    weight,
+                                    bias,
+                                    (long[]) a[3],
+                                    (long[]) a[4],
+                                    (long[]) a[5],
+                                    transposed ? (long[]) a[7] : null,
+                                    ((Number) a[8]).longValue());
+                            return Spec.of(volume.outputShape(), input.dtype(), device, volume);
+                        }
                         Geometry g = geometryOf(
                                 a, input.impl().shapeRef(), weight.impl().shapeRef());
-                        boolean transposed = transposed(a);
                         long channels = transposed ? g.cin() : g.cout();
                         if (bias != null && (bias.dim() != 1 || bias.size(0) != channels)) {
                             throw new TorchException("Given " + (transposed ? "transposed=1, " : "") + "weight of size "
@@ -344,20 +374,28 @@ public final class ConvOps {
                                     + " elements, but got bias of size "
                                     + Shapes.str(bias.impl().shapeRef()) + " instead");
                         }
-                        if (transposed || !INTEGER_CONV_DTYPES.contains(input.dtype())) {
+                        if (!isIntegerConvolution(input.dtype(), transposed)) {
                             requireSupported(
                                     transposed ? "slow_conv_transpose2d_out_cpu" : "slow_conv2d_cpu", input.dtype());
-                        } else {
+                        } else if (!transposed) {
                             checkIntegerDilation(input.dtype(), new long[] {g.dh(), g.dw()});
                         }
                         return Spec.of(transposed ? g.inputShape() : g.outputShape(), input.dtype(), device, g);
                     },
                     (a, outs, spec) -> {
                         Tensor input = (Tensor) a[0], weight = (Tensor) a[1], bias = (Tensor) a[2];
+                        if (spec.plan() instanceof Conv3dOps.Problem volume) {
+                            try (var _ = DispatchState.gradEnabled(false)) {
+                                CopyOps.convert(Conv3dOps.compute(input, weight, bias, volume), outs[0]);
+                            }
+                            return;
+                        }
                         Geometry g = (Geometry) spec.plan();
-                        if (transposed(a)) ConvKernels.backwardInput(input, weight, bias, outs[0], g);
-                        else if (isIntegerConvolution(input.dtype()))
-                            IntegerConvKernels.forward(input, weight, bias, outs[0], g);
+                        boolean integral = isIntegerConvolution(input.dtype(), transposed(a));
+                        if (transposed(a)) {
+                            if (integral) IntegerConvKernels.transposed(input, weight, bias, outs[0], g);
+                            else ConvKernels.backwardInput(input, weight, bias, outs[0], g);
+                        } else if (integral) IntegerConvKernels.forward(input, weight, bias, outs[0], g);
                         else ConvKernels.forward(input, weight, bias, outs[0], g);
                     })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g, mask) -> {
@@ -367,18 +405,38 @@ public final class ConvOps {
                 // both backward kernels read grad_output densely: make it dense once (it is often an expanded view)
                 Tensor go = mask.needs(0) && mask.needs(1) ? g[0].contiguous() : g[0];
                 Tensor gi = null, gw = null;
-                if (transposed(a)) {
+                if (transposed(a) && mask.needs(0) && mask.needs(1) && fusable(go, input, weight)) {
+                    Geometry geo = transposedGeometry(
+                            input.impl().shapeRef(), weight.impl().shapeRef(), s, p, d, (long[]) a[7], groups);
+                    Tensor[] both = ConvKernels.transposedBackward(go, input, weight, geo);
+                    gi = both[0];
+                    gw = both[1];
+                } else if (transposed(a)) {
                     if (mask.needs(0)) gi = transposedInputGrad(go, input, weight, s, p, d, groups);
                     if (mask.needs(1)) gw = transposedWeightGrad(go, input, weight, s, p, d, groups);
                 } else {
                     checkNoOutputPadding((long[]) a[7]);
-                    if (mask.needs(0)) gi = convolutionBackwardInput(go, weight, input.shape(), s, p, d, groups);
-                    if (mask.needs(1)) gw = convolutionBackwardWeight(go, input, weight.shape(), s, p, d, groups);
+                    if (mask.needs(0)) gi = inputGrad(go, weight, input.shape(), s, p, d, groups);
+                    if (mask.needs(1)) gw = weightGrad(go, input, weight.shape(), s, p, d, groups);
                 }
                 Tensor gb = a[2] != null && mask.needs(2) ? go.sum(biasDims(go.dim()), false) : null;
                 return Grads.forTensorArgs(a, gi, gw, gb);
             })
             .defineJvp(ConvOps::convolutionJvp);
+
+    /**
+     * Whether a transposed convolution's two gradients may come from {@link ConvKernels#transposedBackward}'s one
+     * unfolding of the output gradient: a first-order eager backward (nothing records it, so the gradients need not be
+     * ops) of non-empty 1-d or 2-d floating CPU heap tensors. Otherwise each gradient is its own differentiable op.
+     */
+    private static boolean fusable(Tensor go, Tensor input, Tensor weight) {
+        if (DispatchState.current().isGradEnabled() || !DispatchState.isPlainEager()) return false;
+        if (weight.dim() > 4 || !CONV_DTYPES.contains(input.dtype())) return false;
+        for (Tensor t : new Tensor[] {go, input, weight}) {
+            if (t.numel() == 0 || t.device() != Device.CPU || t.impl().storage().array() == null) return false;
+        }
+        return true;
+    }
 
     /** ATen's forward ignores a plain convolution's output padding, but its backward refuses one. */
     private static void checkNoOutputPadding(long[] outputPadding) {
@@ -409,18 +467,67 @@ public final class ConvOps {
      */
     private static Tensor transposedWeightGrad(
             Tensor go, Tensor input, Tensor weight, long[] s, long[] p, long[] d, long groups) {
-        Geometry g = geometry("convolution", go.impl().shapeRef(), weight.impl().shapeRef(), s, p, d, groups);
-        long[] positions = g.outputShape();
         int spatial = input.dim() - 2;
+        long[] st = perDim("stride", s, spatial),
+                pd = perDim("padding", p, spatial),
+                dl = perDim("dilation", d, spatial);
         long[] extra = new long[2 * spatial]; // F.pad order: last dim first, (before, after) pairs
         boolean pad = false;
         for (int i = 0; i < spatial; i++) {
-            long more = positions[2 + i] - input.size(2 + i);
+            long extent = dl[i] * (weight.size(2 + i) - 1) + 1;
+            long positions = (go.size(2 + i) + 2 * pd[i] - extent) / st[i] + 1;
+            long more = positions - input.size(2 + i);
             extra[2 * (spatial - 1 - i) + 1] = more;
             pad |= more > 0;
         }
         Tensor x = pad ? ArrangeOps.pad(input, extra) : input;
-        return convolutionBackwardWeight(x, go, weight.shape(), s, p, d, groups);
+        return weightGrad(x, go, weight.shape(), s, p, d, groups);
+    }
+
+    /**
+     * The input gradient of a plain convolution: the op {@code convolution_backward_input} in 1-d and 2-d, in 3-d the
+     * transposed convolution of {@code go}, its output padding the rows the convolution's windows left unread at the
+     * end (fewer than a stride).
+     */
+    private static Tensor inputGrad(
+            Tensor go, Tensor weight, long[] inputSizes, long[] s, long[] p, long[] d, long groups) {
+        int spatial = inputSizes.length - 2;
+        if (spatial < 3) return convolutionBackwardInput(go, weight, inputSizes, s, p, d, groups);
+        long[] st = perDim("stride", s, spatial),
+                pd = perDim("padding", p, spatial),
+                dl = perDim("dilation", d, spatial);
+        long[] unread = new long[spatial];
+        for (int i = 0; i < spatial; i++) {
+            long reached = (go.size(2 + i) - 1) * st[i] - 2 * pd[i] + dl[i] * (weight.size(2 + i) - 1) + 1;
+            unread[i] = inputSizes[2 + i] - reached;
+        }
+        return convolution(go, weight, null, s, p, d, true, unread, groups);
+    }
+
+    /**
+     * The weight gradient of a plain convolution: the op {@code convolution_backward_weight} in 1-d and 2-d, in 3-d a
+     * convolution with batch and channels swapped (ATen's {@code _convolution_double_backward} does the same): the
+     * input's channels of each group become the batch, its samples the channels, and grad_output's samples the kernel's
+     * input channels, so that the sum over samples and output positions is the convolution's own sum; stride and
+     * dilation trade places, and the positions past the kernel's size (from a last stride the input did not fill) are
+     * cut off.
+     */
+    private static Tensor weightGrad(
+            Tensor go, Tensor input, long[] weightSizes, long[] s, long[] p, long[] d, long groups) {
+        int spatial = weightSizes.length - 2;
+        if (spatial < 3) return convolutionBackwardWeight(go, input, weightSizes, s, p, d, groups);
+        long n = input.size(0), cg = input.size(1) / groups, og = go.size(1) / groups;
+        long[] in = input.shape(), o = go.shape();
+        // [N, G, Cg, D, H, W] -> [Cg, G·N, D, H, W]; [N, G, Og, ...] -> [G·Og, N, ...]
+        Tensor x = input.view(n, groups, cg, in[2], in[3], in[4])
+                .permute(2, 1, 0, 3, 4, 5)
+                .reshape(cg, groups * n, in[2], in[3], in[4]);
+        Tensor g = go.view(n, groups, og, o[2], o[3], o[4])
+                .permute(1, 2, 0, 3, 4, 5)
+                .reshape(groups * og, n, o[2], o[3], o[4]);
+        Tensor r = convolution(x, g, null, d, p, s, false, NO_OUTPUT_PADDING, groups);
+        for (int i = 0; i < spatial; i++) r = r.narrow(2 + i, 0, weightSizes[2 + i]);
+        return r.transpose(0, 1);
     }
 
     /**

@@ -90,8 +90,9 @@ public final class FoldOps {
                 return batched ? image : image.squeeze(0);
             });
 
+    /** ATen's im2col/col2im take floating, complex and bool tensors (bool columns sum as logical or). */
     private static void requireSupported(String kernel, DType d) {
-        if (!d.isFloatingPoint() && !d.isComplex())
+        if (!d.isFloatingPoint() && !d.isComplex() && d != DType.BOOL)
             throw new TorchException("\"" + kernel + "\" not implemented for '" + d.cppName() + "'");
     }
 

@@ -2237,6 +2237,30 @@ public final class OpDb {
                         "3d-weight",
                         in -> a(in.t(1, 1, 4, 4, 4), in.t(1, 1, 2, 2, 2), null, one, zero, one, false, zero, 1L)),
                 s(
+                        "3d-strided-groups",
+                        in -> a(
+                                in.t(2, 4, 4, 3, 5),
+                                in.t(2, 2, 2, 2, 3),
+                                in.t(2),
+                                ls(2, 1, 2),
+                                ls(1, 0, 1),
+                                ls(1, 2, 1),
+                                false,
+                                zero,
+                                2L)),
+                s(
+                        "conv-transpose-3d",
+                        in -> a(
+                                in.t(1, 4, 2, 3, 2),
+                                in.t(4, 1, 2, 2, 3),
+                                in.t(2),
+                                ls(2, 1, 2),
+                                ls(1, 0, 1),
+                                ls(1, 2, 1),
+                                true,
+                                ls(1, 0, 1),
+                                2L)),
+                s(
                         "mixed-dtypes",
                         in -> a(in.t(1, 1, 4, 4), in.t(FLOAT64, 1, 1, 3, 3), null, one, zero, one, false, zero, 1L))));
         // (input, normalized_shape, weight, bias, eps)

@@ -7,13 +7,15 @@ import org.jtorch.amp.Autocast;
 import org.jtorch.amp.CastPolicy;
 import org.jtorch.internal.Shapes;
 import org.jtorch.ops.ArrangeOps;
+import org.jtorch.ops.ComplexConvolution;
 import org.jtorch.ops.Conv3dOps;
 import org.jtorch.ops.ConvOps;
 
 /**
  * {@code F.conv1d/2d/3d} and {@code F.conv_transpose1d/2d/3d} over {@link ConvOps#convolution} (3-d: the
- * {@link Conv3dOps} composites): the unbatched form (a batch of one) and the padding strings, as ATen's
- * {@code conv1d}/{@code conv2d}, {@code conv_transpose1d}/{@code conv_transpose2d} and {@code _convolution_mode} do.
+ * {@link Conv3dOps} composites): the unbatched form (a batch of one), the padding strings and complex inputs
+ * ({@link ComplexConvolution}), as ATen's {@code conv1d}/{@code conv2d},
+ * {@code conv_transpose1d}/{@code conv_transpose2d} and {@code _convolution_mode} do.
  */
 final class Convolutions {
     private Convolutions() {}
@@ -130,7 +132,12 @@ final class Convolutions {
         Tensor x = batched ? input : input.unsqueeze(0);
         Tensor y = spatial == 3
                 ? Conv3dOps.CONV_TRANSPOSE3D.call1(x, weight, bias, stride, padding, outputPadding, groups, dilation)
-                : ConvOps.convolution(x, weight, bias, stride, padding, dilation, true, outputPadding, groups);
+                : ComplexConvolution.compute(
+                        x,
+                        weight,
+                        bias,
+                        (xr, wr, br) -> ConvOps.convolution(
+                                xr, wr, br, stride, padding, dilation, true, outputPadding, groups));
         return batched ? y : y.squeeze(0);
     }
 
@@ -145,7 +152,12 @@ final class Convolutions {
             long[] dilation,
             long groups) {
         if (spatial == 3) return Conv3dOps.CONV3D.call1(x, weight, bias, stride, padding, dilation, groups);
-        return ConvOps.convolution(x, weight, bias, stride, padding, dilation, false, NO_OUTPUT_PADDING, groups);
+        return ComplexConvolution.compute(
+                x,
+                weight,
+                bias,
+                (xr, wr, br) ->
+                        ConvOps.convolution(xr, wr, br, stride, padding, dilation, false, NO_OUTPUT_PADDING, groups));
     }
 
     private static long[] filled(int n, long v) {
