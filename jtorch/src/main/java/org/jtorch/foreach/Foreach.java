@@ -16,8 +16,12 @@ import org.jtorch.ops.ForeachOps;
  * non-empty, and aligned lists (tensors or scalars) of equal length. The ops run through the dispatcher as
  * {@code _foreach_*} ops whose kernel makes one parallel pass over all dense float32 tensors of the call (see
  * {@code org.jtorch.kernels.cpu.ForeachLoops}); any other dtype or layout gets the single-tensor kernel at its
- * position, with identical semantics. When autograd must record (grad mode on and some tensor requires grad), the ops
- * run position by position so that each result gets its gradient function.
+ * position, with identical semantics. Autograd and forward AD differentiate each op position by position with its
+ * single-tensor op's derivative, as PyTorch does (second derivatives included); {@code copy_} and the functional
+ * {@code _foreach_zero} have none, as in PyTorch. An in-place function under autograd records each position as the
+ * single-tensor op's in-place call, with PyTorch's checks (a leaf that requires grad refuses the write, a saved tensor
+ * written later fails the backward), made for the whole list before the first write. Under {@code no_grad}, as
+ * optimizers call them, nothing of this runs.
  *
  * <p>An exponential moving average of model weights in two calls, {@code ema = d * ema + (1 - d) * params}:
  *
@@ -62,12 +66,6 @@ public final class Foreach {
 
     /** The functional form on the op's arguments in schema order. */
     private static List<Tensor> callWith(ForeachOps.Lifted op, Object[] args) {
-        if (recording(args)) {
-            Tensor[] out = new Tensor[ForeachOps.checkLists(args)];
-            for (int i = 0; i < out.length; i++)
-                out[i] = op.base().call1(op.split().at(args, i));
-            return List.of(out);
-        }
         Object r = Dispatcher.call(op.op(), args);
         return r instanceof Tensor t ? List.of(t) : List.of((Tensor[]) r);
     }
@@ -76,10 +74,8 @@ public final class Foreach {
     private static List<Tensor> callIn(List<Tensor> inputs, ForeachOps.Lifted op, Tensor[] self, Object... rest) {
         Object[] args = withSelf(self, rest);
         ForeachOps.checkLists(args);
-        if (recording(args)) {
-            for (int i = 0; i < self.length; i++)
-                Dispatcher.callOut(op.base(), new Tensor[] {self[i]}, op.split().at(args, i));
-        } else {
+        if (recording(args)) ForeachOps.callInPlaceRecorded(op, self, args);
+        else {
             Dispatcher.callOut(op.op(), self, args);
         }
         return inputs;

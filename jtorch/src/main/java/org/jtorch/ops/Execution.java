@@ -80,20 +80,8 @@ final class Execution {
         for (int i = 0; i < outs.length; i++) {
             Tensor out = outs[i];
             long[] shape = spec.shapes()[i];
-            if (!Arrays.equals(out.shape(), shape)) {
-                throw new TorchException(op.name() + "(): output with shape " + Shapes.str(out.shape())
-                        + " doesn't match the broadcast shape " + Shapes.str(shape));
-            }
             DType dt = spec.dtypes()[i];
-            if (out.dtype() != dt && !TypePromotion.canCast(dt, out.dtype())) {
-                throw new TorchException(
-                        op.name() + "(): result type " + dt.cppName() + " can't be cast to the desired output type "
-                                + out.dtype().cppName());
-            }
-            if (out.device() != spec.device()) {
-                throw new TorchException(
-                        op.name() + "(): Expected out tensor to be on " + spec.device() + " but got " + out.device());
-            }
+            checkOut(op, out, shape, dt, spec.device());
             if (out.dtype() == dt || state.isFakeAllocation()) targets[i] = out;
             else {
                 targets[i] = Tensor.of(Backends.empty(shape, dt, spec.device()));
@@ -131,6 +119,22 @@ final class Execution {
         if (recording != null) {
             recording.finish(outs);
             AUTOGRAD.rebaseWrittenViews(outs, args);
+        }
+    }
+
+    /** Refuses an existing tensor {@code out} as the output of {@code op} that the meta rule says has this shape. */
+    static void checkOut(OpDef op, Tensor out, long[] shape, DType dt, Device device) {
+        if (!Arrays.equals(out.shape(), shape)) {
+            throw new TorchException(op.name() + "(): output with shape " + Shapes.str(out.shape())
+                    + " doesn't match the broadcast shape " + Shapes.str(shape));
+        }
+        if (out.dtype() != dt && !TypePromotion.canCast(dt, out.dtype())) {
+            throw new TorchException(op.name() + "(): result type " + dt.cppName()
+                    + " can't be cast to the desired output type " + out.dtype().cppName());
+        }
+        if (out.device() != device) {
+            throw new TorchException(
+                    op.name() + "(): Expected out tensor to be on " + device + " but got " + out.device());
         }
     }
 

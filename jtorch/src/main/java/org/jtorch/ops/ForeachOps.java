@@ -17,7 +17,7 @@ import org.jtorch.storage.TensorImpl;
  * the result is the base op applied to position {@code i} of the arguments. The meta rule is the base op's meta rule at
  * every position (so dtypes, broadcasting and errors are the base op's), and the kernel runs the multi-tensor loop of
  * {@link ForeachLoops} once over every position whose operands are dense float32, and the base op's own kernel at the
- * other positions.
+ * other positions. The derivatives are the base op's, position by position ({@link ForeachDerivatives}).
  *
  * <p>Arguments follow the op's schema: the first {@code Tensor[]} argument sets the list length (it is {@code self} but
  * for {@code _foreach_pow.ScalarAndTensor}, whose {@code self} is the scalar base); the same definition serves the
@@ -38,10 +38,36 @@ public final class ForeachOps {
         void run(Object[] args, Tensor[] outs, int[] idx);
     }
 
-    /** A foreach op with the base op and split that the autograd path replays position by position. */
-    public record Lifted(OpDef op, OpDef base, Split split) {}
+    /**
+     * A foreach op with the base op and split that its derivatives and its in-place form under autograd replay position
+     * by position.
+     */
+    public record Lifted(OpDef op, OpDef base, Split split, Derivatives derivatives) {}
+
+    /**
+     * Which derivatives a foreach op has. PyTorch 2.13 differentiates every foreach op with its base op's formula,
+     * forward mode included, except those its derivatives.yaml leaves out: {@code _foreach_copy} (neither mode) and
+     * {@code _foreach_pow.ScalarAndTensor} (no forward mode).
+     */
+    enum Derivatives {
+        /** Both modes, from the base op's rules ({@link ForeachDerivatives}). */
+        OF_BASE,
+        /** Reverse mode from the base op's VJP; forward AD refuses the op. */
+        REVERSE_OF_BASE,
+        /**
+         * None for the functional form (a backward through it raises), while the in-place form records its base op
+         * position by position: {@code _foreach_zero_}, whose derivative PyTorch takes from {@code zero_}.
+         */
+        IN_PLACE_OF_BASE,
+        /** None: autograd records the op, in either form, and a backward through it raises. */
+        NOT_IMPLEMENTED
+    }
 
     static Lifted lift(String schema, OpDef base, Split split, Fast fast) {
+        return lift(schema, base, split, fast, Derivatives.OF_BASE);
+    }
+
+    static Lifted lift(String schema, OpDef base, Split split, Fast fast, Derivatives derivatives) {
         if (base.meta() == null) throw new IllegalArgumentException(base.name() + " is not a structured op");
         OpDef.Meta meta = args -> {
             int n = checkLists(args);
@@ -73,10 +99,52 @@ public final class ForeachOps {
                 fast.run(
                         args, outs, fastIdx.stream().mapToInt(Integer::intValue).toArray());
         };
-        OpDef op = OpDef.structured(schema, meta, kernel)
-                .vmapFallsBack("a list of tensors of different shapes: each example's list runs as one call")
-                .derivativeNotImplemented("when autograd records, Foreach runs the base op at each position instead");
-        return new Lifted(op, base, split);
+        OpDef.Flag[] flags =
+                base.isDifferentiable() ? new OpDef.Flag[0] : new OpDef.Flag[] {OpDef.Flag.NOT_DIFFERENTIABLE};
+        OpDef op = OpDef.structured(schema, meta, kernel, flags)
+                .vmapFallsBack("a list of tensors of different shapes: each example's list runs as one call");
+        if (!base.isDifferentiable()) return new Lifted(op, base, split, derivatives);
+        boolean none = derivatives == Derivatives.NOT_IMPLEMENTED || derivatives == Derivatives.IN_PLACE_OF_BASE;
+        if (none || base.vjp() == null) {
+            op.derivativeNotImplemented(
+                    none
+                            ? "PyTorch defines no derivative for " + op.name()
+                            : "its base op " + base.name() + " has no derivative");
+            return new Lifted(op, base, split, derivatives);
+        }
+        // positions no gradient reached are skipped, so the rule takes missing gradients as null
+        op.defineVjp(base.vjpSaves(), ForeachDerivatives.vjp(base, split)).vjpTakesMissingGrads();
+        if (derivatives == Derivatives.OF_BASE) op.defineJvp(ForeachDerivatives.jvp(base, split));
+        return new Lifted(op, base, split, derivatives);
+    }
+
+    /**
+     * The in-place form while autograd records (grad mode on and some tensor requires grad). PyTorch records each
+     * position as its base op's in-place call, with a node of its own, so that a position whose tensors need no
+     * gradient stays out of the graph: here too each position is the base op's call into {@code self[i]}. The whole
+     * call is checked before the first write (arguments, result shapes and dtypes, writes autograd refuses), so that an
+     * error leaves every tensor as it was, as in PyTorch. An op without an in-place derivative records itself, so that
+     * a backward through it raises.
+     */
+    public static void callInPlaceRecorded(Lifted op, Tensor[] self, Object[] args) {
+        if (op.derivatives() == Derivatives.NOT_IMPLEMENTED) {
+            op.op().callOut(self, args);
+            return;
+        }
+        Spec spec = op.op().meta().infer(args);
+        if (self.length != spec.outputs()) {
+            throw new TorchException(
+                    op.op().name() + "(): expected " + spec.outputs() + " out tensors, got " + self.length);
+        }
+        AutogradLayer autograd = Execution.autograd();
+        Object[][] at = new Object[self.length][];
+        for (int i = 0; i < self.length; i++) {
+            Execution.checkOut(op.op(), self[i], spec.shapes()[i], spec.dtypes()[i], spec.device());
+            at[i] = op.split().at(args, i);
+            boolean record = op.base().isDifferentiable() && autograd.anyRequiresGrad(at[i]);
+            if (record || self[i].requiresGrad() || self[i].viewWriteRefusal() != null) autograd.checkWrite(self[i]);
+        }
+        for (int i = 0; i < self.length; i++) op.base().callOut(new Tensor[] {self[i]}, at[i]);
     }
 
     /**
@@ -345,7 +413,8 @@ public final class ForeachOps {
                 Scalar base = Scalar.of(a[0]);
                 return new Object[] {Creation.scalarTensor(base, TypePromotion.resultType(e, base)), e};
             },
-            null);
+            null,
+            Derivatives.REVERSE_OF_BASE);
 
     // ---- ternary ------------------------------------------------------------------------------------------
 
@@ -418,13 +487,15 @@ public final class ForeachOps {
             (a, i) -> new Object[] {
                 at(a, 1, i), at(a, 0, i).dtype(), at(a, 0, i).impl().shapeRef()
             },
-            (a, outs, idx) -> ForeachLoops.copy(pick(outs, idx), pick(a[1], idx)));
+            (a, outs, idx) -> ForeachLoops.copy(pick(outs, idx), pick(a[1], idx)),
+            Derivatives.NOT_IMPLEMENTED);
     /** Args: (self): zeros shaped as {@code self[i]}; {@code _foreach_zero_} is its call into {@code self}. */
     public static final Lifted ZERO = lift(
             "_foreach_zero(Tensor[] self) -> Tensor[] self_out",
             Creation.FILL,
             (a, i) -> new Object[] {at(a, 0, i), 0L},
-            (a, outs, idx) -> ForeachLoops.fill(pick(outs, idx), 0f));
+            (a, outs, idx) -> ForeachLoops.fill(pick(outs, idx), 0f),
+            Derivatives.IN_PLACE_OF_BASE);
 
     public static final Lifted MM = lift(
             "_foreach_mm(Tensor[] self, Tensor[] mat2) -> Tensor[]",

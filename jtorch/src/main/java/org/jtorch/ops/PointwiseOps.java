@@ -210,21 +210,31 @@ public final class PointwiseOps {
         return 0.5 * x * (1 + Math.tanh(SQRT_2_OVER_PI * (x + 0.044715 * x * x * x)));
     }
 
-    /** d/dbase of base^e: e * base^(e-1), zero where e == 0 (so 0^0 has no NaN gradient). */
+    /**
+     * d/dbase of base^e, ATen's {@code pow_backward_self}: {@code where(e == 0, 0, g · conj(e · base^(e-1)))}. The
+     * where is around the product with {@code g}, so that where e == 0 an infinite or NaN incoming gradient is masked
+     * too (second derivatives bring them: {@code g · log(base)} at a negative base).
+     */
     static Tensor powBaseGrad(Tensor g, Tensor base, Object exponent) {
         // a bool exponent differentiates as the integer it stands for (true ** 1, false ** 0)
         Tensor e = Grads.asTensor(exponent instanceof Boolean bit ? (bit ? 1L : 0L) : exponent, base);
-        Tensor d = e.mul(base.pow(e.sub(1L)));
-        d = TernaryOps.where(e.eq(0L), Creation.zerosLike(d), d);
-        return g.mul(Grads.conj(d));
+        Tensor d = g.mul(Grads.conj(e.mul(base.pow(e.sub(1L)))));
+        return TernaryOps.where(e.eq(0L), 0L, d);
     }
 
-    /** d/de of base^e: base^e * log(base), zero where base == 0 and e >= 0 (the limit), as ATen masks it. */
-    static Tensor powExponentGrad(Tensor g, Tensor base, Tensor result) {
-        Tensor d = result.mul(base.log());
-        Tensor zeroBase = base.eq(0L);
-        d = TernaryOps.where(zeroBase, Creation.zerosLike(d), d);
-        return g.mul(Grads.conj(d));
+    /**
+     * d/de of base^e, ATen's {@code pow_backward_exponent}: {@code g · where(base == 0 and e >= 0, 0, conj(base^e ·
+     * log(base)))} — 0 at a zero base for a non-negative real exponent (the limit, and what a constant exponent gives),
+     * {@code -inf} at a zero base for a negative one.
+     */
+    static Tensor powExponentGrad(Tensor g, Tensor base, Tensor exponent, Tensor result) {
+        Tensor nonNegative = exponent.isComplex()
+                ? LOGICAL_AND.call1(
+                        ComplexOps.imag(exponent).eq(0L),
+                        ComplexOps.real(exponent).ge(0L))
+                : exponent.ge(0L);
+        Tensor limit = LOGICAL_AND.call1(base.eq(0L), nonNegative);
+        return g.mul(TernaryOps.where(limit, 0L, Grads.conj(result.mul(base.log()))));
     }
 
     // ---- arithmetic ---------------------------------------------------------------------------------
@@ -529,7 +539,9 @@ public final class PointwiseOps {
                     (a, o, g) -> Grads.forTensorArgs(
                             a,
                             PointwiseOps.powBaseGrad(g[0], ((Tensor) a[0]), a[1]),
-                            a[1] instanceof Tensor ? PointwiseOps.powExponentGrad(g[0], ((Tensor) a[0]), o[0]) : null))
+                            a[1] instanceof Tensor e
+                                    ? PointwiseOps.powExponentGrad(g[0], ((Tensor) a[0]), e, o[0])
+                                    : null))
             .deriveJvp(Jvps::elementwise);
     public static final OpDef ATAN2 = Pointwise.binary(
                     "atan2(Tensor self, Tensor other) -> Tensor",

@@ -210,9 +210,21 @@ final class ReduceGrads {
 
     // ---- statistics -------------------------------------------------------------------------------
 
-    /** {@code var}: {@code 2 / (N - correction) · g · (x - mean)}. */
+    /**
+     * {@code var}: {@code 2 / (N - correction) · g · (x - mean)}. A reduction over the whole tensor with no degrees of
+     * freedom left ({@code N <= correction}) takes ATen's branch: {@code g} times NaN where x equals the mean and inf
+     * elsewhere, a constant of x, so that the second derivative there is 0 as in PyTorch (the formula would give inf ·
+     * 0).
+     */
     static Tensor var(Tensor g, Tensor x, long[] dims, Object correction, boolean keepdim) {
         double c = correction == null ? 1 : ((Number) correction).doubleValue();
+        if (x.dim() == 0 || dims == null) {
+            double all = x.numel() - c;
+            if (all <= 0) {
+                Tensor atMean = x.detach().eq(ReductionOps.mean(x.detach()));
+                return g.mul(TernaryOps.where(atMean, Double.NaN, Double.POSITIVE_INFINITY));
+            }
+        }
         double dof = count(x.impl().shapeRef(), dims) - c;
         Tensor centred = x.sub(ReductionOps.mean(x, dims, true));
         return keep(g, x.impl().shapeRef(), dims, keepdim).mul(2.0 / dof).mul(centred);

@@ -16,7 +16,10 @@ import org.junit.jupiter.api.Test;
  */
 class JvpCoverageTest {
     /** op name → why it has no JVP. */
-    static final Map<String, String> EXCLUDED = Map.of();
+    static final Map<String, String> EXCLUDED = Map.of(
+            "_foreach_pow.ScalarAndTensor",
+            "PyTorch 2.13 defines no forward-mode rule for it (its derivatives.yaml entry has none) and refuses "
+                    + "forward AD");
 
     /** Every registered op that autograd differentiates with its own rule, by name. */
     static Map<String, OpDef> differentiableOps() {

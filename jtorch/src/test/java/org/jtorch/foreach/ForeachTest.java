@@ -287,7 +287,7 @@ class ForeachTest {
     void recordsAutogradPositionByPosition() {
         Tensor a = t(1, 2).requiresGrad(true), b = t(3).requiresGrad(true);
         List<Tensor> r = Foreach.mul(List.of(a, b), List.of(t(4, 5), t(6)));
-        assertEquals("MulBackward0", r.get(0).gradFn().name());
+        assertEquals("ForeachMulBackward0", r.get(0).gradFn().name());
         r.get(0).sum().add(r.get(1).sum()).backward();
         assertArrayEquals(new double[] {4, 5}, a.grad().toDoubleArray());
         assertArrayEquals(new double[] {6}, b.grad().toDoubleArray());

@@ -2,12 +2,17 @@ package org.jtorch.ops;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
+import org.jtorch.autograd.Autograd;
 import org.jtorch.linalg.Linalg;
 import org.junit.jupiter.api.Test;
 
@@ -74,5 +79,88 @@ class DiffRunFindingsTest {
         Tensor s = ReductionOps.softmaxBackwardData(g32, y, 1, DType.FLOAT64);
         assertEquals(DType.FLOAT32, s.dtype());
         assertArrayEquals(new double[] {0.09375, -0.5625, 0.46875}, s.toDoubleArray());
+    }
+
+    /** Values equal to PyTorch's, NaN for NaN and infinities exactly, else within a relative 1e-12. */
+    private static void assertMatches(double[] expected, double[] got, String what) {
+        assertEquals(expected.length, got.length, what);
+        for (int i = 0; i < expected.length; i++) {
+            String at = what + " at " + i + ": " + got[i];
+            if (Double.isNaN(expected[i])) assertTrue(Double.isNaN(got[i]), at);
+            else assertEquals(expected[i], got[i], Math.abs(expected[i]) * 1e-12, at);
+        }
+    }
+
+    /**
+     * First gradients of {@code y.sum()} and the gradients of {@code Σ (i + 1.5) · first[i]}, as the run takes them.
+     */
+    private static List<Tensor> secondOrder(List<Tensor> leaves, Tensor y, List<Tensor> firstOut) {
+        List<Tensor> first = Autograd.grad(
+                List.of(y.sum()), leaves, Autograd.GradOptions.defaults().createGraph(true));
+        firstOut.addAll(first);
+        Tensor total = null;
+        for (int i = 0; i < first.size(); i++) {
+            if (!first.get(i).requiresGrad()) continue;
+            Tensor term = first.get(i).mul(i + 1.5).sum();
+            total = total == null ? term : total.add(term);
+        }
+        if (total == null) return null;
+        return Autograd.grad(
+                List.of(total), leaves, Autograd.GradOptions.defaults().allowUnused(true));
+    }
+
+    /**
+     * pow.Tensor_Tensor's gradients follow ATen's pow_backward_self / pow_backward_exponent exactly: the where around
+     * the product with the incoming gradient masks the NaN that log(-0.75) brings into the second derivative where the
+     * exponent is 0, and a zero base has exponent gradient -inf for a negative exponent. Expected values: PyTorch 2.13,
+     * {@code b = [-0.75, 0, 0, 2, 0]}, {@code e = [0, 2, -1, 1.5, 0]}, first gradients of {@code pow(b, e).sum()} and
+     * the gradients of {@code 1.5 · Σ gb + 2.5 · Σ ge}.
+     */
+    @Test
+    void powSecondDerivativeMasksAsPyTorch() {
+        Tensor b = Torch.tensor(new double[] {-0.75, 0, 0, 2, 0}).requiresGrad(true);
+        Tensor e = Torch.tensor(new double[] {0, 2, -1, 1.5, 0}).requiresGrad(true);
+        List<Tensor> first = new ArrayList<>();
+        List<Tensor> second = secondOrder(List.of(b, e), Torch.pow(b, e), first);
+        double inf = Double.POSITIVE_INFINITY, nan = Double.NaN;
+        assertMatches(
+                new double[] {0, 0, -inf, 2.121320343559643, 0}, first.get(0).toDoubleArray(), "d/db");
+        assertMatches(
+                new double[] {nan, 0, -inf, 1.9605162869370945, 0}, first.get(1).toDoubleArray(), "d/de");
+        assertMatches(
+                new double[] {-3.3333333333333335, nan, inf, 8.006997072774656, nan},
+                second.get(0).toDoubleArray(),
+                "second, base");
+        assertMatches(
+                new double[] {nan, nan, inf, 7.724217008194623, nan},
+                second.get(1).toDoubleArray(),
+                "second, exp");
+    }
+
+    /**
+     * A variance over the whole tensor with no degrees of freedom left takes ATen's var_backward branch: NaN where x
+     * equals the mean, inf elsewhere, a constant of x, so the first derivative does not depend on x (PyTorch's second
+     * derivative is 0, its first gradient does not even require grad). Expected values: PyTorch 2.13.
+     */
+    @Test
+    void varianceWithoutDegreesOfFreedomDifferentiatesAsPyTorch() {
+        Tensor x = Torch.scalarTensor(0.7, DType.FLOAT64).requiresGrad(true);
+        for (Tensor y : List.of(Torch.var(x), Torch.var(x, 0), Torch.varMean(x)[0])) {
+            List<Tensor> first = new ArrayList<>();
+            assertNull(secondOrder(List.of(x), y, first), "the first derivative is a constant of x");
+            assertTrue(Double.isNaN(first.get(0).item()));
+        }
+        Tensor v = Torch.tensor(new double[] {1, 2, 2}).requiresGrad(true);
+        double inf = Double.POSITIVE_INFINITY;
+        for (double correction : new double[] {3, 4}) {
+            List<Tensor> first = new ArrayList<>();
+            assertNull(secondOrder(List.of(v), Torch.var(v, null, correction, false), first));
+            assertMatches(new double[] {inf, inf, inf}, first.get(0).toDoubleArray(), "correction " + correction);
+        }
+        List<Tensor> first = new ArrayList<>();
+        List<Tensor> second = secondOrder(List.of(v), Torch.var(v, new long[] {0}, 3, false), first);
+        assertMatches(new double[] {-inf, inf, inf}, first.get(0).toDoubleArray(), "along dim 0");
+        assertMatches(
+                new double[] {Double.NaN, Double.NaN, Double.NaN}, second.get(0).toDoubleArray(), "along dim 0");
     }
 }
