@@ -67,7 +67,8 @@ class LinalgDtypeGapsTest {
     private static Tensor matrixNorm(Golden.Case c) {
         Tensor a = c.tensorArg(0);
         long[] dim = c.has("dim")
-                ? ((List<?>) c.kwarg("dim")).stream().mapToLong(o -> ((Number) o).longValue()).toArray()
+                ? ((List<?>) c.kwarg("dim"))
+                        .stream().mapToLong(o -> ((Number) o).longValue()).toArray()
                 : new long[] {-2, -1};
         boolean keepdim = c.has("keepdim") && (Boolean) c.kwarg("keepdim");
         Object ord = c.kwarg("ord"); // "fro", "nuc", "1", ...; the fixture reader turns "inf" into a number
