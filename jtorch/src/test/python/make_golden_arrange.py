@@ -10,6 +10,7 @@ What it makes
 
 How to run (from the repository root)
     python jtorch/src/test/python/make_golden_arrange.py
+    with PyTorch 2.13 (CPU wheel), the version arrange.json comes from.
 
 Format
     Exactly make_golden_core.py's (see its header), whose encoders this script
@@ -23,8 +24,9 @@ Format
         diff            args = [input], kwargs n / dim / prepend / append
         diag            args = [input], kwargs {"diagonal": k}
         diag_embed      args = [input], kwargs offset / dim1 / dim2
-    Error cases record a substring that 1.13's message shares with 2.15's; where
-    the two words differ, the Java tests check 2.15's wording instead.
+    Error cases record a substring of PyTorch 2.13's message (the script
+    prints a warning when the message lacks it) that 2.15's shares; where the
+    two words differ, the Java tests check 2.15's wording instead.
 """
 
 import json
@@ -56,8 +58,8 @@ FN = {
 
 
 def _pad(x, pad, mode, value):
-    # 1.13 pads circularly only with batch and channel dims; 2.15 also without the batch dim, with the
-    # same result as padding x.unsqueeze(0).
+    # PyTorch 1.13 padded circularly only with batch and channel dims; 2.x also without the batch dim, with the
+    # same result as padding x.unsqueeze(0), which is what this does on any version.
     if mode == "circular" and x.dim() == len(pad) // 2 + 1:
         return F.pad(x.unsqueeze(0), pad, mode=mode).squeeze(0)
     return F.pad(x, pad, mode=mode, value=value)
@@ -223,7 +225,7 @@ def pad_block():
         d = dname(dt)
         p(d + "/constant", mk("pad/%s/c" % d, [2, 3], dt), (1, 1, 1, 0), value=1.0)
         p(d + "/circular", mk("pad/%s/circ" % d, [1, 2, 3], dt), (1, 2), "circular")
-        if dt == c64:  # 1.13 has no integer or float16 reflect/replicate kernels (2.15 has; the Java tests cover them)
+        if dt == c64:  # integer/float16 reflect and replicate: the Java tests cover them (1.13 had no such kernels)
             p(d + "/reflect", mk("pad/%s/refl" % d, [1, 2, 3], dt), (1, 2), "reflect")
             p(d + "/replicate", mk("pad/%s/repl" % d, [1, 2, 3], dt), (1, 2), "replicate")
     p("int64/constant-fraction", torch.arange(3), (1, 1), value=2.7)

@@ -6,14 +6,20 @@ What it makes
     jtorch/src/test/resources/golden/distance.json: values of torch.cdist
     (p = 0, 0.5, 1, 1.5, 2, 3, inf; the three compute modes; batch dims that
     broadcast; non-contiguous, empty and zero-column inputs; identical points)
-    and torch.pdist, their first-order gradients, second-order gradients, and
-    the errors for bad input.  DistanceOpsTest reads the committed JSON.
+    and torch.pdist, their first-order gradients, second-order gradients, the
+    errors for bad input, and float16/bfloat16 cdist and aten::_cdist_forward
+    on the matrix-product route (the only one PyTorch's CPU build has for
+    them; the Java test compares those bit for bit).  DistanceOpsTest reads
+    the committed JSON.
 
 How to run (from the repository root)
     python jtorch/src/test/python/make_golden_distance.py
+    with PyTorch 2.13 (CPU wheel) in that python.
 
 Format
     That of make_golden_core.py (see its header), plus these ops:
+    "_cdist_forward" args [x1, x2], kwargs {p, compute_mode?} (compute_mode
+                  as aten's integer code): torch.ops.aten._cdist_forward.
     "cdist_grad"  args [x1, x2, w], kwargs {p, compute_mode}: the gradients
                   [d/dx1, d/dx2] of sum(w * cdist(x1, x2, p, compute_mode)).
     "pdist_grad"  args [x, w], kwargs {p}: [d/dx] of sum(w * pdist(x, p)).
@@ -23,14 +29,15 @@ Format
     "pdist_gradgrad" args [x, w, v], kwargs {p}: [d/dx] of sum(v * g), g the
                   "pdist_grad" of (x, w).
 
-1.13 versus 2.15
-    1.13 cannot differentiate _cdist_backward / _pdist_backward (second order
-    arrived in 2.14), so the second-order references of the direct path are
-    computed from the plain formula (sum_k |x1_ik - x2_jk|^p)^(1/p) written
-    with differentiable ops (max of |d| for p = inf), on inputs away from
-    ties and zero differences, where both are the same function; those cases
-    carry a note.  The matrix-product path (_euclidean_dist) is twice
-    differentiable in 1.13 and is recorded as is.
+2.13 versus 2.15
+    PyTorch 2.13 cannot differentiate _cdist_backward / _pdist_backward
+    (second order arrived in 2.14), so the second-order references of the
+    direct path are computed from the plain formula
+    (sum_k |x1_ik - x2_jk|^p)^(1/p) written with differentiable ops (max of
+    |d| for p = inf), on inputs away from ties and zero differences, where
+    both are the same function; those cases carry a note.  The
+    matrix-product path (_euclidean_dist) is twice differentiable in 2.13 and
+    is recorded as is.
 """
 
 import os
@@ -49,7 +56,7 @@ INF = float("inf")
 NC = g.NC
 PS = [0.0, 0.5, 1.0, 1.5, 2.0, 3.0, INF]
 MODES = ["use_mm_for_euclid_dist_if_necessary", "use_mm_for_euclid_dist", "donot_use_mm_for_euclid_dist"]
-NOTE_PLAIN = "1.13 has no double backward of _cdist_backward/_pdist_backward: reference from the plain differentiable formula"
+NOTE_PLAIN = "2.13 has no double backward of _cdist_backward/_pdist_backward: reference from the plain differentiable formula"
 
 
 def case(cid, op, args, kwargs=None, fn=None, note=None, error=None):
@@ -228,6 +235,51 @@ def gradients():
         case("pdist_gradgrad/float64/p%s" % p, "pdist_gradgrad", [x, pw, pv], {"p": p}, fn=pdist_gradgrad, note=NOTE_PLAIN)
 
 
+# ---------------------------------------------------------------- float16 / bfloat16
+
+def forward_op(x1, x2, p=2.0, compute_mode=None):
+    """aten::_cdist_forward itself (torch.cdist picks _euclidean_dist or it; the internal op routes again)."""
+    return torch.ops.aten._cdist_forward(x1, x2, p, compute_mode)
+
+
+def half_precision_values():
+    """cdist on the matrix-product route, the only one with float16/bfloat16 kernels in PyTorch's CPU build.
+
+    ATen composes _euclidean_dist from ops of the input's dtype (pow, sum, cat, matmul, clamp_min_, sqrt_), so these
+    values carry its roundings; the Java test compares them bit for bit.
+    """
+    g.family("cdist-half")
+    for dt in [torch.float16, torch.bfloat16]:
+        d = g.dname(dt)
+        x1, x2 = spread("h1/" + d, (4, 3), dt), spread("h2/" + d, (5, 3), dt)
+        case("cdist/%s/mm" % d, "cdist", [x1, x2], {"compute_mode": MODES[1]})
+        big1, big2 = spread("hb1/" + d, (30, 8), dt), spread("hb2/" + d, (7, 8), dt)
+        case("cdist/%s/big" % d, "cdist", [big1, big2])
+        wide1 = (torch.randn((27, 200), generator=g.gen("hw1/" + d), dtype=f64) * 3).to(dt)
+        wide2 = (torch.randn((26, 200), generator=g.gen("hw2/" + d), dtype=f64) * 3).to(dt)
+        case("cdist/%s/wide" % d, "cdist", [wide1, wide2])
+        case("cdist/%s/batch-broadcast-mm" % d, "cdist",
+             [spread("hbb1/" + d, (2, 1, 3, 5), dt), spread("hbb2/" + d, (4, 5, 5), dt)], {"compute_mode": MODES[1]})
+        case("cdist/%s/transposed-mm" % d, "cdist", [NC(spread("hnc1/" + d, (3, 4), dt)), NC(spread("hnc2/" + d, (3, 5), dt))],
+             {"compute_mode": MODES[1]})
+        same = spread("hsame/" + d, (3, 4), dt)
+        case("cdist/%s/identical-mm" % d, "cdist", [same, same], {"compute_mode": MODES[1]})
+        # squared norms past float16's range: inf - inf in the cross term gives NaN, as in PyTorch
+        large = (spread("hl/" + d, (4, 3), f64) * 100 + 250).to(dt)
+        case("cdist/%s/large-values-mm" % d, "cdist", [large, -large], {"compute_mode": MODES[1]})
+        case("cdist/%s/zero-columns-mm" % d, "cdist", [torch.empty(3, 0, dtype=dt), torch.empty(4, 0, dtype=dt)],
+             {"compute_mode": MODES[1]})
+        case("cdist/%s/empty-rows" % d, "cdist", [torch.empty(0, 3, dtype=dt), spread("he/" + d, (4, 3), dt)])
+        case("_cdist_forward/%s/mm" % d, "_cdist_forward", [x1, x2], {"p": 2.0, "compute_mode": 1}, fn=forward_op)
+        case("_cdist_forward/%s/big" % d, "_cdist_forward", [big1, big2], {"p": 2.0}, fn=forward_op)
+        name = "Half" if dt == torch.float16 else "BFloat16"
+        message = "\"cdist\" not implemented for '%s'" % name
+        case("cdist/error/%s-p1" % d, "cdist", [x1, x2], {"p": 1.0}, error=message)
+        case("cdist/error/%s-no-mm" % d, "cdist", [big1, big2], {"compute_mode": MODES[2]}, error=message)
+        case("_cdist_forward/error/%s-direct" % d, "_cdist_forward", [x1, x2], {"p": 2.0, "compute_mode": 2},
+             fn=forward_op, error=message)
+
+
 # ================================================================ main
 
 def write(path):
@@ -248,6 +300,7 @@ def main():
     cdist_errors()
     pdist_values()
     gradients()
+    half_precision_values()
     size = write(OUT)
     err = sys.stderr
     err.write("wrote %s: %d cases, %d bytes\n" % (os.path.relpath(OUT), len(g.CASES), size))

@@ -8,7 +8,19 @@ What it makes
     float64 / complex128 from the exact input values), linalg.eigvals,
     linalg.lu / lu_factor, linalg.solve_triangular, linalg.matrix_power,
     linalg.householder_product, linalg.lstsq (every driver),
-    linalg.cross, linalg.vecdot and linalg.multi_dot (against PyTorch).
+    linalg.cross, linalg.vecdot and linalg.multi_dot (against PyTorch); and
+    the dtype and shape gaps of issue 26 (LinalgDtypeGapsTest): matrix_norm
+    and norm in float16/bfloat16 ("matrix_norm_half", "norm_half", PyTorch's
+    values or errors, compared bit for bit), matrix_exp in float16/bfloat16
+    ("matrix_exp_half": scipy's expm of the rounded input, rounded to the
+    dtype, because PyTorch 2.13's own result is wrong there; kwargs
+    torch_finite / torch_equal record what PyTorch gave), solve_triangular
+    with A and B of different dtypes ("solve_triangular_mixed": out
+    [X, dA, dB] of sum(W * X), W the third arg; where PyTorch's autograd
+    refuses a real B's complex gradient (kwarg torch_refuses_grad_b), dB is
+    the real part of the gradient with respect to B converted beforehand;
+    errors for the dtypes of A it refuses) and solve_ex ("solve_ex": out [result, info], info of A's batch
+    shape).
 
 How to run (from the repository root)
     python jtorch/src/test/python/make_golden_linalg_solve.py
@@ -32,6 +44,7 @@ File format: as make_golden_core.py ({"cases": [...]}, tensors as
 """
 import math
 import os
+import warnings
 
 import numpy as np
 import scipy.linalg
@@ -215,6 +228,122 @@ def householder_lstsq_cases():
          [enc(r.solution), enc(r.residuals), enc(r.rank), enc(r.singular_values)], {"driver": "gelsd"})
 
 
+# ---------------------------------------------------------------- low precision and mixed dtypes (issue 26)
+
+f16, bf16 = torch.float16, torch.bfloat16
+
+
+def half_matrix_exp_cases():
+    """matrix_exp in float16/bfloat16: the reference is scipy's expm of the rounded input, rounded to the dtype.
+
+    PyTorch 2.13 takes these dtypes but reads its float64 Taylor coefficients as half-precision bytes (at::from_blob
+    with the input's dtype), so its own results are wrong for every norm past the degree-2 range; each case records
+    whether PyTorch's result was finite and whether it equals the reference ("torch_finite", "torch_equal").
+    """
+    g = rng(11)
+    base = g.standard_normal((4, 4))
+    for dtype in (f16, bf16):
+        mats = {"norm%g" % n: scaled(base, n) for n in (1e-3, 0.04, 0.2, 0.8, 3.0, 12.0)}
+        mats["zero"] = np.zeros((3, 3))
+        mats["rotation"] = np.array([[0.0, -0.5], [0.5, 0]])
+        mats["1x1"] = np.array([[-1.5]])
+        mats["batch"] = np.stack([scaled(base, 0.01), scaled(base, 0.3), scaled(base, 5.0)])
+        for name, a in mats.items():
+            t = torch.tensor(a).to(dtype)
+            exact = t.to(f64).numpy()
+            ref = np.empty_like(exact)
+            for idx in np.ndindex(exact.shape[:-2]):
+                ref[idx] = scipy.linalg.expm(exact[idx])
+            expected = torch.tensor(ref).to(dtype)
+            own = torch.linalg.matrix_exp(t)
+            case("matrix_exp_half/%s/%s" % (name, dname(dtype)), "matrix_exp_half", [t], enc(expected),
+                 {"torch_finite": bool(torch.isfinite(own).all()), "torch_equal": bool(torch.equal(own, expected))})
+
+
+def mixed_solve_triangular_cases():
+    """solve_triangular with A and B of different dtypes: PyTorch 2.13 converts B to A's dtype (the result has A's);
+    out = [X, dA, dB] with the gradients of sum(W * X), each in its input's dtype (dB absent for an integer B)."""
+    g = rng(12)
+    a = g.standard_normal((2, 3, 3)) + 3 * np.eye(3)
+    b = g.standard_normal((3, 2))
+    pairs = [(f32, f64), (f64, f32), (f32, f16), (c64, f64), (c128, f32), (f64, c128), (f32, torch.int64)]
+    for da, db in pairs:
+        for upper, left in ((True, True), (False, False)):
+            A = torch.tensor(a).to(da)
+            A = (A.triu() if upper else A.tril()).requires_grad_()
+            B = torch.tensor(b if left else b.T.copy())
+            B = (B * 3).round().to(db) if not db.is_floating_point and not db.is_complex else B.to(db)
+            if db.is_floating_point or db.is_complex:
+                B.requires_grad_()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # a complex B for a real A loses its imaginary part
+                X = torch.linalg.solve_triangular(A, B, upper=upper, left=left)
+            W = torch.tensor(g.standard_normal(tuple(X.shape))).to(X.dtype)
+            loss = (W * X).sum().real if X.is_complex() else (W * X).sum()
+            kwargs = {"upper": upper, "left": left}
+            wrt = [A] + ([B] if B.requires_grad else [])
+            try:
+                grads = torch.autograd.grad(loss, wrt, retain_graph=True)
+            except RuntimeError as e:
+                # a real B of a complex A: its gradient is complex, which PyTorch's autograd engine refuses; the
+                # reference is the real part of the gradient with respect to B converted to A's dtype beforehand
+                kwargs["torch_refuses_grad_b"] = str(e).split("  (")[0]
+                A2, B2 = A.detach().requires_grad_(), B.detach().to(da).requires_grad_()
+                X2 = torch.linalg.solve_triangular(A2, B2, upper=upper, left=left)
+                dA, dB = torch.autograd.grad((W * X2).sum().real, [A2, B2])
+                grads = (dA, dB.real.to(db))
+            case("solve_triangular_mixed/%s-%s/upper=%s/left=%s" % (dname(da), dname(db), upper, left),
+                 "solve_triangular_mixed", [A.detach(), B.detach(), W], [enc(X)] + [enc(t) for t in grads], kwargs)
+    for da in (torch.int64, f16, bf16):
+        A = torch.eye(3).to(da)
+        try:
+            torch.linalg.solve_triangular(A, torch.ones(3, 1), upper=True)
+            raise AssertionError("expected an error for A of " + dname(da))
+        except (RuntimeError, NotImplementedError) as e:
+            case("solve_triangular_mixed/error/%s" % dname(da), "solve_triangular_mixed",
+                 [A, torch.ones(3, 1), torch.ones(3, 1)], {"error": str(e)}, {"upper": True, "left": True})
+
+
+def solve_ex_info_cases():
+    """linalg.solve_ex: info has A's batch shape however B broadcasts it; out = [result, info]."""
+    g = rng(13)
+    sing = np.array([[2.0, 4, 6], [1, 2, 3], [1, 1, 1]])  # exactly singular in floating point too
+    good = g.standard_normal((3, 3)) + 3 * np.eye(3)
+    inputs = {
+        "batch-broadcast": (np.stack([good, sing]).reshape(2, 1, 3, 3), g.standard_normal((4, 3, 2)), True),
+        "unbatched-A": (good, g.standard_normal((5, 3, 2)), True),
+        "vector": (np.stack([sing, good]), g.standard_normal((2, 3)), True),
+        "right": (good, g.standard_normal((4, 2, 3)), False),
+        "empty-B-batch": (np.stack([good, sing]), np.zeros((0, 2, 3, 1)), True),
+    }
+    for name, (a, b, left) in inputs.items():
+        A, B = torch.tensor(a), torch.tensor(b)
+        r = torch.linalg.solve_ex(A, B, left=left)
+        case("solve_ex/%s/float64" % name, "solve_ex", [A, B], [enc(r.result), enc(r.info)], {"left": left})
+
+
+def half_matrix_norm_cases():
+    """matrix_norm / norm in float16 and bfloat16: PyTorch reduces in float32 and rounds once for the ords that need
+    no SVD; 2, -2 and nuc refuse these dtypes (the error is recorded)."""
+    g = rng(14)
+    for dtype in (f16, bf16):
+        a = torch.tensor(g.standard_normal((3, 4)) * 3).to(dtype)
+        batch = torch.tensor(g.standard_normal((2, 3, 5)) * 40).to(dtype)
+        for ord_ in (1, -1, math.inf, -math.inf, "fro", 2, -2, "nuc"):
+            key = str(ord_)
+            for name, t, kw in (("3x4", a, {}), ("dims-keepdim", batch, {"dim": [2, 0], "keepdim": True}),
+                                ("batch", batch, {})):
+                try:
+                    out = enc(torch.linalg.matrix_norm(t, ord=ord_, **kw))
+                except RuntimeError as e:
+                    out = {"error": str(e)}
+                case("matrix_norm_half/%s/%s/%s" % (name, key, dname(dtype)), "matrix_norm_half", [t], out,
+                     dict(kw, ord=key))
+        case("norm_half/default/%s" % dname(dtype), "norm_half", [a], enc(torch.linalg.norm(a)), {"ord": None})
+        case("norm_half/inf/%s" % dname(dtype), "norm_half", [a], enc(torch.linalg.norm(a, math.inf)),
+             {"ord": "inf"})
+
+
 if __name__ == "__main__":
     matrix_exp_cases()
     eigvals_cases()
@@ -222,6 +351,10 @@ if __name__ == "__main__":
     solve_triangular_cases()
     misc_cases()
     householder_lstsq_cases()
+    half_matrix_exp_cases()
+    mixed_solve_triangular_cases()
+    solve_ex_info_cases()
+    half_matrix_norm_cases()
     here = os.path.dirname(os.path.abspath(__file__))
     write(os.path.join(here, "..", "resources", "golden", "linalg_solve.json"), CASES, "make_golden_linalg_solve.py")
     print("%d cases" % len(CASES))

@@ -14,7 +14,7 @@ What it makes
 How to run (from the repository root)
     python jtorch/src/test/python/make_golden_random.py
     with PyTorch 2.13 (CPU wheel: bernoulli_ and exponential_ use the
-    generator's own stream); Debian's 1.13 still runs it, with the notes below.
+    generator's own stream), the version random.json comes from.
     The output is deterministic: every case seeds its generator, keys are
     sorted, nothing time-dependent is written.
 
@@ -46,7 +46,9 @@ File format (the case layout of make_golden_core.py)
             kwargs["steps"] in order on one generator and give "steps": [R...].
             "set_state" cases load kwargs["state_hex"] into a fresh generator
             and run the steps.
-    note    where 1.13 differs from 2.15 (the Java tests follow 2.15):
+    note    only when run on PyTorch 1.x, which the fixture no longer comes
+            from (a 2.x fixture has no notes: 2.x draws with 2.15's
+            formulas); where 1.13 differs from 2.15 (the Java tests follow 2.15):
             NOTE_LOG1P, NOTE_LIBM: same stream, values within a few ulps;
             NOTE_HALF, NOTE_MULTINOMIAL_ONE ("1.13 semantics; 2.15 differs"):
             the sampling changed, not compared (the Java tests check 2.15's rule).

@@ -31,11 +31,15 @@ Ties
     topk/kthvalue cases use distinct values where the choice among equal
     elements would show; SortOpsTest checks tie behaviour by itself.
 
-1.13 versus 2.15
-    Cases whose 1.13 outcome is not the 2.15 contract carry a "note" and are
-    listed as deviations in SortOpsTest (complex ordering raises TypeError in
-    2.15; unique keeps every NaN and sorts them last; a sorter index out of
-    range is an error; histc drops NaN and has a float16 kernel).
+2.13 versus 2.15
+    The script runs on PyTorch 2.13 (CPU wheel), the version sort.json comes
+    from.  Cases whose recorded outcome is the 2.15 contract rather than what
+    2.13 gives carry a "note" and are listed as deviations in SortOpsTest:
+    ordering complex numbers raises TypeError in 2.15 (RuntimeError in 2.13),
+    and some dtype refusals are NotImplementedError.  The notes on unique's
+    NaNs, the sorter's range check and histc (NaN dropped, a float16 kernel)
+    record how PyTorch 1.13, an earlier reference, differed; 2.13 already
+    behaves as 2.15 there.
 """
 
 import os
@@ -101,7 +105,7 @@ def case(cid, op, args, kwargs=None, note=None, error=None):
 
 
 def stable_checked(cid, op, args, kwargs):
-    """sort/argsort without stable=True: refuse inputs whose ties 1.13 orders unstably."""
+    """sort/argsort without stable=True: refuse inputs whose ties PyTorch may order unstably."""
     kw = dict(kwargs)
     if not kw.get("stable", False):
         fn = getattr(torch, op)
@@ -255,7 +259,7 @@ def scan_block():
 # ---------------------------------------------------------------- searchsorted, bucketize
 
 def sorter_range_2_15(sorted_sequence, values, sorter):
-    """2.15's searchsorted_pre_check on the sorter's range, which 1.13 lacks."""
+    """2.15's searchsorted_pre_check on the sorter's range (2.13 has it too; 1.13 lacked it)."""
     if sorter.numel() > 0 and (sorter.min() < 0 or sorter.max() >= sorted_sequence.shape[-1]):
         raise RuntimeError("torch.searchsorted(): sorter index out of range")
     return torch.searchsorted(sorted_sequence, values, sorter=sorter)

@@ -40,12 +40,28 @@ public final class DistanceOps {
         return d == DType.FLOAT32 || d == DType.FLOAT64;
     }
 
+    private static boolean halfPrecision(DType d) {
+        return d == DType.FLOAT16 || d == DType.BFLOAT16;
+    }
+
+    /**
+     * Whether a p-norm distance goes through {@code _euclidean_dist} (ATen's cdist_impl, for {@code cdist} and
+     * {@code _cdist_forward} alike): p = 2 with mode 1, or mode 0 and more than 25 rows on either side.
+     */
+    private static boolean matrixProductRoute(double p, Object mode, long rows1, long rows2) {
+        long m = mode == null ? MM_IF_NECESSARY : (Long) mode;
+        return p == 2 && (m == MM_ALWAYS || m == MM_IF_NECESSARY && (rows1 > MM_THRESHOLD || rows2 > MM_THRESHOLD));
+    }
+
     private static double p(Object o) {
         return ((Number) o).doubleValue();
     }
 
-    /** {@code cdist}'s checks in ATen's order; returns the output shape {@code (B*, P, R)}. */
-    private static long[] cdistShape(String op, Tensor x1, Tensor x2, double p) {
+    /**
+     * {@code cdist}'s checks in ATen's order; returns the output shape {@code (B*, P, R)}. {@code halfKernel}: whether
+     * float16 and bfloat16 have a kernel here (the matrix-product route, or a result with nothing to compute).
+     */
+    private static long[] cdistShape(String op, Tensor x1, Tensor x2, double p, boolean halfKernel) {
         if (x1.dim() < 2)
             throw new TorchException("cdist only supports at least 2D tensors, X1 got: " + x1.dim() + "D");
         if (x2.dim() < 2)
@@ -66,7 +82,7 @@ public final class DistanceOps {
             throw new TorchException(
                     "X1 and X2 must have the same device type. X1: " + x1.device() + " X2: " + x2.device());
         }
-        if (!floating(x1.dtype()))
+        if (!floating(x1.dtype()) && !(halfKernel && halfPrecision(x1.dtype())))
             throw new TorchException(
                     "\"" + op + "\" not implemented for '" + x1.dtype().cppName() + "'");
         if (x1.dtype() != x2.dtype()) {
@@ -100,31 +116,40 @@ public final class DistanceOps {
             OpDef.composite("cdist(Tensor x1, Tensor x2, float p=2, int? compute_mode=None) -> Tensor", args -> {
                 Tensor x1 = (Tensor) args[0], x2 = (Tensor) args[1];
                 double p = p(args[2]);
-                cdistShape("cdist", x1, x2, p);
+                cdistShape("cdist", x1, x2, p, true);
                 checkMode(args[3]);
-                long mode = args[3] == null ? MM_IF_NECESSARY : (Long) args[3];
-                boolean mm = p == 2
-                        && x1.numel() > 0
-                        && x2.numel() > 0
-                        && (mode == MM_ALWAYS
-                                || mode == MM_IF_NECESSARY
-                                        && (x1.size(-2) > MM_THRESHOLD || x2.size(-2) > MM_THRESHOLD));
+                boolean mm =
+                        x1.numel() > 0 && x2.numel() > 0 && matrixProductRoute(p, args[3], x1.size(-2), x2.size(-2));
                 // qualified: the two ops are defined below
                 return mm
                         ? DistanceOps.EUCLIDEAN_DIST.call1(x1, x2)
                         : DistanceOps.CDIST_FORWARD.call1(x1, x2, p, args[3]);
             });
 
-    /** {@code _cdist_forward(x1, x2, p, compute_mode)}: the direct computation, component by component. */
+    /**
+     * {@code _cdist_forward(x1, x2, p, compute_mode)}: the direct computation, component by component, or, where ATen's
+     * cdist_impl takes it (p = 2 and the mode asks for it), {@code _euclidean_dist}'s matrix-product formulation. Only
+     * the latter has float16/bfloat16 kernels (PyTorch's direct kernel has none), and an empty result or zero columns
+     * need none.
+     */
     public static final OpDef CDIST_FORWARD = OpDef.structured(
                     "_cdist_forward(Tensor x1, Tensor x2, float p, int? compute_mode) -> Tensor",
                     args -> {
                         Tensor x1 = (Tensor) args[0], x2 = (Tensor) args[1];
-                        long[] shape = cdistShape("cdist", x1, x2, p(args[2]));
+                        double p = p(args[2]);
+                        boolean nothingToCompute = x1.numel() == 0 || x2.numel() == 0;
+                        boolean mm = x1.dim() >= 2
+                                && x2.dim() >= 2
+                                && matrixProductRoute(p, args[3], x1.size(-2), x2.size(-2));
+                        long[] shape = cdistShape("cdist", x1, x2, p, mm || nothingToCompute);
                         checkMode(args[3]);
-                        return Spec.of(shape, x1.dtype(), x1.device(), null);
+                        return Spec.of(shape, x1.dtype(), x1.device(), mm);
                     },
-                    (args, outs, spec) -> cdistKernel((Tensor) args[0], (Tensor) args[1], p(args[2]), outs[0]))
+                    (args, outs, spec) -> {
+                        Tensor x1 = (Tensor) args[0], x2 = (Tensor) args[1];
+                        if ((Boolean) spec.plan()) euclideanKernel(x1, x2, outs[0]);
+                        else cdistKernel(x1, x2, p(args[2]), outs[0]);
+                    })
             .defineVjp(OpDef.Save.INPUTS_AND_OUTPUTS, (a, o, g, mask) -> {
                 Tensor x1 = (Tensor) a[0], x2 = (Tensor) a[1];
                 // (B*, P, R, M): component differences of every pair; the distance broadcasts over M.
@@ -146,7 +171,7 @@ public final class DistanceOps {
                     "_euclidean_dist(Tensor x1, Tensor x2) -> Tensor",
                     args -> {
                         Tensor x1 = (Tensor) args[0], x2 = (Tensor) args[1];
-                        long[] shape = cdistShape("cdist", x1, x2, 2);
+                        long[] shape = cdistShape("cdist", x1, x2, 2, true);
                         return Spec.of(shape, x1.dtype(), x1.device(), null);
                     },
                     (args, outs, spec) -> euclideanKernel((Tensor) args[0], (Tensor) args[1], outs[0]))
@@ -242,7 +267,7 @@ public final class DistanceOps {
     // ---- kernels ----------------------------------------------------------------------------------
 
     /** Reads {@code t} broadcast to {@code shape} into a row-major double array. */
-    private static double[] read(Tensor t, long[] shape) {
+    static double[] read(Tensor t, long[] shape) {
         long[] strides = Shapes.broadcastStrides(t.impl().shapeRef(), t.impl().strideRef(), shape);
         double[] out = new double[Math.toIntExact(Shapes.numel(shape))];
         ElementIO io = ElementIO.of(t.dtype());
@@ -263,7 +288,7 @@ public final class DistanceOps {
         return out;
     }
 
-    private static long[] withRows(long[] batch, long rows, long cols) {
+    static long[] withRows(long[] batch, long rows, long cols) {
         long[] s = Arrays.copyOf(batch, batch.length + 2);
         s[batch.length] = rows;
         s[batch.length + 1] = cols;
@@ -322,6 +347,10 @@ public final class DistanceOps {
     /** The matrix-product formulation, as ATen's {@code _euclidean_dist}: the cross term by GEMM in the dtype. */
     private static void euclideanKernel(Tensor x1, Tensor x2, Tensor out) {
         if (out.numel() == 0) return;
+        if (halfPrecision(out.dtype())) {
+            HalfPrecisionEuclidean.run(x1, x2, out);
+            return;
+        }
         long[] shape = out.impl().shapeRef();
         long[] batch = Arrays.copyOf(shape, shape.length - 2);
         int rows1 = Math.toIntExact(shape[shape.length - 2]), rows2 = Math.toIntExact(shape[shape.length - 1]);

@@ -68,9 +68,18 @@ public final class ForeachOps {
     }
 
     static Lifted lift(String schema, OpDef base, Split split, Fast fast, Derivatives derivatives) {
+        return lift(schema, base, split, fast, derivatives, false);
+    }
+
+    /**
+     * {@code emptyLists}: whether the functional form takes lists that are all empty (and returns an empty list), as
+     * PyTorch's generated functional {@code _foreach_copy} does; every other foreach op refuses them.
+     */
+    static Lifted lift(
+            String schema, OpDef base, Split split, Fast fast, Derivatives derivatives, boolean emptyLists) {
         if (base.meta() == null) throw new IllegalArgumentException(base.name() + " is not a structured op");
         OpDef.Meta meta = args -> {
-            int n = checkLists(args);
+            int n = emptyLists && allListsEmpty(args) ? 0 : checkLists(args);
             Spec[] specs = new Spec[n];
             long[][] shapes = new long[n][];
             DType[] dtypes = new DType[n];
@@ -85,7 +94,7 @@ public final class ForeachOps {
                             + "devices, " + device + " and " + specs[i].device() + "!");
                 }
             }
-            return new Spec(shapes, dtypes, device, specs);
+            return new Spec(shapes, dtypes, device == null ? Device.CPU : device, specs);
         };
         OpDef.Kernel kernel = (args, outs, spec) -> {
             Spec[] specs = (Spec[]) spec.plan();
@@ -145,6 +154,11 @@ public final class ForeachOps {
             if (record || self[i].requiresGrad() || self[i].viewWriteRefusal() != null) autograd.checkWrite(self[i]);
         }
         for (int i = 0; i < self.length; i++) op.base().callOut(new Tensor[] {self[i]}, at[i]);
+    }
+
+    private static boolean allListsEmpty(Object[] args) {
+        for (Object a : args) if (a instanceof Tensor[] list && list.length > 0) return false;
+        return true;
     }
 
     /**
@@ -479,7 +493,9 @@ public final class ForeachOps {
             (a, outs, idx) -> ForeachLoops.copy(pick(outs, idx), pick(a[0], idx)));
     /**
      * Args: (self, src): {@code src[i]} broadcast to {@code self[i]}'s shape and converted to its dtype. Defined in
-     * PyTorch's functional form, as the other foreach ops; {@code _foreach_copy_} is its call into {@code self}.
+     * PyTorch's functional form, as the other foreach ops; {@code _foreach_copy_} is its call into {@code self}. Two
+     * empty lists give an empty list (PyTorch's functional form clones an empty {@code self}); the in-place form still
+     * refuses them, as ATen's does.
      */
     public static final Lifted COPY = lift(
             "_foreach_copy(Tensor[] self, Tensor[] src, bool non_blocking=False) -> Tensor[] self_out",
@@ -488,7 +504,8 @@ public final class ForeachOps {
                 at(a, 1, i), at(a, 0, i).dtype(), at(a, 0, i).impl().shapeRef()
             },
             (a, outs, idx) -> ForeachLoops.copy(pick(outs, idx), pick(a[1], idx)),
-            Derivatives.NOT_IMPLEMENTED);
+            Derivatives.NOT_IMPLEMENTED,
+            true);
     /** Args: (self): zeros shaped as {@code self[i]}; {@code _foreach_zero_} is its call into {@code self}. */
     public static final Lifted ZERO = lift(
             "_foreach_zero(Tensor[] self) -> Tensor[] self_out",

@@ -160,28 +160,37 @@ public final class LinalgOps {
 
     /**
      * {@code linalg.solve_ex(A, B, left, check_errors)}: (result, info) with info k > 0 where the LU's pivot k is zero.
+     * info has A's batch shape, not the broadcast one: as in ATen, it describes the LU of each matrix of A, which is
+     * factored once however many right-hand sides share it.
      */
     public static final OpDef SOLVE_EX = OpDef.structured(
                     "linalg_solve_ex(Tensor A, Tensor B, *, bool left=True, "
                             + "bool check_errors=False) -> (Tensor result, Tensor info)",
                     args -> {
-                        Spec x = solveMeta("linalg.solve_ex", (Tensor) args[0], (Tensor) args[1], (Boolean) args[2]);
-                        long[] shape = x.shapes()[0];
-                        long[] batch = Arrays.copyOf(
-                                shape, shape.length - (vectorCase((Tensor) args[0], (Tensor) args[1]) ? 1 : 2));
+                        Tensor a = (Tensor) args[0];
+                        Spec x = solveMeta("linalg.solve_ex", a, (Tensor) args[1], (Boolean) args[2]);
                         return new Spec(
-                                new long[][] {shape, batch},
+                                new long[][] {
+                                    x.shapes()[0], Arrays.copyOf(a.impl().shapeRef(), a.dim() - 2)
+                                },
                                 new DType[] {x.dtypes()[0], DType.INT32},
                                 x.device(),
                                 null);
                     },
                     (args, outs, spec) -> {
                         Tensor a = (Tensor) args[0];
-                        int[] info = solve(a, (Tensor) args[1], (Boolean) args[2], outs[0]);
+                        int[] broadcastInfo = solve(a, (Tensor) args[1], (Boolean) args[2], outs[0]);
+                        long[] out = outs[0].impl().shapeRef();
+                        long[] batch = Arrays.copyOf(out, solveBatchDims(a, (Tensor) args[1], outs[0]));
+                        int[] info = Shapes.numel(batch) == 0 && outs[1].numel() > 0
+                                // B broadcasts A's batch away: no solve ran, yet info describes A's LU
+                                ? Arrays.stream(LinalgSolveOps.luFactorEx(a, true, false)[2].toLongArray())
+                                        .mapToInt(Math::toIntExact)
+                                        .toArray()
+                                : infoPerMatrixOfA(
+                                        broadcastInfo, batch, outs[1].impl().shapeRef());
                         LinalgKernels.storeInfo(info, outs[1]);
-                        if ((Boolean) args[3])
-                            LinalgKernels.raise(
-                                    info, solveBatchDims(a, (Tensor) args[1], outs[0]), b -> SOLVE_ERROR_TEXT);
+                        if ((Boolean) args[3]) LinalgKernels.raise(info, a.dim() - 2, b -> SOLVE_ERROR_TEXT);
                     })
             .defineVjp(
                     OpDef.Save.INPUTS_AND_OUTPUTS,
@@ -656,6 +665,26 @@ public final class LinalgOps {
         return r;
     }
 
+    /**
+     * The info codes of a solve over the broadcast batch {@code batch}, one per matrix of A (batch shape
+     * {@code aBatch}, aligned to the right of {@code batch}): every broadcast copy of a matrix has the same LU, so the
+     * first copy's code stands for it.
+     */
+    private static int[] infoPerMatrixOfA(int[] broadcastInfo, long[] batch, long[] aBatch) {
+        int[] info = new int[Math.toIntExact(Shapes.numel(aBatch))];
+        int lead = batch.length - aBatch.length;
+        long[] strides = Shapes.contiguousStrides(batch);
+        for (int k = 0; k < info.length; k++) {
+            long rem = k, at = 0;
+            for (int d = aBatch.length - 1; d >= 0; d--) {
+                at += rem % aBatch[d] * strides[lead + d];
+                rem /= aBatch[d];
+            }
+            info[k] = broadcastInfo[Math.toIntExact(at)];
+        }
+        return info;
+    }
+
     /** The batch dims of a solve's broadcast output. */
     private static int solveBatchDims(Tensor a, Tensor b, Tensor out) {
         return out.dim() - (vectorCase(a, b) ? 1 : 2);
@@ -724,12 +753,18 @@ public final class LinalgOps {
     }
 
     private static void requireFloatingOrComplex(String api, Tensor a) {
+        requireFloatingOrComplex(api, a, false);
+    }
+
+    /** {@code halfPrecision}: float16 and bfloat16 pass too (ATen's low_precision flag; float8 never does). */
+    private static void requireFloatingOrComplex(String api, Tensor a, boolean halfPrecision) {
         DType t = a.dtype();
         if (!t.isFloatingPoint() && !t.isComplex()) {
             throw new TorchException(
                     api + ": Expected a floating point or complex tensor as input. Got " + t.cppName());
         }
-        if (t.isReducedPrecision())
+        boolean half = t == DType.FLOAT16 || t == DType.BFLOAT16;
+        if (t.isReducedPrecision() && !(halfPrecision && half))
             throw new TorchException(api + ": Low precision dtypes not supported. Got " + t.cppName());
         if (a.device() != Device.CPU && a.device() != Device.META) {
             throw new TorchException(api + ": only CPU tensors are supported, got " + a.device());
@@ -836,11 +871,19 @@ public final class LinalgOps {
 
     /**
      * PyTorch's linalg_matrix_norm: the singular-value norms on A with the two dims moved last, the others by abs sums.
+     * float16 and bfloat16 take the norms that need no SVD (1, -1, inf, -inf, fro), reduced as ATen's vector_norm does
+     * (in float32, rounded once); 2, -2 and nuc refuse them, as in ATen.
      */
     private static Tensor matrixNormOf(Tensor a, String ord, long[] dim, boolean keepdim) {
+        boolean singularValues =
+                switch (ord) {
+                    case "nuc", "2", "-2" -> true;
+                    case "fro", "1", "-1", "inf", "-inf" -> false;
+                    default -> throw new TorchException("linalg.matrix_norm: Order " + ord + " not supported.");
+                };
         if (a.dim() < 2)
             throw new TorchException("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.");
-        requireFloatingOrComplex("linalg.matrix_norm", a);
+        requireFloatingOrComplex("linalg.matrix_norm", a, !singularValues);
         if (dim.length != 2)
             throw new TorchException("linalg.matrix_norm: dim must be a 2-tuple. Got " + Arrays.toString(dim));
         int d0 = Shapes.wrapDim(dim[0], a.dim()), d1 = Shapes.wrapDim(dim[1], a.dim());

@@ -21,6 +21,7 @@ import org.jtorch.kernels.blas.LapackSolvers.Op;
 import org.jtorch.kernels.blas.MatrixExponential;
 import org.jtorch.kernels.cpu.ElementIO;
 import org.jtorch.storage.Storage;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * The solvers, factorisations and matrix functions of {@code torch.linalg}: matrix_exp, eig/eigvals, solve_triangular,
@@ -34,26 +35,34 @@ public final class LinalgSolveOps {
 
     /**
      * {@code linalg.matrix_exp(A)}: scaling and squaring with optimised Taylor polynomials (see
-     * {@link MatrixExponential}).
+     * {@link MatrixExponential}), computed in float64 and rounded once to A's dtype. float16 and bfloat16 are taken as
+     * in ATen, but their results are the exponential rounded to the dtype: PyTorch 2.13 reads its float64 Taylor
+     * coefficients as half-precision bytes there, so every matrix whose norm needs degree 4 or more comes out wrong
+     * (often inf or NaN).
      */
     public static final OpDef MATRIX_EXP = OpDef.structured(
                     "linalg_matrix_exp(Tensor self) -> Tensor",
                     args -> {
                         Tensor a = (Tensor) args[0];
                         square("linalg.matrix_exp", a, "A");
-                        floatingOrComplex("linalg.matrix_exp", a);
+                        if (a.dtype() != DType.FLOAT16 && a.dtype() != DType.BFLOAT16)
+                            floatingOrComplex("linalg.matrix_exp", a);
                         return Spec.of(a.shape(), a.dtype(), a.device(), null);
                     },
                     (args, outs, spec) -> matrixExp((Tensor) args[0], outs[0]))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {matrixExpBackward((Tensor) a[0], g[0])})
             .deriveJvp(Jvps::transposedVjp);
 
-    /** {@code linalg.solve_triangular(A, B, *, upper, left=True, unitriangular=False)}; batch dims broadcast. */
+    /**
+     * {@code linalg.solve_triangular(A, B, *, upper, left=True, unitriangular=False)}; batch dims broadcast. The result
+     * has A's dtype, which must be float32/64 or complex64/128; B of any other dtype is first converted to it, as
+     * PyTorch 2.13 does (a complex B for a real A loses its imaginary part, with PyTorch's warning). B's gradient comes
+     * back in B's dtype.
+     */
     public static final OpDef SOLVE_TRIANGULAR = OpDef.structured(
                     "linalg_solve_triangular(Tensor self, Tensor B, *, bool upper, bool left=True, "
                             + "bool unitriangular=False) -> Tensor",
-                    args -> solverMeta(
-                            "linalg.solve_triangular", (Tensor) args[0], (Tensor) args[1], (Boolean) args[3], "A"),
+                    args -> solveTriangularMeta((Tensor) args[0], (Tensor) args[1], (Boolean) args[3]),
                     (args, outs, spec) -> solveTriangular(
                             (Tensor) args[0],
                             (Tensor) args[1],
@@ -410,6 +419,27 @@ public final class LinalgSolveOps {
         if (b.dim() < 2) throw new TorchException(api + ": The input tensor B must have at least 2 dimensions.");
         sameDtype(api, a, b, aName, "B");
         floatingOrComplex(api, a);
+        return solverShape(api, a, b, left, device);
+    }
+
+    /**
+     * solve_triangular's checks: those of {@link #solverMeta} but B's dtype, which the kernel converts to A's; A's
+     * dtype must be one LAPACK's trsm has (ATen's dispatch error otherwise).
+     */
+    private static Spec solveTriangularMeta(Tensor a, Tensor b, boolean left) {
+        String api = "linalg.solve_triangular";
+        Device device = Devices.common(api, a, b);
+        square(api, a, "A");
+        if (b.dim() < 2) throw new TorchException(api + ": The input tensor B must have at least 2 dimensions.");
+        DType t = a.dtype();
+        if (t != DType.FLOAT32 && t != DType.FLOAT64 && t != DType.COMPLEX64 && t != DType.COMPLEX128) {
+            throw new TorchException(api + ": \"triangular_solve_cpu\" not implemented for '" + t.cppName() + "'");
+        }
+        return solverShape(api, a, b, left, device);
+    }
+
+    /** The broadcast output shape of A {@code (*, n, n)} and B {@code (*, n, k)} or {@code (*, k, n)}. */
+    private static Spec solverShape(String api, Tensor a, Tensor b, boolean left, Device device) {
         long n = a.size(-1), rows = left ? b.size(-2) : b.size(-1);
         if (rows != n) {
             throw new TorchException(
@@ -584,6 +614,11 @@ public final class LinalgSolveOps {
     }
 
     private static void solveTriangular(Tensor a, Tensor b, boolean upper, boolean left, boolean unit, Tensor out) {
+        if (b.dtype() != a.dtype()) {
+            Tensor converted = Tensor.of(TensorImpl.empty(b.impl().shapeRef(), a.dtype()));
+            CopyOps.convert(b, converted);
+            b = converted;
+        }
         long[] batch = batchShape(out, 2);
         int n = order("linalg.solve_triangular", a.size(-1));
         int rows = order("linalg.solve_triangular", out.size(-2)),
@@ -1251,6 +1286,9 @@ public final class LinalgSolveOps {
             gA = (left ? gB.matmul(x.mH()) : x.mH().matmul(gB)).neg();
             gA = upper ? gA.triu(unit ? 1 : 0) : gA.tril(unit ? -1 : 0);
         }
+        // B was converted to A's dtype on the way in: the engine casts its gradient back to B's dtype (the real part
+        // for a real B of a complex A, the derivative with respect to a real input; PyTorch 2.13's engine refuses
+        // that complex gradient instead)
         return new Tensor[] {gA, mask.needs(1) ? gB : null};
     }
 

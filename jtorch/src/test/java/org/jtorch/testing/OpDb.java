@@ -492,7 +492,7 @@ public final class OpDb {
     }
 
     private static void distance(List<Entry> t) {
-        // (x1, x2, p, compute_mode): batch dims broadcast; only float32/float64 are accepted
+        // (x1, x2, p, compute_mode): batch dims broadcast; float16/bfloat16 only on the matrix-product route (p = 2)
         for (OpDef op : List.of(DistanceOps.CDIST, DistanceOps.CDIST_FORWARD)) {
             t.add(op(
                     op,
