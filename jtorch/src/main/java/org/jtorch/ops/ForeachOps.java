@@ -75,8 +75,7 @@ public final class ForeachOps {
      * {@code emptyLists}: whether the functional form takes lists that are all empty (and returns an empty list), as
      * PyTorch's generated functional {@code _foreach_copy} does; every other foreach op refuses them.
      */
-    static Lifted lift(
-            String schema, OpDef base, Split split, Fast fast, Derivatives derivatives, boolean emptyLists) {
+    static Lifted lift(String schema, OpDef base, Split split, Fast fast, Derivatives derivatives, boolean emptyLists) {
         if (base.meta() == null) throw new IllegalArgumentException(base.name() + " is not a structured op");
         OpDef.Meta meta = args -> {
             int n = emptyLists && allListsEmpty(args) ? 0 : checkLists(args);
