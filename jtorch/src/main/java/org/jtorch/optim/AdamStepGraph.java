@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.jtorch.Tensor;
-import org.jtorch.Torch;
 import org.jtorch.foreach.Foreach;
 
 /**
@@ -13,7 +12,7 @@ import org.jtorch.foreach.Foreach;
  * {@code sqrt(v) / sqrt(1 - beta2^t) + eps} (of the running maximum with amsgrad), then {@code p + (-lr / (1 -
  * beta1^t)) * m / denom}.
  *
- * <p>Inputs: the parameters, gradients, first and second moments (and maxima), then the scalars: the decay factor
+ * <p>Inputs: the parameters, gradients, first and second moments (and maxima), then the 0-d scalars: the decay factor
  * {@code 1 - lr * weight_decay} (AdamW) or {@code weight_decay} (Adam), one step size and one bias correction per
  * parameter.
  */
@@ -59,15 +58,15 @@ final class AdamStepGraph implements StepGraph {
         in.addAll(StepSupport.state(states, "exp_avg"));
         in.addAll(StepSupport.state(states, "exp_avg_sq"));
         if (amsgrad) in.addAll(StepSupport.state(states, "max_exp_avg_sq"));
-        in.add(Torch.tensor(scalars, params.getFirst().dtype(), scalars.length));
+        StepGraph.addScalars(in, scalars, params.getFirst().dtype());
         return in.toArray(Tensor[]::new);
     }
 
     @Override
     public void update(Tensor[] in) {
         int n = params.size();
-        Tensor scalars = in[in.length - 1];
-        Tensor first = scalars.select(0, 0);
+        int at = (amsgrad ? 5 : 4) * n; // the scalars
+        Tensor first = in[at];
         List<Tensor[]> writes = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             Tensor p = in[i], g = in[n + i], m = in[2 * n + i], v = in[3 * n + i];
@@ -80,11 +79,8 @@ final class AdamStepGraph implements StepGraph {
             Tensor m1 = m.lerp(g, 1 - beta1);
             Tensor v1 = v.mul(beta2).addcmul(g, g, 1 - beta2);
             Tensor vmax1 = amsgrad ? in[4 * n + i].maximum(v1) : null;
-            Tensor denom = (amsgrad ? vmax1 : v1)
-                    .sqrt()
-                    .div(scalars.select(0, 1 + n + i))
-                    .add(eps);
-            Tensor p1 = decayed.add(scalars.select(0, 1 + i).mul(m1).div(denom));
+            Tensor denom = (amsgrad ? vmax1 : v1).sqrt().div(in[at + 1 + n + i]).add(eps);
+            Tensor p1 = decayed.add(in[at + 1 + i].mul(m1).div(denom));
             writes.add(new Tensor[] {p, p1});
             writes.add(new Tensor[] {m, m1});
             writes.add(new Tensor[] {v, v1});

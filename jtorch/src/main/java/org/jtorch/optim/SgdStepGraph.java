@@ -3,14 +3,13 @@ package org.jtorch.optim;
 import java.util.ArrayList;
 import java.util.List;
 import org.jtorch.Tensor;
-import org.jtorch.Torch;
 
 /**
  * SGD's update as a {@link StepGraph}, the arithmetic of its foreach step: the L2 term {@code g + wd * p}, the momentum
  * buffer {@code buf * momentum + (1 - dampening) * g}, Nesterov's {@code g + momentum * buf}, then {@code p + (-lr) *
  * d_p}, each sum with a scale a fused multiply-add as the eager foreach kernels compute it.
  *
- * <p>Inputs: the parameters, gradients (and momentum buffers), then the scalars {@code -lr}, {@code weight_decay},
+ * <p>Inputs: the parameters, gradients (and momentum buffers), then the 0-d scalars {@code -lr}, {@code weight_decay},
  * {@code 1 - dampening} and {@code momentum}. A step on which some buffer does not exist yet (the first, with momentum)
  * runs eagerly: it creates the buffers from the gradients.
  */
@@ -45,15 +44,15 @@ final class SgdStepGraph implements StepGraph {
             }
         }
         double[] scalars = {-group.lr(), weightDecay, 1 - dampening, momentum};
-        in.add(Torch.tensor(scalars, params.getFirst().dtype(), scalars.length));
+        StepGraph.addScalars(in, scalars, params.getFirst().dtype());
         return in.toArray(Tensor[]::new);
     }
 
     @Override
     public void update(Tensor[] in) {
         int n = params.size();
-        Tensor scalars = in[in.length - 1];
-        Tensor negLr = scalars.select(0, 0), wd = scalars.select(0, 1);
+        int at = in.length - 4; // the scalars
+        Tensor negLr = in[at], wd = in[at + 1], oneMinusDampening = in[at + 2], nesterovMomentum = in[at + 3];
         List<Tensor[]> writes = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             Tensor p = in[i], g = in[n + i];
@@ -61,8 +60,8 @@ final class SgdStepGraph implements StepGraph {
             if (weightDecay != 0) g = g.addcmul(p, wd);
             Tensor direction = g, buf1 = null;
             if (momentum != 0) {
-                buf1 = in[2 * n + i].mul(momentum).addcmul(g, scalars.select(0, 2));
-                direction = nesterov ? g.addcmul(buf1, scalars.select(0, 3)) : buf1;
+                buf1 = in[2 * n + i].mul(momentum).addcmul(g, oneMinusDampening);
+                direction = nesterov ? g.addcmul(buf1, nesterovMomentum) : buf1;
             }
             writes.add(new Tensor[] {p, p.addcmul(direction, negLr)});
             if (buf1 != null) writes.add(new Tensor[] {in[2 * n + i], buf1});

@@ -4,15 +4,17 @@ import java.util.List;
 import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
+import org.jtorch.Torch;
 
 /**
  * One parameter group's update in the form {@link Optimizer#compileStep()} compiles: a function of tensors that reads
  * the parameters, gradients, state and the step's scalars, and ends by copying the new parameters and state into the
  * tensors they replace. The host does what depends on Java numbers ({@link #prepare()}: state creation, the step
  * counters, the per-step scalars such as {@code -lr / (1 - beta1^t)} computed in double exactly as the eager step
- * computes them); the scalars enter the graph as one tensor, so a learning rate that changes every step (a scheduler)
- * never recompiles. The update uses the eager foreach step's own arithmetic, op for op (fused multiply-adds where its
- * kernels have them), so the compiled step computes the same bits.
+ * computes them); the scalars enter the graph as tensors (0-d views of one buffer), so a learning rate that changes
+ * every step (a scheduler) never recompiles, and the kernels of equally shaped parameters are one generated class. The
+ * update uses the eager foreach step's own arithmetic, op for op (fused multiply-adds where its kernels have them), so
+ * the compiled step computes the same bits.
  */
 interface StepGraph {
     /**
@@ -52,5 +54,14 @@ interface StepGraph {
      */
     static void writeBack(List<Tensor[]> writes) {
         for (Tensor[] w : writes) w[0].copy_(w[1]);
+    }
+
+    /**
+     * {@code values} as 0-d tensors of {@code dtype} (views of one buffer), appended to {@code inputs}: each is rounded
+     * to the dtype as the eager kernels round a Python scalar.
+     */
+    static void addScalars(List<Tensor> inputs, double[] values, DType dtype) {
+        Tensor all = Torch.tensor(values, dtype, values.length);
+        for (int k = 0; k < values.length; k++) inputs.add(all.select(0, k));
     }
 }
