@@ -55,6 +55,8 @@ final class CompiledPlan {
     private final long[] symbolValues;
     final List<Launch> launches;
     final List<String> fusionDecisions;
+    /** The inputs some kernel stores into (in place of a write-back copy). */
+    private final int[] storedInto;
 
     private CompiledPlan(
             GraphModule gm, List<Object> steps, long[] symbolValues, List<Launch> launches, List<String> decisions) {
@@ -67,6 +69,21 @@ final class CompiledPlan {
         this.output = gm.graph().nodes().getLast();
         this.launches = launches;
         this.fusionDecisions = decisions;
+        this.storedInto = storedInto(steps, placeholders);
+    }
+
+    /** The positions of the inputs that kernels of {@code steps} store into. */
+    private static int[] storedInto(List<Object> steps, List<Node> placeholders) {
+        List<Launch> all = new ArrayList<>();
+        for (Object step : steps) {
+            if (step instanceof Launch l) all.add(l);
+            if (step instanceof ComboLaunch c) all.addAll(c.parts());
+        }
+        return all.stream()
+                .flatMap(l -> java.util.Arrays.stream(l.into()))
+                .filter(java.util.Objects::nonNull)
+                .mapToInt(placeholders::indexOf)
+                .toArray();
     }
 
     /** Lowers, schedules and compiles {@code gm} for nodes of the given metadata. */
@@ -243,6 +260,7 @@ final class CompiledPlan {
 
     /** Runs the graph on {@code inputs}. */
     Tensor[] run(Tensor[] inputs) {
+        if (storedInto.length > 0 && InputWritebacks.aliased(inputs, storedInto)) return gm.call(inputs);
         Map<Node, Object> values = new HashMap<>();
         for (int i = 0; i < placeholders.size(); i++) values.put(placeholders.get(i), inputs[i]);
         for (Node n : gm.graph().nodes()) {

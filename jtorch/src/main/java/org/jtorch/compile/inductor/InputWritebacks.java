@@ -3,9 +3,11 @@ package org.jtorch.compile.inductor;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jtorch.Tensor;
 import org.jtorch.compile.inductor.ir.Access;
 import org.jtorch.compile.inductor.ir.Expr;
 import org.jtorch.compile.inductor.ir.LoopKernel;
@@ -151,5 +153,17 @@ final class InputWritebacks {
         if (e instanceof Expr.IndirectLoad ld && ld.buffer() == buffer) return false;
         for (Expr c : e.children()) if (!loadsOnlyAt(c, buffer, at)) return false;
         return true;
+    }
+
+    /**
+     * Whether an input a kernel stores into ({@code written}, positions in {@code inputs}) shares its storage with
+     * another input: a store would then be seen by reads the graph orders before the copies, so such a call runs with
+     * the interpreter.
+     */
+    static boolean aliased(Tensor[] inputs, int[] written) {
+        Map<Object, Integer> tensorsPerStorage = new IdentityHashMap<>();
+        for (Tensor t : inputs) tensorsPerStorage.merge(t.impl().storage(), 1, Integer::sum);
+        for (int w : written) if (tensorsPerStorage.get(inputs[w].impl().storage()) > 1) return true;
+        return false;
     }
 }

@@ -101,4 +101,19 @@ class InputWritebacksTest {
         assertArrayEquals(new float[] {15f, 21f}, a.toFloatArray());
         assertArrayEquals(new float[] {16f, 22f}, out[0].toFloatArray());
     }
+
+    @Test
+    void inputsSharingStorageKeepTheGraphsOrder() {
+        Tensor x = Torch.tensor(new float[] {1f, 2f, 3f, 4f, 5f, 6f, 7f, 8f});
+        Tensor a = x.narrow(0, 0, 4), b = x.narrow(0, 2, 4);
+        compiled(in -> {
+                    Tensor na = in[0].add(1), nb = in[1].mul(2);
+                    in[0].copy_(na);
+                    in[1].copy_(nb);
+                    return new Tensor[0];
+                })
+                .apply(new Tensor[] {a, b});
+        // both values from the old elements, then the copies in order: b's overwrites a's on the overlap
+        assertArrayEquals(new float[] {2f, 3f, 6f, 8f, 10f, 12f, 7f, 8f}, x.toFloatArray());
+    }
 }
