@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
+import org.jtorch.compile.Compile;
 import org.jtorch.optim.AdamW;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -18,7 +19,9 @@ import org.openjdk.jmh.annotations.State;
 
 /**
  * One AdamW step over 100 float32 parameters totalling 50M elements (sizes proportional to 1 + i % 10), for-loop vs
- * foreach vs fused. Peer: benchmarks/peers/torch_optim.py (same sizes).
+ * foreach vs fused vs compiled ({@code Optimizer.compileStep()}: the foreach update as one graph, its per-parameter
+ * kernels in combo kernels; the setup fails unless {@code Compile.counters().comboKernels() > 0}). Peer:
+ * benchmarks/peers/torch_optim.py (same sizes; its "compiled" is {@code torch.compile} of {@code opt.step}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -27,7 +30,7 @@ public class OptimBench {
     static final int PARAMS = 100;
     static final long TOTAL = 50_000_000L;
 
-    @Param({"forloop", "foreach", "fused"})
+    @Param({"forloop", "foreach", "fused", "compiled"})
     public String impl;
 
     AdamW opt;
@@ -56,11 +59,18 @@ public class OptimBench {
         AdamW.Options o = AdamW.Options.defaults().lr(1e-3);
         o = switch (impl) {
             case "forloop" -> o.foreach(false);
-            case "foreach" -> o.foreach(true);
+            case "foreach", "compiled" -> o.foreach(true);
             default -> o.fused(true);
         };
         opt = new AdamW(params, o);
-        opt.step(); // creates the state outside the measurement
+        if (impl.equals("compiled")) {
+            Compile.reset();
+            opt.compileStep();
+        }
+        opt.step(); // creates the state (and compiles) outside the measurement
+        if (impl.equals("compiled") && Compile.counters().comboKernels() == 0) {
+            throw new IllegalStateException("the compiled step made no combo kernel: " + Compile.counters());
+        }
     }
 
     @Benchmark

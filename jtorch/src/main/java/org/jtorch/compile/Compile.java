@@ -92,6 +92,21 @@ public final class Compile {
     }
 
     /**
+     * A function of several tensors compiled, for library code that drives a compiled update itself (an optimizer's
+     * {@code compileStep()}): {@code fn} takes and returns arrays of tensors and may end by copying new values into its
+     * inputs ({@code input.copy_(value)}), which the {@code "inductor"} backend turns into kernels storing in place.
+     * {@code state} lists what else the graph's validity depends on, read at each call and compared with the traced
+     * call's (tensors by identity, other values by equality): a change recompiles. {@code name} names the function in
+     * the structured trace. {@code options.disable()} returns {@code fn} itself.
+     */
+    public static Function<Tensor[], Tensor[]> compileTensors(
+            Function<Tensor[], Tensor[]> fn, CompileOptions options, Supplier<List<Object>> state, String name) {
+        if (options.disable()) return fn;
+        CompiledFunction compiled = new CompiledFunction(fn, options, state, null, name);
+        return compiled::call;
+    }
+
+    /**
      * Where user code called the operation that {@code e} reports: the first stack frame below the library's own
      * ({@code Class.method(File.java:line)}), as graph breaks and export errors name it.
      */

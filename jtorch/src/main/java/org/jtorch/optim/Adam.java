@@ -156,4 +156,14 @@ public final class Adam extends Optimizer {
     protected void stepGroup(ParamGroup g) {
         AdamCore.step(this, g, g.flag("decoupled_weight_decay"), gradScale, foundInf);
     }
+
+    @Override
+    boolean hasStepGraph() {
+        return true;
+    }
+
+    @Override
+    StepGraph stepGraph(ParamGroup group) {
+        return new AdamStepGraph(this, group, false);
+    }
 }

@@ -44,21 +44,7 @@ final class AdamCore {
     static void step(Optimizer opt, ParamGroup g, boolean decoupled, Tensor gradScale, Tensor foundInf) {
         List<Tensor> params = StepSupport.withGrad(g);
         if (params.isEmpty()) return;
-        boolean amsgrad = g.flag("amsgrad"), fused = g.flag("fused");
-        List<Map<String, Object>> states = new ArrayList<>();
-        for (Tensor p : params) {
-            Map<String, Object> s = opt.stateFor(p);
-            if (s.isEmpty()) {
-                s.put("step", StepSupport.newStep(fused || g.flag("capturable")));
-                s.put("exp_avg", org.jtorch.Torch.zerosLike(p));
-                s.put("exp_avg_sq", org.jtorch.Torch.zerosLike(p));
-                if (amsgrad) s.put("max_exp_avg_sq", org.jtorch.Torch.zerosLike(p));
-            }
-            if (g.flag("differentiable") && StepSupport.step(s).requiresGrad()) {
-                throw new TorchException("`requires_grad` is not supported for `step` in differentiable mode");
-            }
-            states.add(s);
-        }
+        List<Map<String, Object>> states = states(opt, g, params);
         switch (StepSupport.impl(g)) {
             case FOR_LOOP -> forLoop(g, decoupled, params, states);
             case FOREACH -> {
@@ -77,6 +63,26 @@ final class AdamCore {
                 }
             }
         }
+    }
+
+    /** The state of each of {@code params}, created as PyTorch creates it on a parameter's first step. */
+    static List<Map<String, Object>> states(Optimizer opt, ParamGroup g, List<Tensor> params) {
+        boolean amsgrad = g.flag("amsgrad"), fused = g.flag("fused");
+        List<Map<String, Object>> states = new ArrayList<>();
+        for (Tensor p : params) {
+            Map<String, Object> s = opt.stateFor(p);
+            if (s.isEmpty()) {
+                s.put("step", StepSupport.newStep(fused || g.flag("capturable")));
+                s.put("exp_avg", org.jtorch.Torch.zerosLike(p));
+                s.put("exp_avg_sq", org.jtorch.Torch.zerosLike(p));
+                if (amsgrad) s.put("max_exp_avg_sq", org.jtorch.Torch.zerosLike(p));
+            }
+            if (g.flag("differentiable") && StepSupport.step(s).requiresGrad()) {
+                throw new TorchException("`requires_grad` is not supported for `step` in differentiable mode");
+            }
+            states.add(s);
+        }
+        return states;
     }
 
     private static void forLoop(

@@ -142,4 +142,14 @@ public final class AdamW extends Optimizer {
     protected void stepGroup(ParamGroup g) {
         AdamCore.step(this, g, true, gradScale, foundInf);
     }
+
+    @Override
+    boolean hasStepGraph() {
+        return true;
+    }
+
+    @Override
+    StepGraph stepGraph(ParamGroup group) {
+        return new AdamStepGraph(this, group, true);
+    }
 }

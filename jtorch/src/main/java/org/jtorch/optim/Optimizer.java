@@ -13,9 +13,11 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
+import org.jtorch.TorchException;
 import org.jtorch.TorchTypeException;
 import org.jtorch.Warnings;
 import org.jtorch.autograd.GradMode;
+import org.jtorch.compile.CompileOptions;
 
 /**
  * {@code torch.optim.Optimizer}: parameter groups with per-group hyper-parameters, per-parameter state,
@@ -43,6 +45,9 @@ public abstract class Optimizer {
     private long backwardPassesSeen = org.jtorch.autograd.Autograd.backwardPasses();
 
     private boolean warnedNoGrad;
+
+    /** The compiled step, after {@link #compileStep()}; null: every group steps eagerly. */
+    private CompiledStep compiledStep;
 
     private final List<Consumer<Optimizer>> preHooks = new ArrayList<>();
     private final List<Consumer<Optimizer>> postHooks = new ArrayList<>();
@@ -320,10 +325,59 @@ public abstract class Optimizer {
         }
         warnIfNoGradient();
         try (var _ = GradMode.set(Boolean.TRUE.equals(defaults.get("differentiable")))) {
-            for (ParamGroup group : paramGroups) stepGroup(group);
+            for (int i = 0; i < paramGroups.size(); i++) {
+                ParamGroup group = paramGroups.get(i);
+                if (compiledStep == null || !compiledStep.step(i, stepGraph(group))) stepGroup(group);
+            }
         }
         runStepPostHooks();
         return loss;
+    }
+
+    /**
+     * {@code torch.compile(opt.step)}: from now on {@link #step()} runs each group's whole multi-tensor update as one
+     * compiled graph, its independent per-parameter kernels grouped into combo kernels
+     * ({@code CompileOptions.defaults().option("combo_kernels", true)}), the new parameters and state stored in place.
+     * See {@link #compileStep(CompileOptions)}.
+     */
+    public final void compileStep() {
+        compileStep(CompileOptions.defaults().option("combo_kernels", true));
+    }
+
+    /**
+     * {@link #compileStep()} with the given compile options ({@code options.disable()} returns to eager steps).
+     *
+     * <p>The update is captured on its first step and compiled by the options' backend; later steps reuse it while its
+     * guards hold and recompile when the set of parameters with gradients, a shape or dtype, or a hyper-parameter other
+     * than the learning rate changes. The learning rate and the bias corrections enter the graph as a tensor, so a
+     * scheduler changing the rate every step does not recompile. The compiled step computes the eager foreach step's
+     * arithmetic op for op, so with the {@code "inductor"} backend its results are bitwise the eager foreach step's.
+     * Groups of float32 or float64 CPU parameters are compiled; other groups, {@code fused=True} and
+     * {@code differentiable=True} groups, and SGD's first step with momentum (which creates the buffers) run eagerly.
+     * Available for {@link Adam}, {@link AdamW} and {@link SGD}; other optimizers throw {@link TorchException}.
+     */
+    public final void compileStep(CompileOptions options) {
+        if (!hasStepGraph()) {
+            throw new TorchException(getClass().getSimpleName() + ".compileStep(): no compiled step for this optimizer "
+                    + "(available for Adam, AdamW and SGD)");
+        }
+        compiledStep =
+                options.disable() ? null : new CompiledStep(options, getClass().getSimpleName() + ".step");
+    }
+
+    /** Whether {@link #compileStep()} was called (and not disabled since). */
+    public final boolean isStepCompiled() {
+        return compiledStep != null;
+    }
+
+    /** Whether {@link #stepGraph} gives this optimizer's update (it then supports {@link #compileStep()}). */
+    boolean hasStepGraph() {
+        return false;
+    }
+
+    /** The update of {@code group} as a step graph for {@link #compileStep()}; null: the group steps eagerly. */
+    StepGraph stepGraph(ParamGroup group) {
+        return null;
     }
 
     /**

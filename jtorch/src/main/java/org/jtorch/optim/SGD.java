@@ -275,4 +275,14 @@ public final class SGD extends Optimizer {
                 gradScale,
                 foundInf);
     }
+
+    @Override
+    boolean hasStepGraph() {
+        return true;
+    }
+
+    @Override
+    StepGraph stepGraph(ParamGroup group) {
+        return new SgdStepGraph(this, group);
+    }
 }

@@ -25,8 +25,12 @@ import org.jtorch.storage.TensorImpl;
  * generated kernels, each kernel's range split statically over the intra-op pool.
  */
 final class CompiledPlan {
-    /** One kernel launch: the kernel, the nodes whose tensors are its buffers, the outputs it allocates. */
-    record Launch(CompiledKernel kernel, LoopKernel ir, Node[] buffers, Node[] outputs, TensorMeta[] layouts) {
+    /**
+     * One kernel launch: the kernel, the nodes whose tensors are its buffers, its outputs with their layouts, and per
+     * output the graph input it is stored into ({@code into[i]} null: a tensor the launch allocates).
+     */
+    record Launch(
+            CompiledKernel kernel, LoopKernel ir, Node[] buffers, Node[] outputs, TensorMeta[] layouts, Node[] into) {
         /** The range the kernel's {@code run} covers: points of a pointwise kernel, rows of a row kernel. */
         long total() {
             return ir.isPointwise() ? ir.rowLength() : ir.rows();
@@ -51,6 +55,8 @@ final class CompiledPlan {
     private final long[] symbolValues;
     final List<Launch> launches;
     final List<String> fusionDecisions;
+    /** The inputs some kernel stores into (in place of a write-back copy). */
+    private final int[] storedInto;
 
     private CompiledPlan(
             GraphModule gm, List<Object> steps, long[] symbolValues, List<Launch> launches, List<String> decisions) {
@@ -63,6 +69,21 @@ final class CompiledPlan {
         this.output = gm.graph().nodes().getLast();
         this.launches = launches;
         this.fusionDecisions = decisions;
+        this.storedInto = storedInto(steps, placeholders);
+    }
+
+    /** The positions of the inputs that kernels of {@code steps} store into. */
+    private static int[] storedInto(List<Object> steps, List<Node> placeholders) {
+        List<Launch> all = new ArrayList<>();
+        for (Object step : steps) {
+            if (step instanceof Launch l) all.add(l);
+            if (step instanceof ComboLaunch c) all.addAll(c.parts());
+        }
+        return all.stream()
+                .flatMap(l -> java.util.Arrays.stream(l.into()))
+                .filter(java.util.Objects::nonNull)
+                .mapToInt(placeholders::indexOf)
+                .toArray();
     }
 
     /** Lowers, schedules and compiles {@code gm} for nodes of the given metadata. */
@@ -90,8 +111,13 @@ final class CompiledPlan {
                 Node[] outputs = k.outputs.toArray(Node[]::new);
                 TensorMeta[] layouts = new TensorMeta[outputs.length];
                 for (int i = 0; i < outputs.length; i++) layouts[i] = lowering.layouts.get(outputs[i]);
-                Launch launch =
-                        new Launch(compiled.get(next), kernels.get(next), bufferNodes.get(next), outputs, layouts);
+                Launch launch = new Launch(
+                        compiled.get(next),
+                        kernels.get(next),
+                        bufferNodes.get(next),
+                        outputs,
+                        layouts,
+                        new Node[outputs.length]);
                 next++;
                 launches.add(launch);
                 steps.add(launch);
@@ -100,8 +126,35 @@ final class CompiledPlan {
             }
         }
         Inductor.countKernels(kernels.size());
+        steps = storeInPlace(steps, gm, lowering, decisions);
         List<Object> grouped = config.comboKernels() ? combine(steps, decisions) : steps;
         return new CompiledPlan(gm, grouped, symbolValues, launches, decisions);
+    }
+
+    /**
+     * The steps with the write-backs into inputs that kernels can store directly ({@link InputWritebacks}) folded in.
+     */
+    private static List<Object> storeInPlace(
+            List<Object> steps, GraphModule gm, Lowering lowering, List<String> decisions) {
+        Map<Launch, Node[]> into = new HashMap<>();
+        List<Object> kept = InputWritebacks.reinplace(steps, gm, lowering.layouts, into);
+        if (into.isEmpty()) return steps;
+        List<Object> out = new ArrayList<>();
+        for (Object step : kept) {
+            Node[] targets = step instanceof Launch l ? into.get(l) : null;
+            if (targets == null) {
+                out.add(step);
+                continue;
+            }
+            Launch l = (Launch) step;
+            out.add(new Launch(l.kernel(), l.ir(), l.buffers(), l.outputs(), l.layouts(), targets));
+            for (int i = 0; i < targets.length; i++) {
+                if (targets[i] != null) {
+                    decisions.add("stored in place: " + l.outputs()[i].name() + " into input " + targets[i].name());
+                }
+            }
+        }
+        return out;
     }
 
     /**
@@ -207,6 +260,7 @@ final class CompiledPlan {
 
     /** Runs the graph on {@code inputs}. */
     Tensor[] run(Tensor[] inputs) {
+        if (storedInto.length > 0 && InputWritebacks.aliased(inputs, storedInto)) return gm.call(inputs);
         Map<Node, Object> values = new HashMap<>();
         for (int i = 0; i < placeholders.size(); i++) values.put(placeholders.get(i), inputs[i]);
         for (Node n : gm.graph().nodes()) {
@@ -225,9 +279,15 @@ final class CompiledPlan {
         Tensor[] results = new Tensor[output.args().size()];
         for (int i = 0; i < results.length; i++) {
             Object a = output.args().get(i);
-            results[i] = a instanceof Node n ? (Tensor) values.get(n) : null;
+            results[i] = a instanceof Node n ? (Tensor) values.get(writtenInput(n)) : null;
         }
         return results;
+    }
+
+    /** A write-back's value is its input (the copy itself may have been folded into a kernel); else {@code n}. */
+    private static Node writtenInput(Node n) {
+        InputWritebacks.Copy copy = InputWritebacks.copyOf(n);
+        return copy != null ? copy.input() : n;
     }
 
     /** The arrays and storage offsets of a launch's buffers, its outputs allocated first. */
@@ -243,7 +303,8 @@ final class CompiledPlan {
 
     private static Bound bind(Launch launch, Map<Node, Object> values) {
         for (int i = 0; i < launch.outputs().length; i++) {
-            values.put(launch.outputs()[i], allocate(launch.layouts()[i]));
+            Node into = launch.into()[i];
+            values.put(launch.outputs()[i], into != null ? values.get(into) : allocate(launch.layouts()[i]));
         }
         Node[] buffers = launch.buffers();
         Object[] arrays = new Object[buffers.length];

@@ -21,8 +21,10 @@ import org.jtorch.fx.TensorMeta;
  *
  * <p>A graph is compiled for the sizes and layouts of the inputs it is called with (symbolic graphs compile once per
  * set of concrete sizes): the node metadata comes from one run of the graph on fake tensors, then {@code Lowering},
- * {@code Scheduler} and code generation make a {@code CompiledPlan}. A graph holding mutation (in-place or {@code out=}
- * nodes) or tensors without heap storage runs with the interpreter instead.
+ * {@code Scheduler} and code generation make a {@code CompiledPlan}. A graph whose only mutation is writing computed
+ * values back into its inputs at the end (an optimizer step) is compiled, each value stored in place where that is safe
+ * ({@code InputWritebacks}); a graph holding other mutation (in-place or {@code out=} nodes in the middle) or tensors
+ * without heap storage runs with the interpreter instead.
  */
 public final class Inductor {
     private Inductor() {}
@@ -52,7 +54,7 @@ public final class Inductor {
     }
 
     private static GraphCompiler.CompiledGraph compile(GraphModule gm, CompileId id, InductorConfig config) {
-        if (hasMutation(gm)) return gm::call;
+        if (InputWritebacks.of(gm) == null) return gm::call;
         Map<List<Object>, CompiledPlan> plans = new ConcurrentHashMap<>();
         return inputs -> {
             if (!allOnHeap(inputs)) return gm.call(inputs);
@@ -98,14 +100,6 @@ public final class Inductor {
                     id, launch.kernel().className() + ".java", launch.kernel().source());
         }
         StructuredTrace.artifact(id, "inductor_fusion_decisions", "string", String.join("\n", plan.fusionDecisions));
-    }
-
-    private static boolean hasMutation(GraphModule gm) {
-        for (Node n : gm.graph().nodes()) {
-            if (n.op().equals("call_function") && n.form() != Node.Form.FUNCTIONAL) return true;
-            if (n.schema() != null && n.schema().isMutable()) return true;
-        }
-        return false;
     }
 
     private static boolean allOnHeap(Tensor[] inputs) {

@@ -59,7 +59,14 @@ final class Lowering {
     /** Lowers {@code gm}, whose nodes have the concrete {@code metas}; returns the lowering with its steps. */
     static Lowering lower(GraphModule gm, Map<Node, TensorMeta> metas, long[] symbolValues) {
         Lowering l = new Lowering(metas, symbolValues);
+        List<InputWritebacks.Copy> writebacks = InputWritebacks.of(gm);
         for (Node n : gm.graph().nodes()) {
+            if (writebacks != null
+                    && !writebacks.isEmpty()
+                    && n == writebacks.getFirst().node()) {
+                // every written value exists before the first write: none may read an input already overwritten
+                for (InputWritebacks.Copy w : writebacks) l.realize(w.value());
+            }
             switch (n.op()) {
                 case "placeholder", "get_attr" -> l.realizedAs(n, metas.get(n));
                 case "output" -> {

@@ -124,6 +124,10 @@ final class Lowerings {
                         Expr g = l.operand(a.get(0), shape, k), y = l.operand(a.get(1), shape, k);
                         yield binary(BinaryOp.MUL, g, binary(BinaryOp.SUB, one(k), binary(BinaryOp.MUL, y, y)));
                     }
+                    case "aten.lerp.Scalar" -> k.isFloating() ? lerpScalar(l, a, shape, k) : null;
+                    case "aten.lerp.Tensor" -> k.isFloating() ? lerpTensor(l, a, shape, k) : null;
+                    case "aten.addcmul.default" -> addcmul(l, a, shape, k);
+                    case "aten.addcdiv.default" -> k.isFloating() ? addcdiv(l, a, shape, k) : null;
                     case "aten.clamp.default" -> clamp(l, a, shape, k);
                     case "aten.clamp_min.default" ->
                         binary(BinaryOp.MAX, l.operand(a.get(0), shape, k), Lowering.constant(a.get(1), k));
@@ -196,6 +200,61 @@ final class Lowerings {
         Expr alpha = Lowering.constant(a.get(at), k);
         if (alpha instanceof Expr.Constant c && c.value() == 1) return y;
         return binary(BinaryOp.MUL, y, alpha);
+    }
+
+    /**
+     * ATen's two-sided lerp with a number weight, evaluated as its kernels do: {@code fma(w, end - start, start)} for
+     * {@code |w| < 0.5}, else {@code fma(w - 1, end - start, end)}, the weight rounded to the compute type first.
+     */
+    private static Expr lerpScalar(Lowering l, List<Object> a, long[] shape, ScalarKind k) {
+        Expr s = l.operand(a.get(0), shape, k), e = l.operand(a.get(1), shape, k);
+        double w = ((Expr.Constant) Lowering.constant(a.get(2), ScalarKind.DOUBLE)).value();
+        boolean low;
+        double c;
+        if (k == ScalarKind.FLOAT) {
+            float fw = (float) w;
+            low = Math.abs(fw) < 0.5f;
+            c = low ? fw : fw - 1f;
+        } else {
+            low = Math.abs(w) < 0.5;
+            c = low ? w : w - 1;
+        }
+        return new Expr.Fma(new Expr.Constant(c, k), binary(BinaryOp.SUB, e, s), low ? s : e);
+    }
+
+    /** {@link #lerpScalar} with a tensor weight: the side is chosen per element. */
+    private static Expr lerpTensor(Lowering l, List<Object> a, long[] shape, ScalarKind k) {
+        Expr s = l.operand(a.get(0), shape, k), e = l.operand(a.get(1), shape, k), w = l.operand(a.get(2), shape, k);
+        Expr diff = binary(BinaryOp.SUB, e, s);
+        return new Expr.Where(
+                compare(CompareOp.LT, unary(UnaryOp.ABS, w), new Expr.Constant(0.5, k)),
+                new Expr.Fma(w, diff, s),
+                new Expr.Fma(binary(BinaryOp.SUB, w, one(k)), diff, e));
+    }
+
+    /** {@code self + value * t1 * t2}: {@code fma(value * t1, t2, self)} for floats, as ATen's kernel computes it. */
+    private static Expr addcmul(Lowering l, List<Object> a, long[] shape, ScalarKind k) {
+        if (k == ScalarKind.BOOL) return null;
+        Expr self = l.operand(a.get(0), shape, k), t1 = l.operand(a.get(1), shape, k);
+        Expr t2 = l.operand(a.get(2), shape, k);
+        Expr scaled = addcValue(a, t1, k);
+        if (!k.isFloating()) return binary(BinaryOp.ADD, self, binary(BinaryOp.MUL, scaled, t2));
+        return new Expr.Fma(scaled, t2, self);
+    }
+
+    /** {@code self + value * t1 / t2}, left to right as ATen evaluates it. */
+    private static Expr addcdiv(Lowering l, List<Object> a, long[] shape, ScalarKind k) {
+        Expr self = l.operand(a.get(0), shape, k), t1 = l.operand(a.get(1), shape, k);
+        Expr t2 = l.operand(a.get(2), shape, k);
+        return binary(BinaryOp.ADD, self, binary(BinaryOp.DIV, addcValue(a, t1, k), t2));
+    }
+
+    /** {@code value * t1}: the product ATen forms first (exact, so left out, for the default value 1). */
+    private static Expr addcValue(List<Object> a, Expr t1, ScalarKind k) {
+        Object value = a.size() > 3 && a.get(3) != null ? a.get(3) : 1L;
+        Expr v = Lowering.constant(value, k);
+        if (v instanceof Expr.Constant c && c.value() == 1) return t1;
+        return binary(BinaryOp.MUL, v, t1);
     }
 
     private static Expr divMode(Lowering l, List<Object> a, long[] shape, ScalarKind k) {

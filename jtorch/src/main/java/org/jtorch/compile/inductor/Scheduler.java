@@ -14,12 +14,13 @@ import org.jtorch.fx.GraphModule;
 import org.jtorch.fx.Node;
 
 /**
- * Vertical fusion: a kernel joins an earlier kernel over the same loop nest when everything it reads of that kernel's
- * outputs is the value that kernel computes at the same point (an element) or for the same row (a reduction's result),
- * and nothing it reads is produced in between. The reads become the producer's expressions, computed in registers: a
- * softmax, a layer norm's backward, the pointwise tail after a reduction are one pass over each row. Afterwards a store
- * that no later step, no graph output and no other kernel reads is dropped, so an intermediate read only by fused
- * consumers is never written to memory.
+ * Vertical fusion: a kernel joins an earlier kernel over the same loop nest when it reads that kernel's outputs or a
+ * tensor that kernel also reads element by element, everything it reads of that kernel's outputs is the value that
+ * kernel computes at the same point (an element) or for the same row (a reduction's result), and nothing it reads is
+ * produced in between. The reads become the producer's expressions, computed in registers: a softmax, a layer norm's
+ * backward, the pointwise tail after a reduction are one pass over each row. Afterwards a store that no later step, no
+ * graph output and no other kernel reads is dropped, so an intermediate read only by fused consumers is never written
+ * to memory.
  *
  * <p>Loop nests match when they are equal: pointwise over the same sizes, rows of the same outer and inner sizes, or a
  * pointwise loop over exactly a row kernel's outer sizes followed by its inner sizes (the layout of a reduction over
@@ -65,10 +66,14 @@ final class Scheduler {
         return s;
     }
 
-    /** Merges {@code k} into {@code g} when their loop nests match and every read of g's outputs is local. */
+    /**
+     * Merges {@code k} into {@code g} when their loop nests match, they share data and every read of g's outputs is
+     * local.
+     */
     private static boolean tryFuse(Lowering l, KernelPlan g, KernelPlan k) {
         long[] gAll = concat(g.outer, g.inner), kAll = concat(k.outer, k.inner);
         if (!Arrays.equals(gAll, kAll)) return false;
+        if (!shareData(l, g, k)) return false;
         boolean sameSplit = Arrays.equals(g.outer, k.outer) && Arrays.equals(g.inner, k.inner);
         boolean kPointwise = k.isPointwise(), gPointwise = g.isPointwise();
         if (!sameSplit && !kPointwise && !gPointwise) return false;
@@ -113,6 +118,32 @@ final class Scheduler {
         g.outputs.addAll(k.outputs);
         g.fused.addAll(k.fused);
         return true;
+    }
+
+    /**
+     * Whether {@code k} reads what {@code g} stores, or both read one tensor element by element: fusing them saves
+     * memory traffic. Kernels that share only broadcast scalars (an optimizer's per-parameter updates reading the
+     * step's learning rate) stay apart: merged, they would make one ever larger loop body instead of independent
+     * kernels a combo kernel can run side by side.
+     */
+    private static boolean shareData(Lowering l, KernelPlan g, KernelPlan k) {
+        Set<Integer> kReads = new HashSet<>();
+        for (Expr e : exprs(k)) slotsRead(e, kReads);
+        for (Node out : g.outputs) if (kReads.contains(l.slot(out))) return true;
+        Set<Integer> gStreams = new HashSet<>(), kStreams = new HashSet<>();
+        for (Expr e : exprs(g)) streamedSlots(e, gStreams);
+        for (Expr e : exprs(k)) streamedSlots(e, kStreams);
+        gStreams.retainAll(kStreams);
+        return !gStreams.isEmpty();
+    }
+
+    /** The slots {@code e} loads with an access that moves with the loop (not a broadcast scalar). */
+    private static void streamedSlots(Expr e, Set<Integer> into) {
+        if (e instanceof Expr.Load ld && Arrays.stream(ld.access().strides()).anyMatch(s -> s != 0)) {
+            into.add(ld.buffer());
+        }
+        if (e instanceof Expr.IndirectLoad ld) into.add(ld.buffer());
+        for (Expr c : e.children()) streamedSlots(c, into);
     }
 
     private static Expr shiftRows(Expr e, int shift) {

@@ -668,6 +668,7 @@ final class KernelBytecode {
             case Expr.Unary u -> unary(u.op(), scalar(u.x(), memo, j));
             case Expr.Binary b -> binary(b.op(), kind, scalar(b.a(), memo, j), scalar(b.b(), memo, j));
             case Expr.Compare c -> compare(c.op(), scalar(c.a(), memo, j), scalar(c.b(), memo, j));
+            case Expr.Fma f -> fma(kind, scalar(f.a(), memo, j), scalar(f.b(), memo, j), scalar(f.c(), memo, j));
             case Expr.Where w -> {
                 Value cond = scalar(w.cond(), memo, j);
                 Value a = scalar(w.a(), memo, j);
@@ -939,6 +940,18 @@ final class KernelBytecode {
             }
         }
         assign(p, kind);
+    }
+
+    /** {@code Math.fma(a, b, c)} in {@code kind}, a floating kind (the lowering builds no other). */
+    private void fma(ScalarKind kind, Value a, Value b, Value c) {
+        if (!kind.isFloating()) throw cannot("a fused multiply-add of " + kind);
+        for (Value v : List.of(a, b, c)) {
+            push(v);
+            convert(v.kind(), kind);
+        }
+        ClassDesc t = desc(kind);
+        cb.invokestatic(MATH, "fma", MethodTypeDesc.of(t, t, t, t));
+        assign(kind, kind);
     }
 
     private void pushPromoted(Value a, Value b, ScalarKind p) {
@@ -1252,6 +1265,15 @@ final class KernelBytecode {
                 cb.getstatic(OPERATORS, c.op().name(), COMPARISON);
                 cb.aload(y);
                 cb.invokevirtual(FLOAT_VECTOR, "compare", MethodTypeDesc.of(MASK, COMPARISON, VECTOR));
+            }
+            case Expr.Fma f -> {
+                int a = vector(f.a(), memo, j);
+                int b = vector(f.b(), memo, j);
+                int c = vector(f.c(), memo, j);
+                cb.aload(a);
+                cb.aload(b);
+                cb.aload(c);
+                cb.invokevirtual(FLOAT_VECTOR, "fma", MethodTypeDesc.of(FLOAT_VECTOR, VECTOR, VECTOR));
             }
             case Expr.Where w -> {
                 int cond = vector(w.cond(), memo, j);

@@ -168,6 +168,7 @@ final class KernelLayout {
                     case Expr.Binary b -> b.kind() == ScalarKind.FLOAT && VECTOR_BINARY.contains(b.op());
                     case Expr.Compare c -> c.a().kind() == ScalarKind.FLOAT;
                     case Expr.Where w -> w.kind() == ScalarKind.FLOAT;
+                    case Expr.Fma f -> f.kind() == ScalarKind.FLOAT;
                     case Expr.Cast c -> c.kind() == ScalarKind.FLOAT && c.x().kind() == ScalarKind.FLOAT;
                     case Expr.Round r -> r.elem() == Elem.FLOAT32;
                     case Expr.RowValue r -> r.kind() == ScalarKind.FLOAT;

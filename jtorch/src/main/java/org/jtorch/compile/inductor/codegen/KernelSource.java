@@ -374,6 +374,8 @@ public final class KernelSource {
                                 + ")";
                     case Expr.Where w ->
                         vector(w.b(), memo) + ".blend(" + vector(w.a(), memo) + ", " + vector(w.cond(), memo) + ")";
+                    case Expr.Fma f ->
+                        vector(f.a(), memo) + ".fma(" + vector(f.b(), memo) + ", " + vector(f.c(), memo) + ")";
                     case Expr.Cast c -> vector(c.x(), memo);
                     case Expr.Round r -> vector(r.x(), memo);
                     case Expr.RowValue r -> "FloatVector.broadcast(S, rv" + r.reduction() + ")";
@@ -419,6 +421,9 @@ public final class KernelSource {
                         compare(c.op(), c.a().kind(), scalar(c.a(), memo, j), scalar(c.b(), memo, j));
                     case Expr.Where w ->
                         scalar(w.cond(), memo, j) + " ? " + scalar(w.a(), memo, j) + " : " + scalar(w.b(), memo, j);
+                    case Expr.Fma f ->
+                        "Math.fma(" + scalar(f.a(), memo, j) + ", " + scalar(f.b(), memo, j) + ", "
+                                + scalar(f.c(), memo, j) + ")";
                     case Expr.Cast c -> cast(scalar(c.x(), memo, j), c.x().kind(), kind);
                     case Expr.Round r -> round(scalar(r.x(), memo, j), r.elem(), kind);
                     case Expr.RowValue r -> "rv" + r.reduction();

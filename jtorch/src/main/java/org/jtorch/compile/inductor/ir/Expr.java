@@ -130,6 +130,28 @@ public sealed interface Expr {
         }
     }
 
+    /**
+     * {@code a * b + c} rounded once ({@link Math#fma}), all of one floating kind: the fused multiply-add that ATen's
+     * kernels (and JTorch's eager ones) compute for lerp, addcmul and the foreach axpy, so a compiled update can be
+     * bitwise equal to the eager one.
+     */
+    record Fma(Expr a, Expr b, Expr c) implements Expr {
+        @Override
+        public ScalarKind kind() {
+            return a.kind();
+        }
+
+        @Override
+        public List<Expr> children() {
+            return List.of(a, b, c);
+        }
+
+        @Override
+        public Expr map(UnaryOperator<Expr> f) {
+            return new Fma(f.apply(a), f.apply(b), f.apply(c));
+        }
+    }
+
     /** {@code a op b} as a boolean, both of one kind. */
     record Compare(CompareOp op, Expr a, Expr b) implements Expr {
         @Override
