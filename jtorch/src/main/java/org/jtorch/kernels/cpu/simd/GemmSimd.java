@@ -11,9 +11,9 @@ import jdk.incubator.vector.VectorSpecies;
  * <p>Why not plain loops: C2 does not vectorise {@code acc[c + j] += x * b[row + j]}, because it cannot prove that two
  * {@code float[]} accesses at unrelated offsets never alias; measured here, the plain loop runs at ~6 GFLOP/s per core.
  * The main loops hold rows x 2 vectors of accumulators in registers for the whole contraction block (8 rows for float,
- * ~125 GFLOP/s per core with AVX-512; 4 for double), so each B vector loaded feeds that many fused multiply-adds and no
- * accumulator is reloaded. Column tails and leftover rows use the same fused multiply-add ({@link Math#fma}) in the
- * same order, so a result does not depend on which kernel or lane computed it.
+ * 4 for double), so each B vector loaded feeds that many fused multiply-adds and no accumulator is reloaded. Column
+ * tails and leftover rows use the same fused multiply-add ({@link Math#fma}) in the same order, so a result does not
+ * depend on which kernel or lane computed it.
  *
  * <p>Accumulators are at {@code acc[c0 + r * nc + j]}; contraction over {@code p} in {@code [pc, pe)}, columns
  * {@code j} in {@code [0, nc)}. The float kernels read A and B through strides (in place when the operands allow); the
