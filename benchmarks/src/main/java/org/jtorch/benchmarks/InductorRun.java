@@ -125,9 +125,12 @@ public final class InductorRun {
             results.put(
                     "GPT fwd+bwd first call (" + when + ")",
                     String.format(
-                            "%.2f s, %d kernels generated, class-file generation %.3f s in total so far",
+                            "%.2f s, %d kernels, %d classes generated (%d kernels reused a loaded class),"
+                                    + " class-file generation %.3f s in total so far",
                             seconds,
+                            Compile.counters().kernels(),
                             KernelCompiler.compiledCount() - compiledBefore,
+                            Compile.counters().kernelCacheHits(),
                             KernelCompiler.generateNanos() / 1e9));
             model.zeroGrad();
         }

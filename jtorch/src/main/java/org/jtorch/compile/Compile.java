@@ -128,7 +128,9 @@ public final class Compile {
                 GRAPH_BREAKS.get(),
                 RECOMPILES.get(),
                 Inductor.kernels(),
-                Inductor.comboKernels());
+                Inductor.comboKernels(),
+                Inductor.kernelClassesGenerated(),
+                Inductor.kernelCacheHits());
     }
 
     /**

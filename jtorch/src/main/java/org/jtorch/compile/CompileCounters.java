@@ -9,6 +9,17 @@ package org.jtorch.compile;
  * @param recompiles compilations of a function that had compiled before, after a guard failed
  * @param kernels kernels the backend generated
  * @param comboKernels kernels the backend made by fusing independent kernels into one (horizontal fusion)
+ * @param kernelClassesGenerated kernel classes whose class file the backend wrote: kernels that differ only in sizes,
+ *     strides and offsets share one class, so this stays below {@code kernels}
+ * @param kernelCacheHits kernels that reused a kernel class already loaded in the process (one of the same structure,
+ *     whatever its sizes); the kernels counted in neither read their class from the on-disk cache
  */
 public record CompileCounters(
-        long frames, long graphs, long graphBreaks, long recompiles, long kernels, long comboKernels) {}
+        long frames,
+        long graphs,
+        long graphBreaks,
+        long recompiles,
+        long kernels,
+        long comboKernels,
+        long kernelClassesGenerated,
+        long kernelCacheHits) {}

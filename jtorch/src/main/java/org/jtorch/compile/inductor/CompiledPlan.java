@@ -26,11 +26,18 @@ import org.jtorch.storage.TensorImpl;
  */
 final class CompiledPlan {
     /**
-     * One kernel launch: the kernel, the nodes whose tensors are its buffers, its outputs with their layouts, and per
-     * output the graph input it is stored into ({@code into[i]} null: a tensor the launch allocates).
+     * One kernel launch: the kernel's class and its {@code args} (the buffers' storage offsets left to fill in, then
+     * its sizes), the nodes whose tensors are its buffers, its outputs with their layouts, and per output the graph
+     * input it is stored into ({@code into[i]} null: a tensor the launch allocates).
      */
     record Launch(
-            CompiledKernel kernel, LoopKernel ir, Node[] buffers, Node[] outputs, TensorMeta[] layouts, Node[] into) {
+            CompiledKernel kernel,
+            long[] arguments,
+            LoopKernel ir,
+            Node[] buffers,
+            Node[] outputs,
+            TensorMeta[] layouts,
+            Node[] into) {
         /** The range the kernel's {@code run} covers: points of a pointwise kernel, rows of a row kernel. */
         long total() {
             return ir.isPointwise() ? ir.rowLength() : ir.rows();
@@ -102,7 +109,7 @@ final class CompiledPlan {
                 plans.add(k);
             }
         }
-        List<CompiledKernel> compiled = KernelCompiler.compile(kernels);
+        List<KernelCompiler.Call> compiled = KernelCompiler.compile(kernels);
         List<Object> steps = new ArrayList<>();
         List<Launch> launches = new ArrayList<>();
         int next = 0;
@@ -112,7 +119,8 @@ final class CompiledPlan {
                 TensorMeta[] layouts = new TensorMeta[outputs.length];
                 for (int i = 0; i < outputs.length; i++) layouts[i] = lowering.layouts.get(outputs[i]);
                 Launch launch = new Launch(
-                        compiled.get(next),
+                        compiled.get(next).kernel(),
+                        compiled.get(next).arguments(),
                         kernels.get(next),
                         bufferNodes.get(next),
                         outputs,
@@ -125,7 +133,7 @@ final class CompiledPlan {
                 steps.add(step);
             }
         }
-        Inductor.countKernels(kernels.size());
+        Inductor.countKernels(compiled);
         steps = storeInPlace(steps, gm, lowering, decisions);
         List<Object> grouped = config.comboKernels() ? combine(steps, decisions) : steps;
         return new CompiledPlan(gm, grouped, symbolValues, launches, decisions);
@@ -147,7 +155,7 @@ final class CompiledPlan {
                 continue;
             }
             Launch l = (Launch) step;
-            out.add(new Launch(l.kernel(), l.ir(), l.buffers(), l.outputs(), l.layouts(), targets));
+            out.add(new Launch(l.kernel(), l.arguments(), l.ir(), l.buffers(), l.outputs(), l.layouts(), targets));
             for (int i = 0; i < targets.length; i++) {
                 if (targets[i] != null) {
                     decisions.add("stored in place: " + l.outputs()[i].name() + " into input " + targets[i].name());
@@ -290,11 +298,11 @@ final class CompiledPlan {
         return copy != null ? copy.input() : n;
     }
 
-    /** The arrays and storage offsets of a launch's buffers, its outputs allocated first. */
-    private record Bound(MethodHandle run, Object[] arrays, long[] offsets, String name) {
+    /** The arrays of a launch's buffers and its {@code args} (storage offsets, then sizes), outputs allocated first. */
+    private record Bound(MethodHandle run, Object[] arrays, long[] args, String name) {
         void run(long start, long end) {
             try {
-                invoke(run, arrays, offsets, start, end);
+                invoke(run, arrays, args, start, end);
             } catch (IndexOutOfBoundsException e) {
                 throw new TorchException("index out of range in compiled kernel " + name + ": " + e.getMessage(), e);
             }
@@ -308,7 +316,7 @@ final class CompiledPlan {
         }
         Node[] buffers = launch.buffers();
         Object[] arrays = new Object[buffers.length];
-        long[] offsets = new long[buffers.length];
+        long[] args = launch.arguments().clone(); // the storage offsets go in its first slots
         for (int i = 0; i < buffers.length; i++) {
             TensorImpl impl = ((Tensor) values.get(buffers[i])).impl();
             arrays[i] = impl.storage().array();
@@ -316,9 +324,9 @@ final class CompiledPlan {
                 throw new TorchException("inductor: kernel " + launch.kernel().className() + " needs heap tensors; "
                         + buffers[i] + " has no heap array");
             }
-            offsets[i] = impl.storageOffset();
+            args[i] = impl.storageOffset();
         }
-        return new Bound(launch.kernel().run(), arrays, offsets, launch.kernel().className());
+        return new Bound(launch.kernel().run(), arrays, args, launch.kernel().className());
     }
 
     private static void launch(Launch launch, Map<Node, Object> values) {
@@ -350,9 +358,9 @@ final class CompiledPlan {
         });
     }
 
-    private static void invoke(MethodHandle run, Object[] arrays, long[] offsets, long start, long end) {
+    private static void invoke(MethodHandle run, Object[] arrays, long[] args, long start, long end) {
         try {
-            run.invokeExact(arrays, offsets, start, end);
+            run.invokeExact(arrays, args, start, end);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {

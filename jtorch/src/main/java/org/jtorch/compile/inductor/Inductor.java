@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jtorch.Tensor;
+import org.jtorch.compile.inductor.codegen.KernelCompiler;
 import org.jtorch.compile.trace.CompileId;
 import org.jtorch.compile.trace.StructuredTrace;
 import org.jtorch.fx.FakeTensorMode;
@@ -25,12 +26,18 @@ import org.jtorch.fx.TensorMeta;
  * values back into its inputs at the end (an optimizer step) is compiled, each value stored in place where that is safe
  * ({@code InputWritebacks}); a graph holding other mutation (in-place or {@code out=} nodes in the middle) or tensors
  * without heap storage runs with the interpreter instead.
+ *
+ * <p>The plan is specialised to the sizes; its kernel classes are not: a class takes its kernel's sizes, strides and
+ * offsets as arguments, so the kernels of differently sized graphs (or of equally structured parts of one graph) share
+ * a class ({@link #kernelCacheHits()}).
  */
 public final class Inductor {
     private Inductor() {}
 
     private static final AtomicLong KERNELS = new AtomicLong();
     private static final AtomicLong COMBO_KERNELS = new AtomicLong();
+    private static final AtomicLong KERNEL_CLASSES_GENERATED = new AtomicLong();
+    private static final AtomicLong KERNEL_CACHE_HITS = new AtomicLong();
 
     /** The compiler: {@code compile(graph)} returns a callable that compiles per input signature on first use. */
     public static final GraphCompiler COMPILER = gm -> compile(gm, null, InductorConfig.DEFAULT);
@@ -79,14 +86,39 @@ public final class Inductor {
         return COMBO_KERNELS.get();
     }
 
-    /** Zeroes {@link #kernels()} and {@link #comboKernels()}. */
+    /**
+     * Kernel classes whose class file was generated since start-up or the last {@link #resetCounters()}: kernels that
+     * reused a loaded class ({@link #kernelCacheHits()}) or read theirs from the on-disk cache are not counted.
+     */
+    public static long kernelClassesGenerated() {
+        return KERNEL_CLASSES_GENERATED.get();
+    }
+
+    /**
+     * Kernels since start-up or the last {@link #resetCounters()} that reused a class already loaded in this process:
+     * one of the same structure, whatever its sizes, strides and offsets.
+     */
+    public static long kernelCacheHits() {
+        return KERNEL_CACHE_HITS.get();
+    }
+
+    /**
+     * Zeroes {@link #kernels()}, {@link #comboKernels()}, {@link #kernelClassesGenerated()},
+     * {@link #kernelCacheHits()}.
+     */
     public static void resetCounters() {
         KERNELS.set(0);
         COMBO_KERNELS.set(0);
+        KERNEL_CLASSES_GENERATED.set(0);
+        KERNEL_CACHE_HITS.set(0);
     }
 
-    static void countKernels(int n) {
-        KERNELS.addAndGet(n);
+    static void countKernels(List<KernelCompiler.Call> calls) {
+        KERNELS.addAndGet(calls.size());
+        for (KernelCompiler.Call c : calls) {
+            if (c.origin() == KernelCompiler.Origin.GENERATED) KERNEL_CLASSES_GENERATED.incrementAndGet();
+            if (c.origin() == KernelCompiler.Origin.CACHE) KERNEL_CACHE_HITS.incrementAndGet();
+        }
     }
 
     static void countComboKernels(int n) {
@@ -95,9 +127,15 @@ public final class Inductor {
 
     private static void trace(CompileId id, CompiledPlan plan) {
         if (!StructuredTrace.enabled()) return;
+        // kernels of one structure share a class: its listing once, and each launch's arguments in the decisions
+        java.util.Set<String> written = new java.util.HashSet<>();
         for (CompiledPlan.Launch launch : plan.launches) {
-            StructuredTrace.inductorOutputCode(
-                    id, launch.kernel().className() + ".java", launch.kernel().source());
+            if (written.add(launch.kernel().className())) {
+                StructuredTrace.inductorOutputCode(
+                        id,
+                        launch.kernel().className() + ".java",
+                        launch.kernel().source());
+            }
         }
         StructuredTrace.artifact(id, "inductor_fusion_decisions", "string", String.join("\n", plan.fusionDecisions));
     }

@@ -9,7 +9,9 @@ import org.jtorch.compile.inductor.ir.LoopKernel;
 /**
  * Merges neighbouring loop dimensions that every access of a kernel walks as one (TensorIterator's coalescing): a
  * contiguous pointwise kernel becomes one loop of length numel, whatever its rank, so the innermost loop is as long as
- * the data allows. Size-one dimensions are dropped. Outer and inner dimensions are coalesced separately.
+ * the data allows. Size-one dimensions are dropped, except the last of a side (outer or inner) that has only size-one
+ * dimensions: a one-element kernel keeps the loop structure of the longer kernels, so it shares their class (kernel
+ * classes take sizes as arguments). Outer and inner dimensions are coalesced separately.
  */
 final class Coalesce {
     private Coalesce() {}
@@ -22,7 +24,9 @@ final class Coalesce {
         List<long[]> merged = new ArrayList<>(); // {size, first dimension, last dimension}
         int newOuter = 0;
         for (int d = 0; d < sizes.length; d++) {
-            if (sizes[d] == 1) continue;
+            boolean lastOfSide = d == nOuter - 1 || d == sizes.length - 1;
+            boolean sideEmpty = merged.isEmpty() || (d >= nOuter && merged.getLast()[2] < nOuter);
+            if (sizes[d] == 1 && !(lastOfSide && sideEmpty)) continue;
             long[] last = merged.isEmpty() ? null : merged.getLast();
             boolean sameSide = last != null && (last[2] < nOuter) == (d < nOuter);
             if (last != null && sameSide && mergeable(accesses, (int) last[2], d, sizes[d])) {

@@ -62,12 +62,18 @@ final class KernelBytecode {
     private final ClassDesc self;
     private final KernelLayout layout;
     private final LoopKernel k;
+    private final KernelArguments args;
     private final int[] buffer;
     private final int[] offset;
     private final int[] rowBase;
     private final int[] element;
     private final int[] index;
     private final int[] rowValue;
+    /** The local slot of each argument ({@link KernelArguments}), read once at entry. */
+    private final int[] argument;
+    /** The local slot of each buffer access's innermost stride as an int, when it is an argument. */
+    private final int[] innerStride;
+
     private int len;
 
     /** A {@code long} bound of a loop: a local slot, or a constant when {@code slot} is -1. */
@@ -85,6 +91,7 @@ final class KernelBytecode {
         this.self = self;
         this.layout = layout;
         this.k = layout.kernel();
+        this.args = layout.arguments();
         int accesses = layout.accesses().size();
         this.buffer = new int[k.buffers().size()];
         this.offset = new int[k.buffers().size()];
@@ -92,11 +99,17 @@ final class KernelBytecode {
         this.element = new int[accesses];
         this.index = new int[accesses];
         this.rowValue = new int[k.reductions().size()];
+        this.argument = new int[args.count()];
+        this.innerStride = new int[accesses];
     }
 
     /** The class file of class {@code binaryName} (in this package) computing {@code kernel}. */
     static byte[] generate(LoopKernel kernel, String binaryName) {
-        KernelLayout layout = new KernelLayout(Coalesce.apply(kernel));
+        return generate(KernelLayout.of(kernel), binaryName);
+    }
+
+    /** The class file of class {@code binaryName} (in this package) computing {@code layout}'s kernel. */
+    static byte[] generate(KernelLayout layout, String binaryName) {
         ClassDesc self = ClassDesc.of(binaryName);
         return ClassFile.of().build(self, clb -> {
             clb.withFlags(ClassFile.ACC_FINAL | ClassFile.ACC_SUPER);
@@ -133,6 +146,21 @@ final class KernelBytecode {
             offset[b] = cb.allocateLocal(TypeKind.LONG);
             cb.lstore(offset[b]);
         }
+        for (int n = 0; n < argument.length; n++) {
+            cb.aload(1);
+            cb.loadConstant(args.position(n));
+            cb.laload();
+            argument[n] = cb.allocateLocal(TypeKind.LONG);
+            cb.lstore(argument[n]);
+        }
+        for (int id = 0; id < innerStride.length; id++) {
+            int s = innermostArgument(id);
+            if (s == KernelArguments.NONE || layout.accesses().get(id).buffer() < 0) continue;
+            cb.lload(argument[s]);
+            cb.l2i();
+            innerStride[id] = cb.allocateLocal(TypeKind.INT);
+            cb.istore(innerStride[id]);
+        }
         if (k.isPointwise()) {
             rowBases(new int[0]);
             elementPhase(new Bound(2, 0), new Bound(4, 0));
@@ -155,11 +183,11 @@ final class KernelBytecode {
                 u[d] = cb.allocateLocal(TypeKind.LONG);
                 cb.lload(q);
                 if (d > 0) {
-                    cb.loadConstant(outer[d]);
+                    cb.lload(argument[args.outerSize(d)]);
                     cb.lrem();
                     cb.lstore(u[d]);
                     cb.lload(q);
-                    cb.loadConstant(outer[d]);
+                    cb.lload(argument[args.outerSize(d)]);
                     cb.ldiv();
                     cb.lstore(q);
                 } else {
@@ -177,7 +205,7 @@ final class KernelBytecode {
                 Map<Expr, Value> memo = new HashMap<>();
                 for (LoopKernel.Store s : k.rowStores()) storeScalar(s, scalar(s.value(), memo, -1), -1);
             }
-            if (!k.elementStores().isEmpty()) elementPhase(Bound.of(0), Bound.of(k.rowLength()));
+            if (!k.elementStores().isEmpty()) elementPhase(Bound.of(0), rowLength());
             cb.lload(row);
             cb.lconst_1();
             cb.ladd();
@@ -195,12 +223,12 @@ final class KernelBytecode {
             KernelLayout.AccessKey a = accesses.get(id);
             if (a.buffer() < 0) cb.lconst_0();
             else cb.lload(offset[a.buffer()]);
-            cb.loadConstant(a.access().offset());
+            cb.lload(argument[args.offset(id)]);
             cb.ladd();
             for (int d = 0; d < u.length; d++) {
-                long s = a.access().stride(d);
-                if (s == 0) continue;
-                cb.loadConstant(s);
+                int s = args.stride(id, d);
+                if (s == KernelArguments.NONE) continue;
+                cb.lload(argument[s]);
                 cb.lload(u[d]);
                 cb.lmul();
                 cb.ladd();
@@ -208,6 +236,17 @@ final class KernelBytecode {
             rowBase[id] = cb.allocateLocal(TypeKind.LONG);
             cb.lstore(rowBase[id]);
         }
+    }
+
+    /** A row's number of points: the argument's slot. */
+    private Bound rowLength() {
+        return new Bound(argument[args.rowLength()], 0);
+    }
+
+    /** The argument holding access {@code id}'s innermost stride, or none (no inner loop, a stride of 0 or 1). */
+    private int innermostArgument(int id) {
+        int rank = layout.accesses().get(id).access().rank();
+        return k.inner().length == 0 ? KernelArguments.NONE : args.stride(id, rank - 1);
     }
 
     private void load(Bound b) {
@@ -220,8 +259,7 @@ final class KernelBytecode {
      * dimension or of the range; {@code body} emits a run's loops over {@code len} points.
      */
     private void runs(Bound lo, Bound hi, Runnable body) {
-        long[] inner = k.inner();
-        int n = inner.length;
+        int n = k.inner().length;
         int first = k.outer().length;
         List<KernelLayout.AccessKey> accesses = layout.accesses();
         if (n == 0) {
@@ -246,11 +284,11 @@ final class KernelBytecode {
             i[d] = cb.allocateLocal(TypeKind.LONG);
             cb.lload(r);
             if (d > 0) {
-                cb.loadConstant(inner[d]);
+                cb.lload(argument[args.innerSize(d)]);
                 cb.lrem();
                 cb.lstore(i[d]);
                 cb.lload(r);
-                cb.loadConstant(inner[d]);
+                cb.lload(argument[args.innerSize(d)]);
                 cb.ldiv();
                 cb.lstore(r);
             } else {
@@ -269,7 +307,7 @@ final class KernelBytecode {
         load(hi);
         cb.lload(p);
         cb.lsub();
-        cb.loadConstant(inner[n - 1]);
+        cb.lload(argument[args.innerSize(n - 1)]);
         cb.lload(i[n - 1]);
         cb.lsub();
         cb.invokestatic(MATH, "min", MethodTypeDesc.of(CD_long, CD_long, CD_long));
@@ -280,11 +318,15 @@ final class KernelBytecode {
             Access a = accesses.get(id).access();
             cb.lload(rowBase[id]);
             for (int d = 0; d < n; d++) {
-                long s = a.stride(first + d);
-                if (s == 0) continue;
-                cb.loadConstant(s);
-                cb.lload(i[d]);
-                cb.lmul();
+                int s = args.stride(id, first + d);
+                if (s == KernelArguments.NONE && a.stride(first + d) == 0) continue;
+                if (s == KernelArguments.NONE) {
+                    cb.lload(i[d]); // a unit stride
+                } else {
+                    cb.lload(argument[s]);
+                    cb.lload(i[d]);
+                    cb.lmul();
+                }
                 cb.ladd();
             }
             declareElement(id);
@@ -303,7 +345,7 @@ final class KernelBytecode {
         Label carried = cb.newLabel();
         for (int d = n - 1; d > 0; d--) {
             cb.lload(i[d]);
-            cb.loadConstant(inner[d]);
+            cb.lload(argument[args.innerSize(d)]);
             cb.lcmp();
             cb.ifne(carried);
             cb.lconst_0();
@@ -335,7 +377,7 @@ final class KernelBytecode {
         long s = layout.innermostStride(layout.accesses().get(id).access());
         cb.iload(index[id]);
         if (s == 0 || j < 0) return;
-        if (s != 1) cb.loadConstant(Math.toIntExact(s));
+        if (s != 1) cb.iload(innerStride[id]);
         cb.iload(j);
         if (s != 1) cb.imul();
         cb.iadd();
@@ -425,7 +467,7 @@ final class KernelBytecode {
                 cb.astore(vacc[i]);
             }
         }
-        runs(Bound.of(0), Bound.of(k.rowLength()), () -> {
+        runs(Bound.of(0), rowLength(), () -> {
             int j = newJ();
             if (vector) {
                 loop(j, true, () -> {
@@ -642,10 +684,11 @@ final class KernelBytecode {
                 cb.aload(buffer[l.buffer()]);
                 arrayIndex(id, j);
                 cb.i2l();
-                cb.loadConstant(l.stride());
+                int[] gather = args.gather(l);
+                cb.lload(argument[gather[0]]);
                 push(at);
                 assign(at.kind(), ScalarKind.LONG);
-                cb.loadConstant(l.size());
+                cb.lload(argument[gather[1]]);
                 cb.invokestatic(RUNTIME, "index", MethodTypeDesc.of(CD_long, CD_long, CD_long));
                 cb.lmul();
                 cb.ladd();
@@ -656,8 +699,12 @@ final class KernelBytecode {
                 int id = layout.id(-1, i.access());
                 long s = layout.innermostStride(i.access());
                 cb.lload(element[id]);
-                if (s != 0 && j >= 0) {
-                    cb.loadConstant(s);
+                if (s == 1 && j >= 0) {
+                    cb.iload(j);
+                    cb.i2l();
+                    cb.ladd();
+                } else if (s != 0 && j >= 0) {
+                    cb.lload(argument[innermostArgument(id)]);
                     cb.iload(j);
                     cb.i2l();
                     cb.lmul();

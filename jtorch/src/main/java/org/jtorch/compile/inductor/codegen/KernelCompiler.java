@@ -19,6 +19,12 @@ import org.jtorch.compile.inductor.ir.LoopKernel;
 /**
  * Turns kernels into loaded classes and caches them by their listing, once per process.
  *
+ * <p>A kernel class is specialised to its kernel's structure, not to its sizes: loop extents, strides, offsets and
+ * gather sizes are run-time arguments ({@link KernelArguments}), and the listing used as the key names them instead of
+ * holding their values, and leaves out the names of the fused ops. Kernels that differ only in sizes (the per-parameter
+ * updates of an optimizer step, a model's layers) therefore share one class, which the JIT compiles once for all of
+ * them.
+ *
  * <p>Each kernel's class file is written directly by {@link KernelBytecode} with the JDK's {@code java.lang.classfile}
  * API: a few milliseconds per kernel, against javac's start-up and attribution of generated source, which cost tens of
  * seconds for a model's kernels on a loaded machine (docs/benchmarks.md has both latencies). The readable Java listing
@@ -35,12 +41,15 @@ import org.jtorch.compile.inductor.ir.LoopKernel;
 public final class KernelCompiler {
     private KernelCompiler() {}
 
-    /** The signature of every kernel's entry point. */
+    /**
+     * The signature of every kernel's entry point {@code run(buffers, args, lo, hi)}: {@code args} holds each buffer's
+     * storage offset, then the kernel's sizes (see {@link Call#arguments()}).
+     */
     public static final MethodType RUN =
             MethodType.methodType(void.class, Object[].class, long[].class, long.class, long.class);
 
     /** Changes whenever {@link KernelBytecode} writes different code for the same listing. */
-    private static final String FORMAT = "classfile-1\n";
+    private static final String FORMAT = "classfile-2\n";
 
     private static final String PACKAGE = KernelCompiler.class.getPackageName();
     private static final String PLACEHOLDER = "KERNEL_CLASS";
@@ -51,30 +60,65 @@ public final class KernelCompiler {
     /** A kernel ready to run: its class name, its readable listing and the handle of its {@code run} method. */
     public record CompiledKernel(String className, String source, MethodHandle run) {}
 
-    /** The loaded form of each kernel, in order: kernels whose listing was seen before come from the cache. */
-    public static List<CompiledKernel> compile(List<LoopKernel> kernels) {
-        List<CompiledKernel> out = new ArrayList<>();
+    /** Where a kernel's class came from. */
+    public enum Origin {
+        /** Its class file was generated now. */
+        GENERATED,
+        /** Its class file was read from the on-disk cache. */
+        DISK,
+        /** A class already loaded in this process for a kernel of the same structure. */
+        CACHE
+    }
+
+    /**
+     * One kernel ready to launch: its (possibly shared) class, and the {@code args} of its {@code run} — a slot per
+     * buffer for the storage offsets the launch fills in, then this kernel's sizes, strides and offsets.
+     */
+    public record Call(CompiledKernel kernel, long[] arguments, Origin origin) {
+        /** Copies the arguments. */
+        public Call {
+            arguments = arguments.clone();
+        }
+
+        @Override
+        public long[] arguments() {
+            return arguments.clone();
+        }
+    }
+
+    /** Each kernel's class and arguments, in order: kernels whose structure was seen before share its class. */
+    public static List<Call> compile(List<LoopKernel> kernels) {
+        List<Call> out = new ArrayList<>();
         for (LoopKernel k : kernels) {
-            String key = KernelSource.generate(k, PACKAGE, PLACEHOLDER);
-            out.add(CACHE.computeIfAbsent(key, listing -> load(k, listing)));
+            KernelLayout layout = KernelLayout.of(k);
+            String key = KernelSource.generate(layout, PACKAGE, PLACEHOLDER, false);
+            Origin[] origin = {Origin.CACHE};
+            CompiledKernel compiled = CACHE.computeIfAbsent(key, listing -> {
+                String name = className(k.name(), listing);
+                byte[] bytes = DiskCache.load(name);
+                origin[0] = bytes == null ? Origin.GENERATED : Origin.DISK;
+                if (bytes == null) bytes = generate(layout, name);
+                String source = KernelSource.generate(layout, PACKAGE, name, true);
+                return new CompiledKernel(name, source, define(name, bytes));
+            });
+            out.add(new Call(compiled, layout.arguments().array(), origin[0]));
         }
         return out;
     }
 
-    private static CompiledKernel load(LoopKernel kernel, String keyListing) {
-        String name = className(kernel.name(), keyListing);
-        byte[] bytes = DiskCache.load(name);
-        if (bytes == null) {
-            long start = System.nanoTime();
-            bytes = KernelBytecode.generate(kernel, PACKAGE + "." + name);
-            GENERATE_NANOS.addAndGet(System.nanoTime() - start);
-            GENERATED.incrementAndGet();
-            DiskCache.store(name, bytes);
-        }
+    private static byte[] generate(KernelLayout layout, String name) {
+        long start = System.nanoTime();
+        byte[] bytes = KernelBytecode.generate(layout, PACKAGE + "." + name);
+        GENERATE_NANOS.addAndGet(System.nanoTime() - start);
+        GENERATED.incrementAndGet();
+        DiskCache.store(name, bytes);
+        return bytes;
+    }
+
+    private static MethodHandle define(String name, byte[] bytes) {
         try {
             MethodHandles.Lookup hidden = MethodHandles.lookup().defineHiddenClass(bytes, true);
-            MethodHandle run = hidden.findStatic(hidden.lookupClass(), "run", RUN);
-            return new CompiledKernel(name, keyListing.replace(PLACEHOLDER, name), run);
+            return hidden.findStatic(hidden.lookupClass(), "run", RUN);
         } catch (ReflectiveOperationException | LinkageError ex) {
             throw new TorchException("inductor: cannot load generated kernel " + name + ": " + ex, ex);
         }
@@ -95,9 +139,12 @@ public final class KernelCompiler {
         CACHE.clear();
     }
 
-    /** A class name that tells which ops the kernel fuses and is unique for its listing and the code's format. */
+    /**
+     * A class name that tells which ops the first kernel of this structure fuses (node numbers dropped) and is unique
+     * for its listing and the code's format.
+     */
     private static String className(String readable, String listing) {
-        String ops = readable.replaceAll("[^A-Za-z0-9_]", "_");
+        String ops = readable.replaceAll("_[0-9]+", "").replaceAll("[^A-Za-z0-9_]", "_");
         if (ops.length() > 60) ops = ops.substring(0, 60);
         try {
             byte[] digest =

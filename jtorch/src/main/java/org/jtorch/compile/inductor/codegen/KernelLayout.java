@@ -54,8 +54,14 @@ final class KernelLayout {
     private final LoopKernel k;
     private final Map<AccessKey, Integer> ids = new LinkedHashMap<>();
     private final List<AccessKey> accesses = new ArrayList<>();
+    private final KernelArguments arguments;
 
-    KernelLayout(LoopKernel coalesced) {
+    /** The layout of {@code kernel} once its loops are coalesced ({@link Coalesce}). */
+    static KernelLayout of(LoopKernel kernel) {
+        return new KernelLayout(Coalesce.apply(kernel));
+    }
+
+    private KernelLayout(LoopKernel coalesced) {
         this.k = coalesced;
         for (LoopKernel.Reduction r : k.reductions()) collect(r.body());
         for (LoopKernel.Store s : k.rowStores()) {
@@ -66,11 +72,17 @@ final class KernelLayout {
             id(s.buffer(), s.access());
             collect(s.value());
         }
+        arguments = new KernelArguments(this);
     }
 
     /** The kernel, coalesced. */
     LoopKernel kernel() {
         return k;
+    }
+
+    /** The sizes, strides and offsets the kernel reads at run time. */
+    KernelArguments arguments() {
+        return arguments;
     }
 
     /** The distinct accesses, by number. */

@@ -13,9 +13,11 @@ import org.jtorch.compile.inductor.ir.ScalarKind;
 
 /**
  * The readable Java listing of one kernel class, what the structured trace shows and the key of the kernel cache:
- * {@code public static void run(Object[] buffers, long[] offsets, long lo, long hi)} computes points {@code [lo, hi)}
- * of a pointwise kernel, or rows {@code [lo, hi)} of a row kernel, so that the intra-op pool can split the range
- * statically.
+ * {@code public static void run(Object[] buffers, long[] args, long lo, long hi)} computes points {@code [lo, hi)} of
+ * a pointwise kernel, or rows {@code [lo, hi)} of a row kernel, so that the intra-op pool can split the range
+ * statically. {@code args} holds the buffers' storage offsets, then the kernel's sizes, strides and offsets
+ * ({@link KernelArguments}): the listing names them ({@code n0, n1, …}) and holds no size, so kernels of one
+ * structure have one listing and one class.
  *
  * <p>The loops walk the innermost dimension in runs (a run ends at the end of that dimension or of the range); inside a
  * run, when every access is float32 with unit or zero stride and every operation has a vector form, a Vector API loop
@@ -31,6 +33,7 @@ import org.jtorch.compile.inductor.ir.ScalarKind;
  */
 public final class KernelSource {
     private final KernelLayout layout;
+    private final KernelArguments args;
     private final LoopKernel k;
     private final List<KernelLayout.AccessKey> accessList;
     private final StringBuilder out = new StringBuilder();
@@ -39,28 +42,44 @@ public final class KernelSource {
 
     private KernelSource(KernelLayout layout) {
         this.layout = layout;
+        this.args = layout.arguments();
         this.k = layout.kernel();
         this.accessList = layout.accesses();
     }
 
     /** The source of class {@code className} in package {@code packageName} computing {@code kernel}. */
     public static String generate(LoopKernel kernel, String packageName, String className) {
-        return new KernelSource(new KernelLayout(Coalesce.apply(kernel))).source(packageName, className);
+        return generate(KernelLayout.of(kernel), packageName, className, true);
     }
 
-    private String source(String packageName, String className) {
+    /**
+     * The source of class {@code className} computing {@code layout}'s kernel; with {@code named} false, without the
+     * comment naming the fused ops, so that the listing is what the code depends on and nothing else (the cache key).
+     */
+    static String generate(KernelLayout layout, String packageName, String className, boolean named) {
+        return new KernelSource(layout).source(packageName, className, named);
+    }
+
+    private String source(String packageName, String className, boolean named) {
         out.append("package ").append(packageName).append(";\n\n");
         out.append("import static ").append(KernelRuntime.class.getName()).append(".*;\n\n");
         out.append("import jdk.incubator.vector.*;\n\n");
-        out.append("/** ").append(k.name().replace("*/", "* /")).append(" */\n");
+        if (named) out.append("/** ").append(k.name().replace("*/", "* /")).append(" */\n");
         out.append("final class ").append(className).append(" {\n");
         out.append("    private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;\n");
         out.append("    private static final int VL = S.length();\n\n");
-        out.append("    public static void run(Object[] buffers, long[] offsets, long lo, long hi) {\n");
+        out.append("    public static void run(Object[] buffers, long[] args, long lo, long hi) {\n");
         for (int b = 0; b < k.buffers().size(); b++) {
             String type = k.buffers().get(b).arrayType();
             line("final " + type + " b" + b + " = (" + type + ") buffers[" + b + "];");
-            line("final long o" + b + " = offsets[" + b + "];");
+            line("final long o" + b + " = args[" + b + "];");
+        }
+        for (int n = 0; n < args.count(); n++) line("final long n" + n + " = args[" + args.position(n) + "];");
+        for (int id = 0; id < accessList.size(); id++) {
+            int s = innermostArgument(id);
+            if (s != KernelArguments.NONE && accessList.get(id).buffer() >= 0) {
+                line("final int w" + id + " = (int) n" + s + ";");
+            }
         }
         if (k.isPointwise()) {
             rowBases(new long[0]);
@@ -72,8 +91,8 @@ public final class KernelSource {
             line("long q = row;");
             for (int d = outer.length - 1; d >= 0; d--) {
                 if (d > 0) {
-                    line("final long u" + d + " = q % " + outer[d] + "L;");
-                    line("q /= " + outer[d] + "L;");
+                    line("final long u" + d + " = q % n" + args.outerSize(d) + ";");
+                    line("q /= n" + args.outerSize(d) + ";");
                 } else {
                     line("final long u0 = q;");
                 }
@@ -90,7 +109,7 @@ public final class KernelSource {
                 indent--;
                 line("}");
             }
-            if (!k.elementStores().isEmpty()) elementPhase("0", k.rowLength() + "L");
+            if (!k.elementStores().isEmpty()) elementPhase("0", "n" + args.rowLength());
             indent--;
             line("}");
         }
@@ -104,13 +123,11 @@ public final class KernelSource {
         for (int id = 0; id < accessList.size(); id++) {
             KernelLayout.AccessKey a = accessList.get(id);
             StringBuilder sb = new StringBuilder("final long rb" + id + " = ");
-            sb.append(a.buffer() < 0 ? "0L" : "o" + a.buffer())
-                    .append(" + ")
-                    .append(a.access().offset())
-                    .append("L");
+            sb.append(a.buffer() < 0 ? "0L" : "o" + a.buffer()).append(" + n").append(args.offset(id));
             for (int d = 0; d < outer.length; d++) {
-                long s = a.access().stride(d);
-                if (s != 0) sb.append(" + ").append(s).append("L * u").append(d);
+                int s = args.stride(id, d);
+                if (s != KernelArguments.NONE)
+                    sb.append(" + n").append(s).append(" * u").append(d);
             }
             line(sb.append(';').toString());
         }
@@ -120,8 +137,7 @@ public final class KernelSource {
 
     /** The runs of the inner dimensions over flat positions {@code [lo, hi)}; {@code body} emits a run's loop. */
     private void runs(String lo, String hi, Runnable body) {
-        long[] inner = k.inner();
-        int n = inner.length;
+        int n = k.inner().length;
         int first = k.outer().length;
         line("{");
         indent++;
@@ -133,8 +149,8 @@ public final class KernelSource {
             line("long r = " + lo + ";");
             for (int d = n - 1; d >= 0; d--) {
                 if (d > 0) {
-                    line("long i" + d + " = r % " + inner[d] + "L;");
-                    line("r /= " + inner[d] + "L;");
+                    line("long i" + d + " = r % n" + args.innerSize(d) + ";");
+                    line("r /= n" + args.innerSize(d) + ";");
                 } else {
                     line("long i0 = r;");
                 }
@@ -142,13 +158,15 @@ public final class KernelSource {
             line("long p = " + lo + ";");
             line("while (p < " + hi + ") {");
             indent++;
-            line("final int len = (int) Math.min(" + hi + " - p, " + inner[n - 1] + "L - i" + (n - 1) + ");");
+            line("final int len = (int) Math.min(" + hi + " - p, n" + args.innerSize(n - 1) + " - i" + (n - 1) + ");");
             for (int id = 0; id < accessList.size(); id++) {
                 Access a = accessList.get(id).access();
                 StringBuilder sb = new StringBuilder("rb" + id);
                 for (int d = 0; d < n; d++) {
-                    long s = a.stride(first + d);
-                    if (s != 0) sb.append(" + ").append(s).append("L * i").append(d);
+                    int s = args.stride(id, first + d);
+                    if (s != KernelArguments.NONE)
+                        sb.append(" + n").append(s).append(" * i").append(d);
+                    else if (a.stride(first + d) != 0) sb.append(" + i").append(d);
                 }
                 declareElement(id, sb.toString());
             }
@@ -159,9 +177,9 @@ public final class KernelSource {
             for (int d = n - 1; d > 0; d--) {
                 carry.append("if (i")
                         .append(d)
-                        .append(" == ")
-                        .append(inner[d])
-                        .append("L) { i")
+                        .append(" == n")
+                        .append(args.innerSize(d))
+                        .append(") { i")
                         .append(d)
                         .append(" = 0; i")
                         .append(d - 1)
@@ -220,7 +238,7 @@ public final class KernelSource {
             if (vector) line("FloatVector vacc" + i + " = FloatVector.broadcast(S, acc" + i + ");");
         }
         boolean vec = vector;
-        runs("0", k.rowLength() + "L", () -> {
+        runs("0", "n" + args.rowLength(), () -> {
             line("int j = 0;");
             if (vec) {
                 line("for (; j <= len - VL; j += VL) {");
@@ -314,7 +332,13 @@ public final class KernelSource {
     private String element(int id, String j) {
         long s = innermostStride(accessList.get(id).access());
         if (s == 0 || j.equals("0")) return "x" + id;
-        return "x" + id + (s == 1 ? " + " + j : " + " + s + " * " + j);
+        return "x" + id + (s == 1 ? " + " + j : " + w" + id + " * " + j);
+    }
+
+    /** The argument holding access {@code id}'s innermost stride, or none (no inner loop, a stride of 0 or 1). */
+    private int innermostArgument(int id) {
+        int rank = accessList.get(id).access().rank();
+        return k.inner().length == 0 ? KernelArguments.NONE : args.stride(id, rank - 1);
     }
 
     private long innermostStride(Access a) {
@@ -405,14 +429,16 @@ public final class KernelSource {
                     case Expr.IndirectLoad l -> {
                         int id = layout.id(l.buffer(), l.access());
                         String index = scalar(l.index(), memo, j);
-                        String at = "(int) (" + element(id, j) + " + " + l.stride() + "L * index(" + index + ", "
-                                + l.size() + "L))";
+                        int[] gather = args.gather(l);
+                        String at = "(int) (" + element(id, j) + " + n" + gather[0] + " * index(" + index + ", n"
+                                + gather[1] + "))";
                         yield l.elem().load("b" + l.buffer() + "[" + at + "]");
                     }
                     case Expr.Index i -> {
                         int id = layout.id(-1, i.access());
                         long s = innermostStride(i.access());
-                        yield s == 0 || j.equals("0") ? "e" + id : "e" + id + " + " + s + "L * " + j;
+                        if (s == 0 || j.equals("0")) yield "e" + id;
+                        yield s == 1 ? "e" + id + " + " + j : "e" + id + " + n" + innermostArgument(id) + " * " + j;
                     }
                     case Expr.Constant c -> literal(c.value(), kind);
                     case Expr.Unary u -> unary(u.op(), u.x().kind(), scalar(u.x(), memo, j));

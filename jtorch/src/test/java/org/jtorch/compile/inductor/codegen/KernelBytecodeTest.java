@@ -276,8 +276,9 @@ class KernelBytecodeTest {
             Object[] a = inputs(k, n);
             Object[] b = inputs(k, n);
             Object[] before = inputs(k, n);
-            Class<?> thrownA = run(listing, a, range);
-            Class<?> thrownB = run(bytecode, b, range);
+            long[] args = KernelLayout.of(k).arguments().array();
+            Class<?> thrownA = run(listing, a, args, range);
+            Class<?> thrownB = run(bytecode, b, args, range);
             assertEquals(thrownA, thrownB, c.name() + ": the same outcome");
             if (!mayThrow) {
                 assertEquals(null, thrownA, c.name() + " runs");
@@ -298,9 +299,9 @@ class KernelBytecodeTest {
                 : List.of(new long[] {0, total}, new long[] {1, total});
     }
 
-    private static Class<?> run(MethodHandle kernel, Object[] buffers, long[] range) {
+    private static Class<?> run(MethodHandle kernel, Object[] buffers, long[] args, long[] range) {
         try {
-            kernel.invoke(buffers, new long[buffers.length], range[0], range[1]);
+            kernel.invoke(buffers, args, range[0], range[1]);
             return null;
         } catch (Throwable t) {
             return t.getClass();
