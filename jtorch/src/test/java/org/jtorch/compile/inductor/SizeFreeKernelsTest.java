@@ -3,6 +3,8 @@ package org.jtorch.compile.inductor;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -15,12 +17,13 @@ import org.jtorch.compile.inductor.codegen.KernelCompiler;
 import org.jtorch.nn.functional.F;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Kernel classes are specialised to a kernel's structure, not its sizes: graphs that differ only in sizes, strides
- * or offsets reuse one class ({@code Compile.counters().kernelCacheHits()}), and the shared class computes correctly
- * at every size — lengths that are not a multiple of any vector width (scalar tails), 1 and 0 — against eager
- * execution. What changes the code (contiguous against strided access) still makes a new class.
+ * Kernel classes are specialised to a kernel's structure, not its sizes: graphs that differ only in sizes, strides or
+ * offsets reuse one class ({@code Compile.counters().kernelCacheHits()}), and the shared class computes correctly at
+ * every size — lengths that are not a multiple of any vector width (scalar tails), 1 and 0 — against eager execution.
+ * What changes the code (contiguous against strided access) still makes a new class.
  */
 class SizeFreeKernelsTest {
     /** Lengths with scalar tails for any vector width up to 32 (37, 131), whole vectors only (64), 1 and 0. */
@@ -88,6 +91,28 @@ class SizeFreeKernelsTest {
         assertEquals(10 - c.kernelCacheHits(), c.kernelClassesGenerated(), "each kernel generated or reused");
         // the {1, 9} and {4, 1} cases coalesce to one contiguous loop: a class besides the strided one
         assertEquals(4, c.kernelClassesGenerated(), "strided, contiguous, broadcast, sliced");
+    }
+
+    @Test
+    void theDiskCacheServesAClassToAnotherSize(@TempDir Path dir) throws Exception {
+        BiFunction<Tensor, Tensor, Tensor> f = (x, y) -> x.div(y.abs().add(1.0)).neg();
+        Torch.manualSeed(3);
+        System.setProperty("jtorch.inductor.cacheDir", dir.toString());
+        try {
+            compileAndCheck(f, Torch.randn(100), Torch.randn(100));
+            assertEquals(1, counters().kernelClassesGenerated());
+            KernelCompiler.clearCache(); // as a new process: nothing loaded, the class file on disk
+            compileAndCheck(f, Torch.randn(7, 3), Torch.randn(7, 3));
+        } finally {
+            System.clearProperty("jtorch.inductor.cacheDir");
+        }
+        CompileCounters c = counters();
+        assertEquals(2, c.kernels());
+        assertEquals(1, c.kernelClassesGenerated(), "the second size's class came from disk");
+        assertEquals(0, c.kernelCacheHits());
+        try (var files = Files.list(dir)) {
+            assertEquals(1, files.filter(p -> p.toString().endsWith(".class")).count(), "one class file");
+        }
     }
 
     @Test

@@ -10,16 +10,15 @@ import org.jtorch.compile.inductor.ir.Expr;
 import org.jtorch.compile.inductor.ir.LoopKernel;
 
 /**
- * The numbers a kernel class reads at run time instead of holding them as constants: loop extents, each access's
- * offset and strides, and each gather's stride and dimension size. A kernel class is then specialised only to its
- * structure (ranks, element types, expressions, which strides are zero, whether an innermost stride is 0, 1 or
- * other — the choice between broadcast, vector and strided code), so kernels that differ only in sizes share one
- * class.
+ * The numbers a kernel class reads at run time instead of holding them as constants: loop extents, each access's offset
+ * and strides, and each gather's stride and dimension size. A kernel class is then specialised only to its structure
+ * (ranks, element types, expressions, which strides are zero, whether an innermost stride is 0, 1 or other — the choice
+ * between broadcast, vector and strided code), so kernels that differ only in sizes share one class.
  *
  * <p>The kernel's {@code long[] args} holds each buffer's storage offset, then these arguments in the order numbered
- * here; the generated {@code run} reads them once per call into locals ({@code n0, n1, …} in the listing). Zero
- * strides (no term), unit innermost strides and extents the loops never read (the first outer one; the first inner
- * one of a multi-dimensional loop) stay out of the arguments, so that every argument is used.
+ * here; the generated {@code run} reads them once per call into locals ({@code n0, n1, …} in the listing). Zero strides
+ * (no term), unit innermost strides and extents the loops never read (the first outer one; the first inner one of a
+ * multi-dimensional loop) stay out of the arguments, so that every argument is used.
  */
 final class KernelArguments {
     /** No argument: the number is fixed by the kernel's structure (a zero stride or a unit innermost stride). */

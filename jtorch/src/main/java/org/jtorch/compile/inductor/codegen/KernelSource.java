@@ -13,11 +13,11 @@ import org.jtorch.compile.inductor.ir.ScalarKind;
 
 /**
  * The readable Java listing of one kernel class, what the structured trace shows and the key of the kernel cache:
- * {@code public static void run(Object[] buffers, long[] args, long lo, long hi)} computes points {@code [lo, hi)} of
- * a pointwise kernel, or rows {@code [lo, hi)} of a row kernel, so that the intra-op pool can split the range
- * statically. {@code args} holds the buffers' storage offsets, then the kernel's sizes, strides and offsets
- * ({@link KernelArguments}): the listing names them ({@code n0, n1, …}) and holds no size, so kernels of one
- * structure have one listing and one class.
+ * {@code public static void run(Object[] buffers, long[] args, long lo, long hi)} computes points {@code [lo, hi)} of a
+ * pointwise kernel, or rows {@code [lo, hi)} of a row kernel, so that the intra-op pool can split the range statically.
+ * {@code args} holds the buffers' storage offsets, then the kernel's sizes, strides and offsets
+ * ({@link KernelArguments}): the listing names them ({@code n0, n1, …}) and holds no size, so kernels of one structure
+ * have one listing and one class.
  *
  * <p>The loops walk the innermost dimension in runs (a run ends at the end of that dimension or of the range); inside a
  * run, when every access is float32 with unit or zero stride and every operation has a vector form, a Vector API loop
