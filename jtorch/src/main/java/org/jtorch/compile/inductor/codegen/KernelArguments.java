@@ -31,6 +31,7 @@ final class KernelArguments {
     private final int rowLength;
     private final int[] offset;
     private final int[][] stride;
+    private final int[] innermost;
     private final Map<Expr.IndirectLoad, int[]> gathers = new LinkedHashMap<>();
 
     KernelArguments(KernelLayout layout) {
@@ -46,22 +47,24 @@ final class KernelArguments {
         List<KernelLayout.AccessKey> accesses = layout.accesses();
         offset = new int[accesses.size()];
         stride = new int[accesses.size()][];
-        int innermost = outer.length + inner.length - 1;
+        innermost = new int[accesses.size()];
+        int last = outer.length + inner.length - 1;
         for (int id = 0; id < accesses.size(); id++) {
             Access a = accesses.get(id).access();
             offset[id] = add(a.offset());
             stride[id] = new int[a.rank()];
             for (int d = 0; d < a.rank(); d++) {
                 long s = a.stride(d);
-                boolean fixed = s == 0 || (d == innermost && inner.length > 0 && s == 1);
+                boolean fixed = s == 0 || (d == last && inner.length > 0 && s == 1);
                 stride[id][d] = fixed ? NONE : add(s);
                 boolean arrayIndex =
-                        d == innermost && inner.length > 0 && accesses.get(id).buffer() >= 0;
+                        d == last && inner.length > 0 && accesses.get(id).buffer() >= 0;
                 if (arrayIndex && s != (int) s) {
                     throw new TorchException("inductor: kernel " + k.name() + " walks a buffer with stride " + s
                             + ", beyond a Java array's index range");
                 }
             }
+            innermost[id] = inner.length == 0 ? NONE : stride[id][last];
         }
         for (LoopKernel.Reduction r : k.reductions()) collectGathers(r.body());
         for (LoopKernel.Store s : k.rowStores()) collectGathers(s.value());
@@ -118,6 +121,14 @@ final class KernelArguments {
     /** The argument holding access {@code id}'s stride along loop variable {@code d}, or {@link #NONE}. */
     int stride(int id, int d) {
         return stride[id][d];
+    }
+
+    /**
+     * The argument holding access {@code id}'s stride along the innermost loop, or {@link #NONE} (no inner loop, or a
+     * stride of 0 or 1).
+     */
+    int innermostStride(int id) {
+        return innermost[id];
     }
 
     /** The arguments holding gather {@code l}'s stride and dimension size. */

@@ -154,7 +154,7 @@ final class KernelBytecode {
             cb.lstore(argument[n]);
         }
         for (int id = 0; id < innerStride.length; id++) {
-            int s = innermostArgument(id);
+            int s = args.innermostStride(id);
             if (s == KernelArguments.NONE || layout.accesses().get(id).buffer() < 0) continue;
             cb.lload(argument[s]);
             cb.l2i();
@@ -241,12 +241,6 @@ final class KernelBytecode {
     /** A row's number of points: the argument's slot. */
     private Bound rowLength() {
         return new Bound(argument[args.rowLength()], 0);
-    }
-
-    /** The argument holding access {@code id}'s innermost stride, or none (no inner loop, a stride of 0 or 1). */
-    private int innermostArgument(int id) {
-        int rank = layout.accesses().get(id).access().rank();
-        return k.inner().length == 0 ? KernelArguments.NONE : args.stride(id, rank - 1);
     }
 
     private void load(Bound b) {
@@ -704,7 +698,7 @@ final class KernelBytecode {
                     cb.i2l();
                     cb.ladd();
                 } else if (s != 0 && j >= 0) {
-                    cb.lload(argument[innermostArgument(id)]);
+                    cb.lload(argument[args.innermostStride(id)]);
                     cb.iload(j);
                     cb.i2l();
                     cb.lmul();

@@ -76,7 +76,7 @@ public final class KernelSource {
         }
         for (int n = 0; n < args.count(); n++) line("final long n" + n + " = args[" + args.position(n) + "];");
         for (int id = 0; id < accessList.size(); id++) {
-            int s = innermostArgument(id);
+            int s = args.innermostStride(id);
             if (s != KernelArguments.NONE && accessList.get(id).buffer() >= 0) {
                 line("final int w" + id + " = (int) n" + s + ";");
             }
@@ -335,12 +335,6 @@ public final class KernelSource {
         return "x" + id + (s == 1 ? " + " + j : " + w" + id + " * " + j);
     }
 
-    /** The argument holding access {@code id}'s innermost stride, or none (no inner loop, a stride of 0 or 1). */
-    private int innermostArgument(int id) {
-        int rank = accessList.get(id).access().rank();
-        return k.inner().length == 0 ? KernelArguments.NONE : args.stride(id, rank - 1);
-    }
-
     private long innermostStride(Access a) {
         return layout.innermostStride(a);
     }
@@ -438,7 +432,7 @@ public final class KernelSource {
                         int id = layout.id(-1, i.access());
                         long s = innermostStride(i.access());
                         if (s == 0 || j.equals("0")) yield "e" + id;
-                        yield s == 1 ? "e" + id + " + " + j : "e" + id + " + n" + innermostArgument(id) + " * " + j;
+                        yield s == 1 ? "e" + id + " + " + j : "e" + id + " + n" + args.innermostStride(id) + " * " + j;
                     }
                     case Expr.Constant c -> literal(c.value(), kind);
                     case Expr.Unary u -> unary(u.op(), u.x().kind(), scalar(u.x(), memo, j));
