@@ -18,8 +18,8 @@ import org.jtorch.Torch;
  * <pre>
  * ./mvnw -B -q -pl jtorch,examples,benchmarks -am -DskipTests package
  * java --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector \
- *     -cp benchmarks/target/classes:$(cat examples/target/launcher.classpath) org.jtorch.benchmarks.PerSampleCnnGradRun \
- *     [rounds [cpu]]
+ *     -cp benchmarks/target/classes:$(cat examples/target/launcher.classpath) \
+ *     org.jtorch.benchmarks.PerSampleCnnGradRun [rounds [cpu]]
  * </pre>
  */
 public final class PerSampleCnnGradRun {
