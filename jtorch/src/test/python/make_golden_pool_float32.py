@@ -82,6 +82,15 @@ def main():
     adaptive("uneven", "adaptive_avg_pool3d", x3, [3, 4, 3])
     adaptive("uneven", "adaptive_max_pool2d", x2, [5, 4])
     adaptive("uneven", "adaptive_max_pool3d", x3, [3, 4, 3])
+    # more planes than a vector has lanes (16 at most), so that whole groups are pooled side by side and the rest
+    # one by one; ties, NaNs and -inf in the windows
+    planes = torch.randint(-3, 3, (3, 12, 9, 8), generator=GEN).float()
+    special = torch.rand(planes.shape, generator=GEN)
+    planes[special < 0.05] = float("nan")
+    planes[(special >= 0.05) & (special < 0.1)] = float("-inf")
+    max_pool("many-planes", planes, [2, 2], [2, 2], [0, 0], [1, 1], False)
+    max_pool("many-planes-padded", planes, [3, 3], [2, 1], [1, 1], [2, 1], True)
+    max_pool("many-planes", randn(2, 9, 4, 5, 6), [2, 3, 2], [1, 2, 2], [1, 1, 0], [1, 1, 2], True)
     here = os.path.dirname(os.path.abspath(__file__))
     write(os.path.join(here, "..", "resources", "golden", "pool_float32.json"), CASES, "make_golden_pool_float32.py")
 

@@ -106,33 +106,24 @@ final class ConvKernels {
             for (int n0 = 0; n0 < d.n(); n0 += d.chunk()) {
                 int bs = Math.min(d.chunk(), d.n() - n0), ld = bs * d.l(), first = n0;
                 gatherGrad(go, first, bs, d, gy);
-                for (int gr = 0; gr < d.groups(); gr++) {
-                    gemm(
-                            ct,
-                            Transpose.TRANSPOSE,
-                            Transpose.NONE,
-                            d.kg(),
-                            ld,
-                            d.cg(),
-                            w.array(),
-                            w.offset() + gr * d.cg() * d.kg(),
-                            d.kg(),
-                            gy,
-                            gr * d.cg() * ld,
-                            ld,
-                            0,
-                            cols,
-                            gr * d.kg() * ld,
-                            ld);
-                }
-                Parallel.forRange(bs, 1, (b0, b1) -> {
-                    for (int i = (int) b0; i < b1; i++) {
+                gemm(
+                        ct,
+                        d.groups(),
+                        Transpose.TRANSPOSE,
+                        Transpose.NONE,
+                        d.kg(),
+                        ld,
+                        d.cg(),
+                        new Matrix(w.array(), w.offset(), d.cg() * d.kg(), d.kg()),
+                        new Matrix(gy, 0, d.cg() * ld, ld),
+                        0,
+                        new Matrix(cols, 0, d.kg() * ld, ld));
+                Parallel.forRange((long) bs * d.cin(), grain(g.kh() * g.kw() * d.l()), (u0, u1) -> {
+                    for (int u = (int) u0; u < u1; u++) {
+                        int i = u / d.cin(), c = u % d.cin();
                         int sample = t.offset() + (first + i) * d.cin() * d.plane();
-                        col2im(cols, i * d.l(), ld, g, t.array(), sample);
-                        if (b == null) continue;
-                        for (int c = 0; c < d.cin(); c++) {
-                            addConstant(t.array(), sample + c * d.plane(), d.plane(), b, c);
-                        }
+                        col2im(cols, i * d.l(), ld, g, c, t.array(), sample);
+                        if (b != null) addConstant(t.array(), sample + c * d.plane(), d.plane(), b, c);
                     }
                 });
             }
@@ -211,48 +202,34 @@ final class ConvKernels {
 
     /** {@code y[g] = W[g] · cols[g]} for every group: the chunk's convolution as [C_out, ld] rows. */
     private static void convolveChunk(DType ct, Dims d, int ld, ComputeArrays.Dense w, Object cols, Object y) {
-        for (int gr = 0; gr < d.groups(); gr++) {
-            gemm(
-                    ct,
-                    Transpose.NONE,
-                    Transpose.NONE,
-                    d.cg(),
-                    ld,
-                    d.kg(),
-                    w.array(),
-                    w.offset() + gr * d.cg() * d.kg(),
-                    d.kg(),
-                    cols,
-                    gr * d.kg() * ld,
-                    ld,
-                    0,
-                    y,
-                    gr * d.cg() * ld,
-                    ld);
-        }
+        gemm(
+                ct,
+                d.groups(),
+                Transpose.NONE,
+                Transpose.NONE,
+                d.cg(),
+                ld,
+                d.kg(),
+                new Matrix(w.array(), w.offset(), d.cg() * d.kg(), d.kg()),
+                new Matrix(cols, 0, d.kg() * ld, ld),
+                0,
+                new Matrix(y, 0, d.cg() * ld, ld));
     }
 
     /** {@code gW[g] += gy[g] · cols[g]ᵀ} for every group. */
     private static void accumulateWeightGrad(DType ct, Dims d, int ld, Object gy, Object cols, ComputeArrays.Target t) {
-        for (int gr = 0; gr < d.groups(); gr++) {
-            gemm(
-                    ct,
-                    Transpose.NONE,
-                    Transpose.TRANSPOSE,
-                    d.cg(),
-                    d.kg(),
-                    ld,
-                    gy,
-                    gr * d.cg() * ld,
-                    ld,
-                    cols,
-                    gr * d.kg() * ld,
-                    ld,
-                    1,
-                    t.array(),
-                    t.offset() + gr * d.cg() * d.kg(),
-                    d.kg());
-        }
+        gemm(
+                ct,
+                d.groups(),
+                Transpose.NONE,
+                Transpose.TRANSPOSE,
+                d.cg(),
+                d.kg(),
+                ld,
+                new Matrix(gy, 0, d.cg() * ld, ld),
+                new Matrix(cols, 0, d.kg() * ld, ld),
+                1,
+                new Matrix(t.array(), t.offset(), d.cg() * d.kg(), d.kg()));
     }
 
     /**
@@ -262,13 +239,12 @@ final class ConvKernels {
     private static void scatterChunk(
             Object y, int first, int bs, Dims d, ComputeArrays.Target t, ComputeArrays.Dense b) {
         int ld = bs * d.l();
-        Parallel.forRange(bs, 1, (b0, b1) -> {
-            for (int i = (int) b0; i < b1; i++) {
-                for (int c = 0; c < d.cout(); c++) {
-                    int dst = t.offset() + ((first + i) * d.cout() + c) * d.l();
-                    copyRow(y, c * ld + i * d.l(), t.array(), dst, d.l());
-                    if (b != null) addConstant(t.array(), dst, d.l(), b, c);
-                }
+        Parallel.forRange((long) bs * d.cout(), grain(d.l()), (u0, u1) -> {
+            for (int u = (int) u0; u < u1; u++) {
+                int i = u / d.cout(), c = u % d.cout();
+                int dst = t.offset() + ((first + i) * d.cout() + c) * d.l();
+                copyRow(y, c * ld + i * d.l(), t.array(), dst, d.l());
+                if (b != null) addConstant(t.array(), dst, d.l(), b, c);
             }
         });
     }
@@ -279,9 +255,10 @@ final class ConvKernels {
      */
     private static void unfoldChunk(ComputeArrays.Dense x, int first, int bs, Dims d, ConvOps.Geometry g, Object cols) {
         int ld = bs * d.l();
-        Parallel.forRange(bs, 1, (b0, b1) -> {
-            for (int i = (int) b0; i < b1; i++) {
-                im2col(x.array(), x.offset() + (first + i) * d.cin() * d.plane(), g, cols, i * d.l(), ld);
+        Parallel.forRange((long) bs * d.cin(), grain(g.kh() * g.kw() * d.l()), (u0, u1) -> {
+            for (int u = (int) u0; u < u1; u++) {
+                int i = u / d.cin(), c = u % d.cin();
+                im2col(x.array(), x.offset() + (first + i) * d.cin() * d.plane(), g, c, cols, i * d.l(), ld);
             }
         });
     }
@@ -289,16 +266,10 @@ final class ConvKernels {
     /** Lays samples [first, first + bs) of the grad output ([N, C_out, L]) out as [C_out, bs·L] in {@code gy}. */
     private static void gatherGrad(ComputeArrays.Dense go, int first, int bs, Dims d, Object gy) {
         int ld = bs * d.l();
-        Parallel.forRange(bs, 1, (b0, b1) -> {
-            for (int i = (int) b0; i < b1; i++) {
-                for (int c = 0; c < d.cout(); c++) {
-                    copyRow(
-                            go.array(),
-                            go.offset() + ((first + i) * d.cout() + c) * d.l(),
-                            gy,
-                            c * ld + i * d.l(),
-                            d.l());
-                }
+        Parallel.forRange((long) bs * d.cout(), grain(d.l()), (u0, u1) -> {
+            for (int u = (int) u0; u < u1; u++) {
+                int i = u / d.cout(), c = u % d.cout();
+                copyRow(go.array(), go.offset() + ((first + i) * d.cout() + c) * d.l(), gy, c * ld + i * d.l(), d.l());
             }
         });
     }
@@ -325,30 +296,40 @@ final class ConvKernels {
 
     // ---- GEMM --------------------------------------------------------------------------------------------
 
-    /** {@code C = op(A)·op(B) + beta·C} on dense row-major arrays; empty products only scale C. */
+    /**
+     * A row-major matrix of every group in an array: group g's starts {@code groupStride} elements after group g - 1's,
+     * its rows {@code ld} apart.
+     */
+    private record Matrix(Object array, int offset, int groupStride, int ld) {}
+
+    /**
+     * {@code C[g] = op(A[g])·op(B[g]) + beta·C[g]} for every group g, as one batch of products: the groups' blocks
+     * share the workers (a grouped convolution's groups are many small products, each below the size at which one
+     * product is split), and each product is computed as a call of its own would compute it. Empty products only scale
+     * C.
+     */
     private static void gemm(
             DType ct,
+            int groups,
             Transpose ta,
             Transpose tb,
             int m,
             int n,
             int k,
-            Object a,
-            int ao,
-            int lda,
-            Object b,
-            int bo,
-            int ldb,
+            Matrix a,
+            Matrix b,
             int beta,
-            Object c,
-            int co,
-            int ldc) {
+            Matrix c) {
         if (m == 0 || n == 0) return;
         if (k == 0) {
             if (beta == 0) {
-                if (c instanceof float[] f)
-                    for (int i = 0; i < m; i++) java.util.Arrays.fill(f, co + i * ldc, co + i * ldc + n, 0f);
-                else for (int i = 0; i < m; i++) java.util.Arrays.fill((double[]) c, co + i * ldc, co + i * ldc + n, 0);
+                for (int g = 0; g < groups; g++) {
+                    for (int i = 0; i < m; i++) {
+                        int at = c.offset() + g * c.groupStride() + i * c.ld();
+                        if (c.array() instanceof float[] f) java.util.Arrays.fill(f, at, at + n, 0f);
+                        else java.util.Arrays.fill((double[]) c.array(), at, at + n, 0);
+                    }
+                }
             }
             return;
         }
@@ -360,25 +341,25 @@ final class ConvKernels {
                             k,
                             Scalar.of(1L),
                             Scalar.of((long) beta),
-                            new BlockedGemm.Operand(segment(a), ao, 0, ta, lda),
-                            new BlockedGemm.Operand(segment(b), bo, 0, tb, ldb),
-                            segment(c),
-                            co,
-                            0,
-                            ldc)
-                    .run(1);
+                            new BlockedGemm.Operand(segment(a.array()), a.offset(), a.groupStride(), ta, a.ld()),
+                            new BlockedGemm.Operand(segment(b.array()), b.offset(), b.groupStride(), tb, b.ld()),
+                            segment(c.array()),
+                            c.offset(),
+                            c.groupStride(),
+                            c.ld())
+                    .run(groups);
             return;
         }
         JavaGemm.gemm(
-                1,
+                groups,
                 m,
                 n,
                 k,
                 Scalar.of(1L),
                 Scalar.of((long) beta),
-                operand(ct, a, ao, ta, lda),
-                operand(ct, b, bo, tb, ldb),
-                operand(ct, c, co, Transpose.NONE, ldc),
+                operand(ct, a, ta),
+                operand(ct, b, tb),
+                operand(ct, c, Transpose.NONE),
                 false);
     }
 
@@ -386,21 +367,21 @@ final class ConvKernels {
         return array instanceof float[] f ? MemorySegment.ofArray(f) : MemorySegment.ofArray((double[]) array);
     }
 
-    private static JavaGemm.Operand operand(DType ct, Object array, int offset, Transpose t, int ld) {
-        MemorySegment seg = segment(array);
+    private static JavaGemm.Operand operand(DType ct, Matrix m, Transpose t) {
+        MemorySegment seg = segment(m.array());
         return t == Transpose.NONE
-                ? new JavaGemm.Operand(seg, ct, offset, 0, ld, 1)
-                : new JavaGemm.Operand(seg, ct, offset, 0, 1, ld);
+                ? new JavaGemm.Operand(seg, ct, m.offset(), m.groupStride(), m.ld(), 1)
+                : new JavaGemm.Operand(seg, ct, m.offset(), m.groupStride(), 1, m.ld());
     }
 
     // ---- im2col / col2im ---------------------------------------------------------------------------------
 
     /**
-     * Unfolds one sample (all channels) into columns [col0, col0 + oh·ow) of {@code cols}, a row-major matrix with rows
-     * {@code ld} apart and one row per (channel, ki, kj); padding reads as zero.
+     * Unfolds channel {@code ci} of one sample into columns [col0, col0 + oh·ow) of {@code cols}, a row-major matrix
+     * with rows {@code ld} apart and one row per (channel, ki, kj); padding reads as zero.
      */
-    private static void im2col(Object x, int xo, ConvOps.Geometry g, Object cols, int col0, int ld) {
-        int c = (int) g.cin(), h = (int) g.h(), w = (int) g.w(), kh = (int) g.kh(), kw = (int) g.kw();
+    private static void im2col(Object x, int xo, ConvOps.Geometry g, int ci, Object cols, int col0, int ld) {
+        int h = (int) g.h(), w = (int) g.w(), kh = (int) g.kh(), kw = (int) g.kw();
         int oh = (int) g.oh(),
                 ow = (int) g.ow(),
                 sh = (int) g.sh(),
@@ -411,7 +392,7 @@ final class ConvKernels {
         boolean f = x instanceof float[];
         float[] xf = f ? (float[]) x : null, cf = f ? (float[]) cols : null;
         double[] xd = f ? null : (double[]) x, cd = f ? null : (double[]) cols;
-        for (int ci = 0; ci < c; ci++) {
+        {
             for (int ki = 0; ki < kh; ki++) {
                 for (int kj = 0; kj < kw; kj++) {
                     int row = ((ci * kh + ki) * kw + kj) * ld + col0;
@@ -445,22 +426,23 @@ final class ConvKernels {
     }
 
     /**
-     * The adjoint of {@link #im2col}: zeroes the sample at {@code xo}, then adds every column entry where it was read.
+     * The adjoint of {@link #im2col} for channel {@code ci} of the sample at {@code xo}: zeroes the channel, then adds
+     * every column entry where it was read.
      */
-    private static void col2im(Object cols, int col0, int ld, ConvOps.Geometry g, Object x, int xo) {
-        int c = (int) g.cin(), h = (int) g.h(), w = (int) g.w(), kh = (int) g.kh(), kw = (int) g.kw();
+    private static void col2im(Object cols, int col0, int ld, ConvOps.Geometry g, int ci, Object x, int xo) {
+        int h = (int) g.h(), w = (int) g.w(), kh = (int) g.kh(), kw = (int) g.kw();
         int oh = (int) g.oh(),
                 ow = (int) g.ow(),
                 sh = (int) g.sh(),
                 sw = (int) g.sw(),
                 ph = (int) g.ph(),
                 pw = (int) g.pw();
-        int dh = (int) g.dh(), dw = (int) g.dw(), plane = c * h * w;
+        int dh = (int) g.dh(), dw = (int) g.dw(), plane = h * w;
         boolean f = x instanceof float[];
         float[] xf = f ? (float[]) x : null, cf = f ? (float[]) cols : null;
         double[] xd = f ? null : (double[]) x, cd = f ? null : (double[]) cols;
-        fill(x, xo, plane);
-        for (int ci = 0; ci < c; ci++) {
+        fill(x, xo + ci * plane, plane);
+        {
             for (int ki = 0; ki < kh; ki++) {
                 for (int kj = 0; kj < kw; kj++) {
                     int row = ((ci * kh + ki) * kw + kj) * ld + col0;
@@ -477,6 +459,13 @@ final class ConvKernels {
                 }
             }
         }
+    }
+
+    /**
+     * Units of a parallel pass per piece, each unit {@code work} elements long: about {@link Parallel#GRAIN} a piece.
+     */
+    private static long grain(long work) {
+        return Math.max(1, Parallel.GRAIN / Math.max(1, work));
     }
 
     private static int ceilDiv(int a, int b) {

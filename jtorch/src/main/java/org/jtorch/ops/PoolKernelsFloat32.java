@@ -4,6 +4,7 @@ import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.kernels.cpu.Parallel;
+import org.jtorch.kernels.cpu.simd.MaxPoolSimd;
 import org.jtorch.storage.TensorImpl;
 
 /**
@@ -24,16 +25,42 @@ final class PoolKernelsFloat32 {
                 .array();
     }
 
-    /** {@link PoolKernels#maxForward} of float32 input: the same scan, compared in float32 (exact). */
+    /**
+     * {@link PoolKernels#maxForward} of float32 input: the same scan, compared in float32 (exact). Whole groups of
+     * {@link MaxPoolSimd#lanes()} planes are scanned side by side (the batched pools of vmap have many planes), the
+     * rest one by one; the results go straight into fresh dense outputs rather than through buffers copied after.
+     */
     static void maxForward(Tensor input, Tensor values, Tensor indices, PoolPlan p) {
         try (var _ = DispatchState.gradEnabled(false)) {
             float[] x = dense(input);
-            int volume = p.volume(), out = p.outVolume();
+            int volume = p.volume(), out = p.outVolume(), n = Math.toIntExact(p.planes() * out);
             PoolWindows win = PoolWindows.of(p);
-            float[] v = new float[Math.toIntExact(p.planes() * out)];
-            long[] ix = new long[v.length];
-            Parallel.forRange(p.planes(), PoolKernels.grain(Math.max(win.at().length, out)), (c0, c1) -> {
-                for (int c = (int) c0; c < c1; c++) {
+            float[] direct = denseFloats(values, x);
+            long[] directIx = denseLongs(indices);
+            float[] v = direct == null ? new float[n] : direct;
+            long[] ix = directIx == null ? new long[n] : directIx;
+            int vo = direct == null ? 0 : (int) values.storageOffset();
+            int io = directIx == null ? 0 : (int) indices.storageOffset();
+            int lanes = MaxPoolSimd.lanes(), planes = (int) p.planes(), groups = planes / lanes;
+            int work = Math.max(win.at().length, out);
+            Parallel.forRange(groups, PoolKernels.grain((long) work * lanes), (g0, g1) -> {
+                for (int g = (int) g0; g < g1; g++) {
+                    int c = g * lanes;
+                    MaxPoolSimd.maxPlanes(
+                            x,
+                            c * volume,
+                            volume,
+                            win.at(),
+                            win.from(),
+                            win.first(),
+                            v,
+                            vo + c * out,
+                            ix,
+                            io + c * out);
+                }
+            });
+            Parallel.forRange(planes - groups * lanes, PoolKernels.grain(work), (c0, c1) -> {
+                for (int c = groups * lanes + (int) c0; c < groups * lanes + c1; c++) {
                     int base = c * volume;
                     for (int o = 0; o < out; o++) {
                         int best = win.first()[o];
@@ -45,14 +72,33 @@ final class PoolKernelsFloat32 {
                                 best = win.at()[k];
                             }
                         }
-                        v[c * out + o] = max;
-                        ix[c * out + o] = best;
+                        v[vo + c * out + o] = max;
+                        ix[io + c * out + o] = best;
                     }
                 }
             });
-            write(v, values);
-            PoolKernels.writeLongs(ix, indices);
+            if (direct == null) write(v, values);
+            if (directIx == null) PoolKernels.writeLongs(ix, indices);
         }
+    }
+
+    /** The array of a dense float32 heap tensor (a fresh output) that is not the input's {@code x}, else null. */
+    private static float[] denseFloats(Tensor t, float[] x) {
+        return t.dtype() == DType.FLOAT32
+                        && t.isContiguous()
+                        && t.impl().storage().array() instanceof float[] a
+                        && a != x
+                ? a
+                : null;
+    }
+
+    /** The array of a dense int64 heap tensor (a fresh output), else null. */
+    private static long[] denseLongs(Tensor t) {
+        return t.dtype() == DType.INT64
+                        && t.isContiguous()
+                        && t.impl().storage().array() instanceof long[] a
+                ? a
+                : null;
     }
 
     /** {@link PoolKernels#maxBackward} into a float32 gradient, accumulated in float32; indices already checked. */

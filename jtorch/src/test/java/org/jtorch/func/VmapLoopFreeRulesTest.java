@@ -216,6 +216,44 @@ class VmapLoopFreeRulesTest {
         }
     }
 
+    /** conv, relu, max pool, grouped conv, relu, max pool, linear; cross entropy of one sample. */
+    private static Tensor maxPoolCnnLoss(Tensor w1, Tensor b1, Tensor w2, Tensor w3, Tensor x, Tensor y) {
+        Tensor h = F.maxPool2d(F.relu(F.conv2d(x.unsqueeze(0), w1, b1, ONE, ZERO, ONE, 1)), new long[] {2});
+        h = F.maxPool2d(F.relu(F.conv2d(h, w2, null, ONE, ZERO, ONE, 2)), new long[] {2});
+        return F.crossEntropy(F.linear(h.flatten(1), w3), y.unsqueeze(0));
+    }
+
+    /**
+     * Per-sample gradients of a float32 max-pool CNN, as in the benchmarks, equal the loop within float32 rounding:
+     * enough samples that the batched pools scan whole vectors of planes and the per-sample weight gradients are
+     * grouped convolutions of many groups (the second layer's own 2 groups times the batch), with the samples mapped
+     * over dim 1 of their stack.
+     */
+    @Test
+    void perSampleGradientsOfAFloat32MaxPoolCnnMatchTheLoop() {
+        int n = 24;
+        Tensor w1 = Torch.randn(8, 1, 3, 3), b1 = Torch.randn(8), w2 = Torch.randn(6, 4, 3, 3);
+        Tensor w3 = Torch.randn(3, 6 * 2 * 2), xs = Torch.randn(1, n, 14, 14), ys = Torch.randint(0, 3, n);
+        Function<Object[], Object> grads = Func.grad(
+                a -> maxPoolCnnLoss(
+                        (Tensor) a[0], (Tensor) a[1], (Tensor) a[2], (Tensor) a[3], (Tensor) a[4], (Tensor) a[5]),
+                Func.GradOptions.defaults().argnumsTuple(0, 1, 2, 3));
+        Object[] got = (Object[]) withoutFallback(
+                () -> Func.vmap(grads, VmapOptions.defaults().inDims(Arrays.asList(null, null, null, null, 1, 0)))
+                        .apply(new Object[] {w1, b1, w2, w3, xs, ys}));
+        List<Tensor> params = new ArrayList<>();
+        for (Tensor p : List.of(w1, b1, w2, w3)) params.add(p.detach().requiresGrad(true));
+        for (int b = 0; b < n; b++) {
+            Tensor loss = maxPoolCnnLoss(
+                    params.get(0), params.get(1), params.get(2), params.get(3), xs.select(1, b), ys.select(0, b));
+            List<Tensor> want = Autograd.grad(List.of(loss), params, Autograd.GradOptions.defaults());
+            for (int k = 0; k < 4; k++) {
+                assertEquals(DType.FLOAT32, ((Tensor) got[k]).dtype());
+                close(want.get(k), ((Tensor) got[k]).select(0, b), 1e-4, "sample " + b + ", parameter " + k);
+            }
+        }
+    }
+
     /** A shape error names the shapes each example has, as the loop's error does. */
     @Test
     void convolutionErrorsNameTheLogicalShapes() {

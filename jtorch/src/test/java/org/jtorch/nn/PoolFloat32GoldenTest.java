@@ -26,7 +26,7 @@ class PoolFloat32GoldenTest {
 
     @Test
     void fixtureIsLoaded() {
-        assertEquals(14, Golden.cases("pool_float32.json").size());
+        assertEquals(17, Golden.cases("pool_float32.json").size());
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,0 +1,66 @@
+package org.jtorch.kernels.cpu.simd;
+
+import static org.jtorch.kernels.cpu.simd.FloatSimd.SPECIES;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * A float32 max pool over {@link #lanes()} planes at once, one plane a lane. Every plane has the same windows, so each
+ * lane runs exactly the scalar scan of its plane (the same positions in the same order, the first maximum kept, a NaN
+ * taking over), and the result is the scalar kernel's bit for bit; only the planes are side by side. A batched pool has
+ * many planes (64 examples × channels under vmap), while the windows of one plane are short and their maxima
+ * unpredictable branches: the scalar scan spends most of its time on mispredictions.
+ */
+public final class MaxPoolSimd {
+    private MaxPoolSimd() {}
+
+    private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, SPECIES.vectorShape());
+
+    /** Planes one call of {@link #maxPlanes} pools. */
+    public static int lanes() {
+        return SPECIES.length();
+    }
+
+    /**
+     * Pools planes {@code [0, lanes())} of {@code x}, plane l at {@code xBase + l·volume}: window o reads positions
+     * {@code at[from[o]]} up to {@code at[from[o + 1]]} of its plane and records {@code first[o]} when nothing beats
+     * −∞. Plane l's maxima go to {@code values[valuesBase + l·out + o]}, their positions to {@code indices[indicesBase
+     * + l·out + o]}.
+     */
+    public static void maxPlanes(
+            float[] x,
+            int xBase,
+            int volume,
+            int[] at,
+            int[] from,
+            int[] first,
+            float[] values,
+            int valuesBase,
+            long[] indices,
+            int indicesBase) {
+        int lanes = SPECIES.length(), out = first.length;
+        int[] planeAt = new int[lanes], outAt = new int[lanes], best = new int[lanes];
+        for (int l = 0; l < lanes; l++) {
+            planeAt[l] = l * volume;
+            outAt[l] = l * out;
+        }
+        FloatVector lowest = FloatVector.broadcast(SPECIES, Float.NEGATIVE_INFINITY);
+        for (int o = 0; o < out; o++) {
+            FloatVector max = lowest;
+            IntVector where = IntVector.broadcast(INTS, first[o]);
+            for (int k = from[o]; k < from[o + 1]; k++) {
+                FloatVector v = FloatVector.fromArray(SPECIES, x, xBase + at[k], planeAt, 0);
+                VectorMask<Float> wins = v.compare(VectorOperators.GT, max).or(v.test(VectorOperators.IS_NAN));
+                max = max.blend(v, wins);
+                where = where.blend(at[k], wins.cast(INTS));
+            }
+            max.intoArray(values, valuesBase + o, outAt, 0);
+            where.intoArray(best, 0);
+            for (int l = 0; l < lanes; l++) indices[indicesBase + l * out + o] = best[l];
+        }
+    }
+}
