@@ -75,6 +75,11 @@ module org.jtorch {
             org.jtorch.ops.TensorIndexing;
 
     // Tensor reaches autograd, above it, through the hooks the dispatch package declares (VariableHooks).
+    uses org.jtorch.dispatch.VmapHooks;
+
+    provides org.jtorch.dispatch.VmapHooks with
+            org.jtorch.func.FuncVmapHooks;
+
     uses org.jtorch.dispatch.VariableHooks;
 
     provides org.jtorch.dispatch.VariableHooks with
