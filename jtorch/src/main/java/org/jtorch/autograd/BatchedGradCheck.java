@@ -38,8 +38,10 @@ final class BatchedGradCheck {
         try {
             batched = Vmap.HOOKS.vmap(seed -> vjp(out, inputs, seed), JoinOps.stack(seeds, 0));
         } catch (TorchException e) {
-            throw new GradCheck.GradcheckError("gradcheck: while computing batched gradients (vmap over the backward "
-                    + "pass), got: " + e.getMessage());
+            GradCheck.GradcheckError error = new GradCheck.GradcheckError("gradcheck: while computing batched "
+                    + "gradients (vmap over the backward pass), got: " + e.getMessage());
+            error.initCause(e);
+            throw error;
         }
         for (int i = 0; i < inputs.size(); i++) {
             Tensor expected = JoinOps.stack(
