@@ -10,6 +10,9 @@
 module org.jtorch {
     // The CPU kernels' inner loops use the Vector API (still incubating in JDK 25).
     requires jdk.incubator.vector;
+    // the DiagnosticCommand MBean, through which the vector kernels' inlining directive is added (VectorInlining)
+    requires java.management;
+    requires jdk.management;
 
     // ONNX export writes its models with protobuf-java's generated message classes (org.jtorch.onnx.proto).
     requires com.google.protobuf;
@@ -72,6 +75,11 @@ module org.jtorch {
             org.jtorch.ops.TensorIndexing;
 
     // Tensor reaches autograd, above it, through the hooks the dispatch package declares (VariableHooks).
+    uses org.jtorch.dispatch.VmapHooks;
+
+    provides org.jtorch.dispatch.VmapHooks with
+            org.jtorch.func.FuncVmapHooks;
+
     uses org.jtorch.dispatch.VariableHooks;
 
     provides org.jtorch.dispatch.VariableHooks with

@@ -113,6 +113,7 @@ class ModuleBoundaryTest {
         assertEquals(
                 Set.of(
                         "org.jtorch.ops.AutogradLayer",
+                        "org.jtorch.dispatch.VmapHooks",
                         "org.jtorch.dispatch.Operators$Table",
                         "org.jtorch.dispatch.IndexingHooks",
                         "org.jtorch.dispatch.VariableHooks",
@@ -127,6 +128,7 @@ class ModuleBoundaryTest {
                         "org.jtorch.dispatch.Operators$Table", List.of("org.jtorch.ops.RegisteredOperators"),
                         "org.jtorch.dispatch.IndexingHooks", List.of("org.jtorch.ops.TensorIndexing"),
                         "org.jtorch.dispatch.VariableHooks", List.of("org.jtorch.autograd.TensorHooks"),
+                        "org.jtorch.dispatch.VmapHooks", List.of("org.jtorch.func.FuncVmapHooks"),
                         "org.jtorch.DeviceTypes$Registry", List.of("org.jtorch.ops.BackendDeviceTypes")),
                 provides);
     }

@@ -29,13 +29,14 @@ import org.jtorch.storage.Storage;
  * <p>{@code fastMode} checks one random projection per input, {@code uᵀ J v}, instead of the full Jacobian: a VJP (or
  * JVP) and two evaluations per input instead of one per coordinate. {@code nondetTol} bounds how much a second backward
  * pass with the same seeds may differ from the first (0: bit-identical, which JTorch's kernels are).
+ * {@code checkBatchedGrad} runs the backward pass under {@code vmap} ({@link BatchedGradCheck}).
  */
 public final class GradCheck {
     private GradCheck() {}
 
     /**
      * PyTorch's defaults: eps 1e-6, atol 1e-5, rtol 1e-3, check_forward_ad=False, check_backward_ad=True,
-     * fast_mode=False, nondet_tol=0.0.
+     * fast_mode=False, nondet_tol=0.0, check_batched_grad=False.
      */
     public record Options(
             double eps,
@@ -45,10 +46,24 @@ public final class GradCheck {
             boolean checkForwardAd,
             boolean checkBackwardAd,
             boolean fastMode,
-            double nondetTol) {
+            double nondetTol,
+            boolean checkBatchedGrad) {
         /** The other options at PyTorch's defaults, with the given tolerances. */
         public Options(double eps, double atol, double rtol, boolean raiseException) {
             this(eps, atol, rtol, raiseException, false, true, false, 0.0);
+        }
+
+        /** These options without the batched-gradient check (PyTorch's default {@code check_batched_grad=False}). */
+        public Options(
+                double eps,
+                double atol,
+                double rtol,
+                boolean raiseException,
+                boolean checkForwardAd,
+                boolean checkBackwardAd,
+                boolean fastMode,
+                double nondetTol) {
+            this(eps, atol, rtol, raiseException, checkForwardAd, checkBackwardAd, fastMode, nondetTol, false);
         }
 
         /** {@code torch.autograd.gradcheck}'s defaults: eps 1e-6, atol 1e-5, rtol 1e-3, raising on a mismatch. */
@@ -58,44 +73,85 @@ public final class GradCheck {
 
         /** {@code eps}: the perturbation of the finite differences. */
         public Options eps(double v) {
-            return new Options(v, atol, rtol, raiseException, checkForwardAd, checkBackwardAd, fastMode, nondetTol);
+            return new Options(
+                    v,
+                    atol,
+                    rtol,
+                    raiseException,
+                    checkForwardAd,
+                    checkBackwardAd,
+                    fastMode,
+                    nondetTol,
+                    checkBatchedGrad);
         }
 
         /** {@code atol}: the absolute tolerance between numerical and analytical Jacobians. */
         public Options atol(double v) {
-            return new Options(eps, v, rtol, raiseException, checkForwardAd, checkBackwardAd, fastMode, nondetTol);
+            return new Options(
+                    eps,
+                    v,
+                    rtol,
+                    raiseException,
+                    checkForwardAd,
+                    checkBackwardAd,
+                    fastMode,
+                    nondetTol,
+                    checkBatchedGrad);
         }
 
         /** {@code rtol}: the relative tolerance between numerical and analytical Jacobians. */
         public Options rtol(double v) {
-            return new Options(eps, atol, v, raiseException, checkForwardAd, checkBackwardAd, fastMode, nondetTol);
+            return new Options(
+                    eps,
+                    atol,
+                    v,
+                    raiseException,
+                    checkForwardAd,
+                    checkBackwardAd,
+                    fastMode,
+                    nondetTol,
+                    checkBatchedGrad);
         }
 
         /** {@code raise_exception}: throw {@link GradcheckError} on a mismatch rather than return false. */
         public Options raiseException(boolean v) {
-            return new Options(eps, atol, rtol, v, checkForwardAd, checkBackwardAd, fastMode, nondetTol);
+            return new Options(
+                    eps, atol, rtol, v, checkForwardAd, checkBackwardAd, fastMode, nondetTol, checkBatchedGrad);
         }
 
         /** {@code check_forward_ad}: also compare the Jacobian that forward-mode AD (JVPs) gives. */
         public Options checkForwardAd(boolean v) {
-            return new Options(eps, atol, rtol, raiseException, v, checkBackwardAd, fastMode, nondetTol);
+            return new Options(
+                    eps, atol, rtol, raiseException, v, checkBackwardAd, fastMode, nondetTol, checkBatchedGrad);
         }
 
         /** {@code check_backward_ad}: compare the Jacobian that reverse mode (VJPs) gives. */
         public Options checkBackwardAd(boolean v) {
-            return new Options(eps, atol, rtol, raiseException, checkForwardAd, v, fastMode, nondetTol);
+            return new Options(
+                    eps, atol, rtol, raiseException, checkForwardAd, v, fastMode, nondetTol, checkBatchedGrad);
         }
 
         /** {@code fast_mode}: compare one random projection {@code uᵀ J v} per input instead of the whole Jacobian. */
         public Options fastMode(boolean v) {
-            return new Options(eps, atol, rtol, raiseException, checkForwardAd, checkBackwardAd, v, nondetTol);
+            return new Options(
+                    eps, atol, rtol, raiseException, checkForwardAd, checkBackwardAd, v, nondetTol, checkBatchedGrad);
         }
 
         /**
          * {@code nondet_tol}: how far two backward passes with the same seeds may differ (PyTorch's reentrancy check).
          */
         public Options nondetTol(double v) {
-            return new Options(eps, atol, rtol, raiseException, checkForwardAd, checkBackwardAd, fastMode, v);
+            return new Options(
+                    eps, atol, rtol, raiseException, checkForwardAd, checkBackwardAd, fastMode, v, checkBatchedGrad);
+        }
+
+        /**
+         * {@code check_batched_grad}: also compute the gradients for two random output gradients at once, with
+         * {@code vmap} over the backward pass, and compare them with two separate backward passes.
+         */
+        public Options checkBatchedGrad(boolean v) {
+            return new Options(
+                    eps, atol, rtol, raiseException, checkForwardAd, checkBackwardAd, fastMode, nondetTol, v);
         }
     }
 
@@ -119,8 +175,13 @@ public final class GradCheck {
             throw new IllegalArgumentException(
                     "gradcheck: Expected at least one of check_forward_ad or check_backward_ad to be True");
         }
+        if (o.checkBatchedGrad() && !o.checkBackwardAd()) {
+            throw new IllegalArgumentException(
+                    "gradcheck: Setting check_batched_grad=True requires check_backward_ad to be True");
+        }
         Tensor out = fn.apply(inputs);
         try {
+            if (o.checkBatchedGrad() && out.requiresGrad()) BatchedGradCheck.check(out, inputs);
             if (o.fastMode()) return checkFast(fn, inputs, out, o);
             List<double[][]> numeric = new ArrayList<>(); // per input: [output coordinate][input coordinate]
             for (int i = 0; i < inputs.size(); i++) numeric.add(numericJacobian(fn, inputs, i, out, o.eps()));

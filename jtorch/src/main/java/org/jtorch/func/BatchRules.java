@@ -172,7 +172,7 @@ final class BatchRules {
         });
         define(IndexingOps.ALIAS, c -> c.wrap(c.call(IndexingOps.ALIAS, c.front(c.args()[0]))));
         define(ComplexOps.VIEW_AS_REAL, c -> c.wrap(c.call(ComplexOps.VIEW_AS_REAL, c.front(c.args()[0]))));
-        define(ComplexOps.VIEW_AS_COMPLEX, c -> c.wrap(c.call(ComplexOps.VIEW_AS_COMPLEX, c.front(c.args()[0]))));
+        define(ComplexOps.VIEW_AS_COMPLEX, BatchRules::viewAsComplex);
         define(
                 JoinOps.TRIL,
                 c -> c.logicalSpec() == null
@@ -913,5 +913,18 @@ final class BatchRules {
         a[1] = BatchCall.shift(((Number) c.args()[1]).longValue(), sizes.length);
         a[3] = c.withBatch(sizes);
         return c.wrap(c.call(c.op(), a));
+    }
+
+    /**
+     * view_as_complex of the batch: a batch dim whose stride is odd in real elements (a slice of a wider batched
+     * tensor: every example is a valid complex view, the batch of them is not) is copied first; what the examples see
+     * is the same, but writes through the result then no longer reach the input.
+     */
+    private static Object viewAsComplex(BatchCall c) {
+        Tensor physical = c.front(c.args()[0]);
+        if (c.batched(c.args()[0]) && physical.size(0) > 1 && physical.stride(0) % 2 != 0) {
+            physical = physical.contiguous();
+        }
+        return c.wrap(c.call(ComplexOps.VIEW_AS_COMPLEX, physical));
     }
 }

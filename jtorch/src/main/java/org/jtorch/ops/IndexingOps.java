@@ -556,13 +556,19 @@ public final class IndexingOps {
     /**
      * The gradient of masked_scatter's source (ATen's {@code masked_scatter_backward}): the output gradient at the
      * masked places, in row-major order, is the gradient of the source elements that were used; the source elements
-     * beyond them get zeros.
+     * beyond them get zeros. Computed without a selection, whose length depends on the mask: every gradient element is
+     * added at its source position (the running count of the mask), an unmasked one at a spare slot dropped at the end.
+     * Each used slot receives one value, so the result is the selection's; and under vmap every step keeps a static
+     * shape, so a batch of gradients goes through in one call, as PyTorch's vmap does it.
      */
     private static Tensor maskedScatterSourceGrad(Tensor g, Tensor mask, long[] sourceShape) {
-        Tensor used = MASKED_SELECT.call1(g, mask);
         long n = Shapes.numel(sourceShape);
-        if (used.numel() < n) used = BackwardOps.sliceBackward(used, new long[] {n}, 0, 0L, used.numel(), 1);
-        return ShapeOps.reshape(used, sourceShape);
+        Tensor taken = ShapeOps.reshape(ShapeOps.expand(mask, g.shape()), -1);
+        Tensor position = ReductionOps.cumsum(taken, 0, DType.INT64).sub(1L);
+        Tensor slot = TernaryOps.where(taken, position, n);
+        Tensor slots = Creation.full(new long[] {n + 1}, 0L, g.dtype(), g.device())
+                .scatterAdd(0, slot, ShapeOps.reshape(g, -1));
+        return ShapeOps.reshape(ShapeOps.narrow(slots, 0, 0, n), sourceShape);
     }
 
     // ---- take / take_along_dim ---------------------------------------------------------------------------

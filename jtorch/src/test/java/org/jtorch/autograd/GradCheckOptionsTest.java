@@ -87,6 +87,60 @@ class GradCheckOptionsTest {
     }
 
     @Test
+    void batchedGradientsAgreeWithSeparateBackwardPasses() {
+        Tensor a = Torch.randn(3, 4).to(org.jtorch.DType.FLOAT64).requiresGrad(true);
+        Tensor b = Torch.randn(4, 2).to(org.jtorch.DType.FLOAT64).requiresGrad(true);
+        Tensor unused = Torch.randn(5).to(org.jtorch.DType.FLOAT64).requiresGrad(true);
+        GradCheck.Options batched = GradCheck.Options.defaults().checkBatchedGrad(true);
+        assertTrue(GradCheck.check(xs -> xs.get(0).matmul(xs.get(1)).tanh(), List.of(a, b, unused), batched));
+        assertTrue(GradCheck.checkSecondOrder(xs -> xs.get(0).sin().mul(xs.get(0)), List.of(a), batched));
+    }
+
+    /** {@code 2x}, whose backward scales by 3 from its third call on: the vmapped pass is the third. */
+    static final class ChangesAfterTwoCalls extends org.jtorch.autograd.Function {
+        int calls;
+
+        @Override
+        protected Tensor[] forward(Ctx ctx, Object... args) {
+            return new Tensor[] {((Tensor) args[0]).mul(2.0)};
+        }
+
+        @Override
+        protected Tensor[] backward(Ctx ctx, Tensor... grads) {
+            return new Tensor[] {grads[0].mul(calls++ < 2 ? 2.0 : 6.0)};
+        }
+    }
+
+    /** A backward that reads its gradient's data, which a batched gradient cannot give. */
+    static final class ReadsItsGradient extends org.jtorch.autograd.Function {
+        @Override
+        protected Tensor[] forward(Ctx ctx, Object... args) {
+            return new Tensor[] {((Tensor) args[0]).mul(2.0)};
+        }
+
+        @Override
+        protected Tensor[] backward(Ctx ctx, Tensor... grads) {
+            return new Tensor[] {Torch.tensor(grads[0].toDoubleArray()).mul(2.0)};
+        }
+    }
+
+    @Test
+    void aBackwardThatBatchesWronglyOrNotAtAllIsCaught() {
+        Tensor x = Torch.tensor(new double[] {0.3, -1.2, 2.0}).requiresGrad(true);
+        GradCheck.Options batched = GradCheck.Options.defaults().checkBatchedGrad(true);
+        ChangesAfterTwoCalls wrong = new ChangesAfterTwoCalls();
+        GradCheck.GradcheckError differs =
+                assertThrows(GradCheck.GradcheckError.class, () -> check(wrong::apply, x, batched));
+        assertTrue(differs.getMessage().contains("differs for output 0 and input 0"), differs.getMessage());
+
+        GradCheck.GradcheckError refused =
+                assertThrows(GradCheck.GradcheckError.class, () -> check(new ReadsItsGradient()::apply, x, batched));
+        assertTrue(refused.getMessage().contains("while computing batched gradients"), refused.getMessage());
+        assertTrue(check(new ReadsItsGradient()::apply, x, GradCheck.Options.defaults()));
+        assertThrows(IllegalArgumentException.class, () -> check(t -> t, x, batched.checkBackwardAd(false)));
+    }
+
+    @Test
     void atLeastOneModeMustBeChecked() {
         Tensor x = Torch.tensor(new double[] {1.0}).requiresGrad(true);
         assertThrows(

@@ -1,5 +1,6 @@
 package org.jtorch.ops;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -36,7 +37,9 @@ class FlashAttentionTest {
                 Arguments.of(new long[] {2}, 130, 200, 16, 40, true, "float"),
                 Arguments.of(new long[] {2, 2}, 70, 33, 8, 8, false, "bool"),
                 Arguments.of(new long[] {}, 5, 7, 3, 2, false, "bool"),
-                Arguments.of(new long[] {3}, 1, 300, 64, 64, false, "float"));
+                Arguments.of(new long[] {3}, 1, 300, 64, 64, false, "float"),
+                Arguments.of(new long[] {2}, 130, 200, 16, 16, false, "hidden keys"),
+                Arguments.of(new long[] {2}, 130, 200, 16, 16, true, "hidden keys"));
     }
 
     @ParameterizedTest
@@ -145,8 +148,38 @@ class FlashAttentionTest {
                 keep.select(-2, 1).fill_(0L); // query 1 attends to no key
                 yield keep;
             }
+            case "hidden keys" -> { // keys 64..159 hidden from every query: whole tiles the kernel skips
+                Tensor m = Torch.randn(new long[] {l, s}, g);
+                m.narrow(1, 64, 96).fill_(Double.NEGATIVE_INFINITY);
+                yield m;
+            }
             default -> null;
         };
+    }
+
+    @Test
+    void anAdditiveCausalMaskGivesTheBitsOfIsCausal() {
+        Generator g = new Generator().manualSeed(11);
+        long[] lead = {2, 3};
+        int t = 150; // three tiles of queries and keys, the last one partial
+        Tensor q = Torch.randn(shape(lead, t, 32), g).requiresGrad(true);
+        Tensor k = Torch.randn(shape(lead, t, 32), g).requiresGrad(true);
+        Tensor v = Torch.randn(shape(lead, t, 32), g).requiresGrad(true);
+        Tensor dOut = Torch.randn(shape(lead, t, 32), g);
+        Tensor above = Torch.ones(new long[] {t, t}, DType.BOOL, q.device()).triu(1L);
+        Tensor causalMask = Torch.zeros(t, t).maskedFill(above, Double.NEGATIVE_INFINITY);
+
+        Tensor[] viaFlag = AttentionOps.flashAttention(q, k, v, true, null, null);
+        Tensor[] viaMask = AttentionOps.flashAttention(q, k, v, false, causalMask, null);
+        assertArrayEquals(viaFlag[0].toFloatArray(), viaMask[0].toFloatArray(), "output");
+        assertArrayEquals(viaFlag[1].toFloatArray(), viaMask[1].toFloatArray(), "log-sum-exp");
+        List<Tensor> flagGrads =
+                Autograd.grad(List.of(viaFlag[0].mul(dOut).sum()), List.of(q, k, v), Autograd.GradOptions.defaults());
+        List<Tensor> maskGrads =
+                Autograd.grad(List.of(viaMask[0].mul(dOut).sum()), List.of(q, k, v), Autograd.GradOptions.defaults());
+        for (int i = 0; i < 3; i++) {
+            assertArrayEquals(flagGrads.get(i).toFloatArray(), maskGrads.get(i).toFloatArray(), "gradient " + i);
+        }
     }
 
     /** The mask and causal structure as float64 additive terms. */

@@ -212,7 +212,10 @@ class GradcheckSweepTest {
         check(call, args, false);
     }
 
-    /** gradcheck and gradgradcheck of {@code call} at {@code args}; complex inputs become leaves when asked. */
+    /**
+     * gradcheck (with its batched-gradient check: vmap over every backward formula) and gradgradcheck of {@code call}
+     * at {@code args}; complex inputs become leaves when asked.
+     */
     private static void check(Function<Object[], List<Tensor>> call, Object[] args, boolean complexLeaves) {
         List<Tensor> plainOuts;
         try {
@@ -243,7 +246,7 @@ class GradcheckSweepTest {
             return;
         }
         try {
-            GradCheck.check(fn, leaves, GradCheck.Options.defaults());
+            GradCheck.check(fn, leaves, GradCheck.Options.defaults().checkBatchedGrad(true));
             if (probe.requiresGrad()) GradCheck.checkSecondOrder(fn, leaves, GradCheck.Options.defaults());
         } catch (GradCheck.GradcheckError mismatch) {
             throw mismatch;

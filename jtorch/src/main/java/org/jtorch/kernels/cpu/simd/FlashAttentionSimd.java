@@ -14,8 +14,8 @@ import jdk.incubator.vector.VectorSpecies;
  *
  * <p>Scores are {@code (q·k)·scale + mask}; a causal problem keeps key {@code j} for query {@code i} iff {@code j ≤ i}
  * (top-left aligned, as {@code is_causal}), and key blocks wholly above the diagonal are skipped, which halves the
- * work. A row whose scores are all -inf (a fully masked query) gets a zero output, a log-sum-exp of -inf and zero
- * gradients, as ATen's safe softmax gives.
+ * work; so are tiles that an additive mask hides entirely. A row whose scores are all -inf (a fully masked query) gets
+ * a zero output, a log-sum-exp of -inf and zero gradients, as ATen's safe softmax gives.
  *
  * <p>Every tile product is {@link #mulAdd}: a register-blocked kernel (4 rows x 2 vectors of accumulators) that reads A
  * through arbitrary strides, one broadcast scalar at a time, and B and C as rows; so the transposed operands of the
@@ -123,6 +123,7 @@ public final class FlashAttentionSimd {
         int keyEnd = p.causal() ? Math.min(p.s(), i1) : p.s();
         for (int j0 = 0; j0 < keyEnd; j0 += BLOCK_K) {
             int cols = Math.min(BLOCK_K, keyEnd - j0);
+            if (maskedOut(p.mask(), n, i0, rows, j0, cols)) continue;
             scoreTile(p, n, i0, rows, j0, cols, t);
             for (int r = 0; r < rows; r++) softmaxStep(s, r * cols, cols, r, t, acc, r * ev, ev);
             mulAdd(rows, ev, cols, s, 0, cols, 1, p.v().data(), p.v().row(n, j0), p.v().rowStride(), acc, 0, ev);
@@ -201,6 +202,7 @@ public final class FlashAttentionSimd {
         int first = p.causal() ? (j0 / BLOCK_Q) * BLOCK_Q : 0;
         for (int i0 = first; i0 < p.l(); i0 += BLOCK_Q) {
             int rows = Math.min(BLOCK_Q, p.l() - i0);
+            if (maskedOut(p.mask(), n, i0, rows, j0, cols)) continue;
             scoreTile(p, n, i0, rows, j0, cols, t);
             for (int r = 0; r < rows; r++) {
                 probabilities(s, r * cols, cols, lse[lseOffset + n * p.l() + i0 + r]);
@@ -254,6 +256,23 @@ public final class FlashAttentionSimd {
                     dk.row(n, j0),
                     dk.rowStride());
         }
+    }
+
+    /**
+     * Whether the mask hides the whole tile (every entry -inf, as above the diagonal of an additive causal mask). Such
+     * a tile adds exact zeros to the output, the softmax sums and every gradient, so skipping it changes no bits (for
+     * finite inputs) and saves the work that {@code is_causal} saves.
+     */
+    private static boolean maskedOut(Mask m, int n, int i0, int rows, int j0, int cols) {
+        if (m == null) return false;
+        float[] d = m.data();
+        for (int r = 0; r < rows; r++) {
+            int at = m.bases()[n] + (i0 + r) * m.rowStride() + j0 * m.colStride();
+            for (int c = 0; c < cols; c++) {
+                if (d[at + c * m.colStride()] != Float.NEGATIVE_INFINITY) return false;
+            }
+        }
+        return true;
     }
 
     /** Scores → probabilities {@code exp(s - lse)}; a fully masked row (lse = -inf) has none. */

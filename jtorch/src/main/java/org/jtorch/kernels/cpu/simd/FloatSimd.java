@@ -18,6 +18,11 @@ public final class FloatSimd {
 
     static final VectorSpecies<Float> SPECIES = chooseSpecies();
 
+    static {
+        // before any loop of the package has run often enough to be compiled
+        VectorInlining.install();
+    }
+
     private static VectorSpecies<Float> chooseSpecies() {
         String bits = System.getProperty("jtorch.simd.bits");
         if (bits == null) return FloatVector.SPECIES_PREFERRED;

@@ -1,0 +1,83 @@
+package org.jtorch.autograd;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+import org.jtorch.Tensor;
+import org.jtorch.TorchException;
+import org.jtorch.dispatch.VmapHooks;
+import org.jtorch.ops.Creation;
+import org.jtorch.ops.JoinOps;
+import org.jtorch.ops.PointwiseOps;
+import org.jtorch.ops.RandomOps;
+
+/**
+ * gradcheck's {@code check_batched_grad}: the gradients of one output for two random output gradients, computed at once
+ * by {@code vmap} over the backward pass, must equal ({@code allclose} at its defaults) two separate backward passes.
+ * This is not a comparison with finite differences but with the same backward unbatched: it catches backward formulas
+ * that vmap's batching rules compute wrongly, or refuse.
+ */
+final class BatchedGradCheck {
+    private BatchedGradCheck() {}
+
+    /** The func package's vmap, found as {@code Tensor} finds autograd: this package lies below {@code func}. */
+    private static final class Vmap {
+        @SuppressWarnings("unchecked") // ServiceLoader knows the raw interface; the one provider is VmapHooks<Tensor>
+        static final VmapHooks<Tensor> HOOKS = ServiceLoader.load(VmapHooks.class, VmapHooks.class.getClassLoader())
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no implementation of " + VmapHooks.class.getName()
+                        + " is installed (its META-INF/services entry is missing from the class path)"));
+    }
+
+    /** Throws a {@link GradCheck.GradcheckError} naming the first input whose batched gradient differs. */
+    static void check(Tensor out, List<Tensor> inputs) {
+        List<Tensor> seeds = List.of(RandomOps.randnLike(out), RandomOps.randnLike(out));
+        List<List<Tensor>> separate = new ArrayList<>();
+        for (Tensor seed : seeds) separate.add(vjp(out, inputs, seed));
+        List<Tensor> batched;
+        try {
+            batched = Vmap.HOOKS.vmap(seed -> vjp(out, inputs, seed), JoinOps.stack(seeds, 0));
+        } catch (TorchException e) {
+            GradCheck.GradcheckError error = new GradCheck.GradcheckError("gradcheck: while computing batched "
+                    + "gradients (vmap over the backward pass), got: " + e.getMessage());
+            error.initCause(e);
+            throw error;
+        }
+        for (int i = 0; i < inputs.size(); i++) {
+            Tensor expected = JoinOps.stack(
+                    List.of(separate.get(0).get(i), separate.get(1).get(i)), 0);
+            if (!allClose(batched.get(i), expected)) {
+                throw new GradCheck.GradcheckError("gradcheck: batched gradient computation (vmap over the backward "
+                        + "pass) differs for output 0 and input " + i + ":\nGot:\n" + batched.get(i)
+                        + "\nExpected:\n" + expected);
+            }
+        }
+    }
+
+    /**
+     * {@code torch.allclose(actual, expected)} at its defaults: every {@code |actual - expected| <= 1e-8 + 1e-5 *
+     * |expected|}, or equal (infinities of one sign); NaN is close to nothing.
+     */
+    private static boolean allClose(Tensor actual, Tensor expected) {
+        if (!java.util.Arrays.equals(actual.shape(), expected.shape())) return false;
+        Tensor within = actual.sub(expected).abs().le(expected.abs().mul(1e-5).add(1e-8));
+        return PointwiseOps.LOGICAL_OR.call1(within, actual.eq(expected)).all().item() != 0;
+    }
+
+    /** The input gradients for one output gradient, zeros for an input the output does not reach (as PyTorch). */
+    private static List<Tensor> vjp(Tensor out, List<Tensor> inputs, Tensor seed) {
+        List<Tensor> grads = Autograd.grad(
+                List.of(out),
+                inputs,
+                Autograd.GradOptions.defaults()
+                        .gradOutputs(List.of(seed))
+                        .retainGraph(true)
+                        .allowUnused(true));
+        List<Tensor> filled = new ArrayList<>();
+        for (int i = 0; i < inputs.size(); i++) {
+            Tensor g = grads.get(i);
+            filled.add(g != null ? g : Creation.zerosLike(inputs.get(i)));
+        }
+        return filled;
+    }
+}
