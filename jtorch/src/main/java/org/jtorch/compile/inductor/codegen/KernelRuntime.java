@@ -3,6 +3,7 @@ package org.jtorch.compile.inductor.codegen;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
+import org.jtorch.kernels.cpu.simd.VectorInlining;
 
 /**
  * The functions generated kernels call (the kernels' classes are defined in this package, so they reach these
@@ -14,6 +15,11 @@ final class KernelRuntime {
     private KernelRuntime() {}
 
     private static final VectorSpecies<Float> S = FloatVector.SPECIES_PREFERRED;
+
+    static {
+        // the vector forms below must be compiled into the generated loops, never on their own: see VectorInlining
+        VectorInlining.alsoInline(KernelRuntime.class);
+    }
 
     static double erf(double x) {
         // NaN passes through as it came: through the arithmetic below its sign bit depended on whether Math.exp ran

@@ -3,6 +3,7 @@ package org.jtorch.kernels.cpu.simd;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import javax.management.ObjectName;
@@ -33,7 +34,7 @@ public final class VectorInlining {
     record Helper(Class<?> owner, String method) {}
 
     /** Every method of this package that takes or returns a vector (VectorInliningTest keeps the list complete). */
-    static final List<Helper> HELPERS = List.of(
+    static final List<Helper> PACKAGE_HELPERS = List.of(
             new Helper(FloatExp.class, "*"),
             new Helper(FloatErf.class, "*"),
             new Helper(FloatGates.class, "*"),
@@ -45,7 +46,25 @@ public final class VectorInlining {
     private static final String PROPERTY = "jtorch.simd.inlineDirective";
     private static final System.Logger LOG = System.getLogger(VectorInlining.class.getName());
 
+    /** This package's helpers and those other packages add with {@link #alsoInline}. */
+    private static final List<Helper> HELPERS = new ArrayList<>(PACKAGE_HELPERS);
+
     private static boolean installed;
+
+    /**
+     * Adds every method of {@code helpers} (a class of another package whose methods take or return vectors, such as
+     * the generated kernels' runtime functions) to the directive, now if it is in place, else when it is added. HotSpot
+     * uses the newest directive that matches, so the new one, listing all helpers, replaces the old.
+     */
+    public static synchronized void alsoInline(Class<?> helpers) {
+        Helper h = new Helper(helpers, "*");
+        if (HELPERS.contains(h)) return;
+        HELPERS.add(h);
+        if (installed) {
+            installed = false;
+            install();
+        }
+    }
 
     /**
      * Adds the directive to this JVM's compiler directive stack, once; returns whether it is in place. Called when the
@@ -84,7 +103,7 @@ public final class VectorInlining {
      * The directive in HotSpot's JSON dialect: compilations of any {@code org.jtorch} method force-inline every helper
      * method ({@code +} pattern, class names in internal form).
      */
-    static String directive() {
+    static synchronized String directive() {
         String inline = HELPERS.stream()
                 .map(h -> "\"+" + h.owner().getName().replace('.', '/') + "." + h.method() + "\"")
                 .collect(Collectors.joining(", "));

@@ -45,12 +45,38 @@ class VectorInliningTest {
     }
 
     @Test
+    void helpersOfOtherPackagesJoinTheDirective() throws Exception {
+        assertTrue(FloatSimd.lanes() > 0);
+        // the generated kernels' runtime functions register themselves when a kernel first calls them
+        Class.forName(
+                "org.jtorch.compile.inductor.codegen.KernelRuntime",
+                true,
+                getClass().getClassLoader());
+        String listing = directivesInThisJvm();
+        String newest = listing.substring(0, listing.indexOf("Directive: (default)"));
+        assertTrue(newest.contains("+org/jtorch/compile/inductor/codegen/KernelRuntime.*"), listing);
+        int before = listing.split("matching: org/jtorch/", -1).length;
+        VectorInlining.alsoInline(KernelRuntimeLike.class);
+        String after = directivesInThisJvm();
+        String top = after.substring(0, after.indexOf("Directive:", after.indexOf("Directive:") + 1));
+        assertTrue(top.contains("+org/jtorch/kernels/cpu/simd/VectorInliningTest$KernelRuntimeLike.*"), after);
+        assertTrue(top.contains("+org/jtorch/compile/inductor/codegen/KernelRuntime.*"), after);
+        assertTrue(top.contains("+org/jtorch/kernels/cpu/simd/FloatExp.*"), after);
+        assertEquals(before + 1, after.split("matching: org/jtorch/", -1).length, "one new directive, on top");
+        VectorInlining.alsoInline(KernelRuntimeLike.class);
+        assertEquals(after, directivesInThisJvm(), "a class already listed adds nothing");
+    }
+
+    /** Stands for another package's helper class. */
+    static final class KernelRuntimeLike {}
+
+    @Test
     void everyMethodOfThePackageThatTakesOrReturnsAVectorIsListed() throws Exception {
         List<String> missing = new ArrayList<>();
         for (Class<?> c : packageClasses()) {
             for (Method m : c.getDeclaredMethods()) {
                 if (m.isSynthetic() || !handlesVectors(m)) continue;
-                boolean listed = VectorInlining.HELPERS.stream()
+                boolean listed = VectorInlining.PACKAGE_HELPERS.stream()
                         .anyMatch(h -> h.owner() == c
                                 && (h.method().equals("*") || h.method().equals(m.getName())));
                 if (!listed) missing.add(c.getSimpleName() + "." + m.getName());
@@ -61,7 +87,7 @@ class VectorInliningTest {
 
     @Test
     void everyNamedHelperExists() {
-        for (VectorInlining.Helper h : VectorInlining.HELPERS) {
+        for (VectorInlining.Helper h : VectorInlining.PACKAGE_HELPERS) {
             if (h.method().equals("*")) continue;
             assertTrue(
                     Arrays.stream(h.owner().getDeclaredMethods())
