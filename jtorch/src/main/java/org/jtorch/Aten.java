@@ -187,6 +187,7 @@ final class Aten {
     static final AtenOp VAR_CORRECTION = new AtenOp("aten::var.correction");
     static final AtenOp VDOT = new AtenOp("aten::vdot");
     static final AtenOp VIEW = new AtenOp("aten::view");
+    static final AtenOp VIEW_DTYPE = new AtenOp("aten::view.dtype");
     static final AtenOp WHERE_SELF = new AtenOp("aten::where.self");
     static final AtenOp _TO_COPY = new AtenOp("aten::_to_copy");
     static final AtenOp _TO_DEVICE = new AtenOp("aten::_to_device");

@@ -50,6 +50,7 @@ public final class OpRegistry {
             DeviceCopyOps.class,
             DistanceOps.class,
             DistributionOps.class,
+            DtypeViewOps.class,
             EinsumOps.class,
             FoldOps.class,
             ForeachOps.class,
