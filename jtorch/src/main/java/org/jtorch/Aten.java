@@ -70,6 +70,8 @@ final class Aten {
     static final AtenOp GE_TENSOR = new AtenOp("aten::ge.Tensor");
     static final AtenOp GT_TENSOR = new AtenOp("aten::gt.Tensor");
     static final AtenOp HEAVISIDE = new AtenOp("aten::heaviside");
+    static final AtenOp IGAMMA = new AtenOp("aten::igamma");
+    static final AtenOp IGAMMAC = new AtenOp("aten::igammac");
     static final AtenOp HISTC = new AtenOp("aten::histc");
     static final AtenOp I0 = new AtenOp("aten::i0");
     static final AtenOp IMAG = new AtenOp("aten::imag");

@@ -873,6 +873,16 @@ public final class Tensor {
         return Aten.HEAVISIDE.call1(this, values);
     }
 
+    /** {@code Tensor.igamma(other)}: P(this, other), the regularized lower incomplete gamma function. */
+    public Tensor igamma(Tensor other) {
+        return Aten.IGAMMA.call1(this, other);
+    }
+
+    /** {@code Tensor.igammac(other)}: Q(this, other) = 1 - P(this, other). */
+    public Tensor igammac(Tensor other) {
+        return Aten.IGAMMAC.call1(this, other);
+    }
+
     /** {@code Tensor.relu}: applies the rectified linear unit {@code max(0, x)} element-wise. */
     public Tensor relu() {
         return Aten.RELU.call1(this);

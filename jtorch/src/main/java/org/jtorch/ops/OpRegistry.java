@@ -54,6 +54,7 @@ public final class OpRegistry {
             EinsumOps.class,
             FoldOps.class,
             ForeachOps.class,
+            IncompleteGammaOps.class,
             IndexReduceOps.class,
             FusedOptimizerOps.class,
             GridOps.class,
