@@ -5,7 +5,6 @@ import org.jtorch.Tensor;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.kernels.cpu.Parallel;
 import org.jtorch.storage.LowPrecision;
-import org.jtorch.storage.TensorImpl;
 
 /**
  * {@link PoolKernels}' loops where ATen's CPU kernels compute float16 and bfloat16 in the element type itself
@@ -39,7 +38,7 @@ final class PoolKernelsLowPrecision {
             int volume = p.volume(), out = p.outVolume();
             float[] gi = new float[Math.toIntExact(p.planes() * volume)];
             if (gi.length > 0 && out > 0) {
-                float[] g = dense(gradOutput);
+                float[] g = PoolKernelsFloat32.dense(gradOutput);
                 Parallel.forRange(p.planes(), PoolKernels.grain(out), (c0, c1) -> {
                     for (int c = (int) c0; c < c1; c++) {
                         for (int k = 0; k < out; k++) {
@@ -49,7 +48,7 @@ final class PoolKernelsLowPrecision {
                     }
                 });
             }
-            write(gi, gradInput);
+            PoolKernelsFloat32.write(gi, gradInput);
         }
     }
 
@@ -62,7 +61,7 @@ final class PoolKernelsLowPrecision {
             PoolWindows win = PoolWindows.of(p);
             float[] gi = new float[Math.toIntExact(p.planes() * volume)];
             if (gi.length > 0 && out > 0) {
-                float[] g = dense(gradOutput);
+                float[] g = PoolKernelsFloat32.dense(gradOutput);
                 Parallel.forRange(p.planes(), PoolKernels.grain(volume), (c0, c1) -> {
                     for (int c = (int) c0; c < c1; c++) {
                         int base = c * volume;
@@ -76,7 +75,7 @@ final class PoolKernelsLowPrecision {
                     }
                 });
             }
-            write(gi, gradInput);
+            PoolKernelsFloat32.write(gi, gradInput);
         }
     }
 
@@ -93,7 +92,7 @@ final class PoolKernelsLowPrecision {
     static void wholePlaneMean(Tensor input, Tensor output, PoolPlan p) {
         if (output.numel() == 0) return;
         try (var _ = DispatchState.gradEnabled(false)) {
-            float[] x = dense(input);
+            float[] x = PoolKernelsFloat32.dense(input);
             int volume = p.volume();
             float[] v = new float[Math.toIntExact(p.planes())];
             Parallel.forRange(p.planes(), PoolKernels.grain(volume), (c0, c1) -> {
@@ -103,7 +102,7 @@ final class PoolKernelsLowPrecision {
                     v[c] = sum / volume;
                 }
             });
-            write(v, output); // the conversion into the element type is the one rounding
+            PoolKernelsFloat32.write(v, output); // the conversion into the element type is the one rounding
         }
     }
 
@@ -112,7 +111,7 @@ final class PoolKernelsLowPrecision {
         if (output.numel() == 0) return;
         DType d = input.dtype();
         try (var _ = DispatchState.gradEnabled(false)) {
-            float[] x = dense(input);
+            float[] x = PoolKernelsFloat32.dense(input);
             int volume = p.volume(), out = p.outVolume();
             PoolWindows win = PoolWindows.of(p);
             float[] v = new float[Math.toIntExact(p.planes() * out)];
@@ -127,7 +126,7 @@ final class PoolKernelsLowPrecision {
                     }
                 }
             });
-            write(v, output);
+            PoolKernelsFloat32.write(v, output);
         }
     }
 
@@ -141,20 +140,5 @@ final class PoolKernelsLowPrecision {
         float r = value;
         for (int axis = 0; axis < 3; axis++) r = round(r / win.axisDivisors()[3 * o + axis], d);
         return r;
-    }
-
-    private static float[] dense(Tensor t) {
-        return (float[]) PoolKernels.readable(CopyOps.to(t, DType.FLOAT32))
-                .impl()
-                .storage()
-                .array();
-    }
-
-    /** Copies v (values of out's dtype held as floats) into out, through a float32 buffer; the conversion is exact. */
-    private static void write(float[] v, Tensor out) {
-        if (v.length == 0) return;
-        Tensor src = Tensor.of(TensorImpl.empty(out.impl().shapeRef(), DType.FLOAT32));
-        System.arraycopy(v, 0, (float[]) src.impl().storage().array(), (int) src.storageOffset(), v.length);
-        CopyOps.convert(src, out);
     }
 }
