@@ -2,7 +2,7 @@
 """PyTorch side of ConvFamilyBench (benchmarks/src/main/java/org/jtorch/benchmarks/ConvFamilyBench.java), float32:
 nn.ConvTranspose2d(64, 32, 4, stride=2, padding=1) on [16, 64, 32, 32], and bilinear F.interpolate(scale_factor=2) of
 [8, 32, 64, 64]; forward alone (under no_grad) and forward + backward of (out * g).sum() with the gradients reset
-after each call.
+after each call; and the interpolation's backward alone (its graph run again with g as the output gradient).
 
     OMP_WAIT_POLICY=passive python benchmarks/peers/torch_conv_family.py
 Prints one line per benchmark: bench=NAME value=MEDIAN unit=ms min=.. max=..
@@ -46,7 +46,14 @@ def bilinear_forward_backward():
     image.grad = None
 
 
+def bilinear_backward():
+    upsampled.backward(image_grad, retain_graph=True)
+    image.grad = None
+
+
 peer_timing.measure("convTransposeForward", conv_transpose_forward, warmup=5, runs=30)
 peer_timing.measure("convTransposeForwardBackward", conv_transpose_forward_backward, warmup=5, runs=30)
 peer_timing.measure("bilinearForward", bilinear_forward, warmup=5, runs=30)
 peer_timing.measure("bilinearForwardBackward", bilinear_forward_backward, warmup=5, runs=30)
+upsampled = bilinear()
+peer_timing.measure("bilinearBackward", bilinear_backward, warmup=5, runs=30)

@@ -70,6 +70,8 @@ final class Aten {
     static final AtenOp GE_TENSOR = new AtenOp("aten::ge.Tensor");
     static final AtenOp GT_TENSOR = new AtenOp("aten::gt.Tensor");
     static final AtenOp HEAVISIDE = new AtenOp("aten::heaviside");
+    static final AtenOp IGAMMA = new AtenOp("aten::igamma");
+    static final AtenOp IGAMMAC = new AtenOp("aten::igammac");
     static final AtenOp HISTC = new AtenOp("aten::histc");
     static final AtenOp I0 = new AtenOp("aten::i0");
     static final AtenOp IMAG = new AtenOp("aten::imag");
@@ -187,6 +189,7 @@ final class Aten {
     static final AtenOp VAR_CORRECTION = new AtenOp("aten::var.correction");
     static final AtenOp VDOT = new AtenOp("aten::vdot");
     static final AtenOp VIEW = new AtenOp("aten::view");
+    static final AtenOp VIEW_DTYPE = new AtenOp("aten::view.dtype");
     static final AtenOp WHERE_SELF = new AtenOp("aten::where.self");
     static final AtenOp _TO_COPY = new AtenOp("aten::_to_copy");
     static final AtenOp _TO_DEVICE = new AtenOp("aten::_to_device");

@@ -252,9 +252,12 @@ public final class Tensor {
         return impl.dtype().itemSize();
     }
 
-    /** The storage; the same object for tensors that share memory ({@code Tensor.untyped_storage()}). */
+    /**
+     * The storage; the same object for tensors that share memory ({@code Tensor.untyped_storage()}), also across
+     * {@link #view(DType)}.
+     */
     public Object untypedStorage() {
-        return impl.storage();
+        return impl.storage().root();
     }
 
     /** Version counter shared by all views (bumped by in-place ops); PyTorch's {@code Tensor._version}. */
@@ -870,6 +873,16 @@ public final class Tensor {
         return Aten.HEAVISIDE.call1(this, values);
     }
 
+    /** {@code Tensor.igamma(other)}: P(this, other), the regularized lower incomplete gamma function. */
+    public Tensor igamma(Tensor other) {
+        return Aten.IGAMMA.call1(this, other);
+    }
+
+    /** {@code Tensor.igammac(other)}: Q(this, other) = 1 - P(this, other). */
+    public Tensor igammac(Tensor other) {
+        return Aten.IGAMMAC.call1(this, other);
+    }
+
     /** {@code Tensor.relu}: applies the rectified linear unit {@code max(0, x)} element-wise. */
     public Tensor relu() {
         return Aten.RELU.call1(this);
@@ -959,6 +972,14 @@ public final class Tensor {
      */
     public Tensor view(long... size) {
         return Aten.VIEW.call1(this, size.clone());
+    }
+
+    /**
+     * {@code Tensor.view(dtype)}: this tensor's memory read as {@code dtype}, sharing it (writes show through both).
+     * Elements of another size regroup the last dimension, which must have stride 1; the result never requires grad.
+     */
+    public Tensor view(DType dtype) {
+        return Aten.VIEW_DTYPE.call1(this, dtype);
     }
 
     /**

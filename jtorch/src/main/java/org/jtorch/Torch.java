@@ -22,6 +22,7 @@ import org.jtorch.ops.EinsumOps;
 import org.jtorch.ops.FoldOps;
 import org.jtorch.ops.GridOps;
 import org.jtorch.ops.GridSampleOps;
+import org.jtorch.ops.IncompleteGammaOps;
 import org.jtorch.ops.IndexReduceOps;
 import org.jtorch.ops.IndexingOps;
 import org.jtorch.ops.IsinOps;
@@ -1232,6 +1233,29 @@ public final class Torch {
     /** {@code torch.special.i1}: the modified Bessel function of the first kind of order 1, I₁(x). */
     public static Tensor specialI1(Tensor x) {
         return SpecialPointwiseOps.i1(x);
+    }
+
+    /**
+     * {@code torch.igamma(input, other)}: the regularized lower incomplete gamma function P(input, other), over
+     * broadcast floating tensors; NaN outside a, x >= 0. Differentiable in {@code other} only, as in PyTorch.
+     */
+    public static Tensor igamma(Tensor a, Tensor x) {
+        return call(IncompleteGammaOps.IGAMMA, a, x);
+    }
+
+    /** {@code torch.igammac(input, other)}: the regularized upper incomplete gamma function Q = 1 - P. */
+    public static Tensor igammac(Tensor a, Tensor x) {
+        return call(IncompleteGammaOps.IGAMMAC, a, x);
+    }
+
+    /** {@code torch.special.gammainc(input, other)}: alias for {@link #igamma}. */
+    public static Tensor specialGammainc(Tensor a, Tensor x) {
+        return call(IncompleteGammaOps.IGAMMA, a, x);
+    }
+
+    /** {@code torch.special.gammaincc(input, other)}: alias for {@link #igammac}. */
+    public static Tensor specialGammaincc(Tensor a, Tensor x) {
+        return call(IncompleteGammaOps.IGAMMAC, a, x);
     }
 
     /**

@@ -11,7 +11,8 @@ import org.jtorch.nn.functional.F;
  * {@link ConvFamilyBench}'s four measurements as a whole program timed as the peer times them (5 warm-up calls, then
  * the median of 30 wall-clock calls), printing the peer's line format, so that the two can alternate in one sitting on
  * a loaded machine: {@code ConvTranspose2d(64, 32, 4, stride=2, padding=1)} on [16, 64, 32, 32] and bilinear
- * {@code F.interpolate(scale_factor=2)} of [8, 32, 64, 64], float32, forward alone and forward + backward.
+ * {@code F.interpolate(scale_factor=2)} of [8, 32, 64, 64], float32, forward alone and forward + backward, and the
+ * interpolation's backward alone (its recorded graph run again, {@code upsample_bilinear2d_backward}).
  *
  * <pre>
  * ./mvnw -B -q -pl benchmarks -am -DskipTests package
@@ -48,6 +49,11 @@ public final class ConvFamilyRun {
                     .mul(imageGrad)
                     .sum()
                     .backward();
+            image.setGrad(null);
+        });
+        Tensor upsampled = F.interpolate(image, new double[] {2}, "bilinear", false, null);
+        measure("bilinearBackward", () -> {
+            upsampled.backward(imageGrad, true, false);
             image.setGrad(null);
         });
     }

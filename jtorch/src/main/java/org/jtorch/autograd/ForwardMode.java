@@ -176,13 +176,13 @@ final class ForwardMode extends DispatchState.ModeInterpreter {
     }
 
     private static boolean aliasesAny(Tensor t, Tensor[] outs) {
-        for (Tensor o : outs) if (o.impl().storage() == t.impl().storage()) return true;
+        for (Tensor o : outs) if (o.impl().storage().sameMemory(t.impl().storage())) return true;
         return false;
     }
 
     private static boolean sharesStorage(Tensor t, Tensor[] tangents) {
         for (Tensor s : tangents)
-            if (s != null && s.impl().storage() == t.impl().storage()) return true;
+            if (s != null && s.impl().storage().sameMemory(t.impl().storage())) return true;
         return false;
     }
 

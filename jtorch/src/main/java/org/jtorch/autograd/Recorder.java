@@ -153,7 +153,7 @@ public final class Recorder {
     private static Tensor keep(
             Tensor t, Tensor[] outs, Map<Tensor, Tensor> clones, List<Tensor> checked, List<Integer> versions) {
         for (Tensor o : outs) {
-            if (o.impl().storage() == t.impl().storage()) { // the kernel will overwrite it: save its value now
+            if (o.impl().storage().sameMemory(t.impl().storage())) { // the kernel will overwrite it: save its value now
                 // recorded (as PyTorch's original_self = self.clone()), so that a rule run under createGraph
                 // differentiates through the old value's history
                 return clones.computeIfAbsent(t, Tensor::clone);

@@ -90,6 +90,17 @@ public final class Gamma extends Distribution {
                 .sub(concentration.lgamma());
     }
 
+    /**
+     * {@code P(concentration, rate · value)}, the regularized lower incomplete gamma function
+     * ({@code torch.special.gammainc}); differentiable in the value and the rate, not in the concentration (PyTorch has
+     * no derivative of igamma in its first argument).
+     */
+    @Override
+    public Tensor cdf(Tensor value) {
+        validateSample(value);
+        return Torch.specialGammainc(concentration, rate.mul(value));
+    }
+
     @Override
     public Tensor entropy() {
         return concentration

@@ -180,6 +180,16 @@ public final class OpDef implements Operator {
         return registered(new OpDef(Schema.parse(schema), null, null, view, null, flagSet(new Flag[] {Flag.VIEW})));
     }
 
+    /**
+     * A view op that autograd never records ({@link Flag#NOT_DIFFERENTIABLE}, PyTorch's
+     * {@code output_differentiability: False}), registered in {@link OpRegistry}.
+     */
+    public static OpDef nondifferentiableView(String schema, ViewFn view) {
+        return registered(new OpDef(
+                Schema.parse(schema), null, null, view, null, flagSet(new Flag[] {Flag.VIEW, Flag.NOT_DIFFERENTIABLE
+                })));
+    }
+
     /** A composite op, registered in {@link OpRegistry}. */
     public static OpDef composite(String schema, Composite composite, Flag... flags) {
         return registered(Unregistered.composite(schema, composite, flags));

@@ -269,7 +269,14 @@ public final class Pool3dOps {
                         PoolOps.requireSupported("adaptive_avg_pool3d_cpu", x.dtype());
                         return Spec.of(outShape(x, p), x.dtype(), x.device(), p);
                     },
-                    (a, outs, spec) -> PoolKernels.average((Tensor) a[0], outs[0], (PoolPlan) spec.plan()))
+                    (a, outs, spec) -> {
+                        Tensor x = (Tensor) a[0];
+                        // ATen's 3-d adaptive kernel sums float16/bfloat16 in the element type (the 2-d one in float)
+                        PoolPlan p = (PoolPlan) spec.plan();
+                        if (PoolKernelsLowPrecision.handles(x.dtype()) && !PoolKernelsLowPrecision.isWholePlaneMean(p))
+                            PoolKernelsLowPrecision.adaptiveAverage3d(x, outs[0], p);
+                        else PoolKernels.average(x, outs[0], p);
+                    })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) ->
                     new Tensor[] {Pool3dOps.ADAPTIVE_AVG_POOL3D_BACKWARD.call1(g[0], a[0])})
             .deriveJvp(Jvps::linear)

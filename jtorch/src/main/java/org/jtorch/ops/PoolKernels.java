@@ -10,10 +10,11 @@ import org.jtorch.storage.TensorImpl;
 /**
  * The CPU kernels of every pool ({@link PoolOps}, {@link Pool3dOps}, {@link AdaptiveMaxPoolOps}): one max kernel and
  * one average kernel over a {@link PoolPlan}, whose windows ({@link PoolWindows}) are laid out once per call. float32
- * runs in float32 ({@link PoolKernelsFloat32}, ATen's float rounding); every other floating dtype is read as dense
- * float64 volumes (exact) and written through a float64 buffer converted once into the output, so one loop serves them;
- * integer max pools and int64 average pools have their own integer loops. Planes (N·C) are independent and run in
- * parallel; within a plane the order is fixed, so results do not depend on the thread count.
+ * runs in float32 ({@link PoolKernelsFloat32}, ATen's float rounding), and so do the forwards of float16 and bfloat16,
+ * rounded once; their gradients round at every step as ATen's do ({@link PoolKernelsLowPrecision}); float64 is read as
+ * dense float64 volumes and written through a float64 buffer; integer max pools and int64 average pools have their own
+ * integer loops. Planes (N·C) are independent and run in parallel; within a plane the order is fixed, so results do not
+ * depend on the thread count.
  */
 final class PoolKernels {
     private PoolKernels() {}
@@ -50,8 +51,8 @@ final class PoolKernels {
             maxForwardIntegral(input, values, indices, p);
             return;
         }
-        if (input.dtype() == DType.FLOAT32) {
-            PoolKernelsFloat32.maxForward(input, values, indices, p);
+        if (input.dtype() == DType.FLOAT32 || PoolKernelsLowPrecision.handles(input.dtype())) {
+            PoolKernelsFloat32.maxForward(input, values, indices, p); // a max is exact in float
             return;
         }
         try (var _ = DispatchState.gradEnabled(false)) {
@@ -128,6 +129,10 @@ final class PoolKernels {
                 PoolKernelsFloat32.maxBackward(gradOutput, ix, gradInput, p);
                 return;
             }
+            if (PoolKernelsLowPrecision.handles(gradInput.dtype())) {
+                PoolKernelsLowPrecision.maxBackward(gradOutput, ix, gradInput, p);
+                return;
+            }
             double[] gi = new double[Math.toIntExact(p.planes() * volume)];
             if (some) {
                 double[] g = dense(gradOutput);
@@ -162,8 +167,12 @@ final class PoolKernels {
             averageLong(input, output, p);
             return;
         }
-        if (input.dtype() == DType.FLOAT32) {
-            PoolKernelsFloat32.average(input, output, p);
+        if (PoolKernelsLowPrecision.handles(input.dtype()) && PoolKernelsLowPrecision.isWholePlaneMean(p)) {
+            PoolKernelsLowPrecision.wholePlaneMean(input, output, p);
+            return;
+        }
+        if (input.dtype() == DType.FLOAT32 || PoolKernelsLowPrecision.handles(input.dtype())) {
+            PoolKernelsFloat32.average(input, output, p); // half types: summed in float, rounded once, as ATen does
             return;
         }
         try (var _ = DispatchState.gradEnabled(false)) {
@@ -192,6 +201,10 @@ final class PoolKernels {
         }
         if (gradInput.dtype() == DType.FLOAT32) {
             PoolKernelsFloat32.averageBackward(gradOutput, gradInput, p);
+            return;
+        }
+        if (PoolKernelsLowPrecision.handles(gradInput.dtype())) {
+            PoolKernelsLowPrecision.averageBackward(gradOutput, gradInput, p);
             return;
         }
         try (var _ = DispatchState.gradEnabled(false)) {

@@ -18,7 +18,7 @@ final class PoolKernelsFloat32 {
     private PoolKernelsFloat32() {}
 
     /** t's elements as a row-major float[] from index 0, for reading; converted or copied only when needed. */
-    private static float[] dense(Tensor t) {
+    static float[] dense(Tensor t) {
         return (float[]) PoolKernels.readable(CopyOps.to(t, DType.FLOAT32))
                 .impl()
                 .storage()
@@ -165,7 +165,7 @@ final class PoolKernelsFloat32 {
      * Copies v into out: straight into its array when out is a dense float32 tensor on the heap (a fresh output), else
      * through a float32 buffer converted into it.
      */
-    private static void write(float[] v, Tensor out) {
+    static void write(float[] v, Tensor out) {
         if (v.length == 0) return;
         if (out.dtype() == DType.FLOAT32
                 && out.isContiguous()

@@ -204,6 +204,10 @@ final class ResampleKernels {
                 if (src instanceof float[] sf) {
                     float[] df = (float[]) dst, w = ax.wf();
                     java.util.Arrays.fill(df, d, d + in * inner, 0f);
+                    if (inner == 1 && taps == 2) {
+                        scatterRow(idx, w, sf, s, df, d, out);
+                        continue;
+                    }
                     for (int o = 0; o < out; o++) {
                         int from = s + o * inner;
                         for (int t = 0; t < taps; t++) {
@@ -226,5 +230,18 @@ final class ResampleKernels {
                 }
             }
         });
+    }
+
+    /**
+     * The last dim's adjoint for two taps (linear interpolation): each output gradient goes to its two input positions
+     * with their weights. A row at a time, without the row loop of length one that the general case would run per tap;
+     * the order of the additions is the general case's, so the sums are the same.
+     */
+    private static void scatterRow(int[] idx, float[] w, float[] src, int s, float[] dst, int d, int out) {
+        for (int o = 0; o < out; o++) {
+            float g = src[s + o];
+            dst[d + idx[2 * o]] += w[2 * o] * g;
+            dst[d + idx[2 * o + 1]] += w[2 * o + 1] * g;
+        }
     }
 }

@@ -26,6 +26,11 @@ public final class Storage {
     private final MemorySegment segment;
     private final Device device;
     private final boolean fake;
+    /** The storage whose memory this one reads ({@link #reinterpret}); itself for storage that owns its memory. */
+    private final Storage root;
+    /** The root's memory as each other kind, made once so that same memory and kind mean the same object. */
+    private final Storage[] reinterpretations;
+
     private int version;
 
     private Storage(DType.StorageKind kind, long slots, Object array, MemorySegment segment, Device device) {
@@ -40,6 +45,20 @@ public final class Storage {
         this.segment = segment;
         this.device = device;
         this.fake = fake;
+        this.root = this;
+        this.reinterpretations = new Storage[DType.StorageKind.values().length];
+    }
+
+    /** The same memory as {@code root}'s, read as {@code kind}: see {@link #reinterpret}. */
+    private Storage(Storage root, DType.StorageKind kind) {
+        this.kind = kind;
+        this.slots = root.byteSize() / slotBytes(kind);
+        this.array = null;
+        this.segment = root.segment;
+        this.device = root.device;
+        this.fake = root.fake;
+        this.root = root;
+        this.reinterpretations = null;
     }
 
     /** Zero-filled heap storage of {@code slots} primitive slots. */
@@ -196,12 +215,38 @@ public final class Storage {
         return (double[]) array;
     }
 
+    /**
+     * This storage's memory read as primitive slots of {@code kind} ({@code Tensor.view(dtype)}, where PyTorch's
+     * untyped storage is shared as is): the same bytes and the same version counter, and {@link #root()} names the
+     * storage that owns them. A storage of another kind has no primitive array, so kernels read it through its segment
+     * (little-endian, unaligned), as they read native memory.
+     */
+    public Storage reinterpret(DType.StorageKind kind) {
+        if (kind == this.kind) return this;
+        if (root.kind == kind) return root;
+        synchronized (root.reinterpretations) {
+            Storage[] made = root.reinterpretations;
+            if (made[kind.ordinal()] == null) made[kind.ordinal()] = new Storage(root, kind);
+            return made[kind.ordinal()];
+        }
+    }
+
+    /** The storage that owns this memory: itself, or the one this was {@link #reinterpret reinterpreted} from. */
+    public Storage root() {
+        return root;
+    }
+
+    /** Whether two storages are the same memory (PyTorch's storage identity, across {@link #reinterpret}). */
+    public boolean sameMemory(Storage other) {
+        return other != null && other.root == root;
+    }
+
     public int version() {
-        return version;
+        return root.version;
     }
 
     /** Marks an in-place write, so autograd can detect stale saved tensors. */
     public void bumpVersion() {
-        version++;
+        root.version++;
     }
 }

@@ -8,6 +8,7 @@ import static org.jtorch.DType.FLOAT16;
 import static org.jtorch.DType.FLOAT32;
 import static org.jtorch.DType.FLOAT64;
 import static org.jtorch.DType.FLOAT8_E4M3FN;
+import static org.jtorch.DType.INT16;
 import static org.jtorch.DType.INT32;
 import static org.jtorch.DType.INT64;
 import static org.jtorch.DType.INT8;
@@ -36,6 +37,7 @@ import org.jtorch.ops.CopyOps;
 import org.jtorch.ops.Creation;
 import org.jtorch.ops.DeviceCopyOps;
 import org.jtorch.ops.DistanceOps;
+import org.jtorch.ops.DtypeViewOps;
 import org.jtorch.ops.EinsumOps;
 import org.jtorch.ops.GridOps;
 import org.jtorch.ops.JoinOps;
@@ -829,6 +831,18 @@ public final class OpDb {
                 ComplexOps.ISREAL)) {
             t.add(op(op, unary(), s("batched", in -> a(in.t(2, 1, 3)))));
         }
+        // view(dtype): a same-size, a smaller and a larger target; a strided input may be refused where its contiguous
+        // copy is not (a last stride other than 1, an offset not divisible), so those samples check shapes and errors
+        t.add(op(
+                DtypeViewOps.VIEW_DTYPE,
+                s("to-int32", in -> a(in.t(2, 8), INT32)),
+                s("to-int8", in -> a(in.t(2, 8), INT8)),
+                s("to-int16", in -> a(in.t(3, 16), INT16)),
+                s("to-complex128", in -> a(in.t(2, 16), COMPLEX128)),
+                s("0-d", in -> a(in.t(), FLOAT32)),
+                s("empty", in -> a(in.t(0, 16), FLOAT64)),
+                shapesOnly("offset", in -> a(in.off(2, 8), BFLOAT16)),
+                shapesOnly("transposed", in -> a(in.nc(4, 4), INT32))));
         // A last dim of size 2 and stride 1, every other stride even: rows() keeps that, nc() does not.
         t.add(op(
                 ComplexOps.VIEW_AS_COMPLEX,
