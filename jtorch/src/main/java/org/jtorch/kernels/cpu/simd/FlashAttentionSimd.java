@@ -105,7 +105,13 @@ public final class FlashAttentionSimd {
         final float[] scores = new float[BLOCK_Q * BLOCK_K];
         final float[] probGrads = new float[BLOCK_Q * BLOCK_K];
         final float[] keysT, valuesT, acc;
-        final float[] rowMax = new float[BLOCK_Q], rowSum = new float[BLOCK_Q];
+        final float[] rowMax = new float[BLOCK_Q];
+        /**
+         * Each row's running sum of the online softmax, kept per vector lane (the lanes of row r at {@code r * lanes})
+         * plus the scalar tail's part, and reduced once per row at the end: a lane reduction per row and key block cost
+         * as much as the block's exponentials.
+         */
+        final float[] rowSumLanes = new float[BLOCK_Q * F.length()], rowSumTail = new float[BLOCK_Q];
 
         Tiles(Problem p) {
             keysT = new float[p.e() * BLOCK_K];
@@ -118,7 +124,8 @@ public final class FlashAttentionSimd {
         int rows = i1 - i0, ev = p.ev();
         float[] s = t.scores, acc = t.acc;
         Arrays.fill(t.rowMax, 0, rows, Float.NEGATIVE_INFINITY);
-        Arrays.fill(t.rowSum, 0, rows, 0f);
+        Arrays.fill(t.rowSumLanes, 0, rows * F.length(), 0f);
+        Arrays.fill(t.rowSumTail, 0, rows, 0f);
         Arrays.fill(acc, 0, rows * ev, 0f);
         int keyEnd = p.causal() ? Math.min(p.s(), i1) : p.s();
         for (int j0 = 0; j0 < keyEnd; j0 += BLOCK_K) {
@@ -129,7 +136,8 @@ public final class FlashAttentionSimd {
             mulAdd(rows, ev, cols, s, 0, cols, 1, p.v().data(), p.v().row(n, j0), p.v().rowStride(), acc, 0, ev);
         }
         for (int r = 0; r < rows; r++) {
-            float sum = t.rowSum[r];
+            float sum = (float)
+                    (FloatSimd.laneSum(FloatVector.fromArray(F, t.rowSumLanes, r * F.length())) + t.rowSumTail[r]);
             float inv = sum > 0 ? 1f / sum : 0f;
             int o = out.row(n, i0 + r);
             for (int c = 0; c < ev; c++) out.data()[o + c] = acc[r * ev + c] * inv;
@@ -172,13 +180,13 @@ public final class FlashAttentionSimd {
             Arrays.fill(s, at, at + cols, 0f);
             return;
         }
-        float sum = expShifted(s, at, cols, now);
-        if (before != now) {
-            float rescale = before == Float.NEGATIVE_INFINITY ? 0f : FloatExp.exp(before - now);
-            t.rowSum[r] *= rescale;
+        if (before != now && before != Float.NEGATIVE_INFINITY) {
+            float rescale = FloatExp.exp(before - now);
+            scale(t.rowSumLanes, r * F.length(), F.length(), rescale);
+            t.rowSumTail[r] *= rescale;
             scale(acc, accAt, ev, rescale);
         }
-        t.rowSum[r] += sum;
+        t.rowSumTail[r] += expShiftedSummed(s, at, cols, now, t.rowSumLanes, r * F.length());
         t.rowMax[r] = now;
     }
 
@@ -432,21 +440,34 @@ public final class FlashAttentionSimd {
         return m;
     }
 
-    /** {@code x[j] = exp(x[j] - shift)} in place; returns the sum of the new values. */
-    private static float expShifted(float[] x, int at, int len, float shift) {
-        FloatVector acc = FloatVector.zero(F);
+    /**
+     * {@code x[j] = exp(x[j] - shift)} in place, the vector part's values added lane by lane into {@code sums} at
+     * {@code sumsAt}; returns the sum of the scalar tail's values.
+     */
+    private static float expShiftedSummed(float[] x, int at, int len, float shift, float[] sums, int sumsAt) {
+        FloatVector acc = FloatVector.fromArray(F, sums, sumsAt);
         int j = 0;
         for (int bound = F.loopBound(len); j < bound; j += F.length()) {
             FloatVector y = FloatExp.exp(FloatVector.fromArray(F, x, at + j).sub(shift));
             y.intoArray(x, at + j);
             acc = acc.add(y);
         }
-        float sum = (float) FloatSimd.laneSum(acc); // fixed lane order, as in dot
+        acc.intoArray(sums, sumsAt);
+        float tail = 0;
         for (; j < len; j++) {
             float y = FloatExp.exp(x[at + j] - shift);
             x[at + j] = y;
-            sum += y;
+            tail += y;
         }
-        return sum;
+        return tail;
+    }
+
+    /** {@code x[j] = exp(x[j] - shift)} in place. */
+    private static void expShifted(float[] x, int at, int len, float shift) {
+        int j = 0;
+        for (int bound = F.loopBound(len); j < bound; j += F.length()) {
+            FloatExp.exp(FloatVector.fromArray(F, x, at + j).sub(shift)).intoArray(x, at + j);
+        }
+        for (; j < len; j++) x[at + j] = FloatExp.exp(x[at + j] - shift);
     }
 }
