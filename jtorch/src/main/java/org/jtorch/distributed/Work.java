@@ -3,7 +3,6 @@ package org.jtorch.distributed;
 import java.lang.foreign.Arena;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.IntConsumer;
 import org.jtorch.kernels.mpi.MpiException;
@@ -69,10 +68,10 @@ public final class Work {
         }
         finished = true;
         try {
-            int source = mpi.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            int source = world.thread.awaitUrgently(mpi, Math.max(0, deadline - System.nanoTime()));
             finish.accept(source);
             sourceRank = source;
-            buffers.close();
+            closeBuffers();
         } catch (TimeoutException e) {
             // MPI may still write into the buffers: they stay allocated.
             world.markBroken(call);
@@ -80,17 +79,22 @@ public final class Work {
                     + " timed out after " + world.timeout.toMillis() / 1000.0 + " s: a peer rank died, hangs, or "
                     + "called a different collective; the process group is unusable now (MPI cannot cancel the call)");
         } catch (ExecutionException e) {
-            buffers.close();
+            closeBuffers();
             failure = translate(e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             world.markBroken(call);
             failure = new DistributedException(call + " on rank " + world.comm.rank() + ": interrupted while waiting");
         } catch (RuntimeException e) {
-            buffers.close();
+            closeBuffers();
             failure = e;
         }
         if (failure != null) throw failure;
+    }
+
+    /** Frees the staging buffers; a call that worked in the tensors' own native memory has none. */
+    private void closeBuffers() {
+        if (buffers != null) buffers.close();
     }
 
     private RuntimeException translate(Throwable cause) {
