@@ -85,6 +85,7 @@ public final class DdpCheck {
         checkBuckets(
                 null,
                 false,
+                null,
                 List.of(all),
                 List.of(2359296L),
                 List.of(List.of(1, 0), List.of(2, 3)),
@@ -92,6 +93,7 @@ public final class DdpCheck {
         checkBuckets(
                 0.3,
                 false,
+                null,
                 List.of(all),
                 List.of(2359296L),
                 List.of(List.of(1), List.of(0), List.of(2), List.of(3)),
@@ -99,13 +101,14 @@ public final class DdpCheck {
         checkBuckets(
                 2.0,
                 false,
+                null,
                 List.of(all),
                 List.of(2359296L),
                 List.of(List.of(1, 0, 2), List.of(3)),
                 List.of(2097152L, 262144L));
         // find_unused_parameters: sized buckets in reverse registration order from the start, never rebuilt.
         List<List<Integer>> unused = List.of(List.of(1, 2, 3), List.of(0));
-        checkBuckets(null, true, unused, List.of(1310720L, 1048576L), unused, List.of(1310720L, 1048576L));
+        checkBuckets(null, true, null, unused, List.of(1310720L, 1048576L), unused, List.of(1310720L, 1048576L));
         // A final bucket (no PyTorch counterpart), from the definition: the last gradients (d, then c, a, b) that fit
         // its cap, the rest as PyTorch assigns them. 0.3 MiB holds d (256 KiB); 2 MiB holds a, c and d (1.75 MiB).
         checkBuckets(
@@ -126,16 +129,6 @@ public final class DdpCheck {
                 List.of(524288L, 1835008L));
         // Under find_unused_parameters the buckets are never rebuilt, so the final cap changes nothing.
         checkBuckets(null, true, 0.3, unused, List.of(1310720L, 1048576L), unused, List.of(1310720L, 1048576L));
-    }
-
-    private static void checkBuckets(
-            Double capMb,
-            boolean findUnused,
-            List<List<Integer>> first,
-            List<Long> firstBytes,
-            List<List<Integer>> rebuilt,
-            List<Long> rebuiltBytes) {
-        checkBuckets(capMb, findUnused, null, first, firstBytes, rebuilt, rebuiltBytes);
     }
 
     private static void checkBuckets(
