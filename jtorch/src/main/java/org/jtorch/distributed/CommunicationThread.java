@@ -132,7 +132,7 @@ final class CommunicationThread {
                 else if (waiters.get() > 0) task = queue.poll();
                 else task = queue.poll(POLL_MICROS, TimeUnit.MICROSECONDS);
                 if (task != null) task.run();
-                else if (waiters.get() > 0) Thread.onSpinWait();
+                else if (waiters.get() > 0) Thread.yield(); // a spin that gives way to other threads on a busy host
                 progress();
             }
         } catch (InterruptedException e) {
