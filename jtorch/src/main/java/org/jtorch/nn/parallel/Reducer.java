@@ -21,11 +21,11 @@ import org.jtorch.utils.hooks.RemovableHandle;
 
 /**
  * DDP's gradient reducer, after PyTorch's {@code Reducer}: parameters are grouped into buckets, each bucket's gradients
- * are copied (already divided by the world size) into one flat tensor as backward produces them, and the bucket is
- * all-reduced asynchronously as soon as it is complete, so that communication overlaps the rest of backward. Buckets
- * are launched strictly in order, so every rank issues the same sequence of collectives whatever order its hooks fire
- * in. A bucket whose all-reduce has finished is written back into {@code .grad} at the next hook; when the last bucket
- * has been launched, the reducer waits for the rest and writes them back, so backward returns with averaged gradients.
+ * are copied into one flat tensor as backward produces them, and the bucket is all-reduced (summed) asynchronously as
+ * soon as it is complete, so that communication overlaps the rest of backward. Buckets are launched strictly in order,
+ * so every rank issues the same sequence of collectives whatever order its hooks fire in. A bucket whose all-reduce has
+ * finished is written back into {@code .grad} at the next hook; when the last bucket has been launched, the reducer
+ * waits for the rest and writes them back divided by the world size, so backward returns with averaged gradients.
  *
  * <p>As in PyTorch, the buckets are rebuilt once, at the forward after the first synchronised backward (unless
  * {@code find_unused_parameters}): the parameters are then bucketed in the order their gradients arrived, as rank 0 saw
@@ -45,8 +45,6 @@ final class Reducer {
     private final long bucketCapBytes;
     /** The last rebuilt bucket's limit; 0 for none (PyTorch's buckets). */
     private final long finalBucketBytes;
-    /** {@code 1 / world size}, a 0-dimensional tensor: the factor gradients are multiplied by as they are copied in. */
-    private final Tensor divFactor;
     /** In reduction order. */
     private List<Bucket> buckets;
 
@@ -92,7 +90,6 @@ final class Reducer {
         this.firstBucketBytes = firstBucketBytes;
         this.bucketCapBytes = bucketCapBytes;
         this.finalBucketBytes = finalBucketBytes;
-        this.divFactor = Torch.scalarTensor(1.0 / worldSize, DType.FLOAT64);
         this.params = List.copyOf(params);
         // PyTorch's BucketCapacityConfig.compute_bucket_size_limits for the first iteration.
         long[] limits = !findUnusedParameters
@@ -233,9 +230,10 @@ final class Reducer {
         Bucket bucket = buckets.get(s.bucket());
         try (var _ = Torch.noGrad()) {
             Tensor view = bucket.view(s.index());
+            // A plain memory copy into the native bucket; the division by the world size is done in .grad, on the
+            // heap, where JTorch's fast kernels run (see writeBack).
             if (grad == null) view.zero_();
-            else if (worldSize == 1) view.copy_(grad);
-            else Torch.mulOut(view, grad, divFactor); // divided while copied in, in one pass, as PyTorch's reducer
+            else view.copy_(grad);
         }
         bucket.pending--;
         while (nextBucket < buckets.size() && buckets.get(nextBucket).pending == 0) {
@@ -282,16 +280,22 @@ final class Reducer {
                 buckets.size(), communication, Math.max(0, end - lastGradientAt), Math.max(0, end - firstStart));
     }
 
-    /** Waits for a bucket's all-reduce and puts its averaged gradients in {@code .grad} (skipping unused ones). */
+    /**
+     * Waits for a bucket's all-reduce and puts its averaged gradients in {@code .grad} (skipping unused ones): the sum
+     * over ranks divided by the world size. PyTorch's reducer divides while copying into the bucket instead; for a
+     * world size that is a power of two both give the same bits (the division is exact), for others they may differ in
+     * the last bit.
+     */
     private void writeBack(Bucket b, long[] used) {
         b.work.await();
         try (var _ = Torch.noGrad()) {
             for (int i = 0; i < b.params.size(); i++) {
                 Tensor p = b.params.get(i);
                 if (used != null && used[slots.get(p).position()] == 0) continue;
-                Tensor averaged = b.view(i);
-                if (p.grad() == null) p.setGrad(averaged.clone());
-                else p.grad().copy_(averaged);
+                Tensor summed = b.view(i);
+                if (p.grad() == null) p.setGrad(summed.clone());
+                else p.grad().copy_(summed);
+                if (worldSize > 1) p.grad().mul_(1.0 / worldSize);
             }
         }
     }
