@@ -8,11 +8,8 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.jtorch.kernels.mpi.Mpi;
 import org.jtorch.kernels.mpi.Request;
@@ -30,8 +27,6 @@ import org.jtorch.kernels.mpi.Request;
  */
 final class CommunicationThread {
     private static final long POLL_MICROS = 50;
-    /** Wakes the thread from a timed poll; does nothing itself. */
-    private static final Runnable WAKE = () -> {};
 
     private final BlockingQueue<Runnable> queue = new LinkedBlockingQueue<>();
     /** Started requests not yet complete; changed by this thread only, read by {@link #activity()} too. */
@@ -42,8 +37,6 @@ final class CommunicationThread {
     private volatile String inFlight;
 
     private boolean stopped;
-    /** Threads blocked in {@link #awaitUrgently}: while there are any, pending requests are tested without pausing. */
-    private final AtomicInteger waiters = new AtomicInteger();
 
     private record Posted(String description, Request request, CompletableFuture<Integer> done, long[] span) {}
 
@@ -85,24 +78,6 @@ final class CommunicationThread {
         return done;
     }
 
-    /**
-     * Waits up to {@code nanos} for {@code done}, a call queued on this thread. While a caller waits it has nothing
-     * else to do, so this thread tests the pending requests continuously instead of every {@value #POLL_MICROS} µs:
-     * each test is a round of MPI's progress (a large all-reduce takes many), and the time to notice completion is in
-     * the caller's wait, such as the tail of DDP's backward.
-     */
-    <T> T awaitUrgently(CompletableFuture<T> done, long nanos)
-            throws InterruptedException, ExecutionException, TimeoutException {
-        if (done.isDone()) return done.get();
-        waiters.incrementAndGet();
-        queue.add(WAKE);
-        try {
-            return done.get(nanos, TimeUnit.NANOSECONDS);
-        } finally {
-            waiters.decrementAndGet();
-        }
-    }
-
     /** What this thread is doing, for diagnostics: the MPI call in progress and the requests still pending. */
     String activity() {
         List<String> calls = new ArrayList<>();
@@ -125,14 +100,9 @@ final class CommunicationThread {
         try {
             while (!stopped) {
                 // While requests are pending, MPI progresses them only inside MPI calls: test them every ~50 µs,
-                // parked in between rather than spinning, so that the ranks' compute threads keep the cores; and
-                // continuously while a caller waits for a result, as it then leaves its core to this thread.
-                Runnable task;
-                if (posted.isEmpty()) task = queue.take();
-                else if (waiters.get() > 0) task = queue.poll();
-                else task = queue.poll(POLL_MICROS, TimeUnit.MICROSECONDS);
+                // parked in between rather than spinning, so that the ranks' compute threads keep the cores.
+                Runnable task = posted.isEmpty() ? queue.take() : queue.poll(POLL_MICROS, TimeUnit.MICROSECONDS);
                 if (task != null) task.run();
-                else if (waiters.get() > 0) Thread.yield(); // a spin that gives way to other threads on a busy host
                 progress();
             }
         } catch (InterruptedException e) {

@@ -3,6 +3,7 @@ package org.jtorch.distributed;
 import java.lang.foreign.Arena;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.IntConsumer;
 import org.jtorch.kernels.mpi.MpiException;
@@ -68,7 +69,7 @@ public final class Work {
         }
         finished = true;
         try {
-            int source = world.thread.awaitUrgently(mpi, Math.max(0, deadline - System.nanoTime()));
+            int source = mpi.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             finish.accept(source);
             sourceRank = source;
             closeBuffers();
