@@ -140,7 +140,7 @@ public final class TrainGpt {
         // The model's calls through the compiler (the loss, a Java kernel over the targets, stays eager).
         if (!opts.compile.equals("off")) model.compile(CompileOptions.defaults().backend(opts.compile));
         // Under --ddp, DDP around the model: rank 0's weights everywhere, gradients averaged over the ranks.
-        Module replica = dp.wrap(model, opts.ddpBucketMb);
+        Module replica = dp.wrap(model, opts.ddpBucketMb, opts.ddpFinalBucketMb);
         int endStep = opts.stopAfter > 0 ? Math.min(opts.stopAfter, opts.steps) : opts.steps;
         long params = model.parameters().stream().mapToLong(Tensor::numel).sum();
         double baseline = corpus.unigramBaseline();

@@ -52,7 +52,8 @@ class TrainGptLauncherTest {
             Map.entry("--top-k", "3"),
             Map.entry("--threads", "1"),
             Map.entry("--ddp", "off"),
-            Map.entry("--ddp-bucket-mb", "4"));
+            Map.entry("--ddp-bucket-mb", "4"),
+            Map.entry("--ddp-final-bucket-mb", "0.25"));
 
     private record Run(int exit, String stdout, String stderr) {}
 

@@ -12,7 +12,8 @@ import org.jtorch.kernels.mpi.Staging;
 /**
  * Native staging buffers: tensors are copied in on the calling thread before a call is queued (so a later write to an
  * input does not race with MPI), and results are copied out on the thread that awaits the call. Non-contiguous tensors
- * go through a contiguous copy both ways.
+ * go through a contiguous copy both ways. An all-reduce of a contiguous tensor that already lives in native memory
+ * (DDP's gradient buckets) needs no staging: MPI works in the tensor itself.
  */
 final class Buffers {
     private Buffers() {}
@@ -35,6 +36,18 @@ final class Buffers {
             }
         }
         return buffer;
+    }
+
+    /**
+     * The memory of {@code t}'s elements when MPI can work in it directly: a contiguous tensor over native memory
+     * (which the garbage collector never moves); null for heap tensors and non-contiguous ones, which are staged.
+     */
+    static MemorySegment nativeMemory(Tensor t) {
+        if (!t.isContiguous() || !t.device().equals(Device.CPU) || !t.impl().hasData()) return null;
+        MemorySegment storage = t.impl().storage().segment();
+        if (storage == null || !storage.isNative()) return null;
+        long item = t.dtype().itemSize();
+        return storage.asSlice(t.impl().storageOffset() * item, t.numel() * item);
     }
 
     /** Copies elements from byte {@code offset} of {@code buffer} into {@code into}, whatever its strides. */

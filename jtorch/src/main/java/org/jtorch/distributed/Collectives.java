@@ -28,9 +28,18 @@ final class Collectives {
         Reductions.check(call, op, t.dtype());
         if (!g.takesPart(call)) return Work.completed();
         Communicator comm = g.comm();
+        MpiDatatype type = Reductions.mpiType(t.dtype());
+        MemorySegment own = type == null ? null : Buffers.nativeMemory(t);
+        if (own != null) {
+            // Native memory does not move: MPI reduces it in place, with no staging copy and no buffer to free.
+            return g.postCollective(
+                    call,
+                    null,
+                    () -> Mpi.iallreduceInPlace(comm, own, t.numel(), type, Reductions.mpiOp(op, t.dtype())),
+                    () -> finishInPlace(t, op, comm.size()));
+        }
         Arena arena = Arena.ofShared();
         MemorySegment buffer = Buffers.stage(arena, List.of(t));
-        MpiDatatype type = Reductions.mpiType(t.dtype());
         if (type != null) {
             return g.postCollective(
                     call,
@@ -141,6 +150,12 @@ final class Collectives {
         }
         Tensor sum = Buffers.read(buffer, offset, t.shape(), t.dtype());
         Buffers.writeBack(Reductions.average(sum, size), t);
+    }
+
+    /** Completes an all-reduce done in the tensor's own memory: records the write, and averages for AVG. */
+    private static void finishInPlace(Tensor t, ReduceOp op, int size) {
+        t.impl().bumpVersion();
+        if (op == ReduceOp.AVG) Buffers.writeBack(Reductions.average(t.clone(), size), t);
     }
 
     private static Tensor reduceGathered(MemorySegment gathered, Tensor t, ReduceOp op, int size) {

@@ -238,7 +238,11 @@ public final class Distributed {
         sync(allReduceAsync(tensor, op, group));
     }
 
-    /** {@code all_reduce(tensor, op, group, async_op=True)}. */
+    /**
+     * {@code all_reduce(tensor, op, group, async_op=True)}. A heap tensor is copied to native memory for MPI at the
+     * call; a contiguous tensor over native memory is reduced in place, so, as in PyTorch, it must be neither read nor
+     * written until the work is awaited.
+     */
     public static Work allReduceAsync(Tensor tensor, ReduceOp op, ProcessGroup group) {
         return Collectives.allReduce(group(group, "allReduce"), tensor, op);
     }

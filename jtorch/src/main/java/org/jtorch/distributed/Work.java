@@ -72,7 +72,7 @@ public final class Work {
             int source = mpi.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
             finish.accept(source);
             sourceRank = source;
-            buffers.close();
+            closeBuffers();
         } catch (TimeoutException e) {
             // MPI may still write into the buffers: they stay allocated.
             world.markBroken(call);
@@ -80,17 +80,22 @@ public final class Work {
                     + " timed out after " + world.timeout.toMillis() / 1000.0 + " s: a peer rank died, hangs, or "
                     + "called a different collective; the process group is unusable now (MPI cannot cancel the call)");
         } catch (ExecutionException e) {
-            buffers.close();
+            closeBuffers();
             failure = translate(e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             world.markBroken(call);
             failure = new DistributedException(call + " on rank " + world.comm.rank() + ": interrupted while waiting");
         } catch (RuntimeException e) {
-            buffers.close();
+            closeBuffers();
             failure = e;
         }
         if (failure != null) throw failure;
+    }
+
+    /** Frees the staging buffers; a call that worked in the tensors' own native memory has none. */
+    private void closeBuffers() {
+        if (buffers != null) buffers.close();
     }
 
     private RuntimeException translate(Throwable cause) {

@@ -1,5 +1,7 @@
 package org.jtorch.distributed;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,6 +10,8 @@ import org.jtorch.DType;
 import org.jtorch.RoundingMode;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
+import org.jtorch.storage.Storage;
+import org.jtorch.storage.TensorImpl;
 
 /**
  * Run under {@code mpirun -np N} by {@link MpiLaunchTest}: every collective and point-to-point call, on every dtype,
@@ -57,6 +61,15 @@ public final class CollectivesCheck {
         return Torch.complex(re, im).to(dtype);
     }
 
+    /** A copy of a contiguous tensor over native memory, as memory-mapped tensors and DDP's buckets are. */
+    private static Tensor inNativeMemory(Tensor t) {
+        long bytes = t.numel() * t.dtype().itemSize();
+        MemorySegment memory = Arena.ofAuto().allocate(Math.max(bytes, 1), 64).asSlice(0, bytes);
+        MemorySegment.copy(t.contiguous().impl().storage().segment(), 0, memory, 0, bytes);
+        return Tensor.of(
+                TensorImpl.contiguous(Storage.ofSegment(t.dtype().storageKind(), memory), t.shape(), t.dtype()));
+    }
+
     private static Tensor wide(Tensor t) {
         return t.to(t.dtype().isComplex() ? DType.COMPLEX128 : DType.FLOAT64);
     }
@@ -100,6 +113,16 @@ public final class CollectivesCheck {
             Tensor expectedView = reference(r -> input(r, dtype, N).view(3, 2).t(), size, op, dtype);
             Distributed.allReduceAsync(view, op, null).await();
             assertClose("allReduce (non-contiguous) " + op + " " + dtype, expectedView, view);
+
+            // Native memory, reduced in place without staging: a slice at an offset of a larger native tensor.
+            Tensor outer = inNativeMemory(Torch.cat(List.of(input(rank, dtype, 2), input(rank, dtype, N))));
+            Tensor slice = outer.narrow(0, 2, N);
+            int version = slice.version();
+            Distributed.allReduceAsync(slice, op, null).await();
+            assertClose("allReduce (native memory) " + op + " " + dtype, expected, slice);
+            assertClose(
+                    "allReduce (native memory) leaves the rest " + dtype, input(rank, dtype, 2), outer.narrow(0, 0, 2));
+            if (slice.version() == version) throw new AssertionError("an in-place all-reduce must bump the version");
 
             int dst = size - 1;
             Tensor reduced = input(rank, dtype, N);

@@ -32,9 +32,12 @@ public final class DdpCheck {
         int rank = Distributed.rank(), size = Distributed.worldSize();
         try {
             bucketsMatchPyTorch();
-            trainingMatchesOneProcess(rank, size, null);
+            trainingMatchesOneProcess(rank, size, (Double) null);
             trainingMatchesOneProcess(rank, size, 25.0);
             trainingMatchesOneProcess(rank, size, 0.0005); // several buckets, reduced in order
+            trainingWithAFinalBucketMatchesOneProcess(rank, size);
+            frozenParametersHaveNoBucketAndNoGradient(rank, size);
+            aParameterWithoutGradientFailsTheNextForward(rank);
             noSyncAccumulates(rank, size);
             unusedParameters(rank, size);
             samplerShards(rank, size);
@@ -82,6 +85,7 @@ public final class DdpCheck {
         checkBuckets(
                 null,
                 false,
+                null,
                 List.of(all),
                 List.of(2359296L),
                 List.of(List.of(1, 0), List.of(2, 3)),
@@ -89,6 +93,7 @@ public final class DdpCheck {
         checkBuckets(
                 0.3,
                 false,
+                null,
                 List.of(all),
                 List.of(2359296L),
                 List.of(List.of(1), List.of(0), List.of(2), List.of(3)),
@@ -96,18 +101,40 @@ public final class DdpCheck {
         checkBuckets(
                 2.0,
                 false,
+                null,
                 List.of(all),
                 List.of(2359296L),
                 List.of(List.of(1, 0, 2), List.of(3)),
                 List.of(2097152L, 262144L));
         // find_unused_parameters: sized buckets in reverse registration order from the start, never rebuilt.
         List<List<Integer>> unused = List.of(List.of(1, 2, 3), List.of(0));
-        checkBuckets(null, true, unused, List.of(1310720L, 1048576L), unused, List.of(1310720L, 1048576L));
+        checkBuckets(null, true, null, unused, List.of(1310720L, 1048576L), unused, List.of(1310720L, 1048576L));
+        // A final bucket (no PyTorch counterpart), from the definition: the last gradients (d, then c, a, b) that fit
+        // its cap, the rest as PyTorch assigns them. 0.3 MiB holds d (256 KiB); 2 MiB holds a, c and d (1.75 MiB).
+        checkBuckets(
+                null,
+                false,
+                0.3,
+                List.of(all),
+                List.of(2359296L),
+                List.of(List.of(1, 0), List.of(2), List.of(3)),
+                List.of(1572864L, 524288L, 262144L));
+        checkBuckets(
+                null,
+                false,
+                2.0,
+                List.of(all),
+                List.of(2359296L),
+                List.of(List.of(1), List.of(0, 2, 3)),
+                List.of(524288L, 1835008L));
+        // Under find_unused_parameters the buckets are never rebuilt, so the final cap changes nothing.
+        checkBuckets(null, true, 0.3, unused, List.of(1310720L, 1048576L), unused, List.of(1310720L, 1048576L));
     }
 
     private static void checkBuckets(
             Double capMb,
             boolean findUnused,
+            Double finalMb,
             List<List<Integer>> first,
             List<Long> firstBytes,
             List<List<Integer>> rebuilt,
@@ -115,8 +142,12 @@ public final class DdpCheck {
         Torch.manualSeed(0);
         DistributedDataParallel ddp = new DistributedDataParallel(
                 new Layers(),
-                DistributedDataParallel.Options.defaults().bucketCapMb(capMb).findUnusedParameters(findUnused));
-        String what = "buckets, bucket_cap_mb=" + capMb + " find_unused_parameters=" + findUnused;
+                DistributedDataParallel.Options.defaults()
+                        .bucketCapMb(capMb)
+                        .findUnusedParameters(findUnused)
+                        .finalBucketCapMb(finalMb));
+        String what = "buckets, bucket_cap_mb=" + capMb + " find_unused_parameters=" + findUnused + " final bucket "
+                + finalMb + " MiB";
         expectEqual(what + ", first iteration", first, ddp.bucketParameterIndices());
         expectEqual(what + ", first iteration's bytes", firstBytes, ddp.bucketSizes());
         for (int step = 0; step < 3; step++) ddp.call(Torch.randn(4, 256)).sum().backward();
@@ -129,12 +160,25 @@ public final class DdpCheck {
     }
 
     private static void trainingMatchesOneProcess(int rank, int size, Double bucketMb) {
+        trainingMatchesOneProcess(
+                rank, size, DistributedDataParallel.Options.defaults().bucketCapMb(bucketMb));
+    }
+
+    /** The default buckets with a final one of 1,000 bytes: the first layer's bias and weight (896 bytes). */
+    private static void trainingWithAFinalBucketMatchesOneProcess(int rank, int size) {
+        DistributedDataParallel ddp = trainingMatchesOneProcess(
+                rank, size, DistributedDataParallel.Options.defaults().finalBucketCapMb(1000.0 / (1 << 20)));
+        expectEqual("buckets with a final one", List.of(4620L, 896L), ddp.bucketSizes());
+    }
+
+    private static DistributedDataParallel trainingMatchesOneProcess(
+            int rank, int size, DistributedDataParallel.Options options) {
+        Double bucketMb = options.bucketCapMb();
         Torch.manualSeed(rank); // different initial weights per rank: DDP must take rank 0's
         Module replicaOfMine = mlp();
         Torch.manualSeed(0);
         Module reference = mlp();
-        DistributedDataParallel ddp = new DistributedDataParallel(
-                replicaOfMine, DistributedDataParallel.Options.defaults().bucketCapMb(bucketMb));
+        DistributedDataParallel ddp = new DistributedDataParallel(replicaOfMine, options);
         assertParamsEqual("after construction (rank 0's weights)", reference, replicaOfMine, 0);
         SGD sgdDdp = new SGD(ddp.parameters(), 0.1);
         SGD sgdRef = new SGD(reference.parameters(), 0.1);
@@ -153,7 +197,65 @@ public final class DdpCheck {
                 throw new AssertionError("expected several rebuilt buckets, got " + ddp.bucketSizes());
             }
         }
-        assertParamsEqual("after " + STEPS + " steps, bucket cap " + bucketMb + " MiB", reference, replicaOfMine, 2e-6);
+        assertParamsEqual("after " + STEPS + " steps, " + options, reference, replicaOfMine, 2e-6);
+        return ddp;
+    }
+
+    /**
+     * Parameters that do not require a gradient are in no bucket and keep no gradient; the others are averaged as
+     * usual, against each rank's replica on its shard.
+     */
+    private static void frozenParametersHaveNoBucketAndNoGradient(int rank, int size) {
+        Torch.manualSeed(0);
+        Linear frozen = new Linear(6, 32);
+        frozen.weight().requiresGrad(false);
+        Module model = new Sequential(frozen, new Tanh(), new Linear(32, 3));
+        DistributedDataParallel ddp = new DistributedDataParallel(
+                model, DistributedDataParallel.Options.defaults().finalBucketCapMb(0.0001));
+        Tensor[] xy = batch(11, size);
+        for (int step = 0; step < 2; step++) { // the second backward runs on the rebuilt buckets
+            ddp.zeroGrad();
+            F.mseLoss(
+                            ddp.call(xy[0].narrow(0, (long) PER_RANK * rank, PER_RANK)),
+                            xy[1].narrow(0, (long) PER_RANK * rank, PER_RANK))
+                    .backward();
+        }
+        // Trainable: the first bias (32), the second weight (96) and bias (3), in float32.
+        long bytes = ddp.bucketSizes().stream().mapToLong(Long::longValue).sum();
+        expectEqual("bytes in buckets with a frozen weight", 4L * (32 + 96 + 3), bytes);
+        if (frozen.weight().grad() != null) throw new AssertionError("a frozen parameter got a gradient");
+        Torch.manualSeed(0);
+        Module reference = new Sequential(new Linear(6, 32), new Tanh(), new Linear(32, 3));
+        F.mseLoss(reference.call(xy[0]), xy[1]).backward();
+        List<Tensor> e = reference.parameters(), a = model.parameters();
+        for (int i = 1; i < e.size(); i++)
+            assertClose(
+                    "grad " + i + " next to a frozen weight",
+                    e.get(i).grad(),
+                    a.get(i).grad(),
+                    2e-6);
+    }
+
+    /**
+     * Without {@code findUnusedParameters}, a trainable parameter that got no gradient leaves its bucket unreduced, and
+     * the next forward fails, as PyTorch's does, naming the parameter by shape (every rank fails alike, before any
+     * collective).
+     */
+    private static void aParameterWithoutGradientFailsTheNextForward(int rank) {
+        Torch.manualSeed(0);
+        DistributedDataParallel ddp = new DistributedDataParallel(new Branches(false));
+        Tensor x = Torch.randn(4, 6);
+        ddp.call(x).sum().backward();
+        try {
+            ddp.call(x);
+        } catch (DistributedException expected) {
+            if (!expected.getMessage().contains("Expected to have finished reduction in the prior iteration")
+                    || !expected.getMessage().contains("[3, 6]")) {
+                throw new AssertionError("rank " + rank + ": unexpected message " + expected.getMessage());
+            }
+            return;
+        }
+        throw new AssertionError("a parameter without gradient must fail the next forward");
     }
 
     private static void noSyncAccumulates(int rank, int size) {

@@ -62,12 +62,14 @@ public final class DataParallel implements AutoCloseable {
 
     /**
      * The model the training step calls: DDP around {@code model} under {@code --ddp} (buckets of {@code bucketMb} MiB,
-     * or PyTorch's default when null), else {@code model}.
+     * or PyTorch's default when null; a final bucket of at most {@code finalBucketMb} MiB when given), else
+     * {@code model}.
      */
-    public Module wrap(Module model, Double bucketMb) {
+    public Module wrap(Module model, Double bucketMb, Double finalBucketMb) {
         if (!on) return model;
         ddp = new DistributedDataParallel(
-                model, DistributedDataParallel.Options.defaults().bucketCapMb(bucketMb));
+                model,
+                DistributedDataParallel.Options.defaults().bucketCapMb(bucketMb).finalBucketCapMb(finalBucketMb));
         return ddp;
     }
 

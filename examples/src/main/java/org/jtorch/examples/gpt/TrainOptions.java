@@ -47,6 +47,11 @@ public final class TrainOptions {
      * first bucket 1 MiB).
      */
     public Double ddpBucketMb;
+    /**
+     * {@code --ddp-final-bucket-mb}: the cap of a separate last gradient bucket (DistributedDataParallel's
+     * {@code finalBucketCapMb}); null for none, as in PyTorch.
+     */
+    public Double ddpFinalBucketMb;
 
     public boolean help;
     /** Whether {@code --steps} was given (a resumed run otherwise keeps its checkpoint's step count). */
@@ -101,6 +106,9 @@ public final class TrainOptions {
                                  writes the checkpoint, plot and sample (default off)
               --ddp-bucket-mb X  gradient bucket size of --ddp, in MiB, the first bucket's too (default:
                                  PyTorch's, 25 with a first bucket of 1)
+              --ddp-final-bucket-mb X
+                                 cap of a separate last bucket, in MiB, for the gradients backward produces
+                                 last: less to all-reduce after backward (default: none, as in PyTorch)
               --help             this text
             """.formatted(DEFAULT_STEPS);
 
@@ -144,6 +152,7 @@ public final class TrainOptions {
                 case "--threads" -> o.threads = positive(flag, v);
                 case "--ddp" -> o.ddp = choice(flag, v, "off", "mpi");
                 case "--ddp-bucket-mb" -> o.ddpBucketMb = positiveDouble(flag, v);
+                case "--ddp-final-bucket-mb" -> o.ddpFinalBucketMb = positiveDouble(flag, v);
                 case "--eval-every" -> o.evalEvery = positive(flag, v);
                 case "--eval-batches" -> o.evalBatches = positive(flag, v);
                 case "--sample-tokens" -> o.sampleTokens = (int) nonNegative(flag, v);

@@ -14,7 +14,12 @@ public final class Request {
     /** {@code MPI_Status}: MPI_SOURCE, MPI_TAG, MPI_ERROR, _cancelled (ints), then a size_t count. */
     private static final long STATUS_BYTES = 24;
 
-    private final Arena arena = Arena.ofShared();
+    /**
+     * Confined: a request is started, tested and completed on the one thread that calls MPI, and closing a confined
+     * arena is cheap where closing a shared one synchronises with every thread of the JVM.
+     */
+    private final Arena arena = Arena.ofConfined();
+
     final MemorySegment handle = arena.allocate(ADDRESS);
     final MemorySegment flag = arena.allocate(JAVA_INT);
     final MemorySegment status = arena.allocate(STATUS_BYTES, 8);

@@ -25,7 +25,8 @@ import org.jtorch.nn.Module;
  * backward the parameters' {@code .grad} hold the average over ranks, exactly as PyTorch's DDP computes it. Buckets are
  * PyTorch's: one per dtype in the first iteration (with {@code find_unused_parameters}: 25 MiB by default, the first
  * one 1 MiB, in reverse registration order), rebuilt at the second forward in the order the first backward produced the
- * gradients. Buffers are broadcast from rank 0 before every forward ({@code broadcast_buffers}). Inside
+ * gradients; {@link Options#finalBucketCapMb} adds a small final bucket to the rebuilt ones, for a short tail after
+ * backward. Buffers are broadcast from rank 0 before every forward ({@code broadcast_buffers}). Inside
  * {@link #noSync()} gradients accumulate locally, for gradient accumulation.
  *
  * <p>The wrapped module is registered as {@code module}, so state-dict keys gain the {@code module.} prefix as in
@@ -41,32 +42,45 @@ public final class DistributedDataParallel extends Module {
      * @param broadcastBuffers whether buffers are broadcast from rank 0 before every forward (default true)
      * @param findUnusedParameters whether forward's output is traversed to find parameters that will get no gradient
      *     (default false)
+     * @param finalBucketCapMb no PyTorch counterpart: when given, the rebuilt buckets end with a bucket of at most this
+     *     many MiB (at least the last gradient's parameter) holding the gradients that arrive last, so that little is
+     *     left to all-reduce after backward; null for PyTorch's buckets (the default). Without effect under
+     *     {@code findUnusedParameters}, whose buckets are never rebuilt.
      */
     public record Options(
-            ProcessGroup processGroup, Double bucketCapMb, boolean broadcastBuffers, boolean findUnusedParameters) {
+            ProcessGroup processGroup,
+            Double bucketCapMb,
+            boolean broadcastBuffers,
+            boolean findUnusedParameters,
+            Double finalBucketCapMb) {
         /** PyTorch's defaults: default group, default buckets, buffers broadcast, no unused-parameter search. */
         public static Options defaults() {
-            return new Options(null, null, true, false);
+            return new Options(null, null, true, false, null);
         }
 
         /** {@code process_group}. */
         public Options processGroup(ProcessGroup group) {
-            return new Options(group, bucketCapMb, broadcastBuffers, findUnusedParameters);
+            return new Options(group, bucketCapMb, broadcastBuffers, findUnusedParameters, finalBucketCapMb);
         }
 
         /** {@code bucket_cap_mb}; null for the default. */
         public Options bucketCapMb(Double mb) {
-            return new Options(processGroup, mb, broadcastBuffers, findUnusedParameters);
+            return new Options(processGroup, mb, broadcastBuffers, findUnusedParameters, finalBucketCapMb);
         }
 
         /** {@code broadcast_buffers}. */
         public Options broadcastBuffers(boolean on) {
-            return new Options(processGroup, bucketCapMb, on, findUnusedParameters);
+            return new Options(processGroup, bucketCapMb, on, findUnusedParameters, finalBucketCapMb);
         }
 
         /** {@code find_unused_parameters}. */
         public Options findUnusedParameters(boolean on) {
-            return new Options(processGroup, bucketCapMb, broadcastBuffers, on);
+            return new Options(processGroup, bucketCapMb, broadcastBuffers, on, finalBucketCapMb);
+        }
+
+        /** The final bucket's cap in MiB; null for none (PyTorch's buckets). */
+        public Options finalBucketCapMb(Double mb) {
+            return new Options(processGroup, bucketCapMb, broadcastBuffers, findUnusedParameters, mb);
         }
     }
 
@@ -93,6 +107,10 @@ public final class DistributedDataParallel extends Module {
             throw new DistributedException(
                     "DistributedDataParallel: bucketCapMb must be positive, got " + options.bucketCapMb());
         }
+        if (options.finalBucketCapMb() != null && !(options.finalBucketCapMb() > 0)) {
+            throw new DistributedException(
+                    "DistributedDataParallel: finalBucketCapMb must be positive, got " + options.finalBucketCapMb());
+        }
         this.module = register("module", module);
         this.options = options;
         this.group = options.processGroup() != null ? options.processGroup() : Distributed.worldGroup();
@@ -107,7 +125,9 @@ public final class DistributedDataParallel extends Module {
         broadcastFromRankZero(state);
         long capBytes = (long) ((options.bucketCapMb() == null ? DEFAULT_BUCKET_CAP_MB : options.bucketCapMb()) * MIB);
         long firstBytes = options.bucketCapMb() == null ? DEFAULT_FIRST_BUCKET_BYTES : capBytes;
-        this.reducer = new Reducer(params, group, firstBytes, capBytes, options.findUnusedParameters());
+        long finalBytes =
+                options.finalBucketCapMb() == null ? 0 : Math.max(1, (long) (options.finalBucketCapMb() * MIB));
+        this.reducer = new Reducer(params, group, firstBytes, capBytes, finalBytes, options.findUnusedParameters());
     }
 
     private static List<Tensor> trainableParameters(Module module) {

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,16 +21,18 @@ import org.jtorch.utils.hooks.RemovableHandle;
 
 /**
  * DDP's gradient reducer, after PyTorch's {@code Reducer}: parameters are grouped into buckets, each bucket's gradients
- * are copied (already divided by the world size) into one flat tensor as backward produces them, and the bucket is
- * all-reduced asynchronously as soon as it is complete, so that communication overlaps the rest of backward. Buckets
- * are launched strictly in order, so every rank issues the same sequence of collectives whatever order its hooks fire
- * in. A bucket whose all-reduce has finished is written back into {@code .grad} at the next hook; when the last bucket
- * has been launched, the reducer waits for the rest and writes them back, so backward returns with averaged gradients.
+ * are copied into one flat tensor as backward produces them, and the bucket is all-reduced (summed) asynchronously as
+ * soon as it is complete, so that communication overlaps the rest of backward. Buckets are launched strictly in order,
+ * so every rank issues the same sequence of collectives whatever order its hooks fire in. A bucket whose all-reduce has
+ * finished is written back into {@code .grad} at the next hook; when the last bucket has been launched, the reducer
+ * waits for the rest and writes them back divided by the world size, so backward returns with averaged gradients.
  *
  * <p>As in PyTorch, the buckets are rebuilt once, at the forward after the first synchronised backward (unless
  * {@code find_unused_parameters}): the parameters are then bucketed in the order their gradients arrived, as rank 0 saw
  * it, so each bucket is complete as early as backward allows. Until then, without {@code find_unused_parameters}, all
- * parameters of a dtype share one bucket, since the registration order only guesses the gradients' order.
+ * parameters of a dtype share one bucket, since the registration order only guesses the gradients' order. Beyond
+ * PyTorch, the rebuilt buckets can end with a small final bucket, so that little remains to reduce after the last
+ * gradient ({@link BucketAssignment#withFinalBucket}).
  */
 final class Reducer {
     /** Where a parameter's gradient goes: bucket, place in the bucket, and the parameter's registration position. */
@@ -42,6 +43,8 @@ final class Reducer {
     private final boolean findUnusedParameters;
     private final long firstBucketBytes;
     private final long bucketCapBytes;
+    /** The last rebuilt bucket's limit; 0 for none (PyTorch's buckets). */
+    private final long finalBucketBytes;
     /** In reduction order. */
     private List<Bucket> buckets;
 
@@ -71,18 +74,22 @@ final class Reducer {
     /**
      * @param firstBucketBytes the first bucket's limit when buckets are assigned by size (PyTorch's
      *     {@code first_bucket_bytes_cap}: 1 MiB with the default cap, else the cap)
+     * @param finalBucketBytes when positive, the rebuilt buckets end with one of at most this size (see
+     *     {@link BucketAssignment#withFinalBucket})
      */
     Reducer(
             List<Tensor> params,
             ProcessGroup group,
             long firstBucketBytes,
             long bucketCapBytes,
+            long finalBucketBytes,
             boolean findUnusedParameters) {
         this.group = group;
         this.worldSize = Distributed.worldSize(group);
         this.findUnusedParameters = findUnusedParameters;
         this.firstBucketBytes = firstBucketBytes;
         this.bucketCapBytes = bucketCapBytes;
+        this.finalBucketBytes = finalBucketBytes;
         this.params = List.copyOf(params);
         // PyTorch's BucketCapacityConfig.compute_bucket_size_limits for the first iteration.
         long[] limits = !findUnusedParameters
@@ -90,7 +97,7 @@ final class Reducer {
                 : firstBucketBytes < bucketCapBytes
                         ? new long[] {firstBucketBytes, bucketCapBytes}
                         : new long[] {bucketCapBytes};
-        List<List<Tensor>> assigned = assignBySize(this.params, limits);
+        List<List<Tensor>> assigned = BucketAssignment.bySize(this.params, limits);
         // Ordered by their first parameter's position, as PyTorch sorts them, then reversed: the reverse registration
         // order approximates the order in which backward produces gradients.
         Map<Tensor, Integer> position = new IdentityHashMap<>();
@@ -116,34 +123,10 @@ final class Reducer {
     }
 
     /**
-     * PyTorch's {@code compute_bucket_assignment_by_size} on {@code ordered}: one open bucket per dtype, closed once it
-     * holds at least its limit, the limits of a dtype taken in turn from {@code limits} (the last one repeating);
-     * buckets closed in order, then the open ones in the order of their dtype's first parameter.
-     */
-    private static List<List<Tensor>> assignBySize(List<Tensor> ordered, long[] limits) {
-        record Open(List<Tensor> params, long bytes, int limit) {}
-        Map<DType, Open> open = new LinkedHashMap<>();
-        List<List<Tensor>> closed = new ArrayList<>();
-        for (Tensor p : ordered) {
-            Open o = open.getOrDefault(p.dtype(), new Open(new ArrayList<>(), 0, 0));
-            o.params().add(p);
-            long bytes = o.bytes() + p.numel() * p.dtype().itemSize();
-            if (bytes >= limits[o.limit()]) {
-                closed.add(o.params());
-                open.put(p.dtype(), new Open(new ArrayList<>(), 0, Math.min(o.limit() + 1, limits.length - 1)));
-            } else {
-                open.put(p.dtype(), new Open(o.params(), bytes, o.limit()));
-            }
-        }
-        for (Open o : open.values()) if (!o.params().isEmpty()) closed.add(o.params());
-        return closed;
-    }
-
-    /**
      * PyTorch's {@code Reducer::rebuild_buckets}, called at every forward with grad enabled: once, after the first
      * synchronised backward, rank 0's order of gradient arrival is broadcast and the parameters are bucketed in that
-     * order (limits: the first bucket's, then the cap), so every rank holds the same buckets. Does nothing with
-     * {@code find_unused_parameters}, or before a synchronised backward has completed.
+     * order (limits: the first bucket's, then the cap; and the final bucket's, when set), so every rank holds the same
+     * buckets. Does nothing with {@code find_unused_parameters}, or before a synchronised backward has completed.
      *
      * @return whether the buckets were rebuilt
      */
@@ -155,7 +138,8 @@ final class Reducer {
         Distributed.broadcast(order, group.ranks().getFirst(), group);
         List<Tensor> ordered = new ArrayList<>();
         for (long position : order.toLongArray()) ordered.add(params.get((int) position));
-        installBuckets(assignBySize(ordered, new long[] {firstBucketBytes, bucketCapBytes}));
+        installBuckets(BucketAssignment.withFinalBucket(
+                ordered, new long[] {firstBucketBytes, bucketCapBytes}, finalBucketBytes));
         rebuilt = true;
         readyOrder.clear();
         return true;
@@ -246,9 +230,10 @@ final class Reducer {
         Bucket bucket = buckets.get(s.bucket());
         try (var _ = Torch.noGrad()) {
             Tensor view = bucket.view(s.index());
+            // A plain memory copy into the native bucket; the division by the world size is done in .grad, on the
+            // heap, where JTorch's fast kernels run (see writeBack).
             if (grad == null) view.zero_();
-            else if (worldSize == 1) view.copy_(grad);
-            else view.copy_(grad.mul(1.0 / worldSize)); // divided while copied in, as PyTorch's reducer does
+            else view.copy_(grad);
         }
         bucket.pending--;
         while (nextBucket < buckets.size() && buckets.get(nextBucket).pending == 0) {
@@ -295,16 +280,22 @@ final class Reducer {
                 buckets.size(), communication, Math.max(0, end - lastGradientAt), Math.max(0, end - firstStart));
     }
 
-    /** Waits for a bucket's all-reduce and puts its averaged gradients in {@code .grad} (skipping unused ones). */
+    /**
+     * Waits for a bucket's all-reduce and puts its averaged gradients in {@code .grad} (skipping unused ones): the sum
+     * over ranks divided by the world size. PyTorch's reducer divides while copying into the bucket instead; for a
+     * world size that is a power of two both give the same bits (the division is exact), for others they may differ in
+     * the last bit.
+     */
     private void writeBack(Bucket b, long[] used) {
         b.work.await();
         try (var _ = Torch.noGrad()) {
             for (int i = 0; i < b.params.size(); i++) {
                 Tensor p = b.params.get(i);
                 if (used != null && used[slots.get(p).position()] == 0) continue;
-                Tensor averaged = b.view(i);
-                if (p.grad() == null) p.setGrad(averaged.clone());
-                else p.grad().copy_(averaged);
+                Tensor summed = b.view(i);
+                if (p.grad() == null) p.setGrad(summed.clone());
+                else p.grad().copy_(summed);
+                if (worldSize > 1) p.grad().mul_(1.0 / worldSize);
             }
         }
     }
