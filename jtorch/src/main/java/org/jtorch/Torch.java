@@ -3635,7 +3635,7 @@ public final class Torch {
      * must have the same dtype.
      */
     public static Tensor isclose(Tensor input, Tensor other) {
-        return CloseOps.isclose(input, other, CloseOps.DEFAULT_RTOL, CloseOps.DEFAULT_ATOL, false);
+        return input.isclose(other);
     }
 
     /**
@@ -3648,12 +3648,12 @@ public final class Torch {
 
     /** {@code torch.allclose(input, other)}: whether {@link #isclose(Tensor, Tensor)} holds for every element. */
     public static boolean allclose(Tensor input, Tensor other) {
-        return CloseOps.allclose(input, other, CloseOps.DEFAULT_RTOL, CloseOps.DEFAULT_ATOL, false);
+        return input.allclose(other);
     }
 
     /** {@code torch.allclose(input, other, rtol, atol, equal_nan)}: whether every element is close. */
     public static boolean allclose(Tensor input, Tensor other, double rtol, double atol, boolean equalNan) {
-        return CloseOps.allclose(input, other, rtol, atol, equalNan);
+        return input.allclose(other, rtol, atol, equalNan);
     }
 
     /** {@code torch.isin(elements, test_elements)}: whether each element is among the test elements. */

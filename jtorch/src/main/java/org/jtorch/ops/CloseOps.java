@@ -6,11 +6,12 @@ import org.jtorch.TorchException;
 import org.jtorch.internal.DefaultDtype;
 
 /**
- * {@code isclose} and {@code allclose}: {@code |self − other| ≤ atol + rtol·|other|} element-wise, written with the
- * pointwise ops exactly as ATen composes it, so that every intermediate rounds in the same dtype as PyTorch's. Equal
- * values are close (so equal infinities are), NaN is close to NaN only with {@code equal_nan}, and a non-finite
- * difference is never within tolerance. Integer and bool inputs are compared exactly for equality, and against the
- * tolerance in the default dtype, as PyTorch does (a cast first, so that unsigned differences cannot wrap).
+ * {@code isclose}: {@code |self − other| ≤ atol + rtol·|other|} element-wise, written with the pointwise ops exactly as
+ * ATen composes it, so that every intermediate rounds in the same dtype as PyTorch's. Equal values are close (so equal
+ * infinities are), NaN is close to NaN only with {@code equal_nan}, and a non-finite difference is never within
+ * tolerance. Integer and bool inputs are compared exactly for equality, and against the tolerance in the default dtype,
+ * as PyTorch does (a cast first, so that unsigned differences cannot wrap). {@code allclose} is
+ * {@code isclose(...).all()} read as a boolean, as in ATen ({@code Tensor.allclose}).
  */
 public final class CloseOps {
     private CloseOps() {}
@@ -26,22 +27,9 @@ public final class CloseOps {
                     Boolean.TRUE.equals(a[4])),
             OpDef.Flag.POINTWISE);
 
-    /** PyTorch's default relative tolerance. */
-    public static final double DEFAULT_RTOL = 1e-05;
-    /** PyTorch's default absolute tolerance. */
-    public static final double DEFAULT_ATOL = 1e-08;
-
     /** {@code torch.isclose(self, other, rtol, atol, equal_nan)}. */
     public static Tensor isclose(Tensor self, Tensor other, double rtol, double atol, boolean equalNan) {
         return ISCLOSE.call1(self, other, rtol, atol, equalNan);
-    }
-
-    /**
-     * {@code torch.allclose(self, other, rtol, atol, equal_nan)}: whether every element is close. Like ATen's, it is
-     * {@code isclose(...).all()} read as a boolean, so it checks and broadcasts as {@code isclose} does.
-     */
-    public static boolean allclose(Tensor self, Tensor other, double rtol, double atol, boolean equalNan) {
-        return isclose(self, other, rtol, atol, equalNan).all().item() != 0;
     }
 
     /** ATen's composition; the checks come in its order: dtypes, then rtol, then atol. */
@@ -63,7 +51,8 @@ public final class CloseOps {
             Tensor bothNan = PointwiseOps.LOGICAL_AND.call1(self.isnan(), other.isnan());
             close = PointwiseOps.LOGICAL_OR.call1(close, bothNan);
         }
-        // zero tolerances leave plain equality (and no inf - inf = NaN to reason about)
+        // zero tolerances mean plain equality: the check below, in the default dtype, would call distinct large
+        // integers that round to one float close
         if (rtol == 0 && atol == 0) return close;
         DType compute = inexact ? self.dtype() : DefaultDtype.get();
         Tensor a = self.to(compute), b = other.to(compute);
