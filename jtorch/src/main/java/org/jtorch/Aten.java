@@ -81,6 +81,7 @@ final class Aten {
     static final AtenOp INDEX_FILL_INT_TENSOR = new AtenOp("aten::index_fill.int_Tensor");
     static final AtenOp INDEX_PUT = new AtenOp("aten::index_put");
     static final AtenOp INDEX_SELECT = new AtenOp("aten::index_select");
+    static final AtenOp ISCLOSE = new AtenOp("aten::isclose");
     static final AtenOp ISNAN = new AtenOp("aten::isnan");
     static final AtenOp ISREAL = new AtenOp("aten::isreal");
     static final AtenOp KTHVALUE = new AtenOp("aten::kthvalue");

@@ -917,6 +917,26 @@ public final class Tensor {
         return Aten.ISNAN.call1(this);
     }
 
+    /** {@code Tensor.isclose(other)}: see {@code torch.isclose} (rtol = 1e-05, atol = 1e-08, equal_nan = False). */
+    public Tensor isclose(Tensor other) {
+        return isclose(other, 1e-05, 1e-08, false);
+    }
+
+    /** {@code Tensor.isclose(other, rtol, atol, equal_nan)}: see {@code torch.isclose}. */
+    public Tensor isclose(Tensor other, double rtol, double atol, boolean equalNan) {
+        return Aten.ISCLOSE.call1(this, other, rtol, atol, equalNan);
+    }
+
+    /** {@code Tensor.allclose(other)}: see {@code torch.allclose} (rtol = 1e-05, atol = 1e-08, equal_nan = False). */
+    public boolean allclose(Tensor other) {
+        return allclose(other, 1e-05, 1e-08, false);
+    }
+
+    /** {@code Tensor.allclose(other, rtol, atol, equal_nan)}: see {@code torch.allclose}. */
+    public boolean allclose(Tensor other, double rtol, double atol, boolean equalNan) {
+        return isclose(other, rtol, atol, equalNan).all().item() != 0;
+    }
+
     // in-place forms: the result is written into this tensor (its dtype must hold the result)
 
     /** {@code Tensor.add_}: in-place version of {@code Tensor.add}. */

@@ -13,6 +13,7 @@ import org.jtorch.kernels.cpu.Parallel;
 import org.jtorch.ops.AdaptiveMaxPoolOps;
 import org.jtorch.ops.ArrangeOps;
 import org.jtorch.ops.ClampOps;
+import org.jtorch.ops.CloseOps;
 import org.jtorch.ops.ComplexOps;
 import org.jtorch.ops.ConvOps;
 import org.jtorch.ops.CopyOps;
@@ -3650,6 +3651,33 @@ public final class Torch {
     public static Tensor indexReduce(
             Tensor self, int dim, Tensor index, Tensor source, String reduce, boolean includeSelf) {
         return IndexReduceOps.indexReduce(self, dim, index, source, reduce, includeSelf);
+    }
+
+    /**
+     * {@code torch.isclose(input, other)}: whether each pair of elements satisfies {@code |input − other| ≤ atol +
+     * rtol·|other|} with {@code rtol = 1e-05}, {@code atol = 1e-08}; a bool tensor of the broadcast shape. Both tensors
+     * must have the same dtype.
+     */
+    public static Tensor isclose(Tensor input, Tensor other) {
+        return input.isclose(other);
+    }
+
+    /**
+     * {@code torch.isclose(input, other, rtol, atol, equal_nan)}: tolerances must be non-negative; NaN is close to NaN
+     * only when {@code equalNan}.
+     */
+    public static Tensor isclose(Tensor input, Tensor other, double rtol, double atol, boolean equalNan) {
+        return CloseOps.isclose(input, other, rtol, atol, equalNan);
+    }
+
+    /** {@code torch.allclose(input, other)}: whether {@link #isclose(Tensor, Tensor)} holds for every element. */
+    public static boolean allclose(Tensor input, Tensor other) {
+        return input.allclose(other);
+    }
+
+    /** {@code torch.allclose(input, other, rtol, atol, equal_nan)}: whether every element is close. */
+    public static boolean allclose(Tensor input, Tensor other, double rtol, double atol, boolean equalNan) {
+        return input.allclose(other, rtol, atol, equalNan);
     }
 
     /** {@code torch.isin(elements, test_elements)}: whether each element is among the test elements. */

@@ -41,6 +41,7 @@ public final class OpRegistry {
             AttentionOps.class,
             BackwardOps.class,
             ClampOps.class,
+            CloseOps.class,
             ComplexOps.class,
             Conv3dOps.class,
             ConvOps.class,

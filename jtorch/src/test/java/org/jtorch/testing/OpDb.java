@@ -331,6 +331,7 @@ public final class OpDb {
         t.addAll(LossOpDb.entries());
         t.addAll(DistributionOpDb.entries());
         t.addAll(IndexReduceOpDb.entries());
+        t.addAll(CloseOpDb.entries());
         return List.copyOf(t);
     }
 
