@@ -7,7 +7,6 @@ import java.util.ServiceLoader;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.VmapHooks;
-import org.jtorch.ops.Creation;
 import org.jtorch.ops.JoinOps;
 import org.jtorch.ops.RandomOps;
 
@@ -33,10 +32,10 @@ final class BatchedGradCheck {
     static void check(Tensor out, List<Tensor> inputs) {
         List<Tensor> seeds = List.of(RandomOps.randnLike(out), RandomOps.randnLike(out));
         List<List<Tensor>> separate = new ArrayList<>();
-        for (Tensor seed : seeds) separate.add(vjp(out, inputs, seed));
+        for (Tensor seed : seeds) separate.add(GradCheck.vjp(out, inputs, seed));
         List<Tensor> batched;
         try {
-            batched = Vmap.HOOKS.vmap(seed -> vjp(out, inputs, seed), JoinOps.stack(seeds, 0));
+            batched = Vmap.HOOKS.vmap(seed -> GradCheck.vjp(out, inputs, seed), JoinOps.stack(seeds, 0));
         } catch (TorchException e) {
             GradCheck.GradcheckError error = new GradCheck.GradcheckError("gradcheck: while computing batched "
                     + "gradients (vmap over the backward pass), got: " + e.getMessage());
@@ -53,22 +52,5 @@ final class BatchedGradCheck {
                         + "\nExpected:\n" + expected);
             }
         }
-    }
-
-    /** The input gradients for one output gradient, zeros for an input the output does not reach (as PyTorch). */
-    private static List<Tensor> vjp(Tensor out, List<Tensor> inputs, Tensor seed) {
-        List<Tensor> grads = Autograd.grad(
-                List.of(out),
-                inputs,
-                Autograd.GradOptions.defaults()
-                        .gradOutputs(List.of(seed))
-                        .retainGraph(true)
-                        .allowUnused(true));
-        List<Tensor> filled = new ArrayList<>();
-        for (int i = 0; i < inputs.size(); i++) {
-            Tensor g = grads.get(i);
-            filled.add(g != null ? g : Creation.zerosLike(inputs.get(i)));
-        }
-        return filled;
     }
 }

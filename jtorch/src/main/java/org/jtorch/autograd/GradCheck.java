@@ -249,14 +249,16 @@ public final class GradCheck {
         return analytic;
     }
 
-    private static List<Tensor> vjp(Tensor out, List<Tensor> inputs, Tensor seed) {
+    /** The input gradients of {@code out} for {@code seed}, zeros for an input it does not reach. */
+    static List<Tensor> vjp(Tensor out, List<Tensor> inputs, Tensor seed) {
         return Autograd.grad(
                 List.of(out),
                 inputs,
                 Autograd.GradOptions.defaults()
                         .gradOutputs(List.of(seed))
                         .retainGraph(true)
-                        .allowUnused(true));
+                        .allowUnused(true)
+                        .materializeGrads(true));
     }
 
     /**
