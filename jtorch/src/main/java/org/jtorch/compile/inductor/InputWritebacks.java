@@ -162,8 +162,10 @@ final class InputWritebacks {
      */
     static boolean aliased(Tensor[] inputs, int[] written) {
         Map<Object, Integer> tensorsPerStorage = new IdentityHashMap<>();
-        for (Tensor t : inputs) tensorsPerStorage.merge(t.impl().storage(), 1, Integer::sum);
-        for (int w : written) if (tensorsPerStorage.get(inputs[w].impl().storage()) > 1) return true;
+        // by memory, not storage object: a view as another dtype (Tensor.view(dtype)) has its own storage object
+        for (Tensor t : inputs) tensorsPerStorage.merge(t.impl().storage().root(), 1, Integer::sum);
+        for (int w : written)
+            if (tensorsPerStorage.get(inputs[w].impl().storage().root()) > 1) return true;
         return false;
     }
 }

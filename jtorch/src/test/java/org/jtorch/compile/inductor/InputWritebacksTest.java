@@ -2,6 +2,8 @@ package org.jtorch.compile.inductor;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.List;
@@ -115,5 +117,13 @@ class InputWritebacksTest {
                 .apply(new Tensor[] {a, b});
         // both values from the old elements, then the copies in order: b's overwrites a's on the overlap
         assertArrayEquals(new float[] {2f, 3f, 6f, 8f, 10f, 12f, 7f, 8f}, x.toFloatArray());
+    }
+
+    @Test
+    void aViewAsAnotherDtypeCountsAsSharingStorage() {
+        Tensor x = Torch.tensor(new float[] {1f, 2f, 3f, 4f});
+        Tensor bits = x.view(org.jtorch.DType.INT32);
+        assertTrue(InputWritebacks.aliased(new Tensor[] {x, bits}, new int[] {0}));
+        assertFalse(InputWritebacks.aliased(new Tensor[] {x, Torch.tensor(new int[] {1, 2, 3, 4})}, new int[] {0}));
     }
 }
