@@ -1,5 +1,6 @@
 package org.jtorch.compile;
 
+import static org.jtorch.testing.Bits.bits;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -26,12 +27,6 @@ class CompileTest {
     @BeforeEach
     void reset() {
         Compile.reset();
-    }
-
-    private static long[] bits(Tensor t) {
-        return Arrays.stream(t.toDoubleArray())
-                .mapToLong(Double::doubleToRawLongBits)
-                .toArray();
     }
 
     private static Tensor randn(long... shape) {

@@ -1,5 +1,6 @@
 package org.jtorch.compile;
 
+import static org.jtorch.testing.Bits.bits;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -28,12 +29,6 @@ class CompiledModelsTest {
     @BeforeEach
     void reset() {
         Compile.reset();
-    }
-
-    private static long[] bits(Tensor t) {
-        return Arrays.stream(t.toDoubleArray())
-                .mapToLong(Double::doubleToRawLongBits)
-                .toArray();
     }
 
     private static void assertSame(Tensor expected, Tensor actual, double tolerance, String what) {

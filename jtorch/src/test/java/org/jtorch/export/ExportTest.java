@@ -1,11 +1,11 @@
 package org.jtorch.export;
 
+import static org.jtorch.testing.Bits.bits;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Arrays;
 import java.util.List;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
@@ -26,11 +26,6 @@ import org.junit.jupiter.api.Test;
 
 /** {@code torch.export.export}: the program's graph, signature and state, and its module against eager. */
 class ExportTest {
-    private static long[] bits(Tensor t) {
-        return Arrays.stream(t.toDoubleArray())
-                .mapToLong(Double::doubleToRawLongBits)
-                .toArray();
-    }
 
     @Test
     void anMlpExportsWithPyTorchsSignatureAndRunsBitwise() {

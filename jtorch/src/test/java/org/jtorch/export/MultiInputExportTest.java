@@ -1,5 +1,6 @@
 package org.jtorch.export;
 
+import static org.jtorch.testing.Bits.bits;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.jtorch.Tensor;
@@ -26,12 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MultiInputExportTest {
     private static final long[] BATCHES = {1, 7, 64};
-
-    private static long[] bits(Tensor t) {
-        return Arrays.stream(t.toDoubleArray())
-                .mapToLong(Double::doubleToRawLongBits)
-                .toArray();
-    }
 
     /** Saves each tensor as {@code <prefix>_<k>.npy} and returns the comma-separated list of the files. */
     private static String saved(Path dir, String prefix, Tensor[] tensors) {

@@ -1,5 +1,6 @@
 package org.jtorch.export;
 
+import static org.jtorch.testing.Bits.bits;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.jtorch.Tensor;
@@ -28,12 +28,6 @@ class Pt2RoundTripTest {
 
     static ExportedProgram exportWithDynamicBatch(Module m, Tensor example) {
         return Export.export(m, ExportOptions.defaults().dynamicDim(0, 0, Dim.of("batch", 1, 1024)), example);
-    }
-
-    private static long[] bits(Tensor t) {
-        return Arrays.stream(t.toDoubleArray())
-                .mapToLong(Double::doubleToRawLongBits)
-                .toArray();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.jtorch.fx;
 
+import static org.jtorch.testing.Bits.bits;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 import org.jtorch.DType;
@@ -27,12 +27,6 @@ class FxTest {
 
     private static Tensor y() {
         return Torch.tensor(new double[][] {{1.5, 2.0, -3.0}, {0.25, 4.0, 1.0}}).to(DType.FLOAT32);
-    }
-
-    private static long[] bits(Tensor t) {
-        return Arrays.stream(t.toDoubleArray())
-                .mapToLong(Double::doubleToRawLongBits)
-                .toArray();
     }
 
     @Test

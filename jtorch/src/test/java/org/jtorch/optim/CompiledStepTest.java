@@ -1,5 +1,6 @@
 package org.jtorch.optim;
 
+import static org.jtorch.testing.Bits.bits;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -7,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 import org.jtorch.DType;
@@ -56,12 +56,6 @@ class CompiledStepTest {
             a.get(i).setGrad(g.clone());
             b.get(i).setGrad(g.clone());
         }
-    }
-
-    private static long[] bits(Tensor t) {
-        return Arrays.stream(t.detach().toDoubleArray())
-                .mapToLong(Double::doubleToRawLongBits)
-                .toArray();
     }
 
     private static void assertSameBits(List<Tensor> expected, List<Tensor> actual, String what) {

@@ -1,5 +1,6 @@
 package org.jtorch.compile.inductor;
 
+import static org.jtorch.testing.Bits.bits;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 import org.jtorch.DType;
@@ -40,12 +40,6 @@ class InductorTest {
         assertArrayEquals(expected.shape(), actual.shape(), "shape");
         assertEquals(expected.dtype(), actual.dtype(), "dtype");
         assertArrayEquals(expected.toDoubleArray(), actual.toDoubleArray(), tol);
-    }
-
-    private static long[] bits(Tensor t) {
-        return Arrays.stream(t.toDoubleArray())
-                .mapToLong(Double::doubleToRawLongBits)
-                .toArray();
     }
 
     private static long kernelsOf(Function<Tensor, Tensor> fn, Tensor x) {

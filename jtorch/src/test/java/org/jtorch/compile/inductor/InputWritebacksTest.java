@@ -1,11 +1,11 @@
 package org.jtorch.compile.inductor;
 
+import static org.jtorch.testing.Bits.bits;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 import org.jtorch.Tensor;
@@ -24,12 +24,6 @@ class InputWritebacksTest {
     @BeforeEach
     void reset() {
         Compile.reset();
-    }
-
-    private static long[] bits(Tensor t) {
-        return Arrays.stream(t.toDoubleArray())
-                .mapToLong(Double::doubleToRawLongBits)
-                .toArray();
     }
 
     private static Function<Tensor[], Tensor[]> compiled(Function<Tensor[], Tensor[]> fn) {

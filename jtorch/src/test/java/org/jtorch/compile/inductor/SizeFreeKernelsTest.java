@@ -1,5 +1,6 @@
 package org.jtorch.compile.inductor;
 
+import static org.jtorch.testing.Bits.bits;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -33,12 +34,6 @@ class SizeFreeKernelsTest {
     void reset() {
         Compile.reset();
         KernelCompiler.clearCache();
-    }
-
-    private static long[] bits(Tensor t) {
-        return Arrays.stream(t.toDoubleArray())
-                .mapToLong(Double::doubleToRawLongBits)
-                .toArray();
     }
 
     /**
