@@ -1,6 +1,7 @@
 package org.jtorch.kernels.cpu;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.ref.SoftReference;
 import java.util.Arrays;
 import org.jtorch.DType;
 import org.jtorch.Scalar;
@@ -18,13 +19,13 @@ import org.jtorch.kernels.cpu.simd.GemmSimd;
  * accumulate in double. Products use fused multiply-add, as BLAS kernels do. With {@code beta == 0} C is not read, so
  * NaN in C does not propagate (the BLAS convention PyTorch relies on for {@code addmm(beta=0)}).
  *
- * <p>Operands may have any strides (0 included). Each is read into a packed row-major array of the compute type (B once
- * per matrix, A per chunk of {@link #MC} rows), so the inner loops see only dense arrays — except float32 operands on
- * the heap, which the float kernels read in place when A's rows or columns, or B's rows, are contiguous (a transposed B
- * is transposed once by tiles): packing cost a tenth of TrainGpt's GEMM time. Float and double (the dtypes whose speed
- * matters) are blocked for the caches and run the Vector API kernels of {@link GemmSimd}: the output is computed in
- * panels of {@link #NC} columns and the contraction in blocks of {@link #KC}, so that a KC x NC block of B (128 KiB of
- * floats) stays in L2 while eight (float) or four (double) rows of accumulators are updated from it in registers.
+ * <p>Operands may have any strides (0 included). Float and double (the dtypes whose speed matters) are blocked for the
+ * caches and run the Vector API kernels of {@link GemmSimd}. For float, B is packed once per matrix into panels of
+ * {@link GemmSimd#FLOAT_PANEL} columns (transposing a transposed B on the way), and each panel of a contraction block
+ * of {@link #KC} stays in L1 while every row of A passes it; A is read in place when it is float32 on the heap with
+ * contiguous rows or columns (packing it cost a tenth of TrainGpt's GEMM time), and packed per chunk of {@link #MC}
+ * rows otherwise. The output is computed in blocks of {@link #NC} columns. Double operands are packed row-major (B once
+ * per matrix, A per chunk) and a KC x NC block of B stays in L2 while four rows of accumulators are updated from it.
  * Integer and complex products are plain loops. Rows are split across threads with {@link Parallel#forRange} once a
  * matrix is large; many small matrices are split by batch instead. The summation order of every output element is fixed
  * (k ascending), whatever the thread count.
@@ -32,7 +33,7 @@ import org.jtorch.kernels.cpu.simd.GemmSimd;
 public final class JavaGemm {
     private JavaGemm() {}
 
-    /** Columns of C per panel. */
+    /** Columns of C per block of accumulators. */
     static final int NC = 256;
     /** Contraction length per block. */
     static final int KC = 128;
@@ -173,48 +174,118 @@ public final class JavaGemm {
             Operand c,
             long co,
             boolean parallel) {
-        // B is read in place when its rows are contiguous; a transposed B (x @ W^T) is transposed once by tiles, since
-        // the kernels stream along its rows; anything else is packed.
-        float[] bHeap = b.dtype() == DType.FLOAT32 ? heapFloats(b.data()) : null;
-        boolean bInPlace = bHeap != null && b.colStride() == 1 && b.rowStride() <= Integer.MAX_VALUE;
-        float[] bs = bInPlace ? bHeap : new float[packedSize(k, n, 1)];
-        if (!bInPlace
-                && (bHeap == null
-                        || k == 0
-                        || !TiledTranspose.tryCopy(
-                                bHeap, bo, new long[] {b.rowStride(), b.colStride()}, bs, 0, new long[] {k, n}))) {
-            packFloat(b, bo, 0, k, n, bs);
+        float[] panels = packFloatPanels(b, bo, k, n);
+        try {
+            floatRows(m, n, k, alpha, beta, a, ao, panels, c, co, parallel);
+        } finally {
+            PANEL_SCRATCH.set(new SoftReference<>(panels));
         }
-        int b0 = bInPlace ? (int) bo : 0, ldb = bInPlace ? (int) b.rowStride() : n;
+    }
+
+    /** C's rows from A and B's packed panels (see {@link #packFloatPanels}). */
+    private static void floatRows(
+            int m,
+            int n,
+            int k,
+            float alpha,
+            float beta,
+            Operand a,
+            long ao,
+            float[] panels,
+            Operand c,
+            long co,
+            boolean parallel) {
         // A is read in place when its rows or its columns are contiguous (a weight gradient's transposed dY included).
         float[] aHeap = a.dtype() == DType.FLOAT32 ? heapFloats(a.data()) : null;
         boolean aInPlace = aHeap != null
                 && (a.colStride() == 1 || a.rowStride() == 1)
                 && a.rowStride() <= Integer.MAX_VALUE
                 && a.colStride() <= Integer.MAX_VALUE;
+        int width = GemmSimd.FLOAT_PANEL;
         forRows(m, n, k, parallel, (r0, r1) -> {
             int rows = (int) (r1 - r0);
             float[] as = aInPlace ? aHeap : new float[packedSize(rows, k, 1)];
             if (!aInPlace) packFloat(a, ao, (int) r0, rows, k, as);
             int a0 = aInPlace ? (int) (ao + r0 * a.rowStride()) : 0;
             int aRow = aInPlace ? (int) a.rowStride() : k, aCol = aInPlace ? (int) a.colStride() : 1;
-            float[] acc = new float[rows * Math.min(NC, n)];
+            int ldc = roundUp(Math.min(NC, n), width);
+            float[] acc = new float[rows * ldc];
             for (int jc = 0; jc < n; jc += NC) {
                 int nc = Math.min(NC, n - jc);
                 Arrays.fill(acc, 0f);
                 for (int pc = 0; pc < k; pc += KC) {
-                    int pe = Math.min(k, pc + KC);
-                    int r = 0;
-                    for (; r + GemmSimd.FLOAT_ROWS <= rows; r += GemmSimd.FLOAT_ROWS) {
-                        GemmSimd.float8(as, a0 + r * aRow, aRow, aCol, bs, b0 + jc, ldb, nc, pc, pe, acc, r * nc);
-                    }
-                    for (; r < rows; r++) {
-                        GemmSimd.float1(as, a0 + r * aRow, aCol, bs, b0 + jc, ldb, nc, pc, pe, acc, r * nc);
+                    int kc = Math.min(k, pc + KC) - pc, ac = a0 + pc * aCol;
+                    // Panel by panel, every row: the panel stays in L1 while A's rows stream past it.
+                    for (int j = 0; j < nc; j += width) {
+                        int p0 = (jc + j) * k + pc * width;
+                        int r = 0;
+                        for (; r + GemmSimd.FLOAT_ROWS <= rows; r += GemmSimd.FLOAT_ROWS) {
+                            GemmSimd.float8(as, ac + r * aRow, aRow, aCol, panels, p0, kc, acc, r * ldc + j, ldc);
+                        }
+                        for (; r < rows; r++)
+                            GemmSimd.float1(as, ac + r * aRow, aCol, panels, p0, kc, acc, r * ldc + j);
                     }
                 }
-                storeFloat(c, co, (int) r0, rows, jc, nc, acc, alpha, beta);
+                storeFloat(c, co, (int) r0, rows, jc, nc, acc, ldc, alpha, beta);
             }
         });
+    }
+
+    private static int roundUp(int x, int multiple) {
+        return (x + multiple - 1) / multiple * multiple;
+    }
+
+    /**
+     * The packed panels of the last float product on this thread, reused by the next one: a training step multiplies
+     * the same shapes again and again, and a fresh array of megabytes is zeroed on allocation, on the caller's thread
+     * alone. Taken out while in use, so a nested product on the same thread gets its own.
+     */
+    private static final ThreadLocal<SoftReference<float[]>> PANEL_SCRATCH = new ThreadLocal<>();
+
+    /**
+     * B (k x n, any strides and float dtype) as the float kernels read it: panels of {@link GemmSimd#FLOAT_PANEL}
+     * columns, panel {@code q} at {@code q * k * FLOAT_PANEL}, its row {@code p} {@code FLOAT_PANEL} floats from there
+     * on. Columns past n hold whatever the array held: the accumulator lanes they feed are never stored. Packed once
+     * per matrix, by all threads when it is large (a transposed B, as in {@code x @ W^T}, is transposed by the same
+     * pass). The array comes from {@link #PANEL_SCRATCH} when it is large enough; the caller puts it back.
+     */
+    private static float[] packFloatPanels(Operand b, long bo, int k, int n) {
+        int width = GemmSimd.FLOAT_PANEL, count = (n + width - 1) / width;
+        int size = packedSize(k, (long) count * width, 1);
+        SoftReference<float[]> kept = PANEL_SCRATCH.get();
+        float[] reused = kept == null ? null : kept.get();
+        PANEL_SCRATCH.remove();
+        float[] panels = reused != null && reused.length >= size ? reused : new float[size];
+        if (k == 0) return panels; // nothing to read, and row offsets may point past the storage
+        long perPanel = (long) k * width;
+        Parallel.forRange(count, Math.max(1, TASK_WORK / 4 / perPanel), (q0, q1) -> {
+            for (int q = (int) q0; q < q1; q++)
+                packFloatPanel(b, bo, k, q * width, Math.min(width, n - q * width), panels);
+        });
+        return panels;
+    }
+
+    /** Columns {@code [j0, j0 + w)} of B into their panel. */
+    private static void packFloatPanel(Operand b, long bo, int k, int j0, int w, float[] panels) {
+        int width = GemmSimd.FLOAT_PANEL, dst = j0 * k;
+        long rs = b.rowStride(), cs = b.colStride(), first = bo + j0 * cs;
+
+        float[] heap = b.dtype() == DType.FLOAT32 ? heapFloats(b.data()) : null;
+        if (heap != null && cs == 1) {
+            for (int p = 0; p < k; p++) System.arraycopy(heap, (int) (first + p * rs), panels, dst + p * width, w);
+        } else if (heap != null) { // columns strided (a transposed B): walk each column down, along its rows
+            for (int j = 0; j < w; j++) {
+                long e = first + j * cs;
+                for (int p = 0; p < k; p++) panels[dst + p * width + j] = heap[(int) (e + p * rs)];
+            }
+        } else {
+            ElementIO io = ElementIO.of(b.dtype());
+            MemorySegment s = b.data();
+            for (int p = 0; p < k; p++) {
+                for (int j = 0; j < w; j++)
+                    panels[dst + p * width + j] = (float) io.getDouble(s, first + p * rs + j * cs);
+            }
+        }
     }
 
     /** Rows {@code [r0, r0 + rows)} of x, columns {@code [0, cols)}, into {@code dst} row-major. */
@@ -238,13 +309,17 @@ public final class JavaGemm {
         }
     }
 
+    /**
+     * Columns {@code [jc, jc + nc)} of C's rows {@code [r0, r0 + rows)} from the accumulators (row i at {@code i *
+     * ldc}).
+     */
     private static void storeFloat(
-            Operand c, long co, int r0, int rows, int jc, int nc, float[] acc, float alpha, float beta) {
+            Operand c, long co, int r0, int rows, int jc, int nc, float[] acc, int ldc, float alpha, float beta) {
         long rs = c.rowStride(), cs = c.colStride();
         float[] heap = c.dtype() == DType.FLOAT32 && cs == 1 ? heapFloats(c.data()) : null;
         if (heap != null) { // the common float32 output, without a per-element dtype dispatch
             for (int i = 0; i < rows; i++) {
-                int e = (int) (co + (r0 + i) * rs + jc), from = i * nc;
+                int e = (int) (co + (r0 + i) * rs + jc), from = i * ldc;
                 if (alpha == 1 && beta == 0) System.arraycopy(acc, from, heap, e, nc);
                 else if (beta == 0) for (int j = 0; j < nc; j++) heap[e + j] = alpha * acc[from + j];
                 else for (int j = 0; j < nc; j++) heap[e + j] = alpha * acc[from + j] + beta * heap[e + j];
@@ -257,7 +332,7 @@ public final class JavaGemm {
             long e = co + (r0 + i) * rs + jc * cs;
             for (int j = 0; j < nc; j++) {
                 long idx = e + j * cs;
-                float v = alpha * acc[i * nc + j];
+                float v = alpha * acc[i * ldc + j];
                 if (beta != 0) v += beta * (float) io.getDouble(s, idx);
                 io.setDouble(s, idx, v); // v is a float, so a narrower storage format rounds it exactly once
             }

@@ -197,8 +197,8 @@ class JavaGemmTest {
         Random r = new Random(13);
         for (boolean ta : new boolean[] {false, true}) {
             for (boolean tb : new boolean[] {false, true}) {
-                // 43 rows: five groups of eight and three single rows; 77 columns: two 32-column strips and a tail;
-                // a transposed B of 150 x 77 goes through the tiled transpose; batch 2 offsets both in place.
+                // 43 rows: five groups of eight and three single rows; 77 columns: two 32-column panels, one partial;
+                // a transposed B of 150 x 77 is packed column by column; batch 2 offsets both in place.
                 run(r, DType.FLOAT32, 2, 43, 77, 150, ta, tb, false, Scalar.of(1L), Scalar.of(0L));
                 // alpha and beta through the direct float32 store
                 run(r, DType.FLOAT32, 1, 64, 96, 40, ta, tb, false, Scalar.of(0.5), Scalar.of(2.0));

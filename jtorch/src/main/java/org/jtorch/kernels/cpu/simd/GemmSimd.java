@@ -11,13 +11,17 @@ import jdk.incubator.vector.VectorSpecies;
  * <p>Why not plain loops: C2 does not vectorise {@code acc[c + j] += x * b[row + j]}, because it cannot prove that two
  * {@code float[]} accesses at unrelated offsets never alias; measured here, the plain loop runs at ~6 GFLOP/s per core.
  * The main loops hold rows x 2 vectors of accumulators in registers for the whole contraction block (8 rows for float,
- * 4 for double), so each B vector loaded feeds that many fused multiply-adds and no accumulator is reloaded. Column
- * tails and leftover rows use the same fused multiply-add ({@link Math#fma}) in the same order, so a result does not
- * depend on which kernel or lane computed it.
+ * 4 for double), so each B vector loaded feeds that many fused multiply-adds and no accumulator is reloaded. Leftover
+ * rows and column tails use the same fused multiply-adds in the same order, so a result does not depend on which kernel
+ * or lane computed it.
  *
- * <p>Accumulators are at {@code acc[c0 + r * nc + j]}; contraction over {@code p} in {@code [pc, pe)}, columns
- * {@code j} in {@code [0, nc)}. The float kernels read A and B through strides (in place when the operands allow); the
- * double kernels read packed row-major copies: A rows at {@code a[a0 + r * k + p]}, B at {@code b[p * n + jc + j]}.
+ * <p>The float kernels read B from a <em>panel</em>: {@link #FLOAT_PANEL} columns of B packed contiguously, row
+ * {@code p} at {@code panel[p0 + p * FLOAT_PANEL]}. A panel of a contraction block (128 rows, 16 KiB with AVX-512)
+ * stays in the L1 cache while every row of A is multiplied by it, and its loads need no per-row stride; reading B in
+ * place instead (a strided block, fetched again from L2 for every eight rows) ran at 165 against 200 GFLOP/s per core
+ * on the AVX-512 machine of docs/benchmarks.md. A is read in place through strides (row-major, transposed, or a packed
+ * copy). The double kernels read packed row-major copies: A rows at {@code a[a0 + r * k + p]}, B at {@code b[p * n + jc
+ * + j]}.
  */
 public final class GemmSimd {
     private GemmSimd() {}
@@ -33,111 +37,92 @@ public final class GemmSimd {
     /** Rows of A one call of {@link #float8} takes. */
     public static final int FLOAT_ROWS = 8;
 
+    /** Columns of B per packed panel: two vectors, the width of the float kernels' accumulator rows. */
+    public static final int FLOAT_PANEL = 2 * F.length();
+
     /**
-     * Eight rows of float accumulators += those rows of A x a B block. A's row {@code r} at contraction index {@code p}
-     * is {@code a[a0 + r * aRow + p * aCol]}, read in place (row-major or transposed) or from a packed copy; B's row
-     * {@code p} starts at {@code b[b0 + p * ldb]}. Eight rows x two vectors of accumulators (16 registers, with the two
-     * B vectors and a broadcast 19 of AVX-512's 32) make each B vector feed eight fused multiply-adds.
+     * Eight rows of float accumulators += those rows of A x a panel of B, over a contraction block of {@code kc}. A's
+     * row {@code r} at contraction index {@code p} is {@code a[a0 + r * aRow + p * aCol]}; the panel's row {@code p} is
+     * {@code panel[p0 + p * FLOAT_PANEL]}; accumulator row {@code r} is {@code acc[c0 + r * ldc]}, {@link #FLOAT_PANEL}
+     * wide. Eight rows x two vectors of accumulators (16 registers, with the two B vectors and a broadcast 19 of
+     * AVX-512's 32) make each B vector feed eight fused multiply-adds.
      */
     public static void float8(
-            float[] a,
-            int a0,
-            int aRow,
-            int aCol,
-            float[] b,
-            int b0,
-            int ldb,
-            int nc,
-            int pc,
-            int pe,
-            float[] acc,
-            int c0) {
-        int lanes = F.length(), j = 0;
+            float[] a, int a0, int aRow, int aCol, float[] panel, int p0, int kc, float[] acc, int c0, int ldc) {
+        int lanes = F.length();
         int a1 = a0 + aRow, a2 = a1 + aRow, a3 = a2 + aRow, a4 = a3 + aRow, a5 = a4 + aRow, a6 = a5 + aRow;
         int a7 = a6 + aRow;
-        int c1 = c0 + nc, c2 = c1 + nc, c3 = c2 + nc, c4 = c3 + nc, c5 = c4 + nc, c6 = c5 + nc, c7 = c6 + nc;
-        for (; j + 2 * lanes <= nc; j += 2 * lanes) {
-            int jl = j + lanes;
-            FloatVector s0 = FloatVector.fromArray(F, acc, c0 + j), t0 = FloatVector.fromArray(F, acc, c0 + jl);
-            FloatVector s1 = FloatVector.fromArray(F, acc, c1 + j), t1 = FloatVector.fromArray(F, acc, c1 + jl);
-            FloatVector s2 = FloatVector.fromArray(F, acc, c2 + j), t2 = FloatVector.fromArray(F, acc, c2 + jl);
-            FloatVector s3 = FloatVector.fromArray(F, acc, c3 + j), t3 = FloatVector.fromArray(F, acc, c3 + jl);
-            FloatVector s4 = FloatVector.fromArray(F, acc, c4 + j), t4 = FloatVector.fromArray(F, acc, c4 + jl);
-            FloatVector s5 = FloatVector.fromArray(F, acc, c5 + j), t5 = FloatVector.fromArray(F, acc, c5 + jl);
-            FloatVector s6 = FloatVector.fromArray(F, acc, c6 + j), t6 = FloatVector.fromArray(F, acc, c6 + jl);
-            FloatVector s7 = FloatVector.fromArray(F, acc, c7 + j), t7 = FloatVector.fromArray(F, acc, c7 + jl);
-            for (int p = pc; p < pe; p++) {
-                int row = b0 + p * ldb + j, q = p * aCol;
-                FloatVector y = FloatVector.fromArray(F, b, row), z = FloatVector.fromArray(F, b, row + lanes);
-                FloatVector x = FloatVector.broadcast(F, a[a0 + q]);
-                s0 = y.fma(x, s0);
-                t0 = z.fma(x, t0);
-                x = FloatVector.broadcast(F, a[a1 + q]);
-                s1 = y.fma(x, s1);
-                t1 = z.fma(x, t1);
-                x = FloatVector.broadcast(F, a[a2 + q]);
-                s2 = y.fma(x, s2);
-                t2 = z.fma(x, t2);
-                x = FloatVector.broadcast(F, a[a3 + q]);
-                s3 = y.fma(x, s3);
-                t3 = z.fma(x, t3);
-                x = FloatVector.broadcast(F, a[a4 + q]);
-                s4 = y.fma(x, s4);
-                t4 = z.fma(x, t4);
-                x = FloatVector.broadcast(F, a[a5 + q]);
-                s5 = y.fma(x, s5);
-                t5 = z.fma(x, t5);
-                x = FloatVector.broadcast(F, a[a6 + q]);
-                s6 = y.fma(x, s6);
-                t6 = z.fma(x, t6);
-                x = FloatVector.broadcast(F, a[a7 + q]);
-                s7 = y.fma(x, s7);
-                t7 = z.fma(x, t7);
-            }
-            s0.intoArray(acc, c0 + j);
-            t0.intoArray(acc, c0 + jl);
-            s1.intoArray(acc, c1 + j);
-            t1.intoArray(acc, c1 + jl);
-            s2.intoArray(acc, c2 + j);
-            t2.intoArray(acc, c2 + jl);
-            s3.intoArray(acc, c3 + j);
-            t3.intoArray(acc, c3 + jl);
-            s4.intoArray(acc, c4 + j);
-            t4.intoArray(acc, c4 + jl);
-            s5.intoArray(acc, c5 + j);
-            t5.intoArray(acc, c5 + jl);
-            s6.intoArray(acc, c6 + j);
-            t6.intoArray(acc, c6 + jl);
-            s7.intoArray(acc, c7 + j);
-            t7.intoArray(acc, c7 + jl);
+        int c1 = c0 + ldc, c2 = c1 + ldc, c3 = c2 + ldc, c4 = c3 + ldc, c5 = c4 + ldc, c6 = c5 + ldc, c7 = c6 + ldc;
+        FloatVector s0 = FloatVector.fromArray(F, acc, c0), t0 = FloatVector.fromArray(F, acc, c0 + lanes);
+        FloatVector s1 = FloatVector.fromArray(F, acc, c1), t1 = FloatVector.fromArray(F, acc, c1 + lanes);
+        FloatVector s2 = FloatVector.fromArray(F, acc, c2), t2 = FloatVector.fromArray(F, acc, c2 + lanes);
+        FloatVector s3 = FloatVector.fromArray(F, acc, c3), t3 = FloatVector.fromArray(F, acc, c3 + lanes);
+        FloatVector s4 = FloatVector.fromArray(F, acc, c4), t4 = FloatVector.fromArray(F, acc, c4 + lanes);
+        FloatVector s5 = FloatVector.fromArray(F, acc, c5), t5 = FloatVector.fromArray(F, acc, c5 + lanes);
+        FloatVector s6 = FloatVector.fromArray(F, acc, c6), t6 = FloatVector.fromArray(F, acc, c6 + lanes);
+        FloatVector s7 = FloatVector.fromArray(F, acc, c7), t7 = FloatVector.fromArray(F, acc, c7 + lanes);
+        for (int p = 0; p < kc; p++) {
+            int row = p0 + p * FLOAT_PANEL, q = p * aCol;
+            FloatVector y = FloatVector.fromArray(F, panel, row), z = FloatVector.fromArray(F, panel, row + lanes);
+            FloatVector x = FloatVector.broadcast(F, a[a0 + q]);
+            s0 = y.fma(x, s0);
+            t0 = z.fma(x, t0);
+            x = FloatVector.broadcast(F, a[a1 + q]);
+            s1 = y.fma(x, s1);
+            t1 = z.fma(x, t1);
+            x = FloatVector.broadcast(F, a[a2 + q]);
+            s2 = y.fma(x, s2);
+            t2 = z.fma(x, t2);
+            x = FloatVector.broadcast(F, a[a3 + q]);
+            s3 = y.fma(x, s3);
+            t3 = z.fma(x, t3);
+            x = FloatVector.broadcast(F, a[a4 + q]);
+            s4 = y.fma(x, s4);
+            t4 = z.fma(x, t4);
+            x = FloatVector.broadcast(F, a[a5 + q]);
+            s5 = y.fma(x, s5);
+            t5 = z.fma(x, t5);
+            x = FloatVector.broadcast(F, a[a6 + q]);
+            s6 = y.fma(x, s6);
+            t6 = z.fma(x, t6);
+            x = FloatVector.broadcast(F, a[a7 + q]);
+            s7 = y.fma(x, s7);
+            t7 = z.fma(x, t7);
         }
-        if (j < nc) {
-            for (int r = 0; r < FLOAT_ROWS; r++) {
-                float1(a, a0 + r * aRow, aCol, b, b0 + j, ldb, nc - j, pc, pe, acc, c0 + r * nc + j);
-            }
-        }
+        s0.intoArray(acc, c0);
+        t0.intoArray(acc, c0 + lanes);
+        s1.intoArray(acc, c1);
+        t1.intoArray(acc, c1 + lanes);
+        s2.intoArray(acc, c2);
+        t2.intoArray(acc, c2 + lanes);
+        s3.intoArray(acc, c3);
+        t3.intoArray(acc, c3 + lanes);
+        s4.intoArray(acc, c4);
+        t4.intoArray(acc, c4 + lanes);
+        s5.intoArray(acc, c5);
+        t5.intoArray(acc, c5 + lanes);
+        s6.intoArray(acc, c6);
+        t6.intoArray(acc, c6 + lanes);
+        s7.intoArray(acc, c7);
+        t7.intoArray(acc, c7 + lanes);
     }
 
     /**
-     * One row of float accumulators ({@code acc[c0 + j]}, j &lt; nc) += A's row ({@code a[a0 + p * aCol]}) x a B block
-     * ({@code b[b0 + p * ldb + j]}): the rows {@link #float8} leaves, and its column tails. Each accumulator takes the
-     * same chain of fused multiply-adds as in {@link #float8}, so a result does not depend on which kernel computed it.
+     * One row of float accumulators ({@code acc[c0 + j]}, j &lt; {@link #FLOAT_PANEL}) += A's row ({@code a[a0 + p *
+     * aCol]}) x a panel of B: the rows {@link #float8} leaves. Each accumulator takes the same chain of fused
+     * multiply-adds as in {@link #float8}, so a result does not depend on which kernel computed it.
      */
-    public static void float1(
-            float[] a, int a0, int aCol, float[] b, int b0, int ldb, int nc, int pc, int pe, float[] acc, int c0) {
-        int lanes = F.length(), j = 0;
-        for (; j + lanes <= nc; j += lanes) {
-            FloatVector s = FloatVector.fromArray(F, acc, c0 + j);
-            for (int p = pc; p < pe; p++) {
-                s = FloatVector.fromArray(F, b, b0 + p * ldb + j).fma(FloatVector.broadcast(F, a[a0 + p * aCol]), s);
-            }
-            s.intoArray(acc, c0 + j);
+    public static void float1(float[] a, int a0, int aCol, float[] panel, int p0, int kc, float[] acc, int c0) {
+        int lanes = F.length();
+        FloatVector s = FloatVector.fromArray(F, acc, c0), t = FloatVector.fromArray(F, acc, c0 + lanes);
+        for (int p = 0; p < kc; p++) {
+            int row = p0 + p * FLOAT_PANEL;
+            FloatVector x = FloatVector.broadcast(F, a[a0 + p * aCol]);
+            s = FloatVector.fromArray(F, panel, row).fma(x, s);
+            t = FloatVector.fromArray(F, panel, row + lanes).fma(x, t);
         }
-        for (; j < nc; j++) {
-            float s = acc[c0 + j];
-            for (int p = pc; p < pe; p++) s = Math.fma(a[a0 + p * aCol], b[b0 + p * ldb + j], s);
-            acc[c0 + j] = s;
-        }
+        s.intoArray(acc, c0);
+        t.intoArray(acc, c0 + lanes);
     }
 
     /** Four rows of double accumulators += packed A rows x packed B block. */
