@@ -17,9 +17,9 @@ import jdk.incubator.vector.VectorSpecies;
  * work; so are tiles that an additive mask hides entirely. A row whose scores are all -inf (a fully masked query) gets
  * a zero output, a log-sum-exp of -inf and zero gradients, as ATen's safe softmax gives.
  *
- * <p>Every tile product is {@link #mulAdd}: a register-blocked kernel (4 rows x 2 vectors of accumulators) that reads A
+ * <p>Every tile product is {@link #mulAdd}: a register-blocked kernel (8 rows x 2 vectors of accumulators) that reads A
  * through arbitrary strides, one broadcast scalar at a time, and B and C as rows; so the transposed operands of the
- * backward ({@code Pᵀ dO}, {@code dSᵀ Q}) need no copies, and only K and V blocks are transposed, once per tile.
+ * backward ({@code Pᵀ dO}, {@code dSᵀ Q}) need no copies, and only K and V are transposed, once per matrix.
  *
  * <p>Work is split over the batch (every leading dim flattened): in the forward by (matrix, query block), in the
  * backward by matrix, since the key and value gradients of one matrix gather contributions from all its query rows. The
@@ -100,11 +100,18 @@ public final class FlashAttentionSimd {
         }
     }
 
-    /** Per-thread scratch: one score tile, one probability-gradient tile, transposed K and V blocks, row state. */
+    /**
+     * Per-thread scratch: one score tile, one probability-gradient tile, the transposed K and V of one matrix, row
+     * state.
+     */
     private static final class Tiles {
         final float[] scores = new float[BLOCK_Q * BLOCK_K];
         final float[] probGrads = new float[BLOCK_Q * BLOCK_K];
+        /** Kᵀ and Vᵀ of one matrix (e x s, ev x s), transposed once for all its tiles. */
         final float[] keysT, valuesT, acc;
+        /** The matrix whose K (V) is in {@link #keysT} ({@link #valuesT}), or -1. */
+        int keysOf = -1, valuesOf = -1;
+
         final float[] rowMax = new float[BLOCK_Q];
         /**
          * Each row's running sum of the online softmax, kept per vector lane (the lanes of row r at {@code r * lanes})
@@ -114,8 +121,8 @@ public final class FlashAttentionSimd {
         final float[] rowSumLanes = new float[BLOCK_Q * F.length()], rowSumTail = new float[BLOCK_Q];
 
         Tiles(Problem p) {
-            keysT = new float[p.e() * BLOCK_K];
-            valuesT = new float[p.ev() * BLOCK_K];
+            keysT = new float[p.e() * p.s()];
+            valuesT = new float[p.ev() * p.s()];
             acc = new float[BLOCK_Q * p.ev()];
         }
     }
@@ -136,8 +143,7 @@ public final class FlashAttentionSimd {
             mulAdd(rows, ev, cols, s, 0, cols, 1, p.v().data(), p.v().row(n, j0), p.v().rowStride(), acc, 0, ev);
         }
         for (int r = 0; r < rows; r++) {
-            float sum = (float)
-                    (FloatSimd.laneSum(FloatVector.fromArray(F, t.rowSumLanes, r * F.length())) + t.rowSumTail[r]);
+            float sum = (float) (laneSum(t.rowSumLanes, r * F.length()) + t.rowSumTail[r]);
             float inv = sum > 0 ? 1f / sum : 0f;
             int o = out.row(n, i0 + r);
             for (int c = 0; c < ev; c++) out.data()[o + c] = acc[r * ev + c] * inv;
@@ -152,9 +158,12 @@ public final class FlashAttentionSimd {
      */
     private static void scoreTile(Problem p, int n, int i0, int rows, int j0, int cols, Tiles t) {
         float[] s = t.scores;
-        transpose(p.k(), n, j0, cols, p.e(), t.keysT);
+        if (t.keysOf != n) {
+            transpose(p.k(), n, p.s(), p.e(), t.keysT);
+            t.keysOf = n;
+        }
         Arrays.fill(s, 0, rows * cols, 0f);
-        mulAdd(rows, cols, p.e(), p.q().data(), p.q().row(n, i0), p.q().rowStride(), 1, t.keysT, 0, cols, s, 0, cols);
+        mulAdd(rows, cols, p.e(), p.q().data(), p.q().row(n, i0), p.q().rowStride(), 1, t.keysT, j0, p.s(), s, 0, cols);
         Mask m = p.mask();
         for (int r = 0; r < rows; r++) {
             int at = r * cols, i = i0 + r;
@@ -205,7 +214,10 @@ public final class FlashAttentionSimd {
             Rows dv) {
         int cols = j1 - j0, e = p.e(), ev = p.ev();
         float[] s = t.scores, dp = t.probGrads;
-        transpose(p.v(), n, j0, cols, ev, t.valuesT);
+        if (t.valuesOf != n) {
+            transpose(p.v(), n, p.s(), ev, t.valuesT);
+            t.valuesOf = n;
+        }
         // causal: queries above the block's first key see none of it
         int first = p.causal() ? (j0 / BLOCK_Q) * BLOCK_Q : 0;
         for (int i0 = first; i0 < p.l(); i0 += BLOCK_Q) {
@@ -232,7 +244,20 @@ public final class FlashAttentionSimd {
                     dv.rowStride());
             // dP = dO Vᵀ, then dS = P (dP - rowDot) · scale, in place
             Arrays.fill(dp, 0, rows * cols, 0f);
-            mulAdd(rows, cols, ev, dOut.data(), dOut.row(n, i0), dOut.rowStride(), 1, t.valuesT, 0, cols, dp, 0, cols);
+            mulAdd(
+                    rows,
+                    cols,
+                    ev,
+                    dOut.data(),
+                    dOut.row(n, i0),
+                    dOut.rowStride(),
+                    1,
+                    t.valuesT,
+                    j0,
+                    p.s(),
+                    dp,
+                    0,
+                    cols);
             for (int r = 0; r < rows; r++) scoreGrads(s, dp, r * cols, cols, rowDots[i0 + r], p.scale());
             // dQ += dS K, dK += dSᵀ Q
             mulAdd(
@@ -299,14 +324,13 @@ public final class FlashAttentionSimd {
         for (; j < cols; j++) dp[at + j] = p[at + j] * (dp[at + j] - rowDot) * scale;
     }
 
-    /**
-     * Rows {@code [j0, j0 + cols)} of matrix {@code n} of {@code x} (width {@code width}) into {@code dst} transposed.
-     */
-    private static void transpose(Rows x, int n, int j0, int cols, int width, float[] dst) {
+    /** Matrix {@code n} of {@code x} ({@code rows} x {@code width}) into {@code dst} transposed (width x rows). */
+    private static void transpose(Rows x, int n, int rows, int width, float[] dst) {
         float[] a = x.data();
-        for (int j = 0; j < cols; j++) {
-            int src = x.row(n, j0 + j);
-            for (int c = 0; c < width; c++) dst[c * cols + j] = a[src + c];
+        int base = x.row(n, 0), stride = x.rowStride();
+        for (int c = 0; c < width; c++) {
+            int d = c * rows, src = base + c;
+            for (int j = 0; j < rows; j++) dst[d + j] = a[src + j * stride];
         }
     }
 
@@ -331,6 +355,9 @@ public final class FlashAttentionSimd {
             int ldc) {
         int lanes = F.length();
         int i = 0;
+        for (; i + 8 <= rows; i += 8) {
+            mulAdd8(i, cols, depth, a, aOff, ars, acs, b, bOff, ldb, c, cOff, ldc);
+        }
         for (; i + 4 <= rows; i += 4) {
             int a0 = aOff + i * ars, a1 = a0 + ars, a2 = a1 + ars, a3 = a2 + ars;
             int c0 = cOff + i * ldc, c1 = c0 + ldc, c2 = c1 + ldc, c3 = c2 + ldc;
@@ -371,6 +398,89 @@ public final class FlashAttentionSimd {
         for (; i < rows; i++) mulAddRowTail(0, cols, depth, a, aOff + i * ars, acs, b, bOff, ldb, c, cOff + i * ldc);
     }
 
+    /**
+     * Rows {@code [i, i + 8)} of {@link #mulAdd}: eight rows x two vectors of accumulators, so each B vector loaded
+     * feeds eight fused multiply-adds (four rows left the loads, not the multiply-adds, setting the pace); the same
+     * chains as the four-row and one-row paths, so a value does not depend on the path.
+     */
+    private static void mulAdd8(
+            int i,
+            int cols,
+            int depth,
+            float[] a,
+            int aOff,
+            int ars,
+            int acs,
+            float[] b,
+            int bOff,
+            int ldb,
+            float[] c,
+            int cOff,
+            int ldc) {
+        int lanes = F.length();
+        int a0 = aOff + i * ars, a1 = a0 + ars, a2 = a1 + ars, a3 = a2 + ars;
+        int a4 = a3 + ars, a5 = a4 + ars, a6 = a5 + ars, a7 = a6 + ars;
+        int c0 = cOff + i * ldc, c1 = c0 + ldc, c2 = c1 + ldc, c3 = c2 + ldc;
+        int c4 = c3 + ldc, c5 = c4 + ldc, c6 = c5 + ldc, c7 = c6 + ldc;
+        int j = 0;
+        for (; j + 2 * lanes <= cols; j += 2 * lanes) {
+            int jl = j + lanes;
+            FloatVector s0 = FloatVector.fromArray(F, c, c0 + j), t0 = FloatVector.fromArray(F, c, c0 + jl);
+            FloatVector s1 = FloatVector.fromArray(F, c, c1 + j), t1 = FloatVector.fromArray(F, c, c1 + jl);
+            FloatVector s2 = FloatVector.fromArray(F, c, c2 + j), t2 = FloatVector.fromArray(F, c, c2 + jl);
+            FloatVector s3 = FloatVector.fromArray(F, c, c3 + j), t3 = FloatVector.fromArray(F, c, c3 + jl);
+            FloatVector s4 = FloatVector.fromArray(F, c, c4 + j), t4 = FloatVector.fromArray(F, c, c4 + jl);
+            FloatVector s5 = FloatVector.fromArray(F, c, c5 + j), t5 = FloatVector.fromArray(F, c, c5 + jl);
+            FloatVector s6 = FloatVector.fromArray(F, c, c6 + j), t6 = FloatVector.fromArray(F, c, c6 + jl);
+            FloatVector s7 = FloatVector.fromArray(F, c, c7 + j), t7 = FloatVector.fromArray(F, c, c7 + jl);
+            for (int p = 0; p < depth; p++) {
+                int row = bOff + p * ldb, ap = p * acs;
+                FloatVector y = FloatVector.fromArray(F, b, row + j), z = FloatVector.fromArray(F, b, row + jl);
+                FloatVector x = FloatVector.broadcast(F, a[a0 + ap]);
+                s0 = y.fma(x, s0);
+                t0 = z.fma(x, t0);
+                x = FloatVector.broadcast(F, a[a1 + ap]);
+                s1 = y.fma(x, s1);
+                t1 = z.fma(x, t1);
+                x = FloatVector.broadcast(F, a[a2 + ap]);
+                s2 = y.fma(x, s2);
+                t2 = z.fma(x, t2);
+                x = FloatVector.broadcast(F, a[a3 + ap]);
+                s3 = y.fma(x, s3);
+                t3 = z.fma(x, t3);
+                x = FloatVector.broadcast(F, a[a4 + ap]);
+                s4 = y.fma(x, s4);
+                t4 = z.fma(x, t4);
+                x = FloatVector.broadcast(F, a[a5 + ap]);
+                s5 = y.fma(x, s5);
+                t5 = z.fma(x, t5);
+                x = FloatVector.broadcast(F, a[a6 + ap]);
+                s6 = y.fma(x, s6);
+                t6 = z.fma(x, t6);
+                x = FloatVector.broadcast(F, a[a7 + ap]);
+                s7 = y.fma(x, s7);
+                t7 = z.fma(x, t7);
+            }
+            s0.intoArray(c, c0 + j);
+            t0.intoArray(c, c0 + jl);
+            s1.intoArray(c, c1 + j);
+            t1.intoArray(c, c1 + jl);
+            s2.intoArray(c, c2 + j);
+            t2.intoArray(c, c2 + jl);
+            s3.intoArray(c, c3 + j);
+            t3.intoArray(c, c3 + jl);
+            s4.intoArray(c, c4 + j);
+            t4.intoArray(c, c4 + jl);
+            s5.intoArray(c, c5 + j);
+            t5.intoArray(c, c5 + jl);
+            s6.intoArray(c, c6 + j);
+            t6.intoArray(c, c6 + jl);
+            s7.intoArray(c, c7 + j);
+            t7.intoArray(c, c7 + jl);
+        }
+        for (int q = 0; q < 8; q++) mulAddRowTail(j, cols, depth, a, a0 + q * ars, acs, b, bOff, ldb, c, c0 + q * ldc);
+    }
+
     /** One row of {@link #mulAdd} from column {@code j}: single vectors, then scalars. */
     private static void mulAddRowTail(
             int j,
@@ -396,6 +506,16 @@ public final class FlashAttentionSimd {
             for (int p = 0; p < depth; p++) s = Math.fma(a[aRow + p * acs], b[bOff + p * ldb + j], s);
             c[cRow + j] = s;
         }
+    }
+
+    /**
+     * The sum of the vector lanes stored at {@code x[at]}, in {@link FloatSimd#laneSum}'s order, read from the array:
+     * extracting lanes of a vector by a variable index made C2 allocate the vector on the heap.
+     */
+    private static double laneSum(float[] x, int at) {
+        double s = 0;
+        for (int i = 0; i < F.length(); i++) s += x[at + i];
+        return s;
     }
 
     private static float dot(float[] x, int xo, float[] y, int yo, int len) {
