@@ -161,6 +161,52 @@ public final class JavaGemm {
 
     // ---- float: float32, float16, bfloat16, float8 --------------------------------------------------
 
+    /**
+     * A float k x n matrix B packed once for many products {@code C = alpha * A B + beta * C} with the same B (a
+     * recurrent layer multiplies its hidden-state weight once per time step): see {@link #packFloat} and
+     * {@link #gemmPacked}. Holds a copy: later writes to the source matrix do not reach it.
+     */
+    public static final class PackedFloat {
+        private final float[] panels;
+        private final int k, n;
+
+        private PackedFloat(float[] panels, int k, int n) {
+            this.panels = panels;
+            this.k = k;
+            this.n = n;
+        }
+    }
+
+    /** Packs the k x n matrix {@code b} (any strides; float32, float16, bfloat16 or float8 elements). */
+    public static PackedFloat packFloat(Operand b, int k, int n) {
+        if (domain(b.dtype()) != Domain.FLOAT)
+            throw new TorchException("JavaGemm: cannot pack " + b.dtype() + " as float");
+        float[] panels = new float[panelsSize(k, n)];
+        packFloatPanels(b, b.offset(), k, n, panels);
+        return new PackedFloat(panels, k, n);
+    }
+
+    /**
+     * {@code C = alpha * A B + beta * C} for one m x k matrix A and the packed B; C's dtype must be a float one. The
+     * same bits as {@link #gemm} with B unpacked.
+     */
+    public static void gemmPacked(int m, Scalar alpha, Scalar beta, Operand a, PackedFloat b, Operand c) {
+        if (domain(c.dtype()) != Domain.FLOAT) throw new TorchException("JavaGemm: a float product into " + c.dtype());
+        if (m == 0 || b.n == 0) return;
+        floatRows(
+                m,
+                b.n,
+                b.k,
+                (float) alpha.doubleValue(),
+                (float) beta.doubleValue(),
+                a,
+                a.offset(),
+                b.panels,
+                c,
+                c.offset(),
+                true);
+    }
+
     private static void floatGemm(
             int m,
             int n,
@@ -250,19 +296,28 @@ public final class JavaGemm {
      * pass). The array comes from {@link #PANEL_SCRATCH} when it is large enough; the caller puts it back.
      */
     private static float[] packFloatPanels(Operand b, long bo, int k, int n) {
-        int width = GemmSimd.FLOAT_PANEL, count = (n + width - 1) / width;
-        int size = packedSize(k, (long) count * width, 1);
+        int size = panelsSize(k, n);
         SoftReference<float[]> kept = PANEL_SCRATCH.get();
         float[] reused = kept == null ? null : kept.get();
         PANEL_SCRATCH.remove();
         float[] panels = reused != null && reused.length >= size ? reused : new float[size];
-        if (k == 0) return panels; // nothing to read, and row offsets may point past the storage
+        packFloatPanels(b, bo, k, n, panels);
+        return panels;
+    }
+
+    private static int panelsSize(int k, int n) {
+        int width = GemmSimd.FLOAT_PANEL;
+        return packedSize(k, (long) (n + width - 1) / width * width, 1);
+    }
+
+    private static void packFloatPanels(Operand b, long bo, int k, int n, float[] panels) {
+        int width = GemmSimd.FLOAT_PANEL, count = (n + width - 1) / width;
+        if (k == 0) return; // nothing to read, and row offsets may point past the storage
         long perPanel = (long) k * width;
         Parallel.forRange(count, Math.max(1, TASK_WORK / 4 / perPanel), (q0, q1) -> {
             for (int q = (int) q0; q < q1; q++)
                 packFloatPanel(b, bo, k, q * width, Math.min(width, n - q * width), panels);
         });
-        return panels;
     }
 
     /** Columns {@code [j0, j0 + w)} of B into their panel. */

@@ -1,6 +1,7 @@
 package org.jtorch.kernels.cpu;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
@@ -8,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.Random;
 import org.jtorch.DType;
 import org.jtorch.Scalar;
+import org.jtorch.TorchException;
 import org.jtorch.kernels.cpu.JavaGemm.Operand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -221,6 +223,44 @@ class JavaGemmTest {
         Operand third = new Operand(a.data(), DType.FLOAT32, a.index(0, 3, 0), 0, k, 1);
         JavaGemm.gemm(1, 1, n, k, one, zero, third, b.operand(), row.operand(), false);
         for (int j = 0; j < n; j++) assertEquals(c.re(0, 3, j), row.re(0, 0, j), "column " + j);
+    }
+
+    @Test
+    void aPackedMatrixGivesTheBitsOfTheUnpackedProductAndKeepsItsValues() {
+        Random r = new Random(15);
+        Scalar one = Scalar.of(1L), zero = Scalar.of(0L), half = Scalar.of(0.5);
+        for (boolean tb : new boolean[] {false, true}) {
+            for (DType dtype : new DType[] {DType.FLOAT32, DType.BFLOAT16}) {
+                // 77 columns: two full panels and a partial one; 150 deep: two contraction blocks.
+                int m = 19, n = 77, k = 150;
+                Buffer a = buffer(r, dtype, 1, m, k, false, false), b = buffer(r, dtype, 1, k, n, tb, false);
+                Buffer direct = buffer(r, dtype, 1, m, n, false, false),
+                        packed = buffer(r, dtype, 1, m, n, false, false);
+                ElementIO io = ElementIO.of(dtype);
+                for (int e = 0; e < m * n; e++) io.setDouble(packed.data(), e, io.getDouble(direct.data(), e));
+                double[][] c0 = snapshot(direct);
+                JavaGemm.gemm(1, m, n, k, half, one, a.operand(), b.operand(), direct.operand(), false);
+                JavaGemm.PackedFloat p = JavaGemm.packFloat(b.operand(), k, n);
+                // The packed copy does not see later writes to the source.
+                Buffer original = buffer(new Random(0), dtype, 1, k, n, tb, false);
+                for (long e = 0; e < (long) k * n; e++) {
+                    io.setDouble(original.data(), e, io.getDouble(b.data(), e));
+                    io.setDouble(b.data(), e, 7.0);
+                }
+                JavaGemm.gemmPacked(m, half, one, a.operand(), p, packed.operand());
+                for (int i = 0; i < m; i++) {
+                    for (int j = 0; j < n; j++) assertEquals(direct.re(0, i, j), packed.re(0, i, j), i + ", " + j);
+                }
+                check(a, original, packed, c0, half, one, false, tolerance(dtype));
+            }
+        }
+        Buffer ints = buffer(r, DType.INT64, 1, 3, 3, false, false);
+        TorchException e = assertThrows(TorchException.class, () -> JavaGemm.packFloat(ints.operand(), 3, 3));
+        assertTrue(e.getMessage().contains("int64"), e.getMessage());
+        Buffer a = buffer(r, DType.FLOAT32, 1, 2, 3, false, false), c = buffer(r, DType.INT32, 1, 2, 3, false, false);
+        JavaGemm.PackedFloat p = JavaGemm.packFloat(
+                buffer(r, DType.FLOAT32, 1, 3, 3, false, false).operand(), 3, 3);
+        assertThrows(TorchException.class, () -> JavaGemm.gemmPacked(2, zero, zero, a.operand(), p, c.operand()));
     }
 
     @Test
