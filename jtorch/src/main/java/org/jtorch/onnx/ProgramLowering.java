@@ -120,6 +120,7 @@ final class ProgramLowering {
         ConstantFolding.run(g);
         ConvBatchNormFolding.run(g);
         GraphCleanup.run(g.proto(), g.weights());
+        GraphSimplification.run(g);
         return g;
     }
 
