@@ -264,4 +264,50 @@ class GraphPassesTest {
         Tensor expected = Torch.tensor(new float[][] {{6, 7, 8}, {16, 17, 18}});
         assertRunsAs(g, x -> x.add(expected), 2, 3);
     }
+
+    /** {@code _safe_softmax(x + mask)} as the program lowers it: a guard before the softmax and one after. */
+    private static String safeSoftmax(OnnxGraph g, String scores, boolean perRow) {
+        String masked = g.node("Equal", List.of(scores, g.scalar(DType.FLOAT32, Double.NEGATIVE_INFINITY)));
+        String condition = masked;
+        if (perRow) {
+            String counts = g.node("Cast", List.of(masked), OnnxGraph.attr("to", 6L));
+            String all = g.node("ReduceMin", List.of(counts, g.int64s(2)), OnnxGraph.attr("keepdims", 1L));
+            condition = g.node("Cast", List.of(all), OnnxGraph.attr("to", 9L));
+        }
+        String guarded = g.node("Where", List.of(condition, g.scalar(DType.FLOAT32, 0), scores));
+        String softmax = g.node("Softmax", List.of(guarded), OnnxGraph.attr("axis", 2L));
+        return g.node("Where", List.of(condition, g.scalar(DType.FLOAT32, 0), softmax));
+    }
+
+    private static final float NEG_INF = Float.NEGATIVE_INFINITY;
+
+    @Test
+    void theSafeSoftmaxKeepsOnlyTheGuardAfterTheSoftmax() throws OrtException {
+        // the second row is masked whole: its weights are zeros, the other rows a softmax over their unmasked scores
+        Tensor mask = Torch.tensor(new float[][] {{0, NEG_INF, 0}, {NEG_INF, NEG_INF, NEG_INF}});
+        OnnxGraph g = graph(2, 3);
+        g.initializer("mask", mask);
+        String y = safeSoftmax(g, g.node("Add", List.of("x", "mask")), true);
+        assertEquals(List.of("Add", "Equal", "Cast", "ReduceMin", "Cast", "Softmax", "Where"), simplify(g, y));
+        Tensor rowMasked = mask.eq(Double.NEGATIVE_INFINITY).all(new long[] {-1}, true);
+        assertRunsAs(g, x -> x.add(mask).softmax(-1).maskedFill(rowMasked.expand(x.size(0), 2, 3), 0.0), 2, 3);
+    }
+
+    @Test
+    void aGuardThatVariesAlongTheSoftmaxAxisStays() throws OrtException {
+        Tensor mask = Torch.tensor(new float[][] {{0, NEG_INF, 0}, {NEG_INF, 0, 0}});
+        OnnxGraph g = graph(2, 3);
+        g.initializer("mask", mask);
+        String y = safeSoftmax(g, g.node("Add", List.of("x", "mask")), false);
+        assertEquals(List.of("Add", "Equal", "Where", "Softmax", "Where"), simplify(g, y));
+        assertRunsAs(
+                g,
+                x -> {
+                    Tensor s = x.add(mask);
+                    Tensor eq = s.eq(Double.NEGATIVE_INFINITY);
+                    return s.maskedFill(eq, 0.0).softmax(-1).maskedFill(eq, 0.0);
+                },
+                2,
+                3);
+    }
 }
