@@ -4,8 +4,8 @@ package org.jtorch.onnx;
  * The shape-aware passes over a lowered graph, run until none finds anything more to rewrite (one pass's rewrite often
  * makes another's pattern: a flattening removed leaves two reshapes in a row, a reshape removed leaves two transposes
  * in a row): {@link FlatteningRemoval}, {@link ReshapeFusion}, {@link TransposeFusion}, {@link BatchNormFusion},
- * {@link SoftmaxGuardFusion}, each followed by {@link GraphCleanup}. The shapes are inferred afresh for each pass, the
- * dynamic dimensions as symbols.
+ * {@link SoftmaxGuardFusion}, {@link SliceToSplit}, each followed by {@link GraphCleanup}. The shapes are inferred
+ * afresh for each pass, the dynamic dimensions as symbols.
  */
 final class GraphSimplification {
     /** A bound on the rounds, far above what a graph needs: a round that rewrites nothing ends the loop. */
@@ -21,6 +21,7 @@ final class GraphSimplification {
             changed |= step(graph, TransposeFusion::run);
             changed |= step(graph, BatchNormFusion::run);
             changed |= step(graph, SoftmaxGuardFusion::run);
+            changed |= step(graph, SliceToSplit::run);
             if (!changed) return;
         }
     }

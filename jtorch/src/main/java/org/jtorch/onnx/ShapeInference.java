@@ -174,6 +174,7 @@ final class ShapeInference {
                 for (long a : at) s.add((int) a, SymbolicDims.of(1));
                 put(out, s);
             }
+            case "Split" -> split(n, x, in);
             case "ReduceMin", "ReduceMax", "ReduceMean", "ReduceSum", "ReduceProd" -> put(out, reduce(n, x, in));
             case "Conv", "MaxPool", "AveragePool", "GlobalAveragePool", "GlobalMaxPool" -> {
                 if (x == null) return;
@@ -186,6 +187,25 @@ final class ShapeInference {
                 put(out, s);
             }
             default -> {}
+        }
+    }
+
+    /** Split along {@code axis}: by the sizes given, or into {@code num_outputs} pieces of a static size. */
+    private void split(NodeProto n, List<SymInt> x, List<String> in) {
+        if (x == null) return;
+        int axis = (int) normalize(Nodes.integer(n, "axis", 0), x.size());
+        List<SymInt> sizes = in.size() > 1 && !in.get(1).isEmpty() ? vectors.get(in.get(1)) : null;
+        if (sizes == null) {
+            SymInt whole = x.get(axis);
+            long count = n.getOutputCount();
+            if (!SymbolicDims.isStatic(whole) || whole.constantValue() % count != 0) return;
+            sizes = java.util.Collections.nCopies((int) count, SymbolicDims.of(whole.constantValue() / count));
+        }
+        if (sizes.size() != n.getOutputCount()) return;
+        for (int i = 0; i < sizes.size(); i++) {
+            List<SymInt> s = new ArrayList<>(x);
+            s.set(axis, sizes.get(i));
+            put(n.getOutput(i), s);
         }
     }
 

@@ -310,4 +310,30 @@ class GraphPassesTest {
                 2,
                 3);
     }
+
+    private static String slice(OnnxGraph g, String x, long start, long end) {
+        return g.node("Slice", List.of(x, g.int64s(start), g.int64s(end), g.int64s(2), g.int64s(1)));
+    }
+
+    @Test
+    void slicesThatCoverTheirInputEndToEndAreOneSplit() throws OrtException {
+        OnnxGraph g = graph(2, 9);
+        String q = slice(g, "x", 0, 3), k = slice(g, "x", 3, 5), v = slice(g, "x", 5, 100);
+        String y = g.node("Concat", List.of(k, q, v), OnnxGraph.attr("axis", 2L));
+        assertEquals(List.of("Split", "Concat"), simplify(g, y));
+        assertRunsAs(g, x -> Torch.cat(List.of(x.slice(2, 3, 5), x.slice(2, 0, 3), x.slice(2, 5, 9)), 2), 2, 9);
+    }
+
+    @Test
+    void slicesThatOverlapOrLeaveAGapStaySlices() throws OrtException {
+        OnnxGraph g = graph(2, 9);
+        String a = slice(g, "x", 0, 4), b = slice(g, "x", 3, 9), c = slice(g, "x", 0, 2), d = slice(g, "x", 5, 9);
+        String y = g.node("Concat", List.of(a, b, c, d), OnnxGraph.attr("axis", 2L));
+        assertEquals(List.of("Slice", "Slice", "Slice", "Slice", "Concat"), simplify(g, y));
+        assertRunsAs(
+                g,
+                x -> Torch.cat(List.of(x.slice(2, 0, 4), x.slice(2, 3, 9), x.slice(2, 0, 2), x.slice(2, 5, 9)), 2),
+                2,
+                9);
+    }
 }
