@@ -163,6 +163,22 @@ class OnnxExportTest {
     }
 
     @Test
+    void encoderLayerExportsItsLinearsAsMatMulsAndItsAttentionWithoutFlattening() throws IOException, OrtException {
+        Module m = encoder();
+        Path path = dir.resolve("encoder.onnx");
+        Onnx.export(m, new Tensor[] {Torch.randn(2, 10, 32)}, path, DYNAMIC_BATCH);
+        // 26 nodes where PyTorch 2.13's exporter writes 47: the QKV projection split once, each head split one
+        // reshape and one transpose (the key's transposed for the scores in the same node), 4-d MatMuls
+        assertEquals(
+                List.of(
+                        "MatMul", "Add", "Split", "Reshape", "Transpose", "Reshape", "Transpose", "MatMul", "Mul",
+                        "Softmax", "Reshape", "Transpose", "MatMul", "Transpose", "Reshape", "MatMul", "Add", "Add",
+                        "LayerNormalization", "MatMul", "Add", "Gelu", "MatMul", "Add", "Add", "LayerNormalization"),
+                opTypes(read(path)));
+        assertTrue(OnnxRuntimeCheck.maxRelativeError(path, m, batches(10, 32)) <= OnnxRuntimeCheck.TOLERANCE);
+    }
+
+    @Test
     void theCleanupKeepsTheCopiesOnnxNeedsAndRemovesTheOthers() throws IOException, OrtException {
         // eval dropout lowers to Identity: after a Linear it goes (the Gemm writes the output); straight from the graph
         // input it must stay, since an ONNX graph output cannot be the input itself
