@@ -2,8 +2,6 @@ package org.jtorch.onnx;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.jtorch.Tensor;
 import org.jtorch.fx.SymInt;
 import org.jtorch.onnx.proto.OnnxProto.NodeProto;
@@ -43,40 +41,34 @@ final class FlatteningRemoval {
                 default -> {}
             }
         }
-        if (r.changed) graph.proto().clearNode().addAllNode(r.nodes);
+        if (r.changed) r.index.writeTo(graph.proto());
         return r.changed;
     }
 
     private static final class Rewrite {
         final OnnxGraph graph;
         final ShapeInference shapes;
+        final GraphIndex index;
         final List<NodeProto> nodes;
-        final Map<String, NodeProto> producers;
-        final Map<String, List<NodeProto>> readers;
-        final Set<String> outputs;
         boolean changed;
 
         Rewrite(OnnxGraph graph, ShapeInference shapes) {
             this.graph = graph;
             this.shapes = shapes;
-            this.nodes = new ArrayList<>(graph.proto().getNodeList());
-            this.producers = Nodes.producers(nodes);
-            this.readers = Nodes.readers(nodes);
-            this.outputs = Nodes.outputs(graph.proto());
+            this.index = new GraphIndex(graph.proto());
+            this.nodes = index.nodes;
         }
 
         /** The node writing {@code value} when it is a {@code Reshape} and {@code reader} alone reads it, else null. */
         NodeProto reshapeReadOnlyBy(String value, NodeProto reader) {
-            NodeProto p = producers.get(value);
-            if (p == null || !p.getOpType().equals("Reshape") || outputs.contains(value)) return null;
-            List<NodeProto> r = readers.getOrDefault(value, List.of());
-            return r.size() == 1 && r.getFirst().equals(reader) ? p : null;
+            NodeProto p = index.onlyReadBy(value, reader);
+            return p != null && p.getOpType().equals("Reshape") ? p : null;
         }
 
         /** The only reader of {@code n}'s output when it is a {@code Reshape}, else null. */
         NodeProto reshapeReading(NodeProto n) {
-            if (outputs.contains(n.getOutput(0))) return null;
-            List<NodeProto> r = readers.getOrDefault(n.getOutput(0), List.of());
+            if (index.outputs.contains(n.getOutput(0))) return null;
+            List<NodeProto> r = index.readers.getOrDefault(n.getOutput(0), List.of());
             if (r.size() != 1 || !r.getFirst().getOpType().equals("Reshape")) return null;
             return r.getFirst().getInput(0).equals(n.getOutput(0)) ? r.getFirst() : null;
         }
@@ -99,7 +91,9 @@ final class FlatteningRemoval {
             List<SymInt> flat = shapes.fullShape(op.getInput(0));
             List<SymInt> y = shapes.fullShape(restore.getOutput(0));
             List<SymInt> w = shapes.fullShape(op.getInput(1));
-            if (x == null || flat == null || y == null || w == null || y.size() < 3 || flat.size() != 2) return false;
+            if (x == null || flat == null || y == null || w == null) return false;
+            if (y.size() < 3 || flat.size() != 2 || w.size() != 2)
+                return false; // a batched weight broadcasts otherwise
             // y's leading sizes must lead x too; x's other sizes (the heads of an attention, say) merge into K
             List<SymInt> leading = y.subList(0, y.size() - 1);
             if (x.size() < y.size() || !x.subList(0, leading.size()).equals(leading)) return false;
@@ -120,7 +114,8 @@ final class FlatteningRemoval {
                     return false;
                 if (Nodes.integer(op, "transB", 0) != 0) {
                     Tensor t = shapes.constant(weight);
-                    if (t == null || readers.getOrDefault(weight, List.of()).size() != 1) return false;
+                    if (t == null
+                            || index.readers.getOrDefault(weight, List.of()).size() != 1) return false;
                     weight = graph.fresh(weight + "_transposed");
                     graph.initializer(weight, t.t().contiguous());
                 }

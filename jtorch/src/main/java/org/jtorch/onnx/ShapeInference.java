@@ -363,11 +363,6 @@ final class ShapeInference {
         return Math.max(0, Math.min(rank, normalize(axis, rank)));
     }
 
-    /** Whether {@code value} is a constant (an initializer). */
-    boolean isConstant(String value) {
-        return constants.containsKey(value);
-    }
-
     /** The constant's tensor, or null. */
     Tensor constant(String value) {
         return constants.get(value);

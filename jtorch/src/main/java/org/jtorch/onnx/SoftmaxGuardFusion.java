@@ -1,9 +1,6 @@
 package org.jtorch.onnx;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.jtorch.fx.SymInt;
 import org.jtorch.onnx.proto.OnnxProto.NodeProto;
 
@@ -20,17 +17,15 @@ final class SoftmaxGuardFusion {
 
     /** Rewrites {@code graph} in place; whether anything changed. */
     static boolean run(OnnxGraph graph, ShapeInference shapes) {
-        List<NodeProto> nodes = new ArrayList<>(graph.proto().getNodeList());
-        Map<String, NodeProto> producers = Nodes.producers(nodes);
-        Map<String, List<NodeProto>> readers = Nodes.readers(nodes);
-        Set<String> outputs = Nodes.outputs(graph.proto());
+        GraphIndex index = new GraphIndex(graph.proto());
+        List<NodeProto> nodes = index.nodes;
         boolean changed = false;
         for (int i = 0; i < nodes.size(); i++) {
             NodeProto after = nodes.get(i);
             if (!after.getOpType().equals("Where") || after.getInputCount() != 3) continue;
-            NodeProto softmax = onlyReadBy(producers.get(after.getInput(2)), after, readers, outputs);
+            NodeProto softmax = index.onlyReadBy(after.getInput(2), after);
             if (softmax == null || !softmax.getOpType().equals("Softmax")) continue;
-            NodeProto before = onlyReadBy(producers.get(softmax.getInput(0)), softmax, readers, outputs);
+            NodeProto before = index.onlyReadBy(softmax.getInput(0), softmax);
             if (before == null || !before.getOpType().equals("Where") || before.getInputCount() != 3) continue;
             String condition = after.getInput(0);
             if (!before.getInput(0).equals(condition)) continue;
@@ -41,16 +36,8 @@ final class SoftmaxGuardFusion {
             nodes.set(nodes.indexOf(softmax), softmax.toBuilder().setInput(0, x).build());
             changed = true;
         }
-        if (changed) graph.proto().clearNode().addAllNode(nodes);
+        if (changed) index.writeTo(graph.proto());
         return changed;
-    }
-
-    /** {@code producer} when {@code reader} alone reads its one output and it is no graph output, else null. */
-    private static NodeProto onlyReadBy(
-            NodeProto producer, NodeProto reader, Map<String, List<NodeProto>> readers, Set<String> outputs) {
-        if (producer == null || producer.getOutputCount() != 1 || outputs.contains(producer.getOutput(0))) return null;
-        List<NodeProto> r = readers.getOrDefault(producer.getOutput(0), List.of());
-        return r.size() == 1 && r.getFirst().equals(reader) ? producer : null;
     }
 
     /** Whether a condition of shape {@code c}, broadcast to rank {@code rank}, has size 1 along {@code axis}. */

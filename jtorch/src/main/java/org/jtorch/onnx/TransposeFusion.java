@@ -2,8 +2,6 @@ package org.jtorch.onnx;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.jtorch.fx.SymInt;
 import org.jtorch.onnx.proto.OnnxProto.NodeProto;
 
@@ -23,10 +21,8 @@ final class TransposeFusion {
 
     /** Rewrites {@code graph} in place; whether anything changed. */
     static boolean run(OnnxGraph graph, ShapeInference shapes) {
-        List<NodeProto> nodes = new ArrayList<>(graph.proto().getNodeList());
-        Map<String, NodeProto> producers = Nodes.producers(nodes);
-        Map<String, List<NodeProto>> readers = Nodes.readers(nodes);
-        Set<String> outputs = Nodes.outputs(graph.proto());
+        GraphIndex index = new GraphIndex(graph.proto());
+        List<NodeProto> nodes = index.nodes;
         boolean changed = false;
         for (int i = 0; i < nodes.size(); i++) {
             NodeProto n = nodes.get(i);
@@ -37,7 +33,7 @@ final class TransposeFusion {
                 changed = true;
                 continue;
             }
-            NodeProto inner = producers.get(n.getInput(0));
+            NodeProto inner = index.producers.get(n.getInput(0));
             long[] innerPerm =
                     inner != null && inner.getOpType().equals("Transpose") ? Nodes.ints(inner, "perm") : null;
             if (innerPerm != null && innerPerm.length == perm.length) {
@@ -48,7 +44,7 @@ final class TransposeFusion {
                 changed = true;
                 continue;
             }
-            List<NodeProto> around = splitBetweenTransposes(n, producers, readers, outputs, shapes, graph);
+            List<NodeProto> around = splitBetweenTransposes(n, index, shapes, graph);
             if (around == null) continue;
             // the reshape, then the transpose: both write where the old transpose wrote, in the old one's place
             NodeProto reshape = around.get(0), transpose = around.get(1);
@@ -57,7 +53,7 @@ final class TransposeFusion {
             i++;
             changed = true;
         }
-        if (changed) graph.proto().clearNode().addAllNode(nodes);
+        if (changed) index.writeTo(graph.proto());
         return changed;
     }
 
@@ -79,22 +75,12 @@ final class TransposeFusion {
      * give {@code outer}'s value; else null.
      */
     private static List<NodeProto> splitBetweenTransposes(
-            NodeProto outer,
-            Map<String, NodeProto> producers,
-            Map<String, List<NodeProto>> readers,
-            Set<String> outputs,
-            ShapeInference shapes,
-            OnnxGraph graph) {
-        NodeProto reshape = producers.get(outer.getInput(0));
-        if (reshape == null
-                || !reshape.getOpType().equals("Reshape")
-                || !onlyReader(readers, reshape, outer)
-                || outputs.contains(reshape.getOutput(0))) {
-            return null;
-        }
-        NodeProto first = producers.get(reshape.getInput(0));
+            NodeProto outer, GraphIndex index, ShapeInference shapes, OnnxGraph graph) {
+        NodeProto reshape = index.onlyReadBy(outer.getInput(0), outer);
+        if (reshape == null || !reshape.getOpType().equals("Reshape")) return null;
+        NodeProto first = index.onlyReadBy(reshape.getInput(0), reshape);
         long[] p1 = first != null && first.getOpType().equals("Transpose") ? Nodes.ints(first, "perm") : null;
-        if (p1 == null || !onlyReader(readers, first, reshape) || outputs.contains(first.getOutput(0))) return null;
+        if (p1 == null) return null;
         List<SymInt> x = shapes.fullShape(first.getInput(0));
         List<SymInt> t = shapes.fullShape(first.getOutput(0));
         List<SymInt> r = shapes.fullShape(reshape.getOutput(0));
@@ -147,10 +133,5 @@ final class TransposeFusion {
             groups[i] = group.stream().mapToInt(Integer::intValue).toArray();
         }
         return k == r.size() ? groups : null;
-    }
-
-    private static boolean onlyReader(Map<String, List<NodeProto>> readers, NodeProto producer, NodeProto reader) {
-        List<NodeProto> r = readers.getOrDefault(producer.getOutput(0), List.of());
-        return r.size() == 1 && r.getFirst().equals(reader) && producer.getOutputCount() == 1;
     }
 }

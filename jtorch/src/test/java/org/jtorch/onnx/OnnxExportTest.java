@@ -171,9 +171,32 @@ class OnnxExportTest {
         // reshape and one transpose (the key's transposed for the scores in the same node), 4-d MatMuls
         assertEquals(
                 List.of(
-                        "MatMul", "Add", "Split", "Reshape", "Transpose", "Reshape", "Transpose", "MatMul", "Mul",
-                        "Softmax", "Reshape", "Transpose", "MatMul", "Transpose", "Reshape", "MatMul", "Add", "Add",
-                        "LayerNormalization", "MatMul", "Add", "Gelu", "MatMul", "Add", "Add", "LayerNormalization"),
+                        "MatMul",
+                        "Add",
+                        "Split",
+                        "Reshape",
+                        "Transpose",
+                        "Reshape",
+                        "Transpose",
+                        "MatMul",
+                        "Mul",
+                        "Softmax",
+                        "Reshape",
+                        "Transpose",
+                        "MatMul",
+                        "Transpose",
+                        "Reshape",
+                        "MatMul",
+                        "Add",
+                        "Add",
+                        "LayerNormalization",
+                        "MatMul",
+                        "Add",
+                        "Gelu",
+                        "MatMul",
+                        "Add",
+                        "Add",
+                        "LayerNormalization"),
                 opTypes(read(path)));
         assertTrue(OnnxRuntimeCheck.maxRelativeError(path, m, batches(10, 32)) <= OnnxRuntimeCheck.TOLERANCE);
     }
