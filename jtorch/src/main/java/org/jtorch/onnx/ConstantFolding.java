@@ -73,6 +73,7 @@ final class ConstantFolding {
             case "Transpose" -> transpose(x, n);
             case "Unsqueeze" -> in.size() == 2 ? unsqueeze(x, in.get(1)) : null;
             case "Cast" -> cast(x, n);
+            case "Slice" -> slice(x, in);
             default -> null;
         };
     }
@@ -110,6 +111,31 @@ final class ConstantFolding {
         Tensor out = x;
         for (long axis : axes) out = out.unsqueeze((int) axis);
         return out;
+    }
+
+    /**
+     * ONNX Slice with positive steps (negative ones, which walk backwards, are left to the runtime): per axis, the
+     * bounds counted from the end when negative, then clamped to the size.
+     */
+    private static Tensor slice(Tensor x, List<Tensor> in) {
+        if (in.size() < 3) return null;
+        long[] starts = in.get(1).toLongArray(), ends = in.get(2).toLongArray();
+        long[] axes = in.size() > 3 ? in.get(3).toLongArray() : null;
+        long[] steps = in.size() > 4 ? in.get(4).toLongArray() : null;
+        if (ends.length != starts.length
+                || (axes != null && axes.length != starts.length)
+                || (steps != null && steps.length != starts.length)) return null;
+        Tensor out = x;
+        for (int i = 0; i < starts.length; i++) {
+            long axis = axes == null ? i : axes[i] < 0 ? axes[i] + x.dim() : axes[i];
+            long step = steps == null ? 1 : steps[i];
+            if (axis < 0 || axis >= x.dim() || step <= 0) return null;
+            long size = x.size((int) axis);
+            long start = Math.clamp(starts[i] < 0 ? starts[i] + size : starts[i], 0, size);
+            long end = Math.clamp(ends[i] < 0 ? ends[i] + size : ends[i], 0, size);
+            out = out.slice((int) axis, start, Math.max(start, end), step);
+        }
+        return out.contiguous();
     }
 
     private static Tensor cast(Tensor x, NodeProto n) {

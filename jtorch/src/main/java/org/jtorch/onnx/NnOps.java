@@ -124,13 +124,23 @@ final class NnOps {
                         OnnxGraph.attr("count_include_pad", cx.bool(n, 5, true) ? 1L : 0L)));
     }
 
-    /** Global pooling for output 1x1; an exact tiling (input a multiple of the output) as AveragePool; else refused. */
+    /**
+     * Output 1x1 as {@code ReduceMean} over the two spatial axes, as PyTorch's exporter writes it (ONNX Runtime 1.30
+     * runs it 1.1-4.8x faster than {@code GlobalAveragePool}: benchmarks/peers/onnx_global_pool.py); an exact tiling
+     * (input a multiple of the output) as AveragePool; else refused.
+     */
     private static void adaptiveAvgPool(Node n, Lowering cx) {
         long[] out = repeat(cx.ints(n, 1), 2);
         long[] in = shape(cx.tensorArg(n, 0));
         long h = in[in.length - 2], w = in[in.length - 1];
         if (out[0] == 1 && out[1] == 1) {
-            cx.define(n, cx.node("GlobalAveragePool", List.of(cx.input(n, 0))));
+            long[] spatial = {in.length - 2, in.length - 1};
+            cx.define(
+                    n,
+                    cx.node(
+                            "ReduceMean",
+                            List.of(cx.input(n, 0), cx.graph().int64s(spatial)),
+                            OnnxGraph.attr("keepdims", 1L)));
         } else if (h % out[0] == 0 && w % out[1] == 0) {
             long[] k = {h / out[0], w / out[1]};
             cx.define(

@@ -27,7 +27,8 @@ import org.jtorch.onnx.proto.OnnxProto.ValueInfoProto;
  * state-dict names, the user inputs become the graph's inputs, each core-ATen node becomes the ONNX nodes of its
  * {@link OpLowering}, and the user outputs become the graph's outputs. Buffer mutations are not outputs of an inference
  * model and are left out. The lowered graph is then optimized as PyTorch's exporter optimizes its own:
- * {@link ConstantFolding}, {@link ConvBatchNormFolding}, and {@link GraphCleanup}.
+ * {@link ConstantFolding}, {@link ConvBatchNormFolding}, {@link GraphCleanup}, and the shape-aware passes of
+ * {@link GraphSimplification}.
  */
 final class ProgramLowering {
     /** ONNX IR version 10 (ONNX 1.16+), which opsets 18-21 belong to. */
@@ -120,6 +121,7 @@ final class ProgramLowering {
         ConstantFolding.run(g);
         ConvBatchNormFolding.run(g);
         GraphCleanup.run(g.proto(), g.weights());
+        GraphSimplification.run(g);
         return g;
     }
 
