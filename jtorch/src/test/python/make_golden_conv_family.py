@@ -96,6 +96,20 @@ def interpolate_cases():
     interp("bicubic/float32", randn(1, 2, 5, 6, dtype=torch.float32), size=(9, 4), mode="bicubic",
            align_corners=True)
     interp("nearest/float32", randn(1, 2, 5, 6, dtype=torch.float32), scale_factor=(1.5, 2.5), mode="nearest")
+    # 64 planes and more: enough for every thread count to run the kernels a plane at a time
+    many2, many1 = randn(2, 32, 9, 7, dtype=torch.float32), randn(4, 16, 7, dtype=torch.float32)
+    for align in (False, True):
+        a = "/align" if align else ""
+        interp("bilinear/many-planes/scale-2" + a, many2, scale_factor=2, mode="bilinear", align_corners=align)
+        interp("bilinear/many-planes/scale-1.5" + a, many2, scale_factor=1.5, mode="bilinear", align_corners=align)
+        interp("bilinear/many-planes/down" + a, randn(2, 40, 13, 10), size=(5, 7), mode="bilinear",
+               align_corners=align)
+        interp("linear/many-planes" + a, many1, size=15, mode="linear", align_corners=align)
+        interp("bicubic/many-planes" + a, many2, size=(11, 4), mode="bicubic", align_corners=align)
+        interp("trilinear/many-planes" + a, randn(2, 32, 3, 4, 5), scale_factor=(1.5, 2.0, 0.8), mode="trilinear",
+               align_corners=align)
+    interp("nearest/many-planes", many2, scale_factor=3, mode="nearest")
+    interp("bilinear/many-planes/float64", randn(2, 33, 8, 11), scale_factor=(2.5, 3.0), mode="bilinear")
     interp_error("align-corners-nearest", x2, size=3, mode="nearest", align_corners=True)
     interp_error("size-and-scale", x2, size=3, scale_factor=2.0)
     interp_error("neither", x2)
@@ -140,6 +154,13 @@ def conv_transpose_cases():
                    stride=2, output_padding=1)
     conv_transpose("output-size", 2, 2, 3, 3, randn(2, 2, 4, 4), stride=2, padding=1, output_size=[8, 7])
     conv_transpose("unbatched", 2, 2, 2, 3, randn(2, 3, 3), stride=2)
+    # column strides above one: the kernels' phase-by-phase unfolding and folding
+    conv_transpose("stride-2-kernel-4-odd-sizes", 2, 6, 4, 4, randn(3, 6, 5, 7), stride=2, padding=1)
+    conv_transpose("stride-3-dilation-output-padding", 2, 4, 6, [5, 3], randn(2, 4, 4, 5), stride=[2, 3],
+                   padding=[2, 1], dilation=[2, 1], output_padding=[1, 2])
+    conv_transpose("groups-stride-2-output-padding", 2, 6, 9, 3, randn(2, 6, 5, 4), stride=2, padding=1, groups=3,
+                   output_padding=1)
+    conv_transpose("stride-4-kernel-2", 2, 3, 2, 2, randn(2, 3, 3, 5), bias=False, stride=4, padding=[0, 1])
     conv_transpose("defaults", 1, 3, 2, 3, randn(2, 3, 6))
     conv_transpose("all-options", 1, 4, 4, 3, randn(2, 4, 5), stride=3, padding=2, output_padding=1, groups=2,
                    dilation=2)

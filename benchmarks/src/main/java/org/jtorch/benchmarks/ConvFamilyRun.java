@@ -12,7 +12,8 @@ import org.jtorch.nn.functional.F;
  * the median of 30 wall-clock calls), printing the peer's line format, so that the two can alternate in one sitting on
  * a loaded machine: {@code ConvTranspose2d(64, 32, 4, stride=2, padding=1)} on [16, 64, 32, 32] and bilinear
  * {@code F.interpolate(scale_factor=2)} of [8, 32, 64, 64], float32, forward alone and forward + backward, and the
- * interpolation's backward alone (its recorded graph run again, {@code upsample_bilinear2d_backward}).
+ * interpolation's backward alone (its recorded graph run again, {@code upsample_bilinear2d_backward}). Each line also
+ * gives the mean process CPU time per call ({@code cpu=}, every thread's).
  *
  * <pre>
  * ./mvnw -B -q -pl benchmarks -am -DskipTests package
@@ -61,14 +62,25 @@ public final class ConvFamilyRun {
     private static void measure(String name, Runnable body) {
         for (int i = 0; i < 5; i++) body.run();
         double[] ms = new double[30];
+        long c0 = cpuNanos();
         for (int i = 0; i < ms.length; i++) {
             long t0 = System.nanoTime();
             body.run();
             ms[i] = (System.nanoTime() - t0) / 1e6;
         }
+        double cpu = (cpuNanos() - c0) / 1e6 / ms.length;
         Arrays.sort(ms);
         System.out.printf(
-                "bench=%s value=%.4g unit=ms min=%.4g max=%.4g jtorch threads=%d%n",
-                name, (ms[14] + ms[15]) / 2, ms[0], ms[ms.length - 1], Torch.getNumThreads());
+                "bench=%s value=%.4g unit=ms min=%.4g max=%.4g cpu=%.4g jtorch threads=%d%n",
+                name, (ms[14] + ms[15]) / 2, ms[0], ms[ms.length - 1], cpu, Torch.getNumThreads());
+    }
+
+    /**
+     * The process's CPU time (all threads; the system counts it in clock ticks, so it is averaged over the timed calls
+     * and printed as {@code cpu=} in ms per call): it moves less with other processes' load than the wall-clock time,
+     * so it compares two builds measured on a busy machine.
+     */
+    private static long cpuNanos() {
+        return ProcessHandle.current().info().totalCpuDuration().orElseThrow().toNanos();
     }
 }

@@ -119,11 +119,12 @@ final class ConvKernels {
                         0,
                         new Matrix(cols, 0, d.kg() * ld, ld));
                 Parallel.forRange((long) bs * d.cin(), grain(g.kh() * g.kw() * d.l()), (u0, u1) -> {
+                    Object sums = phaseScratch(
+                            cols, Phases.of((int) g.w(), (int) g.sw()).size(1));
                     for (int u = (int) u0; u < u1; u++) {
                         int i = u / d.cin(), c = u % d.cin();
                         int sample = t.offset() + (first + i) * d.cin() * d.plane();
-                        col2im(cols, i * d.l(), ld, g, c, t.array(), sample);
-                        if (b != null) addConstant(t.array(), sample + c * d.plane(), d.plane(), b, c);
+                        col2im(cols, i * d.l(), ld, g, c, t.array(), sample, sums, b, c);
                     }
                 });
             }
@@ -256,9 +257,12 @@ final class ConvKernels {
     private static void unfoldChunk(ComputeArrays.Dense x, int first, int bs, Dims d, ConvOps.Geometry g, Object cols) {
         int ld = bs * d.l();
         Parallel.forRange((long) bs * d.cin(), grain(g.kh() * g.kw() * d.l()), (u0, u1) -> {
+            Object phases = g.sw() > 1
+                    ? phaseScratch(cols, Phases.of((int) g.w(), (int) g.sw()).size((int) g.h()))
+                    : null;
             for (int u = (int) u0; u < u1; u++) {
                 int i = u / d.cin(), c = u % d.cin();
-                im2col(x.array(), x.offset() + (first + i) * d.cin() * d.plane(), g, c, cols, i * d.l(), ld);
+                im2col(x.array(), x.offset() + (first + i) * d.cin() * d.plane(), g, c, cols, i * d.l(), ld, phases);
             }
         });
     }
@@ -377,10 +381,41 @@ final class ConvKernels {
     // ---- im2col / col2im ---------------------------------------------------------------------------------
 
     /**
-     * Unfolds channel {@code ci} of one sample into columns [col0, col0 + oh·ow) of {@code cols}, a row-major matrix
-     * with rows {@code ld} apart and one row per (channel, ki, kj); padding reads as zero.
+     * Why phases: with a column stride s > 1, the image columns that one row of the column matrix reads (or adds to)
+     * are s apart, a loop the JIT does not vectorise and, for col2im, a read-modify-write of the image per kernel tap.
+     * Split by phase (column mod s), they are contiguous: im2col deinterleaves each image row into its s phases once,
+     * then copies whole runs; col2im sums whole runs into one buffer row per phase and interleaves the sums into the
+     * image once, each image element written once.
      */
-    private static void im2col(Object x, int xo, ConvOps.Geometry g, int ci, Object cols, int col0, int ld) {
+    private record Phases(int stride, int width) {
+        /** The phases of rows {@code w} long with column stride {@code s}: phase r holds columns r, r + s, …. */
+        static Phases of(int w, int s) {
+            return new Phases(s, Math.ceilDiv(w, s));
+        }
+
+        /** Elements of a buffer of {@code rows} rows in every phase. */
+        int size(int rows) {
+            return stride * rows * width;
+        }
+
+        /** Where image column {@code offset + ox·s} is in row {@code row} of a phase buffer, less ox. */
+        int at(int rows, int row, int offset) {
+            return (Math.floorMod(offset, stride) * rows + row) * width + Math.floorDiv(offset, stride);
+        }
+    }
+
+    /** A scratch buffer of {@code size} elements of x's type for one piece of a parallel pass. */
+    private static Object phaseScratch(Object like, int size) {
+        return like instanceof float[] ? new float[size] : new double[size];
+    }
+
+    /**
+     * Unfolds channel {@code ci} of one sample into columns [col0, col0 + oh·ow) of {@code cols}, a row-major matrix
+     * with rows {@code ld} apart and one row per (channel, ki, kj); padding reads as zero. {@code scratch} holds the
+     * channel's phases when the column stride is above one ({@link Phases}).
+     */
+    private static void im2col(
+            Object x, int xo, ConvOps.Geometry g, int ci, Object cols, int col0, int ld, Object scratch) {
         int h = (int) g.h(), w = (int) g.w(), kh = (int) g.kh(), kw = (int) g.kw();
         int oh = (int) g.oh(),
                 ow = (int) g.ow(),
@@ -389,47 +424,74 @@ final class ConvKernels {
                 ph = (int) g.ph(),
                 pw = (int) g.pw();
         int dh = (int) g.dh(), dw = (int) g.dw();
-        boolean f = x instanceof float[];
-        float[] xf = f ? (float[]) x : null, cf = f ? (float[]) cols : null;
-        double[] xd = f ? null : (double[]) x, cd = f ? null : (double[]) cols;
-        {
-            for (int ki = 0; ki < kh; ki++) {
-                for (int kj = 0; kj < kw; kj++) {
-                    int row = ((ci * kh + ki) * kw + kj) * ld + col0;
-                    int offW = kj * dw - pw;
-                    // output columns whose input column is inside the image: ox in [lo, hi)
-                    int lo = Math.min(ow, Math.max(0, ceilDiv(-offW, sw))),
-                            hi = Math.max(lo, Math.min(ow, ceilDiv(w - offW, sw)));
-                    for (int oy = 0; oy < oh; oy++) {
-                        int iy = oy * sh - ph + ki * dh, at = row + oy * ow;
-                        if (iy < 0 || iy >= h) {
-                            if (f) java.util.Arrays.fill(cf, at, at + ow, 0f);
-                            else java.util.Arrays.fill(cd, at, at + ow, 0);
-                            continue;
-                        }
-                        int src = xo + (ci * h + iy) * w + offW;
-                        if (f) {
-                            java.util.Arrays.fill(cf, at, at + lo, 0f);
-                            if (sw == 1) System.arraycopy(xf, src + lo, cf, at + lo, hi - lo);
-                            else for (int ox = lo; ox < hi; ox++) cf[at + ox] = xf[src + ox * sw];
-                            java.util.Arrays.fill(cf, at + hi, at + ow, 0f);
-                        } else {
-                            java.util.Arrays.fill(cd, at, at + lo, 0);
-                            if (sw == 1) System.arraycopy(xd, src + lo, cd, at + lo, hi - lo);
-                            else for (int ox = lo; ox < hi; ox++) cd[at + ox] = xd[src + ox * sw];
-                            java.util.Arrays.fill(cd, at + hi, at + ow, 0);
-                        }
+        Phases phases = Phases.of(w, sw);
+        Object src = x;
+        int plane = xo + ci * h * w;
+        if (sw > 1) {
+            deinterleave(x, plane, h, w, phases, scratch);
+            src = scratch;
+            plane = 0;
+        }
+        for (int ki = 0; ki < kh; ki++) {
+            for (int kj = 0; kj < kw; kj++) {
+                int row = ((ci * kh + ki) * kw + kj) * ld + col0;
+                int offW = kj * dw - pw;
+                // output columns whose input column is inside the image: ox in [lo, hi)
+                int lo = Math.min(ow, Math.max(0, ceilDiv(-offW, sw))),
+                        hi = Math.max(lo, Math.min(ow, ceilDiv(w - offW, sw)));
+                for (int oy = 0; oy < oh; oy++) {
+                    int iy = oy * sh - ph + ki * dh, at = row + oy * ow;
+                    if (iy < 0 || iy >= h) {
+                        fill(cols, at, ow);
+                        continue;
                     }
+                    int from = plane + (sw > 1 ? phases.at(h, iy, offW) : iy * w + offW);
+                    fill(cols, at, lo);
+                    System.arraycopy(src, from + lo, cols, at + lo, hi - lo);
+                    fill(cols, at + hi, ow - hi);
+                }
+            }
+        }
+    }
+
+    /** Copies the image plane at {@code from} ([h, w]) into {@code dst} by phase: phase r, row y, column j. */
+    private static void deinterleave(Object x, int from, int h, int w, Phases phases, Object dst) {
+        int s = phases.stride();
+        if (x instanceof float[] xf) {
+            float[] df = (float[]) dst;
+            for (int y = 0; y < h; y++) {
+                for (int r = 0; r < s; r++) {
+                    int to = phases.at(h, y, r);
+                    for (int c = r, j = 0; c < w; c += s, j++) df[to + j] = xf[from + y * w + c];
+                }
+            }
+        } else {
+            double[] xd = (double[]) x, dd = (double[]) dst;
+            for (int y = 0; y < h; y++) {
+                for (int r = 0; r < s; r++) {
+                    int to = phases.at(h, y, r);
+                    for (int c = r, j = 0; c < w; c += s, j++) dd[to + j] = xd[from + y * w + c];
                 }
             }
         }
     }
 
     /**
-     * The adjoint of {@link #im2col} for channel {@code ci} of the sample at {@code xo}: zeroes the channel, then adds
-     * every column entry where it was read.
+     * The adjoint of {@link #im2col} for channel {@code ci} of the sample at {@code xo}: each image row is the sum of
+     * every column entry read from it, in (ki, kj) order, summed by phase in {@code scratch} (one row per phase,
+     * {@link Phases}) and written to the image once, plus {@code bias} (null: none).
      */
-    private static void col2im(Object cols, int col0, int ld, ConvOps.Geometry g, int ci, Object x, int xo) {
+    private static void col2im(
+            Object cols,
+            int col0,
+            int ld,
+            ConvOps.Geometry g,
+            int ci,
+            Object x,
+            int xo,
+            Object scratch,
+            ComputeArrays.Dense bias,
+            int biasIndex) {
         int h = (int) g.h(), w = (int) g.w(), kh = (int) g.kh(), kw = (int) g.kw();
         int oh = (int) g.oh(),
                 ow = (int) g.ow(),
@@ -437,26 +499,54 @@ final class ConvKernels {
                 sw = (int) g.sw(),
                 ph = (int) g.ph(),
                 pw = (int) g.pw();
-        int dh = (int) g.dh(), dw = (int) g.dw(), plane = h * w;
-        boolean f = x instanceof float[];
-        float[] xf = f ? (float[]) x : null, cf = f ? (float[]) cols : null;
-        double[] xd = f ? null : (double[]) x, cd = f ? null : (double[]) cols;
-        fill(x, xo + ci * plane, plane);
-        {
+        int dh = (int) g.dh(), dw = (int) g.dw();
+        Phases phases = Phases.of(w, sw);
+        int sums = phases.size(1);
+        for (int iy = 0; iy < h; iy++) {
+            fill(scratch, 0, sums);
             for (int ki = 0; ki < kh; ki++) {
+                int num = iy + ph - ki * dh;
+                if (Math.floorMod(num, sh) != 0) continue;
+                int oy = Math.floorDiv(num, sh);
+                if (oy < 0 || oy >= oh) continue;
                 for (int kj = 0; kj < kw; kj++) {
                     int row = ((ci * kh + ki) * kw + kj) * ld + col0;
                     int offW = kj * dw - pw;
                     int lo = Math.min(ow, Math.max(0, ceilDiv(-offW, sw))),
                             hi = Math.max(lo, Math.min(ow, ceilDiv(w - offW, sw)));
-                    for (int oy = 0; oy < oh; oy++) {
-                        int iy = oy * sh - ph + ki * dh;
-                        if (iy < 0 || iy >= h) continue;
-                        int at = row + oy * ow, dst = xo + (ci * h + iy) * w + offW;
-                        if (f) for (int ox = lo; ox < hi; ox++) xf[dst + ox * sw] += cf[at + ox];
-                        else for (int ox = lo; ox < hi; ox++) xd[dst + ox * sw] += cd[at + ox];
-                    }
+                    addRun(cols, row + oy * ow + lo, scratch, phases.at(1, 0, offW) + lo, hi - lo);
                 }
+            }
+            interleave(scratch, phases, x, xo + (ci * h + iy) * w, w, bias, biasIndex);
+        }
+    }
+
+    /** {@code dst[to + i] += src[from + i]} for i in [0, len). */
+    private static void addRun(Object src, int from, Object dst, int to, int len) {
+        if (src instanceof float[] sf) {
+            float[] df = (float[]) dst;
+            for (int i = 0; i < len; i++) df[to + i] += sf[from + i];
+        } else {
+            double[] sd = (double[]) src, dd = (double[]) dst;
+            for (int i = 0; i < len; i++) dd[to + i] += sd[from + i];
+        }
+    }
+
+    /** Writes one image row ({@code w} long at {@code to}) from its phase sums, plus {@code bias} (null: none). */
+    private static void interleave(
+            Object sums, Phases phases, Object x, int to, int w, ComputeArrays.Dense bias, int biasIndex) {
+        int s = phases.stride(), pwidth = phases.width();
+        if (x instanceof float[] xf) {
+            float[] sf = (float[]) sums;
+            float b = bias == null ? 0f : ((float[]) bias.array())[bias.offset() + biasIndex];
+            for (int r = 0; r < s; r++) {
+                for (int c = r, j = r * pwidth; c < w; c += s, j++) xf[to + c] = bias == null ? sf[j] : sf[j] + b;
+            }
+        } else {
+            double[] xd = (double[]) x, sd = (double[]) sums;
+            double b = bias == null ? 0 : ((double[]) bias.array())[bias.offset() + biasIndex];
+            for (int r = 0; r < s; r++) {
+                for (int c = r, j = r * pwidth; c < w; c += s, j++) xd[to + c] = bias == null ? sd[j] : sd[j] + b;
             }
         }
     }

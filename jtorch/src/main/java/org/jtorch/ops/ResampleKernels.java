@@ -10,9 +10,11 @@ import org.jtorch.kernels.cpu.Parallel;
  * spatial dim, one pass per dim from the last to the first, and its adjoint (the backward) in the opposite order.
  *
  * <p>Why passes: the last dim's pass gathers along rows (once per input row, before the other dims grow), and every
- * other pass combines whole contiguous rows with a weight each, a loop the JIT vectorises. Each pass runs in parallel
- * over the blocks in front of its dim; blocks write disjoint outputs, so results do not depend on the thread count.
- * Half types are computed in float32, as ATen's upsample kernels accumulate them.
+ * other pass combines whole contiguous rows with a weight each, a loop the JIT vectorises. With planes enough for the
+ * threads, each thread runs every pass of a plane before the next, its intermediates in two small scratch planes that
+ * stay in cache; otherwise each pass runs in parallel over the blocks in front of its dim. Either way the passes and
+ * their sums are the same, and threads write disjoint outputs, so results do not depend on the thread count. Half types
+ * are computed in float32, as ATen's upsample kernels accumulate them.
  */
 final class ResampleKernels {
     private ResampleKernels() {}
@@ -40,6 +42,11 @@ final class ResampleKernels {
             DType ct = ComputeArrays.computeType(out.dtype());
             ComputeArrays.Dense x = ComputeArrays.dense(source, ct);
             ComputeArrays.Target t = ComputeArrays.Target.of(out, ct);
+            if (byPlane(planes, axes, adjoint)) {
+                runByPlane(x, t, ct, planes, axes, adjoint);
+                t.finish();
+                return;
+            }
             int k = axes.length;
             long[] sizes = new long[k];
             for (int i = 0; i < k; i++) sizes[i] = adjoint ? axes[i].out() : axes[i].in();
@@ -61,6 +68,80 @@ final class ResampleKernels {
             }
             t.finish();
         }
+    }
+
+    /**
+     * Whether to run every pass of a plane before the next plane ({@link #runByPlane}): when there are planes enough to
+     * share out among the threads and a plane's intermediate results fit in a cache-sized scratch buffer. The passes
+     * then read and write that buffer instead of whole-tensor intermediates, which cost an allocation (zeroed on the
+     * caller's thread) and a trip through memory each.
+     */
+    private static boolean byPlane(long planes, ResampleAxis[] axes, boolean adjoint) {
+        return planes >= 4L * Parallel.numThreads() && scratchSize(axes, adjoint) <= PLANE_SCRATCH_MAX;
+    }
+
+    /** Elements of the largest intermediate plane kept per thread: 256 KiB of float32, within a core's L2. */
+    private static final long PLANE_SCRATCH_MAX = 1L << 16;
+
+    /** The largest intermediate result of one plane over the passes in {@link #run}'s order. */
+    private static long scratchSize(ResampleAxis[] axes, boolean adjoint) {
+        int k = axes.length;
+        long[] sizes = new long[k];
+        for (int i = 0; i < k; i++) sizes[i] = adjoint ? axes[i].out() : axes[i].in();
+        long most = 0;
+        for (int step = 0; step < k - 1; step++) {
+            int a = adjoint ? step : k - 1 - step;
+            sizes[a] = adjoint ? axes[a].in() : axes[a].out();
+            most = Math.max(most, product(sizes, 0, k));
+        }
+        return most;
+    }
+
+    /**
+     * {@link #run} a plane at a time, planes in parallel: each plane's passes go through two scratch planes of the
+     * thread (the same passes, in the same order, as the whole-tensor path, so the same sums), the last pass into the
+     * output.
+     */
+    private static void runByPlane(
+            ComputeArrays.Dense x,
+            ComputeArrays.Target t,
+            DType ct,
+            long planes,
+            ResampleAxis[] axes,
+            boolean adjoint) {
+        int k = axes.length;
+        long inPlane = 1, outPlane = 1;
+        for (ResampleAxis ax : axes) {
+            inPlane *= adjoint ? ax.out() : ax.in();
+            outPlane *= adjoint ? ax.in() : ax.out();
+        }
+        int scratch = (int) scratchSize(axes, adjoint), srcPlane = (int) inPlane, dstPlane = (int) outPlane;
+        Parallel.forRange(planes, grain(outPlane), (p0, p1) -> {
+            Object[] buffers = {alloc(ct, scratch), alloc(ct, scratch)};
+            long[] sizes = new long[k];
+            for (long p = p0; p < p1; p++) {
+                for (int i = 0; i < k; i++) sizes[i] = adjoint ? axes[i].out() : axes[i].in();
+                Object src = x.array();
+                int srcOffset = x.offset() + (int) p * srcPlane, buffer = 0;
+                for (int step = 0; step < k; step++) {
+                    int a = adjoint ? step : k - 1 - step;
+                    long before = product(sizes, 0, a), inner = product(sizes, a + 1, k);
+                    sizes[a] = adjoint ? axes[a].in() : axes[a].out();
+                    boolean toTarget = step == k - 1;
+                    Object dst = toTarget ? t.array() : buffers[buffer];
+                    int dstOffset = toTarget ? t.offset() + (int) p * dstPlane : 0;
+                    for (long b = 0; b < before; b++) {
+                        int in = adjoint ? axes[a].out() : axes[a].in(), out = adjoint ? axes[a].in() : axes[a].out();
+                        int s = srcOffset + (int) (b * in * inner), d = dstOffset + (int) (b * out * inner);
+                        if (adjoint) adjointBlock(axes[a], src, s, dst, d, (int) inner);
+                        else passBlock(axes[a], src, s, dst, d, (int) inner);
+                    }
+                    src = dst;
+                    srcOffset = dstOffset;
+                    buffer ^= 1;
+                }
+            }
+        });
     }
 
     /**
@@ -99,16 +180,20 @@ final class ResampleKernels {
         int in = ax.in(), out = ax.out();
         Parallel.forRange(before, grain((long) out * inner), (b0, b1) -> {
             for (long b = b0; b < b1; b++) {
-                int s = so + (int) (b * in * inner), d = dOff + (int) (b * out * inner);
-                if (src instanceof float[] sf) {
-                    if (inner == 1) gatherRow(ax, sf, s, (float[]) dst, d);
-                    else combineRows(ax, sf, s, (float[]) dst, d, inner);
-                } else {
-                    if (inner == 1) gatherRow(ax, (double[]) src, s, (double[]) dst, d);
-                    else combineRows(ax, (double[]) src, s, (double[]) dst, d, inner);
-                }
+                passBlock(ax, src, so + (int) (b * in * inner), dst, dOff + (int) (b * out * inner), inner);
             }
         });
+    }
+
+    /** One block of {@link #pass}: [in, inner] at {@code s} → [out, inner] at {@code d}. */
+    private static void passBlock(ResampleAxis ax, Object src, int s, Object dst, int d, int inner) {
+        if (src instanceof float[] sf) {
+            if (inner == 1) gatherRow(ax, sf, s, (float[]) dst, d);
+            else combineRows(ax, sf, s, (float[]) dst, d, inner);
+        } else {
+            if (inner == 1) gatherRow(ax, (double[]) src, s, (double[]) dst, d);
+            else combineRows(ax, (double[]) src, s, (double[]) dst, d, inner);
+        }
     }
 
     private static void gatherRow(ResampleAxis ax, float[] src, int s, float[] dst, int d) {
@@ -196,40 +281,45 @@ final class ResampleKernels {
 
     /** [before, out, inner] → [before, in, inner]: zeroes each block, then adds every output where it was read. */
     private static void adjointPass(ResampleAxis ax, Object src, int so, Object dst, int dOff, long before, int inner) {
-        int in = ax.in(), out = ax.out(), taps = ax.taps();
-        int[] idx = ax.idx();
+        int in = ax.in(), out = ax.out();
         Parallel.forRange(before, grain((long) out * inner), (b0, b1) -> {
             for (long b = b0; b < b1; b++) {
-                int s = so + (int) (b * out * inner), d = dOff + (int) (b * in * inner);
-                if (src instanceof float[] sf) {
-                    float[] df = (float[]) dst, w = ax.wf();
-                    java.util.Arrays.fill(df, d, d + in * inner, 0f);
-                    if (inner == 1 && taps == 2) {
-                        scatterRow(idx, w, sf, s, df, d, out);
-                        continue;
-                    }
-                    for (int o = 0; o < out; o++) {
-                        int from = s + o * inner;
-                        for (int t = 0; t < taps; t++) {
-                            int to = d + idx[o * taps + t] * inner;
-                            float wt = w[o * taps + t];
-                            for (int i = 0; i < inner; i++) df[to + i] += wt * sf[from + i];
-                        }
-                    }
-                } else {
-                    double[] sd = (double[]) src, dd = (double[]) dst, w = ax.w();
-                    java.util.Arrays.fill(dd, d, d + in * inner, 0);
-                    for (int o = 0; o < out; o++) {
-                        int from = s + o * inner;
-                        for (int t = 0; t < taps; t++) {
-                            int to = d + idx[o * taps + t] * inner;
-                            double wt = w[o * taps + t];
-                            for (int i = 0; i < inner; i++) dd[to + i] += wt * sd[from + i];
-                        }
-                    }
-                }
+                adjointBlock(ax, src, so + (int) (b * out * inner), dst, dOff + (int) (b * in * inner), inner);
             }
         });
+    }
+
+    /** One block of {@link #adjointPass}: [out, inner] at {@code s} → [in, inner] at {@code d}. */
+    private static void adjointBlock(ResampleAxis ax, Object src, int s, Object dst, int d, int inner) {
+        int in = ax.in(), out = ax.out(), taps = ax.taps();
+        int[] idx = ax.idx();
+        if (src instanceof float[] sf) {
+            float[] df = (float[]) dst, w = ax.wf();
+            java.util.Arrays.fill(df, d, d + in * inner, 0f);
+            if (inner == 1 && taps == 2) {
+                scatterRow(idx, w, sf, s, df, d, out);
+                return;
+            }
+            for (int o = 0; o < out; o++) {
+                int from = s + o * inner;
+                for (int t = 0; t < taps; t++) {
+                    int to = d + idx[o * taps + t] * inner;
+                    float wt = w[o * taps + t];
+                    for (int i = 0; i < inner; i++) df[to + i] += wt * sf[from + i];
+                }
+            }
+        } else {
+            double[] sd = (double[]) src, dd = (double[]) dst, w = ax.w();
+            java.util.Arrays.fill(dd, d, d + in * inner, 0);
+            for (int o = 0; o < out; o++) {
+                int from = s + o * inner;
+                for (int t = 0; t < taps; t++) {
+                    int to = d + idx[o * taps + t] * inner;
+                    double wt = w[o * taps + t];
+                    for (int i = 0; i < inner; i++) dd[to + i] += wt * sd[from + i];
+                }
+            }
+        }
     }
 
     /**
