@@ -137,6 +137,7 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
         Tensor cCur = lstm ? empty(x, b, h).copy_(c0) : null;
         Tensor out = lstm && wHr != null ? empty(x, n, h) : y, hidden = gru ? empty(x, n, 3L * h) : null;
         Tensor hiddenBias = gru && bHh != null ? bHh.contiguous() : null;
+        RecurrentWeight hh = new RecurrentWeight(wHh, true), hr = wHr == null ? null : new RecurrentWeight(wHr, true);
         long[] off = offsets();
         byRows(b, (lo, hi) -> {
             for (int k = 0; k < batchSizes.length; k++) {
@@ -148,13 +149,14 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
                     case LSTM -> {
                         Tensor cp = rows(cPrev, o, m).copy_(rows(cCur, lo, m)), ct = rows(cell, o, m);
                         Tensor rt = rows(out, o, m);
-                        g.addmm_(hp, wHh.t(), 1, 1);
+                        hh.multiply(g, hp, 1);
                         RecurrentGateKernels.lstmForward(g.impl(), cp.impl(), ct.impl(), rt.impl(), m, h);
-                        if (wHr != null) yt.addmm_(rt, wHr.t(), 0, 1);
+                        if (hr != null) hr.multiply(yt, rt, 0);
                         rows(cCur, lo, m).copy_(ct);
                     }
                     case GRU -> {
-                        Tensor gh = rows(hidden, o, m).addmm_(hp, wHh.t(), 0, 1);
+                        Tensor gh = rows(hidden, o, m);
+                        hh.multiply(gh, hp, 0);
                         RecurrentGateKernels.gruForward(
                                 g.impl(),
                                 gh.impl(),
@@ -165,7 +167,7 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
                                 h);
                     }
                     case RNN_TANH, RNN_RELU -> {
-                        g.addmm_(hp, wHh.t(), 1, 1);
+                        hh.multiply(g, hp, 1);
                         RecurrentGateKernels.rnnForward(g.impl(), yt.impl(), m, h, kind == RecurrentKind.RNN_RELU);
                     }
                 }
@@ -189,6 +191,8 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
         Tensor dGates = empty(x, n, (long) kind.gates * h);
         Tensor dCCur = lstm ? grads[2].contiguous().clone() : null;
         Tensor dOut = lstm && wHr != null ? empty(x, b, h) : null, dHidden = gru ? empty(x, n, 3L * h) : null;
+        RecurrentWeight hh = new RecurrentWeight(wHh, false);
+        RecurrentWeight hr = wHr == null ? null : new RecurrentWeight(wHr, false);
         long[] off = offsets();
         byRows(b, (lo, hi) -> {
             for (int k = batchSizes.length - 1; k >= 0; k--) {
@@ -199,7 +203,8 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
                 Tensor dg = rows(dGates, o, m), g = rows(gates, o, m), dPrev = rows(dHCur, lo, m);
                 switch (kind) {
                     case LSTM -> {
-                        Tensor dr = wHr == null ? dh : rows(dOut, lo, m).addmm_(dh, wHr, 0, 1);
+                        Tensor dr = hr == null ? dh : rows(dOut, lo, m);
+                        if (hr != null) hr.multiply(dr, dh, 0);
                         RecurrentGateKernels.lstmBackward(
                                 dr.impl(),
                                 rows(dCCur, lo, m).impl(),
@@ -209,7 +214,7 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
                                 dg.impl(),
                                 m,
                                 h);
-                        dPrev.addmm_(dg, wHh, 0, 1);
+                        hh.multiply(dPrev, dg, 0);
                     }
                     case GRU -> {
                         Tensor dgh = rows(dHidden, o, m);
@@ -223,12 +228,12 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
                                 dPrev.impl(),
                                 m,
                                 h);
-                        dPrev.addmm_(dgh, wHh, 1, 1);
+                        hh.multiply(dPrev, dgh, 1);
                     }
                     case RNN_TANH, RNN_RELU -> {
                         RecurrentGateKernels.rnnBackward(
                                 dh.impl(), rows(y, o, m).impl(), dg.impl(), m, h, kind == RecurrentKind.RNN_RELU);
-                        dPrev.addmm_(dg, wHh, 0, 1);
+                        hh.multiply(dPrev, dg, 0);
                     }
                 }
             }
