@@ -90,6 +90,17 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
         return Torch.empty(new long[] {rows, cols}, like.dtype(), Device.CPU);
     }
 
+    /** A step buffer from {@link RecurrentBuffers}: uninitialised, every element is written before it is read. */
+    private static Tensor buffer(Tensor like, long rows, long cols) {
+        return RecurrentBuffers.take(like.dtype(), rows, cols);
+    }
+
+    /** Whether a graph node keeps this call's saved tensors: some input needs a gradient. */
+    private static boolean recordsGraph(Ctx ctx) {
+        for (int i = 0; i < 8; i++) if (ctx.needsInputGrad(i)) return true;
+        return false;
+    }
+
     private static Tensor rows(Tensor t, long first, long n) {
         return t.narrow(0, first, n);
     }
@@ -130,12 +141,15 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
         // LSTM and Elman cells only ever use b_ih + b_hh, so it is added once with the input projection; GRU's
         // b_hn sits inside r·(W_hn h + b_hn) and goes to the hidden side.
         Tensor inputBias = bIh == null ? null : gru ? bIh : bIh.add(bHh);
-        Tensor gates = inputBias == null ? x.mm(wIh.t()) : Torch.addmm(inputBias, x, wIh.t());
-        Tensor hPrev = empty(x, n, p), y = empty(x, n, p);
+        long gateCols = (long) kind.gates * h;
+        Tensor gates = buffer(x, n, gateCols);
+        if (inputBias != null) gates.copy_(inputBias.expand(n, gateCols));
+        new RecurrentWeight(wIh, true).multiply(gates, x, inputBias == null ? 0 : 1);
+        Tensor hPrev = buffer(x, n, p), y = empty(x, n, p);
         Tensor hCur = empty(x, b, p).copy_(h0);
-        Tensor cell = lstm ? empty(x, n, h) : null, cPrev = lstm ? empty(x, n, h) : null;
+        Tensor cell = lstm ? buffer(x, n, h) : null, cPrev = lstm ? buffer(x, n, h) : null;
         Tensor cCur = lstm ? empty(x, b, h).copy_(c0) : null;
-        Tensor out = lstm && wHr != null ? empty(x, n, h) : y, hidden = gru ? empty(x, n, 3L * h) : null;
+        Tensor out = lstm && wHr != null ? buffer(x, n, h) : y, hidden = gru ? buffer(x, n, 3L * h) : null;
         Tensor hiddenBias = gru && bHh != null ? bHh.contiguous() : null;
         RecurrentWeight hh = new RecurrentWeight(wHh, true), hr = wHr == null ? null : new RecurrentWeight(wHr, true);
         long[] off = offsets();
@@ -174,7 +188,13 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
                 rows(hCur, lo, m).copy_(yt);
             }
         });
-        ctx.saveForBackward(x, wIh, wHh, wHr, gates, hPrev, y, cell, cPrev, hidden, out);
+        Tensor[] own = {gates, hPrev, cell, cPrev, hidden, out == y ? null : out};
+        if (recordsGraph(ctx)) {
+            ctx.saveForBackward(x, wIh, wHh, wHr, gates, hPrev, y, cell, cPrev, hidden, out);
+            ctx.onRelease(() -> RecurrentBuffers.give(own));
+        } else {
+            RecurrentBuffers.give(own);
+        }
         return lstm ? new Tensor[] {y, hCur, cCur} : new Tensor[] {y, hCur};
     }
 
@@ -186,11 +206,13 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
         int h = Math.toIntExact(wHh.size(0) / kind.gates);
         long p = wHh.size(1), n = x.size(0);
         boolean lstm = kind == RecurrentKind.LSTM, gru = kind == RecurrentKind.GRU;
-        Tensor dY = grads[0], dH = empty(x, n, p), dHCur = grads[1].contiguous().clone();
+        Tensor dY = grads[0],
+                dH = buffer(x, n, p),
+                dHCur = grads[1].contiguous().clone();
         long b = dHCur.size(0);
-        Tensor dGates = empty(x, n, (long) kind.gates * h);
+        Tensor dGates = buffer(x, n, (long) kind.gates * h);
         Tensor dCCur = lstm ? grads[2].contiguous().clone() : null;
-        Tensor dOut = lstm && wHr != null ? empty(x, b, h) : null, dHidden = gru ? empty(x, n, 3L * h) : null;
+        Tensor dOut = lstm && wHr != null ? buffer(x, b, h) : null, dHidden = gru ? buffer(x, n, 3L * h) : null;
         RecurrentWeight hh = new RecurrentWeight(wHh, false);
         RecurrentWeight hr = wHr == null ? null : new RecurrentWeight(wHr, false);
         long[] off = offsets();
@@ -245,9 +267,12 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
         if (ctx.needsInputGrad(2)) result[2] = dCCur;
         if (ctx.needsInputGrad(3)) result[3] = dGates.t().mm(x);
         if (ctx.needsInputGrad(4)) result[4] = dHiddenSide.t().mm(hPrev);
-        if (ctx.needsInputGrad(5)) result[5] = dGates.sum(0);
-        if (ctx.needsInputGrad(6)) result[6] = dHiddenSide.sum(0);
+        if (ctx.needsInputGrad(5) || (ctx.needsInputGrad(6) && !gru)) result[5] = dGates.sum(0);
+        // LSTM and Elman cells add b_ih and b_hh to the same sum: one reduction serves both
+        if (ctx.needsInputGrad(6)) result[6] = gru ? dHidden.sum(0) : result[5].clone();
         if (ctx.needsInputGrad(7)) result[7] = dH.t().mm(out);
+        if (!ctx.needsInputGrad(5)) result[5] = null;
+        RecurrentBuffers.give(dH, dGates, dOut, dHidden);
         return result;
     }
 }
