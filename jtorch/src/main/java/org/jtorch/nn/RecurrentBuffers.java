@@ -5,9 +5,9 @@ import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import org.jtorch.DType;
+import org.jtorch.Device;
 import org.jtorch.Tensor;
-import org.jtorch.storage.Storage;
-import org.jtorch.storage.TensorImpl;
+import org.jtorch.Torch;
 
 /**
  * The step buffers of the recurrent layers (gate pre-activations, previous states, cell states and their gradients: 16
@@ -28,24 +28,22 @@ final class RecurrentBuffers {
     /** Buffers of one size kept at most: a layer call uses up to six of a size at once. */
     private static final int KEEP = 8;
 
-    private record Size(DType dtype, long elements) {}
+    private record Size(DType dtype, long rows, long cols) {}
 
-    private static final Map<Size, ArrayDeque<SoftReference<Storage>>> FREE = new HashMap<>();
+    private static final Map<Size, ArrayDeque<SoftReference<Tensor>>> FREE = new HashMap<>();
 
     /**
      * A contiguous (rows, cols) float32 or float64 matrix whose contents are unspecified (a reused buffer's old
      * values): the caller writes every element before reading it.
      */
     static Tensor take(DType dtype, long rows, long cols) {
-        Size size = new Size(dtype, rows * cols);
-        Storage storage = null;
+        Tensor buffer = null;
         synchronized (FREE) {
-            ArrayDeque<SoftReference<Storage>> free = FREE.get(size);
-            while (storage == null && free != null && !free.isEmpty())
-                storage = free.pop().get();
+            ArrayDeque<SoftReference<Tensor>> free = FREE.get(new Size(dtype, rows, cols));
+            while (buffer == null && free != null && !free.isEmpty())
+                buffer = free.pop().get();
         }
-        if (storage == null) storage = Storage.allocate(dtype.storageKind(), size.elements());
-        return Tensor.of(TensorImpl.contiguous(storage, new long[] {rows, cols}, dtype));
+        return buffer != null ? buffer : Torch.empty(new long[] {rows, cols}, dtype, Device.CPU);
     }
 
     /** Gives back buffers from {@link #take} that nothing reads any more (null entries are skipped). */
@@ -53,10 +51,10 @@ final class RecurrentBuffers {
         synchronized (FREE) {
             for (Tensor t : buffers) {
                 if (t == null) continue;
-                ArrayDeque<SoftReference<Storage>> free =
-                        FREE.computeIfAbsent(new Size(t.dtype(), t.numel()), _ -> new ArrayDeque<>());
+                ArrayDeque<SoftReference<Tensor>> free =
+                        FREE.computeIfAbsent(new Size(t.dtype(), t.size(0), t.size(1)), _ -> new ArrayDeque<>());
                 free.removeIf(r -> r.get() == null);
-                if (free.size() < KEEP) free.push(new SoftReference<>(t.impl().storage()));
+                if (free.size() < KEEP) free.push(new SoftReference<>(t));
             }
         }
     }
