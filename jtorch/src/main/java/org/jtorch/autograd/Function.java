@@ -189,6 +189,7 @@ public abstract class Function {
         private final Set<Tensor> nonDifferentiable = Collections.newSetFromMap(new IdentityHashMap<>());
         private boolean materializeGrads = true;
         private final Map<String, Object> attributes = new HashMap<>();
+        private Runnable onRelease;
 
         Ctx(boolean[] needsInputGrad) {
             this.needsInputGrad = needsInputGrad;
@@ -238,6 +239,15 @@ public abstract class Function {
             return needsInputGrad[i];
         }
 
+        /**
+         * Runs {@code action} once the graph frees this node's saved tensors, after a backward through it that did not
+         * retain the graph: from then on no backward can read them, so a function that saved buffers of its own (ones
+         * it never returned) may reuse them. Never runs while the graph is retained or if it is never freed.
+         */
+        public void onRelease(Runnable action) {
+            onRelease = action;
+        }
+
         /** Keeps a non-tensor value for backward ({@code ctx.name = value}). */
         public void put(String name, Object value) {
             attributes.put(name, value);
@@ -275,6 +285,9 @@ public abstract class Function {
         void release() {
             released = true;
             saved = null;
+            Runnable action = onRelease;
+            onRelease = null;
+            if (action != null) action.run();
         }
     }
 }

@@ -90,6 +90,17 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
         return Torch.empty(new long[] {rows, cols}, like.dtype(), Device.CPU);
     }
 
+    /** A step buffer from {@link RecurrentBuffers}: uninitialised, every element is written before it is read. */
+    private static Tensor buffer(Tensor like, long rows, long cols) {
+        return RecurrentBuffers.take(like.dtype(), rows, cols);
+    }
+
+    /** Whether a graph node keeps this call's saved tensors: some input needs a gradient. */
+    private static boolean recordsGraph(Ctx ctx) {
+        for (int i = 0; i < 8; i++) if (ctx.needsInputGrad(i)) return true;
+        return false;
+    }
+
     private static Tensor rows(Tensor t, long first, long n) {
         return t.narrow(0, first, n);
     }
@@ -130,13 +141,17 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
         // LSTM and Elman cells only ever use b_ih + b_hh, so it is added once with the input projection; GRU's
         // b_hn sits inside r·(W_hn h + b_hn) and goes to the hidden side.
         Tensor inputBias = bIh == null ? null : gru ? bIh : bIh.add(bHh);
-        Tensor gates = inputBias == null ? x.mm(wIh.t()) : Torch.addmm(inputBias, x, wIh.t());
-        Tensor hPrev = empty(x, n, p), y = empty(x, n, p);
+        long gateCols = (long) kind.gates * h;
+        Tensor gates = buffer(x, n, gateCols);
+        if (inputBias != null) gates.copy_(inputBias.expand(n, gateCols));
+        new RecurrentWeight(wIh, true).multiply(gates, x, inputBias == null ? 0 : 1);
+        Tensor hPrev = buffer(x, n, p), y = empty(x, n, p);
         Tensor hCur = empty(x, b, p).copy_(h0);
-        Tensor cell = lstm ? empty(x, n, h) : null, cPrev = lstm ? empty(x, n, h) : null;
+        Tensor cell = lstm ? buffer(x, n, h) : null, cPrev = lstm ? buffer(x, n, h) : null;
         Tensor cCur = lstm ? empty(x, b, h).copy_(c0) : null;
-        Tensor out = lstm && wHr != null ? empty(x, n, h) : y, hidden = gru ? empty(x, n, 3L * h) : null;
+        Tensor out = lstm && wHr != null ? buffer(x, n, h) : y, hidden = gru ? buffer(x, n, 3L * h) : null;
         Tensor hiddenBias = gru && bHh != null ? bHh.contiguous() : null;
+        RecurrentWeight hh = new RecurrentWeight(wHh, true), hr = wHr == null ? null : new RecurrentWeight(wHr, true);
         long[] off = offsets();
         byRows(b, (lo, hi) -> {
             for (int k = 0; k < batchSizes.length; k++) {
@@ -148,13 +163,14 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
                     case LSTM -> {
                         Tensor cp = rows(cPrev, o, m).copy_(rows(cCur, lo, m)), ct = rows(cell, o, m);
                         Tensor rt = rows(out, o, m);
-                        g.addmm_(hp, wHh.t(), 1, 1);
+                        hh.multiply(g, hp, 1);
                         RecurrentGateKernels.lstmForward(g.impl(), cp.impl(), ct.impl(), rt.impl(), m, h);
-                        if (wHr != null) yt.addmm_(rt, wHr.t(), 0, 1);
+                        if (hr != null) hr.multiply(yt, rt, 0);
                         rows(cCur, lo, m).copy_(ct);
                     }
                     case GRU -> {
-                        Tensor gh = rows(hidden, o, m).addmm_(hp, wHh.t(), 0, 1);
+                        Tensor gh = rows(hidden, o, m);
+                        hh.multiply(gh, hp, 0);
                         RecurrentGateKernels.gruForward(
                                 g.impl(),
                                 gh.impl(),
@@ -165,14 +181,20 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
                                 h);
                     }
                     case RNN_TANH, RNN_RELU -> {
-                        g.addmm_(hp, wHh.t(), 1, 1);
+                        hh.multiply(g, hp, 1);
                         RecurrentGateKernels.rnnForward(g.impl(), yt.impl(), m, h, kind == RecurrentKind.RNN_RELU);
                     }
                 }
                 rows(hCur, lo, m).copy_(yt);
             }
         });
-        ctx.saveForBackward(x, wIh, wHh, wHr, gates, hPrev, y, cell, cPrev, hidden, out);
+        Tensor[] own = {gates, hPrev, cell, cPrev, hidden, out == y ? null : out};
+        if (recordsGraph(ctx)) {
+            ctx.saveForBackward(x, wIh, wHh, wHr, gates, hPrev, y, cell, cPrev, hidden, out);
+            ctx.onRelease(() -> RecurrentBuffers.give(own));
+        } else {
+            RecurrentBuffers.give(own);
+        }
         return lstm ? new Tensor[] {y, hCur, cCur} : new Tensor[] {y, hCur};
     }
 
@@ -184,11 +206,15 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
         int h = Math.toIntExact(wHh.size(0) / kind.gates);
         long p = wHh.size(1), n = x.size(0);
         boolean lstm = kind == RecurrentKind.LSTM, gru = kind == RecurrentKind.GRU;
-        Tensor dY = grads[0], dH = empty(x, n, p), dHCur = grads[1].contiguous().clone();
+        Tensor dY = grads[0],
+                dH = buffer(x, n, p),
+                dHCur = grads[1].contiguous().clone();
         long b = dHCur.size(0);
-        Tensor dGates = empty(x, n, (long) kind.gates * h);
+        Tensor dGates = buffer(x, n, (long) kind.gates * h);
         Tensor dCCur = lstm ? grads[2].contiguous().clone() : null;
-        Tensor dOut = lstm && wHr != null ? empty(x, b, h) : null, dHidden = gru ? empty(x, n, 3L * h) : null;
+        Tensor dOut = lstm && wHr != null ? buffer(x, b, h) : null, dHidden = gru ? buffer(x, n, 3L * h) : null;
+        RecurrentWeight hh = new RecurrentWeight(wHh, false);
+        RecurrentWeight hr = wHr == null ? null : new RecurrentWeight(wHr, false);
         long[] off = offsets();
         byRows(b, (lo, hi) -> {
             for (int k = batchSizes.length - 1; k >= 0; k--) {
@@ -199,7 +225,8 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
                 Tensor dg = rows(dGates, o, m), g = rows(gates, o, m), dPrev = rows(dHCur, lo, m);
                 switch (kind) {
                     case LSTM -> {
-                        Tensor dr = wHr == null ? dh : rows(dOut, lo, m).addmm_(dh, wHr, 0, 1);
+                        Tensor dr = hr == null ? dh : rows(dOut, lo, m);
+                        if (hr != null) hr.multiply(dr, dh, 0);
                         RecurrentGateKernels.lstmBackward(
                                 dr.impl(),
                                 rows(dCCur, lo, m).impl(),
@@ -209,7 +236,7 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
                                 dg.impl(),
                                 m,
                                 h);
-                        dPrev.addmm_(dg, wHh, 0, 1);
+                        hh.multiply(dPrev, dg, 0);
                     }
                     case GRU -> {
                         Tensor dgh = rows(dHidden, o, m);
@@ -223,12 +250,12 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
                                 dPrev.impl(),
                                 m,
                                 h);
-                        dPrev.addmm_(dgh, wHh, 1, 1);
+                        hh.multiply(dPrev, dgh, 1);
                     }
                     case RNN_TANH, RNN_RELU -> {
                         RecurrentGateKernels.rnnBackward(
                                 dh.impl(), rows(y, o, m).impl(), dg.impl(), m, h, kind == RecurrentKind.RNN_RELU);
-                        dPrev.addmm_(dg, wHh, 0, 1);
+                        hh.multiply(dPrev, dg, 0);
                     }
                 }
             }
@@ -240,9 +267,12 @@ final class RecurrentLayer extends Function.OnceDifferentiable {
         if (ctx.needsInputGrad(2)) result[2] = dCCur;
         if (ctx.needsInputGrad(3)) result[3] = dGates.t().mm(x);
         if (ctx.needsInputGrad(4)) result[4] = dHiddenSide.t().mm(hPrev);
-        if (ctx.needsInputGrad(5)) result[5] = dGates.sum(0);
-        if (ctx.needsInputGrad(6)) result[6] = dHiddenSide.sum(0);
+        if (ctx.needsInputGrad(5) || (ctx.needsInputGrad(6) && !gru)) result[5] = dGates.sum(0);
+        // LSTM and Elman cells add b_ih and b_hh to the same sum: one reduction serves both
+        if (ctx.needsInputGrad(6)) result[6] = gru ? dHidden.sum(0) : result[5].clone();
         if (ctx.needsInputGrad(7)) result[7] = dH.t().mm(out);
+        if (!ctx.needsInputGrad(5)) result[5] = null;
+        RecurrentBuffers.give(dH, dGates, dOut, dHidden);
         return result;
     }
 }

@@ -368,4 +368,37 @@ class FunctionTest {
         TorchException e = assertThrows(TorchException.class, () -> new MyExp().jvp(null, leaf(1)));
         assertTrue(e.getMessage().startsWith("You must implement the jvp function"));
     }
+
+    /** exp that counts the times the graph freed its saved tensors. */
+    static final class CountingExp extends Function {
+        int released;
+
+        @Override
+        protected Tensor[] forward(Ctx ctx, Object... args) {
+            Tensor y = ((Tensor) args[0]).exp();
+            ctx.saveForBackward(y);
+            ctx.onRelease(() -> released++);
+            return new Tensor[] {y};
+        }
+
+        @Override
+        protected Tensor[] backward(Ctx ctx, Tensor... grads) {
+            return new Tensor[] {grads[0].mul(ctx.savedTensors()[0])};
+        }
+    }
+
+    @Test
+    void onReleaseRunsOnceWhenTheGraphIsFreedNotWhileRetained() {
+        CountingExp fn = new CountingExp();
+        Tensor x = leaf(0.5, 1.0);
+        Tensor loss = fn.apply(x).sum();
+        loss.backward(null, true, false);
+        assertEquals(0, fn.released, "a retained graph keeps the saved tensors");
+        loss.backward();
+        assertEquals(1, fn.released);
+        assertArrayEquals(
+                new double[] {2 * Math.exp(0.5), 2 * Math.exp(1.0)}, x.grad().toDoubleArray(), 1e-12);
+        assertThrows(RuntimeException.class, loss::backward, "the saved tensors are gone");
+        assertEquals(1, fn.released);
+    }
 }

@@ -269,6 +269,53 @@ class RecurrentTest {
         assertArrayEquals(expected.toDoubleArray(), out.toDoubleArray(), 0.05);
     }
 
+    /**
+     * The float32 fused node (its per-step products on the panel kernel where the machine has 512-bit vectors, its step
+     * buffers reused from call to call) against the op-by-op path, over several calls: a second backward through a
+     * retained graph, after another call of the layer in between, must still read the first call's saved buffers.
+     */
+    @Test
+    void float32BuffersReusedAcrossCallsMatchTheOpByOpPath() throws Exception {
+        Torch.manualSeed(13);
+        long[] lengths = new long[40];
+        for (int i = 0; i < lengths.length; i++) lengths[i] = 1 + (i * 5) % 7;
+        Tensor x = Torch.randn(7, 40, 6);
+        for (RNNBase m : List.<RNNBase>of(
+                new LSTM(6, 32, LSTM.Options.defaults().numLayers(2).bidirectional(true)),
+                new LSTM(6, 32, LSTM.Options.defaults().projSize(8)),
+                new GRU(6, 32, GRU.Options.defaults().numLayers(2)))) {
+            List<double[]> reference;
+            try (DebugMode _ = DebugMode.open(false)) {
+                reference = runWithGrads(m, x, lengths);
+            }
+            for (int call = 0; call < 3; call++) {
+                List<double[]> fused = runWithGrads(m, x, lengths);
+                for (int i = 0; i < fused.size(); i++) assertArrayEquals(reference.get(i), fused.get(i), 2e-4);
+            }
+            Tensor in = x.detach().clone().requiresGrad(true);
+            Tensor loss = sumOfSquares(m, in);
+            Tensor first = Autograd.grad(
+                            List.of(loss),
+                            List.of(in),
+                            Autograd.GradOptions.defaults().retainGraph(true))
+                    .get(0);
+            try (var _ = Torch.noGrad()) {
+                sumOfSquares(m, x.mul(2)); // takes buffers while the graph above still holds its own
+            }
+            sumOfSquares(m, x.mul(3)).backward(); // frees its buffers for reuse
+            Tensor second = Autograd.grad(List.of(loss), List.of(in), Autograd.GradOptions.defaults())
+                    .get(0);
+            assertArrayEquals(first.toDoubleArray(), second.toDoubleArray(), 0);
+        }
+    }
+
+    private static Tensor sumOfSquares(RNNBase m, Tensor x) {
+        Tensor out = m instanceof LSTM l
+                ? l.forward(x, null).output()
+                : ((GRU) m).forward(x, null).output();
+        return out.square().sum();
+    }
+
     /** Output, final states and the gradients of a fixed loss w.r.t. the input and every parameter. */
     private static List<double[]> runWithGrads(RNNBase m, Tensor x, long[] lengths) {
         Tensor in = x.detach().clone().requiresGrad(true);
