@@ -353,55 +353,17 @@ public final class FlashAttentionSimd {
             float[] c,
             int cOff,
             int ldc) {
-        int lanes = F.length();
         int i = 0;
         for (; i + 8 <= rows; i += 8) {
             mulAdd8(i, cols, depth, a, aOff, ars, acs, b, bOff, ldb, c, cOff, ldc);
-        }
-        for (; i + 4 <= rows; i += 4) {
-            int a0 = aOff + i * ars, a1 = a0 + ars, a2 = a1 + ars, a3 = a2 + ars;
-            int c0 = cOff + i * ldc, c1 = c0 + ldc, c2 = c1 + ldc, c3 = c2 + ldc;
-            int j = 0;
-            for (; j + 2 * lanes <= cols; j += 2 * lanes) {
-                int jl = j + lanes;
-                FloatVector s0 = FloatVector.fromArray(F, c, c0 + j), t0 = FloatVector.fromArray(F, c, c0 + jl);
-                FloatVector s1 = FloatVector.fromArray(F, c, c1 + j), t1 = FloatVector.fromArray(F, c, c1 + jl);
-                FloatVector s2 = FloatVector.fromArray(F, c, c2 + j), t2 = FloatVector.fromArray(F, c, c2 + jl);
-                FloatVector s3 = FloatVector.fromArray(F, c, c3 + j), t3 = FloatVector.fromArray(F, c, c3 + jl);
-                for (int p = 0; p < depth; p++) {
-                    int row = bOff + p * ldb, ap = p * acs;
-                    FloatVector y = FloatVector.fromArray(F, b, row + j), z = FloatVector.fromArray(F, b, row + jl);
-                    FloatVector x0 = FloatVector.broadcast(F, a[a0 + ap]), x1 = FloatVector.broadcast(F, a[a1 + ap]);
-                    FloatVector x2 = FloatVector.broadcast(F, a[a2 + ap]), x3 = FloatVector.broadcast(F, a[a3 + ap]);
-                    s0 = y.fma(x0, s0);
-                    t0 = z.fma(x0, t0);
-                    s1 = y.fma(x1, s1);
-                    t1 = z.fma(x1, t1);
-                    s2 = y.fma(x2, s2);
-                    t2 = z.fma(x2, t2);
-                    s3 = y.fma(x3, s3);
-                    t3 = z.fma(x3, t3);
-                }
-                s0.intoArray(c, c0 + j);
-                t0.intoArray(c, c0 + jl);
-                s1.intoArray(c, c1 + j);
-                t1.intoArray(c, c1 + jl);
-                s2.intoArray(c, c2 + j);
-                t2.intoArray(c, c2 + jl);
-                s3.intoArray(c, c3 + j);
-                t3.intoArray(c, c3 + jl);
-            }
-            for (int q = 0; q < 4; q++) {
-                mulAddRowTail(j, cols, depth, a, a0 + q * ars, acs, b, bOff, ldb, c, c0 + q * ldc);
-            }
         }
         for (; i < rows; i++) mulAddRowTail(0, cols, depth, a, aOff + i * ars, acs, b, bOff, ldb, c, cOff + i * ldc);
     }
 
     /**
      * Rows {@code [i, i + 8)} of {@link #mulAdd}: eight rows x two vectors of accumulators, so each B vector loaded
-     * feeds eight fused multiply-adds (four rows left the loads, not the multiply-adds, setting the pace); the same
-     * chains as the four-row and one-row paths, so a value does not depend on the path.
+     * feeds eight fused multiply-adds (with four rows, the loads rather than the multiply-adds set the pace); the same
+     * chains as the one-row path, so a value does not depend on the path.
      */
     private static void mulAdd8(
             int i,
