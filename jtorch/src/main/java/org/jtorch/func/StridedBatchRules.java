@@ -1,0 +1,88 @@
+package org.jtorch.func;
+
+import java.util.Arrays;
+import org.jtorch.Tensor;
+import org.jtorch.TorchException;
+import org.jtorch.internal.Shapes;
+import org.jtorch.ops.BatchCall;
+import org.jtorch.ops.FeatureMetaOps;
+import org.jtorch.ops.ShapeOps;
+
+/**
+ * Batch rules of the ops that address storage directly: {@code as_strided}, whose sizes, strides and offset are the
+ * example's, and {@code _new_zeros_with_same_feature_meta}, which lays a tangent out as its primal. Both follow
+ * functorch: each example's geometry is shifted by its batch stride.
+ */
+final class StridedBatchRules {
+    private StridedBatchRules() {}
+
+    static void install() {
+        ShapeOps.AS_STRIDED.defineBatchRule(StridedBatchRules::asStrided);
+        FeatureMetaOps.NEW_ZEROS_WITH_SAME_FEATURE_META.defineBatchRule(StridedBatchRules::newZerosWithSameFeatureMeta);
+    }
+
+    /**
+     * functorch's rule: example i of {@code vmap(x -> x.as_strided(size, stride, offset))(xs)} has the given size and
+     * stride and storage offset {@code offset + i * xs.stride(batch dim)}, as if every example's storage began where
+     * the batch's does (a per-example loop would read the same absolute offset for every example), wherever the batch
+     * dim lies in memory. Refused as PyTorch refuses it: a geometry reaching outside the memory of the first example.
+     */
+    private static Object asStrided(BatchCall c) {
+        Tensor physical = c.front(c.args()[0]);
+        long[] size = (long[]) c.args()[1], stride = (long[]) c.args()[2];
+        if (size.length != stride.length) {
+            throw new TorchException("Tensor.as_strided(size, stride, ...): size and stride must have the same length! "
+                    + "Got size " + Shapes.str(size) + " and stride " + Shapes.str(stride));
+        }
+        long batchStride = physical.stride(0);
+        long offset = c.args()[3] == null ? physical.storageOffset() : ((Number) c.args()[3]).longValue();
+        checkInsideFirstExample(physical, size, stride, offset);
+        long[] physicalStride = new long[stride.length + 1];
+        physicalStride[0] = batchStride;
+        System.arraycopy(stride, 0, physicalStride, 1, stride.length);
+        return c.wrap(c.call(ShapeOps.AS_STRIDED, physical, c.withBatch(size), physicalStride, offset));
+    }
+
+    /** functorch's {@code checkBasicAsStridedValidForSlice}: the view stays inside the memory of example 0. */
+    private static void checkInsideFirstExample(Tensor physical, long[] size, long[] stride, long offset) {
+        long[] exampleSize = Arrays.copyOfRange(physical.shape(), 1, physical.dim());
+        long[] exampleStride = Arrays.copyOfRange(physical.stride(), 1, physical.dim());
+        long base = physical.storageOffset();
+        long viewExtent = extent(size, stride), exampleExtent = extent(exampleSize, exampleStride);
+        if (viewExtent == 0) return;
+        String call = "result = tensor.as_strided(" + Shapes.str(size) + ", " + Shapes.str(stride) + ", " + offset
+                + ") can access memory outside of `tensor`. ";
+        if (exampleExtent == 0) {
+            throw new TorchException(call + "`tensor` has no storage but the passed-in (size, stride, storage_offset) "
+                    + "imply a result with some storage. This is not supported inside of vmap, please try to rewrite "
+                    + "the `as_strided` call as a sequence of PyTorch view operations");
+        }
+        if (offset + viewExtent > base + exampleExtent || offset < base) {
+            throw new TorchException(call + "`result` can access some memory in range [" + offset + ", "
+                    + (offset + viewExtent) + "], but `tensor` can only access some memory in range [" + base + ", "
+                    + (base + exampleExtent) + "]. This is not supported inside of vmap, please try to rewrite the "
+                    + "`as_strided` call as a sequence of PyTorch view operations");
+        }
+    }
+
+    /** ATen's {@code storage_size_for}: 0 for an empty geometry, else one past the furthest element. */
+    private static long extent(long[] size, long[] stride) {
+        long furthest = 1;
+        for (int d = 0; d < size.length; d++) {
+            if (size[d] == 0) return 0;
+            furthest += (size[d] - 1) * stride[d];
+        }
+        return furthest;
+    }
+
+    /**
+     * The batch dim of {@code self} (the tangent) becomes one more leading batch dim of the result; {@code other} (the
+     * primal) is an example's, so a batched one is handled example by example.
+     */
+    private static Object newZerosWithSameFeatureMeta(BatchCall c) {
+        if (c.batched(1)) return c.perExample();
+        long batchDims = ((Number) c.args()[2]).longValue();
+        return c.wrap(c.call(
+                FeatureMetaOps.NEW_ZEROS_WITH_SAME_FEATURE_META, c.front(c.args()[0]), c.args()[1], batchDims + 1));
+    }
+}
