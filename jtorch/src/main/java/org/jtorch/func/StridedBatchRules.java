@@ -1,17 +1,20 @@
 package org.jtorch.func;
 
 import java.util.Arrays;
+import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.internal.Shapes;
 import org.jtorch.ops.BatchCall;
+import org.jtorch.ops.DtypeViewOps;
 import org.jtorch.ops.FeatureMetaOps;
 import org.jtorch.ops.ShapeOps;
 
 /**
  * Batch rules of the ops that address storage directly: {@code as_strided}, whose sizes, strides and offset are the
- * example's, and {@code _new_zeros_with_same_feature_meta}, which lays a tangent out as its primal. Both follow
- * functorch: each example's geometry is shifted by its batch stride.
+ * example's, {@code _new_zeros_with_same_feature_meta}, which lays a tangent out as its primal, and
+ * {@code view(dtype)}, which regroups the bytes of the last dim. All follow functorch: each example's geometry is the
+ * batch's shifted by its batch stride.
  */
 final class StridedBatchRules {
     private StridedBatchRules() {}
@@ -19,6 +22,26 @@ final class StridedBatchRules {
     static void install() {
         ShapeOps.AS_STRIDED.defineBatchRule(StridedBatchRules::asStrided);
         FeatureMetaOps.NEW_ZEROS_WITH_SAME_FEATURE_META.defineBatchRule(StridedBatchRules::newZerosWithSameFeatureMeta);
+        DtypeViewOps.VIEW_DTYPE.defineBatchRule(StridedBatchRules::viewDtype);
+    }
+
+    /**
+     * functorch's rule: the batch dim goes first and the physical tensor is viewed as the dtype, so with another
+     * element size only the last dim changes (a view of the batch, sharing its memory). The checks run on the physical
+     * tensor, as in PyTorch: a batch dim mapped last is refused for its stride, and a message names the physical dim. A
+     * 0-d example cannot change its element size, which the physical tensor (1-d) would allow: refused with PyTorch's
+     * message.
+     */
+    private static Object viewDtype(BatchCall c) {
+        Tensor logical = (Tensor) c.args()[0];
+        DType dtype = (DType) c.args()[1];
+        if (logical.dim() == 0
+                && dtype != null
+                && dtype.itemSize() != logical.dtype().itemSize()) {
+            throw new TorchException("self.dim() cannot be 0 to view "
+                    + logical.dtype().cppName() + " as " + dtype.cppName() + " (different element sizes)");
+        }
+        return c.wrap(c.call(DtypeViewOps.VIEW_DTYPE, c.front(logical), dtype));
     }
 
     /**
