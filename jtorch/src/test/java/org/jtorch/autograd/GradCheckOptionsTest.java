@@ -96,14 +96,22 @@ class GradCheckOptionsTest {
         assertTrue(GradCheck.checkSecondOrder(xs -> xs.get(0).sin().mul(xs.get(0)), List.of(a), batched));
     }
 
-    /** {@code 2x}, whose backward scales by 3 from its third call on: the vmapped pass is the third. */
-    static final class ChangesAfterTwoCalls extends org.jtorch.autograd.Function {
-        int calls;
-
+    /** {@code 2x}, with its backward; the subclasses change its backward or give it JVPs. */
+    abstract static class Twice extends org.jtorch.autograd.Function {
         @Override
         protected Tensor[] forward(Ctx ctx, Object... args) {
             return new Tensor[] {((Tensor) args[0]).mul(2.0)};
         }
+
+        @Override
+        protected Tensor[] backward(Ctx ctx, Tensor... grads) {
+            return new Tensor[] {grads[0].mul(2.0)};
+        }
+    }
+
+    /** {@code 2x}, whose backward scales by 3 from its third call on: the vmapped pass is the third. */
+    static final class ChangesAfterTwoCalls extends Twice {
+        int calls;
 
         @Override
         protected Tensor[] backward(Ctx ctx, Tensor... grads) {
@@ -112,12 +120,7 @@ class GradCheckOptionsTest {
     }
 
     /** A backward that reads its gradient's data, which a batched gradient cannot give. */
-    static final class ReadsItsGradient extends org.jtorch.autograd.Function {
-        @Override
-        protected Tensor[] forward(Ctx ctx, Object... args) {
-            return new Tensor[] {((Tensor) args[0]).mul(2.0)};
-        }
-
+    static final class ReadsItsGradient extends Twice {
         @Override
         protected Tensor[] backward(Ctx ctx, Tensor... grads) {
             return new Tensor[] {Torch.tensor(grads[0].toDoubleArray()).mul(2.0)};
@@ -149,19 +152,6 @@ class GradCheckOptionsTest {
         assertTrue(GradCheck.check(xs -> xs.get(0).matmul(xs.get(1)).tanh(), List.of(a, b, unused), batched));
         assertTrue(check(t -> t.conj().mul(t.exp()), complexLeaf(), batched));
         assertTrue(check(t -> t.mul(t).sum(), complexLeaf(), batched.fastMode(true)));
-    }
-
-    /** {@code 2x}, with its backward; the subclasses give it JVPs. */
-    abstract static class Twice extends org.jtorch.autograd.Function {
-        @Override
-        protected Tensor[] forward(Ctx ctx, Object... args) {
-            return new Tensor[] {((Tensor) args[0]).mul(2.0)};
-        }
-
-        @Override
-        protected Tensor[] backward(Ctx ctx, Tensor... grads) {
-            return new Tensor[] {grads[0].mul(2.0)};
-        }
     }
 
     /**
