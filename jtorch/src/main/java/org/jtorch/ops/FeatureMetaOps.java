@@ -42,7 +42,9 @@ public final class FeatureMetaOps {
         System.arraycopy(otherShape, 0, shape, batchDims, otherShape.length);
         System.arraycopy(otherStride, 0, stride, batchDims, otherStride.length);
         DType.StorageKind kind = other.dtype().storageKind();
-        Storage storage = other.isMeta() ? Storage.meta(kind, slots) : Storage.allocate(kind, slots);
+        Storage storage = other.impl().isFake()
+                ? Storage.fake(other.device(), kind, slots)
+                : other.isMeta() ? Storage.meta(kind, slots) : Storage.allocate(kind, slots);
         return Tensor.of(TensorImpl.of(storage, other.storageOffset(), shape, stride, other.dtype()));
     }
 

@@ -102,7 +102,8 @@ class VmapViewDtypeTest {
                         .getMessage());
         Tensor odd = Torch.arange(25L).to(DType.INT16).narrow(0, 1, 24).reshape(2, 3, 4);
         assertEquals(
-                "self.storage_offset() must be divisible by 2 to view Short as Int (different element sizes), but got 1",
+                "self.storage_offset() must be divisible by 2 to view Short as Int (different element sizes), "
+                        + "but got 1",
                 assertThrows(TorchException.class, () -> vmapView(odd, DType.INT32, 0))
                         .getMessage());
         Tensor scalars = Torch.arange(4.0).to(DType.FLOAT64);
