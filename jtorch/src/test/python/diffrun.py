@@ -4,7 +4,8 @@
 
 CASES.jsonl has one case per line (written by DiffRunJTorch): the op's name with its overload (``add.Tensor``),
 its arguments by schema name (tensors with their storage, sizes, strides and offset), and JTorch's result or error,
-and for float64 cases the gradients of a weighted sum of the outputs. Each op is called as its
+and for float64 cases the gradients of a weighted sum of the outputs (for complex128 cases, the conjugate Wirtinger
+gradients of a real loss extending it to complex outputs). Each op is called as its
 ``torch.ops.aten`` overload with the arguments bound by name. Compared: whether both raise, the results' structure,
 dtypes and shapes, values within dtype-aware tolerances (not for random ops), and the gradients. RESULTS.json lists
 the ops compared, the ops PyTorch lacks or whose schema names arguments JTorch's does not, and every mismatch.
@@ -160,12 +161,17 @@ def describe(v):
     return repr(v)
 
 
-def leaves_of(args):
-    """The float64 tensors among the arguments, once each, in order, as contiguous leaves (as DiffRunJTorch)."""
+def differentiated(dtype, complex_case):
+    """float64 tensors are differentiated, and complex128 ones in a complex case (as DiffRunJTorch)."""
+    return dtype == torch.float64 or (complex_case and dtype == torch.complex128)
+
+
+def leaves_of(args, complex_case):
+    """The differentiated tensors among the arguments, once each, in order, as contiguous leaves (as DiffRunJTorch)."""
     leaves, by_id = [], {}
 
     def swap(x):
-        if isinstance(x, torch.Tensor) and x.dtype == torch.float64:
+        if isinstance(x, torch.Tensor) and differentiated(x.dtype, complex_case):
             if id(x) not in by_id:
                 by_id[id(x)] = x.detach().contiguous().requires_grad_()
                 leaves.append(by_id[id(x)])
@@ -177,16 +183,22 @@ def leaves_of(args):
     return [swap(a) for a in args], leaves
 
 
-def gradients(fn, names, args, spec):
-    """(first, second-or-None) gradients as DiffRunJTorch takes them, or raises."""
-    leaf_args, leaves = leaves_of(args)
+def gradients(fn, names, args, spec, complex_case):
+    """(first, second-or-None) gradients as DiffRunJTorch takes them, or raises. A complex output y enters the real
+    loss as sum(Re(y * conj(v))), v = w(o) + i w(o + 50): PyTorch's backward then gives the conjugate Wirtinger
+    gradients dL/dRe x + i dL/dIm x of complex inputs."""
+    leaf_args, leaves = leaves_of(args, complex_case)
     result = fn(**bind(fn, names, leaf_args))
     loss = None
     for o in spec["outs"]:
         y = result if o == -1 and isinstance(result, torch.Tensor) else result[max(o, 0)]
-        if y.dtype != torch.float64 or not y.requires_grad:
+        if not differentiated(y.dtype, complex_case) or not y.requires_grad:
             continue
-        term = (y * weights(max(o, 0), y)).sum()
+        w = weights(max(o, 0), y)
+        if y.is_complex():
+            term = (y * torch.complex(w, weights(max(o, 0) + 50, y)).conj()).real.sum()
+        else:
+            term = (y * w).sum()
         loss = term if loss is None else loss + term
     if loss is None:
         return [None] * len(leaves), [None] * len(leaves) if spec["second"] else None
@@ -210,13 +222,17 @@ def compare_grads(expected, actual, kind):
         if e is None and a is None:
             continue
         if e is None:
-            e = torch.zeros(a["shape"], dtype=torch.float64)
+            e = torch.zeros(a["shape"], dtype=DTYPES[a["dtype"]])
         if a is None:
-            a = {"k": "T", "dtype": "float64", "shape": list(e.shape),
+            a = {"k": "T", "dtype": str(e.dtype).removeprefix("torch."), "shape": list(e.shape),
                  "data": base64.b64encode(torch.zeros_like(e).detach().numpy().tobytes()).decode()}
         for k, d in compare(e.detach(), a, True, f"input {i}", GRAD_TOLERANCE):
             out.append((kind if k == "value" else kind + "-" + k, d))
     return out
+
+
+def is_complex_case(case):
+    return case["dtype"] == "complex128"
 
 
 def run_case(case, fn, names):
@@ -238,7 +254,7 @@ def run_case(case, fn, names):
     if spec is None or mismatches:
         return mismatches
     try:
-        first, second = gradients(fn, names, [Decoder()(a) for a in case["args"]], spec)
+        first, second = gradients(fn, names, [Decoder()(a) for a in case["args"]], spec, is_complex_case(case))
     except Exception as e:
         if "error" not in spec:
             mismatches.append(("grad-torch-raises", f"PyTorch: {first_line(e)}"))
@@ -330,6 +346,7 @@ def work(cases_path, start, skip):
                 continue
             found = [mismatch(case, kind, detail) for kind, detail in run_case(case, fn, case["names"])]
             out.write(json.dumps({"i": i, "op": key, "status": "compared", "grad": "grad" in case,
+                                  "complex_grad": "grad" in case and is_complex_case(case),
                                   "mismatches": found}) + "\n")
     out.flush()
 
@@ -343,7 +360,7 @@ def supervise(cases_path, results_path):
     """Runs workers until every case is done; a case that crashes PyTorch's process is a mismatch of its own kind,
     and the rest of that op's cases are skipped (counted)."""
     compared, lacking, renamed, crashed, skipped, mismatches = {}, {}, {}, [], {}, []
-    grads, start = 0, 0
+    grads, complex_grads, start = 0, 0, 0
     with open(cases_path) as f:
         lines = [json.loads(line) for line in f]
     while True:
@@ -361,6 +378,7 @@ def supervise(cases_path, results_path):
             if status == "compared":
                 compared[key] = compared.get(key, 0) + 1
                 grads += r["grad"]
+                complex_grads += r["complex_grad"]
                 mismatches += r["mismatches"]
             elif status == "lacking":
                 lacking[key] = lacking.get(key, 0) + 1
@@ -381,7 +399,8 @@ def supervise(cases_path, results_path):
         mismatches.append(mismatch(case, "torch-crashes", detail))
         start = running + 1
     with open(results_path, "w") as f:
-        json.dump({"torch": torch.__version__, "compared": compared, "gradient_cases": grads, "lacking": lacking,
+        json.dump({"torch": torch.__version__, "compared": compared, "gradient_cases": grads,
+                   "complex_gradient_cases": complex_grads, "lacking": lacking,
                    "renamed": renamed, "crashed_skipped": skipped, "mismatches": mismatches}, f, indent=1)
 
 

@@ -3,10 +3,8 @@ package org.jtorch.autograd;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.ServiceLoader;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
-import org.jtorch.dispatch.VmapHooks;
 import org.jtorch.ops.JoinOps;
 import org.jtorch.ops.RandomOps;
 
@@ -19,15 +17,6 @@ import org.jtorch.ops.RandomOps;
 final class BatchedGradCheck {
     private BatchedGradCheck() {}
 
-    /** The func package's vmap, found as {@code Tensor} finds autograd: this package lies below {@code func}. */
-    private static final class Vmap {
-        @SuppressWarnings("unchecked") // ServiceLoader knows the raw interface; the one provider is VmapHooks<Tensor>
-        static final VmapHooks<Tensor> HOOKS = ServiceLoader.load(VmapHooks.class, VmapHooks.class.getClassLoader())
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException("no implementation of " + VmapHooks.class.getName()
-                        + " is installed (its META-INF/services entry is missing from the class path)"));
-    }
-
     /** Throws a {@link GradCheck.GradcheckError} naming the first input whose batched gradient differs. */
     static void check(Tensor out, List<Tensor> inputs) {
         List<Tensor> seeds = List.of(RandomOps.randnLike(out), RandomOps.randnLike(out));
@@ -35,7 +24,7 @@ final class BatchedGradCheck {
         for (Tensor seed : seeds) separate.add(GradCheck.vjp(out, inputs, seed));
         List<Tensor> batched;
         try {
-            batched = Vmap.HOOKS.vmap(seed -> GradCheck.vjp(out, inputs, seed), JoinOps.stack(seeds, 0));
+            batched = VmapService.HOOKS.vmap(seed -> GradCheck.vjp(out, inputs, seed), JoinOps.stack(seeds, 0));
         } catch (TorchException e) {
             GradCheck.GradcheckError error = new GradCheck.GradcheckError("gradcheck: while computing batched "
                     + "gradients (vmap over the backward pass), got: " + e.getMessage());

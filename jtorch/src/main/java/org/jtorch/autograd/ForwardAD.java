@@ -6,9 +6,9 @@ import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.internal.Shapes;
+import org.jtorch.ops.FeatureMetaOps;
 import org.jtorch.ops.ShapeOps;
 import org.jtorch.storage.Storage;
-import org.jtorch.storage.TensorImpl;
 
 /**
  * {@code torch.autograd.forward_ad}: forward-mode automatic differentiation with dual tensors.
@@ -132,10 +132,9 @@ public final class ForwardAD {
     static Tensor sameLayout(Tensor tangent, Tensor like, DualLevel level) {
         if (tangent.storageOffset() == like.storageOffset()
                 && Arrays.equals(tangent.impl().strideRef(), like.impl().strideRef())) return tangent;
-        Tensor copy = Tensor.of(
-                TensorImpl.of(storageLike(like), like.storageOffset(), like.shape(), like.stride(), like.dtype()));
-        DispatchState.runBelow(level.mode(), () -> copy.copy_(tangent));
-        return copy;
+        // dispatched, so that a tangent batched by vmap gets a batched copy with the primal's geometry per example
+        return DispatchState.runBelow(level.mode(), () -> FeatureMetaOps.newZerosWithSameFeatureMeta(tangent, like, 0)
+                .copy_(tangent));
     }
 
     /** A zeroed storage of {@code like}'s kind, size and device. */

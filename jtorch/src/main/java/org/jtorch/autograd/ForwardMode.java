@@ -6,6 +6,7 @@ import org.jtorch.dispatch.DispatchState;
 import org.jtorch.dispatch.Dispatcher;
 import org.jtorch.dispatch.Operator;
 import org.jtorch.ops.ComplexOps;
+import org.jtorch.ops.FeatureMetaOps;
 import org.jtorch.ops.OpDef;
 import org.jtorch.storage.TensorImpl;
 
@@ -154,8 +155,8 @@ final class ForwardMode extends DispatchState.ModeInterpreter {
         Tensor base = out.viewBase();
         Tensor target;
         if (base == null) {
-            target = Tensor.of(TensorImpl.of(
-                    ForwardAD.storageLike(out), out.storageOffset(), out.shape(), out.stride(), out.dtype()));
+            // dispatched, so that a tangent batched by vmap gets a batched destination with the output's geometry
+            target = lowered(() -> FeatureMetaOps.newZerosWithSameFeatureMeta(newTangent, out, 0));
         } else {
             // Writing a dual into a view makes the base dual too: its tangent is zero outside the view.
             Tensor baseTangent = Tangents.get(base, dual);

@@ -29,14 +29,15 @@ import org.jtorch.storage.Storage;
  * <p>{@code fastMode} checks one random projection per input, {@code uᵀ J v}, instead of the full Jacobian: a VJP (or
  * JVP) and two evaluations per input instead of one per coordinate. {@code nondetTol} bounds how much a second backward
  * pass with the same seeds may differ from the first (0: bit-identical, which JTorch's kernels are).
- * {@code checkBatchedGrad} runs the backward pass under {@code vmap} ({@link BatchedGradCheck}).
+ * {@code checkBatchedGrad} runs the backward pass under {@code vmap} ({@link BatchedGradCheck}),
+ * {@code checkBatchedForwardGrad} the forward-mode JVP ({@link BatchedForwardGradCheck}).
  */
 public final class GradCheck {
     private GradCheck() {}
 
     /**
      * PyTorch's defaults: eps 1e-6, atol 1e-5, rtol 1e-3, check_forward_ad=False, check_backward_ad=True,
-     * fast_mode=False, nondet_tol=0.0, check_batched_grad=False.
+     * fast_mode=False, nondet_tol=0.0, check_batched_grad=False, check_batched_forward_grad=False.
      */
     public record Options(
             double eps,
@@ -47,7 +48,8 @@ public final class GradCheck {
             boolean checkBackwardAd,
             boolean fastMode,
             double nondetTol,
-            boolean checkBatchedGrad) {
+            boolean checkBatchedGrad,
+            boolean checkBatchedForwardGrad) {
         /** The other options at PyTorch's defaults, with the given tolerances. */
         public Options(double eps, double atol, double rtol, boolean raiseException) {
             this(eps, atol, rtol, raiseException, false, true, false, 0.0);
@@ -66,6 +68,33 @@ public final class GradCheck {
             this(eps, atol, rtol, raiseException, checkForwardAd, checkBackwardAd, fastMode, nondetTol, false);
         }
 
+        /**
+         * These options without the batched forward-gradient check (PyTorch's default
+         * {@code check_batched_forward_grad=False}).
+         */
+        public Options(
+                double eps,
+                double atol,
+                double rtol,
+                boolean raiseException,
+                boolean checkForwardAd,
+                boolean checkBackwardAd,
+                boolean fastMode,
+                double nondetTol,
+                boolean checkBatchedGrad) {
+            this(
+                    eps,
+                    atol,
+                    rtol,
+                    raiseException,
+                    checkForwardAd,
+                    checkBackwardAd,
+                    fastMode,
+                    nondetTol,
+                    checkBatchedGrad,
+                    false);
+        }
+
         /** {@code torch.autograd.gradcheck}'s defaults: eps 1e-6, atol 1e-5, rtol 1e-3, raising on a mismatch. */
         public static Options defaults() {
             return new Options(1e-6, 1e-5, 1e-3, true);
@@ -82,7 +111,8 @@ public final class GradCheck {
                     checkBackwardAd,
                     fastMode,
                     nondetTol,
-                    checkBatchedGrad);
+                    checkBatchedGrad,
+                    checkBatchedForwardGrad);
         }
 
         /** {@code atol}: the absolute tolerance between numerical and analytical Jacobians. */
@@ -96,7 +126,8 @@ public final class GradCheck {
                     checkBackwardAd,
                     fastMode,
                     nondetTol,
-                    checkBatchedGrad);
+                    checkBatchedGrad,
+                    checkBatchedForwardGrad);
         }
 
         /** {@code rtol}: the relative tolerance between numerical and analytical Jacobians. */
@@ -110,31 +141,68 @@ public final class GradCheck {
                     checkBackwardAd,
                     fastMode,
                     nondetTol,
-                    checkBatchedGrad);
+                    checkBatchedGrad,
+                    checkBatchedForwardGrad);
         }
 
         /** {@code raise_exception}: throw {@link GradcheckError} on a mismatch rather than return false. */
         public Options raiseException(boolean v) {
             return new Options(
-                    eps, atol, rtol, v, checkForwardAd, checkBackwardAd, fastMode, nondetTol, checkBatchedGrad);
+                    eps,
+                    atol,
+                    rtol,
+                    v,
+                    checkForwardAd,
+                    checkBackwardAd,
+                    fastMode,
+                    nondetTol,
+                    checkBatchedGrad,
+                    checkBatchedForwardGrad);
         }
 
         /** {@code check_forward_ad}: also compare the Jacobian that forward-mode AD (JVPs) gives. */
         public Options checkForwardAd(boolean v) {
             return new Options(
-                    eps, atol, rtol, raiseException, v, checkBackwardAd, fastMode, nondetTol, checkBatchedGrad);
+                    eps,
+                    atol,
+                    rtol,
+                    raiseException,
+                    v,
+                    checkBackwardAd,
+                    fastMode,
+                    nondetTol,
+                    checkBatchedGrad,
+                    checkBatchedForwardGrad);
         }
 
         /** {@code check_backward_ad}: compare the Jacobian that reverse mode (VJPs) gives. */
         public Options checkBackwardAd(boolean v) {
             return new Options(
-                    eps, atol, rtol, raiseException, checkForwardAd, v, fastMode, nondetTol, checkBatchedGrad);
+                    eps,
+                    atol,
+                    rtol,
+                    raiseException,
+                    checkForwardAd,
+                    v,
+                    fastMode,
+                    nondetTol,
+                    checkBatchedGrad,
+                    checkBatchedForwardGrad);
         }
 
         /** {@code fast_mode}: compare one random projection {@code uᵀ J v} per input instead of the whole Jacobian. */
         public Options fastMode(boolean v) {
             return new Options(
-                    eps, atol, rtol, raiseException, checkForwardAd, checkBackwardAd, v, nondetTol, checkBatchedGrad);
+                    eps,
+                    atol,
+                    rtol,
+                    raiseException,
+                    checkForwardAd,
+                    checkBackwardAd,
+                    v,
+                    nondetTol,
+                    checkBatchedGrad,
+                    checkBatchedForwardGrad);
         }
 
         /**
@@ -142,7 +210,16 @@ public final class GradCheck {
          */
         public Options nondetTol(double v) {
             return new Options(
-                    eps, atol, rtol, raiseException, checkForwardAd, checkBackwardAd, fastMode, v, checkBatchedGrad);
+                    eps,
+                    atol,
+                    rtol,
+                    raiseException,
+                    checkForwardAd,
+                    checkBackwardAd,
+                    fastMode,
+                    v,
+                    checkBatchedGrad,
+                    checkBatchedForwardGrad);
         }
 
         /**
@@ -151,7 +228,35 @@ public final class GradCheck {
          */
         public Options checkBatchedGrad(boolean v) {
             return new Options(
-                    eps, atol, rtol, raiseException, checkForwardAd, checkBackwardAd, fastMode, nondetTol, v);
+                    eps,
+                    atol,
+                    rtol,
+                    raiseException,
+                    checkForwardAd,
+                    checkBackwardAd,
+                    fastMode,
+                    nondetTol,
+                    v,
+                    checkBatchedForwardGrad);
+        }
+
+        /**
+         * {@code check_batched_forward_grad}: also compute the forward-mode JVPs of two random tangents of each input
+         * at once, with {@code vmap} over the tangents, and compare them with two separate JVPs. Needs
+         * {@code checkForwardAd}.
+         */
+        public Options checkBatchedForwardGrad(boolean v) {
+            return new Options(
+                    eps,
+                    atol,
+                    rtol,
+                    raiseException,
+                    checkForwardAd,
+                    checkBackwardAd,
+                    fastMode,
+                    nondetTol,
+                    checkBatchedGrad,
+                    v);
         }
     }
 
@@ -179,25 +284,33 @@ public final class GradCheck {
             throw new IllegalArgumentException(
                     "gradcheck: Setting check_batched_grad=True requires check_backward_ad to be True");
         }
+        if (o.checkBatchedForwardGrad() && !o.checkForwardAd()) {
+            throw new IllegalArgumentException(
+                    "gradcheck: Setting check_batched_forward_grad=True requires check_forward_ad to be True");
+        }
         Tensor out = fn.apply(inputs);
         try {
             if (o.checkBatchedGrad() && out.requiresGrad()) BatchedGradCheck.check(out, inputs);
-            if (o.fastMode()) return checkFast(fn, inputs, out, o);
-            List<double[][]> numeric = new ArrayList<>(); // per input: [output coordinate][input coordinate]
-            for (int i = 0; i < inputs.size(); i++) numeric.add(numericJacobian(fn, inputs, i, out, o.eps()));
-            if (o.checkBackwardAd()) {
-                List<double[][]> analytic = reverseJacobian(out, inputs);
-                if (!compare(analytic, numeric, "", o)) return false;
-                checkReentrant(analytic, reverseJacobian(fn.apply(inputs), inputs), o.nondetTol());
-            }
-            if (o.checkForwardAd() && !compare(forwardJacobian(fn, inputs, out), numeric, " (forward AD)", o)) {
-                return false;
-            }
-            return true;
+            boolean agree = o.fastMode() ? checkFast(fn, inputs, out, o) : checkSlow(fn, inputs, out, o);
+            // after the Jacobians, as PyTorch: a wrong JVP rule is reported as such before its batching is checked
+            if (agree && o.checkBatchedForwardGrad()) BatchedForwardGradCheck.check(fn, inputs);
+            return agree;
         } catch (GradcheckError e) {
             if (o.raiseException()) throw e;
             return false;
         }
+    }
+
+    /** The full Jacobians of the modes asked for against central differences. */
+    private static boolean checkSlow(Function<List<Tensor>, Tensor> fn, List<Tensor> inputs, Tensor out, Options o) {
+        List<double[][]> numeric = new ArrayList<>(); // per input: [output coordinate][input coordinate]
+        for (int i = 0; i < inputs.size(); i++) numeric.add(numericJacobian(fn, inputs, i, out, o.eps()));
+        if (o.checkBackwardAd()) {
+            List<double[][]> analytic = reverseJacobian(out, inputs);
+            if (!compare(analytic, numeric, "", o)) return false;
+            checkReentrant(analytic, reverseJacobian(fn.apply(inputs), inputs), o.nondetTol());
+        }
+        return !o.checkForwardAd() || compare(forwardJacobian(fn, inputs, out), numeric, " (forward AD)", o);
     }
 
     // ---- coordinates: a tensor as real numbers, complex elements as (re, im) pairs ---------------------------

@@ -63,10 +63,14 @@ public final class RecordingLayer implements AutogradLayer {
     }
 
     @Override
-    public java.util.List<Tensor> gradWithGraph(Tensor output, java.util.List<Tensor> inputs) {
+    public java.util.List<Tensor> gradWithGraph(
+            java.util.List<Tensor> outputs, java.util.List<Tensor> gradOutputs, java.util.List<Tensor> inputs) {
         return Autograd.grad(
-                java.util.List.of(output),
+                outputs,
                 inputs,
-                Autograd.GradOptions.defaults().createGraph(true).allowUnused(true));
+                Autograd.GradOptions.defaults()
+                        .gradOutputs(gradOutputs)
+                        .createGraph(true)
+                        .allowUnused(true));
     }
 }

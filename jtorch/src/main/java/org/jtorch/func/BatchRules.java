@@ -249,6 +249,7 @@ final class BatchRules {
         LinalgSolveBatchRules.install();
         DistanceBatchRules.install();
         ConvBatchRules.install();
+        StridedBatchRules.install();
 
         // indexing, gather/scatter, search
         define(ScatterOps.GATHER, c -> gatherLike(c, 0, 2));

@@ -40,9 +40,10 @@ public interface AutogradLayer {
     void rebaseWrittenViews(Tensor[] outs, Object[] args);
 
     /**
-     * The gradients of {@code output} with respect to {@code inputs}, recorded for a further derivative (create_graph)
-     * and null for an input that {@code output} does not depend on: how a JVP rule derived from the VJP ({@link Jvps})
-     * transposes it.
+     * The gradients of {@code outputs} seeded with {@code gradOutputs} with respect to {@code inputs}, recorded for a
+     * further derivative (create_graph) and null for an input that the outputs do not depend on: how a JVP rule derived
+     * from the VJP ({@link Jvps}) transposes it.
      */
-    java.util.List<Tensor> gradWithGraph(Tensor output, java.util.List<Tensor> inputs);
+    java.util.List<Tensor> gradWithGraph(
+            java.util.List<Tensor> outputs, java.util.List<Tensor> gradOutputs, java.util.List<Tensor> inputs);
 }

@@ -20,15 +20,13 @@ public final class DtypeViewOps {
     private DtypeViewOps() {}
 
     /** {@code view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)}. */
-    public static final OpDef VIEW_DTYPE = OpDef.nondifferentiableView(
-                    "view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", args -> {
-                        Tensor self = (Tensor) args[0];
-                        DType dtype = (DType) args[1];
-                        if (dtype == null) throw new TorchException("view.dtype: dtype must not be None");
-                        return Tensor.of(reinterpreted(self, dtype));
-                    })
-            .vmapFallsBack("the checks read each example's last stride and offset, which the per-example loop keeps: "
-                    + "a batch dim mapped last is refused, as PyTorch refuses it");
+    public static final OpDef VIEW_DTYPE =
+            OpDef.nondifferentiableView("view.dtype(Tensor(a) self, ScalarType dtype) -> Tensor(a)", args -> {
+                Tensor self = (Tensor) args[0];
+                DType dtype = (DType) args[1];
+                if (dtype == null) throw new TorchException("view.dtype: dtype must not be None");
+                return Tensor.of(reinterpreted(self, dtype));
+            });
 
     private static TensorImpl reinterpreted(Tensor self, DType dtype) {
         TensorImpl impl = self.impl();

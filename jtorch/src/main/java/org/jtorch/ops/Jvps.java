@@ -1,5 +1,6 @@
 package org.jtorch.ops;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 import org.jtorch.Scalar;
@@ -180,8 +181,10 @@ public final class Jvps {
     /**
      * The JVP as the transpose of the VJP, for any op whose VJP is written in differentiable ops: with a dummy
      * cotangent {@code u}, {@code Re<u, J t> = Re<vjp(u), t>}, so {@code J t} is the gradient of {@code Re Σ
-     * conj(vjp(u)) · t} with respect to {@code u} (the VJP is linear in {@code u}). Costs a VJP and its backward; use
-     * it where no closed form is cheaper (cumprod, scatter_reduce, polar).
+     * conj(vjp(u)) · t} with respect to {@code u} (the VJP is linear in {@code u}): the backward of {@code vjp(u)}
+     * seeded with {@code t}. Seeding rather than differentiating a loss built from {@code t} keeps the differentiated
+     * graph free of the tangents, so tangents batched by vmap batch the seeds only, as a vmapped backward pass does.
+     * Costs a VJP and its backward; use it where no closed form is cheaper (cumprod, scatter_reduce, polar).
      */
     public static OpDef.Jvp transposedVjp(OpDef op) {
         return (a, o, t) -> {
@@ -195,15 +198,18 @@ public final class Jvps {
                 boolean[] mask = new boolean[t.length];
                 for (int i = 0; i < t.length; i++) mask[i] = t[i] != null;
                 Tensor[] grads = op.vjp().apply(a, o, us, InputMask.of(mask));
-                Tensor loss = null;
+                java.util.List<Tensor> linear = new java.util.ArrayList<>(), seeds = new java.util.ArrayList<>();
                 for (int i = 0; i < t.length; i++) {
                     if (t[i] == null || grads[i] == null || !grads[i].requiresGrad()) continue;
-                    Tensor term = Grads.conj(grads[i]).mul(t[i]);
-                    loss = plus(loss, (term.isComplex() ? ComplexOps.real(term) : term).sum());
+                    // a real tangent meets only the real part of a complex gradient: Re(conj(g) t) = Re(g) t
+                    Tensor g = grads[i].isComplex() && !t[i].isComplex() ? ComplexOps.real(grads[i]) : grads[i];
+                    linear.add(g);
+                    // a VJP may leave a broadcast input's gradient unreduced: the tangent broadcasts as in conj(g) t
+                    seeds.add(Arrays.equals(t[i].shape(), g.shape()) ? t[i] : t[i].expand(g.shape()));
                 }
                 Tensor[] r = new Tensor[o.length];
-                if (loss == null) return r;
-                java.util.List<Tensor> jt = Execution.autograd().gradWithGraph(loss, wrt);
+                if (linear.isEmpty()) return r;
+                java.util.List<Tensor> jt = Execution.autograd().gradWithGraph(linear, seeds, wrt);
                 for (int j = 0, k = 0; j < o.length; j++) if (us[j].requiresGrad()) r[j] = jt.get(k++);
                 return r;
             }

@@ -53,6 +53,7 @@ public final class OpRegistry {
             DistributionOps.class,
             DtypeViewOps.class,
             EinsumOps.class,
+            FeatureMetaOps.class,
             FoldOps.class,
             ForeachOps.class,
             IncompleteGammaOps.class,

@@ -683,8 +683,7 @@ public final class ShapeOps {
                         return Tensor.of(TensorImpl.of(t.impl().storage(), offset, shape, strides, t.dtype()));
                     })
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> new Tensor[] {asStridedBackward(g[0], (Tensor) a[0], a)})
-            .deriveJvp(Jvps::linear)
-            .vmapFallsBack("addresses storage directly: sizes and strides are the example's, not the batch's");
+            .deriveJvp(Jvps::linear);
 
     /**
      * ATen's {@code as_strided_backward} in storage terms: the output gradient is summed into the storage positions the

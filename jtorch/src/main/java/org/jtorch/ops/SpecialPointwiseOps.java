@@ -46,10 +46,12 @@ public final class SpecialPointwiseOps {
                     FLOATS,
                     new Fns.Unary(SpecialPointwiseOps::sinc, null, null, SpecialPointwiseOps::sinc, null))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) -> {
-                // ATen's sinc_backward: (πx cos πx − sin πx) / (πx²), and 0 where πx² is 0 (the limit)
+                // ATen's sinc_backward: g · conj(f'), f' = (πx cos πx − sin πx) / (πx²), and 0 where πx² is 0 (the
+                // limit); the whole derivative is conjugated for complex x, as PyTorch 2.13 does
                 Tensor x = (Tensor) a[0];
                 Tensor xPi = x.mul(Math.PI), xSquaredPi = x.mul(x).mul(Math.PI);
-                Tensor out = g[0].mul(xPi.mul(xPi.cos()).sub(xPi.sin())).div(Grads.conj(xSquaredPi));
+                Tensor out =
+                        g[0].mul(Grads.conj(xPi.mul(xPi.cos()).sub(xPi.sin()).div(xSquaredPi)));
                 return new Tensor[] {TernaryOps.where(xSquaredPi.eq(0.0), 0.0, out)};
             })
             .deriveJvp(Jvps::elementwise);

@@ -96,14 +96,22 @@ class GradCheckOptionsTest {
         assertTrue(GradCheck.checkSecondOrder(xs -> xs.get(0).sin().mul(xs.get(0)), List.of(a), batched));
     }
 
-    /** {@code 2x}, whose backward scales by 3 from its third call on: the vmapped pass is the third. */
-    static final class ChangesAfterTwoCalls extends org.jtorch.autograd.Function {
-        int calls;
-
+    /** {@code 2x}, with its backward; the subclasses change its backward or give it JVPs. */
+    abstract static class Twice extends org.jtorch.autograd.Function {
         @Override
         protected Tensor[] forward(Ctx ctx, Object... args) {
             return new Tensor[] {((Tensor) args[0]).mul(2.0)};
         }
+
+        @Override
+        protected Tensor[] backward(Ctx ctx, Tensor... grads) {
+            return new Tensor[] {grads[0].mul(2.0)};
+        }
+    }
+
+    /** {@code 2x}, whose backward scales by 3 from its third call on: the vmapped pass is the third. */
+    static final class ChangesAfterTwoCalls extends Twice {
+        int calls;
 
         @Override
         protected Tensor[] backward(Ctx ctx, Tensor... grads) {
@@ -112,12 +120,7 @@ class GradCheckOptionsTest {
     }
 
     /** A backward that reads its gradient's data, which a batched gradient cannot give. */
-    static final class ReadsItsGradient extends org.jtorch.autograd.Function {
-        @Override
-        protected Tensor[] forward(Ctx ctx, Object... args) {
-            return new Tensor[] {((Tensor) args[0]).mul(2.0)};
-        }
-
+    static final class ReadsItsGradient extends Twice {
         @Override
         protected Tensor[] backward(Ctx ctx, Tensor... grads) {
             return new Tensor[] {Torch.tensor(grads[0].toDoubleArray()).mul(2.0)};
@@ -138,6 +141,63 @@ class GradCheckOptionsTest {
         assertTrue(refused.getMessage().contains("while computing batched gradients"), refused.getMessage());
         assertTrue(check(new ReadsItsGradient()::apply, x, GradCheck.Options.defaults()));
         assertThrows(IllegalArgumentException.class, () -> check(t -> t, x, batched.checkBackwardAd(false)));
+    }
+
+    @Test
+    void batchedForwardGradientsAgreeWithSeparateJvps() {
+        Tensor a = Torch.randn(3, 4).to(org.jtorch.DType.FLOAT64).requiresGrad(true);
+        Tensor b = Torch.randn(4, 2).to(org.jtorch.DType.FLOAT64).requiresGrad(true);
+        Tensor unused = Torch.randn(5).to(org.jtorch.DType.FLOAT64).requiresGrad(true);
+        GradCheck.Options batched = SLOW.checkBatchedForwardGrad(true);
+        assertTrue(GradCheck.check(xs -> xs.get(0).matmul(xs.get(1)).tanh(), List.of(a, b, unused), batched));
+        assertTrue(check(t -> t.conj().mul(t.exp()), complexLeaf(), batched));
+        assertTrue(check(t -> t.mul(t).sum(), complexLeaf(), batched.fastMode(true)));
+    }
+
+    /**
+     * {@code 2x}, whose JVP scales by 3 from its sixth call on: the forward Jacobian of three coordinates and the two
+     * separate JVPs take five calls, the vmapped JVP is the sixth.
+     */
+    static final class JvpChangesAfterFiveCalls extends Twice {
+        int calls;
+
+        @Override
+        protected Tensor[] jvp(Ctx ctx, Tensor... tangents) {
+            return new Tensor[] {tangents[0].mul(calls++ < 5 ? 2.0 : 6.0)};
+        }
+    }
+
+    /** A JVP that reads its tangent's data, which a batched tangent cannot give. */
+    static final class JvpReadsItsTangent extends Twice {
+        @Override
+        protected Tensor[] jvp(Ctx ctx, Tensor... tangents) {
+            return new Tensor[] {Torch.tensor(tangents[0].toDoubleArray()).mul(2.0)};
+        }
+    }
+
+    @Test
+    void aJvpThatBatchesWronglyOrNotAtAllIsCaught() {
+        Tensor x = Torch.tensor(new double[] {0.3, -1.2, 2.0}).requiresGrad(true);
+        GradCheck.Options forwardOnly = SLOW.checkBackwardAd(false);
+        GradCheck.Options batched = forwardOnly.checkBatchedForwardGrad(true);
+        JvpChangesAfterFiveCalls wrong = new JvpChangesAfterFiveCalls();
+        GradCheck.GradcheckError differs =
+                assertThrows(GradCheck.GradcheckError.class, () -> check(wrong::apply, x, batched));
+        assertTrue(differs.getMessage().contains("forward-mode AD"), differs.getMessage());
+        assertTrue(differs.getMessage().contains("differs for output 0 and input 0"), differs.getMessage());
+        assertFalse(check(new JvpChangesAfterFiveCalls()::apply, x, batched.raiseException(false)));
+
+        GradCheck.GradcheckError refused =
+                assertThrows(GradCheck.GradcheckError.class, () -> check(new JvpReadsItsTangent()::apply, x, batched));
+        assertTrue(
+                refused.getMessage().contains("while computing batched gradients with forward-mode AD"),
+                refused.getMessage());
+        assertTrue(check(new JvpReadsItsTangent()::apply, x, forwardOnly));
+        // PyTorch: "Setting check_batched_forward_grad=True requires check_forward_ad to be True"
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> check(t -> t, x, GradCheck.Options.defaults().checkBatchedForwardGrad(true)));
+        assertFalse(GradCheck.Options.defaults().checkBatchedForwardGrad());
     }
 
     @Test

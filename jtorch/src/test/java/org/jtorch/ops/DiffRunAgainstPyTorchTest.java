@@ -79,6 +79,8 @@ class DiffRunAgainstPyTorchTest {
         private final Map<DiffRunKnownDifferences.Difference, Integer> documented = new LinkedHashMap<>();
         private final List<DiffRunKnownDifferences.Difference> stale = new ArrayList<>();
         private int mismatches;
+        /** Gradient mismatches of complex cases, and how many of them are undocumented: counted apart. */
+        private int complexGradMismatches, complexGradUndocumented;
 
         @SuppressWarnings("unchecked")
         Report(
@@ -99,8 +101,11 @@ class DiffRunAgainstPyTorchTest {
                 String op = (String) m.get("op"), kind = (String) m.get("kind"), dtype = (String) m.get("dtype");
                 String variant = (String) m.get("variant"), sample = (String) m.get("sample");
                 DiffRunKnownDifferences.Difference d = known.find(op, kind, dtype, variant, sample);
+                boolean complexGrad = kind.startsWith("grad") && dtype.startsWith("complex");
+                if (complexGrad) complexGradMismatches++;
                 if (d != null) documented.merge(d, 1, Integer::sum);
                 else {
+                    if (complexGrad) complexGradUndocumented++;
                     undocumented
                             .computeIfAbsent(op, k -> new ArrayList<>())
                             .add(kind + " " + dtype + " " + variant + " " + sample + ": " + m.get("detail"));
@@ -131,6 +136,13 @@ class DiffRunAgainstPyTorchTest {
                                     .mapToInt(List::size)
                                     .sum(),
                     undocumented.values().stream().mapToInt(List::size).sum()));
+            b.append(String.format(
+                    "complex cases with gradients (conjugate Wirtinger): %d   their gradient mismatches: %d "
+                            + "(documented %d, undocumented %d)%n",
+                    (Long) results.get("complex_gradient_cases"),
+                    complexGradMismatches,
+                    complexGradMismatches - complexGradUndocumented,
+                    complexGradUndocumented));
             b.append(String.format(
                     "cases written: %d; JTorch side %.1f s, total %.1f s%n", cases, javaSeconds, totalSeconds));
             b.append("skipped, PyTorch has no such aten op: ")

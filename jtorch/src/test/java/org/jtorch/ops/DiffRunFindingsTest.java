@@ -163,4 +163,48 @@ class DiffRunFindingsTest {
         assertMatches(
                 new double[] {Double.NaN, Double.NaN, Double.NaN}, second.get(0).toDoubleArray(), "along dim 0");
     }
+
+    /**
+     * sinc's gradient at complex x is {@code g · conj(f'(x))}: the rule conjugated only the denominator of f', which
+     * the float64 cases cannot see and the complex ones found. Expected: PyTorch 2.13, {@code torch.autograd.grad(
+     * torch.sinc(x), x, g)} at x = [0.3+0.7i, -1.2+0.4i], g = [1+0.5i, -0.3+0.2i].
+     */
+    @Test
+    void sincGradientConjugatesTheWholeDerivative() {
+        Tensor x = Torch.complex(Torch.tensor(new double[] {0.3, -1.2}), Torch.tensor(new double[] {0.7, 0.4}))
+                .requiresGrad(true);
+        Tensor g = Torch.complex(Torch.tensor(new double[] {1.0, -0.3}), Torch.tensor(new double[] {0.5, 0.2}));
+        Tensor grad = Autograd.grad(
+                        List.of(Torch.sinc(x)),
+                        List.of(x),
+                        Autograd.GradOptions.defaults().gradOutputs(List.of(g)))
+                .get(0);
+        double[] expected = {-3.924613173271399, 1.3414629018890365, 0.059646131475768915, 0.4674377565797488};
+        double[] got = Torch.viewAsReal(grad).toDoubleArray();
+        for (int i = 0; i < expected.length; i++) assertEquals(expected[i], got[i], 1e-13, "coordinate " + i);
+    }
+
+    /**
+     * Complex pow at a zero base is ATen's exp(e · log 0): 0 for Re e > 0, inf + NaN i at the pole Re e < 0, NaN for Re
+     * e = 0; it was 0 for every exponent, which made the gradient e · 0^(e-1) at 0 zero where PyTorch's is NaN (found
+     * by _foreach_pow's complex gradients). Expected: PyTorch 2.13, {@code torch.pow(zeros, e)} and
+     * {@code torch.autograd.grad(torch.pow(x, 0.75+0j).real.sum(), x)} at x = 0.
+     */
+    @Test
+    void complexPowAtZeroIsAtensExpOfLog() {
+        Tensor zeros = Torch.zeros(new long[] {5}, DType.COMPLEX128);
+        Tensor e = Torch.complex(
+                Torch.tensor(new double[] {-0.25, -0.25, 0.5, 0.0, 0.5}),
+                Torch.tensor(new double[] {0.0, 0.3, 0.0, 0.3, -2.0}));
+        double inf = Double.POSITIVE_INFINITY, nan = Double.NaN;
+        assertArrayEquals(
+                new double[] {inf, nan, inf, nan, 0, 0, nan, nan, 0, 0},
+                Torch.viewAsReal(Torch.pow(zeros, e)).toDoubleArray());
+        Tensor x = Torch.zeros(new long[] {1}, DType.COMPLEX128).requiresGrad(true);
+        Tensor exponent = Torch.complex(Torch.tensor(new double[] {0.75}), Torch.tensor(new double[] {0.0}));
+        Tensor grad = Autograd.grad(
+                        List.of(Torch.real(Torch.pow(x, exponent)).sum()), List.of(x), Autograd.GradOptions.defaults())
+                .get(0);
+        assertArrayEquals(new double[] {nan, nan}, Torch.viewAsReal(grad).toDoubleArray());
+    }
 }

@@ -87,6 +87,14 @@ class GradcheckSweepTest {
         return op.isDifferentiable() && !op.has(OpDef.Flag.RANDOM) && (op.compositeFn() != null || op.vjp() != null);
     }
 
+    /**
+     * Whether the op has forward AD (a JVP rule, or a composite of ops that have): its forward Jacobian and batched
+     * JVPs are checked too. Ops without a JVP are listed, with the reason, by {@code JvpCoverageTest}.
+     */
+    private static boolean hasForwardAd(OpDef op) {
+        return op.compositeFn() != null || op.jvp() != null;
+    }
+
     @TestFactory
     Stream<DynamicTest> opDbGradcheck() {
         List<DynamicTest> tests = new ArrayList<>();
@@ -96,7 +104,8 @@ class GradcheckSweepTest {
                 String name = e.name() + "/" + s.label();
                 Function<Object[], List<Tensor>> call =
                         a -> differentiablePart(e.op(), a, Dispatcher.call(e.op(), wrapInput(e.name(), a)));
-                Runnable run = () -> check(call, s.args().build(SampleInputs.on(DType.FLOAT64, Device.CPU)));
+                Runnable run = () -> check(
+                        call, s.args().build(SampleInputs.on(DType.FLOAT64, Device.CPU)), false, hasForwardAd(e.op()));
                 String reason = DIFFERENCES_DISAGREE.get(name);
                 Runnable listed = reason == null ? run : () -> expectMismatch(reason, run);
                 tests.add(DynamicTest.dynamicTest(name, () -> Sweeps.named(name, listed)));
@@ -119,7 +128,11 @@ class GradcheckSweepTest {
                 String name = e.name() + "/" + s.label() + "/complex128";
                 Function<Object[], List<Tensor>> call =
                         a -> differentiablePart(e.op(), a, Dispatcher.call(e.op(), wrapInput(e.name(), a)));
-                Runnable run = () -> check(call, s.args().build(SampleInputs.on(DType.COMPLEX128, Device.CPU)), true);
+                Runnable run = () -> check(
+                        call,
+                        s.args().build(SampleInputs.on(DType.COMPLEX128, Device.CPU)),
+                        true,
+                        hasForwardAd(e.op()));
                 String reason = COMPLEX_DIFFERENCES_DISAGREE.get(name);
                 Runnable listed = reason == null ? run : () -> expectMismatch(reason, run);
                 tests.add(DynamicTest.dynamicTest(name, () -> Sweeps.named(name, listed)));
@@ -145,7 +158,9 @@ class GradcheckSweepTest {
                             check(
                                     a -> Sweeps.floatOutputs(
                                             info.call().apply(Arrays.copyOf(a, a.length, Tensor[].class))),
-                                    args);
+                                    args,
+                                    false,
+                                    hasForwardAd(info.op()));
                         })));
             }
         }
@@ -208,15 +223,13 @@ class GradcheckSweepTest {
         }
     }
 
-    private static void check(Function<Object[], List<Tensor>> call, Object[] args) {
-        check(call, args, false);
-    }
-
     /**
-     * gradcheck (with its batched-gradient check: vmap over every backward formula) and gradgradcheck of {@code call}
-     * at {@code args}; complex inputs become leaves when asked.
+     * gradcheck (with its batched-gradient check: vmap over every backward formula; for an op with forward AD also the
+     * forward Jacobian and the batched forward-gradient check: vmap over every JVP rule) and gradgradcheck of
+     * {@code call} at {@code args}; complex inputs become leaves when asked.
      */
-    private static void check(Function<Object[], List<Tensor>> call, Object[] args, boolean complexLeaves) {
+    private static void check(
+            Function<Object[], List<Tensor>> call, Object[] args, boolean complexLeaves, boolean forwardAd) {
         List<Tensor> plainOuts;
         try {
             plainOuts = call.apply(args);
@@ -246,7 +259,9 @@ class GradcheckSweepTest {
             return;
         }
         try {
-            GradCheck.check(fn, leaves, GradCheck.Options.defaults().checkBatchedGrad(true));
+            GradCheck.Options batched = GradCheck.Options.defaults().checkBatchedGrad(true);
+            if (forwardAd) batched = batched.checkForwardAd(true).checkBatchedForwardGrad(true);
+            GradCheck.check(fn, leaves, batched);
             if (probe.requiresGrad()) GradCheck.checkSecondOrder(fn, leaves, GradCheck.Options.defaults());
         } catch (GradCheck.GradcheckError mismatch) {
             throw mismatch;

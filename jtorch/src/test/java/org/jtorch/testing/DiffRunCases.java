@@ -13,7 +13,9 @@ import org.jtorch.testing.DiffRunValues.Variant;
  * the pointwise ops {@link PointwiseTable} adds) and every sample of it, the sample in float64 and in two more dtypes
  * the op is swept over, chosen at random, with the sample's values; then seeded random values in float64 and in
  * float32, and, for pointwise ops, values mixed with edge values. float64 cases carry first derivatives, and those with
- * the sample's values second derivatives too. The same seed gives the same cases.
+ * the sample's values second derivatives too. Every differentiable op that accepts complex128 also gets the sample in
+ * complex128 with first derivatives (the conjugate Wirtinger gradients PyTorch's backward gives). The same seed gives
+ * the same cases.
  */
 public final class DiffRunCases {
     private DiffRunCases() {}
@@ -62,8 +64,9 @@ public final class DiffRunCases {
         boolean differentiable = op.isDifferentiable()
                 && !op.has(OpDef.Flag.RANDOM)
                 && !op.schema().isMutable();
+        boolean complexGradients = differentiable && dtypes.contains(DType.COMPLEX128);
         for (DType d : picked) {
-            int grads = d == DType.FLOAT64 && differentiable ? 2 : 0;
+            int grads = d == DType.FLOAT64 && differentiable ? 2 : d == DType.COMPLEX128 && complexGradients ? 1 : 0;
             cases.add(new Case(op, sample, args, d, Variant.SAMPLE, rng.nextLong(), grads));
         }
         for (DType d : List.of(DType.FLOAT64, DType.FLOAT32)) {
@@ -71,6 +74,10 @@ public final class DiffRunCases {
             int grads = d == DType.FLOAT64 && differentiable ? 1 : 0;
             cases.add(new Case(op, sample, args, d, Variant.RANDOM, rng.nextLong(), grads));
             if (op.has(OpDef.Flag.POINTWISE)) cases.add(new Case(op, sample, args, d, Variant.EDGE, rng.nextLong(), 0));
+        }
+        // drawn last, so that the cases above keep the seeds they had before complex gradients were compared
+        if (complexGradients && !picked.contains(DType.COMPLEX128)) {
+            cases.add(new Case(op, sample, args, DType.COMPLEX128, Variant.SAMPLE, rng.nextLong(), 1));
         }
     }
 

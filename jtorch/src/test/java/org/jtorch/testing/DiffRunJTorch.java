@@ -21,6 +21,10 @@ import org.jtorch.ops.OpDef;
  * <p>The gradients are taken at contiguous copies of the inputs (leaves), in the order the arguments list them; the
  * weights of output {@code o} are {@link #weight}, which {@code diffrun.py} computes the same way. Second derivatives
  * are those of the weighted sum of the first ones (weights of output {@code 100 + i} for input {@code i}).
+ *
+ * <p>In a complex128 case the complex128 inputs are leaves too, and a complex output {@code y} enters the real loss as
+ * {@code Σ Re(y · conj(v))} with {@code v = w(o) + i w(o + 50)}, the real-output term {@code Σ y · w(o)} extended to
+ * complex numbers; the gradients compared are PyTorch's conjugate Wirtinger ones, {@code ∂L/∂Re x + i ∂L/∂Im x}.
  */
 public final class DiffRunJTorch {
     private DiffRunJTorch() {}
@@ -73,8 +77,9 @@ public final class DiffRunJTorch {
 
     private static void gradients(DiffRunCases.Case c, DiffRunJson json) {
         List<Tensor> leaves = new ArrayList<>();
+        boolean complex = c.dtype() == DType.COMPLEX128;
         Object[] args = Sweeps.replaceFloats(c.build(), x -> {
-            if (x.dtype() != DType.FLOAT64) return x;
+            if (!differentiated(x.dtype(), complex)) return x;
             Tensor leaf = x.detach().contiguous().requiresGrad(true);
             leaves.add(leaf);
             return leaf;
@@ -90,7 +95,7 @@ public final class DiffRunJTorch {
             } catch (RuntimeException refused) {
                 return; // refuses at contiguous leaves what it accepted strided: a value mismatch already
             }
-            Tensor loss = weightedSum(outputs(c.op(), result), outs);
+            Tensor loss = weightedSum(outputs(c.op(), result), outs, complex);
             if (outs.isEmpty()) return;
             try {
                 first = grad(loss, leaves, c.gradients() > 1);
@@ -158,13 +163,25 @@ public final class DiffRunJTorch {
         return outs.toArray(Tensor[]::new);
     }
 
-    /** The weighted sum of the float64 outputs that require grad; their indices go to {@code used}. */
-    private static Tensor weightedSum(Tensor[] outputs, List<Integer> used) {
+    /** Whether tensors of {@code dtype} are differentiated: float64, and complex128 in a complex case. */
+    private static boolean differentiated(DType dtype, boolean complexCase) {
+        return dtype == DType.FLOAT64 || complexCase && dtype == DType.COMPLEX128;
+    }
+
+    /**
+     * The weighted sum of the differentiated outputs that require grad (complex ones through {@code Re(y · conj(v))});
+     * their indices go to {@code used}.
+     */
+    private static Tensor weightedSum(Tensor[] outputs, List<Integer> used, boolean complex) {
         Tensor sum = null;
         for (int o = 0; o < outputs.length; o++) {
             Tensor y = outputs[o];
-            if (y == null || y.dtype() != DType.FLOAT64 || !y.requiresGrad()) continue;
-            Tensor term = y.mul(weights(o, y)).sum();
+            if (y == null || !differentiated(y.dtype(), complex) || !y.requiresGrad()) continue;
+            Tensor term = y.isComplex()
+                    ? Torch.real(y.mul(Torch.complex(weights(o, y), weights(o + 50, y))
+                                    .conj()))
+                            .sum()
+                    : y.mul(weights(o, y)).sum();
             sum = sum == null ? term : sum.add(term);
             used.add(outputs.length == 1 ? -1 : o);
         }

@@ -39,6 +39,7 @@ import org.jtorch.ops.DeviceCopyOps;
 import org.jtorch.ops.DistanceOps;
 import org.jtorch.ops.DtypeViewOps;
 import org.jtorch.ops.EinsumOps;
+import org.jtorch.ops.FeatureMetaOps;
 import org.jtorch.ops.GridOps;
 import org.jtorch.ops.JoinOps;
 import org.jtorch.ops.LinalgOps;
@@ -844,6 +845,16 @@ public final class OpDb {
                 s("empty", in -> a(in.t(0, 16), FLOAT64)),
                 shapesOnly("offset", in -> a(in.off(2, 8), BFLOAT16)),
                 shapesOnly("transposed", in -> a(in.nc(4, 4), INT32))));
+        // _new_zeros_with_same_feature_meta(self, other, self_num_batch_dims): zeros laid out as other (strides,
+        // offset, storage size) behind self's leading batch dims
+        t.add(op(
+                FeatureMetaOps.NEW_ZEROS_WITH_SAME_FEATURE_META,
+                s("same-shape", in -> a(in.t(2, 3), in.t(2, 3), 0L)),
+                s("batch-dim", in -> a(in.t(4, 2, 3), in.t(2, 3), 1L)),
+                s("two-batch-dims", in -> a(in.t(2, 4, 3), in.t(3), 2L)),
+                s("offset", in -> a(in.t(2, 3), in.off(2, 3), 0L)),
+                s("transposed", in -> a(in.t(5, 3, 4), in.nc(3, 4), 1L)),
+                s("empty", in -> a(in.t(0, 3), in.t(0, 3), 1L))));
         // A last dim of size 2 and stride 1, every other stride even: rows() keeps that, nc() does not.
         t.add(op(
                 ComplexOps.VIEW_AS_COMPLEX,

@@ -143,8 +143,10 @@ public final class ComplexMath {
             return;
         }
         if (ar == 0 && ai == 0) {
-            o[0] = 0;
-            o[1] = 0;
+            // ATen's exp(e · log 0) in IEEE arithmetic: 0 for Re e > 0, inf + NaN i at the pole (Re e < 0), NaN when
+            // Re e = 0 (the modulus is 0^0)
+            o[0] = br > 0 ? 0 : br < 0 ? Double.POSITIVE_INFINITY : Double.NaN;
+            o[1] = br > 0 ? 0 : Double.NaN;
             return;
         }
         double lr = Math.log(Math.hypot(ar, ai)), li = Math.atan2(ai, ar);
