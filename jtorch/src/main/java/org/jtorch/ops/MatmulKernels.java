@@ -86,15 +86,15 @@ final class MatmulKernels {
     /**
      * Whether JavaGemm's float32 panel kernel, rather than OpenBLAS, computes a product: on machines with 512-bit float
      * vectors where OpenBLAS runs a 256-bit (AVX2) kernel — because it has no AVX-512 one for the processor, or because
-     * {@code OPENBLAS_CORETYPE} chose one — for the shapes the panel kernel serves without tiny blocks. Measured on the
-     * AVX-512 machine of docs/benchmarks.md ({@code GptGemmsRun}, alternating): TrainGpt's twelve products 9.6-10.3 ms
-     * against 13.6-15.6 ms with OpenBLAS's Haswell kernel; the MLP step's weight gradient (256 x 64 x 784, whose 784
-     * columns end in a partial panel) 85 against 155-162 µs. Fewer rows lose: 32 x 784 x 256 took 130 against 99 µs, 16
-     * x 256 x 1024 150 against 81. The rule depends on the machine and the shape only, never on the thread count, so
-     * the bits do not either.
+     * {@code OPENBLAS_CORETYPE} chose one — for the shapes the panel kernel serves without tails or tiny blocks.
+     * Measured on the AVX-512 machine of docs/benchmarks.md ({@code GptGemmsRun}, quiet, alternating): TrainGpt's
+     * twelve products 11.4-12.2 ms against 14.4-15.3 ms with OpenBLAS's Haswell kernel; shapes the rule leaves out (64
+     * rows, a contraction of 32, 65 columns) measured slower than OpenBLAS in development. OpenBLAS's AVX-512 kernels
+     * stay ahead of it (8.4-10.2 ms for the twelve), so they keep every product. The rule depends on the machine and
+     * the shape only, never on the thread count, so the bits do not either.
      */
     private static boolean javaPanelsFaster(DType dtype, int m, int n, int k) {
-        return dtype == DType.FLOAT32 && BLAS_KERNEL_NARROWER && m >= 128 && k >= 64 && n >= 64;
+        return dtype == DType.FLOAT32 && BLAS_KERNEL_NARROWER && m >= 128 && k >= 64 && n >= 64 && n % 32 == 0;
     }
 
     private static boolean isZero(Scalar s) {
