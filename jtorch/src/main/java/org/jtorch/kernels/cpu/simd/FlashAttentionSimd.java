@@ -353,94 +353,75 @@ public final class FlashAttentionSimd {
             float[] c,
             int cOff,
             int ldc) {
-        int i = 0;
+        // Eight rows x two vectors of accumulators: each B vector loaded feeds eight fused multiply-adds (with four
+        // rows, the loads rather than the multiply-adds set the pace); leftover rows and columns take the one-row
+        // path, with the same chains.
+        int lanes = F.length(), i = 0;
         for (; i + 8 <= rows; i += 8) {
-            mulAdd8(i, cols, depth, a, aOff, ars, acs, b, bOff, ldb, c, cOff, ldc);
+            int a0 = aOff + i * ars, a1 = a0 + ars, a2 = a1 + ars, a3 = a2 + ars;
+            int a4 = a3 + ars, a5 = a4 + ars, a6 = a5 + ars, a7 = a6 + ars;
+            int c0 = cOff + i * ldc, c1 = c0 + ldc, c2 = c1 + ldc, c3 = c2 + ldc;
+            int c4 = c3 + ldc, c5 = c4 + ldc, c6 = c5 + ldc, c7 = c6 + ldc;
+            int j = 0;
+            for (; j + 2 * lanes <= cols; j += 2 * lanes) {
+                int jl = j + lanes;
+                FloatVector s0 = FloatVector.fromArray(F, c, c0 + j), t0 = FloatVector.fromArray(F, c, c0 + jl);
+                FloatVector s1 = FloatVector.fromArray(F, c, c1 + j), t1 = FloatVector.fromArray(F, c, c1 + jl);
+                FloatVector s2 = FloatVector.fromArray(F, c, c2 + j), t2 = FloatVector.fromArray(F, c, c2 + jl);
+                FloatVector s3 = FloatVector.fromArray(F, c, c3 + j), t3 = FloatVector.fromArray(F, c, c3 + jl);
+                FloatVector s4 = FloatVector.fromArray(F, c, c4 + j), t4 = FloatVector.fromArray(F, c, c4 + jl);
+                FloatVector s5 = FloatVector.fromArray(F, c, c5 + j), t5 = FloatVector.fromArray(F, c, c5 + jl);
+                FloatVector s6 = FloatVector.fromArray(F, c, c6 + j), t6 = FloatVector.fromArray(F, c, c6 + jl);
+                FloatVector s7 = FloatVector.fromArray(F, c, c7 + j), t7 = FloatVector.fromArray(F, c, c7 + jl);
+                for (int p = 0; p < depth; p++) {
+                    int row = bOff + p * ldb, ap = p * acs;
+                    FloatVector y = FloatVector.fromArray(F, b, row + j), z = FloatVector.fromArray(F, b, row + jl);
+                    FloatVector x = FloatVector.broadcast(F, a[a0 + ap]);
+                    s0 = y.fma(x, s0);
+                    t0 = z.fma(x, t0);
+                    x = FloatVector.broadcast(F, a[a1 + ap]);
+                    s1 = y.fma(x, s1);
+                    t1 = z.fma(x, t1);
+                    x = FloatVector.broadcast(F, a[a2 + ap]);
+                    s2 = y.fma(x, s2);
+                    t2 = z.fma(x, t2);
+                    x = FloatVector.broadcast(F, a[a3 + ap]);
+                    s3 = y.fma(x, s3);
+                    t3 = z.fma(x, t3);
+                    x = FloatVector.broadcast(F, a[a4 + ap]);
+                    s4 = y.fma(x, s4);
+                    t4 = z.fma(x, t4);
+                    x = FloatVector.broadcast(F, a[a5 + ap]);
+                    s5 = y.fma(x, s5);
+                    t5 = z.fma(x, t5);
+                    x = FloatVector.broadcast(F, a[a6 + ap]);
+                    s6 = y.fma(x, s6);
+                    t6 = z.fma(x, t6);
+                    x = FloatVector.broadcast(F, a[a7 + ap]);
+                    s7 = y.fma(x, s7);
+                    t7 = z.fma(x, t7);
+                }
+                s0.intoArray(c, c0 + j);
+                t0.intoArray(c, c0 + jl);
+                s1.intoArray(c, c1 + j);
+                t1.intoArray(c, c1 + jl);
+                s2.intoArray(c, c2 + j);
+                t2.intoArray(c, c2 + jl);
+                s3.intoArray(c, c3 + j);
+                t3.intoArray(c, c3 + jl);
+                s4.intoArray(c, c4 + j);
+                t4.intoArray(c, c4 + jl);
+                s5.intoArray(c, c5 + j);
+                t5.intoArray(c, c5 + jl);
+                s6.intoArray(c, c6 + j);
+                t6.intoArray(c, c6 + jl);
+                s7.intoArray(c, c7 + j);
+                t7.intoArray(c, c7 + jl);
+            }
+            for (int q = 0; q < 8; q++)
+                mulAddRowTail(j, cols, depth, a, a0 + q * ars, acs, b, bOff, ldb, c, c0 + q * ldc);
         }
         for (; i < rows; i++) mulAddRowTail(0, cols, depth, a, aOff + i * ars, acs, b, bOff, ldb, c, cOff + i * ldc);
-    }
-
-    /**
-     * Rows {@code [i, i + 8)} of {@link #mulAdd}: eight rows x two vectors of accumulators, so each B vector loaded
-     * feeds eight fused multiply-adds (with four rows, the loads rather than the multiply-adds set the pace); the same
-     * chains as the one-row path, so a value does not depend on the path.
-     */
-    private static void mulAdd8(
-            int i,
-            int cols,
-            int depth,
-            float[] a,
-            int aOff,
-            int ars,
-            int acs,
-            float[] b,
-            int bOff,
-            int ldb,
-            float[] c,
-            int cOff,
-            int ldc) {
-        int lanes = F.length();
-        int a0 = aOff + i * ars, a1 = a0 + ars, a2 = a1 + ars, a3 = a2 + ars;
-        int a4 = a3 + ars, a5 = a4 + ars, a6 = a5 + ars, a7 = a6 + ars;
-        int c0 = cOff + i * ldc, c1 = c0 + ldc, c2 = c1 + ldc, c3 = c2 + ldc;
-        int c4 = c3 + ldc, c5 = c4 + ldc, c6 = c5 + ldc, c7 = c6 + ldc;
-        int j = 0;
-        for (; j + 2 * lanes <= cols; j += 2 * lanes) {
-            int jl = j + lanes;
-            FloatVector s0 = FloatVector.fromArray(F, c, c0 + j), t0 = FloatVector.fromArray(F, c, c0 + jl);
-            FloatVector s1 = FloatVector.fromArray(F, c, c1 + j), t1 = FloatVector.fromArray(F, c, c1 + jl);
-            FloatVector s2 = FloatVector.fromArray(F, c, c2 + j), t2 = FloatVector.fromArray(F, c, c2 + jl);
-            FloatVector s3 = FloatVector.fromArray(F, c, c3 + j), t3 = FloatVector.fromArray(F, c, c3 + jl);
-            FloatVector s4 = FloatVector.fromArray(F, c, c4 + j), t4 = FloatVector.fromArray(F, c, c4 + jl);
-            FloatVector s5 = FloatVector.fromArray(F, c, c5 + j), t5 = FloatVector.fromArray(F, c, c5 + jl);
-            FloatVector s6 = FloatVector.fromArray(F, c, c6 + j), t6 = FloatVector.fromArray(F, c, c6 + jl);
-            FloatVector s7 = FloatVector.fromArray(F, c, c7 + j), t7 = FloatVector.fromArray(F, c, c7 + jl);
-            for (int p = 0; p < depth; p++) {
-                int row = bOff + p * ldb, ap = p * acs;
-                FloatVector y = FloatVector.fromArray(F, b, row + j), z = FloatVector.fromArray(F, b, row + jl);
-                FloatVector x = FloatVector.broadcast(F, a[a0 + ap]);
-                s0 = y.fma(x, s0);
-                t0 = z.fma(x, t0);
-                x = FloatVector.broadcast(F, a[a1 + ap]);
-                s1 = y.fma(x, s1);
-                t1 = z.fma(x, t1);
-                x = FloatVector.broadcast(F, a[a2 + ap]);
-                s2 = y.fma(x, s2);
-                t2 = z.fma(x, t2);
-                x = FloatVector.broadcast(F, a[a3 + ap]);
-                s3 = y.fma(x, s3);
-                t3 = z.fma(x, t3);
-                x = FloatVector.broadcast(F, a[a4 + ap]);
-                s4 = y.fma(x, s4);
-                t4 = z.fma(x, t4);
-                x = FloatVector.broadcast(F, a[a5 + ap]);
-                s5 = y.fma(x, s5);
-                t5 = z.fma(x, t5);
-                x = FloatVector.broadcast(F, a[a6 + ap]);
-                s6 = y.fma(x, s6);
-                t6 = z.fma(x, t6);
-                x = FloatVector.broadcast(F, a[a7 + ap]);
-                s7 = y.fma(x, s7);
-                t7 = z.fma(x, t7);
-            }
-            s0.intoArray(c, c0 + j);
-            t0.intoArray(c, c0 + jl);
-            s1.intoArray(c, c1 + j);
-            t1.intoArray(c, c1 + jl);
-            s2.intoArray(c, c2 + j);
-            t2.intoArray(c, c2 + jl);
-            s3.intoArray(c, c3 + j);
-            t3.intoArray(c, c3 + jl);
-            s4.intoArray(c, c4 + j);
-            t4.intoArray(c, c4 + jl);
-            s5.intoArray(c, c5 + j);
-            t5.intoArray(c, c5 + jl);
-            s6.intoArray(c, c6 + j);
-            t6.intoArray(c, c6 + jl);
-            s7.intoArray(c, c7 + j);
-            t7.intoArray(c, c7 + jl);
-        }
-        for (int q = 0; q < 8; q++) mulAddRowTail(j, cols, depth, a, a0 + q * ars, acs, b, bOff, ldb, c, c0 + q * ldc);
     }
 
     /** One row of {@link #mulAdd} from column {@code j}: single vectors, then scalars. */
