@@ -71,8 +71,8 @@ public final class BackwardOps {
                         for (int k = 0, j = 0; k < sizes.length; k++) if (k != d) slot[j++] = sizes[k];
                         return gradInto(args, "select_backward", slot);
                     },
-                    noGrad((args, outs, spec) ->
-                            ShapeOps.select(outs[0], i(args[2]), (Long) args[3]).copy_((Tensor) args[0])))
+                    OpDef.Kernel.intoZeros(noGrad((args, outs, spec) ->
+                            ShapeOps.select(outs[0], i(args[2]), (Long) args[3]).copy_((Tensor) args[0]))))
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {ShapeOps.select(g[0], i(a[2]), (Long) a[3])})
             .deriveJvp(Jvps::linear);
 
@@ -91,9 +91,9 @@ public final class BackwardOps {
                         slot[d] = ShapeOps.slicedLength(slot[d], start, (Long) args[4], step);
                         return gradInto(args, "slice_backward", slot);
                     },
-                    noGrad((args, outs, spec) -> ShapeOps.slice(
+                    OpDef.Kernel.intoZeros(noGrad((args, outs, spec) -> ShapeOps.slice(
                                     outs[0], i(args[2]), (Long) args[3], (Long) args[4], (Long) args[5])
-                            .copy_((Tensor) args[0])))
+                            .copy_((Tensor) args[0]))))
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) ->
                     new Tensor[] {ShapeOps.slice(g[0], i(a[2]), (Long) a[3], (Long) a[4], (Long) a[5])})
             .deriveJvp(Jvps::linear);
@@ -118,8 +118,9 @@ public final class BackwardOps {
                         }
                         return spec;
                     },
-                    noGrad((args, outs, spec) -> ShapeOps.diagonal(outs[0], (Long) args[2], i(args[3]), i(args[4]))
-                            .copy_((Tensor) args[0])))
+                    OpDef.Kernel.intoZeros(noGrad(
+                            (args, outs, spec) -> ShapeOps.diagonal(outs[0], (Long) args[2], i(args[3]), i(args[4]))
+                                    .copy_((Tensor) args[0]))))
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) ->
                     new Tensor[] {ShapeOps.diagonal(g[0], (Long) a[2], i(a[3]), i(a[4]))})
             .deriveJvp(Jvps::linear);
@@ -201,7 +202,7 @@ public final class BackwardOps {
                         }
                         return Spec.of(sizes, g.dtype(), Devices.common(op, g, args[2]), null);
                     },
-                    (args, outs, spec) -> {
+                    OpDef.Kernel.intoZeros((args, outs, spec) -> {
                         long[] sizes = (long[]) args[3];
                         moveSelected(
                                 outs[0],
@@ -210,7 +211,7 @@ public final class BackwardOps {
                                 sizes,
                                 Shapes.wrapDim((Long) args[1], sizes.length),
                                 true);
-                    })
+                    }))
             .defineVjp(OpDef.Save.INPUTS, (a, o, g) ->
                     new Tensor[] {gatherSelected(g[0], (Long) a[1], (Tensor) a[2], bool(a[4])), null})
             .deriveJvp(Jvps.linearExcept(2));
@@ -271,7 +272,7 @@ public final class BackwardOps {
                         long[] sizes = Shapes.checkSizes("_as_strided_transfer", size.clone());
                         return Spec.of(sizes, src.dtype(), src.device(), null);
                     },
-                    (args, outs, spec) -> transfer(
+                    OpDef.Kernel.intoZeros((args, outs, spec) -> transfer(
                             (Tensor) args[0],
                             (long[]) args[1],
                             (long[]) args[2],
@@ -279,7 +280,7 @@ public final class BackwardOps {
                             outs[0],
                             (long[]) args[4],
                             (long[]) args[5],
-                            (Long) args[6]))
+                            (Long) args[6])))
             .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> new Tensor[] {
                 asStridedTransfer(
                         g[0], (long[]) a[4], (long[]) a[5], (Long) a[6], (long[]) a[1], (long[]) a[2], (Long) a[3])

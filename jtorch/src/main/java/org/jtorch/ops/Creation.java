@@ -60,17 +60,8 @@ public final class Creation {
                 DType dtype = args[2] != null ? (DType) args[2] : fill.defaultDType();
                 return Spec.of(shape, dtype, args[3] != null ? (Device) args[3] : Device.CPU, fill);
             },
-            (args, outs, spec) -> {
-                if (!isZeroBits((Scalar) spec.plan())) fillAll(outs[0], (Scalar) spec.plan());
-            },
+            (args, outs, spec) -> fillAll(outs[0], (Scalar) spec.plan()),
             OpDef.Flag.NOT_DIFFERENTIABLE);
-
-    /** Whether a fill value is all-zero bits (fresh storage already holds it). */
-    private static boolean isZeroBits(Scalar v) {
-        return v.longValue() == 0
-                && Double.doubleToRawLongBits(v.doubleValue()) == 0
-                && Double.doubleToRawLongBits(v.imag()) == 0;
-    }
 
     /** Copies one element's bits between storages of the same dtype. */
     static void copyElement(DType dtype, MemorySegment src, long si, MemorySegment dst, long di) {
@@ -96,18 +87,16 @@ public final class Creation {
         long n = out.numel();
         if (n == 0) return;
         Tensor one = scalarTensor(value, out.dtype());
-        if (out.impl().storage().array() instanceof float[] f && out.isContiguous()) {
+        if (out.isContiguous()
+                && !out.dtype().isComplex()
+                && fillArray(out, one.impl().storage().array())) return;
+        if (out.impl().storage().array() instanceof float[] f && out.isContiguous()) { // complex64
             int off = (int) out.storageOffset();
-            if (out.dtype().isComplex()) {
-                float re = one.impl().storage().floats()[0],
-                        im = one.impl().storage().floats()[1];
-                for (int i = 0; i < n; i++) {
-                    f[off + 2 * i] = re;
-                    f[off + 2 * i + 1] = im;
-                }
-            } else {
-                java.util.Arrays.fill(
-                        f, off, off + (int) n, one.impl().storage().floats()[0]);
+            float re = one.impl().storage().floats()[0],
+                    im = one.impl().storage().floats()[1];
+            for (int i = 0; i < n; i++) {
+                f[off + 2 * i] = re;
+                f[off + 2 * i + 1] = im;
             }
             return;
         }
@@ -115,6 +104,26 @@ public final class Creation {
                 src = one.impl().storage().segment();
         for (long i = 0; i < n; i++)
             copyElement(out.dtype(), src, 0, dst, out.impl().elementIndex(i));
+    }
+
+    /**
+     * Fills contiguous heap {@code out} (one slot per element) with the one element of {@code value}, an array of the
+     * same kind; false when {@code out} has no heap array.
+     */
+    private static boolean fillArray(Tensor out, Object value) {
+        int from = (int) out.storageOffset(), to = from + (int) out.numel();
+        switch (out.impl().storage().array()) {
+            case float[] a -> java.util.Arrays.fill(a, from, to, ((float[]) value)[0]);
+            case double[] a -> java.util.Arrays.fill(a, from, to, ((double[]) value)[0]);
+            case long[] a -> java.util.Arrays.fill(a, from, to, ((long[]) value)[0]);
+            case int[] a -> java.util.Arrays.fill(a, from, to, ((int[]) value)[0]);
+            case short[] a -> java.util.Arrays.fill(a, from, to, ((short[]) value)[0]);
+            case byte[] a -> java.util.Arrays.fill(a, from, to, ((byte[]) value)[0]);
+            case null, default -> {
+                return false;
+            }
+        }
+        return true;
     }
 
     public static Tensor fill_(Tensor self, double value) {
@@ -187,13 +196,13 @@ public final class Creation {
                         args[3] != null ? (Device) args[3] : Device.CPU,
                         null);
             },
-            (args, outs, spec) -> {
+            OpDef.Kernel.intoZeros((args, outs, spec) -> {
                 Tensor out = outs[0];
                 long n = out.size(0), m = out.size(1);
                 ElementIO io = ElementIO.of(out.dtype());
                 for (long i = 0; i < Math.min(n, m); i++)
                     io.setLong(out.impl().storage().segment(), i * m + i, 1);
-            },
+            }),
             OpDef.Flag.NOT_DIFFERENTIABLE);
 
     // ---- arange / linspace / logspace ------------------------------------------------------------

@@ -54,8 +54,7 @@ final class Execution {
         for (int i = 0; i < outs.length; i++) {
             long[] shape = spec.shapes()[i];
             DType dtype = spec.dtypes()[i];
-            outs[i] = Tensor.of(
-                    fake ? TensorImpl.fake(shape, dtype, device) : Backends.emptyWithData(shape, dtype, device));
+            outs[i] = Tensor.of(fake ? TensorImpl.fake(shape, dtype, device) : output(shape, dtype, device));
         }
         // fake outputs hold no data: the meta rule was all there was to run
         if (!fake && device != Device.META) {
@@ -64,6 +63,16 @@ final class Execution {
         }
         if (record) AUTOGRAD.begin(op, args, outs, false).finish(outs);
         return outs.length == 1 ? outs[0] : outs;
+    }
+
+    /**
+     * A structured op's output before its kernel runs. On the CPU its memory is left uninitialized, as ATen's
+     * {@code at::empty} leaves it: a kernel writes every element of its outputs (it must, since {@link #callOut} hands
+     * it the caller's {@code out=} tensors as they are), so zeroing them first would be a wasted pass over memory.
+     */
+    private static TensorImpl output(long[] shape, DType dtype, Device device) {
+        if (device == Device.CPU) return TensorImpl.emptyUninitialized(shape, dtype);
+        return Backends.emptyWithData(shape, dtype, device);
     }
 
     /** The call of {@code op} into the existing tensors {@code outs}. */

@@ -55,10 +55,25 @@ public final class OpDef implements Operator {
         Spec infer(Object[] args);
     }
 
-    /** CPU kernel of a structured op: writes {@code outs}, allocated from the meta rule's {@link Spec}. */
+    /**
+     * CPU kernel of a structured op: writes {@code outs}, allocated from the meta rule's {@link Spec}. It must write
+     * every element of its outputs without reading them first: fresh outputs are not zeroed (as ATen's
+     * {@code at::empty} is not), and {@code out=} calls hand it the caller's tensors as they are.
+     */
     @FunctionalInterface
     public interface Kernel {
         void run(Object[] args, Tensor[] outs, Spec spec);
+
+        /**
+         * {@code kernel} run on outputs filled with zeros first: for kernels that place values into zeros (a gradient
+         * into its input's shape, a scatter, an unpooling), as ATen's kernels {@code zero_()} their outputs first.
+         */
+        static Kernel intoZeros(Kernel kernel) {
+            return (args, outs, spec) -> {
+                for (Tensor out : outs) out.zero_();
+                kernel.run(args, outs, spec);
+            };
+        }
     }
 
     /** A view op: new sizes/strides/offset over the input's storage. */

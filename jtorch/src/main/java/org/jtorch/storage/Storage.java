@@ -63,6 +63,18 @@ public final class Storage {
 
     /** Zero-filled heap storage of {@code slots} primitive slots. */
     public static Storage allocate(DType.StorageKind kind, long slots) {
+        return allocate(kind, slots, false);
+    }
+
+    /**
+     * Heap storage of {@code slots} primitive slots whose contents are unspecified (PyTorch's {@code at::empty}): for
+     * outputs that a kernel writes in full. See {@link UninitializedArrays} for when the JVM allows it.
+     */
+    public static Storage allocateUninitialized(DType.StorageKind kind, long slots) {
+        return allocate(kind, slots, true);
+    }
+
+    private static Storage allocate(DType.StorageKind kind, long slots, boolean uninitialized) {
         if (slots < 0) throw new TorchException("Storage: negative size " + slots);
         if (slots > MAX_HEAP_SLOTS) {
             throw new TorchException("Storage: " + slots + " elements exceed the largest heap array (" + MAX_HEAP_SLOTS
@@ -73,6 +85,7 @@ public final class Storage {
         long heap = Runtime.getRuntime().maxMemory();
         if (bytes > heap) throw cannotAllocate(bytes, heap); // fail at once, not after a futile full collection
         try {
+            if (uninitialized) return wrapArray(UninitializedArrays.allocate(kind, n));
             return switch (kind) {
                 case BYTE -> wrap(new byte[n]);
                 case SHORT -> wrap(new short[n]);
@@ -85,6 +98,18 @@ public final class Storage {
             // only this one array failed: the heap is as consistent as before the request, so the caller may go on
             throw cannotAllocate(bytes, heap);
         }
+    }
+
+    private static Storage wrapArray(Object array) {
+        return switch (array) {
+            case byte[] a -> wrap(a);
+            case short[] a -> wrap(a);
+            case int[] a -> wrap(a);
+            case long[] a -> wrap(a);
+            case float[] a -> wrap(a);
+            case double[] a -> wrap(a);
+            default -> throw new IllegalArgumentException(array.getClass().getName());
+        };
     }
 
     /**

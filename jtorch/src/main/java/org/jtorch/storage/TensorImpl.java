@@ -86,6 +86,14 @@ public final class TensorImpl {
         return contiguous(Storage.allocate(dtype.storageKind(), slots(shape, dtype)), shape, dtype);
     }
 
+    /**
+     * A fresh contiguous impl over CPU heap memory whose contents are unspecified
+     * ({@link Storage#allocateUninitialized}): for an output that its kernel writes in full.
+     */
+    public static TensorImpl emptyUninitialized(long[] shape, DType dtype) {
+        return contiguous(Storage.allocateUninitialized(dtype.storageKind(), slots(shape, dtype)), shape, dtype);
+    }
+
     /** A fresh contiguous impl on the meta device: sizes and dtype, no data. */
     public static TensorImpl meta(long[] shape, DType dtype) {
         return contiguous(Storage.meta(dtype.storageKind(), slots(shape, dtype)), shape, dtype);
