@@ -8,9 +8,10 @@
   training checkpoint is loaded with weights_only=False and only model.pt is checked weights-only);
 - model.safetensors (parsed by hand: an 8-byte header length, a JSON header, raw little-endian data) holds
   the same tensors bit for bit;
-- the state dict loads strictly into the PyTorch GPT of benchmarks/peers/train_gpt.py, and that model's
-  held-out loss on non-overlapping held-out windows is below the unigram baseline by at least 10% (so the
-  weights mean the same thing in both frameworks);
+- the state dict loads strictly into the PyTorch GPT of benchmarks/peers/train_gpt.py, and, when JTorch's last
+  evaluation was at least 10% below the unigram baseline (a trained model, as the README's job writes), that
+  model's held-out loss on non-overlapping held-out windows is too (so the weights mean the same thing in both
+  frameworks);
 - PyTorch's loss on exactly the windows of JTorch's last evaluation (the same seeded generator draws them:
   JTorch's random numbers are PyTorch's) equals the loss JTorch recorded within 1e-4, when that evaluation
   is of the checkpoint's step (a run stopped with --stop-after between evaluations has none: then this
@@ -89,7 +90,8 @@ def main(out_dir):
     print(f"step {step}: PyTorch {torch.__version__} held-out loss {loss:.4f} (JTorch's last evaluation {last_val:.4f}), "
           f"unigram baseline {baseline:.4f}")
     assert math.isfinite(loss)
-    assert loss < 0.9 * baseline, f"held-out loss {loss:.4f} is not 10% below the unigram baseline {baseline:.4f}"
+    if last_val < 0.9 * baseline:  # a trained checkpoint (the README's job), not a few steps of a test's tiny model
+        assert loss < 0.9 * baseline, f"held-out loss {loss:.4f} is not 10% below the unigram baseline {baseline:.4f}"
 
     # JTorch's evaluation: eval_batches batches of `batch` random windows from a generator seeded seed + 3.
     if len(ckpt["val_losses"]) and int(ckpt["val_losses"][-1][0]) == step:
