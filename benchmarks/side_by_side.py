@@ -26,7 +26,9 @@ BEGIN, END = "<!-- run-all: begin -->", "<!-- run-all: end -->"
 JTORCH, JTORCH_UNSET = "jtorch", "jtorch-coretype-unset"
 PEERS = (("torch-2.13", "PyTorch 2.13"), ("torch-1.13", "PyTorch 1.13"), ("libtorch-2.10", "libtorch 2.10"))
 
-JMH_ARGS = "-f 1 -wi 3 -w 1s -i 5 -r 1s"
+# Ten one-second warm-up iterations: on some machines the JIT needs 5-8 s of a fork before the vector kernels of its
+# first benchmark are compiled (measured: a 16 Mi `add` at 178 ms/op for 4 s, then 14 ms/op), so three were not enough.
+JMH_ARGS = "-f 1 -wi 10 -w 1s -i 5 -r 1s"
 JMH_ARGS_QUICK = "-f 1 -wi 2 -w 1s -i 3 -r 1s"
 
 
