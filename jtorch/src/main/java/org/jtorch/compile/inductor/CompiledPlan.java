@@ -20,7 +20,6 @@ import org.jtorch.fx.GraphModule;
 import org.jtorch.fx.Node;
 import org.jtorch.fx.TensorMeta;
 import org.jtorch.kernels.cpu.Parallel;
-import org.jtorch.storage.Storage;
 import org.jtorch.storage.TensorImpl;
 
 /**
