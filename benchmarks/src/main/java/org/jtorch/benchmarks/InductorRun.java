@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.compile.Compile;
+import org.jtorch.compile.CompileMode;
 import org.jtorch.compile.CompileOptions;
 import org.jtorch.compile.inductor.codegen.KernelCompiler;
 import org.jtorch.examples.gpt.Gpt;
@@ -31,6 +32,16 @@ import org.jtorch.nn.functional.F;
  * (cold), then the first call of each smaller benchmark, each again after {@code Compile.reset()} (kernels from the
  * in-process cache).
  *
+ * <p>With the arguments {@code memory [steps [mode]]} it measures a steady-state compiled training step of TrainGpt's
+ * model (forward, {@code sum()} of the logits, backward; gradients set to none between steps) three ways: every kernel
+ * output allocated on each call ({@code allow_buffer_reuse=False}, the backend before memory planning: "before"), the
+ * default mode (intermediates kept between calls) and {@code mode="reduce-overhead"} (outputs kept too). Per step,
+ * medians over {@code steps} steps (default 10) after three warm-up steps: the bytes of kernel-output storage the
+ * compiled graphs allocated ({@code CompileCounters.planBytesAllocated}), the bytes every thread of the JVM allocated
+ * ({@code com.sun.management.ThreadMXBean#getTotalThreadAllocatedBytes}: extern calls' results, gradients, small
+ * objects), and the step's time. A {@code mode} ({@code before}, {@code default} or {@code reduce-overhead}) measures
+ * that one alone, so that each can run in a fresh JVM.
+ *
  * <pre>./mvnw -B -q -pl benchmarks -am -DskipTests package exec:exec@inductor</pre>
  */
 public final class InductorRun {
@@ -42,6 +53,8 @@ public final class InductorRun {
         if (args.length > 0 && args[0].equals("latency")) {
             compileLatency(results);
             smallCompileLatency(results);
+        } else if (args.length > 0 && args[0].equals("memory")) {
+            stepMemory(results, args.length > 1 ? Integer.parseInt(args[1]) : 10, args.length > 2 ? args[2] : null);
         } else {
             chains(results);
             rows(results);
@@ -133,6 +146,47 @@ public final class InductorRun {
                             Compile.counters().kernelCacheHits(),
                             KernelCompiler.generateNanos() / 1e9));
             model.zeroGrad();
+        }
+    }
+
+    private static void stepMemory(Map<String, String> results, int steps, String only) {
+        GptConfig config = new GptConfig(65, 128, 4, 4, 128, "layernorm");
+        Gpt model = new Gpt(config);
+        Tensor idx = Torch.randint(0, 65, 16, 128);
+        Map<String, CompileOptions> modes = new LinkedHashMap<>();
+        modes.put("before", CompileOptions.defaults().option("allow_buffer_reuse", false));
+        modes.put("default", CompileOptions.defaults());
+        modes.put("reduce-overhead", CompileOptions.defaults().mode(CompileMode.REDUCE_OVERHEAD));
+        if (only != null) modes.keySet().retainAll(List.of(only));
+        if (modes.isEmpty()) throw new IllegalArgumentException("mode: before, default or reduce-overhead");
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        for (var mode : modes.entrySet()) {
+            Compile.reset();
+            Function<Tensor, Tensor> step = Torch.compile(t -> model.call(t).sum(), mode.getValue());
+            Runnable run = () -> {
+                step.apply(idx).backward();
+                model.zeroGrad();
+            };
+            for (int i = 0; i < 3; i++) run.run();
+            double[] plan = new double[steps], all = new double[steps], time = new double[steps];
+            for (int i = 0; i < steps; i++) {
+                long planBefore = Compile.counters().planBytesAllocated();
+                long allBefore = threads.getTotalThreadAllocatedBytes();
+                long start = System.nanoTime();
+                run.run();
+                time[i] = System.nanoTime() - start;
+                all[i] = threads.getTotalThreadAllocatedBytes() - allBefore;
+                plan[i] = Compile.counters().planBytesAllocated() - planBefore;
+            }
+            Arrays.sort(plan);
+            Arrays.sort(all);
+            Arrays.sort(time);
+            results.put(
+                    "GPT fwd+bwd steady step, " + mode.getKey(),
+                    String.format(
+                            "kernel-output storage %.2f MB, all JVM allocation %.2f MB, %s (medians of %d steps)",
+                            plan[steps / 2] / 1e6, all[steps / 2] / 1e6, ms(time[steps / 2]), steps));
         }
     }
 

@@ -27,10 +27,17 @@ import org.jtorch.fx.PartitionedGraphs;
  */
 final class AotBackend implements Backend {
     private final BiFunction<CompileId, CompileOptions, GraphCompiler> compilers;
+    private final BiFunction<CompileId, CompileOptions, GraphCompiler> backwardCompilers;
 
-    /** {@code compilers} gives the compiler of a compile's graphs (forward, backward or captured). */
-    AotBackend(BiFunction<CompileId, CompileOptions, GraphCompiler> compilers) {
+    /**
+     * {@code compilers} gives the compiler of a compile's forward or captured graph, {@code backwardCompilers} that of
+     * its backward graph.
+     */
+    AotBackend(
+            BiFunction<CompileId, CompileOptions, GraphCompiler> compilers,
+            BiFunction<CompileId, CompileOptions, GraphCompiler> backwardCompilers) {
         this.compilers = compilers;
+        this.backwardCompilers = backwardCompilers;
     }
 
     /** The joint, forward and backward graphs, or none when the call needs no gradient. */
@@ -49,7 +56,7 @@ final class AotBackend implements Backend {
         boolean[] withTangent = outputsRequiringGrad(captured);
         PartitionedGraphs parts =
                 new PartitionedGraphs(lowered.get(1), lowered.get(2), withTangent.length, withTangent);
-        AotFunction function = AotAutograd.runtime(parts, compiler, compiler);
+        AotFunction function = AotAutograd.runtime(parts, compiler, backwardCompilers.apply(id, options));
         return function::call;
     }
 

@@ -46,8 +46,18 @@ public final class Compile {
     // generated kernels; "aot_eager" runs the same graphs with the interpreter.
     private static final Map<String, Backend> BACKENDS = Map.of(
             "eager", new EagerBackend(),
-            "aot_eager", new AotBackend((id, options) -> GraphCompiler.INTERPRETER),
-            "inductor", new AotBackend((id, options) -> Inductor.compiler(id, InductorConfig.of(options.options()))));
+            "aot_eager",
+            new AotBackend((id, options) -> GraphCompiler.INTERPRETER, (id, options) -> GraphCompiler.INTERPRETER),
+            "inductor",
+            new AotBackend(
+                    (id, options) -> Inductor.compiler(id, inductorConfig(options)),
+                    // gradients are not kept: autograd may store one as a leaf's .grad, which outlives the next call
+                    (id, options) -> Inductor.compiler(id, inductorConfig(options).withKeepOutputs(false))));
+
+    /** The backend configuration of {@code options}: its {@code options} map, and its mode. */
+    private static InductorConfig inductorConfig(CompileOptions options) {
+        return InductorConfig.of(options.options()).withKeepOutputs(options.mode() == CompileMode.REDUCE_OVERHEAD);
+    }
 
     /**
      * {@code torch.compile(fn, ...)} for a function of one tensor: a function that runs {@code fn} compiled. See the
@@ -130,7 +140,9 @@ public final class Compile {
                 Inductor.kernels(),
                 Inductor.comboKernels(),
                 Inductor.kernelClassesGenerated(),
-                Inductor.kernelCacheHits());
+                Inductor.kernelCacheHits(),
+                Inductor.planBytesAllocated(),
+                Inductor.buffersReused());
     }
 
     /**

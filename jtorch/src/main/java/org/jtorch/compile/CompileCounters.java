@@ -13,6 +13,12 @@ package org.jtorch.compile;
  *     strides and offsets share one class, so this stays below {@code kernels}
  * @param kernelCacheHits kernels that reused a kernel class already loaded in the process (one of the same structure,
  *     whatever its sizes); the kernels counted in neither read their class from the on-disk cache
+ * @param planBytesAllocated bytes of storage compiled graphs allocated for their kernels' outputs: what they keep
+ *     between calls (once) and outputs new on each call; a steady-state call of a graph whose outputs are kept
+ *     ({@code mode="reduce-overhead"}) adds nothing, nor do intermediates in any mode (extern calls' results, which the
+ *     ops they run allocate, are not counted)
+ * @param buffersReused kernel outputs written into storage a compiled graph already held (freed by an earlier buffer of
+ *     the same call, or kept from an earlier call)
  */
 public record CompileCounters(
         long frames,
@@ -22,4 +28,6 @@ public record CompileCounters(
         long kernels,
         long comboKernels,
         long kernelClassesGenerated,
-        long kernelCacheHits) {}
+        long kernelCacheHits,
+        long planBytesAllocated,
+        long buffersReused) {}

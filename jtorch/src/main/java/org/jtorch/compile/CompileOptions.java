@@ -88,14 +88,15 @@ public final class CompileOptions {
 
     /**
      * One entry of {@code options}, the backend's configuration: {@code option("combo_kernels", true)} makes the
-     * {@code "inductor"} backend group independent kernels into combo kernels (off by default). Throws
-     * {@link IllegalArgumentException} when a mode was given too, as PyTorch does, or for a {@code combo_kernels} that
-     * is not a boolean.
+     * {@code "inductor"} backend group independent kernels into combo kernels (off by default);
+     * {@code option("allow_buffer_reuse", false)} makes it allocate every kernel output on every call instead of
+     * keeping its intermediates' storage between calls. Throws {@link IllegalArgumentException} when a mode was given
+     * too, as PyTorch does, or for a {@code combo_kernels} or {@code allow_buffer_reuse} that is not a boolean.
      */
     public CompileOptions option(String key, Object value) {
         Objects.requireNonNull(key, "key");
-        if (key.equals("combo_kernels") && !(value instanceof Boolean)) {
-            throw new IllegalArgumentException("option combo_kernels must be a boolean, got " + value);
+        if ((key.equals("combo_kernels") || key.equals("allow_buffer_reuse")) && !(value instanceof Boolean)) {
+            throw new IllegalArgumentException("option " + key + " must be a boolean, got " + value);
         }
         Map<String, Object> next = new LinkedHashMap<>(options);
         next.put(key, value);

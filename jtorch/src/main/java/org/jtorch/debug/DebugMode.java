@@ -34,6 +34,11 @@ import org.jtorch.ops.OpDef;
  * of the positional and keyword arguments; {@code None} for non-tensors and meta tensors). Inputs are hashed before the
  * op runs and outputs after it.
  *
+ * <p>Inside a graph compiled by the {@code "inductor"} backend, extern calls are ops like any other, and each generated
+ * kernel's launch is a line of its own, {@code [java] K_relu_…(in_ptr0=t: f32[8], out_ptr0=t: f32[8])} (PyTorch's
+ * {@code [triton]} lines), whose hashes are its inputs' before it runs and its outputs' after, computed as for ops, so
+ * a compiled run's log can be compared with an eager run's ({@link #kernelLaunch}).
+ *
  * <p>The mode never changes results: it passes every op on unchanged and reads tensors without dispatching. Ops run
  * through {@code Dispatcher.callOut} (the {@code out=} and in-place forms) do not pass the mode stack and are not
  * recorded. A DebugMode belongs to the thread that opened it: other threads' ops are not seen, and it must be closed on
@@ -202,7 +207,86 @@ public final class DebugMode implements AutoCloseable {
     private DebugMode(Options options) {
         this.options = options;
         this.ownHashing = options.hashTensors() ? new Hashing(options.hashFn(), options.hashInputs()) : null;
-        this.scope = DispatchState.enter(DispatchState.Kind.DEBUG, this::process);
+        this.scope = DispatchState.enter(DispatchState.Kind.DEBUG, new Recorder());
+    }
+
+    /** The mode on the dispatch stack: records the ops that reach it, and names its DebugMode for kernel launches. */
+    private final class Recorder implements Dispatcher.Mode {
+        @Override
+        public Object process(Operator op, Object[] args, Dispatcher.Next next) {
+            return DebugMode.this.process(op, args, next);
+        }
+
+        DebugMode owner() {
+            return DebugMode.this;
+        }
+    }
+
+    /**
+     * A generated kernel's launch being recorded (PyTorch's {@code [triton]} lines, here {@code [java]}): {@link #done}
+     * records its outputs once it has run.
+     */
+    public interface KernelLaunch {
+        /** Records the kernel's outputs, hashed when hashing is on; call once, after the kernel has run. */
+        void done();
+    }
+
+    /**
+     * Records a compiled graph's launch of the generated kernel {@code kernel} in every DebugMode in effect on this
+     * thread, as a line {@code [java] kernel(in_ptr0=t: f32[4], out_ptr0=t: f32[4])} at the depth an op called there
+     * would have. With hashing on, {@code inputs} are hashed now (when inputs are hashed) and {@code outputs} by
+     * {@link KernelLaunch#done}, as DebugMode hashes an op's tensors, so a compiled graph's log can be compared with an
+     * eager run's. Returns null when no DebugMode is in effect.
+     */
+    public static KernelLaunch kernelLaunch(String kernel, List<Tensor> inputs, List<Tensor> outputs) {
+        List<Runnable> finishers = new ArrayList<>();
+        for (DispatchState.Interpreter i : DispatchState.allInEffect(DispatchState.Kind.DEBUG)) {
+            if (i.mode() instanceof DebugMode.Recorder r) {
+                finishers.add(r.owner().recordKernel(kernel, inputs, outputs));
+            }
+        }
+        if (finishers.isEmpty()) return null;
+        return () -> finishers.forEach(Runnable::run);
+    }
+
+    private Runnable recordKernel(String kernel, List<Tensor> inputs, List<Tensor> outputs) {
+        Hashing hashing = HASH_REGION.get() != null ? HASH_REGION.get() : ownHashing;
+        HashFn inputFn = hashing != null && hashing.inputs() ? hashing.fn() : null;
+        StringBuilder args = new StringBuilder();
+        List<TensorInfo> inputInfo = new ArrayList<>();
+        boolean[] anyHash = {false};
+        List<String> preHashes = new ArrayList<>();
+        for (int k = 0; k < inputs.size(); k++) {
+            if (k > 0) args.append(", ");
+            args.append("in_ptr").append(k).append('=').append(tensorName(inputs.get(k)));
+            preHashes.add("in_ptr" + k + ": " + hashTree(inputs.get(k), inputInfo, inputFn, false, anyHash));
+        }
+        for (int k = 0; k < outputs.size(); k++) {
+            if (!args.isEmpty()) args.append(", ");
+            args.append("out_ptr").append(k).append('=').append(tensorName(outputs.get(k)));
+        }
+        Call call = new Call(calls.size(), depth + 1, "[java] " + kernel, args.toString(), inputInfo);
+        calls.add(call);
+        return () -> {
+            List<TensorInfo> outputInfo = new ArrayList<>();
+            List<String> postHashes = new ArrayList<>();
+            for (int k = 0; k < outputs.size(); k++) {
+                String h = hashTree(outputs.get(k), outputInfo, hashing != null ? hashing.fn() : null, false, anyHash);
+                postHashes.add("out_ptr" + k + ": " + h);
+            }
+            call.outputs = outputInfo;
+            if (hashing != null && anyHash[0]) {
+                StringBuilder sb = new StringBuilder();
+                if (inputFn != null) {
+                    sb.append("pre-kernel hashes: {").append(String.join(", ", preHashes)).append("}, ");
+                }
+                call.annotation = sb.append("post-kernel hashes: {")
+                        .append(String.join(", ", postHashes))
+                        .append('}')
+                        .toString();
+            }
+            call.returnOrder = returned++;
+        };
     }
 
     /**

@@ -265,6 +265,16 @@ public final class DispatchState {
         return null;
     }
 
+    /** The interpreters of {@code kind} in effect on this thread, outermost first. */
+    public static java.util.List<Interpreter> allInEffect(Kind kind) {
+        DispatchState s = current();
+        java.util.List<Interpreter> out = new java.util.ArrayList<>();
+        for (int i = 0; i < s.depth; i++) {
+            if (s.entries[i].kind() == kind && s.lowered[i] == 0) out.add(s.entries[i]);
+        }
+        return out;
+    }
+
     /** The innermost interpreter of {@code kind} entered on this thread, lowered or not, or null. */
     public static Interpreter innermostEntered(Kind kind) {
         DispatchState s = current();

@@ -32,6 +32,8 @@ public final class Storage {
     private final Storage[] reinterpretations;
 
     private int version;
+    /** Why this storage may no longer be read or written ({@link #release}); null while it may. */
+    private String released;
 
     private Storage(DType.StorageKind kind, long slots, Object array, MemorySegment segment, Device device) {
         this(kind, slots, array, segment, device, false);
@@ -222,22 +224,57 @@ public final class Storage {
         return fake;
     }
 
-    /** The backing primitive array, or {@code null} for native, mapped, meta and fake storage. */
+    /**
+     * The backing primitive array, or {@code null} for native, mapped, meta and fake storage. Throws
+     * {@link TorchException} once the storage is {@link #release released}.
+     */
     public Object array() {
+        checkNotReleased();
         return array;
     }
 
-    /** The data as a memory segment (heap or native); {@code null} for meta and fake storage. */
+    /**
+     * The data as a memory segment (heap or native); {@code null} for meta and fake storage. Throws
+     * {@link TorchException} once the storage is {@link #release released}.
+     */
     public MemorySegment segment() {
+        checkNotReleased();
         return segment;
     }
 
     public float[] floats() {
+        checkNotReleased();
         return (float[]) array;
     }
 
     public double[] doubles() {
+        checkNotReleased();
         return (double[]) array;
+    }
+
+    /**
+     * Another storage object over this heap storage's memory, with its own version counter and its own
+     * {@link #release}: how a compiled graph that keeps its outputs' memory between calls hands that memory out, so
+     * that the next call, which writes it again, can make the tensors of the previous one unreadable.
+     */
+    public Storage share() {
+        if (array == null || root != this) {
+            throw new TorchException("Storage.share: only heap storage that owns its array can be shared");
+        }
+        return new Storage(kind, slots, array, segment, device, fake);
+    }
+
+    /**
+     * Makes every later read or write of this storage's data (and of its {@link #reinterpret reinterpretations}) throw
+     * a {@link TorchException} with {@code reason}: the memory now belongs to someone else.
+     */
+    public void release(String reason) {
+        root.released = java.util.Objects.requireNonNull(reason, "reason");
+    }
+
+    private void checkNotReleased() {
+        String reason = root.released;
+        if (reason != null) throw new TorchException(reason);
     }
 
     /**

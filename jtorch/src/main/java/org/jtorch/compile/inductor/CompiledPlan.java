@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
 import org.jtorch.compile.inductor.codegen.KernelCompiler;
@@ -13,16 +14,18 @@ import org.jtorch.compile.inductor.codegen.KernelCompiler.CompiledKernel;
 import org.jtorch.compile.inductor.ir.Elem;
 import org.jtorch.compile.inductor.ir.Expr;
 import org.jtorch.compile.inductor.ir.LoopKernel;
+import org.jtorch.debug.DebugMode;
+import org.jtorch.dispatch.DispatchState;
 import org.jtorch.fx.GraphModule;
 import org.jtorch.fx.Node;
 import org.jtorch.fx.TensorMeta;
 import org.jtorch.kernels.cpu.Parallel;
-import org.jtorch.storage.Storage;
 import org.jtorch.storage.TensorImpl;
 
 /**
  * A graph compiled for one set of input sizes: its steps in order, extern calls through the dispatcher and launches of
- * generated kernels, each kernel's range split statically over the intra-op pool.
+ * generated kernels, each kernel's range split statically over the intra-op pool, and where each kernel output lives
+ * ({@link MemoryPlan}, in storage the plan keeps between calls: {@link Arena}).
  */
 final class CompiledPlan {
     /**
@@ -64,10 +67,20 @@ final class CompiledPlan {
     final List<String> fusionDecisions;
     /** The inputs some kernel stores into (in place of a write-back copy). */
     private final int[] storedInto;
+    /** Where each kernel output lives. */
+    private final MemoryPlan memory;
+    /** The arena no call is using; a call takes it, or makes its own while another call runs the plan. */
+    private final AtomicReference<Arena> idle = new AtomicReference<>();
 
     private CompiledPlan(
-            GraphModule gm, List<Object> steps, long[] symbolValues, List<Launch> launches, List<String> decisions) {
+            GraphModule gm,
+            List<Object> steps,
+            long[] symbolValues,
+            List<Launch> launches,
+            List<String> decisions,
+            MemoryPlan memory) {
         this.gm = gm;
+        this.memory = memory;
         this.steps = steps;
         this.symbolValues = symbolValues;
         this.placeholders = gm.graph().nodes().stream()
@@ -136,7 +149,11 @@ final class CompiledPlan {
         Inductor.countKernels(compiled);
         steps = storeInPlace(steps, gm, lowering, decisions);
         List<Object> grouped = config.comboKernels() ? combine(steps, decisions) : steps;
-        return new CompiledPlan(gm, grouped, symbolValues, launches, decisions);
+        MemoryPlan memory = config.allowBufferReuse()
+                ? MemoryPlan.of(grouped, gm.graph().nodes().getLast(), config.keepOutputs())
+                : MemoryPlan.none(grouped);
+        decisions.addAll(memory.decisions());
+        return new CompiledPlan(gm, grouped, symbolValues, launches, decisions, memory);
     }
 
     /**
@@ -274,15 +291,22 @@ final class CompiledPlan {
         for (Node n : gm.graph().nodes()) {
             if (n.op().equals("get_attr")) values.put(n, gm.constants().get(n.target()));
         }
-        for (Object step : steps) {
-            if (step instanceof Launch launch) {
-                launch(launch, values);
-            } else if (step instanceof ComboLaunch combo) {
-                launchCombo(combo, values);
-            } else {
-                Node n = ((Lowering.ExternStep) step).node();
-                values.put(n, GraphModule.runNode(n, values, symbolValues));
+        Arena arena = idle.getAndSet(null);
+        if (arena == null) arena = new Arena(memory);
+        arena.startCall(inputs);
+        try {
+            for (Object step : steps) {
+                if (step instanceof Launch launch) {
+                    launch(launch, values, arena);
+                } else if (step instanceof ComboLaunch combo) {
+                    launchCombo(combo, values, arena);
+                } else {
+                    Node n = ((Lowering.ExternStep) step).node();
+                    values.put(n, GraphModule.runNode(n, values, symbolValues));
+                }
             }
+        } finally {
+            idle.set(arena);
         }
         Tensor[] results = new Tensor[output.args().size()];
         for (int i = 0; i < results.length; i++) {
@@ -309,10 +333,10 @@ final class CompiledPlan {
         }
     }
 
-    private static Bound bind(Launch launch, Map<Node, Object> values) {
+    private static Bound bind(Launch launch, Map<Node, Object> values, Arena arena) {
         for (int i = 0; i < launch.outputs().length; i++) {
             Node into = launch.into()[i];
-            values.put(launch.outputs()[i], into != null ? values.get(into) : allocate(launch.layouts()[i]));
+            values.put(launch.outputs()[i], into != null ? values.get(into) : arena.output(launch, i));
         }
         Node[] buffers = launch.buffers();
         Object[] arrays = new Object[buffers.length];
@@ -329,22 +353,41 @@ final class CompiledPlan {
         return new Bound(launch.kernel().run(), arrays, args, launch.kernel().className());
     }
 
-    private static void launch(Launch launch, Map<Node, Object> values) {
-        Bound b = bind(launch, values);
+    private static void launch(Launch launch, Map<Node, Object> values, Arena arena) {
+        Bound b = bind(launch, values, arena);
+        DebugMode.KernelLaunch logged = DispatchState.isPlainEager() ? null : logLaunch(launch, values);
         Parallel.forRange(launch.total(), launch.grain(), b::run);
+        if (logged != null) logged.done();
+    }
+
+    /**
+     * The launch recorded by the DebugModes in effect ({@link DebugMode#kernelLaunch}): the tensors it reads, then
+     * those it writes; null when none is in effect.
+     */
+    private static DebugMode.KernelLaunch logLaunch(Launch launch, Map<Node, Object> values) {
+        List<Node> outputs = List.of(launch.outputs());
+        List<Tensor> read = new ArrayList<>(), written = new ArrayList<>();
+        for (Node b : launch.buffers()) if (!outputs.contains(b)) read.add((Tensor) values.get(b));
+        for (Node o : outputs) written.add((Tensor) values.get(o));
+        return DebugMode.kernelLaunch(launch.kernel().className(), read, written);
     }
 
     /**
      * The sub-kernels' ranges cut in pieces (a sub-kernel's range in at most as many pieces as threads, none smaller
      * than its grain), the pieces then split statically over the pool in one region.
      */
-    private static void launchCombo(ComboLaunch combo, Map<Node, Object> values) {
+    private static void launchCombo(ComboLaunch combo, Map<Node, Object> values, Arena arena) {
         List<Bound> bound = new ArrayList<>();
+        List<DebugMode.KernelLaunch> logged = new ArrayList<>();
         List<long[]> items = new ArrayList<>(); // {sub-kernel, start, end}
         int threads = Parallel.numThreads();
         for (int p = 0; p < combo.parts().size(); p++) {
             Launch launch = combo.parts().get(p);
-            bound.add(bind(launch, values));
+            bound.add(bind(launch, values, arena));
+            if (!DispatchState.isPlainEager()) {
+                DebugMode.KernelLaunch l = logLaunch(launch, values);
+                if (l != null) logged.add(l);
+            }
             long total = launch.total();
             long piece = Math.max(launch.grain(), (total + threads - 1) / threads);
             for (long start = 0; start < total; start += piece)
@@ -356,6 +399,7 @@ final class CompiledPlan {
                 bound.get((int) item[0]).run(item[1], item[2]);
             }
         });
+        for (DebugMode.KernelLaunch l : logged) l.done();
     }
 
     private static void invoke(MethodHandle run, Object[] arrays, long[] args, long start, long end) {
@@ -366,20 +410,5 @@ final class CompiledPlan {
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
-    }
-
-    private static Tensor allocate(TensorMeta layout) {
-        long[] shape = layout.shape();
-        long[] stride = layout.stride();
-        long slots = 1;
-        for (int d = 0; d < shape.length; d++) {
-            if (shape[d] == 0) {
-                slots = 0;
-                break;
-            }
-            slots += (shape[d] - 1) * stride[d];
-        }
-        Storage storage = Storage.allocate(layout.dtype().storageKind(), slots);
-        return Tensor.of(TensorImpl.of(storage, 0, shape, stride, layout.dtype()));
     }
 }

@@ -27,6 +27,11 @@ import org.jtorch.fx.TensorMeta;
  * ({@code InputWritebacks}); a graph holding other mutation (in-place or {@code out=} nodes in the middle) or tensors
  * without heap storage runs with the interpreter instead.
  *
+ * <p>Each plan keeps its intermediates' storage between calls ({@code MemoryPlan}, {@code Arena}): buffers whose
+ * lifetimes do not overlap share storage, and a call with the sizes of an earlier one allocates none for them
+ * ({@link #planBytesAllocated()}, {@link #buffersReused()}). With {@link InductorConfig#keepOutputs()}
+ * ({@code mode="reduce-overhead"}) the graph's outputs are kept too, and the next call writes them again.
+ *
  * <p>The plan is specialised to the sizes; its kernel classes are not: a class takes its kernel's sizes, strides and
  * offsets as arguments, so the kernels of differently sized graphs (or of equally structured parts of one graph) share
  * a class ({@link #kernelCacheHits()}).
@@ -38,6 +43,8 @@ public final class Inductor {
     private static final AtomicLong COMBO_KERNELS = new AtomicLong();
     private static final AtomicLong KERNEL_CLASSES_GENERATED = new AtomicLong();
     private static final AtomicLong KERNEL_CACHE_HITS = new AtomicLong();
+    private static final AtomicLong PLAN_BYTES = new AtomicLong();
+    private static final AtomicLong BUFFERS_REUSED = new AtomicLong();
 
     /** The compiler: {@code compile(graph)} returns a callable that compiles per input signature on first use. */
     public static final GraphCompiler COMPILER = gm -> compile(gm, null, InductorConfig.DEFAULT);
@@ -103,14 +110,41 @@ public final class Inductor {
     }
 
     /**
+     * Bytes of tensor storage that compiled graphs allocated for their kernels' outputs since start-up or the last
+     * {@link #resetCounters()}: the storage they keep between calls, when first allocated, and the outputs allocated on
+     * each call (extern calls' results, allocated by the ops they run, are not counted).
+     */
+    public static long planBytesAllocated() {
+        return PLAN_BYTES.get();
+    }
+
+    /**
+     * Kernel outputs since start-up or the last {@link #resetCounters()} written into storage a compiled graph already
+     * held: one that an earlier buffer of the same call no longer needed, or one kept from an earlier call.
+     */
+    public static long buffersReused() {
+        return BUFFERS_REUSED.get();
+    }
+
+    /**
      * Zeroes {@link #kernels()}, {@link #comboKernels()}, {@link #kernelClassesGenerated()},
-     * {@link #kernelCacheHits()}.
+     * {@link #kernelCacheHits()}, {@link #planBytesAllocated()}, {@link #buffersReused()}.
      */
     public static void resetCounters() {
         KERNELS.set(0);
         COMBO_KERNELS.set(0);
         KERNEL_CLASSES_GENERATED.set(0);
         KERNEL_CACHE_HITS.set(0);
+        PLAN_BYTES.set(0);
+        BUFFERS_REUSED.set(0);
+    }
+
+    static void countPlanBytes(long bytes) {
+        PLAN_BYTES.addAndGet(bytes);
+    }
+
+    static void countBufferReused() {
+        BUFFERS_REUSED.incrementAndGet();
     }
 
     static void countKernels(List<KernelCompiler.Call> calls) {
