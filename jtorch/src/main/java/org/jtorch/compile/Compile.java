@@ -45,14 +45,16 @@ public final class Compile {
     // "inductor" compiles AOT autograd's forward and backward graphs (or the captured graph, without gradients) to
     // generated kernels; "aot_eager" runs the same graphs with the interpreter.
     private static final Map<String, Backend> BACKENDS = Map.of(
-            "eager", new EagerBackend(),
+            "eager",
+            new EagerBackend(),
             "aot_eager",
             new AotBackend((id, options) -> GraphCompiler.INTERPRETER, (id, options) -> GraphCompiler.INTERPRETER),
             "inductor",
             new AotBackend(
                     (id, options) -> Inductor.compiler(id, inductorConfig(options)),
                     // gradients are not kept: autograd may store one as a leaf's .grad, which outlives the next call
-                    (id, options) -> Inductor.compiler(id, inductorConfig(options).withKeepOutputs(false))));
+                    (id, options) ->
+                            Inductor.compiler(id, inductorConfig(options).withKeepOutputs(false))));
 
     /** The backend configuration of {@code options}: its {@code options} map, and its mode. */
     private static InductorConfig inductorConfig(CompileOptions options) {

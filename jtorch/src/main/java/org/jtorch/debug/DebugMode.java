@@ -278,7 +278,9 @@ public final class DebugMode implements AutoCloseable {
             if (hashing != null && anyHash[0]) {
                 StringBuilder sb = new StringBuilder();
                 if (inputFn != null) {
-                    sb.append("pre-kernel hashes: {").append(String.join(", ", preHashes)).append("}, ");
+                    sb.append("pre-kernel hashes: {")
+                            .append(String.join(", ", preHashes))
+                            .append("}, ");
                 }
                 call.annotation = sb.append("post-kernel hashes: {")
                         .append(String.join(", ", postHashes))

@@ -12,8 +12,8 @@ import org.jtorch.storage.TensorImpl;
  * <p>A slot holding a graph output ({@code mode="reduce-overhead"}) is handed to the caller through a storage object of
  * its own ({@link Storage#share}); the next call, before writing the slot again, releases that object, so a tensor of
  * the earlier call then throws on any read instead of showing the new call's values (PyTorch raises the same way for
- * CUDA graphs' outputs overwritten by a later replay). A call whose inputs share memory with such a slot (an output
- * fed back in) writes its outputs to new storage instead, leaving the earlier outputs readable.
+ * CUDA graphs' outputs overwritten by a later replay). A call whose inputs share memory with such a slot (an output fed
+ * back in) writes its outputs to new storage instead, leaving the earlier outputs readable.
  */
 final class Arena {
     /** What a tensor of an earlier call says when read after the next call took its memory back. */

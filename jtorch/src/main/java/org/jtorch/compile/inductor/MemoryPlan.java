@@ -19,13 +19,12 @@ import org.jtorch.fx.TensorMeta;
  *
  * <p>An intermediate's lifetime runs from the step that computes it to the last step that reads it. Views of realized
  * tensors run as extern calls, so the lifetime of every argument of an extern call whose result may be a view (its
- * schema's alias annotation says so, or it has no schema) covers its result's. A value that is, or may be a view of,
- * a graph output escapes: the caller holds it after the call, so it is never shared. The others share slots by
- * storage kind and size: once a buffer's last reader has run, a later kernel's output of the same kind and size takes
- * its storage (never the reader's own outputs, which it writes while it reads). With
- * {@link InductorConfig#keepOutputs()} the escaping kernel outputs get slots of their own, written again by each call;
- * without it they are allocated on each call. Write-backs stored in place (a kernel storing into a graph input)
- * allocate nothing.
+ * schema's alias annotation says so, or it has no schema) covers its result's. A value that is, or may be a view of, a
+ * graph output escapes: the caller holds it after the call, so it is never shared. The others share slots by storage
+ * kind and size: once a buffer's last reader has run, a later kernel's output of the same kind and size takes its
+ * storage (never the reader's own outputs, which it writes while it reads). With {@link InductorConfig#keepOutputs()}
+ * the escaping kernel outputs get slots of their own, written again by each call; without it they are allocated on each
+ * call. Write-backs stored in place (a kernel storing into a graph input) allocate nothing.
  *
  * @param slotOf per launch, per output, its arena slot, or -1 for storage allocated on each call (the input it is
  *     stored into, when {@code into} names one, is not looked at)
@@ -87,8 +86,8 @@ record MemoryPlan(
     }
 
     /**
-     * Whether an extern call's result may share memory with its arguments: a view (its schema says so), or a call
-     * whose schema is unknown ({@code getitem} of a tuple, whose items may be views). A write-back copies, and what it
+     * Whether an extern call's result may share memory with its arguments: a view (its schema says so), or a call whose
+     * schema is unknown ({@code getitem} of a tuple, whose items may be views). A write-back copies, and what it
      * returns is the graph input it writes, not its value.
      */
     private static boolean mayAlias(Node n) {
@@ -128,7 +127,8 @@ record MemoryPlan(
                     Deque<Integer> reusable = escapes ? null : free.get(size);
                     if (reusable != null && !reusable.isEmpty()) {
                         slots[o] = reusable.pop();
-                        decisions.add("buffer " + out.name() + " reuses the storage of " + holder.get(slots[o]).name());
+                        decisions.add("buffer " + out.name() + " reuses the storage of "
+                                + holder.get(slots[o]).name());
                         holder.set(slots[o], out);
                     } else {
                         slots[o] = sizes.size();

@@ -26,9 +26,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Memory planning against hand-computed counts: on {@code relu(mm(cos(mm(sin(x), w)), w))} with 4×4 float32 tensors
- * (64 bytes each) the kernels are sin, cos and relu, the matrix products extern calls. sin's buffer is dead once the
- * first product has read it, so cos's output takes its storage; relu's output is the graph's. Results stay those of
+ * Memory planning against hand-computed counts: on {@code relu(mm(cos(mm(sin(x), w)), w))} with 4×4 float32 tensors (64
+ * bytes each) the kernels are sin, cos and relu, the matrix products extern calls. sin's buffer is dead once the first
+ * product has read it, so cos's output takes its storage; relu's output is the graph's. Results stay those of
  * allocating every buffer anew (bit for bit) and of eager code.
  */
 class MemoryPlanTest {
@@ -47,7 +47,8 @@ class MemoryPlanTest {
     }
 
     private static GraphModule chain() {
-        return Fx.makeFx(in -> new Tensor[] {in[0].sin().mm(in[1]).cos().mm(in[1]).relu()}, graphInputs());
+        return Fx.makeFx(
+                in -> new Tensor[] {in[0].sin().mm(in[1]).cos().mm(in[1]).relu()}, graphInputs());
     }
 
     private static Tensor eager(Tensor x, Tensor w) {
@@ -109,7 +110,8 @@ class MemoryPlanTest {
     @Test
     void anIntermediateReturnedThroughAViewIsNeverShared() {
         // cos's buffer is returned as its transpose (a view, run as an extern call): it escapes with the output
-        GraphModule gm = Fx.makeFx(in -> new Tensor[] {in[0].sin().mm(in[1]).cos().t()}, graphInputs());
+        GraphModule gm =
+                Fx.makeFx(in -> new Tensor[] {in[0].sin().mm(in[1]).cos().t()}, graphInputs());
         GraphCompiler.CompiledGraph g = Inductor.compile(gm);
         Tensor[] in = graphInputs();
         Tensor first = g.call(in)[0];
@@ -162,7 +164,8 @@ class MemoryPlanTest {
 
     @Test
     void reduceOverheadTrainsAsTheDefaultModeAndOverwritesTheLastLoss() {
-        BiFunction<Tensor, Tensor, Tensor> f = (x, w) -> x.sin().mm(w).cos().mul(w).sum();
+        BiFunction<Tensor, Tensor, Tensor> f =
+                (x, w) -> x.sin().mm(w).cos().mul(w).sum();
         BiFunction<Tensor, Tensor, Tensor> compiled =
                 Torch.compile(f, CompileOptions.defaults().mode(CompileMode.REDUCE_OVERHEAD));
         Tensor[] in = graphInputs();
