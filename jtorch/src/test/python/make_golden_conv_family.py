@@ -191,11 +191,54 @@ def repr_cases():
                       "kwargs": {"factor": factor, "repr": repr(cls(factor))}})
 
 
+def phase_cases():
+    """Strided transposed convolutions with four channels a group and more, which run one GEMM per output phase
+    (sub-pixel decomposition), and integer-scale linear rows, which run by phase: every phase count, padding and
+    output padding, groups, dilation, phases without taps, odd sizes. Appended last so the cases above keep their
+    inputs."""
+    conv_transpose("phases/stride-2-kernel-4-odd-sizes", 2, 8, 6, 4, randn(2, 8, 5, 7), stride=2, padding=1)
+    conv_transpose("phases/stride-3-output-padding", 2, 5, 4, [5, 4], randn(2, 5, 4, 3), stride=3, padding=[1, 2],
+                   output_padding=[2, 1])
+    conv_transpose("phases/groups-2-output-padding", 2, 8, 8, 3, randn(3, 8, 4, 5), stride=2, padding=1, groups=2,
+                   output_padding=1)
+    conv_transpose("phases/dilation-2-untapped-phase", 2, 4, 4, 3, randn(2, 4, 5, 4), bias=False, stride=2,
+                   padding=2, dilation=2)
+    conv_transpose("phases/dilation-3-stride-2", 2, 4, 5, 3, randn(2, 4, 4, 5), stride=2, padding=1, dilation=3,
+                   output_padding=1)
+    conv_transpose("phases/strides-2-1", 2, 4, 4, 3, randn(2, 4, 3, 6), stride=[2, 1], padding=[0, 1])
+    conv_transpose("phases/kernel-below-stride", 2, 4, 5, 2, randn(1, 4, 3, 4), stride=3)
+    conv_transpose("phases/padding-past-kernel", 2, 4, 4, 3, randn(2, 4, 6, 5), stride=2, padding=3)
+    conv_transpose("phases/output-size", 2, 4, 4, 4, randn(2, 4, 5, 5), stride=2, padding=1, output_size=[11, 10])
+    conv_transpose("phases/stride-2", 1, 6, 4, 4, randn(2, 6, 7), stride=2, padding=1)
+    conv_transpose("phases/stride-3-groups", 1, 8, 8, 5, randn(2, 8, 6), stride=3, padding=2, groups=2,
+                   output_padding=1)
+    f32 = torch.float32
+    for align in (False, True):
+        a = "/align" if align else ""
+        interp("bilinear/phases/scale-2" + a, randn(2, 3, 6, 45, dtype=f32), scale_factor=2, mode="bilinear",
+               align_corners=align)
+        interp("bilinear/phases/scale-3" + a, randn(2, 3, 5, 17, dtype=f32), scale_factor=3, mode="bilinear",
+               align_corners=align)
+        interp("bilinear/phases/size-x2" + a, randn(1, 2, 6, 20, dtype=f32), size=(12, 40), mode="bilinear",
+               align_corners=align)
+        interp("bilinear/phases/many-planes/scale-2" + a, randn(2, 32, 9, 21, dtype=f32), scale_factor=2,
+               mode="bilinear", align_corners=align)
+        interp("bilinear/phases/many-planes/scale-3" + a, randn(2, 32, 4, 13, dtype=f32), scale_factor=3,
+               mode="bilinear", align_corners=align)
+        interp("linear/phases/scale-2" + a, randn(4, 16, 19, dtype=f32), scale_factor=2, mode="linear",
+               align_corners=align)
+        interp("trilinear/phases/scale-2" + a, randn(1, 2, 3, 4, 10, dtype=f32), scale_factor=2, mode="trilinear",
+               align_corners=align)
+    interp("bilinear/phases/scale-2/float64", randn(2, 3, 6, 20), scale_factor=2, mode="bilinear")
+    interp("bilinear/phases/scale-4", randn(1, 3, 4, 9, dtype=f32), scale_factor=4, mode="bilinear")
+
+
 def main():
     interpolate_cases()
     conv_transpose_cases()
     pixel_cases()
     repr_cases()
+    phase_cases()
     here = os.path.dirname(os.path.abspath(__file__))
     write(os.path.join(here, "..", "resources", "golden", "conv_family.json"), CASES, "make_golden_conv_family.py")
 

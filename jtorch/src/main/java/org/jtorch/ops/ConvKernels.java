@@ -94,6 +94,10 @@ final class ConvKernels {
      */
     static void backwardInput(Tensor gradOutput, Tensor weight, Tensor bias, Tensor out, ConvOps.Geometry g) {
         if (out.numel() == 0) return;
+        if (SubPixelForward.applies(g)) { // strided: a dense GEMM per output phase, no column matrix nor col2im
+            SubPixelForward.run(gradOutput, weight, bias, out, g);
+            return;
+        }
         try (var _ = DispatchState.gradEnabled(false)) {
             DType ct = ComputeArrays.computeType(out.dtype());
             ComputeArrays.Dense go = ComputeArrays.dense(gradOutput, ct),
@@ -171,6 +175,8 @@ final class ConvKernels {
      * @return {grad_input of x's shape, grad_weight of W's shape}, of their dtypes
      */
     static Tensor[] transposedBackward(Tensor gy, Tensor x, Tensor weight, ConvOps.Geometry g) {
+        // by output phase, a sample per thread at a time: a single sample keeps the general path's split GEMMs
+        if (SubPixelForward.applies(g) && g.n() > 1) return SubPixelBackward.both(gy, x, weight, g);
         Tensor gi = Tensor.of(TensorImpl.empty(x.impl().shapeRef(), x.dtype()));
         Tensor gw = Tensor.of(TensorImpl.empty(weight.impl().shapeRef(), weight.dtype()));
         try (var _ = DispatchState.gradEnabled(false)) {

@@ -83,7 +83,8 @@ record ResampleAxis(int in, int out, int taps, int[] idx, double[] w, float[] wf
      */
     private static double sourceIndex(double scale, int o, boolean alignCorners, boolean cubic, boolean single) {
         if (alignCorners) return round(single, scale * o);
-        double src = round(single, round(single, scale * round(single, o + 0.5)) - 0.5);
+        // float32: PyTorch 2.13's CPU build contracts scale·(o + ½) − ½ into one fused multiply-add (one rounding)
+        double src = single ? Math.fma((float) scale, (float) (o + 0.5), -0.5f) : scale * (o + 0.5) - 0.5;
         return !cubic && src < 0 ? 0 : src;
     }
 

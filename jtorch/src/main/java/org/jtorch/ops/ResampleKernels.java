@@ -15,6 +15,10 @@ import org.jtorch.kernels.cpu.Parallel;
  * stay in cache; otherwise each pass runs in parallel over the blocks in front of its dim. Either way the passes and
  * their sums are the same, and threads write disjoint outputs, so results do not depend on the thread count. Half types
  * are computed in float32, as ATen's upsample kernels accumulate them.
+ *
+ * <p>Float32 linear rows of the last dim with an integer scale factor run by output phase ({@link ResamplePhases}):
+ * contiguous runs of the input (forward) or of the output gradient split by phase (backward) instead of gathers and
+ * scatters through the table, with the same sums in the same order.
  */
 final class ResampleKernels {
     private ResampleKernels() {}
@@ -42,8 +46,9 @@ final class ResampleKernels {
             DType ct = ComputeArrays.computeType(out.dtype());
             ComputeArrays.Dense x = ComputeArrays.dense(source, ct);
             ComputeArrays.Target t = ComputeArrays.Target.of(out, ct);
+            ResamplePhases phases = ct == DType.FLOAT32 ? ResamplePhases.of(axes[axes.length - 1]) : null;
             if (byPlane(planes, axes, adjoint)) {
-                runByPlane(x, t, ct, planes, axes, adjoint);
+                runByPlane(x, t, ct, planes, axes, adjoint, phases);
                 t.finish();
                 return;
             }
@@ -61,8 +66,8 @@ final class ResampleKernels {
                 boolean toTarget = a == last;
                 Object dst = toTarget ? t.array() : alloc(ct, before * sizes[a] * inner);
                 int dstOffset = toTarget ? t.offset() : 0;
-                if (adjoint) adjointPass(axes[a], src, srcOffset, dst, dstOffset, before, (int) inner);
-                else pass(axes[a], src, srcOffset, dst, dstOffset, before, (int) inner);
+                if (adjoint) adjointPass(axes[a], src, srcOffset, dst, dstOffset, before, (int) inner, phases);
+                else pass(axes[a], src, srcOffset, dst, dstOffset, before, (int) inner, phases);
                 src = dst;
                 srcOffset = dstOffset;
             }
@@ -108,7 +113,8 @@ final class ResampleKernels {
             DType ct,
             long planes,
             ResampleAxis[] axes,
-            boolean adjoint) {
+            boolean adjoint,
+            ResamplePhases phases) {
         int k = axes.length;
         long inPlane = 1, outPlane = 1;
         for (ResampleAxis ax : axes) {
@@ -133,8 +139,8 @@ final class ResampleKernels {
                     for (long b = 0; b < before; b++) {
                         int in = adjoint ? axes[a].out() : axes[a].in(), out = adjoint ? axes[a].in() : axes[a].out();
                         int s = srcOffset + (int) (b * in * inner), d = dstOffset + (int) (b * out * inner);
-                        if (adjoint) adjointBlock(axes[a], src, s, dst, d, (int) inner);
-                        else passBlock(axes[a], src, s, dst, d, (int) inner);
+                        if (adjoint) adjointBlock(axes[a], src, s, dst, d, (int) inner, phases);
+                        else passBlock(axes[a], src, s, dst, d, (int) inner, phases);
                     }
                     src = dst;
                     srcOffset = dstOffset;
@@ -176,19 +182,25 @@ final class ResampleKernels {
     // ---- one dim, forward ---------------------------------------------------------------------------------
 
     /** [before, in, inner] → [before, out, inner] along the middle dim. */
-    private static void pass(ResampleAxis ax, Object src, int so, Object dst, int dOff, long before, int inner) {
+    private static void pass(
+            ResampleAxis ax, Object src, int so, Object dst, int dOff, long before, int inner, ResamplePhases phases) {
         int in = ax.in(), out = ax.out();
         Parallel.forRange(before, grain((long) out * inner), (b0, b1) -> {
             for (long b = b0; b < b1; b++) {
-                passBlock(ax, src, so + (int) (b * in * inner), dst, dOff + (int) (b * out * inner), inner);
+                passBlock(ax, src, so + (int) (b * in * inner), dst, dOff + (int) (b * out * inner), inner, phases);
             }
         });
     }
 
-    /** One block of {@link #pass}: [in, inner] at {@code s} → [out, inner] at {@code d}. */
-    private static void passBlock(ResampleAxis ax, Object src, int s, Object dst, int d, int inner) {
+    /**
+     * One block of {@link #pass}: [in, inner] at {@code s} → [out, inner] at {@code d}; rows of the axis with
+     * {@code phases} (or null) by phase.
+     */
+    private static void passBlock(
+            ResampleAxis ax, Object src, int s, Object dst, int d, int inner, ResamplePhases phases) {
         if (src instanceof float[] sf) {
-            if (inner == 1) gatherRow(ax, sf, s, (float[]) dst, d);
+            if (inner == 1 && phases != null && phases.axis() == ax) phases.forwardRow(sf, s, (float[]) dst, d);
+            else if (inner == 1) gatherRow(ax, sf, s, (float[]) dst, d);
             else combineRows(ax, sf, s, (float[]) dst, d, inner);
         } else {
             if (inner == 1) gatherRow(ax, (double[]) src, s, (double[]) dst, d);
@@ -280,21 +292,30 @@ final class ResampleKernels {
     // ---- one dim, adjoint ---------------------------------------------------------------------------------
 
     /** [before, out, inner] → [before, in, inner]: zeroes each block, then adds every output where it was read. */
-    private static void adjointPass(ResampleAxis ax, Object src, int so, Object dst, int dOff, long before, int inner) {
+    private static void adjointPass(
+            ResampleAxis ax, Object src, int so, Object dst, int dOff, long before, int inner, ResamplePhases phases) {
         int in = ax.in(), out = ax.out();
         Parallel.forRange(before, grain((long) out * inner), (b0, b1) -> {
             for (long b = b0; b < b1; b++) {
-                adjointBlock(ax, src, so + (int) (b * out * inner), dst, dOff + (int) (b * in * inner), inner);
+                adjointBlock(ax, src, so + (int) (b * out * inner), dst, dOff + (int) (b * in * inner), inner, phases);
             }
         });
     }
 
-    /** One block of {@link #adjointPass}: [out, inner] at {@code s} → [in, inner] at {@code d}. */
-    private static void adjointBlock(ResampleAxis ax, Object src, int s, Object dst, int d, int inner) {
+    /**
+     * One block of {@link #adjointPass}: [out, inner] at {@code s} → [in, inner] at {@code d}; rows of the axis with
+     * {@code phases} (or null) by phase.
+     */
+    private static void adjointBlock(
+            ResampleAxis ax, Object src, int s, Object dst, int d, int inner, ResamplePhases phases) {
         int in = ax.in(), out = ax.out(), taps = ax.taps();
         int[] idx = ax.idx();
         if (src instanceof float[] sf) {
             float[] df = (float[]) dst, w = ax.wf();
+            if (inner == 1 && phases != null && phases.axis() == ax && phases.hasBackward()) {
+                phases.backwardRow(sf, s, df, d);
+                return;
+            }
             java.util.Arrays.fill(df, d, d + in * inner, 0f);
             if (inner == 1 && taps == 2) {
                 scatterRow(idx, w, sf, s, df, d, out);

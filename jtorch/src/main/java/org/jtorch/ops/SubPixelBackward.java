@@ -1,0 +1,162 @@
+package org.jtorch.ops;
+
+import org.jtorch.DType;
+import org.jtorch.Tensor;
+import org.jtorch.dispatch.DispatchState;
+import org.jtorch.kernels.cpu.Parallel;
+import org.jtorch.storage.TensorImpl;
+
+/**
+ * Both gradients of a strided 2-d transposed convolution {@code y = conv_transpose(x, W)} ({@link SubPixelForward}'s
+ * op) by output phase, with no column matrix. Per sample, each phase of the output gradient is laid on its grid (the
+ * forward's layout, zeros in the dropped columns, a zero margin in front), and for every tap of the phase:
+ *
+ * <ul>
+ *   <li>input gradient: {@code gx += W_tapᵀ · gy_phase} read at the tap's shift backwards, on the framed input's grid
+ *       (the strided convolution of gy, one stride-1 piece per phase);
+ *   <li>weight gradient: {@code gW_tap += gy_phase · shifted(x)ᵀ}, the forward's GEMM with the roles of its operands
+ *       traded.
+ * </ul>
+ *
+ * Samples are split into a fixed number of runs (from the processor count, not the thread count), each run summing its
+ * weight gradient in its own buffer, and the runs' buffers are summed in order at the end, so the bits do not depend on
+ * the thread count. Results as the general path's up to float rounding.
+ */
+final class SubPixelBackward {
+    private SubPixelBackward() {}
+
+    /** Runs of samples with a weight-gradient buffer each: two per processor, fixed for the process. */
+    private static final int RUNS = 2 * Math.max(1, Runtime.getRuntime().availableProcessors());
+
+    /** {grad_input of x's shape, grad_weight of W's shape} for the output gradient {@code gy}. */
+    static Tensor[] both(Tensor gy, Tensor x, Tensor weight, ConvOps.Geometry g) {
+        Tensor gi = Tensor.of(TensorImpl.empty(x.impl().shapeRef(), x.dtype()));
+        Tensor gw = Tensor.of(TensorImpl.empty(weight.impl().shapeRef(), weight.dtype()));
+        try (var _ = DispatchState.gradEnabled(false)) {
+            DType ct = ComputeArrays.computeType(x.dtype());
+            ComputeArrays.Dense go = ComputeArrays.dense(gy, ct),
+                    xd = ComputeArrays.dense(x, ct),
+                    w = ComputeArrays.dense(weight, ct);
+            ComputeArrays.Target ti = ComputeArrays.Target.of(gi, ct), tgw = ComputeArrays.Target.of(gw, ct);
+            SubPixelFrame f = SubPixelFrame.of(g);
+            TapMajorWeights tw = TapMajorWeights.of(g);
+            Object wt = tw.pack(w.array(), w.offset());
+            int n = (int) g.n(), per = Math.ceilDiv(n, Math.min(n, RUNS)), runs = Math.ceilDiv(n, per);
+            Object parts = SubPixelFrame.zeros(wt, runs * tw.size());
+            ArrayGemm.singleThreaded(() -> Parallel.forRange(runs, 1, (r0, r1) -> {
+                Sample s = new Sample(f, tw, wt, g);
+                for (int r = (int) r0; r < r1; r++) {
+                    for (int i = r * per; i < Math.min(n, (r + 1) * per); i++) {
+                        s.run(go, xd, i, parts, r * tw.size(), ti);
+                    }
+                }
+            }));
+            tw.unpackSum(parts, runs, tgw.array(), tgw.offset());
+            ti.finish();
+            tgw.finish();
+        }
+        return new Tensor[] {gi, gw};
+    }
+
+    /** One thread's scratch (the framed input, a phase of the output gradient, the input gradient) and its passes. */
+    private static final class Sample {
+        private final SubPixelFrame f;
+        private final TapMajorWeights tw;
+        private final Object wt, frame, phase, grad;
+        private final ConvOps.Geometry g;
+        /** Zeros before a phase's grid in {@link #phase}, so every tap's backward shift stays inside the row. */
+        private final int margin, phaseRow, gradLength;
+
+        Sample(SubPixelFrame f, TapMajorWeights tw, Object wt, ConvOps.Geometry g) {
+            this.f = f;
+            this.tw = tw;
+            this.wt = wt;
+            this.g = g;
+            margin = f.maxShift();
+            phaseRow = margin + f.plane();
+            gradLength = (f.inH() - 1) * f.width() + f.inW();
+            frame = SubPixelFrame.zeros(wt, tw.groups() * tw.cx() * f.plane());
+            phase = SubPixelFrame.zeros(wt, tw.groups() * tw.cy() * phaseRow);
+            grad = SubPixelFrame.zeros(wt, tw.groups() * tw.cx() * gradLength);
+        }
+
+        /**
+         * Sample i: adds its weight gradient to the tap-major buffer at {@code part} of {@code parts} and writes its
+         * input gradient.
+         */
+        void run(
+                ComputeArrays.Dense gy, ComputeArrays.Dense x, int i, Object parts, int part, ComputeArrays.Target gi) {
+            int cx = tw.groups() * tw.cx(), cy = tw.groups() * tw.cy();
+            f.place(x.array(), x.offset() + i * cx * f.inH() * f.inW(), cx, frame);
+            boolean started = false;
+            for (int p = 0; p < f.phases(); p++) {
+                int[] rowTaps = f.rows().taps()[p / f.cols().stride()],
+                        colTaps = f.cols().taps()[p % f.cols().stride()];
+                int len = f.gridLength(p);
+                if (len == 0 || rowTaps.length == 0 || colTaps.length == 0) continue;
+                lay(gy, gy.offset() + i * cy * (int) (g.h() * g.w()), p);
+                for (int gr = 0; gr < tw.groups(); gr++) {
+                    int ph = gr * tw.cy() * phaseRow + margin, fr = gr * tw.cx() * f.plane();
+                    for (int a = 0; a < rowTaps.length; a++) {
+                        for (int c = 0; c < colTaps.length; c++) {
+                            int at = tw.at(tw.tap(rowTaps[a], colTaps[c]), gr), shift = f.shift(p, a, c);
+                            ArrayGemm.gemm(
+                                    tw.cy(),
+                                    tw.cx(),
+                                    len,
+                                    new ArrayGemm.Operand(phase, ph, phaseRow, false),
+                                    new ArrayGemm.Operand(frame, fr + shift, f.plane(), true),
+                                    true,
+                                    parts,
+                                    part + at,
+                                    tw.cx());
+                            ArrayGemm.gemm(
+                                    tw.cx(),
+                                    gradLength,
+                                    tw.cy(),
+                                    new ArrayGemm.Operand(wt, at, tw.cx(), true),
+                                    new ArrayGemm.Operand(phase, ph + f.origin() - shift, phaseRow, false),
+                                    started || a > 0 || c > 0,
+                                    grad,
+                                    gr * tw.cx() * gradLength,
+                                    gradLength);
+                        }
+                    }
+                }
+                started = true;
+            }
+            if (!started) SubPixelFrame.clear(grad, 0, cx * gradLength);
+            int plane = f.inH() * f.inW();
+            for (int o = 0; o < cx; o++) {
+                for (int y = 0; y < f.inH(); y++) {
+                    System.arraycopy(
+                            grad,
+                            o * gradLength + y * f.width(),
+                            gi.array(),
+                            gi.offset() + (i * cx + o) * plane + y * f.inW(),
+                            f.inW());
+                }
+            }
+        }
+
+        /** Lays phase p of one output-gradient sample ([C_y, h, w] at {@code from}) on its grid, zeros elsewhere. */
+        private void lay(ComputeArrays.Dense gy, int from, int p) {
+            int sh = f.rows().stride(), sw = f.cols().stride(), ry = p / sw, rx = p % sw;
+            int cy = tw.groups() * tw.cy(), h = (int) g.h(), w = (int) g.w(), width = f.width();
+            int rows = f.rows().counts()[ry], cols = f.cols().counts()[rx];
+            SubPixelFrame.clear(phase, 0, cy * phaseRow);
+            for (int c = 0; c < cy; c++) {
+                for (int q = 0; q < rows; q++) {
+                    int src = from + (c * h + ry + sh * q) * w + rx, dst = c * phaseRow + margin + q * width;
+                    if (phase instanceof float[] d) {
+                        float[] s = (float[]) gy.array();
+                        for (int j = 0; j < cols; j++) d[dst + j] = s[src + sw * j];
+                    } else {
+                        double[] d = (double[]) phase, s = (double[]) gy.array();
+                        for (int j = 0; j < cols; j++) d[dst + j] = s[src + sw * j];
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package org.jtorch.ops;
+
+import org.jtorch.DType;
+import org.jtorch.Tensor;
+import org.jtorch.dispatch.DispatchState;
+import org.jtorch.kernels.cpu.Parallel;
+
+/**
+ * A strided 2-d transposed convolution (the input gradient of convolution {@code g}) as one dense stride-1 correlation
+ * per output phase ({@link SubPixelFrame}): for each sample and phase, {@code grid = Σ_taps W_tap · shifted(x)}, GEMMs
+ * straight on the zero-framed input with no column matrix, then the grid is written into the phase's interleaved output
+ * positions with the bias. The general path (GEMM into a column matrix of C_y·kh·kw rows, then col2im) writes and reads
+ * that matrix, tens of MiB at common sizes, and scatters it with a read-modify-write per tap.
+ *
+ * <p>Each output element is the sum over its phase's taps (row taps outer, column taps inner, as col2im sums them) of a
+ * dot product over the input channels; only the float rounding of those sums may differ from the general path. Each
+ * (sample, phase) is computed whole by one thread with fixed GEMM shapes, so the bits do not depend on the thread
+ * count.
+ */
+final class SubPixelForward {
+    private SubPixelForward() {}
+
+    /**
+     * Channels per group below which the general path runs instead: with a handful of channels each tap's GEMM is too
+     * small for its call to pay off, while the general path batches the groups' products.
+     */
+    static final int MIN_CHANNELS = 4;
+
+    /**
+     * Whether the decomposition serves convolution {@code g}'s input gradient: a stride above one on some axis (stride
+     * one has a single phase: nothing to split) and enough channels per group on both sides.
+     */
+    static boolean applies(ConvOps.Geometry g) {
+        return (g.sh() > 1 || g.sw() > 1)
+                && g.cout() / g.groups() >= MIN_CHANNELS
+                && g.cin() / g.groups() >= MIN_CHANNELS
+                && g.n() > 0
+                && g.oh() * g.ow() > 0;
+    }
+
+    /** {@code out} ([N, C_y, h, w]) = the transposed convolution of {@code input} by {@code weight}, plus bias. */
+    static void run(Tensor input, Tensor weight, Tensor bias, Tensor out, ConvOps.Geometry g) {
+        try (var _ = DispatchState.gradEnabled(false)) {
+            DType ct = ComputeArrays.computeType(out.dtype());
+            ComputeArrays.Dense x = ComputeArrays.dense(input, ct),
+                    w = ComputeArrays.dense(weight, ct),
+                    b = bias == null ? null : ComputeArrays.dense(bias, ct);
+            ComputeArrays.Target t = ComputeArrays.Target.of(out, ct);
+            SubPixelFrame f = SubPixelFrame.of(g);
+            TapMajorWeights tw = TapMajorWeights.of(g);
+            Object wt = tw.pack(w.array(), w.offset());
+            int phases = f.phases(), cx = (int) g.cout(), cy = (int) g.cin();
+            ArrayGemm.singleThreaded(() -> Parallel.forRange(g.n() * phases, 1, (u0, u1) -> {
+                Object frame = SubPixelFrame.zeros(wt, cx * f.plane());
+                Object grid = SubPixelFrame.zeros(wt, cy * f.maxGridLength());
+                int held = -1;
+                for (long u = u0; u < u1; u++) {
+                    int i = (int) (u / phases), p = (int) (u % phases);
+                    if (i != held) {
+                        f.place(x.array(), x.offset() + i * cx * f.inH() * f.inW(), cx, frame);
+                        held = i;
+                    }
+                    if (f.gridLength(p) == 0) continue;
+                    phase(f, tw, wt, frame, p, grid);
+                    write(f, g, p, grid, t.array(), t.offset() + i * cy * (int) (g.h() * g.w()), b);
+                }
+            }));
+            t.finish();
+        }
+    }
+
+    /** Phase p's grid ([C_y, gridLength]) from the framed sample: every tap's GEMM, accumulated. */
+    private static void phase(SubPixelFrame f, TapMajorWeights tw, Object wt, Object frame, int p, Object grid) {
+        int[] rowTaps = f.rows().taps()[p / f.cols().stride()],
+                colTaps = f.cols().taps()[p % f.cols().stride()];
+        int len = f.gridLength(p);
+        if (rowTaps.length == 0 || colTaps.length == 0) {
+            SubPixelFrame.clear(grid, 0, tw.groups() * tw.cy() * len);
+            return;
+        }
+        for (int gr = 0; gr < tw.groups(); gr++) {
+            boolean accumulate = false;
+            for (int a = 0; a < rowTaps.length; a++) {
+                for (int c = 0; c < colTaps.length; c++) {
+                    ArrayGemm.gemm(
+                            tw.cy(),
+                            len,
+                            tw.cx(),
+                            new ArrayGemm.Operand(wt, tw.at(tw.tap(rowTaps[a], colTaps[c]), gr), tw.cx(), false),
+                            new ArrayGemm.Operand(frame, gr * tw.cx() * f.plane() + f.shift(p, a, c), f.plane(), false),
+                            accumulate,
+                            grid,
+                            gr * tw.cy() * len,
+                            len);
+                    accumulate = true;
+                }
+            }
+        }
+    }
+
+    /**
+     * Writes phase p's grid into its positions (every row and column stride apart) of one output sample ([C_y, h, w] at
+     * {@code to}), plus the bias (or null).
+     */
+    private static void write(
+            SubPixelFrame f, ConvOps.Geometry g, int p, Object grid, Object out, int to, ComputeArrays.Dense b) {
+        int sh = f.rows().stride(), sw = f.cols().stride(), ry = p / sw, rx = p % sw;
+        int cy = (int) g.cin(), h = (int) g.h(), w = (int) g.w(), width = f.width(), len = f.gridLength(p);
+        int rows = f.rows().counts()[ry], cols = f.cols().counts()[rx];
+        for (int c = 0; c < cy; c++) {
+            for (int q = 0; q < rows; q++) {
+                int src = c * len + q * width, dst = to + (c * h + ry + sh * q) * w + rx;
+                if (out instanceof float[] o) {
+                    float[] s = (float[]) grid;
+                    float bias = b == null ? 0f : ((float[]) b.array())[b.offset() + c];
+                    for (int j = 0; j < cols; j++) o[dst + sw * j] = s[src + j] + bias;
+                } else {
+                    double[] o = (double[]) out, s = (double[]) grid;
+                    double bias = b == null ? 0 : ((double[]) b.array())[b.offset() + c];
+                    for (int j = 0; j < cols; j++) o[dst + sw * j] = s[src + j] + bias;
+                }
+            }
+        }
+    }
+}
