@@ -355,14 +355,15 @@ final class DirectConvKernels {
                 int base = c * chan, in = from + c * plane();
                 Arrays.fill(dst, base, base + chan, 0f);
                 for (int iy = 0; iy < h; iy++) {
-                    int py = iy + ph, row = base + py % sh * sw * phaseSize + py / sh * wp;
+                    int py = iy + ph, row = base + py % sh * sw * phaseSize + py / sh * wp, x0 = in + iy * w;
                     if (sw == 1) {
-                        System.arraycopy(src, in + iy * w, dst, row + pw, w);
+                        System.arraycopy(src, x0, dst, row + pw, w);
                         continue;
                     }
-                    for (int ix = 0; ix < w; ix++) {
-                        int px = ix + pw;
-                        dst[row + px % sw * phaseSize + px / sw] = src[in + iy * w + ix];
+                    // phase by phase, so that no element needs a division: column ix goes to phase (ix + pw) mod sw
+                    for (int rx = 0; rx < sw; rx++) {
+                        int ix = Math.floorMod(rx - pw, sw), to = row + rx * phaseSize + (ix + pw) / sw;
+                        for (; ix < w; ix += sw) dst[to++] = src[x0 + ix];
                     }
                 }
             }
@@ -394,11 +395,15 @@ final class DirectConvKernels {
          */
         void interleave(float[] sums, int at, float[] dst, int to, float[] bias, int biasAt) {
             for (int iy = 0; iy < h; iy++) {
-                int py = iy + ph, row = at + py % sh * sw * gradLen + py / sh * wp;
-                for (int ix = 0; ix < w; ix++) {
-                    int px = ix + pw;
-                    float v = sums[row + px % sw * gradLen + px / sw];
-                    dst[to + iy * w + ix] = bias == null ? v : v + bias[biasAt];
+                int py = iy + ph, row = at + py % sh * sw * gradLen + py / sh * wp, y0 = to + iy * w;
+                for (int rx = 0; rx < sw; rx++) { // phase by phase, as in spread
+                    int ix = Math.floorMod(rx - pw, sw), from = row + rx * gradLen + (ix + pw) / sw;
+                    if (bias == null) {
+                        for (; ix < w; ix += sw) dst[y0 + ix] = sums[from++];
+                    } else {
+                        float b = bias[biasAt];
+                        for (; ix < w; ix += sw) dst[y0 + ix] = sums[from++] + b;
+                    }
                 }
             }
         }
