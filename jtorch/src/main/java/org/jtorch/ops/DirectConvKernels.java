@@ -419,8 +419,15 @@ final class DirectConvKernels {
         return Math.ceilDiv(v, step) * step;
     }
 
-    /** Units of a parallel pass per piece, each unit {@code work} multiply-adds: about {@link Parallel#GRAIN} each. */
+    /**
+     * Multiply-adds a parallel piece has at least: some 30 µs of vector work, well above what forking and joining the
+     * pool costs. Why not {@link Parallel#GRAIN}: that counts scalar element operations, and with it the single-sample
+     * convolutions (a few µs of work) were split over both cores, which on a loaded machine made them slower.
+     */
+    private static final long PIECE = 1L << 19;
+
+    /** Units of a parallel pass per piece, each unit {@code work} multiply-adds: about {@link #PIECE} each. */
     private static long grain(long work) {
-        return Math.max(1, Parallel.GRAIN / Math.max(1, work));
+        return Math.max(1, PIECE / Math.max(1, work));
     }
 }
