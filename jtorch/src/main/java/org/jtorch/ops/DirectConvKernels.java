@@ -326,13 +326,14 @@ final class DirectConvKernels {
         }
 
         /**
-         * Where term (output channel, tap of {@code phase}) of an input phase reads in the widened grad output, less
-         * the position: the tap's shift back from the row's start.
+         * Where term (tap of {@code phase}, output channel) of an input phase reads in the widened grad output, less
+         * the position: the tap's shift back from the row's start. Tap by tap, each over every output channel: the
+         * order of the column kernel's sums (a GEMM over the channels, then the taps folded back in turn).
          */
         int[] gradTerms(int phase) {
             int[] ts = tapsOf(phase), at = new int[cog * ts.length];
-            for (int o = 0; o < cog; o++) {
-                for (int i = 0; i < ts.length; i++) at[o * ts.length + i] = o * gradChan() + front - shift[ts[i]];
+            for (int i = 0; i < ts.length; i++) {
+                for (int o = 0; o < cog; o++) at[i * cog + o] = o * gradChan() + front - shift[ts[i]];
             }
             return at;
         }
@@ -340,8 +341,8 @@ final class DirectConvKernels {
         /** The weight of each term of {@link #gradTerms}, from the group's first weight of the input channel. */
         int[] gradWeights(int phase) {
             int[] ts = tapsOf(phase), at = new int[cog * ts.length];
-            for (int o = 0; o < cog; o++) {
-                for (int i = 0; i < ts.length; i++) at[o * ts.length + i] = o * terms + ts[i];
+            for (int i = 0; i < ts.length; i++) {
+                for (int o = 0; o < cog; o++) at[i * cog + o] = o * terms + ts[i];
             }
             return at;
         }
