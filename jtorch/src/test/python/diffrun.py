@@ -183,10 +183,27 @@ def leaves_of(args, complex_case):
     return [swap(a) for a in args], leaves
 
 
+def weighted(y, o):
+    """sum(y * w(o)); for a complex y sum(Re(y * conj(v))), v = w(o) + i w(o + 50) (as DiffRunJTorch)."""
+    w = weights(o, y)
+    if y.is_complex():
+        return (y * torch.complex(w, weights(o + 50, y)).conj()).real.sum()
+    return (y * w).sum()
+
+
+class SecondRaised:
+    """PyTorch refused a complex case's second derivatives: its first ones are still compared."""
+
+    def __init__(self, message):
+        self.message = message
+
+
 def gradients(fn, names, args, spec, complex_case):
     """(first, second-or-None) gradients as DiffRunJTorch takes them, or raises. A complex output y enters the real
     loss as sum(Re(y * conj(v))), v = w(o) + i w(o + 50): PyTorch's backward then gives the conjugate Wirtinger
-    gradients dL/dRe x + i dL/dIm x of complex inputs."""
+    gradients dL/dRe x + i dL/dIm x of complex inputs. The second derivatives are those of the first ones' weighted
+    sum (complex first gradients through the same real part); in a complex case PyTorch refusing them gives a
+    SecondRaised instead of raising."""
     leaf_args, leaves = leaves_of(args, complex_case)
     result = fn(**bind(fn, names, leaf_args))
     loss = None
@@ -194,11 +211,7 @@ def gradients(fn, names, args, spec, complex_case):
         y = result if o == -1 and isinstance(result, torch.Tensor) else result[max(o, 0)]
         if not differentiated(y.dtype, complex_case) or not y.requires_grad:
             continue
-        w = weights(max(o, 0), y)
-        if y.is_complex():
-            term = (y * torch.complex(w, weights(max(o, 0) + 50, y)).conj()).real.sum()
-        else:
-            term = (y * w).sum()
+        term = weighted(y, max(o, 0))
         loss = term if loss is None else loss + term
     if loss is None:
         return [None] * len(leaves), [None] * len(leaves) if spec["second"] else None
@@ -209,11 +222,16 @@ def gradients(fn, names, args, spec, complex_case):
     for i, g in enumerate(first):
         if g is None or not g.requires_grad:
             continue
-        term = (g * weights(100 + i, g)).sum()
+        term = weighted(g, 100 + i)
         total = term if total is None else total + term
     if total is None:
         return first, [None] * len(leaves)
-    return first, list(torch.autograd.grad(total, leaves, allow_unused=True))
+    if not complex_case:
+        return first, list(torch.autograd.grad(total, leaves, allow_unused=True))
+    try:
+        return first, list(torch.autograd.grad(total, leaves, allow_unused=True))
+    except Exception as e:  # PyTorch has no second derivative here: compared as a kind of its own
+        return first, SecondRaised(first_line(e))
 
 
 def compare_grads(expected, actual, kind):
@@ -263,7 +281,13 @@ def run_case(case, fn, names):
         mismatches.append(("grad-jtorch-raises", f"JTorch: {spec['error'][:300]}"))
         return mismatches
     mismatches += compare_grads(first, spec["first"], "grad")
-    if second is not None:
+    if isinstance(second, SecondRaised):
+        if "second_error" not in spec:
+            mismatches.append(("grad2-torch-raises", f"PyTorch: {second.message}"))
+    elif "second_error" in spec:
+        if second is not None:
+            mismatches.append(("grad2-jtorch-raises", f"JTorch: {spec['second_error'][:300]}"))
+    elif second is not None:
         mismatches += compare_grads(second, spec["second_grads"], "grad2")
     return mismatches
 
@@ -347,6 +371,8 @@ def work(cases_path, start, skip):
             found = [mismatch(case, kind, detail) for kind, detail in run_case(case, fn, case["names"])]
             out.write(json.dumps({"i": i, "op": key, "status": "compared", "grad": "grad" in case,
                                   "complex_grad": "grad" in case and is_complex_case(case),
+                                  "complex_second": "grad" in case and is_complex_case(case)
+                                  and case["grad"]["second"],
                                   "mismatches": found}) + "\n")
     out.flush()
 
@@ -360,7 +386,7 @@ def supervise(cases_path, results_path):
     """Runs workers until every case is done; a case that crashes PyTorch's process is a mismatch of its own kind,
     and the rest of that op's cases are skipped (counted)."""
     compared, lacking, renamed, crashed, skipped, mismatches = {}, {}, {}, [], {}, []
-    grads, complex_grads, start = 0, 0, 0
+    grads, complex_grads, complex_seconds, start = 0, 0, 0, 0
     with open(cases_path) as f:
         lines = [json.loads(line) for line in f]
     while True:
@@ -379,6 +405,7 @@ def supervise(cases_path, results_path):
                 compared[key] = compared.get(key, 0) + 1
                 grads += r["grad"]
                 complex_grads += r["complex_grad"]
+                complex_seconds += r["complex_second"]
                 mismatches += r["mismatches"]
             elif status == "lacking":
                 lacking[key] = lacking.get(key, 0) + 1
@@ -400,7 +427,8 @@ def supervise(cases_path, results_path):
         start = running + 1
     with open(results_path, "w") as f:
         json.dump({"torch": torch.__version__, "compared": compared, "gradient_cases": grads,
-                   "complex_gradient_cases": complex_grads, "lacking": lacking,
+                   "complex_gradient_cases": complex_grads, "complex_second_order_cases": complex_seconds,
+                   "lacking": lacking,
                    "renamed": renamed, "crashed_skipped": skipped, "mismatches": mismatches}, f, indent=1)
 
 

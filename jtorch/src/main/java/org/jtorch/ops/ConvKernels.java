@@ -29,7 +29,7 @@ import org.jtorch.storage.TensorImpl;
  * folding and layout copies are plain Java loops, parallel over samples. Chunks keep each scratch matrix within
  * {@link #COLS_BUDGET} elements (one sample at least). Half types are computed in float32, float64 in float64. The Java
  * loops write disjoint outputs per sample and the GEMMs' blocks do not depend on the thread count, so neither do the
- * results.
+ * results. Float32 problems with few weights per output channel take {@link DirectConvKernels} instead.
  */
 final class ConvKernels {
     private ConvKernels() {}
@@ -71,6 +71,11 @@ final class ConvKernels {
                     w = ComputeArrays.dense(weight, ct),
                     b = bias == null ? null : ComputeArrays.dense(bias, ct);
             ComputeArrays.Target t = ComputeArrays.Target.of(out, ct);
+            if (DirectConvKernels.fits(ct, g)) {
+                DirectConvKernels.forward(x, w, b, t, g);
+                t.finish();
+                return;
+            }
             Dims d = Dims.of(g);
             Object cols = ConvScratch.take(ct, ConvScratch.Slot.COLUMNS, (long) d.kTotal() * d.chunk() * d.l());
             Object y = ConvScratch.take(ct, ConvScratch.Slot.ROWS, (long) d.cout() * d.chunk() * d.l());
@@ -104,6 +109,11 @@ final class ConvKernels {
                     w = ComputeArrays.dense(weight, ct),
                     b = bias == null ? null : ComputeArrays.dense(bias, ct);
             ComputeArrays.Target t = ComputeArrays.Target.of(out, ct);
+            if (DirectConvKernels.fits(ct, g)) {
+                DirectConvKernels.backwardInput(go, w, b, t, g);
+                t.finish();
+                return;
+            }
             Dims d = Dims.of(g);
             Object cols = ConvScratch.take(ct, ConvScratch.Slot.COLUMNS, (long) d.kTotal() * d.chunk() * d.l());
             Object gy = ConvScratch.take(ct, ConvScratch.Slot.ROWS, (long) d.cout() * d.chunk() * d.l());
@@ -146,6 +156,11 @@ final class ConvKernels {
             DType ct = ComputeArrays.computeType(out.dtype());
             ComputeArrays.Dense go = ComputeArrays.dense(gradOutput, ct), x = ComputeArrays.dense(input, ct);
             ComputeArrays.Target t = ComputeArrays.Target.of(out, ct);
+            if (DirectConvKernels.fits(ct, g)) {
+                DirectConvKernels.backwardWeight(go, x, t, g);
+                t.finish();
+                return;
+            }
             Dims d = Dims.of(g);
             fill(t.array(), t.offset(), (int) out.numel());
             Object cols = ConvScratch.take(ct, ConvScratch.Slot.COLUMNS, (long) d.kTotal() * d.chunk() * d.l());

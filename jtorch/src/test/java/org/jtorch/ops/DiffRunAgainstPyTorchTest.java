@@ -81,6 +81,8 @@ class DiffRunAgainstPyTorchTest {
         private int mismatches;
         /** Gradient mismatches of complex cases, and how many of them are undocumented: counted apart. */
         private int complexGradMismatches, complexGradUndocumented;
+        /** Of those, the second-order ones (kinds {@code grad2} and {@code grad2-…}). */
+        private int complexGrad2Mismatches, complexGrad2Undocumented;
 
         @SuppressWarnings("unchecked")
         Report(
@@ -102,10 +104,13 @@ class DiffRunAgainstPyTorchTest {
                 String variant = (String) m.get("variant"), sample = (String) m.get("sample");
                 DiffRunKnownDifferences.Difference d = known.find(op, kind, dtype, variant, sample);
                 boolean complexGrad = kind.startsWith("grad") && dtype.startsWith("complex");
+                boolean complexGrad2 = complexGrad && kind.startsWith("grad2");
                 if (complexGrad) complexGradMismatches++;
+                if (complexGrad2) complexGrad2Mismatches++;
                 if (d != null) documented.merge(d, 1, Integer::sum);
                 else {
                     if (complexGrad) complexGradUndocumented++;
+                    if (complexGrad2) complexGrad2Undocumented++;
                     undocumented
                             .computeIfAbsent(op, k -> new ArrayList<>())
                             .add(kind + " " + dtype + " " + variant + " " + sample + ": " + m.get("detail"));
@@ -145,6 +150,13 @@ class DiffRunAgainstPyTorchTest {
                     complexGradMismatches,
                     complexGradMismatches - complexGradUndocumented,
                     complexGradUndocumented));
+            b.append(String.format(
+                    "  of which with second derivatives: %d   their second-order mismatches: %d "
+                            + "(documented %d, undocumented %d)%n",
+                    (Long) results.get("complex_second_order_cases"),
+                    complexGrad2Mismatches,
+                    complexGrad2Mismatches - complexGrad2Undocumented,
+                    complexGrad2Undocumented));
             b.append(String.format(
                     "cases written: %d; JTorch side %.1f s, total %.1f s%n", cases, javaSeconds, totalSeconds));
             b.append("skipped, PyTorch has no such aten op: ")

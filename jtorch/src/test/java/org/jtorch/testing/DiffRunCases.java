@@ -14,8 +14,8 @@ import org.jtorch.testing.DiffRunValues.Variant;
  * the op is swept over, chosen at random, with the sample's values; then seeded random values in float64 and in
  * float32, and, for pointwise ops, values mixed with edge values. float64 cases carry first derivatives, and those with
  * the sample's values second derivatives too. Every differentiable op that accepts complex128 also gets the sample in
- * complex128 with first derivatives (the conjugate Wirtinger gradients PyTorch's backward gives). The same seed gives
- * the same cases.
+ * complex128 with first and second derivatives (the conjugate Wirtinger gradients PyTorch's backward gives, and those
+ * of their weighted real part). The same seed gives the same cases.
  */
 public final class DiffRunCases {
     private DiffRunCases() {}
@@ -66,7 +66,7 @@ public final class DiffRunCases {
                 && !op.schema().isMutable();
         boolean complexGradients = differentiable && dtypes.contains(DType.COMPLEX128);
         for (DType d : picked) {
-            int grads = d == DType.FLOAT64 && differentiable ? 2 : d == DType.COMPLEX128 && complexGradients ? 1 : 0;
+            int grads = d == DType.FLOAT64 && differentiable || d == DType.COMPLEX128 && complexGradients ? 2 : 0;
             cases.add(new Case(op, sample, args, d, Variant.SAMPLE, rng.nextLong(), grads));
         }
         for (DType d : List.of(DType.FLOAT64, DType.FLOAT32)) {
@@ -77,7 +77,7 @@ public final class DiffRunCases {
         }
         // drawn last, so that the cases above keep the seeds they had before complex gradients were compared
         if (complexGradients && !picked.contains(DType.COMPLEX128)) {
-            cases.add(new Case(op, sample, args, DType.COMPLEX128, Variant.SAMPLE, rng.nextLong(), 1));
+            cases.add(new Case(op, sample, args, DType.COMPLEX128, Variant.SAMPLE, rng.nextLong(), 2));
         }
     }
 

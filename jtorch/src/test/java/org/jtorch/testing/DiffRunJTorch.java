@@ -24,7 +24,9 @@ import org.jtorch.ops.OpDef;
  *
  * <p>In a complex128 case the complex128 inputs are leaves too, and a complex output {@code y} enters the real loss as
  * {@code Σ Re(y · conj(v))} with {@code v = w(o) + i w(o + 50)}, the real-output term {@code Σ y · w(o)} extended to
- * complex numbers; the gradients compared are PyTorch's conjugate Wirtinger ones, {@code ∂L/∂Re x + i ∂L/∂Im x}.
+ * complex numbers; the gradients compared are PyTorch's conjugate Wirtinger ones, {@code ∂L/∂Re x + i ∂L/∂Im x}. A
+ * complex first gradient enters the second-order sum the same way; refusing the second derivatives there is reported
+ * apart ({@code second_error}), so that the first ones are still compared.
  */
 public final class DiffRunJTorch {
     private DiffRunJTorch() {}
@@ -87,7 +89,7 @@ public final class DiffRunJTorch {
         if (leaves.isEmpty()) return;
         List<Integer> outs = new ArrayList<>();
         List<Tensor> first, second = null;
-        String error = null;
+        String error = null, secondError = null;
         try (var _ = Warnings.catchWarnings()) {
             Object result;
             try {
@@ -99,10 +101,18 @@ public final class DiffRunJTorch {
             if (outs.isEmpty()) return;
             try {
                 first = grad(loss, leaves, c.gradients() > 1);
-                if (c.gradients() > 1) second = secondGrad(first, leaves);
+                if (c.gradients() > 1 && !complex) second = secondGrad(first, leaves);
             } catch (RuntimeException refused) {
                 first = null;
                 error = String.valueOf(refused.getMessage());
+            }
+            // a complex case's second derivatives apart: refusing them leaves the first ones compared
+            if (first != null && c.gradients() > 1 && complex) {
+                try {
+                    second = secondGrad(first, leaves);
+                } catch (RuntimeException refused) {
+                    secondError = String.valueOf(refused.getMessage());
+                }
             }
         }
         json.raw(",\"grad\":{\"outs\":[");
@@ -113,6 +123,7 @@ public final class DiffRunJTorch {
         else {
             json.raw(",\"first\":").result(first);
             if (second != null) json.raw(",\"second_grads\":").result(second);
+            if (secondError != null) json.raw(",\"second_error\":").string(secondError);
         }
         json.raw("}");
     }
@@ -123,7 +134,7 @@ public final class DiffRunJTorch {
         for (int i = 0; i < first.size(); i++) {
             Tensor g = first.get(i);
             if (g == null || !g.requiresGrad()) continue;
-            Tensor term = g.mul(weights(100 + i, g)).sum();
+            Tensor term = weighted(g, 100 + i);
             sum = sum == null ? term : sum.add(term);
         }
         return sum == null ? nulls(leaves.size()) : grad(sum, leaves, false);
@@ -177,15 +188,18 @@ public final class DiffRunJTorch {
         for (int o = 0; o < outputs.length; o++) {
             Tensor y = outputs[o];
             if (y == null || !differentiated(y.dtype(), complex) || !y.requiresGrad()) continue;
-            Tensor term = y.isComplex()
-                    ? Torch.real(y.mul(Torch.complex(weights(o, y), weights(o + 50, y))
-                                    .conj()))
-                            .sum()
-                    : y.mul(weights(o, y)).sum();
+            Tensor term = weighted(y, o);
             sum = sum == null ? term : sum.add(term);
             used.add(outputs.length == 1 ? -1 : o);
         }
         return sum;
+    }
+
+    /** {@code Σ y · w(o)}; for a complex y {@code Σ Re(y · conj(v))} with {@code v = w(o) + i w(o + 50)}. */
+    private static Tensor weighted(Tensor y, int o) {
+        if (!y.isComplex()) return y.mul(weights(o, y)).sum();
+        return Torch.real(y.mul(Torch.complex(weights(o, y), weights(o + 50, y)).conj()))
+                .sum();
     }
 
     private static Tensor weights(int o, Tensor like) {
