@@ -7,11 +7,11 @@ import org.jtorch.kernels.cpu.Parallel;
 import org.jtorch.kernels.cpu.simd.DirectConvSimd;
 
 /**
- * Direct float32 convolution for few weights per output channel (C_in/groups·kh·kw up to {@link #MAX_TERMS}): the
- * three passes of {@link ConvKernels} without the unfolded column matrix, parallel over (sample, group, block of four
- * channels) units. Why: with 9 or 72 weights per channel (the small CNNs whose per-sample gradients vmap computes
- * as convolutions of 64 × groups groups) a GEMM's reduction is too short to pay for writing and reading the column
- * matrix, and its per-group products are tiny.
+ * Direct float32 convolution for few weights per output channel (C_in/groups·kh·kw up to {@link #MAX_TERMS}): the three
+ * passes of {@link ConvKernels} without the unfolded column matrix, parallel over (sample, group, block of four
+ * channels) units. Why: with 9 or 72 weights per channel (the small CNNs whose per-sample gradients vmap computes as
+ * convolutions of 64 × groups groups) a GEMM's reduction is too short to pay for writing and reading the column matrix,
+ * and its per-group products are tiny.
  *
  * <p>The layout that makes every tap a contiguous run: a sample's channel is copied, zero-padded, into its stride
  * phases (phase (ry, rx) holds the padded rows ry, ry + sh, … and columns rx, rx + sw, …), each a plane {@code wp}
@@ -27,16 +27,16 @@ import org.jtorch.kernels.cpu.simd.DirectConvSimd;
  *       the samples ({@link DirectConvSimd#dots}).
  * </ul>
  *
- * Each result element is computed by one unit in a fixed order, so results do not depend on the thread count. The
- * spare positions of a weight-gradient dot product multiply zeros by input values that valid positions also read, so a
+ * Each result element is computed by one unit in a fixed order, so results do not depend on the thread count. The spare
+ * positions of a weight-gradient dot product multiply zeros by input values that valid positions also read, so a
  * non-finite input can turn an infinite weight gradient into NaN where the column kernel keeps the infinity.
  */
 final class DirectConvKernels {
     private DirectConvKernels() {}
 
     /**
-     * Weights per output channel up to which the direct kernels run: the second convolution of the small CNNs has 72
-     * (8 channels × 3 × 3); with longer reductions the GEMM's register blocking wins over re-reading the input runs.
+     * Weights per output channel up to which the direct kernels run: the second convolution of the small CNNs has 72 (8
+     * channels × 3 × 3); with longer reductions the GEMM's register blocking wins over re-reading the input runs.
      */
     static final int MAX_TERMS = 72;
 
@@ -320,9 +320,7 @@ final class DirectConvKernels {
 
         /** The taps of {@code phase}. */
         private int[] tapsOf(int phase) {
-            return IntStream.range(0, taps)
-                    .filter(t -> tapPhase[t] == phase)
-                    .toArray();
+            return IntStream.range(0, taps).filter(t -> tapPhase[t] == phase).toArray();
         }
 
         /**

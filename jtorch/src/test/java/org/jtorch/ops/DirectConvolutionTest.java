@@ -25,10 +25,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The direct float32 convolution kernels ({@link DirectConvKernels}) against PyTorch 2.13
  * ({@code make_golden_direct_convolution.py}): every convolution case has few weights per output channel, so that the
- * forward and both gradients take the direct path (checked here too), with strides, padding, dilation, many groups,
- * 1-d and a transposed convolution; and per-sample gradients of two small CNNs by vmap(grad), whose batched
- * convolutions are the direct kernels' main use. Float32 sums in another order than PyTorch's differ by rounding: each
- * value must be within 1e-5 of the largest magnitude of its tensor (plus 1e-5 relative).
+ * forward and both gradients take the direct path (checked here too), with strides, padding, dilation, many groups, 1-d
+ * and a transposed convolution; and per-sample gradients of two small CNNs by vmap(grad), whose batched convolutions
+ * are the direct kernels' main use. Float32 sums in another order than PyTorch's differ by rounding: each value must be
+ * within 1e-5 of the largest magnitude of its tensor (plus 1e-5 relative).
  */
 class DirectConvolutionTest {
     static Stream<Golden.Case> cases() {
@@ -78,9 +78,9 @@ class DirectConvolutionTest {
                 Func.GradOptions.defaults().argnumsTuple(0, 1, 2, 3, 4, 5));
         Object[] args = new Object[8];
         for (int i = 0; i < 8; i++) args[i] = c.tensorArg(i);
-        Object[] got = (Object[]) Func.vmap(
-                        grads, VmapOptions.defaults().inDims(Arrays.asList(null, null, null, null, null, null, 0, 0)))
-                .apply(args);
+        Object[] got = (Object[])
+                Func.vmap(grads, VmapOptions.defaults().inDims(Arrays.asList(null, null, null, null, null, null, 0, 0)))
+                        .apply(args);
         List<Tensor> r = new ArrayList<>();
         for (Object g : got) r.add((Tensor) g);
         return r;
@@ -125,8 +125,7 @@ class DirectConvolutionTest {
         for (int i = 0; i < w.length; i++) {
             double tol = 1e-5 * scale + 1e-5 * Math.abs(w[i]);
             assertTrue(
-                    Math.abs(w[i] - g[i]) <= tol,
-                    what + ": element " + i + " expected " + w[i] + " but was " + g[i]);
+                    Math.abs(w[i] - g[i]) <= tol, what + ": element " + i + " expected " + w[i] + " but was " + g[i]);
         }
     }
 

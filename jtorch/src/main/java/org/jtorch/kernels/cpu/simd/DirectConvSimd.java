@@ -24,9 +24,9 @@ public final class DirectConvSimd {
     }
 
     /**
-     * {@code dst[dstAt + o·dstStride + p] += Σ_k w[wBase + o·wStride + wAt[k]] · src[srcAt[k] + p]} for rows o
-     * in [0, rows), positions p in [0, len) ({@code len} a multiple of {@link #step()}) and terms k in [0, terms),
-     * each sum taken in k's order with fused multiply-adds, starting from dst's value.
+     * {@code dst[dstAt + o·dstStride + p] += Σ_k w[wBase + o·wStride + wAt[k]] · src[srcAt[k] + p]} for rows o in [0,
+     * rows), positions p in [0, len) ({@code len} a multiple of {@link #step()}) and terms k in [0, terms), each sum
+     * taken in k's order with fused multiply-adds, starting from dst's value.
      */
     public static void correlate(
             float[] src,
@@ -133,9 +133,9 @@ public final class DirectConvSimd {
     }
 
     /**
-     * {@code acc[accAt + o·accStride + k] += Σ_p a[aAt + o·aStride + p] · src[srcAt[k] + p]} for rows o in
-     * [0, rows), terms k in [0, terms) and positions p in [0, len) ({@code len} a multiple of {@link #step()}):
-     * each sum is taken lane by lane, then across the lanes.
+     * {@code acc[accAt + o·accStride + k] += Σ_p a[aAt + o·aStride + p] · src[srcAt[k] + p]} for rows o in [0, rows),
+     * terms k in [0, terms) and positions p in [0, len) ({@code len} a multiple of {@link #step()}): each sum is taken
+     * lane by lane, then across the lanes.
      */
     public static void dots(
             float[] a,
