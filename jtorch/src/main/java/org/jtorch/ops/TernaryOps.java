@@ -17,6 +17,7 @@ import org.jtorch.internal.Shapes;
 import org.jtorch.kernels.cpu.ComplexMath;
 import org.jtorch.kernels.cpu.Fns;
 import org.jtorch.kernels.cpu.PointwiseLoops;
+import org.jtorch.kernels.cpu.simd.MultiTensorSimd;
 import org.jtorch.ops.Pointwise.Promotion;
 
 /**
@@ -140,13 +141,19 @@ public final class TernaryOps {
             o[1] += small ? si : ei;
         };
         if (floatOpMath(dtype)) {
+            // A Scalar weight (lerp.Scalar, the optimizers' moving averages) is one value for the vector loop.
+            Fns.FloatTernaryLoop simd = args[2] instanceof Tensor
+                    ? null
+                    : new Fns.FloatTernaryLoop(true, (a, ai, b, bi, c, ci, out, o, n) ->
+                            MultiTensorSimd.lerp(a, ai, b, bi, c[ci], out, o, n));
             return new Fns.Ternary(
                     (s, e, w) -> {
                         float fs = (float) s, fe = (float) e, fw = (float) w, diff = fe - fs;
                         return Math.abs(fw) < 0.5f ? Math.fma(fw, diff, fs) : Math.fma(fw - 1f, diff, fe);
                     },
                     null,
-                    complex);
+                    complex,
+                    simd);
         }
         return new Fns.Ternary(
                 (s, e, w) -> {
@@ -226,7 +233,12 @@ public final class TernaryOps {
         Fns.LongTernary integral = (a, b, c) -> a + vl * b * c;
         if (floatOpMath(dtype)) {
             float fv = (float) vd;
-            return new Fns.Ternary((a, b, c) -> Math.fma(fv * (float) b, (float) c, (float) a), integral, complex);
+            return new Fns.Ternary(
+                    (a, b, c) -> Math.fma(fv * (float) b, (float) c, (float) a),
+                    integral,
+                    complex,
+                    new Fns.FloatTernaryLoop(false, (a, ai, b, bi, c, ci, out, o, n) ->
+                            MultiTensorSimd.addcmul(a, ai, b, bi, c, ci, fv, out, o, n)));
         }
         return new Fns.Ternary((a, b, c) -> Math.fma(vd * b, c, a), integral, complex);
     }
@@ -244,7 +256,12 @@ public final class TernaryOps {
         };
         if (floatOpMath(dtype)) {
             float fv = (float) vd;
-            return new Fns.Ternary((a, b, c) -> (float) a + fv * (float) b / (float) c, null, complex);
+            return new Fns.Ternary(
+                    (a, b, c) -> (float) a + fv * (float) b / (float) c,
+                    null,
+                    complex,
+                    new Fns.FloatTernaryLoop(false, (a, ai, b, bi, c, ci, out, o, n) ->
+                            MultiTensorSimd.addcdiv(a, ai, b, bi, c, ci, fv, out, o, n)));
         }
         return new Fns.Ternary((a, b, c) -> a + vd * b / c, null, complex);
     }

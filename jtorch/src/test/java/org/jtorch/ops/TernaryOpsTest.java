@@ -256,6 +256,30 @@ class TernaryOpsTest {
         }
     }
 
+    /**
+     * The optimizer updates' in-place forms on a tensor large enough to be split over the intra-op threads, with a
+     * length that leaves a vector tail and operands at a storage offset: every element still gets the scalar formula.
+     */
+    @Test
+    void inPlaceUpdatesSplitOverThreadsKeepTheFormula() {
+        int n = 200_003;
+        double[] m = values(n, 2, 7), g = values(n, 3, 8), v = values(n, 1, 9);
+        for (int i = 0; i < n; i++) v[i] = v[i] * v[i] + 0.25; // a positive denominator, as sqrt(v) + eps is
+        Tensor mt = Torch.tensor(m).to(DType.FLOAT32), vt = Torch.tensor(v).to(DType.FLOAT32);
+        Tensor gt = Views.of(Torch.tensor(new double[n + 5]).to(DType.FLOAT32), 5, new long[] {n}, new long[] {1})
+                .copy_(Torch.tensor(g).to(DType.FLOAT32));
+        Tensor lerped = TernaryOps.lerp_(mt.clone(), gt, 0.1);
+        Tensor squares = TernaryOps.addcmul_(vt.clone(), gt, gt, 0.001);
+        Tensor updated = TernaryOps.addcdiv_(mt.clone(), gt, vt, -0.01);
+        double[] l = lerped.toDoubleArray(), s = squares.toDoubleArray(), u = updated.toDoubleArray();
+        for (int i = 0; i < n; i++) {
+            float fm = (float) m[i], fg = (float) g[i], fv = (float) v[i];
+            assertEquals(lerpRef(fm, fg, 0.1f), l[i], 0, "lerp_ at " + i);
+            assertEquals(Math.fma(0.001f * fg, fg, fv), s[i], 0, "addcmul_ at " + i);
+            assertEquals(fm + -0.01f * fg / fv, u[i], 0, "addcdiv_ at " + i);
+        }
+    }
+
     @Test
     void addcmulOnIntegersWrapsAndTruncatesTheValue() {
         Tensor a = ints(DType.INT8, 100, -100), b = ints(DType.INT8, 10, 10), c = ints(DType.INT8, 3, 3);

@@ -56,5 +56,25 @@ public final class Fns {
             ComplexBinary c,
             FloatSimd.Binary simd) {}
 
-    public record Ternary(DoubleTernary d, LongTernary l, ComplexTernary c) {}
+    /**
+     * @param simd the float32 vector loop, if any
+     */
+    public record Ternary(DoubleTernary d, LongTernary l, ComplexTernary c, FloatTernaryLoop simd) {
+        public Ternary(DoubleTernary d, LongTernary l, ComplexTernary c) {
+            this(d, l, c, null);
+        }
+    }
+
+    /**
+     * The float32 vector loop of a ternary op, run over {@code n} elements where the first two operands are dense and
+     * the third is dense too, or a single value read at {@code ci} when {@code singleThird} (lerp's scalar weight). It
+     * must give the bits of the op's float formula, so a result does not depend on which path an element took.
+     */
+    public record FloatTernaryLoop(boolean singleThird, Body body) {
+        /** The loop itself: {@code out[o + i] = f(a[ai + i], b[bi + i], c[ci (+ i)])} for {@code i < n}. */
+        @FunctionalInterface
+        public interface Body {
+            void run(float[] a, int ai, float[] b, int bi, float[] c, int ci, float[] out, int o, int n);
+        }
+    }
 }

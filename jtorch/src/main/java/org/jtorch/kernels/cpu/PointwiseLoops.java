@@ -176,7 +176,7 @@ public final class PointwiseLoops {
         long n = out.numel();
         if (n == 0) return;
         if (compute == DType.FLOAT32 && fn.d() != null && denseOrScalar(DType.FLOAT32, n, out, a, b, c)) {
-            ternaryFloat(fn.d(), out, a, b, c);
+            ternaryFloat(fn, out, a, b, c);
             return;
         }
         StridedIter it = new StridedIter(out.shapeRef(), out, a, b, c);
@@ -320,9 +320,10 @@ public final class PointwiseLoops {
 
     /**
      * float32 operands that are contiguous, or single values broadcast to every element (the optimizer updates' scalar
-     * weights): direct array loops instead of the per-element segment path.
+     * weights): the op's vector loop where its operand pattern fits, else direct array loops instead of the
+     * per-element segment path.
      */
-    private static void ternaryFloat(Fns.DoubleTernary f, TensorImpl out, TensorImpl a, TensorImpl b, TensorImpl c) {
+    private static void ternaryFloat(Fns.Ternary fn, TensorImpl out, TensorImpl a, TensorImpl b, TensorImpl c) {
         long n = out.numel();
         float[] o = out.storage().floats(),
                 x = a.storage().floats(),
@@ -333,6 +334,17 @@ public final class PointwiseLoops {
                 bo = (int) b.storageOffset(),
                 co = (int) c.storageOffset();
         int as = a.numel() == n ? 1 : 0, bs = b.numel() == n ? 1 : 0, cs = c.numel() == n ? 1 : 0;
+        Fns.FloatTernaryLoop simd = fn.simd();
+        if (simd != null && as == 1 && bs == 1 && (simd.singleThird() ? c.numel() == 1 : cs == 1)) {
+            Fns.FloatTernaryLoop.Body body = simd.body();
+            Parallel.forRange(
+                    n,
+                    GRAIN,
+                    (s, e) -> body.run(x, ao + (int) s, y, bo + (int) s, z, co + (int) s * cs, o, oo + (int) s, (int)
+                            (e - s)));
+            return;
+        }
+        Fns.DoubleTernary f = fn.d();
         Parallel.forRange(n, GRAIN, (s, e) -> {
             for (int i = (int) s; i < e; i++) {
                 o[oo + i] = (float) f.apply(x[ao + i * as], y[bo + i * bs], z[co + i * cs]);
