@@ -63,47 +63,67 @@ final class Engine {
         }
 
         Map<Node, Tensor[]> buffers = new IdentityHashMap<>();
-        for (int i = 0; i < roots.size(); i++) {
-            Edge e = rootEdges[i];
-            accumulate(buffers, e.node(), e.inputNr(), rootGrads.get(i));
-        }
         Tensor[] captured = inputs == null ? null : new Tensor[inputs.size()];
         PriorityQueue<Node> ready = new PriorityQueue<>(
                 Comparator.comparingLong((Node n) -> n.sequenceNr).reversed());
         for (Edge e : rootEdges) {
             if (deps.getOrDefault(e.node(), 0) == 0 && !ready.contains(e.node())) ready.add(e.node());
         }
-        try (GradMode.Scope _ = GradMode.set(createGraph)) {
-            while (!ready.isEmpty()) {
-                Node node = ready.poll();
-                Tensor[] grads = buffers.remove(node);
-                Tensor[] out = null;
-                if (grads != null) {
-                    grads = node.runNodePreHooks(runPreHooks(node, grads));
-                    List<Capture> caps = captures.get(node);
-                    if (caps != null) for (Capture c : caps) captured[c.index()] = grads[c.slot()];
-                    boolean skip = inputs != null && (node instanceof AccumulateGrad || !needed.contains(node));
-                    if (!skip) {
-                        if (node.materializeGrads()) {
-                            for (int j = 0; j < grads.length; j++) {
-                                if (grads[j] == null)
-                                    grads[j] =
-                                            Creation.full(node.outputShapes[j], 0L, node.outputDtypes[j], Device.CPU);
+        GradRecycler recycler = GradRecycler.begin(createGraph);
+        try {
+            for (int i = 0; i < roots.size(); i++) {
+                Edge e = rootEdges[i];
+                accumulate(buffers, e.node(), e.inputNr(), rootGrads.get(i), recycler);
+            }
+            try (GradMode.Scope _ = GradMode.set(createGraph)) {
+                while (!ready.isEmpty()) {
+                    Node node = ready.poll();
+                    Tensor[] grads = buffers.remove(node);
+                    Tensor[] held = grads == null ? null : grads.clone();
+                    boolean contained = GradRecycler.contained(node);
+                    if (recycler != null && !contained) recycler.escapeAll(grads);
+                    Tensor[] out = null;
+                    if (grads != null) {
+                        grads = node.runNodePreHooks(runPreHooks(node, grads));
+                        List<Capture> caps = captures.get(node);
+                        if (caps != null) {
+                            for (Capture c : caps) {
+                                captured[c.index()] = grads[c.slot()];
+                                if (recycler != null) recycler.escape(grads[c.slot()]);
                             }
                         }
-                        out = node.runPostHooks(call(node, grads), grads);
-                        if (!keepGraph) node.release();
+                        boolean skip = inputs != null && (node instanceof AccumulateGrad || !needed.contains(node));
+                        if (!skip) {
+                            if (node.materializeGrads()) {
+                                for (int j = 0; j < grads.length; j++) {
+                                    if (grads[j] == null)
+                                        grads[j] = Creation.full(
+                                                node.outputShapes[j], 0L, node.outputDtypes[j], Device.CPU);
+                                }
+                            }
+                            out = node.runPostHooks(call(node, grads), grads);
+                            if (!keepGraph) node.release();
+                        }
                     }
-                }
-                for (int i = 0; i < node.next.length; i++) {
-                    Edge e = node.next[i];
-                    if (e == null) continue;
-                    if (out != null && i < out.length && out[i] != null) {
-                        accumulate(buffers, e.node(), e.inputNr(), validate(out[i], node, i));
+                    for (int i = 0; i < node.next.length; i++) {
+                        Edge e = node.next[i];
+                        if (e == null) continue;
+                        if (out != null && i < out.length && out[i] != null) {
+                            Tensor g = validate(out[i], node, i);
+                            if (recycler != null && !contained) {
+                                recycler.escape(out[i]);
+                                recycler.escape(g);
+                            }
+                            accumulate(buffers, e.node(), e.inputNr(), g, recycler);
+                        }
+                        if (deps.merge(e.node(), -1, Integer::sum) == 0) ready.add(e.node());
                     }
-                    if (deps.merge(e.node(), -1, Integer::sum) == 0) ready.add(e.node());
+                    // only now, after the results took their slots: a gradient passed through unchanged stays held
+                    if (recycler != null) recycler.dropAll(held);
                 }
             }
+        } finally {
+            if (recycler != null) recycler.close();
         }
         if (captured != null && !allowUnused) {
             for (int i = 0; i < captured.length; i++) {
@@ -219,9 +239,18 @@ final class Engine {
         return grads;
     }
 
-    private static void accumulate(Map<Node, Tensor[]> buffers, Node node, int slot, Tensor g) {
+    private static void accumulate(Map<Node, Tensor[]> buffers, Node node, int slot, Tensor g, GradRecycler recycler) {
         Tensor[] buf = buffers.computeIfAbsent(node, n -> new Tensor[n.outputShapes.length]);
-        buf[slot] = buf[slot] == null ? g : buf[slot].add(g);
+        Tensor previous = buf[slot];
+        buf[slot] = previous == null ? g : previous.add(g);
+        if (recycler != null) {
+            recycler.hold(buf[slot]);
+            if (previous != null) { // both addends left their slots; the sum took one
+                recycler.drop(previous);
+                recycler.hold(g);
+                recycler.drop(g);
+            }
+        }
     }
 
     /**

@@ -201,6 +201,14 @@ public abstract class Node implements org.jtorch.autograd.graph.Node<Tensor> {
         retainHooks.add(new PreHook(outputNr, fn));
     }
 
+    /** Whether any hook of any kind (tensor, retain_grad, node pre- or post-hook) is registered on this node. */
+    boolean hasHooks() {
+        return (preHooks != null && !preHooks.isEmpty())
+                || retainHooks != null
+                || (nodePreHooks != null && !nodePreHooks.isEmpty())
+                || (postHooks != null && !postHooks.isEmpty());
+    }
+
     /** Hooks in the order they run: user hooks by registration, then retain_grad hooks. */
     List<PreHook> preHooks() {
         if (retainHooks == null) return preHooks == null ? List.of() : preHooks;

@@ -144,8 +144,9 @@ public final class TernaryOps {
             // A Scalar weight (lerp.Scalar, the optimizers' moving averages) is one value for the vector loop.
             Fns.FloatTernaryLoop simd = args[2] instanceof Tensor
                     ? null
-                    : new Fns.FloatTernaryLoop(true, (a, ai, b, bi, c, ci, out, o, n) ->
-                            MultiTensorSimd.lerp(a, ai, b, bi, c[ci], out, o, n));
+                    : new Fns.FloatTernaryLoop(
+                            true,
+                            (a, ai, b, bi, c, ci, out, o, n) -> MultiTensorSimd.lerp(a, ai, b, bi, c[ci], out, o, n));
             return new Fns.Ternary(
                     (s, e, w) -> {
                         float fs = (float) s, fe = (float) e, fw = (float) w, diff = fe - fs;
@@ -237,8 +238,10 @@ public final class TernaryOps {
                     (a, b, c) -> Math.fma(fv * (float) b, (float) c, (float) a),
                     integral,
                     complex,
-                    new Fns.FloatTernaryLoop(false, (a, ai, b, bi, c, ci, out, o, n) ->
-                            MultiTensorSimd.addcmul(a, ai, b, bi, c, ci, fv, out, o, n)));
+                    new Fns.FloatTernaryLoop(
+                            false,
+                            (a, ai, b, bi, c, ci, out, o, n) ->
+                                    MultiTensorSimd.addcmul(a, ai, b, bi, c, ci, fv, out, o, n)));
         }
         return new Fns.Ternary((a, b, c) -> Math.fma(vd * b, c, a), integral, complex);
     }
@@ -260,8 +263,10 @@ public final class TernaryOps {
                     (a, b, c) -> (float) a + fv * (float) b / (float) c,
                     null,
                     complex,
-                    new Fns.FloatTernaryLoop(false, (a, ai, b, bi, c, ci, out, o, n) ->
-                            MultiTensorSimd.addcdiv(a, ai, b, bi, c, ci, fv, out, o, n)));
+                    new Fns.FloatTernaryLoop(
+                            false,
+                            (a, ai, b, bi, c, ci, out, o, n) ->
+                                    MultiTensorSimd.addcdiv(a, ai, b, bi, c, ci, fv, out, o, n)));
         }
         return new Fns.Ternary((a, b, c) -> a + vd * b / c, null, complex);
     }

@@ -34,6 +34,8 @@ public final class Storage {
     private int version;
     /** Why this storage may no longer be read or written ({@link #release}); null while it may. */
     private String released;
+    /** The backward pass ({@link ArrayPool.Epoch}) this op output was allocated in, 0 if none. */
+    private long epoch;
 
     private Storage(DType.StorageKind kind, long slots, Object array, MemorySegment segment, Device device) {
         this(kind, slots, array, segment, device, false);
@@ -87,7 +89,15 @@ public final class Storage {
         long heap = Runtime.getRuntime().maxMemory();
         if (bytes > heap) throw cannotAllocate(bytes, heap); // fail at once, not after a futile full collection
         try {
-            if (uninitialized) return wrapArray(UninitializedArrays.allocate(kind, n));
+            if (uninitialized) {
+                Object recycled = ArrayPool.take(kind, n);
+                Storage out = wrapArray(
+                        recycled != null
+                                ? UninitializedArrays.poisoned(recycled)
+                                : UninitializedArrays.allocate(kind, n));
+                out.epoch = ArrayPool.currentEpoch();
+                return out;
+            }
             return switch (kind) {
                 case BYTE -> wrap(new byte[n]);
                 case SHORT -> wrap(new short[n]);
@@ -217,6 +227,11 @@ public final class Storage {
 
     public boolean isMeta() {
         return device == Device.META;
+    }
+
+    /** The backward pass this op output was allocated in ({@link ArrayPool.Epoch}), 0 if none. */
+    long epoch() {
+        return epoch;
     }
 
     /** Whether this is a fake tensor's storage ({@link #fake}): no data, whatever device it claims. */

@@ -76,6 +76,12 @@ public final class UninitializedArrays {
         return array;
     }
 
+    /** {@code array} (a recycled one, whose contents are another tensor's) poisoned if the poison fill is on. */
+    static Object poisoned(Object array) {
+        if (poison) poison(array);
+        return array;
+    }
+
     private static Object uninitialized(Class<?> component, int n) {
         try {
             return (Object) ALLOCATE.invokeExact(component, n);

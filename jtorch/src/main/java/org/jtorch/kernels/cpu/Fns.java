@@ -56,9 +56,7 @@ public final class Fns {
             ComplexBinary c,
             FloatSimd.Binary simd) {}
 
-    /**
-     * @param simd the float32 vector loop, if any
-     */
+    /** @param simd the float32 vector loop, if any */
     public record Ternary(DoubleTernary d, LongTernary l, ComplexTernary c, FloatTernaryLoop simd) {
         public Ternary(DoubleTernary d, LongTernary l, ComplexTernary c) {
             this(d, l, c, null);

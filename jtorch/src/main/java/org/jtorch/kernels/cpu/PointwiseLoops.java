@@ -320,8 +320,8 @@ public final class PointwiseLoops {
 
     /**
      * float32 operands that are contiguous, or single values broadcast to every element (the optimizer updates' scalar
-     * weights): the op's vector loop where its operand pattern fits, else direct array loops instead of the
-     * per-element segment path.
+     * weights): the op's vector loop where its operand pattern fits, else direct array loops instead of the per-element
+     * segment path.
      */
     private static void ternaryFloat(Fns.Ternary fn, TensorImpl out, TensorImpl a, TensorImpl b, TensorImpl c) {
         long n = out.numel();
@@ -340,8 +340,8 @@ public final class PointwiseLoops {
             Parallel.forRange(
                     n,
                     GRAIN,
-                    (s, e) -> body.run(x, ao + (int) s, y, bo + (int) s, z, co + (int) s * cs, o, oo + (int) s, (int)
-                            (e - s)));
+                    (s, e) -> body.run(
+                            x, ao + (int) s, y, bo + (int) s, z, co + (int) s * cs, o, oo + (int) s, (int) (e - s)));
             return;
         }
         Fns.DoubleTernary f = fn.d();

@@ -6,9 +6,9 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * Vector API bodies of the multi-tensor kernels ({@code org.jtorch.kernels.cpu.ForeachLoops}): the fused-multiply forms
  * of the foreach ops (shared with the single-tensor {@code lerp}/{@code addcmul}/{@code addcdiv}, whose float formulas
- * they are) and the fused optimizer steps, over contiguous {@code float[]} ranges. Each loop runs the vector
- * body up to {@code loopBound(n)} and then a scalar tail with the same float operations in the same order, so a result
- * never depends on where a range was split.
+ * they are) and the fused optimizer steps, over contiguous {@code float[]} ranges. Each loop runs the vector body up to
+ * {@code loopBound(n)} and then a scalar tail with the same float operations in the same order, so a result never
+ * depends on where a range was split.
  *
  * <p>The optimizer steps compute in float (PyTorch's op-math type for float32, float16 and bfloat16 parameters;
  * lower-precision tensors are converted into float scratch ranges by the caller).
