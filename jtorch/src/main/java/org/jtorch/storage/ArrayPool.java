@@ -13,9 +13,8 @@ import org.jtorch.DType;
  *
  * <p>Why: an output in a newly allocated array is written to memory the CPU has not touched since the young generation
  * last went round, so every cache line is fetched before it is overwritten. On the Intel machine of docs/benchmarks.md
- * a 2 MiB layer-norm output took 465 µs into new arrays against 248 µs into one reused array, and a GPT block's twelve
- * matrix products 12.3 ms against 9.7 ms. A gradient freed by one backward node and reused by the next node's output is
- * still in cache.
+ * a GPT block's twelve matrix products took 12.3 ms into new outputs against 9.7 ms into existing ones. A gradient
+ * freed by one backward node and reused by the next node's output is still in cache.
  *
  * <p>Which arrays: only those of storage allocated for op outputs ({@link Storage#allocateUninitialized}) while a
  * backward pass's {@link Epoch} is open on this thread, and only when the engine hands them back ({@link #recycle}).
