@@ -42,7 +42,7 @@ final class FourStepFft implements ComplexFft {
     private final LaneFft laneRows;
     /**
      * The twiddle {@code exp(2 pi i q / n)} of step 2 is {@code coarse[q / n1] fine[q % n1]}: two tables of about
-     * sqrt(n) entries each instead of one of n, each entry exact to the last bit, their product to about one more.
+     * sqrt(n) entries each instead of one of n, each entry within an ulp, their product within about two.
      */
     private final double[] fine;
 

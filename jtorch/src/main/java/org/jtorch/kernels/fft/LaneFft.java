@@ -17,7 +17,7 @@ import jdk.incubator.vector.VectorSpecies;
 final class LaneFft {
     private static final VectorSpecies<Double> S = DoubleVector.SPECIES_PREFERRED;
 
-    /** Lines transformed together: a multiple of the vector length, and four 64-byte cache lines of doubles. */
+    /** Lines transformed together: a multiple of the vector length; 16 complex doubles are four 64-byte cache lines. */
     static final int LANES = Math.max(16, S.length());
 
     private static final int VL = S.length();
