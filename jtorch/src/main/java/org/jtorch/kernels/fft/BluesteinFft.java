@@ -5,8 +5,8 @@ import java.util.Arrays;
 /**
  * The complex DFT of any length n as a convolution (Bluestein's chirp z-transform): with {@code w_k = exp(i pi k^2 /
  * n)}, {@code jm = (j^2 + m^2 - (j - m)^2) / 2} turns the forward DFT into {@code y_j = conj(w_j) sum_m (x_m conj(w_m))
- * w_{j-m}}, a cyclic convolution of length {@code n2 >= 2n - 1} that a {@link MixedRadixFft} of a 2-3-5-smooth length
- * computes. The backward transform is the conjugate of the forward one of the conjugate input.
+ * w_{j-m}}, a cyclic convolution of length {@code n2 >= 2n - 1} that a transform of a 2-3-5-smooth length computes. The
+ * backward transform is the conjugate of the forward one of the conjugate input.
  *
  * <p>When it pays is pocketfft's rule ({@link #pays}): three transforms of length n2 beat one mixed-radix transform of
  * n only when n has a large prime factor.
@@ -17,7 +17,7 @@ final class BluesteinFft implements ComplexFft {
 
     private final int n;
     private final int n2;
-    private final MixedRadixFft convolution;
+    private final ComplexFft convolution;
     /** {@code w_k}, k < n, as (cos, sin) pairs. */
     private final double[] chirp;
     /** The DFT of the chirp laid out for a cyclic convolution, divided by n2 (the inverse transform's scale). */
@@ -26,7 +26,7 @@ final class BluesteinFft implements ComplexFft {
     BluesteinFft(int n) {
         this.n = n;
         this.n2 = goodSize(2L * n - 1);
-        this.convolution = new MixedRadixFft(n2);
+        this.convolution = ComplexFft.of(n2);
         this.chirp = new double[2 * n];
         for (int k = 0; k < n; k++) {
             // k^2 mod 2n keeps the angle below 2 pi, so it loses no precision for large k
@@ -90,7 +90,11 @@ final class BluesteinFft implements ComplexFft {
 
     @Override
     public double[][] newScratch() {
-        return new double[][] {new double[2 * n2], new double[2 * n2]};
+        double[][] inner = convolution.newScratch();
+        double[][] all = new double[inner.length + 1][];
+        all[0] = new double[2 * n2];
+        System.arraycopy(inner, 0, all, 1, inner.length);
+        return all;
     }
 
     @Override
@@ -104,7 +108,7 @@ final class BluesteinFft implements ComplexFft {
             a[2 * k + 1] = xi * wr - xr * wi;
         }
         Arrays.fill(a, 2 * n, 2 * n2, 0.0);
-        double[][] inner = {scratch[1]};
+        double[][] inner = Arrays.copyOfRange(scratch, 1, scratch.length);
         convolution.transform(a, inner, true);
         for (int k = 0; k < n2; k++) {
             double ar = a[2 * k], ai = a[2 * k + 1], br = chirpSpectrum[2 * k], bi = chirpSpectrum[2 * k + 1];

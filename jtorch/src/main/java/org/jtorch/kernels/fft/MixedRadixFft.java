@@ -83,6 +83,16 @@ final class MixedRadixFft implements ComplexFft {
         return n;
     }
 
+    /** The radix of each pass, in order (shared, not to be modified). */
+    int[] factors() {
+        return factors;
+    }
+
+    /** The twiddles of pass {@code k}, laid out as {@link #twiddles} describes (shared, not to be modified). */
+    double[] twiddles(int k) {
+        return twiddles[k];
+    }
+
     @Override
     public double[][] newScratch() {
         return new double[][] {new double[2 * n]};

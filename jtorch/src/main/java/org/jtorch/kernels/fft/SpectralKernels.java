@@ -45,8 +45,12 @@ public final class SpectralKernels {
         double s = dims.length == 1 ? scale : 1;
         int kept = onesided ? n / 2 + 1 : n;
         forLines(src.count(last), n, (from, to) -> {
-            double[] buf = new double[Math.max(plan.bufferLength(), 2 * kept)];
-            double[][] scratch = plan.newScratch();
+            LineWork work = ThreadBuffers.of(
+                    plan,
+                    () -> new LineWork(
+                            new double[Math.max(plan.bufferLength(), 2 * plan.length())], plan.newScratch()));
+            double[] buf = work.line();
+            double[][] scratch = work.scratch();
             for (long line = from; line < to; line++) {
                 src.read(src.start(last, line), src.stride(last), n, buf);
                 plan.forward(buf, scratch);
@@ -84,8 +88,12 @@ public final class SpectralKernels {
         StridedLines src = new StridedLines(source), dst = new StridedLines(out);
         RealFft plan = FftPlans.real(n);
         forLines(src.count(last), n, (from, to) -> {
-            double[] buf = new double[plan.bufferLength()];
-            double[][] scratch = plan.newScratch();
+            LineWork work = ThreadBuffers.of(
+                    plan,
+                    () -> new LineWork(
+                            new double[Math.max(plan.bufferLength(), 2 * plan.length())], plan.newScratch()));
+            double[] buf = work.line();
+            double[][] scratch = work.scratch();
             for (long line = from; line < to; line++) {
                 src.read(src.start(last, line), src.stride(last), half, buf);
                 plan.inverse(buf, scratch);
@@ -98,8 +106,9 @@ public final class SpectralKernels {
         int n = (int) dst.size(dim);
         ComplexFft plan = FftPlans.complex(n);
         forLines(dst.count(dim), n, (from, to) -> {
-            double[] buf = new double[2 * n];
-            double[][] scratch = plan.newScratch();
+            LineWork work = ThreadBuffers.of(plan, () -> new LineWork(new double[2 * n], plan.newScratch()));
+            double[] buf = work.line();
+            double[][] scratch = work.scratch();
             for (long line = from; line < to; line++) {
                 src.read(src.start(dim, line), src.stride(dim), n, buf);
                 plan.transform(buf, scratch, forward);
@@ -107,6 +116,9 @@ public final class SpectralKernels {
             }
         });
     }
+
+    /** A thread's line buffer and scratch for one plan, reused across calls ({@link ThreadBuffers}). */
+    private record LineWork(double[] line, double[][] scratch) {}
 
     private static void forLines(long lines, int length, Parallel.RangeBody body) {
         Parallel.forRange(lines, Math.max(1, GRAIN_ELEMENTS / length), body);

@@ -10,7 +10,8 @@ import org.jtorch.storage.TensorImpl;
  * The lines of a float32/float64 or complex64/complex128 tensor along one dim, read into and written from double
  * buffers (complex values as interleaved pairs). Strides and offsets are in elements; a complex element {@code e} has
  * its parts in slots {@code 2e} and {@code 2e + 1}. Storage is read through its memory segment (heap, native or mapped
- * alike, little-endian as everywhere); a contiguous float64 line is one bulk copy.
+ * alike, little-endian as everywhere); a contiguous line is read and written in one simple loop (float64 without
+ * scaling: one bulk copy).
  */
 final class StridedLines {
     private static final ValueLayout.OfDouble F64 =
@@ -68,8 +69,13 @@ final class StridedLines {
     void read(long start, long stride, int n, double[] dst) {
         int parts = complex ? 2 : 1;
         long slot = parts * start, slotStride = parts * stride, w = slotBytes();
-        if (doubles && (stride == 1 || n == 1)) {
-            MemorySegment.copy(segment, F64, slot * w, dst, 0, parts * n);
+        if (stride == 1 || n == 1) {
+            if (doubles) {
+                MemorySegment.copy(segment, F64, slot * w, dst, 0, parts * n);
+            } else {
+                long at = slot * w;
+                for (int k = 0, count = parts * n; k < count; k++, at += Float.BYTES) dst[k] = segment.get(F32, at);
+            }
             return;
         }
         for (int k = 0; k < n; k++, slot += slotStride) {
@@ -83,8 +89,16 @@ final class StridedLines {
     void write(long start, long stride, int n, double[] src, double scale) {
         int parts = complex ? 2 : 1;
         long slot = parts * start, slotStride = parts * stride, w = slotBytes();
-        if (doubles && scale == 1 && (stride == 1 || n == 1)) {
-            MemorySegment.copy(src, 0, segment, F64, slot * w, parts * n);
+        if (stride == 1 || n == 1) {
+            long at = slot * w;
+            int count = parts * n;
+            if (doubles && scale == 1) {
+                MemorySegment.copy(src, 0, segment, F64, at, count);
+            } else if (doubles) {
+                for (int k = 0; k < count; k++, at += Double.BYTES) segment.set(F64, at, src[k] * scale);
+            } else {
+                for (int k = 0; k < count; k++, at += Float.BYTES) segment.set(F32, at, (float) (src[k] * scale));
+            }
             return;
         }
         for (int k = 0; k < n; k++, slot += slotStride) {

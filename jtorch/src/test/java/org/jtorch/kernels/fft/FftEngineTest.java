@@ -66,6 +66,89 @@ class FftEngineTest {
     }
 
     @Test
+    void vectorLanesGiveEachLineTheScalarTransformsBits() {
+        int lanes = LaneFft.LANES;
+        for (int n : new int[] {1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 16, 20, 25, 30, 60, 64, 125, 243, 256, 1000, 1024}) {
+            assertTrue(LaneFft.supports(n));
+            MixedRadixFft scalar = new MixedRadixFft(n);
+            LaneFft vector = new LaneFft(scalar);
+            double[][] buf = vector.newBuffers();
+            double[][] lines = new double[lanes][];
+            for (int t = 0; t < lanes; t++) {
+                lines[t] = random(2 * n, 100L * n + t);
+                for (int e = 0; e < n; e++) {
+                    buf[0][e * lanes + t] = lines[t][2 * e];
+                    buf[1][e * lanes + t] = lines[t][2 * e + 1];
+                }
+            }
+            for (boolean forward : new boolean[] {true, false}) {
+                double[][] in = {buf[0].clone(), buf[1].clone(), buf[2], buf[3]};
+                int at = vector.transform(in, forward);
+                for (int t = 0; t < lanes; t++) {
+                    double[] y = lines[t].clone();
+                    scalar.transform(y, scalar.newScratch(), forward);
+                    for (int e = 0; e < n; e++) {
+                        assertEquals(y[2 * e], in[at][e * lanes + t], 0, "n=" + n + " lane " + t + " re " + e);
+                        assertEquals(y[2 * e + 1], in[at + 1][e * lanes + t], 0, "n=" + n + " lane " + t + " im " + e);
+                    }
+                }
+            }
+        }
+        assertFalse(LaneFft.supports(7 * 16));
+    }
+
+    @Test
+    void fourStepSplitsEqualTheDefinition() {
+        // column and row lengths of each kind: powers of two and three, odd primes, Bluestein rows, partial blocks
+        int[][] splits = {{16, 16}, {20, 50}, {17, 19}, {64, 48}, {27, 125}, {18, 101}, {7, 1009}, {45, 7}};
+        for (int[] split : splits) {
+            int n = split[0] * split[1];
+            double[] x = random(2 * n, 31L * n);
+            FourStepFft plan = new FourStepFft(n, split[0]);
+            for (boolean forward : new boolean[] {true, false}) {
+                double[] y = x.clone();
+                plan.transform(y, plan.newScratch(), forward);
+                assertClose(naive(x, n, forward), y, 2 * n, n, "four-step " + split[0] + "x" + split[1]);
+            }
+        }
+    }
+
+    /** Output j of the DFT summed directly, for lengths too long to sum them all. */
+    private static double[] naiveAt(double[] x, int n, int j, boolean forward) {
+        double s = forward ? -1 : 1, re = 0, im = 0;
+        for (int m = 0; m < n; m++) {
+            double angle = s * 2 * Math.PI * (((long) j * m) % n) / n;
+            double c = Math.cos(angle), sn = Math.sin(angle);
+            re += x[2 * m] * c - x[2 * m + 1] * sn;
+            im += x[2 * m] * sn + x[2 * m + 1] * c;
+        }
+        return new double[] {re, im};
+    }
+
+    @Test
+    void longTransformsEqualTheDefinitionAtSampledOutputs() {
+        // 2^19 and 3 * 2^17 split in four steps; 2 * 5^7 too; 999,983 is prime: Bluestein over a four-step 2,000,000
+        int[] lengths = {1 << 19, 3 << 17, 2 * 78_125, 999_983};
+        Random pick = new Random(5);
+        for (int n : lengths) {
+            ComplexFft plan = ComplexFft.of(n);
+            assertTrue(n == 999_983 ? plan instanceof BluesteinFft : plan instanceof FourStepFft, plan + " " + n);
+            double[] x = random(2 * n, n);
+            for (boolean forward : new boolean[] {true, false}) {
+                double[] y = x.clone();
+                plan.transform(y, plan.newScratch(), forward);
+                double tol = 1e-14 * Math.sqrt(n) * Math.log(n);
+                for (int probe = 0; probe < 6; probe++) {
+                    int j = probe < 2 ? probe * (n - 1) : pick.nextInt(n);
+                    double[] expected = naiveAt(x, n, j, forward);
+                    assertEquals(expected[0], y[2 * j], tol, "n=" + n + " re " + j);
+                    assertEquals(expected[1], y[2 * j + 1], tol, "n=" + n + " im " + j);
+                }
+            }
+        }
+    }
+
+    @Test
     void bluesteinTakesLengthsWithALargePrimeFactorOnly() {
         assertTrue(ComplexFft.of(10007) instanceof BluesteinFft);
         assertTrue(ComplexFft.of(4999) instanceof BluesteinFft);
