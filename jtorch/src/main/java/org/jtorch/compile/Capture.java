@@ -15,6 +15,7 @@ import org.jtorch.fx.Graph;
 import org.jtorch.fx.GraphModule;
 import org.jtorch.fx.Node;
 import org.jtorch.fx.TensorMeta;
+import org.jtorch.ops.AttentionOps;
 
 /**
  * The capture step of {@code torch.compile} (Dynamo's job, for Java): runs the user's function once on fake tensors of
@@ -64,7 +65,7 @@ final class Capture {
         for (int i = 0; i < fakes.length; i++) fakes[i] = fake.fromMeta(inputs.get(i));
         GraphModule traced;
         try {
-            traced = Fx.makeFx(fn, fakes);
+            traced = AttentionOps.capturingFused(() -> Fx.makeFx(fn, fakes));
         } catch (DataDependentOutputException e) {
             throw new GraphBreak(e.op(), callSite(e), e);
         } catch (DynamicOutputShapeException e) {

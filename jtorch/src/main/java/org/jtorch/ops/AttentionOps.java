@@ -1,6 +1,7 @@
 package org.jtorch.ops;
 
 import java.util.Arrays;
+import java.util.function.Supplier;
 import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Tensor;
@@ -20,7 +21,8 @@ import org.jtorch.storage.TensorImpl;
  * {@code _scaled_dot_product_flash_attention_for_cpu}: fused attention, {@code softmax(q kᵀ·scale + mask) v} without
  * the score matrix (ATen's CPU flash kernel; {@link FlashAttentionSimd} computes it), returning the output and each
  * query row's log-sum-exp. {@code F.scaledDotProductAttention} takes this route for float32 without dropout, outside
- * graph capture and vmap (whose graphs and batch rules see the math decomposition, as PyTorch's do).
+ * vmap (whose batch rules see the math decomposition) and outside graph capture, except the capture of
+ * {@code torch.compile} ({@link #capturingFused}), whose graphs keep the fused op as PyTorch's CPU graphs do.
  *
  * <p>JTorch's op takes any rank ≥ 2 (leading dims shared by query, key and value; the mask broadcast to {@code [*, L,
  * S]}, float32 and additive, or bool where true keeps a key), float32 only and no dropout; PyTorch's takes 4-D inputs
@@ -28,9 +30,10 @@ import org.jtorch.storage.TensorImpl;
  * gives.
  *
  * <p>Backward: in a plain eager backward the fused kernel recomputes the probabilities tile by tile from the saved
- * log-sum-exp. Otherwise (create_graph, forward mode, a mode in effect) the rule is written in differentiable ops from
- * the inputs alone, so gradients of any order follow. The mask gets no gradient: a mask that requires one is sent to
- * the math path by SDPA.
+ * log-sum-exp; a traced first-order backward (AOT autograd's joint graph) records that kernel as one op,
+ * {@link #FLASH_ATTENTION_BACKWARD}. Otherwise (create_graph, forward mode, another mode in effect) the rule is written
+ * in differentiable ops from the inputs alone, so gradients of any order follow. The mask gets no gradient: a mask that
+ * requires one is sent to the math path by SDPA.
  */
 public final class AttentionOps {
     private AttentionOps() {}
@@ -50,12 +53,60 @@ public final class AttentionOps {
                     + "batch rules; only a direct call of this op loops");
 
     /**
+     * Args: (grad_out, query, key, value, out, logsumexp, Double dropout_p, Boolean is_causal, attn_mask or null,
+     * Double scale or null): the fused backward from the forward's output and log-sum-exp, as ATen's op of this name.
+     */
+    public static final OpDef FLASH_ATTENTION_BACKWARD = OpDef.structured(
+                    NAME + "_backward(Tensor grad_out, Tensor query, Tensor key, Tensor value, Tensor out, "
+                            + "Tensor logsumexp, float dropout_p, bool is_causal, *, Tensor? attn_mask=None, "
+                            + "float? scale=None) -> (Tensor grad_query, Tensor grad_key, Tensor grad_value)",
+                    AttentionOps::backwardMeta,
+                    (args, outs, spec) -> backward(args, outs))
+            .derivativeNotImplemented("ATen's " + NAME + "_backward has no derivative either")
+            .vmapFallsBack("a vmapped call loops over the batch; vmapped attention differentiates its math path");
+
+    /** Whether the function running is being captured by {@code torch.compile}: see {@link #capturingFused}. */
+    private static final ScopedValue<Boolean> COMPILE_CAPTURE = ScopedValue.newInstance();
+
+    /**
+     * Runs {@code capture} (a {@code torch.compile} capture) so that scaled-dot-product attention records this fused op
+     * rather than its math decomposition, and its traced backward {@link #FLASH_ATTENTION_BACKWARD}: the compiled graph
+     * then runs the kernels eager code runs, without the score matrix. Other traces (export) keep the decomposition.
+     */
+    public static <T> T capturingFused(Supplier<T> capture) {
+        return ScopedValue.where(COMPILE_CAPTURE, true).call(capture::get);
+    }
+
+    /** Whether {@link #capturingFused} is in effect on this thread. */
+    public static boolean inFusedCapture() {
+        return COMPILE_CAPTURE.orElse(false);
+    }
+
+    /**
      * {@code torch._scaled_dot_product_flash_attention_for_cpu(query, key, value, dropout_p, is_causal, attn_mask,
      * scale)}: {output, logsumexp}; a null scale means {@code 1/sqrt(E)}.
      */
     public static Tensor[] flashAttention(
             Tensor query, Tensor key, Tensor value, boolean isCausal, Tensor attnMask, Double scale) {
         return (Tensor[]) Dispatcher.call(FLASH_ATTENTION, query, key, value, 0.0, isCausal, attnMask, scale);
+    }
+
+    /**
+     * {@code torch._scaled_dot_product_flash_attention_for_cpu_backward(grad_out, query, key, value, out, logsumexp,
+     * 0.0, is_causal, attn_mask, scale)}: {grad_query, grad_key, grad_value}.
+     */
+    public static Tensor[] flashAttentionBackward(
+            Tensor gradOut,
+            Tensor query,
+            Tensor key,
+            Tensor value,
+            Tensor out,
+            Tensor logsumexp,
+            boolean isCausal,
+            Tensor attnMask,
+            Double scale) {
+        return (Tensor[]) Dispatcher.call(
+                FLASH_ATTENTION_BACKWARD, gradOut, query, key, value, out, logsumexp, 0.0, isCausal, attnMask, scale);
     }
 
     private static Spec meta(Object[] a) {
@@ -223,7 +274,15 @@ public final class AttentionOps {
 
     private static Tensor[] vjp(Object[] a, Tensor[] o, Tensor[] g, InputMask needs) {
         if (g[0] == null) return Grads.forTensorArgs(a, null, null, null, null, null, null, null);
-        Tensor[] grads = plainEager(g[0]) ? fusedGrads(a, o, g[0]) : differentiableGrads(a, g[0]);
+        Tensor[] grads;
+        if (plainEager(g[0])) {
+            grads = fusedGrads(a, o, g[0]);
+        } else if (tracedFirstOrder(g[0])) {
+            grads = (Tensor[]) Dispatcher.call(
+                    FLASH_ATTENTION_BACKWARD, g[0], a[0], a[1], a[2], o[0], o[1], a[3], a[4], a[5], a[6]);
+        } else {
+            grads = differentiableGrads(a, g[0]);
+        }
         return Grads.forTensorArgs(a, grads[0], grads[1], grads[2], null, null, null, null);
     }
 
@@ -235,25 +294,86 @@ public final class AttentionOps {
                 && grad.dtype() == DType.FLOAT32;
     }
 
+    /**
+     * Whether a traced backward records {@link #FLASH_ATTENTION_BACKWARD}: first order (grad mode off), float32 on the
+     * CPU, under a tracer and neither vmap nor forward mode.
+     */
+    private static boolean tracedFirstOrder(Tensor grad) {
+        return !DispatchState.current().isGradEnabled()
+                && DispatchState.innermostInEffect(DispatchState.Kind.TRACE) != null
+                && DispatchState.innermostInEffect(DispatchState.Kind.VMAP) == null
+                && DispatchState.innermostInEffect(DispatchState.Kind.FORWARD_AD) == null
+                && grad.device() == Device.CPU
+                && grad.dtype() == DType.FLOAT32;
+    }
+
     private static Tensor[] fusedGrads(Object[] a, Tensor[] o, Tensor grad) {
-        Problem p = problem(a);
-        Tensor lse = o[1].isContiguous() ? o[1] : CopyOps.clone(o[1]);
         Tensor[] grads = new Tensor[3];
+        for (int i = 0; i < 3; i++) grads[i] = Tensor.of(TensorImpl.empty(((Tensor) a[i]).shape(), DType.FLOAT32));
+        backwardInto(a, o[0], o[1], grad, grads);
+        return grads;
+    }
+
+    /** The forward's arguments (query, key, value, dropout_p, is_causal, attn_mask, scale) of a backward call. */
+    private static Object[] forwardArgs(Object[] b) {
+        return new Object[] {b[1], b[2], b[3], b[6], b[7], b[8], b[9]};
+    }
+
+    private static Spec backwardMeta(Object[] b) {
+        Tensor grad = (Tensor) b[0], out = (Tensor) b[4], lse = (Tensor) b[5];
+        Spec forward = meta(forwardArgs(b));
+        long[][] shapes = forward.shapes();
+        for (Tensor t : new Tensor[] {grad, out, lse}) {
+            if (t.dtype() != DType.FLOAT32) {
+                throw new TorchException(NAME + "_backward: grad_out, out and logsumexp must be float32, got "
+                        + grad.dtype() + ", " + out.dtype() + ", " + lse.dtype());
+            }
+        }
+        if (!Arrays.equals(grad.impl().shapeRef(), shapes[0])
+                || !Arrays.equals(out.impl().shapeRef(), shapes[0])
+                || !Arrays.equals(lse.impl().shapeRef(), shapes[1])) {
+            throw new TorchException(NAME + "_backward: grad_out and out must be " + Shapes.str(shapes[0])
+                    + " and logsumexp " + Shapes.str(shapes[1]) + ", got "
+                    + Shapes.str(grad.impl().shapeRef())
+                    + ", " + Shapes.str(out.impl().shapeRef()) + ", "
+                    + Shapes.str(lse.impl().shapeRef()));
+        }
+        Devices.common(NAME + "_backward", grad, out, lse, (Tensor) b[1]);
+        long[][] grads = new long[3][];
+        for (int i = 0; i < 3; i++) grads[i] = ((Tensor) b[i + 1]).shape();
+        return new Spec(grads, new DType[] {DType.FLOAT32, DType.FLOAT32, DType.FLOAT32}, forward.device(), null);
+    }
+
+    private static void backward(Object[] b, Tensor[] outs) {
+        backwardInto(forwardArgs(b), (Tensor) b[4], (Tensor) b[5], (Tensor) b[0], outs);
+    }
+
+    /**
+     * The kernel's backward of the forward call {@code a} into {@code grads} (query, key and value gradients), every
+     * element written: the kernel accumulates into zeroed dense targets, copied into {@code grads} where those are not.
+     */
+    private static void backwardInto(Object[] a, Tensor out, Tensor logsumexp, Tensor grad, Tensor[] grads) {
+        Tensor[] targets = new Tensor[3];
         Rows[] rows = new Rows[3];
         for (int i = 0; i < 3; i++) {
-            grads[i] = Tensor.of(TensorImpl.empty(((Tensor) a[i]).shape(), DType.FLOAT32));
-            Arrays.fill(grads[i].impl().storage().floats(), 0f);
-            rows[i] = rows(grads[i]);
+            targets[i] = denseTarget(grads[i]);
+            int offset = (int) targets[i].storageOffset();
+            Arrays.fill(targets[i].impl().storage().floats(), offset, offset + (int) targets[i].numel(), 0f);
+            rows[i] = rows(targets[i]);
         }
-        Rows out = rows(o[0]), dOut = rows(grad);
-        float[] lseData = lse.impl().storage().floats();
-        int lseOffset = (int) lse.storageOffset();
-        Parallel.forRange(
-                p.batch(),
-                FlashAttentionSimd.grain(p, p.batch()),
-                (n0, n1) -> FlashAttentionSimd.backward(
-                        p, out, lseData, lseOffset, dOut, rows[0], rows[1], rows[2], n0, n1));
-        return grads;
+        Problem p = problem(a);
+        if (p.batch() > 0 && p.l() > 0 && p.s() > 0) {
+            Tensor lse = logsumexp.isContiguous() ? logsumexp : CopyOps.clone(logsumexp);
+            Rows o = rows(out), dOut = rows(grad);
+            float[] lseData = lse.impl().storage().floats();
+            int lseOffset = (int) lse.storageOffset();
+            Parallel.forRange(
+                    p.batch(),
+                    FlashAttentionSimd.grain(p, p.batch()),
+                    (n0, n1) -> FlashAttentionSimd.backward(
+                            p, o, lseData, lseOffset, dOut, rows[0], rows[1], rows[2], n0, n1));
+        }
+        for (int i = 0; i < 3; i++) if (targets[i] != grads[i]) CopyOps.convert(targets[i], grads[i]);
     }
 
     /**

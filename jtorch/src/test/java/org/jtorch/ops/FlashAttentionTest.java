@@ -74,6 +74,12 @@ class FlashAttentionTest {
         assertClose(lse.maskedFill(masked, 0.0), fused[1].maskedFill(masked, 0.0), 2e-5, "lse");
         assertEquals(0.0, masked.ne(Torch.isneginf(fused[1])).sum().item(), "the fully masked rows' lse is -inf");
         for (int i = 0; i < 3; i++) assertClose(expectedGrads.get(i), grads.get(i), 1e-4, "gradient " + i);
+        // the backward as one op (what a compiled graph's backward runs), from the forward's output and lse
+        Tensor[] op = AttentionOps.flashAttentionBackward(
+                dOut, q.detach(), k.detach(), v.detach(), fused[0].detach(), fused[1].detach(), causal, mask, null);
+        for (int i = 0; i < 3; i++) {
+            assertClose(expectedGrads.get(i), op[i], 1e-4, "backward op, gradient " + i);
+        }
     }
 
     @Test

@@ -2318,6 +2318,100 @@ public final class OpDb {
                 s("dropout", in -> a(in.t(2, 3, 4), in.t(2, 5, 4), in.t(2, 5, 2), 0.1, false, null, null)),
                 s("head-dim-mismatch", in -> a(in.t(2, 3, 4), in.t(2, 5, 3), in.t(2, 5, 2), 0.0, false, null, null)),
                 s("mask-shape", in -> a(in.t(2, 3, 4), in.t(2, 5, 4), in.t(2, 5, 2), 0.0, false, in.t(4, 5), null))));
+        // (grad_out, query, key, value, out, logsumexp, dropout_p, is_causal, attn_mask, scale): float32 only
+        t.add(op(
+                AttentionOps.FLASH_ATTENTION_BACKWARD,
+                s(
+                        "basic",
+                        in -> a(
+                                in.t(2, 3, 2),
+                                in.t(2, 3, 4),
+                                in.t(2, 5, 4),
+                                in.t(2, 5, 2),
+                                in.t(2, 3, 2),
+                                in.t(2, 3),
+                                0.0,
+                                false,
+                                null,
+                                null)),
+                s(
+                        "causal-4d",
+                        in -> a(
+                                in.t(1, 2, 5, 3),
+                                in.t(1, 2, 5, 3),
+                                in.t(1, 2, 5, 3),
+                                in.t(1, 2, 5, 3),
+                                in.t(1, 2, 5, 3),
+                                in.t(1, 2, 5),
+                                0.0,
+                                true,
+                                null,
+                                null)),
+                s(
+                        "float-mask",
+                        in -> a(
+                                in.t(2, 3, 2),
+                                in.t(2, 3, 4),
+                                in.t(2, 5, 4),
+                                in.t(2, 5, 2),
+                                in.t(2, 3, 2),
+                                in.t(2, 3),
+                                0.0,
+                                false,
+                                in.t(3, 5),
+                                0.5)),
+                s(
+                        "transposed",
+                        in -> a(
+                                in.nc(4, 5),
+                                in.nc(4, 3),
+                                in.t(5, 3),
+                                in.nc(5, 5),
+                                in.nc(4, 5),
+                                in.t(4),
+                                0.0,
+                                false,
+                                null,
+                                null)),
+                s(
+                        "offset",
+                        in -> a(
+                                in.off(3, 2),
+                                in.off(3, 4),
+                                in.off(5, 4),
+                                in.off(5, 2),
+                                in.off(3, 2),
+                                in.off(3),
+                                0.0,
+                                true,
+                                null,
+                                null)),
+                s(
+                        "no-queries",
+                        in -> a(
+                                in.t(2, 0, 2),
+                                in.t(2, 0, 4),
+                                in.t(2, 5, 4),
+                                in.t(2, 5, 2),
+                                in.t(2, 0, 2),
+                                in.t(2, 0),
+                                0.0,
+                                false,
+                                null,
+                                null)),
+                s(
+                        "grad-shape",
+                        in -> a(
+                                in.t(2, 3, 3),
+                                in.t(2, 3, 4),
+                                in.t(2, 5, 4),
+                                in.t(2, 5, 2),
+                                in.t(2, 3, 2),
+                                in.t(2, 3),
+                                0.0,
+                                false,
+                                null,
+                                null))));
         // (grad_output, weight, input_sizes, stride, padding, dilation, groups)
         t.add(op(
                 ConvOps.CONVOLUTION_BACKWARD_INPUT,

@@ -70,8 +70,8 @@ final class Attention {
 
     /**
      * Whether the fused kernel computes this call, as ATen's CPU flash kernel would: float32 on the CPU, no dropout,
-     * query, key and value of one batch shape, a mask that broadcasts and needs no gradient; and no graph capture or
-     * vmap in effect, whose graphs and batch rules see the math decomposition.
+     * query, key and value of one batch shape, a mask that broadcasts and needs no gradient; and no vmap in effect, nor
+     * graph capture other than {@code torch.compile}'s, whose batch rules and graphs see the math decomposition.
      */
     private static boolean fusable(Tensor q, Tensor k, Tensor v, Tensor mask, double dropoutP) {
         if (dropoutP > 0 || q.dtype() != DType.FLOAT32 || k.dtype() != DType.FLOAT32 || v.dtype() != DType.FLOAT32) {
@@ -94,7 +94,7 @@ final class Attention {
                 if (size != 1 && size != scores[scores.length - mask.dim() + d]) return false;
             }
         }
-        return DispatchState.innermostInEffect(DispatchState.Kind.TRACE) == null
+        return (DispatchState.innermostInEffect(DispatchState.Kind.TRACE) == null || AttentionOps.inFusedCapture())
                 && DispatchState.innermostInEffect(DispatchState.Kind.VMAP) == null;
     }
 
