@@ -4,6 +4,7 @@ import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.kernels.cpu.Parallel;
+import org.jtorch.kernels.cpu.simd.ResampleSimd;
 
 /**
  * The CPU kernels of {@link UpsampleOps}: a separable resampling of [planes, d₁, …, dₖ] by one {@link ResampleAxis} per
@@ -256,7 +257,7 @@ final class ResampleKernels {
             } else if (taps == 2) {
                 int r1 = s + idx[o * taps + 1] * inner;
                 float w1 = w[o * taps + 1];
-                for (int i = 0; i < inner; i++) dst[to + i] = w0 * src[r0 + i] + w1 * src[r1 + i];
+                ResampleSimd.blendRows(src, r0, w0, r1, w1, dst, to, inner);
             } else {
                 for (int i = 0; i < inner; i++) dst[to + i] = w0 * src[r0 + i];
                 for (int t = 1; t < taps; t++) {
@@ -326,7 +327,7 @@ final class ResampleKernels {
                 for (int t = 0; t < taps; t++) {
                     int to = d + idx[o * taps + t] * inner;
                     float wt = w[o * taps + t];
-                    for (int i = 0; i < inner; i++) df[to + i] += wt * sf[from + i];
+                    ResampleSimd.addScaledRow(sf, from, wt, df, to, inner);
                 }
             }
         } else {
