@@ -11,11 +11,11 @@ import org.jtorch.kernels.cpu.simd.ResampleSimd;
  * spatial dim, one pass per dim from the last to the first, and its adjoint (the backward) in the opposite order.
  *
  * <p>Why passes: the last dim's pass gathers along rows (once per input row, before the other dims grow), and every
- * other pass combines whole contiguous rows with a weight each, a loop the JIT vectorises. With planes enough for the
- * threads, each thread runs every pass of a plane before the next, its intermediates in two small scratch planes that
- * stay in cache; otherwise each pass runs in parallel over the blocks in front of its dim. Either way the passes and
- * their sums are the same, and threads write disjoint outputs, so results do not depend on the thread count. Half types
- * are computed in float32, as ATen's upsample kernels accumulate them.
+ * other pass combines whole contiguous rows with a weight each, a vector loop. With planes enough for the threads, each
+ * thread runs every pass of a plane before the next, its intermediates in two small scratch planes that stay in cache;
+ * otherwise each pass runs in parallel over the blocks in front of its dim. Either way the passes and their sums are
+ * the same, and threads write disjoint outputs, so results do not depend on the thread count. Half types are computed
+ * in float32, as ATen's upsample kernels accumulate them.
  *
  * <p>Float32 linear rows of the last dim with an integer scale factor run by output phase ({@link ResamplePhases}):
  * contiguous runs of the input (forward) or of the output gradient split by phase (backward) instead of gathers and
