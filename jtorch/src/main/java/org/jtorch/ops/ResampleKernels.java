@@ -4,17 +4,18 @@ import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.kernels.cpu.Parallel;
+import org.jtorch.kernels.cpu.simd.ResampleSimd;
 
 /**
  * The CPU kernels of {@link UpsampleOps}: a separable resampling of [planes, d₁, …, dₖ] by one {@link ResampleAxis} per
  * spatial dim, one pass per dim from the last to the first, and its adjoint (the backward) in the opposite order.
  *
  * <p>Why passes: the last dim's pass gathers along rows (once per input row, before the other dims grow), and every
- * other pass combines whole contiguous rows with a weight each, a loop the JIT vectorises. With planes enough for the
- * threads, each thread runs every pass of a plane before the next, its intermediates in two small scratch planes that
- * stay in cache; otherwise each pass runs in parallel over the blocks in front of its dim. Either way the passes and
- * their sums are the same, and threads write disjoint outputs, so results do not depend on the thread count. Half types
- * are computed in float32, as ATen's upsample kernels accumulate them.
+ * other pass combines whole contiguous rows with a weight each, a vector loop. With planes enough for the threads, each
+ * thread runs every pass of a plane before the next, its intermediates in two small scratch planes that stay in cache;
+ * otherwise each pass runs in parallel over the blocks in front of its dim. Either way the passes and their sums are
+ * the same, and threads write disjoint outputs, so results do not depend on the thread count. Half types are computed
+ * in float32, as ATen's upsample kernels accumulate them.
  *
  * <p>Float32 linear rows of the last dim with an integer scale factor run by output phase ({@link ResamplePhases}):
  * contiguous runs of the input (forward) or of the output gradient split by phase (backward) instead of gathers and
@@ -256,7 +257,7 @@ final class ResampleKernels {
             } else if (taps == 2) {
                 int r1 = s + idx[o * taps + 1] * inner;
                 float w1 = w[o * taps + 1];
-                for (int i = 0; i < inner; i++) dst[to + i] = w0 * src[r0 + i] + w1 * src[r1 + i];
+                ResampleSimd.blendRows(src, r0, w0, r1, w1, dst, to, inner);
             } else {
                 for (int i = 0; i < inner; i++) dst[to + i] = w0 * src[r0 + i];
                 for (int t = 1; t < taps; t++) {
@@ -326,7 +327,7 @@ final class ResampleKernels {
                 for (int t = 0; t < taps; t++) {
                     int to = d + idx[o * taps + t] * inner;
                     float wt = w[o * taps + t];
-                    for (int i = 0; i < inner; i++) df[to + i] += wt * sf[from + i];
+                    ResampleSimd.addScaledRow(sf, from, wt, df, to, inner);
                 }
             }
         } else {

@@ -56,4 +56,35 @@ public final class ResampleSimd {
             if (j == last) break;
         }
     }
+
+    /**
+     * One output row of a two-tap pass over whole rows: {@code dst[d + i] = w0·x[r0 + i] + w1·x[r1 + i]} for i in [0,
+     * n), with the scalar loop's multiply and add per term: bit for bit the scalar loop.
+     */
+    public static void blendRows(float[] x, int r0, float w0, int r1, float w1, float[] dst, int d, int n) {
+        int lanes = SPECIES.length(), i = 0;
+        FloatVector v0 = FloatVector.broadcast(SPECIES, w0), v1 = FloatVector.broadcast(SPECIES, w1);
+        for (int bound = SPECIES.loopBound(n); i < bound; i += lanes) {
+            FloatVector.fromArray(SPECIES, x, r0 + i)
+                    .mul(v0)
+                    .add(FloatVector.fromArray(SPECIES, x, r1 + i).mul(v1))
+                    .intoArray(dst, d + i);
+        }
+        for (; i < n; i++) dst[d + i] = w0 * x[r0 + i] + w1 * x[r1 + i];
+    }
+
+    /**
+     * One term of an adjoint pass over whole rows: {@code dst[d + i] += w·x[r + i]} for i in [0, n), with the scalar
+     * loop's multiply and add.
+     */
+    public static void addScaledRow(float[] x, int r, float w, float[] dst, int d, int n) {
+        int lanes = SPECIES.length(), i = 0;
+        FloatVector vw = FloatVector.broadcast(SPECIES, w);
+        for (int bound = SPECIES.loopBound(n); i < bound; i += lanes) {
+            FloatVector.fromArray(SPECIES, dst, d + i)
+                    .add(FloatVector.fromArray(SPECIES, x, r + i).mul(vw))
+                    .intoArray(dst, d + i);
+        }
+        for (; i < n; i++) dst[d + i] += w * x[r + i];
+    }
 }
