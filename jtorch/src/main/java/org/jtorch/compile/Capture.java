@@ -93,7 +93,7 @@ final class Capture {
             Tensor t = constants.get(n.target());
             if (!t.requiresGrad() || FakeTensorMode.isFake(t)) continue;
             Node input;
-            try (var _ = graph.insertingBefore(firstNonInput(graph))) {
+            try (Graph.InsertionPoint _ = graph.insertingBefore(firstNonInput(graph))) {
                 input = graph.placeholder(names.getOrDefault(t, n.target()).replace('.', '_'));
             }
             input.setMeta(n.meta());

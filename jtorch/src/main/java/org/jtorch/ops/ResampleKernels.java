@@ -43,7 +43,7 @@ final class ResampleKernels {
      */
     private static void run(Tensor source, Tensor out, long planes, ResampleAxis[] axes, boolean adjoint) {
         if (out.numel() == 0) return;
-        try (var _ = DispatchState.gradEnabled(false)) {
+        try (DispatchState.Scope _ = DispatchState.gradEnabled(false)) {
             DType ct = ComputeArrays.computeType(out.dtype());
             ComputeArrays.Dense x = ComputeArrays.dense(source, ct);
             ComputeArrays.Target t = ComputeArrays.Target.of(out, ct);
