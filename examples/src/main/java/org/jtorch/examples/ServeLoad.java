@@ -23,12 +23,16 @@ import org.jtorch.examples.serve.ServedModel;
  * level's throughput, p50/p99 latency and mean batch, then the median throughput of each level and the 64-client over
  * 1-client ratio of the medians. Run it with {@code -Dexample.main=org.jtorch.examples.ServeLoad}
  * ({@code -Dexample.args="--requests 1024 --context 16 --rounds 3"}).
+ *
+ * <p>{@code --port P} drives a server already listening on 127.0.0.1:P instead (the same protocol: the PyTorch peer
+ * benchmarks/peers/torch_serve.py serves the same weights as the demo model), with the same clients and the same checks
+ * against this process's model.
  */
 public final class ServeLoad {
     private ServeLoad() {}
 
     public static void main(String[] args) throws IOException {
-        int requests = 1024, context = 16, distinct = 256, rounds = 3;
+        int requests = 1024, context = 16, distinct = 256, rounds = 3, port = -1;
         String checkpoint = null;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
@@ -36,6 +40,7 @@ public final class ServeLoad {
                 case "--context" -> context = Integer.parseInt(args[i + 1]);
                 case "--checkpoint" -> checkpoint = args[i + 1];
                 case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
+                case "--port" -> port = Integer.parseInt(args[i + 1]);
                 default -> throw new IllegalArgumentException("unknown flag " + args[i]);
             }
         }
@@ -58,7 +63,7 @@ public final class ServeLoad {
         }
         System.out.printf(
                 "ServeLoad: %s, %d-token requests, %d distinct, load average %.2f, %d cores%n",
-                model.name(),
+                port < 0 ? model.name() : "the server on 127.0.0.1:" + port + ", checked against " + model.name(),
                 context,
                 distinct,
                 ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
@@ -66,21 +71,18 @@ public final class ServeLoad {
         int[] clientCounts = {1, 8, 64};
         List<List<LoadTest.Level>> byLevel = new ArrayList<>();
         for (int ignored : clientCounts) byLevel.add(new ArrayList<>());
-        try (InferenceServer server = new InferenceServer(model, "127.0.0.1", 0, 64, 1_000_000L, 1 << 20)) {
+        // an external server (port given) is neither started nor closed here
+        try (InferenceServer server =
+                port < 0 ? new InferenceServer(model, "127.0.0.1", 0, 64, 1_000_000L, 1 << 20) : null) {
+            int target = server == null ? port : server.port();
             // warm-up: the JIT compiles the forward, the HTTP paths and the batch sizes 8 and 64 clients form
             for (int clients : new int[] {8, 64}) {
-                LoadTest.run(server.port(), inputs, references, clients, 512, Duration.ofSeconds(60), 1e-4);
+                LoadTest.run(target, inputs, references, clients, 512, Duration.ofSeconds(60), 1e-4);
             }
             for (int round = 0; round < rounds; round++) {
                 for (int l = 0; l < clientCounts.length; l++) {
                     LoadTest.Level level = LoadTest.run(
-                            server.port(),
-                            inputs,
-                            references,
-                            clientCounts[l],
-                            requests,
-                            Duration.ofSeconds(120),
-                            1e-4);
+                            target, inputs, references, clientCounts[l], requests, Duration.ofSeconds(120), 1e-4);
                     byLevel.get(l).add(level);
                     System.out.println(level);
                 }

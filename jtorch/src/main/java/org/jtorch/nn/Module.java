@@ -23,6 +23,7 @@ import org.jtorch.autograd.GradMode;
 import org.jtorch.compile.Compile;
 import org.jtorch.compile.CompileOptions;
 import org.jtorch.io.Serialization;
+import org.jtorch.storage.ArrayPool;
 
 /**
  * {@code torch.nn.Module}: a tree of modules owning parameters and buffers.
@@ -122,6 +123,7 @@ public abstract class Module implements Cloneable {
             if (!param.requiresGrad() && (param.isFloatingPoint() || param.isComplex())) param.requiresGrad(true);
             markParameter(param);
         }
+        if (param != null) ArrayPool.keepInOpenScopes(param.impl().storage()); // module state outlives any call
         parameters.put(name, param);
         return param;
     }
@@ -187,6 +189,7 @@ public abstract class Module implements Cloneable {
     /** {@code register_buffer(name, tensor, persistent)}: non-persistent buffers stay out of the state dict. */
     public final Tensor registerBuffer(String name, Tensor buffer, boolean persistent) {
         checkName(name, "buffer", buffers);
+        if (buffer != null) ArrayPool.keepInOpenScopes(buffer.impl().storage()); // module state outlives any call
         buffers.put(name, buffer);
         if (!persistent) nonPersistentBuffers.add(name);
         return buffer;

@@ -1,8 +1,13 @@
 package org.jtorch.storage;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jtorch.DType;
 
@@ -24,6 +29,9 @@ import org.jtorch.DType;
  * {@code jtorch.arrayPool.maxMB} MiB (default 256, 0 turns recycling off) are kept per thread, newest first for each
  * length, and outputs take them whether or not a backward pass is running (the next forward reuses what the last
  * backward freed).
+ *
+ * <p>The other place is a {@link Scope} (the public {@code org.jtorch.MemoryScope}): the caller declares that nothing
+ * allocated on this thread while it is open is read after it closes, but for what it keeps.
  */
 public final class ArrayPool {
     private ArrayPool() {}
@@ -39,11 +47,12 @@ public final class ArrayPool {
 
     private static final ThreadLocal<Local> LOCAL = ThreadLocal.withInitial(Local::new);
 
-    /** One thread's free arrays by (length, kind), and the backward pass open on it. */
+    /** One thread's free arrays by (length, kind), the backward pass and the scope open on it. */
     private static final class Local {
         final Map<Long, ArrayDeque<Object>> free = new HashMap<>();
         long bytes;
         long epoch;
+        Scope scope;
     }
 
     private static long key(DType.StorageKind kind, int length) {
@@ -105,6 +114,79 @@ public final class ArrayPool {
         Epoch e = new Epoch(EPOCHS.incrementAndGet(), l.epoch);
         l.epoch = e.id;
         return e;
+    }
+
+    /**
+     * A window in which every heap storage of at least {@link #MIN_BYTES} allocated on this thread is handed back
+     * ({@link #recycle}) when the window closes, but for those {@linkplain #keep kept}. Nested windows: what an inner
+     * one keeps belongs to the outer one, which frees it on its own close unless kept there too. Closing a window other
+     * than the innermost open one on this thread is refused.
+     */
+    public static final class Scope implements AutoCloseable {
+        private final Scope outer;
+        private final Thread owner = Thread.currentThread();
+        private final String reason;
+        private final List<Storage> allocated = new ArrayList<>();
+        private final Set<Storage> kept = Collections.newSetFromMap(new IdentityHashMap<>());
+        private boolean closed;
+
+        private Scope(Scope outer, String reason) {
+            this.outer = outer;
+            this.reason = reason;
+        }
+
+        /** Keeps the storage {@code s} (its root) past this window. */
+        public void keep(Storage s) {
+            kept.add(s.root());
+        }
+
+        /** How many storages this window holds (allocated in it, or kept by a window inside it). */
+        public int size() {
+            return allocated.size();
+        }
+
+        @Override
+        public void close() {
+            if (closed) return;
+            Local l = LOCAL.get();
+            if (Thread.currentThread() != owner || l.scope != this) {
+                throw new IllegalStateException("a memory scope must be closed by its thread, innermost first");
+            }
+            closed = true;
+            l.scope = outer;
+            // newest last: the pool hands out the newest array of a length first, the one most likely still in cache
+            for (Storage s : allocated) {
+                if (s.isReleased()) continue; // handed back already (by a backward pass)
+                if (kept.contains(s)) {
+                    if (outer != null) outer.allocated.add(s);
+                } else if (!recycle(s, reason)) {
+                    s.release(reason); // not pooled (capacity, or pooling off): still refuse reads after the scope
+                }
+            }
+        }
+    }
+
+    /** Opens a {@link Scope} on this thread; {@code reason} is the message of a read of its memory after it closed. */
+    public static Scope openScope(String reason) {
+        Local l = LOCAL.get();
+        Scope s = new Scope(l.scope, reason);
+        l.scope = s;
+        return s;
+    }
+
+    /**
+     * Keeps {@code s} past every scope open on this thread: for state that outlives any call, such as a module's
+     * parameters and buffers registered while a scope is open.
+     */
+    public static void keepInOpenScopes(Storage s) {
+        for (Scope scope = LOCAL.get().scope; scope != null; scope = scope.outer) scope.keep(s);
+    }
+
+    /** Records a new heap storage in the scope open on this thread, if any. */
+    static void allocated(Storage s) {
+        if (s.byteSize() < MIN_BYTES) return;
+        Scope scope = LOCAL.get().scope;
+        if (scope != null) scope.allocated.add(s);
     }
 
     /** The window open on this thread, 0 if none. */

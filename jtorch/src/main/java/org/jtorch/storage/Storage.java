@@ -96,16 +96,20 @@ public final class Storage {
                                 ? UninitializedArrays.poisoned(recycled)
                                 : UninitializedArrays.allocate(kind, n));
                 out.epoch = ArrayPool.currentEpoch();
+                ArrayPool.allocated(out);
                 return out;
             }
-            return switch (kind) {
-                case BYTE -> wrap(new byte[n]);
-                case SHORT -> wrap(new short[n]);
-                case INT -> wrap(new int[n]);
-                case LONG -> wrap(new long[n]);
-                case FLOAT -> wrap(new float[n]);
-                case DOUBLE -> wrap(new double[n]);
-            };
+            Storage out =
+                    switch (kind) {
+                        case BYTE -> wrap(new byte[n]);
+                        case SHORT -> wrap(new short[n]);
+                        case INT -> wrap(new int[n]);
+                        case LONG -> wrap(new long[n]);
+                        case FLOAT -> wrap(new float[n]);
+                        case DOUBLE -> wrap(new double[n]);
+                    };
+            ArrayPool.allocated(out);
+            return out;
         } catch (OutOfMemoryError e) {
             // only this one array failed: the heap is as consistent as before the request, so the caller may go on
             throw cannotAllocate(bytes, heap);
@@ -285,6 +289,11 @@ public final class Storage {
      */
     public void release(String reason) {
         root.released = java.util.Objects.requireNonNull(reason, "reason");
+    }
+
+    /** Whether this storage has been {@link #release released}. */
+    boolean isReleased() {
+        return root.released != null;
     }
 
     private void checkNotReleased() {

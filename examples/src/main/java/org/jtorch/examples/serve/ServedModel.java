@@ -5,8 +5,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 import org.jtorch.DType;
+import org.jtorch.MemoryScope;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
+import org.jtorch.autograd.GradMode;
 import org.jtorch.examples.gpt.Gpt;
 import org.jtorch.export.ExportedProgram;
 import org.jtorch.nn.Module;
@@ -20,6 +22,9 @@ import org.jtorch.nn.functional.F;
  * <p>Any source of a forward plugs in: an eager {@link Module}, TrainGpt's {@link Gpt} read from its checkpoint, or an
  * {@link ExportedProgram}, made in this process with {@code Export.export} or read from a {@code .pt2} file with
  * {@code Export.load(path)}: {@link #ofProgram} takes the program either way.
+ *
+ * <p>An eager forward runs in a {@link MemoryScope}: its intermediates' memory serves the next batch's (a server's
+ * forwards are the same sizes over and over), so a forward does not pay for fresh memory; the result is kept.
  *
  * @param name what {@code /health} reports
  * @param inputDtype the dtype a request's numbers are read as
@@ -41,9 +46,10 @@ public record ServedModel(String name, DType inputDtype, Check check, Function<T
         gpt.eval();
         long vocab = gpt.config().vocabSize(), block = gpt.config().blockSize();
         return new ServedModel(name, DType.INT64, tokenCheck(vocab, block), batch -> {
-            try (var _ = Torch.noGrad()) {
+            try (GradMode.Scope _ = Torch.noGrad();
+                    MemoryScope scope = MemoryScope.open()) {
                 // the LM head on the last position only: the others' logits are not asked for
-                return F.linear(gpt.call(batch).select(1, batch.size(1) - 1), gpt.lmHeadWeight());
+                return scope.keep(F.linear(gpt.call(batch).select(1, batch.size(1) - 1), gpt.lmHeadWeight()));
             }
         });
     }
@@ -68,8 +74,9 @@ public record ServedModel(String name, DType inputDtype, Check check, Function<T
     public static ServedModel ofModule(String name, Module module, DType inputDtype, Check check) {
         module.eval();
         return new ServedModel(name, inputDtype, check, batch -> {
-            try (var _ = Torch.noGrad()) {
-                return module.call(batch);
+            try (GradMode.Scope _ = Torch.noGrad();
+                    MemoryScope scope = MemoryScope.open()) {
+                return scope.keep(module.call(batch));
             }
         });
     }
@@ -88,7 +95,8 @@ public record ServedModel(String name, DType inputDtype, Check check, Function<T
         }
         Module module = program.module();
         return new ServedModel(name, inputDtype, check, batch -> {
-            try (var _ = Torch.noGrad()) {
+            try (GradMode.Scope _ = Torch.noGrad();
+                    MemoryScope scope = MemoryScope.open()) {
                 long b = batch.size(0);
                 List<Tensor> parts = new ArrayList<>();
                 for (long start = 0; start < b; start += maxBatch) {
@@ -101,7 +109,7 @@ public record ServedModel(String name, DType inputDtype, Check check, Function<T
                     }
                     parts.add(module.call(piece).narrow(0, 0, n));
                 }
-                return parts.size() == 1 ? parts.getFirst() : Torch.cat(parts);
+                return scope.keep(parts.size() == 1 ? parts.getFirst() : Torch.cat(parts));
             }
         });
     }
