@@ -14,7 +14,7 @@ It prints "listening on PORT" once it accepts connections and runs until killed 
 ServeLoad drives it with `--port PORT` and checks every answer against JTorch's model run alone, so a run shows
 both the throughput and that the two frameworks answer alike:
 
-    OMP_WAIT_POLICY=passive python benchmarks/peers/torch_serve.py --port 0
+    python benchmarks/peers/torch_serve.py --port 0
 """
 import argparse
 import json
