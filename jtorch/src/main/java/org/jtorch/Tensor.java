@@ -300,6 +300,8 @@ public final class Tensor {
         if (g != null && !java.util.Arrays.equals(g.impl.shapeRef(), impl.shapeRef())) {
             throw new TorchException("assigned grad has data of a different size");
         }
+        // a gradient outlives the call that computed it: never handed back by a MemoryScope it was made in
+        if (g != null) org.jtorch.storage.ArrayPool.keepInOpenScopes(g.impl.storage());
         this.grad = g;
     }
 

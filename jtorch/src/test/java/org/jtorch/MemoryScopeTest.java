@@ -188,4 +188,28 @@ class MemoryScopeTest {
             assertEquals(want, got[i], 1e-4 * Math.max(1, Math.abs(want)), "element " + i);
         }
     }
+
+    /**
+     * A compiled plan's arena outlives the calls that fill it: scopes around the calls never take it. {@code g(x) = 3 ·
+     * relu(2x + 1)[256, 128] · ones[128, 4]} (a fused kernel into an arena buffer, read by an extern matrix product).
+     */
+    @Test
+    void aCompiledFunctionKeepsItsArenaAcrossScopes() {
+        Tensor ones = Torch.ones(128, 4);
+        java.util.function.Function<Tensor, Tensor> g = Torch.compile(
+                x -> x.mul(2.0).add(1.0).relu().view(256, 128).matmul(ones).mul(3.0));
+        Tensor x = input();
+        double[] xs = x.toDoubleArray();
+        for (int call = 0; call < 3; call++) {
+            double[] got;
+            try (MemoryScope scope = MemoryScope.open()) {
+                got = scope.keep(g.apply(x)).toDoubleArray();
+            }
+            for (int row = 0; row < 256; row += 17) {
+                double want = 0;
+                for (int j = 0; j < 128; j++) want += Math.max(0, 2 * (float) xs[row * 128 + j] + 1);
+                assertEquals(3 * want, got[row * 4 + 3], 1e-4 * Math.max(1, want), "call " + call + " row " + row);
+            }
+        }
+    }
 }

@@ -13,6 +13,7 @@ import java.util.Map;
 import org.jtorch.DType;
 import org.jtorch.Device;
 import org.jtorch.Generator;
+import org.jtorch.MemoryScope;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
@@ -181,11 +182,15 @@ public final class TrainGpt {
             for (Optimizer o : optimizers) for (ParamGroup g : o.paramGroups()) g.set("lr", lr);
             Tensor[] xy = dp.shard(CharCorpus.batch(corpus.trainTokens(), opts.batch, config.blockSize(), data));
             Tensor loss;
-            try (var _ = autocast()) {
-                loss = lmLoss(replica.call(xy[0]), model.lmHeadWeight(), xy[1]);
+            // The step's activations and temporaries serve the next step's (MemoryScope): only the gradients (kept
+            // by setGrad) and the 0-d loss are read after the backward pass.
+            try (MemoryScope _ = MemoryScope.open()) {
+                try (var _ = autocast()) {
+                    loss = lmLoss(replica.call(xy[0]), model.lmHeadWeight(), xy[1]);
+                }
+                for (Optimizer o : optimizers) o.zeroGrad();
+                loss.backward();
             }
-            for (Optimizer o : optimizers) o.zeroGrad();
-            loss.backward();
             if (opts.gradClip > 0) ClipGrad.clipGradNorm_(allParameters, opts.gradClip);
             for (Optimizer o : optimizers) o.step();
             if (step >= startStep + warm) dp.recordStep();

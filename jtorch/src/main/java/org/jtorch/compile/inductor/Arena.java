@@ -2,6 +2,7 @@ package org.jtorch.compile.inductor;
 
 import org.jtorch.Tensor;
 import org.jtorch.fx.TensorMeta;
+import org.jtorch.storage.ArrayPool;
 import org.jtorch.storage.Storage;
 import org.jtorch.storage.TensorImpl;
 
@@ -65,6 +66,7 @@ final class Arena {
 
     private static Storage allocate(TensorMeta layout) {
         Storage s = Storage.allocate(layout.dtype().storageKind(), MemoryPlan.storageSlots(layout));
+        ArrayPool.keepInOpenScopes(s); // the plan's memory outlives the call: a MemoryScope around it must not take it
         Inductor.countPlanBytes(s.byteSize());
         return s;
     }
