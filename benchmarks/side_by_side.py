@@ -386,8 +386,9 @@ def render(results, rows):
          "(\"unset:\"); the peers ran with the machine's environment. " if coretype
          else "`OPENBLAS_CORETYPE` was unset. "),
         "Peers: " + ", ".join(f"{title} = {versions.get(col, 'not run')}" for col, title in PEERS)
-        + ", each with `OMP_WAIT_POLICY=passive` and 2 threads. "
-        "Ratio: the better peer's time / JTorch's time (tokens/s: JTorch / the better peer); > 1 = JTorch faster. "
+        + (", each with `OMP_WAIT_POLICY=passive` and 2 threads. " if meta.get("peer_omp_passive", True)
+           else ", each with its default OpenMP settings and 2 threads. ")
+        + "Ratio: the better peer's time / JTorch's time (tokens/s: JTorch / the better peer); > 1 = JTorch faster. "
         "— = not measured in this run, or no such peer.",
     ]
     if meta.get("only"):
