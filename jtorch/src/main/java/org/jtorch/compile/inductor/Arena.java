@@ -47,8 +47,16 @@ final class Arena {
 
     /** The tensor output {@code o} of {@code launch} is written to. */
     Tensor output(CompiledPlan.Launch launch, int o) {
-        TensorMeta layout = launch.layouts()[o];
-        int slot = plan.slotOf().get(launch)[o];
+        return output(launch, launch.layouts()[o], o);
+    }
+
+    /** The tensor output {@code o} of a planned extern call is written to. */
+    Tensor output(ExternCall call, int o) {
+        return output(call, call.layouts()[o], o);
+    }
+
+    private Tensor output(Object step, TensorMeta layout, int o) {
+        int slot = plan.slotOf().get(step)[o];
         if (slot < 0 || (plan.outputSlot()[slot] && !keepOutputs)) return tensor(allocate(layout), layout);
         Storage s = storage[slot];
         if (s == null) {
