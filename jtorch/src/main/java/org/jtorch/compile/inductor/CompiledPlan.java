@@ -314,7 +314,9 @@ final class CompiledPlan {
         if (arena == null) arena = new Arena(memory);
         arena.startCall(inputs);
         // autograd records an out= call as a write into its outputs: a call it records allocates, as eager code does
-        boolean recorded = GradMode.isEnabled() && Arrays.stream(inputs).anyMatch(Tensor::requiresGrad);
+        boolean recorded = GradMode.isEnabled()
+                && (Arrays.stream(inputs).anyMatch(Tensor::requiresGrad)
+                        || gm.constants().values().stream().anyMatch(Tensor::requiresGrad));
         try {
             for (Object step : steps) {
                 switch (step) {

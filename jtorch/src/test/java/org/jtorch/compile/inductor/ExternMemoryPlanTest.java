@@ -116,6 +116,20 @@ class ExternMemoryPlanTest {
     }
 
     @Test
+    void callsAutogradRecordsLetTheOpsAllocate() {
+        // autograd would record an out= call as a write into the plan's storage: with grad enabled and an input that
+        // requires it, the three products allocate their results as eager code does
+        GraphModule gm =
+                Fx.makeFx(a -> new Tensor[] {a[0].mm(a[1]).mm(a[1]).mm(a[1]).relu()}, square(2));
+        GraphCompiler.CompiledGraph g = Inductor.compile(gm);
+        Tensor[] in = square(2);
+        in[1].requiresGrad(true);
+        assertArrayEquals(new long[] {BUFFER, 0, 3}, countsOf(g, in));
+        in[1].requiresGrad(false);
+        assertArrayEquals(new long[] {3 * BUFFER, 1, 0}, countsOf(g, in));
+    }
+
+    @Test
     void aProductReturnedByTheGraphIsNeverShared() {
         // mm(x, w) is an output: new on each call; sin → slot 0, mm(sin) → slot 1, the next product → slot 0
         GraphModule gm = Fx.makeFx(
