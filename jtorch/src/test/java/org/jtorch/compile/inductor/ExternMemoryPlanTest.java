@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.TorchException;
@@ -113,6 +114,39 @@ class ExternMemoryPlanTest {
         GraphCompiler.CompiledGraph g = Inductor.compile(gm, new InductorConfig(false, false, false));
         assertArrayEquals(new long[] {BUFFER, 0, 3}, countsOf(g, square(2)));
         assertArrayEquals(new long[] {BUFFER, 0, 3}, countsOf(g, square(2)));
+    }
+
+    @Test
+    void eachInputSizeOfADynamicGraphHasItsOwnPlannedStorage() {
+        // one graph with a symbolic batch size; each concrete size gets a plan whose products live in its storage
+        BiFunction<Tensor, Tensor, Tensor> f = (x, w) -> x.mm(w).mm(w).relu();
+        BiFunction<Tensor, Tensor, Tensor> compiled =
+                Torch.compile(f, CompileOptions.defaults().dynamic(true).backend("inductor"));
+        Tensor w = Torch.randn(4, 4);
+        for (long rows : new long[] {3, 5, 3, 5}) {
+            Tensor x = Torch.randn(rows, 4);
+            CompileCounters before = Compile.counters();
+            Tensor y = compiled.apply(x, w);
+            CompileCounters after = Compile.counters();
+            assertArrayEquals(bits(f.apply(x, w)), bits(y), rows + " rows");
+            assertEquals(0, after.externOutputsAllocated() - before.externOutputsAllocated());
+            assertEquals(1, after.graphs(), "one graph for every batch size");
+        }
+        // the second call of each size: only the output is new
+        Tensor x = Torch.randn(3, 4);
+        assertArrayEquals(new long[] {3 * 4 * Float.BYTES, 2, 0}, countsOf(x, w, compiled));
+    }
+
+    /** {@link #countsOf(GraphCompiler.CompiledGraph, Tensor...)} for a compiled function of two tensors. */
+    private static long[] countsOf(Tensor x, Tensor w, BiFunction<Tensor, Tensor, Tensor> f) {
+        CompileCounters before = Compile.counters();
+        f.apply(x, w);
+        CompileCounters after = Compile.counters();
+        return new long[] {
+            after.planBytesAllocated() - before.planBytesAllocated(),
+            after.buffersReused() - before.buffersReused(),
+            after.externOutputsAllocated() - before.externOutputsAllocated()
+        };
     }
 
     @Test
