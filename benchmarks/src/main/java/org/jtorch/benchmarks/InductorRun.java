@@ -12,8 +12,10 @@ import org.jtorch.compile.Compile;
 import org.jtorch.compile.CompileMode;
 import org.jtorch.compile.CompileOptions;
 import org.jtorch.compile.inductor.codegen.KernelCompiler;
+import org.jtorch.examples.ServeModel;
 import org.jtorch.examples.gpt.Gpt;
 import org.jtorch.examples.gpt.GptConfig;
+import org.jtorch.examples.serve.ServedModel;
 import org.jtorch.nn.functional.F;
 
 /**
@@ -42,6 +44,11 @@ import org.jtorch.nn.functional.F;
  * objects), and the step's time. A {@code mode} ({@code before}, {@code default} or {@code reduce-overhead}) measures
  * that one alone, so that each can run in a fresh JVM.
  *
+ * <p>With the arguments {@code forward [reps]} it measures the served model's forward
+ * ({@code ServedModel.gptNextToken}: TrainGpt's model, last position's logits) on a batch of 64 sequences of 16 tokens
+ * under no-grad, eager and compiled with the inductor backend, in alternating blocks of {@code reps} calls (default 50)
+ * after warm-up: medians per block and over all blocks, and the JVM's allocation per call.
+ *
  * <pre>./mvnw -B -q -pl benchmarks -am -DskipTests package exec:exec@inductor</pre>
  */
 public final class InductorRun {
@@ -53,6 +60,8 @@ public final class InductorRun {
         if (args.length > 0 && args[0].equals("latency")) {
             compileLatency(results);
             smallCompileLatency(results);
+        } else if (args.length > 0 && args[0].equals("forward")) {
+            servedForward(results, args.length > 1 ? Integer.parseInt(args[1]) : 50);
         } else if (args.length > 0 && args[0].equals("memory")) {
             stepMemory(results, args.length > 1 ? Integer.parseInt(args[1]) : 10, args.length > 2 ? args[2] : null);
         } else {
@@ -187,6 +196,49 @@ public final class InductorRun {
                     String.format(
                             "kernel-output storage %.2f MB, all JVM allocation %.2f MB, %s (medians of %d steps)",
                             plan[steps / 2] / 1e6, all[steps / 2] / 1e6, ms(time[steps / 2]), steps));
+        }
+    }
+
+    private static void servedForward(Map<String, String> results, int reps) {
+        Function<Tensor, Tensor> eager =
+                ServedModel.gptNextToken("eager", ServeModel.demoModel()).forward();
+        Gpt compiledGpt = ServeModel.demoModel();
+        compiledGpt.compile(CompileOptions.defaults().backend("inductor"));
+        Function<Tensor, Tensor> compiled =
+                ServedModel.gptNextToken("compiled", compiledGpt).forward();
+        Tensor batch = Torch.randint(0, compiledGpt.config().vocabSize(), 64, 16);
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        Map<String, Function<Tensor, Tensor>> runs = new LinkedHashMap<>();
+        runs.put("eager", eager);
+        runs.put("compiled", compiled);
+        Map<String, double[]> times = new LinkedHashMap<>();
+        for (String name : runs.keySet()) times.put(name, new double[4 * reps]);
+        for (int block = 0; block < 4; block++) {
+            for (var run : runs.entrySet()) {
+                if (block == 0) for (int i = 0; i < 60; i++) run.getValue().apply(batch); // JIT and plan warm-up
+                long allBefore = threads.getTotalThreadAllocatedBytes();
+                double[] t = times.get(run.getKey());
+                for (int i = 0; i < reps; i++) {
+                    long start = System.nanoTime();
+                    run.getValue().apply(batch);
+                    t[block * reps + i] = System.nanoTime() - start;
+                }
+                double[] mine = Arrays.copyOfRange(t, block * reps, (block + 1) * reps);
+                Arrays.sort(mine);
+                results.merge(
+                        "GPT forward 64x16 " + run.getKey() + " block medians",
+                        ms(mine[reps / 2]),
+                        (a, b) -> a + ", " + b);
+                results.put(
+                        "GPT forward 64x16 " + run.getKey() + " JVM allocation per call",
+                        String.format("%.2f MB", (threads.getTotalThreadAllocatedBytes() - allBefore) / 1e6 / reps));
+            }
+        }
+        for (var e : times.entrySet()) {
+            double[] t = e.getValue().clone();
+            Arrays.sort(t);
+            results.put("GPT forward 64x16 " + e.getKey() + " median", ms(t[t.length / 2]));
         }
     }
 

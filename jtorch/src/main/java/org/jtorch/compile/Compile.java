@@ -144,7 +144,8 @@ public final class Compile {
                 Inductor.kernelClassesGenerated(),
                 Inductor.kernelCacheHits(),
                 Inductor.planBytesAllocated(),
-                Inductor.buffersReused());
+                Inductor.buffersReused(),
+                Inductor.externOutputsAllocated());
     }
 
     /**

@@ -13,12 +13,15 @@ package org.jtorch.compile;
  *     strides and offsets share one class, so this stays below {@code kernels}
  * @param kernelCacheHits kernels that reused a kernel class already loaded in the process (one of the same structure,
  *     whatever its sizes); the kernels counted in neither read their class from the on-disk cache
- * @param planBytesAllocated bytes of storage compiled graphs allocated for their kernels' outputs: what they keep
- *     between calls (once) and outputs new on each call; a steady-state call of a graph whose outputs are kept
- *     ({@code mode="reduce-overhead"}) adds nothing, nor do intermediates in any mode (extern calls' results, which the
- *     ops they run allocate, are not counted)
- * @param buffersReused kernel outputs written into storage a compiled graph already held (freed by an earlier buffer of
+ * @param planBytesAllocated bytes of storage compiled graphs allocated for the outputs of their kernels and of the
+ *     extern calls (matrix products, attention, ...) that write into storage of the graph's: what they keep between
+ *     calls (once) and outputs new on each call; a steady-state call of a graph whose outputs are kept
+ *     ({@code mode="reduce-overhead"}) adds nothing, nor do intermediates in any mode
+ * @param buffersReused such outputs written into storage a compiled graph already held (freed by an earlier buffer of
  *     the same call, or kept from an earlier call)
+ * @param externOutputsAllocated results of extern calls that the ops they run allocated, not counted in
+ *     {@code planBytesAllocated}: those of ops that cannot write into given storage, and every result of a call
+ *     autograd records
  */
 public record CompileCounters(
         long frames,
@@ -30,4 +33,5 @@ public record CompileCounters(
         long kernelClassesGenerated,
         long kernelCacheHits,
         long planBytesAllocated,
-        long buffersReused) {}
+        long buffersReused,
+        long externOutputsAllocated) {}

@@ -132,6 +132,21 @@ public final class GraphModule {
     }
 
     /**
+     * Runs a functional call node as {@link #runNode} does, its results written into {@code outs} (the op's
+     * {@code out=} path, {@link Dispatcher#callOut}) instead of tensors the op allocates: returns them as
+     * {@link #runNode} would.
+     */
+    public static Object runNodeInto(Node n, Map<Node, Object> values, long[] symbolValues, Tensor[] outs) {
+        if (n.form() != Node.Form.FUNCTIONAL) {
+            throw new TorchException("graph: " + n.name() + " is not a functional call; only those run into outputs");
+        }
+        Object[] actual = new Object[n.args().size()];
+        for (int i = 0; i < actual.length; i++) actual[i] = actual(n.args().get(i), values, symbolValues);
+        Dispatcher.callOut(n.opDef(), outs, actual);
+        return outs.length == 1 ? outs[0] : outs;
+    }
+
+    /**
      * A graph argument as the op takes it: nodes become their values, lists become {@code Tensor[]}, symbolic integers
      * their values.
      */

@@ -48,12 +48,27 @@ final class Arena {
 
     /** The tensor output {@code o} of {@code launch} is written to. */
     Tensor output(CompiledPlan.Launch launch, int o) {
-        TensorMeta layout = launch.layouts()[o];
-        int slot = plan.slotOf().get(launch)[o];
-        if (slot < 0 || (plan.outputSlot()[slot] && !keepOutputs)) return tensor(allocate(layout), layout);
+        return output(launch, launch.layouts()[o], o, false);
+    }
+
+    /**
+     * The tensor output {@code o} of a planned extern call is written to. Storage new on each call comes uninitialized,
+     * as the op would have allocated it: the op's kernel writes every element.
+     */
+    Tensor output(ExternCall call, int o) {
+        return output(call, call.layouts()[o], o, true);
+    }
+
+    private Tensor output(Object step, TensorMeta layout, int o, boolean fullyWritten) {
+        int slot = plan.slotOf().get(step)[o];
+        if (slot < 0 || (plan.outputSlot()[slot] && !keepOutputs)) {
+            return tensor(fullyWritten ? allocateUninitialized(layout) : allocate(layout), layout);
+        }
         Storage s = storage[slot];
         if (s == null) {
             s = storage[slot] = allocate(layout);
+            // the slot outlives the call: a MemoryScope open around it must not take its memory
+            ArrayPool.keepInOpenScopes(s);
         } else {
             Inductor.countBufferReused();
         }
@@ -66,7 +81,12 @@ final class Arena {
 
     private static Storage allocate(TensorMeta layout) {
         Storage s = Storage.allocate(layout.dtype().storageKind(), MemoryPlan.storageSlots(layout));
-        ArrayPool.keepInOpenScopes(s); // the plan's memory outlives the call: a MemoryScope around it must not take it
+        Inductor.countPlanBytes(s.byteSize());
+        return s;
+    }
+
+    private static Storage allocateUninitialized(TensorMeta layout) {
+        Storage s = Storage.allocateUninitialized(layout.dtype().storageKind(), MemoryPlan.storageSlots(layout));
         Inductor.countPlanBytes(s.byteSize());
         return s;
     }

@@ -2,6 +2,7 @@ package org.jtorch.compile.inductor;
 
 import java.lang.invoke.MethodHandle;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jtorch.Tensor;
 import org.jtorch.TorchException;
+import org.jtorch.autograd.GradMode;
 import org.jtorch.compile.inductor.codegen.KernelCompiler;
 import org.jtorch.compile.inductor.codegen.KernelCompiler.CompiledKernel;
 import org.jtorch.compile.inductor.ir.Elem;
@@ -107,7 +109,12 @@ final class CompiledPlan {
     }
 
     /** Lowers, schedules and compiles {@code gm} for nodes of the given metadata. */
-    static CompiledPlan build(GraphModule gm, Map<Node, TensorMeta> metas, long[] symbolValues, InductorConfig config) {
+    static CompiledPlan build(
+            GraphModule gm,
+            Map<Node, TensorMeta> metas,
+            Map<Node, TensorMeta[]> tuples,
+            long[] symbolValues,
+            InductorConfig config) {
         Lowering lowering = Lowering.lower(gm, metas, symbolValues);
         List<String> decisions = new ArrayList<>();
         List<Object> scheduled = Scheduler.schedule(lowering, gm, decisions);
@@ -149,6 +156,7 @@ final class CompiledPlan {
         Inductor.countKernels(compiled);
         steps = storeInPlace(steps, gm, lowering, decisions);
         List<Object> grouped = config.comboKernels() ? combine(steps, decisions) : steps;
+        if (config.allowBufferReuse()) grouped = planExterns(grouped, metas, tuples);
         MemoryPlan memory = config.allowBufferReuse()
                 ? MemoryPlan.of(grouped, gm.graph().nodes().getLast(), config.keepOutputs())
                 : MemoryPlan.none(grouped);
@@ -178,6 +186,17 @@ final class CompiledPlan {
                     decisions.add("stored in place: " + l.outputs()[i].name() + " into input " + targets[i].name());
                 }
             }
+        }
+        return out;
+    }
+
+    /** The steps with each extern call whose results can live in the plan's storage as an {@link ExternCall}. */
+    private static List<Object> planExterns(
+            List<Object> steps, Map<Node, TensorMeta> metas, Map<Node, TensorMeta[]> tuples) {
+        List<Object> out = new ArrayList<>(steps.size());
+        for (Object step : steps) {
+            ExternCall call = step instanceof Lowering.ExternStep x ? ExternCall.of(x.node(), metas, tuples) : null;
+            out.add(call != null ? call : step);
         }
         return out;
     }
@@ -294,15 +313,22 @@ final class CompiledPlan {
         Arena arena = idle.getAndSet(null);
         if (arena == null) arena = new Arena(memory);
         arena.startCall(inputs);
+        // autograd records an out= call as a write into its outputs: a call it records allocates, as eager code does
+        boolean recorded = GradMode.isEnabled()
+                && (Arrays.stream(inputs).anyMatch(Tensor::requiresGrad)
+                        || gm.constants().values().stream().anyMatch(Tensor::requiresGrad));
         try {
             for (Object step : steps) {
-                if (step instanceof Launch launch) {
-                    launch(launch, values, arena);
-                } else if (step instanceof ComboLaunch combo) {
-                    launchCombo(combo, values, arena);
-                } else {
-                    Node n = ((Lowering.ExternStep) step).node();
-                    values.put(n, GraphModule.runNode(n, values, symbolValues));
+                switch (step) {
+                    case Launch launch -> launch(launch, values, arena);
+                    case ComboLaunch combo -> launchCombo(combo, values, arena);
+                    case ExternCall call
+                    when !recorded -> {
+                        Tensor[] outs = new Tensor[call.layouts().length];
+                        for (int o = 0; o < outs.length; o++) outs[o] = arena.output(call, o);
+                        values.put(call.node(), GraphModule.runNodeInto(call.node(), values, symbolValues, outs));
+                    }
+                    default -> runExtern(externNode(step), values);
                 }
             }
         } finally {
@@ -314,6 +340,28 @@ final class CompiledPlan {
             results[i] = a instanceof Node n ? (Tensor) values.get(writtenInput(n)) : null;
         }
         return results;
+    }
+
+    private static Node externNode(Object step) {
+        return step instanceof ExternCall call ? call.node() : ((Lowering.ExternStep) step).node();
+    }
+
+    /** An extern call run as eager code runs it: its results are allocated by the op, or views of its arguments. */
+    private void runExtern(Node n, Map<Node, Object> values) {
+        Object result = GraphModule.runNode(n, values, symbolValues);
+        values.put(n, result);
+        if (n.form() != Node.Form.FUNCTIONAL || n.target().equals(Node.GETITEM)) return;
+        Tensor[] results = result instanceof Tensor t ? new Tensor[] {t} : (Tensor[]) result;
+        for (Tensor r : results) {
+            if (r == null) continue;
+            Object array = r.impl().storage().root().array();
+            boolean viewed = false;
+            for (Node in : n.inputNodes()) {
+                viewed |= values.get(in) instanceof Tensor t
+                        && t.impl().storage().root().array() == array;
+            }
+            if (!viewed) Inductor.countExternOutputAllocated();
+        }
     }
 
     /** A write-back's value is its input (the copy itself may have been folded into a kernel); else {@code n}. */

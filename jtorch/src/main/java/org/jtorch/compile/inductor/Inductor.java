@@ -45,6 +45,7 @@ public final class Inductor {
     private static final AtomicLong KERNEL_CACHE_HITS = new AtomicLong();
     private static final AtomicLong PLAN_BYTES = new AtomicLong();
     private static final AtomicLong BUFFERS_REUSED = new AtomicLong();
+    private static final AtomicLong EXTERN_OUTPUTS_ALLOCATED = new AtomicLong();
 
     /** The compiler: {@code compile(graph)} returns a callable that compiles per input signature on first use. */
     public static final GraphCompiler COMPILER = gm -> compile(gm, null, InductorConfig.DEFAULT);
@@ -75,7 +76,10 @@ public final class Inductor {
             List<Object> key = signature(inputs);
             CompiledPlan plan = plans.get(key);
             if (plan == null) {
-                plan = CompiledPlan.build(gm, propagate(gm, inputs), gm.symbolValues(inputs), config);
+                Map<Node, TensorMeta> metas = new HashMap<>();
+                Map<Node, TensorMeta[]> tuples = new HashMap<>();
+                propagate(gm, inputs, metas, tuples);
+                plan = CompiledPlan.build(gm, metas, tuples, gm.symbolValues(inputs), config);
                 plans.put(key, plan);
                 if (id != null) trace(id, plan);
             }
@@ -110,25 +114,37 @@ public final class Inductor {
     }
 
     /**
-     * Bytes of tensor storage that compiled graphs allocated for their kernels' outputs since start-up or the last
-     * {@link #resetCounters()}: the storage they keep between calls, when first allocated, and the outputs allocated on
-     * each call (extern calls' results, allocated by the ops they run, are not counted).
+     * Bytes of tensor storage that compiled graphs allocated for the outputs of their kernels and of the extern calls
+     * that write into given outputs ({@link ExternCall}) since start-up or the last {@link #resetCounters()}: the
+     * storage they keep between calls, when first allocated, and the outputs allocated on each call (results the ops of
+     * other extern calls allocate are counted by {@link #externOutputsAllocated()}).
      */
     public static long planBytesAllocated() {
         return PLAN_BYTES.get();
     }
 
     /**
-     * Kernel outputs since start-up or the last {@link #resetCounters()} written into storage a compiled graph already
-     * held: one that an earlier buffer of the same call no longer needed, or one kept from an earlier call.
+     * Outputs of kernels and planned extern calls since start-up or the last {@link #resetCounters()} written into
+     * storage a compiled graph already held: one that an earlier buffer of the same call no longer needed, or one kept
+     * from an earlier call.
      */
     public static long buffersReused() {
         return BUFFERS_REUSED.get();
     }
 
     /**
+     * Results of extern calls since start-up or the last {@link #resetCounters()} that the ops they run allocated (each
+     * result not in storage a compiled graph allocated, nor a view of an argument): the results of calls that cannot
+     * write into given outputs ({@link ExternCall}), and all results of calls that autograd records.
+     */
+    public static long externOutputsAllocated() {
+        return EXTERN_OUTPUTS_ALLOCATED.get();
+    }
+
+    /**
      * Zeroes {@link #kernels()}, {@link #comboKernels()}, {@link #kernelClassesGenerated()},
-     * {@link #kernelCacheHits()}, {@link #planBytesAllocated()}, {@link #buffersReused()}.
+     * {@link #kernelCacheHits()}, {@link #planBytesAllocated()}, {@link #buffersReused()},
+     * {@link #externOutputsAllocated()}.
      */
     public static void resetCounters() {
         KERNELS.set(0);
@@ -137,10 +153,15 @@ public final class Inductor {
         KERNEL_CACHE_HITS.set(0);
         PLAN_BYTES.set(0);
         BUFFERS_REUSED.set(0);
+        EXTERN_OUTPUTS_ALLOCATED.set(0);
     }
 
     static void countPlanBytes(long bytes) {
         PLAN_BYTES.addAndGet(bytes);
+    }
+
+    static void countExternOutputAllocated() {
+        EXTERN_OUTPUTS_ALLOCATED.incrementAndGet();
     }
 
     static void countBufferReused() {
@@ -192,9 +213,12 @@ public final class Inductor {
         return List.of(key);
     }
 
-    /** Every tensor node's metadata for these inputs, from a run on fake tensors. */
-    private static Map<Node, TensorMeta> propagate(GraphModule gm, Tensor[] inputs) {
-        Map<Node, TensorMeta> metas = new HashMap<>();
+    /**
+     * Every tensor node's metadata for these inputs into {@code metas}, and the items' of every node whose value is a
+     * tuple into {@code tuples}, from a run on fake tensors.
+     */
+    private static void propagate(
+            GraphModule gm, Tensor[] inputs, Map<Node, TensorMeta> metas, Map<Node, TensorMeta[]> tuples) {
         try (FakeTensorMode fake = FakeTensorMode.open()) {
             Map<String, Tensor> constants = new HashMap<>();
             for (var e : gm.constants().entrySet()) constants.put(e.getKey(), fake.fromTensor(e.getValue()));
@@ -202,8 +226,12 @@ public final class Inductor {
             for (int i = 0; i < inputs.length; i++) fakes[i] = fake.fromTensor(inputs[i]);
             new GraphModule(gm.graph(), constants).interpret(fakes, (node, value) -> {
                 if (value instanceof Tensor t) metas.put(node, TensorMeta.of(t));
+                if (value instanceof Tensor[] items) {
+                    TensorMeta[] m = new TensorMeta[items.length];
+                    for (int i = 0; i < m.length; i++) m[i] = items[i] == null ? null : TensorMeta.of(items[i]);
+                    tuples.put(node, m);
+                }
             });
         }
-        return metas;
     }
 }
