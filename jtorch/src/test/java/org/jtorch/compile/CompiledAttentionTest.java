@@ -2,12 +2,11 @@ package org.jtorch.compile;
 
 import static org.jtorch.testing.Bits.bits;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-import org.jtorch.DType;
-import org.jtorch.Device;
 import org.jtorch.Tensor;
 import org.jtorch.Torch;
 import org.jtorch.autograd.Autograd;
@@ -35,21 +34,15 @@ class CompiledAttentionTest {
         Compile.reset();
     }
 
-    /** Multi-head self-attention with an additive causal mask, as TrainGpt's blocks compute it. */
+    /** Multi-head causal self-attention, as TrainGpt's blocks compute it. */
     private static final class Attention extends Module {
         private final Linear qkv = register("qkv", new Linear(16, 48, false));
-        private final Tensor mask;
-
-        Attention() {
-            Tensor above = Torch.ones(new long[] {6, 6}, DType.BOOL, Device.CPU).triu(1L);
-            mask = Torch.zeros(6, 6).maskedFill(above, Double.NEGATIVE_INFINITY);
-        }
 
         @Override
         public Tensor forward(Tensor x) {
             var parts = qkv.call(x).split(16, 2);
             Tensor q = heads(parts.get(0)), k = heads(parts.get(1)), v = heads(parts.get(2));
-            Tensor y = F.scaledDotProductAttention(q, k, v, mask, 0.0, false, null, false);
+            Tensor y = F.scaledDotProductAttention(q, k, v, null, 0.0, true, null, false);
             return y.transpose(1, 2).contiguous().view(x.size(0), x.size(1), 16);
         }
 
@@ -63,7 +56,8 @@ class CompiledAttentionTest {
     void compiledAttentionRunsTheFusedKernelsAndMatchesEagerBitwise(String backend) {
         Torch.manualSeed(3);
         Attention model = new Attention();
-        Module compiled = Torch.compile(model, CompileOptions.defaults().backend(backend));
+        Module compiled =
+                Torch.compile(model, CompileOptions.defaults().backend(backend).fullGraph(true));
         Tensor x = Torch.randn(2, 6, 16).requiresGrad(true);
         Tensor dOut = Torch.randn(2, 6, 16);
         List<Tensor> wrt = List.of(x, model.parameters().getFirst());
@@ -72,7 +66,10 @@ class CompiledAttentionTest {
         List<Tensor> eagerGrads = Autograd.grad(
                 List.of(eager), wrt, Autograd.GradOptions.defaults().gradOutputs(List.of(dOut)));
 
+        Compile.reset();
         Tensor out = compiled.call(x);
+        assertEquals(0, Compile.counters().graphBreaks(), "the attention compiles whole");
+        assertEquals(1, Compile.counters().graphs(), "one graph captured");
         List<Tensor> grads =
                 Autograd.grad(List.of(out), wrt, Autograd.GradOptions.defaults().gradOutputs(List.of(dOut)));
         assertArrayEquals(bits(eager), bits(out), "output");
