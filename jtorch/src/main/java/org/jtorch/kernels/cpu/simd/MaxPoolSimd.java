@@ -26,6 +26,43 @@ public final class MaxPoolSimd {
     }
 
     /**
+     * Pools one plane whose windows all read the same taps: window o reads {@code x[xBase + start[o] + shift[k]]} for k
+     * in order and records {@code start[o]} when nothing beats −∞. {@code lanes()} consecutive windows are scanned side
+     * by side, one a lane, each exactly as the scalar scan (the first maximum kept, a NaN taking over), so the result
+     * is the scalar kernel's bit for bit. {@code start} holds {@code out} windows followed by padding up to a whole
+     * number of lanes, each padding entry a position inside the plane (read, never written). Window o's maximum goes to
+     * {@code values[valuesBase + o]}, its position to {@code indices[indicesBase + o]}.
+     */
+    public static void maxWindows(
+            float[] x,
+            int xBase,
+            int[] start,
+            int[] shift,
+            int out,
+            float[] values,
+            int valuesBase,
+            long[] indices,
+            int indicesBase) {
+        int lanes = SPECIES.length();
+        int[] best = new int[lanes];
+        FloatVector lowest = FloatVector.broadcast(SPECIES, Float.NEGATIVE_INFINITY);
+        for (int o = 0; o < out; o += lanes) {
+            IntVector first = IntVector.fromArray(INTS, start, o), where = first;
+            FloatVector max = lowest;
+            for (int k = 0; k < shift.length; k++) {
+                FloatVector v = FloatVector.fromArray(SPECIES, x, xBase + shift[k], start, o);
+                VectorMask<Float> wins = v.compare(VectorOperators.GT, max).or(v.test(VectorOperators.IS_NAN));
+                max = max.blend(v, wins);
+                where = where.blend(first.add(shift[k]), wins.cast(INTS));
+            }
+            int count = Math.min(lanes, out - o);
+            max.intoArray(values, valuesBase + o, SPECIES.indexInRange(0, count));
+            where.intoArray(best, 0);
+            for (int l = 0; l < count; l++) indices[indicesBase + o + l] = best[l];
+        }
+    }
+
+    /**
      * Pools planes {@code [0, lanes())} of {@code x}, plane l at {@code xBase + l·volume}: window o reads positions
      * {@code at[from[o]]} up to {@code at[from[o + 1]]} of its plane and records {@code first[o]} when nothing beats
      * −∞. Plane l's maxima go to {@code values[valuesBase + l·out + o]}, their positions to {@code indices[indicesBase
