@@ -401,6 +401,10 @@ final class DirectConvKernels {
         void interleave(float[] sums, int at, float[] dst, int to, float[] bias, int biasAt) {
             for (int iy = 0; iy < h; iy++) {
                 int py = iy + ph, row = at + py % sh * sw * gradLen + py / sh * wp, y0 = to + iy * w;
+                if (sw == 1 && bias == null) { // one column phase: the row is a run
+                    System.arraycopy(sums, row + pw, dst, y0, w);
+                    continue;
+                }
                 for (int rx = 0; rx < sw; rx++) { // phase by phase, as in spread
                     int ix = Math.floorMod(rx - pw, sw), from = row + rx * gradLen + (ix + pw) / sw;
                     if (bias == null) {
