@@ -4,6 +4,7 @@ import static org.jtorch.kernels.cpu.simd.FloatSimd.SPECIES;
 
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
@@ -19,6 +20,8 @@ public final class MaxPoolSimd {
     private MaxPoolSimd() {}
 
     private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, SPECIES.vectorShape());
+
+    private static final VectorSpecies<Long> LONGS = VectorSpecies.of(long.class, SPECIES.vectorShape());
 
     /** Planes one call of {@link #maxPlanes} pools. */
     public static int lanes() {
@@ -44,7 +47,6 @@ public final class MaxPoolSimd {
             long[] indices,
             int indicesBase) {
         int lanes = SPECIES.length();
-        int[] best = new int[lanes];
         FloatVector lowest = FloatVector.broadcast(SPECIES, Float.NEGATIVE_INFINITY);
         for (int o = 0; o < out; o += lanes) {
             IntVector first = IntVector.fromArray(INTS, start, o), where = first;
@@ -55,10 +57,12 @@ public final class MaxPoolSimd {
                 max = max.blend(v, wins);
                 where = where.blend(first.add(shift[k]), wins.cast(INTS));
             }
-            int count = Math.min(lanes, out - o);
+            int count = Math.min(lanes, out - o), half = LONGS.length();
             max.intoArray(values, valuesBase + o, SPECIES.indexInRange(0, count));
-            where.intoArray(best, 0);
-            for (int l = 0; l < count; l++) indices[indicesBase + o + l] = best[l];
+            for (int part = 0; part * half < count; part++) { // each half of the positions widened to int64
+                LongVector wide = (LongVector) where.convertShape(VectorOperators.I2L, LONGS, part);
+                wide.intoArray(indices, indicesBase + o + part * half, LONGS.indexInRange(0, count - part * half));
+            }
         }
     }
 
