@@ -91,6 +91,17 @@ def main():
     max_pool("many-planes", planes, [2, 2], [2, 2], [0, 0], [1, 1], False)
     max_pool("many-planes-padded", planes, [3, 3], [2, 1], [1, 1], [2, 1], True)
     max_pool("many-planes", randn(2, 9, 4, 5, 6), [2, 3, 2], [1, 2, 2], [1, 1, 0], [1, 1, 2], True)
+    # windows that all read the same taps (no padding, no ceil-mode overhang), scanned 16 windows of a plane at a
+    # time: outputs per plane not a multiple of the lanes, rows and columns the windows leave out, dilation, 3-d,
+    # overlapping windows; ties, NaNs and -inf
+    uniform = torch.randint(-3, 3, (2, 5, 11, 13), generator=GEN).float()
+    special = torch.rand(uniform.shape, generator=GEN)
+    uniform[special < 0.05] = float("nan")
+    uniform[(special >= 0.05) & (special < 0.1)] = float("-inf")
+    max_pool("uniform-windows", uniform, [2, 2], [2, 2], [0, 0], [1, 1], False)
+    max_pool("uniform-dilated", uniform, [2, 3], [3, 2], [0, 0], [2, 1], False)
+    max_pool("uniform-overlapping", randn(3, 4, 9, 10), [3, 3], [1, 1], [0, 0], [1, 1], False)
+    max_pool("uniform-windows", randn(2, 3, 5, 7, 6), [2, 2, 2], [2, 2, 2], [0, 0, 0], [1, 1, 1], False)
     here = os.path.dirname(os.path.abspath(__file__))
     write(os.path.join(here, "..", "resources", "golden", "pool_float32.json"), CASES, "make_golden_pool_float32.py")
 

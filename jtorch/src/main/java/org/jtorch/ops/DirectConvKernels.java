@@ -225,6 +225,9 @@ final class DirectConvKernels {
      * @param tapPhase tap t's phase
      * @param front the largest shift: zeros ahead of each grad-output row, which the input gradient reads back from
      * @param gradLen a phase of the input gradient, rounded up to the step
+     * @param spreadFrom with several column phases (and a non-empty input), for each element of a phase-split channel
+     *     the input position it holds (0 for padding and slack); null otherwise
+     * @param spreadReal which elements of {@code spreadFrom} hold an input element (the rest are zeros)
      */
     private record Layout(
             int n,
@@ -252,7 +255,9 @@ final class DirectConvKernels {
             int[] shift,
             int[] tapPhase,
             int front,
-            int gradLen) {
+            int gradLen,
+            int[] spreadFrom,
+            boolean[] spreadReal) {
 
         static Layout of(ConvOps.Geometry g) {
             int sh = (int) g.sh(), sw = (int) g.sw(), kh = (int) g.kh(), kw = (int) g.kw();
@@ -272,6 +277,23 @@ final class DirectConvKernels {
                 }
             }
             int cig = (int) (g.cin() / g.groups());
+            int h = (int) g.h(), w = (int) g.w(), ph = (int) g.ph(), pw = (int) g.pw();
+            int chan = sh * sw * phaseSize + 2 * step;
+            int[] spreadFrom = null;
+            boolean[] spreadReal = null;
+            if (sw > 1 && h * w > 0) {
+                spreadFrom = new int[chan];
+                spreadReal = new boolean[chan];
+                for (int iy = 0; iy < h; iy++) {
+                    int py = iy + ph;
+                    for (int ix = 0; ix < w; ix++) {
+                        int px = ix + pw;
+                        int at = (py % sh * sw + px % sw) * phaseSize + py / sh * wp + px / sw;
+                        spreadFrom[at] = iy * w + ix;
+                        spreadReal[at] = true;
+                    }
+                }
+            }
             return new Layout(
                     (int) g.n(),
                     (int) g.cin(),
@@ -293,12 +315,14 @@ final class DirectConvKernels {
                     wp,
                     phaseSize,
                     roundUp((oh - 1) * wp + ow, step),
-                    sh * sw * phaseSize + 2 * step,
+                    chan,
                     tapAt,
                     shift,
                     tapPhase,
                     front,
-                    roundUp(phaseSize, step));
+                    roundUp(phaseSize, step),
+                    spreadFrom,
+                    spreadReal);
         }
 
         int plane() {
@@ -356,6 +380,12 @@ final class DirectConvKernels {
          * split by phase.
          */
         void spread(float[] src, int from, int channels, float[] dst) {
+            if (spreadFrom != null) { // several column phases: a gather, rather than every row split element by element
+                for (int c = 0; c < channels; c++) {
+                    DirectConvSimd.gather(src, from + c * plane(), spreadFrom, spreadReal, dst, c * chan, chan);
+                }
+                return;
+            }
             for (int c = 0; c < channels; c++) {
                 int base = c * chan, in = from + c * plane();
                 Arrays.fill(dst, base, base + chan, 0f);
@@ -401,6 +431,10 @@ final class DirectConvKernels {
         void interleave(float[] sums, int at, float[] dst, int to, float[] bias, int biasAt) {
             for (int iy = 0; iy < h; iy++) {
                 int py = iy + ph, row = at + py % sh * sw * gradLen + py / sh * wp, y0 = to + iy * w;
+                if (sw == 1 && bias == null) { // one column phase: the row is a run
+                    System.arraycopy(sums, row + pw, dst, y0, w);
+                    continue;
+                }
                 for (int rx = 0; rx < sw; rx++) { // phase by phase, as in spread
                     int ix = Math.floorMod(rx - pw, sw), from = row + rx * gradLen + (ix + pw) / sw;
                     if (bias == null) {

@@ -1,5 +1,6 @@
 package org.jtorch.ops;
 
+import java.util.Arrays;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.dispatch.DispatchState;
@@ -26,9 +27,12 @@ final class PoolKernelsFloat32 {
     }
 
     /**
-     * {@link PoolKernels#maxForward} of float32 input: the same scan, compared in float32 (exact). Whole groups of
-     * {@link MaxPoolSimd#lanes()} planes are scanned side by side (the batched pools of vmap have many planes), the
-     * rest one by one; the results go straight into fresh dense outputs rather than through buffers copied after.
+     * {@link PoolKernels#maxForward} of float32 input: the same scan, compared in float32 (exact). When every window
+     * reads the same taps (no padding or ceil mode clips one), each plane's windows are scanned
+     * {@link MaxPoolSimd#lanes()} at a time: gathers within one plane, whose rows the cache already holds, and the
+     * maxima stored contiguously. Otherwise whole groups of planes are scanned side by side
+     * ({@link #planesSideBySide}). The results go straight into fresh dense outputs rather than through buffers copied
+     * after.
      */
     static void maxForward(Tensor input, Tensor values, Tensor indices, PoolPlan p) {
         try (var _ = DispatchState.gradEnabled(false)) {
@@ -41,45 +45,57 @@ final class PoolKernelsFloat32 {
             long[] ix = directIx == null ? new long[n] : directIx;
             int vo = direct == null ? 0 : (int) values.storageOffset();
             int io = directIx == null ? 0 : (int) indices.storageOffset();
-            int lanes = MaxPoolSimd.lanes(), planes = (int) p.planes(), groups = planes / lanes;
-            int work = Math.max(win.at().length, out);
-            Parallel.forRange(groups, PoolKernels.grain((long) work * lanes), (g0, g1) -> {
-                for (int g = (int) g0; g < g1; g++) {
-                    int c = g * lanes;
-                    MaxPoolSimd.maxPlanes(
-                            x,
-                            c * volume,
-                            volume,
-                            win.at(),
-                            win.from(),
-                            win.first(),
-                            v,
-                            vo + c * out,
-                            ix,
-                            io + c * out);
-                }
-            });
-            Parallel.forRange(planes - groups * lanes, PoolKernels.grain(work), (c0, c1) -> {
-                for (int c = groups * lanes + (int) c0; c < groups * lanes + c1; c++) {
-                    int base = c * volume;
-                    for (int o = 0; o < out; o++) {
-                        int best = win.first()[o];
-                        float max = Float.NEGATIVE_INFINITY;
-                        for (int k = win.from()[o]; k < win.from()[o + 1]; k++) {
-                            float val = x[base + win.at()[k]];
-                            if (val > max || Float.isNaN(val)) {
-                                max = val;
-                                best = win.at()[k];
-                            }
-                        }
-                        v[vo + c * out + o] = max;
-                        ix[io + c * out + o] = best;
+            int lanes = MaxPoolSimd.lanes(), planes = (int) p.planes();
+            int[] shift = win.uniformShifts();
+            if (shift != null) {
+                // padding windows past the last start at position 0, which every plane has
+                int[] start = Arrays.copyOf(win.first(), Math.ceilDiv(out, lanes) * lanes);
+                Parallel.forRange(planes, PoolKernels.grain((long) shift.length * out), (c0, c1) -> {
+                    for (int c = (int) c0; c < c1; c++) {
+                        MaxPoolSimd.maxWindows(x, c * volume, start, shift, out, v, vo + c * out, ix, io + c * out);
                     }
-                }
-            });
+                });
+            } else {
+                planesSideBySide(x, win, v, vo, ix, io, volume, out, planes);
+            }
             if (direct == null) write(v, values);
             if (directIx == null) PoolKernels.writeLongs(ix, indices);
         }
+    }
+
+    /**
+     * Windows that differ from one another (clipped by padding or ceil mode): whole groups of {@link MaxPoolSimd#lanes}
+     * planes scanned side by side, the rest one by one.
+     */
+    private static void planesSideBySide(
+            float[] x, PoolWindows win, float[] v, int vo, long[] ix, int io, int volume, int out, int planes) {
+        int lanes = MaxPoolSimd.lanes(), groups = planes / lanes;
+        int work = Math.max(win.at().length, out);
+        Parallel.forRange(groups, PoolKernels.grain((long) work * lanes), (g0, g1) -> {
+            for (int g = (int) g0; g < g1; g++) {
+                int c = g * lanes;
+                MaxPoolSimd.maxPlanes(
+                        x, c * volume, volume, win.at(), win.from(), win.first(), v, vo + c * out, ix, io + c * out);
+            }
+        });
+        Parallel.forRange(planes - groups * lanes, PoolKernels.grain(work), (c0, c1) -> {
+            for (int c = groups * lanes + (int) c0; c < groups * lanes + c1; c++) {
+                int base = c * volume;
+                for (int o = 0; o < out; o++) {
+                    int best = win.first()[o];
+                    float max = Float.NEGATIVE_INFINITY;
+                    for (int k = win.from()[o]; k < win.from()[o + 1]; k++) {
+                        float val = x[base + win.at()[k]];
+                        if (val > max || Float.isNaN(val)) {
+                            max = val;
+                            best = win.at()[k];
+                        }
+                    }
+                    v[vo + c * out + o] = max;
+                    ix[io + c * out + o] = best;
+                }
+            }
+        });
     }
 
     /** The array of a dense float32 heap tensor (a fresh output) that is not the input's {@code x}, else null. */
@@ -101,20 +117,27 @@ final class PoolKernelsFloat32 {
                 : null;
     }
 
-    /** {@link PoolKernels#maxBackward} into a float32 gradient, accumulated in float32; indices already checked. */
+    /**
+     * {@link PoolKernels#maxBackward} into a float32 gradient, accumulated in float32; indices already checked. Each
+     * plane of a fresh dense output is zeroed and then receives its gradients while it is in cache, rather than going
+     * through a zeroed buffer copied after.
+     */
     static void maxBackward(Tensor gradOutput, long[] ix, Tensor gradInput, PoolPlan p) {
         try (var _ = DispatchState.gradEnabled(false)) {
-            int volume = p.volume(), out = p.outVolume();
-            float[] gi = new float[Math.toIntExact(p.planes() * volume)];
-            if (gi.length > 0 && out > 0) {
-                float[] g = dense(gradOutput);
-                Parallel.forRange(p.planes(), PoolKernels.grain(out), (c0, c1) -> {
-                    for (int c = (int) c0; c < c1; c++) {
-                        for (int k = 0; k < out; k++) gi[(int) (c * (long) volume + ix[c * out + k])] += g[c * out + k];
-                    }
-                });
-            }
-            write(gi, gradInput);
+            int volume = p.volume(), out = p.outVolume(), n = Math.toIntExact(p.planes() * volume);
+            float[] g = n > 0 && out > 0 ? dense(gradOutput) : null;
+            float[] direct = denseFloats(gradInput, g);
+            float[] gi = direct == null ? new float[n] : direct;
+            int base = direct == null ? 0 : (int) gradInput.storageOffset();
+            Parallel.forRange(p.planes(), PoolKernels.grain((long) volume + out), (c0, c1) -> {
+                for (int c = (int) c0; c < c1; c++) {
+                    int at = base + c * volume;
+                    if (direct != null) Arrays.fill(gi, at, at + volume, 0f);
+                    if (g == null) continue;
+                    for (int k = 0; k < out; k++) gi[(int) (at + ix[c * out + k])] += g[c * out + k];
+                }
+            });
+            if (direct == null) write(gi, gradInput);
         }
     }
 

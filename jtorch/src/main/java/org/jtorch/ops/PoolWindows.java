@@ -28,6 +28,26 @@ record PoolWindows(int[] at, int[] from, int[] first, long[] divisor, long[] axi
         return sum / axisDivisors[3 * o] / axisDivisors[3 * o + 1] / axisDivisors[3 * o + 2];
     }
 
+    /**
+     * When every window reads the same taps relative to its first position (no window clipped by padding or by ceil
+     * mode), those offsets, in the windows' scan order; else null. The first offset is 0, and a window's starting index
+     * ({@link #first}) is then its first position.
+     */
+    int[] uniformShifts() {
+        int out = first.length;
+        if (out == 0) return null;
+        int taps = from[1] - from[0];
+        if (taps == 0) return null;
+        int[] shift = new int[taps];
+        for (int k = 0; k < taps; k++) shift[k] = at[k] - at[0];
+        for (int o = 0; o < out; o++) {
+            int start = from[o];
+            if (from[o + 1] - start != taps || first[o] != at[start]) return null;
+            for (int k = 1; k < taps; k++) if (at[start + k] - at[start] != shift[k]) return null;
+        }
+        return shift;
+    }
+
     static PoolWindows of(PoolPlan p) {
         PoolPlan.Axis d = p.d(), h = p.h(), w = p.w();
         int out = p.outVolume(), hw = Math.toIntExact(h.size() * w.size()), width = Math.toIntExact(w.size());

@@ -26,7 +26,7 @@ class PoolFloat32GoldenTest {
 
     @Test
     void fixtureIsLoaded() {
-        assertEquals(17, Golden.cases("pool_float32.json").size());
+        assertEquals(21, Golden.cases("pool_float32.json").size());
     }
 
     @ParameterizedTest(name = "{0}")

@@ -3,6 +3,7 @@ package org.jtorch.kernels.cpu.simd;
 import static org.jtorch.kernels.cpu.simd.FloatSimd.SPECIES;
 
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 
 /**
@@ -17,6 +18,20 @@ public final class DirectConvSimd {
 
     /** Rows computed side by side. */
     private static final int ROWS = 4;
+
+    /**
+     * {@code dst[dstAt + i] = real[i] ? src[srcAt + from[i]] : 0} for i in [0, n): a vector of gathered elements at a
+     * time, the positions that hold none set to zero. Every {@code from[i]} is a valid offset from {@code srcAt}.
+     */
+    public static void gather(float[] src, int srcAt, int[] from, boolean[] real, float[] dst, int dstAt, int n) {
+        int lanes = SPECIES.length(), i = 0;
+        FloatVector zero = FloatVector.zero(SPECIES);
+        for (; i + lanes <= n; i += lanes) {
+            FloatVector v = FloatVector.fromArray(SPECIES, src, srcAt, from, i);
+            zero.blend(v, VectorMask.fromArray(SPECIES, real, i)).intoArray(dst, dstAt + i);
+        }
+        for (; i < n; i++) dst[dstAt + i] = real[i] ? src[srcAt + from[i]] : 0f;
+    }
 
     /** The length every run is a multiple of: two vectors. */
     public static int step() {

@@ -4,6 +4,7 @@ import static org.jtorch.kernels.cpu.simd.FloatSimd.SPECIES;
 
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
@@ -20,9 +21,49 @@ public final class MaxPoolSimd {
 
     private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, SPECIES.vectorShape());
 
+    private static final VectorSpecies<Long> LONGS = VectorSpecies.of(long.class, SPECIES.vectorShape());
+
     /** Planes one call of {@link #maxPlanes} pools. */
     public static int lanes() {
         return SPECIES.length();
+    }
+
+    /**
+     * Pools one plane whose windows all read the same taps: window o reads {@code x[xBase + start[o] + shift[k]]} for k
+     * in order and records {@code start[o]} when nothing beats −∞. {@code lanes()} consecutive windows are scanned side
+     * by side, one a lane, each exactly as the scalar scan (the first maximum kept, a NaN taking over), so the result
+     * is the scalar kernel's bit for bit. {@code start} holds {@code out} windows followed by padding up to a whole
+     * number of lanes, each padding entry a position inside the plane (read, never written). Window o's maximum goes to
+     * {@code values[valuesBase + o]}, its position to {@code indices[indicesBase + o]}.
+     */
+    public static void maxWindows(
+            float[] x,
+            int xBase,
+            int[] start,
+            int[] shift,
+            int out,
+            float[] values,
+            int valuesBase,
+            long[] indices,
+            int indicesBase) {
+        int lanes = SPECIES.length();
+        FloatVector lowest = FloatVector.broadcast(SPECIES, Float.NEGATIVE_INFINITY);
+        for (int o = 0; o < out; o += lanes) {
+            IntVector first = IntVector.fromArray(INTS, start, o), where = first;
+            FloatVector max = lowest;
+            for (int k = 0; k < shift.length; k++) {
+                FloatVector v = FloatVector.fromArray(SPECIES, x, xBase + shift[k], start, o);
+                VectorMask<Float> wins = v.compare(VectorOperators.GT, max).or(v.test(VectorOperators.IS_NAN));
+                max = max.blend(v, wins);
+                where = where.blend(first.add(shift[k]), wins.cast(INTS));
+            }
+            int count = Math.min(lanes, out - o), half = LONGS.length();
+            max.intoArray(values, valuesBase + o, SPECIES.indexInRange(0, count));
+            for (int part = 0; part * half < count; part++) { // each half of the positions widened to int64
+                LongVector wide = (LongVector) where.convertShape(VectorOperators.I2L, LONGS, part);
+                wide.intoArray(indices, indicesBase + o + part * half, LONGS.indexInRange(0, count - part * half));
+            }
+        }
     }
 
     /**
