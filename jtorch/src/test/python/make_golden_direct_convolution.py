@@ -100,6 +100,10 @@ def main():
               padding=(1, 1), transposed=True, output_padding=(1, 1), groups=2)
     per_sample_case("maxPool", 8 * 2 * 2)
     per_sample_case("stridedConv", 8 * 4 * 4)
+    # enough channels in all (samples x input channels >= 8) that the phase split runs as gathers: column stride 3,
+    # padding on both sides
+    conv_case("strided-padded/gathered", randn(2, 5, 11, 10), randn(4, 5, 3, 3), randn(4), stride=(2, 3),
+              padding=(1, 2))
     here = os.path.dirname(os.path.abspath(__file__))
     write(os.path.join(here, "..", "resources", "golden", "direct_convolution.json"), CASES,
           "make_golden_direct_convolution.py")

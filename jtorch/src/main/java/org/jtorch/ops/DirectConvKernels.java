@@ -46,6 +46,13 @@ final class DirectConvKernels {
     /** Most output channels per group the direct kernels take (the per-sample CNNs' layers have 8 and 16). */
     private static final long MAX_OUT_PER_GROUP = 16;
 
+    /**
+     * Input channels (over all samples) from which a strided problem's channels are split into phases by gathers: the
+     * gathers' map costs about as much to build as one channel's element-by-element split, so a single sample of one or
+     * a few channels (the loop's first layer) keeps the scalar split.
+     */
+    private static final long MIN_GATHERED_CHANNELS = 8;
+
     /** Output (or, for the input gradient, input) channels of a unit. */
     private static final int BLOCK = 4;
 
@@ -225,8 +232,9 @@ final class DirectConvKernels {
      * @param tapPhase tap t's phase
      * @param front the largest shift: zeros ahead of each grad-output row, which the input gradient reads back from
      * @param gradLen a phase of the input gradient, rounded up to the step
-     * @param spreadFrom with several column phases (and a non-empty input), for each element of a phase-split channel
-     *     the input position it holds (0 for padding and slack); null otherwise
+     * @param spreadFrom with several column phases (and a non-empty input of at least {@link #MIN_GATHERED_CHANNELS}
+     *     channels in all), for each element of a phase-split channel the input position it holds (0 for padding and
+     *     slack); null otherwise
      * @param spreadReal which elements of {@code spreadFrom} hold an input element (the rest are zeros)
      */
     private record Layout(
@@ -281,7 +289,7 @@ final class DirectConvKernels {
             int chan = sh * sw * phaseSize + 2 * step;
             int[] spreadFrom = null;
             boolean[] spreadReal = null;
-            if (sw > 1 && h * w > 0) {
+            if (sw > 1 && h * w > 0 && g.n() * g.cin() >= MIN_GATHERED_CHANNELS) {
                 spreadFrom = new int[chan];
                 spreadReal = new boolean[chan];
                 for (int iy = 0; iy < h; iy++) {
