@@ -3,7 +3,7 @@
 vocabulary, the LM head on the last position only) on a batch of 64 sequences of 16 tokens under no_grad, eager and
 (with --compile) through torch.compile, in 4 alternating blocks of 50 calls after 60 warm-up calls each; medians.
 
-    OMP_WAIT_POLICY=passive /work/.venv-t213/bin/python benchmarks/peers/gpt_forward.py [--compile]
+    OMP_WAIT_POLICY=passive python benchmarks/peers/gpt_forward.py [--compile]
 """
 import argparse
 import os
