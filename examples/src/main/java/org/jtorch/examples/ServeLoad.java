@@ -55,11 +55,7 @@ public final class ServeLoad {
         for (int i = 0; i < distinct; i++) {
             Tensor tokens = Torch.randint(0, vocab, new long[] {context}, g).to(DType.INT64);
             inputs.add(tokens);
-            references.add(model.forward()
-                    .apply(tokens.unsqueeze(0))
-                    .select(0, 0)
-                    .contiguous()
-                    .toFloatArray());
+            references.add(LoadTest.reference(model, tokens));
         }
         System.out.printf(
                 "ServeLoad: %s, %d-token requests, %d distinct, load average %.2f, %d cores%n",

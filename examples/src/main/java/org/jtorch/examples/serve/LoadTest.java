@@ -135,6 +135,15 @@ public final class LoadTest {
                 issued - n);
     }
 
+    /** The serial reference of one example: the model run on it alone, flattened. */
+    public static float[] reference(ServedModel model, Tensor example) {
+        return model.forward()
+                .apply(example.unsqueeze(0))
+                .select(0, 0)
+                .contiguous()
+                .toFloatArray();
+    }
+
     private static double percentile(long[] sorted, double q) {
         if (sorted.length == 0) return Double.NaN;
         int i = (int) Math.ceil(q * sorted.length) - 1;

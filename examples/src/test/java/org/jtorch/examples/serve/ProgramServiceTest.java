@@ -55,11 +55,7 @@ class ProgramServiceTest {
         for (int i = 0; i < 40; i++) {
             Tensor t = Torch.randint(0, VOCAB, new long[] {CONTEXT}, g).to(DType.INT64);
             inputs.add(t);
-            refs.add(eager.forward()
-                    .apply(t.unsqueeze(0))
-                    .select(0, 0)
-                    .contiguous()
-                    .toFloatArray());
+            refs.add(LoadTest.reference(eager, t));
         }
         try (InferenceServer server = new InferenceServer(served, "127.0.0.1", 0, 16, 1_000_000L, 1 << 16);
                 HttpClient client = HttpClient.newHttpClient()) {

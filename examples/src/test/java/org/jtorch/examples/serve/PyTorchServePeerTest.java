@@ -57,11 +57,7 @@ class PyTorchServePeerTest {
             Tensor tokens =
                     Torch.randint(0, 72, new long[] {i % 3 == 0 ? 5 : 16}, g).to(DType.INT64);
             inputs.add(tokens);
-            references.add(model.forward()
-                    .apply(tokens.unsqueeze(0))
-                    .select(0, 0)
-                    .contiguous()
-                    .toFloatArray());
+            references.add(LoadTest.reference(model, tokens));
         }
         Process peer = new ProcessBuilder(python, PEER.toString(), "--port", "0")
                 .redirectErrorStream(true)
