@@ -140,11 +140,6 @@ public final class ArrayPool {
             kept.add(s.root());
         }
 
-        /** How many storages this window holds (allocated in it, or kept by a window inside it). */
-        public int size() {
-            return allocated.size();
-        }
-
         @Override
         public void close() {
             if (closed) return;
