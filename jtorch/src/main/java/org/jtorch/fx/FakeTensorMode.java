@@ -84,6 +84,19 @@ public final class FakeTensorMode implements AutoCloseable {
     }
 
     /**
+     * The fake tensor that the fake mode in effect on this thread gives (or will give) {@code real}, or null when no
+     * fake mode is in effect. A tracer above a fake mode records a real tensor as a constant and binds this fake to the
+     * same node: the ops below see only the fake, and an autograd node that saves it for backward must still read the
+     * constant.
+     */
+    static Tensor fakeInEffect(Tensor real) {
+        if (isFake(real) || real.transformPayload() != null) return null;
+        return DispatchState.innermostInEffect(DispatchState.Kind.FAKE) instanceof Interpreter mode
+                ? mode.owner().fromTensor(real)
+                : null;
+    }
+
+    /**
      * A fake tensor with the metadata a graph recorded ({@code meta["val"]} of a placeholder), over a fake storage of
      * its own just large enough for its strides: what shape propagation feeds a graph.
      */
@@ -120,6 +133,10 @@ public final class FakeTensorMode implements AutoCloseable {
     private final class Interpreter extends DispatchState.ModeInterpreter {
         Interpreter() {
             super(DispatchState.Kind.FAKE, DispatchState.nextLevel());
+        }
+
+        FakeTensorMode owner() {
+            return FakeTensorMode.this;
         }
 
         @Override

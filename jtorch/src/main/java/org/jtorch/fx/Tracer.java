@@ -19,7 +19,8 @@ import org.jtorch.ops.OpDef;
  *
  * <p>Tensors are mapped to nodes by identity: the example inputs to placeholders, each op's outputs to its node. A
  * tensor the graph has not seen (one created outside the dispatcher, or before tracing) becomes a constant read by a
- * {@code get_attr} node.
+ * {@code get_attr} node. Under a fake mode (below the tracer) that constant's fake stands for the same node, so an
+ * autograd node that saved the fake reads the constant in the traced backward.
  *
  * <p>A composite op is not recorded: the tracer expands it into the ops it is made of, which come back through the
  * tracer and are recorded, so the graph holds the ops that actually run (as make_fx decomposes
@@ -173,6 +174,8 @@ final class Tracer extends DispatchState.ModeInterpreter {
         }
         n.setMeta(TensorMeta.of(t));
         nodes.put(t, n);
+        Tensor fake = FakeTensorMode.fakeInEffect(t);
+        if (fake != null) nodes.putIfAbsent(fake, n);
         return n;
     }
 

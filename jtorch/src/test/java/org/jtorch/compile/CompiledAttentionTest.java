@@ -20,6 +20,7 @@ import org.jtorch.ops.AttentionOps;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -34,15 +35,23 @@ class CompiledAttentionTest {
         Compile.reset();
     }
 
-    /** Multi-head causal self-attention, as TrainGpt's blocks compute it. */
+    /**
+     * Multi-head self-attention, as TrainGpt's blocks compute it: causal through {@code is_causal} without a mask, or
+     * through an explicit mask held as a module buffer.
+     */
     private static final class Attention extends Module {
         private final Linear qkv = register("qkv", new Linear(16, 48, false));
+        private final Tensor mask;
+
+        Attention(Tensor mask) {
+            this.mask = mask == null ? null : registerBuffer("mask", mask);
+        }
 
         @Override
         public Tensor forward(Tensor x) {
             var parts = qkv.call(x).split(16, 2);
             Tensor q = heads(parts.get(0)), k = heads(parts.get(1)), v = heads(parts.get(2));
-            Tensor y = F.scaledDotProductAttention(q, k, v, null, 0.0, true, null, false);
+            Tensor y = F.scaledDotProductAttention(q, k, v, mask, 0.0, mask == null, null, false);
             return y.transpose(1, 2).contiguous().view(x.size(0), x.size(1), 16);
         }
 
@@ -54,8 +63,27 @@ class CompiledAttentionTest {
     @ParameterizedTest
     @ValueSource(strings = {"aot_eager", "inductor"})
     void compiledAttentionRunsTheFusedKernelsAndMatchesEagerBitwise(String backend) {
+        compiledMatchesEagerBitwise(backend, null);
+    }
+
+    /**
+     * A mask buffer is a constant of the captured graph; the fused backward reads it too, so the joint trace must name
+     * the same constant there (it once saw only the fake tensor standing for it and broke the graph).
+     */
+    @ParameterizedTest
+    @CsvSource({"aot_eager, bool", "inductor, bool", "aot_eager, additive", "inductor, additive"})
+    void anExplicitMaskBufferCompilesWhole(String backend, String kind) {
+        Tensor allowed = Torch.ones(6, 6).tril().eq(1.0);
+        allowed.select(0, 4).select(0, 1).fill_(0L); // not merely causal
+        Tensor mask = kind.equals("bool")
+                ? allowed
+                : Torch.zeros(6, 6).maskedFill(allowed.logicalNot(), Double.NEGATIVE_INFINITY);
+        compiledMatchesEagerBitwise(backend, mask);
+    }
+
+    private static void compiledMatchesEagerBitwise(String backend, Tensor mask) {
         Torch.manualSeed(3);
-        Attention model = new Attention();
+        Attention model = new Attention(mask);
         Module compiled =
                 Torch.compile(model, CompileOptions.defaults().backend(backend).fullGraph(true));
         Tensor x = Torch.randn(2, 6, 16).requiresGrad(true);
