@@ -139,7 +139,9 @@ public final class FlashAttentionSimd {
             int cols = Math.min(BLOCK_K, keyEnd - j0);
             if (maskedOut(p.mask(), n, i0, rows, j0, cols)) continue;
             scoreTile(p, n, i0, rows, j0, cols, t);
-            for (int r = 0; r < rows; r++) softmaxStep(s, r * cols, cols, r, t, acc, r * ev, ev);
+            for (int r = 0; r < rows; r++) {
+                softmaxStep(s, r * cols, cols, unmaskedSpan(p, i0 + r, j0, cols), r, t, acc, r * ev, ev);
+            }
             mulAdd(rows, ev, cols, s, 0, cols, 1, p.v().data(), p.v().row(n, j0), p.v().rowStride(), acc, 0, ev);
         }
         for (int r = 0; r < rows; r++) {
@@ -182,11 +184,13 @@ public final class FlashAttentionSimd {
      * One key block of the online softmax for one query row: rescales the row's running sum and output accumulator to
      * the new maximum and leaves the block's unnormalised probabilities in place of its scores.
      */
-    private static void softmaxStep(float[] s, int at, int cols, int r, Tiles t, float[] acc, int accAt, int ev) {
-        float blockMax = max(s, at, cols);
+    private static void softmaxStep(
+            float[] s, int at, int cols, int span, int r, Tiles t, float[] acc, int accAt, int ev) {
+        Arrays.fill(s, at + span, at + cols, 0f);
+        float blockMax = max(s, at, span);
         float before = t.rowMax[r], now = Math.max(before, blockMax);
         if (now == Float.NEGATIVE_INFINITY) { // every key so far masked: nothing to weigh yet
-            Arrays.fill(s, at, at + cols, 0f);
+            Arrays.fill(s, at, at + span, 0f);
             return;
         }
         if (before != now && before != Float.NEGATIVE_INFINITY) {
@@ -195,7 +199,7 @@ public final class FlashAttentionSimd {
             t.rowSumTail[r] *= rescale;
             scale(acc, accAt, ev, rescale);
         }
-        t.rowSumTail[r] += expShiftedSummed(s, at, cols, now, t.rowSumLanes, r * F.length());
+        t.rowSumTail[r] += expShiftedSummed(s, at, span, now, t.rowSumLanes, r * F.length());
         t.rowMax[r] = now;
     }
 
@@ -225,7 +229,9 @@ public final class FlashAttentionSimd {
             if (maskedOut(p.mask(), n, i0, rows, j0, cols)) continue;
             scoreTile(p, n, i0, rows, j0, cols, t);
             for (int r = 0; r < rows; r++) {
-                probabilities(s, r * cols, cols, lse[lseOffset + n * p.l() + i0 + r]);
+                int span = unmaskedSpan(p, i0 + r, j0, cols);
+                Arrays.fill(s, r * cols + span, (r + 1) * cols, 0f);
+                probabilities(s, r * cols, span, lse[lseOffset + n * p.l() + i0 + r]);
             }
             // dV += Pᵀ dO
             mulAdd(
@@ -306,6 +312,19 @@ public final class FlashAttentionSimd {
             }
         }
         return true;
+    }
+
+    /**
+     * The leading columns of query row {@code i}'s tile row (keys {@code [j0, j0 + cols)}) that the online softmax must
+     * exponentiate: up to the causal diagonal, rounded up to whole vectors, or all {@code cols}. The columns after it
+     * hold -inf scores, whose probabilities are exact zeros: skipping whole vectors of them changes no sum's bits.
+     */
+    private static int unmaskedSpan(Problem p, int i, int j0, int cols) {
+        if (!p.causal()) return cols;
+        int live = Math.max(0, Math.min(cols, i + 1 - j0));
+        if (live == 0) return 0;
+        int vectors = Math.ceilDiv(live, F.length()) * F.length();
+        return vectors >= F.loopBound(cols) ? cols : vectors; // the scalar tail is not split
     }
 
     /** Scores → probabilities {@code exp(s - lse)}; a fully masked row (lse = -inf) has none. */

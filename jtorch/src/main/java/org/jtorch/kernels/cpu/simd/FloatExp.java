@@ -24,10 +24,10 @@ final class FloatExp {
 
     private static final int ROUND_BITS = 0x4B400000;
     /**
-     * Inputs are clamped to [LO, HI] first (NaN passes, as no comparison holds for it): below LO the result rounds to 0
-     * and above HI to +∞, and the clamped inputs give exactly that through the two-factor scaling, so one branch-free
-     * sequence serves every lane. Why branch-free: a fast path for all-ordinary vectors made the vector form a merge of
-     * two paths, which C2 compiles whole into every loop once any caller (softmax over masked -inf entries) takes the
+     * Inputs above HI are clamped to HI first (NaN passes, as no comparison holds for it), whose result is +∞ through
+     * the two-factor scaling, so one branch-free sequence serves every lane; below LO the result rounds to 0, which is
+     * blended in at the end. Why branch-free: a fast path for all-ordinary vectors made the vector form a merge of two
+     * paths, which C2 compiles whole into every loop once any caller (softmax over masked -inf entries) takes the
      * special one; loops then outgrew C2's inlining budget and boxed every vector. For ordinary results the two
      * scalings give the same bits as one.
      */
@@ -41,7 +41,8 @@ final class FloatExp {
             P5 = 5.0000001201E-1f;
 
     static float exp(float x) {
-        float xc = x < LO ? LO : (x > HI ? HI : x);
+        if (x < LO) return 0f; // as the vector form, without the slow underflowing scaling
+        float xc = x > HI ? HI : x;
         float t = xc * LOG2E + ROUND;
         int n = Float.floatToRawIntBits(t) - ROUND_BITS;
         float fn = t - ROUND;
@@ -54,7 +55,11 @@ final class FloatExp {
     }
 
     static FloatVector exp(FloatVector x) {
-        FloatVector xc = x.blend(LO, x.compare(VectorOperators.LT, LO));
+        // Lanes below LO get 0 at the end; until then they compute exp(0), because scaling their clamped value down to
+        // 0 took the processor's slow path for results below the normal range (a microcode assist of ~100 cycles per
+        // instruction), which made a softmax over masked -inf scores several times slower.
+        var under = x.compare(VectorOperators.LT, LO);
+        FloatVector xc = x.blend(0f, under);
         xc = xc.blend(HI, xc.compare(VectorOperators.GT, HI));
         FloatVector t = xc.mul(LOG2E).add(ROUND);
         IntVector n = t.reinterpretAsInts().sub(ROUND_BITS);
@@ -62,7 +67,8 @@ final class FloatExp {
         IntVector n1 = n.lanewise(VectorOperators.ASHR, 1);
         IntVector n2 = n.sub(n1);
         return y.mul(n1.add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
-                .mul(n2.add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats());
+                .mul(n2.add(127).lanewise(VectorOperators.LSHL, 23).reinterpretAsFloats())
+                .blend(0f, under);
     }
 
     /** r = x - n ln2, in two steps (Cody-Waite). */
