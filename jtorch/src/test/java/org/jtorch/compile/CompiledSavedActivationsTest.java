@@ -3,6 +3,7 @@ package org.jtorch.compile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.function.BiFunction;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
@@ -12,6 +13,7 @@ import org.jtorch.fx.AotFunction;
 import org.jtorch.fx.GraphCompiler;
 import org.jtorch.fx.SavePolicy;
 import org.jtorch.storage.ArrayPool;
+import org.jtorch.storage.UninitializedArrays;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -68,6 +70,36 @@ class CompiledSavedActivationsTest {
         }
         assertTrue(ArrayPool.recycledCount() > recycled, "no saved value went back to the pool");
         assertTrue(ArrayPool.reusedCount() > reused, "no output took the memory of a saved value");
+    }
+
+    /**
+     * With the poison fill on, every output storage that is not zeroed starts as NaN: the compiled step's kernels and
+     * extern calls (including the slice gradients of {@code split}, written as masked expressions) must write every
+     * element of their outputs. {@code L = Σ tanh(P₀)·P₁} with {@code [P₀, P₁] = split(A·B, 128, 1)}.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"aot_eager", "inductor"})
+    void outputsInUninitializedOrRecycledMemoryAreWrittenWhole(String backend) {
+        BiFunction<Tensor, Tensor, Tensor> f = Torch.compile(
+                (a, b) -> {
+                    var parts = a.mm(b).split(128, 1);
+                    return parts.get(0).tanh().mul(parts.get(1)).sum();
+                },
+                CompileOptions.defaults().backend(backend));
+        UninitializedArrays.setPoison(true);
+        try {
+            for (int step = 0; step < 3; step++) {
+                Tensor a = matrix(128, 256, step), b = matrix(256, 256, 10 + step);
+                f.apply(a, b).backward();
+                Tensor a64 = a.detach().to(DType.FLOAT64), b64 = b.detach().to(DType.FLOAT64);
+                Tensor p = a64.mm(b64), t = p.narrow(1, 0, 128).tanh(), p1 = p.narrow(1, 128, 128);
+                Tensor dp = Torch.cat(List.of(t.mul(t).neg().add(1.0).mul(p1), t), 1);
+                assertClose(dp.mm(b64.t()), a.grad(), "grad A");
+                assertClose(a64.t().mm(dp), b.grad(), "grad B");
+            }
+        } finally {
+            UninitializedArrays.setPoison(false);
+        }
     }
 
     /** Saving everything, the forward saves tanh's output for its backward: the very tensor the caller gets. */

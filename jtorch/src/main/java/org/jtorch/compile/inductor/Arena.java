@@ -46,9 +46,21 @@ final class Arena {
         }
     }
 
-    /** The tensor output {@code o} of {@code launch} is written to. */
+    /**
+     * The tensor output {@code o} of {@code launch} is written to. A generated kernel writes every element of its
+     * outputs, so storage new on each call comes uninitialized (and may be memory the pool recycled) when the layout
+     * leaves no slot between elements; a layout with gaps gets zeroed storage, so that no stale value sits where a view
+     * of other strides could read it.
+     */
     Tensor output(CompiledPlan.Launch launch, int o) {
-        return output(launch, launch.layouts()[o], o, false);
+        TensorMeta layout = launch.layouts()[o];
+        return output(launch, layout, o, isDense(layout));
+    }
+
+    private static boolean isDense(TensorMeta layout) {
+        long elements = 1;
+        for (long n : layout.shape()) elements *= n;
+        return MemoryPlan.storageSlots(layout) == elements * layout.dtype().slotsPerElement();
     }
 
     /**
