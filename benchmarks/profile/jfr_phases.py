@@ -3,13 +3,14 @@
 
     java ... -XX:StartFlightRecording=filename=run.jfr,settings=profile ... org.jtorch.examples.TrainGpt --steps 100
     jfr print --stack-depth 64 --events jdk.ExecutionSample run.jfr > run.txt
-    python3 benchmarks/profile/jfr_phases.py run.txt
+    python3 benchmarks/profile/jfr_phases.py run.txt [--thread main --step-ms 117]
 
 Each sample is put in the first phase whose pattern matches a frame, walking from the innermost frame outwards, so a
 GEMM called by the cross-entropy kernel counts as cross-entropy and an exp inside attention counts as attention.
 Samples of an intra-op worker waiting for work, and of the caller waiting for its workers, are "idle / sync".
 Native code called through critical downcalls (OpenBLAS) is sampled in its Java caller, so GEMM time is included.
 """
+import argparse
 import collections
 import re
 import sys
@@ -21,7 +22,7 @@ PHASES = [
     ("layer norm", [r"LayerNorm"]),
     ("GELU", [r"[Gg]elu"]),
     ("optimizer", [r"org\.jtorch\.optim\.", r"ForeachLoops", r"MultiTensorSimd", r"FusedOptimizer", r"clipGradNorm"]),
-    ("GEMM", [r"MatmulKernels", r"OpenBlas", r"JavaGemm", r"GemmSimd"]),
+    ("GEMM", [r"MatmulKernels", r"BlockedGemm", r"OpenBlas", r"JavaGemm", r"GemmSimd"]),
     ("embedding", [r"[Ee]mbedding"]),
     ("allocation", [r"Storage\.allocate", r"TensorImpl\.empty"]),
     ("autograd bookkeeping", [r"org\.jtorch\.autograd\."]),
@@ -39,10 +40,12 @@ def phase(frames):
     return "other"
 
 
-def main(path):
+def main(path, thread=None, step_ms=None):
     text = open(path).read()
     counts = collections.Counter()
     for event in text.split("jdk.ExecutionSample")[1:]:
+        if thread is not None and f'sampledThread = "{thread}"' not in event:
+            continue
         frames = re.findall(r"^\s+([\w.$<>]+)\(", event, re.M)
         if frames:
             # idle only when the innermost frames are the wait itself
@@ -54,8 +57,15 @@ def main(path):
     total = sum(counts.values())
     print(f"{total} samples")
     for name, n in counts.most_common():
-        print(f"{100 * n / total:5.1f}%  {name}")
+        ms = f"{step_ms * n / total:7.2f} ms  " if step_ms else ""
+        print(f"{ms}{100 * n / total:5.1f}%  {name}")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("recording", help="jfr print --stack-depth 64 --events jdk.ExecutionSample output")
+    p.add_argument("--thread", help="count only this thread's samples (main: the thread that calls the ops, whose "
+                                    "samples follow the step's wall time, as torch_phases.py's self times do)")
+    p.add_argument("--step-ms", type=float, help="the step's wall time: print each phase's milliseconds per step")
+    a = p.parse_args()
+    main(a.recording, a.thread, a.step_ms)

@@ -101,6 +101,7 @@ public final class DispatchState {
     Dispatcher.Mode[] modes = NO_MODES;
 
     private boolean gradEnabled = true;
+    private boolean recordingSuppressed;
     private boolean inference;
     private boolean fakeAllocation;
 
@@ -131,6 +132,31 @@ public final class DispatchState {
         boolean before = s.gradEnabled;
         s.gradEnabled = enabled;
         return () -> s.gradEnabled = before;
+    }
+
+    /**
+     * Whether autograd records the ops running now: grad mode is on, and no composite that autograd records as one op
+     * is running its pieces ({@link #suppressRecording}).
+     */
+    public boolean isRecording() {
+        return gradEnabled && !recordingSuppressed;
+    }
+
+    /**
+     * Leaves the ops run until the returned scope closes unrecorded, with grad mode as it is: for the pieces of a
+     * composite op that autograd records whole, which must still see grad mode on (they mark their views as a recorded
+     * call does).
+     */
+    public static Scope suppressRecording() {
+        DispatchState s = current();
+        boolean before = s.recordingSuppressed;
+        s.recordingSuppressed = true;
+        return () -> s.recordingSuppressed = before;
+    }
+
+    /** Whether no interpreter at all is entered on this thread (lowered or not): ops run as plain eager code. */
+    public static boolean noneEntered() {
+        return current().depth == 0;
     }
 
     /** Whether this thread is inside {@code inference_mode()}. */

@@ -39,8 +39,13 @@ final class Execution {
     static Object call(DispatchState state, OpDef op, Object[] args) {
         op.alertIfNondeterministic(args); // first, as ATen's kernels alert before they check their arguments
         OpDef.Composite composite = op.compositeFn();
-        if (composite != null) return composite.apply(args); // its pieces record themselves
-        boolean record = state.isGradEnabled() && op.isDifferentiable() && AUTOGRAD.anyRequiresGrad(args);
+        if (composite != null) {
+            if (op.vjp() != null && DispatchState.noneEntered() && recorded(state, op, args)) {
+                return callRecordedWhole(state, op, composite, args);
+            }
+            return composite.apply(args); // its pieces record themselves
+        }
+        boolean record = recorded(state, op, args);
         OpDef.ViewFn view = op.viewFn();
         if (view != null) {
             Tensor result = view.apply(args);
@@ -63,6 +68,26 @@ final class Execution {
         }
         if (record) AUTOGRAD.begin(op, args, outs, false).finish(outs);
         return outs.length == 1 ? outs[0] : outs;
+    }
+
+    private static boolean recorded(DispatchState state, OpDef op, Object[] args) {
+        return state.isRecording() && op.isDifferentiable() && AUTOGRAD.anyRequiresGrad(args);
+    }
+
+    /**
+     * A composite with a derivative of its own (PyTorch's CompositeExplicitAutograd ops, such as {@code split}, whose
+     * backward is one {@code cat} where its pieces' would be a zero-filled gradient each and a sum of them): in plain
+     * eager code its pieces run unrecorded and autograd records the op as one node. Under any interpreter (tracing,
+     * vmap, forward AD, fake tensors, DebugMode) it decomposes as every composite does, so they see the same pieces.
+     */
+    private static Object callRecordedWhole(DispatchState state, OpDef op, OpDef.Composite composite, Object[] args) {
+        Object result;
+        try (var _ = DispatchState.suppressRecording()) {
+            result = composite.apply(args);
+        }
+        Tensor[] outs = result instanceof Tensor t ? new Tensor[] {t} : (Tensor[]) result;
+        AUTOGRAD.begin(op, args, outs, false).finish(outs);
+        return result;
     }
 
     /**
@@ -97,7 +122,7 @@ final class Execution {
                 direct = false;
             }
         }
-        boolean grad = state.isGradEnabled();
+        boolean grad = state.isRecording();
         boolean record = grad && (op.isDifferentiable() && AUTOGRAD.anyRequiresGrad(args) || anyRequiresGrad(outs));
         if (grad) {
             for (Tensor out : outs) {

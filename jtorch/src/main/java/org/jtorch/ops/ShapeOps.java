@@ -535,21 +535,27 @@ public final class ShapeOps {
     }
 
     /** {@code split(self, split_size, dim)}: views of {@code split_size} along {@code dim}; the last may be smaller. */
-    public static final OpDef SPLIT =
-            OpDef.composite("split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]", args -> {
-                Tensor t = self(args);
-                int d = splitDim(t, args[2]);
-                return refuseWrites(t, splitWithSizes(t, splitSizes(t, lng(args[1]), d), d), "Split");
-            });
+    public static final OpDef SPLIT = OpDef.composite(
+                    "split.Tensor(Tensor(a -> *) self, SymInt split_size, int dim=0) -> Tensor(a)[]", args -> {
+                        Tensor t = self(args);
+                        int d = splitDim(t, args[2]);
+                        return refuseWrites(t, splitWithSizes(t, splitSizes(t, lng(args[1]), d), d), "Split");
+                    })
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> joinedGradient(a, g, a[2]));
 
     /** {@code split_with_sizes(self, split_sizes, dim)}: views of the given sizes, which must sum to the dim's size. */
     public static final OpDef SPLIT_WITH_SIZES = OpDef.composite(
-            "split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]", args -> {
-                Tensor t = self(args);
-                return refuseWrites(t, splitWithSizes(t, (long[]) args[1], splitDim(t, args[2])), "SplitWithSizes");
-            });
+                    "split_with_sizes(Tensor(a -> *) self, SymInt[] split_sizes, int dim=0) -> Tensor(a)[]", args -> {
+                        Tensor t = self(args);
+                        return refuseWrites(
+                                t, splitWithSizes(t, (long[]) args[1], splitDim(t, args[2])), "SplitWithSizes");
+                    })
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) -> joinedGradient(a, g, a[2]));
 
-    /** {@code chunk(self, chunks, dim)}: at most {@code chunks} views of size ceil(n / chunks). */
+    /**
+     * {@code chunk(self, chunks, dim)}: at most {@code chunks} views of size ceil(n / chunks), through {@code split}
+     * (or {@code split_with_sizes} for an empty dim), as PyTorch's composite: autograd records that op.
+     */
     public static final OpDef CHUNK =
             OpDef.composite("chunk(Tensor(a -> *) self, int chunks, int dim=0) -> Tensor(a)[]", args -> {
                 Tensor t = self(args);
@@ -562,11 +568,19 @@ public final class ShapeOps {
                 long splitSize = (dimSize + chunks - 1) / chunks;
                 if (splitSize == 0 && dimSize == 0) {
                     // An empty dim still gives `chunks` (empty) pieces.
-                    long[] sizes = new long[Math.toIntExact(chunks)];
-                    return refuseWrites(t, splitWithSizes(t, sizes, d), "Split");
+                    return SPLIT_WITH_SIZES.call(t, new long[Math.toIntExact(chunks)], (long) d);
                 }
-                return refuseWrites(t, splitWithSizes(t, splitSizes(t, splitSize, d), d), "Split");
+                return SPLIT.call(t, splitSize, (long) d);
             });
+
+    /**
+     * The gradient of {@code split} and {@code split_with_sizes} when autograd records them whole: the pieces'
+     * gradients (zeros where none arrived) joined back along {@code dim}, one {@code cat} as PyTorch's
+     * {@code split_with_sizes_backward}.
+     */
+    private static Tensor[] joinedGradient(Object[] a, Tensor[] g, Object dim) {
+        return new Tensor[] {JoinOps.CAT.call1(g, (long) dim(dim, ((Tensor) a[0]).dim()))};
+    }
 
     /**
      * The views of an op that returns several ({@code unbind}, {@code split}), marked as PyTorch marks them when they
@@ -585,17 +599,19 @@ public final class ShapeOps {
     }
 
     /** {@code unbind(self, dim)}: every slice along {@code dim}, with that dim removed. */
-    public static final OpDef UNBIND =
-            OpDef.composite("unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]", args -> {
-                Tensor t = self(args);
-                int d = dim(args[1], t.dim());
-                if (t.dim() == 0)
-                    throw new IndexOutOfBoundsException(
-                            "Dimension specified as " + d + " but tensor has no dimensions");
-                Tensor[] out = new Tensor[Math.toIntExact(t.impl().shapeRef()[d])];
-                for (int i = 0; i < out.length; i++) out[i] = SELECT.call1(t, (long) d, (long) i);
-                return refuseWrites(t, out, "Unbind");
-            });
+    public static final OpDef UNBIND = OpDef.composite(
+                    "unbind.int(Tensor(a -> *) self, int dim=0) -> Tensor(a)[]", args -> {
+                        Tensor t = self(args);
+                        int d = dim(args[1], t.dim());
+                        if (t.dim() == 0)
+                            throw new IndexOutOfBoundsException(
+                                    "Dimension specified as " + d + " but tensor has no dimensions");
+                        Tensor[] out = new Tensor[Math.toIntExact(t.impl().shapeRef()[d])];
+                        for (int i = 0; i < out.length; i++) out[i] = SELECT.call1(t, (long) d, (long) i);
+                        return refuseWrites(t, out, "Unbind");
+                    })
+            .defineVjp(OpDef.Save.NOTHING, (a, o, g) ->
+                    new Tensor[] {JoinOps.STACK.call1(g, (long) dim(a[1], ((Tensor) a[0]).dim()))});
 
     /**
      * {@code diagonal(self, offset, dim1, dim2)}: the diagonal of the (dim1, dim2) planes as a new last dim; a positive
