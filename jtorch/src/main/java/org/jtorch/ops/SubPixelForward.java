@@ -27,6 +27,12 @@ final class SubPixelForward {
     static final int MIN_CHANNELS = 4;
 
     /**
+     * Samples from which the forward runs stacked ({@link PhaseStack}), a sample per thread at a time: one per
+     * processor, fixed for the process, so that the path (and the bits) do not depend on the thread count.
+     */
+    private static final int STACKED_FROM = Math.max(2, Runtime.getRuntime().availableProcessors());
+
+    /**
      * Whether the decomposition serves convolution {@code g}'s input gradient: a stride above one on some axis (stride
      * one has a single phase: nothing to split) and enough channels per group on both sides.
      */
@@ -46,6 +52,12 @@ final class SubPixelForward {
                     w = ComputeArrays.dense(weight, ct),
                     b = bias == null ? null : ComputeArrays.dense(bias, ct);
             ComputeArrays.Target t = ComputeArrays.Target.of(out, ct);
+            PhaseStack stack = g.n() >= STACKED_FROM ? PhaseStack.of(g) : null;
+            if (stack != null) {
+                stacked(x, w, b, t, g, stack);
+                t.finish();
+                return;
+            }
             SubPixelFrame f = SubPixelFrame.of(g);
             TapMajorWeights tw = TapMajorWeights.of(g);
             Object wt = tw.pack(w.array(), w.offset());
@@ -62,11 +74,39 @@ final class SubPixelForward {
                     }
                     if (f.gridLength(p) == 0) continue;
                     phase(f, tw, wt, frame, p, grid);
-                    write(f, g, p, grid, t.array(), t.offset() + i * cy * (int) (g.h() * g.w()), b);
+                    write(f, g, p, grid, 0, f.gridLength(p), t.array(), t.offset() + i * cy * (int) (g.h() * g.w()), b);
                 }
             }));
             t.finish();
         }
+    }
+
+    /**
+     * The forward a sample per thread at a time, all phases at once ({@link PhaseStack}): one GEMM per tap index of
+     * [P·C_y, C_x] by [C_x, span] rather than one of [C_y, C_x] per phase and tap.
+     */
+    private static void stacked(
+            ComputeArrays.Dense x,
+            ComputeArrays.Dense w,
+            ComputeArrays.Dense b,
+            ComputeArrays.Target t,
+            ConvOps.Geometry g,
+            PhaseStack st) {
+        SubPixelFrame f = st.f;
+        Object wt = st.pack(w.array(), w.offset(), (int) g.kh(), (int) g.kw());
+        int outPlane = (int) (g.h() * g.w()), inPlane = f.inH() * f.inW();
+        ArrayGemm.singleThreaded(() -> Parallel.forRange(g.n(), 1, (i0, i1) -> {
+            Object frame = SubPixelFrame.zeros(wt, st.cx * st.framePlane);
+            Object grid = SubPixelFrame.zeros(wt, st.rows() * st.span);
+            for (int i = (int) i0; i < i1; i++) {
+                st.place(x.array(), x.offset() + i * st.cx * inPlane, frame);
+                st.forward(wt, frame, grid);
+                for (int p = 0; p < st.phases; p++) {
+                    int at = p * st.cy * st.span + st.lead(p);
+                    write(f, g, p, grid, at, st.span, t.array(), t.offset() + i * st.cy * outPlane, b);
+                }
+            }
+        }));
     }
 
     /** Phase p's grid ([C_y, gridLength]) from the framed sample: every tap's GEMM, accumulated. */
@@ -99,17 +139,25 @@ final class SubPixelForward {
     }
 
     /**
-     * Writes phase p's grid into its positions (every row and column stride apart) of one output sample ([C_y, h, w] at
-     * {@code to}), plus the bias (or null).
+     * Writes phase p's grid (channel c's at {@code at + c·ld} in {@code grid}) into its positions (every row and column
+     * stride apart) of one output sample ([C_y, h, w] at {@code to}), plus the bias (or null).
      */
     private static void write(
-            SubPixelFrame f, ConvOps.Geometry g, int p, Object grid, Object out, int to, ComputeArrays.Dense b) {
+            SubPixelFrame f,
+            ConvOps.Geometry g,
+            int p,
+            Object grid,
+            int at,
+            int ld,
+            Object out,
+            int to,
+            ComputeArrays.Dense b) {
         int sh = f.rows().stride(), sw = f.cols().stride(), ry = p / sw, rx = p % sw;
-        int cy = (int) g.cin(), h = (int) g.h(), w = (int) g.w(), width = f.width(), len = f.gridLength(p);
+        int cy = (int) g.cin(), h = (int) g.h(), w = (int) g.w(), width = f.width();
         int rows = f.rows().counts()[ry], cols = f.cols().counts()[rx];
         for (int c = 0; c < cy; c++) {
             for (int q = 0; q < rows; q++) {
-                int src = c * len + q * width, dst = to + (c * h + ry + sh * q) * w + rx;
+                int src = at + c * ld + q * width, dst = to + (c * h + ry + sh * q) * w + rx;
                 if (out instanceof float[] o) {
                     float[] s = (float[]) grid;
                     float bias = b == null ? 0f : ((float[]) b.array())[b.offset() + c];
