@@ -56,8 +56,7 @@ final class SubPixelBackward {
                     Stacked s = new Stacked(st, wt, g);
                     for (int r = (int) r0; r < r1; r++) {
                         for (int i = r * per; i < Math.min(n, (r + 1) * per); i++) {
-                            s.run(go, xd, i, parts, r * size, ti);
-                            if (sums != null) channelSums(go, i, cy, plane, sums, r * cy);
+                            s.run(go, xd, i, parts, r * size, ti, sums, r * cy);
                         }
                     }
                 }));
@@ -96,16 +95,16 @@ final class SubPixelBackward {
 
     /** Adds each channel's sum of output-gradient sample i ([C_y, plane] planes) to {@code acc} from {@code at}. */
     private static void channelSums(ComputeArrays.Dense gy, int i, int cy, int plane, double[] acc, int at) {
-        for (int c = 0; c < cy; c++) {
-            int from = gy.offset() + (i * cy + c) * plane;
-            if (gy.array() instanceof float[] a) acc[at + c] += FloatSimd.sum(a, from, plane);
-            else {
-                double[] a = (double[]) gy.array();
-                double sum = 0;
-                for (int j = from; j < from + plane; j++) sum += a[j];
-                acc[at + c] += sum;
-            }
-        }
+        for (int c = 0; c < cy; c++) acc[at + c] += planeSum(gy.array(), gy.offset() + (i * cy + c) * plane, plane);
+    }
+
+    /** The sum of {@code n} elements of a float[] or double[] from {@code from}. */
+    private static double planeSum(Object a, int from, int n) {
+        if (a instanceof float[] f) return FloatSimd.sum(f, from, n);
+        double[] d = (double[]) a;
+        double sum = 0;
+        for (int j = from; j < from + n; j++) sum += d[j];
+        return sum;
     }
 
     /**
@@ -146,31 +145,39 @@ final class SubPixelBackward {
             grad = SubPixelFrame.zeros(wt, st.cx * st.gradLength);
         }
 
-        /** Sample i: adds its weight gradient to {@code parts} at {@code part} and writes its input gradient. */
+        /**
+         * Sample i: adds its weight gradient to {@code parts} at {@code part}, writes its input gradient and, with
+         * {@code sums} (else null), adds each channel's output-gradient sum from {@code at}.
+         */
         void run(
-                ComputeArrays.Dense gy, ComputeArrays.Dense x, int i, Object parts, int part, ComputeArrays.Target gi) {
+                ComputeArrays.Dense gy,
+                ComputeArrays.Dense x,
+                int i,
+                Object parts,
+                int part,
+                ComputeArrays.Target gi,
+                double[] sums,
+                int at) {
             SubPixelFrame f = st.f;
             st.place(x.array(), x.offset() + i * st.cx * f.inH() * f.inW(), frame);
             int h = (int) g.h(), w = (int) g.w(), from = gy.offset() + i * st.cy * h * w;
             int sh = f.rows().stride(), sw = f.cols().stride();
-            for (int p = 0; p < st.phases; p++) {
-                int ry = p / sw,
-                        rx = p % sw,
-                        rows = f.rows().counts()[ry],
-                        cols = f.cols().counts()[rx];
-                for (int c = 0; c < st.cy; c++) {
-                    for (int q = 0; q < rows; q++) {
-                        int src = from + (c * h + ry + sh * q) * w + rx,
-                                dst = (p * st.cy + c) * st.row + st.rowFront + st.lead(p) + q * f.width();
+            for (int c = 0; c < st.cy; c++) {
+                for (int y = 0; y < h; y++) { // a row at a time into every column phase, while it is in cache
+                    int ry = y % sh, q = y / sh, src = from + (c * h + y) * w;
+                    for (int rx = 0; rx < sw; rx++) {
+                        int p = ry * sw + rx, cols = f.cols().counts()[rx];
+                        int dst = (p * st.cy + c) * st.row + st.rowFront + st.lead(p) + q * f.width();
                         if (stack instanceof float[] d) {
                             float[] s = (float[]) gy.array();
-                            for (int j = 0; j < cols; j++) d[dst + j] = s[src + sw * j];
+                            for (int j = 0; j < cols; j++) d[dst + j] = s[src + rx + sw * j];
                         } else {
                             double[] d = (double[]) stack, s = (double[]) gy.array();
-                            for (int j = 0; j < cols; j++) d[dst + j] = s[src + sw * j];
+                            for (int j = 0; j < cols; j++) d[dst + j] = s[src + rx + sw * j];
                         }
                     }
                 }
+                if (sums != null) sums[at + c] += planeSum(gy.array(), from + c * h * w, h * w);
             }
             st.backward(wt, stack, frame, parts, part, grad);
             writeGrad(f, grad, st.gradLength, st.cx, i, gi);

@@ -74,7 +74,7 @@ final class SubPixelForward {
                     }
                     if (f.gridLength(p) == 0) continue;
                     phase(f, tw, wt, frame, p, grid);
-                    write(f, g, p, grid, 0, f.gridLength(p), t.array(), t.offset() + i * cy * (int) (g.h() * g.w()), b);
+                    write(f, g, p, grid, t.array(), t.offset() + i * cy * (int) (g.h() * g.w()), b);
                 }
             }));
             t.finish();
@@ -101,12 +101,37 @@ final class SubPixelForward {
             for (int i = (int) i0; i < i1; i++) {
                 st.place(x.array(), x.offset() + i * st.cx * inPlane, frame);
                 st.forward(wt, frame, grid);
-                for (int p = 0; p < st.phases; p++) {
-                    int at = p * st.cy * st.span + st.lead(p);
-                    write(f, g, p, grid, at, st.span, t.array(), t.offset() + i * st.cy * outPlane, b);
-                }
+                writeRows(st, g, grid, t.array(), t.offset() + i * st.cy * outPlane, b);
             }
         }));
+    }
+
+    /**
+     * Writes the stacked grids ([P·C_y, span]) into one output sample ([C_y, h, w] at {@code to}) plus the bias (or
+     * null), an output row at a time from every column phase, so that each row is finished while it is in cache.
+     */
+    private static void writeRows(
+            PhaseStack st, ConvOps.Geometry g, Object grid, Object out, int to, ComputeArrays.Dense b) {
+        SubPixelFrame f = st.f;
+        int sh = f.rows().stride(), sw = f.cols().stride(), h = (int) g.h(), w = (int) g.w();
+        for (int c = 0; c < st.cy; c++) {
+            for (int y = 0; y < h; y++) {
+                int ry = y % sh, q = y / sh, dst = to + (c * h + y) * w;
+                for (int rx = 0; rx < sw; rx++) {
+                    int p = ry * sw + rx, cols = f.cols().counts()[rx];
+                    int src = (p * st.cy + c) * st.span + st.lead(p) + q * f.width();
+                    if (out instanceof float[] o) {
+                        float[] s = (float[]) grid;
+                        float bias = b == null ? 0f : ((float[]) b.array())[b.offset() + c];
+                        for (int j = 0; j < cols; j++) o[dst + rx + sw * j] = s[src + j] + bias;
+                    } else {
+                        double[] o = (double[]) out, s = (double[]) grid;
+                        double bias = b == null ? 0 : ((double[]) b.array())[b.offset() + c];
+                        for (int j = 0; j < cols; j++) o[dst + rx + sw * j] = s[src + j] + bias;
+                    }
+                }
+            }
+        }
     }
 
     /** Phase p's grid ([C_y, gridLength]) from the framed sample: every tap's GEMM, accumulated. */
@@ -139,25 +164,17 @@ final class SubPixelForward {
     }
 
     /**
-     * Writes phase p's grid (channel c's at {@code at + c·ld} in {@code grid}) into its positions (every row and column
-     * stride apart) of one output sample ([C_y, h, w] at {@code to}), plus the bias (or null).
+     * Writes phase p's grid into its positions (every row and column stride apart) of one output sample ([C_y, h, w] at
+     * {@code to}), plus the bias (or null).
      */
     private static void write(
-            SubPixelFrame f,
-            ConvOps.Geometry g,
-            int p,
-            Object grid,
-            int at,
-            int ld,
-            Object out,
-            int to,
-            ComputeArrays.Dense b) {
+            SubPixelFrame f, ConvOps.Geometry g, int p, Object grid, Object out, int to, ComputeArrays.Dense b) {
         int sh = f.rows().stride(), sw = f.cols().stride(), ry = p / sw, rx = p % sw;
-        int cy = (int) g.cin(), h = (int) g.h(), w = (int) g.w(), width = f.width();
+        int cy = (int) g.cin(), h = (int) g.h(), w = (int) g.w(), width = f.width(), len = f.gridLength(p);
         int rows = f.rows().counts()[ry], cols = f.cols().counts()[rx];
         for (int c = 0; c < cy; c++) {
             for (int q = 0; q < rows; q++) {
-                int src = at + c * ld + q * width, dst = to + (c * h + ry + sh * q) * w + rx;
+                int src = c * len + q * width, dst = to + (c * h + ry + sh * q) * w + rx;
                 if (out instanceof float[] o) {
                     float[] s = (float[]) grid;
                     float bias = b == null ? 0f : ((float[]) b.array())[b.offset() + c];
