@@ -4,6 +4,7 @@ import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.kernels.cpu.Parallel;
+import org.jtorch.kernels.cpu.simd.PairSimd;
 
 /**
  * A strided 2-d transposed convolution (the input gradient of convolution {@code g}) as one dense stride-1 correlation
@@ -117,6 +118,16 @@ final class SubPixelForward {
         for (int c = 0; c < st.cy; c++) {
             for (int y = 0; y < h; y++) {
                 int ry = y % sh, q = y / sh, dst = to + (c * h + y) * w;
+                if (sw == 2 && out instanceof float[] o) { // two column phases: one vector merge
+                    float[] s = (float[]) grid;
+                    float bias = b == null ? 0f : ((float[]) b.array())[b.offset() + c];
+                    int even = (ry * 2 * st.cy + c) * st.span + st.lead(ry * 2) + q * f.width(),
+                            odd = ((ry * 2 + 1) * st.cy + c) * st.span + st.lead(ry * 2 + 1) + q * f.width();
+                    int n = f.cols().counts()[1];
+                    PairSimd.merge(s, even, s, odd, bias, o, dst, n);
+                    if (f.cols().counts()[0] > n) o[dst + 2 * n] = s[even + n] + bias;
+                    continue;
+                }
                 for (int rx = 0; rx < sw; rx++) {
                     int p = ry * sw + rx, cols = f.cols().counts()[rx];
                     int src = (p * st.cy + c) * st.span + st.lead(p) + q * f.width();
