@@ -1,5 +1,7 @@
 package org.jtorch.ops;
 
+import org.jtorch.kernels.cpu.Parallel;
+
 /**
  * The phases of a strided transposed convolution ({@link SubPixelFrame}) stacked into one matrix, so that each tap
  * index is one GEMM over every phase rather than one small GEMM per phase and tap. It applies when every phase has the
@@ -152,23 +154,28 @@ final class PhaseStack {
      */
     void unpackSum(Object parts, int count, Object dst, int to, int kh, int kw) {
         int size = taps * tapSize();
-        for (int t = 0; t < taps; t++) {
-            for (int p = 0; p < phases; p++) {
-                int k = kernelTap(f, p, t, kw);
-                for (int c = 0; c < cy; c++) {
-                    int from = t * tapSize() + (p * cy + c) * cx;
-                    for (int o = 0; o < cx; o++) {
-                        int at = to + (o * cy + c) * kh * kw + k;
-                        if (parts instanceof float[] s) {
-                            float sum = 0f;
-                            for (int i = 0; i < count; i++) sum += s[i * size + from + o];
-                            ((float[]) dst)[at] = sum;
-                        } else {
-                            double[] s = (double[]) parts;
-                            double sum = 0;
-                            for (int i = 0; i < count; i++) sum += s[i * size + from + o];
-                            ((double[]) dst)[at] = sum;
-                        }
+        // a tap index per piece: each writes its own kernel taps, so the result does not depend on the split
+        Parallel.forRange(taps, 1, (t0, t1) -> {
+            for (int t = (int) t0; t < t1; t++) unpackTap(parts, count, size, t, dst, to, kh, kw);
+        });
+    }
+
+    private void unpackTap(Object parts, int count, int size, int t, Object dst, int to, int kh, int kw) {
+        for (int p = 0; p < phases; p++) {
+            int k = kernelTap(f, p, t, kw);
+            for (int c = 0; c < cy; c++) {
+                int from = t * tapSize() + (p * cy + c) * cx;
+                for (int o = 0; o < cx; o++) {
+                    int at = to + (o * cy + c) * kh * kw + k;
+                    if (parts instanceof float[] s) {
+                        float sum = 0f;
+                        for (int i = 0; i < count; i++) sum += s[i * size + from + o];
+                        ((float[]) dst)[at] = sum;
+                    } else {
+                        double[] s = (double[]) parts;
+                        double sum = 0;
+                        for (int i = 0; i < count; i++) sum += s[i * size + from + o];
+                        ((double[]) dst)[at] = sum;
                     }
                 }
             }

@@ -27,8 +27,11 @@ import org.jtorch.storage.TensorImpl;
 final class SubPixelBackward {
     private SubPixelBackward() {}
 
-    /** Runs of samples with a weight-gradient buffer each: two per processor, fixed for the process. */
-    private static final int RUNS = 2 * Math.max(1, Runtime.getRuntime().availableProcessors());
+    /**
+     * Runs of samples with a weight-gradient buffer each: four per processor, fixed for the process, so that a thread
+     * slowed by other work leaves little to wait for at the end.
+     */
+    private static final int RUNS = 4 * Math.max(1, Runtime.getRuntime().availableProcessors());
 
     /**
      * {grad_input of x's shape, grad_weight of W's shape, grad_bias ([C_y]) or null} for the output gradient
