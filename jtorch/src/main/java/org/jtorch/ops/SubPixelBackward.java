@@ -55,7 +55,7 @@ final class SubPixelBackward {
             PhaseStack st = PhaseStack.of(g);
             if (st != null) {
                 Object wt = st.pack(w.array(), w.offset(), (int) g.kh(), (int) g.kw());
-                int size = st.taps * st.tapSize();
+                int size = st.weightSize();
                 Object parts = SubPixelFrame.zeros(wt, runs * size);
                 ArrayGemm.singleThreaded(() -> Parallel.forRange(runs, 1, (r0, r1) -> {
                     Stacked s = new Stacked(st, wt, g);
@@ -145,7 +145,7 @@ final class SubPixelBackward {
             this.st = st;
             this.wt = wt;
             this.g = g;
-            frame = SubPixelFrame.zeros(wt, st.cx * st.framePlane);
+            frame = SubPixelFrame.zeros(wt, st.frameSize());
             stack = SubPixelFrame.zeros(wt, st.rows() * st.row);
             grad = SubPixelFrame.zeros(wt, st.cx * st.gradLength);
         }

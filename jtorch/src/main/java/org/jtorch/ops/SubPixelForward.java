@@ -97,7 +97,7 @@ final class SubPixelForward {
         Object wt = st.pack(w.array(), w.offset(), (int) g.kh(), (int) g.kw());
         int outPlane = (int) (g.h() * g.w()), inPlane = f.inH() * f.inW();
         ArrayGemm.singleThreaded(() -> Parallel.forRange(g.n(), 1, (i0, i1) -> {
-            Object frame = SubPixelFrame.zeros(wt, st.cx * st.framePlane);
+            Object frame = SubPixelFrame.zeros(wt, st.frameSize());
             Object grid = SubPixelFrame.zeros(wt, st.rows() * st.span);
             for (int i = (int) i0; i < i1; i++) {
                 st.place(x.array(), x.offset() + i * st.cx * inPlane, frame);
