@@ -17,12 +17,12 @@ import org.jtorch.kernels.cpu.Parallel;
  *
  * <p>Per row tap a that gives the forward {@code out[P·C_y, span] += W_a[P·C_y, colTaps·C_x] · frame_a} and the weight
  * gradient {@code gW_a += stacked(gy) · frame_aᵀ}, and per tap the input gradient {@code gx += W_{a,c}ᵀ ·
- * stacked(gy)_{a,c}} (a contraction over P·C_y). At ConvTranspose2d(64, 32, 4, stride 2) on 32 × 32 inputs, on this
- * machine (OpenBLAS, one thread): the forward's [128, 64] by [64, 1120] products run at 1.6× the rate of the four [32,
- * 64] by [64, 1120] ones per phase they replace, the weight gradient's [128, 1190] by [1190, 128] at 1.5× that of [32,
- * 1120] by [1120, 64], the input gradient's [64, 128] by [128, 1120] at 1.1× [64, 32] by [32, 1120]. Stacked positions
- * outside a phase's grid are zeros, and the frame has zero margins for the shifts that reach past it, so the extra
- * terms add nothing.
+ * stacked(gy)_{a,c}} (a contraction over P·C_y). At ConvTranspose2d(64, 32, 4, stride 2) on 32 × 32 inputs (rows of
+ * about 1100 positions), on this machine (OpenBLAS, one thread): the forward's [128, 128] by [128, 1120] products run
+ * at 1.6× the rate of the [32, 64] by [64, 1120] ones per phase and tap that they replace, the weight gradient's [128,
+ * 1190] by [1190, 128] at 1.5× that of [32, 1120] by [1120, 64], the input gradient's [64, 128] by [128, 1120] at 1.1×
+ * that of [64, 32] by [32, 1120]. Stacked positions outside a phase's grid are zeros, and the frame has zero margins
+ * for the shifts that reach past it, so the extra terms add nothing.
  */
 final class PhaseStack {
     final SubPixelFrame f;
