@@ -1,5 +1,6 @@
 package org.jtorch.ops;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.dispatch.DispatchState;
@@ -28,8 +29,10 @@ final class SubPixelBackward {
     private SubPixelBackward() {}
 
     /**
-     * Runs of samples with a weight-gradient buffer each: four per processor, fixed for the process, so that a thread
-     * slowed by other work leaves little to wait for at the end.
+     * Runs of samples with a weight-gradient buffer each: four per processor, fixed for the process. Each thread's
+     * piece claims runs one at a time from a shared counter rather than taking a contiguous share, so a worker that
+     * wakes late or is slowed by other work on the machine leaves its runs to the others; a run's samples and buffer do
+     * not depend on which thread runs it, so neither do the bits.
      */
     private static final int RUNS = 4 * Math.max(1, Runtime.getRuntime().availableProcessors());
 
@@ -57,9 +60,10 @@ final class SubPixelBackward {
                 Object wt = st.pack(w.array(), w.offset(), (int) g.kh(), (int) g.kw());
                 int size = st.weightSize();
                 Object parts = SubPixelFrame.zeros(wt, runs * size);
+                AtomicInteger claim = new AtomicInteger();
                 ArrayGemm.singleThreaded(() -> Parallel.forRange(runs, 1, (r0, r1) -> {
                     Stacked s = new Stacked(st, wt, g);
-                    for (int r = (int) r0; r < r1; r++) {
+                    for (int r = claim.getAndIncrement(); r < runs; r = claim.getAndIncrement()) {
                         for (int i = r * per; i < Math.min(n, (r + 1) * per); i++) {
                             s.run(go, xd, i, parts, r * size, ti, sums, r * cy);
                         }
@@ -71,9 +75,10 @@ final class SubPixelBackward {
                 TapMajorWeights tw = TapMajorWeights.of(g);
                 Object wt = tw.pack(w.array(), w.offset());
                 Object parts = SubPixelFrame.zeros(wt, runs * tw.size());
+                AtomicInteger claim = new AtomicInteger();
                 ArrayGemm.singleThreaded(() -> Parallel.forRange(runs, 1, (r0, r1) -> {
                     Sample s = new Sample(f, tw, wt, g);
-                    for (int r = (int) r0; r < r1; r++) {
+                    for (int r = claim.getAndIncrement(); r < runs; r = claim.getAndIncrement()) {
                         for (int i = r * per; i < Math.min(n, (r + 1) * per); i++) {
                             s.run(go, xd, i, parts, r * tw.size(), ti);
                             if (sums != null) channelSums(go, i, cy, plane, sums, r * cy);

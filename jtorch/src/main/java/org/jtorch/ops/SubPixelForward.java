@@ -1,5 +1,6 @@
 package org.jtorch.ops;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.dispatch.DispatchState;
@@ -96,10 +97,13 @@ final class SubPixelForward {
         SubPixelFrame f = st.f;
         Object wt = st.pack(w.array(), w.offset(), (int) g.kh(), (int) g.kw());
         int outPlane = (int) (g.h() * g.w()), inPlane = f.inH() * f.inW();
-        ArrayGemm.singleThreaded(() -> Parallel.forRange(g.n(), 1, (i0, i1) -> {
+        // each thread's piece claims samples one at a time (a late or slowed worker leaves its samples to the others)
+        AtomicInteger claim = new AtomicInteger();
+        int n = (int) g.n();
+        ArrayGemm.singleThreaded(() -> Parallel.forRange(n, 1, (i0, i1) -> {
             Object frame = SubPixelFrame.zeros(wt, st.frameSize());
             Object grid = SubPixelFrame.zeros(wt, st.rows() * st.span);
-            for (int i = (int) i0; i < i1; i++) {
+            for (int i = claim.getAndIncrement(); i < n; i = claim.getAndIncrement()) {
                 st.place(x.array(), x.offset() + i * st.cx * inPlane, frame);
                 st.forward(wt, frame, grid);
                 writeRows(st, g, grid, t.array(), t.offset() + i * st.cy * outPlane, b);
