@@ -4,7 +4,9 @@ nn.ConvTranspose2d(64, 32, 4, stride=2, padding=1) on [16, 64, 32, 32], and bili
 [8, 32, 64, 64]; forward alone (under no_grad) and forward + backward of (out * g).sum() with the gradients reset
 after each call; and the interpolation's backward alone (its graph run again with g as the output gradient).
 
-    OMP_WAIT_POLICY=passive python benchmarks/peers/torch_conv_family.py
+    python benchmarks/peers/torch_conv_family.py
+with PyTorch's default OpenMP settings, the project's baseline: its threads spin between parallel regions, faster on
+the 2-core machine than OMP_WAIT_POLICY=passive (which docs/benchmarks.md's earlier sittings of this peer used).
 Prints one line per benchmark: bench=NAME value=MEDIAN unit=ms min=.. max=..
 """
 import torch

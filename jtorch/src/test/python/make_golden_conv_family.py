@@ -128,14 +128,14 @@ def interpolate_cases():
 def conv_transpose(id_, spatial, cin, cout, kernel, x, bias=True, output_size=None, **kw):
     cls = torch.nn.ConvTranspose1d if spatial == 1 else torch.nn.ConvTranspose2d
     torch.manual_seed(0)
-    m = cls(cin, cout, kernel, bias=bias, **kw).double()
+    m = cls(cin, cout, kernel, bias=bias, **kw).to(x.dtype)
     with torch.no_grad():
         m.weight.copy_(randn(*m.weight.shape))
         if bias:
             m.bias.copy_(randn(*m.bias.shape))
     xg = x.clone().requires_grad_(True)
     out = m(xg, output_size=output_size) if output_size is not None else m(xg)
-    weights = randn(*out.shape)
+    weights = randn(*out.shape, dtype=x.dtype)
     leaves = [xg, m.weight] + ([m.bias] if bias else [])
     grads = torch.autograd.grad((weights * out).sum(), leaves)
     kwargs = {"in": cin, "out": cout, "kernel": kernel, "stride": kw.get("stride", 1), "padding": kw.get("padding", 0),
@@ -174,7 +174,7 @@ def pixel_cases():
                                 ("pixel_unshuffle", F.pixel_unshuffle, randn(3, 1, 6, 3), 3)):
         xg = x.clone().requires_grad_(True)
         out = fn(xg, factor)
-        weights = randn(*out.shape)
+        weights = randn(*out.shape, dtype=x.dtype)
         (g,) = torch.autograd.grad((weights * out).sum(), [xg])
         CASES.append({"id": name + "/" + "x".join(map(str, x.shape)), "op": name, "args": [enc(x), enc(weights)],
                       "kwargs": {"factor": factor}, "out": [enc(out), enc(g)]})
@@ -231,6 +231,11 @@ def phase_cases():
                align_corners=align)
     interp("bilinear/phases/scale-2/float64", randn(2, 3, 6, 20), scale_factor=2, mode="bilinear")
     interp("bilinear/phases/scale-4", randn(1, 3, 4, 9, dtype=f32), scale_factor=4, mode="bilinear")
+    # float32, every phase the same taps and a batch of a sample per processor or more: the stacked phases, their
+    # vector row splits and merges (odd output width: one more even column) and the fused bias gradient; last, so
+    # that the cases above keep their inputs
+    conv_transpose("phases/stacked-float32", 2, 16, 8, 4, randn(4, 16, 6, 20, dtype=torch.float32), stride=2,
+                   padding=1, output_padding=1)
 
 
 def main():

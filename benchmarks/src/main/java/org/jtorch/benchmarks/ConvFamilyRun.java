@@ -16,10 +16,14 @@ import org.jtorch.nn.functional.F;
  * gives the mean process CPU time per call ({@code cpu=}, every thread's).
  *
  * <pre>
- * ./mvnw -B -q -pl benchmarks -am -DskipTests package
+ * ./mvnw -B -q -pl benchmarks -am -DskipTests package dependency:build-classpath \
+ *     -Dmdep.outputFile=$PWD/benchmarks/target/run-all.classpath
  * java --enable-native-access=ALL-UNNAMED --add-modules jdk.incubator.vector \
- *     -cp jtorch/target/jtorch-0.1.0-SNAPSHOT.jar:benchmarks/target/classes org.jtorch.benchmarks.ConvFamilyRun
+ *     -cp benchmarks/target/classes:$(cat benchmarks/target/run-all.classpath) org.jtorch.benchmarks.ConvFamilyRun
  * </pre>
+ *
+ * The class path must carry the OpenBLAS jar ({@code org.bytedeco:openblas}, a dependency of jtorch): without it the
+ * convolutions' GEMMs fall back to Java loops, about three times slower.
  */
 public final class ConvFamilyRun {
     private ConvFamilyRun() {}

@@ -187,11 +187,13 @@ final class ConvKernels {
      * it again. Positions of the unfolding past x's (from output padding that reaches a whole stride) are left out:
      * they meet only zeros. Results as the two ops', up to the GEMMs' float rounding.
      *
-     * @return {grad_input of x's shape, grad_weight of W's shape}, of their dtypes
+     * @param withBias whether to return the bias gradient too, where the pass can sum it on the way (by output phase)
+     * @return {grad_input of x's shape, grad_weight of W's shape, grad_bias or null (left to the caller)}, of their
+     *     dtypes
      */
-    static Tensor[] transposedBackward(Tensor gy, Tensor x, Tensor weight, ConvOps.Geometry g) {
+    static Tensor[] transposedBackward(Tensor gy, Tensor x, Tensor weight, ConvOps.Geometry g, boolean withBias) {
         // by output phase, a sample per thread at a time: a single sample keeps the general path's split GEMMs
-        if (SubPixelForward.applies(g) && g.n() > 1) return SubPixelBackward.both(gy, x, weight, g);
+        if (SubPixelForward.applies(g) && g.n() > 1) return SubPixelBackward.both(gy, x, weight, g, withBias);
         Tensor gi = Tensor.of(TensorImpl.empty(x.impl().shapeRef(), x.dtype()));
         Tensor gw = Tensor.of(TensorImpl.empty(weight.impl().shapeRef(), weight.dtype()));
         try (var _ = DispatchState.gradEnabled(false)) {
@@ -217,7 +219,7 @@ final class ConvKernels {
             ti.finish();
             tw.finish();
         }
-        return new Tensor[] {gi, gw};
+        return new Tensor[] {gi, gw, null};
     }
 
     // ---- the passes ---------------------------------------------------------------------------------------

@@ -404,13 +404,15 @@ public final class ConvOps {
                 long groups = ((Number) a[8]).longValue();
                 // both backward kernels read grad_output densely: make it dense once (it is often an expanded view)
                 Tensor go = mask.needs(0) && mask.needs(1) ? g[0].contiguous() : g[0];
-                Tensor gi = null, gw = null;
+                Tensor gi = null, gw = null, gb = null;
+                boolean biasGrad = a[2] != null && mask.needs(2);
                 if (transposed(a) && mask.needs(0) && mask.needs(1) && fusable(go, input, weight)) {
                     Geometry geo = transposedGeometry(
                             input.impl().shapeRef(), weight.impl().shapeRef(), s, p, d, (long[]) a[7], groups);
-                    Tensor[] both = ConvKernels.transposedBackward(go, input, weight, geo);
-                    gi = both[0];
-                    gw = both[1];
+                    Tensor[] all = ConvKernels.transposedBackward(go, input, weight, geo, biasGrad);
+                    gi = all[0];
+                    gw = all[1];
+                    gb = all[2];
                 } else if (transposed(a)) {
                     if (mask.needs(0)) gi = transposedInputGrad(go, input, weight, s, p, d, groups);
                     if (mask.needs(1)) gw = transposedWeightGrad(go, input, weight, s, p, d, groups);
@@ -419,7 +421,7 @@ public final class ConvOps {
                     if (mask.needs(0)) gi = inputGrad(go, weight, input.shape(), s, p, d, groups);
                     if (mask.needs(1)) gw = weightGrad(go, input, weight.shape(), s, p, d, groups);
                 }
-                Tensor gb = a[2] != null && mask.needs(2) ? go.sum(biasDims(go.dim()), false) : null;
+                if (biasGrad && gb == null) gb = go.sum(biasDims(go.dim()), false);
                 return Grads.forTensorArgs(a, gi, gw, gb);
             })
             .defineJvp(ConvOps::convolutionJvp);

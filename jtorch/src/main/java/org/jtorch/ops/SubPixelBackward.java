@@ -1,9 +1,12 @@
 package org.jtorch.ops;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.kernels.cpu.Parallel;
+import org.jtorch.kernels.cpu.simd.FloatSimd;
+import org.jtorch.kernels.cpu.simd.PairSimd;
 import org.jtorch.storage.TensorImpl;
 
 /**
@@ -25,37 +28,183 @@ import org.jtorch.storage.TensorImpl;
 final class SubPixelBackward {
     private SubPixelBackward() {}
 
-    /** Runs of samples with a weight-gradient buffer each: two per processor, fixed for the process. */
-    private static final int RUNS = 2 * Math.max(1, Runtime.getRuntime().availableProcessors());
+    /**
+     * Runs of samples with a weight-gradient buffer each: four per processor, fixed for the process. Each thread's
+     * piece claims runs one at a time from a shared counter rather than taking a contiguous share, so a worker that
+     * wakes late or is slowed by other work on the machine leaves its runs to the others; a run's samples and buffer do
+     * not depend on which thread runs it, so neither do the bits.
+     */
+    private static final int RUNS = 4 * Math.max(1, Runtime.getRuntime().availableProcessors());
 
-    /** {grad_input of x's shape, grad_weight of W's shape} for the output gradient {@code gy}. */
-    static Tensor[] both(Tensor gy, Tensor x, Tensor weight, ConvOps.Geometry g) {
-        Tensor gi = Tensor.of(TensorImpl.empty(x.impl().shapeRef(), x.dtype()));
-        Tensor gw = Tensor.of(TensorImpl.empty(weight.impl().shapeRef(), weight.dtype()));
+    /**
+     * {grad_input of x's shape, grad_weight of W's shape, grad_bias ([C_y]) or null} for the output gradient
+     * {@code gy}; the bias gradient (the sum of gy over samples and positions) when {@code withBias}, summed per sample
+     * while the sample is in cache rather than in a pass of its own.
+     */
+    static Tensor[] both(Tensor gy, Tensor x, Tensor weight, ConvOps.Geometry g, boolean withBias) {
+        // every element of the three is written below: no zero fill (4 MiB of input gradient at common sizes)
+        Tensor gi = Tensor.of(TensorImpl.emptyUninitialized(x.impl().shapeRef(), x.dtype()));
+        Tensor gw = Tensor.of(TensorImpl.emptyUninitialized(weight.impl().shapeRef(), weight.dtype()));
+        Tensor gb = withBias ? Tensor.of(TensorImpl.emptyUninitialized(new long[] {g.cin()}, x.dtype())) : null;
         try (var _ = DispatchState.gradEnabled(false)) {
             DType ct = ComputeArrays.computeType(x.dtype());
             ComputeArrays.Dense go = ComputeArrays.dense(gy, ct),
                     xd = ComputeArrays.dense(x, ct),
                     w = ComputeArrays.dense(weight, ct);
             ComputeArrays.Target ti = ComputeArrays.Target.of(gi, ct), tgw = ComputeArrays.Target.of(gw, ct);
-            SubPixelFrame f = SubPixelFrame.of(g);
-            TapMajorWeights tw = TapMajorWeights.of(g);
-            Object wt = tw.pack(w.array(), w.offset());
             int n = (int) g.n(), per = Math.ceilDiv(n, Math.min(n, RUNS)), runs = Math.ceilDiv(n, per);
-            Object parts = SubPixelFrame.zeros(wt, runs * tw.size());
-            ArrayGemm.singleThreaded(() -> Parallel.forRange(runs, 1, (r0, r1) -> {
-                Sample s = new Sample(f, tw, wt, g);
-                for (int r = (int) r0; r < r1; r++) {
-                    for (int i = r * per; i < Math.min(n, (r + 1) * per); i++) {
-                        s.run(go, xd, i, parts, r * tw.size(), ti);
+            int cy = (int) g.cin(), plane = (int) (g.h() * g.w());
+            double[] sums = withBias ? new double[runs * cy] : null;
+            PhaseStack st = PhaseStack.of(g);
+            if (st != null) {
+                Object wt = st.pack(w.array(), w.offset(), (int) g.kh(), (int) g.kw());
+                int size = st.weightSize();
+                Object parts = SubPixelFrame.zeros(wt, runs * size);
+                AtomicInteger claim = new AtomicInteger();
+                ArrayGemm.singleThreaded(() -> Parallel.forRange(runs, 1, (r0, r1) -> {
+                    Stacked s = new Stacked(st, wt, g);
+                    for (int r = claim.getAndIncrement(); r < runs; r = claim.getAndIncrement()) {
+                        for (int i = r * per; i < Math.min(n, (r + 1) * per); i++) {
+                            s.run(go, xd, i, parts, r * size, ti, sums, r * cy);
+                        }
                     }
-                }
-            }));
-            tw.unpackSum(parts, runs, tgw.array(), tgw.offset());
+                }));
+                st.unpackSum(parts, runs, tgw.array(), tgw.offset(), (int) g.kh(), (int) g.kw());
+            } else {
+                SubPixelFrame f = SubPixelFrame.of(g);
+                TapMajorWeights tw = TapMajorWeights.of(g);
+                Object wt = tw.pack(w.array(), w.offset());
+                Object parts = SubPixelFrame.zeros(wt, runs * tw.size());
+                AtomicInteger claim = new AtomicInteger();
+                ArrayGemm.singleThreaded(() -> Parallel.forRange(runs, 1, (r0, r1) -> {
+                    Sample s = new Sample(f, tw, wt, g);
+                    for (int r = claim.getAndIncrement(); r < runs; r = claim.getAndIncrement()) {
+                        for (int i = r * per; i < Math.min(n, (r + 1) * per); i++) {
+                            s.run(go, xd, i, parts, r * tw.size(), ti);
+                            if (sums != null) channelSums(go, i, cy, plane, sums, r * cy);
+                        }
+                    }
+                }));
+                tw.unpackSum(parts, runs, tgw.array(), tgw.offset());
+            }
             ti.finish();
             tgw.finish();
+            if (gb != null) {
+                ComputeArrays.Target tgb = ComputeArrays.Target.of(gb, ct);
+                for (int c = 0; c < cy; c++) {
+                    double sum = 0;
+                    for (int r = 0; r < runs; r++) sum += sums[r * cy + c];
+                    if (tgb.array() instanceof float[] o) o[tgb.offset() + c] = (float) sum;
+                    else ((double[]) tgb.array())[tgb.offset() + c] = sum;
+                }
+                tgb.finish();
+            }
         }
-        return new Tensor[] {gi, gw};
+        return new Tensor[] {gi, gw, gb};
+    }
+
+    /** Adds each channel's sum of output-gradient sample i ([C_y, plane] planes) to {@code acc} from {@code at}. */
+    private static void channelSums(ComputeArrays.Dense gy, int i, int cy, int plane, double[] acc, int at) {
+        for (int c = 0; c < cy; c++) acc[at + c] += planeSum(gy.array(), gy.offset() + (i * cy + c) * plane, plane);
+    }
+
+    /** The sum of {@code n} elements of a float[] or double[] from {@code from}. */
+    private static double planeSum(Object a, int from, int n) {
+        if (a instanceof float[] f) return FloatSimd.sum(f, from, n);
+        double[] d = (double[]) a;
+        double sum = 0;
+        for (int j = from; j < from + n; j++) sum += d[j];
+        return sum;
+    }
+
+    /**
+     * Copies sample i's input gradient, kept on the frame's grid ([C_x, gradLength], rows {@code width} apart), into
+     * {@code gi}.
+     */
+    private static void writeGrad(
+            SubPixelFrame f, Object grad, int gradLength, int cx, int i, ComputeArrays.Target gi) {
+        int plane = f.inH() * f.inW();
+        for (int o = 0; o < cx; o++) {
+            for (int y = 0; y < f.inH(); y++) {
+                System.arraycopy(
+                        grad,
+                        o * gradLength + y * f.width(),
+                        gi.array(),
+                        gi.offset() + (i * cx + o) * plane + y * f.inW(),
+                        f.inW());
+            }
+        }
+    }
+
+    /**
+     * One thread's scratch for the stacked passes ({@link PhaseStack}): the framed input, the stacked output gradient
+     * and the input gradient. The positions a sample writes into the first two are the same for every sample, so their
+     * zeros (margins, dropped columns, the gaps between phases' grids) are written once, at allocation.
+     */
+    private static final class Stacked {
+        private final PhaseStack st;
+        private final Object wt, frame, stack, grad;
+        private final ConvOps.Geometry g;
+
+        Stacked(PhaseStack st, Object wt, ConvOps.Geometry g) {
+            this.st = st;
+            this.wt = wt;
+            this.g = g;
+            frame = SubPixelFrame.zeros(wt, st.frameSize());
+            stack = SubPixelFrame.zeros(wt, st.rows() * st.row);
+            grad = SubPixelFrame.zeros(wt, st.cx * st.gradLength);
+        }
+
+        /**
+         * Sample i: adds its weight gradient to {@code parts} at {@code part}, writes its input gradient and, with
+         * {@code sums} (else null), adds each channel's output-gradient sum from {@code at}.
+         */
+        void run(
+                ComputeArrays.Dense gy,
+                ComputeArrays.Dense x,
+                int i,
+                Object parts,
+                int part,
+                ComputeArrays.Target gi,
+                double[] sums,
+                int at) {
+            SubPixelFrame f = st.f;
+            st.place(x.array(), x.offset() + i * st.cx * f.inH() * f.inW(), frame);
+            int h = (int) g.h(), w = (int) g.w(), from = gy.offset() + i * st.cy * h * w;
+            int sh = f.rows().stride(), sw = f.cols().stride();
+            for (int c = 0; c < st.cy; c++) {
+                for (int y = 0; y < h; y++) { // a row at a time into every column phase, while it is in cache
+                    int ry = y % sh, q = y / sh, src = from + (c * h + y) * w;
+                    if (sw == 2 && stack instanceof float[] d) { // two column phases: one vector split
+                        float[] s = (float[]) gy.array();
+                        int even = (ry * 2 * st.cy + c) * st.row + st.rowFront + st.lead(ry * 2) + q * f.width(),
+                                odd =
+                                        ((ry * 2 + 1) * st.cy + c) * st.row
+                                                + st.rowFront
+                                                + st.lead(ry * 2 + 1)
+                                                + q * f.width();
+                        int n = f.cols().counts()[1];
+                        PairSimd.split(s, src, d, even, d, odd, n);
+                        if (f.cols().counts()[0] > n) d[even + n] = s[src + 2 * n];
+                        continue;
+                    }
+                    for (int rx = 0; rx < sw; rx++) {
+                        int p = ry * sw + rx, cols = f.cols().counts()[rx];
+                        int dst = (p * st.cy + c) * st.row + st.rowFront + st.lead(p) + q * f.width();
+                        if (stack instanceof float[] d) {
+                            float[] s = (float[]) gy.array();
+                            for (int j = 0; j < cols; j++) d[dst + j] = s[src + rx + sw * j];
+                        } else {
+                            double[] d = (double[]) stack, s = (double[]) gy.array();
+                            for (int j = 0; j < cols; j++) d[dst + j] = s[src + rx + sw * j];
+                        }
+                    }
+                }
+                if (sums != null) sums[at + c] += planeSum(gy.array(), from + c * h * w, h * w);
+            }
+            st.backward(wt, stack, frame, parts, part, grad);
+            writeGrad(f, grad, st.gradLength, st.cx, i, gi);
+        }
     }
 
     /** One thread's scratch (the framed input, a phase of the output gradient, the input gradient) and its passes. */
@@ -126,17 +275,7 @@ final class SubPixelBackward {
                 started = true;
             }
             if (!started) SubPixelFrame.clear(grad, 0, cx * gradLength);
-            int plane = f.inH() * f.inW();
-            for (int o = 0; o < cx; o++) {
-                for (int y = 0; y < f.inH(); y++) {
-                    System.arraycopy(
-                            grad,
-                            o * gradLength + y * f.width(),
-                            gi.array(),
-                            gi.offset() + (i * cx + o) * plane + y * f.inW(),
-                            f.inW());
-                }
-            }
+            writeGrad(f, grad, gradLength, cx, i, gi);
         }
 
         /** Lays phase p of one output-gradient sample ([C_y, h, w] at {@code from}) on its grid, zeros elsewhere. */

@@ -1,9 +1,11 @@
 package org.jtorch.ops;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import org.jtorch.DType;
 import org.jtorch.Tensor;
 import org.jtorch.dispatch.DispatchState;
 import org.jtorch.kernels.cpu.Parallel;
+import org.jtorch.kernels.cpu.simd.PairSimd;
 
 /**
  * A strided 2-d transposed convolution (the input gradient of convolution {@code g}) as one dense stride-1 correlation
@@ -27,6 +29,12 @@ final class SubPixelForward {
     static final int MIN_CHANNELS = 4;
 
     /**
+     * Samples from which the forward runs stacked ({@link PhaseStack}), a sample per thread at a time: one per
+     * processor, fixed for the process, so that the path (and the bits) do not depend on the thread count.
+     */
+    private static final int STACKED_FROM = Math.max(2, Runtime.getRuntime().availableProcessors());
+
+    /**
      * Whether the decomposition serves convolution {@code g}'s input gradient: a stride above one on some axis (stride
      * one has a single phase: nothing to split) and enough channels per group on both sides.
      */
@@ -46,6 +54,12 @@ final class SubPixelForward {
                     w = ComputeArrays.dense(weight, ct),
                     b = bias == null ? null : ComputeArrays.dense(bias, ct);
             ComputeArrays.Target t = ComputeArrays.Target.of(out, ct);
+            PhaseStack stack = g.n() >= STACKED_FROM ? PhaseStack.of(g) : null;
+            if (stack != null) {
+                stacked(x, w, b, t, g, stack);
+                t.finish();
+                return;
+            }
             SubPixelFrame f = SubPixelFrame.of(g);
             TapMajorWeights tw = TapMajorWeights.of(g);
             Object wt = tw.pack(w.array(), w.offset());
@@ -66,6 +80,72 @@ final class SubPixelForward {
                 }
             }));
             t.finish();
+        }
+    }
+
+    /**
+     * The forward a sample per thread at a time, all phases at once ({@link PhaseStack}): one GEMM per tap index of
+     * [P·C_y, C_x] by [C_x, span] rather than one of [C_y, C_x] per phase and tap.
+     */
+    private static void stacked(
+            ComputeArrays.Dense x,
+            ComputeArrays.Dense w,
+            ComputeArrays.Dense b,
+            ComputeArrays.Target t,
+            ConvOps.Geometry g,
+            PhaseStack st) {
+        SubPixelFrame f = st.f;
+        Object wt = st.pack(w.array(), w.offset(), (int) g.kh(), (int) g.kw());
+        int outPlane = (int) (g.h() * g.w()), inPlane = f.inH() * f.inW();
+        // each thread's piece claims samples one at a time (a late or slowed worker leaves its samples to the others)
+        AtomicInteger claim = new AtomicInteger();
+        int n = (int) g.n();
+        ArrayGemm.singleThreaded(() -> Parallel.forRange(n, 1, (i0, i1) -> {
+            Object frame = SubPixelFrame.zeros(wt, st.frameSize());
+            Object grid = SubPixelFrame.zeros(wt, st.rows() * st.span);
+            for (int i = claim.getAndIncrement(); i < n; i = claim.getAndIncrement()) {
+                st.place(x.array(), x.offset() + i * st.cx * inPlane, frame);
+                st.forward(wt, frame, grid);
+                writeRows(st, g, grid, t.array(), t.offset() + i * st.cy * outPlane, b);
+            }
+        }));
+    }
+
+    /**
+     * Writes the stacked grids ([P·C_y, span]) into one output sample ([C_y, h, w] at {@code to}) plus the bias (or
+     * null), an output row at a time from every column phase, so that each row is finished while it is in cache.
+     */
+    private static void writeRows(
+            PhaseStack st, ConvOps.Geometry g, Object grid, Object out, int to, ComputeArrays.Dense b) {
+        SubPixelFrame f = st.f;
+        int sh = f.rows().stride(), sw = f.cols().stride(), h = (int) g.h(), w = (int) g.w();
+        for (int c = 0; c < st.cy; c++) {
+            for (int y = 0; y < h; y++) {
+                int ry = y % sh, q = y / sh, dst = to + (c * h + y) * w;
+                if (sw == 2 && out instanceof float[] o) { // two column phases: one vector merge
+                    float[] s = (float[]) grid;
+                    float bias = b == null ? 0f : ((float[]) b.array())[b.offset() + c];
+                    int even = (ry * 2 * st.cy + c) * st.span + st.lead(ry * 2) + q * f.width(),
+                            odd = ((ry * 2 + 1) * st.cy + c) * st.span + st.lead(ry * 2 + 1) + q * f.width();
+                    int n = f.cols().counts()[1];
+                    PairSimd.merge(s, even, s, odd, bias, o, dst, n);
+                    if (f.cols().counts()[0] > n) o[dst + 2 * n] = s[even + n] + bias;
+                    continue;
+                }
+                for (int rx = 0; rx < sw; rx++) {
+                    int p = ry * sw + rx, cols = f.cols().counts()[rx];
+                    int src = (p * st.cy + c) * st.span + st.lead(p) + q * f.width();
+                    if (out instanceof float[] o) {
+                        float[] s = (float[]) grid;
+                        float bias = b == null ? 0f : ((float[]) b.array())[b.offset() + c];
+                        for (int j = 0; j < cols; j++) o[dst + rx + sw * j] = s[src + j] + bias;
+                    } else {
+                        double[] o = (double[]) out, s = (double[]) grid;
+                        double bias = b == null ? 0 : ((double[]) b.array())[b.offset() + c];
+                        for (int j = 0; j < cols; j++) o[dst + rx + sw * j] = s[src + j] + bias;
+                    }
+                }
+            }
         }
     }
 

@@ -74,10 +74,15 @@ record SubPixelFrame(SubPixelAxis rows, SubPixelAxis cols, int inH, int inW) {
      * {@code dst} (one {@link #plane()} each), whose borders must already be zero.
      */
     void place(Object x, int from, int channels, Object dst) {
+        place(x, from, channels, dst, 0, plane());
+    }
+
+    /** As above into frames {@code stride} elements apart, each from {@code at} (margins of zeros around them). */
+    void place(Object x, int from, int channels, Object dst, int at, int stride) {
         int w = width(), origin = origin();
         for (int c = 0; c < channels; c++) {
             for (int y = 0; y < inH; y++) {
-                System.arraycopy(x, from + (c * inH + y) * inW, dst, c * plane() + origin + y * w, inW);
+                System.arraycopy(x, from + (c * inH + y) * inW, dst, c * stride + at + origin + y * w, inW);
             }
         }
     }

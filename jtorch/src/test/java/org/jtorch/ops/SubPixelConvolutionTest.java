@@ -61,6 +61,29 @@ class SubPixelConvolutionTest {
                 leaf(5, 8, 4, 2, 3));
     }
 
+    /**
+     * Kernels a multiple of the stride, one group: every phase has the same taps, so the phases run stacked
+     * ({@link PhaseStack}), forward and backward, with a batch of at least one sample per processor. Output padding
+     * gives the phases different sizes; the strides differ per axis.
+     */
+    @Test
+    void stackedPhases() {
+        int n = Math.max(2, Runtime.getRuntime().availableProcessors());
+        long[][] cases = { // stride, padding, output padding, kernel (rows, columns)
+            {2, 2, 1, 1, 1, 1, 4, 4}, {3, 2, 2, 0, 0, 1, 3, 4}
+        };
+        for (long[] c : cases) {
+            long[] stride = {c[0], c[1]}, padding = {c[2], c[3]}, outputPadding = {c[4], c[5]};
+            Tensor x = leaf(9, n, 4, 3, 2), w = leaf(10, 4, 5, c[6], c[7]), b = leaf(11, 5);
+            long[] y = Torch.convolution(x, w, b, stride, padding, new long[] {1, 1}, true, outputPadding, 1)
+                    .shape();
+            ConvOps.Geometry g = ConvOps.transposedGeometry(
+                    x.shape(), w.shape(), stride, padding, new long[] {1, 1}, outputPadding, 1);
+            assertTrue(PhaseStack.of(g) != null && g.h() == y[2] && g.w() == y[3]);
+            gradcheck(transposed(stride, padding, new long[] {1, 1}, outputPadding, 1), x, w, b);
+        }
+    }
+
     @Test
     void aPhaseWithoutTaps() {
         // dilation 2 at stride 2 with even padding: odd output rows and columns meet no tap (the bias alone)
