@@ -114,14 +114,20 @@ final class FourStepFft implements ComplexFft {
 
     @Override
     public void transform(double[] data, double[][] scratch, boolean forward) {
+        transform(data, 0, data, scratch, forward);
+    }
+
+    /** The column pass reads {@code src} where it lies and the row pass writes {@code dst}: no copy either side. */
+    @Override
+    public void transform(double[] src, int offset, double[] dst, double[][] scratch, boolean forward) {
         double[] work = scratch[0];
         Parallel.forRange(blocks(n2), 1, (from, to) -> {
             Block block = ThreadBuffers.of(columns, () -> new Block(columns, laneColumns, n1));
-            for (long b = from; b < to; b++) columnBlock(data, work, block, (int) b * BLOCK, forward);
+            for (long b = from; b < to; b++) columnBlock(src, offset, work, block, (int) b * BLOCK, forward);
         });
         Parallel.forRange(blocks(n1), 1, (from, to) -> {
             Block block = ThreadBuffers.of(rows, () -> new Block(rows, laneRows, n2));
-            for (long b = from; b < to; b++) rowBlock(work, data, block, (int) b * BLOCK, forward);
+            for (long b = from; b < to; b++) rowBlock(work, dst, block, (int) b * BLOCK, forward);
         });
     }
 
@@ -183,12 +189,15 @@ final class FourStepFft implements ComplexFft {
         }
     }
 
-    /** Steps 1 and 2 for columns {@code [c, c + BLOCK)} of {@code src}, written to the same columns of {@code dst}. */
-    private void columnBlock(double[] src, double[] dst, Block block, int c, boolean forward) {
+    /**
+     * Steps 1 and 2 for columns {@code [c, c + BLOCK)} of the matrix at {@code src[offset]}, written to the same
+     * columns of {@code dst}.
+     */
+    private void columnBlock(double[] src, int offset, double[] dst, Block block, int c, boolean forward) {
         int width = Math.min(BLOCK, n2 - c);
         double[] re = block.re, im = block.im;
         for (int m1 = 0; m1 < n1; m1++) {
-            int at = 2 * (n2 * m1 + c), e = m1 * BLOCK;
+            int at = offset + 2 * (n2 * m1 + c), e = m1 * BLOCK;
             for (int t = 0; t < width; t++) {
                 re[e + t] = src[at + 2 * t];
                 im[e + t] = src[at + 2 * t + 1];

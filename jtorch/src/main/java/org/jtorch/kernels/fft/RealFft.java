@@ -49,37 +49,53 @@ final class RealFft {
      * odd) holds the {@code n / 2 + 1} complex outputs. {@code buf} has {@link #bufferLength()} doubles.
      */
     void forward(double[] buf, double[][] scratch) {
+        forward(buf, 0, buf, buf, 0, 1, scratch);
+    }
+
+    /**
+     * The transform of the reals at {@code src[offset, offset + n)}, its {@code n / 2 + 1} complex outputs times
+     * {@code scale} written to {@code out} from {@code outOffset}; {@code buf} ({@link #bufferLength()} doubles) is
+     * work space, and may be {@code out} (with {@code outOffset} 0) or {@code src} (with {@code offset} 0). Why not
+     * always in {@code buf}: read from and written to a tensor's own arrays, an even length skips two copies of the
+     * signal.
+     */
+    void forward(
+            double[] src, int offset, double[] buf, double[] out, int outOffset, double scale, double[][] scratch) {
         if (n % 2 != 0) {
             for (int k = n - 1; k >= 0; k--) {
-                buf[2 * k] = buf[k];
+                buf[2 * k] = src[offset + k];
                 buf[2 * k + 1] = 0;
             }
             complex.transform(buf, scratch, true);
+            if (out != buf || outOffset != 0 || scale != 1) {
+                for (int k = 0; k < n + 1; k++) out[outOffset + k] = buf[k] * scale;
+            }
             return;
         }
         int m = n / 2;
-        complex.transform(buf, scratch, true);
+        complex.transform(src, offset, buf, scratch, true);
         double z0r = buf[0], z0i = buf[1];
-        // pairs (k, m - k) are read together and written together, so the update can be in place
+        // pairs (k, m - k) are read together and written together, so out may be buf
         for (int k = 1, j = m - 1; k <= j; k++, j--) {
             double zkr = buf[2 * k], zki = buf[2 * k + 1], zjr = buf[2 * j], zji = buf[2 * j + 1];
-            spectrumPair(buf, k, zkr, zki, zjr, zji);
-            if (j != k) spectrumPair(buf, j, zjr, zji, zkr, zki);
+            spectrumPair(out, outOffset, scale, k, zkr, zki, zjr, zji);
+            if (j != k) spectrumPair(out, outOffset, scale, j, zjr, zji, zkr, zki);
         }
-        buf[0] = z0r + z0i;
-        buf[1] = 0;
-        buf[2 * m] = z0r - z0i;
-        buf[2 * m + 1] = 0;
+        out[outOffset] = (z0r + z0i) * scale;
+        out[outOffset + 1] = 0;
+        out[outOffset + 2 * m] = (z0r - z0i) * scale;
+        out[outOffset + 2 * m + 1] = 0;
     }
 
-    /** {@code X_k} from {@code Z_k} and {@code Z_{m-k}}. */
-    private void spectrumPair(double[] buf, int k, double zkr, double zki, double zjr, double zji) {
+    /** {@code X_k} times {@code scale} from {@code Z_k} and {@code Z_{m-k}}. */
+    private void spectrumPair(
+            double[] out, int outOffset, double scale, int k, double zkr, double zki, double zjr, double zji) {
         // E = (Z_k + conj Z_j) / 2, O = (Z_k - conj Z_j) / 2i
         double er = 0.5 * (zkr + zjr), ei = 0.5 * (zki - zji);
         double or = 0.5 * (zki + zji), oi = -0.5 * (zkr - zjr);
         double wr = twiddles[2 * k], wi = twiddles[2 * k + 1];
-        buf[2 * k] = er + wr * or - wi * oi;
-        buf[2 * k + 1] = ei + wr * oi + wi * or;
+        out[outOffset + 2 * k] = (er + wr * or - wi * oi) * scale;
+        out[outOffset + 2 * k + 1] = (ei + wr * oi + wi * or) * scale;
     }
 
     /**
