@@ -31,21 +31,6 @@ final class FourStepFft implements ComplexFft {
     private static final VectorSpecies<Double> S = DoubleVector.SPECIES_PREFERRED;
     private static final int VL = S.length();
 
-    /**
-     * Lane indexes for {@code selectFrom}: the real and the imaginary parts of two vectors of interleaved pairs, and
-     * the first and the second half of the pairs a vector of real parts and one of imaginary parts make.
-     */
-    private static final DoubleVector REALS = indexes(j -> 2 * j), IMAGS = indexes(j -> 2 * j + 1);
-
-    private static final DoubleVector LOW_PAIRS = indexes(j -> j / 2 + (j % 2) * VL),
-            HIGH_PAIRS = indexes(j -> (VL + j) / 2 + ((VL + j) % 2) * VL);
-
-    private static DoubleVector indexes(java.util.function.IntUnaryOperator lane) {
-        double[] ix = new double[VL];
-        for (int j = 0; j < VL; j++) ix[j] = lane.applyAsInt(j);
-        return DoubleVector.fromArray(S, ix, 0);
-    }
-
     private final int n;
     private final int n1;
     private final int n2;
@@ -231,8 +216,8 @@ final class FourStepFft implements ComplexFft {
                 for (int v = 0; v < BLOCK; v += VL) {
                     DoubleVector a = DoubleVector.fromArray(S, src, at + 2 * v);
                     DoubleVector z = DoubleVector.fromArray(S, src, at + 2 * v + VL);
-                    REALS.selectFrom(a, z).intoArray(re, e + v);
-                    IMAGS.selectFrom(a, z).intoArray(im, e + v);
+                    PairLanes.REALS.selectFrom(a, z).intoArray(re, e + v);
+                    PairLanes.IMAGS.selectFrom(a, z).intoArray(im, e + v);
                 }
                 continue;
             }
@@ -279,8 +264,8 @@ final class FourStepFft implements ComplexFft {
             if (height == BLOCK) {
                 for (int v = 0; v < BLOCK; v += VL) {
                     DoubleVector a = DoubleVector.fromArray(S, re, e + v), z = DoubleVector.fromArray(S, im, e + v);
-                    LOW_PAIRS.selectFrom(a, z).intoArray(dst, at + 2 * v);
-                    HIGH_PAIRS.selectFrom(a, z).intoArray(dst, at + 2 * v + VL);
+                    PairLanes.LOW_PAIRS.selectFrom(a, z).intoArray(dst, at + 2 * v);
+                    PairLanes.HIGH_PAIRS.selectFrom(a, z).intoArray(dst, at + 2 * v + VL);
                 }
                 continue;
             }
