@@ -61,7 +61,14 @@ final class BluesteinFft implements ComplexFft {
     /** pocketfft's {@code cost_guess}: n times the sum of the factors, large factors weighted 1.1. */
     private static double costGuess(int n) {
         double sum = 0;
-        for (int x : MixedRadixFft.factorize(n)) sum += x <= 5 ? x : 1.1 * x;
+        // the power of two as radix-4 factors and one 2, however the passes group it (8s, 4 x 4)
+        int len = n;
+        for (; len % 4 == 0; len /= 4) sum += 4;
+        if (len % 2 == 0) {
+            sum += 2;
+            len /= 2;
+        }
+        for (int x : MixedRadixFft.factorize(len)) sum += x <= 5 ? x : 1.1 * x;
         return sum * n;
     }
 

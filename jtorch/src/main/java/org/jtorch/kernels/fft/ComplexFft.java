@@ -16,6 +16,16 @@ sealed interface ComplexFft permits MixedRadixFft, BluesteinFft, FourStepFft {
     void transform(double[] data, double[][] scratch, boolean forward);
 
     /**
+     * Transforms {@code src[offset, offset + 2n)} into {@code dst[0, 2n)}, leaving {@code src} as it was unless it is
+     * {@code dst}: a copy and the in-place transform, or, for a plan whose first pass reads its input where it lies, no
+     * copy (which saves a pass over memory when the input is a tensor's own array).
+     */
+    default void transform(double[] src, int offset, double[] dst, double[][] scratch, boolean forward) {
+        if (src != dst || offset != 0) System.arraycopy(src, offset, dst, 0, 2 * length());
+        transform(dst, scratch, forward);
+    }
+
+    /**
      * The plan for length {@code n}: Bluestein's algorithm where large prime factors make it cheaper, else the
      * four-step split where n is too long for the caches and has a divisor near its square root, else mixed radix.
      */

@@ -107,21 +107,35 @@ final class FourStepFft implements ComplexFft {
         return n;
     }
 
+    /**
+     * The matrix between the passes, split and lane-major by blocks of {@link #BLOCK} rows: arrays {@code 2b} and
+     * {@code 2b + 1} hold the real and imaginary parts of rows {@code [b BLOCK, (b + 1) BLOCK)}, element {@code m2} of
+     * row {@code b BLOCK + t} at {@code m2 BLOCK + t}: the layout the row transforms take, so the row pass reads each
+     * block as it lies and the transposing is done by the column pass, on data still in the core's caches. Lanes past
+     * the last row of a partial block are never written: they keep their zeros, as lanes never mix in a transform.
+     */
     @Override
     public double[][] newScratch() {
-        return new double[][] {new double[2 * n]};
+        double[][] work = new double[2 * (int) blocks(n1)][];
+        for (int a = 0; a < work.length; a++) work[a] = new double[n2 * BLOCK];
+        return work;
     }
 
     @Override
     public void transform(double[] data, double[][] scratch, boolean forward) {
-        double[] work = scratch[0];
+        transform(data, 0, data, scratch, forward);
+    }
+
+    /** The column pass reads {@code src} where it lies and the row pass writes {@code dst}: no copy either side. */
+    @Override
+    public void transform(double[] src, int offset, double[] dst, double[][] scratch, boolean forward) {
         Parallel.forRange(blocks(n2), 1, (from, to) -> {
             Block block = ThreadBuffers.of(columns, () -> new Block(columns, laneColumns, n1));
-            for (long b = from; b < to; b++) columnBlock(data, work, block, (int) b * BLOCK, forward);
+            for (long b = from; b < to; b++) columnBlock(src, offset, scratch, block, (int) b * BLOCK, forward);
         });
         Parallel.forRange(blocks(n1), 1, (from, to) -> {
             Block block = ThreadBuffers.of(rows, () -> new Block(rows, laneRows, n2));
-            for (long b = from; b < to; b++) rowBlock(work, data, block, (int) b * BLOCK, forward);
+            for (long b = from; b < to; b++) rowBlock(scratch, dst, block, (int) b, forward);
         });
     }
 
@@ -130,43 +144,48 @@ final class FourStepFft implements ComplexFft {
     }
 
     /**
-     * {@link #BLOCK} lines of one length, split and lane-major as {@link LaneFft} takes them (unused lanes of a last,
-     * partial block hold zeros), with one worker's buffers. A plan without vector butterflies transforms the lines one
-     * by one through a buffer of pairs.
+     * One worker's buffers for transforming {@link #BLOCK} lines of one length, split and lane-major as {@link LaneFft}
+     * takes them. A plan without vector butterflies transforms the lines one by one through a buffer of pairs.
      */
     private static final class Block {
         private final ComplexFft plan;
         private final LaneFft lanes;
+        /** The lane transform's four arrays: the lines' parts (set per call) and a second pair its passes use. */
         private final double[][] buf;
+
         private final double[] line;
         private final double[][] sub;
-        /** The lines' real and imaginary parts before {@link #run}, in place. */
+        /** The gathered lines of a column block. */
         final double[] re, im;
 
         Block(ComplexFft plan, LaneFft lanes, int length) {
             this.plan = plan;
             this.lanes = lanes;
+            re = new double[length * BLOCK];
+            im = new double[length * BLOCK];
             if (lanes != null) {
-                buf = lanes.newBuffers();
+                buf = new double[][] {null, null, new double[length * BLOCK], new double[length * BLOCK]};
                 line = null;
                 sub = null;
             } else {
-                buf = new double[][] {new double[length * BLOCK], new double[length * BLOCK]};
+                buf = null;
                 line = new double[2 * length];
                 sub = plan.newScratch();
             }
-            re = buf[0];
-            im = buf[1];
         }
 
-        /** Transforms the first {@code width} lines, leaving the results in {@link #re} and {@link #im}. */
-        void run(int width, boolean forward) {
+        /**
+         * Transforms the first {@code width} lines of {@code re} and {@code im}; returns the arrays holding the
+         * results: these two, or this block's second pair (which saves copying them back).
+         */
+        double[][] run(double[] re, double[] im, int width, boolean forward) {
             if (lanes != null) {
-                if (lanes.transform(buf, forward) != 0) {
-                    System.arraycopy(buf[2], 0, re, 0, re.length);
-                    System.arraycopy(buf[3], 0, im, 0, im.length);
-                }
-                return;
+                buf[0] = re;
+                buf[1] = im;
+                int at = lanes.transform(buf, forward);
+                double[][] out = at == 0 ? new double[][] {re, im} : new double[][] {buf[2], buf[3]};
+                buf[0] = buf[1] = null;
+                return out;
             }
             int length = plan.length();
             for (int t = 0; t < width; t++) {
@@ -180,22 +199,36 @@ final class FourStepFft implements ComplexFft {
                     im[e * BLOCK + t] = line[2 * e + 1];
                 }
             }
+            return new double[][] {re, im};
         }
     }
 
-    /** Steps 1 and 2 for columns {@code [c, c + BLOCK)} of {@code src}, written to the same columns of {@code dst}. */
-    private void columnBlock(double[] src, double[] dst, Block block, int c, boolean forward) {
+    /**
+     * Steps 1 and 2 for columns {@code [c, c + BLOCK)} of the matrix at {@code src[offset]}, written into
+     * {@code work}'s row blocks (see {@link #newScratch}).
+     */
+    private void columnBlock(double[] src, int offset, double[][] work, Block block, int c, boolean forward) {
         int width = Math.min(BLOCK, n2 - c);
         double[] re = block.re, im = block.im;
         for (int m1 = 0; m1 < n1; m1++) {
-            int at = 2 * (n2 * m1 + c), e = m1 * BLOCK;
+            int at = offset + 2 * (n2 * m1 + c), e = m1 * BLOCK;
+            if (width == BLOCK) {
+                for (int v = 0; v < BLOCK; v += VL) {
+                    DoubleVector a = DoubleVector.fromArray(S, src, at + 2 * v);
+                    DoubleVector z = DoubleVector.fromArray(S, src, at + 2 * v + VL);
+                    PairLanes.REALS.selectFrom(a, z).intoArray(re, e + v);
+                    PairLanes.IMAGS.selectFrom(a, z).intoArray(im, e + v);
+                }
+                continue;
+            }
             for (int t = 0; t < width; t++) {
                 re[e + t] = src[at + 2 * t];
                 im[e + t] = src[at + 2 * t + 1];
             }
             for (int t = width; t < BLOCK; t++) re[e + t] = im[e + t] = 0;
         }
-        block.run(width, forward);
+        double[][] out = block.run(re, im, width, forward);
+        double[] yr = out[0], yi = out[1];
         // the twiddle of (k1, m2 = c + t) is exp(s 2 pi i m2 k1 / n) = exp(s 2 pi i c k1 / n) exp(s 2 pi i t k1 / n)
         double s = forward ? -1 : 1;
         for (int k1 = 0; k1 < n1; k1++) {
@@ -207,37 +240,35 @@ final class FourStepFft implements ComplexFft {
                         ti = DoubleVector.fromArray(S, laneIm, e + v);
                 DoubleVector wr = tr.mul(br).sub(ti.mul(bi)),
                         wi = tr.mul(bi).add(ti.mul(br)).mul(s);
-                DoubleVector xr = DoubleVector.fromArray(S, re, e + v), xi = DoubleVector.fromArray(S, im, e + v);
-                xr.mul(wr).sub(xi.mul(wi)).intoArray(re, e + v);
-                xr.mul(wi).add(xi.mul(wr)).intoArray(im, e + v);
+                DoubleVector xr = DoubleVector.fromArray(S, yr, e + v), xi = DoubleVector.fromArray(S, yi, e + v);
+                xr.mul(wr).sub(xi.mul(wi)).intoArray(yr, e + v);
+                xr.mul(wi).add(xi.mul(wr)).intoArray(yi, e + v);
             }
-            int at = 2 * (n2 * k1 + c);
+            // element (k1, c + t) goes to lane k1 % BLOCK of row block k1 / BLOCK: 16 such rows fill a 2 KB run
+            double[] wr = work[2 * (k1 / BLOCK)], wi = work[2 * (k1 / BLOCK) + 1];
+            int at = c * BLOCK + k1 % BLOCK;
             for (int t = 0; t < width; t++) {
-                dst[at + 2 * t] = re[e + t];
-                dst[at + 2 * t + 1] = im[e + t];
+                wr[at + t * BLOCK] = yr[e + t];
+                wi[at + t * BLOCK] = yi[e + t];
             }
         }
     }
 
-    /** Step 3 for rows {@code [r, r + BLOCK)} of {@code src}, each written transposed into {@code dst}. */
-    private void rowBlock(double[] src, double[] dst, Block block, int r, boolean forward) {
-        int height = Math.min(BLOCK, n1 - r);
-        double[] re = block.re, im = block.im;
-        for (int t = 0; t < height; t++) {
-            int at = 2 * n2 * (r + t);
-            for (int m2 = 0; m2 < n2; m2++) {
-                re[m2 * BLOCK + t] = src[at + 2 * m2];
-                im[m2 * BLOCK + t] = src[at + 2 * m2 + 1];
-            }
-        }
-        if (height < BLOCK) {
-            for (int m2 = 0; m2 < n2; m2++) {
-                for (int t = height; t < BLOCK; t++) re[m2 * BLOCK + t] = im[m2 * BLOCK + t] = 0;
-            }
-        }
-        block.run(height, forward);
+    /** Step 3 for row block {@code b} of {@code work}, each row written transposed into {@code dst}. */
+    private void rowBlock(double[][] work, double[] dst, Block block, int b, boolean forward) {
+        int r = b * BLOCK, height = Math.min(BLOCK, n1 - r);
+        double[][] out = block.run(work[2 * b], work[2 * b + 1], height, forward);
+        double[] re = out[0], im = out[1];
         for (int k2 = 0; k2 < n2; k2++) {
             int at = 2 * (r + n1 * k2), e = k2 * BLOCK;
+            if (height == BLOCK) {
+                for (int v = 0; v < BLOCK; v += VL) {
+                    DoubleVector a = DoubleVector.fromArray(S, re, e + v), z = DoubleVector.fromArray(S, im, e + v);
+                    PairLanes.LOW_PAIRS.selectFrom(a, z).intoArray(dst, at + 2 * v);
+                    PairLanes.HIGH_PAIRS.selectFrom(a, z).intoArray(dst, at + 2 * v + VL);
+                }
+                continue;
+            }
             for (int t = 0; t < height; t++) {
                 dst[at + 2 * t] = re[e + t];
                 dst[at + 2 * t + 1] = im[e + t];

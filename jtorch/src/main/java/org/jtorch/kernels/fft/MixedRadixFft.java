@@ -5,11 +5,11 @@ import java.util.List;
 
 /**
  * The complex DFT by FFTPACK's self-sorting mixed-radix passes (as pocketfft, NumPy's and PyTorch's CPU FFT, runs
- * them): the length is split into factors 4, one 2, then odd primes; each pass does butterflies of its radix over the
- * whole array and multiplies by precomputed twiddles, reading one buffer and writing the other (Stockham order, so no
- * bit reversal). Radices 2, 3, 4 and 5 have dedicated butterflies; any other prime factor p runs a generic one of
- * {@code (p-1)^2 / 2} complex multiply-adds per p points, which is why lengths with a large prime factor go to
- * {@link BluesteinFft} instead.
+ * them): the length is split into factors 8, 4 and 2 ({@link #factorize}), then odd primes; each pass does butterflies
+ * of its radix over the whole array and multiplies by precomputed twiddles, reading one buffer and writing the other
+ * (Stockham order, so no bit reversal). Radices 2, 3, 4, 5 and 8 have dedicated butterflies; any other prime factor p
+ * runs a generic one of {@code (p-1)^2 / 2} complex multiply-adds per p points, which is why lengths with a large prime
+ * factor go to {@link BluesteinFft} instead.
  *
  * <p>Layout (FFTPACK's): a pass of radix {@code ip} with {@code l1} transforms done before it and {@code ido = n / (l1
  * ip)} reads input element {@code (i, m, k)} at {@code i + ido (m + ip k)} and writes output {@code (i, k, j)} at
@@ -41,20 +41,34 @@ final class MixedRadixFft implements ComplexFft {
                 }
             }
             twiddles[k] = tw;
-            if (ip > 5) roots[k] = unitRoots(ip);
+            if (ip > 5 && ip != 8) roots[k] = unitRoots(ip);
             l1 *= ip;
         }
     }
 
-    /** Factors 4 first, then a single 2 (moved to the front, as pocketfft does), then odd primes ascending. */
+    /**
+     * Factors 8 first, then at most one 4, then a single 2 (moved to the front), then odd primes ascending, as
+     * pocketfft's C++ complex plans split a length, except that a 2 left beside an 8 is merged with it into 4 x 4: a
+     * radix-8 pass does the work of three radix-2 passes in one sweep over the data, and a radix-2 pass sweeps it for
+     * little arithmetic.
+     */
     static int[] factorize(int n) {
         List<Integer> f = new ArrayList<>();
         int len = n;
-        while (len % 4 == 0) {
+        while (len % 8 == 0) {
+            f.add(8);
+            len /= 8;
+        }
+        if (len % 4 == 0) {
             f.add(4);
             len /= 4;
         }
-        if (len % 2 == 0) {
+        if (len % 2 == 0 && !f.isEmpty() && f.getFirst() == 8) {
+            len /= 2;
+            f.removeFirst();
+            f.add(4);
+            f.add(4);
+        } else if (len % 2 == 0) {
             len /= 2;
             f.addFirst(2);
         }
@@ -108,6 +122,7 @@ final class MixedRadixFft implements ComplexFft {
             double[] wa = twiddles[k];
             switch (ip) {
                 case 4 -> pass4(ido, l1, p1, p2, wa, s);
+                case 8 -> pass8(ido, l1, p1, p2, wa, s);
                 case 2 -> pass2(ido, l1, p1, p2, wa, s);
                 case 3 -> pass3(ido, l1, p1, p2, wa, s);
                 case 5 -> pass5(ido, l1, p1, p2, wa, s);
@@ -202,6 +217,77 @@ final class MixedRadixFft implements ComplexFft {
                     mulStore(ch, y1, t1r + t4r, t1i + t4i, wa[w], s * wa[w + 1]);
                     mulStore(ch, y2, t2r - t3r, t2i - t3i, wa[w + wstride], s * wa[w + wstride + 1]);
                     mulStore(ch, y3, t1r - t4r, t1i - t4i, wa[w + 2 * wstride], s * wa[w + 2 * wstride + 1]);
+                }
+            }
+        }
+    }
+
+    /**
+     * Radix 8 as a radix-2 step and two radix-4 butterflies: with {@code b_m = x_m + x_{m+4}} and {@code c_m = x_m -
+     * x_{m+4}} (m < 4), the even outputs are the 4-point DFT of b and the odd ones that of {@code c_m w^m}, w = exp(s 2
+     * pi i / 8) = (1 + s i) / sqrt(2).
+     */
+    private static void pass8(int ido, int l1, double[] cc, double[] ch, double[] wa, int s) {
+        final double h = 0.70710678118654752440;
+        int outStride = 2 * ido * l1, wstride = 2 * (ido - 1), step = 2 * ido;
+        double[] yr = new double[8], yi = new double[8];
+        for (int k = 0; k < l1; k++) {
+            int c0 = 2 * ido * 8 * k, h0 = 2 * ido * k;
+            for (int i = 0; i < ido; i++) {
+                int x = c0 + 2 * i;
+                double a0r = cc[x], a0i = cc[x + 1], a4r = cc[x + 4 * step], a4i = cc[x + 4 * step + 1];
+                double a1r = cc[x + step], a1i = cc[x + step + 1], a5r = cc[x + 5 * step], a5i = cc[x + 5 * step + 1];
+                double a2r = cc[x + 2 * step], a2i = cc[x + 2 * step + 1];
+                double a6r = cc[x + 6 * step], a6i = cc[x + 6 * step + 1];
+                double a3r = cc[x + 3 * step], a3i = cc[x + 3 * step + 1];
+                double a7r = cc[x + 7 * step], a7i = cc[x + 7 * step + 1];
+                double b0r = a0r + a4r, b0i = a0i + a4i, d0r = a0r - a4r, d0i = a0i - a4i;
+                double b1r = a1r + a5r, b1i = a1i + a5i, c1r = a1r - a5r, c1i = a1i - a5i;
+                double b2r = a2r + a6r, b2i = a2i + a6i, c2r = a2r - a6r, c2i = a2i - a6i;
+                double b3r = a3r + a7r, b3i = a3i + a7i, c3r = a3r - a7r, c3i = a3i - a7i;
+                // d_m = c_m w^m: w = h (1 + s i), w^2 = s i, w^3 = h (-1 + s i)
+                double d1r = (c1r - s * c1i) * h, d1i = (c1i + s * c1r) * h;
+                double d2r = -s * c2i, d2i = s * c2r;
+                double d3r = (-c3r - s * c3i) * h, d3i = (s * c3r - c3i) * h;
+                // 4-point DFTs, the quarter turn being s i: outputs 0, 2, 4, 6 from b and 1, 3, 5, 7 from d
+                double t0r = b0r + b2r, t0i = b0i + b2i, t1r = b0r - b2r, t1i = b0i - b2i;
+                double t2r = b1r + b3r, t2i = b1i + b3i, t3r = -s * (b1i - b3i), t3i = s * (b1r - b3r);
+                yr[0] = t0r + t2r;
+                yi[0] = t0i + t2i;
+                yr[2] = t1r + t3r;
+                yi[2] = t1i + t3i;
+                yr[4] = t0r - t2r;
+                yi[4] = t0i - t2i;
+                yr[6] = t1r - t3r;
+                yi[6] = t1i - t3i;
+                t0r = d0r + d2r;
+                t0i = d0i + d2i;
+                t1r = d0r - d2r;
+                t1i = d0i - d2i;
+                t2r = d1r + d3r;
+                t2i = d1i + d3i;
+                t3r = -s * (d1i - d3i);
+                t3i = s * (d1r - d3r);
+                yr[1] = t0r + t2r;
+                yi[1] = t0i + t2i;
+                yr[3] = t1r + t3r;
+                yi[3] = t1i + t3i;
+                yr[5] = t0r - t2r;
+                yi[5] = t0i - t2i;
+                yr[7] = t1r - t3r;
+                yi[7] = t1i - t3i;
+                int y0 = h0 + 2 * i;
+                ch[y0] = yr[0];
+                ch[y0 + 1] = yi[0];
+                for (int j = 1; j < 8; j++) {
+                    int at = y0 + j * outStride;
+                    if (i == 0) {
+                        ch[at] = yr[j];
+                        ch[at + 1] = yi[j];
+                    } else {
+                        int w = 2 * (i - 1) + (j - 1) * wstride;
+                        mulStore(ch, at, yr[j], yi[j], wa[w], s * wa[w + 1]);
+                    }
                 }
             }
         }

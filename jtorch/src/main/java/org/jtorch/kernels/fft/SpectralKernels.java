@@ -44,6 +44,13 @@ public final class SpectralKernels {
         RealFft plan = FftPlans.real(n);
         double s = dims.length == 1 ? scale : 1;
         int kept = onesided ? n / 2 + 1 : n;
+        // contiguous float64 lines are transformed straight from the input's array into the output's
+        double[] signals = src.heapDoubles(), spectra = dst.heapDoubles();
+        boolean direct = onesided
+                && signals != null
+                && spectra != null
+                && (n == 1 || src.stride(last) == 1)
+                && (kept == 1 || dst.stride(last) == 1);
         forLines(src.count(last), n, (from, to) -> {
             LineWork work = ThreadBuffers.of(
                     plan,
@@ -52,6 +59,11 @@ public final class SpectralKernels {
             double[] buf = work.line();
             double[][] scratch = work.scratch();
             for (long line = from; line < to; line++) {
+                if (direct) {
+                    int at = (int) src.start(last, line), outAt = (int) (2 * dst.start(last, line));
+                    plan.forward(signals, at, buf, spectra, outAt, s, scratch);
+                    continue;
+                }
                 src.read(src.start(last, line), src.stride(last), n, buf);
                 plan.forward(buf, scratch);
                 for (int k = n / 2 + 1; k < kept; k++) { // the mirrored half of a two-sided output

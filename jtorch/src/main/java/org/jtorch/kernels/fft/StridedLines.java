@@ -19,6 +19,9 @@ final class StridedLines {
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private final MemorySegment segment;
+    /** The storage's own array when it is a heap float64/complex128 one, else null. */
+    private final double[] heapDoubles;
+
     private final boolean doubles;
     private final boolean complex;
     private final long offset;
@@ -30,9 +33,18 @@ final class StridedLines {
         this.segment = t.storage().segment();
         this.doubles = d == DType.FLOAT64 || d == DType.COMPLEX128;
         this.complex = d.isComplex();
+        this.heapDoubles = doubles && t.storage().array() instanceof double[] a ? a : null;
         this.offset = t.storageOffset();
         this.shape = t.shapeRef().clone();
         this.strides = t.strideRef().clone();
+    }
+
+    /**
+     * The storage's own array when it is a heap float64/complex128 one (else null): element {@code e} is in slot
+     * {@code e} (real) or slots {@code 2e, 2e + 1} (complex), for a kernel that reads or writes a line where it lies.
+     */
+    double[] heapDoubles() {
+        return heapDoubles;
     }
 
     long size(int dim) {

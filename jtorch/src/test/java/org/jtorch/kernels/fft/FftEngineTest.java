@@ -68,7 +68,9 @@ class FftEngineTest {
     @Test
     void vectorLanesGiveEachLineTheScalarTransformsBits() {
         int lanes = LaneFft.LANES;
-        for (int n : new int[] {1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 16, 20, 25, 30, 60, 64, 125, 243, 256, 1000, 1024}) {
+        for (int n :
+                new int[] {1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 16, 20, 25, 30, 48, 60, 64, 125, 243, 256, 512, 1000, 1024
+                }) {
             assertTrue(LaneFft.supports(n));
             MixedRadixFft scalar = new MixedRadixFft(n);
             LaneFft vector = new LaneFft(scalar);
