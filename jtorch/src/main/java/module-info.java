@@ -17,8 +17,8 @@ module org.jtorch {
     // ONNX export writes its models with protobuf-java's generated message classes (org.jtorch.onnx.proto).
     requires com.google.protobuf;
 
-    // OpenBLAS needs no module here: its shared library is read as a resource of the
-    // org.bytedeco:openblas jar and bound through FFM, not through JavaCPP's classes.
+    // OpenBLAS and oneDNN need no module here: their shared libraries are read as resources of the
+    // org.bytedeco:openblas and org.bytedeco:dnnl jars and bound through FFM, not through JavaCPP's classes.
 
     exports org.jtorch;
     exports org.jtorch.accelerator;

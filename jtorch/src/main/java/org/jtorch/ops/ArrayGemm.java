@@ -3,6 +3,7 @@ package org.jtorch.ops;
 import java.lang.foreign.MemorySegment;
 import org.jtorch.DType;
 import org.jtorch.Scalar;
+import org.jtorch.kernels.blas.FloatGemm;
 import org.jtorch.kernels.blas.OpenBlas;
 import org.jtorch.kernels.blas.OpenBlas.Transpose;
 import org.jtorch.kernels.cpu.JavaGemm;
@@ -32,7 +33,7 @@ final class ArrayGemm {
             Transpose ta = a.t() ? Transpose.TRANSPOSE : Transpose.NONE,
                     tb = b.t() ? Transpose.TRANSPOSE : Transpose.NONE;
             if (c instanceof float[]) {
-                OpenBlas.sgemm(
+                FloatGemm.sgemm(
                         ta,
                         tb,
                         m,

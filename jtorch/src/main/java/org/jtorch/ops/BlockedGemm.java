@@ -4,14 +4,16 @@ import java.lang.foreign.MemorySegment;
 import org.jtorch.DType;
 import org.jtorch.Scalar;
 import org.jtorch.TorchException;
+import org.jtorch.kernels.blas.FloatGemm;
 import org.jtorch.kernels.blas.OpenBlas;
 import org.jtorch.kernels.blas.OpenBlas.Transpose;
 import org.jtorch.kernels.cpu.Parallel;
 
 /**
- * A batch of OpenBLAS GEMMs {@code C[i] = alpha·op(A[i])·op(B[i]) + beta·C[i]} on row-major operands, cut into a fixed
- * set of blocks of C that Java's workers share, with OpenBLAS single-threaded. Matrix products (except the float32
- * shapes {@link MatmulKernels} gives JTorch's own kernel) and the convolution's GEMMs run through it.
+ * A batch of native GEMMs {@code C[i] = alpha·op(A[i])·op(B[i]) + beta·C[i]} on row-major operands, cut into a fixed
+ * set of blocks of C that Java's workers share, with the library single-threaded: float32 through {@link FloatGemm}
+ * (oneDNN, else OpenBLAS), the other dtypes through OpenBLAS. Matrix products (except the float32 shapes
+ * {@link MatmulKernels} gives JTorch's own kernel) and the convolution's GEMMs run through it.
  *
  * <p>Why Java's parallelism: the bundled OpenBLAS threads every call above 64³ itself, so a {@code bmm} of 32
  * attention-sized products became 32 hand-offs to its pool, and its idle workers spin ~0.1 s after each threaded call,
@@ -112,7 +114,7 @@ record BlockedGemm(
         int rows = r1 - r0, cols = c1 - c0;
         switch (dtype) {
             case FLOAT32 ->
-                OpenBlas.sgemm(
+                FloatGemm.sgemm(
                         a.op(),
                         b.op(),
                         rows,

@@ -14,11 +14,12 @@ import org.jtorch.storage.TensorImpl;
  * The CPU kernel behind every matrix product of {@link MatmulOps}: {@code out = beta * bias + alpha * op(A) B} over a
  * batch of matrices, with arguments already validated by the meta rules.
  *
- * <p>Routing: float32, float64, complex64 and complex128 go to OpenBLAS when it is loaded; every other dtype, and those
- * four when OpenBLAS is absent, goes to {@link JavaGemm}. So do the float32 shapes JavaGemm's AVX-512 panel kernel
- * computes faster than an AVX2 OpenBLAS kernel (see {@link #javaPanelsFaster}). Empty contractions ({@code k == 0})
- * also go to JavaGemm, which writes {@code beta * bias} (or zeros) without ever forming a leading dimension, so BLAS
- * never sees a degenerate matrix.
+ * <p>Routing: float32, float64, complex64 and complex128 go to the native GEMMs of {@link BlockedGemm} (oneDNN for
+ * float32, OpenBLAS for the rest) when OpenBLAS is loaded; every other dtype, and those four when OpenBLAS is absent,
+ * goes to {@link JavaGemm}. So do the float32 shapes JavaGemm's AVX-512 panel kernel computes faster than an AVX2
+ * OpenBLAS kernel (see {@link #javaPanelsFaster}). Empty contractions ({@code k == 0}) also go to JavaGemm, which
+ * writes {@code beta * bias} (or zeros) without ever forming a leading dimension, so BLAS never sees a degenerate
+ * matrix.
  *
  * <p>No operand is copied when BLAS can read it as it is: a matrix whose last two strides are {@code (ld, 1)} is passed
  * as is, one with strides {@code (1, ld)} is passed transposed, only other layouts (including broadcast, stride-0 ones)

@@ -17,6 +17,14 @@ import org.jtorch.DType;
  * JTorch's launchers, tests and benchmarks do. Without the flag every array is zeroed, as {@code new float[n]} is; the
  * results are the same either way, since only outputs whose every element the kernel writes come from here.
  *
+ * <p>Where it saves nothing: HotSpot leaves out the zeroing only when code that its optimizing compiler compiled
+ * allocates the array in the thread's local allocation buffer. An array too big for that buffer (any output of more
+ * than a few hundred KiB) takes the runtime's slow path, which zeroes it whatever was asked; so does every allocation
+ * before the intrinsic is compiled. Measured on the machine of docs/benchmarks.md: a 16 MiB float array took 1.7–1.9 ms
+ * to allocate either way, the runtime's {@code memset} in the profile, which is why a 16 MiB {@code mul} took 3.2 ms
+ * into a new output and 0.9 ms into a recycled one. For large outputs the memory that skips the pass is a recycled
+ * array ({@link ArrayPool}, {@code MemoryScope}).
+ *
  * <p>The system property {@code jtorch.poisonUninitialized=true} (or {@link #setPoison}) fills each such array with NaN
  * (floating kinds) or a byte pattern (integer kinds) instead: a kernel that reads an output element before writing it,
  * or leaves one unwritten, then shows in its results. {@code UninitializedOutputsTest} runs every op of the op table

@@ -6,7 +6,6 @@ import static java.lang.foreign.ValueLayout.JAVA_FLOAT;
 import static java.lang.foreign.ValueLayout.JAVA_INT;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
@@ -15,16 +14,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
-import java.net.URL;
-import java.net.URLConnection;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFileAttributes;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.List;
 import org.jtorch.TorchException;
 
 /**
@@ -102,15 +92,7 @@ public final class OpenBlas {
     /** Finds and loads the shared library. */
     private static final class Loader {
         private static final String VERSION = "0.3.31";
-        private static final String RESOURCES = "org/bytedeco/openblas/linux-x86_64/";
-        private static final String GCC_S = "libgcc_s.so.1";
         private static final String OPENBLAS = "libopenblas.so.0";
-        /**
-         * In dependency order. libopenblas finds libgfortran through its RUNPATH ($ORIGIN), but libgfortran has no
-         * RUNPATH: its own dependencies must already be loaded (the dynamic linker then matches them by soname), else
-         * it looks for system copies that may not be installed.
-         */
-        private static final List<String> DEPENDENCIES = List.of(GCC_S, "libquadmath.so.0", "libgfortran.so.5");
 
         static SymbolLookup open() {
             String override = System.getProperty("jtorch.blas");
@@ -121,22 +103,13 @@ public final class OpenBlas {
                     throw new IllegalStateException("cannot load -Djtorch.blas=" + override + ": " + e.getMessage(), e);
                 }
             }
-            String os = System.getProperty("os.name"), arch = System.getProperty("os.arch");
-            if (!os.equals("Linux") || !(arch.equals("amd64") || arch.equals("x86_64"))) {
-                throw new IllegalStateException("the bundled OpenBLAS is for linux-x86_64, not " + os + "/" + arch
-                        + "; point -Djtorch.blas at a libopenblas.so");
-            }
+            BundledLibrary.requireLinuxX64("OpenBLAS", "point -Djtorch.blas at a libopenblas.so");
             try {
-                Path dir = cacheDirectory();
-                for (String name : DEPENDENCIES) {
-                    // libgcc_s is the process-wide unwinder, which glibc itself dlopens by soname: a second
-                    // copy in one process invites trouble, so the system's (every glibc system has one) wins.
-                    if (extract(dir, name) && !(name.equals(GCC_S) && systemHas(GCC_S))) {
-                        SymbolLookup.libraryLookup(dir.resolve(name), Arena.global());
-                    }
-                }
-                if (!extract(dir, OPENBLAS)) throw new IOException(RESOURCES + OPENBLAS + " is not on the class path");
-                return SymbolLookup.libraryLookup(dir.resolve(OPENBLAS), Arena.global());
+                // In dependency order. libopenblas finds libgfortran through its RUNPATH ($ORIGIN), but libgfortran
+                // has no RUNPATH: its own dependencies must already be loaded (the dynamic linker then matches them by
+                // soname), else it looks for system copies that may not be installed.
+                return new BundledLibrary("org/bytedeco/openblas/linux-x86_64/", "jtorch-openblas-" + VERSION)
+                        .load(OPENBLAS, BundledLibrary.GCC_S, "libquadmath.so.0", "libgfortran.so.5");
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot extract the bundled OpenBLAS: " + e.getMessage(), e);
             } catch (IllegalArgumentException e) { // dlopen failed
@@ -145,59 +118,6 @@ public final class OpenBlas {
                                 + " move it with -Djava.io.tmpdir, or use -Djtorch.blas)",
                         e);
             }
-        }
-
-        private static boolean systemHas(String soname) {
-            try {
-                SymbolLookup.libraryLookup(soname, Arena.global());
-                return true;
-            } catch (IllegalArgumentException e) {
-                return false;
-            }
-        }
-
-        /** {@code ${java.io.tmpdir}/jtorch-openblas-0.3.31-<user>}, private to this user. */
-        private static Path cacheDirectory() throws IOException {
-            String user = System.getProperty("user.name").replaceAll("[^A-Za-z0-9._-]", "_");
-            Path dir = Path.of(System.getProperty("java.io.tmpdir"), "jtorch-openblas-" + VERSION + "-" + user);
-            Files.createDirectories(
-                    dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-            // We are about to run code from a shared temp directory: refuse one that another user
-            // created, or could write to, since they could have planted a library there.
-            PosixFileAttributes attrs = Files.readAttributes(dir, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            Object owner = Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS);
-            Object self = Files.getAttribute(Path.of("/proc/self"), "unix:uid"); // this process's effective uid
-            if (!attrs.isDirectory()
-                    || !owner.equals(self)
-                    || attrs.permissions().contains(PosixFilePermission.GROUP_WRITE)
-                    || attrs.permissions().contains(PosixFilePermission.OTHERS_WRITE)) {
-                throw new IOException(dir + " is not a directory owned by and writable only by this user");
-            }
-            return dir;
-        }
-
-        /**
-         * Copies one resource into {@code dir} unless a file of the same size is already there. Writes a temp file and
-         * renames it, so a JVM starting at the same time never sees (or loads) a half-written library. Returns false if
-         * the jar does not ship {@code name}.
-         */
-        private static boolean extract(Path dir, String name) throws IOException {
-            // Through the class loader: in module org.jtorch, OpenBlas.class.getResource would search that module only.
-            URL url = OpenBlas.class.getClassLoader().getResource(RESOURCES + name);
-            if (url == null) return false;
-            URLConnection connection = url.openConnection();
-            Path target = dir.resolve(name);
-            if (Files.isRegularFile(target) && Files.size(target) == connection.getContentLengthLong()) return true;
-            Path temp = Files.createTempFile(dir, name, ".part");
-            try {
-                try (InputStream in = connection.getInputStream()) {
-                    Files.copy(in, temp, StandardCopyOption.REPLACE_EXISTING);
-                }
-                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } finally {
-                Files.deleteIfExists(temp); // only still there if the copy or the move failed
-            }
-            return true;
         }
     }
 
@@ -292,7 +212,7 @@ public final class OpenBlas {
             long cOffsetElems,
             int ldc) {
         requireAvailable("sgemm");
-        Operands op = Operands.check(
+        GemmOperands op = GemmOperands.check(
                 "sgemm",
                 Float.BYTES,
                 1,
@@ -339,7 +259,7 @@ public final class OpenBlas {
             long cOffsetElems,
             int ldc) {
         requireAvailable("dgemm");
-        Operands op = Operands.check(
+        GemmOperands op = GemmOperands.check(
                 "dgemm",
                 Double.BYTES,
                 1,
@@ -391,7 +311,7 @@ public final class OpenBlas {
             long cOffsetElems,
             int ldc) {
         requireAvailable("cgemm");
-        Operands op = Operands.check(
+        GemmOperands op = GemmOperands.check(
                 "cgemm",
                 Float.BYTES,
                 2,
@@ -458,7 +378,7 @@ public final class OpenBlas {
             long cOffsetElems,
             int ldc) {
         requireAvailable("zgemm");
-        Operands op = Operands.check(
+        GemmOperands op = GemmOperands.check(
                 "zgemm",
                 Double.BYTES,
                 2,
@@ -511,121 +431,6 @@ public final class OpenBlas {
      */
     private static final ThreadLocal<MemorySegment> SCALARS =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(4 * Double.BYTES, Double.BYTES));
-
-    /**
-     * The exact regions a GEMM reads and writes, after every check that keeps bad input away from native code. Passing
-     * these slices rather than the whole segments makes the bounds explicit.
-     */
-    private record Operands(MemorySegment a, MemorySegment b, MemorySegment c, boolean critical) {
-
-        /** @param scalarBytes size of one real component; @param components 1 for real, 2 for complex */
-        static Operands check(
-                String fn,
-                int scalarBytes,
-                int components,
-                Transpose transA,
-                Transpose transB,
-                int m,
-                int n,
-                int k,
-                MemorySegment a,
-                long aOffset,
-                int lda,
-                MemorySegment b,
-                long bOffset,
-                int ldb,
-                MemorySegment c,
-                long cOffset,
-                int ldc) {
-            if (transA == null) throw invalid(fn, "transA", "is null");
-            if (transB == null) throw invalid(fn, "transB", "is null");
-            if (m < 0) throw invalid(fn, "m", "= " + m + " must be >= 0");
-            if (n < 0) throw invalid(fn, "n", "= " + n + " must be >= 0");
-            if (k < 0) throw invalid(fn, "k", "= " + k + " must be >= 0");
-            boolean aTransposed = transA != Transpose.NONE, bTransposed = transB != Transpose.NONE;
-            int elemBytes = scalarBytes * components;
-            // Row-major storage: op(A) = A is m x k, op(A) = A^T means A is stored k x m; same for B.
-            MemorySegment ar = region(
-                    fn,
-                    "a",
-                    a,
-                    "aOffsetElems",
-                    aOffset,
-                    "lda",
-                    lda,
-                    aTransposed ? k : m,
-                    aTransposed ? m : k,
-                    elemBytes,
-                    scalarBytes);
-            MemorySegment br = region(
-                    fn,
-                    "b",
-                    b,
-                    "bOffsetElems",
-                    bOffset,
-                    "ldb",
-                    ldb,
-                    bTransposed ? n : k,
-                    bTransposed ? k : n,
-                    elemBytes,
-                    scalarBytes);
-            MemorySegment cr = region(fn, "c", c, "cOffsetElems", cOffset, "ldc", ldc, m, n, elemBytes, scalarBytes);
-            if (c.isReadOnly()) throw invalid(fn, "c", "is read-only");
-            // BLAS reads A and B while writing C; an aliased output gives garbage. The check is on
-            // the spans first..last element, so interleaved but disjoint matrices are rejected too.
-            if (cr.asOverlappingSlice(ar).isPresent()) throw invalid(fn, "c", "overlaps a");
-            if (cr.asOverlappingSlice(br).isPresent()) throw invalid(fn, "c", "overlaps b");
-            return new Operands(ar, br, cr, !a.isNative() || !b.isNative() || !c.isNative());
-        }
-
-        /** Checks one rows x cols matrix stored from {@code offset} with leading dimension {@code ld}. */
-        private static MemorySegment region(
-                String fn,
-                String name,
-                MemorySegment seg,
-                String offsetName,
-                long offset,
-                String ldName,
-                int ld,
-                int rows,
-                int cols,
-                int elemBytes,
-                int scalarBytes) {
-            if (seg == null) throw invalid(fn, name, "is null");
-            if (!seg.scope().isAlive()) throw invalid(fn, name, "belongs to a closed arena");
-            if (!seg.isAccessibleBy(Thread.currentThread())) throw invalid(fn, name, "is confined to another thread");
-            if (ld < Math.max(1, cols)) {
-                throw invalid(
-                        fn,
-                        ldName,
-                        "= " + ld + " must be >= max(1, " + cols + "), the columns of " + name + " as stored");
-            }
-            long capacity = seg.byteSize() / elemBytes;
-            if (offset < 0 || offset > capacity) {
-                throw invalid(fn, offsetName, "= " + offset + " is outside " + name + " (" + capacity + " elements)");
-            }
-            // Elements from the first to the last touched. No overflow: offset <= capacity <= 2^61 and (rows-1)*ld <
-            // 2^62.
-            long span = rows == 0 || cols == 0 ? 0 : (long) (rows - 1) * ld + cols;
-            if (span > capacity - offset) {
-                throw invalid(
-                        fn,
-                        name,
-                        "is too small: a " + rows + "x" + cols + " matrix with " + ldName + " = " + ld
-                                + " at " + offsetName + " = " + offset + " needs " + (offset + span)
-                                + " elements, it has " + capacity);
-            }
-            MemorySegment region = seg.asSlice(offset * elemBytes, span * elemBytes);
-            if (region.maxByteAlignment() < scalarBytes) {
-                throw invalid(fn, name, "is not " + scalarBytes + "-byte aligned at " + offsetName + " = " + offset);
-            }
-            return region;
-        }
-
-        private static TorchException invalid(String fn, String argument, String problem) {
-            return new TorchException(fn + ": " + argument + " " + problem);
-        }
-    }
 
     // ---------------------------------------------------------------- threads and configuration
 

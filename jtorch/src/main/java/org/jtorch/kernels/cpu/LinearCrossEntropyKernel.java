@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 import org.jtorch.DType;
 import org.jtorch.Scalar;
+import org.jtorch.kernels.blas.FloatGemm;
 import org.jtorch.kernels.blas.OpenBlas;
 import org.jtorch.kernels.blas.OpenBlas.Transpose;
 import org.jtorch.kernels.cpu.simd.CrossEntropyRowSimd;
@@ -452,7 +453,7 @@ public final class LinearCrossEntropyKernel {
                     long aRow = ao + (ta == Transpose.NONE ? r0 * lda : r0), cRow = co + r0 * ldc;
                     if (dbl) OpenBlas.dgemm(ta, tb, rows, nn, k, 1.0, a, aRow, lda, b, bo, ldb, beta, cs, cRow, ldc);
                     else {
-                        OpenBlas.sgemm(ta, tb, rows, nn, k, 1f, a, aRow, lda, b, bo, ldb, (float) beta, cs, cRow, ldc);
+                        FloatGemm.sgemm(ta, tb, rows, nn, k, 1f, a, aRow, lda, b, bo, ldb, (float) beta, cs, cRow, ldc);
                     }
                 });
                 return;

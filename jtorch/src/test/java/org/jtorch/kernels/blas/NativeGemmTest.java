@@ -22,20 +22,24 @@ import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-class OpenBlasTest {
+/** OpenBLAS's four GEMMs and oneDNN's sgemm, under one contract: results against a triple loop, and validation. */
+class NativeGemmTest {
 
     @BeforeAll
-    static void openBlasLoads() {
-        // The bundled library is a dependency of this module: failing to load it is a bug, not a skip.
+    static void librariesLoad() {
+        // The bundled libraries are dependencies of this module: failing to load one is a bug, not a skip.
         assertTrue(OpenBlas.isAvailable(), OpenBlas::unavailableReason);
+        assertTrue(OneDnn.isAvailable(), OneDnn::unavailableReason);
     }
 
-    /** The four GEMMs behind one signature; values travel as doubles (complex ones interleaved). */
+    /** The five GEMMs behind one signature; values travel as doubles (complex ones interleaved). */
     enum Kind {
         S(false, false),
         D(true, false),
         C(false, true),
-        Z(true, true);
+        Z(true, true),
+        /** oneDNN's sgemm. */
+        S_ONEDNN(false, false);
         final boolean isDouble, complex;
 
         Kind(boolean isDouble, boolean complex) {
@@ -44,7 +48,7 @@ class OpenBlasTest {
         }
 
         String fn() {
-            return name().toLowerCase() + "gemm";
+            return name().substring(0, 1).toLowerCase() + "gemm";
         }
 
         /** Doubles per element. */
@@ -149,6 +153,24 @@ class OpenBlasTest {
                     OpenBlas.zgemm(
                             ta, tb, m, n, k, alpha[0], alpha[1], a, aOff, lda, b, bOff, ldb, beta[0], beta[1], c, cOff,
                             ldc);
+                case S_ONEDNN ->
+                    OneDnn.sgemm(
+                            ta,
+                            tb,
+                            m,
+                            n,
+                            k,
+                            (float) alpha[0],
+                            a,
+                            aOff,
+                            lda,
+                            b,
+                            bOff,
+                            ldb,
+                            (float) beta[0],
+                            c,
+                            cOff,
+                            ldc);
             }
         }
     }
@@ -178,7 +200,8 @@ class OpenBlasTest {
     @EnumSource(Kind.class)
     void matchesNaiveLoop(Kind kind) {
         Random random = new Random(42);
-        int[][] shapes = {{7, 5, 3}, {67, 45, 33}}; // tiny (small-matrix path) and big enough to be packed
+        // tiny (small-matrix path), big enough to be packed, and one with a full 48-row register tile and a remainder
+        int[][] shapes = {{7, 5, 3}, {67, 45, 33}, {113, 70, 129}};
         for (int[] shape : shapes) {
             for (Transpose ta : Transpose.values()) {
                 for (Transpose tb : Transpose.values()) {
@@ -320,6 +343,55 @@ class OpenBlasTest {
         assertArrayEquals(c, kind.read(cs), 0);
     }
 
+    /** With beta = 0, C is written without being read: NaN in it (an uninitialized output's) must not show. */
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void betaZeroNeverReadsC(Kind kind) {
+        Random random = new Random(11);
+        int m = 50, n = 37, k = 29;
+        double[] a = kind.random(random, (long) m * k), b = kind.random(random, (long) k * n);
+        double[] c = new double[m * n * kind.width()];
+        java.util.Arrays.fill(c, Double.NaN);
+        double[] alpha = {2, 0}, beta = {0, 0};
+        double[] expected = naive(
+                kind.complex,
+                Transpose.NONE,
+                Transpose.NONE,
+                m,
+                n,
+                k,
+                alpha,
+                a,
+                0,
+                k,
+                b,
+                0,
+                n,
+                beta,
+                new double[c.length],
+                0,
+                n);
+        MemorySegment cs = kind.segment(c, Storage.Place.HEAP, null);
+        kind.gemm(
+                Transpose.NONE,
+                Transpose.NONE,
+                m,
+                n,
+                k,
+                alpha,
+                kind.segment(a, Storage.Place.HEAP, null),
+                0,
+                k,
+                kind.segment(b, Storage.Place.HEAP, null),
+                0,
+                n,
+                beta,
+                cs,
+                0,
+                n);
+        assertArrayEquals(expected, kind.read(cs), kind.tolerance());
+    }
+
     // ---------------------------------------------------------------- validation
 
     /** A valid sgemm on 4x3x2 heap matrices; each test breaks one argument. */
@@ -330,9 +402,11 @@ class OpenBlasTest {
                 b = MemorySegment.ofArray(new float[6]),
                 c = MemorySegment.ofArray(new float[12]);
         long aOff, bOff, cOff;
+        boolean oneDnn;
 
         void run() {
-            OpenBlas.sgemm(transA, transB, m, n, k, 1f, a, aOff, lda, b, bOff, ldb, 0f, c, cOff, ldc);
+            if (oneDnn) OneDnn.sgemm(transA, transB, m, n, k, 1f, a, aOff, lda, b, bOff, ldb, 0f, c, cOff, ldc);
+            else OpenBlas.sgemm(transA, transB, m, n, k, 1f, a, aOff, lda, b, bOff, ldb, 0f, c, cOff, ldc);
         }
     }
 
@@ -551,6 +625,41 @@ class OpenBlasTest {
                         MemorySegment.ofArray(new double[12]),
                         0,
                         3));
+    }
+
+    /** oneDNN's sgemm runs the same checks before its downcall: one broken argument of each kind. */
+    @Test
+    void oneDnnValidatesAsOpenBlas() {
+        java.util.List<java.util.Map.Entry<String, java.util.function.Consumer<Call>>> breaks = java.util.List.of(
+                java.util.Map.entry("m", c -> c.m = -1),
+                java.util.Map.entry("transB", c -> c.transB = null),
+                java.util.Map.entry("lda", c -> c.lda = 1),
+                java.util.Map.entry("bOffsetElems", c -> c.bOff = 7),
+                java.util.Map.entry("c", c -> c.ldc = 4),
+                java.util.Map.entry("c", c -> c.c = c.c.asReadOnly()),
+                java.util.Map.entry("a", c -> c.a = MemorySegment.ofArray(new float[7])));
+        for (var broken : breaks) {
+            Call c = new Call();
+            c.oneDnn = true;
+            broken.getValue().accept(c);
+            assertInvalid(broken.getKey(), c);
+        }
+        Call aliased = new Call();
+        aliased.oneDnn = true;
+        MemorySegment shared = MemorySegment.ofArray(new float[20]);
+        aliased.a = shared;
+        aliased.c = shared;
+        aliased.cOff = 7;
+        assertInvalid("c", aliased);
+        Call valid = new Call();
+        valid.oneDnn = true;
+        valid.run();
+    }
+
+    /** Products of float32 tensors go to oneDNN unless -Djtorch.sgemm says otherwise (the test JVM does not). */
+    @Test
+    void floatProductsUseOneDnn() {
+        assertEquals("oneDNN", FloatGemm.library());
     }
 
     // ---------------------------------------------------------------- threads and configuration
